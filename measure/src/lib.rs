@@ -1,0 +1,21 @@
+//! The lab's measurement vocabulary, shared by every scenario.
+//!
+//! Measurement (what one iteration cost) lives in [`cpu`], [`gauge`], [`sampler`], [`alloc`], [`memory`],
+//! [`latency`] and [`probe`]; analysis (what many iterations say) in [`stats`] and [`compare`]; the typed
+//! records that travel from a trial process to the lab and on to the reports in [`record`] and
+//! [`summary`]; and the interface a scenario implements in [`scenario`].
+#![warn(missing_docs)]
+
+pub mod alloc;
+pub mod compare;
+pub mod cpu;
+pub mod gauge;
+pub mod latency;
+pub mod memory;
+pub mod probe;
+pub mod record;
+pub mod sampler;
+pub mod scenario;
+pub mod stats;
+pub mod summary;
+pub mod units;

@@ -1,0 +1,137 @@
+//! The interface every scenario implements, so the lab can list, plan, run and report it without knowing it.
+//!
+//! A scenario declares its parameters and contestants, runs one trial inside a fresh trial process
+//! ([`Scenario::run_trial`]), and afterwards judges its claims and explains its numbers from the
+//! [`Summary`] alone, so a report can be re-rendered from raw records.
+
+use std::fmt;
+
+use crate::record::{IterationRecord, MetricValues, TrialRequest};
+use crate::summary::{Check, ClaimResult, ContestantInfo, Summary};
+
+/// A scenario parameter, settable as `--<name> V[,V...]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParamSpec {
+    /// Flag name without dashes, such as `items` or `in-flight` (written `in_flight` in JSON and phases).
+    pub name: &'static str,
+    /// One line of help.
+    pub help: &'static str,
+    /// Values of a full run.
+    pub default: Vec<u64>,
+    /// Values of a `--quick` run.
+    pub quick: Vec<u64>,
+    /// Whether several values make a sweep, each value its own phase named `<name>_<value>`.
+    pub sweep: bool,
+    /// Smallest accepted value.
+    pub min: u64,
+    /// Largest accepted value.
+    pub max: u64,
+}
+
+impl ParamSpec {
+    /// The parameter's key in JSON, trial requests and phase names: the flag name with `-` as `_`.
+    pub fn key(&self) -> String {
+        self.name.replace('-', "_")
+    }
+}
+
+/// How a chart plots one metric across contestants.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ChartKind {
+    /// One bar per contestant (median, with min–max whiskers), a group per phase.
+    Bars,
+    /// One line per contestant over the sweep's phases.
+    Sweep,
+    /// The named time series of each contestant's first measured iteration.
+    Series {
+        /// Series name in [`IterationRecord::series`].
+        series: &'static str,
+    },
+}
+
+/// A chart the report embeds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChartSpec {
+    /// File stem: the chart is written to `img/<scenario>-<id>.svg`.
+    pub id: &'static str,
+    /// Title above the chart.
+    pub title: &'static str,
+    /// Metric plotted (without phase prefix), such as `ms_per_million`.
+    pub metric: &'static str,
+    /// Axis label with the unit.
+    pub unit: &'static str,
+    /// What kind of chart.
+    pub kind: ChartKind,
+    /// Whether the value axis is logarithmic.
+    pub log_scale: bool,
+}
+
+/// Where a trial process sends what it measured; the lab's implementation writes each message at once.
+pub trait TrialSink {
+    /// One iteration finished.
+    fn iteration(&mut self, record: IterationRecord);
+    /// One correctness check ran.
+    fn check(&mut self, check: Check);
+    /// The trial cannot run on this machine; the reason is what the OS or library said.
+    fn skipped(&mut self, reason: &str);
+}
+
+/// Why a trial could not run at all.
+#[derive(Debug)]
+pub enum TrialError {
+    /// The request named a contestant the scenario does not have.
+    UnknownContestant(String),
+    /// A parameter the scenario needs is missing or out of range.
+    BadParam(String),
+}
+
+impl fmt::Display for TrialError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TrialError::UnknownContestant(name) => write!(f, "unknown contestant `{name}`"),
+            TrialError::BadParam(msg) => write!(f, "bad parameter: {msg}"),
+        }
+    }
+}
+
+impl std::error::Error for TrialError {}
+
+/// A scenario of the lab: the same work written in each style, measured and judged.
+pub trait Scenario: Send + Sync {
+    /// Name on the command line, such as `chain`.
+    fn name(&self) -> &'static str;
+    /// Title of the report.
+    fn title(&self) -> &'static str;
+    /// The question the scenario answers, as a markdown paragraph.
+    fn question(&self) -> &'static str;
+    /// Its parameters.
+    fn params(&self) -> Vec<ParamSpec>;
+    /// Every contestant, in the order reports list them.
+    fn contestants(&self) -> Vec<ContestantInfo>;
+    /// The metric the headline and ratios use, such as `ms_per_million` (lower is better unless
+    /// [`Scenario::higher_is_better`]).
+    fn headline_metric(&self) -> &'static str;
+    /// Whether a larger headline metric is better (`ops_per_sec`) rather than worse (`ms_per_million`).
+    fn higher_is_better(&self) -> bool {
+        false
+    }
+    /// Metrics shown in the results table, in order.
+    fn table_metrics(&self) -> Vec<&'static str>;
+    /// Charts the report embeds.
+    fn charts(&self) -> Vec<ChartSpec>;
+    /// Run one trial in this (fresh) process: warm-ups, then measured iterations, reporting to `sink`.
+    fn run_trial(&self, request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError>;
+    /// Judge the scenario's claims against a run's summary.
+    fn claims(&self, summary: &Summary) -> Vec<ClaimResult>;
+    /// Markdown explaining what the numbers mean and what a reader should pick, given this summary.
+    fn discussion(&self, summary: &Summary) -> String;
+}
+
+/// Per-process metrics every trial reports when it ends (such as `peak_rss_mib`); see [`crate::memory`].
+pub fn process_metrics() -> MetricValues {
+    let mut metrics = MetricValues::new();
+    if let Some(peak) = crate::memory::peak_rss_mib() {
+        metrics.insert("peak_rss_mib".to_string(), peak);
+    }
+    metrics
+}
