@@ -1,7 +1,32 @@
 //! CPU time and context switches from `getrusage`, for the whole process or the calling thread, and the
 //! settling step that lets tick-based accounting book other threads' time before it is read.
+//!
+//! # The settling trap
+//!
+//! With tick-based CPU accounting (`CONFIG_TICK_CPU_ACCOUNTING`, the default, and what the lab's 2-vCPU VM
+//! runs at `CONFIG_HZ=250`), the kernel books a thread's CPU time into the process totals only at scheduler
+//! ticks and context switches. When the process-wide clock is read, only the *calling* thread's pending time
+//! is brought up to date; a thread busy on another core, or one that is in the middle of exiting, is counted
+//! as of its last tick. So reading the process's CPU right after joining worker threads can miss milliseconds.
+//! [`settled_process_usage`] therefore waits [`SETTLE_WAIT`] (two ticks even at the coarsest common
+//! `HZ=100`; five ticks at 250 Hz) before reading, and returns the calling thread's own usage during that wait
+//! so the caller can subtract it.
+//!
+//! `sysconf(_SC_CLK_TCK)` cannot tell the real tick: it reports `USER_HZ`, which is 100 whatever the kernel's
+//! `CONFIG_HZ`, so the wait is a fixed, documented constant instead.
+//!
+//! Both ends of a measurement should be read the same way: [`process_usage_reconciled`] is `getrusage`'s
+//! user/system split with its total lifted to `CLOCK_PROCESS_CPUTIME_ID` (nanosecond resolution, where
+//! `getrusage` truncates to microseconds) when that clock reads more; [`settled_process_usage`] returns such a
+//! reading and [`crate::probe::Probe`] starts from one.
+
+use std::time::Duration;
 
 use crate::units::Nanos;
+
+/// How long [`settled_process_usage`] waits for other threads' CPU time to be booked: 20 ms, which is two
+/// scheduler ticks at `HZ=100` (the coarsest common Linux tick) and five at the lab VM's `HZ=250`.
+pub const SETTLE_WAIT: Duration = Duration::from_millis(20);
 
 /// A reading of `getrusage`: CPU time split into user and system, and context switches.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -36,18 +61,183 @@ impl Usage {
     }
 }
 
-/// The whole process so far, exited threads included (`RUSAGE_SELF`).
-pub fn process_usage() -> Usage {
-    unimplemented!()
+/// Converts a `timeval` (seconds and microseconds) to nanoseconds, treating negative fields as zero.
+fn timeval_ns(tv: libc::timeval) -> Nanos {
+    let secs = u64::try_from(tv.tv_sec).unwrap_or(0);
+    let micros = u64::try_from(tv.tv_usec).unwrap_or(0);
+    secs.saturating_mul(1_000_000_000).saturating_add(micros.saturating_mul(1_000))
 }
 
-/// The calling thread so far (`RUSAGE_THREAD`).
+/// Converts a `timespec` to nanoseconds, treating negative fields as zero.
+fn timespec_ns(ts: libc::timespec) -> Nanos {
+    let secs = u64::try_from(ts.tv_sec).unwrap_or(0);
+    let nanos = u64::try_from(ts.tv_nsec).unwrap_or(0);
+    secs.saturating_mul(1_000_000_000).saturating_add(nanos)
+}
+
+/// `getrusage(who)`, or all zeros if the call fails (it cannot with a valid `who`).
+fn rusage(who: libc::c_int) -> Usage {
+    let mut ru = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: `ru` is a valid, writable `rusage`; getrusage only writes into it.
+    let rc = unsafe { libc::getrusage(who, ru.as_mut_ptr()) };
+    if rc != 0 {
+        return Usage::default();
+    }
+    // SAFETY: zero-initialised and, on success, filled in by the kernel; every field is plain data.
+    let ru = unsafe { ru.assume_init() };
+    Usage {
+        user_ns: timeval_ns(ru.ru_utime),
+        system_ns: timeval_ns(ru.ru_stime),
+        voluntary_switches: u64::try_from(ru.ru_nvcsw).unwrap_or(0),
+        involuntary_switches: u64::try_from(ru.ru_nivcsw).unwrap_or(0),
+    }
+}
+
+/// `clock_gettime(clock)` in nanoseconds, or `None` if the clock is not available.
+fn clock_ns(clock: libc::clockid_t) -> Option<Nanos> {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `ts` is a valid, writable `timespec`.
+    let rc = unsafe { libc::clock_gettime(clock, &mut ts) };
+    (rc == 0).then(|| timespec_ns(ts))
+}
+
+/// The whole process so far, exited threads included (`RUSAGE_SELF`).
+pub fn process_usage() -> Usage {
+    rusage(libc::RUSAGE_SELF)
+}
+
+/// The calling thread so far (`RUSAGE_THREAD`; all zeros on systems without it).
 pub fn thread_usage() -> Usage {
-    unimplemented!()
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    {
+        rusage(libc::RUSAGE_THREAD)
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    {
+        Usage::default()
+    }
+}
+
+/// CPU time of the whole process from `CLOCK_PROCESS_CPUTIME_ID` (nanosecond resolution), `None` if unavailable.
+pub fn process_cpu_clock_ns() -> Option<Nanos> {
+    clock_ns(libc::CLOCK_PROCESS_CPUTIME_ID)
+}
+
+/// CPU time of the calling thread from `CLOCK_THREAD_CPUTIME_ID` (nanosecond resolution, always up to date for
+/// the caller), `None` if unavailable.
+pub fn thread_cpu_clock_ns() -> Option<Nanos> {
+    clock_ns(libc::CLOCK_THREAD_CPUTIME_ID)
+}
+
+/// `usage` with its CPU total raised to `precise_total_ns` when that is larger, the excess shared between user
+/// and system in the proportion `usage` already has (all to user when `usage` has no CPU time yet).
+pub fn lift_to_total(usage: Usage, precise_total_ns: Nanos) -> Usage {
+    let total = usage.cpu_ns();
+    if precise_total_ns <= total {
+        return usage;
+    }
+    let excess = precise_total_ns - total;
+    let system_extra = if total == 0 {
+        0
+    } else {
+        // u128 keeps the product exact; the quotient is at most `excess`, so it fits back into u64.
+        u64::try_from(u128::from(excess) * u128::from(usage.system_ns) / u128::from(total)).unwrap_or(excess)
+    };
+    Usage { user_ns: usage.user_ns + (excess - system_extra), system_ns: usage.system_ns + system_extra, ..usage }
+}
+
+/// The process's usage as `getrusage(RUSAGE_SELF)` splits it, with the CPU total lifted to
+/// `CLOCK_PROCESS_CPUTIME_ID` when that clock reads more (see [`lift_to_total`]). Use the same function at
+/// both ends of a measurement.
+pub fn process_usage_reconciled() -> Usage {
+    let usage = process_usage();
+    match process_cpu_clock_ns() {
+        Some(precise) => lift_to_total(usage, precise),
+        None => usage,
+    }
 }
 
 /// Wait until CPU time of threads that just ended has been booked, then read the process usage.
 /// Returns the reading and the calling thread's own usage during the wait (to subtract).
+///
+/// The wait is a sleep of [`SETTLE_WAIT`]; the reading is [`process_usage_reconciled`]. The calling thread's
+/// usage is read with `RUSAGE_THREAD` just before the sleep and just after the process reading, so the
+/// returned own usage covers the sleep and the reading itself (a few microseconds of CPU and usually one
+/// voluntary context switch).
 pub fn settled_process_usage() -> (Usage, Usage) {
-    unimplemented!()
+    let before = thread_usage();
+    std::thread::sleep(SETTLE_WAIT);
+    let process = process_usage_reconciled();
+    let after = thread_usage();
+    (process, after.since(&before))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn burn_thread_cpu(ns: Nanos) {
+        let start = thread_cpu_clock_ns().expect("thread CPU clock");
+        let mut x = 0u64;
+        while thread_cpu_clock_ns().expect("thread CPU clock") - start < ns {
+            for i in 0..1000u64 {
+                x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(i));
+            }
+        }
+        std::hint::black_box(x);
+    }
+
+    #[test]
+    fn since_saturates_field_by_field() {
+        let a = Usage { user_ns: 10, system_ns: 5, voluntary_switches: 3, involuntary_switches: 1 };
+        let b = Usage { user_ns: 4, system_ns: 9, voluntary_switches: 1, involuntary_switches: 2 };
+        let d = a.since(&b);
+        assert_eq!(d, Usage { user_ns: 6, system_ns: 0, voluntary_switches: 2, involuntary_switches: 0 });
+        assert_eq!(a.cpu_ns(), 15);
+        assert_eq!(a.switches(), 4);
+    }
+
+    #[test]
+    fn lift_keeps_larger_usage_and_splits_excess() {
+        let u = Usage { user_ns: 300, system_ns: 100, voluntary_switches: 7, involuntary_switches: 8 };
+        assert_eq!(lift_to_total(u, 350), u);
+        let lifted = lift_to_total(u, 800);
+        assert_eq!(lifted.cpu_ns(), 800);
+        assert_eq!(lifted.user_ns, 600);
+        assert_eq!(lifted.system_ns, 200);
+        assert_eq!(lifted.voluntary_switches, 7);
+        assert_eq!(lifted.involuntary_switches, 8);
+        let from_zero = lift_to_total(Usage::default(), 42);
+        assert_eq!(from_zero.user_ns, 42);
+        assert_eq!(from_zero.system_ns, 0);
+    }
+
+    #[test]
+    fn thread_usage_sees_own_burn() {
+        let before = thread_usage();
+        burn_thread_cpu(30_000_000);
+        let after = thread_usage();
+        let used = after.since(&before).cpu_ns();
+        // getrusage truncates to microseconds; the burn is measured on the precise thread clock.
+        assert!(used >= 29_000_000, "thread usage {used} ns after a 30 ms burn");
+    }
+
+    #[test]
+    fn process_usage_is_at_least_thread_usage_and_monotonic() {
+        burn_thread_cpu(5_000_000);
+        let thread = thread_usage();
+        let p1 = process_usage_reconciled();
+        let p2 = process_usage_reconciled();
+        assert!(p1.cpu_ns() + 1_000 >= thread.cpu_ns());
+        assert!(p2.cpu_ns() >= p1.cpu_ns());
+        assert!(process_usage().cpu_ns() > 0);
+    }
+
+    #[test]
+    fn settle_wait_costs_little_cpu() {
+        let (process, own) = settled_process_usage();
+        assert!(process.cpu_ns() > 0);
+        // Sleeping is not burning: far less than the wait itself even on a loaded machine.
+        assert!(own.cpu_ns() < SETTLE_WAIT.as_nanos() as u64 / 2, "own usage {own:?}");
+    }
 }

@@ -22,33 +22,106 @@ impl Outstanding {
     /// `n` items entered the pipeline.
     #[inline]
     pub fn admit(&self, n: u64) {
-        unimplemented!()
+        let n = to_i64(n);
+        let now = self.current.fetch_add(n, Ordering::Relaxed).wrapping_add(n);
+        // `high` only ever grows, so a stale load can only be too low: that costs a spare `fetch_max`, never a
+        // missed high. Every value `current` takes is returned by exactly one `fetch_add`, so the mark is exact.
+        if now > self.high.load(Ordering::Relaxed) {
+            self.high.fetch_max(now, Ordering::Relaxed);
+        }
+        if !self.touched.load(Ordering::Relaxed) {
+            self.touched.store(true, Ordering::Relaxed);
+        }
     }
 
     /// `n` items left the pipeline.
     #[inline]
     pub fn leave(&self, n: u64) {
-        unimplemented!()
+        self.current.fetch_sub(to_i64(n), Ordering::Relaxed);
     }
 
     /// Items in the pipeline now.
     pub fn current(&self) -> i64 {
-        unimplemented!()
+        self.current.load(Ordering::Relaxed)
     }
 
     /// The exact high-water mark since the last [`Outstanding::reset`].
     pub fn high_water(&self) -> i64 {
-        unimplemented!()
+        self.high.load(Ordering::Relaxed)
     }
 
     /// Whether any contestant code has admitted anything since the last reset (sequential contestants,
     /// which hand nothing off, never do: their outstanding work is reported as not applicable).
     pub fn touched(&self) -> bool {
-        unimplemented!()
+        self.touched.load(Ordering::Relaxed)
     }
 
-    /// Back to zero, untouched.
+    /// Back to zero, untouched. Call it only while no contestant is admitting or leaving (the probe calls it
+    /// before the iteration starts).
     pub fn reset(&self) {
-        unimplemented!()
+        self.current.store(0, Ordering::Relaxed);
+        self.high.store(0, Ordering::Relaxed);
+        self.touched.store(false, Ordering::Relaxed);
+    }
+}
+
+/// `n` as a gauge delta, saturating at `i64::MAX` (no pipeline holds that many items).
+#[inline]
+fn to_i64(n: u64) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn starts_untouched_at_zero() {
+        let g = Outstanding::new();
+        assert_eq!(g.current(), 0);
+        assert_eq!(g.high_water(), 0);
+        assert!(!g.touched());
+    }
+
+    #[test]
+    fn tracks_current_and_high_water() {
+        let g = Outstanding::new();
+        g.admit(3);
+        g.admit(4);
+        g.leave(5);
+        g.admit(1);
+        assert_eq!(g.current(), 3);
+        assert_eq!(g.high_water(), 7);
+        assert!(g.touched());
+        g.leave(3);
+        assert_eq!(g.current(), 0);
+        assert_eq!(g.high_water(), 7);
+    }
+
+    #[test]
+    fn leave_without_admit_goes_negative_and_does_not_touch() {
+        let g = Outstanding::new();
+        g.leave(2);
+        assert_eq!(g.current(), -2);
+        assert_eq!(g.high_water(), 0);
+        assert!(!g.touched());
+    }
+
+    #[test]
+    fn admit_zero_touches_without_raising() {
+        let g = Outstanding::new();
+        g.admit(0);
+        assert!(g.touched());
+        assert_eq!(g.high_water(), 0);
+    }
+
+    #[test]
+    fn reset_clears_everything() {
+        let g = Outstanding::new();
+        g.admit(9);
+        g.reset();
+        assert_eq!(g.current(), 0);
+        assert_eq!(g.high_water(), 0);
+        assert!(!g.touched());
     }
 }

@@ -1,16 +1,36 @@
 //! Brackets one iteration: starts the 1 ms sampler and reads every clock and counter before, settles CPU
 //! accounting and reads them again after, and turns the differences into the contract's metrics.
+//!
+//! What is subtracted: the sampler thread's own CPU and context switches (it runs during the iteration), and
+//! the settling wait's (it runs after wall time stopped, before the final CPU reading). What is not: the few
+//! microseconds the probe itself spends starting and joining the sampler inside the window.
+//!
+//! The thread count (`threads`) is the most threads the process had at any sample, and it *includes* the
+//! sampler thread and the thread that runs the probe (the trial's main thread): a contestant that starts no
+//! thread of its own shows at least 2.
 
 use std::sync::Arc;
+use std::time::Instant;
 
+use crate::alloc::{self, AllocSnapshot};
+use crate::cpu::{self, Usage};
 use crate::gauge::Outstanding;
 use crate::record::{MetricValues, Series};
+use crate::sampler::Sampler;
+use crate::units::NANOS_PER_MILLI;
+
+/// The probe's sampling period in milliseconds.
+pub const SAMPLE_PERIOD_MS: f64 = 1.0;
 
 /// An iteration being measured. Create it right before the contestant starts; finish it after every thread
 /// and task the contestant started has ended.
 #[derive(Debug)]
 pub struct Probe {
-    _private: (),
+    gauge: Arc<Outstanding>,
+    sampler: Sampler,
+    alloc_start: AllocSnapshot,
+    usage_start: Usage,
+    started: Instant,
 }
 
 /// What one iteration cost, in raw units; [`Measurement::metrics`] names them as in the contract.
@@ -44,23 +64,193 @@ pub struct Measurement {
 
 impl Probe {
     /// Reset `gauge`, start the sampler on it and read the starting clocks.
+    ///
+    /// The sampler is started first (it is fully set up when [`Sampler::start`] returns), then the allocation
+    /// counters, the process's CPU usage ([`cpu::process_usage_reconciled`], as the settled reading at the end)
+    /// and the wall clock are read, in that order, so the probe's own set-up stays out of the window.
     pub fn start(gauge: Arc<Outstanding>) -> Probe {
-        let _ = gauge;
-        unimplemented!()
+        gauge.reset();
+        let sampler = Sampler::start(Arc::clone(&gauge), SAMPLE_PERIOD_MS);
+        let alloc_start = alloc::snapshot();
+        let usage_start = cpu::process_usage_reconciled();
+        let started = Instant::now();
+        Probe { gauge, sampler, alloc_start, usage_start, started }
     }
 
     /// Stop the sampler, let CPU accounting settle, read the clocks again; `items` is the per-item divisor.
+    ///
+    /// Wall time stops first, then the allocation counters are read (before joining the sampler can free or
+    /// allocate anything), then the sampler is stopped and CPU accounting is settled
+    /// ([`cpu::settled_process_usage`]).
     pub fn finish(self, items: u64) -> Measurement {
-        let _ = items;
-        unimplemented!()
+        let wall = self.started.elapsed();
+        let alloc_end = alloc::snapshot();
+        let sampled = self.sampler.stop();
+        let (usage_end, settle_own) = cpu::settled_process_usage();
+
+        let process = usage_end.since(&self.usage_start);
+        let sampler = sampled.own_usage;
+        let cpu_user_ns = process.user_ns.saturating_sub(sampler.user_ns).saturating_sub(settle_own.user_ns);
+        let cpu_system_ns = process.system_ns.saturating_sub(sampler.system_ns).saturating_sub(settle_own.system_ns);
+        let ctx_switches = process.switches().saturating_sub(sampler.switches()).saturating_sub(settle_own.switches());
+        let allocated = alloc_end.since(&self.alloc_start);
+
+        let touched = self.gauge.touched();
+        let max_outstanding = touched.then(|| u64::try_from(self.gauge.high_water()).unwrap_or(0));
+        let max_outstanding_sampled = touched.then_some(sampled.max_outstanding);
+
+        Measurement {
+            items,
+            wall_ns: u64::try_from(wall.as_nanos()).unwrap_or(u64::MAX),
+            cpu_user_ns,
+            cpu_system_ns,
+            sampler_cpu_ns: sampler.cpu_ns(),
+            allocs: allocated.allocs,
+            alloc_bytes: allocated.bytes,
+            ctx_switches,
+            max_outstanding,
+            max_outstanding_sampled,
+            threads_max: sampled.threads_max.max(1),
+            outstanding_series: sampled.series,
+        }
     }
 }
 
 impl Measurement {
+    /// CPU time of the iteration (user plus system), in nanoseconds.
+    pub fn cpu_ns(&self) -> u64 {
+        self.cpu_user_ns + self.cpu_system_ns
+    }
+
     /// The contract's metrics: `wall_ms`, `ms_per_million`, `cpu_ns_per_item`, `cores_used`, `allocs_per_item`,
     /// `ctx_switches_per_item`, `threads`, `sampler_cpu_ms`, and `max_outstanding` /
     /// `max_outstanding_sampled` where the gauge was used.
+    ///
+    /// In full: `wall_ms`, `threads` and `sampler_cpu_ms` always; `cores_used` (CPU ÷ wall) when wall time is
+    /// not zero; with `items > 0`, `ms_per_million`, `cpu_ns_per_item`, `cpu_user_ns_per_item`,
+    /// `cpu_system_ns_per_item` and `ctx_switches_per_item`, plus `allocs_per_item` and
+    /// `alloc_bytes_per_item` when the counting allocator is installed ([`alloc::is_counting`]);
+    /// `max_outstanding` and `max_outstanding_sampled` when the gauge was touched.
     pub fn metrics(&self) -> MetricValues {
-        unimplemented!()
+        let mut m = MetricValues::new();
+        let wall_ms = self.wall_ns as f64 / NANOS_PER_MILLI;
+        m.insert("wall_ms".to_string(), wall_ms);
+        m.insert("threads".to_string(), self.threads_max as f64);
+        m.insert("sampler_cpu_ms".to_string(), self.sampler_cpu_ns as f64 / NANOS_PER_MILLI);
+        if self.wall_ns > 0 {
+            m.insert("cores_used".to_string(), self.cpu_ns() as f64 / self.wall_ns as f64);
+        }
+        if self.items > 0 {
+            let items = self.items as f64;
+            m.insert("ms_per_million".to_string(), wall_ms * 1e6 / items);
+            m.insert("cpu_ns_per_item".to_string(), self.cpu_ns() as f64 / items);
+            m.insert("cpu_user_ns_per_item".to_string(), self.cpu_user_ns as f64 / items);
+            m.insert("cpu_system_ns_per_item".to_string(), self.cpu_system_ns as f64 / items);
+            m.insert("ctx_switches_per_item".to_string(), self.ctx_switches as f64 / items);
+            if alloc::is_counting() {
+                m.insert("allocs_per_item".to_string(), self.allocs as f64 / items);
+                m.insert("alloc_bytes_per_item".to_string(), self.alloc_bytes as f64 / items);
+            }
+        }
+        if let Some(max) = self.max_outstanding {
+            m.insert("max_outstanding".to_string(), max as f64);
+        }
+        if let Some(max) = self.max_outstanding_sampled {
+            m.insert("max_outstanding_sampled".to_string(), max as f64);
+        }
+        m
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tiny_workload_metrics() {
+        let gauge = Arc::new(Outstanding::new());
+        gauge.admit(100); // stale state from a previous iteration: the probe resets it
+        let probe = Probe::start(Arc::clone(&gauge));
+        let mut sum = 0u64;
+        for i in 0..1000u64 {
+            gauge.admit(1);
+            if i % 10 == 9 {
+                gauge.leave(10);
+            }
+            sum = std::hint::black_box(sum.wrapping_add(i));
+        }
+        gauge.admit(5);
+        gauge.leave(5);
+        let m = probe.finish(1000);
+        assert_eq!(m.items, 1000);
+        assert_eq!(m.max_outstanding, Some(10));
+        assert!(m.max_outstanding_sampled.is_some_and(|s| s <= 10));
+        assert!(m.threads_max >= 2, "threads {}", m.threads_max);
+        assert_eq!(m.outstanding_series.period_ms, 1.0);
+        assert!(!m.outstanding_series.values.is_empty());
+
+        let metrics = m.metrics();
+        for name in [
+            "wall_ms",
+            "ms_per_million",
+            "cpu_ns_per_item",
+            "cpu_user_ns_per_item",
+            "cpu_system_ns_per_item",
+            "ctx_switches_per_item",
+            "threads",
+            "sampler_cpu_ms",
+            "max_outstanding",
+            "max_outstanding_sampled",
+        ] {
+            let value = metrics.get(name).copied();
+            assert!(value.is_some_and(|v| v.is_finite() && v >= 0.0), "{name}: {value:?}");
+        }
+        assert_eq!(metrics["max_outstanding"], 10.0);
+        assert!((metrics["ms_per_million"] - metrics["wall_ms"] * 1000.0).abs() < 1e-6);
+        assert_eq!(metrics.contains_key("allocs_per_item"), alloc::is_counting());
+    }
+
+    #[test]
+    fn untouched_gauge_and_zero_items() {
+        let gauge = Arc::new(Outstanding::new());
+        let m = Probe::start(gauge).finish(0);
+        assert_eq!(m.max_outstanding, None);
+        assert_eq!(m.max_outstanding_sampled, None);
+        let metrics = m.metrics();
+        assert!(metrics.contains_key("wall_ms"));
+        assert!(metrics.contains_key("threads"));
+        for name in ["ms_per_million", "cpu_ns_per_item", "max_outstanding", "max_outstanding_sampled"] {
+            assert!(!metrics.contains_key(name), "{name} present");
+        }
+    }
+
+    #[test]
+    fn metrics_arithmetic() {
+        let m = Measurement {
+            items: 2_000,
+            wall_ns: 4_000_000,
+            cpu_user_ns: 6_000_000,
+            cpu_system_ns: 2_000_000,
+            sampler_cpu_ns: 500_000,
+            allocs: 10,
+            alloc_bytes: 1_000,
+            ctx_switches: 40,
+            max_outstanding: Some(7),
+            max_outstanding_sampled: None,
+            threads_max: 3,
+            outstanding_series: Series { period_ms: 1.0, values: vec![] },
+        };
+        let metrics = m.metrics();
+        assert_eq!(metrics["wall_ms"], 4.0);
+        assert_eq!(metrics["ms_per_million"], 2_000.0);
+        assert_eq!(metrics["cpu_ns_per_item"], 4_000.0);
+        assert_eq!(metrics["cpu_user_ns_per_item"], 3_000.0);
+        assert_eq!(metrics["cpu_system_ns_per_item"], 1_000.0);
+        assert_eq!(metrics["cores_used"], 2.0);
+        assert_eq!(metrics["ctx_switches_per_item"], 0.02);
+        assert_eq!(metrics["threads"], 3.0);
+        assert_eq!(metrics["sampler_cpu_ms"], 0.5);
+        assert_eq!(metrics["max_outstanding"], 7.0);
+        assert!(!metrics.contains_key("max_outstanding_sampled"));
     }
 }

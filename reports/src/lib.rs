@@ -1,2 +1,116 @@
 //! Pure renderers of the lab's reports (markdown, SVG charts, summary JSON) and the manager that writes them.
+//!
+//! A report is a function of a run's results: [`render`] takes a [`ReportInput`] (the [`Summary`] plus what
+//! the scenario says about itself) and returns every file of the report as bytes in a [`Rendered`], touching
+//! no file system, clock or randomness, so `lab report <raw.jsonl>` re-renders byte-identical output. One
+//! module per format: [`markdown`], [`svg`] and [`json`]; [`index`] renders the `index.md` of `lab all`.
+//! [`output::OutputDir`] is the one place that writes files (atomically) and appends raw records.
+//!
+//! ```
+//! # use reports::{render, ReportInput};
+//! # fn example(summary: &measure::summary::Summary) {
+//! let input = ReportInput {
+//!     summary,
+//!     title: "Chains of adapters",
+//!     question: "Does a chain of stream adapters cost more than a loop?",
+//!     discussion: String::new(),
+//!     headline_metric: "ms_per_million",
+//!     higher_is_better: false,
+//!     table_metrics: vec!["ms_per_million", "cores_used"],
+//!     charts: Vec::new(),
+//!     series: Default::default(),
+//!     harness_notes: Vec::new(),
+//! };
+//! let rendered = render(&input);
+//! assert!(rendered.files.iter().any(|f| f.path.ends_with(".md")));
+//! # }
+//! ```
 #![warn(missing_docs)]
+
+use std::collections::BTreeMap;
+
+use measure::record::Series;
+use measure::scenario::ChartSpec;
+use measure::summary::Summary;
+
+mod analysis;
+pub mod format;
+pub mod index;
+pub mod json;
+pub mod markdown;
+pub mod output;
+pub mod svg;
+mod table;
+
+pub use analysis::{headline_findings, status_line};
+pub use index::{render_index, IndexEntry};
+pub use output::{OutputDir, OutputError, RawAppender};
+
+/// Everything one scenario's report is rendered from: the run's summary and what the scenario says about it.
+#[derive(Debug, Clone)]
+pub struct ReportInput<'a> {
+    /// The run's results.
+    pub summary: &'a Summary,
+    /// Title of the report.
+    pub title: &'a str,
+    /// The question the scenario answers (markdown).
+    pub question: &'a str,
+    /// What the numbers mean and what to pick (markdown, inserted as is).
+    pub discussion: String,
+    /// The metric the headline and ratios use, without phase prefix, such as `ms_per_million`.
+    pub headline_metric: &'a str,
+    /// Whether a larger headline metric is better (`ops_per_sec`) rather than worse (`ms_per_million`).
+    pub higher_is_better: bool,
+    /// Metrics of the results tables, in order, without phase prefix.
+    pub table_metrics: Vec<&'a str>,
+    /// Charts to draw and embed.
+    pub charts: Vec<ChartSpec>,
+    /// Contestant → series name (phase-prefixed like `work_0.outstanding`, or plain) → the first measured
+    /// iteration's series.
+    pub series: BTreeMap<String, BTreeMap<String, Series>>,
+    /// Notes on what the harness itself cost (such as the sampler's CPU), one bullet each.
+    pub harness_notes: Vec<String>,
+}
+
+/// One file of a report: where it goes and what it holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RenderedFile {
+    /// Path relative to the output folder: `<scenario>.md`, `<scenario>.json` or `img/<scenario>-<id>.svg`.
+    pub path: String,
+    /// The file's contents.
+    pub contents: String,
+}
+
+/// Every file of a rendered report, in a fixed order: markdown, JSON, then charts in the scenario's order.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Rendered {
+    /// The files.
+    pub files: Vec<RenderedFile>,
+}
+
+impl Rendered {
+    /// The file at `path` (relative to the output folder), if rendered.
+    pub fn file(&self, path: &str) -> Option<&RenderedFile> {
+        self.files.iter().find(|f| f.path == path)
+    }
+}
+
+/// Render a scenario's report: `<scenario>.md`, `<scenario>.json` and one `img/<scenario>-<id>.svg` per chart.
+///
+/// Pure and deterministic: the same input gives byte-identical files.
+pub fn render(input: &ReportInput<'_>) -> Rendered {
+    let scenario = &input.summary.scenario;
+    let mut files = vec![
+        RenderedFile { path: format!("{scenario}.md"), contents: markdown::render_markdown(input) },
+        RenderedFile { path: format!("{scenario}.json"), contents: json::render_json(input.summary) },
+    ];
+    for chart in &input.charts {
+        files.push(RenderedFile { path: chart_path(scenario, chart), contents: svg::render_chart(input, chart) });
+    }
+    Rendered { files }
+}
+
+/// Where a chart of `scenario` is written, relative to the output folder: `img/<scenario>-<id>.svg`.
+pub fn chart_path(scenario: &str, chart: &ChartSpec) -> String {
+    format!("img/{scenario}-{}.svg", chart.id)
+}

@@ -1,0 +1,46 @@
+//! Tests comparing two contestants' statistics: ratios, noise, ratio bounds and claim verdicts.
+
+use measure::compare::{compare, ratio_bounds, verdict_at_least, verdict_at_most};
+use measure::stats::summarize;
+use measure::summary::{MetricStats, Verdict};
+
+fn stats(samples: &[f64]) -> MetricStats {
+    summarize(&[samples.to_vec()]).expect("samples")
+}
+
+#[test]
+fn clearly_different_results_are_not_noise() {
+    let a = stats(&[20.0, 20.5, 19.5, 20.2, 19.8, 20.1, 19.9, 20.0]);
+    let b = stats(&[10.0, 10.2, 9.8, 10.1, 9.9, 10.0, 10.05, 9.95]);
+    let c = compare(&a, &b, 0.2);
+    assert!((c.ratio - 2.0).abs() < 0.05);
+    assert!(!c.noise);
+    let (low, high) = ratio_bounds(&a, &b);
+    assert!(low <= c.ratio && c.ratio <= high);
+    assert_eq!(verdict_at_most(&a, &b, 2.5).0, Verdict::Holds);
+    assert_eq!(verdict_at_most(&a, &b, 1.5).0, Verdict::Fails);
+    assert_eq!(verdict_at_least(&a, &b, 1.5).0, Verdict::Holds);
+    assert_eq!(verdict_at_least(&a, &b, 2.5).0, Verdict::Fails);
+}
+
+#[test]
+fn noisy_results_are_noise_and_inconclusive() {
+    let a = stats(&[10.0, 30.0, 12.0, 28.0]);
+    let b = stats(&[11.0, 29.0, 13.0, 27.0]);
+    let c = compare(&a, &b, 0.05);
+    assert!(c.noise);
+    let (verdict, detail) = verdict_at_most(&a, &b, 1.0);
+    assert_eq!(verdict, Verdict::Inconclusive);
+    assert!(detail.starts_with("ratio "), "{detail}");
+    assert!(detail.contains("at 99.9%"), "{detail}");
+}
+
+#[test]
+fn single_samples_have_point_bounds() {
+    let a = stats(&[6.0]);
+    let b = stats(&[3.0]);
+    assert_eq!(ratio_bounds(&a, &b), (2.0, 2.0));
+    assert_eq!(verdict_at_most(&a, &b, 2.0).0, Verdict::Holds);
+    assert_eq!(verdict_at_least(&a, &b, 2.0).0, Verdict::Holds);
+    assert_eq!(verdict_at_most(&a, &b, 2.0).1, "ratio 2.00 (2.00–2.00 at 99.9%), claim ≤ 2.00");
+}

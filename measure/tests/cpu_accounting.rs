@@ -1,0 +1,77 @@
+//! Tests that settled process CPU accounting books all the CPU that worker threads burned before they were joined.
+//!
+//! Each worker spins until its own precise thread clock (`CLOCK_THREAD_CPUTIME_ID`) shows a known amount of CPU,
+//! so the expected total is known exactly; the assertions are about CPU amounts, never about speed. Tests in
+//! this file share a lock because process CPU is process-wide.
+#![allow(clippy::unwrap_used)]
+
+use std::sync::Mutex;
+
+use measure::cpu::{process_usage_reconciled, settled_process_usage, thread_cpu_clock_ns, thread_usage};
+
+static PROCESS_WIDE: Mutex<()> = Mutex::new(());
+
+/// Spins until this thread has used `ns` of CPU; returns what it used, by the precise clock and by getrusage.
+fn burn(ns: u64) -> (u64, u64) {
+    let start = thread_cpu_clock_ns().unwrap();
+    let usage_start = thread_usage();
+    let mut x = 0u64;
+    loop {
+        for i in 0..1000u64 {
+            x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(i));
+        }
+        let used = thread_cpu_clock_ns().unwrap() - start;
+        if used >= ns {
+            std::hint::black_box(x);
+            return (used, thread_usage().since(&usage_start).cpu_ns());
+        }
+    }
+}
+
+/// Burns `per_thread_ns` on each of `threads` threads, joins them, and returns
+/// (burned total, settled process delta net of the wait, main thread's own CPU over the window).
+fn measure_burn(threads: usize, per_thread_ns: u64) -> (u64, u64, u64) {
+    let main_start = thread_cpu_clock_ns().unwrap();
+    let before = process_usage_reconciled();
+    let handles: Vec<_> = (0..threads).map(|_| std::thread::spawn(move || burn(per_thread_ns))).collect();
+    let mut burned = 0;
+    for handle in handles {
+        let (precise, rusage) = handle.join().unwrap();
+        // RUSAGE_THREAD agrees with the precise thread clock to within its microsecond truncation.
+        assert!(rusage + 1_000_000 >= precise && rusage <= precise + 1_000_000, "{rusage} vs {precise}");
+        burned += precise;
+    }
+    let (after, wait_own) = settled_process_usage();
+    let delta = after.since(&before).cpu_ns().saturating_sub(wait_own.cpu_ns());
+    let main_cpu = thread_cpu_clock_ns().unwrap() - main_start;
+    (burned, delta, main_cpu)
+}
+
+const TOLERANCE_NS: u64 = 2_000_000;
+const SLACK_NS: u64 = 50_000_000;
+
+#[test]
+fn two_workers_are_fully_booked() {
+    let _lock = PROCESS_WIDE.lock().unwrap_or_else(|e| e.into_inner());
+    let (burned, delta, main_cpu) = measure_burn(2, 200_000_000);
+    assert!(burned >= 400_000_000);
+    assert!(delta + TOLERANCE_NS >= burned, "settled delta {delta} ns < burned {burned} ns");
+    assert!(delta <= burned + main_cpu + SLACK_NS, "settled delta {delta} ns ≫ burned {burned} + main {main_cpu}");
+}
+
+#[test]
+fn more_workers_than_cores_are_fully_booked() {
+    let _lock = PROCESS_WIDE.lock().unwrap_or_else(|e| e.into_inner());
+    let (burned, delta, main_cpu) = measure_burn(5, 60_000_000);
+    assert!(burned >= 300_000_000);
+    assert!(delta + TOLERANCE_NS >= burned, "settled delta {delta} ns < burned {burned} ns");
+    assert!(delta <= burned + main_cpu + SLACK_NS, "settled delta {delta} ns ≫ burned {burned} + main {main_cpu}");
+}
+
+#[test]
+fn settling_wait_itself_costs_little() {
+    let _lock = PROCESS_WIDE.lock().unwrap_or_else(|e| e.into_inner());
+    let (_, own) = settled_process_usage();
+    assert!(own.cpu_ns() < measure::cpu::SETTLE_WAIT.as_nanos() as u64 / 2, "own {own:?}");
+    assert!(own.voluntary_switches >= 1, "a sleep switches out at least once: {own:?}");
+}

@@ -1,0 +1,387 @@
+//! What the renderers read out of a summary: phases, metric keys, best contestants, ratios and noise.
+
+use measure::record::Status;
+use measure::summary::{ContestantSummary, Family, MetricStats, Summary};
+
+use crate::format;
+use crate::ReportInput;
+
+/// The phases to report: the summary's, or one unnamed phase (`None`) when the scenario has no sweep.
+pub(crate) fn phases(summary: &Summary) -> Vec<Option<&str>> {
+    if summary.phases.is_empty() {
+        vec![None]
+    } else {
+        summary.phases.iter().map(|p| Some(p.as_str())).collect()
+    }
+}
+
+/// The key of `metric` in a phase: `<phase>.<metric>`, or `<metric>` without phases.
+pub(crate) fn metric_key(phase: Option<&str>, metric: &str) -> String {
+    match phase {
+        Some(phase) => format!("{phase}.{metric}"),
+        None => metric.to_string(),
+    }
+}
+
+/// `at `phase`, ` prefix for sentences, empty without phases.
+pub(crate) fn phase_prefix(phase: Option<&str>) -> String {
+    phase.map(|p| format!("At `{p}`, ")).unwrap_or_default()
+}
+
+/// A ratio of medians and whether the difference is within noise.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Ratio {
+    /// `a.median / b.median`.
+    pub(crate) value: f64,
+    /// The `mean ± ci999` intervals overlap, or the ratio is within the noise threshold of 1.
+    pub(crate) noise: bool,
+}
+
+impl Ratio {
+    /// `2.10×`, with ` (noise)` appended when within noise.
+    pub(crate) fn label(self) -> String {
+        if self.noise {
+            format!("{} (noise)", format::ratio(self.value))
+        } else {
+            format::ratio(self.value)
+        }
+    }
+}
+
+/// Compare `a` with `b` by the lab's noise rule (the same rule as `measure::compare::compare`): noise when the
+/// `mean ± ci999` intervals overlap or `|a.median / b.median − 1| < threshold`. `None` when `b.median` is zero
+/// or either median is not finite.
+pub(crate) fn compare(a: &MetricStats, b: &MetricStats, threshold: f64) -> Option<Ratio> {
+    if b.median == 0.0 || !a.median.is_finite() || !b.median.is_finite() {
+        return None;
+    }
+    let value = a.median / b.median;
+    let overlap = a.mean - a.ci999 <= b.mean + b.ci999 && b.mean - b.ci999 <= a.mean + a.ci999;
+    Some(Ratio { value, noise: overlap || (value - 1.0).abs() < threshold })
+}
+
+/// A contestant's statistics for one metric key.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Entry<'s> {
+    pub(crate) contestant: &'s ContestantSummary,
+    pub(crate) stats: &'s MetricStats,
+}
+
+/// The best ok contestant on `key` (lowest median, or highest when `higher_is_better`), optionally within one
+/// family; ties go to the first in registry order.
+pub(crate) fn best<'s>(
+    summary: &'s Summary,
+    family: Option<Family>,
+    key: &str,
+    higher_is_better: bool,
+) -> Option<Entry<'s>> {
+    let mut best: Option<Entry<'s>> = None;
+    for contestant in &summary.contestants {
+        if contestant.status != Status::Ok || family.is_some_and(|f| f != contestant.family) {
+            continue;
+        }
+        let Some(stats) = contestant.metrics.get(key) else { continue };
+        if !stats.median.is_finite() {
+            continue;
+        }
+        let better = match best {
+            None => true,
+            Some(b) if higher_is_better => stats.median > b.stats.median,
+            Some(b) => stats.median < b.stats.median,
+        };
+        if better {
+            best = Some(Entry { contestant, stats });
+        }
+    }
+    best
+}
+
+/// What ratios are taken against in a phase: the best baseline, or the best overall when no baseline ran.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Reference<'s> {
+    pub(crate) entry: Entry<'s>,
+    /// Whether `entry` is a baseline (otherwise the best contestant overall).
+    pub(crate) is_baseline: bool,
+}
+
+impl Reference<'_> {
+    /// `the baseline `x`` or `the best contestant `x``.
+    pub(crate) fn describe(&self) -> String {
+        if self.is_baseline {
+            format!("the baseline `{}`", self.entry.contestant.name)
+        } else {
+            format!("the best contestant `{}`", self.entry.contestant.name)
+        }
+    }
+}
+
+/// The reference for ratios on `key`.
+pub(crate) fn reference<'s>(summary: &'s Summary, key: &str, higher_is_better: bool) -> Option<Reference<'s>> {
+    if let Some(entry) = best(summary, Some(Family::Baseline), key, higher_is_better) {
+        return Some(Reference { entry, is_baseline: true });
+    }
+    best(summary, None, key, higher_is_better).map(|entry| Reference { entry, is_baseline: false })
+}
+
+/// Families in the order reports discuss them: the floor first, then streams, then blocking.
+pub(crate) const FAMILY_ORDER: [Family; 3] = [Family::Baseline, Family::Stream, Family::Blocking];
+
+/// The headline findings, one markdown sentence each: per phase, the best contestant on the headline metric,
+/// and each family's best as a ratio of the best baseline's (marked `(noise)` when within noise).
+pub fn headline_findings(input: &ReportInput<'_>) -> Vec<String> {
+    let summary = input.summary;
+    let metric = input.headline_metric;
+    let threshold = summary.method.noise_threshold;
+    let mut findings = Vec::new();
+    for phase in phases(summary) {
+        let key = metric_key(phase, metric);
+        let prefix = phase_prefix(phase);
+        let Some(overall) = best(summary, None, &key, input.higher_is_better) else {
+            findings.push(format!("{prefix}no contestant that passed measured `{metric}`."));
+            continue;
+        };
+        let verb = if input.higher_is_better { "highest" } else { "lowest" };
+        findings.push(capitalise(&format!(
+            "{prefix}the {verb} `{metric}` is {} from `{}` ({}).",
+            format::number(overall.stats.median),
+            overall.contestant.name,
+            overall.contestant.family.as_str(),
+        )));
+        let Some(reference) = reference(summary, &key, input.higher_is_better) else { continue };
+        for family in FAMILY_ORDER {
+            if reference.is_baseline && family == Family::Baseline {
+                continue;
+            }
+            let Some(entry) = best(summary, Some(family), &key, input.higher_is_better) else { continue };
+            if entry.contestant.name == reference.entry.contestant.name {
+                continue;
+            }
+            let Some(ratio) = compare(entry.stats, reference.entry.stats, threshold) else { continue };
+            let verb = if input.higher_is_better { "reaches" } else { "takes" };
+            findings.push(capitalise(&format!(
+                "{prefix}the best {} contestant `{}` {verb} **{}** {}'s `{metric}` ({} vs {}){}.",
+                family.as_str(),
+                entry.contestant.name,
+                format::ratio(ratio.value),
+                reference.describe(),
+                format::number(entry.stats.median),
+                format::number(reference.entry.stats.median),
+                if ratio.noise { " (noise)" } else { "" },
+            )));
+        }
+    }
+    findings
+}
+
+/// One line saying whether every contestant passed, whether the run was interrupted, and whether it was a
+/// `--quick` smoke run.
+pub fn status_line(summary: &Summary) -> String {
+    let total = summary.contestants.len();
+    let not_passed: Vec<String> = summary
+        .contestants
+        .iter()
+        .filter(|c| matches!(c.status, Status::Failed | Status::Timeout))
+        .map(|c| {
+            let what = if c.status == Status::Timeout { "timed out" } else { "failed" };
+            match &c.reason {
+                Some(reason) => format!("`{}` {what} ({reason})", c.name),
+                None => format!("`{}` {what}", c.name),
+            }
+        })
+        .collect();
+    let skipped: Vec<String> = summary
+        .contestants
+        .iter()
+        .filter(|c| c.status == Status::Skipped)
+        .map(|c| match &c.reason {
+            Some(reason) => format!("`{}` ({reason})", c.name),
+            None => format!("`{}`", c.name),
+        })
+        .collect();
+    let mut line = if not_passed.is_empty() && skipped.is_empty() {
+        format!("✅ All {total} contestants passed their checks.")
+    } else if not_passed.is_empty() {
+        format!(
+            "✅ All {} contestants that ran passed their checks; skipped: {}.",
+            total - skipped.len(),
+            skipped.join(", ")
+        )
+    } else {
+        let mut line =
+            format!("❌ {} of {total} contestants did not pass: {}.", not_passed.len(), not_passed.join(", "));
+        if !skipped.is_empty() {
+            line.push_str(&format!(" Skipped: {}.", skipped.join(", ")));
+        }
+        line
+    };
+    if summary.finished_utc.is_empty() {
+        line.push_str(" ⚠️ The run was interrupted: the numbers cover only the trials that finished.");
+    }
+    if summary.method.quick {
+        line.push_str(" ⚠️ This was a `--quick` smoke run: numbers not for conclusions.");
+    }
+    line
+}
+
+/// Upper-case the first character.
+fn capitalise(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    #![allow(clippy::unwrap_used)]
+    use std::collections::BTreeMap;
+
+    use measure::summary::{Check, ClaimResult, Environment, Method, Verdict};
+
+    use super::*;
+
+    /// Statistics with a given median and a symmetric spread, mean equal to the median.
+    pub(crate) fn stats(median: f64, ci999: f64) -> MetricStats {
+        MetricStats {
+            median,
+            min: median * 0.9,
+            max: median * 1.2,
+            ci999,
+            n: 6,
+            mean: median,
+            fork_medians: vec![median * 0.95, median, median * 1.1],
+        }
+    }
+
+    fn contestant(name: &str, family: Family, status: Status, metrics: &[(&str, MetricStats)]) -> ContestantSummary {
+        ContestantSummary {
+            name: name.to_string(),
+            family,
+            description: format!("{name}, described in one line"),
+            status,
+            reason: (status != Status::Ok).then(|| "checksum mismatch".to_string()),
+            checks: vec![Check::new("checksum", status == Status::Ok, "sum of outputs")],
+            metrics: metrics.iter().map(|(k, v)| (k.to_string(), v.clone())).collect(),
+        }
+    }
+
+    /// Two phases, a baseline, a stream contestant and a failed blocking one.
+    pub(crate) fn fixture() -> Summary {
+        Summary {
+            scenario: "chain".to_string(),
+            lab_version: "0.1.0".to_string(),
+            git_rev: "abc1234".to_string(),
+            git_dirty: false,
+            started_utc: "2026-11-30T10:00:00Z".to_string(),
+            finished_utc: "2026-11-30T10:02:10Z".to_string(),
+            environment: Environment::default(),
+            method: Method {
+                quick: false,
+                forks: 3,
+                warmup: 2,
+                iterations: 2,
+                noise_threshold: 0.2,
+                seed: 7,
+                trial_timeout_s: 60.0,
+            },
+            params: BTreeMap::new(),
+            contestants: vec![
+                contestant(
+                    "loop",
+                    Family::Baseline,
+                    Status::Ok,
+                    &[("work_0.ms_per_million", stats(10.0, 0.5)), ("work_64.ms_per_million", stats(100.0, 2.0))],
+                ),
+                contestant(
+                    "stream",
+                    Family::Stream,
+                    Status::Ok,
+                    &[("work_0.ms_per_million", stats(21.0, 0.5)), ("work_64.ms_per_million", stats(105.0, 2.0))],
+                ),
+                contestant("blocking", Family::Blocking, Status::Failed, &[]),
+            ],
+            claims: vec![ClaimResult::new("streams cost", Verdict::Holds, "2.1×")],
+            command: "lab chain".to_string(),
+            raw_file: "raw/chain.jsonl".to_string(),
+            phases: vec!["work_0".to_string(), "work_64".to_string()],
+        }
+    }
+
+    fn input(summary: &Summary) -> ReportInput<'_> {
+        ReportInput {
+            summary,
+            title: "t",
+            question: "q",
+            discussion: String::new(),
+            headline_metric: "ms_per_million",
+            higher_is_better: false,
+            table_metrics: vec!["ms_per_million"],
+            charts: Vec::new(),
+            series: BTreeMap::new(),
+            harness_notes: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_clear_difference_is_not_noise() {
+        let r = compare(&stats(21.0, 0.5), &stats(10.0, 0.5), 0.2).unwrap();
+        assert!((r.value - 2.1).abs() < 1e-9);
+        assert!(!r.noise);
+    }
+
+    #[test]
+    fn overlapping_intervals_are_noise() {
+        assert!(compare(&stats(21.0, 6.0), &stats(10.0, 6.0), 0.2).unwrap().noise);
+    }
+
+    #[test]
+    fn a_difference_under_the_threshold_is_noise() {
+        assert!(compare(&stats(105.0, 0.1), &stats(100.0, 0.1), 0.2).unwrap().noise);
+    }
+
+    #[test]
+    fn a_zero_reference_has_no_ratio() {
+        assert!(compare(&stats(1.0, 0.0), &stats(0.0, 0.0), 0.2).is_none());
+    }
+
+    #[test]
+    fn best_skips_failed_contestants_and_respects_direction() {
+        let summary = fixture();
+        assert_eq!(best(&summary, None, "work_0.ms_per_million", false).unwrap().contestant.name, "loop");
+        assert_eq!(best(&summary, None, "work_0.ms_per_million", true).unwrap().contestant.name, "stream");
+        assert!(best(&summary, Some(Family::Blocking), "work_0.ms_per_million", false).is_none());
+    }
+
+    #[test]
+    fn headline_gives_ratios_against_the_baseline() {
+        let summary = fixture();
+        let findings = headline_findings(&input(&summary));
+        assert_eq!(
+            findings,
+            vec![
+                "At `work_0`, the lowest `ms_per_million` is 10.0 from `loop` (baseline).".to_string(),
+                "At `work_0`, the best stream contestant `stream` takes **2.10×** the baseline `loop`'s \
+                 `ms_per_million` (21.0 vs 10.0)."
+                    .to_string(),
+                "At `work_64`, the lowest `ms_per_million` is 100 from `loop` (baseline).".to_string(),
+                "At `work_64`, the best stream contestant `stream` takes **1.05×** the baseline `loop`'s \
+                 `ms_per_million` (105 vs 100) (noise)."
+                    .to_string(),
+            ]
+        );
+    }
+
+    #[test]
+    fn status_line_names_failures_interruptions_and_quick_runs() {
+        let mut summary = fixture();
+        assert_eq!(status_line(&summary), "❌ 1 of 3 contestants did not pass: `blocking` failed (checksum mismatch).");
+        summary.contestants.pop();
+        summary.finished_utc.clear();
+        summary.method.quick = true;
+        let line = status_line(&summary);
+        assert!(line.starts_with("✅ All 2 contestants passed their checks."));
+        assert!(line.contains("interrupted"));
+        assert!(line.contains("numbers not for conclusions"));
+    }
+}

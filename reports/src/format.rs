@@ -1,0 +1,144 @@
+//! Number formatting shared by every renderer: deterministic, about three significant digits.
+
+/// Format `value` for a person: about three significant digits, thousands separated by commas.
+///
+/// Values from 100 up round to whole numbers with separators (`1234567` → `1,234,567`, `1234.5` → `1,235`,
+/// `123.4` → `123`); smaller ones keep three significant digits (`12.345` → `12.3`, `15` → `15.0`, `2` → `2.00`,
+/// `0.012345` → `0.0123`), so a column of similar values reads alike; values under 0.0001 use scientific
+/// notation (`1.23e-7`); zero is `0`. NaN prints as `NaN` and infinities as `∞` / `-∞`. The same value
+/// always gives the same text.
+pub fn number(value: f64) -> String {
+    if value.is_nan() {
+        return "NaN".to_string();
+    }
+    if value.is_infinite() {
+        return if value > 0.0 { "∞".to_string() } else { "-∞".to_string() };
+    }
+    let magnitude = value.abs();
+    let text = if magnitude == 0.0 {
+        "0".to_string()
+    } else if magnitude >= 100.0 {
+        group_thousands(&format!("{:.0}", value.round()))
+    } else if magnitude >= 10.0 {
+        format!("{value:.1}")
+    } else if magnitude >= 1.0 {
+        format!("{value:.2}")
+    } else if magnitude >= 1e-4 {
+        // Three significant digits: 0.1xx needs 3 decimals, 0.01xx needs 4, and so on.
+        let decimals = (2 - magnitude.log10().floor() as i32).clamp(3, 7) as usize;
+        format!("{value:.decimals$}")
+    } else {
+        format!("{value:.2e}")
+    };
+    normalise_negative_zero(text)
+}
+
+/// Format an axis tick: like [`number`] but without trailing zeros after the point (`20.0` → `20`, `2.50` → `2.5`).
+pub fn tick(value: f64) -> String {
+    let text = number(value);
+    if text.contains('.') && !text.contains('e') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    }
+}
+
+/// Format a fraction as a percentage: `0.2` → `20%`, `0.125` → `12.5%`.
+pub fn percent(fraction: f64) -> String {
+    let value = fraction * 100.0;
+    if value.is_finite() && value.fract() == 0.0 && value.abs() < 1e15 {
+        format!("{value:.0}%")
+    } else {
+        format!("{}%", number(value))
+    }
+}
+
+/// Format a ratio such as `2.10×`: two decimals under 10, [`number`] above.
+pub fn ratio(value: f64) -> String {
+    if value.is_finite() && value.abs() < 10.0 {
+        format!("{value:.2}×")
+    } else {
+        format!("{}×", number(value))
+    }
+}
+
+/// Insert a comma every three digits of the integer part of `digits` (which may start with `-`).
+fn group_thousands(digits: &str) -> String {
+    let (sign, body) = match digits.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", digits),
+    };
+    let mut grouped = String::with_capacity(body.len() + body.len() / 3);
+    for (i, c) in body.chars().enumerate() {
+        if i > 0 && (body.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    format!("{sign}{grouped}")
+}
+
+/// `-0.0` and friends print as zero without a sign.
+fn normalise_negative_zero(text: String) -> String {
+    match text.strip_prefix('-') {
+        Some(rest) if rest.chars().all(|c| c == '0' || c == '.') => rest.to_string(),
+        _ => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_get_thousands_separators() {
+        assert_eq!(number(1_234_567.0), "1,234,567");
+        assert_eq!(number(1000.0), "1,000");
+        assert_eq!(number(999.0), "999");
+        assert_eq!(number(100.0), "100");
+        assert_eq!(number(2.0), "2.00");
+        assert_eq!(number(15.0), "15.0");
+        assert_eq!(number(-1_234_567.0), "-1,234,567");
+    }
+
+    #[test]
+    fn fractions_keep_about_three_significant_digits() {
+        assert_eq!(number(12.345), "12.3");
+        assert_eq!(number(1.2345), "1.23");
+        assert_eq!(number(0.12345), "0.123");
+        assert_eq!(number(0.012345), "0.0123");
+        assert_eq!(number(1234.5), "1,235");
+        assert_eq!(number(123.45), "123");
+        assert_eq!(number(0.00001234), "1.23e-5");
+    }
+
+    #[test]
+    fn odd_values_have_a_fixed_spelling() {
+        assert_eq!(number(0.0), "0");
+        assert_eq!(number(-0.0), "0");
+        assert_eq!(number(f64::NAN), "NaN");
+        assert_eq!(number(f64::INFINITY), "∞");
+        assert_eq!(number(-0.00001), "-1.00e-5");
+    }
+
+    #[test]
+    fn ticks_drop_trailing_zeros() {
+        assert_eq!(tick(20.0), "20");
+        assert_eq!(tick(2.5), "2.5");
+        assert_eq!(tick(0.0123), "0.0123");
+        assert_eq!(tick(1500.0), "1,500");
+    }
+
+    #[test]
+    fn percentages_drop_needless_decimals() {
+        assert_eq!(percent(0.2), "20%");
+        assert_eq!(percent(0.125), "12.5%");
+    }
+
+    #[test]
+    fn ratios_use_two_decimals_below_ten() {
+        assert_eq!(ratio(2.1), "2.10×");
+        assert_eq!(ratio(0.5), "0.50×");
+        assert_eq!(ratio(12.34), "12.3×");
+    }
+}

@@ -1,0 +1,357 @@
+//! The report a person reads (`<scenario>.md`): status, question, headline, method, results, spread, charts,
+//! checks, claims, discussion and how to reproduce it.
+
+use std::fmt::Write as _;
+
+use measure::record::Status;
+use measure::summary::{ContestantSummary, Summary, Verdict};
+
+use crate::analysis::{self, compare, metric_key, phases, reference};
+use crate::format::{self, percent};
+use crate::table::{Align, Table};
+use crate::ReportInput;
+
+/// Render the markdown report. Pure: the same input gives the same bytes.
+pub fn render_markdown(input: &ReportInput<'_>) -> String {
+    let summary = input.summary;
+    let mut out = String::new();
+    out.push_str(&format!("# {}\n\n", input.title));
+    out.push_str(&format!("**Status:** {}\n\n", analysis::status_line(summary)));
+    section(&mut out, "Question", input.question.trim_end());
+    section(&mut out, "Headline", &headline(input));
+    section(&mut out, "Contestants", &contestants(summary));
+    section(&mut out, "Parameters", &parameters(summary));
+    section(&mut out, "Method", &method(summary));
+    section(&mut out, "Environment", &environment(summary));
+    section(&mut out, "Results", &results(input));
+    section(&mut out, "Spread across processes", &spread(input));
+    section(&mut out, "Charts", &charts(input));
+    section(&mut out, "Correctness checks", &checks(summary));
+    section(&mut out, "Claims", &claims(summary));
+    let discussion = input.discussion.trim();
+    section(
+        &mut out,
+        "What the numbers mean",
+        if discussion.is_empty() { "_No discussion given._" } else { discussion },
+    );
+    section(&mut out, "Harness cost", &harness(input));
+    section(&mut out, "Reproduce", &reproduce(summary));
+    // Exactly one trailing newline.
+    let trimmed = out.trim_end().len();
+    out.truncate(trimmed);
+    out.push('\n');
+    out
+}
+
+/// Append `## title`, the body, and a blank line.
+fn section(out: &mut String, title: &str, body: &str) {
+    out.push_str(&format!("## {title}\n\n{}\n\n", body.trim_end()));
+}
+
+fn headline(input: &ReportInput<'_>) -> String {
+    let findings = analysis::headline_findings(input);
+    let direction = if input.higher_is_better { "higher is better" } else { "lower is better" };
+    let mut out = format!(
+        "On `{}` ({direction}); a ratio is marked (noise) when the 99.9% intervals overlap or it is within {} of 1.\n\n",
+        input.headline_metric,
+        percent(input.summary.method.noise_threshold),
+    );
+    if findings.is_empty() {
+        out.push_str("_No results to compare._\n");
+    }
+    for finding in findings {
+        out.push_str(&format!("- {finding}\n"));
+    }
+    out
+}
+
+fn contestants(summary: &Summary) -> String {
+    if summary.contestants.is_empty() {
+        return "_No contestants were selected._".to_string();
+    }
+    let mut table = Table::new(&[
+        ("contestant", Align::Left),
+        ("family", Align::Left),
+        ("status", Align::Left),
+        ("what it is", Align::Left),
+    ]);
+    for c in &summary.contestants {
+        table.row(&[format!("`{}`", c.name), c.family.as_str().to_string(), status_cell(c), c.description.clone()]);
+    }
+    table.render()
+}
+
+fn status_cell(c: &ContestantSummary) -> String {
+    match (&c.status, &c.reason) {
+        (Status::Ok, _) => "ok".to_string(),
+        (status, Some(reason)) => format!("**{}**: {reason}", status.as_str()),
+        (status, None) => format!("**{}**", status.as_str()),
+    }
+}
+
+fn parameters(summary: &Summary) -> String {
+    if summary.params.is_empty() {
+        return "_This scenario takes no parameters._".to_string();
+    }
+    let mut table = Table::new(&[("parameter", Align::Left), ("value", Align::Right), ("kind", Align::Left)]);
+    for (name, value) in &summary.params {
+        let (text, kind) = match value {
+            serde_json::Value::Array(values) => {
+                (values.iter().map(json_scalar).collect::<Vec<_>>().join(", "), "sweep: each value is its own phase")
+            }
+            other => (json_scalar(other), "fixed"),
+        };
+        table.row(&[format!("`{name}`"), text, kind.to_string()]);
+    }
+    table.render()
+}
+
+/// A parameter value as typed on the command line.
+fn json_scalar(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn method(summary: &Summary) -> String {
+    let m = &summary.method;
+    let mut out = String::new();
+    out.push_str(&format!("- Forks (fresh processes per contestant and phase): {}\n", m.forks));
+    out.push_str(&format!("- Warm-up iterations per fork, discarded: {}\n", m.warmup));
+    out.push_str(&format!("- Measured iterations per fork: {}\n", m.iterations));
+    out.push_str(&format!("- Noise threshold: {}\n", percent(m.noise_threshold)));
+    out.push_str(&format!("- Seed: {}\n", m.seed));
+    out.push_str(&format!("- Trial timeout: {} s\n", format::number(m.trial_timeout_s)));
+    if m.quick {
+        out.push_str("- `--quick`: small sizes and few repetitions, a smoke run\n");
+    }
+    out.push_str(
+        "\nStatistics pool every measured iteration of every fork; `ci999` is the half-width of the 99.9% \
+         Student-t confidence interval of the mean; each fork is a fresh process because repetitions inside one \
+         process agree far more than separate processes do, so only forks show the real spread.\n",
+    );
+    out
+}
+
+fn environment(summary: &Summary) -> String {
+    let e = &summary.environment;
+    let mut table = Table::new(&[("", Align::Left), ("", Align::Left)]);
+    table.row(&["CPU".to_string(), or_unknown(&e.cpu_model)]);
+    table.row(&["cores".to_string(), e.cores.to_string()]);
+    table.row(&["memory".to_string(), format!("{} GiB", e.memory_gib)]);
+    table.row(&["OS".to_string(), or_unknown(&e.os)]);
+    table.row(&["kernel".to_string(), or_unknown(&e.kernel)]);
+    table.row(&["rustc".to_string(), or_unknown(&e.rustc)]);
+    table.row(&["lab".to_string(), or_unknown(&summary.lab_version)]);
+    let dirty = if summary.git_dirty { "dirty: uncommitted changes" } else { "clean" };
+    table.row(&["git".to_string(), format!("`{}` ({dirty})", or_unknown(&summary.git_rev))]);
+    table.row(&["started".to_string(), or_unknown(&summary.started_utc)]);
+    let finished =
+        if summary.finished_utc.is_empty() { "— (interrupted)".to_string() } else { summary.finished_utc.clone() };
+    table.row(&["finished".to_string(), finished]);
+    let mut out = table.render();
+    if !e.crates.is_empty() {
+        let mut crates = Table::new(&[("crate", Align::Left), ("version", Align::Left)]);
+        for (name, version) in &e.crates {
+            crates.row(&[format!("`{name}`"), version.clone()]);
+        }
+        out.push('\n');
+        out.push_str(&crates.render());
+    }
+    out
+}
+
+fn or_unknown(text: &str) -> String {
+    if text.is_empty() {
+        "unknown".to_string()
+    } else {
+        text.to_string()
+    }
+}
+
+fn results(input: &ReportInput<'_>) -> String {
+    let summary = input.summary;
+    let threshold = summary.method.noise_threshold;
+    let mut out = format!(
+        "Each cell is `median (min–max) ±ci999` over every measured iteration of every fork; the last column is \
+         the ratio of medians on `{}` against the best baseline.\n",
+        input.headline_metric
+    );
+    for phase in phases(summary) {
+        out.push('\n');
+        if let Some(phase) = phase {
+            out.push_str(&format!("### `{phase}`\n\n"));
+        }
+        let mut columns: Vec<(String, Align)> =
+            vec![("contestant".to_string(), Align::Left), ("family".to_string(), Align::Left)];
+        columns.extend(input.table_metrics.iter().map(|m| (format!("`{m}`"), Align::Right)));
+        let headline_key = metric_key(phase, input.headline_metric);
+        let reference = reference(summary, &headline_key, input.higher_is_better);
+        let ratio_header = match &reference {
+            Some(r) if !r.is_baseline => format!("× best (`{}`; no baseline ran)", r.entry.contestant.name),
+            _ => "× best baseline".to_string(),
+        };
+        columns.push((ratio_header, Align::Right));
+        let mut table = Table::new(&columns);
+        let mut missing: Vec<String> = Vec::new();
+        for c in &summary.contestants {
+            let mut row = vec![format!("`{}`", c.name), c.family.as_str().to_string()];
+            if c.status != Status::Ok {
+                row.push(status_cell(c));
+                table.row(&row);
+                continue;
+            }
+            for metric in &input.table_metrics {
+                match c.metrics.get(&metric_key(phase, metric)) {
+                    Some(s) => row.push(format!(
+                        "{} ({}–{}) ±{}",
+                        format::number(s.median),
+                        format::number(s.min),
+                        format::number(s.max),
+                        format::number(s.ci999)
+                    )),
+                    None => {
+                        row.push("—".to_string());
+                        missing.push(format!("`{}` (`{metric}`)", c.name));
+                    }
+                }
+            }
+            let ratio = match (&reference, c.metrics.get(&headline_key)) {
+                (Some(r), _) if r.entry.contestant.name == c.name => "1.00× (ref)".to_string(),
+                (Some(r), Some(s)) => {
+                    compare(s, r.entry.stats, threshold).map(|ratio| ratio.label()).unwrap_or_else(|| "—".to_string())
+                }
+                _ => "—".to_string(),
+            };
+            row.push(ratio);
+            table.row(&row);
+        }
+        out.push_str(&table.render());
+        if !missing.is_empty() {
+            out.push_str(&format!(
+                "\n— : not measured because the metric does not apply to the contestant (for example \
+                 `max_outstanding` of a sequential contestant, which never has items in flight): {}.\n",
+                missing.join(", ")
+            ));
+        }
+    }
+    out
+}
+
+fn spread(input: &ReportInput<'_>) -> String {
+    let summary = input.summary;
+    let metric = input.headline_metric;
+    let named_phases = !summary.phases.is_empty();
+    let mut columns = vec![("contestant", Align::Left)];
+    if named_phases {
+        columns.push(("phase", Align::Left));
+    }
+    columns.extend([("median of each fork", Align::Right), ("max / min", Align::Right)]);
+    let mut table = Table::new(&columns);
+    let mut rows = 0;
+    let mut flagged = false;
+    for c in summary.contestants.iter().filter(|c| c.status == Status::Ok) {
+        for phase in phases(summary) {
+            let Some(stats) = c.metrics.get(&metric_key(phase, metric)) else { continue };
+            let mut row = vec![format!("`{}`", c.name)];
+            if let Some(phase) = phase {
+                row.push(format!("`{phase}`"));
+            }
+            if stats.fork_medians.is_empty() {
+                row.extend(["—".to_string(), "—".to_string()]);
+            } else {
+                let medians: Vec<String> = stats.fork_medians.iter().map(|m| format::number(*m)).collect();
+                row.push(medians.join(" / "));
+                let max = stats.fork_medians.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                let min = stats.fork_medians.iter().copied().fold(f64::INFINITY, f64::min);
+                if min > 0.0 {
+                    let ratio = max / min;
+                    let wide = ratio - 1.0 > summary.method.noise_threshold;
+                    flagged |= wide;
+                    row.push(format!("{}{}", format::ratio(ratio), if wide { " ⚠️" } else { "" }));
+                } else {
+                    row.push("—".to_string());
+                }
+            }
+            table.row(&row);
+            rows += 1;
+        }
+    }
+    if rows == 0 {
+        return format!("_No contestant that passed measured `{metric}`._");
+    }
+    let mut out = format!(
+        "`{metric}` per fork (each fork a fresh process); max / min is the largest fork median over the smallest.\n\n"
+    );
+    out.push_str(&table.render());
+    if flagged {
+        out.push_str(&format!(
+            "\n⚠️ Processes disagree by more than the noise threshold ({}): trust only larger differences.\n",
+            percent(summary.method.noise_threshold)
+        ));
+    }
+    out
+}
+
+fn charts(input: &ReportInput<'_>) -> String {
+    if input.charts.is_empty() {
+        return "_This scenario draws no charts._".to_string();
+    }
+    let mut out = String::new();
+    for chart in &input.charts {
+        let _ = writeln!(out, "![{}]({})\n", chart.title, crate::chart_path(&input.summary.scenario, chart));
+    }
+    out
+}
+
+fn checks(summary: &Summary) -> String {
+    let mut out = String::new();
+    for c in &summary.contestants {
+        let _ = writeln!(out, "**`{}`** ({})\n", c.name, c.status.as_str());
+        if c.checks.is_empty() {
+            out.push_str("- no checks ran\n");
+        }
+        for check in &c.checks {
+            let mark = if check.passed { "✅" } else { "❌" };
+            let _ = writeln!(out, "- {mark} `{}`: {}", check.name, check.detail);
+        }
+        out.push('\n');
+    }
+    if out.is_empty() {
+        out.push_str("_No contestants were selected._");
+    }
+    out
+}
+
+fn claims(summary: &Summary) -> String {
+    if summary.claims.is_empty() {
+        return "_This scenario makes no claims._".to_string();
+    }
+    let mut out = String::new();
+    for claim in &summary.claims {
+        let verdict = match claim.verdict {
+            Verdict::Holds => "holds",
+            Verdict::Fails => "fails",
+            Verdict::Inconclusive => "inconclusive",
+        };
+        let _ = writeln!(out, "- **{verdict}**: {} — {}", claim.text, claim.detail);
+    }
+    out
+}
+
+fn harness(input: &ReportInput<'_>) -> String {
+    if input.harness_notes.is_empty() {
+        return "_No harness costs were recorded._".to_string();
+    }
+    input.harness_notes.iter().map(|note| format!("- {note}\n")).collect()
+}
+
+fn reproduce(summary: &Summary) -> String {
+    format!(
+        "```sh\n{}\n```\n\nRaw data: [raw file]({raw}). Re-render this report, running nothing, with \
+         `lab report <raw file>` (here `lab report <out>/{raw}`, where `<out>` is the folder holding this report).\n",
+        summary.command,
+        raw = summary.raw_file
+    )
+}

@@ -1,0 +1,440 @@
+//! Charts as SVG (`img/<scenario>-<id>.svg`), drawn with plotters' SVG backend.
+//!
+//! Text is written as SVG `<text>` elements without measuring fonts (plotters' naive font layout, no font
+//! files), so rendering needs no system fonts and the same input always gives the same bytes. Only contestants
+//! that passed and measured the metric are drawn; a chart with nothing to draw says "no data".
+
+use std::ops::Range;
+
+use measure::record::Status;
+use measure::scenario::{ChartKind, ChartSpec};
+use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use crate::analysis::{metric_key, phases};
+use crate::format;
+use crate::ReportInput;
+
+/// Width of every chart in pixels.
+const WIDTH: u32 = 900;
+/// Height of a line chart in pixels.
+const LINE_HEIGHT: u32 = 480;
+/// Height of one bar (or group header) row in pixels.
+const ROW_HEIGHT: u32 = 26;
+/// Font for titles, labels and legends.
+const FONT: &str = "sans-serif";
+
+/// A colour-blind-friendly palette (Tableau 10), picked by the contestant's position in the summary so a
+/// contestant keeps its colour across charts.
+const PALETTE: [RGBColor; 10] = [
+    RGBColor(78, 121, 167),
+    RGBColor(242, 142, 43),
+    RGBColor(225, 87, 89),
+    RGBColor(118, 183, 178),
+    RGBColor(89, 161, 79),
+    RGBColor(237, 201, 72),
+    RGBColor(176, 122, 161),
+    RGBColor(255, 157, 167),
+    RGBColor(156, 117, 95),
+    RGBColor(186, 176, 172),
+];
+
+type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
+type DrawResult = Result<(), String>;
+
+/// Render `chart` for `input` as an SVG document. Pure: the same input gives the same bytes.
+pub fn render_chart(input: &ReportInput<'_>, chart: &ChartSpec) -> String {
+    let result = match &chart.kind {
+        ChartKind::Bars => {
+            bars_data(input, chart).map(|groups| draw(bars_height(&groups), |a| bars(a, chart, &groups)))
+        }
+        ChartKind::Sweep => sweep_data(input, chart).map(|d| draw((WIDTH, LINE_HEIGHT), |a| sweep(a, chart, &d))),
+        ChartKind::Series { series } => {
+            series_data(input, series).map(|lines| draw((WIDTH, LINE_HEIGHT), |a| series_chart(a, chart, &lines)))
+        }
+    };
+    match result {
+        Some(Ok(svg)) => svg,
+        None => draw((WIDTH, 120), |a| no_data(a, chart)).unwrap_or_else(|e| fallback(chart, &e)),
+        Some(Err(e)) => fallback(chart, &e),
+    }
+}
+
+/// Draw on a fresh SVG of `size` and return its text.
+fn draw(size: (u32, u32), paint: impl FnOnce(&Area<'_>) -> DrawResult) -> Result<String, String> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        paint(&root)?;
+        root.present().map_err(err)?;
+    }
+    Ok(svg)
+}
+
+fn err(e: impl std::fmt::Display) -> String {
+    e.to_string()
+}
+
+/// A minimal SVG naming the drawing error; plotters writing to a string does not fail in practice.
+fn fallback(chart: &ChartSpec, error: &str) -> String {
+    format!(
+        "<svg width=\"{WIDTH}\" height=\"120\" viewBox=\"0 0 {WIDTH} 120\" xmlns=\"http://www.w3.org/2000/svg\">\n\
+         <text x=\"20\" y=\"40\" font-family=\"{FONT}\" font-size=\"18\">{}</text>\n\
+         <text x=\"20\" y=\"80\" font-family=\"{FONT}\" font-size=\"14\">chart could not be drawn: {}</text>\n</svg>\n",
+        xml_escape(chart.title),
+        xml_escape(error)
+    )
+}
+
+fn xml_escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+fn no_data(root: &Area<'_>, chart: &ChartSpec) -> DrawResult {
+    root.draw(&Text::new(chart.title.to_string(), (20, 20), (FONT, 20).into_font())).map_err(err)?;
+    root.draw(&Text::new("no data: no contestant that passed measured this", (20, 70), (FONT, 16).into_font()))
+        .map_err(err)
+}
+
+fn color(input: &ReportInput<'_>, contestant: &str) -> RGBColor {
+    let index = input.summary.contestants.iter().position(|c| c.name == contestant).unwrap_or(0);
+    PALETTE[index % PALETTE.len()]
+}
+
+/// A padded linear range covering `lo..hi` and zero.
+fn linear_range(lo: f64, hi: f64) -> Range<f64> {
+    let lo = lo.min(0.0);
+    let hi = hi.max(0.0);
+    if hi - lo <= f64::EPSILON {
+        return lo..lo + 1.0;
+    }
+    lo..hi + (hi - lo) * 0.1
+}
+
+/// A padded logarithmic range covering `lo..hi` (both positive).
+fn log_range(lo: f64, hi: f64) -> Range<f64> {
+    lo / 1.5..hi * 1.5
+}
+
+// ---------------------------------------------------------------------------------------------------- bars
+
+/// One bar: median with min–max whiskers.
+#[derive(Debug, Clone)]
+struct Bar {
+    name: String,
+    color: RGBColor,
+    median: f64,
+    min: f64,
+    max: f64,
+}
+
+/// Bars of one phase.
+#[derive(Debug, Clone)]
+struct Group {
+    phase: Option<String>,
+    bars: Vec<Bar>,
+}
+
+fn bars_data(input: &ReportInput<'_>, chart: &ChartSpec) -> Option<Vec<Group>> {
+    let groups: Vec<Group> = phases(input.summary)
+        .into_iter()
+        .map(|phase| Group {
+            phase: phase.map(str::to_string),
+            bars: input
+                .summary
+                .contestants
+                .iter()
+                .filter(|c| c.status == Status::Ok)
+                .filter_map(|c| {
+                    let s = c.metrics.get(&metric_key(phase, chart.metric))?;
+                    let finite = s.median.is_finite() && s.min.is_finite() && s.max.is_finite();
+                    finite.then(|| Bar {
+                        name: c.name.clone(),
+                        color: color(input, &c.name),
+                        median: s.median,
+                        min: s.min,
+                        max: s.max,
+                    })
+                })
+                .collect(),
+        })
+        .filter(|g| !g.bars.is_empty())
+        .collect();
+    (!groups.is_empty()).then_some(groups)
+}
+
+fn row_count(groups: &[Group]) -> usize {
+    groups.iter().map(|g| g.bars.len() + usize::from(g.phase.is_some())).sum()
+}
+
+fn bars_height(groups: &[Group]) -> (u32, u32) {
+    let rows = u32::try_from(row_count(groups)).unwrap_or(u32::MAX / ROW_HEIGHT);
+    (WIDTH, (110 + ROW_HEIGHT.saturating_mul(rows)).max(180))
+}
+
+fn bars(root: &Area<'_>, chart: &ChartSpec, groups: &[Group]) -> DrawResult {
+    let all = || groups.iter().flat_map(|g| &g.bars);
+    let lo = all().map(|b| b.min.min(b.median)).fold(f64::INFINITY, f64::min);
+    let hi = all().map(|b| b.max.max(b.median)).fold(f64::NEG_INFINITY, f64::max);
+    if chart.log_scale && lo > 0.0 {
+        let range = log_range(lo, hi);
+        let start = range.start;
+        draw_bars(root, chart, groups, range.log_scale(), start)
+    } else {
+        let range = linear_range(lo, hi);
+        let start = range.start.max(0.0).min(range.end);
+        draw_bars(root, chart, groups, range, start)
+    }
+}
+
+fn draw_bars<X>(root: &Area<'_>, chart: &ChartSpec, groups: &[Group], x_spec: X, x_start: f64) -> DrawResult
+where
+    X: AsRangedCoord<Value = f64>,
+    X::CoordDescType: ValueFormatter<f64>,
+{
+    let rows = row_count(groups);
+    let longest = groups
+        .iter()
+        .flat_map(|g| g.bars.iter().map(|b| b.name.chars().count()).chain(g.phase.as_ref().map(|p| p.chars().count())))
+        .max()
+        .unwrap_or(0);
+    let label_width = u32::try_from(longest * 7 + 24).unwrap_or(360).clamp(80, 360);
+    let mut ctx = ChartBuilder::on(root)
+        .caption(chart.title, (FONT, 20))
+        .margin(12)
+        .margin_right(70)
+        .x_label_area_size(40)
+        .y_label_area_size(label_width)
+        .build_cartesian_2d(x_spec, 0.0..rows as f64)
+        .map_err(err)?;
+    ctx.configure_mesh()
+        .disable_y_mesh()
+        .y_labels(0)
+        .x_desc(chart.unit)
+        .x_label_formatter(&|v: &f64| format::tick(*v))
+        .label_style((FONT, 13))
+        .draw()
+        .map_err(err)?;
+
+    let label_style = TextStyle::from((FONT, 13).into_font()).pos(Pos::new(HPos::Right, VPos::Center));
+    let group_style =
+        TextStyle::from((FONT, 13).into_font().style(FontStyle::Bold)).pos(Pos::new(HPos::Right, VPos::Center));
+    let value_style = TextStyle::from((FONT, 12).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
+    let mut row = 0usize;
+    for group in groups {
+        if let Some(phase) = &group.phase {
+            let centre = (rows - row) as f64 - 0.5;
+            let (x, y) = ctx.backend_coord(&(x_start, centre));
+            root.draw(&Text::new(phase.clone(), (x - 8, y), group_style.clone())).map_err(err)?;
+            row += 1;
+        }
+        for bar in &group.bars {
+            let top = (rows - row) as f64;
+            let centre = top - 0.5;
+            let style = bar.color.filled();
+            ctx.draw_series(std::iter::once(Rectangle::new([(x_start, top - 0.2), (bar.median, top - 0.8)], style)))
+                .map_err(err)?;
+            let whisker = BLACK.stroke_width(1);
+            let lines = [
+                vec![(bar.min, centre), (bar.max, centre)],
+                vec![(bar.min, centre - 0.15), (bar.min, centre + 0.15)],
+                vec![(bar.max, centre - 0.15), (bar.max, centre + 0.15)],
+            ];
+            ctx.draw_series(lines.into_iter().map(|points| PathElement::new(points, whisker))).map_err(err)?;
+            let (x, y) = ctx.backend_coord(&(x_start, centre));
+            root.draw(&Text::new(bar.name.clone(), (x - 8, y), label_style.clone())).map_err(err)?;
+            let (x, y) = ctx.backend_coord(&(bar.max, centre));
+            root.draw(&Text::new(format::number(bar.median), (x + 6, y), value_style.clone())).map_err(err)?;
+            row += 1;
+        }
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------------- lines
+
+/// One line of a line chart.
+#[derive(Debug, Clone)]
+struct Line {
+    label: String,
+    color: RGBColor,
+    points: Vec<(f64, f64)>,
+}
+
+/// Lines of a sweep chart and what the x axis is.
+#[derive(Debug, Clone)]
+struct SweepData {
+    x_desc: String,
+    lines: Vec<Line>,
+}
+
+/// The parameter value of a sweep phase `<name>_<value>`, such as 64 for `work_64`.
+fn phase_value(phase: &str) -> Option<(&str, f64)> {
+    let (name, value) = phase.rsplit_once('_')?;
+    value.parse::<f64>().ok().filter(|v| v.is_finite()).map(|v| (name, v))
+}
+
+fn sweep_data(input: &ReportInput<'_>, chart: &ChartSpec) -> Option<SweepData> {
+    let summary = input.summary;
+    let parsed: Option<Vec<(&str, f64)>> = summary.phases.iter().map(|p| phase_value(p)).collect();
+    let (x_desc, xs): (String, Vec<f64>) = match parsed {
+        Some(values) if !values.is_empty() => (values[0].0.to_string(), values.iter().map(|(_, v)| *v).collect()),
+        _ => ("phase (position)".to_string(), (0..summary.phases.len()).map(|i| i as f64).collect()),
+    };
+    let lines: Vec<Line> = summary
+        .contestants
+        .iter()
+        .filter(|c| c.status == Status::Ok)
+        .filter_map(|c| {
+            let points: Vec<(f64, f64)> = summary
+                .phases
+                .iter()
+                .zip(&xs)
+                .filter_map(|(phase, x)| {
+                    let s = c.metrics.get(&metric_key(Some(phase), chart.metric))?;
+                    s.median.is_finite().then_some((*x, s.median))
+                })
+                .collect();
+            (!points.is_empty()).then(|| Line { label: c.name.clone(), color: color(input, &c.name), points })
+        })
+        .collect();
+    (!lines.is_empty()).then_some(SweepData { x_desc, lines })
+}
+
+fn series_data(input: &ReportInput<'_>, series: &str) -> Option<Vec<Line>> {
+    let summary = input.summary;
+    let mut lines = Vec::new();
+    for c in summary.contestants.iter().filter(|c| c.status == Status::Ok) {
+        let Some(by_name) = input.series.get(&c.name) else { continue };
+        for phase in phases(summary) {
+            let Some(s) = by_name.get(&metric_key(phase, series)) else { continue };
+            let points: Vec<(f64, f64)> = s
+                .values
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (s.period_ms * i as f64, *v))
+                .filter(|(t, v)| t.is_finite() && v.is_finite())
+                .collect();
+            if points.is_empty() {
+                continue;
+            }
+            let label = match phase {
+                Some(phase) => format!("{} @ {phase}", c.name),
+                None => c.name.clone(),
+            };
+            lines.push(Line { label, color: color(input, &c.name), points });
+        }
+    }
+    (!lines.is_empty()).then_some(lines)
+}
+
+fn sweep(root: &Area<'_>, chart: &ChartSpec, data: &SweepData) -> DrawResult {
+    line_chart(root, chart, &data.x_desc, chart.log_scale, true, &data.lines)
+}
+
+fn series_chart(root: &Area<'_>, chart: &ChartSpec, lines: &[Line]) -> DrawResult {
+    line_chart(root, chart, "time (ms)", false, false, lines)
+}
+
+/// Draw `lines`, choosing log axes where asked and every value is positive.
+fn line_chart(
+    root: &Area<'_>,
+    chart: &ChartSpec,
+    x_desc: &str,
+    x_log: bool,
+    markers: bool,
+    lines: &[Line],
+) -> DrawResult {
+    let points = || lines.iter().flat_map(|l| &l.points);
+    let (x_lo, x_hi) = points().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| (lo.min(p.0), hi.max(p.0)));
+    let (y_lo, y_hi) = points().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| (lo.min(p.1), hi.max(p.1)));
+    let x_log = x_log && x_lo > 0.0;
+    let y_log = chart.log_scale && y_lo > 0.0;
+    let x_linear = if x_hi - x_lo <= f64::EPSILON { x_lo - 1.0..x_hi + 1.0 } else { x_lo..x_hi };
+    let y_linear = linear_range(y_lo, y_hi);
+    let labels = Labels { x_desc, markers };
+    match (x_log, y_log) {
+        (false, false) => draw_lines(root, chart, labels, x_linear, y_linear, lines),
+        (true, false) => draw_lines(root, chart, labels, log_range(x_lo, x_hi).log_scale(), y_linear, lines),
+        (false, true) => draw_lines(root, chart, labels, x_linear, log_range(y_lo, y_hi).log_scale(), lines),
+        (true, true) => {
+            draw_lines(root, chart, labels, log_range(x_lo, x_hi).log_scale(), log_range(y_lo, y_hi).log_scale(), lines)
+        }
+    }
+}
+
+/// How a line chart labels itself.
+#[derive(Debug, Clone, Copy)]
+struct Labels<'s> {
+    x_desc: &'s str,
+    markers: bool,
+}
+
+fn draw_lines<X, Y>(
+    root: &Area<'_>,
+    chart: &ChartSpec,
+    labels: Labels<'_>,
+    x_spec: X,
+    y_spec: Y,
+    lines: &[Line],
+) -> DrawResult
+where
+    X: AsRangedCoord<Value = f64>,
+    X::CoordDescType: ValueFormatter<f64>,
+    Y: AsRangedCoord<Value = f64>,
+    Y::CoordDescType: ValueFormatter<f64>,
+{
+    let mut ctx = ChartBuilder::on(root)
+        .caption(chart.title, (FONT, 20))
+        .margin(12)
+        .margin_right(24)
+        .x_label_area_size(44)
+        .y_label_area_size(70)
+        .build_cartesian_2d(x_spec, y_spec)
+        .map_err(err)?;
+    ctx.configure_mesh()
+        .x_desc(labels.x_desc)
+        .y_desc(chart.unit)
+        .x_label_formatter(&|v: &f64| format::tick(*v))
+        .y_label_formatter(&|v: &f64| format::tick(*v))
+        .label_style((FONT, 13))
+        .draw()
+        .map_err(err)?;
+    for line in lines {
+        let color = line.color;
+        ctx.draw_series(LineSeries::new(line.points.iter().copied(), color.stroke_width(2)))
+            .map_err(err)?
+            .label(line.label.clone())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2)));
+        if labels.markers {
+            ctx.draw_series(line.points.iter().map(|p| Circle::new(*p, 3, color.filled()))).map_err(err)?;
+        }
+    }
+    ctx.configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .label_font((FONT, 13))
+        .draw()
+        .map_err(err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn phase_values_come_from_the_suffix() {
+        assert_eq!(phase_value("in_flight_10000"), Some(("in_flight", 10000.0)));
+        assert_eq!(phase_value("before_drop"), None);
+    }
+
+    #[test]
+    fn ranges_include_zero_and_leave_room() {
+        assert_eq!(linear_range(5.0, 10.0), 0.0..11.0);
+        assert_eq!(linear_range(0.0, 0.0), 0.0..1.0);
+    }
+}

@@ -1,0 +1,107 @@
+//! The one markdown table builder every report uses: pipes, aligned columns, escaped cells.
+
+/// How a column's cells line up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Align {
+    /// Text: left.
+    Left,
+    /// Numbers: right.
+    Right,
+}
+
+/// A markdown table, built row by row and rendered with columns padded to a common width.
+#[derive(Debug, Clone)]
+pub(crate) struct Table {
+    headers: Vec<String>,
+    align: Vec<Align>,
+    rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    /// A table with these column headers and alignments.
+    pub(crate) fn new<S: AsRef<str>>(columns: &[(S, Align)]) -> Self {
+        Table {
+            headers: columns.iter().map(|(h, _)| escape(h.as_ref())).collect(),
+            align: columns.iter().map(|(_, a)| *a).collect(),
+            rows: Vec::new(),
+        }
+    }
+
+    /// Append one row; missing cells are empty and extra cells are dropped.
+    pub(crate) fn row<S: AsRef<str>>(&mut self, cells: &[S]) -> &mut Self {
+        let mut row: Vec<String> = cells.iter().take(self.headers.len()).map(|c| escape(c.as_ref())).collect();
+        row.resize(self.headers.len(), String::new());
+        self.rows.push(row);
+        self
+    }
+
+    /// The table as markdown, ending with a newline.
+    pub(crate) fn render(&self) -> String {
+        let widths: Vec<usize> = (0..self.headers.len())
+            .map(|i| self.rows.iter().map(|r| width(&r[i])).chain([width(&self.headers[i]), 3]).max().unwrap_or(3))
+            .collect();
+        let mut out = String::new();
+        self.line(&mut out, &self.headers, &widths);
+        let rule: Vec<String> = widths
+            .iter()
+            .zip(&self.align)
+            .map(|(w, a)| match a {
+                Align::Left => "-".repeat(*w),
+                Align::Right => format!("{}:", "-".repeat(w - 1)),
+            })
+            .collect();
+        self.line(&mut out, &rule, &widths);
+        for row in &self.rows {
+            self.line(&mut out, row, &widths);
+        }
+        out
+    }
+
+    fn line(&self, out: &mut String, cells: &[String], widths: &[usize]) {
+        out.push('|');
+        for ((cell, w), a) in cells.iter().zip(widths).zip(&self.align) {
+            let pad = " ".repeat(w - width(cell));
+            match a {
+                Align::Left => out.push_str(&format!(" {cell}{pad} |")),
+                Align::Right => out.push_str(&format!(" {pad}{cell} |")),
+            }
+        }
+        out.push('\n');
+    }
+}
+
+/// Display width, counted in characters (deterministic, good enough for monospace alignment).
+fn width(cell: &str) -> usize {
+    cell.chars().count()
+}
+
+/// A cell must stay on one line and must not end the cell early.
+fn escape(cell: &str) -> String {
+    cell.replace('|', "\\|").replace(['\n', '\r'], " ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_are_padded_and_numbers_right_aligned() {
+        let mut t = Table::new(&[("name", Align::Left), ("ms", Align::Right)]);
+        t.row(&["a", "1"]).row(&["longer", "12.3"]);
+        assert_eq!(t.render(), "| name   |   ms |\n| ------ | ---: |\n| a      |    1 |\n| longer | 12.3 |\n");
+    }
+
+    #[test]
+    fn pipes_and_newlines_in_cells_are_escaped() {
+        let mut t = Table::new(&[("x", Align::Left)]);
+        t.row(&["a|b\nc"]);
+        assert!(t.render().contains("| a\\|b c |"));
+    }
+
+    #[test]
+    fn short_rows_are_filled() {
+        let mut t = Table::new(&[("a", Align::Left), ("b", Align::Left)]);
+        t.row(&["x"]);
+        assert_eq!(t.render().lines().nth(2), Some("| x   |     |"));
+    }
+}

@@ -1,0 +1,101 @@
+//! Charts: every kind renders a self-contained SVG naming the contestants it draws, deterministically.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use measure::scenario::{ChartKind, ChartSpec};
+
+fn chart(input: &reports::ReportInput<'_>, id: &str) -> String {
+    let spec = input.charts.iter().find(|c| c.id == id).unwrap();
+    reports::svg::render_chart(input, spec)
+}
+
+/// The trimmed contents of every `<text>` element, in document order.
+fn texts(svg: &str) -> Vec<String> {
+    svg.split("<text")
+        .skip(1)
+        .filter_map(|t| t.split_once('>'))
+        .filter_map(|(_, rest)| rest.split_once("</text>"))
+        .map(|(inner, _)| inner.trim().to_string())
+        .collect()
+}
+
+fn has_text(svg: &str, text: &str) -> bool {
+    texts(svg).iter().any(|t| t == text)
+}
+
+fn assert_svg_document(svg: &str) {
+    assert!(svg.starts_with("<svg"), "starts with {:?}", &svg[..svg.len().min(40)]);
+    assert!(svg.trim_end().ends_with("</svg>"));
+    assert_eq!(svg.matches("<text").count(), svg.matches("</text>").count());
+}
+
+#[test]
+fn bars_name_every_contestant_that_passed_and_no_other() {
+    let summary = common::summary();
+    let svg = chart(&common::input(&summary), "ms");
+    assert_svg_document(&svg);
+    assert!(has_text(&svg, "baseline-loop"));
+    assert!(has_text(&svg, "stream-map"));
+    assert!(has_text(&svg, "work_64"));
+    assert!(svg.contains("ms per million items"));
+    assert!(svg.contains("Time per million items"));
+    assert!(!svg.contains("blocking-crossbeam"));
+}
+
+#[test]
+fn a_sweep_draws_one_labelled_line_per_contestant() {
+    let summary = common::summary();
+    let svg = chart(&common::input(&summary), "sweep");
+    assert_svg_document(&svg);
+    assert!(has_text(&svg, "baseline-loop"));
+    assert!(has_text(&svg, "stream-map"));
+    assert!(has_text(&svg, "work"));
+}
+
+#[test]
+fn a_series_chart_draws_each_phase_of_each_contestant_against_time() {
+    let summary = common::summary();
+    let svg = chart(&common::input(&summary), "outstanding");
+    assert_svg_document(&svg);
+    assert!(has_text(&svg, "stream-map @ work_0"));
+    assert!(has_text(&svg, "stream-map @ work_64"));
+    assert!(has_text(&svg, "time (ms)"));
+}
+
+#[test]
+fn a_chart_with_nothing_to_draw_says_no_data() {
+    let summary = common::summary();
+    let input = common::input(&summary);
+    let spec = ChartSpec {
+        id: "none",
+        title: "Latency",
+        metric: "latency_p99_us",
+        unit: "µs",
+        kind: ChartKind::Bars,
+        log_scale: true,
+    };
+    let svg = reports::svg::render_chart(&input, &spec);
+    assert_svg_document(&svg);
+    assert!(svg.contains("no data"));
+}
+
+#[test]
+fn log_scale_bars_render() {
+    let summary = common::summary();
+    let input = common::input(&summary);
+    let mut spec = input.charts[0].clone();
+    spec.log_scale = true;
+    let svg = reports::svg::render_chart(&input, &spec);
+    assert_svg_document(&svg);
+    assert!(has_text(&svg, "stream-map"));
+}
+
+#[test]
+fn charts_are_deterministic() {
+    let summary = common::summary();
+    let input = common::input(&summary);
+    for spec in &input.charts {
+        assert_eq!(reports::svg::render_chart(&input, spec), reports::svg::render_chart(&input, spec));
+    }
+}
