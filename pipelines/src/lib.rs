@@ -1,3 +1,21 @@
 //! The two pipeline families, demand-driven async streams and blocking threads behind bounded channels, and
 //! the chain scenario (map/filter/map/sum) that compares them with a plain loop.
+//!
+//! - [`blocking`]: a stage-per-thread pipeline builder generic over a channel [`blocking::Flavor`]
+//!   (crossbeam-channel, flume, `std::sync::mpsc::sync_channel`).
+//! - [`stream`]: a stage-per-task pipeline builder on tokio, runtime constructors, and stream diagnostics.
+//! - [`chain`]: the chain scenario, its contestants, their conformance checks, claims and discussion.
+//! - [`PipelineError`], [`LiveStages`]: what both builders share (how a pipeline failed; how many of its
+//!   stage threads or tasks are still alive).
 #![warn(missing_docs)]
+
+pub mod blocking;
+pub mod chain;
+mod error;
+mod live;
+mod panic;
+pub mod stream;
+
+pub use error::PipelineError;
+pub use live::{LiveStages, StageGuard};
+pub use panic::{panic_message, QuietInjectedPanics};

@@ -1,0 +1,93 @@
+//! The baselines: a plain `for` loop and a std `Iterator` chain, both on the calling thread, in input order.
+
+use measure::summary::{ContestantInfo, Family};
+
+use super::{ChainContestant, PreparedChain};
+use crate::chain::job::{catch_panics, ChainConfig, ChainError, Job, Outcome};
+use crate::chain::ops::{Hook, Stages};
+use crate::chain::sink::{dispatch, drain_iter, Sink, SinkRun};
+
+/// `baseline-loop`: the physical floor.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct BaselineLoop;
+
+/// `baseline-iterator`: what idiomatic sequential Rust costs.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct BaselineIterator;
+
+impl ChainContestant for BaselineLoop {
+    fn info(&self) -> ContestantInfo {
+        ContestantInfo {
+            name: "baseline-loop".into(),
+            family: Family::Baseline,
+            description: "plain `for` loop over the input slice applying map1, the even filter and map2 inline and \
+                          summing with wrapping_add; calling thread, no hand-off, in order"
+                .into(),
+        }
+    }
+
+    fn prepare(&self, _config: &ChainConfig) -> Result<Box<dyn PreparedChain>, ChainError> {
+        Ok(Box::new(*self))
+    }
+}
+
+impl PreparedChain for BaselineLoop {
+    fn run(&self, job: &Job<'_>) -> Result<Outcome, ChainError> {
+        dispatch(self, job)
+    }
+}
+
+impl SinkRun for BaselineLoop {
+    fn run_with<H: Hook, S: Sink>(&self, job: &Job<'_>, stages: Stages<H>, mut sink: S) -> Result<Outcome, ChainError> {
+        let Stages { map1, filter, map2 } = stages;
+        let input: &[u64] = job.input;
+        let run = move || -> Result<Outcome, H::Error> {
+            for &x in input {
+                let y = map1.apply(x)?;
+                if !filter.test(y)? {
+                    continue;
+                }
+                if sink.push(map2.apply(y)?).is_break() {
+                    break;
+                }
+            }
+            Ok(sink.finish())
+        };
+        catch_panics(run)?.map_err(Into::into)
+    }
+}
+
+impl ChainContestant for BaselineIterator {
+    fn info(&self) -> ContestantInfo {
+        ContestantInfo {
+            name: "baseline-iterator".into(),
+            family: Family::Baseline,
+            description: "std Iterator chain over the input slice: `map` / `filter_map` / `map` consumed by \
+                          `try_for_each` summing with wrapping_add (stages yield `Result<u64, Infallible>` when \
+                          measured); calling thread, in order"
+                .into(),
+        }
+    }
+
+    fn prepare(&self, _config: &ChainConfig) -> Result<Box<dyn PreparedChain>, ChainError> {
+        Ok(Box::new(*self))
+    }
+}
+
+impl PreparedChain for BaselineIterator {
+    fn run(&self, job: &Job<'_>) -> Result<Outcome, ChainError> {
+        dispatch(self, job)
+    }
+}
+
+impl SinkRun for BaselineIterator {
+    fn run_with<H: Hook, S: Sink>(&self, job: &Job<'_>, stages: Stages<H>, sink: S) -> Result<Outcome, ChainError> {
+        let Stages { map1, filter, map2 } = stages;
+        let input: &[u64] = job.input;
+        let run = move || {
+            let items = input.iter().map(|&x| map1.apply(x)).filter_map(|r| filter.on(r)).map(|r| map2.on(r));
+            drain_iter(items, sink)
+        };
+        catch_panics(run)?.map_err(Into::into)
+    }
+}

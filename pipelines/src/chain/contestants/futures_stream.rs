@@ -1,0 +1,55 @@
+//! `stream-futures`: `futures::stream::iter` + futures `StreamExt` adapters under `futures::executor::block_on`; in order.
+
+use std::future::ready;
+
+use futures::StreamExt;
+use measure::summary::{ContestantInfo, Family};
+
+use super::{ChainContestant, PreparedChain};
+use crate::chain::job::{catch_panics, ChainConfig, ChainError, Job, Outcome};
+use crate::chain::ops::{Hook, Stages};
+use crate::chain::sink::{dispatch, drain_stream, Sink, SinkRun};
+
+/// A single-task stream on the futures crate's own executor: no runtime at all.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct StreamFutures;
+
+impl ChainContestant for StreamFutures {
+    fn info(&self) -> ContestantInfo {
+        ContestantInfo {
+            name: "stream-futures".into(),
+            family: Family::Stream,
+            description: "futures::stream::iter over the input slice + futures StreamExt `map` / `filter_map` / \
+                          `map`, drained by a `while let Some(x) = s.next().await` wrapping-sum loop under \
+                          futures::executor::block_on on the calling thread (no runtime); in order"
+                .into(),
+        }
+    }
+
+    fn prepare(&self, _config: &ChainConfig) -> Result<Box<dyn PreparedChain>, ChainError> {
+        Ok(Box::new(*self))
+    }
+}
+
+impl PreparedChain for StreamFutures {
+    fn run(&self, job: &Job<'_>) -> Result<Outcome, ChainError> {
+        dispatch(self, job)
+    }
+}
+
+impl SinkRun for StreamFutures {
+    fn run_with<H: Hook, S: Sink>(&self, job: &Job<'_>, stages: Stages<H>, sink: S) -> Result<Outcome, ChainError> {
+        let Stages { map1, filter, map2 } = stages;
+        let input: &[u64] = job.input;
+        let run = move || {
+            futures::executor::block_on(async move {
+                let items = futures::stream::iter(input)
+                    .map(|&x| map1.apply(x))
+                    .filter_map(|r| ready(filter.on(r)))
+                    .map(|r| map2.on(r));
+                drain_stream(items, sink).await
+            })
+        };
+        catch_panics(run)?.map_err(Into::into)
+    }
+}

@@ -1,0 +1,152 @@
+//! Every contestant of the chain scenario, one family group per file; [`contestants`] is the registry.
+//!
+//! | name | what it is |
+//! |---|---|
+//! | `baseline-loop` | a plain `for` loop over the slice: the floor |
+//! | `baseline-iterator` | a std `Iterator` map/filter/map chain consumed by `try_for_each` |
+//! | `blocking-rayon` | rayon `par_iter` map/filter/map/`reduce` on a dedicated pool (unordered) |
+//! | `blocking-crossbeam` | a thread per stage, `crossbeam_channel::bounded`, one item per message |
+//! | `blocking-crossbeam-batched` | the same, one `Vec` of `batch` items per message |
+//! | `blocking-flume` | a thread per stage, `flume::bounded` (sync API), one item per message |
+//! | `blocking-flume-batched` | the same, batched |
+//! | `blocking-std` | a thread per stage, `std::sync::mpsc::sync_channel`, one item per message |
+//! | `blocking-std-batched` | the same, batched |
+//! | `stream-futures` | `futures::stream::iter` + futures `StreamExt`, `futures::executor::block_on` |
+//! | `stream-tokio-iter` | `tokio_stream::iter` (yields every 32 items) + tokio-stream adapters, current-thread runtime |
+//! | `stream-tokio-noyield` | a never-yielding source + the same tokio-stream adapters and runtime |
+//! | `stream-async-stream` | an `async_stream::stream!` generator source + the same adapters and runtime |
+//! | `stream-tokio-tasks` | a tokio task per stage on a multi-thread runtime, bounded `tokio::sync::mpsc`, one item per message |
+//! | `stream-tokio-tasks-batched` | the same, batched |
+//!
+//! **Common ground.** Every contestant applies the stages of [`super::ops`] through [`super::ops::Stages`];
+//! measured runs use the `Clean` hooks, whose error type is `Infallible`, so the ability to carry a stage error
+//! compiles away. Runtimes and thread pools are built in [`ChainContestant::prepare`], outside the timed
+//! window, and reused by every iteration; stage threads and tasks are spawned inside each run. Single-threaded
+//! contestants catch panics with `catch_unwind`; threaded ones catch them when joining the stage.
+//!
+//! **Channels and batching.** Channel contestants have four channels (source→map1→filter→map2→consumer).
+//! Every channel holds `capacity` items: one item per message with `capacity` messages, or `batch` items per
+//! message with `capacity / batch` messages (at least one). A batch is one `Vec<u64>` the source allocates;
+//! map stages rewrite it in place, the filter compacts it with `retain`, the consumer frees it. Buffers are not
+//! recycled: one allocation per batch is cheaper than the extra channel operation a return path costs.
+//!
+//! **Outstanding work.** Contestants that hand items between threads or tasks bump the job's
+//! `measure::gauge::Outstanding` gauge: `admit(n)` when the source hands `n` items to the first channel,
+//! `leave(n)` when the consumer takes them or the filter drops them: one relaxed atomic per message (per item,
+//! or per batch). [`ChainContestant::bound`] is the most items their channels and stages can hold:
+//! `(4 × messages per channel + 5) × items per message` (five holders: source, three stages, consumer). The loop,
+//! the iterator, single-task streams and rayon hand nothing off through a queue, so they never touch the gauge
+//! and their outstanding work is not applicable (bound `None`).
+
+mod baseline;
+mod channels;
+mod futures_stream;
+mod rayon;
+mod tokio_stream;
+mod tokio_tasks;
+
+use std::fmt;
+use std::sync::Arc;
+
+use measure::summary::ContestantInfo;
+
+use super::job::{ChainConfig, ChainError, Job, Outcome};
+use crate::blocking::{crossbeam::Crossbeam, flume::Flume, std_sync::StdSync};
+
+/// A way of running the chain, as the registry lists it.
+pub trait ChainContestant: Send + Sync + fmt::Debug {
+    /// Its name, family and one-line description.
+    fn info(&self) -> ContestantInfo;
+
+    /// Whether the consumer receives items in input order (false for rayon).
+    fn ordered(&self) -> bool {
+        true
+    }
+
+    /// The most items its channels and stages can hold at once, for the outstanding-work check; `None` when it
+    /// hands nothing off through a queue (the gauge is never touched).
+    fn bound(&self, config: &ChainConfig) -> Option<u64> {
+        let _ = config;
+        None
+    }
+
+    /// Build what a run needs and a long-lived application would build once: runtimes, thread pools.
+    fn prepare(&self, config: &ChainConfig) -> Result<Box<dyn PreparedChain>, ChainError>;
+}
+
+/// A contestant ready to run: its runtime or pool, if any, is built.
+pub trait PreparedChain: Send + fmt::Debug {
+    /// Run one job to the end: every stage thread and task it started has ended when this returns, except that
+    /// tokio may release a finished task's slot a moment later (see [`PreparedChain::alive_tasks`]).
+    fn run(&self, job: &Job<'_>) -> Result<Outcome, ChainError>;
+
+    /// Tasks alive on its tokio runtime (`RuntimeMetrics::num_alive_tasks`); `None` without a runtime that
+    /// spawns tasks.
+    fn alive_tasks(&self) -> Option<usize> {
+        None
+    }
+}
+
+/// Every contestant, in report order.
+pub fn contestants() -> Vec<Arc<dyn ChainContestant>> {
+    vec![
+        Arc::new(baseline::BaselineLoop),
+        Arc::new(baseline::BaselineIterator),
+        Arc::new(rayon::BlockingRayon),
+        Arc::new(channels::ChannelThreads::<Crossbeam>::new(false)),
+        Arc::new(channels::ChannelThreads::<Crossbeam>::new(true)),
+        Arc::new(channels::ChannelThreads::<Flume>::new(false)),
+        Arc::new(channels::ChannelThreads::<Flume>::new(true)),
+        Arc::new(channels::ChannelThreads::<StdSync>::new(false)),
+        Arc::new(channels::ChannelThreads::<StdSync>::new(true)),
+        Arc::new(futures_stream::StreamFutures),
+        Arc::new(tokio_stream::CurrentThreadStream::new(tokio_stream::Source::TokioIter)),
+        Arc::new(tokio_stream::CurrentThreadStream::new(tokio_stream::Source::NoYield)),
+        Arc::new(tokio_stream::CurrentThreadStream::new(tokio_stream::Source::AsyncStream)),
+        Arc::new(tokio_tasks::TokioTasks::new(false)),
+        Arc::new(tokio_tasks::TokioTasks::new(true)),
+    ]
+}
+
+/// The contestant named `name`.
+pub fn find(name: &str) -> Option<Arc<dyn ChainContestant>> {
+    contestants().into_iter().find(|c| c.info().name == name)
+}
+
+/// Channels between the source and the consumer.
+const CHANNELS: u64 = 4;
+/// Parties that can hold a message outside a channel: the source, map1, filter, map2 and the consumer.
+const HOLDERS: u64 = 5;
+
+/// The outstanding-work bound of a four-channel pipeline whose messages carry `items_per_message` items.
+pub(crate) fn channel_bound(config: &ChainConfig, items_per_message: usize) -> u64 {
+    let messages = config.messages_per_channel(items_per_message) as u64;
+    (CHANNELS * messages + HOLDERS) * items_per_message as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_follow_the_family() {
+        let infos: Vec<ContestantInfo> = contestants().iter().map(|c| c.info()).collect();
+        let mut names: Vec<&str> = infos.iter().map(|i| i.name.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), infos.len());
+        for info in &infos {
+            assert!(info.name.starts_with(info.family.as_str()), "{} is not in family {:?}", info.name, info.family);
+            assert!(!info.description.is_empty());
+        }
+    }
+
+    #[test]
+    fn every_channel_holds_the_same_items_batched_or_not() {
+        let config = ChainConfig { batch: 256, capacity: 1024 };
+        assert_eq!(channel_bound(&config, 1), 4 * 1024 + 5);
+        assert_eq!(channel_bound(&config, 256), (4 * 4 + 5) * 256);
+        let tiny = ChainConfig { batch: 256, capacity: 10 };
+        assert_eq!(tiny.messages_per_channel(256), 1);
+    }
+}

@@ -1,0 +1,86 @@
+//! `blocking-rayon`: rayon `par_iter` map/filter/map/`reduce(wrapping_add)` on a dedicated pool; unordered.
+
+use ::rayon::prelude::*;
+use ::rayon::{ThreadPool, ThreadPoolBuilder};
+use measure::summary::{ContestantInfo, Family};
+
+use super::{ChainContestant, PreparedChain};
+use crate::chain::job::{catch_panics, Behaviour, ChainConfig, ChainError, Consumer, Job, Outcome};
+use crate::chain::ops::{self, Stages, Tripwire};
+
+/// Data parallelism: rayon splits the slice adaptively across its pool and reduces the partial sums.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct BlockingRayon;
+
+/// A rayon pool with the default thread count, built once per trial.
+#[derive(Debug)]
+struct RayonChain {
+    pool: ThreadPool,
+}
+
+impl ChainContestant for BlockingRayon {
+    fn info(&self) -> ContestantInfo {
+        ContestantInfo {
+            name: "blocking-rayon".into(),
+            family: Family::Blocking,
+            description: "rayon `par_iter` map / filter / map / `reduce(wrapping_add)` run with `install` on a \
+                          dedicated rayon ThreadPool (default thread count) built once per trial; the slice is \
+                          split into adaptive chunks across the pool's threads, so items are unordered"
+                .into(),
+        }
+    }
+
+    fn ordered(&self) -> bool {
+        false
+    }
+
+    fn prepare(&self, _config: &ChainConfig) -> Result<Box<dyn PreparedChain>, ChainError> {
+        let pool = ThreadPoolBuilder::new()
+            .thread_name(|i| format!("rayon-{i}"))
+            .build()
+            .map_err(|e| ChainError::Prepare { contestant: "blocking-rayon".into(), message: e.to_string() })?;
+        Ok(Box::new(RayonChain { pool }))
+    }
+}
+
+impl PreparedChain for RayonChain {
+    fn run(&self, job: &Job<'_>) -> Result<Outcome, ChainError> {
+        let input: &[u64] = job.input;
+        let (work, consumer) = (job.work, job.consumer);
+        catch_panics(|| {
+            self.pool.install(|| match job.behaviour {
+                Behaviour::Clean => Ok(clean(input, work, consumer)),
+                Behaviour::Instrumented(instruments) => {
+                    instrumented(input, Stages::instrumented(work, instruments), consumer).map_err(ChainError::from)
+                }
+            })
+        })?
+    }
+}
+
+/// The measured path: infallible stages and a plain `reduce`. (rayon's short-circuiting `try_reduce` checks a
+/// shared flag per item, a cost a pipeline that cannot fail would not pay.)
+fn clean(input: &[u64], work: u32, consumer: Consumer) -> Outcome {
+    let items = input.par_iter().map(|&x| ops::map1(x, work)).filter(|&y| ops::keep(y)).map(ops::map2);
+    match consumer {
+        Consumer::Sum => Outcome::Sum(items.reduce(|| 0, u64::wrapping_add)),
+        Consumer::Collect => Outcome::Items(items.collect()),
+        Consumer::Take(k) => Outcome::Items(items.take_any(k).collect()),
+    }
+}
+
+/// The same chain with fallible stages (conformance checks): errors short-circuit through `try_reduce` and
+/// `collect::<Result<_, _>>`.
+fn instrumented(
+    input: &[u64],
+    stages: Stages<Tripwire>,
+    consumer: Consumer,
+) -> Result<Outcome, crate::chain::StageError> {
+    let Stages { map1, filter, map2 } = stages;
+    let items = input.par_iter().map(|&x| map1.apply(x)).filter_map(|r| filter.on(r)).map(|r| map2.on(r));
+    match consumer {
+        Consumer::Sum => items.try_reduce(|| 0, |a, b| Ok(a.wrapping_add(b))).map(Outcome::Sum),
+        Consumer::Collect => items.collect::<Result<Vec<u64>, _>>().map(Outcome::Items),
+        Consumer::Take(k) => items.take_any(k).collect::<Result<Vec<u64>, _>>().map(Outcome::Items),
+    }
+}

@@ -1,0 +1,131 @@
+//! The consumer end shared by every contestant that consumes on one thread: a [`Sink`] per [`Consumer`], and
+//! [`dispatch`], which instantiates a contestant's generic run for the job's behaviour and consumer, so that
+//! the measured instantiation (clean stages, summing sink) is monomorphic and carries no test hooks.
+
+use std::ops::ControlFlow;
+use std::pin::pin;
+
+use futures::{Stream, StreamExt};
+
+use super::job::{Behaviour, ChainError, Consumer, Job, Outcome};
+use super::ops::{Hook, Stages};
+
+/// Where a pipeline's items end up.
+pub(crate) trait Sink: Send + 'static {
+    /// Take one item; `Break` when the sink wants no more.
+    fn push(&mut self, x: u64) -> ControlFlow<()>;
+    /// Take a batch of items; `Break` when the sink wants no more.
+    fn push_batch(&mut self, batch: Vec<u64>) -> ControlFlow<()>;
+    /// What it got.
+    fn finish(self) -> Outcome;
+}
+
+/// Wrapping sum of every item.
+pub(crate) struct SumSink(u64);
+
+impl Sink for SumSink {
+    #[inline(always)]
+    fn push(&mut self, x: u64) -> ControlFlow<()> {
+        self.0 = self.0.wrapping_add(x);
+        ControlFlow::Continue(())
+    }
+
+    #[inline]
+    fn push_batch(&mut self, batch: Vec<u64>) -> ControlFlow<()> {
+        self.0 = batch.iter().fold(self.0, |acc, &x| acc.wrapping_add(x));
+        ControlFlow::Continue(())
+    }
+
+    fn finish(self) -> Outcome {
+        Outcome::Sum(self.0)
+    }
+}
+
+/// Every item, in arrival order, up to `limit`.
+pub(crate) struct TakeSink {
+    items: Vec<u64>,
+    limit: usize,
+}
+
+impl Sink for TakeSink {
+    #[inline]
+    fn push(&mut self, x: u64) -> ControlFlow<()> {
+        if self.items.len() < self.limit {
+            self.items.push(x);
+        }
+        if self.items.len() >= self.limit {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    }
+
+    fn push_batch(&mut self, batch: Vec<u64>) -> ControlFlow<()> {
+        let room = self.limit.saturating_sub(self.items.len());
+        self.items.extend(batch.into_iter().take(room));
+        if self.items.len() >= self.limit {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    }
+
+    fn finish(self) -> Outcome {
+        Outcome::Items(self.items)
+    }
+}
+
+/// A contestant whose consumer runs on one thread, generic over stage hooks and sink.
+pub(crate) trait SinkRun {
+    /// Run `job`'s input through `stages` into `sink`.
+    fn run_with<H: Hook, S: Sink>(&self, job: &Job<'_>, stages: Stages<H>, sink: S) -> Result<Outcome, ChainError>;
+}
+
+/// Run `job` on `contestant` with the stages and sink the job asks for.
+pub(crate) fn dispatch<P: SinkRun>(contestant: &P, job: &Job<'_>) -> Result<Outcome, ChainError> {
+    match job.behaviour {
+        Behaviour::Clean => with_sink(contestant, job, Stages::clean(job.work)),
+        Behaviour::Instrumented(instruments) => with_sink(contestant, job, Stages::instrumented(job.work, instruments)),
+    }
+}
+
+fn with_sink<P: SinkRun, H: Hook>(contestant: &P, job: &Job<'_>, stages: Stages<H>) -> Result<Outcome, ChainError> {
+    match job.consumer {
+        Consumer::Sum => contestant.run_with(job, stages, SumSink(0)),
+        Consumer::Collect => contestant.run_with(job, stages, TakeSink { items: Vec::new(), limit: usize::MAX }),
+        Consumer::Take(k) => contestant.run_with(job, stages, TakeSink { items: Vec::with_capacity(k), limit: k }),
+    }
+}
+
+/// Feed an iterator of stage results into `sink` until it ends, fails or the sink has enough: one internal
+/// `try_fold` that carries the sink by value (so the measured sum stays in a register).
+#[inline]
+pub(crate) fn drain_iter<E, S: Sink>(mut items: impl Iterator<Item = Result<u64, E>>, sink: S) -> Result<Outcome, E> {
+    let flow = items.try_fold(sink, |mut sink, item| match item {
+        Ok(z) => match sink.push(z) {
+            ControlFlow::Continue(()) => ControlFlow::Continue(sink),
+            ControlFlow::Break(()) => ControlFlow::Break(Ok(sink)),
+        },
+        Err(e) => ControlFlow::Break(Err(e)),
+    });
+    match flow {
+        ControlFlow::Continue(sink) | ControlFlow::Break(Ok(sink)) => Ok(sink.finish()),
+        ControlFlow::Break(Err(e)) => Err(e),
+    }
+}
+
+/// Feed a stream of stage results into `sink` until it ends, fails or the sink has enough (the stream is
+/// dropped on return, which is what stops its source).
+#[inline]
+pub(crate) async fn drain_stream<E, S: Sink>(
+    items: impl Stream<Item = Result<u64, E>>,
+    mut sink: S,
+) -> Result<Outcome, E> {
+    let mut items = pin!(items);
+    while let Some(item) = items.next().await {
+        if sink.push(item?).is_break() {
+            break;
+        }
+    }
+    Ok(sink.finish())
+}

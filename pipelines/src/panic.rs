@@ -1,0 +1,91 @@
+//! Panic payloads as text, and a scoped way to keep deliberately injected panics off standard error.
+
+use std::any::Any;
+use std::panic::{self, PanicHookInfo};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use crate::chain::InjectedPanic;
+
+/// The message of a panic payload: the `&str` or `String` given to `panic!`, an [`InjectedPanic`]'s text,
+/// or a placeholder for other payload types.
+pub fn panic_message(payload: &(dyn Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else if let Some(injected) = payload.downcast_ref::<InjectedPanic>() {
+        injected.to_string()
+    } else {
+        "panic with a non-string payload".to_string()
+    }
+}
+
+type Hook = Box<dyn Fn(&PanicHookInfo<'_>) + Sync + Send + 'static>;
+
+struct QuietState {
+    users: usize,
+    previous: Option<Arc<Hook>>,
+}
+
+static QUIET: Mutex<QuietState> = Mutex::new(QuietState { users: 0, previous: None });
+
+/// While at least one of these lives, panics whose payload is an [`InjectedPanic`] are not printed; every other
+/// panic still goes to the hook that was installed before. When the last one drops, that hook is put back.
+///
+/// Nesting and concurrent use from several threads are fine (the guards are counted).
+#[derive(Debug)]
+#[must_use = "injected panics are quiet only while the guard lives"]
+pub struct QuietInjectedPanics {
+    _private: (),
+}
+
+impl QuietInjectedPanics {
+    /// Start hiding injected panics.
+    pub fn install() -> Self {
+        let mut state = QUIET.lock().unwrap_or_else(PoisonError::into_inner);
+        if state.users == 0 {
+            let previous: Arc<Hook> = Arc::new(panic::take_hook());
+            let delegate = Arc::clone(&previous);
+            panic::set_hook(Box::new(move |info| {
+                if info.payload().downcast_ref::<InjectedPanic>().is_none() {
+                    delegate(info);
+                }
+            }));
+            state.previous = Some(previous);
+        }
+        state.users += 1;
+        QuietInjectedPanics { _private: () }
+    }
+}
+
+impl Drop for QuietInjectedPanics {
+    fn drop(&mut self) {
+        let mut state = QUIET.lock().unwrap_or_else(PoisonError::into_inner);
+        state.users -= 1;
+        if state.users == 0 {
+            if std::thread::panicking() {
+                // `take_hook` and `set_hook` panic on a panicking thread; leave the filtering hook in place.
+                return;
+            }
+            drop(panic::take_hook());
+            if let Some(previous) = state.previous.take() {
+                match Arc::try_unwrap(previous) {
+                    Ok(hook) => panic::set_hook(hook),
+                    Err(shared) => panic::set_hook(Box::new(move |info| shared(info))),
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_come_from_str_string_and_injected_payloads() {
+        assert_eq!(panic_message(&"boom"), "boom");
+        assert_eq!(panic_message(&String::from("bang")), "bang");
+        assert_eq!(panic_message(&42_u8), "panic with a non-string payload");
+    }
+}

@@ -1,0 +1,68 @@
+//! Every conformance check for every chain contestant: one test per check, looping over the registry and
+//! reporting every failure at once. No test looks at a clock except the checks' own hang watchdog.
+
+use std::sync::Arc;
+
+use measure::summary::Check;
+use pipelines::chain::{conformance, contestants, ChainConfig, ChainContestant};
+
+type CheckFn = fn(&Arc<dyn ChainContestant>, &ChainConfig) -> Check;
+
+/// Run `check` for every contestant under `config`; fail listing every contestant that did not pass.
+fn every_contestant_passes(check: CheckFn, config: ChainConfig) {
+    let failures: Vec<String> = contestants()
+        .iter()
+        .map(|c| (c.info().name, check(c, &config)))
+        .filter(|(_, result)| !result.passed)
+        .map(|(name, result)| format!("{name}: {} — {}", result.name, result.detail))
+        .collect();
+    assert!(failures.is_empty(), "{} contestant(s) failed:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// The default sizing, and a cramped one (tiny channels, batches larger than a channel) where every stage
+/// spends its time blocked.
+fn configs() -> [ChainConfig; 2] {
+    [ChainConfig::default(), ChainConfig { batch: 16, capacity: 4 }]
+}
+
+#[test]
+fn every_contestant_sums_exactly_like_the_reference() {
+    for config in configs() {
+        every_contestant_passes(conformance::checksum, config);
+    }
+}
+
+#[test]
+fn every_contestant_delivers_each_item_exactly_once() {
+    for config in configs() {
+        every_contestant_passes(conformance::exactly_once, config);
+    }
+}
+
+#[test]
+fn channel_contestants_hold_no_more_than_their_bound() {
+    for config in configs() {
+        every_contestant_passes(conformance::bounded_outstanding, config);
+    }
+}
+
+#[test]
+fn every_contestant_stops_early_and_leaves_nothing_running() {
+    for config in configs() {
+        every_contestant_passes(conformance::early_stop, config);
+    }
+}
+
+#[test]
+fn a_failing_stage_ends_every_contestant_with_its_error() {
+    for config in configs() {
+        every_contestant_passes(conformance::stage_error, config);
+    }
+}
+
+#[test]
+fn a_panicking_stage_is_reported_not_propagated() {
+    for config in configs() {
+        every_contestant_passes(conformance::stage_panic, config);
+    }
+}
