@@ -157,6 +157,55 @@ pub fn process_usage_reconciled() -> Usage {
     }
 }
 
+/// A CPU reading that pairs `getrusage` (user/system split, context switches) with the matching precise clock
+/// (`CLOCK_PROCESS_CPUTIME_ID` or `CLOCK_THREAD_CPUTIME_ID`).
+///
+/// `getrusage` totals move in scheduler ticks for running threads; the clocks are exact to the nanosecond. A
+/// difference of two marks ([`CpuMark::since`]) therefore takes its CPU total from the clocks and only the
+/// user/system proportion from `getrusage`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CpuMark {
+    /// The `getrusage` reading.
+    pub usage: Usage,
+    /// The precise clock, `None` where it is unavailable.
+    pub clock_ns: Option<Nanos>,
+}
+
+impl CpuMark {
+    /// The whole process now (exited threads included).
+    pub fn process() -> Self {
+        CpuMark { usage: process_usage(), clock_ns: process_cpu_clock_ns() }
+    }
+
+    /// The calling thread now.
+    pub fn thread() -> Self {
+        CpuMark { usage: thread_usage(), clock_ns: thread_cpu_clock_ns() }
+    }
+
+    /// Usage between `earlier` and `self`: the CPU total from the precise clocks when both have one, split into
+    /// user and system in the proportion `getrusage` saw (all user when it saw none); switches from `getrusage`.
+    pub fn since(&self, earlier: &CpuMark) -> Usage {
+        let usage = self.usage.since(&earlier.usage);
+        match (self.clock_ns, earlier.clock_ns) {
+            (Some(end), Some(start)) => with_total(usage, end.saturating_sub(start)),
+            _ => usage,
+        }
+    }
+}
+
+/// `usage` with its CPU total replaced by `total_ns`, keeping its user/system proportion (all user when it has
+/// no CPU time).
+pub fn with_total(usage: Usage, total_ns: Nanos) -> Usage {
+    let seen = usage.cpu_ns();
+    let system_ns = if seen == 0 {
+        0
+    } else {
+        // u128 keeps the product exact; the quotient is at most `total_ns`.
+        u64::try_from(u128::from(total_ns) * u128::from(usage.system_ns) / u128::from(seen)).unwrap_or(total_ns)
+    };
+    Usage { user_ns: total_ns - system_ns.min(total_ns), system_ns: system_ns.min(total_ns), ..usage }
+}
+
 /// Wait until CPU time of threads that just ended has been booked, then read the process usage.
 /// Returns the reading and the calling thread's own usage during the wait (to subtract).
 ///
@@ -185,6 +234,15 @@ mod tests {
             }
         }
         std::hint::black_box(x);
+    }
+
+    #[test]
+    fn with_total_keeps_the_user_system_proportion() {
+        let u = Usage { user_ns: 300, system_ns: 100, voluntary_switches: 7, involuntary_switches: 8 };
+        let t = with_total(u, 200);
+        assert_eq!((t.user_ns, t.system_ns, t.voluntary_switches), (150, 50, 7));
+        let none = with_total(Usage::default(), 40);
+        assert_eq!((none.user_ns, none.system_ns), (40, 0));
     }
 
     #[test]

@@ -1,9 +1,11 @@
 //! Brackets one iteration: starts the 1 ms sampler and reads every clock and counter before, settles CPU
 //! accounting and reads them again after, and turns the differences into the contract's metrics.
 //!
-//! What is subtracted: the sampler thread's own CPU and context switches (it runs during the iteration), and
-//! the settling wait's (it runs after wall time stopped, before the final CPU reading). What is not: the few
-//! microseconds the probe itself spends starting and joining the sampler inside the window.
+//! CPU totals come from `CLOCK_PROCESS_CPUTIME_ID` (exact, where `getrusage` moves in scheduler ticks), split
+//! into user and system in the proportion `getrusage` saw ([`CpuMark`]). What is subtracted: the sampler
+//! thread's own CPU and context switches (it runs during the iteration), and everything the calling thread does
+//! after the wall clock stopped (reading counters, stopping and joining the sampler, the settling wait), measured
+//! on that thread's own CPU clock. Starting the sampler happens before the window opens.
 //!
 //! The thread count (`threads`) is the most threads the process had at any sample, and it *includes* the
 //! sampler thread and the thread that runs the probe (the trial's main thread): a contestant that starts no
@@ -13,7 +15,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::alloc::{self, AllocSnapshot};
-use crate::cpu::{self, Usage};
+use crate::cpu::{CpuMark, SETTLE_WAIT};
 use crate::gauge::Outstanding;
 use crate::record::{MetricValues, Series};
 use crate::sampler::Sampler;
@@ -29,7 +31,7 @@ pub struct Probe {
     gauge: Arc<Outstanding>,
     sampler: Sampler,
     alloc_start: AllocSnapshot,
-    usage_start: Usage,
+    cpu_start: CpuMark,
     started: Instant,
 }
 
@@ -66,33 +68,39 @@ impl Probe {
     /// Reset `gauge`, start the sampler on it and read the starting clocks.
     ///
     /// The sampler is started first (it is fully set up when [`Sampler::start`] returns), then the allocation
-    /// counters, the process's CPU usage ([`cpu::process_usage_reconciled`], as the settled reading at the end)
-    /// and the wall clock are read, in that order, so the probe's own set-up stays out of the window.
+    /// counters, the process's CPU ([`CpuMark::process`]) and the wall clock are read, in that order, so the
+    /// probe's own set-up stays out of the window.
     pub fn start(gauge: Arc<Outstanding>) -> Probe {
         gauge.reset();
         let sampler = Sampler::start(Arc::clone(&gauge), SAMPLE_PERIOD_MS);
         let alloc_start = alloc::snapshot();
-        let usage_start = cpu::process_usage_reconciled();
+        let cpu_start = CpuMark::process();
         let started = Instant::now();
-        Probe { gauge, sampler, alloc_start, usage_start, started }
+        Probe { gauge, sampler, alloc_start, cpu_start, started }
     }
 
     /// Stop the sampler, let CPU accounting settle, read the clocks again; `items` is the per-item divisor.
     ///
     /// Wall time stops first, then the allocation counters are read (before joining the sampler can free or
-    /// allocate anything), then the sampler is stopped and CPU accounting is settled
-    /// ([`cpu::settled_process_usage`]).
+    /// allocate anything), then the sampler is stopped, the probe sleeps [`SETTLE_WAIT`] so tick-based accounting
+    /// books the CPU of threads that just ended, and the process CPU is read. The calling thread's CPU from the
+    /// wall stop to that reading is the probe's own and is subtracted, as is the sampler's.
     pub fn finish(self, items: u64) -> Measurement {
         let wall = self.started.elapsed();
+        // Everything this thread does from here on is the probe's, not the contestant's.
+        let harness_start = CpuMark::thread();
         let alloc_end = alloc::snapshot();
         let sampled = self.sampler.stop();
-        let (usage_end, settle_own) = cpu::settled_process_usage();
+        // Let tick-based accounting book the CPU of threads that just ended before reading the process total.
+        std::thread::sleep(SETTLE_WAIT);
+        let cpu_end = CpuMark::process();
+        let harness = CpuMark::thread().since(&harness_start);
 
-        let process = usage_end.since(&self.usage_start);
+        let process = cpu_end.since(&self.cpu_start);
         let sampler = sampled.own_usage;
-        let cpu_user_ns = process.user_ns.saturating_sub(sampler.user_ns).saturating_sub(settle_own.user_ns);
-        let cpu_system_ns = process.system_ns.saturating_sub(sampler.system_ns).saturating_sub(settle_own.system_ns);
-        let ctx_switches = process.switches().saturating_sub(sampler.switches()).saturating_sub(settle_own.switches());
+        let cpu_user_ns = process.user_ns.saturating_sub(sampler.user_ns).saturating_sub(harness.user_ns);
+        let cpu_system_ns = process.system_ns.saturating_sub(sampler.system_ns).saturating_sub(harness.system_ns);
+        let ctx_switches = process.switches().saturating_sub(sampler.switches()).saturating_sub(harness.switches());
         let allocated = alloc_end.since(&self.alloc_start);
 
         let touched = self.gauge.touched();

@@ -15,7 +15,7 @@ use std::sync::{mpsc, Arc};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::cpu::{thread_usage, Usage};
+use crate::cpu::{CpuMark, Usage};
 use crate::gauge::Outstanding;
 use crate::memory::ThreadCountReader;
 use crate::record::Series;
@@ -102,7 +102,7 @@ impl Run {
     }
 
     /// The sampling loop; returns after the final sample once `stop` is set.
-    fn run(mut self, own_start: Usage) -> Sampled {
+    fn run(mut self, own_start: CpuMark) -> Sampled {
         // Ticks until the next thread-count read (0: read on this tick).
         let mut until_thread_read: u64 = 0;
         loop {
@@ -134,7 +134,7 @@ impl Run {
         let slot = self.slot(Instant::now());
         self.sample(slot);
         self.read_threads();
-        let own_usage = thread_usage().since(&own_start);
+        let own_usage = CpuMark::thread().since(&own_start);
         Sampled {
             max_outstanding: self.max_outstanding,
             series: Series { period_ms: self.period_ms, values: self.values },
@@ -176,7 +176,7 @@ impl Sampler {
                 };
                 // Warm the /proc reader (first read may fault pages in) before declaring readiness.
                 run.read_threads();
-                let own_start = thread_usage();
+                let own_start = CpuMark::thread();
                 run.start = Instant::now();
                 // The receiver waits for this; if it is gone, sampling on is harmless.
                 let _ = ready_tx.send(());

@@ -135,3 +135,9 @@ pub fn process_metrics() -> MetricValues {
     }
     metrics
 }
+
+impl fmt::Debug for dyn Scenario {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Scenario").field("name", &self.name()).finish_non_exhaustive()
+    }
+}

@@ -65,6 +65,8 @@ fn threaded_workload_metrics() {
     assert!(!metrics.contains_key("alloc_bytes_per_item"));
     // 40 items × 1 ms of CPU each, booked in full; the sampler's and settling wait's CPU are not in it.
     assert!(m.cpu_ns() >= 39_000_000, "cpu {} ns", m.cpu_ns());
+    // ...and nothing of the probe's own: its 20 ms settling wait and the sampler are subtracted.
+    assert!(m.cpu_ns() <= 43_000_000, "cpu {} ns", m.cpu_ns());
     assert!(metrics["cpu_ns_per_item"] >= 975_000.0);
     assert!(
         (metrics["cpu_ns_per_item"] - metrics["cpu_user_ns_per_item"] - metrics["cpu_system_ns_per_item"]).abs() < 1e-6
@@ -109,4 +111,16 @@ fn sleeping_workload_uses_little_cpu() {
     assert!(m.metrics()["cores_used"] < 0.2);
     assert_eq!(m.max_outstanding, None);
     assert!(!m.metrics().contains_key("max_outstanding"));
+}
+
+#[test]
+fn cpu_burned_on_the_probing_thread_is_counted_exactly_once() {
+    let _lock = PROCESS_WIDE.lock().unwrap_or_else(|e| e.into_inner());
+    let gauge = Arc::new(Outstanding::new());
+    let probe = Probe::start(Arc::clone(&gauge));
+    burn(30_000_000);
+    let m = probe.finish(1);
+    // The burn is exact on this thread's clock; what the probe adds or misses must stay well under a tick.
+    assert!(m.cpu_ns() >= 29_500_000, "cpu {} ns", m.cpu_ns());
+    assert!(m.cpu_ns() <= 32_000_000, "cpu {} ns", m.cpu_ns());
 }
