@@ -48,16 +48,14 @@ impl Ratio {
     }
 }
 
-/// Compare `a` with `b` by the lab's noise rule (the same rule as `measure::compare::compare`): noise when the
-/// `mean ± ci999` intervals overlap or `|a.median / b.median − 1| < threshold`. `None` when `b.median` is zero
-/// or either median is not finite.
+/// Compare `a` with `b` by the lab's one noise rule, [`measure::compare::compare`]. `None` when `b.median` is
+/// zero or either median is not finite, where a ratio means nothing.
 pub(crate) fn compare(a: &MetricStats, b: &MetricStats, threshold: f64) -> Option<Ratio> {
     if b.median == 0.0 || !a.median.is_finite() || !b.median.is_finite() {
         return None;
     }
-    let value = a.median / b.median;
-    let overlap = a.mean - a.ci999 <= b.mean + b.ci999 && b.mean - b.ci999 <= a.mean + a.ci999;
-    Some(Ratio { value, noise: overlap || (value - 1.0).abs() < threshold })
+    let c = measure::compare::compare(a, b, threshold);
+    Some(Ratio { value: c.ratio, noise: c.noise })
 }
 
 /// A contestant's statistics for one metric key.
