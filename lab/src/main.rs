@@ -1,1 +1,132 @@
-fn main() {}
+//! The lab's command line: parse → validate → plan trials → run each in a fresh process → report.
+//!
+//! `main` only turns [`run`] into an exit status: 0 every contestant passed its checks, 1 the run finished but
+//! a contestant failed or timed out (its report says so), 2 bad usage or unreadable input (nothing written).
+
+mod cli;
+mod compare;
+mod environment;
+mod error;
+mod executor;
+mod list;
+mod options;
+mod plan;
+mod progress;
+mod raw;
+mod registry;
+mod render;
+mod run;
+mod summarize;
+mod trial;
+
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+use reports::output::OutputDir;
+use reports::{Rendered, RenderedFile};
+
+use crate::error::UsageError;
+use crate::executor::ProcessExecutor;
+use crate::options::Action;
+use crate::run::RunOutcome;
+
+/// Every allocation in the lab and its trial processes is counted, for `allocs_per_item`.
+#[global_allocator]
+static ALLOCATOR: measure::alloc::CountingAlloc = measure::alloc::CountingAlloc;
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(code) => code,
+        Err(err) => {
+            if let Some(usage) = err.downcast_ref::<UsageError>() {
+                eprintln!("lab: {usage}");
+                ExitCode::from(2)
+            } else {
+                eprintln!("lab: error: {err:#}");
+                ExitCode::from(1)
+            }
+        }
+    }
+}
+
+fn run() -> Result<ExitCode> {
+    let matches = cli::command().try_get_matches().unwrap_or_else(|e| e.exit());
+    match options::from_matches(&matches)? {
+        Action::List => {
+            print!("{}", list::render());
+            Ok(ExitCode::SUCCESS)
+        }
+        Action::Trial => {
+            trial::run()?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Action::Compare { base, new } => {
+            let base = compare::read_summary(&base)?;
+            let new = compare::read_summary(&new)?;
+            print!("{}", compare::render(&base, &new)?);
+            Ok(ExitCode::SUCCESS)
+        }
+        Action::Report { raw, out } => report(&raw, OutputDir::new(out)),
+        Action::Run { scenarios, options, index } => {
+            let interrupted = Arc::new(AtomicBool::new(false));
+            let flag = interrupted.clone();
+            ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst)).context("installing the Ctrl-C handler")?;
+            let out = OutputDir::new(options.out.clone());
+            let mut executor = ProcessExecutor { timeout: options.trial_timeout };
+            let mut all_ok = true;
+            let mut entries = Vec::new();
+            for scenario in scenarios {
+                let plan = plan::plan(scenario, &options);
+                if plan.contestants.is_empty() {
+                    continue;
+                }
+                match run::run(&plan, options.only.as_deref(), &out, &mut executor, &interrupted)? {
+                    RunOutcome::Finished { summary, report } => {
+                        all_ok &= run::all_passed(&summary);
+                        eprintln!("{}: wrote {}", scenario.name(), report.display());
+                        entries.push(render::index_entry(&summary, scenario));
+                    }
+                    RunOutcome::Interrupted { raw, trials } => {
+                        eprintln!(
+                            "lab: interrupted; {trials} finished trial(s) kept in {}; no report written \
+                             (render what finished with `lab report {}`)",
+                            raw.display(),
+                            raw.display()
+                        );
+                        return Ok(ExitCode::from(130));
+                    }
+                }
+            }
+            if index {
+                let contents = reports::index::render_index(&entries);
+                out.write(&Rendered { files: vec![RenderedFile { path: "index.md".to_string(), contents }] })
+                    .context("writing index.md")?;
+                eprintln!("wrote {}", out.root().join("index.md").display());
+            }
+            Ok(if all_ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+        }
+    }
+}
+
+/// `lab report`: read every raw file first (any unreadable one stops everything before a byte is written),
+/// then render each.
+fn report(raw: &[std::path::PathBuf], out: OutputDir) -> Result<ExitCode> {
+    let mut runs = Vec::new();
+    for path in raw {
+        let run = raw::read(path)?;
+        let scenario = registry::find(&run.header.scenario).ok_or_else(|| {
+            UsageError::new(format!("{}: unknown scenario `{}`", path.display(), run.header.scenario))
+        })?;
+        runs.push((run, scenario));
+    }
+    let mut all_ok = true;
+    for (run, scenario) in runs {
+        let (summary, rendered) = render::render(&run, scenario);
+        out.write(&rendered).context("writing the report")?;
+        all_ok &= run::all_passed(&summary);
+        eprintln!("{}: wrote {}", scenario.name(), out.root().join(format!("{}.md", scenario.name())).display());
+    }
+    Ok(if all_ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}

@@ -1,0 +1,145 @@
+//! Builds the clap command. Scenario subcommands and their parameter flags come from the registry, so a new
+//! scenario gets its `--help` for free. Turning matches into typed options is [`crate::options`]'s job.
+
+use clap::{value_parser, Arg, ArgAction, Command};
+
+use crate::registry;
+
+/// Hidden subcommand the lab re-executes itself with to run one trial in a fresh process.
+pub(crate) const TRIAL_SUBCOMMAND: &str = "__trial";
+
+const ABOUT: &str = "Runs the same pipelines as demand-driven async streams and as blocking threads behind \
+bounded channels, checks every contestant does the same work, measures what each costs, and writes markdown \
+reports.";
+
+const AFTER_HELP: &str = "Exit status: 0 every contestant passed its checks; 1 the run finished but a contestant \
+failed a check or timed out (the report says so); 2 bad usage or unreadable input (nothing written).";
+
+/// The whole command line.
+pub(crate) fn command() -> Command {
+    let mut cmd = Command::new("lab")
+        .version(env!("CARGO_PKG_VERSION"))
+        .about(ABOUT)
+        .after_help(AFTER_HELP)
+        .subcommand_required(true)
+        .arg_required_else_help(true)
+        .subcommand(Command::new("list").about("List scenarios, their contestants and parameters"))
+        .subcommand(run_options(
+            Command::new("all").about("Run every scenario, then write the index report (DIR/index.md)"),
+        ))
+        .subcommand(
+            Command::new("report")
+                .about("Re-render reports from raw records, running nothing")
+                .arg(
+                    Arg::new("raw")
+                        .value_name("RAW.jsonl")
+                        .required(true)
+                        .num_args(1..)
+                        .value_parser(value_parser!(std::path::PathBuf))
+                        .help("Raw record files written by earlier runs (DIR/raw/<scenario>-<stamp>.jsonl)"),
+                )
+                .arg(out_arg()),
+        )
+        .subcommand(
+            Command::new("compare")
+                .about("Compare two summaries side by side, flagging changes beyond the noise threshold")
+                .arg(
+                    Arg::new("base")
+                        .value_name("BASE.json")
+                        .required(true)
+                        .value_parser(value_parser!(std::path::PathBuf)),
+                )
+                .arg(
+                    Arg::new("new")
+                        .value_name("NEW.json")
+                        .required(true)
+                        .value_parser(value_parser!(std::path::PathBuf)),
+                ),
+        )
+        .subcommand(Command::new(TRIAL_SUBCOMMAND).hide(true).about("Run one trial (request on stdin)"));
+    for scenario in registry::scenarios() {
+        let mut sub = run_options(Command::new(scenario.name()).about(scenario.title()));
+        for param in scenario.params() {
+            let values = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
+            let help = format!(
+                "{} [default: {}; --quick: {}]{}",
+                param.help,
+                values(&param.default),
+                values(&param.quick),
+                if param.sweep { " (a comma-separated list sweeps, each value a phase)" } else { "" }
+            );
+            sub = sub.arg(
+                Arg::new(param.name)
+                    .long(param.name)
+                    .value_name(if param.sweep { "N[,N...]" } else { "N" })
+                    .help(help)
+                    .help_heading("Scenario parameters"),
+            );
+        }
+        cmd = cmd.subcommand(sub);
+    }
+    cmd
+}
+
+fn out_arg() -> Arg {
+    Arg::new("out")
+        .long("out")
+        .value_name("DIR")
+        .default_value("reports")
+        .value_parser(value_parser!(std::path::PathBuf))
+        .help("Folder the reports, summaries, charts and raw records go to")
+}
+
+/// Options every run takes.
+fn run_options(cmd: Command) -> Command {
+    cmd.arg(
+        Arg::new("quick")
+            .long("quick")
+            .action(ArgAction::SetTrue)
+            .help("Small sizes, one fork of 1 warm-up + 2 iterations: a smoke run in seconds, not for conclusions"),
+    )
+    .arg(out_arg())
+    .arg(Arg::new("only").long("only").value_name("NAME[,NAME]").help("Run only these contestants (see `lab list`)"))
+    .arg(
+        Arg::new("forks")
+            .long("forks")
+            .value_name("N")
+            .value_parser(value_parser!(u32).range(1..=100))
+            .help("Fresh processes per contestant and phase [default: 3; --quick: 1]"),
+    )
+    .arg(
+        Arg::new("warmup")
+            .long("warmup")
+            .value_name("N")
+            .value_parser(value_parser!(u32).range(0..=1000))
+            .help("Warm-up iterations per process, discarded [default: 2; --quick: 1]"),
+    )
+    .arg(
+        Arg::new("iterations")
+            .long("iterations")
+            .value_name("N")
+            .value_parser(value_parser!(u32).range(1..=10_000))
+            .help("Measured iterations per process [default: 5; --quick: 2]"),
+    )
+    .arg(
+        Arg::new("seed")
+            .long("seed")
+            .value_name("N")
+            .value_parser(value_parser!(u64))
+            .help("Seed for inputs and for the order contestants run in [default: 1]"),
+    )
+    .arg(
+        Arg::new("noise-threshold")
+            .long("noise-threshold")
+            .value_name("FRACTION")
+            .value_parser(value_parser!(f64))
+            .help("Relative difference under which two results count as noise [default: 0.2]"),
+    )
+    .arg(
+        Arg::new("trial-timeout")
+            .long("trial-timeout")
+            .value_name("SECONDS")
+            .value_parser(value_parser!(f64))
+            .help("Kill a trial process after this long and mark it `timeout` [default: 300; --quick: 60]"),
+    )
+}

@@ -1,0 +1,115 @@
+//! Provenance: the machine, the toolchain, the exact crate versions contestants use, and the git revision.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+
+use measure::summary::Environment;
+
+/// Cargo.lock as it was when the lab was built: the exact versions of every crate in the binary.
+const CARGO_LOCK: &str = include_str!("../../Cargo.lock");
+
+/// Crates whose versions a report names: the ones contestants and the harness are built on.
+const REPORTED_CRATES: &[&str] =
+    &["tokio", "tokio-stream", "futures", "async-stream", "crossbeam-channel", "flume", "rayon", "hdrhistogram"];
+
+/// Read the machine and toolchain.
+pub(crate) fn capture() -> Environment {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
+    let os_release = std::fs::read_to_string("/etc/os-release").unwrap_or_default();
+    Environment {
+        cpu_model: field(&cpuinfo, "model name", ':').unwrap_or_else(|| "unknown".to_string()),
+        cores: std::thread::available_parallelism().map(|n| n.get() as u32).unwrap_or(1),
+        memory_gib: field(&meminfo, "MemTotal", ':')
+            .and_then(|v| v.trim_end_matches("kB").trim().parse::<f64>().ok())
+            .map(|kib| (kib / 1024.0 / 1024.0).round() as u32)
+            .unwrap_or(0),
+        os: field(&os_release, "PRETTY_NAME", '=')
+            .map(|s| s.trim_matches('"').to_string())
+            .unwrap_or_else(|| std::env::consts::OS.to_string()),
+        kernel: std::fs::read_to_string("/proc/sys/kernel/osrelease")
+            .map(|s| s.trim().to_string())
+            .unwrap_or_else(|_| "unknown".to_string()),
+        rustc: env!("LAB_RUSTC_VERSION").to_string(),
+        crates: locked_versions(CARGO_LOCK, REPORTED_CRATES),
+    }
+}
+
+/// The first `key<sep> value` line's value in a `/proc`-style text.
+fn field(text: &str, key: &str, sep: char) -> Option<String> {
+    text.lines().find_map(|line| {
+        let (k, v) = line.split_once(sep)?;
+        (k.trim() == key).then(|| v.trim().to_string())
+    })
+}
+
+/// Versions of `names` in a Cargo.lock text (several versions of one crate are joined with `, `).
+fn locked_versions(lock: &str, names: &[&str]) -> BTreeMap<String, String> {
+    let mut found: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut name: Option<&str> = None;
+    for line in lock.lines() {
+        let line = line.trim();
+        if line == "[[package]]" {
+            name = None;
+        } else if let Some(v) = line.strip_prefix("name = ") {
+            name = Some(v.trim_matches('"'));
+        } else if let (Some(n), Some(v)) = (name, line.strip_prefix("version = ")) {
+            if names.contains(&n) {
+                found.entry(n.to_string()).or_default().push(v.trim_matches('"').to_string());
+            }
+        }
+    }
+    found.into_iter().map(|(k, v)| (k, v.join(", "))).collect()
+}
+
+/// The short git revision of the lab's source and whether tracked files have uncommitted changes.
+pub(crate) fn git_state() -> (String, bool) {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap_or(Path::new("."));
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .arg("-C")
+            .arg(repo)
+            .args(args)
+            .output()
+            .ok()
+            .filter(|out| out.status.success())
+            .map(|out| String::from_utf8_lossy(&out.stdout).trim().to_string())
+    };
+    match git(&["rev-parse", "--short", "HEAD"]) {
+        Some(rev) => {
+            let dirty = git(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
+            (rev, dirty)
+        }
+        None => ("unknown".to_string(), false),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lock_versions_are_read_per_crate() {
+        let lock =
+            "[[package]]\nname = \"tokio\"\nversion = \"1.2.3\"\n\n[[package]]\nname = \"other\"\nversion = \"9\"\n";
+        let v = locked_versions(lock, &["tokio", "flume"]);
+        assert_eq!(v.get("tokio").map(String::as_str), Some("1.2.3"));
+        assert!(!v.contains_key("other"));
+        assert!(!v.contains_key("flume"));
+    }
+
+    #[test]
+    fn the_lab_knows_the_versions_of_its_contestants_crates() {
+        let v = locked_versions(CARGO_LOCK, REPORTED_CRATES);
+        for name in ["tokio", "crossbeam-channel", "flume", "rayon", "futures"] {
+            assert!(v.contains_key(name), "{name} missing from Cargo.lock");
+        }
+    }
+
+    #[test]
+    fn proc_fields_are_found_by_key() {
+        assert_eq!(field("a: 1\nmodel name\t: X Y\n", "model name", ':'), Some("X Y".to_string()));
+        assert_eq!(field("NAME=\"D\"\n", "NAME", '='), Some("\"D\"".to_string()));
+    }
+}

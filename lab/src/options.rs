@@ -1,0 +1,233 @@
+//! Typed options from the parsed command line, with their defaults, and the cross-checks that clap cannot do.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::ArgMatches;
+use measure::scenario::Scenario;
+
+use crate::cli::TRIAL_SUBCOMMAND;
+use crate::error::UsageError;
+use crate::registry;
+
+/// What the user asked for.
+#[derive(Debug)]
+pub(crate) enum Action {
+    /// `lab list`.
+    List,
+    /// `lab <scenario>` or `lab all`: run these scenarios.
+    Run {
+        /// Scenarios to run, in order.
+        scenarios: Vec<&'static dyn Scenario>,
+        /// How to run them.
+        options: RunOptions,
+        /// Whether to write `index.md` afterwards (`lab all`).
+        index: bool,
+    },
+    /// `lab report`: re-render from raw records.
+    Report {
+        /// Raw files to render.
+        raw: Vec<PathBuf>,
+        /// Output folder.
+        out: PathBuf,
+    },
+    /// `lab compare`.
+    Compare {
+        /// The baseline summary.
+        base: PathBuf,
+        /// The summary to compare with it.
+        new: PathBuf,
+    },
+    /// The hidden trial subcommand (request on stdin).
+    Trial,
+}
+
+/// How to run: repetitions, selection, output and parameter overrides.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct RunOptions {
+    /// Small sizes, few repetitions.
+    pub quick: bool,
+    /// Output folder.
+    pub out: PathBuf,
+    /// Contestants to run (`None`: all).
+    pub only: Option<Vec<String>>,
+    /// Fresh processes per contestant and phase.
+    pub forks: u32,
+    /// Warm-up iterations per process.
+    pub warmup: u32,
+    /// Measured iterations per process.
+    pub iterations: u32,
+    /// Seed for inputs and order.
+    pub seed: u64,
+    /// Relative difference under which results count as noise.
+    pub noise_threshold: f64,
+    /// Per-trial time budget.
+    pub trial_timeout: Duration,
+    /// Parameter values given on the command line, by parameter key.
+    pub params: BTreeMap<String, Vec<u64>>,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            quick: false,
+            out: PathBuf::from("reports"),
+            only: None,
+            forks: 3,
+            warmup: 2,
+            iterations: 5,
+            seed: 1,
+            noise_threshold: 0.2,
+            trial_timeout: Duration::from_secs(300),
+            params: BTreeMap::new(),
+        }
+    }
+}
+
+impl RunOptions {
+    /// The defaults of a `--quick` run.
+    fn quick() -> Self {
+        RunOptions {
+            quick: true,
+            forks: 1,
+            warmup: 1,
+            iterations: 2,
+            trial_timeout: Duration::from_secs(60),
+            ..Self::default()
+        }
+    }
+}
+
+/// Turn clap's matches into an [`Action`], validating everything clap could not.
+pub(crate) fn from_matches(matches: &ArgMatches) -> Result<Action, UsageError> {
+    let (name, sub) = matches.subcommand().ok_or_else(|| UsageError::new("a subcommand is required"))?;
+    match name {
+        "list" => Ok(Action::List),
+        TRIAL_SUBCOMMAND => Ok(Action::Trial),
+        "report" => Ok(Action::Report {
+            raw: sub.get_many::<PathBuf>("raw").map(|v| v.cloned().collect()).unwrap_or_default(),
+            out: out_dir(sub),
+        }),
+        "compare" => Ok(Action::Compare { base: path(sub, "base")?, new: path(sub, "new")? }),
+        "all" => {
+            let scenarios = registry::scenarios();
+            let options = run_options(sub, &scenarios)?;
+            Ok(Action::Run { scenarios, options, index: true })
+        }
+        scenario_name => {
+            let scenario = registry::find(scenario_name)
+                .ok_or_else(|| UsageError::new(format!("unknown scenario `{scenario_name}`")))?;
+            let mut options = run_options(sub, &[scenario])?;
+            options.params = scenario_params(sub, scenario)?;
+            Ok(Action::Run { scenarios: vec![scenario], options, index: false })
+        }
+    }
+}
+
+fn path(sub: &ArgMatches, id: &str) -> Result<PathBuf, UsageError> {
+    sub.get_one::<PathBuf>(id).cloned().ok_or_else(|| UsageError::new(format!("missing <{id}>")))
+}
+
+fn out_dir(sub: &ArgMatches) -> PathBuf {
+    sub.get_one::<PathBuf>("out").cloned().unwrap_or_else(|| PathBuf::from("reports"))
+}
+
+fn run_options(sub: &ArgMatches, scenarios: &[&'static dyn Scenario]) -> Result<RunOptions, UsageError> {
+    let quick = sub.get_flag("quick");
+    let base = if quick { RunOptions::quick() } else { RunOptions::default() };
+    let noise_threshold = sub.get_one::<f64>("noise-threshold").copied().unwrap_or(base.noise_threshold);
+    if !(0.0..10.0).contains(&noise_threshold) {
+        return Err(UsageError::new(format!("--noise-threshold must be in [0, 10), got {noise_threshold}")));
+    }
+    let trial_timeout = match sub.get_one::<f64>("trial-timeout") {
+        Some(&s) if s.is_finite() && s > 0.0 && s <= 86_400.0 => Duration::from_secs_f64(s),
+        Some(&s) => return Err(UsageError::new(format!("--trial-timeout must be in (0, 86400] seconds, got {s}"))),
+        None => base.trial_timeout,
+    };
+    let only = match sub.get_one::<String>("only") {
+        None => None,
+        Some(list) => Some(validate_only(list, scenarios)?),
+    };
+    Ok(RunOptions {
+        quick,
+        out: out_dir(sub),
+        only,
+        forks: sub.get_one::<u32>("forks").copied().unwrap_or(base.forks),
+        warmup: sub.get_one::<u32>("warmup").copied().unwrap_or(base.warmup),
+        iterations: sub.get_one::<u32>("iterations").copied().unwrap_or(base.iterations),
+        seed: sub.get_one::<u64>("seed").copied().unwrap_or(base.seed),
+        noise_threshold,
+        trial_timeout,
+        params: BTreeMap::new(),
+    })
+}
+
+/// Every name in `--only` must name a contestant of at least one of `scenarios`.
+fn validate_only(list: &str, scenarios: &[&'static dyn Scenario]) -> Result<Vec<String>, UsageError> {
+    let names: Vec<String> = list.split(',').map(str::trim).filter(|s| !s.is_empty()).map(String::from).collect();
+    if names.is_empty() {
+        return Err(UsageError::new("--only needs at least one contestant name"));
+    }
+    let known: Vec<String> = scenarios.iter().flat_map(|s| s.contestants()).map(|c| c.name).collect::<Vec<_>>();
+    for name in &names {
+        if !known.contains(name) {
+            return Err(UsageError::new(format!("--only: unknown contestant `{name}` (known: {})", known.join(", "))));
+        }
+    }
+    Ok(names)
+}
+
+/// Parameter flags given for `scenario`, parsed as `N[,N...]` and checked against the scenario's ranges.
+fn scenario_params(sub: &ArgMatches, scenario: &dyn Scenario) -> Result<BTreeMap<String, Vec<u64>>, UsageError> {
+    let mut params = BTreeMap::new();
+    for spec in scenario.params() {
+        let Some(raw) = sub.get_one::<String>(spec.name) else { continue };
+        let values = parse_values(raw).map_err(|why| UsageError::new(format!("--{}: {why}", spec.name)))?;
+        if !spec.sweep && values.len() > 1 {
+            return Err(UsageError::new(format!("--{} takes one value, got {}", spec.name, values.len())));
+        }
+        for &v in &values {
+            if v < spec.min || v > spec.max {
+                return Err(UsageError::new(format!(
+                    "--{} {v} is out of range ({}..={})",
+                    spec.name, spec.min, spec.max
+                )));
+            }
+        }
+        params.insert(spec.key(), values);
+    }
+    Ok(params)
+}
+
+/// Parse `N[,N...]` (underscores allowed as digit separators), rejecting empty lists and duplicates.
+pub(crate) fn parse_values(raw: &str) -> Result<Vec<u64>, String> {
+    let mut values = Vec::new();
+    for part in raw.split(',') {
+        let digits = part.trim().replace('_', "");
+        let value: u64 = digits.parse().map_err(|_| format!("`{}` is not a whole number", part.trim()))?;
+        if values.contains(&value) {
+            return Err(format!("{value} is given twice"));
+        }
+        values.push(value);
+    }
+    Ok(values)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_parse_with_separators() {
+        assert_eq!(parse_values("1_000,64"), Ok(vec![1000, 64]));
+    }
+
+    #[test]
+    fn values_reject_garbage_and_duplicates() {
+        assert!(parse_values("ten").is_err());
+        assert!(parse_values("").is_err());
+        assert!(parse_values("1,1").is_err());
+        assert!(parse_values("-3").is_err());
+    }
+}

@@ -1,0 +1,199 @@
+//! From options to the list of trials a run will make: resolved parameters, phases (sweep levels), selected
+//! contestants, and the order trials run in (rotated from fork to fork so no contestant always runs first).
+
+use std::collections::BTreeMap;
+
+use measure::record::{RunParams, TrialParams, TrialRequest};
+use measure::scenario::Scenario;
+use measure::summary::{ContestantInfo, Method};
+
+use crate::options::RunOptions;
+
+/// One phase of a run: a combination of sweep-parameter values.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Phase {
+    /// `None` for a scenario without a sweep parameter, else such as `work_64`.
+    pub name: Option<String>,
+    /// Every parameter's single value in this phase.
+    pub params: TrialParams,
+}
+
+/// One trial the run will make, with its place in its fork's order.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct PlannedTrial {
+    /// What the trial process is asked to do.
+    pub request: TrialRequest,
+    /// Position within its fork and phase, counting from 0.
+    pub order: u32,
+}
+
+/// Everything a scenario run will do.
+#[derive(Debug)]
+pub(crate) struct RunPlan {
+    /// The scenario.
+    pub scenario: &'static dyn Scenario,
+    /// Resolved parameter values.
+    pub params: RunParams,
+    /// Selected contestants in registry order.
+    pub contestants: Vec<ContestantInfo>,
+    /// Trials in the order they run.
+    pub trials: Vec<PlannedTrial>,
+    /// Repetitions and noise threshold.
+    pub method: Method,
+}
+
+/// Plan a run of `scenario` under `options`. `options.only` names not in this scenario are ignored (they may
+/// belong to another scenario of `lab all`); an empty selection plans no trial.
+pub(crate) fn plan(scenario: &'static dyn Scenario, options: &RunOptions) -> RunPlan {
+    let specs = scenario.params();
+    let mut params = RunParams::new();
+    for spec in &specs {
+        let key = spec.key();
+        let values = options.params.get(&key).cloned().unwrap_or_else(|| {
+            if options.quick {
+                spec.quick.clone()
+            } else {
+                spec.default.clone()
+            }
+        });
+        params.insert(key, values);
+    }
+    let sweep_keys: Vec<String> = specs.iter().filter(|s| s.sweep).map(|s| s.key()).collect();
+    let phases = phases(&params, &sweep_keys);
+    let contestants: Vec<ContestantInfo> = scenario
+        .contestants()
+        .into_iter()
+        .filter(|c| options.only.as_ref().is_none_or(|only| only.contains(&c.name)))
+        .collect();
+    let method = Method {
+        quick: options.quick,
+        forks: options.forks,
+        warmup: options.warmup,
+        iterations: options.iterations,
+        noise_threshold: options.noise_threshold,
+        seed: options.seed,
+        trial_timeout_s: options.trial_timeout.as_secs_f64(),
+    };
+    let mut trials = Vec::new();
+    let n = contestants.len();
+    for fork in 0..options.forks {
+        // Spread the starting contestant evenly over the forks.
+        let shift = if n == 0 { 0 } else { (fork as usize * n.div_ceil(options.forks as usize)) % n };
+        for phase in &phases {
+            for order in 0..n {
+                let contestant = &contestants[(order + shift) % n];
+                trials.push(PlannedTrial {
+                    request: TrialRequest {
+                        scenario: scenario.name().to_string(),
+                        contestant: contestant.name.clone(),
+                        phase: phase.name.clone(),
+                        params: phase.params.clone(),
+                        fork,
+                        warmup: options.warmup,
+                        iterations: options.iterations,
+                        seed: options.seed,
+                        quick: options.quick,
+                    },
+                    order: order as u32,
+                });
+            }
+        }
+    }
+    RunPlan { scenario, params, contestants, trials, method }
+}
+
+/// The cartesian product of the sweep parameters' values, named `<key>_<value>` joined with `-`.
+pub(crate) fn phases(params: &RunParams, sweep_keys: &[String]) -> Vec<Phase> {
+    let fixed: TrialParams = params
+        .iter()
+        .filter(|(k, _)| !sweep_keys.contains(k))
+        .filter_map(|(k, v)| v.first().map(|&first| (k.clone(), first)))
+        .collect();
+    let mut phases = vec![Phase { name: None, params: fixed }];
+    for key in sweep_keys {
+        let values = params.get(key).cloned().unwrap_or_default();
+        let mut next = Vec::new();
+        for phase in &phases {
+            for &value in &values {
+                let mut p = phase.params.clone();
+                p.insert(key.clone(), value);
+                let part = format!("{key}_{value}");
+                let name = Some(match &phase.name {
+                    Some(prefix) => format!("{prefix}-{part}"),
+                    None => part,
+                });
+                next.push(Phase { name, params: p });
+            }
+        }
+        phases = next;
+    }
+    phases
+}
+
+/// The canonical command that reproduces a run with these parameters and method.
+pub(crate) fn command_line(scenario: &str, params: &RunParams, method: &Method, only: Option<&[String]>) -> String {
+    let mut parts = vec!["just".to_string(), "lab".to_string(), scenario.to_string()];
+    if method.quick {
+        parts.push("--quick".to_string());
+    }
+    parts.extend([
+        format!("--forks {}", method.forks),
+        format!("--warmup {}", method.warmup),
+        format!("--iterations {}", method.iterations),
+        format!("--seed {}", method.seed),
+    ]);
+    if let Some(only) = only {
+        parts.push(format!("--only {}", only.join(",")));
+    }
+    let ordered: BTreeMap<&String, &Vec<u64>> = params.iter().collect();
+    for (key, values) in ordered {
+        let list = values.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
+        parts.push(format!("--{} {list}", key.replace('_', "-")));
+    }
+    parts.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run_params(pairs: &[(&str, &[u64])]) -> RunParams {
+        pairs.iter().map(|(k, v)| (k.to_string(), v.to_vec())).collect()
+    }
+
+    #[test]
+    fn a_sweep_parameter_makes_one_phase_per_value() {
+        let params = run_params(&[("items", &[10]), ("work", &[0, 64])]);
+        let phases = phases(&params, &["work".to_string()]);
+        let names: Vec<_> = phases.iter().map(|p| p.name.clone().unwrap_or_default()).collect();
+        assert_eq!(names, ["work_0", "work_64"]);
+        assert_eq!(phases[1].params.get("work"), Some(&64));
+        assert_eq!(phases[1].params.get("items"), Some(&10));
+    }
+
+    #[test]
+    fn no_sweep_parameter_makes_one_unnamed_phase() {
+        let params = run_params(&[("items", &[10])]);
+        let phases = phases(&params, &[]);
+        assert_eq!(phases.len(), 1);
+        assert_eq!(phases[0].name, None);
+    }
+
+    #[test]
+    fn command_line_lists_method_and_params() {
+        let params = run_params(&[("in_flight", &[1000, 10000])]);
+        let method = Method {
+            quick: true,
+            forks: 1,
+            warmup: 1,
+            iterations: 2,
+            noise_threshold: 0.2,
+            seed: 7,
+            trial_timeout_s: 60.0,
+        };
+        assert_eq!(
+            command_line("device", &params, &method, None),
+            "just lab device --quick --forks 1 --warmup 1 --iterations 2 --seed 7 --in-flight 1000,10000"
+        );
+    }
+}

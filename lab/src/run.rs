@@ -1,0 +1,288 @@
+//! Running a planned scenario: every trial in a fresh process, each record appended to the raw file as it
+//! ends, then the report rendered from that raw file. An interrupted run keeps its finished trials and
+//! writes no report.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::SystemTime;
+
+use anyhow::{Context, Result};
+use measure::record::{RawLine, RunFooter, RunHeader, Status};
+use measure::summary::Summary;
+use reports::output::OutputDir;
+
+use crate::environment;
+use crate::executor::TrialExecutor;
+use crate::plan::{self, RunPlan};
+use crate::progress::Progress;
+use crate::raw;
+use crate::render;
+
+/// How a scenario run ended.
+#[derive(Debug)]
+pub(crate) enum RunOutcome {
+    /// Every trial ran; the report is written.
+    Finished {
+        /// The run's summary.
+        summary: Box<Summary>,
+        /// The report's path.
+        report: PathBuf,
+    },
+    /// Interrupted: finished trials are in the raw file, no report was written.
+    Interrupted {
+        /// The raw file.
+        raw: PathBuf,
+        /// Trials kept.
+        trials: usize,
+    },
+}
+
+/// UTC now as RFC 3339 with seconds.
+pub(crate) fn utc_now() -> String {
+    humantime::format_rfc3339_seconds(SystemTime::now()).to_string()
+}
+
+/// Run every trial of `plan` with `executor`, writing under `out`.
+pub(crate) fn run(
+    plan: &RunPlan,
+    only: Option<&[String]>,
+    out: &OutputDir,
+    executor: &mut dyn TrialExecutor,
+    interrupted: &Arc<AtomicBool>,
+) -> Result<RunOutcome> {
+    let scenario = plan.scenario;
+    let started_utc = utc_now();
+    let stamp: String = started_utc.chars().filter(|c| *c != '-' && *c != ':').collect();
+    let raw_file = format!("raw/{}-{stamp}.jsonl", scenario.name());
+    let (git_rev, git_dirty) = environment::git_state();
+    let header = RunHeader {
+        scenario: scenario.name().to_string(),
+        lab_version: env!("CARGO_PKG_VERSION").to_string(),
+        git_rev,
+        git_dirty,
+        started_utc,
+        environment: environment::capture(),
+        method: plan.method.clone(),
+        params: plan.params.clone(),
+        contestants: plan.contestants.clone(),
+        command: plan::command_line(scenario.name(), &plan.params, &plan.method, only),
+        raw_file: raw_file.clone(),
+    };
+    let mut appender = out.raw_appender(&raw_file).context("creating the raw record file")?;
+    let append = |appender: &mut reports::output::RawAppender, line: &RawLine| -> Result<()> {
+        let text = serde_json::to_string(line).context("encoding a raw record")?;
+        appender.append_line(&text).context("appending to the raw record file")
+    };
+    append(&mut appender, &RawLine::Run(header))?;
+
+    let mut progress = Progress::new(scenario.name(), plan.trials.len());
+    let mut kept = 0;
+    for trial in &plan.trials {
+        if interrupted.load(Ordering::SeqCst) {
+            break;
+        }
+        progress.start(trial);
+        let record = executor.run(trial, &mut |msg| progress.message(msg));
+        if interrupted.load(Ordering::SeqCst) {
+            // The trial was cut short by Ctrl-C, not by its own doing: keep nothing of it.
+            break;
+        }
+        progress.finish(&record);
+        append(&mut appender, &RawLine::Trial(record))?;
+        kept += 1;
+    }
+    progress.close();
+    let raw_path = out.root().join(&raw_file);
+    if interrupted.load(Ordering::SeqCst) {
+        return Ok(RunOutcome::Interrupted { raw: raw_path, trials: kept });
+    }
+    append(&mut appender, &RawLine::End(RunFooter { finished_utc: utc_now() }))?;
+    drop(appender);
+
+    // Render from the raw file, exactly as `lab report` will.
+    let run = raw::read(&raw_path).map_err(anyhow::Error::new)?;
+    let (summary, rendered) = render::render(&run, scenario);
+    out.write(&rendered).context("writing the report")?;
+    Ok(RunOutcome::Finished { report: out.root().join(format!("{}.md", scenario.name())), summary: Box::new(summary) })
+}
+
+/// Whether every contestant of a summary passed (skipped ones do not fail a run).
+pub(crate) fn all_passed(summary: &Summary) -> bool {
+    summary.contestants.iter().all(|c| matches!(c.status, Status::Ok | Status::Skipped))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use std::collections::BTreeMap;
+
+    use measure::record::{IterationRecord, MetricValues, TrialMessage, TrialRecord, TrialRequest};
+    use measure::scenario::{ChartSpec, ParamSpec, Scenario, TrialError, TrialSink};
+    use measure::summary::{Check, ClaimResult, ContestantInfo, Family};
+
+    use super::*;
+    use crate::options::RunOptions;
+    use crate::plan::PlannedTrial;
+
+    /// A scenario with two contestants and a two-level sweep, never run for real.
+    struct FakeScenario;
+
+    impl Scenario for FakeScenario {
+        fn name(&self) -> &'static str {
+            "fake"
+        }
+        fn title(&self) -> &'static str {
+            "Fake"
+        }
+        fn question(&self) -> &'static str {
+            "Does the lab's plumbing work?"
+        }
+        fn params(&self) -> Vec<ParamSpec> {
+            vec![ParamSpec {
+                name: "level",
+                help: "a sweep",
+                default: vec![1, 2],
+                quick: vec![1],
+                sweep: true,
+                min: 0,
+                max: 10,
+            }]
+        }
+        fn contestants(&self) -> Vec<ContestantInfo> {
+            ["fast", "slow", "broken"]
+                .iter()
+                .map(|n| ContestantInfo {
+                    name: n.to_string(),
+                    family: Family::Baseline,
+                    description: format!("{n} one"),
+                })
+                .collect()
+        }
+        fn headline_metric(&self) -> &'static str {
+            "wall_ms"
+        }
+        fn table_metrics(&self) -> Vec<&'static str> {
+            vec!["wall_ms"]
+        }
+        fn charts(&self) -> Vec<ChartSpec> {
+            Vec::new()
+        }
+        fn run_trial(&self, _: &TrialRequest, _: &mut dyn TrialSink) -> Result<(), TrialError> {
+            Ok(())
+        }
+        fn claims(&self, _: &Summary) -> Vec<ClaimResult> {
+            Vec::new()
+        }
+        fn discussion(&self, _: &Summary) -> String {
+            String::new()
+        }
+    }
+
+    /// Answers every trial from a script: `fast` takes 1 ms per level, `slow` 10 ms, `broken` fails its check.
+    struct ScriptedExecutor {
+        seen: Vec<TrialRequest>,
+        interrupt_after: Option<(usize, Arc<AtomicBool>)>,
+    }
+
+    impl TrialExecutor for ScriptedExecutor {
+        fn run(&mut self, trial: &PlannedTrial, on_message: &mut dyn FnMut(&TrialMessage)) -> TrialRecord {
+            self.seen.push(trial.request.clone());
+            if let Some((n, flag)) = &self.interrupt_after {
+                if self.seen.len() > *n {
+                    flag.store(true, Ordering::SeqCst);
+                }
+            }
+            let r = &trial.request;
+            let level = r.params["level"] as f64;
+            let per = match r.contestant.as_str() {
+                "fast" => 1.0,
+                _ => 10.0,
+            };
+            let iterations: Vec<IterationRecord> = (0..r.warmup + r.iterations)
+                .map(|i| IterationRecord {
+                    index: i,
+                    warmup: i < r.warmup,
+                    metrics: MetricValues::from([("wall_ms".to_string(), per * level + f64::from(i))]),
+                    series: BTreeMap::new(),
+                })
+                .collect();
+            for it in &iterations {
+                on_message(&TrialMessage::Iteration(it.clone()));
+            }
+            let passed = r.contestant != "broken";
+            TrialRecord {
+                contestant: r.contestant.clone(),
+                phase: r.phase.clone(),
+                fork: r.fork,
+                order: trial.order,
+                status: if passed { Status::Ok } else { Status::Failed },
+                reason: (!passed).then(|| "check `sum` failed: 1 != 2".to_string()),
+                checks: vec![Check::new("sum", passed, "compared")],
+                iterations,
+                metrics: MetricValues::new(),
+                stderr_tail: None,
+            }
+        }
+    }
+
+    fn options() -> RunOptions {
+        RunOptions { forks: 3, warmup: 1, iterations: 2, ..RunOptions::default() }
+    }
+
+    #[test]
+    fn every_fork_starts_with_a_different_contestant() {
+        let plan = plan::plan(&FakeScenario, &options());
+        let firsts: Vec<&str> = (0..3)
+            .map(|fork| {
+                plan.trials.iter().find(|t| t.request.fork == fork).map(|t| t.request.contestant.as_str()).unwrap()
+            })
+            .collect();
+        assert_eq!(firsts, ["fast", "slow", "broken"]);
+        assert_eq!(plan.trials.len(), 3 * 2 * 3);
+    }
+
+    #[test]
+    fn a_run_appends_every_trial_then_reports_statistics_over_all_forks() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = OutputDir::new(dir.path());
+        let plan = plan::plan(&FakeScenario, &options());
+        let mut executor = ScriptedExecutor { seen: Vec::new(), interrupt_after: None };
+        let flag = Arc::new(AtomicBool::new(false));
+        let RunOutcome::Finished { summary, report } = run(&plan, None, &out, &mut executor, &flag).unwrap() else {
+            panic!("the run should finish")
+        };
+        assert!(report.exists());
+        assert_eq!(executor.seen.len(), 18);
+        let fast = summary.contestant("fast").unwrap();
+        assert_eq!(fast.status, Status::Ok);
+        // Measured iterations 1 and 2 of each of 3 forks at level 2: 2*1 + {1, 2}.
+        let stats = &fast.metrics["level_2.wall_ms"];
+        assert_eq!(stats.n, 6);
+        assert_eq!((stats.min, stats.max, stats.median), (3.0, 4.0, 3.5));
+        assert_eq!(stats.fork_medians.len(), 3);
+        let broken = summary.contestant("broken").unwrap();
+        assert_eq!(broken.status, Status::Failed);
+        assert!(broken.metrics.is_empty(), "a failed contestant's numbers must not be reported as results");
+        assert!(!all_passed(&summary));
+        assert_eq!(summary.phases, ["level_1", "level_2"]);
+    }
+
+    #[test]
+    fn an_interrupted_run_keeps_finished_trials_and_writes_no_report() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = OutputDir::new(dir.path());
+        let plan = plan::plan(&FakeScenario, &options());
+        let flag = Arc::new(AtomicBool::new(false));
+        let mut executor = ScriptedExecutor { seen: Vec::new(), interrupt_after: Some((4, flag.clone())) };
+        let outcome = run(&plan, None, &out, &mut executor, &flag).unwrap();
+        let RunOutcome::Interrupted { raw, trials } = outcome else { panic!("the run should stop") };
+        assert_eq!(trials, 4);
+        let kept = raw::read(&raw).unwrap();
+        assert_eq!(kept.trials.len(), 4);
+        assert!(kept.footer.is_none());
+        assert!(!dir.path().join("fake.md").exists());
+        assert!(!dir.path().join("fake.json").exists());
+    }
+}

@@ -1,0 +1,183 @@
+//! From raw trial records to the summary: statistics per contestant and metric pooled over every fork,
+//! the worst status, merged checks, and the scenario's claims.
+
+use std::collections::BTreeMap;
+
+use measure::record::{Series, Status, TrialRecord};
+use measure::scenario::Scenario;
+use measure::stats;
+use measure::summary::{params_json, Check, ContestantSummary, MetricStats, Summary};
+
+use crate::plan;
+use crate::raw::RawRun;
+
+/// Phase names of a run, in order (empty when the scenario does not sweep).
+pub(crate) fn phase_names(run: &RawRun, scenario: &dyn Scenario) -> Vec<String> {
+    let sweep: Vec<String> = scenario.params().iter().filter(|s| s.sweep).map(|s| s.key()).collect();
+    plan::phases(&run.header.params, &sweep).into_iter().filter_map(|p| p.name).collect()
+}
+
+/// Summarise a raw run.
+pub(crate) fn summarize(run: &RawRun, scenario: &dyn Scenario) -> Summary {
+    let header = &run.header;
+    let contestants = header
+        .contestants
+        .iter()
+        .map(|info| {
+            let trials: Vec<&TrialRecord> = run.trials.iter().filter(|t| t.contestant == info.name).collect();
+            let (status, reason) = status_of(&trials, run.footer.is_some());
+            ContestantSummary {
+                name: info.name.clone(),
+                family: info.family,
+                description: info.description.clone(),
+                status,
+                reason,
+                checks: merge_checks(&trials),
+                metrics: metric_stats(&trials),
+            }
+        })
+        .collect();
+    let mut summary = Summary {
+        scenario: header.scenario.clone(),
+        lab_version: header.lab_version.clone(),
+        git_rev: header.git_rev.clone(),
+        git_dirty: header.git_dirty,
+        started_utc: header.started_utc.clone(),
+        finished_utc: run.footer.as_ref().map(|f| f.finished_utc.clone()).unwrap_or_default(),
+        environment: header.environment.clone(),
+        method: header.method.clone(),
+        params: params_json(&header.params),
+        contestants,
+        claims: Vec::new(),
+        command: header.command.clone(),
+        raw_file: header.raw_file.clone(),
+        phases: phase_names(run, scenario),
+    };
+    summary.claims = scenario.claims(&summary);
+    summary
+}
+
+/// The worst status over a contestant's trials, with the first reason given for it.
+fn status_of(trials: &[&TrialRecord], finished: bool) -> (Status, Option<String>) {
+    if trials.is_empty() {
+        let why = if finished { "no trial ran" } else { "not run: the run was interrupted first" };
+        return (Status::Skipped, Some(why.to_string()));
+    }
+    let worst = trials.iter().map(|t| t.status).max().unwrap_or(Status::Ok);
+    let reason = trials.iter().find(|t| t.status == worst).and_then(|t| {
+        t.reason.as_ref().map(|r| match &t.phase {
+            Some(phase) => format!("{phase}, fork {}: {r}", t.fork),
+            None => format!("fork {}: {r}", t.fork),
+        })
+    });
+    (worst, reason)
+}
+
+/// One check per name, in first-seen order: failed if it failed in any trial (with that trial's detail).
+fn merge_checks(trials: &[&TrialRecord]) -> Vec<Check> {
+    let mut merged: Vec<Check> = Vec::new();
+    let mut runs: BTreeMap<String, usize> = BTreeMap::new();
+    for trial in trials {
+        for check in &trial.checks {
+            *runs.entry(check.name.clone()).or_default() += 1;
+            match merged.iter_mut().find(|c| c.name == check.name) {
+                None => merged.push(check.clone()),
+                Some(existing) if existing.passed && !check.passed => *existing = check.clone(),
+                Some(_) => {}
+            }
+        }
+    }
+    for check in &mut merged {
+        let n = runs.get(&check.name).copied().unwrap_or(0);
+        if check.passed && n > 1 {
+            check.detail = format!("{} (passed in all {n} trials)", check.detail);
+        }
+    }
+    merged
+}
+
+/// Statistics per `phase.metric`, pooling measured iterations of every fork; per-process metrics (such as
+/// `peak_rss_mib`) give one sample per trial.
+fn metric_stats(trials: &[&TrialRecord]) -> BTreeMap<String, MetricStats> {
+    // metric key -> fork -> samples
+    let mut samples: BTreeMap<String, BTreeMap<u32, Vec<f64>>> = BTreeMap::new();
+    for trial in trials.iter().filter(|t| t.status == Status::Ok) {
+        let prefix = trial.phase.as_ref().map(|p| format!("{p}.")).unwrap_or_default();
+        for iteration in trial.iterations.iter().filter(|i| !i.warmup) {
+            for (name, &value) in &iteration.metrics {
+                samples.entry(format!("{prefix}{name}")).or_default().entry(trial.fork).or_default().push(value);
+            }
+        }
+        for (name, &value) in &trial.metrics {
+            samples.entry(format!("{prefix}{name}")).or_default().entry(trial.fork).or_default().push(value);
+        }
+    }
+    samples
+        .into_iter()
+        .filter_map(|(key, forks)| {
+            let forks: Vec<Vec<f64>> = forks.into_values().collect();
+            stats::summarize(&forks).map(|s| (key, s))
+        })
+        .collect()
+}
+
+/// The first measured iteration's series of each contestant, keyed `<phase>.<series>` (or `<series>`).
+pub(crate) fn first_series(run: &RawRun) -> BTreeMap<String, BTreeMap<String, Series>> {
+    let mut out: BTreeMap<String, BTreeMap<String, Series>> = BTreeMap::new();
+    let mut trials: Vec<&TrialRecord> = run.trials.iter().filter(|t| t.status == Status::Ok).collect();
+    trials.sort_by_key(|t| t.fork);
+    for trial in trials {
+        let Some(iteration) = trial.iterations.iter().find(|i| !i.warmup && !i.series.is_empty()) else { continue };
+        let entry = out.entry(trial.contestant.clone()).or_default();
+        for (name, series) in &iteration.series {
+            let key = match &trial.phase {
+                Some(phase) => format!("{phase}.{name}"),
+                None => name.clone(),
+            };
+            entry.entry(key).or_insert_with(|| series.clone());
+        }
+    }
+    out
+}
+
+/// What the harness itself cost, from the measured iterations: the sampler's CPU against wall time.
+pub(crate) fn harness_notes(run: &RawRun) -> Vec<String> {
+    let mut sampler_ms = 0.0;
+    let mut wall_ms = 0.0;
+    let mut per_iteration = Vec::new();
+    for trial in run.trials.iter().filter(|t| t.status == Status::Ok) {
+        for it in trial.iterations.iter().filter(|i| !i.warmup) {
+            if let (Some(s), Some(w)) = (it.metrics.get("sampler_cpu_ms"), it.metrics.get("wall_ms")) {
+                sampler_ms += s;
+                wall_ms += w;
+                per_iteration.push(*s);
+            }
+        }
+    }
+    let mut notes = Vec::new();
+    if wall_ms > 0.0 {
+        let median = stats::median(&per_iteration).unwrap_or(0.0);
+        notes.push(format!(
+            "The 1 ms sampler thread used {:.3} ms of CPU per iteration (median), {:.2}% of one core over all \
+             measured iterations; it is measured on its own thread and subtracted from every CPU figure.",
+            median,
+            100.0 * sampler_ms / wall_ms
+        ));
+    }
+    notes.push(
+        "After each iteration the probe stops the wall clock, then sleeps past a scheduler tick so that CPU time \
+         of threads that just ended is booked before it is read; that sleep's own CPU is subtracted."
+            .to_string(),
+    );
+    notes.push(
+        "The outstanding-work gauge costs one relaxed atomic add per hand-off (per message: per item, or per \
+         batch), plus a `fetch_max` only when a new high-water mark is reached."
+            .to_string(),
+    );
+    notes.push(
+        "The counting global allocator adds a few relaxed atomic operations to every allocation, in every \
+         contestant alike."
+            .to_string(),
+    );
+    notes
+}

@@ -1,0 +1,52 @@
+//! Helpers for driving the `lab` binary in tests.
+#![allow(dead_code, unreachable_pub, clippy::unwrap_used)]
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+/// The `lab` binary, built by cargo for this test run.
+pub fn lab() -> Command {
+    Command::cargo_bin("lab").unwrap()
+}
+
+/// Arguments for a tiny chain run: three contestants (one per family), small input, one short fork.
+pub fn tiny_chain(out: &Path) -> Vec<String> {
+    [
+        "chain",
+        "--only",
+        "baseline-loop,blocking-crossbeam-batched,stream-tokio-tasks",
+        "--items",
+        "5000",
+        "--forks",
+        "1",
+        "--warmup",
+        "0",
+        "--iterations",
+        "2",
+        "--out",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .chain([out.display().to_string()])
+    .collect()
+}
+
+/// Every file below `dir`, relative to it, sorted.
+pub fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else { continue };
+        for e in entries {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push(p.strip_prefix(dir).unwrap().to_path_buf());
+            }
+        }
+    }
+    out.sort();
+    out
+}

@@ -1,0 +1,80 @@
+//! Bad usage and unreadable input: one clear line on stderr, exit status 2, and nothing written.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use common::lab;
+use predicates::str::contains;
+
+fn assert_usage_error(args: &[&str], message: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let mut cmd = lab();
+    cmd.args(args).arg("--out").arg(&out);
+    cmd.assert().code(2).stderr(contains(message));
+    assert!(!out.exists(), "`lab {}` wrote {}", args.join(" "), out.display());
+}
+
+#[test]
+fn help_names_every_command() {
+    lab()
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(contains("chain"))
+        .stdout(contains("report"))
+        .stdout(contains("compare"));
+}
+
+#[test]
+fn list_shows_contestants_and_parameters() {
+    lab().arg("list").assert().success().stdout(contains("baseline-loop")).stdout(contains("--items"));
+}
+
+#[test]
+fn an_unknown_scenario_is_refused() {
+    assert_usage_error(&["nosuch"], "nosuch");
+}
+
+#[test]
+fn an_unknown_contestant_is_refused_with_the_known_names() {
+    assert_usage_error(&["chain", "--only", "baseline-loop,nobody"], "unknown contestant `nobody`");
+}
+
+#[test]
+fn a_parameter_that_is_not_a_number_is_refused() {
+    assert_usage_error(&["chain", "--items", "ten"], "--items");
+}
+
+#[test]
+fn a_parameter_out_of_range_is_refused() {
+    assert_usage_error(&["chain", "--items", "0"], "out of range");
+}
+
+#[test]
+fn a_list_for_a_parameter_that_does_not_sweep_is_refused() {
+    assert_usage_error(&["chain", "--items", "10,20"], "takes one value");
+}
+
+#[test]
+fn zero_forks_is_refused() {
+    assert_usage_error(&["chain", "--forks", "0"], "--forks");
+}
+
+#[test]
+fn a_missing_raw_file_is_refused() {
+    assert_usage_error(&["report", "/nonexistent/raw.jsonl"], "cannot read raw file");
+}
+
+#[test]
+fn a_raw_file_that_is_not_one_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let raw = dir.path().join("bad.jsonl");
+    std::fs::write(&raw, "{\"hello\": 1}\n").unwrap();
+    assert_usage_error(&["report", raw.to_str().unwrap()], "bad.jsonl");
+}
+
+#[test]
+fn an_unreadable_summary_is_refused() {
+    lab().args(["compare", "/nonexistent/a.json", "/nonexistent/b.json"]).assert().code(2).stderr(contains("a.json"));
+}
