@@ -33,6 +33,16 @@ pub fn number(value: f64) -> String {
     normalise_negative_zero(text)
 }
 
+/// Format a confidence half-width beside its `median`: like [`number`], but `0` when it is below a millionth of
+/// the median (floating-point dust from identical samples, such as `1.5e-20` on a constant allocation count).
+pub fn half_width(ci: f64, median: f64) -> String {
+    if ci.is_finite() && ci.abs() <= median.abs() * 1e-6 {
+        "0".to_string()
+    } else {
+        number(ci)
+    }
+}
+
 /// Format an axis tick: like [`number`] but without trailing zeros after the point (`20.0` → `20`, `2.50` → `2.5`).
 pub fn tick(value: f64) -> String {
     let text = number(value);
@@ -89,6 +99,13 @@ fn normalise_negative_zero(text: String) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_half_width_of_floating_point_dust_is_zero() {
+        assert_eq!(half_width(1.5e-20, 0.00395), "0");
+        assert_eq!(half_width(0.12, 5.86), "0.120");
+        assert_eq!(half_width(f64::INFINITY, 1.0), "∞");
+    }
 
     #[test]
     fn counts_get_thousands_separators() {

@@ -170,12 +170,18 @@ fn or_unknown(text: &str) -> String {
     }
 }
 
+/// How many of the scenario's table metrics get the full `median (min–max) ±ci999` cell; the rest are shown as
+/// medians in a second table, so neither table is too wide to read.
+const FULL_STAT_METRICS: usize = 3;
+
 fn results(input: &ReportInput<'_>) -> String {
     let summary = input.summary;
     let threshold = summary.method.noise_threshold;
+    let (full, brief) = input.table_metrics.split_at(FULL_STAT_METRICS.min(input.table_metrics.len()));
     let mut out = format!(
-        "Each cell is `median (min–max) ±ci999` over every measured iteration of every fork; the last column is \
-         the ratio of medians on `{}` against the best baseline.\n",
+        "Each cell of the first table is `median (min–max) ±ci999` over every measured iteration of every fork; \
+         its last column is the ratio of medians on `{}` against the best baseline. The second table gives \
+         medians of the other metrics.\n",
         input.headline_metric
     );
     for phase in phases(summary) {
@@ -185,7 +191,7 @@ fn results(input: &ReportInput<'_>) -> String {
         }
         let mut columns: Vec<(String, Align)> =
             vec![("contestant".to_string(), Align::Left), ("family".to_string(), Align::Left)];
-        columns.extend(input.table_metrics.iter().map(|m| (format!("`{m}`"), Align::Right)));
+        columns.extend(full.iter().map(|m| (format!("`{m}`"), Align::Right)));
         let headline_key = metric_key(phase, input.headline_metric);
         let reference = reference(summary, &headline_key, input.higher_is_better);
         let ratio_header = match &reference {
@@ -194,7 +200,15 @@ fn results(input: &ReportInput<'_>) -> String {
         };
         columns.push((ratio_header, Align::Right));
         let mut table = Table::new(&columns);
-        let mut missing: Vec<String> = Vec::new();
+        let mut brief_columns: Vec<(String, Align)> = vec![("contestant".to_string(), Align::Left)];
+        brief_columns.extend(brief.iter().map(|m| (format!("`{m}`"), Align::Right)));
+        let mut brief_table = Table::new(&brief_columns);
+        // metric -> contestants that do not measure it
+        let mut missing: Vec<(String, Vec<String>)> = Vec::new();
+        let mut note_missing = |metric: &str, name: &str| match missing.iter_mut().find(|(m, _)| m == metric) {
+            Some((_, names)) => names.push(format!("`{name}`")),
+            None => missing.push((metric.to_string(), vec![format!("`{name}`")])),
+        };
         for c in &summary.contestants {
             let mut row = vec![format!("`{}`", c.name), c.family.as_str().to_string()];
             if c.status != Status::Ok {
@@ -202,18 +216,18 @@ fn results(input: &ReportInput<'_>) -> String {
                 table.row(&row);
                 continue;
             }
-            for metric in &input.table_metrics {
+            for metric in full {
                 match c.metrics.get(&metric_key(phase, metric)) {
                     Some(s) => row.push(format!(
                         "{} ({}–{}) ±{}",
                         format::number(s.median),
                         format::number(s.min),
                         format::number(s.max),
-                        format::number(s.ci999)
+                        format::half_width(s.ci999, s.median)
                     )),
                     None => {
                         row.push("—".to_string());
-                        missing.push(format!("`{}` (`{metric}`)", c.name));
+                        note_missing(metric, &c.name);
                     }
                 }
             }
@@ -226,13 +240,32 @@ fn results(input: &ReportInput<'_>) -> String {
             };
             row.push(ratio);
             table.row(&row);
+            if !brief.is_empty() {
+                let mut brief_row = vec![format!("`{}`", c.name)];
+                for metric in brief {
+                    match c.metrics.get(&metric_key(phase, metric)) {
+                        Some(s) => brief_row.push(format::number(s.median)),
+                        None => {
+                            brief_row.push("—".to_string());
+                            note_missing(metric, &c.name);
+                        }
+                    }
+                }
+                brief_table.row(&brief_row);
+            }
         }
         out.push_str(&table.render());
+        if !brief.is_empty() {
+            out.push('\n');
+            out.push_str(&brief_table.render());
+        }
         if !missing.is_empty() {
+            let lists: Vec<String> =
+                missing.iter().map(|(metric, names)| format!("`{metric}`: {}", names.join(", "))).collect();
             out.push_str(&format!(
-                "\n— : not measured because the metric does not apply to the contestant (for example \
-                 `max_outstanding` of a sequential contestant, which never has items in flight): {}.\n",
-                missing.join(", ")
+                "\n— : the metric does not apply to the contestant (for `max_outstanding`: the contestant has no \
+                 hand-off queue that could hold items) — {}.\n",
+                lists.join("; ")
             ));
         }
     }

@@ -21,6 +21,12 @@ use crate::ReportInput;
 const WIDTH: u32 = 900;
 /// Height of a line chart in pixels.
 const LINE_HEIGHT: u32 = 480;
+/// Width of a small-multiples (series) chart in pixels.
+const PANELS_WIDTH: u32 = 960;
+/// Height of one panel of a small-multiples chart in pixels.
+const PANEL_HEIGHT: u32 = 200;
+/// Height of the title area above the panels of a small-multiples chart in pixels.
+const PANELS_HEADER: u32 = 64;
 /// Height of one bar (or group header) row in pixels.
 const ROW_HEIGHT: u32 = 26;
 /// Font for titles, labels and legends.
@@ -51,9 +57,10 @@ pub fn render_chart(input: &ReportInput<'_>, chart: &ChartSpec) -> String {
             bars_data(input, chart).map(|groups| draw(bars_height(&groups), |a| bars(a, chart, &groups)))
         }
         ChartKind::Sweep => sweep_data(input, chart).map(|d| draw((WIDTH, LINE_HEIGHT), |a| sweep(a, chart, &d))),
-        ChartKind::Series { series } => {
-            series_data(input, series).map(|lines| draw((WIDTH, LINE_HEIGHT), |a| series_chart(a, chart, &lines)))
-        }
+        ChartKind::Series { series } => series_data(input, series).map(|lines| {
+            let columns = panel_columns(phases(input.summary).len(), lines.len());
+            draw(panels_size(lines.len(), columns), |a| series_chart(a, chart, &lines, columns))
+        }),
     };
     match result {
         Some(Ok(svg)) => svg,
@@ -335,8 +342,73 @@ fn sweep(root: &Area<'_>, chart: &ChartSpec, data: &SweepData) -> DrawResult {
     line_chart(root, chart, &data.x_desc, chart.log_scale, true, &data.lines)
 }
 
-fn series_chart(root: &Area<'_>, chart: &ChartSpec, lines: &[Line]) -> DrawResult {
-    line_chart(root, chart, "time (ms)", false, false, lines)
+/// Columns of the small-multiples grid: two when every contestant has two (or four) phases, so each row holds
+/// one contestant, otherwise three; never more than there are panels.
+fn panel_columns(phase_count: usize, panels: usize) -> usize {
+    let preferred = if phase_count % 2 == 0 && phase_count % 3 != 0 { 2 } else { 3 };
+    preferred.min(panels).max(1)
+}
+
+fn panels_size(panels: usize, columns: usize) -> (u32, u32) {
+    let rows = u32::try_from(panels.div_ceil(columns.max(1))).unwrap_or(u32::MAX / PANEL_HEIGHT);
+    (PANELS_WIDTH, PANELS_HEADER.saturating_add(PANEL_HEIGHT.saturating_mul(rows)))
+}
+
+/// Small multiples: one panel per line, in order, each with its own time axis and all sharing one y scale.
+fn series_chart(root: &Area<'_>, chart: &ChartSpec, lines: &[Line], columns: usize) -> DrawResult {
+    let columns = columns.max(1);
+    let rows = lines.len().div_ceil(columns);
+    let (header, body) = root.split_vertically(PANELS_HEADER);
+    let centre = i32::try_from(PANELS_WIDTH / 2).unwrap_or(0);
+    let title_style = TextStyle::from((FONT, 20).into_font()).pos(Pos::new(HPos::Center, VPos::Center));
+    header.draw(&Text::new(chart.title.to_string(), (centre, 20), title_style)).map_err(err)?;
+    let note_style =
+        TextStyle::from((FONT, 13).into_font()).color(&RGBColor(90, 90, 90)).pos(Pos::new(HPos::Center, VPos::Center));
+    let note = format!("x: time (ms) since the phase started · y: {}, one scale for every panel", chart.unit);
+    header.draw(&Text::new(note, (centre, 46), note_style)).map_err(err)?;
+
+    let points = || lines.iter().flat_map(|l| &l.points);
+    let (y_lo, y_hi) = points().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| (lo.min(p.1), hi.max(p.1)));
+    let panels = body.split_evenly((rows, columns));
+    for (area, line) in panels.iter().zip(lines) {
+        if chart.log_scale && y_lo > 0.0 {
+            panel(area, chart, line, || log_range(y_lo, y_hi).log_scale())?;
+        } else {
+            panel(area, chart, line, || linear_range(y_lo, y_hi))?;
+        }
+    }
+    Ok(())
+}
+
+/// One panel of a small-multiples chart: `line` against its own time axis starting at 0.
+fn panel<Y>(area: &Area<'_>, chart: &ChartSpec, line: &Line, y_spec: impl FnOnce() -> Y) -> DrawResult
+where
+    Y: AsRangedCoord<Value = f64>,
+    Y::CoordDescType: ValueFormatter<f64>,
+{
+    let x_hi = line.points.iter().map(|p| p.0).fold(0.0, f64::max);
+    let x_range = 0.0..if x_hi > 0.0 { x_hi } else { 1.0 };
+    let mut ctx = ChartBuilder::on(area)
+        .caption(line.label.clone(), (FONT, 15))
+        .margin(6)
+        .margin_right(18)
+        .x_label_area_size(22)
+        .y_label_area_size(60)
+        .build_cartesian_2d(x_range, y_spec())
+        .map_err(err)?;
+    ctx.configure_mesh()
+        .max_light_lines(0)
+        .x_labels(6)
+        .y_labels(5)
+        .y_desc(chart.unit)
+        .x_label_formatter(&|v: &f64| format::tick(*v))
+        .y_label_formatter(&|v: &f64| format::tick(*v))
+        .label_style((FONT, 12))
+        .axis_desc_style((FONT, 12))
+        .draw()
+        .map_err(err)?;
+    ctx.draw_series(LineSeries::new(line.points.iter().copied(), line.color.stroke_width(2))).map_err(err)?;
+    Ok(())
 }
 
 /// Draw `lines`, choosing log axes where asked and every value is positive.
@@ -436,5 +508,14 @@ mod tests {
     fn ranges_include_zero_and_leave_room() {
         assert_eq!(linear_range(5.0, 10.0), 0.0..11.0);
         assert_eq!(linear_range(0.0, 0.0), 0.0..1.0);
+    }
+
+    #[test]
+    fn panels_keep_one_contestant_per_row_when_they_can() {
+        assert_eq!(panel_columns(2, 24), 2);
+        assert_eq!(panel_columns(3, 9), 3);
+        assert_eq!(panel_columns(1, 12), 3);
+        assert_eq!(panel_columns(1, 1), 1);
+        assert_eq!(panels_size(24, 2), (PANELS_WIDTH, PANELS_HEADER + 12 * PANEL_HEIGHT));
     }
 }

@@ -60,7 +60,23 @@ fn a_series_chart_draws_each_phase_of_each_contestant_against_time() {
     assert_svg_document(&svg);
     assert!(has_text(&svg, "stream-map @ work_0"));
     assert!(has_text(&svg, "stream-map @ work_64"));
-    assert!(has_text(&svg, "time (ms)"));
+    assert!(svg.contains("time (ms)"));
+    assert!(svg.contains("Items in flight over time"));
+}
+
+#[test]
+fn a_series_chart_draws_one_captioned_panel_per_line_in_order() {
+    let summary = common::summary();
+    let mut input = common::input(&summary);
+    let stream = input.series["stream-map"].clone();
+    input.series.insert("baseline-loop".to_string(), stream);
+    let svg = chart(&input, "outstanding");
+    assert_svg_document(&svg);
+    let captions: Vec<String> = texts(&svg).into_iter().filter(|t| t.contains(" @ ")).collect();
+    assert_eq!(
+        captions,
+        ["baseline-loop @ work_0", "baseline-loop @ work_64", "stream-map @ work_0", "stream-map @ work_64"]
+    );
 }
 
 #[test]
