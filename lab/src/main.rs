@@ -83,10 +83,10 @@ fn run() -> Result<ExitCode> {
                     continue;
                 }
                 match run::run(&plan, options.only.as_deref(), &out, &mut executor, &interrupted)? {
-                    RunOutcome::Finished { summary, report } => {
+                    RunOutcome::Finished { summary, report, index_entry } => {
                         all_ok &= run::all_passed(&summary);
                         eprintln!("{}: wrote {}", scenario.name(), report.display());
-                        entries.push(render::index_entry(&summary, scenario));
+                        entries.push(*index_entry);
                     }
                     RunOutcome::Interrupted { raw, trials } => {
                         eprintln!(
@@ -123,9 +123,9 @@ fn report(raw: &[std::path::PathBuf], out: OutputDir) -> Result<ExitCode> {
     }
     let mut all_ok = true;
     for (run, scenario) in runs {
-        let (summary, rendered) = render::render(&run, scenario);
-        out.write(&rendered).context("writing the report")?;
-        all_ok &= run::all_passed(&summary);
+        let rendered = render::render(&run, scenario);
+        out.write(&rendered.files).context("writing the report")?;
+        all_ok &= run::all_passed(&rendered.summary);
         eprintln!("{}: wrote {}", scenario.name(), out.root().join(format!("{}.md", scenario.name())).display());
     }
     Ok(if all_ok { ExitCode::SUCCESS } else { ExitCode::from(1) })

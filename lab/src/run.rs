@@ -26,6 +26,8 @@ pub(crate) enum RunOutcome {
     Finished {
         /// The run's summary.
         summary: Box<Summary>,
+        /// Its line in `index.md`.
+        index_entry: Box<reports::IndexEntry>,
         /// The report's path.
         report: PathBuf,
     },
@@ -84,13 +86,17 @@ pub(crate) fn run(
         }
         progress.start(trial);
         let record = executor.run(trial, &mut |msg| progress.message(msg));
-        if interrupted.load(Ordering::SeqCst) {
-            // The trial was cut short by Ctrl-C, not by its own doing: keep nothing of it.
+        let stopping = interrupted.load(Ordering::SeqCst);
+        if stopping && record.status != Status::Ok {
+            // Ctrl-C reached the trial process too: it did not fail by its own doing, so keep nothing of it.
             break;
         }
         progress.finish(&record);
         append(&mut appender, &RawLine::Trial(record))?;
         kept += 1;
+        if stopping {
+            break;
+        }
     }
     progress.close();
     let raw_path = out.root().join(&raw_file);
@@ -102,9 +108,13 @@ pub(crate) fn run(
 
     // Render from the raw file, exactly as `lab report` will.
     let run = raw::read(&raw_path).map_err(anyhow::Error::new)?;
-    let (summary, rendered) = render::render(&run, scenario);
-    out.write(&rendered).context("writing the report")?;
-    Ok(RunOutcome::Finished { report: out.root().join(format!("{}.md", scenario.name())), summary: Box::new(summary) })
+    let rendered = render::render(&run, scenario);
+    out.write(&rendered.files).context("writing the report")?;
+    Ok(RunOutcome::Finished {
+        report: out.root().join(format!("{}.md", scenario.name())),
+        summary: Box::new(rendered.summary),
+        index_entry: Box::new(rendered.index_entry),
+    })
 }
 
 /// Whether every contestant of a summary passed (skipped ones do not fail a run).
@@ -250,7 +260,7 @@ mod tests {
         let plan = plan::plan(&FakeScenario, &options());
         let mut executor = ScriptedExecutor { seen: Vec::new(), interrupt_after: None };
         let flag = Arc::new(AtomicBool::new(false));
-        let RunOutcome::Finished { summary, report } = run(&plan, None, &out, &mut executor, &flag).unwrap() else {
+        let RunOutcome::Finished { summary, report, .. } = run(&plan, None, &out, &mut executor, &flag).unwrap() else {
             panic!("the run should finish")
         };
         assert!(report.exists());
@@ -269,20 +279,35 @@ mod tests {
         assert_eq!(summary.phases, ["level_1", "level_2"]);
     }
 
-    #[test]
-    fn an_interrupted_run_keeps_finished_trials_and_writes_no_report() {
+    /// Interrupt during trial `n + 1` of the fake plan and return the outcome and the folder.
+    fn interrupt_during(n: usize) -> (RunOutcome, tempfile::TempDir) {
         let dir = tempfile::tempdir().unwrap();
         let out = OutputDir::new(dir.path());
         let plan = plan::plan(&FakeScenario, &options());
         let flag = Arc::new(AtomicBool::new(false));
-        let mut executor = ScriptedExecutor { seen: Vec::new(), interrupt_after: Some((4, flag.clone())) };
-        let outcome = run(&plan, None, &out, &mut executor, &flag).unwrap();
+        let mut executor = ScriptedExecutor { seen: Vec::new(), interrupt_after: Some((n, flag.clone())) };
+        (run(&plan, None, &out, &mut executor, &flag).unwrap(), dir)
+    }
+
+    #[test]
+    fn an_interrupted_run_keeps_finished_trials_and_writes_no_report() {
+        // Trial 5 (`slow`) ends cleanly although Ctrl-C arrived while it ran: it is kept, and the run stops.
+        let (outcome, dir) = interrupt_during(4);
         let RunOutcome::Interrupted { raw, trials } = outcome else { panic!("the run should stop") };
-        assert_eq!(trials, 4);
+        assert_eq!(trials, 5);
         let kept = raw::read(&raw).unwrap();
-        assert_eq!(kept.trials.len(), 4);
+        assert_eq!(kept.trials.len(), 5);
         assert!(kept.footer.is_none());
         assert!(!dir.path().join("fake.md").exists());
         assert!(!dir.path().join("fake.json").exists());
+    }
+
+    #[test]
+    fn a_trial_that_fails_while_the_run_is_interrupted_is_not_kept() {
+        // Trial 3 (`broken`) fails while Ctrl-C is pending: its failure may be the signal's, so it is dropped.
+        let (outcome, _dir) = interrupt_during(2);
+        let RunOutcome::Interrupted { raw, trials } = outcome else { panic!("the run should stop") };
+        assert_eq!(trials, 2);
+        assert_eq!(raw::read(&raw).unwrap().trials.len(), 2);
     }
 }

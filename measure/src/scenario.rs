@@ -77,24 +77,15 @@ pub trait TrialSink {
 }
 
 /// Why a trial could not run at all.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum TrialError {
     /// The request named a contestant the scenario does not have.
+    #[error("unknown contestant `{0}`")]
     UnknownContestant(String),
     /// A parameter the scenario needs is missing or out of range.
+    #[error("bad parameter: {0}")]
     BadParam(String),
 }
-
-impl fmt::Display for TrialError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TrialError::UnknownContestant(name) => write!(f, "unknown contestant `{name}`"),
-            TrialError::BadParam(msg) => write!(f, "bad parameter: {msg}"),
-        }
-    }
-}
-
-impl std::error::Error for TrialError {}
 
 /// A scenario of the lab: the same work written in each style, measured and judged.
 pub trait Scenario: Send + Sync {
