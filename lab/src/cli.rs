@@ -126,7 +126,7 @@ fn run_options(cmd: Command) -> Command {
             .long("seed")
             .value_name("N")
             .value_parser(value_parser!(u64))
-            .help("Seed for inputs and for the order contestants run in [default: 1]"),
+            .help("Seed for scenarios with random inputs, recorded with the results [default: 1]"),
     )
     .arg(
         Arg::new("noise-threshold")

@@ -67,7 +67,7 @@ impl Scenario for ChainScenario {
             },
             ParamSpec {
                 name: "work",
-                help: "Mixing rounds map1 applies to each value (a sweep: each value is a phase).",
+                help: "Mixing rounds map1 applies to each value.",
                 default: vec![0, 64],
                 quick: vec![0, 64],
                 sweep: true,

@@ -41,26 +41,14 @@ pub fn map2(x: u64) -> u64 {
     x ^ (x >> 7)
 }
 
-/// The wrapping sum every contestant must produce, computed by a plain loop that restates the formulas.
+/// The wrapping sum every contestant must produce: the sum of [`reference_items`], which restates the formulas
+/// in a plain loop instead of calling the stage functions.
 pub fn reference_checksum(input: &[u64], work: u32) -> u64 {
-    let mut sum: u64 = 0;
-    let mut i = 0;
-    while i < input.len() {
-        let mut x = input[i].wrapping_mul(3).wrapping_add(1);
-        let mut round = 0;
-        while round < work {
-            x = x.rotate_left(5).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (x >> 29);
-            round += 1;
-        }
-        if x & 1 == 0 {
-            sum = sum.wrapping_add(x ^ (x >> 7));
-        }
-        i += 1;
-    }
-    sum
+    reference_items(input, work).iter().fold(0, |sum, &x| sum.wrapping_add(x))
 }
 
-/// The items the consumer must receive, in input order, computed like [`reference_checksum`].
+/// The items the consumer must receive, in input order, computed by a plain loop that restates the formulas
+/// (independent of [`map1`], [`keep`] and [`map2`], so a mistake in either shows up as a mismatch).
 pub fn reference_items(input: &[u64], work: u32) -> Vec<u64> {
     let mut items = Vec::new();
     let mut i = 0;
