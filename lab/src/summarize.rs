@@ -164,6 +164,29 @@ pub(crate) fn harness_notes(run: &RawRun) -> Vec<String> {
             100.0 * sampler_ms / wall_ms
         ));
     }
+    // Calibration: a process with two threads (the caller and the sampler) ran the contestant on one thread,
+    // so its CPU over wall time should read exactly 1; the spread shows the accounting's own error.
+    let single: Vec<f64> = run
+        .trials
+        .iter()
+        .filter(|t| t.status == Status::Ok)
+        .flat_map(|t| t.iterations.iter().filter(|i| !i.warmup))
+        .filter(|i| i.metrics.get("threads") == Some(&2.0))
+        .filter_map(|i| i.metrics.get("cores_used").copied())
+        .collect();
+    if let Some(median) = stats::median(&single) {
+        let (lo, hi) = single.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+        notes.push(format!(
+            "Calibration: in the {} measured iterations that ran on one thread (the process had only the caller and \
+             the sampler), `cores_used` should be exactly 1; it read {:.3} (median), {:.3}–{:.3}. The distance \
+             from 1 is the CPU accounting's own error at those iterations' length; it grows as iterations get \
+             shorter than a millisecond.",
+            single.len(),
+            median,
+            lo,
+            hi
+        ));
+    }
     notes.push(
         "After each iteration the probe stops the wall clock, then sleeps past a scheduler tick so that CPU time \
          of threads that just ended is booked before it is read; that sleep's own CPU is subtracted."
