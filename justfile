@@ -24,7 +24,7 @@ test:
 
 # Criterion benches of the chain's contestants at a smaller size (`just bench blocking-crossbeam`).
 bench *args:
-    cargo bench -p pipelines -- "$@"
+    cargo bench -p pipelines --bench chain -- "$@"
 
 # Re-render reports from raw records (`just report reports/raw/chain-*.jsonl`).
 report *args:
