@@ -19,7 +19,7 @@ use crate::cpu::{CpuMark, SETTLE_WAIT};
 use crate::gauge::Outstanding;
 use crate::record::{MetricValues, Series};
 use crate::sampler::Sampler;
-use crate::units::NANOS_PER_MILLI;
+use crate::units::{BYTES_PER_MIB, NANOS_PER_MILLI};
 
 /// The probe's sampling period in milliseconds.
 pub const SAMPLE_PERIOD_MS: f64 = 1.0;
@@ -60,6 +60,11 @@ pub struct Measurement {
     pub max_outstanding_sampled: Option<u64>,
     /// Most threads the process had at any sample.
     pub threads_max: u64,
+    /// Highest live heap the 1 ms sampler saw above the live heap at the start, in bytes (0 where the counting
+    /// allocator is not installed; a peak shorter than a millisecond can be missed).
+    pub heap_peak_bytes: u64,
+    /// Live heap at the end less live heap at the start, in bytes: what the iteration kept allocated.
+    pub heap_retained_bytes: i64,
     /// The gauge sampled every millisecond.
     pub outstanding_series: Series,
 }
@@ -119,6 +124,12 @@ impl Probe {
             max_outstanding,
             max_outstanding_sampled,
             threads_max: sampled.threads_max.max(1),
+            heap_peak_bytes: sampled
+                .live_heap_max
+                .max(alloc_end.live_bytes)
+                .saturating_sub(self.alloc_start.live_bytes),
+            heap_retained_bytes: i64::try_from(alloc_end.live_bytes).unwrap_or(i64::MAX)
+                - i64::try_from(self.alloc_start.live_bytes).unwrap_or(i64::MAX),
             outstanding_series: sampled.series,
         }
     }
@@ -137,7 +148,8 @@ impl Measurement {
     /// In full: `wall_ms`, `threads` and `sampler_cpu_ms` always; `cores_used` (CPU ÷ wall) when wall time is
     /// not zero; with `items > 0`, `ms_per_million`, `cpu_ns_per_item`, `cpu_user_ns_per_item`,
     /// `cpu_system_ns_per_item` and `ctx_switches_per_item`, plus `allocs_per_item` and
-    /// `alloc_bytes_per_item` when the counting allocator is installed ([`alloc::is_counting`]);
+    /// `alloc_bytes_per_item` when the counting allocator is installed ([`alloc::is_counting`]), and then also
+    /// `heap_peak_mib` and `heap_retained_bytes` whatever the items;
     /// `max_outstanding` and `max_outstanding_sampled` when the gauge was touched.
     pub fn metrics(&self) -> MetricValues {
         let mut m = MetricValues::new();
@@ -159,6 +171,10 @@ impl Measurement {
                 m.insert("allocs_per_item".to_string(), self.allocs as f64 / items);
                 m.insert("alloc_bytes_per_item".to_string(), self.alloc_bytes as f64 / items);
             }
+        }
+        if alloc::is_counting() {
+            m.insert("heap_peak_mib".to_string(), self.heap_peak_bytes as f64 / BYTES_PER_MIB);
+            m.insert("heap_retained_bytes".to_string(), self.heap_retained_bytes as f64);
         }
         if let Some(max) = self.max_outstanding {
             m.insert("max_outstanding".to_string(), max as f64);
@@ -246,6 +262,8 @@ mod tests {
             max_outstanding: Some(7),
             max_outstanding_sampled: None,
             threads_max: 3,
+            heap_peak_bytes: 2 * 1024 * 1024,
+            heap_retained_bytes: -16,
             outstanding_series: Series { period_ms: 1.0, values: vec![] },
         };
         let metrics = m.metrics();

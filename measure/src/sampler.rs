@@ -50,6 +50,8 @@ pub struct Sampled {
     pub series: Series,
     /// Most threads the process had at any sample.
     pub threads_max: u64,
+    /// Most live heap bytes the counting allocator reported at any sample (0 where it is not installed).
+    pub live_heap_max: u64,
     /// The sampler thread's own CPU and context switches, from `RUSAGE_THREAD` just before it ended.
     pub own_usage: Usage,
 }
@@ -69,6 +71,7 @@ struct Run {
     max_outstanding: u64,
     threads: ThreadCountReader,
     threads_max: u64,
+    live_heap_max: u64,
     start: Instant,
 }
 
@@ -81,6 +84,7 @@ impl Run {
 
     /// Takes one sample at slot `slot`, filling any slots missed since the last sample with it.
     fn sample(&mut self, slot: u64) {
+        self.live_heap_max = self.live_heap_max.max(crate::alloc::snapshot().live_bytes);
         let value = gauge_now(&self.gauge);
         self.max_outstanding = self.max_outstanding.max(value);
         let slot = usize::try_from(slot).unwrap_or(usize::MAX);
@@ -139,6 +143,7 @@ impl Run {
             max_outstanding: self.max_outstanding,
             series: Series { period_ms: self.period_ms, values: self.values },
             threads_max: self.threads_max.max(1),
+            live_heap_max: self.live_heap_max,
             own_usage,
         }
     }
@@ -172,6 +177,7 @@ impl Sampler {
                     max_outstanding: 0,
                     threads: ThreadCountReader::open(),
                     threads_max: 0,
+                    live_heap_max: 0,
                     start: Instant::now(),
                 };
                 // Warm the /proc reader (first read may fault pages in) before declaring readiness.
@@ -206,6 +212,7 @@ impl Sampler {
             max_outstanding: value,
             series: Series { period_ms: self.period_ms, values: vec![value as f64] },
             threads_max: crate::memory::thread_count().unwrap_or(1).max(1),
+            live_heap_max: crate::alloc::snapshot().live_bytes,
             own_usage: Usage::default(),
         }
     }

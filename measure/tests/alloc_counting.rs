@@ -20,6 +20,7 @@ fn counting_allocator() {
     zeroed_allocation_is_counted();
     probe_reports_allocations_per_item();
     probe_and_sampler_add_no_allocations_of_their_own();
+    probe_reports_the_heap_peak_and_what_was_kept();
 }
 
 fn vec_allocation_is_counted() {
@@ -90,4 +91,24 @@ fn probe_and_sampler_add_no_allocations_of_their_own() {
     assert_eq!(m.allocs, 0, "allocs {}", m.allocs);
     assert_eq!(m.alloc_bytes, 0);
     assert_eq!(m.max_outstanding, Some(3));
+}
+
+fn probe_reports_the_heap_peak_and_what_was_kept() {
+    const HELD: usize = 8 << 20;
+    const KEPT: usize = 4096;
+    let gauge = Arc::new(Outstanding::new());
+    let probe = Probe::start(Arc::clone(&gauge));
+    let held: Vec<u8> = vec![1; HELD];
+    // Hold it over several sampler ticks, so the 1 ms sampler sees it.
+    std::thread::sleep(std::time::Duration::from_millis(10));
+    drop(std::hint::black_box(held));
+    let kept: Vec<u8> = std::hint::black_box(vec![2; KEPT]);
+    let m = probe.finish(1);
+    assert!(m.heap_peak_bytes >= HELD as u64, "peak {}", m.heap_peak_bytes);
+    assert!(m.heap_peak_bytes < (HELD + 2 * KEPT) as u64, "peak {}", m.heap_peak_bytes);
+    assert_eq!(m.heap_retained_bytes, KEPT as i64);
+    let metrics = m.metrics();
+    assert!(metrics["heap_peak_mib"] >= 8.0);
+    assert_eq!(metrics["heap_retained_bytes"], KEPT as f64);
+    drop(kept);
 }

@@ -112,6 +112,9 @@ impl Scenario for ChainScenario {
             "allocs_per_item",
             "ctx_switches_per_item",
             "max_outstanding",
+            "max_outstanding_sampled",
+            "heap_peak_mib",
+            "peak_rss_mib",
         ]
     }
 
