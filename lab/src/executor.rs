@@ -3,8 +3,11 @@
 //! use a scripted executor instead, so scheduling, statistics and reports are tested without real timing.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Command, Stdio};
-use std::sync::mpsc;
+use std::os::unix::process::CommandExt;
+use std::process::{Child, ChildStderr, ChildStdout, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -22,88 +25,98 @@ pub(crate) trait TrialExecutor {
     fn run(&mut self, trial: &PlannedTrial, on_message: &mut dyn FnMut(&TrialMessage)) -> TrialRecord;
 }
 
-/// Runs each trial in a fresh child process of the lab itself.
+/// Runs each trial in a fresh child process: by default the lab itself with its hidden trial subcommand.
+///
+/// The trial runs in a process group of its own, so that killing it at its time budget also ends anything it
+/// started; Ctrl-C therefore reaches only the lab, which notices within [`POLL`] and kills the running trial.
 #[derive(Debug)]
 pub(crate) struct ProcessExecutor {
     /// Kill the trial after this long.
-    pub timeout: Duration,
+    timeout: Duration,
+    /// Set by the Ctrl-C handler: kill the running trial and return.
+    interrupted: Arc<AtomicBool>,
+    /// The trial process to start; `None` for the lab's own executable with [`TRIAL_SUBCOMMAND`].
+    command: Option<(std::path::PathBuf, Vec<String>)>,
 }
 
+/// How often the executor looks at the Ctrl-C flag while a trial runs.
+const POLL: Duration = Duration::from_millis(100);
+
+/// How long the executor waits, once the trial process is gone, for its output pipes to close (a process it
+/// started may still hold them).
+const PIPE_GRACE: Duration = Duration::from_secs(1);
+
+/// One line of the trial's standard output, or its end.
 enum Event {
+    /// A typed message.
     Message(TrialMessage),
+    /// A line that is not one (a contestant printed to stdout); kept for the failure report.
     Garbage(String),
+    /// Standard output closed.
     Eof,
 }
 
-impl TrialExecutor for ProcessExecutor {
-    fn run(&mut self, trial: &PlannedTrial, on_message: &mut dyn FnMut(&TrialMessage)) -> TrialRecord {
-        let mut record = TrialRecord {
-            contestant: trial.request.contestant.clone(),
-            phase: trial.request.phase.clone(),
-            fork: trial.request.fork,
-            order: trial.order,
-            status: Status::Ok,
-            reason: None,
-            checks: Vec::new(),
-            iterations: Vec::new(),
-            metrics: MetricValues::new(),
-            stderr_tail: None,
-        };
-        let exe = match std::env::current_exe() {
-            Ok(exe) => exe,
-            Err(e) => return failed(record, format!("cannot find the lab's own executable: {e}")),
-        };
-        let mut child = match Command::new(exe)
-            .arg(TRIAL_SUBCOMMAND)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-        {
-            Ok(child) => child,
-            Err(e) => return failed(record, format!("cannot start the trial process: {e}")),
-        };
-        let request = match serde_json::to_vec(&trial.request) {
-            Ok(bytes) => bytes,
-            Err(e) => return failed(record, format!("cannot encode the trial request: {e}")),
-        };
-        if let Some(mut stdin) = child.stdin.take() {
-            // The child reads the whole request before doing anything; a write error shows up as its failure.
-            let _ = stdin.write_all(&request);
-        }
-        let (tx, rx) = mpsc::channel();
-        let stdout = child.stdout.take();
-        let reader = thread::spawn(move || {
-            if let Some(stdout) = stdout {
-                for line in BufReader::new(stdout).lines() {
-                    let Ok(line) = line else { break };
-                    let event = match serde_json::from_str::<TrialMessage>(&line) {
-                        Ok(msg) => Event::Message(msg),
-                        Err(_) => Event::Garbage(line),
-                    };
-                    if tx.send(event).is_err() {
-                        break;
-                    }
-                }
-            }
-            let _ = tx.send(Event::Eof);
-        });
-        let stderr = child.stderr.take();
-        let stderr_reader = thread::spawn(move || {
-            let mut buf = Vec::new();
-            if let Some(mut stderr) = stderr {
-                let _ = stderr.read_to_end(&mut buf);
-            }
-            buf
-        });
+/// Why the executor stopped following a trial's messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ending {
+    /// The trial closed its standard output.
+    Eof,
+    /// The time budget ran out.
+    TimedOut,
+    /// Ctrl-C.
+    Interrupted,
+}
 
+impl ProcessExecutor {
+    /// Run trials in fresh processes of this lab, killing each after `timeout` or when `interrupted` is set.
+    pub(crate) fn new(timeout: Duration, interrupted: Arc<AtomicBool>) -> Self {
+        ProcessExecutor { timeout, interrupted, command: None }
+    }
+
+    /// Run trials with `program args...` instead of the lab itself (tests use this to stand in a trial process
+    /// that crashes, hangs or talks nonsense).
+    #[cfg(test)]
+    fn with_command(timeout: Duration, program: &str, args: &[&str]) -> Self {
+        let args = args.iter().map(|a| a.to_string()).collect();
+        ProcessExecutor { timeout, interrupted: Arc::default(), command: Some((program.into(), args)) }
+    }
+
+    fn command(&self) -> std::io::Result<Command> {
+        let mut cmd = match &self.command {
+            Some((program, args)) => {
+                let mut cmd = Command::new(program);
+                cmd.args(args);
+                cmd
+            }
+            None => {
+                let mut cmd = Command::new(std::env::current_exe()?);
+                cmd.arg(TRIAL_SUBCOMMAND);
+                cmd
+            }
+        };
+        cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
+        Ok(cmd)
+    }
+
+    /// Fold the trial's messages into `record` until it closes its output, its time runs out, or Ctrl-C.
+    fn follow(
+        &self,
+        events: &Receiver<Event>,
+        record: &mut TrialRecord,
+        garbage: &mut Vec<String>,
+        on_message: &mut dyn FnMut(&TrialMessage),
+    ) -> (Ending, bool) {
         let deadline = Instant::now() + self.timeout;
         let mut done = false;
-        let mut timed_out = false;
-        let mut garbage = Vec::new();
         loop {
+            if self.interrupted.load(Ordering::SeqCst) {
+                return (Ending::Interrupted, done);
+            }
             let left = deadline.saturating_duration_since(Instant::now());
-            match rx.recv_timeout(left) {
+            if left.is_zero() {
+                return (Ending::TimedOut, done);
+            }
+            match events.recv_timeout(left.min(POLL)) {
                 Ok(Event::Message(msg)) => {
                     on_message(&msg);
                     match msg {
@@ -120,36 +133,158 @@ impl TrialExecutor for ProcessExecutor {
                     }
                 }
                 Ok(Event::Garbage(line)) => garbage.push(line),
-                Ok(Event::Eof) => break,
-                Err(_) => {
-                    timed_out = true;
+                Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => return (Ending::Eof, done),
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+        }
+    }
+
+    /// Wait for the trial process to exit after it closed its output, within what is left of its budget.
+    fn reap(&self, child: &mut Child) -> (Ending, Option<ExitStatus>) {
+        let give = self.timeout.max(Duration::from_secs(1));
+        let deadline = Instant::now() + give;
+        loop {
+            if self.interrupted.load(Ordering::SeqCst) {
+                return (Ending::Interrupted, kill_group(child));
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return (Ending::TimedOut, kill_group(child));
+            }
+            match wait_timeout::ChildExt::wait_timeout(child, left.min(POLL)) {
+                Ok(Some(status)) => return (Ending::Eof, Some(status)),
+                Ok(None) => {}
+                Err(_) => return (Ending::Eof, kill_group(child)),
+            }
+        }
+    }
+}
+
+/// The trial process's standard error, collected as it comes so that a killed trial still leaves its tail.
+struct StderrTail {
+    buffer: Arc<Mutex<Vec<u8>>>,
+    closed: Receiver<()>,
+}
+
+impl StderrTail {
+    fn spawn(stderr: Option<ChildStderr>) -> Self {
+        let buffer = Arc::new(Mutex::new(Vec::new()));
+        let (closed_tx, closed) = mpsc::channel();
+        let sink = Arc::clone(&buffer);
+        thread::spawn(move || {
+            if let Some(mut stderr) = stderr {
+                let mut chunk = [0u8; 4096];
+                while let Ok(n) = stderr.read(&mut chunk) {
+                    if n == 0 {
+                        break;
+                    }
+                    let mut buf = sink.lock().unwrap_or_else(|e| e.into_inner());
+                    buf.extend_from_slice(&chunk[..n]);
+                    // Keep memory bounded: only the tail is ever reported.
+                    if buf.len() > 16 * STDERR_TAIL_BYTES {
+                        let cut = buf.len() - 4 * STDERR_TAIL_BYTES;
+                        buf.drain(..cut);
+                    }
+                }
+            }
+            let _ = closed_tx.send(());
+        });
+        StderrTail { buffer, closed }
+    }
+
+    /// What arrived so far, after waiting up to [`PIPE_GRACE`] for the pipe to close.
+    fn take(self) -> Vec<u8> {
+        let _ = self.closed.recv_timeout(PIPE_GRACE);
+        let buf = self.buffer.lock().unwrap_or_else(|e| e.into_inner());
+        buf.clone()
+    }
+}
+
+/// Kill the trial's whole process group, then reap the trial.
+fn kill_group(child: &mut Child) -> Option<ExitStatus> {
+    if let Ok(pid) = i32::try_from(child.id()) {
+        // SAFETY: kill(2) on the process group this executor created for the trial; no memory is involved.
+        unsafe { libc::kill(-pid, libc::SIGKILL) };
+    }
+    let _ = child.kill();
+    child.wait().ok()
+}
+
+/// Read the trial's standard output line by line, as typed messages where they parse.
+fn spawn_stdout_reader(stdout: Option<ChildStdout>) -> Receiver<Event> {
+    let (tx, rx) = mpsc::channel();
+    thread::spawn(move || {
+        if let Some(stdout) = stdout {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                let event = match serde_json::from_str::<TrialMessage>(&line) {
+                    Ok(msg) => Event::Message(msg),
+                    Err(_) => Event::Garbage(line),
+                };
+                if tx.send(event).is_err() {
                     break;
                 }
             }
         }
-        let exit = if timed_out {
-            let _ = child.kill();
-            child.wait().ok()
-        } else {
-            let left = deadline.saturating_duration_since(Instant::now()).max(Duration::from_secs(1));
-            match wait_timeout::ChildExt::wait_timeout(&mut child, left) {
-                Ok(Some(status)) => Some(status),
-                _ => {
-                    timed_out = true;
-                    let _ = child.kill();
-                    child.wait().ok()
-                }
-            }
-        };
-        let _ = reader.join();
-        let stderr_bytes = stderr_reader.join().unwrap_or_default();
-        let tail = tail_of(&stderr_bytes, &garbage);
+        let _ = tx.send(Event::Eof);
+    });
+    rx
+}
 
-        if timed_out {
-            record.status = Status::Timeout;
-            record.reason = Some(format!("killed after its {:.0} s time budget", self.timeout.as_secs_f64()));
-            record.stderr_tail = tail;
-            return record;
+impl TrialExecutor for ProcessExecutor {
+    fn run(&mut self, trial: &PlannedTrial, on_message: &mut dyn FnMut(&TrialMessage)) -> TrialRecord {
+        let mut record = TrialRecord {
+            contestant: trial.request.contestant.clone(),
+            phase: trial.request.phase.clone(),
+            fork: trial.request.fork,
+            order: trial.order,
+            status: Status::Ok,
+            reason: None,
+            checks: Vec::new(),
+            iterations: Vec::new(),
+            metrics: MetricValues::new(),
+            stderr_tail: None,
+        };
+        let request = match serde_json::to_vec(&trial.request) {
+            Ok(bytes) => bytes,
+            Err(e) => return failed(record, format!("cannot encode the trial request: {e}")),
+        };
+        let mut child = match self.command().and_then(|mut cmd| cmd.spawn()) {
+            Ok(child) => child,
+            Err(e) => return failed(record, format!("cannot start the trial process: {e}")),
+        };
+        if let Some(mut stdin) = child.stdin.take() {
+            // The child reads the whole request before doing anything; a write error shows up as its failure.
+            let _ = stdin.write_all(&request);
+        }
+        let events = spawn_stdout_reader(child.stdout.take());
+        let stderr = StderrTail::spawn(child.stderr.take());
+
+        let mut garbage = Vec::new();
+        let (mut ending, done) = self.follow(&events, &mut record, &mut garbage, on_message);
+        let exit = match ending {
+            Ending::Eof => {
+                let (reaped, exit) = self.reap(&mut child);
+                ending = reaped;
+                exit
+            }
+            Ending::TimedOut | Ending::Interrupted => kill_group(&mut child),
+        };
+        let tail = tail_of(&stderr.take(), &garbage);
+
+        match ending {
+            Ending::TimedOut => {
+                record.status = Status::Timeout;
+                record.reason = Some(format!("killed after its {:.0} s time budget", self.timeout.as_secs_f64()));
+                record.stderr_tail = tail;
+                return record;
+            }
+            Ending::Interrupted => {
+                record.status = Status::Failed;
+                record.reason = Some("killed: the run was interrupted".to_string());
+                return record;
+            }
+            Ending::Eof => {}
         }
         let exit_ok = exit.as_ref().is_some_and(|s| s.success());
         if !exit_ok || !done {
@@ -211,4 +346,106 @@ fn tail_of(stderr: &[u8], garbage: &[String]) -> Option<String> {
     let start = text.len().saturating_sub(STDERR_TAIL_BYTES);
     let start = (start..text.len()).find(|&i| text.is_char_boundary(i)).unwrap_or(text.len());
     Some(text[start..].to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use measure::record::TrialRequest;
+
+    use super::*;
+
+    fn trial() -> PlannedTrial {
+        PlannedTrial {
+            request: TrialRequest {
+                scenario: "fake".to_string(),
+                contestant: "x".to_string(),
+                phase: None,
+                params: Default::default(),
+                fork: 0,
+                warmup: 0,
+                iterations: 1,
+                seed: 1,
+                quick: true,
+            },
+            order: 0,
+        }
+    }
+
+    fn run(timeout_ms: u64, script: &str) -> TrialRecord {
+        let mut executor = ProcessExecutor::with_command(Duration::from_millis(timeout_ms), "sh", &["-c", script]);
+        executor.run(&trial(), &mut |_| {})
+    }
+
+    const DONE: &str = r#"{"msg":"done","metrics":{"peak_rss_mib":3.5}}"#;
+    const CHECK_OK: &str = r#"{"msg":"check","name":"sum","passed":true,"detail":"equal"}"#;
+    const CHECK_FAILED: &str = r#"{"msg":"check","name":"sum","passed":false,"detail":"1 != 2"}"#;
+
+    #[test]
+    fn a_trial_that_reports_and_exits_cleanly_is_ok() {
+        let record = run(10_000, &format!("cat >/dev/null; echo '{CHECK_OK}'; echo '{DONE}'"));
+        assert_eq!(record.status, Status::Ok, "{record:?}");
+        assert_eq!(record.metrics.get("peak_rss_mib"), Some(&3.5));
+        assert_eq!(record.checks.len(), 1);
+    }
+
+    #[test]
+    fn a_failed_check_fails_the_trial_and_names_the_check() {
+        let record = run(10_000, &format!("cat >/dev/null; echo '{CHECK_FAILED}'; echo '{DONE}'"));
+        assert_eq!(record.status, Status::Failed);
+        assert_eq!(record.reason.as_deref(), Some("check `sum` failed: 1 != 2"));
+    }
+
+    #[test]
+    fn a_crash_is_a_failure_with_the_tail_of_its_stderr() {
+        let record = run(10_000, "cat >/dev/null; echo 'thread main panicked: boom' >&2; exit 101");
+        assert_eq!(record.status, Status::Failed);
+        assert_eq!(record.reason.as_deref(), Some("the trial process exited with status 101 before finishing"));
+        assert!(record.stderr_tail.as_deref().is_some_and(|t| t.contains("boom")), "{record:?}");
+    }
+
+    #[test]
+    fn a_trial_killed_by_a_signal_says_so() {
+        let record = run(10_000, "cat >/dev/null; kill -9 $$");
+        assert_eq!(record.status, Status::Failed);
+        assert!(record.reason.as_deref().is_some_and(|r| r.contains("signal 9")), "{record:?}");
+    }
+
+    #[test]
+    fn a_hang_is_killed_at_its_time_budget_and_marked_timeout() {
+        let started = Instant::now();
+        let record = run(300, "cat >/dev/null; echo 'started' >&2; sleep 30");
+        assert_eq!(record.status, Status::Timeout);
+        // The whole process group goes, `sleep` included: the executor does not wait for it to end by itself.
+        assert!(started.elapsed() < Duration::from_secs(20), "the hung trial's group was not killed");
+        assert!(record.stderr_tail.as_deref().is_some_and(|t| t.contains("started")), "{record:?}");
+    }
+
+    #[test]
+    fn ctrl_c_kills_the_running_trial() {
+        let interrupted = Arc::new(AtomicBool::new(false));
+        let mut executor = ProcessExecutor {
+            interrupted: Arc::clone(&interrupted),
+            ..ProcessExecutor::with_command(Duration::from_secs(60), "sh", &["-c", "cat >/dev/null; sleep 30"])
+        };
+        let flag = Arc::clone(&interrupted);
+        let setter = thread::spawn(move || {
+            thread::sleep(Duration::from_millis(200));
+            flag.store(true, Ordering::SeqCst);
+        });
+        let started = Instant::now();
+        let record = executor.run(&trial(), &mut |_| {});
+        setter.join().unwrap();
+        assert_eq!(record.status, Status::Failed);
+        assert_eq!(record.reason.as_deref(), Some("killed: the run was interrupted"));
+        assert!(started.elapsed() < Duration::from_secs(20));
+    }
+
+    #[test]
+    fn stray_output_on_stdout_is_kept_for_the_reader_not_parsed() {
+        let record = run(10_000, "cat >/dev/null; echo 'hello from a contestant'; exit 3");
+        assert_eq!(record.status, Status::Failed);
+        assert!(record.stderr_tail.as_deref().is_some_and(|t| t.contains("hello from a contestant")));
+    }
 }

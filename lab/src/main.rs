@@ -74,7 +74,7 @@ fn run() -> Result<ExitCode> {
             let flag = interrupted.clone();
             ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst)).context("installing the Ctrl-C handler")?;
             let out = OutputDir::new(options.out.clone());
-            let mut executor = ProcessExecutor { timeout: options.trial_timeout };
+            let mut executor = ProcessExecutor::new(options.trial_timeout, Arc::clone(&interrupted));
             let mut all_ok = true;
             let mut entries = Vec::new();
             for scenario in scenarios {
