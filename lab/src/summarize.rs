@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use measure::record::{Series, Status, TrialRecord};
-use measure::scenario::Scenario;
+use measure::scenario::{Scenario, HARNESS_METRIC_PREFIX};
 use measure::stats;
 use measure::summary::{params_json, Check, ContestantSummary, MetricStats, Summary};
 
@@ -108,7 +108,7 @@ fn metric_stats(trials: &[&TrialRecord]) -> BTreeMap<String, MetricStats> {
                 samples.entry(format!("{prefix}{name}")).or_default().entry(trial.fork).or_default().push(value);
             }
         }
-        for (name, &value) in &trial.metrics {
+        for (name, &value) in trial.metrics.iter().filter(|(name, _)| !name.starts_with(HARNESS_METRIC_PREFIX)) {
             samples.entry(format!("{prefix}{name}")).or_default().entry(trial.fork).or_default().push(value);
         }
     }
@@ -192,11 +192,24 @@ pub(crate) fn harness_notes(run: &RawRun) -> Vec<String> {
          of threads that just ended is booked before it is read; that sleep's own CPU is subtracted."
             .to_string(),
     );
-    notes.push(
+    let gauge_ns: Vec<f64> = run
+        .trials
+        .iter()
+        .filter_map(|t| t.metrics.get(&format!("{HARNESS_METRIC_PREFIX}gauge_ns_per_update")).copied())
+        .collect();
+    let gauge_cost = match stats::median(&gauge_ns) {
+        Some(ns) => format!(
+            " Measured in each trial process with two threads on different cores updating it at once, as in a \
+             per-item pipeline, one update cost {ns:.1} ns (median of {} processes): an upper bound on what the \
+             gauge adds per hand-off, to set beside the contestants' CPU per item.",
+            gauge_ns.len()
+        ),
+        None => String::new(),
+    };
+    notes.push(format!(
         "The outstanding-work gauge costs one relaxed atomic add per hand-off (per message: per item, or per \
-         batch), plus a `fetch_max` only when a new high-water mark is reached."
-            .to_string(),
-    );
+         batch), plus a `fetch_max` only when a new high-water mark is reached.{gauge_cost}"
+    ));
     notes.push(
         "The counting global allocator adds a few relaxed atomic operations to every allocation, in every \
          contestant alike."

@@ -118,12 +118,25 @@ pub trait Scenario: Send + Sync {
     fn discussion(&self, summary: &Summary) -> String;
 }
 
-/// Per-process metrics every trial reports when it ends (such as `peak_rss_mib`); see [`crate::memory`].
+/// Prefix of per-process metrics that describe the harness, not the contestant: reports use them to state what
+/// measuring cost, and leave them out of the contestant's results.
+pub const HARNESS_METRIC_PREFIX: &str = "harness_";
+
+/// Gauge updates per thread in the harness's contended-gauge calibration (a few milliseconds).
+const GAUGE_CALIBRATION_OPS: u64 = 200_000;
+
+/// Per-process metrics every trial reports when it ends: `peak_rss_mib` (from `VmHWM`, see [`crate::memory`];
+/// read first, before the calibration below can add to it) and `harness_gauge_ns_per_update`, the contended
+/// cost of one outstanding-gauge update on this machine ([`crate::gauge::contended_ns_per_update`]).
 pub fn process_metrics() -> MetricValues {
     let mut metrics = MetricValues::new();
     if let Some(peak) = crate::memory::peak_rss_mib() {
         metrics.insert("peak_rss_mib".to_string(), peak);
     }
+    metrics.insert(
+        format!("{HARNESS_METRIC_PREFIX}gauge_ns_per_update"),
+        crate::gauge::contended_ns_per_update(GAUGE_CALIBRATION_OPS),
+    );
     metrics
 }
 
