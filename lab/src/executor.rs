@@ -101,12 +101,12 @@ impl ProcessExecutor {
     /// Fold the trial's messages into `record` until it closes its output, its time runs out, or Ctrl-C.
     fn follow(
         &self,
+        deadline: Instant,
         events: &Receiver<Event>,
         record: &mut TrialRecord,
         garbage: &mut Vec<String>,
         on_message: &mut dyn FnMut(&TrialMessage),
     ) -> (Ending, bool) {
-        let deadline = Instant::now() + self.timeout;
         let mut done = false;
         loop {
             if self.interrupted.load(Ordering::SeqCst) {
@@ -139,10 +139,8 @@ impl ProcessExecutor {
         }
     }
 
-    /// Wait for the trial process to exit after it closed its output, within what is left of its budget.
-    fn reap(&self, child: &mut Child) -> (Ending, Option<ExitStatus>) {
-        let give = self.timeout.max(Duration::from_secs(1));
-        let deadline = Instant::now() + give;
+    /// Wait for the trial process to exit after it closed its output, until `deadline` (the end of its budget).
+    fn reap(&self, deadline: Instant, child: &mut Child) -> (Ending, Option<ExitStatus>) {
         loop {
             if self.interrupted.load(Ordering::SeqCst) {
                 return (Ending::Interrupted, kill_group(child));
@@ -260,11 +258,12 @@ impl TrialExecutor for ProcessExecutor {
         let events = spawn_stdout_reader(child.stdout.take());
         let stderr = StderrTail::spawn(child.stderr.take());
 
+        let deadline = Instant::now() + self.timeout;
         let mut garbage = Vec::new();
-        let (mut ending, done) = self.follow(&events, &mut record, &mut garbage, on_message);
+        let (mut ending, done) = self.follow(deadline, &events, &mut record, &mut garbage, on_message);
         let exit = match ending {
             Ending::Eof => {
-                let (reaped, exit) = self.reap(&mut child);
+                let (reaped, exit) = self.reap(deadline, &mut child);
                 ending = reaped;
                 exit
             }

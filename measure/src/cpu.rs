@@ -8,23 +8,23 @@
 //! ticks and context switches. When the process-wide clock is read, only the *calling* thread's pending time
 //! is brought up to date; a thread busy on another core, or one that is in the middle of exiting, is counted
 //! as of its last tick. So reading the process's CPU right after joining worker threads can miss milliseconds.
-//! [`settled_process_usage`] therefore waits [`SETTLE_WAIT`] (two ticks even at the coarsest common
-//! `HZ=100`; five ticks at 250 Hz) before reading, and returns the calling thread's own usage during that wait
-//! so the caller can subtract it.
+//! [`settled_process_mark`] therefore waits [`SETTLE_WAIT`] (two ticks even at the coarsest common `HZ=100`;
+//! five ticks at 250 Hz) before reading; the caller measures its own thread across the wait (a
+//! [`CpuMark::thread`] before and after) and subtracts it.
 //!
 //! `sysconf(_SC_CLK_TCK)` cannot tell the real tick: it reports `USER_HZ`, which is 100 whatever the kernel's
 //! `CONFIG_HZ`, so the wait is a fixed, documented constant instead.
 //!
-//! Both ends of a measurement should be read the same way: [`process_usage_reconciled`] is `getrusage`'s
-//! user/system split with its total lifted to `CLOCK_PROCESS_CPUTIME_ID` (nanosecond resolution, where
-//! `getrusage` truncates to microseconds) when that clock reads more; [`settled_process_usage`] returns such a
-//! reading and [`crate::probe::Probe`] starts from one.
+//! Both ends of a measurement are [`CpuMark`]s: `getrusage`'s user/system split and switch counts, with the
+//! CPU total of a difference taken from the nanosecond clocks (`CLOCK_PROCESS_CPUTIME_ID`,
+//! `CLOCK_THREAD_CPUTIME_ID`). [`crate::probe::Probe`] starts from [`CpuMark::process`] and ends with
+//! [`settled_process_mark`].
 
 use std::time::Duration;
 
 use crate::units::Nanos;
 
-/// How long [`settled_process_usage`] waits for other threads' CPU time to be booked: 20 ms, which is two
+/// How long [`settled_process_mark`] waits for other threads' CPU time to be booked: 20 ms, which is two
 /// scheduler ticks at `HZ=100` (the coarsest common Linux tick) and five at the lab VM's `HZ=250`.
 pub const SETTLE_WAIT: Duration = Duration::from_millis(20);
 
@@ -129,34 +129,6 @@ pub fn thread_cpu_clock_ns() -> Option<Nanos> {
     clock_ns(libc::CLOCK_THREAD_CPUTIME_ID)
 }
 
-/// `usage` with its CPU total raised to `precise_total_ns` when that is larger, the excess shared between user
-/// and system in the proportion `usage` already has (all to user when `usage` has no CPU time yet).
-pub fn lift_to_total(usage: Usage, precise_total_ns: Nanos) -> Usage {
-    let total = usage.cpu_ns();
-    if precise_total_ns <= total {
-        return usage;
-    }
-    let excess = precise_total_ns - total;
-    let system_extra = if total == 0 {
-        0
-    } else {
-        // u128 keeps the product exact; the quotient is at most `excess`, so it fits back into u64.
-        u64::try_from(u128::from(excess) * u128::from(usage.system_ns) / u128::from(total)).unwrap_or(excess)
-    };
-    Usage { user_ns: usage.user_ns + (excess - system_extra), system_ns: usage.system_ns + system_extra, ..usage }
-}
-
-/// The process's usage as `getrusage(RUSAGE_SELF)` splits it, with the CPU total lifted to
-/// `CLOCK_PROCESS_CPUTIME_ID` when that clock reads more (see [`lift_to_total`]). Use the same function at
-/// both ends of a measurement.
-pub fn process_usage_reconciled() -> Usage {
-    let usage = process_usage();
-    match process_cpu_clock_ns() {
-        Some(precise) => lift_to_total(usage, precise),
-        None => usage,
-    }
-}
-
 /// A CPU reading that pairs `getrusage` (user/system split, context switches) with the matching precise clock
 /// (`CLOCK_PROCESS_CPUTIME_ID` or `CLOCK_THREAD_CPUTIME_ID`).
 ///
@@ -206,19 +178,13 @@ pub fn with_total(usage: Usage, total_ns: Nanos) -> Usage {
     Usage { user_ns: total_ns - system_ns.min(total_ns), system_ns: system_ns.min(total_ns), ..usage }
 }
 
-/// Wait until CPU time of threads that just ended has been booked, then read the process usage.
-/// Returns the reading and the calling thread's own usage during the wait (to subtract).
+/// Wait [`SETTLE_WAIT`] so CPU time of threads that just ended is booked, then read the whole process.
 ///
-/// The wait is a sleep of [`SETTLE_WAIT`]; the reading is [`process_usage_reconciled`]. The calling thread's
-/// usage is read with `RUSAGE_THREAD` just before the sleep and just after the process reading, so the
-/// returned own usage covers the sleep and the reading itself (a few microseconds of CPU and usually one
-/// voluntary context switch).
-pub fn settled_process_usage() -> (Usage, Usage) {
-    let before = thread_usage();
+/// The wait is the caller's own (a sleep: a few microseconds of CPU and usually one voluntary switch); a caller
+/// that must not count it takes a [`CpuMark::thread`] before and after and subtracts the difference.
+pub fn settled_process_mark() -> CpuMark {
     std::thread::sleep(SETTLE_WAIT);
-    let process = process_usage_reconciled();
-    let after = thread_usage();
-    (process, after.since(&before))
+    CpuMark::process()
 }
 
 #[cfg(test)]
@@ -256,21 +222,6 @@ mod tests {
     }
 
     #[test]
-    fn lift_keeps_larger_usage_and_splits_excess() {
-        let u = Usage { user_ns: 300, system_ns: 100, voluntary_switches: 7, involuntary_switches: 8 };
-        assert_eq!(lift_to_total(u, 350), u);
-        let lifted = lift_to_total(u, 800);
-        assert_eq!(lifted.cpu_ns(), 800);
-        assert_eq!(lifted.user_ns, 600);
-        assert_eq!(lifted.system_ns, 200);
-        assert_eq!(lifted.voluntary_switches, 7);
-        assert_eq!(lifted.involuntary_switches, 8);
-        let from_zero = lift_to_total(Usage::default(), 42);
-        assert_eq!(from_zero.user_ns, 42);
-        assert_eq!(from_zero.system_ns, 0);
-    }
-
-    #[test]
     fn thread_usage_sees_own_burn() {
         let before = thread_usage();
         burn_thread_cpu(30_000_000);
@@ -284,17 +235,20 @@ mod tests {
     fn process_usage_is_at_least_thread_usage_and_monotonic() {
         burn_thread_cpu(5_000_000);
         let thread = thread_usage();
-        let p1 = process_usage_reconciled();
-        let p2 = process_usage_reconciled();
-        assert!(p1.cpu_ns() + 1_000 >= thread.cpu_ns());
-        assert!(p2.cpu_ns() >= p1.cpu_ns());
+        let p1 = CpuMark::process();
+        let p2 = CpuMark::process();
+        assert!(p1.usage.cpu_ns() + 1_000 >= thread.cpu_ns());
+        assert!(p2.since(&p1).cpu_ns() < 1_000_000_000);
+        assert!(p2.clock_ns >= p1.clock_ns);
         assert!(process_usage().cpu_ns() > 0);
     }
 
     #[test]
     fn settle_wait_costs_little_cpu() {
-        let (process, own) = settled_process_usage();
-        assert!(process.cpu_ns() > 0);
+        let before = CpuMark::thread();
+        let process = settled_process_mark();
+        let own = CpuMark::thread().since(&before);
+        assert!(process.usage.cpu_ns() > 0);
         // Sleeping is not burning: far less than the wait itself even on a loaded machine.
         assert!(own.cpu_ns() < SETTLE_WAIT.as_nanos() as u64 / 2, "own usage {own:?}");
     }

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::alloc::{self, AllocSnapshot};
-use crate::cpu::{CpuMark, SETTLE_WAIT};
+use crate::cpu::{self, CpuMark};
 use crate::gauge::Outstanding;
 use crate::record::{MetricValues, Series};
 use crate::sampler::Sampler;
@@ -87,7 +87,7 @@ impl Probe {
     /// Stop the sampler, let CPU accounting settle, read the clocks again; `items` is the per-item divisor.
     ///
     /// Wall time stops first, then the allocation counters are read (before joining the sampler can free or
-    /// allocate anything), then the sampler is stopped, the probe sleeps [`SETTLE_WAIT`] so tick-based accounting
+    /// allocate anything), then the sampler is stopped, the probe sleeps [`cpu::SETTLE_WAIT`] so tick-based accounting
     /// books the CPU of threads that just ended, and the process CPU is read. The calling thread's CPU from the
     /// wall stop to that reading is the probe's own and is subtracted, as is the sampler's.
     pub fn finish(self, items: u64) -> Measurement {
@@ -97,8 +97,7 @@ impl Probe {
         let alloc_end = alloc::snapshot();
         let sampled = self.sampler.stop();
         // Let tick-based accounting book the CPU of threads that just ended before reading the process total.
-        std::thread::sleep(SETTLE_WAIT);
-        let cpu_end = CpuMark::process();
+        let cpu_end = cpu::settled_process_mark();
         let harness = CpuMark::thread().since(&harness_start);
 
         let process = cpu_end.since(&self.cpu_start);

@@ -7,7 +7,7 @@
 
 use std::sync::Mutex;
 
-use measure::cpu::{process_usage_reconciled, settled_process_usage, thread_cpu_clock_ns, thread_usage};
+use measure::cpu::{settled_process_mark, thread_cpu_clock_ns, thread_usage, CpuMark};
 
 static PROCESS_WIDE: Mutex<()> = Mutex::new(());
 
@@ -32,7 +32,7 @@ fn burn(ns: u64) -> (u64, u64) {
 /// (burned total, settled process delta net of the wait, main thread's own CPU over the window).
 fn measure_burn(threads: usize, per_thread_ns: u64) -> (u64, u64, u64) {
     let main_start = thread_cpu_clock_ns().unwrap();
-    let before = process_usage_reconciled();
+    let before = CpuMark::process();
     let handles: Vec<_> = (0..threads).map(|_| std::thread::spawn(move || burn(per_thread_ns))).collect();
     let mut burned = 0;
     for handle in handles {
@@ -41,7 +41,10 @@ fn measure_burn(threads: usize, per_thread_ns: u64) -> (u64, u64, u64) {
         assert!(rusage + 1_000_000 >= precise && rusage <= precise + 1_000_000, "{rusage} vs {precise}");
         burned += precise;
     }
-    let (after, wait_own) = settled_process_usage();
+    // Exactly what the probe does after the wall clock stops: settle, read, and take out the wait's own CPU.
+    let wait_start = CpuMark::thread();
+    let after = settled_process_mark();
+    let wait_own = CpuMark::thread().since(&wait_start);
     let delta = after.since(&before).cpu_ns().saturating_sub(wait_own.cpu_ns());
     let main_cpu = thread_cpu_clock_ns().unwrap() - main_start;
     (burned, delta, main_cpu)
@@ -71,7 +74,9 @@ fn more_workers_than_cores_are_fully_booked() {
 #[test]
 fn settling_wait_itself_costs_little() {
     let _lock = PROCESS_WIDE.lock().unwrap_or_else(|e| e.into_inner());
-    let (_, own) = settled_process_usage();
+    let wait_start = CpuMark::thread();
+    let _ = settled_process_mark();
+    let own = CpuMark::thread().since(&wait_start);
     assert!(own.cpu_ns() < measure::cpu::SETTLE_WAIT.as_nanos() as u64 / 2, "own {own:?}");
     assert!(own.voluntary_switches >= 1, "a sleep switches out at least once: {own:?}");
 }
