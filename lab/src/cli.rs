@@ -96,7 +96,7 @@ fn run_options(cmd: Command) -> Command {
         Arg::new("quick")
             .long("quick")
             .action(ArgAction::SetTrue)
-            .help("Small sizes, one fork of 1 warm-up + 2 iterations: a smoke run in seconds, not for conclusions"),
+            .help("Small sizes and few repetitions (usually one fork of 1 warm-up + 2 iterations): a smoke run in seconds, not for conclusions"),
     )
     .arg(out_arg())
     .arg(Arg::new("only").long("only").value_name("NAME[,NAME]").help("Run only these contestants (see `lab list`)"))
@@ -105,21 +105,21 @@ fn run_options(cmd: Command) -> Command {
             .long("forks")
             .value_name("N")
             .value_parser(value_parser!(u32).range(1..=100))
-            .help("Fresh processes per contestant and phase [default: 3; --quick: 1]"),
+            .help("Fresh processes per contestant and phase [default: the scenario's, usually 3; --quick: 1]"),
     )
     .arg(
         Arg::new("warmup")
             .long("warmup")
             .value_name("N")
             .value_parser(value_parser!(u32).range(0..=1000))
-            .help("Warm-up iterations per process, discarded [default: 2; --quick: 1]"),
+            .help("Warm-up iterations per process, discarded [default: the scenario's, usually 2; --quick: 1]"),
     )
     .arg(
         Arg::new("iterations")
             .long("iterations")
             .value_name("N")
             .value_parser(value_parser!(u32).range(1..=10_000))
-            .help("Measured iterations per process [default: 5; --quick: 2]"),
+            .help("Measured iterations per process [default: the scenario's, usually 5; --quick: 2]"),
     )
     .arg(
         Arg::new("seed")

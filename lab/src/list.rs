@@ -14,6 +14,12 @@ pub(crate) fn render() -> String {
         for c in scenario.contestants() {
             let _ = writeln!(out, "    {:<width$}  {:<8}  {}", c.name, c.family.as_str(), c.description);
         }
+        let (full, quick) = (scenario.repetitions(false), scenario.repetitions(true));
+        let _ = writeln!(
+            out,
+            "  repetitions: {} forks x ({} warm-up + {} measured) [quick: {} x ({} + {})]",
+            full.forks, full.warmup, full.iterations, quick.forks, quick.warmup, quick.iterations
+        );
         let _ = writeln!(out, "  parameters:");
         for p in scenario.params() {
             let list = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(",");

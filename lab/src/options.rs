@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::ArgMatches;
-use measure::scenario::Scenario;
+use measure::scenario::{Repetitions, Scenario};
 
 use crate::cli::TRIAL_SUBCOMMAND;
 use crate::error::UsageError;
@@ -52,12 +52,12 @@ pub(crate) struct RunOptions {
     pub out: PathBuf,
     /// Contestants to run (`None`: all).
     pub only: Option<Vec<String>>,
-    /// Fresh processes per contestant and phase.
-    pub forks: u32,
-    /// Warm-up iterations per process.
-    pub warmup: u32,
-    /// Measured iterations per process.
-    pub iterations: u32,
+    /// Fresh processes per contestant and phase (`None`: the scenario's default, see [`Scenario::repetitions`]).
+    pub forks: Option<u32>,
+    /// Warm-up iterations per process (`None`: the scenario's default).
+    pub warmup: Option<u32>,
+    /// Measured iterations per process (`None`: the scenario's default).
+    pub iterations: Option<u32>,
     /// Seed for inputs and order.
     pub seed: u64,
     /// Relative difference under which results count as noise.
@@ -74,9 +74,9 @@ impl Default for RunOptions {
             quick: false,
             out: PathBuf::from("reports"),
             only: None,
-            forks: 3,
-            warmup: 2,
-            iterations: 5,
+            forks: None,
+            warmup: None,
+            iterations: None,
             seed: 1,
             noise_threshold: 0.2,
             trial_timeout: Duration::from_secs(300),
@@ -86,16 +86,19 @@ impl Default for RunOptions {
 }
 
 impl RunOptions {
+    /// Repetitions for `scenario`: the command line's where given, else the scenario's defaults.
+    pub(crate) fn repetitions(&self, scenario: &dyn Scenario) -> Repetitions {
+        let defaults = scenario.repetitions(self.quick);
+        Repetitions {
+            forks: self.forks.unwrap_or(defaults.forks),
+            warmup: self.warmup.unwrap_or(defaults.warmup),
+            iterations: self.iterations.unwrap_or(defaults.iterations),
+        }
+    }
+
     /// The defaults of a `--quick` run.
     fn quick() -> Self {
-        RunOptions {
-            quick: true,
-            forks: 1,
-            warmup: 1,
-            iterations: 2,
-            trial_timeout: Duration::from_secs(60),
-            ..Self::default()
-        }
+        RunOptions { quick: true, trial_timeout: Duration::from_secs(60), ..Self::default() }
     }
 }
 
@@ -153,9 +156,9 @@ fn run_options(sub: &ArgMatches, scenarios: &[&'static dyn Scenario]) -> Result<
         quick,
         out: out_dir(sub),
         only,
-        forks: sub.get_one::<u32>("forks").copied().unwrap_or(base.forks),
-        warmup: sub.get_one::<u32>("warmup").copied().unwrap_or(base.warmup),
-        iterations: sub.get_one::<u32>("iterations").copied().unwrap_or(base.iterations),
+        forks: sub.get_one::<u32>("forks").copied(),
+        warmup: sub.get_one::<u32>("warmup").copied(),
+        iterations: sub.get_one::<u32>("iterations").copied(),
         seed: sub.get_one::<u64>("seed").copied().unwrap_or(base.seed),
         noise_threshold,
         trial_timeout,

@@ -65,20 +65,21 @@ pub(crate) fn plan(scenario: &'static dyn Scenario, options: &RunOptions) -> Run
         .into_iter()
         .filter(|c| options.only.as_ref().is_none_or(|only| only.contains(&c.name)))
         .collect();
+    let repetitions = options.repetitions(scenario);
     let method = Method {
         quick: options.quick,
-        forks: options.forks,
-        warmup: options.warmup,
-        iterations: options.iterations,
+        forks: repetitions.forks,
+        warmup: repetitions.warmup,
+        iterations: repetitions.iterations,
         noise_threshold: options.noise_threshold,
         seed: options.seed,
         trial_timeout_s: options.trial_timeout.as_secs_f64(),
     };
     let mut trials = Vec::new();
     let n = contestants.len();
-    for fork in 0..options.forks {
+    for fork in 0..repetitions.forks {
         // Spread the starting contestant evenly over the forks.
-        let shift = if n == 0 { 0 } else { (fork as usize * n.div_ceil(options.forks as usize)) % n };
+        let shift = if n == 0 { 0 } else { (fork as usize * n.div_ceil(repetitions.forks as usize)) % n };
         for phase in &phases {
             for order in 0..n {
                 let contestant = &contestants[(order + shift) % n];
@@ -89,8 +90,8 @@ pub(crate) fn plan(scenario: &'static dyn Scenario, options: &RunOptions) -> Run
                         phase: phase.name.clone(),
                         params: phase.params.clone(),
                         fork,
-                        warmup: options.warmup,
-                        iterations: options.iterations,
+                        warmup: repetitions.warmup,
+                        iterations: repetitions.iterations,
                         seed: options.seed,
                         quick: options.quick,
                     },

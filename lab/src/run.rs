@@ -238,7 +238,7 @@ mod tests {
     }
 
     fn options() -> RunOptions {
-        RunOptions { forks: 3, warmup: 1, iterations: 2, ..RunOptions::default() }
+        RunOptions { forks: Some(3), warmup: Some(1), iterations: Some(2), ..RunOptions::default() }
     }
 
     #[test]

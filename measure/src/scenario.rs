@@ -66,6 +66,24 @@ pub struct ChartSpec {
     pub log_scale: bool,
 }
 
+/// How many times a scenario's trials repeat unless the command line says otherwise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Repetitions {
+    /// Fresh processes per contestant and phase.
+    pub forks: u32,
+    /// Warm-up iterations per process, discarded.
+    pub warmup: u32,
+    /// Measured iterations per process.
+    pub iterations: u32,
+}
+
+impl Repetitions {
+    /// The lab's default for a full run: 3 forks of 2 warm-ups and 5 measured iterations.
+    pub const STANDARD: Repetitions = Repetitions { forks: 3, warmup: 2, iterations: 5 };
+    /// The lab's default for `--quick`: 1 fork of 1 warm-up and 2 measured iterations.
+    pub const QUICK: Repetitions = Repetitions { forks: 1, warmup: 1, iterations: 2 };
+}
+
 /// Where a trial process sends what it measured; the lab's implementation writes each message at once.
 pub trait TrialSink {
     /// One iteration finished.
@@ -105,6 +123,16 @@ pub trait Scenario: Send + Sync {
     /// Whether a larger headline metric is better (`ops_per_sec`) rather than worse (`ms_per_million`).
     fn higher_is_better(&self) -> bool {
         false
+    }
+    /// Default repetitions of a full (`quick == false`) or `--quick` run. A scenario whose iterations last seconds
+    /// (a dependency with a fixed service time) overrides this to stay within its run-time budget; `--forks`,
+    /// `--warmup` and `--iterations` still win.
+    fn repetitions(&self, quick: bool) -> Repetitions {
+        if quick {
+            Repetitions::QUICK
+        } else {
+            Repetitions::STANDARD
+        }
     }
     /// Metrics shown in the results table, in order.
     fn table_metrics(&self) -> Vec<&'static str>;

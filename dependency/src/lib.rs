@@ -1,0 +1,2 @@
+//! A simulated remote dependency (being built).
+#![warn(missing_docs)]

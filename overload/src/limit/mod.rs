@@ -1,0 +1,1 @@
+//! Admission limits (being built).
