@@ -263,7 +263,7 @@ mod tests {
             threads_max: 3,
             heap_peak_bytes: 2 * 1024 * 1024,
             heap_retained_bytes: -16,
-            outstanding_series: Series { period_ms: 1.0, values: vec![] },
+            outstanding_series: Series::new(1.0, vec![]),
         };
         let metrics = m.metrics();
         assert_eq!(metrics["wall_ms"], 4.0);

@@ -69,6 +69,25 @@ pub struct Series {
     pub period_ms: f64,
     /// One value per period, from the start of the iteration.
     pub values: Vec<f64>,
+    /// Moments a chart marks with a vertical line, such as a dependency's capacity drop.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub marks: Vec<Mark>,
+}
+
+impl Series {
+    /// A series without marks.
+    pub fn new(period_ms: f64, values: Vec<f64>) -> Series {
+        Series { period_ms, values, marks: Vec::new() }
+    }
+}
+
+/// A moment worth marking on a time-series chart.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Mark {
+    /// Time since the series started, in milliseconds.
+    pub at_ms: f64,
+    /// Short label drawn beside the line, such as `capacity 500 → 100`.
+    pub label: String,
 }
 
 /// What one iteration of a trial measured.

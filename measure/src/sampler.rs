@@ -141,7 +141,7 @@ impl Run {
         let own_usage = CpuMark::thread().since(&own_start);
         Sampled {
             max_outstanding: self.max_outstanding,
-            series: Series { period_ms: self.period_ms, values: self.values },
+            series: Series::new(self.period_ms, self.values),
             threads_max: self.threads_max.max(1),
             live_heap_max: self.live_heap_max,
             own_usage,
@@ -210,7 +210,7 @@ impl Sampler {
         let value = gauge_now(&self.gauge);
         Sampled {
             max_outstanding: value,
-            series: Series { period_ms: self.period_ms, values: vec![value as f64] },
+            series: Series::new(self.period_ms, vec![value as f64]),
             threads_max: crate::memory::thread_count().unwrap_or(1).max(1),
             live_heap_max: crate::alloc::snapshot().live_bytes,
             own_usage: Usage::default(),

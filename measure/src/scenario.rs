@@ -42,10 +42,12 @@ pub enum ChartKind {
     Bars,
     /// One line per contestant over the sweep's phases.
     Sweep,
-    /// The named time series of each contestant's first measured iteration.
+    /// The named time series of each contestant's first measured iteration: one panel per contestant (and
+    /// phase), each series of the list a line in it (several series share the panel's axis, so give them one
+    /// unit), with the series' marks as vertical lines.
     Series {
-        /// Series name in [`IterationRecord::series`].
-        series: &'static str,
+        /// Series names in [`IterationRecord::series`].
+        series: &'static [&'static str],
     },
 }
 

@@ -6,7 +6,7 @@
 
 use std::ops::Range;
 
-use measure::record::Status;
+use measure::record::{Mark, Status};
 use measure::scenario::{ChartKind, ChartSpec};
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::coord::Shift;
@@ -57,9 +57,9 @@ pub fn render_chart(input: &ReportInput<'_>, chart: &ChartSpec) -> String {
             bars_data(input, chart).map(|groups| draw(bars_height(&groups), |a| bars(a, chart, &groups)))
         }
         ChartKind::Sweep => sweep_data(input, chart).map(|d| draw((WIDTH, LINE_HEIGHT), |a| sweep(a, chart, &d))),
-        ChartKind::Series { series } => series_data(input, series).map(|lines| {
-            let columns = panel_columns(phases(input.summary).len(), lines.len());
-            draw(panels_size(lines.len(), columns), |a| series_chart(a, chart, &lines, columns))
+        ChartKind::Series { series } => series_data(input, series).map(|panels| {
+            let columns = panel_columns(phases(input.summary).len(), panels.len());
+            draw(panels_size(panels.len(), columns), |a| series_chart(a, chart, &panels, columns))
         }),
     };
     match result {
@@ -271,6 +271,14 @@ struct Line {
     points: Vec<(f64, f64)>,
 }
 
+/// One panel of a small-multiples chart: a contestant (at a phase), its lines and its marks.
+#[derive(Debug, Clone)]
+struct Panel {
+    label: String,
+    lines: Vec<Line>,
+    marks: Vec<Mark>,
+}
+
 /// Lines of a sweep chart and what the x axis is.
 #[derive(Debug, Clone)]
 struct SweepData {
@@ -311,31 +319,46 @@ fn sweep_data(input: &ReportInput<'_>, chart: &ChartSpec) -> Option<SweepData> {
     (!lines.is_empty()).then_some(SweepData { x_desc, lines })
 }
 
-fn series_data(input: &ReportInput<'_>, series: &str) -> Option<Vec<Line>> {
+fn series_data(input: &ReportInput<'_>, names: &[&str]) -> Option<Vec<Panel>> {
     let summary = input.summary;
-    let mut lines = Vec::new();
+    let mut panels = Vec::new();
     for c in summary.contestants.iter().filter(|c| c.status == Status::Ok) {
         let Some(by_name) = input.series.get(&c.name) else { continue };
         for phase in phases(summary) {
-            let Some(s) = by_name.get(&metric_key(phase, series)) else { continue };
-            let points: Vec<(f64, f64)> = s
-                .values
-                .iter()
-                .enumerate()
-                .map(|(i, v)| (s.period_ms * i as f64, *v))
-                .filter(|(t, v)| t.is_finite() && v.is_finite())
-                .collect();
-            if points.is_empty() {
+            let mut lines = Vec::new();
+            let mut marks: Vec<Mark> = Vec::new();
+            for (index, name) in names.iter().enumerate() {
+                let Some(s) = by_name.get(&metric_key(phase, name)) else { continue };
+                let points: Vec<(f64, f64)> = s
+                    .values
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| (s.period_ms * i as f64, *v))
+                    .filter(|(t, v)| t.is_finite() && v.is_finite())
+                    .collect();
+                if points.is_empty() {
+                    continue;
+                }
+                // One series: the contestant's colour; several: one colour per series, the same in every panel.
+                let color = if names.len() == 1 { color(input, &c.name) } else { PALETTE[index % PALETTE.len()] };
+                lines.push(Line { label: (*name).to_string(), color, points });
+                for mark in s.marks.iter().filter(|m| m.at_ms.is_finite()) {
+                    if !marks.contains(mark) {
+                        marks.push(mark.clone());
+                    }
+                }
+            }
+            if lines.is_empty() {
                 continue;
             }
             let label = match phase {
                 Some(phase) => format!("{} @ {phase}", c.name),
                 None => c.name.clone(),
             };
-            lines.push(Line { label, color: color(input, &c.name), points });
+            panels.push(Panel { label, lines, marks });
         }
     }
-    (!lines.is_empty()).then_some(lines)
+    (!panels.is_empty()).then_some(panels)
 }
 
 fn sweep(root: &Area<'_>, chart: &ChartSpec, data: &SweepData) -> DrawResult {
@@ -354,10 +377,11 @@ fn panels_size(panels: usize, columns: usize) -> (u32, u32) {
     (PANELS_WIDTH, PANELS_HEADER.saturating_add(PANEL_HEIGHT.saturating_mul(rows)))
 }
 
-/// Small multiples: one panel per line, in order, each with its own time axis and all sharing one y scale.
-fn series_chart(root: &Area<'_>, chart: &ChartSpec, lines: &[Line], columns: usize) -> DrawResult {
+/// Small multiples: one panel per contestant (and phase), in order, each with its own time axis and all sharing
+/// one y scale.
+fn series_chart(root: &Area<'_>, chart: &ChartSpec, panels: &[Panel], columns: usize) -> DrawResult {
     let columns = columns.max(1);
-    let rows = lines.len().div_ceil(columns);
+    let rows = panels.len().div_ceil(columns);
     let (header, body) = root.split_vertically(PANELS_HEADER);
     let centre = i32::try_from(PANELS_WIDTH / 2).unwrap_or(0);
     let title_style = TextStyle::from((FONT, 20).into_font()).pos(Pos::new(HPos::Center, VPos::Center));
@@ -367,29 +391,37 @@ fn series_chart(root: &Area<'_>, chart: &ChartSpec, lines: &[Line], columns: usi
     let note = format!("x: time (ms) since the phase started · y: {}, one scale for every panel", chart.unit);
     header.draw(&Text::new(note, (centre, 46), note_style)).map_err(err)?;
 
-    let points = || lines.iter().flat_map(|l| &l.points);
+    let points = || panels.iter().flat_map(|p| &p.lines).flat_map(|l| &l.points);
     let (y_lo, y_hi) = points().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| (lo.min(p.1), hi.max(p.1)));
-    let panels = body.split_evenly((rows, columns));
-    for (area, line) in panels.iter().zip(lines) {
+    let areas = body.split_evenly((rows, columns));
+    for (area, panel_data) in areas.iter().zip(panels) {
         if chart.log_scale && y_lo > 0.0 {
-            panel(area, chart, line, || log_range(y_lo, y_hi).log_scale())?;
+            panel(area, chart, panel_data, log_range(y_lo, y_hi), || log_range(y_lo, y_hi).log_scale())?;
         } else {
-            panel(area, chart, line, || linear_range(y_lo, y_hi))?;
+            panel(area, chart, panel_data, linear_range(y_lo, y_hi), || linear_range(y_lo, y_hi))?;
         }
     }
     Ok(())
 }
 
-/// One panel of a small-multiples chart: `line` against its own time axis starting at 0.
-fn panel<Y>(area: &Area<'_>, chart: &ChartSpec, line: &Line, y_spec: impl FnOnce() -> Y) -> DrawResult
+/// One panel of a small-multiples chart: its lines against their own time axis starting at 0, each mark a
+/// dashed vertical line, and a legend when it holds several lines. `y_bounds` is the y range `y_spec` builds.
+fn panel<Y>(
+    area: &Area<'_>,
+    chart: &ChartSpec,
+    data: &Panel,
+    y_bounds: Range<f64>,
+    y_spec: impl FnOnce() -> Y,
+) -> DrawResult
 where
     Y: AsRangedCoord<Value = f64>,
     Y::CoordDescType: ValueFormatter<f64>,
 {
-    let x_hi = line.points.iter().map(|p| p.0).fold(0.0, f64::max);
+    let x_hi = data.lines.iter().flat_map(|l| &l.points).map(|p| p.0).fold(0.0, f64::max);
+    let x_hi = data.marks.iter().map(|m| m.at_ms).fold(x_hi, f64::max);
     let x_range = 0.0..if x_hi > 0.0 { x_hi } else { 1.0 };
     let mut ctx = ChartBuilder::on(area)
-        .caption(line.label.clone(), (FONT, 15))
+        .caption(data.label.clone(), (FONT, 15))
         .margin(6)
         .margin_right(18)
         .x_label_area_size(22)
@@ -407,7 +439,35 @@ where
         .axis_desc_style((FONT, 12))
         .draw()
         .map_err(err)?;
-    ctx.draw_series(LineSeries::new(line.points.iter().copied(), line.color.stroke_width(2))).map_err(err)?;
+    let grey = RGBColor(110, 110, 110);
+    for mark in &data.marks {
+        let (bottom, top) = (y_bounds.start, y_bounds.end);
+        let dashes = (0..20).map(|i| {
+            let from = bottom + (top - bottom) * f64::from(i) / 20.0;
+            let to = bottom + (top - bottom) * (f64::from(i) + 0.5) / 20.0;
+            PathElement::new(vec![(mark.at_ms, from), (mark.at_ms, to)], grey.stroke_width(1))
+        });
+        ctx.draw_series(dashes).map_err(err)?;
+        let style = TextStyle::from((FONT, 11).into_font()).color(&grey);
+        ctx.draw_series(std::iter::once(Text::new(format!(" {}", mark.label), (mark.at_ms, top), style)))
+            .map_err(err)?;
+    }
+    for line in &data.lines {
+        let color = line.color;
+        ctx.draw_series(LineSeries::new(line.points.iter().copied(), color.stroke_width(2)))
+            .map_err(err)?
+            .label(line.label.clone())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], color.stroke_width(2)));
+    }
+    if data.lines.len() > 1 {
+        ctx.configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .background_style(WHITE.mix(0.85))
+            .border_style(RGBColor(180, 180, 180))
+            .label_font((FONT, 11))
+            .draw()
+            .map_err(err)?;
+    }
     Ok(())
 }
 

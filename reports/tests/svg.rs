@@ -3,6 +3,7 @@
 
 mod common;
 
+use measure::record::{Mark, Series};
 use measure::scenario::{ChartKind, ChartSpec};
 
 fn chart(input: &reports::ReportInput<'_>, id: &str) -> String {
@@ -77,6 +78,32 @@ fn a_series_chart_draws_one_captioned_panel_per_line_in_order() {
         captions,
         ["baseline-loop @ work_0", "baseline-loop @ work_64", "stream-map @ work_0", "stream-map @ work_64"]
     );
+}
+
+#[test]
+fn a_series_chart_overlays_several_series_with_a_legend_and_draws_their_marks() {
+    let summary = common::summary();
+    let mut input = common::input(&summary);
+    let by_name = input.series.get_mut("stream-map").unwrap();
+    let mut limit = Series::new(10.0, vec![20.0, 21.0, 22.0, 12.0]);
+    limit.marks.push(Mark { at_ms: 20.0, label: "capacity 500 → 100".to_string() });
+    by_name.insert("work_0.limit".to_string(), limit);
+    let spec = ChartSpec {
+        id: "limit",
+        title: "Limit and calls in flight",
+        metric: "max_outstanding",
+        unit: "calls",
+        kind: ChartKind::Series { series: &["limit", "outstanding"] },
+        log_scale: false,
+    };
+    let svg = reports::svg::render_chart(&input, &spec);
+    assert_svg_document(&svg);
+    // The phase with both series has a legend naming them, and the mark's label.
+    assert!(has_text(&svg, "limit"));
+    assert!(has_text(&svg, "outstanding"));
+    assert!(has_text(&svg, "capacity 500 → 100"));
+    // The phase with only one of them still gets its panel.
+    assert!(has_text(&svg, "stream-map @ work_64"));
 }
 
 #[test]

@@ -141,7 +141,7 @@ impl Scenario for ChainScenario {
                 title: "Items in flight in the channel pipelines (first measured iteration)",
                 metric: "max_outstanding",
                 unit: "items",
-                kind: ChartKind::Series { series: "outstanding" },
+                kind: ChartKind::Series { series: &["outstanding"] },
                 log_scale: false,
             },
         ]

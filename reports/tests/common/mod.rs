@@ -145,7 +145,7 @@ pub fn charts() -> Vec<ChartSpec> {
             title: "Items in flight over time",
             metric: "max_outstanding",
             unit: "items",
-            kind: ChartKind::Series { series: "outstanding" },
+            kind: ChartKind::Series { series: &["outstanding"] },
             log_scale: false,
         },
     ]
@@ -154,11 +154,8 @@ pub fn charts() -> Vec<ChartSpec> {
 /// Series of the first measured iteration, per contestant.
 pub fn series() -> BTreeMap<String, BTreeMap<String, Series>> {
     let mut by_name = BTreeMap::new();
-    by_name.insert(
-        "work_0.outstanding".to_string(),
-        Series { period_ms: 10.0, values: vec![0.0, 40.0, 64.0, 64.0, 12.0] },
-    );
-    by_name.insert("work_64.outstanding".to_string(), Series { period_ms: 10.0, values: vec![0.0, 8.0, 16.0, 3.0] });
+    by_name.insert("work_0.outstanding".to_string(), Series::new(10.0, vec![0.0, 40.0, 64.0, 64.0, 12.0]));
+    by_name.insert("work_64.outstanding".to_string(), Series::new(10.0, vec![0.0, 8.0, 16.0, 3.0]));
     let mut series = BTreeMap::new();
     series.insert("stream-map".to_string(), by_name);
     series
