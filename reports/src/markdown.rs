@@ -262,9 +262,13 @@ fn results(input: &ReportInput<'_>) -> String {
         if !missing.is_empty() {
             let lists: Vec<String> =
                 missing.iter().map(|(metric, names)| format!("`{metric}`: {}", names.join(", "))).collect();
+            let outstanding_note = if missing.iter().any(|(m, _)| m.ends_with("max_outstanding")) {
+                " (for `max_outstanding`: the contestant has no hand-off queue that could hold items)"
+            } else {
+                ""
+            };
             out.push_str(&format!(
-                "\n— : the metric does not apply to the contestant (for `max_outstanding`: the contestant has no \
-                 hand-off queue that could hold items) — {}.\n",
+                "\n— : the metric does not apply to the contestant{outstanding_note} — {}.\n",
                 lists.join("; ")
             ));
         }

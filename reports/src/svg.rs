@@ -391,26 +391,46 @@ fn series_chart(root: &Area<'_>, chart: &ChartSpec, panels: &[Panel], columns: u
     let note = format!("x: time (ms) since the phase started · y: {}, one scale for every panel", chart.unit);
     header.draw(&Text::new(note, (centre, 46), note_style)).map_err(err)?;
 
+    // On a log scale, values at or below zero (a window without data) are left out rather than forcing a
+    // linear axis.
+    let log_panels: Vec<Panel>;
+    let panels = if chart.log_scale {
+        log_panels = panels
+            .iter()
+            .map(|p| Panel {
+                lines: p
+                    .lines
+                    .iter()
+                    .map(|l| Line { points: l.points.iter().copied().filter(|pt| pt.1 > 0.0).collect(), ..l.clone() })
+                    .collect(),
+                ..p.clone()
+            })
+            .collect();
+        &log_panels[..]
+    } else {
+        panels
+    };
     let points = || panels.iter().flat_map(|p| &p.lines).flat_map(|l| &l.points);
     let (y_lo, y_hi) = points().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| (lo.min(p.1), hi.max(p.1)));
     let areas = body.split_evenly((rows, columns));
     for (area, panel_data) in areas.iter().zip(panels) {
         if chart.log_scale && y_lo > 0.0 {
-            panel(area, chart, panel_data, log_range(y_lo, y_hi), || log_range(y_lo, y_hi).log_scale())?;
+            panel(area, chart, panel_data, (log_range(y_lo, y_hi), true), || log_range(y_lo, y_hi).log_scale())?;
         } else {
-            panel(area, chart, panel_data, linear_range(y_lo, y_hi), || linear_range(y_lo, y_hi))?;
+            panel(area, chart, panel_data, (linear_range(y_lo, y_hi), false), || linear_range(y_lo, y_hi))?;
         }
     }
     Ok(())
 }
 
 /// One panel of a small-multiples chart: its lines against their own time axis starting at 0, each mark a
-/// dashed vertical line, and a legend when it holds several lines. `y_bounds` is the y range `y_spec` builds.
+/// dashed vertical line, and a legend when it holds several lines. `y_bounds` is the y range `y_spec` builds
+/// and `log` whether it is logarithmic.
 fn panel<Y>(
     area: &Area<'_>,
     chart: &ChartSpec,
     data: &Panel,
-    y_bounds: Range<f64>,
+    (y_bounds, log): (Range<f64>, bool),
     y_spec: impl FnOnce() -> Y,
 ) -> DrawResult
 where
@@ -442,9 +462,11 @@ where
     let grey = RGBColor(110, 110, 110);
     for mark in &data.marks {
         let (bottom, top) = (y_bounds.start, y_bounds.end);
+        // Evenly spaced on the drawn axis: geometric steps on a log scale, arithmetic ones otherwise.
+        let at = |f: f64| if log { bottom * (top / bottom).powf(f) } else { bottom + (top - bottom) * f };
         let dashes = (0..20).map(|i| {
-            let from = bottom + (top - bottom) * f64::from(i) / 20.0;
-            let to = bottom + (top - bottom) * (f64::from(i) + 0.5) / 20.0;
+            let from = at(f64::from(i) / 20.0);
+            let to = at((f64::from(i) + 0.5) / 20.0);
             PathElement::new(vec![(mark.at_ms, from), (mark.at_ms, to)], grey.stroke_width(1))
         });
         ctx.draw_series(dashes).map_err(err)?;
