@@ -1,0 +1,231 @@
+//! From a run's call records to the scenario's metrics: overall and per phase (`before_drop.`, `after_drop.`),
+//! and the per-window series the report charts.
+//!
+//! A call belongs to the phase in which it was *issued* (before or after the moment the dependency's capacity
+//! dropped). A phase's throughput counts the calls that *completed* inside it, over its length: from the first
+//! issue to the drop, and from the drop to the last completion. Outstanding calls (issued, not yet seen
+//! complete: in service, queued in the dependency, or completed but not yet noticed) are counted exactly from
+//! the records, issues before completions at the same microsecond. Series windows are aligned on the ledger's
+//! origin and start at the window of the first issue.
+
+use measure::latency::LatencyRecorder;
+use measure::record::{Mark, MetricValues, Series};
+
+use crate::ledger::CallRecord;
+
+/// Phase of the calls issued before the capacity drop.
+pub const BEFORE_DROP: &str = "before_drop";
+/// Phase of the calls issued at or after the capacity drop.
+pub const AFTER_DROP: &str = "after_drop";
+
+/// Metrics and series computed from one run's records.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunAnalysis {
+    /// Metric name → value, overall and phase-prefixed.
+    pub metrics: MetricValues,
+    /// `p99_latency_us` and `outstanding` per window, from the first issue.
+    pub series: Vec<(String, Series)>,
+    /// Microseconds from the ledger origin to the first issue.
+    pub start_us: u64,
+    /// Index of the first window the series hold, counting windows from the ledger's origin: the series start
+    /// at the window holding the first issue, so other per-window records (the dependency's timeline, the
+    /// limit) line up by skipping this many windows.
+    pub first_window: u64,
+}
+
+/// Per-phase tallies.
+#[derive(Debug, Default)]
+struct PhaseTally {
+    latency: LatencyRecorder,
+    issued: u64,
+    failed: u64,
+    completed_inside: u64,
+    max_outstanding: u64,
+}
+
+/// Analyse `records`; `drop_us` is when the capacity dropped (ledger microseconds; `None`: it never did, and
+/// every call is `before_drop`); `window_us` is the series' window.
+pub fn analyse(records: &[CallRecord], drop_us: Option<u64>, window_us: u64) -> RunAnalysis {
+    let window_us = window_us.max(1);
+    let start_us = records.iter().map(|r| r.issued_us).min().unwrap_or(0);
+    let end_us = records.iter().map(CallRecord::completed_us).max().unwrap_or(start_us);
+    let in_after = |t: u64| drop_us.is_some_and(|d| t >= d);
+    let mut overall = PhaseTally::default();
+    let mut phases = [PhaseTally::default(), PhaseTally::default()];
+
+    let first_window = start_us / window_us;
+    let base_us = first_window * window_us;
+    let windows = usize::try_from((end_us.saturating_sub(base_us)) / window_us + 1).unwrap_or(1);
+    let mut window_latency: Vec<Vec<u64>> = vec![Vec::new(); windows];
+    let mut window_outstanding = vec![0u64; windows];
+    let window_of = |t: u64| usize::try_from(t.saturating_sub(base_us) / window_us).unwrap_or(0).min(windows - 1);
+
+    for r in records {
+        let phase = &mut phases[usize::from(in_after(r.issued_us))];
+        phase.issued += 1;
+        overall.issued += 1;
+        let done = r.completed_us();
+        phases[usize::from(in_after(done))].completed_inside += u64::from(!r.failed);
+        if r.failed {
+            phases[usize::from(in_after(r.issued_us))].failed += 1;
+            overall.failed += 1;
+            continue;
+        }
+        phases[usize::from(in_after(r.issued_us))].latency.record_us(r.latency_us);
+        overall.latency.record_us(r.latency_us);
+        window_latency[window_of(done)].push(r.latency_us);
+    }
+
+    // Outstanding calls: +1 at issue, -1 at completion; issues first at equal times, so the maximum is never low.
+    let mut events: Vec<(u64, i8)> = Vec::with_capacity(records.len() * 2);
+    for r in records {
+        events.push((r.issued_us, 0));
+        events.push((r.completed_us(), 1));
+    }
+    events.sort_unstable();
+    let mut outstanding: u64 = 0;
+    // The window the previous event fell in: windows without events carry the count they began with.
+    let mut current_window = 0;
+    for (t, kind) in events {
+        let w = window_of(t);
+        while current_window < w {
+            current_window += 1;
+            window_outstanding[current_window] = outstanding;
+        }
+        if kind == 0 {
+            outstanding += 1;
+            let phase = &mut phases[usize::from(in_after(t))];
+            phase.max_outstanding = phase.max_outstanding.max(outstanding);
+            overall.max_outstanding = overall.max_outstanding.max(outstanding);
+        }
+        window_outstanding[w] = window_outstanding[w].max(outstanding);
+        if kind == 1 {
+            outstanding = outstanding.saturating_sub(1);
+        }
+    }
+
+    let mut metrics = MetricValues::new();
+    let span_us = end_us.saturating_sub(start_us);
+    put_phase(&mut metrics, "", &overall, overall.issued - overall.failed, span_us);
+    let before_len = drop_us.map_or(span_us, |d| d.saturating_sub(start_us));
+    put_phase(&mut metrics, &format!("{BEFORE_DROP}."), &phases[0], phases[0].completed_inside, before_len);
+    if let Some(d) = drop_us {
+        metrics.insert("drop_at_ms".to_string(), d.saturating_sub(start_us) as f64 / 1e3);
+        put_phase(
+            &mut metrics,
+            &format!("{AFTER_DROP}."),
+            &phases[1],
+            phases[1].completed_inside,
+            end_us.saturating_sub(d),
+        );
+    }
+
+    let period_ms = window_us as f64 / 1e3;
+    let marks: Vec<Mark> = drop_us
+        .map(|d| vec![Mark { at_ms: d.saturating_sub(base_us) as f64 / 1e3, label: "capacity drops".to_string() }])
+        .unwrap_or_default();
+    let p99: Vec<f64> = window_latency.iter_mut().map(|w| quantile(w, 0.99).map_or(0.0, |v| v as f64)).collect();
+    let mut p99_series = Series::new(period_ms, p99);
+    p99_series.marks = marks.clone();
+    let mut outstanding_series = Series::new(period_ms, window_outstanding.iter().map(|&v| v as f64).collect());
+    outstanding_series.marks = marks;
+    RunAnalysis {
+        metrics,
+        series: vec![("p99_latency_us".to_string(), p99_series), ("outstanding".to_string(), outstanding_series)],
+        start_us,
+        first_window,
+    }
+}
+
+/// The `q`-quantile of `values` (nearest rank: the smallest value at or above a fraction `q` of them), exact;
+/// `None` when empty. Sorts `values`.
+fn quantile(values: &mut [u64], q: f64) -> Option<u64> {
+    if values.is_empty() {
+        return None;
+    }
+    values.sort_unstable();
+    let rank = (q * values.len() as f64).ceil() as usize;
+    values.get(rank.clamp(1, values.len()) - 1).copied()
+}
+
+/// Insert one phase's metrics under `prefix` (`""` for the whole run): `ops_per_sec` is `completed` calls over
+/// `length_us`.
+fn put_phase(metrics: &mut MetricValues, prefix: &str, tally: &PhaseTally, completed: u64, length_us: u64) {
+    metrics.extend(tally.latency.metrics(prefix));
+    metrics.insert(format!("{prefix}calls"), tally.issued as f64);
+    metrics.insert(format!("{prefix}errors"), tally.failed as f64);
+    metrics.insert(format!("{prefix}max_outstanding"), tally.max_outstanding as f64);
+    if length_us > 0 {
+        metrics.insert(format!("{prefix}ops_per_sec"), completed as f64 * 1e6 / length_us as f64);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call(issued_us: u64, latency_us: u64) -> CallRecord {
+        CallRecord { issued_us, latency_us, failed: false }
+    }
+
+    #[test]
+    fn calls_split_into_phases_by_issue_time_and_throughput_by_completion() {
+        // Two calls before the drop at t=1000, two after; one straddles it.
+        let records = [call(0, 500), call(900, 400), call(1_000, 1_000), call(1_500, 1_500)];
+        let a = analyse(&records, Some(1_000), 1_000);
+        assert_eq!(a.metrics["before_drop.calls"], 2.0);
+        assert_eq!(a.metrics["after_drop.calls"], 2.0);
+        // Before: one completion inside [0, 1000) over 1 ms. After: three completions over 2 ms.
+        assert_eq!(a.metrics["before_drop.ops_per_sec"], 1_000.0);
+        assert_eq!(a.metrics["after_drop.ops_per_sec"], 1_500.0);
+        assert_eq!(a.metrics["ops_per_sec"], 4.0 * 1e6 / 3_000.0);
+        assert_eq!(a.metrics["drop_at_ms"], 1.0);
+    }
+
+    #[test]
+    fn outstanding_counts_issues_before_completions_at_the_same_time() {
+        // A completes at 100 exactly when B is issued: both count as outstanding at that instant.
+        let records = [call(0, 100), call(100, 50), call(120, 10)];
+        let a = analyse(&records, None, 1_000);
+        assert_eq!(a.metrics["max_outstanding"], 2.0);
+        assert_eq!(a.metrics["before_drop.max_outstanding"], 2.0);
+        assert!(!a.metrics.contains_key("after_drop.max_outstanding"));
+    }
+
+    #[test]
+    fn failures_count_as_errors_not_latency() {
+        let records = [call(0, 10), CallRecord { issued_us: 5, latency_us: 1, failed: true }];
+        let a = analyse(&records, None, 1_000);
+        assert_eq!(a.metrics["errors"], 1.0);
+        assert_eq!(a.metrics["latency_max_us"], 10.0);
+    }
+
+    #[test]
+    fn outstanding_per_window_carries_through_windows_without_issues() {
+        // Three calls issued at once, completing in windows 2 and 3: windows 1 and 2 still hold them.
+        let records = [call(0, 2_500), call(0, 2_500), call(0, 3_500)];
+        let a = analyse(&records, None, 1_000);
+        let (_, outstanding) = &a.series[1];
+        assert_eq!(outstanding.values, vec![3.0, 3.0, 3.0, 1.0]);
+    }
+
+    #[test]
+    fn quantiles_take_the_nearest_rank() {
+        let mut values: Vec<u64> = (1..=100).rev().collect();
+        assert_eq!(quantile(&mut values, 0.99), Some(99));
+        assert_eq!(quantile(&mut values, 1.0), Some(100));
+        assert_eq!(quantile(&mut [7], 0.99), Some(7));
+        assert_eq!(quantile(&mut [], 0.5), None);
+    }
+
+    #[test]
+    fn series_have_one_value_per_window_and_mark_the_drop() {
+        let records = [call(0, 100), call(2_500, 100)];
+        let a = analyse(&records, Some(2_000), 1_000);
+        let (name, p99) = &a.series[0];
+        assert_eq!(name, "p99_latency_us");
+        assert_eq!(p99.values.len(), 3);
+        assert_eq!(p99.values[1], 0.0, "no call completed in the middle window");
+        assert_eq!(p99.marks[0].at_ms, 2.0);
+    }
+}

@@ -1,0 +1,254 @@
+//! Conformance checks every overload contestant must pass before its figures mean anything, written once for
+//! all contestants and run in `cargo test` and in every trial process before timing.
+//!
+//! Each check runs a small overload run (a few thousand calls against a dependency with a few tens of slots and
+//! millisecond calls) in a helper thread under a watchdog: a check that has not answered within [`WATCHDOG`]
+//! fails as hung instead of blocking the process. None of them judges speed.
+//!
+//! - `exactly_once`: every call completes once, with the right answer, through a capacity drop.
+//! - `dependency_within_capacity`: the dependency never started a call at or above its capacity.
+//! - `within_limit`: the gate never admitted above its limit (limited contestants).
+//! - `rejections_counted`: with a small queue limit, rejected calls come back as errors, are counted once each,
+//!   and the run still ends.
+//! - `limit_follows_latency`: against a healthy dependency the limit climbs to the ceiling (so the contestant
+//!   keeps its gate full: a family that could not would stay app-limited), and once the dependency slows it
+//!   falls (adaptive limiters) or stays put (fixed). Both families are held to the same expectation, so the
+//!   stream and blocking contestants of one limiter admit the same way.
+//! - `gate_families_agree`: one scripted sequence of releases, driven through the gate's blocking and async
+//!   acquire, gives the same limit history ([`crate::limit::conformance::same_admissions`]).
+
+use std::sync::mpsc;
+use std::sync::Arc;
+use std::thread;
+use std::time::Duration;
+
+use dependency::{CapacityChange, Dependency, Stats};
+use measure::summary::Check;
+
+use crate::config::OverloadConfig;
+use crate::contestants::{Contestant, Job};
+use crate::ledger::Ledger;
+use crate::limit::{self, Gate, LimiterKind, LimiterParams};
+
+/// How long a check may take before it counts as hung.
+pub const WATCHDOG: Duration = Duration::from_secs(30);
+/// Calls of the small runs.
+pub const CALLS: u64 = 2_000;
+
+/// Every check for `contestant`, in order.
+pub fn all(contestant: Contestant) -> Vec<Check> {
+    let mut checks = Vec::new();
+    let small = guarded("exactly_once", move || drop_run(contestant));
+    match small {
+        Ok(run) => {
+            checks.push(Check::new(
+                "exactly_once",
+                run.verified.is_ok(),
+                run.verified.clone().err().unwrap_or_else(|| {
+                    format!(
+                        "{CALLS} calls through a capacity drop (40 → 8 slots, 2 ms): each completed once, right answer"
+                    )
+                }),
+            ));
+            checks.push(Check::new(
+                "dependency_within_capacity",
+                run.stats.over_capacity_starts == 0,
+                format!(
+                    "{} service starts at or above capacity; most in service at once {}",
+                    run.stats.over_capacity_starts, run.stats.max_in_service
+                ),
+            ));
+            if let Some(over) = run.over_limit {
+                checks.push(Check::new(
+                    "within_limit",
+                    over == 0,
+                    format!("{over} admissions above the limit; most admitted at once {}", run.max_in_flight),
+                ));
+            }
+        }
+        Err(err) => checks.push(Check::new("exactly_once", false, err)),
+    }
+    checks.push(check("rejections_counted", move || rejections_counted(contestant)));
+    if let Some(kind) = contestant.limiter {
+        checks.push(check("limit_follows_latency", move || limit_follows_latency(contestant, kind)));
+        checks.push(check("gate_families_agree", move || {
+            limit::conformance::same_admissions(kind).map(|()| {
+                "one scripted sequence of releases gives the same limit history through blocking and async \
+                 acquires"
+                    .to_string()
+            })
+        }));
+    }
+    checks
+}
+
+/// What a small run left behind.
+#[derive(Debug, Clone)]
+struct SmallRun {
+    verified: Result<(), String>,
+    stats: Stats,
+    failures: u64,
+    over_limit: Option<u64>,
+    max_in_flight: usize,
+    limit_history: Vec<(Duration, usize)>,
+    /// When the capacity dropped, on the gate's clock (the gate is created right after the ledger, so the
+    /// ledger's clock stands in for it to within microseconds).
+    drop_after: Option<Duration>,
+}
+
+/// Run `contestant` once over `calls` calls against `dependency`, with a gate built from `limits`.
+fn small_run(
+    contestant: Contestant,
+    dependency: dependency::Config,
+    calls: u64,
+    limits: &LimiterParams,
+    unbounded_threads: usize,
+) -> Result<SmallRun, String> {
+    let config = OverloadConfig {
+        calls,
+        capacity: dependency.capacity,
+        capacity_after: dependency.capacity,
+        service: dependency.service,
+        jitter: Duration::ZERO,
+        queue_limit: dependency.queue_limit,
+        limits: *limits,
+        unbounded_threads,
+        seed: 1,
+    };
+    let prepared = contestant.prepare(&config)?;
+    let dependency = Dependency::start(dependency).map_err(|e| format!("cannot start the dependency: {e}"))?;
+    let ledger = Ledger::new(calls);
+    let gate = contestant.limiter.map(|kind| Arc::new(Gate::new(limit::build(kind, limits))));
+    let job = Job { dependency: &dependency, ledger: &ledger, calls, gate: gate.clone() };
+    prepared.run(&job, &mut || {})?;
+    let stats = dependency.stats();
+    dependency.shutdown();
+    Ok(SmallRun {
+        verified: ledger.verify(),
+        stats,
+        failures: ledger.failures(),
+        over_limit: gate.as_ref().map(|g| g.over_limit_admissions()),
+        max_in_flight: gate.as_ref().map_or(0, |g| g.max_in_flight()),
+        limit_history: gate.as_ref().map(|g| g.limit_history()).unwrap_or_default(),
+        drop_after: stats.capacity_changed_at.map(|at| at.saturating_duration_since(ledger.origin())),
+    })
+}
+
+/// Small limiter settings: initial 5, ceiling 40, fixed 30, slow above 4 ms.
+fn small_limits() -> LimiterParams {
+    LimiterParams { fixed_limit: 30, initial: 5, max: 40, latency_threshold: Duration::from_millis(4) }
+}
+
+/// [`CALLS`] calls, 40 slots of 2 ms dropping to 8 halfway.
+fn drop_run(contestant: Contestant) -> Result<SmallRun, String> {
+    let dependency = dependency::Config {
+        capacity: 40,
+        service: Duration::from_millis(2),
+        schedule: vec![CapacityChange { at_call: CALLS / 2, capacity: 8 }],
+        ..dependency::Config::default()
+    };
+    small_run(contestant, dependency, CALLS, &small_limits(), 200)
+}
+
+/// 500 calls against 10 slots of 2 ms with room for 5 queued: most are rejected; each must come back as an
+/// error, counted once, and the run must end.
+fn rejections_counted(contestant: Contestant) -> Result<String, String> {
+    let calls = 500;
+    let dependency = dependency::Config {
+        capacity: 10,
+        service: Duration::from_millis(2),
+        queue_limit: Some(5),
+        ..dependency::Config::default()
+    };
+    let limits = LimiterParams { fixed_limit: 100, initial: 50, max: 100, latency_threshold: Duration::from_millis(4) };
+    let run = small_run(contestant, dependency, calls, &limits, 100)?;
+    run.verified.clone()?;
+    if run.failures != run.stats.rejected {
+        return Err(format!(
+            "{} calls came back failed but the dependency rejected {}",
+            run.failures, run.stats.rejected
+        ));
+    }
+    if run.stats.completed + run.stats.rejected != calls {
+        return Err(format!("{} completed + {} rejected != {calls} calls", run.stats.completed, run.stats.rejected));
+    }
+    Ok(format!(
+        "{calls} calls, 10 slots, queue limit 5: {} rejected and counted as errors, {} completed, the run ended",
+        run.stats.rejected, run.stats.completed
+    ))
+}
+
+/// 1,600 calls healthy (capacity above the limiter's ceiling), then 400 after a drop to 4 slots: the limit must reach 90% of
+/// its ceiling before the drop, then fall to at most three quarters of that peak at some point after it
+/// (adaptive limiters; Gradient2 and Vegas may climb back once the slower latency becomes their new normal), or
+/// never move (fixed).
+fn limit_follows_latency(contestant: Contestant, kind: LimiterKind) -> Result<String, String> {
+    let limits = small_limits();
+    let ceiling = crate::config::limiter_ceiling(kind, &limits);
+    let calls = 2_000;
+    let dependency = dependency::Config {
+        capacity: 100,
+        service: Duration::from_millis(2),
+        schedule: vec![CapacityChange { at_call: 1_600, capacity: 4 }],
+        ..dependency::Config::default()
+    };
+    let run = small_run(contestant, dependency, calls, &limits, 100)?;
+    run.verified.clone()?;
+    let drop_after = run.drop_after.ok_or("the dependency's capacity never dropped")?;
+    let history = &run.limit_history;
+    let peak = history.iter().filter(|(at, _)| *at <= drop_after).map(|(_, l)| *l).max().unwrap_or(0);
+    let low = history.iter().filter(|(at, _)| *at > drop_after).map(|(_, l)| *l).min().unwrap_or(peak);
+    let last = history.last().map_or(0, |(_, l)| *l);
+    let reached = peak * 10 >= ceiling * 9;
+    match kind {
+        LimiterKind::Fixed => {
+            if history.iter().all(|(_, l)| *l == ceiling) {
+                Ok(format!("the fixed limit stayed at {ceiling} throughout"))
+            } else {
+                Err(format!("the fixed limit moved: peak {peak}, lowest after the drop {low}, expected {ceiling}"))
+            }
+        }
+        _ if !reached => Err(format!(
+            "against a healthy dependency the limit peaked at {peak}, short of 90% of its ceiling {ceiling}: the \
+             contestant did not keep its gate full"
+        )),
+        _ if low * 4 > peak * 3 => Err(format!(
+            "after the dependency slowed (100 → 4 slots) the limit only fell to {low}, not to three quarters of its \
+             peak {peak}"
+        )),
+        _ => Ok(format!(
+            "peaked at {peak} of a ceiling of {ceiling} while the dependency was healthy, fell to {low} after it \
+             slowed (100 → 4 slots), ended at {last}"
+        )),
+    }
+}
+
+/// Run `work` in a helper thread under the watchdog.
+fn guarded<T: Send + 'static>(
+    name: &str,
+    work: impl FnOnce() -> Result<T, String> + Send + 'static,
+) -> Result<T, String> {
+    let (tx, rx) = mpsc::channel();
+    let spawned = thread::Builder::new().name(format!("check-{name}")).spawn(move || {
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work));
+        let _ = tx.send(outcome.unwrap_or_else(|_| Err("the check panicked".to_string())));
+    });
+    if let Err(err) = spawned {
+        return Err(format!("could not start the check thread: {err}"));
+    }
+    match rx.recv_timeout(WATCHDOG) {
+        Ok(result) => result,
+        Err(mpsc::RecvTimeoutError::Timeout) => {
+            Err(format!("hung: no answer within {} s (its thread is left behind)", WATCHDOG.as_secs()))
+        }
+        Err(mpsc::RecvTimeoutError::Disconnected) => Err("the check thread died without answering".to_string()),
+    }
+}
+
+/// A named check from a guarded run returning its detail.
+fn check(name: &'static str, work: impl FnOnce() -> Result<String, String> + Send + 'static) -> Check {
+    match guarded(name, work) {
+        Ok(detail) => Check::new(name, true, detail),
+        Err(detail) => Check::new(name, false, detail),
+    }
+}

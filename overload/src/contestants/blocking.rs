@@ -1,0 +1,43 @@
+//! `blocking-<limiter>`: a pool of OS threads gated by the limiter, each blocking on its call's completion.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use dependency::Dependency;
+
+use super::{finish_call, pool, Job, Prepared};
+
+/// A pool of `threads` threads, started per iteration and parked until the run begins.
+#[derive(Debug)]
+pub struct GatedPool {
+    threads: usize,
+}
+
+impl GatedPool {
+    /// A pool of `threads` threads (the limiter's ceiling: more could never be admitted at once).
+    pub fn new(threads: usize) -> GatedPool {
+        GatedPool { threads: threads.max(1) }
+    }
+}
+
+impl Prepared for GatedPool {
+    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<(), String> {
+        let gate = job.gate.as_ref().ok_or("a gated pool needs a gate")?;
+        let next = AtomicU64::new(0);
+        pool::run(self.threads, go, || loop {
+            let permit = gate.acquire_blocking();
+            let index = next.fetch_add(1, Ordering::Relaxed);
+            if index >= job.calls {
+                drop(permit);
+                return;
+            }
+            let issued = Instant::now();
+            let result = job.dependency.call(index).wait();
+            finish_call(job.ledger, index, issued, result, Some(permit));
+        })
+    }
+
+    fn idle_latencies(&self, dependency: &Dependency, n: u32) -> Vec<Duration> {
+        pool::idle_waited(dependency, n)
+    }
+}

@@ -1,0 +1,41 @@
+//! `blocking-unbounded`: many OS threads issuing calls back to back, with no admission control.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use dependency::Dependency;
+
+use super::{finish_call, pool, Job, Prepared};
+
+/// `threads` threads (at most one per call), started per iteration and parked until the run begins.
+#[derive(Debug)]
+pub struct UnboundedThreads {
+    threads: usize,
+}
+
+impl UnboundedThreads {
+    /// Up to `threads` threads.
+    pub fn new(threads: usize) -> UnboundedThreads {
+        UnboundedThreads { threads: threads.max(1) }
+    }
+}
+
+impl Prepared for UnboundedThreads {
+    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<(), String> {
+        let next = AtomicU64::new(0);
+        let threads = usize::try_from(job.calls).map_or(self.threads, |calls| self.threads.min(calls.max(1)));
+        pool::run(threads, go, || loop {
+            let index = next.fetch_add(1, Ordering::Relaxed);
+            if index >= job.calls {
+                return;
+            }
+            let issued = Instant::now();
+            let result = job.dependency.call(index).wait();
+            finish_call(job.ledger, index, issued, result, None);
+        })
+    }
+
+    fn idle_latencies(&self, dependency: &Dependency, n: u32) -> Vec<Duration> {
+        pool::idle_waited(dependency, n)
+    }
+}

@@ -1,0 +1,66 @@
+//! `stream-<limiter>`: one stream whose concurrent width follows the limiter (`limited_unordered`), on a
+//! multi-thread tokio runtime.
+
+use std::time::{Duration, Instant};
+
+use futures::{stream, StreamExt};
+use tokio::runtime::Runtime;
+
+use dependency::Dependency;
+
+use super::{finish_call, Job, Prepared};
+use crate::stream_ext::LimitedStreamExt;
+
+/// The runtime, built once per trial.
+#[derive(Debug)]
+pub struct LimitedStream {
+    runtime: Runtime,
+}
+
+/// A multi-thread runtime with the default number of workers (one per core), as `#[tokio::main]` builds.
+pub(crate) fn runtime() -> Result<Runtime, String> {
+    tokio::runtime::Builder::new_multi_thread().build().map_err(|e| format!("cannot build the tokio runtime: {e}"))
+}
+
+impl LimitedStream {
+    /// Build the runtime.
+    pub fn new() -> Result<LimitedStream, String> {
+        Ok(LimitedStream { runtime: runtime()? })
+    }
+}
+
+impl Prepared for LimitedStream {
+    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<(), String> {
+        let gate = job.gate.clone().ok_or("a limited stream needs a gate")?;
+        let (dependency, ledger) = (job.dependency, job.ledger);
+        // Like `#[tokio::main]`: the stream is the runtime's main future.
+        go();
+        self.runtime.block_on(
+            stream::iter(0..job.calls)
+                .limited_unordered(gate, |index, permit| async move {
+                    let issued = Instant::now();
+                    let result = dependency.call(index).await;
+                    finish_call(ledger, index, issued, result, Some(permit));
+                })
+                .for_each(|()| async {}),
+        );
+        Ok(())
+    }
+
+    fn idle_latencies(&self, dependency: &Dependency, n: u32) -> Vec<Duration> {
+        idle_awaited(&self.runtime, dependency, n)
+    }
+}
+
+/// `n` calls awaited one at a time on `runtime`.
+pub(crate) fn idle_awaited(runtime: &Runtime, dependency: &Dependency, n: u32) -> Vec<Duration> {
+    runtime.block_on(async {
+        let mut out = Vec::new();
+        for i in 0..n {
+            let issued = Instant::now();
+            let _ = dependency.call(u64::from(i)).await;
+            out.push(issued.elapsed());
+        }
+        out
+    })
+}

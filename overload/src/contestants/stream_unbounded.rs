@@ -1,0 +1,47 @@
+//! `stream-unbounded`: `buffer_unordered` as wide as the run, so every call is issued at once.
+
+use std::time::{Duration, Instant};
+
+use futures::{stream, StreamExt};
+use tokio::runtime::Runtime;
+
+use dependency::Dependency;
+
+use super::stream::{idle_awaited, runtime};
+use super::{finish_call, Job, Prepared};
+
+/// The runtime, built once per trial.
+#[derive(Debug)]
+pub struct UnboundedStream {
+    runtime: Runtime,
+}
+
+impl UnboundedStream {
+    /// Build the runtime.
+    pub fn new() -> Result<UnboundedStream, String> {
+        Ok(UnboundedStream { runtime: runtime()? })
+    }
+}
+
+impl Prepared for UnboundedStream {
+    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<(), String> {
+        let (dependency, ledger) = (job.dependency, job.ledger);
+        let width = usize::try_from(job.calls).map_err(|_| "too many calls for this machine")?.max(1);
+        go();
+        self.runtime.block_on(
+            stream::iter(0..job.calls)
+                .map(|index| async move {
+                    let issued = Instant::now();
+                    let result = dependency.call(index).await;
+                    finish_call(ledger, index, issued, result, None);
+                })
+                .buffer_unordered(width)
+                .for_each(|()| async {}),
+        );
+        Ok(())
+    }
+
+    fn idle_latencies(&self, dependency: &Dependency, n: u32) -> Vec<Duration> {
+        idle_awaited(&self.runtime, dependency, n)
+    }
+}

@@ -1,0 +1,170 @@
+//! `aimd`: additive increase, multiplicative decrease, after Netflix's `AIMDLimit`
+//! (`concurrency-limits-core/src/main/java/com/netflix/concurrency/limits/limit/AIMDLimit.java`, the version
+//! with `minLimit`/`maxLimit`).
+
+use std::time::Duration;
+
+use super::{LimitAlgorithm, Sample};
+
+/// How an [`Aimd`] limit starts, moves and is bounded.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AimdConfig {
+    /// The limit before any sample (default 20, Netflix's).
+    pub initial: usize,
+    /// The lowest the limit goes (default 1; Netflix's builder defaults to 20).
+    pub min: usize,
+    /// The highest the limit goes (default 1000; Netflix's builder defaults to 200).
+    pub max: usize,
+    /// The factor a drop multiplies the limit by, rounded down (default 0.9; kept within [0.5, 1.0), the range
+    /// Netflix's builder accepts).
+    pub backoff: f64,
+    /// A call slower than this (strictly) counts as a drop (Netflix's `timeout`). The lab's dependency queues
+    /// rather than rejects, so slowness is the overload signal; default 10 ms, twice the scenario's service
+    /// time.
+    pub latency_threshold: Duration,
+}
+
+impl Default for AimdConfig {
+    fn default() -> Self {
+        AimdConfig { initial: 20, min: 1, max: 1000, backoff: 0.9, latency_threshold: Duration::from_millis(10) }
+    }
+}
+
+/// Loss-based limit: +1 per good call while the gate is at least half used, × `backoff` per drop or slow call.
+///
+/// On each sample, as Netflix's `AIMDLimit._update`:
+///
+/// ```text
+/// if dropped or latency > latency_threshold:  limit = floor(limit × backoff)
+/// else if in_flight × 2 ≥ limit:              limit = limit + 1
+/// limit = clamp(limit, min, max)
+/// ```
+///
+/// The limit is an integer between steps, as in Netflix (so 9 backs off to 8, not 8.1).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Aimd {
+    config: AimdConfig,
+    limit: usize,
+}
+
+impl Aimd {
+    /// An AIMD limit. Bounds are made consistent rather than rejected: `min` is at least 1, `max` at least
+    /// `min`, `initial` is clamped into `[min, max]`, and a `backoff` outside [0.5, 1.0) is clamped into it (a
+    /// non-finite one becomes 0.9).
+    pub fn new(config: AimdConfig) -> Aimd {
+        let min = config.min.max(1);
+        let max = config.max.max(min);
+        let backoff = if config.backoff.is_finite() {
+            config.backoff.clamp(0.5, 1.0 - f64::EPSILON)
+        } else {
+            AimdConfig::default().backoff
+        };
+        let config = AimdConfig {
+            initial: config.initial.clamp(min, max),
+            min,
+            max,
+            backoff,
+            latency_threshold: config.latency_threshold,
+        };
+        Aimd { config, limit: config.initial }
+    }
+
+    /// The configuration in force, after [`new`](Self::new) made its bounds consistent.
+    pub fn config(&self) -> &AimdConfig {
+        &self.config
+    }
+}
+
+impl Default for Aimd {
+    fn default() -> Self {
+        Aimd::new(AimdConfig::default())
+    }
+}
+
+impl LimitAlgorithm for Aimd {
+    fn name(&self) -> &'static str {
+        "aimd"
+    }
+
+    fn limit(&self) -> usize {
+        self.limit
+    }
+
+    fn on_sample(&mut self, sample: &Sample) -> usize {
+        let current = self.limit;
+        let next = if sample.dropped || sample.latency > self.config.latency_threshold {
+            // Truncation toward zero, as Java's `(int)` cast; the product is finite and non-negative.
+            (current as f64 * self.config.backoff).floor() as usize
+        } else if sample.in_flight.saturating_mul(2) >= current {
+            current.saturating_add(1)
+        } else {
+            current
+        };
+        self.limit = next.clamp(self.config.min, self.config.max);
+        self.limit
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(ms: u64, in_flight: usize, dropped: bool) -> Sample {
+        Sample { latency: Duration::from_millis(ms), in_flight, dropped }
+    }
+
+    #[test]
+    fn grows_by_one_only_when_at_least_half_the_limit_is_in_flight() {
+        let mut aimd = Aimd::default();
+        assert_eq!(aimd.limit(), 20);
+        // 10 × 2 = 20 ≥ 20: grow.
+        assert_eq!(aimd.on_sample(&sample(5, 10, false)), 21);
+        // 10 × 2 = 20 < 21: app-limited, unchanged.
+        assert_eq!(aimd.on_sample(&sample(5, 10, false)), 21);
+        // 11 × 2 = 22 ≥ 21: grow.
+        assert_eq!(aimd.on_sample(&sample(5, 11, false)), 22);
+        assert_eq!(aimd.on_sample(&sample(5, 1, false)), 22);
+    }
+
+    #[test]
+    fn backs_off_on_a_slow_call_and_on_a_drop_whatever_the_in_flight() {
+        let mut aimd = Aimd::default();
+        assert_eq!(aimd.on_sample(&sample(5, 20, false)), 21);
+        // 11 ms > 10 ms threshold: floor(21 × 0.9) = floor(18.9) = 18, even while app-limited.
+        assert_eq!(aimd.on_sample(&sample(11, 1, false)), 18);
+        // Exactly the threshold is not slow: 9 × 2 = 18 ≥ 18, grow.
+        assert_eq!(aimd.on_sample(&sample(10, 9, false)), 19);
+        // A fast drop still backs off: floor(19 × 0.9) = floor(17.1) = 17.
+        assert_eq!(aimd.on_sample(&sample(1, 19, true)), 17);
+        // Integer steps below 10: each backoff removes one (9 → 8, not 8.1).
+        let mut small = Aimd::new(AimdConfig { initial: 9, ..AimdConfig::default() });
+        assert_eq!(small.on_sample(&sample(1, 9, true)), 8);
+        assert_eq!(small.on_sample(&sample(1, 8, true)), 7);
+    }
+
+    #[test]
+    fn stays_within_min_and_max() {
+        let mut floor_one = Aimd::new(AimdConfig { initial: 1, ..AimdConfig::default() });
+        // floor(1 × 0.9) = 0, clamped to min 1.
+        assert_eq!(floor_one.on_sample(&sample(50, 1, true)), 1);
+
+        let mut bounded = Aimd::new(AimdConfig { initial: 6, min: 5, max: 7, ..AimdConfig::default() });
+        assert_eq!(bounded.on_sample(&sample(1, 6, false)), 7);
+        assert_eq!(bounded.on_sample(&sample(1, 7, false)), 7);
+        assert_eq!(bounded.on_sample(&sample(1, 7, true)), 6);
+        // floor(6 × 0.9) = 5, then floor(5 × 0.9) = 4 clamped to 5.
+        assert_eq!(bounded.on_sample(&sample(1, 7, true)), 5);
+        assert_eq!(bounded.on_sample(&sample(1, 7, true)), 5);
+    }
+
+    #[test]
+    fn inconsistent_bounds_are_made_consistent() {
+        let aimd = Aimd::new(AimdConfig { initial: 0, min: 0, max: 0, backoff: 1.5, ..AimdConfig::default() });
+        assert_eq!(aimd.limit(), 1);
+        assert_eq!(aimd.config().min, 1);
+        assert_eq!(aimd.config().max, 1);
+        assert!(aimd.config().backoff < 1.0);
+        let high = Aimd::new(AimdConfig { initial: 5000, ..AimdConfig::default() });
+        assert_eq!(high.limit(), 1000);
+    }
+}

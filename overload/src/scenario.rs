@@ -1,0 +1,203 @@
+//! The lab's view of the overload scenario: parameters, contestants, metrics, charts, trials, claims and the
+//! discussion.
+
+use measure::record::TrialRequest;
+use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
+use measure::summary::{ClaimResult, ContestantInfo, Summary};
+
+use crate::contestants::Contestant;
+use crate::{claims, discussion, trial};
+
+/// The overload scenario, as the lab's registry lists it.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct OverloadScenario;
+
+/// The headline metric: p99 latency of the calls issued after the capacity drop.
+pub const HEADLINE: &str = "after_drop.latency_p99_us";
+
+fn spec(name: &'static str, help: &'static str, default: u64, quick: u64, min: u64, max: u64) -> ParamSpec {
+    ParamSpec { name, help, default: vec![default], quick: vec![quick], sweep: false, min, max }
+}
+
+impl Scenario for OverloadScenario {
+    fn name(&self) -> &'static str {
+        "overload"
+    }
+
+    fn title(&self) -> &'static str {
+        "Overload: a dependency loses capacity mid-run, under a fixed bound and adaptive limits, in both styles"
+    }
+
+    fn question(&self) -> &'static str {
+        "When a dependency suddenly serves fewer concurrent calls, what happens to latency, throughput and queued \
+         work under a fixed concurrency bound, under adaptive limits (AIMD, Gradient2, Vegas), and with no bound \
+         at all, written as a demand-driven stream and as a pool of blocking threads? A simulated dependency with \
+         500 concurrent slots of 5 ms drops to 100 slots when the 100,000th of 200,000 calls is issued; calls \
+         beyond its slots wait in its FIFO queue, so latency (from issue to the caller seeing the reply) includes \
+         that queue. In the published JVM experiment an adaptive limit starting at 20 protected tail latency at \
+         the cost of a longer run, while the reactive side only ever used a fixed bound; here every limiter runs \
+         in both families, through one admission gate shared by both."
+    }
+
+    fn params(&self) -> Vec<ParamSpec> {
+        vec![
+            spec(
+                "calls",
+                "Calls per iteration; capacity drops when call calls/2 is issued.",
+                200_000,
+                20_000,
+                100,
+                10_000_000,
+            ),
+            spec("capacity", "The dependency's concurrent slots before the drop.", 500, 500, 1, 100_000),
+            spec("capacity-after", "Its slots from call calls/2 on.", 100, 100, 1, 100_000),
+            spec("service-ms", "Service time of one call, in milliseconds.", 5, 5, 1, 1_000),
+            spec(
+                "jitter-us",
+                "Service time varies uniformly by up to this many microseconds either way.",
+                0,
+                0,
+                0,
+                1_000_000,
+            ),
+            spec(
+                "queue-limit",
+                "Calls the dependency queues before rejecting with an overload error (0: no limit).",
+                0,
+                0,
+                0,
+                10_000_000,
+            ),
+            spec(
+                "fixed-limit",
+                "The fixed limiter's bound (the healthy capacity a team would configure).",
+                500,
+                500,
+                1,
+                100_000,
+            ),
+            spec("initial-limit", "Where the adaptive limiters start.", 20, 20, 1, 100_000),
+            spec(
+                "max-limit",
+                "The adaptive limiters' ceiling (and their blocking pools' size).",
+                1_000,
+                1_000,
+                1,
+                100_000,
+            ),
+            spec(
+                "latency-threshold-ms",
+                "AIMD counts a call slower than this as a drop (0: twice service-ms).",
+                0,
+                0,
+                0,
+                100_000,
+            ),
+            spec(
+                "unbounded-threads",
+                "Threads of blocking-unbounded (the OS caps what is possible).",
+                10_000,
+                10_000,
+                1,
+                100_000,
+            ),
+        ]
+    }
+
+    fn contestants(&self) -> Vec<ContestantInfo> {
+        Contestant::all().iter().map(Contestant::info).collect()
+    }
+
+    fn headline_metric(&self) -> &'static str {
+        HEADLINE
+    }
+
+    fn repetitions(&self, quick: bool) -> Repetitions {
+        // One iteration lasts about 6 s (1 s at 500 slots, 5 s at 100): three fresh processes of one iteration
+        // each fit the run-time budget; a warm-up buys nothing in a run this long.
+        if quick {
+            Repetitions { forks: 1, warmup: 0, iterations: 1 }
+        } else {
+            Repetitions { forks: 3, warmup: 0, iterations: 1 }
+        }
+    }
+
+    fn table_metrics(&self) -> Vec<&'static str> {
+        vec![
+            "after_drop.latency_p99_us",
+            "after_drop.ops_per_sec",
+            "wall_ms",
+            "before_drop.latency_p99_us",
+            "before_drop.ops_per_sec",
+            "after_drop.latency_p50_us",
+            "after_drop.latency_max_us",
+            "after_drop.max_outstanding",
+            "max_outstanding",
+            "after_drop.limit_mean",
+            "cpu_us_per_call",
+            "dependency_cpu_us_per_call",
+            "ctx_switches_per_item",
+            "cores_used",
+            "threads",
+            "errors",
+            "idle_overshoot_us",
+        ]
+    }
+
+    fn charts(&self) -> Vec<ChartSpec> {
+        vec![
+            ChartSpec {
+                id: "after-drop-p99",
+                title: "p99 latency of calls issued after the drop (log scale)",
+                metric: "after_drop.latency_p99_us",
+                unit: "µs, issue to reply seen",
+                kind: ChartKind::Bars,
+                log_scale: true,
+            },
+            ChartSpec {
+                id: "after-drop-throughput",
+                title: "Throughput after the drop (ceiling: capacity-after / service time)",
+                metric: "after_drop.ops_per_sec",
+                unit: "calls per second",
+                kind: ChartKind::Bars,
+                log_scale: false,
+            },
+            ChartSpec {
+                id: "wall",
+                title: "Whole run, wall time",
+                metric: "wall_ms",
+                unit: "ms",
+                kind: ChartKind::Bars,
+                log_scale: false,
+            },
+            ChartSpec {
+                id: "p99-over-time",
+                title: "p99 latency per 100 ms window, by completion time (first measured iteration; log scale)",
+                metric: "latency_p99_us",
+                unit: "µs",
+                kind: ChartKind::Series { series: &["p99_latency_us"] },
+                log_scale: true,
+            },
+            ChartSpec {
+                id: "limit-over-time",
+                title: "Limit, calls outstanding, and what the dependency served, per 100 ms window (log scale)",
+                metric: "max_outstanding",
+                unit: "calls",
+                kind: ChartKind::Series { series: &["limit", "outstanding", "in_service", "capacity"] },
+                log_scale: true,
+            },
+        ]
+    }
+
+    fn run_trial(&self, request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
+        trial::run_trial(request, sink)
+    }
+
+    fn claims(&self, summary: &Summary) -> Vec<ClaimResult> {
+        claims::claims(summary)
+    }
+
+    fn discussion(&self, summary: &Summary) -> String {
+        discussion::discussion(summary)
+    }
+}
