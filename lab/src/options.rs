@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::ArgMatches;
+use measure::record::RunParams;
 use measure::scenario::{Repetitions, Scenario};
 
 use crate::cli::TRIAL_SUBCOMMAND;
@@ -123,6 +124,7 @@ pub(crate) fn from_matches(matches: &ArgMatches) -> Result<Action, UsageError> {
                 .ok_or_else(|| UsageError::new(format!("unknown scenario `{scenario_name}`")))?;
             let mut options = run_options(sub, &[scenario])?;
             options.params = scenario_params(sub, scenario)?;
+            scenario.check_params(&resolved_params(scenario, &options)).map_err(UsageError::new)?;
             Ok(Action::Run { scenarios: vec![scenario], options, index: false })
         }
     }
@@ -164,6 +166,25 @@ fn run_options(sub: &ArgMatches, scenarios: &[&'static dyn Scenario]) -> Result<
         trial_timeout,
         params: BTreeMap::new(),
     })
+}
+
+/// Every parameter of `scenario` with the value the run will use: the command line's, else the default (or the
+/// `--quick` default).
+pub(crate) fn resolved_params(scenario: &dyn Scenario, options: &RunOptions) -> RunParams {
+    scenario
+        .params()
+        .iter()
+        .map(|spec| {
+            let values = options.params.get(&spec.key()).cloned().unwrap_or_else(|| {
+                if options.quick {
+                    spec.quick.clone()
+                } else {
+                    spec.default.clone()
+                }
+            });
+            (spec.key(), values)
+        })
+        .collect()
 }
 
 /// Every name in `--only` must name a contestant of at least one of `scenarios`.

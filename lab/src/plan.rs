@@ -7,7 +7,7 @@ use measure::record::{RunParams, TrialParams, TrialRequest};
 use measure::scenario::Scenario;
 use measure::summary::{ContestantInfo, Method};
 
-use crate::options::RunOptions;
+use crate::options::{resolved_params, RunOptions};
 
 /// One phase of a run: a combination of sweep-parameter values.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -46,18 +46,7 @@ pub(crate) struct RunPlan {
 /// belong to another scenario of `lab all`); an empty selection plans no trial.
 pub(crate) fn plan(scenario: &'static dyn Scenario, options: &RunOptions) -> RunPlan {
     let specs = scenario.params();
-    let mut params = RunParams::new();
-    for spec in &specs {
-        let key = spec.key();
-        let values = options.params.get(&key).cloned().unwrap_or_else(|| {
-            if options.quick {
-                spec.quick.clone()
-            } else {
-                spec.default.clone()
-            }
-        });
-        params.insert(key, values);
-    }
+    let params = resolved_params(scenario, options);
     let sweep_keys: Vec<String> = specs.iter().filter(|s| s.sweep).map(|s| s.key()).collect();
     let phases = phases(&params, &sweep_keys);
     let contestants: Vec<ContestantInfo> = scenario

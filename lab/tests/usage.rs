@@ -62,6 +62,11 @@ fn zero_forks_is_refused() {
 }
 
 #[test]
+fn parameters_that_contradict_each_other_are_refused() {
+    assert_usage_error(&["overload", "--initial-limit", "2000", "--max-limit", "1000"], "--initial-limit 2000");
+}
+
+#[test]
 fn a_missing_raw_file_is_refused() {
     assert_usage_error(&["report", "/nonexistent/raw.jsonl"], "cannot read raw file");
 }

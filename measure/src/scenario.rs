@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use crate::record::{IterationRecord, MetricValues, TrialRequest};
+use crate::record::{IterationRecord, MetricValues, RunParams, TrialRequest};
 use crate::summary::{Check, ClaimResult, ContestantInfo, Summary};
 
 /// A scenario parameter, settable as `--<name> V[,V...]`.
@@ -117,6 +117,13 @@ pub trait Scenario: Send + Sync {
     fn question(&self) -> &'static str;
     /// Its parameters.
     fn params(&self) -> Vec<ParamSpec>;
+    /// Check constraints between parameters that each parameter's own range cannot express (such as a start
+    /// value above a ceiling), on the run's resolved values; the error names the flags. The lab calls it before
+    /// running anything and turns an error into a usage error (exit 2, nothing written).
+    fn check_params(&self, params: &RunParams) -> Result<(), String> {
+        let _ = params;
+        Ok(())
+    }
     /// Every contestant, in the order reports list them.
     fn contestants(&self) -> Vec<ContestantInfo>;
     /// The metric the headline and ratios use, such as `ms_per_million` (lower is better unless

@@ -1,7 +1,7 @@
 //! The lab's view of the overload scenario: parameters, contestants, metrics, charts, trials, claims and the
 //! discussion.
 
-use measure::record::TrialRequest;
+use measure::record::{RunParams, TrialRequest};
 use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
 use measure::summary::{ClaimResult, ContestantInfo, Summary};
 
@@ -102,6 +102,14 @@ impl Scenario for OverloadScenario {
                 100_000,
             ),
         ]
+    }
+
+    fn check_params(&self, params: &RunParams) -> Result<(), String> {
+        let one = |key: &str| params.get(key).and_then(|v| v.first()).copied().unwrap_or(0);
+        if one("initial_limit") > one("max_limit") {
+            return Err(format!("--initial-limit {} is above --max-limit {}", one("initial_limit"), one("max_limit")));
+        }
+        Ok(())
     }
 
     fn contestants(&self) -> Vec<ContestantInfo> {
