@@ -42,6 +42,21 @@ pub fn ratio_bounds(a: &MetricStats, b: &MetricStats) -> (f64, f64) {
     (low, high)
 }
 
+/// The bounds within which `a / b` lies given both *ranges* (every measured sample): `(a.min / b.max,
+/// a.max / b.min)`, the best and the worst pairing of samples; `high` is infinite when `b.min ≤ 0`.
+///
+/// For claims judged on a handful of samples, where a 99.9% confidence interval spans everything (three
+/// samples: t = 31.6), the ranges are the honest bound: a claim that holds for every pairing holds for the
+/// run.
+pub fn range_bounds(a: &MetricStats, b: &MetricStats) -> (f64, f64) {
+    if b.max <= 0.0 {
+        return (0.0, f64::INFINITY);
+    }
+    let low = a.min.max(0.0) / b.max;
+    let high = if b.min <= 0.0 { f64::INFINITY } else { a.max / b.min };
+    (low, high)
+}
+
 /// Judges the claim "a ≤ factor × b" (for example "a costs at most 2× what b costs").
 ///
 /// Holds when the high [`ratio_bounds`] is at most `factor`, fails when the low bound is above it, and is
@@ -49,14 +64,7 @@ pub fn ratio_bounds(a: &MetricStats, b: &MetricStats) -> (f64, f64) {
 /// `ratio 1.43 (1.21–1.70 at 99.9%), claim ≤ 2.00`, with the ratio of medians first.
 pub fn verdict_at_most(a: &MetricStats, b: &MetricStats, factor: f64) -> (Verdict, String) {
     let (low, high) = ratio_bounds(a, b);
-    let verdict = if high <= factor {
-        Verdict::Holds
-    } else if low > factor {
-        Verdict::Fails
-    } else {
-        Verdict::Inconclusive
-    };
-    (verdict, detail(a, b, low, high, "≤", factor))
+    (at_most(low, high, factor), detail(a, b, (low, high, "at 99.9%"), "≤", factor))
 }
 
 /// Judges the claim "a ≥ factor × b" (for example "a is at least 1.5× faster than b" on a rate metric).
@@ -65,20 +73,48 @@ pub fn verdict_at_most(a: &MetricStats, b: &MetricStats, factor: f64) -> (Verdic
 /// inconclusive otherwise. The detail reads like `ratio 1.43 (1.21–1.70 at 99.9%), claim ≥ 1.50`.
 pub fn verdict_at_least(a: &MetricStats, b: &MetricStats, factor: f64) -> (Verdict, String) {
     let (low, high) = ratio_bounds(a, b);
-    let verdict = if low >= factor {
+    (at_least(low, high, factor), detail(a, b, (low, high, "at 99.9%"), "≥", factor))
+}
+
+/// [`verdict_at_most`] on the [`range_bounds`]: holds when every pairing of samples satisfies the claim, fails
+/// when none does. The detail reads like `ratio 0.61 (0.40–0.73 over every pairing of samples), claim ≤ 0.50`.
+pub fn verdict_range_at_most(a: &MetricStats, b: &MetricStats, factor: f64) -> (Verdict, String) {
+    let (low, high) = range_bounds(a, b);
+    (at_most(low, high, factor), detail(a, b, (low, high, "over every pairing of samples"), "≤", factor))
+}
+
+/// [`verdict_at_least`] on the [`range_bounds`].
+pub fn verdict_range_at_least(a: &MetricStats, b: &MetricStats, factor: f64) -> (Verdict, String) {
+    let (low, high) = range_bounds(a, b);
+    (at_least(low, high, factor), detail(a, b, (low, high, "over every pairing of samples"), "≥", factor))
+}
+
+/// "ratio ≤ factor" given the ratio lies in `[low, high]`.
+fn at_most(low: f64, high: f64, factor: f64) -> Verdict {
+    if high <= factor {
+        Verdict::Holds
+    } else if low > factor {
+        Verdict::Fails
+    } else {
+        Verdict::Inconclusive
+    }
+}
+
+/// "ratio ≥ factor" given the ratio lies in `[low, high]`.
+fn at_least(low: f64, high: f64, factor: f64) -> Verdict {
+    if low >= factor {
         Verdict::Holds
     } else if high < factor {
         Verdict::Fails
     } else {
         Verdict::Inconclusive
-    };
-    (verdict, detail(a, b, low, high, "≥", factor))
+    }
 }
 
-/// `ratio R (L–H at 99.9%), claim OP F`.
-fn detail(a: &MetricStats, b: &MetricStats, low: f64, high: f64, op: &str, factor: f64) -> String {
+/// `ratio R (L–H <how>), claim OP F`.
+fn detail(a: &MetricStats, b: &MetricStats, (low, high, how): (f64, f64, &str), op: &str, factor: f64) -> String {
     format!(
-        "ratio {} ({}–{} at 99.9%), claim {op} {}",
+        "ratio {} ({}–{} {how}), claim {op} {}",
         format_ratio(a.median / b.median),
         format_ratio(low),
         format_ratio(high),
@@ -187,6 +223,27 @@ mod tests {
         let b = stats(1.0, 0.1);
         assert_eq!(verdict_at_most(&a, &b, 1.0).0, Verdict::Inconclusive);
         assert_eq!(verdict_at_least(&a, &b, 1.0).0, Verdict::Inconclusive);
+    }
+
+    #[test]
+    fn range_verdicts_need_every_pairing_to_hold_and_every_pairing_to_fail() {
+        let range = |min: f64, median: f64, max: f64| MetricStats {
+            median,
+            min,
+            max,
+            ci999: f64::INFINITY,
+            n: 3,
+            mean: median,
+            fork_medians: vec![],
+        };
+        let fixed = range(20.0, 25.0, 30.0);
+        assert_eq!(verdict_range_at_most(&range(5.0, 6.0, 9.0), &fixed, 0.5).0, Verdict::Holds);
+        assert_eq!(verdict_range_at_most(&range(5.0, 6.0, 12.0), &fixed, 0.5).0, Verdict::Inconclusive);
+        assert_eq!(verdict_range_at_most(&range(16.0, 18.0, 20.0), &fixed, 0.5).0, Verdict::Fails);
+        assert_eq!(verdict_range_at_least(&range(150.0, 160.0, 170.0), &fixed, 5.0).0, Verdict::Holds);
+        assert_eq!(verdict_range_at_least(&range(90.0, 95.0, 99.0), &fixed, 5.0).0, Verdict::Fails);
+        let (_, detail) = verdict_range_at_most(&range(10.0, 12.0, 15.0), &range(20.0, 24.0, 30.0), 0.5);
+        assert_eq!(detail, "ratio 0.500 (0.333–0.750 over every pairing of samples), claim ≤ 0.500");
     }
 
     #[test]

@@ -2,11 +2,12 @@
 //!
 //! A full run makes one seconds-long iteration in each of three processes, and with three samples the 99.9%
 //! Student-t interval (t = 31.6) spans everything, so every claim is judged on the *range* of the measured
-//! iterations instead: it holds when every iteration of one side against every iteration of the other
-//! satisfies it (the worst pairing), fails when none does (the best pairing), and is inconclusive in between.
+//! iterations instead ([`measure::compare::verdict_range_at_most`]): it holds when every iteration of one side
+//! against every iteration of the other satisfies it (the worst pairing), fails when none does (the best
+//! pairing), and is inconclusive in between.
 //! A claim whose contestant did not run cleanly is inconclusive and says so.
 
-use measure::compare::format_ratio;
+use measure::compare::{format_ratio, verdict_range_at_least, verdict_range_at_most};
 use measure::record::Status;
 use measure::summary::{ClaimResult, MetricStats, Summary, Verdict};
 
@@ -51,44 +52,6 @@ fn adaptive() -> impl Iterator<Item = LimiterKind> {
     LIMITERS.into_iter().filter(|k| *k != LimiterKind::Fixed)
 }
 
-/// The claim "a ≤ factor × b" on the ranges: holds if `a.max ≤ factor × b.min`, fails if
-/// `a.min > factor × b.max`.
-pub(crate) fn range_at_most(a: &MetricStats, b: &MetricStats, factor: f64) -> (Verdict, String) {
-    let (low, high) = (a.min / b.max, a.max / b.min);
-    let verdict = if high <= factor {
-        Verdict::Holds
-    } else if low > factor {
-        Verdict::Fails
-    } else {
-        Verdict::Inconclusive
-    };
-    (verdict, range_detail(a, b, low, high, "≤", factor))
-}
-
-/// The claim "a ≥ factor × b" on the ranges: holds if `a.min ≥ factor × b.max`, fails if
-/// `a.max < factor × b.min`.
-pub(crate) fn range_at_least(a: &MetricStats, b: &MetricStats, factor: f64) -> (Verdict, String) {
-    let (low, high) = (a.min / b.max, a.max / b.min);
-    let verdict = if low >= factor {
-        Verdict::Holds
-    } else if high < factor {
-        Verdict::Fails
-    } else {
-        Verdict::Inconclusive
-    };
-    (verdict, range_detail(a, b, low, high, "≥", factor))
-}
-
-fn range_detail(a: &MetricStats, b: &MetricStats, low: f64, high: f64, op: &str, factor: f64) -> String {
-    format!(
-        "ratio {} (every pairing of iterations {}–{}), claim {op} {}",
-        format_ratio(a.median / b.median),
-        format_ratio(low),
-        format_ratio(high),
-        format_ratio(factor)
-    )
-}
-
 /// Combine verdicts: fails if any fails, holds if all hold, else inconclusive.
 fn combine(verdicts: &[Verdict]) -> Verdict {
     if verdicts.is_empty() {
@@ -112,7 +75,7 @@ fn adaptive_halves_tail(summary: &Summary) -> ClaimResult {
             let name = format!("{family}-{}", kind.name());
             match (stat(summary, &name, HEADLINE), stat(summary, &fixed, HEADLINE)) {
                 (Ok(a), Ok(f)) => {
-                    let (verdict, detail) = range_at_most(a, f, 0.5);
+                    let (verdict, detail) = verdict_range_at_most(a, f, 0.5);
                     verdicts.push(verdict);
                     details.push(format!("{name}: {}, {detail}", verdict_word(verdict)));
                 }
@@ -237,7 +200,7 @@ fn unbounded_tail(summary: &Summary) -> ClaimResult {
         let (u, f) = (format!("{family}-unbounded"), format!("{family}-fixed"));
         match (stat(summary, &u, HEADLINE), stat(summary, &f, HEADLINE)) {
             (Ok(a), Ok(b)) => {
-                let (verdict, detail) = range_at_least(a, b, 5.0);
+                let (verdict, detail) = verdict_range_at_least(a, b, 5.0);
                 verdicts.push(verdict);
                 details.push(format!("{u}: {}, {detail}", verdict_word(verdict)));
             }
@@ -265,20 +228,6 @@ fn percent(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn stats(min: f64, median: f64, max: f64) -> MetricStats {
-        MetricStats { median, min, max, ci999: f64::INFINITY, n: 3, mean: median, fork_medians: vec![] }
-    }
-
-    #[test]
-    fn range_claims_need_every_pairing_to_hold_and_every_pairing_to_fail() {
-        let fixed = stats(20.0, 25.0, 30.0);
-        assert_eq!(range_at_most(&stats(5.0, 6.0, 9.0), &fixed, 0.5).0, Verdict::Holds);
-        assert_eq!(range_at_most(&stats(5.0, 6.0, 12.0), &fixed, 0.5).0, Verdict::Inconclusive);
-        assert_eq!(range_at_most(&stats(16.0, 18.0, 20.0), &fixed, 0.5).0, Verdict::Fails);
-        assert_eq!(range_at_least(&stats(150.0, 160.0, 170.0), &fixed, 5.0).0, Verdict::Holds);
-        assert_eq!(range_at_least(&stats(90.0, 95.0, 99.0), &fixed, 5.0).0, Verdict::Fails);
-    }
 
     #[test]
     fn verdicts_combine_with_failure_first() {
