@@ -1,3 +1,207 @@
-//! The producer→consumer hand-off scenario: passing a million items from one thread or task to another in
-//! each style. Not built yet; the lab does not list it until its contestants exist.
+//! The handoff scenario: one producer emits `0..items`, one consumer sums them and checks their order, and the
+//! contestants differ only in how an item gets from one to the other — a blocking channel between two threads
+//! (crossbeam, flume, std, a hand-written `Condvar` queue), an async channel between two tokio tasks (tokio,
+//! flume, futures; on a multi-thread or a current-thread runtime), or a bridge between a thread and a task —
+//! one item per message or one batch per message, swept over the channel's capacity.
+//!
+//! - [`mod@contestants`]: the registry and every contestant.
+//! - [`conformance`]: checks every contestant must pass (exact sum and order, exactly once, bounded, early
+//!   stop, producer error and panic), generic over contestants.
+//! - [`condvar_queue`]: the hand-written bounded blocking queue.
+//! - [`claims`], [`discussion`]: what the report judges and explains.
+//! - [`HandoffScenario`]: the lab's view: parameters, trials, claims and discussion.
 #![warn(missing_docs)]
+
+pub mod claims;
+pub mod condvar_queue;
+pub mod conformance;
+mod consume;
+pub mod contestants;
+pub mod discussion;
+mod job;
+mod pair;
+mod produce;
+mod trial;
+
+use measure::record::TrialRequest;
+use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
+use measure::summary::{ClaimResult, ContestantInfo, Summary};
+
+pub use contestants::{contestants, find, HandoffContestant, PreparedHandoff};
+pub use job::{
+    injected_panic_message, Behaviour, Consumer, Fault, FaultAction, HandoffConfig, HandoffError, Instruments, Job,
+    Outcome, ProducerError, Side, HOLDERS,
+};
+
+/// The handoff scenario, as the lab's registry lists it.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HandoffScenario;
+
+/// The headline metric: milliseconds per million items handed off.
+pub const HEADLINE: &str = "ms_per_million";
+
+/// The capacity whose phase records the outstanding-work series for the chart (the default capacity).
+pub const SERIES_CAPACITY: usize = 256;
+
+/// In phases whose capacity is below this, contestants that send one item per message hand off `small-items`
+/// items per iteration instead of `items`: there a hand-off can cost a wake-up per item (microseconds), so a
+/// million items would take seconds per iteration and the full run would not fit its budget. The loop and the
+/// batched contestants, whose cost per item does not depend on a wake-up per item, hand off `items` everywhere.
+/// `ms_per_million` and every per-item metric are normalised, so the rows stay comparable; the report states
+/// the counts.
+pub const SMALL_CAPACITY_BELOW: u64 = 256;
+
+/// Items one iteration hands off at `capacity` for a contestant whose messages carry `items_per_message` items
+/// (`None`: no hand-off): `small_items` for one item per message below [`SMALL_CAPACITY_BELOW`], else `items`.
+pub fn items_at(items: u64, small_items: u64, capacity: u64, items_per_message: Option<usize>) -> u64 {
+    if capacity < SMALL_CAPACITY_BELOW && items_per_message == Some(1) {
+        small_items
+    } else {
+        items
+    }
+}
+
+impl Scenario for HandoffScenario {
+    fn name(&self) -> &'static str {
+        "handoff"
+    }
+
+    fn title(&self) -> &'static str {
+        "Producer → consumer hand-off: channels, streams and the bridge between them"
+    }
+
+    fn question(&self) -> &'static str {
+        "What does it cost to pass a million items from one thread or task to another, in each style, and what \
+         does batching buy? One producer emits 0..items, one consumer sums them and checks their order; in \
+         between is a bounded channel: crossbeam, flume, std's `sync_channel` or a hand-written `Mutex` + \
+         `Condvar` queue between two threads; tokio, flume or futures channels between two tokio tasks (and the \
+         tokio pair on a current-thread runtime, where both ends share one thread); or a bridge from a thread \
+         into a task and back. Each passes one item or one batch of items per message, and the channel's \
+         capacity is swept. The JVM reference points: Reactor's `publishOn` 26.09 ms, a stream library's \
+         buffer 47.85 ms, and a blocking queue between virtual threads 440.69 ms per million items."
+    }
+
+    fn params(&self) -> Vec<ParamSpec> {
+        vec![
+            ParamSpec {
+                name: "items",
+                help: "Items the producer emits per iteration (0..items as u64).",
+                default: vec![1_000_000],
+                quick: vec![100_000],
+                sweep: false,
+                min: 1,
+                max: 100_000_000,
+            },
+            ParamSpec {
+                name: "small-items",
+                help: "Items per iteration of one-item-per-message contestants in phases of capacity under 256.",
+                default: vec![25_000],
+                quick: vec![10_000],
+                sweep: false,
+                min: 1,
+                max: 100_000_000,
+            },
+            ParamSpec {
+                name: "capacity",
+                help: "Items the channel holds (batched channels hold capacity/batch messages, at least 1).",
+                default: vec![1, 16, 256, 4096],
+                quick: vec![1, 256],
+                sweep: true,
+                min: 1,
+                max: 10_000_000,
+            },
+            ParamSpec {
+                name: "batch",
+                help: "Items per message for the batched contestants.",
+                default: vec![256],
+                quick: vec![256],
+                sweep: false,
+                min: 1,
+                max: 1_000_000,
+            },
+        ]
+    }
+
+    fn contestants(&self) -> Vec<ContestantInfo> {
+        contestants().iter().map(|c| c.info()).collect()
+    }
+
+    fn headline_metric(&self) -> &'static str {
+        HEADLINE
+    }
+
+    /// Three fresh processes per contestant and phase and five measured iterations each, as the lab's standard,
+    /// but one warm-up instead of two: 22 contestants × 4 capacities make 264 trial processes, and the run must
+    /// stay under four minutes on two cores.
+    fn repetitions(&self, quick: bool) -> Repetitions {
+        if quick {
+            Repetitions::QUICK
+        } else {
+            Repetitions { forks: 3, warmup: 1, iterations: 5 }
+        }
+    }
+
+    fn table_metrics(&self) -> Vec<&'static str> {
+        vec![
+            "ms_per_million",
+            "cpu_ns_per_item",
+            "cores_used",
+            "ctx_switches_per_item",
+            "cpu_system_ns_per_item",
+            "allocs_per_item",
+            "max_outstanding",
+            "max_outstanding_sampled",
+            "threads",
+            "peak_rss_mib",
+        ]
+    }
+
+    fn charts(&self) -> Vec<ChartSpec> {
+        vec![
+            ChartSpec {
+                id: "ms-per-million",
+                title: "Wall time per million items, per item beside batched (log scale)",
+                metric: "ms_per_million",
+                unit: "ms per million items",
+                kind: ChartKind::Bars,
+                log_scale: true,
+            },
+            ChartSpec {
+                id: "capacity",
+                title: "Wall time per million items against channel capacity (log-log)",
+                metric: "ms_per_million",
+                unit: "ms per million items",
+                kind: ChartKind::Sweep,
+                log_scale: true,
+            },
+            ChartSpec {
+                id: "cores-used",
+                title: "Cores kept busy (CPU time / wall time)",
+                metric: "cores_used",
+                unit: "cores",
+                kind: ChartKind::Bars,
+                log_scale: false,
+            },
+            ChartSpec {
+                id: "outstanding",
+                title: "Items in flight at capacity 256 (1 ms samples of the first measured iteration)",
+                metric: "max_outstanding",
+                unit: "items",
+                kind: ChartKind::Series { series: &["outstanding"] },
+                log_scale: false,
+            },
+        ]
+    }
+
+    fn run_trial(&self, request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
+        trial::run_trial(request, sink)
+    }
+
+    fn claims(&self, summary: &Summary) -> Vec<ClaimResult> {
+        claims::claims(summary)
+    }
+
+    fn discussion(&self, summary: &Summary) -> String {
+        discussion::discussion(summary)
+    }
+}

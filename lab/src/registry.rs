@@ -4,7 +4,7 @@ use measure::scenario::Scenario;
 
 /// The scenarios, in running order.
 pub(crate) fn scenarios() -> Vec<&'static dyn Scenario> {
-    vec![&pipelines::chain::ChainScenario, &overload::OverloadScenario]
+    vec![&pipelines::chain::ChainScenario, &handoff::HandoffScenario, &overload::OverloadScenario]
 }
 
 /// The scenario named `name`, if the lab has it.

@@ -1,0 +1,233 @@
+//! A bounded blocking queue written the classic way, without a channel crate: a `Mutex<VecDeque<T>>` and two
+//! `Condvar`s, `not_empty` and `not_full` — the shape of Java's `ArrayBlockingQueue`, and what a team writes
+//! when it has only the standard library's locks.
+//!
+//! `send` waits on `not_full` while the queue holds `capacity` items, pushes, unlocks and calls
+//! `not_empty.notify_one()`; `recv` waits on `not_empty` while it is empty, pops, unlocks and calls
+//! `not_full.notify_one()`. Both notify on *every* operation, as the classic version does; with the standard
+//! library's futex-based `Condvar` on Linux, each notify is a `FUTEX_WAKE` system call whether or not anyone
+//! waits. (Java's `Condition.signal` checks for waiters first; a waiter count here would do the same.)
+//! Disconnection is explicit: dropping the [`Sender`] wakes a waiting receiver, which drains what is left and
+//! then sees the end; dropping the [`Receiver`] drops what is queued and makes every later `send` fail.
+//!
+//! One sender and one receiver: neither end is `Clone`.
+//!
+//! ```
+//! let (tx, rx) = handoff::condvar_queue::bounded(2);
+//! let producer = std::thread::spawn(move || {
+//!     for x in 0..100u64 {
+//!         if tx.send(x).is_err() {
+//!             break;
+//!         }
+//!     }
+//! });
+//! let sum: u64 = std::iter::from_fn(|| rx.recv()).sum();
+//! assert_eq!(sum, 4950);
+//! assert!(producer.join().is_ok());
+//! ```
+
+use std::collections::VecDeque;
+use std::fmt;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+
+use pipelines::blocking::Flavor;
+
+struct State<T> {
+    queue: VecDeque<T>,
+    sender_alive: bool,
+    receiver_alive: bool,
+}
+
+struct Shared<T> {
+    state: Mutex<State<T>>,
+    not_empty: Condvar,
+    not_full: Condvar,
+    capacity: usize,
+}
+
+impl<T> Shared<T> {
+    /// The lock; a panic while holding it cannot leave the queue inconsistent (every critical section is a
+    /// single push, pop or flag change), so poisoning is ignored.
+    fn lock(&self) -> MutexGuard<'_, State<T>> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// The sending end of a [`bounded`] queue.
+pub struct Sender<T> {
+    shared: Arc<Shared<T>>,
+}
+
+/// The receiving end of a [`bounded`] queue.
+pub struct Receiver<T> {
+    shared: Arc<Shared<T>>,
+}
+
+/// The receiver is gone; the value that could not be sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SendError<T>(pub T);
+
+/// A queue holding at most `capacity` items (at least 1: a capacity of 0 is raised to 1).
+pub fn bounded<T>(capacity: usize) -> (Sender<T>, Receiver<T>) {
+    let capacity = capacity.max(1);
+    let shared = Arc::new(Shared {
+        state: Mutex::new(State { queue: VecDeque::with_capacity(capacity), sender_alive: true, receiver_alive: true }),
+        not_empty: Condvar::new(),
+        not_full: Condvar::new(),
+        capacity,
+    });
+    (Sender { shared: Arc::clone(&shared) }, Receiver { shared })
+}
+
+impl<T> Sender<T> {
+    /// Append `value`, blocking while the queue is full; gives it back if the receiver is gone.
+    pub fn send(&self, value: T) -> Result<(), SendError<T>> {
+        let shared = &*self.shared;
+        let mut state = shared.lock();
+        while state.receiver_alive && state.queue.len() >= shared.capacity {
+            state = shared.not_full.wait(state).unwrap_or_else(PoisonError::into_inner);
+        }
+        if !state.receiver_alive {
+            return Err(SendError(value));
+        }
+        state.queue.push_back(value);
+        drop(state);
+        shared.not_empty.notify_one();
+        Ok(())
+    }
+}
+
+impl<T> Receiver<T> {
+    /// Take the oldest item, blocking while the queue is empty; `None` once it is empty and the sender is gone.
+    pub fn recv(&self) -> Option<T> {
+        let shared = &*self.shared;
+        let mut state = shared.lock();
+        loop {
+            if let Some(value) = state.queue.pop_front() {
+                drop(state);
+                shared.not_full.notify_one();
+                return Some(value);
+            }
+            if !state.sender_alive {
+                return None;
+            }
+            state = shared.not_empty.wait(state).unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+}
+
+impl<T> Drop for Sender<T> {
+    fn drop(&mut self) {
+        self.shared.lock().sender_alive = false;
+        self.shared.not_empty.notify_all();
+    }
+}
+
+impl<T> Drop for Receiver<T> {
+    fn drop(&mut self) {
+        let dropped = {
+            let mut state = self.shared.lock();
+            state.receiver_alive = false;
+            std::mem::take(&mut state.queue)
+        };
+        self.shared.not_full.notify_all();
+        // Drop the queued items outside the lock.
+        drop(dropped);
+    }
+}
+
+impl<T> fmt::Debug for Sender<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Sender").field("capacity", &self.shared.capacity).finish_non_exhaustive()
+    }
+}
+
+impl<T> fmt::Debug for Receiver<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Receiver").field("capacity", &self.shared.capacity).finish_non_exhaustive()
+    }
+}
+
+/// The queue as a [`Flavor`] of the `pipelines` crate's blocking channels.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CondvarQueue;
+
+impl Flavor for CondvarQueue {
+    const NAME: &'static str = "condvar";
+    const API: &'static str = "a hand-written Mutex<VecDeque> + two Condvars queue (handoff::condvar_queue)";
+    type Sender<T: Send> = Sender<T>;
+    type Receiver<T: Send> = Receiver<T>;
+
+    fn bounded<T: Send>(capacity: usize) -> (Sender<T>, Receiver<T>) {
+        bounded(capacity)
+    }
+
+    #[inline]
+    fn send<T: Send>(tx: &Sender<T>, value: T) -> Result<(), T> {
+        tx.send(value).map_err(|e| e.0)
+    }
+
+    #[inline]
+    fn recv<T: Send>(rx: &Receiver<T>) -> Option<T> {
+        rx.recv()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::thread;
+
+    use super::*;
+
+    #[test]
+    fn items_arrive_in_order_through_a_queue_of_one() {
+        let (tx, rx) = bounded(1);
+        let received = thread::scope(|s| {
+            s.spawn(move || {
+                for x in 0..10_000u64 {
+                    assert!(tx.send(x).is_ok());
+                }
+            });
+            std::iter::from_fn(|| rx.recv()).collect::<Vec<_>>()
+        });
+        assert_eq!(received, (0..10_000).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn the_queue_never_holds_more_than_its_capacity() {
+        let (tx, rx) = bounded(3);
+        for x in 0..3 {
+            assert!(tx.send(x).is_ok());
+        }
+        assert_eq!(tx.shared.lock().queue.len(), 3);
+        assert_eq!(rx.recv(), Some(0));
+        assert!(tx.send(3).is_ok());
+        assert_eq!(tx.shared.lock().queue.len(), 3);
+    }
+
+    #[test]
+    fn dropping_the_receiver_fails_a_blocked_sender() {
+        let (tx, rx) = bounded(1);
+        assert!(tx.send(1).is_ok());
+        let blocked = thread::spawn(move || tx.send(2));
+        thread::sleep(std::time::Duration::from_millis(20));
+        drop(rx);
+        assert_eq!(blocked.join().ok(), Some(Err(SendError(2))));
+    }
+
+    #[test]
+    fn dropping_the_sender_ends_the_receiver_after_the_queued_items() {
+        let (tx, rx) = bounded(4);
+        assert!(tx.send(7).is_ok());
+        drop(tx);
+        assert_eq!(rx.recv(), Some(7));
+        assert_eq!(rx.recv(), None);
+    }
+
+    #[test]
+    fn a_capacity_of_zero_is_one() {
+        let (tx, rx) = bounded(0);
+        assert!(tx.send(1).is_ok());
+        assert_eq!(rx.recv(), Some(1));
+    }
+}

@@ -1,0 +1,190 @@
+//! The consumer end shared by every contestant: a [`Sink`] per [`Consumer`], the two consumer loops, blocking
+//! ([`consume`], over an iterator of messages) and async ([`consume_stream`], over a `Stream`), and
+//! [`dispatch`], which instantiates a contestant's generic run for the job's producer and consumer, so that the
+//! measured instantiation (clean producer, summing sink) is monomorphic and carries no test hooks.
+
+use std::ops::ControlFlow;
+use std::pin::pin;
+
+use futures::{Stream, StreamExt};
+use measure::gauge::Outstanding;
+
+use crate::job::{Behaviour, Consumer, HandoffError, Job, Outcome};
+use crate::produce::{Clean, Producer, Shape, Tripwire};
+
+/// Where the consumer's items end up.
+pub(crate) trait Sink: Send + 'static {
+    /// Take one item; `Break` when the sink wants no more.
+    fn push(&mut self, x: u64) -> ControlFlow<()>;
+    /// Take a batch of items (and free it); `Break` when the sink wants no more.
+    fn push_batch(&mut self, batch: Vec<u64>) -> ControlFlow<()>;
+    /// What it got.
+    fn finish(self) -> Outcome;
+}
+
+/// Wrapping sum of every item, checking that item number `i` is the value `i`.
+#[derive(Debug, Default)]
+pub(crate) struct SumSink {
+    sum: u64,
+    next: u64,
+    first_disorder: Option<u64>,
+}
+
+impl SumSink {
+    #[inline(always)]
+    fn take(&mut self, x: u64) {
+        if x != self.next && self.first_disorder.is_none() {
+            self.first_disorder = Some(self.next);
+        }
+        self.next += 1;
+        self.sum = self.sum.wrapping_add(x);
+    }
+}
+
+impl Sink for SumSink {
+    #[inline(always)]
+    fn push(&mut self, x: u64) -> ControlFlow<()> {
+        self.take(x);
+        ControlFlow::Continue(())
+    }
+
+    #[inline]
+    fn push_batch(&mut self, batch: Vec<u64>) -> ControlFlow<()> {
+        for &x in &batch {
+            self.take(x);
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn finish(self) -> Outcome {
+        Outcome::Sum { sum: self.sum, count: self.next, first_disorder: self.first_disorder }
+    }
+}
+
+/// Every item, in arrival order, up to `limit`.
+#[derive(Debug)]
+pub(crate) struct TakeSink {
+    items: Vec<u64>,
+    limit: usize,
+}
+
+impl Sink for TakeSink {
+    fn push(&mut self, x: u64) -> ControlFlow<()> {
+        if self.items.len() < self.limit {
+            self.items.push(x);
+        }
+        if self.items.len() >= self.limit {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    }
+
+    fn push_batch(&mut self, batch: Vec<u64>) -> ControlFlow<()> {
+        let room = self.limit.saturating_sub(self.items.len());
+        self.items.extend(batch.into_iter().take(room));
+        if self.items.len() >= self.limit {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    }
+
+    fn finish(self) -> Outcome {
+        Outcome::Items(self.items)
+    }
+}
+
+/// The blocking consumer loop: take each message from `messages`, let its items leave `gauge`, and hand them
+/// to `sink`, until the channel ends, a message is the producer's error (returned), or the sink has enough.
+/// `messages` (and with it the receiving end) is dropped on return, which is what tells the producer to stop.
+#[inline]
+pub(crate) fn consume<Sh: Shape, E: Into<HandoffError>, S: Sink>(
+    _shape: Sh,
+    messages: impl Iterator<Item = Result<Sh::Msg, E>>,
+    gauge: &Outstanding,
+    mut sink: S,
+) -> Result<Outcome, HandoffError> {
+    for message in messages {
+        let msg = message.map_err(Into::into)?;
+        gauge.leave(Sh::items_in(&msg));
+        if Sh::deliver(msg, &mut sink).is_break() {
+            break;
+        }
+    }
+    Ok(sink.finish())
+}
+
+/// The async consumer loop: [`consume`] over a `Stream` of messages, polled with `StreamExt::next`.
+pub(crate) async fn consume_stream<Sh: Shape, E: Into<HandoffError>, S: Sink>(
+    _shape: Sh,
+    messages: impl Stream<Item = Result<Sh::Msg, E>>,
+    gauge: &Outstanding,
+    mut sink: S,
+) -> Result<Outcome, HandoffError> {
+    let mut messages = pin!(messages);
+    while let Some(message) = messages.next().await {
+        let msg = message.map_err(Into::into)?;
+        gauge.leave(Sh::items_in(&msg));
+        if Sh::deliver(msg, &mut sink).is_break() {
+            break;
+        }
+    }
+    Ok(sink.finish())
+}
+
+/// A contestant's run, generic over producer and sink so each combination compiles on its own.
+pub(crate) trait PairRun {
+    /// Run `job` with `producer` at one end and `sink` at the other.
+    fn run_with<P: Producer, S: Sink>(&self, job: &Job<'_>, producer: P, sink: S) -> Result<Outcome, HandoffError>;
+}
+
+/// Run `job` on `contestant` with the producer and sink the job asks for.
+pub(crate) fn dispatch<R: PairRun>(contestant: &R, job: &Job<'_>) -> Result<Outcome, HandoffError> {
+    match job.behaviour {
+        Behaviour::Clean => with_sink(contestant, job, Clean),
+        Behaviour::Instrumented(instruments) => with_sink(contestant, job, Tripwire(instruments.clone())),
+    }
+}
+
+fn with_sink<R: PairRun, P: Producer>(contestant: &R, job: &Job<'_>, producer: P) -> Result<Outcome, HandoffError> {
+    match job.consumer {
+        Consumer::Sum => contestant.run_with(job, producer, SumSink::default()),
+        Consumer::Collect => contestant.run_with(job, producer, TakeSink { items: Vec::new(), limit: usize::MAX }),
+        Consumer::Take(k) => contestant.run_with(job, producer, TakeSink { items: Vec::with_capacity(k), limit: k }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::convert::Infallible;
+
+    use crate::produce::{Batched, PerItem};
+
+    #[test]
+    fn the_sum_sink_notices_the_first_item_out_of_place() {
+        let mut sink = SumSink::default();
+        for x in [0, 1, 3, 2, 4] {
+            let _ = sink.push(x);
+        }
+        assert_eq!(sink.finish(), Outcome::Sum { sum: 10, count: 5, first_disorder: Some(2) });
+    }
+
+    #[test]
+    fn the_consumer_loop_returns_the_producer_error_not_a_short_sum() {
+        let gauge = Outstanding::new();
+        let messages = vec![Ok(0), Ok(1), Err(crate::job::ProducerError { at: 2 })];
+        let out = consume(PerItem, messages.into_iter(), &gauge, SumSink::default());
+        assert!(matches!(out, Err(HandoffError::Producer(e)) if e.at == 2));
+    }
+
+    #[test]
+    fn the_consumer_loop_stops_when_the_sink_has_enough() {
+        let gauge = Outstanding::new();
+        let messages = (0..10u64).map(|i| Ok::<_, Infallible>(vec![2 * i, 2 * i + 1]));
+        let out = consume(Batched { batch: 2 }, messages, &gauge, TakeSink { items: Vec::new(), limit: 3 });
+        assert_eq!(out.ok(), Some(Outcome::Items(vec![0, 1, 2])));
+        assert_eq!(gauge.current(), -4, "two batches of two were taken");
+    }
+}

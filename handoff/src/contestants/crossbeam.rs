@@ -1,0 +1,39 @@
+//! `blocking-crossbeam[-batched]`: a producer thread sends into `crossbeam_channel::bounded` (blocking `send`/`recv`; a blocked thread spins briefly, then parks); the calling thread receives, sums and checks order.
+
+use measure::summary::Family;
+
+use super::{shape_phrase, Env, Kind, RuntimeKind};
+use crate::consume::Sink;
+use crate::job::{HandoffError, Job, Outcome};
+use crate::pair::thread_to_caller;
+use crate::produce::{Producer, Shape};
+
+/// Producer thread → channel → calling thread.
+#[derive(Debug)]
+pub(crate) struct Crossbeam;
+
+impl Kind for Crossbeam {
+    const NAME: &'static str = "blocking-crossbeam";
+    const FAMILY: Family = Family::Blocking;
+    const RUNTIME: RuntimeKind = RuntimeKind::None;
+
+    fn describe(batched: bool) -> String {
+        format!(
+            "a producer thread (spawned in std::thread::scope each run) sends into \
+             `crossbeam_channel::bounded` (blocking `send`/`recv`; a blocked \
+             thread spins briefly, then parks); the calling thread receives with a blocking `recv`, \
+             sums and checks order; {}; in order",
+            shape_phrase(batched)
+        )
+    }
+
+    fn run<Sh: Shape, P: Producer, S: Sink>(
+        env: &Env<'_>,
+        shape: Sh,
+        job: &Job<'_>,
+        producer: P,
+        sink: S,
+    ) -> Result<Outcome, HandoffError> {
+        thread_to_caller::<pipelines::blocking::crossbeam::Crossbeam, _, _, _>(&env.config, shape, job, producer, sink)
+    }
+}

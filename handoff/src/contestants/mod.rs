@@ -1,0 +1,323 @@
+//! Every contestant of the handoff scenario, one channel per file (its per-item and batched variants together);
+//! [`contestants`] is the registry.
+//!
+//! | name | what it is |
+//! |---|---|
+//! | `baseline-loop` | the producer's loop feeds the consumer's sum directly on one thread: no hand-off, the floor |
+//! | `blocking-crossbeam[-batched]` | producer thread → `crossbeam_channel::bounded` → the calling thread |
+//! | `blocking-flume[-batched]` | producer thread → `flume::bounded`, sync `send`/`recv` → the calling thread |
+//! | `blocking-std[-batched]` | producer thread → `std::sync::mpsc::sync_channel` → the calling thread |
+//! | `blocking-condvar[-batched]` | producer thread → hand-written `Mutex<VecDeque>` + two `Condvar`s → the calling thread |
+//! | `stream-tokio[-batched]` | producer task → `tokio::sync::mpsc` → consumer task polling a `ReceiverStream`, multi-thread runtime |
+//! | `stream-tokio-recv-many` | the same channel, one item per message, drained up to `batch` at a time with `Receiver::recv_many` |
+//! | `stream-tokio-current-thread[-batched]` | the tokio pair on a current-thread runtime: both ends on one thread |
+//! | `stream-flume[-batched]` | producer task `send_async` → `flume::bounded` → consumer task polling `into_stream()`, multi-thread runtime |
+//! | `stream-futures[-batched]` | producer task → `futures::channel::mpsc` → consumer task polling the receiver stream, multi-thread runtime |
+//! | `stream-bridge-blocking-send[-batched]` | producer thread `blocking_send` → `tokio::sync::mpsc` → consumer task |
+//! | `blocking-bridge-blocking-recv[-batched]` | producer task → `tokio::sync::mpsc` → the calling thread's `blocking_recv` |
+//!
+//! A contestant's family is the consumer's style: the bridge into a task is `stream`, the bridge out of one is
+//! `blocking`.
+//!
+//! **Common ground.** The producer emits `0..items` (the crate's `produce` module gives the payload and how a
+//! failure travels); the consumer sums with `wrapping_add` and checks that item `i` is `i` (`consume`).
+//! Runtimes are built in [`HandoffContestant::prepare`], outside the timed window, and reused by every
+//! iteration; threads, tasks and channels are made inside each run, as a job that hands off a million items
+//! would. Multi-thread runtimes have tokio's default worker count (one per core).
+//!
+//! **Capacity.** Every channel holds the same number of items: `capacity` messages of one item, or
+//! `max(1, capacity / batch)` messages of `batch` items. Where a crate counts differently it is compensated:
+//! `futures::channel::mpsc::channel(n)` holds `n` plus one message per sender, so it is created with
+//! `messages − 1` (for one message, `channel(0)`: the sender's own slot is the whole buffer).
+//!
+//! **Outstanding work.** The producer `admit`s a message's items into the gauge just before sending it and the
+//! consumer lets them `leave` just after receiving it: one relaxed atomic each per message. The bound
+//! ([`HandoffContestant::bound`]) is what the channel holds plus one message in each end's hand
+//! ([`HandoffConfig::bound`]), except where a contestant's consumer holds more (`recv_many`).
+
+mod baseline_loop;
+mod bridge_blocking_recv;
+mod bridge_blocking_send;
+mod condvar;
+mod crossbeam;
+mod flume_async;
+mod flume_sync;
+mod futures_mpsc;
+mod std_sync;
+mod tokio_current_thread;
+mod tokio_mpsc;
+mod tokio_recv_many;
+
+use std::fmt;
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use measure::summary::{ContestantInfo, Family};
+use tokio::runtime::Runtime;
+
+use crate::consume::{dispatch, PairRun, Sink};
+use crate::job::{HandoffConfig, HandoffError, Job, Outcome};
+use crate::produce::{Batched, PerItem, Producer, Shape};
+
+/// A way of handing items from a producer to a consumer, as the registry lists it.
+pub trait HandoffContestant: Send + Sync + fmt::Debug {
+    /// Its name, family and one-line description.
+    fn info(&self) -> ContestantInfo;
+
+    /// The most items it can hold at once (channel plus both ends' hands), for the outstanding-work check;
+    /// `None` when it hands nothing off (the gauge is never touched).
+    fn bound(&self, config: &HandoffConfig) -> Option<u64>;
+
+    /// Items each message carries (1 per item, `batch` batched); `None` when it hands nothing off.
+    fn items_per_message(&self, config: &HandoffConfig) -> Option<usize>;
+
+    /// Build what a long-lived application would build once: its runtime, if any.
+    fn prepare(&self, config: &HandoffConfig) -> Result<Box<dyn PreparedHandoff>, HandoffError>;
+}
+
+/// A contestant ready to run: its runtime, if any, is built.
+pub trait PreparedHandoff: Send + fmt::Debug {
+    /// Run one job to the end: every thread and task it started has ended when this returns, except that tokio
+    /// may release a finished task's slot a moment later (see [`PreparedHandoff::alive_tasks`]).
+    fn run(&self, job: &Job<'_>) -> Result<Outcome, HandoffError>;
+
+    /// Tasks alive on its tokio runtime (`RuntimeMetrics::num_alive_tasks`); `None` without a runtime.
+    fn alive_tasks(&self) -> Option<usize> {
+        None
+    }
+}
+
+/// Every contestant, in report order: each per-item contestant right before its batched twin.
+pub fn contestants() -> Vec<Arc<dyn HandoffContestant>> {
+    vec![
+        Arc::new(Pair::<baseline_loop::BaselineLoop>::new(false)),
+        Arc::new(Pair::<crossbeam::Crossbeam>::new(false)),
+        Arc::new(Pair::<crossbeam::Crossbeam>::new(true)),
+        Arc::new(Pair::<flume_sync::FlumeSync>::new(false)),
+        Arc::new(Pair::<flume_sync::FlumeSync>::new(true)),
+        Arc::new(Pair::<std_sync::StdSync>::new(false)),
+        Arc::new(Pair::<std_sync::StdSync>::new(true)),
+        Arc::new(Pair::<condvar::Condvar>::new(false)),
+        Arc::new(Pair::<condvar::Condvar>::new(true)),
+        Arc::new(Pair::<tokio_mpsc::TokioMpsc>::new(false)),
+        Arc::new(Pair::<tokio_mpsc::TokioMpsc>::new(true)),
+        Arc::new(Pair::<tokio_recv_many::TokioRecvMany>::new(false)),
+        Arc::new(Pair::<tokio_current_thread::TokioCurrentThread>::new(false)),
+        Arc::new(Pair::<tokio_current_thread::TokioCurrentThread>::new(true)),
+        Arc::new(Pair::<flume_async::FlumeAsync>::new(false)),
+        Arc::new(Pair::<flume_async::FlumeAsync>::new(true)),
+        Arc::new(Pair::<futures_mpsc::FuturesMpsc>::new(false)),
+        Arc::new(Pair::<futures_mpsc::FuturesMpsc>::new(true)),
+        Arc::new(Pair::<bridge_blocking_send::BridgeBlockingSend>::new(false)),
+        Arc::new(Pair::<bridge_blocking_send::BridgeBlockingSend>::new(true)),
+        Arc::new(Pair::<bridge_blocking_recv::BridgeBlockingRecv>::new(false)),
+        Arc::new(Pair::<bridge_blocking_recv::BridgeBlockingRecv>::new(true)),
+    ]
+}
+
+/// The contestant named `name`.
+pub fn find(name: &str) -> Option<Arc<dyn HandoffContestant>> {
+    contestants().into_iter().find(|c| c.info().name == name)
+}
+
+/// Which tokio runtime a contestant runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RuntimeKind {
+    /// No runtime: threads only.
+    None,
+    /// A multi-thread (work-stealing) runtime with the default worker count.
+    MultiThread,
+    /// A current-thread runtime: everything runs on the thread that calls `block_on`.
+    CurrentThread,
+}
+
+/// What a run can use besides the job: the prepared runtime and the sizing.
+#[derive(Debug)]
+pub(crate) struct Env<'a> {
+    runtime: Option<&'a Runtime>,
+    /// Channel sizing of the trial.
+    pub(crate) config: HandoffConfig,
+}
+
+impl Env<'_> {
+    /// The runtime the contestant was prepared with.
+    pub(crate) fn runtime(&self) -> Result<&Runtime, HandoffError> {
+        self.runtime.ok_or_else(|| HandoffError::Prepare {
+            contestant: "a runtime contestant".to_string(),
+            message: "prepared without a runtime".to_string(),
+        })
+    }
+
+    /// Messages the channel holds for messages of `shape`.
+    pub(crate) fn messages<Sh: Shape>(&self, shape: Sh) -> usize {
+        self.config.messages(shape.items_per_message())
+    }
+}
+
+/// One channel arrangement, per item or batched: what each contestant file implements.
+pub(crate) trait Kind: Send + Sync + 'static {
+    /// Name of the per-item variant; the batched one appends `-batched`.
+    const NAME: &'static str;
+    /// The consumer's style.
+    const FAMILY: Family;
+    /// The runtime it needs.
+    const RUNTIME: RuntimeKind;
+
+    /// One line saying exactly what it is, for the per-item or batched variant.
+    fn describe(batched: bool) -> String;
+
+    /// Whether it hands items from one party to another at all (the loop baseline does not).
+    const HANDS_OFF: bool = true;
+
+    /// Its outstanding-work bound ([`HandoffContestant::bound`]).
+    fn bound(config: &HandoffConfig, batched: bool) -> Option<u64> {
+        Some(config.bound(batched))
+    }
+
+    /// Run `job` with messages of `shape`.
+    fn run<Sh: Shape, P: Producer, S: Sink>(
+        env: &Env<'_>,
+        shape: Sh,
+        job: &Job<'_>,
+        producer: P,
+        sink: S,
+    ) -> Result<Outcome, HandoffError>;
+}
+
+/// How the messages of the per-item or batched variant look, for descriptions.
+pub(crate) fn shape_phrase(batched: bool) -> &'static str {
+    if batched {
+        "one `Vec<u64>` of `batch` (default 256) items per message, the channel holding max(1, capacity / batch) \
+         messages (the same items as per item once capacity ≥ batch, one whole batch below that); the producer \
+         allocates each Vec, the consumer frees it"
+    } else {
+        "one `u64` per message (sent as `Result<u64, Infallible>`, the layout of a `u64`), the channel holding \
+         `capacity` (default 256) messages"
+    }
+}
+
+/// A [`Kind`] as a registered contestant, per item or batched.
+struct Pair<K> {
+    batched: bool,
+    kind: PhantomData<fn() -> K>,
+}
+
+impl<K: Kind> Pair<K> {
+    fn new(batched: bool) -> Self {
+        Pair { batched, kind: PhantomData }
+    }
+
+    fn name(&self) -> String {
+        if self.batched {
+            format!("{}-batched", K::NAME)
+        } else {
+            K::NAME.to_string()
+        }
+    }
+}
+
+impl<K> fmt::Debug for Pair<K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Pair").field("batched", &self.batched).finish_non_exhaustive()
+    }
+}
+
+impl<K: Kind> HandoffContestant for Pair<K> {
+    fn info(&self) -> ContestantInfo {
+        ContestantInfo { name: self.name(), family: K::FAMILY, description: K::describe(self.batched) }
+    }
+
+    fn bound(&self, config: &HandoffConfig) -> Option<u64> {
+        K::bound(config, self.batched)
+    }
+
+    fn items_per_message(&self, config: &HandoffConfig) -> Option<usize> {
+        K::HANDS_OFF.then(|| config.items_per_message(self.batched))
+    }
+
+    fn prepare(&self, config: &HandoffConfig) -> Result<Box<dyn PreparedHandoff>, HandoffError> {
+        let built = match K::RUNTIME {
+            RuntimeKind::None => Ok(None),
+            RuntimeKind::MultiThread => pipelines::stream::runtime::multi_thread().map(Some),
+            RuntimeKind::CurrentThread => pipelines::stream::runtime::current_thread().map(Some),
+        };
+        let runtime = built.map_err(|e| HandoffError::Prepare { contestant: self.name(), message: e.to_string() })?;
+        Ok(Box::new(PreparedPair::<K> { runtime, config: *config, batched: self.batched, kind: PhantomData }))
+    }
+}
+
+/// A [`Pair`] with its runtime built.
+struct PreparedPair<K> {
+    runtime: Option<Runtime>,
+    config: HandoffConfig,
+    batched: bool,
+    kind: PhantomData<fn() -> K>,
+}
+
+impl<K> fmt::Debug for PreparedPair<K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PreparedPair")
+            .field("config", &self.config)
+            .field("batched", &self.batched)
+            .field("runtime", &self.runtime.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<K: Kind> PreparedHandoff for PreparedPair<K> {
+    fn run(&self, job: &Job<'_>) -> Result<Outcome, HandoffError> {
+        dispatch(self, job)
+    }
+
+    fn alive_tasks(&self) -> Option<usize> {
+        self.runtime.as_ref().map(|rt| rt.metrics().num_alive_tasks())
+    }
+}
+
+impl<K: Kind> PairRun for PreparedPair<K> {
+    fn run_with<P: Producer, S: Sink>(&self, job: &Job<'_>, producer: P, sink: S) -> Result<Outcome, HandoffError> {
+        let env = Env { runtime: self.runtime.as_ref(), config: self.config };
+        if self.batched {
+            K::run(&env, Batched { batch: self.config.batch }, job, producer, sink)
+        } else {
+            K::run(&env, PerItem, job, producer, sink)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_follow_the_family() {
+        let infos: Vec<ContestantInfo> = contestants().iter().map(|c| c.info()).collect();
+        let mut names: Vec<&str> = infos.iter().map(|i| i.name.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), infos.len());
+        for info in &infos {
+            assert!(info.name.starts_with(info.family.as_str()), "{} is not in family {:?}", info.name, info.family);
+            assert!(!info.description.is_empty());
+        }
+    }
+
+    #[test]
+    fn every_batched_contestant_follows_its_per_item_twin() {
+        let names: Vec<String> = contestants().iter().map(|c| c.info().name).collect();
+        for (i, name) in names.iter().enumerate() {
+            if let Some(single) = name.strip_suffix("-batched") {
+                assert_eq!(names.get(i.wrapping_sub(1)).map(String::as_str), Some(single), "{name}");
+            }
+        }
+    }
+
+    #[test]
+    fn only_the_loop_has_no_bound() {
+        let config = HandoffConfig::default();
+        for c in contestants() {
+            let name = c.info().name;
+            assert_eq!(c.bound(&config).is_none(), name == "baseline-loop", "{name}");
+        }
+    }
+}

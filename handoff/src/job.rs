@@ -1,0 +1,297 @@
+//! What one run of a hand-off contestant is asked to do ([`Job`]), what it returns ([`Outcome`],
+//! [`HandoffError`]), and the test-only producer behaviour (counting, failing or panicking at an item).
+
+use std::convert::Infallible;
+use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use measure::gauge::Outstanding;
+use pipelines::LiveStages;
+
+/// Parties that can hold a message outside the channel: the producer (the message it is blocked sending) and
+/// the consumer (the message it has just taken and not yet accounted for).
+pub const HOLDERS: usize = 2;
+
+/// Channel sizing shared by every contestant of one trial.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HandoffConfig {
+    /// Items the channel holds (at least 1). Batched channels hold `capacity / batch` messages (at least one),
+    /// so every channel holds the same number of items whatever the message size, once `capacity >= batch`.
+    pub capacity: usize,
+    /// Items per message for the batched contestants (at least 1).
+    pub batch: usize,
+}
+
+impl Default for HandoffConfig {
+    fn default() -> Self {
+        HandoffConfig { capacity: 256, batch: 256 }
+    }
+}
+
+impl HandoffConfig {
+    /// Items each message carries: 1, or `batch` for a batched contestant.
+    pub fn items_per_message(&self, batched: bool) -> usize {
+        if batched {
+            self.batch.max(1)
+        } else {
+            1
+        }
+    }
+
+    /// Messages the channel holds when each carries `items_per_message` items: `capacity / items_per_message`,
+    /// at least 1.
+    pub fn messages(&self, items_per_message: usize) -> usize {
+        (self.capacity / items_per_message.max(1)).max(1)
+    }
+
+    /// The most items a producer→channel→consumer pair can hold at once: the channel's messages plus one message
+    /// in the producer's hand (admitted, blocked in `send`) and one in the consumer's (taken, not yet counted
+    /// out), each of `items_per_message` items: `(messages + 2) × items_per_message`.
+    pub fn bound(&self, batched: bool) -> u64 {
+        let per_message = self.items_per_message(batched);
+        ((self.messages(per_message) + HOLDERS) * per_message) as u64
+    }
+}
+
+/// What the consumer does with the items.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Consumer {
+    /// Sum them with `wrapping_add` and check that item `i` is the value `i` (the measured work).
+    Sum,
+    /// Collect every item, in arrival order (exactly-once checks).
+    Collect,
+    /// Take the first `k` items, then drop the receiving end (early-stop checks).
+    Take(usize),
+}
+
+/// What an injected producer fault does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FaultAction {
+    /// The producer's item source returns a [`ProducerError`], which travels to the consumer in-band.
+    Error,
+    /// The producer panics (with [`std::panic::resume_unwind`], so no panic message is printed).
+    Panic,
+}
+
+/// A fault injected into the producer at item `at` (counting from 0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fault {
+    /// At which item.
+    pub at: u64,
+    /// Error or panic.
+    pub action: FaultAction,
+}
+
+/// The error an injected [`FaultAction::Error`] returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("injected producer error at item {at}")]
+pub struct ProducerError {
+    /// The item the producer failed at.
+    pub at: u64,
+}
+
+/// The panic message of an injected [`FaultAction::Panic`] at item `at`.
+pub fn injected_panic_message(at: u64) -> String {
+    format!("injected producer panic at item {at}")
+}
+
+/// Counts the items the producer generated, and holds at most one fault: the test-only producer behaviour.
+#[derive(Debug, Default)]
+pub struct Instruments {
+    emitted: AtomicU64,
+    fault: Option<Fault>,
+}
+
+impl Instruments {
+    /// Count generated items, and inject `fault` if given.
+    pub fn new(fault: Option<Fault>) -> Self {
+        Instruments { emitted: AtomicU64::new(0), fault }
+    }
+
+    /// Items the producer has generated so far.
+    pub fn emitted(&self) -> u64 {
+        self.emitted.load(Ordering::Relaxed)
+    }
+
+    /// Generate item `i`: count it, failing or panicking if the fault is there.
+    pub(crate) fn emit(&self, i: u64) -> Result<u64, ProducerError> {
+        match self.fault {
+            Some(f) if f.at == i => match f.action {
+                FaultAction::Error => Err(ProducerError { at: i }),
+                FaultAction::Panic => std::panic::resume_unwind(Box::new(injected_panic_message(i))),
+            },
+            _ => {
+                self.emitted.fetch_add(1, Ordering::Relaxed);
+                Ok(i)
+            }
+        }
+    }
+}
+
+/// How the producer behaves besides emitting `0..items`.
+#[derive(Debug, Clone, Default)]
+pub enum Behaviour {
+    /// Nothing else: the measured configuration. The producer's error type is then `Infallible`, so a message
+    /// `Result<u64, Infallible>` has the layout of a `u64` and the error path is not in the measured code.
+    #[default]
+    Clean,
+    /// Count generated items and maybe inject a fault (conformance checks only).
+    Instrumented(Arc<Instruments>),
+}
+
+/// One run of a hand-off contestant.
+#[derive(Debug)]
+pub struct Job<'a> {
+    /// The producer emits `0..items`.
+    pub items: u64,
+    /// Clean, or instrumented for a conformance check.
+    pub behaviour: &'a Behaviour,
+    /// What the consumer does.
+    pub consumer: Consumer,
+    /// Items handed to the channel and not yet taken by the consumer. Every contestant that hands items between
+    /// threads or tasks touches it; the loop baseline does not.
+    pub gauge: &'a Arc<Outstanding>,
+    /// Live producer and consumer threads and tasks the contestant spawned.
+    pub live: &'a Arc<LiveStages>,
+}
+
+/// What a run produced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// What the summing consumer saw ([`Consumer::Sum`]).
+    Sum {
+        /// Wrapping sum of every item.
+        sum: u64,
+        /// Items received.
+        count: u64,
+        /// The index of the first item that was not equal to its index (`None`: every item in order).
+        first_disorder: Option<u64>,
+    },
+    /// The items received, in arrival order ([`Consumer::Collect`] and [`Consumer::Take`]).
+    Items(Vec<u64>),
+}
+
+/// Which end of the hand-off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    /// The thread or task that emits items.
+    Producer,
+    /// The thread or task that receives them.
+    Consumer,
+}
+
+impl Side {
+    /// `producer` or `consumer`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Side::Producer => "producer",
+            Side::Consumer => "consumer",
+        }
+    }
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Why a run, or preparing a contestant, failed.
+#[derive(Debug, thiserror::Error)]
+pub enum HandoffError {
+    /// The producer failed; its error reached the consumer through the channel.
+    #[error(transparent)]
+    Producer(#[from] ProducerError),
+    /// The producer or consumer panicked; the panic was caught where its thread or task was joined.
+    #[error("the {side} panicked: {message}")]
+    Panicked {
+        /// Which end.
+        side: Side,
+        /// The panic message.
+        message: String,
+    },
+    /// The OS refused to start a thread.
+    #[error("could not spawn the {side} thread: {source}")]
+    Spawn {
+        /// Which end.
+        side: Side,
+        /// What the OS said.
+        source: std::io::Error,
+    },
+    /// A task was cancelled before it finished (its runtime shut down).
+    #[error("the {side} task was cancelled")]
+    Cancelled {
+        /// Which end.
+        side: Side,
+    },
+    /// The runtime could not be built.
+    #[error("could not prepare `{contestant}`: {message}")]
+    Prepare {
+        /// The contestant.
+        contestant: String,
+        /// What the library said.
+        message: String,
+    },
+}
+
+impl From<Infallible> for HandoffError {
+    fn from(never: Infallible) -> Self {
+        match never {}
+    }
+}
+
+impl HandoffError {
+    /// A caught panic of `side`.
+    pub fn from_panic(side: Side, payload: &(dyn std::any::Any + Send)) -> Self {
+        HandoffError::Panicked { side, message: pipelines::panic_message(payload) }
+    }
+
+    /// A tokio task of `side` that did not finish: panicked or cancelled.
+    pub fn from_join(side: Side, err: tokio::task::JoinError) -> Self {
+        if err.is_panic() {
+            HandoffError::from_panic(side, &*err.into_panic())
+        } else {
+            HandoffError::Cancelled { side }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_channel_holds_the_same_items_once_capacity_reaches_a_batch() {
+        let config = HandoffConfig { capacity: 4096, batch: 256 };
+        assert_eq!(config.messages(1), 4096);
+        assert_eq!(config.messages(256), 16);
+        assert_eq!(config.bound(false), 4096 + 2);
+        assert_eq!(config.bound(true), (16 + 2) * 256);
+    }
+
+    #[test]
+    fn a_batched_channel_holds_at_least_one_message() {
+        let config = HandoffConfig { capacity: 1, batch: 256 };
+        assert_eq!(config.messages(256), 1);
+        assert_eq!(config.bound(false), 3);
+        assert_eq!(config.bound(true), 3 * 256);
+    }
+
+    #[test]
+    fn instruments_count_and_fail_where_told() {
+        let instruments = Instruments::new(Some(Fault { at: 2, action: FaultAction::Error }));
+        assert_eq!(instruments.emit(0).ok(), Some(0));
+        assert_eq!(instruments.emit(1).ok(), Some(1));
+        assert_eq!(instruments.emit(2), Err(ProducerError { at: 2 }));
+        assert_eq!(instruments.emitted(), 2);
+    }
+
+    #[test]
+    fn an_injected_panic_carries_its_message() {
+        let instruments = Instruments::new(Some(Fault { at: 0, action: FaultAction::Panic }));
+        let caught = std::panic::catch_unwind(|| instruments.emit(0));
+        let message = caught.err().map(|p| pipelines::panic_message(&*p));
+        assert_eq!(message.as_deref(), Some("injected producer panic at item 0"));
+    }
+}
