@@ -10,6 +10,7 @@ use measure::record::{Mark, Status};
 use measure::scenario::{ChartKind, ChartSpec};
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::coord::Shift;
+use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -29,6 +30,12 @@ const PANEL_HEIGHT: u32 = 200;
 const PANELS_HEADER: u32 = 64;
 /// Height of one bar (or group header) row in pixels.
 const ROW_HEIGHT: u32 = 26;
+/// Lines a line chart can name in a legend inside its plot; more get a legend column to the right.
+const INSIDE_LEGEND_MAX: usize = 6;
+/// Width of the legend column of a line chart with many lines, in pixels.
+const LEGEND_WIDTH: u32 = 300;
+/// Height of one legend entry in pixels.
+const LEGEND_ROW: u32 = 19;
 /// Font for titles, labels and legends.
 const FONT: &str = "sans-serif";
 
@@ -56,7 +63,9 @@ pub fn render_chart(input: &ReportInput<'_>, chart: &ChartSpec) -> String {
         ChartKind::Bars => {
             bars_data(input, chart).map(|groups| draw(bars_height(&groups), |a| bars(a, chart, &groups)))
         }
-        ChartKind::Sweep => sweep_data(input, chart).map(|d| draw((WIDTH, LINE_HEIGHT), |a| sweep(a, chart, &d))),
+        ChartKind::Sweep => {
+            sweep_data(input, chart).map(|d| draw(line_chart_size(d.lines.len()), |a| sweep(a, chart, &d)))
+        }
         ChartKind::Series { series } => series_data(input, series).map(|panels| {
             let columns = panel_columns(phases(input.summary).len(), panels.len());
             draw(panels_size(panels.len(), columns), |a| series_chart(a, chart, &panels, columns))
@@ -107,8 +116,28 @@ fn no_data(root: &Area<'_>, chart: &ChartSpec) -> DrawResult {
 }
 
 fn color(input: &ReportInput<'_>, contestant: &str) -> RGBColor {
-    let index = input.summary.contestants.iter().position(|c| c.name == contestant).unwrap_or(0);
-    PALETTE[index % PALETTE.len()]
+    PALETTE[position(input, contestant) % PALETTE.len()]
+}
+
+/// The contestant's position in the summary.
+fn position(input: &ReportInput<'_>, contestant: &str) -> usize {
+    input.summary.contestants.iter().position(|c| c.name == contestant).unwrap_or(0)
+}
+
+/// Whether the contestant's lines are dashed: every second round through the palette, so two contestants that
+/// share a colour never share a line style.
+fn dashed(input: &ReportInput<'_>, contestant: &str) -> bool {
+    (position(input, contestant) / PALETTE.len()) % 2 == 1
+}
+
+/// Size of a line chart with `lines` lines: wider, with a legend column, when they are too many to name inside
+/// the plot, and tall enough for that column.
+fn line_chart_size(lines: usize) -> (u32, u32) {
+    if lines <= INSIDE_LEGEND_MAX {
+        return (WIDTH, LINE_HEIGHT);
+    }
+    let rows = u32::try_from(lines).unwrap_or(u32::MAX / LEGEND_ROW);
+    (WIDTH + LEGEND_WIDTH, LINE_HEIGHT.max(80 + rows.saturating_mul(LEGEND_ROW)))
 }
 
 /// A padded linear range covering `lo..hi` and zero.
@@ -268,6 +297,8 @@ where
 struct Line {
     label: String,
     color: RGBColor,
+    /// Drawn dashed (a contestant whose colour another one already has).
+    dashed: bool,
     points: Vec<(f64, f64)>,
 }
 
@@ -313,7 +344,12 @@ fn sweep_data(input: &ReportInput<'_>, chart: &ChartSpec) -> Option<SweepData> {
                     s.median.is_finite().then_some((*x, s.median))
                 })
                 .collect();
-            (!points.is_empty()).then(|| Line { label: c.name.clone(), color: color(input, &c.name), points })
+            (!points.is_empty()).then(|| Line {
+                label: c.name.clone(),
+                color: color(input, &c.name),
+                dashed: dashed(input, &c.name),
+                points,
+            })
         })
         .collect();
     (!lines.is_empty()).then_some(SweepData { x_desc, lines })
@@ -341,7 +377,7 @@ fn series_data(input: &ReportInput<'_>, names: &[&str]) -> Option<Vec<Panel>> {
                 }
                 // One series: the contestant's colour; several: one colour per series, the same in every panel.
                 let color = if names.len() == 1 { color(input, &c.name) } else { PALETTE[index % PALETTE.len()] };
-                lines.push(Line { label: (*name).to_string(), color, points });
+                lines.push(Line { label: (*name).to_string(), color, dashed: false, points });
                 for mark in s.marks.iter().filter(|m| m.at_ms.is_finite()) {
                     if !marks.contains(mark) {
                         marks.push(mark.clone());
@@ -541,7 +577,9 @@ where
     Y: AsRangedCoord<Value = f64>,
     Y::CoordDescType: ValueFormatter<f64>,
 {
-    let mut ctx = ChartBuilder::on(root)
+    let outside = lines.len() > INSIDE_LEGEND_MAX;
+    let (plot, legend) = if outside { root.split_horizontally(WIDTH) } else { (root.clone(), root.clone()) };
+    let mut ctx = ChartBuilder::on(&plot)
         .caption(chart.title, (FONT, 20))
         .margin(12)
         .margin_right(24)
@@ -559,13 +597,21 @@ where
         .map_err(err)?;
     for line in lines {
         let color = line.color;
-        ctx.draw_series(LineSeries::new(line.points.iter().copied(), color.stroke_width(2)))
-            .map_err(err)?
-            .label(line.label.clone())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2)));
+        let style = color.stroke_width(2);
+        let drawn = if line.dashed {
+            ctx.draw_series(DashedLineSeries::new(line.points.iter().copied(), 7, 4, style)).map_err(err)?
+        } else {
+            ctx.draw_series(LineSeries::new(line.points.iter().copied(), style)).map_err(err)?
+        };
+        if !outside {
+            drawn.label(line.label.clone()).legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], style));
+        }
         if labels.markers {
             ctx.draw_series(line.points.iter().map(|p| Circle::new(*p, 3, color.filled()))).map_err(err)?;
         }
+    }
+    if outside {
+        return legend_column(&legend, lines);
     }
     ctx.configure_series_labels()
         .position(SeriesLabelPosition::UpperLeft)
@@ -576,9 +622,36 @@ where
         .map_err(err)
 }
 
+/// A legend in its own column: one row per line, a sample of its stroke (dashed where the line is) and its
+/// name.
+fn legend_column(area: &Area<'_>, lines: &[Line]) -> DrawResult {
+    let row = i32::try_from(LEGEND_ROW).unwrap_or(20);
+    for (i, line) in lines.iter().enumerate() {
+        let y = 60 + row * i32::try_from(i).unwrap_or(0);
+        let style = line.color.stroke_width(2);
+        if line.dashed {
+            area.draw(&DashedPathElement::new(vec![(8, y), (34, y)], 7, 4, style)).map_err(err)?;
+        } else {
+            area.draw(&PathElement::new(vec![(8, y), (34, y)], style)).map_err(err)?;
+        }
+        area.draw(&Circle::new((21, y), 3, line.color.filled())).map_err(err)?;
+        let text = TextStyle::from((FONT, 13).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
+        area.draw(&Text::new(line.label.clone(), (42, y), text)).map_err(err)?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn many_lines_get_a_legend_column_tall_enough_for_them() {
+        assert_eq!(line_chart_size(INSIDE_LEGEND_MAX), (WIDTH, LINE_HEIGHT));
+        let (width, height) = line_chart_size(40);
+        assert_eq!(width, WIDTH + LEGEND_WIDTH);
+        assert!(height >= 40 * LEGEND_ROW, "{height}");
+    }
 
     #[test]
     fn phase_values_come_from_the_suffix() {
