@@ -5,7 +5,6 @@
 //! each with its reason in its text; they are never tuned to pass.
 
 use measure::compare::{verdict_at_least, verdict_at_most};
-use measure::record::Status;
 use measure::summary::{ClaimResult, MetricStats, Summary, Verdict};
 
 use crate::contestants;
@@ -93,12 +92,7 @@ pub fn metric_stats<'a>(
     if !summary.phases.contains(&phase) {
         return Err(format!("phase {phase} did not run"));
     }
-    let key = format!("{phase}.{metric}");
-    match summary.contestant(contestant) {
-        None => Err(format!("{contestant} did not run")),
-        Some(c) if c.status != Status::Ok => Err(format!("{contestant} did not run cleanly ({})", c.status.as_str())),
-        Some(_) => summary.metric(contestant, &key).ok_or_else(|| format!("{contestant} has no {key}")),
-    }
+    summary.stats(contestant, &format!("{phase}.{metric}"))
 }
 
 /// The capacities of the run's phases, in order.
@@ -118,7 +112,7 @@ fn batching_pays(summary: &Summary) -> ClaimResult {
          per message is at least 10× cheaper per item than one item per message, for every channel (a message \
          costs one channel operation and at most one wake-up whatever it carries)."
     );
-    all_of(
+    ClaimResult::all_of(
         text,
         BATCH_PAIRS.iter().map(|(single, batched)| pair_verdict(summary, single, batched, 10.0, true, CLAIM_CAPACITY)),
     )
@@ -130,7 +124,7 @@ fn batching_pays_with_room(summary: &Summary) -> ClaimResult {
          and the producer can run ahead instead of waiting for each batch to be taken, batching is at least 10× \
          cheaper per item than one item per message for every channel."
     );
-    all_of(
+    ClaimResult::all_of(
         text,
         BATCH_PAIRS.iter().map(|(single, batched)| pair_verdict(summary, single, batched, 10.0, true, WIDE_CAPACITY)),
     )
@@ -141,7 +135,7 @@ fn current_thread_beats_cross_thread(summary: &Summary) -> ClaimResult {
         "At capacity {CLAIM_CAPACITY}, per item, the tokio pair on a current-thread runtime (both ends on one \
          thread, nothing crosses threads) beats every per-item pair whose ends can run on different threads."
     );
-    all_of(
+    ClaimResult::all_of(
         text,
         CROSS_THREAD_PER_ITEM
             .iter()
@@ -154,7 +148,10 @@ fn condvar_is_slowest(summary: &Summary) -> ClaimResult {
         "At capacity {CLAIM_CAPACITY}, per item, the hand-written Mutex + Condvar queue is the slowest blocking \
          channel: slower than crossbeam, flume and std's sync_channel."
     );
-    all_of(text, BLOCKING_CRATES.iter().map(|other| pair_verdict(summary, CONDVAR, other, 1.0, true, CLAIM_CAPACITY)))
+    ClaimResult::all_of(
+        text,
+        BLOCKING_CRATES.iter().map(|other| pair_verdict(summary, CONDVAR, other, 1.0, true, CLAIM_CAPACITY)),
+    )
 }
 
 fn capacity_one_costs_a_wakeup(summary: &Summary) -> ClaimResult {
@@ -163,7 +160,7 @@ fn capacity_one_costs_a_wakeup(summary: &Summary) -> ClaimResult {
          least 2× as much at capacity 1 as at capacity {CLAIM_CAPACITY} (parking and waking a thread costs \
          microseconds, a channel operation tens of nanoseconds)."
     );
-    all_of(
+    ClaimResult::all_of(
         text,
         CROSS_THREAD_PER_ITEM.iter().map(|name| {
             match (stats(summary, name, 1), stats(summary, name, CLAIM_CAPACITY)) {
@@ -251,38 +248,11 @@ fn short(x: f64) -> String {
     measure::compare::format_ratio(x)
 }
 
-/// One claim over several comparisons: the worst verdict, with every comparison's verdict and numbers.
-fn all_of(text: String, parts: impl Iterator<Item = (Verdict, String)>) -> ClaimResult {
-    let mut worst = Verdict::Holds;
-    let mut details = Vec::new();
-    for (verdict, detail) in parts {
-        worst = worse(worst, verdict);
-        details.push(format!("{} — {detail}", verdict_word(verdict)));
-    }
-    ClaimResult::new(text, worst, details.join("; "))
-}
-
-/// The worse of two verdicts: fails, then inconclusive, then holds.
-fn worse(a: Verdict, b: Verdict) -> Verdict {
-    match (a, b) {
-        (Verdict::Fails, _) | (_, Verdict::Fails) => Verdict::Fails,
-        (Verdict::Inconclusive, _) | (_, Verdict::Inconclusive) => Verdict::Inconclusive,
-        _ => Verdict::Holds,
-    }
-}
-
-fn verdict_word(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Holds => "holds",
-        Verdict::Fails => "fails",
-        Verdict::Inconclusive => "inconclusive",
-    }
-}
-
 #[cfg(test)]
 pub(crate) mod tests {
     use std::collections::BTreeMap;
 
+    use measure::record::Status;
     use measure::summary::{ContestantSummary, Environment, Method};
 
     use super::*;

@@ -3,16 +3,16 @@
 //!
 //! Each check prepares the contestant afresh, runs it on a small job and returns a
 //! [`measure::summary::Check`]; none of them looks at a clock except the watchdog: every check runs in a
-//! helper thread and a check that has not answered within [`WATCHDOG`] fails as hung (its thread is left
-//! behind) instead of blocking the process.
+//! helper thread ([`measure::watchdog::run_guarded`]) and a check that has not answered within [`WATCHDOG`]
+//! fails as hung (its thread is left behind) instead of blocking the process.
 
-use std::sync::mpsc;
 use std::sync::Arc;
-use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use measure::gauge::Outstanding;
 use measure::summary::Check;
+use measure::watchdog::run_guarded;
+use pipelines::stream::runtime::settled_tasks;
 use pipelines::{panic_message, LiveStages};
 
 use crate::contestants::{HandoffContestant, PreparedHandoff};
@@ -31,8 +31,6 @@ pub const EARLY_STOP_ITEMS: u64 = 1_000_000;
 pub const EARLY_STOP_TAKE: usize = 10;
 /// The item at which injected producer faults fire.
 pub const FAULT_AT: u64 = 1_000;
-/// How long after `run` returns a tokio runtime may take to release finished tasks.
-const TASK_RELEASE: Duration = Duration::from_secs(5);
 
 /// Every check, in order: `checksum`, `exactly_once`, `bounded_outstanding`, `early_stop`, `producer_error`,
 /// `producer_panic`.
@@ -246,20 +244,15 @@ impl Bench {
         (out, gauge)
     }
 
-    /// Tasks alive on the contestant's runtime once they had up to [`TASK_RELEASE`] to be released.
+    /// Tasks alive on the contestant's runtime once they had up to [`pipelines::stream::runtime::TASK_RELEASE`]
+    /// to be released.
     fn tasks_settle(&self) -> Option<usize> {
-        let start = Instant::now();
-        loop {
-            let alive = self.prepared.alive_tasks()?;
-            if alive == 0 || start.elapsed() > TASK_RELEASE {
-                return Some(alive);
-            }
-            thread::sleep(Duration::from_millis(1));
-        }
+        settled_tasks(|| self.prepared.alive_tasks())
     }
 }
 
-/// Prepare `contestant` and run `check` in a helper thread under the watchdog.
+/// Prepare `contestant` and run `check` in a helper thread under the watchdog ([`run_guarded`]); a check that
+/// panics, hangs or cannot start fails with the watchdog's reason as its detail.
 fn guarded(
     name: &'static str,
     contestant: &Arc<dyn HandoffContestant>,
@@ -268,31 +261,14 @@ fn guarded(
 ) -> Check {
     let contestant = Arc::clone(contestant);
     let config = *config;
-    let (tx, rx) = mpsc::channel();
-    let spawned = thread::Builder::new().name(format!("check-{name}")).spawn(move || {
-        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let prepared = match contestant.prepare(&config) {
-                Ok(prepared) => prepared,
-                Err(err) => return Check::new(name, false, format!("could not prepare: {err}")),
-            };
-            check(Bench { prepared, config, live: Arc::new(LiveStages::new()) })
-        }));
-        let check =
-            outcome.unwrap_or_else(|p| Check::new(name, false, format!("the check panicked: {}", panic_message(&*p))));
-        let _ = tx.send(check);
-    });
-    if let Err(err) = spawned {
-        return Check::new(name, false, format!("could not start the check thread: {err}"));
-    }
-    match rx.recv_timeout(WATCHDOG) {
-        Ok(check) => check,
-        Err(mpsc::RecvTimeoutError::Timeout) => Check::new(
-            name,
-            false,
-            format!("hung: no answer within {} s (its thread is left behind)", WATCHDOG.as_secs()),
-        ),
-        Err(mpsc::RecvTimeoutError::Disconnected) => Check::new(name, false, "the check thread died without answering"),
-    }
+    let prepared_check = move || {
+        let prepared = match contestant.prepare(&config) {
+            Ok(prepared) => prepared,
+            Err(err) => return Check::new(name, false, format!("could not prepare: {err}")),
+        };
+        check(Bench { prepared, config, live: Arc::new(LiveStages::new()) })
+    };
+    run_guarded(name, WATCHDOG, prepared_check).unwrap_or_else(|err| Check::new(name, false, err.to_string()))
 }
 
 fn describe(out: &Result<Outcome, HandoffError>) -> String {

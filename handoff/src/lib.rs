@@ -83,42 +83,31 @@ impl Scenario for HandoffScenario {
 
     fn params(&self) -> Vec<ParamSpec> {
         vec![
-            ParamSpec {
-                name: "items",
-                help: "Items the producer emits per iteration (0..items as u64).",
-                default: vec![1_000_000],
-                quick: vec![100_000],
-                sweep: false,
-                min: 1,
-                max: 100_000_000,
-            },
-            ParamSpec {
-                name: "small-items",
-                help: "Items per iteration of one-item-per-message contestants in phases of capacity under 256.",
-                default: vec![25_000],
-                quick: vec![10_000],
-                sweep: false,
-                min: 1,
-                max: 100_000_000,
-            },
-            ParamSpec {
-                name: "capacity",
-                help: "Items the channel holds (batched channels hold capacity/batch messages, at least 1).",
-                default: vec![1, 16, 256, 4096],
-                quick: vec![1, 256],
-                sweep: true,
-                min: 1,
-                max: 10_000_000,
-            },
-            ParamSpec {
-                name: "batch",
-                help: "Items per message for the batched contestants.",
-                default: vec![256],
-                quick: vec![256],
-                sweep: false,
-                min: 1,
-                max: 1_000_000,
-            },
+            ParamSpec::single(
+                "items",
+                "Items the producer emits per iteration (0..items as u64).",
+                1_000_000,
+                100_000,
+                1,
+                100_000_000,
+            ),
+            ParamSpec::single(
+                "small-items",
+                "Items per iteration of one-item-per-message contestants in phases of capacity under 256.",
+                25_000,
+                10_000,
+                1,
+                100_000_000,
+            ),
+            ParamSpec::sweep(
+                "capacity",
+                "Items the channel holds (batched channels hold capacity/batch messages, at least 1).",
+                &[1, 16, 256, 4096],
+                &[1, 256],
+                1,
+                10_000_000,
+            ),
+            ParamSpec::single("batch", "Items per message for the batched contestants.", 256, 256, 1, 1_000_000),
         ]
     }
 

@@ -6,7 +6,7 @@ use std::hint::black_box;
 use std::sync::Arc;
 
 use measure::gauge::Outstanding;
-use measure::probe::Probe;
+use measure::probe::{bounded_outstanding_check, Probe};
 use measure::record::{IterationRecord, TrialRequest};
 use measure::scenario::{TrialError, TrialSink};
 use measure::summary::Check;
@@ -17,23 +17,14 @@ use crate::contestants;
 use crate::job::{Behaviour, Consumer, HandoffConfig, Job, Outcome};
 use crate::{items_at, SERIES_CAPACITY};
 
-/// The value of parameter `key`, or `BadParam` naming it.
-fn param(request: &TrialRequest, key: &str) -> Result<u64, TrialError> {
-    request.params.get(key).copied().ok_or_else(|| TrialError::BadParam(format!("`{key}` is missing")))
-}
-
-fn to_usize(key: &str, value: u64) -> Result<usize, TrialError> {
-    usize::try_from(value).map_err(|_| TrialError::BadParam(format!("`{key}` = {value} does not fit in usize")))
-}
-
 pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
-    let capacity = to_usize("capacity", param(request, "capacity")?)?;
-    let batch = to_usize("batch", param(request, "batch")?)?;
+    let capacity = request.param_usize("capacity")?;
+    let batch = request.param_usize("batch")?;
     let contestant = contestants::find(&request.contestant)
         .ok_or_else(|| TrialError::UnknownContestant(request.contestant.clone()))?;
     let config = HandoffConfig { capacity, batch };
     let per_message = contestant.items_per_message(&config);
-    let items = items_at(param(request, "items")?, param(request, "small_items")?, capacity as u64, per_message);
+    let items = items_at(request.param("items")?, request.param("small_items")?, capacity as u64, per_message);
     if items == 0 || batch == 0 || capacity == 0 {
         return Err(TrialError::BadParam("`items`, `batch` and `capacity` must be at least 1".to_string()));
     }
@@ -98,18 +89,7 @@ pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
         format!("{total} iterations of {items} items, each summing to {reference} with every item in order"),
     ));
     if let Some(bound) = contestant.bound(&config) {
-        let check = match measured_max {
-            Some(max) => Check::new(
-                "bounded_outstanding",
-                max <= bound,
-                format!("measured max outstanding {max} items, bound {bound} items"),
-            ),
-            None if request.iterations == 0 => {
-                Check::new("bounded_outstanding", true, "no measured iteration, nothing to bound")
-            }
-            None => Check::new("bounded_outstanding", false, format!("the gauge was never touched (bound {bound})")),
-        };
-        sink.check(check);
+        sink.check(bounded_outstanding_check(measured_max, bound, request.iterations));
     }
     Ok(())
 }

@@ -1,7 +1,8 @@
 //! Comparing two contestants' statistics honestly: a ratio, and whether the difference is beyond noise.
 //!
 //! [`verdict_at_most`] and [`verdict_at_least`] turn a claim such as "a costs at most 2× b" into a
-//! [`Verdict`] from the [`ratio_bounds`] of the two confidence intervals, with the numbers behind it.
+//! [`Verdict`] from the [`ratio_bounds`] of the two confidence intervals, with the numbers behind it;
+//! [`format_ratio`], [`format_or_na`] and [`times_or_na`] print figures the way claims and discussions show them.
 
 use crate::summary::{MetricStats, Verdict};
 
@@ -139,6 +140,20 @@ pub fn format_ratio(x: f64) -> String {
     format!("{x:.decimals$}")
 }
 
+/// [`format_ratio`] of a figure that may be missing: `n/a` when it is.
+pub fn format_or_na(x: Option<f64>) -> String {
+    x.map_or_else(|| "n/a".to_string(), format_ratio)
+}
+
+/// `a / b` as [`format_ratio`] followed by `×`, such as `1.43×`; `n/a` when either is missing or `b` is not
+/// positive.
+pub fn times_or_na(a: Option<f64>, b: Option<f64>) -> String {
+    match (a, b) {
+        (Some(a), Some(b)) if b > 0.0 => format!("{}×", format_ratio(a / b)),
+        _ => "n/a".to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -255,5 +270,14 @@ mod tests {
         assert_eq!(format_ratio(0.0), "0.00");
         assert_eq!(format_ratio(f64::INFINITY), "∞");
         assert_eq!(format_ratio(f64::NAN), "n/a");
+    }
+
+    #[test]
+    fn missing_figures_are_not_available() {
+        assert_eq!(format_or_na(Some(14.321)), "14.3");
+        assert_eq!(format_or_na(None), "n/a");
+        assert_eq!(times_or_na(Some(3.0), Some(2.0)), "1.50×");
+        assert_eq!(times_or_na(Some(3.0), Some(0.0)), "n/a");
+        assert_eq!(times_or_na(None, Some(2.0)), "n/a");
     }
 }

@@ -3,7 +3,8 @@
 //! Measurement (what one iteration cost) lives in [`cpu`], [`gauge`], [`sampler`], [`alloc`], [`memory`],
 //! [`latency`] and [`probe`]; analysis (what many iterations say) in [`stats`] and [`compare`]; the typed
 //! records that travel from a trial process to the lab and on to the reports in [`record`] and
-//! [`summary`]; and the interface a scenario implements in [`scenario`].
+//! [`summary`]; the interface a scenario implements in [`scenario`]; and [`watchdog`], which runs a scenario's
+//! conformance checks so that one that hangs or panics fails instead of taking the trial process with it.
 #![warn(missing_docs)]
 
 pub mod alloc;
@@ -19,3 +20,4 @@ pub mod scenario;
 pub mod stats;
 pub mod summary;
 pub mod units;
+pub mod watchdog;

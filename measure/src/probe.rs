@@ -19,6 +19,7 @@ use crate::cpu::{self, CpuMark};
 use crate::gauge::Outstanding;
 use crate::record::{MetricValues, Series};
 use crate::sampler::Sampler;
+use crate::summary::Check;
 use crate::units::{BYTES_PER_MIB, NANOS_PER_MILLI};
 
 /// The probe's sampling period in milliseconds.
@@ -185,6 +186,23 @@ impl Measurement {
     }
 }
 
+/// A trial's `bounded_outstanding` check, after its last iteration: `measured_max`, the highest exact high-water
+/// mark over its measured iterations (`None` if none of them touched the gauge), against the contestant's `bound`
+/// in items. A trial without measured iterations (`measured_iterations == 0`) has nothing to bound and passes.
+pub fn bounded_outstanding_check(measured_max: Option<u64>, bound: u64, measured_iterations: u32) -> Check {
+    match measured_max {
+        Some(max) => Check::new(
+            "bounded_outstanding",
+            max <= bound,
+            format!("measured max outstanding {max} items, bound {bound} items"),
+        ),
+        None if measured_iterations == 0 => {
+            Check::new("bounded_outstanding", true, "no measured iteration, nothing to bound")
+        }
+        None => Check::new("bounded_outstanding", false, format!("the gauge was never touched (bound {bound})")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -277,5 +295,16 @@ mod tests {
         assert_eq!(metrics["sampler_cpu_ms"], 0.5);
         assert_eq!(metrics["max_outstanding"], 7.0);
         assert!(!metrics.contains_key("max_outstanding_sampled"));
+    }
+
+    #[test]
+    fn the_trial_bound_check_compares_the_measured_maximum() {
+        let within = bounded_outstanding_check(Some(1_024), 1_029, 5);
+        assert!(within.passed);
+        assert_eq!(within.detail, "measured max outstanding 1024 items, bound 1029 items");
+        assert!(!bounded_outstanding_check(Some(1_030), 1_029, 5).passed);
+        let untouched = bounded_outstanding_check(None, 1_029, 5);
+        assert_eq!((untouched.passed, untouched.detail.as_str()), (false, "the gauge was never touched (bound 1029)"));
+        assert!(bounded_outstanding_check(None, 1_029, 0).passed, "no measured iteration, nothing to bound");
     }
 }

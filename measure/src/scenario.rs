@@ -29,6 +29,25 @@ pub struct ParamSpec {
 }
 
 impl ParamSpec {
+    /// A parameter that takes one value: `default` in a full run, `quick` in a `--quick` run, accepted from
+    /// `min` to `max`.
+    pub fn single(name: &'static str, help: &'static str, default: u64, quick: u64, min: u64, max: u64) -> ParamSpec {
+        ParamSpec { name, help, default: vec![default], quick: vec![quick], sweep: false, min, max }
+    }
+
+    /// A parameter whose values make a sweep, each value its own phase: `default` in a full run, `quick` in a
+    /// `--quick` run, each value accepted from `min` to `max`.
+    pub fn sweep(
+        name: &'static str,
+        help: &'static str,
+        default: &[u64],
+        quick: &[u64],
+        min: u64,
+        max: u64,
+    ) -> ParamSpec {
+        ParamSpec { name, help, default: default.to_vec(), quick: quick.to_vec(), sweep: true, min, max }
+    }
+
     /// The parameter's key in JSON, trial requests and phase names: the flag name with `-` as `_`.
     pub fn key(&self) -> String {
         self.name.replace('-', "_")
@@ -107,6 +126,20 @@ pub enum TrialError {
     BadParam(String),
 }
 
+impl TrialRequest {
+    /// The value of parameter `key` (its [`ParamSpec::key`]), or [`TrialError::BadParam`] saying it is missing.
+    pub fn param(&self, key: &str) -> Result<u64, TrialError> {
+        self.params.get(key).copied().ok_or_else(|| TrialError::BadParam(format!("`{key}` is missing")))
+    }
+
+    /// The value of parameter `key` as a `usize`, or [`TrialError::BadParam`] saying it is missing or does not
+    /// fit.
+    pub fn param_usize(&self, key: &str) -> Result<usize, TrialError> {
+        let value = self.param(key)?;
+        usize::try_from(value).map_err(|_| TrialError::BadParam(format!("`{key}` = {value} does not fit in usize")))
+    }
+}
+
 /// A scenario of the lab: the same work written in each style, measured and judged.
 pub trait Scenario: Send + Sync {
     /// Name on the command line, such as `chain`.
@@ -180,5 +213,68 @@ pub fn process_metrics() -> MetricValues {
 impl fmt::Debug for dyn Scenario {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Scenario").field("name", &self.name()).finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(params: &[(&str, u64)]) -> TrialRequest {
+        TrialRequest {
+            scenario: "test".to_string(),
+            contestant: "baseline-loop".to_string(),
+            phase: None,
+            params: params.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
+            fork: 0,
+            warmup: 0,
+            iterations: 1,
+            seed: 0,
+            quick: true,
+        }
+    }
+
+    #[test]
+    fn a_parameter_is_read_by_its_key() {
+        let request = request(&[("items", 1_000), ("in_flight", 8)]);
+        assert_eq!(request.param("items").ok(), Some(1_000));
+        assert_eq!(request.param_usize("in_flight").ok(), Some(8));
+    }
+
+    #[test]
+    fn a_missing_parameter_is_a_bad_parameter_naming_it() {
+        let err = request(&[]).param_usize("batch").err().map(|e| e.to_string());
+        assert_eq!(err.as_deref(), Some("bad parameter: `batch` is missing"));
+    }
+
+    #[test]
+    fn a_value_beyond_usize_is_a_bad_parameter_naming_it() {
+        let result = request(&[("capacity", u64::MAX)]).param_usize("capacity");
+        if usize::BITS < u64::BITS {
+            let err = result.err().map(|e| e.to_string());
+            assert_eq!(err.as_deref(), Some("bad parameter: `capacity` = 18446744073709551615 does not fit in usize"));
+        } else {
+            assert_eq!(result.ok(), Some(usize::MAX));
+        }
+    }
+
+    #[test]
+    fn single_and_sweep_parameters_carry_their_values() {
+        let single = ParamSpec::single("small-items", "Items.", 25_000, 10_000, 1, 100);
+        assert_eq!(
+            single,
+            ParamSpec {
+                name: "small-items",
+                help: "Items.",
+                default: vec![25_000],
+                quick: vec![10_000],
+                sweep: false,
+                min: 1,
+                max: 100
+            }
+        );
+        assert_eq!(single.key(), "small_items");
+        let sweep = ParamSpec::sweep("work", "Rounds.", &[0, 64], &[0], 0, 1_000);
+        assert_eq!((sweep.default, sweep.quick, sweep.sweep), (vec![0, 64], vec![0], true));
     }
 }

@@ -153,6 +153,37 @@ pub enum Verdict {
     Inconclusive,
 }
 
+impl Verdict {
+    /// The contract's spelling, as reports print it: `holds`, `fails` or `inconclusive`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Holds => "holds",
+            Verdict::Fails => "fails",
+            Verdict::Inconclusive => "inconclusive",
+        }
+    }
+
+    /// The worse of two verdicts: fails, then inconclusive, then holds. Folding a claim's parts with it from
+    /// [`Verdict::Holds`] judges a claim over no parts as holding; [`Verdict::combine`] calls that inconclusive.
+    pub fn worse(self, other: Verdict) -> Verdict {
+        match (self, other) {
+            (Verdict::Fails, _) | (_, Verdict::Fails) => Verdict::Fails,
+            (Verdict::Inconclusive, _) | (_, Verdict::Inconclusive) => Verdict::Inconclusive,
+            _ => Verdict::Holds,
+        }
+    }
+
+    /// One verdict for a claim judged in parts: fails if any part fails, holds if every part holds, inconclusive
+    /// otherwise, and inconclusive when there are no parts at all.
+    pub fn combine(verdicts: impl IntoIterator<Item = Verdict>) -> Verdict {
+        let mut verdicts = verdicts.into_iter();
+        match verdicts.next() {
+            None => Verdict::Inconclusive,
+            Some(first) => verdicts.fold(first, Verdict::worse),
+        }
+    }
+}
+
 /// A falsifiable statement a scenario makes about its results, and whether it held.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ClaimResult {
@@ -170,6 +201,19 @@ impl ClaimResult {
     /// A claim with its verdict and the numbers behind it.
     pub fn new(text: impl Into<String>, verdict: Verdict, detail: impl Into<String>) -> Self {
         ClaimResult { text: text.into(), holds: verdict == Verdict::Holds, verdict, detail: detail.into() }
+    }
+
+    /// A claim that must hold for every one of several comparisons: the [`Verdict::worse`] of their verdicts,
+    /// folded from holds (so no comparison at all holds), with each comparison's verdict and numbers as
+    /// `<verdict> — <detail>`, joined by `; `.
+    pub fn all_of(text: impl Into<String>, parts: impl IntoIterator<Item = (Verdict, String)>) -> Self {
+        let mut worst = Verdict::Holds;
+        let mut details = Vec::new();
+        for (verdict, detail) in parts {
+            worst = worst.worse(verdict);
+            details.push(format!("{} — {detail}", verdict.as_str()));
+        }
+        ClaimResult::new(text, worst, details.join("; "))
     }
 }
 
@@ -217,6 +261,19 @@ impl Summary {
     pub fn metric(&self, contestant: &str, metric: &str) -> Option<&MetricStats> {
         self.contestant(contestant).filter(|c| c.status == Status::Ok).and_then(|c| c.metrics.get(metric))
     }
+
+    /// Statistics of `metric` for `contestant` as [`Summary::metric`] finds them, or why there are none, in words
+    /// a claim's detail can show: `<contestant> did not run`, `<contestant> did not run cleanly (<status>)` or
+    /// `<contestant> has no <metric>`.
+    pub fn stats(&self, contestant: &str, metric: &str) -> Result<&MetricStats, String> {
+        match self.contestant(contestant) {
+            None => Err(format!("{contestant} did not run")),
+            Some(c) if c.status != Status::Ok => {
+                Err(format!("{contestant} did not run cleanly ({})", c.status.as_str()))
+            }
+            Some(_) => self.metric(contestant, metric).ok_or_else(|| format!("{contestant} has no {metric}")),
+        }
+    }
 }
 
 /// Turn run parameters into the contract's JSON shape: one value as a number, several as a list.
@@ -228,4 +285,98 @@ pub fn params_json(params: &RunParams) -> BTreeMap<String, serde_json::Value> {
             (k.clone(), value)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use Verdict::{Fails, Holds, Inconclusive};
+
+    #[test]
+    fn verdicts_are_spelt_as_in_the_contract() {
+        for verdict in [Holds, Fails, Inconclusive] {
+            assert_eq!(serde_json::to_value(verdict).ok(), Some(serde_json::Value::from(verdict.as_str())));
+        }
+    }
+
+    #[test]
+    fn the_worse_verdict_is_fails_then_inconclusive_then_holds() {
+        assert_eq!(Holds.worse(Holds), Holds);
+        assert_eq!(Holds.worse(Inconclusive), Inconclusive);
+        assert_eq!(Inconclusive.worse(Fails), Fails);
+        assert_eq!(Fails.worse(Holds), Fails);
+        assert_eq!([].into_iter().fold(Holds, Verdict::worse), Holds, "folded from holds, no parts hold");
+    }
+
+    #[test]
+    fn combined_verdicts_fail_first_and_need_every_part_to_hold() {
+        assert_eq!(Verdict::combine([Holds, Fails, Inconclusive]), Fails);
+        assert_eq!(Verdict::combine([Holds, Holds]), Holds);
+        assert_eq!(Verdict::combine([Holds, Inconclusive]), Inconclusive);
+        assert_eq!(Verdict::combine([]), Inconclusive, "no parts is no evidence");
+    }
+
+    #[test]
+    fn a_claim_over_comparisons_takes_the_worst_and_lists_each() {
+        let claim = ClaimResult::all_of(
+            "every pair",
+            [(Holds, "a 1.00".to_string()), (Inconclusive, "b did not run".to_string()), (Holds, "c 2.00".to_string())],
+        );
+        assert_eq!((claim.verdict, claim.holds), (Inconclusive, false));
+        assert_eq!(claim.detail, "holds — a 1.00; inconclusive — b did not run; holds — c 2.00");
+        assert_eq!(ClaimResult::all_of("nothing to compare", []).verdict, Holds);
+    }
+
+    fn summary(contestants: Vec<ContestantSummary>) -> Summary {
+        Summary {
+            scenario: "test".into(),
+            lab_version: "test".into(),
+            git_rev: "unknown".into(),
+            git_dirty: false,
+            started_utc: String::new(),
+            finished_utc: String::new(),
+            environment: Environment::default(),
+            method: Method {
+                quick: true,
+                forks: 1,
+                warmup: 0,
+                iterations: 1,
+                noise_threshold: 0.2,
+                seed: 0,
+                trial_timeout_s: 1.0,
+            },
+            params: BTreeMap::new(),
+            contestants,
+            claims: vec![],
+            command: String::new(),
+            raw_file: String::new(),
+            phases: vec![],
+        }
+    }
+
+    fn contestant(name: &str, status: Status) -> ContestantSummary {
+        let stats = MetricStats { median: 1.0, min: 1.0, max: 1.0, ci999: 0.0, n: 1, mean: 1.0, fork_medians: vec![] };
+        ContestantSummary {
+            name: name.into(),
+            family: Family::Baseline,
+            description: String::new(),
+            status,
+            reason: None,
+            checks: vec![],
+            metrics: BTreeMap::from([("ms_per_million".to_string(), stats)]),
+        }
+    }
+
+    #[test]
+    fn stats_say_why_there_are_none() {
+        let summary = summary(vec![contestant("ok", Status::Ok), contestant("slow", Status::Timeout)]);
+        assert_eq!(summary.stats("ok", "ms_per_million").map(|s| s.median), Ok(1.0));
+        assert_eq!(summary.stats("ok", "threads").err().as_deref(), Some("ok has no threads"));
+        assert_eq!(
+            summary.stats("slow", "ms_per_million").err().as_deref(),
+            Some("slow did not run cleanly (timeout)")
+        );
+        assert_eq!(summary.stats("gone", "ms_per_million").err().as_deref(), Some("gone did not run"));
+    }
 }

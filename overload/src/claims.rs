@@ -8,8 +8,7 @@
 //! A claim whose contestant did not run cleanly is inconclusive and says so.
 
 use measure::compare::{format_ratio, verdict_range_at_least, verdict_range_at_most};
-use measure::record::Status;
-use measure::summary::{ClaimResult, MetricStats, Summary, Verdict};
+use measure::summary::{ClaimResult, Summary, Verdict};
 
 use crate::config::LIMITERS;
 use crate::limit::LimiterKind;
@@ -28,15 +27,6 @@ pub fn claims(summary: &Summary) -> Vec<ClaimResult> {
     ]
 }
 
-/// Statistics of `metric` for `contestant`, or why there are none.
-pub(crate) fn stat<'a>(summary: &'a Summary, contestant: &str, metric: &str) -> Result<&'a MetricStats, String> {
-    match summary.contestant(contestant) {
-        None => Err(format!("{contestant} did not run")),
-        Some(c) if c.status != Status::Ok => Err(format!("{contestant} did not run cleanly ({})", c.status.as_str())),
-        Some(_) => summary.metric(contestant, metric).ok_or_else(|| format!("{contestant} has no {metric}")),
-    }
-}
-
 /// A run parameter's single value.
 pub(crate) fn param(summary: &Summary, key: &str) -> Option<f64> {
     summary.params.get(key).and_then(serde_json::Value::as_f64)
@@ -52,19 +42,6 @@ fn adaptive() -> impl Iterator<Item = LimiterKind> {
     LIMITERS.into_iter().filter(|k| *k != LimiterKind::Fixed)
 }
 
-/// Combine verdicts: fails if any fails, holds if all hold, else inconclusive.
-fn combine(verdicts: &[Verdict]) -> Verdict {
-    if verdicts.is_empty() {
-        Verdict::Inconclusive
-    } else if verdicts.contains(&Verdict::Fails) {
-        Verdict::Fails
-    } else if verdicts.iter().all(|v| *v == Verdict::Holds) {
-        Verdict::Holds
-    } else {
-        Verdict::Inconclusive
-    }
-}
-
 fn adaptive_halves_tail(summary: &Summary) -> ClaimResult {
     let text = "After the drop, each adaptive limiter's p99 latency is below half the fixed bound's, in both families";
     let mut verdicts = Vec::new();
@@ -73,11 +50,11 @@ fn adaptive_halves_tail(summary: &Summary) -> ClaimResult {
         let fixed = format!("{family}-fixed");
         for kind in adaptive() {
             let name = format!("{family}-{}", kind.name());
-            match (stat(summary, &name, HEADLINE), stat(summary, &fixed, HEADLINE)) {
+            match (summary.stats(&name, HEADLINE), summary.stats(&fixed, HEADLINE)) {
                 (Ok(a), Ok(f)) => {
                     let (verdict, detail) = verdict_range_at_most(a, f, 0.5);
                     verdicts.push(verdict);
-                    details.push(format!("{name}: {}, {detail}", verdict_word(verdict)));
+                    details.push(format!("{name}: {}, {detail}", verdict.as_str()));
                 }
                 (Err(e), _) | (_, Err(e)) => {
                     verdicts.push(Verdict::Inconclusive);
@@ -86,7 +63,7 @@ fn adaptive_halves_tail(summary: &Summary) -> ClaimResult {
             }
         }
     }
-    ClaimResult::new(text, combine(&verdicts), details.join("; "))
+    ClaimResult::new(text, Verdict::combine(verdicts), details.join("; "))
 }
 
 fn adaptive_near_ceiling(summary: &Summary) -> ClaimResult {
@@ -101,7 +78,7 @@ fn adaptive_near_ceiling(summary: &Summary) -> ClaimResult {
     for family in ["stream", "blocking"] {
         for kind in adaptive() {
             let name = format!("{family}-{}", kind.name());
-            match stat(summary, &name, AFTER_OPS) {
+            match summary.stats(&name, AFTER_OPS) {
                 Ok(s) => {
                     // Every iteration at or above the floor holds; every one below it fails.
                     let verdict = if s.min >= floor {
@@ -118,7 +95,7 @@ fn adaptive_near_ceiling(summary: &Summary) -> ClaimResult {
                         s.median,
                         s.min,
                         s.max,
-                        verdict_word(verdict)
+                        verdict.as_str()
                     ));
                 }
                 Err(e) => {
@@ -130,7 +107,7 @@ fn adaptive_near_ceiling(summary: &Summary) -> ClaimResult {
     }
     ClaimResult::new(
         text,
-        combine(&verdicts),
+        Verdict::combine(verdicts),
         format!("ceiling {ceiling:.0} calls/s, floor {floor:.0}: {}", details.join("; ")),
     )
 }
@@ -145,7 +122,7 @@ fn family_matters_less(summary: &Summary) -> ClaimResult {
     let mut missing = Vec::new();
     for kind in LIMITERS {
         let (s, b) = (format!("stream-{}", kind.name()), format!("blocking-{}", kind.name()));
-        match (stat(summary, &s, HEADLINE), stat(summary, &b, HEADLINE)) {
+        match (summary.stats(&s, HEADLINE), summary.stats(&b, HEADLINE)) {
             (Ok(x), Ok(y)) => {
                 let gap = x.median.max(y.median) / x.median.min(y.median);
                 if family_gap.as_ref().is_none_or(|(g, _)| gap > *g) {
@@ -162,7 +139,7 @@ fn family_matters_less(summary: &Summary) -> ClaimResult {
             .iter()
             .filter_map(|k| {
                 let name = format!("{family}-{}", k.name());
-                stat(summary, &name, HEADLINE).ok().map(|s| (name, s.median))
+                summary.stats(&name, HEADLINE).ok().map(|s| (name, s.median))
             })
             .collect();
         let lo = medians.iter().min_by(|a, b| a.1.total_cmp(&b.1));
@@ -198,11 +175,11 @@ fn unbounded_tail(summary: &Summary) -> ClaimResult {
     let mut details = Vec::new();
     for family in ["stream", "blocking"] {
         let (u, f) = (format!("{family}-unbounded"), format!("{family}-fixed"));
-        match (stat(summary, &u, HEADLINE), stat(summary, &f, HEADLINE)) {
+        match (summary.stats(&u, HEADLINE), summary.stats(&f, HEADLINE)) {
             (Ok(a), Ok(b)) => {
                 let (verdict, detail) = verdict_range_at_least(a, b, 5.0);
                 verdicts.push(verdict);
-                details.push(format!("{u}: {}, {detail}", verdict_word(verdict)));
+                details.push(format!("{u}: {}, {detail}", verdict.as_str()));
             }
             (Err(e), _) | (_, Err(e)) => {
                 verdicts.push(Verdict::Inconclusive);
@@ -210,30 +187,9 @@ fn unbounded_tail(summary: &Summary) -> ClaimResult {
             }
         }
     }
-    ClaimResult::new(text, combine(&verdicts), details.join("; "))
-}
-
-fn verdict_word(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Holds => "holds",
-        Verdict::Fails => "fails",
-        Verdict::Inconclusive => "inconclusive",
-    }
+    ClaimResult::new(text, Verdict::combine(verdicts), details.join("; "))
 }
 
 fn percent(x: f64) -> String {
     format!("{:.0}%", x * 100.0)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn verdicts_combine_with_failure_first() {
-        assert_eq!(combine(&[Verdict::Holds, Verdict::Fails, Verdict::Inconclusive]), Verdict::Fails);
-        assert_eq!(combine(&[Verdict::Holds, Verdict::Holds]), Verdict::Holds);
-        assert_eq!(combine(&[Verdict::Holds, Verdict::Inconclusive]), Verdict::Inconclusive);
-        assert_eq!(combine(&[]), Verdict::Inconclusive);
-    }
 }

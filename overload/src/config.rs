@@ -42,39 +42,30 @@ pub struct OverloadConfig {
     pub seed: u64,
 }
 
-fn param(request: &TrialRequest, key: &str) -> Result<u64, TrialError> {
-    request.params.get(key).copied().ok_or_else(|| TrialError::BadParam(format!("`{key}` is missing")))
-}
-
-fn size(request: &TrialRequest, key: &str) -> Result<usize, TrialError> {
-    let value = param(request, key)?;
-    usize::try_from(value).map_err(|_| TrialError::BadParam(format!("`{key}` = {value} does not fit in usize")))
-}
-
 impl OverloadConfig {
     /// Read and check the parameters of `request`.
     pub fn from_request(request: &TrialRequest) -> Result<OverloadConfig, TrialError> {
-        let service = Duration::from_millis(param(request, "service_ms")?);
-        let threshold_ms = param(request, "latency_threshold_ms")?;
+        let service = Duration::from_millis(request.param("service_ms")?);
+        let threshold_ms = request.param("latency_threshold_ms")?;
         let latency_threshold = if threshold_ms == 0 { service * 2 } else { Duration::from_millis(threshold_ms) };
-        let queue_limit = match size(request, "queue_limit")? {
+        let queue_limit = match request.param_usize("queue_limit")? {
             0 => None,
             n => Some(n),
         };
         let config = OverloadConfig {
-            calls: param(request, "calls")?,
-            capacity: size(request, "capacity")?,
-            capacity_after: size(request, "capacity_after")?,
+            calls: request.param("calls")?,
+            capacity: request.param_usize("capacity")?,
+            capacity_after: request.param_usize("capacity_after")?,
             service,
-            jitter: Duration::from_micros(param(request, "jitter_us")?),
+            jitter: Duration::from_micros(request.param("jitter_us")?),
             queue_limit,
             limits: LimiterParams {
-                fixed_limit: size(request, "fixed_limit")?,
-                initial: size(request, "initial_limit")?,
-                max: size(request, "max_limit")?,
+                fixed_limit: request.param_usize("fixed_limit")?,
+                initial: request.param_usize("initial_limit")?,
+                max: request.param_usize("max_limit")?,
                 latency_threshold,
             },
-            unbounded_threads: size(request, "unbounded_threads")?,
+            unbounded_threads: request.param_usize("unbounded_threads")?,
             seed: request.seed,
         };
         if config.calls < 2 || config.capacity == 0 || config.capacity_after == 0 || service.is_zero() {

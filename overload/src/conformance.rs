@@ -17,13 +17,12 @@
 //! - `gate_families_agree`: one scripted sequence of releases, driven through the gate's blocking and async
 //!   acquire, gives the same limit history ([`crate::limit::conformance::same_admissions`]).
 
-use std::sync::mpsc;
 use std::sync::Arc;
-use std::thread;
 use std::time::Duration;
 
 use dependency::{CapacityChange, Dependency, Stats};
 use measure::summary::Check;
+use measure::watchdog::run_guarded;
 
 use crate::config::OverloadConfig;
 use crate::contestants::{Contestant, Job};
@@ -223,26 +222,14 @@ fn limit_follows_latency(contestant: Contestant, kind: LimiterKind) -> Result<St
     }
 }
 
-/// Run `work` in a helper thread under the watchdog.
+/// Run `work` in a helper thread under the watchdog ([`run_guarded`]): its own error, or the watchdog's reason
+/// when it panicked, hung or could not start. Unlike the chain and handoff checks, a panic is reported without
+/// its message.
 fn guarded<T: Send + 'static>(
     name: &str,
     work: impl FnOnce() -> Result<T, String> + Send + 'static,
 ) -> Result<T, String> {
-    let (tx, rx) = mpsc::channel();
-    let spawned = thread::Builder::new().name(format!("check-{name}")).spawn(move || {
-        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work));
-        let _ = tx.send(outcome.unwrap_or_else(|_| Err("the check panicked".to_string())));
-    });
-    if let Err(err) = spawned {
-        return Err(format!("could not start the check thread: {err}"));
-    }
-    match rx.recv_timeout(WATCHDOG) {
-        Ok(result) => result,
-        Err(mpsc::RecvTimeoutError::Timeout) => {
-            Err(format!("hung: no answer within {} s (its thread is left behind)", WATCHDOG.as_secs()))
-        }
-        Err(mpsc::RecvTimeoutError::Disconnected) => Err("the check thread died without answering".to_string()),
-    }
+    run_guarded(name, WATCHDOG, work).unwrap_or_else(|err| Err(err.to_string()))
 }
 
 /// A named check from a guarded run returning its detail.

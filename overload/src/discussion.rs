@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use measure::summary::{Family, Summary};
 
-use crate::claims::{after_ceiling, param, stat};
+use crate::claims::{after_ceiling, param};
 use crate::config::{IDLE_CALLS, LIMITERS};
 use crate::HEADLINE;
 
@@ -23,7 +23,7 @@ pub fn discussion(summary: &Summary) -> String {
 
 /// Median of `metric` for `name`, if it ran cleanly.
 fn median(summary: &Summary, name: &str, metric: &str) -> Option<f64> {
-    stat(summary, name, metric).ok().map(|s| s.median)
+    summary.metric(name, metric).map(|s| s.median)
 }
 
 fn ms(us: f64) -> String {

@@ -15,10 +15,6 @@ pub struct OverloadScenario;
 /// The headline metric: p99 latency of the calls issued after the capacity drop.
 pub const HEADLINE: &str = "after_drop.latency_p99_us";
 
-fn spec(name: &'static str, help: &'static str, default: u64, quick: u64, min: u64, max: u64) -> ParamSpec {
-    ParamSpec { name, help, default: vec![default], quick: vec![quick], sweep: false, min, max }
-}
-
 impl Scenario for OverloadScenario {
     fn name(&self) -> &'static str {
         "overload"
@@ -41,7 +37,7 @@ impl Scenario for OverloadScenario {
 
     fn params(&self) -> Vec<ParamSpec> {
         vec![
-            spec(
+            ParamSpec::single(
                 "calls",
                 "Calls per iteration; capacity drops when call calls/2 is issued.",
                 200_000,
@@ -49,10 +45,10 @@ impl Scenario for OverloadScenario {
                 100,
                 10_000_000,
             ),
-            spec("capacity", "The dependency's concurrent slots before the drop.", 500, 500, 1, 100_000),
-            spec("capacity-after", "Its slots from call calls/2 on.", 100, 100, 1, 100_000),
-            spec("service-ms", "Service time of one call, in milliseconds.", 5, 5, 1, 1_000),
-            spec(
+            ParamSpec::single("capacity", "The dependency's concurrent slots before the drop.", 500, 500, 1, 100_000),
+            ParamSpec::single("capacity-after", "Its slots from call calls/2 on.", 100, 100, 1, 100_000),
+            ParamSpec::single("service-ms", "Service time of one call, in milliseconds.", 5, 5, 1, 1_000),
+            ParamSpec::single(
                 "jitter-us",
                 "Service time varies uniformly by up to this many microseconds either way.",
                 0,
@@ -60,7 +56,7 @@ impl Scenario for OverloadScenario {
                 0,
                 1_000_000,
             ),
-            spec(
+            ParamSpec::single(
                 "queue-limit",
                 "Calls the dependency queues before rejecting with an overload error (0: no limit).",
                 0,
@@ -68,7 +64,7 @@ impl Scenario for OverloadScenario {
                 0,
                 10_000_000,
             ),
-            spec(
+            ParamSpec::single(
                 "fixed-limit",
                 "The fixed limiter's bound (the healthy capacity a team would configure).",
                 500,
@@ -76,8 +72,8 @@ impl Scenario for OverloadScenario {
                 1,
                 100_000,
             ),
-            spec("initial-limit", "Where the adaptive limiters start.", 20, 20, 1, 100_000),
-            spec(
+            ParamSpec::single("initial-limit", "Where the adaptive limiters start.", 20, 20, 1, 100_000),
+            ParamSpec::single(
                 "max-limit",
                 "The adaptive limiters' ceiling (and their blocking pools' size).",
                 1_000,
@@ -85,7 +81,7 @@ impl Scenario for OverloadScenario {
                 1,
                 100_000,
             ),
-            spec(
+            ParamSpec::single(
                 "latency-threshold-ms",
                 "AIMD counts a call slower than this as a drop (0: twice service-ms).",
                 0,
@@ -93,7 +89,7 @@ impl Scenario for OverloadScenario {
                 0,
                 100_000,
             ),
-            spec(
+            ParamSpec::single(
                 "unbounded-threads",
                 "Threads of blocking-unbounded (the OS caps what is possible).",
                 10_000,

@@ -6,17 +6,13 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::chain::InjectedPanic;
 
-/// The message of a panic payload: the `&str` or `String` given to `panic!`, an [`InjectedPanic`]'s text,
-/// or a placeholder for other payload types.
+/// The message of a panic payload: an [`InjectedPanic`]'s text, or else what
+/// [`measure::watchdog::panic_message`] reads (the `&str` or `String` given to `panic!`, or a placeholder for
+/// other payload types).
 pub fn panic_message(payload: &(dyn Any + Send)) -> String {
-    if let Some(s) = payload.downcast_ref::<&str>() {
-        (*s).to_string()
-    } else if let Some(s) = payload.downcast_ref::<String>() {
-        s.clone()
-    } else if let Some(injected) = payload.downcast_ref::<InjectedPanic>() {
-        injected.to_string()
-    } else {
-        "panic with a non-string payload".to_string()
+    match payload.downcast_ref::<InjectedPanic>() {
+        Some(injected) => injected.to_string(),
+        None => measure::watchdog::panic_message(payload),
     }
 }
 
@@ -87,5 +83,7 @@ mod tests {
         assert_eq!(panic_message(&"boom"), "boom");
         assert_eq!(panic_message(&String::from("bang")), "bang");
         assert_eq!(panic_message(&42_u8), "panic with a non-string payload");
+        let injected = InjectedPanic { stage: crate::chain::StageName::Filter, at: 7 };
+        assert_eq!(panic_message(&injected), "injected panic in stage `filter` at its element 7");
     }
 }

@@ -98,12 +98,7 @@ pub fn render_index(entries: &[IndexEntry]) -> String {
     for entry in entries.iter().filter(|e| !e.claims.is_empty()) {
         out.push_str(&format!("\n## [{}]({})\n\n", entry.title, entry.report_path));
         for claim in &entry.claims {
-            let verdict = match claim.verdict {
-                Verdict::Holds => "holds",
-                Verdict::Fails => "fails",
-                Verdict::Inconclusive => "inconclusive",
-            };
-            out.push_str(&format!("- **{verdict}**: {}\n", claim.text));
+            out.push_str(&format!("- **{}**: {}\n", claim.verdict.as_str(), claim.text));
         }
     }
     out

@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use measure::record::Status;
-use measure::summary::{ContestantSummary, Summary, Verdict};
+use measure::summary::{ContestantSummary, Summary};
 
 use crate::analysis::{self, compare, metric_key, phases, reference};
 use crate::format::{self, percent};
@@ -367,12 +367,7 @@ fn claims(summary: &Summary) -> String {
     }
     let mut out = String::new();
     for claim in &summary.claims {
-        let verdict = match claim.verdict {
-            Verdict::Holds => "holds",
-            Verdict::Fails => "fails",
-            Verdict::Inconclusive => "inconclusive",
-        };
-        let _ = writeln!(out, "- **{verdict}**: {} — {}", claim.text, claim.detail);
+        let _ = writeln!(out, "- **{}**: {} — {}", claim.verdict.as_str(), claim.text, claim.detail);
     }
     out
 }

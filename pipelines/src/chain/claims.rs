@@ -4,7 +4,6 @@
 //! own, fixed before any measurement; they are never tuned to pass.
 
 use measure::compare::{verdict_at_least, verdict_at_most};
-use measure::record::Status;
 use measure::summary::{ClaimResult, Family, MetricStats, Summary, Verdict};
 
 use super::HEADLINE;
@@ -39,11 +38,7 @@ pub(crate) fn key(summary: &Summary, work: u64) -> Option<String> {
 /// The headline statistics of `contestant` at `work`, or why there are none.
 pub(crate) fn stats<'a>(summary: &'a Summary, contestant: &str, work: u64) -> Result<&'a MetricStats, String> {
     let key = key(summary, work).ok_or_else(|| format!("phase work_{work} did not run"))?;
-    match summary.contestant(contestant) {
-        None => Err(format!("{contestant} did not run")),
-        Some(c) if c.status != Status::Ok => Err(format!("{contestant} did not run cleanly ({})", c.status.as_str())),
-        Some(_) => summary.metric(contestant, &key).ok_or_else(|| format!("{contestant} has no {key}")),
-    }
+    summary.stats(contestant, &key)
 }
 
 /// The stream contestant with the lowest median headline at `work`.
@@ -87,20 +82,16 @@ fn batching_pays(summary: &Summary) -> ClaimResult {
         "At work 0, in every channel family (crossbeam, flume, std, tokio tasks), sending {batch} items per message \
          makes the pipeline at least 10× faster than one item per message."
     );
-    let mut worst = Verdict::Holds;
-    let mut details = Vec::new();
-    for (single, batched) in BATCH_PAIRS {
-        let (verdict, detail) = match (stats(summary, single, 0), stats(summary, batched, 0)) {
+    ClaimResult::all_of(
+        text,
+        BATCH_PAIRS.iter().map(|(single, batched)| match (stats(summary, single, 0), stats(summary, batched, 0)) {
             (Ok(a), Ok(b)) => {
                 let (v, d) = verdict_at_least(a, b, 10.0);
                 (v, format!("{single} {:.3} vs {batched} {:.3} ms/M: {d}", a.median, b.median))
             }
             (Err(why), _) | (_, Err(why)) => (Verdict::Inconclusive, why),
-        };
-        worst = worse(worst, verdict);
-        details.push(format!("{} — {detail}", verdict_word(verdict)));
-    }
-    ClaimResult::new(text, worst, details.join("; "))
+        }),
+    )
 }
 
 fn yielding_costs(summary: &Summary) -> ClaimResult {
@@ -119,27 +110,11 @@ fn yielding_costs(summary: &Summary) -> ClaimResult {
     }
 }
 
-/// The worse of two verdicts: fails, then inconclusive, then holds.
-fn worse(a: Verdict, b: Verdict) -> Verdict {
-    match (a, b) {
-        (Verdict::Fails, _) | (_, Verdict::Fails) => Verdict::Fails,
-        (Verdict::Inconclusive, _) | (_, Verdict::Inconclusive) => Verdict::Inconclusive,
-        _ => Verdict::Holds,
-    }
-}
-
-fn verdict_word(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Holds => "holds",
-        Verdict::Fails => "fails",
-        Verdict::Inconclusive => "inconclusive",
-    }
-}
-
 #[cfg(test)]
 pub(crate) mod tests {
     use std::collections::BTreeMap;
 
+    use measure::record::Status;
     use measure::summary::{ContestantSummary, Environment, Method};
 
     use super::*;

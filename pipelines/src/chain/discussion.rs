@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use measure::compare::format_ratio;
+use measure::compare::{format_or_na as num, times_or_na as ratio};
 use measure::summary::{Family, Summary};
 
 use super::claims::{fastest_stream, BATCH_PAIRS, LOOP};
@@ -16,19 +16,6 @@ fn median(summary: &Summary, contestant: &str, work: u64, metric: &str) -> Optio
 
 fn ms(summary: &Summary, contestant: &str, work: u64) -> Option<f64> {
     median(summary, contestant, work, "ms_per_million")
-}
-
-/// A number with three significant digits, or `n/a`.
-fn num(x: Option<f64>) -> String {
-    x.map_or_else(|| "n/a".to_string(), format_ratio)
-}
-
-/// `a / b` formatted, or `n/a`.
-fn ratio(a: Option<f64>, b: Option<f64>) -> String {
-    match (a, b) {
-        (Some(a), Some(b)) if b > 0.0 => format!("{}×", format_ratio(a / b)),
-        _ => "n/a".to_string(),
-    }
 }
 
 /// The works (phases `work_<n>`) of this run, in order.

@@ -56,42 +56,24 @@ impl Scenario for ChainScenario {
 
     fn params(&self) -> Vec<ParamSpec> {
         vec![
-            ParamSpec {
-                name: "items",
-                help: "Input values per iteration (0..items as u64).",
-                default: vec![1_000_000],
-                quick: vec![100_000],
-                sweep: false,
-                min: 1,
-                max: 100_000_000,
-            },
-            ParamSpec {
-                name: "work",
-                help: "Mixing rounds map1 applies to each value.",
-                default: vec![0, 64],
-                quick: vec![0, 64],
-                sweep: true,
-                min: 0,
-                max: 1_000_000,
-            },
-            ParamSpec {
-                name: "batch",
-                help: "Items per message for the batched contestants.",
-                default: vec![256],
-                quick: vec![256],
-                sweep: false,
-                min: 1,
-                max: 1_000_000,
-            },
-            ParamSpec {
-                name: "capacity",
-                help: "Items each channel holds (batched channels hold capacity/batch messages, at least 1).",
-                default: vec![1024],
-                quick: vec![1024],
-                sweep: false,
-                min: 1,
-                max: 100_000_000,
-            },
+            ParamSpec::single(
+                "items",
+                "Input values per iteration (0..items as u64).",
+                1_000_000,
+                100_000,
+                1,
+                100_000_000,
+            ),
+            ParamSpec::sweep("work", "Mixing rounds map1 applies to each value.", &[0, 64], &[0, 64], 0, 1_000_000),
+            ParamSpec::single("batch", "Items per message for the batched contestants.", 256, 256, 1, 1_000_000),
+            ParamSpec::single(
+                "capacity",
+                "Items each channel holds (batched channels hold capacity/batch messages, at least 1).",
+                1024,
+                1024,
+                1,
+                100_000_000,
+            ),
         ]
     }
 

@@ -6,7 +6,7 @@ use std::hint::black_box;
 use std::sync::Arc;
 
 use measure::gauge::Outstanding;
-use measure::probe::Probe;
+use measure::probe::{bounded_outstanding_check, Probe};
 use measure::record::{IterationRecord, TrialRequest};
 use measure::scenario::{TrialError, TrialSink};
 use measure::summary::Check;
@@ -15,21 +15,12 @@ use super::job::{Behaviour, ChainConfig, Consumer, Job, Outcome};
 use super::{conformance, contestants, ops};
 use crate::LiveStages;
 
-/// The value of parameter `key`, or `BadParam` naming it.
-fn param(request: &TrialRequest, key: &str) -> Result<u64, TrialError> {
-    request.params.get(key).copied().ok_or_else(|| TrialError::BadParam(format!("`{key}` is missing")))
-}
-
-fn to_usize(key: &str, value: u64) -> Result<usize, TrialError> {
-    usize::try_from(value).map_err(|_| TrialError::BadParam(format!("`{key}` = {value} does not fit in usize")))
-}
-
 pub(super) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
-    let items = param(request, "items")?;
-    let work = u32::try_from(param(request, "work")?)
+    let items = request.param("items")?;
+    let work = u32::try_from(request.param("work")?)
         .map_err(|_| TrialError::BadParam("`work` does not fit in u32".to_string()))?;
-    let batch = to_usize("batch", param(request, "batch")?)?;
-    let capacity = to_usize("capacity", param(request, "capacity")?)?;
+    let batch = request.param_usize("batch")?;
+    let capacity = request.param_usize("capacity")?;
     if items == 0 || batch == 0 || capacity == 0 {
         return Err(TrialError::BadParam("`items`, `batch` and `capacity` must be at least 1".to_string()));
     }
@@ -99,18 +90,7 @@ pub(super) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
     let total = request.warmup + request.iterations;
     sink.check(Check::new("checksum", true, format!("{total} iterations, all equal to reference {reference}")));
     if let Some(bound) = contestant.bound(&config) {
-        let check = match measured_max {
-            Some(max) => Check::new(
-                "bounded_outstanding",
-                max <= bound,
-                format!("measured max outstanding {max} items, bound {bound} items"),
-            ),
-            None if request.iterations == 0 => {
-                Check::new("bounded_outstanding", true, "no measured iteration, nothing to bound")
-            }
-            None => Check::new("bounded_outstanding", false, format!("the gauge was never touched (bound {bound})")),
-        };
-        sink.check(check);
+        sink.check(bounded_outstanding_check(measured_max, bound, request.iterations));
     }
     Ok(())
 }
