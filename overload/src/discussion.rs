@@ -169,9 +169,29 @@ fn limiters(summary: &Summary, out: &mut String) {
         if ps.max(pb) > 2.0 * ps.min(pb) {
             text.push_str(
                 " Its two families differ by more than 2× here, although they share the algorithm, the gate and \
-                 the dependency; only the latencies each family feeds it differ (by a wake-up). The lab did not \
-                 establish why; treat Vegas's figures as sensitive to small differences in measured latency.",
+                 the dependency: only the latencies each family feeds it differ.",
             );
+            // Vegas's queue estimate is limit × (1 − lowest latency / latency): any delay the caller adds under
+            // load (its own wake-up) reads as queueing, so a family with a larger overhead settles lower.
+            let overhead = |family: &str| {
+                let name = format!("{family}-vegas");
+                Some(median(summary, &name, "before_drop.latency_p50_us")? - median(summary, &name, "idle_call_us")?)
+            };
+            if let (Some(os), Some(ob), Some((at_drop, _, _))) = (
+                overhead("stream"),
+                overhead("blocking"),
+                both(summary, "vegas", "limit_at_drop", |v| format!("{v:.0}")),
+            ) {
+                let _ = write!(
+                    text,
+                    " Vegas counts every microsecond above the lowest latency it has seen as queueing, including \
+                     the caller's own wake-up delay under load. Before the drop the \
+                     median call took {os:.0} µs (stream) and {ob:.0} µs (blocking) longer than an idle call, and \
+                     the limit stood at {at_drop} when capacity dropped. That is consistent with the caller's \
+                     overhead steering Vegas, but the lab has not isolated it; treat Vegas's figures as sensitive \
+                     to how quickly the caller notices a completion."
+                );
+            }
         }
         text.push('\n');
     }
