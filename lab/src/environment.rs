@@ -63,10 +63,13 @@ fn locked_versions(lock: &str, names: &[&str]) -> BTreeMap<String, String> {
     found.into_iter().map(|(k, v)| (k, v.join(", "))).collect()
 }
 
-/// The short git revision of the lab's source and whether tracked files have uncommitted changes.
-pub(crate) fn git_state() -> (String, bool) {
+/// The short git revision of the lab's source and whether tracked files have uncommitted changes, leaving out
+/// the files the lab itself writes into `out` (reports, summaries, charts and raw records): a `lab all` into the
+/// committed `reports/` rewrites the first scenario's report before the second one starts, and that is output,
+/// not a change to the code being measured.
+pub(crate) fn git_state(out: &Path) -> (String, bool) {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap_or(Path::new("."));
-    let git = |args: &[&str]| {
+    let git = |args: &[String]| {
         Command::new("git")
             .arg("-C")
             .arg(repo)
@@ -76,18 +79,50 @@ pub(crate) fn git_state() -> (String, bool) {
             .filter(|out| out.status.success())
             .map(|out| String::from_utf8_lossy(&out.stdout).trim().to_string())
     };
-    match git(&["rev-parse", "--short", "HEAD"]) {
+    let args = |list: &[&str]| list.iter().map(|a| a.to_string()).collect::<Vec<_>>();
+    match git(&args(&["rev-parse", "--short", "HEAD"])) {
         Some(rev) => {
-            let dirty = git(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
+            let mut status = args(&["status", "--porcelain", "--untracked-files=no", "--", "."]);
+            status.extend(output_exclusions(repo, out));
+            let dirty = git(&status).is_some_and(|s| !s.is_empty());
             (rev, dirty)
         }
         None => ("unknown".to_string(), false),
     }
 }
 
+/// Git pathspecs leaving out what the lab writes into `out`, when `out` lies inside `repo`: its top-level
+/// `*.md` and `*.json` files and its `img/` and `raw/` folders.
+fn output_exclusions(repo: &Path, out: &Path) -> Vec<String> {
+    let (Ok(repo), Ok(out)) = (repo.canonicalize(), out.canonicalize()) else { return Vec::new() };
+    let Ok(relative) = out.strip_prefix(&repo) else { return Vec::new() };
+    let prefix = match relative.to_str() {
+        Some("") => String::new(),
+        Some(dir) => format!("{dir}/"),
+        None => return Vec::new(),
+    };
+    ["*.md", "*.json", "img", "raw"].iter().map(|p| format!(":(exclude,glob){prefix}{p}")).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_output_folder_inside_the_repository_is_left_out_of_the_dirty_check() {
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap_or(Path::new("."));
+        let out = repo.join("reports");
+        assert_eq!(
+            output_exclusions(repo, &out),
+            [
+                ":(exclude,glob)reports/*.md",
+                ":(exclude,glob)reports/*.json",
+                ":(exclude,glob)reports/img",
+                ":(exclude,glob)reports/raw"
+            ]
+        );
+        assert!(output_exclusions(repo, Path::new("/")).is_empty(), "a folder outside the repository");
+    }
 
     #[test]
     fn lock_versions_are_read_per_crate() {
