@@ -17,7 +17,7 @@ pub fn discussion(summary: &Summary) -> String {
     unbounded(summary, &mut out);
     families(summary, &mut out);
     reading(&mut out);
-    pick(&mut out);
+    pick(summary, &mut out);
     out
 }
 
@@ -128,8 +128,8 @@ fn limiters(summary: &Summary, out: &mut String) {
             text,
             "- **AIMD** averaged a limit of {limit} after the drop, against {after:.0} slots, and reached {ops} of \
              the ceiling. It multiplies its limit by 0.9 on *every* call slower than the threshold, and a queue \
-             produces slow calls in bursts, so one burst takes the limit down by orders of magnitude before a \
-             single fast call is seen; it then climbs back by one per call (the sawtooth in the limit chart)."
+             produces slow calls in bursts: 44 slow calls in a row divide the limit by 100, before a single fast \
+             call is seen; it then climbs back by one per call (the sawtooth in the limit chart)."
         );
         if os.max(ob) < 0.85 * ceiling {
             text.push_str(
@@ -177,7 +177,7 @@ fn limiters(summary: &Summary, out: &mut String) {
                 let name = format!("{family}-vegas");
                 Some(median(summary, &name, "before_drop.latency_p50_us")? - median(summary, &name, "idle_call_us")?)
             };
-            if let (Some(os), Some(ob), Some((at_drop, _, _))) = (
+            if let (Some(os), Some(ob), Some((at_drop, ls, lb))) = (
                 overhead("stream"),
                 overhead("blocking"),
                 both(summary, "vegas", "limit_at_drop", |v| format!("{v:.0}")),
@@ -185,12 +185,30 @@ fn limiters(summary: &Summary, out: &mut String) {
                 let _ = write!(
                     text,
                     " Vegas counts every microsecond above the lowest latency it has seen as queueing, including \
-                     the caller's own wake-up delay under load. Before the drop the \
-                     median call took {os:.0} µs (stream) and {ob:.0} µs (blocking) longer than an idle call, and \
-                     the limit stood at {at_drop} when capacity dropped. That is consistent with the caller's \
-                     overhead steering Vegas, but the lab has not isolated it; treat Vegas's figures as sensitive \
-                     to how quickly the caller notices a completion."
+                     the caller's own wake-up delay under load. Before the drop the median call took {os:.0} µs \
+                     (stream) and {ob:.0} µs (blocking) longer than an idle call, and the limit stood at {at_drop} \
+                     when capacity dropped."
                 );
+                // The family with the larger overhead should settle lower if the overhead steers Vegas.
+                let steered = (ob > os && lb < ls) || (os > ob && ls < lb);
+                let close = ls.max(lb) < 1.25 * ls.min(lb);
+                if close {
+                    text.push_str(
+                        " The limits were close at the drop, so the gap opened after it; the lab has not \
+                         established why.",
+                    );
+                } else if steered {
+                    text.push_str(
+                        " That is consistent with the caller's overhead steering Vegas, but the lab has not \
+                         isolated it.",
+                    );
+                } else {
+                    text.push_str(
+                        " The family with the smaller overhead settled lower, the opposite of what that would \
+                         predict; the lab has not established why.",
+                    );
+                }
+                text.push_str(" Treat Vegas's figures as sensitive to small differences in the latencies it is fed.");
             }
         }
         text.push('\n');
@@ -279,13 +297,53 @@ fn reading(out: &mut String) {
     );
 }
 
-fn pick(out: &mut String) {
-    out.push_str(
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+fn pick(summary: &Summary, out: &mut String) {
+    // Which adaptive limiters beat the fixed bound's after-drop p99 in both families, and at what throughput.
+    let mut shorter = Vec::new();
+    let mut longer = Vec::new();
+    for kind in LIMITERS.into_iter().filter(|k| *k != crate::limit::LimiterKind::Fixed) {
+        let beats = ["stream", "blocking"].iter().all(|family| {
+            let p99 = median(summary, &format!("{family}-{}", kind.name()), HEADLINE);
+            let fixed = median(summary, &format!("{family}-fixed"), HEADLINE);
+            matches!((p99, fixed), (Some(p), Some(f)) if p < f)
+        });
+        if beats {
+            shorter.push(format!("`{}`", kind.name()));
+        } else {
+            longer.push(format!("`{}`", kind.name()));
+        }
+    }
+    let limiters = match (shorter.is_empty(), longer.is_empty()) {
+        (false, true) => {
+            format!("every adaptive limiter ({}) kept the after-drop tail below the fixed bound's", and_list(&shorter))
+        }
+        (false, false) => format!(
+            "only {} kept the after-drop tail below the fixed bound's in both families, and {} did not, so an \
+             adaptive limit is not protection by itself: check the one you choose against the way your \
+             dependency degrades, and against what it costs in throughput (`after_drop.ops_per_sec`)",
+            and_list(&shorter),
+            and_list(&longer)
+        ),
+        (true, _) => {
+            "no adaptive limiter kept the after-drop tail below the fixed bound's in both families".to_string()
+        }
+    };
+    let _ = writeln!(
+        out,
         "**What to pick.** Choose the limiter first: against a dependency that queues rather than rejects, a fixed \
          bound sized for good days turns a capacity loss into queueing delay for every call, whichever style \
-         issues them, and an adaptive limit is what keeps the tail short. Then choose the style for what waiting \
-         costs you: with hundreds of calls in flight both styles keep up with this dependency; with tens of \
-         thousands, a thread per waiting call costs memory and wake-ups a future does not (the device scenario \
-         measures that).\n",
+         issues them, and here {limiters}. Then choose the style for what waiting costs you: with hundreds of \
+         calls in flight both styles keep up with this dependency, and the pool pays a thread wake-up per call \
+         (its CPU per call above) where the stream pays a fraction of one; with tens of thousands in flight, a \
+         thread per waiting call also costs a stack and a kernel thread that a future does not."
     );
 }
