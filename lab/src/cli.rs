@@ -29,7 +29,7 @@ pub(crate) fn command() -> Command {
         ))
         .subcommand(
             Command::new("report")
-                .about("Re-render reports from raw records, running nothing")
+                .about("Re-render reports from raw records, running nothing; given several, also DIR/index.md")
                 .arg(
                     Arg::new("raw")
                         .value_name("RAW.jsonl")

@@ -100,10 +100,7 @@ fn run() -> Result<ExitCode> {
                 }
             }
             if index {
-                let contents = reports::index::render_index(&entries);
-                out.write(&Rendered { files: vec![RenderedFile { path: "index.md".to_string(), contents }] })
-                    .context("writing index.md")?;
-                eprintln!("wrote {}", out.root().join("index.md").display());
+                write_index(&out, &entries)?;
             }
             Ok(if all_ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
         }
@@ -121,12 +118,30 @@ fn report(raw: &[std::path::PathBuf], out: OutputDir) -> Result<ExitCode> {
         })?;
         runs.push((run, scenario));
     }
+    // In the registry's order, as `lab all` writes them, whatever order the files were named in.
+    let order = |name: &str| registry::scenarios().iter().position(|s| s.name() == name).unwrap_or(usize::MAX);
+    runs.sort_by_key(|(_, scenario)| order(scenario.name()));
+    let several = runs.len() > 1;
     let mut all_ok = true;
+    let mut entries = Vec::new();
     for (run, scenario) in runs {
         let rendered = render::render(&run, scenario);
         out.write(&rendered.files).context("writing the report")?;
         all_ok &= run::all_passed(&rendered.summary);
         eprintln!("{}: wrote {}", scenario.name(), out.root().join(format!("{}.md", scenario.name())).display());
+        entries.push(rendered.index_entry);
+    }
+    if several {
+        write_index(&out, &entries)?;
     }
     Ok(if all_ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// Write `index.md` linking every report of `entries`, in their order.
+fn write_index(out: &OutputDir, entries: &[reports::IndexEntry]) -> Result<()> {
+    let contents = reports::index::render_index(entries);
+    out.write(&Rendered { files: vec![RenderedFile { path: "index.md".to_string(), contents }] })
+        .context("writing index.md")?;
+    eprintln!("wrote {}", out.root().join("index.md").display());
+    Ok(())
 }
