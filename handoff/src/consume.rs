@@ -8,19 +8,16 @@ use std::pin::pin;
 
 use futures::{Stream, StreamExt};
 use measure::gauge::Outstanding;
+use pipelines::sink::TakeSink;
 
 use crate::job::{Behaviour, Consumer, HandoffError, Job, Outcome};
 use crate::produce::{Clean, Producer, Shape, Tripwire};
 
-/// Where the consumer's items end up.
-pub(crate) trait Sink: Send + 'static {
-    /// Take one item; `Break` when the sink wants no more.
-    fn push(&mut self, x: u64) -> ControlFlow<()>;
-    /// Take a batch of items (and free it); `Break` when the sink wants no more.
-    fn push_batch(&mut self, batch: Vec<u64>) -> ControlFlow<()>;
-    /// What it got.
-    fn finish(self) -> Outcome;
-}
+/// A handoff sink: a [`pipelines::sink::Sink`] returning the scenario's [`Outcome`] (implemented for every such
+/// sink).
+pub(crate) trait Sink: pipelines::sink::Sink<Outcome> {}
+
+impl<S: pipelines::sink::Sink<Outcome>> Sink for S {}
 
 /// Wrapping sum of every item, checking that item number `i` is the value `i`.
 #[derive(Debug, Default)]
@@ -41,7 +38,7 @@ impl SumSink {
     }
 }
 
-impl Sink for SumSink {
+impl pipelines::sink::Sink<Outcome> for SumSink {
     #[inline(always)]
     fn push(&mut self, x: u64) -> ControlFlow<()> {
         self.take(x);
@@ -58,40 +55,6 @@ impl Sink for SumSink {
 
     fn finish(self) -> Outcome {
         Outcome::Sum { sum: self.sum, count: self.next, first_disorder: self.first_disorder }
-    }
-}
-
-/// Every item, in arrival order, up to `limit`.
-#[derive(Debug)]
-pub(crate) struct TakeSink {
-    items: Vec<u64>,
-    limit: usize,
-}
-
-impl Sink for TakeSink {
-    fn push(&mut self, x: u64) -> ControlFlow<()> {
-        if self.items.len() < self.limit {
-            self.items.push(x);
-        }
-        if self.items.len() >= self.limit {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
-    }
-
-    fn push_batch(&mut self, batch: Vec<u64>) -> ControlFlow<()> {
-        let room = self.limit.saturating_sub(self.items.len());
-        self.items.extend(batch.into_iter().take(room));
-        if self.items.len() >= self.limit {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
-    }
-
-    fn finish(self) -> Outcome {
-        Outcome::Items(self.items)
     }
 }
 
@@ -150,8 +113,8 @@ pub(crate) fn dispatch<R: PairRun>(contestant: &R, job: &Job<'_>) -> Result<Outc
 fn with_sink<R: PairRun, P: Producer>(contestant: &R, job: &Job<'_>, producer: P) -> Result<Outcome, HandoffError> {
     match job.consumer {
         Consumer::Sum => contestant.run_with(job, producer, SumSink::default()),
-        Consumer::Collect => contestant.run_with(job, producer, TakeSink { items: Vec::new(), limit: usize::MAX }),
-        Consumer::Take(k) => contestant.run_with(job, producer, TakeSink { items: Vec::with_capacity(k), limit: k }),
+        Consumer::Collect => contestant.run_with(job, producer, TakeSink::all()),
+        Consumer::Take(k) => contestant.run_with(job, producer, TakeSink::first(k)),
     }
 }
 
@@ -159,6 +122,8 @@ fn with_sink<R: PairRun, P: Producer>(contestant: &R, job: &Job<'_>, producer: P
 mod tests {
     use super::*;
     use std::convert::Infallible;
+
+    use pipelines::sink::Sink as _;
 
     use crate::produce::{Batched, PerItem};
 
@@ -183,7 +148,7 @@ mod tests {
     fn the_consumer_loop_stops_when_the_sink_has_enough() {
         let gauge = Outstanding::new();
         let messages = (0..10u64).map(|i| Ok::<_, Infallible>(vec![2 * i, 2 * i + 1]));
-        let out = consume(Batched { batch: 2 }, messages, &gauge, TakeSink { items: Vec::new(), limit: 3 });
+        let out = consume(Batched { batch: 2 }, messages, &gauge, TakeSink::first(3));
         assert_eq!(out.ok(), Some(Outcome::Items(vec![0, 1, 2])));
         assert_eq!(gauge.current(), -4, "two batches of two were taken");
     }

@@ -172,6 +172,13 @@ pub enum Outcome {
     Items(Vec<u64>),
 }
 
+impl From<Vec<u64>> for Outcome {
+    /// The items a collecting consumer received, in arrival order.
+    fn from(items: Vec<u64>) -> Outcome {
+        Outcome::Items(items)
+    }
+}
+
 /// Which end of the hand-off.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Side {

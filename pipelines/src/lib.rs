@@ -5,6 +5,7 @@
 //!   (crossbeam-channel, flume, `std::sync::mpsc::sync_channel`).
 //! - [`stream`]: a stage-per-task pipeline builder on tokio, runtime constructors, and stream diagnostics.
 //! - [`chain`]: the chain scenario, its contestants, their conformance checks, claims and discussion.
+//! - [`sink`]: where a one-thread consumer's items end up, shared by the chain and handoff scenarios.
 //! - [`PipelineError`], [`LiveStages`]: what both builders share (how a pipeline failed; how many of its
 //!   stage threads or tasks are still alive).
 #![warn(missing_docs)]
@@ -14,6 +15,7 @@ pub mod chain;
 mod error;
 mod live;
 mod panic;
+pub mod sink;
 pub mod stream;
 
 pub use error::PipelineError;

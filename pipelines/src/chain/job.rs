@@ -193,6 +193,13 @@ pub enum Outcome {
     Items(Vec<u64>),
 }
 
+impl From<Vec<u64>> for Outcome {
+    /// The items a collecting consumer received, in arrival order.
+    fn from(items: Vec<u64>) -> Outcome {
+        Outcome::Items(items)
+    }
+}
+
 /// Why a run, or preparing a contestant, failed.
 #[derive(Debug, thiserror::Error)]
 pub enum ChainError {

@@ -9,21 +9,17 @@ use futures::{Stream, StreamExt};
 
 use super::job::{Behaviour, ChainError, Consumer, Job, Outcome};
 use super::ops::{Hook, Stages};
+use crate::sink::TakeSink;
 
-/// Where a pipeline's items end up.
-pub(crate) trait Sink: Send + 'static {
-    /// Take one item; `Break` when the sink wants no more.
-    fn push(&mut self, x: u64) -> ControlFlow<()>;
-    /// Take a batch of items; `Break` when the sink wants no more.
-    fn push_batch(&mut self, batch: Vec<u64>) -> ControlFlow<()>;
-    /// What it got.
-    fn finish(self) -> Outcome;
-}
+/// A chain sink: a [`crate::sink::Sink`] returning the chain's [`Outcome`] (implemented for every such sink).
+pub(crate) trait Sink: crate::sink::Sink<Outcome> {}
+
+impl<S: crate::sink::Sink<Outcome>> Sink for S {}
 
 /// Wrapping sum of every item.
 pub(crate) struct SumSink(u64);
 
-impl Sink for SumSink {
+impl crate::sink::Sink<Outcome> for SumSink {
     #[inline(always)]
     fn push(&mut self, x: u64) -> ControlFlow<()> {
         self.0 = self.0.wrapping_add(x);
@@ -38,40 +34,6 @@ impl Sink for SumSink {
 
     fn finish(self) -> Outcome {
         Outcome::Sum(self.0)
-    }
-}
-
-/// Every item, in arrival order, up to `limit`.
-pub(crate) struct TakeSink {
-    items: Vec<u64>,
-    limit: usize,
-}
-
-impl Sink for TakeSink {
-    #[inline]
-    fn push(&mut self, x: u64) -> ControlFlow<()> {
-        if self.items.len() < self.limit {
-            self.items.push(x);
-        }
-        if self.items.len() >= self.limit {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
-    }
-
-    fn push_batch(&mut self, batch: Vec<u64>) -> ControlFlow<()> {
-        let room = self.limit.saturating_sub(self.items.len());
-        self.items.extend(batch.into_iter().take(room));
-        if self.items.len() >= self.limit {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
-    }
-
-    fn finish(self) -> Outcome {
-        Outcome::Items(self.items)
     }
 }
 
@@ -92,8 +54,8 @@ pub(crate) fn dispatch<P: SinkRun>(contestant: &P, job: &Job<'_>) -> Result<Outc
 fn with_sink<P: SinkRun, H: Hook>(contestant: &P, job: &Job<'_>, stages: Stages<H>) -> Result<Outcome, ChainError> {
     match job.consumer {
         Consumer::Sum => contestant.run_with(job, stages, SumSink(0)),
-        Consumer::Collect => contestant.run_with(job, stages, TakeSink { items: Vec::new(), limit: usize::MAX }),
-        Consumer::Take(k) => contestant.run_with(job, stages, TakeSink { items: Vec::with_capacity(k), limit: k }),
+        Consumer::Collect => contestant.run_with(job, stages, TakeSink::all()),
+        Consumer::Take(k) => contestant.run_with(job, stages, TakeSink::first(k)),
     }
 }
 
