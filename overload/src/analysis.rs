@@ -27,6 +27,10 @@ pub struct RunAnalysis {
     pub series: Vec<(String, Series)>,
     /// Microseconds from the ledger origin to the first issue.
     pub start_us: u64,
+    /// Microseconds from the ledger origin to the last completion.
+    pub end_us: u64,
+    /// Calls that failed.
+    pub failed: u64,
     /// Index of the first window the series hold, counting windows from the ledger's origin: the series start
     /// at the window holding the first issue, so other per-window records (the dependency's timeline, the
     /// limit) line up by skipping this many windows.
@@ -133,6 +137,8 @@ pub fn analyse(records: &[CallRecord], drop_us: Option<u64>, window_us: u64) -> 
         metrics,
         series: vec![("p99_latency_us".to_string(), p99_series), ("outstanding".to_string(), outstanding_series)],
         start_us,
+        end_us,
+        failed: overall.failed,
         first_window,
     }
 }

@@ -68,7 +68,7 @@ pub fn all(contestant: Contestant) -> Vec<Check> {
         Err(err) => checks.push(Check::new("exactly_once", false, err)),
     }
     checks.push(check("rejections_counted", move || rejections_counted(contestant)));
-    if let Some(kind) = contestant.limiter {
+    if let Some(kind) = contestant.limiter() {
         checks.push(check("limit_follows_latency", move || limit_follows_latency(contestant, kind)));
         checks.push(check("gate_families_agree", move || {
             limit::conformance::same_admissions(kind).map(|()| {
@@ -117,7 +117,7 @@ fn small_run(
     let prepared = contestant.prepare(&config)?;
     let dependency = Dependency::start(dependency).map_err(|e| format!("cannot start the dependency: {e}"))?;
     let ledger = Ledger::new(calls);
-    let gate = contestant.limiter.map(|kind| Arc::new(Gate::new(limit::build(kind, limits))));
+    let gate = contestant.limiter().map(|kind| Arc::new(Gate::new(limit::build(kind, limits))));
     let job = Job { dependency: &dependency, ledger: &ledger, calls, gate: gate.clone() };
     prepared.run(&job, &mut || {})?;
     let stats = dependency.stats();

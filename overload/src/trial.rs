@@ -95,7 +95,7 @@ pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
             invariants.over_capacity_starts, invariants.max_in_service, config.capacity, config.capacity_after
         ),
     ));
-    if contestant.limiter.is_some() {
+    if contestant.limiter().is_some() {
         sink.check(Check::new(
             "within_limit",
             invariants.over_limit_admissions == 0,
@@ -139,7 +139,7 @@ fn iteration(
     // Room for a limit change per call, so the history never reallocates inside the timed window.
     let history = usize::try_from(config.calls).unwrap_or(usize::MAX).saturating_add(1);
     let gate = contestant
-        .limiter
+        .limiter()
         .map(|kind| Arc::new(Gate::with_history_capacity(limit::build(kind, &config.limits), history)));
     let job = Job { dependency: &dependency, ledger: &ledger, calls: config.calls, gate: gate.clone() };
 
@@ -168,7 +168,7 @@ fn iteration(
     let marks = series.get("outstanding").map(|s| s.marks.clone()).unwrap_or_default();
     put_dependency_series(&mut series, &timeline, &analysis, &marks);
     if let Some(gate) = &gate {
-        put_limit(&mut metrics, &mut series, gate, &ledger, &analysis, drop_us, &marks);
+        put_limit(&mut metrics, &mut series, gate, &analysis, drop_us, &marks);
     }
     Ok(IterationOutcome {
         metrics,
@@ -176,7 +176,7 @@ fn iteration(
         over_capacity_starts: stats.over_capacity_starts,
         over_limit_admissions: gate.as_ref().map_or(0, |g| g.over_limit_admissions()),
         max_in_service: stats.max_in_service,
-        errors: ledger.failures(),
+        errors: analysis.failed,
     })
 }
 
@@ -230,7 +230,6 @@ fn put_limit(
     metrics: &mut MetricValues,
     series: &mut BTreeMap<String, Series>,
     gate: &Gate,
-    ledger: &Ledger,
     a: &RunAnalysis,
     drop_us: Option<u64>,
     marks: &[Mark],
@@ -239,8 +238,12 @@ fn put_limit(
     let history = gate.limit_history();
     // The gate was created right after the ledger: its clock and the ledger's agree to microseconds.
     let points: Vec<(u64, usize)> = history.iter().map(|(since, limit)| (duration_us(*since), *limit)).collect();
-    let end_us = ledger.records().iter().map(|r| r.completed_us()).max().unwrap_or(0);
-    let limit_at = |t: u64| points.iter().take_while(|(at, _)| *at <= t).last().map(|(_, l)| *l).unwrap_or(0);
+    let end_us = a.end_us;
+    // The history is in time order: the limit in force at `t` is the last change at or before it.
+    let limit_at = |t: u64| match points.partition_point(|(at, _)| *at <= t) {
+        0 => 0,
+        n => points[n - 1].1,
+    };
     let first = a.first_window;
     let last = end_us / window_us;
     let values: Vec<f64> = (first..=last).map(|w| limit_at((w + 1) * window_us - 1) as f64).collect();

@@ -33,26 +33,17 @@ use crate::config::{limiter_ceiling, limiter_description, LIMITERS};
 use crate::ledger::Ledger;
 use crate::limit::{Gate, LimiterKind, Outcome, Permit};
 
-/// How a contestant issues its calls.
+/// One contestant: how it issues its calls and, for the bounded ones, through which limiter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Style {
-    /// A stream admitting through the gate.
-    Stream,
-    /// A thread pool admitting through the gate.
-    Blocking,
+pub enum Contestant {
+    /// A stream admitting through a gate with this limiter.
+    Stream(LimiterKind),
+    /// A thread pool admitting through a gate with this limiter.
+    Blocking(LimiterKind),
     /// A stream with no admission control.
     StreamUnbounded,
     /// Threads with no admission control.
     BlockingUnbounded,
-}
-
-/// One contestant: a style and, for the bounded styles, a limiter.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Contestant {
-    /// How it issues calls.
-    pub style: Style,
-    /// Its limiter (`None` for the unbounded styles).
-    pub limiter: Option<LimiterKind>,
 }
 
 /// One iteration's shared state: the dependency, where calls are recorded, how many, and the gate (bounded
@@ -83,14 +74,9 @@ pub trait Prepared {
 impl Contestant {
     /// Every contestant, in report order.
     pub fn all() -> Vec<Contestant> {
-        let mut all = Vec::new();
-        for style in [Style::Stream, Style::Blocking] {
-            for kind in LIMITERS {
-                all.push(Contestant { style, limiter: Some(kind) });
-            }
-        }
-        all.push(Contestant { style: Style::StreamUnbounded, limiter: None });
-        all.push(Contestant { style: Style::BlockingUnbounded, limiter: None });
+        let mut all: Vec<Contestant> = LIMITERS.into_iter().map(Contestant::Stream).collect();
+        all.extend(LIMITERS.into_iter().map(Contestant::Blocking));
+        all.extend([Contestant::StreamUnbounded, Contestant::BlockingUnbounded]);
         all
     }
 
@@ -101,56 +87,67 @@ impl Contestant {
 
     /// Its name: `stream-aimd`, `blocking-fixed`, `stream-unbounded`, ...
     pub fn name(&self) -> String {
-        match (self.style, self.limiter) {
-            (Style::Stream, Some(kind)) => format!("stream-{}", kind.name()),
-            (Style::Blocking, Some(kind)) => format!("blocking-{}", kind.name()),
-            (Style::StreamUnbounded, _) | (Style::Stream, None) => "stream-unbounded".to_string(),
-            (Style::BlockingUnbounded, _) | (Style::Blocking, None) => "blocking-unbounded".to_string(),
+        match self {
+            Contestant::Stream(kind) => format!("stream-{}", kind.name()),
+            Contestant::Blocking(kind) => format!("blocking-{}", kind.name()),
+            Contestant::StreamUnbounded => "stream-unbounded".to_string(),
+            Contestant::BlockingUnbounded => "blocking-unbounded".to_string(),
+        }
+    }
+
+    /// Its limiter (`None` for the unbounded contestants).
+    pub fn limiter(&self) -> Option<LimiterKind> {
+        match self {
+            Contestant::Stream(kind) | Contestant::Blocking(kind) => Some(*kind),
+            Contestant::StreamUnbounded | Contestant::BlockingUnbounded => None,
         }
     }
 
     /// Its family.
     pub fn family(&self) -> Family {
-        match self.style {
-            Style::Stream | Style::StreamUnbounded => Family::Stream,
-            Style::Blocking | Style::BlockingUnbounded => Family::Blocking,
+        match self {
+            Contestant::Stream(_) | Contestant::StreamUnbounded => Family::Stream,
+            Contestant::Blocking(_) | Contestant::BlockingUnbounded => Family::Blocking,
         }
     }
 
     /// Name, family and a description for reports.
     pub fn info(&self) -> ContestantInfo {
-        let limiter = self.limiter.map(limiter_description).unwrap_or_default();
-        let description = match self.style {
-            Style::Stream => format!(
+        let limiter = self.limiter().map(limiter_description).unwrap_or_default();
+        let description = match self {
+            Contestant::Stream(_) => format!(
                 "one stream on a multi-thread tokio runtime (2 workers), `limited_unordered`: `buffer_unordered` \
                  whose width is whatever the gate admits, pulling the next call only once admitted; {limiter}"
             ),
-            Style::Blocking => format!(
+            Contestant::Blocking(_) => format!(
                 "a pool of OS threads (128 KiB stacks) as large as the limiter's ceiling, started and parked before \
                  timing; each thread acquires a permit (blocking) before every call and waits on its completion; \
                  {limiter}"
             ),
-            Style::StreamUnbounded => "one stream on a multi-thread tokio runtime, `buffer_unordered(calls)`: every \
+            Contestant::StreamUnbounded => {
+                "one stream on a multi-thread tokio runtime, `buffer_unordered(calls)`: every \
                 call issued at once, no admission control"
-                .to_string(),
-            Style::BlockingUnbounded => "`unbounded-threads` OS threads (128 KiB stacks; default 10,000, a third of \
+                    .to_string()
+            }
+            Contestant::BlockingUnbounded => {
+                "`unbounded-threads` OS threads (128 KiB stacks; default 10,000, a third of \
                 what this machine allows), started and parked before timing, each issuing calls back to back with no \
                 admission control: at most that many calls outstanding"
-                .to_string(),
+                    .to_string()
+            }
         };
         ContestantInfo { name: self.name(), family: self.family(), description }
     }
 
     /// Build what the contestant needs before its iterations (a runtime; the pool size).
     pub fn prepare(&self, config: &OverloadConfig) -> Result<Box<dyn Prepared>, String> {
-        match self.style {
-            Style::Stream => Ok(Box::new(stream::LimitedStream::new()?)),
-            Style::StreamUnbounded => Ok(Box::new(stream_unbounded::UnboundedStream::new()?)),
-            Style::Blocking => {
-                let threads = self.limiter.map_or(config.limits.fixed_limit, |k| limiter_ceiling(k, &config.limits));
-                Ok(Box::new(blocking::GatedPool::new(threads)))
+        match self {
+            Contestant::Stream(_) => Ok(Box::new(stream::LimitedStream::new()?)),
+            Contestant::StreamUnbounded => Ok(Box::new(stream_unbounded::UnboundedStream::new()?)),
+            Contestant::Blocking(kind) => {
+                Ok(Box::new(blocking::GatedPool::new(limiter_ceiling(*kind, &config.limits))))
             }
-            Style::BlockingUnbounded => {
+            Contestant::BlockingUnbounded => {
                 Ok(Box::new(blocking_unbounded::UnboundedThreads::new(config.unbounded_threads)))
             }
         }
