@@ -192,24 +192,29 @@ pub(crate) fn harness_notes(run: &RawRun) -> Vec<String> {
          of threads that just ended is booked before it is read; that sleep's own CPU is subtracted."
             .to_string(),
     );
-    let gauge_ns: Vec<f64> = run
-        .trials
-        .iter()
-        .filter_map(|t| t.metrics.get(&format!("{HARNESS_METRIC_PREFIX}gauge_ns_per_update")).copied())
-        .collect();
-    let gauge_cost = match stats::median(&gauge_ns) {
-        Some(ns) => format!(
-            " Measured in each trial process with two threads on different cores updating it at once, as in a \
-             per-item pipeline, one update cost {ns:.1} ns (median of {} processes): an upper bound on what the \
-             gauge adds per hand-off, to set beside the contestants' CPU per item.",
-            gauge_ns.len()
-        ),
-        None => String::new(),
-    };
-    notes.push(format!(
-        "The outstanding-work gauge costs one relaxed atomic add per hand-off (per message: per item, or per \
-         batch), plus a `fetch_max` only when a new high-water mark is reached.{gauge_cost}"
-    ));
+    // The gauge note only where a contestant used the gauge (the sampler then reports what it saw of it).
+    let gauge_used =
+        run.trials.iter().flat_map(|t| t.iterations.iter()).any(|i| i.metrics.contains_key("max_outstanding_sampled"));
+    if gauge_used {
+        let gauge_ns: Vec<f64> = run
+            .trials
+            .iter()
+            .filter_map(|t| t.metrics.get(&format!("{HARNESS_METRIC_PREFIX}gauge_ns_per_update")).copied())
+            .collect();
+        let gauge_cost = match stats::median(&gauge_ns) {
+            Some(ns) => format!(
+                " Measured in each trial process with two threads on different cores updating it at once, as in a \
+                 per-item pipeline, one update cost {ns:.1} ns (median of {} processes): an upper bound on what the \
+                 gauge adds per hand-off, to set beside the contestants' CPU per item.",
+                gauge_ns.len()
+            ),
+            None => String::new(),
+        };
+        notes.push(format!(
+            "The outstanding-work gauge costs one relaxed atomic add per hand-off (per message: per item, or per \
+             batch), plus a `fetch_max` only when a new high-water mark is reached.{gauge_cost}"
+        ));
+    }
     notes.push(
         "The counting global allocator adds a few relaxed atomic operations to every allocation, in every \
          contestant alike."
