@@ -5,6 +5,8 @@
 //! records that travel from a trial process to the lab and on to the reports in [`record`] and
 //! [`summary`]; the interface a scenario implements in [`scenario`]; and [`watchdog`], which runs a scenario's
 //! conformance checks so that one that hangs or panics fails instead of taking the trial process with it.
+//! [`limits`] reads how many more threads the OS lets this process start, so a thread count that cannot fit is
+//! refused up front.
 #![warn(missing_docs)]
 
 pub mod alloc;
@@ -12,6 +14,7 @@ pub mod compare;
 pub mod cpu;
 pub mod gauge;
 pub mod latency;
+pub mod limits;
 pub mod memory;
 pub mod probe;
 pub mod record;

@@ -4,8 +4,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use dependency::Dependency;
+use pipelines::blocking::parked_pool::run_parked;
 
-use super::{finish_call, pool, Job, Prepared};
+use super::{finish_call, pool, Job, Prepared, THREAD_STACK_BYTES};
 
 /// `threads` threads (at most one per call), started per iteration and parked until the run begins.
 #[derive(Debug)]
@@ -24,7 +25,7 @@ impl Prepared for UnboundedThreads {
     fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<(), String> {
         let next = AtomicU64::new(0);
         let threads = usize::try_from(job.calls).map_or(self.threads, |calls| self.threads.min(calls.max(1)));
-        pool::run(threads, go, || loop {
+        run_parked(threads, THREAD_STACK_BYTES, go, |_| loop {
             let index = next.fetch_add(1, Ordering::Relaxed);
             if index >= job.calls {
                 return;
@@ -33,6 +34,7 @@ impl Prepared for UnboundedThreads {
             let result = job.dependency.call(index).wait();
             finish_call(job.ledger, index, issued, result, None);
         })
+        .map_err(|e| e.to_string())
     }
 
     fn idle_latencies(&self, dependency: &Dependency, n: u32) -> Vec<Duration> {

@@ -17,7 +17,6 @@
 
 pub mod blocking;
 pub mod blocking_unbounded;
-mod latch;
 mod pool;
 pub mod stream;
 pub mod stream_unbounded;

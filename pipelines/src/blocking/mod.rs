@@ -8,6 +8,9 @@
 //! next send fails and it ends quietly. [`Pipeline::finish`] joins every stage and reports the first stage,
 //! in pipeline order, that returned an error or panicked.
 //!
+//! [`parked_pool`] is the other way to use threads here: a pool started and parked before the clock starts, then
+//! released at once, each thread running the same work.
+//!
 //! ```
 //! use pipelines::blocking::{crossbeam::Crossbeam, Pipeline};
 //!
@@ -29,6 +32,7 @@
 
 pub mod crossbeam;
 pub mod flume;
+pub mod parked_pool;
 #[path = "std.rs"]
 pub mod std_sync;
 
