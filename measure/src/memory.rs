@@ -42,6 +42,12 @@ pub fn peak_rss_mib() -> Option<f64> {
     parse_status_kib(&text, "VmHWM").map(|kib| kib as f64 / KIB_PER_MIB)
 }
 
+/// Resident set size of this process now in KiB, from `VmRSS`; `None` off Linux.
+pub fn rss_kib() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/self/status").ok()?;
+    parse_status_kib(&text, "VmRSS")
+}
+
 /// Threads this process has now, from `Threads:`; `None` off Linux.
 pub fn thread_count() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/self/status").ok()?;
@@ -76,11 +82,24 @@ impl ThreadCountReader {
         self.read_open_file()
     }
 
+    /// Resident set size of this process now in KiB (`VmRSS`), read the same way; `None` off Linux.
+    pub fn read_rss_kib(&mut self) -> Option<u64> {
+        if let Some(kib) = self.read_field("VmRSS") {
+            return Some(kib);
+        }
+        self.file = File::open("/proc/self/status").ok();
+        self.read_field("VmRSS")
+    }
+
     fn read_open_file(&mut self) -> Option<u64> {
+        self.read_field("Threads")
+    }
+
+    fn read_field(&mut self, key: &str) -> Option<u64> {
         let file = self.file.as_mut()?;
         let len = read_from_start(file, &mut self.buf)?;
         let text = std::str::from_utf8(&self.buf[..len]).ok()?;
-        parse_status_kib(text, "Threads")
+        parse_status_kib(text, key)
     }
 }
 
@@ -130,6 +149,15 @@ mod tests {
         assert_eq!(parse_status_kib(SAMPLE, "VmHWM:"), Some(2048));
         assert_eq!(parse_status_kib(SAMPLE, "VmPeak"), Some(123456));
         assert_eq!(parse_status_kib(SAMPLE, "Threads"), Some(7));
+    }
+
+    #[test]
+    fn the_resident_set_is_read_on_linux() {
+        if cfg!(target_os = "linux") {
+            let once = rss_kib().unwrap();
+            let reread = ThreadCountReader::open().read_rss_kib().unwrap();
+            assert!(once > 0 && reread > 0, "rss {once} KiB, re-read {reread} KiB");
+        }
     }
 
     #[test]

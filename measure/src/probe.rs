@@ -18,7 +18,7 @@ use crate::alloc::{self, AllocSnapshot};
 use crate::cpu::{self, CpuMark};
 use crate::gauge::Outstanding;
 use crate::record::{MetricValues, Series};
-use crate::sampler::Sampler;
+use crate::sampler::{Sampler, ThresholdReading};
 use crate::summary::Check;
 use crate::units::{BYTES_PER_MIB, NANOS_PER_MILLI};
 
@@ -68,6 +68,9 @@ pub struct Measurement {
     pub heap_retained_bytes: i64,
     /// The gauge sampled every millisecond.
     pub outstanding_series: Series,
+    /// Memory at the first sample where the gauge reached the threshold given to
+    /// [`Probe::start_with_threshold`], if it did.
+    pub threshold: Option<ThresholdReading>,
 }
 
 impl Probe {
@@ -77,8 +80,14 @@ impl Probe {
     /// counters, the process's CPU ([`CpuMark::process`]) and the wall clock are read, in that order, so the
     /// probe's own set-up stays out of the window.
     pub fn start(gauge: Arc<Outstanding>) -> Probe {
+        Probe::start_with_threshold(gauge, None)
+    }
+
+    /// [`Probe::start`], also reading memory at the first sample where the gauge is at least `threshold`
+    /// ([`Measurement::threshold`]).
+    pub fn start_with_threshold(gauge: Arc<Outstanding>, threshold: Option<u64>) -> Probe {
         gauge.reset();
-        let sampler = Sampler::start(Arc::clone(&gauge), SAMPLE_PERIOD_MS);
+        let sampler = Sampler::start_with_threshold(Arc::clone(&gauge), SAMPLE_PERIOD_MS, threshold);
         let alloc_start = alloc::snapshot();
         let cpu_start = CpuMark::process();
         let started = Instant::now();
@@ -131,6 +140,7 @@ impl Probe {
             heap_retained_bytes: i64::try_from(alloc_end.live_bytes).unwrap_or(i64::MAX)
                 - i64::try_from(self.alloc_start.live_bytes).unwrap_or(i64::MAX),
             outstanding_series: sampled.series,
+            threshold: sampled.threshold,
         }
     }
 }
@@ -281,6 +291,7 @@ mod tests {
             threads_max: 3,
             heap_peak_bytes: 2 * 1024 * 1024,
             heap_retained_bytes: -16,
+            threshold: None,
             outstanding_series: Series::new(1.0, vec![]),
         };
         let metrics = m.metrics();

@@ -54,6 +54,23 @@ pub struct Sampled {
     pub live_heap_max: u64,
     /// The sampler thread's own CPU and context switches, from `RUSAGE_THREAD` just before it ended.
     pub own_usage: Usage,
+    /// The first sample at which the gauge reached the threshold given to [`Sampler::start_with_threshold`],
+    /// if it did.
+    pub threshold: Option<ThresholdReading>,
+}
+
+/// Memory read at the first sample where the outstanding gauge reached a threshold: what the work in flight
+/// holds, once enough of it is in flight to dwarf everything else.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ThresholdReading {
+    /// Milliseconds from the sampler's start to that sample.
+    pub at_ms: f64,
+    /// The gauge at that sample (at least the threshold).
+    pub outstanding: u64,
+    /// Live heap bytes the counting allocator reported then (0 where it is not installed).
+    pub live_heap_bytes: u64,
+    /// Resident set size then, in KiB (`None` off Linux).
+    pub rss_kib: Option<u64>,
 }
 
 /// The gauge now, negative values (more left than admitted, momentarily) read as 0.
@@ -73,6 +90,8 @@ struct Run {
     threads_max: u64,
     live_heap_max: u64,
     start: Instant,
+    threshold: Option<u64>,
+    reached: Option<ThresholdReading>,
 }
 
 impl Run {
@@ -84,9 +103,18 @@ impl Run {
 
     /// Takes one sample at slot `slot`, filling any slots missed since the last sample with it.
     fn sample(&mut self, slot: u64) {
-        self.live_heap_max = self.live_heap_max.max(crate::alloc::snapshot().live_bytes);
+        let live = crate::alloc::snapshot().live_bytes;
+        self.live_heap_max = self.live_heap_max.max(live);
         let value = gauge_now(&self.gauge);
         self.max_outstanding = self.max_outstanding.max(value);
+        if self.reached.is_none() && self.threshold.is_some_and(|t| value >= t) {
+            self.reached = Some(ThresholdReading {
+                at_ms: self.start.elapsed().as_secs_f64() * 1e3,
+                outstanding: value,
+                live_heap_bytes: live,
+                rss_kib: self.threads.read_rss_kib(),
+            });
+        }
         let slot = usize::try_from(slot).unwrap_or(usize::MAX);
         if slot < self.values.len() {
             // Same slot sampled again (only the final sample can do that): keep the newer value.
@@ -145,6 +173,7 @@ impl Run {
             threads_max: self.threads_max.max(1),
             live_heap_max: self.live_heap_max,
             own_usage,
+            threshold: self.reached,
         }
     }
 }
@@ -158,6 +187,12 @@ impl Sampler {
     /// reports the period used. If the thread cannot be spawned, [`Sampler::stop`] takes
     /// a single sample itself.
     pub fn start(gauge: Arc<Outstanding>, period_ms: f64) -> Sampler {
+        Sampler::start_with_threshold(gauge, period_ms, None)
+    }
+
+    /// [`Sampler::start`], also reading memory at the first sample where the gauge is at least `threshold`
+    /// ([`Sampled::threshold`]); `None` reads nothing.
+    pub fn start_with_threshold(gauge: Arc<Outstanding>, period_ms: f64, threshold: Option<u64>) -> Sampler {
         let period_ms =
             if period_ms.is_finite() { period_ms.clamp(MIN_PERIOD_MS, MAX_PERIOD_MS) } else { MIN_PERIOD_MS };
         let period = Duration::from_nanos((period_ms * 1e6).round() as u64);
@@ -179,6 +214,8 @@ impl Sampler {
                     threads_max: 0,
                     live_heap_max: 0,
                     start: Instant::now(),
+                    threshold,
+                    reached: None,
                 };
                 // Warm the /proc reader (first read may fault pages in) before declaring readiness.
                 run.read_threads();
@@ -214,6 +251,7 @@ impl Sampler {
             threads_max: crate::memory::thread_count().unwrap_or(1).max(1),
             live_heap_max: crate::alloc::snapshot().live_bytes,
             own_usage: Usage::default(),
+            threshold: None,
         }
     }
 }
@@ -248,6 +286,26 @@ mod tests {
         let len = sampled.series.values.len() as f64;
         // One slot per elapsed period (missed ticks are filled), never more than the time allows.
         assert!(len >= 40.0 && len <= elapsed_ms + 1.0, "len {len}, elapsed {elapsed_ms} ms");
+    }
+
+    #[test]
+    fn memory_is_read_once_when_the_gauge_first_reaches_the_threshold() {
+        let gauge = Arc::new(Outstanding::new());
+        gauge.admit(3);
+        let sampler = Sampler::start_with_threshold(Arc::clone(&gauge), 1.0, Some(10));
+        std::thread::sleep(Duration::from_millis(10));
+        gauge.admit(9);
+        std::thread::sleep(Duration::from_millis(10));
+        gauge.admit(100);
+        std::thread::sleep(Duration::from_millis(10));
+        let reading = sampler.stop().threshold.expect("the gauge passed the threshold");
+        assert_eq!(reading.outstanding, 12, "the first sample at or above 10, not a later one");
+        assert!(reading.at_ms >= 5.0, "read at {} ms, after the gauge rose", reading.at_ms);
+        if cfg!(target_os = "linux") {
+            assert!(reading.rss_kib.is_some_and(|kib| kib > 0));
+        }
+        let never = Sampler::start_with_threshold(gauge, 1.0, Some(1_000)).stop();
+        assert_eq!(never.threshold, None);
     }
 
     #[test]
