@@ -61,6 +61,17 @@ pub enum ChartKind {
     Bars,
     /// One line per contestant over the sweep's phases.
     Sweep,
+    /// Like [`ChartKind::Sweep`] (one line per contestant over the sweep's phases, numeric log x axis where the
+    /// phase values are positive), plus one reference line drawn in black, dashed, labelled `label`: at each
+    /// phase, the median of metric `reference` (without phase prefix; read as `<phase>.<reference>` like the
+    /// plotted metric) taken from the first contestant in summary order that has it. An ideal ceiling, for
+    /// example.
+    SweepWithReference {
+        /// Metric of the reference line, without phase prefix, such as `ideal_ops_per_sec`.
+        reference: &'static str,
+        /// The reference line's name in the legend.
+        label: &'static str,
+    },
     /// The named time series of each contestant's first measured iteration: one panel per contestant (and
     /// phase), each series of the list a line in it (several series share the panel's axis, so give them one
     /// unit), with the series' marks as vertical lines.

@@ -2,7 +2,8 @@
 //!
 //! Text is written as SVG `<text>` elements without measuring fonts (plotters' naive font layout, no font
 //! files), so rendering needs no system fonts and the same input always gives the same bytes. Only contestants
-//! that passed and measured the metric are drawn; a chart with nothing to draw says "no data".
+//! that passed and measured the metric are drawn (a sweep's reference line, too, is read only from contestants
+//! that passed); a chart with nothing to draw says "no data".
 
 use std::ops::Range;
 
@@ -33,11 +34,15 @@ const ROW_HEIGHT: u32 = 26;
 /// Lines a line chart can name in a legend inside its plot; more get a legend column to the right.
 const INSIDE_LEGEND_MAX: usize = 6;
 /// Width of the legend column of a line chart with many lines, in pixels.
-const LEGEND_WIDTH: u32 = 300;
+const LEGEND_WIDTH: u32 = 350;
 /// Height of one legend entry in pixels.
 const LEGEND_ROW: u32 = 19;
 /// Font for titles, labels and legends.
 const FONT: &str = "sans-serif";
+/// Radius of a contestant's markers on a line chart, in pixels.
+const MARKER: u32 = 3;
+/// Radius of the reference line's (smaller) markers, in pixels.
+const REFERENCE_MARKER: u32 = 2;
 
 /// A colour-blind-friendly palette (Tableau 10), picked by the contestant's position in the summary so a
 /// contestant keeps its colour across charts.
@@ -64,7 +69,11 @@ pub fn render_chart(input: &ReportInput<'_>, chart: &ChartSpec) -> String {
             bars_data(input, chart).map(|groups| draw(bars_height(&groups), |a| bars(a, chart, &groups)))
         }
         ChartKind::Sweep => {
-            sweep_data(input, chart).map(|d| draw(line_chart_size(d.lines.len()), |a| sweep(a, chart, &d)))
+            sweep_data(input, chart, None).map(|d| draw(line_chart_size(d.lines.len()), |a| sweep(a, chart, &d)))
+        }
+        ChartKind::SweepWithReference { reference, label } => {
+            sweep_data(input, chart, Some(Reference { reference, label }))
+                .map(|d| draw(line_chart_size(d.lines.len()), |a| sweep(a, chart, &d)))
         }
         ChartKind::Series { series } => series_data(input, series).map(|panels| {
             let columns = panel_columns(phases(input.summary).len(), panels.len());
@@ -297,8 +306,10 @@ where
 struct Line {
     label: String,
     color: RGBColor,
-    /// Drawn dashed (a contestant whose colour another one already has).
+    /// Drawn dashed (a contestant whose colour another one already has, or a reference line).
     dashed: bool,
+    /// Radius of its markers, where the chart draws markers.
+    marker: u32,
     points: Vec<(f64, f64)>,
 }
 
@@ -314,7 +325,15 @@ struct Panel {
 #[derive(Debug, Clone)]
 struct SweepData {
     x_desc: String,
+    /// One line per contestant, in summary order, then the reference line if the chart has one with data.
     lines: Vec<Line>,
+}
+
+/// The reference line of a [`ChartKind::SweepWithReference`]: its metric (without phase prefix) and its label.
+#[derive(Debug, Clone, Copy)]
+struct Reference<'a> {
+    reference: &'a str,
+    label: &'a str,
 }
 
 /// The parameter value of a sweep phase `<name>_<value>`, such as 64 for `work_64`.
@@ -323,14 +342,16 @@ fn phase_value(phase: &str) -> Option<(&str, f64)> {
     value.parse::<f64>().ok().filter(|v| v.is_finite()).map(|v| (name, v))
 }
 
-fn sweep_data(input: &ReportInput<'_>, chart: &ChartSpec) -> Option<SweepData> {
+/// The lines of a sweep chart: one per contestant that passed and measured the metric, then, if `reference` is
+/// given and some phase has it, the reference line (black, dashed). `None` when no contestant has a line.
+fn sweep_data(input: &ReportInput<'_>, chart: &ChartSpec, reference: Option<Reference<'_>>) -> Option<SweepData> {
     let summary = input.summary;
     let parsed: Option<Vec<(&str, f64)>> = summary.phases.iter().map(|p| phase_value(p)).collect();
     let (x_desc, xs): (String, Vec<f64>) = match parsed {
         Some(values) if !values.is_empty() => (values[0].0.to_string(), values.iter().map(|(_, v)| *v).collect()),
         _ => ("phase (position)".to_string(), (0..summary.phases.len()).map(|i| i as f64).collect()),
     };
-    let lines: Vec<Line> = summary
+    let mut lines: Vec<Line> = summary
         .contestants
         .iter()
         .filter(|c| c.status == Status::Ok)
@@ -348,11 +369,44 @@ fn sweep_data(input: &ReportInput<'_>, chart: &ChartSpec) -> Option<SweepData> {
                 label: c.name.clone(),
                 color: color(input, &c.name),
                 dashed: dashed(input, &c.name),
+                marker: MARKER,
                 points,
             })
         })
         .collect();
-    (!lines.is_empty()).then_some(SweepData { x_desc, lines })
+    if lines.is_empty() {
+        return None;
+    }
+    lines.extend(reference.and_then(|r| reference_line(input, r, &xs)));
+    Some(SweepData { x_desc, lines })
+}
+
+/// The reference line over the phases at `xs`: at each phase, the finite median of `<phase>.<reference>` from
+/// the first contestant in summary order that passed and has it; phases where none has it are skipped. `None`
+/// when no phase has it.
+fn reference_line(input: &ReportInput<'_>, reference: Reference<'_>, xs: &[f64]) -> Option<Line> {
+    let summary = input.summary;
+    let points: Vec<(f64, f64)> = summary
+        .phases
+        .iter()
+        .zip(xs)
+        .filter_map(|(phase, x)| {
+            let key = metric_key(Some(phase), reference.reference);
+            summary
+                .contestants
+                .iter()
+                .filter(|c| c.status == Status::Ok)
+                .find_map(|c| c.metrics.get(&key).map(|s| s.median).filter(|m| m.is_finite()))
+                .map(|median| (*x, median))
+        })
+        .collect();
+    (!points.is_empty()).then(|| Line {
+        label: reference.label.to_string(),
+        color: BLACK,
+        dashed: true,
+        marker: REFERENCE_MARKER,
+        points,
+    })
 }
 
 fn series_data(input: &ReportInput<'_>, names: &[&str]) -> Option<Vec<Panel>> {
@@ -377,7 +431,7 @@ fn series_data(input: &ReportInput<'_>, names: &[&str]) -> Option<Vec<Panel>> {
                 }
                 // One series: the contestant's colour; several: one colour per series, the same in every panel.
                 let color = if names.len() == 1 { color(input, &c.name) } else { PALETTE[index % PALETTE.len()] };
-                lines.push(Line { label: (*name).to_string(), color, dashed: false, points });
+                lines.push(Line { label: (*name).to_string(), color, dashed: false, marker: MARKER, points });
                 for mark in s.marks.iter().filter(|m| m.at_ms.is_finite()) {
                     if !marks.contains(mark) {
                         marks.push(mark.clone());
@@ -604,10 +658,16 @@ where
             ctx.draw_series(LineSeries::new(line.points.iter().copied(), style)).map_err(err)?
         };
         if !outside {
-            drawn.label(line.label.clone()).legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], style));
+            let drawn = drawn.label(line.label.clone());
+            if line.dashed {
+                drawn.legend(move |(x, y)| DashedPathElement::new(vec![(x, y), (x + 18, y)], 7, 4, style));
+            } else {
+                drawn.legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], style));
+            }
         }
         if labels.markers {
-            ctx.draw_series(line.points.iter().map(|p| Circle::new(*p, 3, color.filled()))).map_err(err)?;
+            let marker = line.marker;
+            ctx.draw_series(line.points.iter().map(|p| Circle::new(*p, marker, color.filled()))).map_err(err)?;
         }
     }
     if outside {
@@ -634,7 +694,7 @@ fn legend_column(area: &Area<'_>, lines: &[Line]) -> DrawResult {
         } else {
             area.draw(&PathElement::new(vec![(8, y), (34, y)], style)).map_err(err)?;
         }
-        area.draw(&Circle::new((21, y), 3, line.color.filled())).map_err(err)?;
+        area.draw(&Circle::new((21, y), line.marker, line.color.filled())).map_err(err)?;
         let text = TextStyle::from((FONT, 13).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
         area.draw(&Text::new(line.label.clone(), (42, y), text)).map_err(err)?;
     }
@@ -643,7 +703,177 @@ fn legend_column(area: &Area<'_>, lines: &[Line]) -> DrawResult {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeMap;
+
+    use measure::summary::{ContestantSummary, Environment, Family, Method, MetricStats, Summary};
+
     use super::*;
+
+    fn stats(median: f64) -> MetricStats {
+        MetricStats { median, min: median, max: median, ci999: 0.0, n: 1, mean: median, fork_medians: Vec::new() }
+    }
+
+    fn contestant(name: &str, status: Status, metrics: &[(&str, f64)]) -> ContestantSummary {
+        ContestantSummary {
+            name: name.to_string(),
+            family: Family::Stream,
+            description: String::new(),
+            status,
+            reason: None,
+            checks: Vec::new(),
+            metrics: metrics.iter().map(|(k, v)| ((*k).to_string(), stats(*v))).collect(),
+            skipped_phases: BTreeMap::new(),
+        }
+    }
+
+    /// A three-phase sweep over `in_flight`: `failed` did not pass (and has the ideal at 100), `a` has the ideal
+    /// at 100 and 10000 only, `b` at every phase (with other values, to tell where a point came from).
+    fn summary() -> Summary {
+        Summary {
+            scenario: "device".to_string(),
+            lab_version: "0.1.0".to_string(),
+            git_rev: "abc1234".to_string(),
+            git_dirty: false,
+            started_utc: String::new(),
+            finished_utc: String::new(),
+            environment: Environment::default(),
+            method: Method {
+                quick: true,
+                forks: 1,
+                warmup: 1,
+                iterations: 2,
+                noise_threshold: 0.2,
+                seed: 1,
+                trial_timeout_s: 60.0,
+            },
+            params: BTreeMap::new(),
+            contestants: vec![
+                contestant("failed", Status::Failed, &[("in_flight_100.ideal_ops_per_sec", 1.0)]),
+                contestant(
+                    "a",
+                    Status::Ok,
+                    &[
+                        ("in_flight_100.ops_per_sec", 900.0),
+                        ("in_flight_100.ideal_ops_per_sec", 1000.0),
+                        ("in_flight_1000.ops_per_sec", 8000.0),
+                        ("in_flight_10000.ops_per_sec", 50_000.0),
+                        ("in_flight_10000.ideal_ops_per_sec", 100_000.0),
+                    ],
+                ),
+                contestant(
+                    "b",
+                    Status::Ok,
+                    &[
+                        ("in_flight_100.ops_per_sec", 950.0),
+                        ("in_flight_100.ideal_ops_per_sec", 1.5),
+                        ("in_flight_1000.ops_per_sec", 9000.0),
+                        ("in_flight_1000.ideal_ops_per_sec", 10_000.0),
+                        ("in_flight_10000.ops_per_sec", 90_000.0),
+                        ("in_flight_10000.ideal_ops_per_sec", 2.5),
+                    ],
+                ),
+            ],
+            claims: Vec::new(),
+            command: String::new(),
+            raw_file: String::new(),
+            phases: vec!["in_flight_100".to_string(), "in_flight_1000".to_string(), "in_flight_10000".to_string()],
+        }
+    }
+
+    fn input(summary: &Summary) -> ReportInput<'_> {
+        ReportInput {
+            summary,
+            title: "Device",
+            question: "",
+            discussion: String::new(),
+            headline_metric: "ops_per_sec",
+            higher_is_better: true,
+            table_metrics: Vec::new(),
+            charts: Vec::new(),
+            series: BTreeMap::new(),
+            harness_notes: Vec::new(),
+        }
+    }
+
+    fn chart(kind: ChartKind) -> ChartSpec {
+        ChartSpec {
+            id: "throughput",
+            title: "Calls per second",
+            metric: "ops_per_sec",
+            unit: "calls per second",
+            kind,
+            log_scale: true,
+        }
+    }
+
+    const IDEAL: ChartKind = ChartKind::SweepWithReference { reference: "ideal_ops_per_sec", label: "ideal: a & b" };
+
+    #[test]
+    fn the_reference_line_comes_last_from_the_first_contestant_that_has_it_at_each_phase() {
+        let summary = summary();
+        let input = input(&summary);
+        let reference = Reference { reference: "ideal_ops_per_sec", label: "ideal" };
+        let data = sweep_data(&input, &chart(IDEAL), Some(reference)).expect("lines");
+        let labels: Vec<&str> = data.lines.iter().map(|l| l.label.as_str()).collect();
+        assert_eq!(labels, ["a", "b", "ideal"]);
+        let line = &data.lines[2];
+        // `a` has it at 100 and 10000, `b` (the next one) only fills in 1000; the failed contestant is ignored.
+        assert_eq!(line.points, [(100.0, 1000.0), (1000.0, 10_000.0), (10_000.0, 100_000.0)]);
+        assert_eq!((line.color, line.dashed, line.marker), (BLACK, true, REFERENCE_MARKER));
+        assert_eq!(data.x_desc, "in_flight");
+    }
+
+    #[test]
+    fn phases_without_the_reference_are_skipped() {
+        let mut summary = summary();
+        summary.contestants.retain(|c| c.name != "b");
+        let input = input(&summary);
+        let reference = Reference { reference: "ideal_ops_per_sec", label: "ideal" };
+        let line = reference_line(&input, reference, &[100.0, 1000.0, 10_000.0]).expect("a reference line");
+        assert_eq!(line.points, [(100.0, 1000.0), (10_000.0, 100_000.0)]);
+    }
+
+    #[test]
+    fn without_the_reference_metric_the_chart_is_a_plain_sweep() {
+        let summary = summary();
+        let input = input(&summary);
+        let missing = ChartKind::SweepWithReference { reference: "nobody_has_this", label: "ideal: a & b" };
+        let with = render_chart(&input, &chart(missing));
+        assert_eq!(with, render_chart(&input, &chart(ChartKind::Sweep)));
+        assert!(!with.contains("ideal"));
+    }
+
+    #[test]
+    fn a_sweep_with_reference_names_the_reference_in_its_legend_deterministically() {
+        let summary = summary();
+        let input = input(&summary);
+        let svg = render_chart(&input, &chart(IDEAL));
+        assert!(svg.starts_with("<svg"), "{svg}");
+        assert!(svg.contains("ideal: a &amp; b"), "{svg}");
+        // Dashed: plotters draws each dash as its own black polyline (the axes are 1 pixel wide).
+        let dashes = svg.matches("stroke=\"#000000\" stroke-width=\"2\"").count();
+        assert!(dashes > 10, "{dashes} black dashes");
+        assert_eq!(svg.matches("r=\"2\" opacity=\"1\" fill=\"#000000\"").count(), 3, "one small marker per phase");
+        assert_ne!(svg, render_chart(&input, &chart(ChartKind::Sweep)));
+        assert_eq!(svg, render_chart(&input, &chart(IDEAL)));
+    }
+
+    #[test]
+    fn a_reference_line_counts_towards_the_legend_column() {
+        let mut summary = summary();
+        for i in 0..(INSIDE_LEGEND_MAX - 2) {
+            summary.contestants.push(contestant(&format!("c{i}"), Status::Ok, &[("in_flight_100.ops_per_sec", 1.0)]));
+        }
+        let input = input(&summary);
+        let sweep = sweep_data(&input, &chart(ChartKind::Sweep), None).expect("lines");
+        assert_eq!(sweep.lines.len(), INSIDE_LEGEND_MAX);
+        let reference = Reference { reference: "ideal_ops_per_sec", label: "ideal" };
+        let with = sweep_data(&input, &chart(IDEAL), Some(reference)).expect("lines");
+        assert_eq!(with.lines.len(), INSIDE_LEGEND_MAX + 1);
+        let svg = render_chart(&input, &chart(IDEAL));
+        assert!(svg.contains(&format!("width=\"{}\"", WIDTH + LEGEND_WIDTH)), "legend column");
+        assert!(svg.contains("ideal: a &amp; b"));
+    }
 
     #[test]
     fn many_lines_get_a_legend_column_tall_enough_for_them() {
