@@ -25,7 +25,8 @@ pub(crate) fn summarize(run: &RawRun, scenario: &dyn Scenario) -> Summary {
         .iter()
         .map(|info| {
             let trials: Vec<&TrialRecord> = run.trials.iter().filter(|t| t.contestant == info.name).collect();
-            let (status, reason) = status_of(&trials, run.footer.is_some());
+            let (ran, skipped_phases) = split_skipped_phases(&trials);
+            let (status, reason) = status_of(&ran, run.footer.is_some());
             ContestantSummary {
                 name: info.name.clone(),
                 family: info.family,
@@ -34,6 +35,7 @@ pub(crate) fn summarize(run: &RawRun, scenario: &dyn Scenario) -> Summary {
                 reason,
                 checks: merge_checks(&trials),
                 metrics: metric_stats(&trials),
+                skipped_phases,
             }
         })
         .collect();
@@ -55,6 +57,27 @@ pub(crate) fn summarize(run: &RawRun, scenario: &dyn Scenario) -> Summary {
     };
     summary.claims = scenario.claims(&summary);
     summary
+}
+
+/// A contestant's trials, less those of sweep phases at which every trial was skipped while other phases ran
+/// (the machine could not run that level): those phases come back apart with the first reason given. A
+/// contestant skipped everywhere keeps all its trials, so its status is `skipped`.
+fn split_skipped_phases<'r>(trials: &[&'r TrialRecord]) -> (Vec<&'r TrialRecord>, BTreeMap<String, String>) {
+    let mut skipped: BTreeMap<String, String> = BTreeMap::new();
+    for trial in trials {
+        let Some(phase) = &trial.phase else { continue };
+        let in_phase = trials.iter().filter(|t| t.phase.as_ref() == Some(phase));
+        if in_phase.clone().all(|t| t.status == Status::Skipped) && !skipped.contains_key(phase) {
+            let reason = in_phase.filter_map(|t| t.reason.clone()).next().unwrap_or_else(|| "skipped".to_string());
+            skipped.insert(phase.clone(), reason);
+        }
+    }
+    let ran: Vec<&TrialRecord> =
+        trials.iter().copied().filter(|t| t.phase.as_ref().is_none_or(|p| !skipped.contains_key(p))).collect();
+    if ran.is_empty() {
+        return (trials.to_vec(), BTreeMap::new());
+    }
+    (ran, skipped)
 }
 
 /// The worst status over a contestant's trials, with the first reason given for it.
@@ -221,4 +244,59 @@ pub(crate) fn harness_notes(run: &RawRun) -> Vec<String> {
             .to_string(),
     );
     notes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn trial(phase: &str, fork: u32, status: Status, reason: Option<&str>) -> TrialRecord {
+        TrialRecord {
+            contestant: "blocking-threads".to_string(),
+            phase: Some(phase.to_string()),
+            fork,
+            order: 0,
+            status,
+            reason: reason.map(str::to_string),
+            checks: Vec::new(),
+            iterations: Vec::new(),
+            metrics: Default::default(),
+            stderr_tail: None,
+        }
+    }
+
+    #[test]
+    fn a_level_skipped_in_every_fork_is_set_apart_and_the_others_keep_their_status() {
+        let trials = [
+            trial("in_flight_1000", 0, Status::Ok, None),
+            trial("in_flight_100000", 0, Status::Skipped, Some("100,000 threads do not fit")),
+            trial("in_flight_100000", 1, Status::Skipped, Some("100,000 threads do not fit")),
+        ];
+        let refs: Vec<&TrialRecord> = trials.iter().collect();
+        let (ran, skipped) = split_skipped_phases(&refs);
+        assert_eq!(ran.len(), 1);
+        assert_eq!(skipped.get("in_flight_100000").map(String::as_str), Some("100,000 threads do not fit"));
+        assert_eq!(status_of(&ran, true).0, Status::Ok);
+    }
+
+    #[test]
+    fn a_level_skipped_in_one_fork_only_still_counts_against_the_status() {
+        let trials = [
+            trial("in_flight_1000", 0, Status::Ok, None),
+            trial("in_flight_1000", 1, Status::Skipped, Some("refused")),
+        ];
+        let refs: Vec<&TrialRecord> = trials.iter().collect();
+        let (ran, skipped) = split_skipped_phases(&refs);
+        assert!(skipped.is_empty());
+        assert_eq!(status_of(&ran, true).0, Status::Skipped);
+    }
+
+    #[test]
+    fn a_contestant_skipped_everywhere_is_skipped() {
+        let trials = [trial("in_flight_1000", 0, Status::Skipped, Some("no threads"))];
+        let refs: Vec<&TrialRecord> = trials.iter().collect();
+        let (ran, skipped) = split_skipped_phases(&refs);
+        assert!(skipped.is_empty());
+        assert_eq!(status_of(&ran, true), (Status::Skipped, Some("in_flight_1000, fork 0: no threads".to_string())));
+    }
 }

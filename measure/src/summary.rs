@@ -139,6 +139,11 @@ pub struct ContestantSummary {
     pub checks: Vec<Check>,
     /// Statistics per metric name (phase-prefixed where the scenario sweeps).
     pub metrics: BTreeMap<String, MetricStats>,
+    /// Phases of a sweep this contestant was skipped at while it ran at others (the machine could not run that
+    /// level), with the reason; its status then covers the phases it ran. Empty when nothing was skipped this
+    /// way (a contestant skipped at every phase has status `skipped` instead).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub skipped_phases: BTreeMap<String, String>,
 }
 
 /// The verdict of a claim against the numbers and their confidence intervals.
@@ -365,6 +370,7 @@ mod tests {
             reason: None,
             checks: vec![],
             metrics: BTreeMap::from([("ms_per_million".to_string(), stats)]),
+            skipped_phases: Default::default(),
         }
     }
 

@@ -261,6 +261,7 @@ pub(crate) mod tests {
             reason: (status != Status::Ok).then(|| "checksum mismatch".to_string()),
             checks: vec![Check::new("checksum", status == Status::Ok, "sum of outputs")],
             metrics: metrics.iter().map(|(k, v)| (k.to_string(), v.clone())).collect(),
+            skipped_phases: Default::default(),
         }
     }
 

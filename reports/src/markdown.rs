@@ -82,11 +82,15 @@ fn contestants(summary: &Summary) -> String {
 }
 
 fn status_cell(c: &ContestantSummary) -> String {
-    match (&c.status, &c.reason) {
+    let mut cell = match (&c.status, &c.reason) {
         (Status::Ok, _) => "ok".to_string(),
         (status, Some(reason)) => format!("**{}**: {reason}", status.as_str()),
         (status, None) => format!("**{}**", status.as_str()),
+    };
+    for (phase, reason) in &c.skipped_phases {
+        cell.push_str(&format!("; **skipped** at `{phase}`: {reason}"));
     }
+    cell
 }
 
 fn parameters(summary: &Summary) -> String {
@@ -213,6 +217,11 @@ fn results(input: &ReportInput<'_>) -> String {
             let mut row = vec![format!("`{}`", c.name), c.family.as_str().to_string()];
             if c.status != Status::Ok {
                 row.push(status_cell(c));
+                table.row(&row);
+                continue;
+            }
+            if let Some(reason) = phase.and_then(|p| c.skipped_phases.get(p)) {
+                row.push(format!("**skipped** at this level: {reason}"));
                 table.row(&row);
                 continue;
             }

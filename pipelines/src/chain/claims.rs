@@ -149,6 +149,7 @@ pub(crate) mod tests {
                     reason: None,
                     checks: vec![],
                     metrics,
+                    skipped_phases: Default::default(),
                 }
             })
             .collect();

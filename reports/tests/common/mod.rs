@@ -67,6 +67,7 @@ pub fn summary() -> Summary {
                     ("work_64.ms_per_million", stats(120.0, 118.0, 131.0, 1.5, &[119.0, 120.0, 126.0])),
                     ("work_64.cores_used", stats(1.0, 0.99, 1.0, 0.002, &[])),
                 ]),
+                skipped_phases: Default::default(),
             },
             ContestantSummary {
                 name: "stream-map".to_string(),
@@ -88,6 +89,7 @@ pub fn summary() -> Summary {
                     ("work_64.cores_used", stats(1.01, 1.0, 1.03, 0.008, &[])),
                     ("work_64.max_outstanding", stats(64.0, 60.0, 70.0, 0.9, &[])),
                 ]),
+                skipped_phases: Default::default(),
             },
             ContestantSummary {
                 name: "blocking-crossbeam".to_string(),
@@ -101,6 +103,7 @@ pub fn summary() -> Summary {
                     Check::new("order", true, "outputs in input order"),
                 ],
                 metrics: BTreeMap::new(),
+                skipped_phases: Default::default(),
             },
         ],
         claims: vec![
