@@ -4,7 +4,13 @@ use measure::scenario::Scenario;
 
 /// The scenarios, in running order.
 pub(crate) fn scenarios() -> Vec<&'static dyn Scenario> {
-    vec![&pipelines::chain::ChainScenario, &handoff::HandoffScenario, &overload::OverloadScenario]
+    vec![
+        &pipelines::chain::ChainScenario,
+        &handoff::HandoffScenario,
+        &overload::OverloadScenario,
+        &device::DeviceScenario,
+        &device::BackpressureScenario,
+    ]
 }
 
 /// The scenario named `name`, if the lab has it.

@@ -1,0 +1,120 @@
+//! How one item's I/O call is made: through the shared simulated device, or on the caller's own timer.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use dependency::Dependency;
+
+/// One item's call: the same answer ([`Dependency::answer`]) whichever way it is made, so every contestant's
+/// sum can be checked against the same formula.
+#[derive(Debug, Clone)]
+pub enum Call {
+    /// Through the shared client: the simulated device ([`Dependency`]) with its own two timer threads, which a
+    /// thread waits on ([`dependency::Completion::wait`]) and a task awaits.
+    Shared(Arc<Dependency>),
+    /// No device: the caller's own timer sleeps for the service time (`tokio::time::sleep` in a task,
+    /// `std::thread::sleep` on a thread), then computes the answer itself.
+    OwnTimer(Duration),
+}
+
+/// A call the device refused or lost: it was shut down, or overloaded (which an unlimited device never is).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("call {input} failed: {reason}")]
+pub struct CallFailed {
+    /// The item whose call failed.
+    pub input: u64,
+    /// What the device said.
+    pub reason: String,
+}
+
+impl Call {
+    /// Awaits the call from a tokio task.
+    ///
+    /// Through the shared client, the completion is wrapped in [`tokio::task::coop::cooperative`], so it
+    /// spends the task's cooperative budget the way a client built on tokio's own sockets and timers does
+    /// (without it, the simulated client would be the one I/O future in the tokio world that never yields, and
+    /// the budget trap this scenario exposes could not show up). `tokio::time::sleep` spends budget by itself.
+    pub async fn call_async(&self, input: u64) -> Result<u64, CallFailed> {
+        match self {
+            Call::Shared(device) => match tokio::task::coop::cooperative(device.call(input)).await {
+                Ok(reply) => Ok(reply.value),
+                Err(e) => Err(CallFailed { input, reason: e.to_string() }),
+            },
+            Call::OwnTimer(service) => {
+                tokio::time::sleep(*service).await;
+                Ok(Dependency::answer(input))
+            }
+        }
+    }
+
+    /// Makes the call on this thread, blocking it until the answer arrives.
+    pub fn call_blocking(&self, input: u64) -> Result<u64, CallFailed> {
+        match self {
+            Call::Shared(device) => match device.call(input).wait() {
+                Ok(reply) => Ok(reply.value),
+                Err(e) => Err(CallFailed { input, reason: e.to_string() }),
+            },
+            Call::OwnTimer(service) => {
+                std::thread::sleep(*service);
+                Ok(Dependency::answer(input))
+            }
+        }
+    }
+
+    /// The device behind the call, if it is shared.
+    pub fn device(&self) -> Option<&Dependency> {
+        match self {
+            Call::Shared(device) => Some(device),
+            Call::OwnTimer(_) => None,
+        }
+    }
+}
+
+/// The sum every contestant must produce over items `0..items`: the answers of every call, wrapping.
+pub fn expected_sum(items: u64) -> u64 {
+    (0..items).fold(0u64, |sum, i| sum.wrapping_add(Dependency::answer(i)))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use dependency::Config;
+
+    #[test]
+    fn both_ways_of_calling_give_the_device_answer() {
+        let device = Arc::new(
+            Dependency::start(Config {
+                capacity: usize::MAX,
+                service: Duration::from_micros(200),
+                ..Config::default()
+            })
+            .unwrap(),
+        );
+        let calls = [Call::Shared(device), Call::OwnTimer(Duration::from_micros(200))];
+        let rt = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
+        for call in &calls {
+            assert_eq!(call.call_blocking(5), Ok(Dependency::answer(5)));
+            assert_eq!(rt.block_on(call.call_async(6)), Ok(Dependency::answer(6)));
+        }
+        assert_eq!(calls[0].device().map(|d| d.stats().completed), Some(2));
+        assert!(calls[1].device().is_none());
+    }
+
+    #[test]
+    fn a_shut_down_device_fails_the_call_naming_the_item() {
+        let device = Arc::new(Dependency::start(Config { capacity: usize::MAX, ..Config::default() }).unwrap());
+        device.shutdown();
+        let err = Call::Shared(device).call_blocking(9).unwrap_err();
+        assert_eq!(err.input, 9);
+    }
+
+    #[test]
+    fn the_expected_sum_adds_every_answer() {
+        assert_eq!(
+            expected_sum(3),
+            Dependency::answer(0).wrapping_add(Dependency::answer(1)).wrapping_add(Dependency::answer(2))
+        );
+        assert_eq!(expected_sum(0), 0);
+    }
+}

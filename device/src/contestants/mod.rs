@@ -1,0 +1,188 @@
+//! Every contestant of the device and backpressure scenarios: a family, a shape that bounds (or does not bound)
+//! the calls outstanding, and whose timer each call waits on.
+//!
+//! [`stream`] holds the tokio shapes, [`blocking`] the thread shapes. A [`Contestant`] is prepared once per
+//! trial ([`Contestant::prepare`]: the stream family's runtime is built there) and then run once per iteration.
+
+pub mod blocking;
+pub mod stream;
+
+use std::time::Duration;
+
+use measure::summary::{ContestantInfo, Family};
+use tokio::runtime::Runtime;
+
+pub use blocking::{BlockingShape, ChannelFlavor};
+pub use stream::StreamShape;
+
+use crate::job::{Job, RunError};
+
+/// Whose timer a call waits on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Timer {
+    /// The shared simulated device ([`crate::call::Call::Shared`]).
+    Device,
+    /// The contestant's own timer ([`crate::call::Call::OwnTimer`]): `tokio::time::sleep` or
+    /// `std::thread::sleep`.
+    Own,
+}
+
+/// One contestant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Contestant {
+    /// A stream-family contestant; `free` runs it inside `tokio::task::coop::unconstrained`.
+    Stream {
+        /// How it bounds its calls.
+        shape: StreamShape,
+        /// Whether it runs outside tokio's cooperative budget.
+        free: bool,
+        /// Whose timer its calls wait on.
+        timer: Timer,
+    },
+    /// A blocking-family contestant.
+    Blocking {
+        /// How it bounds its calls.
+        shape: BlockingShape,
+        /// Whose timer its calls wait on.
+        timer: Timer,
+    },
+}
+
+impl Contestant {
+    /// Its name on the command line and in reports, such as `stream-buffer-unordered-unconstrained`.
+    pub fn name(&self) -> String {
+        let (base, timer) = match self {
+            Contestant::Stream { shape, free, timer } => {
+                let shape = match shape {
+                    StreamShape::Buffered => "stream-buffered",
+                    StreamShape::BufferUnordered => "stream-buffer-unordered",
+                    StreamShape::Tasks => "stream-tasks",
+                    StreamShape::ChannelWorkers => "stream-flume-workers",
+                    StreamShape::Unbounded => "stream-unbounded",
+                };
+                let own = if *timer == Timer::Own { "-own-timer" } else { "" };
+                let free = if *free { "-unconstrained" } else { "" };
+                return format!("{shape}{own}{free}");
+            }
+            Contestant::Blocking { shape, timer } => {
+                let base = match shape {
+                    BlockingShape::Pool => "blocking-threads".to_string(),
+                    BlockingShape::ChannelWorkers(flavor) => format!("blocking-{}-workers", flavor.name()),
+                    BlockingShape::ThreadPerItem => "blocking-unbounded".to_string(),
+                };
+                (base, timer)
+            }
+        };
+        if *timer == Timer::Own {
+            format!("{base}-own-timer")
+        } else {
+            base
+        }
+    }
+
+    /// Its family.
+    pub fn family(&self) -> Family {
+        match self {
+            Contestant::Stream { .. } => Family::Stream,
+            Contestant::Blocking { .. } => Family::Blocking,
+        }
+    }
+
+    /// Whether it bounds its outstanding calls by the job's limit.
+    pub fn bounded(&self) -> bool {
+        !matches!(
+            self,
+            Contestant::Stream { shape: StreamShape::Unbounded, .. }
+                | Contestant::Blocking { shape: BlockingShape::ThreadPerItem, .. }
+        )
+    }
+
+    /// Whose timer its calls wait on.
+    pub fn timer(&self) -> Timer {
+        match self {
+            Contestant::Stream { timer, .. } | Contestant::Blocking { timer, .. } => *timer,
+        }
+    }
+
+    /// One paragraph saying exactly what it runs.
+    pub fn description(&self) -> String {
+        let bound = "`limit`";
+        let what = match self {
+            Contestant::Stream { shape, .. } => match shape {
+                StreamShape::Buffered => format!("`stream::iter(items).map(call).buffered({bound})` (futures): answers in item order"),
+                StreamShape::BufferUnordered => {
+                    format!("`stream::iter(items).map(call).buffer_unordered({bound})` (futures' `FuturesUnordered`): answers as they come")
+                }
+                StreamShape::Tasks => format!("a `tokio::spawn`ed task per item, admitted by a `tokio::sync::Semaphore` of {bound} permits"),
+                StreamShape::ChannelWorkers => format!("{bound} worker tasks fed by a `flume::bounded({bound})` channel (`send_async`/`recv_async`)"),
+                StreamShape::Unbounded => "a `tokio::spawn`ed task per item, all spawned at once: no admission control".to_string(),
+            },
+            Contestant::Blocking { shape, .. } => match shape {
+                BlockingShape::Pool => format!("{bound} OS threads (64 KiB stacks) started parked and released at once, each taking the next item from a shared counter and blocking on its call"),
+                BlockingShape::ChannelWorkers(ChannelFlavor::Crossbeam) => format!("a producer thread feeding {bound} worker threads through `crossbeam_channel::bounded({bound})`"),
+                BlockingShape::ChannelWorkers(ChannelFlavor::Flume) => format!("a producer thread feeding {bound} worker threads through `flume::bounded({bound})` (sync API)"),
+                BlockingShape::ChannelWorkers(ChannelFlavor::Std) => format!("a producer thread feeding {bound} worker threads through `std::sync::mpsc::sync_channel({bound})`, the receiver behind a `Mutex`"),
+                BlockingShape::ThreadPerItem => "a thread (64 KiB stack) spawned per item with no admission control, capped only by what the OS allows".to_string(),
+            },
+        };
+        let runtime = match self {
+            Contestant::Stream { free: true, .. } => ", on tokio's multi-thread runtime (one worker per core), wrapped in `tokio::task::coop::unconstrained`",
+            Contestant::Stream { free: false, .. } => ", on tokio's multi-thread runtime (one worker per core), as it comes (tokio's cooperative budget applies)",
+            Contestant::Blocking { .. } => "",
+        };
+        let timer = match (self.timer(), self) {
+            (Timer::Device, Contestant::Stream { .. }) => "; each call awaits the shared device",
+            (Timer::Device, Contestant::Blocking { .. }) => "; each call blocks on the shared device",
+            (Timer::Own, Contestant::Stream { .. }) => "; each call is its own `tokio::time::sleep` (no device)",
+            (Timer::Own, Contestant::Blocking { .. }) => "; each call is its own `std::thread::sleep` (no device)",
+        };
+        format!("{what}{runtime}{timer}.")
+    }
+
+    /// Its entry in the scenario's contestant list.
+    pub fn info(&self) -> ContestantInfo {
+        ContestantInfo { name: self.name(), family: self.family(), description: self.description() }
+    }
+
+    /// Get ready to run iterations: the stream family builds its runtime here, outside every measurement.
+    pub fn prepare(&self) -> Result<Prepared, RunError> {
+        let runtime = match self {
+            Contestant::Stream { .. } => Some(stream::runtime()?),
+            Contestant::Blocking { .. } => None,
+        };
+        Ok(Prepared { contestant: *self, runtime })
+    }
+}
+
+/// A contestant ready to run.
+#[derive(Debug)]
+pub struct Prepared {
+    contestant: Contestant,
+    runtime: Option<Runtime>,
+}
+
+impl Prepared {
+    /// Run `job` once; `go` is called right before the timed work starts (after any up-front threads are
+    /// parked), so the caller can start its clocks there.
+    ///
+    /// The job's [`crate::job::Deadline`] starts counting right after `go`.
+    pub fn run(&self, job: &Job, go: &mut dyn FnMut()) -> Result<(), RunError> {
+        let mut go = || {
+            go();
+            job.deadline.start();
+        };
+        match (self.contestant, &self.runtime) {
+            (Contestant::Stream { shape, free, .. }, Some(runtime)) => stream::run(runtime, shape, free, job, &mut go),
+            (Contestant::Blocking { shape, .. }, _) => blocking::run(shape, job, &mut go),
+            (Contestant::Stream { .. }, None) => Err(RunError::Broken("the stream runtime was not prepared".into())),
+        }
+    }
+
+    /// `n` uncontended calls the way this contestant makes them, one after another, each timed.
+    pub fn idle_calls(&self, job: &Job, n: u32) -> Vec<Duration> {
+        match &self.runtime {
+            Some(runtime) => stream::idle_calls(runtime, job, n),
+            None => blocking::idle_calls(job, n),
+        }
+    }
+}

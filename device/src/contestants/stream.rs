@@ -1,0 +1,227 @@
+//! The stream family on a tokio multi-thread runtime with one worker per core: `buffered`,
+//! `buffer_unordered`, a task per item behind a semaphore, worker tasks fed by a bounded flume channel, and a
+//! task per item with no admission at all.
+//!
+//! The whole pipeline runs in one spawned task (where a service would run it), optionally wrapped in
+//! [`tokio::task::coop::unconstrained`]; in the task-per-item shapes each child task is wrapped too. The
+//! deadline is enforced from outside: at the time budget the pipeline task is aborted, which drops every
+//! outstanding call, and the children of the task-per-item shapes are let finish.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures::StreamExt;
+use tokio::runtime::Runtime;
+use tokio::sync::Semaphore;
+use tokio::task::coop::unconstrained;
+
+use crate::job::{Job, RunError, RELEASE_GRACE};
+
+/// How the stream contestant bounds and runs its calls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StreamShape {
+    /// `stream::iter(items).map(call).buffered(limit)`: answers in item order.
+    Buffered,
+    /// `stream::iter(items).map(call).buffer_unordered(limit)`: answers as they come (a `FuturesUnordered`).
+    BufferUnordered,
+    /// A spawned task per item, admitted by a `tokio::sync::Semaphore` of `limit` permits.
+    Tasks,
+    /// `limit` worker tasks receiving items from a `flume::bounded(limit)` channel (`recv_async`).
+    ChannelWorkers,
+    /// A spawned task per item, all at once: no admission control.
+    Unbounded,
+}
+
+/// A boxed pipeline future, `'static` so it can be spawned.
+type Work = Pin<Box<dyn Future<Output = ()> + Send>>;
+
+/// The runtime the stream contestants run on: multi-thread, one worker per core, timers enabled.
+pub(crate) fn runtime() -> Result<Runtime, RunError> {
+    let workers = std::thread::available_parallelism().map_or(2, usize::from);
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(workers)
+        .enable_time()
+        .build()
+        .map_err(|e| RunError::Broken(format!("could not start the tokio runtime: {e}")))
+}
+
+/// Run `job` in `shape` on `runtime`; `go` is called right before the pipeline starts. Returns once every call
+/// is answered, or once the deadline passed and every outstanding call was let go.
+pub(crate) fn run(
+    runtime: &Runtime,
+    shape: StreamShape,
+    free: bool,
+    job: &Job,
+    go: &mut dyn FnMut(),
+) -> Result<(), RunError> {
+    let work = pipeline(shape, free, job.clone());
+    let work: Work = if free { Box::pin(unconstrained(work)) } else { work };
+    go();
+    let deadline = tokio::time::Instant::from_std(job.deadline.instant());
+    let finished = runtime.block_on(async move {
+        let mut handle = tokio::spawn(work);
+        tokio::select! {
+            biased;
+            joined = &mut handle => joined.map(|()| true),
+            () = tokio::time::sleep_until(deadline) => {
+                handle.abort();
+                match handle.await {
+                    Err(e) if e.is_cancelled() => Ok(false),
+                    other => other.map(|()| false),
+                }
+            }
+        }
+    });
+    match finished {
+        Ok(true) => Ok(()),
+        Ok(false) => settle(runtime, job),
+        Err(e) => Err(RunError::Broken(format!("the pipeline task failed: {e}"))),
+    }
+}
+
+/// After a cut: wait until no call is outstanding (tasks already spawned finish their call; calls held by
+/// the aborted pipeline were dropped with it).
+fn settle(runtime: &Runtime, job: &Job) -> Result<(), RunError> {
+    runtime.block_on(async {
+        let give_up = tokio::time::Instant::now() + RELEASE_GRACE;
+        while job.shared.gauge.current() > 0 {
+            if tokio::time::Instant::now() >= give_up {
+                return Err(RunError::Broken(format!(
+                    "{} calls still outstanding {RELEASE_GRACE:?} after the deadline",
+                    job.shared.gauge.current()
+                )));
+            }
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+        Ok(())
+    })
+}
+
+/// The pipeline of `shape` over `job`, as one future.
+fn pipeline(shape: StreamShape, free: bool, job: Job) -> Work {
+    match shape {
+        StreamShape::Buffered => Box::pin(async move {
+            let Job { items, limit, call, shared, .. } = &job;
+            let mut answers = futures::stream::iter(0..*items)
+                .map(|i| {
+                    let in_flight = shared.in_flight();
+                    async move { (call.call_async(i).await, in_flight) }
+                })
+                .buffered(*limit);
+            while let Some((answer, in_flight)) = answers.next().await {
+                shared.record(answer);
+                drop(in_flight);
+            }
+        }),
+        StreamShape::BufferUnordered => Box::pin(async move {
+            let Job { items, limit, call, shared, .. } = &job;
+            let mut answers = futures::stream::iter(0..*items)
+                .map(|i| {
+                    let in_flight = shared.in_flight();
+                    async move { (call.call_async(i).await, in_flight) }
+                })
+                .buffer_unordered(*limit);
+            while let Some((answer, in_flight)) = answers.next().await {
+                shared.record(answer);
+                drop(in_flight);
+            }
+        }),
+        StreamShape::Tasks => Box::pin(async move {
+            let permits = Arc::new(Semaphore::new(job.limit));
+            for i in 0..job.items {
+                let Ok(permit) = Arc::clone(&permits).acquire_owned().await else { return };
+                let in_flight = job.shared.in_flight_owned();
+                let (call, shared) = (job.call.clone(), Arc::clone(&job.shared));
+                spawn(free, async move {
+                    shared.record(call.call_async(i).await);
+                    drop(in_flight);
+                    drop(permit);
+                });
+            }
+            let all = u32::try_from(job.limit).unwrap_or(u32::MAX);
+            let _ = permits.acquire_many(all).await;
+        }),
+        StreamShape::ChannelWorkers => Box::pin(async move {
+            let (tx, rx) = flume::bounded::<u64>(job.limit);
+            let workers: Vec<_> = (0..job.limit)
+                .map(|_| {
+                    let (rx, call, shared) = (rx.clone(), job.call.clone(), Arc::clone(&job.shared));
+                    spawn(free, async move {
+                        while let Ok(i) = rx.recv_async().await {
+                            let in_flight = shared.in_flight();
+                            shared.record(call.call_async(i).await);
+                            drop(in_flight);
+                        }
+                    })
+                })
+                .collect();
+            drop(rx);
+            let _aborts: Vec<_> = workers.iter().map(|w| AbortOnDrop(w.abort_handle())).collect();
+            for i in 0..job.items {
+                if tx.send_async(i).await.is_err() {
+                    break;
+                }
+            }
+            drop(tx);
+            for worker in workers {
+                let _ = worker.await;
+            }
+        }),
+        StreamShape::Unbounded => Box::pin(async move {
+            // Spawning does not yield, so the loop itself stops at the deadline (the abort cannot land in it).
+            let tasks: Vec<_> = (0..job.items)
+                .take_while(|_| !job.deadline.passed())
+                .map(|i| {
+                    let in_flight = job.shared.in_flight_owned();
+                    let (call, shared) = (job.call.clone(), Arc::clone(&job.shared));
+                    spawn(free, async move {
+                        shared.record(call.call_async(i).await);
+                        drop(in_flight);
+                    })
+                })
+                .collect();
+            for task in tasks {
+                let _ = task.await;
+            }
+        }),
+    }
+}
+
+/// Spawn `task`, wrapped in `unconstrained` when the contestant runs free of the budget.
+fn spawn<F>(free: bool, task: F) -> tokio::task::JoinHandle<()>
+where
+    F: Future<Output = ()> + Send + 'static,
+{
+    if free {
+        tokio::spawn(unconstrained(task))
+    } else {
+        tokio::spawn(task)
+    }
+}
+
+/// Aborts a worker task when the pipeline that owns it is dropped (aborted at the deadline), so no worker
+/// outlives its run waiting on a channel.
+struct AbortOnDrop(tokio::task::AbortHandle);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// `n` calls of `job`'s kind one after another on `runtime`, each timed: an idle call's real duration.
+pub(crate) fn idle_calls(runtime: &Runtime, job: &Job, n: u32) -> Vec<Duration> {
+    let call = job.call.clone();
+    let timed = runtime.spawn(async move {
+        let mut times = Vec::with_capacity(n as usize);
+        for i in 0..n {
+            let started = std::time::Instant::now();
+            let _ = call.call_async(u64::from(i)).await;
+            times.push(started.elapsed());
+        }
+        times
+    });
+    runtime.block_on(timed).unwrap_or_default()
+}

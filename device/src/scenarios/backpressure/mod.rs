@@ -1,0 +1,374 @@
+//! The backpressure scenario: every item makes one simulated 1 ms I/O call, and every contestant is told to
+//! keep at most `limit` (16) calls outstanding. The question is whether each one does: the bounded shapes of
+//! both families against a task per item and a thread per item with no admission at all. The exact
+//! high-water mark of outstanding calls (`max_outstanding`) is reported beside a 1 ms sampler's
+//! (`max_outstanding_sampled`) and throughput.
+
+mod claims;
+mod discussion;
+
+use std::time::Duration;
+
+use measure::record::{IterationRecord, TrialRequest};
+use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
+use measure::summary::{Check, ClaimResult, ContestantInfo, Summary};
+
+use crate::contestants::{BlockingShape, ChannelFlavor, Contestant, StreamShape, Timer};
+use crate::trial::{self, TrialSpec};
+
+/// The backpressure scenario, as the lab's registry lists it.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BackpressureScenario;
+
+/// Every backpressure contestant, in report order: the bounded stream shapes, the stream task per item with no
+/// admission, the bounded blocking shapes, then the thread per item with no admission. All call the shared
+/// device; no stream contestant runs outside tokio's cooperative budget.
+pub const CONTESTANTS: [Contestant; 10] = [
+    Contestant::Stream { shape: StreamShape::Buffered, free: false, timer: Timer::Device },
+    Contestant::Stream { shape: StreamShape::BufferUnordered, free: false, timer: Timer::Device },
+    Contestant::Stream { shape: StreamShape::Tasks, free: false, timer: Timer::Device },
+    Contestant::Stream { shape: StreamShape::ChannelWorkers, free: false, timer: Timer::Device },
+    Contestant::Stream { shape: StreamShape::Unbounded, free: false, timer: Timer::Device },
+    Contestant::Blocking { shape: BlockingShape::Pool, timer: Timer::Device },
+    Contestant::Blocking { shape: BlockingShape::ChannelWorkers(ChannelFlavor::Crossbeam), timer: Timer::Device },
+    Contestant::Blocking { shape: BlockingShape::ChannelWorkers(ChannelFlavor::Flume), timer: Timer::Device },
+    Contestant::Blocking { shape: BlockingShape::ChannelWorkers(ChannelFlavor::Std), timer: Timer::Device },
+    Contestant::Blocking { shape: BlockingShape::ThreadPerItem, timer: Timer::Device },
+];
+
+/// The headline metric: the exact high-water mark of outstanding calls (lower is better: the bound is the
+/// point).
+pub const HEADLINE: &str = "max_outstanding";
+
+/// Milliseconds from the start of the timed run to the first 1 ms sample at the highest outstanding count the
+/// sampler saw: how fast a contestant piled calls up. Derived here from the `outstanding` series of every
+/// iteration that carries one.
+pub const MS_TO_PEAK: &str = "ms_to_peak";
+
+/// Mean of the 1 ms samples of outstanding calls over the timed run: with throughput, Little's law gives how
+/// long a call spent from admission to answer. Derived here from the `outstanding` series of every iteration
+/// that carries one.
+pub const MEAN_OUTSTANDING: &str = "mean_outstanding";
+
+/// The stream contestant with no admission control.
+pub const STREAM_UNBOUNDED: &str = "stream-unbounded";
+
+/// The blocking contestant with no admission control (a thread per item).
+pub const BLOCKING_UNBOUNDED: &str = "blocking-unbounded";
+
+impl Scenario for BackpressureScenario {
+    fn name(&self) -> &'static str {
+        "backpressure"
+    }
+
+    fn title(&self) -> &'static str {
+        "Backpressure: does a bound of 16 outstanding 1 ms calls hold, in every shape of both styles?"
+    }
+
+    fn question(&self) -> &'static str {
+        "Every item makes one simulated 1 ms I/O call through a shared client, and every contestant is asked to \
+         keep at most 16 calls outstanding. Does each bounded shape keep that bound (stream `buffered` and \
+         `buffer_unordered`, tasks behind a semaphore, worker tasks fed by a bounded channel; a pool of 16 \
+         threads, worker threads fed by bounded crossbeam, flume or std channels), and how far do the shapes \
+         with no admission control go: a tokio task per item spawned at once, and an OS thread per item capped \
+         only by what the OS allows? `max_outstanding` is the exact high-water mark of calls issued and not yet \
+         answered; `max_outstanding_sampled` is what a 1 ms sampler saw. In the published JVM study the bounded \
+         contestants kept 16–17 calls outstanding while the unbounded virtual-thread version reached 18,289: \
+         cheap concurrency still needs admission control."
+    }
+
+    fn params(&self) -> Vec<ParamSpec> {
+        vec![
+            ParamSpec::single("items", "Items per iteration, one call each.", 100_000, 10_000, 1, 10_000_000),
+            ParamSpec::single(
+                "limit",
+                "The bound on outstanding calls of every bounded contestant.",
+                16,
+                16,
+                1,
+                10_000,
+            ),
+            ParamSpec::single("service-us", "Duration of one call, in microseconds.", 1_000, 1_000, 10, 10_000_000),
+            ParamSpec::single(
+                "budget-ms",
+                "Time budget of one iteration: a run still going then is cut short, and says so.",
+                60_000,
+                15_000,
+                10,
+                600_000,
+            ),
+        ]
+    }
+
+    fn contestants(&self) -> Vec<ContestantInfo> {
+        CONTESTANTS.iter().map(Contestant::info).collect()
+    }
+
+    fn headline_metric(&self) -> &'static str {
+        HEADLINE
+    }
+
+    fn repetitions(&self, quick: bool) -> Repetitions {
+        // A bounded iteration lasts items × ~1.06 ms / limit (6.6 s at 100,000 items): one iteration in each of
+        // three fresh processes keeps ten contestants within the six-minute budget; a warm-up buys nothing in a
+        // run this long.
+        if quick {
+            Repetitions { forks: 1, warmup: 0, iterations: 1 }
+        } else {
+            Repetitions { forks: 3, warmup: 0, iterations: 1 }
+        }
+    }
+
+    fn table_metrics(&self) -> Vec<&'static str> {
+        vec![
+            "max_outstanding",
+            "max_outstanding_sampled",
+            "ops_per_sec",
+            MEAN_OUTSTANDING,
+            "ideal_fraction",
+            MS_TO_PEAK,
+            "cpu_us_per_call",
+            "threads",
+            "peak_rss_mib",
+            "spawn_ms",
+            "cut_short",
+            "completed_fraction",
+            "idle_call_ms",
+            "wall_ms",
+        ]
+    }
+
+    fn charts(&self) -> Vec<ChartSpec> {
+        vec![
+            ChartSpec {
+                id: "max-outstanding",
+                title: "Most calls outstanding at once, exact (log scale; the bound is 16)",
+                metric: "max_outstanding",
+                unit: "calls outstanding",
+                kind: ChartKind::Bars,
+                log_scale: true,
+            },
+            ChartSpec {
+                id: "throughput",
+                title: "Calls answered per second (log scale; a bound of 16 × 1 ms calls allows 16,000)",
+                metric: "ops_per_sec",
+                unit: "calls per second",
+                kind: ChartKind::Bars,
+                log_scale: true,
+            },
+            ChartSpec {
+                id: "outstanding-over-time",
+                title: "Calls outstanding, sampled every 1 ms (first measured iteration; log scale)",
+                metric: "max_outstanding_sampled",
+                unit: "calls outstanding",
+                kind: ChartKind::Series { series: &["outstanding"] },
+                log_scale: true,
+            },
+        ]
+    }
+
+    fn run_trial(&self, request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
+        let contestant = CONTESTANTS
+            .iter()
+            .find(|c| c.name() == request.contestant)
+            .copied()
+            .ok_or_else(|| TrialError::UnknownContestant(request.contestant.clone()))?;
+        let limit = request.param_usize("limit")?;
+        let service = Duration::from_micros(request.param("service_us")?);
+        let spec = TrialSpec {
+            items: request.param("items")?,
+            limit,
+            service,
+            budget: Duration::from_millis(request.param("budget_ms")?),
+            // The bound's ceiling; the unbounded contestants ignore the bound, so theirs can exceed 1.
+            ideal_ops_per_sec: Some(limit as f64 / service.as_secs_f64()),
+            heap_threshold: None,
+        };
+        trial::run_trial(request, &mut SeriesMetrics { inner: sink }, contestant, &spec)
+    }
+
+    fn claims(&self, summary: &Summary) -> Vec<ClaimResult> {
+        claims::claims(summary)
+    }
+
+    fn discussion(&self, summary: &Summary) -> String {
+        discussion::discussion(summary)
+    }
+}
+
+/// Passes every message through, adding [`MS_TO_PEAK`] and [`MEAN_OUTSTANDING`] to each iteration that carries
+/// an `outstanding` series.
+struct SeriesMetrics<'a> {
+    inner: &'a mut dyn TrialSink,
+}
+
+impl TrialSink for SeriesMetrics<'_> {
+    fn iteration(&mut self, mut record: IterationRecord) {
+        if let Some(series) = record.series.get("outstanding") {
+            if let Some(ms) = ms_to_peak(series.period_ms, &series.values) {
+                record.metrics.insert(MS_TO_PEAK.to_string(), ms);
+            }
+            if !series.values.is_empty() {
+                let mean = series.values.iter().sum::<f64>() / series.values.len() as f64;
+                record.metrics.insert(MEAN_OUTSTANDING.to_string(), mean);
+            }
+        }
+        self.inner.iteration(record);
+    }
+
+    fn check(&mut self, check: Check) {
+        self.inner.check(check);
+    }
+
+    fn skipped(&mut self, reason: &str) {
+        self.inner.skipped(reason);
+    }
+}
+
+/// The time of the first sample at the series' highest value, or `None` for an empty series or one that
+/// never rose above zero.
+fn ms_to_peak(period_ms: f64, values: &[f64]) -> Option<f64> {
+    let mut best: Option<(usize, f64)> = None;
+    for (i, v) in values.iter().enumerate() {
+        if best.is_none_or(|(_, b)| *v > b) {
+            best = Some((i, *v));
+        }
+    }
+    best.filter(|(_, v)| *v > 0.0).map(|(i, _)| i as f64 * period_ms)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn contestant_names_are_unique_and_listed_in_order() {
+        let mut names: Vec<String> = CONTESTANTS.iter().map(Contestant::name).collect();
+        assert_eq!(names[4], STREAM_UNBOUNDED);
+        assert_eq!(names[9], BLOCKING_UNBOUNDED);
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), CONTESTANTS.len());
+        let infos = BackpressureScenario.contestants();
+        assert_eq!(infos.len(), CONTESTANTS.len());
+        assert!(infos.iter().all(|i| !i.description.is_empty()));
+    }
+
+    #[test]
+    fn exactly_the_two_unbounded_contestants_are_unbounded() {
+        let unbounded: Vec<String> = CONTESTANTS.iter().filter(|c| !c.bounded()).map(Contestant::name).collect();
+        assert_eq!(unbounded, vec![STREAM_UNBOUNDED.to_string(), BLOCKING_UNBOUNDED.to_string()]);
+        assert!(CONTESTANTS.iter().all(|c| c.timer() == Timer::Device));
+        assert!(CONTESTANTS.iter().all(|c| !matches!(c, Contestant::Stream { free: true, .. })));
+    }
+
+    #[test]
+    fn parameters_are_sane() {
+        let params = BackpressureScenario.params();
+        let names: Vec<&str> = params.iter().map(|p| p.name).collect();
+        assert_eq!(names, ["items", "limit", "service-us", "budget-ms"]);
+        for p in &params {
+            assert!(!p.sweep, "{} is a single value", p.name);
+            for v in p.default.iter().chain(&p.quick) {
+                assert!((p.min..=p.max).contains(v), "{} = {v} outside {}..={}", p.name, p.min, p.max);
+            }
+        }
+        let get = |name: &str| params.iter().find(|p| p.name == name).map(|p| (p.default[0], p.quick[0]));
+        assert_eq!(get("items"), Some((100_000, 10_000)));
+        assert_eq!(get("limit"), Some((16, 16)));
+        assert_eq!(get("service-us"), Some((1_000, 1_000)));
+        assert_eq!(get("budget-ms"), Some((60_000, 15_000)));
+    }
+
+    #[test]
+    fn the_table_has_every_metric_the_report_needs() {
+        let metrics = BackpressureScenario.table_metrics();
+        for m in [
+            "max_outstanding",
+            "max_outstanding_sampled",
+            "ops_per_sec",
+            "ideal_fraction",
+            "cpu_us_per_call",
+            "threads",
+            "peak_rss_mib",
+            "spawn_ms",
+            "cut_short",
+            "wall_ms",
+        ] {
+            assert!(metrics.contains(&m), "{m} missing");
+        }
+        assert_eq!(metrics[0], HEADLINE);
+        assert!(!BackpressureScenario.higher_is_better());
+    }
+
+    #[test]
+    fn the_full_run_fits_its_budget() {
+        let full = BackpressureScenario.repetitions(false);
+        let quick = BackpressureScenario.repetitions(true);
+        assert_eq!((full.forks, full.warmup, full.iterations), (3, 0, 1));
+        assert_eq!((quick.forks, quick.warmup, quick.iterations), (1, 0, 1));
+        // 8 bounded contestants × 3 forks × 100,000 × 1.06 ms / 16, plus the two unbounded ones: under 6 min.
+        let bounded_s = 8.0 * 3.0 * 100_000.0 * 1.06e-3 / 16.0;
+        assert!(bounded_s < 300.0, "{bounded_s} s");
+    }
+
+    #[test]
+    fn the_peak_is_the_first_sample_at_the_maximum() {
+        assert_eq!(ms_to_peak(1.0, &[0.0, 3.0, 7.0, 7.0, 2.0]), Some(2.0));
+        assert_eq!(ms_to_peak(2.0, &[5.0, 1.0]), Some(0.0));
+        assert_eq!(ms_to_peak(1.0, &[]), None);
+        assert_eq!(ms_to_peak(1.0, &[0.0, 0.0]), None);
+    }
+
+    #[test]
+    fn iterations_with_a_series_gain_its_peak_time_and_mean() {
+        #[derive(Default)]
+        struct Keep(Vec<IterationRecord>);
+        impl TrialSink for Keep {
+            fn iteration(&mut self, record: IterationRecord) {
+                self.0.push(record);
+            }
+            fn check(&mut self, _: Check) {}
+            fn skipped(&mut self, _: &str) {}
+        }
+        let mut keep = Keep::default();
+        let series = measure::record::Series::new(1.0, vec![0.0, 4.0, 8.0, 4.0]);
+        let with = IterationRecord {
+            index: 0,
+            warmup: false,
+            metrics: Default::default(),
+            series: [("outstanding".to_string(), series)].into_iter().collect(),
+        };
+        let without =
+            IterationRecord { index: 1, warmup: false, metrics: Default::default(), series: Default::default() };
+        let mut sink = SeriesMetrics { inner: &mut keep };
+        sink.iteration(with);
+        sink.iteration(without);
+        assert_eq!(keep.0[0].metrics.get(MS_TO_PEAK), Some(&2.0));
+        assert_eq!(keep.0[0].metrics.get(MEAN_OUTSTANDING), Some(&4.0));
+        assert!(keep.0[1].metrics.is_empty());
+    }
+
+    #[test]
+    fn an_unknown_contestant_is_refused() {
+        struct Nothing;
+        impl TrialSink for Nothing {
+            fn iteration(&mut self, _: IterationRecord) {}
+            fn check(&mut self, _: Check) {}
+            fn skipped(&mut self, _: &str) {}
+        }
+        let request = TrialRequest {
+            scenario: "backpressure".to_string(),
+            contestant: "nobody".to_string(),
+            phase: None,
+            params: Default::default(),
+            fork: 0,
+            warmup: 0,
+            iterations: 1,
+            seed: 0,
+            quick: true,
+        };
+        let result = BackpressureScenario.run_trial(&request, &mut Nothing);
+        assert!(matches!(result, Err(TrialError::UnknownContestant(name)) if name == "nobody"));
+    }
+}

@@ -1,0 +1,443 @@
+//! What the device report's numbers mean, written from the run's summary so it stays true when re-rendered.
+
+use std::fmt::Write as _;
+
+use measure::compare::format_ratio;
+use measure::summary::{Family, Summary};
+
+use super::claims::{best, key, levels, param, JVM_BEST_AT_100K, JVM_OWN_TIMER_AT_10K};
+use super::{CONTESTANTS, HEADLINE};
+use crate::contestants::{Contestant, StreamShape, Timer};
+
+/// The discussion section of the report.
+pub(crate) fn discussion(summary: &Summary) -> String {
+    let mut out = String::new();
+    per_level(summary, &mut out);
+    budget_trap(summary, &mut out);
+    own_timers(summary, &mut out);
+    threads(summary, &mut out);
+    memory(summary, &mut out);
+    cut_short(summary, &mut out);
+    semantics(&mut out);
+    jvm(summary, &mut out);
+    pick(summary, &mut out);
+    out
+}
+
+fn median(summary: &Summary, name: &str, metric: &str) -> Option<f64> {
+    summary.metric(name, metric).map(|s| s.median)
+}
+
+/// A count with thousands separators.
+fn count(x: f64) -> String {
+    let digits = format!("{:.0}", x.max(0.0));
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn percent(x: f64) -> String {
+    format!("{:.0}%", x * 100.0)
+}
+
+fn per_level(summary: &Summary, out: &mut String) {
+    let Some(service) = param(summary, "service_ms") else { return };
+    let _ = writeln!(
+        out,
+        "**Best of each family, per level.** The ideal is in-flight ÷ {service:.0} ms. Throughput counts calls \
+         answered over the timed window (from the moment every up-front thread is parked to the last answer)."
+    );
+    let _ = writeln!(out);
+    for (level, phase) in levels(summary) {
+        let ideal = level as f64 * 1e3 / service;
+        let mut line = format!("- **{} in flight** (ideal {} calls/s):", count(level as f64), count(ideal));
+        for family in [Family::Stream, Family::Blocking] {
+            match best(summary, family, Timer::Device, phase) {
+                Some((name, s)) => {
+                    let fraction = median(summary, &name, &key(phase, "ideal_fraction")).unwrap_or(f64::NAN);
+                    let cpu = median(summary, &name, &key(phase, "cpu_us_per_call"));
+                    let cpu = cpu.map(|c| format!(", {c:.1} µs of CPU per call")).unwrap_or_default();
+                    let _ = write!(
+                        line,
+                        " best {} `{name}` {} calls/s ({} of ideal{cpu});",
+                        family.as_str(),
+                        count(s.median),
+                        percent(fraction)
+                    );
+                }
+                None => {
+                    let _ = write!(line, " no {} contestant ran;", family.as_str());
+                }
+            }
+        }
+        line.pop();
+        let own: Vec<String> = [Family::Stream, Family::Blocking]
+            .into_iter()
+            .filter_map(|family| best(summary, family, Timer::Own, phase))
+            .map(|(name, s)| format!("`{name}` {}", count(s.median)))
+            .collect();
+        if !own.is_empty() {
+            let _ = write!(line, ". On their own timers: {}", own.join(", "));
+        }
+        let _ = writeln!(out, "{line}.");
+    }
+    let _ = writeln!(out);
+}
+
+/// Throughput of the free variant over the budgeted one of a stream shape at `phase`.
+fn trap_ratio(summary: &Summary, shape: StreamShape, timer: Timer, phase: &str) -> Option<(String, f64, f64)> {
+    let budgeted = Contestant::Stream { shape, free: false, timer }.name();
+    let free = Contestant::Stream { shape, free: true, timer }.name();
+    let b = median(summary, &budgeted, &key(phase, HEADLINE))?;
+    let f = median(summary, &free, &key(phase, HEADLINE))?;
+    Some((budgeted, b, f))
+}
+
+fn budget_trap(summary: &Summary, out: &mut String) {
+    let levels = levels(summary);
+    let Some(&(top, top_phase)) = levels.last() else { return };
+    let shapes = [
+        (StreamShape::BufferUnordered, Timer::Device),
+        (StreamShape::Buffered, Timer::Device),
+        (StreamShape::BufferUnordered, Timer::Own),
+        (StreamShape::Tasks, Timer::Device),
+    ];
+    let mut rows = Vec::new();
+    for (shape, timer) in shapes {
+        let ratios: Vec<String> = levels
+            .iter()
+            .filter_map(|(level, phase)| {
+                trap_ratio(summary, shape, timer, phase)
+                    .map(|(_, b, f)| format!("{}× at {}", format_ratio(f / b), count(*level as f64)))
+            })
+            .collect();
+        if !ratios.is_empty() {
+            rows.push(format!("`{}`: {}", Contestant::Stream { shape, free: false, timer }.name(), ratios.join(", ")));
+        }
+    }
+    let Some((name, budgeted, free)) = trap_ratio(summary, StreamShape::BufferUnordered, Timer::Device, top_phase)
+    else {
+        return;
+    };
+    let factor = free / budgeted;
+    let _ = writeln!(
+        out,
+        "**The cooperative-budget trap.** Unconstrained ÷ as-it-comes throughput, per stream contestant: {}.",
+        rows.join("; ")
+    );
+    let _ = writeln!(out);
+    if factor >= 3.0 {
+        let _ = writeln!(
+            out,
+            "At {} in flight `{name}` answered {} calls/s as it comes and {} inside `unconstrained`: {}× apart. \
+             This is the Rust counterpart of the JVM study's \"blocking made Kyo 30× slower\": a harmless-looking \
+             pattern that the scheduler turns into a collapse. The mechanism (futures-rs #2053 and #2526, tokio \
+             #2390 and #3493): tokio gives each task a budget of 128 operations per poll. Once the task that \
+             drives the stream has spent it, every budget-aware leaf future it polls (the client's completion, \
+             which like a tokio socket spends budget, or `tokio::time::sleep`) answers `Pending` even when its \
+             result is ready, and asks to be woken again right after the task yields. `FuturesUnordered` (behind \
+             `buffer_unordered`, and behind `buffered` through `FuturesOrdered`) then polls every such future in \
+             vain and re-queues it: each poll of the task does about 128 calls' worth of work and then touches \
+             every one of the tens of thousands in flight. The cost grows with the number in flight, which is \
+             why the ratio climbs with the level. `unconstrained` removes the budget, so a ready future is \
+             always consumed; a task per item (`stream-tasks`) sidesteps the trap because each task spends its \
+             own budget on a single call. The price of `unconstrained` is the protection the budget gives: a \
+             stream that always has ready work can hold a worker thread indefinitely, starving other tasks on it.",
+            count(top as f64),
+            count(budgeted),
+            count(free),
+            format_ratio(factor)
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "At {} in flight `{name}` answered {} calls/s as it comes and {} inside `unconstrained` ({}×): in \
+             this run the cooperative budget did not collapse `buffer_unordered` (upstream reports a collapse of \
+             up to two orders of magnitude at large in-flight counts: futures-rs #2053 and #2526, tokio #2390 \
+             and #3493).",
+            count(top as f64),
+            count(budgeted),
+            count(free),
+            format_ratio(factor)
+        );
+    }
+    let _ = writeln!(out);
+}
+
+fn own_timers(summary: &Summary, out: &mut String) {
+    let Some(service) = param(summary, "service_ms") else { return };
+    let mut lines = Vec::new();
+    for c in CONTESTANTS.iter().filter(|c| c.timer() == Timer::Own) {
+        let name = c.name();
+        for (level, phase) in levels(summary) {
+            let (Some(idle), Some(ops)) =
+                (median(summary, &name, &key(phase, "idle_call_ms")), median(summary, &name, &key(phase, HEADLINE)))
+            else {
+                continue;
+            };
+            let cap = level as f64 * 1e3 / idle;
+            lines.push(format!(
+                "`{name}` at {}: an idle call lasts {idle:.2} ms, so at most {} calls/s ({} of ideal); it reached {} ({} of that cap)",
+                count(level as f64),
+                count(cap),
+                percent(idle.recip() * service),
+                count(ops),
+                percent(ops / cap)
+            ));
+        }
+    }
+    if lines.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "**Own timers and their cap.** tokio's timer wheel has 1 ms resolution and rounds a sleep up to the next \
+         tick, so a {service:.0} ms `tokio::time::sleep` lasts about {:.0} ms; `std::thread::sleep` is precise to \
+         tens of microseconds. The cap of an own-timer contestant is in-flight ÷ its measured idle call:",
+        service + 1.0
+    );
+    for line in lines {
+        let _ = writeln!(out, "- {line}.");
+    }
+    let _ = writeln!(out);
+    let _ = writeln!(
+        out,
+        "The shared device fires its timers on its own two threads with 1 ns timer slack: an idle call comes back \
+         within tens of microseconds of the service time (`idle_call_ms`), so device contestants are measured \
+         against the true ideal."
+    );
+    let _ = writeln!(out);
+}
+
+fn threads(summary: &Summary, out: &mut String) {
+    let mut lines = Vec::new();
+    for c in CONTESTANTS.iter().filter(|c| c.family() == Family::Blocking) {
+        let name = c.name();
+        let Some(contestant) = summary.contestant(&name) else { continue };
+        for (phase, reason) in &contestant.skipped_phases {
+            lines.push(format!("`{name}` was **skipped** at `{phase}`: {reason}"));
+        }
+        for (level, phase) in levels(summary) {
+            if let (Some(spawn), Some(cpu)) = (
+                median(summary, &name, &key(phase, "spawn_ms")),
+                median(summary, &name, &key(phase, "cpu_us_per_call")),
+            ) {
+                let timers = median(summary, &name, &key(phase, "dependency_cpu_us_per_call"))
+                    .map(|d| format!(", of which {d:.1} µs on the device's timer threads"))
+                    .unwrap_or_default();
+                lines.push(format!(
+                    "`{name}` at {}: spawning the pool took {spawn:.0} ms (outside the timed window); {cpu:.1} µs of \
+                     CPU per call{timers}",
+                    count(level as f64)
+                ));
+            }
+        }
+    }
+    if lines.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "**Threads.** Every pool thread is started parked and released at once, so start-up order does not shape \
+         the figures. A blocked call costs a futex wait, and its answer a futex wake paid by the thread that \
+         completes it plus a context switch on a 2-core machine; a task's answer costs a waker and a queue push."
+    );
+    for line in lines {
+        let _ = writeln!(out, "- {line}.");
+    }
+    let _ = writeln!(out);
+}
+
+fn memory(summary: &Summary, out: &mut String) {
+    let mut lines = Vec::new();
+    for (level, phase) in levels(summary) {
+        let mut cells = Vec::new();
+        for c in CONTESTANTS.iter() {
+            let name = c.name();
+            let heap = median(summary, &name, &key(phase, "live_heap_bytes_per_call"));
+            let rss = median(summary, &name, &key(phase, "rss_bytes_per_call"));
+            if let (Some(heap), Some(rss)) = (heap, rss) {
+                cells.push(format!("`{name}` {heap:.0} B heap, {rss:.0} B resident"));
+            }
+        }
+        if !cells.is_empty() {
+            lines.push(format!("at {}: {}", count(level as f64), cells.join("; ")));
+        }
+    }
+    if lines.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "**Memory per waiting call.** Read once, at the first 1 ms sample where 90% of the level is outstanding, \
+         less the baseline taken before the run (before the pool's threads were spawned): `live_heap_bytes_per_call` \
+         counts the heap (futures, tasks, the device's per-call state); `rss_bytes_per_call` counts resident \
+         memory, which for a thread includes the touched pages of its stack and the kernel's bookkeeping the \
+         process is charged for. A thread's stack is not heap, so for threads the resident figure is the honest \
+         one; the stack is reserved at 64 KiB here, of which a waiting call touches a few pages."
+    );
+    for line in lines {
+        let _ = writeln!(out, "- {line}.");
+    }
+    let _ = writeln!(out);
+}
+
+fn cut_short(summary: &Summary, out: &mut String) {
+    let Some(budget) = param(summary, "budget_ms") else { return };
+    let mut cut = Vec::new();
+    for c in CONTESTANTS.iter() {
+        let name = c.name();
+        for (level, phase) in levels(summary) {
+            let Some(s) = summary.metric(&name, &key(phase, "cut_short")) else { continue };
+            if s.max > 0.0 {
+                let done = median(summary, &name, &key(phase, "completed_fraction")).unwrap_or(f64::NAN);
+                cut.push(format!(
+                    "`{name}` at {} ({} of iterations cut, {} of the items answered in the median one)",
+                    count(level as f64),
+                    percent(s.mean),
+                    percent(done)
+                ));
+            }
+        }
+    }
+    if cut.is_empty() {
+        let _ = writeln!(out, "**Time budget.** Every iteration finished within its {:.1} s budget.", budget / 1e3);
+    } else {
+        let _ = writeln!(
+            out,
+            "**Time budget.** An iteration still running {:.1} s after it started is cut short: no new call \
+             starts, outstanding ones are let go, and its throughput counts the calls answered in the budget (the \
+             rate a user would have seen). Cut short: {}.",
+            budget / 1e3,
+            cut.join("; ")
+        );
+    }
+    let _ = writeln!(out);
+}
+
+fn semantics(out: &mut String) {
+    let _ = writeln!(
+        out,
+        "**Semantics.** `stream-buffered` hands answers on in item order (an answer waits for every earlier one); \
+         every other contestant sums answers as they come. With one fixed service time the order costs little \
+         here; with spread-out latencies it would hold finished calls behind slow ones. All contestants call the \
+         same items, sum the same answers and are checked against the same exact total."
+    );
+    let _ = writeln!(out);
+}
+
+fn jvm(summary: &Summary, out: &mut String) {
+    let mut lines = Vec::new();
+    if let Some((name, s)) = best(summary, Family::Stream, Timer::Device, "in_flight_100000") {
+        lines.push(format!(
+            "At 100,000 in flight its best model reached {} calls/s on 4 cores; here `{name}` reached {} on 2 ({}×).",
+            count(JVM_BEST_AT_100K),
+            count(s.median),
+            format_ratio(s.median / JVM_BEST_AT_100K)
+        ));
+    }
+    let own: Vec<String> = [Family::Stream, Family::Blocking]
+        .into_iter()
+        .filter_map(|family| best(summary, family, Timer::Own, "in_flight_10000"))
+        .map(|(name, s)| format!("`{name}` {} ({}×)", count(s.median), format_ratio(s.median / JVM_OWN_TIMER_AT_10K)))
+        .collect();
+    if !own.is_empty() {
+        lines.push(format!(
+            "At 10,000 with each model's own timer its virtual threads reached {}; here {}.",
+            count(JVM_OWN_TIMER_AT_10K),
+            own.join(" and ")
+        ));
+    }
+    if !lines.is_empty() {
+        let _ = writeln!(out, "**Against the JVM study.** {}", lines.join(" "));
+        let _ = writeln!(out);
+    }
+}
+
+fn pick(summary: &Summary, out: &mut String) {
+    let levels = levels(summary);
+    let Some(&(top, high)) = levels.last() else { return };
+    let _ = writeln!(out, "**What to pick.**");
+    for (level, phase) in [levels[0], (top, high)] {
+        let stream = best(summary, Family::Stream, Timer::Device, phase);
+        let blocking = best(summary, Family::Blocking, Timer::Device, phase);
+        let line = match (stream, blocking) {
+            (Some((s_name, s)), Some((b_name, b))) => {
+                let gap = s.median / b.median;
+                let cpu = |name: &str| median(summary, name, &key(phase, "cpu_us_per_call"));
+                let verdict = match (gap < 1.25, cpu(&s_name), cpu(&b_name)) {
+                    (true, _, _) => {
+                        "the device, not the style, sets the pace, and a thread per call is a fine choice".to_string()
+                    }
+                    (false, Some(s_cpu), Some(b_cpu)) => {
+                        let cores = f64::from(summary.environment.cores.max(1));
+                        let cap = cores * 1e6 / b_cpu;
+                        format!(
+                            "the blocking contestant spends {b_cpu:.1} µs of CPU per call against {s_cpu:.1} (each \
+                             answer wakes a parked thread and switches to it), which on {cores:.0} cores allows at \
+                             most about {} calls/s; it reached {} of that, so the stream family is the choice here",
+                            count(cap),
+                            percent(b.median / cap)
+                        )
+                    }
+                    (false, _, _) => "the stream family is the choice here".to_string(),
+                };
+                format!(
+                    "At {} in flight the best stream (`{s_name}`, {}) and best blocking contestant (`{b_name}`, {}) \
+                     are {}× apart: {verdict}.",
+                    count(level as f64),
+                    count(s.median),
+                    count(b.median),
+                    format_ratio(gap)
+                )
+            }
+            (Some((s_name, s)), None) => format!(
+                "At {} in flight only the stream family ran (`{s_name}`, {} calls/s): a thread per waiting call \
+                 cannot exist at that count on this machine.",
+                count(level as f64),
+                count(s.median)
+            ),
+            _ => continue,
+        };
+        let _ = writeln!(out, "- {line}");
+        if level == top {
+            break;
+        }
+    }
+    let _ = writeln!(
+        out,
+        "- In async code driving thousands of futures from one task, wrap the driver in \
+         `tokio::task::coop::unconstrained` (and keep it free of CPU-heavy work) or spawn a task per call; never \
+         leave a large `buffer_unordered` under the cooperative budget."
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenarios::device::claims::tests::{summary_with, trapped};
+
+    #[test]
+    fn the_discussion_explains_the_trap_the_skip_and_the_cut_runs_from_the_numbers() {
+        let text = discussion(&summary_with(trapped));
+        assert!(text.contains("The cooperative-budget trap"), "{text}");
+        assert!(text.contains("50.0×"), "the ratio at 100,000 comes from the data: {text}");
+        assert!(text.contains("**skipped** at `in_flight_100000`: 100,000 threads do not fit"), "{text}");
+        assert!(text.contains("Cut short: `stream-buffered` at 100,000"), "{text}");
+        assert!(text.contains("only the stream family ran"), "{text}");
+        assert!(text.contains("an idle call lasts 11.10 ms"), "{text}");
+    }
+
+    #[test]
+    fn without_a_collapse_the_discussion_does_not_claim_one() {
+        let text = discussion(&summary_with(|_, _| 0.5));
+        assert!(text.contains("did not collapse"), "{text}");
+        assert!(!text.contains("turns into a collapse"), "{text}");
+        assert!(text.contains("Every iteration finished within its 4.0 s budget"), "{text}");
+    }
+}

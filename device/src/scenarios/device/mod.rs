@@ -1,0 +1,189 @@
+//! The device scenario: every item makes one simulated 10 ms I/O call through one shared client, with
+//! 1,000, 10,000 or 100,000 calls in flight (each level a phase); the answers are summed. The ideal ceiling is
+//! in-flight / 10 ms calls per second.
+
+mod claims;
+mod discussion;
+
+use std::time::Duration;
+
+use measure::record::TrialRequest;
+use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
+use measure::summary::{ClaimResult, ContestantInfo, Summary};
+
+use crate::contestants::{BlockingShape, Contestant, StreamShape, Timer};
+use crate::trial::{self, TrialSpec};
+
+/// The device scenario, as the lab's registry lists it.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DeviceScenario;
+
+/// Every device contestant, in report order: each stream shape as it comes and unconstrained, the own-timer
+/// stream, then the thread pools.
+pub const CONTESTANTS: [Contestant; 10] = [
+    Contestant::Stream { shape: StreamShape::Buffered, free: false, timer: Timer::Device },
+    Contestant::Stream { shape: StreamShape::Buffered, free: true, timer: Timer::Device },
+    Contestant::Stream { shape: StreamShape::BufferUnordered, free: false, timer: Timer::Device },
+    Contestant::Stream { shape: StreamShape::BufferUnordered, free: true, timer: Timer::Device },
+    Contestant::Stream { shape: StreamShape::Tasks, free: false, timer: Timer::Device },
+    Contestant::Stream { shape: StreamShape::Tasks, free: true, timer: Timer::Device },
+    Contestant::Stream { shape: StreamShape::BufferUnordered, free: false, timer: Timer::Own },
+    Contestant::Stream { shape: StreamShape::BufferUnordered, free: true, timer: Timer::Own },
+    Contestant::Blocking { shape: BlockingShape::Pool, timer: Timer::Device },
+    Contestant::Blocking { shape: BlockingShape::Pool, timer: Timer::Own },
+];
+
+/// The headline metric: calls answered per second.
+pub const HEADLINE: &str = "ops_per_sec";
+
+/// Share of the target in flight at which memory is read for `live_heap_bytes_per_call`.
+pub const HEAP_READ_AT: f64 = 0.9;
+
+impl Scenario for DeviceScenario {
+    fn name(&self) -> &'static str {
+        "device"
+    }
+
+    fn title(&self) -> &'static str {
+        "Device: one 10 ms I/O call per item through a shared client, 1,000 to 100,000 in flight"
+    }
+
+    fn question(&self) -> &'static str {
+        "How many calls per second, at what CPU and memory per call, does each style sustain when every item \
+         waits on one simulated 10 ms I/O call through a shared client, with 1,000, 10,000 or 100,000 calls in \
+         flight? The ceiling is in-flight / 10 ms (100,000, 1,000,000 and 10,000,000 calls per second). The \
+         client is the overload scenario's simulated dependency with unlimited capacity: a call's completion is \
+         fired by the client's own two timer threads, precise to well under a millisecond, and the same calls \
+         are awaited by tasks or blocked on by threads. Two traps are exposed rather than fallen into: tokio's \
+         cooperative budget against `FuturesUnordered` (every stream contestant runs both as it comes and \
+         inside `tokio::task::coop::unconstrained`), and 100,000 OS threads, which this machine cannot make. \
+         In the published JVM study the best model reached 451,544 calls per second at 100,000 in flight on 4 \
+         cores, and virtual threads with their own timer 828,816 at 10,000."
+    }
+
+    fn params(&self) -> Vec<ParamSpec> {
+        vec![
+            ParamSpec::sweep(
+                "in-flight",
+                "Calls in flight (the bound of every contestant); each value is a phase.",
+                &[1_000, 10_000, 100_000],
+                &[1_000, 10_000],
+                1,
+                1_000_000,
+            ),
+            ParamSpec::single("rounds", "Calls per iteration, as a multiple of in-flight.", 10, 5, 1, 10_000),
+            ParamSpec::single("service-ms", "Duration of one call, in milliseconds.", 10, 10, 1, 10_000),
+            ParamSpec::single(
+                "budget-ms",
+                "Time budget of one iteration: a run still going then is cut short, and says so.",
+                4_000,
+                1_000,
+                10,
+                600_000,
+            ),
+        ]
+    }
+
+    fn contestants(&self) -> Vec<ContestantInfo> {
+        CONTESTANTS.iter().map(Contestant::info).collect()
+    }
+
+    fn headline_metric(&self) -> &'static str {
+        HEADLINE
+    }
+
+    fn higher_is_better(&self) -> bool {
+        true
+    }
+
+    fn repetitions(&self, quick: bool) -> Repetitions {
+        // An iteration lasts from 0.2 s to its budget; three fresh processes of two iterations fit the
+        // six-minute budget with the trapped contestants cut at 4 s.
+        if quick {
+            Repetitions { forks: 1, warmup: 0, iterations: 1 }
+        } else {
+            Repetitions { forks: 3, warmup: 0, iterations: 2 }
+        }
+    }
+
+    fn table_metrics(&self) -> Vec<&'static str> {
+        vec![
+            "ops_per_sec",
+            "ideal_fraction",
+            "cpu_us_per_call",
+            "max_outstanding",
+            "live_heap_bytes_per_call",
+            "rss_bytes_per_call",
+            "peak_rss_mib",
+            "cut_short",
+            "completed_fraction",
+            "idle_call_ms",
+            "spawn_ms",
+            "dependency_cpu_us_per_call",
+            "cores_used",
+            "ctx_switches_per_call",
+            "threads",
+            "wall_ms",
+        ]
+    }
+
+    fn charts(&self) -> Vec<ChartSpec> {
+        vec![
+            ChartSpec {
+                id: "throughput",
+                title: "Calls per second against calls in flight (log axes; black dashed: the ideal)",
+                metric: "ops_per_sec",
+                unit: "calls per second",
+                kind: ChartKind::SweepWithReference {
+                    reference: "ideal_ops_per_sec",
+                    label: "ideal: in-flight / service",
+                },
+                log_scale: true,
+            },
+            ChartSpec {
+                id: "cpu-per-call",
+                title: "CPU per call against calls in flight (log axes; device timer threads included)",
+                metric: "cpu_us_per_call",
+                unit: "µs of CPU per call",
+                kind: ChartKind::Sweep,
+                log_scale: true,
+            },
+            ChartSpec {
+                id: "memory-per-call",
+                title: "Memory per waiting call: live heap (log scale)",
+                metric: "live_heap_bytes_per_call",
+                unit: "bytes per outstanding call",
+                kind: ChartKind::Bars,
+                log_scale: true,
+            },
+        ]
+    }
+
+    fn run_trial(&self, request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
+        let contestant = CONTESTANTS
+            .iter()
+            .find(|c| c.name() == request.contestant)
+            .copied()
+            .ok_or_else(|| TrialError::UnknownContestant(request.contestant.clone()))?;
+        let in_flight = request.param_usize("in_flight")?;
+        let rounds = request.param("rounds")?;
+        let service = Duration::from_millis(request.param("service_ms")?);
+        let spec = TrialSpec {
+            items: (in_flight as u64).saturating_mul(rounds),
+            limit: in_flight,
+            service,
+            budget: Duration::from_millis(request.param("budget_ms")?),
+            ideal_ops_per_sec: Some(in_flight as f64 / service.as_secs_f64()),
+            heap_threshold: Some(((in_flight as f64) * HEAP_READ_AT).ceil() as u64),
+        };
+        trial::run_trial(request, sink, contestant, &spec)
+    }
+
+    fn claims(&self, summary: &Summary) -> Vec<ClaimResult> {
+        claims::claims(summary)
+    }
+
+    fn discussion(&self, summary: &Summary) -> String {
+        discussion::discussion(summary)
+    }
+}
