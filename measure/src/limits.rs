@@ -12,6 +12,7 @@
 //! The parsing is pure ([`parse_loadavg_tasks`], [`parse_number`], [`count_lines`]) and [`ThreadLimits`] has
 //! public fields, so [`ThreadLimits::headroom`] and [`ThreadLimits::refuse`] can be checked on fixed numbers.
 
+use crate::units::thousands;
 use std::fmt::Write as _;
 
 /// Memory maps one thread started by `std` takes: its stack and its signal stack, each with a guard page.
@@ -55,7 +56,7 @@ struct Bound {
 impl Bound {
     /// Full wording for the binding limit, such as `kernel.pid_max is 32,768 with 412 tasks running on the system`.
     fn describe(&self) -> String {
-        let (value, used) = (grouped(self.value), grouped(self.used));
+        let (value, used) = (thousands(self.value), thousands(self.used));
         match self.limit {
             Limit::PidMax => format!("kernel.pid_max is {value} with {used} tasks running on the system"),
             Limit::ThreadsMax => format!("kernel.threads-max is {value} with {used} tasks running on the system"),
@@ -69,7 +70,7 @@ impl Bound {
 
     /// Short wording for a further limit that does not fit either, such as `kernel.pid_max 32,768 allows 32,356`.
     fn brief(&self) -> String {
-        let (value, allows) = (grouped(self.value), grouped(self.allows));
+        let (value, allows) = (thousands(self.value), thousands(self.allows));
         match self.limit {
             Limit::PidMax => format!("kernel.pid_max {value} allows {allows}"),
             Limit::ThreadsMax => format!("kernel.threads-max {value} allows {allows}"),
@@ -158,15 +159,15 @@ impl ThreadLimits {
         // The binding limit first; the others that fall short too keep their order (the sort is stable).
         short.sort_by_key(|b| b.allows);
         let (binding, others) = short.split_first()?;
-        let mut reason = format!("{} threads", grouped(wanted));
+        let mut reason = format!("{} threads", thousands(wanted));
         if margin > 0 {
-            let _ = write!(reason, " (plus {} kept for everything else)", grouped(margin));
+            let _ = write!(reason, " (plus {} kept for everything else)", thousands(margin));
         }
         let _ = write!(
             reason,
             " do not fit: {}, so at most {} more threads can exist",
             binding.describe(),
-            grouped(binding.allows)
+            thousands(binding.allows)
         );
         if !others.is_empty() {
             let briefs: Vec<String> = others.iter().map(Bound::brief).collect();
@@ -215,19 +216,6 @@ fn nproc_limit() -> Option<u64> {
 #[cfg(not(target_os = "linux"))]
 fn nproc_limit() -> Option<u64> {
     None
-}
-
-/// `n` with a comma between every three digits: `32768` as `32,768`.
-fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    out
 }
 
 #[cfg(test)]
@@ -371,16 +359,6 @@ mod tests {
         let limits = machine(40_000, 70_000);
         assert_eq!(limits.headroom(), Some(0));
         assert!(limits.refuse(1, 0).is_some());
-    }
-
-    #[test]
-    fn thousands_are_grouped() {
-        assert_eq!(grouped(0), "0");
-        assert_eq!(grouped(999), "999");
-        assert_eq!(grouped(1_000), "1,000");
-        assert_eq!(grouped(32_768), "32,768");
-        assert_eq!(grouped(100_000), "100,000");
-        assert_eq!(grouped(1_234_567), "1,234,567");
     }
 
     #[test]

@@ -267,6 +267,11 @@ impl Summary {
         self.contestant(contestant).filter(|c| c.status == Status::Ok).and_then(|c| c.metrics.get(metric))
     }
 
+    /// The run's parameter `key` (its JSON key, such as `service_ms`) when it took a single value.
+    pub fn param(&self, key: &str) -> Option<f64> {
+        self.params.get(key).and_then(serde_json::Value::as_f64)
+    }
+
     /// Statistics of `metric` for `contestant` as [`Summary::metric`] finds them, or why there are none, in words
     /// a claim's detail can show: `<contestant> did not run`, `<contestant> did not run cleanly (<status>)` or
     /// `<contestant> has no <metric>`.

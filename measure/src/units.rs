@@ -13,3 +13,57 @@ pub type Count = u64;
 pub const NANOS_PER_MILLI: f64 = 1e6;
 /// Bytes in one mebibyte.
 pub const BYTES_PER_MIB: f64 = 1024.0 * 1024.0;
+
+/// `n` with a comma between every three digits: `32768` as `32,768`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
+/// `x` rounded to a whole number with thousands separators (`16,000`, `-1,235`); `∞`, `-∞` or `n/a` when it is
+/// not finite.
+pub fn count(x: f64) -> String {
+    if x.is_nan() {
+        return "n/a".to_string();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "∞".to_string() } else { "-∞".to_string() };
+    }
+    let rounded = x.round();
+    let digits = thousands(rounded.abs() as u64);
+    if rounded < 0.0 {
+        format!("-{digits}")
+    } else {
+        digits
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thousands_are_grouped() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_000), "1,000");
+        assert_eq!(thousands(32_768), "32,768");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+    }
+
+    #[test]
+    fn counts_round_and_keep_their_sign() {
+        assert_eq!(count(15_999.6), "16,000");
+        assert_eq!(count(-1_234.5), "-1,235");
+        assert_eq!(count(-0.2), "0");
+        assert_eq!(count(f64::INFINITY), "∞");
+        assert_eq!(count(f64::NAN), "n/a");
+    }
+}

@@ -27,14 +27,9 @@ pub fn claims(summary: &Summary) -> Vec<ClaimResult> {
     ]
 }
 
-/// A run parameter's single value.
-pub(crate) fn param(summary: &Summary, key: &str) -> Option<f64> {
-    summary.params.get(key).and_then(serde_json::Value::as_f64)
-}
-
 /// The after-drop ceiling in calls per second: `capacity_after / service`.
 pub(crate) fn after_ceiling(summary: &Summary) -> Option<f64> {
-    Some(param(summary, "capacity_after")? * 1e3 / param(summary, "service_ms")?)
+    Some(summary.param("capacity_after")? * 1e3 / summary.param("service_ms")?)
 }
 
 /// The adaptive limiters.

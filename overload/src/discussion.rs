@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use measure::summary::{Family, Summary};
 
-use crate::claims::{after_ceiling, param};
+use crate::claims::after_ceiling;
 use crate::config::{IDLE_CALLS, LIMITERS};
 use crate::HEADLINE;
 
@@ -36,10 +36,10 @@ fn ms(us: f64) -> String {
 
 fn ceiling(summary: &Summary, out: &mut String) {
     let (Some(capacity), Some(after), Some(service), Some(calls)) = (
-        param(summary, "capacity"),
-        param(summary, "capacity_after"),
-        param(summary, "service_ms"),
-        param(summary, "calls"),
+        summary.param("capacity"),
+        summary.param("capacity_after"),
+        summary.param("service_ms"),
+        summary.param("calls"),
     ) else {
         return;
     };
@@ -90,8 +90,8 @@ fn trade_off(summary: &Summary, out: &mut String) {
          latency does not count them. So the adaptive limiters trade queueing inside the dependency for waiting \
          at the gate: the total work cannot finish sooner than the ceiling allows, and `wall_ms` shows what the \
          trade cost.",
-        param(summary, "fixed_limit").map_or("its".to_string(), |v| format!("{v:.0}")),
-        param(summary, "capacity_after").map_or("fewer".to_string(), |v| format!("{v:.0}")),
+        summary.param("fixed_limit").map_or("its".to_string(), |v| format!("{v:.0}")),
+        summary.param("capacity_after").map_or("fewer".to_string(), |v| format!("{v:.0}")),
     );
     let mut rows = String::new();
     for kind in LIMITERS {
@@ -117,7 +117,7 @@ fn both(summary: &Summary, kind: &str, metric: &str, show: impl Fn(f64) -> Strin
 }
 
 fn limiters(summary: &Summary, out: &mut String) {
-    let (Some(after), Some(ceiling)) = (param(summary, "capacity_after"), after_ceiling(summary)) else { return };
+    let (Some(after), Some(ceiling)) = (summary.param("capacity_after"), after_ceiling(summary)) else { return };
     let share = |v: f64| format!("{:.0}%", 100.0 * v / ceiling);
     let mut text = String::new();
     if let (Some((limit, ls, lb)), Some((ops, os, ob))) = (
@@ -219,7 +219,7 @@ fn limiters(summary: &Summary, out: &mut String) {
 }
 
 fn unbounded(summary: &Summary, out: &mut String) {
-    let threads = param(summary, "unbounded_threads").map_or("`unbounded-threads`".to_string(), |v| format!("{v:.0}"));
+    let threads = summary.param("unbounded_threads").map_or("`unbounded-threads`".to_string(), |v| format!("{v:.0}"));
     let _ = write!(
         out,
         "**No bound at all.** `stream-unbounded` issues every call at once, so call calls/2, which triggers the \

@@ -78,14 +78,10 @@ fn group_thousands(digits: &str) -> String {
         Some(rest) => ("-", rest),
         None => ("", digits),
     };
-    let mut grouped = String::with_capacity(body.len() + body.len() / 3);
-    for (i, c) in body.chars().enumerate() {
-        if i > 0 && (body.len() - i) % 3 == 0 {
-            grouped.push(',');
-        }
-        grouped.push(c);
+    match body.parse::<u64>() {
+        Ok(n) => format!("{sign}{}", measure::units::thousands(n)),
+        Err(_) => digits.to_string(),
     }
-    format!("{sign}{grouped}")
 }
 
 /// `-0.0` and friends print as zero without a sign.

@@ -184,15 +184,7 @@ fn panicked(count: usize, first: &str) -> String {
 
 /// `n` with a comma between every three digits: `32100` as `32,100`.
 fn grouped(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    out
+    measure::units::thousands(n as u64)
 }
 
 #[cfg(test)]

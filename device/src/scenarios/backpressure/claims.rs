@@ -32,36 +32,13 @@ pub(crate) fn claims(summary: &Summary) -> Vec<ClaimResult> {
     ]
 }
 
-/// A run parameter's single value.
-pub(crate) fn param(summary: &Summary, key: &str) -> Option<f64> {
-    summary.params.get(key).and_then(|v| v.as_f64())
-}
-
 /// Names of the bounded contestants, in report order.
 pub(crate) fn bounded_names() -> Vec<String> {
     CONTESTANTS.iter().filter(|c| c.bounded()).map(Contestant::name).collect()
 }
 
 /// `16,000`: a count or rate rounded to a whole number, with thousands separators.
-pub(crate) fn count(x: f64) -> String {
-    if !x.is_finite() {
-        return format_ratio(x);
-    }
-    let rounded = x.round().abs() as u64;
-    let digits = rounded.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if x.round() < 0.0 {
-        format!("-{out}")
-    } else {
-        out
-    }
-}
+pub(crate) use measure::units::count;
 
 /// A figure to three significant digits without trailing zeros, with thousands separators from 100 up:
 /// `1`, `1.06`, `0.281`, `25`, `5,625`.
@@ -89,7 +66,7 @@ pub(crate) fn range(s: &MetricStats) -> String {
 fn bounded_hold(summary: &Summary) -> ClaimResult {
     let text = "Every bounded contestant of both families kept at most the bound + 1 calls outstanding (exact \
                 high-water mark, worst iteration)";
-    let Some(limit) = param(summary, "limit") else {
+    let Some(limit) = summary.param("limit") else {
         return ClaimResult::new(text, Verdict::Inconclusive, "the run has no `limit`");
     };
     let ceiling = limit + 1.0;
@@ -121,7 +98,7 @@ fn unbounded_stream_piles_up(summary: &Summary) -> ClaimResult {
     let text = "Cheap concurrency still needs admission control: without it, the stream family's task per item \
                 reached at least 100× the bound in calls outstanding (the JVM's virtual threads reached 18,289 \
                 against a bound of 16)";
-    let (Some(limit), Some(items)) = (param(summary, "limit"), param(summary, "items")) else {
+    let (Some(limit), Some(items)) = (summary.param("limit"), summary.param("items")) else {
         return ClaimResult::new(text, Verdict::Inconclusive, "the run has no `limit` or `items`");
     };
     let floor = UNBOUNDED_FACTOR * limit;
@@ -232,7 +209,7 @@ fn bounded_throughput_alike(summary: &Summary) -> ClaimResult {
 fn threads_throttle_but_do_not_bound(summary: &Summary) -> ClaimResult {
     let text = "A thread per item is throttled by thread creation, not bounded by it: `blocking-unbounded` went \
                 past the bound + 1, yet kept at most a tenth as many calls outstanding as `stream-unbounded`";
-    let Some(limit) = param(summary, "limit") else {
+    let Some(limit) = summary.param("limit") else {
         return ClaimResult::new(text, Verdict::Inconclusive, "the run has no `limit`");
     };
     let ceiling = limit + 1.0;

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use measure::record::Status;
 use measure::summary::{Family, MetricStats, Summary};
 
-use super::claims::{bounded_names, count, fig, param, range, BOUNDED_SPREAD, MAX_OUT, OPS};
+use super::claims::{bounded_names, count, fig, range, BOUNDED_SPREAD, MAX_OUT, OPS};
 use super::{BLOCKING_UNBOUNDED, MEAN_OUTSTANDING, MS_TO_PEAK, STREAM_UNBOUNDED};
 
 /// The exact high-water mark as the 1 ms sampler saw it.
@@ -130,7 +130,7 @@ fn not_clean(summary: &Summary, out: &mut String) {
             };
             lines.push(format!("- `{}` {what}{why}. Its figures are left out of everything below.", c.name));
         } else if let Some(cut) = c.metrics.get("cut_short").filter(|s| s.max > 0.0) {
-            let budget = param(summary, "budget_ms").map_or(String::new(), |b| format!(" of {} s", fig(b / 1e3)));
+            let budget = summary.param("budget_ms").map_or(String::new(), |b| format!(" of {} s", fig(b / 1e3)));
             lines.push(format!(
                 "- `{}` was cut short by the time budget{budget} in {:.0}% of its iterations: its throughput \
                  counts only the calls answered before the cut.",
@@ -145,7 +145,7 @@ fn not_clean(summary: &Summary, out: &mut String) {
 }
 
 fn bound(summary: &Summary, out: &mut String) {
-    let Some(limit) = param(summary, "limit") else { return };
+    let Some(limit) = summary.param("limit") else { return };
     let ceiling = limit + 1.0;
     let stats = bounded_stats(summary, MAX_OUT);
     let total = bounded_names().len();
@@ -209,9 +209,9 @@ fn bound(summary: &Summary, out: &mut String) {
 }
 
 fn unbounded_stream(summary: &Summary, out: &mut String) {
-    let (Some(limit), Some(items)) = (param(summary, "limit"), param(summary, "items")) else { return };
+    let (Some(limit), Some(items)) = (summary.param("limit"), summary.param("items")) else { return };
     let Some(s) = summary.metric(STREAM_UNBOUNDED, MAX_OUT) else { return };
-    let service_ms = param(summary, "service_us").map(|us| us / 1e3);
+    let service_ms = summary.param("service_us").map(|us| us / 1e3);
     let x = s.median;
     let _ = write!(
         out,
@@ -344,7 +344,7 @@ fn unbounded_stream(summary: &Summary, out: &mut String) {
 }
 
 fn unbounded_threads(summary: &Summary, out: &mut String) {
-    let Some(limit) = param(summary, "limit") else { return };
+    let Some(limit) = summary.param("limit") else { return };
     let Some(t) = summary.metric(BLOCKING_UNBOUNDED, MAX_OUT) else { return };
     let y = t.median;
     let _ = write!(
@@ -532,7 +532,7 @@ fn sampled(summary: &Summary, out: &mut String) {
 }
 
 fn throughput(summary: &Summary, out: &mut String) {
-    let (Some(limit), Some(service_us)) = (param(summary, "limit"), param(summary, "service_us")) else { return };
+    let (Some(limit), Some(service_us)) = (summary.param("limit"), summary.param("service_us")) else { return };
     let ideal = limit * 1e6 / service_us;
     let stats = bounded_stats(summary, OPS);
     let _ = write!(
@@ -679,7 +679,7 @@ fn semantics(summary: &Summary, out: &mut String) {
 }
 
 fn pick(summary: &Summary, out: &mut String) {
-    let Some(limit) = param(summary, "limit") else { return };
+    let Some(limit) = summary.param("limit") else { return };
     let bounded = bounded_stats(summary, MAX_OUT);
     let held = !bounded.is_empty() && bounded.iter().all(|(_, s)| s.max <= limit + 1.0);
     let stream = median(summary, STREAM_UNBOUNDED, MAX_OUT);
