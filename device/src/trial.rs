@@ -20,7 +20,7 @@ use measure::summary::Check;
 use crate::call::{expected_sum, Call};
 use crate::conformance;
 use crate::contestants::{Contestant, Prepared, Timer};
-use crate::job::{Deadline, Job, RunError, Shared};
+use crate::job::{Deadline, Job, RunError, Shared, Steady};
 
 /// Uncontended calls timed before the iterations, for `idle_call_ms`.
 pub const IDLE_CALLS: u32 = 20;
@@ -198,7 +198,13 @@ struct IterationOutcome {
 fn iteration(contestant: Contestant, prepared: &Prepared, spec: &TrialSpec) -> Result<IterationOutcome, RunError> {
     let (call, device) = call_for(contestant, spec.service).map_err(RunError::Broken)?;
     let gauge = Arc::new(Outstanding::new());
-    let shared = Arc::new(Shared::new(Arc::clone(&gauge)));
+    let limit = spec.limit as u64;
+    let mut counters = Shared::new(Arc::clone(&gauge));
+    if spec.items > limit.saturating_mul(2) {
+        // The steady window: from the end of the first round of calls to the start of the last.
+        counters = counters.marking(limit, spec.items - limit);
+    }
+    let shared = Arc::new(counters);
     let job = Job {
         items: spec.items,
         limit: spec.limit,
@@ -235,7 +241,7 @@ fn iteration(contestant: Contestant, prepared: &Prepared, spec: &TrialSpec) -> R
     let (measurement, spawn) =
         measured.ok_or_else(|| RunError::Broken("the contestant never started its run".to_string()))?;
     let cut_short = totals.completed + totals.failed < spec.items;
-    let mut metrics = metrics(&measurement, spec, totals.completed);
+    let mut metrics = metrics(&measurement, spec, totals.completed, totals.steady());
     metrics.insert("spawn_ms".to_string(), spawn.as_secs_f64() * 1e3);
     metrics.insert("cut_short".to_string(), if cut_short { 1.0 } else { 0.0 });
     metrics.insert("completed_fraction".to_string(), totals.completed as f64 / spec.items.max(1) as f64);
@@ -265,7 +271,10 @@ fn iteration(contestant: Contestant, prepared: &Prepared, spec: &TrialSpec) -> R
 }
 
 /// The contract's per-call metrics from the probe's measurement over `completed` calls.
-fn metrics(measurement: &Measurement, spec: &TrialSpec, completed: u64) -> MetricValues {
+/// `ops_per_sec` and `cpu_us_per_call` are over the steady window (`steady`) where the run had one, else over
+/// the whole timed run; `ops_per_sec_whole_run` and `cpu_us_per_call_whole_run` always cover the whole timed
+/// run, start and drain included; `steady_window` says which (1: steady window, 0: whole run).
+fn metrics(measurement: &Measurement, spec: &TrialSpec, completed: u64, steady: Option<Steady>) -> MetricValues {
     let mut metrics = MetricValues::new();
     let probe = measurement.metrics();
     for name in ["wall_ms", "cores_used", "threads", "max_outstanding", "max_outstanding_sampled"] {
@@ -275,13 +284,19 @@ fn metrics(measurement: &Measurement, spec: &TrialSpec, completed: u64) -> Metri
     }
     let wall_s = measurement.wall_ns as f64 / 1e9;
     if completed > 0 && wall_s > 0.0 {
-        let ops = completed as f64 / wall_s;
+        let whole = completed as f64 / wall_s;
+        let ops = steady.map_or(whole, |s| s.ops_per_sec);
         metrics.insert("ops_per_sec".to_string(), ops);
+        metrics.insert("ops_per_sec_whole_run".to_string(), whole);
+        metrics.insert("steady_window".to_string(), if steady.is_some() { 1.0 } else { 0.0 });
         if let Some(ideal) = spec.ideal_ops_per_sec {
             metrics.insert("ideal_fraction".to_string(), ops / ideal);
             metrics.insert("ideal_ops_per_sec".to_string(), ideal);
         }
-        metrics.insert("cpu_us_per_call".to_string(), measurement.cpu_ns() as f64 / 1e3 / completed as f64);
+        let whole_cpu = measurement.cpu_ns() as f64 / 1e3 / completed as f64;
+        let cpu = steady.and_then(|s| s.cpu_us_per_call).unwrap_or(whole_cpu);
+        metrics.insert("cpu_us_per_call".to_string(), cpu);
+        metrics.insert("cpu_us_per_call_whole_run".to_string(), whole_cpu);
         metrics.insert("ctx_switches_per_call".to_string(), measurement.ctx_switches as f64 / completed as f64);
     }
     metrics

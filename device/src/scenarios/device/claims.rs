@@ -52,11 +52,6 @@ pub(crate) fn key(phase: &str, metric: &str) -> String {
     format!("{phase}.{metric}")
 }
 
-/// A run parameter's single value.
-pub(crate) fn param(summary: &Summary, key: &str) -> Option<f64> {
-    summary.params.get(key).and_then(serde_json::Value::as_f64)
-}
-
 /// The contestant named like `c` in this scenario.
 fn name(c: &Contestant) -> String {
     c.name()
@@ -117,7 +112,7 @@ fn budget_trap(summary: &Summary) -> ClaimResult {
 fn device_precise(summary: &Summary) -> ClaimResult {
     let text = "The shared device is precise: an uncontended call returns within 0.5 ms of its service time, \
                 awaited or blocked on";
-    let Some(service) = param(summary, "service_ms") else {
+    let Some(service) = summary.param("service_ms") else {
         return ClaimResult::new(text, Verdict::Inconclusive, "the run has no service_ms");
     };
     let mut parts = Vec::new();
@@ -282,6 +277,8 @@ pub(crate) mod tests {
                     metrics.insert(key(&phase, "ops_per_sec"), stats_of(ideal * f));
                     metrics.insert(key(&phase, "ideal_fraction"), stats_of(f));
                     metrics.insert(key(&phase, "cpu_us_per_call"), stats_of(2.0));
+                    metrics.insert(key(&phase, "ops_per_sec_whole_run"), stats_of(ideal * f * 0.8));
+                    metrics.insert(key(&phase, "cpu_us_per_call_whole_run"), stats_of(2.5));
                     let idle = if c.timer() == Timer::Own && c.family() == Family::Stream { 11.1 } else { 10.1 };
                     metrics.insert(key(&phase, "idle_call_ms"), stats_of(idle));
                     metrics.insert(key(&phase, "cut_short"), stats_of(if f < 0.05 { 1.0 } else { 0.0 }));

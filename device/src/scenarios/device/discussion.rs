@@ -4,8 +4,9 @@ use std::fmt::Write as _;
 
 use measure::compare::format_ratio;
 use measure::summary::{Family, Summary};
+use measure::units::count;
 
-use super::claims::{best, key, levels, param, JVM_BEST_AT_100K, JVM_OWN_TIMER_AT_10K};
+use super::claims::{best, key, levels, JVM_BEST_AT_100K, JVM_OWN_TIMER_AT_10K};
 use super::{CONTESTANTS, HEADLINE};
 use crate::contestants::{Contestant, StreamShape, Timer};
 
@@ -13,6 +14,7 @@ use crate::contestants::{Contestant, StreamShape, Timer};
 pub(crate) fn discussion(summary: &Summary) -> String {
     let mut out = String::new();
     per_level(summary, &mut out);
+    start(summary, &mut out);
     budget_trap(summary, &mut out);
     own_timers(summary, &mut out);
     threads(summary, &mut out);
@@ -28,29 +30,20 @@ fn median(summary: &Summary, name: &str, metric: &str) -> Option<f64> {
     summary.metric(name, metric).map(|s| s.median)
 }
 
-/// A count with thousands separators.
-fn count(x: f64) -> String {
-    let digits = format!("{:.0}", x.max(0.0));
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 fn percent(x: f64) -> String {
     format!("{:.0}%", x * 100.0)
 }
 
 fn per_level(summary: &Summary, out: &mut String) {
-    let Some(service) = param(summary, "service_ms") else { return };
+    let Some(service) = summary.param("service_ms") else { return };
     let _ = writeln!(
         out,
-        "**Best of each family, per level.** The ideal is in-flight ÷ {service:.0} ms. Throughput counts calls \
-         answered over the timed window (from the moment every up-front thread is parked to the last answer)."
+        "**Best of each family, per level.** The ideal is in-flight ÷ {service:.0} ms. `ops_per_sec` and \
+         `cpu_us_per_call` are measured over the steady middle of each run: from the answer that completes the \
+         first round of calls (as many answers as calls in flight) to the answer that leaves one round to go. \
+         The start (every call issued at once) and the drain (fewer and fewer calls left) are outside that window, \
+         and are in `ops_per_sec_whole_run` and `cpu_us_per_call_whole_run` (see the start below). A run cut short \
+         before its window closed is measured over the whole run (`steady_window` 0)."
     );
     let _ = writeln!(out);
     for (level, phase) in levels(summary) {
@@ -86,6 +79,50 @@ fn per_level(summary: &Summary, out: &mut String) {
         }
         let _ = writeln!(out, "{line}.");
     }
+    let _ = writeln!(out);
+}
+
+/// What the start and drain cost each family's best contestant: whole-run figures against the steady window.
+fn start(summary: &Summary, out: &mut String) {
+    let mut lines = Vec::new();
+    for (level, phase) in levels(summary) {
+        for family in [Family::Stream, Family::Blocking] {
+            let Some((name, steady)) = best(summary, family, Timer::Device, phase) else { continue };
+            let m = |metric: &str| median(summary, &name, &key(phase, metric));
+            let (Some(whole), Some(cpu), Some(cpu_whole)) =
+                (m("ops_per_sec_whole_run"), m("cpu_us_per_call"), m("cpu_us_per_call_whole_run"))
+            else {
+                continue;
+            };
+            lines.push(format!(
+                "`{name}` at {}: {} calls/s over the whole run against {} steady ({}), {cpu_whole:.1} µs of CPU per \
+                 call against {cpu:.1}",
+                count(level as f64),
+                count(whole),
+                count(steady.median),
+                percent(whole / steady.median)
+            ));
+        }
+    }
+    if lines.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "**The start.** Every contestant issues its first round of calls at once (the pools' threads are released \
+         together from a gate, as the JVM study's were), so their answers also arrive together. Whole run against \
+         steady window, best of each family on the shared device:"
+    );
+    for line in lines {
+        let _ = writeln!(out, "- {line}.");
+    }
+    let _ = writeln!(
+        out,
+        "\nWhere the whole-run rate falls well below the steady one, the start and drain took a large share of a \
+         {}-round run: a burst of answers that each need a thread woken and scheduled is worked through at the \
+         pace the cores allow, while a task's answer costs a waker and a queue push.",
+        summary.param("rounds").map_or_else(|| "short".to_string(), |r| format!("{r:.0}"))
+    );
     let _ = writeln!(out);
 }
 
@@ -170,7 +207,7 @@ fn budget_trap(summary: &Summary, out: &mut String) {
 }
 
 fn own_timers(summary: &Summary, out: &mut String) {
-    let Some(service) = param(summary, "service_ms") else { return };
+    let Some(service) = summary.param("service_ms") else { return };
     let mut lines = Vec::new();
     for c in CONTESTANTS.iter().filter(|c| c.timer() == Timer::Own) {
         let name = c.name();
@@ -288,7 +325,7 @@ fn memory(summary: &Summary, out: &mut String) {
 }
 
 fn cut_short(summary: &Summary, out: &mut String) {
-    let Some(budget) = param(summary, "budget_ms") else { return };
+    let Some(budget) = summary.param("budget_ms") else { return };
     let mut cut = Vec::new();
     for c in CONTESTANTS.iter() {
         let name = c.name();
@@ -431,6 +468,10 @@ mod tests {
         assert!(text.contains("Cut short: `stream-buffered` at 100,000"), "{text}");
         assert!(text.contains("only the stream family ran"), "{text}");
         assert!(text.contains("an idle call lasts 11.10 ms"), "{text}");
+        assert!(
+            text.contains("`blocking-threads` at 1,000: 44,000 calls/s over the whole run against 55,000 steady (80%)"),
+            "{text}"
+        );
     }
 
     #[test]
