@@ -159,6 +159,14 @@ impl Scenario for DeviceScenario {
                 kind: ChartKind::Bars,
                 log_scale: true,
             },
+            ChartSpec {
+                id: "resident-per-call",
+                title: "Resident memory per waiting call (a thread's touched stack counts here, not as heap)",
+                metric: "rss_bytes_per_call",
+                unit: "bytes per outstanding call",
+                kind: ChartKind::Bars,
+                log_scale: false,
+            },
         ]
     }
 
