@@ -34,6 +34,7 @@ pub(crate) fn render(run: &RawRun, scenario: &dyn Scenario) -> RenderedRun {
         charts: scenario.charts(),
         series: summarize::first_series(run),
         harness_notes: summarize::harness_notes(run),
+        headline_notes: scenario.headline_notes(&summary),
     };
     let files = reports::render(&input);
     let index_entry = IndexEntry::from_input(&input);

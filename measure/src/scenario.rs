@@ -197,6 +197,12 @@ pub trait Scenario: Send + Sync {
     fn claims(&self, summary: &Summary) -> Vec<ClaimResult>;
     /// Markdown explaining what the numbers mean and what a reader should pick, given this summary.
     fn discussion(&self, summary: &Summary) -> String;
+    /// Findings the generic headline (best contestant per phase on the headline metric) cannot see, one markdown
+    /// sentence each, computed from the summary; the report's headline and the index show them after it.
+    fn headline_notes(&self, summary: &Summary) -> Vec<String> {
+        let _ = summary;
+        Vec::new()
+    }
 }
 
 /// Prefix of per-process metrics that describe the harness, not the contestant: reports use them to state what

@@ -125,7 +125,8 @@ pub(crate) fn reference<'s>(summary: &'s Summary, key: &str, higher_is_better: b
 pub(crate) const FAMILY_ORDER: [Family; 3] = [Family::Baseline, Family::Stream, Family::Blocking];
 
 /// The headline findings, one markdown sentence each: per phase, the best contestant on the headline metric,
-/// and each family's best as a ratio of the best baseline's (marked `(noise)` when within noise).
+/// and each family's best as a ratio of the best baseline's (marked `(noise)` when within noise); then the
+/// scenario's own [`ReportInput::headline_notes`].
 pub fn headline_findings(input: &ReportInput<'_>) -> Vec<String> {
     let summary = input.summary;
     let metric = input.headline_metric;
@@ -168,6 +169,7 @@ pub fn headline_findings(input: &ReportInput<'_>) -> Vec<String> {
             )));
         }
     }
+    findings.extend(input.headline_notes.iter().cloned());
     findings
 }
 
@@ -319,6 +321,7 @@ pub(crate) mod tests {
             charts: Vec::new(),
             series: BTreeMap::new(),
             harness_notes: Vec::new(),
+            headline_notes: Vec::new(),
         }
     }
 
@@ -350,6 +353,16 @@ pub(crate) mod tests {
         assert_eq!(best(&summary, None, "work_0.ms_per_million", false).unwrap().contestant.name, "loop");
         assert_eq!(best(&summary, None, "work_0.ms_per_million", true).unwrap().contestant.name, "stream");
         assert!(best(&summary, Some(Family::Blocking), "work_0.ms_per_million", false).is_none());
+    }
+
+    #[test]
+    fn a_scenarios_own_notes_follow_the_generic_headline() {
+        let summary = fixture();
+        let mut with_notes = input(&summary);
+        with_notes.headline_notes = vec!["Without a bound, outstanding work ran away.".to_string()];
+        let findings = headline_findings(&with_notes);
+        assert_eq!(findings.last().map(String::as_str), Some("Without a bound, outstanding work ran away."));
+        assert_eq!(findings.len(), headline_findings(&input(&summary)).len() + 1);
     }
 
     #[test]

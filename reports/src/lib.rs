@@ -20,6 +20,7 @@
 //!     charts: Vec::new(),
 //!     series: Default::default(),
 //!     harness_notes: Vec::new(),
+//!     headline_notes: Vec::new(),
 //! };
 //! let rendered = render(&input);
 //! assert!(rendered.files.iter().any(|f| f.path.ends_with(".md")));
@@ -70,6 +71,8 @@ pub struct ReportInput<'a> {
     pub series: BTreeMap<String, BTreeMap<String, Series>>,
     /// Notes on what the harness itself cost (such as the sampler's CPU), one bullet each.
     pub harness_notes: Vec<String>,
+    /// The scenario's own headline findings, one markdown sentence each, shown after the generic ones.
+    pub headline_notes: Vec<String>,
 }
 
 /// One file of a report: where it goes and what it holds.

@@ -792,6 +792,7 @@ mod tests {
             charts: Vec::new(),
             series: BTreeMap::new(),
             harness_notes: Vec::new(),
+            headline_notes: Vec::new(),
         }
     }
 

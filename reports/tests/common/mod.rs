@@ -177,5 +177,6 @@ pub fn input(summary: &Summary) -> ReportInput<'_> {
         charts: charts(),
         series: series(),
         harness_notes: vec!["The sampler used 0.3% of one core.".to_string()],
+        headline_notes: Vec::new(),
     }
 }

@@ -37,6 +37,22 @@ pub(crate) fn discussion(summary: &Summary) -> String {
 }
 
 /// Median of `metric` for `name`, if it ran cleanly and measured it.
+/// The headline's own line: how far outstanding calls ran without admission, in each family.
+pub(crate) fn headline_notes(summary: &Summary) -> Vec<String> {
+    let Some(limit) = summary.param("limit") else { return Vec::new() };
+    let reached: Vec<String> = [STREAM_UNBOUNDED, BLOCKING_UNBOUNDED]
+        .into_iter()
+        .filter_map(|name| {
+            let max = median(summary, name, MAX_OUT)?;
+            Some(format!("`{name}` reached {} calls outstanding ({}× the bound)", count(max), fig(max / limit)))
+        })
+        .collect();
+    if reached.is_empty() {
+        return Vec::new();
+    }
+    vec![format!("Without admission control, {}.", reached.join("; "))]
+}
+
 fn median(summary: &Summary, name: &str, metric: &str) -> Option<f64> {
     summary.metric(name, metric).map(|s| s.median)
 }
@@ -732,6 +748,16 @@ fn pick(summary: &Summary, out: &mut String) {
 mod tests {
     use super::super::claims::tests::{break_contestant, set, summary};
     use super::*;
+
+    #[test]
+    fn the_headline_note_gives_both_unbounded_peaks() {
+        assert_eq!(
+            headline_notes(&summary()),
+            vec!["Without admission control, `stream-unbounded` reached 90,000 calls outstanding (5,625× the bound); \
+                 `blocking-unbounded` reached 60 calls outstanding (3.75× the bound)."
+                .to_string()]
+        );
+    }
 
     #[test]
     fn a_clean_run_tells_what_held_and_what_piled_up() {

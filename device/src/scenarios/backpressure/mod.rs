@@ -194,6 +194,10 @@ impl Scenario for BackpressureScenario {
     fn discussion(&self, summary: &Summary) -> String {
         discussion::discussion(summary)
     }
+
+    fn headline_notes(&self, summary: &Summary) -> Vec<String> {
+        discussion::headline_notes(summary)
+    }
 }
 
 /// Passes every message through, adding [`MS_TO_PEAK`] and [`MEAN_OUTSTANDING`] to each iteration that carries

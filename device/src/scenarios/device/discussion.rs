@@ -26,6 +26,32 @@ pub(crate) fn discussion(summary: &Summary) -> String {
     out
 }
 
+/// The headline's own lines: the budget trap at the highest level, and the levels threads could not reach.
+pub(crate) fn headline_notes(summary: &Summary) -> Vec<String> {
+    let mut notes = Vec::new();
+    if let Some(&(top, phase)) = levels(summary).last() {
+        if let Some((name, budgeted, free)) = trap_ratio(summary, StreamShape::BufferUnordered, Timer::Device, phase) {
+            notes.push(format!(
+                "At {} in flight, `{name}` answered {} calls/s under tokio's cooperative budget and {} inside \
+                 `unconstrained` ({}×).",
+                count(top as f64),
+                count(budgeted),
+                count(free),
+                format_ratio(free / budgeted)
+            ));
+        }
+    }
+    let skipped: Vec<String> = CONTESTANTS
+        .iter()
+        .filter_map(|c| summary.contestant(&c.name()))
+        .flat_map(|c| c.skipped_phases.keys().map(move |phase| format!("`{}` at `{phase}`", c.name)))
+        .collect();
+    if !skipped.is_empty() {
+        notes.push(format!("Skipped, the OS cannot make the threads: {}.", skipped.join(", ")));
+    }
+    notes
+}
+
 fn median(summary: &Summary, name: &str, metric: &str) -> Option<f64> {
     summary.metric(name, metric).map(|s| s.median)
 }
@@ -472,6 +498,17 @@ mod tests {
             text.contains("`blocking-threads` at 1,000: 44,000 calls/s over the whole run against 55,000 steady (80%)"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn the_headline_notes_give_the_trap_and_the_skipped_levels() {
+        let notes = headline_notes(&summary_with(trapped));
+        assert_eq!(notes.len(), 2, "{notes:?}");
+        assert!(
+            notes[0].starts_with("At 100,000 in flight, `stream-buffer-unordered` answered 20,000 calls/s"),
+            "{notes:?}"
+        );
+        assert!(notes[1].contains("`blocking-threads` at `in_flight_100000`"), "{notes:?}");
     }
 
     #[test]

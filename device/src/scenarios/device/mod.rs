@@ -197,4 +197,8 @@ impl Scenario for DeviceScenario {
     fn discussion(&self, summary: &Summary) -> String {
         discussion::discussion(summary)
     }
+
+    fn headline_notes(&self, summary: &Summary) -> Vec<String> {
+        discussion::headline_notes(summary)
+    }
 }
