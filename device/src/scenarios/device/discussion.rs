@@ -14,6 +14,7 @@ use crate::contestants::{Contestant, StreamShape, Timer};
 pub(crate) fn discussion(summary: &Summary) -> String {
     let mut out = String::new();
     per_level(summary, &mut out);
+    single_task(summary, &mut out);
     start(summary, &mut out);
     budget_trap(summary, &mut out);
     own_timers(summary, &mut out);
@@ -105,6 +106,42 @@ fn per_level(summary: &Summary, out: &mut String) {
         }
         let _ = writeln!(out, "{line}.");
     }
+    let _ = writeln!(out);
+}
+
+/// Where a single-task stream tops out: everything but the device's timers runs in one task, on one worker.
+fn single_task(summary: &Summary, out: &mut String) {
+    let Some(&(top, phase)) = levels(summary).last() else { return };
+    let Some((name, s)) = best(summary, Family::Stream, Timer::Device, phase) else { return };
+    let single = CONTESTANTS.iter().any(|c| {
+        c.name() == name
+            && matches!(c, Contestant::Stream { shape: StreamShape::Buffered | StreamShape::BufferUnordered, .. })
+    });
+    let m = |metric: &str| median(summary, &name, &key(phase, metric));
+    let (true, Some(cpu), Some(device), Some(cores)) =
+        (single, m("cpu_us_per_call"), m("dependency_cpu_us_per_call"), m("cores_used"))
+    else {
+        return;
+    };
+    let own = cpu - device;
+    if own <= 0.0 {
+        return;
+    }
+    let cap = 1e6 / own;
+    let _ = writeln!(
+        out,
+        "**Where the stream tops out.** At {} in flight `{name}` used {cores:.2} cores of {}: a `buffered` or \
+         `buffer_unordered` pipeline is a single task, so all its work runs on one worker at a time, beside the \
+         device's two timer threads. Of its {cpu:.2} µs of CPU per call, {device:.2} µs were the device's; the \
+         other {own:.2} µs on one core allow about {} calls/s, and it reached {} ({} of that). A task per call \
+         spreads over every worker but costs more per call; past this point, more throughput needs the work split \
+         over several driving tasks.",
+        count(top as f64),
+        summary.environment.cores,
+        count(cap),
+        count(s.median),
+        percent(s.median / cap)
+    );
     let _ = writeln!(out);
 }
 
@@ -489,11 +526,13 @@ mod tests {
     fn the_discussion_explains_the_trap_the_skip_and_the_cut_runs_from_the_numbers() {
         let text = discussion(&summary_with(trapped));
         assert!(text.contains("The cooperative-budget trap"), "{text}");
-        assert!(text.contains("50.0×"), "the ratio at 100,000 comes from the data: {text}");
+        assert!(text.contains("60.0×"), "the ratio at 100,000 comes from the data: {text}");
         assert!(text.contains("**skipped** at `in_flight_100000`: 100,000 threads do not fit"), "{text}");
         assert!(text.contains("Cut short: `stream-buffered` at 100,000"), "{text}");
         assert!(text.contains("only the stream family ran"), "{text}");
         assert!(text.contains("an idle call lasts 11.10 ms"), "{text}");
+        // 2.0 µs per call of which 0.5 on the device: 1.5 µs on one core, about 666,667 calls/s.
+        assert!(text.contains("the other 1.50 µs on one core allow about 666,667 calls/s"), "{text}");
         assert!(
             text.contains("`blocking-threads` at 1,000: 44,000 calls/s over the whole run against 55,000 steady (80%)"),
             "{text}"
