@@ -3,7 +3,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use dependency::Dependency;
+use dependency::{Config, Dependency};
 
 /// One item's call: the same answer ([`Dependency::answer`]) whichever way it is made, so every contestant's
 /// sum can be checked against the same formula.
@@ -17,6 +17,15 @@ pub enum Call {
     OwnTimer(Duration),
 }
 
+/// Whose timer a call waits on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Timer {
+    /// The shared simulated device ([`Call::Shared`]).
+    Device,
+    /// The contestant's own timer ([`Call::OwnTimer`]): `tokio::time::sleep` or `std::thread::sleep`.
+    Own,
+}
+
 /// A call the device refused or lost: it was shut down, or overloaded (which an unlimited device never is).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("call {input} failed: {reason}")]
@@ -28,6 +37,17 @@ pub struct CallFailed {
 }
 
 impl Call {
+    /// The call of a run on `timer` with `service` time per call: a fresh device of unlimited capacity (its
+    /// two timer threads started), or the caller's own timer.
+    pub fn start(timer: Timer, service: Duration) -> Result<Call, String> {
+        match timer {
+            Timer::Own => Ok(Call::OwnTimer(service)),
+            Timer::Device => Dependency::start(Config { capacity: usize::MAX, service, ..Config::default() })
+                .map(|device| Call::Shared(Arc::new(device)))
+                .map_err(|e| format!("cannot start the device: {e}")),
+        }
+    }
+
     /// Awaits the call from a tokio task.
     ///
     /// Through the shared client, the completion is wrapped in [`tokio::task::coop::cooperative`], so it
@@ -79,7 +99,6 @@ pub fn expected_sum(items: u64) -> u64 {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
-    use dependency::Config;
 
     #[test]
     fn both_ways_of_calling_give_the_device_answer() {

@@ -15,13 +15,12 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use dependency::{Config, Dependency};
 use measure::gauge::Outstanding;
 use measure::summary::Check;
-use measure::watchdog::run_guarded;
+use measure::watchdog;
 
 use crate::call::{expected_sum, Call};
-use crate::contestants::{BlockingShape, Contestant, Timer};
+use crate::contestants::{BlockingShape, Contestant};
 use crate::job::{Deadline, Job, Shared, Totals};
 
 /// How long a check may take before it counts as hung.
@@ -36,7 +35,8 @@ pub const SERVICE: Duration = Duration::from_millis(1);
 /// Every check for `contestant`, in order.
 pub fn all(contestant: Contestant) -> Vec<Check> {
     let mut checks = Vec::new();
-    match guarded("sum_exact", move || small_run(contestant, ITEMS, LIMIT, Duration::from_secs(20))).and_then(|r| r) {
+    match watchdog::guarded("sum_exact", WATCHDOG, move || small_run(contestant, ITEMS, LIMIT, Duration::from_secs(20)))
+    {
         Ok(run) => {
             checks.push(sum_exact(&run));
             checks.push(bounded(contestant, &run));
@@ -72,20 +72,10 @@ pub struct SmallRun {
     pub overran: Duration,
 }
 
-/// The call a contestant makes, with a fresh device where it uses one.
-fn call_for(contestant: Contestant, service: Duration) -> Result<Call, String> {
-    match contestant.timer() {
-        Timer::Own => Ok(Call::OwnTimer(service)),
-        Timer::Device => Dependency::start(Config { capacity: usize::MAX, service, ..Config::default() })
-            .map(|d| Call::Shared(Arc::new(d)))
-            .map_err(|e| format!("cannot start the device: {e}")),
-    }
-}
-
 /// Run `contestant` once over `items` with bound `limit` and time budget `budget`.
 pub fn small_run(contestant: Contestant, items: u64, limit: usize, budget: Duration) -> Result<SmallRun, String> {
     let prepared = contestant.prepare().map_err(|e| e.to_string())?;
-    let call = call_for(contestant, SERVICE)?;
+    let call = Call::start(contestant.timer(), SERVICE)?;
     let shared = Arc::new(Shared::new(Arc::new(Outstanding::new())));
     let threads_before = measure::memory::thread_count();
     let job = Job { items, limit, call: call.clone(), deadline: Deadline::new(budget), shared: Arc::clone(&shared) };
@@ -216,20 +206,13 @@ fn skips_with_reason(contestant: Contestant) -> Result<String, String> {
 
 /// `work` under the watchdog, as a check.
 fn check(name: &'static str, work: impl FnOnce() -> Result<String, String> + Send + 'static) -> Check {
-    match guarded(name, work) {
-        Ok(Ok(detail)) => Check::new(name, true, detail),
-        Ok(Err(problem)) | Err(problem) => Check::new(name, false, problem),
-    }
-}
-
-fn guarded<T: Send + 'static>(name: &str, work: impl FnOnce() -> T + Send + 'static) -> Result<T, String> {
-    run_guarded(name, WATCHDOG, work).map_err(|e| e.to_string())
+    watchdog::guarded_check(name, WATCHDOG, work)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::contestants::{ChannelFlavor, StreamShape};
+    use crate::contestants::{ChannelFlavor, StreamShape, Timer};
 
     /// Every shape of both families, on both timers, free and budgeted.
     fn every_contestant() -> Vec<Contestant> {

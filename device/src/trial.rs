@@ -4,22 +4,22 @@
 //! The probe starts when the contestant says go (after any up-front threads are parked), so spawning is timed
 //! apart (`spawn_ms`). Memory is read against a baseline taken before anything of the run exists (before
 //! threads are spawned), so a waiting call's cost includes its thread where it has one; what starting the
-//! probe itself allocates (the sampler's series buffer, about 1 MiB) is taken out.
+//! probe itself added (the sampler's series buffer, about 1 MiB, read by the probe before its clocks start:
+//! [`measure::probe::ProbeSetup`]) is taken out.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use dependency::{Config, Dependency};
 use measure::gauge::Outstanding;
-use measure::probe::{Measurement, Probe};
+use measure::probe::{bounded_outstanding_check, Measurement, Probe};
 use measure::record::{IterationRecord, MetricValues, Series, TrialRequest};
 use measure::scenario::{TrialError, TrialSink};
 use measure::summary::Check;
 
 use crate::call::{expected_sum, Call};
 use crate::conformance;
-use crate::contestants::{Contestant, Prepared, Timer};
+use crate::contestants::{Contestant, Prepared};
 use crate::job::{Deadline, Job, RunError, Shared, Steady};
 
 /// Uncontended calls timed before the iterations, for `idle_call_ms`.
@@ -120,13 +120,14 @@ pub fn run_trial(
 fn report_tally(sink: &mut dyn TrialSink, contestant: Contestant, spec: &TrialSpec, tally: &Tally) {
     let n = tally.measured;
     let whole = n - tally.cut_short;
+    let clean = tally.wrong_sums.is_empty() && tally.failed_calls == 0;
     sink.check(Check::new(
         "measured_sum_exact",
-        tally.wrong_sums.is_empty() && tally.failed_calls == 0,
-        if tally.wrong_sums.is_empty() && tally.failed_calls == 0 {
+        clean,
+        if clean {
             format!(
                 "{whole} of {n} measured iterations ran all {} items with the exact sum; {} were cut short by the \
-                 {:.1} s budget (their sum covers only the calls answered) ; no call failed",
+                 {:.1} s budget (their sum covers only the calls answered); no call failed",
                 spec.items,
                 tally.cut_short,
                 spec.budget.as_secs_f64()
@@ -136,24 +137,14 @@ fn report_tally(sink: &mut dyn TrialSink, contestant: Contestant, spec: &TrialSp
         },
     ));
     if contestant.bounded() {
-        let bound = spec.limit as u64 + 1;
-        sink.check(match tally.max_outstanding {
-            Some(max) => Check::new(
-                "bounded_outstanding",
-                max <= bound,
-                format!(
-                    "most calls outstanding at once over {n} measured iterations: {max} (exact), bound {} + 1",
-                    spec.limit
-                ),
-            ),
-            None => Check::new("bounded_outstanding", n == 0, format!("{n} measured iterations and no call counted")),
-        });
+        // The contract's tolerance: the bound plus one call in hand.
+        sink.check(bounded_outstanding_check(tally.max_outstanding, spec.limit as u64 + 1, n, "calls"));
     }
 }
 
 /// The median real duration of an uncontended call made the contestant's way, in milliseconds.
 fn idle_call_ms(contestant: Contestant, prepared: &Prepared, spec: &TrialSpec) -> Result<f64, String> {
-    let (call, device) = call_for(contestant, spec.service)?;
+    let call = Call::start(contestant.timer(), spec.service)?;
     let job = Job {
         items: 0,
         limit: 1,
@@ -162,25 +153,12 @@ fn idle_call_ms(contestant: Contestant, prepared: &Prepared, spec: &TrialSpec) -
         shared: Arc::new(Shared::new(Arc::new(Outstanding::new()))),
     };
     let mut times = prepared.idle_calls(&job, IDLE_CALLS);
-    if let Some(device) = device {
+    if let Some(device) = job.call.device() {
         device.shutdown();
     }
     times.sort();
     let median = times.get(times.len() / 2).copied().unwrap_or_default();
     Ok(median.as_secs_f64() * 1e3)
-}
-
-/// The contestant's call, with a fresh unlimited device where it uses one.
-fn call_for(contestant: Contestant, service: Duration) -> Result<(Call, Option<Arc<Dependency>>), String> {
-    match contestant.timer() {
-        Timer::Own => Ok((Call::OwnTimer(service), None)),
-        Timer::Device => {
-            let device = Dependency::start(Config { capacity: usize::MAX, service, ..Config::default() })
-                .map_err(|e| format!("cannot start the device: {e}"))?;
-            let device = Arc::new(device);
-            Ok((Call::Shared(Arc::clone(&device)), Some(device)))
-        }
-    }
 }
 
 /// What one iteration produced.
@@ -196,7 +174,7 @@ struct IterationOutcome {
 
 /// One iteration: a fresh device and counters, the memory baseline, the run bracketed by the probe.
 fn iteration(contestant: Contestant, prepared: &Prepared, spec: &TrialSpec) -> Result<IterationOutcome, RunError> {
-    let (call, device) = call_for(contestant, spec.service).map_err(RunError::Broken)?;
+    let call = Call::start(contestant.timer(), spec.service).map_err(RunError::Broken)?;
     let gauge = Arc::new(Outstanding::new());
     let limit = spec.limit as u64;
     let mut counters = Shared::new(Arc::clone(&gauge));
@@ -216,25 +194,15 @@ fn iteration(contestant: Contestant, prepared: &Prepared, spec: &TrialSpec) -> R
     let baseline_heap = measure::alloc::snapshot().live_bytes;
     let asked = Instant::now();
     let mut started: Option<(Probe, Duration)> = None;
-    // What starting the probe itself allocates and maps (the sampler's series buffer and thread), so it can be
-    // taken out of the memory per call.
-    let mut probe_heap = 0u64;
-    let mut probe_rss_kib = 0u64;
     let ran = prepared.run(&job, &mut || {
         let spawn = asked.elapsed();
-        let (heap_before, rss_before) = (measure::alloc::snapshot().live_bytes, measure::memory::rss_kib());
         let probe = Probe::start_with_threshold(Arc::clone(&gauge), spec.heap_threshold);
-        probe_heap = measure::alloc::snapshot().live_bytes.saturating_sub(heap_before);
-        probe_rss_kib = match (measure::memory::rss_kib(), rss_before) {
-            (Some(after), Some(before)) => after.saturating_sub(before),
-            _ => 0,
-        };
         started = Some((probe, spawn));
     });
     let totals = shared.outcome();
     let measured = started.map(|(probe, spawn)| (probe.finish(totals.completed), spawn));
-    let timer_cpu = device.as_ref().map(|d| d.timer_cpu());
-    if let Some(device) = &device {
+    let timer_cpu = job.call.device().map(|d| d.timer_cpu());
+    if let Some(device) = job.call.device() {
         device.shutdown();
     }
     ran?;
@@ -250,12 +218,13 @@ fn iteration(contestant: Contestant, prepared: &Prepared, spec: &TrialSpec) -> R
     }
     if let Some(reading) = measurement.threshold {
         let outstanding = reading.outstanding.max(1) as f64;
-        let heap = reading.live_heap_bytes.saturating_sub(baseline_heap).saturating_sub(probe_heap);
+        // Starting the probe (its sampler's buffer and thread) came after the baseline: take it out.
+        let heap = reading.live_heap_bytes.saturating_sub(baseline_heap).saturating_sub(measurement.setup.heap_bytes);
         if measure::alloc::is_counting() {
             metrics.insert("live_heap_bytes_per_call".to_string(), heap as f64 / outstanding);
         }
         if let (Some(now), Some(base)) = (reading.rss_kib, baseline_rss_kib) {
-            let kib = now.saturating_sub(base).saturating_sub(probe_rss_kib);
+            let kib = now.saturating_sub(base).saturating_sub(measurement.setup.rss_kib);
             metrics.insert("rss_bytes_per_call".to_string(), kib as f64 * 1024.0 / outstanding);
         }
         metrics.insert("memory_read_at_ms".to_string(), reading.at_ms);

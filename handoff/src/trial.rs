@@ -89,7 +89,7 @@ pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
         format!("{total} iterations of {items} items, each summing to {reference} with every item in order"),
     ));
     if let Some(bound) = contestant.bound(&config) {
-        sink.check(bounded_outstanding_check(measured_max, bound, request.iterations));
+        sink.check(bounded_outstanding_check(measured_max, bound, request.iterations, "items"));
     }
     Ok(())
 }

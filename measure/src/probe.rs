@@ -17,6 +17,7 @@ use std::time::Instant;
 use crate::alloc::{self, AllocSnapshot};
 use crate::cpu::{self, CpuMark};
 use crate::gauge::Outstanding;
+use crate::memory;
 use crate::record::{MetricValues, Series};
 use crate::sampler::{Sampler, ThresholdReading};
 use crate::summary::Check;
@@ -34,6 +35,17 @@ pub struct Probe {
     alloc_start: AllocSnapshot,
     cpu_start: CpuMark,
     started: Instant,
+    setup: ProbeSetup,
+}
+
+/// What starting the probe itself added to the process (the sampler's series buffer and thread), read before its
+/// clocks start, so a caller comparing memory against a baseline taken earlier can take it out.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ProbeSetup {
+    /// Live heap bytes (0 where the counting allocator is not installed).
+    pub heap_bytes: u64,
+    /// Resident set, in KiB (0 off Linux).
+    pub rss_kib: u64,
 }
 
 /// What one iteration cost, in raw units; [`Measurement::metrics`] names them as in the contract.
@@ -71,6 +83,8 @@ pub struct Measurement {
     /// Memory at the first sample where the gauge reached the threshold given to
     /// [`Probe::start_with_threshold`], if it did.
     pub threshold: Option<ThresholdReading>,
+    /// What starting the probe added to the heap and the resident set.
+    pub setup: ProbeSetup,
 }
 
 impl Probe {
@@ -87,11 +101,20 @@ impl Probe {
     /// ([`Measurement::threshold`]).
     pub fn start_with_threshold(gauge: Arc<Outstanding>, threshold: Option<u64>) -> Probe {
         gauge.reset();
+        let (heap_before, rss_before) = (alloc::snapshot().live_bytes, memory::rss_kib());
         let sampler = Sampler::start_with_threshold(Arc::clone(&gauge), SAMPLE_PERIOD_MS, threshold);
+        let rss_after = memory::rss_kib();
         let alloc_start = alloc::snapshot();
+        let setup = ProbeSetup {
+            heap_bytes: alloc_start.live_bytes.saturating_sub(heap_before),
+            rss_kib: match (rss_after, rss_before) {
+                (Some(after), Some(before)) => after.saturating_sub(before),
+                _ => 0,
+            },
+        };
         let cpu_start = CpuMark::process();
         let started = Instant::now();
-        Probe { gauge, sampler, alloc_start, cpu_start, started }
+        Probe { gauge, sampler, alloc_start, cpu_start, started, setup }
     }
 
     /// Stop the sampler, let CPU accounting settle, read the clocks again; `items` is the per-item divisor.
@@ -141,6 +164,7 @@ impl Probe {
                 - i64::try_from(self.alloc_start.live_bytes).unwrap_or(i64::MAX),
             outstanding_series: sampled.series,
             threshold: sampled.threshold,
+            setup: self.setup,
         }
     }
 }
@@ -197,14 +221,15 @@ impl Measurement {
 }
 
 /// A trial's `bounded_outstanding` check, after its last iteration: `measured_max`, the highest exact high-water
-/// mark over its measured iterations (`None` if none of them touched the gauge), against the contestant's `bound`
-/// in items. A trial without measured iterations (`measured_iterations == 0`) has nothing to bound and passes.
-pub fn bounded_outstanding_check(measured_max: Option<u64>, bound: u64, measured_iterations: u32) -> Check {
+/// mark over its measured iterations (`None` if none of them touched the gauge), against the contestant's `bound`,
+/// both counted in `unit` (`items`, `calls`) as the detail says. A trial without measured iterations
+/// (`measured_iterations == 0`) has nothing to bound and passes.
+pub fn bounded_outstanding_check(measured_max: Option<u64>, bound: u64, measured_iterations: u32, unit: &str) -> Check {
     match measured_max {
         Some(max) => Check::new(
             "bounded_outstanding",
             max <= bound,
-            format!("measured max outstanding {max} items, bound {bound} items"),
+            format!("measured max outstanding {max} {unit}, bound {bound} {unit}"),
         ),
         None if measured_iterations == 0 => {
             Check::new("bounded_outstanding", true, "no measured iteration, nothing to bound")
@@ -292,6 +317,7 @@ mod tests {
             heap_peak_bytes: 2 * 1024 * 1024,
             heap_retained_bytes: -16,
             threshold: None,
+            setup: ProbeSetup::default(),
             outstanding_series: Series::new(1.0, vec![]),
         };
         let metrics = m.metrics();
@@ -310,12 +336,12 @@ mod tests {
 
     #[test]
     fn the_trial_bound_check_compares_the_measured_maximum() {
-        let within = bounded_outstanding_check(Some(1_024), 1_029, 5);
+        let within = bounded_outstanding_check(Some(1_024), 1_029, 5, "items");
         assert!(within.passed);
         assert_eq!(within.detail, "measured max outstanding 1024 items, bound 1029 items");
-        assert!(!bounded_outstanding_check(Some(1_030), 1_029, 5).passed);
-        let untouched = bounded_outstanding_check(None, 1_029, 5);
+        assert!(!bounded_outstanding_check(Some(1_030), 1_029, 5, "items").passed);
+        let untouched = bounded_outstanding_check(None, 1_029, 5, "items");
         assert_eq!((untouched.passed, untouched.detail.as_str()), (false, "the gauge was never touched (bound 1029)"));
-        assert!(bounded_outstanding_check(None, 1_029, 0).passed, "no measured iteration, nothing to bound");
+        assert!(bounded_outstanding_check(None, 1_029, 0, "items").passed, "no measured iteration, nothing to bound");
     }
 }

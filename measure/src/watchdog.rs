@@ -11,6 +11,8 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::thread;
 use std::time::Duration;
 
+use crate::summary::Check;
+
 /// Why a guarded run returned nothing.
 #[derive(Debug, thiserror::Error)]
 pub enum WatchdogError {
@@ -51,6 +53,29 @@ pub fn run_guarded<T: Send + 'static>(
         Ok(Err(message)) => Err(WatchdogError::Panicked(message)),
         Err(RecvTimeoutError::Timeout) => Err(WatchdogError::Hung(timeout)),
         Err(RecvTimeoutError::Disconnected) => Err(WatchdogError::Died),
+    }
+}
+
+/// [`run_guarded`] for work that can fail on its own: its own error, or the watchdog's reason (panicked, hung,
+/// could not start) as the error.
+pub fn guarded<T: Send + 'static>(
+    name: &str,
+    timeout: Duration,
+    work: impl FnOnce() -> Result<T, String> + Send + 'static,
+) -> Result<T, String> {
+    run_guarded(name, timeout, work).unwrap_or_else(|err| Err(err.to_string()))
+}
+
+/// A check named `name` from guarded `work` that returns its detail: `Ok` passes, `Err` (or the watchdog's
+/// reason) fails.
+pub fn guarded_check(
+    name: &str,
+    timeout: Duration,
+    work: impl FnOnce() -> Result<String, String> + Send + 'static,
+) -> Check {
+    match guarded(name, timeout, work) {
+        Ok(detail) => Check::new(name, true, detail),
+        Err(detail) => Check::new(name, false, detail),
     }
 }
 

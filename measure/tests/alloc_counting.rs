@@ -21,6 +21,15 @@ fn counting_allocator() {
     probe_reports_allocations_per_item();
     probe_and_sampler_add_no_allocations_of_their_own();
     probe_reports_the_heap_peak_and_what_was_kept();
+    probe_reports_what_starting_it_allocated();
+}
+
+fn probe_reports_what_starting_it_allocated() {
+    let m = Probe::start(Arc::new(Outstanding::new())).finish(1);
+    // The sampler reserves its whole series up front (8 bytes a point) before the probe's clocks start.
+    let series = (measure::sampler::MAX_SERIES_POINTS * 8) as u64;
+    assert!(m.setup.heap_bytes >= series, "setup {} bytes, series alone {series}", m.setup.heap_bytes);
+    assert_eq!(m.allocs, 0, "none of that is counted inside the iteration");
 }
 
 fn vec_allocation_is_counted() {

@@ -22,7 +22,7 @@ use std::time::Duration;
 
 use dependency::{CapacityChange, Dependency, Stats};
 use measure::summary::Check;
-use measure::watchdog::run_guarded;
+use measure::watchdog;
 
 use crate::config::OverloadConfig;
 use crate::contestants::{Contestant, Job};
@@ -222,20 +222,16 @@ fn limit_follows_latency(contestant: Contestant, kind: LimiterKind) -> Result<St
     }
 }
 
-/// Run `work` in a helper thread under the watchdog ([`run_guarded`]): its own error, or the watchdog's reason
-/// when it panicked, hung or could not start. Unlike the chain and handoff checks, a panic is reported without
-/// its message.
+/// Run `work` in a helper thread under the watchdog: its own error, or the watchdog's reason when it panicked,
+/// hung or could not start.
 fn guarded<T: Send + 'static>(
     name: &str,
     work: impl FnOnce() -> Result<T, String> + Send + 'static,
 ) -> Result<T, String> {
-    run_guarded(name, WATCHDOG, work).unwrap_or_else(|err| Err(err.to_string()))
+    watchdog::guarded(name, WATCHDOG, work)
 }
 
 /// A named check from a guarded run returning its detail.
 fn check(name: &'static str, work: impl FnOnce() -> Result<String, String> + Send + 'static) -> Check {
-    match guarded(name, work) {
-        Ok(detail) => Check::new(name, true, detail),
-        Err(detail) => Check::new(name, false, detail),
-    }
+    watchdog::guarded_check(name, WATCHDOG, work)
 }

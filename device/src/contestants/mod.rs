@@ -15,17 +15,9 @@ use tokio::runtime::Runtime;
 pub use blocking::{BlockingShape, ChannelFlavor};
 pub use stream::StreamShape;
 
-use crate::job::{Job, RunError};
+pub use crate::call::Timer;
 
-/// Whose timer a call waits on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Timer {
-    /// The shared simulated device ([`crate::call::Call::Shared`]).
-    Device,
-    /// The contestant's own timer ([`crate::call::Call::OwnTimer`]): `tokio::time::sleep` or
-    /// `std::thread::sleep`.
-    Own,
-}
+use crate::job::{Job, RunError};
 
 /// One contestant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,33 +43,29 @@ pub enum Contestant {
 impl Contestant {
     /// Its name on the command line and in reports, such as `stream-buffer-unordered-unconstrained`.
     pub fn name(&self) -> String {
-        let (base, timer) = match self {
-            Contestant::Stream { shape, free, timer } => {
-                let shape = match shape {
+        let (base, free) = match self {
+            Contestant::Stream { shape, free, .. } => {
+                let base = match shape {
                     StreamShape::Buffered => "stream-buffered",
                     StreamShape::BufferUnordered => "stream-buffer-unordered",
                     StreamShape::Tasks => "stream-tasks",
                     StreamShape::ChannelWorkers => "stream-flume-workers",
                     StreamShape::Unbounded => "stream-unbounded",
                 };
-                let own = if *timer == Timer::Own { "-own-timer" } else { "" };
-                let free = if *free { "-unconstrained" } else { "" };
-                return format!("{shape}{own}{free}");
+                (base.to_string(), *free)
             }
-            Contestant::Blocking { shape, timer } => {
+            Contestant::Blocking { shape, .. } => {
                 let base = match shape {
                     BlockingShape::Pool => "blocking-threads".to_string(),
                     BlockingShape::ChannelWorkers(flavor) => format!("blocking-{}-workers", flavor.name()),
                     BlockingShape::ThreadPerItem => "blocking-unbounded".to_string(),
                 };
-                (base, timer)
+                (base, false)
             }
         };
-        if *timer == Timer::Own {
-            format!("{base}-own-timer")
-        } else {
-            base
-        }
+        let own = if self.timer() == Timer::Own { "-own-timer" } else { "" };
+        let free = if free { "-unconstrained" } else { "" };
+        format!("{base}{own}{free}")
     }
 
     /// Its family.

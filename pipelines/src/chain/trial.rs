@@ -90,7 +90,7 @@ pub(super) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
     let total = request.warmup + request.iterations;
     sink.check(Check::new("checksum", true, format!("{total} iterations, all equal to reference {reference}")));
     if let Some(bound) = contestant.bound(&config) {
-        sink.check(bounded_outstanding_check(measured_max, bound, request.iterations));
+        sink.check(bounded_outstanding_check(measured_max, bound, request.iterations, "items"));
     }
     Ok(())
 }
