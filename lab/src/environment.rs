@@ -1,8 +1,6 @@
 //! Provenance: the machine, the toolchain, the exact crate versions contestants use, and the git revision.
 
 use std::collections::BTreeMap;
-use std::path::Path;
-use std::process::Command;
 
 use measure::summary::Environment;
 
@@ -63,45 +61,19 @@ fn locked_versions(lock: &str, names: &[&str]) -> BTreeMap<String, String> {
     found.into_iter().map(|(k, v)| (k, v.join(", "))).collect()
 }
 
-/// The short git revision of the lab's source and whether tracked files have uncommitted changes, leaving out
-/// the files the lab itself writes into `out` (reports, summaries, charts and raw records): a `lab all` into the
-/// committed `reports/` rewrites the first scenario's report before the second one starts, and that is output,
-/// not a change to the code being measured.
-pub(crate) fn git_state(out: &Path) -> (String, bool) {
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap_or(Path::new("."));
-    let git = |args: &[String]| {
-        Command::new("git")
-            .arg("-C")
-            .arg(repo)
-            .args(args)
-            .output()
-            .ok()
-            .filter(|out| out.status.success())
-            .map(|out| String::from_utf8_lossy(&out.stdout).trim().to_string())
-    };
-    let args = |list: &[&str]| list.iter().map(|a| a.to_string()).collect::<Vec<_>>();
-    match git(&args(&["rev-parse", "--short", "HEAD"])) {
-        Some(rev) => {
-            let mut status = args(&["status", "--porcelain", "--untracked-files=no", "--", "."]);
-            status.extend(output_exclusions(repo, out));
-            let dirty = git(&status).is_some_and(|s| !s.is_empty());
-            (rev, dirty)
-        }
-        None => ("unknown".to_string(), false),
-    }
+/// The git revision the running binary was built from, short, or `unknown` outside a git checkout.
+pub(crate) const BUILD_GIT_REV: &str = env!("LAB_GIT_REV");
+
+/// Whether the source the binary was built from had uncommitted changes to tracked files (anything outside
+/// `reports/`, which holds only generated files), read when it was built.
+pub(crate) fn build_git_dirty() -> bool {
+    env!("LAB_GIT_DIRTY") == "true"
 }
 
-/// Git pathspecs leaving out what the lab writes into `out`, when `out` lies inside `repo`: its top-level
-/// `*.md` and `*.json` files and its `img/` and `raw/` folders.
-fn output_exclusions(repo: &Path, out: &Path) -> Vec<String> {
-    let (Ok(repo), Ok(out)) = (repo.canonicalize(), out.canonicalize()) else { return Vec::new() };
-    let Ok(relative) = out.strip_prefix(&repo) else { return Vec::new() };
-    let prefix = match relative.to_str() {
-        Some("") => String::new(),
-        Some(dir) => format!("{dir}/"),
-        None => return Vec::new(),
-    };
-    ["*.md", "*.json", "img", "raw"].iter().map(|p| format!(":(exclude,glob){prefix}{p}")).collect()
+/// The revision and dirty flag of the code this binary was built from: what ran a run, or what judged and
+/// rendered a report.
+pub(crate) fn build_revision() -> (String, bool) {
+    (BUILD_GIT_REV.to_string(), build_git_dirty())
 }
 
 #[cfg(test)]
@@ -109,19 +81,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_output_folder_inside_the_repository_is_left_out_of_the_dirty_check() {
-        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap_or(Path::new("."));
-        let out = repo.join("reports");
-        assert_eq!(
-            output_exclusions(repo, &out),
-            [
-                ":(exclude,glob)reports/*.md",
-                ":(exclude,glob)reports/*.json",
-                ":(exclude,glob)reports/img",
-                ":(exclude,glob)reports/raw"
-            ]
-        );
-        assert!(output_exclusions(repo, Path::new("/")).is_empty(), "a folder outside the repository");
+    fn the_build_revision_is_recorded_at_build_time() {
+        let (rev, _) = build_revision();
+        assert!(!rev.is_empty());
+        assert!(rev == "unknown" || rev.chars().all(|c| c.is_ascii_hexdigit()), "{rev}");
     }
 
     #[test]

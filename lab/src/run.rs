@@ -57,7 +57,7 @@ pub(crate) fn run(
     let started_utc = utc_now();
     let stamp: String = started_utc.chars().filter(|c| *c != '-' && *c != ':').collect();
     let raw_file = format!("raw/{}-{stamp}.jsonl", scenario.name());
-    let (git_rev, git_dirty) = environment::git_state(out.root());
+    let (git_rev, git_dirty) = environment::build_revision();
     let header = RunHeader {
         scenario: scenario.name().to_string(),
         lab_version: env!("CARGO_PKG_VERSION").to_string(),

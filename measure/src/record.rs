@@ -164,9 +164,9 @@ pub struct RunHeader {
     pub scenario: String,
     /// Version of the lab that ran.
     pub lab_version: String,
-    /// Short git revision of the lab's source, or `unknown`.
+    /// Short git revision the running lab binary was built from (read at build time), or `unknown`.
     pub git_rev: String,
-    /// Whether the source tree had uncommitted changes.
+    /// Whether that build's source had uncommitted changes to tracked files outside `reports/`.
     pub git_dirty: bool,
     /// Start time, RFC 3339 UTC.
     pub started_utc: String,
