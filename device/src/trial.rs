@@ -121,21 +121,29 @@ fn report_tally(sink: &mut dyn TrialSink, contestant: Contestant, spec: &TrialSp
     let n = tally.measured;
     let whole = n - tally.cut_short;
     let clean = tally.wrong_sums.is_empty() && tally.failed_calls == 0;
-    sink.check(Check::new(
-        "measured_sum_exact",
-        clean,
-        if clean {
-            format!(
-                "{whole} of {n} measured iterations ran all {} items with the exact sum; {} were cut short by the \
-                 {:.1} s budget (their sum covers only the calls answered); no call failed",
-                spec.items,
-                tally.cut_short,
-                spec.budget.as_secs_f64()
-            )
-        } else {
-            format!("{} failed calls; {}", tally.failed_calls, tally.wrong_sums.join("; "))
-        },
-    ));
+    sink.check(if clean && n > 0 && whole == 0 {
+        // A cut-short iteration's sum covers only the calls answered: there was no full sum to check.
+        Check::not_applicable(
+            "measured_sum_exact",
+            format!("every one of {n} measured iterations was cut short by the {:.1} s budget", spec.budget.as_secs_f64()),
+        )
+    } else {
+        Check::new(
+            "measured_sum_exact",
+            clean,
+            if clean {
+                format!(
+                    "{whole} of {n} measured iterations ran all {} items with the exact sum; {} were cut short by the \
+                     {:.1} s budget (their sum covers only the calls answered); no call failed",
+                    spec.items,
+                    tally.cut_short,
+                    spec.budget.as_secs_f64()
+                )
+            } else {
+                format!("{} failed calls; {}", tally.failed_calls, tally.wrong_sums.join("; "))
+            },
+        )
+    });
     if contestant.bounded() {
         // The contract's tolerance: the bound plus one call in hand.
         sink.check(bounded_outstanding_check(tally.max_outstanding, spec.limit as u64 + 1, n, "calls"));

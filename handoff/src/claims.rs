@@ -1,11 +1,12 @@
-//! The handoff scenario's falsifiable claims, judged on the 99.9% confidence bounds of `ms_per_million` ratios
-//! with [`measure::compare::verdict_at_most`] and [`measure::compare::verdict_at_least`], except the bound
-//! claim, which compares every measured high-water mark with the contestant's bound exactly. A claim whose
-//! contestant or phase did not run (or failed) is inconclusive and says so. The thresholds are the claims' own,
-//! each with its reason in its text; they are never tuned to pass.
+//! The handoff scenario's claims, as a table the harness judges ([`measure::judge`]): the cost claims compare
+//! `ms_per_million` on the 99.9% intervals of per-process medians, and the bound claim compares every
+//! contestant's exact high-water mark with its bound over the range of its samples, failing on a failed bound
+//! check even when that stopped the contestant. The thresholds are the claims' own, each with its reason in its
+//! text; they are never tuned to pass.
 
-use measure::compare::{verdict_at_least, verdict_at_most};
-use measure::summary::{ClaimResult, MetricStats, Summary, Verdict};
+use measure::compare::{Basis, Relation};
+use measure::judge::{ClaimSpec, Comparison, Phase, Side};
+use measure::summary::Summary;
 
 use crate::contestants;
 use crate::job::HandoffConfig;
@@ -58,41 +59,89 @@ pub const CROSS_THREAD_PER_ITEM: [&str; 10] = [
 /// The widest capacity of the default sweep: room for 16 batches of 256.
 pub const WIDE_CAPACITY: u64 = 4096;
 
-/// Every claim, judged against `summary`.
-pub fn claims(summary: &Summary) -> Vec<ClaimResult> {
+/// What `ms_per_million` measures.
+const DEFINITION: &str = "wall time per million items handed off, over each whole timed iteration";
+
+/// How much cheaper batching must make every channel.
+pub const BATCHING_FACTOR: f64 = 10.0;
+/// How much a channel of one item must cost over the claim capacity.
+pub const WAKEUP_FACTOR: f64 = 2.0;
+/// How much receive-side batching must still cost over whole batches.
+pub const RECEIVE_SIDE_FACTOR: f64 = 5.0;
+
+/// Every claim of the handoff scenario, as data.
+pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
+    let batch_text = batch(summary).map_or_else(|| "a batch of".to_string(), |b| b.to_string());
+    let cost = |text: String, relation: (Relation, f64), comparisons: Vec<Comparison>| {
+        ClaimSpec::new(text, HEADLINE, DEFINITION, relation, Basis::Intervals, comparisons)
+    };
+    let pair = |a: &str, b: &str, capacity: u64| Comparison { a: at(a, capacity), b: at(b, capacity) };
     vec![
-        batching_pays(summary),
-        batching_pays_with_room(summary),
-        current_thread_beats_cross_thread(summary),
+        cost(
+            format!(
+                "Batching pays: at capacity {CLAIM_CAPACITY}, where both variants hold the same items, sending \
+                 {batch_text} items per message is at least {BATCHING_FACTOR}× cheaper per item than one item per \
+                 message, for every channel (a message costs one channel operation and at most one wake-up whatever \
+                 it carries)."
+            ),
+            (Relation::AtLeast, BATCHING_FACTOR),
+            BATCH_PAIRS.iter().map(|(single, batched)| pair(single, batched, CLAIM_CAPACITY)).collect(),
+        ),
+        cost(
+            format!(
+                "Batching needs room: at capacity {WIDE_CAPACITY}, where a batched channel holds 16 batches instead \
+                 of one and the producer can run ahead instead of waiting for each batch to be taken, batching is at \
+                 least {BATCHING_FACTOR}× cheaper per item than one item per message for every channel."
+            ),
+            (Relation::AtLeast, BATCHING_FACTOR),
+            BATCH_PAIRS.iter().map(|(single, batched)| pair(single, batched, WIDE_CAPACITY)).collect(),
+        ),
+        cost(
+            format!(
+                "At capacity {CLAIM_CAPACITY}, per item, the tokio pair on a current-thread runtime (both ends on one \
+                 thread, nothing crosses threads) beats every per-item pair whose ends can run on different threads."
+            ),
+            (Relation::AtMost, 1.0),
+            CROSS_THREAD_PER_ITEM.iter().map(|other| pair(CURRENT_THREAD, other, CLAIM_CAPACITY)).collect(),
+        ),
         outstanding_within_bound(summary),
-        condvar_is_slowest(summary),
-        capacity_one_costs_a_wakeup(summary),
-        receive_side_batching_is_not_enough(summary),
+        cost(
+            format!(
+                "At capacity {CLAIM_CAPACITY}, per item, the hand-written Mutex + Condvar queue is the slowest \
+                 blocking channel: slower than crossbeam, flume and std's sync_channel."
+            ),
+            (Relation::AtLeast, 1.0),
+            BLOCKING_CRATES.iter().map(|other| pair(CONDVAR, other, CLAIM_CAPACITY)).collect(),
+        ),
+        cost(
+            format!(
+                "A channel of one item forces a wake-up per item: for every cross-thread per-item pair, an item costs \
+                 at least {WAKEUP_FACTOR}× as much at capacity 1 as at capacity {CLAIM_CAPACITY} (parking and waking \
+                 a thread costs microseconds, a channel operation tens of nanoseconds)."
+            ),
+            (Relation::AtLeast, WAKEUP_FACTOR),
+            CROSS_THREAD_PER_ITEM.iter().map(|name| Comparison { a: at(name, 1), b: at(name, CLAIM_CAPACITY) }).collect(),
+        ),
+        cost(
+            format!(
+                "Batching only the receiving side is not enough: at capacity {CLAIM_CAPACITY}, draining up to a batch \
+                 per wake-up with `recv_many` (stream-tokio-recv-many) still costs at least {RECEIVE_SIDE_FACTOR}× per \
+                 item what sending whole batches does (stream-tokio-batched), because every item still costs a send."
+            ),
+            (Relation::AtLeast, RECEIVE_SIDE_FACTOR),
+            vec![pair("stream-tokio-recv-many", "stream-tokio-batched", CLAIM_CAPACITY)],
+        ),
     ]
+}
+
+/// `contestant` at capacity `capacity`.
+fn at(contestant: &str, capacity: u64) -> Side {
+    Side::contestant(contestant, Phase::Named(phase(capacity)))
 }
 
 /// The phase of capacity `capacity`.
 pub fn phase(capacity: u64) -> String {
     format!("capacity_{capacity}")
-}
-
-/// The headline statistics of `contestant` at `capacity`, or why there are none.
-pub fn stats<'a>(summary: &'a Summary, contestant: &str, capacity: u64) -> Result<&'a MetricStats, String> {
-    metric_stats(summary, contestant, capacity, HEADLINE)
-}
-
-/// The statistics of `metric` for `contestant` at `capacity`, or why there are none.
-pub fn metric_stats<'a>(
-    summary: &'a Summary,
-    contestant: &str,
-    capacity: u64,
-    metric: &str,
-) -> Result<&'a MetricStats, String> {
-    let phase = phase(capacity);
-    if !summary.phases.contains(&phase) {
-        return Err(format!("phase {phase} did not run"));
-    }
-    summary.stats(contestant, &format!("{phase}.{metric}"))
 }
 
 /// The capacities of the run's phases, in order.
@@ -105,147 +154,33 @@ pub fn batch(summary: &Summary) -> Option<u64> {
     summary.params.get("batch").and_then(|v| v.as_u64())
 }
 
-fn batching_pays(summary: &Summary) -> ClaimResult {
-    let batch = batch(summary).map_or_else(|| "a batch of".to_string(), |b| b.to_string());
-    let text = format!(
-        "Batching pays: at capacity {CLAIM_CAPACITY}, where both variants hold the same items, sending {batch} items \
-         per message is at least 10× cheaper per item than one item per message, for every channel (a message \
-         costs one channel operation and at most one wake-up whatever it carries)."
-    );
-    ClaimResult::all_of(
-        text,
-        BATCH_PAIRS.iter().map(|(single, batched)| pair_verdict(summary, single, batched, 10.0, true, CLAIM_CAPACITY)),
-    )
-}
-
-fn batching_pays_with_room(summary: &Summary) -> ClaimResult {
-    let text = format!(
-        "Batching needs room: at capacity {WIDE_CAPACITY}, where a batched channel holds 16 batches instead of one \
-         and the producer can run ahead instead of waiting for each batch to be taken, batching is at least 10× \
-         cheaper per item than one item per message for every channel."
-    );
-    ClaimResult::all_of(
-        text,
-        BATCH_PAIRS.iter().map(|(single, batched)| pair_verdict(summary, single, batched, 10.0, true, WIDE_CAPACITY)),
-    )
-}
-
-fn current_thread_beats_cross_thread(summary: &Summary) -> ClaimResult {
-    let text = format!(
-        "At capacity {CLAIM_CAPACITY}, per item, the tokio pair on a current-thread runtime (both ends on one \
-         thread, nothing crosses threads) beats every per-item pair whose ends can run on different threads."
-    );
-    ClaimResult::all_of(
-        text,
-        CROSS_THREAD_PER_ITEM
-            .iter()
-            .map(|other| pair_verdict(summary, CURRENT_THREAD, other, 1.0, false, CLAIM_CAPACITY)),
-    )
-}
-
-fn condvar_is_slowest(summary: &Summary) -> ClaimResult {
-    let text = format!(
-        "At capacity {CLAIM_CAPACITY}, per item, the hand-written Mutex + Condvar queue is the slowest blocking \
-         channel: slower than crossbeam, flume and std's sync_channel."
-    );
-    ClaimResult::all_of(
-        text,
-        BLOCKING_CRATES.iter().map(|other| pair_verdict(summary, CONDVAR, other, 1.0, true, CLAIM_CAPACITY)),
-    )
-}
-
-fn capacity_one_costs_a_wakeup(summary: &Summary) -> ClaimResult {
-    let text = format!(
-        "A channel of one item forces a wake-up per item: for every cross-thread per-item pair, an item costs at \
-         least 2× as much at capacity 1 as at capacity {CLAIM_CAPACITY} (parking and waking a thread costs \
-         microseconds, a channel operation tens of nanoseconds)."
-    );
-    ClaimResult::all_of(
-        text,
-        CROSS_THREAD_PER_ITEM.iter().map(|name| {
-            match (stats(summary, name, 1), stats(summary, name, CLAIM_CAPACITY)) {
-                (Ok(one), Ok(wide)) => {
-                    let (verdict, detail) = verdict_at_least(one, wide, 2.0);
-                    (verdict, format!("{name} {:.1} vs {:.1} ms/M: {detail}", one.median, wide.median))
-                }
-                (Err(why), _) | (_, Err(why)) => (Verdict::Inconclusive, why),
-            }
-        }),
-    )
-}
-
-fn receive_side_batching_is_not_enough(summary: &Summary) -> ClaimResult {
-    let text = format!(
-        "Batching only the receiving side is not enough: at capacity {CLAIM_CAPACITY}, draining up to a batch per \
-         wake-up with `recv_many` (stream-tokio-recv-many) still costs at least 5× per item what sending whole \
-         batches does (stream-tokio-batched), because every item still costs a send."
-    );
-    let (verdict, detail) =
-        pair_verdict(summary, "stream-tokio-recv-many", "stream-tokio-batched", 5.0, true, CLAIM_CAPACITY);
-    ClaimResult::new(text, verdict, detail)
-}
-
-fn outstanding_within_bound(summary: &Summary) -> ClaimResult {
+/// Every contestant with a bound, at every capacity of the run, against its bound: a failed bound check fails
+/// it, and a contestant that did not run cleanly makes it inconclusive, never leaves it out.
+fn outstanding_within_bound(summary: &Summary) -> ClaimSpec {
     let text = "Every contestant that hands items off keeps outstanding work (items sent minus items received, exact \
                 high-water mark) within what its channel holds plus one message in each end's hand, at every \
                 capacity.";
-    let Some(batch) = batch(summary).and_then(|b| usize::try_from(b).ok()) else {
-        return ClaimResult::new(text, Verdict::Inconclusive, "the run has no `batch` parameter");
-    };
-    let mut checked = 0;
-    let mut at_bound = 0;
-    let mut over = Vec::new();
+    let batch = batch(summary).and_then(|b| usize::try_from(b).ok());
+    let mut comparisons = Vec::new();
     for contestant in contestants::contestants() {
         let name = contestant.info().name;
         for capacity in capacities(summary) {
-            let Ok(capacity_items) = usize::try_from(capacity) else { continue };
-            let config = HandoffConfig { capacity: capacity_items, batch };
-            let (Some(bound), Ok(max)) =
-                (contestant.bound(&config), metric_stats(summary, &name, capacity, "max_outstanding"))
-            else {
-                continue;
-            };
-            checked += 1;
-            let high = max.max;
-            if high > bound as f64 {
-                over.push(format!("{name} at capacity {capacity}: {high} > {bound}"));
-            } else if high == bound as f64 {
-                at_bound += 1;
+            let (Some(batch), Ok(capacity_items)) = (batch, usize::try_from(capacity)) else { continue };
+            if let Some(bound) = contestant.bound(&HandoffConfig { capacity: capacity_items, batch }) {
+                comparisons.push(Comparison { a: at(&name, capacity), b: Side::value(bound as f64, "its bound") });
             }
         }
     }
-    if checked == 0 {
-        return ClaimResult::new(text, Verdict::Inconclusive, "no contestant measured `max_outstanding`");
-    }
-    if over.is_empty() {
-        ClaimResult::new(
-            text,
-            Verdict::Holds,
-            format!(
-                "{checked} contestant × capacity combinations, every measured high-water mark within its bound; \
-                 {at_bound} of them reached it exactly at least once (the channel full and a message in each hand), \
-                 so the bounds are tight as well as safe"
-            ),
-        )
-    } else {
-        ClaimResult::new(text, Verdict::Fails, format!("over the bound: {}", over.join("; ")))
-    }
-}
-
-/// `a ≥ factor × b` (`at_least`) or `a ≤ factor × b` at `capacity`, with the numbers behind it.
-fn pair_verdict(summary: &Summary, a: &str, b: &str, factor: f64, at_least: bool, capacity: u64) -> (Verdict, String) {
-    match (stats(summary, a, capacity), stats(summary, b, capacity)) {
-        (Ok(sa), Ok(sb)) => {
-            let (verdict, detail) =
-                if at_least { verdict_at_least(sa, sb, factor) } else { verdict_at_most(sa, sb, factor) };
-            (verdict, format!("{a} {} vs {b} {} ms/M: {detail}", short(sa.median), short(sb.median)))
-        }
-        (Err(why), _) | (_, Err(why)) => (Verdict::Inconclusive, why),
-    }
-}
-
-fn short(x: f64) -> String {
-    measure::compare::format_ratio(x)
+    ClaimSpec::new(
+        text,
+        "max_outstanding",
+        "exact high-water mark of items sent and not yet received, over the accounting iterations",
+        (Relation::AtMost, 1.0),
+        Basis::WorstSample,
+        comparisons,
+    )
+    .failing_on(&["bounded_outstanding"])
+    .undecidable_if(batch.is_none().then(|| "the run has no `batch` parameter".to_string()))
 }
 
 #[cfg(test)]
@@ -253,13 +188,13 @@ pub(crate) mod tests {
     use std::collections::BTreeMap;
 
     use measure::record::Status;
-    use measure::summary::{ContestantSummary, Environment, Method};
+    use measure::summary::{Check, ContestantSummary, Environment, Method, MetricStats, Verdict};
 
     use super::*;
 
     fn stats_of(median: f64) -> MetricStats {
-        let ci = median * 0.01;
-        MetricStats { median, min: median - ci, max: median + ci, ci999: ci, n: 12, mean: median, fork_medians: vec![] }
+        let ci = median * 0.001;
+        measure::stats::summarize(&[vec![median - ci], vec![median], vec![median + ci]]).expect("samples")
     }
 
     /// A summary where every registered contestant ran at capacities 1 and 256 with the given
@@ -306,6 +241,8 @@ pub(crate) mod tests {
             lab_version: "test".into(),
             git_rev: "unknown".into(),
             git_dirty: false,
+            render_git_rev: "unknown".into(),
+            render_git_dirty: false,
             started_utc: String::new(),
             finished_utc: String::new(),
             environment: Environment { cores: 2, ..Environment::default() },
@@ -332,12 +269,16 @@ pub(crate) mod tests {
         }
     }
 
+    fn judged(index: usize, summary: &Summary) -> measure::summary::ClaimResult {
+        measure::judge::judge(summary, &table(summary)[index])
+    }
+
     #[test]
     fn batching_holds_only_when_every_channel_gains_tenfold() {
         let mut medians: Vec<(&str, u64, f64)> = BATCH_PAIRS.iter().map(|(_, b)| (*b, 256, 5.0)).collect();
-        assert_eq!(batching_pays(&summary_with(&medians)).verdict, Verdict::Holds);
+        assert_eq!(judged(0, &summary_with(&medians)).verdict, Verdict::Holds);
         medians[3] = ("blocking-condvar-batched", 256, 50.0);
-        let claim = batching_pays(&summary_with(&medians));
+        let claim = judged(0, &summary_with(&medians));
         assert_eq!(claim.verdict, Verdict::Fails, "{}", claim.detail);
         assert!(claim.detail.contains("fails — blocking-condvar"), "{}", claim.detail);
     }
@@ -345,7 +286,7 @@ pub(crate) mod tests {
     #[test]
     fn batching_with_room_is_judged_at_the_wide_capacity() {
         let mut summary = summary_with(&[]);
-        assert_eq!(batching_pays_with_room(&summary).verdict, Verdict::Inconclusive, "no capacity_4096 phase");
+        assert_eq!(judged(1, &summary).verdict, Verdict::Inconclusive, "no capacity_4096 phase");
         for c in &mut summary.contestants {
             let per_item = c.metrics.get("capacity_256.ms_per_million").cloned();
             if let Some(stats) = per_item {
@@ -354,56 +295,86 @@ pub(crate) mod tests {
             }
         }
         summary.phases.push(phase(WIDE_CAPACITY));
-        assert_eq!(batching_pays_with_room(&summary).verdict, Verdict::Holds);
-        assert_eq!(batching_pays(&summary).verdict, Verdict::Fails, "at capacity 256 nothing was batched faster");
+        assert_eq!(judged(1, &summary).verdict, Verdict::Holds);
+        assert_eq!(judged(0, &summary).verdict, Verdict::Fails, "at capacity 256 nothing was batched faster");
     }
 
     #[test]
     fn the_current_thread_pair_must_beat_every_cross_thread_pair() {
         let summary = summary_with(&[(CURRENT_THREAD, 256, 50.0)]);
-        assert_eq!(current_thread_beats_cross_thread(&summary).verdict, Verdict::Holds);
+        assert_eq!(judged(2, &summary).verdict, Verdict::Holds);
         let summary = summary_with(&[(CURRENT_THREAD, 256, 50.0), ("blocking-crossbeam", 256, 20.0)]);
-        assert_eq!(current_thread_beats_cross_thread(&summary).verdict, Verdict::Fails);
+        assert_eq!(judged(2, &summary).verdict, Verdict::Fails);
     }
 
     #[test]
     fn the_condvar_queue_must_be_slower_than_each_crate() {
         let summary = summary_with(&[(CONDVAR, 256, 500.0)]);
-        assert_eq!(condvar_is_slowest(&summary).verdict, Verdict::Holds);
+        assert_eq!(judged(4, &summary).verdict, Verdict::Holds);
         let summary = summary_with(&[(CONDVAR, 256, 500.0), ("blocking-std", 256, 900.0)]);
-        assert_eq!(condvar_is_slowest(&summary).verdict, Verdict::Fails);
+        assert_eq!(judged(4, &summary).verdict, Verdict::Fails);
     }
 
     #[test]
     fn capacity_one_is_compared_with_capacity_256() {
         let slow: Vec<(&str, u64, f64)> = CROSS_THREAD_PER_ITEM.iter().map(|n| (*n, 1, 1000.0)).collect();
-        assert_eq!(capacity_one_costs_a_wakeup(&summary_with(&slow)).verdict, Verdict::Holds);
-        assert_eq!(capacity_one_costs_a_wakeup(&summary_with(&[])).verdict, Verdict::Fails);
+        assert_eq!(judged(5, &summary_with(&slow)).verdict, Verdict::Holds);
+        assert_eq!(judged(5, &summary_with(&[])).verdict, Verdict::Fails);
     }
 
     #[test]
     fn outstanding_work_is_judged_against_each_bound() {
         let mut summary = summary_with(&[]);
-        assert_eq!(outstanding_within_bound(&summary).verdict, Verdict::Holds);
+        assert_eq!(judged(3, &summary).verdict, Verdict::Holds);
         let crossbeam = summary.contestants.iter_mut().find(|c| c.name == "blocking-crossbeam");
         if let Some(c) = crossbeam {
             c.metrics.insert("capacity_256.max_outstanding".to_string(), stats_of(300.0));
         }
-        let claim = outstanding_within_bound(&summary);
+        let claim = judged(3, &summary);
         assert_eq!(claim.verdict, Verdict::Fails, "{}", claim.detail);
-        assert!(claim.detail.contains("blocking-crossbeam at capacity 256"), "{}", claim.detail);
+        assert!(claim.detail.contains("fails — blocking-crossbeam at capacity_256 300 vs its bound 258"), "{}", claim.detail);
     }
 
     #[test]
     fn a_missing_phase_or_contestant_is_inconclusive() {
         let mut summary = summary_with(&[]);
         summary.contestants.retain(|c| c.name != "stream-tokio-recv-many");
-        let claim = receive_side_batching_is_not_enough(&summary);
+        let claim = judged(6, &summary);
         assert_eq!(claim.verdict, Verdict::Inconclusive);
         assert!(claim.detail.contains("did not run"), "{}", claim.detail);
         summary.phases.retain(|p| p != "capacity_256");
-        let claim = batching_pays(&summary);
+        let claim = judged(0, &summary);
         assert_eq!(claim.verdict, Verdict::Inconclusive, "{}", claim.detail);
-        assert_eq!(claims(&summary).len(), 7);
+        assert_eq!(table(&summary).len(), 7);
+    }
+
+    #[test]
+    fn a_contestant_that_broke_its_bound_and_stopped_fails_the_bound_claim() {
+        let mut summary = summary_with(&[]);
+        if let Some(c) = summary.contestants.iter_mut().find(|c| c.name == "blocking-flume") {
+            c.status = Status::Failed;
+            c.metrics.clear();
+            c.checks.push(Check::new("bounded_outstanding", false, "high-water mark 600 items, bound 258"));
+        }
+        let claim = judged(3, &summary);
+        assert_eq!(claim.verdict, Verdict::Fails, "{}", claim.detail);
+        assert!(claim.detail.contains("blocking-flume: its `bounded_outstanding` check failed"), "{}", claim.detail);
+    }
+
+    #[test]
+    fn a_contestant_that_hung_or_leaked_a_thread_keeps_the_bound_claim_from_holding() {
+        for (status, check) in [
+            (Status::Timeout, Check::new("early_stop", false, "the trial process timed out")),
+            (Status::Failed, Check::new("no_leaked_threads", false, "3 threads left behind")),
+        ] {
+            let mut summary = summary_with(&[]);
+            if let Some(c) = summary.contestants.iter_mut().find(|c| c.name == "blocking-std") {
+                c.status = status;
+                c.checks.push(check);
+            }
+            let claim = judged(3, &summary);
+            assert_eq!(claim.verdict, Verdict::Inconclusive, "{}", claim.detail);
+            assert!(claim.detail.contains("blocking-std did not run cleanly"), "{}", claim.detail);
+        }
     }
 }

@@ -25,7 +25,8 @@ mod trial;
 
 use measure::record::TrialRequest;
 use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
-use measure::summary::{ClaimResult, ContestantInfo, Summary};
+use measure::judge::ClaimSpec;
+use measure::summary::{ContestantInfo, Summary};
 
 pub use contestants::{contestants, find, HandoffContestant, PreparedHandoff};
 pub use job::{
@@ -77,8 +78,8 @@ impl Scenario for HandoffScenario {
          `Condvar` queue between two threads; tokio, flume or futures channels between two tokio tasks (and the \
          tokio pair on a current-thread runtime, where both ends share one thread); or a bridge from a thread \
          into a task and back. Each passes one item or one batch of items per message, and the channel's \
-         capacity is swept. The JVM reference points: Reactor's `publishOn` 26.09 ms, a stream library's \
-         buffer 47.85 ms, and a blocking queue between virtual threads 440.69 ms per million items."
+         capacity is swept. The JVM reference points (Reactor's `publishOn`, a stream library's `buffer` \
+         and a blocking queue between virtual threads) are in the published reference below, as ratios."
     }
 
     fn params(&self) -> Vec<ParamSpec> {
@@ -186,8 +187,8 @@ impl Scenario for HandoffScenario {
         trial::run_trial(request, sink)
     }
 
-    fn claims(&self, summary: &Summary) -> Vec<ClaimResult> {
-        claims::claims(summary)
+    fn claim_table(&self, summary: &Summary) -> Vec<ClaimSpec> {
+        claims::table(summary)
     }
 
     fn discussion(&self, summary: &Summary) -> String {

@@ -15,7 +15,7 @@ fn every_contestant_passes(check: CheckFn) {
     for config in configs() {
         for contestant in contestants() {
             let result = check(&contestant, &config);
-            if !result.passed {
+            if result.failed() {
                 let name = contestant.info().name;
                 failures.push(format!("{name} at {config:?}: {} — {}", result.name, result.detail));
             }

@@ -301,7 +301,7 @@ impl TrialExecutor for ProcessExecutor {
             return record;
         }
         if record.status == Status::Ok {
-            if let Some(check) = record.checks.iter().find(|c| !c.passed) {
+            if let Some(check) = record.checks.iter().find(|c| c.failed()) {
                 record.status = Status::Failed;
                 record.reason = Some(format!("check `{}` failed: {}", check.name, check.detail));
                 record.stderr_tail = tail;

@@ -8,6 +8,7 @@ use measure::scenario::{Scenario, HARNESS_METRIC_PREFIX};
 use measure::stats;
 use measure::summary::{params_json, Check, ContestantSummary, MetricStats, Summary};
 
+use crate::environment;
 use crate::plan;
 use crate::raw::RawRun;
 
@@ -44,6 +45,8 @@ pub(crate) fn summarize(run: &RawRun, scenario: &dyn Scenario) -> Summary {
         lab_version: header.lab_version.clone(),
         git_rev: header.git_rev.clone(),
         git_dirty: header.git_dirty,
+        render_git_rev: environment::BUILD_GIT_REV.to_string(),
+        render_git_dirty: environment::build_git_dirty(),
         started_utc: header.started_utc.clone(),
         finished_utc: run.footer.as_ref().map(|f| f.finished_utc.clone()).unwrap_or_default(),
         environment: header.environment.clone(),
@@ -105,7 +108,8 @@ fn merge_checks(trials: &[&TrialRecord]) -> Vec<Check> {
             *runs.entry(check.name.clone()).or_default() += 1;
             match merged.iter_mut().find(|c| c.name == check.name) {
                 None => merged.push(check.clone()),
-                Some(existing) if existing.passed && !check.passed => *existing = check.clone(),
+                Some(existing) if !existing.failed() && check.failed() => *existing = check.clone(),
+                Some(existing) if existing.passed && check.not_applicable => *existing = check.clone(),
                 Some(_) => {}
             }
         }

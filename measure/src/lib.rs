@@ -5,6 +5,7 @@
 //! records that travel from a trial process to the lab and on to the reports in [`record`] and
 //! [`summary`]; the interface a scenario implements in [`scenario`]; and [`watchdog`], which runs a scenario's
 //! conformance checks so that one that hangs or panics fails instead of taking the trial process with it.
+//! [`references`] holds every figure from a published study, and [`judge`] judges every scenario's claim table.
 //! [`limits`] reads how many more threads the OS lets this process start, so a thread count that cannot fit is
 //! refused up front.
 #![warn(missing_docs)]
@@ -13,11 +14,13 @@ pub mod alloc;
 pub mod compare;
 pub mod cpu;
 pub mod gauge;
+pub mod judge;
 pub mod latency;
 pub mod limits;
 pub mod memory;
 pub mod probe;
 pub mod record;
+pub mod references;
 pub mod sampler;
 pub mod scenario;
 pub mod stats;

@@ -232,7 +232,7 @@ pub fn bounded_outstanding_check(measured_max: Option<u64>, bound: u64, measured
             format!("measured max outstanding {max} {unit}, bound {bound} {unit}"),
         ),
         None if measured_iterations == 0 => {
-            Check::new("bounded_outstanding", true, "no measured iteration, nothing to bound")
+            Check::not_applicable("bounded_outstanding", "no measured iteration, nothing to bound")
         }
         None => Check::new("bounded_outstanding", false, format!("the gauge was never touched (bound {bound})")),
     }
@@ -342,6 +342,7 @@ mod tests {
         assert!(!bounded_outstanding_check(Some(1_030), 1_029, 5, "items").passed);
         let untouched = bounded_outstanding_check(None, 1_029, 5, "items");
         assert_eq!((untouched.passed, untouched.detail.as_str()), (false, "the gauge was never touched (bound 1029)"));
-        assert!(bounded_outstanding_check(None, 1_029, 0, "items").passed, "no measured iteration, nothing to bound");
+        let nothing = bounded_outstanding_check(None, 1_029, 0, "items");
+        assert_eq!((nothing.passed, nothing.failed()), (false, false), "no measured iteration: not applicable");
     }
 }

@@ -1,12 +1,13 @@
 //! The interface every scenario implements, so the lab can list, plan, run and report it without knowing it.
 //!
 //! A scenario declares its parameters and contestants, runs one trial inside a fresh trial process
-//! ([`Scenario::run_trial`]), and afterwards judges its claims and explains its numbers from the
+//! ([`Scenario::run_trial`]), and afterwards declares its claims as data (the harness judges them) and explains its numbers from the
 //! [`Summary`] alone, so a report can be re-rendered from raw records.
 
 use std::fmt;
 
 use crate::record::{IterationRecord, MetricValues, RunParams, TrialRequest};
+use crate::judge::ClaimSpec;
 use crate::summary::{Check, ClaimResult, ContestantInfo, Summary};
 
 /// A scenario parameter, settable as `--<name> V[,V...]`.
@@ -193,8 +194,18 @@ pub trait Scenario: Send + Sync {
     fn charts(&self) -> Vec<ChartSpec>;
     /// Run one trial in this (fresh) process: warm-ups, then measured iterations, reporting to `sink`.
     fn run_trial(&self, request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError>;
-    /// Judge the scenario's claims against a run's summary.
-    fn claims(&self, summary: &Summary) -> Vec<ClaimResult>;
+    /// The scenario's claims as data, one row each, for the harness to judge ([`crate::judge::judge_all`]). The
+    /// summary is given so that a claim's text and comparisons can name the run's parameters and phases; it
+    /// must not be used to decide a verdict.
+    fn claim_table(&self, summary: &Summary) -> Vec<ClaimSpec> {
+        let _ = summary;
+        Vec::new()
+    }
+    /// The verdicts of [`Scenario::claim_table`], judged by the harness's one judge. Scenarios declare their
+    /// table and leave this as it is; a test double may return fixed verdicts.
+    fn claims(&self, summary: &Summary) -> Vec<ClaimResult> {
+        crate::judge::judge_all(summary, &self.claim_table(summary))
+    }
     /// Markdown explaining what the numbers mean and what a reader should pick, given this summary.
     fn discussion(&self, summary: &Summary) -> String;
     /// Findings the generic headline (best contestant per phase on the headline metric) cannot see, one markdown

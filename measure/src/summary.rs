@@ -45,23 +45,49 @@ pub struct ContestantInfo {
 pub struct Check {
     /// Short name, such as `checksum` or `early_stop`.
     pub name: String,
-    /// Whether it passed.
+    /// Whether it passed: false when it failed, and when it was not applicable.
     pub passed: bool,
     /// What was compared, with the values seen.
     pub detail: String,
+    /// The check could check nothing (nothing to bound, every iteration cut short): neither passed nor failed.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub not_applicable: bool,
 }
 
 impl Check {
     /// A check named `name` that passed when `passed`, with `detail` describing what was compared.
     pub fn new(name: impl Into<String>, passed: bool, detail: impl Into<String>) -> Self {
-        Check { name: name.into(), passed, detail: detail.into() }
+        Check { name: name.into(), passed, detail: detail.into(), not_applicable: false }
+    }
+
+    /// A check named `name` that could check nothing, with `detail` saying why: not passed, and not failed.
+    pub fn not_applicable(name: impl Into<String>, detail: impl Into<String>) -> Self {
+        Check { name: name.into(), passed: false, detail: detail.into(), not_applicable: true }
+    }
+
+    /// Whether it checked something and found it wrong.
+    pub fn failed(&self) -> bool {
+        !self.passed && !self.not_applicable
+    }
+
+    /// `passed`, `failed` or `not applicable`, as reports print it.
+    pub fn outcome(&self) -> &'static str {
+        if self.passed {
+            "passed"
+        } else if self.not_applicable {
+            "not applicable"
+        } else {
+            "failed"
+        }
     }
 }
 
-/// Statistics of one metric over every measured sample of a contestant, across forks.
+/// Statistics of one metric for one contestant: every measured sample, and one median per process.
 ///
-/// Invariant: `min <= median <= max` and `n >= 1`; `ci999` is the half-width of the 99.9% confidence interval
-/// of the mean (Student t with `n - 1` degrees of freedom), 0 when `n == 1`.
+/// Invariant: `min <= median <= max` and `n >= 1`. The process is the unit of evidence: `ci999` is the
+/// half-width of the 99.9% confidence interval of the mean of `fork_medians` (Student t with `processes − 1`
+/// degrees of freedom), and 0 when there are fewer than [`crate::stats::MIN_PROCESSES`] processes, where
+/// there is no interval at all ([`MetricStats::interval`] is `None`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MetricStats {
     /// Median of all samples.
@@ -70,7 +96,7 @@ pub struct MetricStats {
     pub min: f64,
     /// Largest sample.
     pub max: f64,
-    /// Half-width of the 99.9% confidence interval of the mean.
+    /// Half-width of the 99.9% confidence interval of the mean of the per-process medians (0: no interval).
     pub ci999: f64,
     /// Number of samples.
     pub n: usize,
@@ -79,6 +105,46 @@ pub struct MetricStats {
     /// Median of each fork's samples, in fork order: the spread across processes.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fork_medians: Vec<f64>,
+    /// Number of processes with a sample (the length of `fork_medians`).
+    #[serde(default)]
+    pub processes: usize,
+    /// Processes and iterations beyond Tukey's fences.
+    #[serde(default, skip_serializing_if = "Outliers::is_empty")]
+    pub outliers: Outliers,
+}
+
+impl MetricStats {
+    /// The 99.9% confidence interval of the mean of the per-process medians, `(low, high)`, or `None` with fewer
+    /// than [`crate::stats::MIN_PROCESSES`] processes.
+    pub fn interval(&self) -> Option<(f64, f64)> {
+        if self.processes < crate::stats::MIN_PROCESSES || self.fork_medians.is_empty() {
+            return None;
+        }
+        let centre = self.fork_medians.iter().sum::<f64>() / self.fork_medians.len() as f64;
+        Some((centre - self.ci999, centre + self.ci999))
+    }
+}
+
+/// Samples beyond Tukey's fences (1.5 interquartile ranges beyond the quartiles: mild; 3: severe), as criterion
+/// flags them. Flagged, never dropped: every statistic still includes them.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outliers {
+    /// Measured iterations beyond the inner fences of all samples, within the outer ones.
+    #[serde(default)]
+    pub iterations_mild: usize,
+    /// Measured iterations beyond the outer fences of all samples.
+    #[serde(default)]
+    pub iterations_severe: usize,
+    /// Forks (by index) whose median lies beyond the inner fences of the per-process medians.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub processes: Vec<usize>,
+}
+
+impl Outliers {
+    /// Whether nothing was flagged.
+    pub fn is_empty(&self) -> bool {
+        self.iterations_mild == 0 && self.iterations_severe == 0 && self.processes.is_empty()
+    }
 }
 
 /// The machine and toolchain a run used.
@@ -200,25 +266,43 @@ pub struct ClaimResult {
     pub verdict: Verdict,
     /// The numbers behind the verdict.
     pub detail: String,
+    /// The metric the claim compares, without phase prefix (empty for a claim not judged by the harness).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub metric: String,
+    /// What that metric measures and over which window (steady window or whole run, for example).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub metric_definition: String,
+    /// What the verdict was drawn from: the 99.9% intervals of per-process medians, or the ranges of samples.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub judged_on: String,
 }
 
 impl ClaimResult {
     /// A claim with its verdict and the numbers behind it.
     pub fn new(text: impl Into<String>, verdict: Verdict, detail: impl Into<String>) -> Self {
-        ClaimResult { text: text.into(), holds: verdict == Verdict::Holds, verdict, detail: detail.into() }
+        ClaimResult {
+            text: text.into(),
+            holds: verdict == Verdict::Holds,
+            verdict,
+            detail: detail.into(),
+            metric: String::new(),
+            metric_definition: String::new(),
+            judged_on: String::new(),
+        }
     }
 
-    /// A claim that must hold for every one of several comparisons: the [`Verdict::worse`] of their verdicts,
-    /// folded from holds (so no comparison at all holds), with each comparison's verdict and numbers as
+    /// A claim that must hold for every one of several comparisons: [`Verdict::combine`] of their verdicts (so
+    /// no comparison at all is inconclusive), with each comparison's verdict and numbers as
     /// `<verdict> — <detail>`, joined by `; `.
     pub fn all_of(text: impl Into<String>, parts: impl IntoIterator<Item = (Verdict, String)>) -> Self {
-        let mut worst = Verdict::Holds;
+        let mut verdicts = Vec::new();
         let mut details = Vec::new();
         for (verdict, detail) in parts {
-            worst = worst.worse(verdict);
+            verdicts.push(verdict);
             details.push(format!("{} — {detail}", verdict.as_str()));
         }
-        ClaimResult::new(text, worst, details.join("; "))
+        let detail = if details.is_empty() { "nothing to compare".to_string() } else { details.join("; ") };
+        ClaimResult::new(text, Verdict::combine(verdicts), detail)
     }
 }
 
@@ -229,10 +313,17 @@ pub struct Summary {
     pub scenario: String,
     /// Version of the lab that ran.
     pub lab_version: String,
-    /// Short git revision, or `unknown`.
+    /// Short git revision the binary that ran the run was built from, or `unknown`.
     pub git_rev: String,
-    /// Whether the tree had uncommitted changes.
+    /// Whether that build's source had uncommitted changes.
     pub git_dirty: bool,
+    /// Short git revision the binary that judged the claims and rendered this report was built from (differs
+    /// from `git_rev` when `lab report` re-renders an older run), or `unknown`.
+    #[serde(default)]
+    pub render_git_rev: String,
+    /// Whether the source of the rendering binary had uncommitted changes.
+    #[serde(default)]
+    pub render_git_dirty: bool,
     /// Start time, RFC 3339 UTC.
     pub started_utc: String,
     /// End time, RFC 3339 UTC; empty if the run was interrupted.
@@ -335,7 +426,8 @@ mod tests {
         );
         assert_eq!((claim.verdict, claim.holds), (Inconclusive, false));
         assert_eq!(claim.detail, "holds — a 1.00; inconclusive — b did not run; holds — c 2.00");
-        assert_eq!(ClaimResult::all_of("nothing to compare", []).verdict, Holds);
+        let empty = ClaimResult::all_of("nothing to compare", []);
+        assert_eq!((empty.verdict, empty.holds), (Inconclusive, false), "a claim with no parts does not hold");
     }
 
     fn summary(contestants: Vec<ContestantSummary>) -> Summary {
@@ -344,6 +436,8 @@ mod tests {
             lab_version: "test".into(),
             git_rev: "unknown".into(),
             git_dirty: false,
+            render_git_rev: "unknown".into(),
+            render_git_dirty: false,
             started_utc: String::new(),
             finished_utc: String::new(),
             environment: Environment::default(),
@@ -366,7 +460,7 @@ mod tests {
     }
 
     fn contestant(name: &str, status: Status) -> ContestantSummary {
-        let stats = MetricStats { median: 1.0, min: 1.0, max: 1.0, ci999: 0.0, n: 1, mean: 1.0, fork_medians: vec![] };
+        let stats = MetricStats { median: 1.0, min: 1.0, max: 1.0, ci999: 0.0, n: 1, mean: 1.0, fork_medians: vec![], processes: 0, outliers: Default::default() };
         ContestantSummary {
             name: name.into(),
             family: Family::Baseline,

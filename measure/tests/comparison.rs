@@ -4,8 +4,10 @@ use measure::compare::{compare, ratio_bounds, verdict_at_least, verdict_at_most}
 use measure::stats::summarize;
 use measure::summary::{MetricStats, Verdict};
 
+/// Each sample from its own process.
 fn stats(samples: &[f64]) -> MetricStats {
-    summarize(&[samples.to_vec()]).expect("samples")
+    let forks: Vec<Vec<f64>> = samples.iter().map(|s| vec![*s]).collect();
+    summarize(&forks).expect("samples")
 }
 
 #[test]
@@ -15,7 +17,7 @@ fn clearly_different_results_are_not_noise() {
     let c = compare(&a, &b, 0.2);
     assert!((c.ratio - 2.0).abs() < 0.05);
     assert!(!c.noise);
-    let (low, high) = ratio_bounds(&a, &b);
+    let (low, high) = ratio_bounds(&a, &b).expect("eight processes each");
     assert!(low <= c.ratio && c.ratio <= high);
     assert_eq!(verdict_at_most(&a, &b, 2.5).0, Verdict::Holds);
     assert_eq!(verdict_at_most(&a, &b, 1.5).0, Verdict::Fails);
@@ -36,11 +38,18 @@ fn noisy_results_are_noise_and_inconclusive() {
 }
 
 #[test]
-fn single_samples_have_point_bounds() {
+fn a_single_process_is_never_enough_for_a_verdict() {
     let a = stats(&[6.0]);
     let b = stats(&[3.0]);
-    assert_eq!(ratio_bounds(&a, &b), (2.0, 2.0));
-    assert_eq!(verdict_at_most(&a, &b, 2.0).0, Verdict::Holds);
-    assert_eq!(verdict_at_least(&a, &b, 2.0).0, Verdict::Holds);
-    assert_eq!(verdict_at_most(&a, &b, 2.0).1, "ratio 2.00 (2.00–2.00 at 99.9%), claim ≤ 2.00");
+    assert_eq!(ratio_bounds(&a, &b), None);
+    assert_eq!(verdict_at_most(&a, &b, 2.0).0, Verdict::Inconclusive);
+    assert_eq!(verdict_at_least(&a, &b, 2.0).0, Verdict::Inconclusive);
+    assert_eq!(verdict_at_most(&a, &b, 2.0).1, "ratio 2.00, claim ≤ 2.00: too few processes (1, 3 needed)");
+}
+
+#[test]
+fn many_iterations_of_one_process_are_still_one_process() {
+    let a = summarize(&[vec![6.0; 100]]).expect("samples");
+    let b = summarize(&[vec![3.0; 100]]).expect("samples");
+    assert_eq!(verdict_at_most(&a, &b, 2.0).0, Verdict::Inconclusive);
 }

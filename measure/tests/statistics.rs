@@ -27,12 +27,19 @@ fn summary_invariants_hold() {
 }
 
 #[test]
-fn ci_shrinks_with_more_samples_of_the_same_spread() {
-    let small: Vec<f64> = (0..10).map(|i| 10.0 + (i % 2) as f64).collect();
-    let large: Vec<f64> = (0..1000).map(|i| 10.0 + (i % 2) as f64).collect();
-    let a = summarize(&[small]).unwrap();
-    let b = summarize(&[large]).unwrap();
+fn ci_shrinks_with_more_processes_of_the_same_spread() {
+    let processes = |k: usize| -> Vec<Vec<f64>> { (0..k).map(|i| vec![10.0 + (i % 2) as f64; 5]).collect() };
+    let a = summarize(&processes(10)).unwrap();
+    let b = summarize(&processes(1000)).unwrap();
     assert!(b.ci999 < a.ci999 / 5.0, "{} vs {}", b.ci999, a.ci999);
+}
+
+#[test]
+fn more_iterations_in_the_same_processes_do_not_narrow_the_interval() {
+    let iterations = |n: usize| -> Vec<Vec<f64>> { (0..3).map(|i| vec![10.0 + i as f64; n]).collect() };
+    let few = summarize(&iterations(2)).unwrap();
+    let many = summarize(&iterations(1000)).unwrap();
+    assert_eq!(few.ci999, many.ci999, "the process, not the iteration, is the unit of evidence");
 }
 
 #[test]

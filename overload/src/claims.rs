@@ -1,14 +1,14 @@
-//! The overload scenario's falsifiable claims, fixed before any measurement and never tuned to pass.
+//! The overload scenario's claims, as a table the harness judges ([`measure::judge`]), fixed before any
+//! measurement and never tuned to pass.
 //!
-//! A full run makes one seconds-long iteration in each of three processes, and with three samples the 99.9%
+//! A full run makes one seconds-long iteration in each of three processes, and with three processes the 99.9%
 //! Student-t interval (t = 31.6) spans everything, so every claim is judged on the *range* of the measured
-//! iterations instead ([`measure::compare::verdict_range_at_most`]): it holds when every iteration of one side
-//! against every iteration of the other satisfies it (the worst pairing), fails when none does (the best
-//! pairing), and is inconclusive in between.
-//! A claim whose contestant did not run cleanly is inconclusive and says so.
+//! iterations instead: it holds when every iteration of one side against every iteration of the other satisfies
+//! it (the worst pairing), fails when none does (the best pairing), and is inconclusive in between.
 
-use measure::compare::{format_ratio, verdict_range_at_least, verdict_range_at_most};
-use measure::summary::{ClaimResult, Summary, Verdict};
+use measure::compare::{Basis, Relation};
+use measure::judge::{ClaimSpec, Comparison, Phase, Side};
+use measure::summary::Summary;
 
 use crate::config::LIMITERS;
 use crate::limit::LimiterKind;
@@ -17,13 +17,71 @@ use crate::HEADLINE;
 /// After-drop throughput.
 const AFTER_OPS: &str = "after_drop.ops_per_sec";
 
-/// Every claim, judged against `summary`.
-pub fn claims(summary: &Summary) -> Vec<ClaimResult> {
+/// What the headline measures.
+const P99: &str = "99th percentile of call latency (issue to reply) over the calls issued after the capacity drop";
+
+/// Share of the after-drop ceiling the adaptive limiters must keep.
+pub const NEAR_CEILING: f64 = 0.85;
+/// Most an adaptive limiter's after-drop p99 may be, as a share of the fixed bound's.
+pub const HALVES: f64 = 0.5;
+/// Least an unbounded contestant's after-drop p99 must be, as a multiple of the fixed bound's.
+pub const UNBOUNDED_FACTOR: f64 = 5.0;
+
+/// The two families' name prefixes.
+const FAMILIES: [&str; 2] = ["stream", "blocking"];
+
+/// Every claim of the overload scenario, as data.
+pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
+    let named = |name: String| Side::contestant(name, Phase::Unphased);
+    let mut halves = Vec::new();
+    let mut near = Vec::new();
+    for family in FAMILIES {
+        for kind in adaptive() {
+            let name = format!("{family}-{}", kind.name());
+            halves.push(Comparison { a: named(name.clone()), b: named(format!("{family}-fixed")) });
+            if let Some(ceiling) = after_ceiling(summary) {
+                near.push(Comparison { a: named(name), b: Side::value(ceiling, "the after-drop ceiling") });
+            }
+        }
+    }
     vec![
-        adaptive_halves_tail(summary),
-        adaptive_near_ceiling(summary),
-        family_matters_less(summary),
-        unbounded_tail(summary),
+        ClaimSpec::new(
+            format!(
+                "After the drop, each adaptive limiter's p99 latency is below {HALVES}× the fixed bound's, in both \
+                 families"
+            ),
+            HEADLINE,
+            P99,
+            (Relation::AtMost, HALVES),
+            Basis::Ranges,
+            halves,
+        ),
+        ClaimSpec::new(
+            format!(
+                "The adaptive limiters keep after-drop throughput at least {NEAR_CEILING}× the dependency's ceiling \
+                 (capacity-after / service time), in both families"
+            ),
+            AFTER_OPS,
+            "calls answered per second over the calls issued after the capacity drop",
+            (Relation::AtLeast, NEAR_CEILING),
+            Basis::Ranges,
+            near,
+        )
+        .undecidable_if(after_ceiling(summary).is_none().then(|| "the run has no capacity_after or service_ms".into())),
+        ClaimSpec::new(
+            format!(
+                "Cheap concurrency still needs admission control: without a bound, after-drop p99 is at least \
+                 {UNBOUNDED_FACTOR}× the fixed bound's, in both families"
+            ),
+            HEADLINE,
+            P99,
+            (Relation::AtLeast, UNBOUNDED_FACTOR),
+            Basis::Ranges,
+            FAMILIES
+                .iter()
+                .map(|f| Comparison { a: named(format!("{f}-unbounded")), b: named(format!("{f}-fixed")) })
+                .collect(),
+        ),
     ]
 }
 
@@ -37,154 +95,116 @@ fn adaptive() -> impl Iterator<Item = LimiterKind> {
     LIMITERS.into_iter().filter(|k| *k != LimiterKind::Fixed)
 }
 
-fn adaptive_halves_tail(summary: &Summary) -> ClaimResult {
-    let text = "After the drop, each adaptive limiter's p99 latency is below half the fixed bound's, in both families";
-    let mut verdicts = Vec::new();
-    let mut details = Vec::new();
-    for family in ["stream", "blocking"] {
-        let fixed = format!("{family}-fixed");
-        for kind in adaptive() {
-            let name = format!("{family}-{}", kind.name());
-            match (summary.stats(&name, HEADLINE), summary.stats(&fixed, HEADLINE)) {
-                (Ok(a), Ok(f)) => {
-                    let (verdict, detail) = verdict_range_at_most(a, f, 0.5);
-                    verdicts.push(verdict);
-                    details.push(format!("{name}: {}, {detail}", verdict.as_str()));
-                }
-                (Err(e), _) | (_, Err(e)) => {
-                    verdicts.push(Verdict::Inconclusive);
-                    details.push(e);
-                }
-            }
-        }
-    }
-    ClaimResult::new(text, Verdict::combine(verdicts), details.join("; "))
-}
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
 
-fn adaptive_near_ceiling(summary: &Summary) -> ClaimResult {
-    let text = "The adaptive limiters keep after-drop throughput within 15% of the dependency's ceiling \
-                (capacity-after / service time), in both families";
-    let Some(ceiling) = after_ceiling(summary) else {
-        return ClaimResult::new(text, Verdict::Inconclusive, "the run has no capacity_after or service_ms");
-    };
-    let floor = 0.85 * ceiling;
-    let mut verdicts = Vec::new();
-    let mut details = Vec::new();
-    for family in ["stream", "blocking"] {
-        for kind in adaptive() {
-            let name = format!("{family}-{}", kind.name());
-            match summary.stats(&name, AFTER_OPS) {
-                Ok(s) => {
-                    // Every iteration at or above the floor holds; every one below it fails.
-                    let verdict = if s.min >= floor {
-                        Verdict::Holds
-                    } else if s.max < floor {
-                        Verdict::Fails
-                    } else {
-                        Verdict::Inconclusive
-                    };
-                    verdicts.push(verdict);
-                    details.push(format!(
-                        "{name}: {} of the ceiling (median {:.0}, {:.0}–{:.0} calls/s), {}",
-                        percent(s.median / ceiling),
-                        s.median,
-                        s.min,
-                        s.max,
-                        verdict.as_str()
-                    ));
-                }
-                Err(e) => {
-                    verdicts.push(Verdict::Inconclusive);
-                    details.push(e);
-                }
-            }
-        }
-    }
-    ClaimResult::new(
-        text,
-        Verdict::combine(verdicts),
-        format!("ceiling {ceiling:.0} calls/s, floor {floor:.0}: {}", details.join("; ")),
-    )
-}
+    use measure::judge::judge;
+    use measure::record::Status;
+    use measure::summary::{Check, ContestantSummary, Environment, Family, Method, MetricStats, Verdict};
 
-/// The largest stream/blocking ratio of after-drop p99 over the bounded limiters must be at most half the
-/// largest spread between limiters within a family.
-fn family_matters_less(summary: &Summary) -> ClaimResult {
-    let text = "The family (stream or blocking) matters far less than the limiter: the largest stream/blocking \
-                gap in after-drop p99 for one limiter is at most half the largest gap between two limiters of one \
-                family";
-    let mut family_gap: Option<(f64, String)> = None;
-    let mut missing = Vec::new();
-    for kind in LIMITERS {
-        let (s, b) = (format!("stream-{}", kind.name()), format!("blocking-{}", kind.name()));
-        match (summary.stats(&s, HEADLINE), summary.stats(&b, HEADLINE)) {
-            (Ok(x), Ok(y)) => {
-                let gap = x.median.max(y.median) / x.median.min(y.median);
-                if family_gap.as_ref().is_none_or(|(g, _)| gap > *g) {
-                    family_gap =
-                        Some((gap, format!("{} ({s} {:.0} µs, {b} {:.0} µs)", kind.name(), x.median, y.median)));
-                }
-            }
-            (Err(e), _) | (_, Err(e)) => missing.push(e),
-        }
-    }
-    let mut limiter_gap: Option<(f64, String)> = None;
-    for family in ["stream", "blocking"] {
-        let medians: Vec<(String, f64)> = LIMITERS
-            .iter()
-            .filter_map(|k| {
-                let name = format!("{family}-{}", k.name());
-                summary.stats(&name, HEADLINE).ok().map(|s| (name, s.median))
-            })
-            .collect();
-        let lo = medians.iter().min_by(|a, b| a.1.total_cmp(&b.1));
-        let hi = medians.iter().max_by(|a, b| a.1.total_cmp(&b.1));
-        if let (Some(lo), Some(hi)) = (lo, hi) {
-            let gap = hi.1 / lo.1;
-            if limiter_gap.as_ref().is_none_or(|(g, _)| gap > *g) {
-                limiter_gap = Some((gap, format!("{} {:.0} µs against {} {:.0} µs", hi.0, hi.1, lo.0, lo.1)));
-            }
-        }
-    }
-    match (family_gap, limiter_gap) {
-        (Some((fg, fd)), Some((lg, ld))) if missing.is_empty() => {
-            let verdict = if fg * 2.0 <= lg { Verdict::Holds } else { Verdict::Fails };
-            ClaimResult::new(
-                text,
-                verdict,
-                format!(
-                    "largest family gap {}× at {fd}; largest limiter gap {}×: {ld} (ratios of medians)",
-                    format_ratio(fg),
-                    format_ratio(lg)
-                ),
-            )
-        }
-        _ => ClaimResult::new(text, Verdict::Inconclusive, format!("missing results: {}", missing.join("; "))),
-    }
-}
+    use super::*;
 
-fn unbounded_tail(summary: &Summary) -> ClaimResult {
-    let text = "Cheap concurrency still needs admission control: without a bound, after-drop p99 is at least 5× the \
-                fixed bound's, in both families";
-    let mut verdicts = Vec::new();
-    let mut details = Vec::new();
-    for family in ["stream", "blocking"] {
-        let (u, f) = (format!("{family}-unbounded"), format!("{family}-fixed"));
-        match (summary.stats(&u, HEADLINE), summary.stats(&f, HEADLINE)) {
-            (Ok(a), Ok(b)) => {
-                let (verdict, detail) = verdict_range_at_least(a, b, 5.0);
-                verdicts.push(verdict);
-                details.push(format!("{u}: {}, {detail}", verdict.as_str()));
-            }
-            (Err(e), _) | (_, Err(e)) => {
-                verdicts.push(Verdict::Inconclusive);
-                details.push(e);
+    fn range(values: [f64; 3]) -> MetricStats {
+        measure::stats::summarize(&values.map(|v| vec![v])).expect("samples")
+    }
+
+    /// A run where every limiter of both families ran with the given after-drop p99 (µs) and throughput.
+    fn run(p99: impl Fn(&str) -> f64, ops: f64) -> Summary {
+        let mut contestants = Vec::new();
+        for family in FAMILIES {
+            for kind in ["fixed", "aimd", "gradient2", "vegas", "unbounded"] {
+                let name = format!("{family}-{kind}");
+                let p = p99(&name);
+                contestants.push(ContestantSummary {
+                    name: name.clone(),
+                    family: if family == "stream" { Family::Stream } else { Family::Blocking },
+                    description: String::new(),
+                    status: Status::Ok,
+                    reason: None,
+                    checks: vec![],
+                    metrics: BTreeMap::from([
+                        (HEADLINE.to_string(), range([p * 0.99, p, p * 1.01])),
+                        (AFTER_OPS.to_string(), range([ops * 0.99, ops, ops * 1.01])),
+                    ]),
+                    skipped_phases: BTreeMap::new(),
+                });
             }
         }
+        Summary {
+            scenario: "overload".into(),
+            lab_version: "test".into(),
+            git_rev: "unknown".into(),
+            git_dirty: false,
+            render_git_rev: "unknown".into(),
+            render_git_dirty: false,
+            started_utc: String::new(),
+            finished_utc: String::new(),
+            environment: Environment::default(),
+            method: Method {
+                quick: false,
+                forks: 3,
+                warmup: 0,
+                iterations: 1,
+                noise_threshold: 0.2,
+                seed: 0,
+                trial_timeout_s: 60.0,
+            },
+            params: BTreeMap::from([
+                ("capacity_after".to_string(), serde_json::Value::from(100)),
+                ("service_ms".to_string(), serde_json::Value::from(5)),
+            ]),
+            contestants,
+            claims: vec![],
+            command: String::new(),
+            raw_file: String::new(),
+            phases: vec![],
+        }
     }
-    ClaimResult::new(text, Verdict::combine(verdicts), details.join("; "))
-}
 
-fn percent(x: f64) -> String {
-    format!("{:.0}%", x * 100.0)
+    fn p99(name: &str) -> f64 {
+        if name.ends_with("fixed") {
+            100_000.0
+        } else if name.ends_with("unbounded") {
+            900_000.0
+        } else {
+            20_000.0
+        }
+    }
+
+    #[test]
+    fn every_claim_holds_on_a_run_that_bears_it_out() {
+        let summary = run(p99, 19_500.0);
+        for spec in table(&summary) {
+            let claim = judge(&summary, &spec);
+            assert_eq!(claim.verdict, Verdict::Holds, "{}: {}", claim.text, claim.detail);
+        }
+    }
+
+    #[test]
+    fn a_slow_adaptive_limiter_or_a_low_throughput_fails_its_claim() {
+        let summary = run(|n| if n == "blocking-vegas" { 80_000.0 } else { p99(n) }, 10_000.0);
+        let claims: Vec<Verdict> = table(&summary).iter().map(|s| judge(&summary, s).verdict).collect();
+        assert_eq!(claims, [Verdict::Fails, Verdict::Fails, Verdict::Holds]);
+    }
+
+    #[test]
+    fn an_idle_call_failure_leaves_no_claim_holding_on_that_contestant() {
+        let mut summary = run(p99, 19_500.0);
+        if let Some(c) = summary.contestants.iter_mut().find(|c| c.name == "stream-aimd") {
+            c.status = Status::Failed;
+            c.metrics.clear();
+            c.checks.push(Check::new("idle_call", false, "the dependency refused the call"));
+        }
+        let claim = judge(&summary, &table(&summary)[0]);
+        assert_eq!(claim.verdict, Verdict::Inconclusive, "{}", claim.detail);
+        assert!(claim.detail.contains("stream-aimd did not run cleanly (failed)"), "{}", claim.detail);
+    }
+
+    #[test]
+    fn without_the_ceiling_parameters_the_throughput_claim_cannot_be_decided() {
+        let mut summary = run(p99, 19_500.0);
+        summary.params.clear();
+        assert_eq!(judge(&summary, &table(&summary)[1]).verdict, Verdict::Inconclusive);
+    }
 }

@@ -2,6 +2,7 @@
 
 use std::fmt::Write as _;
 
+use measure::compare::{beyond_noise, within_noise};
 use measure::summary::{Family, Summary};
 
 use crate::claims::after_ceiling;
@@ -144,10 +145,10 @@ fn limiters(summary: &Summary, out: &mut String) {
     }
     if let Some((limit, ls, lb)) = both(summary, "gradient2", "after_drop.limit_mean", |v| format!("{v:.0}")) {
         let _ = write!(text, "- **Gradient2** averaged a limit of {limit} after the drop.");
-        if ls.min(lb) > 2.0 * after {
+        if beyond_noise(ls.min(lb), after, summary.method.noise_threshold) {
             let _ = write!(
                 text,
-                " That is far above the {after:.0} slots: Gradient2 compares the latest call's latency with a \
+                " That is above the {after:.0} slots by more than the noise threshold: Gradient2 compares the latest call's latency with a \
                  long-term average over 600 calls, so once the slower latency has filled that average (600 calls \
                  take a few tens of milliseconds here) the ratio is back to 1 and the limit grows again. Against \
                  a dependency that queues instead of rejecting, it protects only for a moment and then behaves \
@@ -166,9 +167,9 @@ fn limiters(summary: &Summary, out: &mut String) {
              queue from the latency against the lowest latency it has seen, and periodically forgets that \
              minimum to re-learn it."
         );
-        if ps.max(pb) > 2.0 * ps.min(pb) {
+        if beyond_noise(ps.max(pb), ps.min(pb), summary.method.noise_threshold) {
             text.push_str(
-                " Its two families differ by more than 2× here, although they share the algorithm, the gate and \
+                " Its two families differ by more than the noise threshold here, although they share the algorithm, the gate and \
                  the dependency: only the latencies each family feeds it differ.",
             );
             // Vegas's queue estimate is limit × (1 − lowest latency / latency): any delay the caller adds under
@@ -191,7 +192,7 @@ fn limiters(summary: &Summary, out: &mut String) {
                 );
                 // The family with the larger overhead should settle lower if the overhead steers Vegas.
                 let steered = (ob > os && lb < ls) || (os > ob && ls < lb);
-                let close = ls.max(lb) < 1.25 * ls.min(lb);
+                let close = within_noise(ls, lb, summary.method.noise_threshold);
                 if close {
                     text.push_str(
                         " The limits were close at the drop, so the gap opened after it; the lab has not \

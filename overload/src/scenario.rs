@@ -3,7 +3,8 @@
 
 use measure::record::{RunParams, TrialRequest};
 use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
-use measure::summary::{ClaimResult, ContestantInfo, Summary};
+use measure::judge::ClaimSpec;
+use measure::summary::{ContestantInfo, Summary};
 
 use crate::contestants::Contestant;
 use crate::{claims, discussion, trial};
@@ -197,8 +198,8 @@ impl Scenario for OverloadScenario {
         trial::run_trial(request, sink)
     }
 
-    fn claims(&self, summary: &Summary) -> Vec<ClaimResult> {
-        claims::claims(summary)
+    fn claim_table(&self, summary: &Summary) -> Vec<ClaimSpec> {
+        claims::table(summary)
     }
 
     fn discussion(&self, summary: &Summary) -> String {

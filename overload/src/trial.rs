@@ -47,7 +47,8 @@ pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
     let idle = match idle_metrics(prepared.as_ref(), &config) {
         Ok(idle) => idle,
         Err(err) => {
-            sink.skipped(&err);
+            // An idle call that fails is a broken contestant, not a limit of the machine: it fails, never skips.
+            sink.check(Check::new("idle_call", false, err));
             return Ok(());
         }
     };

@@ -13,7 +13,7 @@ fn every_contestant_passes(check: CheckFn, config: ChainConfig) {
     let failures: Vec<String> = contestants()
         .iter()
         .map(|c| (c.info().name, check(c, &config)))
-        .filter(|(_, result)| !result.passed)
+        .filter(|(_, result)| result.failed())
         .map(|(name, result)| format!("{name}: {} — {}", result.name, result.detail))
         .collect();
     assert!(failures.is_empty(), "{} contestant(s) failed:\n{}", failures.len(), failures.join("\n"));

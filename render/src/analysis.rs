@@ -251,6 +251,8 @@ pub(crate) mod tests {
             n: 6,
             mean: median,
             fork_medians: vec![median * 0.95, median, median * 1.1],
+            processes: 3,
+            outliers: Default::default(),
         }
     }
 
@@ -274,6 +276,8 @@ pub(crate) mod tests {
             lab_version: "0.1.0".to_string(),
             git_rev: "abc1234".to_string(),
             git_dirty: false,
+            render_git_rev: "unknown".into(),
+            render_git_dirty: false,
             started_utc: "2026-11-30T10:00:00Z".to_string(),
             finished_utc: "2026-11-30T10:02:10Z".to_string(),
             environment: Environment::default(),

@@ -28,6 +28,10 @@ pub fn render_markdown(input: &ReportInput<'_>) -> String {
     section(&mut out, "Charts", &charts(input));
     section(&mut out, "Correctness checks", &checks(summary));
     section(&mut out, "Claims", &claims(summary));
+    let references = published_reference(summary);
+    if !references.is_empty() {
+        section(&mut out, "Published reference", &references);
+    }
     let discussion = input.discussion.trim();
     section(
         &mut out,
@@ -131,9 +135,11 @@ fn method(summary: &Summary) -> String {
         out.push_str("- `--quick`: small sizes and few repetitions, a smoke run\n");
     }
     out.push_str(
-        "\nStatistics pool every measured iteration of every fork; `ci999` is the half-width of the 99.9% \
-         Student-t confidence interval of the mean; each fork is a fresh process because repetitions inside one \
-         process agree far more than separate processes do, so only forks show the real spread.\n",
+        "\nThe process is the unit of evidence: each fork is a fresh process, and repetitions inside one process \
+         agree far more than separate processes do. Median and min–max span every measured iteration; `ci999` is \
+         the half-width of the 99.9% Student-t confidence interval of the mean of the per-process medians, and \
+         with fewer than 3 processes there is no interval and every claim is inconclusive. Processes and \
+         iterations beyond Tukey's fences (1.5 interquartile ranges) are flagged, never dropped.\n",
     );
     out
 }
@@ -148,8 +154,15 @@ fn environment(summary: &Summary) -> String {
     table.row(&["kernel".to_string(), or_unknown(&e.kernel)]);
     table.row(&["rustc".to_string(), or_unknown(&e.rustc)]);
     table.row(&["lab".to_string(), or_unknown(&summary.lab_version)]);
-    let dirty = if summary.git_dirty { "dirty: uncommitted changes" } else { "clean" };
-    table.row(&["git".to_string(), format!("`{}` ({dirty})", or_unknown(&summary.git_rev))]);
+    let dirty = |d: bool| if d { "dirty: uncommitted changes" } else { "clean" };
+    table.row(&[
+        "code that ran".to_string(),
+        format!("`{}` ({})", or_unknown(&summary.git_rev), dirty(summary.git_dirty)),
+    ]);
+    table.row(&[
+        "code that judged and rendered".to_string(),
+        format!("`{}` ({})", or_unknown(&summary.render_git_rev), dirty(summary.render_git_dirty)),
+    ]);
     table.row(&["started".to_string(), or_unknown(&summary.started_utc)]);
     let finished =
         if summary.finished_utc.is_empty() { "— (interrupted)".to_string() } else { summary.finished_utc.clone() };
@@ -183,7 +196,8 @@ fn results(input: &ReportInput<'_>) -> String {
     let threshold = summary.method.noise_threshold;
     let (full, brief) = input.table_metrics.split_at(FULL_STAT_METRICS.min(input.table_metrics.len()));
     let mut out = format!(
-        "Each cell of the first table is `median (min–max) ±ci999` over every measured iteration of every fork; \
+        "Each cell of the first table is `median (min–max) ±ci999`: median and range over every measured \
+         iteration of every fork, `ci999` over the per-process medians (`no interval` with fewer than 3 processes); \
          its last column is the ratio of medians on `{}` against the best baseline. The second table gives \
          medians of the other metrics.\n",
         input.headline_metric
@@ -228,11 +242,14 @@ fn results(input: &ReportInput<'_>) -> String {
             for metric in full {
                 match c.metrics.get(&metric_key(phase, metric)) {
                     Some(s) => row.push(format!(
-                        "{} ({}–{}) ±{}",
+                        "{} ({}–{}) {}",
                         format::number(s.median),
                         format::number(s.min),
                         format::number(s.max),
-                        format::half_width(s.ci999, s.median)
+                        match s.interval() {
+                            Some(_) => format!("±{}", format::half_width(s.ci999, s.median)),
+                            None => "no interval".to_string(),
+                        }
                     )),
                     None => {
                         row.push("—".to_string());
@@ -285,6 +302,26 @@ fn results(input: &ReportInput<'_>) -> String {
     out
 }
 
+/// The processes and iterations beyond Tukey's fences, such as `fork 2; 1 iteration severe`, or `none`.
+fn outliers(stats: &measure::summary::MetricStats) -> String {
+    let o = &stats.outliers;
+    let mut parts = Vec::new();
+    if !o.processes.is_empty() {
+        let forks: Vec<String> = o.processes.iter().map(usize::to_string).collect();
+        parts.push(format!("fork {}", forks.join(", ")));
+    }
+    for (count, grade) in [(o.iterations_mild, "mild"), (o.iterations_severe, "severe")] {
+        if count > 0 {
+            parts.push(format!("{count} iteration{} {grade}", if count == 1 { "" } else { "s" }));
+        }
+    }
+    if parts.is_empty() {
+        "none".to_string()
+    } else {
+        parts.join("; ")
+    }
+}
+
 fn spread(input: &ReportInput<'_>) -> String {
     let summary = input.summary;
     let metric = input.headline_metric;
@@ -293,7 +330,7 @@ fn spread(input: &ReportInput<'_>) -> String {
     if named_phases {
         columns.push(("phase", Align::Left));
     }
-    columns.extend([("median of each fork", Align::Right), ("max / min", Align::Right)]);
+    columns.extend([("median of each fork", Align::Right), ("max / min", Align::Right), ("outliers", Align::Left)]);
     let mut table = Table::new(&columns);
     let mut rows = 0;
     let mut flagged = false;
@@ -305,7 +342,7 @@ fn spread(input: &ReportInput<'_>) -> String {
                 row.push(format!("`{phase}`"));
             }
             if stats.fork_medians.is_empty() {
-                row.extend(["—".to_string(), "—".to_string()]);
+                row.extend(["—".to_string(), "—".to_string(), "—".to_string()]);
             } else {
                 let medians: Vec<String> = stats.fork_medians.iter().map(|m| format::number(*m)).collect();
                 row.push(medians.join(" / "));
@@ -319,6 +356,7 @@ fn spread(input: &ReportInput<'_>) -> String {
                 } else {
                     row.push("—".to_string());
                 }
+                row.push(outliers(stats));
             }
             table.row(&row);
             rows += 1;
@@ -328,7 +366,9 @@ fn spread(input: &ReportInput<'_>) -> String {
         return format!("_No contestant that passed measured `{metric}`._");
     }
     let mut out = format!(
-        "`{metric}` per fork (each fork a fresh process); max / min is the largest fork median over the smallest.\n\n"
+        "`{metric}` per fork (each fork a fresh process); max / min is the largest fork median over the smallest; \
+         outliers are the forks (numbered from 0) whose median, and the iterations whose value, lie beyond \
+         Tukey's fences (mild: 1.5 interquartile ranges beyond the quartiles, severe: 3).\n\n"
     );
     out.push_str(&table.render());
     if flagged {
@@ -359,7 +399,11 @@ fn checks(summary: &Summary) -> String {
             out.push_str("- no checks ran\n");
         }
         for check in &c.checks {
-            let mark = if check.passed { "✅" } else { "❌" };
+            let mark = match check.outcome() {
+                "passed" => "✅",
+                "failed" => "❌",
+                _ => "➖ not applicable:",
+            };
             let _ = writeln!(out, "- {mark} `{}`: {}", check.name, check.detail);
         }
         out.push('\n');
@@ -377,8 +421,76 @@ fn claims(summary: &Summary) -> String {
     let mut out = String::new();
     for claim in &summary.claims {
         let _ = writeln!(out, "- **{}**: {} — {}", claim.verdict.as_str(), claim.text, claim.detail);
+        if !claim.metric.is_empty() {
+            let _ = writeln!(
+                out,
+                "  <br>_Judged on `{}` ({}), from {}._",
+                claim.metric, claim.metric_definition, claim.judged_on
+            );
+        }
     }
     out
+}
+
+/// The published figures of this scenario set beside this run as ratios to each side's own baseline; empty
+/// when the scenario has none.
+fn published_reference(summary: &Summary) -> String {
+    let rows = measure::references::compare(summary);
+    if rows.is_empty() {
+        return String::new();
+    }
+    let mut table = Table::new(&[
+        ("study", Align::Left),
+        ("what", Align::Left),
+        ("figure", Align::Right),
+        ("hardware", Align::Left),
+        ("× the study's baseline", Align::Right),
+        ("here", Align::Left),
+        ("× this run's baseline", Align::Right),
+    ]);
+    for row in &rows {
+        let f = row.figure;
+        let at = f.phase.as_ref().map(|p| format!(" at `{p}`")).unwrap_or_default();
+        let here = if row.here.values.is_empty() {
+            "did not run".to_string()
+        } else {
+            let values: Vec<String> =
+                row.here.values.iter().map(|(who, v)| format!("{who} {}", format::number(*v))).collect();
+            values.join(", ")
+        };
+        let study_ratio = match (row.study_ratio, &f.baseline) {
+            (Some(r), Some(b)) => format!("{} (of {b})", format::ratio(r)),
+            _ => "baseline".to_string(),
+        };
+        let here_ratio = match row.here_ratio {
+            Some((lo, hi)) if format::ratio(lo) == format::ratio(hi) => format::ratio(lo),
+            Some((lo, hi)) => format!("{}–{}", format::ratio(lo), format::ratio(hi)),
+            None if f.baseline.is_none() => "baseline".to_string(),
+            None => "n/a".to_string(),
+        };
+        table.row(&[
+            f.study.clone(),
+            format!("{}{at}", f.subject),
+            format!("{} {}", format::number(f.value), f.unit),
+            f.hardware.clone(),
+            study_ratio,
+            here,
+            here_ratio,
+        ]);
+    }
+    let sources: Vec<String> = rows
+        .iter()
+        .map(|r| format!("{}: {}", r.figure.subject, r.figure.source))
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    format!(
+        "Figures from published studies (all in `measure/references.json`) are compared only as ratios to each \
+         study's own baseline, beside the same ratio in this run; absolute figures from another machine and runtime \
+         are not compared.\n\n{}\nSources: {}.\n",
+        table.render(),
+        sources.join("; ")
+    )
 }
 
 fn harness(input: &ReportInput<'_>) -> String {

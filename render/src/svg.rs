@@ -710,7 +710,17 @@ mod tests {
     use super::*;
 
     fn stats(median: f64) -> MetricStats {
-        MetricStats { median, min: median, max: median, ci999: 0.0, n: 1, mean: median, fork_medians: Vec::new() }
+        MetricStats {
+            median,
+            min: median,
+            max: median,
+            ci999: 0.0,
+            n: 1,
+            mean: median,
+            fork_medians: Vec::new(),
+            processes: 0,
+            outliers: Default::default(),
+        }
     }
 
     fn contestant(name: &str, status: Status, metrics: &[(&str, f64)]) -> ContestantSummary {
@@ -734,6 +744,8 @@ mod tests {
             lab_version: "0.1.0".to_string(),
             git_rev: "abc1234".to_string(),
             git_dirty: false,
+            render_git_rev: "unknown".into(),
+            render_git_dirty: false,
             started_utc: String::new(),
             finished_utc: String::new(),
             environment: Environment::default(),

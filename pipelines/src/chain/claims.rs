@@ -1,10 +1,10 @@
-//! The chain scenario's falsifiable claims, judged on the 99.9% confidence bounds of `ms_per_million` ratios
-//! with [`measure::compare::verdict_at_most`] and [`measure::compare::verdict_at_least`]. A claim whose
-//! contestant or phase did not run (or failed) is inconclusive and says so. The thresholds are the claims'
-//! own, fixed before any measurement; they are never tuned to pass.
+//! The chain scenario's claims, as a table the harness judges ([`measure::judge`]): every claim compares
+//! `ms_per_million` on the 99.9% intervals of per-process medians. The thresholds are the claims' own, fixed
+//! before any measurement; they are never tuned to pass.
 
-use measure::compare::{verdict_at_least, verdict_at_most};
-use measure::summary::{ClaimResult, Family, MetricStats, Summary, Verdict};
+use measure::compare::{Basis, Relation};
+use measure::judge::{ClaimSpec, Comparison, Phase, Side, Who};
+use measure::summary::{Family, MetricStats, Summary};
 
 use super::HEADLINE;
 
@@ -19,26 +19,89 @@ pub const BATCH_PAIRS: [(&str, &str); 4] = [
     ("stream-tokio-tasks", "stream-tokio-tasks-batched"),
 ];
 
-/// Every claim, judged against `summary`.
-pub fn claims(summary: &Summary) -> Vec<ClaimResult> {
+/// What `ms_per_million` measures.
+const DEFINITION: &str = "wall time per million input items, over each whole timed iteration";
+
+/// The factor of the single-task stream claim at work 0.
+pub const NEAR_LOOP_AT_0: f64 = 2.0;
+/// The factor of the single-task stream claim at work 64.
+pub const NEAR_LOOP_AT_64: f64 = 1.5;
+/// How much cheaper batching must make every channel family.
+pub const BATCHING_FACTOR: f64 = 10.0;
+/// How much a yielding source must cost over one that never yields.
+pub const YIELD_FACTOR: f64 = 1.2;
+
+/// Every claim of the chain scenario, as data.
+pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
+    let batch = summary.params.get("batch").map_or_else(|| "a batch of".to_string(), |v| v.to_string());
     vec![
-        fastest_stream_near_loop(summary, 0, 2.0),
-        batching_pays(summary),
-        fastest_stream_near_loop(summary, 64, 1.5),
-        yielding_costs(summary),
+        fastest_stream_near_loop(0, NEAR_LOOP_AT_0),
+        ClaimSpec::new(
+            format!(
+                "At work 0, in every channel family (crossbeam, flume, std, tokio tasks), sending {batch} items per \
+                 message makes the pipeline at least {BATCHING_FACTOR}× faster than one item per message."
+            ),
+            HEADLINE,
+            DEFINITION,
+            (Relation::AtLeast, BATCHING_FACTOR),
+            Basis::Intervals,
+            BATCH_PAIRS
+                .iter()
+                .map(|(single, batched)| Comparison {
+                    a: Side::contestant(*single, work(0)),
+                    b: Side::contestant(*batched, work(0)),
+                })
+                .collect(),
+        ),
+        fastest_stream_near_loop(64, NEAR_LOOP_AT_64),
+        ClaimSpec::new(
+            format!(
+                "At work 0, tokio-stream's yielding `iter` source costs at least {YIELD_FACTOR}× a source that never \
+                 yields (same adapters, same current-thread runtime)."
+            ),
+            HEADLINE,
+            DEFINITION,
+            (Relation::AtLeast, YIELD_FACTOR),
+            Basis::Intervals,
+            vec![Comparison {
+                a: Side::contestant("stream-tokio-iter", work(0)),
+                b: Side::contestant("stream-tokio-noyield", work(0)),
+            }],
+        ),
     ]
 }
 
-/// The headline metric's key in phase `work_<work>`, if that phase ran.
-pub(crate) fn key(summary: &Summary, work: u64) -> Option<String> {
-    let phase = format!("work_{work}");
-    summary.phases.contains(&phase).then(|| format!("{phase}.{HEADLINE}"))
+/// The phase `work_<work>`.
+fn work(work: u64) -> Phase {
+    Phase::Named(format!("work_{work}"))
 }
 
-/// The headline statistics of `contestant` at `work`, or why there are none.
-pub(crate) fn stats<'a>(summary: &'a Summary, contestant: &str, work: u64) -> Result<&'a MetricStats, String> {
-    let key = key(summary, work).ok_or_else(|| format!("phase work_{work} did not run"))?;
-    summary.stats(contestant, &key)
+/// Every stream contestant of the registry.
+fn streams() -> Vec<String> {
+    super::contestants().iter().map(|c| c.info()).filter(|i| i.family == Family::Stream).map(|i| i.name).collect()
+}
+
+fn fastest_stream_near_loop(work_rounds: u64, factor: f64) -> ClaimSpec {
+    ClaimSpec::new(
+        format!(
+            "At work {work_rounds}, the fastest stream contestant takes at most {factor}× the plain loop's time per \
+             million items{}.",
+            if work_rounds > 0 { " (work narrows the gap)" } else { "" }
+        ),
+        HEADLINE,
+        DEFINITION,
+        (Relation::AtMost, factor),
+        Basis::Intervals,
+        vec![Comparison {
+            a: Side { who: Who::Lowest(streams()), phase: work(work_rounds) },
+            b: Side::contestant(LOOP, work(work_rounds)),
+        }],
+    )
+}
+
+/// The headline statistics of `contestant` at `work`, if it ran cleanly there.
+pub(crate) fn stats<'a>(summary: &'a Summary, contestant: &str, work: u64) -> Option<&'a MetricStats> {
+    summary.metric(contestant, &format!("work_{work}.{HEADLINE}"))
 }
 
 /// The stream contestant with the lowest median headline at `work`.
@@ -47,67 +110,8 @@ pub(crate) fn fastest_stream(summary: &Summary, work: u64) -> Option<(&str, &Met
         .contestants
         .iter()
         .filter(|c| c.family == Family::Stream)
-        .filter_map(|c| stats(summary, &c.name, work).ok().map(|s| (c.name.as_str(), s)))
+        .filter_map(|c| stats(summary, &c.name, work).map(|s| (c.name.as_str(), s)))
         .min_by(|a, b| a.1.median.total_cmp(&b.1.median))
-}
-
-fn fastest_stream_near_loop(summary: &Summary, work: u64, factor: f64) -> ClaimResult {
-    let text = format!(
-        "At work {work}, the fastest stream contestant takes at most {factor}× the plain loop's time per million items{}.",
-        if work > 0 { " (work narrows the gap)" } else { "" }
-    );
-    let floor = match stats(summary, LOOP, work) {
-        Ok(s) => s,
-        Err(why) => return ClaimResult::new(text, Verdict::Inconclusive, why),
-    };
-    match fastest_stream(summary, work) {
-        None => ClaimResult::new(text, Verdict::Inconclusive, format!("no stream contestant ran at work {work}")),
-        Some((name, fastest)) => {
-            let (verdict, detail) = verdict_at_most(fastest, floor, factor);
-            ClaimResult::new(
-                text,
-                verdict,
-                format!(
-                    "{name} (fastest stream by median, {:.3} ms/M) vs {LOOP} ({:.3} ms/M): {detail}",
-                    fastest.median, floor.median
-                ),
-            )
-        }
-    }
-}
-
-fn batching_pays(summary: &Summary) -> ClaimResult {
-    let batch = summary.params.get("batch").map_or_else(|| "a batch of".to_string(), |v| v.to_string());
-    let text = format!(
-        "At work 0, in every channel family (crossbeam, flume, std, tokio tasks), sending {batch} items per message \
-         makes the pipeline at least 10× faster than one item per message."
-    );
-    ClaimResult::all_of(
-        text,
-        BATCH_PAIRS.iter().map(|(single, batched)| match (stats(summary, single, 0), stats(summary, batched, 0)) {
-            (Ok(a), Ok(b)) => {
-                let (v, d) = verdict_at_least(a, b, 10.0);
-                (v, format!("{single} {:.3} vs {batched} {:.3} ms/M: {d}", a.median, b.median))
-            }
-            (Err(why), _) | (_, Err(why)) => (Verdict::Inconclusive, why),
-        }),
-    )
-}
-
-fn yielding_costs(summary: &Summary) -> ClaimResult {
-    let text = "At work 0, tokio-stream's yielding `iter` source costs at least 1.2× a source that never yields \
-                (same adapters, same current-thread runtime).";
-    match (stats(summary, "stream-tokio-iter", 0), stats(summary, "stream-tokio-noyield", 0)) {
-        (Ok(a), Ok(b)) => {
-            let (verdict, detail) = verdict_at_least(a, b, 1.2);
-            ClaimResult::new(
-                text,
-                verdict,
-                format!("stream-tokio-iter {:.3} vs stream-tokio-noyield {:.3} ms/M: {detail}", a.median, b.median),
-            )
-        }
-        (Err(why), _) | (_, Err(why)) => ClaimResult::new(text, Verdict::Inconclusive, why),
-    }
 }
 
 #[cfg(test)]
@@ -115,14 +119,15 @@ pub(crate) mod tests {
     use std::collections::BTreeMap;
 
     use measure::record::Status;
-    use measure::summary::{ContestantSummary, Environment, Method};
+    use measure::summary::{ContestantSummary, Environment, Method, Verdict};
 
     use super::*;
     use crate::chain::contestants;
 
+    /// Three processes a thousandth apart around `median`.
     fn stats_of(median: f64) -> MetricStats {
-        let ci = median * 0.01;
-        MetricStats { median, min: median - ci, max: median + ci, ci999: ci, n: 30, mean: median, fork_medians: vec![] }
+        let d = median * 0.001;
+        measure::stats::summarize(&[vec![median - d], vec![median], vec![median + d]]).expect("samples")
     }
 
     /// A summary where every registered contestant ran with the given `(work, ms_per_million)` medians (absent
@@ -158,6 +163,8 @@ pub(crate) mod tests {
             lab_version: "test".into(),
             git_rev: "unknown".into(),
             git_dirty: false,
+            render_git_rev: "unknown".into(),
+            render_git_dirty: false,
             started_utc: String::new(),
             finished_utc: String::new(),
             environment: Environment { cores: 2, ..Environment::default() },
@@ -184,23 +191,27 @@ pub(crate) mod tests {
         }
     }
 
+    fn judged(summary: &Summary, index: usize) -> measure::summary::ClaimResult {
+        measure::judge::judge(summary, &table(summary)[index])
+    }
+
     #[test]
     fn the_fastest_stream_is_judged_against_the_loop() {
         let summary = summary_with(&[(LOOP, 0, 1.0), ("stream-futures", 0, 1.5), ("stream-tokio-noyield", 0, 1.8)]);
-        let claim = fastest_stream_near_loop(&summary, 0, 2.0);
+        let claim = judged(&summary, 0);
         assert_eq!(claim.verdict, Verdict::Holds, "{}", claim.detail);
         assert!(claim.detail.contains("stream-futures"), "{}", claim.detail);
         let slow = summary_with(&[(LOOP, 0, 1.0), ("stream-futures", 0, 5.0)]);
-        assert_eq!(fastest_stream_near_loop(&slow, 0, 2.0).verdict, Verdict::Fails);
+        assert_eq!(judged(&slow, 0).verdict, Verdict::Fails);
     }
 
     #[test]
     fn batching_takes_the_worst_pair() {
         let mut medians: Vec<(&str, u64, f64)> = BATCH_PAIRS.iter().map(|(_, b)| (*b, 0, 5.0)).collect();
         let summary = summary_with(&medians);
-        assert_eq!(batching_pays(&summary).verdict, Verdict::Holds);
+        assert_eq!(judged(&summary, 1).verdict, Verdict::Holds);
         medians[0] = ("blocking-crossbeam-batched", 0, 50.0);
-        let claim = batching_pays(&summary_with(&medians));
+        let claim = judged(&summary_with(&medians), 1);
         assert_eq!(claim.verdict, Verdict::Fails, "{}", claim.detail);
     }
 
@@ -208,9 +219,20 @@ pub(crate) mod tests {
     fn a_missing_contestant_makes_a_claim_inconclusive() {
         let mut summary = summary_with(&[]);
         summary.contestants.retain(|c| c.name != "stream-tokio-noyield");
-        let claim = yielding_costs(&summary);
+        let claim = judged(&summary, 3);
         assert_eq!(claim.verdict, Verdict::Inconclusive);
         assert!(claim.detail.contains("did not run"), "{}", claim.detail);
-        assert_eq!(claims(&summary).len(), 4);
+        assert_eq!(table(&summary).len(), 4);
+    }
+
+    #[test]
+    fn a_broken_contestant_cannot_make_the_fastest_stream_claim_hold() {
+        let mut summary = summary_with(&[(LOOP, 0, 1.0), ("stream-futures", 0, 1.5)]);
+        for c in summary.contestants.iter_mut().filter(|c| c.family == Family::Stream) {
+            c.status = Status::Failed;
+            c.checks.push(measure::summary::Check::new("checksum", false, "sum 41 instead of 42"));
+        }
+        let claim = judged(&summary, 0);
+        assert_eq!(claim.verdict, Verdict::Inconclusive, "{}", claim.detail);
     }
 }

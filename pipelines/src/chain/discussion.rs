@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use measure::compare::{format_or_na as num, times_or_na as ratio};
+use measure::compare::{beyond_noise, format_or_na as num, times_or_na as ratio};
 use measure::summary::{Family, Summary};
 
 use super::claims::{fastest_stream, BATCH_PAIRS, LOOP};
@@ -150,7 +150,8 @@ fn where_time_goes(out: &mut String, summary: &Summary, first: u64, last: u64) {
         .filter_map(|c| {
             let cores = median(summary, &c.name, first, "cores_used")?;
             let m = ms(summary, &c.name, first)?;
-            (cores > 1.2 && floor.is_some_and(|f| m > f)).then(|| {
+            let noise = summary.method.noise_threshold;
+            (beyond_noise(cores, 1.0, noise) && floor.is_some_and(|f| beyond_noise(m, f, noise))).then(|| {
                 format!(
                     "`{}` kept {} cores busy yet took {} the loop's time",
                     c.name,

@@ -13,7 +13,17 @@ use reports::ReportInput;
 
 /// Statistics from explicit numbers.
 pub fn stats(median: f64, min: f64, max: f64, ci999: f64, fork_medians: &[f64]) -> MetricStats {
-    MetricStats { median, min, max, ci999, n: 15, mean: median, fork_medians: fork_medians.to_vec() }
+    MetricStats {
+        median,
+        min,
+        max,
+        ci999,
+        n: 15,
+        mean: median,
+        fork_medians: fork_medians.to_vec(),
+        processes: fork_medians.len(),
+        outliers: Default::default(),
+    }
 }
 
 /// The run every integration test renders.
@@ -32,6 +42,8 @@ pub fn summary() -> Summary {
         lab_version: "0.1.0".to_string(),
         git_rev: "abc1234".to_string(),
         git_dirty: true,
+        render_git_rev: "unknown".into(),
+        render_git_dirty: false,
         started_utc: "2026-11-30T10:00:00Z".to_string(),
         finished_utc: "2026-11-30T10:02:10Z".to_string(),
         environment: Environment {

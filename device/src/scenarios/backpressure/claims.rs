@@ -1,12 +1,16 @@
-//! The backpressure scenario's falsifiable claims, fixed before any measurement and never tuned to pass.
+//! The backpressure scenario's claims, as a table the harness judges ([`measure::judge`]), fixed before any
+//! measurement and never tuned to pass.
 //!
 //! A full run makes one seconds-long iteration in each of three processes, so every claim is judged on the
 //! *range* of the measured iterations (the worst and the best pairing of samples), as the overload scenario
 //! does: it holds when every iteration satisfies it, fails when none does, and is inconclusive in between or
-//! when a contestant it needs did not run cleanly.
+//! when a contestant it needs did not run cleanly. A failed bound check fails the bound claim even when it
+//! stopped the contestant.
 
-use measure::compare::{format_ratio, verdict_range_at_most};
-use measure::summary::{ClaimResult, MetricStats, Summary, Verdict};
+use measure::compare::{format_ratio, Basis, Relation};
+use measure::judge::{ClaimSpec, Comparison, Phase, Side};
+use measure::references;
+use measure::summary::{MetricStats, Summary};
 
 use super::{BLOCKING_UNBOUNDED, CONTESTANTS, STREAM_UNBOUNDED};
 use crate::contestants::Contestant;
@@ -21,14 +25,110 @@ pub(crate) const UNBOUNDED_FACTOR: f64 = 100.0;
 pub(crate) const BOUNDED_SPREAD: f64 = 1.15;
 /// Thread-per-item's outstanding calls as a share of stream-unbounded's, at most.
 pub(crate) const THREAD_SHARE: f64 = 0.1;
+/// The published study's unbounded figure, in `measure/references.json`.
+pub(crate) const STUDY_UNBOUNDED: &str = "unbounded virtual threads";
 
-/// Every claim, judged against `summary`.
-pub(crate) fn claims(summary: &Summary) -> Vec<ClaimResult> {
+/// What `max_outstanding` measures.
+const MAX_OUT_DEFINITION: &str = "exact high-water mark of calls issued and not yet answered, per iteration";
+
+/// Every claim of the backpressure scenario, as data.
+pub(crate) fn table(summary: &Summary) -> Vec<ClaimSpec> {
+    let limit = summary.param("limit");
+    let items = summary.param("items");
+    let no_limit = || limit.is_none().then(|| "the run has no `limit`".to_string());
+    let named = |name: &str| Side::contestant(name, Phase::Unphased);
+    let bounded = bounded_names();
+    let within = limit
+        .map(|limit| {
+            bounded.iter().map(|n| Comparison { a: named(n), b: Side::value(limit + 1.0, "the bound + 1") }).collect()
+        })
+        .unwrap_or_default();
+    let study = references::figure("backpressure", STUDY_UNBOUNDED);
+    let study_text = match (study, study.and_then(|f| f.baseline_figure())) {
+        (Some(f), Some(b)) => format!(
+            " (the published JVM study's unbounded virtual threads reached {}× its bound: {} against {})",
+            format_ratio(f.value / b.value),
+            count(f.value),
+            count(b.value)
+        ),
+        _ => String::new(),
+    };
+    let floor = limit.map(|l| l * UNBOUNDED_FACTOR);
+    let too_few_items = match (items, floor) {
+        (Some(items), Some(floor)) if items < floor => Some(format!(
+            "{} items cannot make {} outstanding ({}× the bound): the run cannot tell",
+            count(items),
+            count(floor),
+            format_ratio(UNBOUNDED_FACTOR)
+        )),
+        (None, _) => Some("the run has no `items`".to_string()),
+        _ => None,
+    };
+    let pairs = bounded
+        .iter()
+        .flat_map(|a| bounded.iter().filter(move |b| *b != a).map(move |b| Comparison { a: named(a), b: named(b) }))
+        .collect();
     vec![
-        bounded_hold(summary),
-        unbounded_stream_piles_up(summary),
-        bounded_throughput_alike(summary),
-        threads_throttle_but_do_not_bound(summary),
+        ClaimSpec::new(
+            "Every bounded contestant of both families kept at most the bound + 1 calls outstanding (exact \
+             high-water mark, worst iteration)",
+            MAX_OUT,
+            MAX_OUT_DEFINITION,
+            (Relation::AtMost, 1.0),
+            Basis::WorstSample,
+            within,
+        )
+        .failing_on(&["bounded_outstanding", "small_run_bound"])
+        .undecidable_if(no_limit()),
+        ClaimSpec::new(
+            format!(
+                "Cheap concurrency still needs admission control: without it, the stream family's task per item \
+                 reached at least {}× the bound in calls outstanding{study_text}",
+                format_ratio(UNBOUNDED_FACTOR)
+            ),
+            MAX_OUT,
+            MAX_OUT_DEFINITION,
+            (Relation::AtLeast, UNBOUNDED_FACTOR),
+            Basis::Ranges,
+            limit.map(|l| Comparison { a: named(STREAM_UNBOUNDED), b: Side::value(l, "the bound") }).into_iter().collect(),
+        )
+        .undecidable_if(no_limit().or(too_few_items)),
+        ClaimSpec::new(
+            format!(
+                "With the same bound and the same device, the style does not matter: every bounded contestant's \
+                 throughput is at most {}× every other's",
+                format_ratio(BOUNDED_SPREAD)
+            ),
+            OPS,
+            "calls answered per second over the steady window (whole run where there was none)",
+            (Relation::AtMost, BOUNDED_SPREAD),
+            Basis::Ranges,
+            pairs,
+        ),
+        ClaimSpec::new(
+            "A thread per item is not bounded by thread creation: `blocking-unbounded` went past the bound + 1",
+            MAX_OUT,
+            MAX_OUT_DEFINITION,
+            (Relation::AtLeast, 1.0),
+            Basis::Ranges,
+            limit
+                .map(|l| Comparison { a: named(BLOCKING_UNBOUNDED), b: Side::value(l + 2.0, "the bound + 2") })
+                .into_iter()
+                .collect(),
+        )
+        .undecidable_if(no_limit()),
+        ClaimSpec::new(
+            format!(
+                "A thread per item is throttled by thread creation: `blocking-unbounded` kept at most {}× as many \
+                 calls outstanding as `stream-unbounded`",
+                format_ratio(THREAD_SHARE)
+            ),
+            MAX_OUT,
+            MAX_OUT_DEFINITION,
+            (Relation::AtMost, THREAD_SHARE),
+            Basis::Ranges,
+            vec![Comparison { a: named(BLOCKING_UNBOUNDED), b: named(STREAM_UNBOUNDED) }],
+        ),
     ]
 }
 
@@ -63,191 +163,43 @@ pub(crate) fn range(s: &MetricStats) -> String {
     }
 }
 
-fn bounded_hold(summary: &Summary) -> ClaimResult {
-    let text = "Every bounded contestant of both families kept at most the bound + 1 calls outstanding (exact \
-                high-water mark, worst iteration)";
-    let Some(limit) = summary.param("limit") else {
-        return ClaimResult::new(text, Verdict::Inconclusive, "the run has no `limit`");
-    };
-    let ceiling = limit + 1.0;
-    let parts = bounded_names().into_iter().map(|name| {
-        // A failed bound check is a failure of this claim, whatever else stopped the contestant.
-        let failed_check = summary.contestant(&name).and_then(|c| {
-            c.checks.iter().find(|k| !k.passed && (k.name == "bounded_outstanding" || k.name == "small_run_bound"))
-        });
-        if let Some(check) = failed_check {
-            return (Verdict::Fails, format!("{name}: its `{}` check failed: {}", check.name, check.detail));
-        }
-        match summary.stats(&name, MAX_OUT) {
-            Ok(s) => {
-                let verdict = if s.max <= ceiling { Verdict::Holds } else { Verdict::Fails };
-                (verdict, format!("{name}: {}", range(s)))
-            }
-            Err(e) => (Verdict::Inconclusive, e),
-        }
-    });
-    let claim = ClaimResult::all_of(text, parts);
-    ClaimResult::new(
-        text,
-        claim.verdict,
-        format!("bound {} + 1 = {}; most outstanding per iteration: {}", count(limit), count(ceiling), claim.detail),
-    )
-}
-
-fn unbounded_stream_piles_up(summary: &Summary) -> ClaimResult {
-    let text = "Cheap concurrency still needs admission control: without it, the stream family's task per item \
-                reached at least 100× the bound in calls outstanding (the JVM's virtual threads reached 18,289 \
-                against a bound of 16)";
-    let (Some(limit), Some(items)) = (summary.param("limit"), summary.param("items")) else {
-        return ClaimResult::new(text, Verdict::Inconclusive, "the run has no `limit` or `items`");
-    };
-    let floor = UNBOUNDED_FACTOR * limit;
-    if items < floor {
-        return ClaimResult::new(
-            text,
-            Verdict::Inconclusive,
-            format!(
-                "{} items cannot make {} outstanding ({}× the bound of {}): the run cannot tell",
-                count(items),
-                count(floor),
-                format_ratio(UNBOUNDED_FACTOR),
-                count(limit)
-            ),
-        );
-    }
-    match summary.stats(STREAM_UNBOUNDED, MAX_OUT) {
-        Ok(s) => {
-            let verdict = if s.min >= floor {
-                Verdict::Holds
-            } else if s.max < floor {
-                Verdict::Fails
-            } else {
-                Verdict::Inconclusive
-            };
-            ClaimResult::new(
-                text,
-                verdict,
-                format!(
-                    "{STREAM_UNBOUNDED}: {} calls outstanding at most (per iteration), {}× the bound of {} at the \
-                     median, {:.0}% of the {} items; claim ≥ {}",
-                    range(s),
-                    fig(s.median / limit),
-                    count(limit),
-                    100.0 * s.median / items,
-                    count(items),
-                    count(floor)
-                ),
-            )
-        }
-        Err(e) => ClaimResult::new(text, Verdict::Inconclusive, e),
-    }
-}
-
-fn bounded_throughput_alike(summary: &Summary) -> ClaimResult {
-    let text = "With the same bound and the same device, the style does not matter: every bounded contestant's \
-                throughput is within 15% of every other's";
-    let mut ranges: Vec<(String, &MetricStats)> = Vec::new();
-    let mut missing = Vec::new();
-    for name in bounded_names() {
-        match summary.stats(&name, OPS) {
-            Ok(s) => ranges.push((name, s)),
-            Err(e) => missing.push(e),
-        }
-    }
-    let by = |pick: fn(&MetricStats) -> f64, largest: bool| {
-        ranges.iter().map(|(n, s)| (n.as_str(), pick(s))).reduce(|a, b| {
-            if (b.1 > a.1) == largest && b.1 != a.1 {
-                b
-            } else {
-                a
-            }
-        })
-    };
-    let (Some(slowest), Some(fastest)) = (by(|s| s.median, false), by(|s| s.median, true)) else {
-        return ClaimResult::new(text, Verdict::Inconclusive, format!("no bounded results: {}", missing.join("; ")));
-    };
-    let (Some(low_min), Some(high_max), Some(high_min), Some(low_max)) =
-        (by(|s| s.min, false), by(|s| s.max, true), by(|s| s.min, true), by(|s| s.max, false))
-    else {
-        return ClaimResult::new(text, Verdict::Inconclusive, "no bounded results");
-    };
-    // Worst pairing: the fastest iteration of any against the slowest of any. Best pairing: the slowest
-    // contestant's fastest iteration against the fastest contestant's slowest one.
-    let worst = high_max.1 / low_min.1;
-    let best = high_min.1 / low_max.1;
-    let verdict = if !missing.is_empty() {
-        if best > BOUNDED_SPREAD {
-            Verdict::Fails
-        } else {
-            Verdict::Inconclusive
-        }
-    } else if worst <= BOUNDED_SPREAD {
-        Verdict::Holds
-    } else if best > BOUNDED_SPREAD {
-        Verdict::Fails
-    } else {
-        Verdict::Inconclusive
-    };
-    let list: Vec<String> = ranges.iter().map(|(n, s)| format!("{n} {}", count(s.median))).collect();
-    let mut detail = format!(
-        "calls per second (medians): {}; spread of medians {}× ({} against {}), {}–{}× over every pairing of \
-         iterations; claim ≤ {}×",
-        list.join(", "),
-        format_ratio(fastest.1 / slowest.1),
-        fastest.0,
-        slowest.0,
-        format_ratio(best.max(1.0)),
-        format_ratio(worst),
-        format_ratio(BOUNDED_SPREAD)
-    );
-    if !missing.is_empty() {
-        detail.push_str(&format!("; missing: {}", missing.join("; ")));
-    }
-    ClaimResult::new(text, verdict, detail)
-}
-
-fn threads_throttle_but_do_not_bound(summary: &Summary) -> ClaimResult {
-    let text = "A thread per item is throttled by thread creation, not bounded by it: `blocking-unbounded` went \
-                past the bound + 1, yet kept at most a tenth as many calls outstanding as `stream-unbounded`";
-    let Some(limit) = summary.param("limit") else {
-        return ClaimResult::new(text, Verdict::Inconclusive, "the run has no `limit`");
-    };
-    let ceiling = limit + 1.0;
-    let threads = summary.stats(BLOCKING_UNBOUNDED, MAX_OUT);
-    let past = match threads {
-        Ok(t) => {
-            let verdict = if t.min > ceiling {
-                Verdict::Holds
-            } else if t.max <= ceiling {
-                Verdict::Fails
-            } else {
-                Verdict::Inconclusive
-            };
-            (verdict, format!("{BLOCKING_UNBOUNDED} reached {} against a bound + 1 of {}", range(t), count(ceiling)))
-        }
-        Err(ref e) => (Verdict::Inconclusive, e.clone()),
-    };
-    let share = match (threads, summary.stats(STREAM_UNBOUNDED, MAX_OUT)) {
-        (Ok(t), Ok(s)) => {
-            let (verdict, detail) = verdict_range_at_most(t, s, THREAD_SHARE);
-            (verdict, format!("{BLOCKING_UNBOUNDED} {} against {STREAM_UNBOUNDED} {}: {detail}", range(t), range(s)))
-        }
-        (Err(e), _) | (_, Err(e)) => (Verdict::Inconclusive, e),
-    };
-    ClaimResult::all_of(text, [past, share])
-}
-
 #[cfg(test)]
 pub(crate) mod tests {
     use std::collections::BTreeMap;
 
     use measure::record::Status;
-    use measure::summary::{Check, ContestantSummary, Environment, Method};
+    use measure::summary::{Check, ContestantSummary, Environment, Method, Verdict};
 
     use super::*;
 
     pub(crate) fn stats(min: f64, median: f64, max: f64) -> MetricStats {
-        MetricStats { median, min, max, ci999: max - min, n: 3, mean: median, fork_medians: vec![min, median, max] }
+        measure::stats::summarize(&[vec![min], vec![median], vec![max]]).expect("samples")
+    }
+
+    /// Every claim judged against `summary`.
+    fn claims(summary: &Summary) -> Vec<measure::summary::ClaimResult> {
+        measure::judge::judge_all(summary, &table(summary))
+    }
+
+    fn bounded_hold(summary: &Summary) -> measure::summary::ClaimResult {
+        claims(summary).swap_remove(0)
+    }
+
+    fn unbounded_stream_piles_up(summary: &Summary) -> measure::summary::ClaimResult {
+        claims(summary).swap_remove(1)
+    }
+
+    fn bounded_throughput_alike(summary: &Summary) -> measure::summary::ClaimResult {
+        claims(summary).swap_remove(2)
+    }
+
+    /// Both thread-per-item claims, as one verdict.
+    fn threads_throttle_but_do_not_bound(summary: &Summary) -> measure::summary::ClaimResult {
+        let claims = claims(summary);
+        measure::summary::ClaimResult::all_of(
+            "thread per item",
+            claims[3..].iter().map(|c| (c.verdict, c.detail.clone())),
+        )
     }
 
     /// A run where every contestant ran cleanly: bounded ones kept exactly 16 at 15,000 calls/s, the unbounded
@@ -299,6 +251,8 @@ pub(crate) mod tests {
             lab_version: "test".into(),
             git_rev: "unknown".into(),
             git_dirty: false,
+            render_git_rev: "unknown".into(),
+            render_git_dirty: false,
             started_utc: String::new(),
             finished_utc: String::new(),
             environment: Environment { cores: 2, ..Environment::default() },
@@ -350,8 +304,7 @@ pub(crate) mod tests {
         set(&mut s, "blocking-std-workers", MAX_OUT, 16.0, 18.0);
         let claim = bounded_hold(&s);
         assert_eq!(claim.verdict, Verdict::Fails, "{}", claim.detail);
-        assert!(claim.detail.contains("fails — blocking-std-workers: 16–18"), "{}", claim.detail);
-        assert!(claim.detail.starts_with("bound 16 + 1 = 17"), "{}", claim.detail);
+        assert!(claim.detail.contains("fails — blocking-std-workers 17.0 vs the bound + 1 17.0: ratio 1.00 (1.06–1.06 worst sample)"), "{}", claim.detail);
     }
 
     #[test]
@@ -397,7 +350,7 @@ pub(crate) mod tests {
         set(&mut s, "stream-buffered", OPS, 12_000.0, 12_500.0);
         let claim = bounded_throughput_alike(&s);
         assert_eq!(claim.verdict, Verdict::Fails, "{}", claim.detail);
-        assert!(claim.detail.contains("against stream-buffered"), "{}", claim.detail);
+        assert!(claim.detail.contains("vs stream-buffered"), "{}", claim.detail);
         set(&mut s, "stream-buffered", OPS, 12_000.0, 15_000.0);
         assert_eq!(bounded_throughput_alike(&s).verdict, Verdict::Inconclusive);
         set(&mut s, "stream-buffered", OPS, 14_000.0, 15_000.0);
@@ -425,7 +378,7 @@ pub(crate) mod tests {
 
     #[test]
     fn counts_have_thousands_separators() {
-        assert_eq!(count(18_289.0), "18,289");
+        assert_eq!(count(12_345.0), "12,345");
         assert_eq!(count(16.0), "16");
         assert_eq!(count(1_000_000.4), "1,000,000");
         assert_eq!(count(999.6), "1,000");

@@ -4,20 +4,20 @@
 
 use std::fmt::Write as _;
 
+use measure::compare::beyond_noise;
 use measure::record::Status;
+use measure::references;
 use measure::summary::{Family, MetricStats, Summary};
 
-use super::claims::{bounded_names, count, fig, range, BOUNDED_SPREAD, MAX_OUT, OPS};
+use super::claims::{bounded_names, count, fig, range, BOUNDED_SPREAD, MAX_OUT, OPS, STUDY_UNBOUNDED};
 use super::{BLOCKING_UNBOUNDED, MEAN_OUTSTANDING, MS_TO_PEAK, STREAM_UNBOUNDED};
 
 /// The exact high-water mark as the 1 ms sampler saw it.
 const SAMPLED: &str = "max_outstanding_sampled";
-/// A sampled peak below this share of the exact one counts as missed.
-const MISSED_SHARE: f64 = 0.9;
-/// What the JVM study's bounded contestants kept, and its unbounded virtual-thread version reached.
-const JVM_BOUNDED: &str = "16–17";
-/// The JVM study's unbounded virtual-thread figure.
-const JVM_UNBOUNDED: f64 = 18_289.0;
+/// The published study's bound and its worst bounded contestant, in `measure/references.json`.
+const STUDY_BOUND: &str = "the bound on outstanding calls";
+/// The published study's worst bounded contestant, in `measure/references.json`.
+const STUDY_WORST_BOUNDED: &str = "the worst bounded contestant";
 /// One MiB in bytes.
 const MIB: f64 = 1_048_576.0;
 
@@ -213,13 +213,21 @@ fn bound(summary: &Summary, out: &mut String) {
          `buffer_unordered` hold at most `limit` call futures, the semaphore hands out `limit` permits before a \
          task is spawned, the pool and the worker shapes have only `limit` threads or tasks that call; the \
          channels' `limit` slots hold items waiting for a worker, which are not yet calls. {}\n",
-        if limit == 16.0 {
-            format!("The JVM study used the same bound; its bounded contestants kept {JVM_BOUNDED}.")
-        } else {
-            format!(
-                "The JVM study's bounded contestants kept {JVM_BOUNDED} under a bound of 16; this run's bound is {}.",
+        match (references::figure("backpressure", STUDY_BOUND), references::figure("backpressure", STUDY_WORST_BOUNDED)) {
+            (Some(bound), Some(worst)) if bound.value == limit => format!(
+                "The published JVM study used the same bound; its bounded contestants kept {}–{}.",
+                count(bound.value),
+                count(worst.value)
+            ),
+            (Some(bound), Some(worst)) => format!(
+                "The published JVM study's bounded contestants kept {}–{} under a bound of {}; this run's bound is \
+                 {}.",
+                count(bound.value),
+                count(worst.value),
+                count(bound.value),
                 count(limit)
-            )
+            ),
+            _ => String::new(),
         }
     );
 }
@@ -229,6 +237,7 @@ fn unbounded_stream(summary: &Summary, out: &mut String) {
     let Some(s) = summary.metric(STREAM_UNBOUNDED, MAX_OUT) else { return };
     let service_ms = summary.param("service_us").map(|us| us / 1e3);
     let x = s.median;
+    let noise = summary.method.noise_threshold;
     let _ = write!(
         out,
         "**A task per item, no admission.** `{STREAM_UNBOUNDED}` spawns a tokio task per item in a loop and \
@@ -253,9 +262,9 @@ fn unbounded_stream(summary: &Summary, out: &mut String) {
                 count(per_ms),
                 fig(service)
             );
-            if per_ms * service > 10.0 * limit {
+            if beyond_noise(per_ms * service, limit, noise) {
                 out.push_str(" Spawning a task waits for nothing, so the loop admits calls far faster than they end");
-                if x >= 0.9 * items {
+                if !beyond_noise(items, x, noise) {
                     out.push_str(", and outstanding calls pile up until it runs out of items.");
                 } else {
                     out.push_str(", and outstanding calls pile up.");
@@ -284,7 +293,7 @@ fn unbounded_stream(summary: &Summary, out: &mut String) {
                 fig(base),
                 mib_text(rss - base)
             );
-            if x >= 0.9 * items {
+            if !beyond_noise(items, x, noise) {
                 let _ = write!(out, " That is about {} bytes per outstanding call.", count(per_call));
             } else {
                 let _ = write!(
@@ -324,28 +333,32 @@ fn unbounded_stream(summary: &Summary, out: &mut String) {
             );
         }
     }
-    let few = if items < JVM_UNBOUNDED {
-        format!("; with {} items it could not have reached the JVM's figure", count(items))
-    } else {
-        String::new()
-    };
-    let relation = if x > JVM_UNBOUNDED * 1.1 {
-        "more than"
-    } else if x < JVM_UNBOUNDED / 1.1 {
-        "fewer than"
-    } else {
-        "about as many as"
-    };
-    let _ = write!(
-        out,
-        " The JVM study's unbounded virtual-thread version reached {}; this run's task per item reached {relation} \
-         that ({}×{few}). How far an unbounded spawner gets depends on how fast it starts work against how long a call \
-         lasts, and on how many items there are, so only the order of magnitude carries \
-         over from one study to the other.",
-        count(JVM_UNBOUNDED),
-        fig(x / JVM_UNBOUNDED)
-    );
-    if s.min > 0.0 && s.max / s.min > 1.5 {
+    let study = references::figure("backpressure", STUDY_UNBOUNDED).and_then(|f| Some((f, f.baseline_figure()?)));
+    if let Some((figure, bound)) = study {
+        let (theirs, ours) = (figure.value / bound.value, x / limit);
+        let relation = if beyond_noise(ours, theirs, noise) {
+            "more than"
+        } else if beyond_noise(theirs, ours, noise) {
+            "less than"
+        } else {
+            "about the same as"
+        };
+        let few = if items / limit < theirs {
+            format!("; with {} items it could not have reached the study's multiple", count(items))
+        } else {
+            String::new()
+        };
+        let _ = write!(
+            out,
+            " The published JVM study's unbounded virtual-thread version reached {}× its bound; this run's task per \
+             item reached {}× its bound, {relation} that{few} (see the published reference). How far an unbounded \
+             spawner gets depends on how fast it starts work against how long a call lasts, and on how many items \
+             there are, so only the order of magnitude carries over from one study to the other.",
+            fig(theirs),
+            fig(ours)
+        );
+    }
+    if s.min > 0.0 && beyond_noise(s.max, s.min, noise) {
         let _ = write!(
             out,
             " Its own iterations ranged from {} to {} calls outstanding ({}× apart; see the spread across \
@@ -385,7 +398,7 @@ fn unbounded_threads(summary: &Summary, out: &mut String) {
         );
     }
     if let Some((mean, _)) = time_in_system(summary, BLOCKING_UNBOUNDED) {
-        if y > 2.0 * mean {
+        if beyond_noise(y, mean, summary.method.noise_threshold) {
             let _ = write!(
                 out,
                 " The count swung widely: {} at its peak, {} on average (see the chart).",
@@ -396,7 +409,7 @@ fn unbounded_threads(summary: &Summary, out: &mut String) {
     }
     little(summary, BLOCKING_UNBOUNDED, "its threads to run", out);
     if let Some(s) = median(summary, STREAM_UNBOUNDED, MAX_OUT) {
-        if y > 0.0 && s > 2.0 * y {
+        if y > 0.0 && beyond_noise(s, y, summary.method.noise_threshold) {
             let _ = write!(out, " `{STREAM_UNBOUNDED}` had {}× as many outstanding", fig(s / y));
             match (admission_interval_us(summary), ops) {
                 (Some(task_us), Some(ops)) => {
@@ -451,7 +464,7 @@ fn little(summary: &Summary, name: &str, waited_for: &str, out: &mut String) {
         fig(ms / idle),
         duration_us(idle * 1e3)
     );
-    if ms <= 1.5 * idle {
+    if !beyond_noise(ms, idle, summary.method.noise_threshold) {
         return;
     }
     let cores = f64::from(summary.environment.cores);
@@ -503,7 +516,7 @@ fn sampled(summary: &Summary, out: &mut String) {
         seen += 1;
         let share = sampled / exact;
         lowest = Some(lowest.map_or(share, |l: f64| l.min(share)));
-        if share < MISSED_SHARE {
+        if beyond_noise(exact, sampled, summary.method.noise_threshold) {
             missed.push(format!(
                 "`{}` (the sampler saw {} of {}, {:.0}%)",
                 c.name,
@@ -541,7 +554,7 @@ fn sampled(summary: &Summary, out: &mut String) {
             "It missed part of the peak of {}: a dashboard polling this gauge would have under-reported it. For \
              the others it saw at least {:.0}% of the exact peak.",
             and_list(&missed),
-            100.0 * MISSED_SHARE
+            100.0 / (1.0 + summary.method.noise_threshold)
         );
     }
     out.push_str(" Judge a bound by the exact figure; the sampled one is what monitoring would show.\n\n");
@@ -771,7 +784,7 @@ mod tests {
         assert!(text.contains("5,625× the bound"), "{text}");
         assert!(text.contains("(median; the same in every iteration)"), "{text}");
         assert!(text.contains("peak 25 ms into the run"), "{text}");
-        assert!(text.contains("18,289"), "{text}");
+        assert!(text.contains("unbounded virtual-thread version reached 1,143× its bound"), "{text}");
         assert!(text.contains("16–17"), "{text}");
         assert!(text.contains("Choose the admission before the style"), "{text}");
         // 30,000 outstanding at 150,000/s: 200 ms in the system, on 1.9 of 2 cores.

@@ -11,7 +11,8 @@ use std::time::Duration;
 
 use measure::record::{IterationRecord, TrialRequest};
 use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
-use measure::summary::{Check, ClaimResult, ContestantInfo, Summary};
+use measure::judge::ClaimSpec;
+use measure::summary::{Check, ContestantInfo, Summary};
 
 use crate::contestants::{BlockingShape, ChannelFlavor, Contestant, StreamShape, Timer};
 use crate::trial::{self, TrialSpec};
@@ -72,9 +73,9 @@ impl Scenario for BackpressureScenario {
          threads, worker threads fed by bounded crossbeam, flume or std channels), and how far do the shapes \
          with no admission control go: a tokio task per item spawned at once, and an OS thread per item capped \
          only by what the OS allows? `max_outstanding` is the exact high-water mark of calls issued and not yet \
-         answered; `max_outstanding_sampled` is what a 1 ms sampler saw. In the published JVM study the bounded \
-         contestants kept 16–17 calls outstanding while the unbounded virtual-thread version reached 18,289: \
-         cheap concurrency still needs admission control."
+         answered; `max_outstanding_sampled` is what a 1 ms sampler saw. In the published JVM study (see the published \
+         reference below) the bounded contestants kept their bound while the unbounded virtual-thread version ran \
+         far past it: cheap concurrency still needs admission control."
     }
 
     fn params(&self) -> Vec<ParamSpec> {
@@ -187,8 +188,8 @@ impl Scenario for BackpressureScenario {
         trial::run_trial(request, &mut SeriesMetrics { inner: sink }, contestant, &spec)
     }
 
-    fn claims(&self, summary: &Summary) -> Vec<ClaimResult> {
-        claims::claims(summary)
+    fn claim_table(&self, summary: &Summary) -> Vec<ClaimSpec> {
+        claims::table(summary)
     }
 
     fn discussion(&self, summary: &Summary) -> String {

@@ -2,11 +2,11 @@
 
 use std::fmt::Write as _;
 
-use measure::compare::format_ratio;
+use measure::compare::{format_ratio, within_noise};
 use measure::summary::{Family, Summary};
 use measure::units::count;
 
-use super::claims::{best, key, levels, JVM_BEST_AT_100K, JVM_OWN_TIMER_AT_10K};
+use super::claims::{best, key, levels, TRAP_FACTOR};
 use super::{CONTESTANTS, HEADLINE};
 use crate::contestants::{Contestant, StreamShape, Timer};
 
@@ -22,7 +22,6 @@ pub(crate) fn discussion(summary: &Summary) -> String {
     memory(summary, &mut out);
     cut_short(summary, &mut out);
     semantics(&mut out);
-    jvm(summary, &mut out);
     pick(summary, &mut out);
     out
 }
@@ -231,7 +230,7 @@ fn budget_trap(summary: &Summary, out: &mut String) {
         rows.join("; ")
     );
     let _ = writeln!(out);
-    if factor >= 3.0 {
+    if factor >= TRAP_FACTOR {
         let _ = writeln!(
             out,
             "At {} in flight `{name}` answered {} calls/s as it comes and {} inside `unconstrained`: {}× apart. \
@@ -431,34 +430,6 @@ fn semantics(out: &mut String) {
     let _ = writeln!(out);
 }
 
-fn jvm(summary: &Summary, out: &mut String) {
-    let mut lines = Vec::new();
-    if let Some((name, s)) = best(summary, Family::Stream, Timer::Device, "in_flight_100000") {
-        lines.push(format!(
-            "At 100,000 in flight its best model reached {} calls/s on 4 cores; here `{name}` reached {} on 2 ({}×).",
-            count(JVM_BEST_AT_100K),
-            count(s.median),
-            format_ratio(s.median / JVM_BEST_AT_100K)
-        ));
-    }
-    let own: Vec<String> = [Family::Stream, Family::Blocking]
-        .into_iter()
-        .filter_map(|family| best(summary, family, Timer::Own, "in_flight_10000"))
-        .map(|(name, s)| format!("`{name}` {} ({}×)", count(s.median), format_ratio(s.median / JVM_OWN_TIMER_AT_10K)))
-        .collect();
-    if !own.is_empty() {
-        lines.push(format!(
-            "At 10,000 with each model's own timer its virtual threads reached {}; here {}.",
-            count(JVM_OWN_TIMER_AT_10K),
-            own.join(" and ")
-        ));
-    }
-    if !lines.is_empty() {
-        let _ = writeln!(out, "**Against the JVM study.** {}", lines.join(" "));
-        let _ = writeln!(out);
-    }
-}
-
 fn pick(summary: &Summary, out: &mut String) {
     let levels = levels(summary);
     let Some(&(top, high)) = levels.last() else { return };
@@ -470,7 +441,7 @@ fn pick(summary: &Summary, out: &mut String) {
             (Some((s_name, s)), Some((b_name, b))) => {
                 let gap = s.median / b.median;
                 let cpu = |name: &str| median(summary, name, &key(phase, "cpu_us_per_call"));
-                let verdict = match (gap < 1.25, cpu(&s_name), cpu(&b_name)) {
+                let verdict = match (within_noise(s.median, b.median, summary.method.noise_threshold), cpu(&s_name), cpu(&b_name)) {
                     (true, _, _) => {
                         "the device, not the style, sets the pace, and a thread per call is a fine choice".to_string()
                     }
