@@ -25,5 +25,6 @@ pub mod sampler;
 pub mod scenario;
 pub mod stats;
 pub mod summary;
+pub mod template;
 pub mod units;
 pub mod watchdog;

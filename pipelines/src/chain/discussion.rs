@@ -1,13 +1,12 @@
-//! The chain scenario's discussion: where the time goes, what differs in semantics, and what to pick, written
-//! from a run's [`Summary`]. Every figure comes from the summary; when a contestant or phase is missing the
-//! text says so instead of guessing.
+//! The chain scenario's discussion: where the time goes, what differs in semantics, and what to pick. The
+//! findings are computed here from a run's [`Summary`] (every figure from the summary, every stated finding
+//! from a verdict of the run or a comparison at its noise threshold); the fixed words are in
+//! `templates/discussion.md`. When a contestant or phase is missing the text says so instead of guessing.
 
-use std::fmt::Write as _;
+use measure::compare::{beyond_noise, format_or_na as num, times_or_na as ratio, within_noise};
+use measure::summary::{Family, Summary, Verdict};
 
-use measure::compare::{beyond_noise, format_or_na as num, times_or_na as ratio};
-use measure::summary::{Family, Summary};
-
-use super::claims::{fastest_stream, BATCH_PAIRS, LOOP};
+use super::claims::{fastest_stream, BATCHING_FACTOR, BATCH_PAIRS, LOOP, NEAR_LOOP_AT_0};
 
 /// The median of `metric` for `contestant` in phase `work_<work>`, if it ran cleanly.
 fn median(summary: &Summary, contestant: &str, work: u64, metric: &str) -> Option<f64> {
@@ -23,54 +22,57 @@ fn works(summary: &Summary) -> Vec<u64> {
     summary.phases.iter().filter_map(|p| p.strip_prefix("work_")?.parse().ok()).collect()
 }
 
-/// Markdown discussing `summary`.
+/// The discussion's template: fixed explanations, with the findings below filled in.
+const TEMPLATE: &str = include_str!("templates/discussion.md");
+
+/// The verdict of the claim whose text starts with `prefix`, as judged in this run.
+fn verdict(summary: &Summary, prefix: &str) -> Option<Verdict> {
+    summary.claims.iter().find(|c| c.text.starts_with(prefix)).map(|c| c.verdict)
+}
+
+/// Markdown discussing `summary`: findings computed here from the run's numbers and verdicts, words from
+/// `templates/discussion.md`.
 pub fn discussion(summary: &Summary) -> String {
-    let mut out = String::new();
     let works = works(summary);
     let Some(&first) = works.first() else {
         return "No `work_<n>` phase ran, so there is nothing to discuss.\n".to_string();
     };
     let last = *works.last().unwrap_or(&first);
     let param = |k: &str| summary.params.get(k).map_or_else(|| "?".to_string(), |v| v.to_string());
-    let _ = writeln!(
-        out,
-        "Each iteration pushes {} items through map1 → filter → map2 → sum; batched contestants send {} items per \
-         message and every channel holds {} items; the machine has {} logical cores.\n",
-        param("items"),
-        param("batch"),
-        param("capacity"),
-        summary.environment.cores
-    );
-
-    let _ = writeln!(
-        out,
-        "The results tables above give every figure; this section reads them. Ratios are of medians against \
-         `{LOOP}` in the same phase.\n"
-    );
-
-    out.push_str("### Where the time goes\n\n");
-    where_time_goes(&mut out, summary, first, last);
-    out.push_str("\n### Semantics that differ\n\n");
-    out.push_str(
-        "- `blocking-rayon` is unordered and chunked: rayon splits the slice into pieces across its pool and \
-         reduces partial sums, so it answers \"what is the sum\" but not \"what is the next item\"; it has no \
-         queue between stages and no back-pressure to speak of. Its exactly-once check compares multisets.\n\
-         - The batched contestants change the unit of hand-off: a consumer receives items in bursts of one batch, \
-         the first item waits for its batch to fill, and an error or early stop is noticed per batch. Every \
-         channel still holds the same number of items, so memory in flight is the same.\n\
-         - `stream-tokio-iter` yields to the scheduler periodically by design (its description gives the \
-         interval in this build), which keeps a long stream from starving other tasks on the same runtime; the \
-         never-yielding sources of `stream-tokio-noyield` and `stream-futures` do not, which is fine only when \
-         nothing else shares the thread.\n\
-         - Single-task streams run on one thread: they are concurrency, not parallelism; the task-per-stage \
-         variants and the thread-per-stage pipelines can use several cores, and rayon is built to.\n",
-    );
-    out.push_str("\n### What to pick\n\n");
-    what_to_pick(&mut out, summary, first, last);
-    out
+    let floor = ms(summary, LOOP, first);
+    let best_batched = BATCH_PAIRS
+        .iter()
+        .filter_map(|(_, b)| ms(summary, b, first).map(|m| (*b, m)))
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(name, m)| serde_json::json!({"name": name, "ratio": ratio(Some(m), floor)}));
+    let near_loop = verdict(summary, &format!("At work {first}, the fastest stream contestant"));
+    let context = serde_json::json!({
+        "items": param("items"),
+        "batch": param("batch"),
+        "capacity": param("capacity"),
+        "cores": summary.environment.cores,
+        "floor": LOOP,
+        "first": first,
+        "last": last,
+        "findings": where_time_goes(summary, first, last),
+        "rayon_last": ratio(ms(summary, "blocking-rayon", last), ms(summary, LOOP, last)),
+        "best_batched": best_batched,
+        "batching_holds": verdict(summary, &format!("At work {first}, in every channel family")) == Some(Verdict::Holds),
+        "batching_factor": BATCHING_FACTOR.to_string(),
+        "near_loop_holds": near_loop == Some(Verdict::Holds),
+        "near_loop_verdict": near_loop.map_or("not judged", Verdict::as_str),
+        "near_loop_factor": NEAR_LOOP_AT_0.to_string(),
+    });
+    measure::template::render_or_note("chain/discussion.md", TEMPLATE, context)
 }
 
-fn where_time_goes(out: &mut String, summary: &Summary, first: u64, last: u64) {
+/// The findings of "where the time goes", one markdown bullet each: every sentence that states a finding follows
+/// from a verdict of this run or from a comparison at the noise threshold.
+fn where_time_goes(summary: &Summary, first: u64, last: u64) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let noise = summary.method.noise_threshold;
+    let batching_holds = verdict(summary, &format!("At work {first}, in every channel family")) == Some(Verdict::Holds);
+    let near_loop = verdict(summary, &format!("At work {first}, the fastest stream contestant"));
     let floor = ms(summary, LOOP, first);
     let floor_cpu = median(summary, LOOP, first, "cpu_ns_per_item");
 
@@ -94,20 +96,29 @@ fn where_time_goes(out: &mut String, summary: &Summary, first: u64, last: u64) {
         }
     }
     if handoff.is_empty() {
-        out.push_str("- No per-item channel pipeline ran, so the cost of hand-off is not measured here.\n");
+        out.push("No per-item channel pipeline ran, so the cost of hand-off is not measured here.".to_string());
     } else {
-        let _ = writeln!(
-            out,
-            "- **Per-message hand-off dominates the per-item channel pipelines.** At work {first} the loop needs {} ns \
-             of CPU per item; {}. The stage formulas cost the same everywhere, so the difference is the channel \
-             operations (a send and a receive per item per stage, and the gauge's relaxed atomic), and the \
-             parking and waking of stages that find their channel full or empty.",
+        let lead = if batching_holds {
+            "**Per-message hand-off dominates the per-item channel pipelines** (batching the same pipelines made \
+             each at least ten times faster)."
+        } else {
+            "**Per-message hand-off in the per-item channel pipelines.**"
+        };
+        out.push(format!(
+            "{lead} At work {first} the loop needs {} ns of CPU per item; {}. The stage formulas cost the same \
+             everywhere, so what differs is the channel operations (a send and a receive per item per stage, and the \
+             gauge's relaxed atomic), and the parking and waking of stages that find their channel full or empty.",
             num(floor_cpu),
             handoff.join("; ")
-        );
+        ));
     }
     if !batching.is_empty() {
-        let _ = writeln!(out, "- **Batching amortises the hand-off** over a whole message: {}.", batching.join("; "));
+        let lead = if batching_holds {
+            "**Batching amortises the hand-off** over a whole message"
+        } else {
+            "**Batching against one item per message** (the claim that it pays tenfold in every family did not hold)"
+        };
+        out.push(format!("{lead}: {}.", batching.join("; ")));
     }
 
     // Single-task streams.
@@ -119,28 +130,40 @@ fn where_time_goes(out: &mut String, summary: &Summary, first: u64, last: u64) {
                 .filter(|c| c.family == Family::Stream && !c.name.contains("tasks"))
                 .filter_map(|c| ms(summary, &c.name, first).map(|m| format!("`{}` {}", c.name, ratio(Some(m), floor))))
                 .collect();
-            let _ = writeln!(
-                out,
-                "- **A stream polled by one task compiles to almost a loop.** The fastest stream, `{name}`, needs {} ms \
-                 per million, {} the loop; relative to the loop: {}. What remains is the executor's poll loop and, \
-                 for a source that yields, a trip through the scheduler per yield.",
+            let lead = match near_loop {
+                Some(Verdict::Holds) => "**A stream polled by one task compiles to almost a loop.**".to_string(),
+                other => format!(
+                    "**Streams polled by one task, against the loop** (the claim that the fastest is within \
+                     {NEAR_LOOP_AT_0}× of the loop: {}).",
+                    other.map_or("not judged", Verdict::as_str)
+                ),
+            };
+            out.push(format!(
+                "{lead} The fastest stream, `{name}`, needs {} ms per million, {} the loop; relative to the loop: \
+                 {}. Beyond the loop's work they run the executor's poll loop and, for a source that yields, a trip \
+                 through the scheduler per yield.",
                 num(Some(stats.median)),
                 ratio(Some(stats.median), floor),
                 singles.join(", ")
-            );
+            ));
         }
-        None => out.push_str("- No stream contestant ran cleanly, so streams cannot be placed against the loop.\n"),
+        None => out.push("No stream contestant ran cleanly, so streams cannot be placed against the loop.".to_string()),
     }
     let (yielding, never) = (ms(summary, "stream-tokio-iter", first), ms(summary, "stream-tokio-noyield", first));
-    if yielding.is_some() && never.is_some() {
-        let _ = writeln!(
-            out,
-            "- **Cooperative yielding** is the difference between `stream-tokio-iter` and `stream-tokio-noyield`: \
-             {} vs {} ms per million at work {first} ({}).",
+    if let (Some(y), Some(n)) = (yielding, never) {
+        let what = match verdict(summary, &format!("At work {first}, tokio-stream's yielding")) {
+            Some(Verdict::Holds) => "costs measurably more (the yielding claim holds)",
+            Some(Verdict::Fails) => "does not cost what the yielding claim expected (it fails)",
+            _ if within_noise(y, n, noise) => "is within the noise threshold",
+            _ => "is not settled by this run (the yielding claim is inconclusive)",
+        };
+        out.push(format!(
+            "**Cooperative yielding** is the difference between `stream-tokio-iter` and `stream-tokio-noyield`, \
+             and here it {what}: {} vs {} ms per million at work {first} ({}).",
             num(yielding),
             num(never),
             ratio(yielding, never)
-        );
+        ));
     }
 
     // Cores without speedup.
@@ -150,7 +173,6 @@ fn where_time_goes(out: &mut String, summary: &Summary, first: u64, last: u64) {
         .filter_map(|c| {
             let cores = median(summary, &c.name, first, "cores_used")?;
             let m = ms(summary, &c.name, first)?;
-            let noise = summary.method.noise_threshold;
             (beyond_noise(cores, 1.0, noise) && floor.is_some_and(|f| beyond_noise(m, f, noise))).then(|| {
                 format!(
                     "`{}` kept {} cores busy yet took {} the loop's time",
@@ -162,34 +184,33 @@ fn where_time_goes(out: &mut String, summary: &Summary, first: u64, last: u64) {
         })
         .collect();
     if !spinning.is_empty() {
-        let _ = writeln!(
-            out,
-            "- **More than one core busy with no speedup means the extra CPU went to coordination** (spinning \
+        out.push(format!(
+            "**More than one core busy with no speedup means the extra CPU went to coordination** (spinning \
              before parking, waking sleepers, moving cache lines between cores), not to the work: {}.",
             spinning.join("; ")
-        );
+        ));
     }
 
     // Threads against cores.
+    let cores = f64::from(summary.environment.cores);
     let crowded: Vec<String> = BATCH_PAIRS
         .iter()
         .flat_map(|(single, batched)| [*single, *batched])
         .filter_map(|name| {
-            let threads = median(summary, name, first, "threads")?;
+            let threads = median(summary, name, first, "threads").filter(|t| *t > cores)?;
             let switches = median(summary, name, first, "ctx_switches_per_item")?;
             Some(format!("`{name}` {} threads, {} switches per item", num(Some(threads)), num(Some(switches))))
         })
         .collect();
     if !crowded.is_empty() {
-        let _ = writeln!(
-            out,
-            "- **Threads outnumber cores.** The machine has {} cores; the thread counts below include the lab's \
+        out.push(format!(
+            "**Threads outnumber cores.** The machine has {} cores; the thread counts below include the lab's \
              sampler and the caller: {}. With more runnable stages than cores, a stage that finds its channel full \
              or empty parks, and waking it is a context switch through the kernel, which no channel crate can \
              avoid; batching divides the number of such wake-ups by the batch size.",
             summary.environment.cores,
             crowded.join("; ")
-        );
+        ));
     }
 
     // Work narrows the gap.
@@ -211,48 +232,25 @@ fn where_time_goes(out: &mut String, summary: &Summary, first: u64, last: u64) {
             names.push(gap(batched));
         }
         names.push(gap("blocking-rayon"));
-        let _ = writeln!(
-            out,
-            "- **Work per element changes the order.** From work {first} to work {last} the loop goes from {} to {} ms \
-             per million; relative to the loop: {}. Fixed per-item overheads shrink in proportion as each item costs \
-             more, and the pipelines that run stages on several cores can start to overlap them.",
+        let lead = match verdict(summary, &format!("At work {last}, the fastest stream contestant")) {
+            Some(Verdict::Holds) => "**Work per element narrows the gap** (the fastest stream is within the claim's \
+                                     factor of the loop at the higher work)."
+                .to_string(),
+            other => format!(
+                "**Work per element, against the loop** (the claim that it narrows the gap: {}).",
+                other.map_or("not judged", Verdict::as_str)
+            ),
+        };
+        out.push(format!(
+            "{lead} From work {first} to work {last} the loop goes from {} to {} ms per million; relative to the \
+             loop: {}. Fixed per-item overheads shrink in proportion as each item costs more, and the pipelines that \
+             run stages on several cores can start to overlap them.",
             num(floor),
             num(floor_last),
             names.join(", ")
-        );
+        ));
     }
-}
-
-fn what_to_pick(out: &mut String, summary: &Summary, first: u64, last: u64) {
-    let floor = ms(summary, LOOP, first);
-    let rayon_last = ratio(ms(summary, "blocking-rayon", last), ms(summary, LOOP, last));
-    let best_batched = BATCH_PAIRS
-        .iter()
-        .filter_map(|(_, b)| ms(summary, b, first).map(|m| (*b, m)))
-        .min_by(|a, b| a.1.total_cmp(&b.1));
-    let _ = writeln!(
-        out,
-        "- **A CPU-bound transformation of data you already hold:** a loop or an iterator chain; reach for rayon \
-         when each element carries enough work to split (at work {last}, `blocking-rayon` runs at {rayon_last} the \
-         loop's time on {} cores).",
-        summary.environment.cores
-    );
-    let _ = writeln!(
-        out,
-        "- **Stages that must run concurrently (I/O in between, different rates, back-pressure):** pass batches, not \
-         items, between threads or tasks{}. One item per message is only for items that each carry far more work \
-         than a channel operation.",
-        best_batched.map_or_else(String::new, |(name, m)| format!(
-            " (the fastest batched pipeline here, `{name}`, runs at {} the loop's time at work {first})",
-            ratio(Some(m), floor)
-        ))
-    );
-    let _ = writeln!(
-        out,
-        "- **Inside an async application:** adapters over a stream in one task cost little beyond the loop; a task \
-         per stage buys parallelism only when batched, and a source that yields periodically is the polite default \
-         when other tasks share the runtime."
-    );
+    out
 }
 
 #[cfg(test)]
@@ -275,5 +273,20 @@ mod tests {
         let mut summary = summary_with(&[]);
         summary.phases.clear();
         assert!(discussion(&summary).contains("nothing to discuss"));
+    }
+
+    #[test]
+    fn the_almost_a_loop_finding_is_printed_only_when_its_claim_holds() {
+        let judged = |stream: f64| {
+            let mut summary = summary_with(&[(LOOP, 0, 1.0), ("stream-futures", 0, stream)]);
+            summary.claims = measure::judge::judge_all(&summary, &crate::chain::claims::table(&summary));
+            discussion(&summary)
+        };
+        let close = judged(1.5);
+        assert!(close.contains("compiles to almost a loop"), "{close}");
+        let far = judged(5.0);
+        assert!(!far.contains("compiles to almost a loop"), "{far}");
+        assert!(far.contains("within 2× of the loop: fails"), "{far}");
+        assert!(far.contains("did not stay within 2× of the loop in this run"), "{far}");
     }
 }
