@@ -125,7 +125,10 @@ fn report_tally(sink: &mut dyn TrialSink, contestant: Contestant, spec: &TrialSp
         // A cut-short iteration's sum covers only the calls answered: there was no full sum to check.
         Check::not_applicable(
             "measured_sum_exact",
-            format!("every one of {n} measured iterations was cut short by the {:.1} s budget", spec.budget.as_secs_f64()),
+            format!(
+                "every one of {n} measured iterations was cut short by the {:.1} s budget",
+                spec.budget.as_secs_f64()
+            ),
         )
     } else {
         Check::new(

@@ -120,7 +120,10 @@ pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
                  a thread costs microseconds, a channel operation tens of nanoseconds)."
             ),
             (Relation::AtLeast, WAKEUP_FACTOR),
-            CROSS_THREAD_PER_ITEM.iter().map(|name| Comparison { a: at(name, 1), b: at(name, CLAIM_CAPACITY) }).collect(),
+            CROSS_THREAD_PER_ITEM
+                .iter()
+                .map(|name| Comparison { a: at(name, 1), b: at(name, CLAIM_CAPACITY) })
+                .collect(),
         ),
         cost(
             format!(
@@ -332,7 +335,11 @@ pub(crate) mod tests {
         }
         let claim = judged(3, &summary);
         assert_eq!(claim.verdict, Verdict::Fails, "{}", claim.detail);
-        assert!(claim.detail.contains("fails — blocking-crossbeam at capacity_256 300 vs its bound 258"), "{}", claim.detail);
+        assert!(
+            claim.detail.contains("fails — blocking-crossbeam at capacity_256 300 vs its bound 258"),
+            "{}",
+            claim.detail
+        );
     }
 
     #[test]

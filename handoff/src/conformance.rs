@@ -101,7 +101,9 @@ pub fn bounded_outstanding(contestant: &Arc<dyn HandoffContestant>, config: &Han
             return Check::new("bounded_outstanding", false, format!("the run failed: {err}"));
         }
         match bound {
-            None if gauge.touched() => Check::new("bounded_outstanding", false, "declares no hand-off (bound none) but touched the gauge"),
+            None if gauge.touched() => {
+                Check::new("bounded_outstanding", false, "declares no hand-off (bound none) but touched the gauge")
+            }
             None => Check::not_applicable("bounded_outstanding", "no hand-off, the gauge was never touched"),
             Some(bound) => {
                 let high = gauge.high_water();

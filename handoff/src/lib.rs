@@ -23,9 +23,9 @@ mod pair;
 mod produce;
 mod trial;
 
+use measure::judge::ClaimSpec;
 use measure::record::TrialRequest;
 use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
-use measure::judge::ClaimSpec;
 use measure::summary::{ContestantInfo, Summary};
 
 pub use contestants::{contestants, find, HandoffContestant, PreparedHandoff};

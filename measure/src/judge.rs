@@ -269,7 +269,8 @@ fn resolve(summary: &Summary, spec: &ClaimSpec, side: &Side) -> Result<Resolved,
         Who::Value { value, label } => {
             // A fixed value is known exactly: a point, as certain as the processes of the other side allow.
             let forks = vec![vec![*value]; crate::stats::MIN_PROCESSES];
-            let stats = crate::stats::summarize(&forks).ok_or_else(|| inconclusive(format!("{label} is not a number")))?;
+            let stats =
+                crate::stats::summarize(&forks).ok_or_else(|| inconclusive(format!("{label} is not a number")))?;
             return Ok(Resolved { name: format!("{label} {}", format_ratio(*value)), stats });
         }
         Who::Contestant(name) => vec![name.clone()],
@@ -280,9 +281,10 @@ fn resolve(summary: &Summary, spec: &ClaimSpec, side: &Side) -> Result<Resolved,
     let mut found: Vec<Resolved> = Vec::new();
     let mut missing: Vec<String> = Vec::new();
     for name in &names {
-        if let Some(check) = summary.contestant(name).and_then(|c| {
-            c.checks.iter().find(|k| k.failed() && spec.failing_checks.contains(&k.name.as_str()))
-        }) {
+        if let Some(check) = summary
+            .contestant(name)
+            .and_then(|c| c.checks.iter().find(|k| k.failed() && spec.failing_checks.contains(&k.name.as_str())))
+        {
             let why = format!("{name}: its `{}` check failed: {}", check.name, check.detail);
             return Err(Unresolved::Verdict((Verdict::Fails, why)));
         }
@@ -297,7 +299,8 @@ fn resolve(summary: &Summary, spec: &ClaimSpec, side: &Side) -> Result<Resolved,
         match summary.stats(name, &key) {
             Ok(stats) => {
                 let at = phase.map(|p| format!(" at {p}")).unwrap_or_default();
-                found.push(Resolved { name: format!("{name}{at} {}", format_ratio(stats.median)), stats: stats.clone() })
+                found
+                    .push(Resolved { name: format!("{name}{at} {}", format_ratio(stats.median)), stats: stats.clone() })
             }
             Err(why) => missing.push(why),
         }
@@ -322,7 +325,9 @@ fn resolve(summary: &Summary, spec: &ClaimSpec, side: &Side) -> Result<Resolved,
         }
         r
     })
-    .ok_or_else(|| inconclusive(format!("none of the {} contestants it picks from ran cleanly with {key}", names.len())))
+    .ok_or_else(|| {
+        inconclusive(format!("none of the {} contestants it picks from ran cleanly with {key}", names.len()))
+    })
 }
 
 #[cfg(test)]
@@ -445,7 +450,10 @@ mod tests {
             "exact high-water mark of outstanding calls",
             (Relation::AtMost, 1.0),
             Basis::Ranges,
-            vec![Comparison { a: Side::contestant("leaky", Phase::Unphased), b: Side::value(17.0, "the bound 16 + 1") }],
+            vec![Comparison {
+                a: Side::contestant("leaky", Phase::Unphased),
+                b: Side::value(17.0, "the bound 16 + 1"),
+            }],
         )
         .failing_on(&["bounded_outstanding"]);
         let claim = judge(&run(vec![leaky], &[]), &within);
@@ -467,8 +475,10 @@ mod tests {
                 vec![Comparison { a: Side::contestant(name, Phase::Unphased), b: Side::value(17.0, "the bound") }],
             )
         };
-        let summary =
-            run(vec![contestant("over", &[("max_outstanding", over)]), contestant("ok", &[("max_outstanding", within)])], &[]);
+        let summary = run(
+            vec![contestant("over", &[("max_outstanding", over)]), contestant("ok", &[("max_outstanding", within)])],
+            &[],
+        );
         assert_eq!(judge(&summary, &claim("ok")).verdict, Verdict::Holds);
         assert_eq!(judge(&summary, &claim("over")).verdict, Verdict::Fails, "one process in three broke it");
     }
@@ -476,7 +486,8 @@ mod tests {
     #[test]
     fn a_claim_with_no_comparison_or_an_undecidable_run_is_inconclusive() {
         let empty = ClaimSpec { comparisons: vec![], ..at_most_twice("a", "b") };
-        let summary = run(vec![contestant("a", &[("ms", stats(1.0, 0.0))]), contestant("b", &[("ms", stats(1.0, 0.0))])], &[]);
+        let summary =
+            run(vec![contestant("a", &[("ms", stats(1.0, 0.0))]), contestant("b", &[("ms", stats(1.0, 0.0))])], &[]);
         assert_eq!(judge(&summary, &empty).verdict, Verdict::Inconclusive);
         let cannot = at_most_twice("a", "b").undecidable_if(Some("too few items".to_string()));
         assert_eq!(judge(&summary, &cannot).verdict, Verdict::Inconclusive);
@@ -508,7 +519,11 @@ mod tests {
         };
         let last = judge(&summary, &fastest(Phase::Last));
         assert_eq!(last.verdict, Verdict::Holds, "{}", last.detail);
-        assert!(last.detail.starts_with("fast at p_2 5.00 (lowest median of 3) vs floor at p_2 4.00"), "{}", last.detail);
+        assert!(
+            last.detail.starts_with("fast at p_2 5.00 (lowest median of 3) vs floor at p_2 4.00"),
+            "{}",
+            last.detail
+        );
         assert_eq!(judge(&summary, &fastest(Phase::First)).verdict, Verdict::Holds);
         let absent = judge(&summary, &fastest(Phase::Named("p_3".into())));
         assert_eq!((absent.verdict, absent.detail.as_str()), (Verdict::Inconclusive, "phase p_3 did not run"));

@@ -6,8 +6,8 @@
 
 use std::fmt;
 
-use crate::record::{IterationRecord, MetricValues, RunParams, TrialRequest};
 use crate::judge::ClaimSpec;
+use crate::record::{IterationRecord, MetricValues, RunParams, TrialRequest};
 use crate::summary::{Check, ClaimResult, ContestantInfo, Summary};
 
 /// A scenario parameter, settable as `--<name> V[,V...]`.

@@ -460,7 +460,17 @@ mod tests {
     }
 
     fn contestant(name: &str, status: Status) -> ContestantSummary {
-        let stats = MetricStats { median: 1.0, min: 1.0, max: 1.0, ci999: 0.0, n: 1, mean: 1.0, fork_medians: vec![], processes: 0, outliers: Default::default() };
+        let stats = MetricStats {
+            median: 1.0,
+            min: 1.0,
+            max: 1.0,
+            ci999: 0.0,
+            n: 1,
+            mean: 1.0,
+            fork_medians: vec![],
+            processes: 0,
+            outliers: Default::default(),
+        };
         ContestantSummary {
             name: name.into(),
             family: Family::Baseline,

@@ -36,7 +36,11 @@ mod tests {
 
     #[test]
     fn a_template_is_filled_from_its_context() {
-        let text = render("t", "{% if holds %}It holds at {{ ratio }}.{% endif %}", serde_json::json!({"holds": true, "ratio": "1.50×"}));
+        let text = render(
+            "t",
+            "{% if holds %}It holds at {{ ratio }}.{% endif %}",
+            serde_json::json!({"holds": true, "ratio": "1.50×"}),
+        );
         assert_eq!(text.ok().as_deref(), Some("It holds at 1.50×."));
     }
 

@@ -1,9 +1,9 @@
 //! The lab's view of the overload scenario: parameters, contestants, metrics, charts, trials, claims and the
 //! discussion.
 
+use measure::judge::ClaimSpec;
 use measure::record::{RunParams, TrialRequest};
 use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
-use measure::judge::ClaimSpec;
 use measure::summary::{ContestantInfo, Summary};
 
 use crate::contestants::Contestant;

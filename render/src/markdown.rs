@@ -432,6 +432,15 @@ fn claims(summary: &Summary) -> String {
     out
 }
 
+/// A published figure as the study gave it: whole numbers with thousands separators, others with every digit.
+fn published(value: f64) -> String {
+    if value.fract() == 0.0 {
+        measure::units::count(value)
+    } else {
+        value.to_string()
+    }
+}
+
 /// The published figures of this scenario set beside this run as ratios to each side's own baseline; empty
 /// when the scenario has none.
 fn published_reference(summary: &Summary) -> String {
@@ -471,7 +480,7 @@ fn published_reference(summary: &Summary) -> String {
         table.row(&[
             f.study.clone(),
             format!("{}{at}", f.subject),
-            format!("{} {}", format::number(f.value), f.unit),
+            format!("{} {}", published(f.value), f.unit),
             f.hardware.clone(),
             study_ratio,
             here,

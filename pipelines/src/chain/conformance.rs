@@ -117,7 +117,11 @@ pub fn bounded_outstanding(contestant: &Arc<dyn ChainContestant>, config: &Chain
             return Check::new("bounded_outstanding", false, format!("the run failed: {err}"));
         }
         match bound {
-            None if gauge.touched() => Check::new("bounded_outstanding", false, "declares no hand-off queue (bound none) but touched the gauge"),
+            None if gauge.touched() => Check::new(
+                "bounded_outstanding",
+                false,
+                "declares no hand-off queue (bound none) but touched the gauge",
+            ),
             None => Check::not_applicable("bounded_outstanding", "no hand-off queue, the gauge was never touched"),
             Some(bound) => {
                 let high = gauge.high_water();

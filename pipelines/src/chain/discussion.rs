@@ -287,6 +287,6 @@ mod tests {
         let far = judged(5.0);
         assert!(!far.contains("compiles to almost a loop"), "{far}");
         assert!(far.contains("within 2× of the loop: fails"), "{far}");
-        assert!(far.contains("did not stay within 2× of the loop in this run"), "{far}");
+        assert!(far.contains("did not stay within 2× of the loop in this run (that claim fails)"), "{far}");
     }
 }

@@ -17,9 +17,9 @@ pub mod ops;
 mod sink;
 mod trial;
 
+use measure::judge::ClaimSpec;
 use measure::record::TrialRequest;
 use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Scenario, TrialError, TrialSink};
-use measure::judge::ClaimSpec;
 use measure::summary::{ContestantInfo, Summary};
 
 pub use contestants::{contestants, find, ChainContestant, PreparedChain};

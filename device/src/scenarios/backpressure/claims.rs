@@ -90,7 +90,10 @@ pub(crate) fn table(summary: &Summary) -> Vec<ClaimSpec> {
             MAX_OUT_DEFINITION,
             (Relation::AtLeast, UNBOUNDED_FACTOR),
             Basis::Ranges,
-            limit.map(|l| Comparison { a: named(STREAM_UNBOUNDED), b: Side::value(l, "the bound") }).into_iter().collect(),
+            limit
+                .map(|l| Comparison { a: named(STREAM_UNBOUNDED), b: Side::value(l, "the bound") })
+                .into_iter()
+                .collect(),
         )
         .undecidable_if(no_limit().or(too_few_items)),
         ClaimSpec::new(
@@ -304,7 +307,13 @@ pub(crate) mod tests {
         set(&mut s, "blocking-std-workers", MAX_OUT, 16.0, 18.0);
         let claim = bounded_hold(&s);
         assert_eq!(claim.verdict, Verdict::Fails, "{}", claim.detail);
-        assert!(claim.detail.contains("fails — blocking-std-workers 17.0 vs the bound + 1 17.0: ratio 1.00 (1.06–1.06 worst sample)"), "{}", claim.detail);
+        assert!(
+            claim.detail.contains(
+                "fails — blocking-std-workers 17.0 vs the bound + 1 17.0: ratio 1.00 (1.06–1.06 worst sample)"
+            ),
+            "{}",
+            claim.detail
+        );
     }
 
     #[test]

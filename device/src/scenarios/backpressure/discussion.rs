@@ -213,7 +213,8 @@ fn bound(summary: &Summary, out: &mut String) {
          `buffer_unordered` hold at most `limit` call futures, the semaphore hands out `limit` permits before a \
          task is spawned, the pool and the worker shapes have only `limit` threads or tasks that call; the \
          channels' `limit` slots hold items waiting for a worker, which are not yet calls. {}\n",
-        match (references::figure("backpressure", STUDY_BOUND), references::figure("backpressure", STUDY_WORST_BOUNDED)) {
+        match (references::figure("backpressure", STUDY_BOUND), references::figure("backpressure", STUDY_WORST_BOUNDED))
+        {
             (Some(bound), Some(worst)) if bound.value == limit => format!(
                 "The published JVM study used the same bound; its bounded contestants kept {}–{}.",
                 count(bound.value),

@@ -9,9 +9,9 @@ mod discussion;
 
 use std::time::Duration;
 
+use measure::judge::ClaimSpec;
 use measure::record::{IterationRecord, TrialRequest};
 use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
-use measure::judge::ClaimSpec;
 use measure::summary::{Check, ContestantInfo, Summary};
 
 use crate::contestants::{BlockingShape, ChannelFlavor, Contestant, StreamShape, Timer};

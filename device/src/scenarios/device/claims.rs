@@ -81,11 +81,9 @@ pub(crate) fn table(summary: &Summary) -> Vec<ClaimSpec> {
     let cores = summary.environment.cores;
     vec![
         ClaimSpec::new(
-            format!(
-                "At the highest level, `buffer_unordered` run as it comes (tokio's cooperative budget applies) \
-                 reaches at most a tenth of the calls per second it reaches inside \
-                 `tokio::task::coop::unconstrained`, on the shared device and on its own timer (steady window)"
-            ),
+            "At the highest level, `buffer_unordered` run as it comes (tokio's cooperative budget applies) reaches \
+             at most a tenth of the calls per second it reaches inside `tokio::task::coop::unconstrained`, on the \
+             shared device and on its own timer (steady window)",
             HEADLINE,
             STEADY_OPS,
             (Relation::AtLeast, TRAP_FACTOR),

@@ -441,7 +441,11 @@ fn pick(summary: &Summary, out: &mut String) {
             (Some((s_name, s)), Some((b_name, b))) => {
                 let gap = s.median / b.median;
                 let cpu = |name: &str| median(summary, name, &key(phase, "cpu_us_per_call"));
-                let verdict = match (within_noise(s.median, b.median, summary.method.noise_threshold), cpu(&s_name), cpu(&b_name)) {
+                let verdict = match (
+                    within_noise(s.median, b.median, summary.method.noise_threshold),
+                    cpu(&s_name),
+                    cpu(&b_name),
+                ) {
                     (true, _, _) => {
                         "the device, not the style, sets the pace, and a thread per call is a fine choice".to_string()
                     }

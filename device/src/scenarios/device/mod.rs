@@ -7,9 +7,9 @@ mod discussion;
 
 use std::time::Duration;
 
+use measure::judge::ClaimSpec;
 use measure::record::TrialRequest;
 use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
-use measure::judge::ClaimSpec;
 use measure::summary::{ContestantInfo, Summary};
 
 use crate::contestants::{BlockingShape, Contestant, StreamShape, Timer};
