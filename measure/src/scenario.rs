@@ -209,21 +209,14 @@ pub trait Scenario: Send + Sync {
 /// measuring cost, and leave them out of the contestant's results.
 pub const HARNESS_METRIC_PREFIX: &str = "harness_";
 
-/// Gauge updates per thread in the harness's contended-gauge calibration (a few milliseconds).
-const GAUGE_CALIBRATION_OPS: u64 = 200_000;
-
-/// Per-process metrics every trial reports when it ends: `peak_rss_mib` (from `VmHWM`, see [`crate::memory`];
-/// read first, before the calibration below can add to it) and `harness_gauge_ns_per_update`, the contended
-/// cost of one outstanding-gauge update on this machine ([`crate::gauge::contended_ns_per_update`]).
+/// Per-process metrics every trial reports when it ends: `peak_rss_mib`, from `VmHWM` (see [`crate::memory`]),
+/// which the harness reset before the first measured iteration ([`crate::harness::run`]), so it is the peak of the
+/// measured iterations, not of the conformance checks before them.
 pub fn process_metrics() -> MetricValues {
     let mut metrics = MetricValues::new();
     if let Some(peak) = crate::memory::peak_rss_mib() {
         metrics.insert("peak_rss_mib".to_string(), peak);
     }
-    metrics.insert(
-        format!("{HARNESS_METRIC_PREFIX}gauge_ns_per_update"),
-        crate::gauge::contended_ns_per_update(GAUGE_CALIBRATION_OPS),
-    );
     metrics
 }
 
@@ -248,6 +241,7 @@ mod tests {
             iterations: 1,
             seed: 0,
             quick: true,
+            accounting: 1,
         }
     }
 
