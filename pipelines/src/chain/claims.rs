@@ -166,6 +166,7 @@ pub(crate) mod tests {
                 forks: 1,
                 warmup: 1,
                 iterations: 30,
+                accounting: 1,
                 noise_threshold: 0.2,
                 seed: 0,
                 trial_timeout_s: 60.0,

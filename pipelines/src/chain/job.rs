@@ -6,7 +6,7 @@ use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use measure::gauge::Outstanding;
+use measure::meter::NoMeter;
 
 use crate::{LiveStages, PipelineError};
 
@@ -166,9 +166,9 @@ pub enum Behaviour {
     Instrumented(Arc<Instruments>),
 }
 
-/// One run of a chain contestant.
+/// One run of a chain contestant, metering outstanding items with `M` ([`NoMeter`] when timed).
 #[derive(Debug)]
-pub struct Job<'a> {
+pub struct Job<'a, M = NoMeter> {
     /// The input values (shared, so stage tasks that need `'static` data can hold a reference count).
     pub input: &'a Arc<[u64]>,
     /// Rounds of mixing in `map1`.
@@ -177,9 +177,9 @@ pub struct Job<'a> {
     pub behaviour: &'a Behaviour,
     /// What the consumer does.
     pub consumer: Consumer,
-    /// Items handed into the pipeline's first channel and not yet consumed (or dropped by the filter). Only
-    /// contestants that hand items between threads or tasks touch it.
-    pub gauge: &'a Arc<Outstanding>,
+    /// Counts items handed into the pipeline's first channel and not yet consumed (or dropped by the filter).
+    /// Only contestants that hand items between threads or tasks use it.
+    pub meter: M,
     /// Live stage threads and tasks.
     pub live: &'a Arc<LiveStages>,
 }

@@ -1,9 +1,13 @@
 //! `blocking-{crossbeam,flume,std}[-batched]`: one OS thread per stage in `std::thread::scope`, joined by bounded channels of one flavor; in order.
+//!
+//! The stage threads are spawned, and running, before `go`: the source is held at the pipeline's start line
+//! ([`Pipeline::start`]) so thread creation stays out of the timed window, as a long-lived pipeline's would.
 
 use std::fmt;
 use std::marker::PhantomData;
 use std::thread;
 
+use measure::meter::{GaugeMeter, Meter};
 use measure::summary::{ContestantInfo, Family};
 
 use super::{channel_bound, ChainContestant, PreparedChain};
@@ -84,31 +88,47 @@ impl<F: Flavor> ChainContestant for ChannelThreads<F> {
 }
 
 impl<F: Flavor> PreparedChain for ChannelRun<F> {
-    fn run(&self, job: &Job<'_>) -> Result<Outcome, ChainError> {
-        dispatch(self, job)
+    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
+        dispatch(self, job, go)
+    }
+
+    fn run_metered(&self, job: &Job<'_, GaugeMeter>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
+        dispatch(self, job, go)
     }
 }
 
 impl<F: Flavor> SinkRun for ChannelRun<F> {
-    fn run_with<H: Hook, S: Sink>(&self, job: &Job<'_>, stages: Stages<H>, sink: S) -> Result<Outcome, ChainError> {
+    fn run_with<M: Meter, H: Hook, S: Sink>(
+        &self,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
+        stages: Stages<H>,
+        sink: S,
+    ) -> Result<Outcome, ChainError> {
         if self.batched {
-            self.batches(job, stages, sink)
+            self.batches(job, go, stages, sink)
         } else {
-            self.items(job, stages, sink)
+            self.items(job, go, stages, sink)
         }
     }
 }
 
 impl<F: Flavor> ChannelRun<F> {
-    fn items<H: Hook, S: Sink>(&self, job: &Job<'_>, stages: Stages<H>, mut sink: S) -> Result<Outcome, ChainError> {
+    fn items<M: Meter, H: Hook, S: Sink>(
+        &self,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
+        stages: Stages<H>,
+        mut sink: S,
+    ) -> Result<Outcome, ChainError> {
         let Stages { map1, filter, map2 } = stages;
         let input: &[u64] = job.input;
-        let gauge = &**job.gauge;
+        let meter = &job.meter;
         let cap = self.config.capacity;
         thread::scope(|scope| {
             Pipeline::<F, u64, H::Error>::source(scope, Some(job.live.clone()), cap, "source", |out| {
                 for &x in input {
-                    gauge.admit(1);
+                    meter.admit(1);
                     if out.send(x).is_err() {
                         break;
                     }
@@ -120,14 +140,14 @@ impl<F: Flavor> ChannelRun<F> {
                 if filter.test(y)? {
                     Ok(Some(y))
                 } else {
-                    gauge.leave(1);
+                    meter.leave(1);
                     Ok(None)
                 }
             })?
             .stage(cap, "map2", move |y| map2.apply(y).map(Some))?
-            .finish(|items| {
+            .start(go, |items| {
                 for z in items {
-                    gauge.leave(1);
+                    meter.leave(1);
                     if sink.push(z).is_break() {
                         break;
                     }
@@ -138,15 +158,21 @@ impl<F: Flavor> ChannelRun<F> {
         .map_err(ChainError::from_pipeline)
     }
 
-    fn batches<H: Hook, S: Sink>(&self, job: &Job<'_>, stages: Stages<H>, mut sink: S) -> Result<Outcome, ChainError> {
+    fn batches<M: Meter, H: Hook, S: Sink>(
+        &self,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
+        stages: Stages<H>,
+        mut sink: S,
+    ) -> Result<Outcome, ChainError> {
         let Stages { map1, filter, map2 } = stages;
         let input: &[u64] = job.input;
-        let gauge = &**job.gauge;
+        let meter = &job.meter;
         let (batch, cap) = (self.config.batch.max(1), self.config.messages_per_channel(self.config.batch));
         thread::scope(|scope| {
             Pipeline::<F, Vec<u64>, H::Error>::source(scope, Some(job.live.clone()), cap, "source", |out| {
                 for chunk in input.chunks(batch) {
-                    gauge.admit(chunk.len() as u64);
+                    meter.admit(chunk.len() as u64);
                     if out.send(chunk.to_vec()).is_err() {
                         break;
                     }
@@ -160,16 +186,16 @@ impl<F: Flavor> ChannelRun<F> {
             .stage(cap, "filter", move |mut b: Vec<u64>| {
                 let before = b.len();
                 filter.retain(&mut b)?;
-                gauge.leave((before - b.len()) as u64);
+                meter.leave((before - b.len()) as u64);
                 Ok((!b.is_empty()).then_some(b))
             })?
             .stage(cap, "map2", move |mut b: Vec<u64>| {
                 map2.apply_batch(&mut b)?;
                 Ok(Some(b))
             })?
-            .finish(|batches| {
+            .start(go, |batches| {
                 for b in batches {
-                    gauge.leave(b.len() as u64);
+                    meter.leave(b.len() as u64);
                     if sink.push_batch(b).is_break() {
                         break;
                     }

@@ -21,7 +21,8 @@
 //! **Common ground.** Every contestant applies the stages of [`super::ops`] through [`super::ops::Stages`];
 //! measured runs use the `Clean` hooks, whose error type is `Infallible`, so the ability to carry a stage error
 //! compiles away. Runtimes and thread pools are built in [`ChainContestant::prepare`], outside the timed
-//! window, and reused by every iteration; stage threads and tasks are spawned inside each run. Single-threaded
+//! window, and reused by every iteration; stage threads and tasks are spawned by each run before it calls `go`,
+//! so they too stay outside the timed window. Single-threaded
 //! contestants catch panics with `catch_unwind`; threaded ones catch them when joining the stage.
 //!
 //! **Channels and batching.** Channel contestants have four channels (source→map1→filter→map2→consumer).
@@ -30,10 +31,11 @@
 //! map stages rewrite it in place, the filter compacts it with `retain`, the consumer frees it. Buffers are not
 //! recycled: one allocation per batch is cheaper than the extra channel operation a return path costs.
 //!
-//! **Outstanding work.** Contestants that hand items between threads or tasks bump the job's
-//! `measure::gauge::Outstanding` gauge: `admit(n)` when the source hands `n` items to the first channel,
-//! `leave(n)` when the consumer takes them or the filter drops them: one relaxed atomic per message (per item,
-//! or per batch). [`ChainContestant::bound`] is the most items their channels and stages can hold:
+//! **Outstanding work.** Contestants that hand items between threads or tasks call the job's meter
+//! (`measure::meter::Meter`): `admit(n)` when the source hands `n` items to the first channel, `leave(n)` when the
+//! consumer takes them or the filter drops them. In timed iterations the meter is `NoMeter` and those calls
+//! compile to nothing; in accounting iterations and conformance checks it is the shared gauge (one relaxed atomic
+//! per message: per item, or per batch). [`ChainContestant::bound`] is the most items their channels and stages can hold:
 //! `(4 × messages per channel + 5) × items per message` (five holders: source, three stages, consumer). The loop,
 //! the iterator, single-task streams and rayon hand nothing off through a queue, so they never touch the gauge
 //! and their outstanding work is not applicable (bound `None`).
@@ -48,6 +50,7 @@ mod tokio_tasks;
 use std::fmt;
 use std::sync::Arc;
 
+use measure::meter::{GaugeMeter, NoMeter};
 use measure::summary::ContestantInfo;
 
 use super::job::{ChainConfig, ChainError, Job, Outcome};
@@ -76,9 +79,15 @@ pub trait ChainContestant: Send + Sync + fmt::Debug {
 
 /// A contestant ready to run: its runtime or pool, if any, is built.
 pub trait PreparedChain: Send + fmt::Debug {
-    /// Run one job to the end: every stage thread and task it started has ended when this returns, except that
-    /// tokio may release a finished task's slot a moment later (see [`PreparedChain::alive_tasks`]).
-    fn run(&self, job: &Job<'_>) -> Result<Outcome, ChainError>;
+    /// Run one job to the end, calling `go` once its threads are spawned and running (its runtime was built in
+    /// [`ChainContestant::prepare`]) and right before the first item moves: every stage thread and task it
+    /// started has ended when this returns, except that tokio may release a finished task's slot a moment later
+    /// (see [`PreparedChain::alive_tasks`]). The timed instantiation: the meter is [`NoMeter`] and compiles away.
+    fn run(&self, job: &Job<'_, NoMeter>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError>;
+
+    /// [`PreparedChain::run`] counting outstanding items into the job's gauge (accounting iterations and
+    /// conformance checks); the same generic code, instantiated with [`GaugeMeter`].
+    fn run_metered(&self, job: &Job<'_, GaugeMeter>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError>;
 
     /// Tasks alive on its tokio runtime (`RuntimeMetrics::num_alive_tasks`); `None` without a runtime that
     /// spawns tasks.

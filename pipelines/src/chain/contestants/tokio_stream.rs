@@ -2,6 +2,7 @@
 
 use ::tokio_stream::StreamExt;
 use futures::Stream;
+use measure::meter::{GaugeMeter, Meter};
 use measure::summary::{ContestantInfo, Family};
 use tokio::runtime::Runtime;
 
@@ -82,13 +83,24 @@ impl ChainContestant for CurrentThreadStream {
 }
 
 impl PreparedChain for CurrentThreadRun {
-    fn run(&self, job: &Job<'_>) -> Result<Outcome, ChainError> {
-        dispatch(self, job)
+    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
+        dispatch(self, job, go)
+    }
+
+    fn run_metered(&self, job: &Job<'_, GaugeMeter>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
+        dispatch(self, job, go)
     }
 }
 
 impl SinkRun for CurrentThreadRun {
-    fn run_with<H: Hook, S: Sink>(&self, job: &Job<'_>, stages: Stages<H>, sink: S) -> Result<Outcome, ChainError> {
+    fn run_with<M: Meter, H: Hook, S: Sink>(
+        &self,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
+        stages: Stages<H>,
+        sink: S,
+    ) -> Result<Outcome, ChainError> {
+        go();
         let input: &[u64] = job.input;
         let run = || match self.source {
             Source::TokioIter => self.runtime.block_on(adapt_and_drain(::tokio_stream::iter(input), stages, sink)),

@@ -1,5 +1,9 @@
 //! `stream-tokio-tasks[-batched]`: one tokio task per stage on a multi-thread runtime, joined by bounded `tokio::sync::mpsc` channels; in order.
 //!
+//! The stage tasks are spawned before `go` and the source task holds on a oneshot until it is sent right after
+//! `go`, so spawning stays out of the timed window as the blocking pipelines' thread creation does (the tasks'
+//! first polls fall inside it).
+//!
 //! Batches are `Vec<u64>` messages, as in the blocking batched contestants, rather than `recv_many` on a
 //! channel of items: `recv_many` batches only the receiving side, while every item would still cost a send
 //! (a semaphore permit and a slot); a `Vec` per message amortises both ends and keeps the channels' item
@@ -7,8 +11,10 @@
 
 use std::sync::Arc;
 
+use measure::meter::{GaugeMeter, Meter};
 use measure::summary::{ContestantInfo, Family};
 use tokio::runtime::{Handle, Runtime};
+use tokio::sync::oneshot;
 
 use super::{channel_bound, ChainContestant, PreparedChain};
 use crate::chain::job::{ChainConfig, ChainError, Job, Outcome};
@@ -74,8 +80,12 @@ impl ChainContestant for TokioTasks {
 }
 
 impl PreparedChain for TasksRun {
-    fn run(&self, job: &Job<'_>) -> Result<Outcome, ChainError> {
-        dispatch(self, job)
+    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
+        dispatch(self, job, go)
+    }
+
+    fn run_metered(&self, job: &Job<'_, GaugeMeter>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
+        dispatch(self, job, go)
     }
 
     fn alive_tasks(&self) -> Option<usize> {
@@ -84,34 +94,44 @@ impl PreparedChain for TasksRun {
 }
 
 impl SinkRun for TasksRun {
-    fn run_with<H: Hook, S: Sink>(&self, job: &Job<'_>, stages: Stages<H>, sink: S) -> Result<Outcome, ChainError> {
+    fn run_with<M: Meter, H: Hook, S: Sink>(
+        &self,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
+        stages: Stages<H>,
+        sink: S,
+    ) -> Result<Outcome, ChainError> {
         if self.batched {
-            self.runtime.block_on(self.batches(job, stages, sink))
+            self.runtime.block_on(self.batches(job, go, stages, sink))
         } else {
-            self.runtime.block_on(self.items(job, stages, sink))
+            self.runtime.block_on(self.items(job, go, stages, sink))
         }
     }
 }
 
 impl TasksRun {
-    async fn items<H: Hook, S: Sink>(
+    async fn items<M: Meter, H: Hook, S: Sink>(
         &self,
-        job: &Job<'_>,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
         stages: Stages<H>,
         mut sink: S,
     ) -> Result<Outcome, ChainError> {
         let Stages { map1, filter, map2 } = stages;
-        let (input, gauge, cap) = (Arc::clone(job.input), Arc::clone(job.gauge), self.config.capacity);
-        let source_gauge = Arc::clone(&gauge);
-        let filter_gauge = Arc::clone(&gauge);
+        let (input, meter, cap) = (Arc::clone(job.input), job.meter.clone(), self.config.capacity);
+        let (source_meter, filter_meter) = (meter.clone(), meter.clone());
+        let (start, held) = oneshot::channel::<()>();
         let pipeline = TaskPipeline::<u64, H::Error>::source(
             &Handle::current(),
             Some(job.live.clone()),
             cap,
             "source",
             |tx| async move {
+                if held.await.is_err() {
+                    return Ok(());
+                }
                 for &x in input.iter() {
-                    source_gauge.admit(1);
+                    source_meter.admit(1);
                     if tx.send(x).await.is_err() {
                         break;
                     }
@@ -124,14 +144,17 @@ impl TasksRun {
             if filter.test(y)? {
                 Ok(Some(y))
             } else {
-                filter_gauge.leave(1);
+                filter_meter.leave(1);
                 Ok(None)
             }
         })
         .stage(cap, "map2", move |y| map2.apply(y).map(Some));
         let (mut rx, stages) = pipeline.into_parts();
+        go();
+        // The receiver is gone only if the source task already ended, which it cannot before this send.
+        let _ = start.send(());
         while let Some(z) = rx.recv().await {
-            gauge.leave(1);
+            meter.leave(1);
             if sink.push(z).is_break() {
                 break;
             }
@@ -141,25 +164,29 @@ impl TasksRun {
         Ok(sink.finish())
     }
 
-    async fn batches<H: Hook, S: Sink>(
+    async fn batches<M: Meter, H: Hook, S: Sink>(
         &self,
-        job: &Job<'_>,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
         stages: Stages<H>,
         mut sink: S,
     ) -> Result<Outcome, ChainError> {
         let Stages { map1, filter, map2 } = stages;
-        let (input, gauge) = (Arc::clone(job.input), Arc::clone(job.gauge));
+        let (input, meter) = (Arc::clone(job.input), job.meter.clone());
         let (batch, cap) = (self.config.batch.max(1), self.config.messages_per_channel(self.config.batch));
-        let source_gauge = Arc::clone(&gauge);
-        let filter_gauge = Arc::clone(&gauge);
+        let (source_meter, filter_meter) = (meter.clone(), meter.clone());
+        let (start, held) = oneshot::channel::<()>();
         let pipeline = TaskPipeline::<Vec<u64>, H::Error>::source(
             &Handle::current(),
             Some(job.live.clone()),
             cap,
             "source",
             |tx| async move {
+                if held.await.is_err() {
+                    return Ok(());
+                }
                 for chunk in input.chunks(batch) {
-                    source_gauge.admit(chunk.len() as u64);
+                    source_meter.admit(chunk.len() as u64);
                     if tx.send(chunk.to_vec()).await.is_err() {
                         break;
                     }
@@ -174,7 +201,7 @@ impl TasksRun {
         .stage(cap, "filter", move |mut b: Vec<u64>| {
             let before = b.len();
             filter.retain(&mut b)?;
-            filter_gauge.leave((before - b.len()) as u64);
+            filter_meter.leave((before - b.len()) as u64);
             Ok((!b.is_empty()).then_some(b))
         })
         .stage(cap, "map2", move |mut b: Vec<u64>| {
@@ -182,8 +209,11 @@ impl TasksRun {
             Ok(Some(b))
         });
         let (mut rx, stages) = pipeline.into_parts();
+        go();
+        // The receiver is gone only if the source task already ended, which it cannot before this send.
+        let _ = start.send(());
         while let Some(b) = rx.recv().await {
-            gauge.leave(b.len() as u64);
+            meter.leave(b.len() as u64);
             if sink.push_batch(b).is_break() {
                 break;
             }
