@@ -314,6 +314,7 @@ pub(crate) mod tests {
                 forks: 3,
                 warmup: 1,
                 iterations: 4,
+                accounting: 1,
                 noise_threshold: 0.2,
                 seed: 0,
                 trial_timeout_s: 300.0,

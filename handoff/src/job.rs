@@ -6,7 +6,7 @@ use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use measure::gauge::Outstanding;
+use measure::meter::NoMeter;
 use pipelines::LiveStages;
 
 /// Parties that can hold a message outside the channel: the producer (the message it is blocked sending) and
@@ -140,18 +140,18 @@ pub enum Behaviour {
     Instrumented(Arc<Instruments>),
 }
 
-/// One run of a hand-off contestant.
+/// One run of a hand-off contestant, metering outstanding items with `M` ([`NoMeter`] when timed).
 #[derive(Debug)]
-pub struct Job<'a> {
+pub struct Job<'a, M = NoMeter> {
     /// The producer emits `0..items`.
     pub items: u64,
     /// Clean, or instrumented for a conformance check.
     pub behaviour: &'a Behaviour,
     /// What the consumer does.
     pub consumer: Consumer,
-    /// Items handed to the channel and not yet taken by the consumer. Every contestant that hands items between
-    /// threads or tasks touches it; the loop baseline does not.
-    pub gauge: &'a Arc<Outstanding>,
+    /// Counts items handed to the channel and not yet taken by the consumer. Every contestant that hands items
+    /// between threads or tasks uses it; the loop baseline does not.
+    pub meter: M,
     /// Live producer and consumer threads and tasks the contestant spawned.
     pub live: &'a Arc<LiveStages>,
 }

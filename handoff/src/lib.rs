@@ -126,7 +126,7 @@ impl Scenario for HandoffScenario {
         if quick {
             Repetitions::QUICK
         } else {
-            Repetitions { forks: 3, warmup: 1, iterations: 5 }
+            Repetitions { forks: 3, warmup: 1, iterations: 5, accounting: 1 }
         }
     }
 

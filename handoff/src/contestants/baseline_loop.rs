@@ -3,6 +3,7 @@
 use std::hint::black_box;
 use std::panic::AssertUnwindSafe;
 
+use measure::meter::Meter;
 use measure::summary::Family;
 
 use super::{Env, Kind, RuntimeKind};
@@ -31,14 +32,16 @@ impl Kind for BaselineLoop {
         None
     }
 
-    fn run<Sh: Shape, P: Producer, S: Sink>(
+    fn run<M: Meter, Sh: Shape, P: Producer, S: Sink>(
         _env: &Env<'_>,
         shape: Sh,
-        job: &Job<'_>,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
         producer: P,
         mut sink: S,
     ) -> Result<Outcome, HandoffError> {
         let items = job.items;
+        go();
         std::panic::catch_unwind(AssertUnwindSafe(move || {
             let mut cursor = Cursor::new(items);
             while let Some(message) = shape.next_message(&producer, &mut cursor) {

@@ -3,8 +3,9 @@
 use std::sync::Arc;
 use std::thread;
 
-use measure::gauge::Outstanding;
+use measure::meter::Meter;
 use measure::summary::Family;
+use pipelines::start_line::{Opener, StartLine};
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 
@@ -34,30 +35,38 @@ impl Kind for BridgeBlockingSend {
         )
     }
 
-    fn run<Sh: Shape, P: Producer, S: Sink>(
+    fn run<M: Meter, Sh: Shape, P: Producer, S: Sink>(
         env: &Env<'_>,
         shape: Sh,
-        job: &Job<'_>,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
         producer: P,
         sink: S,
     ) -> Result<Outcome, HandoffError> {
         let runtime = env.runtime()?;
         let (tx, rx) = mpsc::channel::<Result<Sh::Msg, P::Error>>(env.messages(shape));
-        let gauge: &Outstanding = job.gauge;
-        let consumer_gauge = Arc::clone(job.gauge);
+        let meter = &job.meter;
+        let consumer_meter = job.meter.clone();
         let items = job.items;
         let guard = job.live.enter();
+        let opener = Opener::new(Arc::new(StartLine::default()));
+        let line = Arc::clone(opener.line());
         thread::scope(|scope| {
             let producer_thread = thread::Builder::new()
                 .name("producer".to_string())
                 .spawn_scoped(scope, move || {
                     let _guard = guard;
-                    produce(shape, &producer, items, gauge, |m| tx.blocking_send(m).map_err(|_| Closed));
+                    line.arrive();
+                    line.wait_open();
+                    produce(shape, &producer, items, meter, |m| tx.blocking_send(m).map_err(|_| Closed));
                 })
                 .map_err(|source| HandoffError::Spawn { side: Side::Producer, source })?;
             let consumer = spawn_guarded(runtime.handle(), job.live, async move {
-                consume_stream(shape, ReceiverStream::new(rx), &consumer_gauge, sink).await
+                consume_stream(shape, ReceiverStream::new(rx), &consumer_meter, sink).await
             });
+            opener.line().wait_arrived(1);
+            go();
+            drop(opener);
             let consumed =
                 runtime.block_on(consumer).unwrap_or_else(|e| Err(HandoffError::from_join(Side::Consumer, e)));
             let produced = producer_thread.join().map_err(|p| HandoffError::from_panic(Side::Producer, &*p));

@@ -1,5 +1,6 @@
 //! `blocking-condvar[-batched]`: a producer thread sends into a hand-written `Mutex<VecDeque>` + two `Condvar`s bounded queue (`handoff::condvar_queue`, the shape of Java's ArrayBlockingQueue; `notify_one` after every push and pop); the calling thread receives, sums and checks order.
 
+use measure::meter::Meter;
 use measure::summary::Family;
 
 use super::{shape_phrase, Env, Kind, RuntimeKind};
@@ -27,13 +28,14 @@ impl Kind for Condvar {
         )
     }
 
-    fn run<Sh: Shape, P: Producer, S: Sink>(
+    fn run<M: Meter, Sh: Shape, P: Producer, S: Sink>(
         env: &Env<'_>,
         shape: Sh,
-        job: &Job<'_>,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
         producer: P,
         sink: S,
     ) -> Result<Outcome, HandoffError> {
-        thread_to_caller::<crate::condvar_queue::CondvarQueue, _, _, _>(&env.config, shape, job, producer, sink)
+        thread_to_caller::<crate::condvar_queue::CondvarQueue, _, _, _, _>(&env.config, shape, job, go, producer, sink)
     }
 }

@@ -1,5 +1,6 @@
 //! `blocking-crossbeam[-batched]`: a producer thread sends into `crossbeam_channel::bounded` (blocking `send`/`recv`; a blocked thread spins briefly, then parks); the calling thread receives, sums and checks order.
 
+use measure::meter::Meter;
 use measure::summary::Family;
 
 use super::{shape_phrase, Env, Kind, RuntimeKind};
@@ -27,13 +28,21 @@ impl Kind for Crossbeam {
         )
     }
 
-    fn run<Sh: Shape, P: Producer, S: Sink>(
+    fn run<M: Meter, Sh: Shape, P: Producer, S: Sink>(
         env: &Env<'_>,
         shape: Sh,
-        job: &Job<'_>,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
         producer: P,
         sink: S,
     ) -> Result<Outcome, HandoffError> {
-        thread_to_caller::<pipelines::blocking::crossbeam::Crossbeam, _, _, _>(&env.config, shape, job, producer, sink)
+        thread_to_caller::<pipelines::blocking::crossbeam::Crossbeam, _, _, _, _>(
+            &env.config,
+            shape,
+            job,
+            go,
+            producer,
+            sink,
+        )
     }
 }

@@ -1,7 +1,6 @@
 //! `stream-flume[-batched]`: a producer task awaits `send_async` on a `flume::bounded` channel; a consumer task on the same multi-thread runtime polls `Receiver::into_stream()`, sums and checks order.
 
-use std::sync::Arc;
-
+use measure::meter::Meter;
 use measure::summary::Family;
 
 use super::{shape_phrase, Env, Kind, RuntimeKind};
@@ -28,18 +27,19 @@ impl Kind for FlumeAsync {
         )
     }
 
-    fn run<Sh: Shape, P: Producer, S: Sink>(
+    fn run<M: Meter, Sh: Shape, P: Producer, S: Sink>(
         env: &Env<'_>,
         shape: Sh,
-        job: &Job<'_>,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
         producer: P,
         sink: S,
     ) -> Result<Outcome, HandoffError> {
         let runtime = env.runtime()?;
         let (tx, rx) = flume::bounded::<Result<Sh::Msg, P::Error>>(env.messages(shape));
-        let gauge = Arc::clone(job.gauge);
-        let producer = produce_async(shape, producer, job.items, Arc::clone(&gauge), tx);
-        let consumer = async move { consume_stream(shape, rx.into_stream(), &gauge, sink).await };
-        runtime.block_on(two_tasks(job.live, producer, consumer))
+        let meter = job.meter.clone();
+        let producer = produce_async(shape, producer, job.items, meter.clone(), tx);
+        let consumer = async move { consume_stream(shape, rx.into_stream(), &meter, sink).await };
+        runtime.block_on(two_tasks(job.live, go, producer, consumer))
     }
 }

@@ -1,5 +1,6 @@
 //! `blocking-flume[-batched]`: a producer thread sends into `flume::bounded` through its sync API (`send`/`recv`; a mutex-protected queue, blocked threads park); the calling thread receives, sums and checks order.
 
+use measure::meter::Meter;
 use measure::summary::Family;
 
 use super::{shape_phrase, Env, Kind, RuntimeKind};
@@ -27,13 +28,14 @@ impl Kind for FlumeSync {
         )
     }
 
-    fn run<Sh: Shape, P: Producer, S: Sink>(
+    fn run<M: Meter, Sh: Shape, P: Producer, S: Sink>(
         env: &Env<'_>,
         shape: Sh,
-        job: &Job<'_>,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
         producer: P,
         sink: S,
     ) -> Result<Outcome, HandoffError> {
-        thread_to_caller::<pipelines::blocking::flume::Flume, _, _, _>(&env.config, shape, job, producer, sink)
+        thread_to_caller::<pipelines::blocking::flume::Flume, _, _, _, _>(&env.config, shape, job, go, producer, sink)
     }
 }

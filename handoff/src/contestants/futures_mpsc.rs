@@ -1,7 +1,6 @@
 //! `stream-futures[-batched]`: a producer task sends (`SinkExt::send`) into `futures::channel::mpsc::channel(messages − 1)`, which holds `messages` with its one sender; a consumer task on the same multi-thread tokio runtime polls the receiver stream, sums and checks order.
 
-use std::sync::Arc;
-
+use measure::meter::Meter;
 use measure::summary::Family;
 
 use super::{shape_phrase, Env, Kind, RuntimeKind};
@@ -31,20 +30,21 @@ impl Kind for FuturesMpsc {
         )
     }
 
-    fn run<Sh: Shape, P: Producer, S: Sink>(
+    fn run<M: Meter, Sh: Shape, P: Producer, S: Sink>(
         env: &Env<'_>,
         shape: Sh,
-        job: &Job<'_>,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
         producer: P,
         sink: S,
     ) -> Result<Outcome, HandoffError> {
         let runtime = env.runtime()?;
         let buffer = env.messages(shape).saturating_sub(SENDERS);
         let (tx, rx) = futures::channel::mpsc::channel::<Result<Sh::Msg, P::Error>>(buffer);
-        let gauge = Arc::clone(job.gauge);
-        let producer = produce_async(shape, producer, job.items, Arc::clone(&gauge), tx);
-        let consumer = async move { consume_stream(shape, rx, &gauge, sink).await };
-        runtime.block_on(two_tasks(job.live, producer, consumer))
+        let meter = job.meter.clone();
+        let producer = produce_async(shape, producer, job.items, meter.clone(), tx);
+        let consumer = async move { consume_stream(shape, rx, &meter, sink).await };
+        runtime.block_on(two_tasks(job.live, go, producer, consumer))
     }
 }
 

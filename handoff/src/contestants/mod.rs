@@ -22,16 +22,19 @@
 //! **Common ground.** The producer emits `0..items` (the crate's `produce` module gives the payload and how a
 //! failure travels); the consumer sums with `wrapping_add` and checks that item `i` is `i` (`consume`).
 //! Runtimes are built in [`HandoffContestant::prepare`], outside the timed window, and reused by every
-//! iteration; threads, tasks and channels are made inside each run, as a job that hands off a million items
-//! would. Multi-thread runtimes have tokio's default worker count (one per core).
+//! iteration; threads, tasks and channels are made inside each run, before it calls `go`: a producer thread waits
+//! at a start line and a producer task on a oneshot until `go` has started the clock, so spawning is not timed.
+//! Multi-thread runtimes have tokio's default worker count (one per core).
 //!
 //! **Capacity.** Every channel holds the same number of items: `capacity` messages of one item, or
 //! `max(1, capacity / batch)` messages of `batch` items. Where a crate counts differently it is compensated:
 //! `futures::channel::mpsc::channel(n)` holds `n` plus one message per sender, so it is created with
 //! `messages − 1` (for one message, `channel(0)`: the sender's own slot is the whole buffer).
 //!
-//! **Outstanding work.** The producer `admit`s a message's items into the gauge just before sending it and the
-//! consumer lets them `leave` just after receiving it: one relaxed atomic each per message. The bound
+//! **Outstanding work.** The producer `admit`s a message's items into the job's meter (`NoMeter` in timed
+//! iterations, where the calls compile away; the shared gauge in accounting iterations and conformance checks)
+//! just before sending it and the consumer lets them `leave` just after receiving it: in accounting iterations,
+//! one relaxed atomic each per message. The bound
 //! ([`HandoffContestant::bound`]) is what the channel holds plus one message in each end's hand
 //! ([`HandoffConfig::bound`]), except where a contestant's consumer holds more (`recv_many`).
 
@@ -52,6 +55,7 @@ use std::fmt;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
+use measure::meter::{GaugeMeter, Meter, NoMeter};
 use measure::summary::{ContestantInfo, Family};
 use tokio::runtime::Runtime;
 
@@ -77,9 +81,15 @@ pub trait HandoffContestant: Send + Sync + fmt::Debug {
 
 /// A contestant ready to run: its runtime, if any, is built.
 pub trait PreparedHandoff: Send + fmt::Debug {
-    /// Run one job to the end: every thread and task it started has ended when this returns, except that tokio
-    /// may release a finished task's slot a moment later (see [`PreparedHandoff::alive_tasks`]).
-    fn run(&self, job: &Job<'_>) -> Result<Outcome, HandoffError>;
+    /// Run one job to the end, calling `go` once both ends exist and right before the first message moves: every
+    /// thread and task it started has ended when this returns, except that tokio may release a finished task's
+    /// slot a moment later (see [`PreparedHandoff::alive_tasks`]). The timed instantiation: the meter is
+    /// [`NoMeter`] and compiles away.
+    fn run(&self, job: &Job<'_, NoMeter>, go: &mut dyn FnMut()) -> Result<Outcome, HandoffError>;
+
+    /// [`PreparedHandoff::run`] counting outstanding items into the job's gauge (accounting iterations and
+    /// conformance checks); the same generic code, instantiated with [`GaugeMeter`].
+    fn run_metered(&self, job: &Job<'_, GaugeMeter>, go: &mut dyn FnMut()) -> Result<Outcome, HandoffError>;
 
     /// Tasks alive on its tokio runtime (`RuntimeMetrics::num_alive_tasks`); `None` without a runtime.
     fn alive_tasks(&self) -> Option<usize> {
@@ -174,11 +184,13 @@ pub(crate) trait Kind: Send + Sync + 'static {
         Some(config.bound(batched))
     }
 
-    /// Run `job` with messages of `shape`.
-    fn run<Sh: Shape, P: Producer, S: Sink>(
+    /// Run `job` with messages of `shape`, calling `go` once both ends exist (threads spawned and waiting, tasks
+    /// spawned) and right before the first message moves.
+    fn run<M: Meter, Sh: Shape, P: Producer, S: Sink>(
         env: &Env<'_>,
         shape: Sh,
-        job: &Job<'_>,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
         producer: P,
         sink: S,
     ) -> Result<Outcome, HandoffError>;
@@ -265,8 +277,12 @@ impl<K> fmt::Debug for PreparedPair<K> {
 }
 
 impl<K: Kind> PreparedHandoff for PreparedPair<K> {
-    fn run(&self, job: &Job<'_>) -> Result<Outcome, HandoffError> {
-        dispatch(self, job)
+    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<Outcome, HandoffError> {
+        dispatch(self, job, go)
+    }
+
+    fn run_metered(&self, job: &Job<'_, GaugeMeter>, go: &mut dyn FnMut()) -> Result<Outcome, HandoffError> {
+        dispatch(self, job, go)
     }
 
     fn alive_tasks(&self) -> Option<usize> {
@@ -275,12 +291,18 @@ impl<K: Kind> PreparedHandoff for PreparedPair<K> {
 }
 
 impl<K: Kind> PairRun for PreparedPair<K> {
-    fn run_with<P: Producer, S: Sink>(&self, job: &Job<'_>, producer: P, sink: S) -> Result<Outcome, HandoffError> {
+    fn run_with<M: Meter, P: Producer, S: Sink>(
+        &self,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
+        producer: P,
+        sink: S,
+    ) -> Result<Outcome, HandoffError> {
         let env = Env { runtime: self.runtime.as_ref(), config: self.config };
         if self.batched {
-            K::run(&env, Batched { batch: self.config.batch }, job, producer, sink)
+            K::run(&env, Batched { batch: self.config.batch }, job, go, producer, sink)
         } else {
-            K::run(&env, PerItem, job, producer, sink)
+            K::run(&env, PerItem, job, go, producer, sink)
         }
     }
 }

@@ -1,5 +1,6 @@
 //! `blocking-std[-batched]`: a producer thread sends into `std::sync::mpsc::sync_channel` (since Rust 1.67 a port of crossbeam-channel's array queue: spins briefly, then parks); the calling thread receives, sums and checks order.
 
+use measure::meter::Meter;
 use measure::summary::Family;
 
 use super::{shape_phrase, Env, Kind, RuntimeKind};
@@ -27,13 +28,21 @@ impl Kind for StdSync {
         )
     }
 
-    fn run<Sh: Shape, P: Producer, S: Sink>(
+    fn run<M: Meter, Sh: Shape, P: Producer, S: Sink>(
         env: &Env<'_>,
         shape: Sh,
-        job: &Job<'_>,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
         producer: P,
         sink: S,
     ) -> Result<Outcome, HandoffError> {
-        thread_to_caller::<pipelines::blocking::std_sync::StdSync, _, _, _>(&env.config, shape, job, producer, sink)
+        thread_to_caller::<pipelines::blocking::std_sync::StdSync, _, _, _, _>(
+            &env.config,
+            shape,
+            job,
+            go,
+            producer,
+            sink,
+        )
     }
 }

@@ -1,5 +1,6 @@
 //! `stream-tokio-current-thread[-batched]`: the `stream-tokio` pair (producer task → bounded `tokio::sync::mpsc` → consumer task polling a `ReceiverStream`) on a current-thread runtime: both ends on one thread, no cross-thread hand-off at all.
 
+use measure::meter::Meter;
 use measure::summary::Family;
 
 use super::tokio_mpsc::run_tokio_pair;
@@ -27,13 +28,14 @@ impl Kind for TokioCurrentThread {
         )
     }
 
-    fn run<Sh: Shape, P: Producer, S: Sink>(
+    fn run<M: Meter, Sh: Shape, P: Producer, S: Sink>(
         env: &Env<'_>,
         shape: Sh,
-        job: &Job<'_>,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
         producer: P,
         sink: S,
     ) -> Result<Outcome, HandoffError> {
-        run_tokio_pair(env, shape, job, producer, sink)
+        run_tokio_pair(env, shape, job, go, producer, sink)
     }
 }

@@ -1,7 +1,6 @@
 //! `stream-tokio[-batched]`: a producer task sends into a bounded `tokio::sync::mpsc` channel; a consumer task on the same multi-thread runtime polls it as a `tokio_stream::wrappers::ReceiverStream`, sums and checks order.
 
-use std::sync::Arc;
-
+use measure::meter::Meter;
 use measure::summary::Family;
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
@@ -30,29 +29,31 @@ impl Kind for TokioMpsc {
         )
     }
 
-    fn run<Sh: Shape, P: Producer, S: Sink>(
+    fn run<M: Meter, Sh: Shape, P: Producer, S: Sink>(
         env: &Env<'_>,
         shape: Sh,
-        job: &Job<'_>,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
         producer: P,
         sink: S,
     ) -> Result<Outcome, HandoffError> {
-        run_tokio_pair(env, shape, job, producer, sink)
+        run_tokio_pair(env, shape, job, go, producer, sink)
     }
 }
 
 /// The tokio pair on whatever runtime `env` holds: both ends spawned as tasks, the caller awaiting both.
-pub(super) fn run_tokio_pair<Sh: Shape, P: Producer, S: Sink>(
+pub(super) fn run_tokio_pair<M: Meter, Sh: Shape, P: Producer, S: Sink>(
     env: &Env<'_>,
     shape: Sh,
-    job: &Job<'_>,
+    job: &Job<'_, M>,
+    go: &mut dyn FnMut(),
     producer: P,
     sink: S,
 ) -> Result<Outcome, HandoffError> {
     let runtime = env.runtime()?;
     let (tx, rx) = mpsc::channel::<Result<Sh::Msg, P::Error>>(env.messages(shape));
-    let gauge = Arc::clone(job.gauge);
-    let producer = produce_async(shape, producer, job.items, Arc::clone(&gauge), tx);
-    let consumer = async move { consume_stream(shape, ReceiverStream::new(rx), &gauge, sink).await };
-    runtime.block_on(two_tasks(job.live, producer, consumer))
+    let meter = job.meter.clone();
+    let producer = produce_async(shape, producer, job.items, meter.clone(), tx);
+    let consumer = async move { consume_stream(shape, ReceiverStream::new(rx), &meter, sink).await };
+    runtime.block_on(two_tasks(job.live, go, producer, consumer))
 }

@@ -1,7 +1,6 @@
 //! `stream-tokio-recv-many`: the `stream-tokio` pair with one item per message, but the consumer task drains up to `batch` messages per wake-up with `tokio::sync::mpsc::Receiver::recv_many` into a reused `Vec`: batching on the receiving side only.
 
-use std::sync::Arc;
-
+use measure::meter::Meter;
 use measure::summary::Family;
 use tokio::sync::mpsc;
 
@@ -36,22 +35,23 @@ impl Kind for TokioRecvMany {
         Some((config.capacity + 1 + taken) as u64)
     }
 
-    fn run<Sh: Shape, P: Producer, S: Sink>(
+    fn run<M: Meter, Sh: Shape, P: Producer, S: Sink>(
         env: &Env<'_>,
         shape: Sh,
-        job: &Job<'_>,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
         producer: P,
         mut sink: S,
     ) -> Result<Outcome, HandoffError> {
         let runtime = env.runtime()?;
         let limit = env.config.batch.max(1);
         let (tx, mut rx) = mpsc::channel::<Result<Sh::Msg, P::Error>>(env.messages(shape));
-        let gauge = Arc::clone(job.gauge);
-        let producer = produce_async(shape, producer, job.items, Arc::clone(&gauge), tx);
+        let meter = job.meter.clone();
+        let producer = produce_async(shape, producer, job.items, meter.clone(), tx);
         let consumer = async move {
             let mut taken = Vec::with_capacity(limit);
             while rx.recv_many(&mut taken, limit).await > 0 {
-                gauge.leave(taken.iter().map(|m| m.as_ref().map_or(0, Sh::items_in)).sum());
+                meter.leave(taken.iter().map(|m| m.as_ref().map_or(0, Sh::items_in)).sum());
                 for message in taken.drain(..) {
                     let msg = message.map_err(Into::into)?;
                     if Sh::deliver(msg, &mut sink).is_break() {
@@ -61,6 +61,6 @@ impl Kind for TokioRecvMany {
             }
             Ok(sink.finish())
         };
-        runtime.block_on(two_tasks(job.live, producer, consumer))
+        runtime.block_on(two_tasks(job.live, go, producer, consumer))
     }
 }

@@ -43,10 +43,11 @@ pub mod parked_pool;
 pub mod std_sync;
 
 use ::std::fmt;
-use ::std::sync::{Arc, Condvar, Mutex, PoisonError};
+use ::std::sync::Arc;
 use ::std::thread::{self, Scope, ScopedJoinHandle};
 
 use crate::panic::panic_message;
+use crate::start_line::{Opener, StartLine};
 use crate::{LiveStages, PipelineError};
 
 /// A bounded channel implementation: how to make one, send into it and receive from it, blocking.
@@ -111,56 +112,6 @@ impl<F: Flavor, T: Send> fmt::Debug for Inlet<F, T> {
     }
 }
 
-/// Where the stage threads of one pipeline stand: how many have started, and whether the source may go.
-#[derive(Debug, Default)]
-struct StartLine {
-    state: Mutex<(usize, bool)>,
-    changed: Condvar,
-}
-
-impl StartLine {
-    /// A stage thread is running.
-    fn arrive(&self) {
-        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        state.0 += 1;
-        self.changed.notify_all();
-    }
-
-    /// Block until the line is opened (the source's first step).
-    fn wait_open(&self) {
-        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        while !state.1 {
-            state = self.changed.wait(state).unwrap_or_else(PoisonError::into_inner);
-        }
-    }
-
-    /// Block until `threads` stage threads have arrived.
-    fn wait_arrived(&self, threads: usize) {
-        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        while state.0 < threads {
-            state = self.changed.wait(state).unwrap_or_else(PoisonError::into_inner);
-        }
-    }
-
-    /// Let the source go.
-    fn open(&self) {
-        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        state.1 = true;
-        self.changed.notify_all();
-    }
-}
-
-/// Opens its start line when dropped, so a pipeline abandoned before [`Pipeline::start`] (a stage failed to
-/// spawn) never leaves its source waiting.
-#[derive(Debug)]
-struct Opener(Arc<StartLine>);
-
-impl Drop for Opener {
-    fn drop(&mut self) {
-        self.0.open();
-    }
-}
-
 struct StageThread<'scope, E> {
     name: &'static str,
     handle: ScopedJoinHandle<'scope, Result<(), E>>,
@@ -202,9 +153,9 @@ where
         P: FnOnce(&Outlet<F, T>) -> Result<(), E> + Send + 'scope,
     {
         let (tx, rx) = F::bounded(capacity.max(1));
-        let line = Opener(Arc::new(StartLine::default()));
-        let held = Arc::clone(&line.0);
-        let stage = spawn(scope, &live, &line.0, name, move || {
+        let line = Opener::new(Arc::new(StartLine::default()));
+        let held = Arc::clone(line.line());
+        let stage = spawn(scope, &live, line.line(), name, move || {
             held.wait_open();
             produce(&Outlet { tx })
         })?;
@@ -225,7 +176,7 @@ where
     {
         let Pipeline { scope, rx, mut stages, live, line } = self;
         let (tx, next_rx) = F::bounded::<U>(capacity.max(1));
-        let stage = spawn(scope, &live, &line.0, name, move || {
+        let stage = spawn(scope, &live, line.line(), name, move || {
             while let Some(message) = F::recv(&rx) {
                 if let Some(out) = step(message)? {
                     if F::send(&tx, out).is_err() {
@@ -249,7 +200,7 @@ where
     /// [`Inlet`]. Returns what `consume` returned unless a stage failed.
     pub fn start<R>(self, go: &mut dyn FnMut(), consume: impl FnOnce(Inlet<F, T>) -> R) -> Result<R, PipelineError<E>> {
         let Pipeline { rx, stages, line, .. } = self;
-        line.0.wait_arrived(stages.len());
+        line.line().wait_arrived(stages.len());
         go();
         drop(line);
         let out = consume(Inlet { rx });
