@@ -127,7 +127,8 @@ impl IterationData {
     fn into_record(self, iteration: Iteration) -> IterationRecord {
         let metrics = if iteration.accounting {
             let mut metrics = self.instruments;
-            metrics.extend(self.timing.into_iter().map(|(name, value)| (format!("{INSTRUMENTED_PREFIX}{name}"), value)));
+            metrics
+                .extend(self.timing.into_iter().map(|(name, value)| (format!("{INSTRUMENTED_PREFIX}{name}"), value)));
             metrics
         } else {
             self.timing
@@ -178,7 +179,8 @@ pub trait Routine {
     fn items(&self, output: &Self::Output) -> u64;
 
     /// Verify the run and turn it and what the window read into the iteration's metrics and series.
-    fn finish(&mut self, iteration: Iteration, output: Self::Output, window: Window<'_>) -> Result<IterationData, Stop>;
+    fn finish(&mut self, iteration: Iteration, output: Self::Output, window: Window<'_>)
+        -> Result<IterationData, Stop>;
 
     /// The checks that close the trial, after `measured` timed and `accounted` accounting iterations all passed
     /// [`Routine::finish`].

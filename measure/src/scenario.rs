@@ -105,15 +105,17 @@ pub struct Repetitions {
     pub forks: u32,
     /// Warm-up iterations per process, discarded.
     pub warmup: u32,
-    /// Measured iterations per process.
+    /// Measured (timed) iterations per process.
     pub iterations: u32,
+    /// Accounting iterations per process, after the timed ones: untimed, every instrument on (at least 1).
+    pub accounting: u32,
 }
 
 impl Repetitions {
-    /// The lab's default for a full run: 3 forks of 2 warm-ups and 5 measured iterations.
-    pub const STANDARD: Repetitions = Repetitions { forks: 3, warmup: 2, iterations: 5 };
-    /// The lab's default for `--quick`: 1 fork of 1 warm-up and 2 measured iterations.
-    pub const QUICK: Repetitions = Repetitions { forks: 1, warmup: 1, iterations: 2 };
+    /// The lab's default for a full run: 3 forks of 2 warm-ups, 5 measured iterations and 1 accounting iteration.
+    pub const STANDARD: Repetitions = Repetitions { forks: 3, warmup: 2, iterations: 5, accounting: 1 };
+    /// The lab's default for `--quick`: 1 fork of 1 warm-up, 2 measured iterations and 1 accounting iteration.
+    pub const QUICK: Repetitions = Repetitions { forks: 1, warmup: 1, iterations: 2, accounting: 1 };
 }
 
 /// Where a trial process sends what it measured; the lab's implementation writes each message at once.

@@ -100,7 +100,7 @@ fn where_time_goes(out: &mut String, summary: &Summary, first: u64, last: u64) {
             out,
             "- **Per-message hand-off dominates the per-item channel pipelines.** At work {first} the loop needs {} ns \
              of CPU per item; {}. The stage formulas cost the same everywhere, so the difference is the channel \
-             operations (a send and a receive per item per stage, and the gauge's relaxed atomic), and the \
+             operations (a send and a receive per item per stage), and the \
              parking and waking of stages that find their channel full or empty.",
             num(floor_cpu),
             handoff.join("; ")
