@@ -2,7 +2,7 @@
 //! `cargo bench -p pipelines -- <name>` iterates on one contestant. The `hand-written-*` entries
 //! (loop, iterator `fold`, futures stream `fold`) are the same formulas without stage objects or sinks, to show
 //! what the contestants' `Clean` hooks and shared consumer cost: compare them with `baseline-loop`,
-//! `baseline-iterator` and `stream-futures`. Unlike the lab's timed iterations, each criterion iteration here
+//! `baseline-iterator` and `stream-futures-adapters`. Unlike the lab's timed iterations, each criterion iteration here
 //! includes spawning the stage threads or tasks (the `go` callback is ignored).
 
 use std::hint::black_box;

@@ -210,8 +210,9 @@ fn fault_check(
             let tasks = bench.tasks_settle();
             let right_error = match (&out, action) {
                 (Err(ChainError::Stage(e)), FaultAction::Error) => e.stage == stage && e.at == FAULT_AT,
+                // Named after the thread or task that ran the stage: itself, or a fused `source+map1+filter`.
                 (Err(ChainError::Panicked { stage: s, message }), FaultAction::Panic) => {
-                    message.contains("injected panic") && s == stage.as_str()
+                    message.contains("injected panic") && s.split('+').any(|part| part == stage.as_str())
                 }
                 _ => false,
             };

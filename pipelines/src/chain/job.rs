@@ -13,23 +13,35 @@ use crate::{LiveStages, PipelineError};
 /// Channel sizing shared by every contestant of one trial.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ChainConfig {
-    /// Items per message for the batched contestants (at least 1).
+    /// Most items per message for the batched contestants (at least 1).
     pub batch: usize,
-    /// Items every channel can hold (at least 1). Batched channels hold `capacity / batch` messages (at least
-    /// one), so every channel holds the same number of items whatever the message size.
+    /// Items every channel can hold (at least 1), batched or not.
     pub capacity: usize,
+    /// Messages a batched channel holds at least, room for the sender to run ahead (at least 1): a batch is
+    /// `capacity / messages` items, at most `batch`.
+    pub messages: usize,
 }
 
 impl Default for ChainConfig {
     fn default() -> Self {
-        ChainConfig { batch: 256, capacity: 1024 }
+        ChainConfig { batch: 256, capacity: 1024, messages: 16 }
     }
 }
 
 impl ChainConfig {
-    /// Messages a channel holds when each message carries `batch` items: `capacity / batch`, at least 1.
-    pub fn messages_per_channel(&self, batch: usize) -> usize {
-        (self.capacity / batch.max(1)).max(1)
+    /// Items one message carries: 1 unbatched; batched, `capacity / messages` (at least 1), at most `batch`.
+    pub fn items_per_message(&self, batched: bool) -> usize {
+        if batched {
+            (self.capacity / self.messages.max(1)).clamp(1, self.batch.max(1))
+        } else {
+            1
+        }
+    }
+
+    /// Messages a channel holds: `capacity / items_per_message`, at least 1, so every channel holds the same
+    /// items batched or not.
+    pub fn messages_per_channel(&self, batched: bool) -> usize {
+        (self.capacity / self.items_per_message(batched)).max(1)
     }
 }
 

@@ -13,9 +13,10 @@ use super::ops::{Hook, Stages};
 use crate::sink::TakeSink;
 
 /// A chain sink: a [`crate::sink::Sink`] returning the chain's [`Outcome`] (implemented for every such sink).
-pub(crate) trait Sink: crate::sink::Sink<Outcome> {}
+/// `Send + 'static` so a consumer task can own it.
+pub(crate) trait Sink: crate::sink::Sink<Outcome> + Send + 'static {}
 
-impl<S: crate::sink::Sink<Outcome>> Sink for S {}
+impl<S: crate::sink::Sink<Outcome> + Send + 'static> Sink for S {}
 
 /// Wrapping sum of every item.
 pub(crate) struct SumSink(u64);

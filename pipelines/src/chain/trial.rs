@@ -22,12 +22,13 @@ pub(super) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
         .map_err(|_| TrialError::BadParam("`work` does not fit in u32".to_string()))?;
     let batch = request.param_usize("batch")?;
     let capacity = request.param_usize("capacity")?;
-    if items == 0 || batch == 0 || capacity == 0 {
-        return Err(TrialError::BadParam("`items`, `batch` and `capacity` must be at least 1".to_string()));
+    let messages = request.param_usize("messages")?;
+    if items == 0 || batch == 0 || capacity == 0 || messages == 0 {
+        return Err(TrialError::BadParam("`items`, `batch`, `capacity` and `messages` must be at least 1".to_string()));
     }
     let contestant = contestants::find(&request.contestant)
         .ok_or_else(|| TrialError::UnknownContestant(request.contestant.clone()))?;
-    let config = ChainConfig { batch, capacity };
+    let config = ChainConfig { batch, capacity, messages };
 
     for check in conformance::all(&contestant, &config) {
         sink.check(check);
@@ -48,6 +49,9 @@ pub(super) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
         work,
         reference,
         bound: contestant.bound(&config),
+        channel: contestant
+            .layout()
+            .map(|(_, batched)| (config.items_per_message(batched), config.messages_per_channel(batched))),
         live: Arc::new(LiveStages::new()),
         measured_max: None,
     };
@@ -64,6 +68,8 @@ struct ChainRoutine {
     work: u32,
     reference: u64,
     bound: Option<u64>,
+    /// Items per message and messages per channel, for contestants with channels.
+    channel: Option<(usize, usize)>,
     live: Arc<LiveStages>,
     /// The highest exact high-water mark of outstanding items over the accounting iterations.
     measured_max: Option<u64>,
@@ -110,6 +116,10 @@ impl Routine for ChainRoutine {
             }
         }
         let mut data = IterationData::from_window(window);
+        if let Some((items, messages)) = self.channel {
+            data.timing.insert("items_per_message".to_string(), items as f64);
+            data.timing.insert("messages_per_channel".to_string(), messages as f64);
+        }
         if let Some(measurement) = window.accounting() {
             if let Some(max) = measurement.max_outstanding {
                 self.measured_max = Some(self.measured_max.map_or(max, |m| m.max(max)));
