@@ -20,13 +20,14 @@ use crate::{items_at, SERIES_CAPACITY};
 pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
     let capacity = request.param_usize("capacity")?;
     let batch = request.param_usize("batch")?;
+    let messages = request.param_usize("messages")?;
     let contestant = contestants::find(&request.contestant)
         .ok_or_else(|| TrialError::UnknownContestant(request.contestant.clone()))?;
-    let config = HandoffConfig { capacity, batch };
+    let config = HandoffConfig { capacity, batch, messages };
     let per_message = contestant.items_per_message(&config);
     let items = items_at(request.param("items")?, request.param("small_items")?, capacity as u64, per_message);
-    if items == 0 || batch == 0 || capacity == 0 {
-        return Err(TrialError::BadParam("`items`, `batch` and `capacity` must be at least 1".to_string()));
+    if items == 0 || batch == 0 || capacity == 0 || messages == 0 {
+        return Err(TrialError::BadParam("`items`, `batch`, `capacity` and `messages` must be at least 1".to_string()));
     }
 
     for check in conformance::all(&contestant, &config) {
@@ -45,6 +46,7 @@ pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
         items,
         reference: reference_sum(items),
         bound: contestant.bound(&config),
+        channel: per_message.map(|items| (items, config.messages(items))),
         keep_series: capacity == SERIES_CAPACITY,
         live: Arc::new(LiveStages::new()),
         measured_max: None,
@@ -61,6 +63,8 @@ struct HandoffRoutine {
     items: u64,
     reference: u64,
     bound: Option<u64>,
+    /// Items per message and messages per channel, for contestants that hand items off.
+    channel: Option<(usize, usize)>,
     /// Whether this trial's capacity is the one whose outstanding series the report charts.
     keep_series: bool,
     live: Arc<LiveStages>,
@@ -112,6 +116,10 @@ impl Routine for HandoffRoutine {
             }
         }
         let mut data = IterationData::from_window(window);
+        if let Some((items, messages)) = self.channel {
+            data.timing.insert("items_per_message".to_string(), items as f64);
+            data.timing.insert("messages_per_channel".to_string(), messages as f64);
+        }
         if let Some(measurement) = window.accounting() {
             if let Some(max) = measurement.max_outstanding {
                 self.measured_max = Some(self.measured_max.map_or(max, |m| m.max(max)));

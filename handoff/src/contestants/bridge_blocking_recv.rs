@@ -6,7 +6,7 @@ use tokio::sync::mpsc;
 
 use super::{shape_phrase, Env, Kind, RuntimeKind};
 use crate::consume::{consume, Sink};
-use crate::job::{HandoffError, Job, Outcome, Side};
+use crate::job::{HandoffError, Job, Outcome, Packing, Side};
 use crate::pair::{settle, spawn_guarded};
 use crate::produce::{Producer, Shape};
 
@@ -19,13 +19,13 @@ impl Kind for BridgeBlockingRecv {
     const FAMILY: Family = Family::Blocking;
     const RUNTIME: RuntimeKind = RuntimeKind::MultiThread;
 
-    fn describe(batched: bool) -> String {
+    fn describe(packing: Packing) -> String {
         format!(
             "a producer task spawned on a multi-thread tokio runtime (default worker count, built once per trial) \
              awaits `Sender::send` on a bounded tokio::sync::mpsc channel; the calling thread (outside the runtime) \
              receives with `Receiver::blocking_recv`, sums and checks order, then waits in `block_on` for the \
              producer task; {}; in order",
-            shape_phrase(batched)
+            shape_phrase(packing)
         )
     }
 

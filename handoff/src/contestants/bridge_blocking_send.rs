@@ -11,7 +11,7 @@ use tokio_stream::wrappers::ReceiverStream;
 
 use super::{shape_phrase, Env, Kind, RuntimeKind};
 use crate::consume::{consume_stream, Sink};
-use crate::job::{HandoffError, Job, Outcome, Side};
+use crate::job::{HandoffError, Job, Outcome, Packing, Side};
 use crate::pair::{settle, spawn_guarded};
 use crate::produce::{produce, Closed, Producer, Shape};
 
@@ -24,14 +24,14 @@ impl Kind for BridgeBlockingSend {
     const FAMILY: Family = Family::Stream;
     const RUNTIME: RuntimeKind = RuntimeKind::MultiThread;
 
-    fn describe(batched: bool) -> String {
+    fn describe(packing: Packing) -> String {
         format!(
-            "a blocking producer thread (spawned in std::thread::scope each run, outside the runtime) calls \
+            "a blocking producer thread (spawned in std::thread::scope each run before the clock starts, outside the runtime) calls \
              `Sender::blocking_send` on a bounded tokio::sync::mpsc channel; a consumer task spawned on a \
              multi-thread tokio runtime (default worker count, built once per trial) polls a ReceiverStream, sums \
              and checks order; the calling thread waits in `block_on` for the consumer, then joins the producer; \
              {}; in order",
-            shape_phrase(batched)
+            shape_phrase(packing)
         )
     }
 

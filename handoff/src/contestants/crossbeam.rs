@@ -5,7 +5,7 @@ use measure::summary::Family;
 
 use super::{shape_phrase, Env, Kind, RuntimeKind};
 use crate::consume::Sink;
-use crate::job::{HandoffError, Job, Outcome};
+use crate::job::{HandoffError, Job, Outcome, Packing};
 use crate::pair::thread_to_caller;
 use crate::produce::{Producer, Shape};
 
@@ -18,13 +18,13 @@ impl Kind for Crossbeam {
     const FAMILY: Family = Family::Blocking;
     const RUNTIME: RuntimeKind = RuntimeKind::None;
 
-    fn describe(batched: bool) -> String {
+    fn describe(packing: Packing) -> String {
         format!(
-            "a producer thread (spawned in std::thread::scope each run) sends into \
+            "a producer thread (spawned in std::thread::scope each run, before the clock starts) sends into \
              `crossbeam_channel::bounded` (blocking `send`/`recv`; a blocked \
              thread spins briefly, then parks); the calling thread receives with a blocking `recv`, \
              sums and checks order; {}; in order",
-            shape_phrase(batched)
+            shape_phrase(packing)
         )
     }
 

@@ -5,7 +5,7 @@ use measure::summary::Family;
 
 use super::{shape_phrase, Env, Kind, RuntimeKind};
 use crate::consume::{consume_stream, Sink};
-use crate::job::{HandoffError, Job, Outcome};
+use crate::job::{HandoffError, Job, Outcome, Packing};
 use crate::pair::two_tasks;
 use crate::produce::{produce_async, Producer, Shape};
 
@@ -18,12 +18,12 @@ impl Kind for FlumeAsync {
     const FAMILY: Family = Family::Stream;
     const RUNTIME: RuntimeKind = RuntimeKind::MultiThread;
 
-    fn describe(batched: bool) -> String {
+    fn describe(packing: Packing) -> String {
         format!(
             "two tasks spawned on a multi-thread tokio runtime (default worker count, built once per trial): the \
              producer awaits `Sender::send_async` on a flume::bounded channel, the consumer polls \
              `Receiver::into_stream()` with `StreamExt::next`, sums and checks order; {}; in order",
-            shape_phrase(batched)
+            shape_phrase(packing)
         )
     }
 

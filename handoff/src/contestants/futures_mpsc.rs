@@ -5,7 +5,7 @@ use measure::summary::Family;
 
 use super::{shape_phrase, Env, Kind, RuntimeKind};
 use crate::consume::{consume_stream, Sink};
-use crate::job::{HandoffError, Job, Outcome};
+use crate::job::{HandoffError, Job, Outcome, Packing};
 use crate::pair::two_tasks;
 use crate::produce::{produce_async, Producer, Shape};
 
@@ -18,7 +18,7 @@ impl Kind for FuturesMpsc {
     const FAMILY: Family = Family::Stream;
     const RUNTIME: RuntimeKind = RuntimeKind::MultiThread;
 
-    fn describe(batched: bool) -> String {
+    fn describe(packing: Packing) -> String {
         format!(
             "two tasks spawned on a multi-thread tokio runtime (default worker count, built once per trial): the \
              producer awaits `SinkExt::send` on futures::channel::mpsc::channel(n − 1) — that channel holds its \
@@ -26,7 +26,7 @@ impl Kind for FuturesMpsc {
              (n = 1 gives channel(0): the sender's own slot is the whole buffer; `SinkExt::send` also flushes, \
              so it returns only once the channel is back under its buffer) — and the consumer polls the \
              receiver as a Stream with `StreamExt::next`, sums and checks order; {}; in order",
-            shape_phrase(batched)
+            shape_phrase(packing)
         )
     }
 

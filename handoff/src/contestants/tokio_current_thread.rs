@@ -6,7 +6,7 @@ use measure::summary::Family;
 use super::tokio_mpsc::run_tokio_pair;
 use super::{shape_phrase, Env, Kind, RuntimeKind};
 use crate::consume::Sink;
-use crate::job::{HandoffError, Job, Outcome};
+use crate::job::{HandoffError, Job, Outcome, Packing};
 use crate::produce::{Producer, Shape};
 
 /// Producer task → tokio mpsc → consumer task, both on the calling thread.
@@ -18,13 +18,13 @@ impl Kind for TokioCurrentThread {
     const FAMILY: Family = Family::Stream;
     const RUNTIME: RuntimeKind = RuntimeKind::CurrentThread;
 
-    fn describe(batched: bool) -> String {
+    fn describe(packing: Packing) -> String {
         format!(
             "the stream-tokio pair (producer task awaiting `Sender::send` on a bounded tokio::sync::mpsc channel, \
              consumer task polling a ReceiverStream) spawned on a current-thread tokio runtime built once per trial \
              and driven by `block_on` on the calling thread: both ends run on one thread, taking turns when the \
              channel fills or empties, so nothing crosses threads and no thread is ever woken; {}; in order",
-            shape_phrase(batched)
+            shape_phrase(packing)
         )
     }
 

@@ -7,7 +7,7 @@ use tokio_stream::wrappers::ReceiverStream;
 
 use super::{shape_phrase, Env, Kind, RuntimeKind};
 use crate::consume::{consume_stream, Sink};
-use crate::job::{HandoffError, Job, Outcome};
+use crate::job::{HandoffError, Job, Outcome, Packing};
 use crate::pair::two_tasks;
 use crate::produce::{produce_async, Producer, Shape};
 
@@ -20,12 +20,12 @@ impl Kind for TokioMpsc {
     const FAMILY: Family = Family::Stream;
     const RUNTIME: RuntimeKind = RuntimeKind::MultiThread;
 
-    fn describe(batched: bool) -> String {
+    fn describe(packing: Packing) -> String {
         format!(
             "two tasks spawned on a multi-thread tokio runtime (default worker count, built once per trial): the \
              producer awaits `Sender::send` on a bounded tokio::sync::mpsc channel, the consumer polls a \
              tokio_stream::wrappers::ReceiverStream with `StreamExt::next`, sums and checks order; {}; in order",
-            shape_phrase(batched)
+            shape_phrase(packing)
         )
     }
 

@@ -6,7 +6,7 @@ use tokio::sync::mpsc;
 
 use super::{Env, Kind, RuntimeKind};
 use crate::consume::Sink;
-use crate::job::{HandoffConfig, HandoffError, Job, Outcome};
+use crate::job::{HandoffConfig, HandoffError, Job, Outcome, Packing};
 use crate::pair::two_tasks;
 use crate::produce::{produce_async, Producer, Shape};
 
@@ -19,7 +19,7 @@ impl Kind for TokioRecvMany {
     const FAMILY: Family = Family::Stream;
     const RUNTIME: RuntimeKind = RuntimeKind::MultiThread;
 
-    fn describe(_batched: bool) -> String {
+    fn describe(_packing: Packing) -> String {
         "two tasks spawned on a multi-thread tokio runtime (default worker count, built once per trial): the \
          producer awaits `Sender::send` of one `u64` per message on a bounded tokio::sync::mpsc channel of \
          `capacity` messages (as stream-tokio), the consumer calls `Receiver::recv_many(&mut buf, batch)`, which \
@@ -30,7 +30,7 @@ impl Kind for TokioRecvMany {
             .to_string()
     }
 
-    fn bound(config: &HandoffConfig, _batched: bool) -> Option<u64> {
+    fn bound(config: &HandoffConfig, _packing: Packing) -> Option<u64> {
         let taken = config.batch.min(config.capacity).max(1);
         Some((config.capacity + 1 + taken) as u64)
     }
