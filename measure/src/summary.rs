@@ -16,15 +16,18 @@ pub enum Family {
     Blocking,
     /// A plain loop: the physical floor.
     Baseline,
+    /// Blocking-style code on stackful coroutines (`may`): Rust's counterpart of virtual threads.
+    Coroutine,
 }
 
 impl Family {
-    /// The contract's spelling: `stream`, `blocking` or `baseline`.
+    /// The contract's spelling: `stream`, `blocking`, `baseline` or `coroutine`.
     pub fn as_str(self) -> &'static str {
         match self {
             Family::Stream => "stream",
             Family::Blocking => "blocking",
             Family::Baseline => "baseline",
+            Family::Coroutine => "coroutine",
         }
     }
 }

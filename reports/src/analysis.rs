@@ -122,7 +122,7 @@ pub(crate) fn reference<'s>(summary: &'s Summary, key: &str, higher_is_better: b
 }
 
 /// Families in the order reports discuss them: the floor first, then streams, then blocking.
-pub(crate) const FAMILY_ORDER: [Family; 3] = [Family::Baseline, Family::Stream, Family::Blocking];
+pub(crate) const FAMILY_ORDER: [Family; 4] = [Family::Baseline, Family::Stream, Family::Blocking, Family::Coroutine];
 
 /// The headline findings, one markdown sentence each: per phase, the best contestant on the headline metric,
 /// and each family's best as a ratio of the best baseline's (marked `(noise)` when within noise); then the
