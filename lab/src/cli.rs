@@ -8,6 +8,10 @@ use crate::registry;
 /// Hidden subcommand the lab re-executes itself with to run one trial in a fresh process.
 pub(crate) const TRIAL_SUBCOMMAND: &str = "__trial";
 
+/// Hidden subcommand a network trial starts its loopback server with (configuration on stdin; exits when stdin
+/// closes).
+pub(crate) const SERVE_SUBCOMMAND: &str = network::launch::SERVE_SUBCOMMAND;
+
 const ABOUT: &str = "Runs the same pipelines as demand-driven async streams and as blocking threads behind \
 bounded channels, checks every contestant does the same work, measures what each costs, and writes markdown \
 reports.";
@@ -56,7 +60,12 @@ pub(crate) fn command() -> Command {
                         .value_parser(value_parser!(std::path::PathBuf)),
                 ),
         )
-        .subcommand(Command::new(TRIAL_SUBCOMMAND).hide(true).about("Run one trial (request on stdin)"));
+        .subcommand(Command::new(TRIAL_SUBCOMMAND).hide(true).about("Run one trial (request on stdin)"))
+        .subcommand(
+            Command::new(SERVE_SUBCOMMAND)
+                .hide(true)
+                .about("Serve the network scenarios' loopback server (config on stdin)"),
+        );
     for scenario in registry::scenarios() {
         let mut sub = run_options(Command::new(scenario.name()).about(scenario.title()));
         for param in scenario.params() {

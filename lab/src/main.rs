@@ -62,6 +62,10 @@ fn run() -> Result<ExitCode> {
             trial::run()?;
             Ok(ExitCode::SUCCESS)
         }
+        Action::Serve => {
+            network::serve_stdio().context("serving the network scenarios' loopback server")?;
+            Ok(ExitCode::SUCCESS)
+        }
         Action::Compare { base, new } => {
             let base = compare::read_summary(&base)?;
             let new = compare::read_summary(&new)?;

@@ -8,7 +8,7 @@ use clap::ArgMatches;
 use measure::record::RunParams;
 use measure::scenario::{Repetitions, Scenario};
 
-use crate::cli::TRIAL_SUBCOMMAND;
+use crate::cli::{SERVE_SUBCOMMAND, TRIAL_SUBCOMMAND};
 use crate::error::UsageError;
 use crate::registry;
 
@@ -42,6 +42,8 @@ pub(crate) enum Action {
     },
     /// The hidden trial subcommand (request on stdin).
     Trial,
+    /// The hidden serve subcommand: the network scenarios' loopback server (configuration on stdin).
+    Serve,
 }
 
 /// How to run: repetitions, selection, output and parameter overrides.
@@ -113,6 +115,7 @@ pub(crate) fn from_matches(matches: &ArgMatches) -> Result<Action, UsageError> {
     match name {
         "list" => Ok(Action::List),
         TRIAL_SUBCOMMAND => Ok(Action::Trial),
+        SERVE_SUBCOMMAND => Ok(Action::Serve),
         "report" => Ok(Action::Report {
             raw: sub.get_many::<PathBuf>("raw").map(|v| v.cloned().collect()).unwrap_or_default(),
             out: out_dir(sub),
