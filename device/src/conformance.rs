@@ -249,6 +249,7 @@ mod tests {
             for shape in [
                 StreamShape::Buffered,
                 StreamShape::BufferUnordered,
+                StreamShape::PerWorkerUnordered,
                 StreamShape::Tasks,
                 StreamShape::ChannelWorkers,
                 StreamShape::Unbounded,

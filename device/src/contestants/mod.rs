@@ -54,6 +54,7 @@ impl Contestant {
                 let base = match shape {
                     StreamShape::Buffered => "stream-buffered",
                     StreamShape::BufferUnordered => "stream-buffer-unordered",
+                    StreamShape::PerWorkerUnordered => "stream-buffer-unordered-per-worker",
                     StreamShape::Tasks => "stream-tasks",
                     StreamShape::ChannelWorkers => "stream-flume-workers",
                     StreamShape::Unbounded => "stream-unbounded",
@@ -107,6 +108,11 @@ impl Contestant {
                 StreamShape::BufferUnordered => {
                     format!("`stream::iter(items).map(call).buffer_unordered({bound})` (futures' `FuturesUnordered`): answers as they come")
                 }
+                StreamShape::PerWorkerUnordered => format!(
+                    "one task per runtime worker (one per core), each running `stream::iter(its items).map(call)\
+                     .buffer_unordered(its share of {bound})` over every n-th item, the shares adding up to {bound}: \
+                     every core drives calls, where a single pipeline task runs on one worker at a time"
+                ),
                 StreamShape::Tasks => format!("a `tokio::spawn`ed task per item, admitted by a `tokio::sync::Semaphore` of {bound} permits"),
                 StreamShape::ChannelWorkers => format!("{bound} worker tasks fed by a `flume::bounded({bound})` channel (`send_async`/`recv_async`)"),
                 StreamShape::Unbounded => "a `tokio::spawn`ed task per item, all spawned at once: no admission control".to_string(),

@@ -1,5 +1,6 @@
 //! The stream family on a tokio multi-thread runtime with one worker per core: `buffered`,
-//! `buffer_unordered`, a task per item behind a semaphore, worker tasks fed by a bounded flume channel, and a
+//! `buffer_unordered` (as one task, or as one task per worker with the limit split across them), a task per item
+//! behind a semaphore, worker tasks fed by a bounded flume channel, and a
 //! task per item with no admission at all.
 //!
 //! The whole pipeline runs in one spawned task (where a service would run it), optionally wrapped in
@@ -28,6 +29,9 @@ pub enum StreamShape {
     Buffered,
     /// `stream::iter(items).map(call).buffer_unordered(limit)`: answers as they come (a `FuturesUnordered`).
     BufferUnordered,
+    /// One `buffer_unordered` task per runtime worker, the items dealt round-robin and the limit split across
+    /// them, so every core drives calls (a single pipeline task runs on one worker at a time).
+    PerWorkerUnordered,
     /// A spawned task per item, admitted by a `tokio::sync::Semaphore` of `limit` permits.
     Tasks,
     /// `limit` worker tasks receiving items from a `flume::bounded(limit)` channel (`recv_async`).
@@ -39,11 +43,15 @@ pub enum StreamShape {
 /// A boxed pipeline future, `'static` so it can be spawned.
 type Work = Pin<Box<dyn Future<Output = ()> + Send>>;
 
+/// Worker threads of the stream runtime: one per core.
+pub(crate) fn workers() -> usize {
+    std::thread::available_parallelism().map_or(2, usize::from)
+}
+
 /// The runtime the stream contestants run on: multi-thread, one worker per core, timers enabled.
 pub(crate) fn runtime() -> Result<Runtime, RunError> {
-    let workers = std::thread::available_parallelism().map_or(2, usize::from);
     tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(workers)
+        .worker_threads(workers())
         .enable_time()
         .build()
         .map_err(|e| RunError::Broken(format!("could not start the tokio runtime: {e}")))
@@ -129,6 +137,33 @@ fn pipeline<M: Meter>(shape: StreamShape, free: bool, job: Job<M>) -> Work {
             while let Some((answer, in_flight)) = answers.next().await {
                 shared.record(answer);
                 drop(in_flight);
+            }
+        }),
+        StreamShape::PerWorkerUnordered => Box::pin(async move {
+            let shards = workers().min(job.limit.max(1));
+            let tasks: Vec<_> = (0..shards)
+                .map(|k| {
+                    let job = job.clone();
+                    // The limit split as evenly as it goes: the first `limit % shards` shards take one more.
+                    let limit = job.limit / shards + usize::from(k < job.limit % shards);
+                    spawn(free, async move {
+                        let Job { items, call, shared, .. } = &job;
+                        let mut answers = futures::stream::iter((k as u64..*items).step_by(shards))
+                            .map(|i| {
+                                let in_flight = shared.in_flight();
+                                async move { (call.call_async(i).await, in_flight) }
+                            })
+                            .buffer_unordered(limit.max(1));
+                        while let Some((answer, in_flight)) = answers.next().await {
+                            shared.record(answer);
+                            drop(in_flight);
+                        }
+                    })
+                })
+                .collect();
+            let _aborts: Vec<_> = tasks.iter().map(|t| AbortOnDrop(t.abort_handle())).collect();
+            for task in tasks {
+                let _ = task.await;
             }
         }),
         StreamShape::Tasks => Box::pin(async move {

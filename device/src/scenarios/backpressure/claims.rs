@@ -1,6 +1,6 @@
 //! The backpressure scenario's falsifiable claims, fixed before any measurement and never tuned to pass.
 //!
-//! A full run makes one seconds-long timed iteration and one accounting iteration in each of two processes, so
+//! A full run makes one seconds-long timed iteration and one accounting iteration in each of three processes, so
 //! every claim is judged on the *range* of those iterations (the worst and the best pairing of samples; the
 //! outstanding counts from the accounting iterations, throughput from the timed ones), as the overload scenario
 //! does: it holds when every iteration satisfies it, fails when none does, and is inconclusive in between or

@@ -92,7 +92,7 @@ impl Scenario for BackpressureScenario {
 
     fn params(&self) -> Vec<ParamSpec> {
         vec![
-            ParamSpec::single("items", "Items per iteration, one call each.", 100_000, 10_000, 1, 10_000_000),
+            ParamSpec::single("items", "Items per iteration, one call each.", 60_000, 10_000, 1, 10_000_000),
             ParamSpec::single(
                 "limit",
                 "The bound on outstanding calls of every bounded contestant.",
@@ -122,14 +122,14 @@ impl Scenario for BackpressureScenario {
     }
 
     fn repetitions(&self, quick: bool) -> Repetitions {
-        // A bounded timed iteration lasts items × ~1.06 ms / limit (6.6 s at 100,000 items), its accounting
-        // iteration a tenth of that; the unbounded contestants' last a few seconds at most. One timed and one
-        // accounting iteration in each of two fresh processes keeps ten contestants near 2.4 minutes (the
-        // budget is 2.7); a warm-up buys nothing in a run this long.
+        // A bounded timed iteration lasts items × ~1.06 ms / limit (4.0 s at 60,000 items), its accounting
+        // iteration a tenth of that; the unbounded contestants' last a few seconds at most. Three fresh processes
+        // (the fewest a claim can be judged on) of one timed and one accounting iteration keep ten contestants
+        // near 2.5 minutes; a warm-up buys nothing in a run this long.
         if quick {
             Repetitions { forks: 1, warmup: 0, iterations: 1, accounting: 1 }
         } else {
-            Repetitions { forks: 2, warmup: 0, iterations: 1, accounting: 1 }
+            Repetitions { forks: 3, warmup: 0, iterations: 1, accounting: 1 }
         }
     }
 
@@ -304,7 +304,7 @@ mod tests {
             }
         }
         let get = |name: &str| params.iter().find(|p| p.name == name).map(|p| (p.default[0], p.quick[0]));
-        assert_eq!(get("items"), Some((100_000, 10_000)));
+        assert_eq!(get("items"), Some((60_000, 10_000)));
         assert_eq!(get("limit"), Some((16, 16)));
         assert_eq!(get("service-us"), Some((1_000, 1_000)));
         assert_eq!(get("budget-ms"), Some((60_000, 15_000)));
@@ -335,11 +335,11 @@ mod tests {
     fn the_full_run_fits_its_budget() {
         let full = BackpressureScenario.repetitions(false);
         let quick = BackpressureScenario.repetitions(true);
-        assert_eq!((full.forks, full.warmup, full.iterations, full.accounting), (2, 0, 1, 1));
+        assert_eq!((full.forks, full.warmup, full.iterations, full.accounting), (3, 0, 1, 1));
         assert_eq!((quick.forks, quick.warmup, quick.iterations, quick.accounting), (1, 0, 1, 1));
-        // 8 bounded contestants × 2 forks × (100,000 + 10,000) × 1.06 ms / 16, plus the two unbounded ones:
+        // 8 bounded contestants × 3 forks × (60,000 + 6,000) × 1.06 ms / 16, plus the two unbounded ones:
         // under the 2.7-minute budget.
-        let bounded_s = 8.0 * 2.0 * 110_000.0 * 1.06e-3 / 16.0;
+        let bounded_s = 8.0 * 3.0 * 66_000.0 * 1.06e-3 / 16.0;
         assert!(bounded_s < 130.0, "{bounded_s} s");
     }
 

@@ -25,11 +25,13 @@ pub struct DeviceScenario;
 
 /// Every device contestant, in report order: each stream shape as it comes and unconstrained, the own-timer
 /// stream, then the thread pools.
-pub const CONTESTANTS: [Contestant; 10] = [
+pub const CONTESTANTS: [Contestant; 12] = [
     Contestant::Stream { shape: StreamShape::Buffered, free: false, timer: Timer::Device },
     Contestant::Stream { shape: StreamShape::Buffered, free: true, timer: Timer::Device },
     Contestant::Stream { shape: StreamShape::BufferUnordered, free: false, timer: Timer::Device },
     Contestant::Stream { shape: StreamShape::BufferUnordered, free: true, timer: Timer::Device },
+    Contestant::Stream { shape: StreamShape::PerWorkerUnordered, free: false, timer: Timer::Device },
+    Contestant::Stream { shape: StreamShape::PerWorkerUnordered, free: true, timer: Timer::Device },
     Contestant::Stream { shape: StreamShape::Tasks, free: false, timer: Timer::Device },
     Contestant::Stream { shape: StreamShape::Tasks, free: true, timer: Timer::Device },
     Contestant::Stream { shape: StreamShape::BufferUnordered, free: false, timer: Timer::Own },
