@@ -1,7 +1,9 @@
 //! The lab's command line: parse → validate → plan trials → run each in a fresh process → report.
 //!
 //! `main` only turns [`run`] into an exit status: 0 every contestant passed its checks, 1 the run finished but
-//! a contestant failed or timed out (its report says so), 2 bad usage or unreadable input (nothing written).
+//! a contestant failed or timed out (its report says so), 2 bad usage or unreadable input (nothing written),
+//! 3 the lab could not write its output (a full disk, a folder it may not write to; the message names what was
+//! kept), 130 interrupted (finished trials kept, no report).
 
 mod cli;
 mod compare;
@@ -36,6 +38,9 @@ use crate::run::RunOutcome;
 #[global_allocator]
 static ALLOCATOR: measure::alloc::CountingAlloc = measure::alloc::CountingAlloc;
 
+/// Exit status when the lab could not write its output (or failed in itself rather than in a contestant).
+const OUTPUT_FAILURE: u8 = 3;
+
 fn main() -> ExitCode {
     match run() {
         Ok(code) => code,
@@ -44,8 +49,9 @@ fn main() -> ExitCode {
                 eprintln!("lab: {usage}");
                 ExitCode::from(2)
             } else {
+                // Status 1 is a contestant's failure, never the lab's own.
                 eprintln!("lab: error: {err:#}");
-                ExitCode::from(1)
+                ExitCode::from(OUTPUT_FAILURE)
             }
         }
     }
@@ -72,8 +78,10 @@ fn run() -> Result<ExitCode> {
         Action::Run { scenarios, options, index } => {
             let interrupted = Arc::new(AtomicBool::new(false));
             let flag = interrupted.clone();
-            ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst)).context("installing the Ctrl-C handler")?;
+            // Ctrl-C, SIGTERM and SIGHUP alike (ctrlc's `termination` feature): stop, keep what finished.
+            ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst)).context("installing the signal handler")?;
             let out = OutputDir::new(options.out.clone());
+            let _lock = lock(&out)?;
             let mut executor = ProcessExecutor::new(options.trial_timeout, Arc::clone(&interrupted));
             let mut all_ok = true;
             let mut entries = Vec::new();
@@ -113,11 +121,20 @@ fn report(raw: &[std::path::PathBuf], out: OutputDir) -> Result<ExitCode> {
     let mut runs = Vec::new();
     for path in raw {
         let run = raw::read(path)?;
+        if let Some(line) = run.torn_line {
+            eprintln!(
+                "lab: warning: {}: line {line} was cut short while it was written (a full disk or a killed run) \
+                 and is left out; rendering the {} complete trial record(s) before it",
+                path.display(),
+                run.trials.len()
+            );
+        }
         let scenario = registry::find(&run.header.scenario).ok_or_else(|| {
             UsageError::new(format!("{}: unknown scenario `{}`", path.display(), run.header.scenario))
         })?;
         runs.push((run, scenario));
     }
+    let _lock = lock(&out)?;
     // In the registry's order, as `lab all` writes them, whatever order the files were named in.
     let order = |name: &str| registry::scenarios().iter().position(|s| s.name() == name).unwrap_or(usize::MAX);
     runs.sort_by_key(|(_, scenario)| order(scenario.name()));
@@ -135,6 +152,16 @@ fn report(raw: &[std::path::PathBuf], out: OutputDir) -> Result<ExitCode> {
         write_index(&out, &entries)?;
     }
     Ok(if all_ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// Take the output folder's lock for as long as the returned guard lives; a folder another run is writing to is
+/// bad usage (exit 2), anything else an output failure.
+fn lock(out: &OutputDir) -> Result<reports::OutputLock> {
+    match out.lock() {
+        Ok(lock) => Ok(lock),
+        Err(locked @ reports::OutputError::Locked { .. }) => Err(UsageError::new(locked.to_string()).into()),
+        Err(other) => Err(anyhow::Error::new(other).context("locking the output folder")),
+    }
 }
 
 /// Write `index.md` linking every report of `entries`, in their order.
