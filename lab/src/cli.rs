@@ -36,9 +36,13 @@ pub(crate) fn command() -> Command {
                         .required(true)
                         .num_args(1..)
                         .value_parser(value_parser!(std::path::PathBuf))
-                        .help("Raw record files written by earlier runs (DIR/raw/<scenario>-<stamp>.jsonl)"),
+                        .help(
+                            "Raw record files written by earlier runs (DIR/raw/<scenario>-<stamp>-<id>.jsonl); of \
+                             several of one scenario, the newest is rendered",
+                        ),
                 )
-                .arg(out_arg()),
+                .arg(out_arg())
+                .arg(force_arg("Replace reports in --out that are of the other run kind (--quick or full)")),
         )
         .subcommand(
             Command::new("compare")
@@ -54,7 +58,11 @@ pub(crate) fn command() -> Command {
                         .value_name("NEW.json")
                         .required(true)
                         .value_parser(value_parser!(std::path::PathBuf)),
-                ),
+                )
+                .arg(force_arg(
+                    "Compare even when the two runs' parameters, method or phases differ (they are listed; \
+                     without --force the comparison is refused)",
+                )),
         )
         .subcommand(Command::new(TRIAL_SUBCOMMAND).hide(true).about("Run one trial (request on stdin)"));
     for scenario in registry::scenarios() {
@@ -90,6 +98,10 @@ fn out_arg() -> Arg {
         .help("Folder the reports, summaries, charts and raw records go to")
 }
 
+fn force_arg(help: &'static str) -> Arg {
+    Arg::new("force").long("force").action(ArgAction::SetTrue).help(help)
+}
+
 /// Options every run takes.
 fn run_options(cmd: Command) -> Command {
     cmd.arg(
@@ -99,6 +111,9 @@ fn run_options(cmd: Command) -> Command {
             .help("Small sizes and few repetitions (usually one fork of 1 warm-up + 2 iterations): a smoke run in seconds, not for conclusions"),
     )
     .arg(out_arg())
+    .arg(force_arg(
+        "Replace reports in --out that are of the other run kind: a --quick run over a full run's, or the reverse",
+    ))
     .arg(Arg::new("only").long("only").value_name("NAME[,NAME]").help("Run only these contestants (see `lab list`)"))
     .arg(
         Arg::new("forks")
