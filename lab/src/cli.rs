@@ -13,7 +13,11 @@ bounded channels, checks every contestant does the same work, measures what each
 reports.";
 
 const AFTER_HELP: &str = "Exit status: 0 every contestant passed its checks; 1 the run finished but a contestant \
-failed a check or timed out (the report says so); 2 bad usage or unreadable input (nothing written).";
+failed a check or timed out (the report says so); 2 bad usage or unreadable input, an output folder another run is \
+using, reports of the other run kind without --force, or summaries of different settings without --force \
+(nothing written); 3 the lab could not write its output, such as a full disk (the message names the raw file and the \
+trials it kept); 130 interrupted by Ctrl-C, SIGTERM or SIGHUP (finished trials kept, no report). The interface in \
+full: docs/interface.md.";
 
 /// The whole command line.
 pub(crate) fn command() -> Command {
