@@ -48,7 +48,7 @@ fn a_second_run_into_a_folder_in_use_is_refused_and_the_first_finishes_cleanly()
 
     assert!(first.wait().unwrap().success(), "the first run must finish on its own");
     let raws: Vec<_> = files_under(&out).into_iter().filter(|p| p.starts_with("raw")).collect();
-    assert_eq!(raws, [raw.clone()], "the refused run must not write a raw file");
+    assert_eq!(raws, std::slice::from_ref(&raw), "the refused run must not write a raw file");
     let text = std::fs::read_to_string(out.join(&raw)).unwrap();
     assert_eq!(text.lines().filter(|l| l.contains("\"record\":\"run\"")).count(), 1, "one run per raw file");
     // 30 forks of both phases of the chain's `work` sweep.
