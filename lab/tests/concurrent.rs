@@ -18,13 +18,15 @@ fn long_run(out: &std::path::Path) -> std::process::Command {
     cmd
 }
 
-/// Wait until the run into `out` has created its raw file, and return it.
+/// Wait until the run into `out` has written its raw file's header line, and return the file.
 fn wait_for_raw_file(out: &std::path::Path) -> std::path::PathBuf {
     let deadline = Instant::now() + Duration::from_secs(120);
     loop {
-        assert!(Instant::now() < deadline, "the first run never created its raw file");
+        assert!(Instant::now() < deadline, "the first run never wrote its raw file's header");
         if let Some(raw) = files_under(out).into_iter().find(|p| p.starts_with("raw")) {
-            return raw;
+            if std::fs::read_to_string(out.join(&raw)).is_ok_and(|text| text.contains('\n')) {
+                return raw;
+            }
         }
         std::thread::sleep(Duration::from_millis(10));
     }
