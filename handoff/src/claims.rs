@@ -199,7 +199,8 @@ fn outstanding_within_bound(summary: &Summary) -> ClaimResult {
         let name = contestant.info().name;
         for capacity in capacities(summary) {
             let Ok(capacity_items) = usize::try_from(capacity) else { continue };
-            let config = HandoffConfig { capacity: capacity_items, batch };
+            let messages = summary.params.get("messages").and_then(|v| v.as_u64()).unwrap_or(1) as usize;
+            let config = HandoffConfig { capacity: capacity_items, batch, messages };
             let (Some(bound), Ok(max)) =
                 (contestant.bound(&config), metric_stats(summary, &name, capacity, "max_outstanding"))
             else {
@@ -283,7 +284,7 @@ pub(crate) mod tests {
                     metrics.insert(format!("{phase}.cores_used"), stats_of(1.25));
                     metrics.insert(format!("{phase}.ctx_switches_per_item"), stats_of(0.125));
                     metrics.insert(format!("{phase}.cpu_system_ns_per_item"), stats_of(10.0));
-                    let config = HandoffConfig { capacity: capacity as usize, batch: 256 };
+                    let config = HandoffConfig { capacity: capacity as usize, batch: 256, messages: 16 };
                     if let Some(bound) = c.bound(&config) {
                         metrics.insert(format!("{phase}.max_outstanding"), stats_of(bound as f64 / 2.0));
                         metrics.insert(format!("{phase}.max_outstanding_sampled"), stats_of(bound as f64 / 4.0));
@@ -314,6 +315,7 @@ pub(crate) mod tests {
                 forks: 3,
                 warmup: 1,
                 iterations: 4,
+                accounting: 1,
                 noise_threshold: 0.2,
                 seed: 0,
                 trial_timeout_s: 300.0,

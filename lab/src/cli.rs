@@ -141,6 +141,16 @@ fn run_options(cmd: Command) -> Command {
             .help("Measured iterations per process [default: the scenario's, usually 5; --quick: 2]"),
     )
     .arg(
+        Arg::new("accounting")
+            .long("accounting")
+            .value_name("N")
+            .value_parser(value_parser!(u32).range(1..=1000))
+            .help(
+                "Accounting iterations per process, after the measured ones: untimed, with the outstanding gauge, \
+                 the 1 ms sampler and allocation counting on [default: 1]",
+            ),
+    )
+    .arg(
         Arg::new("seed")
             .long("seed")
             .value_name("N")

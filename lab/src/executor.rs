@@ -390,6 +390,7 @@ mod tests {
                 iterations: 1,
                 seed: 1,
                 quick: true,
+                accounting: 1,
             },
             order: 0,
         }

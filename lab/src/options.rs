@@ -65,6 +65,8 @@ pub(crate) struct RunOptions {
     pub warmup: Option<u32>,
     /// Measured iterations per process (`None`: the scenario's default).
     pub iterations: Option<u32>,
+    /// Accounting iterations per process (`None`: the scenario's default).
+    pub accounting: Option<u32>,
     /// Seed for inputs and order.
     pub seed: u64,
     /// Relative difference under which results count as noise.
@@ -85,6 +87,7 @@ impl Default for RunOptions {
             forks: None,
             warmup: None,
             iterations: None,
+            accounting: None,
             seed: 1,
             noise_threshold: 0.2,
             trial_timeout: Duration::from_secs(300),
@@ -101,6 +104,7 @@ impl RunOptions {
             forks: self.forks.unwrap_or(defaults.forks),
             warmup: self.warmup.unwrap_or(defaults.warmup),
             iterations: self.iterations.unwrap_or(defaults.iterations),
+            accounting: self.accounting.unwrap_or(defaults.accounting),
         }
     }
 
@@ -172,6 +176,7 @@ fn run_options(sub: &ArgMatches, scenarios: &[&'static dyn Scenario]) -> Result<
         forks: sub.get_one::<u32>("forks").copied(),
         warmup: sub.get_one::<u32>("warmup").copied(),
         iterations: sub.get_one::<u32>("iterations").copied(),
+        accounting: sub.get_one::<u32>("accounting").copied(),
         seed: sub.get_one::<u64>("seed").copied().unwrap_or(base.seed),
         noise_threshold,
         trial_timeout,

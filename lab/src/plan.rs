@@ -60,6 +60,7 @@ pub(crate) fn plan(scenario: &'static dyn Scenario, options: &RunOptions) -> Run
         forks: repetitions.forks,
         warmup: repetitions.warmup,
         iterations: repetitions.iterations,
+        accounting: repetitions.accounting,
         noise_threshold: options.noise_threshold,
         seed: options.seed,
         trial_timeout_s: options.trial_timeout.as_secs_f64(),
@@ -83,6 +84,7 @@ pub(crate) fn plan(scenario: &'static dyn Scenario, options: &RunOptions) -> Run
                         iterations: repetitions.iterations,
                         seed: options.seed,
                         quick: options.quick,
+                        accounting: repetitions.accounting,
                     },
                     order: order as u32,
                 });
@@ -189,6 +191,7 @@ mod tests {
             forks: 1,
             warmup: 1,
             iterations: 2,
+            accounting: 1,
             noise_threshold: 0.2,
             seed: 7,
             trial_timeout_s: 60.0,

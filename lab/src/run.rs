@@ -229,6 +229,7 @@ mod tests {
                 .map(|i| IterationRecord {
                     index: i,
                     warmup: i < r.warmup,
+                    accounting: false,
                     metrics: MetricValues::from([("wall_ms".to_string(), per * level + f64::from(i))]),
                     series: BTreeMap::new(),
                 })

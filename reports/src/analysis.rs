@@ -286,6 +286,7 @@ pub(crate) mod tests {
                 forks: 3,
                 warmup: 2,
                 iterations: 2,
+                accounting: 1,
                 noise_threshold: 0.2,
                 seed: 7,
                 trial_timeout_s: 60.0,

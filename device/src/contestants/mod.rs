@@ -3,12 +3,18 @@
 //!
 //! [`stream`] holds the tokio shapes, [`blocking`] the thread shapes. A [`Contestant`] is prepared once per
 //! trial ([`Contestant::prepare`]: the stream family's runtime is built there) and then run once per iteration.
+//!
+//! Every shape is written once, generic over the job's meter ([`measure::meter::Meter`]), and
+//! [`Prepared::run`] is monomorphised for each: with [`measure::meter::NoMeter`] in timed iterations (the
+//! outstanding-call guards compile to nothing), with [`measure::meter::GaugeMeter`] in accounting iterations
+//! and conformance checks.
 
 pub mod blocking;
 pub mod stream;
 
 use std::time::Duration;
 
+use measure::meter::Meter;
 use measure::summary::{ContestantInfo, Family};
 use tokio::runtime::Runtime;
 
@@ -157,7 +163,7 @@ impl Prepared {
     /// parked), so the caller can start its clocks there.
     ///
     /// The job's [`crate::job::Deadline`] starts counting right after `go`.
-    pub fn run(&self, job: &Job, go: &mut dyn FnMut()) -> Result<(), RunError> {
+    pub fn run<M: Meter>(&self, job: &Job<M>, go: &mut dyn FnMut()) -> Result<(), RunError> {
         let mut go = || {
             go();
             job.deadline.start();
@@ -170,7 +176,7 @@ impl Prepared {
     }
 
     /// `n` uncontended calls the way this contestant makes them, one after another, each timed.
-    pub fn idle_calls(&self, job: &Job, n: u32) -> Vec<Duration> {
+    pub fn idle_calls<M: Meter>(&self, job: &Job<M>, n: u32) -> Vec<Duration> {
         match &self.runtime {
             Some(runtime) => stream::idle_calls(runtime, job, n),
             None => blocking::idle_calls(job, n),

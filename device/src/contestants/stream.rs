@@ -5,7 +5,8 @@
 //! The whole pipeline runs in one spawned task (where a service would run it), optionally wrapped in
 //! [`tokio::task::coop::unconstrained`]; in the task-per-item shapes each child task is wrapped too. The
 //! deadline is enforced from outside: at the time budget the pipeline task is aborted, which drops every
-//! outstanding call, and the children of the task-per-item shapes are let finish.
+//! outstanding call, and the children of the task-per-item shapes are let finish (the run waits until the
+//! runtime has no task alive, so it needs no meter to know when every call was let go).
 
 use std::future::Future;
 use std::pin::Pin;
@@ -13,6 +14,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures::StreamExt;
+use measure::meter::Meter;
 use tokio::runtime::Runtime;
 use tokio::sync::Semaphore;
 use tokio::task::coop::unconstrained;
@@ -49,11 +51,11 @@ pub(crate) fn runtime() -> Result<Runtime, RunError> {
 
 /// Run `job` in `shape` on `runtime`; `go` is called right before the pipeline starts. Returns once every call
 /// is answered, or once the deadline passed and every outstanding call was let go.
-pub(crate) fn run(
+pub(crate) fn run<M: Meter>(
     runtime: &Runtime,
     shape: StreamShape,
     free: bool,
-    job: &Job,
+    job: &Job<M>,
     go: &mut dyn FnMut(),
 ) -> Result<(), RunError> {
     let work = pipeline(shape, free, job.clone());
@@ -76,21 +78,22 @@ pub(crate) fn run(
     });
     match finished {
         Ok(true) => Ok(()),
-        Ok(false) => settle(runtime, job),
+        Ok(false) => settle(runtime),
         Err(e) => Err(RunError::Broken(format!("the pipeline task failed: {e}"))),
     }
 }
 
-/// After a cut: wait until no call is outstanding (tasks already spawned finish their call; calls held by
-/// the aborted pipeline were dropped with it).
-fn settle(runtime: &Runtime, job: &Job) -> Result<(), RunError> {
+/// After a cut: wait until no task is alive on the runtime (tasks already spawned finish their call; calls
+/// held by the aborted pipeline were dropped with it).
+fn settle(runtime: &Runtime) -> Result<(), RunError> {
+    let alive = || runtime.metrics().num_alive_tasks();
     runtime.block_on(async {
         let give_up = tokio::time::Instant::now() + RELEASE_GRACE;
-        while job.shared.gauge.current() > 0 {
+        while alive() > 0 {
             if tokio::time::Instant::now() >= give_up {
                 return Err(RunError::Broken(format!(
-                    "{} calls still outstanding {RELEASE_GRACE:?} after the deadline",
-                    job.shared.gauge.current()
+                    "{} tasks still alive {RELEASE_GRACE:?} after the deadline",
+                    alive()
                 )));
             }
             tokio::time::sleep(Duration::from_millis(1)).await;
@@ -100,7 +103,7 @@ fn settle(runtime: &Runtime, job: &Job) -> Result<(), RunError> {
 }
 
 /// The pipeline of `shape` over `job`, as one future.
-fn pipeline(shape: StreamShape, free: bool, job: Job) -> Work {
+fn pipeline<M: Meter>(shape: StreamShape, free: bool, job: Job<M>) -> Work {
     match shape {
         StreamShape::Buffered => Box::pin(async move {
             let Job { items, limit, call, shared, .. } = &job;
@@ -212,7 +215,7 @@ impl Drop for AbortOnDrop {
 }
 
 /// `n` calls of `job`'s kind one after another on `runtime`, each timed: an idle call's real duration.
-pub(crate) fn idle_calls(runtime: &Runtime, job: &Job, n: u32) -> Vec<Duration> {
+pub(crate) fn idle_calls<M: Meter>(runtime: &Runtime, job: &Job<M>, n: u32) -> Vec<Duration> {
     let call = job.call.clone();
     let timed = runtime.spawn(async move {
         let mut times = Vec::with_capacity(n as usize);

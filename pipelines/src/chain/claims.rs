@@ -97,13 +97,16 @@ fn batching_pays(summary: &Summary) -> ClaimResult {
 fn yielding_costs(summary: &Summary) -> ClaimResult {
     let text = "At work 0, tokio-stream's yielding `iter` source costs at least 1.2× a source that never yields \
                 (same adapters, same current-thread runtime).";
-    match (stats(summary, "stream-tokio-iter", 0), stats(summary, "stream-tokio-noyield", 0)) {
+    match (stats(summary, "stream-tokio-iter", 0), stats(summary, "stream-tokio-stream-adapters", 0)) {
         (Ok(a), Ok(b)) => {
             let (verdict, detail) = verdict_at_least(a, b, 1.2);
             ClaimResult::new(
                 text,
                 verdict,
-                format!("stream-tokio-iter {:.3} vs stream-tokio-noyield {:.3} ms/M: {detail}", a.median, b.median),
+                format!(
+                    "stream-tokio-iter {:.3} vs stream-tokio-stream-adapters {:.3} ms/M: {detail}",
+                    a.median, b.median
+                ),
             )
         }
         (Err(why), _) | (_, Err(why)) => ClaimResult::new(text, Verdict::Inconclusive, why),
@@ -166,6 +169,7 @@ pub(crate) mod tests {
                 forks: 1,
                 warmup: 1,
                 iterations: 30,
+                accounting: 1,
                 noise_threshold: 0.2,
                 seed: 0,
                 trial_timeout_s: 60.0,
@@ -186,11 +190,15 @@ pub(crate) mod tests {
 
     #[test]
     fn the_fastest_stream_is_judged_against_the_loop() {
-        let summary = summary_with(&[(LOOP, 0, 1.0), ("stream-futures", 0, 1.5), ("stream-tokio-noyield", 0, 1.8)]);
+        let summary = summary_with(&[
+            (LOOP, 0, 1.0),
+            ("stream-futures-adapters", 0, 1.5),
+            ("stream-tokio-stream-adapters", 0, 1.8),
+        ]);
         let claim = fastest_stream_near_loop(&summary, 0, 2.0);
         assert_eq!(claim.verdict, Verdict::Holds, "{}", claim.detail);
-        assert!(claim.detail.contains("stream-futures"), "{}", claim.detail);
-        let slow = summary_with(&[(LOOP, 0, 1.0), ("stream-futures", 0, 5.0)]);
+        assert!(claim.detail.contains("stream-futures-adapters"), "{}", claim.detail);
+        let slow = summary_with(&[(LOOP, 0, 1.0), ("stream-futures-adapters", 0, 5.0)]);
         assert_eq!(fastest_stream_near_loop(&slow, 0, 2.0).verdict, Verdict::Fails);
     }
 
@@ -207,7 +215,7 @@ pub(crate) mod tests {
     #[test]
     fn a_missing_contestant_makes_a_claim_inconclusive() {
         let mut summary = summary_with(&[]);
-        summary.contestants.retain(|c| c.name != "stream-tokio-noyield");
+        summary.contestants.retain(|c| c.name != "stream-tokio-stream-adapters");
         let claim = yielding_costs(&summary);
         assert_eq!(claim.verdict, Verdict::Inconclusive);
         assert!(claim.detail.contains("did not run"), "{}", claim.detail);

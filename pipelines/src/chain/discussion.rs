@@ -60,7 +60,7 @@ pub fn discussion(summary: &Summary) -> String {
          channel still holds the same number of items, so memory in flight is the same.\n\
          - `stream-tokio-iter` yields to the scheduler periodically by design (its description gives the \
          interval in this build), which keeps a long stream from starving other tasks on the same runtime; the \
-         never-yielding sources of `stream-tokio-noyield` and `stream-futures` do not, which is fine only when \
+         never-yielding sources of `stream-tokio-stream-adapters` and `stream-futures-adapters` do not, which is fine only when \
          nothing else shares the thread.\n\
          - Single-task streams run on one thread: they are concurrency, not parallelism; the task-per-stage \
          variants and the thread-per-stage pipelines can use several cores, and rayon is built to.\n",
@@ -100,7 +100,7 @@ fn where_time_goes(out: &mut String, summary: &Summary, first: u64, last: u64) {
             out,
             "- **Per-message hand-off dominates the per-item channel pipelines.** At work {first} the loop needs {} ns \
              of CPU per item; {}. The stage formulas cost the same everywhere, so the difference is the channel \
-             operations (a send and a receive per item per stage, and the gauge's relaxed atomic), and the \
+             operations (a send and a receive per item per stage), and the \
              parking and waking of stages that find their channel full or empty.",
             num(floor_cpu),
             handoff.join("; ")
@@ -131,11 +131,12 @@ fn where_time_goes(out: &mut String, summary: &Summary, first: u64, last: u64) {
         }
         None => out.push_str("- No stream contestant ran cleanly, so streams cannot be placed against the loop.\n"),
     }
-    let (yielding, never) = (ms(summary, "stream-tokio-iter", first), ms(summary, "stream-tokio-noyield", first));
+    let (yielding, never) =
+        (ms(summary, "stream-tokio-iter", first), ms(summary, "stream-tokio-stream-adapters", first));
     if yielding.is_some() && never.is_some() {
         let _ = writeln!(
             out,
-            "- **Cooperative yielding** is the difference between `stream-tokio-iter` and `stream-tokio-noyield`: \
+            "- **Cooperative yielding** is the difference between `stream-tokio-iter` and `stream-tokio-stream-adapters`: \
              {} vs {} ms per million at work {first} ({}).",
             num(yielding),
             num(never),
@@ -261,10 +262,10 @@ mod tests {
 
     #[test]
     fn every_figure_comes_from_the_summary() {
-        let summary = summary_with(&[(LOOP, 0, 1.25), ("stream-futures", 0, 1.875), (LOOP, 64, 40.0)]);
+        let summary = summary_with(&[(LOOP, 0, 1.25), ("stream-futures-adapters", 0, 1.875), (LOOP, 64, 40.0)]);
         let text = discussion(&summary);
         assert!(text.contains("1.25"), "{text}");
-        assert!(text.contains("1.50×"), "{text}"); // stream-futures / loop
+        assert!(text.contains("1.50×"), "{text}"); // stream-futures-adapters / loop
         assert!(text.contains("40.0"), "{text}");
         assert!(text.contains("### What to pick"));
     }

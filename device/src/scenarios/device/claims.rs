@@ -1,7 +1,8 @@
 //! The device scenario's falsifiable claims, fixed before any measurement and never tuned to pass.
 //!
-//! A full run measures two iterations in each of three processes per contestant and level, so every claim is
-//! judged on the range of those six samples ([`measure::compare::verdict_range_at_least`]): it holds when
+//! A full run measures one timed iteration in each of three processes per contestant and level (throughput,
+//! CPU), and one accounting iteration after it (memory per waiting call), so every claim is judged on the range
+//! of those three samples ([`measure::compare::verdict_range_at_least`]): it holds when
 //! every pairing of samples satisfies it, fails when none does, and is inconclusive in between. A claim whose
 //! contestant did not run cleanly at the level it needs is inconclusive and says why.
 
@@ -316,7 +317,8 @@ pub(crate) mod tests {
                 quick: false,
                 forks: 3,
                 warmup: 0,
-                iterations: 2,
+                iterations: 1,
+                accounting: 1,
                 noise_threshold: 0.2,
                 seed: 0,
                 trial_timeout_s: 300.0,
