@@ -32,6 +32,8 @@ pub(crate) enum Action {
         raw: Vec<PathBuf>,
         /// Output folder.
         out: PathBuf,
+        /// Replace reports of the other run kind (`--quick` or full).
+        force: bool,
     },
     /// `lab compare`.
     Compare {
@@ -39,6 +41,8 @@ pub(crate) enum Action {
         base: PathBuf,
         /// The summary to compare with it.
         new: PathBuf,
+        /// Compare even when the runs' settings differ.
+        force: bool,
     },
     /// The hidden trial subcommand (request on stdin).
     Trial,
@@ -53,6 +57,8 @@ pub(crate) struct RunOptions {
     pub quick: bool,
     /// Output folder.
     pub out: PathBuf,
+    /// Replace reports in the output folder of the other run kind (`--quick` over full, or the reverse).
+    pub force: bool,
     /// Contestants to run (`None`: all).
     pub only: Option<Vec<String>>,
     /// Fresh processes per contestant and phase (`None`: the scenario's default, see [`Scenario::repetitions`]).
@@ -78,6 +84,7 @@ impl Default for RunOptions {
         RunOptions {
             quick: false,
             out: PathBuf::from("reports"),
+            force: false,
             only: None,
             forks: None,
             warmup: None,
@@ -119,8 +126,11 @@ pub(crate) fn from_matches(matches: &ArgMatches) -> Result<Action, UsageError> {
         "report" => Ok(Action::Report {
             raw: sub.get_many::<PathBuf>("raw").map(|v| v.cloned().collect()).unwrap_or_default(),
             out: out_dir(sub),
+            force: sub.get_flag("force"),
         }),
-        "compare" => Ok(Action::Compare { base: path(sub, "base")?, new: path(sub, "new")? }),
+        "compare" => {
+            Ok(Action::Compare { base: path(sub, "base")?, new: path(sub, "new")?, force: sub.get_flag("force") })
+        }
         "all" => {
             let scenarios = registry::scenarios();
             let options = run_options(sub, &scenarios)?;
@@ -164,6 +174,7 @@ fn run_options(sub: &ArgMatches, scenarios: &[&'static dyn Scenario]) -> Result<
     Ok(RunOptions {
         quick,
         out: out_dir(sub),
+        force: sub.get_flag("force"),
         only,
         forks: sub.get_one::<u32>("forks").copied(),
         warmup: sub.get_one::<u32>("warmup").copied(),

@@ -122,6 +122,12 @@ pub(crate) fn phases(params: &RunParams, sweep_keys: &[String]) -> Vec<Phase> {
     phases
 }
 
+/// How a person reads fork `fork` (the records' `fork` counts from 0): `fork 1` is the first, in the terminal
+/// and in reports alike.
+pub(crate) fn fork_label(fork: u32) -> String {
+    format!("fork {}", fork + 1)
+}
+
 /// The canonical command that reproduces a run with these parameters and method.
 pub(crate) fn command_line(scenario: &str, params: &RunParams, method: &Method, only: Option<&[String]>) -> String {
     let mut parts = vec!["just".to_string(), "lab".to_string(), scenario.to_string()];
@@ -169,6 +175,12 @@ mod tests {
         let phases = phases(&params, &[]);
         assert_eq!(phases.len(), 1);
         assert_eq!(phases[0].name, None);
+    }
+
+    #[test]
+    fn the_first_fork_is_fork_1_wherever_a_person_reads_it() {
+        assert_eq!(fork_label(0), "fork 1");
+        assert_eq!(fork_label(2), "fork 3");
     }
 
     #[test]

@@ -90,8 +90,8 @@ fn status_of(trials: &[&TrialRecord], finished: bool) -> (Status, Option<String>
     let worst = trials.iter().map(|t| t.status).max().unwrap_or(Status::Ok);
     let reason = trials.iter().find(|t| t.status == worst).and_then(|t| {
         t.reason.as_ref().map(|r| match &t.phase {
-            Some(phase) => format!("{phase}, fork {}: {r}", t.fork),
-            None => format!("fork {}: {r}", t.fork),
+            Some(phase) => format!("{phase}, {}: {r}", plan::fork_label(t.fork)),
+            None => format!("{}: {r}", plan::fork_label(t.fork)),
         })
     });
     (worst, reason)
@@ -288,6 +288,6 @@ mod tests {
         let refs: Vec<&TrialRecord> = trials.iter().collect();
         let (ran, skipped) = split_skipped_phases(&refs);
         assert!(skipped.is_empty());
-        assert_eq!(status_of(&ran, true), (Status::Skipped, Some("in_flight_1000, fork 0: no threads".to_string())));
+        assert_eq!(status_of(&ran, true), (Status::Skipped, Some("in_flight_1000, fork 1: no threads".to_string())));
     }
 }

@@ -198,7 +198,11 @@ pub fn status_line(summary: &Summary) -> String {
             None => format!("`{}`", c.name),
         })
         .collect();
-    let mut line = if not_passed.is_empty() && skipped.is_empty() {
+    let mut line = if total == 0 {
+        "⚠️ No contestant was selected: nothing ran.".to_string()
+    } else if skipped.len() == total {
+        format!("⚠️ No contestant ran; skipped: {}.", skipped.join(", "))
+    } else if not_passed.is_empty() && skipped.is_empty() {
         format!("✅ All {total} contestants passed their checks.")
     } else if not_passed.is_empty() {
         format!(
@@ -396,5 +400,19 @@ pub(crate) mod tests {
         assert!(line.starts_with("✅ All 2 contestants passed their checks."));
         assert!(line.contains("interrupted"));
         assert!(line.contains("numbers not for conclusions"));
+    }
+
+    #[test]
+    fn status_line_of_a_run_where_nothing_ran_says_so_instead_of_all_0_passed() {
+        let mut summary = fixture();
+        for c in &mut summary.contestants {
+            c.status = Status::Skipped;
+            c.reason = Some("not run: the run was interrupted first".to_string());
+        }
+        let line = status_line(&summary);
+        assert!(line.starts_with("⚠️ No contestant ran; skipped: `"), "{line}");
+        assert!(!line.contains("All 0"), "{line}");
+        summary.contestants.clear();
+        assert!(status_line(&summary).starts_with("⚠️ No contestant was selected"));
     }
 }
