@@ -10,18 +10,25 @@
 //! - `cut_short_releases`: with a time budget far too short for its items, the run stops taking items at the
 //!   deadline, lets go of every outstanding call, and leaves no thread behind.
 //! - `skips_with_reason` (contestants that start threads up front): asked for more threads than the OS allows,
-//!   it is skipped with the OS's limits as the reason, before starting any.
+//!   it is skipped with the OS's limits as the reason, before starting any: the threads counted are the ones
+//!   the contestant itself started ([`crate::job::Shared::threads_started`]), not the process's, which other
+//!   threads (a runtime's, the watchdog's) can change at any moment.
+//!
+//! Every check runs the metered instantiation of the contestant ([`GaugeMeter`]), the one accounting
+//! iterations run; the timed instantiation ([`measure::meter::NoMeter`]) is the same generic code, and every
+//! timed run's answer is checked by the trial.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use measure::gauge::Outstanding;
+use measure::meter::GaugeMeter;
 use measure::summary::Check;
 use measure::watchdog;
 
 use crate::call::{expected_sum, Call};
 use crate::contestants::{BlockingShape, Contestant};
-use crate::job::{Deadline, Job, Shared, Totals};
+use crate::job::{Deadline, Job, RunError, Shared, Totals};
 
 /// How long a check may take before it counts as hung.
 pub const WATCHDOG: Duration = Duration::from_secs(30);
@@ -76,7 +83,8 @@ pub struct SmallRun {
 pub fn small_run(contestant: Contestant, items: u64, limit: usize, budget: Duration) -> Result<SmallRun, String> {
     let prepared = contestant.prepare().map_err(|e| e.to_string())?;
     let call = Call::start(contestant.timer(), SERVICE)?;
-    let shared = Arc::new(Shared::new(Arc::new(Outstanding::new())));
+    let gauge = Arc::new(Outstanding::new());
+    let shared = Arc::new(Shared::new(GaugeMeter::new(Arc::clone(&gauge))));
     let threads_before = measure::memory::thread_count();
     let job = Job { items, limit, call: call.clone(), deadline: Deadline::new(budget), shared: Arc::clone(&shared) };
     prepared.run(&job, &mut || {}).map_err(|e| e.to_string())?;
@@ -90,8 +98,8 @@ pub fn small_run(contestant: Contestant, items: u64, limit: usize, budget: Durat
         items,
         limit,
         totals: shared.outcome(),
-        max_outstanding: shared.gauge.high_water(),
-        left_outstanding: shared.gauge.current(),
+        max_outstanding: gauge.high_water(),
+        left_outstanding: gauge.current(),
         device_calls,
         threads: (threads_before, threads_after),
         overran,
@@ -184,22 +192,42 @@ fn cut_short_releases(contestant: Contestant) -> Result<String, String> {
     }
 }
 
+/// Threads asked for by `skips_with_reason`: far more than any machine allows.
+pub const TOO_MANY_THREADS: usize = 50_000_000;
+
 /// Ask for far more threads than any machine allows.
 fn skips_with_reason(contestant: Contestant) -> Result<String, String> {
-    let before = measure::memory::thread_count();
-    match small_run(contestant, 10, 50_000_000, Duration::from_secs(5)) {
-        Ok(_) => Err("50,000,000 threads were asked for and the run did not refuse".to_string()),
-        Err(reason) => {
-            let after = measure::memory::thread_count();
-            if after > before {
-                return Err(format!("refused ({reason}) but {before:?} → {after:?} threads"));
-            }
-            if reason.contains("do not fit") || reason.contains("refused") {
-                Ok(format!("asked for 50,000,000 threads, skipped before starting any: {reason}"))
-            } else {
-                Err(format!("refused without naming the OS's limit: {reason}"))
-            }
+    let prepared = contestant.prepare().map_err(|e| e.to_string())?;
+    let call = Call::start(contestant.timer(), SERVICE)?;
+    let shared = Arc::new(Shared::new(GaugeMeter::new(Arc::new(Outstanding::new()))));
+    let job = Job {
+        items: 10,
+        limit: TOO_MANY_THREADS,
+        call: call.clone(),
+        deadline: Deadline::new(Duration::from_secs(5)),
+        shared: Arc::clone(&shared),
+    };
+    let ran = prepared.run(&job, &mut || {});
+    if let Some(device) = call.device() {
+        device.shutdown();
+    }
+    skip_verdict(ran, shared.threads_started())
+}
+
+/// The verdict of `skips_with_reason` on what a run asked for [`TOO_MANY_THREADS`] returned, and how many
+/// threads the contestant started on the way.
+fn skip_verdict(ran: Result<(), RunError>, started: u64) -> Result<String, String> {
+    let asked = measure::units::thousands(TOO_MANY_THREADS as u64);
+    match ran {
+        Ok(()) => Err(format!("{asked} threads were asked for and the run did not refuse")),
+        Err(RunError::Broken(problem)) => Err(format!("{asked} threads were asked for and the run broke: {problem}")),
+        Err(RunError::Skipped(reason)) if started > 0 => {
+            Err(format!("refused ({reason}) but only after starting {started} threads of its own"))
         }
+        Err(RunError::Skipped(reason)) if reason.contains("do not fit") || reason.contains("refused") => {
+            Ok(format!("asked for {asked} threads, skipped before starting any of its own: {reason}"))
+        }
+        Err(RunError::Skipped(reason)) => Err(format!("refused without naming the OS's limit: {reason}")),
     }
 }
 
@@ -220,6 +248,7 @@ mod tests {
             for shape in [
                 StreamShape::Buffered,
                 StreamShape::BufferUnordered,
+                StreamShape::PerWorkerUnordered,
                 StreamShape::Tasks,
                 StreamShape::ChannelWorkers,
                 StreamShape::Unbounded,
@@ -247,6 +276,41 @@ mod tests {
             for check in all(contestant) {
                 assert!(!check.failed(), "{}: {} failed: {}", contestant.name(), check.name, check.detail);
             }
+        }
+    }
+
+    #[test]
+    fn skips_with_reason_fails_a_run_that_started_threads_or_did_not_refuse() {
+        let limit = || RunError::Skipped("50,000,000 threads do not fit: pid_max 4,194,304".to_string());
+        assert!(skip_verdict(Err(limit()), 0).is_ok());
+        let late = skip_verdict(Err(limit()), 31_000).expect_err("it started threads first");
+        assert!(late.contains("only after starting 31000 threads"), "{late}");
+        assert!(skip_verdict(Ok(()), 0).is_err());
+        assert!(skip_verdict(Err(RunError::Broken("panicked".to_string())), 0).is_err());
+        assert!(skip_verdict(Err(RunError::Skipped("no reason given".to_string())), 0).is_err());
+    }
+
+    #[test]
+    fn every_blocking_shape_counts_the_threads_it_started() {
+        let shapes = [
+            (BlockingShape::Pool, 8),
+            (BlockingShape::ChannelWorkers(ChannelFlavor::Crossbeam), 9),
+            (BlockingShape::ThreadPerItem, 100),
+        ];
+        for (shape, threads) in shapes {
+            let contestant = Contestant::Blocking { shape, timer: Timer::Own };
+            let shared = Arc::new(Shared::new(GaugeMeter::new(Arc::new(Outstanding::new()))));
+            let job = Job {
+                items: 100,
+                limit: 8,
+                call: Call::OwnTimer(Duration::from_micros(10)),
+                deadline: Deadline::new(Duration::from_secs(5)),
+                shared: Arc::clone(&shared),
+            };
+            let prepared = contestant.prepare().expect("a blocking contestant needs no runtime");
+            prepared.run(&job, &mut || {}).expect("the run completes");
+            assert_eq!(shared.threads_started(), threads, "{}", contestant.name());
+            assert_eq!(shared.outcome().completed, 100, "{}", contestant.name());
         }
     }
 

@@ -1,18 +1,22 @@
 //! What a contestant is asked to do and what it hands back: the items, the bound, the call, the deadline, and
 //! the shared counters every contestant reports its progress through.
+//!
+//! Outstanding calls are counted through a meter the job is generic over ([`measure::meter::Meter`]): in timed
+//! iterations it is [`NoMeter`] and the [`InFlight`] guards compile to nothing; in accounting iterations and
+//! conformance checks it is the shared gauge ([`measure::meter::GaugeMeter`]) the sampler reads.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use measure::gauge::Outstanding;
+use measure::meter::{Meter, NoMeter};
 
 use crate::call::{Call, CallFailed};
 
 /// One run of a contestant: call every item in `0..items` with at most `limit` calls outstanding (where the
-/// contestant bounds them), until done or until `deadline`.
+/// contestant bounds them), until done or until `deadline`, counting outstanding calls with `M`.
 #[derive(Debug, Clone)]
-pub struct Job {
+pub struct Job<M = NoMeter> {
     /// Items to call, `0..items`.
     pub items: u64,
     /// Most calls outstanding at once, for contestants that bound them.
@@ -23,51 +27,71 @@ pub struct Job {
     /// outstanding are abandoned.
     pub deadline: Arc<Deadline>,
     /// Counters shared with the contestant's threads and tasks.
-    pub shared: Arc<Shared>,
+    pub shared: Arc<Shared<M>>,
 }
 
-/// Counters every contestant updates the same way: the outstanding-call gauge, the sum of answers, the calls
-/// completed, and the first failure.
+/// Counters every contestant updates the same way: the outstanding-call meter, the sum of answers, the calls
+/// completed, the first failure, and the threads the contestant started.
 #[derive(Debug, Default)]
-pub struct Shared {
-    /// Calls issued and not yet completed or abandoned.
-    pub gauge: Arc<Outstanding>,
+pub struct Shared<M = NoMeter> {
+    /// Counts calls issued and not yet completed or abandoned (nothing, with [`NoMeter`]).
+    pub meter: M,
     sum: AtomicU64,
     completed: AtomicU64,
     failed: AtomicU64,
+    threads_started: AtomicU64,
     /// Answer counts at which the time is noted, for the steady-state window ([`Shared::marking`]).
     marks: [u64; 2],
     marked: [OnceLock<Mark>; 2],
     first_failure: std::sync::Mutex<Option<CallFailed>>,
 }
 
-impl Shared {
-    /// Fresh counters around `gauge` (the probe's gauge, so the sampler sees it).
-    pub fn new(gauge: Arc<Outstanding>) -> Shared {
-        Shared { gauge, ..Shared::default() }
+impl<M: Meter> Shared<M> {
+    /// Fresh counters around `meter` (in accounting iterations, the gauge the sampler reads).
+    pub fn new(meter: M) -> Shared<M> {
+        Shared {
+            meter,
+            sum: AtomicU64::new(0),
+            completed: AtomicU64::new(0),
+            failed: AtomicU64::new(0),
+            threads_started: AtomicU64::new(0),
+            marks: [0; 2],
+            marked: [OnceLock::new(), OnceLock::new()],
+            first_failure: std::sync::Mutex::new(None),
+        }
     }
 
     /// Also note the time of the `first`-th and the `last`-th answer, so throughput can be measured over the
     /// steady middle of a run ([`Totals::steady`]), leaving out the start (every call issued at once) and the
     /// drain (fewer and fewer calls left).
-    pub fn marking(mut self, first: u64, last: u64) -> Shared {
+    pub fn marking(mut self, first: u64, last: u64) -> Shared<M> {
         self.marks = [first, last];
         self
     }
 
     /// Marks one call as outstanding until the returned guard is dropped (completed or abandoned).
     #[inline]
-    pub fn in_flight(&self) -> InFlight<'_> {
-        self.gauge.admit(1);
-        InFlight { gauge: &self.gauge }
+    pub fn in_flight(&self) -> InFlight<'_, M> {
+        self.meter.admit(1);
+        InFlight { meter: &self.meter }
     }
 
-    /// Marks one call as outstanding until the returned owned guard is dropped, for a task that must be
-    /// `'static`.
+    /// Marks one call as outstanding until the returned owned guard is dropped, for a task or thread that must
+    /// be `'static` (it holds a clone of the meter: nothing with [`NoMeter`]).
     #[inline]
-    pub fn in_flight_owned(self: &Arc<Self>) -> InFlightOwned {
-        self.gauge.admit(1);
-        InFlightOwned { shared: Arc::clone(self) }
+    pub fn in_flight_owned(&self) -> InFlightOwned<M> {
+        self.meter.admit(1);
+        InFlightOwned { meter: self.meter.clone() }
+    }
+
+    /// The contestant started `n` threads of its own (called once per batch of threads, never per call).
+    pub fn started_threads(&self, n: u64) {
+        self.threads_started.fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// Threads the contestant said it started during this job ([`Shared::started_threads`]).
+    pub fn threads_started(&self) -> u64 {
+        self.threads_started.load(Ordering::Relaxed)
     }
 
     /// Records one call's result.
@@ -103,29 +127,29 @@ impl Shared {
     }
 }
 
-/// One outstanding call, counted in the gauge until dropped.
+/// One outstanding call, counted in the meter until dropped.
 #[derive(Debug)]
-pub struct InFlight<'a> {
-    gauge: &'a Outstanding,
+pub struct InFlight<'a, M: Meter> {
+    meter: &'a M,
 }
 
-impl Drop for InFlight<'_> {
+impl<M: Meter> Drop for InFlight<'_, M> {
     #[inline]
     fn drop(&mut self) {
-        self.gauge.leave(1);
+        self.meter.leave(1);
     }
 }
 
-/// One outstanding call owned by a `'static` task, counted in the gauge until dropped.
+/// One outstanding call owned by a `'static` task or thread, counted in the meter until dropped.
 #[derive(Debug)]
-pub struct InFlightOwned {
-    shared: Arc<Shared>,
+pub struct InFlightOwned<M: Meter> {
+    meter: M,
 }
 
-impl Drop for InFlightOwned {
+impl<M: Meter> Drop for InFlightOwned<M> {
     #[inline]
     fn drop(&mut self) {
-        self.shared.gauge.leave(1);
+        self.meter.leave(1);
     }
 }
 
@@ -244,7 +268,7 @@ impl Deadline {
 mod tests {
     use super::*;
 
-    fn answered(shared: &Shared, n: u64) {
+    fn answered<M: Meter>(shared: &Shared<M>, n: u64) {
         for _ in 0..n {
             shared.record(Ok(1));
         }
@@ -252,7 +276,7 @@ mod tests {
 
     #[test]
     fn the_steady_window_runs_between_the_two_marks() {
-        let shared = Shared::new(Arc::new(Outstanding::new())).marking(10, 30);
+        let shared = Shared::new(NoMeter).marking(10, 30);
         answered(&shared, 10);
         std::thread::sleep(Duration::from_millis(20));
         answered(&shared, 25);
@@ -267,23 +291,37 @@ mod tests {
 
     #[test]
     fn without_its_last_mark_a_run_has_no_steady_window() {
-        let shared = Shared::new(Arc::new(Outstanding::new())).marking(10, 30);
+        let shared = Shared::new(NoMeter).marking(10, 30);
         answered(&shared, 20);
         assert_eq!(shared.outcome().steady(), None);
-        let unmarked = Shared::new(Arc::new(Outstanding::new()));
+        let unmarked = Shared::new(NoMeter);
         answered(&unmarked, 20);
         assert_eq!(unmarked.outcome().marks, [None, None]);
     }
 
     #[test]
     fn failures_are_counted_apart_and_the_first_is_kept() {
-        let shared = Shared::new(Arc::new(Outstanding::new()));
+        let shared = Shared::new(NoMeter);
         shared.record(Err(CallFailed { input: 3, reason: "shut down".into() }));
         shared.record(Err(CallFailed { input: 4, reason: "shut down".into() }));
         shared.record(Ok(5));
         let totals = shared.outcome();
         assert_eq!((totals.sum, totals.completed, totals.failed), (5, 1, 2));
         assert_eq!(totals.first_failure.map(|f| f.input), Some(3));
+    }
+
+    #[test]
+    fn in_flight_guards_count_into_a_gauge_meter_and_cost_nothing_without_one() {
+        let gauge = Arc::new(measure::gauge::Outstanding::new());
+        let shared = Shared::new(measure::meter::GaugeMeter::new(Arc::clone(&gauge)));
+        let (one, two) = (shared.in_flight(), shared.in_flight_owned());
+        assert_eq!((gauge.current(), gauge.high_water()), (2, 2));
+        drop((one, two));
+        assert_eq!((gauge.current(), gauge.high_water()), (0, 2));
+        assert_eq!(std::mem::size_of::<InFlightOwned<NoMeter>>(), 0, "the timed guard is nothing at all");
+        shared.started_threads(3);
+        shared.started_threads(2);
+        assert_eq!(shared.threads_started(), 5);
     }
 
     #[test]

@@ -169,7 +169,13 @@ fn outstanding_within_bound(summary: &Summary) -> ClaimSpec {
         let name = contestant.info().name;
         for capacity in capacities(summary) {
             let (Some(batch), Ok(capacity_items)) = (batch, usize::try_from(capacity)) else { continue };
-            if let Some(bound) = contestant.bound(&HandoffConfig { capacity: capacity_items, batch }) {
+            // Runs from before `messages` existed sent whole batches: `capacity / batch` messages.
+            let messages = summary
+                .params
+                .get("messages")
+                .and_then(|v| v.as_u64())
+                .map_or((capacity_items / batch.max(1)).max(1), |m| m as usize);
+            if let Some(bound) = contestant.bound(&HandoffConfig { capacity: capacity_items, batch, messages }) {
                 comparisons.push(Comparison { a: at(&name, capacity), b: Side::value(bound as f64, "its bound") });
             }
         }
@@ -221,7 +227,7 @@ pub(crate) mod tests {
                     metrics.insert(format!("{phase}.cores_used"), stats_of(1.25));
                     metrics.insert(format!("{phase}.ctx_switches_per_item"), stats_of(0.125));
                     metrics.insert(format!("{phase}.cpu_system_ns_per_item"), stats_of(10.0));
-                    let config = HandoffConfig { capacity: capacity as usize, batch: 256 };
+                    let config = HandoffConfig { capacity: capacity as usize, batch: 256, messages: 16 };
                     if let Some(bound) = c.bound(&config) {
                         metrics.insert(format!("{phase}.max_outstanding"), stats_of(bound as f64 / 2.0));
                         metrics.insert(format!("{phase}.max_outstanding_sampled"), stats_of(bound as f64 / 4.0));
@@ -254,6 +260,7 @@ pub(crate) mod tests {
                 forks: 3,
                 warmup: 1,
                 iterations: 4,
+                accounting: 1,
                 noise_threshold: 0.2,
                 seed: 0,
                 trial_timeout_s: 300.0,

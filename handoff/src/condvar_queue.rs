@@ -6,7 +6,10 @@
 //! `not_empty.notify_one()`; `recv` waits on `not_empty` while it is empty, pops, unlocks and calls
 //! `not_full.notify_one()`. Both notify on *every* operation, as the classic version does; with the standard
 //! library's futex-based `Condvar` on Linux, each notify is a `FUTEX_WAKE` system call whether or not anyone
-//! waits. (Java's `Condition.signal` checks for waiters first; a waiter count here would do the same.)
+//! waits. That is the naive queue ([`bounded`]). The expert one ([`bounded_counted`], `COUNTED = true`) keeps a
+//! count of the threads waiting on each `Condvar`, under the lock, and notifies only when the count is not zero —
+//! what Java's `Condition.signal` does by checking its wait queue first; the const parameter makes each a
+//! separate compiled queue, with no branch on it at run time.
 //! Disconnection is explicit: dropping the [`Sender`] wakes a waiting receiver, which drains what is left and
 //! then sees the end; dropping the [`Receiver`] drops what is queued and makes every later `send` fail.
 //!
@@ -36,6 +39,10 @@ struct State<T> {
     queue: VecDeque<T>,
     sender_alive: bool,
     receiver_alive: bool,
+    /// Threads waiting on `not_full` (kept only when counted).
+    senders_waiting: usize,
+    /// Threads waiting on `not_empty` (kept only when counted).
+    receivers_waiting: usize,
 }
 
 struct Shared<T> {
@@ -53,13 +60,13 @@ impl<T> Shared<T> {
     }
 }
 
-/// The sending end of a [`bounded`] queue.
-pub struct Sender<T> {
+/// The sending end of a [`bounded`] (or, with `COUNTED`, [`bounded_counted`]) queue.
+pub struct Sender<T, const COUNTED: bool = false> {
     shared: Arc<Shared<T>>,
 }
 
-/// The receiving end of a [`bounded`] queue.
-pub struct Receiver<T> {
+/// The receiving end of a [`bounded`] (or, with `COUNTED`, [`bounded_counted`]) queue.
+pub struct Receiver<T, const COUNTED: bool = false> {
     shared: Arc<Shared<T>>,
 }
 
@@ -67,63 +74,94 @@ pub struct Receiver<T> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SendError<T>(pub T);
 
-/// A queue holding at most `capacity` items (at least 1: a capacity of 0 is raised to 1).
+/// The naive queue, holding at most `capacity` items (at least 1: a capacity of 0 is raised to 1): it notifies
+/// after every push and pop.
 pub fn bounded<T>(capacity: usize) -> (Sender<T>, Receiver<T>) {
+    with_policy(capacity)
+}
+
+/// The expert queue, holding at most `capacity` items (at least 1): it notifies only when a peer waits.
+pub fn bounded_counted<T>(capacity: usize) -> (Sender<T, true>, Receiver<T, true>) {
+    with_policy(capacity)
+}
+
+fn with_policy<T, const COUNTED: bool>(capacity: usize) -> (Sender<T, COUNTED>, Receiver<T, COUNTED>) {
     let capacity = capacity.max(1);
-    let shared = Arc::new(Shared {
-        state: Mutex::new(State { queue: VecDeque::with_capacity(capacity), sender_alive: true, receiver_alive: true }),
-        not_empty: Condvar::new(),
-        not_full: Condvar::new(),
-        capacity,
-    });
+    let state = State {
+        queue: VecDeque::with_capacity(capacity),
+        sender_alive: true,
+        receiver_alive: true,
+        senders_waiting: 0,
+        receivers_waiting: 0,
+    };
+    let shared =
+        Arc::new(Shared { state: Mutex::new(state), not_empty: Condvar::new(), not_full: Condvar::new(), capacity });
     (Sender { shared: Arc::clone(&shared) }, Receiver { shared })
 }
 
-impl<T> Sender<T> {
+impl<T, const COUNTED: bool> Sender<T, COUNTED> {
     /// Append `value`, blocking while the queue is full; gives it back if the receiver is gone.
     pub fn send(&self, value: T) -> Result<(), SendError<T>> {
         let shared = &*self.shared;
         let mut state = shared.lock();
         while state.receiver_alive && state.queue.len() >= shared.capacity {
+            if COUNTED {
+                state.senders_waiting += 1;
+            }
             state = shared.not_full.wait(state).unwrap_or_else(PoisonError::into_inner);
+            if COUNTED {
+                state.senders_waiting -= 1;
+            }
         }
         if !state.receiver_alive {
             return Err(SendError(value));
         }
         state.queue.push_back(value);
+        let wake = !COUNTED || state.receivers_waiting > 0;
         drop(state);
-        shared.not_empty.notify_one();
+        if wake {
+            shared.not_empty.notify_one();
+        }
         Ok(())
     }
 }
 
-impl<T> Receiver<T> {
+impl<T, const COUNTED: bool> Receiver<T, COUNTED> {
     /// Take the oldest item, blocking while the queue is empty; `None` once it is empty and the sender is gone.
     pub fn recv(&self) -> Option<T> {
         let shared = &*self.shared;
         let mut state = shared.lock();
         loop {
             if let Some(value) = state.queue.pop_front() {
+                let wake = !COUNTED || state.senders_waiting > 0;
                 drop(state);
-                shared.not_full.notify_one();
+                if wake {
+                    shared.not_full.notify_one();
+                }
                 return Some(value);
             }
             if !state.sender_alive {
                 return None;
             }
+            if COUNTED {
+                state.receivers_waiting += 1;
+            }
             state = shared.not_empty.wait(state).unwrap_or_else(PoisonError::into_inner);
+            if COUNTED {
+                state.receivers_waiting -= 1;
+            }
         }
     }
 }
 
-impl<T> Drop for Sender<T> {
+impl<T, const COUNTED: bool> Drop for Sender<T, COUNTED> {
     fn drop(&mut self) {
         self.shared.lock().sender_alive = false;
         self.shared.not_empty.notify_all();
     }
 }
 
-impl<T> Drop for Receiver<T> {
+impl<T, const COUNTED: bool> Drop for Receiver<T, COUNTED> {
     fn drop(&mut self) {
         let dropped = {
             let mut state = self.shared.lock();
@@ -136,21 +174,53 @@ impl<T> Drop for Receiver<T> {
     }
 }
 
-impl<T> fmt::Debug for Sender<T> {
+impl<T, const COUNTED: bool> fmt::Debug for Sender<T, COUNTED> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Sender").field("capacity", &self.shared.capacity).finish_non_exhaustive()
+        f.debug_struct("Sender")
+            .field("capacity", &self.shared.capacity)
+            .field("counted", &COUNTED)
+            .finish_non_exhaustive()
     }
 }
 
-impl<T> fmt::Debug for Receiver<T> {
+impl<T, const COUNTED: bool> fmt::Debug for Receiver<T, COUNTED> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Receiver").field("capacity", &self.shared.capacity).finish_non_exhaustive()
+        f.debug_struct("Receiver")
+            .field("capacity", &self.shared.capacity)
+            .field("counted", &COUNTED)
+            .finish_non_exhaustive()
     }
 }
 
-/// The queue as a [`Flavor`] of the `pipelines` crate's blocking channels.
+/// The naive queue as a [`Flavor`] of the `pipelines` crate's blocking channels.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct CondvarQueue;
+
+/// The expert queue (notify only when a peer waits) as a [`Flavor`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CountedCondvarQueue;
+
+impl Flavor for CountedCondvarQueue {
+    const NAME: &'static str = "condvar-counted";
+    const API: &'static str =
+        "a hand-written Mutex<VecDeque> + two Condvars queue that counts its waiters (handoff::condvar_queue)";
+    type Sender<T: Send> = Sender<T, true>;
+    type Receiver<T: Send> = Receiver<T, true>;
+
+    fn bounded<T: Send>(capacity: usize) -> (Sender<T, true>, Receiver<T, true>) {
+        bounded_counted(capacity)
+    }
+
+    #[inline]
+    fn send<T: Send>(tx: &Sender<T, true>, value: T) -> Result<(), T> {
+        tx.send(value).map_err(|e| e.0)
+    }
+
+    #[inline]
+    fn recv<T: Send>(rx: &Receiver<T, true>) -> Option<T> {
+        rx.recv()
+    }
+}
 
 impl Flavor for CondvarQueue {
     const NAME: &'static str = "condvar";
@@ -222,6 +292,25 @@ mod tests {
         drop(tx);
         assert_eq!(rx.recv(), Some(7));
         assert_eq!(rx.recv(), None);
+    }
+
+    #[test]
+    fn the_counted_queue_delivers_in_order_and_tracks_no_waiter_at_rest() {
+        let (tx, rx) = bounded_counted(2);
+        let received = thread::scope(|s| {
+            s.spawn(move || {
+                for x in 0..10_000u64 {
+                    assert!(tx.send(x).is_ok());
+                }
+            });
+            std::iter::from_fn(|| rx.recv()).collect::<Vec<_>>()
+        });
+        assert_eq!(received, (0..10_000).collect::<Vec<_>>());
+        let (tx, rx) = bounded_counted::<u64>(1);
+        assert!(tx.send(1).is_ok());
+        assert_eq!(rx.recv(), Some(1));
+        let state = tx.shared.lock();
+        assert_eq!((state.senders_waiting, state.receivers_waiting), (0, 0));
     }
 
     #[test]

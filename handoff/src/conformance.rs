@@ -10,6 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use measure::gauge::Outstanding;
+use measure::meter::GaugeMeter;
 use measure::summary::Check;
 use measure::watchdog::run_guarded;
 use pipelines::stream::runtime::settled_tasks;
@@ -227,15 +228,15 @@ impl Bench {
         consumer: Consumer,
     ) -> (Result<Outcome, HandoffError>, Arc<Outstanding>) {
         let gauge = Arc::new(Outstanding::new());
-        let job = Job { items, behaviour, consumer, gauge: &gauge, live: &self.live };
-        let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.prepared.run(&job))).unwrap_or_else(
-            |payload| {
-                Err(HandoffError::Panicked {
-                    side: Side::Consumer,
-                    message: format!("propagated out of the contestant: {}", panic_message(&*payload)),
-                })
-            },
-        );
+        let meter = GaugeMeter::new(Arc::clone(&gauge));
+        let job = Job { items, behaviour, consumer, meter, live: &self.live };
+        let run = || self.prepared.run_metered(&job, &mut || {});
+        let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)).unwrap_or_else(|payload| {
+            Err(HandoffError::Panicked {
+                side: Side::Consumer,
+                message: format!("propagated out of the contestant: {}", panic_message(&*payload)),
+            })
+        });
         (out, gauge)
     }
 

@@ -7,7 +7,7 @@ use std::ops::ControlFlow;
 use std::pin::pin;
 
 use futures::{Stream, StreamExt};
-use measure::gauge::Outstanding;
+use measure::meter::Meter;
 use pipelines::sink::TakeSink;
 
 use crate::job::{Behaviour, Consumer, HandoffError, Job, Outcome};
@@ -58,19 +58,19 @@ impl pipelines::sink::Sink<Outcome> for SumSink {
     }
 }
 
-/// The blocking consumer loop: take each message from `messages`, let its items leave `gauge`, and hand them
+/// The blocking consumer loop: take each message from `messages`, let its items leave `meter`, and hand them
 /// to `sink`, until the channel ends, a message is the producer's error (returned), or the sink has enough.
 /// `messages` (and with it the receiving end) is dropped on return, which is what tells the producer to stop.
 #[inline]
-pub(crate) fn consume<Sh: Shape, E: Into<HandoffError>, S: Sink>(
+pub(crate) fn consume<M: Meter, Sh: Shape, E: Into<HandoffError>, S: Sink>(
     _shape: Sh,
     messages: impl Iterator<Item = Result<Sh::Msg, E>>,
-    gauge: &Outstanding,
+    meter: &M,
     mut sink: S,
 ) -> Result<Outcome, HandoffError> {
     for message in messages {
         let msg = message.map_err(Into::into)?;
-        gauge.leave(Sh::items_in(&msg));
+        meter.leave(Sh::items_in(&msg));
         if Sh::deliver(msg, &mut sink).is_break() {
             break;
         }
@@ -79,16 +79,16 @@ pub(crate) fn consume<Sh: Shape, E: Into<HandoffError>, S: Sink>(
 }
 
 /// The async consumer loop: [`consume`] over a `Stream` of messages, polled with `StreamExt::next`.
-pub(crate) async fn consume_stream<Sh: Shape, E: Into<HandoffError>, S: Sink>(
+pub(crate) async fn consume_stream<M: Meter, Sh: Shape, E: Into<HandoffError>, S: Sink>(
     _shape: Sh,
     messages: impl Stream<Item = Result<Sh::Msg, E>>,
-    gauge: &Outstanding,
+    meter: &M,
     mut sink: S,
 ) -> Result<Outcome, HandoffError> {
     let mut messages = pin!(messages);
     while let Some(message) = messages.next().await {
         let msg = message.map_err(Into::into)?;
-        gauge.leave(Sh::items_in(&msg));
+        meter.leave(Sh::items_in(&msg));
         if Sh::deliver(msg, &mut sink).is_break() {
             break;
         }
@@ -98,23 +98,39 @@ pub(crate) async fn consume_stream<Sh: Shape, E: Into<HandoffError>, S: Sink>(
 
 /// A contestant's run, generic over producer and sink so each combination compiles on its own.
 pub(crate) trait PairRun {
-    /// Run `job` with `producer` at one end and `sink` at the other.
-    fn run_with<P: Producer, S: Sink>(&self, job: &Job<'_>, producer: P, sink: S) -> Result<Outcome, HandoffError>;
+    /// Run `job` with `producer` at one end and `sink` at the other, calling `go` once both ends exist and right
+    /// before the first message moves.
+    fn run_with<M: Meter, P: Producer, S: Sink>(
+        &self,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
+        producer: P,
+        sink: S,
+    ) -> Result<Outcome, HandoffError>;
 }
 
 /// Run `job` on `contestant` with the producer and sink the job asks for.
-pub(crate) fn dispatch<R: PairRun>(contestant: &R, job: &Job<'_>) -> Result<Outcome, HandoffError> {
+pub(crate) fn dispatch<R: PairRun, M: Meter>(
+    contestant: &R,
+    job: &Job<'_, M>,
+    go: &mut dyn FnMut(),
+) -> Result<Outcome, HandoffError> {
     match job.behaviour {
-        Behaviour::Clean => with_sink(contestant, job, Clean),
-        Behaviour::Instrumented(instruments) => with_sink(contestant, job, Tripwire(instruments.clone())),
+        Behaviour::Clean => with_sink(contestant, job, go, Clean),
+        Behaviour::Instrumented(instruments) => with_sink(contestant, job, go, Tripwire(instruments.clone())),
     }
 }
 
-fn with_sink<R: PairRun, P: Producer>(contestant: &R, job: &Job<'_>, producer: P) -> Result<Outcome, HandoffError> {
+fn with_sink<R: PairRun, M: Meter, P: Producer>(
+    contestant: &R,
+    job: &Job<'_, M>,
+    go: &mut dyn FnMut(),
+    producer: P,
+) -> Result<Outcome, HandoffError> {
     match job.consumer {
-        Consumer::Sum => contestant.run_with(job, producer, SumSink::default()),
-        Consumer::Collect => contestant.run_with(job, producer, TakeSink::all()),
-        Consumer::Take(k) => contestant.run_with(job, producer, TakeSink::first(k)),
+        Consumer::Sum => contestant.run_with(job, go, producer, SumSink::default()),
+        Consumer::Collect => contestant.run_with(job, go, producer, TakeSink::all()),
+        Consumer::Take(k) => contestant.run_with(job, go, producer, TakeSink::first(k)),
     }
 }
 
@@ -138,18 +154,17 @@ mod tests {
 
     #[test]
     fn the_consumer_loop_returns_the_producer_error_not_a_short_sum() {
-        let gauge = Outstanding::new();
         let messages = vec![Ok(0), Ok(1), Err(crate::job::ProducerError { at: 2 })];
-        let out = consume(PerItem, messages.into_iter(), &gauge, SumSink::default());
+        let out = consume(PerItem, messages.into_iter(), &measure::meter::NoMeter, SumSink::default());
         assert!(matches!(out, Err(HandoffError::Producer(e)) if e.at == 2));
     }
 
     #[test]
     fn the_consumer_loop_stops_when_the_sink_has_enough() {
-        let gauge = Outstanding::new();
+        let meter = measure::meter::GaugeMeter::default();
         let messages = (0..10u64).map(|i| Ok::<_, Infallible>(vec![2 * i, 2 * i + 1]));
-        let out = consume(Batched { batch: 2 }, messages, &gauge, TakeSink::first(3));
+        let out = consume(Batched { batch: 2 }, messages, &meter, TakeSink::first(3));
         assert_eq!(out.ok(), Some(Outcome::Items(vec![0, 1, 2])));
-        assert_eq!(gauge.current(), -4, "two batches of two were taken");
+        assert_eq!(meter.gauge().current(), -4, "two batches of two were taken");
     }
 }

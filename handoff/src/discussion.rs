@@ -359,8 +359,9 @@ fn where_time_goes(out: &mut String, summary: &Summary) {
         let _ = writeln!(
             out,
             "- **Outstanding work: trust the exact mark, chart the sampled one.** `max_outstanding` is the exact \
-             high-water mark of items sent minus items received, kept by the gauge on every message; \
-             `max_outstanding_sampled` is the highest of its 1 ms samples. A per-item pair at capacity {c} fills \
+             high-water mark of items sent minus items received, kept by the gauge on every message of the \
+             accounting iteration (timed iterations carry no gauge); `max_outstanding_sampled` is the highest of \
+             its 1 ms samples. A per-item pair at capacity {c} fills \
              its channel whenever the consumer falls behind (`blocking-crossbeam`: exact {}, sampled {}: the \
              channel plus an item in each end's hand); {missed_text}. The outstanding chart shows the 1 ms series \
              at capacity {SERIES_CAPACITY}.",

@@ -6,36 +6,61 @@ use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use measure::gauge::Outstanding;
+use measure::meter::NoMeter;
 use pipelines::LiveStages;
 
 /// Parties that can hold a message outside the channel: the producer (the message it is blocked sending) and
 /// the consumer (the message it has just taken and not yet accounted for).
 pub const HOLDERS: usize = 2;
 
+/// How a contestant packs items into messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Packing {
+    /// One item per message.
+    PerItem,
+    /// `capacity / messages` items per message (at least 1, at most `batch`): the channel holds `messages`
+    /// messages, room for the producer to run ahead.
+    Batched,
+    /// The whole capacity in one message, so the channel holds one message and producer and consumer take turns:
+    /// the pathology of a batch as large as the channel, kept as its own labelled row.
+    OneMessage,
+}
+
+impl Packing {
+    /// The suffix of a contestant's name: none, `-batched` or `-one-message`.
+    pub fn suffix(self) -> &'static str {
+        match self {
+            Packing::PerItem => "",
+            Packing::Batched => "-batched",
+            Packing::OneMessage => "-one-message",
+        }
+    }
+}
+
 /// Channel sizing shared by every contestant of one trial.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HandoffConfig {
-    /// Items the channel holds (at least 1). Batched channels hold `capacity / batch` messages (at least one),
-    /// so every channel holds the same number of items whatever the message size, once `capacity >= batch`.
+    /// Items the channel holds (at least 1), whatever the packing.
     pub capacity: usize,
-    /// Items per message for the batched contestants (at least 1).
+    /// Most items per message for the batched contestants (at least 1).
     pub batch: usize,
+    /// Messages a batched channel holds (at least 1): its batch is `capacity / messages` items, at most `batch`.
+    pub messages: usize,
 }
 
 impl Default for HandoffConfig {
     fn default() -> Self {
-        HandoffConfig { capacity: 256, batch: 256 }
+        HandoffConfig { capacity: 256, batch: 256, messages: 16 }
     }
 }
 
 impl HandoffConfig {
-    /// Items each message carries: 1, or `batch` for a batched contestant.
-    pub fn items_per_message(&self, batched: bool) -> usize {
-        if batched {
-            self.batch.max(1)
-        } else {
-            1
+    /// Items each message carries under `packing`.
+    pub fn items_per_message(&self, packing: Packing) -> usize {
+        match packing {
+            Packing::PerItem => 1,
+            Packing::Batched => (self.capacity / self.messages.max(1)).clamp(1, self.batch.max(1)),
+            Packing::OneMessage => self.capacity.max(1),
         }
     }
 
@@ -48,8 +73,8 @@ impl HandoffConfig {
     /// The most items a producer→channel→consumer pair can hold at once: the channel's messages plus one message
     /// in the producer's hand (admitted, blocked in `send`) and one in the consumer's (taken, not yet counted
     /// out), each of `items_per_message` items: `(messages + 2) × items_per_message`.
-    pub fn bound(&self, batched: bool) -> u64 {
-        let per_message = self.items_per_message(batched);
+    pub fn bound(&self, packing: Packing) -> u64 {
+        let per_message = self.items_per_message(packing);
         ((self.messages(per_message) + HOLDERS) * per_message) as u64
     }
 }
@@ -140,18 +165,18 @@ pub enum Behaviour {
     Instrumented(Arc<Instruments>),
 }
 
-/// One run of a hand-off contestant.
+/// One run of a hand-off contestant, metering outstanding items with `M` ([`NoMeter`] when timed).
 #[derive(Debug)]
-pub struct Job<'a> {
+pub struct Job<'a, M = NoMeter> {
     /// The producer emits `0..items`.
     pub items: u64,
     /// Clean, or instrumented for a conformance check.
     pub behaviour: &'a Behaviour,
     /// What the consumer does.
     pub consumer: Consumer,
-    /// Items handed to the channel and not yet taken by the consumer. Every contestant that hands items between
-    /// threads or tasks touches it; the loop baseline does not.
-    pub gauge: &'a Arc<Outstanding>,
+    /// Counts items handed to the channel and not yet taken by the consumer. Every contestant that hands items
+    /// between threads or tasks uses it; the loop baseline does not.
+    pub meter: M,
     /// Live producer and consumer threads and tasks the contestant spawned.
     pub live: &'a Arc<LiveStages>,
 }
@@ -269,20 +294,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_channel_holds_the_same_items_once_capacity_reaches_a_batch() {
-        let config = HandoffConfig { capacity: 4096, batch: 256 };
+    fn every_channel_holds_the_same_items_whatever_the_packing() {
+        let config = HandoffConfig { capacity: 4096, batch: 256, messages: 16 };
         assert_eq!(config.messages(1), 4096);
+        assert_eq!(config.items_per_message(Packing::Batched), 256);
         assert_eq!(config.messages(256), 16);
-        assert_eq!(config.bound(false), 4096 + 2);
-        assert_eq!(config.bound(true), (16 + 2) * 256);
+        assert_eq!(config.bound(Packing::PerItem), 4096 + 2);
+        assert_eq!(config.bound(Packing::Batched), (16 + 2) * 256);
+        assert_eq!(config.bound(Packing::OneMessage), 3 * 4096);
+        let small = HandoffConfig { capacity: 256, batch: 256, messages: 16 };
+        assert_eq!((small.items_per_message(Packing::Batched), small.messages(16)), (16, 16));
     }
 
     #[test]
-    fn a_batched_channel_holds_at_least_one_message() {
-        let config = HandoffConfig { capacity: 1, batch: 256 };
-        assert_eq!(config.messages(256), 1);
-        assert_eq!(config.bound(false), 3);
-        assert_eq!(config.bound(true), 3 * 256);
+    fn a_channel_of_one_item_holds_one_message_of_one_item() {
+        let config = HandoffConfig { capacity: 1, batch: 256, messages: 16 };
+        assert_eq!(config.items_per_message(Packing::Batched), 1);
+        assert_eq!(config.items_per_message(Packing::OneMessage), 1);
+        assert_eq!(config.bound(Packing::PerItem), 3);
+        assert_eq!(config.bound(Packing::Batched), 3);
     }
 
     #[test]

@@ -102,13 +102,22 @@ impl Scenario for HandoffScenario {
             ),
             ParamSpec::sweep(
                 "capacity",
-                "Items the channel holds (batched channels hold capacity/batch messages, at least 1).",
+                "Items the channel holds, whatever the packing; each value is a phase.",
                 &[1, 16, 256, 4096],
                 &[1, 256],
                 1,
                 10_000_000,
             ),
-            ParamSpec::single("batch", "Items per message for the batched contestants.", 256, 256, 1, 1_000_000),
+            ParamSpec::single("batch", "Most items per message for the batched contestants.", 256, 256, 1, 1_000_000),
+            ParamSpec::single(
+                "messages",
+                "Messages a batched channel holds, room to run ahead: a batch is capacity/messages items (at most \
+                 `batch`).",
+                16,
+                16,
+                1,
+                1_000_000,
+            ),
         ]
     }
 
@@ -127,7 +136,7 @@ impl Scenario for HandoffScenario {
         if quick {
             Repetitions::QUICK
         } else {
-            Repetitions { forks: 3, warmup: 1, iterations: 5 }
+            Repetitions { forks: 3, warmup: 1, iterations: 5, accounting: 1 }
         }
     }
 
@@ -141,6 +150,8 @@ impl Scenario for HandoffScenario {
             "allocs_per_item",
             "max_outstanding",
             "max_outstanding_sampled",
+            "items_per_message",
+            "messages_per_channel",
             "threads",
             "peak_rss_mib",
         ]

@@ -17,7 +17,7 @@ use std::future::Future;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
-use measure::gauge::Outstanding;
+use measure::meter::Meter;
 
 use crate::consume::Sink;
 use crate::job::{HandoffError, Instruments, ProducerError};
@@ -180,24 +180,24 @@ impl Shape for Batched {
     }
 }
 
-/// The blocking producer loop: for each message, `admit` its items into `gauge`, then `send` it (blocking while
+/// The blocking producer loop: for each message, `admit` its items into `meter`, then `send` it (blocking while
 /// the channel is full). Ends after the last item, after sending the source's error, or when `send` finds
 /// the receiver gone (the unsent message's items leave the gauge again).
 #[inline]
-pub(crate) fn produce<Sh: Shape, P: Producer>(
+pub(crate) fn produce<M: Meter, Sh: Shape, P: Producer>(
     shape: Sh,
     producer: &P,
     items: u64,
-    gauge: &Outstanding,
+    meter: &M,
     mut send: impl FnMut(Result<Sh::Msg, P::Error>) -> Result<(), Closed>,
 ) {
     let mut cursor = Cursor::new(items);
     while let Some(message) = shape.next_message(producer, &mut cursor) {
         match message {
             Ok((msg, n)) => {
-                gauge.admit(n);
+                meter.admit(n);
                 if send(Ok(msg)).is_err() {
-                    gauge.leave(n);
+                    meter.leave(n);
                     return;
                 }
             }
@@ -238,8 +238,9 @@ impl<T: Send + 'static> AsyncTx<T> for futures::channel::mpsc::Sender<T> {
 
 /// The async producer loop: [`produce`] with an awaited send. Owns its sender, so the channel closes when the
 /// loop ends.
-pub(crate) async fn produce_async<Sh, P, T>(shape: Sh, producer: P, items: u64, gauge: Arc<Outstanding>, mut tx: T)
+pub(crate) async fn produce_async<M, Sh, P, T>(shape: Sh, producer: P, items: u64, meter: M, mut tx: T)
 where
+    M: Meter,
     Sh: Shape,
     P: Producer,
     T: AsyncTx<Result<Sh::Msg, P::Error>>,
@@ -248,9 +249,9 @@ where
     while let Some(message) = shape.next_message(&producer, &mut cursor) {
         match message {
             Ok((msg, n)) => {
-                gauge.admit(n);
+                meter.admit(n);
                 if tx.transmit(Ok(msg)).await.is_err() {
-                    gauge.leave(n);
+                    meter.leave(n);
                     return;
                 }
             }
@@ -300,9 +301,9 @@ mod tests {
 
     #[test]
     fn the_producer_loop_admits_what_it_sends_and_stops_when_closed() {
-        let gauge = Outstanding::new();
+        let meter = measure::meter::GaugeMeter::default();
         let mut sent = 0;
-        produce(PerItem, &Clean, 100, &gauge, |_| {
+        produce(PerItem, &Clean, 100, &meter, |_| {
             sent += 1;
             if sent > 10 {
                 Err(Closed)
@@ -311,6 +312,6 @@ mod tests {
             }
         });
         assert_eq!(sent, 11);
-        assert_eq!(gauge.current(), 10);
+        assert_eq!(meter.gauge().current(), 10);
     }
 }

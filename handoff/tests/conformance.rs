@@ -27,7 +27,11 @@ fn every_contestant_passes(check: CheckFn) {
 /// The default sizing; a channel of one item (the futures channel is then `channel(0)`); and batches of 16 in
 /// a channel of 4 items, so batched channels hold one batch, more than their capacity.
 fn configs() -> [HandoffConfig; 3] {
-    [HandoffConfig::default(), HandoffConfig { capacity: 1, batch: 256 }, HandoffConfig { capacity: 4, batch: 16 }]
+    [
+        HandoffConfig::default(),
+        HandoffConfig { capacity: 1, batch: 256, messages: 16 },
+        HandoffConfig { capacity: 4, batch: 16, messages: 2 },
+    ]
 }
 
 #[test]

@@ -8,12 +8,20 @@ use crate::registry;
 /// Hidden subcommand the lab re-executes itself with to run one trial in a fresh process.
 pub(crate) const TRIAL_SUBCOMMAND: &str = "__trial";
 
+/// Hidden subcommand a network trial starts its loopback server with (configuration on stdin; exits when stdin
+/// closes).
+pub(crate) const SERVE_SUBCOMMAND: &str = network::launch::SERVE_SUBCOMMAND;
+
 const ABOUT: &str = "Runs the same pipelines as demand-driven async streams and as blocking threads behind \
 bounded channels, checks every contestant does the same work, measures what each costs, and writes markdown \
 reports.";
 
 const AFTER_HELP: &str = "Exit status: 0 every contestant passed its checks; 1 the run finished but a contestant \
-failed a check or timed out (the report says so); 2 bad usage or unreadable input (nothing written).";
+failed a check or timed out (the report says so); 2 bad usage or unreadable input, an output folder another run is \
+using, reports of the other run kind without --force, or summaries of different settings without --force \
+(nothing written); 3 the lab could not write its output, such as a full disk (the message names the raw file and the \
+trials it kept); 130 interrupted by Ctrl-C, SIGTERM or SIGHUP (finished trials kept, no report). The interface in \
+full: docs/interface.md.";
 
 /// The whole command line.
 pub(crate) fn command() -> Command {
@@ -36,9 +44,13 @@ pub(crate) fn command() -> Command {
                         .required(true)
                         .num_args(1..)
                         .value_parser(value_parser!(std::path::PathBuf))
-                        .help("Raw record files written by earlier runs (DIR/raw/<scenario>-<stamp>.jsonl)"),
+                        .help(
+                            "Raw record files written by earlier runs (DIR/raw/<scenario>-<stamp>-<id>.jsonl); of \
+                             several of one scenario, the newest is rendered",
+                        ),
                 )
-                .arg(out_arg()),
+                .arg(out_arg())
+                .arg(force_arg("Replace reports in --out that are of the other run kind (--quick or full)")),
         )
         .subcommand(
             Command::new("compare")
@@ -54,9 +66,18 @@ pub(crate) fn command() -> Command {
                         .value_name("NEW.json")
                         .required(true)
                         .value_parser(value_parser!(std::path::PathBuf)),
-                ),
+                )
+                .arg(force_arg(
+                    "Compare even when the two runs' parameters, method or phases differ (they are listed; \
+                     without --force the comparison is refused)",
+                )),
         )
-        .subcommand(Command::new(TRIAL_SUBCOMMAND).hide(true).about("Run one trial (request on stdin)"));
+        .subcommand(Command::new(TRIAL_SUBCOMMAND).hide(true).about("Run one trial (request on stdin)"))
+        .subcommand(
+            Command::new(SERVE_SUBCOMMAND)
+                .hide(true)
+                .about("Serve the network scenarios' loopback server (config on stdin)"),
+        );
     for scenario in registry::scenarios() {
         let mut sub = run_options(Command::new(scenario.name()).about(scenario.title()));
         for param in scenario.params() {
@@ -90,6 +111,10 @@ fn out_arg() -> Arg {
         .help("Folder the reports, summaries, charts and raw records go to")
 }
 
+fn force_arg(help: &'static str) -> Arg {
+    Arg::new("force").long("force").action(ArgAction::SetTrue).help(help)
+}
+
 /// Options every run takes.
 fn run_options(cmd: Command) -> Command {
     cmd.arg(
@@ -99,6 +124,9 @@ fn run_options(cmd: Command) -> Command {
             .help("Small sizes and few repetitions (usually one fork of 1 warm-up + 2 iterations): a smoke run in seconds, not for conclusions"),
     )
     .arg(out_arg())
+    .arg(force_arg(
+        "Replace reports in --out that are of the other run kind: a --quick run over a full run's, or the reverse",
+    ))
     .arg(Arg::new("only").long("only").value_name("NAME[,NAME]").help("Run only these contestants (see `lab list`)"))
     .arg(
         Arg::new("forks")
@@ -120,6 +148,16 @@ fn run_options(cmd: Command) -> Command {
             .value_name("N")
             .value_parser(value_parser!(u32).range(1..=10_000))
             .help("Measured iterations per process [default: the scenario's, usually 5; --quick: 2]"),
+    )
+    .arg(
+        Arg::new("accounting")
+            .long("accounting")
+            .value_name("N")
+            .value_parser(value_parser!(u32).range(1..=1000))
+            .help(
+                "Accounting iterations per process, after the measured ones: untimed, with the outstanding gauge, \
+                 the 1 ms sampler and allocation counting on [default: 1]",
+            ),
     )
     .arg(
         Arg::new("seed")

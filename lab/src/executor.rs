@@ -28,7 +28,10 @@ pub(crate) trait TrialExecutor {
 /// Runs each trial in a fresh child process: by default the lab itself with its hidden trial subcommand.
 ///
 /// The trial runs in a process group of its own, so that killing it at its time budget also ends anything it
-/// started; Ctrl-C therefore reaches only the lab, which notices within [`POLL`] and kills the running trial.
+/// started; Ctrl-C, SIGTERM and SIGHUP therefore reach only the lab, which notices within [`POLL`] and kills the
+/// running trial. A trial also dies with the lab however the lab ends, SIGKILL included: the kernel kills it
+/// when the thread that started it ends (see [`die_with_parent`]), so trials must be started from a thread that
+/// lives as long as the run (the lab's main thread).
 #[derive(Debug)]
 pub(crate) struct ProcessExecutor {
     /// Kill the trial after this long.
@@ -95,6 +98,10 @@ impl ProcessExecutor {
             }
         };
         cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
+        let parent = std::process::id();
+        // SAFETY: the closure runs in the child between fork and exec; it only makes system calls that are
+        // async-signal-safe (prctl, getppid) and allocates nothing.
+        unsafe { cmd.pre_exec(move || die_with_parent(parent)) };
         Ok(cmd)
     }
 
@@ -196,6 +203,22 @@ impl StderrTail {
         let buf = self.buffer.lock().unwrap_or_else(|e| e.into_inner());
         buf.clone()
     }
+}
+
+/// In a trial process before it executes: have the kernel SIGKILL it when the thread that started it ends (the
+/// lab's, by whatever signal), and refuse to start if the lab `parent` already ended before that took hold (the
+/// process then has another parent). Async-signal-safe: no allocation, no lock.
+fn die_with_parent(parent: u32) -> std::io::Result<()> {
+    // SAFETY: prctl(2) with PR_SET_PDEATHSIG and a signal number reads and writes no memory of ours.
+    if unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: getppid(2) has no preconditions.
+    let ppid = unsafe { libc::getppid() };
+    if u32::try_from(ppid).ok() != Some(parent) {
+        return Err(std::io::Error::from_raw_os_error(libc::ESRCH));
+    }
+    Ok(())
 }
 
 /// Kill the trial's whole process group, then reap the trial.
@@ -367,6 +390,7 @@ mod tests {
                 iterations: 1,
                 seed: 1,
                 quick: true,
+                accounting: 1,
             },
             order: 0,
         }

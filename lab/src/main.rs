@@ -1,13 +1,16 @@
 //! The lab's command line: parse → validate → plan trials → run each in a fresh process → report.
 //!
 //! `main` only turns [`run`] into an exit status: 0 every contestant passed its checks, 1 the run finished but
-//! a contestant failed or timed out (its report says so), 2 bad usage or unreadable input (nothing written).
+//! a contestant failed or timed out (its report says so), 2 bad usage or unreadable input (nothing written),
+//! 3 the lab could not write its output (a full disk, a folder it may not write to; the message names what was
+//! kept), 130 interrupted (finished trials kept, no report).
 
 mod cli;
 mod compare;
 mod environment;
 mod error;
 mod executor;
+mod kind;
 mod list;
 mod options;
 mod plan;
@@ -19,6 +22,7 @@ mod run;
 mod summarize;
 mod trial;
 
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -36,6 +40,9 @@ use crate::run::RunOutcome;
 #[global_allocator]
 static ALLOCATOR: measure::alloc::CountingAlloc = measure::alloc::CountingAlloc;
 
+/// Exit status when the lab could not write its output (or failed in itself rather than in a contestant).
+const OUTPUT_FAILURE: u8 = 3;
+
 fn main() -> ExitCode {
     match run() {
         Ok(code) => code,
@@ -44,8 +51,9 @@ fn main() -> ExitCode {
                 eprintln!("lab: {usage}");
                 ExitCode::from(2)
             } else {
+                // Status 1 is a contestant's failure, never the lab's own.
                 eprintln!("lab: error: {err:#}");
-                ExitCode::from(1)
+                ExitCode::from(OUTPUT_FAILURE)
             }
         }
     }
@@ -62,26 +70,34 @@ fn run() -> Result<ExitCode> {
             trial::run()?;
             Ok(ExitCode::SUCCESS)
         }
-        Action::Compare { base, new } => {
-            let base = compare::read_summary(&base)?;
-            let new = compare::read_summary(&new)?;
-            print!("{}", compare::render(&base, &new)?);
+        Action::Serve => {
+            network::serve_stdio().context("serving the network scenarios' loopback server")?;
             Ok(ExitCode::SUCCESS)
         }
-        Action::Report { raw, out } => report(&raw, OutputDir::new(out)),
+        Action::Compare { base, new, force } => {
+            let base = compare::read_summary(&base)?;
+            let new = compare::read_summary(&new)?;
+            print!("{}", compare::render(&base, &new, force)?);
+            Ok(ExitCode::SUCCESS)
+        }
+        Action::Report { raw, out, force } => report(&raw, OutputDir::new(out), force),
         Action::Run { scenarios, options, index } => {
             let interrupted = Arc::new(AtomicBool::new(false));
             let flag = interrupted.clone();
-            ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst)).context("installing the Ctrl-C handler")?;
+            // Ctrl-C, SIGTERM and SIGHUP alike (ctrlc's `termination` feature): stop, keep what finished.
+            ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst)).context("installing the signal handler")?;
             let out = OutputDir::new(options.out.clone());
+            let _lock = lock(&out)?;
+            let plans: Vec<_> =
+                scenarios.into_iter().map(|s| plan::plan(s, &options)).filter(|p| !p.contestants.is_empty()).collect();
+            for plan in &plans {
+                kind::check(out.root(), plan.scenario.name(), options.quick, options.force)?;
+            }
             let mut executor = ProcessExecutor::new(options.trial_timeout, Arc::clone(&interrupted));
             let mut all_ok = true;
             let mut entries = Vec::new();
-            for scenario in scenarios {
-                let plan = plan::plan(scenario, &options);
-                if plan.contestants.is_empty() {
-                    continue;
-                }
+            for plan in plans {
+                let scenario = plan.scenario;
                 match run::run(&plan, options.only.as_deref(), &out, &mut executor, &interrupted)? {
                     RunOutcome::Finished { summary, report, index_entry } => {
                         all_ok &= run::all_passed(&summary);
@@ -109,23 +125,54 @@ fn run() -> Result<ExitCode> {
 
 /// `lab report`: read every raw file first (any unreadable one stops everything before a byte is written),
 /// then render each.
-fn report(raw: &[std::path::PathBuf], out: OutputDir) -> Result<ExitCode> {
+fn report(raw: &[PathBuf], out: OutputDir, force: bool) -> Result<ExitCode> {
     let mut runs = Vec::new();
     for path in raw {
         let run = raw::read(path)?;
-        let scenario = registry::find(&run.header.scenario).ok_or_else(|| {
-            UsageError::new(format!("{}: unknown scenario `{}`", path.display(), run.header.scenario))
-        })?;
-        runs.push((run, scenario));
+        if let Some(line) = run.torn_line {
+            eprintln!(
+                "lab: warning: {}: line {line} was cut short while it was written (a full disk or a killed run) \
+                 and is left out; rendering the {} complete trial record(s) before it",
+                path.display(),
+                run.trials.len()
+            );
+        }
+        if registry::find(&run.header.scenario).is_none() {
+            let why = format!("{}: unknown scenario `{}`", path.display(), run.header.scenario);
+            return Err(UsageError::new(why).into());
+        }
+        runs.push((path.clone(), run));
+    }
+    let (runs, superseded) = raw::newest_per_scenario(runs);
+    for s in &superseded {
+        let older: Vec<String> = s.older.iter().map(|p| p.display().to_string()).collect();
+        eprintln!(
+            "lab: warning: {} raw files of `{}` given; rendering the newest, {}, and leaving out {}",
+            s.older.len() + 1,
+            s.scenario,
+            s.newest.display(),
+            older.join(", ")
+        );
+    }
+    let mut runs: Vec<_> = runs
+        .into_iter()
+        .filter_map(|(path, run)| registry::find(&run.header.scenario).map(|scenario| (path, run, scenario)))
+        .collect();
+    let _lock = lock(&out)?;
+    for (_, run, scenario) in &runs {
+        kind::check(out.root(), scenario.name(), run.header.method.quick, force)?;
     }
     // In the registry's order, as `lab all` writes them, whatever order the files were named in.
     let order = |name: &str| registry::scenarios().iter().position(|s| s.name() == name).unwrap_or(usize::MAX);
-    runs.sort_by_key(|(_, scenario)| order(scenario.name()));
+    runs.sort_by_key(|(_, _, scenario)| order(scenario.name()));
     let several = runs.len() > 1;
     let mut all_ok = true;
     let mut entries = Vec::new();
-    for (run, scenario) in runs {
-        let rendered = render::render(&run, scenario);
+    for (path, run, scenario) in runs {
+        let mut rendered = render::render(&run, scenario);
+        if let Some(copy) = raw_copy(&path, &run, &out)? {
+            rendered.files.files.push(copy);
+        }
         out.write(&rendered.files).context("writing the report")?;
         all_ok &= run::all_passed(&rendered.summary);
         eprintln!("{}: wrote {}", scenario.name(), out.root().join(format!("{}.md", scenario.name())).display());
@@ -135,6 +182,29 @@ fn report(raw: &[std::path::PathBuf], out: OutputDir) -> Result<ExitCode> {
         write_index(&out, &entries)?;
     }
     Ok(if all_ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// The raw file as the report links to it (`<out>/<raw_file>` of its header), when `out` does not hold it
+/// already: its whole lines, so that the copy re-renders the same report.
+fn raw_copy(path: &Path, run: &raw::RawRun, out: &OutputDir) -> Result<Option<RenderedFile>> {
+    let linked = out.root().join(&run.header.raw_file);
+    let same = |a: &Path, b: &Path| matches!((a.canonicalize(), b.canonicalize()), (Ok(a), Ok(b)) if a == b);
+    if same(path, &linked) {
+        return Ok(None);
+    }
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| UsageError::new(format!("cannot read raw file {}: {e}", path.display())))?;
+    Ok(Some(RenderedFile { path: run.header.raw_file.clone(), contents: raw::whole_lines(&text).to_string() }))
+}
+
+/// Take the output folder's lock for as long as the returned guard lives; a folder another run is writing to is
+/// bad usage (exit 2), anything else an output failure.
+fn lock(out: &OutputDir) -> Result<reports::OutputLock> {
+    match out.lock() {
+        Ok(lock) => Ok(lock),
+        Err(locked @ reports::OutputError::Locked { .. }) => Err(UsageError::new(locked.to_string()).into()),
+        Err(other) => Err(anyhow::Error::new(other).context("locking the output folder")),
+    }
 }
 
 /// Write `index.md` linking every report of `entries`, in their order.

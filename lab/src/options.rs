@@ -8,7 +8,7 @@ use clap::ArgMatches;
 use measure::record::RunParams;
 use measure::scenario::{Repetitions, Scenario};
 
-use crate::cli::TRIAL_SUBCOMMAND;
+use crate::cli::{SERVE_SUBCOMMAND, TRIAL_SUBCOMMAND};
 use crate::error::UsageError;
 use crate::registry;
 
@@ -32,6 +32,8 @@ pub(crate) enum Action {
         raw: Vec<PathBuf>,
         /// Output folder.
         out: PathBuf,
+        /// Replace reports of the other run kind (`--quick` or full).
+        force: bool,
     },
     /// `lab compare`.
     Compare {
@@ -39,9 +41,13 @@ pub(crate) enum Action {
         base: PathBuf,
         /// The summary to compare with it.
         new: PathBuf,
+        /// Compare even when the runs' settings differ.
+        force: bool,
     },
     /// The hidden trial subcommand (request on stdin).
     Trial,
+    /// The hidden serve subcommand: the network scenarios' loopback server (configuration on stdin).
+    Serve,
 }
 
 /// How to run: repetitions, selection, output and parameter overrides.
@@ -51,6 +57,8 @@ pub(crate) struct RunOptions {
     pub quick: bool,
     /// Output folder.
     pub out: PathBuf,
+    /// Replace reports in the output folder of the other run kind (`--quick` over full, or the reverse).
+    pub force: bool,
     /// Contestants to run (`None`: all).
     pub only: Option<Vec<String>>,
     /// Fresh processes per contestant and phase (`None`: the scenario's default, see [`Scenario::repetitions`]).
@@ -59,6 +67,8 @@ pub(crate) struct RunOptions {
     pub warmup: Option<u32>,
     /// Measured iterations per process (`None`: the scenario's default).
     pub iterations: Option<u32>,
+    /// Accounting iterations per process (`None`: the scenario's default).
+    pub accounting: Option<u32>,
     /// Seed for inputs and order.
     pub seed: u64,
     /// Relative difference under which results count as noise.
@@ -74,10 +84,12 @@ impl Default for RunOptions {
         RunOptions {
             quick: false,
             out: PathBuf::from("reports"),
+            force: false,
             only: None,
             forks: None,
             warmup: None,
             iterations: None,
+            accounting: None,
             seed: 1,
             noise_threshold: 0.2,
             trial_timeout: Duration::from_secs(300),
@@ -94,6 +106,7 @@ impl RunOptions {
             forks: self.forks.unwrap_or(defaults.forks),
             warmup: self.warmup.unwrap_or(defaults.warmup),
             iterations: self.iterations.unwrap_or(defaults.iterations),
+            accounting: self.accounting.unwrap_or(defaults.accounting),
         }
     }
 
@@ -109,11 +122,15 @@ pub(crate) fn from_matches(matches: &ArgMatches) -> Result<Action, UsageError> {
     match name {
         "list" => Ok(Action::List),
         TRIAL_SUBCOMMAND => Ok(Action::Trial),
+        SERVE_SUBCOMMAND => Ok(Action::Serve),
         "report" => Ok(Action::Report {
             raw: sub.get_many::<PathBuf>("raw").map(|v| v.cloned().collect()).unwrap_or_default(),
             out: out_dir(sub),
+            force: sub.get_flag("force"),
         }),
-        "compare" => Ok(Action::Compare { base: path(sub, "base")?, new: path(sub, "new")? }),
+        "compare" => {
+            Ok(Action::Compare { base: path(sub, "base")?, new: path(sub, "new")?, force: sub.get_flag("force") })
+        }
         "all" => {
             let scenarios = registry::scenarios();
             let options = run_options(sub, &scenarios)?;
@@ -157,10 +174,12 @@ fn run_options(sub: &ArgMatches, scenarios: &[&'static dyn Scenario]) -> Result<
     Ok(RunOptions {
         quick,
         out: out_dir(sub),
+        force: sub.get_flag("force"),
         only,
         forks: sub.get_one::<u32>("forks").copied(),
         warmup: sub.get_one::<u32>("warmup").copied(),
         iterations: sub.get_one::<u32>("iterations").copied(),
+        accounting: sub.get_one::<u32>("accounting").copied(),
         seed: sub.get_one::<u64>("seed").copied().unwrap_or(base.seed),
         noise_threshold,
         trial_timeout,

@@ -60,6 +60,7 @@ pub(crate) fn plan(scenario: &'static dyn Scenario, options: &RunOptions) -> Run
         forks: repetitions.forks,
         warmup: repetitions.warmup,
         iterations: repetitions.iterations,
+        accounting: repetitions.accounting,
         noise_threshold: options.noise_threshold,
         seed: options.seed,
         trial_timeout_s: options.trial_timeout.as_secs_f64(),
@@ -83,6 +84,7 @@ pub(crate) fn plan(scenario: &'static dyn Scenario, options: &RunOptions) -> Run
                         iterations: repetitions.iterations,
                         seed: options.seed,
                         quick: options.quick,
+                        accounting: repetitions.accounting,
                     },
                     order: order as u32,
                 });
@@ -118,6 +120,12 @@ pub(crate) fn phases(params: &RunParams, sweep_keys: &[String]) -> Vec<Phase> {
         phases = next;
     }
     phases
+}
+
+/// How a person reads fork `fork` (the records' `fork` counts from 0): `fork 1` is the first, in the terminal
+/// and in reports alike.
+pub(crate) fn fork_label(fork: u32) -> String {
+    format!("fork {}", fork + 1)
 }
 
 /// The canonical command that reproduces a run with these parameters and method.
@@ -170,6 +178,12 @@ mod tests {
     }
 
     #[test]
+    fn the_first_fork_is_fork_1_wherever_a_person_reads_it() {
+        assert_eq!(fork_label(0), "fork 1");
+        assert_eq!(fork_label(2), "fork 3");
+    }
+
+    #[test]
     fn command_line_lists_method_and_params() {
         let params = run_params(&[("in_flight", &[1000, 10000])]);
         let method = Method {
@@ -177,6 +191,7 @@ mod tests {
             forks: 1,
             warmup: 1,
             iterations: 2,
+            accounting: 1,
             noise_threshold: 0.2,
             seed: 7,
             trial_timeout_s: 60.0,

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressStyle};
 use measure::record::{Status, TrialMessage, TrialRecord};
 
-use crate::plan::PlannedTrial;
+use crate::plan::{self, PlannedTrial};
 
 /// Reports a scenario run's progress.
 #[derive(Debug)]
@@ -51,9 +51,10 @@ impl Progress {
     /// A trial is starting.
     pub(crate) fn start(&mut self, trial: &PlannedTrial) {
         let r = &trial.request;
+        let fork = plan::fork_label(r.fork);
         self.current = match &r.phase {
-            Some(phase) => format!("{} {phase} fork {}", r.contestant, r.fork + 1),
-            None => format!("{} fork {}", r.contestant, r.fork + 1),
+            Some(phase) => format!("{} {phase} {fork}", r.contestant),
+            None => format!("{} {fork}", r.contestant),
         };
         self.iterations = r.warmup + r.iterations;
         self.seen = 0;

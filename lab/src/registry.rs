@@ -10,6 +10,10 @@ pub(crate) fn scenarios() -> Vec<&'static dyn Scenario> {
         &overload::OverloadScenario,
         &device::DeviceScenario,
         &device::BackpressureScenario,
+        &costs::MemoryScenario,
+        &costs::PrimitivesScenario,
+        &network::HttpScenario,
+        &network::TcpScenario,
     ]
 }
 

@@ -2,7 +2,7 @@
 //! ends, then the report rendered from that raw file. An interrupted run keeps its finished trials and
 //! writes no report.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::SystemTime;
@@ -56,7 +56,8 @@ pub(crate) fn run(
     let scenario = plan.scenario;
     let started_utc = utc_now();
     let stamp: String = started_utc.chars().filter(|c| *c != '-' && *c != ':').collect();
-    let raw_file = format!("raw/{}-{stamp}.jsonl", scenario.name());
+    let mut appender = out.create_raw(scenario.name(), &stamp).context("creating the raw record file")?;
+    let raw_file = appender.rel_path().to_string();
     let (git_rev, git_dirty) = environment::build_revision();
     let header = RunHeader {
         scenario: scenario.name().to_string(),
@@ -71,12 +72,12 @@ pub(crate) fn run(
         command: plan::command_line(scenario.name(), &plan.params, &plan.method, only),
         raw_file: raw_file.clone(),
     };
-    let mut appender = out.raw_appender(&raw_file).context("creating the raw record file")?;
+    let raw_path = appender.path().to_path_buf();
     let append = |appender: &mut reports::output::RawAppender, line: &RawLine| -> Result<()> {
         let text = serde_json::to_string(line).context("encoding a raw record")?;
-        appender.append_line(&text).context("appending to the raw record file")
+        appender.append_line(&text).map_err(anyhow::Error::new)
     };
-    append(&mut appender, &RawLine::Run(header))?;
+    append(&mut appender, &RawLine::Run(header)).map_err(|e| kept_in(e, &raw_path, 0))?;
 
     let mut progress = Progress::new(scenario.name(), plan.trials.len());
     let mut kept = 0;
@@ -92,29 +93,43 @@ pub(crate) fn run(
             break;
         }
         progress.finish(&record);
-        append(&mut appender, &RawLine::Trial(record))?;
+        if let Err(e) = append(&mut appender, &RawLine::Trial(record)) {
+            progress.close();
+            return Err(kept_in(e, &raw_path, kept));
+        }
         kept += 1;
         if stopping {
             break;
         }
     }
     progress.close();
-    let raw_path = out.root().join(&raw_file);
     if interrupted.load(Ordering::SeqCst) {
         return Ok(RunOutcome::Interrupted { raw: raw_path, trials: kept });
     }
-    append(&mut appender, &RawLine::End(RunFooter { finished_utc: utc_now() }))?;
+    append(&mut appender, &RawLine::End(RunFooter { finished_utc: utc_now() }))
+        .map_err(|e| kept_in(e, &raw_path, kept))?;
     drop(appender);
 
     // Render from the raw file, exactly as `lab report` will.
-    let run = raw::read(&raw_path).map_err(anyhow::Error::new)?;
+    let run = raw::read(&raw_path).map_err(|e| kept_in(anyhow::Error::new(e), &raw_path, kept))?;
     let rendered = render::render(&run, scenario);
-    out.write(&rendered.files).context("writing the report")?;
+    out.write(&rendered.files).map_err(|e| {
+        let e = anyhow::Error::new(e).context("the report was not written (the folder keeps any earlier report whole)");
+        kept_in(e, &raw_path, kept)
+    })?;
     Ok(RunOutcome::Finished {
         report: out.root().join(format!("{}.md", scenario.name())),
         summary: Box::new(rendered.summary),
         index_entry: Box::new(rendered.index_entry),
     })
+}
+
+/// An output failure during a run, with where the trials that finished are kept and how to render them.
+fn kept_in(error: anyhow::Error, raw: &Path, trials: usize) -> anyhow::Error {
+    anyhow::anyhow!(
+        "{error:#}; {trials} finished trial(s) are kept in {raw}: render them with `lab report {raw}`",
+        raw = raw.display()
+    )
 }
 
 /// Whether every contestant of a summary passed (skipped ones do not fail a run).
@@ -214,6 +229,7 @@ mod tests {
                 .map(|i| IterationRecord {
                     index: i,
                     warmup: i < r.warmup,
+                    accounting: false,
                     metrics: MetricValues::from([("wall_ms".to_string(), per * level + f64::from(i))]),
                     series: BTreeMap::new(),
                 })

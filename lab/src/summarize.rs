@@ -3,7 +3,8 @@
 
 use std::collections::BTreeMap;
 
-use measure::record::{Series, Status, TrialRecord};
+use measure::harness::INSTRUMENTED_PREFIX;
+use measure::record::{IterationRecord, Series, Status, TrialRecord};
 use measure::scenario::{Scenario, HARNESS_METRIC_PREFIX};
 use measure::stats;
 use measure::summary::{params_json, Check, ContestantSummary, MetricStats, Summary};
@@ -92,8 +93,8 @@ fn status_of(trials: &[&TrialRecord], finished: bool) -> (Status, Option<String>
     let worst = trials.iter().map(|t| t.status).max().unwrap_or(Status::Ok);
     let reason = trials.iter().find(|t| t.status == worst).and_then(|t| {
         t.reason.as_ref().map(|r| match &t.phase {
-            Some(phase) => format!("{phase}, fork {}: {r}", t.fork),
-            None => format!("fork {}: {r}", t.fork),
+            Some(phase) => format!("{phase}, {}: {r}", plan::fork_label(t.fork)),
+            None => format!("{}: {r}", plan::fork_label(t.fork)),
         })
     });
     (worst, reason)
@@ -148,103 +149,93 @@ fn metric_stats(trials: &[&TrialRecord]) -> BTreeMap<String, MetricStats> {
         .collect()
 }
 
-/// The first measured iteration's series of each contestant, keyed `<phase>.<series>` (or `<series>`).
+/// Each contestant's series, keyed `<phase>.<series>` (or `<series>`): for each name, the first kept iteration
+/// that has it (the harness keeps series from the first timed and the first accounting iteration of a trial).
 pub(crate) fn first_series(run: &RawRun) -> BTreeMap<String, BTreeMap<String, Series>> {
     let mut out: BTreeMap<String, BTreeMap<String, Series>> = BTreeMap::new();
     let mut trials: Vec<&TrialRecord> = run.trials.iter().filter(|t| t.status == Status::Ok).collect();
     trials.sort_by_key(|t| t.fork);
     for trial in trials {
-        let Some(iteration) = trial.iterations.iter().find(|i| !i.warmup && !i.series.is_empty()) else { continue };
-        let entry = out.entry(trial.contestant.clone()).or_default();
-        for (name, series) in &iteration.series {
-            let key = match &trial.phase {
-                Some(phase) => format!("{phase}.{name}"),
-                None => name.clone(),
-            };
-            entry.entry(key).or_insert_with(|| series.clone());
+        for iteration in trial.iterations.iter().filter(|i| !i.warmup) {
+            let entry = out.entry(trial.contestant.clone()).or_default();
+            for (name, series) in &iteration.series {
+                let key = match &trial.phase {
+                    Some(phase) => format!("{phase}.{name}"),
+                    None => name.clone(),
+                };
+                entry.entry(key).or_insert_with(|| series.clone());
+            }
         }
     }
     out
 }
 
-/// What the harness itself cost, from the measured iterations: the sampler's CPU against wall time.
+/// What the harness itself cost and how it measures, from the accounting iterations (the timed ones carry no
+/// instrument, so they have nothing of the harness's to report).
 pub(crate) fn harness_notes(run: &RawRun) -> Vec<String> {
+    let wall = format!("{INSTRUMENTED_PREFIX}wall_ms");
+    let cores = format!("{INSTRUMENTED_PREFIX}cores_used");
+    let accounting: Vec<&IterationRecord> = run
+        .trials
+        .iter()
+        .filter(|t| t.status == Status::Ok)
+        .flat_map(|t| t.iterations.iter().filter(|i| i.accounting))
+        .collect();
+    let mut notes = Vec::new();
     let mut sampler_ms = 0.0;
     let mut wall_ms = 0.0;
     let mut per_iteration = Vec::new();
-    for trial in run.trials.iter().filter(|t| t.status == Status::Ok) {
-        for it in trial.iterations.iter().filter(|i| !i.warmup) {
-            if let (Some(s), Some(w)) = (it.metrics.get("sampler_cpu_ms"), it.metrics.get("wall_ms")) {
-                sampler_ms += s;
-                wall_ms += w;
-                per_iteration.push(*s);
-            }
+    for it in &accounting {
+        if let (Some(s), Some(w)) = (it.metrics.get("sampler_cpu_ms"), it.metrics.get(&wall)) {
+            sampler_ms += s;
+            wall_ms += w;
+            per_iteration.push(*s);
         }
     }
-    let mut notes = Vec::new();
     if wall_ms > 0.0 {
         let median = stats::median(&per_iteration).unwrap_or(0.0);
         notes.push(format!(
-            "The 1 ms sampler thread used {:.3} ms of CPU per iteration (median), {:.2}% of one core over all \
-             measured iterations; it is measured on its own thread and subtracted from every CPU figure.",
-            median,
+            "In the accounting iterations the 1 ms sampler thread used {median:.3} ms of CPU per iteration (median), \
+             {:.2}% of one core; it is measured on its own thread and subtracted from their CPU figures. Timed \
+             iterations run no sampler.",
             100.0 * sampler_ms / wall_ms
         ));
     }
     // Calibration: a process with two threads (the caller and the sampler) ran the contestant on one thread,
     // so its CPU over wall time should read exactly 1; the spread shows the accounting's own error.
-    let single: Vec<f64> = run
-        .trials
+    let single: Vec<f64> = accounting
         .iter()
-        .filter(|t| t.status == Status::Ok)
-        .flat_map(|t| t.iterations.iter().filter(|i| !i.warmup))
         .filter(|i| i.metrics.get("threads") == Some(&2.0))
-        .filter_map(|i| i.metrics.get("cores_used").copied())
+        .filter_map(|i| i.metrics.get(&cores).copied())
         .collect();
     if let Some(median) = stats::median(&single) {
         let (lo, hi) = single.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| (lo.min(v), hi.max(v)));
         notes.push(format!(
-            "Calibration: in the {} measured iterations that ran on one thread (the process had only the caller and \
-             the sampler), `cores_used` should be exactly 1; it read {:.3} (median), {:.3}–{:.3}. The distance \
-             from 1 is the CPU accounting's own error at those iterations' length; it grows as iterations get \
-             shorter than a millisecond.",
+            "Calibration: in the {} accounting iterations that ran on one thread (the process had only the caller \
+             and the sampler), `cores_used` should be exactly 1; it read {median:.3} (median), {lo:.3}–{hi:.3}. The \
+             distance from 1 is the CPU accounting's own error at those iterations' length; it grows as iterations \
+             get shorter than a millisecond.",
             single.len(),
-            median,
-            lo,
-            hi
         ));
     }
     notes.push(
-        "After each iteration the probe stops the wall clock, then sleeps past a scheduler tick so that CPU time \
+        "After each iteration the harness stops the wall clock, then sleeps past a scheduler tick so that CPU time \
          of threads that just ended is booked before it is read; that sleep's own CPU is subtracted."
             .to_string(),
     );
-    // The gauge note only where a contestant used the gauge (the sampler then reports what it saw of it).
-    let gauge_used =
-        run.trials.iter().flat_map(|t| t.iterations.iter()).any(|i| i.metrics.contains_key("max_outstanding_sampled"));
+    let gauge_used = accounting.iter().any(|i| i.metrics.contains_key("max_outstanding"));
     if gauge_used {
-        let gauge_ns: Vec<f64> = run
-            .trials
-            .iter()
-            .filter_map(|t| t.metrics.get(&format!("{HARNESS_METRIC_PREFIX}gauge_ns_per_update")).copied())
-            .collect();
-        let gauge_cost = match stats::median(&gauge_ns) {
-            Some(ns) => format!(
-                " Measured in each trial process with two threads on different cores updating it at once, as in a \
-                 per-item pipeline, one update cost {ns:.1} ns (median of {} processes): an upper bound on what the \
-                 gauge adds per hand-off, to set beside the contestants' CPU per item.",
-                gauge_ns.len()
-            ),
-            None => String::new(),
-        };
-        notes.push(format!(
-            "The outstanding-work gauge costs one relaxed atomic add per hand-off (per message: per item, or per \
-             batch), plus a `fetch_max` only when a new high-water mark is reached.{gauge_cost}"
-        ));
+        notes.push(
+            "The outstanding-work gauge is updated only in accounting iterations: one relaxed atomic add per \
+             hand-off (per message: per item, or per batch) on a counter every party shares, plus a `fetch_max` \
+             when a new high-water mark is reached. Its cost is in the table above."
+                .to_string(),
+        );
     }
     notes.push(
-        "The counting global allocator adds a few relaxed atomic operations to every allocation, in every \
-         contestant alike."
+        "The counting global allocator is installed in every trial process. In timed iterations it is paused: each \
+         allocation and free pays one relaxed load of a flag nobody writes meanwhile, and no counter moves. In \
+         accounting iterations it adds three relaxed atomic adds per allocation (on counters every thread shares)."
             .to_string(),
     );
     notes
@@ -301,6 +292,6 @@ mod tests {
         let refs: Vec<&TrialRecord> = trials.iter().collect();
         let (ran, skipped) = split_skipped_phases(&refs);
         assert!(skipped.is_empty());
-        assert_eq!(status_of(&ran, true), (Status::Skipped, Some("in_flight_1000, fork 0: no threads".to_string())));
+        assert_eq!(status_of(&ran, true), (Status::Skipped, Some("in_flight_1000, fork 1: no threads".to_string())));
     }
 }

@@ -60,6 +60,8 @@ fn a_run_writes_report_summary_charts_and_raw_records_and_re_renders_identically
         );
     }
     assert!(!again.join("index.md").exists(), "one raw file re-renders one report, no index");
+    // The raw file the report links to is copied beside it.
+    assert_eq!(std::fs::read(out.join(raw)).unwrap(), std::fs::read(again.join(raw)).unwrap());
     let svgs: Vec<_> = files.iter().filter(|p| p.starts_with("img")).collect();
     for svg in svgs {
         assert_eq!(std::fs::read(out.join(svg)).unwrap(), std::fs::read(again.join(svg)).unwrap(), "{}", svg.display());

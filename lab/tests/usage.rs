@@ -23,7 +23,9 @@ fn help_names_every_command() {
         .success()
         .stdout(contains("chain"))
         .stdout(contains("report"))
-        .stdout(contains("compare"));
+        .stdout(contains("compare"))
+        .stdout(contains("3 the lab could not write its output"))
+        .stdout(contains("130 interrupted by Ctrl-C, SIGTERM or SIGHUP"));
 }
 
 #[test]

@@ -1,8 +1,15 @@
-//! A counting global allocator: the lab binary installs it with `#[global_allocator]`, and the probe reads
-//! allocations, bytes and live heap from it. Each call costs a few relaxed atomics.
+//! A counting global allocator: the lab binary installs it with `#[global_allocator]`, and the accounting probe
+//! reads allocations, bytes and live heap from it.
+//!
+//! Counting can be switched off ([`pause`]): the timed probe does so for its window, so a timed iteration's
+//! allocations cost the system allocator's price plus one relaxed load of a flag that nobody writes during the
+//! window (a cache line every core keeps shared), and never an update of the counters. A block allocated while
+//! counting is off and freed while it is on (or the reverse) makes the live-heap level drift; the level is only
+//! ever compared with itself inside one accounting window, where such blocks are few (the timed runs free what
+//! they allocate before their window closes).
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 
 /// Wraps the system allocator and counts allocations, allocated bytes and live bytes.
 #[derive(Debug)]
@@ -23,20 +30,46 @@ pub struct AllocSnapshot {
 static ALLOCS: AtomicU64 = AtomicU64::new(0);
 /// Bytes allocated so far (a reallocation counts its new size).
 static BYTES: AtomicU64 = AtomicU64::new(0);
-/// Bytes allocated and not yet freed.
-static LIVE_BYTES: AtomicU64 = AtomicU64::new(0);
+/// Bytes allocated and not yet freed (signed: see the module doc on drift).
+static LIVE_BYTES: AtomicI64 = AtomicI64::new(0);
 /// Set by the first call into [`CountingAlloc`].
 static COUNTING: AtomicBool = AtomicBool::new(false);
+/// Cleared while counting is paused ([`pause`]).
+static ENABLED: AtomicBool = AtomicBool::new(true);
 
 /// The counters now. All zeros where [`CountingAlloc`] is not the global allocator. The three counters are read
 /// one after the other with relaxed loads, so under concurrent allocation they are each exact but not one
-/// atomic snapshot.
+/// atomic snapshot. A live level that drifted below zero reads as 0.
 pub fn snapshot() -> AllocSnapshot {
     AllocSnapshot {
         allocs: ALLOCS.load(Ordering::Relaxed),
         bytes: BYTES.load(Ordering::Relaxed),
-        live_bytes: LIVE_BYTES.load(Ordering::Relaxed),
+        live_bytes: u64::try_from(LIVE_BYTES.load(Ordering::Relaxed)).unwrap_or(0),
     }
+}
+
+/// Stop counting until the returned guard is dropped: the timed probe holds one for its window. Guards do not
+/// nest (dropping any of them resumes counting); the lab holds at most one at a time.
+#[must_use = "counting resumes when the guard is dropped"]
+pub fn pause() -> Paused {
+    ENABLED.store(false, Ordering::Relaxed);
+    Paused(())
+}
+
+/// Counting is off while this lives ([`pause`]).
+#[derive(Debug)]
+pub struct Paused(());
+
+impl Drop for Paused {
+    fn drop(&mut self) {
+        ENABLED.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Whether counting is on now (not [`pause`]d).
+#[inline]
+pub fn counting_now() -> bool {
+    ENABLED.load(Ordering::Relaxed)
 }
 
 impl AllocSnapshot {
@@ -70,11 +103,14 @@ fn mark_counting() {
 /// Counts one successful allocation of `size` bytes.
 #[inline]
 fn count_alloc(size: usize) {
+    if !counting_now() {
+        return;
+    }
     mark_counting();
     let size = size as u64;
     ALLOCS.fetch_add(1, Ordering::Relaxed);
     BYTES.fetch_add(size, Ordering::Relaxed);
-    LIVE_BYTES.fetch_add(size, Ordering::Relaxed);
+    LIVE_BYTES.fetch_add(size as i64, Ordering::Relaxed);
 }
 
 // SAFETY: every method forwards to `System` with the caller's arguments unchanged and only adds counting,
@@ -101,16 +137,11 @@ unsafe impl GlobalAlloc for CountingAlloc {
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         // SAFETY: the caller upholds `GlobalAlloc::realloc`'s contract, which we pass on unchanged.
         let new_ptr = unsafe { System.realloc(ptr, layout, new_size) };
-        if !new_ptr.is_null() {
+        if !new_ptr.is_null() && counting_now() {
             mark_counting();
             ALLOCS.fetch_add(1, Ordering::Relaxed);
             BYTES.fetch_add(new_size as u64, Ordering::Relaxed);
-            let old_size = layout.size();
-            if new_size >= old_size {
-                LIVE_BYTES.fetch_add((new_size - old_size) as u64, Ordering::Relaxed);
-            } else {
-                LIVE_BYTES.fetch_sub((old_size - new_size) as u64, Ordering::Relaxed);
-            }
+            LIVE_BYTES.fetch_add(new_size as i64 - layout.size() as i64, Ordering::Relaxed);
         }
         new_ptr
     }
@@ -118,8 +149,10 @@ unsafe impl GlobalAlloc for CountingAlloc {
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         // SAFETY: the caller upholds `GlobalAlloc::dealloc`'s contract, which we pass on unchanged.
         unsafe { System.dealloc(ptr, layout) };
-        mark_counting();
-        LIVE_BYTES.fetch_sub(layout.size() as u64, Ordering::Relaxed);
+        if counting_now() {
+            mark_counting();
+            LIVE_BYTES.fetch_sub(layout.size() as i64, Ordering::Relaxed);
+        }
     }
 }
 

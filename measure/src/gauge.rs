@@ -1,4 +1,5 @@
-//! The outstanding-work gauge: contestants bump it when items enter the pipeline and drop it when they leave.
+//! The outstanding-work gauge: contestants bump it (through [`crate::meter::GaugeMeter`], in accounting iterations
+//! only) when items enter the pipeline and drop it when they leave.
 //!
 //! The hot path is one relaxed `fetch_add` plus a relaxed load; the exact high-water mark is raised with a
 //! `fetch_max` only when a new high is reached.
@@ -66,32 +67,6 @@ impl Outstanding {
 }
 
 /// `n` as a gauge delta, saturating at `i64::MAX` (no pipeline holds that many items).
-/// What one gauge update costs when two threads on different cores update it at once, in nanoseconds per
-/// update: one thread admits `ops` times while another leaves `ops` times, so the cache line holding the
-/// counter moves between cores as it does in a per-item pipeline. This is the harness's own price per hand-off,
-/// measured where it is paid; reports state it beside the contestants' costs.
-pub fn contended_ns_per_update(ops: u64) -> f64 {
-    let gauge = Outstanding::new();
-    let start = std::sync::Barrier::new(2);
-    let elapsed = std::thread::scope(|scope| {
-        let leaver = scope.spawn(|| {
-            start.wait();
-            for _ in 0..ops {
-                gauge.leave(1);
-            }
-        });
-        start.wait();
-        let t0 = std::time::Instant::now();
-        for _ in 0..ops {
-            gauge.admit(1);
-        }
-        // A panic here would be a bug in the loop above, which cannot panic.
-        let _ = leaver.join();
-        t0.elapsed()
-    });
-    elapsed.as_nanos() as f64 / ops.max(1) as f64
-}
-
 #[inline]
 fn to_i64(n: u64) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
@@ -100,12 +75,6 @@ fn to_i64(n: u64) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn contended_updates_have_a_finite_positive_cost() {
-        let ns = contended_ns_per_update(10_000);
-        assert!(ns.is_finite() && ns > 0.0, "{ns}");
-    }
 
     #[test]
     fn starts_untouched_at_zero() {

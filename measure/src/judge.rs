@@ -374,6 +374,7 @@ mod tests {
                 forks: 3,
                 warmup: 0,
                 iterations: 1,
+                accounting: 1,
                 noise_threshold: 0.2,
                 seed: 0,
                 trial_timeout_s: 1.0,

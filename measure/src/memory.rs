@@ -42,6 +42,13 @@ pub fn peak_rss_mib() -> Option<f64> {
     parse_status_kib(&text, "VmHWM").map(|kib| kib as f64 / KIB_PER_MIB)
 }
 
+/// Reset this process's peak resident set (`VmHWM`) to its resident set now, so a later [`peak_rss_mib`]
+/// describes only what came after (on Linux, by writing `5` to `/proc/self/clear_refs`). Returns whether the
+/// kernel took it; off Linux, or where `/proc` is read-only, it does nothing and returns false.
+pub fn reset_peak_rss() -> bool {
+    std::fs::write("/proc/self/clear_refs", b"5").is_ok()
+}
+
 /// Resident set size of this process now in KiB, from `VmRSS`; `None` off Linux.
 pub fn rss_kib() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/self/status").ok()?;

@@ -40,6 +40,17 @@ pub struct TrialRequest {
     pub seed: u64,
     /// Whether this is a `--quick` smoke run.
     pub quick: bool,
+    /// Accounting iterations to run after the measured ones (untimed, with every instrument on).
+    #[serde(default = "one")]
+    pub accounting: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+
+fn is_false(value: &bool) -> bool {
+    !*value
 }
 
 /// One line a trial process writes on its standard output.
@@ -97,6 +108,11 @@ pub struct IterationRecord {
     pub index: u32,
     /// A warm-up iteration: kept in the raw file, left out of statistics.
     pub warmup: bool,
+    /// An accounting iteration: untimed, every instrument on. Its metrics are the instruments' readings
+    /// (`max_outstanding`, `allocs_per_item`, `threads`, ...) and its clocks' readings prefixed
+    /// `instrumented_` (see [`crate::harness`]); a timed iteration (`false`) carries clock readings only.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub accounting: bool,
     /// Metric values, named as in the contract (`ms_per_million`, `cpu_ns_per_item`, ...).
     pub metrics: MetricValues,
     /// Time series for charts, by name (such as `outstanding`).

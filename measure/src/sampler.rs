@@ -32,6 +32,14 @@ const MIN_PERIOD_MS: f64 = 0.01;
 /// Longest period accepted, in milliseconds (one hour); longer periods are lowered to it.
 const MAX_PERIOD_MS: f64 = 3_600_000.0;
 
+/// Samplers started in this process so far: a test reads it to show that a timed iteration starts none.
+static STARTED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// How many samplers this process has started so far.
+pub fn started_count() -> u64 {
+    STARTED.load(Ordering::Relaxed)
+}
+
 /// The running sampler; [`Sampler::stop`] joins it and returns what it saw.
 #[derive(Debug)]
 pub struct Sampler {
@@ -193,6 +201,7 @@ impl Sampler {
     /// [`Sampler::start`], also reading memory at the first sample where the gauge is at least `threshold`
     /// ([`Sampled::threshold`]); `None` reads nothing.
     pub fn start_with_threshold(gauge: Arc<Outstanding>, period_ms: f64, threshold: Option<u64>) -> Sampler {
+        STARTED.fetch_add(1, Ordering::Relaxed);
         let period_ms =
             if period_ms.is_finite() { period_ms.clamp(MIN_PERIOD_MS, MAX_PERIOD_MS) } else { MIN_PERIOD_MS };
         let period = Duration::from_nanos((period_ms * 1e6).round() as u64);

@@ -106,15 +106,17 @@ pub struct Repetitions {
     pub forks: u32,
     /// Warm-up iterations per process, discarded.
     pub warmup: u32,
-    /// Measured iterations per process.
+    /// Measured (timed) iterations per process.
     pub iterations: u32,
+    /// Accounting iterations per process, after the timed ones: untimed, every instrument on (at least 1).
+    pub accounting: u32,
 }
 
 impl Repetitions {
-    /// The lab's default for a full run: 3 forks of 2 warm-ups and 5 measured iterations.
-    pub const STANDARD: Repetitions = Repetitions { forks: 3, warmup: 2, iterations: 5 };
-    /// The lab's default for `--quick`: 1 fork of 1 warm-up and 2 measured iterations.
-    pub const QUICK: Repetitions = Repetitions { forks: 1, warmup: 1, iterations: 2 };
+    /// The lab's default for a full run: 3 forks of 2 warm-ups, 5 measured iterations and 1 accounting iteration.
+    pub const STANDARD: Repetitions = Repetitions { forks: 3, warmup: 2, iterations: 5, accounting: 1 };
+    /// The lab's default for `--quick`: 1 fork of 1 warm-up, 2 measured iterations and 1 accounting iteration.
+    pub const QUICK: Repetitions = Repetitions { forks: 1, warmup: 1, iterations: 2, accounting: 1 };
 }
 
 /// Where a trial process sends what it measured; the lab's implementation writes each message at once.
@@ -220,21 +222,14 @@ pub trait Scenario: Send + Sync {
 /// measuring cost, and leave them out of the contestant's results.
 pub const HARNESS_METRIC_PREFIX: &str = "harness_";
 
-/// Gauge updates per thread in the harness's contended-gauge calibration (a few milliseconds).
-const GAUGE_CALIBRATION_OPS: u64 = 200_000;
-
-/// Per-process metrics every trial reports when it ends: `peak_rss_mib` (from `VmHWM`, see [`crate::memory`];
-/// read first, before the calibration below can add to it) and `harness_gauge_ns_per_update`, the contended
-/// cost of one outstanding-gauge update on this machine ([`crate::gauge::contended_ns_per_update`]).
+/// Per-process metrics every trial reports when it ends: `peak_rss_mib`, from `VmHWM` (see [`crate::memory`]),
+/// which the harness reset before the first measured iteration ([`crate::harness::run`]), so it is the peak of the
+/// measured iterations, not of the conformance checks before them.
 pub fn process_metrics() -> MetricValues {
     let mut metrics = MetricValues::new();
     if let Some(peak) = crate::memory::peak_rss_mib() {
         metrics.insert("peak_rss_mib".to_string(), peak);
     }
-    metrics.insert(
-        format!("{HARNESS_METRIC_PREFIX}gauge_ns_per_update"),
-        crate::gauge::contended_ns_per_update(GAUGE_CALIBRATION_OPS),
-    );
     metrics
 }
 
@@ -259,6 +254,7 @@ mod tests {
             iterations: 1,
             seed: 0,
             quick: true,
+            accounting: 1,
         }
     }
 

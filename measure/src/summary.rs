@@ -16,15 +16,18 @@ pub enum Family {
     Blocking,
     /// A plain loop: the physical floor.
     Baseline,
+    /// Blocking-style code on stackful coroutines (`may`): Rust's counterpart of virtual threads.
+    Coroutine,
 }
 
 impl Family {
-    /// The contract's spelling: `stream`, `blocking` or `baseline`.
+    /// The contract's spelling: `stream`, `blocking`, `baseline` or `coroutine`.
     pub fn as_str(self) -> &'static str {
         match self {
             Family::Stream => "stream",
             Family::Blocking => "blocking",
             Family::Baseline => "baseline",
+            Family::Coroutine => "coroutine",
         }
     }
 }
@@ -175,8 +178,11 @@ pub struct Method {
     pub forks: u32,
     /// Warm-up iterations per process, discarded.
     pub warmup: u32,
-    /// Measured iterations per process.
+    /// Measured (timed) iterations per process.
     pub iterations: u32,
+    /// Accounting iterations per process (untimed, every instrument on); 0 in runs made before they existed.
+    #[serde(default)]
+    pub accounting: u32,
     /// Relative difference below which two results count as noise (0.2 = 20%).
     pub noise_threshold: f64,
     /// Seed for inputs.
@@ -446,6 +452,7 @@ mod tests {
                 forks: 1,
                 warmup: 0,
                 iterations: 1,
+                accounting: 1,
                 noise_threshold: 0.2,
                 seed: 0,
                 trial_timeout_s: 1.0,

@@ -43,7 +43,8 @@ fn threaded_workload_metrics() {
         h.join().unwrap();
     }
     let m = probe.finish(ITEMS);
-    let metrics = m.metrics();
+    let mut metrics = m.metrics();
+    metrics.extend(m.timing.metrics());
     for name in [
         "wall_ms",
         "ms_per_million",
@@ -64,9 +65,9 @@ fn threaded_workload_metrics() {
     assert!(!metrics.contains_key("allocs_per_item"));
     assert!(!metrics.contains_key("alloc_bytes_per_item"));
     // 40 items × 1 ms of CPU each, booked in full; the sampler's and settling wait's CPU are not in it.
-    assert!(m.cpu_ns() >= 39_000_000, "cpu {} ns", m.cpu_ns());
+    assert!(m.timing.cpu_ns() >= 39_000_000, "cpu {} ns", m.timing.cpu_ns());
     // ...and nothing of the probe's own: its 20 ms settling wait and the sampler are subtracted.
-    assert!(m.cpu_ns() <= 43_000_000, "cpu {} ns", m.cpu_ns());
+    assert!(m.timing.cpu_ns() <= 43_000_000, "cpu {} ns", m.timing.cpu_ns());
     assert!(metrics["cpu_ns_per_item"] >= 975_000.0);
     assert!(
         (metrics["cpu_ns_per_item"] - metrics["cpu_user_ns_per_item"] - metrics["cpu_system_ns_per_item"]).abs() < 1e-6
@@ -105,10 +106,10 @@ fn sleeping_workload_uses_little_cpu() {
     let probe = Probe::start(gauge);
     std::thread::sleep(Duration::from_millis(50));
     let m = probe.finish(1);
-    assert!(m.wall_ns >= 50_000_000);
+    assert!(m.timing.wall_ns >= 50_000_000);
     // The sampler woke ~50 times but its CPU is subtracted; what is left is the probe's own few microseconds.
-    assert!(m.cpu_ns() < 10_000_000, "cpu {} ns", m.cpu_ns());
-    assert!(m.metrics()["cores_used"] < 0.2);
+    assert!(m.timing.cpu_ns() < 10_000_000, "cpu {} ns", m.timing.cpu_ns());
+    assert!(m.timing.metrics()["cores_used"] < 0.2);
     assert_eq!(m.max_outstanding, None);
     assert!(!m.metrics().contains_key("max_outstanding"));
 }
@@ -121,6 +122,6 @@ fn cpu_burned_on_the_probing_thread_is_counted_exactly_once() {
     burn(30_000_000);
     let m = probe.finish(1);
     // The burn is exact on this thread's clock; what the probe adds or misses must stay well under a tick.
-    assert!(m.cpu_ns() >= 29_500_000, "cpu {} ns", m.cpu_ns());
-    assert!(m.cpu_ns() <= 32_000_000, "cpu {} ns", m.cpu_ns());
+    assert!(m.timing.cpu_ns() >= 29_500_000, "cpu {} ns", m.timing.cpu_ns());
+    assert!(m.timing.cpu_ns() <= 32_000_000, "cpu {} ns", m.timing.cpu_ns());
 }

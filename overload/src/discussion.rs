@@ -290,7 +290,8 @@ fn reading(out: &mut String) {
          before the call was issued. `max_outstanding` counts calls issued and not yet seen complete (in service, \
          queued, or just completed), exactly, from every call's record. The time-series charts show the first \
          measured iteration of each contestant; the dashed line marks the moment the capacity dropped. Each \
-         iteration lasts seconds, so a full run makes one iteration in each of three fresh processes. With three \
+         iteration lasts seconds, so a full run makes one timed iteration in each of three fresh processes (and \
+         after it an untimed accounting run of a tenth of the calls, for threads and memory). With three \
          samples the 99.9% confidence interval of a mean is very wide (Student's t is 31.6), so the headline and \
          the results table mark most ratios as (noise) even where the three iterations of two contestants do not \
          overlap at all; the claims below are judged on those ranges instead, which describes what every measured \

@@ -33,7 +33,10 @@ impl Scenario for OverloadScenario {
          beyond its slots wait in its FIFO queue, so latency (from issue to the caller seeing the reply) includes \
          that queue. In the published JVM experiment an adaptive limit starting at 20 protected tail latency at \
          the cost of a longer run, while the reactive side only ever used a fixed bound; here every limiter runs \
-         in both families, through one admission gate shared by both."
+         in both families, through one admission gate shared by both. Latency, throughput and calls \
+         outstanding (counted from every call's record) come from a timed run in each process, where no \
+         instrument runs; threads, allocations and heap from an untimed accounting run of a tenth of the calls \
+         after it."
     }
 
     fn params(&self) -> Vec<ParamSpec> {
@@ -118,12 +121,13 @@ impl Scenario for OverloadScenario {
     }
 
     fn repetitions(&self, quick: bool) -> Repetitions {
-        // One iteration lasts about 6 s (1 s at 500 slots, 5 s at 100): three fresh processes of one iteration
-        // each fit the run-time budget; a warm-up buys nothing in a run this long.
+        // A timed iteration lasts about 6 s (1 s at 500 slots, 5 s at 100; up to 12 s for AIMD), an accounting
+        // iteration a tenth of that: three fresh processes of one of each fit the five-minute budget (about 4.8
+        // minutes); a warm-up buys nothing in a run this long.
         if quick {
-            Repetitions { forks: 1, warmup: 0, iterations: 1 }
+            Repetitions { forks: 1, warmup: 0, iterations: 1, accounting: 1 }
         } else {
-            Repetitions { forks: 3, warmup: 0, iterations: 1 }
+            Repetitions { forks: 3, warmup: 0, iterations: 1, accounting: 1 }
         }
     }
 

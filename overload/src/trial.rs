@@ -1,14 +1,30 @@
 //! One trial of the overload scenario in its own process: conformance checks, the idle call's latency, then
-//! warm-ups and measured iterations, each against a fresh dependency and a fresh gate.
+//! the harness's loop ([`measure::harness::run`]) over an `OverloadRoutine`: every run against a fresh
+//! dependency, ledger and gate, its records verified and analysed once the clocks have stopped.
+//!
+//! Where each figure comes from:
+//!
+//! - **Timed iterations** (no sampler, allocation counting paused; the contestants carry no meter at all):
+//!   `wall_ms`, `cores_used`, `cpu_us_per_call`, `dependency_cpu_us_per_call`, `caller_cpu_us_per_call` and
+//!   `ctx_switches_per_item` from the clocks, and everything the ledger gives once the run is over: latencies,
+//!   throughput, errors and `max_outstanding` overall and per phase (outstanding calls are counted exactly
+//!   from every call's record, not by a gauge), the limit figures, and every series (`p99_latency_us`,
+//!   `outstanding`, `limit`, `in_service`, `queued`, `capacity`, all from the same run). `idle_call_us` and
+//!   `idle_overshoot_us` are measured once, before the loop.
+//! - **Accounting iterations** (sampler and allocation counters on): `threads`, `sampler_cpu_ms`,
+//!   `allocs_per_item` and `heap_peak_mib`, with the run's clock readings prefixed `instrumented_`. An
+//!   accounting run makes [`ACCOUNTING_SHARE`]th of the calls (the capacity still drops half-way): a pool's
+//!   threads, and allocations per call, do not depend on the run's length. `stream-unbounded` holds every call
+//!   of its run at once, so its `heap_peak_mib` is that of the shorter run.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
 use dependency::{Dependency, Timeline};
-use measure::gauge::Outstanding;
-use measure::probe::{Measurement, Probe};
-use measure::record::{IterationRecord, Mark, MetricValues, Series, TrialRequest};
+use measure::harness::{self, Instruments, Iteration, IterationData, Routine, Stop, Window};
+use measure::probe::{Measurement, Timing};
+use measure::record::{Mark, MetricValues, Series, TrialRequest};
 use measure::scenario::{TrialError, TrialSink};
 use measure::summary::Check;
 
@@ -19,7 +35,13 @@ use crate::contestants::{Contestant, Job, Prepared};
 use crate::ledger::Ledger;
 use crate::limit::{self, Gate};
 
-/// What every measured iteration must have shown; each becomes a check at the end of the trial.
+/// An accounting run makes one call in this many of a timed run's.
+pub(crate) const ACCOUNTING_SHARE: u64 = 10;
+
+/// The check every run's records are held to.
+const EXACTLY_ONCE: &str = "exactly_once";
+
+/// What every non-warm-up iteration must have shown; each becomes a check at the end of the trial.
 #[derive(Debug, Default)]
 struct Invariants {
     iterations: u32,
@@ -40,7 +62,7 @@ pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
     let prepared = match contestant.prepare(&config) {
         Ok(prepared) => prepared,
         Err(err) => {
-            sink.check(Check::new("exactly_once", false, format!("could not prepare: {err}")));
+            sink.check(Check::new(EXACTLY_ONCE, false, format!("could not prepare: {err}")));
             return Ok(());
         }
     };
@@ -52,160 +74,200 @@ pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
             return Ok(());
         }
     };
-
-    let mut invariants = Invariants::default();
-    let mut first_measured = true;
-    for index in 0..request.warmup + request.iterations {
-        let warmup = index < request.warmup;
-        let outcome = match iteration(contestant, prepared.as_ref(), &config) {
-            Ok(outcome) => outcome,
-            Err(err) => {
-                sink.check(Check::new("exactly_once", false, format!("iteration {index}: {err}")));
-                return Ok(());
-            }
-        };
-        invariants.iterations += 1;
-        invariants.over_capacity_starts += outcome.over_capacity_starts;
-        invariants.over_limit_admissions += outcome.over_limit_admissions;
-        invariants.max_in_service = invariants.max_in_service.max(outcome.max_in_service);
-        if config.queue_limit.is_none() {
-            invariants.unexpected_errors += outcome.errors;
-        }
-        let mut metrics = outcome.metrics;
-        metrics.extend(idle.clone());
-        let mut series = BTreeMap::new();
-        if !warmup && first_measured {
-            series = outcome.series;
-            first_measured = false;
-        }
-        sink.iteration(IterationRecord { index, warmup, metrics, series });
-    }
-
-    let n = invariants.iterations;
-    sink.check(Check::new(
-        "exactly_once",
-        true,
-        format!("{n} iterations of {} calls: every call completed once with the right answer", config.calls),
-    ));
-    sink.check(Check::new(
-        "dependency_within_capacity",
-        invariants.over_capacity_starts == 0,
-        format!(
-            "{} service starts at or above capacity over {n} iterations; most in service at once {} (capacity {} \
-             then {})",
-            invariants.over_capacity_starts, invariants.max_in_service, config.capacity, config.capacity_after
-        ),
-    ));
-    if contestant.limiter().is_some() {
-        sink.check(Check::new(
-            "within_limit",
-            invariants.over_limit_admissions == 0,
-            format!(
-                "{} admissions above the gate's limit at the time over {n} iterations",
-                invariants.over_limit_admissions
-            ),
-        ));
-    }
-    if config.queue_limit.is_none() {
-        sink.check(Check::new(
-            "no_errors",
-            invariants.unexpected_errors == 0,
-            format!("{} failed calls without a queue limit (expected none)", invariants.unexpected_errors),
-        ));
-    }
+    let accounting = OverloadConfig { calls: accounting_calls(config.calls), ..config.clone() };
+    let mut routine = OverloadRoutine {
+        contestant,
+        prepared,
+        config,
+        accounting,
+        idle,
+        started: 0,
+        invariants: Invariants::default(),
+    };
+    harness::run(&mut routine, request, sink);
     Ok(())
 }
 
-/// What one iteration produced.
-#[derive(Debug)]
-struct IterationOutcome {
-    metrics: MetricValues,
-    series: BTreeMap<String, Series>,
-    over_capacity_starts: u64,
-    over_limit_admissions: u64,
-    max_in_service: usize,
-    errors: u64,
+/// Calls of an accounting run: [`ACCOUNTING_SHARE`]th of `calls`, at least 2 (so the capacity still drops).
+fn accounting_calls(calls: u64) -> u64 {
+    (calls / ACCOUNTING_SHARE).max(2).min(calls)
 }
 
-/// One iteration: a fresh dependency, ledger and gate; the contestant's run bracketed by the probe; the records
-/// verified and analysed.
-fn iteration(
+/// A prepared overload contestant as the harness runs it.
+struct OverloadRoutine {
     contestant: Contestant,
-    prepared: &dyn Prepared,
-    config: &OverloadConfig,
-) -> Result<IterationOutcome, String> {
-    let dependency = Dependency::start(config.dependency()).map_err(|e| format!("cannot start the dependency: {e}"))?;
-    // Created right after the dependency, so the ledger's and the dependency's windows line up (to microseconds).
-    let ledger = Ledger::new(config.calls);
-    // Room for a limit change per call, so the history never reallocates inside the timed window.
-    let history = usize::try_from(config.calls).unwrap_or(usize::MAX).saturating_add(1);
-    let gate = contestant
-        .limiter()
-        .map(|kind| Arc::new(Gate::with_history_capacity(limit::build(kind, &config.limits), history)));
-    let job = Job { dependency: &dependency, ledger: &ledger, calls: config.calls, gate: gate.clone() };
+    prepared: Box<dyn Prepared>,
+    /// The timed runs' settings.
+    config: OverloadConfig,
+    /// The accounting runs' settings: the same, with fewer calls.
+    accounting: OverloadConfig,
+    /// `idle_call_us` and `idle_overshoot_us`, measured before the loop.
+    idle: MetricValues,
+    /// Runs started so far (the harness's iteration index of the next run).
+    started: u32,
+    invariants: Invariants,
+}
 
-    let gauge = Arc::new(Outstanding::new());
-    let mut probe: Option<Probe> = None;
-    let mut timer_cpu_at_go = Duration::ZERO;
-    let ran = prepared.run(&job, &mut || {
-        timer_cpu_at_go = dependency.timer_cpu();
-        probe = Some(Probe::start(Arc::clone(&gauge)));
-    });
-    let measurement = probe.map(|p| p.finish(config.calls));
-    let timer_cpu = dependency.timer_cpu().saturating_sub(timer_cpu_at_go);
-    ran?;
-    let measurement = measurement.ok_or("the contestant never started its calls")?;
-    ledger.verify()?;
+/// What one run leaves to be verified and analysed once the clocks have stopped.
+struct RunOutput {
+    calls: u64,
+    dependency: Dependency,
+    ledger: Ledger,
+    gate: Option<Arc<Gate>>,
+    timer_cpu_at_go: Duration,
+}
 
-    let stats = dependency.stats();
-    let timeline = dependency.timeline();
-    dependency.shutdown();
-    let drop_us = stats.capacity_changed_at.map(|at| ledger.offset_us(at));
-    let analysis = analysis::analyse(&ledger.records(), drop_us, duration_us(WINDOW));
+impl Routine for OverloadRoutine {
+    type Output = RunOutput;
 
-    let mut metrics = analysis.metrics.clone();
-    put_probe_metrics(&mut metrics, &measurement, timer_cpu, config.calls);
-    let mut series: BTreeMap<String, Series> = analysis.series.iter().cloned().collect();
-    let marks = series.get("outstanding").map(|s| s.marks.clone()).unwrap_or_default();
-    put_dependency_series(&mut series, &timeline, &analysis, &marks);
-    if let Some(gate) = &gate {
-        put_limit(&mut metrics, &mut series, gate, &analysis, drop_us, &marks);
+    fn run(&mut self, instruments: &Instruments, go: &mut dyn FnMut()) -> Result<RunOutput, Stop> {
+        let index = self.started;
+        self.started += 1;
+        // The contestants meter nothing (outstanding calls come from the ledger): both kinds of iteration run
+        // the same code, differing only in what brackets them and in how many calls they make.
+        let config = if instruments.is_timed() { &self.config } else { &self.accounting };
+        let failed = |e: String| Stop::failed(EXACTLY_ONCE, format!("iteration {index}: {e}"));
+        let dependency =
+            Dependency::start(config.dependency()).map_err(|e| failed(format!("cannot start the dependency: {e}")))?;
+        // Created right after the dependency, so the ledger's and the dependency's windows line up (to
+        // microseconds).
+        let ledger = Ledger::new(config.calls);
+        // Room for a limit change per call, so the history never reallocates inside the timed window.
+        let history = usize::try_from(config.calls).unwrap_or(usize::MAX).saturating_add(1);
+        let gate = self
+            .contestant
+            .limiter()
+            .map(|kind| Arc::new(Gate::with_history_capacity(limit::build(kind, &config.limits), history)));
+        let job = Job { dependency: &dependency, ledger: &ledger, calls: config.calls, gate: gate.clone() };
+        let mut timer_cpu_at_go = Duration::ZERO;
+        self.prepared
+            .run(&job, &mut || {
+                timer_cpu_at_go = dependency.timer_cpu();
+                go();
+            })
+            .map_err(failed)?;
+        Ok(RunOutput { calls: config.calls, dependency, ledger, gate, timer_cpu_at_go })
     }
-    Ok(IterationOutcome {
-        metrics,
-        series,
-        over_capacity_starts: stats.over_capacity_starts,
-        over_limit_admissions: gate.as_ref().map_or(0, |g| g.over_limit_admissions()),
-        max_in_service: stats.max_in_service,
-        errors: analysis.failed,
-    })
+
+    fn items(&self, output: &RunOutput) -> u64 {
+        output.calls
+    }
+
+    fn finish(&mut self, iteration: Iteration, output: RunOutput, window: Window<'_>) -> Result<IterationData, Stop> {
+        let RunOutput { calls, dependency, ledger, gate, timer_cpu_at_go } = output;
+        let timer_cpu = dependency.timer_cpu().saturating_sub(timer_cpu_at_go);
+        ledger.verify().map_err(|e| Stop::failed(EXACTLY_ONCE, format!("iteration {}: {e}", iteration.index)))?;
+        let stats = dependency.stats();
+        let timeline = dependency.timeline();
+        dependency.shutdown();
+        let drop_us = stats.capacity_changed_at.map(|at| ledger.offset_us(at));
+        let analysis = analysis::analyse(&ledger.records(), drop_us, duration_us(WINDOW));
+
+        if !iteration.warmup {
+            let invariants = &mut self.invariants;
+            invariants.iterations += 1;
+            invariants.over_capacity_starts += stats.over_capacity_starts;
+            invariants.over_limit_admissions += gate.as_ref().map_or(0, |g| g.over_limit_admissions());
+            invariants.max_in_service = invariants.max_in_service.max(stats.max_in_service);
+            if self.config.queue_limit.is_none() {
+                invariants.unexpected_errors += analysis.failed;
+            }
+        }
+
+        let mut data = IterationData { timing: clock_metrics(window.timing(), timer_cpu, calls), ..Default::default() };
+        match window.accounting() {
+            Some(measurement) => data.instruments = instrument_metrics(measurement),
+            None => {
+                // The ledger's figures describe the run itself, so they come from the timed run (an accounting
+                // run is shorter, and its records would carry the instruments' cost).
+                data.timing.extend(analysis.metrics.clone());
+                data.timing.extend(self.idle.clone());
+                data.series = analysis.series.iter().cloned().collect();
+                let marks = data.series.get("outstanding").map(|s| s.marks.clone()).unwrap_or_default();
+                put_dependency_series(&mut data.series, &timeline, &analysis, &marks);
+                if let Some(gate) = &gate {
+                    put_limit(&mut data.timing, &mut data.series, gate, &analysis, drop_us, &marks);
+                }
+            }
+        }
+        Ok(data)
+    }
+
+    fn checks(&mut self, measured: u32, accounted: u32) -> Vec<Check> {
+        let (config, invariants) = (&self.config, &self.invariants);
+        let n = invariants.iterations;
+        let mut checks = vec![
+            Check::new(
+                EXACTLY_ONCE,
+                true,
+                format!(
+                    "{measured} timed iterations of {} calls and {accounted} accounting iterations of {} (and the \
+                     warm-ups): every call completed once with the right answer",
+                    config.calls, self.accounting.calls
+                ),
+            ),
+            Check::new(
+                "dependency_within_capacity",
+                invariants.over_capacity_starts == 0,
+                format!(
+                    "{} service starts at or above capacity over {n} iterations; most in service at once {} \
+                     (capacity {} then {})",
+                    invariants.over_capacity_starts, invariants.max_in_service, config.capacity, config.capacity_after
+                ),
+            ),
+        ];
+        if self.contestant.limiter().is_some() {
+            checks.push(Check::new(
+                "within_limit",
+                invariants.over_limit_admissions == 0,
+                format!(
+                    "{} admissions above the gate's limit at the time over {n} iterations",
+                    invariants.over_limit_admissions
+                ),
+            ));
+        }
+        if config.queue_limit.is_none() {
+            checks.push(Check::new(
+                "no_errors",
+                invariants.unexpected_errors == 0,
+                format!("{} failed calls without a queue limit (expected none)", invariants.unexpected_errors),
+            ));
+        }
+        checks
+    }
 }
 
 fn duration_us(d: Duration) -> u64 {
     u64::try_from(d.as_micros()).unwrap_or(u64::MAX)
 }
 
-/// Wall time, CPU and threads from the probe. `cpu_us_per_call` is the whole process's CPU (less the sampler's)
-/// per call, the dependency's timer threads included: they do the dependency's bookkeeping *and* wake each
-/// waiting caller, and waking a parked thread costs far more than waking a task, so that share belongs to the
-/// style. It is also given apart (`dependency_cpu_us_per_call`) beside the callers' own threads
-/// (`caller_cpu_us_per_call`).
-fn put_probe_metrics(metrics: &mut MetricValues, m: &Measurement, timer_cpu: Duration, calls: u64) {
-    let probe = m.metrics();
-    for key in ["wall_ms", "threads", "sampler_cpu_ms", "ctx_switches_per_item", "allocs_per_item", "heap_peak_mib"] {
-        if let Some(&v) = probe.get(key) {
+/// Wall time and CPU from the window's clocks. `cpu_us_per_call` is the whole process's CPU per call, the
+/// dependency's timer threads included: they do the dependency's bookkeeping *and* wake each waiting caller, and
+/// waking a parked thread costs far more than waking a task, so that share belongs to the style. It is also
+/// given apart (`dependency_cpu_us_per_call`) beside the callers' own threads (`caller_cpu_us_per_call`).
+fn clock_metrics(timing: &Timing, timer_cpu: Duration, calls: u64) -> MetricValues {
+    let clocks = timing.metrics();
+    let mut metrics = MetricValues::new();
+    for key in ["wall_ms", "ctx_switches_per_item", "cores_used"] {
+        if let Some(&v) = clocks.get(key) {
             metrics.insert(key.to_string(), v);
         }
     }
     let timer_ns = u64::try_from(timer_cpu.as_nanos()).unwrap_or(u64::MAX);
-    let total_ns = m.cpu_ns();
+    let total_ns = timing.cpu_ns();
     let calls = calls.max(1) as f64;
     metrics.insert("cpu_us_per_call".to_string(), total_ns as f64 / 1e3 / calls);
     metrics.insert("dependency_cpu_us_per_call".to_string(), timer_ns as f64 / 1e3 / calls);
     metrics.insert("caller_cpu_us_per_call".to_string(), total_ns.saturating_sub(timer_ns) as f64 / 1e3 / calls);
-    if m.wall_ns > 0 {
-        metrics.insert("cores_used".to_string(), total_ns as f64 / m.wall_ns as f64);
-    }
+    metrics
+}
+
+/// The instruments' readings of an accounting run, as the scenario has always reported them: `threads`,
+/// `sampler_cpu_ms`, and (with the counting allocator) `allocs_per_item` and `heap_peak_mib`.
+fn instrument_metrics(measurement: &Measurement) -> MetricValues {
+    let mut readings = measurement.metrics();
+    readings.retain(|key, _| ["threads", "sampler_cpu_ms", "allocs_per_item", "heap_peak_mib"].contains(&key.as_str()));
+    readings
 }
 
 /// The dependency's own per-window view: calls in service, queued, and its capacity, aligned with the ledger's
@@ -288,4 +350,111 @@ fn idle_metrics(prepared: &dyn Prepared, config: &OverloadConfig) -> Result<Metr
     metrics.insert("idle_call_us".to_string(), median.as_secs_f64() * 1e6);
     metrics.insert("idle_overshoot_us".to_string(), median.saturating_sub(config.service).as_secs_f64() * 1e6);
     Ok(metrics)
+}
+
+#[cfg(test)]
+mod tests {
+    use measure::record::IterationRecord;
+
+    use super::*;
+    use crate::limit::{LimiterKind, LimiterParams};
+
+    #[derive(Debug, Default)]
+    struct Collect {
+        iterations: Vec<IterationRecord>,
+        checks: Vec<Check>,
+        skipped: Option<String>,
+    }
+
+    impl TrialSink for Collect {
+        fn iteration(&mut self, record: IterationRecord) {
+            self.iterations.push(record);
+        }
+        fn check(&mut self, check: Check) {
+            self.checks.push(check);
+        }
+        fn skipped(&mut self, reason: &str) {
+            self.skipped = Some(reason.to_string());
+        }
+    }
+
+    /// 2,000 calls of 2 ms through a drop from 40 slots to 8 (200 on the accounting run).
+    fn config() -> OverloadConfig {
+        OverloadConfig {
+            calls: 2_000,
+            capacity: 40,
+            capacity_after: 8,
+            service: Duration::from_millis(2),
+            jitter: Duration::ZERO,
+            queue_limit: None,
+            limits: LimiterParams { fixed_limit: 30, initial: 5, max: 40, latency_threshold: Duration::from_millis(4) },
+            unbounded_threads: 50,
+            seed: 1,
+        }
+    }
+
+    fn trial(contestant: Contestant) -> Collect {
+        let config = config();
+        let prepared = contestant.prepare(&config).expect("prepared");
+        let accounting = OverloadConfig { calls: accounting_calls(config.calls), ..config.clone() };
+        let idle = MetricValues::from([("idle_call_us".to_string(), 2_100.0)]);
+        let mut routine = OverloadRoutine {
+            contestant,
+            prepared,
+            config,
+            accounting,
+            idle,
+            started: 0,
+            invariants: Invariants::default(),
+        };
+        let request = TrialRequest {
+            scenario: "overload".to_string(),
+            contestant: contestant.name(),
+            phase: None,
+            params: BTreeMap::new(),
+            fork: 0,
+            warmup: 0,
+            iterations: 1,
+            seed: 1,
+            quick: true,
+            accounting: 1,
+        };
+        let mut sink = Collect::default();
+        harness::run(&mut routine, &request, &mut sink);
+        sink
+    }
+
+    #[test]
+    fn an_accounting_run_makes_a_tenth_of_the_calls_and_at_least_two() {
+        assert_eq!(accounting_calls(200_000), 20_000);
+        assert_eq!(accounting_calls(15), 2);
+        assert_eq!(accounting_calls(2), 2);
+    }
+
+    #[test]
+    fn the_ledger_figures_come_from_the_timed_run_and_the_instruments_from_the_accounting_run() {
+        for contestant in [Contestant::Stream(LimiterKind::Aimd), Contestant::Blocking(LimiterKind::Fixed)] {
+            let name = contestant.name();
+            let sink = trial(contestant);
+            assert_eq!(sink.skipped, None, "{name}");
+            assert!(sink.checks.iter().all(|c| c.passed), "{name}: {:?}", sink.checks);
+            let names: Vec<&str> = sink.checks.iter().map(|c| c.name.as_str()).collect();
+            assert_eq!(names, ["exactly_once", "dependency_within_capacity", "within_limit", "no_errors"], "{name}");
+            assert!(sink.checks[0].detail.contains("1 accounting iterations of 200"), "{}", sink.checks[0].detail);
+            let [timed, accounting] = &sink.iterations[..] else { panic!("{name}: two iterations") };
+            assert!(!timed.accounting && accounting.accounting, "{name}");
+            for metric in ["after_drop.latency_p99_us", "max_outstanding", "cpu_us_per_call", "idle_call_us"] {
+                assert!(timed.metrics.contains_key(metric), "{name}: a timed run has `{metric}`");
+            }
+            assert_eq!(timed.metrics["calls"], 2_000.0, "{name}");
+            assert!(!timed.metrics.contains_key("threads"), "{name}: a timed run has no `threads`");
+            for series in ["p99_latency_us", "outstanding", "limit", "in_service", "capacity"] {
+                assert!(timed.series.contains_key(series), "{name}: the timed run's `{series}`");
+            }
+            assert!(accounting.metrics["threads"] >= 2.0, "{name}");
+            assert!(accounting.metrics.contains_key("instrumented_cpu_us_per_call"), "{name}");
+            assert!(!accounting.metrics.contains_key("max_outstanding"), "{name}: the ledger's figures are timed");
+            assert!(accounting.series.is_empty(), "{name}");
+        }
+    }
 }

@@ -6,6 +6,7 @@
 //! - [`stream`]: a stage-per-task pipeline builder on tokio, runtime constructors, and stream diagnostics.
 //! - [`chain`]: the chain scenario, its contestants, their conformance checks, claims and discussion.
 //! - [`sink`]: where a one-thread consumer's items end up, shared by the chain and handoff scenarios.
+//! - [`start_line`]: where threads wait, already spawned, until the measuring thread has started its clock.
 //! - [`PipelineError`], [`LiveStages`]: what both builders share (how a pipeline failed; how many of its
 //!   stage threads or tasks are still alive).
 #![warn(missing_docs)]
@@ -16,6 +17,7 @@ mod error;
 mod live;
 mod panic;
 pub mod sink;
+pub mod start_line;
 pub mod stream;
 
 pub use error::PipelineError;

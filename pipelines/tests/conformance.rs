@@ -22,7 +22,7 @@ fn every_contestant_passes(check: CheckFn, config: ChainConfig) {
 /// The default sizing, and a cramped one (tiny channels, batches larger than a channel) where every stage
 /// spends its time blocked.
 fn configs() -> [ChainConfig; 2] {
-    [ChainConfig::default(), ChainConfig { batch: 16, capacity: 4 }]
+    [ChainConfig::default(), ChainConfig { batch: 16, capacity: 4, messages: 16 }]
 }
 
 #[test]

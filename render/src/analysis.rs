@@ -122,7 +122,7 @@ pub(crate) fn reference<'s>(summary: &'s Summary, key: &str, higher_is_better: b
 }
 
 /// Families in the order reports discuss them: the floor first, then streams, then blocking.
-pub(crate) const FAMILY_ORDER: [Family; 3] = [Family::Baseline, Family::Stream, Family::Blocking];
+pub(crate) const FAMILY_ORDER: [Family; 4] = [Family::Baseline, Family::Stream, Family::Blocking, Family::Coroutine];
 
 /// The headline findings, one markdown sentence each: per phase, the best contestant on the headline metric,
 /// and each family's best as a ratio of the best baseline's (marked `(noise)` when within noise); then the
@@ -198,7 +198,11 @@ pub fn status_line(summary: &Summary) -> String {
             None => format!("`{}`", c.name),
         })
         .collect();
-    let mut line = if not_passed.is_empty() && skipped.is_empty() {
+    let mut line = if total == 0 {
+        "⚠️ No contestant was selected: nothing ran.".to_string()
+    } else if skipped.len() == total {
+        format!("⚠️ No contestant ran; skipped: {}.", skipped.join(", "))
+    } else if not_passed.is_empty() && skipped.is_empty() {
         format!("✅ All {total} contestants passed their checks.")
     } else if not_passed.is_empty() {
         format!(
@@ -286,6 +290,7 @@ pub(crate) mod tests {
                 forks: 3,
                 warmup: 2,
                 iterations: 2,
+                accounting: 1,
                 noise_threshold: 0.2,
                 seed: 7,
                 trial_timeout_s: 60.0,
@@ -399,5 +404,19 @@ pub(crate) mod tests {
         assert!(line.starts_with("✅ All 2 contestants passed their checks."));
         assert!(line.contains("interrupted"));
         assert!(line.contains("numbers not for conclusions"));
+    }
+
+    #[test]
+    fn status_line_of_a_run_where_nothing_ran_says_so_instead_of_all_0_passed() {
+        let mut summary = fixture();
+        for c in &mut summary.contestants {
+            c.status = Status::Skipped;
+            c.reason = Some("not run: the run was interrupted first".to_string());
+        }
+        let line = status_line(&summary);
+        assert!(line.starts_with("⚠️ No contestant ran; skipped: `"), "{line}");
+        assert!(!line.contains("All 0"), "{line}");
+        summary.contestants.clear();
+        assert!(status_line(&summary).starts_with("⚠️ No contestant was selected"));
     }
 }

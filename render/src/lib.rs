@@ -45,7 +45,7 @@ mod table;
 
 pub use analysis::{headline_findings, status_line};
 pub use index::{render_index, IndexEntry};
-pub use output::{OutputDir, OutputError, RawAppender};
+pub use output::{OutputDir, OutputError, OutputLock, RawAppender};
 
 /// Everything one scenario's report is rendered from: the run's summary and what the scenario says about it.
 #[derive(Debug, Clone)]

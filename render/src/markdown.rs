@@ -127,7 +127,14 @@ fn method(summary: &Summary) -> String {
     let mut out = String::new();
     out.push_str(&format!("- Forks (fresh processes per contestant and phase): {}\n", m.forks));
     out.push_str(&format!("- Warm-up iterations per fork, discarded: {}\n", m.warmup));
-    out.push_str(&format!("- Measured iterations per fork: {}\n", m.iterations));
+    out.push_str(&format!("- Measured (timed) iterations per fork: {}\n", m.iterations));
+    if m.accounting > 0 {
+        out.push_str(&format!(
+            "- Accounting iterations per fork, after the timed ones (every instrument on; outstanding work, \
+             allocations, threads and memory come from them): {}\n",
+            m.accounting
+        ));
+    }
     out.push_str(&format!("- Noise threshold: {}\n", percent(m.noise_threshold)));
     out.push_str(&format!("- Seed: {}\n", m.seed));
     out.push_str(&format!("- Trial timeout: {} s\n", format::number(m.trial_timeout_s)));
@@ -503,10 +510,59 @@ fn published_reference(summary: &Summary) -> String {
 }
 
 fn harness(input: &ReportInput<'_>) -> String {
-    if input.harness_notes.is_empty() {
+    let mut out = instruments_cost(input);
+    if input.harness_notes.is_empty() && out.is_empty() {
         return "_No harness costs were recorded._".to_string();
     }
-    input.harness_notes.iter().map(|note| format!("- {note}\n")).collect()
+    for note in &input.harness_notes {
+        let _ = writeln!(out, "- {note}");
+    }
+    out
+}
+
+/// Per contestant (and phase), the headline metric of the timed iterations beside the same metric of the
+/// accounting iterations (every instrument on): what the instruments would have added to the figures had they
+/// run in the timed iterations. Empty where no contestant has both.
+fn instruments_cost(input: &ReportInput<'_>) -> String {
+    let metric = input.headline_metric;
+    let instrumented = format!("{}{metric}", measure::harness::INSTRUMENTED_PREFIX);
+    let mut table = Table::new(&[
+        ("contestant", Align::Left),
+        ("phase", Align::Left),
+        ("timed median", Align::Right),
+        ("accounting median", Align::Right),
+        ("accounting ÷ timed", Align::Right),
+    ]);
+    let mut rows = 0;
+    for contestant in &input.summary.contestants {
+        for phase in phases(input.summary) {
+            let timed = contestant.metrics.get(&metric_key(phase, metric));
+            let counted = contestant.metrics.get(&metric_key(phase, &instrumented));
+            let (Some(timed), Some(counted)) = (timed, counted) else { continue };
+            let ratio = if timed.median != 0.0 { format::ratio(counted.median / timed.median) } else { "—".into() };
+            table.row(&[
+                format!("`{}`", contestant.name),
+                phase.map_or_else(|| "—".to_string(), |p| format!("`{p}`")),
+                format::number(timed.median),
+                format::number(counted.median),
+                ratio,
+            ]);
+            rows += 1;
+        }
+    }
+    if rows == 0 {
+        return String::new();
+    }
+    format!(
+        "Timed iterations run each contestant with no instrument on its path: its hand-offs call a meter that \
+         compiles to nothing, no sampler thread runs, and allocation counting is paused. The figures above come \
+         from them. Each process then runs accounting iterations, untimed for the results, with every instrument \
+         on (the outstanding gauge updated at every hand-off, the 1 ms sampler, allocation counting); the \
+         outstanding work, allocations, threads and memory figures come from those. Their `{metric}`, beside the \
+         timed one, is what the instruments cost (one accounting iteration per process against all timed ones, so \
+         a ratio near 1 is within the noise between iterations):\n\n{}\n",
+        table.render()
+    )
 }
 
 fn reproduce(summary: &Summary) -> String {

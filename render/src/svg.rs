@@ -754,6 +754,7 @@ mod tests {
                 forks: 1,
                 warmup: 1,
                 iterations: 2,
+                accounting: 1,
                 noise_threshold: 0.2,
                 seed: 1,
                 trial_timeout_s: 60.0,

@@ -78,3 +78,78 @@ fn an_unwritable_folder_is_named_in_the_error() {
     let error = out.write(&Rendered { files: vec![file("img/x.svg", "<svg/>")] }).unwrap_err();
     assert!(error.to_string().contains("blocker"), "{error}");
 }
+
+#[test]
+fn raw_files_created_with_the_same_stamp_are_different_new_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = OutputDir::new(dir.path());
+    let mut first = out.create_raw("chain", "20261130T100000Z").unwrap();
+    let mut second = out.create_raw("chain", "20261130T100000Z").unwrap();
+    assert_ne!(first.path(), second.path());
+    assert!(first.rel_path().starts_with("raw/chain-20261130T100000Z-"), "{}", first.rel_path());
+    first.append_line("one").unwrap();
+    second.append_line("two").unwrap();
+    assert_eq!(fs::read_to_string(first.path()).unwrap(), "one\n");
+    assert_eq!(fs::read_to_string(second.path()).unwrap(), "two\n");
+}
+
+#[test]
+fn a_folder_is_locked_by_one_holder_at_a_time_and_the_refusal_names_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = OutputDir::new(dir.path().join("out"));
+    let held = out.lock().unwrap();
+    let error = out.lock().unwrap_err();
+    assert!(matches!(error, OutputError::Locked { .. }), "{error:?}");
+    let message = error.to_string();
+    assert!(message.contains("in use by another lab run"), "{message}");
+    assert!(message.contains(&format!("pid {}", std::process::id())), "{message}");
+    drop(held);
+    out.lock().unwrap();
+}
+
+/// Write the old report, then try `new` over it; return the error and the folder.
+fn replace_old_report_with(
+    new: Vec<RenderedFile>,
+    prepare: impl FnOnce(&std::path::Path),
+) -> (OutputError, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = OutputDir::new(dir.path());
+    out.write(&Rendered { files: vec![file("chain.md", "old md\n"), file("chain.json", "old json\n")] }).unwrap();
+    prepare(dir.path());
+    let error = out.write(&Rendered { files: new }).unwrap_err();
+    (error, dir)
+}
+
+#[test]
+fn a_report_that_cannot_be_staged_whole_replaces_nothing() {
+    // `img` is a file, so the chart cannot be written: the markdown and JSON before it must stay the old ones.
+    let new = vec![file("chain.md", "new md\n"), file("chain.json", "new json\n"), file("img/chain-ms.svg", "<svg/>")];
+    let (error, dir) = replace_old_report_with(new, |root| fs::write(root.join("img"), "in the way").unwrap());
+    assert!(error.to_string().contains("img"), "{error}");
+    assert_eq!(fs::read_to_string(dir.path().join("chain.md")).unwrap(), "old md\n");
+    assert_eq!(fs::read_to_string(dir.path().join("chain.json")).unwrap(), "old json\n");
+    assert_eq!(names_in(dir.path()), ["chain.json", "chain.md", "img"], "no staging folder is left behind");
+}
+
+#[test]
+fn a_report_that_fails_half_way_into_place_is_rolled_back() {
+    // The second destination is a folder, so renaming over it fails after the first file was replaced.
+    let new = vec![file("chain.md", "new md\n"), file("chain.svg", "<svg/>"), file("chain.json", "new json\n")];
+    let (error, dir) = replace_old_report_with(new, |root| {
+        fs::create_dir(root.join("chain.svg")).unwrap();
+        fs::write(root.join("chain.svg").join("keep"), "x").unwrap();
+    });
+    assert!(error.to_string().contains("chain.svg"), "{error}");
+    assert_eq!(fs::read_to_string(dir.path().join("chain.md")).unwrap(), "old md\n");
+    assert_eq!(fs::read_to_string(dir.path().join("chain.json")).unwrap(), "old json\n");
+    assert_eq!(names_in(dir.path()), ["chain.json", "chain.md", "chain.svg"], "no staging folder is left behind");
+}
+
+#[test]
+fn an_append_to_a_full_device_fails_and_names_the_file() {
+    // /dev/full accepts the open and refuses every write, as a full disk does.
+    let mut raw = OutputDir::new("/dev").raw_appender("full").unwrap();
+    let error = raw.append_line("{\"record\":\"trial\"}").unwrap_err();
+    assert!(matches!(error, OutputError::Append { .. }));
+    assert!(error.to_string().contains("/dev/full"), "{error}");
+}

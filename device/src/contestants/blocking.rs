@@ -4,7 +4,9 @@
 //! Pools start parked on a gate ([`pipelines::blocking::parked_pool`]) and are released at once, so spawning
 //! stays out of the timed window and every thread starts on equal terms; a pool the OS cannot make is
 //! skipped with the OS's reason, never run smaller. Threads stop taking new items at the deadline and finish
-//! the call they are in.
+//! the call they are in. Every shape tells the job how many threads it started
+//! ([`crate::job::Shared::started_threads`]: once per pool, once per run for a thread per item), which the
+//! conformance check `skips_with_reason` reads.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -13,6 +15,7 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use measure::limits::ThreadLimits;
+use measure::meter::Meter;
 use pipelines::blocking::parked_pool::{run_parked, PoolError};
 
 use crate::job::{Deadline, Job, RunError};
@@ -75,7 +78,7 @@ fn pool_error(e: PoolError) -> RunError {
 }
 
 /// Run `job` in `shape`; `go` is called once every up-front thread is parked, right before they are released.
-pub(crate) fn run(shape: BlockingShape, job: &Job, go: &mut dyn FnMut()) -> Result<(), RunError> {
+pub(crate) fn run<M: Meter>(shape: BlockingShape, job: &Job<M>, go: &mut dyn FnMut()) -> Result<(), RunError> {
     match shape {
         BlockingShape::Pool => pool(job, go),
         BlockingShape::ChannelWorkers(flavor) => channel_workers(flavor, job, go),
@@ -83,10 +86,27 @@ pub(crate) fn run(shape: BlockingShape, job: &Job, go: &mut dyn FnMut()) -> Resu
     }
 }
 
-fn pool(job: &Job, go: &mut dyn FnMut()) -> Result<(), RunError> {
-    threads_fit(job.limit)?;
+/// A parked pool of `threads` threads running `work`, after checking that they fit; the threads it started
+/// (all of them, or as many as the OS made before refusing one) are told to the job.
+fn parked<M: Meter>(
+    job: &Job<M>,
+    threads: usize,
+    go: &mut dyn FnMut(),
+    work: impl Fn(usize) + Sync,
+) -> Result<(), RunError> {
+    threads_fit(threads)?;
+    let result = run_parked(threads, THREAD_STACK_BYTES, go, work);
+    let started = match &result {
+        Err(PoolError::Spawn { started, .. }) => *started,
+        Ok(()) | Err(PoolError::Panicked { .. }) => threads,
+    };
+    job.shared.started_threads(started as u64);
+    result.map_err(pool_error)
+}
+
+fn pool<M: Meter>(job: &Job<M>, go: &mut dyn FnMut()) -> Result<(), RunError> {
     let next = AtomicU64::new(0);
-    run_parked(job.limit, THREAD_STACK_BYTES, go, |_| loop {
+    parked(job, job.limit, go, |_| loop {
         let i = next.fetch_add(1, Ordering::Relaxed);
         if i >= job.items || job.deadline.passed() {
             return;
@@ -95,7 +115,6 @@ fn pool(job: &Job, go: &mut dyn FnMut()) -> Result<(), RunError> {
         job.shared.record(job.call.call_blocking(i));
         drop(in_flight);
     })
-    .map_err(pool_error)
 }
 
 /// The two ends of a bounded channel, in whichever flavor.
@@ -150,11 +169,10 @@ impl Channel {
     }
 }
 
-fn channel_workers(flavor: ChannelFlavor, job: &Job, go: &mut dyn FnMut()) -> Result<(), RunError> {
-    threads_fit(job.limit + 1)?;
+fn channel_workers<M: Meter>(flavor: ChannelFlavor, job: &Job<M>, go: &mut dyn FnMut()) -> Result<(), RunError> {
     let channel = Channel::bounded(flavor, job.limit);
     // Thread 0 produces; threads 1..=limit work.
-    run_parked(job.limit + 1, THREAD_STACK_BYTES, go, |index| {
+    parked(job, job.limit + 1, go, |index| {
         if index == 0 {
             channel.produce(job.items, &job.deadline);
             return;
@@ -165,14 +183,13 @@ fn channel_workers(flavor: ChannelFlavor, job: &Job, go: &mut dyn FnMut()) -> Re
             drop(in_flight);
         }
     })
-    .map_err(pool_error)
 }
 
 /// How long the thread-per-item spawner waits before retrying after the OS refused a thread and none had
 /// ended to wait for.
 const RETRY_AFTER_REFUSAL: Duration = Duration::from_micros(100);
 
-fn thread_per_item(job: &Job, go: &mut dyn FnMut()) -> Result<(), RunError> {
+fn thread_per_item<M: Meter>(job: &Job<M>, go: &mut dyn FnMut()) -> Result<(), RunError> {
     let cap = ThreadLimits::read()
         .headroom()
         .map_or(usize::MAX, |room| usize::try_from(room.saturating_sub(THREAD_MARGIN)).unwrap_or(usize::MAX))
@@ -186,6 +203,7 @@ fn thread_per_item(job: &Job, go: &mut dyn FnMut()) -> Result<(), RunError> {
         }
     };
     let mut i = 0;
+    let mut started = 0u64;
     while i < job.items && !job.deadline.passed() {
         while alive.front().is_some_and(JoinHandle::is_finished) {
             if let Some(done) = alive.pop_front() {
@@ -209,6 +227,7 @@ fn thread_per_item(job: &Job, go: &mut dyn FnMut()) -> Result<(), RunError> {
             Ok(handle) => {
                 alive.push_back(handle);
                 i += 1;
+                started += 1;
             }
             // The OS refused: it is the cap. Wait for the oldest thread (or a moment) and try again.
             Err(_) => match alive.pop_front() {
@@ -220,6 +239,7 @@ fn thread_per_item(job: &Job, go: &mut dyn FnMut()) -> Result<(), RunError> {
     for handle in alive {
         join(handle);
     }
+    job.shared.started_threads(started);
     if panicked == 0 {
         Ok(())
     } else {
@@ -228,7 +248,7 @@ fn thread_per_item(job: &Job, go: &mut dyn FnMut()) -> Result<(), RunError> {
 }
 
 /// `n` calls of `job`'s kind one after another on this thread, each timed: an idle call's real duration.
-pub(crate) fn idle_calls(job: &Job, n: u32) -> Vec<Duration> {
+pub(crate) fn idle_calls<M: Meter>(job: &Job<M>, n: u32) -> Vec<Duration> {
     (0..n)
         .map(|i| {
             let started = Instant::now();

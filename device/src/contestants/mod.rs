@@ -3,12 +3,18 @@
 //!
 //! [`stream`] holds the tokio shapes, [`blocking`] the thread shapes. A [`Contestant`] is prepared once per
 //! trial ([`Contestant::prepare`]: the stream family's runtime is built there) and then run once per iteration.
+//!
+//! Every shape is written once, generic over the job's meter ([`measure::meter::Meter`]), and
+//! [`Prepared::run`] is monomorphised for each: with [`measure::meter::NoMeter`] in timed iterations (the
+//! outstanding-call guards compile to nothing), with [`measure::meter::GaugeMeter`] in accounting iterations
+//! and conformance checks.
 
 pub mod blocking;
 pub mod stream;
 
 use std::time::Duration;
 
+use measure::meter::Meter;
 use measure::summary::{ContestantInfo, Family};
 use tokio::runtime::Runtime;
 
@@ -48,6 +54,7 @@ impl Contestant {
                 let base = match shape {
                     StreamShape::Buffered => "stream-buffered",
                     StreamShape::BufferUnordered => "stream-buffer-unordered",
+                    StreamShape::PerWorkerUnordered => "stream-buffer-unordered-per-worker",
                     StreamShape::Tasks => "stream-tasks",
                     StreamShape::ChannelWorkers => "stream-flume-workers",
                     StreamShape::Unbounded => "stream-unbounded",
@@ -101,6 +108,11 @@ impl Contestant {
                 StreamShape::BufferUnordered => {
                     format!("`stream::iter(items).map(call).buffer_unordered({bound})` (futures' `FuturesUnordered`): answers as they come")
                 }
+                StreamShape::PerWorkerUnordered => format!(
+                    "one task per runtime worker (one per core), each running `stream::iter(its items).map(call)\
+                     .buffer_unordered(its share of {bound})` over every n-th item, the shares adding up to {bound}: \
+                     every core drives calls, where a single pipeline task runs on one worker at a time"
+                ),
                 StreamShape::Tasks => format!("a `tokio::spawn`ed task per item, admitted by a `tokio::sync::Semaphore` of {bound} permits"),
                 StreamShape::ChannelWorkers => format!("{bound} worker tasks fed by a `flume::bounded({bound})` channel (`send_async`/`recv_async`)"),
                 StreamShape::Unbounded => "a `tokio::spawn`ed task per item, all spawned at once: no admission control".to_string(),
@@ -157,7 +169,7 @@ impl Prepared {
     /// parked), so the caller can start its clocks there.
     ///
     /// The job's [`crate::job::Deadline`] starts counting right after `go`.
-    pub fn run(&self, job: &Job, go: &mut dyn FnMut()) -> Result<(), RunError> {
+    pub fn run<M: Meter>(&self, job: &Job<M>, go: &mut dyn FnMut()) -> Result<(), RunError> {
         let mut go = || {
             go();
             job.deadline.start();
@@ -170,7 +182,7 @@ impl Prepared {
     }
 
     /// `n` uncontended calls the way this contestant makes them, one after another, each timed.
-    pub fn idle_calls(&self, job: &Job, n: u32) -> Vec<Duration> {
+    pub fn idle_calls<M: Meter>(&self, job: &Job<M>, n: u32) -> Vec<Duration> {
         match &self.runtime {
             Some(runtime) => stream::idle_calls(runtime, job, n),
             None => blocking::idle_calls(job, n),

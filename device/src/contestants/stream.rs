@@ -1,11 +1,13 @@
 //! The stream family on a tokio multi-thread runtime with one worker per core: `buffered`,
-//! `buffer_unordered`, a task per item behind a semaphore, worker tasks fed by a bounded flume channel, and a
+//! `buffer_unordered` (as one task, or as one task per worker with the limit split across them), a task per item
+//! behind a semaphore, worker tasks fed by a bounded flume channel, and a
 //! task per item with no admission at all.
 //!
 //! The whole pipeline runs in one spawned task (where a service would run it), optionally wrapped in
 //! [`tokio::task::coop::unconstrained`]; in the task-per-item shapes each child task is wrapped too. The
 //! deadline is enforced from outside: at the time budget the pipeline task is aborted, which drops every
-//! outstanding call, and the children of the task-per-item shapes are let finish.
+//! outstanding call, and the children of the task-per-item shapes are let finish (the run waits until the
+//! runtime has no task alive, so it needs no meter to know when every call was let go).
 
 use std::future::Future;
 use std::pin::Pin;
@@ -13,6 +15,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures::StreamExt;
+use measure::meter::Meter;
 use tokio::runtime::Runtime;
 use tokio::sync::Semaphore;
 use tokio::task::coop::unconstrained;
@@ -26,6 +29,9 @@ pub enum StreamShape {
     Buffered,
     /// `stream::iter(items).map(call).buffer_unordered(limit)`: answers as they come (a `FuturesUnordered`).
     BufferUnordered,
+    /// One `buffer_unordered` task per runtime worker, the items dealt round-robin and the limit split across
+    /// them, so every core drives calls (a single pipeline task runs on one worker at a time).
+    PerWorkerUnordered,
     /// A spawned task per item, admitted by a `tokio::sync::Semaphore` of `limit` permits.
     Tasks,
     /// `limit` worker tasks receiving items from a `flume::bounded(limit)` channel (`recv_async`).
@@ -37,11 +43,15 @@ pub enum StreamShape {
 /// A boxed pipeline future, `'static` so it can be spawned.
 type Work = Pin<Box<dyn Future<Output = ()> + Send>>;
 
+/// Worker threads of the stream runtime: one per core.
+pub(crate) fn workers() -> usize {
+    std::thread::available_parallelism().map_or(2, usize::from)
+}
+
 /// The runtime the stream contestants run on: multi-thread, one worker per core, timers enabled.
 pub(crate) fn runtime() -> Result<Runtime, RunError> {
-    let workers = std::thread::available_parallelism().map_or(2, usize::from);
     tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(workers)
+        .worker_threads(workers())
         .enable_time()
         .build()
         .map_err(|e| RunError::Broken(format!("could not start the tokio runtime: {e}")))
@@ -49,11 +59,11 @@ pub(crate) fn runtime() -> Result<Runtime, RunError> {
 
 /// Run `job` in `shape` on `runtime`; `go` is called right before the pipeline starts. Returns once every call
 /// is answered, or once the deadline passed and every outstanding call was let go.
-pub(crate) fn run(
+pub(crate) fn run<M: Meter>(
     runtime: &Runtime,
     shape: StreamShape,
     free: bool,
-    job: &Job,
+    job: &Job<M>,
     go: &mut dyn FnMut(),
 ) -> Result<(), RunError> {
     let work = pipeline(shape, free, job.clone());
@@ -76,21 +86,22 @@ pub(crate) fn run(
     });
     match finished {
         Ok(true) => Ok(()),
-        Ok(false) => settle(runtime, job),
+        Ok(false) => settle(runtime),
         Err(e) => Err(RunError::Broken(format!("the pipeline task failed: {e}"))),
     }
 }
 
-/// After a cut: wait until no call is outstanding (tasks already spawned finish their call; calls held by
-/// the aborted pipeline were dropped with it).
-fn settle(runtime: &Runtime, job: &Job) -> Result<(), RunError> {
+/// After a cut: wait until no task is alive on the runtime (tasks already spawned finish their call; calls
+/// held by the aborted pipeline were dropped with it).
+fn settle(runtime: &Runtime) -> Result<(), RunError> {
+    let alive = || runtime.metrics().num_alive_tasks();
     runtime.block_on(async {
         let give_up = tokio::time::Instant::now() + RELEASE_GRACE;
-        while job.shared.gauge.current() > 0 {
+        while alive() > 0 {
             if tokio::time::Instant::now() >= give_up {
                 return Err(RunError::Broken(format!(
-                    "{} calls still outstanding {RELEASE_GRACE:?} after the deadline",
-                    job.shared.gauge.current()
+                    "{} tasks still alive {RELEASE_GRACE:?} after the deadline",
+                    alive()
                 )));
             }
             tokio::time::sleep(Duration::from_millis(1)).await;
@@ -100,7 +111,7 @@ fn settle(runtime: &Runtime, job: &Job) -> Result<(), RunError> {
 }
 
 /// The pipeline of `shape` over `job`, as one future.
-fn pipeline(shape: StreamShape, free: bool, job: Job) -> Work {
+fn pipeline<M: Meter>(shape: StreamShape, free: bool, job: Job<M>) -> Work {
     match shape {
         StreamShape::Buffered => Box::pin(async move {
             let Job { items, limit, call, shared, .. } = &job;
@@ -126,6 +137,33 @@ fn pipeline(shape: StreamShape, free: bool, job: Job) -> Work {
             while let Some((answer, in_flight)) = answers.next().await {
                 shared.record(answer);
                 drop(in_flight);
+            }
+        }),
+        StreamShape::PerWorkerUnordered => Box::pin(async move {
+            let shards = workers().min(job.limit.max(1));
+            let tasks: Vec<_> = (0..shards)
+                .map(|k| {
+                    let job = job.clone();
+                    // The limit split as evenly as it goes: the first `limit % shards` shards take one more.
+                    let limit = job.limit / shards + usize::from(k < job.limit % shards);
+                    spawn(free, async move {
+                        let Job { items, call, shared, .. } = &job;
+                        let mut answers = futures::stream::iter((k as u64..*items).step_by(shards))
+                            .map(|i| {
+                                let in_flight = shared.in_flight();
+                                async move { (call.call_async(i).await, in_flight) }
+                            })
+                            .buffer_unordered(limit.max(1));
+                        while let Some((answer, in_flight)) = answers.next().await {
+                            shared.record(answer);
+                            drop(in_flight);
+                        }
+                    })
+                })
+                .collect();
+            let _aborts: Vec<_> = tasks.iter().map(|t| AbortOnDrop(t.abort_handle())).collect();
+            for task in tasks {
+                let _ = task.await;
             }
         }),
         StreamShape::Tasks => Box::pin(async move {
@@ -212,7 +250,7 @@ impl Drop for AbortOnDrop {
 }
 
 /// `n` calls of `job`'s kind one after another on `runtime`, each timed: an idle call's real duration.
-pub(crate) fn idle_calls(runtime: &Runtime, job: &Job, n: u32) -> Vec<Duration> {
+pub(crate) fn idle_calls<M: Meter>(runtime: &Runtime, job: &Job<M>, n: u32) -> Vec<Duration> {
     let call = job.call.clone();
     let timed = runtime.spawn(async move {
         let mut times = Vec::with_capacity(n as usize);

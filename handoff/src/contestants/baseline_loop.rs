@@ -3,11 +3,12 @@
 use std::hint::black_box;
 use std::panic::AssertUnwindSafe;
 
+use measure::meter::Meter;
 use measure::summary::Family;
 
 use super::{Env, Kind, RuntimeKind};
 use crate::consume::Sink;
-use crate::job::{HandoffConfig, HandoffError, Job, Outcome, Side};
+use crate::job::{HandoffConfig, HandoffError, Job, Outcome, Packing, Side};
 use crate::produce::{Cursor, Producer, Shape};
 
 /// Producer and consumer fused into one loop.
@@ -20,25 +21,27 @@ impl Kind for BaselineLoop {
     const RUNTIME: RuntimeKind = RuntimeKind::None;
     const HANDS_OFF: bool = false;
 
-    fn describe(_batched: bool) -> String {
+    fn describe(_packing: Packing) -> String {
         "one loop on the calling thread generates item i and passes it (through `std::hint::black_box`, so the \
          sum cannot be folded into a formula) to the same summing, order-checking consumer the other contestants \
          use; no channel, no second thread or task: the cost of the work without any hand-off; in order"
             .to_string()
     }
 
-    fn bound(_config: &HandoffConfig, _batched: bool) -> Option<u64> {
+    fn bound(_config: &HandoffConfig, _packing: Packing) -> Option<u64> {
         None
     }
 
-    fn run<Sh: Shape, P: Producer, S: Sink>(
+    fn run<M: Meter, Sh: Shape, P: Producer, S: Sink>(
         _env: &Env<'_>,
         shape: Sh,
-        job: &Job<'_>,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
         producer: P,
         mut sink: S,
     ) -> Result<Outcome, HandoffError> {
         let items = job.items;
+        go();
         std::panic::catch_unwind(AssertUnwindSafe(move || {
             let mut cursor = Cursor::new(items);
             while let Some(message) = shape.next_message(&producer, &mut cursor) {

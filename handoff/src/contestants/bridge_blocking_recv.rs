@@ -1,13 +1,12 @@
 //! `blocking-bridge-blocking-recv[-batched]`: an async producer task on a multi-thread runtime awaits `tokio::sync::mpsc::Sender::send`; the calling thread receives with `Receiver::blocking_recv`, sums and checks order.
 
-use std::sync::Arc;
-
+use measure::meter::Meter;
 use measure::summary::Family;
 use tokio::sync::mpsc;
 
 use super::{shape_phrase, Env, Kind, RuntimeKind};
 use crate::consume::{consume, Sink};
-use crate::job::{HandoffError, Job, Outcome, Side};
+use crate::job::{HandoffError, Job, Outcome, Packing, Side};
 use crate::pair::{settle, spawn_guarded};
 use crate::produce::{Producer, Shape};
 
@@ -20,31 +19,37 @@ impl Kind for BridgeBlockingRecv {
     const FAMILY: Family = Family::Blocking;
     const RUNTIME: RuntimeKind = RuntimeKind::MultiThread;
 
-    fn describe(batched: bool) -> String {
+    fn describe(packing: Packing) -> String {
         format!(
             "a producer task spawned on a multi-thread tokio runtime (default worker count, built once per trial) \
              awaits `Sender::send` on a bounded tokio::sync::mpsc channel; the calling thread (outside the runtime) \
              receives with `Receiver::blocking_recv`, sums and checks order, then waits in `block_on` for the \
              producer task; {}; in order",
-            shape_phrase(batched)
+            shape_phrase(packing)
         )
     }
 
-    fn run<Sh: Shape, P: Producer, S: Sink>(
+    fn run<M: Meter, Sh: Shape, P: Producer, S: Sink>(
         env: &Env<'_>,
         shape: Sh,
-        job: &Job<'_>,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
         producer: P,
         sink: S,
     ) -> Result<Outcome, HandoffError> {
         let runtime = env.runtime()?;
         let (tx, mut rx) = mpsc::channel::<Result<Sh::Msg, P::Error>>(env.messages(shape));
-        let producer = spawn_guarded(
-            runtime.handle(),
-            job.live,
-            crate::produce::produce_async(shape, producer, job.items, Arc::clone(job.gauge), tx),
-        );
-        let consumed = consume(shape, std::iter::from_fn(move || rx.blocking_recv()), job.gauge, sink);
+        let (start, held) = tokio::sync::oneshot::channel::<()>();
+        let produce = crate::produce::produce_async(shape, producer, job.items, job.meter.clone(), tx);
+        let producer = spawn_guarded(runtime.handle(), job.live, async move {
+            if held.await.is_ok() {
+                produce.await;
+            }
+        });
+        go();
+        // The producer task holds the receiver until this send: it cannot have gone.
+        let _ = start.send(());
+        let consumed = consume(shape, std::iter::from_fn(move || rx.blocking_recv()), &job.meter, sink);
         let produced = runtime.block_on(producer).map_err(|e| HandoffError::from_join(Side::Producer, e));
         settle(consumed, produced)
     }

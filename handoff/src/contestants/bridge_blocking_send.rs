@@ -3,14 +3,15 @@
 use std::sync::Arc;
 use std::thread;
 
-use measure::gauge::Outstanding;
+use measure::meter::Meter;
 use measure::summary::Family;
+use pipelines::start_line::{Opener, StartLine};
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 
 use super::{shape_phrase, Env, Kind, RuntimeKind};
 use crate::consume::{consume_stream, Sink};
-use crate::job::{HandoffError, Job, Outcome, Side};
+use crate::job::{HandoffError, Job, Outcome, Packing, Side};
 use crate::pair::{settle, spawn_guarded};
 use crate::produce::{produce, Closed, Producer, Shape};
 
@@ -23,41 +24,49 @@ impl Kind for BridgeBlockingSend {
     const FAMILY: Family = Family::Stream;
     const RUNTIME: RuntimeKind = RuntimeKind::MultiThread;
 
-    fn describe(batched: bool) -> String {
+    fn describe(packing: Packing) -> String {
         format!(
-            "a blocking producer thread (spawned in std::thread::scope each run, outside the runtime) calls \
+            "a blocking producer thread (spawned in std::thread::scope each run before the clock starts, outside the runtime) calls \
              `Sender::blocking_send` on a bounded tokio::sync::mpsc channel; a consumer task spawned on a \
              multi-thread tokio runtime (default worker count, built once per trial) polls a ReceiverStream, sums \
              and checks order; the calling thread waits in `block_on` for the consumer, then joins the producer; \
              {}; in order",
-            shape_phrase(batched)
+            shape_phrase(packing)
         )
     }
 
-    fn run<Sh: Shape, P: Producer, S: Sink>(
+    fn run<M: Meter, Sh: Shape, P: Producer, S: Sink>(
         env: &Env<'_>,
         shape: Sh,
-        job: &Job<'_>,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
         producer: P,
         sink: S,
     ) -> Result<Outcome, HandoffError> {
         let runtime = env.runtime()?;
         let (tx, rx) = mpsc::channel::<Result<Sh::Msg, P::Error>>(env.messages(shape));
-        let gauge: &Outstanding = job.gauge;
-        let consumer_gauge = Arc::clone(job.gauge);
+        let meter = &job.meter;
+        let consumer_meter = job.meter.clone();
         let items = job.items;
         let guard = job.live.enter();
+        let opener = Opener::new(Arc::new(StartLine::default()));
+        let line = Arc::clone(opener.line());
         thread::scope(|scope| {
             let producer_thread = thread::Builder::new()
                 .name("producer".to_string())
                 .spawn_scoped(scope, move || {
                     let _guard = guard;
-                    produce(shape, &producer, items, gauge, |m| tx.blocking_send(m).map_err(|_| Closed));
+                    line.arrive();
+                    line.wait_open();
+                    produce(shape, &producer, items, meter, |m| tx.blocking_send(m).map_err(|_| Closed));
                 })
                 .map_err(|source| HandoffError::Spawn { side: Side::Producer, source })?;
             let consumer = spawn_guarded(runtime.handle(), job.live, async move {
-                consume_stream(shape, ReceiverStream::new(rx), &consumer_gauge, sink).await
+                consume_stream(shape, ReceiverStream::new(rx), &consumer_meter, sink).await
             });
+            opener.line().wait_arrived(1);
+            go();
+            drop(opener);
             let consumed =
                 runtime.block_on(consumer).unwrap_or_else(|e| Err(HandoffError::from_join(Side::Consumer, e)));
             let produced = producer_thread.join().map_err(|p| HandoffError::from_panic(Side::Producer, &*p));

@@ -7,7 +7,9 @@
 //! | `blocking-crossbeam[-batched]` | producer thread → `crossbeam_channel::bounded` → the calling thread |
 //! | `blocking-flume[-batched]` | producer thread → `flume::bounded`, sync `send`/`recv` → the calling thread |
 //! | `blocking-std[-batched]` | producer thread → `std::sync::mpsc::sync_channel` → the calling thread |
-//! | `blocking-condvar[-batched]` | producer thread → hand-written `Mutex<VecDeque>` + two `Condvar`s → the calling thread |
+//! | `blocking-crossbeam-one-message`, `blocking-std-one-message`, `stream-tokio-one-message` | the same pairs with the whole capacity in one message: producer and consumer take turns |
+//! | `blocking-condvar[-batched]` | producer thread → hand-written `Mutex<VecDeque>` + two `Condvar`s, notifying on every operation → the calling thread |
+//! | `blocking-condvar-counted[-batched]` | the same queue counting its waiters, notifying only when a peer waits |
 //! | `stream-tokio[-batched]` | producer task → `tokio::sync::mpsc` → consumer task polling a `ReceiverStream`, multi-thread runtime |
 //! | `stream-tokio-recv-many` | the same channel, one item per message, drained up to `batch` at a time with `Receiver::recv_many` |
 //! | `stream-tokio-current-thread[-batched]` | the tokio pair on a current-thread runtime: both ends on one thread |
@@ -22,16 +24,19 @@
 //! **Common ground.** The producer emits `0..items` (the crate's `produce` module gives the payload and how a
 //! failure travels); the consumer sums with `wrapping_add` and checks that item `i` is `i` (`consume`).
 //! Runtimes are built in [`HandoffContestant::prepare`], outside the timed window, and reused by every
-//! iteration; threads, tasks and channels are made inside each run, as a job that hands off a million items
-//! would. Multi-thread runtimes have tokio's default worker count (one per core).
+//! iteration; threads, tasks and channels are made inside each run, before it calls `go`: a producer thread waits
+//! at a start line and a producer task on a oneshot until `go` has started the clock, so spawning is not timed.
+//! Multi-thread runtimes have tokio's default worker count (one per core).
 //!
 //! **Capacity.** Every channel holds the same number of items: `capacity` messages of one item, or
 //! `max(1, capacity / batch)` messages of `batch` items. Where a crate counts differently it is compensated:
 //! `futures::channel::mpsc::channel(n)` holds `n` plus one message per sender, so it is created with
 //! `messages − 1` (for one message, `channel(0)`: the sender's own slot is the whole buffer).
 //!
-//! **Outstanding work.** The producer `admit`s a message's items into the gauge just before sending it and the
-//! consumer lets them `leave` just after receiving it: one relaxed atomic each per message. The bound
+//! **Outstanding work.** The producer `admit`s a message's items into the job's meter (`NoMeter` in timed
+//! iterations, where the calls compile away; the shared gauge in accounting iterations and conformance checks)
+//! just before sending it and the consumer lets them `leave` just after receiving it: in accounting iterations,
+//! one relaxed atomic each per message. The bound
 //! ([`HandoffContestant::bound`]) is what the channel holds plus one message in each end's hand
 //! ([`HandoffConfig::bound`]), except where a contestant's consumer holds more (`recv_many`).
 
@@ -52,11 +57,12 @@ use std::fmt;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
+use measure::meter::{GaugeMeter, Meter, NoMeter};
 use measure::summary::{ContestantInfo, Family};
 use tokio::runtime::Runtime;
 
 use crate::consume::{dispatch, PairRun, Sink};
-use crate::job::{HandoffConfig, HandoffError, Job, Outcome};
+use crate::job::{HandoffConfig, HandoffError, Job, Outcome, Packing};
 use crate::produce::{Batched, PerItem, Producer, Shape};
 
 /// A way of handing items from a producer to a consumer, as the registry lists it.
@@ -77,9 +83,15 @@ pub trait HandoffContestant: Send + Sync + fmt::Debug {
 
 /// A contestant ready to run: its runtime, if any, is built.
 pub trait PreparedHandoff: Send + fmt::Debug {
-    /// Run one job to the end: every thread and task it started has ended when this returns, except that tokio
-    /// may release a finished task's slot a moment later (see [`PreparedHandoff::alive_tasks`]).
-    fn run(&self, job: &Job<'_>) -> Result<Outcome, HandoffError>;
+    /// Run one job to the end, calling `go` once both ends exist and right before the first message moves: every
+    /// thread and task it started has ended when this returns, except that tokio may release a finished task's
+    /// slot a moment later (see [`PreparedHandoff::alive_tasks`]). The timed instantiation: the meter is
+    /// [`NoMeter`] and compiles away.
+    fn run(&self, job: &Job<'_, NoMeter>, go: &mut dyn FnMut()) -> Result<Outcome, HandoffError>;
+
+    /// [`PreparedHandoff::run`] counting outstanding items into the job's gauge (accounting iterations and
+    /// conformance checks); the same generic code, instantiated with [`GaugeMeter`].
+    fn run_metered(&self, job: &Job<'_, GaugeMeter>, go: &mut dyn FnMut()) -> Result<Outcome, HandoffError>;
 
     /// Tasks alive on its tokio runtime (`RuntimeMetrics::num_alive_tasks`); `None` without a runtime.
     fn alive_tasks(&self) -> Option<usize> {
@@ -87,31 +99,37 @@ pub trait PreparedHandoff: Send + fmt::Debug {
     }
 }
 
-/// Every contestant, in report order: each per-item contestant right before its batched twin.
+/// Every contestant, in report order: each per-item contestant right before its batched twin (and, for
+/// crossbeam, std and tokio, the one-message variant after that).
 pub fn contestants() -> Vec<Arc<dyn HandoffContestant>> {
     vec![
-        Arc::new(Pair::<baseline_loop::BaselineLoop>::new(false)),
-        Arc::new(Pair::<crossbeam::Crossbeam>::new(false)),
-        Arc::new(Pair::<crossbeam::Crossbeam>::new(true)),
-        Arc::new(Pair::<flume_sync::FlumeSync>::new(false)),
-        Arc::new(Pair::<flume_sync::FlumeSync>::new(true)),
-        Arc::new(Pair::<std_sync::StdSync>::new(false)),
-        Arc::new(Pair::<std_sync::StdSync>::new(true)),
-        Arc::new(Pair::<condvar::Condvar>::new(false)),
-        Arc::new(Pair::<condvar::Condvar>::new(true)),
-        Arc::new(Pair::<tokio_mpsc::TokioMpsc>::new(false)),
-        Arc::new(Pair::<tokio_mpsc::TokioMpsc>::new(true)),
-        Arc::new(Pair::<tokio_recv_many::TokioRecvMany>::new(false)),
-        Arc::new(Pair::<tokio_current_thread::TokioCurrentThread>::new(false)),
-        Arc::new(Pair::<tokio_current_thread::TokioCurrentThread>::new(true)),
-        Arc::new(Pair::<flume_async::FlumeAsync>::new(false)),
-        Arc::new(Pair::<flume_async::FlumeAsync>::new(true)),
-        Arc::new(Pair::<futures_mpsc::FuturesMpsc>::new(false)),
-        Arc::new(Pair::<futures_mpsc::FuturesMpsc>::new(true)),
-        Arc::new(Pair::<bridge_blocking_send::BridgeBlockingSend>::new(false)),
-        Arc::new(Pair::<bridge_blocking_send::BridgeBlockingSend>::new(true)),
-        Arc::new(Pair::<bridge_blocking_recv::BridgeBlockingRecv>::new(false)),
-        Arc::new(Pair::<bridge_blocking_recv::BridgeBlockingRecv>::new(true)),
+        Arc::new(Pair::<baseline_loop::BaselineLoop>::new(Packing::PerItem)),
+        Arc::new(Pair::<crossbeam::Crossbeam>::new(Packing::PerItem)),
+        Arc::new(Pair::<crossbeam::Crossbeam>::new(Packing::Batched)),
+        Arc::new(Pair::<crossbeam::Crossbeam>::new(Packing::OneMessage)),
+        Arc::new(Pair::<flume_sync::FlumeSync>::new(Packing::PerItem)),
+        Arc::new(Pair::<flume_sync::FlumeSync>::new(Packing::Batched)),
+        Arc::new(Pair::<std_sync::StdSync>::new(Packing::PerItem)),
+        Arc::new(Pair::<std_sync::StdSync>::new(Packing::Batched)),
+        Arc::new(Pair::<std_sync::StdSync>::new(Packing::OneMessage)),
+        Arc::new(Pair::<condvar::Condvar>::new(Packing::PerItem)),
+        Arc::new(Pair::<condvar::Condvar>::new(Packing::Batched)),
+        Arc::new(Pair::<condvar::CountedCondvar>::new(Packing::PerItem)),
+        Arc::new(Pair::<condvar::CountedCondvar>::new(Packing::Batched)),
+        Arc::new(Pair::<tokio_mpsc::TokioMpsc>::new(Packing::PerItem)),
+        Arc::new(Pair::<tokio_mpsc::TokioMpsc>::new(Packing::Batched)),
+        Arc::new(Pair::<tokio_mpsc::TokioMpsc>::new(Packing::OneMessage)),
+        Arc::new(Pair::<tokio_recv_many::TokioRecvMany>::new(Packing::PerItem)),
+        Arc::new(Pair::<tokio_current_thread::TokioCurrentThread>::new(Packing::PerItem)),
+        Arc::new(Pair::<tokio_current_thread::TokioCurrentThread>::new(Packing::Batched)),
+        Arc::new(Pair::<flume_async::FlumeAsync>::new(Packing::PerItem)),
+        Arc::new(Pair::<flume_async::FlumeAsync>::new(Packing::Batched)),
+        Arc::new(Pair::<futures_mpsc::FuturesMpsc>::new(Packing::PerItem)),
+        Arc::new(Pair::<futures_mpsc::FuturesMpsc>::new(Packing::Batched)),
+        Arc::new(Pair::<bridge_blocking_send::BridgeBlockingSend>::new(Packing::PerItem)),
+        Arc::new(Pair::<bridge_blocking_send::BridgeBlockingSend>::new(Packing::Batched)),
+        Arc::new(Pair::<bridge_blocking_recv::BridgeBlockingRecv>::new(Packing::PerItem)),
+        Arc::new(Pair::<bridge_blocking_recv::BridgeBlockingRecv>::new(Packing::Batched)),
     ]
 }
 
@@ -156,83 +174,89 @@ impl Env<'_> {
 
 /// One channel arrangement, per item or batched: what each contestant file implements.
 pub(crate) trait Kind: Send + Sync + 'static {
-    /// Name of the per-item variant; the batched one appends `-batched`.
+    /// Name of the per-item variant; the others append [`Packing::suffix`].
     const NAME: &'static str;
     /// The consumer's style.
     const FAMILY: Family;
     /// The runtime it needs.
     const RUNTIME: RuntimeKind;
 
-    /// One line saying exactly what it is, for the per-item or batched variant.
-    fn describe(batched: bool) -> String;
+    /// One line saying exactly what it is, for a packing.
+    fn describe(packing: Packing) -> String;
 
     /// Whether it hands items from one party to another at all (the loop baseline does not).
     const HANDS_OFF: bool = true;
 
     /// Its outstanding-work bound ([`HandoffContestant::bound`]).
-    fn bound(config: &HandoffConfig, batched: bool) -> Option<u64> {
-        Some(config.bound(batched))
+    fn bound(config: &HandoffConfig, packing: Packing) -> Option<u64> {
+        Some(config.bound(packing))
     }
 
-    /// Run `job` with messages of `shape`.
-    fn run<Sh: Shape, P: Producer, S: Sink>(
+    /// Run `job` with messages of `shape`, calling `go` once both ends exist (threads spawned and waiting, tasks
+    /// spawned) and right before the first message moves.
+    fn run<M: Meter, Sh: Shape, P: Producer, S: Sink>(
         env: &Env<'_>,
         shape: Sh,
-        job: &Job<'_>,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
         producer: P,
         sink: S,
     ) -> Result<Outcome, HandoffError>;
 }
 
-/// How the messages of the per-item or batched variant look, for descriptions.
-pub(crate) fn shape_phrase(batched: bool) -> &'static str {
-    if batched {
-        "one `Vec<u64>` of `batch` (default 256) items per message, the channel holding max(1, capacity / batch) \
-         messages (the same items as per item once capacity ≥ batch, one whole batch below that); the producer \
-         allocates each Vec, the consumer frees it"
-    } else {
-        "one `u64` per message (sent as `Result<u64, Infallible>`, the layout of a `u64`), the channel holding \
-         `capacity` (default 256) messages"
+/// How the messages of a packing look, for descriptions; the exact counts at each capacity are the results
+/// table's `items_per_message` and `messages_per_channel`.
+pub(crate) fn shape_phrase(packing: Packing) -> &'static str {
+    match packing {
+        Packing::PerItem => {
+            "one `u64` per message (sent as `Result<u64, Infallible>`, the layout of a `u64`), the channel holding \
+             `capacity` messages of one item"
+        }
+        Packing::Batched => {
+            "one `Vec<u64>` per message of capacity / `messages` items (default 16 messages; at most `batch`, \
+             default 256, items; at least 1), the channel holding `capacity` items in that many messages, so the \
+             producer can run ahead; the producer allocates each Vec, the consumer frees it"
+        }
+        Packing::OneMessage => {
+            "one `Vec<u64>` of `capacity` items per message, the channel holding that one message, so producer and \
+             consumer take turns (the pathology of a batch as large as the channel)"
+        }
     }
 }
 
-/// A [`Kind`] as a registered contestant, per item or batched.
+/// A [`Kind`] as a registered contestant, with one packing.
 struct Pair<K> {
-    batched: bool,
+    packing: Packing,
     kind: PhantomData<fn() -> K>,
 }
 
 impl<K: Kind> Pair<K> {
-    fn new(batched: bool) -> Self {
-        Pair { batched, kind: PhantomData }
+    fn new(packing: Packing) -> Self {
+        Pair { packing, kind: PhantomData }
     }
 
     fn name(&self) -> String {
-        if self.batched {
-            format!("{}-batched", K::NAME)
-        } else {
-            K::NAME.to_string()
-        }
+        format!("{}{}", K::NAME, self.packing.suffix())
     }
 }
 
 impl<K> fmt::Debug for Pair<K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Pair").field("batched", &self.batched).finish_non_exhaustive()
+        f.debug_struct("Pair").field("packing", &self.packing).finish_non_exhaustive()
     }
 }
 
 impl<K: Kind> HandoffContestant for Pair<K> {
     fn info(&self) -> ContestantInfo {
-        ContestantInfo { name: self.name(), family: K::FAMILY, description: K::describe(self.batched) }
+        ContestantInfo { name: self.name(), family: K::FAMILY, description: K::describe(self.packing) }
     }
 
     fn bound(&self, config: &HandoffConfig) -> Option<u64> {
-        K::bound(config, self.batched)
+        K::bound(config, self.packing)
     }
 
     fn items_per_message(&self, config: &HandoffConfig) -> Option<usize> {
-        K::HANDS_OFF.then(|| config.items_per_message(self.batched))
+        K::HANDS_OFF.then(|| config.items_per_message(self.packing))
     }
 
     fn prepare(&self, config: &HandoffConfig) -> Result<Box<dyn PreparedHandoff>, HandoffError> {
@@ -242,7 +266,7 @@ impl<K: Kind> HandoffContestant for Pair<K> {
             RuntimeKind::CurrentThread => pipelines::stream::runtime::current_thread().map(Some),
         };
         let runtime = built.map_err(|e| HandoffError::Prepare { contestant: self.name(), message: e.to_string() })?;
-        Ok(Box::new(PreparedPair::<K> { runtime, config: *config, batched: self.batched, kind: PhantomData }))
+        Ok(Box::new(PreparedPair::<K> { runtime, config: *config, packing: self.packing, kind: PhantomData }))
     }
 }
 
@@ -250,7 +274,7 @@ impl<K: Kind> HandoffContestant for Pair<K> {
 struct PreparedPair<K> {
     runtime: Option<Runtime>,
     config: HandoffConfig,
-    batched: bool,
+    packing: Packing,
     kind: PhantomData<fn() -> K>,
 }
 
@@ -258,15 +282,19 @@ impl<K> fmt::Debug for PreparedPair<K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("PreparedPair")
             .field("config", &self.config)
-            .field("batched", &self.batched)
+            .field("packing", &self.packing)
             .field("runtime", &self.runtime.is_some())
             .finish_non_exhaustive()
     }
 }
 
 impl<K: Kind> PreparedHandoff for PreparedPair<K> {
-    fn run(&self, job: &Job<'_>) -> Result<Outcome, HandoffError> {
-        dispatch(self, job)
+    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<Outcome, HandoffError> {
+        dispatch(self, job, go)
+    }
+
+    fn run_metered(&self, job: &Job<'_, GaugeMeter>, go: &mut dyn FnMut()) -> Result<Outcome, HandoffError> {
+        dispatch(self, job, go)
     }
 
     fn alive_tasks(&self) -> Option<usize> {
@@ -275,12 +303,20 @@ impl<K: Kind> PreparedHandoff for PreparedPair<K> {
 }
 
 impl<K: Kind> PairRun for PreparedPair<K> {
-    fn run_with<P: Producer, S: Sink>(&self, job: &Job<'_>, producer: P, sink: S) -> Result<Outcome, HandoffError> {
+    fn run_with<M: Meter, P: Producer, S: Sink>(
+        &self,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
+        producer: P,
+        sink: S,
+    ) -> Result<Outcome, HandoffError> {
         let env = Env { runtime: self.runtime.as_ref(), config: self.config };
-        if self.batched {
-            K::run(&env, Batched { batch: self.config.batch }, job, producer, sink)
-        } else {
-            K::run(&env, PerItem, job, producer, sink)
+        match self.packing {
+            Packing::PerItem => K::run(&env, PerItem, job, go, producer, sink),
+            packing => {
+                let batch = self.config.items_per_message(packing);
+                K::run(&env, Batched { batch }, job, go, producer, sink)
+            }
         }
     }
 }
@@ -306,6 +342,9 @@ mod tests {
     fn every_batched_contestant_follows_its_per_item_twin() {
         let names: Vec<String> = contestants().iter().map(|c| c.info().name).collect();
         for (i, name) in names.iter().enumerate() {
+            if let Some(single) = name.strip_suffix("-one-message") {
+                assert_eq!(names.get(i.wrapping_sub(1)), Some(&format!("{single}-batched")), "{name}");
+            }
             if let Some(single) = name.strip_suffix("-batched") {
                 assert_eq!(names.get(i.wrapping_sub(1)).map(String::as_str), Some(single), "{name}");
             }

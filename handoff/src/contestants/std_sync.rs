@@ -1,10 +1,11 @@
-//! `blocking-std[-batched]`: a producer thread sends into `std::sync::mpsc::sync_channel` (since Rust 1.67 a port of crossbeam-channel's array queue: spins briefly, then parks); the calling thread receives, sums and checks order.
+//! `blocking-std[-batched]`: a producer thread sends into `std::sync::mpsc::sync_channel` (since Rust 1.67 a port of crossbeam-channel's array queue, but without its spinning: a blocked thread parks at once); the calling thread receives, sums and checks order.
 
+use measure::meter::Meter;
 use measure::summary::Family;
 
 use super::{shape_phrase, Env, Kind, RuntimeKind};
 use crate::consume::Sink;
-use crate::job::{HandoffError, Job, Outcome};
+use crate::job::{HandoffError, Job, Outcome, Packing};
 use crate::pair::thread_to_caller;
 use crate::produce::{Producer, Shape};
 
@@ -17,23 +18,31 @@ impl Kind for StdSync {
     const FAMILY: Family = Family::Blocking;
     const RUNTIME: RuntimeKind = RuntimeKind::None;
 
-    fn describe(batched: bool) -> String {
+    fn describe(packing: Packing) -> String {
         format!(
-            "a producer thread (spawned in std::thread::scope each run) sends into \
-             `std::sync::mpsc::sync_channel` (since Rust 1.67 a port of crossbeam-channel's array queue: spins \
-             briefly, then parks); the calling thread receives with a blocking `recv`, sums and checks order; {}; \
+            "a producer thread (spawned in std::thread::scope each run, before the clock starts) sends into \
+             `std::sync::mpsc::sync_channel` (since Rust 1.67 a port of crossbeam-channel's array queue, but \
+             a blocked end parks at once, without crossbeam's brief spin); the calling thread receives with a blocking `recv`, sums and checks order; {}; \
              in order",
-            shape_phrase(batched)
+            shape_phrase(packing)
         )
     }
 
-    fn run<Sh: Shape, P: Producer, S: Sink>(
+    fn run<M: Meter, Sh: Shape, P: Producer, S: Sink>(
         env: &Env<'_>,
         shape: Sh,
-        job: &Job<'_>,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
         producer: P,
         sink: S,
     ) -> Result<Outcome, HandoffError> {
-        thread_to_caller::<pipelines::blocking::std_sync::StdSync, _, _, _>(&env.config, shape, job, producer, sink)
+        thread_to_caller::<pipelines::blocking::std_sync::StdSync, _, _, _, _>(
+            &env.config,
+            shape,
+            job,
+            go,
+            producer,
+            sink,
+        )
     }
 }

@@ -1,13 +1,12 @@
 //! `stream-tokio-recv-many`: the `stream-tokio` pair with one item per message, but the consumer task drains up to `batch` messages per wake-up with `tokio::sync::mpsc::Receiver::recv_many` into a reused `Vec`: batching on the receiving side only.
 
-use std::sync::Arc;
-
+use measure::meter::Meter;
 use measure::summary::Family;
 use tokio::sync::mpsc;
 
 use super::{Env, Kind, RuntimeKind};
 use crate::consume::Sink;
-use crate::job::{HandoffConfig, HandoffError, Job, Outcome};
+use crate::job::{HandoffConfig, HandoffError, Job, Outcome, Packing};
 use crate::pair::two_tasks;
 use crate::produce::{produce_async, Producer, Shape};
 
@@ -20,7 +19,7 @@ impl Kind for TokioRecvMany {
     const FAMILY: Family = Family::Stream;
     const RUNTIME: RuntimeKind = RuntimeKind::MultiThread;
 
-    fn describe(_batched: bool) -> String {
+    fn describe(_packing: Packing) -> String {
         "two tasks spawned on a multi-thread tokio runtime (default worker count, built once per trial): the \
          producer awaits `Sender::send` of one `u64` per message on a bounded tokio::sync::mpsc channel of \
          `capacity` messages (as stream-tokio), the consumer calls `Receiver::recv_many(&mut buf, batch)`, which \
@@ -31,27 +30,28 @@ impl Kind for TokioRecvMany {
             .to_string()
     }
 
-    fn bound(config: &HandoffConfig, _batched: bool) -> Option<u64> {
+    fn bound(config: &HandoffConfig, _packing: Packing) -> Option<u64> {
         let taken = config.batch.min(config.capacity).max(1);
         Some((config.capacity + 1 + taken) as u64)
     }
 
-    fn run<Sh: Shape, P: Producer, S: Sink>(
+    fn run<M: Meter, Sh: Shape, P: Producer, S: Sink>(
         env: &Env<'_>,
         shape: Sh,
-        job: &Job<'_>,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
         producer: P,
         mut sink: S,
     ) -> Result<Outcome, HandoffError> {
         let runtime = env.runtime()?;
         let limit = env.config.batch.max(1);
         let (tx, mut rx) = mpsc::channel::<Result<Sh::Msg, P::Error>>(env.messages(shape));
-        let gauge = Arc::clone(job.gauge);
-        let producer = produce_async(shape, producer, job.items, Arc::clone(&gauge), tx);
+        let meter = job.meter.clone();
+        let producer = produce_async(shape, producer, job.items, meter.clone(), tx);
         let consumer = async move {
             let mut taken = Vec::with_capacity(limit);
             while rx.recv_many(&mut taken, limit).await > 0 {
-                gauge.leave(taken.iter().map(|m| m.as_ref().map_or(0, Sh::items_in)).sum());
+                meter.leave(taken.iter().map(|m| m.as_ref().map_or(0, Sh::items_in)).sum());
                 for message in taken.drain(..) {
                     let msg = message.map_err(Into::into)?;
                     if Sh::deliver(msg, &mut sink).is_break() {
@@ -61,6 +61,6 @@ impl Kind for TokioRecvMany {
             }
             Ok(sink.finish())
         };
-        runtime.block_on(two_tasks(job.live, producer, consumer))
+        runtime.block_on(two_tasks(job.live, go, producer, consumer))
     }
 }

@@ -8,6 +8,12 @@
 //! next send fails and it ends quietly. [`Pipeline::finish`] joins every stage and reports the first stage,
 //! in pipeline order, that returned an error or panicked.
 //!
+//! **Start line.** Every stage thread is spawned as the pipeline is built, and the source is held at a start line
+//! until the consumer starts: [`Pipeline::start`] waits until every stage thread is running, calls the caller's
+//! `go` (so a caller can start its clock with the threads already spawned, as a long-lived application's would
+//! be), then releases the source. The other stages need no holding: with nothing sent yet they block on their
+//! empty channels. A pipeline dropped before it starts releases its source, so nothing waits forever.
+//!
 //! [`parked_pool`] is the other way to use threads here: a pool started and parked before the clock starts, then
 //! released at once, each thread running the same work.
 //!
@@ -41,6 +47,7 @@ use ::std::sync::Arc;
 use ::std::thread::{self, Scope, ScopedJoinHandle};
 
 use crate::panic::panic_message;
+use crate::start_line::{Opener, StartLine};
 use crate::{LiveStages, PipelineError};
 
 /// A bounded channel implementation: how to make one, send into it and receive from it, blocking.
@@ -117,6 +124,7 @@ pub struct Pipeline<'scope, 'env, F: Flavor, T: Send, E> {
     rx: F::Receiver<T>,
     stages: Vec<StageThread<'scope, E>>,
     live: Option<Arc<LiveStages>>,
+    line: Opener,
 }
 
 impl<F: Flavor, T: Send, E> fmt::Debug for Pipeline<'_, '_, F, T, E> {
@@ -145,8 +153,13 @@ where
         P: FnOnce(&Outlet<F, T>) -> Result<(), E> + Send + 'scope,
     {
         let (tx, rx) = F::bounded(capacity.max(1));
-        let stage = spawn(scope, &live, name, move || produce(&Outlet { tx }))?;
-        Ok(Pipeline { scope, rx, stages: vec![stage], live })
+        let line = Opener::new(Arc::new(StartLine::default()));
+        let held = Arc::clone(line.line());
+        let stage = spawn(scope, &live, line.line(), name, move || {
+            held.wait_open();
+            produce(&Outlet { tx })
+        })?;
+        Ok(Pipeline { scope, rx, stages: vec![stage], live, line })
     }
 
     /// Add a stage thread named `name` that applies `step` to every message and sends what it returns into a new
@@ -161,9 +174,9 @@ where
         U: Send + 'scope,
         S: FnMut(T) -> Result<Option<U>, E> + Send + 'scope,
     {
-        let Pipeline { scope, rx, mut stages, live } = self;
+        let Pipeline { scope, rx, mut stages, live, line } = self;
         let (tx, next_rx) = F::bounded::<U>(capacity.max(1));
-        let stage = spawn(scope, &live, name, move || {
+        let stage = spawn(scope, &live, line.line(), name, move || {
             while let Some(message) = F::recv(&rx) {
                 if let Some(out) = step(message)? {
                     if F::send(&tx, out).is_err() {
@@ -174,13 +187,22 @@ where
             Ok(())
         })?;
         stages.push(stage);
-        Ok(Pipeline { scope, rx: next_rx, stages, live })
+        Ok(Pipeline { scope, rx: next_rx, stages, live, line })
     }
 
-    /// Run `consume` on the calling thread over what the last stage sends, then join every stage. The consumer
-    /// may stop early by dropping the [`Inlet`]. Returns what `consume` returned unless a stage failed.
+    /// [`Pipeline::start`] with nothing to do at the start line.
     pub fn finish<R>(self, consume: impl FnOnce(Inlet<F, T>) -> R) -> Result<R, PipelineError<E>> {
-        let Pipeline { rx, stages, .. } = self;
+        self.start(&mut || {}, consume)
+    }
+
+    /// Wait until every stage thread is running, call `go`, release the source, run `consume` on the calling
+    /// thread over what the last stage sends, then join every stage. The consumer may stop early by dropping the
+    /// [`Inlet`]. Returns what `consume` returned unless a stage failed.
+    pub fn start<R>(self, go: &mut dyn FnMut(), consume: impl FnOnce(Inlet<F, T>) -> R) -> Result<R, PipelineError<E>> {
+        let Pipeline { rx, stages, line, .. } = self;
+        line.line().wait_arrived(stages.len());
+        go();
+        drop(line);
         let out = consume(Inlet { rx });
         let mut failure = None;
         for StageThread { name, handle } in stages {
@@ -201,14 +223,18 @@ where
 fn spawn<'scope, E: Send + 'scope + fmt::Debug + fmt::Display>(
     scope: &'scope Scope<'scope, '_>,
     live: &Option<Arc<LiveStages>>,
+    line: &Arc<StartLine>,
     name: &'static str,
     body: impl FnOnce() -> Result<(), E> + Send + 'scope,
 ) -> Result<StageThread<'scope, E>, PipelineError<E>> {
     let guard = live.as_ref().map(LiveStages::enter);
+    let line = Arc::clone(line);
     let handle = thread::Builder::new()
         .name(name.to_string())
         .spawn_scoped(scope, move || {
             let _guard = guard;
+            line.arrive();
+            drop(line);
             body()
         })
         .map_err(|source| PipelineError::Spawn { stage: name, source })?;
@@ -245,6 +271,37 @@ mod tests {
         assert_eq!(doubled_sum::<Crossbeam>(&input, 1).ok(), Some(expected));
         assert_eq!(doubled_sum::<Flume>(&input, 7).ok(), Some(expected));
         assert_eq!(doubled_sum::<StdSync>(&input, 1024).ok(), Some(expected));
+    }
+
+    #[test]
+    fn go_runs_once_every_stage_is_running_and_before_the_source_sends() {
+        use ::std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+        let (gone, sent_before_go, live) = (AtomicBool::new(false), AtomicUsize::new(0), Arc::new(LiveStages::new()));
+        let sum = thread::scope(|scope| {
+            Pipeline::<Crossbeam, u64, String>::source(scope, Some(live.clone()), 4, "source", |out| {
+                for x in 0..100 {
+                    if !gone.load(Ordering::SeqCst) {
+                        sent_before_go.fetch_add(1, Ordering::SeqCst);
+                    }
+                    if out.send(x).is_err() {
+                        break;
+                    }
+                }
+                Ok(())
+            })?
+            .stage(4, "double", |x| Ok(Some(x * 2)))?
+            .stage(4, "identity", |x| Ok(Some(x)))?
+            .start(
+                &mut || {
+                    assert_eq!(live.current(), 3, "every stage thread is running at go");
+                    gone.store(true, Ordering::SeqCst);
+                },
+                |items| items.sum::<u64>(),
+            )
+        });
+        assert_eq!(sum.ok(), Some(9_900));
+        assert_eq!(sent_before_go.load(Ordering::SeqCst), 0, "the source sent nothing before go");
+        assert_eq!(live.current(), 0);
     }
 
     #[test]

@@ -65,7 +65,7 @@ pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
             Basis::Intervals,
             vec![Comparison {
                 a: Side::contestant("stream-tokio-iter", work(0)),
-                b: Side::contestant("stream-tokio-noyield", work(0)),
+                b: Side::contestant("stream-tokio-stream-adapters", work(0)),
             }],
         ),
     ]
@@ -173,6 +173,7 @@ pub(crate) mod tests {
                 forks: 1,
                 warmup: 1,
                 iterations: 30,
+                accounting: 1,
                 noise_threshold: 0.2,
                 seed: 0,
                 trial_timeout_s: 60.0,
@@ -197,11 +198,15 @@ pub(crate) mod tests {
 
     #[test]
     fn the_fastest_stream_is_judged_against_the_loop() {
-        let summary = summary_with(&[(LOOP, 0, 1.0), ("stream-futures", 0, 1.5), ("stream-tokio-noyield", 0, 1.8)]);
+        let summary = summary_with(&[
+            (LOOP, 0, 1.0),
+            ("stream-futures-adapters", 0, 1.5),
+            ("stream-tokio-stream-adapters", 0, 1.8),
+        ]);
         let claim = judged(&summary, 0);
         assert_eq!(claim.verdict, Verdict::Holds, "{}", claim.detail);
-        assert!(claim.detail.contains("stream-futures"), "{}", claim.detail);
-        let slow = summary_with(&[(LOOP, 0, 1.0), ("stream-futures", 0, 5.0)]);
+        assert!(claim.detail.contains("stream-futures-adapters"), "{}", claim.detail);
+        let slow = summary_with(&[(LOOP, 0, 1.0), ("stream-futures-adapters", 0, 5.0)]);
         assert_eq!(judged(&slow, 0).verdict, Verdict::Fails);
     }
 
@@ -218,7 +223,7 @@ pub(crate) mod tests {
     #[test]
     fn a_missing_contestant_makes_a_claim_inconclusive() {
         let mut summary = summary_with(&[]);
-        summary.contestants.retain(|c| c.name != "stream-tokio-noyield");
+        summary.contestants.retain(|c| c.name != "stream-tokio-stream-adapters");
         let claim = judged(&summary, 3);
         assert_eq!(claim.verdict, Verdict::Inconclusive);
         assert!(claim.detail.contains("did not run"), "{}", claim.detail);
@@ -227,7 +232,7 @@ pub(crate) mod tests {
 
     #[test]
     fn a_broken_contestant_cannot_make_the_fastest_stream_claim_hold() {
-        let mut summary = summary_with(&[(LOOP, 0, 1.0), ("stream-futures", 0, 1.5)]);
+        let mut summary = summary_with(&[(LOOP, 0, 1.0), ("stream-futures-adapters", 0, 1.5)]);
         for c in summary.contestants.iter_mut().filter(|c| c.family == Family::Stream) {
             c.status = Status::Failed;
             c.checks.push(measure::summary::Check::new("checksum", false, "sum 41 instead of 42"));

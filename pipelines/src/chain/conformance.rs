@@ -11,6 +11,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use measure::gauge::Outstanding;
+use measure::meter::GaugeMeter;
 use measure::summary::Check;
 use measure::watchdog::run_guarded;
 
@@ -206,8 +207,9 @@ fn fault_check(
             let tasks = bench.tasks_settle();
             let right_error = match (&out, action) {
                 (Err(ChainError::Stage(e)), FaultAction::Error) => e.stage == stage && e.at == FAULT_AT,
+                // Named after the thread or task that ran the stage: itself, or a fused `source+map1+filter`.
                 (Err(ChainError::Panicked { stage: s, message }), FaultAction::Panic) => {
-                    message.contains("injected panic") && s == stage.as_str()
+                    message.contains("injected panic") && s.split('+').any(|part| part == stage.as_str())
                 }
                 _ => false,
             };
@@ -242,15 +244,15 @@ impl Bench {
         consumer: Consumer,
     ) -> (Result<Outcome, ChainError>, Arc<Outstanding>) {
         let gauge = Arc::new(Outstanding::new());
-        let job = Job { input: &self.input, work, behaviour, consumer, gauge: &gauge, live: &self.live };
-        let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.prepared.run(&job))).unwrap_or_else(
-            |payload| {
-                Err(ChainError::Panicked {
-                    stage: "run (propagated out of the contestant!)".to_string(),
-                    message: panic_message(&*payload),
-                })
-            },
-        );
+        let meter = GaugeMeter::new(Arc::clone(&gauge));
+        let job = Job { input: &self.input, work, behaviour, consumer, meter, live: &self.live };
+        let run = || self.prepared.run_metered(&job, &mut || {});
+        let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)).unwrap_or_else(|payload| {
+            Err(ChainError::Panicked {
+                stage: "run (propagated out of the contestant!)".to_string(),
+                message: panic_message(&*payload),
+            })
+        });
         (out, gauge)
     }
 

@@ -50,6 +50,7 @@ pub fn discussion(summary: &Summary) -> String {
         "items": param("items"),
         "batch": param("batch"),
         "capacity": param("capacity"),
+        "messages": param("messages"),
         "cores": summary.environment.cores,
         "floor": LOOP,
         "first": first,
@@ -149,7 +150,8 @@ fn where_time_goes(summary: &Summary, first: u64, last: u64) -> Vec<String> {
         }
         None => out.push("No stream contestant ran cleanly, so streams cannot be placed against the loop.".to_string()),
     }
-    let (yielding, never) = (ms(summary, "stream-tokio-iter", first), ms(summary, "stream-tokio-noyield", first));
+    let (yielding, never) =
+        (ms(summary, "stream-tokio-iter", first), ms(summary, "stream-tokio-stream-adapters", first));
     if let (Some(y), Some(n)) = (yielding, never) {
         let what = match verdict(summary, &format!("At work {first}, tokio-stream's yielding")) {
             Some(Verdict::Holds) => "costs measurably more (the yielding claim holds)",
@@ -158,7 +160,7 @@ fn where_time_goes(summary: &Summary, first: u64, last: u64) -> Vec<String> {
             _ => "is not settled by this run (the yielding claim is inconclusive)",
         };
         out.push(format!(
-            "**Cooperative yielding** is the difference between `stream-tokio-iter` and `stream-tokio-noyield`, \
+            "**Cooperative yielding** is the difference between `stream-tokio-iter` and `stream-tokio-stream-adapters`, \
              and here it {what}: {} vs {} ms per million at work {first} ({}).",
             num(yielding),
             num(never),
@@ -260,10 +262,10 @@ mod tests {
 
     #[test]
     fn every_figure_comes_from_the_summary() {
-        let summary = summary_with(&[(LOOP, 0, 1.25), ("stream-futures", 0, 1.875), (LOOP, 64, 40.0)]);
+        let summary = summary_with(&[(LOOP, 0, 1.25), ("stream-futures-adapters", 0, 1.875), (LOOP, 64, 40.0)]);
         let text = discussion(&summary);
         assert!(text.contains("1.25"), "{text}");
-        assert!(text.contains("1.50×"), "{text}"); // stream-futures / loop
+        assert!(text.contains("1.50×"), "{text}"); // stream-futures-adapters / loop
         assert!(text.contains("40.0"), "{text}");
         assert!(text.contains("### What to pick"));
     }
@@ -278,7 +280,7 @@ mod tests {
     #[test]
     fn the_almost_a_loop_finding_is_printed_only_when_its_claim_holds() {
         let judged = |stream: f64| {
-            let mut summary = summary_with(&[(LOOP, 0, 1.0), ("stream-futures", 0, stream)]);
+            let mut summary = summary_with(&[(LOOP, 0, 1.0), ("stream-futures-adapters", 0, stream)]);
             summary.claims = measure::judge::judge_all(&summary, &crate::chain::claims::table(&summary));
             discussion(&summary)
         };

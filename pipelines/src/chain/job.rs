@@ -6,30 +6,42 @@ use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use measure::gauge::Outstanding;
+use measure::meter::NoMeter;
 
 use crate::{LiveStages, PipelineError};
 
 /// Channel sizing shared by every contestant of one trial.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ChainConfig {
-    /// Items per message for the batched contestants (at least 1).
+    /// Most items per message for the batched contestants (at least 1).
     pub batch: usize,
-    /// Items every channel can hold (at least 1). Batched channels hold `capacity / batch` messages (at least
-    /// one), so every channel holds the same number of items whatever the message size.
+    /// Items every channel can hold (at least 1), batched or not.
     pub capacity: usize,
+    /// Messages a batched channel holds at least, room for the sender to run ahead (at least 1): a batch is
+    /// `capacity / messages` items, at most `batch`.
+    pub messages: usize,
 }
 
 impl Default for ChainConfig {
     fn default() -> Self {
-        ChainConfig { batch: 256, capacity: 1024 }
+        ChainConfig { batch: 256, capacity: 1024, messages: 16 }
     }
 }
 
 impl ChainConfig {
-    /// Messages a channel holds when each message carries `batch` items: `capacity / batch`, at least 1.
-    pub fn messages_per_channel(&self, batch: usize) -> usize {
-        (self.capacity / batch.max(1)).max(1)
+    /// Items one message carries: 1 unbatched; batched, `capacity / messages` (at least 1), at most `batch`.
+    pub fn items_per_message(&self, batched: bool) -> usize {
+        if batched {
+            (self.capacity / self.messages.max(1)).clamp(1, self.batch.max(1))
+        } else {
+            1
+        }
+    }
+
+    /// Messages a channel holds: `capacity / items_per_message`, at least 1, so every channel holds the same
+    /// items batched or not.
+    pub fn messages_per_channel(&self, batched: bool) -> usize {
+        (self.capacity / self.items_per_message(batched)).max(1)
     }
 }
 
@@ -166,9 +178,9 @@ pub enum Behaviour {
     Instrumented(Arc<Instruments>),
 }
 
-/// One run of a chain contestant.
+/// One run of a chain contestant, metering outstanding items with `M` ([`NoMeter`] when timed).
 #[derive(Debug)]
-pub struct Job<'a> {
+pub struct Job<'a, M = NoMeter> {
     /// The input values (shared, so stage tasks that need `'static` data can hold a reference count).
     pub input: &'a Arc<[u64]>,
     /// Rounds of mixing in `map1`.
@@ -177,9 +189,9 @@ pub struct Job<'a> {
     pub behaviour: &'a Behaviour,
     /// What the consumer does.
     pub consumer: Consumer,
-    /// Items handed into the pipeline's first channel and not yet consumed (or dropped by the filter). Only
-    /// contestants that hand items between threads or tasks touch it.
-    pub gauge: &'a Arc<Outstanding>,
+    /// Counts items handed into the pipeline's first channel and not yet consumed (or dropped by the filter).
+    /// Only contestants that hand items between threads or tasks use it.
+    pub meter: M,
     /// Live stage threads and tasks.
     pub live: &'a Arc<LiveStages>,
 }

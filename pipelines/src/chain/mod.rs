@@ -66,14 +66,23 @@ impl Scenario for ChainScenario {
                 100_000_000,
             ),
             ParamSpec::sweep("work", "Mixing rounds map1 applies to each value.", &[0, 64], &[0, 64], 0, 1_000_000),
-            ParamSpec::single("batch", "Items per message for the batched contestants.", 256, 256, 1, 1_000_000),
+            ParamSpec::single("batch", "Most items per message for the batched contestants.", 256, 256, 1, 1_000_000),
             ParamSpec::single(
                 "capacity",
-                "Items each channel holds (batched channels hold capacity/batch messages, at least 1).",
+                "Items each channel holds, batched or not (batched: `messages` messages of capacity/messages items).",
                 1024,
                 1024,
                 1,
                 100_000_000,
+            ),
+            ParamSpec::single(
+                "messages",
+                "Messages a batched channel holds, room to run ahead: a batch is capacity/messages items (at most \
+                 `batch`).",
+                16,
+                16,
+                1,
+                1_000_000,
             ),
         ]
     }
@@ -96,6 +105,8 @@ impl Scenario for ChainScenario {
             "ctx_switches_per_item",
             "max_outstanding",
             "max_outstanding_sampled",
+            "items_per_message",
+            "messages_per_channel",
             "heap_peak_mib",
             "peak_rss_mib",
         ]

@@ -6,15 +6,17 @@ use std::ops::ControlFlow;
 use std::pin::pin;
 
 use futures::{Stream, StreamExt};
+use measure::meter::Meter;
 
 use super::job::{Behaviour, ChainError, Consumer, Job, Outcome};
 use super::ops::{Hook, Stages};
 use crate::sink::TakeSink;
 
 /// A chain sink: a [`crate::sink::Sink`] returning the chain's [`Outcome`] (implemented for every such sink).
-pub(crate) trait Sink: crate::sink::Sink<Outcome> {}
+/// `Send + 'static` so a consumer task can own it.
+pub(crate) trait Sink: crate::sink::Sink<Outcome> + Send + 'static {}
 
-impl<S: crate::sink::Sink<Outcome>> Sink for S {}
+impl<S: crate::sink::Sink<Outcome> + Send + 'static> Sink for S {}
 
 /// Wrapping sum of every item.
 pub(crate) struct SumSink(u64);
@@ -39,23 +41,41 @@ impl crate::sink::Sink<Outcome> for SumSink {
 
 /// A contestant whose consumer runs on one thread, generic over stage hooks and sink.
 pub(crate) trait SinkRun {
-    /// Run `job`'s input through `stages` into `sink`.
-    fn run_with<H: Hook, S: Sink>(&self, job: &Job<'_>, stages: Stages<H>, sink: S) -> Result<Outcome, ChainError>;
+    /// Run `job`'s input through `stages` into `sink`, calling `go` once set up and right before the first item
+    /// moves.
+    fn run_with<M: Meter, H: Hook, S: Sink>(
+        &self,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
+        stages: Stages<H>,
+        sink: S,
+    ) -> Result<Outcome, ChainError>;
 }
 
 /// Run `job` on `contestant` with the stages and sink the job asks for.
-pub(crate) fn dispatch<P: SinkRun>(contestant: &P, job: &Job<'_>) -> Result<Outcome, ChainError> {
+pub(crate) fn dispatch<P: SinkRun, M: Meter>(
+    contestant: &P,
+    job: &Job<'_, M>,
+    go: &mut dyn FnMut(),
+) -> Result<Outcome, ChainError> {
     match job.behaviour {
-        Behaviour::Clean => with_sink(contestant, job, Stages::clean(job.work)),
-        Behaviour::Instrumented(instruments) => with_sink(contestant, job, Stages::instrumented(job.work, instruments)),
+        Behaviour::Clean => with_sink(contestant, job, go, Stages::clean(job.work)),
+        Behaviour::Instrumented(instruments) => {
+            with_sink(contestant, job, go, Stages::instrumented(job.work, instruments))
+        }
     }
 }
 
-fn with_sink<P: SinkRun, H: Hook>(contestant: &P, job: &Job<'_>, stages: Stages<H>) -> Result<Outcome, ChainError> {
+fn with_sink<P: SinkRun, M: Meter, H: Hook>(
+    contestant: &P,
+    job: &Job<'_, M>,
+    go: &mut dyn FnMut(),
+    stages: Stages<H>,
+) -> Result<Outcome, ChainError> {
     match job.consumer {
-        Consumer::Sum => contestant.run_with(job, stages, SumSink(0)),
-        Consumer::Collect => contestant.run_with(job, stages, TakeSink::all()),
-        Consumer::Take(k) => contestant.run_with(job, stages, TakeSink::first(k)),
+        Consumer::Sum => contestant.run_with(job, go, stages, SumSink(0)),
+        Consumer::Collect => contestant.run_with(job, go, stages, TakeSink::all()),
+        Consumer::Take(k) => contestant.run_with(job, go, stages, TakeSink::first(k)),
     }
 }
 

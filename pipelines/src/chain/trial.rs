@@ -1,18 +1,19 @@
-//! One trial of the chain scenario in its own process: conformance checks, then warm-ups and measured
-//! iterations bracketed by the probe, each checked against the reference.
+//! One trial of the chain scenario in its own process: conformance checks, then the harness's loop
+//! ([`measure::harness::run`]) over a [`ChainRoutine`], every run checked against the reference sum.
 
-use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::sync::Arc;
 
-use measure::gauge::Outstanding;
-use measure::probe::{bounded_outstanding_check, Probe};
-use measure::record::{IterationRecord, TrialRequest};
+use measure::harness::{self, Instruments, Iteration, IterationData, Routine, Stop, Window};
+use measure::meter::NoMeter;
+use measure::probe::bounded_outstanding_check;
+use measure::record::TrialRequest;
 use measure::scenario::{TrialError, TrialSink};
 use measure::summary::Check;
 
-use super::job::{Behaviour, ChainConfig, Consumer, Job, Outcome};
-use super::{conformance, contestants, ops};
+use super::contestants::{self, PreparedChain};
+use super::job::{Behaviour, ChainConfig, ChainError, Consumer, Job, Outcome};
+use super::{conformance, ops};
 use crate::LiveStages;
 
 pub(super) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
@@ -21,12 +22,13 @@ pub(super) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
         .map_err(|_| TrialError::BadParam("`work` does not fit in u32".to_string()))?;
     let batch = request.param_usize("batch")?;
     let capacity = request.param_usize("capacity")?;
-    if items == 0 || batch == 0 || capacity == 0 {
-        return Err(TrialError::BadParam("`items`, `batch` and `capacity` must be at least 1".to_string()));
+    let messages = request.param_usize("messages")?;
+    if items == 0 || batch == 0 || capacity == 0 || messages == 0 {
+        return Err(TrialError::BadParam("`items`, `batch`, `capacity` and `messages` must be at least 1".to_string()));
     }
     let contestant = contestants::find(&request.contestant)
         .ok_or_else(|| TrialError::UnknownContestant(request.contestant.clone()))?;
-    let config = ChainConfig { batch, capacity };
+    let config = ChainConfig { batch, capacity, messages };
 
     for check in conformance::all(&contestant, &config) {
         sink.check(check);
@@ -41,56 +43,104 @@ pub(super) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
             return Ok(());
         }
     };
-    let gauge = Arc::new(Outstanding::new());
-    let live = Arc::new(LiveStages::new());
-    let behaviour = Behaviour::Clean;
-    let mut measured_max: Option<u64> = None;
-    let mut first_measured = true;
+    let mut routine = ChainRoutine {
+        prepared,
+        input,
+        work,
+        reference,
+        bound: contestant.bound(&config),
+        channel: contestant
+            .layout()
+            .map(|(_, batched)| (config.items_per_message(batched), config.messages_per_channel(batched))),
+        live: Arc::new(LiveStages::new()),
+        measured_max: None,
+    };
+    harness::run(&mut routine, request, sink);
+    Ok(())
+}
 
-    for index in 0..request.warmup + request.iterations {
-        let warmup = index < request.warmup;
-        let job = Job {
-            input: &input,
-            work: black_box(work),
-            behaviour: &behaviour,
-            consumer: Consumer::Sum,
-            gauge: &gauge,
-            live: &live,
-        };
-        let probe = Probe::start(Arc::clone(&gauge));
-        let out = black_box(prepared.run(black_box(&job)));
-        let measurement = probe.finish(items);
-        match out {
-            Ok(Outcome::Sum(sum)) if sum == reference => {}
+/// A prepared chain contestant as the harness runs it: the input, the reference sum, and the bound its accounting
+/// iterations are held to.
+#[derive(Debug)]
+struct ChainRoutine {
+    prepared: Box<dyn PreparedChain>,
+    input: Arc<[u64]>,
+    work: u32,
+    reference: u64,
+    bound: Option<u64>,
+    /// Items per message and messages per channel, for contestants with channels.
+    channel: Option<(usize, usize)>,
+    live: Arc<LiveStages>,
+    /// The highest exact high-water mark of outstanding items over the accounting iterations.
+    measured_max: Option<u64>,
+}
+
+impl Routine for ChainRoutine {
+    type Output = Result<Outcome, ChainError>;
+
+    fn run(&mut self, instruments: &Instruments, go: &mut dyn FnMut()) -> Result<Self::Output, Stop> {
+        let behaviour = Behaviour::Clean;
+        let (input, work, live) = (&self.input, black_box(self.work), &self.live);
+        let consumer = Consumer::Sum;
+        Ok(match instruments {
+            Instruments::Timed => {
+                let job = Job { input, work, behaviour: &behaviour, consumer, meter: NoMeter, live };
+                black_box(self.prepared.run(black_box(&job), go))
+            }
+            Instruments::Accounting(meter) => {
+                let job = Job { input, work, behaviour: &behaviour, consumer, meter: meter.clone(), live };
+                black_box(self.prepared.run_metered(black_box(&job), go))
+            }
+        })
+    }
+
+    fn items(&self, _: &Self::Output) -> u64 {
+        self.input.len() as u64
+    }
+
+    fn finish(
+        &mut self,
+        iteration: Iteration,
+        output: Self::Output,
+        window: Window<'_>,
+    ) -> Result<IterationData, Stop> {
+        match output {
+            Ok(Outcome::Sum(sum)) if sum == self.reference => {}
             other => {
                 let got = match other {
                     Ok(outcome) => format!("{outcome:?}"),
                     Err(err) => format!("error: {err}"),
                 };
-                let detail = format!("iteration {index}: got {got}, reference {reference}");
-                sink.check(Check::new("checksum", false, detail));
-                return Ok(());
+                let detail = format!("iteration {}: got {got}, reference {}", iteration.index, self.reference);
+                return Err(Stop::failed("checksum", detail));
             }
         }
-        let mut series = BTreeMap::new();
-        if !warmup {
-            if first_measured {
-                if measurement.max_outstanding.is_some() {
-                    series.insert("outstanding".to_string(), measurement.outstanding_series.clone());
-                }
-                first_measured = false;
-            }
+        let mut data = IterationData::from_window(window);
+        if let Some((items, messages)) = self.channel {
+            data.timing.insert("items_per_message".to_string(), items as f64);
+            data.timing.insert("messages_per_channel".to_string(), messages as f64);
+        }
+        if let Some(measurement) = window.accounting() {
             if let Some(max) = measurement.max_outstanding {
-                measured_max = Some(measured_max.map_or(max, |m| m.max(max)));
+                self.measured_max = Some(self.measured_max.map_or(max, |m| m.max(max)));
+                data.series.insert("outstanding".to_string(), measurement.outstanding_series.clone());
             }
         }
-        sink.iteration(IterationRecord { index, warmup, metrics: measurement.metrics(), series });
+        Ok(data)
     }
 
-    let total = request.warmup + request.iterations;
-    sink.check(Check::new("checksum", true, format!("{total} iterations, all equal to reference {reference}")));
-    if let Some(bound) = contestant.bound(&config) {
-        sink.check(bounded_outstanding_check(measured_max, bound, request.iterations, "items"));
+    fn checks(&mut self, measured: u32, accounted: u32) -> Vec<Check> {
+        let mut checks = vec![Check::new(
+            "checksum",
+            true,
+            format!(
+                "{measured} timed and {accounted} accounting iterations (and the warm-ups), all equal to reference {}",
+                self.reference
+            ),
+        )];
+        if let Some(bound) = self.bound {
+            checks.push(bounded_outstanding_check(self.measured_max, bound, accounted, "items"));
+        }
+        checks
     }
-    Ok(())
 }

@@ -117,6 +117,25 @@ where
     pub fn into_parts(self) -> (mpsc::Receiver<T>, TaskStages<E>) {
         (self.rx, self.stages)
     }
+
+    /// Spawn the consumer as a task too, counted in the pipeline's live stages: `consume` gets the last stage's
+    /// receiver (and drops it when it returns, which stops the stages upstream). Returns the consumer's handle and
+    /// the stages to join after it.
+    pub fn consume_in_task<R, C, Fut>(self, consume: C) -> (JoinHandle<R>, TaskStages<E>)
+    where
+        R: Send + 'static,
+        C: FnOnce(mpsc::Receiver<T>) -> Fut,
+        Fut: Future<Output = R> + Send + 'static,
+    {
+        let TaskPipeline { handle, rx, stages, live } = self;
+        let guard = live.as_ref().map(LiveStages::enter);
+        let body = consume(rx);
+        let consumer = handle.spawn(async move {
+            let _guard = guard;
+            body.await
+        });
+        (consumer, stages)
+    }
 }
 
 impl<E: fmt::Debug + fmt::Display> TaskStages<E> {

@@ -60,6 +60,7 @@ pub fn summary() -> Summary {
             forks: 3,
             warmup: 2,
             iterations: 5,
+            accounting: 1,
             noise_threshold: 0.2,
             seed: 42,
             trial_timeout_s: 120.0,

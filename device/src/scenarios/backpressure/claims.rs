@@ -1,8 +1,9 @@
 //! The backpressure scenario's claims, as a table the harness judges ([`measure::judge`]), fixed before any
 //! measurement and never tuned to pass.
 //!
-//! A full run makes one seconds-long iteration in each of three processes, so every claim is judged on the
-//! *range* of the measured iterations (the worst and the best pairing of samples), as the overload scenario
+//! A full run makes one seconds-long timed iteration and one accounting iteration in each of three processes, so
+//! every claim is judged on the *range* of those iterations (the worst and the best pairing of samples; the
+//! outstanding counts from the accounting iterations, throughput from the timed ones), as the overload scenario
 //! does: it holds when every iteration satisfies it, fails when none does, and is inconclusive in between or
 //! when a contestant it needs did not run cleanly. A failed bound check fails the bound claim even when it
 //! stopped the contestant.
@@ -261,9 +262,10 @@ pub(crate) mod tests {
             environment: Environment { cores: 2, ..Environment::default() },
             method: Method {
                 quick: false,
-                forks: 3,
+                forks: 2,
                 warmup: 0,
                 iterations: 1,
+                accounting: 1,
                 noise_threshold: 0.2,
                 seed: 0,
                 trial_timeout_s: 300.0,

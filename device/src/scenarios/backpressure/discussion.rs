@@ -208,8 +208,9 @@ fn bound(summary: &Summary, out: &mut String) {
     }
     let _ = writeln!(
         out,
-        " The figure is the exact high-water mark: every call raises a shared gauge when it is admitted and \
-         lowers it when it is answered, so no peak escapes it. Each shape bounds calls its own way: `buffered` and \
+        " The figure is the exact high-water mark: in the untimed accounting iteration every call raises a \
+         shared gauge when it is admitted and lowers it when it is answered, so no peak escapes it (the timed \
+         iteration, which gives throughput, counts nothing). Each shape bounds calls its own way: `buffered` and \
          `buffer_unordered` hold at most `limit` call futures, the semaphore hands out `limit` permits before a \
          task is spawned, the pool and the worker shapes have only `limit` threads or tasks that call; the \
          channels' `limit` slots hold items waiting for a worker, which are not yet calls. {}\n",

@@ -301,6 +301,7 @@ pub(crate) mod tests {
                 forks: 3,
                 warmup: 0,
                 iterations: 2,
+                accounting: 1,
                 noise_threshold: 0.2,
                 seed: 0,
                 trial_timeout_s: 300.0,

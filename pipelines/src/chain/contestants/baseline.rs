@@ -1,5 +1,6 @@
 //! The baselines: a plain `for` loop and a std `Iterator` chain, both on the calling thread, in input order.
 
+use measure::meter::{GaugeMeter, Meter};
 use measure::summary::{ContestantInfo, Family};
 
 use super::{ChainContestant, PreparedChain};
@@ -32,13 +33,24 @@ impl ChainContestant for BaselineLoop {
 }
 
 impl PreparedChain for BaselineLoop {
-    fn run(&self, job: &Job<'_>) -> Result<Outcome, ChainError> {
-        dispatch(self, job)
+    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
+        dispatch(self, job, go)
+    }
+
+    fn run_metered(&self, job: &Job<'_, GaugeMeter>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
+        dispatch(self, job, go)
     }
 }
 
 impl SinkRun for BaselineLoop {
-    fn run_with<H: Hook, S: Sink>(&self, job: &Job<'_>, stages: Stages<H>, mut sink: S) -> Result<Outcome, ChainError> {
+    fn run_with<M: Meter, H: Hook, S: Sink>(
+        &self,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
+        stages: Stages<H>,
+        mut sink: S,
+    ) -> Result<Outcome, ChainError> {
+        go();
         let Stages { map1, filter, map2 } = stages;
         let input: &[u64] = job.input;
         let run = move || -> Result<Outcome, H::Error> {
@@ -75,13 +87,24 @@ impl ChainContestant for BaselineIterator {
 }
 
 impl PreparedChain for BaselineIterator {
-    fn run(&self, job: &Job<'_>) -> Result<Outcome, ChainError> {
-        dispatch(self, job)
+    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
+        dispatch(self, job, go)
+    }
+
+    fn run_metered(&self, job: &Job<'_, GaugeMeter>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
+        dispatch(self, job, go)
     }
 }
 
 impl SinkRun for BaselineIterator {
-    fn run_with<H: Hook, S: Sink>(&self, job: &Job<'_>, stages: Stages<H>, sink: S) -> Result<Outcome, ChainError> {
+    fn run_with<M: Meter, H: Hook, S: Sink>(
+        &self,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
+        stages: Stages<H>,
+        sink: S,
+    ) -> Result<Outcome, ChainError> {
+        go();
         let Stages { map1, filter, map2 } = stages;
         let input: &[u64] = job.input;
         let run = move || {

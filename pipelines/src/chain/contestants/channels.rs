@@ -1,38 +1,47 @@
-//! `blocking-{crossbeam,flume,std}[-batched]`: one OS thread per stage in `std::thread::scope`, joined by bounded channels of one flavor; in order.
+//! `blocking-{crossbeam,flume,std}[-fused][-batched]`: OS threads in `std::thread::scope` joined by bounded channels of one flavor, one thread per stage or fused into two busy threads (source+map1+filter | map2+sum on the caller); in order.
+//!
+//! The stage threads are spawned, and running, before `go`: the source is held at the pipeline's start line
+//! ([`Pipeline::start`]) so thread creation stays out of the timed window, as a long-lived pipeline's would.
 
 use std::fmt;
 use std::marker::PhantomData;
 use std::thread;
 
+use measure::meter::{GaugeMeter, Meter};
 use measure::summary::{ContestantInfo, Family};
 
-use super::{channel_bound, ChainContestant, PreparedChain};
+use super::{channel_bound, ChainContestant, Layout, PreparedChain};
 use crate::blocking::{Flavor, Pipeline};
-use crate::chain::job::{ChainConfig, ChainError, Job, Outcome};
+use crate::chain::job::{catch_panics, ChainConfig, ChainError, Job, Outcome};
 use crate::chain::ops::{Hook, Stages};
 use crate::chain::sink::{dispatch, Sink, SinkRun};
 
-/// A thread-per-stage pipeline over channels of flavor `F`, one item or one batch per message.
+/// A pipeline of threads over channels of flavor `F`, one item or one batch per message, staged or fused.
 pub(crate) struct ChannelThreads<F> {
+    layout: Layout,
     batched: bool,
     flavor: PhantomData<fn() -> F>,
 }
 
 impl<F> fmt::Debug for ChannelThreads<F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ChannelThreads").field("batched", &self.batched).finish_non_exhaustive()
+        f.debug_struct("ChannelThreads")
+            .field("layout", &self.layout)
+            .field("batched", &self.batched)
+            .finish_non_exhaustive()
     }
 }
 
 impl<F: Flavor> ChannelThreads<F> {
-    pub(crate) fn new(batched: bool) -> Self {
-        ChannelThreads { batched, flavor: PhantomData }
+    pub(crate) fn new(layout: Layout, batched: bool) -> Self {
+        ChannelThreads { layout, batched, flavor: PhantomData }
     }
 }
 
-/// A prepared run: nothing to build (stage threads are spawned inside each run), just the sizing.
+/// A prepared run: nothing to build (stage threads are spawned by each run, before `go`), just the sizing.
 struct ChannelRun<F> {
     config: ChainConfig,
+    layout: Layout,
     batched: bool,
     flavor: PhantomData<fn() -> F>,
 }
@@ -42,6 +51,7 @@ impl<F: Flavor> fmt::Debug for ChannelRun<F> {
         f.debug_struct("ChannelRun")
             .field("flavor", &F::NAME)
             .field("config", &self.config)
+            .field("layout", &self.layout)
             .field("batched", &self.batched)
             .finish()
     }
@@ -49,66 +59,98 @@ impl<F: Flavor> fmt::Debug for ChannelRun<F> {
 
 impl<F: Flavor> ChainContestant for ChannelThreads<F> {
     fn info(&self) -> ContestantInfo {
-        let (name, description) = if self.batched {
-            (
-                format!("blocking-{}-batched", F::NAME),
-                format!(
-                    "one OS thread per stage (source, map1, filter, map2; sum on the caller) in std::thread::scope, \
-                     joined by {} channels carrying one Vec<u64> of `batch` (default 256) items per message, \
-                     `capacity / batch` messages per channel (same items as unbatched); the source allocates each \
-                     Vec, maps rewrite it in place, the filter `retain`s, the consumer frees it (no recycling); \
-                     in order",
-                    F::API
-                ),
-            )
-        } else {
-            (
-                format!("blocking-{}", F::NAME),
-                format!(
-                    "one OS thread per stage (source, map1, filter, map2; sum on the caller) in std::thread::scope, \
-                     joined by {} channels of `capacity` (default 1024) messages, one item per message; in order",
-                    F::API
-                ),
-            )
+        let shape = match self.layout {
+            Layout::Staged => format!(
+                "one OS thread per stage (source, map1, filter, map2) plus the caller summing, 5 busy threads, in \
+                 std::thread::scope, joined by 4 {} channels",
+                F::API
+            ),
+            Layout::Fused => format!(
+                "two busy threads: source+map1+filter on a scoped thread, map2+sum on the caller, joined by one {} \
+                 channel",
+                F::API
+            ),
         };
+        let messages = if self.batched {
+            "carrying one Vec<u64> of `items_per_message` items per message, `messages_per_channel` messages per \
+             channel (both in the results table; the same items as unbatched); the source allocates each Vec, maps \
+             rewrite it in place, the filter `retain`s, the consumer frees it (no recycling)"
+        } else {
+            "of `capacity` (default 1024) messages of one item"
+        };
+        let name = format!(
+            "blocking-{}{}{}",
+            F::NAME,
+            if self.layout == Layout::Fused { "-fused" } else { "" },
+            if self.batched { "-batched" } else { "" }
+        );
+        let description = format!(
+            "{shape} {messages}; threads are spawned before the clock starts, the source held until then; in order"
+        );
         ContestantInfo { name, family: Family::Blocking, description }
     }
 
     fn bound(&self, config: &ChainConfig) -> Option<u64> {
-        Some(channel_bound(config, if self.batched { config.batch } else { 1 }))
+        Some(channel_bound(config, self.layout, self.batched))
+    }
+
+    fn layout(&self) -> Option<(Layout, bool)> {
+        Some((self.layout, self.batched))
     }
 
     fn prepare(&self, config: &ChainConfig) -> Result<Box<dyn PreparedChain>, ChainError> {
-        Ok(Box::new(ChannelRun::<F> { config: *config, batched: self.batched, flavor: PhantomData }))
+        Ok(Box::new(ChannelRun::<F> {
+            config: *config,
+            layout: self.layout,
+            batched: self.batched,
+            flavor: PhantomData,
+        }))
     }
 }
 
 impl<F: Flavor> PreparedChain for ChannelRun<F> {
-    fn run(&self, job: &Job<'_>) -> Result<Outcome, ChainError> {
-        dispatch(self, job)
+    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
+        dispatch(self, job, go)
+    }
+
+    fn run_metered(&self, job: &Job<'_, GaugeMeter>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
+        dispatch(self, job, go)
     }
 }
 
 impl<F: Flavor> SinkRun for ChannelRun<F> {
-    fn run_with<H: Hook, S: Sink>(&self, job: &Job<'_>, stages: Stages<H>, sink: S) -> Result<Outcome, ChainError> {
-        if self.batched {
-            self.batches(job, stages, sink)
-        } else {
-            self.items(job, stages, sink)
+    fn run_with<M: Meter, H: Hook, S: Sink>(
+        &self,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
+        stages: Stages<H>,
+        sink: S,
+    ) -> Result<Outcome, ChainError> {
+        match (self.layout, self.batched) {
+            (Layout::Staged, false) => self.items(job, go, stages, sink),
+            (Layout::Staged, true) => self.batches(job, go, stages, sink),
+            (Layout::Fused, false) => self.fused_items(job, go, stages, sink),
+            (Layout::Fused, true) => self.fused_batches(job, go, stages, sink),
         }
     }
 }
 
 impl<F: Flavor> ChannelRun<F> {
-    fn items<H: Hook, S: Sink>(&self, job: &Job<'_>, stages: Stages<H>, mut sink: S) -> Result<Outcome, ChainError> {
+    fn items<M: Meter, H: Hook, S: Sink>(
+        &self,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
+        stages: Stages<H>,
+        mut sink: S,
+    ) -> Result<Outcome, ChainError> {
         let Stages { map1, filter, map2 } = stages;
         let input: &[u64] = job.input;
-        let gauge = &**job.gauge;
+        let meter = &job.meter;
         let cap = self.config.capacity;
         thread::scope(|scope| {
             Pipeline::<F, u64, H::Error>::source(scope, Some(job.live.clone()), cap, "source", |out| {
                 for &x in input {
-                    gauge.admit(1);
+                    meter.admit(1);
                     if out.send(x).is_err() {
                         break;
                     }
@@ -120,14 +162,14 @@ impl<F: Flavor> ChannelRun<F> {
                 if filter.test(y)? {
                     Ok(Some(y))
                 } else {
-                    gauge.leave(1);
+                    meter.leave(1);
                     Ok(None)
                 }
             })?
             .stage(cap, "map2", move |y| map2.apply(y).map(Some))?
-            .finish(|items| {
+            .start(go, |items| {
                 for z in items {
-                    gauge.leave(1);
+                    meter.leave(1);
                     if sink.push(z).is_break() {
                         break;
                     }
@@ -138,15 +180,21 @@ impl<F: Flavor> ChannelRun<F> {
         .map_err(ChainError::from_pipeline)
     }
 
-    fn batches<H: Hook, S: Sink>(&self, job: &Job<'_>, stages: Stages<H>, mut sink: S) -> Result<Outcome, ChainError> {
+    fn batches<M: Meter, H: Hook, S: Sink>(
+        &self,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
+        stages: Stages<H>,
+        mut sink: S,
+    ) -> Result<Outcome, ChainError> {
         let Stages { map1, filter, map2 } = stages;
         let input: &[u64] = job.input;
-        let gauge = &**job.gauge;
-        let (batch, cap) = (self.config.batch.max(1), self.config.messages_per_channel(self.config.batch));
+        let meter = &job.meter;
+        let (batch, cap) = (self.config.items_per_message(true), self.config.messages_per_channel(true));
         thread::scope(|scope| {
             Pipeline::<F, Vec<u64>, H::Error>::source(scope, Some(job.live.clone()), cap, "source", |out| {
                 for chunk in input.chunks(batch) {
-                    gauge.admit(chunk.len() as u64);
+                    meter.admit(chunk.len() as u64);
                     if out.send(chunk.to_vec()).is_err() {
                         break;
                     }
@@ -160,16 +208,16 @@ impl<F: Flavor> ChannelRun<F> {
             .stage(cap, "filter", move |mut b: Vec<u64>| {
                 let before = b.len();
                 filter.retain(&mut b)?;
-                gauge.leave((before - b.len()) as u64);
+                meter.leave((before - b.len()) as u64);
                 Ok((!b.is_empty()).then_some(b))
             })?
             .stage(cap, "map2", move |mut b: Vec<u64>| {
                 map2.apply_batch(&mut b)?;
                 Ok(Some(b))
             })?
-            .finish(|batches| {
+            .start(go, |batches| {
                 for b in batches {
-                    gauge.leave(b.len() as u64);
+                    meter.leave(b.len() as u64);
                     if sink.push_batch(b).is_break() {
                         break;
                     }
@@ -178,5 +226,96 @@ impl<F: Flavor> ChannelRun<F> {
             })
         })
         .map_err(ChainError::from_pipeline)
+    }
+
+    fn fused_items<M: Meter, H: Hook, S: Sink>(
+        &self,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
+        stages: Stages<H>,
+        mut sink: S,
+    ) -> Result<Outcome, ChainError> {
+        let Stages { map1, filter, map2 } = stages;
+        let input: &[u64] = job.input;
+        let meter = &job.meter;
+        let cap = self.config.capacity;
+        thread::scope(|scope| {
+            Pipeline::<F, u64, H::Error>::source(scope, Some(job.live.clone()), cap, "source+map1+filter", |out| {
+                for &x in input {
+                    let y = map1.apply(x)?;
+                    if !filter.test(y)? {
+                        continue;
+                    }
+                    meter.admit(1);
+                    if out.send(y).is_err() {
+                        break;
+                    }
+                }
+                Ok(())
+            })?
+            .start(go, |items| {
+                catch_panics(|| {
+                    for y in items {
+                        meter.leave(1);
+                        if sink.push(map2.apply(y)?).is_break() {
+                            break;
+                        }
+                    }
+                    Ok::<Outcome, H::Error>(sink.finish())
+                })
+            })
+        })
+        .map_err(ChainError::from_pipeline)?
+        .and_then(|consumed| consumed.map_err(Into::into))
+    }
+
+    fn fused_batches<M: Meter, H: Hook, S: Sink>(
+        &self,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
+        stages: Stages<H>,
+        mut sink: S,
+    ) -> Result<Outcome, ChainError> {
+        let Stages { map1, filter, map2 } = stages;
+        let input: &[u64] = job.input;
+        let meter = &job.meter;
+        let (batch, cap) = (self.config.items_per_message(true), self.config.messages_per_channel(true));
+        thread::scope(|scope| {
+            Pipeline::<F, Vec<u64>, H::Error>::source(
+                scope,
+                Some(job.live.clone()),
+                cap,
+                "source+map1+filter",
+                |out| {
+                    for chunk in input.chunks(batch) {
+                        let mut b = chunk.to_vec();
+                        map1.apply_batch(&mut b)?;
+                        filter.retain(&mut b)?;
+                        if b.is_empty() {
+                            continue;
+                        }
+                        meter.admit(b.len() as u64);
+                        if out.send(b).is_err() {
+                            break;
+                        }
+                    }
+                    Ok(())
+                },
+            )?
+            .start(go, |batches| {
+                catch_panics(|| {
+                    for mut b in batches {
+                        meter.leave(b.len() as u64);
+                        map2.apply_batch(&mut b)?;
+                        if sink.push_batch(b).is_break() {
+                            break;
+                        }
+                    }
+                    Ok::<Outcome, H::Error>(sink.finish())
+                })
+            })
+        })
+        .map_err(ChainError::from_pipeline)?
+        .and_then(|consumed| consumed.map_err(Into::into))
     }
 }

@@ -1,8 +1,14 @@
-//! `stream-futures`: `futures::stream::iter` + futures `StreamExt` adapters under `futures::executor::block_on`; in order.
+//! `stream-futures-adapters`: `futures::stream::iter` + futures `StreamExt` adapters under `futures::executor::block_on`; in order.
+//!
+//! futures' `filter_map` takes a closure returning a *future* of `Option`: per item it stores that future (here
+//! `std::future::ready(..)`) in the adapter and polls it, where tokio-stream's `filter_map` calls a closure
+//! returning the `Option` itself. That per-item future, not the executor, is what separates this contestant from
+//! `stream-tokio-stream-adapters`.
 
 use std::future::ready;
 
 use futures::StreamExt;
+use measure::meter::{GaugeMeter, Meter};
 use measure::summary::{ContestantInfo, Family};
 
 use super::{ChainContestant, PreparedChain};
@@ -17,10 +23,10 @@ pub(crate) struct StreamFutures;
 impl ChainContestant for StreamFutures {
     fn info(&self) -> ContestantInfo {
         ContestantInfo {
-            name: "stream-futures".into(),
+            name: "stream-futures-adapters".into(),
             family: Family::Stream,
             description: "futures::stream::iter over the input slice + futures StreamExt `map` / `filter_map` / \
-                          `map`, drained by a `while let Some(x) = s.next().await` wrapping-sum loop under \
+                          `map` (its `filter_map` stores and polls one `Ready` future per item), drained by a `while let Some(x) = s.next().await` wrapping-sum loop under \
                           futures::executor::block_on on the calling thread (no runtime); in order"
                 .into(),
         }
@@ -32,13 +38,24 @@ impl ChainContestant for StreamFutures {
 }
 
 impl PreparedChain for StreamFutures {
-    fn run(&self, job: &Job<'_>) -> Result<Outcome, ChainError> {
-        dispatch(self, job)
+    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
+        dispatch(self, job, go)
+    }
+
+    fn run_metered(&self, job: &Job<'_, GaugeMeter>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
+        dispatch(self, job, go)
     }
 }
 
 impl SinkRun for StreamFutures {
-    fn run_with<H: Hook, S: Sink>(&self, job: &Job<'_>, stages: Stages<H>, sink: S) -> Result<Outcome, ChainError> {
+    fn run_with<M: Meter, H: Hook, S: Sink>(
+        &self,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
+        stages: Stages<H>,
+        sink: S,
+    ) -> Result<Outcome, ChainError> {
+        go();
         let Stages { map1, filter, map2 } = stages;
         let input: &[u64] = job.input;
         let run = move || {

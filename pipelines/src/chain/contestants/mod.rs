@@ -6,35 +6,44 @@
 //! | `baseline-iterator` | a std `Iterator` map/filter/map chain consumed by `try_for_each` |
 //! | `blocking-rayon` | rayon `par_iter` map/filter/map/`reduce` on a dedicated pool (unordered) |
 //! | `blocking-crossbeam` | a thread per stage, `crossbeam_channel::bounded`, one item per message |
-//! | `blocking-crossbeam-batched` | the same, one `Vec` of `batch` items per message |
+//! | `blocking-crossbeam-batched` | the same, one `Vec` of `items_per_message` items per message |
+//! | `blocking-crossbeam-fused` | two busy threads (source+map1+filter, then map2+sum on the caller), one channel, one item per message |
+//! | `blocking-crossbeam-fused-batched` | the same, batched |
 //! | `blocking-flume` | a thread per stage, `flume::bounded` (sync API), one item per message |
 //! | `blocking-flume-batched` | the same, batched |
 //! | `blocking-std` | a thread per stage, `std::sync::mpsc::sync_channel`, one item per message |
 //! | `blocking-std-batched` | the same, batched |
-//! | `stream-futures` | `futures::stream::iter` + futures `StreamExt`, `futures::executor::block_on` |
+//! | `stream-futures-adapters` | `futures::stream::iter` + futures `StreamExt` (a future per item in `filter_map`), `futures::executor::block_on` |
 //! | `stream-tokio-iter` | `tokio_stream::iter` (yields every 32 items) + tokio-stream adapters, current-thread runtime |
-//! | `stream-tokio-noyield` | a never-yielding source + the same tokio-stream adapters and runtime |
+//! | `stream-tokio-stream-adapters` | a never-yielding source + the same tokio-stream adapters and runtime |
 //! | `stream-async-stream` | an `async_stream::stream!` generator source + the same adapters and runtime |
-//! | `stream-tokio-tasks` | a tokio task per stage on a multi-thread runtime, bounded `tokio::sync::mpsc`, one item per message |
+//! | `stream-tokio-tasks` | a tokio task per stage and a consumer task on a multi-thread runtime, bounded `tokio::sync::mpsc`, one item per message |
 //! | `stream-tokio-tasks-batched` | the same, batched |
+//! | `stream-tokio-tasks-fused` | two busy tasks (source+map1+filter, then map2+sum), one channel, one item per message |
+//! | `stream-tokio-tasks-fused-batched` | the same, batched |
 //!
 //! **Common ground.** Every contestant applies the stages of [`super::ops`] through [`super::ops::Stages`];
 //! measured runs use the `Clean` hooks, whose error type is `Infallible`, so the ability to carry a stage error
 //! compiles away. Runtimes and thread pools are built in [`ChainContestant::prepare`], outside the timed
-//! window, and reused by every iteration; stage threads and tasks are spawned inside each run. Single-threaded
+//! window, and reused by every iteration; stage threads and tasks are spawned by each run before it calls `go`,
+//! so they too stay outside the timed window. Single-threaded
 //! contestants catch panics with `catch_unwind`; threaded ones catch them when joining the stage.
 //!
-//! **Channels and batching.** Channel contestants have four channels (source→map1→filter→map2→consumer).
-//! Every channel holds `capacity` items: one item per message with `capacity` messages, or `batch` items per
-//! message with `capacity / batch` messages (at least one). A batch is one `Vec<u64>` the source allocates;
+//! **Channels and batching.** Staged contestants have four channels (source→map1→filter→map2→consumer) and five
+//! busy threads or tasks, more than a 2-core machine has cores; fused ones have one channel and two busy parties
+//! ([`Layout`]). Every channel holds `capacity` items: one item per message with `capacity` messages, or
+//! `items_per_message = min(batch, capacity / messages)` items per message with `messages` messages (at least
+//! one), so a batched sender has room to run ahead (16 messages by default) rather than taking turns with its
+//! receiver over one full message. A batch is one `Vec<u64>` the source allocates;
 //! map stages rewrite it in place, the filter compacts it with `retain`, the consumer frees it. Buffers are not
 //! recycled: one allocation per batch is cheaper than the extra channel operation a return path costs.
 //!
-//! **Outstanding work.** Contestants that hand items between threads or tasks bump the job's
-//! `measure::gauge::Outstanding` gauge: `admit(n)` when the source hands `n` items to the first channel,
-//! `leave(n)` when the consumer takes them or the filter drops them: one relaxed atomic per message (per item,
-//! or per batch). [`ChainContestant::bound`] is the most items their channels and stages can hold:
-//! `(4 × messages per channel + 5) × items per message` (five holders: source, three stages, consumer). The loop,
+//! **Outstanding work.** Contestants that hand items between threads or tasks call the job's meter
+//! (`measure::meter::Meter`): `admit(n)` when the source hands `n` items to the first channel, `leave(n)` when the
+//! consumer takes them or the filter drops them. In timed iterations the meter is `NoMeter` and those calls
+//! compile to nothing; in accounting iterations and conformance checks it is the shared gauge (one relaxed atomic
+//! per message: per item, or per batch). [`ChainContestant::bound`] is the most items their channels and stages can hold:
+//! `(channels × messages per channel + busy parties) × items per message` ([`channel_bound`]). The loop,
 //! the iterator, single-task streams and rayon hand nothing off through a queue, so they never touch the gauge
 //! and their outstanding work is not applicable (bound `None`).
 
@@ -48,6 +57,7 @@ mod tokio_tasks;
 use std::fmt;
 use std::sync::Arc;
 
+use measure::meter::{GaugeMeter, NoMeter};
 use measure::summary::ContestantInfo;
 
 use super::job::{ChainConfig, ChainError, Job, Outcome};
@@ -70,15 +80,26 @@ pub trait ChainContestant: Send + Sync + fmt::Debug {
         None
     }
 
+    /// Its channel layout and whether it batches; `None` when it hands nothing off through a channel.
+    fn layout(&self) -> Option<(Layout, bool)> {
+        None
+    }
+
     /// Build what a run needs and a long-lived application would build once: runtimes, thread pools.
     fn prepare(&self, config: &ChainConfig) -> Result<Box<dyn PreparedChain>, ChainError>;
 }
 
 /// A contestant ready to run: its runtime or pool, if any, is built.
 pub trait PreparedChain: Send + fmt::Debug {
-    /// Run one job to the end: every stage thread and task it started has ended when this returns, except that
-    /// tokio may release a finished task's slot a moment later (see [`PreparedChain::alive_tasks`]).
-    fn run(&self, job: &Job<'_>) -> Result<Outcome, ChainError>;
+    /// Run one job to the end, calling `go` once its threads are spawned and running (its runtime was built in
+    /// [`ChainContestant::prepare`]) and right before the first item moves: every stage thread and task it
+    /// started has ended when this returns, except that tokio may release a finished task's slot a moment later
+    /// (see [`PreparedChain::alive_tasks`]). The timed instantiation: the meter is [`NoMeter`] and compiles away.
+    fn run(&self, job: &Job<'_, NoMeter>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError>;
+
+    /// [`PreparedChain::run`] counting outstanding items into the job's gauge (accounting iterations and
+    /// conformance checks); the same generic code, instantiated with [`GaugeMeter`].
+    fn run_metered(&self, job: &Job<'_, GaugeMeter>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError>;
 
     /// Tasks alive on its tokio runtime (`RuntimeMetrics::num_alive_tasks`); `None` without a runtime that
     /// spawns tasks.
@@ -93,18 +114,22 @@ pub fn contestants() -> Vec<Arc<dyn ChainContestant>> {
         Arc::new(baseline::BaselineLoop),
         Arc::new(baseline::BaselineIterator),
         Arc::new(rayon::BlockingRayon),
-        Arc::new(channels::ChannelThreads::<Crossbeam>::new(false)),
-        Arc::new(channels::ChannelThreads::<Crossbeam>::new(true)),
-        Arc::new(channels::ChannelThreads::<Flume>::new(false)),
-        Arc::new(channels::ChannelThreads::<Flume>::new(true)),
-        Arc::new(channels::ChannelThreads::<StdSync>::new(false)),
-        Arc::new(channels::ChannelThreads::<StdSync>::new(true)),
+        Arc::new(channels::ChannelThreads::<Crossbeam>::new(Layout::Staged, false)),
+        Arc::new(channels::ChannelThreads::<Crossbeam>::new(Layout::Staged, true)),
+        Arc::new(channels::ChannelThreads::<Crossbeam>::new(Layout::Fused, false)),
+        Arc::new(channels::ChannelThreads::<Crossbeam>::new(Layout::Fused, true)),
+        Arc::new(channels::ChannelThreads::<Flume>::new(Layout::Staged, false)),
+        Arc::new(channels::ChannelThreads::<Flume>::new(Layout::Staged, true)),
+        Arc::new(channels::ChannelThreads::<StdSync>::new(Layout::Staged, false)),
+        Arc::new(channels::ChannelThreads::<StdSync>::new(Layout::Staged, true)),
         Arc::new(futures_stream::StreamFutures),
         Arc::new(tokio_stream::CurrentThreadStream::new(tokio_stream::Source::TokioIter)),
         Arc::new(tokio_stream::CurrentThreadStream::new(tokio_stream::Source::NoYield)),
         Arc::new(tokio_stream::CurrentThreadStream::new(tokio_stream::Source::AsyncStream)),
-        Arc::new(tokio_tasks::TokioTasks::new(false)),
-        Arc::new(tokio_tasks::TokioTasks::new(true)),
+        Arc::new(tokio_tasks::TokioTasks::new(Layout::Staged, false)),
+        Arc::new(tokio_tasks::TokioTasks::new(Layout::Staged, true)),
+        Arc::new(tokio_tasks::TokioTasks::new(Layout::Fused, false)),
+        Arc::new(tokio_tasks::TokioTasks::new(Layout::Fused, true)),
     ]
 }
 
@@ -113,15 +138,39 @@ pub fn find(name: &str) -> Option<Arc<dyn ChainContestant>> {
     contestants().into_iter().find(|c| c.info().name == name)
 }
 
-/// Channels between the source and the consumer.
-const CHANNELS: u64 = 4;
-/// Parties that can hold a message outside a channel: the source, map1, filter, map2 and the consumer.
-const HOLDERS: u64 = 5;
+/// How a channel pipeline's stages map onto threads or tasks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// One thread or task per stage: source, map1, filter, map2, and the consumer (5 busy parties, 4 channels).
+    Staged,
+    /// Two busy parties: source+map1+filter, then map2+sum in the consumer (1 channel), no more than the cores of
+    /// a 2-core machine.
+    Fused,
+}
 
-/// The outstanding-work bound of a four-channel pipeline whose messages carry `items_per_message` items.
-pub(crate) fn channel_bound(config: &ChainConfig, items_per_message: usize) -> u64 {
-    let messages = config.messages_per_channel(items_per_message) as u64;
-    (CHANNELS * messages + HOLDERS) * items_per_message as u64
+impl Layout {
+    /// Channels between the source and the consumer.
+    pub fn channels(self) -> u64 {
+        match self {
+            Layout::Staged => 4,
+            Layout::Fused => 1,
+        }
+    }
+
+    /// Parties that keep a core busy and can hold a message outside a channel.
+    pub fn busy(self) -> u64 {
+        match self {
+            Layout::Staged => 5,
+            Layout::Fused => 2,
+        }
+    }
+}
+
+/// The outstanding-work bound of a channel pipeline: every channel full, plus one message in each busy party's
+/// hand, `(channels × messages per channel + busy) × items per message`.
+pub(crate) fn channel_bound(config: &ChainConfig, layout: Layout, batched: bool) -> u64 {
+    let messages = config.messages_per_channel(batched) as u64;
+    (layout.channels() * messages + layout.busy()) * config.items_per_message(batched) as u64
 }
 
 #[cfg(test)]
@@ -143,10 +192,14 @@ mod tests {
 
     #[test]
     fn every_channel_holds_the_same_items_batched_or_not() {
-        let config = ChainConfig { batch: 256, capacity: 1024 };
-        assert_eq!(channel_bound(&config, 1), 4 * 1024 + 5);
-        assert_eq!(channel_bound(&config, 256), (4 * 4 + 5) * 256);
-        let tiny = ChainConfig { batch: 256, capacity: 10 };
-        assert_eq!(tiny.messages_per_channel(256), 1);
+        let config = ChainConfig { batch: 256, capacity: 1024, messages: 16 };
+        assert_eq!((config.items_per_message(true), config.messages_per_channel(true)), (64, 16));
+        assert_eq!(channel_bound(&config, Layout::Staged, false), 4 * 1024 + 5);
+        assert_eq!(channel_bound(&config, Layout::Staged, true), (4 * 16 + 5) * 64);
+        assert_eq!(channel_bound(&config, Layout::Fused, true), (16 + 2) * 64);
+        let capped = ChainConfig { batch: 256, capacity: 65_536, messages: 16 };
+        assert_eq!((capped.items_per_message(true), capped.messages_per_channel(true)), (256, 256));
+        let tiny = ChainConfig { batch: 256, capacity: 10, messages: 16 };
+        assert_eq!((tiny.items_per_message(true), tiny.messages_per_channel(true)), (1, 10));
     }
 }

@@ -2,6 +2,7 @@
 
 use ::rayon::prelude::*;
 use ::rayon::{ThreadPool, ThreadPoolBuilder};
+use measure::meter::{GaugeMeter, Meter};
 use measure::summary::{ContestantInfo, Family};
 
 use super::{ChainContestant, PreparedChain};
@@ -44,7 +45,19 @@ impl ChainContestant for BlockingRayon {
 }
 
 impl PreparedChain for RayonChain {
-    fn run(&self, job: &Job<'_>) -> Result<Outcome, ChainError> {
+    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
+        self.run_any(job, go)
+    }
+
+    fn run_metered(&self, job: &Job<'_, GaugeMeter>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
+        self.run_any(job, go)
+    }
+}
+
+impl RayonChain {
+    /// Hands nothing off through a queue: the meter is never used.
+    fn run_any<M: Meter>(&self, job: &Job<'_, M>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
+        go();
         let input: &[u64] = job.input;
         let (work, consumer) = (job.work, job.consumer);
         catch_panics(|| {

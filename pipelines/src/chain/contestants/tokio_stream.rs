@@ -1,7 +1,8 @@
-//! `stream-tokio-iter`, `stream-tokio-noyield`, `stream-async-stream`: one source each + tokio-stream adapters in `block_on` on a current-thread runtime; in order.
+//! `stream-tokio-iter`, `stream-tokio-stream-adapters`, `stream-async-stream`: one source each + tokio-stream adapters in `block_on` on a current-thread runtime; in order.
 
 use ::tokio_stream::StreamExt;
 use futures::Stream;
+use measure::meter::{GaugeMeter, Meter};
 use measure::summary::{ContestantInfo, Family};
 use tokio::runtime::Runtime;
 
@@ -41,7 +42,7 @@ struct CurrentThreadRun {
     runtime: Runtime,
 }
 
-const ADAPTERS: &str = "+ tokio_stream::StreamExt `map` / `filter_map` / `map`, drained by a `while let Some(x) = \
+const ADAPTERS: &str = "+ tokio_stream::StreamExt `map` / `filter_map` (a closure returning `Option`) / `map`, drained by a `while let Some(x) = \
                         s.next().await` wrapping-sum loop in Runtime::block_on on a current-thread tokio runtime \
                         built once per trial; in order";
 
@@ -61,9 +62,11 @@ impl ChainContestant for CurrentThreadStream {
                 ("stream-tokio-iter", format!("tokio_stream::iter over the input slice, {yields},"))
             }
             Source::NoYield => (
-                "stream-tokio-noyield",
-                "futures::stream::iter over the input slice (always ready, never yields; the difference from \
-                 stream-tokio-iter is the cost of cooperative yielding)"
+                "stream-tokio-stream-adapters",
+                "futures::stream::iter over the input slice (always ready, never yields: the difference from \
+                 stream-tokio-iter is the cost of cooperative yielding; the difference from \
+                 stream-futures-adapters, whose source is the same, is the adapters: tokio-stream's `filter_map` \
+                 calls a closure returning the `Option`, futures' polls a future per item)"
                     .to_string(),
             ),
             Source::AsyncStream => (
@@ -82,13 +85,24 @@ impl ChainContestant for CurrentThreadStream {
 }
 
 impl PreparedChain for CurrentThreadRun {
-    fn run(&self, job: &Job<'_>) -> Result<Outcome, ChainError> {
-        dispatch(self, job)
+    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
+        dispatch(self, job, go)
+    }
+
+    fn run_metered(&self, job: &Job<'_, GaugeMeter>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
+        dispatch(self, job, go)
     }
 }
 
 impl SinkRun for CurrentThreadRun {
-    fn run_with<H: Hook, S: Sink>(&self, job: &Job<'_>, stages: Stages<H>, sink: S) -> Result<Outcome, ChainError> {
+    fn run_with<M: Meter, H: Hook, S: Sink>(
+        &self,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
+        stages: Stages<H>,
+        sink: S,
+    ) -> Result<Outcome, ChainError> {
+        go();
         let input: &[u64] = job.input;
         let run = || match self.source {
             Source::TokioIter => self.runtime.block_on(adapt_and_drain(::tokio_stream::iter(input), stages, sink)),

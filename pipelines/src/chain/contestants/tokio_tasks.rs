@@ -1,4 +1,10 @@
-//! `stream-tokio-tasks[-batched]`: one tokio task per stage on a multi-thread runtime, joined by bounded `tokio::sync::mpsc` channels; in order.
+//! `stream-tokio-tasks[-fused][-batched]`: tokio tasks on a multi-thread runtime joined by bounded `tokio::sync::mpsc` channels, the consumer a task too; one task per stage, or fused into two busy tasks (source+map1+filter | map2+sum); in order.
+//!
+//! Every task, the consumer included, runs on the runtime's workers (one per core): the consumer is not the
+//! `block_on` future on the calling thread, which the OS would have to wake each time its channel empties. The
+//! stage tasks are spawned before `go`, and the source task holds on a oneshot until it is sent right after
+//! `go`, so spawning stays out of the timed window as the blocking pipelines' thread creation does (the tasks'
+//! first polls fall inside it).
 //!
 //! Batches are `Vec<u64>` messages, as in the blocking batched contestants, rather than `recv_many` on a
 //! channel of items: `recv_many` batches only the receiving side, while every item would still cost a send
@@ -7,10 +13,13 @@
 
 use std::sync::Arc;
 
+use measure::meter::{GaugeMeter, Meter};
 use measure::summary::{ContestantInfo, Family};
 use tokio::runtime::{Handle, Runtime};
+use tokio::sync::oneshot;
+use tokio::task::JoinError;
 
-use super::{channel_bound, ChainContestant, PreparedChain};
+use super::{channel_bound, ChainContestant, Layout, PreparedChain};
 use crate::chain::job::{ChainConfig, ChainError, Job, Outcome};
 use crate::chain::ops::{Hook, Stages};
 use crate::chain::sink::{dispatch, Sink, SinkRun};
@@ -20,11 +29,12 @@ use crate::stream::{runtime, TaskPipeline};
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct TokioTasks {
     batched: bool,
+    layout: Layout,
 }
 
 impl TokioTasks {
-    pub(crate) fn new(batched: bool) -> Self {
-        TokioTasks { batched }
+    pub(crate) fn new(layout: Layout, batched: bool) -> Self {
+        TokioTasks { batched, layout }
     }
 }
 
@@ -34,48 +44,59 @@ struct TasksRun {
     runtime: Runtime,
     config: ChainConfig,
     batched: bool,
+    layout: Layout,
 }
 
 impl ChainContestant for TokioTasks {
     fn info(&self) -> ContestantInfo {
-        let common = "one tokio task per stage (source, map1, filter, map2) spawned on a multi-thread runtime \
-                      (default worker count) built once per trial, joined by bounded tokio::sync::mpsc channels";
-        let (name, description) = if self.batched {
-            (
-                "stream-tokio-tasks-batched",
-                format!(
-                    "{common} carrying one Vec<u64> of `batch` (default 256) items per message, `capacity / batch` \
-                     messages per channel (same items as unbatched; source allocates each Vec, maps rewrite it in \
-                     place, the filter `retain`s, the consumer frees it); the block_on task receives and sums; \
-                     in order"
-                ),
-            )
-        } else {
-            (
-                "stream-tokio-tasks",
-                format!(
-                    "{common} of `capacity` (default 1024) messages, one item per message; the block_on task \
-                     receives and sums; in order"
-                ),
-            )
+        let shape = match self.layout {
+            Layout::Staged => {
+                "one tokio task per stage (source, map1, filter, map2) and a consumer task that sums, 5 busy tasks on \
+                 a multi-thread runtime with one worker per core, joined by 4 bounded tokio::sync::mpsc channels"
+            }
+            Layout::Fused => {
+                "two busy tokio tasks on a multi-thread runtime with one worker per core: source+map1+filter in one \
+                 task, map2+sum in the consumer task, joined by one bounded tokio::sync::mpsc channel"
+            }
         };
-        ContestantInfo { name: name.into(), family: Family::Stream, description }
+        let messages = if self.batched {
+            "carrying one Vec<u64> of `items_per_message` items per message, `messages_per_channel` messages per \
+             channel (both in the results table; the same items as unbatched); the source allocates each Vec, maps \
+             rewrite it in place, the filter `retain`s, the consumer frees it"
+        } else {
+            "of `capacity` (default 1024) messages of one item"
+        };
+        let name = format!(
+            "stream-tokio-tasks{}{}",
+            if self.layout == Layout::Fused { "-fused" } else { "" },
+            if self.batched { "-batched" } else { "" }
+        );
+        let description = format!("{shape}, {messages}; the runtime is built once per trial; in order");
+        ContestantInfo { name, family: Family::Stream, description }
     }
 
     fn bound(&self, config: &ChainConfig) -> Option<u64> {
-        Some(channel_bound(config, if self.batched { config.batch } else { 1 }))
+        Some(channel_bound(config, self.layout, self.batched))
+    }
+
+    fn layout(&self) -> Option<(Layout, bool)> {
+        Some((self.layout, self.batched))
     }
 
     fn prepare(&self, config: &ChainConfig) -> Result<Box<dyn PreparedChain>, ChainError> {
         let runtime = runtime::multi_thread()
             .map_err(|e| ChainError::Prepare { contestant: self.info().name, message: e.to_string() })?;
-        Ok(Box::new(TasksRun { runtime, config: *config, batched: self.batched }))
+        Ok(Box::new(TasksRun { runtime, config: *config, batched: self.batched, layout: self.layout }))
     }
 }
 
 impl PreparedChain for TasksRun {
-    fn run(&self, job: &Job<'_>) -> Result<Outcome, ChainError> {
-        dispatch(self, job)
+    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
+        dispatch(self, job, go)
+    }
+
+    fn run_metered(&self, job: &Job<'_, GaugeMeter>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
+        dispatch(self, job, go)
     }
 
     fn alive_tasks(&self) -> Option<usize> {
@@ -84,34 +105,55 @@ impl PreparedChain for TasksRun {
 }
 
 impl SinkRun for TasksRun {
-    fn run_with<H: Hook, S: Sink>(&self, job: &Job<'_>, stages: Stages<H>, sink: S) -> Result<Outcome, ChainError> {
-        if self.batched {
-            self.runtime.block_on(self.batches(job, stages, sink))
-        } else {
-            self.runtime.block_on(self.items(job, stages, sink))
+    fn run_with<M: Meter, H: Hook, S: Sink>(
+        &self,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
+        stages: Stages<H>,
+        sink: S,
+    ) -> Result<Outcome, ChainError> {
+        match (self.layout, self.batched) {
+            (Layout::Staged, false) => self.runtime.block_on(self.items(job, go, stages, sink)),
+            (Layout::Staged, true) => self.runtime.block_on(self.batches(job, go, stages, sink)),
+            (Layout::Fused, false) => self.runtime.block_on(self.fused_items(job, go, stages, sink)),
+            (Layout::Fused, true) => self.runtime.block_on(self.fused_batches(job, go, stages, sink)),
         }
     }
 }
 
+/// A consumer task that did not return: it panicked (a stage fault in map2, for the fused layout) or was
+/// cancelled.
+fn consumer_failed(join: JoinError) -> ChainError {
+    if join.is_panic() {
+        ChainError::from_panic("consumer", &*join.into_panic())
+    } else {
+        ChainError::Cancelled { stage: "consumer".to_string() }
+    }
+}
+
 impl TasksRun {
-    async fn items<H: Hook, S: Sink>(
+    async fn items<M: Meter, H: Hook, S: Sink>(
         &self,
-        job: &Job<'_>,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
         stages: Stages<H>,
         mut sink: S,
     ) -> Result<Outcome, ChainError> {
         let Stages { map1, filter, map2 } = stages;
-        let (input, gauge, cap) = (Arc::clone(job.input), Arc::clone(job.gauge), self.config.capacity);
-        let source_gauge = Arc::clone(&gauge);
-        let filter_gauge = Arc::clone(&gauge);
+        let (input, meter, cap) = (Arc::clone(job.input), job.meter.clone(), self.config.capacity);
+        let (source_meter, filter_meter) = (meter.clone(), meter.clone());
+        let (start, held) = oneshot::channel::<()>();
         let pipeline = TaskPipeline::<u64, H::Error>::source(
             &Handle::current(),
             Some(job.live.clone()),
             cap,
             "source",
             |tx| async move {
+                if held.await.is_err() {
+                    return Ok(());
+                }
                 for &x in input.iter() {
-                    source_gauge.admit(1);
+                    source_meter.admit(1);
                     if tx.send(x).await.is_err() {
                         break;
                     }
@@ -124,42 +166,52 @@ impl TasksRun {
             if filter.test(y)? {
                 Ok(Some(y))
             } else {
-                filter_gauge.leave(1);
+                filter_meter.leave(1);
                 Ok(None)
             }
         })
         .stage(cap, "map2", move |y| map2.apply(y).map(Some));
-        let (mut rx, stages) = pipeline.into_parts();
-        while let Some(z) = rx.recv().await {
-            gauge.leave(1);
-            if sink.push(z).is_break() {
-                break;
+        let (consumer, stages) = pipeline.consume_in_task(move |mut rx| async move {
+            while let Some(z) = rx.recv().await {
+                meter.leave(1);
+                if sink.push(z).is_break() {
+                    break;
+                }
             }
-        }
-        drop(rx);
+            sink.finish()
+        });
+        go();
+        // The source task holds the receiver until this send: it cannot have gone.
+        let _ = start.send(());
+        let consumed = consumer.await;
+        // Upstream first: a stage failure explains a consumer that ended early.
         stages.join().await.map_err(ChainError::from_pipeline)?;
-        Ok(sink.finish())
+        consumed.map_err(consumer_failed)
     }
 
-    async fn batches<H: Hook, S: Sink>(
+    async fn batches<M: Meter, H: Hook, S: Sink>(
         &self,
-        job: &Job<'_>,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
         stages: Stages<H>,
         mut sink: S,
     ) -> Result<Outcome, ChainError> {
         let Stages { map1, filter, map2 } = stages;
-        let (input, gauge) = (Arc::clone(job.input), Arc::clone(job.gauge));
-        let (batch, cap) = (self.config.batch.max(1), self.config.messages_per_channel(self.config.batch));
-        let source_gauge = Arc::clone(&gauge);
-        let filter_gauge = Arc::clone(&gauge);
+        let (input, meter) = (Arc::clone(job.input), job.meter.clone());
+        let (batch, cap) = (self.config.items_per_message(true), self.config.messages_per_channel(true));
+        let (source_meter, filter_meter) = (meter.clone(), meter.clone());
+        let (start, held) = oneshot::channel::<()>();
         let pipeline = TaskPipeline::<Vec<u64>, H::Error>::source(
             &Handle::current(),
             Some(job.live.clone()),
             cap,
             "source",
             |tx| async move {
+                if held.await.is_err() {
+                    return Ok(());
+                }
                 for chunk in input.chunks(batch) {
-                    source_gauge.admit(chunk.len() as u64);
+                    source_meter.admit(chunk.len() as u64);
                     if tx.send(chunk.to_vec()).await.is_err() {
                         break;
                     }
@@ -174,22 +226,131 @@ impl TasksRun {
         .stage(cap, "filter", move |mut b: Vec<u64>| {
             let before = b.len();
             filter.retain(&mut b)?;
-            filter_gauge.leave((before - b.len()) as u64);
+            filter_meter.leave((before - b.len()) as u64);
             Ok((!b.is_empty()).then_some(b))
         })
         .stage(cap, "map2", move |mut b: Vec<u64>| {
             map2.apply_batch(&mut b)?;
             Ok(Some(b))
         });
-        let (mut rx, stages) = pipeline.into_parts();
-        while let Some(b) = rx.recv().await {
-            gauge.leave(b.len() as u64);
-            if sink.push_batch(b).is_break() {
-                break;
+        let (consumer, stages) = pipeline.consume_in_task(move |mut rx| async move {
+            while let Some(b) = rx.recv().await {
+                meter.leave(b.len() as u64);
+                if sink.push_batch(b).is_break() {
+                    break;
+                }
             }
-        }
-        drop(rx);
+            sink.finish()
+        });
+        go();
+        let _ = start.send(());
+        let consumed = consumer.await;
+        // Upstream first: a stage failure explains a consumer that ended early.
         stages.join().await.map_err(ChainError::from_pipeline)?;
-        Ok(sink.finish())
+        consumed.map_err(consumer_failed)
+    }
+
+    async fn fused_items<M: Meter, H: Hook, S: Sink>(
+        &self,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
+        stages: Stages<H>,
+        mut sink: S,
+    ) -> Result<Outcome, ChainError> {
+        let Stages { map1, filter, map2 } = stages;
+        let (input, meter, cap) = (Arc::clone(job.input), job.meter.clone(), self.config.capacity);
+        let source_meter = meter.clone();
+        let (start, held) = oneshot::channel::<()>();
+        let pipeline = TaskPipeline::<u64, H::Error>::source(
+            &Handle::current(),
+            Some(job.live.clone()),
+            cap,
+            "source+map1+filter",
+            |tx| async move {
+                if held.await.is_err() {
+                    return Ok(());
+                }
+                for &x in input.iter() {
+                    let y = map1.apply(x)?;
+                    if !filter.test(y)? {
+                        continue;
+                    }
+                    source_meter.admit(1);
+                    if tx.send(y).await.is_err() {
+                        break;
+                    }
+                }
+                Ok(())
+            },
+        );
+        let (consumer, stages) = pipeline.consume_in_task(move |mut rx| async move {
+            while let Some(y) = rx.recv().await {
+                meter.leave(1);
+                if sink.push(map2.apply(y)?).is_break() {
+                    break;
+                }
+            }
+            Ok::<Outcome, H::Error>(sink.finish())
+        });
+        go();
+        let _ = start.send(());
+        let consumed = consumer.await;
+        // Upstream first: a source failure explains a consumer that ended early.
+        stages.join().await.map_err(ChainError::from_pipeline)?;
+        consumed.map_err(consumer_failed)?.map_err(Into::into)
+    }
+
+    async fn fused_batches<M: Meter, H: Hook, S: Sink>(
+        &self,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
+        stages: Stages<H>,
+        mut sink: S,
+    ) -> Result<Outcome, ChainError> {
+        let Stages { map1, filter, map2 } = stages;
+        let (input, meter) = (Arc::clone(job.input), job.meter.clone());
+        let (batch, cap) = (self.config.items_per_message(true), self.config.messages_per_channel(true));
+        let source_meter = meter.clone();
+        let (start, held) = oneshot::channel::<()>();
+        let pipeline = TaskPipeline::<Vec<u64>, H::Error>::source(
+            &Handle::current(),
+            Some(job.live.clone()),
+            cap,
+            "source+map1+filter",
+            |tx| async move {
+                if held.await.is_err() {
+                    return Ok(());
+                }
+                for chunk in input.chunks(batch) {
+                    let mut b = chunk.to_vec();
+                    map1.apply_batch(&mut b)?;
+                    filter.retain(&mut b)?;
+                    if b.is_empty() {
+                        continue;
+                    }
+                    source_meter.admit(b.len() as u64);
+                    if tx.send(b).await.is_err() {
+                        break;
+                    }
+                }
+                Ok(())
+            },
+        );
+        let (consumer, stages) = pipeline.consume_in_task(move |mut rx| async move {
+            while let Some(mut b) = rx.recv().await {
+                meter.leave(b.len() as u64);
+                map2.apply_batch(&mut b)?;
+                if sink.push_batch(b).is_break() {
+                    break;
+                }
+            }
+            Ok::<Outcome, H::Error>(sink.finish())
+        });
+        go();
+        let _ = start.send(());
+        let consumed = consumer.await;
+        // Upstream first: a source failure explains a consumer that ended early.
+        stages.join().await.map_err(ChainError::from_pipeline)?;
+        consumed.map_err(consumer_failed)?.map_err(Into::into)
     }
 }

@@ -1,0 +1,19 @@
+//! What the units of each style cost: the `memory` scenario (a waiting tokio task, a future in a
+//! `FuturesUnordered`, a suspended `async-stream` generator, a blocked OS thread, each holding a payload) and the
+//! `primitives` scenario (spawn + join of a task, a thread and a rayon job; an uncontended permit against a
+//! mutex; a oneshot hand-off).
+//!
+//! Both run through the harness's one loop ([`measure::harness`]): the times come from timed iterations, the
+//! memory figures from accounting iterations, where the counting allocator is on.
+//!
+//! - [`payload`]: the bytes each waiting unit holds, and their checksum.
+//! - [`memory`]: the `memory` scenario, its contestants and conformance.
+//! - [`primitives`]: the `primitives` scenario and its contestants.
+#![warn(missing_docs)]
+
+pub mod memory;
+pub mod payload;
+pub mod primitives;
+
+pub use memory::MemoryScenario;
+pub use primitives::PrimitivesScenario;

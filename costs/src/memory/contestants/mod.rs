@@ -1,0 +1,166 @@
+//! Every contestant of the memory scenario: a kind of unit that can wait, each in its own file; [`Contestant`] is
+//! the registry.
+//!
+//! | name | what waits |
+//! |---|---|
+//! | `stream-tokio-task` | a tokio task per unit on a multi-thread runtime, awaiting its own oneshot |
+//! | `stream-tokio-task-current-thread` | the same on a current-thread runtime |
+//! | `stream-futures-unordered` | a future per unit awaiting its own oneshot, all in one `FuturesUnordered` polled by one tokio task |
+//! | `stream-async-stream` | an `async_stream::stream!` generator per unit, suspended after its first `yield` |
+//! | `blocking-thread-64k` | an OS thread per unit with a 64 KiB stack, blocked in `recv` on its own channel |
+//! | `blocking-thread` | the same with Rust's default stack (2 MiB, reserved, touched only as used) |
+//!
+//! Every unit owns a [`crate::payload::Payload`] while it waits and hands back its checksum when released.
+//! [`Units::hold`] returns once every unit is waiting: each unit bumps [`STARTED`] (a process-wide counter, so no
+//! unit carries a pointer to it) just before it waits, and the creator waits for the count.
+
+mod async_stream;
+mod futures_unordered;
+mod threads;
+mod tokio_tasks;
+
+use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use measure::summary::{ContestantInfo, Family};
+
+/// Units that have reached their waiting point in the current [`Units::hold`].
+pub(crate) static STARTED: AtomicU64 = AtomicU64::new(0);
+
+/// Why units could not be held.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HoldError {
+    /// The machine cannot hold them (the OS's thread limits); the reason names the limit.
+    #[error("{0}")]
+    Refused(String),
+    /// Something broke: a runtime could not start, a unit panicked.
+    #[error("{0}")]
+    Broken(String),
+}
+
+/// A kind of waiting unit, ready to hold many.
+pub trait Units: Send + fmt::Debug {
+    /// Create `count` units, each owning a payload of `bytes` bytes, and return once every one is waiting.
+    fn hold(&self, count: u64, bytes: usize) -> Result<Box<dyn Held + '_>, HoldError>;
+}
+
+/// Units that are all waiting.
+pub trait Held {
+    /// Wake every unit and wait for all to end; the sum of their payloads' checksums.
+    fn release(self: Box<Self>) -> Result<u64, HoldError>;
+}
+
+/// The contestants, in report order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Contestant {
+    /// `stream-tokio-task`.
+    TokioTask,
+    /// `stream-tokio-task-current-thread`.
+    TokioTaskCurrentThread,
+    /// `stream-futures-unordered`.
+    FuturesUnordered,
+    /// `stream-async-stream`.
+    AsyncStream,
+    /// `blocking-thread-64k`.
+    Thread64k,
+    /// `blocking-thread`.
+    Thread,
+}
+
+impl Contestant {
+    /// Every contestant, in report order.
+    pub const ALL: [Contestant; 6] = [
+        Contestant::TokioTask,
+        Contestant::TokioTaskCurrentThread,
+        Contestant::FuturesUnordered,
+        Contestant::AsyncStream,
+        Contestant::Thread64k,
+        Contestant::Thread,
+    ];
+
+    /// The contestant named `name`.
+    pub fn find(name: &str) -> Option<Contestant> {
+        Contestant::ALL.into_iter().find(|c| c.info().name == name)
+    }
+
+    /// Name, family and one line saying exactly what waits.
+    pub fn info(&self) -> ContestantInfo {
+        let (name, family, description) = match self {
+            Contestant::TokioTask => (
+                "stream-tokio-task",
+                Family::Stream,
+                "one tokio task per unit (`Handle::spawn`) on a multi-thread runtime (one worker per core), each \
+                 owning its payload and awaiting its own `tokio::sync::oneshot`",
+            ),
+            Contestant::TokioTaskCurrentThread => (
+                "stream-tokio-task-current-thread",
+                Family::Stream,
+                "the same tasks on a current-thread runtime, driven by `block_on` on the calling thread",
+            ),
+            Contestant::FuturesUnordered => (
+                "stream-futures-unordered",
+                Family::Stream,
+                "one future per unit (an `async` block owning its payload and awaiting its own oneshot), all in one \
+                 `futures::stream::FuturesUnordered` polled by one tokio task on a multi-thread runtime",
+            ),
+            Contestant::AsyncStream => (
+                "stream-async-stream",
+                Family::Stream,
+                "one `async_stream::stream!` generator per unit (boxed and pinned) owning its payload, polled once \
+                 so it is suspended after its first `yield`; all held in a `Vec` by the calling thread",
+            ),
+            Contestant::Thread64k => (
+                "blocking-thread-64k",
+                Family::Blocking,
+                "one OS thread per unit with a 64 KiB stack (`thread::Builder::stack_size`), owning its payload \
+                 and blocked in `recv` on its own `std::sync::mpsc::sync_channel(1)`",
+            ),
+            Contestant::Thread => (
+                "blocking-thread",
+                Family::Blocking,
+                "the same threads with Rust's default stack (2 MiB reserved; pages become resident only as they \
+                 are touched)",
+            ),
+        };
+        ContestantInfo { name: name.to_string(), family, description: description.to_string() }
+    }
+
+    /// Build what holding units needs (a runtime), outside any timing.
+    pub fn prepare(&self) -> Result<Box<dyn Units>, HoldError> {
+        Ok(match self {
+            Contestant::TokioTask => Box::new(tokio_tasks::TokioTasks::new(false)?),
+            Contestant::TokioTaskCurrentThread => Box::new(tokio_tasks::TokioTasks::new(true)?),
+            Contestant::FuturesUnordered => Box::new(futures_unordered::Unordered::new()?),
+            Contestant::AsyncStream => Box::new(async_stream::Generators::new()?),
+            Contestant::Thread64k => Box::new(threads::Threads::new(Some(64 * 1024))),
+            Contestant::Thread => Box::new(threads::Threads::new(None)),
+        })
+    }
+}
+
+/// Reset [`STARTED`] before creating units.
+pub(crate) fn reset_started() {
+    STARTED.store(0, Ordering::SeqCst);
+}
+
+/// Units that have started so far.
+pub(crate) fn started() -> u64 {
+    STARTED.load(Ordering::SeqCst)
+}
+
+/// A tokio runtime, or why it could not be built.
+pub(crate) fn runtime(current_thread: bool) -> Result<tokio::runtime::Runtime, HoldError> {
+    let mut builder = if current_thread {
+        tokio::runtime::Builder::new_current_thread()
+    } else {
+        tokio::runtime::Builder::new_multi_thread()
+    };
+    builder.enable_time().build().map_err(|e| HoldError::Broken(format!("cannot build the runtime: {e}")))
+}
+
+/// Wait on the calling async context until `count` units have started.
+pub(crate) async fn until_started(count: u64) {
+    while started() < count {
+        tokio::task::yield_now().await;
+    }
+}

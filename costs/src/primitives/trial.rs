@@ -1,0 +1,107 @@
+//! One trial of the primitives scenario in its own process: a small run checked first, then the harness's loop
+//! over a [`PrimitiveRoutine`]: each iteration does the operation `ops` times and must hand back the sum of
+//! `0..ops`.
+
+use measure::harness::{self, Instruments, Iteration, IterationData, Routine, Stop, Window};
+use measure::record::TrialRequest;
+use measure::scenario::{TrialError, TrialSink};
+use measure::summary::Check;
+
+use super::contestants::{Contestant, Primitive};
+
+/// Operations of the check that runs before the loop.
+const CHECK_OPS: u64 = 100;
+
+pub(super) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
+    let contestant = Contestant::find(&request.contestant)
+        .ok_or_else(|| TrialError::UnknownContestant(request.contestant.clone()))?;
+    let ops = (request.param("ops")? / contestant.ops_divisor()).max(1);
+    let primitive = match contestant.prepare() {
+        Ok(primitive) => primitive,
+        Err(e) => {
+            sink.check(Check::new("every_operation_once", false, format!("could not prepare: {e}")));
+            return Ok(());
+        }
+    };
+    sink.check(check_small_run(primitive.as_ref()));
+    let mut routine = PrimitiveRoutine { primitive, ops };
+    harness::run(&mut routine, request, sink);
+    Ok(())
+}
+
+/// The sum `0 + 1 + … + (ops − 1)`, wrapping.
+pub fn expected_sum(ops: u64) -> u64 {
+    (0..ops).fold(0u64, u64::wrapping_add)
+}
+
+/// A run of [`CHECK_OPS`] operations hands back the sum of their numbers.
+pub fn check_small_run(primitive: &dyn Primitive) -> Check {
+    let expected = expected_sum(CHECK_OPS);
+    match primitive.run(CHECK_OPS) {
+        Ok(sum) => Check::new(
+            "every_operation_once",
+            sum == expected,
+            format!("{CHECK_OPS} operations handed back {sum}, expected {expected}"),
+        ),
+        Err(e) => Check::new("every_operation_once", false, format!("{CHECK_OPS} operations: {e}")),
+    }
+}
+
+/// One primitive as the harness runs it.
+#[derive(Debug)]
+struct PrimitiveRoutine {
+    primitive: Box<dyn Primitive>,
+    ops: u64,
+}
+
+impl Routine for PrimitiveRoutine {
+    type Output = Result<u64, String>;
+
+    fn run(&mut self, _: &Instruments, go: &mut dyn FnMut()) -> Result<Self::Output, Stop> {
+        go();
+        Ok(self.primitive.run(self.ops))
+    }
+
+    fn items(&self, _: &Self::Output) -> u64 {
+        self.ops
+    }
+
+    fn finish(
+        &mut self,
+        iteration: Iteration,
+        output: Self::Output,
+        window: Window<'_>,
+    ) -> Result<IterationData, Stop> {
+        let expected = expected_sum(self.ops);
+        match output {
+            Ok(sum) if sum == expected => {}
+            Ok(sum) => {
+                return Err(Stop::failed(
+                    "every_operation_once",
+                    format!(
+                        "iteration {}: {} operations handed back {sum}, expected {expected}",
+                        iteration.index, self.ops
+                    ),
+                ))
+            }
+            Err(e) => return Err(Stop::failed("every_operation_once", format!("iteration {}: {e}", iteration.index))),
+        }
+        let mut data = IterationData::from_window(window);
+        let timing = window.timing();
+        data.timing.insert("ns_per_op".to_string(), timing.wall_ns as f64 / self.ops as f64);
+        data.timing.insert("ops".to_string(), self.ops as f64);
+        Ok(data)
+    }
+
+    fn checks(&mut self, measured: u32, accounted: u32) -> Vec<Check> {
+        vec![Check::new(
+            "every_operation_once",
+            true,
+            format!(
+                "{measured} timed and {accounted} accounting iterations (and the warm-ups) of {} operations, each \
+                 handing back the sum of their numbers",
+                self.ops
+            ),
+        )]
+    }
+}

@@ -1,0 +1,100 @@
+//! `blocking-std`: a thread per keep-alive connection with std `TcpStream` and a minimal hand-written HTTP/1.1
+//! client (one `GET` written per call, the status line, headers and a `Content-Length` body parsed by hand);
+//! a broken connection is redialled on the next call.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+
+use measure::meter::Meter;
+
+use crate::error::{NetworkError, IO_TIMEOUT};
+use crate::http::job::{self, Fail, HttpJob};
+use crate::outcome::Outcome;
+use crate::wire;
+
+/// One keep-alive connection: the stream to write and a buffered reader over a clone of it.
+#[derive(Debug)]
+pub struct Connection {
+    writer: TcpStream,
+    reader: BufReader<TcpStream>,
+}
+
+/// Dial `addr` with no delay and bounded reads and writes.
+pub fn connect(addr: SocketAddr) -> Result<Connection, NetworkError> {
+    let writer = TcpStream::connect(addr).map_err(|e| NetworkError::io("connecting to", addr, e))?;
+    let _ = writer.set_nodelay(true);
+    let configure = |e| NetworkError::io("configuring", addr, e);
+    writer.set_read_timeout(Some(IO_TIMEOUT)).map_err(configure)?;
+    writer.set_write_timeout(Some(IO_TIMEOUT)).map_err(configure)?;
+    let reader = BufReader::new(writer.try_clone().map_err(configure)?);
+    Ok(Connection { writer, reader })
+}
+
+/// One call on `conn`: `GET /echo/<seq>`, the response parsed and its body checked. `Ok(false)` when the
+/// server asked to close the connection after it.
+pub fn call(conn: &mut Connection, addr: SocketAddr, seq: u64) -> Result<bool, Fail> {
+    let io = |op| move |e| Fail::Error(NetworkError::io(op, addr, e));
+    let request = format!("GET {} HTTP/1.1\r\nHost: {addr}\r\n\r\n", wire::http_path(seq));
+    conn.writer.write_all(request.as_bytes()).map_err(io("writing to"))?;
+    let mut line = String::new();
+    if conn.reader.read_line(&mut line).map_err(io("reading from"))? == 0 {
+        return Err(Fail::Error(NetworkError::Closed { addr }));
+    }
+    if !line.starts_with("HTTP/1.1 200") {
+        return Err(Fail::Error(NetworkError::BadReply { addr, detail: format!("status line {:?}", line.trim_end()) }));
+    }
+    let (mut length, mut keep) = (None, true);
+    loop {
+        line.clear();
+        if conn.reader.read_line(&mut line).map_err(io("reading from"))? == 0 {
+            return Err(Fail::Error(NetworkError::Closed { addr }));
+        }
+        let header = line.trim_end();
+        if header.is_empty() {
+            break;
+        }
+        if let Some((name, value)) = header.split_once(':') {
+            let value = value.trim();
+            if name.eq_ignore_ascii_case("content-length") {
+                length = value.parse::<usize>().ok();
+            } else if name.eq_ignore_ascii_case("connection") && value.eq_ignore_ascii_case("close") {
+                keep = false;
+            }
+        }
+    }
+    let length = length
+        .ok_or_else(|| Fail::Error(NetworkError::BadReply { addr, detail: "no Content-Length header".to_string() }))?;
+    let mut body = vec![0u8; length];
+    conn.reader.read_exact(&mut body).map_err(io("reading from"))?;
+    if seq < job::PRIMING_BASE {
+        wire::check_http_body(seq, &body).map_err(Fail::Wrong)?;
+    }
+    Ok(keep)
+}
+
+/// Run `job`, calling `go` once every thread has connected, made its priming call and waits at the start line.
+pub fn run<M: Meter>(job: &HttpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
+    let addr = job.addr;
+    job::threads(
+        job,
+        go,
+        || connect(addr).ok(),
+        |slot: &mut Option<Connection>, seq| {
+            let conn = match slot {
+                Some(conn) => conn,
+                None => slot.insert(connect(addr).map_err(Fail::Error)?),
+            };
+            match call(conn, addr, seq) {
+                Ok(true) => Ok(()),
+                Ok(false) => {
+                    *slot = None;
+                    Ok(())
+                }
+                Err(fail) => {
+                    *slot = None;
+                    Err(fail)
+                }
+            }
+        },
+    )
+}

@@ -1,0 +1,94 @@
+//! Every contestant of the http scenario: `in_flight` calls at once over keep-alive connections to the loopback
+//! hyper server.
+//!
+//! - [`blocking_std`] (`blocking-std`): a thread per connection, std `TcpStream`, a hand-written HTTP/1.1 client.
+//! - [`blocking_ureq`] (`blocking-ureq`): a thread per call in flight sharing one `ureq` agent.
+//! - [`stream_hyper`] (`stream-hyper`): hyper's client (hyper-util) driven by `buffer_unordered`.
+//! - [`stream_reqwest`] (`stream-reqwest`): `reqwest` driven by `buffer_unordered`.
+
+pub mod blocking_std;
+pub mod blocking_ureq;
+pub mod stream_hyper;
+pub mod stream_reqwest;
+
+use measure::meter::Meter;
+use measure::summary::{ContestantInfo, Family};
+
+use super::job::HttpJob;
+use crate::error::NetworkError;
+use crate::outcome::Outcome;
+
+/// An http contestant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HttpContestant {
+    /// [`blocking_std`].
+    BlockingStd,
+    /// [`blocking_ureq`].
+    BlockingUreq,
+    /// [`stream_hyper`].
+    StreamHyper,
+    /// [`stream_reqwest`].
+    StreamReqwest,
+}
+
+/// Every contestant, in report order.
+pub const ALL: [HttpContestant; 4] = [
+    HttpContestant::BlockingStd,
+    HttpContestant::BlockingUreq,
+    HttpContestant::StreamHyper,
+    HttpContestant::StreamReqwest,
+];
+
+impl HttpContestant {
+    /// Its name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            HttpContestant::BlockingStd => "blocking-std",
+            HttpContestant::BlockingUreq => "blocking-ureq",
+            HttpContestant::StreamHyper => "stream-hyper",
+            HttpContestant::StreamReqwest => "stream-reqwest",
+        }
+    }
+
+    /// The contestant named `name`.
+    pub fn find(name: &str) -> Option<HttpContestant> {
+        ALL.into_iter().find(|c| c.name() == name)
+    }
+
+    /// What it is, for `lab list` and the report.
+    pub fn info(self) -> ContestantInfo {
+        let (family, description) = match self {
+            HttpContestant::BlockingStd => (
+                Family::Blocking,
+                "A std thread per keep-alive connection, std `TcpStream`, a minimal hand-written HTTP/1.1 client \
+                 (request writer, status line, headers and `Content-Length` body parsed by hand).",
+            ),
+            HttpContestant::BlockingUreq => (
+                Family::Blocking,
+                "A std thread per call in flight sharing one `ureq` 2 `Agent` (keep-alive pool of `in_flight` \
+                 connections), `get(url).call()` then `into_string()`.",
+            ),
+            HttpContestant::StreamHyper => (
+                Family::Stream,
+                "hyper 1's client (`hyper_util` legacy `Client`, `HttpConnector`, keep-alive pool) on a 2-worker \
+                 tokio runtime, calls driven by `buffer_unordered(in_flight)`.",
+            ),
+            HttpContestant::StreamReqwest => (
+                Family::Stream,
+                "`reqwest` 0.12 `Client` (no TLS, keep-alive pool) on a 2-worker tokio runtime, `get(url).send()` \
+                 then `bytes()`, driven by `buffer_unordered(in_flight)`.",
+            ),
+        };
+        ContestantInfo { name: self.name().to_string(), family, description: description.to_string() }
+    }
+
+    /// Run `job` once, calling `go` when everything but the calls is ready.
+    pub fn run<M: Meter>(self, job: &HttpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
+        match self {
+            HttpContestant::BlockingStd => blocking_std::run(job, go),
+            HttpContestant::BlockingUreq => blocking_ureq::run(job, go),
+            HttpContestant::StreamHyper => stream_hyper::run(job, go),
+            HttpContestant::StreamReqwest => stream_reqwest::run(job, go),
+        }
+    }
+}

@@ -1,0 +1,49 @@
+//! `stream-hyper`: hyper 1's client (`hyper_util::client::legacy::Client` over an `HttpConnector` with no
+//! delay, a keep-alive pool of `in_flight` connections) on a 2-worker tokio runtime, every call a future
+//! (`get`, then the body collected) driven by `buffer_unordered(in_flight)`.
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Empty};
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::client::legacy::Client;
+use hyper_util::rt::TokioExecutor;
+use measure::meter::Meter;
+
+use crate::error::NetworkError;
+use crate::http::job::{self, client_error, Fail, HttpJob};
+use crate::outcome::Outcome;
+use crate::tcp::runtime;
+use crate::wire;
+
+/// Run `job`, calling `go` once the runtime is built and the pool holds its connections.
+pub fn run<M: Meter>(job: &HttpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
+    let addr = job.addr;
+    let rt = runtime::runtime()?;
+    let client = {
+        let _guard = rt.enter();
+        let mut connector = HttpConnector::new();
+        connector.set_nodelay(true);
+        Client::builder(TokioExecutor::new()).pool_max_idle_per_host(job.in_flight).build::<_, Empty<Bytes>>(connector)
+    };
+    let outcome = job::stream(&rt, job, go, |seq| {
+        let client = client.clone();
+        async move {
+            let uri: hyper::Uri = job::url(addr, seq)
+                .parse()
+                .map_err(|e| Fail::Error(NetworkError::BadReply { addr, detail: format!("bad URI: {e}") }))?;
+            let response = client.get(uri).await.map_err(|e| Fail::Error(client_error(addr, &e)))?;
+            if !response.status().is_success() {
+                let detail = format!("status {}", response.status());
+                return Err(Fail::Error(NetworkError::BadReply { addr, detail }));
+            }
+            let body = response.into_body().collect().await.map_err(|e| Fail::Error(client_error(addr, &e)))?;
+            if seq < job::PRIMING_BASE {
+                wire::check_http_body(seq, &body.to_bytes()).map_err(Fail::Wrong)?;
+            }
+            Ok(())
+        }
+    });
+    drop(client);
+    drop(rt);
+    Ok(Outcome { client_threads: runtime::WORKERS as u64, ..outcome })
+}

@@ -1,0 +1,46 @@
+//! `stream-reqwest`: a `reqwest` 0.12 `Client` (no TLS, no proxy, no delay, a keep-alive pool of `in_flight`
+//! connections) on a 2-worker tokio runtime, every call `get(url).send()` then `bytes()`, driven by
+//! `buffer_unordered(in_flight)`.
+
+use measure::meter::Meter;
+
+use crate::error::{NetworkError, IO_TIMEOUT};
+use crate::http::job::{self, client_error, Fail, HttpJob};
+use crate::outcome::Outcome;
+use crate::tcp::runtime;
+use crate::wire;
+
+/// Run `job`, calling `go` once the runtime is built and the pool holds its connections.
+pub fn run<M: Meter>(job: &HttpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
+    let addr = job.addr;
+    let rt = runtime::runtime()?;
+    let client = {
+        let _guard = rt.enter();
+        reqwest::Client::builder()
+            .pool_max_idle_per_host(job.in_flight)
+            .no_proxy()
+            .tcp_nodelay(true)
+            .timeout(IO_TIMEOUT)
+            .build()
+            .map_err(|e| NetworkError::setup("the reqwest client", e))?
+    };
+    let outcome = job::stream(&rt, job, go, |seq| {
+        let client = client.clone();
+        async move {
+            let response =
+                client.get(job::url(addr, seq)).send().await.map_err(|e| Fail::Error(client_error(addr, &e)))?;
+            if !response.status().is_success() {
+                let detail = format!("status {}", response.status());
+                return Err(Fail::Error(NetworkError::BadReply { addr, detail }));
+            }
+            let body = response.bytes().await.map_err(|e| Fail::Error(client_error(addr, &e)))?;
+            if seq < job::PRIMING_BASE {
+                wire::check_http_body(seq, &body).map_err(Fail::Wrong)?;
+            }
+            Ok(())
+        }
+    });
+    drop(client);
+    drop(rt);
+    Ok(Outcome { client_threads: runtime::WORKERS as u64, ..outcome })
+}

@@ -1,0 +1,223 @@
+//! What an HTTP run is asked to do, the shapes the contestants share (a thread per connection over a shared
+//! request counter; a stream of calls through `buffer_unordered`), and how a client library's error becomes a
+//! [`NetworkError`] naming the address.
+
+use std::error::Error as StdError;
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Instant;
+
+use futures::StreamExt;
+use measure::meter::Meter;
+
+use crate::error::NetworkError;
+use crate::outcome::Outcome;
+use crate::tick;
+
+/// What an HTTP run is asked to do.
+#[derive(Debug, Clone)]
+pub struct HttpJob<M> {
+    /// The HTTP server.
+    pub addr: SocketAddr,
+    /// Calls in the run, sequence numbers `0..requests`.
+    pub requests: u64,
+    /// Calls in flight at once: threads (one connection each) or `buffer_unordered`'s limit.
+    pub in_flight: usize,
+    /// Counts calls in flight.
+    pub meter: M,
+}
+
+/// Sequence numbers of the calls that open connections before the clock starts (answered, not counted).
+pub const PRIMING_BASE: u64 = 1 << 62;
+
+/// How a call went wrong.
+#[derive(Debug)]
+pub enum Fail {
+    /// A socket or protocol error.
+    Error(NetworkError),
+    /// The reply answered another request.
+    Wrong(String),
+}
+
+/// The URL of call `seq`.
+pub fn url(addr: SocketAddr, seq: u64) -> String {
+    format!("http://{addr}{}", crate::wire::http_path(seq))
+}
+
+/// A client library's error as a [`NetworkError`]: the first I/O error in its source chain (so a refused
+/// connection reads as one, naming the address), else its message.
+pub fn client_error(addr: SocketAddr, err: &(dyn StdError + 'static)) -> NetworkError {
+    let mut source: Option<&(dyn StdError + 'static)> = Some(err);
+    while let Some(e) = source {
+        if let Some(io) = e.downcast_ref::<std::io::Error>() {
+            return NetworkError::io("calling", addr, std::io::Error::new(io.kind(), io.to_string()));
+        }
+        source = e.source();
+    }
+    let text = err.to_string();
+    if text.to_lowercase().contains("refused") {
+        NetworkError::Refused { addr }
+    } else {
+        NetworkError::BadReply { addr, detail: text }
+    }
+}
+
+fn record(outcome: &mut Outcome, seq: u64, result: Result<(), Fail>, started: Instant) {
+    match result {
+        Ok(()) => {
+            outcome.tally.add(seq);
+            outcome.latencies.record_us(u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX));
+        }
+        Err(Fail::Error(err)) => outcome.error(&err),
+        Err(Fail::Wrong(detail)) => outcome.wrong(detail),
+    }
+}
+
+/// A thread per connection: `in_flight` threads, each making its client with `connect` and one priming call
+/// before the start line, then taking sequence numbers from a shared counter until `requests` are taken; a
+/// probe thread ticks beside them. `go` is called once every thread waits at the start line.
+pub fn threads<M, C, S, R>(job: &HttpJob<M>, go: &mut dyn FnMut(), connect: S, call: R) -> Result<Outcome, NetworkError>
+where
+    M: Meter,
+    S: Fn() -> C + Sync,
+    R: Fn(&mut C, u64) -> Result<(), Fail> + Sync,
+{
+    let next = AtomicU64::new(0);
+    let gate = Gate::default();
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let probe = std::thread::Builder::new()
+            .name("http-probe".to_string())
+            .spawn_scoped(scope, || tick::ticks_thread(&stop))
+            .map_err(|e| NetworkError::setup("the probe thread", e))?;
+        let mut handles = Vec::with_capacity(job.in_flight);
+        for index in 0..job.in_flight {
+            let (next, gate, connect, call) = (&next, &gate, &connect, &call);
+            let spawned =
+                std::thread::Builder::new().name(format!("http-conn-{index}")).spawn_scoped(scope, move || {
+                    let mut client = connect();
+                    let _ = call(&mut client, PRIMING_BASE + index as u64);
+                    let mut outcome = Outcome::default();
+                    if !gate.arrive() {
+                        return outcome;
+                    }
+                    loop {
+                        let seq = next.fetch_add(1, Ordering::Relaxed);
+                        if seq >= job.requests {
+                            break;
+                        }
+                        job.meter.admit(1);
+                        let started = Instant::now();
+                        let result = call(&mut client, seq);
+                        job.meter.leave(1);
+                        record(&mut outcome, seq, result, started);
+                    }
+                    outcome
+                });
+            match spawned {
+                Ok(handle) => handles.push(handle),
+                Err(e) => {
+                    // The threads already spawned wait at the start line: send them home.
+                    gate.open(false);
+                    stop.store(true, Ordering::Relaxed);
+                    return Err(NetworkError::setup("a connection thread", e));
+                }
+            }
+        }
+        gate.wait_for(job.in_flight);
+        go();
+        gate.open(true);
+        let mut outcome = Outcome::new(job.requests);
+        for handle in handles {
+            match handle.join() {
+                Ok(part) => outcome.merge(part),
+                Err(_) => outcome.wrong("a connection thread panicked".to_string()),
+            }
+        }
+        stop.store(true, Ordering::Relaxed);
+        outcome.probe = probe.join().unwrap_or_default();
+        outcome.client_threads = job.in_flight as u64 + 1;
+        Ok(outcome)
+    })
+}
+
+/// A stream of calls: `in_flight` priming calls through `buffer_unordered` to open the pool's connections, then
+/// `go`, then the `requests` calls through `buffer_unordered(in_flight)`, on `runtime`, with the probe task
+/// ticking on it.
+pub fn stream<M, F, Fut>(runtime: &tokio::runtime::Runtime, job: &HttpJob<M>, go: &mut dyn FnMut(), call: F) -> Outcome
+where
+    M: Meter,
+    F: Fn(u64) -> Fut,
+    Fut: Future<Output = Result<(), Fail>>,
+{
+    runtime.block_on(async {
+        let primed = (0..job.in_flight as u64).map(|i| call(PRIMING_BASE + i));
+        futures::stream::iter(primed).buffer_unordered(job.in_flight).for_each(|_| async {}).await;
+        let stop = Arc::new(AtomicBool::new(false));
+        let probe = tokio::spawn(tick::ticks_async(Arc::clone(&stop)));
+        go();
+        let mut outcome = Outcome::new(job.requests);
+        let calls = (0..job.requests).map(|seq| {
+            let meter = job.meter.clone();
+            let call = call(seq);
+            async move {
+                meter.admit(1);
+                let started = Instant::now();
+                let result = call.await;
+                meter.leave(1);
+                (seq, result, started)
+            }
+        });
+        futures::stream::iter(calls)
+            .buffer_unordered(job.in_flight)
+            .for_each(|(seq, result, started)| {
+                record(&mut outcome, seq, result, started);
+                async {}
+            })
+            .await;
+        stop.store(true, Ordering::Relaxed);
+        if let Ok(late) = probe.await {
+            outcome.probe = late;
+        }
+        outcome
+    })
+}
+
+/// A start line: threads arrive and wait; the starter waits for all of them, then opens it to run or to go home.
+#[derive(Debug, Default)]
+struct Gate {
+    /// Threads arrived, and `None` while closed or whether to run once open.
+    state: Mutex<(usize, Option<bool>)>,
+    changed: Condvar,
+}
+
+impl Gate {
+    /// Arrive and wait for the gate to open; whether to run.
+    fn arrive(&self) -> bool {
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        state.0 += 1;
+        self.changed.notify_all();
+        loop {
+            if let Some(run) = state.1 {
+                return run;
+            }
+            state = self.changed.wait(state).unwrap_or_else(|p| p.into_inner());
+        }
+    }
+
+    /// Wait until `n` threads have arrived.
+    fn wait_for(&self, n: usize) {
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        while state.0 < n {
+            state = self.changed.wait(state).unwrap_or_else(|p| p.into_inner());
+        }
+    }
+
+    /// Open the gate: `run` or go home.
+    fn open(&self, run: bool) {
+        self.state.lock().unwrap_or_else(|p| p.into_inner()).1 = Some(run);
+        self.changed.notify_all();
+    }
+}

@@ -1,0 +1,150 @@
+//! The http scenario: HTTP/1.1 over loopback with keep-alive against the hyper server in its own process (a
+//! 10 ms timer per call), 1,000 calls in flight, made by blocking clients (a thread per connection with a
+//! hand-written client; `ureq` on threads) and stream clients (hyper's client and `reqwest`, driven by
+//! `buffer_unordered`).
+//!
+//! - [`mod@contestants`]: the registry and every contestant.
+//! - [`job`]: the job and the two shapes the contestants share.
+//! - [`trial`]: one trial in its process.
+
+pub mod contestants;
+pub mod job;
+pub mod trial;
+
+use measure::record::TrialRequest;
+use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
+use measure::summary::{ClaimResult, ContestantInfo, Summary};
+
+use crate::claims::{judge_all, ClaimRow, Relation};
+use crate::discussion;
+
+/// The http scenario, as the lab's registry lists it.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HttpScenario;
+
+/// The claims, one row each.
+pub const CLAIMS: [ClaimRow; 2] = [
+    ClaimRow {
+        text: "An async client costs less CPU per call than a thread per connection at 1,000 in flight: \
+               `stream-hyper` below `blocking-std` in client CPU µs per call.",
+        metric: "cpu_us_per_call",
+        a: "stream-hyper",
+        b: "blocking-std",
+        relation: Relation::AtMost,
+        factor: 1.0,
+    },
+    ClaimRow {
+        text: "The same for the convenience libraries: `stream-reqwest` below `blocking-ureq` in client CPU µs per \
+               call.",
+        metric: "cpu_us_per_call",
+        a: "stream-reqwest",
+        b: "blocking-ureq",
+        relation: Relation::AtMost,
+        factor: 1.0,
+    },
+];
+
+impl Scenario for HttpScenario {
+    fn name(&self) -> &'static str {
+        "http"
+    }
+
+    fn title(&self) -> &'static str {
+        "HTTP/1.1 over loopback: blocking clients on threads against stream clients, 1,000 calls in flight"
+    }
+
+    fn question(&self) -> &'static str {
+        "With 1,000 HTTP/1.1 calls in flight over keep-alive connections to a real loopback hyper server (its own \
+         process, pinned apart, a 10 ms timer per call), what client CPU per call, throughput against the \
+         server's ceiling (in flight ÷ delay) and latency does each client reach: a thread per connection with \
+         a hand-written client, `ureq` on threads, hyper's client or `reqwest` driven by `buffer_unordered`?"
+    }
+
+    fn params(&self) -> Vec<ParamSpec> {
+        vec![
+            ParamSpec::single("requests", "Calls per iteration.", 10_000, 2_500, 1, 100_000_000),
+            ParamSpec::single(
+                "in-flight",
+                "Calls in flight (threads or buffer_unordered's limit); a --quick smoke run uses 250.",
+                1_000,
+                250,
+                1,
+                10_000,
+            ),
+            ParamSpec::single(
+                "delay-us",
+                "The server's timer per call, in microseconds.",
+                10_000,
+                10_000,
+                0,
+                10_000_000,
+            ),
+        ]
+    }
+
+    fn contestants(&self) -> Vec<ContestantInfo> {
+        contestants::ALL.iter().map(|c| c.info()).collect()
+    }
+
+    fn headline_metric(&self) -> &'static str {
+        "cpu_us_per_call"
+    }
+
+    /// Three processes of 1 warm-up, 3 measured and 1 accounting iteration: a thread-per-connection client
+    /// spawns, connects and primes 1,000 threads before each iteration, which takes seconds on 2 shared cores.
+    fn repetitions(&self, quick: bool) -> Repetitions {
+        if quick {
+            Repetitions::QUICK
+        } else {
+            Repetitions { forks: 3, warmup: 1, iterations: 3, accounting: 1 }
+        }
+    }
+
+    fn table_metrics(&self) -> Vec<&'static str> {
+        vec![
+            "cpu_us_per_call",
+            "server_cpu_us_per_call",
+            "ops_per_sec",
+            "ideal_fraction",
+            "latency_p50_us",
+            "latency_p99_us",
+            "probe_delay_p99_us",
+            "max_outstanding",
+            "threads",
+            "peak_rss_mib",
+        ]
+    }
+
+    fn charts(&self) -> Vec<ChartSpec> {
+        vec![
+            ChartSpec {
+                id: "cpu-per-call",
+                title: "Client CPU per call",
+                metric: "cpu_us_per_call",
+                unit: "µs per call",
+                kind: ChartKind::Bars,
+                log_scale: false,
+            },
+            ChartSpec {
+                id: "ops-per-sec",
+                title: "Calls per second",
+                metric: "ops_per_sec",
+                unit: "calls/s",
+                kind: ChartKind::Bars,
+                log_scale: false,
+            },
+        ]
+    }
+
+    fn run_trial(&self, request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
+        trial::run_trial(request, sink)
+    }
+
+    fn claims(&self, summary: &Summary) -> Vec<ClaimResult> {
+        judge_all(summary, &CLAIMS)
+    }
+
+    fn discussion(&self, summary: &Summary) -> String {
+        discussion::discussion(summary, "http", "blocking-std", &["cpu_us_per_call", "ops_per_sec", "latency_p99_us"])
+    }
+}

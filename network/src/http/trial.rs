@@ -1,0 +1,141 @@
+//! One trial of the http scenario in its own process: the session (placement and server), the conformance
+//! checks, then the harness's loop over the contestant.
+
+use std::sync::Arc;
+
+use measure::harness;
+use measure::meter::{GaugeMeter, NoMeter};
+use measure::record::{MetricValues, TrialRequest};
+use measure::scenario::{TrialError, TrialSink};
+use measure::summary::Check;
+
+use super::contestants::HttpContestant;
+use super::job::HttpJob;
+use crate::conformance::{self, Port, Runner, Size};
+use crate::error::NetworkError;
+use crate::launch::Launcher;
+use crate::outcome::Outcome;
+use crate::routine::{renamed, Client, NetRoutine};
+use crate::server::ServeConfig;
+use crate::session::Session;
+
+/// The http scenario's parameters, as a trial reads them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HttpParams {
+    /// Calls per iteration.
+    pub requests: u64,
+    /// Calls in flight.
+    pub in_flight: usize,
+    /// The server's delay per call, in microseconds.
+    pub delay_us: u64,
+}
+
+impl HttpParams {
+    /// Read them from a trial request.
+    pub fn from_request(request: &TrialRequest) -> Result<HttpParams, TrialError> {
+        let params = HttpParams {
+            requests: request.param("requests")?,
+            in_flight: request.param_usize("in_flight")?,
+            delay_us: request.param("delay_us")?,
+        };
+        if params.requests == 0 || params.in_flight == 0 {
+            return Err(TrialError::BadParam("`requests` and `in-flight` must be at least 1".to_string()));
+        }
+        Ok(params)
+    }
+
+    /// The server configuration (the TCP side idle).
+    pub fn serve_config(&self) -> ServeConfig {
+        ServeConfig { http_delay_us: self.delay_us, tcp_delay_us: 0, core: None, start_delay_ms: 0 }
+    }
+}
+
+/// A contestant with its job, as the routine runs it.
+#[derive(Debug, Clone)]
+pub struct HttpClient {
+    /// The contestant.
+    pub contestant: HttpContestant,
+    /// The job (with no meter).
+    pub job: HttpJob<NoMeter>,
+    /// The server's delay, in microseconds.
+    pub delay_us: u64,
+}
+
+impl Client for HttpClient {
+    fn requests(&self) -> u64 {
+        self.job.requests
+    }
+
+    fn bound(&self) -> u64 {
+        self.job.in_flight as u64
+    }
+
+    fn run_timed(&self, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
+        self.contestant.run(&self.job, go)
+    }
+
+    fn run_counted(&self, meter: GaugeMeter, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
+        let job = HttpJob { addr: self.job.addr, requests: self.job.requests, in_flight: self.job.in_flight, meter };
+        self.contestant.run(&job, go)
+    }
+
+    fn metrics(&self, outcome: &Outcome, wall_s: f64) -> MetricValues {
+        let mut m = outcome.latencies.metrics("");
+        m.extend(renamed(outcome.probe.metrics(""), "probe_delay"));
+        if wall_s > 0.0 {
+            let per_sec = self.job.requests as f64 / wall_s;
+            let ideal = self.job.in_flight as f64 * 1e6 / self.delay_us.max(1) as f64;
+            m.insert("ops_per_sec".to_string(), per_sec);
+            m.insert("ideal_ops_per_sec".to_string(), ideal);
+            m.insert("ideal_fraction".to_string(), per_sec / ideal);
+        }
+        m
+    }
+
+    fn unit(&self) -> &'static str {
+        "calls"
+    }
+}
+
+/// A conformance runner for `contestant`: small runs of 200 calls, 16 in flight; long runs of 5,000 calls,
+/// which the kill cuts short.
+pub fn runner(contestant: HttpContestant) -> Runner {
+    Arc::new(move |addr, size| {
+        let requests = if size == Size::Small { 200 } else { 5_000 };
+        let job = HttpJob { addr, requests, in_flight: 16, meter: NoMeter };
+        contestant.run(&job, &mut || {})
+    })
+}
+
+pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
+    let contestant = HttpContestant::find(&request.contestant)
+        .ok_or_else(|| TrialError::UnknownContestant(request.contestant.clone()))?;
+    let params = HttpParams::from_request(request)?;
+    crate::server::raise_fd_limit();
+    let launcher = Launcher::this_binary().map_err(|e| TrialError::BadParam(e.to_string()))?;
+    let session = match Session::start(launcher, params.serve_config()) {
+        Ok(session) => session,
+        Err(err) => {
+            sink.check(Check::new("server", false, err.to_string()));
+            return Ok(());
+        }
+    };
+    sink.check(session.placement_check());
+    let addr = session.server.http_addr();
+    let mut passed = true;
+    for check in conformance::all(&runner(contestant), addr, &session.launcher, &session.config, Port::Http, false) {
+        passed &= check.passed;
+        sink.check(check);
+    }
+    if !passed {
+        return Ok(());
+    }
+    let job = HttpJob { addr, requests: params.requests, in_flight: params.in_flight, meter: NoMeter };
+    let mut routine = NetRoutine {
+        client: HttpClient { contestant, job, delay_us: params.delay_us },
+        server: &session.server,
+        measured_max: None,
+    };
+    harness::run(&mut routine, request, sink);
+    Ok(())
+}

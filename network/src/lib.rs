@@ -1,0 +1,39 @@
+//! The network scenarios: real sockets over loopback against a server in its own process.
+//!
+//! - `http` ([`HttpScenario`]): HTTP/1.1 with keep-alive, 1,000 requests in flight, a 10 ms timer on the
+//!   server; blocking clients (a thread per connection with a hand-written HTTP/1.1 client, `ureq` on threads)
+//!   against stream clients (hyper's client and `reqwest`, driven by `buffer_unordered`).
+//! - `tcp` ([`TcpScenario`]): 64 persistent connections, batches of 256 exchanges, a 1 ms timer; blocking
+//!   threads, tokio tasks, and blocking socket calls inside the runtime.
+//!
+//! Modules:
+//! - [`server`]: the server (`lab __serve`); [`launch`]: starting and stopping it; [`affinity`]: pinning;
+//!   [`session`]: what a trial sets up.
+//! - [`wire`]: what travels; [`outcome`]: what a run hands back; [`tick`]: the scheduling probe;
+//!   [`resources`]: threads and sockets held.
+//! - [`mod@http`], [`tcp`]: the scenarios, each with its `contestants/`.
+//! - [`conformance`]: the checks every contestant passes; [`routine`]: what the harness runs.
+//! - [`claims`], [`references`], [`discussion`]: judging and explaining, with the published figures as data.
+#![warn(missing_docs)]
+
+pub mod affinity;
+pub mod claims;
+pub mod conformance;
+pub mod discussion;
+pub mod error;
+pub mod http;
+pub mod launch;
+pub mod outcome;
+pub mod references;
+pub mod resources;
+pub mod routine;
+pub mod server;
+pub mod session;
+pub mod tcp;
+pub mod tick;
+pub mod wire;
+
+pub use error::NetworkError;
+pub use http::HttpScenario;
+pub use server::serve_stdio;
+pub use tcp::TcpScenario;

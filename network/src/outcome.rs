@@ -1,0 +1,159 @@
+//! What one run of a client hands back: how many requests were answered correctly, how many ended in an error
+//! or a wrong reply, the first error's message, and the latencies, so the trial can verify that every request
+//! was answered exactly once.
+
+use measure::latency::LatencyRecorder;
+
+use crate::error::NetworkError;
+
+/// Count, sum and sum of squares of the sequence numbers answered: equal to the reference of `0..n` only if
+/// every one was answered exactly once (a duplicate and a missing number would have to cancel in both sums).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Answers counted.
+    pub count: u64,
+    /// Sum of their sequence numbers (wrapping).
+    pub sum: u64,
+    /// Sum of their squares (wrapping).
+    pub sum_sq: u64,
+}
+
+impl Tally {
+    /// Count one answer to `seq`.
+    pub fn add(&mut self, seq: u64) {
+        self.count += 1;
+        self.sum = self.sum.wrapping_add(seq);
+        self.sum_sq = self.sum_sq.wrapping_add(seq.wrapping_mul(seq));
+    }
+
+    /// Add another tally.
+    pub fn merge(&mut self, other: &Tally) {
+        self.count += other.count;
+        self.sum = self.sum.wrapping_add(other.sum);
+        self.sum_sq = self.sum_sq.wrapping_add(other.sum_sq);
+    }
+
+    /// The tally of `0..n`, each once.
+    pub fn reference(n: u64) -> Tally {
+        let mut tally = Tally::default();
+        for seq in 0..n {
+            tally.add(seq);
+        }
+        tally
+    }
+}
+
+/// The result of one client run.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    /// Requests (HTTP calls or TCP exchanges) the run was asked to make.
+    pub requested: u64,
+    /// The correct answers.
+    pub tally: Tally,
+    /// Requests that ended in an error (refused, reset, closed, timed out).
+    pub errors: u64,
+    /// Replies that answered the wrong request, or out of order.
+    pub wrong: u64,
+    /// The first error or wrong reply, as a message.
+    pub first_error: Option<String>,
+    /// Per-call latencies (HTTP) or per-batch times (TCP), in microseconds.
+    pub latencies: LatencyRecorder,
+    /// How late the probe's 1 ms ticks ran, in microseconds.
+    pub probe: LatencyRecorder,
+    /// Threads the client had alive at once (its own, counted by the contestant).
+    pub client_threads: u64,
+}
+
+impl Outcome {
+    /// An empty outcome of `requested` requests.
+    pub fn new(requested: u64) -> Outcome {
+        Outcome { requested, ..Outcome::default() }
+    }
+
+    /// Count one error.
+    pub fn error(&mut self, err: &NetworkError) {
+        self.errors += 1;
+        if self.first_error.is_none() {
+            self.first_error = Some(err.to_string());
+        }
+    }
+
+    /// Count one wrong reply.
+    pub fn wrong(&mut self, detail: String) {
+        self.wrong += 1;
+        if self.first_error.is_none() {
+            self.first_error = Some(detail);
+        }
+    }
+
+    /// Add a part (one thread's or task's) into this outcome; `requested` is the whole run's and is kept.
+    pub fn merge(&mut self, part: Outcome) {
+        self.tally.merge(&part.tally);
+        self.errors += part.errors;
+        self.wrong += part.wrong;
+        if self.first_error.is_none() {
+            self.first_error = part.first_error;
+        }
+        self.latencies.merge(&part.latencies);
+        self.probe.merge(&part.probe);
+    }
+
+    /// Whether every request was answered exactly once, correctly, and nothing failed; else what differs.
+    pub fn verify(&self) -> Result<(), String> {
+        let reference = Tally::reference(self.requested);
+        if self.errors == 0 && self.wrong == 0 && self.tally == reference {
+            return Ok(());
+        }
+        Err(format!(
+            "{} of {} requests answered correctly ({} errors, {} wrong replies{}){}",
+            self.tally.count,
+            self.requested,
+            self.errors,
+            self.wrong,
+            if self.tally.count == self.requested && self.tally != reference {
+                "; the answered sequence numbers are not each of 0..n once"
+            } else {
+                ""
+            },
+            self.first_error.as_ref().map_or_else(String::new, |e| format!("; first: {e}"))
+        ))
+    }
+
+    /// Whether every request is accounted for: answered, failed or wrong, and none twice.
+    pub fn accounted(&self) -> bool {
+        self.tally.count + self.errors + self.wrong == self.requested
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_clean_tally_verifies() {
+        let mut outcome = Outcome::new(100);
+        for seq in (0..100).rev() {
+            outcome.tally.add(seq);
+        }
+        assert_eq!(outcome.verify(), Ok(()));
+        assert!(outcome.accounted());
+    }
+
+    #[test]
+    fn a_duplicate_in_place_of_a_missing_answer_fails() {
+        let mut outcome = Outcome::new(3);
+        for seq in [0, 1, 1] {
+            outcome.tally.add(seq);
+        }
+        assert!(outcome.verify().is_err_and(|e| e.contains("not each of 0..n once")));
+    }
+
+    #[test]
+    fn errors_are_counted_with_the_first_message() {
+        let mut outcome = Outcome::new(2);
+        outcome.tally.add(0);
+        outcome.error(&NetworkError::Closed { addr: crate::server::loopback(9) });
+        assert!(outcome.accounted());
+        assert!(outcome.verify().is_err_and(|e| e.contains("127.0.0.1:9 closed")));
+    }
+}

@@ -1,0 +1,41 @@
+//! What a process holds that a client run could leave behind: its threads and its open sockets, read from
+//! `/proc/self`, and a bounded wait for them to come back down after a run.
+
+use std::time::{Duration, Instant};
+
+/// Threads and open sockets of this process.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Held {
+    /// Threads (`/proc/self/task`).
+    pub threads: usize,
+    /// Open sockets (`/proc/self/fd` entries linking to `socket:`).
+    pub sockets: usize,
+}
+
+impl Held {
+    /// What this process holds now.
+    pub fn now() -> Held {
+        let count = |dir: &str, keep: &dyn Fn(&std::fs::DirEntry) -> bool| {
+            std::fs::read_dir(dir).map(|d| d.filter_map(Result::ok).filter(|e| keep(e)).count()).unwrap_or(0)
+        };
+        let is_socket = |e: &std::fs::DirEntry| {
+            std::fs::read_link(e.path()).is_ok_and(|t| t.to_string_lossy().starts_with("socket:"))
+        };
+        Held { threads: count("/proc/self/task", &|_| true), sockets: count("/proc/self/fd", &is_socket) }
+    }
+
+    /// Wait up to `wait` for this process to hold no more than `baseline`; what it holds then, if more.
+    pub fn settle_to(baseline: Held, wait: Duration) -> Result<Held, Held> {
+        let deadline = Instant::now() + wait;
+        loop {
+            let now = Held::now();
+            if now.threads <= baseline.threads && now.sockets <= baseline.sockets {
+                return Ok(now);
+            }
+            if Instant::now() >= deadline {
+                return Err(now);
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}

@@ -1,0 +1,115 @@
+//! The routine both scenarios hand the harness ([`measure::harness::run`]): one client run per iteration against
+//! the session's server, generic over what a run is; the server's CPU is read from `/proc/<pid>/stat` right
+//! before `go` and right after the run, and set apart from the client's.
+
+use measure::harness::{Instruments, Iteration, IterationData, Routine, Stop, Window};
+use measure::meter::GaugeMeter;
+use measure::probe::bounded_outstanding_check;
+use measure::record::MetricValues;
+use measure::summary::Check;
+
+use crate::error::NetworkError;
+use crate::launch::ServerProcess;
+use crate::outcome::Outcome;
+
+/// One kind of client run, as the routine drives it.
+pub trait Client {
+    /// Requests (calls or exchanges) of one run.
+    fn requests(&self) -> u64;
+    /// The most requests that may be in flight at once.
+    fn bound(&self) -> u64;
+    /// One run metering with `NoMeter`.
+    fn run_timed(&self, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError>;
+    /// One run metering with the gauge.
+    fn run_counted(&self, meter: GaugeMeter, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError>;
+    /// The scenario's own metrics of a verified run that took `wall_s` seconds.
+    fn metrics(&self, outcome: &Outcome, wall_s: f64) -> MetricValues;
+    /// The unit requests are counted in, for check details (`calls`, `exchanges`).
+    fn unit(&self) -> &'static str;
+}
+
+/// What a run hands back: the client's outcome and the server's CPU over it.
+#[derive(Debug)]
+pub struct RunOutput {
+    outcome: Result<Outcome, NetworkError>,
+    server_cpu_ns: Option<u64>,
+}
+
+/// The harness's view of one contestant of either scenario.
+#[derive(Debug)]
+pub struct NetRoutine<'a, C> {
+    /// The client.
+    pub client: C,
+    /// The session's server.
+    pub server: &'a ServerProcess,
+    /// The highest exact high-water mark of requests in flight over the accounting iterations.
+    pub measured_max: Option<u64>,
+}
+
+impl<C: Client> Routine for NetRoutine<'_, C> {
+    type Output = RunOutput;
+
+    fn run(&mut self, instruments: &Instruments, go: &mut dyn FnMut()) -> Result<RunOutput, Stop> {
+        let server = self.server;
+        let mut server_start = None;
+        let mut start = || {
+            server_start = server.cpu_ns();
+            go();
+        };
+        let outcome = match instruments {
+            Instruments::Timed => self.client.run_timed(&mut start),
+            Instruments::Accounting(meter) => self.client.run_counted(meter.clone(), &mut start),
+        };
+        let server_cpu_ns = match (server_start, server.cpu_ns()) {
+            (Some(a), Some(b)) => Some(b.saturating_sub(a)),
+            _ => None,
+        };
+        Ok(RunOutput { outcome, server_cpu_ns })
+    }
+
+    fn items(&self, _: &RunOutput) -> u64 {
+        self.client.requests()
+    }
+
+    fn finish(&mut self, iteration: Iteration, output: RunOutput, window: Window<'_>) -> Result<IterationData, Stop> {
+        let outcome =
+            output.outcome.map_err(|e| Stop::failed("answered_once", format!("iteration {}: {e}", iteration.index)))?;
+        if let Err(detail) = outcome.verify() {
+            return Err(Stop::failed("answered_once", format!("iteration {}: {detail}", iteration.index)));
+        }
+        let mut data = IterationData::from_window(window);
+        let timing = window.timing();
+        let requests = self.client.requests().max(1) as f64;
+        data.timing.insert("cpu_us_per_call".to_string(), timing.cpu_ns() as f64 / requests / 1e3);
+        if let Some(server_ns) = output.server_cpu_ns {
+            data.timing.insert("server_cpu_us_per_call".to_string(), server_ns as f64 / requests / 1e3);
+        }
+        data.timing.extend(self.client.metrics(&outcome, timing.wall_secs()));
+        if let Some(max) = window.accounting().and_then(|m| m.max_outstanding) {
+            self.measured_max = Some(self.measured_max.map_or(max, |m| m.max(max)));
+        }
+        data.instruments.insert("client_threads".to_string(), outcome.client_threads as f64);
+        Ok(data)
+    }
+
+    fn checks(&mut self, measured: u32, accounted: u32) -> Vec<Check> {
+        vec![
+            Check::new(
+                "answered_once",
+                true,
+                format!(
+                    "{measured} timed and {accounted} accounting iterations (and the warm-ups) of {} {}, each answered \
+                     exactly once with its own sequence number and checksum",
+                    self.client.requests(),
+                    self.client.unit()
+                ),
+            ),
+            bounded_outstanding_check(self.measured_max, self.client.bound(), accounted, self.client.unit()),
+        ]
+    }
+}
+
+/// Rename the recorder's `latency_*` metrics to `<prefix>_*` (`batch_p50_us`, `probe_delay_p99_us`).
+pub fn renamed(metrics: MetricValues, prefix: &str) -> MetricValues {
+    metrics.into_iter().map(|(k, v)| (k.replacen("latency", prefix, 1), v)).collect()
+}

@@ -1,0 +1,59 @@
+//! What a trial process of either scenario sets up before its checks and its timed iterations: the placement
+//! (server on one core, this client process on the others, or nothing pinned on a one-core machine) and the
+//! server process, started from this very binary (`lab __serve`) and stopped when the session ends.
+
+use measure::summary::Check;
+
+use crate::affinity::{self, Placement};
+use crate::error::NetworkError;
+use crate::launch::{Launcher, ServerProcess, READY_WAIT};
+use crate::server::ServeConfig;
+
+/// A trial's server and placement.
+#[derive(Debug)]
+pub struct Session {
+    /// Where the server and the client run.
+    pub placement: Placement,
+    /// How the server was started (again for fault checks).
+    pub launcher: Launcher,
+    /// Its configuration (without pinning, for the fault checks' own servers).
+    pub config: ServeConfig,
+    /// The running server.
+    pub server: ServerProcess,
+    /// Whether pinning this client process worked, or why not.
+    pub client_pinned: Result<(), String>,
+}
+
+impl Session {
+    /// Plan the placement, pin this process's calling thread (and so every thread it starts later) to the
+    /// client's cores, and start the server with `config` pinned to the server's core.
+    pub fn start(launcher: Launcher, config: ServeConfig) -> Result<Session, NetworkError> {
+        let placement = Placement::plan();
+        let client_pinned = match &placement {
+            Placement::Pinned { client, .. } => affinity::pin_current_thread(client).map_err(|e| e.to_string()),
+            Placement::Unpinned { reason } => Err(reason.clone()),
+        };
+        let pinned_config = ServeConfig { core: placement.server_core(), ..config.clone() };
+        let server = ServerProcess::start(&launcher, &pinned_config, READY_WAIT)?;
+        Ok(Session { placement, launcher, config, server, client_pinned })
+    }
+
+    /// The `placement` check: where the server and client ran, as planned and as the OS took it. It always
+    /// passes: an unpinned run is reported, not failed.
+    pub fn placement_check(&self) -> Check {
+        let server = match self.server.pinned() {
+            Ok(Some(core)) => format!("the server confirmed core {core}"),
+            Ok(None) => "the server is not pinned".to_string(),
+            Err(e) => format!("pinning the server failed: {e}"),
+        };
+        let client = match &self.client_pinned {
+            Ok(()) => "the client is pinned".to_string(),
+            Err(e) => format!("the client is not pinned ({e})"),
+        };
+        Check::new(
+            "placement",
+            true,
+            format!("{}; {server}; {client}; server pid {}", self.placement.describe(), self.server.pid()),
+        )
+    }
+}

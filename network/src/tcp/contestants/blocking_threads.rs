@@ -1,0 +1,90 @@
+//! `blocking-threads`: one std thread per persistent connection, each exchange a std `TcpStream` `write_all` +
+//! `read_exact`; batches released and joined through a `std::sync::Barrier`, a probe thread ticking beside.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Barrier};
+use std::time::Instant;
+
+use measure::latency::LatencyRecorder;
+use measure::meter::Meter;
+
+use crate::error::NetworkError;
+use crate::outcome::Outcome;
+use crate::tcp::exchange::{self, record, TcpJob};
+use crate::tick;
+
+/// Run `job`, calling `go` once every thread has connected and waits at the start line.
+pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
+    let job = Arc::new(job.clone());
+    let barrier = Arc::new(Barrier::new(job.connections + 1));
+    let stop = Arc::new(AtomicBool::new(false));
+    let probe = {
+        let stop = Arc::clone(&stop);
+        std::thread::Builder::new()
+            .name("tcp-probe".to_string())
+            .spawn(move || tick::ticks_thread(&stop))
+            .map_err(|e| NetworkError::setup("the probe thread", e))?
+    };
+    let mut threads = Vec::with_capacity(job.connections);
+    for index in 0..job.connections {
+        let (job, barrier) = (Arc::clone(&job), Arc::clone(&barrier));
+        let spawned = std::thread::Builder::new()
+            .name(format!("tcp-conn-{index}"))
+            .spawn(move || connection(&job, index, &barrier));
+        match spawned {
+            Ok(handle) => threads.push(handle),
+            Err(e) => {
+                // Nobody can fill the barrier now: stop the probe and report.
+                stop.store(true, Ordering::Relaxed);
+                return Err(NetworkError::setup("a connection thread", e));
+            }
+        }
+    }
+    barrier.wait();
+    go();
+    let mut batches = LatencyRecorder::new();
+    for _ in 0..job.batches {
+        let started = Instant::now();
+        barrier.wait();
+        barrier.wait();
+        batches.record_us(u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX));
+    }
+    stop.store(true, Ordering::Relaxed);
+    let mut outcome = Outcome::new(job.total());
+    for thread in threads {
+        match thread.join() {
+            Ok(part) => outcome.merge(part),
+            Err(_) => outcome.wrong("a connection thread panicked".to_string()),
+        }
+    }
+    outcome.probe = probe.join().unwrap_or_default();
+    outcome.latencies = batches;
+    outcome.client_threads = job.connections as u64 + 1;
+    Ok(outcome)
+}
+
+fn connection<M: Meter>(job: &TcpJob<M>, index: usize, barrier: &Barrier) -> Outcome {
+    let mut outcome = Outcome::default();
+    let mut stream = match exchange::connect_std(job.addr) {
+        Ok(stream) => Some(stream),
+        Err(err) => {
+            outcome.first_error = Some(err.to_string());
+            None
+        }
+    };
+    barrier.wait();
+    for batch in 0..job.batches {
+        barrier.wait();
+        for seq in job.seqs(batch, index) {
+            job.meter.admit(1);
+            let result = match stream.as_ref() {
+                Some(s) => exchange::exchange_std(s, job.addr, seq, index),
+                None => Err(exchange::Fail::Error(NetworkError::Closed { addr: job.addr })),
+            };
+            record(&mut outcome, seq, result, &mut stream);
+            job.meter.leave(1);
+        }
+        barrier.wait();
+    }
+    outcome
+}

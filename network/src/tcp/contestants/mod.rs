@@ -1,0 +1,107 @@
+//! Every contestant of the tcp scenario: 64 persistent connections, batches of 256 exchanges, one outstanding
+//! exchange per connection.
+//!
+//! - [`blocking_threads`] (`blocking-threads`): a std thread per connection, std `TcpStream`.
+//! - [`tokio_tasks`] (`stream-tokio-tasks`): a tokio task per connection, tokio `TcpStream` — proper async I/O.
+//! - [`trap_blocking_in_task`] (`trap-blocking-in-task`): tokio tasks making std blocking socket calls on the
+//!   runtime's 2 workers.
+//! - [`trap_spawn_blocking`] (`trap-spawn-blocking`): the same calls inside `spawn_blocking`.
+//! - [`trap_block_in_place`] (`trap-block-in-place`): the same calls inside `block_in_place`.
+
+pub mod blocking_threads;
+pub mod tokio_tasks;
+pub mod trap_block_in_place;
+pub mod trap_blocking_in_task;
+pub mod trap_spawn_blocking;
+
+use measure::meter::Meter;
+use measure::summary::{ContestantInfo, Family};
+
+use super::exchange::TcpJob;
+use crate::error::NetworkError;
+use crate::outcome::Outcome;
+
+/// A tcp contestant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TcpContestant {
+    /// [`blocking_threads`].
+    BlockingThreads,
+    /// [`tokio_tasks`].
+    TokioTasks,
+    /// [`trap_blocking_in_task`].
+    BlockingInTask,
+    /// [`trap_spawn_blocking`].
+    SpawnBlocking,
+    /// [`trap_block_in_place`].
+    BlockInPlace,
+}
+
+/// Every contestant, in report order.
+pub const ALL: [TcpContestant; 5] = [
+    TcpContestant::BlockingThreads,
+    TcpContestant::TokioTasks,
+    TcpContestant::BlockingInTask,
+    TcpContestant::SpawnBlocking,
+    TcpContestant::BlockInPlace,
+];
+
+impl TcpContestant {
+    /// Its name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            TcpContestant::BlockingThreads => "blocking-threads",
+            TcpContestant::TokioTasks => "stream-tokio-tasks",
+            TcpContestant::BlockingInTask => "trap-blocking-in-task",
+            TcpContestant::SpawnBlocking => "trap-spawn-blocking",
+            TcpContestant::BlockInPlace => "trap-block-in-place",
+        }
+    }
+
+    /// The contestant named `name`.
+    pub fn find(name: &str) -> Option<TcpContestant> {
+        ALL.into_iter().find(|c| c.name() == name)
+    }
+
+    /// What it is, for `lab list` and the report.
+    pub fn info(self) -> ContestantInfo {
+        let (family, description) = match self {
+            TcpContestant::BlockingThreads => (
+                Family::Blocking,
+                "A std thread per persistent connection, std `TcpStream` `write_all` + `read_exact`; batches \
+                 released through a `std::sync::Barrier`.",
+            ),
+            TcpContestant::TokioTasks => (
+                Family::Stream,
+                "A tokio task per persistent connection on a 2-worker multi-thread runtime, tokio `TcpStream` \
+                 `write_all` + `read_exact`; batches released through `tokio::sync::Barrier`. Proper async I/O.",
+            ),
+            TcpContestant::BlockingInTask => (
+                Family::Stream,
+                "The trap: tokio tasks on 2 workers calling std `TcpStream` `write_all` + `read_exact` directly, \
+                 so each call blocks a worker for the server's delay.",
+            ),
+            TcpContestant::SpawnBlocking => (
+                Family::Stream,
+                "Tokio tasks on 2 workers, each std `TcpStream` exchange inside `tokio::task::spawn_blocking` \
+                 (one blocking-pool job per exchange).",
+            ),
+            TcpContestant::BlockInPlace => (
+                Family::Stream,
+                "Tokio tasks on 2 workers, each std `TcpStream` exchange inside `tokio::task::block_in_place` \
+                 (the worker's other tasks move to a new worker while it blocks).",
+            ),
+        };
+        ContestantInfo { name: self.name().to_string(), family, description: description.to_string() }
+    }
+
+    /// Run `job` once, calling `go` when everything but the exchanges is ready.
+    pub fn run<M: Meter>(self, job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
+        match self {
+            TcpContestant::BlockingThreads => blocking_threads::run(job, go),
+            TcpContestant::TokioTasks => tokio_tasks::run(job, go),
+            TcpContestant::BlockingInTask => trap_blocking_in_task::run(job, go),
+            TcpContestant::SpawnBlocking => trap_spawn_blocking::run(job, go),
+            TcpContestant::BlockInPlace => trap_block_in_place::run(job, go),
+        }
+    }
+}

@@ -1,0 +1,23 @@
+//! `trap-block-in-place`: one tokio task per connection on 2 workers, each exchange a std `TcpStream`
+//! `write_all` + `read_exact` inside `tokio::task::block_in_place`, which hands the worker's other tasks to a new
+//! worker thread while this one blocks.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use measure::meter::Meter;
+
+use crate::error::NetworkError;
+use crate::outcome::Outcome;
+use crate::tcp::exchange::{self, Fail, TcpJob};
+use crate::tcp::runtime::{self, Style};
+
+/// Run `job`, calling `go` once every connection is open.
+pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
+    runtime::run(Style::BlockInPlace, job, go)
+}
+
+/// One exchange inside `block_in_place`.
+pub fn exchange(stream: &Arc<std::net::TcpStream>, addr: SocketAddr, seq: u64, conn: usize) -> Result<(), Fail> {
+    tokio::task::block_in_place(|| exchange::exchange_std(stream, addr, seq, conn))
+}

@@ -1,0 +1,23 @@
+//! `trap-blocking-in-task`: the trap — one tokio task per connection on 2 workers, each exchange a std
+//! `TcpStream` `write_all` + `read_exact` called directly in the task, so a worker blocks for the server's delay
+//! and only two exchanges run at a time.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use measure::meter::Meter;
+
+use crate::error::NetworkError;
+use crate::outcome::Outcome;
+use crate::tcp::exchange::{self, Fail, TcpJob};
+use crate::tcp::runtime::{self, Style};
+
+/// Run `job`, calling `go` once every connection is open.
+pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
+    runtime::run(Style::Direct, job, go)
+}
+
+/// One exchange, blocking the worker thread the task runs on.
+pub fn exchange(stream: &Arc<std::net::TcpStream>, addr: SocketAddr, seq: u64, conn: usize) -> Result<(), Fail> {
+    exchange::exchange_std(stream, addr, seq, conn)
+}

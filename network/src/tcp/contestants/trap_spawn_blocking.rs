@@ -1,0 +1,25 @@
+//! `trap-spawn-blocking`: one tokio task per connection on 2 workers, each exchange a std `TcpStream`
+//! `write_all` + `read_exact` moved to tokio's blocking pool with `spawn_blocking` (one job per exchange).
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use measure::meter::Meter;
+
+use crate::error::NetworkError;
+use crate::outcome::Outcome;
+use crate::tcp::exchange::{self, Fail, TcpJob};
+use crate::tcp::runtime::{self, Style};
+
+/// Run `job`, calling `go` once every connection is open.
+pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
+    runtime::run(Style::SpawnBlocking, job, go)
+}
+
+/// One exchange on a blocking-pool thread; the task awaits it.
+pub async fn exchange(stream: &Arc<std::net::TcpStream>, addr: SocketAddr, seq: u64, conn: usize) -> Result<(), Fail> {
+    let stream = Arc::clone(stream);
+    tokio::task::spawn_blocking(move || exchange::exchange_std(&stream, addr, seq, conn))
+        .await
+        .unwrap_or_else(|e| Err(Fail::Wrong(format!("the blocking exchange failed: {e}"))))
+}

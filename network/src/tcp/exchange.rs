@@ -1,0 +1,137 @@
+//! One TCP exchange (a 16-byte request and its 16-byte reply, one outstanding per connection) in each way the
+//! contestants make it, and the bookkeeping every contestant shares: which sequence numbers a connection owns in
+//! a batch, and how a result is counted.
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+
+use measure::meter::Meter;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+use crate::error::{NetworkError, IO_TIMEOUT};
+use crate::outcome::Outcome;
+use crate::wire::{self, FRAME};
+
+/// What a TCP run is asked to do.
+#[derive(Debug, Clone)]
+pub struct TcpJob<M> {
+    /// The echo server.
+    pub addr: SocketAddr,
+    /// Persistent connections.
+    pub connections: usize,
+    /// Exchanges per batch, spread over the connections (exchange `i` on connection `i % connections`).
+    pub exchanges: usize,
+    /// Batches in the run.
+    pub batches: u64,
+    /// Counts exchanges in flight.
+    pub meter: M,
+}
+
+impl<M> TcpJob<M> {
+    /// Exchanges of the whole run.
+    pub fn total(&self) -> u64 {
+        self.batches * self.exchanges as u64
+    }
+
+    /// The sequence numbers connection `conn` exchanges in batch `batch`, in order.
+    pub fn seqs(&self, batch: u64, conn: usize) -> impl Iterator<Item = u64> {
+        let (exchanges, connections) = (self.exchanges, self.connections.max(1));
+        let base = batch * exchanges as u64;
+        (conn..exchanges).step_by(connections).map(move |i| base + i as u64)
+    }
+}
+
+/// How an exchange went wrong.
+#[derive(Debug)]
+pub enum Fail {
+    /// A socket error, or the server closed the connection.
+    Error(NetworkError),
+    /// The reply answered another request.
+    Wrong(String),
+}
+
+/// Count the result of exchange `seq` into `outcome`; a failed connection is dropped (`stream = None`), so the
+/// connection's later exchanges count as errors without waiting on it.
+pub fn record<S>(outcome: &mut Outcome, seq: u64, result: Result<(), Fail>, stream: &mut Option<S>) {
+    match result {
+        Ok(()) => outcome.tally.add(seq),
+        Err(Fail::Error(err)) => {
+            outcome.error(&err);
+            *stream = None;
+        }
+        Err(Fail::Wrong(detail)) => {
+            outcome.wrong(detail);
+            *stream = None;
+        }
+    }
+}
+
+/// Connect a blocking std stream with no delay and bounded reads and writes.
+pub fn connect_std(addr: SocketAddr) -> Result<TcpStream, NetworkError> {
+    let stream = TcpStream::connect(addr).map_err(|e| NetworkError::io("connecting to", addr, e))?;
+    let _ = stream.set_nodelay(true);
+    stream.set_read_timeout(Some(IO_TIMEOUT)).map_err(|e| NetworkError::io("configuring", addr, e))?;
+    stream.set_write_timeout(Some(IO_TIMEOUT)).map_err(|e| NetworkError::io("configuring", addr, e))?;
+    Ok(stream)
+}
+
+/// One exchange on a blocking std stream: write the request, block until the reply is read.
+pub fn exchange_std(mut stream: &TcpStream, addr: SocketAddr, seq: u64, conn: usize) -> Result<(), Fail> {
+    let token = wire::token(seq, conn);
+    stream.write_all(&wire::request(seq, token)).map_err(|e| Fail::Error(NetworkError::io("writing to", addr, e)))?;
+    let mut reply = [0u8; FRAME];
+    stream.read_exact(&mut reply).map_err(|e| Fail::Error(NetworkError::io("reading from", addr, e)))?;
+    wire::check_reply(seq, token, &reply).map_err(Fail::Wrong)
+}
+
+/// Connect a tokio stream with no delay.
+pub async fn connect_tokio(addr: SocketAddr) -> Result<tokio::net::TcpStream, NetworkError> {
+    let stream = tokio::time::timeout(IO_TIMEOUT, tokio::net::TcpStream::connect(addr))
+        .await
+        .map_err(|_| NetworkError::io("connecting to", addr, std::io::ErrorKind::TimedOut.into()))?
+        .map_err(|e| NetworkError::io("connecting to", addr, e))?;
+    let _ = stream.set_nodelay(true);
+    Ok(stream)
+}
+
+/// One exchange on a tokio stream: the task yields while the socket is not ready.
+pub async fn exchange_tokio(
+    stream: &mut tokio::net::TcpStream,
+    addr: SocketAddr,
+    seq: u64,
+    conn: usize,
+) -> Result<(), Fail> {
+    let token = wire::token(seq, conn);
+    let work = async {
+        stream.write_all(&wire::request(seq, token)).await.map_err(|e| NetworkError::io("writing to", addr, e))?;
+        let mut reply = [0u8; FRAME];
+        stream.read_exact(&mut reply).await.map_err(|e| NetworkError::io("reading from", addr, e))?;
+        Ok::<_, NetworkError>(reply)
+    };
+    let reply = tokio::time::timeout(IO_TIMEOUT, work)
+        .await
+        .map_err(|_| Fail::Error(NetworkError::io("reading from", addr, std::io::ErrorKind::TimedOut.into())))?
+        .map_err(Fail::Error)?;
+    wire::check_reply(seq, token, &reply).map_err(Fail::Wrong)
+}
+
+/// Meter one exchange around `f`.
+pub fn metered<M: Meter, T>(meter: &M, f: impl FnOnce() -> T) -> T {
+    meter.admit(1);
+    let out = f();
+    meter.leave(1);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_batch_is_spread_over_the_connections_in_order() {
+        let job = TcpJob { addr: crate::server::loopback(1), connections: 4, exchanges: 10, batches: 2, meter: () };
+        let all: Vec<Vec<u64>> = (0..4).map(|c| job.seqs(1, c).collect()).collect();
+        assert_eq!(all, [vec![10, 14, 18], vec![11, 15, 19], vec![12, 16], vec![13, 17]]);
+        assert_eq!(job.total(), 20);
+    }
+}

@@ -1,0 +1,164 @@
+//! The tcp scenario: 64 persistent connections to the loopback echo server (1 ms timer per exchange), batches of
+//! 256 exchanges with one outstanding per connection, made by blocking threads, by tokio tasks with proper async
+//! I/O, and by tokio tasks making blocking socket calls — directly on 2 workers, inside `spawn_blocking`, and
+//! inside `block_in_place`.
+//!
+//! - [`mod@contestants`]: the registry and every contestant.
+//! - [`exchange`]: one exchange in each way, and the job.
+//! - [`runtime`]: the shape the tokio contestants share.
+//! - [`trial`]: one trial in its process.
+
+pub mod contestants;
+pub mod exchange;
+pub mod runtime;
+pub mod trial;
+
+use measure::record::TrialRequest;
+use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
+use measure::summary::{ClaimResult, ContestantInfo, Summary};
+
+use crate::claims::{judge_all, ClaimRow, Relation};
+use crate::discussion;
+
+/// The tcp scenario, as the lab's registry lists it.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TcpScenario;
+
+/// The claims, one row each.
+pub const CLAIMS: [ClaimRow; 2] = [
+    ClaimRow {
+        text: "Blocking socket calls on 2 tokio workers cut TCP throughput by at least 10× against proper async I/O \
+               (batches/s of `stream-tokio-tasks` at least 10× those of `trap-blocking-in-task`).",
+        metric: "batches_per_sec",
+        a: "stream-tokio-tasks",
+        b: "trap-blocking-in-task",
+        relation: Relation::AtLeast,
+        factor: 10.0,
+    },
+    ClaimRow {
+        text: "`spawn_blocking` recovers most of it: `trap-spawn-blocking` reaches at least half the batches/s of \
+               proper async I/O.",
+        metric: "batches_per_sec",
+        a: "trap-spawn-blocking",
+        b: "stream-tokio-tasks",
+        relation: Relation::AtLeast,
+        factor: 0.5,
+    },
+];
+
+impl Scenario for TcpScenario {
+    fn name(&self) -> &'static str {
+        "tcp"
+    }
+
+    fn title(&self) -> &'static str {
+        "TCP over loopback: persistent connections, blocking threads against async I/O, and blocking calls inside the runtime"
+    }
+
+    fn question(&self) -> &'static str {
+        "With 64 persistent connections to a real loopback echo server (its own process, a 1 ms timer per \
+         exchange) and batches of 256 exchanges, one outstanding per connection, how many batches per second do \
+         blocking threads, tokio tasks with async I/O, and tokio tasks that make blocking socket calls (directly \
+         on 2 workers, inside `spawn_blocking`, inside `block_in_place`) reach, what CPU does an exchange cost, \
+         and how late does a 1 ms probe tick run beside them?"
+    }
+
+    fn params(&self) -> Vec<ParamSpec> {
+        vec![
+            ParamSpec::single(
+                "connections",
+                "Persistent connections, one outstanding exchange each.",
+                64,
+                64,
+                1,
+                1_000,
+            ),
+            ParamSpec::single("exchanges", "Exchanges per batch, spread over the connections.", 256, 256, 1, 100_000),
+            ParamSpec::single("batches", "Batches per iteration.", 30, 6, 1, 1_000_000),
+            ParamSpec::single(
+                "delay-us",
+                "The server's timer per exchange, in microseconds.",
+                1_000,
+                1_000,
+                0,
+                1_000_000,
+            ),
+        ]
+    }
+
+    fn contestants(&self) -> Vec<ContestantInfo> {
+        contestants::ALL.iter().map(|c| c.info()).collect()
+    }
+
+    fn headline_metric(&self) -> &'static str {
+        "batches_per_sec"
+    }
+
+    fn higher_is_better(&self) -> bool {
+        true
+    }
+
+    /// Three processes of 1 warm-up, 3 measured and 1 accounting iteration: the trapped contestant made about
+    /// 3 batches/s in quick runs on 2 shared cores, so its 5 iterations of 30 batches take about 50 s per process.
+    fn repetitions(&self, quick: bool) -> Repetitions {
+        if quick {
+            Repetitions::QUICK
+        } else {
+            Repetitions { forks: 3, warmup: 1, iterations: 3, accounting: 1 }
+        }
+    }
+
+    fn table_metrics(&self) -> Vec<&'static str> {
+        vec![
+            "batches_per_sec",
+            "ideal_fraction",
+            "batch_p50_us",
+            "batch_p99_us",
+            "cpu_us_per_call",
+            "server_cpu_us_per_call",
+            "probe_delay_p50_us",
+            "probe_delay_p99_us",
+            "max_outstanding",
+            "threads",
+            "peak_rss_mib",
+        ]
+    }
+
+    fn charts(&self) -> Vec<ChartSpec> {
+        vec![
+            ChartSpec {
+                id: "batches-per-sec",
+                title: "Batches of 256 exchanges per second (log scale)",
+                metric: "batches_per_sec",
+                unit: "batches/s",
+                kind: ChartKind::Bars,
+                log_scale: true,
+            },
+            ChartSpec {
+                id: "probe-delay",
+                title: "How late a 1 ms probe tick runs, p99 (log scale)",
+                metric: "probe_delay_p99_us",
+                unit: "µs",
+                kind: ChartKind::Bars,
+                log_scale: true,
+            },
+        ]
+    }
+
+    fn run_trial(&self, request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
+        trial::run_trial(request, sink)
+    }
+
+    fn claims(&self, summary: &Summary) -> Vec<ClaimResult> {
+        judge_all(summary, &CLAIMS)
+    }
+
+    fn discussion(&self, summary: &Summary) -> String {
+        discussion::discussion(
+            summary,
+            "tcp",
+            "stream-tokio-tasks",
+            &["batches_per_sec", "cpu_us_per_call", "probe_delay_p99_us"],
+        )
+    }
+}

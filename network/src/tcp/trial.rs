@@ -1,0 +1,159 @@
+//! One trial of the tcp scenario in its own process: the session (placement and server), the conformance checks,
+//! then the harness's loop over the contestant.
+
+use std::sync::Arc;
+
+use measure::harness;
+use measure::meter::{GaugeMeter, NoMeter};
+use measure::record::{MetricValues, TrialRequest};
+use measure::scenario::{TrialError, TrialSink};
+use measure::summary::Check;
+
+use super::contestants::TcpContestant;
+use super::exchange::TcpJob;
+use crate::conformance::{self, Port, Runner, Size};
+use crate::error::NetworkError;
+use crate::launch::Launcher;
+use crate::outcome::Outcome;
+use crate::routine::{renamed, Client, NetRoutine};
+use crate::server::ServeConfig;
+use crate::session::Session;
+
+/// The tcp scenario's parameters, as a trial reads them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TcpParams {
+    /// Persistent connections.
+    pub connections: usize,
+    /// Exchanges per batch.
+    pub exchanges: usize,
+    /// Batches per iteration.
+    pub batches: u64,
+    /// The server's delay per exchange, in microseconds.
+    pub delay_us: u64,
+}
+
+impl TcpParams {
+    /// Read them from a trial request.
+    pub fn from_request(request: &TrialRequest) -> Result<TcpParams, TrialError> {
+        let params = TcpParams {
+            connections: request.param_usize("connections")?,
+            exchanges: request.param_usize("exchanges")?,
+            batches: request.param("batches")?,
+            delay_us: request.param("delay_us")?,
+        };
+        if params.connections == 0 || params.exchanges == 0 || params.batches == 0 {
+            return Err(TrialError::BadParam(
+                "`connections`, `exchanges` and `batches` must be at least 1".to_string(),
+            ));
+        }
+        Ok(params)
+    }
+
+    /// The server configuration (the HTTP side idle).
+    pub fn serve_config(&self) -> ServeConfig {
+        ServeConfig { http_delay_us: 0, tcp_delay_us: self.delay_us, core: None, start_delay_ms: 0 }
+    }
+}
+
+/// A contestant with its job, as the routine runs it.
+#[derive(Debug, Clone)]
+pub struct TcpClient {
+    /// The contestant.
+    pub contestant: TcpContestant,
+    /// The job (with no meter).
+    pub job: TcpJob<NoMeter>,
+    /// The server's delay, in microseconds.
+    pub delay_us: u64,
+}
+
+impl Client for TcpClient {
+    fn requests(&self) -> u64 {
+        self.job.total()
+    }
+
+    fn bound(&self) -> u64 {
+        self.job.connections as u64
+    }
+
+    fn run_timed(&self, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
+        self.contestant.run(&self.job, go)
+    }
+
+    fn run_counted(&self, meter: GaugeMeter, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
+        let job = TcpJob {
+            addr: self.job.addr,
+            connections: self.job.connections,
+            exchanges: self.job.exchanges,
+            batches: self.job.batches,
+            meter,
+        };
+        self.contestant.run(&job, go)
+    }
+
+    fn metrics(&self, outcome: &Outcome, wall_s: f64) -> MetricValues {
+        let mut m = renamed(outcome.latencies.metrics(""), "batch");
+        m.extend(renamed(outcome.probe.metrics(""), "probe_delay"));
+        if wall_s > 0.0 {
+            let per_sec = self.job.batches as f64 / wall_s;
+            m.insert("batches_per_sec".to_string(), per_sec);
+            m.insert("ops_per_sec".to_string(), self.job.total() as f64 / wall_s);
+            let rounds = self.job.exchanges.div_ceil(self.job.connections) as f64;
+            let ideal = 1e6 / (rounds * self.delay_us.max(1) as f64);
+            m.insert("ideal_batches_per_sec".to_string(), ideal);
+            m.insert("ideal_fraction".to_string(), per_sec / ideal);
+        }
+        m
+    }
+
+    fn unit(&self) -> &'static str {
+        "exchanges"
+    }
+}
+
+/// A conformance runner for `contestant`: small runs of 8 connections × 3 batches of 32 exchanges; long runs
+/// of 10,000 batches, which the kill cuts short.
+pub fn runner(contestant: TcpContestant) -> Runner {
+    Arc::new(move |addr, size| {
+        let batches = if size == Size::Small { 3 } else { 10_000 };
+        let job = TcpJob { addr, connections: 8, exchanges: 32, batches, meter: NoMeter };
+        contestant.run(&job, &mut || {})
+    })
+}
+
+pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
+    let contestant = TcpContestant::find(&request.contestant)
+        .ok_or_else(|| TrialError::UnknownContestant(request.contestant.clone()))?;
+    let params = TcpParams::from_request(request)?;
+    let launcher = Launcher::this_binary().map_err(|e| TrialError::BadParam(e.to_string()))?;
+    let session = match Session::start(launcher, params.serve_config()) {
+        Ok(session) => session,
+        Err(err) => {
+            sink.check(Check::new("server", false, err.to_string()));
+            return Ok(());
+        }
+    };
+    sink.check(session.placement_check());
+    let addr = session.server.tcp_addr();
+    let mut passed = true;
+    for check in conformance::all(&runner(contestant), addr, &session.launcher, &session.config, Port::Tcp, true) {
+        passed &= check.passed;
+        sink.check(check);
+    }
+    if !passed {
+        return Ok(());
+    }
+    let job = TcpJob {
+        addr,
+        connections: params.connections,
+        exchanges: params.exchanges,
+        batches: params.batches,
+        meter: NoMeter,
+    };
+    let mut routine = NetRoutine {
+        client: TcpClient { contestant, job, delay_us: params.delay_us },
+        server: &session.server,
+        measured_max: None,
+    };
+    harness::run(&mut routine, request, sink);
+    Ok(())
+}

@@ -1,0 +1,40 @@
+//! The scheduling probe: a 1 ms tick, as a tokio task in the async contestants and as a thread in the blocking
+//! ones, recording how late each tick runs. Blocking calls on a runtime's workers show as late ticks.
+//!
+//! The tokio timer has a resolution of 1 ms, so a tokio tick can run up to about 1 ms late on an idle runtime;
+//! `std::thread::sleep` has no such rounding. Compare tokio contestants with each other on this figure.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use measure::latency::LatencyRecorder;
+
+/// The probe's period.
+pub const PERIOD: Duration = Duration::from_millis(1);
+
+/// Tick on the current tokio runtime until `stop` is set; how late each tick ran, in microseconds.
+pub async fn ticks_async(stop: Arc<AtomicBool>) -> LatencyRecorder {
+    let mut late = LatencyRecorder::new();
+    while !stop.load(Ordering::Relaxed) {
+        let due = Instant::now() + PERIOD;
+        tokio::time::sleep_until(due.into()).await;
+        late.record_us(lateness_us(due));
+    }
+    late
+}
+
+/// Tick on the calling thread until `stop` is set; how late each tick ran, in microseconds.
+pub fn ticks_thread(stop: &AtomicBool) -> LatencyRecorder {
+    let mut late = LatencyRecorder::new();
+    while !stop.load(Ordering::Relaxed) {
+        let due = Instant::now() + PERIOD;
+        std::thread::sleep(PERIOD);
+        late.record_us(lateness_us(due));
+    }
+    late
+}
+
+fn lateness_us(due: Instant) -> u64 {
+    u64::try_from(Instant::now().saturating_duration_since(due).as_micros()).unwrap_or(u64::MAX)
+}

@@ -1,0 +1,30 @@
+//! Every http contestant passes every conformance check against a real server process: each call answered once
+//! with its own payload; a server killed mid-run ends the run with its errors counted; a refused connection
+//! names its address; nothing is left behind.
+
+mod common;
+
+use network::conformance::{self, Port};
+use network::http::contestants::ALL;
+use network::http::trial::runner;
+
+#[test]
+fn every_http_contestant_passes_every_check() {
+    let server = common::server();
+    for contestant in ALL {
+        let checks = conformance::all(
+            &runner(contestant),
+            server.http_addr(),
+            &common::launcher(),
+            &common::config(),
+            Port::Http,
+            false,
+        );
+        let names: Vec<&str> = checks.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["answered_once", "server_killed", "no_leftovers", "refused"]);
+        for check in checks {
+            eprintln!("{} {}: {}", contestant.name(), check.name, check.detail);
+            assert!(check.passed, "{} {}: {}", contestant.name(), check.name, check.detail);
+        }
+    }
+}

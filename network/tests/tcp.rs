@@ -1,0 +1,29 @@
+//! Every tcp contestant passes every conformance check against a real server process: each exchange answered
+//! once, in order per connection; a server killed mid-run ends the run with its errors counted; a refused
+//! connection names its address; nothing is left behind.
+
+mod common;
+
+use network::conformance::{self, Port};
+use network::tcp::contestants::ALL;
+use network::tcp::trial::runner;
+
+#[test]
+fn every_tcp_contestant_passes_every_check() {
+    let server = common::server();
+    for contestant in ALL {
+        let checks = conformance::all(
+            &runner(contestant),
+            server.tcp_addr(),
+            &common::launcher(),
+            &common::config(),
+            Port::Tcp,
+            true,
+        );
+        let names: Vec<&str> = checks.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["answered_once", "order_per_connection", "server_killed", "no_leftovers", "refused"]);
+        for check in checks {
+            assert!(check.passed, "{} {}: {}", contestant.name(), check.name, check.detail);
+        }
+    }
+}
