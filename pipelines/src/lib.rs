@@ -4,6 +4,7 @@
 //! - [`blocking`]: a stage-per-thread pipeline builder generic over a channel [`blocking::Flavor`]
 //!   (crossbeam-channel, flume, `std::sync::mpsc::sync_channel`).
 //! - [`stream`]: a stage-per-task pipeline builder on tokio, runtime constructors, and stream diagnostics.
+//! - [`coroutine`]: the coroutine family's `may` configuration (carriers, stack size) and coroutine spawning.
 //! - [`chain`]: the chain scenario, its contestants, their conformance checks, claims and discussion.
 //! - [`sink`]: where a one-thread consumer's items end up, shared by the chain and handoff scenarios.
 //! - [`start_line`]: where threads wait, already spawned, until the measuring thread has started its clock.
@@ -13,6 +14,7 @@
 
 pub mod blocking;
 pub mod chain;
+pub mod coroutine;
 mod error;
 mod live;
 mod panic;

@@ -1,0 +1,123 @@
+//! `coroutine-may[-batched]`: a producer coroutine sends into `may::sync::mpsc::channel` (unbounded in `may`, so bounded here by a `may::sync::Semphore` of `messages` permits taken before each send and returned after each receive); a consumer coroutine receives, sums and checks order; `may` 0.3 with 2 carrier threads and its default 32 KiB stack; in order.
+
+use std::sync::Arc;
+
+use may::sync::mpsc::{self, Receiver};
+use may::sync::Semphore;
+use measure::meter::Meter;
+use measure::summary::Family;
+use pipelines::coroutine::{self, CoroutineConfig};
+
+use super::{shape_phrase, Env, Kind, RuntimeKind};
+use crate::consume::{consume, Sink};
+use crate::job::{HandoffError, Job, Outcome, Packing, Side};
+use crate::pair::settle;
+use crate::produce::{produce, Closed, Producer, Shape};
+
+/// Carriers and stack of both coroutines: one carrier per core of the lab's 2-core machine (tokio's default
+/// worker count there), `may`'s default stack.
+const CONFIG: CoroutineConfig = CoroutineConfig::new(2);
+
+/// Producer coroutine → `may` mpsc bounded by a semaphore → consumer coroutine.
+#[derive(Debug)]
+pub(crate) struct MayMpsc;
+
+impl Kind for MayMpsc {
+    const NAME: &'static str = "coroutine-may";
+    const FAMILY: Family = Family::Coroutine;
+    const RUNTIME: RuntimeKind = RuntimeKind::None;
+
+    fn describe(packing: Packing) -> String {
+        format!(
+            "two coroutines ({}) spawned each run before the clock starts: the producer takes a permit from a \
+             `may::sync::Semphore` of `messages` permits, then sends on `may::sync::mpsc::channel` (unbounded in \
+             `may`: the semaphore is the bound); the consumer receives with a blocking-style `recv` (it parks the \
+             coroutine, not the carrier), returns the permit, sums and checks order; the calling thread joins \
+             both; {}; in order. `may`'s rules hold: no thread-blocking call and no thread-local held across a \
+             wait inside either coroutine",
+            CONFIG.describe(),
+            shape_phrase(packing)
+        )
+    }
+
+    fn run<M: Meter, Sh: Shape, P: Producer, S: Sink>(
+        env: &Env<'_>,
+        shape: Sh,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
+        producer: P,
+        sink: S,
+    ) -> Result<Outcome, HandoffError> {
+        CONFIG.apply();
+        let (tx, rx) = mpsc::channel::<Result<Sh::Msg, P::Error>>();
+        let permits = Arc::new(Semphore::new(env.messages(shape)));
+        let (arrived_tx, arrived_rx) = mpsc::channel::<()>();
+        let (start_tx, start_rx) = mpsc::channel::<()>();
+        let items = job.items;
+
+        let meter = job.meter.clone();
+        let producer_permits = Arc::clone(&permits);
+        let producer_arrived = arrived_tx.clone();
+        let producer_co = coroutine::spawn("producer", CONFIG.stack_words, job.live, move || {
+            let _ = producer_arrived.send(());
+            if start_rx.recv().is_err() {
+                return;
+            }
+            produce(shape, &producer, items, &meter, |m| {
+                producer_permits.wait();
+                tx.send(m).map_err(|_| Closed)
+            });
+        })
+        .map_err(|source| HandoffError::Spawn { side: Side::Producer, source })?;
+
+        let meter = job.meter.clone();
+        let consumer_co = coroutine::spawn("consumer", CONFIG.stack_words, job.live, move || {
+            let end = ConsumerEnd { rx: Some(rx), permits };
+            let _ = arrived_tx.send(());
+            consume(shape, std::iter::from_fn(|| end.recv()), &meter, sink)
+        });
+        let consumer_co = match consumer_co {
+            Ok(co) => co,
+            Err(source) => {
+                drop(start_tx);
+                let _ = producer_co.join();
+                return Err(HandoffError::Spawn { side: Side::Consumer, source });
+            }
+        };
+
+        // Both coroutines exist and have reached their first wait's doorstep before the clock starts.
+        for _ in 0..2 {
+            let _ = arrived_rx.recv();
+        }
+        go();
+        // The producer holds the receiver until it has received this or ended: a failed send means it ended.
+        let _ = start_tx.send(());
+        let consumed = consumer_co.join().unwrap_or_else(|p| Err(HandoffError::from_panic(Side::Consumer, &*p)));
+        let produced = producer_co.join().map_err(|p| HandoffError::from_panic(Side::Producer, &*p));
+        settle(consumed, produced)
+    }
+}
+
+/// The consumer's end: the receiver and the semaphore that bounds the channel. Dropping it (the consumer ended,
+/// stopped early or panicked) drops the receiver first, so the producer's next send fails, then posts a permit,
+/// so a producer waiting for one wakes to find the receiver gone instead of waiting forever.
+struct ConsumerEnd<T> {
+    rx: Option<Receiver<T>>,
+    permits: Arc<Semphore>,
+}
+
+impl<T> ConsumerEnd<T> {
+    /// The next message, returning its permit; `None` once every sender is gone.
+    fn recv(&self) -> Option<T> {
+        let message = self.rx.as_ref()?.recv().ok()?;
+        self.permits.post();
+        Some(message)
+    }
+}
+
+impl<T> Drop for ConsumerEnd<T> {
+    fn drop(&mut self) {
+        drop(self.rx.take());
+        self.permits.post();
+    }
+}

@@ -1,0 +1,151 @@
+//! The coroutine family's common ground: stackful coroutines from the `may` crate (0.3), configured in the open.
+//!
+//! `may` runs coroutines on a fixed pool of **carrier threads** (its "workers", work-stealing, each also running
+//! an I/O event loop) plus one timer thread, which resumes a coroutine whose timer fired (`coroutine::sleep`,
+//! `park_timeout`) and runs it until its next wait, so timer-woken code runs on that extra thread; a coroutine that blocks in one of `may`'s primitives
+//! (channel `recv`, `Semphore::wait`, `coroutine::sleep`, `coroutine::park`, a `JoinHandle::join` inside a
+//! coroutine) parks the coroutine, and its carrier runs another. Two settings matter and both are set here,
+//! explicitly, never left to defaults a reader cannot see:
+//!
+//! - **Carriers**: [`configure`] calls `may::config().set_workers(n)` (and turns `may`'s default pinning of
+//!   carriers to cores off, as tokio does not pin) before the scheduler first starts. `may` reads the setting
+//!   once per process: the first [`configure`] wins and later calls report the count actually in force, which
+//!   in a lab trial (one contestant per process) is always the one asked for.
+//! - **Stack size**: every coroutine here is spawned with an explicit `Builder::stack_size` ([`spawn`]), in
+//!   machine words as `may` counts it. [`DEFAULT_STACK_WORDS`] is `may`'s own default (0x1000 words = 32 KiB on
+//!   64-bit, plus a guard page); coroutines of that size are recycled by `may`'s pool.
+//!
+//! What `may` asks of its users (its README's "Caveat"): do not call thread-blocking APIs inside a coroutine
+//! (`std::thread::sleep`, `std::sync` locks held for long, `std::sync::mpsc`, blocking I/O) — they block the
+//! carrier and every coroutine queued on it; do not hold a thread-local across a point where the coroutine may be
+//! rescheduled (it may resume on another carrier: spawning is `unsafe` for that reason); do not run long
+//! CPU-bound stretches without yielding if fairness matters; do not overflow the fixed stack (a guard page turns
+//! overflow into a segfault). The lab's coroutine bodies use only `may`'s primitives to wait and keep no
+//! thread-local across a wait, which is the safety argument of [`spawn`].
+
+use std::io;
+use std::sync::{Arc, OnceLock};
+
+use may::coroutine::{Builder, JoinHandle};
+
+use crate::live::LiveStages;
+
+/// `may`'s default coroutine stack, in machine words (0x1000 words: 32 KiB on 64-bit).
+pub const DEFAULT_STACK_WORDS: usize = 0x1000;
+
+/// A small stack, in machine words (0x400 words: 8 KiB on 64-bit), enough for the lab's waiting bodies.
+pub const SMALL_STACK_WORDS: usize = 0x400;
+
+/// The carrier count set by the first [`configure`] of this process.
+static CARRIERS: OnceLock<usize> = OnceLock::new();
+
+/// How a coroutine contestant configures `may`: carrier threads and stack size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CoroutineConfig {
+    /// Carrier (worker) threads `may` schedules coroutines on; at least 1.
+    pub carriers: usize,
+    /// Stack of each coroutine, in machine words (even: `may` prints usage for odd sizes).
+    pub stack_words: usize,
+}
+
+impl CoroutineConfig {
+    /// `carriers` carrier threads and `may`'s default stack.
+    pub const fn new(carriers: usize) -> Self {
+        CoroutineConfig { carriers, stack_words: DEFAULT_STACK_WORDS }
+    }
+
+    /// The same carriers with a stack of `stack_words` words.
+    pub const fn with_stack_words(self, stack_words: usize) -> Self {
+        CoroutineConfig { stack_words, ..self }
+    }
+
+    /// The stack in bytes (without the guard page).
+    pub const fn stack_bytes(&self) -> usize {
+        self.stack_words * std::mem::size_of::<usize>()
+    }
+
+    /// The configuration in words for a contestant's description.
+    pub fn describe(&self) -> String {
+        format!(
+            "`may` 0.3, {} carrier thread{} (`may::config().set_workers`, not pinned), {} KiB stack per coroutine \
+             (`Builder::stack_size({:#x})` words)",
+            self.carriers,
+            if self.carriers == 1 { "" } else { "s" },
+            self.stack_bytes() / 1024,
+            self.stack_words
+        )
+    }
+
+    /// Configure `may` with these carriers ([`configure`]); returns the count in force.
+    pub fn apply(&self) -> usize {
+        configure(self.carriers)
+    }
+}
+
+/// Set `may`'s carrier-thread count to `carriers` (at least 1) and turn carrier pinning off, if this process has
+/// not configured `may` yet; returns the count in force (the first configured one).
+pub fn configure(carriers: usize) -> usize {
+    *CARRIERS.get_or_init(|| {
+        let carriers = carriers.max(1);
+        may::config().set_workers(carriers).set_stack_size(DEFAULT_STACK_WORDS);
+        may::config().set_worker_pin(false);
+        carriers
+    })
+}
+
+/// The carrier count in force, if [`configure`] has run in this process.
+pub fn carriers_in_force() -> Option<usize> {
+    CARRIERS.get().copied()
+}
+
+/// Spawn `body` as a coroutine with a stack of `stack_words` words, counted in `live` from before it is spawned
+/// until its body has returned or unwound (a panic is caught by `may` and returned by `JoinHandle::join`).
+///
+/// # Errors
+///
+/// If `may` cannot allocate the coroutine's stack.
+pub fn spawn<T: Send + 'static>(
+    name: &str,
+    stack_words: usize,
+    live: &Arc<LiveStages>,
+    body: impl FnOnce() -> T + Send + 'static,
+) -> io::Result<JoinHandle<T>> {
+    let guard = live.enter();
+    let builder = Builder::new().name(name.to_string()).stack_size(stack_words);
+    // SAFETY: `may` marks spawning unsafe because a coroutine may resume on another carrier thread, so a
+    // thread-local read before a wait and used after it could belong to another thread. The lab's coroutine
+    // bodies hold no thread-local across a wait (they wait only in `may`'s primitives or the dependency's
+    // coroutine-aware completion), and their captures are `Send + 'static`.
+    unsafe {
+        builder.spawn(move || {
+            let _guard = guard;
+            body()
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_configuration_is_described_in_the_open() {
+        let config = CoroutineConfig::new(2).with_stack_words(SMALL_STACK_WORDS);
+        assert_eq!(config.stack_bytes(), SMALL_STACK_WORDS * std::mem::size_of::<usize>());
+        let text = config.describe();
+        assert!(text.contains("2 carrier threads"), "{text}");
+        assert!(text.contains("0x400"), "{text}");
+    }
+
+    #[test]
+    fn a_spawned_coroutine_counts_as_live_until_it_ends() {
+        configure(2);
+        let live = Arc::new(LiveStages::new());
+        let (tx, rx) = may::sync::mpsc::channel::<()>();
+        let handle = spawn("held", DEFAULT_STACK_WORDS, &live, move || rx.recv().is_ok()).expect("spawn");
+        assert_eq!(live.current(), 1);
+        tx.send(()).expect("send");
+        assert_eq!(handle.join().ok(), Some(true));
+        assert_eq!(live.current(), 0);
+    }
+}
