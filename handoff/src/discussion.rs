@@ -1,16 +1,113 @@
 //! The handoff scenario's discussion: where the time goes, what differs in semantics, how the figures sit
-//! against the JVM reference, and what to pick, written from a run's [`Summary`]. Every figure comes from the
-//! summary; when a contestant or phase is missing the text says so instead of guessing.
+//! against the JVM reference, and what to pick. The findings are computed here from a run's [`Summary`] (every
+//! figure from the summary, every stated finding from a verdict of the run or a comparison at its noise
+//! threshold); the fixed words are in `templates/discussion.md`. When a contestant or phase is missing the text
+//! says so instead of guessing.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use measure::compare::{format_or_na as num, format_ratio, times_or_na as ratio};
+use measure::compare::{format_or_na as num, format_ratio, times_or_na as ratio, within_noise};
 use measure::summary::Summary;
 
 use crate::claims::{
-    capacities, BATCH_PAIRS, BLOCKING_CRATES, CLAIM_CAPACITY, CONDVAR, CROSS_THREAD_PER_ITEM, CURRENT_THREAD, LOOP,
+    capacities, BATCHING_FACTOR, BATCH_PAIRS, BLOCKING_CRATES, CLAIM_CAPACITY, CONDVAR, CROSS_THREAD_PER_ITEM,
+    CURRENT_THREAD, LOOP, RECEIVE_SIDE_FACTOR, WAKEUP_FACTOR,
 };
 use crate::{SERIES_CAPACITY, SMALL_CAPACITY_BELOW};
+
+/// The discussion's template: fixed explanations, with the findings below filled in.
+const TEMPLATE: &str = include_str!("templates/discussion.md");
+
+/// The start of each claim's text, as [`crate::claims::table`] words it.
+const BATCHING: &str = "Batching pays:";
+const ROOM: &str = "Batching needs room:";
+const WAKEUP: &str = "A channel of one item forces a wake-up per item";
+const RECEIVE_SIDE: &str = "Batching only the receiving side is not enough";
+
+/// The verdict of the claim whose text starts with `prefix`, as judged in this run: `holds`, `fails`,
+/// `inconclusive`, or `not judged` when the run has no such claim.
+fn verdict(summary: &Summary, prefix: &str) -> &'static str {
+    summary.claims.iter().find(|c| c.text.starts_with(prefix)).map_or("not judged", |c| c.verdict.as_str())
+}
+
+/// The current-thread claim's prefix.
+fn current_thread_claim() -> String {
+    format!("At capacity {CLAIM_CAPACITY}, per item, the tokio pair on a current-thread")
+}
+
+/// The Condvar claim's prefix.
+fn condvar_claim() -> String {
+    format!("At capacity {CLAIM_CAPACITY}, per item, the hand-written Mutex")
+}
+
+/// Markdown discussing `summary`: findings computed here from the run's numbers and verdicts, words from
+/// `templates/discussion.md`.
+pub fn discussion(summary: &Summary) -> String {
+    let caps = capacities(summary);
+    if caps.is_empty() {
+        return "No `capacity_<n>` phase ran, so there is nothing to discuss.\n".to_string();
+    }
+    let c = CLAIM_CAPACITY;
+    let param = |k: &str| summary.params.get(k).map_or_else(|| "?".to_string(), |v| v.to_string());
+    let small: Vec<String> =
+        caps.iter().filter(|&&c| c < SMALL_CAPACITY_BELOW).map(|c| format!("`capacity_{c}`")).collect();
+    let mut findings = String::new();
+    where_time_goes(&mut findings, summary);
+    let batch_or_name = param_u64(summary, "batch").map_or_else(|| "`batch`".to_string(), |b| b.to_string());
+
+    let wide = caps.iter().copied().max().unwrap_or(c);
+    let best_blocking_batched =
+        fastest(summary, ["blocking-crossbeam-batched", "blocking-flume-batched", "blocking-std-batched"], wide)
+            .map_or_else(String::new, |(n, m)| format!(" (`{n}`: {} ms/M at capacity {wide})", num(Some(m))));
+    let async_names = ["stream-tokio-batched", "stream-flume-batched", "stream-futures-batched"];
+    let async_ms: Vec<(&str, f64)> = async_names.iter().filter_map(|n| ms(summary, n, wide).map(|m| (*n, m))).collect();
+    let async_batched = if async_ms.is_empty() {
+        String::new()
+    } else {
+        let listed: Vec<String> = async_ms.iter().map(|(n, m)| format!("`{n}` {}", num(Some(*m)))).collect();
+        format!(" ({} ms/M at capacity {wide})", listed.join(", "))
+    };
+    let lo = async_ms.iter().map(|(_, m)| *m).fold(f64::INFINITY, f64::min);
+    let hi = async_ms.iter().map(|(_, m)| *m).fold(f64::NEG_INFINITY, f64::max);
+    let async_close = async_ms.len() == async_names.len() && within_noise(lo, hi, summary.method.noise_threshold);
+    let flag = |b: bool| if b { "yes".to_string() } else { String::new() };
+
+    let context: BTreeMap<&str, String> = BTreeMap::from([
+        ("items", param("items")),
+        ("batch", param("batch")),
+        ("batch_or_name", batch_or_name),
+        ("cores", summary.environment.cores.to_string()),
+        ("small", small.join(" and ")),
+        ("small_below", SMALL_CAPACITY_BELOW.to_string()),
+        ("small_items", param("small_items")),
+        (
+            "small_weight",
+            ratio_of_items(summary).map_or_else(|| "more".to_string(), |r| format!("{}×", format_ratio(r))),
+        ),
+        ("capacity", c.to_string()),
+        ("findings", findings.trim_end().to_string()),
+        ("best_blocking_batched", best_blocking_batched),
+        ("async_batched", async_batched),
+        ("async_close", flag(async_close)),
+        ("batching", verdict(summary, BATCHING).to_string()),
+        ("batching_factor", BATCHING_FACTOR.to_string()),
+        ("room", verdict(summary, ROOM).to_string()),
+        ("wakeup", verdict(summary, WAKEUP).to_string()),
+        ("wakeup_factor", WAKEUP_FACTOR.to_string()),
+        ("receive_side", verdict(summary, RECEIVE_SIDE).to_string()),
+        ("receive_side_factor", RECEIVE_SIDE_FACTOR.to_string()),
+        ("condvar", verdict(summary, &condvar_claim()).to_string()),
+        ("current_thread", CURRENT_THREAD.to_string()),
+        ("current_batched_ms", num(ms(summary, "stream-tokio-current-thread-batched", c))),
+        ("current_ms", num(ms(summary, CURRENT_THREAD, c))),
+        ("bridge_ms", num(ms(summary, "stream-bridge-blocking-send", c))),
+        ("bridge_batched_ms", num(ms(summary, "stream-bridge-blocking-send-batched", c))),
+        ("condvar_ms", num(ms(summary, CONDVAR, c))),
+        ("fastest_crate_ms", num(fastest(summary, BLOCKING_CRATES, c).map(|(_, m)| m))),
+    ]);
+    measure::template::render_or_note("handoff/discussion.md", TEMPLATE, context)
+}
 
 /// The median of `metric` for `contestant` at `capacity`, if it ran cleanly.
 fn median(summary: &Summary, contestant: &str, capacity: u64, metric: &str) -> Option<f64> {
@@ -38,64 +135,15 @@ fn profile(summary: &Summary, name: &str, capacity: u64) -> Option<String> {
     ))
 }
 
-/// Markdown discussing `summary`.
-pub fn discussion(summary: &Summary) -> String {
-    let caps = capacities(summary);
-    if caps.is_empty() {
-        return "No `capacity_<n>` phase ran, so there is nothing to discuss.\n".to_string();
-    }
-    let mut out = String::new();
-    let param = |k: &str| summary.params.get(k).map_or_else(|| "?".to_string(), |v| v.to_string());
-    let small: Vec<String> =
-        caps.iter().filter(|&&c| c < SMALL_CAPACITY_BELOW).map(|c| format!("`capacity_{c}`")).collect();
-    let _ = writeln!(
-        out,
-        "Each iteration hands off {} items; batched contestants send {} items per message; the machine has {} \
-         logical cores.{} Every per-item figure (ms per million, ns per item, switches per item) is normalised by \
-         the items of its own iteration, so rows and phases compare. Unless a sentence names another capacity, \
-         figures are medians at capacity {CLAIM_CAPACITY}.\n",
-        param("items"),
-        param("batch"),
-        summary.environment.cores,
-        if small.is_empty() {
-            String::new()
-        } else {
-            format!(
-                " In {} (capacity under {SMALL_CAPACITY_BELOW}) the contestants that send one item per message hand \
-                 off {} items per iteration instead: there an item can cost a wake-up, and a million would take \
-                 seconds per iteration. Fixed costs such as starting the producer thread (tens of microseconds) \
-                 weigh {} as much per item in those runs, which is small beside what an item costs there.",
-                small.join(" and "),
-                param("small_items"),
-                ratio_of_items(summary).map_or_else(|| "more".to_string(), |r| format!("{}×", format_ratio(r))),
-            )
-        },
-    );
-
-    out.push_str("### Where the time goes\n\n");
-    where_time_goes(&mut out, summary);
-    out.push_str("\n### Semantics that differ\n\n");
-    semantics(&mut out, summary);
-    out.push_str("\n### Against the JVM reference\n\n");
-    jvm(&mut out);
-    out.push_str("\n### What to pick\n\n");
-    what_to_pick(&mut out, summary);
-    out
-}
-
-/// `items / small_items`, when both are single numbers.
-fn ratio_of_items(summary: &Summary) -> Option<f64> {
-    let items = summary.params.get("items")?.as_f64()?;
-    let small = summary.params.get("small_items")?.as_f64()?;
-    (small > 0.0).then(|| items / small)
-}
-
+/// The findings of "where the time goes", one markdown bullet each: every sentence that states a finding follows
+/// from a verdict of this run or from a comparison at the noise threshold.
 fn where_time_goes(out: &mut String, summary: &Summary) {
     let c = CLAIM_CAPACITY;
     let floor = ms(summary, LOOP, c);
+    let wakeup = verdict(summary, WAKEUP);
     let _ = writeln!(
         out,
-        "- **The work itself costs about a nanosecond per item.** `{LOOP}` generates, sums and order-checks a \
+        "- **The work itself.** `{LOOP}` generates, sums and order-checks a \
          million items in {} ms ({} ns of CPU per item). Everything the other rows add is the hand-off.",
         num(floor),
         num(median(summary, LOOP, c, "cpu_ns_per_item"))
@@ -107,15 +155,22 @@ fn where_time_goes(out: &mut String, summary: &Summary) {
             "- No cross-thread per-item pair ran cleanly, so the cost of a single hand-off is not measured here.\n",
         );
     } else {
+        let lead = if wakeup == "holds" {
+            format!(
+                "**Per item, a hand-off costs far less while both ends are running than when one has to be \
+                 woken** (every cross-thread per-item pair cost at least {WAKEUP_FACTOR}× as much at capacity 1)."
+            )
+        } else {
+            "**Per item, the cost of a hand-off.**".to_string()
+        };
         let _ = writeln!(
             out,
-            "- **Per item, a hand-off costs tens to hundreds of nanoseconds while both ends are running, and \
-             microseconds when one has to be woken.** At capacity {c}: {}. A send and a receive between two \
+            "- {lead} At capacity {c}: {}. A send and a receive between two \
              running threads are a few atomic operations on cache lines that travel between the cores; an end that \
              finds the channel empty or full spins a little (crossbeam and std back off with `spin_loop` and \
              `yield_now` first; flume and the Condvar queue go to sleep at once, after the short spin inside std's \
              `Mutex`) and then parks, and waking it is a futex system call on one side and a context switch on the \
-             other, several microseconds on this VM. `ctx_switches_per_item` counts those: at 0.01 per item a \
+             other. `ctx_switches_per_item` counts those: at 0.01 per item a \
              wake-up happens every hundred items; near 2 per item, every item sleeps and wakes on both sides.",
             per_item.join("; ")
         );
@@ -135,9 +190,19 @@ fn where_time_goes(out: &mut String, summary: &Summary) {
             })
             .collect();
         if !one.is_empty() {
+            let lead = match wakeup {
+                "holds" => format!(
+                    "**A channel of one puts the two ends in lock step**, and here that cost every cross-thread \
+                     per-item pair at least {WAKEUP_FACTOR}× per item (the wake-up claim holds)."
+                ),
+                other => format!(
+                    "**A channel of one puts the two ends in lock step** (the claim that it costs at least \
+                     {WAKEUP_FACTOR}× per item: {other})."
+                ),
+            };
             let _ = writeln!(
                 out,
-                "- **A channel of one puts the two ends in lock step.** With one slot the producer must wait for \
+                "- {lead} With one slot the producer must wait for \
                  the consumer after each item: {}. A pair whose ends go to sleep (near 2 context switches per item) \
                  pays the kernel's park and unpark for every item, whatever its fast path costs; one whose ends \
                  catch each other while still spinning (near 0) pays only the spinning and the cache-line traffic, \
@@ -150,20 +215,28 @@ fn where_time_goes(out: &mut String, summary: &Summary) {
     let current = ms(summary, CURRENT_THREAD, c);
     let fastest_cross = fastest(summary, CROSS_THREAD_PER_ITEM, c);
     if let (Some(cur), Some((name, best))) = (current, fastest_cross) {
-        let verdict = if cur < best {
-            format!("it beats the fastest cross-thread pair, `{name}` ({} ms/M)", num(Some(best)))
-        } else {
-            format!(
-                "yet the fastest cross-thread pair, `{name}`, is faster ({} ms/M, {} context switches per item): its \
-                 send and receive cost less than tokio's per-item machinery, it sleeps rarely enough that wake-ups \
-                 do not dominate, and its two ends work in parallel",
+        let verdict = match verdict(summary, &current_thread_claim()) {
+            "holds" => format!(
+                "it beats every cross-thread per-item pair (that claim holds), the fastest of them being `{name}` \
+                 ({} ms/M)",
+                num(Some(best))
+            ),
+            "fails" => format!(
+                "yet the claim that it beats every cross-thread pair fails: the fastest, `{name}`, takes {} ms/M \
+                 with {} context switches per item, its send and receive costing less than tokio's per-item \
+                 machinery while its two ends work in parallel",
                 num(Some(best)),
                 num(median(summary, name, c, "ctx_switches_per_item"))
-            )
+            ),
+            other => format!(
+                "whether that beats every cross-thread pair is not settled by this run (the fastest, `{name}`, \
+                 takes {} ms/M; that claim: {other})",
+                num(Some(best))
+            ),
         };
         let _ = writeln!(
             out,
-            "- **The current-thread pair never wakes a thread, but it is not free.** `{CURRENT_THREAD}` takes {} \
+            "- **The current-thread pair never wakes a thread.** `{CURRENT_THREAD}` takes {} \
              ms/M with {} context switches per item on {} cores. Both tasks run on the thread inside `block_on`, \
              taking turns: tokio's cooperative budget (128 channel operations per task poll) makes the producer \
              return `Pending` before the channel is full — its exact high-water mark is {} items against {} for \
@@ -191,9 +264,19 @@ fn where_time_goes(out: &mut String, summary: &Summary) {
         })
         .collect();
     if !batching.is_empty() {
+        let lead = match verdict(summary, BATCHING) {
+            "holds" => format!(
+                "**Batching divides every per-message cost by the batch**: every channel was at least \
+                 {BATCHING_FACTOR}× cheaper per item batched."
+            ),
+            other => format!(
+                "**Batching against one item per message** (the claim that batching is at least {BATCHING_FACTOR}× \
+                 cheaper for every channel: {other})."
+            ),
+        };
         let _ = writeln!(
             out,
-            "- **Batching divides every per-message cost by the batch.** At capacity {c}: {}. What a batched \
+            "- {lead} At capacity {c}: {}. What a batched \
              message still costs is one channel operation, at most one wake-up, allocating and freeing its `Vec` \
              (`allocs_per_item` ≈ 1/batch) and the consumer's pass over its items.",
             batching.join("; ")
@@ -228,13 +311,22 @@ fn where_time_goes(out: &mut String, summary: &Summary) {
             })
             .collect();
         if !slack.is_empty() {
+            let lead = match verdict(summary, ROOM) {
+                "holds" => format!(
+                    "**A batch needs room to run ahead**: with it, every channel was at least {BATCHING_FACTOR}× \
+                     cheaper per item batched (that claim holds)."
+                ),
+                other => format!(
+                    "**Room to run ahead** (the claim that batching with room is at least {BATCHING_FACTOR}× \
+                     cheaper for every channel: {other})."
+                ),
+            };
             let _ = writeln!(
                 out,
-                "- **A batch needs room to run ahead.** At capacity {c} a batched channel holds a single batch: the \
-                 producer fills one, hands it over and waits; the consumer takes it and waits for the next — a \
-                 wake-up per batch on each side unless the other end is quick enough to catch it spinning, which \
-                 is why these rows spread so widely between their min and max. At capacity {wide} it holds {} \
-                 batches and the producer runs ahead: {}.",
+                "- {lead} At capacity {c} a batched channel holds a single batch: the producer fills one, hands it \
+                 over and waits; the consumer takes it and waits for the next — a wake-up per batch on each side \
+                 unless the other end is quick enough to catch it spinning. At capacity {wide} it holds {} batches \
+                 and the producer can run ahead: {}.",
                 param_u64(summary, "batch").map_or_else(|| "several".to_string(), |b| (wide / b.max(1)).to_string()),
                 slack.join("; ")
             );
@@ -288,10 +380,14 @@ fn where_time_goes(out: &mut String, summary: &Summary) {
              ({}): each `send` and `recv` calls `notify_one`, and the standard library's futex-based `Condvar` \
              makes a `FUTEX_WAKE` system call for it whether or not anyone waits, and the producer and consumer \
              contend for one `Mutex` on every item. The channel crates keep a waiter count or a lock-free \
-             queue and only enter the kernel to wake someone who is actually asleep. Per item it takes {} ms/M; \
+             queue and only enter the kernel to wake someone who is actually asleep. Per item it takes {} ms/M{}; \
              batched, the same costs are paid once per {} items ({} ms/M).",
             num(Some(condvar_sys)),
             crates.join(", "),
+            match verdict(summary, &condvar_claim()) {
+                "holds" => ", the slowest blocking channel here (that claim holds)".to_string(),
+                other => format!(" (the claim that it is the slowest blocking channel: {other})"),
+            },
             num(ms(summary, CONDVAR, c)),
             param_u64(summary, "batch").map_or_else(|| "batch".to_string(), |b| b.to_string()),
             num(ms(summary, "blocking-condvar-batched", c)),
@@ -306,7 +402,7 @@ fn where_time_goes(out: &mut String, summary: &Summary) {
     if send.is_some() || recv.is_some() {
         let _ = writeln!(
             out,
-            "- **A bridge costs what its blocking end costs.** Per item, a thread calling `blocking_send` into a \
+            "- **Bridges between a thread and a task.** Per item, a thread calling `blocking_send` into a \
              task takes {} ms/M and a task feeding a thread's `blocking_recv` {} ms/M, against {} ms/M for two \
              tasks (`stream-tokio`). The blocking end runs tokio's `block_on` on the calling thread for each \
              operation: whenever the channel makes it wait, that OS thread parks on a futex, and the task on the \
@@ -322,12 +418,22 @@ fn where_time_goes(out: &mut String, summary: &Summary) {
 
     let many = ms(summary, "stream-tokio-recv-many", c);
     if many.is_some() {
+        let finding = match verdict(summary, RECEIVE_SIDE) {
+            "holds" => format!(
+                "; it still cost at least {RECEIVE_SIDE_FACTOR}× what sending whole batches does, so that side is \
+                 where most of the per-item cost is (the claim holds)"
+            ),
+            other => format!(
+                " (the claim that it still costs at least {RECEIVE_SIDE_FACTOR}× what sending whole batches does: \
+                 {other})"
+            ),
+        };
         let _ = writeln!(
             out,
             "- **`recv_many` batches only the receiving side.** `stream-tokio-recv-many` takes {} ms/M against {} \
              for `stream-tokio` and {} for `stream-tokio-batched`: the consumer wakes once per run of queued items \
              instead of polling per item, but the producer still acquires a permit and writes a slot for every \
-             item, and that side is where most of the per-item cost is.",
+             item{finding}.",
             num(many),
             num(tokio),
             num(ms(summary, "stream-tokio-batched", c))
@@ -371,119 +477,41 @@ fn where_time_goes(out: &mut String, summary: &Summary) {
     }
 }
 
+/// `items / small_items`, when both are single numbers.
+fn ratio_of_items(summary: &Summary) -> Option<f64> {
+    let items = summary.params.get("items")?.as_f64()?;
+    let small = summary.params.get("small_items")?.as_f64()?;
+    (small > 0.0).then(|| items / small)
+}
+
 fn param_u64(summary: &Summary, key: &str) -> Option<u64> {
     summary.params.get(key).and_then(|v| v.as_u64())
-}
-
-fn semantics(out: &mut String, summary: &Summary) {
-    let batch = param_u64(summary, "batch").map_or_else(|| "`batch`".to_string(), |b| b.to_string());
-    let _ = writeln!(
-        out,
-        "- **Capacity is counted in items, and compensated where a crate counts otherwise.** \
-         `futures::channel::mpsc::channel(n)` holds `n` messages plus one per sender, so `stream-futures` is \
-         created with `channel(capacity − 1)`, which with its single sender holds `capacity`; at capacity 1 that is \
-         `channel(0)`, where the sender's own guaranteed slot is the whole buffer. The others take the capacity as \
-         given. A batched channel holds max(1, capacity / {batch}) messages of {batch} items, so below capacity \
-         {batch} it holds one whole batch — more items than its per-item twin — and the two rows of a pair at \
-         capacities 1 and 16 compare different amounts of buffering (and, there, different item counts per \
-         iteration).\n\
-         - **The current-thread pair is concurrency without parallelism.** Producer and consumer never run at \
-         the same time; anything that blocks either one (a system call, a long computation) stalls both, and the \
-         runtime serves nothing else meanwhile. It is the right comparison for stages that already share a thread, \
-         not a drop-in for two threads.\n\
-         - **Failure travels the same way everywhere.** Every channel carries `Result<item, E>`: a producer that \
-         fails sends what it has and then its error, and the consumer returns that error instead of a short sum. \
-         A producer that panics cannot send anything; its consumer sees the channel close exactly as if it had \
-         finished, so every contestant joins the producer (the thread's `join`, the task's `JoinHandle`) after \
-         the consumer is done, and a panic there turns the run into an error. A consumer that stops early drops \
-         its receiver; the producer's next send fails and it ends quietly.\n\
-         - **Bridges must keep the blocking end off the runtime.** `blocking_send` and `blocking_recv` panic when \
-         called from inside a tokio runtime; here the blocking end is a plain thread (a scoped producer thread, or \
-         the calling thread), as it must be in an application.\n\
-         - **`stream-tokio-recv-many` holds more in its consumer's hand.** It takes up to {batch} items at once, \
-         so its bound is capacity + 1 + min({batch}, capacity) rather than capacity + 2.\n\
-         - **Every contestant preserves order and delivers each item exactly once**; the correctness checks above \
-         verify it independently of the consumer's own order check."
-    );
-}
-
-fn jvm(out: &mut String) {
-    let _ = writeln!(
-        out,
-        "The published JVM figures come from another machine and another runtime, so the published reference \
-         table sets each beside this run only as a ratio to its own baseline (Reactor's `publishOn` there, \
-         `stream-tokio` here). Read `publishOn` with its semantics in mind: it is not a per-item hand-off. Its \
-         consumer drains a prefetched queue (256 by default) in a loop and is woken once per burst, which is \
-         batching on the receiving side plus a lock-free single-producer queue — the Rust equivalents of that are \
-         the batched rows (and, for the receiving side alone, `stream-tokio-recv-many`), not the per-item ones."
-    );
-}
-
-fn what_to_pick(out: &mut String, summary: &Summary) {
-    let c = CLAIM_CAPACITY;
-    let caps = capacities(summary);
-    let wide = caps.iter().copied().max().unwrap_or(c);
-    let best_blocking_batched =
-        fastest(summary, ["blocking-crossbeam-batched", "blocking-flume-batched", "blocking-std-batched"], wide);
-    let async_batched: Vec<String> = ["stream-tokio-batched", "stream-flume-batched", "stream-futures-batched"]
-        .iter()
-        .filter_map(|n| ms(summary, n, wide).map(|m| format!("`{n}` {}", num(Some(m)))))
-        .collect();
-    let best_stream_batched = if async_batched.is_empty() {
-        String::new()
-    } else {
-        format!(" ({} ms/M at capacity {wide})", async_batched.join(", "))
-    };
-    let describe = |x: Option<(&str, f64)>| {
-        x.map_or_else(String::new, |(n, m)| format!(" (`{n}`: {} ms/M at capacity {wide})", num(Some(m))))
-    };
-    let _ = writeln!(
-        out,
-        "- **Many small items between threads:** send batches, not items, and give the channel room for several \
-         batches{}. crossbeam-channel and std's `sync_channel` share one design (std's is a port, not an identical \
-         one: compare their rows at capacity 1); flume \
-         sleeps without spinning first, which leaves the other core alone while it waits.\n\
-         - **Inside async code:** a bounded channel of `Vec`s between tasks{}: batched, the three async channels \
-         are close, and tokio's is the natural default on a tokio runtime (`ReceiverStream`, a thin wrapper over \
-         `poll_recv`, lets stream-shaped code consume it; futures' channel allocates a node per message). If \
-         items arrive one at a time, `recv_many` on the consumer helps a little; batching at the source helps far \
-         more.\n\
-         - **Stages that can share a thread:** run them as tasks on one current-thread runtime: no wake-ups, no \
-         context switches, no second core (`{CURRENT_THREAD}-batched` {} ms/M; per item {} ms/M).\n\
-         - **Crossing between blocking code and async code:** tokio's `blocking_send` / `blocking_recv` from a \
-         thread outside the runtime, carrying batches: the per-item bridge costs {} ms/M, batched {} ms/M.\n\
-         - **Capacity:** 1 puts the two ends in lock step (a wake-up per item for channels that park); a few \
-         batches' worth is enough to decouple them, and more only holds more memory.\n\
-         - **Do not hand-write the Mutex + Condvar queue** for throughput: it is the floor the channel crates \
-         exist to beat ({} ms/M per item against {} for the fastest crate here).",
-        describe(best_blocking_batched),
-        best_stream_batched,
-        num(ms(summary, "stream-tokio-current-thread-batched", c)),
-        num(ms(summary, CURRENT_THREAD, c)),
-        num(ms(summary, "stream-bridge-blocking-send", c)),
-        num(ms(summary, "stream-bridge-blocking-send-batched", c)),
-        num(ms(summary, CONDVAR, c)),
-        num(fastest(summary, BLOCKING_CRATES, c).map(|(_, m)| m)),
-    );
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::claims::tests::summary_with;
+    use measure::summary::Verdict;
+
+    /// `summary` with its claims judged, as the harness does before rendering.
+    fn judged(mut summary: Summary) -> Summary {
+        summary.claims = measure::judge::judge_all(&summary, &crate::claims::table(&summary));
+        summary
+    }
 
     #[test]
     fn every_figure_comes_from_the_summary() {
-        let summary = summary_with(&[
+        let summary = judged(summary_with(&[
             (LOOP, 256, 1.25),
             ("blocking-crossbeam", 256, 62.5),
             ("blocking-crossbeam-batched", 256, 3.125),
             (CURRENT_THREAD, 256, 115.0),
-        ]);
+        ]));
         let text = discussion(&summary);
         assert!(text.contains("1.25"), "{text}");
         assert!(text.contains("20.0×"), "{text}"); // crossbeam per item over batched
-        assert!(text.contains("fastest cross-thread pair, `blocking-crossbeam`, is faster"), "{text}");
+        assert!(text.contains("beats every cross-thread pair fails: the fastest, `blocking-crossbeam`"), "{text}");
         assert!(text.contains("50,000") || text.contains("50000"), "{text}");
         assert!(text.contains("### What to pick"));
     }
@@ -502,5 +530,37 @@ mod tests {
         let text = discussion(&summary);
         assert!(!text.contains("pays the kernel on every operation"), "{text}");
         assert!(text.contains("n/a"), "{text}");
+    }
+
+    #[test]
+    fn a_finding_is_printed_only_when_its_claim_holds() {
+        // Every batched channel 20× cheaper: the batching claim holds.
+        let fast: Vec<(&str, u64, f64)> = BATCH_PAIRS.iter().map(|(_, b)| (*b, 256, 5.0)).collect();
+        let holds = judged(summary_with(&fast));
+        assert!(holds.claims.iter().any(|c| c.text.starts_with(BATCHING) && c.verdict == Verdict::Holds));
+        let text = discussion(&holds);
+        assert!(text.contains("Batching divides every per-message cost by the batch"), "{text}");
+        assert!(text.contains("at least 10× cheaper per item here"), "{text}");
+
+        // The same run with the batching claim inconclusive: neither sentence is printed, the verdict is named.
+        let mut unsure = holds.clone();
+        for claim in unsure.claims.iter_mut().filter(|c| c.text.starts_with(BATCHING)) {
+            claim.verdict = Verdict::Inconclusive;
+        }
+        let text = discussion(&unsure);
+        assert!(!text.contains("Batching divides every per-message cost"), "{text}");
+        assert!(!text.contains("cheaper per item here"), "{text}");
+        assert!(text.contains("cheaper for every channel: inconclusive"), "{text}");
+    }
+
+    #[test]
+    fn an_unjudged_run_states_no_finding() {
+        // No claims judged: every claim-backed finding is withheld and said to be unjudged.
+        let text = discussion(&summary_with(&[(CONDVAR, 256, 500.0)]));
+        assert!(!text.contains("Do not hand-write"), "{text}");
+        assert!(!text.contains("the slowest blocking channel here"), "{text}");
+        assert!(!text.contains("is where most of the per-item cost is"), "{text}");
+        assert!(text.contains("the slowest blocking channel: not judged"), "{text}");
+        assert!(!text.contains("could not be rendered"), "{text}");
     }
 }
