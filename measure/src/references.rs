@@ -134,6 +134,10 @@ pub fn standing(summary: &Summary, figure: &Figure) -> Standing {
         None => metric.to_string(),
     };
     let here = &figure.here;
+    if *here == Here::default() {
+        // The file names no counterpart: nothing in this lab stands for the figure.
+        return Standing { values: Vec::new() };
+    }
     if let Some(param) = &here.param {
         let values = summary.param(param).map(|v| (format!("`{param}`"), v)).into_iter().collect();
         return Standing { values };

@@ -1,16 +1,15 @@
 //! What a network report says beyond its tables, computed from the summary: each contestant's figures as ratios
-//! to the scenario's lab baseline, and the published figures beside them as ratios within each study. No
-//! sentence is printed that the numbers do not back; the verdicts are the claims'.
+//! to the scenario's lab baseline. The published figures are in `measure/references.json`; the report's
+//! "Published reference" table sets them beside these as ratios within each study. No sentence is printed that
+//! the numbers do not back; the verdicts are the claims'.
 
 use std::fmt::Write as _;
 
 use measure::compare::format_ratio;
 use measure::summary::Summary;
 
-use crate::references;
-
-/// Markdown for `summary` of `scenario`, with ratios of `metrics` to the contestant `baseline`.
-pub fn discussion(summary: &Summary, scenario: &str, baseline: &str, metrics: &[&str]) -> String {
+/// Markdown for `summary`, with ratios of `metrics` to the contestant `baseline`.
+pub fn discussion(summary: &Summary, baseline: &str, metrics: &[&str]) -> String {
     let mut out = String::new();
     let median = |c: &str, m: &str| summary.metric(c, m).map(|s| s.median);
     let _ =
@@ -26,22 +25,6 @@ pub fn discussion(summary: &Summary, scenario: &str, baseline: &str, metrics: &[
             })
             .collect();
         let _ = writeln!(out, "| `{}` | {} |", c.name, cells.join(" | "));
-    }
-    match references::for_scenario(scenario) {
-        Ok(figures) if !figures.is_empty() => {
-            let rows = references::ratios(&figures, median);
-            let _ = writeln!(
-                out,
-                "\nPublished figures, each as a ratio to its own study's baseline, beside the lab contestant of the \
-                 same role as a ratio to this run's baseline (from `network/references.toml`; absolute figures from \
-                 other machines are not compared):\n"
-            );
-            out.push_str(&references::table(&rows));
-        }
-        Ok(_) => {}
-        Err(err) => {
-            let _ = writeln!(out, "\nThe published figures could not be read: {err}");
-        }
     }
     if summary.method.forks < 3 {
         let _ = writeln!(

@@ -13,18 +13,17 @@
 //!   [`resources`]: threads and sockets held.
 //! - [`mod@http`], [`tcp`]: the scenarios, each with its `contestants/`.
 //! - [`conformance`]: the checks every contestant passes; [`routine`]: what the harness runs.
-//! - [`claims`], [`references`], [`discussion`]: judging and explaining, with the published figures as data.
+//! - [`discussion`]: what the numbers say beyond the tables (the claims are each scenario's `claim_table`,
+//!   judged by `measure::judge`; the published figures are in `measure/references.json`).
 #![warn(missing_docs)]
 
 pub mod affinity;
-pub mod claims;
 pub mod conformance;
 pub mod discussion;
 pub mod error;
 pub mod http;
 pub mod launch;
 pub mod outcome;
-pub mod references;
 pub mod resources;
 pub mod routine;
 pub mod server;

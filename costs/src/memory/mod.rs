@@ -11,10 +11,11 @@ mod trial;
 
 use std::fmt::Write as _;
 
-use measure::compare::verdict_range_at_least;
+use measure::compare::{Basis, Relation};
+use measure::judge::{ClaimSpec, Comparison, Phase, Side};
 use measure::record::TrialRequest;
 use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
-use measure::summary::{ClaimResult, ContestantInfo, MetricStats, Summary, Verdict};
+use measure::summary::{ContestantInfo, Summary};
 
 use contestants::Contestant;
 
@@ -24,9 +25,6 @@ pub struct MemoryScenario;
 
 /// The headline metric: resident bytes per waiting unit.
 pub const HEADLINE: &str = "rss_bytes_per_unit";
-
-/// Processes a claim needs before it can hold or fail.
-const MIN_PROCESSES: usize = 3;
 
 impl Scenario for MemoryScenario {
     fn name(&self) -> &'static str {
@@ -132,8 +130,8 @@ impl Scenario for MemoryScenario {
         trial::run_trial(request, sink)
     }
 
-    fn claims(&self, summary: &Summary) -> Vec<ClaimResult> {
-        vec![task_against_thread(summary), payload_dominates(summary)]
+    fn claim_table(&self, _summary: &Summary) -> Vec<ClaimSpec> {
+        claim_table()
     }
 
     fn discussion(&self, summary: &Summary) -> String {
@@ -146,64 +144,60 @@ fn phase(count: u64, payload: u64) -> String {
     format!("count_{count}-payload_{payload}")
 }
 
-/// `metric` of `contestant` at `phase`, when it ran in enough processes to judge.
-fn judged<'a>(summary: &'a Summary, contestant: &str, phase: &str, metric: &str) -> Result<&'a MetricStats, String> {
-    let stats = summary.stats(contestant, &format!("{phase}.{metric}"))?;
-    if stats.fork_medians.len() < MIN_PROCESSES {
-        return Err(format!(
-            "`{contestant}` at `{phase}` ran in {} process(es); a claim needs {MIN_PROCESSES}",
-            stats.fork_medians.len()
-        ));
-    }
-    Ok(stats)
-}
+/// What `rss_bytes_per_unit` measures.
+const RSS_DEFINITION: &str =
+    "resident bytes (VmRSS) added per waiting unit, read in the accounting iteration once every unit waits";
 
-/// A waiting task costs at least 10× less resident memory than a waiting thread (either stack), at 10,000 units
-/// without payload.
-fn task_against_thread(summary: &Summary) -> ClaimResult {
-    let text = "At 10,000 units without payload, a waiting thread (64 KiB or default stack) holds at least 10× the \
-                resident memory of a waiting tokio task (judged over every pairing of processes' samples).";
-    let at = phase(10_000, 0);
-    let parts = ["blocking-thread-64k", "blocking-thread"].map(|thread| {
-        match (judged(summary, thread, &at, HEADLINE), judged(summary, "stream-tokio-task", &at, HEADLINE)) {
-            (Ok(t), Ok(task)) => {
-                let (verdict, detail) = verdict_range_at_least(t, task, 10.0);
-                (verdict, format!("`{thread}` ÷ `stream-tokio-task`: {detail}"))
-            }
-            (Err(e), _) | (_, Err(e)) => (Verdict::Inconclusive, e),
-        }
-    });
-    ClaimResult::all_of(text, parts)
-}
+/// How many times a waiting thread's resident memory a task's must undercut.
+pub const THREAD_OVER_TASK: f64 = 10.0;
 
-/// At 1 KiB the payload is more than half of a task's resident memory per unit, and less than half of a
-/// thread's.
-fn payload_dominates(summary: &Summary) -> ClaimResult {
-    let text = "At 10,000 units of 1 KiB, the payload is more than half of a waiting tokio task's resident memory \
-                per unit, and less than half of a waiting thread's (64 KiB stack).";
-    let at = phase(10_000, 1024);
-    let payload = 1024.0;
-    let task = match judged(summary, "stream-tokio-task", &at, HEADLINE) {
-        Ok(s) if s.max < 2.0 * payload => {
-            (Verdict::Holds, format!("task: {} to {} B per unit, all under 2 × 1,024", s.min.round(), s.max.round()))
-        }
-        Ok(s) if s.min >= 2.0 * payload => {
-            (Verdict::Fails, format!("task: {} to {} B per unit, none under 2 × 1,024", s.min.round(), s.max.round()))
-        }
-        Ok(s) => (Verdict::Inconclusive, format!("task: {} to {} B per unit, straddling 2,048", s.min, s.max)),
-        Err(e) => (Verdict::Inconclusive, e),
-    };
-    let thread = match judged(summary, "blocking-thread-64k", &at, HEADLINE) {
-        Ok(s) if s.min > 2.0 * payload => {
-            (Verdict::Holds, format!("thread: {} to {} B per unit, all over 2 × 1,024", s.min.round(), s.max.round()))
-        }
-        Ok(s) if s.max <= 2.0 * payload => {
-            (Verdict::Fails, format!("thread: {} to {} B per unit, none over 2 × 1,024", s.min.round(), s.max.round()))
-        }
-        Ok(s) => (Verdict::Inconclusive, format!("thread: {} to {} B per unit, straddling 2,048", s.min, s.max)),
-        Err(e) => (Verdict::Inconclusive, e),
-    };
-    ClaimResult::all_of(text, [task, thread])
+/// The payload is "most" of a unit's memory when the unit holds less than this many times the payload.
+pub const PAYLOAD_SHARE_FACTOR: f64 = 2.0;
+
+/// Every claim, as rows the harness judges ([`measure::judge`]).
+pub fn claim_table() -> Vec<ClaimSpec> {
+    let empty = Phase::Named(phase(10_000, 0));
+    let kib = Phase::Named(phase(10_000, 1024));
+    let task = |phase: &Phase| Side::contestant("stream-tokio-task", phase.clone());
+    let payload = || Side::value(1024.0, "the 1 KiB payload");
+    vec![
+        ClaimSpec::new(
+            format!(
+                "At 10,000 units without payload, a waiting thread (64 KiB or default stack) holds at least \
+                 {THREAD_OVER_TASK}× the resident memory of a waiting tokio task."
+            ),
+            HEADLINE,
+            RSS_DEFINITION,
+            (Relation::AtLeast, THREAD_OVER_TASK),
+            Basis::Ranges,
+            ["blocking-thread-64k", "blocking-thread"]
+                .into_iter()
+                .map(|thread| Comparison { a: Side::contestant(thread, empty.clone()), b: task(&empty) })
+                .collect(),
+        ),
+        ClaimSpec::new(
+            format!(
+                "At 10,000 units of 1 KiB, the payload is most of a waiting tokio task's resident memory: the task \
+                 holds less than {PAYLOAD_SHARE_FACTOR}× its payload."
+            ),
+            HEADLINE,
+            RSS_DEFINITION,
+            (Relation::AtMost, PAYLOAD_SHARE_FACTOR),
+            Basis::Ranges,
+            vec![Comparison { a: task(&kib), b: payload() }],
+        ),
+        ClaimSpec::new(
+            format!(
+                "At 10,000 units of 1 KiB, the payload is not most of a waiting thread's resident memory: a thread \
+                 with a 64 KiB stack holds at least {PAYLOAD_SHARE_FACTOR}× its payload."
+            ),
+            HEADLINE,
+            RSS_DEFINITION,
+            (Relation::AtLeast, PAYLOAD_SHARE_FACTOR),
+            Basis::Ranges,
+            vec![Comparison { a: Side::contestant("blocking-thread-64k", kib.clone()), b: payload() }],
+        ),
+    ]
 }
 
 /// Least-squares slope of `y` over `x`: the per-unit cost with fixed costs cancelled. `None` with fewer than two

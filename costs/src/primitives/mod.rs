@@ -9,10 +9,11 @@ pub mod trial;
 
 use std::fmt::Write as _;
 
-use measure::compare::verdict_range_at_least;
+use measure::compare::{Basis, Relation};
+use measure::judge::{ClaimSpec, Comparison, Phase, Side};
 use measure::record::TrialRequest;
 use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
-use measure::summary::{ClaimResult, ContestantInfo, Summary, Verdict};
+use measure::summary::{ContestantInfo, Summary};
 
 use contestants::Contestant;
 
@@ -22,9 +23,6 @@ pub struct PrimitivesScenario;
 
 /// The headline metric: wall-clock nanoseconds per operation.
 pub const HEADLINE: &str = "ns_per_op";
-
-/// Processes a claim needs before it can hold or fail.
-const MIN_PROCESSES: usize = 3;
 
 impl Scenario for PrimitivesScenario {
     fn name(&self) -> &'static str {
@@ -89,8 +87,8 @@ impl Scenario for PrimitivesScenario {
         trial::run_trial(request, sink)
     }
 
-    fn claims(&self, summary: &Summary) -> Vec<ClaimResult> {
-        vec![task_spawn_against_thread(summary)]
+    fn claim_table(&self, _summary: &Summary) -> Vec<ClaimSpec> {
+        claim_table()
     }
 
     fn discussion(&self, summary: &Summary) -> String {
@@ -98,26 +96,25 @@ impl Scenario for PrimitivesScenario {
     }
 }
 
-/// Spawning and joining a task costs at least 10× less than a thread.
-fn task_spawn_against_thread(summary: &Summary) -> ClaimResult {
-    let text = "Spawning and joining a tokio task costs at least 10× less wall time than spawning and joining an OS \
-                thread (judged over every pairing of samples).";
-    let stats = |name: &str| {
-        summary.stats(name, HEADLINE).and_then(|s| {
-            if s.fork_medians.len() < MIN_PROCESSES {
-                Err(format!("`{name}` ran in {} process(es); a claim needs {MIN_PROCESSES}", s.fork_medians.len()))
-            } else {
-                Ok(s)
-            }
-        })
-    };
-    match (stats("blocking-thread-spawn-join"), stats("stream-tokio-spawn-join")) {
-        (Ok(thread), Ok(task)) => {
-            let (verdict, detail) = verdict_range_at_least(thread, task, 10.0);
-            ClaimResult::new(text, verdict, format!("thread ÷ task: {detail}"))
-        }
-        (Err(e), _) | (_, Err(e)) => ClaimResult::new(text, Verdict::Inconclusive, e),
-    }
+/// How many times a thread's spawn + join a task's must undercut.
+pub const THREAD_OVER_TASK: f64 = 10.0;
+
+/// Every claim, as rows the harness judges ([`measure::judge`]).
+pub fn claim_table() -> Vec<ClaimSpec> {
+    vec![ClaimSpec::new(
+        format!(
+            "Spawning and joining an OS thread costs at least {THREAD_OVER_TASK}× the wall time of spawning and \
+             joining a tokio task."
+        ),
+        HEADLINE,
+        "wall-clock nanoseconds per operation over each timed iteration of many operations",
+        (Relation::AtLeast, THREAD_OVER_TASK),
+        Basis::Ranges,
+        vec![Comparison {
+            a: Side::contestant("blocking-thread-spawn-join", Phase::Unphased),
+            b: Side::contestant("stream-tokio-spawn-join", Phase::Unphased),
+        }],
+    )]
 }
 
 /// Each stream primitive beside its blocking counterpart, as a ratio of medians.

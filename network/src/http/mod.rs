@@ -13,36 +13,49 @@ pub mod trial;
 
 use measure::record::TrialRequest;
 use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
-use measure::summary::{ClaimResult, ContestantInfo, Summary};
+use measure::summary::{ContestantInfo, Summary};
 
-use crate::claims::{judge_all, ClaimRow, Relation};
 use crate::discussion;
+use measure::compare::{Basis, Relation};
+use measure::judge::{ClaimSpec, Comparison, Phase, Side};
 
 /// The http scenario, as the lab's registry lists it.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct HttpScenario;
 
-/// The claims, one row each.
-pub const CLAIMS: [ClaimRow; 2] = [
-    ClaimRow {
-        text: "An async client costs less CPU per call than a thread per connection at 1,000 in flight: \
-               `stream-hyper` below `blocking-std` in client CPU µs per call.",
-        metric: "cpu_us_per_call",
-        a: "stream-hyper",
-        b: "blocking-std",
-        relation: Relation::AtMost,
-        factor: 1.0,
-    },
-    ClaimRow {
-        text: "The same for the convenience libraries: `stream-reqwest` below `blocking-ureq` in client CPU µs per \
-               call.",
-        metric: "cpu_us_per_call",
-        a: "stream-reqwest",
-        b: "blocking-ureq",
-        relation: Relation::AtMost,
-        factor: 1.0,
-    },
-];
+/// What `cpu_us_per_call` measures here.
+const CPU_DEFINITION: &str =
+    "CPU of the client (trial) process only, per call, over each timed iteration; the server's \
+                              CPU is apart (`server_cpu_us_per_call`)";
+
+/// Every claim, as rows the harness judges ([`measure::judge`]).
+pub fn claim_table() -> Vec<ClaimSpec> {
+    vec![
+        ClaimSpec::new(
+            "An async client costs less CPU per call than a thread per connection at 1,000 in flight: \
+             `stream-hyper` below `blocking-std` in client CPU µs per call.",
+            "cpu_us_per_call",
+            CPU_DEFINITION,
+            (Relation::AtMost, 1.0),
+            Basis::Intervals,
+            pair("stream-hyper", "blocking-std"),
+        ),
+        ClaimSpec::new(
+            "The same for the convenience libraries: `stream-reqwest` below `blocking-ureq` in client CPU µs per \
+             call.",
+            "cpu_us_per_call",
+            CPU_DEFINITION,
+            (Relation::AtMost, 1.0),
+            Basis::Intervals,
+            pair("stream-reqwest", "blocking-ureq"),
+        ),
+    ]
+}
+
+/// `a` against `b` on the unphased run.
+fn pair(a: &str, b: &str) -> Vec<Comparison> {
+    vec![Comparison { a: Side::contestant(a, Phase::Unphased), b: Side::contestant(b, Phase::Unphased) }]
+}
 
 impl Scenario for HttpScenario {
     fn name(&self) -> &'static str {
@@ -140,11 +153,11 @@ impl Scenario for HttpScenario {
         trial::run_trial(request, sink)
     }
 
-    fn claims(&self, summary: &Summary) -> Vec<ClaimResult> {
-        judge_all(summary, &CLAIMS)
+    fn claim_table(&self, _summary: &Summary) -> Vec<ClaimSpec> {
+        claim_table()
     }
 
     fn discussion(&self, summary: &Summary) -> String {
-        discussion::discussion(summary, "http", "blocking-std", &["cpu_us_per_call", "ops_per_sec", "latency_p99_us"])
+        discussion::discussion(summary, "blocking-std", &["cpu_us_per_call", "ops_per_sec", "latency_p99_us"])
     }
 }

@@ -15,36 +15,48 @@ pub mod trial;
 
 use measure::record::TrialRequest;
 use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
-use measure::summary::{ClaimResult, ContestantInfo, Summary};
+use measure::summary::{ContestantInfo, Summary};
 
-use crate::claims::{judge_all, ClaimRow, Relation};
 use crate::discussion;
+use measure::compare::{Basis, Relation};
+use measure::judge::{ClaimSpec, Comparison, Phase, Side};
 
 /// The tcp scenario, as the lab's registry lists it.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct TcpScenario;
 
-/// The claims, one row each.
-pub const CLAIMS: [ClaimRow; 2] = [
-    ClaimRow {
-        text: "Blocking socket calls on 2 tokio workers cut TCP throughput by at least 10× against proper async I/O \
-               (batches/s of `stream-tokio-tasks` at least 10× those of `trap-blocking-in-task`).",
-        metric: "batches_per_sec",
-        a: "stream-tokio-tasks",
-        b: "trap-blocking-in-task",
-        relation: Relation::AtLeast,
-        factor: 10.0,
-    },
-    ClaimRow {
-        text: "`spawn_blocking` recovers most of it: `trap-spawn-blocking` reaches at least half the batches/s of \
-               proper async I/O.",
-        metric: "batches_per_sec",
-        a: "trap-spawn-blocking",
-        b: "stream-tokio-tasks",
-        relation: Relation::AtLeast,
-        factor: 0.5,
-    },
-];
+/// What `batches_per_sec` measures.
+const BATCHES_DEFINITION: &str = "batches of 256 exchanges over 64 persistent connections completed per second, over \
+                                  each timed iteration";
+
+/// Every claim, as rows the harness judges ([`measure::judge`]).
+pub fn claim_table() -> Vec<ClaimSpec> {
+    vec![
+        ClaimSpec::new(
+            "Blocking socket calls on 2 tokio workers cut TCP throughput by at least 10× against proper async I/O \
+             (batches/s of `stream-tokio-tasks` at least 10× those of `trap-blocking-in-task`).",
+            "batches_per_sec",
+            BATCHES_DEFINITION,
+            (Relation::AtLeast, 10.0),
+            Basis::Intervals,
+            pair("stream-tokio-tasks", "trap-blocking-in-task"),
+        ),
+        ClaimSpec::new(
+            "`spawn_blocking` recovers most of it: `trap-spawn-blocking` reaches at least half the batches/s of \
+             proper async I/O.",
+            "batches_per_sec",
+            BATCHES_DEFINITION,
+            (Relation::AtLeast, 0.5),
+            Basis::Intervals,
+            pair("trap-spawn-blocking", "stream-tokio-tasks"),
+        ),
+    ]
+}
+
+/// `a` against `b` on the unphased run.
+fn pair(a: &str, b: &str) -> Vec<Comparison> {
+    vec![Comparison { a: Side::contestant(a, Phase::Unphased), b: Side::contestant(b, Phase::Unphased) }]
+}
 
 impl Scenario for TcpScenario {
     fn name(&self) -> &'static str {
@@ -149,14 +161,13 @@ impl Scenario for TcpScenario {
         trial::run_trial(request, sink)
     }
 
-    fn claims(&self, summary: &Summary) -> Vec<ClaimResult> {
-        judge_all(summary, &CLAIMS)
+    fn claim_table(&self, _summary: &Summary) -> Vec<ClaimSpec> {
+        claim_table()
     }
 
     fn discussion(&self, summary: &Summary) -> String {
         discussion::discussion(
             summary,
-            "tcp",
             "stream-tokio-tasks",
             &["batches_per_sec", "cpu_us_per_call", "probe_delay_p99_us"],
         )
