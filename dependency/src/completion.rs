@@ -1,10 +1,17 @@
-//! The one completion type both families use: a blocking caller [`Completion::wait`]s on it (the thread
+//! The one completion type every family uses: a blocking caller [`Completion::wait`]s on it (the thread
 //! parks), an async caller `.await`s it (the task stores its [`Waker`]), and the dependency's timer thread
 //! [`Completer::complete`]s it, waking whichever is registered — the same cost for either family.
+//!
+//! **Coroutine-aware.** Called inside a `may` coroutine, [`Completion::wait`] and [`Completion::wait_until`]
+//! park the *coroutine* (`may::coroutine::park`), not its carrier thread, and the completer wakes it with
+//! `Coroutine::unpark`, which hands it back to `may`'s scheduler: a carrier keeps running other coroutines while
+//! thousands of them wait. Outside a coroutine they park the thread, as before (one thread-local read more:
+//! `may::coroutine::is_coroutine`). This is what `may` asks of blocking-style code: never block a carrier.
 //!
 //! The shared slot is one small mutex per call, touched only by that call's waiter and its completer; waking
 //! (`Thread::unpark` or `Waker::wake`) happens after the slot's lock is released.
 
+use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
@@ -102,23 +109,64 @@ enum Outcome {
     Taken,
 }
 
-/// Who to wake on completion: a parked thread or a task's waker.
-#[derive(Debug, Default)]
+/// Who to wake on completion: a parked thread, a parked `may` coroutine or a task's waker.
+#[derive(Default)]
 enum Waiter {
     #[default]
     Nobody,
     Thread(Thread),
+    Coroutine(may::coroutine::Coroutine),
     Task(Waker),
 }
 
+impl fmt::Debug for Waiter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Waiter::Nobody => f.write_str("Nobody"),
+            Waiter::Thread(thread) => f.debug_tuple("Thread").field(thread).finish(),
+            Waiter::Coroutine(co) => f.debug_tuple("Coroutine").field(&co.name()).finish(),
+            Waiter::Task(waker) => f.debug_tuple("Task").field(waker).finish(),
+        }
+    }
+}
+
 impl Waiter {
+    /// The caller of a blocking wait: its coroutine inside a `may` coroutine, else its thread.
+    fn current() -> Waiter {
+        if may::coroutine::is_coroutine() {
+            Waiter::Coroutine(may::coroutine::current())
+        } else {
+            Waiter::Thread(thread::current())
+        }
+    }
+
     fn wake(self) {
         match self {
             Waiter::Nobody => {}
             Waiter::Thread(thread) => thread.unpark(),
+            Waiter::Coroutine(co) => co.unpark(),
             Waiter::Task(waker) => waker.wake(),
         }
     }
+}
+
+/// Park the caller of a blocking wait until unparked or `timeout` passes: the coroutine (not its carrier) inside
+/// a `may` coroutine, else the thread. Either may return spuriously.
+fn park(timeout: Option<Duration>) {
+    match (may::coroutine::is_coroutine(), timeout) {
+        (true, None) => may::coroutine::park(),
+        (true, Some(left)) => may::coroutine::park_timeout(whole_millis_up(left)),
+        (false, None) => thread::park(),
+        (false, Some(left)) => thread::park_timeout(left),
+    }
+}
+
+/// `left` rounded up to whole milliseconds, at least one. `may` 0.3 keeps a park timeout in whole milliseconds,
+/// truncated, and takes 0 as *no timeout*: a coroutine parked for 0.8 ms would never wake, and one parked for
+/// 4.9 ms wakes at 4 ms. Rounding up makes a coroutine's timed wait end at or after its deadline, never never.
+fn whole_millis_up(left: Duration) -> Duration {
+    let millis = left.as_nanos().div_ceil(1_000_000).max(1);
+    Duration::from_millis(u64::try_from(millis).unwrap_or(u64::MAX))
 }
 
 /// The message of the panic when a completion is used after it returned its result.
@@ -145,7 +193,8 @@ impl Completion {
     }
 
     /// Blocks the calling thread until the call completes and returns its result. The thread parks (no
-    /// spinning) and is unparked by the completer.
+    /// spinning) and is unparked by the completer; inside a `may` coroutine the coroutine parks instead and its
+    /// carrier thread runs other coroutines meanwhile.
     ///
     /// # Panics
     ///
@@ -159,7 +208,10 @@ impl Completion {
 
     /// Blocks until the call completes or `deadline` passes, whichever is first. On timeout it hands the
     /// completion back (`Err`), still live: wait again, await it, or drop it (the call is still served).
-    /// Precision is that of `std::thread::park_timeout` on the calling thread (its timer slack applies).
+    /// Precision is that of `std::thread::park_timeout` on the calling thread (its timer slack applies), or of
+    /// `may::coroutine::park_timeout` inside a coroutine (`may`'s timer thread, whole milliseconds: the wait is
+    /// rounded up to the next millisecond, because `may` truncates and would take a sub-millisecond timeout as
+    /// none at all).
     ///
     /// # Panics
     ///
@@ -196,16 +248,13 @@ impl Completion {
                     },
                 };
                 if !registered {
-                    state.waiter = Waiter::Thread(thread::current());
+                    state.waiter = Waiter::current();
                     registered = true;
                 }
                 timeout
             };
             // Spurious returns (an unpark meant for something else) just go round the loop.
-            match timeout {
-                None => thread::park(),
-                Some(left) => thread::park_timeout(left),
-            }
+            park(timeout);
         }
     }
 }
@@ -350,6 +399,14 @@ mod tests {
         let mut cx = Context::from_waker(&waker);
         assert!(Pin::new(&mut completion).poll(&mut cx).is_ready());
         let _ = Pin::new(&mut completion).poll(&mut cx);
+    }
+
+    #[test]
+    fn a_coroutine_park_timeout_is_rounded_up_to_whole_milliseconds() {
+        assert_eq!(whole_millis_up(Duration::from_micros(779)), Duration::from_millis(1));
+        assert_eq!(whole_millis_up(Duration::ZERO), Duration::from_millis(1));
+        assert_eq!(whole_millis_up(Duration::from_micros(4_993)), Duration::from_millis(5));
+        assert_eq!(whole_millis_up(Duration::from_millis(7)), Duration::from_millis(7));
     }
 
     #[test]

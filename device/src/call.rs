@@ -13,7 +13,8 @@ pub enum Call {
     /// thread waits on ([`dependency::Completion::wait`]) and a task awaits.
     Shared(Arc<Dependency>),
     /// No device: the caller's own timer sleeps for the service time (`tokio::time::sleep` in a task,
-    /// `std::thread::sleep` on a thread), then computes the answer itself.
+    /// `std::thread::sleep` on a thread, `may::coroutine::sleep` in a coroutine), then computes the answer
+    /// itself.
     OwnTimer(Duration),
 }
 
@@ -76,6 +77,20 @@ impl Call {
             },
             Call::OwnTimer(service) => {
                 std::thread::sleep(*service);
+                Ok(Dependency::answer(input))
+            }
+        }
+    }
+
+    /// Makes the call from a `may` coroutine, parking the coroutine (never its carrier thread) until the answer
+    /// arrives: the device's completion is coroutine-aware ([`dependency::Completion::wait`]); on its own timer
+    /// the coroutine sleeps with `may::coroutine::sleep` (on `may`'s timer). Outside a coroutine it behaves as
+    /// [`Call::call_blocking`].
+    pub fn call_coroutine(&self, input: u64) -> Result<u64, CallFailed> {
+        match self {
+            Call::Shared(_) => self.call_blocking(input),
+            Call::OwnTimer(service) => {
+                may::coroutine::sleep(*service);
                 Ok(Dependency::answer(input))
             }
         }

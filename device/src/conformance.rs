@@ -266,6 +266,7 @@ mod tests {
             ] {
                 all.push(Contestant::Blocking { shape, timer });
             }
+            all.push(Contestant::Coroutine { carriers: None, timer });
         }
         all
     }

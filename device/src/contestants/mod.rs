@@ -1,7 +1,11 @@
 //! Every contestant of the device and backpressure scenarios: a family, a shape that bounds (or does not bound)
 //! the calls outstanding, and whose timer each call waits on.
 //!
-//! [`stream`] holds the tokio shapes, [`blocking`] the thread shapes. A [`Contestant`] is prepared once per
+//! [`stream`] holds the tokio shapes, [`blocking`] the thread shapes, [`coroutine`] the `may` coroutine pool
+//! (one coroutine per in-flight call; its carrier count is part of the contestant, `coroutine-may` with the
+//! default 2 carriers, `coroutine-may-1-carrier` and `coroutine-may-2-carriers` in the sweep; `may`'s rules, no
+//! thread-blocking call and no thread-local held across a wait inside a coroutine, are kept: see
+//! `docs/coroutines.md`). A [`Contestant`] is prepared once per
 //! trial ([`Contestant::prepare`]: the stream family's runtime is built there) and then run once per iteration.
 //!
 //! Every shape is written once, generic over the job's meter ([`measure::meter::Meter`]), and
@@ -10,12 +14,14 @@
 //! and conformance checks.
 
 pub mod blocking;
+pub mod coroutine;
 pub mod stream;
 
 use std::time::Duration;
 
 use measure::meter::Meter;
 use measure::summary::{ContestantInfo, Family};
+use pipelines::coroutine::CoroutineConfig;
 use tokio::runtime::Runtime;
 
 pub use blocking::{BlockingShape, ChannelFlavor};
@@ -44,6 +50,15 @@ pub enum Contestant {
         /// Whose timer its calls wait on.
         timer: Timer,
     },
+    /// A coroutine-family contestant: `limit` `may` coroutines, one per in-flight call, on `carriers` carrier
+    /// threads.
+    Coroutine {
+        /// Carrier threads (`may::config().set_workers`); `None`: the default ([`coroutine::DEFAULT_CARRIERS`]),
+        /// not named in the contestant's name.
+        carriers: Option<usize>,
+        /// Whose timer its calls wait on.
+        timer: Timer,
+    },
 }
 
 impl Contestant {
@@ -69,6 +84,14 @@ impl Contestant {
                 };
                 (base, false)
             }
+            Contestant::Coroutine { carriers, .. } => {
+                let base = match carriers {
+                    None => "coroutine-may".to_string(),
+                    Some(1) => "coroutine-may-1-carrier".to_string(),
+                    Some(n) => format!("coroutine-may-{n}-carriers"),
+                };
+                (base, false)
+            }
         };
         let own = if self.timer() == Timer::Own { "-own-timer" } else { "" };
         let free = if free { "-unconstrained" } else { "" };
@@ -80,6 +103,7 @@ impl Contestant {
         match self {
             Contestant::Stream { .. } => Family::Stream,
             Contestant::Blocking { .. } => Family::Blocking,
+            Contestant::Coroutine { .. } => Family::Coroutine,
         }
     }
 
@@ -95,7 +119,9 @@ impl Contestant {
     /// Whose timer its calls wait on.
     pub fn timer(&self) -> Timer {
         match self {
-            Contestant::Stream { timer, .. } | Contestant::Blocking { timer, .. } => *timer,
+            Contestant::Stream { timer, .. }
+            | Contestant::Blocking { timer, .. }
+            | Contestant::Coroutine { timer, .. } => *timer,
         }
     }
 
@@ -124,11 +150,18 @@ impl Contestant {
                 BlockingShape::ChannelWorkers(ChannelFlavor::Std) => format!("a producer thread feeding {bound} worker threads through `std::sync::mpsc::sync_channel({bound})`, the receiver behind a `Mutex`"),
                 BlockingShape::ThreadPerItem => "a thread (64 KiB stack) spawned per item with no admission control, capped only by what the OS allows".to_string(),
             },
+            Contestant::Coroutine { .. } => format!(
+                "{bound} stackful coroutines ({}) spawned and parked on a `may::sync::SyncFlag` before the clock \
+                 starts, released at once, each taking the next item from a shared counter and making a \
+                 blocking-style call that parks the coroutine, not its carrier; skipped when {bound} coroutine \
+                 stacks (two memory maps each) would not fit under `vm.max_map_count`",
+                self.coroutine_config().map(|c| c.describe()).unwrap_or_default()
+            ),
         };
         let runtime = match self {
             Contestant::Stream { free: true, .. } => ", on tokio's multi-thread runtime (one worker per core), wrapped in `tokio::task::coop::unconstrained`",
             Contestant::Stream { free: false, .. } => ", on tokio's multi-thread runtime (one worker per core), as it comes (tokio's cooperative budget applies)",
-            Contestant::Blocking { .. } => "",
+            Contestant::Blocking { .. } | Contestant::Coroutine { .. } => "",
         };
         let timer = match (self.timer(), self) {
             (Timer::Device, Contestant::Stream { .. }) => "; each call awaits the shared device",
@@ -138,8 +171,26 @@ impl Contestant {
                  about 11 ms, which caps it near 91% of the ideal)"
             }
             (Timer::Own, Contestant::Blocking { .. }) => "; each call is its own `std::thread::sleep` (no device)",
+            (Timer::Device, Contestant::Coroutine { .. }) => {
+                "; each call waits on the shared device's completion, which parks the coroutine \
+                 (`may::coroutine::park`, woken by `Coroutine::unpark`)"
+            }
+            (Timer::Own, Contestant::Coroutine { .. }) => {
+                "; each call is its own `may::coroutine::sleep` (no device; `may`'s timer thread wakes the \
+                 coroutine and runs it until its next wait)"
+            }
         };
         format!("{what}{runtime}{timer}.")
+    }
+
+    /// The `may` configuration of a coroutine contestant (carriers and stack); `None` for the other families.
+    pub fn coroutine_config(&self) -> Option<CoroutineConfig> {
+        match self {
+            Contestant::Coroutine { carriers, .. } => {
+                Some(CoroutineConfig::new(carriers.unwrap_or(coroutine::DEFAULT_CARRIERS)))
+            }
+            Contestant::Stream { .. } | Contestant::Blocking { .. } => None,
+        }
     }
 
     /// Its entry in the scenario's contestant list.
@@ -152,6 +203,12 @@ impl Contestant {
         let runtime = match self {
             Contestant::Stream { .. } => Some(stream::runtime()?),
             Contestant::Blocking { .. } => None,
+            Contestant::Coroutine { .. } => {
+                if let Some(config) = self.coroutine_config() {
+                    config.apply();
+                }
+                None
+            }
         };
         Ok(Prepared { contestant: *self, runtime })
     }
@@ -177,15 +234,20 @@ impl Prepared {
         match (self.contestant, &self.runtime) {
             (Contestant::Stream { shape, free, .. }, Some(runtime)) => stream::run(runtime, shape, free, job, &mut go),
             (Contestant::Blocking { shape, .. }, _) => blocking::run(shape, job, &mut go),
+            (Contestant::Coroutine { .. }, _) => match self.contestant.coroutine_config() {
+                Some(config) => coroutine::run(config, job, &mut go),
+                None => Err(RunError::Broken("a coroutine contestant without its configuration".into())),
+            },
             (Contestant::Stream { .. }, None) => Err(RunError::Broken("the stream runtime was not prepared".into())),
         }
     }
 
     /// `n` uncontended calls the way this contestant makes them, one after another, each timed.
     pub fn idle_calls<M: Meter>(&self, job: &Job<M>, n: u32) -> Vec<Duration> {
-        match &self.runtime {
-            Some(runtime) => stream::idle_calls(runtime, job, n),
-            None => blocking::idle_calls(job, n),
+        match (&self.runtime, self.contestant.coroutine_config()) {
+            (Some(runtime), _) => stream::idle_calls(runtime, job, n),
+            (None, Some(config)) => coroutine::idle_calls(config, job, n),
+            (None, None) => blocking::idle_calls(job, n),
         }
     }
 }

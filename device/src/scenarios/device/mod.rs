@@ -25,8 +25,9 @@ use crate::trial::{self, TrialSpec};
 pub struct DeviceScenario;
 
 /// Every device contestant, in report order: each stream shape as it comes and unconstrained, the own-timer
-/// stream, then the thread pools.
-pub const CONTESTANTS: [Contestant; 12] = [
+/// stream, the thread pools, then the `may` coroutine pools (1 and 2 carriers on the device, 2 on their own
+/// timer: the carrier sweep).
+pub const CONTESTANTS: [Contestant; 15] = [
     Contestant::Stream { shape: StreamShape::Buffered, free: false, timer: Timer::Device },
     Contestant::Stream { shape: StreamShape::Buffered, free: true, timer: Timer::Device },
     Contestant::Stream { shape: StreamShape::BufferUnordered, free: false, timer: Timer::Device },
@@ -39,6 +40,9 @@ pub const CONTESTANTS: [Contestant; 12] = [
     Contestant::Stream { shape: StreamShape::BufferUnordered, free: true, timer: Timer::Own },
     Contestant::Blocking { shape: BlockingShape::Pool, timer: Timer::Device },
     Contestant::Blocking { shape: BlockingShape::Pool, timer: Timer::Own },
+    Contestant::Coroutine { carriers: Some(1), timer: Timer::Device },
+    Contestant::Coroutine { carriers: Some(2), timer: Timer::Device },
+    Contestant::Coroutine { carriers: Some(2), timer: Timer::Own },
 ];
 
 /// The headline metric: calls answered per second.
