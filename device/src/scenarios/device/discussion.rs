@@ -1,29 +1,54 @@
 //! What the device report's numbers mean, written from the run's summary so it stays true when re-rendered.
+//! The findings are computed here (every figure from the summary, every stated finding from a verdict of the
+//! run or a comparison at its noise threshold); the fixed words are in `templates/discussion.md`.
 
-use std::fmt::Write as _;
-
-use measure::compare::{format_ratio, within_noise};
+use measure::compare::{beyond_noise, format_ratio, within_noise};
 use measure::summary::{Family, Summary};
 use measure::units::count;
+use serde_json::{json, Value};
 
-use super::claims::{best, key, levels, TRAP_FACTOR};
-use super::{CONTESTANTS, HEADLINE};
+use super::claims::{best, key, levels, PRECISION_MS, STREAMS_AHEAD, TRAP_FACTOR};
+use super::{CONTESTANTS, HEADLINE, HEAP_READ_AT};
 use crate::contestants::{Contestant, StreamShape, Timer};
 
-/// The discussion section of the report.
+/// The discussion's template: fixed explanations, with the findings below filled in.
+const TEMPLATE: &str = include_str!("templates/discussion.md");
+
+/// The start of each claim's text, as [`super::claims::table`] words it.
+const TRAP_CLAIM: &str = "At the highest level, `buffer_unordered` run as it comes";
+const PRECISE_CLAIM: &str = "The shared device is precise";
+const AHEAD_CLAIM: &str = "At 10,000 in flight on the shared device, the best stream contestant";
+
+/// The verdict of the claim whose text starts with `prefix`, as judged in this run: `holds`, `fails`,
+/// `inconclusive`, or `not judged` when the run has no such claim.
+fn verdict(summary: &Summary, prefix: &str) -> &'static str {
+    summary.claims.iter().find(|c| c.text.starts_with(prefix)).map_or("not judged", |c| c.verdict.as_str())
+}
+
+/// The discussion section of the report: findings computed here, words from `templates/discussion.md`.
 pub(crate) fn discussion(summary: &Summary) -> String {
-    let mut out = String::new();
-    per_level(summary, &mut out);
-    single_task(summary, &mut out);
-    start(summary, &mut out);
-    budget_trap(summary, &mut out);
-    own_timers(summary, &mut out);
-    threads(summary, &mut out);
-    memory(summary, &mut out);
-    cut_short(summary, &mut out);
-    semantics(&mut out);
-    pick(summary, &mut out);
-    out
+    let service = summary.param("service_ms");
+    let context = json!({
+        "service": service.map_or("?".to_string(), |s| format!("{s:.0}")),
+        "service_tick": service.map_or("?".to_string(), |s| format!("{:.0}", s + 1.0)),
+        "cores": summary.environment.cores,
+        "levels": per_level(summary),
+        "single": single_task(summary),
+        "start": start(summary),
+        "rounds": summary.param("rounds").map_or_else(|| "short".to_string(), |r| format!("{r:.0}")),
+        "trap": budget_trap(summary),
+        "trap_factor": TRAP_FACTOR.to_string(),
+        "own": own_timers(summary),
+        "precise": verdict(summary, PRECISE_CLAIM),
+        "precision_ms": PRECISION_MS.to_string(),
+        "threads": threads(summary),
+        "memory": memory(summary),
+        "heap_read_at": percent(HEAP_READ_AT),
+        "budget": summary.param("budget_ms").map(|b| format!("{:.1}", b / 1e3)),
+        "cut": cut_short(summary),
+        "pick": pick(summary),
+    });
+    measure::template::render_or_note("device/discussion.md", TEMPLATE, context)
 }
 
 /// The headline's own lines: the budget trap at the highest level, and the levels threads could not reach.
@@ -60,38 +85,28 @@ fn percent(x: f64) -> String {
     format!("{:.0}%", x * 100.0)
 }
 
-fn per_level(summary: &Summary, out: &mut String) {
-    let Some(service) = summary.param("service_ms") else { return };
-    let _ = writeln!(
-        out,
-        "**Best of each family, per level.** The ideal is in-flight ÷ {service:.0} ms. `ops_per_sec` and \
-         `cpu_us_per_call` are measured over the steady middle of each run: from the answer that completes the \
-         first round of calls (as many answers as calls in flight) to the answer that leaves one round to go. \
-         The start (every call issued at once) and the drain (fewer and fewer calls left) are outside that window, \
-         and are in `ops_per_sec_whole_run` and `cpu_us_per_call_whole_run` (see the start below). A run cut short \
-         before its window closed is measured over the whole run (`steady_window` 0)."
-    );
-    let _ = writeln!(out);
+/// One line per level: the best of each family on the shared device, and on their own timers; none without a
+/// service time.
+fn per_level(summary: &Summary) -> Option<Vec<String>> {
+    let service = summary.param("service_ms")?;
+    let mut lines = Vec::new();
     for (level, phase) in levels(summary) {
         let ideal = level as f64 * 1e3 / service;
-        let mut line = format!("- **{} in flight** (ideal {} calls/s):", count(level as f64), count(ideal));
+        let mut line = format!("**{} in flight** (ideal {} calls/s):", count(level as f64), count(ideal));
         for family in [Family::Stream, Family::Blocking] {
             match best(summary, family, Timer::Device, phase) {
                 Some((name, s)) => {
                     let fraction = median(summary, &name, &key(phase, "ideal_fraction")).unwrap_or(f64::NAN);
                     let cpu = median(summary, &name, &key(phase, "cpu_us_per_call"));
                     let cpu = cpu.map(|c| format!(", {c:.1} µs of CPU per call")).unwrap_or_default();
-                    let _ = write!(
-                        line,
+                    line.push_str(&format!(
                         " best {} `{name}` {} calls/s ({} of ideal{cpu});",
                         family.as_str(),
                         count(s.median),
                         percent(fraction)
-                    );
+                    ));
                 }
-                None => {
-                    let _ = write!(line, " no {} contestant ran;", family.as_str());
-                }
+                None => line.push_str(&format!(" no {} contestant ran;", family.as_str())),
             }
         }
         line.pop();
@@ -101,17 +116,17 @@ fn per_level(summary: &Summary, out: &mut String) {
             .map(|(name, s)| format!("`{name}` {}", count(s.median)))
             .collect();
         if !own.is_empty() {
-            let _ = write!(line, ". On their own timers: {}", own.join(", "));
+            line.push_str(&format!(". On their own timers: {}", own.join(", ")));
         }
-        let _ = writeln!(out, "{line}.");
+        lines.push(format!("{line}."));
     }
-    let _ = writeln!(out);
+    Some(lines)
 }
 
 /// Where a single-task stream tops out: everything but the device's timers runs in one task, on one worker.
-fn single_task(summary: &Summary, out: &mut String) {
-    let Some(&(top, phase)) = levels(summary).last() else { return };
-    let Some((name, s)) = best(summary, Family::Stream, Timer::Device, phase) else { return };
+fn single_task(summary: &Summary) -> Option<Value> {
+    let &(top, phase) = levels(summary).last()?;
+    let (name, s) = best(summary, Family::Stream, Timer::Device, phase)?;
     let single = CONTESTANTS.iter().any(|c| {
         c.name() == name
             && matches!(c, Contestant::Stream { shape: StreamShape::Buffered | StreamShape::BufferUnordered, .. })
@@ -120,33 +135,32 @@ fn single_task(summary: &Summary, out: &mut String) {
     let (true, Some(cpu), Some(device), Some(cores)) =
         (single, m("cpu_us_per_call"), m("dependency_cpu_us_per_call"), m("cores_used"))
     else {
-        return;
+        return None;
     };
     let own = cpu - device;
     if own <= 0.0 {
-        return;
+        return None;
     }
     let cap = 1e6 / own;
-    let _ = writeln!(
-        out,
-        "**Where the stream tops out.** At {} in flight `{name}` used {cores:.2} cores of {}: a `buffered` or \
-         `buffer_unordered` pipeline is a single task, so all its work runs on one worker at a time, beside the \
-         device's two timer threads. Of its {cpu:.2} µs of CPU per call, {device:.2} µs were the device's; the \
-         other {own:.2} µs on one core allow about {} calls/s, and it reached {} ({} of that). A task per call \
-         spreads over every worker but costs more per call; past this point, more throughput needs the work split \
-         over several driving tasks.",
-        count(top as f64),
-        summary.environment.cores,
-        count(cap),
-        count(s.median),
-        percent(s.median / cap)
-    );
-    let _ = writeln!(out);
+    Some(json!({
+        "level": count(top as f64),
+        "name": name,
+        "cores": format!("{cores:.2}"),
+        "cpu": format!("{cpu:.2}"),
+        "device": format!("{device:.2}"),
+        "own": format!("{own:.2}"),
+        "cap": count(cap),
+        "reached": count(s.median),
+        "share": percent(s.median / cap),
+        "at_cap": within_noise(s.median, cap, summary.method.noise_threshold),
+    }))
 }
 
-/// What the start and drain cost each family's best contestant: whole-run figures against the steady window.
-fn start(summary: &Summary, out: &mut String) {
+/// What the start and drain cost each family's best contestant: whole-run figures against the steady window,
+/// and those whose whole-run rate fell below the steady one by more than the noise threshold.
+fn start(summary: &Summary) -> Option<Value> {
     let mut lines = Vec::new();
+    let mut slower = Vec::new();
     for (level, phase) in levels(summary) {
         for family in [Family::Stream, Family::Blocking] {
             let Some((name, steady)) = best(summary, family, Timer::Device, phase) else { continue };
@@ -158,34 +172,18 @@ fn start(summary: &Summary, out: &mut String) {
             };
             lines.push(format!(
                 "`{name}` at {}: {} calls/s over the whole run against {} steady ({}), {cpu_whole:.1} µs of CPU per \
-                 call against {cpu:.1}",
+                 call against {cpu:.1}.",
                 count(level as f64),
                 count(whole),
                 count(steady.median),
                 percent(whole / steady.median)
             ));
+            if beyond_noise(steady.median, whole, summary.method.noise_threshold) {
+                slower.push(format!("`{name}` at {}", count(level as f64)));
+            }
         }
     }
-    if lines.is_empty() {
-        return;
-    }
-    let _ = writeln!(
-        out,
-        "**The start.** Every contestant issues its first round of calls at once (the pools' threads are released \
-         together from a gate, as the JVM study's were), so their answers also arrive together. Whole run against \
-         steady window, best of each family on the shared device:"
-    );
-    for line in lines {
-        let _ = writeln!(out, "- {line}.");
-    }
-    let _ = writeln!(
-        out,
-        "\nWhere the whole-run rate falls well below the steady one, the start and drain took a large share of a \
-         {}-round run: a burst of answers that each need a thread woken and scheduled is worked through at the \
-         pace the cores allow, while a task's answer costs a waker and a queue push.",
-        summary.param("rounds").map_or_else(|| "short".to_string(), |r| format!("{r:.0}"))
-    );
-    let _ = writeln!(out);
+    (!lines.is_empty()).then(|| json!({"lines": lines, "slower": slower.join(", ")}))
 }
 
 /// Throughput of the free variant over the budgeted one of a stream shape at `phase`.
@@ -197,9 +195,10 @@ fn trap_ratio(summary: &Summary, shape: StreamShape, timer: Timer, phase: &str) 
     Some((budgeted, b, f))
 }
 
-fn budget_trap(summary: &Summary, out: &mut String) {
+/// The trap at the highest level, per stream shape and level, with the trap claim's verdict.
+fn budget_trap(summary: &Summary) -> Option<Value> {
     let levels = levels(summary);
-    let Some(&(top, top_phase)) = levels.last() else { return };
+    let &(top, top_phase) = levels.last()?;
     let shapes = [
         (StreamShape::BufferUnordered, Timer::Device),
         (StreamShape::Buffered, Timer::Device),
@@ -219,57 +218,21 @@ fn budget_trap(summary: &Summary, out: &mut String) {
             rows.push(format!("`{}`: {}", Contestant::Stream { shape, free: false, timer }.name(), ratios.join(", ")));
         }
     }
-    let Some((name, budgeted, free)) = trap_ratio(summary, StreamShape::BufferUnordered, Timer::Device, top_phase)
-    else {
-        return;
-    };
-    let factor = free / budgeted;
-    let _ = writeln!(
-        out,
-        "**The cooperative-budget trap.** Unconstrained ÷ as-it-comes throughput, per stream contestant: {}.",
-        rows.join("; ")
-    );
-    let _ = writeln!(out);
-    if factor >= TRAP_FACTOR {
-        let _ = writeln!(
-            out,
-            "At {} in flight `{name}` answered {} calls/s as it comes and {} inside `unconstrained`: {}× apart. \
-             This is the Rust counterpart of the JVM study's \"blocking made Kyo 30× slower\": a harmless-looking \
-             pattern that the scheduler turns into a collapse. The mechanism (futures-rs #2053 and #2526, tokio \
-             #2390 and #3493): tokio gives each task a budget of 128 operations per poll. Once the task that \
-             drives the stream has spent it, every budget-aware leaf future it polls (the client's completion, \
-             which like a tokio socket spends budget, or `tokio::time::sleep`) answers `Pending` even when its \
-             result is ready, and asks to be woken again right after the task yields. `FuturesUnordered` (behind \
-             `buffer_unordered`, and behind `buffered` through `FuturesOrdered`) then polls every such future in \
-             vain and re-queues it: each poll of the task does about 128 calls' worth of work and then touches \
-             every one of the tens of thousands in flight. The cost grows with the number in flight, which is \
-             why the ratio climbs with the level. `unconstrained` removes the budget, so a ready future is \
-             always consumed; a task per item (`stream-tasks`) sidesteps the trap because each task spends its \
-             own budget on a single call. The price of `unconstrained` is the protection the budget gives: a \
-             stream that always has ready work can hold a worker thread indefinitely, starving other tasks on it.",
-            count(top as f64),
-            count(budgeted),
-            count(free),
-            format_ratio(factor)
-        );
-    } else {
-        let _ = writeln!(
-            out,
-            "At {} in flight `{name}` answered {} calls/s as it comes and {} inside `unconstrained` ({}×): in \
-             this run the cooperative budget did not collapse `buffer_unordered` (upstream reports a collapse of \
-             up to two orders of magnitude at large in-flight counts: futures-rs #2053 and #2526, tokio #2390 \
-             and #3493).",
-            count(top as f64),
-            count(budgeted),
-            count(free),
-            format_ratio(factor)
-        );
-    }
-    let _ = writeln!(out);
+    let (name, budgeted, free) = trap_ratio(summary, StreamShape::BufferUnordered, Timer::Device, top_phase)?;
+    Some(json!({
+        "rows": rows.join("; "),
+        "level": count(top as f64),
+        "name": name,
+        "budgeted": count(budgeted),
+        "free": count(free),
+        "ratio": format_ratio(free / budgeted),
+        "verdict": verdict(summary, TRAP_CLAIM),
+    }))
 }
 
-fn own_timers(summary: &Summary, out: &mut String) {
-    let Some(service) = summary.param("service_ms") else { return };
+/// Each own-timer contestant's cap from its measured idle call, per level.
+fn own_timers(summary: &Summary) -> Option<Vec<String>> {
+    let service = summary.param("service_ms")?;
     let mut lines = Vec::new();
     for c in CONTESTANTS.iter().filter(|c| c.timer() == Timer::Own) {
         let name = c.name();
@@ -281,7 +244,8 @@ fn own_timers(summary: &Summary, out: &mut String) {
             };
             let cap = level as f64 * 1e3 / idle;
             lines.push(format!(
-                "`{name}` at {}: an idle call lasts {idle:.2} ms, so at most {} calls/s ({} of ideal); it reached {} ({} of that cap)",
+                "`{name}` at {}: an idle call lasts {idle:.2} ms, so at most {} calls/s ({} of ideal); it reached {} \
+                 ({} of that cap).",
                 count(level as f64),
                 count(cap),
                 percent(idle.recip() * service),
@@ -290,36 +254,17 @@ fn own_timers(summary: &Summary, out: &mut String) {
             ));
         }
     }
-    if lines.is_empty() {
-        return;
-    }
-    let _ = writeln!(
-        out,
-        "**Own timers and their cap.** tokio's timer wheel has 1 ms resolution and rounds a sleep up to the next \
-         tick, so a {service:.0} ms `tokio::time::sleep` lasts about {:.0} ms; `std::thread::sleep` is precise to \
-         tens of microseconds. The cap of an own-timer contestant is in-flight ÷ its measured idle call:",
-        service + 1.0
-    );
-    for line in lines {
-        let _ = writeln!(out, "- {line}.");
-    }
-    let _ = writeln!(out);
-    let _ = writeln!(
-        out,
-        "The shared device fires its timers on its own two threads with 1 ns timer slack: an idle call comes back \
-         within tens of microseconds of the service time (`idle_call_ms`), so device contestants are measured \
-         against the true ideal."
-    );
-    let _ = writeln!(out);
+    (!lines.is_empty()).then_some(lines)
 }
 
-fn threads(summary: &Summary, out: &mut String) {
+/// The blocking contestants' skips, pool start-up and CPU per call.
+fn threads(summary: &Summary) -> Option<Vec<String>> {
     let mut lines = Vec::new();
     for c in CONTESTANTS.iter().filter(|c| c.family() == Family::Blocking) {
         let name = c.name();
         let Some(contestant) = summary.contestant(&name) else { continue };
         for (phase, reason) in &contestant.skipped_phases {
-            lines.push(format!("`{name}` was **skipped** at `{phase}`: {reason}"));
+            lines.push(format!("`{name}` was **skipped** at `{phase}`: {reason}."));
         }
         for (level, phase) in levels(summary) {
             if let (Some(spawn), Some(cpu)) = (
@@ -331,28 +276,17 @@ fn threads(summary: &Summary, out: &mut String) {
                     .unwrap_or_default();
                 lines.push(format!(
                     "`{name}` at {}: spawning the pool took {spawn:.0} ms (outside the timed window); {cpu:.1} µs of \
-                     CPU per call{timers}",
+                     CPU per call{timers}.",
                     count(level as f64)
                 ));
             }
         }
     }
-    if lines.is_empty() {
-        return;
-    }
-    let _ = writeln!(
-        out,
-        "**Threads.** Every pool thread is started parked and released at once, so start-up order does not shape \
-         the figures. A blocked call costs a futex wait, and its answer a futex wake paid by the thread that \
-         completes it plus a context switch on a 2-core machine; a task's answer costs a waker and a queue push."
-    );
-    for line in lines {
-        let _ = writeln!(out, "- {line}.");
-    }
-    let _ = writeln!(out);
+    (!lines.is_empty()).then_some(lines)
 }
 
-fn memory(summary: &Summary, out: &mut String) {
+/// Heap and resident memory per waiting call, per level.
+fn memory(summary: &Summary) -> Option<Vec<String>> {
     let mut lines = Vec::new();
     for (level, phase) in levels(summary) {
         let mut cells = Vec::new();
@@ -365,29 +299,14 @@ fn memory(summary: &Summary, out: &mut String) {
             }
         }
         if !cells.is_empty() {
-            lines.push(format!("at {}: {}", count(level as f64), cells.join("; ")));
+            lines.push(format!("at {}: {}.", count(level as f64), cells.join("; ")));
         }
     }
-    if lines.is_empty() {
-        return;
-    }
-    let _ = writeln!(
-        out,
-        "**Memory per waiting call.** Read once, at the first 1 ms sample where 90% of the level is outstanding, \
-         less the baseline taken before the run (before the pool's threads were spawned): `live_heap_bytes_per_call` \
-         counts the heap (futures, tasks, the device's per-call state); `rss_bytes_per_call` counts resident \
-         memory, which for a thread includes the touched pages of its stack and the kernel's bookkeeping the \
-         process is charged for. A thread's stack is not heap, so for threads the resident figure is the honest \
-         one; the stack is reserved at 64 KiB here, of which a waiting call touches a few pages."
-    );
-    for line in lines {
-        let _ = writeln!(out, "- {line}.");
-    }
-    let _ = writeln!(out);
+    (!lines.is_empty()).then_some(lines)
 }
 
-fn cut_short(summary: &Summary, out: &mut String) {
-    let Some(budget) = summary.param("budget_ms") else { return };
+/// The iterations cut short by the time budget, or an empty string when none was.
+fn cut_short(summary: &Summary) -> String {
     let mut cut = Vec::new();
     for c in CONTESTANTS.iter() {
         let name = c.name();
@@ -404,71 +323,63 @@ fn cut_short(summary: &Summary, out: &mut String) {
             }
         }
     }
-    if cut.is_empty() {
-        let _ = writeln!(out, "**Time budget.** Every iteration finished within its {:.1} s budget.", budget / 1e3);
-    } else {
-        let _ = writeln!(
-            out,
-            "**Time budget.** An iteration still running {:.1} s after it started is cut short: no new call \
-             starts, outstanding ones are let go, and its throughput counts the calls answered in the budget (the \
-             rate a user would have seen). Cut short: {}.",
-            budget / 1e3,
-            cut.join("; ")
-        );
-    }
-    let _ = writeln!(out);
+    cut.join("; ")
 }
 
-fn semantics(out: &mut String) {
-    let _ = writeln!(
-        out,
-        "**Semantics.** `stream-buffered` hands answers on in item order (an answer waits for every earlier one); \
-         every other contestant sums answers as they come. With one fixed service time the order costs little \
-         here; with spread-out latencies it would hold finished calls behind slow ones. All contestants call the \
-         same items, sum the same answers and are checked against the same exact total."
-    );
-    let _ = writeln!(out);
-}
-
-fn pick(summary: &Summary, out: &mut String) {
+/// The best of each family at the lowest and highest levels, compared at the noise threshold (and, at 10,000,
+/// named with the verdict of the claim that streams are ahead there).
+fn pick(summary: &Summary) -> Option<Vec<String>> {
     let levels = levels(summary);
-    let Some(&(top, high)) = levels.last() else { return };
-    let _ = writeln!(out, "**What to pick.**");
+    let &(top, high) = levels.last()?;
+    let noise = summary.method.noise_threshold;
+    let mut lines = Vec::new();
     for (level, phase) in [levels[0], (top, high)] {
         let stream = best(summary, Family::Stream, Timer::Device, phase);
         let blocking = best(summary, Family::Blocking, Timer::Device, phase);
         let line = match (stream, blocking) {
             (Some((s_name, s)), Some((b_name, b))) => {
-                let gap = s.median / b.median;
                 let cpu = |name: &str| median(summary, name, &key(phase, "cpu_us_per_call"));
-                let verdict = match (
-                    within_noise(s.median, b.median, summary.method.noise_threshold),
-                    cpu(&s_name),
-                    cpu(&b_name),
-                ) {
-                    (true, _, _) => {
-                        "the device, not the style, sets the pace, and a thread per call is a fine choice".to_string()
-                    }
-                    (false, Some(s_cpu), Some(b_cpu)) => {
-                        let cores = f64::from(summary.environment.cores.max(1));
-                        let cap = cores * 1e6 / b_cpu;
-                        format!(
-                            "the blocking contestant spends {b_cpu:.1} µs of CPU per call against {s_cpu:.1} (each \
-                             answer wakes a parked thread and switches to it), which on {cores:.0} cores allows at \
-                             most about {} calls/s; it reached {} of that, so the stream family is the choice here",
-                            count(cap),
-                            percent(b.median / cap)
-                        )
-                    }
-                    (false, _, _) => "the stream family is the choice here".to_string(),
+                let finding = if within_noise(s.median, b.median, noise) {
+                    "within the noise threshold of each other: the device, not the style, sets the pace, and a \
+                     thread per call is a fine choice"
+                        .to_string()
+                } else if beyond_noise(b.median, s.median, noise) {
+                    "the blocking contestant is ahead by more than the noise threshold, so a thread per call is the \
+                     choice here"
+                        .to_string()
+                } else {
+                    let why = match (cpu(&s_name), cpu(&b_name)) {
+                        (Some(s_cpu), Some(b_cpu)) => {
+                            let cores = f64::from(summary.environment.cores.max(1));
+                            let cap = cores * 1e6 / b_cpu;
+                            format!(
+                                ". The blocking contestant spends {b_cpu:.1} µs of CPU per call against {s_cpu:.1} \
+                                 (each answer wakes a parked thread and switches to it), which on {cores:.0} cores \
+                                 allows at most about {} calls/s; it reached {} of that",
+                                count(cap),
+                                percent(b.median / cap)
+                            )
+                        }
+                        _ => String::new(),
+                    };
+                    format!("the stream is ahead by more than the noise threshold, so the stream family is the choice here{why}")
+                };
+                let claim = if level == 10_000 {
+                    format!(
+                        " (The claim that the best stream sustains at least {STREAMS_AHEAD}× the best blocking \
+                         contestant here: {}.)",
+                        verdict(summary, AHEAD_CLAIM)
+                    )
+                } else {
+                    String::new()
                 };
                 format!(
                     "At {} in flight the best stream (`{s_name}`, {}) and best blocking contestant (`{b_name}`, {}) \
-                     are {}× apart: {verdict}.",
+                     are {}× apart: {finding}.{claim}",
                     count(level as f64),
                     count(s.median),
                     count(b.median),
-                    format_ratio(gap)
+                    format_ratio(s.median / b.median)
                 )
             }
             (Some((s_name, s)), None) => format!(
@@ -479,28 +390,33 @@ fn pick(summary: &Summary, out: &mut String) {
             ),
             _ => continue,
         };
-        let _ = writeln!(out, "- {line}");
+        lines.push(line);
         if level == top {
             break;
         }
     }
-    let _ = writeln!(
-        out,
-        "- In async code driving thousands of futures from one task, wrap the driver in \
-         `tokio::task::coop::unconstrained` (and keep it free of CPU-heavy work) or spawn a task per call; never \
-         leave a large `buffer_unordered` under the cooperative budget."
-    );
+    Some(lines)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::scenarios::device::claims::tests::{summary_with, trapped};
+    use measure::summary::Verdict;
+
+    /// The discussion of `summary` with its claims judged, as the harness renders it.
+    fn judged(mut summary: Summary) -> String {
+        summary.claims = measure::judge::judge_all(&summary, &crate::scenarios::device::claims::table(&summary));
+        discussion(&summary)
+    }
 
     #[test]
     fn the_discussion_explains_the_trap_the_skip_and_the_cut_runs_from_the_numbers() {
-        let text = discussion(&summary_with(trapped));
+        let text = judged(summary_with(trapped));
         assert!(text.contains("The cooperative-budget trap"), "{text}");
+        assert!(text.contains("the claim that the budget costs at least 10× holds"), "{text}");
+        assert!(text.contains("never leave a large `buffer_unordered` under the cooperative budget"), "{text}");
+        assert!(!text.contains("Kyo"), "published figures live in references.json: {text}");
         assert!(text.contains("60.0×"), "the ratio at 100,000 comes from the data: {text}");
         assert!(text.contains("**skipped** at `in_flight_100000`: 100,000 threads do not fit"), "{text}");
         assert!(text.contains("Cut short: `stream-buffered` at 100,000"), "{text}");
@@ -527,9 +443,27 @@ mod tests {
 
     #[test]
     fn without_a_collapse_the_discussion_does_not_claim_one() {
-        let text = discussion(&summary_with(|_, _| 0.5));
+        let text = judged(summary_with(|_, _| 0.5));
         assert!(text.contains("did not collapse"), "{text}");
         assert!(!text.contains("turns into a collapse"), "{text}");
+        assert!(text.contains("costs at least 10× fails"), "{text}");
+        assert!(!text.contains("never leave a large"), "{text}");
         assert!(text.contains("Every iteration finished within its 4.0 s budget"), "{text}");
+    }
+
+    #[test]
+    fn a_finding_is_absent_when_its_claim_is_inconclusive() {
+        let mut summary = summary_with(trapped);
+        summary.claims = measure::judge::judge_all(&summary, &crate::scenarios::device::claims::table(&summary));
+        for claim in &mut summary.claims {
+            claim.verdict = Verdict::Inconclusive;
+        }
+        let text = discussion(&summary);
+        assert!(!text.contains("turns into a collapse"), "{text}");
+        assert!(!text.contains("did not collapse"), "{text}");
+        assert!(!text.contains("never leave a large"), "{text}");
+        assert!(!text.contains("so device contestants are measured against the true ideal"), "{text}");
+        assert!(text.contains("at least 10× is not settled by this run (that claim: inconclusive"), "{text}");
+        assert!(text.contains("(that claim: inconclusive), so read the device contestants"), "{text}");
     }
 }
