@@ -23,6 +23,7 @@
 //! overflow into a segfault). The lab's coroutine bodies use only `may`'s primitives to wait and keep no
 //! thread-local across a wait, which is the safety argument of [`spawn`].
 
+use std::fmt;
 use std::io;
 use std::sync::{Arc, OnceLock};
 
@@ -124,6 +125,64 @@ pub fn spawn<T: Send + 'static>(
     }
 }
 
+/// A bounded channel for coroutines: `may::sync::mpsc::channel` is unbounded, so a `may::sync::Semphore` of
+/// `capacity` permits bounds it (a permit taken before each send, returned after each receive). Both ends park the
+/// coroutine, never the carrier.
+pub fn bounded<T>(capacity: usize) -> (BoundedSender<T>, BoundedReceiver<T>) {
+    let (tx, rx) = may::sync::mpsc::channel();
+    let permits = Arc::new(may::sync::Semphore::new(capacity.max(1)));
+    (BoundedSender { tx, permits: Arc::clone(&permits) }, BoundedReceiver { rx: Some(rx), permits })
+}
+
+/// The sending end of [`bounded`].
+pub struct BoundedSender<T> {
+    tx: may::sync::mpsc::Sender<T>,
+    permits: Arc<may::sync::Semphore>,
+}
+
+impl<T> fmt::Debug for BoundedSender<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("BoundedSender").finish_non_exhaustive()
+    }
+}
+
+impl<T> BoundedSender<T> {
+    /// Send `value`, parking while the channel is full; `Err(value)` once the receiver is gone.
+    pub fn send(&self, value: T) -> Result<(), T> {
+        self.permits.wait();
+        self.tx.send(value).map_err(|e| e.0)
+    }
+}
+
+/// The receiving end of [`bounded`]. Dropping it drops the receiver first, so a send fails, then posts a permit,
+/// so a sender parked for one wakes to find the receiver gone instead of waiting forever.
+pub struct BoundedReceiver<T> {
+    rx: Option<may::sync::mpsc::Receiver<T>>,
+    permits: Arc<may::sync::Semphore>,
+}
+
+impl<T> fmt::Debug for BoundedReceiver<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("BoundedReceiver").finish_non_exhaustive()
+    }
+}
+
+impl<T> BoundedReceiver<T> {
+    /// The next message, parking while the channel is empty; `None` once every sender is gone and it is empty.
+    pub fn recv(&self) -> Option<T> {
+        let value = self.rx.as_ref()?.recv().ok()?;
+        self.permits.post();
+        Some(value)
+    }
+}
+
+impl<T> Drop for BoundedReceiver<T> {
+    fn drop(&mut self) {
+        drop(self.rx.take());
+        self.permits.post();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,6 +194,33 @@ mod tests {
         let text = config.describe();
         assert!(text.contains("2 carrier threads"), "{text}");
         assert!(text.contains("0x400"), "{text}");
+    }
+
+    #[test]
+    fn a_bounded_channel_holds_its_capacity_and_wakes_a_parked_sender_when_the_receiver_goes() {
+        configure(2);
+        let live = Arc::new(LiveStages::new());
+        let (tx, rx) = bounded::<u64>(4);
+        let sent = Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let counted = Arc::clone(&sent);
+        let sender = spawn("sender", DEFAULT_STACK_WORDS, &live, move || {
+            let mut i = 0;
+            while tx.send(i).is_ok() {
+                i += 1;
+                counted.store(i, std::sync::atomic::Ordering::Release);
+            }
+            i
+        })
+        .expect("spawn");
+        // The sender parks on the fifth send: it can never have sent more than the capacity.
+        while sent.load(std::sync::atomic::Ordering::Acquire) < 4 {
+            std::thread::yield_now();
+        }
+        assert_eq!(rx.recv(), Some(0));
+        drop(rx);
+        let total = sender.join().expect("the sender ends once the receiver is gone");
+        assert!((4..=5).contains(&total), "sent {total}");
+        assert_eq!(live.current(), 0);
     }
 
     #[test]

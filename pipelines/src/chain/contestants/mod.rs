@@ -21,6 +21,7 @@
 //! | `stream-tokio-tasks-batched` | the same, batched |
 //! | `stream-tokio-tasks-fused` | two busy tasks (source+map1+filter, then map2+sum), one channel, one item per message |
 //! | `stream-tokio-tasks-fused-batched` | the same, batched |
+//! | `coroutine-may` | a `may` coroutine per stage and a consumer coroutine (2 carriers, 32 KiB stacks), 4 `may::sync::mpsc` channels each bounded by a `may::sync::Semphore`, one item per message |
 //!
 //! **Common ground.** Every contestant applies the stages of [`super::ops`] through [`super::ops::Stages`];
 //! measured runs use the `Clean` hooks, whose error type is `Infallible`, so the ability to carry a stage error
@@ -50,6 +51,7 @@
 mod baseline;
 mod channels;
 mod futures_stream;
+mod may_coroutines;
 mod rayon;
 mod tokio_stream;
 mod tokio_tasks;
@@ -130,6 +132,7 @@ pub fn contestants() -> Vec<Arc<dyn ChainContestant>> {
         Arc::new(tokio_tasks::TokioTasks::new(Layout::Staged, true)),
         Arc::new(tokio_tasks::TokioTasks::new(Layout::Fused, false)),
         Arc::new(tokio_tasks::TokioTasks::new(Layout::Fused, true)),
+        Arc::new(may_coroutines::MayCoroutines),
     ]
 }
 

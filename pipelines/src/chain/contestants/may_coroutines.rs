@@ -1,0 +1,211 @@
+//! `coroutine-may`: a `may` 0.3 coroutine per stage (source, map1, filter, map2) and a consumer coroutine, 2 carrier threads, 32 KiB stacks, joined by 4 `may::sync::mpsc` channels bounded by `may::sync::Semphore`s of `capacity` permits ([`crate::coroutine::bounded`]), one item per message; in order.
+//!
+//! Every coroutine is spawned before `go`; the source parks on a start channel until `go` has started the clock,
+//! and the calling thread (not a carrier) waits until every coroutine has arrived. A stage that fails or panics
+//! drops both its ends, so its upstream's next send fails and its downstream sees the end; the consumer stopping
+//! early drops its receiver the same way. The calling thread joins every coroutine before returning, upstream
+//! first, so a stage failure explains a consumer that ended early.
+
+use std::sync::Arc;
+
+use may::coroutine::JoinHandle;
+use may::sync::mpsc;
+use measure::meter::{GaugeMeter, Meter};
+use measure::summary::{ContestantInfo, Family};
+
+use super::{channel_bound, ChainContestant, Layout, PreparedChain};
+use crate::chain::job::{ChainConfig, ChainError, Job, Outcome};
+use crate::chain::ops::{Hook, Stages};
+use crate::chain::sink::{dispatch, Sink, SinkRun};
+use crate::coroutine::{self, bounded, BoundedReceiver, BoundedSender, CoroutineConfig};
+
+/// Carriers and stack: one carrier per core of the lab's 2-core machine, `may`'s default stack.
+const CONFIG: CoroutineConfig = CoroutineConfig::new(2);
+
+/// A coroutine per stage, one item per message.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct MayCoroutines;
+
+/// A prepared run: `may` configured, the sizing kept.
+#[derive(Debug)]
+struct MayRun {
+    config: ChainConfig,
+}
+
+impl ChainContestant for MayCoroutines {
+    fn info(&self) -> ContestantInfo {
+        ContestantInfo {
+            name: "coroutine-may".to_string(),
+            family: Family::Coroutine,
+            description: format!(
+                "one coroutine per stage (source, map1, filter, map2) plus a consumer coroutine summing, 5 busy \
+                 coroutines ({}), joined by 4 `may::sync::mpsc` channels (unbounded in `may`) each bounded by a \
+                 `may::sync::Semphore` of `capacity` (default 1024) permits, one item per message; blocking-style \
+                 `send`/`recv` park the coroutine, not the carrier; coroutines are spawned before the clock \
+                 starts, the source held until then; no thread-blocking call and no thread-local held across a \
+                 wait inside a coroutine (`may`'s rules); in order",
+                CONFIG.describe()
+            ),
+        }
+    }
+
+    fn bound(&self, config: &ChainConfig) -> Option<u64> {
+        Some(channel_bound(config, Layout::Staged, false))
+    }
+
+    fn layout(&self) -> Option<(Layout, bool)> {
+        Some((Layout::Staged, false))
+    }
+
+    fn prepare(&self, config: &ChainConfig) -> Result<Box<dyn PreparedChain>, ChainError> {
+        CONFIG.apply();
+        Ok(Box::new(MayRun { config: *config }))
+    }
+}
+
+impl PreparedChain for MayRun {
+    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
+        dispatch(self, job, go)
+    }
+
+    fn run_metered(&self, job: &Job<'_, GaugeMeter>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
+        dispatch(self, job, go)
+    }
+}
+
+/// A stage coroutine's handle: joining gives its result, or its panic.
+type StageHandle<E> = JoinHandle<Result<(), E>>;
+
+/// One stage coroutine: receive from `rx`, apply `f` (`None`: drop the item), send to `tx`, until either end is
+/// gone or `f` fails.
+fn stage<E: Send + 'static>(
+    rx: BoundedReceiver<u64>,
+    tx: BoundedSender<u64>,
+    mut f: impl FnMut(u64) -> Result<Option<u64>, E>,
+) -> Result<(), E> {
+    while let Some(x) = rx.recv() {
+        if let Some(y) = f(x)? {
+            if tx.send(y).is_err() {
+                break;
+            }
+        }
+    }
+    Ok(())
+}
+
+impl SinkRun for MayRun {
+    fn run_with<M: Meter, H: Hook, S: Sink>(
+        &self,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
+        stages: Stages<H>,
+        mut sink: S,
+    ) -> Result<Outcome, ChainError> {
+        CONFIG.apply();
+        let Stages { map1, filter, map2 } = stages;
+        let cap = self.config.capacity;
+        let (input, meter) = (Arc::clone(job.input), job.meter.clone());
+        let (filter_meter, consumer_meter) = (meter.clone(), meter.clone());
+        let (s0, r0) = bounded::<u64>(cap);
+        let (s1, r1) = bounded::<u64>(cap);
+        let (s2, r2) = bounded::<u64>(cap);
+        let (s3, r3) = bounded::<u64>(cap);
+        let (arrived_tx, arrived_rx) = mpsc::channel::<()>();
+        let (start_tx, start_rx) = mpsc::channel::<()>();
+        let live = job.live;
+        let words = CONFIG.stack_words;
+        let spawn_failed = |stage: &str| {
+            let stage = stage.to_string();
+            move |source| ChainError::Spawn { stage, source }
+        };
+
+        let mut upstream: Vec<(&str, StageHandle<H::Error>)> = Vec::with_capacity(4);
+        let arrived = arrived_tx.clone();
+        upstream.push((
+            "source",
+            coroutine::spawn("source", words, live, move || {
+                let _ = arrived.send(());
+                if start_rx.recv().is_err() {
+                    return Ok(());
+                }
+                for &x in input.iter() {
+                    meter.admit(1);
+                    if s0.send(x).is_err() {
+                        break;
+                    }
+                }
+                Ok(())
+            })
+            .map_err(spawn_failed("source"))?,
+        ));
+        let arrived = arrived_tx.clone();
+        upstream.push((
+            "map1",
+            coroutine::spawn("map1", words, live, move || {
+                let _ = arrived.send(());
+                stage(r0, s1, |x| map1.apply(x).map(Some))
+            })
+            .map_err(spawn_failed("map1"))?,
+        ));
+        let arrived = arrived_tx.clone();
+        upstream.push((
+            "filter",
+            coroutine::spawn("filter", words, live, move || {
+                let _ = arrived.send(());
+                stage(r1, s2, |y| {
+                    if filter.test(y)? {
+                        Ok(Some(y))
+                    } else {
+                        filter_meter.leave(1);
+                        Ok(None)
+                    }
+                })
+            })
+            .map_err(spawn_failed("filter"))?,
+        ));
+        let arrived = arrived_tx.clone();
+        upstream.push((
+            "map2",
+            coroutine::spawn("map2", words, live, move || {
+                let _ = arrived.send(());
+                stage(r2, s3, |y| map2.apply(y).map(Some))
+            })
+            .map_err(spawn_failed("map2"))?,
+        ));
+        let consumer = coroutine::spawn("consumer", words, live, move || {
+            let _ = arrived_tx.send(());
+            while let Some(z) = r3.recv() {
+                consumer_meter.leave(1);
+                if sink.push(z).is_break() {
+                    break;
+                }
+            }
+            drop(r3);
+            sink.finish()
+        })
+        .map_err(spawn_failed("consumer"))?;
+
+        for _ in 0..5 {
+            let _ = arrived_rx.recv();
+        }
+        go();
+        // The source holds the start receiver until it has received this or ended.
+        let _ = start_tx.send(());
+        let consumed = consumer.join();
+        // Upstream first: a stage failure explains a consumer that ended early.
+        let mut first_error = None;
+        for (name, handle) in upstream {
+            let ended = match handle.join() {
+                Ok(result) => result.map_err(Into::into),
+                Err(payload) => Err(ChainError::from_panic(name, &*payload)),
+            };
+            if let (Err(e), None) = (ended, &first_error) {
+                first_error = Some(e);
+            }
+        }
+        if let Some(e) = first_error {
+            return Err(e);
+        }
+        consumed.map_err(|payload| ChainError::from_panic("consumer", &*payload))
+    }
+}
