@@ -387,29 +387,12 @@ fn instrument_metrics(measurement: &Measurement, baseline: Option<Baseline>) -> 
 mod tests {
     use std::collections::BTreeMap;
 
-    use measure::record::IterationRecord;
 
     use super::*;
     use crate::contestants::{BlockingShape, StreamShape, Timer};
 
-    #[derive(Debug, Default)]
-    struct Collect {
-        iterations: Vec<IterationRecord>,
-        checks: Vec<Check>,
-        skipped: Option<String>,
-    }
-
-    impl TrialSink for Collect {
-        fn iteration(&mut self, record: IterationRecord) {
-            self.iterations.push(record);
-        }
-        fn check(&mut self, check: Check) {
-            self.checks.push(check);
-        }
-        fn skipped(&mut self, reason: &str) {
-            self.skipped = Some(reason.to_string());
-        }
-    }
+    /// Everything a trial reports.
+    type Collect = measure::scenario::CollectingSink;
 
     fn request() -> TrialRequest {
         TrialRequest {

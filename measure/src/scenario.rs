@@ -129,6 +129,31 @@ pub trait TrialSink {
     fn skipped(&mut self, reason: &str);
 }
 
+/// A [`TrialSink`] that keeps everything a trial reports, in order: for tests that run a trial in-process.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CollectingSink {
+    /// Every iteration reported.
+    pub iterations: Vec<IterationRecord>,
+    /// Every check reported.
+    pub checks: Vec<Check>,
+    /// The reason given, if the trial was skipped.
+    pub skipped: Option<String>,
+}
+
+impl TrialSink for CollectingSink {
+    fn iteration(&mut self, record: IterationRecord) {
+        self.iterations.push(record);
+    }
+
+    fn check(&mut self, check: Check) {
+        self.checks.push(check);
+    }
+
+    fn skipped(&mut self, reason: &str) {
+        self.skipped = Some(reason.to_string());
+    }
+}
+
 /// Why a trial could not run at all.
 #[derive(Debug, thiserror::Error)]
 pub enum TrialError {

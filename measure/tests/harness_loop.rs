@@ -9,9 +9,9 @@ use std::collections::BTreeMap;
 use measure::alloc::{snapshot, CountingAlloc};
 use measure::harness::{self, Instruments, Iteration, IterationData, Routine, Stop, Window, INSTRUMENTED_PREFIX};
 use measure::meter::Meter;
-use measure::record::{IterationRecord, TrialRequest};
+use measure::record::TrialRequest;
 use measure::sampler;
-use measure::scenario::TrialSink;
+use measure::scenario::CollectingSink;
 use measure::summary::Check;
 
 #[global_allocator]
@@ -88,25 +88,6 @@ impl Routine for Handoff {
     }
 }
 
-#[derive(Debug, Default)]
-struct Collect {
-    iterations: Vec<IterationRecord>,
-    checks: Vec<Check>,
-    skipped: Option<String>,
-}
-
-impl TrialSink for Collect {
-    fn iteration(&mut self, record: IterationRecord) {
-        self.iterations.push(record);
-    }
-    fn check(&mut self, check: Check) {
-        self.checks.push(check);
-    }
-    fn skipped(&mut self, reason: &str) {
-        self.skipped = Some(reason.to_string());
-    }
-}
-
 fn request(warmup: u32, iterations: u32, accounting: u32) -> TrialRequest {
     TrialRequest {
         scenario: "test".to_string(),
@@ -130,7 +111,7 @@ fn the_one_loop() {
 
 fn timed_iterations_carry_no_instrument() {
     let mut routine = Handoff::default();
-    let mut sink = Collect::default();
+    let mut sink = CollectingSink::default();
     harness::run(&mut routine, &request(1, 3, 1), &mut sink);
     assert_eq!(sink.skipped, None);
     assert_eq!(sink.checks.len(), 1);
@@ -172,7 +153,7 @@ fn the_measured_peak_leaves_out_what_ran_before_the_loop() {
     drop(big);
     let before = measure::memory::peak_rss_mib().unwrap();
     assert!(before >= 256.0, "the check's peak shows before the loop: {before}");
-    let mut sink = Collect::default();
+    let mut sink = CollectingSink::default();
     harness::run(&mut Handoff::default(), &request(0, 1, 1), &mut sink);
     let after = measure::memory::peak_rss_mib().unwrap();
     assert!(after < 128.0, "the measured peak leaves out the check's 256 MiB: {after} MiB");

@@ -354,29 +354,12 @@ fn idle_metrics(prepared: &dyn Prepared, config: &OverloadConfig) -> Result<Metr
 
 #[cfg(test)]
 mod tests {
-    use measure::record::IterationRecord;
 
     use super::*;
     use crate::limit::{LimiterKind, LimiterParams};
 
-    #[derive(Debug, Default)]
-    struct Collect {
-        iterations: Vec<IterationRecord>,
-        checks: Vec<Check>,
-        skipped: Option<String>,
-    }
-
-    impl TrialSink for Collect {
-        fn iteration(&mut self, record: IterationRecord) {
-            self.iterations.push(record);
-        }
-        fn check(&mut self, check: Check) {
-            self.checks.push(check);
-        }
-        fn skipped(&mut self, reason: &str) {
-            self.skipped = Some(reason.to_string());
-        }
-    }
+    /// Everything a trial reports.
+    type Collect = measure::scenario::CollectingSink;
 
     /// 2,000 calls of 2 ms through a drop from 40 slots to 8 (200 on the accounting run).
     fn config() -> OverloadConfig {
