@@ -99,6 +99,31 @@ pub fn carriers_in_force() -> Option<usize> {
     CARRIERS.get().copied()
 }
 
+/// Memory maps one `may` coroutine's stack takes: the `mmap`ed stack and its guard page.
+pub const MAPS_PER_COROUTINE: u64 = 2;
+
+/// Why `coroutines` more `may` coroutines would not fit under `vm.max_map_count` with `margin` maps left over, or
+/// `None` if they fit (or the limit cannot be read). Past the limit `may` panics while allocating a stack, so a
+/// contestant asks first and is skipped with this reason.
+pub fn map_limit_refusal(coroutines: u64, margin: u64) -> Option<String> {
+    let limits = measure::limits::ThreadLimits::read();
+    let (max, used) = limits.max_map_count.zip(limits.maps_in_use)?;
+    let wanted = coroutines.saturating_mul(MAPS_PER_COROUTINE);
+    if used.saturating_add(wanted).saturating_add(margin) <= max {
+        return None;
+    }
+    let allows = max.saturating_sub(used).saturating_sub(margin) / MAPS_PER_COROUTINE;
+    Some(format!(
+        "{} may coroutines cannot exist: vm.max_map_count is {} with {} memory maps in use by this process, and \
+         every coroutine stack takes {} (the mmap'd stack and its guard page), which allows about {}",
+        measure::units::thousands(coroutines),
+        measure::units::thousands(max),
+        measure::units::thousands(used),
+        MAPS_PER_COROUTINE,
+        measure::units::thousands(allows)
+    ))
+}
+
 /// Spawn `body` as a coroutine with a stack of `stack_words` words, counted in `live` from before it is spawned
 /// until its body has returned or unwound (a panic is caught by `may` and returned by `JoinHandle::join`).
 ///

@@ -15,15 +15,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use may::sync::{SyncFlag, WaitGroup};
-use measure::limits::ThreadLimits;
 use measure::meter::Meter;
 use pipelines::coroutine::{self, CoroutineConfig};
 use pipelines::LiveStages;
 
 use crate::job::{Job, RunError};
-
-/// Memory maps one `may` coroutine's stack takes: the stack and its guard page.
-pub const MAPS_PER_COROUTINE: u64 = 2;
 
 /// Maps left to the rest of the process (carriers, timer, allocator arenas) when sizing against the limit.
 pub const MAP_MARGIN: u64 = 2_048;
@@ -34,24 +30,10 @@ pub const DEFAULT_CARRIERS: usize = 2;
 
 /// Whether `coroutines` more `may` coroutines fit under `vm.max_map_count`; the limit as the reason if not.
 pub(crate) fn coroutines_fit(coroutines: usize) -> Result<(), RunError> {
-    let limits = ThreadLimits::read();
-    let (Some(max), Some(used)) = (limits.max_map_count, limits.maps_in_use) else {
-        return Ok(());
-    };
-    let wanted = (coroutines as u64).saturating_mul(MAPS_PER_COROUTINE);
-    if used.saturating_add(wanted).saturating_add(MAP_MARGIN) <= max {
-        return Ok(());
+    match coroutine::map_limit_refusal(coroutines as u64, MAP_MARGIN) {
+        None => Ok(()),
+        Some(reason) => Err(RunError::Skipped(reason)),
     }
-    let allows = max.saturating_sub(used).saturating_sub(MAP_MARGIN) / MAPS_PER_COROUTINE;
-    Err(RunError::Skipped(format!(
-        "{} may coroutines cannot exist: vm.max_map_count is {} with {} memory maps in use by this process, and \
-         every coroutine stack takes {} (the mmap'd stack and its guard page), which allows about {}",
-        measure::units::thousands(coroutines as u64),
-        measure::units::thousands(max),
-        measure::units::thousands(used),
-        MAPS_PER_COROUTINE,
-        measure::units::thousands(allows)
-    )))
 }
 
 /// Run `job` with one coroutine per in-flight call on `config`'s carriers; `go` is called once every coroutine

@@ -9,6 +9,12 @@
 //! | `stream-async-stream` | an `async_stream::stream!` generator per unit, suspended after its first `yield` |
 //! | `blocking-thread-64k` | an OS thread per unit with a 64 KiB stack, blocked in `recv` on its own channel |
 //! | `blocking-thread` | the same with Rust's default stack (2 MiB, reserved, touched only as used) |
+//! | `coroutine-may` | a `may` coroutine per unit (2 carriers, `may`'s default 32 KiB stack), parked in `recv` on its own `may::sync::mpsc` channel |
+//! | `coroutine-may-8k` | the same with an 8 KiB stack (`Builder::stack_size(0x400)` words) |
+//!
+//! Coroutines keep `may`'s rules (no thread-blocking call, no thread-local held across a wait; see
+//! `docs/coroutines.md`); each stack is an `mmap` with a guard page, two memory maps, so `vm.max_map_count` caps
+//! them near 32,000 and a count past it is refused with that reason.
 //!
 //! Every unit owns a [`crate::payload::Payload`] while it waits and hands back its checksum when released.
 //! [`Units::hold`] returns once every unit is waiting: each unit bumps [`STARTED`] (a process-wide counter, so no
@@ -16,6 +22,7 @@
 
 mod async_stream;
 mod futures_unordered;
+mod may_coroutines;
 mod threads;
 mod tokio_tasks;
 
@@ -23,6 +30,7 @@ use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use measure::summary::{ContestantInfo, Family};
+use pipelines::coroutine::{CoroutineConfig, SMALL_STACK_WORDS};
 
 /// Units that have reached their waiting point in the current [`Units::hold`].
 pub(crate) static STARTED: AtomicU64 = AtomicU64::new(0);
@@ -65,17 +73,23 @@ pub enum Contestant {
     Thread64k,
     /// `blocking-thread`.
     Thread,
+    /// `coroutine-may`.
+    Coroutine,
+    /// `coroutine-may-8k`.
+    Coroutine8k,
 }
 
 impl Contestant {
     /// Every contestant, in report order.
-    pub const ALL: [Contestant; 6] = [
+    pub const ALL: [Contestant; 8] = [
         Contestant::TokioTask,
         Contestant::TokioTaskCurrentThread,
         Contestant::FuturesUnordered,
         Contestant::AsyncStream,
         Contestant::Thread64k,
         Contestant::Thread,
+        Contestant::Coroutine,
+        Contestant::Coroutine8k,
     ];
 
     /// The contestant named `name`.
@@ -121,8 +135,28 @@ impl Contestant {
                 "the same threads with Rust's default stack (2 MiB reserved; pages become resident only as they \
                  are touched)",
             ),
+            Contestant::Coroutine | Contestant::Coroutine8k => {
+                let config = self.coroutine_config().unwrap_or(CoroutineConfig::new(2));
+                let name = if *self == Contestant::Coroutine { "coroutine-may" } else { "coroutine-may-8k" };
+                let description = format!(
+                    "one stackful coroutine per unit ({}), owning its payload and parked in `recv` on its own \
+                     `may::sync::mpsc` channel (the coroutine parks, not its carrier); refused past what \
+                     `vm.max_map_count` allows at two maps per coroutine stack",
+                    config.describe()
+                );
+                return ContestantInfo { name: name.to_string(), family: Family::Coroutine, description };
+            }
         };
         ContestantInfo { name: name.to_string(), family, description: description.to_string() }
+    }
+
+    /// The `may` configuration of a coroutine contestant (2 carriers; its stack); `None` for the others.
+    pub fn coroutine_config(&self) -> Option<CoroutineConfig> {
+        match self {
+            Contestant::Coroutine => Some(CoroutineConfig::new(2)),
+            Contestant::Coroutine8k => Some(CoroutineConfig::new(2).with_stack_words(SMALL_STACK_WORDS)),
+            _ => None,
+        }
     }
 
     /// Build what holding units needs (a runtime), outside any timing.
@@ -134,6 +168,10 @@ impl Contestant {
             Contestant::AsyncStream => Box::new(async_stream::Generators::new()?),
             Contestant::Thread64k => Box::new(threads::Threads::new(Some(64 * 1024))),
             Contestant::Thread => Box::new(threads::Threads::new(None)),
+            Contestant::Coroutine | Contestant::Coroutine8k => match self.coroutine_config() {
+                Some(config) => Box::new(may_coroutines::Coroutines::new(config)),
+                None => return Err(HoldError::Broken("a coroutine contestant without its configuration".into())),
+            },
         })
     }
 }
