@@ -139,7 +139,11 @@ pub fn standing(summary: &Summary, figure: &Figure) -> Standing {
         return Standing { values: Vec::new() };
     }
     if let Some(param) = &here.param {
-        let values = summary.param(param).map(|v| (format!("`{param}`"), v)).into_iter().collect();
+        // A swept parameter has one value per phase: the figure's phase names it (`count_100000-payload_1024`).
+        let in_phase = figure.phase.as_deref().and_then(|phase| {
+            phase.split('-').find_map(|part| part.strip_prefix(param.as_str())?.strip_prefix('_')?.parse::<f64>().ok())
+        });
+        let values = in_phase.or_else(|| summary.param(param)).map(|v| (format!("`{param}`"), v)).into_iter().collect();
         return Standing { values };
     }
     if let Some(metric) = &here.metric {
@@ -222,5 +226,15 @@ mod tests {
         let ratio = reactor.study_ratio().unwrap_or(f64::NAN);
         assert!((ratio - reactor.value / the_loop.value).abs() < 1e-12, "{ratio}");
         assert_eq!(the_loop.study_ratio(), None, "a baseline has no ratio of its own");
+    }
+
+    #[test]
+    fn a_swept_parameter_stands_for_a_figure_at_the_value_its_phase_names() {
+        let summary = crate::summary::tests::summary(Vec::new());
+        let Some(payload) = figure("memory", "the payloads of 100,000 tasks") else {
+            panic!("memory's baseline figure is missing");
+        };
+        let standing = standing(&summary, payload);
+        assert_eq!(standing.values, vec![("`payload`".to_string(), 1024.0)]);
     }
 }

@@ -395,7 +395,7 @@ pub fn params_json(params: &RunParams) -> BTreeMap<String, serde_json::Value> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     use Verdict::{Fails, Holds, Inconclusive};
@@ -436,7 +436,8 @@ mod tests {
         assert_eq!((empty.verdict, empty.holds), (Inconclusive, false), "a claim with no parts does not hold");
     }
 
-    fn summary(contestants: Vec<ContestantSummary>) -> Summary {
+    /// A summary of a run of `contestants`, without parameters or phases.
+    pub(crate) fn summary(contestants: Vec<ContestantSummary>) -> Summary {
         Summary {
             scenario: "test".into(),
             lab_version: "test".into(),
