@@ -1,15 +1,18 @@
 //! What the backpressure report's numbers mean, written from the run's summary so it stays true when
 //! re-rendered: every figure is read from the summary, and every sentence about what the figures show is
-//! written only when they show it.
+//! written only when a verdict of the run, or a comparison with a claim's factor or the noise threshold, shows
+//! it. The fixed words are in `templates/discussion.md`.
 
 use std::fmt::Write as _;
 
-use measure::compare::beyond_noise;
+use measure::compare::{beyond_noise, within_noise};
 use measure::record::Status;
 use measure::references;
 use measure::summary::{Family, MetricStats, Summary};
 
-use super::claims::{bounded_names, count, fig, range, BOUNDED_SPREAD, MAX_OUT, OPS, STUDY_UNBOUNDED};
+use super::claims::{
+    bounded_names, count, fig, range, BOUNDED_SPREAD, MAX_OUT, OPS, STUDY_UNBOUNDED, THREAD_SHARE, UNBOUNDED_FACTOR,
+};
 use super::{BLOCKING_UNBOUNDED, MEAN_OUTSTANDING, MS_TO_PEAK, STREAM_UNBOUNDED};
 
 /// The exact high-water mark as the 1 ms sampler saw it.
@@ -21,22 +24,53 @@ const STUDY_WORST_BOUNDED: &str = "the worst bounded contestant";
 /// One MiB in bytes.
 const MIB: f64 = 1_048_576.0;
 
-/// The discussion section of the report.
-pub(crate) fn discussion(summary: &Summary) -> String {
-    let mut out = String::new();
-    not_clean(summary, &mut out);
-    bound(summary, &mut out);
-    unbounded_stream(summary, &mut out);
-    unbounded_threads(summary, &mut out);
-    sampled(summary, &mut out);
-    throughput(summary, &mut out);
-    cost(summary, &mut out);
-    semantics(summary, &mut out);
-    pick(summary, &mut out);
-    out
+/// The discussion's template: fixed explanations, with the findings below filled in.
+const TEMPLATE: &str = include_str!("templates/discussion.md");
+
+/// The start of each claim's text, as [`super::claims::table`] words it.
+const BOUND_CLAIM: &str = "Every bounded contestant of both families kept at most the bound + 1";
+const UNBOUNDED_CLAIM: &str = "Cheap concurrency still needs admission control";
+const STYLE_CLAIM: &str = "With the same bound and the same device, the style does not matter";
+const NOT_BOUNDED_CLAIM: &str = "A thread per item is not bounded by thread creation";
+const THROTTLED_CLAIM: &str = "A thread per item is throttled by thread creation";
+
+/// The verdict of the claim whose text starts with `prefix`, as judged in this run: `holds`, `fails`,
+/// `inconclusive`, or `not judged` when the run has no such claim.
+fn verdict(summary: &Summary, prefix: &str) -> &'static str {
+    summary.claims.iter().find(|c| c.text.starts_with(prefix)).map_or("not judged", |c| c.verdict.as_str())
 }
 
-/// Median of `metric` for `name`, if it ran cleanly and measured it.
+/// The findings one section writes, by a function that appends them to a string.
+fn section(summary: &Summary, write: fn(&Summary, &mut String)) -> String {
+    let mut out = String::new();
+    write(summary, &mut out);
+    out.trim().to_string()
+}
+
+/// The discussion section of the report: findings computed here, words from `templates/discussion.md`.
+pub(crate) fn discussion(summary: &Summary) -> String {
+    let limit = summary.param("limit");
+    let service_us = summary.param("service_us");
+    let context = serde_json::json!({
+        "not_clean": section(summary, not_clean),
+        "bound": section(summary, bound),
+        "bound_study": bound_study(summary),
+        "unbounded_stream": section(summary, unbounded_stream),
+        "unbounded_threads": section(summary, unbounded_threads),
+        "sampled": section(summary, sampled),
+        "throughput": limit.zip(service_us).map(|(limit, service_us)| serde_json::json!({
+            "limit": count(limit),
+            "service": duration_us(service_us),
+            "ideal": count(limit * 1e6 / service_us),
+            "findings": section(summary, throughput),
+        })),
+        "cost": section(summary, cost),
+        "semantics": section(summary, semantics),
+        "pick": section(summary, pick),
+    });
+    measure::template::render_or_note("backpressure/discussion.md", TEMPLATE, context)
+}
+
 /// The headline's own line: how far outstanding calls ran without admission, in each family.
 pub(crate) fn headline_notes(summary: &Summary) -> Vec<String> {
     let Some(limit) = summary.param("limit") else { return Vec::new() };
@@ -156,7 +190,7 @@ fn not_clean(summary: &Summary, out: &mut String) {
         }
     }
     if !lines.is_empty() {
-        let _ = writeln!(out, "**Contestants without full results.**\n\n{}\n", lines.join("\n"));
+        out.push_str(&lines.join("\n"));
     }
 }
 
@@ -165,9 +199,8 @@ fn bound(summary: &Summary, out: &mut String) {
     let ceiling = limit + 1.0;
     let stats = bounded_stats(summary, MAX_OUT);
     let total = bounded_names().len();
-    let _ = write!(out, "**The bound.** ");
     if stats.is_empty() {
-        let _ = writeln!(out, "No bounded contestant ran cleanly, so this run says nothing about the bound.\n");
+        out.push_str("No bounded contestant ran cleanly, so this run says nothing about the bound.");
         return;
     }
     let worst = stats.iter().map(|(_, s)| s.max).fold(f64::MIN, f64::max);
@@ -206,32 +239,29 @@ fn bound(summary: &Summary, out: &mut String) {
             count(ceiling)
         );
     }
-    let _ = writeln!(
-        out,
-        " The figure is the exact high-water mark: in the untimed accounting iteration every call raises a \
-         shared gauge when it is admitted and lowers it when it is answered, so no peak escapes it (the timed \
-         iteration, which gives throughput, counts nothing). Each shape bounds calls its own way: `buffered` and \
-         `buffer_unordered` hold at most `limit` call futures, the semaphore hands out `limit` permits before a \
-         task is spawned, the pool and the worker shapes have only `limit` threads or tasks that call; the \
-         channels' `limit` slots hold items waiting for a worker, which are not yet calls. {}\n",
-        match (references::figure("backpressure", STUDY_BOUND), references::figure("backpressure", STUDY_WORST_BOUNDED))
-        {
-            (Some(bound), Some(worst)) if bound.value == limit => format!(
-                "The published JVM study used the same bound; its bounded contestants kept {}–{}.",
-                count(bound.value),
-                count(worst.value)
-            ),
-            (Some(bound), Some(worst)) => format!(
-                "The published JVM study's bounded contestants kept {}–{} under a bound of {}; this run's bound is \
-                 {}.",
-                count(bound.value),
-                count(worst.value),
-                count(bound.value),
-                count(limit)
-            ),
-            _ => String::new(),
-        }
-    );
+}
+
+/// The published study's bound and what its bounded contestants kept, against this run's bound.
+fn bound_study(summary: &Summary) -> String {
+    let Some(limit) = summary.param("limit") else { return String::new() };
+    if bounded_stats(summary, MAX_OUT).is_empty() {
+        return String::new();
+    }
+    match (references::figure("backpressure", STUDY_BOUND), references::figure("backpressure", STUDY_WORST_BOUNDED)) {
+        (Some(bound), Some(worst)) if bound.value == limit => format!(
+            "The published JVM study used the same bound; its bounded contestants kept {}–{}.",
+            count(bound.value),
+            count(worst.value)
+        ),
+        (Some(bound), Some(worst)) => format!(
+            "The published JVM study's bounded contestants kept {}–{} under a bound of {}; this run's bound is {}.",
+            count(bound.value),
+            count(worst.value),
+            count(bound.value),
+            count(limit)
+        ),
+        _ => String::new(),
+    }
 }
 
 fn unbounded_stream(summary: &Summary, out: &mut String) {
@@ -242,8 +272,7 @@ fn unbounded_stream(summary: &Summary, out: &mut String) {
     let noise = summary.method.noise_threshold;
     let _ = write!(
         out,
-        "**A task per item, no admission.** `{STREAM_UNBOUNDED}` spawns a tokio task per item in a loop and \
-         counts each call as outstanding from its spawn. It reached {} calls outstanding (median; {}): {}× the \
+        "It reached {} calls outstanding (median; {}): {}× the \
          bound, {:.0}% of the {} items.",
         count(x),
         across(s),
@@ -284,7 +313,7 @@ fn unbounded_stream(summary: &Summary, out: &mut String) {
     let rss = median(summary, STREAM_UNBOUNDED, "peak_rss_mib");
     let bounded_rss = bounded_median(summary, Some(Family::Stream), "peak_rss_mib");
     if let (Some(rss), Some(base)) = (rss, bounded_rss) {
-        if rss > base && x > 10.0 * limit {
+        if rss > base && x >= UNBOUNDED_FACTOR * limit {
             let (per_task, per_call) = ((rss - base) * MIB / items.max(x), (rss - base) * MIB / x);
             let _ = write!(
                 out,
@@ -308,9 +337,6 @@ fn unbounded_stream(summary: &Summary, out: &mut String) {
                     count(per_call),
                     count(x)
                 );
-            }
-            if per_call < 4_096.0 {
-                out.push_str(" A waiting task costs so little that memory does not push back either.");
             }
         }
     }
@@ -380,9 +406,7 @@ fn unbounded_threads(summary: &Summary, out: &mut String) {
     let y = t.median;
     let _ = write!(
         out,
-        "**A thread per item, no admission.** `{BLOCKING_UNBOUNDED}` starts an OS thread (64 KiB stack) per item \
-         from one spawner thread, and waits only when the OS refuses a thread or the thread count reaches what \
-         the OS's limits allow. It reached {} calls outstanding (median; {}), {}× the bound.",
+        "It reached {} calls outstanding (median; {}), {}× the bound.",
         count(y),
         across(t),
         fig(y / limit)
@@ -433,13 +457,33 @@ fn unbounded_threads(summary: &Summary, out: &mut String) {
             );
         }
     }
-    if y > limit + 1.0 {
+    let throttled = verdict(summary, THROTTLED_CLAIM) == "holds";
+    match verdict(summary, NOT_BOUNDED_CLAIM) {
+        "holds" if throttled => {
+            let _ = write!(
+                out,
+                " Thread creation throttles it (at most {}× `{STREAM_UNBOUNDED}`'s outstanding calls), but it is no \
+                 bound: it went past the bound + 1 (both claims hold).",
+                fig(THREAD_SHARE)
+            );
+        }
+        "holds" => out.push_str(" It is no bound: it went past the bound + 1 (that claim holds)."),
+        _ if throttled => {
+            let _ = write!(
+                out,
+                " Thread creation throttled it to at most {}× `{STREAM_UNBOUNDED}`'s outstanding calls (that claim \
+                 holds).",
+                fig(THREAD_SHARE)
+            );
+        }
+        _ => {}
+    }
+    if verdict(summary, NOT_BOUNDED_CLAIM) == "holds" {
         out.push_str(
-            " Thread creation throttles, but it is no bound: nothing in the program sets the figure; it follows \
-             from how fast this machine starts threads against how long a call lasts.",
+            " Nothing in the program sets the figure; it follows from how fast this machine starts threads against \
+             how long a call lasts.",
         );
     }
-    out.push_str("\n\n");
 }
 
 /// By Little's law, the mean time a call of `name` spent from admission to answer, in milliseconds: its mean
@@ -472,7 +516,7 @@ fn little(summary: &Summary, name: &str, waited_for: &str, out: &mut String) {
     let cores = f64::from(summary.environment.cores);
     let (used, cpu) = (median(summary, name, "cores_used"), median(summary, name, "cpu_us_per_call"));
     match (used, cpu) {
-        (Some(used), Some(cpu)) if cores > 0.0 && used >= 0.75 * cores => {
+        (Some(used), Some(cpu)) if cores > 0.0 && !beyond_noise(cores, used, summary.method.noise_threshold) => {
             let _ = write!(
                 out,
                 " The process kept {} of the machine's {} cores busy ({} of CPU per call, the device's timer \
@@ -531,14 +575,8 @@ fn sampled(summary: &Summary, out: &mut String) {
     if seen == 0 {
         return;
     }
-    let _ = write!(
-        out,
-        "**Exact against sampled.** `max_outstanding` is exact; `max_outstanding_sampled` reads the same gauge \
-         once a millisecond, the way a metrics poller would, so a peak that lasts less than a millisecond can fall \
-         between two samples. "
-    );
     let lowest = lowest.unwrap_or(1.0).min(1.0);
-    if missed.is_empty() && lowest >= 0.995 {
+    if missed.is_empty() && lowest >= 1.0 {
         out.push_str(
             "Here the sampler saw every contestant's exact peak (medians): every peak lasted long enough to be \
              sampled.",
@@ -559,24 +597,13 @@ fn sampled(summary: &Summary, out: &mut String) {
             100.0 / (1.0 + summary.method.noise_threshold)
         );
     }
-    out.push_str(" Judge a bound by the exact figure; the sampled one is what monitoring would show.\n\n");
 }
 
 fn throughput(summary: &Summary, out: &mut String) {
     let (Some(limit), Some(service_us)) = (summary.param("limit"), summary.param("service_us")) else { return };
     let ideal = limit * 1e6 / service_us;
     let stats = bounded_stats(summary, OPS);
-    let _ = write!(
-        out,
-        "**Throughput under the bound.** A bound of {} calls of {} each allows at most {} calls per second; \
-         `ideal_fraction` is every contestant's throughput against that figure, including the two unbounded \
-         ones, which ignore the bound: their `ideal_fraction` can exceed 1 and then says only that.",
-        count(limit),
-        duration_us(service_us),
-        count(ideal)
-    );
     if stats.is_empty() {
-        out.push_str("\n\n");
         return;
     }
     let slowest = stats.iter().min_by(|a, b| a.1.median.total_cmp(&b.1.median));
@@ -612,24 +639,29 @@ fn throughput(summary: &Summary, out: &mut String) {
             );
         }
         let spread = f.median / s.median;
-        if spread <= BOUNDED_SPREAD {
-            let _ = write!(
-                out,
-                " The fastest (`{fnm}`) was {}× the slowest (`{sn}`): with the same bound and the same calls, the \
-                 shape barely changed throughput.",
-                fig(spread)
-            );
-        } else {
-            let _ = write!(
-                out,
-                " The fastest (`{fnm}`) was {}× the slowest (`{sn}`), more than the {}× the claims allow for \
-                 style: at this bound the shape changed throughput, which the lab has not broken down.",
-                fig(spread),
-                fig(BOUNDED_SPREAD)
-            );
+        let _ = write!(out, " The fastest (`{fnm}`) was {}× the slowest (`{sn}`)", fig(spread));
+        match verdict(summary, STYLE_CLAIM) {
+            "holds" => out.push_str(
+                ": with the same bound and the same calls, the shape barely changed throughput (every bounded \
+                 contestant within the claim's factor of every other).",
+            ),
+            "fails" => {
+                let _ = write!(
+                    out,
+                    ", more than the {}× the claims allow for style: at this bound the shape changed throughput, \
+                     which the lab has not broken down.",
+                    fig(BOUNDED_SPREAD)
+                );
+            }
+            other => {
+                let _ = write!(
+                    out,
+                    "; whether the shape stays within {}× is not settled by this run (that claim: {other}).",
+                    fig(BOUNDED_SPREAD)
+                );
+            }
         }
     }
-    out.push_str("\n\n");
 }
 
 fn cost(summary: &Summary, out: &mut String) {
@@ -663,29 +695,19 @@ fn cost(summary: &Summary, out: &mut String) {
     if parts.is_empty() {
         return;
     }
-    let _ = writeln!(
-        out,
-        "**What the work cost** (medians; CPU includes the device's timer threads, threads are the process's at \
-         the busiest sample, RSS the process's peak): {}. The stream contestants run on a tokio runtime with one \
-         worker per core whatever the bound; the blocking ones need a thread per call they keep outstanding.\n",
-        parts.join("; ")
-    );
+    out.push_str(&parts.join("; "));
 }
 
+/// Whether ordering cost `stream-buffered` throughput against `stream-buffer-unordered`, at the noise threshold.
 fn semantics(summary: &Summary, out: &mut String) {
-    out.push_str(
-        "**Not the same contract.** `stream-buffered` hands answers back in item order; every other shape hands \
-         them back as they come. With uneven call times, `buffered` holds finished answers behind a slow one and \
-         has fewer calls really in flight; here every call takes the same time, so ordering by itself should cost \
-         little.",
-    );
     let (b, u) = (median(summary, "stream-buffered", OPS), median(summary, "stream-buffer-unordered", OPS));
     if let (Some(b), Some(u)) = (b, u) {
         let ratio = b / u;
-        if (ratio - 1.0).abs() <= 0.05 {
+        if within_noise(b, u, summary.method.noise_threshold) {
             let _ = write!(
                 out,
-                " It did: `stream-buffered` answered {} calls per second, `stream-buffer-unordered` {} ({}×).",
+                "It did: `stream-buffered` answered {} calls per second, `stream-buffer-unordered` {} ({}×, within \
+                 the noise threshold).",
                 count(b),
                 count(u),
                 fig(ratio)
@@ -693,8 +715,8 @@ fn semantics(summary: &Summary, out: &mut String) {
         } else {
             let _ = write!(
                 out,
-                " Yet `stream-buffered` answered {} calls per second and `stream-buffer-unordered` {} ({}×): a gap \
-                 that ordering does not explain when every call takes the same time, and that the lab has not \
+                "Yet `stream-buffered` answered {} calls per second and `stream-buffer-unordered` {} ({}×, beyond \
+                 the noise threshold): a gap that ordering does not explain when every call takes the same time, and that the lab has not \
                  established the cause of.",
                 count(b),
                 count(u),
@@ -702,60 +724,58 @@ fn semantics(summary: &Summary, out: &mut String) {
             );
         }
     }
-    out.push_str(
-        " The shapes also differ in where waiting items sit: the worker shapes take up to `limit` items into the \
-         channel beside the `limit` calls, items taken from the source but not yet called; the stream adapters, \
-         the semaphore and the pool take an item only when its call can start.\n\n",
-    );
 }
 
+/// What to pick, from the verdicts on the bound, on admission, on threads and on style.
 fn pick(summary: &Summary, out: &mut String) {
-    let Some(limit) = summary.param("limit") else { return };
     let bounded = bounded_stats(summary, MAX_OUT);
-    let held = !bounded.is_empty() && bounded.iter().all(|(_, s)| s.max <= limit + 1.0);
     let stream = median(summary, STREAM_UNBOUNDED, MAX_OUT);
     let threads = median(summary, BLOCKING_UNBOUNDED, MAX_OUT);
-    let mut text = String::new();
-    match (held, stream) {
-        (true, Some(x)) if x > 10.0 * limit => {
+    let held = verdict(summary, BOUND_CLAIM);
+    match (held, verdict(summary, UNBOUNDED_CLAIM), stream) {
+        ("holds", "holds", Some(x)) => {
             let _ = write!(
-                text,
+                out,
                 "Choose the admission before the style. Every bounded shape here, in either family, kept its bound; \
-                 the task per item without one had {} calls on the device at once. Cheap concurrency is what made \
-                 that possible: nothing in spawning a task pushes back, so the bound has to be written down \
-                 (`buffer_unordered(n)`, a semaphore, a bounded channel, a pool of n).",
-                count(x)
+                 the task per item without one had {} calls on the device at once, at least {}× the bound (both \
+                 claims hold). Cheap concurrency is what made that possible: nothing in spawning a task pushes back, \
+                 so the bound has to be written down (`buffer_unordered(n)`, a semaphore, a bounded channel, a pool \
+                 of n).",
+                count(x),
+                fig(UNBOUNDED_FACTOR)
             );
         }
-        (true, _) => text.push_str(
-            "Every bounded shape here, in either family, kept its bound; choose any of them for the bound itself.",
+        ("holds", _, _) => out.push_str(
+            "Every bounded shape here, in either family, kept its bound (that claim holds); choose any of them for \
+             the bound itself.",
         ),
-        (false, _) if !bounded.is_empty() => text.push_str(
+        ("fails", _, _) if !bounded.is_empty() => out.push_str(
             "Not every bounded shape kept its bound in this run (see above): check the bound of the one you \
              choose, by its exact high-water mark, before relying on it.",
         ),
-        (false, _) => {}
+        (other, _, _) if !bounded.is_empty() => {
+            let _ = write!(
+                out,
+                "Whether every bounded shape keeps its bound is not settled by this run (that claim: {other}): check \
+                 the bound of the one you choose, by its exact high-water mark, before relying on it."
+            );
+        }
+        _ => {}
     }
-    if let Some(y) = threads.filter(|y| *y > limit + 1.0) {
+    if let (Some(y), "holds") = (threads, verdict(summary, NOT_BOUNDED_CLAIM)) {
         let _ = write!(
-            text,
+            out,
             " A thread per item is held back only by what threads cost to create ({} outstanding here), which \
              nothing in the program sets or guarantees.",
             count(y)
         );
     }
-    let ops = bounded_stats(summary, OPS);
-    let lo = ops.iter().map(|(_, s)| s.median).fold(f64::MAX, f64::min);
-    let hi = ops.iter().map(|(_, s)| s.median).fold(f64::MIN, f64::max);
-    if !ops.is_empty() && hi / lo <= BOUNDED_SPREAD {
-        text.push_str(
+    if verdict(summary, STYLE_CLAIM) == "holds" {
+        out.push_str(
             " Among the bounded shapes throughput was alike, so choose by contract and cost: `buffered` if answers \
              must come back in order, `buffer_unordered` or a semaphore otherwise, and a thread pool where the \
              code is blocking anyway and a thread per outstanding call is affordable.",
         );
-    }
-    if !text.is_empty() {
-        let _ = writeln!(out, "**What to pick.** {}\n", text.trim_start());
     }
 }
 
@@ -763,6 +783,14 @@ fn pick(summary: &Summary, out: &mut String) {
 mod tests {
     use super::super::claims::tests::{break_contestant, set, summary};
     use super::*;
+    use measure::summary::Verdict;
+
+    /// The discussion of `summary` with its claims judged, as the harness renders it.
+    fn judged(summary: &Summary) -> String {
+        let mut summary = summary.clone();
+        summary.claims = measure::judge::judge_all(&summary, &super::super::claims::table(&summary));
+        discussion(&summary)
+    }
 
     #[test]
     fn the_headline_note_gives_both_unbounded_peaks() {
@@ -776,7 +804,7 @@ mod tests {
 
     #[test]
     fn a_clean_run_tells_what_held_and_what_piled_up() {
-        let text = discussion(&summary());
+        let text = judged(&summary());
         assert!(
             text.contains("All 8 bounded contestants, in both families, stayed within the bound of 16 (+ 1 tolerated)"),
             "{text}"
@@ -807,7 +835,7 @@ mod tests {
         break_contestant(&mut s, "stream-tasks", Status::Failed, "bounded_outstanding failed");
         break_contestant(&mut s, BLOCKING_UNBOUNDED, Status::Timeout, "killed after 300 s");
         set(&mut s, "stream-flume-workers", "cut_short", 0.0, 1.0);
-        let text = discussion(&s);
+        let text = judged(&s);
         assert!(text.contains("`blocking-threads` was skipped: the OS allows 10 threads"), "{text}");
         assert!(text.contains("`stream-tasks` failed: bounded_outstanding failed"), "{text}");
         assert!(text.contains("`blocking-unbounded` timed out: killed after 300 s"), "{text}");
@@ -820,7 +848,7 @@ mod tests {
     fn a_broken_bound_is_not_called_kept() {
         let mut s = summary();
         set(&mut s, "blocking-flume-workers", MAX_OUT, 16.0, 30.0);
-        let text = discussion(&s);
+        let text = judged(&s);
         assert!(text.contains("The bound did not hold everywhere: `blocking-flume-workers` (16–30)"), "{text}");
         assert!(!text.contains("stayed within the bound"), "{text}");
         assert!(!text.contains("Choose the admission before the style"), "{text}");
@@ -837,7 +865,7 @@ mod tests {
         {
             break_contestant(&mut s, name, Status::Skipped, "no threads");
         }
-        let text = discussion(&s);
+        let text = judged(&s);
         assert!(
             text.contains("4 of the 8 bounded contestants ran cleanly; those, all of the stream family, stayed"),
             "{text}"
@@ -848,14 +876,14 @@ mod tests {
     fn the_plus_one_is_named_when_used() {
         let mut s = summary();
         set(&mut s, "stream-buffered", MAX_OUT, 16.0, 17.0);
-        let text = discussion(&s);
+        let text = judged(&s);
         assert!(text.contains("`stream-buffered` reached the bound + 1"), "{text}");
         assert!(text.contains("16–17 calls outstanding"), "{text}");
     }
 
     #[test]
     fn a_missed_peak_is_reported_and_an_unmissed_one_is_not() {
-        let text = discussion(&summary());
+        let text = judged(&summary());
         assert!(
             text.contains("It missed part of the peak of `stream-unbounded` (the sampler saw 60,000 of 90,000, 67%)")
         );
@@ -863,21 +891,21 @@ mod tests {
         let mut s = summary();
         set(&mut s, STREAM_UNBOUNDED, SAMPLED, 89_000.0, 89_000.0);
         set(&mut s, BLOCKING_UNBOUNDED, SAMPLED, 60.0, 60.0);
-        let text = discussion(&s);
+        let text = judged(&s);
         assert!(text.contains("the sampler saw at least 99% of every contestant's exact peak"), "{text}");
         set(&mut s, STREAM_UNBOUNDED, SAMPLED, 90_000.0, 90_000.0);
         set(&mut s, BLOCKING_UNBOUNDED, SAMPLED, 60.0, 60.0);
-        let text = discussion(&s);
+        let text = judged(&s);
         assert!(text.contains("the sampler saw every contestant's exact peak"), "{text}");
     }
 
     #[test]
     fn memory_per_task_is_bracketed_when_not_every_item_was_outstanding() {
-        let text = discussion(&summary());
+        let text = judged(&summary());
         assert!(text.contains("That is about 629 bytes per outstanding call."), "{text}");
         let mut s = summary();
         set(&mut s, STREAM_UNBOUNDED, MAX_OUT, 20_000.0, 20_000.0);
-        let text = discussion(&s);
+        let text = judged(&s);
         assert!(text.contains("566 bytes per spawned task if all 100,000 were still held"), "{text}");
         assert!(text.contains("2,831 per outstanding call if only those 20,000 were"), "{text}");
         assert!(!text.contains("until it runs out of items"), "{text}");
@@ -885,10 +913,10 @@ mod tests {
 
     #[test]
     fn a_loose_unbounded_figure_is_called_loose() {
-        assert!(!discussion(&summary()).contains("figure is loose"));
+        assert!(!judged(&summary()).contains("figure is loose"));
         let mut s = summary();
         set(&mut s, STREAM_UNBOUNDED, MAX_OUT, 6_000.0, 21_000.0);
-        let text = discussion(&s);
+        let text = judged(&s);
         assert!(text.contains("ranged from 6,000 to 21,000 calls outstanding (3.5× apart"), "{text}");
         assert!(text.contains("from one study to the other. Its own iterations"), "{text}");
     }
@@ -897,12 +925,12 @@ mod tests {
     fn uneven_bounded_throughput_is_not_called_alike() {
         let mut s = summary();
         set(&mut s, "blocking-std-workers", OPS, 9_000.0, 9_000.0);
-        let text = discussion(&s);
+        let text = judged(&s);
         assert!(text.contains("the shape changed throughput"), "{text}");
         assert!(!text.contains("throughput was alike"), "{text}");
         assert!(!text.contains("barely changed throughput"), "{text}");
         set(&mut s, "stream-buffer-unordered", OPS, 12_000.0, 12_000.0);
-        let text = discussion(&s);
+        let text = judged(&s);
         assert!(text.contains("Yet `stream-buffered` answered 15,000 calls per second"), "{text}");
         assert!(!text.contains("It did:"), "{text}");
     }
@@ -911,7 +939,7 @@ mod tests {
     fn an_unbounded_stream_no_faster_is_not_called_faster() {
         let mut s = summary();
         set(&mut s, STREAM_UNBOUNDED, OPS, 15_000.0, 15_000.0);
-        let text = discussion(&s);
+        let text = judged(&s);
         assert!(!text.contains("It also finished sooner"), "{text}");
         assert!(text.contains("bought no throughput"), "{text}");
     }
@@ -920,9 +948,28 @@ mod tests {
     fn an_empty_summary_says_little_and_does_not_panic() {
         let mut s = summary();
         s.contestants.clear();
-        let text = discussion(&s);
+        let text = judged(&s);
         assert!(text.contains("No bounded contestant ran cleanly"), "{text}");
         s.params.clear();
-        assert!(discussion(&s).is_empty() || !discussion(&s).contains("NaN"));
+        assert!(judged(&s).is_empty() || !judged(&s).contains("NaN"));
+    }
+
+    #[test]
+    fn a_finding_is_absent_when_its_claim_is_inconclusive() {
+        let mut s = summary();
+        s.claims = measure::judge::judge_all(&s, &super::super::claims::table(&s));
+        assert!(discussion(&s).contains("throughput was alike"));
+        for claim in &mut s.claims {
+            claim.verdict = Verdict::Inconclusive;
+        }
+        let text = discussion(&s);
+        assert!(!text.contains("Choose the admission before the style"), "{text}");
+        assert!(!text.contains("kept its bound (that claim holds)"), "{text}");
+        assert!(!text.contains("throughput was alike"), "{text}");
+        assert!(!text.contains("barely changed throughput"), "{text}");
+        assert!(!text.contains("the shape changed throughput"), "{text}");
+        assert!(!text.contains("it is no bound"), "{text}");
+        assert!(!text.contains("held back only by what threads cost"), "{text}");
+        assert!(text.contains("is not settled by this run (that claim: inconclusive)"), "{text}");
     }
 }
