@@ -37,7 +37,7 @@ pub fn claim_table() -> Vec<ClaimSpec> {
             "cpu_us_per_call",
             CPU_DEFINITION,
             (Relation::AtMost, 1.0),
-            Basis::Intervals,
+            Basis::Ranges,
             pair("stream-hyper", "blocking-std"),
         ),
         ClaimSpec::new(
@@ -46,7 +46,7 @@ pub fn claim_table() -> Vec<ClaimSpec> {
             "cpu_us_per_call",
             CPU_DEFINITION,
             (Relation::AtMost, 1.0),
-            Basis::Intervals,
+            Basis::Ranges,
             pair("stream-reqwest", "blocking-ureq"),
         ),
     ]

@@ -38,7 +38,7 @@ pub fn claim_table() -> Vec<ClaimSpec> {
             "batches_per_sec",
             BATCHES_DEFINITION,
             (Relation::AtLeast, 10.0),
-            Basis::Intervals,
+            Basis::Ranges,
             pair("stream-tokio-tasks", "trap-blocking-in-task"),
         ),
         ClaimSpec::new(
@@ -47,7 +47,7 @@ pub fn claim_table() -> Vec<ClaimSpec> {
             "batches_per_sec",
             BATCHES_DEFINITION,
             (Relation::AtLeast, 0.5),
-            Basis::Intervals,
+            Basis::Ranges,
             pair("trap-spawn-blocking", "stream-tokio-tasks"),
         ),
     ]
