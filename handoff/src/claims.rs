@@ -20,7 +20,7 @@ pub const CLAIM_CAPACITY: u64 = 256;
 pub const LOOP: &str = "baseline-loop";
 
 /// The current-thread tokio pair.
-pub const CURRENT_THREAD: &str = "stream-tokio-current-thread";
+pub const CURRENT_THREAD: &str = "baseline-tokio-current-thread";
 
 /// The hand-written queue.
 pub const CONDVAR: &str = "blocking-condvar";
@@ -35,7 +35,7 @@ pub const BATCH_PAIRS: [(&str, &str); 10] = [
     ("blocking-std", "blocking-std-batched"),
     ("blocking-condvar", "blocking-condvar-batched"),
     ("stream-tokio", "stream-tokio-batched"),
-    ("stream-tokio-current-thread", "stream-tokio-current-thread-batched"),
+    ("baseline-tokio-current-thread", "baseline-tokio-current-thread-batched"),
     ("stream-flume", "stream-flume-batched"),
     ("stream-futures", "stream-futures-batched"),
     ("stream-bridge-blocking-send", "stream-bridge-blocking-send-batched"),

@@ -99,7 +99,7 @@ pub fn discussion(summary: &Summary) -> String {
         ("receive_side_factor", RECEIVE_SIDE_FACTOR.to_string()),
         ("condvar", verdict(summary, &condvar_claim()).to_string()),
         ("current_thread", CURRENT_THREAD.to_string()),
-        ("current_batched_ms", num(ms(summary, "stream-tokio-current-thread-batched", c))),
+        ("current_batched_ms", num(ms(summary, "baseline-tokio-current-thread-batched", c))),
         ("current_ms", num(ms(summary, CURRENT_THREAD, c))),
         ("bridge_ms", num(ms(summary, "stream-bridge-blocking-send", c))),
         ("bridge_batched_ms", num(ms(summary, "stream-bridge-blocking-send-batched", c))),

@@ -12,7 +12,7 @@
 //! | `blocking-condvar-counted[-batched]` | the same queue counting its waiters, notifying only when a peer waits |
 //! | `stream-tokio[-batched]` | producer task → `tokio::sync::mpsc` → consumer task polling a `ReceiverStream`, multi-thread runtime |
 //! | `stream-tokio-recv-many` | the same channel, one item per message, drained up to `batch` at a time with `Receiver::recv_many` |
-//! | `stream-tokio-current-thread[-batched]` | the tokio pair on a current-thread runtime: both ends on one thread |
+//! | `baseline-tokio-current-thread[-batched]` | the tokio pair on a current-thread runtime: both ends on one thread |
 //! | `stream-flume[-batched]` | producer task `send_async` → `flume::bounded` → consumer task polling `into_stream()`, multi-thread runtime |
 //! | `stream-futures[-batched]` | producer task → `futures::channel::mpsc` → consumer task polling the receiver stream, multi-thread runtime |
 //! | `stream-bridge-blocking-send[-batched]` | producer thread `blocking_send` → `tokio::sync::mpsc` → consumer task |

@@ -1,4 +1,4 @@
-//! `stream-tokio-current-thread[-batched]`: the `stream-tokio` pair (producer task → bounded `tokio::sync::mpsc` → consumer task polling a `ReceiverStream`) on a current-thread runtime: both ends on one thread, no cross-thread hand-off at all.
+//! `baseline-tokio-current-thread[-batched]`: the `stream-tokio` pair (producer task → bounded `tokio::sync::mpsc` → consumer task polling a `ReceiverStream`) on a current-thread runtime: both ends on one thread, no cross-thread hand-off at all.
 
 use measure::meter::Meter;
 use measure::summary::Family;
@@ -14,13 +14,13 @@ use crate::produce::{Producer, Shape};
 pub(crate) struct TokioCurrentThread;
 
 impl Kind for TokioCurrentThread {
-    const NAME: &'static str = "stream-tokio-current-thread";
-    const FAMILY: Family = Family::Stream;
+    const NAME: &'static str = "baseline-tokio-current-thread";
+    const FAMILY: Family = Family::Baseline;
     const RUNTIME: RuntimeKind = RuntimeKind::CurrentThread;
 
     fn describe(packing: Packing) -> String {
         format!(
-            "the stream-tokio pair (producer task awaiting `Sender::send` on a bounded tokio::sync::mpsc channel, \
+            "the no-hand-off floor of the stream family, reported as a baseline: the stream-tokio pair (producer task awaiting `Sender::send` on a bounded tokio::sync::mpsc channel, \
              consumer task polling a ReceiverStream) spawned on a current-thread tokio runtime built once per trial \
              and driven by `block_on` on the calling thread: both ends run on one thread, taking turns when the \
              channel fills or empties, so nothing crosses threads and no thread is ever woken; {}; in order",
