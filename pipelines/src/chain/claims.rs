@@ -33,7 +33,15 @@ pub const YIELD_FACTOR: f64 = 1.2;
 
 /// Every claim of the chain scenario, as data.
 pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
-    let batch = summary.params.get("batch").map_or_else(|| "a batch of".to_string(), |v| v.to_string());
+    let param = |key: &str| summary.params.get(key).and_then(serde_json::Value::as_u64);
+    // Items per batched message: capacity / messages, at most `batch` (runs before `messages` sent whole batches).
+    let batch = match (param("capacity"), param("messages"), param("batch")) {
+        (Some(capacity), Some(messages), Some(batch)) => {
+            (capacity / messages.max(1)).clamp(1, batch.max(1)).to_string()
+        }
+        (_, None, Some(batch)) => batch.to_string(),
+        _ => "a batch of".to_string(),
+    };
     vec![
         fastest_stream_near_loop(0, NEAR_LOOP_AT_0),
         ClaimSpec::new(
