@@ -387,7 +387,6 @@ fn instrument_metrics(measurement: &Measurement, baseline: Option<Baseline>) -> 
 mod tests {
     use std::collections::BTreeMap;
 
-
     use super::*;
     use crate::contestants::{BlockingShape, StreamShape, Timer};
 
