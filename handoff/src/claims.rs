@@ -12,7 +12,7 @@ use crate::contestants;
 use crate::job::HandoffConfig;
 use crate::HEADLINE;
 
-/// The capacity most claims are judged at: the default, where a batched channel holds one batch and a
+/// The capacity most claims are judged at: the default, where a batched channel holds `messages` batches and a
 /// per-item channel the same 256 items.
 pub const CLAIM_CAPACITY: u64 = 256;
 
@@ -71,7 +71,14 @@ pub const RECEIVE_SIDE_FACTOR: f64 = 5.0;
 
 /// Every claim of the handoff scenario, as data.
 pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
-    let batch_text = batch(summary).map_or_else(|| "a batch of".to_string(), |b| b.to_string());
+    // Items a batched message carries at the claim's capacity: capacity / messages, at most `batch` (runs before
+    // `messages` existed sent whole batches).
+    let messages = summary.params.get("messages").and_then(|v| v.as_u64());
+    let batch_text = match (batch(summary), messages) {
+        (Some(batch), Some(messages)) => (CLAIM_CAPACITY / messages.max(1)).clamp(1, batch.max(1)).to_string(),
+        (Some(batch), None) => batch.to_string(),
+        (None, _) => "a batch of".to_string(),
+    };
     let cost = |text: String, relation: (Relation, f64), comparisons: Vec<Comparison>| {
         ClaimSpec::new(text, HEADLINE, DEFINITION, relation, Basis::Intervals, comparisons)
     };
@@ -89,9 +96,9 @@ pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
         ),
         cost(
             format!(
-                "Batching needs room: at capacity {WIDE_CAPACITY}, where a batched channel holds 16 batches instead \
-                 of one and the producer can run ahead instead of waiting for each batch to be taken, batching is at \
-                 least {BATCHING_FACTOR}× cheaper per item than one item per message for every channel."
+                "Batching needs room: at capacity {WIDE_CAPACITY}, where a batched channel holds several batches and \
+                 the producer can run ahead instead of waiting for each batch to be taken, batching is at least \
+                 {BATCHING_FACTOR}× cheaper per item than one item per message for every channel."
             ),
             (Relation::AtLeast, BATCHING_FACTOR),
             BATCH_PAIRS.iter().map(|(single, batched)| pair(single, batched, WIDE_CAPACITY)).collect(),
