@@ -82,6 +82,13 @@ pub struct Comparison {
     pub b: Side,
 }
 
+impl Comparison {
+    /// Contestant `a` against contestant `b`, both at `phase`.
+    pub fn contestants(a: impl Into<String>, b: impl Into<String>, phase: Phase) -> Comparison {
+        Comparison { a: Side::contestant(a, phase.clone()), b: Side::contestant(b, phase) }
+    }
+}
+
 /// A claim as data: one row of a scenario's claim table.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClaimSpec {

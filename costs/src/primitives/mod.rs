@@ -10,7 +10,7 @@ pub mod trial;
 use std::fmt::Write as _;
 
 use measure::compare::{Basis, Relation};
-use measure::judge::{ClaimSpec, Comparison, Phase, Side};
+use measure::judge::{ClaimSpec, Comparison, Phase};
 use measure::record::TrialRequest;
 use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
 use measure::summary::{ContestantInfo, Summary};
@@ -110,10 +110,7 @@ pub fn claim_table() -> Vec<ClaimSpec> {
         "wall-clock nanoseconds per operation over each timed iteration of many operations",
         (Relation::AtLeast, THREAD_OVER_TASK),
         Basis::Ranges,
-        vec![Comparison {
-            a: Side::contestant("blocking-thread-spawn-join", Phase::Unphased),
-            b: Side::contestant("stream-tokio-spawn-join", Phase::Unphased),
-        }],
+        vec![Comparison::contestants("blocking-thread-spawn-join", "stream-tokio-spawn-join", Phase::Unphased)],
     )]
 }
 

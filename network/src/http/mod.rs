@@ -17,7 +17,7 @@ use measure::summary::{ContestantInfo, Summary};
 
 use crate::discussion;
 use measure::compare::{Basis, Relation};
-use measure::judge::{ClaimSpec, Comparison, Phase, Side};
+use measure::judge::{ClaimSpec, Comparison, Phase};
 
 /// The http scenario, as the lab's registry lists it.
 #[derive(Debug, Clone, Copy, Default)]
@@ -38,7 +38,7 @@ pub fn claim_table() -> Vec<ClaimSpec> {
             CPU_DEFINITION,
             (Relation::AtMost, 1.0),
             Basis::Ranges,
-            pair("stream-hyper", "blocking-std"),
+            vec![Comparison::contestants("stream-hyper", "blocking-std", Phase::Unphased)],
         ),
         ClaimSpec::new(
             "The same for the convenience libraries: `stream-reqwest` below `blocking-ureq` in client CPU µs per \
@@ -47,14 +47,9 @@ pub fn claim_table() -> Vec<ClaimSpec> {
             CPU_DEFINITION,
             (Relation::AtMost, 1.0),
             Basis::Ranges,
-            pair("stream-reqwest", "blocking-ureq"),
+            vec![Comparison::contestants("stream-reqwest", "blocking-ureq", Phase::Unphased)],
         ),
     ]
-}
-
-/// `a` against `b` on the unphased run.
-fn pair(a: &str, b: &str) -> Vec<Comparison> {
-    vec![Comparison { a: Side::contestant(a, Phase::Unphased), b: Side::contestant(b, Phase::Unphased) }]
 }
 
 impl Scenario for HttpScenario {

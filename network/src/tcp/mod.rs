@@ -19,7 +19,7 @@ use measure::summary::{ContestantInfo, Summary};
 
 use crate::discussion;
 use measure::compare::{Basis, Relation};
-use measure::judge::{ClaimSpec, Comparison, Phase, Side};
+use measure::judge::{ClaimSpec, Comparison, Phase};
 
 /// The tcp scenario, as the lab's registry lists it.
 #[derive(Debug, Clone, Copy, Default)]
@@ -39,7 +39,7 @@ pub fn claim_table() -> Vec<ClaimSpec> {
             BATCHES_DEFINITION,
             (Relation::AtLeast, 10.0),
             Basis::Ranges,
-            pair("stream-tokio-tasks", "trap-blocking-in-task"),
+            vec![Comparison::contestants("stream-tokio-tasks", "trap-blocking-in-task", Phase::Unphased)],
         ),
         ClaimSpec::new(
             "`spawn_blocking` recovers most of it: `trap-spawn-blocking` reaches at least half the batches/s of \
@@ -48,14 +48,9 @@ pub fn claim_table() -> Vec<ClaimSpec> {
             BATCHES_DEFINITION,
             (Relation::AtLeast, 0.5),
             Basis::Ranges,
-            pair("trap-spawn-blocking", "stream-tokio-tasks"),
+            vec![Comparison::contestants("trap-spawn-blocking", "stream-tokio-tasks", Phase::Unphased)],
         ),
     ]
-}
-
-/// `a` against `b` on the unphased run.
-fn pair(a: &str, b: &str) -> Vec<Comparison> {
-    vec![Comparison { a: Side::contestant(a, Phase::Unphased), b: Side::contestant(b, Phase::Unphased) }]
 }
 
 impl Scenario for TcpScenario {
