@@ -12,7 +12,7 @@ mod trial;
 use std::fmt::Write as _;
 
 use measure::compare::{Basis, Relation};
-use measure::judge::{ClaimSpec, Comparison, Phase, Side};
+use measure::judge::{ClaimSpec, Comparison, Phase, Side, Who};
 use measure::record::TrialRequest;
 use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
 use measure::summary::{ContestantInfo, Summary};
@@ -160,6 +160,12 @@ pub fn claim_table() -> Vec<ClaimSpec> {
     let kib = Phase::Named(phase(10_000, 1024));
     let task = |phase: &Phase| Side::contestant("stream-tokio-task", phase.clone());
     let payload = || Side::value(1024.0, "the 1 KiB payload");
+    let coroutine = |phase: &Phase| Side {
+        who: Who::Lowest(
+            Contestant::ALL.iter().filter(|c| c.coroutine_config().is_some()).map(|c| c.info().name).collect(),
+        ),
+        phase: phase.clone(),
+    };
     vec![
         ClaimSpec::new(
             format!(
@@ -196,6 +202,19 @@ pub fn claim_table() -> Vec<ClaimSpec> {
             (Relation::AtLeast, PAYLOAD_SHARE_FACTOR),
             Basis::Ranges,
             vec![Comparison { a: Side::contestant("blocking-thread-64k", kib.clone()), b: payload() }],
+        ),
+        ClaimSpec::new(
+            "At 10,000 units of 1 KiB, a waiting coroutine's resident memory lies between a task's and a thread's: \
+             the leanest `may` coroutine holds more than a waiting tokio task and less than a waiting thread with a \
+             64 KiB stack (issue 17's expectation for Rust's counterpart of virtual threads).",
+            HEADLINE,
+            RSS_DEFINITION,
+            (Relation::AtLeast, 1.0),
+            Basis::Ranges,
+            vec![
+                Comparison { a: coroutine(&kib), b: task(&kib) },
+                Comparison { a: Side::contestant("blocking-thread-64k", kib.clone()), b: coroutine(&kib) },
+            ],
         ),
     ]
 }
@@ -279,7 +298,89 @@ fn discussion(summary: &Summary) -> String {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeMap;
+
+    use measure::record::Status;
+    use measure::summary::{ContestantSummary, Environment, Method, Verdict};
+
     use super::*;
+
+    /// A summary where every contestant holds `rss(name)` resident bytes per unit at every phase.
+    fn summary_with(rss: impl Fn(&str) -> f64) -> Summary {
+        let contestants = Contestant::ALL
+            .iter()
+            .map(|c| {
+                let info = c.info();
+                let r = rss(&info.name);
+                let stats = measure::stats::summarize(&[vec![r * 0.99], vec![r], vec![r * 1.01]]).expect("samples");
+                let metrics = [phase(10_000, 0), phase(10_000, 1024)]
+                    .into_iter()
+                    .map(|p| (format!("{p}.{HEADLINE}"), stats.clone()))
+                    .collect();
+                ContestantSummary {
+                    name: info.name,
+                    family: info.family,
+                    description: info.description,
+                    status: Status::Ok,
+                    reason: None,
+                    checks: vec![],
+                    metrics,
+                    skipped_phases: BTreeMap::new(),
+                }
+            })
+            .collect();
+        Summary {
+            scenario: "memory".into(),
+            lab_version: "test".into(),
+            git_rev: "unknown".into(),
+            git_dirty: false,
+            render_git_rev: "unknown".into(),
+            render_git_dirty: false,
+            started_utc: String::new(),
+            finished_utc: String::new(),
+            environment: Environment { cores: 2, ..Environment::default() },
+            method: Method {
+                quick: false,
+                forks: 3,
+                warmup: 0,
+                iterations: 1,
+                accounting: 1,
+                noise_threshold: 0.2,
+                seed: 0,
+                trial_timeout_s: 300.0,
+            },
+            params: BTreeMap::new(),
+            contestants,
+            claims: vec![],
+            command: String::new(),
+            raw_file: String::new(),
+            phases: vec![phase(10_000, 0), phase(10_000, 1024)],
+        }
+    }
+
+    fn coroutine_verdict(summary: &Summary) -> Verdict {
+        claim_table()
+            .iter()
+            .map(|spec| measure::judge::judge(summary, spec))
+            .find(|c| c.text.contains("a waiting coroutine's resident memory lies between"))
+            .map(|c| c.verdict)
+            .expect("the coroutine claim")
+    }
+
+    #[test]
+    fn the_coroutine_claim_holds_between_task_and_thread_and_fails_above_the_thread() {
+        let between = |name: &str| match name {
+            n if n.starts_with("stream") => 1_500.0,
+            n if n.starts_with("coroutine") => 5_000.0,
+            _ => 10_000.0,
+        };
+        assert_eq!(coroutine_verdict(&summary_with(between)), Verdict::Holds);
+        // The leanest coroutine is judged: one heavy coroutine variant does not fail the claim.
+        let one_lean = |name: &str| if name == "coroutine-may" { 20_000.0 } else { between(name) };
+        assert_eq!(coroutine_verdict(&summary_with(one_lean)), Verdict::Holds);
+        let above = |name: &str| if name.starts_with("coroutine") { 20_000.0 } else { between(name) };
+        assert_eq!(coroutine_verdict(&summary_with(above)), Verdict::Fails);
+    }
 
     #[test]
     fn the_slope_cancels_a_fixed_cost() {

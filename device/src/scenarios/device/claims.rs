@@ -22,6 +22,10 @@ pub(crate) const FEW_FRACTION: f64 = 0.9;
 pub(crate) const PRECISION_MS: f64 = 0.5;
 /// How many times the best blocking contestant's throughput the best stream contestant must reach at 10,000.
 pub(crate) const STREAMS_AHEAD: f64 = 2.0;
+/// How many times the best OS-thread contestant's throughput the best coroutine contestant must reach at 10,000.
+pub(crate) const COROUTINES_OVER_THREADS: f64 = 5.0;
+/// Share of the best stream contestant's throughput the best coroutine contestant must reach at 100,000.
+pub(crate) const COROUTINES_OF_STREAMS: f64 = 0.5;
 /// How many times a stream's resident memory per waiting call a parked thread's must be.
 pub(crate) const THREAD_MEMORY: f64 = 10.0;
 /// The published study's best model at 100,000 in flight, in `measure/references.json`.
@@ -75,6 +79,7 @@ pub(crate) fn table(summary: &Summary) -> Vec<ClaimSpec> {
             .collect()
     };
     let at_10k = Phase::Named("in_flight_10000".to_string());
+    let at_100k = Phase::Named("in_flight_100000".to_string());
     let study = references::figure("device", STUDY_BEST);
     let top_ideal = levels.last().and_then(|(level, _)| ideal(summary, *level));
     let study_share = study.and_then(|f| f.study_ratio());
@@ -136,7 +141,37 @@ pub(crate) fn table(summary: &Summary) -> Vec<ClaimSpec> {
             Basis::Ranges,
             vec![Comparison {
                 a: Side { who: Who::Highest(on_device(Family::Stream)), phase: at_10k.clone() },
-                b: Side { who: Who::Highest(on_device(Family::Blocking)), phase: at_10k },
+                b: Side { who: Who::Highest(on_device(Family::Blocking)), phase: at_10k.clone() },
+            }],
+        ),
+        ClaimSpec::new(
+            format!(
+                "At 10,000 in flight on the shared device, the best coroutine contestant (blocking-style code on \
+                 `may`) sustains at least {COROUTINES_OVER_THREADS}× the calls per second of the best OS-thread \
+                 contestant (steady window)"
+            ),
+            HEADLINE,
+            STEADY_OPS,
+            (Relation::AtLeast, COROUTINES_OVER_THREADS),
+            Basis::Ranges,
+            vec![Comparison {
+                a: Side { who: Who::Highest(on_device(Family::Coroutine)), phase: at_10k.clone() },
+                b: Side { who: Who::Highest(on_device(Family::Blocking)), phase: at_10k.clone() },
+            }],
+        ),
+        ClaimSpec::new(
+            format!(
+                "At 100,000 in flight on the shared device, where OS threads cannot run, the best coroutine \
+                 contestant reaches at least {COROUTINES_OF_STREAMS} of the best stream contestant's calls per \
+                 second (steady window)"
+            ),
+            HEADLINE,
+            STEADY_OPS,
+            (Relation::AtLeast, COROUTINES_OF_STREAMS),
+            Basis::Ranges,
+            vec![Comparison {
+                a: Side { who: Who::Highest(on_device(Family::Coroutine)), phase: at_100k.clone() },
+                b: Side { who: Who::Highest(on_device(Family::Stream)), phase: at_100k },
             }],
         ),
         ClaimSpec::new(
@@ -369,6 +404,25 @@ pub(crate) mod tests {
         let slow = summary_with(|_, level| if level == 100_000 { 0.01 } else { 0.5 });
         assert_eq!(verdict(&slow, "At the highest level on the shared device, over the whole run"), Verdict::Fails);
         assert_eq!(verdict(&slow, "At 10,000 in flight"), Verdict::Fails);
+    }
+
+    #[test]
+    fn coroutine_claims_compare_the_best_coroutine_with_the_best_thread_and_the_best_stream() {
+        let coroutines_ahead = "At 10,000 in flight on the shared device, the best coroutine";
+        let at_100k = "At 100,000 in flight on the shared device, where OS threads cannot run";
+        // Coroutines at 6× the threads at 10,000 and at 0.6 of the streams at 100,000.
+        let fast = summary_with(|name, level| match (name.starts_with("coroutine"), level) {
+            (true, 10_000) => 0.36,
+            (true, _) => 0.3,
+            (false, _) if name.starts_with("blocking") && level == 10_000 => 0.06,
+            _ => 0.5,
+        });
+        assert_eq!(verdict(&fast, coroutines_ahead), Verdict::Holds);
+        assert_eq!(verdict(&fast, at_100k), Verdict::Holds);
+        // Coroutines no faster than threads, and at a fifth of the streams.
+        let slow = summary_with(|name, _| if name.starts_with("stream") { 0.5 } else { 0.1 });
+        assert_eq!(verdict(&slow, coroutines_ahead), Verdict::Fails);
+        assert_eq!(verdict(&slow, at_100k), Verdict::Fails);
     }
 
     #[test]
