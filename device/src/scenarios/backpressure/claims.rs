@@ -71,7 +71,7 @@ pub(crate) fn table(summary: &Summary) -> Vec<ClaimSpec> {
         .collect();
     vec![
         ClaimSpec::new(
-            "Every bounded contestant of both families kept at most the bound + 1 calls outstanding (exact \
+            "Every bounded contestant of every family kept at most the bound + 1 calls outstanding (exact \
              high-water mark, worst iteration)",
             MAX_OUT,
             MAX_OUT_DEFINITION,

@@ -28,7 +28,7 @@ const MIB: f64 = 1_048_576.0;
 const TEMPLATE: &str = include_str!("templates/discussion.md");
 
 /// The start of each claim's text, as [`super::claims::table`] words it.
-const BOUND_CLAIM: &str = "Every bounded contestant of both families kept at most the bound + 1";
+const BOUND_CLAIM: &str = "Every bounded contestant of every family kept at most the bound + 1";
 const UNBOUNDED_CLAIM: &str = "Cheap concurrency still needs admission control";
 const STYLE_CLAIM: &str = "With the same bound and the same device, the style does not matter";
 const NOT_BOUNDED_CLAIM: &str = "A thread per item is not bounded by thread creation";
@@ -139,14 +139,27 @@ fn duration_span(lo_us: f64, hi_us: f64) -> String {
     }
 }
 
-/// `, in both families`, `, all of the stream family` or nothing, for the contestants listed.
+/// `, in every family`, `, in the stream and blocking families`, `, all of the stream family` or nothing, for the
+/// contestants listed.
 fn families(summary: &Summary, listed: &[(String, &MetricStats)]) -> String {
-    let has = |f: Family| listed.iter().any(|(n, _)| summary.contestant(n).is_some_and(|c| c.family == f));
-    match (has(Family::Stream), has(Family::Blocking)) {
-        (true, true) => ", in both families".to_string(),
-        (true, false) => ", all of the stream family".to_string(),
-        (false, true) => ", all of the blocking family".to_string(),
-        (false, false) => String::new(),
+    let present: Vec<&str> = [Family::Stream, Family::Blocking, Family::Coroutine]
+        .into_iter()
+        .filter(|f| listed.iter().any(|(n, _)| summary.contestant(n).is_some_and(|c| c.family == *f)))
+        .map(Family::as_str)
+        .collect();
+    let all = summary
+        .contestants
+        .iter()
+        .map(|c| c.family)
+        .filter(|f| *f != Family::Baseline)
+        .collect::<std::collections::BTreeSet<_>>()
+        .len();
+    match present.as_slice() {
+        [] => String::new(),
+        [one] => format!(", all of the {one} family"),
+        _ if present.len() == all => ", in every family".to_string(),
+        [a, b] => format!(", in the {a} and {b} families"),
+        _ => format!(", in the {} families", present.join(", ")),
     }
 }
 
@@ -666,7 +679,7 @@ fn throughput(summary: &Summary, out: &mut String) {
 
 fn cost(summary: &Summary, out: &mut String) {
     let mut parts = Vec::new();
-    for family in [Family::Stream, Family::Blocking] {
+    for family in [Family::Stream, Family::Blocking, Family::Coroutine] {
         let (cpu, threads, rss) = (
             bounded_median(summary, Some(family), "cpu_us_per_call"),
             bounded_median(summary, Some(family), "threads"),
@@ -736,7 +749,7 @@ fn pick(summary: &Summary, out: &mut String) {
         ("holds", "holds", Some(x)) => {
             let _ = write!(
                 out,
-                "Choose the admission before the style. Every bounded shape here, in either family, kept its bound; \
+                "Choose the admission before the style. Every bounded shape here, in any family, kept its bound; \
                  the task per item without one had {} calls on the device at once, at least {}× the bound (both \
                  claims hold). Cheap concurrency is what made that possible: nothing in spawning a task pushes back, \
                  so the bound has to be written down (`buffer_unordered(n)`, a semaphore, a bounded channel, a pool \
@@ -746,7 +759,7 @@ fn pick(summary: &Summary, out: &mut String) {
             );
         }
         ("holds", _, _) => out.push_str(
-            "Every bounded shape here, in either family, kept its bound (that claim holds); choose any of them for \
+            "Every bounded shape here, in any family, kept its bound (that claim holds); choose any of them for \
              the bound itself.",
         ),
         ("fails", _, _) if !bounded.is_empty() => out.push_str(
@@ -806,7 +819,7 @@ mod tests {
     fn a_clean_run_tells_what_held_and_what_piled_up() {
         let text = judged(&summary());
         assert!(
-            text.contains("All 8 bounded contestants, in both families, stayed within the bound of 16 (+ 1 tolerated)"),
+            text.contains("All 9 bounded contestants, in every family, stayed within the bound of 16 (+ 1 tolerated)"),
             "{text}"
         );
         assert!(text.contains("exactly 16 calls outstanding"), "{text}");
@@ -840,7 +853,7 @@ mod tests {
         assert!(text.contains("`stream-tasks` failed: bounded_outstanding failed"), "{text}");
         assert!(text.contains("`blocking-unbounded` timed out: killed after 300 s"), "{text}");
         assert!(text.contains("`stream-flume-workers` was cut short"), "{text}");
-        assert!(text.contains("6 of the 8 bounded contestants ran cleanly"), "{text}");
+        assert!(text.contains("7 of the 9 bounded contestants ran cleanly"), "{text}");
         assert!(!text.contains("A thread per item, no admission"), "{text}");
     }
 
@@ -867,7 +880,9 @@ mod tests {
         }
         let text = judged(&s);
         assert!(
-            text.contains("4 of the 8 bounded contestants ran cleanly; those, all of the stream family, stayed"),
+            text.contains(
+                "5 of the 9 bounded contestants ran cleanly; those, in the stream and coroutine families, stayed"
+            ),
             "{text}"
         );
     }

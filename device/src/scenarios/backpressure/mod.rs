@@ -29,9 +29,10 @@ use crate::trial::{self, TrialSpec};
 pub struct BackpressureScenario;
 
 /// Every backpressure contestant, in report order: the bounded stream shapes, the stream task per item with no
-/// admission, the bounded blocking shapes, then the thread per item with no admission. All call the shared
-/// device; no stream contestant runs outside tokio's cooperative budget.
-pub const CONTESTANTS: [Contestant; 10] = [
+/// admission, the bounded blocking shapes, the thread per item with no admission, then `limit` `may` coroutines
+/// (the coroutine family's bounded shape: one coroutine per allowed call). All call the shared device; no stream
+/// contestant runs outside tokio's cooperative budget.
+pub const CONTESTANTS: [Contestant; 11] = [
     Contestant::Stream { shape: StreamShape::Buffered, free: false, timer: Timer::Device },
     Contestant::Stream { shape: StreamShape::BufferUnordered, free: false, timer: Timer::Device },
     Contestant::Stream { shape: StreamShape::Tasks, free: false, timer: Timer::Device },
@@ -42,6 +43,7 @@ pub const CONTESTANTS: [Contestant; 10] = [
     Contestant::Blocking { shape: BlockingShape::ChannelWorkers(ChannelFlavor::Flume), timer: Timer::Device },
     Contestant::Blocking { shape: BlockingShape::ChannelWorkers(ChannelFlavor::Std), timer: Timer::Device },
     Contestant::Blocking { shape: BlockingShape::ThreadPerItem, timer: Timer::Device },
+    Contestant::Coroutine { carriers: None, timer: Timer::Device },
 ];
 
 /// The headline metric: the exact high-water mark of outstanding calls (lower is better: the bound is the
