@@ -105,6 +105,7 @@ pub fn discussion(summary: &Summary) -> String {
         ("bridge_batched_ms", num(ms(summary, "stream-bridge-blocking-send-batched", c))),
         ("condvar_ms", num(ms(summary, CONDVAR, c))),
         ("fastest_crate_ms", num(fastest(summary, BLOCKING_CRATES, c).map(|(_, m)| m))),
+        ("coroutine_rules", pipelines::coroutine::rules_note(summary).unwrap_or_default()),
     ]);
     measure::template::render_or_note("handoff/discussion.md", TEMPLATE, context)
 }

@@ -1,5 +1,5 @@
-//! The scheduling probe: a 1 ms tick, as a tokio task in the async contestants and as a thread in the blocking
-//! ones, recording how late each tick runs. Blocking calls on a runtime's workers show as late ticks.
+//! The scheduling probe: a 1 ms tick, as a tokio task in the async contestants, as a thread in the blocking
+//! ones and as a `may` coroutine in the coroutine ones, recording how late each tick runs. Blocking calls on a runtime's workers show as late ticks.
 //!
 //! The tokio timer has a resolution of 1 ms, so a tokio tick can run up to about 1 ms late on an idle runtime;
 //! `std::thread::sleep` has no such rounding. Compare tokio contestants with each other on this figure.
@@ -19,6 +19,19 @@ pub async fn ticks_async(stop: Arc<AtomicBool>) -> LatencyRecorder {
     while !stop.load(Ordering::Relaxed) {
         let due = Instant::now() + PERIOD;
         tokio::time::sleep_until(due.into()).await;
+        late.record_us(lateness_us(due));
+    }
+    late
+}
+
+/// Tick as a `may` coroutine until `stop` is set (`may::coroutine::sleep`, whole milliseconds, on `may`'s
+/// timer thread); how late each tick ran, in microseconds. A carrier blocked by a thread-blocking call shows here
+/// as it does for a tokio worker.
+pub fn ticks_coroutine(stop: &AtomicBool) -> LatencyRecorder {
+    let mut late = LatencyRecorder::new();
+    while !stop.load(Ordering::Relaxed) {
+        let due = Instant::now() + PERIOD;
+        may::coroutine::sleep(PERIOD);
         late.record_us(lateness_us(due));
     }
     late

@@ -293,6 +293,9 @@ fn discussion(summary: &Summary) -> String {
     if rows == 0 {
         return "_Fewer than two counts ran: no regression over the counts._".to_string();
     }
+    if let Some(rules) = pipelines::coroutine::rules_note(summary) {
+        let _ = writeln!(out, "\n{rules}");
+    }
     out
 }
 

@@ -76,7 +76,23 @@ pub fn connect_std(addr: SocketAddr) -> Result<TcpStream, NetworkError> {
 }
 
 /// One exchange on a blocking std stream: write the request, block until the reply is read.
-pub fn exchange_std(mut stream: &TcpStream, addr: SocketAddr, seq: u64, conn: usize) -> Result<(), Fail> {
+pub fn exchange_std(stream: &TcpStream, addr: SocketAddr, seq: u64, conn: usize) -> Result<(), Fail> {
+    exchange_blocking(stream, addr, seq, conn)
+}
+
+/// Connect a `may` stream (blocking-style calls that park the coroutine) with no delay and bounded reads and
+/// writes.
+pub fn connect_may(addr: SocketAddr) -> Result<may::net::TcpStream, NetworkError> {
+    let stream = may::net::TcpStream::connect(addr).map_err(|e| NetworkError::io("connecting to", addr, e))?;
+    let _ = stream.set_nodelay(true);
+    stream.set_read_timeout(Some(IO_TIMEOUT)).map_err(|e| NetworkError::io("configuring", addr, e))?;
+    stream.set_write_timeout(Some(IO_TIMEOUT)).map_err(|e| NetworkError::io("configuring", addr, e))?;
+    Ok(stream)
+}
+
+/// One exchange written in the blocking style on any stream: write the request, wait until the reply is read
+/// (a std stream blocks the thread, a `may` stream parks the coroutine).
+pub fn exchange_blocking<S: Read + Write>(mut stream: S, addr: SocketAddr, seq: u64, conn: usize) -> Result<(), Fail> {
     let token = wire::token(seq, conn);
     stream.write_all(&wire::request(seq, token)).map_err(|e| Fail::Error(NetworkError::io("writing to", addr, e)))?;
     let mut reply = [0u8; FRAME];

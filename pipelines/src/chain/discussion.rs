@@ -63,6 +63,7 @@ pub fn discussion(summary: &Summary) -> String {
         "near_loop_holds": near_loop == Some(Verdict::Holds),
         "near_loop_verdict": near_loop.map_or("not judged", Verdict::as_str),
         "near_loop_factor": NEAR_LOOP_AT_0.to_string(),
+        "coroutine_rules": crate::coroutine::rules_note(summary),
     });
     measure::template::render_or_note("chain/discussion.md", TEMPLATE, context)
 }

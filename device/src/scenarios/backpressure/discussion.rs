@@ -67,6 +67,7 @@ pub(crate) fn discussion(summary: &Summary) -> String {
         "cost": section(summary, cost),
         "semantics": section(summary, semantics),
         "pick": section(summary, pick),
+        "coroutine_rules": pipelines::coroutine::rules_note(summary),
     });
     measure::template::render_or_note("backpressure/discussion.md", TEMPLATE, context)
 }

@@ -47,6 +47,7 @@ pub(crate) fn discussion(summary: &Summary) -> String {
         "budget": summary.param("budget_ms").map(|b| format!("{:.1}", b / 1e3)),
         "cut": cut_short(summary),
         "pick": pick(summary),
+        "coroutine_rules": pipelines::coroutine::rules_note(summary),
     });
     measure::template::render_or_note("device/discussion.md", TEMPLATE, context)
 }

@@ -7,8 +7,11 @@
 //!   runtime's 2 workers.
 //! - [`trap_spawn_blocking`] (`trap-spawn-blocking`): the same calls inside `spawn_blocking`.
 //! - [`trap_block_in_place`] (`trap-block-in-place`): the same calls inside `block_in_place`.
+//! - [`coroutine_may`] (`coroutine-may`): a `may` coroutine per connection on 2 carriers, `may::net::TcpStream`:
+//!   blocking-style code whose waits park the coroutine.
 
 pub mod blocking_threads;
+pub mod coroutine_may;
 pub mod tokio_tasks;
 pub mod trap_block_in_place;
 pub mod trap_blocking_in_task;
@@ -34,15 +37,18 @@ pub enum TcpContestant {
     SpawnBlocking,
     /// [`trap_block_in_place`].
     BlockInPlace,
+    /// [`coroutine_may`].
+    CoroutineMay,
 }
 
 /// Every contestant, in report order.
-pub const ALL: [TcpContestant; 5] = [
+pub const ALL: [TcpContestant; 6] = [
     TcpContestant::BlockingThreads,
     TcpContestant::TokioTasks,
     TcpContestant::BlockingInTask,
     TcpContestant::SpawnBlocking,
     TcpContestant::BlockInPlace,
+    TcpContestant::CoroutineMay,
 ];
 
 impl TcpContestant {
@@ -54,6 +60,7 @@ impl TcpContestant {
             TcpContestant::BlockingInTask => "trap-blocking-in-task",
             TcpContestant::SpawnBlocking => "trap-spawn-blocking",
             TcpContestant::BlockInPlace => "trap-block-in-place",
+            TcpContestant::CoroutineMay => "coroutine-may",
         }
     }
 
@@ -64,6 +71,12 @@ impl TcpContestant {
 
     /// What it is, for `lab list` and the report.
     pub fn info(self) -> ContestantInfo {
+        let coroutine = format!(
+            "A `may` coroutine per persistent connection ({}), `may::net::TcpStream` `write_all` + `read_exact` \
+             written in the blocking style (the coroutine parks, not its carrier); batches released and joined \
+             over `may::sync::mpsc` channels.",
+            coroutine_may::CONFIG.describe()
+        );
         let (family, description) = match self {
             TcpContestant::BlockingThreads => (
                 Family::Blocking,
@@ -90,6 +103,7 @@ impl TcpContestant {
                 "Tokio tasks on 2 workers, each std `TcpStream` exchange inside `tokio::task::block_in_place` \
                  (the worker's other tasks move to a new worker while it blocks).",
             ),
+            TcpContestant::CoroutineMay => (Family::Coroutine, coroutine.as_str()),
         };
         ContestantInfo { name: self.name().to_string(), family, description: description.to_string() }
     }
@@ -102,6 +116,7 @@ impl TcpContestant {
             TcpContestant::BlockingInTask => trap_blocking_in_task::run(job, go),
             TcpContestant::SpawnBlocking => trap_spawn_blocking::run(job, go),
             TcpContestant::BlockInPlace => trap_block_in_place::run(job, go),
+            TcpContestant::CoroutineMay => coroutine_may::run(job, go),
         }
     }
 }

@@ -1,0 +1,138 @@
+//! `coroutine-may`: one `may` coroutine per persistent connection on 2 carrier threads, each exchange a
+//! `may::net::TcpStream` `write_all` + `read_exact` written in the blocking style (the coroutine parks while the
+//! socket is not ready, its carrier runs another); batches released and joined over `may::sync::mpsc`
+//! channels, a probe coroutine ticking beside.
+//!
+//! The coroutines keep `may`'s rules (`docs/coroutines.md`): every wait goes through `may`'s sockets, channels or
+//! sleep, none through a thread-blocking call, and no thread-local is held across a wait. The calling thread (not
+//! a carrier) releases each batch with one message per connection and waits for one message back from each.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use may::sync::mpsc;
+use measure::latency::LatencyRecorder;
+use measure::meter::Meter;
+use pipelines::coroutine::{self, CoroutineConfig};
+use pipelines::LiveStages;
+
+use crate::error::NetworkError;
+use crate::outcome::Outcome;
+use crate::tcp::exchange::{self, record, TcpJob};
+use crate::tick;
+
+/// How the contestant configures `may`: 2 carriers (one per core of the lab's machine) and `may`'s default stack.
+pub const CONFIG: CoroutineConfig = CoroutineConfig::new(2);
+
+/// What the calling thread tells a connection's coroutine.
+enum Order {
+    /// Make batch `n`'s exchanges.
+    Batch(u64),
+    /// The run is over (or could not start): return.
+    Stop,
+}
+
+/// Run `job`, calling `go` once every coroutine has connected and waits for its first batch.
+pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
+    CONFIG.apply();
+    let job = Arc::new(job.clone());
+    let live = Arc::new(LiveStages::new());
+    let stop = Arc::new(AtomicBool::new(false));
+    let probe = {
+        let stop = Arc::clone(&stop);
+        coroutine::spawn("tcp-probe", CONFIG.stack_words, &live, move || tick::ticks_coroutine(&stop))
+            .map_err(|e| NetworkError::setup("the probe coroutine", e))?
+    };
+    let (done_tx, done_rx) = mpsc::channel::<()>();
+    let mut orders = Vec::with_capacity(job.connections);
+    let mut handles = Vec::with_capacity(job.connections);
+    for index in 0..job.connections {
+        let (order_tx, order_rx) = mpsc::channel::<Order>();
+        let (job, done_tx) = (Arc::clone(&job), done_tx.clone());
+        let spawned = coroutine::spawn("tcp-conn", CONFIG.stack_words, &live, move || {
+            connection(&job, index, &order_rx, &done_tx)
+        });
+        match spawned {
+            Ok(handle) => {
+                orders.push(order_tx);
+                handles.push(handle);
+            }
+            Err(e) => {
+                // Send the coroutines already spawned home, then report.
+                for order in &orders {
+                    let _ = order.send(Order::Stop);
+                }
+                stop.store(true, Ordering::Relaxed);
+                for handle in handles {
+                    let _ = handle.join();
+                }
+                let _ = probe.join();
+                return Err(NetworkError::setup("a connection coroutine", e));
+            }
+        }
+    }
+    drop(done_tx);
+    // Every coroutine reports once when it has connected (or failed to).
+    for _ in 0..job.connections {
+        let _ = done_rx.recv();
+    }
+    go();
+    let mut batches = LatencyRecorder::new();
+    for batch in 0..job.batches {
+        let started = Instant::now();
+        for order in &orders {
+            let _ = order.send(Order::Batch(batch));
+        }
+        for _ in 0..job.connections {
+            let _ = done_rx.recv();
+        }
+        batches.record_us(u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX));
+    }
+    for order in &orders {
+        let _ = order.send(Order::Stop);
+    }
+    stop.store(true, Ordering::Relaxed);
+    let mut outcome = Outcome::new(job.total());
+    for handle in handles {
+        match handle.join() {
+            Ok(part) => outcome.merge(part),
+            Err(_) => outcome.wrong("a connection coroutine panicked".to_string()),
+        }
+    }
+    outcome.probe = probe.join().unwrap_or_default();
+    outcome.latencies = batches;
+    // The carriers and `may`'s timer thread run the coroutines; the calling thread releases the batches.
+    outcome.client_threads = CONFIG.carriers as u64 + 2;
+    Ok(outcome)
+}
+
+fn connection<M: Meter>(
+    job: &TcpJob<M>,
+    index: usize,
+    orders: &mpsc::Receiver<Order>,
+    done: &mpsc::Sender<()>,
+) -> Outcome {
+    let mut outcome = Outcome::default();
+    let mut stream = match exchange::connect_may(job.addr) {
+        Ok(stream) => Some(stream),
+        Err(err) => {
+            outcome.first_error = Some(err.to_string());
+            None
+        }
+    };
+    let _ = done.send(());
+    while let Ok(Order::Batch(batch)) = orders.recv() {
+        for seq in job.seqs(batch, index) {
+            job.meter.admit(1);
+            let result = match stream.as_mut() {
+                Some(s) => exchange::exchange_blocking(s, job.addr, seq, index),
+                None => Err(exchange::Fail::Error(NetworkError::Closed { addr: job.addr })),
+            };
+            record(&mut outcome, seq, result, &mut stream);
+            job.meter.leave(1);
+        }
+        let _ = done.send(());
+    }
+    outcome
+}
