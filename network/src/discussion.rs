@@ -34,5 +34,8 @@ pub fn discussion(summary: &Summary, baseline: &str, metrics: &[&str]) -> String
             summary.method.forks
         );
     }
+    if let Some(rules) = pipelines::coroutine::rules_note(summary) {
+        let _ = writeln!(out, "\n{rules}");
+    }
     out
 }
