@@ -143,6 +143,98 @@ where
     })
 }
 
+/// A `may` coroutine per connection: the same shape as [`threads`], on `config`'s carriers. Each coroutine makes
+/// its client with `connect` and one priming call, reports on a `may` channel and parks on a `may::sync::SyncFlag`
+/// until the calling thread (not a carrier) has heard from every one; then they take sequence numbers from a
+/// shared counter until `requests` are taken, a probe coroutine ticking beside them. `connect` and `call` must
+/// wait only in `may`'s primitives (a `may` socket), never in a thread-blocking call.
+pub fn coroutines<M, C, S, R>(
+    job: &HttpJob<M>,
+    go: &mut dyn FnMut(),
+    config: pipelines::coroutine::CoroutineConfig,
+    connect: S,
+    call: R,
+) -> Result<Outcome, NetworkError>
+where
+    M: Meter,
+    C: 'static,
+    S: Fn() -> C + Send + Sync + 'static,
+    R: Fn(&mut C, u64) -> Result<(), Fail> + Send + Sync + 'static,
+{
+    use pipelines::coroutine;
+    config.apply();
+    let live = Arc::new(pipelines::LiveStages::new());
+    let job = Arc::new(job.clone());
+    let (connect, call) = (Arc::new(connect), Arc::new(call));
+    let next = Arc::new(AtomicU64::new(0));
+    let (run, start) = (Arc::new(AtomicBool::new(false)), Arc::new(may::sync::SyncFlag::new()));
+    let stop = Arc::new(AtomicBool::new(false));
+    let (arrived_tx, arrived_rx) = may::sync::mpsc::channel::<()>();
+    let mut handles = Vec::with_capacity(job.in_flight);
+    for index in 0..job.in_flight {
+        let (job, connect, call, next) = (Arc::clone(&job), Arc::clone(&connect), Arc::clone(&call), Arc::clone(&next));
+        let (run, flag, arrived) = (Arc::clone(&run), Arc::clone(&start), arrived_tx.clone());
+        let spawned = coroutine::spawn("http-conn", config.stack_words, &live, move || {
+            let mut client = connect();
+            let _ = call(&mut client, PRIMING_BASE + index as u64);
+            let mut outcome = Outcome::default();
+            let _ = arrived.send(());
+            flag.wait();
+            if !run.load(Ordering::Acquire) {
+                return outcome;
+            }
+            loop {
+                let seq = next.fetch_add(1, Ordering::Relaxed);
+                if seq >= job.requests {
+                    break;
+                }
+                job.meter.admit(1);
+                let started = Instant::now();
+                let result = call(&mut client, seq);
+                job.meter.leave(1);
+                record(&mut outcome, seq, result, started);
+            }
+            outcome
+        });
+        match spawned {
+            Ok(handle) => handles.push(handle),
+            Err(e) => {
+                // The coroutines already spawned wait at the start line: send them home.
+                start.fire();
+                for handle in handles {
+                    let _ = handle.join();
+                }
+                return Err(NetworkError::setup("a connection coroutine", e));
+            }
+        }
+    }
+    drop(arrived_tx);
+    for _ in 0..job.in_flight {
+        let _ = arrived_rx.recv();
+    }
+    let probe = {
+        let stop = Arc::clone(&stop);
+        coroutine::spawn("http-probe", config.stack_words, &live, move || tick::ticks_coroutine(&stop))
+    };
+    go();
+    run.store(true, Ordering::Release);
+    start.fire();
+    let mut outcome = Outcome::new(job.requests);
+    for handle in handles {
+        match handle.join() {
+            Ok(part) => outcome.merge(part),
+            Err(_) => outcome.wrong("a connection coroutine panicked".to_string()),
+        }
+    }
+    stop.store(true, Ordering::Relaxed);
+    if let Ok(probe) = probe {
+        outcome.probe = probe.join().unwrap_or_default();
+    }
+    // The carriers and `may`'s timer thread run the coroutines; the calling thread waits for them.
+    outcome.client_threads = config.carriers as u64 + 2;
+    Ok(outcome)
+}
+
 /// A stream of calls: `in_flight` priming calls through `buffer_unordered` to open the pool's connections, then
 /// `go`, then the `requests` calls through `buffer_unordered(in_flight)`, on `runtime`, with the probe task
 /// ticking on it.

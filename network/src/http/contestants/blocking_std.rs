@@ -12,11 +12,12 @@ use crate::http::job::{self, Fail, HttpJob};
 use crate::outcome::Outcome;
 use crate::wire;
 
-/// One keep-alive connection: the stream to write and a buffered reader over a clone of it.
+/// One keep-alive connection: the stream to write and a buffered reader over a clone of it. `S` is a std
+/// `TcpStream` for `blocking-std` and a `may::net::TcpStream` for `coroutine-may`: the client is the same code.
 #[derive(Debug)]
-pub struct Connection {
-    writer: TcpStream,
-    reader: BufReader<TcpStream>,
+pub struct Connection<S = TcpStream> {
+    writer: S,
+    reader: BufReader<S>,
 }
 
 /// Dial `addr` with no delay and bounded reads and writes.
@@ -30,9 +31,21 @@ pub fn connect(addr: SocketAddr) -> Result<Connection, NetworkError> {
     Ok(Connection { writer, reader })
 }
 
+/// Dial `addr` with a `may` socket (its calls park the coroutine, not the carrier), with no delay and bounded
+/// reads and writes.
+pub fn connect_may(addr: SocketAddr) -> Result<Connection<may::net::TcpStream>, NetworkError> {
+    let writer = may::net::TcpStream::connect(addr).map_err(|e| NetworkError::io("connecting to", addr, e))?;
+    let _ = writer.set_nodelay(true);
+    let configure = |e| NetworkError::io("configuring", addr, e);
+    writer.set_read_timeout(Some(IO_TIMEOUT)).map_err(configure)?;
+    writer.set_write_timeout(Some(IO_TIMEOUT)).map_err(configure)?;
+    let reader = BufReader::new(writer.try_clone().map_err(configure)?);
+    Ok(Connection { writer, reader })
+}
+
 /// One call on `conn`: `GET /echo/<seq>`, the response parsed and its body checked. `Ok(false)` when the
 /// server asked to close the connection after it.
-pub fn call(conn: &mut Connection, addr: SocketAddr, seq: u64) -> Result<bool, Fail> {
+pub fn call<S: Read + Write>(conn: &mut Connection<S>, addr: SocketAddr, seq: u64) -> Result<bool, Fail> {
     let io = |op| move |e| Fail::Error(NetworkError::io(op, addr, e));
     let request = format!("GET {} HTTP/1.1\r\nHost: {addr}\r\n\r\n", wire::http_path(seq));
     conn.writer.write_all(request.as_bytes()).map_err(io("writing to"))?;
@@ -75,26 +88,30 @@ pub fn call(conn: &mut Connection, addr: SocketAddr, seq: u64) -> Result<bool, F
 /// Run `job`, calling `go` once every thread has connected, made its priming call and waits at the start line.
 pub fn run<M: Meter>(job: &HttpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
     let addr = job.addr;
-    job::threads(
-        job,
-        go,
-        || connect(addr).ok(),
-        |slot: &mut Option<Connection>, seq| {
-            let conn = match slot {
-                Some(conn) => conn,
-                None => slot.insert(connect(addr).map_err(Fail::Error)?),
-            };
-            match call(conn, addr, seq) {
-                Ok(true) => Ok(()),
-                Ok(false) => {
-                    *slot = None;
-                    Ok(())
-                }
-                Err(fail) => {
-                    *slot = None;
-                    Err(fail)
-                }
-            }
-        },
-    )
+    job::threads(job, go, || connect(addr).ok(), |slot, seq| call_redialling(slot, addr, seq, connect))
+}
+
+/// One call on the connection in `slot`, dialled with `dial` first if there is none; a connection that failed or
+/// that the server asked to close is dropped, so the next call redials.
+pub fn call_redialling<S: Read + Write>(
+    slot: &mut Option<Connection<S>>,
+    addr: SocketAddr,
+    seq: u64,
+    dial: impl Fn(SocketAddr) -> Result<Connection<S>, NetworkError>,
+) -> Result<(), Fail> {
+    let conn = match slot {
+        Some(conn) => conn,
+        None => slot.insert(dial(addr).map_err(Fail::Error)?),
+    };
+    match call(conn, addr, seq) {
+        Ok(true) => Ok(()),
+        Ok(false) => {
+            *slot = None;
+            Ok(())
+        }
+        Err(fail) => {
+            *slot = None;
+            Err(fail)
+        }
+    }
 }

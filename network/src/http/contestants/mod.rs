@@ -5,9 +5,12 @@
 //! - [`blocking_ureq`] (`blocking-ureq`): a thread per call in flight sharing one `ureq` agent.
 //! - [`stream_hyper`] (`stream-hyper`): hyper's client (hyper-util) driven by `buffer_unordered`.
 //! - [`stream_reqwest`] (`stream-reqwest`): `reqwest` driven by `buffer_unordered`.
+//! - [`coroutine_may`] (`coroutine-may`): a `may` coroutine per connection, `blocking-std`'s client on `may`
+//!   sockets.
 
 pub mod blocking_std;
 pub mod blocking_ureq;
+pub mod coroutine_may;
 pub mod stream_hyper;
 pub mod stream_reqwest;
 
@@ -29,14 +32,17 @@ pub enum HttpContestant {
     StreamHyper,
     /// [`stream_reqwest`].
     StreamReqwest,
+    /// [`coroutine_may`].
+    CoroutineMay,
 }
 
 /// Every contestant, in report order.
-pub const ALL: [HttpContestant; 4] = [
+pub const ALL: [HttpContestant; 5] = [
     HttpContestant::BlockingStd,
     HttpContestant::BlockingUreq,
     HttpContestant::StreamHyper,
     HttpContestant::StreamReqwest,
+    HttpContestant::CoroutineMay,
 ];
 
 impl HttpContestant {
@@ -47,6 +53,7 @@ impl HttpContestant {
             HttpContestant::BlockingUreq => "blocking-ureq",
             HttpContestant::StreamHyper => "stream-hyper",
             HttpContestant::StreamReqwest => "stream-reqwest",
+            HttpContestant::CoroutineMay => "coroutine-may",
         }
     }
 
@@ -57,6 +64,12 @@ impl HttpContestant {
 
     /// What it is, for `lab list` and the report.
     pub fn info(self) -> ContestantInfo {
+        let coroutine = format!(
+            "A `may` coroutine per keep-alive connection ({}), running `blocking-std`'s hand-written HTTP/1.1 \
+             client over `may::net::TcpStream`: blocking-style code whose socket waits park the coroutine, not its \
+             carrier.",
+            coroutine_may::CONFIG.describe()
+        );
         let (family, description) = match self {
             HttpContestant::BlockingStd => (
                 Family::Blocking,
@@ -78,6 +91,7 @@ impl HttpContestant {
                 "`reqwest` 0.12 `Client` (no TLS, keep-alive pool) on a 2-worker tokio runtime, `get(url).send()` \
                  then `bytes()`, driven by `buffer_unordered(in_flight)`.",
             ),
+            HttpContestant::CoroutineMay => (Family::Coroutine, coroutine.as_str()),
         };
         ContestantInfo { name: self.name().to_string(), family, description: description.to_string() }
     }
@@ -89,6 +103,7 @@ impl HttpContestant {
             HttpContestant::BlockingUreq => blocking_ureq::run(job, go),
             HttpContestant::StreamHyper => stream_hyper::run(job, go),
             HttpContestant::StreamReqwest => stream_reqwest::run(job, go),
+            HttpContestant::CoroutineMay => coroutine_may::run(job, go),
         }
     }
 }

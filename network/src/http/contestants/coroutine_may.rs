@@ -1,0 +1,26 @@
+//! `coroutine-may`: a `may` coroutine per keep-alive connection on 2 carrier threads, running the same minimal
+//! hand-written HTTP/1.1 client as `blocking-std` over `may::net::TcpStream`: blocking-style code whose socket
+//! waits park the coroutine, not its carrier. It keeps `may`'s rules (`docs/coroutines.md`).
+
+use measure::meter::Meter;
+use pipelines::coroutine::CoroutineConfig;
+
+use super::blocking_std::{call_redialling, connect_may};
+use crate::error::NetworkError;
+use crate::http::job::{self, HttpJob};
+use crate::outcome::Outcome;
+
+/// How the contestant configures `may`: 2 carriers (one per core of the lab's machine) and `may`'s default stack.
+pub const CONFIG: CoroutineConfig = CoroutineConfig::new(2);
+
+/// Run `job`, calling `go` once every coroutine has connected, made its priming call and waits at the start line.
+pub fn run<M: Meter>(job: &HttpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
+    let addr = job.addr;
+    job::coroutines(
+        job,
+        go,
+        CONFIG,
+        move || connect_may(addr).ok(),
+        move |slot, seq| call_redialling(slot, addr, seq, connect_may),
+    )
+}
