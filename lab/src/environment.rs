@@ -8,8 +8,28 @@ use measure::summary::Environment;
 const CARGO_LOCK: &str = include_str!("../../Cargo.lock");
 
 /// Crates whose versions a report names: the ones contestants and the harness are built on.
-const REPORTED_CRATES: &[&str] =
-    &["tokio", "tokio-stream", "futures", "async-stream", "crossbeam-channel", "flume", "rayon", "hdrhistogram"];
+const REPORTED_CRATES: &[&str] = &[
+    "tokio",
+    "tokio-stream",
+    "futures",
+    "async-stream",
+    "crossbeam-channel",
+    "flume",
+    "rayon",
+    "may",
+    "hyper",
+    "reqwest",
+    "ureq",
+    "hdrhistogram",
+];
+
+/// The OS limits a report records (`sysctl` name, file under `/proc/sys`): they decide whether 100,000 threads or
+/// coroutines can exist at all.
+const REPORTED_LIMITS: &[(&str, &str)] = &[
+    ("vm.max_map_count", "vm/max_map_count"),
+    ("kernel.pid_max", "kernel/pid_max"),
+    ("kernel.threads-max", "kernel/threads-max"),
+];
 
 /// Read the machine and toolchain.
 pub(crate) fn capture() -> Environment {
@@ -31,6 +51,13 @@ pub(crate) fn capture() -> Environment {
             .unwrap_or_else(|_| "unknown".to_string()),
         rustc: env!("LAB_RUSTC_VERSION").to_string(),
         crates: locked_versions(CARGO_LOCK, REPORTED_CRATES),
+        limits: REPORTED_LIMITS
+            .iter()
+            .filter_map(|(name, file)| {
+                let value = std::fs::read_to_string(format!("/proc/sys/{file}")).ok()?;
+                Some((name.to_string(), value.trim().to_string()))
+            })
+            .collect(),
     }
 }
 

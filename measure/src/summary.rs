@@ -167,6 +167,11 @@ pub struct Environment {
     pub rustc: String,
     /// Exact versions, from Cargo.lock, of the crates contestants use.
     pub crates: BTreeMap<String, String>,
+    /// The operating system's limits on how many threads and coroutine stacks can exist (`vm.max_map_count`,
+    /// `kernel.pid_max`, `kernel.threads-max`), as read when the run started: a reader needs them to repeat a
+    /// run at 100,000 threads or coroutines. Empty in runs made before they were recorded.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub limits: BTreeMap<String, String>,
 }
 
 /// How the run measured: repetitions and the noise threshold.

@@ -54,6 +54,7 @@ pub fn summary() -> Summary {
             kernel: "6.1.0".to_string(),
             rustc: "rustc 1.85.0".to_string(),
             crates,
+            limits: Default::default(),
         },
         method: Method {
             quick: false,
