@@ -42,6 +42,7 @@ pub(crate) fn discussion(summary: &Summary) -> String {
         "precise": verdict(summary, PRECISE_CLAIM),
         "precision_ms": PRECISION_MS.to_string(),
         "threads": threads(summary),
+        "coroutines": coroutines(summary),
         "memory": memory(summary),
         "heap_read_at": percent(HEAP_READ_AT),
         "budget": summary.param("budget_ms").map(|b| format!("{:.1}", b / 1e3)),
@@ -94,7 +95,7 @@ fn per_level(summary: &Summary) -> Option<Vec<String>> {
     for (level, phase) in levels(summary) {
         let ideal = level as f64 * 1e3 / service;
         let mut line = format!("**{} in flight** (ideal {} calls/s):", count(level as f64), count(ideal));
-        for family in [Family::Stream, Family::Blocking] {
+        for family in families(summary) {
             match best(summary, family, Timer::Device, phase) {
                 Some((name, s)) => {
                     let fraction = median(summary, &name, &key(phase, "ideal_fraction")).unwrap_or(f64::NAN);
@@ -111,7 +112,7 @@ fn per_level(summary: &Summary) -> Option<Vec<String>> {
             }
         }
         line.pop();
-        let own: Vec<String> = [Family::Stream, Family::Blocking]
+        let own: Vec<String> = families(summary)
             .into_iter()
             .filter_map(|family| best(summary, family, Timer::Own, phase))
             .map(|(name, s)| format!("`{name}` {}", count(s.median)))
@@ -286,6 +287,76 @@ fn threads(summary: &Summary) -> Option<Vec<String>> {
     (!lines.is_empty()).then_some(lines)
 }
 
+/// The families that ran in this summary, in report order (stream, blocking, then coroutine when present).
+fn families(summary: &Summary) -> Vec<Family> {
+    let mut out = vec![Family::Stream, Family::Blocking];
+    if summary.contestants.iter().any(|c| c.family == Family::Coroutine) {
+        out.push(Family::Coroutine);
+    }
+    out
+}
+
+/// The coroutine family against the others, per level: ratios to the best OS-thread and best stream contestant
+/// on the shared device, the carrier sweep, skips with their reasons, and the OS limits the run had.
+fn coroutines(summary: &Summary) -> Option<Vec<String>> {
+    if !summary.contestants.iter().any(|c| c.family == Family::Coroutine) {
+        return None;
+    }
+    let noise = summary.method.noise_threshold;
+    let mut lines = Vec::new();
+    let compare = |a: f64, b: f64| {
+        let ratio = format_ratio(a / b);
+        if within_noise(a, b, noise) {
+            format!("{ratio}×, within the noise threshold")
+        } else {
+            format!("{ratio}×")
+        }
+    };
+    for (level, phase) in levels(summary) {
+        let Some((name, co)) = best(summary, Family::Coroutine, Timer::Device, phase) else { continue };
+        let mut parts = vec![format!("`{name}` {} calls/s", count(co.median))];
+        if let Some(cpu) = median(summary, &name, &key(phase, "cpu_us_per_call")) {
+            parts.push(format!("{cpu:.1} µs of CPU per call"));
+        }
+        match best(summary, Family::Blocking, Timer::Device, phase) {
+            Some((thread, t)) => {
+                parts.push(format!("{} the best OS-thread contestant `{thread}`", compare(co.median, t.median)))
+            }
+            None => parts.push("no OS-thread contestant ran".to_string()),
+        }
+        if let Some((stream, st)) = best(summary, Family::Stream, Timer::Device, phase) {
+            parts.push(format!("{} the best stream contestant `{stream}`", compare(co.median, st.median)));
+        }
+        let carriers: Vec<(String, f64)> = CONTESTANTS
+            .iter()
+            .filter(|c| matches!(c, Contestant::Coroutine { timer: Timer::Device, .. }))
+            .filter_map(|c| Some((c.name(), median(summary, &c.name(), &key(phase, HEADLINE))?)))
+            .collect();
+        if let [(one, a), (two, b)] = carriers.as_slice() {
+            parts.push(format!("`{two}` ran at {} of `{one}`", compare(*b, *a)));
+        }
+        lines.push(format!("At {} in flight: {}.", count(level as f64), parts.join("; ")));
+    }
+    for c in CONTESTANTS.iter().filter(|c| c.family() == Family::Coroutine) {
+        let name = c.name();
+        let Some(contestant) = summary.contestant(&name) else { continue };
+        for (phase, reason) in &contestant.skipped_phases {
+            lines.push(format!("`{name}` was **skipped** at `{phase}`: {reason}."));
+        }
+    }
+    let limits = &summary.environment.limits;
+    if !limits.is_empty() {
+        let listed: Vec<String> = limits.iter().map(|(k, v)| format!("`{k}` = {v}")).collect();
+        lines.push(format!(
+            "This run's OS limits: {}. Each `may` stack is two memory maps and each thread four, so at Linux's default \
+             `vm.max_map_count` of 65,530 neither 100,000 coroutines nor 100,000 threads fit; with the map count \
+             raised, `kernel.pid_max` still caps threads, not coroutines.",
+            listed.join(", ")
+        ));
+    }
+    (!lines.is_empty()).then_some(lines)
+}
+
 /// Heap and resident memory per waiting call, per level.
 fn memory(summary: &Summary) -> Option<Vec<String>> {
     let mut lines = Vec::new();
@@ -409,6 +480,25 @@ mod tests {
     fn judged(mut summary: Summary) -> String {
         summary.claims = measure::judge::judge_all(&summary, &crate::scenarios::device::claims::table(&summary));
         discussion(&summary)
+    }
+
+    #[test]
+    fn the_coroutine_section_gives_ratios_to_threads_and_streams_and_the_os_limits() {
+        let mut summary = summary_with(|name, level| match (name.starts_with("coroutine"), level) {
+            (true, _) => 0.3,
+            (false, 10_000) if name.starts_with("blocking") => 0.06,
+            _ => 0.5,
+        });
+        summary.environment.limits.insert("vm.max_map_count".to_string(), "262144".to_string());
+        let text = judged(summary);
+        assert!(text.contains("**Coroutines.**"), "{text}");
+        assert!(text.contains("At 10,000 in flight: `coroutine-may-2-carriers` 300,000 calls/s"), "{text}");
+        assert!(text.contains("5.00× the best OS-thread contestant"), "{text}");
+        assert!(text.contains("0.600× the best stream contestant"), "{text}");
+        assert!(text.contains("At 100,000 in flight: `coroutine-may-2-carriers`"), "{text}");
+        assert!(text.contains("no OS-thread contestant ran"), "{text}");
+        assert!(text.contains("`vm.max_map_count` = 262144"), "{text}");
+        assert!(text.contains("Coroutines hold only under `may`'s rules"), "{text}");
     }
 
     #[test]
