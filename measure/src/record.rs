@@ -210,6 +210,8 @@ pub struct RunFooter {
 /// One line of a raw `.jsonl` file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "record", rename_all = "snake_case")]
+// The header is the large variant and occurs once per file: boxing it would save nothing worth an indirection.
+#[allow(clippy::large_enum_variant)]
 pub enum RawLine {
     /// The run's header (first line).
     Run(RunHeader),
