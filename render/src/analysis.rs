@@ -318,7 +318,7 @@ pub(crate) mod tests {
         }
     }
 
-    fn input(summary: &Summary) -> ReportInput<'_> {
+    pub(crate) fn input(summary: &Summary) -> ReportInput<'_> {
         ReportInput {
             summary,
             title: "t",
