@@ -6,7 +6,7 @@
 use measure::record::Status;
 use measure::summary::{ClaimResult, Family, MetricStats, Verdict};
 
-use crate::analysis::{best, compare, metric_key, phases, FAMILY_ORDER};
+use crate::analysis::{best, compare, metric_key, phase_words, phases, FAMILY_ORDER};
 use crate::format;
 use crate::table::{Align, Table};
 use crate::ReportInput;
@@ -116,10 +116,15 @@ impl IndexEntry {
         }
     }
 
-    /// The part of the title before its first colon: the situation it measures, such as `Producer → consumer
-    /// hand-off`.
+    /// The situation the scenario measures: the part of the title before its first colon (such as `Producer →
+    /// consumer hand-off`) when it has a few words, else the whole title (`Overload` alone says too little).
     fn situation(&self) -> &str {
-        self.title.split(':').next().unwrap_or(&self.title).trim()
+        let head = self.title.split(':').next().unwrap_or(&self.title).trim();
+        if head.split_whitespace().count() >= 3 {
+            head
+        } else {
+            self.title.trim()
+        }
     }
 }
 
@@ -153,18 +158,6 @@ impl Tally {
     }
 }
 
-/// A phase name as words: `capacity_256` → `capacity 256`, `count_1000-payload_0` → `count 1000, payload 0`.
-fn phase_words(phase: &str) -> String {
-    phase
-        .split('-')
-        .map(|part| match part.rsplit_once('_') {
-            Some((name, value)) if value.parse::<f64>().is_ok() => format!("{} {value}", name.replace('_', " ")),
-            _ => part.replace('_', " "),
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 /// `text` cut to at most [`MAX_CELL`] characters, ending in `…` where cut (and closing a code span it cut open).
 fn fit(text: String) -> String {
     if text.chars().count() <= MAX_CELL {
@@ -179,11 +172,13 @@ fn fit(text: String) -> String {
     cut
 }
 
-/// How `a` compares with `b` in words for a reader: `2.10× lower`, `1.05× higher (noise)`; `None` where no
-/// ratio means anything.
-fn margin(a: &MetricStats, b: &MetricStats, threshold: f64) -> Option<String> {
+/// How `a` compares with `b` in words for a reader: `2.10× worse`, `1.05× better (noise)` (the factor between
+/// the medians, better or worse by the metric's direction); `None` where no ratio means anything.
+fn margin(a: &MetricStats, b: &MetricStats, threshold: f64, higher_is_better: bool) -> Option<String> {
     let ratio = compare(a, b, threshold)?;
-    let (factor, word) = if ratio.value >= 1.0 { (ratio.value, "higher") } else { (1.0 / ratio.value, "lower") };
+    let a_better = if higher_is_better { ratio.value > 1.0 } else { ratio.value < 1.0 };
+    let factor = if ratio.value >= 1.0 { ratio.value } else { 1.0 / ratio.value };
+    let word = if a_better { "better" } else { "worse" };
     let noise = if ratio.noise { " (noise)" } else { "" };
     Some(format!("{} {word}{noise}", format::ratio(factor)))
 }
@@ -191,39 +186,37 @@ fn margin(a: &MetricStats, b: &MetricStats, threshold: f64) -> Option<String> {
 /// The decision row of one phase of a scenario: what to use (the best contestant that is not a baseline) and
 /// the evidence (its figure, its margin over the best of the other families, its cost over the baseline).
 fn decision_row(entry: &IndexEntry, winners: &PhaseWinners, tally: Tally) -> Option<[String; 5]> {
-    let candidates: Vec<&FamilyBest> = winners.best.iter().filter(|b| b.family != Family::Baseline).collect();
-    let pick = candidates.iter().copied().reduce(|a, b| {
-        let better =
-            if entry.higher_is_better { b.stats.median > a.stats.median } else { b.stats.median < a.stats.median };
-        if better {
-            b
+    let better_of = |a: &'_ FamilyBest, b: &'_ FamilyBest| -> bool {
+        if entry.higher_is_better {
+            b.stats.median > a.stats.median
         } else {
-            a
+            b.stats.median < a.stats.median
         }
-    })?;
+    };
+    let best_among = |families: &[Family]| -> Option<&FamilyBest> {
+        winners.best.iter().filter(|b| families.contains(&b.family)).reduce(|a, b| if better_of(a, b) { b } else { a })
+    };
+    let pick = best_among(&[Family::Stream, Family::Blocking, Family::Coroutine])?;
     let situation = match &winners.phase {
         Some(phase) => format!("{}, {}", entry.situation(), phase_words(phase)),
         None => entry.situation().to_string(),
     };
     let mut evidence = format!("{} `{}`", format::number(pick.stats.median), entry.metric);
-    // The runner-up family: the best of the other non-baseline families.
-    let runner_up = candidates.iter().filter(|b| b.family != pick.family).copied().reduce(|a, b| {
-        let better =
-            if entry.higher_is_better { b.stats.median > a.stats.median } else { b.stats.median < a.stats.median };
-        if better {
-            b
-        } else {
-            a
-        }
-    });
-    if let Some(other) = runner_up {
-        if let Some(m) = margin(&other.stats, &pick.stats, entry.noise_threshold) {
+    // The other side of the question: the best blocking contestant against a stream pick, the best stream one
+    // against a blocking pick, and the better of the two against a coroutine pick.
+    let rival = match pick.family {
+        Family::Stream => winners.of(Family::Blocking),
+        Family::Blocking => winners.of(Family::Stream),
+        Family::Coroutine | Family::Baseline => best_among(&[Family::Stream, Family::Blocking]),
+    };
+    if let Some(other) = rival {
+        if let Some(m) = margin(&other.stats, &pick.stats, entry.noise_threshold, entry.higher_is_better) {
             evidence.push_str(&format!("; best {} `{}` is {m}", other.family.as_str(), other.name));
         }
     }
     if let Some(baseline) = winners.of(Family::Baseline) {
         if let Some(ratio) = compare(&pick.stats, &baseline.stats, entry.noise_threshold) {
-            evidence.push_str(&format!("; {} the baseline", ratio.label()));
+            evidence.push_str(&format!("; {}", times_baseline(ratio)));
         }
     }
     evidence.push('.');
@@ -236,6 +229,12 @@ fn decision_row(entry: &IndexEntry, winners: &PhaseWinners, tally: Tally) -> Opt
     ])
 }
 
+/// `20.6× the baseline`, with ` (noise)` after it when within noise.
+fn times_baseline(ratio: crate::analysis::Ratio) -> String {
+    let noise = if ratio.noise { " (noise)" } else { "" };
+    format!("{} the baseline{noise}", format::ratio(ratio.value))
+}
+
 /// A winners-grid cell: the family's best, its figure, and its ratio to the baseline.
 fn winner_cell(entry: &IndexEntry, winners: &PhaseWinners, family: Family) -> String {
     let Some(best) = winners.of(family) else { return "—".to_string() };
@@ -243,7 +242,7 @@ fn winner_cell(entry: &IndexEntry, winners: &PhaseWinners, family: Family) -> St
     if family != Family::Baseline {
         if let Some(baseline) = winners.of(Family::Baseline) {
             if let Some(ratio) = compare(&best.stats, &baseline.stats, entry.noise_threshold) {
-                cell.push_str(&format!(" ({} baseline)", ratio.label()));
+                cell.push_str(&format!(", {}", times_baseline(ratio)));
             }
         }
     }
@@ -279,7 +278,7 @@ fn winners_grid(entry: &IndexEntry) -> String {
             row.push(winner_cell(entry, winners, *family));
         }
         let versus = match (winners.of(Family::Stream), winners.of(Family::Blocking)) {
-            (Some(s), Some(b)) => margin(&s.stats, &b.stats, entry.noise_threshold)
+            (Some(s), Some(b)) => margin(&s.stats, &b.stats, entry.noise_threshold, entry.higher_is_better)
                 .map(|m| format!("stream {m}"))
                 .unwrap_or_else(|| "—".to_string()),
             _ => "—".to_string(),
@@ -460,12 +459,12 @@ mod tests {
         assert!(text.starts_with("# Streams vs blocking: which should I use?"));
         assert!(text.contains("| The handoff scenario, capacity 1   | `blocking-crossbeam` (blocking) |"), "{text}");
         assert!(
-            text.contains("| 10.0 `ms_per_million`; best stream `stream-tokio` is 4.00× higher; 10.0× the baseline. "),
+            text.contains("| 10.0 `ms_per_million`; best stream `stream-tokio` is 4.00× worse; 10.0× the baseline. "),
             "{text}"
         );
         // At capacity 256 the stream pair wins, by a margin within noise.
         assert!(text.contains("`stream-tokio-batched` (stream)"), "{text}");
-        assert!(text.contains("best blocking `blocking-crossbeam-batched` is 1.02× higher (noise)"), "{text}");
+        assert!(text.contains("best blocking `blocking-crossbeam-batched` is 1.02× worse (noise)"), "{text}");
         assert!(text.contains("| 1 hold, 1 fail, 0 inconclusive | [handoff](handoff.md) |"), "{text}");
     }
 
@@ -474,9 +473,9 @@ mod tests {
         let text = render_index(&[entry("handoff", &[Verdict::Holds])]);
         assert!(text.contains("| phase        | best stream"), "{text}");
         assert!(text.contains("best coroutine"), "a coroutine ran at one phase: {text}");
-        assert!(text.contains("`stream-tokio` 40.0 (40.0× baseline)"), "{text}");
-        assert!(text.contains("| stream 4.00× higher "), "{text}");
-        assert!(text.contains("| stream 1.02× lower (noise) "), "{text}");
+        assert!(text.contains("`stream-tokio` 40.0, 40.0× the baseline"), "{text}");
+        assert!(text.contains("| stream 4.00× worse "), "{text}");
+        assert!(text.contains("| stream 1.02× better (noise) "), "{text}");
         assert!(text.contains("- Without a bound, outstanding work ran away."));
     }
 

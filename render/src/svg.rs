@@ -12,7 +12,6 @@ use measure::scenario::{ChartKind, ChartSpec};
 use measure::summary::Family;
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::coord::Shift;
-use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -34,11 +33,11 @@ const PANELS_HEADER: u32 = 64;
 const KEY_HEIGHT: u32 = 26;
 /// Height of one bar (or group header) row in pixels.
 const ROW_HEIGHT: u32 = 26;
-/// Lines a line chart can name in a legend inside its plot; more get a legend column to the right.
+/// Lines a line chart labels at their ends in its plain size; more make it wider and taller.
 const INSIDE_LEGEND_MAX: usize = 6;
-/// Width of the legend column of a line chart with many lines, in pixels.
+/// Extra width of a line chart with many lines, in pixels.
 const LEGEND_WIDTH: u32 = 350;
-/// Height of one legend entry in pixels.
+/// Height per line of a line chart with many lines, in pixels, so that their end labels fit.
 const LEGEND_ROW: u32 = 19;
 /// Font for titles, labels and legends.
 const FONT: &str = "sans-serif";
@@ -199,8 +198,8 @@ fn family_key(area: &Area<'_>, families: &[Family], (x, y): (i32, i32)) -> DrawR
     Ok(())
 }
 
-/// Size of a line chart with `lines` lines: wider, with a legend column, when they are too many to name inside
-/// the plot, and tall enough for that column.
+/// Size of a line chart with `lines` lines: wider when they are many, and tall enough to stack their end
+/// labels.
 fn line_chart_size(lines: usize) -> (u32, u32) {
     if lines <= INSIDE_LEGEND_MAX {
         return (WIDTH, LINE_HEIGHT);
@@ -278,6 +277,12 @@ fn row_count(groups: &[Group]) -> usize {
 fn bars_height(groups: &[Group]) -> (u32, u32) {
     let rows = u32::try_from(row_count(groups)).unwrap_or(u32::MAX / ROW_HEIGHT);
     (WIDTH, (110 + KEY_HEIGHT + ROW_HEIGHT.saturating_mul(rows)).max(180 + KEY_HEIGHT))
+}
+
+/// A backend pixel (as `backend_coord` gives it) in `area`'s own coordinates, which its `draw` expects.
+fn local(area: &Area<'_>, (x, y): (i32, i32)) -> (i32, i32) {
+    let (left, top) = area.get_base_pixel();
+    (x - left, y - top)
 }
 
 /// Split off the strip at the bottom of `root` that holds the family key.
@@ -459,7 +464,7 @@ where
     for group in groups {
         if let Some(phase) = &group.phase {
             let centre = (rows - row) as f64 - 0.5;
-            let (x, y) = ctx.backend_coord(&(x_start, centre));
+            let (x, y) = local(root, ctx.backend_coord(&(x_start, centre)));
             root.draw(&Text::new(phase.clone(), (x - 8, y), group_style.clone())).map_err(err)?;
             row += 1;
         }
@@ -476,9 +481,9 @@ where
                 vec![(bar.max, centre - 0.15), (bar.max, centre + 0.15)],
             ];
             ctx.draw_series(lines.into_iter().map(|points| PathElement::new(points, whisker))).map_err(err)?;
-            let (x, y) = ctx.backend_coord(&(x_start, centre));
+            let (x, y) = local(root, ctx.backend_coord(&(x_start, centre)));
             root.draw(&Text::new(bar.name.clone(), (x - 8, y), label_style.clone())).map_err(err)?;
-            let (x, y) = ctx.backend_coord(&(bar.max, centre));
+            let (x, y) = local(root, ctx.backend_coord(&(bar.max, centre)));
             root.draw(&Text::new(format::number(bar.median), (x + 6, y), value_style.clone())).map_err(err)?;
             row += 1;
         }
@@ -818,8 +823,7 @@ where
     Y: AsRangedCoord<Value = f64>,
     Y::CoordDescType: ValueFormatter<f64>,
 {
-    let outside = lines.len() > INSIDE_LEGEND_MAX;
-    let (plot, legend) = if outside { root.split_horizontally(WIDTH) } else { (root.clone(), root.clone()) };
+    let plot = root;
     let longest = lines.iter().map(|l| l.label.chars().count()).max().unwrap_or(0);
     let end_label_room = u32::try_from(longest * 7 + 24).unwrap_or(300).clamp(40, 300);
     let mut ctx = ChartBuilder::on(&plot)
@@ -841,18 +845,10 @@ where
     for line in lines {
         let color = line.color;
         let style = color.stroke_width(2);
-        let drawn = if line.dashed {
-            ctx.draw_series(DashedLineSeries::new(line.points.iter().copied(), 7, 4, style)).map_err(err)?
+        if line.dashed {
+            ctx.draw_series(DashedLineSeries::new(line.points.iter().copied(), 7, 4, style)).map_err(err)?;
         } else {
-            ctx.draw_series(LineSeries::new(line.points.iter().copied(), style)).map_err(err)?
-        };
-        if !outside {
-            let drawn = drawn.label(line.label.clone());
-            if line.dashed {
-                drawn.legend(move |(x, y)| DashedPathElement::new(vec![(x, y), (x + 18, y)], 7, 4, style));
-            } else {
-                drawn.legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], style));
-            }
+            ctx.draw_series(LineSeries::new(line.points.iter().copied(), style)).map_err(err)?;
         }
         if labels.markers {
             let marker = line.marker;
@@ -861,76 +857,60 @@ where
     }
     let ends: Vec<(RGBColor, String, (i32, i32))> = lines
         .iter()
-        .filter_map(|l| l.points.last().map(|p| (l.color, l.label.clone(), ctx.backend_coord(p))))
+        .filter_map(|l| l.points.last().map(|p| (l.color, l.label.clone(), local(plot, ctx.backend_coord(p)))))
         .collect();
     let (top, bottom) = {
         let (_, y_range) = ctx.plotting_area().get_pixel_range();
-        (y_range.start, y_range.end)
+        let base = plot.get_base_pixel().1;
+        (y_range.start - base, y_range.end - base)
     };
-    end_labels(&plot, &ends, (top, bottom))?;
-    if outside {
-        return legend_column(&legend, lines);
-    }
-    ctx.configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .label_font((FONT, 13))
-        .draw()
-        .map_err(err)
+    end_labels(plot, &ends, (top, bottom))
 }
 
 /// Smallest vertical distance between two end labels, in pixels.
 const END_LABEL_GAP: i32 = 14;
 
-/// Each line's label at its last point, in its colour, moved up or down only as far as needed to keep labels
-/// `END_LABEL_GAP` apart within the plot's pixel rows `top..bottom`, with a thin leader where one moved.
+/// Each line's label at its last point (instead of a legend), in a darker shade of its colour, moved up or down
+/// only as far as needed to keep the labels that end at the same x `END_LABEL_GAP` apart within the plot's
+/// pixel rows `top..bottom`, with a thin leader where one moved.
 fn end_labels(area: &Area<'_>, ends: &[(RGBColor, String, (i32, i32))], (top, bottom): (i32, i32)) -> DrawResult {
-    let mut order: Vec<usize> = (0..ends.len()).collect();
-    order.sort_by_key(|&i| (ends[i].2 .1, i));
-    let mut ys: Vec<i32> = order.iter().map(|&i| ends[i].2 .1).collect();
-    for k in 1..ys.len() {
-        ys[k] = ys[k].max(ys[k - 1] + END_LABEL_GAP);
-    }
-    if let Some(last) = ys.last_mut() {
-        if *last > bottom {
-            *last = bottom;
+    let mut columns: Vec<i32> = ends.iter().map(|e| e.2 .0).collect();
+    columns.sort_unstable();
+    columns.dedup();
+    for column in columns {
+        let mut order: Vec<usize> = (0..ends.len()).filter(|&i| ends[i].2 .0 == column).collect();
+        order.sort_by_key(|&i| (ends[i].2 .1, i));
+        let ys = spread_out(order.iter().map(|&i| ends[i].2 .1).collect(), (top, bottom));
+        for (&i, label_y) in order.iter().zip(ys) {
+            let (color, label, (x, y)) = &ends[i];
+            let text_x = x + 14;
+            if (label_y - y).abs() > 2 {
+                area.draw(&PathElement::new(vec![(*x + 4, *y), (text_x - 3, label_y)], color.stroke_width(1)))
+                    .map_err(err)?;
+            }
+            let RGBColor(r, g, b) = *color;
+            let darker = RGBColor(r / 4 * 3, g / 4 * 3, b / 4 * 3);
+            let style = TextStyle::from((FONT, 12).into_font()).color(&darker).pos(Pos::new(HPos::Left, VPos::Center));
+            area.draw(&Text::new(label.clone(), (text_x, label_y), style)).map_err(err)?;
         }
-    }
-    for k in (0..ys.len().saturating_sub(1)).rev() {
-        ys[k] = ys[k].min(ys[k + 1] - END_LABEL_GAP);
-    }
-    for (k, &i) in order.iter().enumerate() {
-        let (color, label, (x, y)) = &ends[i];
-        let label_y = ys[k].max(top - END_LABEL_GAP);
-        let text_x = x + 14;
-        if (label_y - y).abs() > 2 {
-            area.draw(&PathElement::new(vec![(*x + 4, *y), (text_x - 3, label_y)], color.stroke_width(1)))
-                .map_err(err)?;
-        }
-        let style = TextStyle::from((FONT, 12).into_font()).color(color).pos(Pos::new(HPos::Left, VPos::Center));
-        area.draw(&Text::new(label.clone(), (text_x, label_y), style)).map_err(err)?;
     }
     Ok(())
 }
 
-/// A legend in its own column: one row per line, a sample of its stroke (dashed where the line is) and its
-/// name.
-fn legend_column(area: &Area<'_>, lines: &[Line]) -> DrawResult {
-    let row = i32::try_from(LEGEND_ROW).unwrap_or(20);
-    for (i, line) in lines.iter().enumerate() {
-        let y = 60 + row * i32::try_from(i).unwrap_or(0);
-        let style = line.color.stroke_width(2);
-        if line.dashed {
-            area.draw(&DashedPathElement::new(vec![(8, y), (34, y)], 7, 4, style)).map_err(err)?;
-        } else {
-            area.draw(&PathElement::new(vec![(8, y), (34, y)], style)).map_err(err)?;
-        }
-        area.draw(&Circle::new((21, y), line.marker, line.color.filled())).map_err(err)?;
-        let text = TextStyle::from((FONT, 13).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
-        area.draw(&Text::new(line.label.clone(), (42, y), text)).map_err(err)?;
+/// Pixel rows `ys` (sorted ascending) moved apart to at least `END_LABEL_GAP` each, as little as possible:
+/// pushed down in order, then pulled back up from `bottom` where they overran it (never above `top` less a
+/// gap).
+fn spread_out(mut ys: Vec<i32>, (top, bottom): (i32, i32)) -> Vec<i32> {
+    for k in 1..ys.len() {
+        ys[k] = ys[k].max(ys[k - 1] + END_LABEL_GAP);
     }
-    Ok(())
+    if let Some(last) = ys.last_mut() {
+        *last = (*last).min(bottom);
+    }
+    for k in (0..ys.len().saturating_sub(1)).rev() {
+        ys[k] = ys[k].min(ys[k + 1] - END_LABEL_GAP);
+    }
+    ys.into_iter().map(|y| y.max(top - END_LABEL_GAP)).collect()
 }
 
 #[cfg(test)]
@@ -1105,7 +1085,7 @@ mod tests {
     }
 
     #[test]
-    fn a_reference_line_counts_towards_the_legend_column() {
+    fn a_reference_line_counts_towards_the_wider_size() {
         let mut summary = summary();
         for i in 0..(INSIDE_LEGEND_MAX - 2) {
             summary.contestants.push(contestant(&format!("c{i}"), Status::Ok, &[("in_flight_100.ops_per_sec", 1.0)]));
@@ -1117,16 +1097,38 @@ mod tests {
         let with = sweep_data(&input, &chart(IDEAL), Some(reference)).expect("lines");
         assert_eq!(with.lines.len(), INSIDE_LEGEND_MAX + 1);
         let svg = render_chart(&input, &chart(IDEAL));
-        assert!(svg.contains(&format!("width=\"{}\"", WIDTH + LEGEND_WIDTH)), "legend column");
+        assert!(svg.contains(&format!("width=\"{}\"", WIDTH + LEGEND_WIDTH)), "wider");
         assert!(svg.contains("ideal: a &amp; b"));
     }
 
     #[test]
-    fn many_lines_get_a_legend_column_tall_enough_for_them() {
+    fn many_lines_get_a_chart_tall_enough_to_label_them() {
         assert_eq!(line_chart_size(INSIDE_LEGEND_MAX), (WIDTH, LINE_HEIGHT));
         let (width, height) = line_chart_size(40);
         assert_eq!(width, WIDTH + LEGEND_WIDTH);
         assert!(height >= 40 * LEGEND_ROW, "{height}");
+    }
+
+    #[test]
+    fn end_labels_are_spread_apart_and_kept_above_the_bottom() {
+        assert_eq!(spread_out(vec![100, 102, 300], (0, 400)), [100, 100 + END_LABEL_GAP, 300]);
+        assert_eq!(spread_out(vec![395, 396], (0, 400)), [400 - END_LABEL_GAP, 400]);
+    }
+
+    #[test]
+    fn bars_take_their_familys_hue_in_shades() {
+        let summary = summary();
+        let input = input(&summary);
+        // `a` and `b` are both streams (blue): different shades, blue dominant in both.
+        let (a, b) = (color(&input, "a"), color(&input, "b"));
+        assert_ne!(a, b);
+        for RGBColor(r, _, blue) in [a, b] {
+            assert!(blue > r, "{a:?} {b:?}");
+        }
+        let RGBColor(r, _, blue) = shade(Family::Blocking, 0, 1);
+        assert!(r > blue, "blocking is orange");
+        let RGBColor(r, g, blue) = shade(Family::Baseline, 0, 2);
+        assert!(r == g && g == blue, "baseline is grey");
     }
 
     #[test]
