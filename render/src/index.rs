@@ -115,17 +115,6 @@ impl IndexEntry {
             "lower is better"
         }
     }
-
-    /// The situation the scenario measures: the part of the title before its first colon (such as `Producer →
-    /// consumer hand-off`) when it has a few words, else the whole title (`Overload` alone says too little).
-    fn situation(&self) -> &str {
-        let head = self.title.split(':').next().unwrap_or(&self.title).trim();
-        if head.split_whitespace().count() >= 3 {
-            head
-        } else {
-            self.title.trim()
-        }
-    }
 }
 
 /// Tally of claim verdicts.
@@ -185,7 +174,11 @@ fn margin(a: &MetricStats, b: &MetricStats, threshold: f64, higher_is_better: bo
 
 /// The decision row of one phase of a scenario: what to use (the best contestant that is not a baseline) and
 /// the evidence (its figure, its margin over the best of the other families, its cost over the baseline).
-fn decision_row(entry: &IndexEntry, winners: &PhaseWinners, tally: Tally) -> Option<[String; 5]> {
+///
+/// The first row of a scenario names the situation (its title, and the level) and tallies its claims; the
+/// scenario's further rows give only the level (`↳ capacity 256`) and leave the tally out, so the table does
+/// not repeat itself.
+fn decision_row(entry: &IndexEntry, winners: &PhaseWinners, tally: Tally, first: bool) -> Option<[String; 5]> {
     let better_of = |a: &'_ FamilyBest, b: &'_ FamilyBest| -> bool {
         if entry.higher_is_better {
             b.stats.median > a.stats.median
@@ -197,9 +190,11 @@ fn decision_row(entry: &IndexEntry, winners: &PhaseWinners, tally: Tally) -> Opt
         winners.best.iter().filter(|b| families.contains(&b.family)).reduce(|a, b| if better_of(a, b) { b } else { a })
     };
     let pick = best_among(&[Family::Stream, Family::Blocking, Family::Coroutine])?;
-    let situation = match &winners.phase {
-        Some(phase) => format!("{}, {}", entry.situation(), phase_words(phase)),
-        None => entry.situation().to_string(),
+    let title = entry.title.trim();
+    let situation = match (&winners.phase, first) {
+        (Some(phase), true) => format!("{title} — {}", phase_words(phase)),
+        (Some(phase), false) => format!("↳ {}", phase_words(phase)),
+        (None, _) => title.to_string(),
     };
     let mut evidence = format!("{} `{}`", format::number(pick.stats.median), entry.metric);
     // The other side of the question: the best blocking contestant against a stream pick, the best stream one
@@ -224,7 +219,7 @@ fn decision_row(entry: &IndexEntry, winners: &PhaseWinners, tally: Tally) -> Opt
         fit(situation),
         fit(format!("`{}` ({})", pick.name, pick.family.as_str())),
         fit(evidence),
-        tally.describe(),
+        if first { tally.describe() } else { String::new() },
         format!("[{}]({})", entry.scenario, entry.report_path),
     ])
 }
@@ -256,7 +251,9 @@ fn winners_grid(entry: &IndexEntry) -> String {
     if has(Family::Coroutine) {
         families.push(Family::Coroutine);
     }
-    families.push(Family::Baseline);
+    if has(Family::Baseline) {
+        families.push(Family::Baseline);
+    }
     let named = entry.winners.iter().any(|w| w.phase.is_some());
     let mut columns: Vec<(String, Align)> = Vec::new();
     if named {
@@ -326,10 +323,12 @@ pub fn render_index(entries: &[IndexEntry]) -> String {
     let mut rows = 0;
     for entry in entries {
         let tally = Tally::of(&entry.claims);
+        let mut first = true;
         for winners in &entry.winners {
-            if let Some(row) = decision_row(entry, winners, tally) {
+            if let Some(row) = decision_row(entry, winners, tally, first) {
                 decisions.row(&row);
                 rows += 1;
+                first = false;
             }
         }
     }
@@ -457,7 +456,11 @@ mod tests {
     fn the_decision_table_picks_the_best_that_is_not_a_baseline_with_its_evidence() {
         let text = render_index(&[entry("handoff", &[Verdict::Holds, Verdict::Fails])]);
         assert!(text.starts_with("# Streams vs blocking: which should I use?"));
-        assert!(text.contains("| The handoff scenario, capacity 1   | `blocking-crossbeam` (blocking) |"), "{text}");
+        assert!(
+            text.contains("| The handoff scenario: what it measures — capacity 1 | `blocking-crossbeam` (blocking) |"),
+            "{text}"
+        );
+        assert!(text.contains("| ↳ capacity 256 "), "later levels do not repeat the title: {text}");
         assert!(
             text.contains("| 10.0 `ms_per_million`; best stream `stream-tokio` is 4.00× worse; 10.0× the baseline. "),
             "{text}"
@@ -466,6 +469,8 @@ mod tests {
         assert!(text.contains("`stream-tokio-batched` (stream)"), "{text}");
         assert!(text.contains("best blocking `blocking-crossbeam-batched` is 1.02× worse (noise)"), "{text}");
         assert!(text.contains("| 1 hold, 1 fail, 0 inconclusive | [handoff](handoff.md) |"), "{text}");
+        let tallies = text.lines().filter(|l| l.starts_with('|') && l.contains("1 hold, 1 fail")).count();
+        assert_eq!(tallies, 1, "the tally once per scenario: {text}");
     }
 
     #[test]
