@@ -204,10 +204,15 @@ fn decision_row(entry: &IndexEntry, winners: &PhaseWinners, tally: Tally, first:
         Family::Blocking => winners.of(Family::Stream),
         Family::Coroutine | Family::Baseline => best_among(&[Family::Stream, Family::Blocking]),
     };
-    if let Some(other) = rival {
-        if let Some(m) = margin(&other.stats, &pick.stats, entry.noise_threshold, entry.higher_is_better) {
-            evidence.push_str(&format!("; best {} `{}` is {m}", other.family.as_str(), other.name));
+    match rival {
+        Some(other) => {
+            if let Some(m) = margin(&other.stats, &pick.stats, entry.noise_threshold, entry.higher_is_better) {
+                evidence.push_str(&format!("; best {} `{}` is {m}", other.family.as_str(), other.name));
+            }
         }
+        None if pick.family == Family::Stream => evidence.push_str("; no blocking contestant passed here"),
+        None if pick.family == Family::Blocking => evidence.push_str("; no stream contestant passed here"),
+        None => {}
     }
     if let Some(baseline) = winners.of(Family::Baseline) {
         if let Some(ratio) = compare(&pick.stats, &baseline.stats, entry.noise_threshold) {

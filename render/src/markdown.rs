@@ -132,7 +132,8 @@ fn answer(input: &ReportInput<'_>) -> String {
         }
         if let (Some(c), Some(b)) = (family_best(Family::Coroutine), blocking) {
             if let Some((text, leader)) = lead(input, (Family::Coroutine, c), (Family::Blocking, b)) {
-                coroutine.push(format!("{}`{}`: {text}", phase_label(phase), c.contestant.name));
+                let at = phase.map(|p| format!("{} ", phase_words(p))).unwrap_or_default();
+                coroutine.push(format!("{at}(`{}`): {text}", c.contestant.name));
                 compared += 1;
                 clear += usize::from(leader.is_some());
             }
@@ -610,21 +611,30 @@ fn checks(summary: &Summary) -> String {
     out
 }
 
+/// The claims, numbered, each its verdict and statement; the numbers behind each verdict (often long) follow in
+/// one collapsible block under the same numbers.
 fn claims(summary: &Summary) -> String {
     if summary.claims.is_empty() {
         return "_This scenario makes no claims._".to_string();
     }
     let mut out = String::new();
-    for claim in &summary.claims {
-        let _ = writeln!(out, "- **{}**: {} — {}", claim.verdict.as_str(), claim.text, claim.detail);
+    for (i, claim) in summary.claims.iter().enumerate() {
+        let _ = writeln!(out, "{}. **{}**: {}", i + 1, claim.verdict.as_str(), claim.text);
+    }
+    let mut numbers = String::new();
+    for (i, claim) in summary.claims.iter().enumerate() {
+        let _ = write!(numbers, "{}. **{}** — {}", i + 1, claim.verdict.as_str(), claim.detail);
         if !claim.metric.is_empty() {
-            let _ = writeln!(
-                out,
-                "  <br>_Judged on `{}` ({}), from {}._",
+            let _ = write!(
+                numbers,
+                "<br>_Judged on `{}` ({}), from {}._",
                 claim.metric, claim.metric_definition, claim.judged_on
             );
         }
+        numbers.push('\n');
     }
+    out.push('\n');
+    collapsible(&mut out, "The numbers behind each verdict", &numbers);
     out
 }
 
