@@ -96,6 +96,9 @@ fn phase_label(phase: Option<&str>) -> String {
     phase.map(|p| format!("{}: ", phase_words(p))).unwrap_or_default()
 }
 
+/// A phase (`None` without a sweep) and a median at it.
+type PhaseValue<'a> = (Option<&'a str>, f64);
+
 /// The opening answer, a few bullets computed from this run alone: what to use (the best contestant that is
 /// not a baseline, per phase, grouped by contestant), how the best stream compares with the best blocking
 /// contestant (and the best coroutine, where one ran), what the pick costs over the baseline, a warning when
@@ -117,8 +120,7 @@ fn answer(input: &ReportInput<'_>) -> String {
     for phase in phases(summary) {
         let key = metric_key(phase, metric);
         let family_best = |family| analysis::best(summary, Some(family), &key, input.higher_is_better);
-        let candidates =
-            [Family::Stream, Family::Blocking, Family::Coroutine].into_iter().filter_map(|f| family_best(f));
+        let candidates = [Family::Stream, Family::Blocking, Family::Coroutine].into_iter().filter_map(&family_best);
         let Some(pick) = best_of(input, candidates) else { continue };
         picks.push((phase, pick));
         let blocking = family_best(Family::Blocking);
@@ -151,14 +153,14 @@ fn answer(input: &ReportInput<'_>) -> String {
         return format!("_No contestant that is not a baseline passed and measured `{metric}`: nothing to recommend._");
     }
     // Group the phases by the contestant that wins them, in order of first win.
-    let mut groups: Vec<(Entry<'_>, Vec<(Option<&str>, f64)>)> = Vec::new();
+    let mut groups: Vec<(Entry<'_>, Vec<PhaseValue<'_>>)> = Vec::new();
     for (phase, pick) in &picks {
         match groups.iter_mut().find(|(e, _)| e.contestant.name == pick.contestant.name) {
             Some((_, wins)) => wins.push((*phase, pick.stats.median)),
             None => groups.push((*pick, vec![(*phase, pick.stats.median)])),
         }
     }
-    let values = |wins: &[(Option<&str>, f64)]| {
+    let values = |wins: &[PhaseValue<'_>]| {
         let values: Vec<String> =
             wins.iter().map(|(p, v)| format!("{}{}", phase_label(*p), format::number(*v))).collect();
         values.join(", ")

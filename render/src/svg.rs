@@ -826,7 +826,7 @@ where
     let plot = root;
     let longest = lines.iter().map(|l| l.label.chars().count()).max().unwrap_or(0);
     let end_label_room = u32::try_from(longest * 7 + 24).unwrap_or(300).clamp(40, 300);
-    let mut ctx = ChartBuilder::on(&plot)
+    let mut ctx = ChartBuilder::on(plot)
         .caption(chart.title, (FONT, 20))
         .margin(12)
         .margin_right(end_label_room)
