@@ -146,7 +146,7 @@ fn family_hue(family: Family) -> (f64, f64) {
 /// (and a few degrees round the hue) after, all recognisably the family's hue.
 fn shade(family: Family, index: usize, count: usize) -> RGBColor {
     let (hue, saturation) = family_hue(family);
-    let t = if count > 1 { index as f64 / (count - 1) as f64 } else { 0.0 };
+    let t = if count > 1 { index as f64 / (count - 1) as f64 } else { 0.5 };
     let lightness = 0.30 + 0.32 * t;
     let hue = (hue + 20.0 * (t - 0.5)).rem_euclid(360.0);
     let RGBAColor(r, g, b, _) = HSLColor(hue / 360.0, saturation, lightness).to_rgba();
