@@ -211,11 +211,19 @@ fn answer(input: &ReportInput<'_>) -> String {
         ));
     }
     if compared > 0 && clear == 0 {
-        lines.push(format!(
-            "⚠️ **None of these {compared} comparisons is beyond noise**: the 99.9% intervals of the per-process \
-             medians overlap ({} processes each); see _Spread across processes_ under Details.",
-            summary.method.forks
-        ));
+        let forks = summary.method.forks;
+        let why = if (forks as usize) < measure::stats::MIN_PROCESSES {
+            format!(
+                "with {forks} process{} per contestant there is no interval, so no difference is told from noise",
+                if forks == 1 { "" } else { "es" }
+            )
+        } else {
+            format!(
+                "the 99.9% intervals of the per-process medians overlap ({forks} processes each); see _Spread across \
+                 processes_ under Details"
+            )
+        };
+        lines.push(format!("⚠️ **None of these {compared} comparisons is beyond noise**: {why}."));
     } else if compared > 1 && clear < compared {
         lines.push(format!(
             "Beyond noise: {clear} of these {compared} comparisons; `(noise)` marks the rest (the 99.9% \

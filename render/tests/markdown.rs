@@ -115,3 +115,24 @@ fn the_long_parts_are_collapsed_after_the_discussion() {
     assert_eq!(markdown.matches("<details>").count(), markdown.matches("</details>").count());
     assert!(!markdown.contains("\n## Contestants"), "no longer a top-level section");
 }
+
+#[test]
+fn an_answer_from_one_process_says_no_difference_is_told_from_noise() {
+    let mut summary = common::summary();
+    summary.method.forks = 1;
+    for contestant in &mut summary.contestants {
+        for stats in contestant.metrics.values_mut() {
+            stats.processes = 1;
+            stats.fork_medians.truncate(1);
+            stats.ci999 = 0.0;
+        }
+    }
+    let markdown = reports::markdown::render_markdown(&common::input(&summary));
+    let text = answer(&markdown);
+    assert!(
+        text.contains(
+            "**None of these 2 comparisons is beyond noise**: with 1 process per contestant there is no interval"
+        ),
+        "{text}"
+    );
+}
