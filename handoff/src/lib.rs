@@ -41,6 +41,13 @@ pub struct HandoffScenario;
 /// The headline metric: milliseconds per million items handed off.
 pub const HEADLINE: &str = "ms_per_million";
 
+/// Name fragments of the contestants that put several items in one message (the batched and one-message
+/// variants): the bar charts show them in a panel beside the per-item ones.
+const BATCHED_NAMES: &[&str] = &["-batched", "-one-message"];
+
+/// Headings of the bar charts' two panels per capacity.
+const PANEL_LABELS: [&str; 2] = ["per item", "several items per message"];
+
 /// The capacity whose phase records the outstanding-work series for the chart (the default capacity).
 pub const SERIES_CAPACITY: usize = 256;
 
@@ -164,7 +171,7 @@ impl Scenario for HandoffScenario {
                 title: "Wall time per million items, per item beside batched (log scale)",
                 metric: "ms_per_million",
                 unit: "ms per million items",
-                kind: ChartKind::Bars,
+                kind: ChartKind::BarPanels { right: BATCHED_NAMES, labels: PANEL_LABELS },
                 log_scale: true,
             },
             ChartSpec {
@@ -180,7 +187,7 @@ impl Scenario for HandoffScenario {
                 title: "Cores kept busy (CPU time / wall time)",
                 metric: "cores_used",
                 unit: "cores",
-                kind: ChartKind::Bars,
+                kind: ChartKind::BarPanels { right: BATCHED_NAMES, labels: PANEL_LABELS },
                 log_scale: false,
             },
             ChartSpec {

@@ -73,6 +73,15 @@ pub enum ChartKind {
         /// The reference line's name in the legend.
         label: &'static str,
     },
+    /// Small multiples of [`ChartKind::Bars`]: one row of panels per phase, each row split in two panels side by
+    /// side that share one value axis with every other panel: on the right the contestants whose name contains
+    /// one of `right`, on the left the rest; `labels` name the left and right panels.
+    BarPanels {
+        /// Name fragments (such as `-batched`) that put a contestant in the right-hand panel.
+        right: &'static [&'static str],
+        /// Headings of the left and right panels, such as `["per item", "batched"]`.
+        labels: [&'static str; 2],
+    },
     /// The named time series of each contestant's first measured iteration: one panel per contestant (and
     /// phase), each series of the list a line in it (several series share the panel's axis, so give them one
     /// unit), with the series' marks as vertical lines.

@@ -28,6 +28,18 @@ pub(crate) fn phase_prefix(phase: Option<&str>) -> String {
     phase.map(|p| format!("At `{p}`, ")).unwrap_or_default()
 }
 
+/// A phase name as words: `capacity_256` → `capacity 256`, `count_1000-payload_0` → `count 1000, payload 0`.
+pub(crate) fn phase_words(phase: &str) -> String {
+    phase
+        .split('-')
+        .map(|part| match part.rsplit_once('_') {
+            Some((name, value)) if value.parse::<f64>().is_ok() => format!("{} {value}", name.replace('_', " ")),
+            _ => part.replace('_', " "),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// A ratio of medians and whether the difference is within noise.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Ratio {
@@ -318,7 +330,7 @@ pub(crate) mod tests {
         }
     }
 
-    fn input(summary: &Summary) -> ReportInput<'_> {
+    pub(crate) fn input(summary: &Summary) -> ReportInput<'_> {
         ReportInput {
             summary,
             title: "t",

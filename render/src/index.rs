@@ -1,9 +1,44 @@
-//! The index of `lab all` (`index.md`): every report with its status, headline findings and claim tallies.
+//! The index of `lab all` (`index.md`), which answers "which should I use" first: a decision table (your
+//! situation → what to use → the evidence → the report), then a winners grid per scenario (best stream, best
+//! blocking, best coroutine where one ran, and the baseline, with the margin and the noise marked), then the
+//! claims. Every cell is one short sentence at most ([`MAX_CELL`] characters).
 
-use measure::summary::{ClaimResult, Verdict};
+use measure::record::Status;
+use measure::summary::{ClaimResult, Family, MetricStats, Verdict};
 
+use crate::analysis::{best, compare, metric_key, phase_words, phases, FAMILY_ORDER};
+use crate::format;
 use crate::table::{Align, Table};
 use crate::ReportInput;
+
+/// The longest a cell of the index's tables may be, in characters: one sentence.
+pub const MAX_CELL: usize = 200;
+
+/// The best contestant of one family at one phase, on the scenario's headline metric.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FamilyBest {
+    /// Its family.
+    pub family: Family,
+    /// Its name.
+    pub name: String,
+    /// Its statistics on the headline metric at that phase.
+    pub stats: MetricStats,
+}
+
+/// The best contestant of each family at one phase (families without a contestant that passed are absent).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PhaseWinners {
+    /// The phase, or `None` when the scenario has no sweep.
+    pub phase: Option<String>,
+    /// Best per family, in the order [`FAMILY_ORDER`] gives (baseline, stream, blocking, coroutine).
+    pub best: Vec<FamilyBest>,
+}
+
+impl PhaseWinners {
+    fn of(&self, family: Family) -> Option<&FamilyBest> {
+        self.best.iter().find(|b| b.family == family)
+    }
+}
 
 /// One scenario's line in the index.
 #[derive(Debug, Clone, PartialEq)]
@@ -18,21 +53,66 @@ pub struct IndexEntry {
     pub status_line: String,
     /// Its headline findings, one markdown sentence each (see [`crate::headline_findings`]).
     pub headline: Vec<String>,
+    /// The scenario's own findings ([`ReportInput::headline_notes`]), one markdown sentence each.
+    pub notes: Vec<String>,
     /// Its claims and their verdicts.
     pub claims: Vec<ClaimResult>,
+    /// The headline metric, without phase prefix.
+    pub metric: String,
+    /// Whether a larger headline metric is better.
+    pub higher_is_better: bool,
+    /// The run's noise threshold (0.2 = 20%).
+    pub noise_threshold: f64,
+    /// Whether every contestant that ran passed its checks, the run finished, and it was not `--quick`.
+    pub trustworthy: bool,
+    /// The best contestant per family at each phase.
+    pub winners: Vec<PhaseWinners>,
 }
 
 impl IndexEntry {
     /// The entry for the report rendered from `input`, at `<scenario>.md`.
     pub fn from_input(input: &ReportInput<'_>) -> Self {
         let summary = input.summary;
+        let winners = phases(summary)
+            .into_iter()
+            .map(|phase| {
+                let key = metric_key(phase, input.headline_metric);
+                let best = FAMILY_ORDER
+                    .into_iter()
+                    .filter_map(|family| {
+                        best(summary, Some(family), &key, input.higher_is_better).map(|e| FamilyBest {
+                            family,
+                            name: e.contestant.name.clone(),
+                            stats: e.stats.clone(),
+                        })
+                    })
+                    .collect();
+                PhaseWinners { phase: phase.map(str::to_string), best }
+            })
+            .collect();
+        let failed = summary.contestants.iter().any(|c| matches!(c.status, Status::Failed | Status::Timeout));
         IndexEntry {
             scenario: summary.scenario.clone(),
             title: input.title.to_string(),
             report_path: format!("{}.md", summary.scenario),
             status_line: crate::status_line(summary),
             headline: crate::headline_findings(input),
+            notes: input.headline_notes.clone(),
             claims: summary.claims.clone(),
+            metric: input.headline_metric.to_string(),
+            higher_is_better: input.higher_is_better,
+            noise_threshold: summary.method.noise_threshold,
+            trustworthy: !failed && !summary.finished_utc.is_empty() && !summary.method.quick,
+            winners,
+        }
+    }
+
+    /// `lower is better` or `higher is better`.
+    fn direction(&self) -> &'static str {
+        if self.higher_is_better {
+            "higher is better"
+        } else {
+            "lower is better"
         }
     }
 }
@@ -67,36 +147,226 @@ impl Tally {
     }
 }
 
+/// `text` cut to at most [`MAX_CELL`] characters, ending in `…` where cut (and closing a code span it cut open).
+fn fit(text: String) -> String {
+    if text.chars().count() <= MAX_CELL {
+        return text;
+    }
+    let mut cut: String = text.chars().take(MAX_CELL - 2).collect();
+    if cut.matches('`').count() % 2 == 1 {
+        cut.pop();
+        cut.push('`');
+    }
+    cut.push('…');
+    cut
+}
+
+/// How `a` compares with `b` in words for a reader: `2.10× worse`, `1.05× better (noise)` (the factor between
+/// the medians, better or worse by the metric's direction); `None` where no ratio means anything.
+fn margin(a: &MetricStats, b: &MetricStats, threshold: f64, higher_is_better: bool) -> Option<String> {
+    let ratio = compare(a, b, threshold)?;
+    let a_better = if higher_is_better { ratio.value > 1.0 } else { ratio.value < 1.0 };
+    let factor = if ratio.value >= 1.0 { ratio.value } else { 1.0 / ratio.value };
+    let word = if a_better { "better" } else { "worse" };
+    let noise = if ratio.noise { " (noise)" } else { "" };
+    Some(format!("{} {word}{noise}", format::ratio(factor)))
+}
+
+/// The decision row of one phase of a scenario: what to use (the best contestant that is not a baseline) and
+/// the evidence (its figure, its margin over the best of the other families, its cost over the baseline).
+///
+/// The first row of a scenario names the situation (its title, and the level) and tallies its claims; the
+/// scenario's further rows give only the level (`↳ capacity 256`) and leave the tally out, so the table does
+/// not repeat itself.
+fn decision_row(entry: &IndexEntry, winners: &PhaseWinners, tally: Tally, first: bool) -> Option<[String; 5]> {
+    let better_of = |a: &'_ FamilyBest, b: &'_ FamilyBest| -> bool {
+        if entry.higher_is_better {
+            b.stats.median > a.stats.median
+        } else {
+            b.stats.median < a.stats.median
+        }
+    };
+    let best_among = |families: &[Family]| -> Option<&FamilyBest> {
+        winners.best.iter().filter(|b| families.contains(&b.family)).reduce(|a, b| if better_of(a, b) { b } else { a })
+    };
+    let pick = best_among(&[Family::Stream, Family::Blocking, Family::Coroutine])?;
+    let title = entry.title.trim();
+    let situation = match (&winners.phase, first) {
+        (Some(phase), true) => format!("{title} — {}", phase_words(phase)),
+        (Some(phase), false) => format!("↳ {}", phase_words(phase)),
+        (None, _) => title.to_string(),
+    };
+    let mut evidence = format!("{} `{}`", format::number(pick.stats.median), entry.metric);
+    // The other side of the question: the best blocking contestant against a stream pick, the best stream one
+    // against a blocking pick, and the better of the two against a coroutine pick.
+    let rival = match pick.family {
+        Family::Stream => winners.of(Family::Blocking),
+        Family::Blocking => winners.of(Family::Stream),
+        Family::Coroutine | Family::Baseline => best_among(&[Family::Stream, Family::Blocking]),
+    };
+    match rival {
+        Some(other) => {
+            if let Some(m) = margin(&other.stats, &pick.stats, entry.noise_threshold, entry.higher_is_better) {
+                evidence.push_str(&format!("; best {} `{}` is {m}", other.family.as_str(), other.name));
+            }
+        }
+        None if pick.family == Family::Stream => evidence.push_str("; no blocking contestant passed here"),
+        None if pick.family == Family::Blocking => evidence.push_str("; no stream contestant passed here"),
+        None => {}
+    }
+    if let Some(baseline) = winners.of(Family::Baseline) {
+        if let Some(ratio) = compare(&pick.stats, &baseline.stats, entry.noise_threshold) {
+            evidence.push_str(&format!("; {}", times_baseline(ratio)));
+        }
+    }
+    evidence.push('.');
+    Some([
+        fit(situation),
+        fit(format!("`{}` ({})", pick.name, pick.family.as_str())),
+        fit(evidence),
+        if first { tally.describe() } else { String::new() },
+        format!("[{}]({})", entry.scenario, entry.report_path),
+    ])
+}
+
+/// `20.6× the baseline`, with ` (noise)` after it when within noise.
+fn times_baseline(ratio: crate::analysis::Ratio) -> String {
+    let noise = if ratio.noise { " (noise)" } else { "" };
+    format!("{} the baseline{noise}", format::ratio(ratio.value))
+}
+
+/// A winners-grid cell: the family's best, its figure, and its ratio to the baseline.
+fn winner_cell(entry: &IndexEntry, winners: &PhaseWinners, family: Family) -> String {
+    let Some(best) = winners.of(family) else { return "—".to_string() };
+    let mut cell = format!("`{}` {}", best.name, format::number(best.stats.median));
+    if family != Family::Baseline {
+        if let Some(baseline) = winners.of(Family::Baseline) {
+            if let Some(ratio) = compare(&best.stats, &baseline.stats, entry.noise_threshold) {
+                cell.push_str(&format!(", {}", times_baseline(ratio)));
+            }
+        }
+    }
+    fit(cell)
+}
+
+/// The winners grid of one scenario: one row per phase.
+fn winners_grid(entry: &IndexEntry) -> String {
+    let has = |family: Family| entry.winners.iter().any(|w| w.of(family).is_some());
+    let mut families: Vec<Family> = vec![Family::Stream, Family::Blocking];
+    if has(Family::Coroutine) {
+        families.push(Family::Coroutine);
+    }
+    if has(Family::Baseline) {
+        families.push(Family::Baseline);
+    }
+    let named = entry.winners.iter().any(|w| w.phase.is_some());
+    let mut columns: Vec<(String, Align)> = Vec::new();
+    if named {
+        columns.push(("phase".to_string(), Align::Left));
+    }
+    for family in &families {
+        let heading =
+            if *family == Family::Baseline { "baseline".to_string() } else { format!("best {}", family.as_str()) };
+        columns.push((heading, Align::Left));
+    }
+    columns.push(("stream vs blocking".to_string(), Align::Left));
+    let mut table = Table::new(&columns);
+    for winners in &entry.winners {
+        let mut row = Vec::new();
+        if named {
+            row.push(winners.phase.as_deref().map(phase_words).unwrap_or_default());
+        }
+        for family in &families {
+            row.push(winner_cell(entry, winners, *family));
+        }
+        let versus = match (winners.of(Family::Stream), winners.of(Family::Blocking)) {
+            (Some(s), Some(b)) => margin(&s.stats, &b.stats, entry.noise_threshold, entry.higher_is_better)
+                .map(|m| format!("stream {m}"))
+                .unwrap_or_else(|| "—".to_string()),
+            _ => "—".to_string(),
+        };
+        row.push(versus);
+        table.row(&row);
+    }
+    table.render()
+}
+
 /// Render `index.md` for `entries`, in the order given. Pure: the same entries give the same bytes.
 pub fn render_index(entries: &[IndexEntry]) -> String {
-    let mut out = String::from("# Streams vs blocking: index of reports\n\n");
+    let mut out = String::from("# Streams vs blocking: which should I use?\n\n");
     if entries.is_empty() {
         out.push_str("_No scenarios were run._\n");
         return out;
     }
-    let mut total = Tally::default();
-    let mut table = Table::new(&[
-        ("scenario", Align::Left),
-        ("status", Align::Left),
+    let doubtful: Vec<String> = entries
+        .iter()
+        .filter(|e| !e.trustworthy)
+        .map(|e| format!("[{}]({}): {}", e.scenario, e.report_path, e.status_line))
+        .collect();
+    if !doubtful.is_empty() {
+        out.push_str("⚠️ Read these with care:\n\n");
+        for line in &doubtful {
+            out.push_str(&format!("- {line}\n"));
+        }
+        out.push('\n');
+    }
+
+    out.push_str("## What to use\n\n");
+    out.push_str(
+        "Per situation (and sweep level), the contestant with the best median on the scenario's headline metric \
+         that is not a baseline; the evidence gives its figure, how the best of the other families compares \
+         (`(noise)`: the 99.9% intervals overlap or the ratio is within the noise threshold), and its cost over \
+         the baseline.\n\n",
+    );
+    let mut decisions = Table::new(&[
+        ("your situation", Align::Left),
+        ("use", Align::Left),
+        ("evidence", Align::Left),
         ("claims", Align::Left),
-        ("headline", Align::Left),
+        ("report", Align::Left),
     ]);
+    let mut rows = 0;
     for entry in entries {
         let tally = Tally::of(&entry.claims);
-        for claim in &entry.claims {
-            total.add(claim.verdict);
+        let mut first = true;
+        for winners in &entry.winners {
+            if let Some(row) = decision_row(entry, winners, tally, first) {
+                decisions.row(&row);
+                rows += 1;
+                first = false;
+            }
         }
-        table.row(&[
-            format!("[{}]({}): {}", entry.scenario, entry.report_path, entry.title),
-            entry.status_line.clone(),
-            tally.describe(),
-            entry.headline.join("<br>"),
-        ]);
     }
-    out.push_str(&table.render());
-    out.push_str(&format!("\nClaims over all scenarios: {}.\n", total.describe()));
+    if rows == 0 {
+        out.push_str("_No contestant that is not a baseline passed in any scenario._\n");
+    } else {
+        out.push_str(&decisions.render());
+    }
+
+    out.push_str("\n## Winners by scenario\n");
+    for entry in entries {
+        out.push_str(&format!("\n### [{}]({})\n\n", entry.title, entry.report_path));
+        out.push_str(&format!("On `{}`, {}. {}\n\n", entry.metric, entry.direction(), entry.status_line));
+        if entry.winners.iter().all(|w| w.best.is_empty()) {
+            out.push_str("_No contestant that passed measured it._\n");
+        } else {
+            out.push_str(&winners_grid(entry));
+        }
+        if !entry.notes.is_empty() {
+            out.push('\n');
+            for note in &entry.notes {
+                out.push_str(&format!("- {note}\n"));
+            }
+        }
+    }
+
+    let mut total = Tally::default();
+    for claim in entries.iter().flat_map(|e| &e.claims) {
+        total.add(claim.verdict);
+    }
+    out.push_str(&format!("\n## Claims\n\nOver all scenarios: {}.\n", total.describe()));
     for entry in entries.iter().filter(|e| !e.claims.is_empty()) {
-        out.push_str(&format!("\n## [{}]({})\n\n", entry.title, entry.report_path));
+        out.push_str(&format!("\n### [{}]({})\n\n", entry.title, entry.report_path));
         for claim in &entry.claims {
             out.push_str(&format!("- **{}**: {}\n", claim.verdict.as_str(), claim.text));
         }
@@ -104,37 +374,186 @@ pub fn render_index(entries: &[IndexEntry]) -> String {
     out
 }
 
+/// The cells of every markdown table in `markdown`, trimmed (header and separator rows included).
+pub fn table_cells(markdown: &str) -> Vec<String> {
+    markdown
+        .lines()
+        .filter(|line| line.starts_with('|'))
+        .flat_map(|line| {
+            let inner = line.trim().trim_start_matches('|').trim_end_matches('|');
+            // Split on pipes that are not escaped.
+            let mut cells = Vec::new();
+            let mut current = String::new();
+            let mut escaped = false;
+            for ch in inner.chars() {
+                if ch == '|' && !escaped {
+                    cells.push(current.trim().to_string());
+                    current.clear();
+                } else {
+                    current.push(ch);
+                }
+                escaped = ch == '\\';
+            }
+            cells.push(current.trim().to_string());
+            cells
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)]
     use super::*;
+    use crate::analysis::tests::stats;
+
+    fn best(family: Family, name: &str, median: f64) -> FamilyBest {
+        FamilyBest { family, name: name.to_string(), stats: stats(median, median * 0.01) }
+    }
 
     fn entry(name: &str, verdicts: &[Verdict]) -> IndexEntry {
         IndexEntry {
             scenario: name.to_string(),
-            title: format!("The {name} scenario"),
+            title: format!("The {name} scenario: what it measures"),
             report_path: format!("{name}.md"),
             status_line: "✅ All 3 contestants passed their checks.".to_string(),
-            headline: vec!["first finding".to_string(), "second | finding".to_string()],
+            headline: vec!["first finding".to_string()],
+            notes: vec!["Without a bound, outstanding work ran away.".to_string()],
             claims: verdicts.iter().map(|v| ClaimResult::new(format!("{name} claim"), *v, "d")).collect(),
+            metric: "ms_per_million".to_string(),
+            higher_is_better: false,
+            noise_threshold: 0.2,
+            trustworthy: true,
+            winners: vec![
+                PhaseWinners {
+                    phase: Some("capacity_1".to_string()),
+                    best: vec![
+                        best(Family::Baseline, "baseline-loop", 1.0),
+                        best(Family::Stream, "stream-tokio", 40.0),
+                        best(Family::Blocking, "blocking-crossbeam", 10.0),
+                    ],
+                },
+                PhaseWinners {
+                    phase: Some("capacity_256".to_string()),
+                    best: vec![
+                        best(Family::Baseline, "baseline-loop", 1.0),
+                        best(Family::Stream, "stream-tokio-batched", 2.0),
+                        best(Family::Blocking, "blocking-crossbeam-batched", 2.05),
+                        best(Family::Coroutine, "coroutine-may", 30.0),
+                    ],
+                },
+            ],
         }
     }
 
+    /// An entry with the longest names and title the lab could give, to test the cell limit.
+    fn long_entry() -> IndexEntry {
+        let mut e = entry("handoff", &[Verdict::Holds]);
+        e.title = format!("{}: and more", "A very long situation name ".repeat(12));
+        for w in &mut e.winners {
+            for b in &mut w.best {
+                b.name = format!("{}-{}", b.name, "with-a-very-long-suffix".repeat(4));
+            }
+        }
+        e
+    }
+
     #[test]
-    fn every_report_is_linked_with_its_tally() {
+    fn the_decision_table_picks_the_best_that_is_not_a_baseline_with_its_evidence() {
+        let text = render_index(&[entry("handoff", &[Verdict::Holds, Verdict::Fails])]);
+        assert!(text.starts_with("# Streams vs blocking: which should I use?"));
+        assert!(
+            text.contains("| The handoff scenario: what it measures — capacity 1 | `blocking-crossbeam` (blocking) |"),
+            "{text}"
+        );
+        assert!(text.contains("| ↳ capacity 256 "), "later levels do not repeat the title: {text}");
+        assert!(
+            text.contains("| 10.0 `ms_per_million`; best stream `stream-tokio` is 4.00× worse; 10.0× the baseline. "),
+            "{text}"
+        );
+        // At capacity 256 the stream pair wins, by a margin within noise.
+        assert!(text.contains("`stream-tokio-batched` (stream)"), "{text}");
+        assert!(text.contains("best blocking `blocking-crossbeam-batched` is 1.02× worse (noise)"), "{text}");
+        assert!(text.contains("| 1 hold, 1 fail, 0 inconclusive | [handoff](handoff.md) |"), "{text}");
+        let tallies = text.lines().filter(|l| l.starts_with('|') && l.contains("1 hold, 1 fail")).count();
+        assert_eq!(tallies, 1, "the tally once per scenario: {text}");
+    }
+
+    #[test]
+    fn the_winners_grid_shows_each_family_the_baseline_and_the_margin() {
+        let text = render_index(&[entry("handoff", &[Verdict::Holds])]);
+        assert!(text.contains("| phase        | best stream"), "{text}");
+        assert!(text.contains("best coroutine"), "a coroutine ran at one phase: {text}");
+        assert!(text.contains("`stream-tokio` 40.0, 40.0× the baseline"), "{text}");
+        assert!(text.contains("| stream 4.00× worse "), "{text}");
+        assert!(text.contains("| stream 1.02× better (noise) "), "{text}");
+        assert!(text.contains("- Without a bound, outstanding work ran away."));
+    }
+
+    #[test]
+    fn claims_follow_with_their_tally() {
         let text = render_index(&[
             entry("chain", &[Verdict::Holds, Verdict::Fails]),
             entry("handoff", &[Verdict::Inconclusive]),
         ]);
-        assert!(text.contains("[chain](chain.md): The chain scenario"));
-        assert!(text.contains("[handoff](handoff.md)"));
-        assert!(text.contains("| 1 hold, 1 fail, 0 inconclusive |"));
-        assert!(text.contains("first finding<br>second \\| finding"));
-        assert!(text.contains("Claims over all scenarios: 1 hold, 1 fail, 1 inconclusive."));
+        assert!(text.contains("Over all scenarios: 1 hold, 1 fail, 1 inconclusive."));
         assert!(text.contains("- **inconclusive**: handoff claim"));
+        let decision = text.find("## What to use").unwrap();
+        let grid = text.find("## Winners by scenario").unwrap();
+        let claims = text.find("## Claims").unwrap();
+        assert!(decision < grid && grid < claims);
+    }
+
+    #[test]
+    fn no_cell_is_longer_than_one_sentence_of_200_characters() {
+        let text = render_index(&[entry("chain", &[Verdict::Holds]), long_entry()]);
+        let cells = table_cells(&text);
+        assert!(cells.len() > 20, "{} cells", cells.len());
+        let longest = cells.iter().map(|c| c.chars().count()).max().unwrap();
+        assert!(longest <= MAX_CELL, "longest cell {longest}: {text}");
+        // The long names were cut, not dropped.
+        assert!(text.contains("…"), "{text}");
+    }
+
+    #[test]
+    fn a_cut_cell_closes_its_code_span() {
+        let cut = fit(format!("`{}`", "x".repeat(300)));
+        assert!(cut.chars().count() <= MAX_CELL, "{cut}");
+        assert!(cut.ends_with("x`…"), "{cut}");
+        assert_eq!(cut.matches('`').count(), 2);
+    }
+
+    #[test]
+    fn runs_to_read_with_care_are_named_first() {
+        let mut doubtful = entry("chain", &[]);
+        doubtful.trustworthy = false;
+        doubtful.status_line = "⚠️ This was a `--quick` smoke run.".to_string();
+        let text = render_index(&[doubtful, entry("handoff", &[])]);
+        assert!(text.contains("⚠️ Read these with care:\n\n- [chain](chain.md): ⚠️ This was a `--quick` smoke run.\n"));
+        assert!(!text.contains("- [handoff](handoff.md)"));
+    }
+
+    #[test]
+    fn phase_names_read_as_words() {
+        assert_eq!(phase_words("capacity_256"), "capacity 256");
+        assert_eq!(phase_words("count_1000-payload_0"), "count 1000, payload 0");
+        assert_eq!(phase_words("in_flight_1000"), "in flight 1000");
+        assert_eq!(phase_words("before_drop"), "before drop");
     }
 
     #[test]
     fn an_empty_index_says_so() {
         assert!(render_index(&[]).contains("No scenarios were run"));
+    }
+
+    #[test]
+    fn entries_from_a_summary_carry_each_familys_best_per_phase() {
+        let summary = crate::analysis::tests::fixture();
+        let input = crate::analysis::tests::input(&summary);
+        let entry = IndexEntry::from_input(&input);
+        assert_eq!(entry.winners.len(), 2);
+        let names: Vec<&str> = entry.winners[0].best.iter().map(|b| b.name.as_str()).collect();
+        // The blocking contestant failed: it is no family's best.
+        assert_eq!(names, ["loop", "stream"]);
+        assert!(!entry.trustworthy, "a contestant failed");
     }
 }

@@ -1,12 +1,15 @@
-//! The report a person reads (`<scenario>.md`): status, question, headline, method, results, spread, charts,
-//! checks, claims, discussion and how to reproduce it.
+//! The report a person reads (`<scenario>.md`): it opens with its answer (what to use when, with the numbers,
+//! computed from the run's comparisons and verdicts), then the question, results, charts, claims and
+//! discussion; the long parts (every ratio, contestants, parameters, method, environment, spread, checks,
+//! published figures, harness cost) sit in collapsible `<details>` sections at the end, before how to
+//! reproduce it.
 
 use std::fmt::Write as _;
 
 use measure::record::Status;
-use measure::summary::{ContestantSummary, Summary};
+use measure::summary::{ContestantSummary, Family, Summary, Verdict};
 
-use crate::analysis::{self, compare, metric_key, phases, reference};
+use crate::analysis::{self, compare, metric_key, phase_words, phases, reference, Entry};
 use crate::format::{self, percent};
 use crate::table::{Align, Table};
 use crate::ReportInput;
@@ -17,28 +20,31 @@ pub fn render_markdown(input: &ReportInput<'_>) -> String {
     let mut out = String::new();
     out.push_str(&format!("# {}\n\n", input.title));
     out.push_str(&format!("**Status:** {}\n\n", analysis::status_line(summary)));
+    section(&mut out, "Answer", &answer(input));
     section(&mut out, "Question", input.question.trim_end());
-    section(&mut out, "Headline", &headline(input));
-    section(&mut out, "Contestants", &contestants(summary));
-    section(&mut out, "Parameters", &parameters(summary));
-    section(&mut out, "Method", &method(summary));
-    section(&mut out, "Environment", &environment(summary));
     section(&mut out, "Results", &results(input));
-    section(&mut out, "Spread across processes", &spread(input));
     section(&mut out, "Charts", &charts(input));
-    section(&mut out, "Correctness checks", &checks(summary));
     section(&mut out, "Claims", &claims(summary));
-    let references = published_reference(summary);
-    if !references.is_empty() {
-        section(&mut out, "Published reference", &references);
-    }
     let discussion = input.discussion.trim();
     section(
         &mut out,
         "What the numbers mean",
         if discussion.is_empty() { "_No discussion given._" } else { discussion },
     );
-    section(&mut out, "Harness cost", &harness(input));
+    let mut details = String::new();
+    collapsible(&mut details, "Every ratio against the baseline", &headline(input));
+    collapsible(&mut details, "Contestants", &contestants(summary));
+    collapsible(&mut details, "Parameters", &parameters(summary));
+    collapsible(&mut details, "Method", &method(summary));
+    collapsible(&mut details, "Environment", &environment(summary));
+    collapsible(&mut details, "Spread across processes", &spread(input));
+    collapsible(&mut details, "Correctness checks, per contestant", &checks(summary));
+    let references = published_reference(summary);
+    if !references.is_empty() {
+        collapsible(&mut details, "Published reference", &references);
+    }
+    collapsible(&mut details, "Harness cost", &harness(input));
+    section(&mut out, "Details", &details);
     section(&mut out, "Reproduce", &reproduce(summary));
     // Exactly one trailing newline.
     let trimmed = out.trim_end().len();
@@ -50,6 +56,196 @@ pub fn render_markdown(input: &ReportInput<'_>) -> String {
 /// Append `## title`, the body, and a blank line.
 fn section(out: &mut String, title: &str, body: &str) {
     out.push_str(&format!("## {title}\n\n{}\n\n", body.trim_end()));
+}
+
+/// Append a collapsible `<details>` block titled `title`, its markdown body set off by blank lines so that
+/// renderers (GitHub's among them) read it as markdown.
+fn collapsible(out: &mut String, title: &str, body: &str) {
+    let _ = write!(out, "<details>\n<summary>{title}</summary>\n\n{}\n\n</details>\n\n", body.trim_end());
+}
+
+/// The best of `entries` on the headline metric (lowest, or highest when higher is better); ties go to the
+/// first.
+fn best_of<'s>(input: &ReportInput<'_>, entries: impl Iterator<Item = Entry<'s>>) -> Option<Entry<'s>> {
+    entries.reduce(|a, b| {
+        let better =
+            if input.higher_is_better { b.stats.median > a.stats.median } else { b.stats.median < a.stats.median };
+        if better {
+            b
+        } else {
+            a
+        }
+    })
+}
+
+/// Who leads between the best of `a` and the best of `b` and by what factor between their medians, such as
+/// `blocking ahead by 2.10×` or `stream ahead by 1.05× (noise)`, with the leader when the lead is beyond noise
+/// (`None` within noise). `None` altogether where no ratio means anything.
+fn lead(input: &ReportInput<'_>, a: (Family, Entry<'_>), b: (Family, Entry<'_>)) -> Option<(String, Option<Family>)> {
+    let ratio = compare(a.1.stats, b.1.stats, input.summary.method.noise_threshold)?;
+    let factor = if ratio.value >= 1.0 { ratio.value } else { 1.0 / ratio.value };
+    let a_ahead = if input.higher_is_better { ratio.value > 1.0 } else { ratio.value < 1.0 };
+    let leader = if a_ahead { a.0 } else { b.0 };
+    let noise = if ratio.noise { " (noise)" } else { "" };
+    let text = format!("{} ahead by {}{noise}", leader.as_str(), format::ratio(factor));
+    Some((text, (!ratio.noise).then_some(leader)))
+}
+
+/// `capacity 256: ` or empty without phases.
+fn phase_label(phase: Option<&str>) -> String {
+    phase.map(|p| format!("{}: ", phase_words(p))).unwrap_or_default()
+}
+
+/// A phase (`None` without a sweep) and a median at it.
+type PhaseValue<'a> = (Option<&'a str>, f64);
+
+/// The opening answer, a few bullets computed from this run alone: what to use (the best contestant that is
+/// not a baseline, per phase, grouped by contestant), how the best stream compares with the best blocking
+/// contestant (and the best coroutine, where one ran), what the pick costs over the baseline, a warning when
+/// no comparison is beyond noise, the claims' tally, then the scenario's own findings. A bullet whose numbers
+/// are missing is left out.
+fn answer(input: &ReportInput<'_>) -> String {
+    let summary = input.summary;
+    let metric = input.headline_metric;
+    let best_word = if input.higher_is_better { "highest" } else { "lowest" };
+    let mut lines: Vec<String> = Vec::new();
+    let mut picks: Vec<(Option<&str>, Entry<'_>)> = Vec::new();
+    let mut versus: Vec<String> = Vec::new();
+    let mut leaders: Vec<Option<Family>> = Vec::new();
+    let mut coroutine: Vec<String> = Vec::new();
+    let mut over_baseline: Vec<String> = Vec::new();
+    let mut baseline_name: Option<&str> = None;
+    // Comparisons made, and how many of them were beyond noise.
+    let (mut compared, mut clear) = (0usize, 0usize);
+    for phase in phases(summary) {
+        let key = metric_key(phase, metric);
+        let family_best = |family| analysis::best(summary, Some(family), &key, input.higher_is_better);
+        let candidates = [Family::Stream, Family::Blocking, Family::Coroutine].into_iter().filter_map(&family_best);
+        let Some(pick) = best_of(input, candidates) else { continue };
+        picks.push((phase, pick));
+        let blocking = family_best(Family::Blocking);
+        if let (Some(s), Some(b)) = (family_best(Family::Stream), blocking) {
+            if let Some((text, leader)) = lead(input, (Family::Stream, s), (Family::Blocking, b)) {
+                versus.push(format!("{}{text}", phase_label(phase)));
+                leaders.push(leader);
+                compared += 1;
+                clear += usize::from(leader.is_some());
+            }
+        }
+        if let (Some(c), Some(b)) = (family_best(Family::Coroutine), blocking) {
+            if let Some((text, leader)) = lead(input, (Family::Coroutine, c), (Family::Blocking, b)) {
+                let at = phase.map(|p| format!("{} ", phase_words(p))).unwrap_or_default();
+                coroutine.push(format!("{at}(`{}`): {text}", c.contestant.name));
+                compared += 1;
+                clear += usize::from(leader.is_some());
+            }
+        }
+        if let Some(baseline) = family_best(Family::Baseline) {
+            if let Some(ratio) = compare(pick.stats, baseline.stats, summary.method.noise_threshold) {
+                over_baseline.push(format!("{}{}", phase_label(phase), ratio.label()));
+                baseline_name.get_or_insert(baseline.contestant.name.as_str());
+                compared += 1;
+                clear += usize::from(!ratio.noise);
+            }
+        }
+    }
+    if picks.is_empty() {
+        return format!("_No contestant that is not a baseline passed and measured `{metric}`: nothing to recommend._");
+    }
+    // Group the phases by the contestant that wins them, in order of first win.
+    let mut groups: Vec<(Entry<'_>, Vec<PhaseValue<'_>>)> = Vec::new();
+    for (phase, pick) in &picks {
+        match groups.iter_mut().find(|(e, _)| e.contestant.name == pick.contestant.name) {
+            Some((_, wins)) => wins.push((*phase, pick.stats.median)),
+            None => groups.push((*pick, vec![(*phase, pick.stats.median)])),
+        }
+    }
+    let values = |wins: &[PhaseValue<'_>]| {
+        let values: Vec<String> =
+            wins.iter().map(|(p, v)| format!("{}{}", phase_label(*p), format::number(*v))).collect();
+        values.join(", ")
+    };
+    if let [(entry, wins)] = groups.as_slice() {
+        let where_ = if picks.len() > 1 { " at every level of the sweep" } else { "" };
+        lines.push(format!(
+            "**Use `{}`** ({}): the {best_word} `{metric}` of every contestant that is not a baseline{where_} ({}).",
+            entry.contestant.name,
+            entry.contestant.family.as_str(),
+            values(wins)
+        ));
+    } else {
+        let each: Vec<String> = groups
+            .iter()
+            .map(|(entry, wins)| {
+                format!("`{}` ({}; {})", entry.contestant.name, entry.contestant.family.as_str(), values(wins))
+            })
+            .collect();
+        lines.push(format!(
+            "**What to use depends on the level**: the {best_word} `{metric}` that is not a baseline comes from {}.",
+            each.join("; ")
+        ));
+    }
+    if !versus.is_empty() {
+        let count = |f: Option<Family>| leaders.iter().filter(|l| **l == f).count();
+        let tally = if leaders.len() > 1 && leaders.iter().any(Option::is_some) {
+            format!(
+                " (streams ahead at {}, blocking at {}, within noise at {} of {})",
+                count(Some(Family::Stream)),
+                count(Some(Family::Blocking)),
+                count(None),
+                leaders.len()
+            )
+        } else {
+            String::new()
+        };
+        lines.push(format!("**Best stream against best blocking**{tally}: {}.", versus.join("; ")));
+    }
+    if !coroutine.is_empty() {
+        lines.push(format!("**Best coroutine against best blocking**: {}.", coroutine.join("; ")));
+    }
+    if let (false, Some(name)) = (over_baseline.is_empty(), baseline_name) {
+        lines.push(format!(
+            "**Cost over the baseline** (`{name}`, the floor), the pick's `{metric}` as a multiple of the \
+             baseline's: {}.",
+            over_baseline.join(", ")
+        ));
+    }
+    if compared > 0 && clear == 0 {
+        let forks = summary.method.forks;
+        let why = if (forks as usize) < measure::stats::MIN_PROCESSES {
+            format!(
+                "with {forks} process{} per contestant there is no interval, so no difference is told from noise",
+                if forks == 1 { "" } else { "es" }
+            )
+        } else {
+            format!(
+                "the 99.9% intervals of the per-process medians overlap ({forks} processes each); see _Spread across \
+                 processes_ under Details"
+            )
+        };
+        lines.push(format!("⚠️ **None of these {compared} comparisons is beyond noise**: {why}."));
+    } else if compared > 1 && clear < compared {
+        lines.push(format!(
+            "Beyond noise: {clear} of these {compared} comparisons; `(noise)` marks the rest (the 99.9% \
+             intervals of the per-process medians overlap, or the ratio is within {} of 1).",
+            percent(summary.method.noise_threshold)
+        ));
+    }
+    if !summary.claims.is_empty() {
+        let count = |v: Verdict| summary.claims.iter().filter(|c| c.verdict == v).count();
+        lines.push(format!(
+            "**Claims**: {} hold, {} fail, {} inconclusive (see [Claims](#claims)).",
+            count(Verdict::Holds),
+            count(Verdict::Fails),
+            count(Verdict::Inconclusive)
+        ));
+    }
+    lines.extend(input.headline_notes.iter().cloned());
+    let mut out = String::new();
+    for line in lines {
+        let _ = writeln!(out, "- {line}");
+    }
+    out
 }
 
 fn headline(input: &ReportInput<'_>) -> String {
@@ -290,7 +486,11 @@ fn results(input: &ReportInput<'_>) -> String {
         out.push_str(&table.render());
         if !brief.is_empty() {
             out.push('\n');
-            out.push_str(&brief_table.render());
+            let title = match phase {
+                Some(p) => format!("Medians of the other metrics at <code>{p}</code>"),
+                None => "Medians of the other metrics".to_string(),
+            };
+            collapsible(&mut out, &title, &brief_table.render());
         }
         if !missing.is_empty() {
             let lists: Vec<String> =
@@ -421,21 +621,30 @@ fn checks(summary: &Summary) -> String {
     out
 }
 
+/// The claims, numbered, each its verdict and statement; the numbers behind each verdict (often long) follow in
+/// one collapsible block under the same numbers.
 fn claims(summary: &Summary) -> String {
     if summary.claims.is_empty() {
         return "_This scenario makes no claims._".to_string();
     }
     let mut out = String::new();
-    for claim in &summary.claims {
-        let _ = writeln!(out, "- **{}**: {} — {}", claim.verdict.as_str(), claim.text, claim.detail);
+    for (i, claim) in summary.claims.iter().enumerate() {
+        let _ = writeln!(out, "{}. **{}**: {}", i + 1, claim.verdict.as_str(), claim.text);
+    }
+    let mut numbers = String::new();
+    for (i, claim) in summary.claims.iter().enumerate() {
+        let _ = write!(numbers, "{}. **{}** — {}", i + 1, claim.verdict.as_str(), claim.detail);
         if !claim.metric.is_empty() {
-            let _ = writeln!(
-                out,
-                "  <br>_Judged on `{}` ({}), from {}._",
+            let _ = write!(
+                numbers,
+                "<br>_Judged on `{}` ({}), from {}._",
                 claim.metric, claim.metric_definition, claim.judged_on
             );
         }
+        numbers.push('\n');
     }
+    out.push('\n');
+    collapsible(&mut out, "The numbers behind each verdict", &numbers);
     out
 }
 

@@ -9,9 +9,9 @@ use std::ops::Range;
 
 use measure::record::{Mark, Status};
 use measure::scenario::{ChartKind, ChartSpec};
+use measure::summary::Family;
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::coord::Shift;
-use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -29,13 +29,15 @@ const PANELS_WIDTH: u32 = 960;
 const PANEL_HEIGHT: u32 = 200;
 /// Height of the title area above the panels of a small-multiples chart in pixels.
 const PANELS_HEADER: u32 = 64;
+/// Height of the strip under a bar chart that holds the family key, in pixels.
+const KEY_HEIGHT: u32 = 26;
 /// Height of one bar (or group header) row in pixels.
 const ROW_HEIGHT: u32 = 26;
-/// Lines a line chart can name in a legend inside its plot; more get a legend column to the right.
+/// Lines a line chart labels at their ends in its plain size; more make it wider and taller.
 const INSIDE_LEGEND_MAX: usize = 6;
-/// Width of the legend column of a line chart with many lines, in pixels.
+/// Extra width of a line chart with many lines, in pixels.
 const LEGEND_WIDTH: u32 = 350;
-/// Height of one legend entry in pixels.
+/// Height per line of a line chart with many lines, in pixels, so that their end labels fit.
 const LEGEND_ROW: u32 = 19;
 /// Font for titles, labels and legends.
 const FONT: &str = "sans-serif";
@@ -44,8 +46,8 @@ const MARKER: u32 = 3;
 /// Radius of the reference line's (smaller) markers, in pixels.
 const REFERENCE_MARKER: u32 = 2;
 
-/// A colour-blind-friendly palette (Tableau 10), picked by the contestant's position in the summary so a
-/// contestant keeps its colour across charts.
+/// A colour-blind-friendly palette (Tableau 10) for charts whose lines are series rather than contestants (one
+/// colour per series name, the same in every panel).
 const PALETTE: [RGBColor; 10] = [
     RGBColor(78, 121, 167),
     RGBColor(242, 142, 43),
@@ -65,9 +67,14 @@ type DrawResult = Result<(), String>;
 /// Render `chart` for `input` as an SVG document. Pure: the same input gives the same bytes.
 pub fn render_chart(input: &ReportInput<'_>, chart: &ChartSpec) -> String {
     let result = match &chart.kind {
-        ChartKind::Bars => {
-            bars_data(input, chart).map(|groups| draw(bars_height(&groups), |a| bars(a, chart, &groups)))
-        }
+        ChartKind::Bars => bars_data(input, chart).map(|groups| {
+            let families = families_drawn(input);
+            draw(bars_height(&groups), |a| bars(a, chart, &groups, &families))
+        }),
+        ChartKind::BarPanels { right, labels } => bar_panels_data(input, chart, right).map(|rows| {
+            let families = families_drawn(input);
+            draw(bar_panels_size(&rows), |a| bar_panels(a, chart, &rows, *labels, &families))
+        }),
         ChartKind::Sweep => {
             sweep_data(input, chart, None).map(|d| draw(line_chart_size(d.lines.len()), |a| sweep(a, chart, &d)))
         }
@@ -124,23 +131,75 @@ fn no_data(root: &Area<'_>, chart: &ChartSpec) -> DrawResult {
         .map_err(err)
 }
 
+/// Hue (degrees), saturation and the lightest and darkest lightness of each family's shades: stream blue,
+/// blocking orange, coroutine green, baseline grey, so stream against blocking shows without the legend.
+fn family_hue(family: Family) -> (f64, f64) {
+    match family {
+        Family::Stream => (212.0, 0.62),
+        Family::Blocking => (26.0, 0.85),
+        Family::Coroutine => (128.0, 0.50),
+        Family::Baseline => (0.0, 0.0),
+    }
+}
+
+/// The shade of `family` for the `index`-th of `count` contestants of that family: darkest first, lighter
+/// (and a few degrees round the hue) after, all recognisably the family's hue.
+fn shade(family: Family, index: usize, count: usize) -> RGBColor {
+    let (hue, saturation) = family_hue(family);
+    let t = if count > 1 { index as f64 / (count - 1) as f64 } else { 0.5 };
+    let lightness = 0.30 + 0.32 * t;
+    let hue = (hue + 20.0 * (t - 0.5)).rem_euclid(360.0);
+    let RGBAColor(r, g, b, _) = HSLColor(hue / 360.0, saturation, lightness).to_rgba();
+    RGBColor(r, g, b)
+}
+
+/// The family of the contestant named `contestant`, its index among the summary's contestants of that family,
+/// and how many there are; `None` for a name the summary does not have.
+fn family_place(input: &ReportInput<'_>, contestant: &str) -> Option<(Family, usize, usize)> {
+    let contestants = &input.summary.contestants;
+    let family = contestants.iter().find(|c| c.name == contestant)?.family;
+    let same: Vec<&str> = contestants.iter().filter(|c| c.family == family).map(|c| c.name.as_str()).collect();
+    let index = same.iter().position(|name| *name == contestant)?;
+    Some((family, index, same.len()))
+}
+
+/// The contestant's colour: its family's hue, in a shade of its own (the same in every chart of the report).
 fn color(input: &ReportInput<'_>, contestant: &str) -> RGBColor {
-    PALETTE[position(input, contestant) % PALETTE.len()]
+    match family_place(input, contestant) {
+        Some((family, index, count)) => shade(family, index, count),
+        None => RGBColor(128, 128, 128),
+    }
 }
 
-/// The contestant's position in the summary.
-fn position(input: &ReportInput<'_>, contestant: &str) -> usize {
-    input.summary.contestants.iter().position(|c| c.name == contestant).unwrap_or(0)
-}
-
-/// Whether the contestant's lines are dashed: every second round through the palette, so two contestants that
-/// share a colour never share a line style.
+/// Whether the contestant's lines are dashed: every second one of its family, so neighbouring shades of one
+/// hue also differ in line style.
 fn dashed(input: &ReportInput<'_>, contestant: &str) -> bool {
-    (position(input, contestant) / PALETTE.len()) % 2 == 1
+    family_place(input, contestant).is_some_and(|(_, index, _)| index % 2 == 1)
 }
 
-/// Size of a line chart with `lines` lines: wider, with a legend column, when they are too many to name inside
-/// the plot, and tall enough for that column.
+/// The families among the summary's contestants that passed, in the order reports discuss them.
+fn families_drawn(input: &ReportInput<'_>) -> Vec<Family> {
+    crate::analysis::FAMILY_ORDER
+        .into_iter()
+        .filter(|f| input.summary.contestants.iter().any(|c| c.family == *f && c.status == Status::Ok))
+        .collect()
+}
+
+/// A one-line key of the family colours (a square in each family's middle shade and its name), left-aligned at
+/// `(x, y)`.
+fn family_key(area: &Area<'_>, families: &[Family], (x, y): (i32, i32)) -> DrawResult {
+    let mut x = x;
+    let style = TextStyle::from((FONT, 13).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
+    for family in families {
+        area.draw(&Rectangle::new([(x, y - 6), (x + 12, y + 6)], shade(*family, 1, 3).filled())).map_err(err)?;
+        area.draw(&Text::new(family.as_str().to_string(), (x + 17, y), style.clone())).map_err(err)?;
+        x += 30 + 8 * i32::try_from(family.as_str().len()).unwrap_or(10);
+    }
+    Ok(())
+}
+
+/// Size of a line chart with `lines` lines: wider when they are many, and tall enough to stack their end
+/// labels.
 fn line_chart_size(lines: usize) -> (u32, u32) {
     if lines <= INSIDE_LEGEND_MAX {
         return (WIDTH, LINE_HEIGHT);
@@ -217,42 +276,175 @@ fn row_count(groups: &[Group]) -> usize {
 
 fn bars_height(groups: &[Group]) -> (u32, u32) {
     let rows = u32::try_from(row_count(groups)).unwrap_or(u32::MAX / ROW_HEIGHT);
-    (WIDTH, (110 + ROW_HEIGHT.saturating_mul(rows)).max(180))
+    (WIDTH, (110 + KEY_HEIGHT + ROW_HEIGHT.saturating_mul(rows)).max(180 + KEY_HEIGHT))
 }
 
-fn bars(root: &Area<'_>, chart: &ChartSpec, groups: &[Group]) -> DrawResult {
+/// A backend pixel (as `backend_coord` gives it) in `area`'s own coordinates, which its `draw` expects.
+fn local(area: &Area<'_>, (x, y): (i32, i32)) -> (i32, i32) {
+    let (left, top) = area.get_base_pixel();
+    (x - left, y - top)
+}
+
+/// Split off the strip at the bottom of `root` that holds the family key.
+fn key_strip<'a>(root: &Area<'a>) -> (Area<'a>, Area<'a>) {
+    let height = root.dim_in_pixel().1;
+    root.split_vertically(height.saturating_sub(KEY_HEIGHT))
+}
+
+fn bars(root: &Area<'_>, chart: &ChartSpec, groups: &[Group], families: &[Family]) -> DrawResult {
     let all = || groups.iter().flat_map(|g| &g.bars);
-    let lo = all().map(|b| b.min.min(b.median)).fold(f64::INFINITY, f64::min);
-    let hi = all().map(|b| b.max.max(b.median)).fold(f64::NEG_INFINITY, f64::max);
-    if chart.log_scale && lo > 0.0 {
-        let range = log_range(lo, hi);
-        let start = range.start;
-        draw_bars(root, chart, groups, range.log_scale(), start)
-    } else {
-        let range = linear_range(lo, hi);
-        let start = range.start.max(0.0).min(range.end);
-        draw_bars(root, chart, groups, range, start)
-    }
+    let span = value_span(all());
+    let panel = BarPanel { caption: chart.title, caption_size: 20, label_width: label_width(groups) };
+    let (body, key) = key_strip(root);
+    draw_bars_scaled(&body, chart, &panel, groups, span)?;
+    family_key(&key, families, (14, 12))
 }
 
-fn draw_bars<X>(root: &Area<'_>, chart: &ChartSpec, groups: &[Group], x_spec: X, x_start: f64) -> DrawResult
-where
-    X: AsRangedCoord<Value = f64>,
-    X::CoordDescType: ValueFormatter<f64>,
-{
-    let rows = row_count(groups);
+/// One row of a [`ChartKind::BarPanels`] chart: a phase, its left-hand bars and its right-hand bars.
+#[derive(Debug, Clone)]
+struct PanelRow {
+    phase: Option<String>,
+    left: Vec<Bar>,
+    right: Vec<Bar>,
+}
+
+/// The rows of a [`ChartKind::BarPanels`] chart: per phase, the bars of [`ChartKind::Bars`] split by whether the
+/// contestant's name contains one of `right`. `None` when no phase has a bar.
+fn bar_panels_data(input: &ReportInput<'_>, chart: &ChartSpec, right: &[&str]) -> Option<Vec<PanelRow>> {
+    let groups = bars_data(input, chart)?;
+    let rows = groups
+        .into_iter()
+        .map(|g| {
+            let (right, left) = g.bars.into_iter().partition(|b| right.iter().any(|r| b.name.contains(r)));
+            PanelRow { phase: g.phase, left, right }
+        })
+        .collect();
+    Some(rows)
+}
+
+/// Height of one row of panels: room for the longer of its two panels.
+fn panel_row_height(row: &PanelRow) -> u32 {
+    let bars = u32::try_from(row.left.len().max(row.right.len())).unwrap_or(u32::MAX / ROW_HEIGHT);
+    90 + ROW_HEIGHT.saturating_mul(bars)
+}
+
+fn bar_panels_size(rows: &[PanelRow]) -> (u32, u32) {
+    let body: u32 = rows.iter().map(panel_row_height).fold(0, u32::saturating_add);
+    (PANELS_WIDTH + 240, PANELS_HEADER.saturating_add(KEY_HEIGHT).saturating_add(body))
+}
+
+/// Small multiples of bars: the title, then per phase a row of two panels (left and right contestants) sharing
+/// one value axis and one name-column width, then the family key.
+fn bar_panels(
+    root: &Area<'_>,
+    chart: &ChartSpec,
+    rows: &[PanelRow],
+    labels: [&str; 2],
+    families: &[Family],
+) -> DrawResult {
+    let (header, rest) = root.split_vertically(PANELS_HEADER);
+    let (mut body, key) = key_strip(&rest);
+    let centre = i32::try_from((PANELS_WIDTH + 240) / 2).unwrap_or(0);
+    let title_style = TextStyle::from((FONT, 20).into_font()).pos(Pos::new(HPos::Center, VPos::Center));
+    header.draw(&Text::new(chart.title.to_string(), (centre, 20), title_style)).map_err(err)?;
+    let note_style =
+        TextStyle::from((FONT, 13).into_font()).color(&RGBColor(90, 90, 90)).pos(Pos::new(HPos::Center, VPos::Center));
+    let note = format!(
+        "{} on the left, {} on the right; one {}scale for every panel",
+        labels[0],
+        labels[1],
+        if chart.log_scale { "log " } else { "" }
+    );
+    header.draw(&Text::new(note, (centre, 46), note_style)).map_err(err)?;
+    let all = || rows.iter().flat_map(|r| r.left.iter().chain(&r.right));
+    let span = value_span(all());
+    let longest = all().map(|b| b.name.chars().count()).max().unwrap_or(0);
+    let width = u32::try_from(longest * 7 + 24).unwrap_or(300).clamp(80, 300);
+    for row in rows {
+        let (this, below) = body.split_vertically(panel_row_height(row));
+        let (left, right) = this.split_horizontally((PANELS_WIDTH + 240) / 2);
+        for (area, bars, label) in [(&left, &row.left, labels[0]), (&right, &row.right, labels[1])] {
+            let caption = match &row.phase {
+                Some(phase) => format!("{phase} · {label}"),
+                None => label.to_string(),
+            };
+            if bars.is_empty() {
+                let style = TextStyle::from((FONT, 15).into_font());
+                area.draw(&Text::new(format!("{caption}: no data"), (20, 20), style)).map_err(err)?;
+                continue;
+            }
+            let panel = BarPanel { caption: &caption, caption_size: 15, label_width: width };
+            let group = [Group { phase: None, bars: bars.clone() }];
+            draw_bars_scaled(area, chart, &panel, &group, span)?;
+        }
+        body = below;
+    }
+    family_key(&key, families, (14, 12))
+}
+
+/// The smallest and largest value a set of bars draws (medians and whiskers).
+fn value_span<'b>(bars: impl Iterator<Item = &'b Bar> + Clone) -> (f64, f64) {
+    let lo = bars.clone().map(|b| b.min.min(b.median)).fold(f64::INFINITY, f64::min);
+    let hi = bars.map(|b| b.max.max(b.median)).fold(f64::NEG_INFINITY, f64::max);
+    (lo, hi)
+}
+
+/// Width of the name column of a bar chart: enough for the longest name or phase heading.
+fn label_width(groups: &[Group]) -> u32 {
     let longest = groups
         .iter()
         .flat_map(|g| g.bars.iter().map(|b| b.name.chars().count()).chain(g.phase.as_ref().map(|p| p.chars().count())))
         .max()
         .unwrap_or(0);
-    let label_width = u32::try_from(longest * 7 + 24).unwrap_or(360).clamp(80, 360);
+    u32::try_from(longest * 7 + 24).unwrap_or(360).clamp(80, 360)
+}
+
+/// What a bar chart (or one panel of bars) writes above and beside its bars.
+#[derive(Debug, Clone, Copy)]
+struct BarPanel<'a> {
+    caption: &'a str,
+    caption_size: u32,
+    label_width: u32,
+}
+
+/// Draw `groups` on an axis spanning `(lo, hi)`: logarithmic where the chart asks and every value is positive.
+fn draw_bars_scaled(
+    root: &Area<'_>,
+    chart: &ChartSpec,
+    panel: &BarPanel<'_>,
+    groups: &[Group],
+    (lo, hi): (f64, f64),
+) -> DrawResult {
+    if chart.log_scale && lo > 0.0 {
+        let range = log_range(lo, hi);
+        let start = range.start;
+        draw_bars(root, chart, panel, groups, range.log_scale(), start)
+    } else {
+        let range = linear_range(lo, hi);
+        let start = range.start.max(0.0).min(range.end);
+        draw_bars(root, chart, panel, groups, range, start)
+    }
+}
+
+fn draw_bars<X>(
+    root: &Area<'_>,
+    chart: &ChartSpec,
+    panel: &BarPanel<'_>,
+    groups: &[Group],
+    x_spec: X,
+    x_start: f64,
+) -> DrawResult
+where
+    X: AsRangedCoord<Value = f64>,
+    X::CoordDescType: ValueFormatter<f64>,
+{
+    let rows = row_count(groups);
     let mut ctx = ChartBuilder::on(root)
-        .caption(chart.title, (FONT, 20))
+        .caption(panel.caption, (FONT, panel.caption_size))
         .margin(12)
         .margin_right(70)
         .x_label_area_size(40)
-        .y_label_area_size(label_width)
+        .y_label_area_size(panel.label_width)
         .build_cartesian_2d(x_spec, 0.0..rows as f64)
         .map_err(err)?;
     ctx.configure_mesh()
@@ -272,7 +464,7 @@ where
     for group in groups {
         if let Some(phase) = &group.phase {
             let centre = (rows - row) as f64 - 0.5;
-            let (x, y) = ctx.backend_coord(&(x_start, centre));
+            let (x, y) = local(root, ctx.backend_coord(&(x_start, centre)));
             root.draw(&Text::new(phase.clone(), (x - 8, y), group_style.clone())).map_err(err)?;
             row += 1;
         }
@@ -289,9 +481,9 @@ where
                 vec![(bar.max, centre - 0.15), (bar.max, centre + 0.15)],
             ];
             ctx.draw_series(lines.into_iter().map(|points| PathElement::new(points, whisker))).map_err(err)?;
-            let (x, y) = ctx.backend_coord(&(x_start, centre));
+            let (x, y) = local(root, ctx.backend_coord(&(x_start, centre)));
             root.draw(&Text::new(bar.name.clone(), (x - 8, y), label_style.clone())).map_err(err)?;
-            let (x, y) = ctx.backend_coord(&(bar.max, centre));
+            let (x, y) = local(root, ctx.backend_coord(&(bar.max, centre)));
             root.draw(&Text::new(format::number(bar.median), (x + 6, y), value_style.clone())).map_err(err)?;
             row += 1;
         }
@@ -631,12 +823,13 @@ where
     Y: AsRangedCoord<Value = f64>,
     Y::CoordDescType: ValueFormatter<f64>,
 {
-    let outside = lines.len() > INSIDE_LEGEND_MAX;
-    let (plot, legend) = if outside { root.split_horizontally(WIDTH) } else { (root.clone(), root.clone()) };
-    let mut ctx = ChartBuilder::on(&plot)
+    let plot = root;
+    let longest = lines.iter().map(|l| l.label.chars().count()).max().unwrap_or(0);
+    let end_label_room = u32::try_from(longest * 7 + 24).unwrap_or(300).clamp(40, 300);
+    let mut ctx = ChartBuilder::on(plot)
         .caption(chart.title, (FONT, 20))
         .margin(12)
-        .margin_right(24)
+        .margin_right(end_label_room)
         .x_label_area_size(44)
         .y_label_area_size(70)
         .build_cartesian_2d(x_spec, y_spec)
@@ -652,53 +845,72 @@ where
     for line in lines {
         let color = line.color;
         let style = color.stroke_width(2);
-        let drawn = if line.dashed {
-            ctx.draw_series(DashedLineSeries::new(line.points.iter().copied(), 7, 4, style)).map_err(err)?
+        if line.dashed {
+            ctx.draw_series(DashedLineSeries::new(line.points.iter().copied(), 7, 4, style)).map_err(err)?;
         } else {
-            ctx.draw_series(LineSeries::new(line.points.iter().copied(), style)).map_err(err)?
-        };
-        if !outside {
-            let drawn = drawn.label(line.label.clone());
-            if line.dashed {
-                drawn.legend(move |(x, y)| DashedPathElement::new(vec![(x, y), (x + 18, y)], 7, 4, style));
-            } else {
-                drawn.legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], style));
-            }
+            ctx.draw_series(LineSeries::new(line.points.iter().copied(), style)).map_err(err)?;
         }
         if labels.markers {
             let marker = line.marker;
             ctx.draw_series(line.points.iter().map(|p| Circle::new(*p, marker, color.filled()))).map_err(err)?;
         }
     }
-    if outside {
-        return legend_column(&legend, lines);
-    }
-    ctx.configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .label_font((FONT, 13))
-        .draw()
-        .map_err(err)
+    let ends: Vec<(RGBColor, String, (i32, i32))> = lines
+        .iter()
+        .filter_map(|l| l.points.last().map(|p| (l.color, l.label.clone(), local(plot, ctx.backend_coord(p)))))
+        .collect();
+    let (top, bottom) = {
+        let (_, y_range) = ctx.plotting_area().get_pixel_range();
+        let base = plot.get_base_pixel().1;
+        (y_range.start - base, y_range.end - base)
+    };
+    end_labels(plot, &ends, (top, bottom))
 }
 
-/// A legend in its own column: one row per line, a sample of its stroke (dashed where the line is) and its
-/// name.
-fn legend_column(area: &Area<'_>, lines: &[Line]) -> DrawResult {
-    let row = i32::try_from(LEGEND_ROW).unwrap_or(20);
-    for (i, line) in lines.iter().enumerate() {
-        let y = 60 + row * i32::try_from(i).unwrap_or(0);
-        let style = line.color.stroke_width(2);
-        if line.dashed {
-            area.draw(&DashedPathElement::new(vec![(8, y), (34, y)], 7, 4, style)).map_err(err)?;
-        } else {
-            area.draw(&PathElement::new(vec![(8, y), (34, y)], style)).map_err(err)?;
+/// Smallest vertical distance between two end labels, in pixels.
+const END_LABEL_GAP: i32 = 14;
+
+/// Each line's label at its last point (instead of a legend), in a darker shade of its colour, moved up or down
+/// only as far as needed to keep the labels that end at the same x `END_LABEL_GAP` apart within the plot's
+/// pixel rows `top..bottom`, with a thin leader where one moved.
+fn end_labels(area: &Area<'_>, ends: &[(RGBColor, String, (i32, i32))], (top, bottom): (i32, i32)) -> DrawResult {
+    let mut columns: Vec<i32> = ends.iter().map(|e| e.2 .0).collect();
+    columns.sort_unstable();
+    columns.dedup();
+    for column in columns {
+        let mut order: Vec<usize> = (0..ends.len()).filter(|&i| ends[i].2 .0 == column).collect();
+        order.sort_by_key(|&i| (ends[i].2 .1, i));
+        let ys = spread_out(order.iter().map(|&i| ends[i].2 .1).collect(), (top, bottom));
+        for (&i, label_y) in order.iter().zip(ys) {
+            let (color, label, (x, y)) = &ends[i];
+            let text_x = x + 14;
+            if (label_y - y).abs() > 2 {
+                area.draw(&PathElement::new(vec![(*x + 4, *y), (text_x - 3, label_y)], color.stroke_width(1)))
+                    .map_err(err)?;
+            }
+            let RGBColor(r, g, b) = *color;
+            let darker = RGBColor(r / 4 * 3, g / 4 * 3, b / 4 * 3);
+            let style = TextStyle::from((FONT, 12).into_font()).color(&darker).pos(Pos::new(HPos::Left, VPos::Center));
+            area.draw(&Text::new(label.clone(), (text_x, label_y), style)).map_err(err)?;
         }
-        area.draw(&Circle::new((21, y), line.marker, line.color.filled())).map_err(err)?;
-        let text = TextStyle::from((FONT, 13).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
-        area.draw(&Text::new(line.label.clone(), (42, y), text)).map_err(err)?;
     }
     Ok(())
+}
+
+/// Pixel rows `ys` (sorted ascending) moved apart to at least `END_LABEL_GAP` each, as little as possible:
+/// pushed down in order, then pulled back up from `bottom` where they overran it (never above `top` less a
+/// gap).
+fn spread_out(mut ys: Vec<i32>, (top, bottom): (i32, i32)) -> Vec<i32> {
+    for k in 1..ys.len() {
+        ys[k] = ys[k].max(ys[k - 1] + END_LABEL_GAP);
+    }
+    if let Some(last) = ys.last_mut() {
+        *last = (*last).min(bottom);
+    }
+    for k in (0..ys.len().saturating_sub(1)).rev() {
+        ys[k] = ys[k].min(ys[k + 1] - END_LABEL_GAP);
+    }
+    ys.into_iter().map(|y| y.max(top - END_LABEL_GAP)).collect()
 }
 
 #[cfg(test)]
@@ -873,7 +1085,7 @@ mod tests {
     }
 
     #[test]
-    fn a_reference_line_counts_towards_the_legend_column() {
+    fn a_reference_line_counts_towards_the_wider_size() {
         let mut summary = summary();
         for i in 0..(INSIDE_LEGEND_MAX - 2) {
             summary.contestants.push(contestant(&format!("c{i}"), Status::Ok, &[("in_flight_100.ops_per_sec", 1.0)]));
@@ -885,16 +1097,38 @@ mod tests {
         let with = sweep_data(&input, &chart(IDEAL), Some(reference)).expect("lines");
         assert_eq!(with.lines.len(), INSIDE_LEGEND_MAX + 1);
         let svg = render_chart(&input, &chart(IDEAL));
-        assert!(svg.contains(&format!("width=\"{}\"", WIDTH + LEGEND_WIDTH)), "legend column");
+        assert!(svg.contains(&format!("width=\"{}\"", WIDTH + LEGEND_WIDTH)), "wider");
         assert!(svg.contains("ideal: a &amp; b"));
     }
 
     #[test]
-    fn many_lines_get_a_legend_column_tall_enough_for_them() {
+    fn many_lines_get_a_chart_tall_enough_to_label_them() {
         assert_eq!(line_chart_size(INSIDE_LEGEND_MAX), (WIDTH, LINE_HEIGHT));
         let (width, height) = line_chart_size(40);
         assert_eq!(width, WIDTH + LEGEND_WIDTH);
         assert!(height >= 40 * LEGEND_ROW, "{height}");
+    }
+
+    #[test]
+    fn end_labels_are_spread_apart_and_kept_above_the_bottom() {
+        assert_eq!(spread_out(vec![100, 102, 300], (0, 400)), [100, 100 + END_LABEL_GAP, 300]);
+        assert_eq!(spread_out(vec![395, 396], (0, 400)), [400 - END_LABEL_GAP, 400]);
+    }
+
+    #[test]
+    fn bars_take_their_familys_hue_in_shades() {
+        let summary = summary();
+        let input = input(&summary);
+        // `a` and `b` are both streams (blue): different shades, blue dominant in both.
+        let (a, b) = (color(&input, "a"), color(&input, "b"));
+        assert_ne!(a, b);
+        for RGBColor(r, _, blue) in [a, b] {
+            assert!(blue > r, "{a:?} {b:?}");
+        }
+        let RGBColor(r, _, blue) = shade(Family::Blocking, 0, 1);
+        assert!(r > blue, "blocking is orange");
+        let RGBColor(r, g, blue) = shade(Family::Baseline, 0, 2);
+        assert!(r == g && g == blue, "baseline is grey");
     }
 
     #[test]

@@ -60,3 +60,79 @@ fn a_scenario_without_phases_uses_plain_metric_names() {
     assert!(markdown.contains("The best stream contestant `stream-map` takes **2.10×** the baseline `baseline-loop`"));
     assert!(!markdown.contains("### `work_0`"));
 }
+
+/// The text of the `## Answer` section.
+fn answer(markdown: &str) -> &str {
+    let start = markdown.find("## Answer").unwrap();
+    let end = markdown[start..].find("\n## ").unwrap() + start;
+    &markdown[start..end]
+}
+
+#[test]
+fn the_report_opens_with_an_answer_computed_from_the_run() {
+    let mut summary = common::summary();
+    let markdown = reports::markdown::render_markdown(&common::input(&summary));
+    let status = markdown.find("**Status:**").unwrap();
+    assert!(status < markdown.find("## Answer").unwrap());
+    assert!(markdown.find("## Answer").unwrap() < markdown.find("## Question").unwrap());
+    assert!(answer(&markdown).contains("**Use `stream-map`** (stream)"), "{markdown}");
+    assert!(answer(&markdown).contains("work 0: 2.10×, work 64: 1.05× (noise)"), "{markdown}");
+    // No stream-against-blocking line: the blocking contestant failed, so there is nothing to compare.
+    assert!(!answer(&markdown).contains("Best stream against best blocking"), "{markdown}");
+
+    // Make the blocking contestant pass with the stream's numbers halved: it becomes the pick, and the
+    // comparison appears.
+    let stream = summary.contestant("stream-map").unwrap().clone();
+    let blocking = summary.contestants.iter_mut().find(|c| c.name == "blocking-crossbeam").unwrap();
+    blocking.status = measure::record::Status::Ok;
+    blocking.reason = None;
+    blocking.metrics = stream.metrics.clone();
+    for stats in blocking.metrics.values_mut() {
+        stats.median /= 2.0;
+        stats.min /= 2.0;
+        stats.max /= 2.0;
+        stats.mean /= 2.0;
+        stats.ci999 /= 2.0;
+        for m in &mut stats.fork_medians {
+            *m /= 2.0;
+        }
+    }
+    let markdown = reports::markdown::render_markdown(&common::input(&summary));
+    let text = answer(&markdown);
+    assert!(text.contains("**Use `blocking-crossbeam`** (blocking)"), "{text}");
+    assert!(text.contains("work 0: blocking ahead by 2.00×"), "{text}");
+}
+
+#[test]
+fn the_long_parts_are_collapsed_after_the_discussion() {
+    let summary = common::summary();
+    let markdown = reports::markdown::render_markdown(&common::input(&summary));
+    for title in ["Contestants", "Method", "Environment", "Correctness checks, per contestant", "Harness cost"] {
+        let summary_line = format!("<details>\n<summary>{title}</summary>\n\n");
+        let at = markdown.find(&summary_line).unwrap_or_else(|| panic!("{title} is not collapsed: {markdown}"));
+        assert!(at > markdown.find("## What the numbers mean").unwrap(), "{title} comes before the discussion");
+    }
+    assert_eq!(markdown.matches("<details>").count(), markdown.matches("</details>").count());
+    assert!(!markdown.contains("\n## Contestants"), "no longer a top-level section");
+}
+
+#[test]
+fn an_answer_from_one_process_says_no_difference_is_told_from_noise() {
+    let mut summary = common::summary();
+    summary.method.forks = 1;
+    for contestant in &mut summary.contestants {
+        for stats in contestant.metrics.values_mut() {
+            stats.processes = 1;
+            stats.fork_medians.truncate(1);
+            stats.ci999 = 0.0;
+        }
+    }
+    let markdown = reports::markdown::render_markdown(&common::input(&summary));
+    let text = answer(&markdown);
+    assert!(
+        text.contains(
+            "**None of these 2 comparisons is beyond noise**: with 1 process per contestant there is no interval"
+        ),
+        "{text}"
+    );
+}
