@@ -370,6 +370,9 @@ fn environment(summary: &Summary) -> String {
     let finished =
         if summary.finished_utc.is_empty() { "— (interrupted)".to_string() } else { summary.finished_utc.clone() };
     table.row(&["finished".to_string(), finished]);
+    for (name, value) in &e.limits {
+        table.row(&[format!("OS limit `{name}`"), value.clone()]);
+    }
     let mut out = table.render();
     if !e.crates.is_empty() {
         let mut crates = Table::new(&[("crate", Align::Left), ("version", Align::Left)]);
