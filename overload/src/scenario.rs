@@ -43,8 +43,8 @@ impl Scenario for OverloadScenario {
         vec![
             ParamSpec::single(
                 "calls",
-                "Calls per iteration; capacity drops when call calls/2 is issued.",
-                200_000,
+                "Calls per iteration; capacity drops when call calls/2 is issued (the published run made 200,000).",
+                100_000,
                 20_000,
                 100,
                 10_000_000,
@@ -54,9 +54,10 @@ impl Scenario for OverloadScenario {
             ParamSpec::single("service-ms", "Service time of one call, in milliseconds.", 5, 5, 1, 1_000),
             ParamSpec::single(
                 "jitter-us",
-                "Service time varies uniformly by up to this many microseconds either way.",
-                0,
-                0,
+                "Service time varies uniformly by up to this many microseconds either way (seeded; 0: none, the \
+                 adversarial case).",
+                500,
+                500,
                 0,
                 1_000_000,
             ),
@@ -77,21 +78,23 @@ impl Scenario for OverloadScenario {
                 100_000,
             ),
             ParamSpec::single("initial-limit", "Where the adaptive limiters start.", 20, 20, 1, 100_000),
+            ParamSpec::single("min-limit", "The lowest the adaptive limiters go (Netflix's 20).", 20, 20, 1, 100_000),
             ParamSpec::single(
                 "max-limit",
-                "The adaptive limiters' ceiling (and their blocking pools' size).",
-                1_000,
-                1_000,
+                "The adaptive limiters' ceiling (default: the fixed bound), and their blocking and coroutine \
+                 pools' size.",
+                500,
+                500,
                 1,
                 100_000,
             ),
             ParamSpec::single(
-                "latency-threshold-ms",
-                "AIMD counts a call slower than this as a drop (0: twice service-ms).",
-                0,
-                0,
-                0,
-                100_000,
+                "timeout-ms",
+                "`aimd` counts a call slower than this as a drop (a timeout; Netflix's default 5 s).",
+                5_000,
+                5_000,
+                1,
+                3_600_000,
             ),
             ParamSpec::single(
                 "unbounded-threads",
@@ -108,6 +111,9 @@ impl Scenario for OverloadScenario {
         let one = |key: &str| params.get(key).and_then(|v| v.first()).copied().unwrap_or(0);
         if one("initial_limit") > one("max_limit") {
             return Err(format!("--initial-limit {} is above --max-limit {}", one("initial_limit"), one("max_limit")));
+        }
+        if one("min_limit") > one("initial_limit") {
+            return Err(format!("--min-limit {} is above --initial-limit {}", one("min_limit"), one("initial_limit")));
         }
         Ok(())
     }
