@@ -36,10 +36,40 @@ pub const CALLS: u64 = 2_000;
 /// Calls made one at a time before each small run, to measure the no-load latency.
 const NO_LOAD_CALLS: u32 = 9;
 
-/// Every check for `contestant`, in order.
+/// Every check for `contestant`, in order. The checks are independent (each starts its own dependency and
+/// gate), so they run at the same time, each under its own watchdog; they wait on millisecond timers far more
+/// than they compute, and none judges speed.
 pub fn all(contestant: Contestant) -> Vec<Check> {
+    let limiter = contestant.limiter();
+    let (small, rejections, follows, agree) = std::thread::scope(|scope| {
+        let small = scope.spawn(move || guarded("exactly_once", move || drop_run(contestant)));
+        let rejections =
+            scope.spawn(move || check("rejections_counted", move || rejections_counted(contestant)));
+        let follows = limiter.map(|kind| {
+            scope.spawn(move || check("limit_follows_latency", move || limit_follows_latency(contestant, kind)))
+        });
+        let agree = limiter.map(|kind| {
+            scope.spawn(move || {
+                check("gate_families_agree", move || {
+                    limit::conformance::same_admissions(kind).map(|()| {
+                        "one scripted sequence of releases gives the same limit history through blocking and \
+                         async acquires"
+                            .to_string()
+                    })
+                })
+            })
+        });
+        let joined = |name: &str, handle: std::thread::ScopedJoinHandle<'_, Check>| {
+            handle.join().unwrap_or_else(|_| Check::new(name, false, "the check's thread panicked"))
+        };
+        (
+            small.join().unwrap_or_else(|_| Err("the check's thread panicked".to_string())),
+            joined("rejections_counted", rejections),
+            follows.map(|h| joined("limit_follows_latency", h)),
+            agree.map(|h| joined("gate_families_agree", h)),
+        )
+    });
     let mut checks = Vec::new();
-    let small = guarded("exactly_once", move || drop_run(contestant));
     match small {
         Ok(run) => {
             checks.push(Check::new(
@@ -69,17 +99,9 @@ pub fn all(contestant: Contestant) -> Vec<Check> {
         }
         Err(err) => checks.push(Check::new("exactly_once", false, err)),
     }
-    checks.push(check("rejections_counted", move || rejections_counted(contestant)));
-    if let Some(kind) = contestant.limiter() {
-        checks.push(check("limit_follows_latency", move || limit_follows_latency(contestant, kind)));
-        checks.push(check("gate_families_agree", move || {
-            limit::conformance::same_admissions(kind).map(|()| {
-                "one scripted sequence of releases gives the same limit history through blocking and async \
-                 acquires"
-                    .to_string()
-            })
-        }));
-    }
+    checks.push(rejections);
+    checks.extend(follows);
+    checks.extend(agree);
     checks
 }
 
@@ -197,18 +219,18 @@ fn rejections_counted(contestant: Contestant) -> Result<String, String> {
     ))
 }
 
-/// 3,200 calls healthy (capacity above the limiter's ceiling), then 400 after a drop to 4 slots: the limit must reach 90% of
+/// 2,000 calls healthy (capacity above the limiter's ceiling), then 400 after a drop to 4 slots: the limit must reach 90% of
 /// its ceiling before the drop, then fall to at most three quarters of that peak at some point after it
 /// (adaptive limiters; Gradient2 and Vegas may climb back once the slower latency becomes their new normal), or
 /// never move (fixed).
 fn limit_follows_latency(contestant: Contestant, kind: LimiterKind) -> Result<String, String> {
     let limits = small_limits();
     let ceiling = crate::config::limiter_ceiling(kind, &limits);
-    let calls = 3_600;
+    let calls = 2_400;
     let dependency = dependency::Config {
         capacity: 100,
         service: Duration::from_millis(2),
-        schedule: vec![CapacityChange { at_call: 3_200, capacity: 4 }],
+        schedule: vec![CapacityChange { at_call: 2_000, capacity: 4 }],
         ..dependency::Config::default()
     };
     let run = small_run(contestant, dependency, calls, &limits, 100)?;
