@@ -1,8 +1,8 @@
 //! The overload scenario's claims, as a table the harness judges ([`measure::judge`]), fixed before any
 //! measurement and never tuned to pass.
 //!
-//! A full run makes one seconds-long iteration in each of two processes, and with two or three processes the
-//! 99.9% Student-t interval (t = 636.6 or 31.6) spans everything, so every claim is judged on the *range* of the measured
+//! A full run makes one seconds-long iteration in each of three processes, and with three processes the 99.9%
+//! Student-t interval (t = 31.6) spans everything, so every claim is judged on the *range* of the measured
 //! iterations instead: it holds when every iteration of one side against every iteration of the other satisfies
 //! it (the worst pairing), fails when none does (the best pairing), and is inconclusive in between.
 
