@@ -117,7 +117,8 @@ mod tests {
     fn run(p99: impl Fn(&str) -> f64, ops: f64) -> Summary {
         let mut contestants = Vec::new();
         for family in FAMILIES {
-            let kinds = LIMITERS.iter().map(|k| k.name()).chain(UNBOUNDED_FAMILIES.contains(&family).then_some("unbounded"));
+            let kinds =
+                LIMITERS.iter().map(|k| k.name()).chain(UNBOUNDED_FAMILIES.contains(&family).then_some("unbounded"));
             for kind in kinds {
                 let name = format!("{family}-{kind}");
                 let p = p99(&name);

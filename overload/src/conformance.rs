@@ -43,8 +43,7 @@ pub fn all(contestant: Contestant) -> Vec<Check> {
     let limiter = contestant.limiter();
     let (small, rejections, follows, agree) = std::thread::scope(|scope| {
         let small = scope.spawn(move || guarded("exactly_once", move || drop_run(contestant)));
-        let rejections =
-            scope.spawn(move || check("rejections_counted", move || rejections_counted(contestant)));
+        let rejections = scope.spawn(move || check("rejections_counted", move || rejections_counted(contestant)));
         let follows = limiter.map(|kind| {
             scope.spawn(move || check("limit_follows_latency", move || limit_follows_latency(contestant, kind)))
         });

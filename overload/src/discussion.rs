@@ -91,9 +91,9 @@ fn ceiling(summary: &Summary) -> Option<serde_json::Value> {
         let values: Vec<f64> = idle.iter().filter(|(n, _)| n.starts_with(prefix)).map(|(_, v)| *v).collect();
         measure::stats::median(&values).map_or("—".to_string(), |m| format!("{m:.0} µs"))
     };
-    let idle = (!idle.is_empty()).then(|| {
-        serde_json::json!({"stream": mid("stream"), "blocking": mid("blocking"), "coroutine": mid("coroutine")})
-    });
+    let idle = (!idle.is_empty()).then(
+        || serde_json::json!({"stream": mid("stream"), "blocking": mid("blocking"), "coroutine": mid("coroutine")}),
+    );
     Some(serde_json::json!({
         "capacity": format!("{capacity:.0}"),
         "service": format!("{service:.0}"),
@@ -225,8 +225,8 @@ fn limiters(summary: &Summary) -> Vec<String> {
             if *most == 0.0 && kind == LimiterKind::Aimd {
                 text.push_str(
                     " It never cut: its drops are rejections and calls slower than `timeout-ms`, and a dependency \
-                     that queues without limit rejects nothing, so here it is a fixed bound at its ceiling \
-                     (`--queue-limit` makes the dependency reject).",
+                     that queues without limit rejects nothing, so here it only climbs, by one per window, towards \
+                     its ceiling (`--queue-limit` makes the dependency reject).",
                 );
             }
         }
@@ -245,16 +245,27 @@ fn limiters(summary: &Summary) -> Vec<String> {
         }
         out.push(text);
     }
-    if let Some((limit, ls, lb)) = both(summary, "gradient2", "after_drop.limit_mean", |v| format!("{v:.0}")) {
-        let mut text = format!("**Gradient2** averaged a limit of {limit} after the drop.");
-        if beyond_noise(ls.min(lb), after, noise) {
+    if let Some((limit, low, _)) = both(summary, "gradient2", "after_drop.limit_mean", |v| format!("{v:.0}")) {
+        let mut text = format!(
+            "**Gradient2** averaged a limit of {limit} after the drop. It compares each window's average latency \
+             with a long-term average over {long_window} windows (about two round trips each), and shrinks when \
+             the window is more than 1.5× slower."
+        );
+        if beyond_noise(low, after, noise) {
             let _ = write!(
                 text,
-                " That is above the {after:.0} slots by more than the noise threshold: Gradient2 compares each window's average latency with a \
-                 long-term average over {long_window} windows, so once the slower latency has filled that average \
-                 the ratio is back to 1 and the limit grows again. Against \
-                 a dependency that queues instead of rejecting, it protects only for a moment and then behaves \
-                 like the fixed bound, queue included."
+                " That is above the {after:.0} slots by more than the noise threshold, so some queueing remained."
+            );
+        }
+        let metric = |key: &str| format!("{}.{key}", crate::trial::DECISIONS);
+        if let (Some((ups, _, _)), Some((downs, _, _))) = (
+            both(summary, "gradient2", &metric("increases"), |v| format!("{v:.0}")),
+            both(summary, "gradient2", &metric("decreases"), |v| format!("{v:.0}")),
+        ) {
+            let _ = write!(
+                text,
+                " Over the run it raised its limit after {ups} windows and lowered it after {downs}; why it \
+                 settles where it does is not established by these counts."
             );
         }
         out.push(text);
@@ -389,7 +400,9 @@ mod tests {
     /// the drop against a ceiling of 20,000, with its claims judged.
     fn run(p99: impl Fn(&str) -> f64, ops: f64) -> Summary {
         let mut contestants = Vec::new();
-        for (family, prefix) in [(Family::Stream, "stream"), (Family::Blocking, "blocking"), (Family::Coroutine, "coroutine")] {
+        for (family, prefix) in
+            [(Family::Stream, "stream"), (Family::Blocking, "blocking"), (Family::Coroutine, "coroutine")]
+        {
             let unbounded = (family != Family::Coroutine).then_some("unbounded");
             for kind in LIMITERS.iter().map(|k| k.name()).chain(unbounded) {
                 let name = format!("{prefix}-{kind}");

@@ -131,14 +131,8 @@ pub fn build(kind: LimiterKind, params: &LimiterParams) -> Box<dyn LimitAlgorith
     let min = params.min.min(params.max);
     let initial = params.initial.clamp(min, params.max.max(min));
     let aimd = |latency_threshold, name| {
-        let inner = Aimd::new(AimdConfig {
-            initial,
-            min,
-            max: params.max,
-            latency_threshold,
-            name,
-            ..AimdConfig::default()
-        });
+        let inner =
+            Aimd::new(AimdConfig { initial, min, max: params.max, latency_threshold, name, ..AimdConfig::default() });
         let window = WindowConfig { ignore_before_cut: true, ..WindowConfig::default() };
         Box::new(Windowed::new(Box::new(inner), window)) as Box<dyn LimitAlgorithm>
     };
@@ -147,8 +141,7 @@ pub fn build(kind: LimiterKind, params: &LimiterParams) -> Box<dyn LimitAlgorith
         LimiterKind::Aimd => aimd(params.timeout, kind.name()),
         LimiterKind::AimdLatency(tenths) => aimd(params.latency_threshold(tenths), kind.name()),
         LimiterKind::Gradient2 => {
-            let inner =
-                Gradient2::new(Gradient2Config { initial, min, max: params.max, ..Gradient2Config::default() });
+            let inner = Gradient2::new(Gradient2Config { initial, min, max: params.max, ..Gradient2Config::default() });
             Box::new(Windowed::new(Box::new(inner), WindowConfig::default()))
         }
         LimiterKind::Vegas => {

@@ -29,7 +29,14 @@ pub struct VegasConfig {
 
 impl Default for VegasConfig {
     fn default() -> Self {
-        VegasConfig { initial: 20, min: 1, max: 1000, smoothing: 1.0, probe_multiplier: 30, seed: 0x5eed_1ab0_7e57_0001 }
+        VegasConfig {
+            initial: 20,
+            min: 1,
+            max: 1000,
+            smoothing: 1.0,
+            probe_multiplier: 30,
+            seed: 0x5eed_1ab0_7e57_0001,
+        }
     }
 }
 
@@ -212,7 +219,8 @@ mod tests {
 
     #[test]
     fn log10_root_matches_netflix() {
-        for (limit, expected) in [(0, 1), (1, 1), (9, 1), (10, 1), (99, 1), (100, 2), (999, 2), (1000, 3), (1024, 3), (10_000, 4)]
+        for (limit, expected) in
+            [(0, 1), (1, 1), (9, 1), (10, 1), (99, 1), (100, 2), (999, 2), (1000, 3), (1024, 3), (10_000, 4)]
         {
             assert_eq!(log10_root(limit), expected, "log10_root({limit})");
         }
