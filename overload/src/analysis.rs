@@ -41,6 +41,7 @@ pub struct RunAnalysis {
 #[derive(Debug, Default)]
 struct PhaseTally {
     latency: LatencyRecorder,
+    gate_wait: LatencyRecorder,
     issued: u64,
     failed: u64,
     completed_inside: u64,
@@ -76,7 +77,9 @@ pub fn analyse(records: &[CallRecord], drop_us: Option<u64>, window_us: u64) -> 
             continue;
         }
         phases[usize::from(in_after(r.issued_us))].latency.record_us(r.latency_us);
+        phases[usize::from(in_after(r.issued_us))].gate_wait.record_us(r.gate_wait_us);
         overall.latency.record_us(r.latency_us);
+        overall.gate_wait.record_us(r.gate_wait_us);
         window_latency[window_of(done)].push(r.latency_us);
     }
 
@@ -158,6 +161,8 @@ fn quantile(values: &mut [u64], q: f64) -> Option<u64> {
 /// `length_us`.
 fn put_phase(metrics: &mut MetricValues, prefix: &str, tally: &PhaseTally, completed: u64, length_us: u64) {
     metrics.extend(tally.latency.metrics(prefix));
+    // The gate wait beside the latency: `gate_wait_latency_p99_us` and the rest.
+    metrics.extend(tally.gate_wait.metrics(&format!("{prefix}gate_wait_")));
     metrics.insert(format!("{prefix}calls"), tally.issued as f64);
     metrics.insert(format!("{prefix}errors"), tally.failed as f64);
     metrics.insert(format!("{prefix}max_outstanding"), tally.max_outstanding as f64);
@@ -171,7 +176,7 @@ mod tests {
     use super::*;
 
     fn call(issued_us: u64, latency_us: u64) -> CallRecord {
-        CallRecord { issued_us, latency_us, failed: false }
+        CallRecord { issued_us, latency_us, failed: false, gate_wait_us: 0 }
     }
 
     #[test]
@@ -200,7 +205,7 @@ mod tests {
 
     #[test]
     fn failures_count_as_errors_not_latency() {
-        let records = [call(0, 10), CallRecord { issued_us: 5, latency_us: 1, failed: true }];
+        let records = [call(0, 10), CallRecord { issued_us: 5, latency_us: 1, failed: true, gate_wait_us: 0 }];
         let a = analyse(&records, None, 1_000);
         assert_eq!(a.metrics["errors"], 1.0);
         assert_eq!(a.metrics["latency_max_us"], 10.0);

@@ -10,8 +10,7 @@ use measure::scenario::TrialError;
 use crate::limit::{LimiterKind, LimiterParams};
 
 /// The limiters every family runs, in report order.
-pub const LIMITERS: [LimiterKind; 4] =
-    [LimiterKind::Fixed, LimiterKind::Aimd, LimiterKind::Gradient2, LimiterKind::Vegas];
+pub const LIMITERS: [LimiterKind; 7] = LimiterKind::ALL;
 
 /// Window of the time series and of the dependency's timeline.
 pub const WINDOW: Duration = Duration::from_millis(100);
@@ -46,8 +45,6 @@ impl OverloadConfig {
     /// Read and check the parameters of `request`.
     pub fn from_request(request: &TrialRequest) -> Result<OverloadConfig, TrialError> {
         let service = Duration::from_millis(request.param("service_ms")?);
-        let threshold_ms = request.param("latency_threshold_ms")?;
-        let latency_threshold = if threshold_ms == 0 { service * 2 } else { Duration::from_millis(threshold_ms) };
         let queue_limit = match request.param_usize("queue_limit")? {
             0 => None,
             n => Some(n),
@@ -62,8 +59,11 @@ impl OverloadConfig {
             limits: LimiterParams {
                 fixed_limit: request.param_usize("fixed_limit")?,
                 initial: request.param_usize("initial_limit")?,
+                min: request.param_usize("min_limit")?,
                 max: request.param_usize("max_limit")?,
-                latency_threshold,
+                timeout: Duration::from_millis(request.param("timeout_ms")?),
+                // Until the trial has measured the no-load latency: the service time.
+                no_load: service,
             },
             unbounded_threads: request.param_usize("unbounded_threads")?,
             seed: request.seed,
@@ -73,8 +73,11 @@ impl OverloadConfig {
                 "`calls` must be at least 2; `capacity`, `capacity_after` and `service_ms` at least 1".to_string(),
             ));
         }
-        if config.limits.initial > config.limits.max {
-            return Err(TrialError::BadParam("`initial_limit` must not exceed `max_limit`".to_string()));
+        let limits = &config.limits;
+        if limits.min > limits.initial || limits.initial > limits.max {
+            return Err(TrialError::BadParam(
+                "`min_limit`, `initial_limit` and `max_limit` must be in that order".to_string(),
+            ));
         }
         Ok(config)
     }
@@ -106,28 +109,44 @@ impl OverloadConfig {
 }
 
 /// The most calls the limiter can ever admit at once: the fixed limit, or the adaptive limiters' maximum. The
-/// blocking pools have this many threads.
+/// blocking and coroutine pools have this many threads or coroutines.
 pub fn limiter_ceiling(kind: LimiterKind, limits: &LimiterParams) -> usize {
-    match kind {
-        LimiterKind::Fixed => limits.fixed_limit,
-        _ => limits.max,
+    if kind.is_adaptive() {
+        limits.max
+    } else {
+        limits.fixed_limit
     }
 }
+
+/// How every adaptive limiter is windowed, for descriptions.
+const WINDOWED: &str = "updated once per window (at least 10 samples and twice the smallest latency seen, after \
+    Netflix's `WindowedLimit`), from 20 (`initial-limit`) within 20..=500 (`min-limit`, `max-limit`: the fixed \
+    bound)";
 
 /// One phrase describing the limiter with the scenario's default settings.
 pub fn limiter_description(kind: LimiterKind) -> String {
     match kind {
         LimiterKind::Fixed => "fixed limit of `fixed-limit` (default 500, the healthy capacity) calls".to_string(),
-        LimiterKind::Aimd => "AIMD limit (Netflix semantics): starts at 20, +1 per call admitted with in-flight ≥ \
-            half the limit, ×0.9 on a call slower than `latency-threshold-ms` (default twice the service time) or \
-            rejected; 1..=`max-limit` (default 1000)"
-            .to_string(),
-        LimiterKind::Gradient2 => "Gradient2 limit (Netflix semantics): starts at 20, moves by the ratio of the \
-            long-term average latency (window 600) to the latest call's, times a tolerance of 1.5, plus a queue \
-            size of 4, smoothed by 0.2; up to `max-limit`"
-            .to_string(),
-        LimiterKind::Vegas => "Vegas limit (Netflix semantics): starts at 20, estimates queued calls from latency \
-            against the minimum seen and grows or shrinks to keep a few queued; up to `max-limit`"
-            .to_string(),
+        LimiterKind::Aimd => format!(
+            "AIMD limit (Netflix's `AIMDLimit`), {WINDOWED}: +1 per window at least half used, ×0.9 at most once \
+             per window when a call in it was dropped (rejected by the dependency, or slower than `timeout-ms`, \
+             default 5 s), ignoring calls admitted before the last cut"
+        ),
+        LimiterKind::AimdLatency(tenths) => format!(
+            "AIMD limit as `aimd`, {WINDOWED}, whose drop is a latency threshold: a window whose average latency \
+             exceeds {}× the no-load latency (measured in the trial process before timing, the median of \
+             uncontended calls waited for this contestant's way) counts as dropped",
+            f64::from(tenths) / 10.0
+        ),
+        LimiterKind::Gradient2 => format!(
+            "Gradient2 limit (Netflix's `Gradient2Limit`), {WINDOWED}: moves by the ratio of the long-term \
+             average latency (600 windows) to the window's average, times a tolerance of 1.5, plus a queue size \
+             of 4, smoothed by 0.2"
+        ),
+        LimiterKind::Vegas => format!(
+            "Vegas limit (Netflix's `VegasLimit`, log10 steps), {WINDOWED}, each window handing on its smallest \
+             latency: estimates queued calls against the no-load latency (a windowed minimum) and grows or \
+             shrinks to keep a few queued"
+        ),
     }
 }

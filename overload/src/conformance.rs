@@ -33,11 +33,42 @@ use crate::limit::{self, Gate, LimiterKind, LimiterParams};
 pub const WATCHDOG: Duration = Duration::from_secs(30);
 /// Calls of the small runs.
 pub const CALLS: u64 = 2_000;
+/// Calls made one at a time before each small run, to measure the no-load latency.
+const NO_LOAD_CALLS: u32 = 9;
 
-/// Every check for `contestant`, in order.
+/// Every check for `contestant`, in order. The checks are independent (each starts its own dependency and
+/// gate), so they run at the same time, each under its own watchdog; they wait on millisecond timers far more
+/// than they compute, and none judges speed.
 pub fn all(contestant: Contestant) -> Vec<Check> {
+    let limiter = contestant.limiter();
+    let (small, rejections, follows, agree) = std::thread::scope(|scope| {
+        let small = scope.spawn(move || guarded("exactly_once", move || drop_run(contestant)));
+        let rejections = scope.spawn(move || check("rejections_counted", move || rejections_counted(contestant)));
+        let follows = limiter.map(|kind| {
+            scope.spawn(move || check("limit_follows_latency", move || limit_follows_latency(contestant, kind)))
+        });
+        let agree = limiter.map(|kind| {
+            scope.spawn(move || {
+                check("gate_families_agree", move || {
+                    limit::conformance::same_admissions(kind).map(|()| {
+                        "one scripted sequence of releases gives the same limit history through blocking and \
+                         async acquires"
+                            .to_string()
+                    })
+                })
+            })
+        });
+        let joined = |name: &str, handle: std::thread::ScopedJoinHandle<'_, Check>| {
+            handle.join().unwrap_or_else(|_| Check::new(name, false, "the check's thread panicked"))
+        };
+        (
+            small.join().unwrap_or_else(|_| Err("the check's thread panicked".to_string())),
+            joined("rejections_counted", rejections),
+            follows.map(|h| joined("limit_follows_latency", h)),
+            agree.map(|h| joined("gate_families_agree", h)),
+        )
+    });
     let mut checks = Vec::new();
-    let small = guarded("exactly_once", move || drop_run(contestant));
     match small {
         Ok(run) => {
             checks.push(Check::new(
@@ -67,17 +98,9 @@ pub fn all(contestant: Contestant) -> Vec<Check> {
         }
         Err(err) => checks.push(Check::new("exactly_once", false, err)),
     }
-    checks.push(check("rejections_counted", move || rejections_counted(contestant)));
-    if let Some(kind) = contestant.limiter() {
-        checks.push(check("limit_follows_latency", move || limit_follows_latency(contestant, kind)));
-        checks.push(check("gate_families_agree", move || {
-            limit::conformance::same_admissions(kind).map(|()| {
-                "one scripted sequence of releases gives the same limit history through blocking and async \
-                 acquires"
-                    .to_string()
-            })
-        }));
-    }
+    checks.push(rejections);
+    checks.extend(follows);
+    checks.extend(agree);
     checks
 }
 
@@ -115,9 +138,20 @@ fn small_run(
         seed: 1,
     };
     let prepared = contestant.prepare(&config)?;
+    // As in a trial: the no-load latency the `aimd-latency-<k>x` thresholds multiply is measured first, calls
+    // made one at a time and waited for this contestant's way, on an idle dependency with the same service.
+    let idle = Dependency::start(dependency::Config { service: dependency.service, ..dependency::Config::default() })
+        .map_err(|e| format!("cannot start the dependency: {e}"))?;
+    let mut idle_latencies = prepared.idle_latencies(&idle, NO_LOAD_CALLS);
+    idle.shutdown();
+    idle_latencies.sort_unstable();
+    let limits = LimiterParams {
+        no_load: idle_latencies.get(idle_latencies.len() / 2).copied().unwrap_or(limits.no_load),
+        ..*limits
+    };
     let dependency = Dependency::start(dependency).map_err(|e| format!("cannot start the dependency: {e}"))?;
     let ledger = Ledger::new(calls);
-    let gate = contestant.limiter().map(|kind| Arc::new(Gate::new(limit::build(kind, limits))));
+    let gate = contestant.limiter().map(|kind| Arc::new(Gate::new(limit::build(kind, &limits))));
     let job = Job { dependency: &dependency, ledger: &ledger, calls, gate: gate.clone() };
     prepared.run(&job, &mut || {})?;
     let stats = dependency.stats();
@@ -133,9 +167,16 @@ fn small_run(
     })
 }
 
-/// Small limiter settings: initial 5, ceiling 40, fixed 30, slow above 4 ms.
+/// Small limiter settings: initial 20, floor 5, ceiling 40, fixed 30, a 4 ms timeout, 2 ms no-load latency.
 fn small_limits() -> LimiterParams {
-    LimiterParams { fixed_limit: 30, initial: 5, max: 40, latency_threshold: Duration::from_millis(4) }
+    LimiterParams {
+        fixed_limit: 30,
+        initial: 20,
+        min: 5,
+        max: 40,
+        timeout: Duration::from_millis(4),
+        no_load: Duration::from_millis(2),
+    }
 }
 
 /// [`CALLS`] calls, 40 slots of 2 ms dropping to 8 halfway.
@@ -159,7 +200,7 @@ fn rejections_counted(contestant: Contestant) -> Result<String, String> {
         queue_limit: Some(5),
         ..dependency::Config::default()
     };
-    let limits = LimiterParams { fixed_limit: 100, initial: 50, max: 100, latency_threshold: Duration::from_millis(4) };
+    let limits = LimiterParams { fixed_limit: 100, initial: 50, max: 100, ..small_limits() };
     let run = small_run(contestant, dependency, calls, &limits, 100)?;
     run.verified.clone()?;
     if run.failures != run.stats.rejected {
@@ -177,18 +218,18 @@ fn rejections_counted(contestant: Contestant) -> Result<String, String> {
     ))
 }
 
-/// 1,600 calls healthy (capacity above the limiter's ceiling), then 400 after a drop to 4 slots: the limit must reach 90% of
+/// 2,000 calls healthy (capacity above the limiter's ceiling), then 400 after a drop to 4 slots: the limit must reach 90% of
 /// its ceiling before the drop, then fall to at most three quarters of that peak at some point after it
 /// (adaptive limiters; Gradient2 and Vegas may climb back once the slower latency becomes their new normal), or
 /// never move (fixed).
 fn limit_follows_latency(contestant: Contestant, kind: LimiterKind) -> Result<String, String> {
     let limits = small_limits();
     let ceiling = crate::config::limiter_ceiling(kind, &limits);
-    let calls = 2_000;
+    let calls = 2_400;
     let dependency = dependency::Config {
         capacity: 100,
         service: Duration::from_millis(2),
-        schedule: vec![CapacityChange { at_call: 1_600, capacity: 4 }],
+        schedule: vec![CapacityChange { at_call: 2_000, capacity: 4 }],
         ..dependency::Config::default()
     };
     let run = small_run(contestant, dependency, calls, &limits, 100)?;

@@ -5,8 +5,8 @@
 //! afterwards, outside the timed window, so recording costs neither family a lock nor a histogram update, and a
 //! slot written twice or never is caught exactly.
 
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use dependency::{CallError, Dependency};
 
@@ -19,11 +19,14 @@ const FIELD_BITS: u32 = 31;
 /// Mask of one time field.
 const FIELD_MASK: u64 = (1 << FIELD_BITS) - 1;
 
-/// One slot per call: when it was issued and how long it took, from the caller's point of view.
+/// One slot per call: when it was issued (admitted, for a gated call) and how long it took, from the caller's
+/// point of view, and beside it how long the call waited at the gate.
 #[derive(Debug)]
 pub struct Ledger {
     origin: Instant,
     slots: Box<[AtomicU64]>,
+    /// Microseconds each call waited at the gate before admission (0 for calls that had no gate).
+    waits: Box<[AtomicU32]>,
     wrong_answers: AtomicU64,
     duplicates: AtomicU64,
     out_of_range: AtomicU64,
@@ -38,6 +41,8 @@ pub struct CallRecord {
     pub latency_us: u64,
     /// The call failed (rejected by the dependency's queue limit, or the dependency shut down).
     pub failed: bool,
+    /// Microseconds the caller waited at the gate before the call was admitted (0 without a gate).
+    pub gate_wait_us: u64,
 }
 
 impl CallRecord {
@@ -51,9 +56,11 @@ impl Ledger {
     /// A ledger for calls `0..calls`, its clock starting now.
     pub fn new(calls: u64) -> Ledger {
         let slots = (0..calls).map(|_| AtomicU64::new(0)).collect();
+        let waits = (0..calls).map(|_| AtomicU32::new(0)).collect();
         Ledger {
             origin: Instant::now(),
             slots,
+            waits,
             wrong_answers: AtomicU64::new(0),
             duplicates: AtomicU64::new(0),
             out_of_range: AtomicU64::new(0),
@@ -98,15 +105,28 @@ impl Ledger {
         ok
     }
 
+    /// Records how long call `index` waited at the gate before it was admitted (microseconds, saturating at
+    /// about 71 minutes); an unknown index is ignored (its [`record`](Self::record) counts it).
+    pub fn record_gate_wait(&self, index: u64, wait: Duration) {
+        if let Some(slot) = usize::try_from(index).ok().and_then(|i| self.waits.get(i)) {
+            slot.store(u32::try_from(wait.as_micros()).unwrap_or(u32::MAX), Ordering::Relaxed);
+        }
+    }
+
     /// The record of call `index`, if it was written.
     pub fn get(&self, index: u64) -> Option<CallRecord> {
-        let raw = self.slots.get(usize::try_from(index).ok()?)?.load(Ordering::Relaxed);
-        decode(raw)
+        let i = usize::try_from(index).ok()?;
+        let raw = self.slots.get(i)?.load(Ordering::Relaxed);
+        decode(raw, self.waits.get(i).map_or(0, |w| w.load(Ordering::Relaxed)))
     }
 
     /// Every written record, in call order.
     pub fn records(&self) -> Vec<CallRecord> {
-        self.slots.iter().filter_map(|s| decode(s.load(Ordering::Relaxed))).collect()
+        self.slots
+            .iter()
+            .zip(self.waits.iter())
+            .filter_map(|(s, w)| decode(s.load(Ordering::Relaxed), w.load(Ordering::Relaxed)))
+            .collect()
     }
 
     /// Whether every call was recorded exactly once, each success with the right answer; the error says what
@@ -138,11 +158,12 @@ impl Ledger {
     }
 }
 
-fn decode(raw: u64) -> Option<CallRecord> {
+fn decode(raw: u64, wait_us: u32) -> Option<CallRecord> {
     (raw & WRITTEN != 0).then_some(CallRecord {
         issued_us: (raw >> FIELD_BITS) & FIELD_MASK,
         latency_us: raw & FIELD_MASK,
         failed: raw & FAILED != 0,
+        gate_wait_us: u64::from(wait_us),
     })
 }
 
@@ -157,7 +178,11 @@ mod tests {
         let issued = ledger.origin() + Duration::from_micros(1_500);
         let seen = issued + Duration::from_micros(5_250);
         assert!(ledger.record(1, issued, seen, &Ok(Dependency::answer(1))));
-        assert_eq!(ledger.get(1), Some(CallRecord { issued_us: 1_500, latency_us: 5_250, failed: false }));
+        ledger.record_gate_wait(1, Duration::from_micros(300));
+        assert_eq!(
+            ledger.get(1),
+            Some(CallRecord { issued_us: 1_500, latency_us: 5_250, failed: false, gate_wait_us: 300 })
+        );
         assert_eq!(ledger.get(0), None);
     }
 

@@ -1,8 +1,10 @@
 //! The overload scenario: a simulated dependency loses capacity mid-run (500 slots of 5 ms drop to 100), and
-//! every limiter (fixed, AIMD, Gradient2, Vegas) runs in both families, plus one unbounded contestant per
-//! family.
+//! every limiter (fixed; windowed AIMD on drops and on 1.5×, 2× and 4× the no-load latency; Gradient2; Vegas)
+//! runs in the stream, blocking and coroutine families, plus one unbounded stream and one unbounded thread
+//! contestant.
 //!
-//! - [`limit`]: the admission gate shared by both families and the limit algorithms.
+//! - [`limit`]: the admission gate every family shares, the limit algorithms, their window and their decision
+//!   counts.
 //! - [`stream_ext`]: `limited_unordered`, `buffer_unordered` whose width follows the gate.
 //! - [`contestants`]: every contestant.
 //! - [`ledger`] and [`analysis`]: each call recorded lock-free, analysed after the run into overall and

@@ -35,6 +35,9 @@ use crate::contestants::{Contestant, Job, Prepared};
 use crate::ledger::Ledger;
 use crate::limit::{self, Gate};
 
+/// Prefix of the limiter's decision counts among a run's metrics.
+pub(crate) const DECISIONS: &str = "decisions";
+
 /// An accounting run makes one call in this many of a timed run's.
 pub(crate) const ACCOUNTING_SHARE: u64 = 10;
 
@@ -66,6 +69,7 @@ pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
             return Ok(());
         }
     };
+    let mut config = config;
     let idle = match idle_metrics(prepared.as_ref(), &config) {
         Ok(idle) => idle,
         Err(err) => {
@@ -74,6 +78,10 @@ pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
             return Ok(());
         }
     };
+    // The `aimd-latency-<k>x` thresholds multiply the no-load latency this contestant measured.
+    if let Some(&us) = idle.get("idle_call_us") {
+        config.limits.no_load = Duration::from_secs_f64(us.max(1.0) / 1e6);
+    }
     let accounting = OverloadConfig { calls: accounting_calls(config.calls), ..config.clone() };
     let mut routine = OverloadRoutine {
         contestant,
@@ -331,6 +339,10 @@ fn put_limit(
         }
     }
     metrics.insert("max_in_flight".to_string(), gate.max_in_flight() as f64);
+    // What the limiter decided over the run: `decisions.increases`, `decisions.holds`, ...
+    for (name, count) in gate.stats().decisions.named() {
+        metrics.insert(format!("{DECISIONS}.{name}"), count as f64);
+    }
 }
 
 /// The latency of a call on an idle dependency (same service time, no load), waited for the way the contestant
@@ -370,7 +382,14 @@ mod tests {
             service: Duration::from_millis(2),
             jitter: Duration::ZERO,
             queue_limit: None,
-            limits: LimiterParams { fixed_limit: 30, initial: 5, max: 40, latency_threshold: Duration::from_millis(4) },
+            limits: LimiterParams {
+                fixed_limit: 30,
+                initial: 20,
+                min: 5,
+                max: 40,
+                timeout: Duration::from_millis(4),
+                no_load: Duration::from_millis(2),
+            },
             unbounded_threads: 50,
             seed: 1,
         }

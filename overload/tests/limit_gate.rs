@@ -147,7 +147,7 @@ fn cancelling_after_the_slot_was_granted_passes_it_to_the_next_waiter() {
 
 #[test]
 fn dropping_a_permit_is_an_ignored_call() {
-    let gate = Arc::new(Gate::new(Box::new(Aimd::new(AimdConfig { initial: 2, ..AimdConfig::default() }))));
+    let gate = Arc::new(Gate::new(Box::new(Aimd::new(AimdConfig { initial: 2, min: 1, ..AimdConfig::default() }))));
 
     drop(gate.try_acquire().expect("slot"));
     gate.try_acquire().expect("slot").release(MS, Outcome::Ignore);
@@ -306,7 +306,7 @@ fn never_admits_over_a_churning_limit_under_many_threads_and_tasks() {
 
 #[test]
 fn never_admits_over_an_aimd_limit_under_many_threads_and_tasks() {
-    let aimd = Aimd::new(AimdConfig { initial: 8, max: 16, ..AimdConfig::default() });
+    let aimd = Aimd::new(AimdConfig { initial: 8, min: 1, max: 16, ..AimdConfig::default() });
     within(Duration::from_secs(120), move || hammer(Box::new(aimd), 16));
 }
 

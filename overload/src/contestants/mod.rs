@@ -1,22 +1,27 @@
-//! The overload scenario's contestants: every limiter in both families, plus one unbounded contestant per
-//! family.
+//! The overload scenario's contestants: every limiter in all three families, plus one unbounded contestant per
+//! stream and blocking family. Names are `<family>-<limiter>`.
 //!
 //! - [`stream`]: `stream-<limiter>`, one demand-driven stream whose concurrent width follows the gate
 //!   ([`limited_unordered`](crate::stream_ext::LimitedStreamExt::limited_unordered)) on a multi-thread tokio
 //!   runtime.
 //! - [`blocking`]: `blocking-<limiter>`, a pool of OS threads as large as the limiter's ceiling, each acquiring
 //!   a permit from the gate before every call and waiting on the call's completion.
+//! - [`coroutine`]: `coroutine-<limiter>`, a pool of `may` coroutines as large as the limiter's ceiling, on 2
+//!   carrier threads, each acquiring a permit before every call and waiting on the call's completion; both waits
+//!   park the coroutine, not its carrier.
 //! - [`stream_unbounded`]: `stream-unbounded`, `buffer_unordered` as wide as the whole run: every call issued at
 //!   once.
 //! - [`blocking_unbounded`]: `blocking-unbounded`, as many threads as `unbounded-threads` (the OS caps what is
 //!   possible), each issuing calls back to back with no admission control.
 //!
 //! Every contestant calls the same [`Dependency`] and records each call in the same [`Ledger`] the same way:
-//! take the time, issue the call, wait for (or await) its completion, take the time, release the permit with the
-//! latency and outcome, record.
+//! one latency clock for every family, from the call's admission at the gate (the [`Permit`] records when) to
+//! the moment its caller sees the reply; the permit is released with that latency and the outcome, and the gate
+//! wait (asking → admission) is recorded beside it. Unbounded calls have no gate: their clock starts at issue.
 
 pub mod blocking;
 pub mod blocking_unbounded;
+pub mod coroutine;
 mod pool;
 pub mod stream;
 pub mod stream_unbounded;
@@ -39,6 +44,8 @@ pub enum Contestant {
     Stream(LimiterKind),
     /// A thread pool admitting through a gate with this limiter.
     Blocking(LimiterKind),
+    /// A coroutine pool admitting through a gate with this limiter.
+    Coroutine(LimiterKind),
     /// A stream with no admission control.
     StreamUnbounded,
     /// Threads with no admission control.
@@ -75,6 +82,7 @@ impl Contestant {
     pub fn all() -> Vec<Contestant> {
         let mut all: Vec<Contestant> = LIMITERS.into_iter().map(Contestant::Stream).collect();
         all.extend(LIMITERS.into_iter().map(Contestant::Blocking));
+        all.extend(LIMITERS.into_iter().map(Contestant::Coroutine));
         all.extend([Contestant::StreamUnbounded, Contestant::BlockingUnbounded]);
         all
     }
@@ -89,6 +97,7 @@ impl Contestant {
         match self {
             Contestant::Stream(kind) => format!("stream-{}", kind.name()),
             Contestant::Blocking(kind) => format!("blocking-{}", kind.name()),
+            Contestant::Coroutine(kind) => format!("coroutine-{}", kind.name()),
             Contestant::StreamUnbounded => "stream-unbounded".to_string(),
             Contestant::BlockingUnbounded => "blocking-unbounded".to_string(),
         }
@@ -97,7 +106,7 @@ impl Contestant {
     /// Its limiter (`None` for the unbounded contestants).
     pub fn limiter(&self) -> Option<LimiterKind> {
         match self {
-            Contestant::Stream(kind) | Contestant::Blocking(kind) => Some(*kind),
+            Contestant::Stream(kind) | Contestant::Blocking(kind) | Contestant::Coroutine(kind) => Some(*kind),
             Contestant::StreamUnbounded | Contestant::BlockingUnbounded => None,
         }
     }
@@ -107,6 +116,7 @@ impl Contestant {
         match self {
             Contestant::Stream(_) | Contestant::StreamUnbounded => Family::Stream,
             Contestant::Blocking(_) | Contestant::BlockingUnbounded => Family::Blocking,
+            Contestant::Coroutine(_) => Family::Coroutine,
         }
     }
 
@@ -122,6 +132,12 @@ impl Contestant {
                 "a pool of OS threads (128 KiB stacks) as large as the limiter's ceiling, started and parked before \
                  timing; each thread acquires a permit (blocking) before every call and waits on its completion; \
                  {limiter}"
+            ),
+            Contestant::Coroutine(_) => format!(
+                "a pool of `may` coroutines as large as the limiter's ceiling ({}), spawned and parked before \
+                 timing; each coroutine acquires a permit before every call and waits on its completion, both \
+                 waits parking the coroutine, not its carrier; {limiter}",
+                coroutine::CONFIG.describe()
             ),
             Contestant::StreamUnbounded => {
                 "one stream on a multi-thread tokio runtime, `buffer_unordered(calls)`: every \
@@ -149,6 +165,13 @@ impl Contestant {
             Contestant::BlockingUnbounded => {
                 Ok(Box::new(blocking_unbounded::UnboundedThreads::new(config.unbounded_threads)))
             }
+            Contestant::Coroutine(kind) => {
+                let size = limiter_ceiling(*kind, &config.limits);
+                match coroutine::refusal(size) {
+                    None => Ok(Box::new(coroutine::GatedCoroutines::new(size))),
+                    Some(reason) => Err(reason),
+                }
+            }
         }
     }
 }
@@ -156,8 +179,9 @@ impl Contestant {
 /// Stack size of every pool thread: callers only wait on completions, so a small stack is plenty.
 pub const THREAD_STACK_BYTES: usize = 128 * 1024;
 
-/// What every contestant does once a call is done: release the permit (if any) with the call's latency and
-/// outcome, then record the call.
+/// What every contestant does once a call is done: release the permit (if any) with the call's latency, from
+/// its admission, and outcome, then record the call from the same start, with its gate wait beside it. Without
+/// a permit the call's clock starts at `issued`.
 pub(crate) fn finish_call(
     ledger: &Ledger,
     index: u64,
@@ -167,9 +191,15 @@ pub(crate) fn finish_call(
 ) {
     let seen = Instant::now();
     let value = result.map(|reply| reply.value);
-    if let Some(permit) = permit {
-        let outcome = if value.is_ok() { Outcome::Success } else { Outcome::Dropped };
-        permit.release(seen.saturating_duration_since(issued), outcome);
-    }
-    ledger.record(index, issued, seen, &value);
+    let start = match permit {
+        Some(permit) => {
+            let start = permit.admitted_at();
+            ledger.record_gate_wait(index, permit.gate_wait());
+            let outcome = if value.is_ok() { Outcome::Success } else { Outcome::Dropped };
+            permit.finish(seen, outcome);
+            start
+        }
+        None => issued,
+    };
+    ledger.record(index, start, seen, &value);
 }

@@ -4,29 +4,38 @@
 
 use std::time::Duration;
 
-use super::{LimitAlgorithm, Sample};
+use super::{Decisions, LimitAlgorithm, Sample};
 
 /// How an [`Aimd`] limit starts, moves and is bounded.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct AimdConfig {
     /// The limit before any sample (default 20, Netflix's).
     pub initial: usize,
-    /// The lowest the limit goes (default 1; Netflix's builder defaults to 20).
+    /// The lowest the limit goes (default 20, Netflix's builder default).
     pub min: usize,
-    /// The highest the limit goes (default 1000; Netflix's builder defaults to 200).
+    /// The highest the limit goes (default 500: the scenario's fixed bound; Netflix's builder defaults to 200).
     pub max: usize,
     /// The factor a drop multiplies the limit by, rounded down (default 0.9; kept within [0.5, 1.0), the range
     /// Netflix's builder accepts).
     pub backoff: f64,
-    /// A call slower than this (strictly) counts as a drop (Netflix's `timeout`). The lab's dependency queues
-    /// rather than rejects, so slowness is the overload signal; default 10 ms, twice the scenario's service
-    /// time.
+    /// A call slower than this (strictly) counts as a drop (Netflix's `timeout`, default 5 s there). The plain
+    /// `aimd` sets the scenario's `--timeout-ms`; the `aimd-latency-<k>x` variants set `k ×` the measured no-load
+    /// latency, which makes slowness the overload signal.
     pub latency_threshold: Duration,
+    /// Which algorithm this is, for reports: `"aimd"` or an `aimd-latency-<k>x` name.
+    pub name: &'static str,
 }
 
 impl Default for AimdConfig {
     fn default() -> Self {
-        AimdConfig { initial: 20, min: 1, max: 1000, backoff: 0.9, latency_threshold: Duration::from_millis(10) }
+        AimdConfig {
+            initial: 20,
+            min: 20,
+            max: 500,
+            backoff: 0.9,
+            latency_threshold: Duration::from_secs(5),
+            name: "aimd",
+        }
     }
 }
 
@@ -45,6 +54,7 @@ impl Default for AimdConfig {
 pub struct Aimd {
     config: AimdConfig,
     limit: usize,
+    decisions: Decisions,
 }
 
 impl Aimd {
@@ -65,8 +75,9 @@ impl Aimd {
             max,
             backoff,
             latency_threshold: config.latency_threshold,
+            name: config.name,
         };
-        Aimd { config, limit: config.initial }
+        Aimd { config, limit: config.initial, decisions: Decisions::default() }
     }
 
     /// The configuration in force, after [`new`](Self::new) made its bounds consistent.
@@ -83,7 +94,11 @@ impl Default for Aimd {
 
 impl LimitAlgorithm for Aimd {
     fn name(&self) -> &'static str {
-        "aimd"
+        self.config.name
+    }
+
+    fn decisions(&self) -> Decisions {
+        self.decisions
     }
 
     fn limit(&self) -> usize {
@@ -98,9 +113,11 @@ impl LimitAlgorithm for Aimd {
         } else if sample.in_flight.saturating_mul(2) >= current {
             current.saturating_add(1)
         } else {
-            current
+            self.decisions.app_limited += 1;
+            return current;
         };
         self.limit = next.clamp(self.config.min, self.config.max);
+        self.decisions.count_move(current, self.limit);
         self.limit
     }
 }
@@ -110,12 +127,17 @@ mod tests {
     use super::*;
 
     fn sample(ms: u64, in_flight: usize, dropped: bool) -> Sample {
-        Sample { latency: Duration::from_millis(ms), in_flight, dropped }
+        Sample::new(Duration::from_millis(ms), in_flight, dropped)
+    }
+
+    /// The settings these scripted tests were written for: a floor of 1, a ceiling of 1000, slow above 10 ms.
+    fn loose() -> AimdConfig {
+        AimdConfig { min: 1, max: 1000, latency_threshold: Duration::from_millis(10), ..AimdConfig::default() }
     }
 
     #[test]
     fn grows_by_one_only_when_at_least_half_the_limit_is_in_flight() {
-        let mut aimd = Aimd::default();
+        let mut aimd = Aimd::new(loose());
         assert_eq!(aimd.limit(), 20);
         // 10 × 2 = 20 ≥ 20: grow.
         assert_eq!(aimd.on_sample(&sample(5, 10, false)), 21);
@@ -128,7 +150,7 @@ mod tests {
 
     #[test]
     fn backs_off_on_a_slow_call_and_on_a_drop_whatever_the_in_flight() {
-        let mut aimd = Aimd::default();
+        let mut aimd = Aimd::new(loose());
         assert_eq!(aimd.on_sample(&sample(5, 20, false)), 21);
         // 11 ms > 10 ms threshold: floor(21 × 0.9) = floor(18.9) = 18, even while app-limited.
         assert_eq!(aimd.on_sample(&sample(11, 1, false)), 18);
@@ -137,18 +159,18 @@ mod tests {
         // A fast drop still backs off: floor(19 × 0.9) = floor(17.1) = 17.
         assert_eq!(aimd.on_sample(&sample(1, 19, true)), 17);
         // Integer steps below 10: each backoff removes one (9 → 8, not 8.1).
-        let mut small = Aimd::new(AimdConfig { initial: 9, ..AimdConfig::default() });
+        let mut small = Aimd::new(AimdConfig { initial: 9, ..loose() });
         assert_eq!(small.on_sample(&sample(1, 9, true)), 8);
         assert_eq!(small.on_sample(&sample(1, 8, true)), 7);
     }
 
     #[test]
     fn stays_within_min_and_max() {
-        let mut floor_one = Aimd::new(AimdConfig { initial: 1, ..AimdConfig::default() });
+        let mut floor_one = Aimd::new(AimdConfig { initial: 1, ..loose() });
         // floor(1 × 0.9) = 0, clamped to min 1.
         assert_eq!(floor_one.on_sample(&sample(50, 1, true)), 1);
 
-        let mut bounded = Aimd::new(AimdConfig { initial: 6, min: 5, max: 7, ..AimdConfig::default() });
+        let mut bounded = Aimd::new(AimdConfig { initial: 6, min: 5, max: 7, ..loose() });
         assert_eq!(bounded.on_sample(&sample(1, 6, false)), 7);
         assert_eq!(bounded.on_sample(&sample(1, 7, false)), 7);
         assert_eq!(bounded.on_sample(&sample(1, 7, true)), 6);
@@ -159,12 +181,27 @@ mod tests {
 
     #[test]
     fn inconsistent_bounds_are_made_consistent() {
-        let aimd = Aimd::new(AimdConfig { initial: 0, min: 0, max: 0, backoff: 1.5, ..AimdConfig::default() });
+        let aimd = Aimd::new(AimdConfig { initial: 0, min: 0, max: 0, backoff: 1.5, ..loose() });
         assert_eq!(aimd.limit(), 1);
         assert_eq!(aimd.config().min, 1);
         assert_eq!(aimd.config().max, 1);
         assert!(aimd.config().backoff < 1.0);
-        let high = Aimd::new(AimdConfig { initial: 5000, ..AimdConfig::default() });
+        let high = Aimd::new(AimdConfig { initial: 5000, ..loose() });
         assert_eq!(high.limit(), 1000);
+        let defaults = Aimd::default();
+        assert_eq!((defaults.config().min, defaults.config().max, defaults.limit()), (20, 500, 20));
+    }
+
+    #[test]
+    fn every_sample_is_counted_as_one_decision() {
+        let mut aimd = Aimd::new(loose());
+        aimd.on_sample(&sample(5, 20, false)); // grow
+        aimd.on_sample(&sample(5, 1, false)); // app-limited
+        aimd.on_sample(&sample(1, 20, true)); // drop: back off
+        let mut capped = Aimd::new(AimdConfig { initial: 7, min: 5, max: 7, ..loose() });
+        capped.on_sample(&sample(1, 7, false)); // at the ceiling: hold
+        let d = aimd.decisions();
+        assert_eq!((d.increases, d.app_limited, d.decreases, d.holds), (1, 1, 1, 0));
+        assert_eq!(capped.decisions().holds, 1);
     }
 }

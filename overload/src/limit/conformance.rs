@@ -167,6 +167,8 @@ impl Drive {
         let permit = self.held.pop_front().ok_or_else(|| format!("{}: nothing left to release", self.kind))?;
         let (latency, outcome) = scripted(step, self.releases);
         self.releases += 1;
+        // The gate's clock is the script's: a millisecond per release, so windows close the same in both drives.
+        self.gate.advance(Duration::from_millis(1));
         permit.release(latency, outcome);
         self.trace.limits_after_release.push(self.gate.limit());
         Ok(())
@@ -224,7 +226,7 @@ impl Drive {
 
 /// Drives the script once through `path` for `kind` with `params`, checking the gate's invariants on the way.
 pub fn trace(kind: LimiterKind, params: &LimiterParams, path: AcquirePath) -> Result<Trace, String> {
-    let gate = Arc::new(Gate::with_history_capacity(build(kind, params), 4 * STEPS));
+    let gate = Arc::new(Gate::with_manual_clock(build(kind, params), 4 * STEPS));
     let mut drive = Drive {
         kind,
         path,

@@ -1,12 +1,13 @@
 //! `fixed`: a constant limit, the bound a team would configure from the dependency's healthy capacity
 //! (Netflix `FixedLimit`).
 
-use super::{LimitAlgorithm, Sample};
+use super::{Decisions, LimitAlgorithm, Sample};
 
 /// A limit that never changes, whatever the samples say.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fixed {
     limit: usize,
+    holds: u64,
 }
 
 impl Fixed {
@@ -15,7 +16,7 @@ impl Fixed {
 
     /// A constant limit; 0 is raised to 1, since a gate with limit 0 would admit nothing, ever.
     pub fn new(limit: usize) -> Fixed {
-        Fixed { limit: limit.max(1) }
+        Fixed { limit: limit.max(1), holds: 0 }
     }
 }
 
@@ -35,7 +36,12 @@ impl LimitAlgorithm for Fixed {
     }
 
     fn on_sample(&mut self, _sample: &Sample) -> usize {
+        self.holds += 1;
         self.limit
+    }
+
+    fn decisions(&self) -> Decisions {
+        Decisions { holds: self.holds, ..Decisions::default() }
     }
 }
 
@@ -48,7 +54,7 @@ mod tests {
     fn never_changes_whatever_the_samples() {
         let mut fixed = Fixed::new(7);
         for (ms, in_flight, dropped) in [(1, 7, false), (500, 1, true), (0, 100, false), (10_000, 7, true)] {
-            let sample = Sample { latency: Duration::from_millis(ms), in_flight, dropped };
+            let sample = Sample::new(Duration::from_millis(ms), in_flight, dropped);
             assert_eq!(fixed.on_sample(&sample), 7);
             assert_eq!(fixed.limit(), 7);
         }

@@ -1,4 +1,5 @@
-//! The admission gate both families share: one lock, one FIFO queue of parked threads and waiting tasks.
+//! The admission gate every family shares: one lock, one FIFO queue of parked threads, parked `may` coroutines
+//! and waiting tasks.
 
 use std::collections::VecDeque;
 use std::future::Future;
@@ -8,7 +9,7 @@ use std::task::{Context, Poll, Waker};
 use std::thread::{self, Thread};
 use std::time::{Duration, Instant};
 
-use super::{LimitAlgorithm, Sample};
+use super::{Decisions, LimitAlgorithm, Sample};
 
 /// What the caller reports when it releases a [`Permit`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -52,6 +53,8 @@ pub struct GateStats {
     pub waiting: usize,
     /// How many times the limit changed.
     pub limit_changes: u64,
+    /// What the algorithm decided so far.
+    pub decisions: Decisions,
 }
 
 /// The admission gate shared by both families: one instance per run, behind an `Arc`, used by blocking
@@ -70,7 +73,11 @@ pub struct GateStats {
 /// - A release feeds the algorithm under the lock (it is cheap) and records each change of the limit with
 ///   its time since [`Gate::new`].
 ///
-/// `acquire_blocking` parks the calling OS thread, so it must not be called from an async task.
+/// `acquire_blocking` parks the calling OS thread, or inside a `may` coroutine the coroutine (its carrier runs
+/// others meanwhile), so it must not be called from an async task.
+///
+/// The gate keeps one clock for its samples: time since [`Gate::new`], or, for a gate made with
+/// [`Gate::with_manual_clock`], time moved only by [`Gate::advance`] (scripted drives stay deterministic).
 #[derive(Debug)]
 pub struct Gate {
     state: Mutex<State>,
@@ -88,6 +95,8 @@ struct State {
     next_waiter: u64,
     history: Vec<(Duration, usize)>,
     stats: GateStats,
+    /// The manual clock's time, if the gate has one.
+    manual_now: Option<Duration>,
 }
 
 #[derive(Debug)]
@@ -96,18 +105,49 @@ struct Waiter {
     wake: Wake,
 }
 
-#[derive(Debug)]
 enum Wake {
     Thread(Thread),
+    Coroutine(may::coroutine::Coroutine),
     Task(Waker),
 }
 
+impl std::fmt::Debug for Wake {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Wake::Thread(thread) => f.debug_tuple("Thread").field(thread).finish(),
+            Wake::Coroutine(co) => f.debug_tuple("Coroutine").field(&co.name()).finish(),
+            Wake::Task(waker) => f.debug_tuple("Task").field(waker).finish(),
+        }
+    }
+}
+
 impl Wake {
+    /// The caller of a blocking acquire: its coroutine inside a `may` coroutine, else its thread (as
+    /// `dependency::Completion::wait` tells them apart).
+    fn current() -> Wake {
+        if may::coroutine::is_coroutine() {
+            Wake::Coroutine(may::coroutine::current())
+        } else {
+            Wake::Thread(thread::current())
+        }
+    }
+
     fn wake(self) {
         match self {
             Wake::Thread(thread) => thread.unpark(),
+            Wake::Coroutine(co) => co.unpark(),
             Wake::Task(waker) => waker.wake(),
         }
+    }
+}
+
+/// Park the caller of a blocking acquire until unparked: the coroutine (not its carrier) inside a `may`
+/// coroutine, else the thread. Either may return spuriously.
+fn park() {
+    if may::coroutine::is_coroutine() {
+        may::coroutine::park();
+    } else {
+        thread::park();
     }
 }
 
@@ -116,6 +156,10 @@ impl Wake {
 struct Admission {
     in_flight: usize,
     limit: usize,
+    /// On the gate's clock.
+    at: Duration,
+    /// On the wall clock: where the call's latency starts.
+    instant: Instant,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -128,20 +172,25 @@ struct Grant {
 type Wakes = Vec<Wake>;
 
 impl State {
+    /// The gate's clock: the manual time, or the time since `started`.
+    fn now(&self, started: Instant) -> Duration {
+        self.manual_now.unwrap_or_else(|| started.elapsed())
+    }
+
     /// Admits one call; the caller has checked `in_flight < limit` (counted as a violation otherwise).
-    fn admit(&mut self) -> Admission {
+    fn admit(&mut self, started: Instant) -> Admission {
         if self.in_flight >= self.limit {
             self.stats.over_limit_admissions += 1;
         }
         self.in_flight += 1;
         self.stats.admitted += 1;
         self.stats.max_in_flight = self.stats.max_in_flight.max(self.in_flight);
-        Admission { in_flight: self.in_flight, limit: self.limit }
+        Admission { in_flight: self.in_flight, limit: self.limit, at: self.now(started), instant: Instant::now() }
     }
 
     /// Admits a newcomer if a slot is free and nobody is queued before it.
-    fn admit_newcomer(&mut self) -> Option<Admission> {
-        (self.waiters.is_empty() && self.in_flight < self.limit).then(|| self.admit())
+    fn admit_newcomer(&mut self, started: Instant) -> Option<Admission> {
+        (self.waiters.is_empty() && self.in_flight < self.limit).then(|| self.admit(started))
     }
 
     fn enqueue(&mut self, wake: Wake) -> u64 {
@@ -162,12 +211,12 @@ impl State {
     }
 
     /// Hands free slots to the queue's head, one waiter per slot.
-    fn dispatch(&mut self, wakes: &mut Wakes) {
+    fn dispatch(&mut self, started: Instant, wakes: &mut Wakes) {
         while self.in_flight < self.limit {
             let Some(waiter) = self.waiters.pop_front() else {
                 break;
             };
-            let admission = self.admit();
+            let admission = self.admit(started);
             self.stats.queued += 1;
             self.granted.push(Grant { waiter: waiter.id, admission });
             wakes.push(waiter.wake);
@@ -180,7 +229,7 @@ impl State {
         admission: Admission,
         latency: Duration,
         outcome: Outcome,
-        since_start: impl FnOnce() -> Duration,
+        started: Instant,
         wakes: &mut Wakes,
     ) {
         self.in_flight = self.in_flight.saturating_sub(1);
@@ -196,22 +245,29 @@ impl State {
             }
             Outcome::Ignore => {
                 self.stats.ignored += 1;
-                self.dispatch(wakes);
+                self.dispatch(started, wakes);
                 return;
             }
         };
-        let sample = Sample { latency, in_flight: admission.in_flight, dropped };
+        let completed = self.now(started);
+        let sample = Sample { latency, in_flight: admission.in_flight, dropped, admitted: admission.at, completed };
         let limit = self.algorithm.on_sample(&sample).max(1);
         if limit != self.limit {
             self.limit = limit;
             self.stats.limit_changes += 1;
-            self.history.push((since_start(), limit));
+            self.history.push((completed, limit));
         }
-        self.dispatch(wakes);
+        self.dispatch(started, wakes);
     }
 
     fn snapshot(&self) -> GateStats {
-        GateStats { limit: self.limit, in_flight: self.in_flight, waiting: self.waiters.len(), ..self.stats }
+        GateStats {
+            limit: self.limit,
+            in_flight: self.in_flight,
+            waiting: self.waiters.len(),
+            decisions: self.algorithm.decisions(),
+            ..self.stats
+        }
     }
 }
 
@@ -232,6 +288,25 @@ impl Gate {
     /// the history allocates nothing during a measured run that stays within it (each change is 24 bytes;
     /// AIMD can change on every sample).
     pub fn with_history_capacity(algorithm: Box<dyn LimitAlgorithm>, capacity: usize) -> Gate {
+        Gate::build(algorithm, capacity, None)
+    }
+
+    /// Like [`with_history_capacity`](Self::with_history_capacity), with a clock that starts at zero and moves
+    /// only by [`advance`](Self::advance): samples' admission and completion times, and the limit history, are
+    /// then the script's, not the machine's.
+    pub fn with_manual_clock(algorithm: Box<dyn LimitAlgorithm>, capacity: usize) -> Gate {
+        Gate::build(algorithm, capacity, Some(Duration::ZERO))
+    }
+
+    /// Moves a manual clock forward by `by` (a real clock ignores it).
+    pub fn advance(&self, by: Duration) {
+        let mut state = self.lock();
+        if let Some(now) = state.manual_now.as_mut() {
+            *now = now.saturating_add(by);
+        }
+    }
+
+    fn build(algorithm: Box<dyn LimitAlgorithm>, capacity: usize, manual_now: Option<Duration>) -> Gate {
         let limit = algorithm.limit().max(1);
         let mut history = Vec::with_capacity(capacity.max(1));
         history.push((Duration::ZERO, limit));
@@ -245,6 +320,7 @@ impl Gate {
                 next_waiter: 0,
                 history,
                 stats: GateStats::default(),
+                manual_now,
             }),
             started: Instant::now(),
         }
@@ -256,26 +332,29 @@ impl Gate {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn permit(self: &Arc<Self>, admission: Admission) -> Permit {
-        Permit { gate: Arc::clone(self), admission, released: false }
+    fn permit(self: &Arc<Self>, admission: Admission, asked: Instant) -> Permit {
+        Permit { gate: Arc::clone(self), admission, asked: asked.min(admission.instant), released: false }
     }
 
     /// Waits, parking the thread (no spinning), until a slot is free and every earlier waiter is served, then
-    /// admits the call. Not for async tasks: use [`acquire`](Self::acquire) there.
+    /// admits the call. Inside a `may` coroutine it parks the coroutine instead (`may::coroutine::park`, woken
+    /// by `Coroutine::unpark`), so the carrier thread keeps running other coroutines. Not for async tasks: use
+    /// [`acquire`](Self::acquire) there.
     pub fn acquire_blocking(self: &Arc<Self>) -> Permit {
+        let asked = Instant::now();
         let mut state = self.lock();
-        if let Some(admission) = state.admit_newcomer() {
-            return self.permit(admission);
+        if let Some(admission) = state.admit_newcomer(self.started) {
+            return self.permit(admission, asked);
         }
-        let id = state.enqueue(Wake::Thread(thread::current()));
+        let id = state.enqueue(Wake::current());
         loop {
             if let Some(admission) = state.take_grant(id) {
                 drop(state);
-                return self.permit(admission);
+                return self.permit(admission, asked);
             }
             drop(state);
             // A spurious unpark just loops: the grant is the only way out.
-            thread::park();
+            park();
             state = self.lock();
         }
     }
@@ -285,13 +364,14 @@ impl Gate {
     /// Cancel-safe: dropping it while queued gives up its place; if a slot had already been granted to it,
     /// the slot goes to the next waiter (or back to the pool), so no slot leaks and no wake-up is lost.
     pub fn acquire(self: &Arc<Self>) -> Acquire {
-        Acquire { gate: Arc::clone(self), state: AcquireState::Start }
+        Acquire { gate: Arc::clone(self), state: AcquireState::Start, asked: None }
     }
 
     /// Admits the call now if a slot is free and nobody is queued, without waiting.
     pub fn try_acquire(self: &Arc<Self>) -> Option<Permit> {
-        let admission = self.lock().admit_newcomer()?;
-        Some(self.permit(admission))
+        let asked = Instant::now();
+        let admission = self.lock().admit_newcomer(self.started)?;
+        Some(self.permit(admission, asked))
     }
 
     /// The limit now.
@@ -341,7 +421,7 @@ impl Gate {
 
     fn release(&self, admission: Admission, latency: Duration, outcome: Outcome) {
         let mut wakes = Wakes::new();
-        self.lock().release(admission, latency, outcome, || self.started.elapsed(), &mut wakes);
+        self.lock().release(admission, latency, outcome, self.started, &mut wakes);
         wake_all(wakes);
     }
 
@@ -354,7 +434,7 @@ impl Gate {
             if let Some(index) = state.find_waiter(waiter) {
                 state.waiters.remove(index);
             } else if let Some(admission) = state.take_grant(waiter) {
-                state.release(admission, Duration::ZERO, Outcome::Ignore, || self.started.elapsed(), &mut wakes);
+                state.release(admission, Duration::ZERO, Outcome::Ignore, self.started, &mut wakes);
             }
         }
         wake_all(wakes);
@@ -368,10 +448,31 @@ impl Gate {
 pub struct Permit {
     gate: Arc<Gate>,
     admission: Admission,
+    /// When the caller asked for the slot.
+    asked: Instant,
     released: bool,
 }
 
 impl Permit {
+    /// When the call was admitted: where its latency starts, in every family.
+    pub fn admitted_at(&self) -> Instant {
+        self.admission.instant
+    }
+
+    /// How long the caller waited at the gate: from asking (the blocking call, or the future's first poll) to
+    /// admission.
+    pub fn gate_wait(&self) -> Duration {
+        self.admission.instant.saturating_duration_since(self.asked)
+    }
+
+    /// Frees the slot and reports the call as seen complete at `seen`: its latency, admission → `seen`, and
+    /// `outcome` feed the limit algorithm. Returns that latency.
+    pub fn finish(self, seen: Instant, outcome: Outcome) -> Duration {
+        let latency = seen.saturating_duration_since(self.admission.instant);
+        self.release(latency, outcome);
+        latency
+    }
+
     /// Frees the slot and reports the call: `latency` and `outcome` feed the limit algorithm unless the
     /// outcome is [`Outcome::Ignore`].
     pub fn release(mut self, latency: Duration, outcome: Outcome) {
@@ -409,6 +510,8 @@ impl Drop for Permit {
 pub struct Acquire {
     gate: Arc<Gate>,
     state: AcquireState,
+    /// When it was first polled: the caller asked for a slot.
+    asked: Option<Instant>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -426,9 +529,10 @@ impl Future for Acquire {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Permit> {
         let this = self.get_mut();
+        let asked = *this.asked.get_or_insert_with(Instant::now);
         let mut state = this.gate.lock();
         let admission = match this.state {
-            AcquireState::Start => match state.admit_newcomer() {
+            AcquireState::Start => match state.admit_newcomer(this.gate.started) {
                 Some(admission) => admission,
                 None => {
                     let id = state.enqueue(Wake::Task(cx.waker().clone()));
@@ -454,7 +558,7 @@ impl Future for Acquire {
         };
         drop(state);
         this.state = AcquireState::Done;
-        Poll::Ready(this.gate.permit(admission))
+        Poll::Ready(this.gate.permit(admission, asked))
     }
 }
 
@@ -519,7 +623,7 @@ mod tests {
 
     #[test]
     fn a_shrinking_limit_preempts_nobody_and_admits_nobody_until_below_it() {
-        let gate = Arc::new(Gate::new(Box::new(Aimd::new(AimdConfig { initial: 4, ..AimdConfig::default() }))));
+        let gate = Arc::new(Gate::new(Box::new(Aimd::new(AimdConfig { initial: 4, min: 1, ..AimdConfig::default() }))));
         let permits: Vec<Permit> = (0..4).filter_map(|_| gate.try_acquire()).collect();
         assert_eq!(permits.len(), 4);
         let mut permits = permits.into_iter();
@@ -544,7 +648,7 @@ mod tests {
 
     #[test]
     fn a_rising_limit_wakes_as_many_waiters_as_free_slots() {
-        let gate = Arc::new(Gate::new(Box::new(Aimd::new(AimdConfig { initial: 2, ..AimdConfig::default() }))));
+        let gate = Arc::new(Gate::new(Box::new(Aimd::new(AimdConfig { initial: 2, min: 1, ..AimdConfig::default() }))));
         let a = gate.try_acquire().expect("slot 1");
         let _b = gate.try_acquire().expect("slot 2");
         let wakers: Vec<(Arc<CountingWaker>, Waker)> = (0..3).map(|_| counting_waker()).collect();

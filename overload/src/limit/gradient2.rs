@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use super::exp_avg::ExpAvg;
-use super::{LimitAlgorithm, Sample};
+use super::{Decisions, LimitAlgorithm, Sample};
 
 /// How a [`Gradient2`] limit starts, moves and is bounded. Defaults are Netflix's except `min` and `max`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -69,6 +69,7 @@ pub struct Gradient2 {
     estimate: f64,
     long_rtt: ExpAvg,
     last_rtt: f64,
+    decisions: Decisions,
 }
 
 impl Gradient2 {
@@ -89,6 +90,7 @@ impl Gradient2 {
             estimate: config.initial as f64,
             long_rtt: ExpAvg::new(config.long_window, config.warmup_window),
             last_rtt: 0.0,
+            decisions: Decisions::default(),
         }
     }
 
@@ -124,6 +126,10 @@ impl LimitAlgorithm for Gradient2 {
         "gradient2"
     }
 
+    fn decisions(&self) -> Decisions {
+        self.decisions
+    }
+
     fn limit(&self) -> usize {
         self.floor()
     }
@@ -145,13 +151,16 @@ impl LimitAlgorithm for Gradient2 {
 
         // App-limited: too few calls in flight for the latency to say anything about the limit.
         if (sample.in_flight as f64) < self.estimate / 2.0 {
+            self.decisions.app_limited += 1;
             return self.floor();
         }
 
+        let before = self.floor();
         let gradient = (self.config.tolerance * long / short).clamp(0.5, 1.0);
         let next = self.estimate * gradient + queue_size;
         let smoothed = self.estimate * (1.0 - self.config.smoothing) + next * self.config.smoothing;
         self.estimate = smoothed.clamp(self.config.min as f64, self.config.max as f64);
+        self.decisions.count_move(before, self.floor());
         self.floor()
     }
 }
@@ -161,7 +170,7 @@ mod tests {
     use super::*;
 
     fn sample(ms: f64, in_flight: usize) -> Sample {
-        Sample { latency: Duration::from_micros((ms * 1000.0).round() as u64), in_flight, dropped: false }
+        Sample::new(Duration::from_micros((ms * 1000.0).round() as u64), in_flight, false)
     }
 
     fn assert_close(actual: f64, expected: f64) {

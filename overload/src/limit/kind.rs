@@ -4,34 +4,59 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-use super::{Aimd, AimdConfig, Fixed, Gradient2, Gradient2Config, LimitAlgorithm, Vegas, VegasConfig};
+use super::{
+    Aggregate, Aimd, AimdConfig, Fixed, Gradient2, Gradient2Config, LimitAlgorithm, Vegas, VegasConfig, WindowConfig,
+    Windowed,
+};
 
-/// Which limiter, as the scenario's contestants and CLI name it.
+/// Which limiter, as the scenario's contestants and CLI name it. Every adaptive limiter is
+/// [`Windowed`]: it updates once per window of about two round trips.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum LimiterKind {
-    /// [`Fixed`]: the bound configured from the healthy capacity.
+    /// `fixed` ([`Fixed`]): the bound configured from the healthy capacity.
     Fixed,
-    /// [`Aimd`]: loss-based, a slow call counts as a drop.
+    /// `aimd` ([`Aimd`], windowed): loss-based; a drop is a rejection or a call slower than the timeout.
     Aimd,
-    /// [`Gradient2`]: delay-based, long-term against latest latency.
+    /// `aimd-latency-<k>x` ([`Aimd`], windowed): a window whose average latency exceeds `k ×` the measured
+    /// no-load latency counts as a drop. The field is `k` in tenths (15, 20, 40).
+    AimdLatency(u16),
+    /// `gradient2` ([`Gradient2`], windowed): delay-based, long-term against the window's latency.
     Gradient2,
-    /// [`Vegas`]: delay-based, queue estimated against the no-load latency.
+    /// `vegas` ([`Vegas`], windowed, baseline from a window's minimum): delay-based, queue estimated against
+    /// the no-load latency.
     Vegas,
 }
 
 impl LimiterKind {
     /// Every limiter, in the order reports list them.
-    pub const ALL: [LimiterKind; 4] =
-        [LimiterKind::Fixed, LimiterKind::Aimd, LimiterKind::Gradient2, LimiterKind::Vegas];
+    pub const ALL: [LimiterKind; 7] = [
+        LimiterKind::Fixed,
+        LimiterKind::Aimd,
+        LimiterKind::AimdLatency(15),
+        LimiterKind::AimdLatency(20),
+        LimiterKind::AimdLatency(40),
+        LimiterKind::Gradient2,
+        LimiterKind::Vegas,
+    ];
 
-    /// The name the CLI and the reports use: `"fixed"`, `"aimd"`, `"gradient2"` or `"vegas"`.
+    /// The name the CLI and the reports use: `"fixed"`, `"aimd"`, `"aimd-latency-1.5x"`, `"aimd-latency-2x"`,
+    /// `"aimd-latency-4x"`, `"gradient2"` or `"vegas"`.
     pub fn name(self) -> &'static str {
         match self {
             LimiterKind::Fixed => "fixed",
             LimiterKind::Aimd => "aimd",
+            LimiterKind::AimdLatency(15) => "aimd-latency-1.5x",
+            LimiterKind::AimdLatency(20) => "aimd-latency-2x",
+            LimiterKind::AimdLatency(40) => "aimd-latency-4x",
+            LimiterKind::AimdLatency(_) => "aimd-latency",
             LimiterKind::Gradient2 => "gradient2",
             LimiterKind::Vegas => "vegas",
         }
+    }
+
+    /// Whether the limit moves (every limiter but `fixed`).
+    pub fn is_adaptive(self) -> bool {
+        self != LimiterKind::Fixed
     }
 
     /// Builds this limiter's algorithm from `params` (same as [`build`]).
@@ -48,7 +73,10 @@ impl fmt::Display for LimiterKind {
 
 /// A limiter name that is not one of [`LimiterKind::ALL`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown limiter `{0}`: expected one of fixed, aimd, gradient2, vegas")]
+#[error(
+    "unknown limiter `{0}`: expected one of fixed, aimd, aimd-latency-1.5x, aimd-latency-2x, aimd-latency-4x, \
+     gradient2, vegas"
+)]
 pub struct UnknownLimiter(pub String);
 
 impl FromStr for LimiterKind {
@@ -59,18 +87,23 @@ impl FromStr for LimiterKind {
     }
 }
 
-/// The parameters the scenario sets for every limiter; the rest are each algorithm's defaults (among them
-/// the minimum limit, 1).
+/// The parameters the scenario sets for every limiter; the rest are each algorithm's defaults.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LimiterParams {
     /// The `fixed` limit (default 500: the bound a team would configure from the healthy capacity).
     pub fixed_limit: usize,
     /// The adaptive limits' starting point (default 20, Netflix's).
     pub initial: usize,
-    /// The highest the adaptive limits go (default 1000).
+    /// The lowest the adaptive limits go (default 20, Netflix's and tower-acc's).
+    pub min: usize,
+    /// The highest the adaptive limits go (default 500: the fixed bound, so every bounded contestant shares one
+    /// ceiling).
     pub max: usize,
-    /// A call slower than this counts as a drop for `aimd` (default 10 ms: twice the service time).
-    pub latency_threshold: Duration,
+    /// `aimd` counts a call slower than this as a drop (a timeout; default 5 s, Netflix's).
+    pub timeout: Duration,
+    /// The no-load latency the `aimd-latency-<k>x` thresholds multiply: the trial measures it (the median of
+    /// uncontended calls, waited for the contestant's way) before timing; default 5 ms, the service time.
+    pub no_load: Duration,
 }
 
 impl Default for LimiterParams {
@@ -78,29 +111,43 @@ impl Default for LimiterParams {
         LimiterParams {
             fixed_limit: Fixed::DEFAULT_LIMIT,
             initial: 20,
-            max: 1000,
-            latency_threshold: Duration::from_millis(10),
+            min: 20,
+            max: 500,
+            timeout: Duration::from_secs(5),
+            no_load: Duration::from_millis(5),
         }
     }
 }
 
-/// Builds the algorithm `kind` names, with `params` over its defaults.
+impl LimiterParams {
+    /// The latency above which `aimd-latency-<k>x` counts a window as a drop: `k ×` [`no_load`](Self::no_load).
+    pub fn latency_threshold(&self, tenths: u16) -> Duration {
+        self.no_load.mul_f64(f64::from(tenths) / 10.0)
+    }
+}
+
+/// Builds the algorithm `kind` names, with `params` over its defaults, windowed if it is adaptive.
 pub fn build(kind: LimiterKind, params: &LimiterParams) -> Box<dyn LimitAlgorithm> {
+    let min = params.min.min(params.max);
+    let initial = params.initial.clamp(min, params.max.max(min));
+    let aimd = |latency_threshold, name| {
+        let inner =
+            Aimd::new(AimdConfig { initial, min, max: params.max, latency_threshold, name, ..AimdConfig::default() });
+        let window = WindowConfig { ignore_before_cut: true, ..WindowConfig::default() };
+        Box::new(Windowed::new(Box::new(inner), window)) as Box<dyn LimitAlgorithm>
+    };
     match kind {
         LimiterKind::Fixed => Box::new(Fixed::new(params.fixed_limit)),
-        LimiterKind::Aimd => Box::new(Aimd::new(AimdConfig {
-            initial: params.initial,
-            max: params.max,
-            latency_threshold: params.latency_threshold,
-            ..AimdConfig::default()
-        })),
-        LimiterKind::Gradient2 => Box::new(Gradient2::new(Gradient2Config {
-            initial: params.initial,
-            max: params.max,
-            ..Gradient2Config::default()
-        })),
+        LimiterKind::Aimd => aimd(params.timeout, kind.name()),
+        LimiterKind::AimdLatency(tenths) => aimd(params.latency_threshold(tenths), kind.name()),
+        LimiterKind::Gradient2 => {
+            let inner = Gradient2::new(Gradient2Config { initial, min, max: params.max, ..Gradient2Config::default() });
+            Box::new(Windowed::new(Box::new(inner), WindowConfig::default()))
+        }
         LimiterKind::Vegas => {
-            Box::new(Vegas::new(VegasConfig { initial: params.initial, max: params.max, ..VegasConfig::default() }))
+            let inner = Vegas::new(VegasConfig { initial, min, max: params.max, ..VegasConfig::default() });
+            let window = WindowConfig { aggregate: Aggregate::Minimum, ..WindowConfig::default() };
+            Box::new(Windowed::new(Box::new(inner), window))
         }
     }
 }
@@ -122,11 +169,14 @@ mod tests {
     }
 
     #[test]
-    fn params_set_the_starting_limits() {
+    fn params_set_the_starting_limits_and_one_ceiling() {
         let params = LimiterParams::default();
         assert_eq!(LimiterKind::Fixed.build(&params).limit(), 500);
-        for kind in [LimiterKind::Aimd, LimiterKind::Gradient2, LimiterKind::Vegas] {
+        for kind in LimiterKind::ALL.into_iter().filter(|k| k.is_adaptive()) {
             assert_eq!(kind.build(&params).limit(), 20, "{kind}");
         }
+        assert_eq!(params.max, params.fixed_limit, "the adaptive ceiling is the fixed bound");
+        assert_eq!(params.latency_threshold(15), Duration::from_micros(7_500));
+        assert_eq!(params.latency_threshold(40), Duration::from_millis(20));
     }
 }

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use super::{LimitAlgorithm, Sample};
+use super::{Decisions, LimitAlgorithm, Sample};
 
 /// How a [`Vegas`] limit starts, moves and probes. Defaults are Netflix's; the step functions are Netflix's
 /// defaults and fixed (`alpha = 3·L`, `beta = 6·L`, `threshold = L`, increase `+L`, decrease `−L`, where `L`
@@ -13,7 +13,9 @@ use super::{LimitAlgorithm, Sample};
 pub struct VegasConfig {
     /// The limit before any sample (default 20).
     pub initial: usize,
-    /// The highest the limit goes (default 1000). The lowest is 1, as in Netflix.
+    /// The lowest the limit goes (default 1, as Netflix's `VegasLimit`; the scenario sets 20).
+    pub min: usize,
+    /// The highest the limit goes (default 1000).
     pub max: usize,
     /// How much of each new estimate the limit takes (default 1.0: all of it).
     pub smoothing: f64,
@@ -27,17 +29,21 @@ pub struct VegasConfig {
 
 impl Default for VegasConfig {
     fn default() -> Self {
-        VegasConfig { initial: 20, max: 1000, smoothing: 1.0, probe_multiplier: 30, seed: 0x5eed_1ab0_7e57_0001 }
+        VegasConfig {
+            initial: 20,
+            min: 1,
+            max: 1000,
+            smoothing: 1.0,
+            probe_multiplier: 30,
+            seed: 0x5eed_1ab0_7e57_0001,
+        }
     }
 }
 
-/// Netflix's `Log10RootFunction`: `max(1, floor(log10(limit)))` below 1000, `floor(sqrt(limit))` from 1000 on.
+/// Netflix's `Log10RootFunction` since its December 2018 fix ("Fix Vegas log10 function"):
+/// `max(1, floor(log10(limit)))` at every limit (before the fix it took `sqrt` from 1000 on, a step of 31).
 pub fn log10_root(limit: usize) -> usize {
-    match limit {
-        0..100 => 1,
-        100..1000 => 2,
-        _ => limit.isqrt(),
-    }
+    limit.checked_ilog10().map_or(1, |l| (l as usize).max(1))
 }
 
 /// Delay-based limit after TCP Vegas: estimates the queue as `limit × (1 − no_load / latency)` and steps the
@@ -69,19 +75,21 @@ pub struct Vegas {
     probe_count: usize,
     probe_jitter: f64,
     rng: u64,
+    decisions: Decisions,
 }
 
 impl Vegas {
     /// A Vegas limit. `initial` is clamped into `[1, max]` (`max` at least 1), `smoothing` into [0, 1] (a
     /// non-finite one becomes 1.0).
     pub fn new(config: VegasConfig) -> Vegas {
-        let max = config.max.max(1);
+        let min = config.min.max(1);
+        let max = config.max.max(min);
         let smoothing = if config.smoothing.is_finite() {
             config.smoothing.clamp(0.0, 1.0)
         } else {
             VegasConfig::default().smoothing
         };
-        let config = VegasConfig { initial: config.initial.clamp(1, max), max, smoothing, ..config };
+        let config = VegasConfig { initial: config.initial.clamp(min, max), min, max, smoothing, ..config };
         let mut vegas = Vegas {
             config,
             estimate: config.initial as f64,
@@ -89,6 +97,7 @@ impl Vegas {
             probe_count: 0,
             probe_jitter: 0.0,
             rng: config.seed,
+            decisions: Decisions::default(),
         };
         vegas.reset_probe_jitter();
         vegas
@@ -120,7 +129,7 @@ impl Vegas {
     }
 
     fn floor(&self) -> usize {
-        (self.estimate.floor() as usize).max(1)
+        (self.estimate.floor() as usize).max(self.config.min)
     }
 
     fn update_estimate(&mut self, rtt: u64, sample: &Sample) -> usize {
@@ -131,6 +140,7 @@ impl Vegas {
         let next = if sample.dropped {
             estimate - step
         } else if (sample.in_flight as f64) * 2.0 < estimate {
+            self.decisions.app_limited += 1;
             return self.floor();
         } else {
             let (alpha, beta, threshold) = (3.0 * step, 6.0 * step, step);
@@ -141,12 +151,15 @@ impl Vegas {
             } else if queue > beta {
                 estimate - step
             } else {
+                self.decisions.holds += 1;
                 return self.floor();
             }
         };
 
-        let next = next.clamp(1.0, self.config.max as f64);
+        let before = self.floor();
+        let next = next.clamp(self.config.min as f64, self.config.max as f64);
         self.estimate = (1.0 - self.config.smoothing) * estimate + self.config.smoothing * next;
+        self.decisions.count_move(before, self.floor());
         self.floor()
     }
 }
@@ -160,6 +173,10 @@ impl Default for Vegas {
 impl LimitAlgorithm for Vegas {
     fn name(&self) -> &'static str {
         "vegas"
+    }
+
+    fn decisions(&self) -> Decisions {
+        self.decisions
     }
 
     fn limit(&self) -> usize {
@@ -178,11 +195,13 @@ impl LimitAlgorithm for Vegas {
             self.reset_probe_jitter();
             self.probe_count = 0;
             self.rtt_noload = rtt;
+            self.decisions.probes += 1;
             return self.floor();
         }
 
         if self.rtt_noload == 0 || rtt < self.rtt_noload {
             self.rtt_noload = rtt;
+            self.decisions.new_minimums += 1;
             return self.floor();
         }
 
@@ -195,12 +214,13 @@ mod tests {
     use super::*;
 
     fn sample(micros: u64, in_flight: usize) -> Sample {
-        Sample { latency: Duration::from_micros(micros), in_flight, dropped: false }
+        Sample::new(Duration::from_micros(micros), in_flight, false)
     }
 
     #[test]
     fn log10_root_matches_netflix() {
-        for (limit, expected) in [(0, 1), (1, 1), (9, 1), (10, 1), (99, 1), (100, 2), (999, 2), (1000, 31), (1024, 32)]
+        for (limit, expected) in
+            [(0, 1), (1, 1), (9, 1), (10, 1), (99, 1), (100, 2), (999, 2), (1000, 3), (1024, 3), (10_000, 4)]
         {
             assert_eq!(log10_root(limit), expected, "log10_root({limit})");
         }

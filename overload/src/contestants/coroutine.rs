@@ -1,0 +1,121 @@
+//! `coroutine-<limiter>`: a pool of `may` coroutines gated by the limiter, each acquiring a permit (parking the
+//! coroutine, not its carrier) and waiting on its call's completion the same way.
+//!
+//! The pool is as large as the limiter's ceiling, like the blocking pool, on [`CARRIERS`] carrier threads with
+//! `may`'s default stack ([`coroutine::DEFAULT_STACK_WORDS`]). Its coroutines are spawned scoped
+//! (`may::coroutine::scope`, so they may borrow the iteration's dependency and ledger and are all joined before
+//! the run returns), park at a `may::sync::SyncFlag` until every one has arrived (the calling thread, not a
+//! carrier, waits on a `may::sync::WaitGroup`), and are released at once by `go`. Both of their waits are
+//! coroutine-aware: [`Gate::acquire_blocking`](crate::limit::Gate::acquire_blocking) and
+//! [`dependency::Completion::wait`] park the coroutine (`may::coroutine::park`) when called inside one.
+
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use may::coroutine::Builder;
+use may::sync::{SyncFlag, WaitGroup};
+
+use dependency::Dependency;
+use pipelines::coroutine::{self, CoroutineConfig};
+
+use super::{finish_call, Job, Prepared};
+
+/// Carrier threads: one per core of the lab's 2-core machine, as tokio's default runtime has workers.
+pub const CARRIERS: usize = 2;
+
+/// The configuration every coroutine contestant of this scenario runs with.
+pub const CONFIG: CoroutineConfig = CoroutineConfig::new(CARRIERS);
+
+/// A pool of `coroutines` coroutines, spawned per iteration and parked until the run begins.
+#[derive(Debug)]
+pub struct GatedCoroutines {
+    coroutines: usize,
+}
+
+impl GatedCoroutines {
+    /// A pool of `coroutines` coroutines (the limiter's ceiling: more could never be admitted at once);
+    /// configures `may`'s carriers for this process.
+    pub fn new(coroutines: usize) -> GatedCoroutines {
+        CONFIG.apply();
+        GatedCoroutines { coroutines: coroutines.max(1) }
+    }
+}
+
+impl Prepared for GatedCoroutines {
+    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<(), String> {
+        let gate = job.gate.as_ref().ok_or("a gated coroutine pool needs a gate")?;
+        let next = AtomicU64::new(0);
+        let start = SyncFlag::new();
+        let arrived = WaitGroup::new();
+        let body = || loop {
+            let permit = gate.acquire_blocking();
+            let index = next.fetch_add(1, Ordering::Relaxed);
+            if index >= job.calls {
+                drop(permit);
+                return;
+            }
+            let issued = Instant::now();
+            let result = job.dependency.call(index).wait();
+            finish_call(job.ledger, index, issued, result, Some(permit));
+        };
+        let panics = may::coroutine::scope(|scope| {
+            let handles: Vec<_> = (0..self.coroutines)
+                .map(|_| {
+                    let (arrived, start, body) = (arrived.clone(), &start, &body);
+                    let builder = Builder::new().name("caller".to_string()).stack_size(CONFIG.stack_words);
+                    // SAFETY: `may` marks spawning unsafe because a coroutine may resume on another carrier, so a
+                    // thread-local held across a wait could belong to another thread. The body holds none: it
+                    // waits only at the start flag, the gate and the completion, all coroutine-aware. The scope
+                    // joins every coroutine before the borrowed job, gate and counters go away.
+                    unsafe {
+                        scope.spawn_with_builder(
+                            move || {
+                                drop(arrived);
+                                start.wait();
+                                panic::catch_unwind(AssertUnwindSafe(body)).is_err()
+                            },
+                            builder,
+                        )
+                    }
+                })
+                .collect();
+            // Every coroutine has dropped its clone once it is parked at the start flag.
+            arrived.wait();
+            go();
+            start.fire();
+            handles.into_iter().map(|handle| handle.join()).filter(|&panicked| panicked).count()
+        });
+        match panics {
+            0 => Ok(()),
+            n => Err(format!("{n} coroutine(s) panicked")),
+        }
+    }
+
+    fn idle_latencies(&self, dependency: &Dependency, n: u32) -> Vec<Duration> {
+        may::coroutine::scope(|scope| {
+            // SAFETY: as in `run`: the body waits only on the coroutine-aware completion and holds no
+            // thread-local; the scope joins it before `dependency` goes away.
+            let handle = unsafe {
+                scope.spawn_with_builder(
+                    move || {
+                        (0..n)
+                            .map(|i| {
+                                let issued = Instant::now();
+                                let _ = dependency.call(u64::from(i)).wait();
+                                issued.elapsed()
+                            })
+                            .collect::<Vec<Duration>>()
+                    },
+                    Builder::new().name("idle".to_string()).stack_size(CONFIG.stack_words),
+                )
+            };
+            handle.join()
+        })
+    }
+}
+
+/// Whether `coroutines` more coroutines fit under the map limit (`None`), or why not.
+pub fn refusal(coroutines: usize) -> Option<String> {
+    coroutine::map_limit_refusal(coroutines as u64, 2_048)
+}
