@@ -125,8 +125,8 @@ pub(crate) fn render(summary: &Summary, spec: &Spec, bounds: &Bounds, width: usi
         .map(|phase| (*phase, summary.contestants.iter().map(|c| row(c, *phase, spec, bounds)).collect()))
         .collect();
 
-    // Column widths: the numbers as wide as their widest cell, the name what is left after a status of at least
-    // 16 columns (names longer than that are cut with `…`), the status the rest.
+    // Column widths: the numbers as wide as their widest cell, the name what is left after the status's widest
+    // cell or 16 columns, whichever is less (names longer than that are cut with `…`), the status the rest.
     let indent = if summary.phases.is_empty() { 0 } else { 2 };
     let cpu_head = spec.cpu.as_deref().map(per_unit).unwrap_or_else(|| "—".to_string());
     let all = groups.iter().flat_map(|(_, rows)| rows);
@@ -140,7 +140,8 @@ pub(crate) fn render(summary: &Summary, spec: &Spec, bounds: &Bounds, width: usi
     let gaps = 2 * 5;
     let numbers = w_median + w_range + w_cpu + w_out + gaps;
     let longest_name = widest(|r| &r.name, "contestant") + indent;
-    let w_name = longest_name.min(width.saturating_sub(numbers + 16)).max(12);
+    let status_room = widest(|r| &r.status, "status").min(16);
+    let w_name = longest_name.min(width.saturating_sub(numbers + status_room)).max(12);
     let w_status = width.saturating_sub(w_name + numbers).max(6);
 
     let mut out = String::new();
