@@ -9,13 +9,15 @@ default:
 
 # Run a scenario (`just lab chain`), `all`, `list`, `report`, or `compare`; arguments pass through.
 lab *args:
+    cargo build --release -p lab
     cargo run --release -q -p lab -- "$@"
 
-# Formatting, lints, every test, then a quick smoke run of every scenario that must write every report (and the index) and re-render them byte for byte.
+# Formatting, lints, every test, the release build (with cargo's progress), then a quick smoke run of every scenario that must write every report (and the index) and re-render them byte for byte.
 test:
     cargo fmt --all -- --check
     cargo clippy --workspace --all-targets -- -D warnings
     cargo test --workspace
+    cargo build --release -p lab
     rm -rf {{smoke_dir}}
     cargo run --release -q -p lab -- all --quick --out {{smoke_dir}}
     cargo run --release -q -p lab -- report {{smoke_dir}}/raw/*.jsonl --out {{smoke_dir}}/rerendered
@@ -28,4 +30,5 @@ bench *args:
 
 # Re-render reports from raw records (`just report reports/raw/chain-*.jsonl`).
 report *args:
+    cargo build --release -p lab
     cargo run --release -q -p lab -- report "$@"

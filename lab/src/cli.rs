@@ -2,6 +2,7 @@
 //! scenario gets its `--help` for free. Turning matches into typed options is [`crate::options`]'s job.
 
 use clap::{value_parser, Arg, ArgAction, Command};
+use measure::scenario::Scenario;
 
 use crate::registry;
 
@@ -31,9 +32,18 @@ pub(crate) fn command() -> Command {
         .after_help(AFTER_HELP)
         .subcommand_required(true)
         .arg_required_else_help(true)
-        .subcommand(Command::new("list").about("List scenarios, their contestants and parameters"))
+        .subcommand(
+            Command::new("list").about("List scenarios, their contestants and parameters, fitted to the terminal").arg(
+                Arg::new("verbose")
+                    .long("verbose")
+                    .short('v')
+                    .action(ArgAction::SetTrue)
+                    .help("Give every contestant's and parameter's full description, wrapped, instead of one line"),
+            ),
+        )
         .subcommand(run_options(
             Command::new("all").about("Run every scenario, then write the index report (DIR/index.md)"),
+            None,
         ))
         .subcommand(
             Command::new("report")
@@ -59,13 +69,21 @@ pub(crate) fn command() -> Command {
                     Arg::new("base")
                         .value_name("BASE.json")
                         .required(true)
-                        .value_parser(value_parser!(std::path::PathBuf)),
+                        .value_parser(value_parser!(std::path::PathBuf))
+                        .help(
+                            "The earlier run's summary, DIR/<scenario>.json as a run or `lab report` wrote it: the \
+                             side changes are measured from",
+                        ),
                 )
                 .arg(
                     Arg::new("new")
                         .value_name("NEW.json")
                         .required(true)
-                        .value_parser(value_parser!(std::path::PathBuf)),
+                        .value_parser(value_parser!(std::path::PathBuf))
+                        .help(
+                            "The later run's summary of the same scenario: each contestant's metrics are set beside \
+                             BASE's, with the change and whether it is beyond the noise threshold",
+                        ),
                 )
                 .arg(force_arg(
                     "Compare even when the two runs' parameters, method or phases differ (they are listed; \
@@ -79,7 +97,7 @@ pub(crate) fn command() -> Command {
                 .about("Serve the network scenarios' loopback server (config on stdin)"),
         );
     for scenario in registry::scenarios() {
-        let mut sub = run_options(Command::new(scenario.name()).about(scenario.title()));
+        let mut sub = run_options(Command::new(scenario.name()).about(scenario.title()), Some(scenario));
         for param in scenario.params() {
             let values = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
             let help = format!(
@@ -115,69 +133,83 @@ fn force_arg(help: &'static str) -> Arg {
     Arg::new("force").long("force").action(ArgAction::SetTrue).help(help)
 }
 
-/// Options every run takes.
-fn run_options(cmd: Command) -> Command {
-    cmd.arg(
-        Arg::new("quick")
-            .long("quick")
-            .action(ArgAction::SetTrue)
-            .help("Small sizes and few repetitions (usually one fork of 1 warm-up + 2 iterations): a smoke run in seconds, not for conclusions"),
-    )
-    .arg(out_arg())
-    .arg(force_arg(
-        "Replace reports in --out that are of the other run kind: a --quick run over a full run's, or the reverse",
-    ))
-    .arg(Arg::new("only").long("only").value_name("NAME[,NAME]").help("Run only these contestants (see `lab list`)"))
-    .arg(
-        Arg::new("forks")
-            .long("forks")
-            .value_name("N")
-            .value_parser(value_parser!(u32).range(1..=100))
-            .help("Fresh processes per contestant and phase [default: the scenario's, usually 3; --quick: 1]"),
-    )
-    .arg(
-        Arg::new("warmup")
-            .long("warmup")
-            .value_name("N")
-            .value_parser(value_parser!(u32).range(0..=1000))
-            .help("Warm-up iterations per process, discarded [default: the scenario's, usually 2; --quick: 1]"),
-    )
-    .arg(
-        Arg::new("iterations")
-            .long("iterations")
-            .value_name("N")
-            .value_parser(value_parser!(u32).range(1..=10_000))
-            .help("Measured iterations per process [default: the scenario's, usually 5; --quick: 2]"),
-    )
-    .arg(
-        Arg::new("accounting")
-            .long("accounting")
-            .value_name("N")
-            .value_parser(value_parser!(u32).range(1..=1000))
-            .help(
-                "Accounting iterations per process, after the measured ones: untimed, with the outstanding gauge, \
-                 the 1 ms sampler and allocation counting on [default: 1]",
-            ),
-    )
-    .arg(
-        Arg::new("seed")
-            .long("seed")
-            .value_name("N")
-            .value_parser(value_parser!(u64))
-            .help("Seed for scenarios with random inputs, recorded with the results [default: 1]"),
-    )
-    .arg(
-        Arg::new("noise-threshold")
-            .long("noise-threshold")
-            .value_name("FRACTION")
-            .value_parser(value_parser!(f64))
-            .help("Relative difference under which two results count as noise [default: 0.2]"),
-    )
-    .arg(
-        Arg::new("trial-timeout")
-            .long("trial-timeout")
-            .value_name("SECONDS")
-            .value_parser(value_parser!(f64))
-            .help("Kill a trial process after this long and mark it `timeout` [default: 300; --quick: 60]"),
-    )
+/// Options every run takes; `scenario`'s own repetitions are the defaults its help gives (`lab all` runs each
+/// scenario with its own).
+fn run_options(cmd: Command, scenario: Option<&dyn Scenario>) -> Command {
+    let reps = scenario.map(|s| (s.repetitions(false), s.repetitions(true)));
+    let default = |pick: fn(&measure::scenario::Repetitions) -> u32| match reps {
+        Some((full, quick)) => format!("[default: {}; --quick: {}]", pick(&full), pick(&quick)),
+        None => "[default: each scenario's own, as `lab list` gives them]".to_string(),
+    };
+    let quick_help = match reps {
+        Some((_, q)) => format!(
+            "Small sizes and few repetitions ({} fork(s) of {} warm-up + {} measured iterations): a smoke run, not \
+             for conclusions",
+            q.forks, q.warmup, q.iterations
+        ),
+        None => "Small sizes and few repetitions (each scenario's own, as `lab list` gives them): a smoke run, not \
+                 for conclusions"
+            .to_string(),
+    };
+    cmd.arg(Arg::new("quick").long("quick").action(ArgAction::SetTrue).help(quick_help))
+        .arg(out_arg())
+        .arg(force_arg(
+            "Replace reports in --out that are of the other run kind: a --quick run over a full run's, or the reverse",
+        ))
+        .arg(
+            Arg::new("only").long("only").value_name("NAME[,NAME]").help("Run only these contestants (see `lab list`)"),
+        )
+        .arg(
+            Arg::new("forks")
+                .long("forks")
+                .value_name("N")
+                .value_parser(value_parser!(u32).range(1..=100))
+                .help(format!("Fresh processes per contestant and phase {}", default(|r| r.forks))),
+        )
+        .arg(
+            Arg::new("warmup")
+                .long("warmup")
+                .value_name("N")
+                .value_parser(value_parser!(u32).range(0..=1000))
+                .help(format!("Warm-up iterations per process, discarded {}", default(|r| r.warmup))),
+        )
+        .arg(
+            Arg::new("iterations")
+                .long("iterations")
+                .value_name("N")
+                .value_parser(value_parser!(u32).range(1..=10_000))
+                .help(format!("Measured iterations per process {}", default(|r| r.iterations))),
+        )
+        .arg(
+            Arg::new("accounting")
+                .long("accounting")
+                .value_name("N")
+                .value_parser(value_parser!(u32).range(1..=1000))
+                .help(format!(
+                    "Accounting iterations per process, after the measured ones: untimed, with the outstanding gauge, \
+                 the 1 ms sampler and allocation counting on {}",
+                    default(|r| r.accounting)
+                )),
+        )
+        .arg(
+            Arg::new("seed")
+                .long("seed")
+                .value_name("N")
+                .value_parser(value_parser!(u64))
+                .help("Seed for scenarios with random inputs, recorded with the results [default: 1]"),
+        )
+        .arg(
+            Arg::new("noise-threshold")
+                .long("noise-threshold")
+                .value_name("FRACTION")
+                .value_parser(value_parser!(f64))
+                .help("Relative difference under which two results count as noise [default: 0.2]"),
+        )
+        .arg(
+            Arg::new("trial-timeout")
+                .long("trial-timeout")
+                .value_name("SECONDS")
+                .value_parser(value_parser!(f64))
+                .help("Kill a trial process after this long and mark it `timeout` [default: 300; --quick: 60]"),
+        )
 }

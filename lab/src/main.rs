@@ -20,6 +20,8 @@ mod registry;
 mod render;
 mod run;
 mod summarize;
+mod table;
+mod term;
 mod trial;
 
 use std::path::{Path, PathBuf};
@@ -39,6 +41,9 @@ use crate::run::RunOutcome;
 /// Every allocation in the lab and its trial processes is counted, for `allocs_per_item`.
 #[global_allocator]
 static ALLOCATOR: measure::alloc::CountingAlloc = measure::alloc::CountingAlloc;
+
+/// Width `lab list` fits when stdout is not a terminal and `COLUMNS` is not set.
+const LIST_WIDTH: usize = 100;
 
 /// Exit status when the lab could not write its output (or failed in itself rather than in a contestant).
 const OUTPUT_FAILURE: u8 = 3;
@@ -62,8 +67,8 @@ fn main() -> ExitCode {
 fn run() -> Result<ExitCode> {
     let matches = cli::command().try_get_matches().unwrap_or_else(|e| e.exit());
     match options::from_matches(&matches)? {
-        Action::List => {
-            print!("{}", list::render());
+        Action::List { verbose } => {
+            print!("{}", list::render(term::stdout_width(LIST_WIDTH), verbose));
             Ok(ExitCode::SUCCESS)
         }
         Action::Trial => {
@@ -99,10 +104,11 @@ fn run() -> Result<ExitCode> {
             for plan in plans {
                 let scenario = plan.scenario;
                 match run::run(&plan, options.only.as_deref(), &out, &mut executor, &interrupted)? {
-                    RunOutcome::Finished { summary, report, index_entry } => {
-                        all_ok &= run::all_passed(&summary);
+                    RunOutcome::Finished { rendered, report } => {
+                        all_ok &= run::all_passed(&rendered.summary);
                         eprintln!("{}: wrote {}", scenario.name(), report.display());
-                        entries.push(*index_entry);
+                        print_table(&rendered);
+                        entries.push(rendered.index_entry);
                     }
                     RunOutcome::Interrupted { raw, trials } => {
                         eprintln!(
@@ -176,6 +182,7 @@ fn report(raw: &[PathBuf], out: OutputDir, force: bool) -> Result<ExitCode> {
         out.write(&rendered.files).context("writing the report")?;
         all_ok &= run::all_passed(&rendered.summary);
         eprintln!("{}: wrote {}", scenario.name(), out.root().join(format!("{}.md", scenario.name())).display());
+        print_table(&rendered);
         entries.push(rendered.index_entry);
     }
     if several {
@@ -195,6 +202,13 @@ fn raw_copy(path: &Path, run: &raw::RawRun, out: &OutputDir) -> Result<Option<Re
     let text = std::fs::read_to_string(path)
         .map_err(|e| UsageError::new(format!("cannot read raw file {}: {e}", path.display())))?;
     Ok(Some(RenderedFile { path: run.header.raw_file.clone(), contents: raw::whole_lines(&text).to_string() }))
+}
+
+/// Print a run's summary table on stdout (after a blank line), fitted to the terminal up to 120 columns and
+/// coloured only on a terminal.
+fn print_table(rendered: &render::RenderedRun) {
+    let table = rendered.table(term::stdout_width(table::MAX_WIDTH), term::stdout_colour());
+    print!("\n{table}");
 }
 
 /// Take the output folder's lock for as long as the returned guard lives; a folder another run is writing to is

@@ -15,8 +15,11 @@ use crate::registry;
 /// What the user asked for.
 #[derive(Debug)]
 pub(crate) enum Action {
-    /// `lab list`.
-    List,
+    /// `lab list`, with every description in full under `--verbose`.
+    List {
+        /// Whether `--verbose` was given.
+        verbose: bool,
+    },
     /// `lab <scenario>` or `lab all`: run these scenarios.
     Run {
         /// Scenarios to run, in order.
@@ -120,7 +123,7 @@ impl RunOptions {
 pub(crate) fn from_matches(matches: &ArgMatches) -> Result<Action, UsageError> {
     let (name, sub) = matches.subcommand().ok_or_else(|| UsageError::new("a subcommand is required"))?;
     match name {
-        "list" => Ok(Action::List),
+        "list" => Ok(Action::List { verbose: sub.get_flag("verbose") }),
         TRIAL_SUBCOMMAND => Ok(Action::Trial),
         SERVE_SUBCOMMAND => Ok(Action::Serve),
         "report" => Ok(Action::Report {

@@ -1,13 +1,20 @@
 //! Progress on standard error: a bar with the contestant, fork, iteration, elapsed time and an estimate of
-//! what remains when standard error is a terminal; one plain line per finished trial otherwise.
+//! what remains when standard error is a terminal, above which each finished trial leaves a line; that line
+//! alone otherwise. A trial's line gives its headline figures, its CPU per item or call and its maximum of
+//! outstanding work beside the bound its check stated.
 
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
-use measure::record::{Status, TrialMessage, TrialRecord};
+use measure::probe::OutstandingFigures;
+use measure::record::{TrialMessage, TrialRecord};
+use measure::stats;
+use measure::units::count;
+use reports::format::number;
 
 use crate::plan::{self, PlannedTrial};
+use crate::table;
 
 /// Reports a scenario run's progress.
 #[derive(Debug)]
@@ -20,11 +27,14 @@ pub(crate) struct Progress {
     current: String,
     iterations: u32,
     seen: u32,
+    headline: String,
+    cpu: Option<String>,
 }
 
 impl Progress {
-    /// Progress of `total` trials of `scenario`.
-    pub(crate) fn new(scenario: &str, total: usize) -> Self {
+    /// Progress of `total` trials of `scenario`, whose lines show metric `headline` and CPU metric `cpu` (when
+    /// `None`, the first CPU-per-unit metric a trial measured).
+    pub(crate) fn new(scenario: &str, total: usize, headline: &str, cpu: Option<String>) -> Self {
         let bar = std::io::stderr().is_terminal().then(|| {
             let bar = ProgressBar::new(total as u64);
             let style = ProgressStyle::with_template(
@@ -45,6 +55,8 @@ impl Progress {
             current: String::new(),
             iterations: 0,
             seen: 0,
+            headline: headline.to_string(),
+            cpu,
         }
     }
 
@@ -81,16 +93,14 @@ impl Progress {
         match &self.bar {
             Some(bar) => {
                 bar.inc(1);
-                if record.status != Status::Ok {
-                    bar.println(line(&self.scenario, &self.current, record));
-                }
+                bar.println(self.line(record));
             }
             None => eprintln!(
                 "[{}/{} {:.0}s] {}",
                 self.done,
                 self.total,
                 self.started.elapsed().as_secs_f64(),
-                line(&self.scenario, &self.current, record)
+                self.line(record)
             ),
         }
     }
@@ -103,18 +113,47 @@ impl Progress {
     }
 }
 
-fn line(scenario: &str, current: &str, record: &TrialRecord) -> String {
-    let headline = record
-        .iterations
-        .iter()
-        .filter(|i| !i.warmup)
-        .filter_map(|i| i.metrics.get("wall_ms"))
-        .map(|ms| format!("{ms:.1}"))
-        .collect::<Vec<_>>()
-        .join(" ");
-    let status = record.status.as_str();
-    match &record.reason {
-        Some(reason) => format!("{scenario} {current}: {status}: {reason}"),
-        None => format!("{scenario} {current}: {status}, wall ms {headline}"),
+impl Progress {
+    /// The finished trial's line: its status, then (when it passed) the headline metric of each measured
+    /// iteration, the median CPU per item or call, and the maximum outstanding beside its bound.
+    fn line(&self, record: &TrialRecord) -> String {
+        let (scenario, current) = (&self.scenario, &self.current);
+        let status = record.status.as_str();
+        if let Some(reason) = &record.reason {
+            return format!("{scenario} {current}: {status}: {reason}");
+        }
+        let measured = |metric: &str| -> Vec<f64> {
+            record.iterations.iter().filter(|i| !i.warmup).filter_map(|i| i.metrics.get(metric).copied()).collect()
+        };
+        let values = measured(&self.headline);
+        let mut parts = vec![status.to_string()];
+        if !values.is_empty() {
+            let values: Vec<String> = values.iter().map(|v| number(*v)).collect();
+            parts.push(format!("{} {}", self.headline, values.join(" ")));
+        }
+        let cpu_metric = self
+            .cpu
+            .clone()
+            .or_else(|| record.iterations.iter().flat_map(|i| i.metrics.keys()).find(|m| table::is_cpu(m)).cloned());
+        if let Some(metric) = cpu_metric {
+            if let Some(median) = stats::median(&measured(&metric)) {
+                parts.push(format!("CPU {} {}", number(median), table::per_unit(&metric)));
+            }
+        }
+        let max = measured("max_outstanding").into_iter().reduce(f64::max);
+        let bound = record.checks.iter().find_map(OutstandingFigures::of);
+        match (max, bound) {
+            (Some(max), Some(f)) => {
+                parts.push(format!("max outstanding {} (bound {})", count(max), count(f.bound as f64)))
+            }
+            (Some(max), None) => parts.push(format!("max outstanding {}", count(max))),
+            (None, Some(f)) => parts.push(format!(
+                "max outstanding {} (bound {})",
+                count(f.measured_max as f64),
+                count(f.bound as f64)
+            )),
+            (None, None) => {}
+        }
+        format!("{scenario} {current}: {}", parts.join(", "))
     }
 }

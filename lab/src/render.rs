@@ -8,6 +8,7 @@ use reports::{IndexEntry, Rendered, ReportInput};
 
 use crate::raw::RawRun;
 use crate::summarize;
+use crate::table;
 
 /// A run's summary, its rendered files, and its line in `index.md`.
 #[derive(Debug)]
@@ -18,6 +19,17 @@ pub(crate) struct RenderedRun {
     pub files: Rendered,
     /// The run's entry in the index of `lab all`.
     pub index_entry: IndexEntry,
+    /// What the terminal's summary table shows besides the summary.
+    pub table_spec: table::Spec,
+    /// The bounds of outstanding work the trials' checks stated, for the summary table.
+    pub bounds: table::Bounds,
+}
+
+impl RenderedRun {
+    /// The summary table, `width` columns wide at most, coloured when `colour`.
+    pub(crate) fn table(&self, width: usize, colour: bool) -> String {
+        table::render(&self.summary, &self.table_spec, &self.bounds, width, colour)
+    }
 }
 
 /// Summarise `run` and render its report, summary JSON and charts.
@@ -38,5 +50,6 @@ pub(crate) fn render(run: &RawRun, scenario: &dyn Scenario) -> RenderedRun {
     };
     let files = reports::render(&input);
     let index_entry = IndexEntry::from_input(&input);
-    RenderedRun { summary, files, index_entry }
+    let table_spec = table::Spec::of(scenario, &summary);
+    RenderedRun { bounds: table::bounds(run), summary, files, index_entry, table_spec }
 }

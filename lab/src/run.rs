@@ -18,16 +18,15 @@ use crate::plan::{self, RunPlan};
 use crate::progress::Progress;
 use crate::raw;
 use crate::render;
+use crate::table;
 
 /// How a scenario run ended.
 #[derive(Debug)]
 pub(crate) enum RunOutcome {
     /// Every trial ran; the report is written.
     Finished {
-        /// The run's summary.
-        summary: Box<Summary>,
-        /// Its line in `index.md`.
-        index_entry: Box<reports::IndexEntry>,
+        /// The run's summary, report files, index line and what its summary table needs.
+        rendered: Box<render::RenderedRun>,
         /// The report's path.
         report: PathBuf,
     },
@@ -79,7 +78,12 @@ pub(crate) fn run(
     };
     append(&mut appender, &RawLine::Run(header)).map_err(|e| kept_in(e, &raw_path, 0))?;
 
-    let mut progress = Progress::new(scenario.name(), plan.trials.len());
+    let mut progress = Progress::new(
+        scenario.name(),
+        plan.trials.len(),
+        scenario.headline_metric(),
+        table::table_cpu_metric(scenario),
+    );
     let mut kept = 0;
     for trial in &plan.trials {
         if interrupted.load(Ordering::SeqCst) {
@@ -119,8 +123,7 @@ pub(crate) fn run(
     })?;
     Ok(RunOutcome::Finished {
         report: out.root().join(format!("{}.md", scenario.name())),
-        summary: Box::new(rendered.summary),
-        index_entry: Box::new(rendered.index_entry),
+        rendered: Box::new(rendered),
     })
 }
 
@@ -276,9 +279,10 @@ mod tests {
         let plan = plan::plan(&FakeScenario, &options());
         let mut executor = ScriptedExecutor { seen: Vec::new(), interrupt_after: None };
         let flag = Arc::new(AtomicBool::new(false));
-        let RunOutcome::Finished { summary, report, .. } = run(&plan, None, &out, &mut executor, &flag).unwrap() else {
+        let RunOutcome::Finished { rendered, report } = run(&plan, None, &out, &mut executor, &flag).unwrap() else {
             panic!("the run should finish")
         };
+        let summary = &rendered.summary;
         assert!(report.exists());
         assert_eq!(executor.seen.len(), 18);
         let fast = summary.contestant("fast").unwrap();
@@ -291,7 +295,7 @@ mod tests {
         let broken = summary.contestant("broken").unwrap();
         assert_eq!(broken.status, Status::Failed);
         assert!(broken.metrics.is_empty(), "a failed contestant's numbers must not be reported as results");
-        assert!(!all_passed(&summary));
+        assert!(!all_passed(summary));
         assert_eq!(summary.phases, ["level_1", "level_2"]);
     }
 

@@ -303,9 +303,49 @@ pub fn bounded_outstanding_check(measured_max: Option<u64>, bound: u64, measured
     }
 }
 
+/// The figures of a passed or failed [`bounded_outstanding_check`], read back from its detail: the measured
+/// maximum, the bound and their unit. `None` for any other check, and for one that measured nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutstandingFigures {
+    /// The highest exact high-water mark over the trial's measured iterations.
+    pub measured_max: u64,
+    /// The contestant's bound.
+    pub bound: u64,
+    /// What both count, such as `items` or `calls`.
+    pub unit: String,
+}
+
+impl OutstandingFigures {
+    /// Read `check` back, if [`bounded_outstanding_check`] wrote it with a measurement (a merged check's
+    /// ` (passed in all N trials)` suffix is ignored).
+    pub fn of(check: &Check) -> Option<OutstandingFigures> {
+        if check.name != "bounded_outstanding" || check.not_applicable {
+            return None;
+        }
+        let rest = check.detail.strip_prefix("measured max outstanding ")?;
+        let (max, bound) = rest.split_once(", bound ")?;
+        let (max, unit) = max.split_once(' ')?;
+        let bound = bound.split(' ').next()?;
+        Some(OutstandingFigures { measured_max: max.parse().ok()?, bound: bound.parse().ok()?, unit: unit.to_string() })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn outstanding_figures_read_back_what_the_check_wrote() {
+        let check = bounded_outstanding_check(Some(257), 258, 2, "items");
+        let figures = OutstandingFigures::of(&check);
+        assert_eq!(figures, Some(OutstandingFigures { measured_max: 257, bound: 258, unit: "items".to_string() }));
+        let mut merged = bounded_outstanding_check(Some(40), 17, 1, "calls");
+        merged.detail.push_str(" (passed in all 3 trials)");
+        assert_eq!(OutstandingFigures::of(&merged).map(|f| (f.measured_max, f.bound)), Some((40, 17)));
+        assert_eq!(OutstandingFigures::of(&bounded_outstanding_check(None, 5, 0, "items")), None);
+        assert_eq!(OutstandingFigures::of(&bounded_outstanding_check(None, 5, 1, "items")), None);
+        assert_eq!(OutstandingFigures::of(&Check::new("checksum", true, "measured max outstanding 1 items")), None);
+    }
 
     #[test]
     fn tiny_workload_metrics() {
