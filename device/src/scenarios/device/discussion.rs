@@ -304,13 +304,10 @@ fn coroutines(summary: &Summary) -> Option<Vec<String>> {
     }
     let noise = summary.method.noise_threshold;
     let mut lines = Vec::new();
-    let compare = |a: f64, b: f64| {
-        let ratio = format_ratio(a / b);
-        if within_noise(a, b, noise) {
-            format!("{ratio}×, within the noise threshold")
-        } else {
-            format!("{ratio}×")
-        }
+    // `1.30× <what>`, with `(within the noise threshold)` after it when the two are within it.
+    let compare = |a: f64, b: f64, what: String| {
+        let noise = if within_noise(a, b, noise) { " (within the noise threshold)" } else { "" };
+        format!("{}× {what}{noise}", format_ratio(a / b))
     };
     for (level, phase) in levels(summary) {
         let Some((name, co)) = best(summary, Family::Coroutine, Timer::Device, phase) else { continue };
@@ -320,12 +317,12 @@ fn coroutines(summary: &Summary) -> Option<Vec<String>> {
         }
         match best(summary, Family::Blocking, Timer::Device, phase) {
             Some((thread, t)) => {
-                parts.push(format!("{} the best OS-thread contestant `{thread}`", compare(co.median, t.median)))
+                parts.push(compare(co.median, t.median, format!("the best OS-thread contestant `{thread}`")))
             }
             None => parts.push("no OS-thread contestant ran".to_string()),
         }
         if let Some((stream, st)) = best(summary, Family::Stream, Timer::Device, phase) {
-            parts.push(format!("{} the best stream contestant `{stream}`", compare(co.median, st.median)));
+            parts.push(compare(co.median, st.median, format!("the best stream contestant `{stream}`")));
         }
         let carriers: Vec<(String, f64)> = CONTESTANTS
             .iter()
@@ -333,7 +330,7 @@ fn coroutines(summary: &Summary) -> Option<Vec<String>> {
             .filter_map(|c| Some((c.name(), median(summary, &c.name(), &key(phase, HEADLINE))?)))
             .collect();
         if let [(one, a), (two, b)] = carriers.as_slice() {
-            parts.push(format!("`{two}` ran at {} of `{one}`", compare(*b, *a)));
+            parts.push(format!("`{two}` ran at {}", compare(*b, *a, format!("`{one}`'s rate"))));
         }
         lines.push(format!("At {} in flight: {}.", count(level as f64), parts.join("; ")));
     }
