@@ -18,6 +18,10 @@ pub const BEFORE_DROP: &str = "before_drop";
 /// Phase of the calls issued at or after the capacity drop.
 pub const AFTER_DROP: &str = "after_drop";
 
+/// Mean calls outstanding when a call was issued (admitted, for a gated call), itself included, overall and per
+/// phase.
+pub const IN_FLIGHT_AT_ADMISSION: &str = "in_flight_at_admission_mean";
+
 /// Metrics and series computed from one run's records.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunAnalysis {
@@ -46,6 +50,8 @@ struct PhaseTally {
     failed: u64,
     completed_inside: u64,
     max_outstanding: u64,
+    /// Sum over the phase's issues of the calls outstanding at that issue, itself included.
+    outstanding_at_issue: u64,
 }
 
 /// Analyse `records`; `drop_us` is when the capacity dropped (ledger microseconds; `None`: it never did, and
@@ -103,7 +109,9 @@ pub fn analyse(records: &[CallRecord], drop_us: Option<u64>, window_us: u64) -> 
             outstanding += 1;
             let phase = &mut phases[usize::from(in_after(t))];
             phase.max_outstanding = phase.max_outstanding.max(outstanding);
+            phase.outstanding_at_issue += outstanding;
             overall.max_outstanding = overall.max_outstanding.max(outstanding);
+            overall.outstanding_at_issue += outstanding;
         }
         window_outstanding[w] = window_outstanding[w].max(outstanding);
         if kind == 1 {
@@ -166,6 +174,13 @@ fn put_phase(metrics: &mut MetricValues, prefix: &str, tally: &PhaseTally, compl
     metrics.insert(format!("{prefix}calls"), tally.issued as f64);
     metrics.insert(format!("{prefix}errors"), tally.failed as f64);
     metrics.insert(format!("{prefix}max_outstanding"), tally.max_outstanding as f64);
+    if tally.issued > 0 {
+        // For a gated call the issue is its admission: the in-flight count the limiter's sample carries.
+        metrics.insert(
+            format!("{prefix}{IN_FLIGHT_AT_ADMISSION}"),
+            tally.outstanding_at_issue as f64 / tally.issued as f64,
+        );
+    }
     if length_us > 0 {
         metrics.insert(format!("{prefix}ops_per_sec"), completed as f64 * 1e6 / length_us as f64);
     }
@@ -201,6 +216,16 @@ mod tests {
         assert_eq!(a.metrics["max_outstanding"], 2.0);
         assert_eq!(a.metrics["before_drop.max_outstanding"], 2.0);
         assert!(!a.metrics.contains_key("after_drop.max_outstanding"));
+    }
+
+    #[test]
+    fn the_mean_in_flight_at_admission_counts_each_call_with_those_outstanding_at_its_issue() {
+        // Issued at 0, 10 and 20 (1, 2 and 3 outstanding then); the call issued at 200 finds the others done.
+        let records = [call(0, 100), call(10, 100), call(20, 100), call(200, 10)];
+        let a = analyse(&records, Some(100), 1_000);
+        assert_eq!(a.metrics["in_flight_at_admission_mean"], 7.0 / 4.0);
+        assert_eq!(a.metrics["before_drop.in_flight_at_admission_mean"], 2.0);
+        assert_eq!(a.metrics["after_drop.in_flight_at_admission_mean"], 1.0);
     }
 
     #[test]

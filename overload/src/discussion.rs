@@ -8,7 +8,9 @@ use std::fmt::Write as _;
 use measure::compare::{beyond_noise, within_noise};
 use measure::summary::{Family, Summary};
 
-use crate::claims::{after_ceiling, FAMILIES, HALVES, NEAR_CEILING, UNBOUNDED_FACTOR};
+use crate::claims::{
+    after_ceiling, family_pairs, FAMILIES, FAMILY_AGREEMENT, FEED_TOLERANCE, HALVES, NEAR_CEILING, UNBOUNDED_FACTOR,
+};
 use crate::config::{IDLE_CALLS, LIMITERS};
 use crate::limit::{AimdConfig, Decisions, Gradient2Config, LimiterKind};
 use crate::HEADLINE;
@@ -26,6 +28,9 @@ const UNBOUNDED_CLAIM: &str = "Cheap concurrency still needs admission control";
 fn verdict(summary: &Summary, prefix: &str) -> &'static str {
     summary.claims.iter().find(|c| c.text.starts_with(prefix)).map_or("not judged", |c| c.verdict.as_str())
 }
+
+/// The version of the published peer whose API the discussion describes (read from its source).
+const PEER_VERSION: &str = "congestion-limiter 0.1.0";
 
 /// The discussion section of the report: findings computed here, words from `templates/discussion.md`.
 pub fn discussion(summary: &Summary) -> String {
@@ -55,6 +60,10 @@ pub fn discussion(summary: &Summary) -> String {
         "pick_limiters": pick_limiters(summary),
         "near": verdict(summary, NEAR_CLAIM),
         "near_factor": NEAR_CEILING.to_string(),
+        "family_factor": FAMILY_AGREEMENT.to_string(),
+        "feed_tolerance": FEED_TOLERANCE.to_string(),
+        "unlike_pairs": family_pairs(summary).1,
+        "peer_version": PEER_VERSION,
     });
     measure::template::render_or_note("overload/discussion.md", TEMPLATE, context)
 }

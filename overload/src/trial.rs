@@ -38,6 +38,12 @@ use crate::limit::{self, Gate};
 /// Prefix of the limiter's decision counts among a run's metrics.
 pub(crate) const DECISIONS: &str = "decisions";
 
+/// Samples the limiter's windows took in over a run.
+pub(crate) const LIMITER_SAMPLES: &str = "limiter_samples";
+
+/// Mean samples per closed window of the limiter over a run (adaptive limiters only).
+pub(crate) const SAMPLES_PER_WINDOW: &str = "samples_per_window";
+
 /// An accounting run makes one call in this many of a timed run's.
 pub(crate) const ACCOUNTING_SHARE: u64 = 10;
 
@@ -340,8 +346,16 @@ fn put_limit(
     }
     metrics.insert("max_in_flight".to_string(), gate.max_in_flight() as f64);
     // What the limiter decided over the run: `decisions.increases`, `decisions.holds`, ...
-    for (name, count) in gate.stats().decisions.named() {
+    let stats = gate.stats();
+    for (name, count) in stats.decisions.named() {
         metrics.insert(format!("{DECISIONS}.{name}"), count as f64);
+    }
+    // The samples its windows took in (released calls, less those a window ignored), read from the gate's
+    // counters once the run is over, and how many each window held on average.
+    let samples = (stats.succeeded + stats.dropped).saturating_sub(stats.decisions.ignored);
+    metrics.insert(LIMITER_SAMPLES.to_string(), samples as f64);
+    if stats.decisions.windows > 0 {
+        metrics.insert(SAMPLES_PER_WINDOW.to_string(), samples as f64 / stats.decisions.windows as f64);
     }
 }
 
@@ -368,6 +382,7 @@ fn idle_metrics(prepared: &dyn Prepared, config: &OverloadConfig) -> Result<Metr
 mod tests {
 
     use super::*;
+    use crate::claims::Feed;
     use crate::limit::{LimiterKind, LimiterParams};
 
     /// Everything a trial reports.
@@ -396,7 +411,10 @@ mod tests {
     }
 
     fn trial(contestant: Contestant) -> Collect {
-        let config = config();
+        trial_with(contestant, config())
+    }
+
+    fn trial_with(contestant: Contestant, config: OverloadConfig) -> Collect {
         let prepared = contestant.prepare(&config).expect("prepared");
         let accounting = OverloadConfig { calls: accounting_calls(config.calls), ..config.clone() };
         let idle = MetricValues::from([("idle_call_us".to_string(), 2_100.0)]);
@@ -457,6 +475,75 @@ mod tests {
             assert!(accounting.metrics.contains_key("instrumented_cpu_us_per_call"), "{name}");
             assert!(!accounting.metrics.contains_key("max_outstanding"), "{name}: the ledger's figures are timed");
             assert!(accounting.series.is_empty(), "{name}");
+        }
+    }
+
+    /// The sample stream the limiter of `contestant` saw in its timed run.
+    fn feed_of(contestant: Contestant, config: &OverloadConfig) -> Feed {
+        let sink = trial_with(contestant, config.clone());
+        assert!(sink.checks.iter().all(|c| c.passed), "{}: {:?}", contestant.name(), sink.checks);
+        let timed = sink.iterations.iter().find(|i| !i.accounting).expect("a timed iteration");
+        Feed::from_metrics(|key| timed.metrics.get(key).copied()).expect("the feed's metrics")
+    }
+
+    #[test]
+    fn every_family_feeds_one_limiter_the_same_kind_of_sample_stream_from_a_scripted_dependency() {
+        // Deterministic service times of 2 ms ± 0.2 ms (one fixed seed), the drop from 40 slots to 8.
+        let config = OverloadConfig { jitter: Duration::from_micros(200), seed: 7, ..config() };
+        let kind = LimiterKind::Vegas;
+        let feeds: Vec<(String, Feed)> =
+            [Contestant::Stream(kind), Contestant::Blocking(kind), Contestant::Coroutine(kind)]
+                .into_iter()
+                .map(|c| (c.name(), feed_of(c, &config)))
+                .collect();
+        for (name, feed) in &feeds {
+            assert!(feed.windows >= 10.0 && feed.samples_per_window.is_some(), "{name}: {feed:?}");
+        }
+        for (i, (a, fa)) in feeds.iter().enumerate() {
+            for (b, fb) in &feeds[i + 1..] {
+                assert_eq!(fa.unlike(fb), None, "{a} / {b}: {fa:?} vs {fb:?}");
+            }
+        }
+    }
+
+    /// The feed `kind`'s limiter sees from calls of 2 ms at a steady 0.1 ms tick, or, with `batch`, from the
+    /// same calls held and released all together every 10 ms, on a manual clock for 1 s.
+    fn scripted_feed(kind: LimiterKind, batch: bool) -> Feed {
+        let gate = Arc::new(Gate::with_manual_clock(limit::build(kind, &config().limits), 100_000));
+        let tick = Duration::from_micros(100);
+        let mut open: Vec<(Duration, limit::Permit)> = Vec::new();
+        let (mut now, mut admitted, mut in_flight_sum) = (Duration::ZERO, 0u64, 0u64);
+        for step in 0..10_000u32 {
+            let releasing = !batch || step % 100 == 0;
+            if releasing {
+                let (done, waiting): (Vec<_>, Vec<_>) =
+                    open.into_iter().partition(|(at, _)| now.saturating_sub(*at) >= Duration::from_millis(2));
+                open = waiting;
+                for (at, permit) in done {
+                    permit.release(now - at, limit::Outcome::Success);
+                }
+            }
+            while let Some(permit) = gate.try_acquire() {
+                in_flight_sum += permit.in_flight_at_admission() as u64;
+                admitted += 1;
+                open.push((now, permit));
+            }
+            gate.advance(tick);
+            now += tick;
+        }
+        let stats = gate.stats();
+        let windows = stats.decisions.windows as f64;
+        let samples = (stats.succeeded + stats.dropped - stats.decisions.ignored) as f64;
+        Feed { windows, samples_per_window: Some(samples / windows), in_flight: in_flight_sum as f64 / admitted as f64 }
+    }
+
+    #[test]
+    fn a_feed_that_releases_its_completions_in_batches_is_not_the_same_kind_as_a_steady_one() {
+        for kind in [LimiterKind::Vegas, LimiterKind::Aimd] {
+            let (steady, batch) = (scripted_feed(kind, false), scripted_feed(kind, true));
+            assert_eq!(steady.unlike(&scripted_feed(kind, false)), None, "{kind}: the same script, the same kind");
+            let why = steady.unlike(&batch).unwrap_or_default();
+            assert!(why.starts_with("windows"), "{kind}: {steady:?} vs {batch:?}: {why}");
         }
     }
 }
