@@ -36,8 +36,14 @@ struct Handoff {
 
 fn work<M: Meter>(meter: &M, go: &mut dyn FnMut()) -> Seen {
     let (tx, rx) = std::sync::mpsc::sync_channel::<Box<u64>>(16);
+    // The producer is started and parked before the counters are read, as the lab's contestants are: its thread's
+    // own start-up allocations happen before `ready`, and it sends nothing until `start`, after `go`.
+    let (ready, start) = (std::sync::Barrier::new(2), std::sync::Barrier::new(2));
     std::thread::scope(|scope| {
+        let (ready, start_line) = (&ready, &start);
         let producer = scope.spawn(move || {
+            ready.wait();
+            start_line.wait();
             for i in 0..ITEMS {
                 meter.admit(1);
                 if tx.send(Box::new(i)).is_err() {
@@ -45,8 +51,10 @@ fn work<M: Meter>(meter: &M, go: &mut dyn FnMut()) -> Seen {
                 }
             }
         });
+        ready.wait();
         let (allocs, samplers) = (snapshot().allocs, sampler::started_count());
         go();
+        start.wait();
         let sum = rx.iter().fold(0u64, |sum, b| {
             meter.leave(1);
             sum + *b
