@@ -64,6 +64,26 @@ pub fn client_error(addr: SocketAddr, err: &(dyn StdError + 'static)) -> Network
     }
 }
 
+/// One connection's share of the run: take sequence numbers from `next` until `requests` are taken, make each
+/// call on `client` (metered as one in flight), and count it into `outcome`. Threads and coroutines run the same.
+fn take_calls<M, C, R>(job: &HttpJob<M>, next: &AtomicU64, client: &mut C, call: &R, outcome: &mut Outcome)
+where
+    M: Meter,
+    R: Fn(&mut C, u64) -> Result<(), Fail>,
+{
+    loop {
+        let seq = next.fetch_add(1, Ordering::Relaxed);
+        if seq >= job.requests {
+            break;
+        }
+        job.meter.admit(1);
+        let started = Instant::now();
+        let result = call(client, seq);
+        job.meter.leave(1);
+        record(outcome, seq, result, started);
+    }
+}
+
 fn record(outcome: &mut Outcome, seq: u64, result: Result<(), Fail>, started: Instant) {
     match result {
         Ok(()) => {
@@ -103,17 +123,7 @@ where
                     if !gate.arrive() {
                         return outcome;
                     }
-                    loop {
-                        let seq = next.fetch_add(1, Ordering::Relaxed);
-                        if seq >= job.requests {
-                            break;
-                        }
-                        job.meter.admit(1);
-                        let started = Instant::now();
-                        let result = call(&mut client, seq);
-                        job.meter.leave(1);
-                        record(&mut outcome, seq, result, started);
-                    }
+                    take_calls(job, next, &mut client, call, &mut outcome);
                     outcome
                 });
             match spawned {
@@ -183,17 +193,7 @@ where
             if !run.load(Ordering::Acquire) {
                 return outcome;
             }
-            loop {
-                let seq = next.fetch_add(1, Ordering::Relaxed);
-                if seq >= job.requests {
-                    break;
-                }
-                job.meter.admit(1);
-                let started = Instant::now();
-                let result = call(&mut client, seq);
-                job.meter.leave(1);
-                record(&mut outcome, seq, result, started);
-            }
+            take_calls(&job, &next, &mut client, &*call, &mut outcome);
             outcome
         });
         match spawned {

@@ -1,12 +1,12 @@
 //! `blocking-<limiter>`: a pool of OS threads gated by the limiter, each blocking on its call's completion.
 
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::atomic::AtomicU64;
+use std::time::Duration;
 
 use dependency::Dependency;
 use pipelines::blocking::parked_pool::run_parked;
 
-use super::{finish_call, pool, Job, Prepared, THREAD_STACK_BYTES};
+use super::{pool, Job, Prepared, THREAD_STACK_BYTES};
 
 /// A pool of `threads` threads, started per iteration and parked until the run begins.
 #[derive(Debug)]
@@ -25,18 +25,8 @@ impl Prepared for GatedPool {
     fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<(), String> {
         let gate = job.gate.as_ref().ok_or("a gated pool needs a gate")?;
         let next = AtomicU64::new(0);
-        run_parked(self.threads, THREAD_STACK_BYTES, go, |_| loop {
-            let permit = gate.acquire_blocking();
-            let index = next.fetch_add(1, Ordering::Relaxed);
-            if index >= job.calls {
-                drop(permit);
-                return;
-            }
-            let issued = Instant::now();
-            let result = job.dependency.call(index).wait();
-            finish_call(job.ledger, index, issued, result, Some(permit));
-        })
-        .map_err(|e| e.to_string())
+        run_parked(self.threads, THREAD_STACK_BYTES, go, |_| pool::gated_calls(job, gate, &next))
+            .map_err(|e| e.to_string())
     }
 
     fn idle_latencies(&self, dependency: &Dependency, n: u32) -> Vec<Duration> {

@@ -10,7 +10,7 @@
 //! [`dependency::Completion::wait`] park the coroutine (`may::coroutine::park`) when called inside one.
 
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::AtomicU64;
 use std::time::{Duration, Instant};
 
 use may::coroutine::Builder;
@@ -19,7 +19,7 @@ use may::sync::{SyncFlag, WaitGroup};
 use dependency::Dependency;
 use pipelines::coroutine::{self, CoroutineConfig};
 
-use super::{finish_call, Job, Prepared};
+use super::{Job, Prepared};
 
 /// Carrier threads: one per core of the lab's 2-core machine, as tokio's default runtime has workers.
 pub const CARRIERS: usize = 2;
@@ -48,17 +48,7 @@ impl Prepared for GatedCoroutines {
         let next = AtomicU64::new(0);
         let start = SyncFlag::new();
         let arrived = WaitGroup::new();
-        let body = || loop {
-            let permit = gate.acquire_blocking();
-            let index = next.fetch_add(1, Ordering::Relaxed);
-            if index >= job.calls {
-                drop(permit);
-                return;
-            }
-            let issued = Instant::now();
-            let result = job.dependency.call(index).wait();
-            finish_call(job.ledger, index, issued, result, Some(permit));
-        };
+        let body = || super::pool::gated_calls(job, gate, &next);
         let panics = may::coroutine::scope(|scope| {
             let handles: Vec<_> = (0..self.coroutines)
                 .map(|_| {

@@ -1,9 +1,31 @@
-//! What the blocking contestants share besides the parked pool itself
-//! ([`run_parked`](pipelines::blocking::parked_pool::run_parked)): how they time idle calls.
+//! What the pooled contestants (OS threads and `may` coroutines) share besides how their pool is started: the
+//! loop each member runs, and how they time idle calls.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use dependency::Dependency;
+
+use super::{finish_call, Job};
+use crate::limit::Gate;
+
+/// One pool member's work: take a permit, take the next call index from `next`, make the call and wait for its
+/// reply (a thread blocks; a coroutine parks, both in the gate and in the completion), until `job.calls` are
+/// taken.
+pub(crate) fn gated_calls(job: &Job<'_>, gate: &Arc<Gate>, next: &AtomicU64) {
+    loop {
+        let permit = gate.acquire_blocking();
+        let index = next.fetch_add(1, Ordering::Relaxed);
+        if index >= job.calls {
+            drop(permit);
+            return;
+        }
+        let issued = Instant::now();
+        let result = job.dependency.call(index).wait();
+        finish_call(job.ledger, index, issued, result, Some(permit));
+    }
+}
 
 /// `n` calls on `dependency`, one at a time, each waited for on this thread.
 pub(crate) fn idle_waited(dependency: &Dependency, n: u32) -> Vec<Duration> {
