@@ -243,6 +243,7 @@ pub(crate) mod tests {
                 ContestantSummary {
                     name: info.name,
                     family: info.family,
+                    role: Default::default(),
                     description: info.description,
                     status: Status::Ok,
                     reason: None,

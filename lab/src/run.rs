@@ -184,6 +184,7 @@ mod tests {
                 .map(|n| ContestantInfo {
                     name: n.to_string(),
                     family: Family::Baseline,
+                    role: Default::default(),
                     description: format!("{n} one"),
                 })
                 .collect()

@@ -20,8 +20,13 @@ pub(crate) fn phase_names(run: &RawRun, scenario: &dyn Scenario) -> Vec<String> 
 }
 
 /// Summarise a raw run.
+///
+/// A contestant's role comes from the scenario's registry as it is now (roles are the lab's judgement of what a
+/// row is for, so re-judging an older run applies today's), and from the raw file for a contestant the registry
+/// no longer has.
 pub(crate) fn summarize(run: &RawRun, scenario: &dyn Scenario) -> Summary {
     let header = &run.header;
+    let registry = scenario.contestants();
     let contestants = header
         .contestants
         .iter()
@@ -32,6 +37,7 @@ pub(crate) fn summarize(run: &RawRun, scenario: &dyn Scenario) -> Summary {
             ContestantSummary {
                 name: info.name.clone(),
                 family: info.family,
+                role: registry.iter().find(|r| r.name == info.name).map_or(info.role, |r| r.role),
                 description: info.description.clone(),
                 status,
                 reason,

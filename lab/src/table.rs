@@ -298,6 +298,7 @@ mod tests {
         ContestantSummary {
             name: name.to_string(),
             family: Family::Baseline,
+            role: Default::default(),
             description: String::new(),
             status,
             reason: None,

@@ -254,6 +254,7 @@ mod tests {
                         "blocking" => Family::Blocking,
                         _ => Family::Coroutine,
                     },
+                    role: Default::default(),
                     description: String::new(),
                     status: Status::Ok,
                     reason: None,

@@ -424,6 +424,7 @@ mod tests {
                 contestants.push(ContestantSummary {
                     name,
                     family,
+                    role: Default::default(),
                     description: String::new(),
                     status: Status::Ok,
                     reason: None,

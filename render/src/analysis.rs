@@ -276,6 +276,7 @@ pub(crate) mod tests {
         ContestantSummary {
             name: name.to_string(),
             family,
+            role: Default::default(),
             description: format!("{name}, described in one line"),
             status,
             reason: (status != Status::Ok).then(|| "checksum mismatch".to_string()),

@@ -939,6 +939,7 @@ mod tests {
         ContestantSummary {
             name: name.to_string(),
             family: Family::Stream,
+            role: Default::default(),
             description: String::new(),
             status,
             reason: None,

@@ -323,6 +323,7 @@ mod tests {
                 ContestantSummary {
                     name: info.name,
                     family: info.family,
+                    role: Default::default(),
                     description: info.description,
                     status: Status::Ok,
                     reason: None,

@@ -20,7 +20,7 @@ pub mod stream;
 use std::time::Duration;
 
 use measure::meter::Meter;
-use measure::summary::{ContestantInfo, Family};
+use measure::summary::{ContestantInfo, Family, Role};
 use pipelines::coroutine::CoroutineConfig;
 use tokio::runtime::Runtime;
 
@@ -193,9 +193,24 @@ impl Contestant {
         }
     }
 
+    /// What it is for: a row on its own timer skips the shared device the scenario is about (a floor); a stream
+    /// outside tokio's cooperative budget opts out of a safety mechanism (a trap); a contestant with no bound is
+    /// the pathology the bounded ones avoid.
+    pub fn role(&self) -> Role {
+        if self.timer() == Timer::Own {
+            Role::Floor
+        } else if !self.bounded() {
+            Role::Pathology
+        } else if matches!(self, Contestant::Stream { free: true, .. }) {
+            Role::Trap
+        } else {
+            Role::Candidate
+        }
+    }
+
     /// Its entry in the scenario's contestant list.
     pub fn info(&self) -> ContestantInfo {
-        ContestantInfo { name: self.name(), family: self.family(), description: self.description() }
+        ContestantInfo::new(self.name(), self.family(), self.description()).with_role(self.role())
     }
 
     /// Get ready to run iterations: the stream family builds its runtime here, outside every measurement.

@@ -63,7 +63,7 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 use measure::meter::{GaugeMeter, Meter, NoMeter};
-use measure::summary::{ContestantInfo, Family};
+use measure::summary::{ContestantInfo, Family, Role};
 use tokio::runtime::Runtime;
 
 use crate::consume::{dispatch, PairRun, Sink};
@@ -255,7 +255,12 @@ impl<K> fmt::Debug for Pair<K> {
 
 impl<K: Kind> HandoffContestant for Pair<K> {
     fn info(&self) -> ContestantInfo {
-        ContestantInfo { name: self.name(), family: K::FAMILY, description: K::describe(self.packing) }
+        let role = match (K::FAMILY, self.packing) {
+            (Family::Baseline, _) => Role::Floor,
+            (_, Packing::OneMessage) => Role::Pathology,
+            _ => Role::Candidate,
+        };
+        ContestantInfo::new(self.name(), K::FAMILY, K::describe(self.packing)).with_role(role)
     }
 
     fn bound(&self, config: &HandoffConfig) -> Option<u64> {

@@ -30,7 +30,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use dependency::{CallError, Dependency, Reply};
-use measure::summary::{ContestantInfo, Family};
+use measure::summary::{ContestantInfo, Family, Role};
 
 use crate::config::OverloadConfig;
 use crate::config::{limiter_ceiling, limiter_description, LIMITERS};
@@ -151,7 +151,11 @@ impl Contestant {
                     .to_string()
             }
         };
-        ContestantInfo { name: self.name(), family: self.family(), description }
+        let role = match self {
+            Contestant::StreamUnbounded | Contestant::BlockingUnbounded => Role::Pathology,
+            _ => Role::Candidate,
+        };
+        ContestantInfo::new(self.name(), self.family(), description).with_role(role)
     }
 
     /// Build what the contestant needs before its iterations (a runtime; the pool size).

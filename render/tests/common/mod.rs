@@ -71,6 +71,7 @@ pub fn summary() -> Summary {
             ContestantSummary {
                 name: "baseline-loop".to_string(),
                 family: Family::Baseline,
+                role: Default::default(),
                 description: "A plain `for` loop over the input: no channel, no runtime.".to_string(),
                 status: Status::Ok,
                 reason: None,
@@ -86,6 +87,7 @@ pub fn summary() -> Summary {
             ContestantSummary {
                 name: "stream-map".to_string(),
                 family: Family::Stream,
+                role: Default::default(),
                 description:
                     "`futures::stream::iter(..).map(..)` polled to completion on a current-thread tokio runtime."
                         .to_string(),
@@ -108,6 +110,7 @@ pub fn summary() -> Summary {
             ContestantSummary {
                 name: "blocking-crossbeam".to_string(),
                 family: Family::Blocking,
+                role: Default::default(),
                 description: "Two OS threads joined by a `crossbeam_channel::bounded(256)`, one item per send."
                     .to_string(),
                 status: Status::Failed,

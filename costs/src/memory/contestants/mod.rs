@@ -144,10 +144,10 @@ impl Contestant {
                      `vm.max_map_count` allows at two maps per coroutine stack",
                     config.describe()
                 );
-                return ContestantInfo { name: name.to_string(), family: Family::Coroutine, description };
+                return ContestantInfo::new(name, Family::Coroutine, description);
             }
         };
-        ContestantInfo { name: name.to_string(), family, description: description.to_string() }
+        ContestantInfo::new(name, family, description)
     }
 
     /// The `may` configuration of a coroutine contestant (2 carriers; its stack); `None` for the others.

@@ -121,7 +121,7 @@ impl Contestant {
                 "`std::sync::mpsc::sync_channel(1)` made once, `send` of the number and `recv` on the same thread",
             ),
         };
-        ContestantInfo { name: name.to_string(), family, description: description.to_string() }
+        ContestantInfo::new(name, family, description)
     }
 
     /// Build what the operation needs (a runtime, a pool), outside any timing.

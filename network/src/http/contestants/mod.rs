@@ -93,7 +93,7 @@ impl HttpContestant {
             ),
             HttpContestant::CoroutineMay => (Family::Coroutine, coroutine.as_str()),
         };
-        ContestantInfo { name: self.name().to_string(), family, description: description.to_string() }
+        ContestantInfo::new(self.name(), family, description)
     }
 
     /// Run `job` once, calling `go` when everything but the calls is ready.

@@ -18,7 +18,7 @@ pub mod trap_blocking_in_task;
 pub mod trap_spawn_blocking;
 
 use measure::meter::Meter;
-use measure::summary::{ContestantInfo, Family};
+use measure::summary::{ContestantInfo, Family, Role};
 
 use super::exchange::TcpJob;
 use crate::error::NetworkError;
@@ -105,7 +105,8 @@ impl TcpContestant {
             ),
             TcpContestant::CoroutineMay => (Family::Coroutine, coroutine.as_str()),
         };
-        ContestantInfo { name: self.name().to_string(), family, description: description.to_string() }
+        let role = if self == TcpContestant::BlockingInTask { Role::Trap } else { Role::Candidate };
+        ContestantInfo::new(self.name(), family, description).with_role(role)
     }
 
     /// Run `job` once, calling `go` when everything but the exchanges is ready.

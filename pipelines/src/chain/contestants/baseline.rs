@@ -1,7 +1,7 @@
 //! The baselines: a plain `for` loop and a std `Iterator` chain, both on the calling thread, in input order.
 
 use measure::meter::{GaugeMeter, Meter};
-use measure::summary::{ContestantInfo, Family};
+use measure::summary::{ContestantInfo, Family, Role};
 
 use super::{ChainContestant, PreparedChain};
 use crate::chain::job::{catch_panics, ChainConfig, ChainError, Job, Outcome};
@@ -21,6 +21,7 @@ impl ChainContestant for BaselineLoop {
         ContestantInfo {
             name: "baseline-loop".into(),
             family: Family::Baseline,
+            role: Role::Floor,
             description: "plain `for` loop over the input slice applying map1, the even filter and map2 inline and \
                           summing with wrapping_add; calling thread, no hand-off, in order"
                 .into(),
@@ -74,6 +75,7 @@ impl ChainContestant for BaselineIterator {
         ContestantInfo {
             name: "baseline-iterator".into(),
             family: Family::Baseline,
+            role: Role::Floor,
             description: "std Iterator chain over the input slice: `map` / `filter_map` / `map` consumed by \
                           `try_for_each` summing with wrapping_add (stages yield `Result<u64, Infallible>` when \
                           measured); calling thread, in order"

@@ -87,7 +87,7 @@ impl<F: Flavor> ChainContestant for ChannelThreads<F> {
         let description = format!(
             "{shape} {messages}; threads are spawned before the clock starts, the source held until then; in order"
         );
-        ContestantInfo { name, family: Family::Blocking, description }
+        ContestantInfo::new(name, Family::Blocking, description)
     }
 
     fn bound(&self, config: &ChainConfig) -> Option<u64> {

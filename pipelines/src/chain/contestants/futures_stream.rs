@@ -9,7 +9,7 @@ use std::future::ready;
 
 use futures::StreamExt;
 use measure::meter::{GaugeMeter, Meter};
-use measure::summary::{ContestantInfo, Family};
+use measure::summary::{ContestantInfo, Family, Role};
 
 use super::{ChainContestant, PreparedChain};
 use crate::chain::job::{catch_panics, ChainConfig, ChainError, Job, Outcome};
@@ -25,6 +25,7 @@ impl ChainContestant for StreamFutures {
         ContestantInfo {
             name: "stream-futures-adapters".into(),
             family: Family::Stream,
+            role: Role::Candidate,
             description: "futures::stream::iter over the input slice + futures StreamExt `map` / `filter_map` / \
                           `map` (its `filter_map` stores and polls one `Ready` future per item), drained by a `while let Some(x) = s.next().await` wrapping-sum loop under \
                           futures::executor::block_on on the calling thread (no runtime); in order"

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use may::coroutine::JoinHandle;
 use may::sync::mpsc;
 use measure::meter::{GaugeMeter, Meter};
-use measure::summary::{ContestantInfo, Family};
+use measure::summary::{ContestantInfo, Family, Role};
 
 use super::{channel_bound, ChainContestant, Layout, PreparedChain};
 use crate::chain::job::{ChainConfig, ChainError, Job, Outcome};
@@ -37,6 +37,7 @@ impl ChainContestant for MayCoroutines {
         ContestantInfo {
             name: "coroutine-may".to_string(),
             family: Family::Coroutine,
+            role: Role::Candidate,
             description: format!(
                 "one coroutine per stage (source, map1, filter, map2) plus a consumer coroutine summing, 5 busy \
                  coroutines ({}), joined by 4 `may::sync::mpsc` channels (unbounded in `may`) each bounded by a \

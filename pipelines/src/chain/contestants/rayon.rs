@@ -3,7 +3,7 @@
 use ::rayon::prelude::*;
 use ::rayon::{ThreadPool, ThreadPoolBuilder};
 use measure::meter::{GaugeMeter, Meter};
-use measure::summary::{ContestantInfo, Family};
+use measure::summary::{ContestantInfo, Family, Role};
 
 use super::{ChainContestant, PreparedChain};
 use crate::chain::job::{catch_panics, Behaviour, ChainConfig, ChainError, Consumer, Job, Outcome};
@@ -24,6 +24,7 @@ impl ChainContestant for BlockingRayon {
         ContestantInfo {
             name: "blocking-rayon".into(),
             family: Family::Blocking,
+            role: Role::Candidate,
             description: "rayon `par_iter` map / filter / map / `reduce(wrapping_add)` run with `install` on a \
                           dedicated rayon ThreadPool (default thread count) built once per trial; the slice is \
                           split into adaptive chunks across the pool's threads, so items are unordered"

@@ -74,7 +74,7 @@ impl ChainContestant for CurrentThreadStream {
                 "an async_stream::stream! generator yielding each element of the input slice".to_string(),
             ),
         };
-        ContestantInfo { name: name.into(), family: Family::Stream, description: format!("{source} {ADAPTERS}") }
+        ContestantInfo::new(name, Family::Stream, format!("{source} {ADAPTERS}"))
     }
 
     fn prepare(&self, _config: &ChainConfig) -> Result<Box<dyn PreparedChain>, ChainError> {

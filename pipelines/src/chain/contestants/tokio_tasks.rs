@@ -72,7 +72,7 @@ impl ChainContestant for TokioTasks {
             if self.batched { "-batched" } else { "" }
         );
         let description = format!("{shape}, {messages}; the runtime is built once per trial; in order");
-        ContestantInfo { name, family: Family::Stream, description }
+        ContestantInfo::new(name, Family::Stream, description)
     }
 
     fn bound(&self, config: &ChainConfig) -> Option<u64> {
