@@ -80,7 +80,7 @@ pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
         (None, _) => "a batch of".to_string(),
     };
     let cost = |text: String, relation: (Relation, f64), comparisons: Vec<Comparison>| {
-        ClaimSpec::new(text, HEADLINE, DEFINITION, relation, Basis::Intervals, comparisons)
+        ClaimSpec::new(text, HEADLINE, DEFINITION, relation, Basis::ProcessMedians, comparisons)
     };
     let pair = |a: &str, b: &str, capacity: u64| Comparison { a: at(a, capacity), b: at(b, capacity) };
     vec![

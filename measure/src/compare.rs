@@ -1,63 +1,69 @@
-//! Comparing two contestants' statistics honestly: a ratio, and whether the difference is beyond noise.
+//! Comparing two contestants' statistics honestly: a ratio, whether the difference is beyond noise, and the
+//! verdict of a claim on them.
 //!
-//! The process is the unit of evidence: intervals are over per-process medians ([`MetricStats::interval`]) and a
-//! contestant measured in fewer than [`MIN_PROCESSES`] processes has none, so every verdict on it is
-//! inconclusive ("too few processes") and never holds or fails. [`verdict_at_most`] and [`verdict_at_least`]
-//! turn a claim such as "a costs at most 2× b" into a [`Verdict`] from the [`ratio_bounds`] of the two
-//! intervals, with the numbers behind it; the `verdict_range_*` functions judge on every pairing of samples;
-//! [`format_ratio`], [`format_or_na`] and [`times_or_na`] print figures the way claims and discussions show them.
+//! The process is the unit of evidence. One rule decides a claim such as "a costs at most 2× what b costs"
+//! ([`verdict`] on [`Basis::ProcessMedians`]): it **holds** when every process median of `a` is on the claimed
+//! side of `factor ×` every process median of `b`, **fails** when every pairing is on the other side, and is
+//! **inconclusive** otherwise. That is the exact one-sided Mann–Whitney test at U = 0, whose p is
+//! `1 / C(k_a + k_b, k_a)` (0.05 at 3 + 3 processes, 0.004 at 5 + 5); against a fixed value it is a sign test,
+//! `p = 2^-k`. A side measured in fewer than [`MIN_PROCESSES`] processes gives no verdict ("too few processes").
+//! [`compare`] draws the one noise line every mark, sentence and table uses: two results are within noise when
+//! their process-median ranges overlap or their ratio is within the noise threshold of 1.
 
 use crate::stats::MIN_PROCESSES;
 use crate::summary::{MetricStats, Verdict};
 
-/// How two results relate once their confidence intervals and the noise threshold are taken into account.
+/// How two results relate under the lab's one noise rule.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Comparison {
     /// `a.median / b.median`.
     pub ratio: f64,
-    /// True when either has no interval (too few processes), the 99.9% intervals overlap, or the relative
-    /// difference is under the threshold.
+    /// True when either side has fewer than [`MIN_PROCESSES`] processes, their process-median ranges overlap
+    /// (touching counts), or the ratio is within the noise threshold of 1.
     pub noise: bool,
 }
 
-/// Compare `a` with `b` under `noise_threshold` (0.2 = 20%).
-///
-/// The ratio is `a.median / b.median` (infinite or NaN when `b.median` is 0). The difference is noise when
-/// either has no [`MetricStats::interval`] (fewer than [`MIN_PROCESSES`] processes), when the intervals overlap
-/// (touching counts), or when `|ratio − 1| < noise_threshold`.
+/// Compare `a` with `b` under `noise_threshold` (0.2 = 20%) by the lab's one noise rule: within noise when
+/// either has fewer than [`MIN_PROCESSES`] processes, when the ranges of their process medians overlap, or when
+/// `|ratio − 1| < noise_threshold`. The ratio is `a.median / b.median` (infinite or NaN when `b.median` is 0).
 pub fn compare(a: &MetricStats, b: &MetricStats, noise_threshold: f64) -> Comparison {
     let ratio = a.median / b.median;
-    let overlap = match (a.interval(), b.interval()) {
-        (Some((a_low, a_high)), Some((b_low, b_high))) => a_low <= b_high && b_low <= a_high,
-        _ => true,
+    let separated = match (process_range(a), process_range(b)) {
+        (Some((a_low, a_high)), Some((b_low, b_high))) => a_high < b_low || b_high < a_low,
+        _ => false,
     };
-    let noise = overlap || (ratio - 1.0).abs() < noise_threshold;
+    let beyond_threshold = (ratio - 1.0).abs() >= noise_threshold; // false for a NaN ratio
+    let noise = !separated || !beyond_threshold;
     Comparison { ratio, noise }
 }
 
-/// The bounds within which `a / b` lies given both 99.9% intervals over per-process medians: `(low, high)`, or
-/// `None` when either has fewer than [`MIN_PROCESSES`] processes.
-///
-/// `low = max(0, a.low) / b.high` and `high = a.high / b.low`; `high` is infinite when the denominator interval
-/// reaches zero (`b.low ≤ 0`), and the bounds are `(0, ∞)` when all of it is at or below zero. Meant for
-/// non-negative metrics (times, counts, rates).
-pub fn ratio_bounds(a: &MetricStats, b: &MetricStats) -> Option<(f64, f64)> {
-    let (a_low, a_high) = a.interval()?;
-    let (b_low, b_high) = b.interval()?;
-    if b_high <= 0.0 {
-        return Some((0.0, f64::INFINITY));
+/// Whether `a` and `b` differ beyond noise by [`compare`]'s rule.
+pub fn differs(a: &MetricStats, b: &MetricStats, noise_threshold: f64) -> bool {
+    !compare(a, b, noise_threshold).noise
+}
+
+/// Whether `a` differs from the fixed `value` beyond noise, by the same rule as [`compare`] with `value` as a
+/// side whose every process reads `value`: at least [`MIN_PROCESSES`] processes, `value` outside the range of
+/// `a`'s process medians, and `a.median / value` beyond the threshold.
+pub fn differs_from_value(a: &MetricStats, value: f64, noise_threshold: f64) -> bool {
+    let Some((low, high)) = process_range(a) else { return false };
+    let ratio = a.median / value;
+    (value < low || value > high) && (ratio - 1.0).abs() >= noise_threshold
+}
+
+/// The smallest and largest process median of `stats`, or `None` with fewer than [`MIN_PROCESSES`] processes
+/// (or a missing number).
+pub fn process_range(stats: &MetricStats) -> Option<(f64, f64)> {
+    if stats.processes < MIN_PROCESSES || stats.fork_medians.len() < MIN_PROCESSES {
+        return None;
     }
-    let low = a_low.max(0.0) / b_high;
-    let high = if b_low <= 0.0 { f64::INFINITY } else { a_high / b_low };
-    Some((low, high))
+    let low = stats.fork_medians.iter().copied().fold(f64::INFINITY, f64::min);
+    let high = stats.fork_medians.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    (low.is_finite() && high.is_finite() && stats.fork_medians.iter().all(|m| m.is_finite())).then_some((low, high))
 }
 
 /// The bounds within which `a / b` lies given both *ranges* (every measured sample): `(a.min / b.max,
 /// a.max / b.min)`, the best and the worst pairing of samples; `high` is infinite when `b.min ≤ 0`.
-///
-/// For claims judged on a handful of samples, where a 99.9% confidence interval spans everything (three
-/// processes: t = 31.6), the ranges are the honest bound: a claim that holds for every pairing holds for the
-/// run. The verdicts still need [`MIN_PROCESSES`] processes on each side.
 pub fn range_bounds(a: &MetricStats, b: &MetricStats) -> (f64, f64) {
     if b.max <= 0.0 {
         return (0.0, f64::INFINITY);
@@ -68,22 +74,36 @@ pub fn range_bounds(a: &MetricStats, b: &MetricStats) -> (f64, f64) {
 }
 
 /// Why no verdict can be drawn on `a` against `b` whatever the numbers: fewer than [`MIN_PROCESSES`] processes
-/// on either side. The text reads `too few processes (2 of a, 3 needed)`.
-pub fn too_few_processes(a: &MetricStats, b: &MetricStats) -> Option<String> {
-    let fewest = a.processes.min(b.processes);
+/// on a measured side. The text reads `too few processes (2, 3 needed)`.
+pub fn too_few_processes(a: &Operand<'_>, b: &Operand<'_>) -> Option<String> {
+    let fewest = [a, b].iter().filter_map(|o| o.stats()).map(|s| s.processes).min()?;
     (fewest < MIN_PROCESSES).then(|| format!("too few processes ({fewest}, {MIN_PROCESSES} needed)"))
 }
 
-/// How a ratio is judged: on the 99.9% intervals or on the ranges of every sample.
+/// How a claim's ratio is judged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Basis {
-    /// The 99.9% intervals over per-process medians ([`ratio_bounds`]).
-    Intervals,
-    /// Every pairing of samples ([`range_bounds`]).
+    /// The lab's rule: every process median of one side against every process median of the other (exact
+    /// Mann–Whitney at U = 0; a sign test against a fixed value).
+    ProcessMedians,
+    /// Every pairing of samples ([`range_bounds`]): for claims about every sample, not a typical one. Its p is
+    /// the process-median test's, which the separation of every sample implies.
     Ranges,
     /// The worst sample decides, as for a bound: `a ≤ factor × b` holds when the largest sample of `a` is within
-    /// `factor ×` the smallest of `b` and fails otherwise (`a ≥`: the smallest against the largest).
+    /// `factor ×` the smallest of `b` and fails otherwise (`a ≥`: the smallest against the largest). No p: one
+    /// sample beyond the line is the finding.
     WorstSample,
+}
+
+impl Basis {
+    /// What a verdict on this basis was drawn from, as reports print it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Basis::ProcessMedians => "process medians: every pairing on one side (exact Mann–Whitney, U = 0)",
+            Basis::Ranges => "the ranges of every measured sample: every pairing on one side",
+            Basis::WorstSample => "the worst measured sample, as for a bound",
+        }
+    }
 }
 
 /// Which way a ratio claim points.
@@ -95,64 +115,147 @@ pub enum Relation {
     AtLeast,
 }
 
-/// Judges `a` against `factor × b` by `relation` on `basis`: holds when every value the bounds allow satisfies
-/// it, fails when none does, inconclusive in between, when a number is missing (NaN), or with too few processes
-/// on either side. The detail reads like `ratio 1.43 (1.21–1.70 at 99.9%), claim ≤ 2.00`.
-pub fn verdict(a: &MetricStats, b: &MetricStats, relation: Relation, factor: f64, basis: Basis) -> (Verdict, String) {
+/// One side of a comparison: a measured contestant, or a fixed value (a bound, an ideal, a published ratio).
+#[derive(Debug, Clone, Copy)]
+pub enum Operand<'a> {
+    /// A contestant's statistics.
+    Measured(&'a MetricStats),
+    /// A value known exactly.
+    Fixed(f64),
+}
+
+impl Operand<'_> {
+    /// The statistics of a measured side.
+    pub fn stats(&self) -> Option<&MetricStats> {
+        match self {
+            Operand::Measured(s) => Some(s),
+            Operand::Fixed(_) => None,
+        }
+    }
+
+    /// The median (or the value).
+    pub fn median(&self) -> f64 {
+        match self {
+            Operand::Measured(s) => s.median,
+            Operand::Fixed(v) => *v,
+        }
+    }
+
+    /// The values a rule compares: process medians, every sample's range ends, or the value.
+    fn values(&self, basis: Basis) -> Vec<f64> {
+        match (self, basis) {
+            (Operand::Fixed(v), _) => vec![*v],
+            (Operand::Measured(s), Basis::ProcessMedians) => s.fork_medians.clone(),
+            (Operand::Measured(s), Basis::Ranges | Basis::WorstSample) => vec![s.min, s.max],
+        }
+    }
+
+    /// Processes behind it: `None` for a fixed value.
+    fn processes(&self) -> Option<usize> {
+        self.stats().map(|s| s.processes)
+    }
+}
+
+/// A verdict with the numbers behind it and its p.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Judged {
+    /// Holds, fails or inconclusive.
+    pub verdict: Verdict,
+    /// `ratio R (process-median ratios L–H), claim OP F, p = P`.
+    pub detail: String,
+    /// The exact one-sided p of a separation (Mann–Whitney at U = 0, or a sign test against a value); `None`
+    /// for the worst-sample basis and when nothing could be judged.
+    pub p: Option<f64>,
+}
+
+/// The exact one-sided p of complete separation of `k_a` against `k_b` process medians: `1 / C(k_a + k_b, k_a)`
+/// (Mann–Whitney at U = 0); against a fixed value (`k_b = None`) the sign test's `2^-k_a`.
+pub fn separation_p(k_a: usize, k_b: Option<usize>) -> f64 {
+    match k_b {
+        None => 0.5f64.powi(k_a as i32),
+        Some(k_b) => {
+            // C(n, k) as a float product, exact for the small counts the lab runs.
+            let (n, k) = (k_a + k_b, k_a.min(k_b));
+            let mut c = 1.0;
+            for i in 0..k {
+                c = c * (n - i) as f64 / (i + 1) as f64;
+            }
+            1.0 / c
+        }
+    }
+}
+
+/// Judges `a` against `factor × b` by `relation` on `basis` (see the module documentation). Inconclusive when
+/// a number is missing (NaN) or a measured side has fewer than [`MIN_PROCESSES`] processes.
+pub fn verdict(a: Operand<'_>, b: Operand<'_>, relation: Relation, factor: f64, basis: Basis) -> Judged {
     let op = match relation {
         Relation::AtMost => "≤",
         Relation::AtLeast => "≥",
     };
-    if let Some(why) = too_few_processes(a, b) {
-        let ratio = format_ratio(a.median / b.median);
-        return (Verdict::Inconclusive, format!("ratio {ratio}, claim {op} {}: {why}", format_ratio(factor)));
+    let ratio = format_ratio(a.median() / b.median());
+    if let Some(why) = too_few_processes(&a, &b) {
+        return Judged {
+            verdict: Verdict::Inconclusive,
+            detail: format!("ratio {ratio}, claim {op} {}: {why}", format_ratio(factor)),
+            p: None,
+        };
     }
+    let (a_values, b_values) = (a.values(basis), b.values(basis));
+    let finite = |v: &[f64]| !v.is_empty() && v.iter().all(|x| x.is_finite());
+    if !finite(&a_values) || !finite(&b_values) {
+        return Judged {
+            verdict: Verdict::Inconclusive,
+            detail: format!("ratio {ratio}, claim {op} {}: a figure is missing", format_ratio(factor)),
+            p: None,
+        };
+    }
+    let min = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = |v: &[f64]| v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let (a_low, a_high, b_low, b_high) = (min(&a_values).max(0.0), max(&a_values), min(&b_values), max(&b_values));
+    // The ratios of the best and the worst pairing.
+    let low = if b_high <= 0.0 { 0.0 } else { a_low / b_high };
+    let high = if b_low <= 0.0 { f64::INFINITY } else { a_high / b_low };
     let (low, high, how) = match basis {
-        Basis::Intervals => match ratio_bounds(a, b) {
-            Some((low, high)) => (low, high, "at 99.9%"),
-            None => (f64::NAN, f64::NAN, "at 99.9%"),
+        Basis::ProcessMedians => (low, high, "process-median ratios"),
+        Basis::Ranges => (low, high, "over every pairing of samples"),
+        Basis::WorstSample => match relation {
+            Relation::AtMost => (high, high, "worst sample"),
+            Relation::AtLeast => (low, low, "worst sample"),
         },
-        Basis::Ranges => {
-            let (low, high) = range_bounds(a, b);
-            (low, high, "over every pairing of samples")
-        }
-        Basis::WorstSample => {
-            let (low, high) = range_bounds(a, b);
-            // One sample beyond the line decides: the worst pairing is both bounds.
-            match relation {
-                Relation::AtMost => (high, high, "worst sample"),
-                Relation::AtLeast => (low, low, "worst sample"),
-            }
-        }
     };
     let verdict = match relation {
         Relation::AtMost => at_most(low, high, factor),
         Relation::AtLeast => at_least(low, high, factor),
     };
-    (verdict, detail(a, b, (low, high, how), op, factor))
+    let p = match (basis, verdict) {
+        (Basis::WorstSample, _) | (_, Verdict::Inconclusive) => None,
+        _ => {
+            let (k_a, k_b) = (a.processes(), b.processes());
+            match (k_a, k_b) {
+                (Some(k_a), k_b) => Some(separation_p(k_a, k_b)),
+                (None, Some(k_b)) => Some(separation_p(k_b, None)),
+                (None, None) => None,
+            }
+        }
+    };
+    let p_text = p.map(|p| format!(", p = {}", format_p(p))).unwrap_or_default();
+    let detail = format!(
+        "ratio {ratio} ({}–{} {how}), claim {op} {}{p_text}",
+        format_ratio(low),
+        format_ratio(high),
+        format_ratio(factor)
+    );
+    Judged { verdict, detail, p }
 }
 
-/// Judges the claim "a ≤ factor × b" (for example "a costs at most 2× what b costs") on the 99.9% intervals:
-/// [`verdict`] with [`Relation::AtMost`] and [`Basis::Intervals`].
-pub fn verdict_at_most(a: &MetricStats, b: &MetricStats, factor: f64) -> (Verdict, String) {
-    verdict(a, b, Relation::AtMost, factor, Basis::Intervals)
-}
-
-/// Judges the claim "a ≥ factor × b" (for example "a is at least 1.5× faster than b" on a rate metric) on the
-/// 99.9% intervals: [`verdict`] with [`Relation::AtLeast`] and [`Basis::Intervals`].
-pub fn verdict_at_least(a: &MetricStats, b: &MetricStats, factor: f64) -> (Verdict, String) {
-    verdict(a, b, Relation::AtLeast, factor, Basis::Intervals)
-}
-
-/// [`verdict_at_most`] on the [`range_bounds`]: holds when every pairing of samples satisfies the claim, fails
-/// when none does. The detail reads like `ratio 0.61 (0.40–0.73 over every pairing of samples), claim ≤ 0.50`.
-pub fn verdict_range_at_most(a: &MetricStats, b: &MetricStats, factor: f64) -> (Verdict, String) {
-    verdict(a, b, Relation::AtMost, factor, Basis::Ranges)
-}
-
-/// [`verdict_at_least`] on the [`range_bounds`].
-pub fn verdict_range_at_least(a: &MetricStats, b: &MetricStats, factor: f64) -> (Verdict, String) {
-    verdict(a, b, Relation::AtLeast, factor, Basis::Ranges)
+/// A p value as reports print it: two significant digits, `0.05`, `0.0079`.
+pub fn format_p(p: f64) -> String {
+    if p >= 0.1 {
+        format!("{p:.2}")
+    } else {
+        let digits = (-p.log10().floor()) as usize + 1;
+        format!("{p:.digits$}")
+    }
 }
 
 /// "ratio ≤ factor" given the ratio lies in `[low, high]`.
@@ -177,27 +280,17 @@ fn at_least(low: f64, high: f64, factor: f64) -> Verdict {
     }
 }
 
-/// `ratio R (L–H <how>), claim OP F`.
-fn detail(a: &MetricStats, b: &MetricStats, (low, high, how): (f64, f64, &str), op: &str, factor: f64) -> String {
-    format!(
-        "ratio {} ({}–{} {how}), claim {op} {}",
-        format_ratio(a.median / b.median),
-        format_ratio(low),
-        format_ratio(high),
-        format_ratio(factor)
-    )
-}
-
-/// Whether `a` exceeds `b` by more than the run's noise threshold: `a > b × (1 + threshold)`. Prose uses this
-/// (with the run's `noise_threshold`) instead of thresholds of its own, so words and verdicts draw the same line.
-pub fn beyond_noise(a: f64, b: f64, threshold: f64) -> bool {
-    a > b * (1.0 + threshold)
-}
-
-/// Whether positive `a` and `b` are within the noise threshold of each other: the larger at most
-/// `1 + threshold` times the smaller.
+/// Whether positive figures `a` and `b`, neither of them a contestant's statistics (a bound, an ideal, a count
+/// derived from parameters), are within the noise threshold of each other: the larger at most
+/// `1 + threshold` times the smaller. Two contestants are compared with [`compare`] or [`differs`] instead.
 pub fn within_noise(a: f64, b: f64, threshold: f64) -> bool {
     !beyond_noise(a.max(b), a.min(b), threshold)
+}
+
+/// Whether figure `a` exceeds figure `b` by more than the threshold: `a > b × (1 + threshold)`; for figures
+/// that are not both contestants' statistics (see [`within_noise`]).
+pub fn beyond_noise(a: f64, b: f64, threshold: f64) -> bool {
+    a > b * (1.0 + threshold)
 }
 
 /// A ratio with three significant digits (at least two decimals below 10, none from 100 up): `1.43`, `14.3`,
@@ -235,145 +328,147 @@ pub fn times_or_na(a: Option<f64>, b: Option<f64>) -> String {
 mod tests {
     use super::*;
 
-    /// Three processes with medians `mean − spread`, `mean`, `mean + spread` (each its own sample), so the
-    /// interval is `mean ± t(2) × spread / √3`.
-    fn stats(mean: f64, spread: f64) -> MetricStats {
-        crate::stats::summarize(&[vec![mean - spread], vec![mean], vec![mean + spread]]).expect("samples")
+    /// One process per value, each its own sample.
+    fn processes(medians: &[f64]) -> MetricStats {
+        let forks: Vec<Vec<f64>> = medians.iter().map(|m| vec![*m]).collect();
+        crate::stats::summarize(&forks).expect("samples")
     }
 
-    /// Stats whose interval is exactly `mean ± ci`.
-    fn interval(mean: f64, ci: f64) -> MetricStats {
-        let mut s = stats(mean, 0.0);
-        s.ci999 = ci;
-        s.min = mean - ci;
-        s.max = mean + ci;
-        s
-    }
-
-    #[test]
-    fn overlapping_intervals_are_noise() {
-        let c = compare(&interval(10.0, 2.0), &interval(13.0, 2.0), 0.05);
-        assert!((c.ratio - 10.0 / 13.0).abs() < 1e-12);
-        assert!(c.noise);
+    fn judge(a: &[f64], b: &[f64], relation: Relation, factor: f64) -> Judged {
+        verdict(
+            Operand::Measured(&processes(a)),
+            Operand::Measured(&processes(b)),
+            relation,
+            factor,
+            Basis::ProcessMedians,
+        )
     }
 
     #[test]
-    fn separated_intervals_beyond_threshold_are_not_noise() {
-        let c = compare(&interval(10.0, 1.0), &interval(20.0, 1.0), 0.2);
-        assert_eq!(c.ratio, 0.5);
-        assert!(!c.noise);
+    fn five_against_five_separated_by_twice_holds_with_p_0_004() {
+        let j = judge(&[20.0, 21.0, 19.0, 22.0, 20.5], &[10.0, 9.5, 10.5, 9.0, 10.2], Relation::AtLeast, 1.5);
+        assert_eq!(j.verdict, Verdict::Holds, "{}", j.detail);
+        assert!((j.p.expect("p") - 1.0 / 252.0).abs() < 1e-12);
+        assert!(j.detail.ends_with("claim ≥ 1.50, p = 0.0040"), "{}", j.detail);
     }
 
     #[test]
-    fn small_relative_difference_is_noise_even_when_separated() {
-        let c = compare(&interval(100.0, 0.1), &interval(110.0, 0.1), 0.2);
-        assert!(c.noise);
-        let c = compare(&interval(100.0, 0.1), &interval(110.0, 0.1), 0.05);
-        assert!(!c.noise);
+    fn one_overlapping_pair_is_inconclusive() {
+        // 14 ≥ 1.5 × 9.5 fails for the pairing (14, 10.5): not every pairing is on the claimed side.
+        let j = judge(&[20.0, 21.0, 14.0, 22.0, 20.5], &[10.0, 9.5, 10.5, 9.0, 10.2], Relation::AtLeast, 1.5);
+        assert_eq!(j.verdict, Verdict::Inconclusive, "{}", j.detail);
+        assert_eq!(j.p, None);
     }
 
     #[test]
-    fn without_an_interval_every_difference_is_noise() {
-        let one = crate::stats::summarize(&[vec![1.0, 1.0, 1.0]]).expect("samples");
-        let c = compare(&one, &interval(100.0, 0.1), 0.2);
-        assert!(c.noise, "one process is no evidence of a difference");
+    fn separated_the_other_way_fails() {
+        let j = judge(&[20.0, 21.0, 19.0, 22.0, 20.5], &[10.0, 9.5, 10.5, 9.0, 10.2], Relation::AtMost, 1.5);
+        assert_eq!(j.verdict, Verdict::Fails, "{}", j.detail);
+        assert!((j.p.expect("p") - 1.0 / 252.0).abs() < 1e-12);
     }
 
     #[test]
-    fn bounds_from_intervals() {
-        let (low, high) = ratio_bounds(&interval(10.0, 1.0), &interval(5.0, 1.0)).expect("intervals");
-        assert!((low - 9.0 / 6.0).abs() < 1e-12);
-        assert!((high - 11.0 / 4.0).abs() < 1e-12);
-        let (low, high) = ratio_bounds(&interval(1.0, 2.0), &interval(5.0, 1.0)).expect("intervals");
-        assert_eq!(low, 0.0);
-        assert!((high - 3.0 / 4.0).abs() < 1e-12);
+    fn three_against_three_has_p_0_05() {
+        let j = judge(&[3.0, 3.1, 2.9], &[1.0, 1.1, 0.9], Relation::AtLeast, 2.0);
+        assert_eq!(j.verdict, Verdict::Holds);
+        assert!((j.p.expect("p") - 0.05).abs() < 1e-12);
     }
 
     #[test]
-    fn denominator_reaching_zero_has_infinite_high() {
-        let (low, high) = ratio_bounds(&interval(10.0, 1.0), &interval(1.0, 1.0)).expect("intervals");
-        assert!((low - 9.0 / 2.0).abs() < 1e-12);
-        assert_eq!(high, f64::INFINITY);
-        assert_eq!(ratio_bounds(&interval(10.0, 1.0), &interval(0.0, 0.0)), Some((0.0, f64::INFINITY)));
+    fn a_fixed_value_is_a_sign_test() {
+        let a = processes(&[16.0, 15.0, 16.0, 14.0, 16.0]);
+        let j = verdict(Operand::Measured(&a), Operand::Fixed(17.0), Relation::AtMost, 1.0, Basis::ProcessMedians);
+        assert_eq!(j.verdict, Verdict::Holds);
+        assert!((j.p.expect("p") - 1.0 / 32.0).abs() < 1e-12);
+        let j = verdict(Operand::Fixed(17.0), Operand::Measured(&a), Relation::AtLeast, 1.0, Basis::ProcessMedians);
+        assert_eq!(j.verdict, Verdict::Holds, "the value may stand on either side");
+        let j = verdict(Operand::Measured(&a), Operand::Fixed(15.5), Relation::AtMost, 1.0, Basis::ProcessMedians);
+        assert_eq!(j.verdict, Verdict::Inconclusive, "the value lies within the process medians");
     }
 
     #[test]
-    fn at_most_verdicts() {
-        // ratio in [1.5, 2.75]
-        let (a, b) = (interval(10.0, 1.0), interval(5.0, 1.0));
-        assert_eq!(verdict_at_most(&a, &b, 3.0).0, Verdict::Holds);
-        assert_eq!(verdict_at_most(&a, &b, 1.4).0, Verdict::Fails);
-        assert_eq!(verdict_at_most(&a, &b, 2.0).0, Verdict::Inconclusive);
-        let (_, detail) = verdict_at_most(&a, &b, 3.0);
-        assert_eq!(detail, "ratio 2.00 (1.50–2.75 at 99.9%), claim ≤ 3.00");
-    }
-
-    #[test]
-    fn at_least_verdicts() {
-        let (a, b) = (interval(10.0, 1.0), interval(5.0, 1.0));
-        assert_eq!(verdict_at_least(&a, &b, 1.5).0, Verdict::Holds);
-        assert_eq!(verdict_at_least(&a, &b, 3.0).0, Verdict::Fails);
-        assert_eq!(verdict_at_least(&a, &b, 2.0).0, Verdict::Inconclusive);
-        assert!(verdict_at_least(&a, &b, 1.5).1.contains("claim ≥ 1.50"));
-    }
-
-    #[test]
-    fn unbounded_denominator_is_inconclusive_or_fails() {
-        let (a, b) = (interval(10.0, 1.0), interval(1.0, 2.0));
-        let (verdict, detail) = verdict_at_most(&a, &b, 2.0);
-        assert_eq!(verdict, Verdict::Fails);
-        assert!(detail.contains('∞'), "{detail}");
-        assert_eq!(verdict_at_most(&a, &b, 100.0).0, Verdict::Inconclusive);
-        assert_eq!(verdict_at_least(&a, &b, 2.0).0, Verdict::Holds);
-    }
-
-    #[test]
-    fn nan_is_inconclusive() {
-        let mut a = interval(1.0, 0.0);
-        a.median = f64::NAN;
-        a.fork_medians = vec![f64::NAN; 3];
-        let b = interval(1.0, 0.1);
-        assert_eq!(verdict_at_most(&a, &b, 1.0).0, Verdict::Inconclusive);
-        assert_eq!(verdict_at_least(&a, &b, 1.0).0, Verdict::Inconclusive);
+    fn ties_at_the_line_hold_and_equal_sides_do_not_separate() {
+        let j = judge(&[2.0, 2.0, 2.0], &[1.0, 1.0, 1.0], Relation::AtMost, 2.0);
+        assert_eq!(j.verdict, Verdict::Holds, "a ratio exactly at the factor satisfies ≤");
+        let same = processes(&[5.0, 5.0, 5.0]);
+        assert!(compare(&same, &same, 0.2).noise);
     }
 
     #[test]
     fn fewer_than_three_processes_never_hold_or_fail() {
         let two = crate::stats::summarize(&[vec![100.0, 100.0], vec![100.0, 100.0]]).expect("samples");
-        let floor = interval(1.0, 0.01);
-        for basis in [Basis::Intervals, Basis::Ranges] {
+        let floor = processes(&[1.0, 1.0, 1.0]);
+        for basis in [Basis::ProcessMedians, Basis::Ranges] {
             for relation in [Relation::AtMost, Relation::AtLeast] {
-                let (v, detail) = verdict(&two, &floor, relation, 2.0, basis);
-                assert_eq!(v, Verdict::Inconclusive, "{detail}");
-                assert!(detail.contains("too few processes (2, 3 needed)"), "{detail}");
+                let j = verdict(Operand::Measured(&two), Operand::Measured(&floor), relation, 2.0, basis);
+                assert_eq!(j.verdict, Verdict::Inconclusive, "{}", j.detail);
+                assert!(j.detail.contains("too few processes (2, 3 needed)"), "{}", j.detail);
             }
         }
     }
 
     #[test]
     fn one_sample_over_a_bound_fails_it() {
-        let samples = |values: [f64; 3]| crate::stats::summarize(&values.map(|v| vec![v])).expect("samples");
-        let bound = samples([17.0; 3]);
-        let over = verdict(&samples([16.0, 16.0, 18.0]), &bound, Relation::AtMost, 1.0, Basis::WorstSample);
-        assert_eq!(over.0, Verdict::Fails, "{}", over.1);
-        assert_eq!(over.1, "ratio 0.941 (1.06–1.06 worst sample), claim ≤ 1.00");
-        let within = verdict(&samples([16.0, 17.0, 17.0]), &bound, Relation::AtMost, 1.0, Basis::WorstSample);
-        assert_eq!(within.0, Verdict::Holds);
+        let bound = Operand::Fixed(17.0);
+        let over = processes(&[16.0, 16.0, 18.0]);
+        let j = verdict(Operand::Measured(&over), bound, Relation::AtMost, 1.0, Basis::WorstSample);
+        assert_eq!(j.verdict, Verdict::Fails, "{}", j.detail);
+        assert_eq!(j.detail, "ratio 0.941 (1.06–1.06 worst sample), claim ≤ 1.00");
+        let within = processes(&[16.0, 17.0, 17.0]);
+        assert_eq!(
+            verdict(Operand::Measured(&within), bound, Relation::AtMost, 1.0, Basis::WorstSample).verdict,
+            Verdict::Holds
+        );
     }
 
     #[test]
-    fn range_verdicts_need_every_pairing_to_hold_and_every_pairing_to_fail() {
-        let range = |min: f64, median: f64, max: f64| {
-            crate::stats::summarize(&[vec![min], vec![median], vec![max]]).expect("samples")
-        };
+    fn range_verdicts_need_every_pairing_of_samples() {
+        let range = |min: f64, median: f64, max: f64| processes(&[min, median, max]);
         let fixed = range(20.0, 25.0, 30.0);
-        assert_eq!(verdict_range_at_most(&range(5.0, 6.0, 9.0), &fixed, 0.5).0, Verdict::Holds);
-        assert_eq!(verdict_range_at_most(&range(5.0, 6.0, 12.0), &fixed, 0.5).0, Verdict::Inconclusive);
-        assert_eq!(verdict_range_at_most(&range(16.0, 18.0, 20.0), &fixed, 0.5).0, Verdict::Fails);
-        assert_eq!(verdict_range_at_least(&range(150.0, 160.0, 170.0), &fixed, 5.0).0, Verdict::Holds);
-        assert_eq!(verdict_range_at_least(&range(90.0, 95.0, 99.0), &fixed, 5.0).0, Verdict::Fails);
-        let (_, detail) = verdict_range_at_most(&range(10.0, 12.0, 15.0), &range(20.0, 24.0, 30.0), 0.5);
-        assert_eq!(detail, "ratio 0.500 (0.333–0.750 over every pairing of samples), claim ≤ 0.500");
+        let on = |a: &MetricStats, relation, factor| {
+            verdict(Operand::Measured(a), Operand::Measured(&fixed), relation, factor, Basis::Ranges).verdict
+        };
+        assert_eq!(on(&range(5.0, 6.0, 9.0), Relation::AtMost, 0.5), Verdict::Holds);
+        assert_eq!(on(&range(5.0, 6.0, 12.0), Relation::AtMost, 0.5), Verdict::Inconclusive);
+        assert_eq!(on(&range(16.0, 18.0, 20.0), Relation::AtMost, 0.5), Verdict::Fails);
+        assert_eq!(on(&range(150.0, 160.0, 170.0), Relation::AtLeast, 5.0), Verdict::Holds);
+    }
+
+    #[test]
+    fn nan_is_inconclusive() {
+        let mut a = processes(&[1.0, 1.0, 1.0]);
+        a.median = f64::NAN;
+        a.fork_medians = vec![f64::NAN; 3];
+        let b = processes(&[1.0, 1.1, 0.9]);
+        let j = verdict(Operand::Measured(&a), Operand::Measured(&b), Relation::AtMost, 1.0, Basis::ProcessMedians);
+        assert_eq!(j.verdict, Verdict::Inconclusive);
+    }
+
+    #[test]
+    fn the_noise_rule_is_overlap_or_threshold() {
+        let a = processes(&[20.0, 21.0, 19.0]);
+        let b = processes(&[10.0, 11.0, 9.0]);
+        let c = compare(&a, &b, 0.2);
+        assert!(!c.noise, "separated and 2× apart");
+        assert!(compare(&processes(&[10.0, 30.0, 12.0]), &processes(&[11.0, 29.0, 13.0]), 0.05).noise, "overlap");
+        assert!(
+            compare(&processes(&[100.0, 101.0, 102.0]), &processes(&[110.0, 111.0, 112.0]), 0.2).noise,
+            "under 20%"
+        );
+        assert!(compare(&processes(&[6.0]), &processes(&[3.0]), 0.2).noise, "one process is no evidence");
+        assert!(differs(&a, &b, 0.2));
+        assert!(differs_from_value(&a, 10.0, 0.2));
+        assert!(!differs_from_value(&a, 19.5, 0.2));
+    }
+
+    #[test]
+    fn separation_p_values() {
+        assert!((separation_p(3, Some(3)) - 0.05).abs() < 1e-12);
+        assert!((separation_p(5, Some(5)) - 1.0 / 252.0).abs() < 1e-12);
+        assert!((separation_p(5, None) - 1.0 / 32.0).abs() < 1e-12);
+        assert_eq!(format_p(0.05), "0.050");
+        assert_eq!(format_p(1.0 / 252.0), "0.0040");
+        assert_eq!(format_p(0.125), "0.12");
     }
 
     #[test]

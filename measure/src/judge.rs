@@ -3,8 +3,10 @@
 //! [`judge`] is the one function that judges every row of every scenario.
 //!
 //! The rules, each tested below:
-//! - a comparison holds when every value its bounds allow satisfies the relation, fails when none does, and is
-//!   inconclusive in between ([`crate::compare::verdict`]);
+//! - a comparison holds when every process median of one side is on the claimed side of the factor times every
+//!   process median of the other, fails when every pairing is on the other side, and is inconclusive in between
+//!   ([`crate::compare::verdict`]; its exact p, Mann–Whitney at U = 0 or a sign test against a value, is
+//!   recorded with the verdict);
 //! - a side measured in fewer than [`crate::stats::MIN_PROCESSES`] processes makes it inconclusive ("too few
 //!   processes"), never holds or fails;
 //! - a contestant that did not run, or did not run cleanly (failed, timed out, skipped), makes it inconclusive
@@ -14,9 +16,10 @@
 //! - a contestant skipped at a phase because the OS could not run it there (`skipped_phases`, whose reason
 //!   the report names) leaves that comparison out as not applicable; it counts neither way;
 //! - a claim fails if any comparison fails, holds if every one holds, and is inconclusive otherwise, or when it
-//!   has no comparison at all, or when [`ClaimSpec::undecidable`] says the run cannot tell.
+//!   has no comparison at all, or when [`ClaimSpec::undecidable`] says the run cannot tell; its p is the largest
+//!   of the p values of the comparisons that decided it (the weakest link).
 
-use crate::compare::{format_ratio, verdict, Basis, Relation};
+use crate::compare::{format_p, format_ratio, verdict, Basis, Judged, Operand, Relation};
 use crate::summary::{ClaimResult, MetricStats, Summary, Verdict};
 
 /// Which phase of a run a side reads its metric at.
@@ -103,7 +106,7 @@ pub struct ClaimSpec {
     pub relation: Relation,
     /// The factor, fixed before any measurement.
     pub factor: f64,
-    /// Judged on the 99.9% intervals of per-process medians, or on the ranges of every sample.
+    /// Judged on process medians, on the ranges of every sample, or on the worst sample.
     pub basis: Basis,
     /// Every comparison the claim makes; all must hold.
     pub comparisons: Vec<Comparison>,
@@ -161,21 +164,31 @@ pub fn judge_all(summary: &Summary, table: &[ClaimSpec]) -> Vec<ClaimResult> {
 
 /// Judge one claim against a run, by the rules in the module documentation.
 pub fn judge(summary: &Summary, spec: &ClaimSpec) -> ClaimResult {
-    let basis = match spec.basis {
-        Basis::Intervals => "the 99.9% intervals of per-process medians",
-        Basis::Ranges => "the ranges of every measured sample",
-        Basis::WorstSample => "the worst measured sample, as for a bound",
-    };
     let mut not_applicable: Vec<String> = Vec::new();
+    let mut p: Option<f64> = None;
     let mut result = if let Some(why) = &spec.undecidable {
         ClaimResult::new(&spec.text, Verdict::Inconclusive, why.clone())
     } else {
         let mut parts: Vec<(Verdict, String)> = Vec::new();
+        let mut decided_p: Vec<Option<f64>> = Vec::new();
         for comparison in &spec.comparisons {
             match compare(summary, spec, comparison) {
-                Some(part) => parts.push(part),
+                Some(judged) => {
+                    decided_p.push(judged.p);
+                    parts.push((judged.verdict, judged.detail));
+                }
                 None => not_applicable.push(skip_reason(summary, spec, comparison)),
             }
+        }
+        let verdict = Verdict::combine(parts.iter().map(|(v, _)| *v));
+        // The weakest link: the largest p among the comparisons whose verdict is the claim's.
+        if verdict != Verdict::Inconclusive {
+            p = parts
+                .iter()
+                .zip(&decided_p)
+                .filter(|((v, _), _)| *v == verdict)
+                .filter_map(|(_, p)| *p)
+                .fold(None, |worst: Option<f64>, p| Some(worst.map_or(p, |w| w.max(p))));
         }
         if parts.len() == 1 {
             let (verdict, detail) = parts.into_iter().next().unwrap_or((Verdict::Inconclusive, String::new()));
@@ -184,7 +197,6 @@ pub fn judge(summary: &Summary, spec: &ClaimSpec) -> ClaimResult {
             // Many comparisons: count those that hold, and list every one that does not.
             let total = parts.len();
             let held = parts.iter().filter(|(v, _)| *v == Verdict::Holds).count();
-            let verdict = Verdict::combine(parts.iter().map(|(v, _)| *v));
             let others: Vec<String> = parts
                 .into_iter()
                 .filter(|(v, _)| *v != Verdict::Holds)
@@ -204,30 +216,66 @@ pub fn judge(summary: &Summary, spec: &ClaimSpec) -> ClaimResult {
     }
     result.metric = spec.metric.to_string();
     result.metric_definition = spec.definition.to_string();
-    result.judged_on = basis.to_string();
+    result.judged_on = spec.basis.describe().to_string();
+    result.rule = rule(spec);
+    result.p = p;
     result
 }
 
-/// A side resolved against the run: a name for the detail, and its statistics.
-struct Resolved {
-    name: String,
-    stats: MetricStats,
+/// The rule a claim was judged by, in words: `a ≤ 2.00 × b on process medians: every pairing on one side`.
+fn rule(spec: &ClaimSpec) -> String {
+    let op = match spec.relation {
+        Relation::AtMost => "≤",
+        Relation::AtLeast => "≥",
+    };
+    format!("a {op} {} × b, judged on {}", format_ratio(spec.factor), spec.basis.describe())
 }
 
-/// One comparison's verdict and the numbers behind it, or `None` when it does not apply (a side skipped where
-/// the OS could not run it).
-fn compare(summary: &Summary, spec: &ClaimSpec, comparison: &Comparison) -> Option<(Verdict, String)> {
+/// A claim's p as reports print it: `p = 0.0040`, or empty when the claim has none.
+pub fn p_label(p: Option<f64>) -> String {
+    p.map(|p| format!("p = {}", format_p(p))).unwrap_or_default()
+}
+
+/// A side resolved against the run: a name for the detail, and its statistics or fixed value.
+struct Resolved {
+    name: String,
+    operand: OwnedOperand,
+}
+
+/// [`Operand`] with owned statistics.
+enum OwnedOperand {
+    Measured(MetricStats),
+    Fixed(f64),
+}
+
+impl OwnedOperand {
+    fn borrow(&self) -> Operand<'_> {
+        match self {
+            OwnedOperand::Measured(s) => Operand::Measured(s),
+            OwnedOperand::Fixed(v) => Operand::Fixed(*v),
+        }
+    }
+
+    fn median(&self) -> f64 {
+        self.borrow().median()
+    }
+}
+
+/// One comparison's verdict, the numbers behind it and its p, or `None` when it does not apply (a side skipped
+/// where the OS could not run it).
+fn compare(summary: &Summary, spec: &ClaimSpec, comparison: &Comparison) -> Option<Judged> {
     let a = resolve(summary, spec, &comparison.a);
     let b = resolve(summary, spec, &comparison.b);
+    let unjudged = |(verdict, detail): (Verdict, String)| Some(Judged { verdict, detail, p: None });
     let (a, b) = match (a, b) {
         (Err(Unresolved::Verdict(fail @ (Verdict::Fails, _))), _)
-        | (_, Err(Unresolved::Verdict(fail @ (Verdict::Fails, _)))) => return Some(fail),
+        | (_, Err(Unresolved::Verdict(fail @ (Verdict::Fails, _)))) => return unjudged(fail),
         (Err(Unresolved::Skipped(_)), _) | (_, Err(Unresolved::Skipped(_))) => return None,
-        (Err(Unresolved::Verdict(why)), _) | (_, Err(Unresolved::Verdict(why))) => return Some(why),
+        (Err(Unresolved::Verdict(why)), _) | (_, Err(Unresolved::Verdict(why))) => return unjudged(why),
         (Ok(a), Ok(b)) => (a, b),
     };
-    let (verdict, detail) = verdict(&a.stats, &b.stats, spec.relation, spec.factor, spec.basis);
-    Some((verdict, format!("{} vs {}: {detail}", a.name, b.name)))
+    let judged = verdict(a.operand.borrow(), b.operand.borrow(), spec.relation, spec.factor, spec.basis);
+    Some(Judged { detail: format!("{} vs {}: {}", a.name, b.name, judged.detail), ..judged })
 }
 
 /// Why a comparison does not apply: the skip reasons of its sides.
@@ -274,11 +322,14 @@ fn resolve(summary: &Summary, spec: &ClaimSpec, side: &Side) -> Result<Resolved,
     let inconclusive = |why: String| Unresolved::Verdict((Verdict::Inconclusive, why));
     let names = match &side.who {
         Who::Value { value, label } => {
-            // A fixed value is known exactly: a point, as certain as the processes of the other side allow.
-            let forks = vec![vec![*value]; crate::stats::MIN_PROCESSES];
-            let stats =
-                crate::stats::summarize(&forks).ok_or_else(|| inconclusive(format!("{label} is not a number")))?;
-            return Ok(Resolved { name: format!("{label} {}", format_ratio(*value)), stats });
+            // A fixed value is known exactly: the comparison is a sign test over the other side's processes.
+            if !value.is_finite() {
+                return Err(inconclusive(format!("{label} is not a number")));
+            }
+            return Ok(Resolved {
+                name: format!("{label} {}", format_ratio(*value)),
+                operand: OwnedOperand::Fixed(*value),
+            });
         }
         Who::Contestant(name) => vec![name.clone()],
         Who::Lowest(names) | Who::Highest(names) => names.clone(),
@@ -306,15 +357,17 @@ fn resolve(summary: &Summary, spec: &ClaimSpec, side: &Side) -> Result<Resolved,
         match summary.stats(name, &key) {
             Ok(stats) => {
                 let at = phase.map(|p| format!(" at {p}")).unwrap_or_default();
-                found
-                    .push(Resolved { name: format!("{name}{at} {}", format_ratio(stats.median)), stats: stats.clone() })
+                found.push(Resolved {
+                    name: format!("{name}{at} {}", format_ratio(stats.median)),
+                    operand: OwnedOperand::Measured(stats.clone()),
+                })
             }
             Err(why) => missing.push(why),
         }
     }
     let pick = match &side.who {
-        Who::Lowest(_) => found.into_iter().min_by(|a, b| a.stats.median.total_cmp(&b.stats.median)),
-        Who::Highest(_) => found.into_iter().max_by(|a, b| a.stats.median.total_cmp(&b.stats.median)),
+        Who::Lowest(_) => found.into_iter().min_by(|a, b| a.operand.median().total_cmp(&b.operand.median())),
+        Who::Highest(_) => found.into_iter().max_by(|a, b| a.operand.median().total_cmp(&b.operand.median())),
         _ => {
             if let Some(why) = missing.into_iter().next() {
                 return Err(inconclusive(why));
@@ -422,9 +475,41 @@ mod tests {
         assert_eq!(judge(&summary, &at_most_twice("slow", "b")).verdict, Verdict::Fails);
         assert_eq!(judge(&summary, &at_most_twice("close", "b")).verdict, Verdict::Inconclusive);
         let claim = judge(&summary, &at_most_twice("a", "b"));
-        assert_eq!(claim.judged_on, "the ranges of every measured sample");
+        assert_eq!(claim.judged_on, "the ranges of every measured sample: every pairing on one side");
         assert_eq!(claim.metric_definition, "milliseconds per iteration, whole run");
         assert!(claim.holds);
+        assert!((claim.p.expect("a decided claim has its p") - 0.05).abs() < 1e-12, "3 + 3 processes");
+        assert!(claim.rule.starts_with("a ≤ 2.00 × b"), "{}", claim.rule);
+        assert_eq!(judge(&summary, &at_most_twice("close", "b")).p, None, "inconclusive has no p");
+    }
+
+    #[test]
+    fn a_claim_over_several_comparisons_takes_its_weakest_p() {
+        let five = |m: f64| crate::stats::summarize(&[m, m, m, m, m].map(|v| vec![v])).expect("samples");
+        let summary = run(
+            vec![
+                contestant("a", &[("ms", five(10.0))]),
+                contestant("b", &[("ms", five(30.0))]),
+                contestant("c", &[("ms", stats(30.0, 0.01))]),
+            ],
+            &[],
+        );
+        let spec = ClaimSpec::new(
+            "a is at most half of b and of c",
+            "ms",
+            "milliseconds per iteration, whole run",
+            (Relation::AtMost, 0.5),
+            Basis::ProcessMedians,
+            vec![
+                Comparison::contestants("a", "b", Phase::Unphased),
+                Comparison::contestants("a", "c", Phase::Unphased),
+            ],
+        );
+        let claim = judge(&summary, &spec);
+        assert_eq!(claim.verdict, Verdict::Holds, "{}", claim.detail);
+        // 5 + 5 processes give 1/252; 5 + 3 give 1/56: the claim is as strong as its weakest comparison.
+        assert!((claim.p.expect("p") - 1.0 / 56.0).abs() < 1e-12, "{:?}", claim.p);
+        assert!(claim.detail.contains("p = 0.0040") && claim.detail.contains("p = 0.018"), "{}", claim.detail);
     }
 
     #[test]

@@ -2,9 +2,12 @@
 //!
 //! Iterations inside one process agree far more than separate processes do, so pooling every iteration as an
 //! independent sample overstates confidence. The descriptive figures (median, min, max) span every sample; the
-//! 99.9% interval is over the per-process medians, and needs at least [`MIN_PROCESSES`] of them. Outlying
-//! processes and iterations are flagged with Tukey's fences, as criterion does.
+//! verdicts compare the per-process medians, and need at least [`MIN_PROCESSES`] of them. The interval reports show
+//! is a 95% hierarchical bootstrap ([`bootstrap_ci95`]: resample processes, then iterations within each), as
+//! criterion reports 95%. Outlying processes and iterations are flagged with Tukey's fences, as criterion does.
 
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 use statrs::distribution::{ContinuousCDF, StudentsT};
 
 use crate::summary::{MetricStats, Outliers};
@@ -56,16 +59,86 @@ pub fn summarize(forks: &[Vec<f64>]) -> Option<MetricStats> {
             Vec::new()
         },
     };
+    let kept: Vec<Vec<f64>> = finite_forks.into_iter().filter(|f| !f.is_empty()).collect();
+    let ci95 = bootstrap_ci95(&kept, |resample| median(resample[0]));
     Some(MetricStats {
         median: median_of_sorted(&pooled),
         min: pooled[0],
         max: pooled[n - 1],
         ci999,
+        ci95_low: ci95.map(|c| c.0),
+        ci95_high: ci95.map(|c| c.1),
+        samples: kept,
         n,
         mean,
         fork_medians,
         processes,
         outliers,
+    })
+}
+
+/// Bootstrap resamples behind every 95% interval.
+pub const BOOTSTRAP_RESAMPLES: usize = 1_000;
+
+/// The seed of every bootstrap: fixed, so a report re-rendered from the same raw records is byte for byte the same.
+const BOOTSTRAP_SEED: u64 = 0x5eed_ba5e;
+
+/// A 95% hierarchical bootstrap interval (2.5th and 97.5th percentiles over [`BOOTSTRAP_RESAMPLES`]) of
+/// `statistic`, which sees one pooled resample per side: for each side (a list of processes, each a list of
+/// samples), draw as many processes as it has with replacement, then within each drawn process as many samples
+/// as it has with replacement. `None` when a side has fewer than [`MIN_PROCESSES`] processes or the statistic
+/// is never finite.
+///
+/// `bootstrap_ci95(&a, |r| median(r[0]))` is the interval of a median; with two sides,
+/// `|r| Some(median(r[0])? / median(r[1])?)` that of a ratio of medians.
+pub fn bootstrap_ci95<F>(sides: &[Vec<f64>], statistic: F) -> Option<(f64, f64)>
+where
+    F: Fn(&[&[f64]]) -> Option<f64>,
+{
+    bootstrap_sides_ci95(&[sides], statistic)
+}
+
+/// [`bootstrap_ci95`] over several sides at once (each a list of processes).
+pub fn bootstrap_sides_ci95<F>(sides: &[&[Vec<f64>]], statistic: F) -> Option<(f64, f64)>
+where
+    F: Fn(&[&[f64]]) -> Option<f64>,
+{
+    if sides.iter().any(|side| side.len() < MIN_PROCESSES) {
+        return None;
+    }
+    let mut rng = StdRng::seed_from_u64(BOOTSTRAP_SEED);
+    let mut pools: Vec<Vec<f64>> =
+        sides.iter().map(|side| Vec::with_capacity(side.iter().map(Vec::len).sum())).collect();
+    let mut values = Vec::with_capacity(BOOTSTRAP_RESAMPLES);
+    for _ in 0..BOOTSTRAP_RESAMPLES {
+        for (side, pool) in sides.iter().zip(pools.iter_mut()) {
+            pool.clear();
+            for _ in 0..side.len() {
+                let process = &side[rng.gen_range(0..side.len())];
+                for _ in 0..process.len() {
+                    pool.push(process[rng.gen_range(0..process.len())]);
+                }
+            }
+        }
+        let views: Vec<&[f64]> = pools.iter().map(Vec::as_slice).collect();
+        if let Some(v) = statistic(&views).filter(|v| v.is_finite()) {
+            values.push(v);
+        }
+    }
+    if values.is_empty() {
+        return None;
+    }
+    values.sort_by(f64::total_cmp);
+    Some((quantile_of_sorted(&values, 0.025), quantile_of_sorted(&values, 0.975)))
+}
+
+/// The 95% hierarchical bootstrap interval of `a.median / b.median` from the samples both keep
+/// ([`MetricStats::samples`]); `None` when either lacks them (a summary read back from JSON) or has fewer than
+/// [`MIN_PROCESSES`] processes.
+pub fn ratio_ci95(a: &MetricStats, b: &MetricStats) -> Option<(f64, f64)> {
+    bootstrap_sides_ci95(&[&a.samples, &b.samples], |r| {
+        let (a, b) = (median(r[0])?, median(r[1])?);
+        (b != 0.0).then(|| a / b)
     })
 }
 
@@ -242,6 +315,26 @@ mod tests {
         assert_eq!(s.outliers.iterations_severe, 3, "its three iterations are beyond 3 IQR");
         let calm = summarize(&[vec![1.0, 1.1], vec![1.05, 1.0], vec![1.1, 1.0]]).unwrap();
         assert!(calm.outliers.is_empty());
+    }
+
+    #[test]
+    fn the_bootstrap_interval_brackets_the_median_and_needs_three_processes() {
+        let s = summarize(&[vec![10.0, 11.0, 9.0], vec![12.0, 11.0, 13.0], vec![10.5, 10.0, 11.0]]).unwrap();
+        let (low, high) = s.ci95().unwrap();
+        assert!(low <= s.median && s.median <= high, "{low} {} {high}", s.median);
+        assert!(low >= s.min && high <= s.max);
+        let again = summarize(&[vec![10.0, 11.0, 9.0], vec![12.0, 11.0, 13.0], vec![10.5, 10.0, 11.0]]).unwrap();
+        assert_eq!(s.ci95(), again.ci95(), "seeded: the same samples give the same interval");
+        assert_eq!(summarize(&[vec![1.0, 2.0], vec![3.0]]).unwrap().ci95(), None);
+    }
+
+    #[test]
+    fn a_ratio_interval_contains_the_ratio_of_medians() {
+        let a = summarize(&[vec![20.0, 21.0], vec![19.0, 20.0], vec![22.0, 20.0]]).unwrap();
+        let b = summarize(&[vec![10.0, 10.5], vec![9.5, 10.0], vec![11.0, 10.0]]).unwrap();
+        let (low, high) = ratio_ci95(&a, &b).unwrap();
+        assert!(low <= a.median / b.median && a.median / b.median <= high, "{low}–{high}");
+        assert!(low > 1.5 && high < 2.5);
     }
 
     #[test]

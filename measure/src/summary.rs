@@ -140,10 +140,11 @@ impl Check {
 
 /// Statistics of one metric for one contestant: every measured sample, and one median per process.
 ///
-/// Invariant: `min <= median <= max` and `n >= 1`. The process is the unit of evidence: `ci999` is the
-/// half-width of the 99.9% confidence interval of the mean of `fork_medians` (Student t with `processes − 1`
-/// degrees of freedom), and 0 when there are fewer than [`crate::stats::MIN_PROCESSES`] processes, where
-/// there is no interval at all ([`MetricStats::interval`] is `None`).
+/// Invariant: `min <= median <= max` and `n >= 1`. The process is the unit of evidence: verdicts and the noise
+/// rule read `fork_medians` ([`crate::compare`]); `ci95_low`–`ci95_high` is a 95% hierarchical bootstrap
+/// interval of the median (processes resampled, then iterations within each), absent with fewer than
+/// [`crate::stats::MIN_PROCESSES`] processes. `ci999` is kept for the contract: the half-width of the 99.9%
+/// Student-t interval of the mean of the process medians (0 with fewer processes); no verdict or mark uses it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MetricStats {
     /// Median of all samples.
@@ -152,8 +153,15 @@ pub struct MetricStats {
     pub min: f64,
     /// Largest sample.
     pub max: f64,
-    /// Half-width of the 99.9% confidence interval of the mean of the per-process medians (0: no interval).
+    /// Half-width of the 99.9% Student-t interval of the mean of the per-process medians (0: no interval); shown
+    /// for the contract only.
     pub ci999: f64,
+    /// Low end of the 95% hierarchical bootstrap interval of the median.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ci95_low: Option<f64>,
+    /// High end of the 95% hierarchical bootstrap interval of the median.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ci95_high: Option<f64>,
     /// Number of samples.
     pub n: usize,
     /// Mean of all samples.
@@ -167,17 +175,27 @@ pub struct MetricStats {
     /// Processes and iterations beyond Tukey's fences.
     #[serde(default, skip_serializing_if = "Outliers::is_empty")]
     pub outliers: Outliers,
+    /// Every finite sample, grouped by process, for bootstrap intervals of ratios when a report is rendered from
+    /// raw records; not written to the summary JSON (empty when read back from it).
+    #[serde(skip)]
+    pub samples: Vec<Vec<f64>>,
 }
 
 impl MetricStats {
-    /// The 99.9% confidence interval of the mean of the per-process medians, `(low, high)`, or `None` with fewer
-    /// than [`crate::stats::MIN_PROCESSES`] processes.
+    /// The 99.9% Student-t interval of the mean of the per-process medians, `(low, high)`, or `None` with fewer
+    /// than [`crate::stats::MIN_PROCESSES`] processes. Kept for the contract's `ci999`; verdicts and marks use
+    /// the process medians themselves.
     pub fn interval(&self) -> Option<(f64, f64)> {
         if self.processes < crate::stats::MIN_PROCESSES || self.fork_medians.is_empty() {
             return None;
         }
         let centre = self.fork_medians.iter().sum::<f64>() / self.fork_medians.len() as f64;
         Some((centre - self.ci999, centre + self.ci999))
+    }
+
+    /// The 95% bootstrap interval of the median, when there is one.
+    pub fn ci95(&self) -> Option<(f64, f64)> {
+        self.ci95_low.zip(self.ci95_high)
     }
 }
 
@@ -339,9 +357,17 @@ pub struct ClaimResult {
     /// What that metric measures and over which window (steady window or whole run, for example).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub metric_definition: String,
-    /// What the verdict was drawn from: the 99.9% intervals of per-process medians, or the ranges of samples.
+    /// What the verdict was drawn from: process medians, the ranges of samples, or the worst sample.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub judged_on: String,
+    /// The rule in words: relation, factor and basis (empty for a claim not judged by the harness).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub rule: String,
+    /// The exact one-sided p of the verdict (Mann–Whitney at U = 0 over process medians, or a sign test against
+    /// a fixed value; the largest of a claim's deciding comparisons); absent when inconclusive or judged on the
+    /// worst sample.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p: Option<f64>,
 }
 
 impl ClaimResult {
@@ -355,6 +381,8 @@ impl ClaimResult {
             metric: String::new(),
             metric_definition: String::new(),
             judged_on: String::new(),
+            rule: String::new(),
+            p: None,
         }
     }
 
@@ -534,6 +562,9 @@ pub(crate) mod tests {
             min: 1.0,
             max: 1.0,
             ci999: 0.0,
+            ci95_low: None,
+            ci95_high: None,
+            samples: Vec::new(),
             n: 1,
             mean: 1.0,
             fork_medians: vec![],

@@ -52,7 +52,7 @@ pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
             HEADLINE,
             DEFINITION,
             (Relation::AtLeast, BATCHING_FACTOR),
-            Basis::Intervals,
+            Basis::ProcessMedians,
             BATCH_PAIRS
                 .iter()
                 .map(|(single, batched)| Comparison {
@@ -70,7 +70,7 @@ pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
             HEADLINE,
             DEFINITION,
             (Relation::AtLeast, YIELD_FACTOR),
-            Basis::Intervals,
+            Basis::ProcessMedians,
             vec![Comparison {
                 a: Side::contestant("stream-tokio-iter", work(0)),
                 b: Side::contestant("stream-tokio-stream-adapters", work(0)),
@@ -99,7 +99,7 @@ fn fastest_stream_near_loop(work_rounds: u64, factor: f64) -> ClaimSpec {
         HEADLINE,
         DEFINITION,
         (Relation::AtMost, factor),
-        Basis::Intervals,
+        Basis::ProcessMedians,
         vec![Comparison {
             a: Side { who: Who::Lowest(streams()), phase: work(work_rounds) },
             b: Side::contestant(LOOP, work(work_rounds)),
