@@ -80,7 +80,7 @@ pub(crate) fn render(base: &Summary, new: &Summary, force: bool) -> Result<Strin
     }
     let _ = writeln!(
         out,
-        "noise threshold {:.0}%; a change counts only beyond it and beyond both 99.9% intervals",
+        "noise threshold {:.0}%; a change counts only beyond it and when the process-median ranges do not overlap",
         threshold * 100.0
     );
     let _ =

@@ -47,6 +47,8 @@ pub(crate) fn render(run: &RawRun, scenario: &dyn Scenario) -> RenderedRun {
         series: summarize::first_series(run),
         harness_notes: summarize::harness_notes(run),
         headline_notes: scenario.headline_notes(&summary),
+        dimensions: scenario.dimensions(),
+        trade_off_metrics: scenario.trade_off_metrics(),
     };
     let files = reports::render(&input);
     let index_entry = IndexEntry::from_input(&input);

@@ -202,10 +202,14 @@ pub(crate) fn render(summary: &Summary, spec: &Spec, bounds: &Bounds, width: usi
     );
     if !summary.claims.is_empty() {
         let _ = writeln!(out, "{}", paint(bold, "claims"));
-        let w_verdict = "inconclusive".len();
+        let w_verdict = "fails p=0.0040".len();
         for claim in &summary.claims {
             let style = verdict_style(claim.verdict);
-            let verdict = term::pad(claim.verdict.as_str(), w_verdict);
+            let label = match claim.p {
+                Some(p) => format!("{} p={}", claim.verdict.as_str(), measure::compare::format_p(p)),
+                None => claim.verdict.as_str().to_string(),
+            };
+            let verdict = term::pad(&label, w_verdict);
             let text =
                 term::truncate(&claim.text.split_whitespace().collect::<Vec<_>>().join(" "), width - w_verdict - 4);
             let _ = writeln!(out, "  {}  {text}", paint(style, &verdict));
@@ -457,8 +461,8 @@ mod tests {
         assert!(line(&table, "capacity_16", "blocking-threads").contains("skipped: 16 threads do not fit"));
         assert!(line(&table, "capacity_1", "blocking-threads").ends_with("ok"));
         assert!(table.contains("ns/item"), "{table}");
-        assert!(table.contains("  holds         Streams cost at most 2×"), "{table}");
-        assert!(table.contains("  fails         Every contestant keeps its bound."), "{table}");
+        assert!(table.contains("  holds           Streams cost at most 2×"), "{table}");
+        assert!(table.contains("  fails           Every contestant keeps its bound."), "{table}");
         let long = table.lines().find(|l| l.contains("inconclusive")).unwrap();
         assert!(long.ends_with('…') && term::columns(long) <= 120, "{long}");
     }

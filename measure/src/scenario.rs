@@ -108,6 +108,35 @@ pub struct ChartSpec {
     pub log_scale: bool,
 }
 
+/// A choice a reader makes along which the scenario's contestants differ (the family, the limiter, the packing),
+/// with each contestant's level on it. A report's answer says, per dimension, whether it changes the headline
+/// beyond noise with everything else equal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dimension {
+    /// What the reader chooses, such as `family` or `limiter`.
+    pub name: &'static str,
+    /// Contestant name → its level, such as `blocking` or `aimd`; a contestant not listed has no level here and
+    /// is left out of this dimension's comparisons.
+    pub levels: std::collections::BTreeMap<String, String>,
+}
+
+impl Dimension {
+    /// The family of every contestant in `contestants`.
+    pub fn family(contestants: &[ContestantInfo]) -> Dimension {
+        Dimension::from_fn("family", contestants, |c| Some(c.family.as_str().to_string()))
+    }
+
+    /// A dimension named `name` whose level for each contestant is `level(contestant)`.
+    pub fn from_fn(
+        name: &'static str,
+        contestants: &[ContestantInfo],
+        level: impl Fn(&ContestantInfo) -> Option<String>,
+    ) -> Dimension {
+        let levels = contestants.iter().filter_map(|c| level(c).map(|l| (c.name.clone(), l))).collect();
+        Dimension { name, levels }
+    }
+}
+
 /// How many times a scenario's trials repeat unless the command line says otherwise.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Repetitions {
@@ -246,6 +275,18 @@ pub trait Scenario: Send + Sync {
     }
     /// Markdown explaining what the numbers mean and what a reader should pick, given this summary.
     fn discussion(&self, summary: &Summary) -> String;
+    /// The choices a reader makes between this scenario's contestants, for the answer to say which of them
+    /// changes the result beyond noise. By default the family alone; a scenario whose contestants also differ
+    /// by limiter, packing or construction declares those too.
+    fn dimensions(&self) -> Vec<Dimension> {
+        vec![Dimension::family(&self.contestants())]
+    }
+    /// Further metrics on which a reader weighs the pick against other candidates (overload's run time beside
+    /// its tail latency): where another candidate beats the pick beyond noise on one, the answer names the
+    /// trade-off. Each with whether higher is better.
+    fn trade_off_metrics(&self) -> Vec<(&'static str, bool)> {
+        Vec::new()
+    }
     /// Findings the generic headline (best contestant per phase on the headline metric) cannot see, one markdown
     /// sentence each, computed from the summary; the report's headline and the index show them after it.
     fn headline_notes(&self, summary: &Summary) -> Vec<String> {

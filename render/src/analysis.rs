@@ -1,7 +1,7 @@
 //! What the renderers read out of a summary: phases, metric keys, best contestants, ratios and noise.
 
 use measure::record::Status;
-use measure::summary::{ContestantSummary, Family, MetricStats, Summary};
+use measure::summary::{ContestantSummary, Family, MetricStats, Role, Summary};
 
 use crate::format;
 use crate::ReportInput;
@@ -45,7 +45,7 @@ pub(crate) fn phase_words(phase: &str) -> String {
 pub(crate) struct Ratio {
     /// `a.median / b.median`.
     pub(crate) value: f64,
-    /// The `mean ± ci999` intervals overlap, or the ratio is within the noise threshold of 1.
+    /// The process-median ranges overlap, or the ratio is within the noise threshold of 1 (the lab's one rule).
     pub(crate) noise: bool,
 }
 
@@ -106,6 +106,20 @@ pub(crate) fn best<'s>(
     best
 }
 
+/// The best ok [`Role::Candidate`] on `key` (lowest median, or highest when `higher_is_better`), optionally
+/// within one family: the only rows a report may recommend. Ties go to the first in registry order here; the
+/// answer itself lists every candidate within noise of the best ([`crate::answer`]).
+pub(crate) fn best_candidate<'s>(
+    summary: &'s Summary,
+    family: Option<Family>,
+    key: &str,
+    higher_is_better: bool,
+) -> Option<Entry<'s>> {
+    crate::answer::ranked(summary, key, higher_is_better, Role::Candidate)
+        .into_iter()
+        .find(|e| family.is_none_or(|f| f == e.contestant.family))
+}
+
 /// What ratios are taken against in a phase: the best baseline, or the best overall when no baseline ran.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Reference<'s> {
@@ -130,7 +144,7 @@ pub(crate) fn reference<'s>(summary: &'s Summary, key: &str, higher_is_better: b
     if let Some(entry) = best(summary, Some(Family::Baseline), key, higher_is_better) {
         return Some(Reference { entry, is_baseline: true });
     }
-    best(summary, None, key, higher_is_better).map(|entry| Reference { entry, is_baseline: false })
+    best_candidate(summary, None, key, higher_is_better).map(|entry| Reference { entry, is_baseline: false })
 }
 
 /// Families in the order reports discuss them: the floor first, then streams, then blocking.
@@ -147,7 +161,7 @@ pub fn headline_findings(input: &ReportInput<'_>) -> Vec<String> {
     for phase in phases(summary) {
         let key = metric_key(phase, metric);
         let prefix = phase_prefix(phase);
-        let Some(overall) = best(summary, None, &key, input.higher_is_better) else {
+        let Some(overall) = best_candidate(summary, None, &key, input.higher_is_better) else {
             findings.push(format!("{prefix}no contestant that passed measured `{metric}`."));
             continue;
         };
@@ -163,7 +177,7 @@ pub fn headline_findings(input: &ReportInput<'_>) -> Vec<String> {
             if reference.is_baseline && family == Family::Baseline {
                 continue;
             }
-            let Some(entry) = best(summary, Some(family), &key, input.higher_is_better) else { continue };
+            let Some(entry) = best_candidate(summary, Some(family), &key, input.higher_is_better) else { continue };
             if entry.contestant.name == reference.entry.contestant.name {
                 continue;
             }
@@ -289,6 +303,26 @@ pub(crate) mod tests {
         }
     }
 
+    /// Statistics of one sample per process, the processes' medians as given.
+    pub(crate) fn stats_of_processes(medians: &[f64]) -> MetricStats {
+        measure::stats::summarize(&medians.iter().map(|m| vec![*m]).collect::<Vec<_>>()).unwrap()
+    }
+
+    /// A contestant that ran cleanly with `role` and statistics `stats` on metric `ms`.
+    pub(crate) fn contestant_with_role(
+        name: &str,
+        family: Family,
+        role: Role,
+        stats: MetricStats,
+    ) -> ContestantSummary {
+        ContestantSummary { role, ..contestant(name, family, Status::Ok, &[("ms", stats)]) }
+    }
+
+    /// [`fixture`] with these contestants and no phases.
+    pub(crate) fn summary_of(contestants: Vec<ContestantSummary>) -> Summary {
+        Summary { contestants, phases: Vec::new(), ..fixture() }
+    }
+
     /// Two phases, a baseline, a stream contestant and a failed blocking one.
     pub(crate) fn fixture() -> Summary {
         Summary {
@@ -347,6 +381,8 @@ pub(crate) mod tests {
             series: BTreeMap::new(),
             harness_notes: Vec::new(),
             headline_notes: Vec::new(),
+            dimensions: Vec::new(),
+            trade_off_metrics: Vec::new(),
         }
     }
 
@@ -358,8 +394,10 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn overlapping_intervals_are_noise() {
-        assert!(compare(&stats(21.0, 6.0), &stats(10.0, 6.0), 0.2).unwrap().noise);
+    fn overlapping_process_medians_are_noise() {
+        let a = stats_of_processes(&[21.0, 9.0, 25.0]);
+        let b = stats_of_processes(&[10.0, 12.0, 8.0]);
+        assert!(compare(&a, &b, 0.2).unwrap().noise, "one process of a lies among b's");
     }
 
     #[test]

@@ -6,7 +6,7 @@
 use measure::record::Status;
 use measure::summary::{ClaimResult, Family, MetricStats, Verdict};
 
-use crate::analysis::{best, compare, metric_key, phase_words, phases, FAMILY_ORDER};
+use crate::analysis::{best, best_candidate, compare, metric_key, phase_words, phases, Entry, FAMILY_ORDER};
 use crate::format;
 use crate::table::{Align, Table};
 use crate::ReportInput;
@@ -30,8 +30,12 @@ pub struct FamilyBest {
 pub struct PhaseWinners {
     /// The phase, or `None` when the scenario has no sweep.
     pub phase: Option<String>,
-    /// Best per family, in the order [`FAMILY_ORDER`] gives (baseline, stream, blocking, coroutine).
+    /// Best candidate per family (the best baseline for [`Family::Baseline`]), in the order [`FAMILY_ORDER`]
+    /// gives (baseline, stream, blocking, coroutine).
     pub best: Vec<FamilyBest>,
+    /// The pick: the best candidate and every candidate within noise of it, best first (empty when no
+    /// candidate measured the metric).
+    pub pick: Vec<FamilyBest>,
 }
 
 impl PhaseWinners {
@@ -73,6 +77,12 @@ impl IndexEntry {
     /// The entry for the report rendered from `input`, at `<scenario>.md`.
     pub fn from_input(input: &ReportInput<'_>) -> Self {
         let summary = input.summary;
+        let as_best = |e: Entry<'_>| FamilyBest {
+            family: e.contestant.family,
+            name: e.contestant.name.clone(),
+            stats: e.stats.clone(),
+        };
+        let answers = crate::answer::phase_answers(summary, input.headline_metric, input.higher_is_better, &[]);
         let winners = phases(summary)
             .into_iter()
             .map(|phase| {
@@ -80,14 +90,20 @@ impl IndexEntry {
                 let best = FAMILY_ORDER
                     .into_iter()
                     .filter_map(|family| {
-                        best(summary, Some(family), &key, input.higher_is_better).map(|e| FamilyBest {
-                            family,
-                            name: e.contestant.name.clone(),
-                            stats: e.stats.clone(),
-                        })
+                        let entry = if family == Family::Baseline {
+                            best(summary, Some(family), &key, input.higher_is_better)
+                        } else {
+                            best_candidate(summary, Some(family), &key, input.higher_is_better)
+                        };
+                        entry.map(as_best)
                     })
                     .collect();
-                PhaseWinners { phase: phase.map(str::to_string), best }
+                let pick = answers
+                    .iter()
+                    .find(|a| a.phase == phase)
+                    .map(|a| a.picks.iter().copied().map(as_best).collect())
+                    .unwrap_or_default();
+                PhaseWinners { phase: phase.map(str::to_string), best, pick }
             })
             .collect();
         let failed = summary.contestants.iter().any(|c| matches!(c.status, Status::Failed | Status::Timeout));
@@ -189,7 +205,7 @@ fn decision_row(entry: &IndexEntry, winners: &PhaseWinners, tally: Tally, first:
     let best_among = |families: &[Family]| -> Option<&FamilyBest> {
         winners.best.iter().filter(|b| families.contains(&b.family)).reduce(|a, b| if better_of(a, b) { b } else { a })
     };
-    let pick = best_among(&[Family::Stream, Family::Blocking, Family::Coroutine])?;
+    let pick = winners.pick.first()?;
     let title = entry.title.trim();
     let situation = match (&winners.phase, first) {
         (Some(phase), true) => format!("{title} — {}", phase_words(phase)),
@@ -197,6 +213,9 @@ fn decision_row(entry: &IndexEntry, winners: &PhaseWinners, tally: Tally, first:
         (None, _) => title.to_string(),
     };
     let mut evidence = format!("{} `{}`", format::number(pick.stats.median), entry.metric);
+    if winners.pick.len() > 1 {
+        evidence.push_str(&format!("; the {} picks are within noise of each other", winners.pick.len()));
+    }
     // The other side of the question: the best blocking contestant against a stream pick, the best stream one
     // against a blocking pick, and the better of the two against a coroutine pick.
     let rival = match pick.family {
@@ -222,11 +241,21 @@ fn decision_row(entry: &IndexEntry, winners: &PhaseWinners, tally: Tally, first:
     evidence.push('.');
     Some([
         fit(situation),
-        fit(format!("`{}` ({})", pick.name, pick.family.as_str())),
+        fit(pick_cell(&winners.pick)),
         fit(evidence),
         if first { tally.describe() } else { String::new() },
         format!("[{}]({})", entry.scenario, entry.report_path),
     ])
+}
+
+/// The "use" cell: `` `x` (stream) ``, or `` any of `x` (stream), `y` (blocking) `` when candidates tie.
+fn pick_cell(pick: &[FamilyBest]) -> String {
+    let names: Vec<String> = pick.iter().map(|p| format!("`{}` ({})", p.name, p.family.as_str())).collect();
+    if names.len() == 1 {
+        names.join("")
+    } else {
+        format!("any of {}", names.join(", "))
+    }
 }
 
 /// `20.6× the baseline`, with ` (noise)` after it when within noise.
@@ -313,10 +342,11 @@ pub fn render_index(entries: &[IndexEntry]) -> String {
 
     out.push_str("## What to use\n\n");
     out.push_str(
-        "Per situation (and sweep level), the contestant with the best median on the scenario's headline metric \
-         that is not a baseline; the evidence gives its figure, how the best of the other families compares \
-         (`(noise)`: the 99.9% intervals overlap or the ratio is within the noise threshold), and its cost over \
-         the baseline.\n\n",
+        "Per situation (and sweep level), the candidate (a contestant a user could adopt: no pathology, trap, \
+         floor or reference) with the best median on the scenario's headline metric, with every candidate within \
+         noise of it (\"any of\"); the evidence gives its figure, how the best candidate of another family \
+         compares (`(noise)`: the process-median ranges overlap or the ratio is within the noise threshold), and \
+         its cost over the baseline.\n\n",
     );
     let mut decisions = Table::new(&[
         ("your situation", Align::Left),
@@ -368,7 +398,9 @@ pub fn render_index(entries: &[IndexEntry]) -> String {
     for entry in entries.iter().filter(|e| !e.claims.is_empty()) {
         out.push_str(&format!("\n### [{}]({})\n\n", entry.title, entry.report_path));
         for claim in &entry.claims {
-            out.push_str(&format!("- **{}**: {}\n", claim.verdict.as_str(), claim.text));
+            let p = measure::judge::p_label(claim.p);
+            let p = if p.is_empty() { String::new() } else { format!(" ({p})") };
+            out.push_str(&format!("- **{}**{p}: {}\n", claim.verdict.as_str(), claim.text));
         }
     }
     out
@@ -431,6 +463,7 @@ mod tests {
                         best(Family::Stream, "stream-tokio", 40.0),
                         best(Family::Blocking, "blocking-crossbeam", 10.0),
                     ],
+                    pick: vec![best(Family::Blocking, "blocking-crossbeam", 10.0)],
                 },
                 PhaseWinners {
                     phase: Some("capacity_256".to_string()),
@@ -439,6 +472,10 @@ mod tests {
                         best(Family::Stream, "stream-tokio-batched", 2.0),
                         best(Family::Blocking, "blocking-crossbeam-batched", 2.05),
                         best(Family::Coroutine, "coroutine-may", 30.0),
+                    ],
+                    pick: vec![
+                        best(Family::Stream, "stream-tokio-batched", 2.0),
+                        best(Family::Blocking, "blocking-crossbeam-batched", 2.05),
                     ],
                 },
             ],
@@ -462,7 +499,7 @@ mod tests {
         let text = render_index(&[entry("handoff", &[Verdict::Holds, Verdict::Fails])]);
         assert!(text.starts_with("# Streams vs blocking: which should I use?"));
         assert!(
-            text.contains("| The handoff scenario: what it measures — capacity 1 | `blocking-crossbeam` (blocking) |"),
+            text.contains("| The handoff scenario: what it measures — capacity 1 | `blocking-crossbeam` (blocking) "),
             "{text}"
         );
         assert!(text.contains("| ↳ capacity 256 "), "later levels do not repeat the title: {text}");
@@ -470,8 +507,11 @@ mod tests {
             text.contains("| 10.0 `ms_per_million`; best stream `stream-tokio` is 4.00× worse; 10.0× the baseline. "),
             "{text}"
         );
-        // At capacity 256 the stream pair wins, by a margin within noise.
-        assert!(text.contains("`stream-tokio-batched` (stream)"), "{text}");
+        // At capacity 256 the stream and blocking pairs tie within noise: either may be used.
+        assert!(
+            text.contains("any of `stream-tokio-batched` (stream), `blocking-crossbeam-batched` (blocking)"),
+            "{text}"
+        );
         assert!(text.contains("best blocking `blocking-crossbeam-batched` is 1.02× worse (noise)"), "{text}");
         assert!(text.contains("| 1 hold, 1 fail, 0 inconclusive | [handoff](handoff.md) |"), "{text}");
         let tallies = text.lines().filter(|l| l.starts_with('|') && l.contains("1 hold, 1 fail")).count();

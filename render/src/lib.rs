@@ -21,6 +21,8 @@
 //!     series: Default::default(),
 //!     harness_notes: Vec::new(),
 //!     headline_notes: Vec::new(),
+//!     dimensions: Vec::new(),
+//!     trade_off_metrics: Vec::new(),
 //! };
 //! let rendered = render(&input);
 //! assert!(rendered.files.iter().any(|f| f.path.ends_with(".md")));
@@ -31,10 +33,11 @@
 use std::collections::BTreeMap;
 
 use measure::record::Series;
-use measure::scenario::ChartSpec;
+use measure::scenario::{ChartSpec, Dimension};
 use measure::summary::Summary;
 
 mod analysis;
+mod answer;
 pub mod format;
 pub mod index;
 pub mod json;
@@ -73,6 +76,10 @@ pub struct ReportInput<'a> {
     pub harness_notes: Vec<String>,
     /// The scenario's own headline findings, one markdown sentence each, shown after the generic ones.
     pub headline_notes: Vec<String>,
+    /// The choices a reader makes between contestants ([`measure::scenario::Scenario::dimensions`]), for the answer.
+    pub dimensions: Vec<Dimension>,
+    /// Further metrics the answer weighs the pick on, each with whether higher is better.
+    pub trade_off_metrics: Vec<(&'a str, bool)>,
 }
 
 /// One file of a report: where it goes and what it holds.

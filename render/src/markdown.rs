@@ -7,9 +7,10 @@
 use std::fmt::Write as _;
 
 use measure::record::Status;
-use measure::summary::{ContestantSummary, Family, Summary, Verdict};
+use measure::summary::{ContestantSummary, Role, Summary, Verdict};
 
-use crate::analysis::{self, compare, metric_key, phase_words, phases, reference, Entry};
+use crate::analysis::{self, compare, metric_key, phase_words, phases, reference};
+use crate::answer::PhaseAnswer;
 use crate::format::{self, percent};
 use crate::table::{Align, Table};
 use crate::ReportInput;
@@ -64,172 +65,187 @@ fn collapsible(out: &mut String, title: &str, body: &str) {
     let _ = write!(out, "<details>\n<summary>{title}</summary>\n\n{}\n\n</details>\n\n", body.trim_end());
 }
 
-/// The best of `entries` on the headline metric (lowest, or highest when higher is better); ties go to the
-/// first.
-fn best_of<'s>(input: &ReportInput<'_>, entries: impl Iterator<Item = Entry<'s>>) -> Option<Entry<'s>> {
-    entries.reduce(|a, b| {
-        let better =
-            if input.higher_is_better { b.stats.median > a.stats.median } else { b.stats.median < a.stats.median };
-        if better {
-            b
-        } else {
-            a
-        }
-    })
-}
-
-/// Who leads between the best of `a` and the best of `b` and by what factor between their medians, such as
-/// `blocking ahead by 2.10×` or `stream ahead by 1.05× (noise)`, with the leader when the lead is beyond noise
-/// (`None` within noise). `None` altogether where no ratio means anything.
-fn lead(input: &ReportInput<'_>, a: (Family, Entry<'_>), b: (Family, Entry<'_>)) -> Option<(String, Option<Family>)> {
-    let ratio = compare(a.1.stats, b.1.stats, input.summary.method.noise_threshold)?;
-    let factor = if ratio.value >= 1.0 { ratio.value } else { 1.0 / ratio.value };
-    let a_ahead = if input.higher_is_better { ratio.value > 1.0 } else { ratio.value < 1.0 };
-    let leader = if a_ahead { a.0 } else { b.0 };
-    let noise = if ratio.noise { " (noise)" } else { "" };
-    let text = format!("{} ahead by {}{noise}", leader.as_str(), format::ratio(factor));
-    Some((text, (!ratio.noise).then_some(leader)))
-}
-
 /// `capacity 256: ` or empty without phases.
 fn phase_label(phase: Option<&str>) -> String {
     phase.map(|p| format!("{}: ", phase_words(p))).unwrap_or_default()
 }
 
-/// A phase (`None` without a sweep) and a median at it.
-type PhaseValue<'a> = (Option<&'a str>, f64);
+/// `at capacity 256` or empty without phases.
+fn at_phase(phase: Option<&str>) -> String {
+    phase.map(|p| format!(" at {}", phase_words(p))).unwrap_or_default()
+}
 
-/// The opening answer, a few bullets computed from this run alone: what to use (the best contestant that is
-/// not a baseline, per phase, grouped by contestant), how the best stream compares with the best blocking
-/// contestant (and the best coroutine, where one ran), what the pick costs over the baseline, a warning when
-/// no comparison is beyond noise, the claims' tally, then the scenario's own findings. A bullet whose numbers
-/// are missing is left out.
+/// The pick of one phase in words: `` `x` (stream) `` or `` any of `x` (stream), `y` (blocking) ``.
+fn pick_words(answer: &PhaseAnswer<'_>) -> String {
+    let names: Vec<String> =
+        answer.picks.iter().map(|e| format!("`{}` ({})", e.contestant.name, e.contestant.family.as_str())).collect();
+    if names.len() == 1 {
+        names.join("")
+    } else {
+        format!("any of {}", names.join(", "))
+    }
+}
+
+/// A pathology or trap in the answer: its name, its role, and per phase its factor against the pick with
+/// whether that is beyond noise.
+type AvoidRow = (String, String, Vec<(f64, bool)>);
+
+/// The opening answer, computed from this run alone (see [`crate::answer`]): what to use (the best candidate
+/// per phase, with every candidate within noise of it), which of the reader's choices change the result beyond
+/// noise, the trade-offs the pick makes, what the pathologies and traps cost, the cost over the floor, a
+/// warning when no comparison is beyond noise, the claims' tally, then the scenario's own findings.
 fn answer(input: &ReportInput<'_>) -> String {
     let summary = input.summary;
     let metric = input.headline_metric;
+    let threshold = summary.method.noise_threshold;
+    let answers = crate::answer::phase_answers(summary, metric, input.higher_is_better, &input.trade_off_metrics);
+    if answers.is_empty() {
+        return format!(
+            "_No candidate (a contestant a user could adopt) passed and measured `{metric}`: nothing to recommend._"
+        );
+    }
     let best_word = if input.higher_is_better { "highest" } else { "lowest" };
     let mut lines: Vec<String> = Vec::new();
-    let mut picks: Vec<(Option<&str>, Entry<'_>)> = Vec::new();
-    let mut versus: Vec<String> = Vec::new();
-    let mut leaders: Vec<Option<Family>> = Vec::new();
-    let mut coroutine: Vec<String> = Vec::new();
-    let mut over_baseline: Vec<String> = Vec::new();
-    let mut baseline_name: Option<&str> = None;
-    // Comparisons made, and how many of them were beyond noise.
-    let (mut compared, mut clear) = (0usize, 0usize);
-    for phase in phases(summary) {
-        let key = metric_key(phase, metric);
-        let family_best = |family| analysis::best(summary, Some(family), &key, input.higher_is_better);
-        let candidates = [Family::Stream, Family::Blocking, Family::Coroutine].into_iter().filter_map(&family_best);
-        let Some(pick) = best_of(input, candidates) else { continue };
-        picks.push((phase, pick));
-        let blocking = family_best(Family::Blocking);
-        if let (Some(s), Some(b)) = (family_best(Family::Stream), blocking) {
-            if let Some((text, leader)) = lead(input, (Family::Stream, s), (Family::Blocking, b)) {
-                versus.push(format!("{}{text}", phase_label(phase)));
-                leaders.push(leader);
-                compared += 1;
-                clear += usize::from(leader.is_some());
-            }
-        }
-        if let (Some(c), Some(b)) = (family_best(Family::Coroutine), blocking) {
-            if let Some((text, leader)) = lead(input, (Family::Coroutine, c), (Family::Blocking, b)) {
-                let at = phase.map(|p| format!("{} ", phase_words(p))).unwrap_or_default();
-                coroutine.push(format!("{at}(`{}`): {text}", c.contestant.name));
-                compared += 1;
-                clear += usize::from(leader.is_some());
-            }
-        }
-        if let Some(baseline) = family_best(Family::Baseline) {
-            if let Some(ratio) = compare(pick.stats, baseline.stats, summary.method.noise_threshold) {
-                over_baseline.push(format!("{}{}", phase_label(phase), ratio.label()));
-                baseline_name.get_or_insert(baseline.contestant.name.as_str());
-                compared += 1;
-                clear += usize::from(!ratio.noise);
-            }
+    // Group phases by the same pick (the same set of names), in order of first appearance.
+    let mut groups: Vec<(String, Vec<&PhaseAnswer<'_>>)> = Vec::new();
+    for a in &answers {
+        let words = pick_words(a);
+        match groups.iter_mut().find(|(w, _)| *w == words) {
+            Some((_, phases)) => phases.push(a),
+            None => groups.push((words, vec![a])),
         }
     }
-    if picks.is_empty() {
-        return format!("_No contestant that is not a baseline passed and measured `{metric}`: nothing to recommend._");
-    }
-    // Group the phases by the contestant that wins them, in order of first win.
-    let mut groups: Vec<(Entry<'_>, Vec<PhaseValue<'_>>)> = Vec::new();
-    for (phase, pick) in &picks {
-        match groups.iter_mut().find(|(e, _)| e.contestant.name == pick.contestant.name) {
-            Some((_, wins)) => wins.push((*phase, pick.stats.median)),
-            None => groups.push((*pick, vec![(*phase, pick.stats.median)])),
-        }
-    }
-    let values = |wins: &[PhaseValue<'_>]| {
-        let values: Vec<String> =
-            wins.iter().map(|(p, v)| format!("{}{}", phase_label(*p), format::number(*v))).collect();
-        values.join(", ")
+    let values = |phases: &[&PhaseAnswer<'_>]| {
+        phases
+            .iter()
+            .map(|a| format!("{}{}", phase_label(a.phase), format::number(a.pick().stats.median)))
+            .collect::<Vec<_>>()
+            .join(", ")
     };
-    if let [(entry, wins)] = groups.as_slice() {
-        let where_ = if picks.len() > 1 { " at every level of the sweep" } else { "" };
+    let tie_note =
+        "within noise of each other: their process-median ranges overlap or differ by less than the noise threshold";
+    if let [(words, phases)] = groups.as_slice() {
+        let where_ = if answers.len() > 1 { " at every level of the sweep" } else { "" };
+        let tie = if phases[0].is_tie() { format!(", {tie_note}") } else { String::new() };
         lines.push(format!(
-            "**Use `{}`** ({}): the {best_word} `{metric}` of every contestant that is not a baseline{where_} ({}).",
-            entry.contestant.name,
-            entry.contestant.family.as_str(),
-            values(wins)
+            "**Use {words}**: the {best_word} `{metric}` among the candidates{where_} ({}){tie}.",
+            values(phases)
         ));
     } else {
-        let each: Vec<String> = groups
-            .iter()
-            .map(|(entry, wins)| {
-                format!("`{}` ({}; {})", entry.contestant.name, entry.contestant.family.as_str(), values(wins))
-            })
-            .collect();
+        let each: Vec<String> = groups.iter().map(|(words, phases)| format!("{words} ({})", values(phases))).collect();
+        let tie =
+            if answers.iter().any(PhaseAnswer::is_tie) { format!(" (\"any of\": {tie_note})") } else { String::new() };
         lines.push(format!(
-            "**What to use depends on the level**: the {best_word} `{metric}` that is not a baseline comes from {}.",
+            "**What to use depends on the level**: the {best_word} `{metric}` among the candidates comes from {}{tie}.",
             each.join("; ")
         ));
     }
-    if !versus.is_empty() {
-        let count = |f: Option<Family>| leaders.iter().filter(|l| **l == f).count();
-        let tally = if leaders.len() > 1 && leaders.iter().any(Option::is_some) {
-            format!(
-                " (streams ahead at {}, blocking at {}, within noise at {} of {})",
-                count(Some(Family::Stream)),
-                count(Some(Family::Blocking)),
-                count(None),
-                leaders.len()
-            )
+    // Which choices matter.
+    let findings = crate::answer::dimension_findings(summary, metric, input.higher_is_better, &input.dimensions);
+    let (mut compared, mut clear) = (0usize, 0usize);
+    for finding in &findings {
+        compared += finding.comparisons;
+        clear += finding.beyond_noise;
+        if let Some((phase, winner, winner_level, loser, loser_level, factor)) = &finding.largest {
+            let word = if input.higher_is_better { "higher" } else { "lower" };
+            lines.push(format!(
+                "**The {} matters**: {} of {} comparisons of its choices, everything else equal, are beyond noise; \
+                 the largest{}: `{winner}` ({winner_level}) has {} {word} `{metric}` than `{loser}` ({loser_level}).",
+                finding.name,
+                finding.beyond_noise,
+                finding.comparisons,
+                at_phase(phase.as_deref()),
+                format::ratio(*factor),
+            ));
         } else {
-            String::new()
-        };
-        lines.push(format!("**Best stream against best blocking**{tally}: {}.", versus.join("; ")));
+            lines.push(format!(
+                "**The {} does not change the result**: every one of its {} comparisons, everything else equal, is \
+                 within noise.",
+                finding.name, finding.comparisons
+            ));
+        }
     }
-    if !coroutine.is_empty() {
-        lines.push(format!("**Best coroutine against best blocking**: {}.", coroutine.join("; ")));
+    // Trade-offs of the pick.
+    for a in &answers {
+        for (other_metric, who, theirs, pick) in &a.trade_offs {
+            lines.push(format!(
+                "**Trade-off**{}: on `{other_metric}`, `{}` ({}) beats the pick beyond noise: {} against {} for `{}`.",
+                at_phase(a.phase),
+                who.name,
+                who.family.as_str(),
+                format::number(*theirs),
+                format::number(*pick),
+                a.pick().contestant.name
+            ));
+        }
     }
-    if let (false, Some(name)) = (over_baseline.is_empty(), baseline_name) {
+    // What to avoid: pathologies and traps, their factor against the pick (its range over phases).
+    let mut avoid: Vec<AvoidRow> = Vec::new();
+    for a in &answers {
+        for (entry, ratio, beyond) in &a.avoid {
+            let factor = if input.higher_is_better { 1.0 / ratio } else { *ratio };
+            match avoid.iter_mut().find(|(n, _, _)| *n == entry.contestant.name) {
+                Some((_, _, factors)) => factors.push((factor, *beyond)),
+                None => avoid.push((
+                    entry.contestant.name.clone(),
+                    entry.contestant.role.as_str().to_string(),
+                    vec![(factor, *beyond)],
+                )),
+            }
+        }
+    }
+    if !avoid.is_empty() {
+        let each: Vec<String> = avoid
+            .iter()
+            .map(|(name, role, factors)| {
+                let low = factors.iter().map(|f| f.0).fold(f64::INFINITY, f64::min);
+                let high = factors.iter().map(|f| f.0).fold(f64::NEG_INFINITY, f64::max);
+                let range = if (high - low).abs() <= low.abs() * 1e-9 {
+                    format::ratio(low)
+                } else {
+                    format!("{}–{}", format::ratio(low), format::ratio(high))
+                };
+                let noise = if factors.iter().all(|f| !f.1) { " (within noise)" } else { "" };
+                format!("`{name}` ({role}) {range} the pick's cost{noise}")
+            })
+            .collect();
         lines.push(format!(
-            "**Cost over the baseline** (`{name}`, the floor), the pick's `{metric}` as a multiple of the \
-             baseline's: {}.",
-            over_baseline.join(", ")
+            "**Shown as what it costs, never picked**: {} (as a multiple of the pick's `{metric}`{}).",
+            each.join("; "),
+            if input.higher_is_better { ", inverted so that above 1 is worse" } else { "" }
+        ));
+    }
+    let floors: Vec<String> = answers
+        .iter()
+        .filter_map(|a| {
+            let (floor, ratio, beyond) = a.floor?;
+            compared += 1;
+            clear += usize::from(beyond);
+            let noise = if beyond { "" } else { " (noise)" };
+            Some(format!("{}{} `{}`{noise}", phase_label(a.phase), format::ratio(ratio), floor.contestant.name))
+        })
+        .collect();
+    if !floors.is_empty() {
+        lines.push(format!(
+            "**Cost over the floor**, the pick's `{metric}` as a multiple of the baseline's: {}.",
+            floors.join(", ")
         ));
     }
     if compared > 0 && clear == 0 {
         let forks = summary.method.forks;
         let why = if (forks as usize) < measure::stats::MIN_PROCESSES {
             format!(
-                "with {forks} process{} per contestant there is no interval, so no difference is told from noise",
+                "with {forks} process{} per contestant no difference is told from noise",
                 if forks == 1 { "" } else { "es" }
             )
         } else {
             format!(
-                "the 99.9% intervals of the per-process medians overlap ({forks} processes each); see _Spread across \
-                 processes_ under Details"
+                "the process-median ranges overlap or differ by less than {} ({forks} processes each); see _Spread \
+                 across processes_ under Details",
+                percent(threshold)
             )
         };
         lines.push(format!("⚠️ **None of these {compared} comparisons is beyond noise**: {why}."));
-    } else if compared > 1 && clear < compared {
-        lines.push(format!(
-            "Beyond noise: {clear} of these {compared} comparisons; `(noise)` marks the rest (the 99.9% \
-             intervals of the per-process medians overlap, or the ratio is within {} of 1).",
-            percent(summary.method.noise_threshold)
-        ));
     }
     if !summary.claims.is_empty() {
         let count = |v: Verdict| summary.claims.iter().filter(|c| c.verdict == v).count();
@@ -252,7 +268,8 @@ fn headline(input: &ReportInput<'_>) -> String {
     let findings = analysis::headline_findings(input);
     let direction = if input.higher_is_better { "higher is better" } else { "lower is better" };
     let mut out = format!(
-        "On `{}` ({direction}); a ratio is marked (noise) when the 99.9% intervals overlap or it is within {} of 1.\n\n",
+        "On `{}` ({direction}), among candidates; a ratio is marked (noise) when the process-median ranges overlap \
+         or it is within {} of 1.\n\n",
         input.headline_metric,
         percent(input.summary.method.noise_threshold),
     );
@@ -339,10 +356,16 @@ fn method(summary: &Summary) -> String {
     }
     out.push_str(
         "\nThe process is the unit of evidence: each fork is a fresh process, and repetitions inside one process \
-         agree far more than separate processes do. Median and min–max span every measured iteration; `ci999` is \
-         the half-width of the 99.9% Student-t confidence interval of the mean of the per-process medians, and \
-         with fewer than 3 processes there is no interval and every claim is inconclusive. Processes and \
-         iterations beyond Tukey's fences (1.5 interquartile ranges) are flagged, never dropped.\n",
+         agree far more than separate processes do. Median and min–max span every measured iteration. A claim \
+         holds when every process median of one side is on the claimed side of every process median of the other \
+         (and fails when every pairing is on the other side); its p is exact (Mann–Whitney at U = 0: 0.05 at \
+         3 + 3 processes, 0.004 at 5 + 5; a sign test, 2^-k, against a fixed value). Two results are within noise \
+         when their process-median ranges overlap or their ratio is within the noise threshold of 1; with fewer \
+         than 3 processes nothing is told from noise and every claim is inconclusive. Intervals shown are 95% \
+         hierarchical bootstrap intervals (processes resampled, then iterations within them, 1,000 resamples, a \
+         fixed seed); the JSON's `ci999` (a 99.9% Student-t half-width over process medians) is kept for the \
+         contract and decides nothing. Processes and iterations beyond Tukey's fences (1.5 interquartile ranges) \
+         are flagged, never dropped.\n",
     );
     out
 }
@@ -393,7 +416,7 @@ fn or_unknown(text: &str) -> String {
     }
 }
 
-/// How many of the scenario's table metrics get the full `median (min–max) ±ci999` cell; the rest are shown as
+/// How many of the scenario's table metrics get the full `median (min–max)` cell; the rest are shown as
 /// medians in a second table, so neither table is too wide to read.
 const FULL_STAT_METRICS: usize = 3;
 
@@ -402,10 +425,11 @@ fn results(input: &ReportInput<'_>) -> String {
     let threshold = summary.method.noise_threshold;
     let (full, brief) = input.table_metrics.split_at(FULL_STAT_METRICS.min(input.table_metrics.len()));
     let mut out = format!(
-        "Each cell of the first table is `median (min–max) ±ci999`: median and range over every measured \
-         iteration of every fork, `ci999` over the per-process medians (`no interval` with fewer than 3 processes); \
-         its last column is the ratio of medians on `{}` against the best baseline. The second table gives \
-         medians of the other metrics.\n",
+        "Each cell of the first table is `median (min–max)` over every measured iteration of every fork; the \
+         last column is the ratio of medians on `{}` against the best baseline with its 95% bootstrap interval in \
+         brackets (none with fewer than 3 processes), `(noise)` when the process-median ranges overlap or the \
+         ratio is within the noise threshold. A role other than candidate follows the family: only candidates are \
+         ever recommended. The second table gives medians of the other metrics.\n",
         input.headline_metric
     );
     for phase in phases(summary) {
@@ -434,7 +458,11 @@ fn results(input: &ReportInput<'_>) -> String {
             None => missing.push((metric.to_string(), vec![format!("`{name}`")])),
         };
         for c in &summary.contestants {
-            let mut row = vec![format!("`{}`", c.name), c.family.as_str().to_string()];
+            let family = match c.role {
+                Role::Candidate => c.family.as_str().to_string(),
+                role => format!("{} ({})", c.family.as_str(), role.as_str()),
+            };
+            let mut row = vec![format!("`{}`", c.name), family];
             if c.status != Status::Ok {
                 row.push(status_cell(c));
                 table.row(&row);
@@ -448,14 +476,10 @@ fn results(input: &ReportInput<'_>) -> String {
             for metric in full {
                 match c.metrics.get(&metric_key(phase, metric)) {
                     Some(s) => row.push(format!(
-                        "{} ({}–{}) {}",
+                        "{} ({}–{})",
                         format::number(s.median),
                         format::number(s.min),
                         format::number(s.max),
-                        match s.interval() {
-                            Some(_) => format!("±{}", format::half_width(s.ci999, s.median)),
-                            None => "no interval".to_string(),
-                        }
                     )),
                     None => {
                         row.push("—".to_string());
@@ -465,9 +489,18 @@ fn results(input: &ReportInput<'_>) -> String {
             }
             let ratio = match (&reference, c.metrics.get(&headline_key)) {
                 (Some(r), _) if r.entry.contestant.name == c.name => "1.00× (ref)".to_string(),
-                (Some(r), Some(s)) => {
-                    compare(s, r.entry.stats, threshold).map(|ratio| ratio.label()).unwrap_or_else(|| "—".to_string())
-                }
+                (Some(r), Some(s)) => compare(s, r.entry.stats, threshold)
+                    .map(|ratio| match measure::stats::ratio_ci95(s, r.entry.stats) {
+                        Some((low, high)) => format!(
+                            "{} [{}–{}]{}",
+                            format::ratio(ratio.value),
+                            format::number(low),
+                            format::number(high),
+                            if ratio.noise { " (noise)" } else { "" }
+                        ),
+                        None => ratio.label(),
+                    })
+                    .unwrap_or_else(|| "—".to_string()),
                 _ => "—".to_string(),
             };
             row.push(ratio);
@@ -632,7 +665,9 @@ fn claims(summary: &Summary) -> String {
     }
     let mut out = String::new();
     for (i, claim) in summary.claims.iter().enumerate() {
-        let _ = writeln!(out, "{}. **{}**: {}", i + 1, claim.verdict.as_str(), claim.text);
+        let p = measure::judge::p_label(claim.p);
+        let p = if p.is_empty() { String::new() } else { format!(" ({p})") };
+        let _ = writeln!(out, "{}. **{}**{p}: {}", i + 1, claim.verdict.as_str(), claim.text);
     }
     let mut numbers = String::new();
     for (i, claim) in summary.claims.iter().enumerate() {
@@ -640,8 +675,8 @@ fn claims(summary: &Summary) -> String {
         if !claim.metric.is_empty() {
             let _ = write!(
                 numbers,
-                "<br>_Judged on `{}` ({}), from {}._",
-                claim.metric, claim.metric_definition, claim.judged_on
+                "<br>_Judged on `{}` ({}), from {}; rule: {}._",
+                claim.metric, claim.metric_definition, claim.judged_on, claim.rule
             );
         }
         numbers.push('\n');

@@ -1022,6 +1022,8 @@ mod tests {
             series: BTreeMap::new(),
             harness_notes: Vec::new(),
             headline_notes: Vec::new(),
+            dimensions: Vec::new(),
+            trade_off_metrics: Vec::new(),
         }
     }
 

@@ -75,10 +75,13 @@ fn the_report_opens_with_an_answer_computed_from_the_run() {
     let status = markdown.find("**Status:**").unwrap();
     assert!(status < markdown.find("## Answer").unwrap());
     assert!(markdown.find("## Answer").unwrap() < markdown.find("## Question").unwrap());
-    assert!(answer(&markdown).contains("**Use `stream-map`** (stream)"), "{markdown}");
-    assert!(answer(&markdown).contains("work 0: 2.10×, work 64: 1.05× (noise)"), "{markdown}");
-    // No stream-against-blocking line: the blocking contestant failed, so there is nothing to compare.
-    assert!(!answer(&markdown).contains("Best stream against best blocking"), "{markdown}");
+    assert!(answer(&markdown).contains("**Use `stream-map` (stream)**"), "{markdown}");
+    assert!(
+        answer(&markdown).contains("work 0: 2.10× `baseline-loop`, work 64: 1.05× `baseline-loop` (noise)"),
+        "{markdown}"
+    );
+    // No family line: the blocking contestant failed, so there is nothing to compare.
+    assert!(!answer(&markdown).contains("**The family"), "{markdown}");
 
     // Make the blocking contestant pass with the stream's numbers halved: it becomes the pick, and the
     // comparison appears.
@@ -99,8 +102,12 @@ fn the_report_opens_with_an_answer_computed_from_the_run() {
     }
     let markdown = reports::markdown::render_markdown(&common::input(&summary));
     let text = answer(&markdown);
-    assert!(text.contains("**Use `blocking-crossbeam`** (blocking)"), "{text}");
-    assert!(text.contains("work 0: blocking ahead by 2.00×"), "{text}");
+    assert!(text.contains("**Use `blocking-crossbeam` (blocking)**"), "{text}");
+    assert!(text.contains("**The family matters**: 2 of 2 comparisons"), "{text}");
+    assert!(
+        text.contains("`blocking-crossbeam` (blocking) has 2.00× lower `ms_per_million` than `stream-map` (stream)"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -131,7 +138,7 @@ fn an_answer_from_one_process_says_no_difference_is_told_from_noise() {
     let text = answer(&markdown);
     assert!(
         text.contains(
-            "**None of these 2 comparisons is beyond noise**: with 1 process per contestant there is no interval"
+            "**None of these 2 comparisons is beyond noise**: with 1 process per contestant no difference is told from noise"
         ),
         "{text}"
     );

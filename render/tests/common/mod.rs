@@ -5,9 +5,9 @@
 use std::collections::BTreeMap;
 
 use measure::record::{Series, Status};
-use measure::scenario::{ChartKind, ChartSpec};
+use measure::scenario::{ChartKind, ChartSpec, Dimension};
 use measure::summary::{
-    Check, ClaimResult, ContestantSummary, Environment, Family, Method, MetricStats, Summary, Verdict,
+    Check, ClaimResult, ContestantSummary, Environment, Family, Method, MetricStats, Role, Summary, Verdict,
 };
 use reports::ReportInput;
 
@@ -74,7 +74,7 @@ pub fn summary() -> Summary {
             ContestantSummary {
                 name: "baseline-loop".to_string(),
                 family: Family::Baseline,
-                role: Default::default(),
+                role: Role::Floor,
                 description: "A plain `for` loop over the input: no channel, no runtime.".to_string(),
                 status: Status::Ok,
                 reason: None,
@@ -198,5 +198,10 @@ pub fn input(summary: &Summary) -> ReportInput<'_> {
         series: series(),
         harness_notes: vec!["The sampler used 0.3% of one core.".to_string()],
         headline_notes: Vec::new(),
+        dimensions: vec![Dimension {
+            name: "family",
+            levels: summary.contestants.iter().map(|c| (c.name.clone(), c.family.as_str().to_string())).collect(),
+        }],
+        trade_off_metrics: Vec::new(),
     }
 }
