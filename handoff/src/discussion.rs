@@ -99,6 +99,7 @@ pub fn discussion(summary: &Summary) -> String {
         ("receive_side_factor", RECEIVE_SIDE_FACTOR.to_string()),
         ("condvar", verdict(summary, &condvar_claim()).to_string()),
         ("current_thread", CURRENT_THREAD.to_string()),
+        ("current_verdict", verdict(summary, &current_thread_claim()).to_string()),
         ("current_batched_ms", num(ms(summary, "baseline-tokio-current-thread-batched", c))),
         ("current_ms", num(ms(summary, CURRENT_THREAD, c))),
         ("bridge_ms", num(ms(summary, "stream-bridge-blocking-send", c))),
@@ -552,6 +553,25 @@ mod tests {
         assert!(!text.contains("Batching divides every per-message cost"), "{text}");
         assert!(!text.contains("cheaper per item here"), "{text}");
         assert!(text.contains("cheaper for every channel: inconclusive"), "{text}");
+        assert!(!text.contains("send batches, not items"), "the recommendation needs the verdict: {text}");
+        assert!(holds.claims.iter().any(|c| c.text.starts_with(BATCHING)));
+        assert!(discussion(&holds).contains("send batches, not items"), "and appears with it");
+    }
+
+    #[test]
+    fn the_current_thread_runtime_is_recommended_for_speed_only_when_its_claim_holds() {
+        let summary = judged(summary_with(&[]));
+        let mut holds = summary.clone();
+        let mut fails = summary;
+        for (s, v) in [(&mut holds, Verdict::Holds), (&mut fails, Verdict::Fails)] {
+            for claim in s.claims.iter_mut().filter(|c| c.text.starts_with(&current_thread_claim())) {
+                claim.verdict = v;
+            }
+        }
+        assert!(discussion(&holds).contains("run them as tasks on one current-thread runtime"));
+        let text = discussion(&fails);
+        assert!(!text.contains("run them as tasks on one current-thread runtime"), "{text}");
+        assert!(text.contains("choose it for its semantics, not for speed"), "{text}");
     }
 
     #[test]

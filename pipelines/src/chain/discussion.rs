@@ -60,6 +60,8 @@ pub fn discussion(summary: &Summary) -> String {
         "best_batched": best_batched,
         "batching_holds": verdict(summary, &format!("At work {first}, in every channel family")) == Some(Verdict::Holds),
         "batching_factor": BATCHING_FACTOR.to_string(),
+        "batching_verdict": verdict(summary, &format!("At work {first}, in every channel family"))
+            .map_or("not judged", Verdict::as_str),
         "near_loop_holds": near_loop == Some(Verdict::Holds),
         "near_loop_verdict": near_loop.map_or("not judged", Verdict::as_str),
         "near_loop_factor": NEAR_LOOP_AT_0.to_string(),
@@ -291,5 +293,22 @@ mod tests {
         assert!(!far.contains("compiles to almost a loop"), "{far}");
         assert!(far.contains("within 2× of the loop: fails"), "{far}");
         assert!(far.contains("did not stay within 2× of the loop in this run (that claim fails)"), "{far}");
+    }
+
+    #[test]
+    fn pass_batches_is_recommended_only_when_batching_holds() {
+        let mut summary = summary_with(&[(LOOP, 0, 1.0)]);
+        summary.claims = measure::judge::judge_all(&summary, &crate::chain::claims::table(&summary));
+        let prefix = format!("At work {}, in every channel family", 0);
+        let claim = summary.claims.iter_mut().find(|c| c.text.starts_with(&prefix));
+        let Some(claim) = claim else { panic!("the batching claim is in the table") };
+        claim.verdict = Verdict::Fails;
+        let text = discussion(&summary);
+        assert!(!text.contains("pass batches, not items"), "{text}");
+        assert!(text.contains("this run does not show that batching pays in every channel family"), "{text}");
+        for c in summary.claims.iter_mut().filter(|c| c.text.starts_with(&prefix)) {
+            c.verdict = Verdict::Holds;
+        }
+        assert!(discussion(&summary).contains("pass batches, not items"));
     }
 }

@@ -339,12 +339,12 @@ mod tests {
     fn the_full_run_fits_its_budget() {
         let full = BackpressureScenario.repetitions(false);
         let quick = BackpressureScenario.repetitions(true);
-        assert_eq!((full.forks, full.warmup, full.iterations, full.accounting), (3, 0, 1, 1));
+        assert_eq!((full.forks, full.warmup, full.iterations, full.accounting), (5, 0, 1, 1));
         assert_eq!((quick.forks, quick.warmup, quick.iterations, quick.accounting), (1, 0, 1, 1));
-        // 8 bounded contestants × 3 forks × (60,000 + 6,000) × 1.06 ms / 16, plus the two unbounded ones:
-        // under the 2.7-minute budget.
-        let bounded_s = 8.0 * 3.0 * 66_000.0 * 1.06e-3 / 16.0;
-        assert!(bounded_s < 130.0, "{bounded_s} s");
+        // 9 bounded contestants × 5 forks × (60,000 + 6,000) × 1.06 ms / 16, plus the two unbounded ones:
+        // well under the 6-minute budget.
+        let bounded_s = 9.0 * 5.0 * 66_000.0 * 1.06e-3 / 16.0;
+        assert!(bounded_s < 240.0, "{bounded_s} s");
     }
 
     #[test]
