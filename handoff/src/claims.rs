@@ -8,8 +8,6 @@ use measure::compare::{Basis, Relation};
 use measure::judge::{ClaimSpec, Comparison, Phase, Side};
 use measure::summary::Summary;
 
-use crate::contestants;
-use crate::job::HandoffConfig;
 use crate::HEADLINE;
 
 /// The capacity most claims are judged at: the default, where a batched channel holds `messages` batches and a
