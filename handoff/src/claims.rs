@@ -180,7 +180,7 @@ pub(crate) mod tests {
     /// bound, and a few other metrics for the discussion.
     pub(crate) fn summary_with(medians: &[(&str, u64, f64)]) -> Summary {
         let capacities = [1u64, 256];
-        let contestants = contestants::contestants()
+        let contestants = crate::contestants::contestants()
             .iter()
             .map(|c| {
                 let info = c.info();
@@ -196,7 +196,7 @@ pub(crate) mod tests {
                     metrics.insert(format!("{phase}.cores_used"), stats_of(1.25));
                     metrics.insert(format!("{phase}.ctx_switches_per_item"), stats_of(0.125));
                     metrics.insert(format!("{phase}.cpu_system_ns_per_item"), stats_of(10.0));
-                    let config = HandoffConfig { capacity: capacity as usize, batch: 256, messages: 16 };
+                    let config = crate::job::HandoffConfig { capacity: capacity as usize, batch: 256, messages: 16 };
                     if let Some(bound) = c.bound(&config) {
                         metrics.insert(format!("{phase}.max_outstanding"), stats_of(bound as f64 / 2.0));
                         metrics.insert(format!("{phase}.max_outstanding_sampled"), stats_of(bound as f64 / 4.0));
