@@ -10,7 +10,7 @@
 //! - [`server`]: the server (`lab __serve`); [`launch`]: starting and stopping it; [`affinity`]: pinning;
 //!   [`session`]: what a trial sets up.
 //! - [`wire`]: what travels; [`outcome`]: what a run hands back; [`tick`]: the scheduling probe;
-//!   [`resources`]: threads and sockets held.
+//!   [`wakeup`]: the cost of one cross-thread wake-up on this machine; [`resources`]: threads and sockets held.
 //! - [`mod@http`], [`tcp`]: the scenarios, each with its `contestants/`.
 //! - [`conformance`]: the checks every contestant passes; [`routine`]: what the harness runs.
 //! - [`discussion`]: what the numbers say beyond the tables (the claims are each scenario's `claim_table`,
@@ -30,6 +30,7 @@ pub mod server;
 pub mod session;
 pub mod tcp;
 pub mod tick;
+pub mod wakeup;
 pub mod wire;
 
 pub use error::NetworkError;

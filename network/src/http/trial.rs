@@ -80,8 +80,10 @@ impl Client for HttpClient {
     }
 
     fn metrics(&self, outcome: &Outcome, wall_s: f64) -> MetricValues {
-        let mut m = outcome.latencies.metrics("");
-        m.extend(renamed(outcome.probe.metrics(""), "probe_delay"));
+        let mut m = outcome.latencies.recorder().metrics("");
+        if let Some(probe) = &outcome.probe {
+            m.extend(renamed(probe.metrics(""), "probe_delay"));
+        }
         if wall_s > 0.0 {
             let per_sec = self.job.requests as f64 / wall_s;
             let ideal = self.job.in_flight as f64 * 1e6 / self.delay_us.max(1) as f64;
@@ -135,6 +137,8 @@ pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
         client: HttpClient { contestant, job, delay_us: params.delay_us },
         server: &session.server,
         measured_max: None,
+        wakeup: crate::wakeup::WakeUp::measure(),
+        construction: Vec::new(),
     };
     harness::run(&mut routine, request, sink);
     Ok(())

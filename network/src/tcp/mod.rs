@@ -1,6 +1,6 @@
 //! The tcp scenario: 64 persistent connections to the loopback echo server (1 ms timer per exchange), batches of
 //! 256 exchanges with one outstanding per connection, made by blocking threads, by tokio tasks with proper async
-//! I/O, and by tokio tasks making blocking socket calls — directly on 2 workers, inside `spawn_blocking`, and
+//! I/O, and by tokio tasks making blocking socket calls — directly on 1 worker, inside `spawn_blocking`, and
 //! inside `block_in_place`.
 //!
 //! - [`mod@contestants`]: the registry and every contestant.
@@ -29,17 +29,33 @@ pub struct TcpScenario;
 const BATCHES_DEFINITION: &str = "batches of 256 exchanges over 64 persistent connections completed per second, over \
                                   each timed iteration";
 
+/// What `cpu_us_per_call` measures here.
+const CPU_DEFINITION: &str = "CPU of the client (trial) process only, per exchange, over each timed iteration; the \
+                              server's CPU is apart (`server_cpu_us_per_call`)";
+
 /// Every claim, as rows the harness judges ([`measure::judge`]).
 pub fn claim_table() -> Vec<ClaimSpec> {
     vec![
+        // "Blocking calls on the workers cut throughput ≥10×" held by construction (one worker serialises 64
+        // connections' exchanges), so it is the `serialised_by_construction` check of `trap-blocking-in-task`, not
+        // a claim. The claims below could go either way.
         ClaimSpec::new(
-            "Blocking socket calls on 2 tokio workers cut TCP throughput by at least 10× against proper async I/O \
-             (batches/s of `stream-tokio-tasks` at least 10× those of `trap-blocking-in-task`).",
+            "At 64 persistent connections, tokio tasks with async I/O cost less client CPU per exchange than a \
+             thread per connection: `stream-tokio-tasks` below `blocking-threads` in client CPU µs per exchange.",
+            "cpu_us_per_call",
+            CPU_DEFINITION,
+            (Relation::AtMost, 1.0),
+            Basis::Ranges,
+            vec![Comparison::contestants("stream-tokio-tasks", "blocking-threads", Phase::Unphased)],
+        ),
+        ClaimSpec::new(
+            "A thread per connection keeps up with async I/O at 64 connections on one client core: \
+             `blocking-threads` reaches at least half the batches/s of `stream-tokio-tasks`.",
             "batches_per_sec",
             BATCHES_DEFINITION,
-            (Relation::AtLeast, 10.0),
+            (Relation::AtLeast, 0.5),
             Basis::Ranges,
-            vec![Comparison::contestants("stream-tokio-tasks", "trap-blocking-in-task", Phase::Unphased)],
+            vec![Comparison::contestants("blocking-threads", "stream-tokio-tasks", Phase::Unphased)],
         ),
         ClaimSpec::new(
             "`spawn_blocking` recovers most of it: `trap-spawn-blocking` reaches at least half the batches/s of \
@@ -66,7 +82,7 @@ impl Scenario for TcpScenario {
         "With 64 persistent connections to a real loopback echo server (its own process, a 1 ms timer per \
          exchange) and batches of 256 exchanges, one outstanding per connection, how many batches per second do \
          blocking threads, tokio tasks with async I/O, and tokio tasks that make blocking socket calls (directly \
-         on 2 workers, inside `spawn_blocking`, inside `block_in_place`) reach, what CPU does an exchange cost, \
+         on 1 worker, inside `spawn_blocking`, inside `block_in_place`) reach, what CPU does an exchange cost, \
          and how late does a 1 ms probe tick run beside them?"
     }
 
@@ -123,6 +139,9 @@ impl Scenario for TcpScenario {
             "batch_p99_us",
             "cpu_us_per_call",
             "server_cpu_us_per_call",
+            "cores_used",
+            "ctx_switches_per_item",
+            "wakeup_p50_us",
             "probe_delay_p50_us",
             "probe_delay_p99_us",
             "max_outstanding",

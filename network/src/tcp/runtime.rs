@@ -15,11 +15,12 @@ use tokio::sync::Barrier;
 use super::contestants::{trap_block_in_place, trap_blocking_in_task, trap_spawn_blocking};
 use super::exchange::{self, record, TcpJob};
 use crate::error::NetworkError;
-use crate::outcome::Outcome;
+use crate::outcome::{micros_since, Outcome, Times};
 use crate::tick;
 
-/// Worker threads of every tokio runtime in the network scenarios.
-pub const WORKERS: usize = 2;
+/// Worker threads of every tokio runtime in the network scenarios: one per client core
+/// ([`crate::affinity::CLIENT_CORES`]).
+pub const WORKERS: usize = crate::affinity::CLIENT_CORES;
 
 /// Build the multi-thread runtime the tokio contestants run on.
 pub fn runtime() -> Result<tokio::runtime::Runtime, NetworkError> {
@@ -88,15 +89,15 @@ pub fn run<M: Meter>(style: Style, job: &TcpJob<M>, go: &mut dyn FnMut()) -> Res
             tasks.push(tokio::spawn(connection_task(style, job, index, conn, barrier)));
         }
         let stop = Arc::new(AtomicBool::new(false));
-        let probe = tokio::spawn(tick::ticks_async(Arc::clone(&stop)));
+        let probe = tokio::spawn(tick::ticks_async(Arc::clone(&stop), LatencyRecorder::new()));
+        let batches = Times::new(usize::try_from(job.batches).unwrap_or(0));
         barrier.wait().await;
         go();
-        let mut batches = LatencyRecorder::new();
-        for _ in 0..job.batches {
+        for batch in 0..job.batches {
             let started = Instant::now();
             barrier.wait().await;
             barrier.wait().await;
-            batches.record_us(u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX));
+            batches.set(batch, micros_since(started));
         }
         stop.store(true, Ordering::Relaxed);
         let mut outcome = Outcome::new(job.total());
@@ -106,9 +107,7 @@ pub fn run<M: Meter>(style: Style, job: &TcpJob<M>, go: &mut dyn FnMut()) -> Res
                 Err(e) => outcome.wrong(format!("a connection task failed: {e}")),
             }
         }
-        if let Ok(late) = probe.await {
-            outcome.probe = late;
-        }
+        outcome.probe = probe.await.ok();
         outcome.latencies = batches;
         outcome.client_threads = WORKERS as u64;
         outcome

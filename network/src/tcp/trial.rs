@@ -91,8 +91,10 @@ impl Client for TcpClient {
     }
 
     fn metrics(&self, outcome: &Outcome, wall_s: f64) -> MetricValues {
-        let mut m = renamed(outcome.latencies.metrics(""), "batch");
-        m.extend(renamed(outcome.probe.metrics(""), "probe_delay"));
+        let mut m = renamed(outcome.latencies.recorder().metrics(""), "batch");
+        if let Some(probe) = &outcome.probe {
+            m.extend(renamed(probe.metrics(""), "probe_delay"));
+        }
         if wall_s > 0.0 {
             let per_sec = self.job.batches as f64 / wall_s;
             m.insert("batches_per_sec".to_string(), per_sec);
@@ -107,6 +109,27 @@ impl Client for TcpClient {
 
     fn unit(&self) -> &'static str {
         "exchanges"
+    }
+
+    /// `trap-blocking-in-task` serialises: each blocking exchange holds one of the runtime's workers for at least
+    /// the server's delay, so a batch takes at least ⌈exchanges ÷ workers⌉ delays. The check fails if a run beat
+    /// that bound by more than 5% (the trap was not blocking its workers, or the runtime had more of them).
+    fn by_construction(&self, _outcome: &Outcome, wall_s: f64) -> Option<(&'static str, Result<String, String>)> {
+        if self.contestant != TcpContestant::BlockingInTask || wall_s <= 0.0 {
+            return None;
+        }
+        let per_sec = self.job.batches as f64 / wall_s;
+        let rounds = self.job.exchanges.div_ceil(crate::tcp::runtime::WORKERS) as f64;
+        let bound = 1e6 / (rounds * self.delay_us.max(1) as f64);
+        let text = format!(
+            "{per_sec:.2} batches/s against the serial bound of {bound:.2} (⌈{} exchanges ÷ {} worker(s)⌉ × {} µs              per batch): blocking calls on the runtime's workers serialise the exchanges, so its gap to async I/O              (up to {} connections ÷ {} worker(s)) follows from the set-up",
+            self.job.exchanges,
+            crate::tcp::runtime::WORKERS,
+            self.delay_us,
+            self.job.connections,
+            crate::tcp::runtime::WORKERS
+        );
+        Some(("serialised_by_construction", if per_sec <= bound * 1.05 { Ok(text) } else { Err(text) }))
     }
 }
 
@@ -153,6 +176,8 @@ pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
         client: TcpClient { contestant, job, delay_us: params.delay_us },
         server: &session.server,
         measured_max: None,
+        wakeup: crate::wakeup::WakeUp::measure(),
+        construction: Vec::new(),
     };
     harness::run(&mut routine, request, sink);
     Ok(())

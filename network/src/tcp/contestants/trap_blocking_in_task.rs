@@ -1,6 +1,6 @@
-//! `trap-blocking-in-task`: the trap — one tokio task per connection on 2 workers, each exchange a std
+//! `trap-blocking-in-task`: the trap — one tokio task per connection on 1 worker, each exchange a std
 //! `TcpStream` `write_all` + `read_exact` called directly in the task, so a worker blocks for the server's delay
-//! and only two exchanges run at a time.
+//! and only one exchange runs at a time (1 worker).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
