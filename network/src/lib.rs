@@ -1,6 +1,6 @@
 //! The network scenarios: real sockets over loopback against a server in its own process.
 //!
-//! - `http` ([`HttpScenario`]): HTTP/1.1 with keep-alive, 1,000 requests in flight, a 10 ms timer on the
+//! - `http` ([`HttpScenario`]): HTTP/1.1 with keep-alive, 500 requests in flight, a 10 ms timer on the
 //!   server; blocking clients (a thread per connection with a hand-written HTTP/1.1 client, `ureq` on threads)
 //!   against stream clients (hyper's client and `reqwest`, driven by `buffer_unordered`).
 //! - `tcp` ([`TcpScenario`]): 64 persistent connections, batches of 256 exchanges, a 1 ms timer; blocking

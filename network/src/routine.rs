@@ -118,7 +118,12 @@ impl<C: Client> Routine for NetRoutine<'_, C> {
                 None => format!(
                     "{} timed runs, each within the bound; the last: {}",
                     self.construction.len(),
-                    self.construction.iter().filter_map(|(_, r)| r.as_ref().ok()).next_back().cloned().unwrap_or_default()
+                    self.construction
+                        .iter()
+                        .filter_map(|(_, r)| r.as_ref().ok())
+                        .next_back()
+                        .cloned()
+                        .unwrap_or_default()
                 ),
             };
             checks.push(Check::new(*name, failed.is_none(), detail));

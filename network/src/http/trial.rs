@@ -137,7 +137,7 @@ pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
         client: HttpClient { contestant, job, delay_us: params.delay_us },
         server: &session.server,
         measured_max: None,
-        wakeup: crate::wakeup::WakeUp::measure(),
+        wakeup: crate::wakeup::WakeUp::measure(session.placement.server_core()),
         construction: Vec::new(),
     };
     harness::run(&mut routine, request, sink);

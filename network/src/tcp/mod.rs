@@ -58,8 +58,8 @@ pub fn claim_table() -> Vec<ClaimSpec> {
             vec![Comparison::contestants("blocking-threads", "stream-tokio-tasks", Phase::Unphased)],
         ),
         ClaimSpec::new(
-            "`spawn_blocking` recovers most of it: `trap-spawn-blocking` reaches at least half the batches/s of \
-             proper async I/O.",
+            "Moving the blocking socket calls into `spawn_blocking` keeps most of async I/O's throughput: \
+             `trap-spawn-blocking` reaches at least half the batches/s of `stream-tokio-tasks`.",
             "batches_per_sec",
             BATCHES_DEFINITION,
             (Relation::AtLeast, 0.5),
@@ -121,13 +121,16 @@ impl Scenario for TcpScenario {
         true
     }
 
-    /// Three processes of 1 warm-up, 3 measured and 1 accounting iteration: the trapped contestant made about
-    /// 3 batches/s in quick runs on 2 shared cores, so its 5 iterations of 30 batches take about 50 s per process.
+    /// Five processes of 1 warm-up, 3 measured and 1 accounting iteration: 30 processes of 5 iterations. The
+    /// budget (6 minutes): an iteration of 30 batches takes at most 1.2 s at the 25 batches/s the slowest
+    /// candidate made undisturbed, so at most 5 × 1.2 + 2 s (server start and the conformance checks) = 8 s per
+    /// process, 40 s for the five candidates; `trap-blocking-in-task` runs 3 serial batches of 0.3–0.7 s, at most
+    /// 5 × 2.1 + 2 ≈ 12.5 s per process; about 53 s per set of six, about 4.4 minutes for the five processes.
     fn repetitions(&self, quick: bool) -> Repetitions {
         if quick {
             Repetitions::QUICK
         } else {
-            Repetitions { forks: 3, warmup: 1, iterations: 3, accounting: 1 }
+            Repetitions { forks: 5, warmup: 1, iterations: 3, accounting: 1 }
         }
     }
 

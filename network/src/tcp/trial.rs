@@ -169,14 +169,14 @@ pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
         addr,
         connections: params.connections,
         exchanges: params.exchanges,
-        batches: params.batches,
+        batches: contestant.batches(params.batches),
         meter: NoMeter,
     };
     let mut routine = NetRoutine {
         client: TcpClient { contestant, job, delay_us: params.delay_us },
         server: &session.server,
         measured_max: None,
-        wakeup: crate::wakeup::WakeUp::measure(),
+        wakeup: crate::wakeup::WakeUp::measure(session.placement.server_core()),
         construction: Vec::new(),
     };
     harness::run(&mut routine, request, sink);

@@ -91,7 +91,8 @@ impl TcpContestant {
             TcpContestant::BlockingInTask => (
                 Family::Stream,
                 "The trap: tokio tasks on 1 worker calling std `TcpStream` `write_all` + `read_exact` directly, \
-                 so each call blocks the only worker for the server's delay: one exchange at a time.",
+                 so each call blocks the only worker for the server's delay: one exchange at a time. Runs at most 3 \
+                 batches per iteration (they are serial); its rates are per batch and per exchange.",
             ),
             TcpContestant::SpawnBlocking => (
                 Family::Stream,
@@ -108,6 +109,16 @@ impl TcpContestant {
         };
         let role = if self == TcpContestant::BlockingInTask { Role::Trap } else { Role::Candidate };
         ContestantInfo::new(self.name(), family, crate::affinity::described(description)).with_role(role)
+    }
+
+    /// The batches of an iteration when the scenario asks for `batches`: all of them, except for
+    /// `trap-blocking-in-task`, which runs at most [`trap_blocking_in_task::MAX_BATCHES`] (its batches are serial,
+    /// each ⌈exchanges ÷ workers⌉ server delays long; its rates are per batch and per exchange, so they compare).
+    pub fn batches(self, batches: u64) -> u64 {
+        match self {
+            TcpContestant::BlockingInTask => batches.min(trap_blocking_in_task::MAX_BATCHES),
+            _ => batches,
+        }
     }
 
     /// Run `job` once, calling `go` when everything but the exchanges is ready.

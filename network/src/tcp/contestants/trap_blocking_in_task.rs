@@ -12,6 +12,10 @@ use crate::outcome::Outcome;
 use crate::tcp::exchange::{self, Fail, TcpJob};
 use crate::tcp::runtime::{self, Style};
 
+/// The most batches an iteration of this contestant runs: its batches are serial (256 exchanges one after another
+/// on the one worker, about 0.3–0.7 s each at a 1 ms delay), so the scenario's 30 would take 10–20 s per iteration.
+pub const MAX_BATCHES: u64 = 3;
+
 /// Run `job`, calling `go` once every connection is open.
 pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
     runtime::run(Style::Direct, job, go)
