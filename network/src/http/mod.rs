@@ -1,7 +1,7 @@
 //! The http scenario: HTTP/1.1 over loopback with keep-alive against the hyper server in its own process (a
-//! 10 ms timer per call), 500 calls in flight (100 per connection per iteration), made by blocking clients (a thread per connection with a
-//! hand-written client; `ureq` on threads) and stream clients (hyper's client and `reqwest`, driven by
-//! `buffer_unordered`).
+//! 10 ms timer per call) on its own core, 500 calls in flight (100 per connection per iteration), made by blocking
+//! clients (a thread per connection with a hand-written client; `ureq` on threads), stream clients (hyper's
+//! client and `reqwest`, driven by `buffer_unordered`) and `may` coroutines, every client on one other core.
 //!
 //! - [`mod@contestants`]: the registry and every contestant.
 //! - [`job`]: the job and the two shapes the contestants share.

@@ -122,7 +122,9 @@ impl Client for TcpClient {
         let rounds = self.job.exchanges.div_ceil(crate::tcp::runtime::WORKERS) as f64;
         let bound = 1e6 / (rounds * self.delay_us.max(1) as f64);
         let text = format!(
-            "{per_sec:.2} batches/s against the serial bound of {bound:.2} (⌈{} exchanges ÷ {} worker(s)⌉ × {} µs              per batch): blocking calls on the runtime's workers serialise the exchanges, so its gap to async I/O              (up to {} connections ÷ {} worker(s)) follows from the set-up",
+            "{per_sec:.2} batches/s against the serial bound of {bound:.2} (⌈{} exchanges ÷ {} worker(s)⌉ × {} µs \
+             per batch): blocking calls on the runtime's workers serialise the exchanges, so its gap to async I/O (up to \
+             {} connections ÷ {} worker(s)) follows from the set-up",
             self.job.exchanges,
             crate::tcp::runtime::WORKERS,
             self.delay_us,
