@@ -9,9 +9,26 @@
 /// Cores the client process gets, and so what every client runtime is sized to: 1 tokio worker, 1 `may` carrier.
 pub const CLIENT_CORES: usize = 1;
 
+/// The cores the client runtimes of this process are sized to: [`CLIENT_CORES`] unless a trial runs unpinned.
+static CLIENT_CORES_IN_FORCE: AtomicUsize = AtomicUsize::new(CLIENT_CORES);
+
+/// The cores the client runtimes of this process are sized to (tokio workers, `may` carriers): [`CLIENT_CORES`]
+/// when pinned (the default), every allowed core in an unpinned trial.
+pub fn client_cores() -> usize {
+    CLIENT_CORES_IN_FORCE.load(Ordering::Relaxed).max(1)
+}
+
+/// Size this process's client runtimes to `cores` (a trial's session does, before any contestant runs).
+pub fn set_client_cores(cores: usize) {
+    CLIENT_CORES_IN_FORCE.store(cores.max(1), Ordering::Relaxed);
+}
+
 /// What ran where, for every contestant's description.
-pub const PLACEMENT: &str = "Placement: the server process pinned to one core, this whole client process (every \
-                             thread it starts) pinned to one other core.";
+pub const PLACEMENT: &str = "Placement (`pinned` = 1, the default): the server process pinned to one core, this whole \
+                             client process (every thread it starts) pinned to one other core, runtimes sized to it; \
+                             with `pinned` = 0 nothing is pinned and runtimes are sized to every core.";
+
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde::{Deserialize, Serialize};
 
@@ -62,6 +79,17 @@ impl Placement {
             _ => Placement::Unpinned {
                 reason: format!("{} usable core(s): server and client share the machine unpinned", cores.len()),
             },
+        }
+    }
+
+    /// Nothing pinned, by request: the server and the client share every allowed core.
+    pub fn shared() -> Placement {
+        let cores = allowed_cores().len();
+        Placement::Unpinned {
+            reason: format!(
+                "unpinned by request (`pinned` = 0): the server and the client share all {cores} core(s), the \
+                 client's runtimes sized to {cores}"
+            ),
         }
     }
 

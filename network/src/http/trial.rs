@@ -28,6 +28,8 @@ pub struct HttpParams {
     pub in_flight: usize,
     /// The server's delay per call, in microseconds.
     pub delay_us: u64,
+    /// Whether the server and the client are pinned apart (the `pinned` parameter; 0 is the shared variant).
+    pub pinned: bool,
 }
 
 impl HttpParams {
@@ -37,6 +39,8 @@ impl HttpParams {
             requests: request.param("requests")?,
             in_flight: request.param_usize("in_flight")?,
             delay_us: request.param("delay_us")?,
+            // A request from before the parameter existed runs pinned, as it did then.
+            pinned: request.param("pinned").unwrap_or(1) != 0,
         };
         if params.requests == 0 || params.in_flight == 0 {
             return Err(TrialError::BadParam("`requests` and `in-flight` must be at least 1".to_string()));
@@ -115,7 +119,7 @@ pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
     let params = HttpParams::from_request(request)?;
     crate::server::raise_fd_limit();
     let launcher = Launcher::this_binary().map_err(|e| TrialError::BadParam(e.to_string()))?;
-    let session = match Session::start(launcher, params.serve_config()) {
+    let session = match Session::start(launcher, params.serve_config(), params.pinned) {
         Ok(session) => session,
         Err(err) => {
             sink.check(Check::new("server", false, err.to_string()));

@@ -1,4 +1,4 @@
-//! The shape every tokio contestant of the tcp scenario shares: a multi-thread runtime of [`WORKERS`] workers
+//! The shape every tokio contestant of the tcp scenario shares: a multi-thread runtime of [`workers`] workers
 //! built before the clock starts, one persistent connection per task, a coordinator that releases one batch at a
 //! time through a barrier and times it, and the probe task ticking beside them. The contestants differ only in
 //! [`Style`]: how a task makes one exchange.
@@ -19,13 +19,15 @@ use crate::outcome::{micros_since, Outcome, Times};
 use crate::tick;
 
 /// Worker threads of every tokio runtime in the network scenarios: one per client core
-/// ([`crate::affinity::CLIENT_CORES`]).
-pub const WORKERS: usize = crate::affinity::CLIENT_CORES;
+/// ([`crate::affinity::client_cores`]).
+pub fn workers() -> usize {
+    crate::affinity::client_cores()
+}
 
 /// Build the multi-thread runtime the tokio contestants run on.
 pub fn runtime() -> Result<tokio::runtime::Runtime, NetworkError> {
     tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(WORKERS)
+        .worker_threads(workers())
         .enable_all()
         .build()
         .map_err(|e| NetworkError::setup("the tokio runtime", e))
@@ -109,7 +111,7 @@ pub fn run<M: Meter>(style: Style, job: &TcpJob<M>, go: &mut dyn FnMut()) -> Res
         }
         outcome.probe = probe.await.ok();
         outcome.latencies = batches;
-        outcome.client_threads = WORKERS as u64;
+        outcome.client_threads = workers() as u64;
         outcome
     });
     drop(runtime);

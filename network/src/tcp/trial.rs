@@ -30,6 +30,8 @@ pub struct TcpParams {
     pub batches: u64,
     /// The server's delay per exchange, in microseconds.
     pub delay_us: u64,
+    /// Whether the server and the client are pinned apart (the `pinned` parameter; 0 is the shared variant).
+    pub pinned: bool,
 }
 
 impl TcpParams {
@@ -40,6 +42,8 @@ impl TcpParams {
             exchanges: request.param_usize("exchanges")?,
             batches: request.param("batches")?,
             delay_us: request.param("delay_us")?,
+            // A request from before the parameter existed runs pinned, as it did then.
+            pinned: request.param("pinned").unwrap_or(1) != 0,
         };
         if params.connections == 0 || params.exchanges == 0 || params.batches == 0 {
             return Err(TrialError::BadParam(
@@ -119,17 +123,17 @@ impl Client for TcpClient {
             return None;
         }
         let per_sec = self.job.batches as f64 / wall_s;
-        let rounds = self.job.exchanges.div_ceil(crate::tcp::runtime::WORKERS) as f64;
+        let rounds = self.job.exchanges.div_ceil(crate::tcp::runtime::workers()) as f64;
         let bound = 1e6 / (rounds * self.delay_us.max(1) as f64);
         let text = format!(
             "{per_sec:.2} batches/s against the serial bound of {bound:.2} (⌈{} exchanges ÷ {} worker(s)⌉ × {} µs \
              per batch): blocking calls on the runtime's workers serialise the exchanges, so its gap to async I/O (up to \
              {} connections ÷ {} worker(s)) follows from the set-up",
             self.job.exchanges,
-            crate::tcp::runtime::WORKERS,
+            crate::tcp::runtime::workers(),
             self.delay_us,
             self.job.connections,
-            crate::tcp::runtime::WORKERS
+            crate::tcp::runtime::workers()
         );
         Some(("serialised_by_construction", if per_sec <= bound * 1.05 { Ok(text) } else { Err(text) }))
     }
@@ -150,7 +154,7 @@ pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
         .ok_or_else(|| TrialError::UnknownContestant(request.contestant.clone()))?;
     let params = TcpParams::from_request(request)?;
     let launcher = Launcher::this_binary().map_err(|e| TrialError::BadParam(e.to_string()))?;
-    let session = match Session::start(launcher, params.serve_config()) {
+    let session = match Session::start(launcher, params.serve_config(), params.pinned) {
         Ok(session) => session,
         Err(err) => {
             sink.check(Check::new("server", false, err.to_string()));

@@ -45,5 +45,5 @@ pub fn run<M: Meter>(job: &HttpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, 
     });
     drop(client);
     drop(rt);
-    Ok(Outcome { client_threads: runtime::WORKERS as u64, ..outcome })
+    Ok(Outcome { client_threads: runtime::workers() as u64, ..outcome })
 }

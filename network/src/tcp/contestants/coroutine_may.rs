@@ -22,9 +22,15 @@ use crate::outcome::{micros_since, Outcome, Times};
 use crate::tcp::exchange::{self, record, TcpJob};
 use crate::tick;
 
-/// How the contestant configures `may`: one carrier per client core ([`crate::affinity::CLIENT_CORES`]) and `may`'s
-/// default stack.
+/// How the contestant configures `may` by default: one carrier per client core ([`crate::affinity::CLIENT_CORES`])
+/// and `may`'s default stack.
 pub const CONFIG: CoroutineConfig = CoroutineConfig::new(crate::affinity::CLIENT_CORES);
+
+/// The configuration in force: one carrier per core the client runtimes are sized to
+/// ([`crate::affinity::client_cores`]).
+pub fn config() -> CoroutineConfig {
+    CoroutineConfig::new(crate::affinity::client_cores())
+}
 
 /// What the calling thread tells a connection's coroutine.
 enum Order {
@@ -36,13 +42,14 @@ enum Order {
 
 /// Run `job`, calling `go` once every coroutine has connected and waits for its first batch.
 pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
-    CONFIG.apply();
+    let config = config();
+    config.apply();
     let job = Arc::new(job.clone());
     let live = Arc::new(LiveStages::new());
     let stop = Arc::new(AtomicBool::new(false));
     let probe = {
         let stop = Arc::clone(&stop);
-        coroutine::spawn("tcp-probe", CONFIG.stack_words, &live, move || {
+        coroutine::spawn("tcp-probe", config.stack_words, &live, move || {
             tick::ticks_coroutine(&stop, LatencyRecorder::new())
         })
         .map_err(|e| NetworkError::setup("the probe coroutine", e))?
@@ -53,7 +60,7 @@ pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, N
     for index in 0..job.connections {
         let (order_tx, order_rx) = mpsc::channel::<Order>();
         let (job, done_tx) = (Arc::clone(&job), done_tx.clone());
-        let spawned = coroutine::spawn("tcp-conn", CONFIG.stack_words, &live, move || {
+        let spawned = coroutine::spawn("tcp-conn", config.stack_words, &live, move || {
             connection(&job, index, &order_rx, &done_tx)
         });
         match spawned {
@@ -106,7 +113,7 @@ pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, N
     outcome.probe = probe.join().ok();
     outcome.latencies = batches;
     // The carriers and `may`'s timer thread run the coroutines; the calling thread releases the batches.
-    outcome.client_threads = CONFIG.carriers as u64 + 2;
+    outcome.client_threads = config.carriers as u64 + 2;
     Ok(outcome)
 }
 
