@@ -54,6 +54,7 @@ impl Session {
         };
         let client = match &self.client_pinned {
             Ok(()) => "the client is pinned".to_string(),
+            Err(_) if matches!(self.placement, Placement::Unpinned { .. }) => "the client is not pinned".to_string(),
             Err(e) => format!("the client is not pinned ({e})"),
         };
         Check::new(
