@@ -1,6 +1,6 @@
 //! The network scenarios: real sockets over loopback against a server in its own process.
 //!
-//! - `http` ([`HttpScenario`]): HTTP/1.1 with keep-alive, 1,000 requests in flight, a 10 ms timer on the
+//! - `http` ([`HttpScenario`]): HTTP/1.1 with keep-alive, 500 requests in flight, a 10 ms timer on the
 //!   server; blocking clients (a thread per connection with a hand-written HTTP/1.1 client, `ureq` on threads)
 //!   against stream clients (hyper's client and `reqwest`, driven by `buffer_unordered`).
 //! - `tcp` ([`TcpScenario`]): 64 persistent connections, batches of 256 exchanges, a 1 ms timer; blocking
@@ -10,7 +10,7 @@
 //! - [`server`]: the server (`lab __serve`); [`launch`]: starting and stopping it; [`affinity`]: pinning;
 //!   [`session`]: what a trial sets up.
 //! - [`wire`]: what travels; [`outcome`]: what a run hands back; [`tick`]: the scheduling probe;
-//!   [`resources`]: threads and sockets held.
+//!   [`wakeup`]: the cost of one cross-thread wake-up on this machine; [`resources`]: threads and sockets held.
 //! - [`mod@http`], [`tcp`]: the scenarios, each with its `contestants/`.
 //! - [`conformance`]: the checks every contestant passes; [`routine`]: what the harness runs.
 //! - [`discussion`]: what the numbers say beyond the tables (the claims are each scenario's `claim_table`,
@@ -30,6 +30,7 @@ pub mod server;
 pub mod session;
 pub mod tcp;
 pub mod tick;
+pub mod wakeup;
 pub mod wire;
 
 pub use error::NetworkError;

@@ -1,6 +1,12 @@
 //! What one run of a client hands back: how many requests were answered correctly, how many ended in an error
 //! or a wrong reply, the first error's message, and the latencies, so the trial can verify that every request
 //! was answered exactly once.
+//!
+//! No histogram is built on a run's path: latencies go into one [`Times`] buffer per run, allocated before the
+//! start line and written by index (each call's or batch's own slot), and the histogram is built from it when the
+//! harness asks for the metrics, after the clock has stopped. A connection's part of an outcome holds only counts.
+
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use measure::latency::LatencyRecorder;
 
@@ -43,6 +49,47 @@ impl Tally {
     }
 }
 
+/// One run's latencies in microseconds, a slot per call (HTTP, by sequence number) or per batch (TCP), allocated
+/// before the start line and shared by every thread, task or coroutine of the run; a slot left at zero was not
+/// answered. Writing a slot is one relaxed store: no allocation, no lock.
+#[derive(Debug, Default)]
+pub struct Times {
+    slots: Box<[AtomicU64]>,
+}
+
+impl Times {
+    /// `n` empty slots.
+    pub fn new(n: usize) -> Times {
+        Times { slots: (0..n).map(|_| AtomicU64::new(0)).collect() }
+    }
+
+    /// Record `us` microseconds (at least 1) in slot `index`; an index past the end is ignored.
+    pub fn set(&self, index: u64, us: u64) {
+        if let Some(slot) = usize::try_from(index).ok().and_then(|i| self.slots.get(i)) {
+            slot.store(us.max(1), Ordering::Relaxed);
+        }
+    }
+
+    /// Slots written.
+    pub fn written(&self) -> u64 {
+        self.slots.iter().filter(|s| s.load(Ordering::Relaxed) > 0).count() as u64
+    }
+
+    /// The histogram of every written slot (built on demand, after the run).
+    pub fn recorder(&self) -> LatencyRecorder {
+        let mut recorder = LatencyRecorder::new();
+        for us in self.slots.iter().map(|s| s.load(Ordering::Relaxed)).filter(|&us| us > 0) {
+            recorder.record_us(us);
+        }
+        recorder
+    }
+}
+
+/// Microseconds since `started`, saturating.
+pub fn micros_since(started: std::time::Instant) -> u64 {
+    u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX)
+}
+
 /// The result of one client run.
 #[derive(Debug, Default)]
 pub struct Outcome {
@@ -56,10 +103,12 @@ pub struct Outcome {
     pub wrong: u64,
     /// The first error or wrong reply, as a message.
     pub first_error: Option<String>,
-    /// Per-call latencies (HTTP) or per-batch times (TCP), in microseconds.
-    pub latencies: LatencyRecorder,
-    /// How late the probe's 1 ms ticks ran, in microseconds.
-    pub probe: LatencyRecorder,
+    /// Per-call latencies (HTTP) or per-batch times (TCP), in microseconds: the run's one buffer (empty in a
+    /// connection's part).
+    pub latencies: Times,
+    /// How late the probe's 1 ms ticks ran, in microseconds: the run's one recorder, made before the start line
+    /// (`None` in a connection's part).
+    pub probe: Option<LatencyRecorder>,
     /// Threads the client had alive at once (its own, counted by the contestant).
     pub client_threads: u64,
 }
@@ -86,7 +135,8 @@ impl Outcome {
         }
     }
 
-    /// Add a part (one thread's or task's) into this outcome; `requested` is the whole run's and is kept.
+    /// Add a part (one thread's or task's counts) into this outcome; `requested`, the latencies and the probe are
+    /// the whole run's and are kept.
     pub fn merge(&mut self, part: Outcome) {
         self.tally.merge(&part.tally);
         self.errors += part.errors;
@@ -94,8 +144,6 @@ impl Outcome {
         if self.first_error.is_none() {
             self.first_error = part.first_error;
         }
-        self.latencies.merge(&part.latencies);
-        self.probe.merge(&part.probe);
     }
 
     /// Whether every request was answered exactly once, correctly, and nothing failed; else what differs.
@@ -155,5 +203,16 @@ mod tests {
         outcome.error(&NetworkError::Closed { addr: crate::server::loopback(9) });
         assert!(outcome.accounted());
         assert!(outcome.verify().is_err_and(|e| e.contains("127.0.0.1:9 closed")));
+    }
+
+    #[test]
+    fn times_keep_written_slots_only() {
+        let times = Times::new(4);
+        times.set(0, 10);
+        times.set(2, 0);
+        times.set(9, 5);
+        assert_eq!(times.written(), 2);
+        assert_eq!(times.recorder().len(), 2);
+        assert!(Times::default().recorder().is_empty());
     }
 }

@@ -11,6 +11,7 @@ use measure::summary::Check;
 use crate::error::NetworkError;
 use crate::launch::ServerProcess;
 use crate::outcome::Outcome;
+use crate::wakeup::WakeUp;
 
 /// One kind of client run, as the routine drives it.
 pub trait Client {
@@ -26,6 +27,11 @@ pub trait Client {
     fn metrics(&self, outcome: &Outcome, wall_s: f64) -> MetricValues;
     /// The unit requests are counted in, for check details (`calls`, `exchanges`).
     fn unit(&self) -> &'static str;
+    /// What this contestant's runs must show by construction, if anything: the check's name and, for one verified
+    /// timed run that took `wall_s` seconds, whether it held (with what was measured either way).
+    fn by_construction(&self, _outcome: &Outcome, _wall_s: f64) -> Option<(&'static str, Result<String, String>)> {
+        None
+    }
 }
 
 /// What a run hands back: the client's outcome and the server's CPU over it.
@@ -44,6 +50,11 @@ pub struct NetRoutine<'a, C> {
     pub server: &'a ServerProcess,
     /// The highest exact high-water mark of requests in flight over the accounting iterations.
     pub measured_max: Option<u64>,
+    /// The wake-up probe's reading, taken in this process before the first iteration (recorded with the
+    /// accounting iteration's instruments: one reading per process).
+    pub wakeup: Option<WakeUp>,
+    /// The by-construction check's name and each timed run's result ([`Client::by_construction`]).
+    pub construction: Vec<(&'static str, Result<String, String>)>,
 }
 
 impl<C: Client> Routine for NetRoutine<'_, C> {
@@ -85,15 +96,39 @@ impl<C: Client> Routine for NetRoutine<'_, C> {
             data.timing.insert("server_cpu_us_per_call".to_string(), server_ns as f64 / requests / 1e3);
         }
         data.timing.extend(self.client.metrics(&outcome, timing.wall_secs()));
+        if iteration.is_measured() {
+            self.construction.extend(self.client.by_construction(&outcome, timing.wall_secs()));
+        }
         if let Some(max) = window.accounting().and_then(|m| m.max_outstanding) {
             self.measured_max = Some(self.measured_max.map_or(max, |m| m.max(max)));
         }
-        data.instruments.insert("client_threads".to_string(), outcome.client_threads as f64);
+        if iteration.accounting {
+            data.instruments.insert("client_threads".to_string(), outcome.client_threads as f64);
+            data.instruments.extend(self.wakeup.map(|w| w.metrics()).unwrap_or_default());
+        }
         Ok(data)
     }
 
     fn checks(&mut self, measured: u32, accounted: u32) -> Vec<Check> {
-        vec![
+        let mut checks = Vec::new();
+        if let Some((name, _)) = self.construction.first() {
+            let failed = self.construction.iter().find_map(|(_, r)| r.as_ref().err());
+            let detail = match failed {
+                Some(e) => e.clone(),
+                None => format!(
+                    "{} timed runs, each within the bound; the last: {}",
+                    self.construction.len(),
+                    self.construction
+                        .iter()
+                        .filter_map(|(_, r)| r.as_ref().ok())
+                        .next_back()
+                        .cloned()
+                        .unwrap_or_default()
+                ),
+            };
+            checks.push(Check::new(*name, failed.is_none(), detail));
+        }
+        checks.extend([
             Check::new(
                 "answered_once",
                 true,
@@ -105,7 +140,8 @@ impl<C: Client> Routine for NetRoutine<'_, C> {
                 ),
             ),
             bounded_outstanding_check(self.measured_max, self.client.bound(), accounted, self.client.unit()),
-        ]
+        ]);
+        checks
     }
 }
 

@@ -26,9 +26,15 @@ pub struct Session {
 
 impl Session {
     /// Plan the placement, pin this process's calling thread (and so every thread it starts later) to the
-    /// client's cores, and start the server with `config` pinned to the server's core.
-    pub fn start(launcher: Launcher, config: ServeConfig) -> Result<Session, NetworkError> {
-        let placement = Placement::plan();
+    /// client's cores, size the client runtimes to them, and start the server with `config` pinned to the server's
+    /// core. With `pinned` false nothing is pinned and the runtimes are sized to every allowed core.
+    pub fn start(launcher: Launcher, config: ServeConfig, pinned: bool) -> Result<Session, NetworkError> {
+        let placement = if pinned { Placement::plan() } else { Placement::shared() };
+        affinity::set_client_cores(match &placement {
+            Placement::Pinned { client, .. } => client.len(),
+            Placement::Unpinned { .. } if pinned => affinity::CLIENT_CORES,
+            Placement::Unpinned { .. } => affinity::allowed_cores().len(),
+        });
         let client_pinned = match &placement {
             Placement::Pinned { client, .. } => affinity::pin_current_thread(client).map_err(|e| e.to_string()),
             Placement::Unpinned { reason } => Err(reason.clone()),
@@ -48,12 +54,18 @@ impl Session {
         };
         let client = match &self.client_pinned {
             Ok(()) => "the client is pinned".to_string(),
+            Err(_) if matches!(self.placement, Placement::Unpinned { .. }) => "the client is not pinned".to_string(),
             Err(e) => format!("the client is not pinned ({e})"),
         };
         Check::new(
             "placement",
             true,
-            format!("{}; {server}; {client}; server pid {}", self.placement.describe(), self.server.pid()),
+            format!(
+                "{}; {server}; {client}; client runtimes sized to {} core(s); server pid {}",
+                self.placement.describe(),
+                affinity::client_cores(),
+                self.server.pid()
+            ),
         )
     }
 }

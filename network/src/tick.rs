@@ -13,9 +13,9 @@ use measure::latency::LatencyRecorder;
 /// The probe's period.
 pub const PERIOD: Duration = Duration::from_millis(1);
 
-/// Tick on the current tokio runtime until `stop` is set; how late each tick ran, in microseconds.
-pub async fn ticks_async(stop: Arc<AtomicBool>) -> LatencyRecorder {
-    let mut late = LatencyRecorder::new();
+/// Tick on the current tokio runtime until `stop` is set, recording into `late` (made before the start line); how
+/// late each tick ran, in microseconds.
+pub async fn ticks_async(stop: Arc<AtomicBool>, mut late: LatencyRecorder) -> LatencyRecorder {
     while !stop.load(Ordering::Relaxed) {
         let due = Instant::now() + PERIOD;
         tokio::time::sleep_until(due.into()).await;
@@ -25,10 +25,9 @@ pub async fn ticks_async(stop: Arc<AtomicBool>) -> LatencyRecorder {
 }
 
 /// Tick as a `may` coroutine until `stop` is set (`may::coroutine::sleep`, whole milliseconds, on `may`'s
-/// timer thread); how late each tick ran, in microseconds. A carrier blocked by a thread-blocking call shows here
-/// as it does for a tokio worker.
-pub fn ticks_coroutine(stop: &AtomicBool) -> LatencyRecorder {
-    let mut late = LatencyRecorder::new();
+/// timer thread), recording into `late`; how late each tick ran, in microseconds. A carrier blocked by a
+/// thread-blocking call shows here as it does for a tokio worker.
+pub fn ticks_coroutine(stop: &AtomicBool, mut late: LatencyRecorder) -> LatencyRecorder {
     while !stop.load(Ordering::Relaxed) {
         let due = Instant::now() + PERIOD;
         may::coroutine::sleep(PERIOD);
@@ -37,9 +36,8 @@ pub fn ticks_coroutine(stop: &AtomicBool) -> LatencyRecorder {
     late
 }
 
-/// Tick on the calling thread until `stop` is set; how late each tick ran, in microseconds.
-pub fn ticks_thread(stop: &AtomicBool) -> LatencyRecorder {
-    let mut late = LatencyRecorder::new();
+/// Tick on the calling thread until `stop` is set, recording into `late`; how late each tick ran, in microseconds.
+pub fn ticks_thread(stop: &AtomicBool, mut late: LatencyRecorder) -> LatencyRecorder {
     while !stop.load(Ordering::Relaxed) {
         let due = Instant::now() + PERIOD;
         std::thread::sleep(PERIOD);

@@ -12,8 +12,10 @@ use std::time::Instant;
 use futures::StreamExt;
 use measure::meter::Meter;
 
+use measure::latency::LatencyRecorder;
+
 use crate::error::NetworkError;
-use crate::outcome::Outcome;
+use crate::outcome::{micros_since, Outcome, Times};
 use crate::tick;
 
 /// What an HTTP run is asked to do.
@@ -65,9 +67,16 @@ pub fn client_error(addr: SocketAddr, err: &(dyn StdError + 'static)) -> Network
 }
 
 /// One connection's share of the run: take sequence numbers from `next` until `requests` are taken, make each
-/// call on `client` (metered as one in flight), and count it into `outcome`. Threads and coroutines run the same.
-fn take_calls<M, C, R>(job: &HttpJob<M>, next: &AtomicU64, client: &mut C, call: &R, outcome: &mut Outcome)
-where
+/// call on `client` (metered as one in flight), count it into `outcome` and its latency into `times`. Threads
+/// and coroutines run the same.
+fn take_calls<M, C, R>(
+    job: &HttpJob<M>,
+    next: &AtomicU64,
+    client: &mut C,
+    call: &R,
+    outcome: &mut Outcome,
+    times: &Times,
+) where
     M: Meter,
     R: Fn(&mut C, u64) -> Result<(), Fail>,
 {
@@ -80,15 +89,15 @@ where
         let started = Instant::now();
         let result = call(client, seq);
         job.meter.leave(1);
-        record(outcome, seq, result, started);
+        record(outcome, times, seq, result, started);
     }
 }
 
-fn record(outcome: &mut Outcome, seq: u64, result: Result<(), Fail>, started: Instant) {
+fn record(outcome: &mut Outcome, times: &Times, seq: u64, result: Result<(), Fail>, started: Instant) {
     match result {
         Ok(()) => {
             outcome.tally.add(seq);
-            outcome.latencies.record_us(u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX));
+            times.set(seq, micros_since(started));
         }
         Err(Fail::Error(err)) => outcome.error(&err),
         Err(Fail::Wrong(detail)) => outcome.wrong(detail),
@@ -107,14 +116,16 @@ where
     let next = AtomicU64::new(0);
     let gate = Gate::default();
     let stop = AtomicBool::new(false);
+    let times = Times::new(usize::try_from(job.requests).unwrap_or(0));
+    let late = LatencyRecorder::new();
     std::thread::scope(|scope| {
         let probe = std::thread::Builder::new()
             .name("http-probe".to_string())
-            .spawn_scoped(scope, || tick::ticks_thread(&stop))
+            .spawn_scoped(scope, || tick::ticks_thread(&stop, late))
             .map_err(|e| NetworkError::setup("the probe thread", e))?;
         let mut handles = Vec::with_capacity(job.in_flight);
         for index in 0..job.in_flight {
-            let (next, gate, connect, call) = (&next, &gate, &connect, &call);
+            let (next, gate, connect, call, times) = (&next, &gate, &connect, &call, &times);
             let spawned =
                 std::thread::Builder::new().name(format!("http-conn-{index}")).spawn_scoped(scope, move || {
                     let mut client = connect();
@@ -123,7 +134,7 @@ where
                     if !gate.arrive() {
                         return outcome;
                     }
-                    take_calls(job, next, &mut client, call, &mut outcome);
+                    take_calls(job, next, &mut client, call, &mut outcome, times);
                     outcome
                 });
             match spawned {
@@ -147,10 +158,11 @@ where
             }
         }
         stop.store(true, Ordering::Relaxed);
-        outcome.probe = probe.join().unwrap_or_default();
+        outcome.probe = probe.join().ok();
         outcome.client_threads = job.in_flight as u64 + 1;
         Ok(outcome)
     })
+    .map(|outcome| Outcome { latencies: times, ..outcome })
 }
 
 /// A `may` coroutine per connection: the same shape as [`threads`], on `config`'s carriers. Each coroutine makes
@@ -177,13 +189,15 @@ where
     let job = Arc::new(job.clone());
     let (connect, call) = (Arc::new(connect), Arc::new(call));
     let next = Arc::new(AtomicU64::new(0));
+    let times = Arc::new(Times::new(usize::try_from(job.requests).unwrap_or(0)));
     let (run, start) = (Arc::new(AtomicBool::new(false)), Arc::new(may::sync::SyncFlag::new()));
     let stop = Arc::new(AtomicBool::new(false));
     let (arrived_tx, arrived_rx) = may::sync::mpsc::channel::<()>();
     let mut handles = Vec::with_capacity(job.in_flight);
     for index in 0..job.in_flight {
         let (job, connect, call, next) = (Arc::clone(&job), Arc::clone(&connect), Arc::clone(&call), Arc::clone(&next));
-        let (run, flag, arrived) = (Arc::clone(&run), Arc::clone(&start), arrived_tx.clone());
+        let (run, flag, arrived, times) =
+            (Arc::clone(&run), Arc::clone(&start), arrived_tx.clone(), Arc::clone(&times));
         let spawned = coroutine::spawn("http-conn", config.stack_words, &live, move || {
             let mut client = connect();
             let _ = call(&mut client, PRIMING_BASE + index as u64);
@@ -193,7 +207,7 @@ where
             if !run.load(Ordering::Acquire) {
                 return outcome;
             }
-            take_calls(&job, &next, &mut client, &*call, &mut outcome);
+            take_calls(&job, &next, &mut client, &*call, &mut outcome, &times);
             outcome
         });
         match spawned {
@@ -213,8 +227,8 @@ where
         let _ = arrived_rx.recv();
     }
     let probe = {
-        let stop = Arc::clone(&stop);
-        coroutine::spawn("http-probe", config.stack_words, &live, move || tick::ticks_coroutine(&stop))
+        let (stop, late) = (Arc::clone(&stop), LatencyRecorder::new());
+        coroutine::spawn("http-probe", config.stack_words, &live, move || tick::ticks_coroutine(&stop, late))
     };
     go();
     run.store(true, Ordering::Release);
@@ -228,8 +242,10 @@ where
     }
     stop.store(true, Ordering::Relaxed);
     if let Ok(probe) = probe {
-        outcome.probe = probe.join().unwrap_or_default();
+        outcome.probe = probe.join().ok();
     }
+    // Every coroutine has returned, so this is the last reference.
+    outcome.latencies = Arc::try_unwrap(times).unwrap_or_default();
     // The carriers and `may`'s timer thread run the coroutines; the calling thread waits for them.
     outcome.client_threads = config.carriers as u64 + 2;
     Ok(outcome)
@@ -248,9 +264,10 @@ where
         let primed = (0..job.in_flight as u64).map(|i| call(PRIMING_BASE + i));
         futures::stream::iter(primed).buffer_unordered(job.in_flight).for_each(|_| async {}).await;
         let stop = Arc::new(AtomicBool::new(false));
-        let probe = tokio::spawn(tick::ticks_async(Arc::clone(&stop)));
-        go();
+        let probe = tokio::spawn(tick::ticks_async(Arc::clone(&stop), LatencyRecorder::new()));
+        let times = Times::new(usize::try_from(job.requests).unwrap_or(0));
         let mut outcome = Outcome::new(job.requests);
+        go();
         let calls = (0..job.requests).map(|seq| {
             let meter = job.meter.clone();
             let call = call(seq);
@@ -265,14 +282,13 @@ where
         futures::stream::iter(calls)
             .buffer_unordered(job.in_flight)
             .for_each(|(seq, result, started)| {
-                record(&mut outcome, seq, result, started);
+                record(&mut outcome, &times, seq, result, started);
                 async {}
             })
             .await;
         stop.store(true, Ordering::Relaxed);
-        if let Ok(late) = probe.await {
-            outcome.probe = late;
-        }
+        outcome.probe = probe.await.ok();
+        outcome.latencies = times;
         outcome
     })
 }

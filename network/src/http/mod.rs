@@ -1,7 +1,7 @@
 //! The http scenario: HTTP/1.1 over loopback with keep-alive against the hyper server in its own process (a
-//! 10 ms timer per call), 1,000 calls in flight, made by blocking clients (a thread per connection with a
-//! hand-written client; `ureq` on threads) and stream clients (hyper's client and `reqwest`, driven by
-//! `buffer_unordered`).
+//! 10 ms timer per call) on its own core, 500 calls in flight (100 per connection per iteration), made by blocking
+//! clients (a thread per connection with a hand-written client; `ureq` on threads), stream clients (hyper's
+//! client and `reqwest`, driven by `buffer_unordered`) and `may` coroutines, every client on one other core.
 //!
 //! - [`mod@contestants`]: the registry and every contestant.
 //! - [`job`]: the job and the two shapes the contestants share.
@@ -32,7 +32,7 @@ const CPU_DEFINITION: &str =
 pub fn claim_table() -> Vec<ClaimSpec> {
     vec![
         ClaimSpec::new(
-            "An async client costs less CPU per call than a thread per connection at 1,000 in flight: \
+            "An async client costs less CPU per call than a thread per connection at 500 in flight: \
              `stream-hyper` below `blocking-std` in client CPU µs per call.",
             "cpu_us_per_call",
             CPU_DEFINITION,
@@ -58,24 +58,32 @@ impl Scenario for HttpScenario {
     }
 
     fn title(&self) -> &'static str {
-        "HTTP/1.1 over loopback: blocking clients on threads against stream clients, 1,000 calls in flight"
+        "HTTP/1.1 over loopback: blocking clients on threads against stream clients, 500 calls in flight"
     }
 
     fn question(&self) -> &'static str {
-        "With 1,000 HTTP/1.1 calls in flight over keep-alive connections to a real loopback hyper server (its own \
-         process, pinned apart, a 10 ms timer per call), what client CPU per call, throughput against the \
+        "With 500 HTTP/1.1 calls in flight over keep-alive connections (100 calls each per iteration) to a real \
+         loopback hyper server (its own process on its own core, a 10 ms timer per call), with every client on one \
+         other core and its runtime sized to it, what client CPU per call, throughput against the \
          server's ceiling (in flight ÷ delay) and latency does each client reach: a thread per connection with \
          a hand-written client, `ureq` on threads, hyper's client or `reqwest` driven by `buffer_unordered`?"
     }
 
     fn params(&self) -> Vec<ParamSpec> {
         vec![
-            ParamSpec::single("requests", "Calls per iteration.", 10_000, 2_500, 1, 100_000_000),
+            ParamSpec::single(
+                "requests",
+                "Calls per iteration (100 per connection by default, so a connection's start is a small share).",
+                50_000,
+                10_000,
+                1,
+                100_000_000,
+            ),
             ParamSpec::single(
                 "in-flight",
-                "Calls in flight (threads or buffer_unordered's limit); a --quick smoke run uses 250.",
-                1_000,
-                250,
+                "Calls in flight (threads or buffer_unordered's limit); a --quick smoke run uses 100.",
+                500,
+                100,
                 1,
                 10_000,
             ),
@@ -86,6 +94,16 @@ impl Scenario for HttpScenario {
                 10_000,
                 0,
                 10_000_000,
+            ),
+            ParamSpec::single(
+                "pinned",
+                "1 (the default): the server on one core, the client on one other, every client runtime sized to \
+                 one core. 0: a labelled variant with nothing pinned, server and client sharing every core and the \
+                 client runtimes sized to all of them (client CPU is still the trial process's alone).",
+                1,
+                1,
+                0,
+                1,
             ),
         ]
     }
@@ -98,13 +116,17 @@ impl Scenario for HttpScenario {
         "cpu_us_per_call"
     }
 
-    /// Three processes of 1 warm-up, 3 measured and 1 accounting iteration: a thread-per-connection client
-    /// spawns, connects and primes 1,000 threads before each iteration, which takes seconds on 2 shared cores.
+    /// Five processes of 1 warm-up, 3 measured and 1 accounting iteration: 25 processes of 5 iterations. The
+    /// budget (6 minutes): an iteration is 50,000 calls over 500 connections; the client has one core, and at
+    /// the 13–38 µs of client CPU per call of quick runs its ceiling is 26k–74k calls/s against the server's
+    /// 50k/s (500 ÷ 10 ms), so 1.0–2.0 s per iteration plus about 0.4 s to start, connect and prime 500
+    /// connections: at most 5 × 2.4 + 2.5 s (server start and the conformance checks) ≈ 14.5 s per process, about
+    /// 55 s for the five contestants, about 4.5 minutes for the five processes.
     fn repetitions(&self, quick: bool) -> Repetitions {
         if quick {
             Repetitions::QUICK
         } else {
-            Repetitions { forks: 3, warmup: 1, iterations: 3, accounting: 1 }
+            Repetitions { forks: 5, warmup: 1, iterations: 3, accounting: 1 }
         }
     }
 
@@ -113,6 +135,9 @@ impl Scenario for HttpScenario {
             "cpu_us_per_call",
             "server_cpu_us_per_call",
             "ops_per_sec",
+            "cores_used",
+            "ctx_switches_per_item",
+            "wakeup_p50_us",
             "ideal_fraction",
             "latency_p50_us",
             "latency_p99_us",

@@ -28,6 +28,8 @@ pub struct HttpParams {
     pub in_flight: usize,
     /// The server's delay per call, in microseconds.
     pub delay_us: u64,
+    /// Whether the server and the client are pinned apart (the `pinned` parameter; 0 is the shared variant).
+    pub pinned: bool,
 }
 
 impl HttpParams {
@@ -37,6 +39,8 @@ impl HttpParams {
             requests: request.param("requests")?,
             in_flight: request.param_usize("in_flight")?,
             delay_us: request.param("delay_us")?,
+            // A request from before the parameter existed runs pinned, as it did then.
+            pinned: request.param("pinned").unwrap_or(1) != 0,
         };
         if params.requests == 0 || params.in_flight == 0 {
             return Err(TrialError::BadParam("`requests` and `in-flight` must be at least 1".to_string()));
@@ -80,8 +84,10 @@ impl Client for HttpClient {
     }
 
     fn metrics(&self, outcome: &Outcome, wall_s: f64) -> MetricValues {
-        let mut m = outcome.latencies.metrics("");
-        m.extend(renamed(outcome.probe.metrics(""), "probe_delay"));
+        let mut m = outcome.latencies.recorder().metrics("");
+        if let Some(probe) = &outcome.probe {
+            m.extend(renamed(probe.metrics(""), "probe_delay"));
+        }
         if wall_s > 0.0 {
             let per_sec = self.job.requests as f64 / wall_s;
             let ideal = self.job.in_flight as f64 * 1e6 / self.delay_us.max(1) as f64;
@@ -113,7 +119,7 @@ pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
     let params = HttpParams::from_request(request)?;
     crate::server::raise_fd_limit();
     let launcher = Launcher::this_binary().map_err(|e| TrialError::BadParam(e.to_string()))?;
-    let session = match Session::start(launcher, params.serve_config()) {
+    let session = match Session::start(launcher, params.serve_config(), params.pinned) {
         Ok(session) => session,
         Err(err) => {
             sink.check(Check::new("server", false, err.to_string()));
@@ -135,6 +141,8 @@ pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
         client: HttpClient { contestant, job, delay_us: params.delay_us },
         server: &session.server,
         measured_max: None,
+        wakeup: crate::wakeup::WakeUp::measure(session.placement.server_core()),
+        construction: Vec::new(),
     };
     harness::run(&mut routine, request, sink);
     Ok(())

@@ -66,12 +66,10 @@ pub fn record<S>(outcome: &mut Outcome, seq: u64, result: Result<(), Fail>, stre
     }
 }
 
-/// Connect a blocking std stream with no delay and bounded reads and writes.
+/// Connect a blocking std stream with no delay and no read or write timeout (no client times an exchange out).
 pub fn connect_std(addr: SocketAddr) -> Result<TcpStream, NetworkError> {
     let stream = TcpStream::connect(addr).map_err(|e| NetworkError::io("connecting to", addr, e))?;
     let _ = stream.set_nodelay(true);
-    stream.set_read_timeout(Some(IO_TIMEOUT)).map_err(|e| NetworkError::io("configuring", addr, e))?;
-    stream.set_write_timeout(Some(IO_TIMEOUT)).map_err(|e| NetworkError::io("configuring", addr, e))?;
     Ok(stream)
 }
 
@@ -80,13 +78,11 @@ pub fn exchange_std(stream: &TcpStream, addr: SocketAddr, seq: u64, conn: usize)
     exchange_blocking(stream, addr, seq, conn)
 }
 
-/// Connect a `may` stream (blocking-style calls that park the coroutine) with no delay and bounded reads and
-/// writes.
+/// Connect a `may` stream (blocking-style calls that park the coroutine) with no delay and no read or write
+/// timeout.
 pub fn connect_may(addr: SocketAddr) -> Result<may::net::TcpStream, NetworkError> {
     let stream = may::net::TcpStream::connect(addr).map_err(|e| NetworkError::io("connecting to", addr, e))?;
     let _ = stream.set_nodelay(true);
-    stream.set_read_timeout(Some(IO_TIMEOUT)).map_err(|e| NetworkError::io("configuring", addr, e))?;
-    stream.set_write_timeout(Some(IO_TIMEOUT)).map_err(|e| NetworkError::io("configuring", addr, e))?;
     Ok(stream)
 }
 
@@ -110,7 +106,8 @@ pub async fn connect_tokio(addr: SocketAddr) -> Result<tokio::net::TcpStream, Ne
     Ok(stream)
 }
 
-/// One exchange on a tokio stream: the task yields while the socket is not ready.
+/// One exchange on a tokio stream: the task yields while the socket is not ready (no timer: no client times an
+/// exchange out).
 pub async fn exchange_tokio(
     stream: &mut tokio::net::TcpStream,
     addr: SocketAddr,
@@ -118,16 +115,12 @@ pub async fn exchange_tokio(
     conn: usize,
 ) -> Result<(), Fail> {
     let token = wire::token(seq, conn);
-    let work = async {
-        stream.write_all(&wire::request(seq, token)).await.map_err(|e| NetworkError::io("writing to", addr, e))?;
-        let mut reply = [0u8; FRAME];
-        stream.read_exact(&mut reply).await.map_err(|e| NetworkError::io("reading from", addr, e))?;
-        Ok::<_, NetworkError>(reply)
-    };
-    let reply = tokio::time::timeout(IO_TIMEOUT, work)
+    stream
+        .write_all(&wire::request(seq, token))
         .await
-        .map_err(|_| Fail::Error(NetworkError::io("reading from", addr, std::io::ErrorKind::TimedOut.into())))?
-        .map_err(Fail::Error)?;
+        .map_err(|e| Fail::Error(NetworkError::io("writing to", addr, e)))?;
+    let mut reply = [0u8; FRAME];
+    stream.read_exact(&mut reply).await.map_err(|e| Fail::Error(NetworkError::io("reading from", addr, e)))?;
     wire::check_reply(seq, token, &reply).map_err(Fail::Wrong)
 }
 

@@ -1,4 +1,4 @@
-//! The shape every tokio contestant of the tcp scenario shares: a multi-thread runtime of [`WORKERS`] workers
+//! The shape every tokio contestant of the tcp scenario shares: a multi-thread runtime of [`workers`] workers
 //! built before the clock starts, one persistent connection per task, a coordinator that releases one batch at a
 //! time through a barrier and times it, and the probe task ticking beside them. The contestants differ only in
 //! [`Style`]: how a task makes one exchange.
@@ -15,16 +15,19 @@ use tokio::sync::Barrier;
 use super::contestants::{trap_block_in_place, trap_blocking_in_task, trap_spawn_blocking};
 use super::exchange::{self, record, TcpJob};
 use crate::error::NetworkError;
-use crate::outcome::Outcome;
+use crate::outcome::{micros_since, Outcome, Times};
 use crate::tick;
 
-/// Worker threads of every tokio runtime in the network scenarios.
-pub const WORKERS: usize = 2;
+/// Worker threads of every tokio runtime in the network scenarios: one per client core
+/// ([`crate::affinity::client_cores`]).
+pub fn workers() -> usize {
+    crate::affinity::client_cores()
+}
 
 /// Build the multi-thread runtime the tokio contestants run on.
 pub fn runtime() -> Result<tokio::runtime::Runtime, NetworkError> {
     tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(WORKERS)
+        .worker_threads(workers())
         .enable_all()
         .build()
         .map_err(|e| NetworkError::setup("the tokio runtime", e))
@@ -88,15 +91,15 @@ pub fn run<M: Meter>(style: Style, job: &TcpJob<M>, go: &mut dyn FnMut()) -> Res
             tasks.push(tokio::spawn(connection_task(style, job, index, conn, barrier)));
         }
         let stop = Arc::new(AtomicBool::new(false));
-        let probe = tokio::spawn(tick::ticks_async(Arc::clone(&stop)));
+        let probe = tokio::spawn(tick::ticks_async(Arc::clone(&stop), LatencyRecorder::new()));
+        let batches = Times::new(usize::try_from(job.batches).unwrap_or(0));
         barrier.wait().await;
         go();
-        let mut batches = LatencyRecorder::new();
-        for _ in 0..job.batches {
+        for batch in 0..job.batches {
             let started = Instant::now();
             barrier.wait().await;
             barrier.wait().await;
-            batches.record_us(u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX));
+            batches.set(batch, micros_since(started));
         }
         stop.store(true, Ordering::Relaxed);
         let mut outcome = Outcome::new(job.total());
@@ -106,11 +109,9 @@ pub fn run<M: Meter>(style: Style, job: &TcpJob<M>, go: &mut dyn FnMut()) -> Res
                 Err(e) => outcome.wrong(format!("a connection task failed: {e}")),
             }
         }
-        if let Ok(late) = probe.await {
-            outcome.probe = late;
-        }
+        outcome.probe = probe.await.ok();
         outcome.latencies = batches;
-        outcome.client_threads = WORKERS as u64;
+        outcome.client_threads = workers() as u64;
         outcome
     });
     drop(runtime);

@@ -30,6 +30,8 @@ pub struct TcpParams {
     pub batches: u64,
     /// The server's delay per exchange, in microseconds.
     pub delay_us: u64,
+    /// Whether the server and the client are pinned apart (the `pinned` parameter; 0 is the shared variant).
+    pub pinned: bool,
 }
 
 impl TcpParams {
@@ -40,6 +42,8 @@ impl TcpParams {
             exchanges: request.param_usize("exchanges")?,
             batches: request.param("batches")?,
             delay_us: request.param("delay_us")?,
+            // A request from before the parameter existed runs pinned, as it did then.
+            pinned: request.param("pinned").unwrap_or(1) != 0,
         };
         if params.connections == 0 || params.exchanges == 0 || params.batches == 0 {
             return Err(TrialError::BadParam(
@@ -91,8 +95,10 @@ impl Client for TcpClient {
     }
 
     fn metrics(&self, outcome: &Outcome, wall_s: f64) -> MetricValues {
-        let mut m = renamed(outcome.latencies.metrics(""), "batch");
-        m.extend(renamed(outcome.probe.metrics(""), "probe_delay"));
+        let mut m = renamed(outcome.latencies.recorder().metrics(""), "batch");
+        if let Some(probe) = &outcome.probe {
+            m.extend(renamed(probe.metrics(""), "probe_delay"));
+        }
         if wall_s > 0.0 {
             let per_sec = self.job.batches as f64 / wall_s;
             m.insert("batches_per_sec".to_string(), per_sec);
@@ -107,6 +113,29 @@ impl Client for TcpClient {
 
     fn unit(&self) -> &'static str {
         "exchanges"
+    }
+
+    /// `trap-blocking-in-task` serialises: each blocking exchange holds one of the runtime's workers for at least
+    /// the server's delay, so a batch takes at least ⌈exchanges ÷ workers⌉ delays. The check fails if a run beat
+    /// that bound by more than 5% (the trap was not blocking its workers, or the runtime had more of them).
+    fn by_construction(&self, _outcome: &Outcome, wall_s: f64) -> Option<(&'static str, Result<String, String>)> {
+        if self.contestant != TcpContestant::BlockingInTask || wall_s <= 0.0 {
+            return None;
+        }
+        let per_sec = self.job.batches as f64 / wall_s;
+        let rounds = self.job.exchanges.div_ceil(crate::tcp::runtime::workers()) as f64;
+        let bound = 1e6 / (rounds * self.delay_us.max(1) as f64);
+        let text = format!(
+            "{per_sec:.2} batches/s against the serial bound of {bound:.2} (⌈{} exchanges ÷ {} worker(s)⌉ × {} µs \
+             per batch): blocking calls on the runtime's workers serialise the exchanges, so its gap to async I/O (up to \
+             {} connections ÷ {} worker(s)) follows from the set-up",
+            self.job.exchanges,
+            crate::tcp::runtime::workers(),
+            self.delay_us,
+            self.job.connections,
+            crate::tcp::runtime::workers()
+        );
+        Some(("serialised_by_construction", if per_sec <= bound * 1.05 { Ok(text) } else { Err(text) }))
     }
 }
 
@@ -125,7 +154,7 @@ pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
         .ok_or_else(|| TrialError::UnknownContestant(request.contestant.clone()))?;
     let params = TcpParams::from_request(request)?;
     let launcher = Launcher::this_binary().map_err(|e| TrialError::BadParam(e.to_string()))?;
-    let session = match Session::start(launcher, params.serve_config()) {
+    let session = match Session::start(launcher, params.serve_config(), params.pinned) {
         Ok(session) => session,
         Err(err) => {
             sink.check(Check::new("server", false, err.to_string()));
@@ -146,13 +175,15 @@ pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
         addr,
         connections: params.connections,
         exchanges: params.exchanges,
-        batches: params.batches,
+        batches: contestant.batches(params.batches),
         meter: NoMeter,
     };
     let mut routine = NetRoutine {
         client: TcpClient { contestant, job, delay_us: params.delay_us },
         server: &session.server,
         measured_max: None,
+        wakeup: crate::wakeup::WakeUp::measure(session.placement.server_core()),
+        construction: Vec::new(),
     };
     harness::run(&mut routine, request, sink);
     Ok(())

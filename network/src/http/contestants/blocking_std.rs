@@ -7,7 +7,7 @@ use std::net::{SocketAddr, TcpStream};
 
 use measure::meter::Meter;
 
-use crate::error::{NetworkError, IO_TIMEOUT};
+use crate::error::NetworkError;
 use crate::http::job::{self, Fail, HttpJob};
 use crate::outcome::Outcome;
 use crate::wire;
@@ -20,25 +20,21 @@ pub struct Connection<S = TcpStream> {
     reader: BufReader<S>,
 }
 
-/// Dial `addr` with no delay and bounded reads and writes.
+/// Dial `addr` with no delay and no read or write timeout (the policy of every client: no timeout per call).
 pub fn connect(addr: SocketAddr) -> Result<Connection, NetworkError> {
     let writer = TcpStream::connect(addr).map_err(|e| NetworkError::io("connecting to", addr, e))?;
     let _ = writer.set_nodelay(true);
     let configure = |e| NetworkError::io("configuring", addr, e);
-    writer.set_read_timeout(Some(IO_TIMEOUT)).map_err(configure)?;
-    writer.set_write_timeout(Some(IO_TIMEOUT)).map_err(configure)?;
     let reader = BufReader::new(writer.try_clone().map_err(configure)?);
     Ok(Connection { writer, reader })
 }
 
-/// Dial `addr` with a `may` socket (its calls park the coroutine, not the carrier), with no delay and bounded
-/// reads and writes.
+/// Dial `addr` with a `may` socket (its calls park the coroutine, not the carrier), with no delay and no read or
+/// write timeout.
 pub fn connect_may(addr: SocketAddr) -> Result<Connection<may::net::TcpStream>, NetworkError> {
     let writer = may::net::TcpStream::connect(addr).map_err(|e| NetworkError::io("connecting to", addr, e))?;
     let _ = writer.set_nodelay(true);
     let configure = |e| NetworkError::io("configuring", addr, e);
-    writer.set_read_timeout(Some(IO_TIMEOUT)).map_err(configure)?;
-    writer.set_write_timeout(Some(IO_TIMEOUT)).map_err(configure)?;
     let reader = BufReader::new(writer.try_clone().map_err(configure)?);
     Ok(Connection { writer, reader })
 }

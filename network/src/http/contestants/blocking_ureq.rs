@@ -1,9 +1,9 @@
 //! `blocking-ureq`: a thread per call in flight, all sharing one `ureq` 2 `Agent` (its connection pool holds
-//! `in_flight` idle keep-alive connections), each call `agent.get(url).call()` and `into_string()`.
+//! `in_flight` idle keep-alive connections, no timeout), each call `agent.get(url).call()` and `into_string()`.
 
 use measure::meter::Meter;
 
-use crate::error::{NetworkError, IO_TIMEOUT};
+use crate::error::NetworkError;
 use crate::http::job::{self, client_error, Fail, HttpJob};
 use crate::outcome::Outcome;
 use crate::wire;
@@ -14,7 +14,6 @@ pub fn run<M: Meter>(job: &HttpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, 
     let agent = ureq::AgentBuilder::new()
         .max_idle_connections(job.in_flight)
         .max_idle_connections_per_host(job.in_flight)
-        .timeout(IO_TIMEOUT)
         .no_delay(true)
         .build();
     job::threads(

@@ -68,32 +68,33 @@ impl HttpContestant {
             "A `may` coroutine per keep-alive connection ({}), running `blocking-std`'s hand-written HTTP/1.1 \
              client over `may::net::TcpStream`: blocking-style code whose socket waits park the coroutine, not its \
              carrier.",
-            coroutine_may::CONFIG.describe()
+            crate::affinity::may_setup(&coroutine_may::CONFIG)
         );
         let (family, description) = match self {
             HttpContestant::BlockingStd => (
                 Family::Blocking,
                 "A std thread per keep-alive connection, std `TcpStream`, a minimal hand-written HTTP/1.1 client \
-                 (request writer, status line, headers and `Content-Length` body parsed by hand).",
+                 (request writer, status line, headers and `Content-Length` body parsed by hand); every connection \
+                 thread shares the client's one core.",
             ),
             HttpContestant::BlockingUreq => (
                 Family::Blocking,
                 "A std thread per call in flight sharing one `ureq` 2 `Agent` (keep-alive pool of `in_flight` \
-                 connections), `get(url).call()` then `into_string()`.",
+                 connections), `get(url).call()` then `into_string()`; every thread shares the client's one core.",
             ),
             HttpContestant::StreamHyper => (
                 Family::Stream,
-                "hyper 1's client (`hyper_util` legacy `Client`, `HttpConnector`, keep-alive pool) on a 2-worker \
+                "hyper 1's client (`hyper_util` legacy `Client`, `HttpConnector`, keep-alive pool) on a 1-worker \
                  tokio runtime, calls driven by `buffer_unordered(in_flight)`.",
             ),
             HttpContestant::StreamReqwest => (
                 Family::Stream,
-                "`reqwest` 0.12 `Client` (no TLS, keep-alive pool) on a 2-worker tokio runtime, `get(url).send()` \
+                "`reqwest` 0.12 `Client` (no TLS, keep-alive pool) on a 1-worker tokio runtime, `get(url).send()` \
                  then `bytes()`, driven by `buffer_unordered(in_flight)`.",
             ),
             HttpContestant::CoroutineMay => (Family::Coroutine, coroutine.as_str()),
         };
-        ContestantInfo::new(self.name(), family, description)
+        ContestantInfo::new(self.name(), family, crate::affinity::described(description))
     }
 
     /// Run `job` once, calling `go` when everything but the calls is ready.

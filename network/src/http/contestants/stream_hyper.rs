@@ -1,5 +1,5 @@
 //! `stream-hyper`: hyper 1's client (`hyper_util::client::legacy::Client` over an `HttpConnector` with no
-//! delay, a keep-alive pool of `in_flight` connections) on a 2-worker tokio runtime, every call a future
+//! delay, a keep-alive pool of `in_flight` connections) on a 1-worker tokio runtime, every call a future
 //! (`get`, then the body collected) driven by `buffer_unordered(in_flight)`.
 
 use bytes::Bytes;
@@ -45,5 +45,5 @@ pub fn run<M: Meter>(job: &HttpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, 
     });
     drop(client);
     drop(rt);
-    Ok(Outcome { client_threads: runtime::WORKERS as u64, ..outcome })
+    Ok(Outcome { client_threads: runtime::workers() as u64, ..outcome })
 }

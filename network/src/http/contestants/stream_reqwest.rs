@@ -1,10 +1,10 @@
 //! `stream-reqwest`: a `reqwest` 0.12 `Client` (no TLS, no proxy, no delay, a keep-alive pool of `in_flight`
-//! connections) on a 2-worker tokio runtime, every call `get(url).send()` then `bytes()`, driven by
+//! connections) on a 1-worker tokio runtime, every call `get(url).send()` then `bytes()`, driven by
 //! `buffer_unordered(in_flight)`.
 
 use measure::meter::Meter;
 
-use crate::error::{NetworkError, IO_TIMEOUT};
+use crate::error::NetworkError;
 use crate::http::job::{self, client_error, Fail, HttpJob};
 use crate::outcome::Outcome;
 use crate::tcp::runtime;
@@ -20,7 +20,6 @@ pub fn run<M: Meter>(job: &HttpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, 
             .pool_max_idle_per_host(job.in_flight)
             .no_proxy()
             .tcp_nodelay(true)
-            .timeout(IO_TIMEOUT)
             .build()
             .map_err(|e| NetworkError::setup("the reqwest client", e))?
     };
@@ -42,5 +41,5 @@ pub fn run<M: Meter>(job: &HttpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, 
     });
     drop(client);
     drop(rt);
-    Ok(Outcome { client_threads: runtime::WORKERS as u64, ..outcome })
+    Ok(Outcome { client_threads: runtime::workers() as u64, ..outcome })
 }

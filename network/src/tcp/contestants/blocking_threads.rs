@@ -9,7 +9,7 @@ use measure::latency::LatencyRecorder;
 use measure::meter::Meter;
 
 use crate::error::NetworkError;
-use crate::outcome::Outcome;
+use crate::outcome::{micros_since, Outcome, Times};
 use crate::tcp::exchange::{self, record, TcpJob};
 use crate::tick;
 
@@ -22,7 +22,7 @@ pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, N
         let stop = Arc::clone(&stop);
         std::thread::Builder::new()
             .name("tcp-probe".to_string())
-            .spawn(move || tick::ticks_thread(&stop))
+            .spawn(move || tick::ticks_thread(&stop, LatencyRecorder::new()))
             .map_err(|e| NetworkError::setup("the probe thread", e))?
     };
     let mut threads = Vec::with_capacity(job.connections);
@@ -40,14 +40,14 @@ pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, N
             }
         }
     }
+    let batches = Times::new(usize::try_from(job.batches).unwrap_or(0));
     barrier.wait();
     go();
-    let mut batches = LatencyRecorder::new();
-    for _ in 0..job.batches {
+    for batch in 0..job.batches {
         let started = Instant::now();
         barrier.wait();
         barrier.wait();
-        batches.record_us(u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX));
+        batches.set(batch, micros_since(started));
     }
     stop.store(true, Ordering::Relaxed);
     let mut outcome = Outcome::new(job.total());
@@ -57,7 +57,7 @@ pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, N
             Err(_) => outcome.wrong("a connection thread panicked".to_string()),
         }
     }
-    outcome.probe = probe.join().unwrap_or_default();
+    outcome.probe = probe.join().ok();
     outcome.latencies = batches;
     outcome.client_threads = job.connections as u64 + 1;
     Ok(outcome)

@@ -1,4 +1,4 @@
-//! `coroutine-may`: one `may` coroutine per persistent connection on 2 carrier threads, each exchange a
+//! `coroutine-may`: one `may` coroutine per persistent connection on 1 carrier thread, each exchange a
 //! `may::net::TcpStream` `write_all` + `read_exact` written in the blocking style (the coroutine parks while the
 //! socket is not ready, its carrier runs another); batches released and joined over `may::sync::mpsc`
 //! channels, a probe coroutine ticking beside.
@@ -18,12 +18,19 @@ use pipelines::coroutine::{self, CoroutineConfig};
 use pipelines::LiveStages;
 
 use crate::error::NetworkError;
-use crate::outcome::Outcome;
+use crate::outcome::{micros_since, Outcome, Times};
 use crate::tcp::exchange::{self, record, TcpJob};
 use crate::tick;
 
-/// How the contestant configures `may`: 2 carriers (one per core of the lab's machine) and `may`'s default stack.
-pub const CONFIG: CoroutineConfig = CoroutineConfig::new(2);
+/// How the contestant configures `may` by default: one carrier per client core ([`crate::affinity::CLIENT_CORES`])
+/// and `may`'s default stack.
+pub const CONFIG: CoroutineConfig = CoroutineConfig::new(crate::affinity::CLIENT_CORES);
+
+/// The configuration in force: one carrier per core the client runtimes are sized to
+/// ([`crate::affinity::client_cores`]).
+pub fn config() -> CoroutineConfig {
+    CoroutineConfig::new(crate::affinity::client_cores())
+}
 
 /// What the calling thread tells a connection's coroutine.
 enum Order {
@@ -35,14 +42,17 @@ enum Order {
 
 /// Run `job`, calling `go` once every coroutine has connected and waits for its first batch.
 pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
-    CONFIG.apply();
+    let config = config();
+    config.apply();
     let job = Arc::new(job.clone());
     let live = Arc::new(LiveStages::new());
     let stop = Arc::new(AtomicBool::new(false));
     let probe = {
         let stop = Arc::clone(&stop);
-        coroutine::spawn("tcp-probe", CONFIG.stack_words, &live, move || tick::ticks_coroutine(&stop))
-            .map_err(|e| NetworkError::setup("the probe coroutine", e))?
+        coroutine::spawn("tcp-probe", config.stack_words, &live, move || {
+            tick::ticks_coroutine(&stop, LatencyRecorder::new())
+        })
+        .map_err(|e| NetworkError::setup("the probe coroutine", e))?
     };
     let (done_tx, done_rx) = mpsc::channel::<()>();
     let mut orders = Vec::with_capacity(job.connections);
@@ -50,7 +60,7 @@ pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, N
     for index in 0..job.connections {
         let (order_tx, order_rx) = mpsc::channel::<Order>();
         let (job, done_tx) = (Arc::clone(&job), done_tx.clone());
-        let spawned = coroutine::spawn("tcp-conn", CONFIG.stack_words, &live, move || {
+        let spawned = coroutine::spawn("tcp-conn", config.stack_words, &live, move || {
             connection(&job, index, &order_rx, &done_tx)
         });
         match spawned {
@@ -77,8 +87,8 @@ pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, N
     for _ in 0..job.connections {
         let _ = done_rx.recv();
     }
+    let batches = Times::new(usize::try_from(job.batches).unwrap_or(0));
     go();
-    let mut batches = LatencyRecorder::new();
     for batch in 0..job.batches {
         let started = Instant::now();
         for order in &orders {
@@ -87,7 +97,7 @@ pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, N
         for _ in 0..job.connections {
             let _ = done_rx.recv();
         }
-        batches.record_us(u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX));
+        batches.set(batch, micros_since(started));
     }
     for order in &orders {
         let _ = order.send(Order::Stop);
@@ -100,10 +110,10 @@ pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, N
             Err(_) => outcome.wrong("a connection coroutine panicked".to_string()),
         }
     }
-    outcome.probe = probe.join().unwrap_or_default();
+    outcome.probe = probe.join().ok();
     outcome.latencies = batches;
     // The carriers and `may`'s timer thread run the coroutines; the calling thread releases the batches.
-    outcome.client_threads = CONFIG.carriers as u64 + 2;
+    outcome.client_threads = config.carriers as u64 + 2;
     Ok(outcome)
 }
 

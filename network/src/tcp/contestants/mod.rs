@@ -4,10 +4,10 @@
 //! - [`blocking_threads`] (`blocking-threads`): a std thread per connection, std `TcpStream`.
 //! - [`tokio_tasks`] (`stream-tokio-tasks`): a tokio task per connection, tokio `TcpStream` — proper async I/O.
 //! - [`trap_blocking_in_task`] (`trap-blocking-in-task`): tokio tasks making std blocking socket calls on the
-//!   runtime's 2 workers.
+//!   runtime's 1 worker.
 //! - [`trap_spawn_blocking`] (`trap-spawn-blocking`): the same calls inside `spawn_blocking`.
 //! - [`trap_block_in_place`] (`trap-block-in-place`): the same calls inside `block_in_place`.
-//! - [`coroutine_may`] (`coroutine-may`): a `may` coroutine per connection on 2 carriers, `may::net::TcpStream`:
+//! - [`coroutine_may`] (`coroutine-may`): a `may` coroutine per connection on 1 carrier, `may::net::TcpStream`:
 //!   blocking-style code whose waits park the coroutine.
 
 pub mod blocking_threads;
@@ -75,38 +75,50 @@ impl TcpContestant {
             "A `may` coroutine per persistent connection ({}), `may::net::TcpStream` `write_all` + `read_exact` \
              written in the blocking style (the coroutine parks, not its carrier); batches released and joined \
              over `may::sync::mpsc` channels.",
-            coroutine_may::CONFIG.describe()
+            crate::affinity::may_setup(&coroutine_may::CONFIG)
         );
         let (family, description) = match self {
             TcpContestant::BlockingThreads => (
                 Family::Blocking,
                 "A std thread per persistent connection, std `TcpStream` `write_all` + `read_exact`; batches \
-                 released through a `std::sync::Barrier`.",
+                 released through a `std::sync::Barrier`; every connection thread shares the client's one core.",
             ),
             TcpContestant::TokioTasks => (
                 Family::Stream,
-                "A tokio task per persistent connection on a 2-worker multi-thread runtime, tokio `TcpStream` \
+                "A tokio task per persistent connection on a 1-worker multi-thread runtime, tokio `TcpStream` \
                  `write_all` + `read_exact`; batches released through `tokio::sync::Barrier`. Proper async I/O.",
             ),
             TcpContestant::BlockingInTask => (
                 Family::Stream,
-                "The trap: tokio tasks on 2 workers calling std `TcpStream` `write_all` + `read_exact` directly, \
-                 so each call blocks a worker for the server's delay.",
+                "The trap: tokio tasks on 1 worker calling std `TcpStream` `write_all` + `read_exact` directly, \
+                 so each call blocks the only worker for the server's delay: one exchange at a time. Runs at most 3 \
+                 batches per iteration (they are serial); its rates are per batch and per exchange.",
             ),
             TcpContestant::SpawnBlocking => (
                 Family::Stream,
-                "Tokio tasks on 2 workers, each std `TcpStream` exchange inside `tokio::task::spawn_blocking` \
-                 (one blocking-pool job per exchange).",
+                "Tokio tasks on 1 worker, each std `TcpStream` exchange inside `tokio::task::spawn_blocking` \
+                 (one blocking-pool job per exchange; the pool's threads share the client's one core).",
             ),
             TcpContestant::BlockInPlace => (
                 Family::Stream,
-                "Tokio tasks on 2 workers, each std `TcpStream` exchange inside `tokio::task::block_in_place` \
-                 (the worker's other tasks move to a new worker while it blocks).",
+                "Tokio tasks on 1 worker, each std `TcpStream` exchange inside `tokio::task::block_in_place` \
+                 (the worker's other tasks move to a new worker thread while it blocks; all share the client's one \
+                 core).",
             ),
             TcpContestant::CoroutineMay => (Family::Coroutine, coroutine.as_str()),
         };
         let role = if self == TcpContestant::BlockingInTask { Role::Trap } else { Role::Candidate };
-        ContestantInfo::new(self.name(), family, description).with_role(role)
+        ContestantInfo::new(self.name(), family, crate::affinity::described(description)).with_role(role)
+    }
+
+    /// The batches of an iteration when the scenario asks for `batches`: all of them, except for
+    /// `trap-blocking-in-task`, which runs at most [`trap_blocking_in_task::MAX_BATCHES`] (its batches are serial,
+    /// each ⌈exchanges ÷ workers⌉ server delays long; its rates are per batch and per exchange, so they compare).
+    pub fn batches(self, batches: u64) -> u64 {
+        match self {
+            TcpContestant::BlockingInTask => batches.min(trap_blocking_in_task::MAX_BATCHES),
+            _ => batches,
+        }
     }
 
     /// Run `job` once, calling `go` when everything but the exchanges is ready.

@@ -1,4 +1,4 @@
-//! `stream-tokio-tasks`: one tokio task per persistent connection on a 2-worker multi-thread runtime, each
+//! `stream-tokio-tasks`: one tokio task per persistent connection on a 1-worker multi-thread runtime, each
 //! exchange a tokio `TcpStream` `write_all` + `read_exact` (the task yields while the socket is not ready).
 
 use measure::meter::Meter;

@@ -1,6 +1,6 @@
-//! `trap-blocking-in-task`: the trap — one tokio task per connection on 2 workers, each exchange a std
+//! `trap-blocking-in-task`: the trap — one tokio task per connection on 1 worker, each exchange a std
 //! `TcpStream` `write_all` + `read_exact` called directly in the task, so a worker blocks for the server's delay
-//! and only two exchanges run at a time.
+//! and only one exchange runs at a time (1 worker).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -11,6 +11,10 @@ use crate::error::NetworkError;
 use crate::outcome::Outcome;
 use crate::tcp::exchange::{self, Fail, TcpJob};
 use crate::tcp::runtime::{self, Style};
+
+/// The most batches an iteration of this contestant runs: its batches are serial (256 exchanges one after another
+/// on the one worker, about 0.3–0.7 s each at a 1 ms delay), so the scenario's 30 would take 10–20 s per iteration.
+pub const MAX_BATCHES: u64 = 3;
 
 /// Run `job`, calling `go` once every connection is open.
 pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
