@@ -8,6 +8,7 @@ use measure::record::TrialRequest;
 use measure::scenario::TrialError;
 
 use crate::limit::{LimiterKind, LimiterParams};
+use crate::settle::DropRule;
 
 /// The limiters every family runs, in report order.
 pub const LIMITERS: [LimiterKind; 7] = LimiterKind::ALL;
@@ -33,6 +34,9 @@ pub struct OverloadConfig {
     pub jitter: Duration,
     /// Calls the dependency queues before rejecting (`None`: unlimited).
     pub queue_limit: Option<usize>,
+    /// When the capacity drops in a timed run: once every limit has settled (or at the rule's cap). An
+    /// accounting run, a tenth as long, drops at its half-way call instead.
+    pub drop: DropRule,
     /// Limiter settings.
     pub limits: LimiterParams,
     /// Threads of `blocking-unbounded`.
@@ -56,12 +60,19 @@ impl OverloadConfig {
             service,
             jitter: Duration::from_micros(request.param("jitter_us")?),
             queue_limit,
+            drop: DropRule {
+                healthy_min: Duration::from_millis(request.param("healthy_ms")?),
+                hold: Duration::from_millis(request.param("settle_ms")?),
+                band: 1.0 + request.param("settle_band_pct")? as f64 / 100.0,
+                healthy_max: Duration::from_millis(request.param("healthy_max_ms")?),
+            },
             limits: LimiterParams {
                 fixed_limit: request.param_usize("fixed_limit")?,
                 initial: request.param_usize("initial_limit")?,
                 min: request.param_usize("min_limit")?,
                 max: request.param_usize("max_limit")?,
                 timeout: Duration::from_millis(request.param("timeout_ms")?),
+                windowed: request.param("windowed")? != 0,
                 // Until the trial has measured the no-load latency: the service time.
                 no_load: service,
             },
@@ -82,23 +93,31 @@ impl OverloadConfig {
         Ok(config)
     }
 
-    /// The call at which capacity drops: `calls / 2`.
+    /// The call at which an accounting run's capacity drops: `calls / 2`.
     pub fn drop_at(&self) -> u64 {
         self.calls / 2
     }
 
-    /// The dependency of one iteration: `capacity` slots, dropping to `capacity_after` when call `calls / 2` is
-    /// issued.
+    /// The dependency of one timed iteration: `capacity` slots, until the trial sets `capacity_after` once the
+    /// limit has settled ([`DropRule`]).
     pub fn dependency(&self) -> DependencyConfig {
         DependencyConfig {
             capacity: self.capacity,
             service: self.service,
             jitter: self.jitter,
-            schedule: vec![CapacityChange { at_call: self.drop_at(), capacity: self.capacity_after }],
             queue_limit: self.queue_limit,
             seed: self.seed,
             window: WINDOW,
             ..DependencyConfig::default()
+        }
+    }
+
+    /// The dependency of one accounting iteration: as a timed one, dropping to `capacity_after` when call
+    /// `calls / 2` is issued (an accounting run counts threads and allocations, not latency).
+    pub fn dependency_by_call(&self) -> DependencyConfig {
+        DependencyConfig {
+            schedule: vec![CapacityChange { at_call: self.drop_at(), capacity: self.capacity_after }],
+            ..self.dependency()
         }
     }
 

@@ -133,6 +133,13 @@ fn small_run(
         service: dependency.service,
         jitter: Duration::ZERO,
         queue_limit: dependency.queue_limit,
+        // Conformance drops by call (the dependency's schedule); the settle rule is the timed runs'.
+        drop: crate::settle::DropRule {
+            healthy_min: Duration::ZERO,
+            hold: Duration::ZERO,
+            band: 1.0,
+            healthy_max: Duration::ZERO,
+        },
         limits: *limits,
         unbounded_threads,
         seed: 1,
@@ -176,6 +183,7 @@ fn small_limits() -> LimiterParams {
         max: 40,
         timeout: Duration::from_millis(4),
         no_load: Duration::from_millis(2),
+        windowed: false,
     }
 }
 

@@ -27,6 +27,8 @@ pub struct Ledger {
     slots: Box<[AtomicU64]>,
     /// Microseconds each call waited at the gate before admission (0 for calls that had no gate).
     waits: Box<[AtomicU32]>,
+    /// The gate's limit when each call was admitted (0 for calls that had no gate).
+    limits: Box<[AtomicU32]>,
     wrong_answers: AtomicU64,
     duplicates: AtomicU64,
     out_of_range: AtomicU64,
@@ -43,6 +45,8 @@ pub struct CallRecord {
     pub failed: bool,
     /// Microseconds the caller waited at the gate before the call was admitted (0 without a gate).
     pub gate_wait_us: u64,
+    /// The gate's limit when the call was admitted (0 without a gate).
+    pub limit: u32,
 }
 
 impl CallRecord {
@@ -57,10 +61,12 @@ impl Ledger {
     pub fn new(calls: u64) -> Ledger {
         let slots = (0..calls).map(|_| AtomicU64::new(0)).collect();
         let waits = (0..calls).map(|_| AtomicU32::new(0)).collect();
+        let limits = (0..calls).map(|_| AtomicU32::new(0)).collect();
         Ledger {
             origin: Instant::now(),
             slots,
             waits,
+            limits,
             wrong_answers: AtomicU64::new(0),
             duplicates: AtomicU64::new(0),
             out_of_range: AtomicU64::new(0),
@@ -113,11 +119,21 @@ impl Ledger {
         }
     }
 
+    /// Records how long call `index` waited at the gate and the gate's limit when it was admitted (the limit
+    /// saturates at `u32::MAX`); an unknown index is ignored.
+    pub fn record_admission(&self, index: u64, wait: Duration, limit: usize) {
+        self.record_gate_wait(index, wait);
+        if let Some(slot) = usize::try_from(index).ok().and_then(|i| self.limits.get(i)) {
+            slot.store(u32::try_from(limit).unwrap_or(u32::MAX), Ordering::Relaxed);
+        }
+    }
+
     /// The record of call `index`, if it was written.
     pub fn get(&self, index: u64) -> Option<CallRecord> {
         let i = usize::try_from(index).ok()?;
         let raw = self.slots.get(i)?.load(Ordering::Relaxed);
-        decode(raw, self.waits.get(i).map_or(0, |w| w.load(Ordering::Relaxed)))
+        let wait = self.waits.get(i).map_or(0, |w| w.load(Ordering::Relaxed));
+        decode(raw, wait, self.limits.get(i).map_or(0, |l| l.load(Ordering::Relaxed)))
     }
 
     /// Every written record, in call order.
@@ -125,7 +141,10 @@ impl Ledger {
         self.slots
             .iter()
             .zip(self.waits.iter())
-            .filter_map(|(s, w)| decode(s.load(Ordering::Relaxed), w.load(Ordering::Relaxed)))
+            .zip(self.limits.iter())
+            .filter_map(|((s, w), l)| {
+                decode(s.load(Ordering::Relaxed), w.load(Ordering::Relaxed), l.load(Ordering::Relaxed))
+            })
             .collect()
     }
 
@@ -158,12 +177,13 @@ impl Ledger {
     }
 }
 
-fn decode(raw: u64, wait_us: u32) -> Option<CallRecord> {
+fn decode(raw: u64, wait_us: u32, limit: u32) -> Option<CallRecord> {
     (raw & WRITTEN != 0).then_some(CallRecord {
         issued_us: (raw >> FIELD_BITS) & FIELD_MASK,
         latency_us: raw & FIELD_MASK,
         failed: raw & FAILED != 0,
         gate_wait_us: u64::from(wait_us),
+        limit,
     })
 }
 
@@ -178,10 +198,10 @@ mod tests {
         let issued = ledger.origin() + Duration::from_micros(1_500);
         let seen = issued + Duration::from_micros(5_250);
         assert!(ledger.record(1, issued, seen, &Ok(Dependency::answer(1))));
-        ledger.record_gate_wait(1, Duration::from_micros(300));
+        ledger.record_admission(1, Duration::from_micros(300), 40);
         assert_eq!(
             ledger.get(1),
-            Some(CallRecord { issued_us: 1_500, latency_us: 5_250, failed: false, gate_wait_us: 300 })
+            Some(CallRecord { issued_us: 1_500, latency_us: 5_250, failed: false, gate_wait_us: 300, limit: 40 })
         );
         assert_eq!(ledger.get(0), None);
     }

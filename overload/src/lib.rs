@@ -22,6 +22,7 @@ pub mod discussion;
 pub mod ledger;
 pub mod limit;
 pub mod scenario;
+pub mod settle;
 pub mod stream_ext;
 mod trial;
 

@@ -48,9 +48,10 @@ impl Scenario for OverloadScenario {
         vec![
             ParamSpec::single(
                 "calls",
-                "Calls per iteration; capacity drops when call calls/2 is issued (the published run made 200,000).",
-                70_000,
-                6_000,
+                "Calls per iteration; capacity drops once the limit has settled (`healthy-ms`, `settle-ms`), the \
+                 rest of the calls go to the degraded dependency (the published run made 200,000).",
+                60_000,
+                20_000,
                 100,
                 10_000_000,
             ),
@@ -68,11 +69,57 @@ impl Scenario for OverloadScenario {
             ),
             ParamSpec::single(
                 "queue-limit",
-                "Calls the dependency queues before rejecting with an overload error (0: no limit).",
-                0,
-                0,
+                "Calls the dependency queues before rejecting with an overload error, as a real service answers \
+                 503 (default 100: one service time's worth of the degraded capacity; 0: no limit, and no loss \
+                 signal for `aimd`).",
+                100,
+                100,
                 0,
                 10_000_000,
+            ),
+            ParamSpec::single(
+                "healthy-ms",
+                "The healthy phase lasts at least this long before the capacity may drop.",
+                300,
+                100,
+                1,
+                3_600_000,
+            ),
+            ParamSpec::single(
+                "settle-ms",
+                "The drop waits until the limit has stayed within the settle band for this long.",
+                200,
+                50,
+                1,
+                3_600_000,
+            ),
+            ParamSpec::single(
+                "settle-band-pct",
+                "The settle band: the limit's largest value over `settle-ms` at most this many per cent above its \
+                 smallest (25 holds one AIMD cut of 0.9).",
+                25,
+                25,
+                0,
+                1_000,
+            ),
+            ParamSpec::single(
+                "healthy-max-ms",
+                "The drop happens by this time whatever the limit does (a run that reaches it fails its \
+                 `settled_before_drop` check).",
+                5_000,
+                2_000,
+                1,
+                3_600_000,
+            ),
+            ParamSpec::single(
+                "windowed",
+                "1: wrap every adaptive limiter in the lab's short window (at least 10 samples and twice the \
+                 smallest latency), a labelled variant; 0 (default): each updates on every sample, as Netflix's \
+                 `SimpleLimiter` runs it.",
+                0,
+                0,
+                0,
+                1,
             ),
             ParamSpec::single(
                 "fixed-limit",
