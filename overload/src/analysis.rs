@@ -112,21 +112,22 @@ pub fn analyse(records: &[CallRecord], drop_us: Option<u64>, settled_us: Option<
         window_latency[window_of(done)].push(r.latency_us);
     }
 
-    // Outstanding calls: +1 at issue, -1 at completion. A gated call's record lies inside its permit (admitted
-    // at its issue, released after its reply was seen), and the next admission into a full gate comes after a
-    // release; the records round both ends down to the microsecond, so a completion and the next issue can
-    // share one: completions count first at equal times, else that tie would count one call too many.
-    let mut events: Vec<(u64, u8, usize)> = Vec::with_capacity(records.len() * 2);
+    // Outstanding calls: +1 at issue, -1 at completion, in nanoseconds. A gated call's record lies inside its
+    // permit (admitted at its issue, released after its reply was seen), and the next admission into a full gate
+    // comes after a release: completions count first at equal times, and two issues at one nanosecond keep the
+    // gate's admission order, so the count never exceeds what the gate held.
+    let mut events: Vec<(u64, u8, u64, usize)> = Vec::with_capacity(records.len() * 2);
     for (i, r) in records.iter().enumerate() {
-        events.push((r.issued_us, 1, i));
-        events.push((r.completed_us(), 0, i));
+        events.push((r.issued_ns, 1, r.seq, i));
+        events.push((r.completed_ns, 0, 0, i));
     }
     events.sort_unstable();
     let mut outstanding: u64 = 0;
     let mut over_limit: u64 = 0;
     // The window the previous event fell in: windows without events carry the count they began with.
     let mut current_window = 0;
-    for (t, kind, i) in events {
+    for (t_ns, kind, _, i) in events {
+        let t = t_ns / 1_000;
         let w = window_of(t);
         while current_window < w {
             current_window += 1;
@@ -239,7 +240,16 @@ mod tests {
     use super::*;
 
     fn call(issued_us: u64, latency_us: u64) -> CallRecord {
-        CallRecord { issued_us, latency_us, failed: false, gate_wait_us: 0, limit: 0 }
+        CallRecord {
+            issued_us,
+            latency_us,
+            failed: false,
+            gate_wait_us: 0,
+            limit: 0,
+            issued_ns: issued_us * 1_000,
+            completed_ns: (issued_us + latency_us) * 1_000,
+            seq: 0,
+        }
     }
 
     #[test]
@@ -300,8 +310,7 @@ mod tests {
 
     #[test]
     fn failures_count_as_errors_not_latency() {
-        let records =
-            [call(0, 10), CallRecord { issued_us: 5, latency_us: 1, failed: true, gate_wait_us: 0, limit: 0 }];
+        let records = [call(0, 10), CallRecord { failed: true, ..call(5, 1) }];
         let a = analyse(&records, None, None, 1_000);
         assert_eq!(a.metrics["errors"], 1.0);
         assert_eq!(a.metrics["latency_max_us"], 10.0);

@@ -63,7 +63,7 @@ impl OverloadConfig {
             drop: DropRule {
                 healthy_min: Duration::from_millis(request.param("healthy_ms")?),
                 hold: Duration::from_millis(request.param("settle_ms")?),
-                band: 1.0 + request.param("settle_band_pct")? as f64 / 100.0,
+                drift: request.param("settle_drift_pct")? as f64 / 100.0,
                 healthy_max: Duration::from_millis(request.param("healthy_max_ms")?),
             },
             limits: LimiterParams {

@@ -137,7 +137,7 @@ fn small_run(
         drop: crate::settle::DropRule {
             healthy_min: Duration::ZERO,
             hold: Duration::ZERO,
-            band: 1.0,
+            drift: 0.0,
             healthy_max: Duration::ZERO,
         },
         limits: *limits,

@@ -87,20 +87,21 @@ impl Scenario for OverloadScenario {
             ),
             ParamSpec::single(
                 "settle-ms",
-                "The drop waits until the limit has stayed within the settle band for this long.",
+                "The span over which the limit must have stopped drifting before the drop (`settle-drift-pct`).",
                 200,
                 50,
                 1,
                 3_600_000,
             ),
             ParamSpec::single(
-                "settle-band-pct",
-                "The settle band: the limit's largest value over `settle-ms` at most this many per cent above its \
-                 smallest (25 holds one AIMD cut of 0.9).",
-                25,
-                25,
+                "settle-drift-pct",
+                "The limit has settled when its mean over the second half of `settle-ms` is within this many per \
+                 cent of its mean over the first half (a limit still climbing or falling is not; a steady \
+                 oscillation is).",
+                10,
+                10,
                 0,
-                1_000,
+                100,
             ),
             ParamSpec::single(
                 "healthy-max-ms",

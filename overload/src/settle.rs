@@ -1,134 +1,88 @@
-//! When a limit has settled: the rule that triggers the capacity drop once every limit has stopped moving, and
-//! the same rule read back from a run's limit history (settled before the drop, and how long after it).
+//! When a limit has settled: the rule that triggers the capacity drop once the limit has stopped moving, and the
+//! same rule read back from a run's limit history (settled before the drop, and how long after it).
 //!
-//! The rule: a limit has **settled** at time `t` when, over the `hold` before `t`, its largest value is at most
-//! `band` times its smallest (`band` = 1.25 by default: an AIMD sawtooth of one 0.9 cut stays inside it; a limit
-//! still ramping or falling does not).
+//! The rule: a limit has **settled** at time `t` when its time-weighted mean over the second half of the `hold`
+//! before `t` is within `drift` (a fraction, default 10%) of its mean over the first half. A limit still
+//! climbing or falling moves its mean from one half to the next; a limit that has reached its level, or the
+//! steady oscillation of its algorithm (an AIMD sawtooth, Vegas stepping around its target), does not.
 
-use std::collections::VecDeque;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The settle rule and when the healthy phase ends.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct DropRule {
     /// The healthy phase lasts at least this long.
     pub healthy_min: Duration,
-    /// A limit has settled when it stayed within the band for this long.
+    /// A limit has settled when its mean over the second half of this span is within `drift` of its mean over
+    /// the first half.
     pub hold: Duration,
-    /// The band: largest ≤ `band` × smallest over the hold.
-    pub band: f64,
+    /// The largest change of the mean from one half of the hold to the next, as a fraction of the larger mean.
+    pub drift: f64,
     /// The drop happens at this time at the latest, settled or not (the trial's `settled_before_drop` check then
     /// fails).
     pub healthy_max: Duration,
 }
 
 impl DropRule {
-    /// Whether the drop is due at `elapsed` since the start, with `samples` the limit's readings (time since
-    /// the start, limit) in time order, the latest last; `None` samples (no gate) count as settled.
-    pub fn due(&self, elapsed: Duration, samples: &VecDeque<(Duration, usize)>) -> bool {
+    /// Whether the drop is due `elapsed` into the healthy phase, with `points` the limit's history
+    /// (microseconds, limit; in time order, the first in force at `now_us - hold` or earlier) and `now_us` the
+    /// history's clock now; `None` (no limit to settle) is due at once.
+    pub fn due(&self, elapsed: Duration, history: Option<(&[(u64, usize)], u64)>) -> bool {
+        let Some((points, now_us)) = history else { return true };
         if elapsed >= self.healthy_max {
             return true;
         }
-        if elapsed < self.healthy_min.max(self.hold) {
-            return false;
-        }
-        let from = elapsed.saturating_sub(self.hold);
-        // The reading in force at `from` (the last at or before it) and every later one.
-        let first = samples.iter().rposition(|(at, _)| *at <= from).unwrap_or(0);
-        let window = samples.iter().skip(first).map(|&(_, limit)| limit);
-        within_band(window, self.band)
+        elapsed >= self.healthy_min.max(self.hold) && settled_at(points, now_us, micros(self.hold), self.drift)
     }
 }
 
-/// Whether the largest of `limits` is at most `band` times the smallest (true when empty).
-pub fn within_band(limits: impl Iterator<Item = usize>, band: f64) -> bool {
-    let (mut lo, mut hi) = (usize::MAX, 0usize);
-    for limit in limits {
-        lo = lo.min(limit);
-        hi = hi.max(limit);
-    }
-    hi == 0 || hi as f64 <= band * lo as f64
+/// `d` in whole microseconds.
+pub fn micros(d: Duration) -> u64 {
+    u64::try_from(d.as_micros()).unwrap_or(u64::MAX)
 }
 
-/// The limit's readings a watcher keeps: one per poll, the oldest dropped once older than `keep`.
-#[derive(Debug)]
-pub struct Readings {
-    started: Instant,
-    keep: Duration,
-    samples: VecDeque<(Duration, usize)>,
-}
-
-impl Readings {
-    /// Readings from `started`, kept for `keep`.
-    pub fn new(started: Instant, keep: Duration) -> Readings {
-        Readings { started, keep, samples: VecDeque::new() }
+/// The time-weighted mean of the limit over `[from, to)` (the history's first point must be in force at `from`
+/// or earlier; a point after `from` starts a new level).
+fn mean(points: &[(u64, usize)], from: u64, to: u64) -> f64 {
+    if to <= from {
+        return points.iter().rev().find(|(at, _)| *at <= from).map_or(0.0, |&(_, l)| l as f64);
     }
-
-    /// Records `limit` now; returns the time since the start.
-    pub fn push(&mut self, limit: usize) -> Duration {
-        let now = self.started.elapsed();
-        self.samples.push_back((now, limit));
-        // Keep the reading in force at `now - keep`.
-        while self.samples.len() > 1 && self.samples[1].0 + self.keep <= now {
-            self.samples.pop_front();
-        }
-        now
-    }
-
-    /// The readings kept, oldest first.
-    pub fn samples(&self) -> &VecDeque<(Duration, usize)> {
-        &self.samples
-    }
-}
-
-/// From a limit history (microseconds, limit; in time order, the first at or before `from`): whether the limit
-/// stayed within `band` over `[to - hold, to]`.
-pub fn settled_at(points: &[(u64, usize)], to: u64, hold: u64, band: f64) -> bool {
-    let from = to.saturating_sub(hold);
     let first = points.partition_point(|(at, _)| *at <= from).saturating_sub(1);
-    let last = points.partition_point(|(at, _)| *at <= to);
-    within_band(points[first..last.max(first + 1).min(points.len())].iter().map(|&(_, l)| l), band)
+    let mut sum = 0.0;
+    for (i, &(at, limit)) in points.iter().enumerate().skip(first) {
+        if at >= to {
+            break;
+        }
+        let start = at.max(from);
+        let end = points.get(i + 1).map_or(to, |&(next, _)| next.min(to));
+        sum += limit as f64 * end.saturating_sub(start) as f64;
+    }
+    sum / (to - from) as f64
 }
 
-/// From a limit history: the first time `t ≥ from` at which the limit entered a band it then held for `hold`
-/// (within `end`), as microseconds after `from`; `None` if it never did.
-pub fn settle_time(points: &[(u64, usize)], from: u64, end: u64, hold: u64, band: f64) -> Option<u64> {
-    // Candidate starts: `from`, then every change after it.
-    let starts = std::iter::once(from).chain(points.iter().map(|&(at, _)| at).filter(|&at| at > from));
-    // A sliding window over the points in force during [t, t + hold], with monotonic deques for min and max.
-    let mut lo: VecDeque<usize> = VecDeque::new();
-    let mut hi: VecDeque<usize> = VecDeque::new();
-    let mut next = points.partition_point(|(at, _)| *at <= from).saturating_sub(1);
-    for t in starts {
-        if t + hold > end {
-            return None;
+/// Whether the limit had settled at `to`: its mean over the second half of `[to - hold, to]` within `drift` of
+/// its mean over the first half.
+pub fn settled_at(points: &[(u64, usize)], to: u64, hold: u64, drift: f64) -> bool {
+    let from = to.saturating_sub(hold);
+    let mid = from + (to - from) / 2;
+    let (a, b) = (mean(points, from, mid), mean(points, mid, to));
+    let larger = a.max(b);
+    larger == 0.0 || (a - b).abs() <= drift * larger
+}
+
+/// Step of the search for the settle time after the drop.
+const STEP_US: u64 = 1_000;
+
+/// From a limit history: how long after `from` the limit had settled again (the first `t`, in steps of 1 ms,
+/// from `from + hold` on, at which [`settled_at`] holds), as microseconds after `from`; `None` if it had not by
+/// `end`.
+pub fn settle_time(points: &[(u64, usize)], from: u64, end: u64, hold: u64, drift: f64) -> Option<u64> {
+    let mut t = from.checked_add(hold)?;
+    while t <= end {
+        if settled_at(points, t, hold, drift) {
+            return Some(t - from);
         }
-        // Add every point in force up to t + hold.
-        while next < points.len() && (points[next].0 <= t + hold) {
-            let value = points[next].1;
-            while lo.back().is_some_and(|&i| points[i].1 >= value) {
-                lo.pop_back();
-            }
-            lo.push_back(next);
-            while hi.back().is_some_and(|&i| points[i].1 <= value) {
-                hi.pop_back();
-            }
-            hi.push_back(next);
-            next += 1;
-        }
-        // Drop points no longer in force at t: those followed by another at or before t.
-        let in_force = points.partition_point(|(at, _)| *at <= t).saturating_sub(1);
-        while lo.front().is_some_and(|&i| i < in_force) {
-            lo.pop_front();
-        }
-        while hi.front().is_some_and(|&i| i < in_force) {
-            hi.pop_front();
-        }
-        if let (Some(&l), Some(&h)) = (lo.front(), hi.front()) {
-            if points[h].1 as f64 <= band * points[l].1 as f64 {
-                return Some(t - from);
-            }
-        }
+        t += STEP_US;
     }
     None
 }
@@ -141,7 +95,7 @@ mod tests {
         DropRule {
             healthy_min: Duration::from_millis(100),
             hold: Duration::from_millis(50),
-            band: 1.25,
+            drift: 0.1,
             healthy_max: Duration::from_millis(1_000),
         }
     }
@@ -153,38 +107,37 @@ mod tests {
     #[test]
     fn the_drop_waits_for_the_healthy_minimum_then_for_a_settled_hold() {
         let rule = rule();
-        let flat: VecDeque<_> = [(ms(0), 500)].into_iter().collect();
-        assert!(!rule.due(ms(99), &flat), "not before the healthy minimum");
-        assert!(rule.due(ms(100), &flat));
-        // Still climbing 10 ms before: 300 → 500 within the hold is outside the band.
-        let climbing: VecDeque<_> = [(ms(0), 20), (ms(80), 300), (ms(140), 500)].into_iter().collect();
-        assert!(!rule.due(ms(150), &climbing));
-        assert!(!rule.due(ms(189), &climbing));
-        assert!(rule.due(ms(190), &climbing), "500 held for 50 ms");
-        // A sawtooth of one 0.9 cut stays inside the band.
-        let saw: VecDeque<_> = [(ms(0), 500), (ms(120), 450), (ms(130), 480), (ms(140), 500)].into_iter().collect();
-        assert!(rule.due(ms(150), &saw));
-        assert!(rule.due(ms(1_000), &climbing), "the cap drops whatever the limit does");
-    }
-
-    #[test]
-    fn a_history_is_settled_when_its_hold_is_in_the_band() {
-        let points = [(0, 20), (80_000, 300), (140_000, 500)];
-        assert!(!settled_at(&points, 150_000, 50_000, 1.25));
-        assert!(settled_at(&points, 190_000, 50_000, 1.25));
-        assert!(settled_at(&points, 60_000, 50_000, 1.25), "20 held since 0");
-    }
-
-    #[test]
-    fn the_settle_time_is_when_the_last_band_began() {
-        // Drop at 100 ms: the limit falls 500 → 300 → 120 → 100 → 110 → 105, then stays.
-        let points = [(0, 500), (110_000, 300), (120_000, 120), (130_000, 100), (140_000, 110), (150_000, 105)];
-        assert_eq!(settle_time(&points, 100_000, 1_000_000, 50_000, 1.25), Some(20_000));
-        assert_eq!(settle_time(&points, 100_000, 160_000, 50_000, 1.25), None, "the run ended first");
         let flat = [(0, 500)];
-        assert_eq!(settle_time(&flat, 100_000, 1_000_000, 50_000, 1.25), Some(0));
-        let saw: Vec<(u64, usize)> =
-            (0..100).map(|i| (100_000 + i * 1_000, if i % 2 == 0 { 20 } else { 200 })).collect();
-        assert_eq!(settle_time(&saw, 100_000, 1_000_000, 50_000, 1.25), Some(99_000), "only after its last move");
+        assert!(!rule.due(ms(99), Some((&flat, 99_000))), "not before the healthy minimum");
+        assert!(rule.due(ms(100), Some((&flat, 100_000))));
+        // Climbing 20 → 500 until 140 ms: the halves' means differ until 500 has held most of the hold.
+        let climbing: Vec<(u64, usize)> = (0..=48).map(|i| (i * 3_000, 20 + i as usize * 10)).collect();
+        assert!(!rule.due(ms(150), Some((&climbing, 150_000))));
+        assert!(rule.due(ms(200), Some((&climbing, 200_000))), "500 held for 50 ms");
+        // A sawtooth around a level has settled: each half holds the same mix.
+        let saw: Vec<(u64, usize)> = (0..200).map(|i| (i * 1_000, if i % 5 < 2 { 100 } else { 200 })).collect();
+        assert!(rule.due(ms(150), Some((&saw, 150_000))));
+        assert!(rule.due(ms(1_000), Some((&climbing, 100_000))), "the cap drops whatever the limit does");
+        assert!(rule.due(ms(0), None), "no limit: at once");
+    }
+
+    #[test]
+    fn means_are_weighted_by_time() {
+        let points = [(0, 100), (50, 300)];
+        assert_eq!(mean(&points, 0, 100), 200.0);
+        assert_eq!(mean(&points, 50, 100), 300.0);
+        assert_eq!(mean(&points, 25, 75), 200.0);
+    }
+
+    #[test]
+    fn the_settle_time_is_when_the_hold_after_the_drop_first_shows_no_drift() {
+        // Drop at 100 ms: the limit falls from 500 to 100 over 40 ms, then stays.
+        let mut points = vec![(0, 500)];
+        points.extend((0..=40).map(|i| (100_000 + i * 1_000, 500 - i as usize * 10)));
+        let settle = settle_time(&points, 100_000, 1_000_000, 50_000, 0.1).expect("settles");
+        assert!(settle > 50_000 && settle < 100_000, "{settle}");
+        assert!(settled_at(&points, 100_000 + settle, 50_000, 0.1));
+        assert!(!settled_at(&points, 100_000 + settle - 1_000, 50_000, 0.1));
+        assert_eq!(settle_time(&points, 100_000, 140_000, 50_000, 0.1), None, "the run ended first");
     }
 }

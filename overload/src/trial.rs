@@ -37,7 +37,7 @@ use crate::conformance;
 use crate::contestants::{Contestant, Job, Prepared};
 use crate::ledger::Ledger;
 use crate::limit::{self, Gate};
-use crate::settle::{self, DropRule, Readings};
+use crate::settle::{self, DropRule};
 
 /// Prefix of the limiter's decision counts among a run's metrics.
 pub(crate) const DECISIONS: &str = "decisions";
@@ -178,11 +178,20 @@ impl Watcher {
             .stack_size(64 * 1024)
             .spawn(move || {
                 let at = started.recv().ok()?;
-                let mut readings = Readings::new(at, rule.hold + Watcher::POLL);
+                let hold = rule.hold;
                 while !stopped.load(Ordering::Relaxed) {
-                    let limit = gate.as_ref().map_or(0, |g| g.limit());
-                    let elapsed = readings.push(limit);
-                    if rule.due(elapsed, readings.samples()) {
+                    let elapsed = at.elapsed();
+                    // The gate's exact history over the hold, on its own clock (no limit: due at once).
+                    let history = gate.as_ref().map(|g| {
+                        let now = g.clock();
+                        let points: Vec<(u64, usize)> = g
+                            .limit_history_since(now.saturating_sub(hold))
+                            .iter()
+                            .map(|&(t, l)| (settle::micros(t), l))
+                            .collect();
+                        (points, settle::micros(now))
+                    });
+                    if rule.due(elapsed, history.as_ref().map(|(p, now)| (p.as_slice(), *now))) {
                         dependency.set_capacity(after);
                         return Some(if elapsed >= rule.healthy_max { DropCause::Cap } else { DropCause::Settled });
                     }
@@ -271,13 +280,13 @@ impl Routine for OverloadRoutine {
         // microseconds); a contestant without a gate has no limit to settle.
         let points = gate.as_ref().map(|g| limit_points(g)).unwrap_or_default();
         let rule = &self.config.drop;
-        let (hold_us, band) = (duration_us(rule.hold), rule.band);
-        let settled_before = drop_us.map(|d| points.is_empty() || settle::settled_at(&points, d, hold_us, band));
+        let (hold_us, drift) = (duration_us(rule.hold), rule.drift);
+        let settled_before = drop_us.map(|d| points.is_empty() || settle::settled_at(&points, d, hold_us, drift));
         let settle_after = drop_us.and_then(|d| {
             if points.is_empty() {
                 None
             } else {
-                settle::settle_time(&points, d, end_us, hold_us, band)
+                settle::settle_time(&points, d, end_us, hold_us, drift)
             }
         });
         let settled_us = drop_us.zip(settle_after).map(|(d, s)| d + s);
@@ -382,12 +391,13 @@ impl Routine for OverloadRoutine {
                 invariants.drops == timed_runs && invariants.unsettled_drops == 0,
                 format!(
                     "{} of {timed_runs} timed iterations dropped the capacity while calls were still issued; {} \
-                     of those dropped before the limit had settled (its largest value over the {} ms before the \
-                     drop above {:.2}× its smallest, by its exact history) or at the {} ms cap ({} at the cap)",
+                     of those dropped before the limit had settled (its mean over the last half of the {} ms before \
+                     the drop more than {:.0}% from its mean over the first half, by its exact history) or at the \
+                     {} ms cap ({} at the cap)",
                     invariants.drops,
                     invariants.unsettled_drops,
                     rule.hold.as_millis(),
-                    rule.band,
+                    rule.drift * 100.0,
                     rule.healthy_max.as_millis(),
                     invariants.capped_drops
                 ),
@@ -559,7 +569,7 @@ mod tests {
             drop: DropRule {
                 healthy_min: Duration::from_millis(30),
                 hold: Duration::from_millis(20),
-                band: 1.25,
+                drift: 0.1,
                 healthy_max: Duration::from_millis(80),
             },
             limits: LimiterParams {
@@ -666,10 +676,9 @@ mod tests {
 
     #[test]
     fn every_family_feeds_one_limiter_the_same_kind_of_sample_stream_from_a_scripted_dependency() {
-        // Deterministic service times of 2 ms ± 0.2 ms (one fixed seed), the drop from 40 slots to 8; the lab's
-        // short window, so that windows and samples per window are compared too.
-        let mut config = OverloadConfig { jitter: Duration::from_micros(200), seed: 7, ..config() };
-        config.limits.windowed = true;
+        // Deterministic service times of 2 ms ± 0.2 ms (one fixed seed), the drop from 40 slots to 8, the
+        // limiter updated on every sample (the default): the feeds' in-flight counts at admission agree.
+        let config = OverloadConfig { jitter: Duration::from_micros(200), seed: 7, ..config() };
         let kind = LimiterKind::Vegas;
         let feeds: Vec<(String, Feed)> =
             [Contestant::Stream(kind), Contestant::Blocking(kind), Contestant::Coroutine(kind)]
@@ -677,7 +686,7 @@ mod tests {
                 .map(|c| (c.name(), feed_of(c, &config)))
                 .collect();
         for (name, feed) in &feeds {
-            assert!(feed.windows >= 10.0 && feed.samples_per_window.is_some(), "{name}: {feed:?}");
+            assert!(feed.windows == 0.0 && feed.samples_per_window.is_none(), "{name}: {feed:?}");
         }
         for (i, (a, fa)) in feeds.iter().enumerate() {
             for (b, fb) in &feeds[i + 1..] {
@@ -733,7 +742,7 @@ mod tests {
         // AIMD from 5 towards 40 with a ceiling the dependency serves without queueing: it climbs for a while,
         // then holds at 40; the drop must wait for the hold.
         let mut config = config();
-        config.limits = LimiterParams { initial: 5, ..config.limits };
+        config.limits = LimiterParams { initial: 5, timeout: Duration::from_secs(1), ..config.limits };
         config.drop = DropRule { healthy_min: Duration::from_millis(1), ..config.drop };
         let sink = trial_with(Contestant::Blocking(LimiterKind::Aimd), config.clone());
         assert!(sink.checks.iter().all(|c| c.passed), "{:?}", sink.checks);
