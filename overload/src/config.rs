@@ -26,7 +26,7 @@ pub struct OverloadConfig {
     pub calls: u64,
     /// The dependency's concurrent slots before the drop.
     pub capacity: usize,
-    /// Its slots from call `calls / 2` on.
+    /// Its slots once the limit has settled (a timed run) or from call `calls / 2` on (an accounting run).
     pub capacity_after: usize,
     /// Service time of one call.
     pub service: Duration,
@@ -137,9 +137,9 @@ pub fn limiter_ceiling(kind: LimiterKind, limits: &LimiterParams) -> usize {
     }
 }
 
-/// How every adaptive limiter is windowed, for descriptions.
-const WINDOWED: &str = "updated once per window (at least 10 samples and twice the smallest latency seen, after \
-    Netflix's `WindowedLimit`), from 20 (`initial-limit`) within 20..=500 (`min-limit`, `max-limit`: the fixed \
+/// How every adaptive limiter is updated, for descriptions.
+const UPDATED: &str = "updated on every completed call (Netflix's default `SimpleLimiter`; `--windowed 1` wraps it in \
+    the lab's short window instead), from 20 (`initial-limit`) within 20..=500 (`min-limit`, `max-limit`: the fixed \
     bound)";
 
 /// One phrase describing the limiter with the scenario's default settings.
@@ -147,25 +147,23 @@ pub fn limiter_description(kind: LimiterKind) -> String {
     match kind {
         LimiterKind::Fixed => "fixed limit of `fixed-limit` (default 500, the healthy capacity) calls".to_string(),
         LimiterKind::Aimd => format!(
-            "AIMD limit (Netflix's `AIMDLimit`), {WINDOWED}: +1 per window at least half used, ×0.9 at most once \
-             per window when a call in it was dropped (rejected by the dependency, or slower than `timeout-ms`, \
-             default 5 s), ignoring calls admitted before the last cut"
+            "AIMD limit (Netflix's `AIMDLimit`), {UPDATED}: +1 per call made while at least half the limit was in \
+             use, ×0.9 per dropped call (rejected by the dependency's full queue, or slower than `timeout-ms`, \
+             default 5 s)"
         ),
         LimiterKind::AimdLatency(tenths) => format!(
-            "AIMD limit as `aimd`, {WINDOWED}, whose drop is a latency threshold: a window whose average latency \
-             exceeds {}× the no-load latency (measured in the trial process before timing, the median of \
-             uncontended calls waited for this contestant's way) counts as dropped",
+            "AIMD limit as `aimd`, {UPDATED}, whose timeout is {}× the no-load latency (measured in the trial \
+             process before timing, the median of uncontended calls waited for this contestant's way): a slower \
+             call counts as dropped",
             f64::from(tenths) / 10.0
         ),
         LimiterKind::Gradient2 => format!(
-            "Gradient2 limit (Netflix's `Gradient2Limit`), {WINDOWED}: moves by the ratio of the long-term \
-             average latency (600 windows) to the window's average, times a tolerance of 1.5, plus a queue size \
-             of 4, smoothed by 0.2"
+            "Gradient2 limit (Netflix's `Gradient2Limit`), {UPDATED}: moves by the ratio of the long-term average \
+             latency (600 samples) to the latest, times a tolerance of 1.5, plus a queue size of 4, smoothed by 0.2"
         ),
         LimiterKind::Vegas => format!(
-            "Vegas limit (Netflix's `VegasLimit`, log10 steps), {WINDOWED}, each window handing on its smallest \
-             latency: estimates queued calls against the no-load latency (a windowed minimum) and grows or \
-             shrinks to keep a few queued"
+            "Vegas limit (Netflix's `VegasLimit`, log10 steps), {UPDATED}: estimates queued calls against the \
+             no-load latency (the smallest seen, re-probed now and then) and grows or shrinks to keep a few queued"
         ),
     }
 }

@@ -170,7 +170,6 @@ fn ceiling(summary: &Summary) -> Option<serde_json::Value> {
     let calls = summary.param("calls")?;
     let before_ceiling = capacity * 1e3 / service;
     let after_ceiling_ops = after_ceiling(summary).unwrap_or(f64::NAN);
-    let ideal_s = (calls / 2.0) / before_ceiling + (calls / 2.0) / after_ceiling_ops;
     let idle: Vec<(String, f64)> = summary
         .contestants
         .iter()
@@ -190,7 +189,6 @@ fn ceiling(summary: &Summary) -> Option<serde_json::Value> {
         "after": format!("{after:.0}"),
         "after_ops": format!("{after_ceiling_ops:.0}"),
         "calls": format!("{calls:.0}"),
-        "ideal_s": format!("{ideal_s:.2}"),
         "idle": idle,
     }))
 }
@@ -237,7 +235,7 @@ fn trade_rows(summary: &Summary) -> Vec<String> {
             if kind.is_adaptive() {
                 match median(summary, &name, "settle_after_drop_ms") {
                     Some(settle) => {
-                        let _ = write!(row, ", settled {settle:.0} ms after the drop");
+                        let _ = write!(row, ", settled again by {settle:.0} ms after the drop");
                     }
                     None => row.push_str(", never settled after the drop"),
                 }
