@@ -117,7 +117,9 @@ impl Scenario for OverloadScenario {
                 "windowed",
                 "1: wrap every adaptive limiter in the lab's short window (at least 10 samples and twice the \
                  smallest latency), a labelled variant; 0 (default): each updates on every sample, as Netflix's \
-                 `SimpleLimiter` runs it.",
+                 `SimpleLimiter` runs it. Windowed AIMD climbs one per window (about 10 ms), so it needs seconds \
+                 and a few hundred thousand calls to settle before the drop (`--calls 300000`); a run whose calls \
+                 end first fails `settled_before_drop`.",
                 0,
                 0,
                 0,

@@ -1,10 +1,12 @@
 //! When a limit has settled: the rule that triggers the capacity drop once the limit has stopped moving, and the
 //! same rule read back from a run's limit history (settled before the drop, and how long after it).
 //!
-//! The rule: a limit has **settled** at time `t` when its time-weighted mean over the second half of the `hold`
-//! before `t` is within `drift` (a fraction, default 10%) of its mean over the first half. A limit still
-//! climbing or falling moves its mean from one half to the next; a limit that has reached its level, or the
-//! steady oscillation of its algorithm (an AIMD sawtooth, Vegas stepping around its target), does not.
+//! The rule: a limit has **settled** at time `t` when, over the `hold` before `t`, (1) its time-weighted mean
+//! over the second half is within `drift` (a fraction, default 10%) of its mean over the first half, and (2) its
+//! value at `t` lies within the range it took over the first half. A limit still climbing or falling moves its
+//! mean from one half to the next, and leaves the first half's range (a slow ramp, whose mean moves by less than
+//! `drift`, still fails the second test); a limit that has reached its level, or the steady oscillation of its
+//! algorithm (an AIMD sawtooth, Vegas stepping around its target), passes both.
 
 use std::time::Duration;
 
@@ -67,7 +69,14 @@ pub fn settled_at(points: &[(u64, usize)], to: u64, hold: u64, drift: f64) -> bo
     let mid = from + (to - from) / 2;
     let (a, b) = (mean(points, from, mid), mean(points, mid, to));
     let larger = a.max(b);
-    larger == 0.0 || (a - b).abs() <= drift * larger
+    let no_drift = larger == 0.0 || (a - b).abs() <= drift * larger;
+    // The first half's range: the value in force at `from` and every change before `mid`.
+    let first = points.partition_point(|(at, _)| *at <= from).saturating_sub(1);
+    let before_mid = points.partition_point(|(at, _)| *at < mid).max(first + 1).min(points.len());
+    let range = points[first..before_mid].iter().map(|&(_, l)| l);
+    let (lo, hi) = range.fold((usize::MAX, 0), |(lo, hi), l| (lo.min(l), hi.max(l)));
+    let last = points[..points.partition_point(|(at, _)| *at <= to)].last().map_or(0, |&(_, l)| l);
+    no_drift && (points.is_empty() || (lo..=hi).contains(&last))
 }
 
 /// Step of the search for the settle time after the drop.
@@ -119,6 +128,16 @@ mod tests {
         assert!(rule.due(ms(150), Some((&saw, 150_000))));
         assert!(rule.due(ms(1_000), Some((&climbing, 100_000))), "the cap drops whatever the limit does");
         assert!(rule.due(ms(0), None), "no limit: at once");
+    }
+
+    #[test]
+    fn a_slow_ramp_has_not_settled_though_its_mean_barely_moves() {
+        // +1 every 9 ms from 200: about 2% per half of a 100 ms hold, but always beyond the first half's range.
+        let ramp: Vec<(u64, usize)> = (0..100).map(|i| (i * 9_000, 200 + i as usize)).collect();
+        assert!(!settled_at(&ramp, 600_000, 100_000, 0.1));
+        let mut flat = ramp.clone();
+        flat.push((900_000, 300));
+        assert!(settled_at(&flat, 1_200_000, 100_000, 0.1));
     }
 
     #[test]

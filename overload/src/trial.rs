@@ -162,7 +162,8 @@ enum DropCause {
 struct Watcher {
     start: mpsc::Sender<Instant>,
     stop: Arc<AtomicBool>,
-    thread: JoinHandle<Option<DropCause>>,
+    /// How the drop came about, and the gate's clock (µs) when the watcher decided it.
+    thread: JoinHandle<Option<(DropCause, Option<u64>)>>,
 }
 
 impl Watcher {
@@ -193,7 +194,8 @@ impl Watcher {
                     });
                     if rule.due(elapsed, history.as_ref().map(|(p, now)| (p.as_slice(), *now))) {
                         dependency.set_capacity(after);
-                        return Some(if elapsed >= rule.healthy_max { DropCause::Cap } else { DropCause::Settled });
+                        let cause = if elapsed >= rule.healthy_max { DropCause::Cap } else { DropCause::Settled };
+                        return Some((cause, history.map(|(_, now)| now)));
                     }
                     thread::sleep(Watcher::POLL);
                 }
@@ -208,8 +210,8 @@ impl Watcher {
         let _ = self.start.send(Instant::now());
     }
 
-    /// Stops the watcher; how the drop came about, if it came.
-    fn finish(self) -> Option<DropCause> {
+    /// Stops the watcher; how the drop came about, and when it was decided (gate clock), if it came.
+    fn finish(self) -> Option<(DropCause, Option<u64>)> {
         self.stop.store(true, Ordering::Relaxed);
         drop(self.start);
         self.thread.join().ok().flatten()
@@ -281,7 +283,14 @@ impl Routine for OverloadRoutine {
         let points = gate.as_ref().map(|g| limit_points(g)).unwrap_or_default();
         let rule = &self.config.drop;
         let (hold_us, drift) = (duration_us(rule.hold), rule.drift);
-        let settled_before = drop_us.map(|d| points.is_empty() || settle::settled_at(&points, d, hold_us, drift));
+        // Judged at the instant the watcher decided the drop (a limit that moves on every call may change in the
+        // microseconds before the dependency applies it), and that instant must be within a poll of the drop.
+        let decided_us = cause.flatten().and_then(|(_, at)| at);
+        let settled_before = drop_us.map(|d| match decided_us {
+            _ if points.is_empty() => true,
+            Some(at) => d.abs_diff(at) <= duration_us(Watcher::POLL) && settle::settled_at(&points, at, hold_us, drift),
+            None => settle::settled_at(&points, d, hold_us, drift),
+        });
         let settle_after = drop_us.and_then(|d| {
             if points.is_empty() {
                 None
@@ -302,7 +311,7 @@ impl Routine for OverloadRoutine {
             if self.config.queue_limit.is_none() {
                 invariants.unexpected_errors += analysis.failed;
             }
-            if let Some(cause) = cause {
+            if let Some(cause) = cause.map(|c| c.map(|(cause, _)| cause)) {
                 invariants.max_outstanding =
                     invariants.max_outstanding.max(analysis.metrics.get("max_outstanding").map_or(0, |&v| v as u64));
                 let after_calls = analysis.metrics.get("after_drop.calls").copied().unwrap_or(0.0);
@@ -391,9 +400,9 @@ impl Routine for OverloadRoutine {
                 invariants.drops == timed_runs && invariants.unsettled_drops == 0,
                 format!(
                     "{} of {timed_runs} timed iterations dropped the capacity while calls were still issued; {} \
-                     of those dropped before the limit had settled (its mean over the last half of the {} ms before \
-                     the drop more than {:.0}% from its mean over the first half, by its exact history) or at the \
-                     {} ms cap ({} at the cap)",
+                     of those dropped before the limit had settled (by its exact history over the {} ms before the \
+                     drop: its mean over the second half more than {:.0}% from its mean over the first half, or its \
+                     value at the drop outside the first half's range) or at the {} ms cap ({} at the cap)",
                     invariants.drops,
                     invariants.unsettled_drops,
                     rule.hold.as_millis(),
