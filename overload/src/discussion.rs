@@ -398,6 +398,20 @@ fn limiters(summary: &Summary) -> Vec<String> {
              queue from the latency against the lowest latency it has seen, and periodically forgets that \
              minimum to re-learn it."
         );
+        if let (Some((at_drop, _, high)), Some(capacity)) =
+            (both(summary, "vegas", "limit_at_drop", |v| format!("{v:.0}")), summary.param("capacity"))
+        {
+            if beyond_noise(capacity, high, noise) {
+                let _ = write!(
+                    text,
+                    " Before the drop its limit had settled at {at_drop}, below the {capacity:.0} slots: updated \
+                     on every call, it reads each call's latency above the smallest seen as queued calls (limit × \
+                     (1 − smallest / latency)), and the service time's own spread (`jitter-us`) is such a \
+                     difference, so it holds the limit where that estimate sits between its α and β; that is \
+                     arithmetic, not a measurement of the cause. It is why its runs last longest."
+                );
+            }
+        }
         if beyond_noise(ps.max(pb), ps.min(pb), noise) {
             text.push_str(
                 " Its families differ by more than the noise threshold here, although they share the algorithm, the gate and \

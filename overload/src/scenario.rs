@@ -185,10 +185,11 @@ impl Scenario for OverloadScenario {
     fn repetitions(&self, quick: bool) -> Repetitions {
         // Three processes, not five: a timed iteration lasts seconds (a healthy phase of at least 300 ms, then
         // the rest of 50,000 calls at the degraded ceiling of 20,000 calls/s or below; unwindowed Vegas settles
-        // near 40 before the drop, so its runs take 5-8 s), and each process first runs its conformance checks.
-        // 23 contestants in five processes take about eight minutes on two shared cores (measured with one
-        // process per contestant: 17 s for four contestants); three fit the six-minute budget, the fewest for a
-        // process-median verdict (p = 1/C(6,3) = 0.05). A warm-up buys nothing in a run this long.
+        // near 50 before the drop, so its runs take about 7 s), and each process first runs its conformance
+        // checks. Measured on two shared cores with one process per contestant: five contestants (Vegas, AIMD,
+        // AIMD at 1.5×, Gradient2, fixed) took 16 s, and all 23 take about 70 s per process, so five processes
+        // would fill the six-minute budget with nothing to spare; three take under four minutes and are the
+        // fewest for a process-median verdict (p = 1/C(6,3) = 0.05). A warm-up buys nothing in a run this long.
         if quick {
             Repetitions { forks: 1, warmup: 0, iterations: 1, accounting: 1 }
         } else {
