@@ -67,7 +67,7 @@ pub fn discussion(summary: &Summary) -> String {
         "near_factor": NEAR_CEILING.to_string(),
         "family_factor": FAMILY_AGREEMENT.to_string(),
         "feed_tolerance": FEED_TOLERANCE.to_string(),
-        "unlike_pairs": family_pairs(summary).1,
+        "unlike_pairs": unlike_pairs(summary),
         "peer_version": PEER_VERSION,
     });
     measure::template::render_or_note("overload/discussion.md", TEMPLATE, context)
@@ -146,6 +146,28 @@ fn netflix_rows(summary: &Summary) -> Vec<[String; 4]> {
             "a real service answers 503 beyond its queue: the loss signal AIMD cuts on (`didDrop`)",
         ),
     ]
+}
+
+/// The pairs whose limiters were fed differently, each with the limits that explain it where the run has them:
+/// the mean limit after the drop and the limit at the drop of each side.
+fn unlike_pairs(summary: &Summary) -> Vec<String> {
+    family_pairs(summary)
+        .1
+        .into_iter()
+        .map(|row| {
+            let Some((a, b)) = row.split_once(':').and_then(|(pair, _)| pair.split_once(" / ")) else { return row };
+            let limits = |name: &str| {
+                Some((median(summary, name, "after_drop.limit_mean")?, median(summary, name, "limit_at_drop")?))
+            };
+            match (limits(a.trim()), limits(b.trim())) {
+                (Some((ma, da)), Some((mb, db))) => format!(
+                    "{row}; mean limit after the drop {ma:.0} vs {mb:.0}, limit at the drop {da:.0} vs {db:.0}: the \
+                     family with the higher in-flight count kept its limit higher"
+                ),
+                _ => row,
+            }
+        })
+        .collect()
 }
 
 /// Median of `metric` for `name`, if it ran cleanly.

@@ -145,12 +145,14 @@ struct RunOutput {
     timer_cpu_at_go: Duration,
     /// The timed run's drop watcher (an accounting run drops at its half-way call).
     watcher: Option<Watcher>,
+    /// A timed run without a gate: its capacity dropped as it started.
+    drop_at_start: bool,
 }
 
 /// How a timed run's drop came about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum DropCause {
-    /// The limit had settled (or there is no limit) and the healthy minimum had passed.
+    /// The limit had settled and the healthy minimum had passed, or there is no limit (dropped as it started).
     Settled,
     /// The rule's cap forced it.
     Cap,
@@ -241,26 +243,31 @@ impl Routine for OverloadRoutine {
             .contestant
             .limiter()
             .map(|kind| Arc::new(Gate::with_history_capacity(limit::build(kind, &config.limits), history)));
-        let watcher = if timed {
-            Some(
+        // A timed run with a gate drops once its limit has settled (the watcher); one without a gate has no
+        // limit to settle and would spend its calls before any healthy phase ended, so it drops as it starts.
+        let watcher = match (timed, &gate) {
+            (true, Some(_)) => Some(
                 Watcher::spawn(dependency.clone(), gate.clone(), config.drop, config.capacity_after)
                     .map_err(&failed)?,
-            )
-        } else {
-            None
+            ),
+            _ => None,
         };
+        let drop_at_start = timed && gate.is_none();
         let job = Job { dependency: &dependency, ledger: &ledger, calls: config.calls, gate: gate.clone() };
         let mut timer_cpu_at_go = Duration::ZERO;
         self.prepared
             .run(&job, &mut || {
                 timer_cpu_at_go = dependency.timer_cpu();
+                if drop_at_start {
+                    dependency.set_capacity(config.capacity_after);
+                }
                 if let Some(watcher) = &watcher {
                     watcher.go();
                 }
                 go();
             })
             .map_err(failed)?;
-        Ok(RunOutput { calls: config.calls, dependency, ledger, gate, timer_cpu_at_go, watcher })
+        Ok(RunOutput { calls: config.calls, dependency, ledger, gate, timer_cpu_at_go, watcher, drop_at_start })
     }
 
     fn items(&self, output: &RunOutput) -> u64 {
@@ -268,8 +275,8 @@ impl Routine for OverloadRoutine {
     }
 
     fn finish(&mut self, iteration: Iteration, output: RunOutput, window: Window<'_>) -> Result<IterationData, Stop> {
-        let RunOutput { calls, dependency, ledger, gate, timer_cpu_at_go, watcher } = output;
-        let cause = watcher.map(Watcher::finish);
+        let RunOutput { calls, dependency, ledger, gate, timer_cpu_at_go, watcher, drop_at_start } = output;
+        let cause = if drop_at_start { Some(Some((DropCause::Settled, None))) } else { watcher.map(Watcher::finish) };
         let timer_cpu = dependency.timer_cpu().saturating_sub(timer_cpu_at_go);
         ledger.verify().map_err(|e| Stop::failed(EXACTLY_ONCE, format!("iteration {}: {e}", iteration.index)))?;
         let stats = dependency.stats();
@@ -779,5 +786,16 @@ mod tests {
         assert!(timed.metrics["after_drop.limit_mean"] < 40.0);
         let failed: Vec<_> = sink.checks.iter().filter(|c| !c.passed).collect();
         assert!(failed.is_empty(), "{failed:?}");
+    }
+
+    #[test]
+    fn an_unbounded_contestant_has_no_limit_to_settle_and_drops_as_it_starts() {
+        let sink = trial(Contestant::StreamUnbounded);
+        let failed: Vec<_> = sink.checks.iter().filter(|c| !c.passed).collect();
+        assert!(failed.is_empty(), "{failed:?}");
+        let timed = sink.iterations.iter().find(|i| !i.accounting).expect("a timed iteration");
+        assert!(timed.metrics["drop_at_ms"] < 20.0, "{}", timed.metrics["drop_at_ms"]);
+        assert_eq!(timed.metrics["settled_before_drop"], 1.0);
+        assert!(!timed.metrics.contains_key("settle_after_drop_ms"), "no limit, no settle time");
     }
 }
