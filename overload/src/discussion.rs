@@ -160,10 +160,9 @@ fn unlike_pairs(summary: &Summary) -> Vec<String> {
                 Some((median(summary, name, "after_drop.limit_mean")?, median(summary, name, "limit_at_drop")?))
             };
             match (limits(a.trim()), limits(b.trim())) {
-                (Some((ma, da)), Some((mb, db))) => format!(
-                    "{row}; mean limit after the drop {ma:.0} vs {mb:.0}, limit at the drop {da:.0} vs {db:.0}: the \
-                     family with the higher in-flight count kept its limit higher"
-                ),
+                (Some((ma, da)), Some((mb, db))) => {
+                    format!("{row}; mean limit after the drop {ma:.0} vs {mb:.0}, limit at the drop {da:.0} vs {db:.0}")
+                }
                 _ => row,
             }
         })
