@@ -140,6 +140,23 @@ impl Core {
         if !changed {
             return Notify::Nobody;
         }
+        self.start_queued(now, shards)
+    }
+
+    /// Sets the capacity to `capacity` now, whatever the schedule says (the schedule's later changes still
+    /// apply at their calls), records the first change's time as a scheduled change does, and starts queued
+    /// calls into any slots it freed. Ignored after shutdown.
+    pub(crate) fn set_capacity(&mut self, capacity: usize, now: Instant, shards: &[Shard]) -> Notify {
+        if self.shut_down {
+            return Notify::Nobody;
+        }
+        self.capacity = capacity;
+        self.recorder.stats.capacity_changed_at.get_or_insert(now);
+        self.start_queued(now, shards)
+    }
+
+    /// Starts queued calls while slots are free (after a change of capacity); returns whom to notify.
+    fn start_queued(&mut self, now: Instant, shards: &[Shard]) -> Notify {
         let mut notify = Notify::Nobody;
         while self.recorder.stats.in_service < self.capacity {
             let Some(call) = self.queue.pop_front() else { break };
@@ -322,6 +339,22 @@ mod tests {
         let stats = bench.core.stats();
         assert_eq!((stats.issued, stats.rejected, stats.in_service, stats.queued), (5, 2, 1, 2));
         assert_eq!(bench.core.recorder.timeline(Instant::now()).windows[0].rejected, 2);
+    }
+
+    #[test]
+    fn a_capacity_set_by_hand_applies_to_the_next_call_and_records_its_time() {
+        let mut bench = Bench::new(config(1));
+        let _before: Vec<_> = (0..3).map(|i| bench.issue(i)).collect();
+        assert!(bench.core.stats().capacity_changed_at.is_none());
+        let _ = bench.core.set_capacity(3, Instant::now(), &bench.shards);
+        // Queued calls started into the new slots.
+        assert_eq!((bench.core.capacity(), bench.core.stats().in_service, bench.core.stats().queued), (3, 3, 0));
+        let first = bench.core.stats().capacity_changed_at;
+        assert!(first.is_some());
+        assert_eq!(bench.core.set_capacity(1, Instant::now(), &bench.shards), Notify::Nobody);
+        assert_eq!(bench.core.stats().capacity_changed_at, first, "the first change's time is kept");
+        assert_eq!(bench.issue(3).1, None);
+        assert_eq!((bench.core.stats().in_service, bench.core.stats().queued), (3, 1));
     }
 
     #[test]

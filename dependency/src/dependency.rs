@@ -119,6 +119,20 @@ impl Dependency {
         lock(&self.handle.shared.core).capacity()
     }
 
+    /// Sets the capacity now (`usize::MAX` = unlimited), whatever the schedule says: a drop triggered by time
+    /// or by the caller's own state rather than by a call's index. Calls in service keep their slots (a drop
+    /// preempts nobody); queued calls start at once in slots a rise frees. [`Stats::capacity_changed_at`]
+    /// records the first change, scheduled or set. Ignored after shutdown.
+    pub fn set_capacity(&self, capacity: usize) {
+        let shared = &self.handle.shared;
+        let notify = lock(&shared.core).set_capacity(capacity, Instant::now(), &shared.shards);
+        match notify {
+            Notify::Nobody => {}
+            Notify::One(shard) => shared.shards[shard].notify(),
+            Notify::All => shared.shards.iter().for_each(Shard::notify),
+        }
+    }
+
     /// The config the dependency was started with.
     pub fn config(&self) -> &Config {
         &self.handle.shared.config

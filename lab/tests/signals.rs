@@ -6,10 +6,20 @@ use std::io::Read;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// Start an overload run whose one trial lasts about a minute, into a fresh folder.
+/// Start an overload run whose one trial lasts over a minute, into a fresh folder (`--queue-limit 0`: a fixed
+/// bound against a dependency that rejects would spend its calls on rejections in seconds).
 fn start_long_trial(out: &std::path::Path) -> Child {
     Command::new(assert_cmd::cargo::cargo_bin("lab"))
-        .args(["overload", "--quick", "--calls", "2000000", "--only", "stream-fixed,blocking-fixed"])
+        .args([
+            "overload",
+            "--quick",
+            "--calls",
+            "2000000",
+            "--queue-limit",
+            "0",
+            "--only",
+            "stream-fixed,blocking-fixed",
+        ])
         .args(["--trial-timeout", "600", "--out"])
         .arg(out)
         .stdin(Stdio::null())

@@ -18,6 +18,13 @@ pub const BEFORE_DROP: &str = "before_drop";
 /// Phase of the calls issued at or after the capacity drop.
 pub const AFTER_DROP: &str = "after_drop";
 
+/// Phase of the calls issued once the limit had settled after the drop (the steady state after it).
+pub const AFTER_SETTLE: &str = "after_settle";
+
+/// Admissions at which the calls outstanding (counted from the records) exceeded the gate's limit at that
+/// admission; must be 0.
+pub const OVER_LIMIT_ISSUES: &str = "over_limit_issues";
+
 /// Mean calls outstanding when a call was issued (admitted, for a gated call), itself included, overall and per
 /// phase.
 pub const IN_FLIGHT_AT_ADMISSION: &str = "in_flight_at_admission_mean";
@@ -46,6 +53,8 @@ pub struct RunAnalysis {
 struct PhaseTally {
     latency: LatencyRecorder,
     gate_wait: LatencyRecorder,
+    /// What the caller sees: from asking the gate to the reply (gate wait plus latency).
+    caller: LatencyRecorder,
     issued: u64,
     failed: u64,
     completed_inside: u64,
@@ -55,14 +64,17 @@ struct PhaseTally {
 }
 
 /// Analyse `records`; `drop_us` is when the capacity dropped (ledger microseconds; `None`: it never did, and
-/// every call is `before_drop`); `window_us` is the series' window.
-pub fn analyse(records: &[CallRecord], drop_us: Option<u64>, window_us: u64) -> RunAnalysis {
+/// every call is `before_drop`); `settled_us` when the limit had settled after it (calls issued from then on
+/// also make the `after_settle` phase); `window_us` is the series' window.
+pub fn analyse(records: &[CallRecord], drop_us: Option<u64>, settled_us: Option<u64>, window_us: u64) -> RunAnalysis {
     let window_us = window_us.max(1);
     let start_us = records.iter().map(|r| r.issued_us).min().unwrap_or(0);
     let end_us = records.iter().map(CallRecord::completed_us).max().unwrap_or(start_us);
     let in_after = |t: u64| drop_us.is_some_and(|d| t >= d);
     let mut overall = PhaseTally::default();
     let mut phases = [PhaseTally::default(), PhaseTally::default()];
+    let mut steady = PhaseTally::default();
+    let in_steady = |t: u64| settled_us.is_some_and(|s| t >= s);
 
     let first_window = start_us / window_us;
     let base_us = first_window * window_us;
@@ -77,44 +89,68 @@ pub fn analyse(records: &[CallRecord], drop_us: Option<u64>, window_us: u64) -> 
         overall.issued += 1;
         let done = r.completed_us();
         phases[usize::from(in_after(done))].completed_inside += u64::from(!r.failed);
+        if in_steady(r.issued_us) {
+            steady.issued += 1;
+            steady.completed_inside += u64::from(!r.failed);
+        }
         if r.failed {
             phases[usize::from(in_after(r.issued_us))].failed += 1;
+            if in_steady(r.issued_us) {
+                steady.failed += 1;
+            }
             overall.failed += 1;
             continue;
         }
-        phases[usize::from(in_after(r.issued_us))].latency.record_us(r.latency_us);
-        phases[usize::from(in_after(r.issued_us))].gate_wait.record_us(r.gate_wait_us);
-        overall.latency.record_us(r.latency_us);
-        overall.gate_wait.record_us(r.gate_wait_us);
+        let caller_us = r.gate_wait_us + r.latency_us;
+        let tallies = [Some(&mut phases[usize::from(in_after(r.issued_us))]), Some(&mut overall)];
+        let steady_tally = in_steady(r.issued_us).then_some(&mut steady);
+        for tally in tallies.into_iter().chain([steady_tally]).flatten() {
+            tally.latency.record_us(r.latency_us);
+            tally.gate_wait.record_us(r.gate_wait_us);
+            tally.caller.record_us(caller_us);
+        }
         window_latency[window_of(done)].push(r.latency_us);
     }
 
-    // Outstanding calls: +1 at issue, -1 at completion; issues first at equal times, so the maximum is never low.
-    let mut events: Vec<(u64, i8)> = Vec::with_capacity(records.len() * 2);
-    for r in records {
-        events.push((r.issued_us, 0));
-        events.push((r.completed_us(), 1));
+    // Outstanding calls: +1 at issue, -1 at completion, in nanoseconds. A gated call's record lies inside its
+    // permit (admitted at its issue, released after its reply was seen), and the next admission into a full gate
+    // comes after a release: completions count first at equal times, and two issues at one nanosecond keep the
+    // gate's admission order, so the count never exceeds what the gate held.
+    let mut events: Vec<(u64, u8, u64, usize)> = Vec::with_capacity(records.len() * 2);
+    for (i, r) in records.iter().enumerate() {
+        events.push((r.issued_ns, 1, r.seq, i));
+        events.push((r.completed_ns, 0, 0, i));
     }
     events.sort_unstable();
     let mut outstanding: u64 = 0;
+    let mut over_limit: u64 = 0;
     // The window the previous event fell in: windows without events carry the count they began with.
     let mut current_window = 0;
-    for (t, kind) in events {
+    for (t_ns, kind, _, i) in events {
+        let t = t_ns / 1_000;
         let w = window_of(t);
         while current_window < w {
             current_window += 1;
             window_outstanding[current_window] = outstanding;
         }
-        if kind == 0 {
+        if kind == 1 {
             outstanding += 1;
+            let limit = u64::from(records[i].limit);
+            if limit > 0 && outstanding > limit {
+                over_limit += 1;
+            }
             let phase = &mut phases[usize::from(in_after(t))];
             phase.max_outstanding = phase.max_outstanding.max(outstanding);
             phase.outstanding_at_issue += outstanding;
             overall.max_outstanding = overall.max_outstanding.max(outstanding);
             overall.outstanding_at_issue += outstanding;
+            if in_steady(t) {
+                steady.max_outstanding = steady.max_outstanding.max(outstanding);
+                steady.outstanding_at_issue += outstanding;
+            }
         }
         window_outstanding[w] = window_outstanding[w].max(outstanding);
-        if kind == 1 {
+        if kind == 0 {
             outstanding = outstanding.saturating_sub(1);
         }
     }
@@ -134,6 +170,17 @@ pub fn analyse(records: &[CallRecord], drop_us: Option<u64>, window_us: u64) -> 
             end_us.saturating_sub(d),
         );
     }
+
+    if let Some(settled) = settled_us {
+        put_phase(
+            &mut metrics,
+            &format!("{AFTER_SETTLE}."),
+            &steady,
+            steady.completed_inside,
+            end_us.saturating_sub(settled),
+        );
+    }
+    metrics.insert(OVER_LIMIT_ISSUES.to_string(), over_limit as f64);
 
     let period_ms = window_us as f64 / 1e3;
     let marks: Vec<Mark> = drop_us
@@ -171,6 +218,8 @@ fn put_phase(metrics: &mut MetricValues, prefix: &str, tally: &PhaseTally, compl
     metrics.extend(tally.latency.metrics(prefix));
     // The gate wait beside the latency: `gate_wait_latency_p99_us` and the rest.
     metrics.extend(tally.gate_wait.metrics(&format!("{prefix}gate_wait_")));
+    // What the caller sees, gate wait included: `caller_latency_p99_us` and the rest.
+    metrics.extend(tally.caller.metrics(&format!("{prefix}caller_")));
     metrics.insert(format!("{prefix}calls"), tally.issued as f64);
     metrics.insert(format!("{prefix}errors"), tally.failed as f64);
     metrics.insert(format!("{prefix}max_outstanding"), tally.max_outstanding as f64);
@@ -191,14 +240,23 @@ mod tests {
     use super::*;
 
     fn call(issued_us: u64, latency_us: u64) -> CallRecord {
-        CallRecord { issued_us, latency_us, failed: false, gate_wait_us: 0 }
+        CallRecord {
+            issued_us,
+            latency_us,
+            failed: false,
+            gate_wait_us: 0,
+            limit: 0,
+            issued_ns: issued_us * 1_000,
+            completed_ns: (issued_us + latency_us) * 1_000,
+            seq: 0,
+        }
     }
 
     #[test]
     fn calls_split_into_phases_by_issue_time_and_throughput_by_completion() {
         // Two calls before the drop at t=1000, two after; one straddles it.
         let records = [call(0, 500), call(900, 400), call(1_000, 1_000), call(1_500, 1_500)];
-        let a = analyse(&records, Some(1_000), 1_000);
+        let a = analyse(&records, Some(1_000), None, 1_000);
         assert_eq!(a.metrics["before_drop.calls"], 2.0);
         assert_eq!(a.metrics["after_drop.calls"], 2.0);
         // Before: one completion inside [0, 1000) over 1 ms. After: three completions over 2 ms.
@@ -209,20 +267,42 @@ mod tests {
     }
 
     #[test]
-    fn outstanding_counts_issues_before_completions_at_the_same_time() {
-        // A completes at 100 exactly when B is issued: both count as outstanding at that instant.
+    fn outstanding_counts_completions_before_issues_at_the_same_time() {
+        // A completes at 100 exactly when B is issued (B took A's slot): one outstanding, then C joins B.
         let records = [call(0, 100), call(100, 50), call(120, 10)];
-        let a = analyse(&records, None, 1_000);
+        let a = analyse(&records, None, None, 1_000);
         assert_eq!(a.metrics["max_outstanding"], 2.0);
         assert_eq!(a.metrics["before_drop.max_outstanding"], 2.0);
         assert!(!a.metrics.contains_key("after_drop.max_outstanding"));
+        let back_to_back = [call(0, 100), call(100, 100), call(200, 100)];
+        assert_eq!(analyse(&back_to_back, None, None, 1_000).metrics["max_outstanding"], 1.0);
+    }
+
+    #[test]
+    fn an_issue_above_its_admission_limit_is_counted() {
+        let gated = |issued_us, latency_us, limit| CallRecord { limit, ..call(issued_us, latency_us) };
+        let within = [gated(0, 100, 2), gated(10, 100, 2), gated(100, 10, 2)];
+        assert_eq!(analyse(&within, None, None, 1_000).metrics[OVER_LIMIT_ISSUES], 0.0);
+        let over = [gated(0, 100, 2), gated(10, 100, 2), gated(20, 10, 2)];
+        assert_eq!(analyse(&over, None, None, 1_000).metrics[OVER_LIMIT_ISSUES], 1.0);
+    }
+
+    #[test]
+    fn the_caller_sees_the_gate_wait_and_the_settled_phase_starts_at_the_settle() {
+        let waited = |issued_us, wait| CallRecord { gate_wait_us: wait, ..call(issued_us, 100) };
+        let records = [waited(0, 0), waited(1_000, 50), waited(2_000, 300), waited(3_000, 0)];
+        let a = analyse(&records, Some(1_000), Some(2_000), 1_000);
+        assert_eq!(a.metrics["after_drop.caller_latency_max_us"], 400.0);
+        assert_eq!(a.metrics["after_drop.latency_max_us"], 100.0);
+        assert_eq!(a.metrics["after_settle.calls"], 2.0);
+        assert_eq!(a.metrics["after_settle.caller_latency_max_us"], 400.0);
     }
 
     #[test]
     fn the_mean_in_flight_at_admission_counts_each_call_with_those_outstanding_at_its_issue() {
         // Issued at 0, 10 and 20 (1, 2 and 3 outstanding then); the call issued at 200 finds the others done.
         let records = [call(0, 100), call(10, 100), call(20, 100), call(200, 10)];
-        let a = analyse(&records, Some(100), 1_000);
+        let a = analyse(&records, Some(100), None, 1_000);
         assert_eq!(a.metrics["in_flight_at_admission_mean"], 7.0 / 4.0);
         assert_eq!(a.metrics["before_drop.in_flight_at_admission_mean"], 2.0);
         assert_eq!(a.metrics["after_drop.in_flight_at_admission_mean"], 1.0);
@@ -230,8 +310,8 @@ mod tests {
 
     #[test]
     fn failures_count_as_errors_not_latency() {
-        let records = [call(0, 10), CallRecord { issued_us: 5, latency_us: 1, failed: true, gate_wait_us: 0 }];
-        let a = analyse(&records, None, 1_000);
+        let records = [call(0, 10), CallRecord { failed: true, ..call(5, 1) }];
+        let a = analyse(&records, None, None, 1_000);
         assert_eq!(a.metrics["errors"], 1.0);
         assert_eq!(a.metrics["latency_max_us"], 10.0);
     }
@@ -240,7 +320,7 @@ mod tests {
     fn outstanding_per_window_carries_through_windows_without_issues() {
         // Three calls issued at once, completing in windows 2 and 3: windows 1 and 2 still hold them.
         let records = [call(0, 2_500), call(0, 2_500), call(0, 3_500)];
-        let a = analyse(&records, None, 1_000);
+        let a = analyse(&records, None, None, 1_000);
         let (_, outstanding) = &a.series[1];
         assert_eq!(outstanding.values, vec![3.0, 3.0, 3.0, 1.0]);
     }
@@ -257,7 +337,7 @@ mod tests {
     #[test]
     fn series_have_one_value_per_window_and_mark_the_drop() {
         let records = [call(0, 100), call(2_500, 100)];
-        let a = analyse(&records, Some(2_000), 1_000);
+        let a = analyse(&records, Some(2_000), None, 1_000);
         let (name, p99) = &a.series[0];
         assert_eq!(name, "p99_latency_us");
         assert_eq!(p99.values.len(), 3);

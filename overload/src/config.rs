@@ -8,6 +8,7 @@ use measure::record::TrialRequest;
 use measure::scenario::TrialError;
 
 use crate::limit::{LimiterKind, LimiterParams};
+use crate::settle::DropRule;
 
 /// The limiters every family runs, in report order.
 pub const LIMITERS: [LimiterKind; 7] = LimiterKind::ALL;
@@ -25,7 +26,7 @@ pub struct OverloadConfig {
     pub calls: u64,
     /// The dependency's concurrent slots before the drop.
     pub capacity: usize,
-    /// Its slots from call `calls / 2` on.
+    /// Its slots once the limit has settled (a timed run) or from call `calls / 2` on (an accounting run).
     pub capacity_after: usize,
     /// Service time of one call.
     pub service: Duration,
@@ -33,6 +34,9 @@ pub struct OverloadConfig {
     pub jitter: Duration,
     /// Calls the dependency queues before rejecting (`None`: unlimited).
     pub queue_limit: Option<usize>,
+    /// When the capacity drops in a timed run: once every limit has settled (or at the rule's cap). An
+    /// accounting run, a tenth as long, drops at its half-way call instead.
+    pub drop: DropRule,
     /// Limiter settings.
     pub limits: LimiterParams,
     /// Threads of `blocking-unbounded`.
@@ -56,12 +60,19 @@ impl OverloadConfig {
             service,
             jitter: Duration::from_micros(request.param("jitter_us")?),
             queue_limit,
+            drop: DropRule {
+                healthy_min: Duration::from_millis(request.param("healthy_ms")?),
+                hold: Duration::from_millis(request.param("settle_ms")?),
+                drift: request.param("settle_drift_pct")? as f64 / 100.0,
+                healthy_max: Duration::from_millis(request.param("healthy_max_ms")?),
+            },
             limits: LimiterParams {
                 fixed_limit: request.param_usize("fixed_limit")?,
                 initial: request.param_usize("initial_limit")?,
                 min: request.param_usize("min_limit")?,
                 max: request.param_usize("max_limit")?,
                 timeout: Duration::from_millis(request.param("timeout_ms")?),
+                windowed: request.param("windowed")? != 0,
                 // Until the trial has measured the no-load latency: the service time.
                 no_load: service,
             },
@@ -82,23 +93,31 @@ impl OverloadConfig {
         Ok(config)
     }
 
-    /// The call at which capacity drops: `calls / 2`.
+    /// The call at which an accounting run's capacity drops: `calls / 2`.
     pub fn drop_at(&self) -> u64 {
         self.calls / 2
     }
 
-    /// The dependency of one iteration: `capacity` slots, dropping to `capacity_after` when call `calls / 2` is
-    /// issued.
+    /// The dependency of one timed iteration: `capacity` slots, until the trial sets `capacity_after` once the
+    /// limit has settled ([`DropRule`]).
     pub fn dependency(&self) -> DependencyConfig {
         DependencyConfig {
             capacity: self.capacity,
             service: self.service,
             jitter: self.jitter,
-            schedule: vec![CapacityChange { at_call: self.drop_at(), capacity: self.capacity_after }],
             queue_limit: self.queue_limit,
             seed: self.seed,
             window: WINDOW,
             ..DependencyConfig::default()
+        }
+    }
+
+    /// The dependency of one accounting iteration: as a timed one, dropping to `capacity_after` when call
+    /// `calls / 2` is issued (an accounting run counts threads and allocations, not latency).
+    pub fn dependency_by_call(&self) -> DependencyConfig {
+        DependencyConfig {
+            schedule: vec![CapacityChange { at_call: self.drop_at(), capacity: self.capacity_after }],
+            ..self.dependency()
         }
     }
 
@@ -118,9 +137,9 @@ pub fn limiter_ceiling(kind: LimiterKind, limits: &LimiterParams) -> usize {
     }
 }
 
-/// How every adaptive limiter is windowed, for descriptions.
-const WINDOWED: &str = "updated once per window (at least 10 samples and twice the smallest latency seen, after \
-    Netflix's `WindowedLimit`), from 20 (`initial-limit`) within 20..=500 (`min-limit`, `max-limit`: the fixed \
+/// How every adaptive limiter is updated, for descriptions.
+const UPDATED: &str = "updated on every completed call (Netflix's default `SimpleLimiter`; `--windowed 1` wraps it in \
+    the lab's short window instead), from 20 (`initial-limit`) within 20..=500 (`min-limit`, `max-limit`: the fixed \
     bound)";
 
 /// One phrase describing the limiter with the scenario's default settings.
@@ -128,25 +147,23 @@ pub fn limiter_description(kind: LimiterKind) -> String {
     match kind {
         LimiterKind::Fixed => "fixed limit of `fixed-limit` (default 500, the healthy capacity) calls".to_string(),
         LimiterKind::Aimd => format!(
-            "AIMD limit (Netflix's `AIMDLimit`), {WINDOWED}: +1 per window at least half used, ×0.9 at most once \
-             per window when a call in it was dropped (rejected by the dependency, or slower than `timeout-ms`, \
-             default 5 s), ignoring calls admitted before the last cut"
+            "AIMD limit (Netflix's `AIMDLimit`), {UPDATED}: +1 per call made while at least half the limit was in \
+             use, ×0.9 per dropped call (rejected by the dependency's full queue, or slower than `timeout-ms`, \
+             default 5 s)"
         ),
         LimiterKind::AimdLatency(tenths) => format!(
-            "AIMD limit as `aimd`, {WINDOWED}, whose drop is a latency threshold: a window whose average latency \
-             exceeds {}× the no-load latency (measured in the trial process before timing, the median of \
-             uncontended calls waited for this contestant's way) counts as dropped",
+            "AIMD limit as `aimd`, {UPDATED}, whose timeout is {}× the no-load latency (measured in the trial \
+             process before timing, the median of uncontended calls waited for this contestant's way): a slower \
+             call counts as dropped",
             f64::from(tenths) / 10.0
         ),
         LimiterKind::Gradient2 => format!(
-            "Gradient2 limit (Netflix's `Gradient2Limit`), {WINDOWED}: moves by the ratio of the long-term \
-             average latency (600 windows) to the window's average, times a tolerance of 1.5, plus a queue size \
-             of 4, smoothed by 0.2"
+            "Gradient2 limit (Netflix's `Gradient2Limit`), {UPDATED}: moves by the ratio of the long-term average \
+             latency (600 samples) to the latest, times a tolerance of 1.5, plus a queue size of 4, smoothed by 0.2"
         ),
         LimiterKind::Vegas => format!(
-            "Vegas limit (Netflix's `VegasLimit`, log10 steps), {WINDOWED}, each window handing on its smallest \
-             latency: estimates queued calls against the no-load latency (a windowed minimum) and grows or \
-             shrinks to keep a few queued"
+            "Vegas limit (Netflix's `VegasLimit`, log10 steps), {UPDATED}: estimates queued calls against the \
+             no-load latency (the smallest seen, re-probed now and then) and grows or shrinks to keep a few queued"
         ),
     }
 }

@@ -89,10 +89,16 @@ pub fn all(contestant: Contestant) -> Vec<Check> {
                 ),
             ));
             if let Some(over) = run.over_limit {
+                let ceiling = limiter.map_or(0, |kind| crate::config::limiter_ceiling(kind, &small_limits()));
                 checks.push(Check::new(
                     "within_limit",
-                    over == 0,
-                    format!("{over} admissions above the limit; most admitted at once {}", run.max_in_flight),
+                    over == 0 && run.over_limit_issues == 0 && run.max_outstanding <= ceiling as u64,
+                    format!(
+                        "{over} admissions at or above the gate's limit; {} admissions at which the calls \
+                         outstanding, counted from every call's record, exceeded the limit the gate had then; most \
+                         outstanding {} against a ceiling of {ceiling}; most admitted at once {}",
+                        run.over_limit_issues, run.max_outstanding, run.max_in_flight
+                    ),
                 ));
             }
         }
@@ -111,6 +117,10 @@ struct SmallRun {
     stats: Stats,
     failures: u64,
     over_limit: Option<u64>,
+    /// Admissions at which the records' outstanding count exceeded the gate's limit then.
+    over_limit_issues: u64,
+    /// The most calls outstanding, from the records.
+    max_outstanding: u64,
     max_in_flight: usize,
     limit_history: Vec<(Duration, usize)>,
     /// When the capacity dropped, on the gate's clock (the gate is created right after the ledger, so the
@@ -133,6 +143,13 @@ fn small_run(
         service: dependency.service,
         jitter: Duration::ZERO,
         queue_limit: dependency.queue_limit,
+        // Conformance drops by call (the dependency's schedule); the settle rule is the timed runs'.
+        drop: crate::settle::DropRule {
+            healthy_min: Duration::ZERO,
+            hold: Duration::ZERO,
+            drift: 0.0,
+            healthy_max: Duration::ZERO,
+        },
         limits: *limits,
         unbounded_threads,
         seed: 1,
@@ -156,7 +173,11 @@ fn small_run(
     prepared.run(&job, &mut || {})?;
     let stats = dependency.stats();
     dependency.shutdown();
+    let analysis = crate::analysis::analyse(&ledger.records(), None, None, 100_000);
+    let metric = |key: &str| analysis.metrics.get(key).map_or(0, |&v| v as u64);
     Ok(SmallRun {
+        over_limit_issues: metric(crate::analysis::OVER_LIMIT_ISSUES),
+        max_outstanding: metric("max_outstanding"),
         verified: ledger.verify(),
         stats,
         failures: ledger.failures(),
@@ -176,6 +197,7 @@ fn small_limits() -> LimiterParams {
         max: 40,
         timeout: Duration::from_millis(4),
         no_load: Duration::from_millis(2),
+        windowed: false,
     }
 }
 

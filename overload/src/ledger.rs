@@ -27,6 +27,15 @@ pub struct Ledger {
     slots: Box<[AtomicU64]>,
     /// Microseconds each call waited at the gate before admission (0 for calls that had no gate).
     waits: Box<[AtomicU32]>,
+    /// The gate's limit when each call was admitted (0 for calls that had no gate).
+    limits: Box<[AtomicU32]>,
+    /// Nanoseconds from the origin to each call's issue, and to the moment its caller saw it complete: the
+    /// outstanding count is taken from these, so that two events a microsecond apart keep their order.
+    issued_ns: Box<[AtomicU64]>,
+    seen_ns: Box<[AtomicU64]>,
+    /// Each gated call's place in its gate's admission order (0 without a gate): it orders two admissions that
+    /// share a nanosecond.
+    seqs: Box<[AtomicU64]>,
     wrong_answers: AtomicU64,
     duplicates: AtomicU64,
     out_of_range: AtomicU64,
@@ -43,6 +52,14 @@ pub struct CallRecord {
     pub failed: bool,
     /// Microseconds the caller waited at the gate before the call was admitted (0 without a gate).
     pub gate_wait_us: u64,
+    /// The gate's limit when the call was admitted (0 without a gate).
+    pub limit: u32,
+    /// Nanoseconds from the ledger's origin to the issue.
+    pub issued_ns: u64,
+    /// Nanoseconds from the ledger's origin to the moment the caller saw the call complete.
+    pub completed_ns: u64,
+    /// Its place in the gate's admission order (0 without a gate).
+    pub seq: u64,
 }
 
 impl CallRecord {
@@ -57,10 +74,16 @@ impl Ledger {
     pub fn new(calls: u64) -> Ledger {
         let slots = (0..calls).map(|_| AtomicU64::new(0)).collect();
         let waits = (0..calls).map(|_| AtomicU32::new(0)).collect();
+        let limits = (0..calls).map(|_| AtomicU32::new(0)).collect();
+        let zeros = || (0..calls).map(|_| AtomicU64::new(0)).collect();
         Ledger {
             origin: Instant::now(),
             slots,
             waits,
+            limits,
+            issued_ns: zeros(),
+            seen_ns: zeros(),
+            seqs: zeros(),
             wrong_answers: AtomicU64::new(0),
             duplicates: AtomicU64::new(0),
             out_of_range: AtomicU64::new(0),
@@ -92,10 +115,14 @@ impl Ledger {
         let issued_us = self.offset_us(issued).min(FIELD_MASK);
         let latency_us = u64::try_from(seen.saturating_duration_since(issued).as_micros()).unwrap_or(u64::MAX);
         let packed = WRITTEN | if ok { 0 } else { FAILED } | (issued_us << FIELD_BITS) | latency_us.min(FIELD_MASK);
-        match usize::try_from(index).ok().and_then(|i| self.slots.get(i)) {
-            Some(slot) => {
+        match usize::try_from(index).ok().and_then(|i| self.slots.get(i).map(|slot| (i, slot))) {
+            Some((i, slot)) => {
                 if slot.compare_exchange(0, packed, Ordering::Relaxed, Ordering::Relaxed).is_err() {
                     self.duplicates.fetch_add(1, Ordering::Relaxed);
+                } else {
+                    let ns = |at: Instant| u64::try_from(at.saturating_duration_since(self.origin).as_nanos());
+                    self.issued_ns[i].store(ns(issued).unwrap_or(u64::MAX), Ordering::Relaxed);
+                    self.seen_ns[i].store(ns(seen).unwrap_or(u64::MAX), Ordering::Relaxed);
                 }
             }
             None => {
@@ -113,20 +140,33 @@ impl Ledger {
         }
     }
 
+    /// Records how long call `index` waited at the gate, the gate's limit when it was admitted (saturating at
+    /// `u32::MAX`) and its place in the gate's admission order; an unknown index is ignored.
+    pub fn record_admission(&self, index: u64, wait: Duration, limit: usize, seq: u64) {
+        self.record_gate_wait(index, wait);
+        if let Some(i) = usize::try_from(index).ok().filter(|&i| i < self.limits.len()) {
+            self.limits[i].store(u32::try_from(limit).unwrap_or(u32::MAX), Ordering::Relaxed);
+            self.seqs[i].store(seq, Ordering::Relaxed);
+        }
+    }
+
     /// The record of call `index`, if it was written.
     pub fn get(&self, index: u64) -> Option<CallRecord> {
-        let i = usize::try_from(index).ok()?;
-        let raw = self.slots.get(i)?.load(Ordering::Relaxed);
-        decode(raw, self.waits.get(i).map_or(0, |w| w.load(Ordering::Relaxed)))
+        self.decode_at(usize::try_from(index).ok()?)
     }
 
     /// Every written record, in call order.
     pub fn records(&self) -> Vec<CallRecord> {
-        self.slots
-            .iter()
-            .zip(self.waits.iter())
-            .filter_map(|(s, w)| decode(s.load(Ordering::Relaxed), w.load(Ordering::Relaxed)))
-            .collect()
+        (0..self.slots.len()).filter_map(|i| self.decode_at(i)).collect()
+    }
+
+    fn decode_at(&self, i: usize) -> Option<CallRecord> {
+        let raw = self.slots.get(i)?.load(Ordering::Relaxed);
+        let mut record = decode(raw, self.waits[i].load(Ordering::Relaxed), self.limits[i].load(Ordering::Relaxed))?;
+        record.issued_ns = self.issued_ns[i].load(Ordering::Relaxed);
+        record.completed_ns = self.seen_ns[i].load(Ordering::Relaxed);
+        record.seq = self.seqs[i].load(Ordering::Relaxed);
+        Some(record)
     }
 
     /// Whether every call was recorded exactly once, each success with the right answer; the error says what
@@ -158,12 +198,16 @@ impl Ledger {
     }
 }
 
-fn decode(raw: u64, wait_us: u32) -> Option<CallRecord> {
+fn decode(raw: u64, wait_us: u32, limit: u32) -> Option<CallRecord> {
     (raw & WRITTEN != 0).then_some(CallRecord {
         issued_us: (raw >> FIELD_BITS) & FIELD_MASK,
         latency_us: raw & FIELD_MASK,
         failed: raw & FAILED != 0,
         gate_wait_us: u64::from(wait_us),
+        limit,
+        issued_ns: 0,
+        completed_ns: 0,
+        seq: 0,
     })
 }
 
@@ -178,10 +222,19 @@ mod tests {
         let issued = ledger.origin() + Duration::from_micros(1_500);
         let seen = issued + Duration::from_micros(5_250);
         assert!(ledger.record(1, issued, seen, &Ok(Dependency::answer(1))));
-        ledger.record_gate_wait(1, Duration::from_micros(300));
+        ledger.record_admission(1, Duration::from_micros(300), 40, 9);
         assert_eq!(
             ledger.get(1),
-            Some(CallRecord { issued_us: 1_500, latency_us: 5_250, failed: false, gate_wait_us: 300 })
+            Some(CallRecord {
+                issued_us: 1_500,
+                latency_us: 5_250,
+                failed: false,
+                gate_wait_us: 300,
+                limit: 40,
+                issued_ns: 1_500_000,
+                completed_ns: 6_750_000,
+                seq: 9,
+            })
         );
         assert_eq!(ledger.get(0), None);
     }

@@ -1,5 +1,6 @@
-//! The overload scenario: a simulated dependency loses capacity mid-run (500 slots of 5 ms drop to 100), and
-//! every limiter (fixed; windowed AIMD on drops and on 1.5×, 2× and 4× the no-load latency; Gradient2; Vegas)
+//! The overload scenario: a simulated dependency loses capacity once the limit has settled (500 slots of 5 ms
+//! drop to 100), and every limiter (fixed; AIMD on rejections and on 1.5×, 2× and 4× the no-load latency;
+//! Gradient2; Vegas; each updated per call as Netflix's `SimpleLimiter` runs it)
 //! runs in the stream, blocking and coroutine families, plus one unbounded stream and one unbounded thread
 //! contestant.
 //!
@@ -10,6 +11,7 @@
 //! - [`ledger`] and [`analysis`]: each call recorded lock-free, analysed after the run into overall and
 //!   per-phase metrics and per-window series.
 //! - [`conformance`]: checks every contestant passes before timing.
+//! - [`settle`]: the rule that drops the capacity once the limit has settled, and reads it back from a history.
 //! - [`OverloadScenario`]: the lab's view (parameters, charts, trials, claims, discussion).
 #![warn(missing_docs)]
 
@@ -22,6 +24,7 @@ pub mod discussion;
 pub mod ledger;
 pub mod limit;
 pub mod scenario;
+pub mod settle;
 pub mod stream_ext;
 mod trial;
 

@@ -18,22 +18,26 @@
 //!   of its run at once, so its `heap_peak_mib` is that of the shorter run.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
 
 use dependency::{Dependency, Timeline};
 use measure::harness::{self, Instruments, Iteration, IterationData, Routine, Stop, Window};
+use measure::probe::bounded_outstanding_check;
 use measure::probe::{Measurement, Timing};
 use measure::record::{Mark, MetricValues, Series, TrialRequest};
 use measure::scenario::{TrialError, TrialSink};
 use measure::summary::Check;
 
-use crate::analysis::{self, RunAnalysis, AFTER_DROP};
+use crate::analysis::{self, RunAnalysis, AFTER_DROP, OVER_LIMIT_ISSUES};
 use crate::config::{OverloadConfig, IDLE_CALLS, WINDOW};
 use crate::conformance;
 use crate::contestants::{Contestant, Job, Prepared};
 use crate::ledger::Ledger;
 use crate::limit::{self, Gate};
+use crate::settle::{self, DropRule};
 
 /// Prefix of the limiter's decision counts among a run's metrics.
 pub(crate) const DECISIONS: &str = "decisions";
@@ -56,6 +60,16 @@ struct Invariants {
     iterations: u32,
     over_capacity_starts: u64,
     over_limit_admissions: u64,
+    /// Admissions at which the records' count of outstanding calls exceeded the gate's limit then.
+    over_limit_issues: u64,
+    /// The highest count of outstanding calls from the records, over the timed iterations.
+    max_outstanding: u64,
+    /// Timed iterations whose capacity dropped while calls were still issued.
+    drops: u32,
+    /// Timed iterations whose drop came when the limit had not settled (by its exact history), or at the cap.
+    unsettled_drops: u32,
+    /// Timed iterations whose drop the cap forced.
+    capped_drops: u32,
     max_in_service: usize,
     unexpected_errors: u64,
 }
@@ -129,6 +143,81 @@ struct RunOutput {
     ledger: Ledger,
     gate: Option<Arc<Gate>>,
     timer_cpu_at_go: Duration,
+    /// The timed run's drop watcher (an accounting run drops at its half-way call).
+    watcher: Option<Watcher>,
+    /// A timed run without a gate: its capacity dropped as it started.
+    drop_at_start: bool,
+}
+
+/// How a timed run's drop came about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum DropCause {
+    /// The limit had settled and the healthy minimum had passed, or there is no limit (dropped as it started).
+    Settled,
+    /// The rule's cap forced it.
+    Cap,
+}
+
+/// A thread that drops the dependency's capacity once the rule says so: started parked before timing, released
+/// by `go`, polling the gate's limit every [`Watcher::POLL`] (the gate's lock, taken once per poll, is the same
+/// for every family). It stops when the run is over.
+struct Watcher {
+    start: mpsc::Sender<Instant>,
+    stop: Arc<AtomicBool>,
+    /// How the drop came about, and the gate's clock (µs) when the watcher decided it.
+    thread: JoinHandle<Option<(DropCause, Option<u64>)>>,
+}
+
+impl Watcher {
+    /// How often the watcher reads the limit.
+    const POLL: Duration = Duration::from_millis(2);
+
+    fn spawn(dependency: Dependency, gate: Option<Arc<Gate>>, rule: DropRule, after: usize) -> Result<Watcher, String> {
+        let (start, started) = mpsc::channel::<Instant>();
+        let stop = Arc::new(AtomicBool::new(false));
+        let stopped = Arc::clone(&stop);
+        let thread = thread::Builder::new()
+            .name("overload-drop".to_string())
+            .stack_size(64 * 1024)
+            .spawn(move || {
+                let at = started.recv().ok()?;
+                let hold = rule.hold;
+                while !stopped.load(Ordering::Relaxed) {
+                    let elapsed = at.elapsed();
+                    // The gate's exact history over the hold, on its own clock (no limit: due at once).
+                    let history = gate.as_ref().map(|g| {
+                        let now = g.clock();
+                        let points: Vec<(u64, usize)> = g
+                            .limit_history_since(now.saturating_sub(hold))
+                            .iter()
+                            .map(|&(t, l)| (settle::micros(t), l))
+                            .collect();
+                        (points, settle::micros(now))
+                    });
+                    if rule.due(elapsed, history.as_ref().map(|(p, now)| (p.as_slice(), *now))) {
+                        dependency.set_capacity(after);
+                        let cause = if elapsed >= rule.healthy_max { DropCause::Cap } else { DropCause::Settled };
+                        return Some((cause, history.map(|(_, now)| now)));
+                    }
+                    thread::sleep(Watcher::POLL);
+                }
+                None
+            })
+            .map_err(|e| format!("cannot start the drop watcher: {e}"))?;
+        Ok(Watcher { start, stop, thread })
+    }
+
+    /// Starts the healthy phase's clock.
+    fn go(&self) {
+        let _ = self.start.send(Instant::now());
+    }
+
+    /// Stops the watcher; how the drop came about, and when it was decided (gate clock), if it came.
+    fn finish(self) -> Option<(DropCause, Option<u64>)> {
+        self.stop.store(true, Ordering::Relaxed);
+        drop(self.start);
+        self.thread.join().ok().flatten()
+    }
 }
 
 impl Routine for OverloadRoutine {
@@ -139,10 +228,12 @@ impl Routine for OverloadRoutine {
         self.started += 1;
         // The contestants meter nothing (outstanding calls come from the ledger): both kinds of iteration run
         // the same code, differing only in what brackets them and in how many calls they make.
-        let config = if instruments.is_timed() { &self.config } else { &self.accounting };
+        let timed = instruments.is_timed();
+        let config = if timed { &self.config } else { &self.accounting };
         let failed = |e: String| Stop::failed(EXACTLY_ONCE, format!("iteration {index}: {e}"));
+        let dependency_config = if timed { config.dependency() } else { config.dependency_by_call() };
         let dependency =
-            Dependency::start(config.dependency()).map_err(|e| failed(format!("cannot start the dependency: {e}")))?;
+            Dependency::start(dependency_config).map_err(|e| failed(format!("cannot start the dependency: {e}")))?;
         // Created right after the dependency, so the ledger's and the dependency's windows line up (to
         // microseconds).
         let ledger = Ledger::new(config.calls);
@@ -152,15 +243,31 @@ impl Routine for OverloadRoutine {
             .contestant
             .limiter()
             .map(|kind| Arc::new(Gate::with_history_capacity(limit::build(kind, &config.limits), history)));
+        // A timed run with a gate drops once its limit has settled (the watcher); one without a gate has no
+        // limit to settle and would spend its calls before any healthy phase ended, so it drops as it starts.
+        let watcher = match (timed, &gate) {
+            (true, Some(_)) => Some(
+                Watcher::spawn(dependency.clone(), gate.clone(), config.drop, config.capacity_after)
+                    .map_err(&failed)?,
+            ),
+            _ => None,
+        };
+        let drop_at_start = timed && gate.is_none();
         let job = Job { dependency: &dependency, ledger: &ledger, calls: config.calls, gate: gate.clone() };
         let mut timer_cpu_at_go = Duration::ZERO;
         self.prepared
             .run(&job, &mut || {
                 timer_cpu_at_go = dependency.timer_cpu();
+                if drop_at_start {
+                    dependency.set_capacity(config.capacity_after);
+                }
+                if let Some(watcher) = &watcher {
+                    watcher.go();
+                }
                 go();
             })
             .map_err(failed)?;
-        Ok(RunOutput { calls: config.calls, dependency, ledger, gate, timer_cpu_at_go })
+        Ok(RunOutput { calls: config.calls, dependency, ledger, gate, timer_cpu_at_go, watcher, drop_at_start })
     }
 
     fn items(&self, output: &RunOutput) -> u64 {
@@ -168,23 +275,62 @@ impl Routine for OverloadRoutine {
     }
 
     fn finish(&mut self, iteration: Iteration, output: RunOutput, window: Window<'_>) -> Result<IterationData, Stop> {
-        let RunOutput { calls, dependency, ledger, gate, timer_cpu_at_go } = output;
+        let RunOutput { calls, dependency, ledger, gate, timer_cpu_at_go, watcher, drop_at_start } = output;
+        let cause = if drop_at_start { Some(Some((DropCause::Settled, None))) } else { watcher.map(Watcher::finish) };
         let timer_cpu = dependency.timer_cpu().saturating_sub(timer_cpu_at_go);
         ledger.verify().map_err(|e| Stop::failed(EXACTLY_ONCE, format!("iteration {}: {e}", iteration.index)))?;
         let stats = dependency.stats();
         let timeline = dependency.timeline();
         dependency.shutdown();
         let drop_us = stats.capacity_changed_at.map(|at| ledger.offset_us(at));
-        let analysis = analysis::analyse(&ledger.records(), drop_us, duration_us(WINDOW));
+        let records = ledger.records();
+        let end_us = records.iter().map(|r| r.completed_us()).max().unwrap_or(0);
+        // The limit's history on the ledger's clock (the gate was created right after the ledger: they agree to
+        // microseconds); a contestant without a gate has no limit to settle.
+        let points = gate.as_ref().map(|g| limit_points(g)).unwrap_or_default();
+        let rule = &self.config.drop;
+        let (hold_us, drift) = (duration_us(rule.hold), rule.drift);
+        // Judged at the instant the watcher decided the drop (a limit that moves on every call may change in the
+        // microseconds before the dependency applies it), and that instant must be within a poll of the drop.
+        let decided_us = cause.flatten().and_then(|(_, at)| at);
+        let settled_before = drop_us.map(|d| match decided_us {
+            _ if points.is_empty() => true,
+            Some(at) => d.abs_diff(at) <= duration_us(Watcher::POLL) && settle::settled_at(&points, at, hold_us, drift),
+            None => settle::settled_at(&points, d, hold_us, drift),
+        });
+        let settle_after = drop_us.and_then(|d| {
+            if points.is_empty() {
+                None
+            } else {
+                settle::settle_time(&points, d, end_us, hold_us, drift)
+            }
+        });
+        let settled_us = drop_us.zip(settle_after).map(|(d, s)| d + s);
+        let analysis = analysis::analyse(&records, drop_us, settled_us, duration_us(WINDOW));
 
         if !iteration.warmup {
             let invariants = &mut self.invariants;
             invariants.iterations += 1;
             invariants.over_capacity_starts += stats.over_capacity_starts;
             invariants.over_limit_admissions += gate.as_ref().map_or(0, |g| g.over_limit_admissions());
+            invariants.over_limit_issues += analysis.metrics.get(OVER_LIMIT_ISSUES).map_or(0, |&v| v as u64);
             invariants.max_in_service = invariants.max_in_service.max(stats.max_in_service);
             if self.config.queue_limit.is_none() {
                 invariants.unexpected_errors += analysis.failed;
+            }
+            if let Some(cause) = cause.map(|c| c.map(|(cause, _)| cause)) {
+                invariants.max_outstanding =
+                    invariants.max_outstanding.max(analysis.metrics.get("max_outstanding").map_or(0, |&v| v as u64));
+                let after_calls = analysis.metrics.get("after_drop.calls").copied().unwrap_or(0.0);
+                if cause.is_some() && after_calls > 0.0 {
+                    invariants.drops += 1;
+                }
+                if cause == Some(DropCause::Cap) {
+                    invariants.capped_drops += 1;
+                }
+                if cause == Some(DropCause::Cap) || settled_before == Some(false) {
+                    invariants.unsettled_drops += 1;
+                }
             }
         }
 
@@ -200,7 +346,13 @@ impl Routine for OverloadRoutine {
                 let marks = data.series.get("outstanding").map(|s| s.marks.clone()).unwrap_or_default();
                 put_dependency_series(&mut data.series, &timeline, &analysis, &marks);
                 if let Some(gate) = &gate {
-                    put_limit(&mut data.timing, &mut data.series, gate, &analysis, drop_us, &marks);
+                    put_limit(&mut data.timing, &mut data.series, gate, &points, &analysis, drop_us, &marks);
+                }
+                if let Some(settled) = settled_before {
+                    data.timing.insert("settled_before_drop".to_string(), f64::from(u8::from(settled)));
+                }
+                if let Some(after) = settle_after {
+                    data.timing.insert("settle_after_drop_ms".to_string(), after as f64 / 1e3);
                 }
             }
         }
@@ -230,16 +382,43 @@ impl Routine for OverloadRoutine {
                 ),
             ),
         ];
-        if self.contestant.limiter().is_some() {
+        if let Some(kind) = self.contestant.limiter() {
             checks.push(Check::new(
                 "within_limit",
-                invariants.over_limit_admissions == 0,
+                invariants.over_limit_admissions == 0 && invariants.over_limit_issues == 0,
                 format!(
-                    "{} admissions above the gate's limit at the time over {n} iterations",
-                    invariants.over_limit_admissions
+                    "over {n} iterations, {} admissions with the gate's in-flight count at or above its limit, and \
+                     {} admissions at which the calls outstanding (counted from every call's record, admission to \
+                     reply seen, the same way in every family) exceeded the limit the gate had at that admission",
+                    invariants.over_limit_admissions, invariants.over_limit_issues
                 ),
             ));
+            let bound = crate::config::limiter_ceiling(kind, &config.limits) as u64;
+            let timed = (invariants.drops > 0 || invariants.max_outstanding > 0).then_some(invariants.max_outstanding);
+            checks.push(bounded_outstanding_check(timed, bound, measured, "calls"));
         }
+        let rule = &config.drop;
+        let timed_runs = measured.min(n);
+        checks.push(if timed_runs == 0 {
+            Check::not_applicable("settled_before_drop", "no timed iteration, no drop to judge")
+        } else {
+            Check::new(
+                "settled_before_drop",
+                invariants.drops == timed_runs && invariants.unsettled_drops == 0,
+                format!(
+                    "{} of {timed_runs} timed iterations dropped the capacity while calls were still issued; {} \
+                     of those dropped before the limit had settled (by its exact history over the {} ms before the \
+                     drop: its mean over the second half more than {:.0}% from its mean over the first half, or its \
+                     value at the drop outside the first half's range) or at the {} ms cap ({} at the cap)",
+                    invariants.drops,
+                    invariants.unsettled_drops,
+                    rule.hold.as_millis(),
+                    rule.drift * 100.0,
+                    rule.healthy_max.as_millis(),
+                    invariants.capped_drops
+                ),
+            )
+        });
         if config.queue_limit.is_none() {
             checks.push(Check::new(
                 "no_errors",
@@ -307,14 +486,12 @@ fn put_limit(
     metrics: &mut MetricValues,
     series: &mut BTreeMap<String, Series>,
     gate: &Gate,
+    points: &[(u64, usize)],
     a: &RunAnalysis,
     drop_us: Option<u64>,
     marks: &[Mark],
 ) {
     let window_us = duration_us(WINDOW);
-    let history = gate.limit_history();
-    // The gate was created right after the ledger: its clock and the ledger's agree to microseconds.
-    let points: Vec<(u64, usize)> = history.iter().map(|(since, limit)| (duration_us(*since), *limit)).collect();
     let end_us = a.end_us;
     // The history is in time order: the limit in force at `t` is the last change at or before it.
     let limit_at = |t: u64| match points.partition_point(|(at, _)| *at <= t) {
@@ -359,6 +536,12 @@ fn put_limit(
     }
 }
 
+/// The gate's limit at time zero and at each change, in microseconds since the gate started (the gate was
+/// created right after the ledger: its clock and the ledger's agree to microseconds).
+fn limit_points(gate: &Gate) -> Vec<(u64, usize)> {
+    gate.limit_history().iter().map(|(since, limit)| (duration_us(*since), *limit)).collect()
+}
+
 /// The latency of a call on an idle dependency (same service time, no load), waited for the way the contestant
 /// waits: `idle_call_us` (median) and `idle_overshoot_us` (median beyond the service time).
 fn idle_metrics(prepared: &dyn Prepared, config: &OverloadConfig) -> Result<MetricValues, String> {
@@ -384,19 +567,27 @@ mod tests {
     use super::*;
     use crate::claims::Feed;
     use crate::limit::{LimiterKind, LimiterParams};
+    use crate::settle::DropRule;
 
     /// Everything a trial reports.
     type Collect = measure::scenario::CollectingSink;
 
-    /// 2,000 calls of 2 ms through a drop from 40 slots to 8 (200 on the accounting run).
+    /// 3,000 calls of 2 ms through a drop from 40 slots to 8 once the limit has held within 1.25× for 20 ms,
+    /// after at least 30 ms and at most 80 ms (300 calls on the accounting run, dropping at call 150).
     fn config() -> OverloadConfig {
         OverloadConfig {
-            calls: 2_000,
+            calls: 3_000,
             capacity: 40,
             capacity_after: 8,
             service: Duration::from_millis(2),
             jitter: Duration::ZERO,
             queue_limit: None,
+            drop: DropRule {
+                healthy_min: Duration::from_millis(30),
+                hold: Duration::from_millis(20),
+                drift: 0.1,
+                healthy_max: Duration::from_millis(80),
+            },
             limits: LimiterParams {
                 fixed_limit: 30,
                 initial: 20,
@@ -404,6 +595,7 @@ mod tests {
                 max: 40,
                 timeout: Duration::from_millis(4),
                 no_load: Duration::from_millis(2),
+                windowed: false,
             },
             unbounded_threads: 50,
             seed: 1,
@@ -459,14 +651,26 @@ mod tests {
             assert_eq!(sink.skipped, None, "{name}");
             assert!(sink.checks.iter().all(|c| c.passed), "{name}: {:?}", sink.checks);
             let names: Vec<&str> = sink.checks.iter().map(|c| c.name.as_str()).collect();
-            assert_eq!(names, ["exactly_once", "dependency_within_capacity", "within_limit", "no_errors"], "{name}");
-            assert!(sink.checks[0].detail.contains("1 accounting iterations of 200"), "{}", sink.checks[0].detail);
+            assert_eq!(
+                names,
+                [
+                    "exactly_once",
+                    "dependency_within_capacity",
+                    "within_limit",
+                    "bounded_outstanding",
+                    "settled_before_drop",
+                    "no_errors"
+                ],
+                "{name}"
+            );
+            assert!(sink.checks[0].detail.contains("1 accounting iterations of 300"), "{}", sink.checks[0].detail);
             let [timed, accounting] = &sink.iterations[..] else { panic!("{name}: two iterations") };
             assert!(!timed.accounting && accounting.accounting, "{name}");
             for metric in ["after_drop.latency_p99_us", "max_outstanding", "cpu_us_per_call", "idle_call_us"] {
                 assert!(timed.metrics.contains_key(metric), "{name}: a timed run has `{metric}`");
             }
-            assert_eq!(timed.metrics["calls"], 2_000.0, "{name}");
+            assert_eq!(timed.metrics["calls"], 3_000.0, "{name}");
+            assert_eq!(timed.metrics["settled_before_drop"], 1.0, "{name}");
             assert!(!timed.metrics.contains_key("threads"), "{name}: a timed run has no `threads`");
             for series in ["p99_latency_us", "outstanding", "limit", "in_service", "capacity"] {
                 assert!(timed.series.contains_key(series), "{name}: the timed run's `{series}`");
@@ -488,7 +692,8 @@ mod tests {
 
     #[test]
     fn every_family_feeds_one_limiter_the_same_kind_of_sample_stream_from_a_scripted_dependency() {
-        // Deterministic service times of 2 ms ± 0.2 ms (one fixed seed), the drop from 40 slots to 8.
+        // Deterministic service times of 2 ms ± 0.2 ms (one fixed seed), the drop from 40 slots to 8, the
+        // limiter updated on every sample (the default): the feeds' in-flight counts at admission agree.
         let config = OverloadConfig { jitter: Duration::from_micros(200), seed: 7, ..config() };
         let kind = LimiterKind::Vegas;
         let feeds: Vec<(String, Feed)> =
@@ -497,7 +702,7 @@ mod tests {
                 .map(|c| (c.name(), feed_of(c, &config)))
                 .collect();
         for (name, feed) in &feeds {
-            assert!(feed.windows >= 10.0 && feed.samples_per_window.is_some(), "{name}: {feed:?}");
+            assert!(feed.windows == 0.0 && feed.samples_per_window.is_none(), "{name}: {feed:?}");
         }
         for (i, (a, fa)) in feeds.iter().enumerate() {
             for (b, fb) in &feeds[i + 1..] {
@@ -509,7 +714,8 @@ mod tests {
     /// The feed `kind`'s limiter sees from calls of 2 ms at a steady 0.1 ms tick, or, with `batch`, from the
     /// same calls held and released all together every 10 ms, on a manual clock for 1 s.
     fn scripted_feed(kind: LimiterKind, batch: bool) -> Feed {
-        let gate = Arc::new(Gate::with_manual_clock(limit::build(kind, &config().limits), 100_000));
+        let limits = LimiterParams { windowed: true, ..config().limits };
+        let gate = Arc::new(Gate::with_manual_clock(limit::build(kind, &limits), 100_000));
         let tick = Duration::from_micros(100);
         let mut open: Vec<(Duration, limit::Permit)> = Vec::new();
         let (mut now, mut admitted, mut in_flight_sum) = (Duration::ZERO, 0u64, 0u64);
@@ -545,5 +751,51 @@ mod tests {
             let why = steady.unlike(&batch).unwrap_or_default();
             assert!(why.starts_with("windows"), "{kind}: {steady:?} vs {batch:?}: {why}");
         }
+    }
+
+    #[test]
+    fn the_drop_comes_only_once_the_limit_has_settled() {
+        // AIMD from 5 towards 40 with a ceiling the dependency serves without queueing: it climbs for a while,
+        // then holds at 40; the drop must wait for the hold.
+        let mut config = config();
+        config.limits = LimiterParams { initial: 5, timeout: Duration::from_secs(1), ..config.limits };
+        config.drop = DropRule { healthy_min: Duration::from_millis(1), ..config.drop };
+        let sink = trial_with(Contestant::Blocking(LimiterKind::Aimd), config.clone());
+        assert!(sink.checks.iter().all(|c| c.passed), "{:?}", sink.checks);
+        let timed = sink.iterations.iter().find(|i| !i.accounting).expect("a timed iteration");
+        assert_eq!(timed.metrics["settled_before_drop"], 1.0);
+        assert_eq!(timed.metrics["limit_at_drop"], 40.0, "settled at its ceiling before the drop");
+        assert!(timed.metrics["drop_at_ms"] >= 20.0, "not before one hold: {}", timed.metrics["drop_at_ms"]);
+
+        // A cap shorter than the hold drops the capacity before anything could settle: the check fails.
+        config.drop = DropRule { healthy_max: Duration::from_millis(5), ..config.drop };
+        let sink = trial_with(Contestant::Blocking(LimiterKind::Aimd), config);
+        let check = sink.checks.iter().find(|c| c.name == "settled_before_drop").expect("the check");
+        assert!(!check.passed, "{}", check.detail);
+        assert!(check.detail.contains("(1 at the cap)"), "{}", check.detail);
+    }
+
+    #[test]
+    fn plain_aimd_cuts_on_the_dependency_s_rejections() {
+        // A queue of 4 behind 8 slots after the drop: the 40 callers AIMD admits at its ceiling overflow it.
+        let config = OverloadConfig { queue_limit: Some(4), ..config() };
+        let sink = trial_with(Contestant::Stream(LimiterKind::Aimd), config);
+        let timed = sink.iterations.iter().find(|i| !i.accounting).expect("a timed iteration");
+        assert!(timed.metrics["after_drop.errors"] > 0.0, "the dependency rejected calls");
+        assert!(timed.metrics["decisions.decreases"] > 0.0, "and AIMD cut on them: {:?}", timed.metrics);
+        assert!(timed.metrics["after_drop.limit_mean"] < 40.0);
+        let failed: Vec<_> = sink.checks.iter().filter(|c| !c.passed).collect();
+        assert!(failed.is_empty(), "{failed:?}");
+    }
+
+    #[test]
+    fn an_unbounded_contestant_has_no_limit_to_settle_and_drops_as_it_starts() {
+        let sink = trial(Contestant::StreamUnbounded);
+        let failed: Vec<_> = sink.checks.iter().filter(|c| !c.passed).collect();
+        assert!(failed.is_empty(), "{failed:?}");
+        let timed = sink.iterations.iter().find(|i| !i.accounting).expect("a timed iteration");
+        assert!(timed.metrics["drop_at_ms"] < 20.0, "{}", timed.metrics["drop_at_ms"]);
+        assert_eq!(timed.metrics["settled_before_drop"], 1.0);
+        assert!(!timed.metrics.contains_key("settle_after_drop_ms"), "no limit, no settle time");
     }
 }

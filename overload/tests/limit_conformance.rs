@@ -24,6 +24,7 @@ fn small_limits_admit_the_same_way_too() {
         max: 40,
         timeout: Duration::from_millis(4),
         no_load: Duration::from_millis(2),
+        windowed: false,
     };
     for kind in LimiterKind::ALL {
         if let Err(e) = conformance::same_admissions_with(kind, &params) {

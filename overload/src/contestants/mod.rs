@@ -198,7 +198,7 @@ pub(crate) fn finish_call(
     let start = match permit {
         Some(permit) => {
             let start = permit.admitted_at();
-            ledger.record_gate_wait(index, permit.gate_wait());
+            ledger.record_admission(index, permit.gate_wait(), permit.limit_at_admission(), permit.admission_seq());
             let outcome = if value.is_ok() { Outcome::Success } else { Outcome::Dropped };
             permit.finish(seen, outcome);
             start

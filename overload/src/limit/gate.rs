@@ -160,6 +160,8 @@ struct Admission {
     at: Duration,
     /// On the wall clock: where the call's latency starts.
     instant: Instant,
+    /// Its place in the gate's admission order (1 for the first).
+    seq: u64,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -185,7 +187,13 @@ impl State {
         self.in_flight += 1;
         self.stats.admitted += 1;
         self.stats.max_in_flight = self.stats.max_in_flight.max(self.in_flight);
-        Admission { in_flight: self.in_flight, limit: self.limit, at: self.now(started), instant: Instant::now() }
+        Admission {
+            in_flight: self.in_flight,
+            limit: self.limit,
+            at: self.now(started),
+            instant: Instant::now(),
+            seq: self.stats.admitted,
+        }
     }
 
     /// Admits a newcomer if a slot is free and nobody is queued before it.
@@ -404,6 +412,19 @@ impl Gate {
         self.lock().history.clone()
     }
 
+    /// The gate's clock now: time since [`Gate::new`] (or the manual clock's time).
+    pub fn clock(&self) -> Duration {
+        self.lock().now(self.started)
+    }
+
+    /// The limit in force at `since` (gate clock) and every change after it, each with its time: the tail of
+    /// [`limit_history`](Self::limit_history), copied under the lock.
+    pub fn limit_history_since(&self, since: Duration) -> Vec<(Duration, usize)> {
+        let state = self.lock();
+        let first = state.history.partition_point(|(at, _)| *at <= since).saturating_sub(1);
+        state.history[first..].to_vec()
+    }
+
     /// The algorithm's name (`"fixed"`, `"aimd"`, ...).
     pub fn algorithm_name(&self) -> &'static str {
         self.lock().algorithm.name()
@@ -478,6 +499,12 @@ impl Permit {
     pub fn release(mut self, latency: Duration, outcome: Outcome) {
         self.released = true;
         self.gate.release(self.admission, latency, outcome);
+    }
+
+    /// Its place in the gate's admission order (1 for the first admission): admissions are made under the
+    /// gate's lock, so this orders two admissions that share a clock reading.
+    pub fn admission_seq(&self) -> u64 {
+        self.admission.seq
     }
 
     /// The gate's in-flight count when this call was admitted, including itself.

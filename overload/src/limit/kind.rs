@@ -9,8 +9,8 @@ use super::{
     Windowed,
 };
 
-/// Which limiter, as the scenario's contestants and CLI name it. Every adaptive limiter is
-/// [`Windowed`]: it updates once per window of about two round trips.
+/// Which limiter, as the scenario's contestants and CLI name it. Every adaptive limiter updates on every
+/// sample unless [`LimiterParams::windowed`] wraps it in [`Windowed`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum LimiterKind {
     /// `fixed` ([`Fixed`]): the bound configured from the healthy capacity.
@@ -104,6 +104,10 @@ pub struct LimiterParams {
     /// The no-load latency the `aimd-latency-<k>x` thresholds multiply: the trial measures it (the median of
     /// uncontended calls, waited for the contestant's way) before timing; default 5 ms, the service time.
     pub no_load: Duration,
+    /// Whether every adaptive limiter is wrapped in the lab's short window ([`Windowed`]: at least 10 samples
+    /// and twice the smallest latency seen); default `false`, each algorithm updated on every sample as
+    /// Netflix's `SimpleLimiter` runs it by default.
+    pub windowed: bool,
 }
 
 impl Default for LimiterParams {
@@ -115,6 +119,7 @@ impl Default for LimiterParams {
             max: 500,
             timeout: Duration::from_secs(5),
             no_load: Duration::from_millis(5),
+            windowed: false,
         }
     }
 }
@@ -126,15 +131,22 @@ impl LimiterParams {
     }
 }
 
-/// Builds the algorithm `kind` names, with `params` over its defaults, windowed if it is adaptive.
+/// Builds the algorithm `kind` names, with `params` over its defaults: updated on every sample (Netflix's
+/// `SimpleLimiter` default), or, with [`LimiterParams::windowed`], wrapped in the lab's short window.
 pub fn build(kind: LimiterKind, params: &LimiterParams) -> Box<dyn LimitAlgorithm> {
     let min = params.min.min(params.max);
     let initial = params.initial.clamp(min, params.max.max(min));
+    let wrap = |inner: Box<dyn LimitAlgorithm>, window: WindowConfig| {
+        if params.windowed {
+            Box::new(Windowed::new(inner, window)) as Box<dyn LimitAlgorithm>
+        } else {
+            inner
+        }
+    };
     let aimd = |latency_threshold, name| {
         let inner =
             Aimd::new(AimdConfig { initial, min, max: params.max, latency_threshold, name, ..AimdConfig::default() });
-        let window = WindowConfig { ignore_before_cut: true, ..WindowConfig::default() };
-        Box::new(Windowed::new(Box::new(inner), window)) as Box<dyn LimitAlgorithm>
+        wrap(Box::new(inner), WindowConfig { ignore_before_cut: true, ..WindowConfig::default() })
     };
     match kind {
         LimiterKind::Fixed => Box::new(Fixed::new(params.fixed_limit)),
@@ -142,12 +154,11 @@ pub fn build(kind: LimiterKind, params: &LimiterParams) -> Box<dyn LimitAlgorith
         LimiterKind::AimdLatency(tenths) => aimd(params.latency_threshold(tenths), kind.name()),
         LimiterKind::Gradient2 => {
             let inner = Gradient2::new(Gradient2Config { initial, min, max: params.max, ..Gradient2Config::default() });
-            Box::new(Windowed::new(Box::new(inner), WindowConfig::default()))
+            wrap(Box::new(inner), WindowConfig::default())
         }
         LimiterKind::Vegas => {
             let inner = Vegas::new(VegasConfig { initial, min, max: params.max, ..VegasConfig::default() });
-            let window = WindowConfig { aggregate: Aggregate::Minimum, ..WindowConfig::default() };
-            Box::new(Windowed::new(Box::new(inner), window))
+            wrap(Box::new(inner), WindowConfig { aggregate: Aggregate::Minimum, ..WindowConfig::default() })
         }
     }
 }
