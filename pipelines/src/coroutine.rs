@@ -13,7 +13,14 @@
 //!   in a lab trial (one contestant per process) is always the one asked for.
 //! - **Stack size**: every coroutine here is spawned with an explicit `Builder::stack_size` ([`spawn`]), in
 //!   machine words as `may` counts it. [`DEFAULT_STACK_WORDS`] is `may`'s own default (0x1000 words = 32 KiB on
-//!   64-bit, plus a guard page); coroutines of that size are recycled by `may`'s pool.
+//!   64-bit, plus a guard page).
+//! - **Stack pool**: when its scheduler starts, `may` builds a pool of pre-made coroutines (1,000 by default,
+//!   `set_pool_capacity`) whose stacks have `may`'s *configured* default size, and it draws a new coroutine from
+//!   the pool, and returns an ended one to it, only when the requested stack equals that size; any other size
+//!   maps a fresh stack and unmaps it at the end. [`configure_with`] therefore sets `may`'s default stack to the
+//!   contestant's own, so a pool, if any, holds stacks of the size the contestant spawns: every stack size is
+//!   treated alike. A contestant that measures memory sets the pool's capacity to 1
+//!   ([`CoroutineConfig::with_pool_capacity`]), so every unit it measures maps a fresh stack.
 //!
 //! What `may` asks of its users (its README's "Caveat"): do not call thread-blocking APIs inside a coroutine
 //! (`std::thread::sleep`, `std::sync` locks held for long, `std::sync::mpsc`, blocking I/O) — they block the
@@ -37,27 +44,40 @@ pub const DEFAULT_STACK_WORDS: usize = 0x1000;
 /// A small stack, in machine words (0x400 words: 8 KiB on 64-bit), enough for the lab's waiting bodies.
 pub const SMALL_STACK_WORDS: usize = 0x400;
 
-/// The carrier count set by the first [`configure`] of this process.
-static CARRIERS: OnceLock<usize> = OnceLock::new();
+/// `may`'s default pool capacity: coroutines (with their stacks) it pre-builds when its scheduler starts and keeps
+/// for reuse.
+pub const DEFAULT_POOL_CAPACITY: usize = 1_000;
 
-/// How a coroutine contestant configures `may`: carrier threads and stack size.
+/// The configuration set by the first [`configure_with`] of this process.
+static CONFIGURED: OnceLock<CoroutineConfig> = OnceLock::new();
+
+/// How a coroutine contestant configures `may`: carrier threads, stack size and stack pool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CoroutineConfig {
     /// Carrier (worker) threads `may` schedules coroutines on; at least 1.
     pub carriers: usize,
-    /// Stack of each coroutine, in machine words (even: `may` prints usage for odd sizes).
+    /// Stack of each coroutine, in machine words (even: `may` prints usage for odd sizes); also `may`'s default
+    /// stack, the size its pool holds.
     pub stack_words: usize,
+    /// Coroutines `may` pre-builds and keeps for reuse (at least 1; `may`'s default is
+    /// [`DEFAULT_POOL_CAPACITY`]).
+    pub pool_capacity: usize,
 }
 
 impl CoroutineConfig {
-    /// `carriers` carrier threads and `may`'s default stack.
+    /// `carriers` carrier threads, `may`'s default stack and pool.
     pub const fn new(carriers: usize) -> Self {
-        CoroutineConfig { carriers, stack_words: DEFAULT_STACK_WORDS }
+        CoroutineConfig { carriers, stack_words: DEFAULT_STACK_WORDS, pool_capacity: DEFAULT_POOL_CAPACITY }
     }
 
-    /// The same carriers with a stack of `stack_words` words.
+    /// The same with a stack of `stack_words` words.
     pub const fn with_stack_words(self, stack_words: usize) -> Self {
         CoroutineConfig { stack_words, ..self }
+    }
+
+    /// The same with a pool of `capacity` coroutines (at least 1: `may` reads 0 as its default).
+    pub const fn with_pool_capacity(self, capacity: usize) -> Self {
+        CoroutineConfig { pool_capacity: if capacity == 0 { 1 } else { capacity }, ..self }
     }
 
     /// The stack in bytes (without the guard page).
@@ -67,9 +87,17 @@ impl CoroutineConfig {
 
     /// The configuration in words for a contestant's description.
     pub fn describe(&self) -> String {
+        let pool = if self.pool_capacity == DEFAULT_POOL_CAPACITY {
+            "`may`'s default pool of 1,000 pre-built stacks of that size".to_string()
+        } else {
+            format!(
+                "stack pool of {} (`set_pool_capacity`, not `may`'s default 1,000): every coroutine maps a fresh stack",
+                self.pool_capacity
+            )
+        };
         format!(
             "`may` 0.3, {} carrier thread{} (`may::config().set_workers`, not pinned), {} KiB stack per coroutine \
-             (`Builder::stack_size({:#x})` words)",
+             (`Builder::stack_size({:#x})` words, also `may`'s default stack), {pool}",
             self.carriers,
             if self.carriers == 1 { "" } else { "s" },
             self.stack_bytes() / 1024,
@@ -77,26 +105,44 @@ impl CoroutineConfig {
         )
     }
 
-    /// Configure `may` with these carriers ([`configure`]); returns the count in force.
+    /// Configure `may` with this configuration ([`configure_with`]); returns the carrier count in force.
     pub fn apply(&self) -> usize {
-        configure(self.carriers)
+        configure_with(*self).carriers
     }
 }
 
-/// Set `may`'s carrier-thread count to `carriers` (at least 1) and turn carrier pinning off, if this process has
-/// not configured `may` yet; returns the count in force (the first configured one).
+/// Set `may`'s carrier-thread count to `carriers` (at least 1), `may`'s default stack and pool, and turn carrier
+/// pinning off, if this process has not configured `may` yet; returns the carrier count in force (the first
+/// configured one).
 pub fn configure(carriers: usize) -> usize {
-    *CARRIERS.get_or_init(|| {
-        let carriers = carriers.max(1);
-        may::config().set_workers(carriers).set_stack_size(DEFAULT_STACK_WORDS);
+    configure_with(CoroutineConfig::new(carriers)).carriers
+}
+
+/// Configure `may` with `config`, if this process has not configured it yet: its carriers (at least 1, not
+/// pinned), its stack as `may`'s default stack (so `may`'s pool holds stacks of the size the contestant spawns)
+/// and its pool capacity. `may` reads these once, when its scheduler starts; the configuration in force (the first
+/// one) is returned.
+pub fn configure_with(config: CoroutineConfig) -> CoroutineConfig {
+    *CONFIGURED.get_or_init(|| {
+        let config =
+            CoroutineConfig { carriers: config.carriers.max(1), ..config.with_pool_capacity(config.pool_capacity) };
+        may::config()
+            .set_workers(config.carriers)
+            .set_stack_size(config.stack_words)
+            .set_pool_capacity(config.pool_capacity);
         may::config().set_worker_pin(false);
-        carriers
+        config
     })
 }
 
 /// The carrier count in force, if [`configure`] has run in this process.
 pub fn carriers_in_force() -> Option<usize> {
-    CARRIERS.get().copied()
+    CONFIGURED.get().map(|c| c.carriers)
+}
+
+/// The configuration in force, if [`configure_with`] has run in this process.
+pub fn config_in_force() -> Option<CoroutineConfig> {
+    CONFIGURED.get().copied()
 }
 
 /// What `may` asks of code that runs on its coroutines, for every report's semantics section, as tokio's
@@ -143,14 +189,19 @@ pub fn map_limit_refusal(coroutines: u64, margin: u64) -> Option<String> {
         return None;
     }
     let allows = max.saturating_sub(used).saturating_sub(margin) / MAPS_PER_COROUTINE;
+    let needed = used.saturating_add(wanted).saturating_add(margin);
     Some(format!(
         "{} may coroutines cannot exist: vm.max_map_count is {} with {} memory maps in use by this process, and \
-         every coroutine stack takes {} (the mmap'd stack and its guard page), which allows about {}",
+         every coroutine stack takes {} (`generator` maps each stack and protects its guard page, which splits it \
+         in two; neither `may` 0.3 nor `generator` 0.8 can drop the guard or share a map), which allows about {}; \
+         raising vm.max_map_count to at least {} (`sysctl -w vm.max_map_count=...`, as root) lets them run, at no \
+         cost in resident memory (the kernel keeps a few hundred bytes per map outside VmRSS)",
         measure::units::thousands(coroutines),
         measure::units::thousands(max),
         measure::units::thousands(used),
         MAPS_PER_COROUTINE,
-        measure::units::thousands(allows)
+        measure::units::thousands(allows),
+        measure::units::thousands(needed)
     ))
 }
 

@@ -9,12 +9,21 @@
 //! | `stream-async-stream` | an `async_stream::stream!` generator per unit, suspended after its first `yield` |
 //! | `blocking-thread-64k` | an OS thread per unit with a 64 KiB stack, blocked in `recv` on its own channel |
 //! | `blocking-thread` | the same with Rust's default stack (2 MiB, reserved, touched only as used) |
-//! | `coroutine-may` | a `may` coroutine per unit (2 carriers, `may`'s default 32 KiB stack), parked in `recv` on its own `may::sync::mpsc` channel |
+//! | `coroutine-may` | a `may` coroutine per unit (2 carriers, `may`'s default 32 KiB stack, a fresh stack each), parked in `recv` on its own `may::sync::mpsc` channel |
 //! | `coroutine-may-8k` | the same with an 8 KiB stack (`Builder::stack_size(0x400)` words) |
 //!
 //! Coroutines keep `may`'s rules (no thread-blocking call, no thread-local held across a wait; see
 //! `docs/coroutines.md`); each stack is an `mmap` with a guard page, two memory maps, so `vm.max_map_count` caps
 //! them near 32,000 and a count past it is refused with that reason.
+//!
+//! **Pools and caches.** `may` pre-builds 1,000 coroutines with stacks of its configured default size and reuses
+//! them for that size only; glibc keeps up to 40 MiB of freed thread stacks (`stack_cache_maxsize`) and hands them
+//! to new threads. Both are paid once and are already resident when a later run's baseline is read, so a unit
+//! drawn from them adds only its heap. The coroutine contestants set `may`'s pool to one coroutine of their own
+//! stack size, so every unit they hold maps a fresh stack whatever its size; glibc's cache cannot be set from
+//! inside a running process (`GLIBC_TUNABLES=glibc.pthread.stack_cache_size` at start-up), so a thread count within
+//! its reach (about 600 threads of 64 KiB, 20 of 2 MiB) reuses cached stacks: the regression over the counts
+//! cancels that fixed share, which is why the slope is the headline.
 //!
 //! Every unit owns a [`crate::payload::Payload`] while it waits and hands back its checksum when released.
 //! [`Units::hold`] returns once every unit is waiting: each unit bumps [`STARTED`] (a process-wide counter, so no
@@ -31,6 +40,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use measure::summary::{ContestantInfo, Family};
 use pipelines::coroutine::{CoroutineConfig, SMALL_STACK_WORDS};
+
+/// `may`'s pool capacity in the memory scenario: one, so every measured coroutine maps a fresh stack, whatever its
+/// size (`may`'s default pool of 1,000 would serve its default size only, from stacks resident before the baseline).
+pub const MEASURED_POOL: usize = 1;
 
 /// Units that have reached their waiting point in the current [`Units::hold`].
 pub(crate) static STARTED: AtomicU64 = AtomicU64::new(0);
@@ -153,8 +166,10 @@ impl Contestant {
     /// The `may` configuration of a coroutine contestant (2 carriers; its stack); `None` for the others.
     pub fn coroutine_config(&self) -> Option<CoroutineConfig> {
         match self {
-            Contestant::Coroutine => Some(CoroutineConfig::new(2)),
-            Contestant::Coroutine8k => Some(CoroutineConfig::new(2).with_stack_words(SMALL_STACK_WORDS)),
+            Contestant::Coroutine => Some(CoroutineConfig::new(2).with_pool_capacity(MEASURED_POOL)),
+            Contestant::Coroutine8k => {
+                Some(CoroutineConfig::new(2).with_stack_words(SMALL_STACK_WORDS).with_pool_capacity(MEASURED_POOL))
+            }
             _ => None,
         }
     }

@@ -5,16 +5,27 @@
 //! |---|---|
 //! | `stream-tokio-spawn-join` | `tokio::spawn` a task that returns its number, and await its `JoinHandle`, from a task on a multi-thread runtime |
 //! | `blocking-thread-spawn-join` | `std::thread::spawn` a thread that returns its number, and `join` it |
-//! | `blocking-rayon-spawn-join` | `rayon::ThreadPool::scope` with one `spawn` that stores its number: the scope returns once the job has run |
+//! | `blocking-rayon-spawn-join` | `rayon::ThreadPool::scope` with one `spawn` that stores its number, entered from outside the pool on every operation: the scope returns once the job has run |
+//! | `blocking-rayon-spawn-join-inside` | the same `rayon::scope` started on a worker, inside one `ThreadPool::install`, as tokio spawns from a task |
+//! | `coroutine-may-spawn-join` | from a coroutine, spawn a `may` coroutine returning its number, and `join` it (the join parks the coroutine) |
 //! | `stream-tokio-semaphore` | acquire and drop one permit of an uncontended `tokio::sync::Semaphore` |
+//! | `coroutine-may-semaphore` | from a coroutine, `wait` and `post` one permit of an uncontended `may::sync::Semphore` |
 //! | `blocking-std-mutex` | lock and unlock an uncontended `std::sync::Mutex<u64>`, adding the number |
 //! | `stream-tokio-oneshot` | make a `tokio::sync::oneshot`, send the number, await it |
+//! | `coroutine-may-oneshot` | from a coroutine, make a `may::sync::mpsc` channel, send the number, `recv` it |
 //! | `blocking-std-channel` | send the number into a `std::sync::mpsc::sync_channel(1)` and `recv` it on the same thread |
 //!
 //! Every operation hands back the number of the operation, so a run proves it did every operation once: the sum
 //! of `0..ops`. Spawning a thread costs tens of microseconds, so the thread contestant does
 //! [`Contestant::ops_divisor`] times fewer operations; every figure is per operation.
+//!
+//! The coroutine contestants run their loop in one driver coroutine ([`in_coroutine`]) on `may` configured with a
+//! carrier per core and its default stack and pool, as tokio's run theirs in a task: spawns draw stacks from `may`'s
+//! pool of 1,000, its default.
 
+mod may_oneshot;
+mod may_semaphore;
+mod may_spawn;
 mod mutex;
 mod rayon_spawn;
 mod semaphore;
@@ -26,6 +37,7 @@ mod tokio_spawn;
 use std::fmt;
 
 use measure::summary::{ContestantInfo, Family};
+use pipelines::coroutine::{CoroutineConfig, DEFAULT_STACK_WORDS};
 
 /// One kind of operation, ready to run many times.
 pub trait Primitive: Send + fmt::Debug {
@@ -42,26 +54,38 @@ pub enum Contestant {
     ThreadSpawn,
     /// `blocking-rayon-spawn-join`.
     RayonSpawn,
+    /// `blocking-rayon-spawn-join-inside`.
+    RayonSpawnInside,
+    /// `coroutine-may-spawn-join`.
+    MaySpawn,
     /// `stream-tokio-semaphore`.
     Semaphore,
     /// `blocking-std-mutex`.
     Mutex,
+    /// `coroutine-may-semaphore`.
+    MaySemaphore,
     /// `stream-tokio-oneshot`.
     TokioOneshot,
     /// `blocking-std-channel`.
     StdChannel,
+    /// `coroutine-may-oneshot`.
+    MayOneshot,
 }
 
 impl Contestant {
     /// Every contestant, in report order.
-    pub const ALL: [Contestant; 7] = [
+    pub const ALL: [Contestant; 11] = [
         Contestant::TokioSpawn,
         Contestant::ThreadSpawn,
         Contestant::RayonSpawn,
+        Contestant::RayonSpawnInside,
+        Contestant::MaySpawn,
         Contestant::Semaphore,
         Contestant::Mutex,
+        Contestant::MaySemaphore,
         Contestant::TokioOneshot,
         Contestant::StdChannel,
+        Contestant::MayOneshot,
     ];
 
     /// The contestant named `name`.
@@ -96,7 +120,21 @@ impl Contestant {
                 "blocking-rayon-spawn-join",
                 Family::Blocking,
                 "`ThreadPool::scope` with one `spawn` storing its number, on a rayon pool (one thread per core) \
-                 built once per trial: the scope returns once the job has run",
+                 built once per trial, entered from outside the pool (the trial's thread) on every operation: the \
+                 scope returns once the job has run",
+            ),
+            Contestant::RayonSpawnInside => (
+                "blocking-rayon-spawn-join-inside",
+                Family::Blocking,
+                "`rayon::scope` with one `spawn` storing its number, started on a worker of the same pool (the loop \
+                 runs inside one `ThreadPool::install`), as tokio's spawns start from a task",
+            ),
+            Contestant::MaySpawn => (
+                "coroutine-may-spawn-join",
+                Family::Coroutine,
+                "from a driver coroutine, `may` spawn of a coroutine returning its number, then `join` (parks the \
+                 driver, not its carrier); `may` 0.3 with a carrier per core, its default 32 KiB stack and pool of \
+                 1,000 pre-built stacks, configured once per trial",
             ),
             Contestant::Semaphore => (
                 "stream-tokio-semaphore",
@@ -109,6 +147,12 @@ impl Contestant {
                 Family::Blocking,
                 "`std::sync::Mutex<u64>::lock`, add the number, unlock; uncontended",
             ),
+            Contestant::MaySemaphore => (
+                "coroutine-may-semaphore",
+                Family::Coroutine,
+                "`may::sync::Semphore::wait` and `post` of one permit, uncontended, inside a driver coroutine \
+                 (`may` 0.3, a carrier per core)",
+            ),
             Contestant::TokioOneshot => (
                 "stream-tokio-oneshot",
                 Family::Stream,
@@ -120,6 +164,12 @@ impl Contestant {
                 Family::Blocking,
                 "`std::sync::mpsc::sync_channel(1)` made once, `send` of the number and `recv` on the same thread",
             ),
+            Contestant::MayOneshot => (
+                "coroutine-may-oneshot",
+                Family::Coroutine,
+                "`may::sync::mpsc::channel` made per value (`may` has no oneshot type), `send` of the number and \
+                 `recv` inside a driver coroutine (`may` 0.3, a carrier per core)",
+            ),
         };
         ContestantInfo::new(name, family, description)
     }
@@ -129,7 +179,11 @@ impl Contestant {
         Ok(match self {
             Contestant::TokioSpawn => Box::new(tokio_spawn::TokioSpawn::new()?),
             Contestant::ThreadSpawn => Box::new(thread_spawn::ThreadSpawn),
-            Contestant::RayonSpawn => Box::new(rayon_spawn::RayonSpawn::new()?),
+            Contestant::RayonSpawn => Box::new(rayon_spawn::RayonSpawn::new(false)?),
+            Contestant::RayonSpawnInside => Box::new(rayon_spawn::RayonSpawn::new(true)?),
+            Contestant::MaySpawn => Box::new(may_spawn::MaySpawn::new(coroutine_config())),
+            Contestant::MaySemaphore => Box::new(may_semaphore::MaySemaphore::new(coroutine_config())),
+            Contestant::MayOneshot => Box::new(may_oneshot::MayOneshot::new(coroutine_config())),
             Contestant::Semaphore => Box::new(semaphore::SemaphoreOp::new()?),
             Contestant::Mutex => Box::new(mutex::MutexOp::default()),
             Contestant::TokioOneshot => Box::new(tokio_oneshot::Oneshot::new()?),
@@ -146,4 +200,22 @@ pub(crate) fn runtime(current_thread: bool) -> Result<tokio::runtime::Runtime, S
         tokio::runtime::Builder::new_multi_thread()
     };
     builder.build().map_err(|e| format!("cannot build the runtime: {e}"))
+}
+
+/// `may` for the coroutine contestants: a carrier per core (as tokio's multi-thread runtime has a worker per
+/// core), its default stack and pool.
+pub(crate) fn coroutine_config() -> CoroutineConfig {
+    CoroutineConfig::new(std::thread::available_parallelism().map_or(1, usize::from))
+}
+
+/// Run `body` in one driver coroutine with a stack of `stack_words` words and wait for it on the calling thread
+/// (not a carrier, so it may block).
+pub(crate) fn in_coroutine(
+    stack_words: usize,
+    body: impl FnOnce() -> Result<u64, String> + Send + 'static,
+) -> Result<u64, String> {
+    let live = std::sync::Arc::new(pipelines::LiveStages::new());
+    let driver = pipelines::coroutine::spawn("driver", stack_words.max(DEFAULT_STACK_WORDS), &live, body)
+        .map_err(|e| format!("cannot spawn the driver coroutine: {e}"))?;
+    driver.join().map_err(|_| "the driver coroutine panicked".to_string())?
 }

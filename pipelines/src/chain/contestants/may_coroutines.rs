@@ -1,4 +1,10 @@
-//! `coroutine-may`: a `may` 0.3 coroutine per stage (source, map1, filter, map2) and a consumer coroutine, 2 carrier threads, 32 KiB stacks, joined by 4 `may::sync::mpsc` channels bounded by `may::sync::Semphore`s of `capacity` permits ([`crate::coroutine::bounded`]), one item per message; in order.
+//! `coroutine-may[-batched]`: a `may` 0.3 coroutine per stage (source, map1, filter, map2) and a consumer coroutine, 2 carrier threads, 32 KiB stacks, joined by 4 `may::sync::mpsc` channels: one item per message, each channel bounded by a `may::sync::Semphore` of `capacity` permits ([`crate::coroutine::bounded`]); or one `Vec` batch per message, the whole chain bounded by one semaphore of a permit per batch the 4 channels would hold (only the source waits for one; the consumer, or the filter emptying a batch, gives it back); in order.
+//!
+//! **Allocations per item, batched.** The source allocates one `Vec` per batch (the maps rewrite it in place, the
+//! filter `retain`s, the consumer frees it: no recycling, as in every batched contestant); `may`'s channels store
+//! messages in blocks of slots allocated as they fill, and a coroutine that parks on an empty channel or the
+//! semaphore registers a waker (an `Arc`) each time; all three are per batch, so about `(1 + parks) / batch` per
+//! item, where the one-item contestant pays the channel's and the semaphores' parking on every item.
 //!
 //! Every coroutine is spawned before `go`; the source parks on a start channel until `go` has started the clock,
 //! and the calling thread (not a carrier) waits until every coroutine has arrived. A stage that fails or panics
@@ -9,7 +15,7 @@
 use std::sync::Arc;
 
 use may::coroutine::JoinHandle;
-use may::sync::mpsc;
+use may::sync::{mpsc, Semphore};
 use measure::meter::{GaugeMeter, Meter};
 use measure::summary::{ContestantInfo, Family, Role};
 
@@ -22,18 +28,39 @@ use crate::coroutine::{self, bounded, BoundedReceiver, BoundedSender, CoroutineC
 /// Carriers and stack: one carrier per core of the lab's 2-core machine, `may`'s default stack.
 const CONFIG: CoroutineConfig = CoroutineConfig::new(2);
 
-/// A coroutine per stage, one item per message.
+/// A coroutine per stage, one item or one batch per message.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct MayCoroutines;
+pub(crate) struct MayCoroutines {
+    /// One `Vec` of `items_per_message` items per message, the chain bounded by one semaphore.
+    pub(crate) batched: bool,
+}
 
 /// A prepared run: `may` configured, the sizing kept.
 #[derive(Debug)]
 struct MayRun {
     config: ChainConfig,
+    batched: bool,
 }
 
 impl ChainContestant for MayCoroutines {
     fn info(&self) -> ContestantInfo {
+        if self.batched {
+            return ContestantInfo {
+                name: "coroutine-may-batched".to_string(),
+                family: Family::Coroutine,
+                role: Role::Candidate,
+                description: format!(
+                    "one coroutine per stage (source, map1, filter, map2) plus a consumer coroutine summing ({}), \
+                     joined by 4 unbounded `may::sync::mpsc` channels carrying one `Vec` of `items_per_message` \
+                     items per message; the chain holds at most the batches its 4 channels would (4 × messages per \
+                     channel): the source takes a permit of one `may::sync::Semphore` per batch and the consumer \
+                     gives it back (the filter, for a batch it empties), so no channel needs its own semaphore; the \
+                     source allocates each Vec, maps rewrite it in place, the filter `retain`s, the consumer frees \
+                     it; `may`'s rules kept; in order",
+                    CONFIG.describe()
+                ),
+            };
+        }
         ContestantInfo {
             name: "coroutine-may".to_string(),
             family: Family::Coroutine,
@@ -51,16 +78,16 @@ impl ChainContestant for MayCoroutines {
     }
 
     fn bound(&self, config: &ChainConfig) -> Option<u64> {
-        Some(channel_bound(config, Layout::Staged, false))
+        Some(channel_bound(config, Layout::Staged, self.batched))
     }
 
     fn layout(&self) -> Option<(Layout, bool)> {
-        Some((Layout::Staged, false))
+        Some((Layout::Staged, self.batched))
     }
 
     fn prepare(&self, config: &ChainConfig) -> Result<Box<dyn PreparedChain>, ChainError> {
         CONFIG.apply();
-        Ok(Box::new(MayRun { config: *config }))
+        Ok(Box::new(MayRun { config: *config, batched: self.batched }))
     }
 }
 
@@ -103,6 +130,9 @@ impl SinkRun for MayRun {
         mut sink: S,
     ) -> Result<Outcome, ChainError> {
         CONFIG.apply();
+        if self.batched {
+            return self.batches(job, go, stages, sink);
+        }
         let Stages { map1, filter, map2 } = stages;
         let cap = self.config.capacity;
         let (input, meter) = (Arc::clone(job.input), job.meter.clone());
@@ -194,6 +224,172 @@ impl SinkRun for MayRun {
         let _ = start_tx.send(());
         let consumed = consumer.join();
         // Upstream first: a stage failure explains a consumer that ended early.
+        let mut first_error = None;
+        for (name, handle) in upstream {
+            let ended = match handle.join() {
+                Ok(result) => result.map_err(Into::into),
+                Err(payload) => Err(ChainError::from_panic(name, &*payload)),
+            };
+            if let (Err(e), None) = (ended, &first_error) {
+                first_error = Some(e);
+            }
+        }
+        if let Some(e) = first_error {
+            return Err(e);
+        }
+        consumed.map_err(|payload| ChainError::from_panic("consumer", &*payload))
+    }
+}
+
+/// Gives `permits` permits back to the chain's semaphore when a batched stage ends, however it ends, so a source
+/// parked for a permit wakes, finds its downstream gone and ends too.
+struct ReleaseOnExit {
+    semaphore: Arc<Semphore>,
+    permits: usize,
+}
+
+impl Drop for ReleaseOnExit {
+    fn drop(&mut self) {
+        for _ in 0..self.permits {
+            self.semaphore.post();
+        }
+    }
+}
+
+/// One batched stage coroutine: receive a batch, apply `f` (`None`: the batch is gone, its permit given back),
+/// send it on, until either end is gone or `f` fails.
+fn batch_stage<E: Send + 'static>(
+    rx: mpsc::Receiver<Vec<u64>>,
+    tx: mpsc::Sender<Vec<u64>>,
+    permits: &Semphore,
+    mut f: impl FnMut(Vec<u64>) -> Result<Option<Vec<u64>>, E>,
+) -> Result<(), E> {
+    while let Ok(b) = rx.recv() {
+        match f(b)? {
+            Some(b) => {
+                if tx.send(b).is_err() {
+                    break;
+                }
+            }
+            None => permits.post(),
+        }
+    }
+    Ok(())
+}
+
+impl MayRun {
+    /// The batched chain: 4 unbounded channels of `Vec`s, one semaphore bounding the batches in the chain.
+    fn batches<M: Meter, H: Hook, S: Sink>(
+        &self,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
+        stages: Stages<H>,
+        mut sink: S,
+    ) -> Result<Outcome, ChainError> {
+        let Stages { map1, filter, map2 } = stages;
+        let batch = self.config.items_per_message(true);
+        let total = (Layout::Staged.channels() as usize) * self.config.messages_per_channel(true);
+        let permits = Arc::new(Semphore::new(total));
+        let (input, meter) = (Arc::clone(job.input), job.meter.clone());
+        let (filter_meter, consumer_meter) = (meter.clone(), meter.clone());
+        let (s0, r0) = mpsc::channel::<Vec<u64>>();
+        let (s1, r1) = mpsc::channel::<Vec<u64>>();
+        let (s2, r2) = mpsc::channel::<Vec<u64>>();
+        let (s3, r3) = mpsc::channel::<Vec<u64>>();
+        let (arrived_tx, arrived_rx) = mpsc::channel::<()>();
+        let (start_tx, start_rx) = mpsc::channel::<()>();
+        let live = job.live;
+        let words = CONFIG.stack_words;
+        let release = |semaphore: &Arc<Semphore>| ReleaseOnExit { semaphore: Arc::clone(semaphore), permits: total };
+        let spawn_failed = |stage: &str| {
+            let stage = stage.to_string();
+            move |source| ChainError::Spawn { stage, source }
+        };
+
+        let mut upstream: Vec<(&str, StageHandle<H::Error>)> = Vec::with_capacity(4);
+        let (arrived, source_permits) = (arrived_tx.clone(), Arc::clone(&permits));
+        upstream.push((
+            "source",
+            coroutine::spawn("source", words, live, move || {
+                let _ = arrived.send(());
+                if start_rx.recv().is_err() {
+                    return Ok(());
+                }
+                for chunk in input.chunks(batch) {
+                    source_permits.wait();
+                    meter.admit(chunk.len() as u64);
+                    if s0.send(chunk.to_vec()).is_err() {
+                        break;
+                    }
+                }
+                Ok(())
+            })
+            .map_err(spawn_failed("source"))?,
+        ));
+        let (arrived, p, exit) = (arrived_tx.clone(), Arc::clone(&permits), release(&permits));
+        upstream.push((
+            "map1",
+            coroutine::spawn("map1", words, live, move || {
+                let _exit = exit;
+                let _ = arrived.send(());
+                batch_stage(r0, s1, &p, |mut b| {
+                    map1.apply_batch(&mut b)?;
+                    Ok(Some(b))
+                })
+            })
+            .map_err(spawn_failed("map1"))?,
+        ));
+        let (arrived, p, exit) = (arrived_tx.clone(), Arc::clone(&permits), release(&permits));
+        upstream.push((
+            "filter",
+            coroutine::spawn("filter", words, live, move || {
+                let _exit = exit;
+                let _ = arrived.send(());
+                batch_stage(r1, s2, &p, |mut b| {
+                    let before = b.len();
+                    filter.retain(&mut b)?;
+                    filter_meter.leave((before - b.len()) as u64);
+                    Ok((!b.is_empty()).then_some(b))
+                })
+            })
+            .map_err(spawn_failed("filter"))?,
+        ));
+        let (arrived, p, exit) = (arrived_tx.clone(), Arc::clone(&permits), release(&permits));
+        upstream.push((
+            "map2",
+            coroutine::spawn("map2", words, live, move || {
+                let _exit = exit;
+                let _ = arrived.send(());
+                batch_stage(r2, s3, &p, |mut b| {
+                    map2.apply_batch(&mut b)?;
+                    Ok(Some(b))
+                })
+            })
+            .map_err(spawn_failed("map2"))?,
+        ));
+        let (p, exit) = (Arc::clone(&permits), release(&permits));
+        let consumer = coroutine::spawn("consumer", words, live, move || {
+            let _ = arrived_tx.send(());
+            while let Ok(b) = r3.recv() {
+                consumer_meter.leave(b.len() as u64);
+                let stop = sink.push_batch(b).is_break();
+                p.post();
+                if stop {
+                    break;
+                }
+            }
+            drop(r3);
+            drop(exit);
+            sink.finish()
+        })
+        .map_err(spawn_failed("consumer"))?;
+
+        for _ in 0..5 {
+            let _ = arrived_rx.recv();
+        }
+        go();
+        let _ = start_tx.send(());
+        let consumed = consumer.join();
         let mut first_error = None;
         for (name, handle) in upstream {
             let ended = match handle.join() {

@@ -1,0 +1,36 @@
+//! `coroutine-may-oneshot`: from a coroutine, make a `may::sync::mpsc` channel, send the number, `recv` it.
+
+use std::hint::black_box;
+
+use may::sync::mpsc;
+use pipelines::coroutine::CoroutineConfig;
+
+use super::{in_coroutine, Primitive};
+
+/// `may` configured once per trial.
+#[derive(Debug)]
+pub(crate) struct MayOneshot {
+    config: CoroutineConfig,
+}
+
+impl MayOneshot {
+    pub(crate) fn new(config: CoroutineConfig) -> MayOneshot {
+        config.apply();
+        MayOneshot { config }
+    }
+}
+
+impl Primitive for MayOneshot {
+    fn run(&self, ops: u64) -> Result<u64, String> {
+        in_coroutine(self.config.stack_words, move || {
+            let mut sum = 0u64;
+            for i in 0..ops {
+                // `may` has no oneshot type: a channel made for one value is its one-shot hand-off.
+                let (tx, rx) = mpsc::channel();
+                tx.send(black_box(i)).map_err(|_| format!("receiver {i} gone"))?;
+                sum = sum.wrapping_add(rx.recv().map_err(|e| e.to_string())?);
+            }
+            Ok(sum)
+        })
+    }
+}

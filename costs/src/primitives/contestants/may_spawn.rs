@@ -1,0 +1,39 @@
+//! `coroutine-may-spawn-join`: from a coroutine, spawn a `may` coroutine that returns its number, then `join` it.
+
+use std::hint::black_box;
+use std::sync::Arc;
+
+use pipelines::coroutine::{self, CoroutineConfig};
+use pipelines::LiveStages;
+
+use super::{in_coroutine, Primitive};
+
+/// `may` configured once per trial: a carrier per core, its default stack and pool.
+#[derive(Debug)]
+pub(crate) struct MaySpawn {
+    config: CoroutineConfig,
+}
+
+impl MaySpawn {
+    pub(crate) fn new(config: CoroutineConfig) -> MaySpawn {
+        config.apply();
+        MaySpawn { config }
+    }
+}
+
+impl Primitive for MaySpawn {
+    fn run(&self, ops: u64) -> Result<u64, String> {
+        let words = self.config.stack_words;
+        in_coroutine(words, move || {
+            let live = Arc::new(LiveStages::new());
+            let mut sum = 0u64;
+            for i in 0..ops {
+                let child = coroutine::spawn("op", words, &live, move || black_box(i)).map_err(|e| e.to_string())?;
+                // `join` inside a coroutine parks the coroutine, not its carrier.
+                let n = child.join().map_err(|_| format!("coroutine {i} panicked"))?;
+                sum = sum.wrapping_add(n);
+            }
+            Ok(sum)
+        })
+    }
+}
