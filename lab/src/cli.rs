@@ -192,6 +192,12 @@ fn advise_command() -> Command {
                 .help("Folder the advice goes under, in a sub-folder named after the shape"),
         )
         .arg(force_arg("Replace an earlier advice of the same shape made by the other run kind"))
+        .arg(
+            Arg::new("dry-run")
+                .long("dry-run")
+                .action(ArgAction::SetTrue)
+                .help("Print the plan (scenarios, contestants, parameters, calibration, estimated time) and run nothing"),
+        )
 }
 
 fn out_arg() -> Arg {

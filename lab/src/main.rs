@@ -97,6 +97,10 @@ fn run() -> Result<ExitCode> {
             }
             report(&raw, OutputDir::new(out), force)
         }
+        Action::Advise(request) if request.dry_run => {
+            print!("{}", advise::plan_text(&request));
+            Ok(ExitCode::SUCCESS)
+        }
         Action::Advise(request) => {
             let interrupted = Arc::new(AtomicBool::new(false));
             let flag = interrupted.clone();

@@ -59,3 +59,42 @@ fn inconsistent_flags_are_refused() {
     );
     assert_bad_shape(&["--items", "5", "--items-per-second", "5"], "not both");
 }
+
+#[test]
+fn a_tiny_advice_runs_writes_its_files_and_re_renders_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("advice");
+    let args = ["advise", "--cpu-us-per-item", "2", "--items", "300", "--cores", "1", "--forks", "1"];
+    let run = lab().args(args).arg("--out").arg(&out).output().unwrap();
+    // 1 when the calibration check missed on a loaded machine: the advice is still written and says so.
+    assert!(matches!(run.status.code(), Some(0 | 1)), "{}", String::from_utf8_lossy(&run.stderr));
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(stdout.contains("chain —"), "{stdout}");
+    assert!(stdout.contains("check cpu_work_calibration"), "{stdout}");
+    let folder = out.join("cpu2us-items300-cores1");
+    let advice = std::fs::read_to_string(folder.join("advice.md")).unwrap();
+    assert!(advice.contains("## Recommendation") && advice.contains("## Evidence"), "{advice}");
+    assert!(advice.contains("taskset -c "), "the reproducing commands pin like the run did: {advice}");
+    assert!(advice.contains("What would change the answer"), "{advice}");
+    assert!(folder.join("advice.json").exists() && folder.join("chain.md").exists());
+    let header =
+        common::files_under(&folder).into_iter().find(|p| p.to_string_lossy().starts_with("raw/advice-")).unwrap();
+    let again = dir.path().join("again");
+    let report = lab().arg("report").arg(folder.join(&header)).arg("--out").arg(&again).output().unwrap();
+    assert!(matches!(report.status.code(), Some(0 | 1)), "{}", String::from_utf8_lossy(&report.stderr));
+    for file in ["advice.md", "advice.json", "chain.md", "chain.json"] {
+        let a = std::fs::read_to_string(folder.join(file)).unwrap();
+        let b = std::fs::read_to_string(again.join(file)).unwrap();
+        assert_eq!(a, b, "{file} re-rendered differently");
+    }
+    assert!(again.join(&header).exists(), "the advice header is copied beside the re-rendered advice");
+
+    // Never over a folder of the scenarios' own reports (`lab report`'s default is `reports/`).
+    let reports = dir.path().join("reports");
+    std::fs::create_dir_all(&reports).unwrap();
+    std::fs::copy(folder.join("chain.json"), reports.join("chain.json")).unwrap();
+    let refused = lab().arg("report").arg(folder.join(&header)).arg("--out").arg(&reports).output().unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("not of an advice"));
+    assert!(!reports.join("advice.md").exists() && !reports.join("chain.md").exists());
+}

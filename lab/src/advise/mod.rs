@@ -63,6 +63,9 @@ pub(crate) struct Request {
     pub out: PathBuf,
     /// Replace an advice of the other run kind.
     pub force: bool,
+    /// Print the plan and run nothing.
+    #[serde(default)]
+    pub dry_run: bool,
     /// The scenario runs.
     pub runs: Vec<AdvisedRun>,
 }
@@ -240,6 +243,7 @@ pub(crate) fn request(sub: &ArgMatches) -> Result<Request, UsageError> {
         seed: sub.get_one::<u64>("seed").copied().unwrap_or(1),
         out: sub.get_one::<PathBuf>("out").cloned().unwrap_or_else(|| PathBuf::from("reports/advice")),
         force: sub.get_flag("force"),
+        dry_run: sub.get_flag("dry-run"),
         runs,
     };
     check_budget(&request)?;
@@ -266,13 +270,53 @@ fn check_budget(request: &Request) -> Result<(), UsageError> {
     };
     Err(UsageError::new(format!(
         "the budget of {:.0} s is too short: {} processes of the chosen candidates need about {:.0} s ({}). What \
-         fits: --budget {:.0}; or {fits_forks}; or fewer --items",
+         fits: --budget {:.0}; or {fits_forks}; or about --items {} (an estimate: process start-ups do not shrink \
+         with the items)",
         request.budget_s,
         request.forks,
         total,
         parts.join(", "),
         total.ceil(),
+        ((request.shape.items as f64 * request.budget_s / total) as u64).max(1),
     )))
+}
+
+/// The plan of `request`, as `--dry-run` prints it.
+pub(crate) fn plan_text(request: &Request) -> String {
+    let mut text = format!(
+        "advise: {} on {} core(s) (CPUs {}), {} processes per contestant and phase, folder {}\n  check {}: {}\n",
+        request.shape.slug(),
+        request.shape.cores,
+        request.cpus.iter().map(usize::to_string).collect::<Vec<_>>().join(","),
+        request.forks,
+        request.folder().display(),
+        request.calibration.check().name,
+        request.calibration.check().detail
+    );
+    for r in &request.runs {
+        let params: Vec<String> = r
+            .params
+            .iter()
+            .map(|(k, v)| {
+                format!("--{} {}", k.replace('_', "-"), v.iter().map(u64::to_string).collect::<Vec<_>>().join(","))
+            })
+            .collect();
+        text.push_str(&format!(
+            "  {}: {}\n    {} ({} contestants: {}), about {:.0} s\n",
+            r.scenario,
+            r.why,
+            params.join(" "),
+            r.contestants().len(),
+            r.contestants().join(", "),
+            r.estimate_s
+        ));
+    }
+    text.push_str(&format!(
+        "  about {:.0} s in all, within a budget of {:.0} s\n",
+        request.estimate_s(),
+        request.budget_s
+    ));
+    text
 }
 
 /// The trial time budget of an advice run.
@@ -387,6 +431,18 @@ pub(crate) fn report(path: &Path, out: &OutputDir, force: bool) -> Result<ExitCo
         runs.push((raw_path, run, scenario));
     }
     kind::check(out.root(), "advice", false, force)?;
+    // `lab report`'s default folder is `reports/`: never let an advice's scenario runs replace the scenarios'
+    // own reports there.
+    let foreign = runs.iter().map(|(_, _, s)| s.name()).find(|name| out.root().join(format!("{name}.json")).exists());
+    if let (Some(name), false, false) = (foreign, out.root().join("advice.json").exists(), force) {
+        return Err(UsageError::new(format!(
+            "{} holds {name}.json of a scenario run, not of an advice: give --out the advice's folder (such as {}), \
+             or --force to replace it",
+            out.root().display(),
+            folder.display()
+        ))
+        .into());
+    }
     let mut summaries = Vec::new();
     let mut all_ok = true;
     for (raw_path, run, scenario) in runs {

@@ -180,6 +180,9 @@ const TRIAL_OVERHEAD_S: f64 = 0.4;
 /// Nanoseconds of the chain's own stages per item beside the work rounds (a loose upper figure for estimates).
 const CHAIN_BASE_NS: f64 = 50.0;
 
+/// Microseconds of CPU per call of the costliest device candidates (a loose upper figure for estimates).
+const DEVICE_CPU_US_PER_CALL: f64 = 25.0;
+
 /// Nanoseconds per item of a hand-off (a loose upper figure for estimates).
 const HANDOFF_NS: f64 = 200.0;
 
@@ -292,8 +295,12 @@ pub(crate) fn runs(shape: &Shape, rounds: u64, forks: u32) -> Vec<AdvisedRun> {
         if shape.ordered {
             run.keeps_order.retain(|c| DEVICE_ORDERED.contains(&c.as_str()));
         }
-        // Both phases run `rounds` waits of the latency (the lower in-flight level makes fewer calls).
-        let iteration = 2.0 * iteration_ms as f64 / 1e3 + shape.in_flight as f64 * 20e-6;
+        // Each phase lasts `rounds` waits of the latency, or longer where the calls' CPU (some 25 µs each for the
+        // costliest candidates, over the cores) exceeds that; the lower in-flight level makes a tenth of the calls.
+        let waits = iteration_ms as f64 / 1e3;
+        let cpu = |calls: u64| calls as f64 * DEVICE_CPU_US_PER_CALL / 1e6 / f64::from(shape.cores.max(1));
+        let calls = rounds * shape.in_flight;
+        let iteration = waits.max(cpu(calls)) + waits.max(cpu(calls / 10));
         run.estimate_s = estimate(&run, iteration);
         run.target = shape.items_per_second.map(|rate| {
             let calls = rate.saturating_mul(shape.io_calls_per_item);

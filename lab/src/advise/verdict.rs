@@ -231,7 +231,7 @@ pub(crate) fn advise(run: &AdvisedRun, summary: &Summary, report: &str) -> RunAd
         } else {
             sentences.push(format!(
                 "`{pick}` ({family}) has the best median {unit} (process medians {medians}), but it does not \
-                 separate from every other family: pick among those within noise by what else matters to you."
+                 separate from every other family: among those it does not separate from, pick by what else matters to you."
             ));
         }
         for (judged, cpu_judged) in families.iter().zip(cpu.iter().map(Some).chain(std::iter::repeat(None))) {
@@ -249,8 +249,7 @@ pub(crate) fn advise(run: &AdvisedRun, summary: &Summary, report: &str) -> RunAd
                     p_text(judged.p)
                 ),
                 Verdict::Inconclusive => format!(
-                    "{fam}: `{other}` is within noise of the pick on {unit} (ratio of medians {}; {verdict}: the \
-                     process medians overlap)",
+                    "{fam}: `{other}` does not separate from the pick on {unit} (ratio of medians {}; {verdict})",
                     times(judged.ratio)
                 ),
             };
@@ -266,7 +265,7 @@ pub(crate) fn advise(run: &AdvisedRun, summary: &Summary, report: &str) -> RunAd
                         p_text(c.p)
                     )),
                     Verdict::Inconclusive => {
-                        s.push_str(&format!("; its CPU is within noise of the pick's ({cpu_name}, inconclusive)"))
+                        s.push_str(&format!("; its CPU does not separate from the pick's ({cpu_name}, inconclusive)"))
                     }
                 }
             }
@@ -279,7 +278,7 @@ pub(crate) fn advise(run: &AdvisedRun, summary: &Summary, report: &str) -> RunAd
                     format!("costs {} on {unit} against the pick (holds{})", times(judged.ratio), p_text(judged.p))
                 }
                 Verdict::Fails => format!("does better than the pick here ({}, fails)", times(judged.ratio)),
-                Verdict::Inconclusive => "is within noise of the pick here (inconclusive)".to_string(),
+                Verdict::Inconclusive => "does not separate from the pick here (inconclusive)".to_string(),
             };
             sentences.push(format!("The common mistake, `{}` ({}), {what}.", m.name, m.label));
         }
