@@ -314,6 +314,11 @@ pub(crate) fn runs(shape: &Shape, rounds: u64, forks: u32) -> Vec<AdvisedRun> {
             "the dependency can lose capacity: {} slots drop to {} mid-run, {} ms per call",
             shape.in_flight, shape.capacity_after, shape.io_latency_ms
         );
+        let why = if shape.ordered {
+            format!("{why} (its contestants answer as calls complete, out of item order: this answer is for unordered results)")
+        } else {
+            why
+        };
         let mut run = new_run(overload, why, None);
         let calls = shape.calls();
         let floor = shape.capacity_after.min(20);
