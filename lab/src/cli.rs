@@ -90,6 +90,7 @@ pub(crate) fn command() -> Command {
                      without --force the comparison is refused)",
                 )),
         )
+        .subcommand(advise_command())
         .subcommand(Command::new(TRIAL_SUBCOMMAND).hide(true).about("Run one trial (request on stdin)"))
         .subcommand(
             Command::new(SERVE_SUBCOMMAND)
@@ -118,6 +119,85 @@ pub(crate) fn command() -> Command {
         cmd = cmd.subcommand(sub);
     }
     cmd
+}
+
+/// `lab advise`: the user's shape of work in, a measured recommendation out.
+fn advise_command() -> Command {
+    let number = |id: &'static str, value: &'static str, default: &'static str, help: &'static str| {
+        Arg::new(id)
+            .long(id)
+            .value_name(value)
+            .allow_negative_numbers(true)
+            .help(format!("{help} [default: {default}]"))
+            .help_heading("Your shape")
+    };
+    let flag = |id: &'static str, help: &'static str| {
+        Arg::new(id).long(id).action(ArgAction::SetTrue).help(help).help_heading("Your shape")
+    };
+    Command::new("advise")
+        .about(
+            "Ask your own question: give the shape of your work, and the lab runs the candidates of the scenarios              that answer it at your parameters, then recommends one per family with the evidence",
+        )
+        .after_help(
+            "Writes DIR/<shape>/advice.md (+ advice.json, each scenario's report, raw records and charts); `lab report              DIR/<shape>/raw/advice-*.jsonl --out DIR/<shape>` re-renders it. Exit status 2 (nothing written) for a              bad shape: a size of zero or below, in-flight above what this machine allows, more cores than it has,              or a budget too short for the runs (the message says what fits).",
+        )
+        .arg(number("cpu-us-per-item", "MICROSECONDS", "1", "CPU work per item, in µs (mapped onto the chain's mixing rounds by timing one round here)"))
+        .arg(number("items", "N", "10000", "Items in all"))
+        .arg(number(
+            "items-per-second",
+            "N",
+            "none",
+            "Items arriving per second, instead of --items: one second's worth is run, and the advice says whether \
+             the pick keeps up",
+        ))
+        .arg(number("io-calls-per-item", "N", "0", "I/O calls each item makes (0: none)"))
+        .arg(number("io-latency-ms", "MILLISECONDS", "10", "Latency of one I/O call, in ms"))
+        .arg(number("in-flight", "N", "1000", "I/O calls that may be in flight at once"))
+        .arg(flag("ordered", "Results must come out in item order"))
+        .arg(flag(
+            "dependency-loses-capacity",
+            "The dependency called can lose capacity mid-run (runs overload: its slots drop from --in-flight to \
+             --capacity-after)",
+        ))
+        .arg(number("capacity-after", "N", "a fifth of --in-flight", "The dependency's slots once it lost capacity"))
+        .arg(flag("batchable", "Items may be grouped into batches between stages"))
+        .arg(number("cores", "N", "every core this process may use", "Cores the trials run on, pinned with sched_setaffinity"))
+        .arg(
+            Arg::new("budget")
+                .long("budget")
+                .value_name("SECONDS")
+                .allow_negative_numbers(true)
+                .help("Most time the runs may take, estimated before anything runs [default: 300]"),
+        )
+        .arg(
+            Arg::new("forks")
+                .long("forks")
+                .value_name("N")
+                .value_parser(value_parser!(u32).range(1..=100))
+                .help("Fresh processes per contestant and phase [default: 5]"),
+        )
+        .arg(
+            Arg::new("seed")
+                .long("seed")
+                .value_name("N")
+                .value_parser(value_parser!(u64))
+                .help("Seed for scenarios with random inputs [default: 1]"),
+        )
+        .arg(
+            Arg::new("out")
+                .long("out")
+                .value_name("DIR")
+                .default_value("reports/advice")
+                .value_parser(value_parser!(std::path::PathBuf))
+                .help("Folder the advice goes under, in a sub-folder named after the shape"),
+        )
+        .arg(force_arg("Replace an earlier advice of the same shape made by the other run kind"))
+        .arg(
+            Arg::new("dry-run")
+                .long("dry-run")
+                .action(ArgAction::SetTrue)
+                .help("Print the plan (scenarios, contestants, parameters, calibration, estimated time) and run nothing"),
+        )
 }
 
 fn out_arg() -> Arg {

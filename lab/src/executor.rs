@@ -40,6 +40,8 @@ pub(crate) struct ProcessExecutor {
     interrupted: Arc<AtomicBool>,
     /// The trial process to start; `None` for the lab's own executable with [`TRIAL_SUBCOMMAND`].
     command: Option<(std::path::PathBuf, Vec<String>)>,
+    /// CPUs every trial process is pinned to (`sched_setaffinity` before it executes); `None`: the lab's own.
+    cpus: Option<Vec<usize>>,
 }
 
 /// How often the executor looks at the Ctrl-C flag while a trial runs.
@@ -73,7 +75,7 @@ enum Ending {
 impl ProcessExecutor {
     /// Run trials in fresh processes of this lab, killing each after `timeout` or when `interrupted` is set.
     pub(crate) fn new(timeout: Duration, interrupted: Arc<AtomicBool>) -> Self {
-        ProcessExecutor { timeout, interrupted, command: None }
+        ProcessExecutor { timeout, interrupted, command: None, cpus: None }
     }
 
     /// Run trials with `program args...` instead of the lab itself (tests use this to stand in a trial process
@@ -81,7 +83,15 @@ impl ProcessExecutor {
     #[cfg(test)]
     fn with_command(timeout: Duration, program: &str, args: &[&str]) -> Self {
         let args = args.iter().map(|a| a.to_string()).collect();
-        ProcessExecutor { timeout, interrupted: Arc::default(), command: Some((program.into(), args)) }
+        ProcessExecutor { timeout, interrupted: Arc::default(), command: Some((program.into(), args)), cpus: None }
+    }
+
+    /// The same executor, pinning every trial process (and so every thread it starts) to `cpus`, so that a run
+    /// asks what the contestants do on that many cores; runtimes that size themselves by
+    /// `available_parallelism` see only these.
+    pub(crate) fn pinned_to(mut self, cpus: Vec<usize>) -> Self {
+        self.cpus = Some(cpus);
+        self
     }
 
     fn command(&self) -> std::io::Result<Command> {
@@ -102,6 +112,11 @@ impl ProcessExecutor {
         // SAFETY: the closure runs in the child between fork and exec; it only makes system calls that are
         // async-signal-safe (prctl, getppid) and allocates nothing.
         unsafe { cmd.pre_exec(move || die_with_parent(parent)) };
+        if let Some(cpus) = &self.cpus {
+            let set = cpu_set(cpus);
+            // SAFETY: as above: sched_setaffinity(2) on the child itself, with a set built before the fork.
+            unsafe { cmd.pre_exec(move || pin(&set)) };
+        }
         Ok(cmd)
     }
 
@@ -219,6 +234,38 @@ fn die_with_parent(parent: u32) -> std::io::Result<()> {
         return Err(std::io::Error::from_raw_os_error(libc::ESRCH));
     }
     Ok(())
+}
+
+/// The CPU set of `cpus`, built in the parent (the child only passes it to the kernel).
+fn cpu_set(cpus: &[usize]) -> libc::cpu_set_t {
+    // SAFETY: cpu_set_t is a plain bit array; all zeroes is the empty set.
+    let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+    for &cpu in cpus {
+        // SAFETY: CPU_SET writes one bit of `set`, and ignores a CPU beyond its size.
+        unsafe { libc::CPU_SET(cpu, &mut set) };
+    }
+    set
+}
+
+/// Pin the calling process to `set`. Async-signal-safe: one system call, no allocation.
+fn pin(set: &libc::cpu_set_t) -> std::io::Result<()> {
+    // SAFETY: sched_setaffinity(2) on this process (pid 0) reads `size_of::<cpu_set_t>()` bytes of `set`.
+    if unsafe { libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), set) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// The CPUs this process may run on, in order (its `sched_getaffinity` mask); empty if it cannot be read.
+pub(crate) fn allowed_cpus() -> Vec<usize> {
+    // SAFETY: as in `cpu_set`.
+    let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+    // SAFETY: sched_getaffinity(2) writes at most `size_of::<cpu_set_t>()` bytes into `set`.
+    if unsafe { libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) } != 0 {
+        return Vec::new();
+    }
+    // SAFETY: CPU_ISSET reads one bit of `set`.
+    (0..libc::CPU_SETSIZE as usize).filter(|&cpu| unsafe { libc::CPU_ISSET(cpu, &set) }).collect()
 }
 
 /// Kill the trial's whole process group, then reap the trial.
@@ -411,6 +458,23 @@ mod tests {
         assert_eq!(record.status, Status::Ok, "{record:?}");
         assert_eq!(record.metrics.get("peak_rss_mib"), Some(&3.5));
         assert_eq!(record.checks.len(), 1);
+    }
+
+    #[test]
+    fn a_pinned_trial_process_runs_on_the_cpus_asked() {
+        let first = *allowed_cpus().first().unwrap();
+        let mut executor = ProcessExecutor::with_command(
+            Duration::from_secs(10),
+            "sh",
+            &["-c", "cat >/dev/null; grep Cpus_allowed_list /proc/self/status >&2; exit 1"],
+        )
+        .pinned_to(vec![first]);
+        let record = executor.run(&trial(), &mut |_| {});
+        let tail = record.stderr_tail.unwrap_or_default();
+        assert!(
+            tail.contains(&format!("Cpus_allowed_list:\t{first}\n")) || tail.ends_with(&format!("\t{first}")),
+            "{tail}"
+        );
     }
 
     #[test]

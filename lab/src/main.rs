@@ -5,6 +5,7 @@
 //! 3 the lab could not write its output (a full disk, a folder it may not write to; the message names what was
 //! kept), 130 interrupted (finished trials kept, no report).
 
+mod advise;
 mod cli;
 mod compare;
 mod environment;
@@ -85,7 +86,29 @@ fn run() -> Result<ExitCode> {
             print!("{}", compare::render(&base, &new, force)?);
             Ok(ExitCode::SUCCESS)
         }
-        Action::Report { raw, out, force } => report(&raw, OutputDir::new(out), force),
+        Action::Report { raw, out, force } => {
+            if let Some(advice) = raw.iter().find(|p| advise::is_advice_file(p)) {
+                if raw.len() > 1 {
+                    let why = format!("{} is an advice run: render it on its own", advice.display());
+                    return Err(UsageError::new(why).into());
+                }
+                let _lock = lock(&OutputDir::new(out.clone()))?;
+                return advise::report(advice, &OutputDir::new(out), force);
+            }
+            report(&raw, OutputDir::new(out), force)
+        }
+        Action::Advise(request) if request.dry_run => {
+            print!("{}", advise::plan_text(&request));
+            Ok(ExitCode::SUCCESS)
+        }
+        Action::Advise(request) => {
+            let interrupted = Arc::new(AtomicBool::new(false));
+            let flag = interrupted.clone();
+            ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst)).context("installing the signal handler")?;
+            let out = OutputDir::new(request.folder());
+            let _lock = lock(&out)?;
+            advise::run(&request, &out, &interrupted)
+        }
         Action::Run { scenarios, options, index } => {
             let interrupted = Arc::new(AtomicBool::new(false));
             let flag = interrupted.clone();
@@ -193,7 +216,7 @@ fn report(raw: &[PathBuf], out: OutputDir, force: bool) -> Result<ExitCode> {
 
 /// The raw file as the report links to it (`<out>/<raw_file>` of its header), when `out` does not hold it
 /// already: its whole lines, so that the copy re-renders the same report.
-fn raw_copy(path: &Path, run: &raw::RawRun, out: &OutputDir) -> Result<Option<RenderedFile>> {
+pub(crate) fn raw_copy(path: &Path, run: &raw::RawRun, out: &OutputDir) -> Result<Option<RenderedFile>> {
     let linked = out.root().join(&run.header.raw_file);
     let same = |a: &Path, b: &Path| matches!((a.canonicalize(), b.canonicalize()), (Ok(a), Ok(b)) if a == b);
     if same(path, &linked) {
@@ -206,7 +229,7 @@ fn raw_copy(path: &Path, run: &raw::RawRun, out: &OutputDir) -> Result<Option<Re
 
 /// Print a run's summary table on stdout (after a blank line), fitted to the terminal up to 120 columns and
 /// coloured only on a terminal.
-fn print_table(rendered: &render::RenderedRun) {
+pub(crate) fn print_table(rendered: &render::RenderedRun) {
     let table = rendered.table(term::stdout_width(table::MAX_WIDTH), term::stdout_colour());
     print!("\n{table}");
 }

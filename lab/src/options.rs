@@ -47,6 +47,8 @@ pub(crate) enum Action {
         /// Compare even when the runs' settings differ.
         force: bool,
     },
+    /// `lab advise`: run the candidates of the scenarios a shape needs, then advise.
+    Advise(Box<crate::advise::Request>),
     /// The hidden trial subcommand (request on stdin).
     Trial,
     /// The hidden serve subcommand: the network scenarios' loopback server (configuration on stdin).
@@ -124,6 +126,7 @@ pub(crate) fn from_matches(matches: &ArgMatches) -> Result<Action, UsageError> {
     let (name, sub) = matches.subcommand().ok_or_else(|| UsageError::new("a subcommand is required"))?;
     match name {
         "list" => Ok(Action::List { verbose: sub.get_flag("verbose") }),
+        "advise" => Ok(Action::Advise(Box::new(crate::advise::request(sub)?))),
         TRIAL_SUBCOMMAND => Ok(Action::Trial),
         SERVE_SUBCOMMAND => Ok(Action::Serve),
         "report" => Ok(Action::Report {
