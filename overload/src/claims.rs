@@ -264,6 +264,7 @@ mod tests {
                         (AFTER_OPS.to_string(), range([ops * 0.99, ops, ops * 1.01])),
                     ]),
                     skipped_phases: BTreeMap::new(),
+                    disturbed: Default::default(),
                 });
                 let last = contestants.last_mut().expect("just pushed");
                 let windowed = kind != "fixed" && kind != "unbounded";

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use measure::record::{Series, Status};
 use measure::scenario::{ChartKind, ChartSpec};
 use measure::summary::{
-    Check, ClaimResult, ContestantSummary, Environment, Family, Method, MetricStats, Summary, Verdict,
+    Check, ClaimResult, ContestantSummary, Disturbed, Environment, Family, Method, MetricStats, Summary, Verdict,
 };
 use reports::ReportInput;
 
@@ -83,6 +83,7 @@ pub fn summary() -> Summary {
                     ("work_64.cores_used", stats(1.0, 0.99, 1.0, 0.002, &[])),
                 ]),
                 skipped_phases: Default::default(),
+                disturbed: Disturbed { disturbed_iterations: 3, disturbed_kept: 1, guarded_iterations: 30 },
             },
             ContestantSummary {
                 name: "stream-map".to_string(),
@@ -106,6 +107,7 @@ pub fn summary() -> Summary {
                     ("work_64.max_outstanding", stats(64.0, 60.0, 70.0, 0.9, &[])),
                 ]),
                 skipped_phases: Default::default(),
+                disturbed: Disturbed { guarded_iterations: 30, ..Disturbed::default() },
             },
             ContestantSummary {
                 name: "blocking-crossbeam".to_string(),
@@ -121,6 +123,7 @@ pub fn summary() -> Summary {
                 ],
                 metrics: BTreeMap::new(),
                 skipped_phases: Default::default(),
+                disturbed: Disturbed { guarded_iterations: 30, ..Disturbed::default() },
             },
         ],
         claims: vec![

@@ -243,6 +243,7 @@ pub(crate) mod tests {
                     checks: vec![Check::new("sum_exact", true, "ok")],
                     metrics,
                     skipped_phases: BTreeMap::new(),
+                    disturbed: Default::default(),
                 }
             })
             .collect();
