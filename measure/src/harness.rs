@@ -25,6 +25,7 @@
 //! measured iteration is run again, up to [`crate::busy::MAX_RERUNS`] times; the run that is kept records how
 //! many were discarded (`reruns`) and, when it is still disturbed after them, says so (`disturbed`). Warm-ups are
 //! judged and recorded, never re-run; accounting iterations are not judged (no timing figure comes from them).
+//! A `--quick` smoke run judges and flags but re-runs nothing: its numbers are not for conclusions anyway.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -231,7 +232,8 @@ pub fn run_with<R: Routine>(
         let data = if iteration.accounting {
             accounting_iteration(routine, iteration, &gauge).map(|data| (data, Guard::default()))
         } else {
-            guarded_iteration(routine, iteration, source)
+            let reruns = if request.quick { 0 } else { MAX_RERUNS };
+            guarded_iteration(routine, iteration, source, reruns)
         };
         match data {
             Ok((mut data, guard)) => {
@@ -253,17 +255,18 @@ pub fn run_with<R: Routine>(
 }
 
 /// A timed iteration under the busy-machine guard: a measured one that other processes disturbed is run again,
-/// up to [`MAX_RERUNS`] times.
+/// up to `max_reruns` times.
 fn guarded_iteration<R: Routine>(
     routine: &mut R,
     iteration: Iteration,
     source: &mut dyn CpuSource,
+    max_reruns: u32,
 ) -> Result<(IterationData, Guard), Stop> {
     let mut reruns = 0;
     loop {
         let (data, disturbance) = timed_iteration(routine, iteration, source)?;
         let disturbed = disturbance.is_some_and(|d| d.disturbed);
-        if disturbed && iteration.is_measured() && reruns < MAX_RERUNS {
+        if disturbed && iteration.is_measured() && reruns < max_reruns {
             reruns += 1;
             continue;
         }
@@ -360,7 +363,7 @@ mod tests {
             warmup,
             iterations,
             seed: 0,
-            quick: true,
+            quick: false,
             accounting: 1,
         }
     }
@@ -394,5 +397,13 @@ mod tests {
         assert!(!accounting.disturbed && accounting.others_cores.is_none());
         let counted = crate::summary::Disturbed::count(&sink.iterations);
         assert_eq!((counted.disturbed_iterations, counted.disturbed_kept), (1 + MAX_RERUNS + 1, 1));
+    }
+
+    #[test]
+    fn a_quick_run_flags_but_re_runs_nothing() {
+        let mut sink = CollectingSink::default();
+        let quick = TrialRequest { quick: true, ..request(0, 1) };
+        run_with(&mut Instant, &quick, &mut sink, &mut FakeMachine { busy_ms: 0, others_ms: vec![0, 1_000] });
+        assert!(sink.iterations[0].disturbed && sink.iterations[0].reruns == 0, "{:?}", sink.iterations[0]);
     }
 }

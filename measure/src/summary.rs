@@ -225,6 +225,11 @@ pub struct Environment {
     /// run at 100,000 threads or coroutines. Empty in runs made before they were recorded.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub limits: BTreeMap<String, String>,
+    /// The cargo profile that built the lab and every contestant in it, as its build script saw it, such as
+    /// `release (opt-level 3, lto thin, codegen-units 1, debug line-tables-only)`. Empty in runs made before it
+    /// was recorded.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub build_profile: String,
 }
 
 /// How the run measured: repetitions and the noise threshold.

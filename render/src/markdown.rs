@@ -356,6 +356,9 @@ fn environment(summary: &Summary) -> String {
     table.row(&["OS".to_string(), or_unknown(&e.os)]);
     table.row(&["kernel".to_string(), or_unknown(&e.kernel)]);
     table.row(&["rustc".to_string(), or_unknown(&e.rustc)]);
+    if !e.build_profile.is_empty() {
+        table.row(&["build profile".to_string(), e.build_profile.clone()]);
+    }
     table.row(&["lab".to_string(), or_unknown(&summary.lab_version)]);
     let dirty = |d: bool| if d { "dirty: uncommitted changes" } else { "clean" };
     table.row(&[
