@@ -254,7 +254,7 @@ pub fn disturbed_note(summary: &Summary) -> Option<String> {
         .collect();
     (!kept.is_empty()).then(|| {
         format!(
-            "⚠️ The figures include measured iterations that other processes disturbed even after re-runs: {}. \
+            "⚠️ The figures include measured iterations that other processes disturbed (kept after the busy-machine guard's re-runs): {}. \
              Re-run on a quiet machine (stop builds, tests and other benchmarks) before trusting them.",
             kept.join(", ")
         )

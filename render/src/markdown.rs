@@ -598,10 +598,14 @@ fn spread(input: &ReportInput<'_>) -> String {
 fn disturbed(summary: &Summary) -> String {
     let rule = format!(
         "a measured iteration is disturbed when other processes used more than {} of a core during it (plus {} ms \
-         for the coarseness of `/proc/stat`); it is re-run up to {} times, then kept and counted",
+         for the coarseness of `/proc/stat`); {}",
         measure::busy::OTHERS_CORE_SHARE,
         measure::busy::TICK_SLACK.as_millis(),
-        measure::busy::MAX_RERUNS
+        if summary.method.quick {
+            "a `--quick` run re-runs none, it only counts them".to_string()
+        } else {
+            format!("it is re-run up to {} times, then kept and counted", measure::busy::MAX_RERUNS)
+        }
     );
     let found: Vec<&ContestantSummary> = summary.contestants.iter().filter(|c| !c.disturbed.is_none()).collect();
     if summary.contestants.iter().all(|c| c.disturbed.guarded_iterations == 0) {

@@ -55,6 +55,7 @@ pub fn summary() -> Summary {
             rustc: "rustc 1.85.0".to_string(),
             crates,
             limits: Default::default(),
+            build_profile: "release (opt-level 3, lto thin, codegen-units 1, debug line-tables-only)".to_string(),
         },
         method: Method {
             quick: false,
