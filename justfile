@@ -59,6 +59,6 @@ ab-profile rounds="5":
     for scenario in handoff chain; do
         for build in A B; do
             echo "== $scenario, build $build: $(jq -r .environment.build_profile "$out/$build-$scenario-1/$scenario.json")"
-            jq -rs 'map(.contestants[] | {name, m: (.metrics | to_entries[] | select(.key | endswith("ms_per_million")) | .value.median)}) | group_by(.name)[] | "\(.[0].name): \(map(.m * 10 | round / 10) | join(" / ")) ms per million; median \(map(.m) | sort | .[length / 2 | floor] * 10 | round / 10)"' "$out"/$build-$scenario-*/$scenario.json
+            jq -rs 'map(.contestants[] | {name, m: (.metrics | to_entries[] | select(.key | test("(^|\\.)ms_per_million$")) | .value.median)}) | group_by(.name)[] | "\(.[0].name): \(map(.m * 10 | round / 10) | join(" / ")) ms per million; median \(map(.m) | sort | .[length / 2 | floor] * 10 | round / 10)"' "$out"/$build-$scenario-*/$scenario.json
         done
     done
