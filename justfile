@@ -32,3 +32,33 @@ bench *args:
 report *args:
     cargo build --release -p lab
     cargo run --release -q -p lab -- report "$@"
+
+# The fidelity check: the handoff's bare reference pairs (the smallest correct program of each channel) beside the lab contestants they calibrate, in one run; the report's "lab against bare programs" table gives lab ÷ bare per capacity. Writes to target/fidelity-reports; other options pass through (`just fidelity --capacity 256 --forks 5`).
+fidelity *args:
+    cargo build --release -p lab
+    cargo run --release -q -p lab -- handoff --only blocking-crossbeam,blocking-crossbeam-bare,blocking-flume,blocking-flume-bare,stream-flume,stream-flume-bare,stream-tokio,stream-tokio-bare --out target/fidelity-reports "$@"
+
+# A/B of the release profile on evidence: builds the lab with today's [profile.release] (A) and with thin LTO and one codegen unit (B, `CARGO_PROFILE_RELEASE_*` overrides, its own target folder), then runs them interleaved A B A B ... one process each, `rounds` times: handoff per item at capacity 256 (crossbeam, flume async, tokio and their bare pairs) and chain at work 0 (per-item crossbeam, flume, tokio tasks). Prints every process median of `ms_per_million` per build. Run it on a quiet machine.
+ab-profile rounds="5":
+    #!/usr/bin/env bash
+    set -euo pipefail
+    out=target/ab-profile
+    rm -rf "$out" && mkdir -p "$out"
+    cargo build --release -p lab
+    cp target/release/lab "$out/lab-A"
+    CARGO_PROFILE_RELEASE_LTO=thin CARGO_PROFILE_RELEASE_CODEGEN_UNITS=1 cargo build --release -p lab --target-dir target/ab-lto
+    cp target/ab-lto/release/lab "$out/lab-B"
+    handoff=blocking-crossbeam,blocking-crossbeam-bare,stream-flume,stream-flume-bare,stream-tokio,stream-tokio-bare
+    chain=blocking-crossbeam,blocking-flume,stream-tokio-tasks
+    for round in $(seq 1 {{rounds}}); do
+        for build in A B; do
+            "$out/lab-$build" handoff --only "$handoff" --capacity 256 --forks 1 --out "$out/$build-handoff-$round" >/dev/null
+            "$out/lab-$build" chain --only "$chain" --work 0 --forks 1 --out "$out/$build-chain-$round" >/dev/null
+        done
+    done
+    for scenario in handoff chain; do
+        for build in A B; do
+            echo "== $scenario, build $build: $(jq -r .environment.build_profile "$out/$build-$scenario-1/$scenario.json")"
+            jq -rs 'map(.contestants[] | {name, m: (.metrics | to_entries[] | select(.key | test("(^|\\.)ms_per_million$")) | .value.median)}) | group_by(.name)[] | "\(.[0].name): \(map(.m * 10 | round / 10) | join(" / ")) ms per million; median \(map(.m) | sort | .[length / 2 | floor] * 10 | round / 10)"' "$out"/$build-$scenario-*/$scenario.json
+        done
+    done

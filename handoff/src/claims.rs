@@ -212,6 +212,7 @@ pub(crate) mod tests {
                     checks: vec![],
                     metrics,
                     skipped_phases: Default::default(),
+                    disturbed: Default::default(),
                 }
             })
             .collect();

@@ -255,6 +255,9 @@ fn guarded(
     config: &HandoffConfig,
     check: impl FnOnce(Bench) -> Check + Send + 'static,
 ) -> Check {
+    if let Some(why) = crate::contestants::not_applicable(contestant.as_ref(), name) {
+        return Check::not_applicable(name, why);
+    }
     let contestant = Arc::clone(contestant);
     let config = *config;
     let prepared_check = move || {

@@ -107,8 +107,30 @@ pub fn discussion(summary: &Summary) -> String {
         ("condvar_ms", num(ms(summary, CONDVAR, c))),
         ("fastest_crate_ms", num(fastest(summary, BLOCKING_CRATES, c).map(|(_, m)| m))),
         ("coroutine_rules", pipelines::coroutine::rules_note(summary).unwrap_or_default()),
+        ("fidelity", fidelity_table(summary, &caps)),
     ]);
     measure::template::render_or_note("handoff/discussion.md", TEMPLATE, context)
+}
+
+/// Each lab contestant beside its bare reference pair ([`crate::bare_pairs`]) at every capacity: both medians of
+/// `ms_per_million` and their ratio, as a markdown table; empty when no bare pair has a figure.
+fn fidelity_table(summary: &Summary, caps: &[u64]) -> String {
+    let mut rows = Vec::new();
+    for (lab, bare) in crate::bare_pairs() {
+        for &cap in caps {
+            let (Some(l), Some(b)) = (ms(summary, lab, cap), ms(summary, &bare, cap)) else { continue };
+            let ratio = if b > 0.0 { format!("{}×", format_ratio(l / b)) } else { "—".to_string() };
+            rows.push(format!("| `{lab}` | `{bare}` | {cap} | {} | {} | {ratio} |", num(Some(l)), num(Some(b))));
+        }
+    }
+    if rows.is_empty() {
+        return String::new();
+    }
+    let mut out = "| lab contestant | bare pair | capacity | lab ms/M | bare ms/M | lab ÷ bare |\n\
+                   | --- | --- | ---: | ---: | ---: | ---: |\n"
+        .to_string();
+    out.push_str(&rows.join("\n"));
+    out
 }
 
 /// The median of `metric` for `contestant` at `capacity`, if it ran cleanly.
@@ -500,6 +522,25 @@ mod tests {
     fn judged(mut summary: Summary) -> Summary {
         summary.claims = measure::judge::judge_all(&summary, &crate::claims::table(&summary));
         summary
+    }
+
+    #[test]
+    fn each_lab_contestant_stands_beside_its_bare_pair_as_a_ratio() {
+        let summary = judged(summary_with(&[
+            ("blocking-crossbeam", 256, 60.0),
+            ("blocking-crossbeam-bare", 256, 40.0),
+            ("stream-tokio", 256, 150.0),
+        ]));
+        let text = discussion(&summary);
+        assert!(
+            text.contains("| `blocking-crossbeam` | `blocking-crossbeam-bare` | 256 | 60.0 | 40.0 | 1.50× |"),
+            "{text}"
+        );
+        assert!(text.contains("| `stream-tokio` | `stream-tokio-bare` | 256 | 150 | 100 | 1.50× |"), "{text}");
+        let mut without = summary_with(&[("blocking-crossbeam", 256, 60.0)]);
+        without.contestants.retain(|c| !c.name.ends_with("-bare"));
+        let none = discussion(&judged(without));
+        assert!(none.contains("The bare reference pairs did not run"), "{none}");
     }
 
     #[test]

@@ -28,7 +28,7 @@ use measure::record::TrialRequest;
 use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
 use measure::summary::{ContestantInfo, Summary};
 
-pub use contestants::{contestants, find, HandoffContestant, PreparedHandoff};
+pub use contestants::{bare_pairs, contestants, find, HandoffContestant, PreparedHandoff};
 pub use job::{
     injected_panic_message, Behaviour, Consumer, Fault, FaultAction, HandoffConfig, HandoffError, Instruments, Job,
     Outcome, ProducerError, Side, HOLDERS,
@@ -51,18 +51,19 @@ const PANEL_LABELS: [&str; 2] = ["per item", "several items per message"];
 /// The capacity whose phase records the outstanding-work series for the chart (the default capacity).
 pub const SERIES_CAPACITY: usize = 256;
 
-/// In phases whose capacity is below this, contestants that send one item per message hand off `small-items`
-/// items per iteration instead of `items`: there a hand-off can cost a wake-up per item (microseconds), so a
-/// million items would take seconds per iteration and the full run would not fit its budget. The loop and the
-/// batched contestants, whose cost per item does not depend on a wake-up per item, hand off `items` everywhere.
-/// `ms_per_million` and every per-item metric are normalised, so the rows stay comparable; the report states
-/// the counts.
+/// In phases whose capacity is below this, every contestant that hands items off (one item per message, batched
+/// or one message, all of which carry fewer than this many items per message there) hands off `small-items` items
+/// per iteration instead of `items`: there a hand-off can cost a wake-up per message (microseconds), so `items`
+/// would take seconds per iteration and the full run would not fit its budget. The loop, which hands nothing off,
+/// runs `items` everywhere. `ms_per_million` and every per-item metric are normalised, so the rows stay
+/// comparable; the report states the counts.
 pub const SMALL_CAPACITY_BELOW: u64 = 256;
 
 /// Items one iteration hands off at `capacity` for a contestant whose messages carry `items_per_message` items
-/// (`None`: no hand-off): `small_items` for one item per message below [`SMALL_CAPACITY_BELOW`], else `items`.
+/// (`None`: no hand-off): `small_items` for a contestant that hands off below [`SMALL_CAPACITY_BELOW`], else
+/// `items`.
 pub fn items_at(items: u64, small_items: u64, capacity: u64, items_per_message: Option<usize>) -> u64 {
-    if capacity < SMALL_CAPACITY_BELOW && items_per_message == Some(1) {
+    if capacity < SMALL_CAPACITY_BELOW && items_per_message.is_some() {
         small_items
     } else {
         items
@@ -94,15 +95,15 @@ impl Scenario for HandoffScenario {
             ParamSpec::single(
                 "items",
                 "Items the producer emits per iteration (0..items as u64).",
-                1_000_000,
+                250_000,
                 100_000,
                 1,
                 100_000_000,
             ),
             ParamSpec::single(
                 "small-items",
-                "Items per iteration of one-item-per-message contestants in phases of capacity under 256.",
-                25_000,
+                "Items per iteration of every contestant that hands items off, in phases of capacity under 256.",
+                10_000,
                 10_000,
                 1,
                 100_000_000,
@@ -136,14 +137,15 @@ impl Scenario for HandoffScenario {
         HEADLINE
     }
 
-    /// Three fresh processes per contestant and phase and five measured iterations each, as the lab's standard,
-    /// but one warm-up instead of two: 22 contestants × 4 capacities make 264 trial processes, and the run must
-    /// stay under four minutes on two cores.
+    /// The lab's standard of five fresh processes per contestant and phase, each of one warm-up, three measured
+    /// iterations and one accounting iteration. What fits the run into six minutes on two cores is the item
+    /// counts: 33 contestants × 4 capacities × 5 processes make 660 trial processes, so `items` is 250,000 and
+    /// every hand-off below capacity 256 runs `small-items` (10,000).
     fn repetitions(&self, quick: bool) -> Repetitions {
         if quick {
             Repetitions::QUICK
         } else {
-            Repetitions { forks: 3, warmup: 1, iterations: 5, accounting: 1 }
+            Repetitions { forks: 5, warmup: 1, iterations: 3, accounting: 1 }
         }
     }
 

@@ -50,6 +50,7 @@ pub(crate) fn capture() -> Environment {
             .map(|s| s.trim().to_string())
             .unwrap_or_else(|_| "unknown".to_string()),
         rustc: env!("LAB_RUSTC_VERSION").to_string(),
+        build_profile: env!("LAB_BUILD_PROFILE").to_string(),
         crates: locked_versions(CARGO_LOCK, REPORTED_CRATES),
         limits: REPORTED_LIMITS
             .iter()

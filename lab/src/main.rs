@@ -121,6 +121,9 @@ fn run() -> Result<ExitCode> {
             for plan in &plans {
                 kind::check(out.root(), plan.scenario.name(), options.quick, options.force)?;
             }
+            if !options.quick {
+                warn_if_busy();
+            }
             let mut executor = ProcessExecutor::new(options.trial_timeout, Arc::clone(&interrupted));
             let mut all_ok = true;
             let mut entries = Vec::new();
@@ -131,6 +134,9 @@ fn run() -> Result<ExitCode> {
                         all_ok &= run::all_passed(&rendered.summary);
                         eprintln!("{}: wrote {}", scenario.name(), report.display());
                         print_table(&rendered);
+                        if let Some(note) = reports::disturbed_note(&rendered.summary) {
+                            eprintln!("{}: warning: {}", scenario.name(), note.trim_start_matches("⚠️ "));
+                        }
                         entries.push(rendered.index_entry);
                     }
                     RunOutcome::Interrupted { raw, trials } => {
@@ -225,6 +231,15 @@ pub(crate) fn raw_copy(path: &Path, run: &raw::RawRun, out: &OutputDir) -> Resul
     let text = std::fs::read_to_string(path)
         .map_err(|e| UsageError::new(format!("cannot read raw file {}: {e}", path.display())))?;
     Ok(Some(RenderedFile { path: run.header.raw_file.clone(), contents: raw::whole_lines(&text).to_string() }))
+}
+
+/// Warn on stderr, before a full run, when the 1-minute load average says other work is keeping the machine busy
+/// ([`measure::busy::busy_warning`]).
+fn warn_if_busy() {
+    let cores = std::thread::available_parallelism().map_or(1, |n| u32::try_from(n.get()).unwrap_or(u32::MAX));
+    if let Some(warning) = measure::busy::load_average().and_then(|load| measure::busy::busy_warning(load, cores)) {
+        eprintln!("lab: warning: {warning}");
+    }
 }
 
 /// Print a run's summary table on stdout (after a blank line), fitted to the terminal up to 120 columns and

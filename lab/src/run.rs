@@ -236,6 +236,7 @@ mod tests {
                     accounting: false,
                     metrics: MetricValues::from([("wall_ms".to_string(), per * level + f64::from(i))]),
                     series: BTreeMap::new(),
+                    ..IterationRecord::default()
                 })
                 .collect();
             for it in &iterations {

@@ -7,7 +7,7 @@ use measure::harness::INSTRUMENTED_PREFIX;
 use measure::record::{IterationRecord, Series, Status, TrialRecord};
 use measure::scenario::{Scenario, HARNESS_METRIC_PREFIX};
 use measure::stats;
-use measure::summary::{params_json, Check, ContestantSummary, MetricStats, Summary};
+use measure::summary::{params_json, Check, ContestantSummary, Disturbed, MetricStats, Summary};
 
 use crate::environment;
 use crate::plan;
@@ -44,6 +44,7 @@ pub(crate) fn summarize(run: &RawRun, scenario: &dyn Scenario) -> Summary {
                 checks: merge_checks(&trials),
                 metrics: metric_stats(&trials),
                 skipped_phases,
+                disturbed: Disturbed::count(trials.iter().flat_map(|t| &t.iterations)),
             }
         })
         .collect();

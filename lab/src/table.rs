@@ -312,6 +312,7 @@ mod tests {
             checks: Vec::new(),
             metrics: metrics.iter().map(|(k, s)| (k.to_string(), s.clone())).collect(),
             skipped_phases: BTreeMap::new(),
+            disturbed: Default::default(),
         }
     }
 

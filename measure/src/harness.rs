@@ -18,10 +18,19 @@
 //!
 //! Series are kept from the first measured iteration of each kind only (the raw file stays small). A run that
 //! fails or is skipped ends the trial with that check or reason; nothing after it runs.
+//!
+//! Every timed iteration is watched by the busy-machine guard ([`crate::busy`]): the machine's CPU and the
+//! trial's own are read right before the stopwatch starts and right after it stops, and an iteration in which
+//! other processes used more than [`crate::busy::OTHERS_CORE_SHARE`] of a core is *disturbed*. A disturbed
+//! measured iteration is run again, up to [`crate::busy::MAX_RERUNS`] times; the run that is kept records how
+//! many were discarded (`reruns`) and, when it is still disturbed after them, says so (`disturbed`). Warm-ups are
+//! judged and recorded, never re-run; accounting iterations are not judged (no timing figure comes from them).
+//! A `--quick` smoke run judges and flags but re-runs nothing: its numbers are not for conclusions anyway.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use crate::busy::{CpuSource, Disturbance, ProcStat, MAX_RERUNS};
 use crate::gauge::Outstanding;
 use crate::memory;
 use crate::meter::{GaugeMeter, NoMeter};
@@ -113,6 +122,17 @@ pub struct IterationData {
     pub series: BTreeMap<String, Series>,
 }
 
+/// What the busy-machine guard found about the iteration that was kept.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+struct Guard {
+    /// Other processes' CPU over the kept run, in cores; `None` when not judged.
+    others_cores: Option<f64>,
+    /// The kept run was disturbed.
+    disturbed: bool,
+    /// Disturbed runs discarded before it.
+    reruns: u32,
+}
+
 impl IterationData {
     /// The timing metrics of `window` ([`Timing::metrics`]) and, in an accounting iteration, its instrument
     /// readings ([`Measurement::metrics`]); no series.
@@ -124,7 +144,7 @@ impl IterationData {
         }
     }
 
-    fn into_record(self, iteration: Iteration) -> IterationRecord {
+    fn into_record(self, iteration: Iteration, guard: Guard) -> IterationRecord {
         let metrics = if iteration.accounting {
             let mut metrics = self.instruments;
             metrics
@@ -139,6 +159,9 @@ impl IterationData {
             accounting: iteration.accounting,
             metrics,
             series: self.series,
+            disturbed: guard.disturbed,
+            reruns: guard.reruns,
+            others_cores: guard.others_cores,
         }
     }
 }
@@ -190,6 +213,16 @@ pub trait Routine {
 /// Run `request`'s warm-ups, timed and accounting iterations of `routine`, reporting each iteration and the
 /// closing checks to `sink`.
 pub fn run<R: Routine>(routine: &mut R, request: &TrialRequest, sink: &mut dyn TrialSink) {
+    run_with(routine, request, sink, &mut ProcStat);
+}
+
+/// [`run`], with the busy-machine guard reading its CPU figures from `source` (fake values in tests).
+pub fn run_with<R: Routine>(
+    routine: &mut R,
+    request: &TrialRequest,
+    sink: &mut dyn TrialSink,
+    source: &mut dyn CpuSource,
+) {
     memory::reset_peak_rss();
     let gauge = Arc::new(Outstanding::new());
     let timed = request.warmup + request.iterations;
@@ -197,19 +230,20 @@ pub fn run<R: Routine>(routine: &mut R, request: &TrialRequest, sink: &mut dyn T
     for index in 0..timed + request.accounting {
         let iteration = Iteration { index, warmup: index < request.warmup, accounting: index >= timed };
         let data = if iteration.accounting {
-            accounting_iteration(routine, iteration, &gauge)
+            accounting_iteration(routine, iteration, &gauge).map(|data| (data, Guard::default()))
         } else {
-            timed_iteration(routine, iteration)
+            let reruns = if request.quick { 0 } else { MAX_RERUNS };
+            guarded_iteration(routine, iteration, source, reruns)
         };
         match data {
-            Ok(mut data) => {
+            Ok((mut data, guard)) => {
                 let kind = usize::from(iteration.accounting);
                 if iteration.warmup || series_kept[kind] {
                     data.series.clear();
                 } else if !data.series.is_empty() {
                     series_kept[kind] = true;
                 }
-                sink.iteration(data.into_record(iteration));
+                sink.iteration(data.into_record(iteration, guard));
             }
             Err(Stop::Skipped(reason)) => return sink.skipped(&reason),
             Err(Stop::Failed(check)) => return sink.check(check),
@@ -220,13 +254,46 @@ pub fn run<R: Routine>(routine: &mut R, request: &TrialRequest, sink: &mut dyn T
     }
 }
 
-fn timed_iteration<R: Routine>(routine: &mut R, iteration: Iteration) -> Result<IterationData, Stop> {
-    let mut watch: Option<Stopwatch> = None;
-    let output = routine.run(&Instruments::Timed, &mut || watch = Some(Stopwatch::start()))?;
-    let watch = watch.ok_or_else(never_started)?;
+/// A timed iteration under the busy-machine guard: a measured one that other processes disturbed is run again,
+/// up to `max_reruns` times.
+fn guarded_iteration<R: Routine>(
+    routine: &mut R,
+    iteration: Iteration,
+    source: &mut dyn CpuSource,
+    max_reruns: u32,
+) -> Result<(IterationData, Guard), Stop> {
+    let mut reruns = 0;
+    loop {
+        let (data, disturbance) = timed_iteration(routine, iteration, source)?;
+        let disturbed = disturbance.is_some_and(|d| d.disturbed);
+        if disturbed && iteration.is_measured() && reruns < max_reruns {
+            reruns += 1;
+            continue;
+        }
+        let guard = Guard { others_cores: disturbance.map(|d| d.others_cores), disturbed, reruns };
+        return Ok((data, guard));
+    }
+}
+
+fn timed_iteration<R: Routine>(
+    routine: &mut R,
+    iteration: Iteration,
+    source: &mut dyn CpuSource,
+) -> Result<(IterationData, Option<Disturbance>), Stop> {
+    let mut watch: Option<(Stopwatch, crate::busy::CpuReading, std::time::Instant)> = None;
+    let output = routine.run(&Instruments::Timed, &mut || {
+        let before = source.read();
+        let since = std::time::Instant::now();
+        watch = Some((Stopwatch::start(), before, since));
+    })?;
+    let (watch, before, since) = watch.ok_or_else(never_started)?;
     // The clocks stop first thing in `finish`: counting the items is a field read.
     let timing = watch.finish(routine.items(&output));
-    routine.finish(iteration, output, Window::Timed(&timing))
+    // Read after the stopwatch's settling wait, so the machine's tick-based counters have booked the window; the
+    // guard's wall time includes that wait.
+    let after = source.read();
+    let disturbance = Disturbance::judge(&before, &after, since.elapsed());
+    routine.finish(iteration, output, Window::Timed(&timing)).map(|data| (data, disturbance))
 }
 
 fn accounting_iteration<R: Routine>(
@@ -246,4 +313,97 @@ fn accounting_iteration<R: Routine>(
 
 fn never_started() -> Stop {
     Stop::failed(RUNS_CHECK, "the contestant returned without ever starting its work (no `go`)")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::busy::CpuReading;
+    use crate::scenario::CollectingSink;
+
+    /// A fake machine: every reading adds `others_ms` of other processes' CPU to the machine's total.
+    struct FakeMachine {
+        busy_ms: u64,
+        others_ms: Vec<u64>,
+    }
+
+    impl CpuSource for FakeMachine {
+        fn read(&mut self) -> CpuReading {
+            self.busy_ms += if self.others_ms.is_empty() { 0 } else { self.others_ms.remove(0) };
+            CpuReading { machine_busy_ns: Some(self.busy_ms * 1_000_000), own_ns: 0 }
+        }
+    }
+
+    struct Instant;
+
+    impl Routine for Instant {
+        type Output = ();
+        fn run(&mut self, _: &Instruments, go: &mut dyn FnMut()) -> Result<(), Stop> {
+            go();
+            Ok(())
+        }
+        fn items(&self, _: &()) -> u64 {
+            1
+        }
+        fn finish(&mut self, _: Iteration, _: (), window: Window<'_>) -> Result<IterationData, Stop> {
+            Ok(IterationData::from_window(window))
+        }
+        fn checks(&mut self, _: u32, _: u32) -> Vec<Check> {
+            Vec::new()
+        }
+    }
+
+    fn request(warmup: u32, iterations: u32) -> TrialRequest {
+        TrialRequest {
+            scenario: "test".into(),
+            contestant: "instant".into(),
+            phase: None,
+            params: Default::default(),
+            fork: 0,
+            warmup,
+            iterations,
+            seed: 0,
+            quick: false,
+            accounting: 1,
+        }
+    }
+
+    #[test]
+    fn a_quiet_machine_re_runs_nothing() {
+        let mut sink = CollectingSink::default();
+        let mut quiet = FakeMachine { busy_ms: 0, others_ms: vec![] };
+        run_with(&mut Instant, &request(1, 3), &mut sink, &mut quiet);
+        assert_eq!(sink.iterations.len(), 5);
+        assert!(sink.iterations.iter().all(|i| !i.disturbed && i.reruns == 0));
+        assert!(sink.iterations.iter().filter(|i| !i.accounting).all(|i| i.others_cores.is_some()));
+        assert!(sink.iterations.iter().filter(|i| i.accounting).all(|i| i.others_cores.is_none()));
+    }
+
+    #[test]
+    fn a_disturbed_iteration_is_re_run_then_kept_and_flagged() {
+        // Readings come in pairs (before, after); 1 s of others' CPU in an iteration of ~20 ms is disturbed.
+        // Warm-up: disturbed, never re-run. Measured 0: disturbed once, then quiet. Measured 1: disturbed on
+        // every run, so kept and flagged after MAX_RERUNS re-runs.
+        let mut others = vec![0, 1_000, 0, 1_000, 0, 0];
+        for _ in 0..=MAX_RERUNS {
+            others.extend([0, 1_000]);
+        }
+        let mut sink = CollectingSink::default();
+        run_with(&mut Instant, &request(1, 2), &mut sink, &mut FakeMachine { busy_ms: 0, others_ms: others });
+        let [warmup, first, second, accounting] = &sink.iterations[..] else { panic!("{:?}", sink.iterations) };
+        assert!(warmup.disturbed && warmup.reruns == 0, "{warmup:?}");
+        assert!(!first.disturbed && first.reruns == 1, "{first:?}");
+        assert!(second.disturbed && second.reruns == MAX_RERUNS, "{second:?}");
+        assert!(!accounting.disturbed && accounting.others_cores.is_none());
+        let counted = crate::summary::Disturbed::count(&sink.iterations);
+        assert_eq!((counted.disturbed_iterations, counted.disturbed_kept), (1 + MAX_RERUNS + 1, 1));
+    }
+
+    #[test]
+    fn a_quick_run_flags_but_re_runs_nothing() {
+        let mut sink = CollectingSink::default();
+        let quick = TrialRequest { quick: true, ..request(0, 1) };
+        run_with(&mut Instant, &quick, &mut sink, &mut FakeMachine { busy_ms: 0, others_ms: vec![0, 1_000] });
+        assert!(sink.iterations[0].disturbed && sink.iterations[0].reruns == 0, "{:?}", sink.iterations[0]);
+    }
 }

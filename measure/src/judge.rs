@@ -416,6 +416,7 @@ mod tests {
             checks: vec![Check::new("checksum", true, "ok")],
             metrics: metrics.iter().map(|(k, v)| (k.to_string(), v.clone())).collect(),
             skipped_phases: BTreeMap::new(),
+            disturbed: Default::default(),
         }
     }
 

@@ -6,11 +6,13 @@
 //! [`summary`]; the interface a scenario implements in [`scenario`]; and [`watchdog`], which runs a scenario's
 //! conformance checks so that one that hangs or panics fails instead of taking the trial process with it.
 //! [`references`] holds every figure from a published study, and [`judge`] judges every scenario's claim table.
+//! [`busy`] is the guard that notices other processes using the machine during a timed iteration.
 //! [`limits`] reads how many more threads the OS lets this process start, so a thread count that cannot fit is
 //! refused up front.
 #![warn(missing_docs)]
 
 pub mod alloc;
+pub mod busy;
 pub mod compare;
 pub mod cpu;
 pub mod gauge;

@@ -102,7 +102,7 @@ pub struct Mark {
 }
 
 /// What one iteration of a trial measured.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct IterationRecord {
     /// Index among the trial's iterations, warm-ups first, counting from 0.
     pub index: u32,
@@ -118,6 +118,21 @@ pub struct IterationRecord {
     /// Time series for charts, by name (such as `outstanding`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub series: BTreeMap<String, Series>,
+    /// Other processes used more of the machine during this (timed) iteration than the busy-machine guard allows
+    /// ([`crate::busy`]), and it was kept anyway: it is the last of its re-runs. `false` in runs made before the
+    /// guard existed.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub disturbed: bool,
+    /// Disturbed runs of this iteration the guard discarded before this one.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub reruns: u32,
+    /// CPU other processes used during this (timed) iteration, in cores; absent where it was not judged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub others_cores: Option<f64>,
+}
+
+fn is_zero(value: &u32) -> bool {
+    *value == 0
 }
 
 /// How a trial, or a contestant over all its trials, ended.

@@ -243,6 +243,11 @@ pub struct Environment {
     /// run at 100,000 threads or coroutines. Empty in runs made before they were recorded.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub limits: BTreeMap<String, String>,
+    /// The cargo profile that built the lab and every contestant in it, as its build script saw it, such as
+    /// `release (opt-level 3, lto thin, codegen-units 1, debug line-tables-only)`. Empty in runs made before it
+    /// was recorded.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub build_profile: String,
 }
 
 /// How the run measured: repetitions and the noise threshold.
@@ -295,6 +300,44 @@ pub struct ContestantSummary {
     /// way (a contestant skipped at every phase has status `skipped` instead).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub skipped_phases: BTreeMap<String, String>,
+    /// What the busy-machine guard found over its measured iterations (`disturbed_iterations`,
+    /// `disturbed_kept` in the JSON).
+    #[serde(flatten, default)]
+    pub disturbed: Disturbed,
+}
+
+/// Measured iterations of one contestant that other processes disturbed ([`crate::busy`]), over all its trials.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Disturbed {
+    /// Measured iterations the guard found disturbed, whether re-run or kept (0 in runs made before the guard).
+    #[serde(default)]
+    pub disturbed_iterations: u32,
+    /// Of those, the ones still in the figures: disturbed again on their last allowed re-run.
+    #[serde(default)]
+    pub disturbed_kept: u32,
+    /// Measured iterations kept in the figures that the guard judged (0 in runs made before the guard, or where
+    /// `/proc/stat` could not be read).
+    #[serde(default)]
+    pub guarded_iterations: u32,
+}
+
+impl Disturbed {
+    /// Count the measured (not warm-up, not accounting) iterations of `iterations`: each discarded re-run and each
+    /// kept iteration that is still disturbed.
+    pub fn count<'a>(iterations: impl IntoIterator<Item = &'a crate::record::IterationRecord>) -> Disturbed {
+        let mut out = Disturbed::default();
+        for it in iterations.into_iter().filter(|i| !i.warmup && !i.accounting) {
+            out.disturbed_iterations += it.reruns + u32::from(it.disturbed);
+            out.disturbed_kept += u32::from(it.disturbed);
+            out.guarded_iterations += u32::from(it.others_cores.is_some());
+        }
+        out
+    }
+
+    /// Whether the guard found nothing.
+    pub fn is_none(&self) -> bool {
+        self.disturbed_iterations == 0
+    }
 }
 
 /// The verdict of a claim against the numbers and their confidence intervals.
@@ -581,6 +624,7 @@ pub(crate) mod tests {
             checks: vec![],
             metrics: BTreeMap::from([("ms_per_million".to_string(), stats)]),
             skipped_phases: Default::default(),
+            disturbed: Default::default(),
         }
     }
 

@@ -309,6 +309,7 @@ mod tests {
                         (AFTER_ERRORS.to_string(), range([errors(&name); 3])),
                     ]),
                     skipped_phases: BTreeMap::new(),
+                    disturbed: Default::default(),
                 });
                 let last = contestants.last_mut().expect("just pushed");
                 let windowed = kind != "fixed" && kind != "unbounded";

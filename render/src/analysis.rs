@@ -250,7 +250,29 @@ pub fn status_line(summary: &Summary) -> String {
     if summary.method.quick {
         line.push_str(" ⚠️ This was a `--quick` smoke run: numbers not for conclusions.");
     }
+    if let Some(note) = disturbed_note(summary) {
+        line.push(' ');
+        line.push_str(&note);
+    }
     line
+}
+
+/// A warning when the figures include measured iterations that other processes disturbed (still disturbed after
+/// the busy-machine guard's re-runs), naming the contestants and the fix; `None` when they include none.
+pub fn disturbed_note(summary: &Summary) -> Option<String> {
+    let kept: Vec<String> = summary
+        .contestants
+        .iter()
+        .filter(|c| c.disturbed.disturbed_kept > 0)
+        .map(|c| format!("`{}` ({})", c.name, c.disturbed.disturbed_kept))
+        .collect();
+    (!kept.is_empty()).then(|| {
+        format!(
+            "⚠️ The figures include measured iterations that other processes disturbed (kept after the busy-machine guard's re-runs): {}. \
+             Re-run on a quiet machine (stop builds, tests and other benchmarks) before trusting them.",
+            kept.join(", ")
+        )
+    })
 }
 
 /// Upper-case the first character.
@@ -300,6 +322,7 @@ pub(crate) mod tests {
             checks: vec![Check::new("checksum", status == Status::Ok, "sum of outputs")],
             metrics: metrics.iter().map(|(k, v)| (k.to_string(), v.clone())).collect(),
             skipped_phases: Default::default(),
+            disturbed: Default::default(),
         }
     }
 

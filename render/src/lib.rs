@@ -46,7 +46,7 @@ pub mod output;
 pub mod svg;
 mod table;
 
-pub use analysis::{headline_findings, status_line};
+pub use analysis::{disturbed_note, headline_findings, status_line};
 pub use index::{render_index, IndexEntry};
 pub use output::{OutputDir, OutputError, OutputLock, RawAppender};
 

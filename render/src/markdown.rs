@@ -379,6 +379,9 @@ fn environment(summary: &Summary) -> String {
     table.row(&["OS".to_string(), or_unknown(&e.os)]);
     table.row(&["kernel".to_string(), or_unknown(&e.kernel)]);
     table.row(&["rustc".to_string(), or_unknown(&e.rustc)]);
+    if !e.build_profile.is_empty() {
+        table.row(&["build profile".to_string(), e.build_profile.clone()]);
+    }
     table.row(&["lab".to_string(), or_unknown(&summary.lab_version)]);
     let dirty = |d: bool| if d { "dirty: uncommitted changes" } else { "clean" };
     table.row(&[
@@ -620,7 +623,46 @@ fn spread(input: &ReportInput<'_>) -> String {
             percent(summary.method.noise_threshold)
         ));
     }
+    out.push_str(&disturbed(summary));
     out
+}
+
+/// The busy-machine guard's count per contestant, or a line saying it found nothing.
+fn disturbed(summary: &Summary) -> String {
+    let rule = format!(
+        "a measured iteration is disturbed when other processes used more than {} of a core during it (plus {} ms \
+         for the coarseness of `/proc/stat`); {}",
+        measure::busy::OTHERS_CORE_SHARE,
+        measure::busy::TICK_SLACK.as_millis(),
+        if summary.method.quick {
+            "a `--quick` run re-runs none, it only counts them".to_string()
+        } else {
+            format!("it is re-run up to {} times, then kept and counted", measure::busy::MAX_RERUNS)
+        }
+    );
+    let found: Vec<&ContestantSummary> = summary.contestants.iter().filter(|c| !c.disturbed.is_none()).collect();
+    if summary.contestants.iter().all(|c| c.disturbed.guarded_iterations == 0) {
+        return "\nBusy-machine guard: not applicable (this run was made before the guard existed, or the machine's \
+                CPU could not be read).\n"
+            .to_string();
+    }
+    if found.is_empty() {
+        return format!("\nBusy-machine guard ({rule}): no measured iteration was found disturbed.\n");
+    }
+    let mut table = Table::new(&[
+        ("contestant", Align::Left),
+        ("disturbed, re-run", Align::Right),
+        ("disturbed, kept in the figures", Align::Right),
+    ]);
+    for c in found {
+        let d = c.disturbed;
+        table.row(&[
+            format!("`{}`", c.name),
+            (d.disturbed_iterations - d.disturbed_kept).to_string(),
+            d.disturbed_kept.to_string(),
+        ]);
+    }
+    format!("\nBusy-machine guard ({rule}):\n\n{}", table.render())
 }
 
 fn charts(input: &ReportInput<'_>) -> String {

@@ -949,6 +949,7 @@ mod tests {
             checks: Vec::new(),
             metrics: metrics.iter().map(|(k, v)| ((*k).to_string(), stats(*v))).collect(),
             skipped_phases: BTreeMap::new(),
+            disturbed: Default::default(),
         }
     }
 

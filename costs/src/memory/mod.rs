@@ -354,6 +354,7 @@ mod tests {
                     checks: vec![],
                     metrics,
                     skipped_phases: BTreeMap::new(),
+                    disturbed: Default::default(),
                 }
             })
             .collect();

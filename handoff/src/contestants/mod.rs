@@ -17,6 +17,7 @@
 //! | `stream-futures[-batched]` | producer task → `futures::channel::mpsc` → consumer task polling the receiver stream, multi-thread runtime |
 //! | `stream-bridge-blocking-send[-batched]` | producer thread `blocking_send` → `tokio::sync::mpsc` → consumer task |
 //! | `blocking-bridge-blocking-recv[-batched]` | producer task → `tokio::sync::mpsc` → the calling thread's `blocking_recv` |
+//! | `blocking-crossbeam-bare`, `blocking-flume-bare`, `stream-flume-bare`, `stream-tokio-bare` | the bare reference pairs (role `reference`): the smallest correct program of each pair, without the lab's shared code, to calibrate the lab (see `bare`) |
 //! | `coroutine-may[-batched]` | producer coroutine → `may::sync::mpsc::channel` bounded by a `may::sync::Semphore` → consumer coroutine; `may` 0.3, 2 carriers, 32 KiB stacks |
 //!
 //! The coroutine pair follows `may`'s rules (no thread-blocking call, no thread-local held across a wait inside a
@@ -44,6 +45,7 @@
 //! ([`HandoffContestant::bound`]) is what the channel holds plus one message in each end's hand
 //! ([`HandoffConfig::bound`]), except where a contestant's consumer holds more (`recv_many`).
 
+mod bare;
 mod baseline_loop;
 mod bridge_blocking_recv;
 mod bridge_blocking_send;
@@ -137,7 +139,26 @@ pub fn contestants() -> Vec<Arc<dyn HandoffContestant>> {
         Arc::new(Pair::<bridge_blocking_recv::BridgeBlockingRecv>::new(Packing::Batched)),
         Arc::new(Pair::<may_mpsc::MayMpsc>::new(Packing::PerItem)),
         Arc::new(Pair::<may_mpsc::MayMpsc>::new(Packing::Batched)),
+        Arc::new(bare::Bare(bare::ALL[0])),
+        Arc::new(bare::Bare(bare::ALL[1])),
+        Arc::new(bare::Bare(bare::ALL[2])),
+        Arc::new(bare::Bare(bare::ALL[3])),
     ]
+}
+
+/// Each bare reference pair (role `reference`) beside the lab contestant it calibrates: `(lab, bare)` names.
+pub fn bare_pairs() -> Vec<(&'static str, String)> {
+    bare::ALL.iter().map(|c| (c.twin(), format!("{}{}", c.twin(), bare::BARE_SUFFIX))).collect()
+}
+
+/// Why conformance check `check` is not applicable to `contestant` (a bare reference pair carries no meter and no
+/// fault injection), or `None` when it applies.
+pub(crate) fn not_applicable(contestant: &dyn HandoffContestant, check: &str) -> Option<&'static str> {
+    if contestant.info().role == Role::Reference {
+        bare::not_applicable(check)
+    } else {
+        None
+    }
 }
 
 /// The contestant named `name`.
@@ -354,6 +375,9 @@ mod tests {
     fn every_batched_contestant_follows_its_per_item_twin() {
         let names: Vec<String> = contestants().iter().map(|c| c.info().name).collect();
         for (i, name) in names.iter().enumerate() {
+            if name.ends_with("-bare") {
+                continue;
+            }
             if let Some(single) = name.strip_suffix("-one-message") {
                 assert_eq!(names.get(i.wrapping_sub(1)), Some(&format!("{single}-batched")), "{name}");
             }
@@ -364,11 +388,24 @@ mod tests {
     }
 
     #[test]
-    fn only_the_loop_has_no_bound() {
+    fn only_the_loop_and_the_bare_pairs_have_no_bound() {
         let config = HandoffConfig::default();
         for c in contestants() {
             let name = c.info().name;
-            assert_eq!(c.bound(&config).is_none(), name == "baseline-loop", "{name}");
+            let unbounded = name == "baseline-loop" || c.info().role == Role::Reference;
+            assert_eq!(c.bound(&config).is_none(), unbounded, "{name}");
+        }
+    }
+
+    #[test]
+    fn every_bare_pair_is_a_reference_beside_a_registered_twin() {
+        for (lab, bare) in bare_pairs() {
+            let twin = find(lab).map(|c| c.info());
+            assert_eq!(twin.map(|i| i.role), Some(Role::Candidate), "{lab}");
+            let info = find(&bare).map(|c| c.info()).expect("registered");
+            assert_eq!(info.role, Role::Reference, "{bare}");
+            assert!(not_applicable(find(&bare).expect("registered").as_ref(), "producer_panic").is_some());
+            assert!(not_applicable(find(&bare).expect("registered").as_ref(), "checksum").is_none());
         }
     }
 }

@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 use measure::record::{Series, Status};
 use measure::scenario::{ChartKind, ChartSpec, Dimension};
 use measure::summary::{
-    Check, ClaimResult, ContestantSummary, Environment, Family, Method, MetricStats, Role, Summary, Verdict,
+    Check, ClaimResult, ContestantSummary, Disturbed, Environment, Family, Method, MetricStats, Role, Summary,
+    Verdict,
 };
 use reports::ReportInput;
 
@@ -58,6 +59,7 @@ pub fn summary() -> Summary {
             rustc: "rustc 1.85.0".to_string(),
             crates,
             limits: Default::default(),
+            build_profile: "release (opt-level 3, lto thin, codegen-units 1, debug line-tables-only)".to_string(),
         },
         method: Method {
             quick: false,
@@ -86,6 +88,7 @@ pub fn summary() -> Summary {
                     ("work_64.cores_used", stats(1.0, 0.99, 1.0, 0.002, &[])),
                 ]),
                 skipped_phases: Default::default(),
+                disturbed: Disturbed { disturbed_iterations: 3, disturbed_kept: 1, guarded_iterations: 30 },
             },
             ContestantSummary {
                 name: "stream-map".to_string(),
@@ -109,6 +112,7 @@ pub fn summary() -> Summary {
                     ("work_64.max_outstanding", stats(64.0, 60.0, 70.0, 0.9, &[])),
                 ]),
                 skipped_phases: Default::default(),
+                disturbed: Disturbed { guarded_iterations: 30, ..Disturbed::default() },
             },
             ContestantSummary {
                 name: "blocking-crossbeam".to_string(),
@@ -124,6 +128,7 @@ pub fn summary() -> Summary {
                 ],
                 metrics: BTreeMap::new(),
                 skipped_phases: Default::default(),
+                disturbed: Disturbed { guarded_iterations: 30, ..Disturbed::default() },
             },
         ],
         claims: vec![

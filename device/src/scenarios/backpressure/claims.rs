@@ -215,6 +215,7 @@ pub(crate) mod tests {
                     },
                     metrics,
                     skipped_phases: BTreeMap::new(),
+                    disturbed: Default::default(),
                 }
             })
             .collect();

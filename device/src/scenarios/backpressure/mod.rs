@@ -383,6 +383,7 @@ mod tests {
             accounting: true,
             metrics: Default::default(),
             series: [("outstanding".to_string(), series)].into_iter().collect(),
+            ..IterationRecord::default()
         };
         let without = IterationRecord {
             index: 1,
@@ -390,6 +391,7 @@ mod tests {
             accounting: false,
             metrics: Default::default(),
             series: Default::default(),
+            ..IterationRecord::default()
         };
         let mut sink = SeriesMetrics { inner: &mut keep };
         sink.iteration(with);

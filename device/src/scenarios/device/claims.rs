@@ -319,6 +319,7 @@ pub(crate) mod tests {
                     checks: vec![],
                     metrics,
                     skipped_phases,
+                    disturbed: Default::default(),
                 }
             })
             .collect();
