@@ -25,7 +25,7 @@ mod trial;
 
 use measure::judge::ClaimSpec;
 use measure::record::TrialRequest;
-use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
+use measure::scenario::{ChartKind, ChartSpec, Dimension, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
 use measure::summary::{ContestantInfo, Summary};
 
 pub use contestants::{bare_pairs, contestants, find, HandoffContestant, PreparedHandoff};
@@ -131,6 +131,21 @@ impl Scenario for HandoffScenario {
 
     fn contestants(&self) -> Vec<ContestantInfo> {
         contestants().iter().map(|c| c.info()).collect()
+    }
+
+    fn dimensions(&self) -> Vec<Dimension> {
+        let contestants = self.contestants();
+        let packing = Dimension::from_fn("packing", &contestants, |c| {
+            let packing = if c.name.ends_with("-batched") {
+                "batched"
+            } else if c.name.ends_with("-one-message") {
+                "one message"
+            } else {
+                "per item"
+            };
+            Some(packing.to_string())
+        });
+        vec![Dimension::family(&contestants), packing]
     }
 
     fn headline_metric(&self) -> &'static str {

@@ -66,6 +66,9 @@ pub struct Figure {
     /// What stands for it in this lab's run.
     #[serde(default)]
     pub here: Here,
+    /// Why that contestant (or family, or figure) stands for the study's subject.
+    #[serde(default)]
+    pub why: String,
 }
 
 /// The references file's shape.

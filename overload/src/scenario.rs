@@ -3,7 +3,7 @@
 
 use measure::judge::ClaimSpec;
 use measure::record::{RunParams, TrialRequest};
-use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
+use measure::scenario::{ChartKind, ChartSpec, Dimension, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
 use measure::summary::{ContestantInfo, Summary};
 
 use crate::contestants::Contestant;
@@ -180,6 +180,22 @@ impl Scenario for OverloadScenario {
 
     fn headline_metric(&self) -> &'static str {
         HEADLINE
+    }
+
+    fn dimensions(&self) -> Vec<Dimension> {
+        let contestants = self.contestants();
+        let limiter = Dimension::from_fn("limiter", &contestants, |c| {
+            c.name.split_once('-').map(|(_, limiter)| limiter.to_string())
+        });
+        vec![limiter, Dimension::family(&contestants)]
+    }
+
+    fn trade_off_metrics(&self) -> Vec<(&'static str, bool)> {
+        vec![
+            ("after_drop.ops_per_sec", true),
+            ("after_drop.errors", false),
+            ("after_drop.caller_latency_p99_us", false),
+        ]
     }
 
     fn repetitions(&self, quick: bool) -> Repetitions {

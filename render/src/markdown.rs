@@ -789,11 +789,17 @@ fn published_reference(summary: &Summary) -> String {
         .collect::<std::collections::BTreeSet<_>>()
         .into_iter()
         .collect();
+    let why: Vec<String> = rows
+        .iter()
+        .filter(|r| !r.figure.why.is_empty())
+        .map(|r| format!("- {}: {}.", r.figure.subject, r.figure.why))
+        .collect();
     format!(
         "Figures from published studies (all in `measure/references.json`) are compared only as ratios to each \
          study's own baseline, beside the same ratio in this run; absolute figures from another machine and runtime \
-         are not compared.\n\n{}\nSources: {}.\n",
+         are not compared.\n\n{}\nWhat stands for each subject here, and why:\n\n{}\n\nSources: {}.\n",
         table.render(),
+        why.join("\n"),
         sources.join("; ")
     )
 }

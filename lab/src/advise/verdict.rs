@@ -115,7 +115,7 @@ fn better(
         metric,
         definition,
         (relation, 1.0),
-        Basis::Intervals,
+        Basis::ProcessMedians,
         vec![Comparison::contestants(pick, other, phase.map_or(Phase::Unphased, |p| Phase::Named(p.to_string())))],
     );
     let claim = judge(summary, &spec);
@@ -290,7 +290,7 @@ pub(crate) fn advise(run: &AdvisedRun, summary: &Summary, report: &str) -> RunAd
                 metric,
                 definition,
                 (relation, 1.0),
-                Basis::Intervals,
+                Basis::ProcessMedians,
                 vec![Comparison {
                     a: measure::judge::Side::contestant(pick.clone(), phase_of),
                     b: measure::judge::Side::value(*value, "the rate asked"),

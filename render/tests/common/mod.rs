@@ -7,8 +7,7 @@ use std::collections::BTreeMap;
 use measure::record::{Series, Status};
 use measure::scenario::{ChartKind, ChartSpec, Dimension};
 use measure::summary::{
-    Check, ClaimResult, ContestantSummary, Disturbed, Environment, Family, Method, MetricStats, Role, Summary,
-    Verdict,
+    Check, ClaimResult, ContestantSummary, Disturbed, Environment, Family, Method, MetricStats, Role, Summary, Verdict,
 };
 use reports::ReportInput;
 
