@@ -36,7 +36,7 @@ pub(crate) struct Judged {
     pub claim: ClaimResult,
     /// The ratio of medians, other over pick, oriented so that above 1 means the pick is better.
     pub ratio: Option<f64>,
-    /// Exact one-sided p of complete separation of k and m process medians: 1 / C(k + m, k).
+    /// The judge's exact one-sided p (Mann–Whitney at U = 0 over process medians), present only when decided.
     pub p: Option<f64>,
     /// The contestant the pick was compared with.
     pub other: String,
@@ -79,15 +79,6 @@ pub(crate) struct RunAdvice {
     pub report: String,
 }
 
-/// Exact one-sided Mann–Whitney p of complete separation of `k` and `m` process medians: 1 / C(k + m, k).
-pub(crate) fn separation_p(k: usize, m: usize) -> f64 {
-    let mut c = 1.0;
-    for i in 0..k.min(m) {
-        c = c * (k + m - i) as f64 / (i + 1) as f64;
-    }
-    1.0 / c
-}
-
 /// A metric's key at a phase.
 fn key(phase: Option<&str>, metric: &str) -> String {
     match phase {
@@ -122,7 +113,8 @@ fn better(
     let k = key(phase, metric);
     let (a, b) = (summary.metric(pick, &k), summary.metric(other, &k));
     let ratio = a.zip(b).map(|(a, b)| if higher_is_better { a.median / b.median } else { b.median / a.median });
-    let p = a.zip(b).map(|(a, b)| separation_p(a.fork_medians.len(), b.fork_medians.len()));
+    // The judge's p: present only when the verdict is decided.
+    let p = claim.p;
     Judged { claim, ratio, p, other: other.to_string() }
 }
 
@@ -399,17 +391,5 @@ pub(crate) fn advise(run: &AdvisedRun, summary: &Summary, report: &str) -> RunAd
         change,
         command: summary.command.clone(),
         report: report.to_string(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn separation_p_is_one_over_the_binomial() {
-        assert!((separation_p(5, 5) - 1.0 / 252.0).abs() < 1e-12);
-        assert!((separation_p(3, 3) - 0.05).abs() < 1e-12);
-        assert!((separation_p(1, 1) - 0.5).abs() < 1e-12);
     }
 }
