@@ -30,6 +30,9 @@ use crate::job::{
 
 /// How long a check may take before it counts as hung.
 pub const WATCHDOG: Duration = Duration::from_secs(20);
+/// How long [`faults`] may take before its checks count as hung: it runs three checks' worth of runs (every
+/// fault of both kinds, then the clean run) on one prepared contestant, so it gets three checks' time.
+pub const FAULTS_WATCHDOG: Duration = Duration::from_secs(60);
 /// Items of the checks: enough for many refills of every channel, and not a multiple of the default batch.
 pub const ITEMS: u64 = 10_000;
 /// Items the early-stop producer would emit if nothing stopped it.
@@ -178,7 +181,8 @@ pub fn early_stop(contestant: &Arc<dyn HandoffContestant>, config: &HandoffConfi
 pub const FAULT_POINTS: [u64; 3] = [0, FAULT_AT, ITEMS - 1];
 
 /// A producer whose item source returns an error at its first, [`FAULT_AT`]-th or last item ends the run with
-/// that error (never a short sum), leaving nothing running.
+/// that error (never a short sum), within the contestant's bound while the error propagates, leaving nothing
+/// running.
 pub fn producer_error(contestant: &Arc<dyn HandoffContestant>, config: &HandoffConfig) -> Check {
     guarded("producer_error", contestant, config, |bench| fault_runs(&bench, FaultAction::Error))
 }
@@ -215,9 +219,11 @@ fn fault_runs(bench: &Bench, action: FaultAction) -> Check {
     for at in FAULT_POINTS {
         let fault = Fault { at, action };
         let behaviour = Behaviour::Instrumented(Arc::new(Instruments::new(Some(fault))));
-        let (out, _) = bench.run(ITEMS, &behaviour, Consumer::Sum);
+        let (out, gauge) = bench.run(ITEMS, &behaviour, Consumer::Sum);
         let live = bench.live.current();
         let tasks = bench.tasks_settle();
+        let high = gauge.high_water();
+        let within = bench.bound.is_none_or(|bound| high <= bound as i64);
         let right_error = match (&out, action) {
             (Err(HandoffError::Producer(e)), FaultAction::Error) => e.at == at,
             (Err(HandoffError::Panicked { side: Side::Producer, message }), FaultAction::Panic) => {
@@ -225,10 +231,12 @@ fn fault_runs(bench: &Bench, action: FaultAction) -> Check {
             }
             _ => false,
         };
-        if !(right_error && live == 0 && tasks.is_none_or(|t| t == 0)) {
+        if !(right_error && within && live == 0 && tasks.is_none_or(|t| t == 0)) {
             failures.push(format!(
-                "at item {at}: {}; {live} producer/consumer threads or tasks alive{}",
+                "at item {at}: {}; {high} outstanding at most (bound {:?}); {live} producer/consumer threads or \
+                 tasks alive{}",
                 describe(&out),
+                bench.bound,
                 tasks.map_or(String::new(), |t| format!(", {t} runtime tasks alive"))
             ));
         }
@@ -378,6 +386,8 @@ pub fn caller_cancel(contestant: &Arc<dyn HandoffContestant>, config: &HandoffCo
 /// What a check runs against: a freshly prepared contestant and the live counter of its runs.
 struct Bench {
     prepared: Box<dyn PreparedHandoff>,
+    /// The contestant's outstanding-work bound, held in every run, faulted or not.
+    bound: Option<u64>,
     config: HandoffConfig,
     live: Arc<LiveStages>,
 }
@@ -421,8 +431,8 @@ fn guarded(
     checks.pop().unwrap_or_else(|| Check::new(name, false, "the check returned nothing"))
 }
 
-/// [`guarded`] for checks that share one prepared contestant and report several results, named `names`: if
-/// preparing fails or the watchdog fires, every one of them fails with the reason.
+/// [`guarded`] for checks that share one prepared contestant and report several results, named `names` (under
+/// [`FAULTS_WATCHDOG`]): if preparing fails or the watchdog fires, every one of them fails with the reason.
 fn guarded_all(
     names: &[&'static str],
     contestant: &Arc<dyn HandoffContestant>,
@@ -433,9 +443,11 @@ fn guarded_all(
     let config = *config;
     let prepared_check = move || {
         let prepared = contestant.prepare(&config).map_err(|err| format!("could not prepare: {err}"))?;
-        Ok(check(Bench { prepared, config, live: Arc::new(LiveStages::new()) }))
+        let bound = contestant.bound(&config);
+        Ok(check(Bench { prepared, bound, config, live: Arc::new(LiveStages::new()) }))
     };
-    run_guarded(names[0], WATCHDOG, prepared_check)
+    let watchdog = if names.len() > 1 { FAULTS_WATCHDOG } else { WATCHDOG };
+    run_guarded(names[0], watchdog, prepared_check)
         .map_err(|err| err.to_string())
         .and_then(|checks| checks)
         .unwrap_or_else(|reason: String| names.iter().map(|name| Check::new(*name, false, reason.clone())).collect())

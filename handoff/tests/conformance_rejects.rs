@@ -7,7 +7,7 @@ use std::sync::Arc;
 use handoff::{
     conformance, find, Consumer, HandoffConfig, HandoffContestant, HandoffError, Job, Outcome, PreparedHandoff,
 };
-use measure::meter::{GaugeMeter, NoMeter};
+use measure::meter::{GaugeMeter, Meter, NoMeter};
 use measure::summary::ContestantInfo;
 
 /// How a broken contestant misbehaves.
@@ -18,6 +18,8 @@ enum Breakage {
     SwallowsFirstItemError,
     /// Once a run's producer panicked, a worker is gone: later runs lose their second half.
     LeavesWorkerDead,
+    /// While a failure propagates, it lets in more than its bound (a slot freed twice, say).
+    OverAdmitsOnFailure,
     /// The caller's cancellation is ignored: the consumer drains every item.
     IgnoresCancel,
 }
@@ -33,6 +35,7 @@ struct Broken {
 struct BrokenPrepared {
     inner: Box<dyn PreparedHandoff>,
     breakage: Breakage,
+    bound: Option<u64>,
     dead_worker: AtomicBool,
 }
 
@@ -53,6 +56,7 @@ impl HandoffContestant for Broken {
         Ok(Box::new(BrokenPrepared {
             inner: self.inner.prepare(config)?,
             breakage: self.breakage,
+            bound: self.inner.bound(config),
             dead_worker: AtomicBool::new(false),
         }))
     }
@@ -70,6 +74,10 @@ impl PreparedHandoff for BrokenPrepared {
         };
         let job = Job { consumer, meter: job.meter.clone(), ..*job };
         let out = self.inner.run_metered(&job, go);
+        if let (Breakage::OverAdmitsOnFailure, Err(_), Some(bound)) = (self.breakage, &out, self.bound) {
+            job.meter.admit(bound + 1);
+            job.meter.leave(bound + 1);
+        }
         match (self.breakage, out) {
             (Breakage::SwallowsFirstItemError, Err(HandoffError::Producer(e))) if e.at == 0 => {
                 Ok(Outcome::Sum { sum: 0, count: 0, first_disorder: None })
@@ -102,7 +110,12 @@ fn broken(name: &str, breakage: Breakage) -> Arc<dyn HandoffContestant> {
 
 #[test]
 fn the_wrappers_pass_through_when_nothing_triggers_them() {
-    for breakage in [Breakage::SwallowsFirstItemError, Breakage::LeavesWorkerDead, Breakage::IgnoresCancel] {
+    for breakage in [
+        Breakage::SwallowsFirstItemError,
+        Breakage::LeavesWorkerDead,
+        Breakage::OverAdmitsOnFailure,
+        Breakage::IgnoresCancel,
+    ] {
         let check = conformance::checksum(&broken("blocking-crossbeam", breakage), &HandoffConfig::default());
         assert!(check.passed, "{breakage:?}: {}", check.detail);
     }
@@ -130,4 +143,12 @@ fn caller_cancel_rejects_a_contestant_that_ignores_the_cancellation() {
     let check = conformance::caller_cancel(&contestant, &HandoffConfig::default());
     assert!(check.failed(), "{}", check.detail);
     assert!(check.detail.contains("the cancel did not stop it"), "{}", check.detail);
+}
+
+#[test]
+fn producer_error_rejects_a_contestant_that_over_admits_while_a_failure_propagates() {
+    let contestant = broken("blocking-crossbeam", Breakage::OverAdmitsOnFailure);
+    let check = conformance::producer_error(&contestant, &HandoffConfig::default());
+    assert!(check.failed(), "{}", check.detail);
+    assert!(check.detail.contains("outstanding"), "{}", check.detail);
 }

@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use measure::meter::{GaugeMeter, NoMeter};
+use measure::meter::{GaugeMeter, Meter, NoMeter};
 use measure::summary::ContestantInfo;
 use pipelines::chain::{conformance, ChainConfig, ChainContestant, ChainError, Consumer, Job, Outcome, PreparedChain};
 
@@ -16,6 +16,8 @@ enum Breakage {
     SwallowsFirstItemError,
     /// Once a run panicked, a worker is gone: later runs lose half their items.
     LeavesWorkerDead,
+    /// While a failure propagates, it lets in more than its bound (a slot freed twice, say).
+    OverAdmitsOnFailure,
     /// The caller's cancellation is ignored: the consumer drains the whole input.
     IgnoresCancel,
 }
@@ -31,6 +33,7 @@ struct Broken {
 struct BrokenPrepared {
     inner: Box<dyn PreparedChain>,
     breakage: Breakage,
+    bound: Option<u64>,
     dead_worker: AtomicBool,
 }
 
@@ -51,6 +54,7 @@ impl ChainContestant for Broken {
         Ok(Box::new(BrokenPrepared {
             inner: self.inner.prepare(config)?,
             breakage: self.breakage,
+            bound: self.inner.bound(config),
             dead_worker: AtomicBool::new(false),
         }))
     }
@@ -68,6 +72,10 @@ impl PreparedChain for BrokenPrepared {
         };
         let job = Job { consumer, meter: job.meter.clone(), ..*job };
         let out = self.inner.run_metered(&job, go);
+        if let (Breakage::OverAdmitsOnFailure, Err(_), Some(bound)) = (self.breakage, &out, self.bound) {
+            job.meter.admit(bound + 1);
+            job.meter.leave(bound + 1);
+        }
         match (self.breakage, out) {
             (Breakage::SwallowsFirstItemError, Err(ChainError::Stage(e))) if e.at == 0 => Ok(Outcome::Sum(0)),
             (Breakage::LeavesWorkerDead, out) => {
@@ -98,7 +106,12 @@ fn broken(name: &str, breakage: Breakage) -> Arc<dyn ChainContestant> {
 
 #[test]
 fn the_wrappers_pass_through_when_nothing_triggers_them() {
-    for breakage in [Breakage::SwallowsFirstItemError, Breakage::LeavesWorkerDead, Breakage::IgnoresCancel] {
+    for breakage in [
+        Breakage::SwallowsFirstItemError,
+        Breakage::LeavesWorkerDead,
+        Breakage::OverAdmitsOnFailure,
+        Breakage::IgnoresCancel,
+    ] {
         let check = conformance::checksum(&broken("blocking-crossbeam", breakage), &ChainConfig::default());
         assert!(check.passed, "{breakage:?}: {}", check.detail);
     }
@@ -130,4 +143,12 @@ fn caller_cancel_rejects_a_contestant_that_ignores_the_cancellation() {
         conformance::caller_cancel(&broken("blocking-crossbeam", Breakage::IgnoresCancel), &ChainConfig::default());
     assert!(check.failed(), "{}", check.detail);
     assert!(check.detail.contains("did not stop the source"), "{}", check.detail);
+}
+
+#[test]
+fn stage_error_rejects_a_contestant_that_over_admits_while_a_failure_propagates() {
+    let contestant = broken("blocking-crossbeam", Breakage::OverAdmitsOnFailure);
+    let check = conformance::stage_error(&contestant, &ChainConfig::default());
+    assert!(check.failed(), "{}", check.detail);
+    assert!(check.detail.contains("outstanding"), "{}", check.detail);
 }

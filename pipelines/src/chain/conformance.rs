@@ -31,6 +31,9 @@ use crate::{panic_message, LiveStages, QuietInjectedPanics};
 
 /// How long a check may take before it counts as hung.
 pub const WATCHDOG: Duration = Duration::from_secs(20);
+/// How long [`faults`] may take before its checks count as hung: it runs three checks' worth of runs (every
+/// fault of both kinds, then the clean run) on one prepared contestant, so it gets three checks' time.
+pub const FAULTS_WATCHDOG: Duration = Duration::from_secs(60);
 /// Input size of the checks.
 pub const ITEMS: u64 = 20_000;
 /// Input size of the early-stop check: large enough that a pipeline that failed to stop would visibly have
@@ -195,7 +198,8 @@ pub fn fault_points(stage: StageName, input: &[u64]) -> [u64; 3] {
 }
 
 /// A stage that returns an error at its first, its [`FAULT_AT`]-th or its last element ([`fault_points`]) ends
-/// the run with that error (never a short sum passed off as success), for each stage, leaving no stage alive.
+/// the run with that error (never a short sum passed off as success), for each stage, within the contestant's
+/// bound while the error propagates, leaving no stage alive.
 pub fn stage_error(contestant: &Arc<dyn ChainContestant>, config: &ChainConfig) -> Check {
     guarded("stage_error", contestant, config, |bench| fault_runs(&bench, FaultAction::Error))
 }
@@ -237,9 +241,11 @@ fn fault_runs(bench: &Bench, action: FaultAction) -> Check {
             runs += 1;
             let fault = Fault { stage, at, action };
             let behaviour = Behaviour::Instrumented(Arc::new(Instruments::new(Some(fault))));
-            let (out, _) = bench.run(0, &behaviour, Consumer::Sum);
+            let (out, gauge) = bench.run(0, &behaviour, Consumer::Sum);
             let live = bench.live.current();
             let tasks = bench.tasks_settle();
+            let high = gauge.high_water();
+            let within = bench.bound.is_none_or(|bound| high <= bound as i64);
             let right_error = match (&out, action) {
                 (Err(ChainError::Stage(e)), FaultAction::Error) => e.stage == stage && e.at == at,
                 // Named after the thread or task that ran the stage: itself, or a fused `source+map1+filter`.
@@ -248,10 +254,11 @@ fn fault_runs(bench: &Bench, action: FaultAction) -> Check {
                 }
                 _ => false,
             };
-            if !(right_error && live == 0 && tasks.is_none_or(|t| t == 0)) {
+            if !(right_error && within && live == 0 && tasks.is_none_or(|t| t == 0)) {
                 failures.push(format!(
-                    "{stage} at {at}: {}{}{}",
+                    "{stage} at {at}: {}{}{}{}",
                     describe(&out),
+                    if within { String::new() } else { format!(", {high} outstanding (bound {:?})", bench.bound) },
                     if live == 0 { String::new() } else { format!(", {live} stages still alive") },
                     match tasks {
                         Some(t) if t > 0 => format!(", {t} runtime tasks alive"),
@@ -270,7 +277,10 @@ fn fault_runs(bench: &Bench, action: FaultAction) -> Check {
         Check::new(
             name,
             true,
-            format!("{runs} runs ({places}): each ended with the injected {action:?} and left nothing running"),
+            format!(
+                "{runs} runs ({places}): each ended with the injected {action:?}, {}and left nothing running",
+                if bench.bound.is_some() { "stayed within the bound while it propagated, " } else { "" }
+            ),
         )
     } else {
         Check::new(
@@ -419,6 +429,8 @@ pub fn caller_cancel(contestant: &Arc<dyn ChainContestant>, config: &ChainConfig
 /// of its runs.
 struct Bench {
     prepared: Box<dyn PreparedChain>,
+    /// The contestant's outstanding-work bound, held in every run, faulted or not.
+    bound: Option<u64>,
     input: Arc<[u64]>,
     live: Arc<LiveStages>,
 }
@@ -462,8 +474,8 @@ fn guarded(
     checks.pop().unwrap_or_else(|| Check::new(name, false, "the check returned nothing"))
 }
 
-/// [`guarded`] for checks that share one prepared contestant and report several results, named `names`: if
-/// preparing fails or the watchdog fires, every one of them fails with the reason.
+/// [`guarded`] for checks that share one prepared contestant and report several results, named `names` (under
+/// [`FAULTS_WATCHDOG`]): if preparing fails or the watchdog fires, every one of them fails with the reason.
 fn guarded_all(
     names: &[&'static str],
     contestant: &Arc<dyn ChainContestant>,
@@ -475,9 +487,11 @@ fn guarded_all(
     let prepared_check = move || {
         let prepared = contestant.prepare(&config).map_err(|err| format!("could not prepare: {err}"))?;
         let input: Arc<[u64]> = (0..ITEMS).collect::<Vec<u64>>().into();
-        Ok(check(Bench { prepared, input, live: Arc::new(LiveStages::new()) }))
+        let bound = contestant.bound(&config);
+        Ok(check(Bench { prepared, bound, input, live: Arc::new(LiveStages::new()) }))
     };
-    run_guarded(names[0], WATCHDOG, prepared_check)
+    let watchdog = if names.len() > 1 { FAULTS_WATCHDOG } else { WATCHDOG };
+    run_guarded(names[0], watchdog, prepared_check)
         .map_err(|err| err.to_string())
         .and_then(|checks| checks)
         .unwrap_or_else(|reason: String| names.iter().map(|name| Check::new(*name, false, reason.clone())).collect())
