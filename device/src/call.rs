@@ -16,6 +16,39 @@ pub enum Call {
     /// `std::thread::sleep` on a thread, `may::coroutine::sleep` in a coroutine), then computes the answer
     /// itself.
     OwnTimer(Duration),
+    /// Conformance checks only (no timed run builds one): the inner call, except that the calls of the inputs
+    /// [`FaultyCall`] names fail at once with a [`CallFailed`], without reaching the device or the timer.
+    Faulty(Arc<FaultyCall>),
+}
+
+/// A call whose chosen inputs fail at once: the conformance checks' failing call.
+#[derive(Debug)]
+pub struct FaultyCall {
+    /// How every other input is called (not itself faulty).
+    pub inner: Call,
+    /// The inputs whose calls fail, as ranges.
+    pub fail: Vec<std::ops::Range<u64>>,
+}
+
+impl FaultyCall {
+    /// Whether the call of `input` fails.
+    pub fn fails(&self, input: u64) -> bool {
+        self.fail.iter().any(|range| range.contains(&input))
+    }
+
+    /// How many of `0..items` fail.
+    pub fn failing(&self, items: u64) -> u64 {
+        (0..items).filter(|&i| self.fails(i)).count() as u64
+    }
+
+    /// The call that runs `input`: the inner one, or the failure.
+    fn route(&self, input: u64) -> Result<&Call, CallFailed> {
+        match &self.inner {
+            _ if self.fails(input) => Err(CallFailed { input, reason: "injected failure".to_string() }),
+            Call::Faulty(_) => Err(CallFailed { input, reason: "a faulty call around a faulty call".to_string() }),
+            inner => Ok(inner),
+        }
+    }
 }
 
 /// Whose timer a call waits on.
@@ -56,7 +89,11 @@ impl Call {
     /// (without it, the simulated client would be the one I/O future in the tokio world that never yields, and
     /// the budget trap this scenario exposes could not show up). `tokio::time::sleep` spends budget by itself.
     pub async fn call_async(&self, input: u64) -> Result<u64, CallFailed> {
-        match self {
+        let call = match self {
+            Call::Faulty(faulty) => faulty.route(input)?,
+            call => call,
+        };
+        match call {
             Call::Shared(device) => match tokio::task::coop::cooperative(device.call(input)).await {
                 Ok(reply) => Ok(reply.value),
                 Err(e) => Err(CallFailed { input, reason: e.to_string() }),
@@ -65,12 +102,17 @@ impl Call {
                 tokio::time::sleep(*service).await;
                 Ok(Dependency::answer(input))
             }
+            Call::Faulty(_) => Err(CallFailed { input, reason: "a faulty call around a faulty call".to_string() }),
         }
     }
 
     /// Makes the call on this thread, blocking it until the answer arrives.
     pub fn call_blocking(&self, input: u64) -> Result<u64, CallFailed> {
-        match self {
+        let call = match self {
+            Call::Faulty(faulty) => faulty.route(input)?,
+            call => call,
+        };
+        match call {
             Call::Shared(device) => match device.call(input).wait() {
                 Ok(reply) => Ok(reply.value),
                 Err(e) => Err(CallFailed { input, reason: e.to_string() }),
@@ -79,6 +121,7 @@ impl Call {
                 std::thread::sleep(*service);
                 Ok(Dependency::answer(input))
             }
+            Call::Faulty(_) => Err(CallFailed { input, reason: "a faulty call around a faulty call".to_string() }),
         }
     }
 
@@ -87,12 +130,17 @@ impl Call {
     /// the coroutine sleeps with `may::coroutine::sleep` (on `may`'s timer). Outside a coroutine it behaves as
     /// [`Call::call_blocking`].
     pub fn call_coroutine(&self, input: u64) -> Result<u64, CallFailed> {
-        match self {
-            Call::Shared(_) => self.call_blocking(input),
+        let call = match self {
+            Call::Faulty(faulty) => faulty.route(input)?,
+            call => call,
+        };
+        match call {
+            Call::Shared(_) => call.call_blocking(input),
             Call::OwnTimer(service) => {
                 may::coroutine::sleep(*service);
                 Ok(Dependency::answer(input))
             }
+            Call::Faulty(_) => Err(CallFailed { input, reason: "a faulty call around a faulty call".to_string() }),
         }
     }
 
@@ -101,6 +149,7 @@ impl Call {
         match self {
             Call::Shared(device) => Some(device),
             Call::OwnTimer(_) => None,
+            Call::Faulty(faulty) => faulty.inner.device(),
         }
     }
 }

@@ -7,8 +7,15 @@
 //! - `small_run_bound`: in that run, the exact high-water mark of outstanding calls stayed within the bound
 //!   plus one (bounded contestants; unbounded ones report how far they went). The measured iterations are held
 //!   to their own bound by the trial's `bounded_outstanding` check.
-//! - `cut_short_releases`: with a time budget far too short for its items, the run stops taking items at the
-//!   deadline, lets go of every outstanding call, and leaves no thread behind.
+//! - `failed_calls`: calls that fail at the first item, in a burst of two full windows in the middle and at the
+//!   last item ([`failure_plan`]) are each counted once, every other call is answered once with the right sum,
+//!   the bound holds while the failures go through (each failure frees its slot at once: a contestant that
+//!   over-admits on failure shows it here), and nothing is left outstanding or running.
+//! - `clean_after_failures`: then a clean run on the same prepared contestant (its runtime) is exact and
+//!   bounded.
+//! - `cut_short_releases`: with a time budget far too short for its items (the caller's cancellation: the
+//!   deadline is raised from outside the contestant's work), the run stops taking items at the deadline,
+//!   returns within [`STOP_WITHIN`] of it, lets go of every outstanding call, and leaves no thread behind.
 //! - `skips_with_reason` (contestants that start threads up front): asked for more threads than the OS allows,
 //!   it is skipped with the OS's limits as the reason, before starting any: the threads counted are the ones
 //!   the contestant itself started ([`crate::job::Shared::threads_started`]), not the process's, which other
@@ -26,8 +33,8 @@ use measure::meter::GaugeMeter;
 use measure::summary::Check;
 use measure::watchdog;
 
-use crate::call::{expected_sum, Call};
-use crate::contestants::{BlockingShape, Contestant};
+use crate::call::{expected_sum, Call, FaultyCall};
+use crate::contestants::{BlockingShape, Contestant, Prepared};
 use crate::job::{Deadline, Job, RunError, Shared, Totals};
 
 /// How long a check may take before it counts as hung.
@@ -38,18 +45,22 @@ pub const ITEMS: u64 = 3_000;
 pub const LIMIT: usize = 40;
 /// Service time of the checks' calls.
 pub const SERVICE: Duration = Duration::from_millis(1);
+/// The time budget of the small runs: far more than they need.
+pub const SMALL_BUDGET: Duration = Duration::from_secs(20);
+/// The most a cut-short run may take to return after its deadline.
+pub const STOP_WITHIN: Duration = Duration::from_secs(2);
 
 /// Every check for `contestant`, in order.
 pub fn all(contestant: Contestant) -> Vec<Check> {
     let mut checks = Vec::new();
-    match watchdog::guarded("sum_exact", WATCHDOG, move || small_run(contestant, ITEMS, LIMIT, Duration::from_secs(20)))
-    {
+    match watchdog::guarded("sum_exact", WATCHDOG, move || small_run(contestant, ITEMS, LIMIT, SMALL_BUDGET)) {
         Ok(run) => {
             checks.push(sum_exact(&run));
             checks.push(bounded(contestant, &run));
         }
         Err(e) => checks.push(Check::new("sum_exact", false, e)),
     }
+    checks.extend(failures(contestant));
     checks.push(check("cut_short_releases", move || cut_short_releases(contestant)));
     if matches!(contestant, Contestant::Blocking { shape: BlockingShape::Pool | BlockingShape::ChannelWorkers(_), .. })
     {
@@ -83,6 +94,18 @@ pub struct SmallRun {
 pub fn small_run(contestant: Contestant, items: u64, limit: usize, budget: Duration) -> Result<SmallRun, String> {
     let prepared = contestant.prepare().map_err(|e| e.to_string())?;
     let call = Call::start(contestant.timer(), SERVICE)?;
+    small_run_on(&prepared, call, items, limit, budget)
+}
+
+/// Run the prepared contestant once over `items` with bound `limit` and time budget `budget`, making each call
+/// with `call`.
+pub fn small_run_on(
+    prepared: &Prepared,
+    call: Call,
+    items: u64,
+    limit: usize,
+    budget: Duration,
+) -> Result<SmallRun, String> {
     let gauge = Arc::new(Outstanding::new());
     let shared = Arc::new(Shared::new(GaugeMeter::new(Arc::clone(&gauge))));
     let threads_before = measure::memory::thread_count();
@@ -104,6 +127,118 @@ pub fn small_run(contestant: Contestant, items: u64, limit: usize, budget: Durat
         threads: (threads_before, threads_after),
         overran,
     })
+}
+
+/// The item of the middle failure burst: calls of `FAULT_AT..FAULT_AT + 2 × LIMIT` fail, two full windows of
+/// failures one after another.
+pub const FAULT_AT: u64 = 1_000;
+
+/// The failing calls of the failure run over `items` with bound `limit`: the first item (before any answer),
+/// a burst of two full windows from [`FAULT_AT`] (in the middle of a full window, each failure freeing its slot
+/// at once), and the last item (while the run drains).
+pub fn failure_plan(items: u64, limit: usize) -> Vec<std::ops::Range<u64>> {
+    let burst = FAULT_AT.min(items)..(FAULT_AT + 2 * limit as u64).min(items);
+    vec![0..1, burst, items.saturating_sub(1)..items]
+}
+
+/// `failed_calls` then `clean_after_failures`, on one prepared contestant: a run whose calls fail at the first
+/// item, in a burst of two full windows in the middle and at the last item ([`failure_plan`]) counts each
+/// failure once, answers every other call once with the right sum, keeps its bound while the failures go
+/// through (bounded contestants) and leaves nothing outstanding or running; then a clean run on the same
+/// prepared contestant (its runtime, if any) passes `sum_exact` and the bound.
+pub fn failures(contestant: Contestant) -> Vec<Check> {
+    let run = move || -> Result<(SmallRun, SmallRun, Arc<FaultyCall>), String> {
+        let prepared = contestant.prepare().map_err(|e| e.to_string())?;
+        let faulty =
+            Arc::new(FaultyCall { inner: Call::start(contestant.timer(), SERVICE)?, fail: failure_plan(ITEMS, LIMIT) });
+        let failed = small_run_on(&prepared, Call::Faulty(Arc::clone(&faulty)), ITEMS, LIMIT, SMALL_BUDGET)?;
+        let call = Call::start(contestant.timer(), SERVICE)?;
+        let clean = small_run_on(&prepared, call, ITEMS, LIMIT, SMALL_BUDGET)?;
+        Ok((failed, clean, faulty))
+    };
+    match watchdog::guarded("failed_calls", WATCHDOG, run) {
+        Ok((failed, clean, faulty)) => {
+            let failed_check = match failure_verdict(&failed, &faulty, contestant.bounded()) {
+                Ok(detail) => Check::new("failed_calls", true, detail),
+                Err(detail) => Check::new("failed_calls", false, detail),
+            };
+            let exact = sum_exact(&clean);
+            let bound = bounded(contestant, &clean);
+            let passed = exact.passed && !bound.failed();
+            let detail = format!(
+                "after a run with {} failed calls, a clean run on the same prepared contestant: {}; {}",
+                faulty.failing(ITEMS),
+                exact.detail,
+                bound.detail
+            );
+            vec![failed_check, Check::new("clean_after_failures", passed, detail)]
+        }
+        Err(e) => vec![Check::new("failed_calls", false, e.clone()), Check::new("clean_after_failures", false, e)],
+    }
+}
+
+/// The verdict of `failed_calls` on a run whose calls failed where `faulty` says; `bounded` holds it to its
+/// bound plus one while the failures go through.
+pub fn failure_verdict(run: &SmallRun, faulty: &FaultyCall, bounded: bool) -> Result<String, String> {
+    let failing = faulty.failing(run.items);
+    let answered = run.items - failing;
+    let expected = (0..run.items)
+        .filter(|&i| !faulty.fails(i))
+        .fold(0u64, |sum, i| sum.wrapping_add(dependency::Dependency::answer(i)));
+    let mut problems = Vec::new();
+    if run.totals.failed != failing {
+        problems.push(format!("{} calls counted failed instead of {failing}", run.totals.failed));
+    }
+    if run.totals.completed != answered {
+        problems.push(format!("{} calls answered instead of {answered}", run.totals.completed));
+    }
+    if run.totals.sum != expected {
+        problems
+            .push(format!("sum {} instead of {expected} (the answers of the calls that did not fail)", run.totals.sum));
+    }
+    match &run.totals.first_failure {
+        Some(first) if faulty.fails(first.input) => {}
+        Some(first) => problems.push(format!("a call that should not fail failed: {first}")),
+        None if failing > 0 => problems.push("no failure recorded".to_string()),
+        None => {}
+    }
+    if let Some((issued, completed)) = run.device_calls {
+        if issued != answered || completed != answered {
+            problems.push(format!("the device issued {issued} and completed {completed} calls for {answered}"));
+        }
+    }
+    if bounded && run.max_outstanding > run.limit as i64 + 1 {
+        problems.push(format!(
+            "{} calls outstanding at once while the failures went through, bound {} + 1",
+            run.max_outstanding, run.limit
+        ));
+    }
+    if run.left_outstanding != 0 {
+        problems.push(format!("{} calls still counted outstanding at the end", run.left_outstanding));
+    }
+    if let (Some(before), Some(after)) = run.threads {
+        if after > before {
+            problems.push(format!("{} threads left behind ({before} before, {after} after)", after - before));
+        }
+    }
+    if problems.is_empty() {
+        Ok(format!(
+            "{failing} of {} calls failed at once (item 0, a burst of two full windows from item {FAULT_AT}, the \
+             last item): each counted once, the other {answered} answered once, sum exact; {}; nothing outstanding \
+             or left running",
+            run.items,
+            if bounded {
+                format!(
+                    "at most {} outstanding while the failures went through, bound {} + 1",
+                    run.max_outstanding, run.limit
+                )
+            } else {
+                format!("unbounded by design, {} outstanding at most", run.max_outstanding)
+            }
+        ))
+    } else {
+        Err(problems.join("; "))
+    }
 }
 
 /// The thread count once threads that are exiting have gone (up to a second), or the last count read.
@@ -175,6 +310,13 @@ fn cut_short_releases(contestant: Contestant) -> Result<String, String> {
     if run.left_outstanding != 0 {
         problems.push(format!("{} calls still counted outstanding", run.left_outstanding));
     }
+    if run.overran > STOP_WITHIN {
+        problems.push(format!(
+            "returned {:.0} ms after the deadline (at most {} ms)",
+            run.overran.as_secs_f64() * 1e3,
+            STOP_WITHIN.as_millis()
+        ));
+    }
     if let (Some(before), Some(after)) = run.threads {
         if after > before {
             problems.push(format!("{} threads left behind ({before} before, {after} after)", after - before));
@@ -182,10 +324,11 @@ fn cut_short_releases(contestant: Contestant) -> Result<String, String> {
     }
     if problems.is_empty() {
         Ok(format!(
-            "a 30 ms budget for {} items: {} answered, stopped {:.1} ms after the deadline with nothing outstanding and no thread left",
+            "a 30 ms budget for {} items: {} answered, stopped {:.1} ms after the deadline (at most {} ms) with nothing outstanding and no thread left",
             run.items,
             run.totals.completed,
-            run.overran.as_secs_f64() * 1e3
+            run.overran.as_secs_f64() * 1e3,
+            STOP_WITHIN.as_millis()
         ))
     } else {
         Err(problems.join("; "))
@@ -240,6 +383,7 @@ fn check(name: &'static str, work: impl FnOnce() -> Result<String, String> + Sen
 mod tests {
     use super::*;
     use crate::contestants::{ChannelFlavor, StreamShape, Timer};
+    use crate::job::Totals;
 
     /// Every shape of both families, on both timers, free and budgeted.
     fn every_contestant() -> Vec<Contestant> {
@@ -313,6 +457,102 @@ mod tests {
             assert_eq!(shared.threads_started(), threads, "{}", contestant.name());
             assert_eq!(shared.outcome().completed, 100, "{}", contestant.name());
         }
+    }
+
+    /// A pool of `limit` threads that, when a call fails, starts a replacement worker before the failed one has
+    /// let go of its slot and keeps both: the over-admitting-on-failure bug `failed_calls` exists to catch.
+    fn over_admitting_run(job: &Job<GaugeMeter>) {
+        let next = std::sync::atomic::AtomicU64::new(0);
+        fn worker<'scope, 'env>(
+            job: &'env Job<GaugeMeter>,
+            next: &'env std::sync::atomic::AtomicU64,
+            scope: &'scope std::thread::Scope<'scope, 'env>,
+        ) {
+            loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if i >= job.items {
+                    return;
+                }
+                let in_flight = job.shared.in_flight();
+                let answer = job.call.call_blocking(i);
+                let failed = answer.is_err();
+                job.shared.record(answer);
+                if failed {
+                    // The bug: a replacement is started while this call still holds its slot, and both stay.
+                    scope.spawn(move || worker(job, next, scope));
+                    std::thread::sleep(SERVICE);
+                }
+                drop(in_flight);
+            }
+        }
+        std::thread::scope(|scope| {
+            for _ in 0..job.limit {
+                let next = &next;
+                scope.spawn(move || worker(job, next, scope));
+            }
+        });
+    }
+
+    #[test]
+    fn failed_calls_rejects_a_contestant_that_over_admits_on_failure() {
+        let faulty = Arc::new(FaultyCall { inner: Call::OwnTimer(SERVICE), fail: failure_plan(ITEMS, LIMIT) });
+        let gauge = Arc::new(Outstanding::new());
+        let shared = Arc::new(Shared::new(GaugeMeter::new(Arc::clone(&gauge))));
+        let job = Job {
+            items: ITEMS,
+            limit: LIMIT,
+            call: Call::Faulty(Arc::clone(&faulty)),
+            deadline: Deadline::new(SMALL_BUDGET),
+            shared: Arc::clone(&shared),
+        };
+        job.deadline.start();
+        over_admitting_run(&job);
+        let run = SmallRun {
+            items: ITEMS,
+            limit: LIMIT,
+            totals: shared.outcome(),
+            max_outstanding: gauge.high_water(),
+            left_outstanding: gauge.current(),
+            device_calls: None,
+            threads: (None, None),
+            overran: Duration::ZERO,
+        };
+        let verdict = failure_verdict(&run, &faulty, true).expect_err("it over-admitted");
+        assert!(verdict.contains("outstanding at once while the failures went through"), "{verdict}");
+        // Everything else about the run was right: only the bound broke.
+        assert_eq!(run.totals.failed, faulty.failing(ITEMS));
+    }
+
+    #[test]
+    fn failed_calls_rejects_a_run_that_loses_or_miscounts_failures() {
+        let faulty = FaultyCall { inner: Call::OwnTimer(SERVICE), fail: failure_plan(ITEMS, LIMIT) };
+        let failing = faulty.failing(ITEMS);
+        let right = Totals {
+            sum: (0..ITEMS)
+                .filter(|&i| !faulty.fails(i))
+                .fold(0, |s, i| s.wrapping_add(dependency::Dependency::answer(i))),
+            completed: ITEMS - failing,
+            failed: failing,
+            first_failure: Some(crate::call::CallFailed { input: 0, reason: "injected failure".into() }),
+            marks: [None, None],
+        };
+        let run = |totals: Totals| SmallRun {
+            items: ITEMS,
+            limit: LIMIT,
+            totals,
+            max_outstanding: LIMIT as i64,
+            left_outstanding: 0,
+            device_calls: None,
+            threads: (None, None),
+            overran: Duration::ZERO,
+        };
+        assert!(failure_verdict(&run(right.clone()), &faulty, true).is_ok());
+        // The first item's failure swallowed: neither counted nor answered.
+        let swallowed = Totals { failed: failing - 1, ..right.clone() };
+        assert!(failure_verdict(&run(swallowed), &faulty, true).is_err());
+        // A failed call retried into an answer counted twice.
+        let twice = Totals { completed: ITEMS - failing + 1, ..right };
+        assert!(failure_verdict(&run(twice), &faulty, true).is_err());
     }
 
     #[test]

@@ -5,9 +5,11 @@
 
 use std::ops::ControlFlow;
 use std::pin::pin;
+use std::sync::Arc;
 
 use futures::{Stream, StreamExt};
 use measure::meter::Meter;
+use pipelines::cancel::CancellableSink;
 use pipelines::sink::TakeSink;
 
 use crate::job::{Behaviour, Consumer, HandoffError, Job, Outcome};
@@ -131,6 +133,10 @@ fn with_sink<R: PairRun, M: Meter, P: Producer>(
         Consumer::Sum => contestant.run_with(job, go, producer, SumSink::default()),
         Consumer::Collect => contestant.run_with(job, go, producer, TakeSink::all()),
         Consumer::Take(k) => contestant.run_with(job, go, producer, TakeSink::first(k)),
+        Consumer::Cancellable => match job.behaviour.cancel() {
+            Some(cancel) => contestant.run_with(job, go, producer, CancellableSink::new(Arc::clone(cancel))),
+            None => contestant.run_with(job, go, producer, TakeSink::all()),
+        },
     }
 }
 

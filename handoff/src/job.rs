@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use measure::meter::NoMeter;
+use pipelines::cancel::CallerCancel;
 use pipelines::LiveStages;
 
 /// Parties that can hold a message outside the channel: the producer (the message it is blocked sending) and
@@ -88,6 +89,9 @@ pub enum Consumer {
     Collect,
     /// Take the first `k` items, then drop the receiving end (early-stop checks).
     Take(usize),
+    /// Collect every item until the caller cancels the run from another thread (the instrumented behaviour's
+    /// [`CallerCancel`]), then drop the receiving end (cancellation checks); without one, [`Consumer::Collect`].
+    Cancellable,
 }
 
 /// What an injected producer fault does.
@@ -126,12 +130,23 @@ pub fn injected_panic_message(at: u64) -> String {
 pub struct Instruments {
     emitted: AtomicU64,
     fault: Option<Fault>,
+    cancel: Option<Arc<CallerCancel>>,
 }
 
 impl Instruments {
     /// Count generated items, and inject `fault` if given.
     pub fn new(fault: Option<Fault>) -> Self {
-        Instruments { emitted: AtomicU64::new(0), fault }
+        Instruments { emitted: AtomicU64::new(0), fault, cancel: None }
+    }
+
+    /// Count generated items; the caller cancels the run with `cancel` when the producer reaches its point.
+    pub fn cancelled_by(cancel: Arc<CallerCancel>) -> Self {
+        Instruments { emitted: AtomicU64::new(0), fault: None, cancel: Some(cancel) }
+    }
+
+    /// The caller's cancellation, if the run has one.
+    pub fn cancel(&self) -> Option<&Arc<CallerCancel>> {
+        self.cancel.as_ref()
     }
 
     /// Items the producer has generated so far.
@@ -141,6 +156,9 @@ impl Instruments {
 
     /// Generate item `i`: count it, failing or panicking if the fault is there.
     pub(crate) fn emit(&self, i: u64) -> Result<u64, ProducerError> {
+        if let Some(cancel) = &self.cancel {
+            cancel.pass(i);
+        }
         match self.fault {
             Some(f) if f.at == i => match f.action {
                 FaultAction::Error => Err(ProducerError { at: i }),
@@ -163,6 +181,16 @@ pub enum Behaviour {
     Clean,
     /// Count generated items and maybe inject a fault (conformance checks only).
     Instrumented(Arc<Instruments>),
+}
+
+impl Behaviour {
+    /// The caller's cancellation of an instrumented run, if it has one.
+    pub fn cancel(&self) -> Option<&Arc<CallerCancel>> {
+        match self {
+            Behaviour::Clean => None,
+            Behaviour::Instrumented(instruments) => instruments.cancel(),
+        }
+    }
 }
 
 /// One run of a hand-off contestant, metering outstanding items with `M` ([`NoMeter`] when timed).
@@ -193,7 +221,7 @@ pub enum Outcome {
         /// The index of the first item that was not equal to its index (`None`: every item in order).
         first_disorder: Option<u64>,
     },
-    /// The items received, in arrival order ([`Consumer::Collect`] and [`Consumer::Take`]).
+    /// The items received, in arrival order ([`Consumer::Collect`], [`Consumer::Take`] and [`Consumer::Cancellable`]).
     Items(Vec<u64>),
 }
 

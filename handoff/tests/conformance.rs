@@ -63,3 +63,22 @@ fn a_producer_error_reaches_the_consumer_as_that_error() {
 fn a_producer_panic_ends_the_run_with_an_error_not_a_short_sum() {
     every_contestant_passes(conformance::producer_panic);
 }
+
+#[test]
+fn faults_at_the_first_middle_and_last_item_end_the_run_with_them_and_a_clean_run_follows() {
+    let mut failures = Vec::new();
+    for config in configs() {
+        for contestant in contestants() {
+            for result in conformance::faults(&contestant, &config).into_iter().filter(Check::failed) {
+                let name = contestant.info().name;
+                failures.push(format!("{name} at {config:?}: {} — {}", result.name, result.detail));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} failure(s):\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn every_contestant_stops_promptly_when_the_caller_cancels() {
+    every_contestant_passes(conformance::caller_cancel);
+}

@@ -1,7 +1,8 @@
 //! The checks every contestant of both scenarios passes, in `cargo test -p network` and in every trial process
 //! before it is timed: every request answered exactly once with the right payload (and, for TCP, in order per
 //! connection), a server killed mid-run ending the run with its errors counted and no hang, a refused
-//! connection reported once with its address, and no thread or socket left behind after the early stop.
+//! connection reported once with its address, no thread or socket left behind after the early stop, and a
+//! clean run answered exactly once again after those failures.
 //!
 //! Each check runs under a watchdog ([`measure::watchdog`]), so a contestant that hangs fails its check instead
 //! of the trial.
@@ -61,7 +62,22 @@ pub fn all(
     let mut checks = answered(runner, addr, ordered);
     checks.extend(server_killed(runner, launcher, config, port));
     checks.push(refused(runner));
+    checks.push(clean_after_failures(runner, addr, ordered));
     checks
+}
+
+/// `clean_after_failures`: after the killed server and the refused connection, the same runner (whatever
+/// runtime or pool it keeps between runs) answers a small run again, every request once with its own payload
+/// (and in order per connection when `ordered`).
+pub fn clean_after_failures(runner: &Runner, addr: SocketAddr, ordered: bool) -> Check {
+    let checks = answered(runner, addr, ordered);
+    let passed = !checks.is_empty() && checks.iter().all(|c| c.passed);
+    let details: Vec<String> = checks.iter().map(|c| format!("{}: {}", c.name, c.detail)).collect();
+    Check::new(
+        "clean_after_failures",
+        passed,
+        format!("after the killed server and the refused connection, a small run again: {}", details.join("; ")),
+    )
 }
 
 /// `answered_once` (and `order_per_connection` when `ordered`): a small run, every request answered once with
@@ -199,5 +215,20 @@ pub fn refused(runner: &Runner) -> Check {
             detail.contains(&addr.to_string()) && detail.contains("refused"),
             format!("the run failed: {detail}"),
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clean_after_failures_rejects_a_runner_left_broken_by_the_failures() {
+        let addr: SocketAddr = ([127, 0, 0, 1], 9).into();
+        // A runner whose connections were all lost to the earlier failures and never re-established.
+        let broken: Runner = Arc::new(|addr, _| Err(NetworkError::Closed { addr }));
+        let check = clean_after_failures(&broken, addr, true);
+        assert!(check.failed(), "{}", check.detail);
+        assert!(check.detail.contains("closed the connection"), "{}", check.detail);
     }
 }

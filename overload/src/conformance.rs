@@ -9,7 +9,9 @@
 //! - `dependency_within_capacity`: the dependency never started a call at or above its capacity.
 //! - `within_limit`: the gate never admitted above its limit (limited contestants).
 //! - `rejections_counted`: with a small queue limit, rejected calls come back as errors, are counted once each,
-//!   and the run still ends.
+//!   the run still ends, and the gate never admits above its limit while the rejections go through (limited
+//!   contestants).
+//! - `clean_after_rejections`: then a clean run on the same prepared contestant completes every call once.
 //! - `limit_follows_latency`: against a healthy dependency the limit climbs to the ceiling (so the contestant
 //!   keeps its gate full: a family that could not would stay app-limited), and once the dependency slows it
 //!   falls (adaptive limiters) or stays put (fixed). Both families are held to the same expectation, so the
@@ -25,7 +27,7 @@ use measure::summary::Check;
 use measure::watchdog;
 
 use crate::config::OverloadConfig;
-use crate::contestants::{Contestant, Job};
+use crate::contestants::{Contestant, Job, Prepared};
 use crate::ledger::Ledger;
 use crate::limit::{self, Gate, LimiterKind, LimiterParams};
 
@@ -43,7 +45,7 @@ pub fn all(contestant: Contestant) -> Vec<Check> {
     let limiter = contestant.limiter();
     let (small, rejections, follows, agree) = std::thread::scope(|scope| {
         let small = scope.spawn(move || guarded("exactly_once", move || drop_run(contestant)));
-        let rejections = scope.spawn(move || check("rejections_counted", move || rejections_counted(contestant)));
+        let rejections = scope.spawn(move || rejections(contestant));
         let follows = limiter.map(|kind| {
             scope.spawn(move || check("limit_follows_latency", move || limit_follows_latency(contestant, kind)))
         });
@@ -63,7 +65,10 @@ pub fn all(contestant: Contestant) -> Vec<Check> {
         };
         (
             small.join().unwrap_or_else(|_| Err("the check's thread panicked".to_string())),
-            joined("rejections_counted", rejections),
+            rejections.join().unwrap_or_else(|_| {
+                ["rejections_counted", "clean_after_rejections"]
+                    .map(|name| Check::new(name, false, "the check's thread panicked"))
+            }),
             follows.map(|h| joined("limit_follows_latency", h)),
             agree.map(|h| joined("gate_families_agree", h)),
         )
@@ -104,7 +109,7 @@ pub fn all(contestant: Contestant) -> Vec<Check> {
         }
         Err(err) => checks.push(Check::new("exactly_once", false, err)),
     }
-    checks.push(rejections);
+    checks.extend(rejections);
     checks.extend(follows);
     checks.extend(agree);
     checks
@@ -143,18 +148,23 @@ fn small_run(
         service: dependency.service,
         jitter: Duration::ZERO,
         queue_limit: dependency.queue_limit,
-        // Conformance drops by call (the dependency's schedule); the settle rule is the timed runs'.
-        drop: crate::settle::DropRule {
-            healthy_min: Duration::ZERO,
-            hold: Duration::ZERO,
-            drift: 0.0,
-            healthy_max: Duration::ZERO,
-        },
+        drop: by_call(),
         limits: *limits,
         unbounded_threads,
         seed: 1,
     };
     let prepared = contestant.prepare(&config)?;
+    small_run_on(&*prepared, contestant, dependency, calls, limits)
+}
+
+/// Run the prepared `contestant` once over `calls` calls against `dependency`, with a gate built from `limits`.
+fn small_run_on(
+    prepared: &dyn Prepared,
+    contestant: Contestant,
+    dependency: dependency::Config,
+    calls: u64,
+    limits: &LimiterParams,
+) -> Result<SmallRun, String> {
     // As in a trial: the no-load latency the `aimd-latency-<k>x` thresholds multiply is measured first, calls
     // made one at a time and waited for this contestant's way, on an idle dependency with the same service.
     let idle = Dependency::start(dependency::Config { service: dependency.service, ..dependency::Config::default() })
@@ -213,17 +223,69 @@ fn drop_run(contestant: Contestant) -> Result<SmallRun, String> {
 }
 
 /// 500 calls against 10 slots of 2 ms with room for 5 queued: most are rejected; each must come back as an
-/// error, counted once, and the run must end.
-fn rejections_counted(contestant: Contestant) -> Result<String, String> {
-    let calls = 500;
-    let dependency = dependency::Config {
-        capacity: 10,
-        service: Duration::from_millis(2),
-        queue_limit: Some(5),
-        ..dependency::Config::default()
+/// error, counted once, and the run must end; the gate (limited contestants) must never admit above its limit
+/// while the rejections go through, each freeing its permit at once. Then `clean_after_rejections`: on the same
+/// prepared contestant (its runtime or pool), [`CLEAN_CALLS`] calls against a healthy dependency each complete
+/// once with the right answer, none failing, the gate within its limit.
+fn rejections(contestant: Contestant) -> [Check; 2] {
+    let run = move || -> Result<[Verdict; 2], String> {
+        let calls = 500;
+        let dependency = dependency::Config {
+            capacity: 10,
+            service: Duration::from_millis(2),
+            queue_limit: Some(5),
+            ..dependency::Config::default()
+        };
+        let limits = LimiterParams { fixed_limit: 100, initial: 50, max: 100, ..small_limits() };
+        let config = OverloadConfig {
+            calls,
+            capacity: dependency.capacity,
+            capacity_after: dependency.capacity,
+            service: dependency.service,
+            jitter: Duration::ZERO,
+            queue_limit: dependency.queue_limit,
+            drop: by_call(),
+            limits,
+            unbounded_threads: 100,
+            seed: 1,
+        };
+        let prepared = contestant.prepare(&config)?;
+        let rejected = small_run_on(&*prepared, contestant, dependency, calls, &limits)?;
+        let healthy = dependency::Config { capacity: 100, service: Duration::from_millis(2), ..Default::default() };
+        let clean = small_run_on(&*prepared, contestant, healthy, CLEAN_CALLS, &limits)?;
+        Ok([rejections_verdict(&rejected, calls), clean_verdict(&clean, CLEAN_CALLS)])
     };
-    let limits = LimiterParams { fixed_limit: 100, initial: 50, max: 100, ..small_limits() };
-    let run = small_run(contestant, dependency, calls, &limits, 100)?;
+    match guarded("rejections_counted", run) {
+        Ok([rejected, clean]) => [as_check("rejections_counted", rejected), as_check("clean_after_rejections", clean)],
+        Err(e) => [Check::new("rejections_counted", false, e.clone()), Check::new("clean_after_rejections", false, e)],
+    }
+}
+
+/// Conformance drops by call (the dependency's schedule); the settle rule is the timed runs'.
+fn by_call() -> crate::settle::DropRule {
+    crate::settle::DropRule {
+        healthy_min: Duration::ZERO,
+        hold: Duration::ZERO,
+        drift: 0.0,
+        healthy_max: Duration::ZERO,
+    }
+}
+
+/// A check's verdict: its detail, passed (`Ok`) or failed (`Err`).
+type Verdict = Result<String, String>;
+
+/// Calls of the clean run after the rejections.
+pub const CLEAN_CALLS: u64 = 500;
+
+fn as_check(name: &str, verdict: Result<String, String>) -> Check {
+    match verdict {
+        Ok(detail) => Check::new(name, true, detail),
+        Err(detail) => Check::new(name, false, detail),
+    }
+}
+
+/// The verdict of `rejections_counted` on a run of `calls` calls against a dependency that rejects most.
+fn rejections_verdict(run: &SmallRun, calls: u64) -> Result<String, String> {
     run.verified.clone()?;
     if run.failures != run.stats.rejected {
         return Err(format!(
@@ -234,9 +296,40 @@ fn rejections_counted(contestant: Contestant) -> Result<String, String> {
     if run.stats.completed + run.stats.rejected != calls {
         return Err(format!("{} completed + {} rejected != {calls} calls", run.stats.completed, run.stats.rejected));
     }
+    if let Some(over) = run.over_limit.filter(|&over| over > 0) {
+        return Err(format!(
+            "{over} admissions above the gate's limit while rejections went through (most admitted at once {})",
+            run.max_in_flight
+        ));
+    }
     Ok(format!(
-        "{calls} calls, 10 slots, queue limit 5: {} rejected and counted as errors, {} completed, the run ended",
-        run.stats.rejected, run.stats.completed
+        "{calls} calls, 10 slots, queue limit 5: {} rejected and counted as errors, {} completed, the run ended{}",
+        run.stats.rejected,
+        run.stats.completed,
+        match run.over_limit {
+            Some(_) =>
+                format!("; the gate never admitted above its limit meanwhile (most at once {})", run.max_in_flight),
+            None => String::new(),
+        }
+    ))
+}
+
+/// The verdict of `clean_after_rejections` on a clean run of `calls` calls on the prepared contestant.
+fn clean_verdict(run: &SmallRun, calls: u64) -> Result<String, String> {
+    run.verified.clone().map_err(|e| format!("after the rejections: {e}"))?;
+    if run.failures != 0 || run.stats.completed != calls {
+        return Err(format!(
+            "after the rejections, a clean run of {calls} calls had {} failures and {} completed",
+            run.failures, run.stats.completed
+        ));
+    }
+    if let Some(over) = run.over_limit.filter(|&over| over > 0) {
+        return Err(format!("after the rejections, {over} admissions above the gate's limit"));
+    }
+    Ok(format!(
+        "after the rejection run, {calls} calls on the same prepared contestant against a healthy dependency: each \
+         completed once with the right answer{}",
+        if run.over_limit.is_some() { ", the gate within its limit" } else { "" }
     ))
 }
 
@@ -297,4 +390,45 @@ fn guarded<T: Send + 'static>(
 /// A named check from a guarded run returning its detail.
 fn check(name: &'static str, work: impl FnOnce() -> Result<String, String> + Send + 'static) -> Check {
     watchdog::guarded_check(name, WATCHDOG, work)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A real rejection run of `name` (the first half of `rejections`), and a clean run after it.
+    fn runs(name: &str) -> (SmallRun, SmallRun) {
+        let contestant = Contestant::find(name).unwrap_or_else(|| panic!("no contestant {name}"));
+        let dependency = dependency::Config {
+            capacity: 10,
+            service: Duration::from_millis(2),
+            queue_limit: Some(5),
+            ..dependency::Config::default()
+        };
+        let limits = LimiterParams { fixed_limit: 100, initial: 50, max: 100, ..small_limits() };
+        let rejected = small_run(contestant, dependency, 500, &limits, 100).unwrap_or_else(|e| panic!("{e}"));
+        let healthy = dependency::Config { capacity: 100, service: Duration::from_millis(2), ..Default::default() };
+        let clean = small_run(contestant, healthy, CLEAN_CALLS, &limits, 100).unwrap_or_else(|e| panic!("{e}"));
+        (rejected, clean)
+    }
+
+    #[test]
+    fn rejections_counted_rejects_a_gate_that_over_admits_while_calls_fail() {
+        let (rejected, _) = runs("blocking-fixed");
+        assert!(rejections_verdict(&rejected, 500).is_ok());
+        // The same run, had the gate let three calls past its limit while the rejections freed their permits.
+        let over = SmallRun { over_limit: Some(3), ..rejected };
+        let verdict = rejections_verdict(&over, 500).expect_err("it over-admitted");
+        assert!(verdict.contains("above the gate's limit while rejections went through"), "{verdict}");
+    }
+
+    #[test]
+    fn clean_after_rejections_rejects_a_contestant_left_broken() {
+        let (_, clean) = runs("stream-fixed");
+        assert!(clean_verdict(&clean, CLEAN_CALLS).is_ok());
+        // The same run, had a worker left dead by the rejections lost calls: failures, fewer completed.
+        let stats = Stats { completed: clean.stats.completed - 10, ..clean.stats };
+        let broken = SmallRun { failures: 10, stats, ..clean };
+        assert!(clean_verdict(&broken, CLEAN_CALLS).is_err());
+    }
 }

@@ -13,6 +13,7 @@
 #![warn(missing_docs)]
 
 pub mod blocking;
+pub mod cancel;
 pub mod chain;
 pub mod coroutine;
 mod error;

@@ -53,16 +53,37 @@ fn every_contestant_stops_early_and_leaves_nothing_running() {
     }
 }
 
+/// Run [`conformance::faults`] for every contestant under `config`; fail listing every failed check.
+fn every_contestant_passes_faults(config: ChainConfig) {
+    let failures: Vec<String> = contestants()
+        .iter()
+        .flat_map(|c| conformance::faults(c, &config).into_iter().map(move |check| (c.info().name, check)))
+        .filter(|(_, result)| result.failed())
+        .map(|(name, result)| format!("{name}: {} — {}", result.name, result.detail))
+        .collect();
+    assert!(failures.is_empty(), "{} check(s) failed:\n{}", failures.len(), failures.join("\n"));
+}
+
 #[test]
-fn a_failing_stage_ends_every_contestant_with_its_error() {
+fn a_fault_at_the_first_middle_or_last_element_ends_every_contestant_with_it_and_a_clean_run_follows() {
     for config in configs() {
-        every_contestant_passes(conformance::stage_error, config);
+        every_contestant_passes_faults(config);
     }
 }
 
 #[test]
+fn a_failing_stage_ends_every_contestant_with_its_error() {
+    every_contestant_passes(conformance::stage_error, ChainConfig::default());
+}
+
+#[test]
 fn a_panicking_stage_is_reported_not_propagated() {
+    every_contestant_passes(conformance::stage_panic, ChainConfig::default());
+}
+
+#[test]
+fn every_contestant_stops_promptly_when_the_caller_cancels() {
     for config in configs() {
-        every_contestant_passes(conformance::stage_panic, config);
+        every_contestant_passes(conformance::caller_cancel, config);
     }
 }

@@ -163,7 +163,8 @@ impl Tally {
     fn new(consumer: Consumer) -> Tally {
         match consumer {
             Consumer::Sum => Tally::Sum { sum: 0, count: 0, first_disorder: None },
-            Consumer::Collect => Tally::Items { items: Vec::new(), limit: usize::MAX },
+            // A bare pair has no cancel to listen for (its `caller_cancel` check is not applicable): it collects.
+            Consumer::Collect | Consumer::Cancellable => Tally::Items { items: Vec::new(), limit: usize::MAX },
             Consumer::Take(k) => Tally::Items { items: Vec::new(), limit: k },
         }
     }
@@ -350,9 +351,10 @@ pub(crate) fn not_applicable(check: &str) -> Option<&'static str> {
             "a bare reference pair has no instrumented producer, so how far it ran after the consumer stopped \
              cannot be counted",
         ),
-        "producer_error" | "producer_panic" => {
+        "producer_error" | "producer_panic" | "clean_after_faults" => {
             Some("a bare reference pair has no fault injection: its producer is a plain `for` loop")
         }
+        "caller_cancel" => Some("a bare reference pair has no cancellable consumer: it sums what it receives"),
         _ => None,
     }
 }

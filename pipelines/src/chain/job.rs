@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use measure::meter::NoMeter;
 
+use crate::cancel::CallerCancel;
 use crate::{LiveStages, PipelineError};
 
 /// Channel sizing shared by every contestant of one trial.
@@ -54,6 +55,9 @@ pub enum Consumer {
     Collect,
     /// Take the first `k` items that arrive, then drop the rest of the pipeline (early-stop checks).
     Take(usize),
+    /// Collect every item until the caller cancels the run from another thread (the instrumented behaviour's
+    /// [`CallerCancel`]), then drop the rest of the pipeline (cancellation checks); without one, [`Consumer::Collect`].
+    Cancellable,
 }
 
 /// A stage of the chain that can be instrumented.
@@ -141,12 +145,23 @@ impl fmt::Display for InjectedPanic {
 pub struct Instruments {
     seen: [AtomicU64; 3],
     fault: Option<Fault>,
+    cancel: Option<Arc<CallerCancel>>,
 }
 
 impl Instruments {
     /// Count elements per stage, and inject `fault` if given.
     pub fn new(fault: Option<Fault>) -> Self {
-        Instruments { seen: Default::default(), fault }
+        Instruments { seen: Default::default(), fault, cancel: None }
+    }
+
+    /// Count elements per stage; the caller cancels the run with `cancel` when `map1` reaches its point.
+    pub fn cancelled_by(cancel: Arc<CallerCancel>) -> Self {
+        Instruments { seen: Default::default(), fault: None, cancel: Some(cancel) }
+    }
+
+    /// The caller's cancellation, if the run has one.
+    pub fn cancel(&self) -> Option<&Arc<CallerCancel>> {
+        self.cancel.as_ref()
     }
 
     /// Elements `stage` has seen so far.
@@ -157,6 +172,9 @@ impl Instruments {
     /// Count one element of `stage`, failing or panicking if that is where the fault is.
     pub(crate) fn tick(&self, stage: StageName) -> Result<(), StageError> {
         let n = self.seen[stage.index()].fetch_add(1, Ordering::Relaxed);
+        if let (StageName::Map1, Some(cancel)) = (stage, &self.cancel) {
+            cancel.pass(n);
+        }
         match self.fault {
             Some(f) if f.stage == stage && f.at == n => match f.action {
                 FaultAction::Error => Err(StageError { stage, at: n }),
@@ -176,6 +194,16 @@ pub enum Behaviour {
     Clean,
     /// Count elements per stage and maybe inject a fault (conformance checks only).
     Instrumented(Arc<Instruments>),
+}
+
+impl Behaviour {
+    /// The caller's cancellation of an instrumented run, if it has one.
+    pub fn cancel(&self) -> Option<&Arc<CallerCancel>> {
+        match self {
+            Behaviour::Clean => None,
+            Behaviour::Instrumented(instruments) => instruments.cancel(),
+        }
+    }
 }
 
 /// One run of a chain contestant, metering outstanding items with `M` ([`NoMeter`] when timed).
@@ -201,7 +229,7 @@ pub struct Job<'a, M = NoMeter> {
 pub enum Outcome {
     /// The wrapping sum of every item ([`Consumer::Sum`]).
     Sum(u64),
-    /// The items received, in arrival order ([`Consumer::Collect`] and [`Consumer::Take`]).
+    /// The items received, in arrival order ([`Consumer::Collect`], [`Consumer::Take`] and [`Consumer::Cancellable`]).
     Items(Vec<u64>),
 }
 

@@ -4,12 +4,14 @@
 
 use std::ops::ControlFlow;
 use std::pin::pin;
+use std::sync::Arc;
 
 use futures::{Stream, StreamExt};
 use measure::meter::Meter;
 
 use super::job::{Behaviour, ChainError, Consumer, Job, Outcome};
 use super::ops::{Hook, Stages};
+use crate::cancel::CancellableSink;
 use crate::sink::TakeSink;
 
 /// A chain sink: a [`crate::sink::Sink`] returning the chain's [`Outcome`] (implemented for every such sink).
@@ -76,6 +78,10 @@ fn with_sink<P: SinkRun, M: Meter, H: Hook>(
         Consumer::Sum => contestant.run_with(job, go, stages, SumSink(0)),
         Consumer::Collect => contestant.run_with(job, go, stages, TakeSink::all()),
         Consumer::Take(k) => contestant.run_with(job, go, stages, TakeSink::first(k)),
+        Consumer::Cancellable => match job.behaviour.cancel() {
+            Some(cancel) => contestant.run_with(job, go, stages, CancellableSink::new(Arc::clone(cancel))),
+            None => contestant.run_with(job, go, stages, TakeSink::all()),
+        },
     }
 }
 

@@ -6,6 +6,7 @@ use measure::meter::{GaugeMeter, Meter};
 use measure::summary::{ContestantInfo, Family, Role};
 
 use super::{ChainContestant, PreparedChain};
+use crate::cancel::CallerCancel;
 use crate::chain::job::{catch_panics, Behaviour, ChainConfig, ChainError, Consumer, Job, Outcome};
 use crate::chain::ops::{self, Stages, Tripwire};
 
@@ -65,7 +66,9 @@ impl RayonChain {
             self.pool.install(|| match job.behaviour {
                 Behaviour::Clean => Ok(clean(input, work, consumer)),
                 Behaviour::Instrumented(instruments) => {
-                    instrumented(input, Stages::instrumented(work, instruments), consumer).map_err(ChainError::from)
+                    let cancel = instruments.cancel().map(|c| &**c);
+                    instrumented(input, Stages::instrumented(work, instruments), consumer, cancel)
+                        .map_err(ChainError::from)
                 }
             })
         })?
@@ -80,6 +83,8 @@ fn clean(input: &[u64], work: u32, consumer: Consumer) -> Outcome {
         Consumer::Sum => Outcome::Sum(items.reduce(|| 0, u64::wrapping_add)),
         Consumer::Collect => Outcome::Items(items.collect()),
         Consumer::Take(k) => Outcome::Items(items.take_any(k).collect()),
+        // A clean run has no caller cancellation: collect everything.
+        Consumer::Cancellable => Outcome::Items(items.collect()),
     }
 }
 
@@ -89,6 +94,7 @@ fn instrumented(
     input: &[u64],
     stages: Stages<Tripwire>,
     consumer: Consumer,
+    cancel: Option<&CallerCancel>,
 ) -> Result<Outcome, crate::chain::StageError> {
     let Stages { map1, filter, map2 } = stages;
     let items = input.par_iter().map(|&x| map1.apply(x)).filter_map(|r| filter.on(r)).map(|r| map2.on(r));
@@ -96,5 +102,12 @@ fn instrumented(
         Consumer::Sum => items.try_reduce(|| 0, |a, b| Ok(a.wrapping_add(b))).map(Outcome::Sum),
         Consumer::Collect => items.collect::<Result<Vec<u64>, _>>().map(Outcome::Items),
         Consumer::Take(k) => items.take_any(k).collect::<Result<Vec<u64>, _>>().map(Outcome::Items),
+        // Every worker stops taking items at the first one it meets after the caller's cancellation.
+        Consumer::Cancellable => match cancel {
+            Some(cancel) => {
+                items.take_any_while(|_| !cancel.is_raised()).collect::<Result<Vec<u64>, _>>().map(Outcome::Items)
+            }
+            None => items.collect::<Result<Vec<u64>, _>>().map(Outcome::Items),
+        },
     }
 }
