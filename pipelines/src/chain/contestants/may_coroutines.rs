@@ -12,6 +12,7 @@
 //! early drops its receiver the same way. The calling thread joins every coroutine before returning, upstream
 //! first, so a stage failure explains a consumer that ended early.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use may::coroutine::JoinHandle;
@@ -241,15 +242,19 @@ impl SinkRun for MayRun {
     }
 }
 
-/// Gives `permits` permits back to the chain's semaphore when a batched stage ends, however it ends, so a source
-/// parked for a permit wakes, finds its downstream gone and ends too.
+/// When a batched stage ends, however it ends: marks the chain stopped, then gives `permits` permits back to the
+/// chain's semaphore, so a source parked for a permit wakes, sees the mark and ends without admitting anything
+/// (the extra permits are only a wake-up; admitting on them would break the bound while a failure propagates,
+/// which the `stage_panic` check caught).
 struct ReleaseOnExit {
     semaphore: Arc<Semphore>,
+    stopped: Arc<AtomicBool>,
     permits: usize,
 }
 
 impl Drop for ReleaseOnExit {
     fn drop(&mut self) {
+        self.stopped.store(true, Ordering::Release);
         for _ in 0..self.permits {
             self.semaphore.post();
         }
@@ -300,14 +305,20 @@ impl MayRun {
         let (start_tx, start_rx) = mpsc::channel::<()>();
         let live = job.live;
         let words = CONFIG.stack_words;
-        let release = |semaphore: &Arc<Semphore>| ReleaseOnExit { semaphore: Arc::clone(semaphore), permits: total };
+        let stopped = Arc::new(AtomicBool::new(false));
+        let release = |semaphore: &Arc<Semphore>| ReleaseOnExit {
+            semaphore: Arc::clone(semaphore),
+            stopped: Arc::clone(&stopped),
+            permits: total,
+        };
         let spawn_failed = |stage: &str| {
             let stage = stage.to_string();
             move |source| ChainError::Spawn { stage, source }
         };
 
         let mut upstream: Vec<(&str, StageHandle<H::Error>)> = Vec::with_capacity(4);
-        let (arrived, source_permits) = (arrived_tx.clone(), Arc::clone(&permits));
+        let (arrived, source_permits, source_stopped) =
+            (arrived_tx.clone(), Arc::clone(&permits), Arc::clone(&stopped));
         upstream.push((
             "source",
             coroutine::spawn("source", words, live, move || {
@@ -317,6 +328,9 @@ impl MayRun {
                 }
                 for chunk in input.chunks(batch) {
                     source_permits.wait();
+                    if source_stopped.load(Ordering::Acquire) {
+                        break;
+                    }
                     meter.admit(chunk.len() as u64);
                     if s0.send(chunk.to_vec()).is_err() {
                         break;
