@@ -38,16 +38,16 @@ fidelity *args:
     cargo build --release -p lab
     cargo run --release -q -p lab -- handoff --only blocking-crossbeam,blocking-crossbeam-bare,blocking-flume,blocking-flume-bare,stream-flume,stream-flume-bare,stream-tokio,stream-tokio-bare --out target/fidelity-reports "$@"
 
-# A/B of the release profile on evidence: builds the lab with today's [profile.release] (A) and with thin LTO and one codegen unit (B, `CARGO_PROFILE_RELEASE_*` overrides, its own target folder), then runs them interleaved A B A B ... one process each, `rounds` times: handoff per item at capacity 256 (crossbeam, flume async, tokio and their bare pairs) and chain at work 0 (per-item crossbeam, flume, tokio tasks). Prints every process median of `ms_per_million` per build. Run it on a quiet machine.
+# A/B of the release profile on evidence: builds the lab with cargo's default release profile (A: no LTO, 16 codegen units, `CARGO_PROFILE_RELEASE_*` overrides, its own target folder) and with the workspace's [profile.release] (B: thin LTO, one codegen unit), then runs them interleaved A B A B ... one process each, `rounds` times: handoff per item at capacity 256 (crossbeam, flume async, tokio and their bare pairs) and chain at work 0 (per-item crossbeam, flume, tokio tasks). Prints every process median of `ms_per_million` per build. Run it on a quiet machine.
 ab-profile rounds="5":
     #!/usr/bin/env bash
     set -euo pipefail
     out=target/ab-profile
     rm -rf "$out" && mkdir -p "$out"
+    CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 cargo build --release -p lab --target-dir target/ab-default
+    cp target/ab-default/release/lab "$out/lab-A"
     cargo build --release -p lab
-    cp target/release/lab "$out/lab-A"
-    CARGO_PROFILE_RELEASE_LTO=thin CARGO_PROFILE_RELEASE_CODEGEN_UNITS=1 cargo build --release -p lab --target-dir target/ab-lto
-    cp target/ab-lto/release/lab "$out/lab-B"
+    cp target/release/lab "$out/lab-B"
     handoff=blocking-crossbeam,blocking-crossbeam-bare,stream-flume,stream-flume-bare,stream-tokio,stream-tokio-bare
     chain=blocking-crossbeam,blocking-flume,stream-tokio-tasks
     for round in $(seq 1 {{rounds}}); do

@@ -128,6 +128,9 @@ pub(crate) struct DimensionFinding {
     pub(crate) comparisons: usize,
     /// How many of them are beyond noise.
     pub(crate) beyond_noise: usize,
+    /// How many of them could not be told from noise whatever the numbers: a side with fewer than
+    /// [`measure::stats::MIN_PROCESSES`] processes.
+    pub(crate) undecidable: usize,
     /// The largest factor beyond noise, as (phase, better contestant, its level, worse contestant, its level,
     /// factor ≥ 1).
     pub(crate) largest: Option<(Option<String>, String, String, String, String, f64)>,
@@ -145,8 +148,13 @@ pub(crate) fn dimension_findings(
     let threshold = summary.method.noise_threshold;
     let mut findings = Vec::new();
     for (index, dimension) in dimensions.iter().enumerate() {
-        let mut finding =
-            DimensionFinding { name: dimension.name.to_string(), comparisons: 0, beyond_noise: 0, largest: None };
+        let mut finding = DimensionFinding {
+            name: dimension.name.to_string(),
+            comparisons: 0,
+            beyond_noise: 0,
+            undecidable: 0,
+            largest: None,
+        };
         for phase in phases(summary) {
             let key = metric_key(phase, metric);
             // Context (levels on the other dimensions) → level on this one → best candidate of that level.
@@ -168,6 +176,11 @@ pub(crate) fn dimension_findings(
                 for (i, (level_a, a)) in bests.iter().enumerate() {
                     for (level_b, b) in &bests[i + 1..] {
                         finding.comparisons += 1;
+                        if measure::compare::process_range(a.stats).is_none()
+                            || measure::compare::process_range(b.stats).is_none()
+                        {
+                            finding.undecidable += 1;
+                        }
                         if !differs(a.stats, b.stats, threshold) {
                             continue;
                         }
@@ -258,6 +271,23 @@ mod tests {
         let names: Vec<&str> = answers[0].picks.iter().map(|e| e.contestant.name.as_str()).collect();
         assert_eq!(names.len(), 2, "the two aimd rows tie: any of them, {names:?}");
         assert!(names.contains(&"stream-aimd") && names.contains(&"blocking-aimd"));
+    }
+
+    #[test]
+    fn one_process_cannot_say_a_choice_does_not_matter() {
+        let summary = summary_of(vec![
+            contestant_with_role("stream", Family::Stream, Role::Candidate, stats_of_processes(&[10.0])),
+            contestant_with_role("blocking", Family::Blocking, Role::Candidate, stats_of_processes(&[10.5])),
+        ]);
+        let dimensions = vec![Dimension {
+            name: "family",
+            levels: [("stream", "stream"), ("blocking", "blocking")]
+                .into_iter()
+                .map(|(n, l)| (n.to_string(), l.to_string()))
+                .collect(),
+        }];
+        let family = &dimension_findings(&summary, "ms", false, &dimensions)[0];
+        assert_eq!((family.comparisons, family.beyond_noise, family.undecidable), (1, 0, 1));
     }
 
     #[test]

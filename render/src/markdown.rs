@@ -157,6 +157,15 @@ fn answer(input: &ReportInput<'_>) -> String {
                 at_phase(phase.as_deref()),
                 format::ratio(*factor),
             ));
+        } else if finding.undecidable > 0 {
+            lines.push(format!(
+                "**Whether the {} changes the result is not told by this run**: {} of its {} comparisons, everything \
+                 else equal, have a side measured in fewer than {} processes.",
+                finding.name,
+                finding.undecidable,
+                finding.comparisons,
+                measure::stats::MIN_PROCESSES
+            ));
         } else {
             lines.push(format!(
                 "**The {} does not change the result**: every one of its {} comparisons, everything else equal, is \
