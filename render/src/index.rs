@@ -250,7 +250,13 @@ fn decision_row(entry: &IndexEntry, winners: &PhaseWinners, tally: Tally, first:
 
 /// The "use" cell: `` `x` (stream) ``, or `` any of `x` (stream), `y` (blocking) `` when candidates tie.
 fn pick_cell(pick: &[FamilyBest]) -> String {
-    let names: Vec<String> = pick.iter().map(|p| format!("`{}` ({})", p.name, p.family.as_str())).collect();
+    /// The most tied picks a cell names; the rest are counted.
+    const NAMED: usize = 4;
+    let mut names: Vec<String> =
+        pick.iter().take(NAMED).map(|p| format!("`{}` ({})", p.name, p.family.as_str())).collect();
+    if pick.len() > NAMED {
+        names.push(format!("{} more", pick.len() - NAMED));
+    }
     if names.len() == 1 {
         names.join("")
     } else {

@@ -77,14 +77,24 @@ fn at_phase(phase: Option<&str>) -> String {
 
 /// The pick of one phase in words: `` `x` (stream) `` or `` any of `x` (stream), `y` (blocking) ``.
 fn pick_words(answer: &PhaseAnswer<'_>) -> String {
-    let names: Vec<String> =
-        answer.picks.iter().map(|e| format!("`{}` ({})", e.contestant.name, e.contestant.family.as_str())).collect();
+    let mut names: Vec<String> = answer
+        .picks
+        .iter()
+        .take(MAX_NAMED_PICKS)
+        .map(|e| format!("`{}` ({})", e.contestant.name, e.contestant.family.as_str()))
+        .collect();
+    if answer.picks.len() > MAX_NAMED_PICKS {
+        names.push(format!("{} more in the results", answer.picks.len() - MAX_NAMED_PICKS));
+    }
     if names.len() == 1 {
         names.join("")
     } else {
         format!("any of {}", names.join(", "))
     }
 }
+
+/// The most tied candidates the answer names, best first; the rest are counted.
+const MAX_NAMED_PICKS: usize = 6;
 
 /// A pathology or trap in the answer: its name, its role, and per phase its factor against the pick with
 /// whether that is beyond noise.

@@ -319,8 +319,22 @@ pub(crate) fn runs(shape: &Shape, rounds: u64, forks: u32) -> Vec<AdvisedRun> {
         } else {
             why
         };
+        // The overload scenario drops the capacity only once every limit has settled (at least 300 ms healthy):
+        // fewer calls than its own default run out before that, and its `settled_before_drop` check fails. So it
+        // runs at least its default number of calls, and says so.
+        let default_calls = overload
+            .params()
+            .iter()
+            .find(|p| p.name == "calls")
+            .and_then(|p| p.default.first().copied())
+            .unwrap_or(50_000);
+        let calls = shape.calls().max(default_calls);
+        let why = if calls > shape.calls() {
+            format!("{why}; run with {calls} calls, overload's default, so that every limit settles before the drop")
+        } else {
+            why
+        };
         let mut run = new_run(overload, why, None);
-        let calls = shape.calls();
         let floor = shape.capacity_after.min(20);
         for (key, value) in [
             ("calls", calls),
@@ -492,7 +506,7 @@ mod tests {
         let overload = &runs[1];
         assert_eq!(overload.params["capacity"], [500]);
         assert_eq!(overload.params["capacity_after"], [100]);
-        assert_eq!(overload.params["calls"], [10_000]);
+        assert_eq!(overload.params["calls"], [50_000], "at least overload's default, so the limits settle");
         assert_eq!(overload.mistake.as_ref().unwrap().name, "stream-unbounded");
         assert!(!overload.candidates.contains(&"stream-unbounded".to_string()));
         assert!(!overload.candidates.contains(&"blocking-unbounded".to_string()));
