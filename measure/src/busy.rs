@@ -12,9 +12,14 @@
 //! Steal time (a hypervisor running another guest on this VM's core) counts as busy: to the contestant it is
 //! the same as another process taking its core.
 //!
+//! A scenario that starts a process of its own for the trial (the network scenarios' loopback server) registers
+//! it with [`count_as_own`]: its CPU is then the trial's, not another process's, and the server answering the
+//! contestant's calls does not mark the contestant's iterations disturbed.
+//!
 //! The readings come through the [`CpuSource`] trait so the rule can be tested with fake values
 //! ([`ProcStat`] is the real one).
 
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 use crate::cpu;
@@ -70,8 +75,58 @@ impl CpuSource for ProcStat {
             .ok()
             .and_then(|n| std::str::from_utf8(&buf[..n]).ok().and_then(machine_busy_ns));
         let own_ns = cpu::process_cpu_clock_ns().unwrap_or_else(|| cpu::process_usage().cpu_ns());
-        CpuReading { machine_busy_ns, own_ns }
+        CpuReading { machine_busy_ns, own_ns: own_ns + companions_ns() }
     }
+}
+
+/// Processes started for the trial whose CPU counts as the trial's own ([`count_as_own`]); 0 is a free slot.
+static COMPANIONS: [AtomicU32; 4] = [const { AtomicU32::new(0) }; 4];
+
+/// Count process `pid`, started for this trial (a loopback server), as part of the trial: the guard adds its CPU
+/// to the trial's own. Returns `false` when every one of the few slots is taken (the process then counts as
+/// another's, as before). Undo with [`forget`] when the process ends.
+pub fn count_as_own(pid: u32) -> bool {
+    COMPANIONS.iter().any(|slot| slot.compare_exchange(0, pid, Ordering::AcqRel, Ordering::Acquire).is_ok())
+}
+
+/// Stop counting process `pid` as part of the trial.
+pub fn forget(pid: u32) {
+    for slot in &COMPANIONS {
+        let _ = slot.compare_exchange(pid, 0, Ordering::AcqRel, Ordering::Acquire);
+    }
+}
+
+/// User plus system CPU of every registered companion process, in nanoseconds, read without allocating (a
+/// process that is gone counts 0).
+fn companions_ns() -> Nanos {
+    COMPANIONS.iter().map(|slot| slot.load(Ordering::Acquire)).filter(|&pid| pid != 0).map(companion_ns).sum()
+}
+
+/// User plus system CPU of process `pid` from `/proc/<pid>/stat` (fields 14 and 15, in `USER_HZ` ticks), read
+/// into buffers on the stack.
+fn companion_ns(pid: u32) -> Nanos {
+    use std::io::{Read as _, Write as _};
+    let mut path = [0u8; 32];
+    let mut cursor = std::io::Cursor::new(&mut path[..]);
+    if write!(cursor, "/proc/{pid}/stat").is_err() {
+        return 0;
+    }
+    let len = cursor.position() as usize;
+    let Ok(path) = std::str::from_utf8(&path[..len]) else { return 0 };
+    let mut buf = [0u8; 1024];
+    let Ok(n) = std::fs::File::open(path).and_then(|mut file| file.read(&mut buf)) else { return 0 };
+    let Ok(text) = std::str::from_utf8(&buf[..n]) else { return 0 };
+    stat_cpu_ticks(text).map_or(0, |ticks| ticks * 1_000_000_000 / user_hz())
+}
+
+/// utime + stime, in ticks, of a `/proc/<pid>/stat` text: fields 14 and 15, counted after the command name
+/// (which may hold spaces and ends at the last `)`).
+fn stat_cpu_ticks(stat: &str) -> Option<u64> {
+    let rest = stat.get(stat.rfind(')')? + 1..)?;
+    let mut fields = rest.split_whitespace().skip(11);
+    let utime: u64 = fields.next()?.parse().ok()?;
+    let stime: u64 = fields.next()?.parse().ok()?;
+    Some(utime + stime)
 }
 
 /// `USER_HZ`, the unit of `/proc/stat`'s counters (`sysconf(_SC_CLK_TCK)`; 100 on every Linux the lab knows).
@@ -196,6 +251,20 @@ mod tests {
         assert_eq!(machine_busy_ns(text), Some(200 * 1_000_000_000 / hz));
         assert_eq!(machine_busy_ns("intr 1 2 3\n"), None);
         assert!(ProcStat.read().machine_busy_ns.is_some(), "the lab runs on Linux, which has /proc/stat");
+    }
+
+    #[test]
+    fn a_companion_process_counts_as_the_trial_s_own() {
+        let stat = "4242 (lab __serve) S 1 4242 4242 0 -1 4194560 100 0 0 0 37 5 0 0 20 0 3 0\n";
+        assert_eq!(stat_cpu_ticks(stat), Some(42));
+        // This very process as its own companion: the reading grows by at least its own CPU.
+        let me = std::process::id();
+        let alone = ProcStat.read().own_ns;
+        assert!(count_as_own(me));
+        let with = ProcStat.read().own_ns;
+        forget(me);
+        assert!(with >= alone + companion_ns(me).saturating_sub(20_000_000), "{alone} {with}");
+        assert!(COMPANIONS.iter().all(|slot| slot.load(Ordering::Acquire) != me), "forgotten");
     }
 
     #[test]

@@ -81,6 +81,9 @@ impl ServerProcess {
             });
         }
         let mut child = command.spawn().map_err(|source| NetworkError::Spawn { program: program.clone(), source })?;
+        // The server answers the contestant's calls: its CPU is the trial's, not another process's, for the
+        // busy-machine guard.
+        measure::busy::count_as_own(child.id());
         let mut stdin = child.stdin.take();
         let stdout = child.stdout.take();
         let line = serde_json::to_string(config).map_err(|e| NetworkError::setup("the server configuration", e))?;
@@ -184,6 +187,7 @@ impl Drop for ServerProcess {
         if self.stdin.is_some() {
             self.shutdown();
         }
+        measure::busy::forget(self.child.id());
     }
 }
 
