@@ -107,7 +107,12 @@ impl TcpContestant {
             ),
             TcpContestant::CoroutineMay => (Family::Coroutine, coroutine.as_str()),
         };
-        let role = if self == TcpContestant::BlockingInTask { Role::Trap } else { Role::Candidate };
+        // The three ways of calling blocking socket code from tokio tasks are the scenario's named traps: what
+        // they recover is shown against proper async I/O, never recommended over it.
+        let role = match self {
+            TcpContestant::BlockingInTask | TcpContestant::SpawnBlocking | TcpContestant::BlockInPlace => Role::Trap,
+            TcpContestant::BlockingThreads | TcpContestant::TokioTasks | TcpContestant::CoroutineMay => Role::Candidate,
+        };
         ContestantInfo::new(self.name(), family, crate::affinity::described(description)).with_role(role)
     }
 
