@@ -95,6 +95,9 @@ impl Comparison {
 /// A claim as data: one row of a scenario's claim table.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClaimSpec {
+    /// A stable name for the claim within its scenario, such as `fixed-bound-tail`: templates and code find a
+    /// claim by it, never by its text (empty only for a claim table written before ids).
+    pub id: &'static str,
     /// The statement, as the report prints it.
     pub text: String,
     /// The metric compared, without phase prefix, such as `ms_per_million`.
@@ -129,6 +132,7 @@ impl ClaimSpec {
         comparisons: Vec<Comparison>,
     ) -> ClaimSpec {
         ClaimSpec {
+            id: "",
             text: text.into(),
             metric,
             definition,
@@ -139,6 +143,12 @@ impl ClaimSpec {
             failing_checks: &[],
             undecidable: None,
         }
+    }
+
+    /// The same claim, named `id` (unique within its scenario) for templates and code to find it by.
+    pub fn with_id(mut self, id: &'static str) -> ClaimSpec {
+        self.id = id;
+        self
     }
 
     /// The same claim, failing a comparison whose contestant failed one of `checks`.
@@ -214,6 +224,7 @@ pub fn judge(summary: &Summary, spec: &ClaimSpec) -> ClaimResult {
     if !not_applicable.is_empty() {
         result.detail = format!("{}; not applicable — {}", result.detail, not_applicable.join("; "));
     }
+    result.id = spec.id.to_string();
     result.metric = spec.metric.to_string();
     result.metric_definition = spec.definition.to_string();
     result.judged_on = spec.basis.describe().to_string();

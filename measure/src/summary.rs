@@ -386,6 +386,10 @@ impl Verdict {
 /// A falsifiable statement a scenario makes about its results, and whether it held.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ClaimResult {
+    /// The claim's id within its scenario ([`crate::judge::ClaimSpec::id`]); empty for a record written before
+    /// claims had ids.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub id: String,
     /// The statement.
     pub text: String,
     /// True only when the verdict is `holds`.
@@ -417,6 +421,7 @@ impl ClaimResult {
     /// A claim with its verdict and the numbers behind it.
     pub fn new(text: impl Into<String>, verdict: Verdict, detail: impl Into<String>) -> Self {
         ClaimResult {
+            id: String::new(),
             text: text.into(),
             holds: verdict == Verdict::Holds,
             verdict,

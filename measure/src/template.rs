@@ -1,7 +1,50 @@
 //! Fixed explanations as markdown templates (minijinja), filled from typed findings a scenario computes from
 //! its summary: the words live in each scenario's `templates/`, the numbers and verdicts in Rust.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
+
+use crate::summary::{ClaimResult, Verdict};
+
+/// A claim as a template reads it, found by its id: `{% if claims["fixed-bound-tail"].holds %}…{% endif %}`.
+/// A finding sentence is written in the template under the verdict that backs it; Rust never matches a claim's
+/// text.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClaimView {
+    /// `holds`, `fails` or `inconclusive`.
+    pub verdict: &'static str,
+    /// The verdict is `holds`.
+    pub holds: bool,
+    /// The verdict is `fails`.
+    pub fails: bool,
+    /// The verdict is `inconclusive`.
+    pub inconclusive: bool,
+    /// `p = 0.0040`, or empty when the verdict has no p.
+    pub p: String,
+    /// The claim's statement.
+    pub text: String,
+}
+
+/// Every claim of `claims` that has an id, keyed by it, for a template's context (claims without an id are left
+/// out: a template cannot name them).
+pub fn claims_by_id(claims: &[ClaimResult]) -> BTreeMap<String, ClaimView> {
+    claims
+        .iter()
+        .filter(|c| !c.id.is_empty())
+        .map(|c| {
+            let view = ClaimView {
+                verdict: c.verdict.as_str(),
+                holds: c.verdict == Verdict::Holds,
+                fails: c.verdict == Verdict::Fails,
+                inconclusive: c.verdict == Verdict::Inconclusive,
+                p: crate::judge::p_label(c.p),
+                text: c.text.clone(),
+            };
+            (c.id.clone(), view)
+        })
+        .collect()
+}
 
 /// Why a template could not be rendered.
 #[derive(Debug, thiserror::Error)]
@@ -42,6 +85,21 @@ mod tests {
             serde_json::json!({"holds": true, "ratio": "1.50×"}),
         );
         assert_eq!(text.ok().as_deref(), Some("It holds at 1.50×."));
+    }
+
+    #[test]
+    fn a_claim_is_found_by_its_id_and_its_verdict_chooses_the_sentence() {
+        let mut claim = ClaimResult::new("Streams beat threads.", Verdict::Fails, "1.2× against 0.5×");
+        claim.id = "streams-beat-threads".to_string();
+        let unnamed = ClaimResult::new("No id.", Verdict::Holds, "");
+        let context = serde_json::json!({ "claims": claims_by_id(&[claim, unnamed]) });
+        let text = render(
+            "t",
+            "{% if claims['streams-beat-threads'].holds %}They do.{% else %}Not here ({{              claims['streams-beat-threads'].verdict }}).{% endif %}",
+            &context,
+        );
+        assert_eq!(text.ok().as_deref(), Some("Not here (fails)."));
+        assert_eq!(context["claims"].as_object().map(|m| m.len()), Some(1));
     }
 
     #[test]
