@@ -67,6 +67,16 @@ pub const WAKEUP_FACTOR: f64 = 2.0;
 /// How much receive-side batching must still cost over whole batches.
 pub const RECEIVE_SIDE_FACTOR: f64 = 5.0;
 
+/// The ids of [`table`]'s claims, in its order: the report's template reads each verdict by its id.
+pub const IDS: [&str; 6] = [
+    "batching-pays",
+    "batching-needs-room",
+    "current-thread-beats-cross-thread",
+    "condvar-slowest-blocking",
+    "capacity-one-wakes-per-item",
+    "receive-side-batching-not-enough",
+];
+
 /// Every claim of the handoff scenario, as data.
 pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
     // Items a batched message carries at the claim's capacity: capacity / messages, at most `batch` (runs before
@@ -91,7 +101,8 @@ pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
             ),
             (Relation::AtLeast, BATCHING_FACTOR),
             BATCH_PAIRS.iter().map(|(single, batched)| pair(single, batched, CLAIM_CAPACITY)).collect(),
-        ),
+        )
+        .with_id("batching-pays"),
         cost(
             format!(
                 "Batching needs room: at capacity {WIDE_CAPACITY}, where a batched channel holds several batches and \
@@ -100,7 +111,8 @@ pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
             ),
             (Relation::AtLeast, BATCHING_FACTOR),
             BATCH_PAIRS.iter().map(|(single, batched)| pair(single, batched, WIDE_CAPACITY)).collect(),
-        ),
+        )
+        .with_id("batching-needs-room"),
         cost(
             format!(
                 "At capacity {CLAIM_CAPACITY}, per item, the tokio pair on a current-thread runtime (both ends on one \
@@ -108,7 +120,8 @@ pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
             ),
             (Relation::AtMost, 1.0),
             CROSS_THREAD_PER_ITEM.iter().map(|other| pair(CURRENT_THREAD, other, CLAIM_CAPACITY)).collect(),
-        ),
+        )
+        .with_id("current-thread-beats-cross-thread"),
         cost(
             format!(
                 "At capacity {CLAIM_CAPACITY}, per item, the hand-written Mutex + Condvar queue is the slowest \
@@ -116,7 +129,8 @@ pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
             ),
             (Relation::AtLeast, 1.0),
             BLOCKING_CRATES.iter().map(|other| pair(CONDVAR, other, CLAIM_CAPACITY)).collect(),
-        ),
+        )
+        .with_id("condvar-slowest-blocking"),
         cost(
             format!(
                 "A channel of one item forces a wake-up per item: for every cross-thread per-item pair, an item costs \
@@ -128,7 +142,8 @@ pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
                 .iter()
                 .map(|name| Comparison { a: at(name, 1), b: at(name, CLAIM_CAPACITY) })
                 .collect(),
-        ),
+        )
+        .with_id("capacity-one-wakes-per-item"),
         cost(
             format!(
                 "Batching only the receiving side is not enough: at capacity {CLAIM_CAPACITY}, draining up to a batch \
@@ -137,7 +152,8 @@ pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
             ),
             (Relation::AtLeast, RECEIVE_SIDE_FACTOR),
             vec![pair("stream-tokio-recv-many", "stream-tokio-batched", CLAIM_CAPACITY)],
-        ),
+        )
+        .with_id("receive-side-batching-not-enough"),
     ]
 }
 
@@ -252,6 +268,16 @@ pub(crate) mod tests {
 
     fn judged(index: usize, summary: &Summary) -> measure::summary::ClaimResult {
         measure::judge::judge(summary, &table(summary)[index])
+    }
+
+    #[test]
+    fn every_claim_has_a_unique_non_empty_id() {
+        let table = table(&summary_with(&[]));
+        let ids: Vec<&str> = table.iter().map(|c| c.id).collect();
+        assert_eq!(ids, IDS, "IDS lists the table's ids in order");
+        assert!(ids.iter().all(|id| !id.is_empty()), "{ids:?}");
+        let unique: std::collections::BTreeSet<&str> = ids.iter().copied().collect();
+        assert_eq!(unique.len(), ids.len(), "ids repeat: {ids:?}");
     }
 
     #[test]

@@ -13,13 +13,9 @@ use pipelines::cancel::CancellableSink;
 use pipelines::sink::TakeSink;
 
 use crate::job::{Behaviour, Consumer, HandoffError, Job, Outcome};
-use crate::produce::{Clean, Producer, Shape, Tripwire};
-
-/// A handoff sink: a [`pipelines::sink::Sink`] returning the scenario's [`Outcome`] (implemented for every such
-/// sink).
-pub(crate) trait Sink: pipelines::sink::Sink<Outcome> {}
-
-impl<S: pipelines::sink::Sink<Outcome>> Sink for S {}
+// `Sink` is re-exported so that the contestants keep importing it from the consumer's module.
+pub(crate) use crate::message::Sink;
+use crate::message::{Clean, Producer, Shape, Tripwire};
 
 /// Wrapping sum of every item, checking that item number `i` is the value `i`.
 #[derive(Debug, Default)]
@@ -147,7 +143,7 @@ mod tests {
 
     use pipelines::sink::Sink as _;
 
-    use crate::produce::{Batched, PerItem};
+    use crate::message::{Batched, PerItem};
 
     #[test]
     fn the_sum_sink_notices_the_first_item_out_of_place() {

@@ -4,12 +4,20 @@
 //! flume, futures; on a multi-thread or a current-thread runtime), or a bridge between a thread and a task —
 //! one item per message or one batch per message, swept over the channel's capacity.
 //!
-//! - [`mod@contestants`]: the registry and every contestant.
+//! The scenario's folder, in reading order:
+//! - this file: [`HandoffScenario`], the lab's view (name, question, parameters, contestants, metrics, charts);
+//! - [`mod@contestants`]: the registry and every contestant, one file per construction;
 //! - [`conformance`]: checks every contestant must pass (exact sum and order, exactly once, bounded, early
-//!   stop, producer error and panic), generic over contestants.
-//! - [`condvar_queue`]: the hand-written bounded blocking queue.
-//! - [`claims`], [`discussion`]: what the report judges and explains.
-//! - [`HandoffScenario`]: the lab's view: parameters, trials, claims and discussion.
+//!   stop, producer error and panic), generic over contestants;
+//! - [`claims`]: the claim table the harness judges, every claim with an id;
+//! - `routine`: one trial in its own process (conformance, then the harness's timed loop, every run verified);
+//! - [`report`]: the figures and verdicts of a run, rendered with `templates/report.md` (every word of the
+//!   discussion).
+//!
+//! Building blocks the contestants share, lowest first: `job` (the work, its configuration, outcome and
+//! errors); `message` (the item source, the message shapes and the sink, shared by both ends); `produce` and
+//! `consume` (the producer and consumer loops); `pair` (spawning and joining the two ends); [`condvar_queue`]
+//! (the hand-written bounded blocking queue).
 #![warn(missing_docs)]
 
 pub mod claims;
@@ -17,11 +25,12 @@ pub mod condvar_queue;
 pub mod conformance;
 mod consume;
 pub mod contestants;
-pub mod discussion;
 mod job;
+mod message;
 mod pair;
 mod produce;
-mod trial;
+pub mod report;
+mod routine;
 
 use measure::judge::ClaimSpec;
 use measure::record::TrialRequest;
@@ -219,7 +228,7 @@ impl Scenario for HandoffScenario {
     }
 
     fn run_trial(&self, request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
-        trial::run_trial(request, sink)
+        routine::run_trial(request, sink)
     }
 
     fn claim_table(&self, summary: &Summary) -> Vec<ClaimSpec> {
@@ -227,6 +236,6 @@ impl Scenario for HandoffScenario {
     }
 
     fn discussion(&self, summary: &Summary) -> String {
-        discussion::discussion(summary)
+        report::report(summary)
     }
 }

@@ -1,4 +1,4 @@
-//! One trial of the handoff scenario in its own process: conformance checks, then the harness's loop
+//! The handoff routine: one trial in its own process — conformance checks, then the harness's loop
 //! ([`measure::harness::run`]) over a [`HandoffRoutine`], every run checked against the reference sum and order.
 
 use std::hint::black_box;
