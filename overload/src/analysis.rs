@@ -13,6 +13,9 @@ use measure::record::{Mark, MetricValues, Series};
 
 use crate::ledger::CallRecord;
 
+/// The headline metric: p99 latency of the calls issued after the capacity drop.
+pub const HEADLINE: &str = "after_drop.latency_p99_us";
+
 /// Phase of the calls issued before the capacity drop.
 pub const BEFORE_DROP: &str = "before_drop";
 /// Phase of the calls issued at or after the capacity drop.

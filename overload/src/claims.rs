@@ -15,11 +15,11 @@ use measure::compare::{Basis, Relation};
 use measure::judge::{ClaimSpec, Comparison, Phase, Side};
 use measure::summary::Summary;
 
+use crate::analysis::HEADLINE;
 use crate::analysis::{AFTER_DROP, IN_FLIGHT_AT_ADMISSION};
 use crate::config::LIMITERS;
 use crate::limit::LimiterKind;
-use crate::trial::{DECISIONS, SAMPLES_PER_WINDOW};
-use crate::HEADLINE;
+use crate::routine::{DECISIONS, SAMPLES_PER_WINDOW};
 
 /// After-drop throughput.
 const AFTER_OPS: &str = "after_drop.ops_per_sec";

@@ -1,20 +1,20 @@
 //! What the overload report's numbers mean, written from the run's summary so it stays true when re-rendered.
 //! The findings are computed here (every figure from the summary, every stated finding from a verdict of the
 //! run or a comparison with a claim's factor or the noise threshold); the fixed words are in
-//! `templates/discussion.md`.
+//! `templates/report.md`.
 
 use std::fmt::Write as _;
 
 use measure::compare::{beyond_noise, within_noise};
 use measure::summary::{Family, Summary};
 
+use crate::analysis::HEADLINE;
 use crate::claims::{after_ceiling, family_pairs, FAMILIES, FAMILY_AGREEMENT, FEED_TOLERANCE, HALVES, NEAR_CEILING};
 use crate::config::{IDLE_CALLS, LIMITERS};
 use crate::limit::{AimdConfig, Decisions, Gradient2Config, LimiterKind};
-use crate::HEADLINE;
 
 /// The discussion's template: fixed explanations, with the findings below filled in.
-const TEMPLATE: &str = include_str!("templates/discussion.md");
+const TEMPLATE: &str = include_str!("templates/report.md");
 
 /// The start of each claim's text, as [`crate::claims::table`] words it.
 const HALVES_CLAIM: &str = "After the drop, each adaptive limiter's p99 latency";
@@ -29,7 +29,7 @@ fn verdict(summary: &Summary, prefix: &str) -> &'static str {
 /// The version of the published peer whose API the discussion describes (read from its source).
 const PEER_VERSION: &str = "congestion-limiter 0.1.0";
 
-/// The discussion section of the report: findings computed here, words from `templates/discussion.md`.
+/// The discussion section of the report: findings computed here, words from `templates/report.md`.
 pub fn discussion(summary: &Summary) -> String {
     let unbounded_rows: Vec<String> = ["stream-unbounded", "blocking-unbounded"]
         .iter()
@@ -70,7 +70,7 @@ pub fn discussion(summary: &Summary) -> String {
         "unlike_pairs": unlike_pairs(summary),
         "peer_version": PEER_VERSION,
     });
-    measure::template::render_or_note("overload/discussion.md", TEMPLATE, context)
+    measure::template::render_or_note("overload/report.md", TEMPLATE, context)
 }
 
 /// The settle rule's figures, as the run set them.
@@ -277,7 +277,7 @@ fn decision_counts(summary: &Summary, name: &str) -> String {
         .named()
         .iter()
         .filter_map(|(key, _)| {
-            let value = median(summary, name, &format!("{}.{key}", crate::trial::DECISIONS))?;
+            let value = median(summary, name, &format!("{}.{key}", crate::routine::DECISIONS))?;
             (value > 0.0).then(|| format!("{value:.0} {}", key.replace('_', "-")))
         })
         .collect::<Vec<_>>()
@@ -342,7 +342,7 @@ fn limiters(summary: &Summary) -> Vec<String> {
         ) else {
             continue;
         };
-        let metric = format!("{}.decreases", crate::trial::DECISIONS);
+        let metric = format!("{}.decreases", crate::routine::DECISIONS);
         let cuts = both(summary, name, &metric, |v| format!("{v:.0}"));
         let how = if summary.param("windowed").is_some_and(|w| w > 0.0) {
             format!(
@@ -397,7 +397,7 @@ fn limiters(summary: &Summary) -> Vec<String> {
                 " That is above the {after:.0} slots by more than the noise threshold, so some queueing remained."
             );
         }
-        let metric = |key: &str| format!("{}.{key}", crate::trial::DECISIONS);
+        let metric = |key: &str| format!("{}.{key}", crate::routine::DECISIONS);
         if let (Some((ups, _, _)), Some((downs, _, _))) = (
             both(summary, "gradient2", &metric("increases"), |v| format!("{v:.0}")),
             both(summary, "gradient2", &metric("decreases"), |v| format!("{v:.0}")),
