@@ -63,6 +63,11 @@ impl Contestant {
         all
     }
 
+    /// The gated contestants of `kind`, one per family, in report order: stream, blocking, coroutine.
+    pub fn gated(kind: LimiterKind) -> [Contestant; 3] {
+        [Contestant::Stream(kind), Contestant::Blocking(kind), Contestant::Coroutine(kind)]
+    }
+
     /// The contestant named `name`.
     pub fn find(name: &str) -> Option<Contestant> {
         Contestant::all().into_iter().find(|c| c.name() == name)
