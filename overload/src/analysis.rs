@@ -13,6 +13,18 @@ use measure::record::{Mark, MetricValues, Series};
 
 use crate::ledger::CallRecord;
 
+/// The headline metric: p99 latency of the calls issued after the capacity drop.
+pub const HEADLINE: &str = "after_drop.latency_p99_us";
+
+/// Prefix of the limiter's decision counts among a run's metrics (`decisions.increases`, ...).
+pub const DECISIONS: &str = "decisions";
+
+/// Samples the limiter's windows took in over a run.
+pub const LIMITER_SAMPLES: &str = "limiter_samples";
+
+/// Mean samples per closed window of the limiter over a run (adaptive limiters only).
+pub const SAMPLES_PER_WINDOW: &str = "samples_per_window";
+
 /// Phase of the calls issued before the capacity drop.
 pub const BEFORE_DROP: &str = "before_drop";
 /// Phase of the calls issued at or after the capacity drop.

@@ -4,15 +4,26 @@
 //! runs in the stream, blocking and coroutine families, plus one unbounded stream and one unbounded thread
 //! contestant.
 //!
+//! This file is the lab's view of it ([`OverloadScenario`]: parameters, contestants, metrics, charts). The
+//! scenario's parts, in the order they are read:
+//!
+//! - [`contestants`]: every contestant (the registry in `contestants/mod.rs`, one file per construction).
+//! - [`conformance`]: checks every contestant passes before timing.
+//! - [`claims`]: the claim table the harness judges.
+//! - [`routine`]: one trial in its own process: conformance, then the harness's loop over one run at a time,
+//!   each verified and analysed once its clocks have stopped.
+//! - [`report`]: the report's figures and verdicts, rendered with `templates/report.md`.
+//!
+//! Building blocks below them:
+//!
+//! - [`config`]: one run's parameters as typed values, and the dependency and limiters they configure.
 //! - [`limit`]: the admission gate every family shares, the limit algorithms, their window and their decision
 //!   counts.
 //! - [`stream_ext`]: `limited_unordered`, `buffer_unordered` whose width follows the gate.
-//! - [`contestants`]: every contestant.
+//! - [`feed`]: what kind of sample stream each family fed a limiter, compared pair by pair for the report.
 //! - [`ledger`] and [`analysis`]: each call recorded lock-free, analysed after the run into overall and
 //!   per-phase metrics and per-window series.
-//! - [`conformance`]: checks every contestant passes before timing.
 //! - [`settle`]: the rule that drops the capacity once the limit has settled, and reads it back from a history.
-//! - [`OverloadScenario`]: the lab's view (parameters, charts, trials, claims, discussion).
 #![warn(missing_docs)]
 
 pub mod analysis;
@@ -20,12 +31,297 @@ pub mod claims;
 pub mod config;
 pub mod conformance;
 pub mod contestants;
-pub mod discussion;
+pub mod feed;
+#[cfg(test)]
+mod fixture;
 pub mod ledger;
 pub mod limit;
-pub mod scenario;
+pub mod report;
+mod routine;
 pub mod settle;
 pub mod stream_ext;
-mod trial;
 
-pub use scenario::{OverloadScenario, HEADLINE};
+pub use analysis::HEADLINE;
+
+use measure::judge::ClaimSpec;
+use measure::record::{RunParams, TrialRequest};
+use measure::scenario::{ChartKind, ChartSpec, Dimension, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
+use measure::summary::{ContestantInfo, Summary};
+
+use crate::contestants::Contestant;
+
+/// The overload scenario, as the lab's registry lists it.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct OverloadScenario;
+
+impl Scenario for OverloadScenario {
+    fn name(&self) -> &'static str {
+        "overload"
+    }
+
+    fn title(&self) -> &'static str {
+        "Overload: a dependency loses capacity mid-run, under a fixed bound and adaptive limits, in both styles"
+    }
+
+    fn question(&self) -> &'static str {
+        "When a dependency suddenly serves fewer concurrent calls, what happens to latency, throughput, failed \
+         calls and queued work under a fixed concurrency bound, under adaptive limits configured as Netflix's \
+         concurrency-limits configures them by default (each algorithm updated on every call, as its \
+         `SimpleLimiter` runs it: AIMD cutting on the dependency's rejections, AIMD on a timeout of 1.5×, 2× and 4× \
+         the no-load latency, Gradient2, Vegas), and with no bound at all, written as a demand-driven stream, as a \
+         pool of blocking threads and as a pool of `may` coroutines? A simulated dependency with 500 concurrent \
+         slots of 5 ms (±0.5 ms of seeded jitter) and a queue of 100 (a call beyond it is rejected at once, as a \
+         real service answers 503) drops to 100 slots once the limit has settled: a healthy phase of at least \
+         300 ms that ends when the limit has stopped drifting (checked on its exact history), not at a call count. \
+         Latency runs from admission at the gate to the caller seeing the reply, as Netflix measures it; what a \
+         caller sees, the gate wait included, is reported beside it, and so is the p99 once the limit had settled \
+         again after the drop. The published JVM experiment made 200,000 calls, the drop at the 100,000th; here a \
+         run makes fewer (`--calls`: 50,000 by default, 20,000 with `--quick`; the discussion gives this run's \
+         count, and `--calls 200000` gives the after-drop phase the published length). Latency, throughput, calls outstanding (counted from every call's record) and the limiter's decisions come from a \
+         timed run in each process, where no instrument runs (a watcher thread polls the gate's limit every 2 ms \
+         to trigger the drop, the same for every family); threads, allocations and heap from an untimed accounting \
+         run of a tenth of the calls after it, which drops at its half-way call."
+    }
+
+    fn params(&self) -> Vec<ParamSpec> {
+        vec![
+            ParamSpec::single(
+                "calls",
+                "Calls per iteration; capacity drops once the limit has settled (`healthy-ms`, `settle-ms`), the \
+                 rest of the calls go to the degraded dependency (the published run made 200,000).",
+                50_000,
+                20_000,
+                100,
+                10_000_000,
+            ),
+            ParamSpec::single("capacity", "The dependency's concurrent slots before the drop.", 500, 500, 1, 100_000),
+            ParamSpec::single("capacity-after", "Its slots once the limit has settled.", 100, 100, 1, 100_000),
+            ParamSpec::single("service-ms", "Service time of one call, in milliseconds.", 5, 5, 1, 1_000),
+            ParamSpec::single(
+                "jitter-us",
+                "Service time varies uniformly by up to this many microseconds either way (seeded; 0: none, the \
+                 adversarial case).",
+                500,
+                500,
+                0,
+                1_000_000,
+            ),
+            ParamSpec::single(
+                "queue-limit",
+                "Calls the dependency queues before rejecting with an overload error, as a real service answers \
+                 503 (default 100: one service time's worth of the degraded capacity; 0: no limit, and no loss \
+                 signal for `aimd`).",
+                100,
+                100,
+                0,
+                10_000_000,
+            ),
+            ParamSpec::single(
+                "healthy-ms",
+                "The healthy phase lasts at least this long before the capacity may drop.",
+                300,
+                100,
+                1,
+                3_600_000,
+            ),
+            ParamSpec::single(
+                "settle-ms",
+                "The span over which the limit must have stopped drifting before the drop (`settle-drift-pct`).",
+                200,
+                50,
+                1,
+                3_600_000,
+            ),
+            ParamSpec::single(
+                "settle-drift-pct",
+                "The limit has settled when its mean over the second half of `settle-ms` is within this many per \
+                 cent of its mean over the first half (a limit still climbing or falling is not; a steady \
+                 oscillation is).",
+                10,
+                10,
+                0,
+                100,
+            ),
+            ParamSpec::single(
+                "healthy-max-ms",
+                "The drop happens by this time whatever the limit does (a run that reaches it fails its \
+                 `settled_before_drop` check).",
+                5_000,
+                2_000,
+                1,
+                3_600_000,
+            ),
+            ParamSpec::single(
+                "windowed",
+                "1: wrap every adaptive limiter in the lab's short window (at least 10 samples and twice the \
+                 smallest latency), a labelled variant; 0 (default): each updates on every sample, as Netflix's \
+                 `SimpleLimiter` runs it. Windowed AIMD climbs one per window (about 10 ms), so it needs seconds \
+                 and a few hundred thousand calls to settle before the drop (`--calls 300000`); a run whose calls \
+                 end first fails `settled_before_drop`.",
+                0,
+                0,
+                0,
+                1,
+            ),
+            ParamSpec::single(
+                "fixed-limit",
+                "The fixed limiter's bound (the healthy capacity a team would configure).",
+                500,
+                500,
+                1,
+                100_000,
+            ),
+            ParamSpec::single("initial-limit", "Where the adaptive limiters start.", 20, 20, 1, 100_000),
+            ParamSpec::single("min-limit", "The lowest the adaptive limiters go (Netflix's 20).", 20, 20, 1, 100_000),
+            ParamSpec::single(
+                "max-limit",
+                "The adaptive limiters' ceiling (default: the fixed bound), and their blocking and coroutine \
+                 pools' size.",
+                500,
+                500,
+                1,
+                100_000,
+            ),
+            ParamSpec::single(
+                "timeout-ms",
+                "`aimd` counts a call slower than this as a drop (a timeout; Netflix's default 5 s).",
+                5_000,
+                5_000,
+                1,
+                3_600_000,
+            ),
+            ParamSpec::single(
+                "unbounded-threads",
+                "Threads of blocking-unbounded (the OS caps what is possible).",
+                10_000,
+                10_000,
+                1,
+                100_000,
+            ),
+        ]
+    }
+
+    fn check_params(&self, params: &RunParams) -> Result<(), String> {
+        let one = |key: &str| params.get(key).and_then(|v| v.first()).copied().unwrap_or(0);
+        if one("initial_limit") > one("max_limit") {
+            return Err(format!("--initial-limit {} is above --max-limit {}", one("initial_limit"), one("max_limit")));
+        }
+        if one("min_limit") > one("initial_limit") {
+            return Err(format!("--min-limit {} is above --initial-limit {}", one("min_limit"), one("initial_limit")));
+        }
+        Ok(())
+    }
+
+    fn contestants(&self) -> Vec<ContestantInfo> {
+        Contestant::all().iter().map(Contestant::info).collect()
+    }
+
+    fn headline_metric(&self) -> &'static str {
+        HEADLINE
+    }
+
+    fn dimensions(&self) -> Vec<Dimension> {
+        let contestants = self.contestants();
+        let limiter = Dimension::from_fn("limiter", &contestants, |c| {
+            c.name.split_once('-').map(|(_, limiter)| limiter.to_string())
+        });
+        vec![limiter, Dimension::family(&contestants)]
+    }
+
+    fn trade_off_metrics(&self) -> Vec<(&'static str, bool)> {
+        vec![
+            ("after_drop.ops_per_sec", true),
+            ("after_drop.errors", false),
+            ("after_drop.caller_latency_p99_us", false),
+        ]
+    }
+
+    fn repetitions(&self, quick: bool) -> Repetitions {
+        // Three processes, not five: a timed iteration lasts seconds (a healthy phase of at least 300 ms, then
+        // the rest of 50,000 calls at the degraded ceiling of 20,000 calls/s or below; unwindowed Vegas settles
+        // near 50 before the drop, so its runs take about 7 s), and each process first runs its conformance
+        // checks. Measured on two shared cores with one process per contestant: five contestants (Vegas, AIMD,
+        // AIMD at 1.5×, Gradient2, fixed) took 16 s, and all 23 take about 70 s per process, so five processes
+        // would fill the six-minute budget with nothing to spare; three take under four minutes and are the
+        // fewest for a process-median verdict (p = 1/C(6,3) = 0.05). A warm-up buys nothing in a run this long.
+        if quick {
+            Repetitions { forks: 1, warmup: 0, iterations: 1, accounting: 1 }
+        } else {
+            Repetitions { forks: 3, warmup: 0, iterations: 1, accounting: 1 }
+        }
+    }
+
+    fn table_metrics(&self) -> Vec<&'static str> {
+        // Ten, so the results table's second part stays 8 columns wide; the report's discussion gives the other
+        // figures per contestant in tables of its own (`templates/report.md`).
+        vec![
+            "after_drop.latency_p99_us",
+            "after_drop.caller_latency_p99_us",
+            "after_settle.latency_p99_us",
+            "after_drop.ops_per_sec",
+            "after_drop.errors",
+            "limit_at_drop",
+            "limit_at_end",
+            "settle_after_drop_ms",
+            "wall_ms",
+            "cpu_us_per_call",
+        ]
+    }
+
+    fn charts(&self) -> Vec<ChartSpec> {
+        vec![
+            ChartSpec {
+                id: "after-drop-p99",
+                title: "p99 latency of calls issued after the drop (log scale)",
+                metric: "after_drop.latency_p99_us",
+                unit: "µs, admission to reply seen",
+                kind: ChartKind::Bars,
+                log_scale: true,
+            },
+            ChartSpec {
+                id: "after-drop-throughput",
+                title: "Throughput after the drop (ceiling: capacity-after / service time)",
+                metric: "after_drop.ops_per_sec",
+                unit: "calls per second",
+                kind: ChartKind::Bars,
+                log_scale: false,
+            },
+            ChartSpec {
+                id: "wall",
+                title: "Whole run, wall time",
+                metric: "wall_ms",
+                unit: "ms",
+                kind: ChartKind::Bars,
+                log_scale: false,
+            },
+            ChartSpec {
+                id: "p99-over-time",
+                title: "p99 latency per 100 ms window, by completion time (first measured iteration; log scale)",
+                metric: "latency_p99_us",
+                unit: "µs",
+                kind: ChartKind::Series { series: &["p99_latency_us"] },
+                log_scale: true,
+            },
+            ChartSpec {
+                id: "limit-over-time",
+                title: "Limit, calls outstanding, and what the dependency served, per 100 ms window (log scale)",
+                metric: "max_outstanding",
+                unit: "calls",
+                kind: ChartKind::Series { series: &["limit", "outstanding", "in_service", "capacity"] },
+                log_scale: true,
+            },
+        ]
+    }
+
+    fn run_trial(&self, request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
+        routine::run_trial(request, sink)
+    }
+
+    fn claim_table(&self, summary: &Summary) -> Vec<ClaimSpec> {
+        claims::table(summary)
+    }
+
+    fn discussion(&self, summary: &Summary) -> String {
+        report::render(summary)
+    }
+}

@@ -6,7 +6,8 @@ use std::time::{Duration, Instant};
 use dependency::Dependency;
 use pipelines::blocking::parked_pool::run_parked;
 
-use super::{finish_call, pool, Job, Prepared, THREAD_STACK_BYTES};
+use super::job::{finish_call, Job, Prepared, THREAD_STACK_BYTES};
+use super::pool;
 
 /// `threads` threads (at most one per call), started per iteration and parked until the run begins.
 #[derive(Debug)]

@@ -19,7 +19,7 @@ use may::sync::{SyncFlag, WaitGroup};
 use dependency::Dependency;
 use pipelines::coroutine::{self, CoroutineConfig};
 
-use super::{Job, Prepared};
+use super::job::{Job, Prepared};
 
 /// Carrier threads: one per core of the lab's 2-core machine, as tokio's default runtime has workers.
 pub const CARRIERS: usize = 2;

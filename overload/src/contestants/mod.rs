@@ -14,28 +14,29 @@
 //! - [`blocking_unbounded`]: `blocking-unbounded`, as many threads as `unbounded-threads` (the OS caps what is
 //!   possible), each issuing calls back to back with no admission control.
 //!
-//! Every contestant calls the same [`Dependency`] and records each call in the same [`Ledger`] the same way:
-//! one latency clock for every family, from the call's admission at the gate (the [`Permit`] records when) to
-//! the moment its caller sees the reply; the permit is released with that latency and the outcome, and the gate
-//! wait (asking → admission) is recorded beside it. Unbounded calls have no gate: their clock starts at issue.
+//! - [`job`]: what every contestant above is handed for one iteration, and how each finishes a call.
+//!
+//! Every contestant calls the same [`Dependency`](dependency::Dependency) and records each call in the same
+//! [`Ledger`](crate::ledger::Ledger) the same way ([`job::finish_call`]): one latency clock for every family, from
+//! the call's admission at the gate (the [`Permit`](crate::limit::Permit) records when) to the moment its caller
+//! sees the reply; the permit is released with that latency and the outcome, and the gate wait (asking →
+//! admission) is recorded beside it. Unbounded calls have no gate: their clock starts at issue.
 
 pub mod blocking;
 pub mod blocking_unbounded;
 pub mod coroutine;
+pub mod job;
 mod pool;
 pub mod stream;
 pub mod stream_unbounded;
 
-use std::sync::Arc;
-use std::time::{Duration, Instant};
-
-use dependency::{CallError, Dependency, Reply};
 use measure::summary::{ContestantInfo, Family, Role};
+
+pub use job::{Job, Prepared, THREAD_STACK_BYTES};
 
 use crate::config::OverloadConfig;
 use crate::config::{limiter_ceiling, limiter_description, LIMITERS};
-use crate::ledger::Ledger;
-use crate::limit::{Gate, LimiterKind, Outcome, Permit};
+use crate::limit::LimiterKind;
 
 /// One contestant: how it issues its calls and, for the bounded ones, through which limiter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,31 +53,6 @@ pub enum Contestant {
     BlockingUnbounded,
 }
 
-/// One iteration's shared state: the dependency, where calls are recorded, how many, and the gate (bounded
-/// contestants only).
-#[derive(Debug)]
-pub struct Job<'a> {
-    /// The dependency every call goes to.
-    pub dependency: &'a Dependency,
-    /// Where every call is recorded.
-    pub ledger: &'a Ledger,
-    /// Calls `0..calls` to make.
-    pub calls: u64,
-    /// The admission gate (`None` for the unbounded contestants).
-    pub gate: Option<Arc<Gate>>,
-}
-
-/// A contestant ready to run iterations (its runtime built, its sizes fixed).
-pub trait Prepared {
-    /// Make every call of `job`. `go` is called exactly once, when everything is set up (threads started and
-    /// parked) and right before the first call is issued: the trial starts measuring there.
-    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<(), String>;
-
-    /// Latency of `n` calls made one at a time on an idle `dependency`, waited for the way this contestant
-    /// waits (awaited on its runtime, or blocking on a thread).
-    fn idle_latencies(&self, dependency: &Dependency, n: u32) -> Vec<Duration>;
-}
-
 impl Contestant {
     /// Every contestant, in report order.
     pub fn all() -> Vec<Contestant> {
@@ -85,6 +61,11 @@ impl Contestant {
         all.extend(LIMITERS.into_iter().map(Contestant::Coroutine));
         all.extend([Contestant::StreamUnbounded, Contestant::BlockingUnbounded]);
         all
+    }
+
+    /// The gated contestants of `kind`, one per family, in report order: stream, blocking, coroutine.
+    pub fn gated(kind: LimiterKind) -> [Contestant; 3] {
+        [Contestant::Stream(kind), Contestant::Blocking(kind), Contestant::Coroutine(kind)]
     }
 
     /// The contestant named `name`.
@@ -178,32 +159,4 @@ impl Contestant {
             }
         }
     }
-}
-
-/// Stack size of every pool thread: callers only wait on completions, so a small stack is plenty.
-pub const THREAD_STACK_BYTES: usize = 128 * 1024;
-
-/// What every contestant does once a call is done: release the permit (if any) with the call's latency, from
-/// its admission, and outcome, then record the call from the same start, with its gate wait beside it. Without
-/// a permit the call's clock starts at `issued`.
-pub(crate) fn finish_call(
-    ledger: &Ledger,
-    index: u64,
-    issued: Instant,
-    result: Result<Reply, CallError>,
-    permit: Option<Permit>,
-) {
-    let seen = Instant::now();
-    let value = result.map(|reply| reply.value);
-    let start = match permit {
-        Some(permit) => {
-            let start = permit.admitted_at();
-            ledger.record_admission(index, permit.gate_wait(), permit.limit_at_admission(), permit.admission_seq());
-            let outcome = if value.is_ok() { Outcome::Success } else { Outcome::Dropped };
-            permit.finish(seen, outcome);
-            start
-        }
-        None => issued,
-    };
-    ledger.record(index, start, seen, &value);
 }

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use dependency::Dependency;
 
-use super::{finish_call, Job};
+use super::job::{finish_call, Job};
 use crate::limit::Gate;
 
 /// One pool member's work: take a permit, take the next call index from `next`, make the call and wait for its

@@ -8,7 +8,7 @@ use tokio::runtime::Runtime;
 
 use dependency::Dependency;
 
-use super::{finish_call, Job, Prepared};
+use super::job::{finish_call, Job, Prepared};
 use crate::stream_ext::LimitedStreamExt;
 
 /// The runtime, built once per trial.

@@ -7,8 +7,8 @@ use tokio::runtime::Runtime;
 
 use dependency::Dependency;
 
+use super::job::{finish_call, Job, Prepared};
 use super::stream::{idle_awaited, runtime};
-use super::{finish_call, Job, Prepared};
 
 /// The runtime, built once per trial.
 #[derive(Debug)]

@@ -31,22 +31,15 @@ use measure::record::{Mark, MetricValues, Series, TrialRequest};
 use measure::scenario::{TrialError, TrialSink};
 use measure::summary::Check;
 
-use crate::analysis::{self, RunAnalysis, AFTER_DROP, OVER_LIMIT_ISSUES};
+use crate::analysis::{
+    self, RunAnalysis, AFTER_DROP, DECISIONS, LIMITER_SAMPLES, OVER_LIMIT_ISSUES, SAMPLES_PER_WINDOW,
+};
 use crate::config::{OverloadConfig, IDLE_CALLS, WINDOW};
 use crate::conformance;
 use crate::contestants::{Contestant, Job, Prepared};
 use crate::ledger::Ledger;
 use crate::limit::{self, Gate};
 use crate::settle::{self, DropRule};
-
-/// Prefix of the limiter's decision counts among a run's metrics.
-pub(crate) const DECISIONS: &str = "decisions";
-
-/// Samples the limiter's windows took in over a run.
-pub(crate) const LIMITER_SAMPLES: &str = "limiter_samples";
-
-/// Mean samples per closed window of the limiter over a run (adaptive limiters only).
-pub(crate) const SAMPLES_PER_WINDOW: &str = "samples_per_window";
 
 /// An accounting run makes one call in this many of a timed run's.
 pub(crate) const ACCOUNTING_SHARE: u64 = 10;
@@ -117,7 +110,7 @@ pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
 }
 
 /// Calls of an accounting run: [`ACCOUNTING_SHARE`]th of `calls`, at least 2 (so the capacity still drops).
-fn accounting_calls(calls: u64) -> u64 {
+pub(crate) fn accounting_calls(calls: u64) -> u64 {
     (calls / ACCOUNTING_SHARE).max(2).min(calls)
 }
 
@@ -565,7 +558,7 @@ fn idle_metrics(prepared: &dyn Prepared, config: &OverloadConfig) -> Result<Metr
 mod tests {
 
     use super::*;
-    use crate::claims::Feed;
+    use crate::feed::{Feed, Measure};
     use crate::limit::{LimiterKind, LimiterParams};
     use crate::settle::DropRule;
 
@@ -706,7 +699,7 @@ mod tests {
         }
         for (i, (a, fa)) in feeds.iter().enumerate() {
             for (b, fb) in &feeds[i + 1..] {
-                assert_eq!(fa.unlike(fb), None, "{a} / {b}: {fa:?} vs {fb:?}");
+                assert_eq!(fa.unlike(fb), [], "{a} / {b}: {fa:?} vs {fb:?}");
             }
         }
     }
@@ -747,9 +740,12 @@ mod tests {
     fn a_feed_that_releases_its_completions_in_batches_is_not_the_same_kind_as_a_steady_one() {
         for kind in [LimiterKind::Vegas, LimiterKind::Aimd] {
             let (steady, batch) = (scripted_feed(kind, false), scripted_feed(kind, true));
-            assert_eq!(steady.unlike(&scripted_feed(kind, false)), None, "{kind}: the same script, the same kind");
-            let why = steady.unlike(&batch).unwrap_or_default();
-            assert!(why.starts_with("windows"), "{kind}: {steady:?} vs {batch:?}: {why}");
+            assert_eq!(steady.unlike(&scripted_feed(kind, false)), [], "{kind}: the same script, the same kind");
+            let why = steady.unlike(&batch);
+            assert!(
+                why.first().is_some_and(|a| a.measure == Measure::Windows),
+                "{kind}: {steady:?} vs {batch:?}: {why:?}"
+            );
         }
     }
 

@@ -1,0 +1,64 @@
+//! What every contestant is handed for one iteration ([`Job`]), what a contestant ready to run does
+//! ([`Prepared`]), and how every contestant finishes a call ([`finish_call`]): shared by the contestants below
+//! the registry, so that no contestant file depends on the registry.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use dependency::{CallError, Dependency, Reply};
+
+use crate::ledger::Ledger;
+use crate::limit::{Gate, Outcome, Permit};
+
+/// One iteration's shared state: the dependency, where calls are recorded, how many, and the gate (bounded
+/// contestants only).
+#[derive(Debug)]
+pub struct Job<'a> {
+    /// The dependency every call goes to.
+    pub dependency: &'a Dependency,
+    /// Where every call is recorded.
+    pub ledger: &'a Ledger,
+    /// Calls `0..calls` to make.
+    pub calls: u64,
+    /// The admission gate (`None` for the unbounded contestants).
+    pub gate: Option<Arc<Gate>>,
+}
+
+/// A contestant ready to run iterations (its runtime built, its sizes fixed).
+pub trait Prepared {
+    /// Make every call of `job`. `go` is called exactly once, when everything is set up (threads started and
+    /// parked) and right before the first call is issued: the trial starts measuring there.
+    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<(), String>;
+
+    /// Latency of `n` calls made one at a time on an idle `dependency`, waited for the way this contestant
+    /// waits (awaited on its runtime, or blocking on a thread).
+    fn idle_latencies(&self, dependency: &Dependency, n: u32) -> Vec<Duration>;
+}
+
+/// Stack size of every pool thread: callers only wait on completions, so a small stack is plenty.
+pub const THREAD_STACK_BYTES: usize = 128 * 1024;
+
+/// What every contestant does once a call is done: release the permit (if any) with the call's latency, from
+/// its admission, and outcome, then record the call from the same start, with its gate wait beside it. Without
+/// a permit the call's clock starts at `issued`.
+pub(crate) fn finish_call(
+    ledger: &Ledger,
+    index: u64,
+    issued: Instant,
+    result: Result<Reply, CallError>,
+    permit: Option<Permit>,
+) {
+    let seen = Instant::now();
+    let value = result.map(|reply| reply.value);
+    let start = match permit {
+        Some(permit) => {
+            let start = permit.admitted_at();
+            ledger.record_admission(index, permit.gate_wait(), permit.limit_at_admission(), permit.admission_seq());
+            let outcome = if value.is_ok() { Outcome::Success } else { Outcome::Dropped };
+            permit.finish(seen, outcome);
+            start
+        }
+        None => issued,
+    };
+    ledger.record(index, start, seen, &value);
+}

@@ -1,0 +1,116 @@
+//! A made-up run's summary for the unit tests of the claims, the feeds and the report: every contestant of the
+//! registry ran cleanly, with figures the test chooses.
+
+use std::collections::BTreeMap;
+
+use measure::record::Status;
+use measure::summary::{ContestantSummary, Environment, Method, MetricStats, Summary};
+
+use crate::analysis::{AFTER_DROP, DECISIONS, HEADLINE, IN_FLIGHT_AT_ADMISSION, SAMPLES_PER_WINDOW};
+use crate::contestants::Contestant;
+
+/// Three samples `values` as one metric's statistics.
+pub(crate) fn range(values: [f64; 3]) -> MetricStats {
+    measure::stats::summarize(&values.map(|v| vec![v])).expect("samples")
+}
+
+/// After-drop p99 (µs) of a run that bears the claims out: the fixed bound 100 ms, no bound 900 ms, every
+/// adaptive limiter 20 ms.
+pub(crate) fn p99(name: &str) -> f64 {
+    if name.ends_with("fixed") {
+        100_000.0
+    } else if name.ends_with("unbounded") {
+        900_000.0
+    } else {
+        20_000.0
+    }
+}
+
+/// After-drop failed calls: many for the fixed bound and no bound, few for the adaptive limiters.
+fn errors(name: &str) -> f64 {
+    if name.ends_with("fixed") || name.ends_with("unbounded") {
+        10_000.0
+    } else {
+        500.0
+    }
+}
+
+/// A run of every contestant, after-drop p99 from `p99` (µs), at `ops` calls per second after the drop against
+/// a ceiling of 20,000 (100 slots of 5 ms), failed calls from [`errors`], every limiter fed alike (100 in flight
+/// at admission; 400 windows of 150 samples for the adaptive ones), its claims not yet judged.
+pub(crate) fn run(p99: impl Fn(&str) -> f64, ops: f64) -> Summary {
+    let mut contestants = Vec::new();
+    for contestant in Contestant::all() {
+        let name = contestant.name();
+        let p = p99(&name);
+        let adaptive = contestant.limiter().is_some_and(|k| k.is_adaptive());
+        let mut metrics = BTreeMap::from([
+            (HEADLINE.to_string(), range([p * 0.99, p, p * 1.01])),
+            ("after_drop.ops_per_sec".to_string(), range([ops * 0.99, ops, ops * 1.01])),
+            ("after_drop.errors".to_string(), range([errors(&name); 3])),
+            ("after_drop.limit_mean".to_string(), range([99.0, 100.0, 101.0])),
+            ("wall_ms".to_string(), range([1_980.0, 2_000.0, 2_020.0])),
+        ]);
+        let mut feed = vec![(format!("{AFTER_DROP}.{IN_FLIGHT_AT_ADMISSION}"), 100.0)];
+        feed.push((format!("{DECISIONS}.windows"), if adaptive { 400.0 } else { 0.0 }));
+        if adaptive {
+            feed.push((SAMPLES_PER_WINDOW.to_string(), 150.0));
+        }
+        for (key, v) in feed {
+            metrics.insert(key, range([v * 0.98, v, v * 1.02]));
+        }
+        let info = contestant.info();
+        contestants.push(ContestantSummary {
+            name,
+            family: info.family,
+            role: info.role,
+            description: String::new(),
+            status: Status::Ok,
+            reason: None,
+            checks: vec![],
+            metrics,
+            skipped_phases: BTreeMap::new(),
+            disturbed: Default::default(),
+        });
+    }
+    Summary {
+        scenario: "overload".into(),
+        lab_version: "test".into(),
+        git_rev: "unknown".into(),
+        git_dirty: false,
+        render_git_rev: "unknown".into(),
+        render_git_dirty: false,
+        started_utc: String::new(),
+        finished_utc: String::new(),
+        environment: Environment::default(),
+        method: Method {
+            quick: false,
+            forks: 3,
+            warmup: 0,
+            iterations: 1,
+            accounting: 1,
+            noise_threshold: 0.2,
+            seed: 0,
+            trial_timeout_s: 60.0,
+        },
+        params: BTreeMap::from([
+            ("calls".to_string(), serde_json::Value::from(100_000)),
+            ("capacity".to_string(), serde_json::Value::from(500)),
+            ("capacity_after".to_string(), serde_json::Value::from(100)),
+            ("service_ms".to_string(), serde_json::Value::from(5)),
+            ("queue_limit".to_string(), serde_json::Value::from(100)),
+        ]),
+        contestants,
+        claims: vec![],
+        command: String::new(),
+        raw_file: String::new(),
+        phases: vec![],
+    }
+}
+
+/// Set `key` of `contestant` in `summary` to `v` in every sample.
+pub(crate) fn set(summary: &mut Summary, contestant: &str, key: &str, v: f64) {
+    if let Some(c) = summary.contestants.iter_mut().find(|c| c.name == contestant) {
+        c.metrics.insert(key.to_string(), range([v, v, v]));
+    }
+}

@@ -1,0 +1,892 @@
+//! The overload report's figures and verdicts, read from a run's summary so the report stays true when it is
+//! re-rendered: a typed context ([`Context`]) of formatted numbers, contestant names, flags and the claims by id
+//! ([`measure::template::claims_by_id`]), rendered with `templates/report.md`, which holds every word. Which
+//! finding a sentence states is decided by a claim's verdict, or by a comparison this module makes with a
+//! claim's factor or the noise threshold and hands over as a flag; no sentence is built here.
+
+use std::collections::BTreeMap;
+
+use measure::compare::{beyond_noise, format_ratio, within_noise};
+use measure::summary::{Family, Role, Summary};
+use measure::template::{claims_by_id, ClaimView};
+use measure::units::count;
+use serde::Serialize;
+
+use crate::analysis::{DECISIONS, HEADLINE};
+use crate::claims::{after_ceiling, FAMILY_AGREEMENT, FEED_TOLERANCE, HALVES, NEAR_CEILING};
+use crate::config::{IDLE_CALLS, LIMITERS};
+use crate::contestants::Contestant;
+use crate::feed::{family_pairs, Apart, NoFeed, Pairing};
+use crate::limit::{AimdConfig, Decisions, Gradient2Config, LimiterKind};
+use crate::routine::accounting_calls;
+
+/// Every word of the report's discussion, with the figures below filled in.
+const TEMPLATE: &str = include_str!("templates/report.md");
+
+/// The version of the published peer whose API the report describes (read from its source).
+const PEER_VERSION: &str = "0.1.0";
+
+/// The discussion section of the report: [`Context::of`] `summary`, rendered with `templates/report.md`.
+pub fn render(summary: &Summary) -> String {
+    measure::template::render_or_note("overload/report.md", TEMPLATE, Context::of(summary))
+}
+
+/// Everything `templates/report.md` reads.
+#[derive(Debug, Clone, Serialize)]
+pub struct Context {
+    /// The run's claims, by id.
+    pub claims: BTreeMap<String, ClaimView>,
+    /// The claims' factors, as their texts print them.
+    pub factors: Factors,
+    /// The run's parameters (`None` where an older run lacks one).
+    pub params: Params,
+    /// The dependency's ceilings and the idle overshoot, if the run has the parameters.
+    pub ceiling: Option<Ceiling>,
+    /// Uncontended calls each trial process made to measure the no-load latency.
+    pub idle_calls: u32,
+    /// The run made fewer calls than the published experiment's 200,000.
+    pub published_calls: bool,
+    /// The adaptive limiters ran in the lab's short window (`--windowed 1`).
+    pub windowed: bool,
+    /// Gradient2's long window, in samples (windows with `--windowed 1`).
+    pub long_window: usize,
+    /// One row per limiter and family, in report order.
+    pub trade_rows: Vec<TradeRow>,
+    /// The findings on each adaptive limiter, if the run has the after-drop ceiling and any limiter ran.
+    pub limiters: Option<Limiters>,
+    /// The unbounded contestants that ran.
+    pub unbounded: Vec<UnboundedRow>,
+    /// What `blocking-unbounded`'s thread counts are.
+    pub unbounded_threads: UnboundedThreads,
+    /// CPU and context switches per call, per family.
+    pub family_cpu: Vec<FamilyCpu>,
+    /// Which adaptive limiters kept the after-drop p99 below the halves claim's factor of the fixed bound's in
+    /// every family, by their medians.
+    pub halves_by_median: HalvesByMedian,
+    /// The family pairs whose limiters were not fed alike.
+    pub unlike_pairs: Vec<UnlikePair>,
+    /// The published peer's version.
+    pub peer_version: &'static str,
+    /// Contestants that admit through a limiter of their own rather than the lab's gate (the published peer),
+    /// that this run has.
+    pub peers: Vec<String>,
+    /// Figures per contestant that the results table leaves out.
+    pub more: MoreFigures,
+}
+
+/// The claims' factors.
+#[derive(Debug, Clone, Serialize)]
+pub struct Factors {
+    /// Adaptive p99 at most this share of the fixed bound's.
+    pub halves: String,
+    /// Adaptive throughput at least this share of the ceiling.
+    pub near: String,
+    /// One family's p99 within this multiple of another's.
+    pub family: String,
+    /// Two families' feeds within this multiple of each other.
+    pub feed: String,
+}
+
+/// The run's parameters, as whole numbers.
+#[derive(Debug, Clone, Serialize)]
+pub struct Params {
+    /// `calls`.
+    pub calls: Option<String>,
+    /// `capacity-after`.
+    pub capacity_after: Option<String>,
+    /// `fixed-limit`.
+    pub fixed_limit: Option<String>,
+    /// `initial-limit`.
+    pub initial_limit: Option<String>,
+    /// `min-limit`.
+    pub min_limit: Option<String>,
+    /// `max-limit`.
+    pub max_limit: Option<String>,
+    /// `timeout-ms`.
+    pub timeout_ms: Option<String>,
+    /// `queue-limit`.
+    pub queue_limit: Option<String>,
+    /// `jitter-us`.
+    pub jitter_us: Option<String>,
+    /// `healthy-ms`.
+    pub healthy_ms: Option<String>,
+    /// `settle-ms`.
+    pub settle_ms: Option<String>,
+    /// `settle-drift-pct`.
+    pub settle_drift_pct: Option<String>,
+    /// `healthy-max-ms`.
+    pub healthy_max_ms: Option<String>,
+}
+
+/// The dependency's ceilings.
+#[derive(Debug, Clone, Serialize)]
+pub struct Ceiling {
+    /// Slots before the drop.
+    pub capacity: String,
+    /// Service time, ms.
+    pub service: String,
+    /// Calls per second before the drop.
+    pub before: String,
+    /// Slots after the drop.
+    pub after: String,
+    /// Calls per second after the drop.
+    pub after_ops: String,
+    /// Calls per iteration.
+    pub calls: String,
+    /// Median idle overshoot per family, if measured.
+    pub idle: Option<IdleOvershoot>,
+}
+
+/// Median idle overshoot over each family's contestants (`—` where none measured it).
+#[derive(Debug, Clone, Serialize)]
+pub struct IdleOvershoot {
+    /// Stream family.
+    pub stream: String,
+    /// Blocking family.
+    pub blocking: String,
+    /// Coroutine family.
+    pub coroutine: String,
+}
+
+/// One limiter in one family: medians over the measured iterations.
+#[derive(Debug, Clone, Serialize)]
+pub struct TradeRow {
+    /// Contestant.
+    pub name: String,
+    /// After-drop p99.
+    pub p99: String,
+    /// After-drop calls per second.
+    pub ops: String,
+    /// Whole run, seconds.
+    pub wall_s: String,
+    /// After-drop gate wait p99.
+    pub gate_wait: Option<String>,
+    /// After-drop p99 a caller sees.
+    pub caller: Option<String>,
+    /// p99 once the limit had settled after the drop.
+    pub steady: Option<String>,
+    /// After-drop calls rejected, when any were.
+    pub errors: Option<String>,
+    /// The limit at the drop and at the end.
+    pub limits: Option<(String, String)>,
+    /// Mean limit after the drop.
+    pub limit_mean: Option<String>,
+    /// The limiter is adaptive.
+    pub adaptive: bool,
+    /// Milliseconds after the drop by which the limit had settled again.
+    pub settle: Option<String>,
+    /// The limiter's non-zero decision counts.
+    pub decisions: Vec<DecisionCount>,
+}
+
+/// One decision count.
+#[derive(Debug, Clone, Serialize)]
+pub struct DecisionCount {
+    /// How many.
+    pub count: String,
+    /// Its key, `-` for `_` (`app-limited`).
+    pub name: String,
+}
+
+/// One figure of one family.
+#[derive(Debug, Clone, Serialize)]
+pub struct FamilyFigure {
+    /// `stream`, `blocking` or `coroutine`.
+    pub family: &'static str,
+    /// The figure.
+    pub value: String,
+}
+
+/// A limiter's figure in every family that measured it, with the lowest and highest, when the stream and
+/// blocking contestants measured it.
+struct Spread {
+    figures: Vec<FamilyFigure>,
+    low: f64,
+    high: f64,
+}
+
+/// The findings on each adaptive limiter.
+#[derive(Debug, Clone, Serialize)]
+pub struct Limiters {
+    /// Slots after the drop.
+    pub after: String,
+    /// AIMD's backoff factor.
+    pub backoff: String,
+    /// Each AIMD limiter.
+    pub aimds: Vec<AimdFinding>,
+    /// Gradient2.
+    pub gradient2: Option<Gradient2Finding>,
+    /// Vegas.
+    pub vegas: Option<VegasFinding>,
+}
+
+/// One AIMD limiter's figures.
+#[derive(Debug, Clone, Serialize)]
+pub struct AimdFinding {
+    /// The limiter's name.
+    pub name: &'static str,
+    /// Mean limit after the drop, per family.
+    pub limit: Vec<FamilyFigure>,
+    /// After-drop throughput as a share of the ceiling, per family.
+    pub ops: Vec<FamilyFigure>,
+    /// Decreases over the run, per family.
+    pub cuts: Option<Vec<FamilyFigure>>,
+    /// Plain `aimd` never cut in any family.
+    pub never_cut: bool,
+    /// In every family below the near-ceiling claim's factor of the ceiling.
+    pub below_near: bool,
+    /// Its lowest mean limit above the new capacity beyond noise.
+    pub above_capacity: bool,
+}
+
+/// Gradient2's figures.
+#[derive(Debug, Clone, Serialize)]
+pub struct Gradient2Finding {
+    /// Mean limit after the drop, per family.
+    pub limit: Vec<FamilyFigure>,
+    /// Its lowest mean limit above the new capacity beyond noise.
+    pub above_capacity: bool,
+    /// Increases and decreases over the run, per family.
+    pub moves: Option<(Vec<FamilyFigure>, Vec<FamilyFigure>)>,
+}
+
+/// Vegas's figures.
+#[derive(Debug, Clone, Serialize)]
+pub struct VegasFinding {
+    /// Mean limit after the drop, per family.
+    pub limit: Vec<FamilyFigure>,
+    /// After-drop p99, per family.
+    pub p99: Vec<FamilyFigure>,
+    /// Its limit at the drop, per family, when even the highest was below the healthy capacity beyond noise.
+    pub settled_below: Option<SettledBelow>,
+    /// Its families' after-drop p99 differ beyond noise.
+    pub families_differ: bool,
+    /// What the caller adds to each call, when the families differ.
+    pub overhead: Option<VegasOverhead>,
+}
+
+/// Vegas's limit at the drop, below the healthy capacity.
+#[derive(Debug, Clone, Serialize)]
+pub struct SettledBelow {
+    /// Limit at the drop, per family.
+    pub at_drop: Vec<FamilyFigure>,
+    /// The healthy capacity.
+    pub capacity: String,
+}
+
+/// Before the drop: how much longer than an idle call the median call took, and the limit at the drop.
+#[derive(Debug, Clone, Serialize)]
+pub struct VegasOverhead {
+    /// Stream, µs.
+    pub stream_us: String,
+    /// Blocking, µs.
+    pub blocking_us: String,
+    /// Stream's limit at the drop.
+    pub stream_limit: String,
+    /// Blocking's limit at the drop.
+    pub blocking_limit: String,
+    /// The two limits were within noise at the drop.
+    pub close: bool,
+    /// The family with the larger overhead had the lower limit.
+    pub steered: bool,
+}
+
+/// One unbounded contestant.
+#[derive(Debug, Clone, Serialize)]
+pub struct UnboundedRow {
+    /// Contestant.
+    pub name: String,
+    /// After-drop p99 of the calls served.
+    pub p99: String,
+    /// After-drop calls rejected.
+    pub errors: String,
+    /// After-drop calls.
+    pub calls: String,
+    /// Most calls outstanding.
+    pub max_outstanding: String,
+}
+
+/// `blocking-unbounded`'s thread counts, each what it is.
+#[derive(Debug, Clone, Serialize)]
+pub struct UnboundedThreads {
+    /// `unbounded-threads`.
+    pub configured: Option<String>,
+    /// Threads of a timed run: `unbounded-threads`, at most one per call.
+    pub timed: Option<String>,
+    /// Calls of an accounting run.
+    pub accounting_calls: Option<String>,
+    /// Threads the accounting run starts.
+    pub accounting: Option<String>,
+    /// The `threads` figure: the most threads its process had during the accounting run.
+    pub measured: Option<String>,
+    /// Of those, the trial's own (measured less those the accounting run starts), when not negative.
+    pub others: Option<String>,
+}
+
+/// One family's cost per call, medians over its bounded contestants.
+#[derive(Debug, Clone, Serialize)]
+pub struct FamilyCpu {
+    /// `stream`, `blocking` or `coroutine`.
+    pub family: &'static str,
+    /// CPU per call, µs.
+    pub total: String,
+    /// Of it, on the dependency's timer threads, µs.
+    pub dependency: String,
+    /// Context switches per call.
+    pub ctx: String,
+}
+
+/// Adaptive limiters that kept (or not) the after-drop p99 below the halves factor of the fixed bound's.
+#[derive(Debug, Clone, Serialize)]
+pub struct HalvesByMedian {
+    /// Those that did in every family.
+    pub shorter: Vec<&'static str>,
+    /// Those that did not.
+    pub longer: Vec<&'static str>,
+}
+
+/// A family pair whose limiters were not fed alike.
+#[derive(Debug, Clone, Serialize)]
+pub struct UnlikePair {
+    /// One side.
+    pub a: String,
+    /// The other.
+    pub b: String,
+    /// The measures apart (empty when a side has no feed).
+    pub apart: Vec<Apart>,
+    /// The side without a feed.
+    pub missing: Option<NoFeed>,
+    /// Mean limit after the drop and limit at the drop of each side: `[mean a, mean b, at drop a, at drop b]`.
+    pub limits: Option<[String; 4]>,
+}
+
+/// Figures per contestant that the results table leaves out (`table_metrics` in `lib.rs`), for the tables at
+/// the end of the discussion.
+#[derive(Debug, Clone, Serialize)]
+pub struct MoreFigures {
+    /// One row per contestant, in report order.
+    pub rows: Vec<FigureRow>,
+    /// Some limiter ignored a sample or closed a window (the windowed variant's decisions).
+    pub windowed_decisions: bool,
+}
+
+/// One contestant's medians of [`MORE_METRICS`], by metric (`—` where not measured).
+#[derive(Debug, Clone, Serialize)]
+pub struct FigureRow {
+    /// Contestant.
+    pub name: String,
+    /// It admits through the lab's gate, so it has a limiter's figures.
+    pub gated: bool,
+    /// Metric → formatted median.
+    pub figures: BTreeMap<&'static str, String>,
+}
+
+/// The metrics of [`MoreFigures`], each with whether it is a count (shown whole and grouped).
+const MORE_METRICS: [(&str, bool); 22] = [
+    ("before_drop.latency_p99_us", true),
+    ("before_drop.ops_per_sec", true),
+    ("after_drop.latency_p50_us", true),
+    ("after_drop.latency_max_us", true),
+    ("after_drop.gate_wait_latency_p99_us", true),
+    ("after_drop.max_outstanding", true),
+    ("max_outstanding", true),
+    ("after_drop.limit_mean", true),
+    ("decisions.increases", true),
+    ("decisions.decreases", true),
+    ("decisions.holds", true),
+    ("decisions.app_limited", true),
+    ("decisions.probes", true),
+    ("decisions.new_minimums", true),
+    ("decisions.ignored", true),
+    ("decisions.windows", true),
+    ("dependency_cpu_us_per_call", false),
+    ("ctx_switches_per_item", false),
+    ("cores_used", false),
+    ("threads", true),
+    ("errors", true),
+    ("idle_overshoot_us", false),
+];
+
+impl Context {
+    /// The context of `summary`, whose claims are judged.
+    pub fn of(summary: &Summary) -> Context {
+        let windowed = summary.param("windowed").is_some_and(|w| w > 0.0);
+        Context {
+            claims: claims_by_id(&summary.claims),
+            factors: Factors {
+                halves: HALVES.to_string(),
+                near: NEAR_CEILING.to_string(),
+                family: FAMILY_AGREEMENT.to_string(),
+                feed: FEED_TOLERANCE.to_string(),
+            },
+            params: Params::of(summary),
+            ceiling: ceiling(summary),
+            idle_calls: IDLE_CALLS,
+            published_calls: summary.param("calls").is_some_and(|c| c < 200_000.0),
+            windowed,
+            long_window: Gradient2Config::default().long_window,
+            trade_rows: trade_rows(summary),
+            limiters: limiters(summary),
+            unbounded: unbounded_rows(summary),
+            unbounded_threads: unbounded_threads(summary),
+            family_cpu: family_cpu(summary),
+            halves_by_median: halves_by_median(summary),
+            unlike_pairs: unlike_pairs(summary),
+            peer_version: PEER_VERSION,
+            peers: peers(summary),
+            more: more_figures(summary),
+        }
+    }
+}
+
+impl Params {
+    fn of(summary: &Summary) -> Params {
+        let param = |key: &str| summary.param(key).map(|v| format!("{v:.0}"));
+        Params {
+            calls: param("calls"),
+            capacity_after: param("capacity_after"),
+            fixed_limit: param("fixed_limit"),
+            initial_limit: param("initial_limit"),
+            min_limit: param("min_limit"),
+            max_limit: param("max_limit"),
+            timeout_ms: param("timeout_ms"),
+            queue_limit: param("queue_limit"),
+            jitter_us: param("jitter_us"),
+            healthy_ms: param("healthy_ms"),
+            settle_ms: param("settle_ms"),
+            settle_drift_pct: param("settle_drift_pct"),
+            healthy_max_ms: param("healthy_max_ms"),
+        }
+    }
+}
+
+/// Median of `metric` for `name`, if it ran cleanly.
+fn median(summary: &Summary, name: &str, metric: &str) -> Option<f64> {
+    summary.metric(name, metric).map(|s| s.median)
+}
+
+/// Microseconds as milliseconds: `10.8 ms`, `267 ms`.
+fn ms(us: f64) -> String {
+    if us >= 100_000.0 {
+        format!("{:.0} ms", us / 1e3)
+    } else {
+        format!("{:.1} ms", us / 1e3)
+    }
+}
+
+/// A figure for a table: a count rounded and grouped (`5,004`), anything else to three significant digits
+/// (`1.44`, `0.562`), `—` when not measured.
+fn figure(value: Option<f64>, is_count: bool) -> String {
+    match value {
+        None => "—".to_string(),
+        Some(v) if is_count || v == 0.0 || v.abs() >= 100.0 => count(v),
+        Some(v) => format_ratio(v),
+    }
+}
+
+/// The dependency's ceilings before and after the drop, and the idle overshoot of each family, if the run has
+/// the parameters.
+fn ceiling(summary: &Summary) -> Option<Ceiling> {
+    let capacity = summary.param("capacity")?;
+    let after = summary.param("capacity_after")?;
+    let service = summary.param("service_ms")?;
+    let calls = summary.param("calls")?;
+    let after_ops = after_ceiling(summary).unwrap_or(f64::NAN);
+    let idle: Vec<(Family, f64)> = summary
+        .contestants
+        .iter()
+        .filter_map(|c| median(summary, &c.name, "idle_overshoot_us").map(|v| (c.family, v)))
+        .collect();
+    let mid = |family: Family| {
+        let values: Vec<f64> = idle.iter().filter(|(f, _)| *f == family).map(|(_, v)| *v).collect();
+        measure::stats::median(&values).map_or("—".to_string(), |m| format!("{m:.0} µs"))
+    };
+    let idle = (!idle.is_empty()).then(|| IdleOvershoot {
+        stream: mid(Family::Stream),
+        blocking: mid(Family::Blocking),
+        coroutine: mid(Family::Coroutine),
+    });
+    Some(Ceiling {
+        capacity: format!("{capacity:.0}"),
+        service: format!("{service:.0}"),
+        before: format!("{:.0}", capacity * 1e3 / service),
+        after: format!("{after:.0}"),
+        after_ops: format!("{after_ops:.0}"),
+        calls: format!("{calls:.0}"),
+        idle,
+    })
+}
+
+/// One row per limiter and family that ran: after-drop p99 and throughput, whole run, gate wait, caller's p99,
+/// settled p99, rejections, limits, settle time and the limiter's decisions (medians).
+fn trade_rows(summary: &Summary) -> Vec<TradeRow> {
+    let mut rows = Vec::new();
+    for kind in LIMITERS {
+        for contestant in Contestant::gated(kind) {
+            let name = contestant.name();
+            let at = |metric: &str| median(summary, &name, metric);
+            let (Some(p99), Some(ops), Some(wall)) = (at(HEADLINE), at("after_drop.ops_per_sec"), at("wall_ms")) else {
+                continue;
+            };
+            let decisions = Decisions::default()
+                .named()
+                .iter()
+                .filter_map(|(key, _)| {
+                    let value = at(&format!("{DECISIONS}.{key}"))?;
+                    (value > 0.0).then(|| DecisionCount { count: format!("{value:.0}"), name: key.replace('_', "-") })
+                })
+                .collect();
+            rows.push(TradeRow {
+                p99: ms(p99),
+                ops: format!("{ops:.0}"),
+                wall_s: format!("{:.2}", wall / 1e3),
+                gate_wait: at("after_drop.gate_wait_latency_p99_us").map(ms),
+                caller: at("after_drop.caller_latency_p99_us").map(ms),
+                steady: at("after_settle.latency_p99_us").map(ms),
+                errors: at("after_drop.errors").filter(|&e| e > 0.0).map(|e| format!("{e:.0}")),
+                limits: at("limit_at_drop")
+                    .zip(at("limit_at_end"))
+                    .map(|(d, e)| (format!("{d:.0}"), format!("{e:.0}"))),
+                limit_mean: at("after_drop.limit_mean").map(|v| format!("{v:.0}")),
+                adaptive: kind.is_adaptive(),
+                settle: at("settle_after_drop_ms").map(|v| format!("{v:.0}")),
+                decisions,
+                name,
+            });
+        }
+    }
+    rows
+}
+
+/// `metric` of the limiter's contestants that ran, formatted by `show`, with the lowest and highest of them;
+/// `None` unless the stream and blocking ones ran.
+fn spread(summary: &Summary, kind: LimiterKind, metric: &str, show: impl Fn(f64) -> String) -> Option<Spread> {
+    let [stream, blocking, coroutine] = Contestant::gated(kind);
+    median(summary, &stream.name(), metric)?;
+    median(summary, &blocking.name(), metric)?;
+    let values: Vec<(&'static str, f64)> = [stream, blocking, coroutine]
+        .iter()
+        .filter_map(|c| Some((c.family().as_str(), median(summary, &c.name(), metric)?)))
+        .collect();
+    Some(Spread {
+        figures: values.iter().map(|&(family, v)| FamilyFigure { family, value: show(v) }).collect(),
+        low: values.iter().map(|(_, v)| *v).fold(f64::INFINITY, f64::min),
+        high: values.iter().map(|(_, v)| *v).fold(f64::NEG_INFINITY, f64::max),
+    })
+}
+
+/// A whole number.
+fn whole(v: f64) -> String {
+    format!("{v:.0}")
+}
+
+/// The findings on each adaptive limiter: every flag from a comparison with a claim's factor or the noise
+/// threshold.
+fn limiters(summary: &Summary) -> Option<Limiters> {
+    let (after, ceiling) = (summary.param("capacity_after")?, after_ceiling(summary)?);
+    let noise = summary.method.noise_threshold;
+    let share = |v: f64| format!("{:.0}%", 100.0 * v / ceiling);
+    let decisions = |key: &str| format!("{DECISIONS}.{key}");
+    let aimds: Vec<AimdFinding> = LIMITERS
+        .into_iter()
+        .filter(|k| matches!(k, LimiterKind::Aimd | LimiterKind::AimdLatency(_)))
+        .filter_map(|kind| {
+            let limit = spread(summary, kind, "after_drop.limit_mean", whole)?;
+            let ops = spread(summary, kind, "after_drop.ops_per_sec", share)?;
+            let cuts = spread(summary, kind, &decisions("decreases"), whole);
+            Some(AimdFinding {
+                name: kind.name(),
+                never_cut: cuts.as_ref().is_some_and(|c| c.high == 0.0) && kind == LimiterKind::Aimd,
+                cuts: cuts.map(|c| c.figures),
+                below_near: ops.high < NEAR_CEILING * ceiling,
+                above_capacity: beyond_noise(limit.low, after, noise),
+                limit: limit.figures,
+                ops: ops.figures,
+            })
+        })
+        .collect();
+    let gradient2 = spread(summary, LimiterKind::Gradient2, "after_drop.limit_mean", whole).map(|limit| {
+        let ups = spread(summary, LimiterKind::Gradient2, &decisions("increases"), whole);
+        let downs = spread(summary, LimiterKind::Gradient2, &decisions("decreases"), whole);
+        Gradient2Finding {
+            above_capacity: beyond_noise(limit.low, after, noise),
+            limit: limit.figures,
+            moves: ups.zip(downs).map(|(u, d)| (u.figures, d.figures)),
+        }
+    });
+    let vegas = vegas(summary, noise);
+    (!aimds.is_empty() || gradient2.is_some() || vegas.is_some()).then(|| Limiters {
+        after: whole(after),
+        backoff: AimdConfig::default().backoff.to_string(),
+        aimds,
+        gradient2,
+        vegas,
+    })
+}
+
+/// Vegas's findings, if its stream and blocking contestants ran.
+fn vegas(summary: &Summary, noise: f64) -> Option<VegasFinding> {
+    let vegas = LimiterKind::Vegas;
+    let limit = spread(summary, vegas, "after_drop.limit_mean", whole)?;
+    let p99 = spread(summary, vegas, HEADLINE, ms)?;
+    let settled_below = match (spread(summary, vegas, "limit_at_drop", whole), summary.param("capacity")) {
+        (Some(at_drop), Some(capacity)) if beyond_noise(capacity, at_drop.high, noise) => {
+            Some(SettledBelow { at_drop: at_drop.figures, capacity: whole(capacity) })
+        }
+        _ => None,
+    };
+    let families_differ = beyond_noise(p99.high, p99.low, noise);
+    // Vegas's queue estimate is limit × (1 − lowest latency / latency): any delay the caller adds under load (its
+    // own wake-up) reads as queueing, so a family with a larger overhead should settle lower.
+    let overhead = || {
+        let [stream, blocking, _] = Contestant::gated(vegas).map(|c| c.name());
+        let overhead = |name: &str| {
+            Some(median(summary, name, "before_drop.latency_p50_us")? - median(summary, name, "idle_call_us")?)
+        };
+        let (os, ob) = (overhead(&stream)?, overhead(&blocking)?);
+        let (ls, lb) = (median(summary, &stream, "limit_at_drop")?, median(summary, &blocking, "limit_at_drop")?);
+        Some(VegasOverhead {
+            stream_us: whole(os),
+            blocking_us: whole(ob),
+            stream_limit: whole(ls),
+            blocking_limit: whole(lb),
+            close: within_noise(ls, lb, noise),
+            steered: (ob > os && lb < ls) || (os > ob && ls < lb),
+        })
+    };
+    Some(VegasFinding {
+        limit: limit.figures,
+        p99: p99.figures,
+        settled_below,
+        families_differ,
+        overhead: if families_differ { overhead() } else { None },
+    })
+}
+
+/// The unbounded contestants that ran: after-drop p99, rejections and most calls outstanding.
+fn unbounded_rows(summary: &Summary) -> Vec<UnboundedRow> {
+    [Contestant::StreamUnbounded, Contestant::BlockingUnbounded]
+        .iter()
+        .filter_map(|c| {
+            let name = c.name();
+            let at = |metric: &str| median(summary, &name, metric);
+            Some(UnboundedRow {
+                p99: ms(at(HEADLINE)?),
+                max_outstanding: whole(at("max_outstanding")?),
+                errors: whole(at("after_drop.errors").unwrap_or(0.0)),
+                calls: whole(at("after_drop.calls").unwrap_or(0.0)),
+                name,
+            })
+        })
+        .collect()
+}
+
+/// `blocking-unbounded`'s threads: configured, in a timed run, in an accounting run, and measured.
+fn unbounded_threads(summary: &Summary) -> UnboundedThreads {
+    let configured = summary.param("unbounded_threads");
+    let calls = summary.param("calls");
+    // As the contestant sizes its pool: `unbounded-threads`, at most one per call.
+    let threads = |calls: f64| configured.map(|t| t.min(calls.max(1.0)));
+    let accounting_calls = calls.map(|c| accounting_calls(c as u64) as f64);
+    let accounting = accounting_calls.and_then(threads);
+    let measured = median(summary, &Contestant::BlockingUnbounded.name(), "threads");
+    let others = measured.zip(accounting).map(|(m, a)| m - a).filter(|&o| o >= 0.0);
+    let show = |v: Option<f64>| v.map(whole);
+    UnboundedThreads {
+        configured: show(configured),
+        timed: show(calls.and_then(threads)),
+        accounting_calls: show(accounting_calls),
+        accounting: show(accounting),
+        measured: show(measured),
+        others: show(others),
+    }
+}
+
+/// CPU, dependency CPU and context switches per call, medians over each family's bounded contestants (the
+/// pathologies left out).
+fn family_cpu(summary: &Summary) -> Vec<FamilyCpu> {
+    [Family::Stream, Family::Blocking, Family::Coroutine]
+        .into_iter()
+        .filter_map(|family| {
+            let pick = |metric: &str| -> Option<f64> {
+                let values: Vec<f64> = summary
+                    .contestants
+                    .iter()
+                    .filter(|c| c.family == family && c.role != Role::Pathology)
+                    .filter_map(|c| median(summary, &c.name, metric))
+                    .collect();
+                measure::stats::median(&values)
+            };
+            Some(FamilyCpu {
+                family: family.as_str(),
+                total: format!("{:.1}", pick("cpu_us_per_call")?),
+                dependency: format!("{:.1}", pick("dependency_cpu_us_per_call")?),
+                ctx: format!("{:.2}", pick("ctx_switches_per_item")?),
+            })
+        })
+        .collect()
+}
+
+/// Which adaptive limiters kept the after-drop p99 at most the halves claim's factor of the fixed bound's in
+/// every family, by their medians.
+fn halves_by_median(summary: &Summary) -> HalvesByMedian {
+    let fixed = Contestant::gated(LimiterKind::Fixed);
+    let (mut shorter, mut longer) = (Vec::new(), Vec::new());
+    for kind in LIMITERS.into_iter().filter(|k| k.is_adaptive()) {
+        let beats = Contestant::gated(kind).iter().zip(&fixed).all(|(c, f)| {
+            let (p99, fixed) = (median(summary, &c.name(), HEADLINE), median(summary, &f.name(), HEADLINE));
+            matches!((p99, fixed), (Some(p), Some(f)) if p <= HALVES * f)
+        });
+        if beats {
+            shorter.push(kind.name())
+        } else {
+            longer.push(kind.name())
+        }
+    }
+    HalvesByMedian { shorter, longer }
+}
+
+/// The pairs whose limiters were fed differently, each with the limits that explain it where the run has them.
+fn unlike_pairs(summary: &Summary) -> Vec<UnlikePair> {
+    family_pairs(summary)
+        .into_iter()
+        .filter_map(|(a, b, pairing)| {
+            let (apart, missing) = match pairing {
+                Pairing::Alike => return None,
+                Pairing::Apart(apart) => (apart, None),
+                Pairing::Missing(missing) => (Vec::new(), Some(missing)),
+            };
+            let limits = |name: &str| {
+                Some((median(summary, name, "after_drop.limit_mean")?, median(summary, name, "limit_at_drop")?))
+            };
+            let limits = limits(&a).zip(limits(&b)).map(|((ma, da), (mb, db))| [ma, mb, da, db].map(whole));
+            Some(UnlikePair { a, b, apart, missing, limits })
+        })
+        .collect()
+}
+
+/// Contestants of this run that admit through a limiter of their own, not the lab's gate: in the registry,
+/// neither gated nor a pathology.
+fn peers(summary: &Summary) -> Vec<String> {
+    Contestant::all()
+        .into_iter()
+        .filter(|c| c.limiter().is_none() && c.info().role != Role::Pathology)
+        .map(|c| c.name())
+        .filter(|name| summary.contestant(name).is_some())
+        .collect()
+}
+
+/// The figures per contestant that the results table leaves out.
+fn more_figures(summary: &Summary) -> MoreFigures {
+    let rows: Vec<FigureRow> = summary
+        .contestants
+        .iter()
+        .map(|c| FigureRow {
+            name: c.name.clone(),
+            gated: Contestant::find(&c.name).is_some_and(|k| k.limiter().is_some()),
+            figures: MORE_METRICS
+                .iter()
+                .map(|&(metric, is_count)| (metric, figure(median(summary, &c.name, metric), is_count)))
+                .collect(),
+        })
+        .collect();
+    let windowed_decisions = summary.contestants.iter().any(|c| {
+        ["ignored", "windows"]
+            .iter()
+            .any(|key| median(summary, &c.name, &format!("{DECISIONS}.{key}")).is_some_and(|v| v > 0.0))
+    });
+    MoreFigures { rows, windowed_decisions }
+}
+
+#[cfg(test)]
+mod tests {
+    use measure::summary::Verdict;
+
+    use super::*;
+    use crate::fixture::{p99, run, set};
+
+    /// `summary` with its claims judged.
+    fn judged(mut summary: Summary) -> Summary {
+        summary.claims = measure::judge::judge_all(&summary, &crate::claims::table(&summary));
+        summary
+    }
+
+    #[test]
+    fn findings_follow_the_verdicts_that_hold() {
+        let text = render(&judged(run(p99, 19_000.0)));
+        assert!(!text.contains("could not be rendered"), "{text}");
+        assert!(text.contains("every adaptive limiter kept the after-drop p99 below 0.5×"), "{text}");
+        assert!(text.contains("at least 0.85× the ceiling here"), "{text}");
+        assert!(text.contains("after the drop to 100 slots, 20000"), "{text}");
+        // AIMD's backoff from its configuration, on every sample (unwindowed, as Netflix's SimpleLimiter).
+        assert!(text.contains("multiplies its limit by 0.9 on every dropped or slow call"), "{text}");
+        assert!(text.contains("| `WindowedLimit` window | 1 s (minimum and maximum)"), "{text}");
+        assert!(!text.contains("stayed below 0.85× the ceiling"), "{text}");
+    }
+
+    #[test]
+    fn a_finding_is_absent_when_its_claim_is_inconclusive() {
+        let mut summary = judged(run(p99, 19_000.0));
+        for claim in &mut summary.claims {
+            claim.verdict = Verdict::Inconclusive;
+        }
+        let text = render(&summary);
+        assert!(!text.contains("every adaptive limiter kept"), "{text}");
+        assert!(!text.contains("the ceiling here"), "{text}");
+    }
+
+    #[test]
+    fn a_limiter_that_misses_the_claims_factor_is_named_by_that_factor() {
+        // Vegas at 0.6× the fixed bound: shorter, but not by the claim's factor of 0.5.
+        let text = render(&judged(run(|n| if n.ends_with("vegas") { 60_000.0 } else { p99(n) }, 10_000.0)));
+        assert!(
+            text.contains(
+                "only `aimd`, `aimd-latency-1.5x`, `aimd-latency-2x`, `aimd-latency-4x` and `gradient2` kept the \
+                 after-drop p99 below 0.5×"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("and `vegas` did not (the claim that every one does: fails)"), "{text}");
+        // 10,000 calls/s against a ceiling of 20,000: below the near-ceiling claim's 0.85 in both families.
+        assert!(text.contains("In every family it stayed below 0.85× the ceiling"), "{text}");
+    }
+
+    #[test]
+    fn pairs_fed_differently_are_listed_with_the_measure_and_the_limits() {
+        let mut summary = judged(run(p99, 19_000.0));
+        set(&mut summary, "blocking-vegas", "decisions.windows", 200.0);
+        set(&mut summary, "stream-vegas", "limit_at_drop", 60.0);
+        set(&mut summary, "blocking-vegas", "limit_at_drop", 50.0);
+        let text = render(&summary);
+        assert!(
+            text.contains(
+                "- stream-vegas / blocking-vegas: windows 400 vs 200 (more than 1.25× apart); mean limit after the \
+                 drop 100 vs 100, limit at the drop 60 vs 50\n"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("- blocking-vegas / coroutine-vegas: windows 200 vs 400 (more than 1.25× apart)\n"));
+        assert!(!text.contains("Every pair was fed alike."), "{text}");
+    }
+
+    #[test]
+    fn the_unbounded_threads_say_which_run_each_count_comes_from() {
+        let mut summary = judged(run(p99, 19_000.0));
+        summary.params.insert("unbounded_threads".to_string(), serde_json::Value::from(10_000));
+        set(&mut summary, "blocking-unbounded", "threads", 10_004.0);
+        set(&mut summary, "blocking-unbounded", "max_outstanding", 9_000.0);
+        let text = render(&summary);
+        // 100,000 calls: 10,000 threads in a timed run; the accounting run makes 10,000 calls, so 10,000 too.
+        assert!(text.contains("`blocking-unbounded` issues them from 10000 threads"), "{text}");
+        assert!(text.contains("`threads` figure in the tables at the end of this section, 10004, counts"), "{text}");
+        assert!(text.contains("starts 10000 threads of its own, beside 4 of the trial's"), "{text}");
+    }
+
+    #[test]
+    fn every_sentence_renders_whole() {
+        let text = render(&judged(run(p99, 19_000.0)));
+        assert!(!text.contains("  "), "doubled space: {text}");
+        assert!(!text.contains("{{") && !text.contains("{%"), "{text}");
+        assert!(!text.to_lowercase().contains("the issue"), "{text}");
+    }
+}
