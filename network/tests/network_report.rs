@@ -68,8 +68,11 @@ fn summary(names: &[&str], metrics: &[&str], forks: u32, switches: bool) -> Summ
     }
 }
 
-/// The scenarios' report functions, baselines and metrics.
-fn reports() -> [(fn(&Summary) -> String, &'static str, [&'static str; 3]); 2] {
+/// A scenario's report function, its baseline and its metrics.
+type Report = (fn(&Summary) -> String, &'static str, [&'static str; 3]);
+
+/// Both scenarios' reports.
+fn reports() -> [Report; 2] {
     [
         (network::http::report::discussion, network::http::report::BASELINE, network::http::report::METRICS),
         (network::tcp::report::discussion, network::tcp::report::BASELINE, network::tcp::report::METRICS),
