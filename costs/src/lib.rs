@@ -7,8 +7,9 @@
 //! memory figures from accounting iterations, where the counting allocator is on.
 //!
 //! - [`payload`]: the bytes each waiting unit holds, and their checksum.
-//! - [`memory`]: the `memory` scenario, its contestants and conformance.
-//! - [`primitives`]: the `primitives` scenario and its contestants.
+//! - [`memory`]: the `memory` scenario, in the folder shape every scenario has (contestants, conformance, claims,
+//!   routine, report and its template).
+//! - [`primitives`]: the `primitives` scenario, in the same shape.
 #![warn(missing_docs)]
 
 pub mod memory;

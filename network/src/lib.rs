@@ -11,16 +11,17 @@
 //!   [`session`]: what a trial sets up.
 //! - [`wire`]: what travels; [`outcome`]: what a run hands back; [`tick`]: the scheduling probe;
 //!   [`wakeup`]: the cost of one cross-thread wake-up on this machine; [`resources`]: threads and sockets held.
-//! - [`mod@http`], [`tcp`]: the scenarios, each with its `contestants/`.
+//! - [`mod@http`], [`tcp`]: the scenarios, each in the folder shape every scenario has (`contestants/`,
+//!   `claims.rs`, `routine.rs`, `report.rs` and `templates/report.md`).
 //! - [`conformance`]: the checks every contestant passes; [`routine`]: what the harness runs.
-//! - [`discussion`]: what the numbers say beyond the tables (the claims are each scenario's `claim_table`,
-//!   judged by `measure::judge`; the published figures are in `measure/references.json`).
+//! - [`figures`]: what both reports show beyond their tables (ratios to a baseline, where the blocking time
+//!   goes), as data for each scenario's template; the published figures are in `measure/references.json`.
 #![warn(missing_docs)]
 
 pub mod affinity;
 pub mod conformance;
-pub mod discussion;
 pub mod error;
+pub mod figures;
 pub mod http;
 pub mod launch;
 pub mod outcome;

@@ -6,7 +6,7 @@ mod common;
 
 use network::conformance::{self, Port};
 use network::http::contestants::ALL;
-use network::http::trial::runner;
+use network::http::routine::runner;
 
 #[test]
 fn every_http_contestant_passes_every_check() {

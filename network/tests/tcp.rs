@@ -6,7 +6,7 @@ mod common;
 
 use network::conformance::{self, Port};
 use network::tcp::contestants::ALL;
-use network::tcp::trial::runner;
+use network::tcp::routine::runner;
 
 #[test]
 fn every_tcp_contestant_passes_every_check() {

@@ -146,8 +146,8 @@ pub fn config_in_force() -> Option<CoroutineConfig> {
 }
 
 /// What `may` asks of code that runs on its coroutines, for every report's semantics section, as tokio's
-/// cooperative budget is named there: `None` when the run has no coroutine-family contestant. The long form, with
-/// sources, is `docs/coroutines.md`.
+/// cooperative budget is named there: `None` when the run has no coroutine-family contestant. The words are in
+/// `templates/coroutine-rules.md`; the long form, with sources, is `docs/coroutines.md`.
 pub fn rules_note(summary: &measure::summary::Summary) -> Option<String> {
     let coroutines: Vec<String> = summary
         .contestants
@@ -158,22 +158,12 @@ pub fn rules_note(summary: &measure::summary::Summary) -> Option<String> {
     if coroutines.is_empty() {
         return None;
     }
-    Some(format!(
-        "**Coroutines hold only under `may`'s rules.** {} run blocking-style code on `may` 0.3 stackful \
-         coroutines, each configured with its carrier threads and stack size in its description. A wait parks the \
-         coroutine, not its carrier, only when it goes through `may`'s own primitives (`may::sync`, \
-         `may::coroutine::sleep`, `may::net`; the lab's device client detects a coroutine and parks it). Code \
-         adopting the style must keep the same rules: no thread-blocking call inside a coroutine \
-         (`std::thread::sleep`, `std::sync` channels, locks and condition variables, blocking I/O block the carrier \
-         and every coroutine queued on it); no thread-local held across a wait (a coroutine can resume on another \
-         carrier, which is why `may::coroutine::spawn` is `unsafe`); no long CPU-bound stretch without \
-         `may::coroutine::yield_now` (tokio's rule too); stacks are fixed and an overflow is a segfault; and every \
-         stack is two memory maps, so `vm.max_map_count` (65,530 by default) caps live coroutines near 32,000 per \
-         process, as it caps threads. `may`'s channels are unbounded, so the lab bounds them with a `may` semaphore. \
-         See `docs/coroutines.md`.",
-        coroutines.join(", "),
-    ))
+    let context = serde_json::json!({ "coroutines": coroutines });
+    Some(measure::template::render_or_note("coroutine-rules.md", RULES_TEMPLATE, context))
 }
+
+/// The words of [`rules_note`].
+const RULES_TEMPLATE: &str = include_str!("templates/coroutine-rules.md");
 
 /// Memory maps one `may` coroutine's stack takes: the `mmap`ed stack and its guard page.
 pub const MAPS_PER_COROUTINE: u64 = 2;

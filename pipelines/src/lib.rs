@@ -5,7 +5,8 @@
 //!   (crossbeam-channel, flume, `std::sync::mpsc::sync_channel`).
 //! - [`stream`]: a stage-per-task pipeline builder on tokio, runtime constructors, and stream diagnostics.
 //! - [`coroutine`]: the coroutine family's `may` configuration (carriers, stack size) and coroutine spawning.
-//! - [`chain`]: the chain scenario, its contestants, their conformance checks, claims and discussion.
+//! - [`chain`]: the chain scenario, in the folder shape every scenario has (contestants, conformance, claims,
+//!   routine, report and its template), with the chain's own building blocks (`ops`, `job`, `sink`).
 //! - [`sink`]: where a one-thread consumer's items end up, shared by the chain and handoff scenarios.
 //! - [`start_line`]: where threads wait, already spawned, until the measuring thread has started its clock.
 //! - [`PipelineError`], [`LiveStages`]: what both builders share (how a pipeline failed; how many of its
@@ -25,4 +26,4 @@ pub mod stream;
 
 pub use error::PipelineError;
 pub use live::{LiveStages, StageGuard};
-pub use panic::{panic_message, QuietInjectedPanics};
+pub use panic::{panic_message, InjectedPanic, QuietInjectedPanics};

@@ -1,10 +1,26 @@
-//! Panic payloads as text, and a scoped way to keep deliberately injected panics off standard error.
+//! Panic payloads as text, the payload of a deliberately injected panic, and a scoped way to keep injected
+//! panics off standard error.
 
 use std::any::Any;
+use std::fmt;
 use std::panic::{self, PanicHookInfo};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use crate::chain::InjectedPanic;
+/// The payload of a panic a conformance check injects into a stage (the chain's `FaultAction::Panic`), so that
+/// [`QuietInjectedPanics`] can keep it off standard error and [`panic_message`] can name the stage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InjectedPanic {
+    /// The stage that panicked, by name (`map1`, `filter`, `map2`).
+    pub stage: &'static str,
+    /// The element it panicked at.
+    pub at: u64,
+}
+
+impl fmt::Display for InjectedPanic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "injected panic in stage `{}` at its element {}", self.stage, self.at)
+    }
+}
 
 /// The message of a panic payload: an [`InjectedPanic`]'s text, or else what
 /// [`measure::watchdog::panic_message`] reads (the `&str` or `String` given to `panic!`, or a placeholder for
@@ -83,7 +99,7 @@ mod tests {
         assert_eq!(panic_message(&"boom"), "boom");
         assert_eq!(panic_message(&String::from("bang")), "bang");
         assert_eq!(panic_message(&42_u8), "panic with a non-string payload");
-        let injected = InjectedPanic { stage: crate::chain::StageName::Filter, at: 7 };
+        let injected = InjectedPanic { stage: "filter", at: 7 };
         assert_eq!(panic_message(&injected), "injected panic in stage `filter` at its element 7");
     }
 }

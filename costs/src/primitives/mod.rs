@@ -3,14 +3,19 @@
 //!
 //! `ns_per_op` and CPU per operation come from timed iterations; allocations per operation
 //! (`allocs_per_item`) from the accounting iteration.
+//!
+//! The folder has the shape of every scenario (issue 27): this file (parameters, registry, metrics, charts),
+//! [`contestants`], [`conformance`] (every operation done once), [`claims`] (the claim table, every claim with an
+//! id), `routine` (one trial: the conformance check, then the harness's loop) and [`report`] (the side-by-side
+//! table of each primitive in the three styles, rendered into `templates/report.md`).
 
+pub mod claims;
+pub mod conformance;
 pub mod contestants;
-pub mod trial;
+pub mod report;
+mod routine;
 
-use std::fmt::Write as _;
-
-use measure::compare::{Basis, Relation};
-use measure::judge::{ClaimSpec, Comparison, Phase};
+use measure::judge::ClaimSpec;
 use measure::record::TrialRequest;
 use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
 use measure::summary::{ContestantInfo, Summary};
@@ -88,83 +93,14 @@ impl Scenario for PrimitivesScenario {
     }
 
     fn run_trial(&self, request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
-        trial::run_trial(request, sink)
+        routine::run_trial(request, sink)
     }
 
     fn claim_table(&self, _summary: &Summary) -> Vec<ClaimSpec> {
-        claim_table()
+        claims::table()
     }
 
     fn discussion(&self, summary: &Summary) -> String {
-        pairs(summary)
+        report::discussion(summary)
     }
-}
-
-/// How many times a thread's spawn + join a task's must undercut.
-pub const THREAD_OVER_TASK: f64 = 10.0;
-
-/// Every claim, as rows the harness judges ([`measure::judge`]).
-pub fn claim_table() -> Vec<ClaimSpec> {
-    vec![ClaimSpec::new(
-        format!(
-            "Spawning and joining an OS thread costs at least {THREAD_OVER_TASK}× the wall time of spawning and \
-             joining a tokio task."
-        ),
-        HEADLINE,
-        "wall-clock nanoseconds per operation over each timed iteration of many operations",
-        (Relation::AtLeast, THREAD_OVER_TASK),
-        Basis::Ranges,
-        vec![Comparison::contestants("blocking-thread-spawn-join", "stream-tokio-spawn-join", Phase::Unphased)],
-    )]
-}
-
-/// Each stream primitive beside its blocking and coroutine counterparts, as medians and ratios to the stream's.
-fn pairs(summary: &Summary) -> String {
-    let rows_of = [
-        ("spawn + join", "stream-tokio-spawn-join", "blocking-thread-spawn-join", "coroutine-may-spawn-join"),
-        (
-            "spawn + join (pool, entered from outside)",
-            "stream-tokio-spawn-join",
-            "blocking-rayon-spawn-join",
-            "coroutine-may-spawn-join",
-        ),
-        (
-            "spawn + join (pool, from a worker)",
-            "stream-tokio-spawn-join",
-            "blocking-rayon-spawn-join-inside",
-            "coroutine-may-spawn-join",
-        ),
-        ("uncontended permit or lock", "stream-tokio-semaphore", "blocking-std-mutex", "coroutine-may-semaphore"),
-        ("one value through a channel", "stream-tokio-oneshot", "blocking-std-channel", "coroutine-may-oneshot"),
-    ];
-    let mut out = String::from(
-        "**Side by side.** Each stream primitive against its blocking and coroutine counterparts, as medians of \
-         this run (ratios: blocking ÷ stream, coroutine ÷ stream). rayon appears twice: entering the pool from \
-         outside on every operation wakes a worker and blocks the caller until the job is done, which a task \
-         spawned from a task and a `rayon::scope` started on a worker do not.\n\n| operation | stream | ns | \
-         blocking | ns | ratio | coroutine | ns | ratio |\n|---|---|---:|---|---:|---:|---|---:|---:|\n",
-    );
-    let mut rows = 0;
-    let ns = |name: &str| summary.metric(name, HEADLINE).map(|s| s.median);
-    for (what, stream, blocking, coroutine) in rows_of {
-        let Some(s) = ns(stream) else { continue };
-        let cell = |name: &str| match ns(name) {
-            Some(v) => {
-                let ratio = if s > 0.0 { format!("{:.2}×", v / s) } else { "—".to_string() };
-                (format!("{v:.0}"), ratio)
-            }
-            None => ("—".to_string(), "—".to_string()),
-        };
-        let ((b, br), (c, cr)) = (cell(blocking), cell(coroutine));
-        if b == "—" && c == "—" {
-            continue;
-        }
-        let _ =
-            writeln!(out, "| {what} | `{stream}` | {s:.0} | `{blocking}` | {b} | {br} | `{coroutine}` | {c} | {cr} |");
-        rows += 1;
-    }
-    if rows == 0 {
-        return "_No primitive ran in more than one style._".to_string();
-    }
-    out
 }

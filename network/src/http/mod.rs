@@ -5,52 +5,24 @@
 //!
 //! - [`mod@contestants`]: the registry and every contestant.
 //! - [`job`]: the job and the two shapes the contestants share.
-//! - [`trial`]: one trial in its process.
+//! - [`claims`]: the claim table, every claim with an id.
+//! - [`routine`]: one trial in its process (conformance, then the harness's loop).
+//! - [`report`]: the ratios and wake-up figures, rendered into `templates/report.md`, which holds every word.
 
+pub mod claims;
 pub mod contestants;
 pub mod job;
-pub mod trial;
+pub mod report;
+pub mod routine;
 
+use measure::judge::ClaimSpec;
 use measure::record::TrialRequest;
 use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
 use measure::summary::{ContestantInfo, Summary};
 
-use crate::discussion;
-use measure::compare::{Basis, Relation};
-use measure::judge::{ClaimSpec, Comparison, Phase};
-
 /// The http scenario, as the lab's registry lists it.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct HttpScenario;
-
-/// What `cpu_us_per_call` measures here.
-const CPU_DEFINITION: &str =
-    "CPU of the client (trial) process only, per call, over each timed iteration; the server's \
-                              CPU is apart (`server_cpu_us_per_call`)";
-
-/// Every claim, as rows the harness judges ([`measure::judge`]).
-pub fn claim_table() -> Vec<ClaimSpec> {
-    vec![
-        ClaimSpec::new(
-            "An async client costs less CPU per call than a thread per connection at 500 in flight: \
-             `stream-hyper` below `blocking-std` in client CPU µs per call.",
-            "cpu_us_per_call",
-            CPU_DEFINITION,
-            (Relation::AtMost, 1.0),
-            Basis::Ranges,
-            vec![Comparison::contestants("stream-hyper", "blocking-std", Phase::Unphased)],
-        ),
-        ClaimSpec::new(
-            "The same for the convenience libraries: `stream-reqwest` below `blocking-ureq` in client CPU µs per \
-             call.",
-            "cpu_us_per_call",
-            CPU_DEFINITION,
-            (Relation::AtMost, 1.0),
-            Basis::Ranges,
-            vec![Comparison::contestants("stream-reqwest", "blocking-ureq", Phase::Unphased)],
-        ),
-    ]
-}
 
 impl Scenario for HttpScenario {
     fn name(&self) -> &'static str {
@@ -170,14 +142,14 @@ impl Scenario for HttpScenario {
     }
 
     fn run_trial(&self, request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
-        trial::run_trial(request, sink)
+        routine::run_trial(request, sink)
     }
 
     fn claim_table(&self, _summary: &Summary) -> Vec<ClaimSpec> {
-        claim_table()
+        claims::table()
     }
 
     fn discussion(&self, summary: &Summary) -> String {
-        discussion::discussion(summary, "blocking-std", &["cpu_us_per_call", "ops_per_sec", "latency_p99_us"])
+        report::discussion(summary)
     }
 }

@@ -6,68 +6,25 @@
 //! - [`mod@contestants`]: the registry and every contestant.
 //! - [`exchange`]: one exchange in each way, and the job.
 //! - [`runtime`]: the shape the tokio contestants share.
-//! - [`trial`]: one trial in its process.
+//! - [`claims`]: the claim table, every claim with an id.
+//! - [`routine`]: one trial in its process (conformance, then the harness's loop).
+//! - [`report`]: the ratios and wake-up figures, rendered into `templates/report.md`, which holds every word.
 
+pub mod claims;
 pub mod contestants;
 pub mod exchange;
+pub mod report;
+pub mod routine;
 pub mod runtime;
-pub mod trial;
 
+use measure::judge::ClaimSpec;
 use measure::record::TrialRequest;
 use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
 use measure::summary::{ContestantInfo, Summary};
 
-use crate::discussion;
-use measure::compare::{Basis, Relation};
-use measure::judge::{ClaimSpec, Comparison, Phase};
-
 /// The tcp scenario, as the lab's registry lists it.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct TcpScenario;
-
-/// What `batches_per_sec` measures.
-const BATCHES_DEFINITION: &str = "batches of 256 exchanges over 64 persistent connections completed per second, over \
-                                  each timed iteration";
-
-/// What `cpu_us_per_call` measures here.
-const CPU_DEFINITION: &str = "CPU of the client (trial) process only, per exchange, over each timed iteration; the \
-                              server's CPU is apart (`server_cpu_us_per_call`)";
-
-/// Every claim, as rows the harness judges ([`measure::judge`]).
-pub fn claim_table() -> Vec<ClaimSpec> {
-    vec![
-        // "Blocking calls on the workers cut throughput ≥10×" held by construction (one worker serialises 64
-        // connections' exchanges), so it is the `serialised_by_construction` check of `trap-blocking-in-task`, not
-        // a claim. The claims below could go either way.
-        ClaimSpec::new(
-            "At 64 persistent connections, tokio tasks with async I/O cost less client CPU per exchange than a \
-             thread per connection: `stream-tokio-tasks` below `blocking-threads` in client CPU µs per exchange.",
-            "cpu_us_per_call",
-            CPU_DEFINITION,
-            (Relation::AtMost, 1.0),
-            Basis::Ranges,
-            vec![Comparison::contestants("stream-tokio-tasks", "blocking-threads", Phase::Unphased)],
-        ),
-        ClaimSpec::new(
-            "A thread per connection keeps up with async I/O at 64 connections on one client core: \
-             `blocking-threads` reaches at least half the batches/s of `stream-tokio-tasks`.",
-            "batches_per_sec",
-            BATCHES_DEFINITION,
-            (Relation::AtLeast, 0.5),
-            Basis::Ranges,
-            vec![Comparison::contestants("blocking-threads", "stream-tokio-tasks", Phase::Unphased)],
-        ),
-        ClaimSpec::new(
-            "Moving the blocking socket calls into `spawn_blocking` keeps most of async I/O's throughput: \
-             `trap-spawn-blocking` reaches at least half the batches/s of `stream-tokio-tasks`.",
-            "batches_per_sec",
-            BATCHES_DEFINITION,
-            (Relation::AtLeast, 0.5),
-            Basis::Ranges,
-            vec![Comparison::contestants("trap-spawn-blocking", "stream-tokio-tasks", Phase::Unphased)],
-        ),
-    ]
-}
 
 impl Scenario for TcpScenario {
     fn name(&self) -> &'static str {
@@ -185,18 +142,14 @@ impl Scenario for TcpScenario {
     }
 
     fn run_trial(&self, request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
-        trial::run_trial(request, sink)
+        routine::run_trial(request, sink)
     }
 
     fn claim_table(&self, _summary: &Summary) -> Vec<ClaimSpec> {
-        claim_table()
+        claims::table()
     }
 
     fn discussion(&self, summary: &Summary) -> String {
-        discussion::discussion(
-            summary,
-            "stream-tokio-tasks",
-            &["batches_per_sec", "cpu_us_per_call", "probe_delay_p99_us"],
-        )
+        report::discussion(summary)
     }
 }

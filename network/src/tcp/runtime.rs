@@ -1,8 +1,9 @@
 //! The shape every tokio contestant of the tcp scenario shares: a multi-thread runtime of [`workers`] workers
 //! built before the clock starts, one persistent connection per task, a coordinator that releases one batch at a
 //! time through a barrier and times it, and the probe task ticking beside them. The contestants differ only in
-//! [`Style`]: how a task makes one exchange.
+//! their [`Style`]: how a task connects and makes one exchange (each contestant's file implements it).
 
+use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -12,7 +13,6 @@ use measure::latency::LatencyRecorder;
 use measure::meter::Meter;
 use tokio::sync::Barrier;
 
-use super::contestants::{trap_block_in_place, trap_blocking_in_task, trap_spawn_blocking};
 use super::exchange::{self, record, TcpJob};
 use crate::error::NetworkError;
 use crate::outcome::{micros_since, Outcome, Times};
@@ -33,62 +33,44 @@ pub fn runtime() -> Result<tokio::runtime::Runtime, NetworkError> {
         .map_err(|e| NetworkError::setup("the tokio runtime", e))
 }
 
-/// How a task makes one exchange.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Style {
-    /// A tokio `TcpStream`: the task yields while it waits.
-    Async,
-    /// A std `TcpStream`, blocking the worker directly.
-    Direct,
-    /// A std `TcpStream` inside `spawn_blocking`, one blocking-pool job per exchange.
-    SpawnBlocking,
-    /// A std `TcpStream` inside `block_in_place`, which hands the worker's other tasks to a new worker.
-    BlockInPlace,
+/// How a task makes one exchange: its connection and the exchange on it. Each tokio contestant implements it in
+/// its own file (`contestants/`); this module runs the shape they share and depends on none of them.
+pub trait Style: Send + Sync + 'static {
+    /// A task's connection.
+    type Conn: Send + 'static;
+
+    /// Open one connection, before the clock starts.
+    fn connect(addr: SocketAddr) -> impl Future<Output = Result<Self::Conn, NetworkError>> + Send;
+
+    /// One exchange of `seq` on `conn`, the task's `index`-th connection.
+    fn exchange(
+        conn: &mut Self::Conn,
+        addr: SocketAddr,
+        seq: u64,
+        index: usize,
+    ) -> impl Future<Output = Result<(), exchange::Fail>> + Send;
 }
 
-/// A task's connection.
-enum Conn {
-    Tokio(tokio::net::TcpStream),
-    Std(Arc<std::net::TcpStream>),
+/// A std `TcpStream`, for the styles that block on one, opened on tokio's blocking pool.
+pub async fn connect_std(addr: SocketAddr) -> Result<Arc<std::net::TcpStream>, NetworkError> {
+    tokio::task::spawn_blocking(move || exchange::connect_std(addr))
+        .await
+        .map_err(|e| NetworkError::setup("a connecting thread", e))?
+        .map(Arc::new)
 }
 
-async fn connect(style: Style, addr: SocketAddr) -> Result<Conn, NetworkError> {
-    match style {
-        Style::Async => exchange::connect_tokio(addr).await.map(Conn::Tokio),
-        _ => tokio::task::spawn_blocking(move || exchange::connect_std(addr))
-            .await
-            .map_err(|e| NetworkError::setup("a connecting thread", e))?
-            .map(|s| Conn::Std(Arc::new(s))),
-    }
-}
-
-async fn exchange(
-    style: Style,
-    conn: &mut Conn,
-    addr: SocketAddr,
-    seq: u64,
-    index: usize,
-) -> Result<(), exchange::Fail> {
-    match (style, conn) {
-        (Style::Async, Conn::Tokio(stream)) => exchange::exchange_tokio(stream, addr, seq, index).await,
-        (Style::Direct, Conn::Std(stream)) => trap_blocking_in_task::exchange(stream, addr, seq, index),
-        (Style::SpawnBlocking, Conn::Std(stream)) => trap_spawn_blocking::exchange(stream, addr, seq, index).await,
-        (Style::BlockInPlace, Conn::Std(stream)) => trap_block_in_place::exchange(stream, addr, seq, index),
-        _ => Err(exchange::Fail::Wrong("a connection of the wrong kind for its style".to_string())),
-    }
-}
-
-/// Run `job` on a fresh runtime in `style`, calling `go` once every connection is open and every task waits.
-pub fn run<M: Meter>(style: Style, job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
+/// Run `job` on a fresh runtime, each exchange in style `S`, calling `go` once every connection is open and every
+/// task waits.
+pub fn run<S: Style, M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
     let runtime = runtime()?;
     let job = Arc::new(job.clone());
     let outcome = runtime.block_on(async {
         let barrier = Arc::new(Barrier::new(job.connections + 1));
         let mut tasks = Vec::with_capacity(job.connections);
         for index in 0..job.connections {
-            let conn = connect(style, job.addr).await;
+            let conn = S::connect(job.addr).await;
             let (job, barrier) = (Arc::clone(&job), Arc::clone(&barrier));
-            tasks.push(tokio::spawn(connection_task(style, job, index, conn, barrier)));
+            tasks.push(tokio::spawn(connection_task::<S, M>(job, index, conn, barrier)));
         }
         let stop = Arc::new(AtomicBool::new(false));
         let probe = tokio::spawn(tick::ticks_async(Arc::clone(&stop), LatencyRecorder::new()));
@@ -118,11 +100,10 @@ pub fn run<M: Meter>(style: Style, job: &TcpJob<M>, go: &mut dyn FnMut()) -> Res
     Ok(outcome)
 }
 
-async fn connection_task<M: Meter>(
-    style: Style,
+async fn connection_task<S: Style, M: Meter>(
     job: Arc<TcpJob<M>>,
     index: usize,
-    conn: Result<Conn, NetworkError>,
+    conn: Result<S::Conn, NetworkError>,
     barrier: Arc<Barrier>,
 ) -> Outcome {
     let mut outcome = Outcome::default();
@@ -139,7 +120,7 @@ async fn connection_task<M: Meter>(
         for seq in job.seqs(batch, index) {
             job.meter.admit(1);
             let result = match conn.as_mut() {
-                Some(c) => exchange(style, c, job.addr, seq, index).await,
+                Some(c) => S::exchange(c, job.addr, seq, index).await,
                 None => Err(exchange::Fail::Error(NetworkError::Closed { addr: job.addr })),
             };
             record(&mut outcome, seq, result, &mut conn);

@@ -355,7 +355,7 @@ mod tests {
             })?
             .stage(4, "panics", |x| {
                 if x == 10 {
-                    std::panic::panic_any(crate::chain::InjectedPanic { stage: crate::chain::StageName::Map1, at: 10 });
+                    std::panic::panic_any(crate::InjectedPanic { stage: "map1", at: 10 });
                 }
                 Ok(Some(x))
             })?

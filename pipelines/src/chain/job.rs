@@ -9,7 +9,7 @@ use std::sync::Arc;
 use measure::meter::NoMeter;
 
 use crate::cancel::CallerCancel;
-use crate::{LiveStages, PipelineError};
+use crate::{InjectedPanic, LiveStages, PipelineError};
 
 /// Channel sizing shared by every contestant of one trial.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -125,21 +125,6 @@ pub struct StageError {
     pub at: u64,
 }
 
-/// The payload of an injected [`FaultAction::Panic`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct InjectedPanic {
-    /// The stage that panicked.
-    pub stage: StageName,
-    /// The element it panicked at.
-    pub at: u64,
-}
-
-impl fmt::Display for InjectedPanic {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "injected panic in stage `{}` at its element {}", self.stage, self.at)
-    }
-}
-
 /// Per-stage element counters, and at most one fault: the test-only behaviour of the stages.
 #[derive(Debug, Default)]
 pub struct Instruments {
@@ -178,7 +163,7 @@ impl Instruments {
         match self.fault {
             Some(f) if f.stage == stage && f.at == n => match f.action {
                 FaultAction::Error => Err(StageError { stage, at: n }),
-                FaultAction::Panic => std::panic::panic_any(InjectedPanic { stage, at: n }),
+                FaultAction::Panic => std::panic::panic_any(InjectedPanic { stage: stage.as_str(), at: n }),
             },
             _ => Ok(()),
         }
@@ -287,7 +272,7 @@ impl From<Infallible> for ChainError {
 impl ChainError {
     /// A caught panic of `stage` (the stage name, taken from an [`InjectedPanic`] payload when there is one).
     pub fn from_panic(stage: &str, payload: &(dyn std::any::Any + Send)) -> Self {
-        let stage = payload.downcast_ref::<InjectedPanic>().map_or(stage, |p| p.stage.as_str());
+        let stage = payload.downcast_ref::<InjectedPanic>().map_or(stage, |p| p.stage);
         ChainError::Panicked { stage: stage.to_string(), message: crate::panic_message(payload) }
     }
 

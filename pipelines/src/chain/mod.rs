@@ -2,30 +2,38 @@
 //! (`x ^ (x >> 7)`) and a wrapping sum, written as a loop, an iterator, rayon, thread-per-stage pipelines over
 //! three channel crates, single-task streams and task-per-stage streams.
 //!
-//! - [`ops`]: the stage functions and the independent reference.
-//! - [`contestants`]: the registry and every contestant.
+//! The folder has the shape of every scenario (issue 27):
+//! - this file: [`ChainScenario`], the lab's view (parameters, registry, metrics, charts);
+//! - [`contestants`]: the registry and every contestant;
 //! - [`conformance`]: checks every contestant must pass (same result, exactly once, bounded, early stop,
-//!   stage errors and panics), generic over contestants.
-//! - [`ChainScenario`]: the lab's view: parameters, trials, claims and discussion.
+//!   stage errors and panics), generic over contestants;
+//! - [`claims`]: the claim table, every claim with an id;
+//! - `routine`: one trial in its own process, conformance then the harness's loop, every run verified;
+//! - [`report`]: the discussion's context of figures and verdicts, rendered into `templates/report.md`.
+//!
+//! The chain's own building blocks: [`ops`] (the stage functions and the independent reference), `job` (the
+//! work a contestant runs: configuration, behaviour, faults, outcome and errors) and `sink` (where the chain's
+//! consumer puts its items). The building blocks the families share (`blocking`, `stream`, `coroutine`, …) live
+//! beside this folder in the crate.
 
 pub mod claims;
 pub mod conformance;
 pub mod contestants;
-pub mod discussion;
 mod job;
 pub mod ops;
+pub mod report;
+mod routine;
 mod sink;
-mod trial;
 
 use measure::judge::ClaimSpec;
 use measure::record::TrialRequest;
 use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Scenario, TrialError, TrialSink};
 use measure::summary::{ContestantInfo, Summary};
 
+pub use crate::InjectedPanic;
 pub use contestants::{contestants, find, ChainContestant, PreparedChain};
 pub use job::{
-    Behaviour, ChainConfig, ChainError, Consumer, Fault, FaultAction, InjectedPanic, Instruments, Job, Outcome,
-    StageError, StageName,
+    Behaviour, ChainConfig, ChainError, Consumer, Fault, FaultAction, Instruments, Job, Outcome, StageError, StageName,
 };
 pub use ops::reference_checksum;
 
@@ -142,7 +150,7 @@ impl Scenario for ChainScenario {
     }
 
     fn run_trial(&self, request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
-        trial::run_trial(request, sink)
+        routine::run_trial(request, sink)
     }
 
     fn claim_table(&self, summary: &Summary) -> Vec<ClaimSpec> {
@@ -150,6 +158,6 @@ impl Scenario for ChainScenario {
     }
 
     fn discussion(&self, summary: &Summary) -> String {
-        discussion::discussion(summary)
+        report::discussion(summary)
     }
 }

@@ -1,14 +1,32 @@
 //! `stream-tokio-tasks`: one tokio task per persistent connection on a 1-worker multi-thread runtime, each
 //! exchange a tokio `TcpStream` `write_all` + `read_exact` (the task yields while the socket is not ready).
 
+use std::net::SocketAddr;
+
 use measure::meter::Meter;
 
 use crate::error::NetworkError;
 use crate::outcome::Outcome;
-use crate::tcp::exchange::TcpJob;
+use crate::tcp::exchange::{self, TcpJob};
 use crate::tcp::runtime::{self, Style};
 
 /// Run `job`, calling `go` once every connection is open.
 pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
-    runtime::run(Style::Async, job, go)
+    runtime::run::<AsyncIo, M>(job, go)
+}
+
+/// The style: a tokio `TcpStream`, the task yielding while the socket is not ready.
+#[derive(Debug, Clone, Copy)]
+pub struct AsyncIo;
+
+impl Style for AsyncIo {
+    type Conn = tokio::net::TcpStream;
+
+    async fn connect(addr: SocketAddr) -> Result<Self::Conn, NetworkError> {
+        exchange::connect_tokio(addr).await
+    }
+
+    async fn exchange(conn: &mut Self::Conn, addr: SocketAddr, seq: u64, index: usize) -> Result<(), exchange::Fail> {
+        exchange::exchange_tokio(conn, addr, seq, index).await
+    }
 }

@@ -14,10 +14,26 @@ use crate::tcp::runtime::{self, Style};
 
 /// Run `job`, calling `go` once every connection is open.
 pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
-    runtime::run(Style::BlockInPlace, job, go)
+    runtime::run::<BlockInPlace, M>(job, go)
 }
 
 /// One exchange inside `block_in_place`.
 pub fn exchange(stream: &Arc<std::net::TcpStream>, addr: SocketAddr, seq: u64, conn: usize) -> Result<(), Fail> {
     tokio::task::block_in_place(|| exchange::exchange_std(stream, addr, seq, conn))
+}
+
+/// The style: a std `TcpStream` inside `block_in_place`, which hands the worker's other tasks to a new worker.
+#[derive(Debug, Clone, Copy)]
+pub struct BlockInPlace;
+
+impl Style for BlockInPlace {
+    type Conn = Arc<std::net::TcpStream>;
+
+    async fn connect(addr: SocketAddr) -> Result<Self::Conn, NetworkError> {
+        runtime::connect_std(addr).await
+    }
+
+    async fn exchange(conn: &mut Self::Conn, addr: SocketAddr, seq: u64, index: usize) -> Result<(), exchange::Fail> {
+        exchange(conn, addr, seq, index)
+    }
 }

@@ -18,10 +18,26 @@ pub const MAX_BATCHES: u64 = 3;
 
 /// Run `job`, calling `go` once every connection is open.
 pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
-    runtime::run(Style::Direct, job, go)
+    runtime::run::<Direct, M>(job, go)
 }
 
 /// One exchange, blocking the worker thread the task runs on.
 pub fn exchange(stream: &Arc<std::net::TcpStream>, addr: SocketAddr, seq: u64, conn: usize) -> Result<(), Fail> {
     exchange::exchange_std(stream, addr, seq, conn)
+}
+
+/// The style: a std `TcpStream`, blocking the worker directly.
+#[derive(Debug, Clone, Copy)]
+pub struct Direct;
+
+impl Style for Direct {
+    type Conn = Arc<std::net::TcpStream>;
+
+    async fn connect(addr: SocketAddr) -> Result<Self::Conn, NetworkError> {
+        runtime::connect_std(addr).await
+    }
+
+    async fn exchange(conn: &mut Self::Conn, addr: SocketAddr, seq: u64, index: usize) -> Result<(), exchange::Fail> {
+        exchange(conn, addr, seq, index)
+    }
 }

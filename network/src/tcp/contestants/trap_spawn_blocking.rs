@@ -13,7 +13,7 @@ use crate::tcp::runtime::{self, Style};
 
 /// Run `job`, calling `go` once every connection is open.
 pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
-    runtime::run(Style::SpawnBlocking, job, go)
+    runtime::run::<SpawnBlocking, M>(job, go)
 }
 
 /// One exchange on a blocking-pool thread; the task awaits it.
@@ -22,4 +22,20 @@ pub async fn exchange(stream: &Arc<std::net::TcpStream>, addr: SocketAddr, seq: 
     tokio::task::spawn_blocking(move || exchange::exchange_std(&stream, addr, seq, conn))
         .await
         .unwrap_or_else(|e| Err(Fail::Wrong(format!("the blocking exchange failed: {e}"))))
+}
+
+/// The style: a std `TcpStream` inside `spawn_blocking`, one blocking-pool job per exchange.
+#[derive(Debug, Clone, Copy)]
+pub struct SpawnBlocking;
+
+impl Style for SpawnBlocking {
+    type Conn = Arc<std::net::TcpStream>;
+
+    async fn connect(addr: SocketAddr) -> Result<Self::Conn, NetworkError> {
+        runtime::connect_std(addr).await
+    }
+
+    async fn exchange(conn: &mut Self::Conn, addr: SocketAddr, seq: u64, index: usize) -> Result<(), exchange::Fail> {
+        exchange(conn, addr, seq, index).await
+    }
 }

@@ -7,10 +7,8 @@ use measure::record::TrialRequest;
 use measure::scenario::{TrialError, TrialSink};
 use measure::summary::Check;
 
+use super::conformance::{check_small_run, expected_sum};
 use super::contestants::{Contestant, Primitive};
-
-/// Operations of the check that runs before the loop.
-const CHECK_OPS: u64 = 100;
 
 pub(super) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
     let contestant = Contestant::find(&request.contestant)
@@ -27,24 +25,6 @@ pub(super) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
     let mut routine = PrimitiveRoutine { primitive, ops };
     harness::run(&mut routine, request, sink);
     Ok(())
-}
-
-/// The sum `0 + 1 + … + (ops − 1)`, wrapping.
-pub fn expected_sum(ops: u64) -> u64 {
-    (0..ops).fold(0u64, u64::wrapping_add)
-}
-
-/// A run of [`CHECK_OPS`] operations hands back the sum of their numbers.
-pub fn check_small_run(primitive: &dyn Primitive) -> Check {
-    let expected = expected_sum(CHECK_OPS);
-    match primitive.run(CHECK_OPS) {
-        Ok(sum) => Check::new(
-            "every_operation_once",
-            sum == expected,
-            format!("{CHECK_OPS} operations handed back {sum}, expected {expected}"),
-        ),
-        Err(e) => Check::new("every_operation_once", false, format!("{CHECK_OPS} operations: {e}")),
-    }
 }
 
 /// One primitive as the harness runs it.

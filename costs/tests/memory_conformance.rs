@@ -1,10 +1,9 @@
-//! Every contestant of both scenarios passes its checks: exact payloads, every unit waiting, the OS's limits
-//! respected (memory); every operation done once (primitives).
+//! Every memory contestant passes its checks: exact payloads, every unit waiting, the OS's limits respected; and
+//! the names of both scenarios' contestants are unique and follow their family.
 
 use costs::memory::conformance;
 use costs::memory::contestants::Contestant as Unit;
 use costs::primitives::contestants::Contestant as Primitive;
-use costs::primitives::trial::check_small_run;
 
 #[test]
 fn every_waiting_unit_passes_every_check() {
@@ -12,16 +11,6 @@ fn every_waiting_unit_passes_every_check() {
         for check in conformance::all(contestant) {
             assert!(check.passed, "{}: {} — {}", contestant.info().name, check.name, check.detail);
         }
-    }
-}
-
-#[test]
-fn every_primitive_does_every_operation_once() {
-    for contestant in Primitive::ALL {
-        let name = contestant.info().name;
-        let primitive = contestant.prepare().unwrap_or_else(|e| panic!("{name}: {e}"));
-        let check = check_small_run(primitive.as_ref());
-        assert!(check.passed, "{name}: {}", check.detail);
     }
 }
 

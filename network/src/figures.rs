@@ -1,0 +1,90 @@
+//! The figures both network reports show beyond their tables, computed from the summary as data for the
+//! scenarios' templates (`http/templates/report.md`, `tcp/templates/report.md`): each contestant's figures as
+//! ratios to the scenario's lab baseline, and where the blocking time goes (context switches against the measured
+//! wake-up cost). The published figures are in `measure/references.json`; the verdicts are the claims'.
+
+use std::collections::BTreeMap;
+
+use measure::compare::format_ratio;
+use measure::summary::Summary;
+use measure::template::{claims_by_id, ClaimView};
+use serde::Serialize;
+
+/// What a network scenario's report template reads.
+#[derive(Debug, Serialize)]
+pub struct Context {
+    /// The contestant every ratio is taken against.
+    pub baseline: String,
+    /// The metrics of the ratio table, in column order.
+    pub metrics: Vec<&'static str>,
+    /// One row per contestant: its ratios to the baseline, one per metric (`n/a` where either is missing).
+    pub ratios: Vec<Row>,
+    /// One row per contestant with context-switch figures.
+    pub wakeups: Vec<Row>,
+    /// Processes per contestant in this run.
+    pub forks: u32,
+    /// Every judged claim by id.
+    pub claims: BTreeMap<String, ClaimView>,
+    /// What `may` asks of coroutine code, when the run has coroutine contestants.
+    pub coroutine_rules: Option<String>,
+}
+
+/// A contestant and its formatted cells.
+#[derive(Debug, Serialize)]
+pub struct Row {
+    /// The contestant.
+    pub name: String,
+    /// Its cells, in the table's column order.
+    pub cells: Vec<String>,
+}
+
+impl Context {
+    /// The figures of `summary`, with ratios of `metrics` to the contestant `baseline`.
+    pub fn of(summary: &Summary, baseline: &str, metrics: &[&'static str]) -> Context {
+        let median = |c: &str, m: &str| summary.metric(c, m).map(|s| s.median);
+        let ratios = summary
+            .contestants
+            .iter()
+            .map(|c| Row {
+                name: c.name.clone(),
+                cells: metrics
+                    .iter()
+                    .map(|m| match (median(&c.name, m), median(baseline, m)) {
+                        (Some(a), Some(b)) if b > 0.0 => format!("{}×", format_ratio(a / b)),
+                        _ => "n/a".to_string(),
+                    })
+                    .collect(),
+            })
+            .collect();
+        Context {
+            baseline: baseline.to_string(),
+            metrics: metrics.to_vec(),
+            ratios,
+            wakeups: wakeups(summary),
+            forks: summary.method.forks,
+            claims: claims_by_id(&summary.claims),
+            coroutine_rules: pipelines::coroutine::rules_note(summary),
+        }
+    }
+}
+
+/// The "where the blocking time goes" rows: context switches per call or exchange, the measured cost of one
+/// wake-up on this machine (client core, and from the server's core), their product, and the client CPU per call.
+/// Empty when no contestant has the figures.
+fn wakeups(summary: &Summary) -> Vec<Row> {
+    let median = |c: &str, m: &str| summary.metric(c, m).map(|s| s.median);
+    let cell = |v: Option<f64>| v.map_or_else(|| "n/a".to_string(), |v| format!("{v:.2}"));
+    summary
+        .contestants
+        .iter()
+        .filter_map(|c| {
+            let switches = median(&c.name, "ctx_switches_per_item")?;
+            let wake = median(&c.name, "wakeup_p50_us");
+            let cross = median(&c.name, "wakeup_cross_core_p50_us");
+            let cpu = median(&c.name, "cpu_us_per_call");
+            let cells =
+                vec![cell(Some(switches)), cell(wake), cell(cross), cell(wake.map(|w| w * switches)), cell(cpu)];
+            Some(Row { name: c.name.clone(), cells })
+        })
+        .collect()
+}

@@ -1,0 +1,347 @@
+//! The chain scenario's report: a typed context of the run's figures (formatted numbers, contestant names) and
+//! verdicts (claims by id), rendered into `templates/report.md`, which holds every word. Every figure comes from
+//! the run's [`Summary`]; a finding is chosen in the template by the verdict of the claim that backs it, or by a
+//! comparison at the run's noise threshold computed here as a flag.
+
+use std::collections::BTreeMap;
+
+use measure::compare::{beyond_noise, format_or_na as num, times_or_na as ratio, within_noise};
+use measure::summary::{Family, MetricStats, Summary};
+use measure::template::{claims_by_id, ClaimView};
+use serde::Serialize;
+
+use super::claims::{self, BATCHING_FACTOR, BATCH_PAIRS, LOOP, NEAR_LOOP_AT_0};
+use super::HEADLINE;
+
+/// The report's template: every word of the discussion.
+const TEMPLATE: &str = include_str!("templates/report.md");
+
+/// Markdown discussing `summary` (whose claims are judged): [`Context`] rendered into `templates/report.md`.
+pub fn discussion(summary: &Summary) -> String {
+    measure::template::render_or_note("chain/report.md", TEMPLATE, Context::of(summary))
+}
+
+/// Everything the template reads.
+#[derive(Debug, Default, Serialize)]
+pub struct Context {
+    /// At least one `work_<n>` phase ran (otherwise there is nothing to discuss).
+    pub ran: bool,
+    /// The `items` parameter.
+    pub items: String,
+    /// The `batch` parameter.
+    pub batch: String,
+    /// The `capacity` parameter.
+    pub capacity: String,
+    /// The `messages` parameter.
+    pub messages: String,
+    /// Logical cores of the machine.
+    pub cores: u32,
+    /// The contestant every ratio is taken against.
+    pub floor: &'static str,
+    /// The first work of the sweep.
+    pub first: u64,
+    /// The last work of the sweep.
+    pub last: u64,
+    /// Every judged claim by id; a claim of the table that was not judged reads `not judged`.
+    pub claims: BTreeMap<String, ClaimView>,
+    /// The batching claim's factor.
+    pub batching_factor: String,
+    /// The near-the-loop claim's factor at the first work.
+    pub near_loop_factor: String,
+    /// The loop's CPU per item at the first work.
+    pub floor_cpu: String,
+    /// The per-item channel pipelines at the first work.
+    pub handoff: Vec<Handoff>,
+    /// Batched against per-item pipelines at the first work.
+    pub batching: Vec<Batching>,
+    /// The fastest stream at the first work, and the single-task streams against the loop.
+    pub streams: Option<Streams>,
+    /// The yielding source against the one that never yields, at the first work.
+    pub yielding: Option<Yielding>,
+    /// Contestants that kept more than one core busy and were slower than the loop (beyond noise).
+    pub spinning: Vec<Spinning>,
+    /// Channel pipelines with more threads than cores.
+    pub crowded: Vec<Crowded>,
+    /// From the first work to the last (absent when the sweep has one work).
+    pub gap: Option<Gap>,
+    /// `blocking-rayon` against the loop at the last work.
+    pub rayon_last: String,
+    /// The fastest batched pipeline at the first work.
+    pub best_batched: Option<Named>,
+    /// What `may` asks of coroutine code, when the run has coroutine contestants.
+    pub coroutine_rules: Option<String>,
+}
+
+/// A per-item channel pipeline's figures.
+#[derive(Debug, Serialize)]
+pub struct Handoff {
+    /// The contestant.
+    pub name: &'static str,
+    /// Milliseconds per million items.
+    pub ms: String,
+    /// Against the loop.
+    pub ratio: String,
+    /// CPU ns per item.
+    pub cpu: String,
+    /// Cores used.
+    pub cores: String,
+    /// Context switches per item.
+    pub switches: String,
+}
+
+/// A batched pipeline against its per-item twin.
+#[derive(Debug, Serialize)]
+pub struct Batching {
+    /// The per-item contestant.
+    pub single: &'static str,
+    /// The batched contestant.
+    pub batched: &'static str,
+    /// Per-item time over batched time.
+    pub ratio: String,
+}
+
+/// A contestant and its ratio to the loop.
+#[derive(Debug, Serialize)]
+pub struct Named {
+    /// The contestant.
+    pub name: String,
+    /// Against the loop.
+    pub ratio: String,
+}
+
+/// The single-task streams.
+#[derive(Debug, Serialize)]
+pub struct Streams {
+    /// The fastest stream contestant.
+    pub fastest: String,
+    /// Its milliseconds per million.
+    pub ms: String,
+    /// Its ratio to the loop.
+    pub ratio: String,
+    /// Every single-task stream (no `tasks` in its name) against the loop.
+    pub singles: Vec<Named>,
+}
+
+/// The yielding source against the never-yielding one.
+#[derive(Debug, Serialize)]
+pub struct Yielding {
+    /// `stream-tokio-iter` ms per million.
+    pub yielding: String,
+    /// `stream-tokio-stream-adapters` ms per million.
+    pub never: String,
+    /// Their ratio.
+    pub ratio: String,
+    /// The two are within the noise threshold of each other.
+    pub within_noise: bool,
+}
+
+/// A contestant with more than one core busy and no speedup.
+#[derive(Debug, Serialize)]
+pub struct Spinning {
+    /// The contestant.
+    pub name: String,
+    /// Cores used.
+    pub cores: String,
+    /// Against the loop.
+    pub ratio: String,
+}
+
+/// A channel pipeline with more threads than cores.
+#[derive(Debug, Serialize)]
+pub struct Crowded {
+    /// The contestant.
+    pub name: &'static str,
+    /// Threads.
+    pub threads: String,
+    /// Context switches per item.
+    pub switches: String,
+}
+
+/// The loop and a few contestants from the first work to the last.
+#[derive(Debug, Serialize)]
+pub struct Gap {
+    /// The loop's ms per million at the first work.
+    pub floor_first: String,
+    /// The loop's ms per million at the last work.
+    pub floor_last: String,
+    /// Each contestant's ratio to the loop at the first and last work.
+    pub rows: Vec<GapRow>,
+}
+
+/// One contestant's ratio to the loop at the first and the last work.
+#[derive(Debug, Serialize)]
+pub struct GapRow {
+    /// The contestant.
+    pub name: String,
+    /// At the first work.
+    pub from: String,
+    /// At the last work.
+    pub to: String,
+}
+
+/// The median of `metric` for `contestant` in phase `work_<work>`, if it ran cleanly.
+fn median(summary: &Summary, contestant: &str, work: u64, metric: &str) -> Option<f64> {
+    summary.metric(contestant, &format!("work_{work}.{metric}")).map(|s| s.median)
+}
+
+fn ms(summary: &Summary, contestant: &str, work: u64) -> Option<f64> {
+    median(summary, contestant, work, HEADLINE)
+}
+
+/// The stream contestant with the lowest median headline at `work`.
+fn fastest_stream(summary: &Summary, work: u64) -> Option<(&str, &MetricStats)> {
+    summary
+        .contestants
+        .iter()
+        .filter(|c| c.family == Family::Stream)
+        .filter_map(|c| summary.metric(&c.name, &format!("work_{work}.{HEADLINE}")).map(|s| (c.name.as_str(), s)))
+        .min_by(|a, b| a.1.median.total_cmp(&b.1.median))
+}
+
+/// The claims of the table by id, as judged in `summary`; one the run did not judge reads `not judged`.
+fn claim_views(summary: &Summary) -> BTreeMap<String, ClaimView> {
+    let mut views = claims_by_id(&summary.claims);
+    for spec in claims::table(summary) {
+        views.entry(spec.id.to_string()).or_insert_with(|| ClaimView {
+            verdict: "not judged",
+            holds: false,
+            fails: false,
+            inconclusive: false,
+            p: String::new(),
+            text: spec.text.clone(),
+        });
+    }
+    views
+}
+
+impl Context {
+    /// The figures and verdicts of `summary`.
+    pub fn of(summary: &Summary) -> Context {
+        let works: Vec<u64> = summary.phases.iter().filter_map(|p| p.strip_prefix("work_")?.parse().ok()).collect();
+        let Some(&first) = works.first() else {
+            return Context::default();
+        };
+        let last = *works.last().unwrap_or(&first);
+        let param = |k: &str| summary.params.get(k).map_or_else(|| "?".to_string(), |v| v.to_string());
+        let noise = summary.method.noise_threshold;
+        let floor = ms(summary, LOOP, first);
+        let at = |name: &str, metric: &str| num(median(summary, name, first, metric));
+
+        let mut handoff = Vec::new();
+        let mut batching = Vec::new();
+        for (single, batched) in BATCH_PAIRS {
+            let (a, b) = (ms(summary, single, first), ms(summary, batched, first));
+            if a.is_some() {
+                handoff.push(Handoff {
+                    name: single,
+                    ms: num(a),
+                    ratio: ratio(a, floor),
+                    cpu: at(single, "cpu_ns_per_item"),
+                    cores: at(single, "cores_used"),
+                    switches: at(single, "ctx_switches_per_item"),
+                });
+            }
+            if a.is_some() && b.is_some() {
+                batching.push(Batching { single, batched, ratio: ratio(a, b) });
+            }
+        }
+
+        let streams = fastest_stream(summary, first).map(|(name, stats)| Streams {
+            fastest: name.to_string(),
+            ms: num(Some(stats.median)),
+            ratio: ratio(Some(stats.median), floor),
+            singles: summary
+                .contestants
+                .iter()
+                .filter(|c| c.family == Family::Stream && !c.name.contains("tasks"))
+                .filter_map(|c| {
+                    ms(summary, &c.name, first).map(|m| Named { name: c.name.clone(), ratio: ratio(Some(m), floor) })
+                })
+                .collect(),
+        });
+
+        let (y, n) = (ms(summary, "stream-tokio-iter", first), ms(summary, "stream-tokio-stream-adapters", first));
+        let yielding = match (y, n) {
+            (Some(a), Some(b)) => Some(Yielding {
+                yielding: num(y),
+                never: num(n),
+                ratio: ratio(y, n),
+                within_noise: within_noise(a, b, noise),
+            }),
+            _ => None,
+        };
+
+        let spinning = summary
+            .contestants
+            .iter()
+            .filter_map(|c| {
+                let cores = median(summary, &c.name, first, "cores_used")?;
+                let m = ms(summary, &c.name, first)?;
+                (beyond_noise(cores, 1.0, noise) && floor.is_some_and(|f| beyond_noise(m, f, noise)))
+                    .then(|| Spinning { name: c.name.clone(), cores: num(Some(cores)), ratio: ratio(Some(m), floor) })
+            })
+            .collect();
+
+        let cores = f64::from(summary.environment.cores);
+        let crowded = BATCH_PAIRS
+            .iter()
+            .flat_map(|(single, batched)| [*single, *batched])
+            .filter_map(|name| {
+                let threads = median(summary, name, first, "threads").filter(|t| *t > cores)?;
+                let switches = median(summary, name, first, "ctx_switches_per_item")?;
+                Some(Crowded { name, threads: num(Some(threads)), switches: num(Some(switches)) })
+            })
+            .collect();
+
+        let gap = (last != first).then(|| {
+            let floor_last = ms(summary, LOOP, last);
+            let row = |name: &str| GapRow {
+                name: name.to_string(),
+                from: ratio(ms(summary, name, first), floor),
+                to: ratio(ms(summary, name, last), floor_last),
+            };
+            let mut rows = Vec::new();
+            if let Some((name, _)) = fastest_stream(summary, last) {
+                rows.push(row(name));
+            }
+            for (single, batched) in BATCH_PAIRS.iter().take(1) {
+                rows.push(row(single));
+                rows.push(row(batched));
+            }
+            rows.push(row("blocking-rayon"));
+            Gap { floor_first: num(floor), floor_last: num(floor_last), rows }
+        });
+
+        let best_batched = BATCH_PAIRS
+            .iter()
+            .filter_map(|(_, b)| ms(summary, b, first).map(|m| (*b, m)))
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|(name, m)| Named { name: name.to_string(), ratio: ratio(Some(m), floor) });
+
+        Context {
+            ran: true,
+            items: param("items"),
+            batch: param("batch"),
+            capacity: param("capacity"),
+            messages: param("messages"),
+            cores: summary.environment.cores,
+            floor: LOOP,
+            first,
+            last,
+            claims: claim_views(summary),
+            batching_factor: BATCHING_FACTOR.to_string(),
+            near_loop_factor: NEAR_LOOP_AT_0.to_string(),
+            floor_cpu: num(median(summary, LOOP, first, "cpu_ns_per_item")),
+            handoff,
+            batching,
+            streams,
+            yielding,
+            spinning,
+            crowded,
+            gap,
+            rayon_last: ratio(ms(summary, "blocking-rayon", last), ms(summary, LOOP, last)),
+            best_batched,
+            coroutine_rules: crate::coroutine::rules_note(summary),
+        }
+    }
+}

@@ -1,0 +1,60 @@
+//! The chain's report: every figure comes from the summary, a missing phase is said, and each finding appears
+//! only under the verdict of the claim (found by id) that backs it.
+
+mod chain_common;
+
+use chain_common::{judged, summary_with, LOOP};
+use measure::summary::Verdict;
+use pipelines::chain::report::discussion;
+
+#[test]
+fn every_figure_comes_from_the_summary() {
+    let summary = judged(summary_with(&[(LOOP, 0, 1.25), ("stream-futures-adapters", 0, 1.875), (LOOP, 64, 40.0)]));
+    let text = discussion(&summary);
+    assert!(text.contains("1.25"), "{text}");
+    assert!(text.contains("1.50×"), "{text}"); // stream-futures-adapters / loop
+    assert!(text.contains("40.0"), "{text}");
+    assert!(text.contains("### What to pick"));
+}
+
+#[test]
+fn an_unjudged_claim_is_said_not_invented() {
+    let text = discussion(&summary_with(&[(LOOP, 0, 1.0), ("stream-futures-adapters", 0, 5.0)]));
+    assert!(text.contains("within 2× of the loop: not judged"), "{text}");
+    assert!(!text.contains("could not be rendered"), "{text}");
+}
+
+#[test]
+fn a_missing_phase_is_said_not_invented() {
+    let mut summary = summary_with(&[]);
+    summary.phases.clear();
+    assert_eq!(discussion(&summary), "No `work_<n>` phase ran, so there is nothing to discuss.\n");
+}
+
+#[test]
+fn the_almost_a_loop_finding_is_printed_only_when_its_claim_holds() {
+    let render =
+        |stream: f64| discussion(&judged(summary_with(&[(LOOP, 0, 1.0), ("stream-futures-adapters", 0, stream)])));
+    let close = render(1.5);
+    assert!(close.contains("compiles to almost a loop"), "{close}");
+    let far = render(5.0);
+    assert!(!far.contains("compiles to almost a loop"), "{far}");
+    assert!(far.contains("within 2× of the loop: fails"), "{far}");
+    assert!(far.contains("did not stay within 2× of the loop in this run (that claim fails)"), "{far}");
+}
+
+#[test]
+fn pass_batches_is_recommended_only_when_batching_holds() {
+    let mut summary = judged(summary_with(&[(LOOP, 0, 1.0)]));
+    let set = |summary: &mut measure::summary::Summary, verdict: Verdict| {
+        let claim = summary.claims.iter_mut().find(|c| c.id == "batching-tenfold-in-every-family");
+        let Some(claim) = claim else { panic!("the batching claim is in the table") };
+        claim.verdict = verdict;
+    };
+    set(&mut summary, Verdict::Fails);
+    let text = discussion(&summary);
+    assert!(!text.contains("pass batches, not items"), "{text}");
+    assert!(text.contains("this run does not show that batching pays in every channel family"), "{text}");
+    set(&mut summary, Verdict::Holds);
+    assert!(discussion(&summary).contains("pass batches, not items"));
+}
