@@ -6,9 +6,16 @@
 //! where nothing counts outstanding calls; `max_outstanding`, `threads` and memory per waiting call
 //! (`live_heap_bytes_per_call`, `rss_bytes_per_call`) from an untimed accounting iteration of the same length
 //! after it (see [`crate::trial`]).
+//!
+//! The folder: this file (the scenario's parameters, contestants and charts); [`levels`] (the in-flight levels
+//! and the best contestant of a family at one, read by both of the next two); `claims` (the claim table);
+//! `report` (the figures and verdicts `templates/report.md` and `templates/headline.md` are rendered with).
+//! The contestants, the call, the job, the trial and the conformance checks are the crate's, shared with the
+//! backpressure scenario. Tests: `device/tests/device_*.rs`.
 
 mod claims;
-mod discussion;
+pub(crate) mod levels;
+mod report;
 
 use std::time::Duration;
 
@@ -214,10 +221,10 @@ impl Scenario for DeviceScenario {
     }
 
     fn discussion(&self, summary: &Summary) -> String {
-        discussion::discussion(summary)
+        report::discussion(summary)
     }
 
     fn headline_notes(&self, summary: &Summary) -> Vec<String> {
-        discussion::headline_notes(summary)
+        report::headline_notes(summary)
     }
 }
