@@ -7,7 +7,6 @@
 //! longer listed at the end, so the process's own totals (`getrusage` for switches, the process CPU clock)
 //! stand for every thread, ended ones included, and the groups read from `/proc` are taken out of them.
 
-use std::collections::BTreeMap;
 use std::sync::OnceLock;
 use std::time::Duration;
 
@@ -47,39 +46,65 @@ impl Counters {
     }
 }
 
-/// A reading of every thread of the process and of the process's totals.
-#[derive(Debug, Clone, Default)]
+/// A reading of the process's totals and of its threads, summed by group. It holds no heap, and it is read with
+/// allocation counting paused ([`measure::alloc::pause`]), so taking one inside an accounting iteration moves
+/// neither the live heap the iteration's memory figures read nor its allocation counts.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Census {
-    /// Per thread id: its name and counters.
-    threads: BTreeMap<i32, (String, Counters)>,
     /// The whole process, ended threads included.
     process: Counters,
+    /// The probe's sampler thread.
+    sampler: Counters,
+    /// The device's timer threads, and whether there were any.
+    device: Counters,
+    has_device: bool,
+    /// `may`'s timer thread, and whether it was found.
+    may_timer: Counters,
+    has_may_timer: bool,
+    /// The calling thread (the trial's main thread, which runs the harness).
+    caller: Counters,
+    /// Whether `/proc/self/task` could be read.
+    listed: bool,
 }
 
 impl Census {
-    /// Read every thread of the process now (empty where `/proc` is not there).
-    pub fn take() -> Census {
+    /// Read the process and every thread of it now, `may_timer` being the thread id of `may`'s timer thread where
+    /// the contestant runs on `may`. Call it only where allocation counting is on (an accounting iteration): it
+    /// pauses counting while it reads and resumes it after.
+    pub fn take(may_timer: Option<i32>) -> Census {
+        let _paused = measure::alloc::pause();
         let usage = process_usage();
-        let process = Counters {
-            cpu_ns: process_cpu_clock_ns().unwrap_or(usage.cpu_ns()),
-            voluntary: usage.voluntary_switches,
-            involuntary: usage.involuntary_switches,
+        let mut census = Census {
+            process: Counters {
+                cpu_ns: process_cpu_clock_ns().unwrap_or(usage.cpu_ns()),
+                voluntary: usage.voluntary_switches,
+                involuntary: usage.involuntary_switches,
+            },
+            ..Census::default()
         };
-        let mut threads = BTreeMap::new();
-        if let Ok(entries) = std::fs::read_dir("/proc/self/task") {
-            for entry in entries.flatten() {
-                let Some(tid) = entry.file_name().to_str().and_then(|t| t.parse::<i32>().ok()) else { continue };
-                if let Some(reading) = read_thread(&entry.path()) {
-                    threads.insert(tid, reading);
-                }
+        let main = i32::try_from(std::process::id()).unwrap_or(-1);
+        let Ok(entries) = std::fs::read_dir("/proc/self/task") else { return census };
+        census.listed = true;
+        for entry in entries.flatten() {
+            let Some(tid) = entry.file_name().to_str().and_then(|t| t.parse::<i32>().ok()) else { continue };
+            let Some((name, counters)) = read_thread(&entry.path()) else { continue };
+            if name.starts_with(SAMPLER_THREAD) {
+                census.sampler.add(counters);
+            } else if name.starts_with(DEVICE_THREAD) {
+                census.device.add(counters);
+                census.has_device = true;
+            } else if Some(tid) == may_timer {
+                census.may_timer.add(counters);
+                census.has_may_timer = true;
+            } else if tid == main {
+                census.caller.add(counters);
             }
         }
-        Census { threads, process }
+        census
     }
 
-    /// The per-call figures of the run between `earlier` and `self` over `calls` calls; `may_timer` is the
-    /// thread id of `may`'s timer thread when the contestant runs on `may`. Empty without calls or without
-    /// `/proc`.
+    /// The per-call figures of the run between `earlier` and `self` over `calls` calls. Empty without calls or
+    /// without `/proc`.
     ///
     /// - `voluntary_switches_per_call`, `involuntary_switches_per_call`: the whole process (ended threads
     ///   included) less the sampler thread;
@@ -87,28 +112,16 @@ impl Census {
     /// - `may_timer_cpu_us_per_call`, `may_timer_switches_per_call`: `may`'s timer thread;
     /// - `worker_switches_per_call`: every other thread but the calling (harness) thread, ended ones included:
     ///   carriers, tokio workers or pool threads.
-    pub fn per_call_since(&self, earlier: &Census, calls: u64, may_timer: Option<i32>) -> MetricValues {
+    pub fn per_call_since(&self, earlier: &Census, calls: u64) -> MetricValues {
         let mut metrics = MetricValues::new();
-        if calls == 0 || self.threads.is_empty() {
+        if calls == 0 || !self.listed {
             return metrics;
         }
-        let main = i32::try_from(std::process::id()).unwrap_or(-1);
-        let (mut sampler, mut device, mut timer, mut caller) =
-            (Counters::default(), Counters::default(), Counters::default(), Counters::default());
-        for (tid, (name, now)) in &self.threads {
-            let before = earlier.threads.get(tid).map(|(_, c)| *c).unwrap_or_default();
-            let delta = now.since(before);
-            if name.starts_with(SAMPLER_THREAD) {
-                sampler.add(delta);
-            } else if name.starts_with(DEVICE_THREAD) {
-                device.add(delta);
-            } else if Some(*tid) == may_timer {
-                timer.add(delta);
-            } else if *tid == main {
-                caller.add(delta);
-            }
-        }
         let process = self.process.since(earlier.process);
+        let sampler = self.sampler.since(earlier.sampler);
+        let device = self.device.since(earlier.device);
+        let timer = self.may_timer.since(earlier.may_timer);
+        let caller = self.caller.since(earlier.caller);
         let per_call = |x: u64| x as f64 / calls as f64;
         metrics.insert(
             "voluntary_switches_per_call".to_string(),
@@ -118,10 +131,10 @@ impl Census {
             "involuntary_switches_per_call".to_string(),
             per_call(process.involuntary.saturating_sub(sampler.involuntary)),
         );
-        if self.threads.values().any(|(name, _)| name.starts_with(DEVICE_THREAD)) {
+        if self.has_device {
             metrics.insert("device_switches_per_call".to_string(), per_call(device.switches()));
         }
-        if may_timer.is_some_and(|tid| self.threads.contains_key(&tid)) {
+        if self.has_may_timer && earlier.has_may_timer {
             metrics.insert("may_timer_cpu_us_per_call".to_string(), timer.cpu_ns as f64 / 1e3 / calls as f64);
             metrics.insert("may_timer_switches_per_call".to_string(), per_call(timer.switches()));
         }
@@ -173,29 +186,30 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_census_lists_this_thread_with_its_name_and_counters() {
-        let census = Census::take();
-        let me = census.threads.get(&current_thread_id()).expect("this thread is listed");
-        assert!(me.1.voluntary + me.1.involuntary > 0 || me.1.cpu_ns > 0, "{me:?}");
-        assert!(census.process.cpu_ns >= me.1.cpu_ns / 2);
+    fn a_census_reads_this_thread_and_the_process() {
+        let census = Census::take(None);
+        assert!(census.listed);
+        assert!(census.process.cpu_ns > 0);
+        assert!(!census.has_device && !census.has_may_timer);
     }
 
     #[test]
     fn per_call_figures_count_a_sleeping_threads_switches_and_leave_out_none_without_calls() {
-        let before = Census::take();
+        let before = Census::take(None);
         let worker = std::thread::spawn(|| {
             for _ in 0..20 {
                 std::thread::sleep(Duration::from_micros(200));
             }
         });
         worker.join().expect("joined");
-        let after = Census::take();
-        assert!(after.per_call_since(&before, 0, None).is_empty());
-        let m = after.per_call_since(&before, 10, None);
+        let after = Census::take(None);
+        assert!(after.per_call_since(&before, 0).is_empty());
+        let m = after.per_call_since(&before, 10);
         // 20 sleeps on an ended thread: at least 2 voluntary switches per call, counted among the workers.
         assert!(m["voluntary_switches_per_call"] >= 2.0, "{m:?}");
         assert!(m["worker_switches_per_call"] >= 2.0, "{m:?}");
-        assert!(!m.contains_key("device_switches_per_call") && !m.contains_key("may_timer_cpu_us_per_call"));
+        // Without a `may` timer thread named, no figure for it (other tests may run a device meanwhile).
+        assert!(!m.contains_key("may_timer_cpu_us_per_call"), "{m:?}");
     }
 
     #[test]
@@ -206,6 +220,6 @@ mod tests {
         let carrier = unsafe { may::coroutine::spawn(current_thread_id) }.join().expect("ran");
         assert_ne!(timer, carrier, "the sleeper resumed on a carrier");
         assert_ne!(timer, current_thread_id());
-        assert!(Census::take().threads.contains_key(&timer), "the timer thread lives on");
+        assert!(Census::take(Some(timer)).has_may_timer, "the timer thread lives on");
     }
 }

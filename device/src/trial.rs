@@ -99,7 +99,11 @@ pub fn run_trial(
             return Ok(());
         }
     };
-    let mut routine = DeviceRoutine { contestant, prepared, spec: *spec, idle_ms, started: 0, tally: Tally::default() };
+    // Which thread is `may`'s timer, found once before the loop (a coroutine sleeps a millisecond), for the
+    // accounting iterations' census.
+    let may_timer = matches!(contestant, Contestant::Coroutine { .. }).then(threads::may_timer_thread).flatten();
+    let mut routine =
+        DeviceRoutine { contestant, prepared, spec: *spec, idle_ms, may_timer, started: 0, tally: Tally::default() };
     harness::run(&mut routine, request, sink);
     Ok(())
 }
@@ -131,6 +135,8 @@ struct DeviceRoutine {
     prepared: Prepared,
     spec: TrialSpec,
     idle_ms: f64,
+    /// The thread id of `may`'s timer thread, for coroutine contestants.
+    may_timer: Option<i32>,
     /// Runs started so far (the harness's iteration index of the next run).
     started: u32,
     tally: Tally,
@@ -178,28 +184,23 @@ impl DeviceRoutine {
             heap_bytes: measure::alloc::snapshot().live_bytes,
             rss_kib: measure::memory::rss_kib(),
         });
-        // Accounting only: which thread is `may`'s timer, and every thread's counters right before `go`.
-        let may_timer = if M::COUNTS && matches!(self.contestant, Contestant::Coroutine { .. }) {
-            threads::may_timer_thread()
-        } else {
-            None
-        };
+        // Accounting only: every thread's counters right before `go`.
+        let may_timer = self.may_timer;
         let mut census = None;
         let asked = Instant::now();
         let mut spawn = None;
         let ran = self.prepared.run(&job, &mut || {
             spawn = Some(asked.elapsed());
             if M::COUNTS {
-                census = Some(Census::take());
+                census = Some(Census::take(may_timer));
             }
             go();
         });
         // The clocks are still running: read the counters and leave the rest (the device's timer CPU, its
         // shutdown) to `finish`.
         let totals = job.shared.outcome();
-        let threads = census
-            .map(|before| Census::take().per_call_since(&before, totals.completed, may_timer))
-            .unwrap_or_default();
+        let threads =
+            census.map(|before| Census::take(may_timer).per_call_since(&before, totals.completed)).unwrap_or_default();
         if let Err(e) = ran {
             shut_down(&job.call);
             return Err(e);
@@ -440,8 +441,15 @@ mod tests {
             heap_threshold: Some(8),
         };
         let prepared = contestant.prepare().expect("prepared");
-        let mut routine =
-            DeviceRoutine { contestant, prepared, spec, idle_ms: 1.0, started: 0, tally: Tally::default() };
+        let mut routine = DeviceRoutine {
+            contestant,
+            prepared,
+            spec,
+            idle_ms: 1.0,
+            may_timer: None,
+            started: 0,
+            tally: Tally::default(),
+        };
         let mut sink = Collect::default();
         harness::run(&mut routine, &request(), &mut sink);
         sink
@@ -506,8 +514,15 @@ mod tests {
             heap_threshold: None,
         };
         let prepared = contestant.prepare().expect("prepared");
-        let mut routine =
-            DeviceRoutine { contestant, prepared, spec, idle_ms: 1.0, started: 0, tally: Tally::default() };
+        let mut routine = DeviceRoutine {
+            contestant,
+            prepared,
+            spec,
+            idle_ms: 1.0,
+            may_timer: None,
+            started: 0,
+            tally: Tally::default(),
+        };
         let mut sink = Collect::default();
         harness::run(&mut routine, &request(), &mut sink);
         let reason = sink.skipped.expect("skipped");

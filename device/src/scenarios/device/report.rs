@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use measure::compare::{compare, differs, differs_from_value, format_ratio};
+use measure::compare::{compare, differs, differs_from_value, format_ratio, process_range};
 use measure::summary::{Family, MetricStats, Summary};
 use measure::template::{claims_by_id, ClaimView};
 use measure::units::count;
@@ -92,7 +92,8 @@ struct SingleTask {
     cap: String,
     reached: String,
     share: String,
-    /// Its throughput does not differ beyond noise from the cap ([`differs_from_value`]).
+    /// Measured in enough processes, its throughput does not differ beyond noise from the cap
+    /// ([`differs_from_value`]).
     at_cap: bool,
 }
 
@@ -467,7 +468,7 @@ fn single_task(summary: &Summary) -> Option<SingleTask> {
         cap: count(cap),
         reached: count(s.median),
         share: percent(s.median / cap),
-        at_cap: !differs_from_value(s, cap, summary.method.noise_threshold),
+        at_cap: process_range(s).is_some() && !differs_from_value(s, cap, summary.method.noise_threshold),
         name,
     })
 }
