@@ -6,6 +6,7 @@
 //! - [`contestants`]: the stream and blocking shapes.
 //! - [`conformance`]: the checks every contestant passes before it is measured.
 //! - [`trial`]: one trial in its own process, shared by both scenarios.
+//! - [`threads`]: per-thread CPU and context switches, read in accounting iterations.
 //! - [`scenarios`]: the `device` and `backpressure` scenarios as the lab sees them.
 #![warn(missing_docs)]
 
@@ -14,6 +15,7 @@ pub mod conformance;
 pub mod contestants;
 pub mod job;
 pub mod scenarios;
+pub mod threads;
 pub mod trial;
 
 pub use scenarios::backpressure::BackpressureScenario;

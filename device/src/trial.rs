@@ -12,7 +12,10 @@
 //! - **Accounting iterations** (the shared gauge, the 1 ms sampler, the allocation counters): `max_outstanding`,
 //!   `max_outstanding_sampled`, `threads`, `sampler_cpu_ms`, the allocation and heap figures of the probe, the
 //!   `outstanding` series, and memory per waiting call (`live_heap_bytes_per_call`, `rss_bytes_per_call`,
-//!   `memory_read_at_ms`). Their clock readings are recorded too, prefixed `instrumented_` by the harness.
+//!   `memory_read_at_ms`), and where a call's switches and CPU land by group of threads
+//!   (`voluntary_switches_per_call`, `involuntary_switches_per_call`, `device_switches_per_call`,
+//!   `worker_switches_per_call`, and for coroutines `may_timer_cpu_us_per_call` and `may_timer_switches_per_call`:
+//!   [`crate::threads`]). Their clock readings are recorded too, prefixed `instrumented_` by the harness.
 //!   An accounting iteration runs [`TrialSpec::accounting_items`] items, which a scenario may set below
 //!   [`TrialSpec::items`] where no instrument reading depends on the run's length.
 //!
@@ -36,6 +39,7 @@ use crate::call::{expected_sum, Call};
 use crate::conformance;
 use crate::contestants::{Contestant, Prepared};
 use crate::job::{Deadline, Job, RunError, Shared, Steady, Totals};
+use crate::threads::{self, Census};
 
 /// Uncontended calls timed before the iterations, for `idle_call_ms`.
 pub const IDLE_CALLS: u32 = 20;
@@ -95,7 +99,11 @@ pub fn run_trial(
             return Ok(());
         }
     };
-    let mut routine = DeviceRoutine { contestant, prepared, spec: *spec, idle_ms, started: 0, tally: Tally::default() };
+    // Which thread is `may`'s timer, found once before the loop (a coroutine sleeps a millisecond), for the
+    // accounting iterations' census.
+    let may_timer = matches!(contestant, Contestant::Coroutine { .. }).then(threads::may_timer_thread).flatten();
+    let mut routine =
+        DeviceRoutine { contestant, prepared, spec: *spec, idle_ms, may_timer, started: 0, tally: Tally::default() };
     harness::run(&mut routine, request, sink);
     Ok(())
 }
@@ -127,6 +135,8 @@ struct DeviceRoutine {
     prepared: Prepared,
     spec: TrialSpec,
     idle_ms: f64,
+    /// The thread id of `may`'s timer thread, for coroutine contestants.
+    may_timer: Option<i32>,
     /// Runs started so far (the harness's iteration index of the next run).
     started: u32,
     tally: Tally,
@@ -152,6 +162,8 @@ struct RunOutput {
     call: Call,
     /// Memory before the run (accounting iterations only).
     baseline: Option<Baseline>,
+    /// Switches and CPU per call by group of threads ([`Census::per_call_since`]; accounting iterations only).
+    threads: MetricValues,
 }
 
 impl DeviceRoutine {
@@ -172,20 +184,28 @@ impl DeviceRoutine {
             heap_bytes: measure::alloc::snapshot().live_bytes,
             rss_kib: measure::memory::rss_kib(),
         });
+        // Accounting only: every thread's counters right before `go`.
+        let may_timer = self.may_timer;
+        let mut census = None;
         let asked = Instant::now();
         let mut spawn = None;
         let ran = self.prepared.run(&job, &mut || {
             spawn = Some(asked.elapsed());
+            if M::COUNTS {
+                census = Some(Census::take(may_timer));
+            }
             go();
         });
         // The clocks are still running: read the counters and leave the rest (the device's timer CPU, its
         // shutdown) to `finish`.
         let totals = job.shared.outcome();
+        let threads =
+            census.map(|before| Census::take(may_timer).per_call_since(&before, totals.completed)).unwrap_or_default();
         if let Err(e) = ran {
             shut_down(&job.call);
             return Err(e);
         }
-        Ok(RunOutput { items, totals, spawn: spawn.unwrap_or_default(), call: job.call, baseline })
+        Ok(RunOutput { items, totals, spawn: spawn.unwrap_or_default(), call: job.call, baseline, threads })
     }
 
     /// Tally a non-warm-up run's answers.
@@ -253,6 +273,7 @@ impl Routine for DeviceRoutine {
                     self.tally.max_outstanding = Some(self.tally.max_outstanding.map_or(max, |m| m.max(max)));
                 }
                 data.instruments = instrument_metrics(measurement, output.baseline);
+                data.instruments.extend(output.threads.clone());
                 data.series.insert("outstanding".to_string(), measurement.outstanding_series.clone());
             }
         }
@@ -420,8 +441,15 @@ mod tests {
             heap_threshold: Some(8),
         };
         let prepared = contestant.prepare().expect("prepared");
-        let mut routine =
-            DeviceRoutine { contestant, prepared, spec, idle_ms: 1.0, started: 0, tally: Tally::default() };
+        let mut routine = DeviceRoutine {
+            contestant,
+            prepared,
+            spec,
+            idle_ms: 1.0,
+            may_timer: None,
+            started: 0,
+            tally: Tally::default(),
+        };
         let mut sink = Collect::default();
         harness::run(&mut routine, &request(), &mut sink);
         sink
@@ -446,7 +474,13 @@ mod tests {
                 for metric in ["ops_per_sec", "cpu_us_per_call", "spawn_ms", "idle_call_ms", "completed_fraction"] {
                     assert!(timed.metrics.contains_key(metric), "{name}: a timed run has `{metric}`");
                 }
-                for instrument in ["max_outstanding", "max_outstanding_sampled", "threads", "rss_bytes_per_call"] {
+                for instrument in [
+                    "max_outstanding",
+                    "max_outstanding_sampled",
+                    "threads",
+                    "rss_bytes_per_call",
+                    "voluntary_switches_per_call",
+                ] {
                     assert!(!timed.metrics.contains_key(instrument), "{name}: a timed run has no `{instrument}`");
                 }
                 assert_eq!(timed.metrics["completed_fraction"], 1.0, "{name}");
@@ -457,6 +491,9 @@ mod tests {
             assert!((1.0..=17.0).contains(&max), "{name}: bound 16 + 1, got {max}");
             assert!(accounting.metrics["threads"] >= 2.0, "{name}");
             assert!(accounting.metrics.contains_key("memory_read_at_ms"), "{name}: memory is read at 8 outstanding");
+            for split in ["voluntary_switches_per_call", "involuntary_switches_per_call", "device_switches_per_call"] {
+                assert!(accounting.metrics.contains_key(split), "{name}: the accounting run has `{split}`");
+            }
             assert!(accounting.metrics.contains_key("instrumented_ops_per_sec"), "{name}");
             assert!(!accounting.metrics.contains_key("ops_per_sec"), "{name}: no timing figure from accounting");
             assert!(accounting.series.contains_key("outstanding"), "{name}");
@@ -477,8 +514,15 @@ mod tests {
             heap_threshold: None,
         };
         let prepared = contestant.prepare().expect("prepared");
-        let mut routine =
-            DeviceRoutine { contestant, prepared, spec, idle_ms: 1.0, started: 0, tally: Tally::default() };
+        let mut routine = DeviceRoutine {
+            contestant,
+            prepared,
+            spec,
+            idle_ms: 1.0,
+            may_timer: None,
+            started: 0,
+            tally: Tally::default(),
+        };
         let mut sink = Collect::default();
         harness::run(&mut routine, &request(), &mut sink);
         let reason = sink.skipped.expect("skipped");

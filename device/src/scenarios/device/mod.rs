@@ -6,11 +6,18 @@
 //! where nothing counts outstanding calls; `max_outstanding`, `threads` and memory per waiting call
 //! (`live_heap_bytes_per_call`, `rss_bytes_per_call`) from an untimed accounting iteration of the same length
 //! after it (see [`crate::trial`]).
+//!
+//! The folder: this file (the scenario's parameters, contestants and charts); `levels` (the in-flight levels
+//! and the best contestant of a family at one, read by both of the next two); `claims` (the claim table);
+//! `report` (the figures and verdicts `templates/report.md` and `templates/headline.md` are rendered with);
+//! `routine` (one trial: the request's parameters as a [`crate::trial::TrialSpec`], run by the shared trial).
+//! The contestants, the call, the job, the trial and the conformance checks are the crate's, shared with the
+//! backpressure scenario. Tests: `device/tests/device_*.rs`.
 
 mod claims;
-mod discussion;
-
-use std::time::Duration;
+mod levels;
+mod report;
+mod routine;
 
 use measure::judge::ClaimSpec;
 use measure::record::TrialRequest;
@@ -18,7 +25,6 @@ use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario, 
 use measure::summary::{ContestantInfo, Summary};
 
 use crate::contestants::{BlockingShape, Contestant, StreamShape, Timer};
-use crate::trial::{self, TrialSpec};
 
 /// The device scenario, as the lab's registry lists it.
 #[derive(Debug, Clone, Copy, Default)]
@@ -186,27 +192,7 @@ impl Scenario for DeviceScenario {
     }
 
     fn run_trial(&self, request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
-        let contestant = CONTESTANTS
-            .iter()
-            .find(|c| c.name() == request.contestant)
-            .copied()
-            .ok_or_else(|| TrialError::UnknownContestant(request.contestant.clone()))?;
-        let in_flight = request.param_usize("in_flight")?;
-        let rounds = request.param("rounds")?;
-        let service = Duration::from_millis(request.param("service_ms")?);
-        let items = (in_flight as u64).saturating_mul(rounds);
-        let spec = TrialSpec {
-            items,
-            // Memory per waiting call is read in the first round, but the instrumented figures beside the timed
-            // ones are only comparable over the same run.
-            accounting_items: items,
-            limit: in_flight,
-            service,
-            budget: Duration::from_millis(request.param("budget_ms")?),
-            ideal_ops_per_sec: Some(in_flight as f64 / service.as_secs_f64()),
-            heap_threshold: Some(((in_flight as f64) * HEAP_READ_AT).ceil() as u64),
-        };
-        trial::run_trial(request, sink, contestant, &spec)
+        routine::run(request, sink)
     }
 
     fn claim_table(&self, summary: &Summary) -> Vec<ClaimSpec> {
@@ -214,10 +200,10 @@ impl Scenario for DeviceScenario {
     }
 
     fn discussion(&self, summary: &Summary) -> String {
-        discussion::discussion(summary)
+        report::discussion(summary)
     }
 
     fn headline_notes(&self, summary: &Summary) -> Vec<String> {
-        discussion::headline_notes(summary)
+        report::headline_notes(summary)
     }
 }

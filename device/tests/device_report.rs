@@ -1,0 +1,140 @@
+//! The device report: every finding comes from the numbers and the verdicts of the run, rendered whole from the
+//! templates.
+
+mod device_common;
+
+use device::DeviceScenario;
+use device_common::{judged, summary_with, trapped};
+use measure::scenario::Scenario;
+use measure::summary::Verdict;
+
+/// The discussion of `summary` with its claims judged, as the harness renders it.
+fn discussion(summary: measure::summary::Summary) -> String {
+    DeviceScenario.discussion(&judged(summary))
+}
+
+#[test]
+fn the_coroutine_section_gives_ratios_to_threads_and_streams_and_the_os_limits() {
+    let mut summary = summary_with(|name, level| match (name.starts_with("coroutine"), level) {
+        (true, _) => 0.3,
+        (false, 10_000) if name.starts_with("blocking") => 0.06,
+        _ => 0.5,
+    });
+    summary.environment.limits.insert("vm.max_map_count".to_string(), "262144".to_string());
+    let text = discussion(summary);
+    assert!(text.contains("**Coroutines.**"), "{text}");
+    assert!(text.contains("At 10,000 in flight: `coroutine-may-2-carriers` 300,000 calls/s"), "{text}");
+    assert!(text.contains("5.00× the best OS-thread contestant `blocking-threads`;"), "{text}");
+    assert!(text.contains("0.600× the best stream contestant"), "{text}");
+    assert!(!text.contains("0.600× the best stream contestant `stream-buffered` (within noise)"), "{text}");
+    assert!(text.contains("ran at 1.00× `coroutine-may-1-carrier`'s rate (within noise)"), "{text}");
+    assert!(text.contains("At 100,000 in flight: `coroutine-may-2-carriers`"), "{text}");
+    assert!(text.contains("no OS-thread contestant ran"), "{text}");
+    assert!(text.contains("`vm.max_map_count` = 262144"), "{text}");
+    assert!(text.contains("Coroutines hold only under `may`'s rules"), "{text}");
+}
+
+#[test]
+fn the_cpu_table_sets_cpu_beside_switches_and_its_findings_rest_on_the_noise_rule() {
+    let text = discussion(summary_with(|name, _| if name.starts_with("coroutine") { 0.3 } else { 0.5 }));
+    assert!(text.contains("**Where a coroutine's CPU per call goes** (at 100,000 in flight)"), "{text}");
+    assert!(text.contains("| `coroutine-may-1-carrier` | 4.00 | 1.50 | 0.050 | — / — | — | — / — | — |"), "{text}");
+    assert!(text.contains("this run predates that split"), "{text}");
+    // 4.0 against 2.0 µs, 1.5 against 0.5 on the device, 0.05 switches per call: each beyond noise.
+    assert!(text.contains("spends 4.00 µs of CPU per call against 2.00"), "{text}");
+    assert!(text.contains("alone spend 1.50 µs per call completing a coroutine's calls against 0.50"), "{text}");
+    assert!(text.contains("switched 0.050 times per call, below one beyond noise"), "{text}");
+    assert!(text.contains("_From `may` 0.3's source, not a measurement:_"), "{text}");
+    // The own-timer coroutine costs the same as the device one here: no finding that it is cheaper.
+    assert!(!text.contains("On `may`'s own timer"), "{text}");
+}
+
+#[test]
+fn without_a_cpu_difference_the_cpu_findings_are_left_out() {
+    let mut summary = summary_with(|_, _| 0.5);
+    for c in &mut summary.contestants {
+        for (metric, stats) in c.metrics.iter_mut() {
+            if metric.ends_with(".cpu_us_per_call") || metric.ends_with(".dependency_cpu_us_per_call") {
+                let same = if metric.ends_with(".cpu_us_per_call") { 2.0 } else { 0.5 };
+                let ratio = same / stats.median;
+                stats.median *= ratio;
+                stats.min *= ratio;
+                stats.max *= ratio;
+                stats.fork_medians.iter_mut().for_each(|m| *m *= ratio);
+            }
+        }
+    }
+    let text = discussion(summary);
+    assert!(text.contains("**Where a coroutine's CPU per call goes**"), "{text}");
+    assert!(!text.contains("more beyond noise"), "{text}");
+}
+
+#[test]
+fn the_discussion_explains_the_trap_the_skip_and_the_cut_runs_from_the_numbers() {
+    let text = discussion(summary_with(trapped));
+    assert!(text.contains("The cooperative-budget trap"), "{text}");
+    assert!(text.contains("the claim that the budget costs at least 10× holds"), "{text}");
+    assert!(text.contains("never leave a large `buffer_unordered` under the cooperative budget"), "{text}");
+    assert!(!text.contains("Kyo"), "published figures live in references.json: {text}");
+    assert!(text.contains("60.0×"), "the ratio at 100,000 comes from the data: {text}");
+    assert!(text.contains("**skipped** at `in_flight_100000`: 100,000 threads do not fit"), "{text}");
+    assert!(text.contains("Cut short: `stream-buffered` at 100,000"), "{text}");
+    assert!(text.contains("only the stream family ran"), "{text}");
+    assert!(text.contains("an idle call lasts 11.10 ms"), "{text}");
+    // 2.0 µs per call of which 0.5 on the device: 1.5 µs on one core, about 666,667 calls/s.
+    assert!(text.contains("the other 1.50 µs on one core allow about 666,667 calls/s"), "{text}");
+    assert!(
+        text.contains("`blocking-threads` at 1,000: 44,000 calls/s over the whole run against 55,000 steady (80%)"),
+        "{text}"
+    );
+    assert!(text.contains("fell below the steady rate beyond noise"), "{text}");
+}
+
+#[test]
+fn the_headline_notes_give_the_trap_and_the_skipped_levels() {
+    let notes = DeviceScenario.headline_notes(&judged(summary_with(trapped)));
+    assert_eq!(notes.len(), 2, "{notes:?}");
+    assert!(
+        notes[0].starts_with("At 100,000 in flight, `stream-buffer-unordered` answered 20,000 calls/s"),
+        "{notes:?}"
+    );
+    assert!(notes[1].contains("`blocking-threads` at `in_flight_100000`"), "{notes:?}");
+}
+
+#[test]
+fn without_a_collapse_the_discussion_does_not_claim_one() {
+    let text = discussion(summary_with(|_, _| 0.5));
+    assert!(text.contains("did not collapse"), "{text}");
+    assert!(!text.contains("turns into a collapse"), "{text}");
+    assert!(text.contains("costs at least 10× fails"), "{text}");
+    assert!(!text.contains("never leave a large"), "{text}");
+    assert!(text.contains("Every iteration finished within its 4.0 s budget"), "{text}");
+    // Every stream and blocking contestant at the same rate: within noise, a thread per call is fine.
+    assert!(text.contains("within noise of each other: the device, not the style, sets the pace"), "{text}");
+}
+
+#[test]
+fn a_finding_is_absent_when_its_claim_is_inconclusive() {
+    let mut summary = judged(summary_with(trapped));
+    for claim in &mut summary.claims {
+        claim.verdict = Verdict::Inconclusive;
+    }
+    let text = DeviceScenario.discussion(&summary);
+    assert!(!text.contains("turns into a collapse"), "{text}");
+    assert!(!text.contains("did not collapse"), "{text}");
+    assert!(!text.contains("never leave a large"), "{text}");
+    assert!(!text.contains("so device contestants are measured against the true ideal"), "{text}");
+    assert!(text.contains("at least 10× is not settled by this run (that claim: inconclusive"), "{text}");
+    assert!(text.contains("(that claim: inconclusive), so read the device contestants"), "{text}");
+}
+
+#[test]
+fn every_sentence_renders_whole() {
+    for summary in [summary_with(trapped), summary_with(|_, _| 0.5)] {
+        let text = discussion(summary);
+        assert!(!text.contains("could not be rendered"), "{text}");
+        assert!(!text.contains("  "), "a doubled space: {text}");
+        assert!(!text.contains("``"), "an empty name: {text}");
+        assert!(!text.contains(" ."), "an empty placeholder before a full stop: {text}");
+    }
+}
