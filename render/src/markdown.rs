@@ -879,11 +879,17 @@ fn instruments_cost(input: &ReportInput<'_>) -> String {
     )
 }
 
+/// The command that reproduces the run, runnable as written after the README's set-up (a `--quick` run recorded
+/// before its command named a scratch folder gets one: the full run's reports refuse a smoke run's), and how to
+/// re-render the report.
 fn reproduce(summary: &Summary) -> String {
+    let mut command = summary.command.clone();
+    if summary.method.quick && !command.split_whitespace().any(|w| w == "--out" || w.starts_with("--out=")) {
+        command.push_str(" --out target/quick-reports");
+    }
     format!(
-        "```sh\n{}\n```\n\nRaw data: [raw file]({raw}). Re-render this report, running nothing, with \
-         `lab report <raw file>` (here `lab report <out>/{raw}`, where `<out>` is the folder holding this report).\n",
-        summary.command,
+        "```sh\n{command}\n```\n\nRaw data: [raw file]({raw}). Re-render this report, running nothing, with \
+         `just lab report <out>/{raw} --out <out>`, where `<out>` is the folder holding this report.\n",
         raw = summary.raw_file
     )
 }
