@@ -147,7 +147,12 @@ fn advise_command() -> Command {
              for a bad shape: a size of zero or below, in-flight above what this machine allows, more cores than it \
              has, or a budget too short for the runs (the message says what fits).",
         )
-        .arg(number("cpu-us-per-item", "MICROSECONDS", "1", "CPU work per item, in µs (mapped onto the chain's mixing rounds by timing one round here)"))
+        .arg(number(
+            "cpu-us-per-item",
+            "MICROSECONDS",
+            "1",
+            "CPU work per item, in µs (mapped onto the chain's mixing rounds by timing one round here)",
+        ))
         .arg(number("items", "N", "10000", "Items in all"))
         .arg(number(
             "items-per-second",
@@ -167,7 +172,12 @@ fn advise_command() -> Command {
         ))
         .arg(number("capacity-after", "N", "a fifth of --in-flight", "The dependency's slots once it lost capacity"))
         .arg(flag("batchable", "Items may be grouped into batches between stages"))
-        .arg(number("cores", "N", "every core this process may use", "Cores the trials run on, pinned with sched_setaffinity"))
+        .arg(number(
+            "cores",
+            "N",
+            "every core this process may use",
+            "Cores the trials run on, pinned with sched_setaffinity",
+        ))
         .arg(
             Arg::new("budget")
                 .long("budget")
@@ -201,10 +211,9 @@ fn advise_command() -> Command {
         )
         .arg(force_arg("Replace an earlier advice of the same shape made by the other run kind"))
         .arg(
-            Arg::new("dry-run")
-                .long("dry-run")
-                .action(ArgAction::SetTrue)
-                .help("Print the plan (scenarios, contestants, parameters, calibration, estimated time) and run nothing"),
+            Arg::new("dry-run").long("dry-run").action(ArgAction::SetTrue).help(
+                "Print the plan (scenarios, contestants, parameters, calibration, estimated time) and run nothing",
+            ),
         )
 }
 

@@ -121,10 +121,17 @@ fn entries(out: &mut String, leads: &[String], texts: &[&str], width: usize, ver
 /// fits, else the lines of it wrapped at a word up to the first that no other text shares, the last ending in
 /// `…` when more was left out. Two texts that are the same throughout are both given whole.
 fn distinct_cuts(texts: &[&str], room: usize) -> Vec<Vec<String>> {
-    let wrapped: Vec<Vec<String>> = texts
-        .iter()
-        .map(|t| if term::columns(t) <= room { vec![t.to_string()] } else { term::wrap(t, room.saturating_sub(1).max(1)) })
-        .collect();
+    let wrapped: Vec<Vec<String>> =
+        texts
+            .iter()
+            .map(|t| {
+                if term::columns(t) <= room {
+                    vec![t.to_string()]
+                } else {
+                    term::wrap(t, room.saturating_sub(1).max(1))
+                }
+            })
+            .collect();
     wrapped
         .iter()
         .enumerate()

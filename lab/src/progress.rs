@@ -177,7 +177,8 @@ mod tests {
 
     #[test]
     fn a_progress_line_never_runs_past_the_width() {
-        let line = "chain blocking-crossbeam-fused-batched work_64 fork 3: ok, ms_per_million 12.3 12.4 12.5, CPU 1.2 s";
+        let line =
+            "chain blocking-crossbeam-fused-batched work_64 fork 3: ok, ms_per_million 12.3 12.4 12.5, CPU 1.2 s";
         assert!(term::columns(&fit(line, Some(40))) <= 40);
         assert!(fit(line, Some(40)).ends_with('…'));
         assert_eq!(fit(line, None), line);

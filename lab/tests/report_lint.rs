@@ -37,7 +37,8 @@ fn findings(report: &str, markdown: &str) -> Vec<String> {
     measure::template::lint(markdown)
         .into_iter()
         .map(|f| {
-            let finding = f.split_once(": ").filter(|(at, _)| at.starts_with("line ")).map_or(f.as_str(), |(_, rest)| rest);
+            let finding =
+                f.split_once(": ").filter(|(at, _)| at.starts_with("line ")).map_or(f.as_str(), |(_, rest)| rest);
             format!("{report}: {finding}")
         })
         .collect()

@@ -330,20 +330,3 @@ mod tests {
         assert!(lint("Every contestant issues its calls; no issues with that.\n").is_empty());
     }
 }
-
-#[cfg(test)]
-mod committed {
-    /// Prints every finding in the committed reports (`cargo test -p measure committed -- --ignored --nocapture`).
-    #[test]
-    #[ignore]
-    fn print_findings_in_the_committed_reports() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../reports");
-        let mut paths: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
-        paths.sort();
-        for path in paths.iter().filter(|p| p.extension().is_some_and(|e| e == "md")) {
-            for f in super::lint(&std::fs::read_to_string(path).unwrap()) {
-                println!("{}: {f}", path.file_name().unwrap().to_string_lossy());
-            }
-        }
-    }
-}
