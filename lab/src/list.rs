@@ -143,10 +143,11 @@ fn distinct_cuts(texts: &[&str], room: usize) -> Vec<Vec<String>> {
             while k < lines.len() && shared(k) {
                 k += 1;
             }
-            let mut shown = lines[..k].to_vec();
+            // A single word wider than the room is cut too, so that no line runs past it.
+            let mut shown: Vec<String> = lines[..k].iter().map(|l| term::truncate(l, room)).collect();
             if k < lines.len() {
                 if let Some(last) = shown.last_mut() {
-                    last.push('…');
+                    *last = term::truncate(&format!("{last}…"), room);
                 }
             }
             shown
@@ -182,7 +183,17 @@ mod tests {
         for width in [80, 100, 120] {
             let text = render(width, false);
             for scenario in text.split("\n\n") {
-                let mut rows: Vec<&str> = scenario.lines().filter(|l| l.starts_with("    ")).collect();
+                // An entry is its first line (four spaces, then its name) and the lines it goes on under it.
+                let mut rows: Vec<String> = Vec::new();
+                for line in scenario.lines() {
+                    if line.starts_with("    ") && !line.starts_with("     ") {
+                        rows.push(line.to_string());
+                    } else if line.starts_with("     ") {
+                        if let Some(last) = rows.last_mut() {
+                            last.push_str(line);
+                        }
+                    }
+                }
                 let all = rows.len();
                 rows.sort_unstable();
                 rows.dedup();
