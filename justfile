@@ -12,7 +12,7 @@ lab *args:
     cargo build --release -p lab
     cargo run --release -q -p lab -- "$@"
 
-# Formatting, lints, every test, the release build (with cargo's progress), then a quick smoke run of every scenario that must write every report (and the index) and re-render them byte for byte.
+# Formatting, lints, every test, the release build (with cargo's progress), then a quick smoke run of every scenario that must write every report (and the index), re-render them byte for byte, and pass the report lint (every sentence whole).
 test:
     cargo fmt --all -- --check
     cargo clippy --workspace --all-targets -- -D warnings
@@ -22,7 +22,8 @@ test:
     cargo run --release -q -p lab -- all --quick --out {{smoke_dir}}
     cargo run --release -q -p lab -- report {{smoke_dir}}/raw/*.jsonl --out {{smoke_dir}}/rerendered
     for f in {{smoke_dir}}/*.md {{smoke_dir}}/*.json; do cmp "$f" "{{smoke_dir}}/rerendered/$(basename "$f")"; done
-    @echo "smoke run: every report written and re-rendered byte for byte"
+    LAB_LINT_DIR={{smoke_dir}} cargo test -q -p lab --test report_lint the_reports_of_a_run_read_whole_when_asked
+    @echo "smoke run: every report written, re-rendered byte for byte, and every sentence rendered whole"
 
 # Criterion benches of the chain's contestants at a smaller size (`just bench blocking-crossbeam`).
 bench *args:

@@ -15,6 +15,8 @@ const SOURCE: &[&str] = &[
     "dependency",
     "overload",
     "device",
+    "costs",
+    "network",
     "render",
 ];
 

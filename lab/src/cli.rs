@@ -112,6 +112,8 @@ pub(crate) fn command() -> Command {
                 Arg::new(param.name)
                     .long(param.name)
                     .value_name(if param.sweep { "N[,N...]" } else { "N" })
+                    // `--items -5` is a value the range check refuses, not an unknown flag.
+                    .allow_negative_numbers(true)
                     .help(help)
                     .help_heading("Scenario parameters"),
             );
@@ -136,12 +138,21 @@ fn advise_command() -> Command {
     };
     Command::new("advise")
         .about(
-            "Ask your own question: give the shape of your work, and the lab runs the candidates of the scenarios              that answer it at your parameters, then recommends one per family with the evidence",
+            "Ask your own question: give the shape of your work, and the lab runs the candidates of the scenarios \
+             that answer it at your parameters, then recommends one per family with the evidence",
         )
         .after_help(
-            "Writes DIR/<shape>/advice.md (+ advice.json, each scenario's report, raw records and charts); `lab report              DIR/<shape>/raw/advice-*.jsonl --out DIR/<shape>` re-renders it. Exit status 2 (nothing written) for a              bad shape: a size of zero or below, in-flight above what this machine allows, more cores than it has,              or a budget too short for the runs (the message says what fits).",
+            "Writes DIR/<shape>/advice.md (+ advice.json, each scenario's report, raw records and charts); `just lab \
+             report DIR/<shape>/raw/advice-*.jsonl --out DIR/<shape>` re-renders it. Exit status 2 (nothing written) \
+             for a bad shape: a size of zero or below, in-flight above what this machine allows, more cores than it \
+             has, or a budget too short for the runs (the message says what fits).",
         )
-        .arg(number("cpu-us-per-item", "MICROSECONDS", "1", "CPU work per item, in µs (mapped onto the chain's mixing rounds by timing one round here)"))
+        .arg(number(
+            "cpu-us-per-item",
+            "MICROSECONDS",
+            "1",
+            "CPU work per item, in µs (mapped onto the chain's mixing rounds by timing one round here)",
+        ))
         .arg(number("items", "N", "10000", "Items in all"))
         .arg(number(
             "items-per-second",
@@ -161,7 +172,12 @@ fn advise_command() -> Command {
         ))
         .arg(number("capacity-after", "N", "a fifth of --in-flight", "The dependency's slots once it lost capacity"))
         .arg(flag("batchable", "Items may be grouped into batches between stages"))
-        .arg(number("cores", "N", "every core this process may use", "Cores the trials run on, pinned with sched_setaffinity"))
+        .arg(number(
+            "cores",
+            "N",
+            "every core this process may use",
+            "Cores the trials run on, pinned with sched_setaffinity",
+        ))
         .arg(
             Arg::new("budget")
                 .long("budget")
@@ -172,6 +188,7 @@ fn advise_command() -> Command {
         .arg(
             Arg::new("forks")
                 .long("forks")
+                .allow_negative_numbers(true)
                 .value_name("N")
                 .value_parser(value_parser!(u32).range(1..=100))
                 .help("Fresh processes per contestant and phase [default: 5]"),
@@ -179,6 +196,7 @@ fn advise_command() -> Command {
         .arg(
             Arg::new("seed")
                 .long("seed")
+                .allow_negative_numbers(true)
                 .value_name("N")
                 .value_parser(value_parser!(u64))
                 .help("Seed for scenarios with random inputs [default: 1]"),
@@ -193,10 +211,9 @@ fn advise_command() -> Command {
         )
         .arg(force_arg("Replace an earlier advice of the same shape made by the other run kind"))
         .arg(
-            Arg::new("dry-run")
-                .long("dry-run")
-                .action(ArgAction::SetTrue)
-                .help("Print the plan (scenarios, contestants, parameters, calibration, estimated time) and run nothing"),
+            Arg::new("dry-run").long("dry-run").action(ArgAction::SetTrue).help(
+                "Print the plan (scenarios, contestants, parameters, calibration, estimated time) and run nothing",
+            ),
         )
 }
 
@@ -242,6 +259,7 @@ fn run_options(cmd: Command, scenario: Option<&dyn Scenario>) -> Command {
         .arg(
             Arg::new("forks")
                 .long("forks")
+                .allow_negative_numbers(true)
                 .value_name("N")
                 .value_parser(value_parser!(u32).range(1..=100))
                 .help(format!("Fresh processes per contestant and phase {}", default(|r| r.forks))),
@@ -249,6 +267,7 @@ fn run_options(cmd: Command, scenario: Option<&dyn Scenario>) -> Command {
         .arg(
             Arg::new("warmup")
                 .long("warmup")
+                .allow_negative_numbers(true)
                 .value_name("N")
                 .value_parser(value_parser!(u32).range(0..=1000))
                 .help(format!("Warm-up iterations per process, discarded {}", default(|r| r.warmup))),
@@ -256,6 +275,7 @@ fn run_options(cmd: Command, scenario: Option<&dyn Scenario>) -> Command {
         .arg(
             Arg::new("iterations")
                 .long("iterations")
+                .allow_negative_numbers(true)
                 .value_name("N")
                 .value_parser(value_parser!(u32).range(1..=10_000))
                 .help(format!("Measured iterations per process {}", default(|r| r.iterations))),
@@ -263,6 +283,7 @@ fn run_options(cmd: Command, scenario: Option<&dyn Scenario>) -> Command {
         .arg(
             Arg::new("accounting")
                 .long("accounting")
+                .allow_negative_numbers(true)
                 .value_name("N")
                 .value_parser(value_parser!(u32).range(1..=1000))
                 .help(format!(
@@ -274,6 +295,7 @@ fn run_options(cmd: Command, scenario: Option<&dyn Scenario>) -> Command {
         .arg(
             Arg::new("seed")
                 .long("seed")
+                .allow_negative_numbers(true)
                 .value_name("N")
                 .value_parser(value_parser!(u64))
                 .help("Seed for scenarios with random inputs, recorded with the results [default: 1]"),
@@ -281,6 +303,7 @@ fn run_options(cmd: Command, scenario: Option<&dyn Scenario>) -> Command {
         .arg(
             Arg::new("noise-threshold")
                 .long("noise-threshold")
+                .allow_negative_numbers(true)
                 .value_name("FRACTION")
                 .value_parser(value_parser!(f64))
                 .help("Relative difference under which two results count as noise [default: 0.2]"),
@@ -288,6 +311,7 @@ fn run_options(cmd: Command, scenario: Option<&dyn Scenario>) -> Command {
         .arg(
             Arg::new("trial-timeout")
                 .long("trial-timeout")
+                .allow_negative_numbers(true)
                 .value_name("SECONDS")
                 .value_parser(value_parser!(f64))
                 .help("Kill a trial process after this long and mark it `timeout` [default: 300; --quick: 60]"),

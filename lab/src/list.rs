@@ -39,10 +39,12 @@ fn scenario_listing(out: &mut String, scenario: &dyn Scenario, width: usize, ver
         role => format!("{} ({})", c.family.as_str(), role.as_str()),
     };
     let family_width = contestants.iter().map(|c| term::columns(&kind(c))).max().unwrap_or(0);
-    for c in &contestants {
-        let lead = format!("    {}  {}  ", term::pad(&c.name, name_width), term::pad(&kind(c), family_width));
-        entry(out, &lead, &c.description, width, verbose);
-    }
+    let leads: Vec<String> = contestants
+        .iter()
+        .map(|c| format!("    {}  {}  ", term::pad(&c.name, name_width), term::pad(&kind(c), family_width)))
+        .collect();
+    let texts: Vec<&str> = contestants.iter().map(|c| c.description.as_str()).collect();
+    entries(out, &leads, &texts, width, verbose);
     let (full, quick) = (scenario.repetitions(false), scenario.repetitions(true));
     let _ = writeln!(
         out,
@@ -66,41 +68,91 @@ fn scenario_listing(out: &mut String, scenario: &dyn Scenario, width: usize, ver
     let params = scenario.params();
     let flag_width = params.iter().map(|p| p.name.len() + 2).max().unwrap_or(0);
     let list = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
-    for p in &params {
-        let lead = format!("    {}  ", term::pad(&format!("--{}", p.name), flag_width));
-        let text = format!(
-            "[default {}; quick {}]{} {}",
-            list(&p.default),
-            list(&p.quick),
-            if p.sweep { " (sweep)" } else { "" },
-            p.help
-        );
-        entry(out, &lead, &text, width, verbose);
-    }
+    let leads: Vec<String> =
+        params.iter().map(|p| format!("    {}  ", term::pad(&format!("--{}", p.name), flag_width))).collect();
+    let texts: Vec<String> = params
+        .iter()
+        .map(|p| {
+            format!(
+                "[default {}; quick {}]{} {}",
+                list(&p.default),
+                list(&p.quick),
+                if p.sweep { " (sweep)" } else { "" },
+                p.help
+            )
+        })
+        .collect();
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+    entries(out, &leads, &texts, width, verbose);
 }
 
 /// Indentation of a description that goes under its entry's first line.
 const UNDER: usize = 8;
 
-/// One entry: `lead` then `text` cut to `width` on one line, or (`verbose`) `lead` alone and then `text` wrapped
-/// in full on the lines under it. When the lead leaves too little room, the cut text goes under it too.
-fn entry(out: &mut String, lead: &str, text: &str, width: usize, verbose: bool) {
-    let lead_width = term::columns(lead);
-    let (first, indent) = if !verbose && width >= lead_width + MIN_DESCRIPTION {
-        (lead.trim_end().to_string(), lead_width)
-    } else {
-        let _ = writeln!(out, "{}", term::truncate(lead.trim_end(), width));
-        (String::new(), UNDER)
-    };
+/// Entries of one list, each `leads[i]` then `texts[i]`. Without `verbose`, each text is cut to the room its
+/// lead leaves, at a word, ending in `…`; where two cuts would read the same (descriptions that differ only
+/// further on), each of them goes on under its first line until it differs from every other. With `verbose`,
+/// every lead stands alone and its text follows, wrapped in full. When a lead leaves too little room, the text
+/// goes under it.
+fn entries(out: &mut String, leads: &[String], texts: &[&str], width: usize, verbose: bool) {
+    let lead_width = leads.iter().map(|l| term::columns(l)).max().unwrap_or(0);
+    let beside = !verbose && width >= lead_width + MIN_DESCRIPTION;
+    let indent = if beside { lead_width } else { UNDER };
     let room = width.saturating_sub(indent).max(MIN_DESCRIPTION.min(width));
-    let lines = if verbose { term::wrap(text, room) } else { vec![term::truncate(text, room)] };
-    for (i, line) in lines.iter().enumerate() {
-        if i == 0 && !first.is_empty() {
-            let _ = writeln!(out, "{}{}", term::pad(&first, lead_width), line);
+    let shown = if verbose { texts.iter().map(|t| term::wrap(t, room)).collect() } else { distinct_cuts(texts, room) };
+    for (lead, lines) in leads.iter().zip(shown) {
+        let first = if beside {
+            lead.trim_end().to_string()
         } else {
-            let _ = writeln!(out, "{}{}", " ".repeat(indent), line);
+            let _ = writeln!(out, "{}", term::truncate(lead.trim_end(), width));
+            String::new()
+        };
+        for (i, line) in lines.iter().enumerate() {
+            if i == 0 && !first.is_empty() {
+                let _ = writeln!(out, "{}{}", term::pad(&first, lead_width), line);
+            } else {
+                let _ = writeln!(out, "{}{}", " ".repeat(indent), line);
+            }
         }
     }
+}
+
+/// Each text in as few lines of at most `room` columns as keep it apart from every other text: one line when it
+/// fits, else the lines of it wrapped at a word up to the first that no other text shares, the last ending in
+/// `…` when more was left out. Two texts that are the same throughout are both given whole.
+fn distinct_cuts(texts: &[&str], room: usize) -> Vec<Vec<String>> {
+    let wrapped: Vec<Vec<String>> =
+        texts
+            .iter()
+            .map(|t| {
+                if term::columns(t) <= room {
+                    vec![t.to_string()]
+                } else {
+                    term::wrap(t, room.saturating_sub(1).max(1))
+                }
+            })
+            .collect();
+    wrapped
+        .iter()
+        .enumerate()
+        .map(|(i, lines)| {
+            let shared = |k: usize| {
+                wrapped.iter().enumerate().any(|(j, other)| j != i && other.len() >= k && other[..k] == lines[..k])
+            };
+            let mut k = 1;
+            while k < lines.len() && shared(k) {
+                k += 1;
+            }
+            // A single word wider than the room is cut too, so that no line runs past it.
+            let mut shown: Vec<String> = lines[..k].iter().map(|l| term::truncate(l, room)).collect();
+            if k < lines.len() {
+                if let Some(last) = shown.last_mut() {
+                    *last = term::truncate(&format!("{last}…"), room);
+                }
+            }
+            shown
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -124,6 +176,39 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn no_two_rows_of_a_listing_read_the_same() {
+        for width in [80, 100, 120] {
+            let text = render(width, false);
+            for scenario in text.split("\n\n") {
+                // An entry is its first line (four spaces, then its name) and the lines it goes on under it.
+                let mut rows: Vec<String> = Vec::new();
+                for line in scenario.lines() {
+                    if line.starts_with("    ") && !line.starts_with("     ") {
+                        rows.push(line.to_string());
+                    } else if line.starts_with("     ") {
+                        if let Some(last) = rows.last_mut() {
+                            last.push_str(line);
+                        }
+                    }
+                }
+                let all = rows.len();
+                rows.sort_unstable();
+                rows.dedup();
+                assert_eq!(rows.len(), all, "{width}: identical rows in\n{scenario}");
+            }
+        }
+    }
+
+    #[test]
+    fn cuts_go_on_until_the_texts_differ() {
+        let texts = ["one OS thread per stage, crossbeam", "one OS thread per stage, flume", "short"];
+        let cuts = distinct_cuts(&texts, 16);
+        assert_eq!(cuts[2], ["short"]);
+        assert_ne!(cuts[0], cuts[1]);
+        assert!(cuts[0].iter().all(|l| term::columns(l) <= 16), "{cuts:?}");
     }
 
     #[test]

@@ -14,6 +14,7 @@ mod executor;
 mod kind;
 mod list;
 mod options;
+mod phase;
 mod plan;
 mod progress;
 mod raw;
@@ -54,11 +55,11 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(err) => {
             if let Some(usage) = err.downcast_ref::<UsageError>() {
-                eprintln!("lab: {usage}");
+                eprintln!("error: {usage}");
                 ExitCode::from(2)
             } else {
                 // Status 1 is a contestant's failure, never the lab's own.
-                eprintln!("lab: error: {err:#}");
+                eprintln!("error: {err:#}");
                 ExitCode::from(OUTPUT_FAILURE)
             }
         }
@@ -66,7 +67,14 @@ fn main() -> ExitCode {
 }
 
 fn run() -> Result<ExitCode> {
-    let matches = cli::command().try_get_matches().unwrap_or_else(|e| e.exit());
+    let matches = match cli::command().try_get_matches() {
+        Ok(matches) => matches,
+        Err(e) if e.kind() == clap::error::ErrorKind::InvalidSubcommand => {
+            let name = e.get(clap::error::ContextKind::InvalidSubcommand).map(ToString::to_string).unwrap_or_default();
+            return Err(options::unknown_command(&name).into());
+        }
+        Err(e) => e.exit(),
+    };
     match options::from_matches(&matches)? {
         Action::List { verbose } => {
             print!("{}", list::render(term::stdout_width(LIST_WIDTH), verbose));
@@ -141,10 +149,10 @@ fn run() -> Result<ExitCode> {
                     }
                     RunOutcome::Interrupted { raw, trials } => {
                         eprintln!(
-                            "lab: interrupted; {trials} finished trial(s) kept in {}; no report written \
-                             (render what finished with `lab report {}`)",
+                            "error: interrupted; {trials} finished trial(s) kept in {}; no report written \
+                             (render what finished with `{}`)",
                             raw.display(),
-                            raw.display()
+                            run::report_command(&raw)
                         );
                         return Ok(ExitCode::from(130));
                     }
@@ -166,7 +174,7 @@ fn report(raw: &[PathBuf], out: OutputDir, force: bool) -> Result<ExitCode> {
         let run = raw::read(path)?;
         if let Some(line) = run.torn_line {
             eprintln!(
-                "lab: warning: {}: line {line} was cut short while it was written (a full disk or a killed run) \
+                "warning: {}: line {line} was cut short while it was written (a full disk or a killed run) \
                  and is left out; rendering the {} complete trial record(s) before it",
                 path.display(),
                 run.trials.len()
@@ -182,7 +190,7 @@ fn report(raw: &[PathBuf], out: OutputDir, force: bool) -> Result<ExitCode> {
     for s in &superseded {
         let older: Vec<String> = s.older.iter().map(|p| p.display().to_string()).collect();
         eprintln!(
-            "lab: warning: {} raw files of `{}` given; rendering the newest, {}, and leaving out {}",
+            "warning: {} raw files of `{}` given; rendering the newest, {}, and leaving out {}",
             s.older.len() + 1,
             s.scenario,
             s.newest.display(),
@@ -238,7 +246,7 @@ pub(crate) fn raw_copy(path: &Path, run: &raw::RawRun, out: &OutputDir) -> Resul
 fn warn_if_busy() {
     let cores = std::thread::available_parallelism().map_or(1, |n| u32::try_from(n.get()).unwrap_or(u32::MAX));
     if let Some(warning) = measure::busy::load_average().and_then(|load| measure::busy::busy_warning(load, cores)) {
-        eprintln!("lab: warning: {warning}");
+        eprintln!("warning: {warning}");
     }
 }
 

@@ -143,14 +143,21 @@ pub(crate) fn from_matches(matches: &ArgMatches) -> Result<Action, UsageError> {
             Ok(Action::Run { scenarios, options, index: true })
         }
         scenario_name => {
-            let scenario = registry::find(scenario_name)
-                .ok_or_else(|| UsageError::new(format!("unknown scenario `{scenario_name}`")))?;
+            let scenario = registry::find(scenario_name).ok_or_else(|| unknown_command(scenario_name))?;
             let mut options = run_options(sub, &[scenario])?;
             options.params = scenario_params(sub, scenario)?;
             scenario.check_params(&resolved_params(scenario, &options)).map_err(UsageError::new)?;
             Ok(Action::Run { scenarios: vec![scenario], options, index: false })
         }
     }
+}
+
+/// `lab <name>` for a name that is neither a command nor a scenario: say where the names are.
+pub(crate) fn unknown_command(name: &str) -> UsageError {
+    UsageError::new(format!(
+        "`{name}` is neither a scenario nor a command: `just lab list` lists the scenarios, `just lab --help` the \
+         commands"
+    ))
 }
 
 fn path(sub: &ArgMatches, id: &str) -> Result<PathBuf, UsageError> {
@@ -236,25 +243,30 @@ fn scenario_params(sub: &ArgMatches, scenario: &dyn Scenario) -> Result<BTreeMap
         if !spec.sweep && values.len() > 1 {
             return Err(UsageError::new(format!("--{} takes one value, got {}", spec.name, values.len())));
         }
+        let mut checked = Vec::with_capacity(values.len());
         for &v in &values {
-            if v < spec.min || v > spec.max {
-                return Err(UsageError::new(format!(
-                    "--{} {v} is out of range ({}..={})",
-                    spec.name, spec.min, spec.max
-                )));
+            match u64::try_from(v) {
+                Ok(value) if (spec.min..=spec.max).contains(&value) => checked.push(value),
+                _ => {
+                    return Err(UsageError::new(format!(
+                        "--{} {v} is out of range ({}..={})",
+                        spec.name, spec.min, spec.max
+                    )))
+                }
             }
         }
-        params.insert(spec.key(), values);
+        params.insert(spec.key(), checked);
     }
     Ok(params)
 }
 
-/// Parse `N[,N...]` (underscores allowed as digit separators), rejecting empty lists and duplicates.
-pub(crate) fn parse_values(raw: &str) -> Result<Vec<u64>, String> {
+/// Parse `N[,N...]` (underscores allowed as digit separators), rejecting empty lists and duplicates. A negative
+/// number parses, so that the range check refuses it by its range rather than as garbage.
+pub(crate) fn parse_values(raw: &str) -> Result<Vec<i128>, String> {
     let mut values = Vec::new();
     for part in raw.split(',') {
         let digits = part.trim().replace('_', "");
-        let value: u64 = digits.parse().map_err(|_| format!("`{}` is not a whole number", part.trim()))?;
+        let value: i128 = digits.parse().map_err(|_| format!("`{}` is not a whole number", part.trim()))?;
         if values.contains(&value) {
             return Err(format!("{value} is given twice"));
         }
@@ -277,6 +289,15 @@ mod tests {
         assert!(parse_values("ten").is_err());
         assert!(parse_values("").is_err());
         assert!(parse_values("1,1").is_err());
-        assert!(parse_values("-3").is_err());
+        assert!(parse_values("1.5").is_err());
+    }
+
+    #[test]
+    fn a_negative_value_parses_and_the_range_check_refuses_it() {
+        assert_eq!(parse_values("-3"), Ok(vec![-3]));
+        let matches = crate::cli::command().try_get_matches_from(["lab", "chain", "--items", "-5"]);
+        let matches = matches.expect("a negative number is a value, not a flag");
+        let err = from_matches(&matches).expect_err("out of range");
+        assert!(err.to_string().contains("--items -5 is out of range"), "{err}");
     }
 }

@@ -3,20 +3,12 @@
 
 use std::collections::BTreeMap;
 
-use measure::record::{RunParams, TrialParams, TrialRequest};
+use measure::record::{RunParams, TrialRequest};
 use measure::scenario::Scenario;
 use measure::summary::{ContestantInfo, Method};
 
 use crate::options::{resolved_params, RunOptions};
-
-/// One phase of a run: a combination of sweep-parameter values.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Phase {
-    /// `None` for a scenario without a sweep parameter, else such as `work_64`.
-    pub name: Option<String>,
-    /// Every parameter's single value in this phase.
-    pub params: TrialParams,
-}
+pub(crate) use crate::phase::{fork_label, phases};
 
 /// One trial the run will make, with its place in its fork's order.
 #[derive(Debug, Clone, PartialEq)]
@@ -94,45 +86,16 @@ pub(crate) fn plan(scenario: &'static dyn Scenario, options: &RunOptions) -> Run
     RunPlan { scenario, params, contestants, trials, method }
 }
 
-/// The cartesian product of the sweep parameters' values, named `<key>_<value>` joined with `-`.
-pub(crate) fn phases(params: &RunParams, sweep_keys: &[String]) -> Vec<Phase> {
-    let fixed: TrialParams = params
-        .iter()
-        .filter(|(k, _)| !sweep_keys.contains(k))
-        .filter_map(|(k, v)| v.first().map(|&first| (k.clone(), first)))
-        .collect();
-    let mut phases = vec![Phase { name: None, params: fixed }];
-    for key in sweep_keys {
-        let values = params.get(key).cloned().unwrap_or_default();
-        let mut next = Vec::new();
-        for phase in &phases {
-            for &value in &values {
-                let mut p = phase.params.clone();
-                p.insert(key.clone(), value);
-                let part = format!("{key}_{value}");
-                let name = Some(match &phase.name {
-                    Some(prefix) => format!("{prefix}-{part}"),
-                    None => part,
-                });
-                next.push(Phase { name, params: p });
-            }
-        }
-        phases = next;
-    }
-    phases
-}
+/// Folder the reproduce command of a `--quick` run writes to: a run refuses to put a smoke run's reports over the
+/// full run's in `reports/`, so the command, run as written, must name a scratch folder.
+pub(crate) const QUICK_OUT: &str = "target/quick-reports";
 
-/// How a person reads fork `fork` (the records' `fork` counts from 0): `fork 1` is the first, in the terminal
-/// and in reports alike.
-pub(crate) fn fork_label(fork: u32) -> String {
-    format!("fork {}", fork + 1)
-}
-
-/// The canonical command that reproduces a run with these parameters and method.
+/// The canonical command that reproduces a run with these parameters and method, runnable as written.
 pub(crate) fn command_line(scenario: &str, params: &RunParams, method: &Method, only: Option<&[String]>) -> String {
     let mut parts = vec!["just".to_string(), "lab".to_string(), scenario.to_string()];
     if method.quick {
         parts.push("--quick".to_string());
+        parts.push(format!("--out {QUICK_OUT}"));
     }
     parts.extend([
         format!("--forks {}", method.forks),
@@ -198,7 +161,7 @@ mod tests {
         };
         assert_eq!(
             command_line("device", &params, &method, None),
-            "just lab device --quick --forks 1 --warmup 1 --iterations 2 --seed 7 --in-flight 1000,10000"
+            "just lab device --quick --out target/quick-reports --forks 1 --warmup 1 --iterations 2 --seed 7 --in-flight 1000,10000"
         );
     }
 }

@@ -15,6 +15,7 @@ use reports::format::number;
 
 use crate::plan::{self, PlannedTrial};
 use crate::table;
+use crate::term;
 
 /// Reports a scenario run's progress.
 #[derive(Debug)]
@@ -38,7 +39,7 @@ impl Progress {
         let bar = std::io::stderr().is_terminal().then(|| {
             let bar = ProgressBar::new(total as u64);
             let style = ProgressStyle::with_template(
-                "{prefix} [{elapsed_precise}] {bar:30} {pos}/{len} trials, ~{eta} left  {msg}",
+                "{prefix} [{elapsed_precise}] {bar:30} {pos}/{len} trials, ~{eta} left  {wide_msg}",
             )
             .unwrap_or_else(|_| ProgressStyle::default_bar());
             bar.set_style(style);
@@ -93,15 +94,18 @@ impl Progress {
         match &self.bar {
             Some(bar) => {
                 bar.inc(1);
-                bar.println(self.line(record));
+                bar.println(fit(&self.line(record), term::stderr_width()));
             }
-            None => eprintln!(
-                "[{}/{} {:.0}s] {}",
-                self.done,
-                self.total,
-                self.started.elapsed().as_secs_f64(),
-                self.line(record)
-            ),
+            None => {
+                let line = format!(
+                    "[{}/{} {:.0}s] {}",
+                    self.done,
+                    self.total,
+                    self.started.elapsed().as_secs_f64(),
+                    self.line(record)
+                );
+                eprintln!("{}", fit(&line, term::stderr_width()));
+            }
         }
     }
 
@@ -110,6 +114,15 @@ impl Progress {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
+    }
+}
+
+/// `line` cut to the terminal's width (ending in `…`), so that it never wraps into the bar; whole when standard
+/// error is not a terminal and `COLUMNS` is not set.
+fn fit(line: &str, width: Option<usize>) -> String {
+    match width {
+        Some(width) => term::truncate(line, width),
+        None => line.to_string(),
     }
 }
 
@@ -155,5 +168,19 @@ impl Progress {
             (None, None) => {}
         }
         format!("{scenario} {current}: {}", parts.join(", "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_progress_line_never_runs_past_the_width() {
+        let line =
+            "chain blocking-crossbeam-fused-batched work_64 fork 3: ok, ms_per_million 12.3 12.4 12.5, CPU 1.2 s";
+        assert!(term::columns(&fit(line, Some(40))) <= 40);
+        assert!(fit(line, Some(40)).ends_with('…'));
+        assert_eq!(fit(line, None), line);
     }
 }

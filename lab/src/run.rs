@@ -130,9 +130,17 @@ pub(crate) fn run(
 /// An output failure during a run, with where the trials that finished are kept and how to render them.
 fn kept_in(error: anyhow::Error, raw: &Path, trials: usize) -> anyhow::Error {
     anyhow::anyhow!(
-        "{error:#}; {trials} finished trial(s) are kept in {raw}: render them with `lab report {raw}`",
-        raw = raw.display()
+        "{error:#}; {trials} finished trial(s) are kept in {}: render them with `{}`",
+        raw.display(),
+        report_command(raw)
     )
+}
+
+/// The command that renders the trials kept in `raw` (`<out>/raw/<file>.jsonl`) into the folder they were run for,
+/// as a user types it after the README's set-up.
+pub(crate) fn report_command(raw: &Path) -> String {
+    let out = raw.parent().and_then(Path::parent).filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    format!("just lab report {} --out {}", raw.display(), out.display())
 }
 
 /// Whether every contestant of a summary passed (skipped ones do not fail a run).

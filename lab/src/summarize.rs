@@ -10,13 +10,13 @@ use measure::stats;
 use measure::summary::{params_json, Check, ContestantSummary, Disturbed, MetricStats, Summary};
 
 use crate::environment;
-use crate::plan;
+use crate::phase;
 use crate::raw::RawRun;
 
 /// Phase names of a run, in order (empty when the scenario does not sweep).
 pub(crate) fn phase_names(run: &RawRun, scenario: &dyn Scenario) -> Vec<String> {
     let sweep: Vec<String> = scenario.params().iter().filter(|s| s.sweep).map(|s| s.key()).collect();
-    plan::phases(&run.header.params, &sweep).into_iter().filter_map(|p| p.name).collect()
+    phase::phases(&run.header.params, &sweep).into_iter().filter_map(|p| p.name).collect()
 }
 
 /// Summarise a raw run.
@@ -100,8 +100,8 @@ fn status_of(trials: &[&TrialRecord], finished: bool) -> (Status, Option<String>
     let worst = trials.iter().map(|t| t.status).max().unwrap_or(Status::Ok);
     let reason = trials.iter().find(|t| t.status == worst).and_then(|t| {
         t.reason.as_ref().map(|r| match &t.phase {
-            Some(phase) => format!("{phase}, {}: {r}", plan::fork_label(t.fork)),
-            None => format!("{}: {r}", plan::fork_label(t.fork)),
+            Some(phase) => format!("{phase}, {}: {r}", phase::fork_label(t.fork)),
+            None => format!("{}: {r}", phase::fork_label(t.fork)),
         })
     });
     (worst, reason)

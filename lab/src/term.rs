@@ -21,6 +21,23 @@ pub(crate) fn stdout_width(fallback: usize) -> usize {
     fallback
 }
 
+/// The width progress lines on standard error must fit: `COLUMNS` when it is set to a number, else the
+/// terminal's width when standard error is one; `None` when it goes to a file or a pipe (lines are left whole).
+pub(crate) fn stderr_width() -> Option<usize> {
+    if let Some(columns) = std::env::var("COLUMNS").ok().and_then(|c| c.trim().parse::<usize>().ok()) {
+        if columns > 0 {
+            return Some(columns);
+        }
+    }
+    let stderr = std::io::stderr();
+    if stderr.is_terminal() {
+        if let Some((terminal_size::Width(w), _)) = terminal_size::terminal_size_of(&stderr) {
+            return Some(usize::from(w));
+        }
+    }
+    None
+}
+
 /// Whether to colour stdout: anstream's choice, which is yes only on a terminal and honours `NO_COLOR`,
 /// `CLICOLOR` and `CLICOLOR_FORCE`.
 pub(crate) fn stdout_colour() -> bool {

@@ -34,8 +34,20 @@ fn list_shows_contestants_and_parameters() {
 }
 
 #[test]
-fn an_unknown_scenario_is_refused() {
-    assert_usage_error(&["nosuch"], "nosuch");
+fn an_unknown_scenario_is_refused_pointing_to_the_list() {
+    assert_usage_error(&["nosuch"], "error: `nosuch` is neither a scenario nor a command: `just lab list`");
+}
+
+#[test]
+fn a_negative_value_is_refused_by_the_range_check() {
+    assert_usage_error(&["chain", "--items", "-5"], "error: --items -5 is out of range");
+    assert_usage_error(&["chain", "--forks", "-1"], "-1 is not in 1..=100");
+}
+
+#[test]
+fn every_usage_error_starts_with_error() {
+    assert_usage_error(&["chain", "--only", "nobody"], "error: --only");
+    assert_usage_error(&["report", "/nonexistent/raw.jsonl"], "error: cannot read raw file");
 }
 
 #[test]

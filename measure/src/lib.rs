@@ -1,7 +1,7 @@
 //! The lab's measurement vocabulary, shared by every scenario.
 //!
 //! Measurement (what one iteration cost) lives in [`cpu`], [`gauge`], [`meter`], [`sampler`], [`alloc`],
-//! [`memory`], [`latency`] and [`probe`], and the one loop that runs a trial's iterations in [`harness`]; analysis (what many iterations say) in [`stats`] and [`compare`]; the typed
+//! [`memory`], [`latency`] and [`probe`], and the one loop that runs a trial's iterations in [`harness`]; analysis (what many iterations say) in [`stats`] and [`compare`], over the types of [`metric_stats`]; the typed
 //! records that travel from a trial process to the lab and on to the reports in [`record`] and
 //! [`summary`]; the interface a scenario implements in [`scenario`]; and [`watchdog`], which runs a scenario's
 //! conformance checks so that one that hangs or panics fails instead of taking the trial process with it.
@@ -22,6 +22,7 @@ pub mod latency;
 pub mod limits;
 pub mod memory;
 pub mod meter;
+pub mod metric_stats;
 pub mod probe;
 pub mod record;
 pub mod references;

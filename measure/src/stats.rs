@@ -10,10 +10,9 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use statrs::distribution::{ContinuousCDF, StudentsT};
 
-use crate::summary::{MetricStats, Outliers};
+use crate::metric_stats::{MetricStats, Outliers};
 
-/// Fewest processes an interval (and so a verdict) is drawn from: with fewer there is no interval.
-pub const MIN_PROCESSES: usize = 3;
+pub use crate::metric_stats::MIN_PROCESSES;
 
 /// Statistics of `samples` grouped by fork (each inner vector one process's measured samples, in fork order).
 /// Returns `None` when there is no sample. Non-finite samples are ignored.

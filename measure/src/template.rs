@@ -3,6 +3,10 @@
 
 use std::collections::BTreeMap;
 
+mod lint;
+
+pub use lint::lint;
+
 use serde::Serialize;
 
 use crate::summary::{ClaimResult, Verdict};

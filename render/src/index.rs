@@ -527,7 +527,7 @@ mod tests {
     #[test]
     fn the_winners_grid_shows_each_family_the_baseline_and_the_margin() {
         let text = render_index(&[entry("handoff", &[Verdict::Holds])]);
-        assert!(text.contains("| phase        | best stream"), "{text}");
+        assert!(text.contains("| phase | best stream"), "{text}");
         assert!(text.contains("best coroutine"), "a coroutine ran at one phase: {text}");
         assert!(text.contains("`stream-tokio` 40.0, 40.0× the baseline"), "{text}");
         assert!(text.contains("| stream 4.00× worse "), "{text}");

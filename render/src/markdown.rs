@@ -454,6 +454,7 @@ fn results(input: &ReportInput<'_>) -> String {
          ever recommended. The second table gives medians of the other metrics.\n",
         input.headline_metric
     );
+    let several_phases = phases(summary).len() > 1;
     for phase in phases(summary) {
         out.push('\n');
         if let Some(phase) = phase {
@@ -470,9 +471,6 @@ fn results(input: &ReportInput<'_>) -> String {
         };
         columns.push((ratio_header, Align::Right));
         let mut table = Table::new(&columns);
-        let mut brief_columns: Vec<(String, Align)> = vec![("contestant".to_string(), Align::Left)];
-        brief_columns.extend(brief.iter().map(|m| (format!("`{m}`"), Align::Right)));
-        let mut brief_table = Table::new(&brief_columns);
         // metric -> contestants that do not measure it
         let mut missing: Vec<(String, Vec<String>)> = Vec::new();
         let mut note_missing = |metric: &str, name: &str| match missing.iter_mut().find(|(m, _)| m == metric) {
@@ -527,28 +525,20 @@ fn results(input: &ReportInput<'_>) -> String {
             };
             row.push(ratio);
             table.row(&row);
-            if !brief.is_empty() {
-                let mut brief_row = vec![format!("`{}`", c.name)];
-                for metric in brief {
-                    match c.metrics.get(&metric_key(phase, metric)) {
-                        Some(s) => brief_row.push(format::number(s.median)),
-                        None => {
-                            brief_row.push("—".to_string());
-                            note_missing(metric, &c.name);
-                        }
-                    }
+            for metric in brief {
+                if !c.metrics.contains_key(&metric_key(phase, metric)) {
+                    note_missing(metric, &c.name);
                 }
-                brief_table.row(&brief_row);
             }
         }
         out.push_str(&table.render());
-        if !brief.is_empty() {
+        if !brief.is_empty() && !several_phases {
             out.push('\n');
             let title = match phase {
                 Some(p) => format!("Medians of the other metrics at <code>{p}</code>"),
                 None => "Medians of the other metrics".to_string(),
             };
-            collapsible(&mut out, &title, &brief_table.render());
+            collapsible(&mut out, &title, &other_metrics(summary, brief));
         }
         if !missing.is_empty() {
             let lists: Vec<String> =
@@ -563,6 +553,62 @@ fn results(input: &ReportInput<'_>) -> String {
                 lists.join("; ")
             ));
         }
+    }
+    if several_phases && !brief.is_empty() {
+        out.push('\n');
+        collapsible(&mut out, "Medians of the other metrics, at every phase", &other_metrics(summary, brief));
+    }
+    out
+}
+
+/// Most columns a report's table has; a table with more metrics is split into several.
+const MAX_COLUMNS: usize = 8;
+
+/// One cell for a figure at every phase: the phases' values joined by ` / ` in phase order, or the one value when
+/// every phase gave the same.
+fn per_phase(values: &[String]) -> String {
+    match values.first() {
+        Some(first) if values.iter().all(|v| v == first) => first.clone(),
+        _ => values.join(" / "),
+    }
+}
+
+/// The medians of the metrics beyond the results table's, one row per contestant and one cell per metric holding
+/// every phase's median, in tables of at most [`MAX_COLUMNS`] columns.
+fn other_metrics(summary: &Summary, metrics: &[&str]) -> String {
+    let phase_list = phases(summary);
+    let names: Vec<String> = phase_list.iter().map(|p| format!("`{}`", p.unwrap_or("—"))).collect();
+    let mut out = String::new();
+    if phase_list.len() > 1 {
+        out = format!(
+            "Each cell gives the median at every phase in this order: {} (one value where every phase gave the \
+             same; — where the metric does not apply or the contestant was skipped at that phase).\n\n",
+            names.join(" / ")
+        );
+    }
+    for (i, chunk) in metrics.chunks(MAX_COLUMNS - 1).enumerate() {
+        let mut columns: Vec<(String, Align)> = vec![("contestant".to_string(), Align::Left)];
+        columns.extend(chunk.iter().map(|m| (format!("`{m}`"), Align::Right)));
+        let mut table = Table::new(&columns);
+        for c in summary.contestants.iter().filter(|c| c.status == Status::Ok) {
+            let mut row = vec![format!("`{}`", c.name)];
+            for metric in chunk {
+                let values: Vec<String> = phase_list
+                    .iter()
+                    .map(|phase| {
+                        c.metrics
+                            .get(&metric_key(*phase, metric))
+                            .map_or_else(|| "—".to_string(), |s| format::number(s.median))
+                    })
+                    .collect();
+                row.push(per_phase(&values));
+            }
+            table.row(&row);
+        }
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(&table.render());
     }
     out
 }
@@ -591,51 +637,101 @@ fn spread(input: &ReportInput<'_>) -> String {
     let summary = input.summary;
     let metric = input.headline_metric;
     let named_phases = !summary.phases.is_empty();
-    let mut columns = vec![("contestant", Align::Left)];
-    if named_phases {
-        columns.push(("phase", Align::Left));
-    }
-    columns.extend([("median of each fork", Align::Right), ("max / min", Align::Right), ("outliers", Align::Left)]);
-    let mut table = Table::new(&columns);
-    let mut rows = 0;
-    let mut flagged = false;
-    for c in summary.contestants.iter().filter(|c| c.status == Status::Ok) {
-        for phase in phases(summary) {
-            let Some(stats) = c.metrics.get(&metric_key(phase, metric)) else { continue };
-            let mut row = vec![format!("`{}`", c.name)];
-            if let Some(phase) = phase {
-                row.push(format!("`{phase}`"));
-            }
-            if stats.fork_medians.is_empty() {
-                row.extend(["—".to_string(), "—".to_string(), "—".to_string()]);
-            } else {
-                let medians: Vec<String> = stats.fork_medians.iter().map(|m| format::number(*m)).collect();
-                row.push(medians.join(" / "));
-                let max = stats.fork_medians.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                let min = stats.fork_medians.iter().copied().fold(f64::INFINITY, f64::min);
-                if min > 0.0 {
-                    let ratio = max / min;
-                    let wide = ratio - 1.0 > summary.method.noise_threshold;
-                    flagged |= wide;
-                    row.push(format!("{}{}", format::ratio(ratio), if wide { " ⚠️" } else { "" }));
-                } else {
-                    row.push("—".to_string());
-                }
-                row.push(outliers(stats));
-            }
-            table.row(&row);
-            rows += 1;
-        }
-    }
-    if rows == 0 {
+    let phase_list = phases(summary);
+    let passed: Vec<&ContestantSummary> = summary.contestants.iter().filter(|c| c.status == Status::Ok).collect();
+    let all_rows = passed
+        .iter()
+        .map(|c| phase_list.iter().filter(|p| c.metrics.contains_key(&metric_key(**p, metric))).count())
+        .sum::<usize>();
+    if all_rows == 0 {
         return format!("_No contestant that passed measured `{metric}`._");
     }
-    let mut out = format!(
-        "`{metric}` per fork (each fork a fresh process); max / min is the largest fork median over the smallest; \
-         outliers are the forks (numbered from 0) whose median, and the iterations whose value, lie beyond \
-         Tukey's fences (mild: 1.5 interquartile ranges beyond the quartiles, severe: 3).\n\n"
-    );
-    out.push_str(&table.render());
+    // max / min of a metric's fork medians, marked when beyond the noise threshold; `None` without a spread.
+    let threshold = summary.method.noise_threshold;
+    let max_min = |stats: &measure::summary::MetricStats| -> Option<(String, bool)> {
+        let max = stats.fork_medians.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let min = stats.fork_medians.iter().copied().fold(f64::INFINITY, f64::min);
+        (!stats.fork_medians.is_empty() && min > 0.0).then(|| {
+            let wide = max / min - 1.0 > threshold;
+            (format!("{}{}", format::ratio(max / min), if wide { " ⚠️" } else { "" }), wide)
+        })
+    };
+    let mut flagged = false;
+    let compact = phase_list.len() > 1 && all_rows > MAX_FULL_ROWS;
+    let mut out = if compact {
+        let names: Vec<String> = phase_list.iter().map(|p| format!("`{}`", p.unwrap_or("—"))).collect();
+        format!(
+            "`{metric}` per fork (each fork a fresh process), at every phase in this order: {} (one value where \
+             every phase gave the same). max / min is the largest fork median over the smallest; outliers are the \
+             forks (numbered from 0) whose median, and the iterations whose value, lie beyond Tukey's fences (mild: \
+             1.5 interquartile ranges beyond the quartiles, severe: 3). Each fork's median is in `{}.json`, under \
+             `fork_medians`.\n\n",
+            names.join(" / "),
+            summary.scenario
+        )
+    } else {
+        format!(
+            "`{metric}` per fork (each fork a fresh process); max / min is the largest fork median over the smallest; \
+             outliers are the forks (numbered from 0) whose median, and the iterations whose value, lie beyond \
+             Tukey's fences (mild: 1.5 interquartile ranges beyond the quartiles, severe: 3).\n\n"
+        )
+    };
+    if compact {
+        let mut table =
+            Table::new(&[("contestant", Align::Left), ("max / min", Align::Right), ("outliers", Align::Left)]);
+        for c in &passed {
+            let stats: Vec<Option<&measure::summary::MetricStats>> =
+                phase_list.iter().map(|p| c.metrics.get(&metric_key(*p, metric))).collect();
+            if stats.iter().all(Option::is_none) {
+                continue;
+            }
+            let ratios: Vec<String> = stats
+                .iter()
+                .map(|s| match s.and_then(&max_min) {
+                    Some((text, wide)) => {
+                        flagged |= wide;
+                        text
+                    }
+                    None => "—".to_string(),
+                })
+                .collect();
+            let outliers: Vec<String> = stats.iter().map(|s| s.map_or_else(|| "—".to_string(), outliers)).collect();
+            table.row(&[format!("`{}`", c.name), per_phase(&ratios), per_phase(&outliers)]);
+        }
+        out.push_str(&table.render());
+    } else {
+        let mut columns = vec![("contestant", Align::Left)];
+        if named_phases {
+            columns.push(("phase", Align::Left));
+        }
+        columns.extend([("median of each fork", Align::Right), ("max / min", Align::Right), ("outliers", Align::Left)]);
+        let mut table = Table::new(&columns);
+        for c in &passed {
+            for phase in &phase_list {
+                let Some(stats) = c.metrics.get(&metric_key(*phase, metric)) else { continue };
+                let mut row = vec![format!("`{}`", c.name)];
+                if let Some(phase) = phase {
+                    row.push(format!("`{phase}`"));
+                }
+                if stats.fork_medians.is_empty() {
+                    row.extend(["—".to_string(), "—".to_string(), "—".to_string()]);
+                } else {
+                    let medians: Vec<String> = stats.fork_medians.iter().map(|m| format::number(*m)).collect();
+                    row.push(medians.join(" / "));
+                    match max_min(stats) {
+                        Some((text, wide)) => {
+                            flagged |= wide;
+                            row.push(text);
+                        }
+                        None => row.push("—".to_string()),
+                    }
+                    row.push(outliers(stats));
+                }
+                table.row(&row);
+            }
+        }
+        out.push_str(&table.render());
+    }
     if flagged {
         out.push_str(&format!(
             "\n⚠️ Processes disagree by more than the noise threshold ({}): trust only larger differences.\n",
@@ -695,7 +791,18 @@ fn charts(input: &ReportInput<'_>) -> String {
     out
 }
 
+/// Most lines the correctness checks are listed in per contestant; a run with more gets one row per check.
+const MAX_CHECK_LINES: usize = 40;
+
+/// Most rows a spread or harness-cost table lists in full; a larger one lists the rows beyond the noise and sums
+/// up the rest.
+const MAX_FULL_ROWS: usize = 24;
+
 fn checks(summary: &Summary) -> String {
+    let lines: usize = summary.contestants.iter().map(|c| c.checks.len().max(1)).sum();
+    if lines > MAX_CHECK_LINES {
+        return checks_by_check(summary);
+    }
     let mut out = String::new();
     for c in &summary.contestants {
         let _ = writeln!(out, "**`{}`** ({})\n", c.name, c.status.as_str());
@@ -714,6 +821,75 @@ fn checks(summary: &Summary) -> String {
     }
     if out.is_empty() {
         out.push_str("_No contestants were selected._");
+    }
+    out
+}
+
+/// The checks of a run with many contestants: one row per check (how many contestants passed it, which it did
+/// not apply to and which failed it, and what it verified in the words of the first that passed), then every
+/// failure and every check that did not apply, in full. Each contestant's own figures stay in the summary JSON.
+fn checks_by_check(summary: &Summary) -> String {
+    let mut names: Vec<&str> = Vec::new();
+    for check in summary.contestants.iter().flat_map(|c| &c.checks) {
+        if !names.contains(&check.name.as_str()) {
+            names.push(&check.name);
+        }
+    }
+    let mut table = Table::new(&[
+        ("check", Align::Left),
+        ("passed", Align::Right),
+        ("not applicable", Align::Left),
+        ("failed", Align::Left),
+        ("what it verified (the first contestant that passed)", Align::Left),
+    ]);
+    let list = |names: &[&str]| {
+        if names.is_empty() {
+            "—".to_string()
+        } else {
+            names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+        }
+    };
+    let mut exceptions = String::new();
+    for name in &names {
+        let of: Vec<(&ContestantSummary, &measure::summary::Check)> = summary
+            .contestants
+            .iter()
+            .flat_map(|c| c.checks.iter().filter(|k| k.name == *name).map(move |k| (c, k)))
+            .collect();
+        let with = |outcome: &str| -> Vec<&str> {
+            of.iter().filter(|(_, k)| k.outcome() == outcome).map(|(c, _)| c.name.as_str()).collect()
+        };
+        let example = of
+            .iter()
+            .find(|(_, k)| k.passed)
+            .map_or_else(|| "—".to_string(), |(c, k)| format!("`{}`: {}", c.name, k.detail));
+        table.row(&[
+            format!("`{name}`"),
+            with("passed").len().to_string(),
+            list(&with("not applicable")),
+            list(&with("failed")),
+            example,
+        ]);
+        for (c, k) in of.iter().filter(|(_, k)| !k.passed) {
+            let mark = if k.outcome() == "failed" { "❌" } else { "➖ not applicable:" };
+            let _ = writeln!(exceptions, "- {mark} `{}`, `{}`: {}", c.name, k.name, k.detail);
+        }
+    }
+    let none: Vec<&str> = summary.contestants.iter().filter(|c| c.checks.is_empty()).map(|c| c.name.as_str()).collect();
+    let mut out = format!(
+        "{} contestants, {} checks: one row per check. Each contestant's own figures for every check (items, \
+         bounds, where a fault was injected, how long a cancellation took) are in `{}.json`, under \
+         `contestants[].checks`.\n\n{}",
+        summary.contestants.len(),
+        names.len(),
+        summary.scenario,
+        table.render()
+    );
+    if !none.is_empty() {
+        let _ = write!(out, "\nNo checks ran for {}.\n", list(&none));
+    }
+    if !exceptions.is_empty() {
+        let _ = write!(out, "\nEvery check that failed or did not apply, with its reason:\n\n{exceptions}");
     }
     out
 }
@@ -840,33 +1016,70 @@ fn harness(input: &ReportInput<'_>) -> String {
 fn instruments_cost(input: &ReportInput<'_>) -> String {
     let metric = input.headline_metric;
     let instrumented = format!("{}{metric}", measure::harness::INSTRUMENTED_PREFIX);
-    let mut table = Table::new(&[
-        ("contestant", Align::Left),
-        ("phase", Align::Left),
-        ("timed median", Align::Right),
-        ("accounting median", Align::Right),
-        ("accounting ÷ timed", Align::Right),
-    ]);
-    let mut rows = 0;
-    for contestant in &input.summary.contestants {
-        for phase in phases(input.summary) {
-            let timed = contestant.metrics.get(&metric_key(phase, metric));
-            let counted = contestant.metrics.get(&metric_key(phase, &instrumented));
-            let (Some(timed), Some(counted)) = (timed, counted) else { continue };
-            let ratio = if timed.median != 0.0 { format::ratio(counted.median / timed.median) } else { "—".into() };
-            table.row(&[
-                format!("`{}`", contestant.name),
-                phase.map_or_else(|| "—".to_string(), |p| format!("`{p}`")),
-                format::number(timed.median),
-                format::number(counted.median),
-                ratio,
-            ]);
-            rows += 1;
-        }
+    let phase_list = phases(input.summary);
+    fn pair<'a>(
+        c: &'a ContestantSummary,
+        phase: Option<&str>,
+        metric: &str,
+        instrumented: &str,
+    ) -> Option<(&'a measure::summary::MetricStats, &'a measure::summary::MetricStats)> {
+        Some((c.metrics.get(&metric_key(phase, metric))?, c.metrics.get(&metric_key(phase, instrumented))?))
     }
+    let pair = |c, phase| pair(c, phase, metric, &instrumented);
+    let ratio = |timed: &measure::summary::MetricStats, counted: &measure::summary::MetricStats| {
+        if timed.median != 0.0 {
+            format::ratio(counted.median / timed.median)
+        } else {
+            "—".to_string()
+        }
+    };
+    let rows: usize =
+        input.summary.contestants.iter().map(|c| phase_list.iter().filter(|p| pair(c, **p).is_some()).count()).sum();
     if rows == 0 {
         return String::new();
     }
+    let compact = phase_list.len() > 1 && rows > MAX_FULL_ROWS;
+    let table = if compact {
+        let names: Vec<String> = phase_list.iter().map(|p| format!("`{}`", p.unwrap_or("—"))).collect();
+        let mut table = Table::new(&[("contestant", Align::Left), ("accounting ÷ timed", Align::Right)]);
+        for c in &input.summary.contestants {
+            let ratios: Vec<String> =
+                phase_list.iter().map(|p| pair(c, *p).map_or_else(|| "—".to_string(), |(t, a)| ratio(t, a))).collect();
+            if ratios.iter().all(|r| r == "—") {
+                continue;
+            }
+            table.row(&[format!("`{}`", c.name), per_phase(&ratios)]);
+        }
+        format!(
+            ". Per contestant, the ratio at every phase in this order: {} (one value where every phase gave the \
+             same); the timed medians are the results' and the accounting ones are in `{}.json`, under \
+             `{instrumented}`:\n\n{}",
+            names.join(" / "),
+            input.summary.scenario,
+            table.render()
+        )
+    } else {
+        let mut table = Table::new(&[
+            ("contestant", Align::Left),
+            ("phase", Align::Left),
+            ("timed median", Align::Right),
+            ("accounting median", Align::Right),
+            ("accounting ÷ timed", Align::Right),
+        ]);
+        for c in &input.summary.contestants {
+            for phase in &phase_list {
+                let Some((timed, counted)) = pair(c, *phase) else { continue };
+                table.row(&[
+                    format!("`{}`", c.name),
+                    phase.map_or_else(|| "—".to_string(), |p| format!("`{p}`")),
+                    format::number(timed.median),
+                    format::number(counted.median),
+                    ratio(timed, counted),
+                ]);
+            }
+        }
+        format!(":\n\n{}", table.render())
+    };
     format!(
         "Timed iterations run each contestant with no instrument on its path: its hand-offs call a meter that \
          compiles to nothing, no sampler thread runs, and allocation counting is paused. The figures above come \
@@ -874,16 +1087,21 @@ fn instruments_cost(input: &ReportInput<'_>) -> String {
          on (the outstanding gauge updated at every hand-off, the 1 ms sampler, allocation counting); the \
          outstanding work, allocations, threads and memory figures come from those. Their `{metric}`, beside the \
          timed one, is what the instruments cost (one accounting iteration per process against all timed ones, so \
-         a ratio near 1 is within the noise between iterations):\n\n{}\n",
-        table.render()
+         a ratio near 1 is within the noise between iterations){table}\n"
     )
 }
 
+/// The command that reproduces the run, runnable as written after the README's set-up (a `--quick` run recorded
+/// before its command named a scratch folder gets one: the full run's reports refuse a smoke run's), and how to
+/// re-render the report.
 fn reproduce(summary: &Summary) -> String {
+    let mut command = summary.command.clone();
+    if summary.method.quick && !command.split_whitespace().any(|w| w == "--out" || w.starts_with("--out=")) {
+        command.push_str(" --out target/quick-reports");
+    }
     format!(
-        "```sh\n{}\n```\n\nRaw data: [raw file]({raw}). Re-render this report, running nothing, with \
-         `lab report <raw file>` (here `lab report <out>/{raw}`, where `<out>` is the folder holding this report).\n",
-        summary.command,
+        "```sh\n{command}\n```\n\nRaw data: [raw file]({raw}). Re-render this report, running nothing, with \
+         `just lab report <out>/{raw} --out <out>`, where `<out>` is the folder holding this report.\n",
         raw = summary.raw_file
     )
 }

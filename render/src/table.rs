@@ -1,6 +1,9 @@
 //! The one markdown table builder every report uses: pipes, aligned columns, escaped cells.
 
 /// How a column's cells line up.
+/// Widest line, in characters, a table is padded to align its columns; a wider table is written unpadded.
+const MAX_PADDED_WIDTH: usize = 120;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Align {
     /// Text: left.
@@ -37,17 +40,21 @@ impl Table {
 
     /// The table as markdown, ending with a newline.
     pub(crate) fn render(&self) -> String {
-        let widths: Vec<usize> = (0..self.headers.len())
+        let padded: Vec<usize> = (0..self.headers.len())
             .map(|i| self.rows.iter().map(|r| width(&r[i])).chain([width(&self.headers[i]), 3]).max().unwrap_or(3))
             .collect();
+        // Aligned columns help a reader of the markdown source only while a row fits a terminal; past that every
+        // row wraps anyway, and the padding would only add bytes (the widest description padding every row).
+        let line_width = padded.iter().map(|w| w + 3).sum::<usize>() + 1;
+        let widths: Vec<usize> = if line_width <= MAX_PADDED_WIDTH { padded } else { vec![0; padded.len()] };
         let mut out = String::new();
         self.line(&mut out, &self.headers, &widths);
         let rule: Vec<String> = widths
             .iter()
             .zip(&self.align)
             .map(|(w, a)| match a {
-                Align::Left => "-".repeat(*w),
-                Align::Right => format!("{}:", "-".repeat(w - 1)),
+                Align::Left => "-".repeat((*w).max(3)),
+                Align::Right => format!("{}:", "-".repeat((*w).max(3) - 1)),
             })
             .collect();
         self.line(&mut out, &rule, &widths);
@@ -60,7 +67,7 @@ impl Table {
     fn line(&self, out: &mut String, cells: &[String], widths: &[usize]) {
         out.push('|');
         for ((cell, w), a) in cells.iter().zip(widths).zip(&self.align) {
-            let pad = " ".repeat(w - width(cell));
+            let pad = " ".repeat(w.saturating_sub(width(cell)));
             match a {
                 Align::Left => out.push_str(&format!(" {cell}{pad} |")),
                 Align::Right => out.push_str(&format!(" {pad}{cell} |")),
@@ -83,6 +90,16 @@ fn escape(cell: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_table_wider_than_a_terminal_is_not_padded() {
+        let long = "a description ".repeat(10);
+        let mut t = Table::new(&[("name", Align::Left), ("what it is", Align::Left), ("ms", Align::Right)]);
+        t.row(&["a", long.trim(), "1.5"]).row(&["bb", "short", "12"]);
+        let text = t.render();
+        assert!(text.contains("| bb | short | 12 |"), "{text}");
+        assert!(text.contains("| --- | --- | --: |"), "{text}");
+    }
 
     #[test]
     fn columns_are_padded_and_numbers_right_aligned() {

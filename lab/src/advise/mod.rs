@@ -377,7 +377,10 @@ pub(crate) fn run(request: &Request, out: &OutputDir, interrupted: &Arc<AtomicBo
                 summaries.push(rendered.summary);
             }
             RunOutcome::Interrupted { raw, trials } => {
-                eprintln!("lab: interrupted; {trials} finished trial(s) kept in {}; no advice written", raw.display());
+                eprintln!(
+                    "error: interrupted; {trials} finished trial(s) kept in {}; no advice written",
+                    raw.display()
+                );
                 return Ok(ExitCode::from(130));
             }
         }

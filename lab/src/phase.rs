@@ -1,0 +1,47 @@
+//! Phases (sweep levels) of a run and how a person reads a fork: what planning a run and summarizing its records
+//! both need, kept apart from the planning so that rendering a report needs no options.
+
+use measure::record::{RunParams, TrialParams};
+
+/// One phase of a run: a combination of sweep-parameter values.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Phase {
+    /// `None` for a scenario without a sweep parameter, else such as `work_64`.
+    pub name: Option<String>,
+    /// Every parameter's single value in this phase.
+    pub params: TrialParams,
+}
+
+/// The cartesian product of the sweep parameters' values, named `<key>_<value>` joined with `-`.
+pub(crate) fn phases(params: &RunParams, sweep_keys: &[String]) -> Vec<Phase> {
+    let fixed: TrialParams = params
+        .iter()
+        .filter(|(k, _)| !sweep_keys.contains(k))
+        .filter_map(|(k, v)| v.first().map(|&first| (k.clone(), first)))
+        .collect();
+    let mut phases = vec![Phase { name: None, params: fixed }];
+    for key in sweep_keys {
+        let values = params.get(key).cloned().unwrap_or_default();
+        let mut next = Vec::new();
+        for phase in &phases {
+            for &value in &values {
+                let mut p = phase.params.clone();
+                p.insert(key.clone(), value);
+                let part = format!("{key}_{value}");
+                let name = Some(match &phase.name {
+                    Some(prefix) => format!("{prefix}-{part}"),
+                    None => part,
+                });
+                next.push(Phase { name, params: p });
+            }
+        }
+        phases = next;
+    }
+    phases
+}
+
+/// How a person reads fork `fork` (the records' `fork` counts from 0): `fork 1` is the first, in the terminal
+/// and in reports alike.
+pub(crate) fn fork_label(fork: u32) -> String {
+    format!("fork {}", fork + 1)
+}

@@ -1,0 +1,131 @@
+//! Every sentence renders whole: every committed raw file in `reports/raw/` is rendered with the current code,
+//! in this process, through the functions `lab report` uses (`raw::read`, `raw::newest_per_scenario`,
+//! `registry::find`, `render::render`, `reports::index::render_index`), and every report and the index must pass
+//! `measure::template::lint`. `LAB_LINT_DIR=<folder>` lints the reports a run wrote there instead (`just test`
+//! does it for the quick run's).
+//!
+//! Findings in scenario text that are being rewritten are listed in `report_lint_known.txt` (one per line,
+//! `<report>: <finding>` without its line number): the list can only shrink. A finding not on it fails, and so
+//! does a line on it that no longer occurs, so that it is taken off when its text is fixed.
+
+#![allow(dead_code, unused_imports)]
+
+#[path = "../src/environment.rs"]
+mod environment;
+#[path = "../src/error.rs"]
+mod error;
+#[path = "../src/phase.rs"]
+mod phase;
+#[path = "../src/raw.rs"]
+mod raw;
+#[path = "../src/registry.rs"]
+mod registry;
+#[path = "../src/render.rs"]
+mod render;
+#[path = "../src/summarize.rs"]
+mod summarize;
+#[path = "../src/table.rs"]
+mod table;
+#[path = "../src/term.rs"]
+mod term;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// The findings of one report, each as `<report>: <finding>` with its line number left out.
+fn findings(report: &str, markdown: &str) -> Vec<String> {
+    measure::template::lint(markdown)
+        .into_iter()
+        .map(|f| {
+            let finding =
+                f.split_once(": ").filter(|(at, _)| at.starts_with("line ")).map_or(f.as_str(), |(_, rest)| rest);
+            format!("{report}: {finding}")
+        })
+        .collect()
+}
+
+fn known() -> BTreeSet<String> {
+    include_str!("report_lint_known.txt")
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(String::from)
+        .collect()
+}
+
+/// Fail on every finding not on the known list, and on every known line that no longer occurs.
+fn check(found: &[String], what: &str) {
+    let known = known();
+    let found: BTreeSet<String> = found.iter().cloned().collect();
+    let new: Vec<&String> = found.difference(&known).collect();
+    assert!(
+        new.is_empty(),
+        "{what}: {} finding(s) where a sentence did not render whole:\n{}",
+        new.len(),
+        new.iter().map(|f| format!("  {f}")).collect::<Vec<_>>().join("\n")
+    );
+    if what == "committed reports" {
+        let fixed: Vec<&String> = known.difference(&found).collect();
+        assert!(
+            fixed.is_empty(),
+            "report_lint_known.txt lists findings that no longer occur: take them off\n{}",
+            fixed.iter().map(|f| format!("  {f}")).collect::<Vec<_>>().join("\n")
+        );
+    }
+}
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+#[test]
+fn every_committed_report_renders_whole() {
+    let dir = workspace().join("reports/raw");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("reports/raw")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .collect();
+    paths.sort();
+    let runs: Vec<_> = paths.into_iter().map(|p| (p.clone(), raw::read(&p).expect("a readable raw file"))).collect();
+    let (runs, _) = raw::newest_per_scenario(runs);
+    assert!(!runs.is_empty(), "no raw file in {}: nothing was checked", dir.display());
+    let mut found = Vec::new();
+    let mut entries = Vec::new();
+    let mut rendered_scenarios = Vec::new();
+    for (_, run) in &runs {
+        let Some(scenario) = registry::find(&run.header.scenario) else { continue };
+        let rendered = render::render(run, scenario);
+        for file in rendered.files.files.iter().filter(|f| f.path.ends_with(".md")) {
+            found.extend(findings(&file.path, &file.contents));
+        }
+        entries.push(rendered.index_entry);
+        rendered_scenarios.push(scenario.name());
+    }
+    // Every scenario the lab has was checked, from its committed run.
+    for scenario in registry::scenarios() {
+        assert!(rendered_scenarios.contains(&scenario.name()), "no committed raw file of `{}`", scenario.name());
+    }
+    found.extend(findings("index.md", &reports::index::render_index(&entries)));
+    check(&found, "committed reports");
+}
+
+#[test]
+fn the_reports_of_a_run_read_whole_when_asked() {
+    let Ok(dir) = std::env::var("LAB_LINT_DIR") else {
+        eprintln!("not applicable: LAB_LINT_DIR is not set (`just test` sets it to the quick run's folder)");
+        return;
+    };
+    let mut found = Vec::new();
+    let mut read = 0;
+    for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("LAB_LINT_DIR={dir}: {e}")) {
+        let path = entry.expect("a folder entry").path();
+        if path.extension().is_some_and(|e| e == "md") {
+            let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+            found.extend(findings(&name, &std::fs::read_to_string(&path).expect("a readable report")));
+            read += 1;
+        }
+    }
+    assert!(read > 0, "LAB_LINT_DIR={dir} holds no report");
+    check(&found, &dir);
+}
