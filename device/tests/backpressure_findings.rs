@@ -381,3 +381,32 @@ fn a_finding_is_absent_when_its_claim_is_inconclusive() {
     assert!(text.contains("kept its bound (every bound check passed)"), "{text}");
     assert!(text.contains("is not settled by this run (that claim: inconclusive)"), "{text}");
 }
+
+#[test]
+fn a_gap_is_called_beyond_noise_only_when_the_process_medians_separate() {
+    // Medians 1.25× apart, but the ordered contestant's processes overlap the unordered one's: within noise.
+    let mut s = summary();
+    set(&mut s, "stream-buffered", OPS, 10_000.0, 20_000.0);
+    set(&mut s, "stream-buffer-unordered", OPS, 12_000.0, 12_000.0);
+    let text = judged(&s);
+    assert!(text.contains("It did: `stream-buffered` answered 15,000 calls per second"), "{text}");
+    assert!(text.contains("(1.25×, within noise)"), "{text}");
+    // The same medians with separate processes: beyond noise.
+    set(&mut s, "stream-buffered", OPS, 14_900.0, 15_100.0);
+    let text = judged(&s);
+    assert!(text.contains("(1.25×, beyond noise)"), "{text}");
+}
+
+#[test]
+fn every_rendered_sentence_is_whole() {
+    let mut broken = summary();
+    break_contestant(&mut broken, "blocking-threads", Status::Skipped, "the OS allows 10 threads");
+    set(&mut broken, STREAM_UNBOUNDED, SAMPLED, 10_000.0, 10_000.0);
+    for s in [summary(), broken] {
+        let text = judged(&s);
+        for bad in ["  ", "()", " .", " ,", "..", "NaN", "∞", "{{", "{%", "× ×"] {
+            assert!(!text.contains(bad), "{bad:?} in {text}");
+        }
+        assert_eq!(text.matches('(').count(), text.matches(')').count(), "{text}");
+    }
+}

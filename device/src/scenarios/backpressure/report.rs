@@ -1,11 +1,13 @@
 //! The figures and verdicts the backpressure report is written from, read from the run's summary so it stays
 //! true when re-rendered: numbers formatted here, claims by id ([`claims_by_id`]), every word in
 //! `templates/report.md` (and the headline's in `templates/headline.md`). A finding the template writes rests on
-//! a judged claim, a conformance check, or the lab's one noise rule ([`differs`], [`differs_from_value`]).
+//! a judged claim, a conformance check, or the lab's one noise rule ([`differs`], [`differs_from_value`]: process
+//! medians, never a point ratio of two medians). The one point ratio left, [`Loose`], describes one contestant's
+//! own spread, as the report's spread table does.
 
 use std::collections::BTreeMap;
 
-use measure::compare::beyond_noise;
+use measure::compare::{beyond_noise, differs, differs_from_value};
 use measure::record::Status;
 use measure::references;
 use measure::summary::{Family, MetricStats, Summary};
@@ -139,8 +141,6 @@ struct Peak {
     at_ms: String,
     per_ms: String,
     service_ms: String,
-    /// Admissions per call's duration beyond the bound.
-    outpaces: bool,
     /// The peak is, within noise, every item.
     ran_out: bool,
 }
@@ -228,7 +228,8 @@ struct Sampled {
     whole: bool,
     lowest_pct: String,
     missed: Vec<Missed>,
-    others_pct: String,
+    /// The lowest share of its exact peak the sampler saw of a contestant it did not miss, if any.
+    others_pct: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -559,41 +560,44 @@ fn unbounded_stream(summary: &Summary) -> Option<UnboundedStream> {
                     at_ms: fig(at),
                     per_ms: count(per_ms),
                     service_ms: fig(service),
-                    outpaces: beyond_noise(per_ms * service, limit, noise),
-                    ran_out: !beyond_noise(items, x, noise),
+                    ran_out: !differs_from_value(s, items, noise),
                 })
             }
             _ => None,
         };
+    // Memory per task only where the claim that outstanding calls piled up holds (the template's condition).
     let memory = match (
-        median(summary, STREAM_UNBOUNDED, "peak_rss_mib"),
+        summary.metric(STREAM_UNBOUNDED, "peak_rss_mib"),
         bounded_median(summary, Some(Family::Stream), "peak_rss_mib"),
     ) {
-        (Some(rss), Some(base)) if rss > base && x >= UNBOUNDED_FACTOR * limit => Some(Memory {
-            rss: fig(rss),
+        (Some(rss), Some(base)) if rss.median > base && differs_from_value(rss, base, noise) => Some(Memory {
+            rss: fig(rss.median),
             base: fig(base),
-            extra: fig(rss - base),
-            per_task: count((rss - base) * MIB / items.max(x)),
-            per_call: count((rss - base) * MIB / x),
-            all_outstanding: !beyond_noise(items, x, noise),
+            extra: fig(rss.median - base),
+            per_task: count((rss.median - base) * MIB / items.max(x)),
+            per_call: count((rss.median - base) * MIB / x),
+            all_outstanding: !differs_from_value(s, items, noise),
         }),
         _ => None,
     };
-    let speed = match (median(summary, STREAM_UNBOUNDED, OPS), bounded_median(summary, None, OPS)) {
-        (Some(ops), Some(bops)) => {
-            Some(Speed { ops: count(ops), bounded_ops: count(bops), faster: ops > BOUNDED_SPREAD * bops })
-        }
+    let speed = match (summary.metric(STREAM_UNBOUNDED, OPS), bounded_median(summary, None, OPS)) {
+        (Some(ops), Some(bops)) => Some(Speed {
+            ops: count(ops.median),
+            bounded_ops: count(bops),
+            faster: ops.median > bops && differs_from_value(ops, bops, noise),
+        }),
         _ => None,
     };
     let study = references::figure("backpressure", STUDY_UNBOUNDED).and_then(|f| Some((f, f.baseline_figure()?))).map(
         |(figure, bound)| {
             let (theirs, ours) = (figure.value / bound.value, x / limit);
-            let relation = if beyond_noise(ours, theirs, noise) {
-                "more"
-            } else if beyond_noise(theirs, ours, noise) {
-                "less"
-            } else {
+            // The study's multiple as a count of calls under this run's bound, against this run's processes.
+            let relation = if !differs_from_value(s, theirs * limit, noise) {
                 "same"
+            } else if ours > theirs {
+                "more"
+            } else {
+                "less"
             };
             Study {
                 theirs: fig(theirs),
@@ -630,12 +634,12 @@ fn unbounded_threads(summary: &Summary) -> Option<UnboundedThreads> {
     let noise = summary.method.noise_threshold;
     let ops = median(summary, BLOCKING_UNBOUNDED, OPS);
     let swing = time_in_system(summary, BLOCKING_UNBOUNDED)
-        .filter(|(mean, _)| beyond_noise(y, *mean, noise))
+        .filter(|_| summary.metric(BLOCKING_UNBOUNDED, MEAN_OUTSTANDING).is_some_and(|mean| differs(t, mean, noise)))
         .map(|(mean, _)| Named { name: count(y), value: fig(mean) });
-    let stream = median(summary, STREAM_UNBOUNDED, MAX_OUT).filter(|_| y > 0.0).map(|s| AgainstStream {
-        more: beyond_noise(s, y, noise),
-        reached: count(s),
-        times: fig(s / y),
+    let stream = summary.metric(STREAM_UNBOUNDED, MAX_OUT).filter(|_| y > 0.0).map(|s| AgainstStream {
+        more: s.median > y && differs(s, t, noise),
+        reached: count(s.median),
+        times: fig(s.median / y),
         task_every: admission_interval_us(summary).filter(|_| ops.is_some()).map(duration_us),
         thread_every: ops.map(|ops| duration_us(1e6 / ops)),
     });
@@ -675,8 +679,10 @@ fn little(summary: &Summary, name: &str) -> Option<Little> {
         time: duration_us(ms * 1e3),
         times_idle: fig(ms / idle),
         idle: duration_us(idle * 1e3),
-        waited: beyond_noise(ms, idle, noise),
-        saturated: has_cores && cpu.is_some() && used.is_some_and(|used| !beyond_noise(cores, used, noise)),
+        waited: ms > idle && summary.metric(name, "idle_call_ms").is_some_and(|i| differs_from_value(i, ms, noise)),
+        saturated: has_cores
+            && cpu.is_some()
+            && summary.metric(name, "cores_used").is_some_and(|used| !differs_from_value(used, cores, noise)),
         used: used.filter(|_| has_cores).map(fig),
         cores: fig(cores),
         cpu: cpu.map(duration_us),
@@ -695,31 +701,31 @@ fn sampled(summary: &Summary) -> Option<Sampled> {
     let mut missed = Vec::new();
     let mut seen = 0usize;
     let mut lowest: Option<f64> = None;
+    let mut others: Option<f64> = None;
     for c in &summary.contestants {
-        let (Some(exact), Some(sampled)) = (median(summary, &c.name, MAX_OUT), median(summary, &c.name, SAMPLED))
+        let (Some(exact_stats), Some(sampled_stats)) =
+            (summary.metric(&c.name, MAX_OUT), summary.metric(&c.name, SAMPLED))
         else {
             continue;
         };
+        let (exact, sampled) = (exact_stats.median, sampled_stats.median);
         if exact <= 0.0 {
             continue;
         }
         seen += 1;
         let share = sampled / exact;
         lowest = Some(lowest.map_or(share, |l: f64| l.min(share)));
-        if beyond_noise(exact, sampled, summary.method.noise_threshold) {
+        if exact > sampled && differs(exact_stats, sampled_stats, summary.method.noise_threshold) {
             missed.push(Missed { name: c.name.clone(), sampled: count(sampled), exact: count(exact), pct: pct(share) });
+        } else {
+            others = Some(others.map_or(share, |l: f64| l.min(share)));
         }
     }
     if seen == 0 {
         return None;
     }
     let lowest = lowest.unwrap_or(1.0).min(1.0);
-    Some(Sampled {
-        whole: lowest >= 1.0,
-        lowest_pct: pct(lowest),
-        missed,
-        others_pct: pct(1.0 / (1.0 + summary.method.noise_threshold)),
-    })
+    Some(Sampled { whole: lowest >= 1.0, lowest_pct: pct(lowest), missed, others_pct: others.map(|o| pct(o.min(1.0))) })
 }
 
 fn throughput(summary: &Summary) -> Option<Throughput> {
@@ -799,7 +805,7 @@ fn semantics(summary: &Summary) -> Option<Semantics> {
     let b = summary.metric("stream-buffered", OPS)?;
     let u = summary.metric("stream-buffer-unordered", OPS)?;
     Some(Semantics {
-        differ: !measure::compare::within_noise(b.median, u.median, summary.method.noise_threshold),
+        differ: differs(b, u, summary.method.noise_threshold),
         ordered: count(b.median),
         unordered: count(u.median),
         ratio: fig(b.median / u.median),
