@@ -203,12 +203,18 @@ struct UnboundedThreads {
     threads: Option<String>,
     ops: Option<String>,
     spawn_every: Option<String>,
-    /// Peak against mean, when the peak is beyond noise of the mean.
-    swing: Option<Named>,
+    /// Peak against mean, when the peak differs from the mean beyond noise.
+    swing: Option<Swing>,
     little: Option<Little>,
     stream: Option<AgainstStream>,
     /// Every iteration went past the bound + 1.
     past_bound: bool,
+}
+
+#[derive(Debug, Serialize)]
+struct Swing {
+    peak: String,
+    mean: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -635,7 +641,7 @@ fn unbounded_threads(summary: &Summary) -> Option<UnboundedThreads> {
     let ops = median(summary, BLOCKING_UNBOUNDED, OPS);
     let swing = time_in_system(summary, BLOCKING_UNBOUNDED)
         .filter(|_| summary.metric(BLOCKING_UNBOUNDED, MEAN_OUTSTANDING).is_some_and(|mean| differs(t, mean, noise)))
-        .map(|(mean, _)| Named { name: count(y), value: fig(mean) });
+        .map(|(mean, _)| Swing { peak: count(y), mean: fig(mean) });
     let stream = summary.metric(STREAM_UNBOUNDED, MAX_OUT).filter(|_| y > 0.0).map(|s| AgainstStream {
         more: s.median > y && differs(s, t, noise),
         reached: count(s.median),
