@@ -526,7 +526,9 @@ pub fn cancel_verdict(run: &CancelRun) -> Result<String, String> {
     }
     if problems.is_empty() {
         Ok(format!(
-            "cancelled from outside after {answered} answers (seeded point {}): returned {:.1} ms later (at most {}              ms), {} of {} answered, each input called at most once, nothing delivered after it returned, nothing              outstanding, no task or thread left",
+            "cancelled from outside after {answered} answers (seeded point {}): returned {:.1} ms later (at most {} \
+             ms), {} of {} answered, each input called at most once, nothing delivered after it returned, nothing \
+             outstanding, no task or thread left",
             run.cancel_after,
             run.returned_after.as_secs_f64() * 1e3,
             CANCEL_WITHIN.as_millis(),

@@ -77,5 +77,6 @@ fn the_real_contestants_they_wrap_pass() {
         let run = cancel_run(&|job| prepared.run(job, &mut || {}), call(), &|| prepared.live_tasks(), 7);
         let detail = cancel_verdict(&run).unwrap_or_else(|e| panic!("{}: {e}", contestant.name()));
         assert!(detail.contains("nothing delivered after it returned"), "{detail}");
+        assert!(!detail.contains("  "), "the detail reads as one sentence: {detail}");
     }
 }
