@@ -410,3 +410,28 @@ fn every_rendered_sentence_is_whole() {
         assert_eq!(text.matches('(').count(), text.matches(')').count(), "{text}");
     }
 }
+
+#[test]
+fn one_process_is_too_few_to_call_a_peak_whole_or_the_study_matched() {
+    let mut s = summary();
+    for c in &mut s.contestants {
+        for stats in c.metrics.values_mut() {
+            *stats = measure::stats::summarize(&[vec![stats.median]]).expect("one sample");
+        }
+    }
+    set(&mut s, STREAM_UNBOUNDED, SAMPLED, 60_000.0, 60_000.0);
+    if let Some(c) = s.contestants.iter_mut().find(|c| c.name == STREAM_UNBOUNDED) {
+        c.metrics.insert(SAMPLED.to_string(), measure::stats::summarize(&[vec![60_000.0]]).expect("one sample"));
+    }
+    let text = judged(&s);
+    assert!(text.contains("from too few processes to tell a missed peak from noise"), "{text}");
+    assert!(!text.contains("no peak was short enough"), "{text}");
+    assert!(text.contains("from too few processes to compare with that"), "{text}");
+    assert!(!text.contains("about the same as that"), "{text}");
+    assert!(text.contains("from too few processes to tell them apart"), "{text}");
+    assert!(!text.contains("bought no throughput"), "{text}");
+    assert!(text.contains("from too few processes to compare the two"), "{text}");
+    assert!(!text.contains("not much of a brake"), "{text}");
+    assert!(text.contains("from too few processes to tell whether ordering cost anything"), "{text}");
+    assert!(!text.contains("It did:"), "{text}");
+}

@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use measure::compare::{beyond_noise, differs, differs_from_value};
+use measure::compare::{beyond_noise, differs, differs_from_value, process_range};
 use measure::record::Status;
 use measure::references;
 use measure::summary::{Family, MetricStats, Summary};
@@ -176,13 +176,15 @@ struct Speed {
     ops: String,
     bounded_ops: String,
     faster: bool,
+    /// Too few processes to tell the two apart.
+    untold: bool,
 }
 
 #[derive(Debug, Serialize)]
 struct Study {
     theirs: String,
     ours: String,
-    /// `more`, `less` or `same`.
+    /// `more`, `less` or `same`; `untold` with too few processes to compare.
     relation: &'static str,
     /// The run's items, when too few to reach the study's multiple.
     few_items: Option<String>,
@@ -221,6 +223,8 @@ struct Swing {
 struct AgainstStream {
     /// `stream-unbounded` had more outstanding beyond noise.
     more: bool,
+    /// Too few processes to compare the two.
+    untold: bool,
     reached: String,
     times: String,
     /// Microseconds between `stream-unbounded`'s admissions, and this contestant's spawns.
@@ -233,6 +237,8 @@ struct Sampled {
     /// Every peak sampled whole.
     whole: bool,
     lowest_pct: String,
+    /// A contestant compared had too few processes for the noise rule to call a peak missed.
+    too_few: bool,
     missed: Vec<Missed>,
     /// The lowest share of its exact peak the sampler saw of a contestant it did not miss, if any.
     others_pct: Option<String>,
@@ -285,6 +291,8 @@ struct Cost {
 struct Semantics {
     /// The two throughputs differ beyond noise.
     differ: bool,
+    /// Too few processes to tell the two apart.
+    untold: bool,
     ordered: String,
     unordered: String,
     ratio: String,
@@ -439,6 +447,11 @@ fn pct(share: f64) -> String {
     format!("{:.0}", 100.0 * share)
 }
 
+/// Whether `s` has too few processes for the noise rule to call it different from anything.
+fn untold(s: &MetricStats) -> bool {
+    process_range(s).is_none()
+}
+
 fn across(s: &MetricStats) -> Across {
     Across { same: count(s.min) == count(s.max), range: range(s) }
 }
@@ -591,6 +604,7 @@ fn unbounded_stream(summary: &Summary) -> Option<UnboundedStream> {
             ops: count(ops.median),
             bounded_ops: count(bops),
             faster: ops.median > bops && differs_from_value(ops, bops, noise),
+            untold: untold(ops),
         }),
         _ => None,
     };
@@ -598,7 +612,9 @@ fn unbounded_stream(summary: &Summary) -> Option<UnboundedStream> {
         |(figure, bound)| {
             let (theirs, ours) = (figure.value / bound.value, x / limit);
             // The study's multiple as a count of calls under this run's bound, against this run's processes.
-            let relation = if !differs_from_value(s, theirs * limit, noise) {
+            let relation = if process_range(s).is_none() {
+                "untold"
+            } else if !differs_from_value(s, theirs * limit, noise) {
                 "same"
             } else if ours > theirs {
                 "more"
@@ -644,6 +660,7 @@ fn unbounded_threads(summary: &Summary) -> Option<UnboundedThreads> {
         .map(|(mean, _)| Swing { peak: count(y), mean: fig(mean) });
     let stream = summary.metric(STREAM_UNBOUNDED, MAX_OUT).filter(|_| y > 0.0).map(|s| AgainstStream {
         more: s.median > y && differs(s, t, noise),
+        untold: untold(s) || untold(t),
         reached: count(s.median),
         times: fig(s.median / y),
         task_every: admission_interval_us(summary).filter(|_| ops.is_some()).map(duration_us),
@@ -708,6 +725,7 @@ fn sampled(summary: &Summary) -> Option<Sampled> {
     let mut seen = 0usize;
     let mut lowest: Option<f64> = None;
     let mut others: Option<f64> = None;
+    let mut too_few = false;
     for c in &summary.contestants {
         let (Some(exact_stats), Some(sampled_stats)) =
             (summary.metric(&c.name, MAX_OUT), summary.metric(&c.name, SAMPLED))
@@ -715,6 +733,7 @@ fn sampled(summary: &Summary) -> Option<Sampled> {
             continue;
         };
         let (exact, sampled) = (exact_stats.median, sampled_stats.median);
+        too_few |= untold(exact_stats) || untold(sampled_stats);
         if exact <= 0.0 {
             continue;
         }
@@ -731,7 +750,13 @@ fn sampled(summary: &Summary) -> Option<Sampled> {
         return None;
     }
     let lowest = lowest.unwrap_or(1.0).min(1.0);
-    Some(Sampled { whole: lowest >= 1.0, lowest_pct: pct(lowest), missed, others_pct: others.map(|o| pct(o.min(1.0))) })
+    Some(Sampled {
+        whole: lowest >= 1.0,
+        lowest_pct: pct(lowest),
+        too_few,
+        missed,
+        others_pct: others.map(|o| pct(o.min(1.0))),
+    })
 }
 
 fn throughput(summary: &Summary) -> Option<Throughput> {
@@ -812,6 +837,7 @@ fn semantics(summary: &Summary) -> Option<Semantics> {
     let u = summary.metric("stream-buffer-unordered", OPS)?;
     Some(Semantics {
         differ: differs(b, u, summary.method.noise_threshold),
+        untold: untold(b) || untold(u),
         ordered: count(b.median),
         unordered: count(u.median),
         ratio: fig(b.median / u.median),
