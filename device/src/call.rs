@@ -28,6 +28,55 @@ pub struct FaultyCall {
     pub inner: Call,
     /// The inputs whose calls fail, as ranges.
     pub fail: Vec<std::ops::Range<u64>>,
+    /// Where every call made is noted, if anywhere.
+    pub ledger: Option<CallLedger>,
+}
+
+/// Which inputs were called, and how many were called more than once: the caller-cancel check's witness that
+/// no call was made twice (the conformance checks' calls only).
+#[derive(Debug)]
+pub struct CallLedger {
+    called: Vec<std::sync::atomic::AtomicU64>,
+    made: std::sync::atomic::AtomicU64,
+    twice: std::sync::atomic::AtomicU64,
+    outside: std::sync::atomic::AtomicU64,
+}
+
+impl CallLedger {
+    /// A ledger for inputs `0..items`.
+    pub fn new(items: u64) -> CallLedger {
+        let words = usize::try_from(items.div_ceil(64)).unwrap_or(usize::MAX);
+        CallLedger {
+            called: (0..words).map(|_| std::sync::atomic::AtomicU64::new(0)).collect(),
+            made: std::sync::atomic::AtomicU64::new(0),
+            twice: std::sync::atomic::AtomicU64::new(0),
+            outside: std::sync::atomic::AtomicU64::new(0),
+        }
+    }
+
+    /// Note a call of `input`.
+    pub fn note(&self, input: u64) {
+        use std::sync::atomic::Ordering::Relaxed;
+        self.made.fetch_add(1, Relaxed);
+        let word = usize::try_from(input / 64).ok().and_then(|w| self.called.get(w));
+        match word {
+            Some(word) => {
+                let bit = 1u64 << (input % 64);
+                if word.fetch_or(bit, Relaxed) & bit != 0 {
+                    self.twice.fetch_add(1, Relaxed);
+                }
+            }
+            None => {
+                self.outside.fetch_add(1, Relaxed);
+            }
+        }
+    }
+
+    /// `(calls made, calls of an input already called, calls of an input outside the ledger)`.
+    pub fn counts(&self) -> (u64, u64, u64) {
+        use std::sync::atomic::Ordering::Relaxed;
+        (self.made.load(Relaxed), self.twice.load(Relaxed), self.outside.load(Relaxed))
+    }
 }
 
 impl FaultyCall {
@@ -43,6 +92,9 @@ impl FaultyCall {
 
     /// The call that runs `input`: the inner one, or the failure.
     fn route(&self, input: u64) -> Result<&Call, CallFailed> {
+        if let Some(ledger) = &self.ledger {
+            ledger.note(input);
+        }
         match &self.inner {
             _ if self.fails(input) => Err(CallFailed { input, reason: "injected failure".to_string() }),
             Call::Faulty(_) => Err(CallFailed { input, reason: "a faulty call around a faulty call".to_string() }),

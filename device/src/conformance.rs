@@ -16,6 +16,11 @@
 //! - `cut_short_releases`: with a time budget far too short for its items (the caller's cancellation: the
 //!   deadline is raised from outside the contestant's work), the run stops taking items at the deadline,
 //!   returns within [`STOP_WITHIN`] of it, lets go of every outstanding call, and leaves no thread behind.
+//! - `caller_cancel`: cancelled from outside ([`Deadline::cancel`], the caller's stop: the stream runner drops
+//!   the pipeline, the threads and coroutines stop taking items) at a seeded point mid-run ([`cancel_point`]),
+//!   the run returns once and promptly (within [`CANCEL_WITHIN`] of the cancel, without an error), delivers
+//!   nothing after it returned, leaves no call outstanding, no task alive and no thread behind, made no call
+//!   twice ([`crate::call::CallLedger`]) and delivered no answer the device did not give.
 //! - `skips_with_reason` (contestants that start threads up front): asked for more threads than the OS allows,
 //!   it is skipped with the OS's limits as the reason, before starting any: the threads counted are the ones
 //!   the contestant itself started ([`crate::job::Shared::threads_started`]), not the process's, which other
@@ -25,6 +30,7 @@
 //! iterations run; the timed instantiation ([`measure::meter::NoMeter`]) is the same generic code, and every
 //! timed run's answer is checked by the trial.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -33,7 +39,7 @@ use measure::meter::GaugeMeter;
 use measure::summary::Check;
 use measure::watchdog;
 
-use crate::call::{expected_sum, Call, FaultyCall};
+use crate::call::{expected_sum, Call, CallLedger, FaultyCall};
 use crate::contestants::{BlockingShape, Contestant, Prepared};
 use crate::job::{Deadline, Job, RunError, Shared, Totals};
 
@@ -50,8 +56,8 @@ pub const SMALL_BUDGET: Duration = Duration::from_secs(20);
 /// The most a cut-short run may take to return after its deadline.
 pub const STOP_WITHIN: Duration = Duration::from_secs(2);
 
-/// Every check for `contestant`, in order.
-pub fn all(contestant: Contestant) -> Vec<Check> {
+/// Every check for `contestant`, in order; `seed` places the caller's cancel ([`cancel_point`]).
+pub fn all(contestant: Contestant, seed: u64) -> Vec<Check> {
     let mut checks = Vec::new();
     match watchdog::guarded("sum_exact", WATCHDOG, move || small_run(contestant, ITEMS, LIMIT, SMALL_BUDGET)) {
         Ok(run) => {
@@ -62,6 +68,7 @@ pub fn all(contestant: Contestant) -> Vec<Check> {
     }
     checks.extend(failures(contestant));
     checks.push(check("cut_short_releases", move || cut_short_releases(contestant)));
+    checks.push(check("caller_cancel", move || caller_cancel(contestant, seed)));
     if matches!(contestant, Contestant::Blocking { shape: BlockingShape::Pool | BlockingShape::ChannelWorkers(_), .. })
     {
         checks.push(check("skips_with_reason", move || skips_with_reason(contestant)));
@@ -149,8 +156,11 @@ pub fn failure_plan(items: u64, limit: usize) -> Vec<std::ops::Range<u64>> {
 pub fn failures(contestant: Contestant) -> Vec<Check> {
     let run = move || -> Result<(SmallRun, SmallRun, Arc<FaultyCall>), String> {
         let prepared = contestant.prepare().map_err(|e| e.to_string())?;
-        let faulty =
-            Arc::new(FaultyCall { inner: Call::start(contestant.timer(), SERVICE)?, fail: failure_plan(ITEMS, LIMIT) });
+        let faulty = Arc::new(FaultyCall {
+            inner: Call::start(contestant.timer(), SERVICE)?,
+            fail: failure_plan(ITEMS, LIMIT),
+            ledger: None,
+        });
         let failed = small_run_on(&prepared, Call::Faulty(Arc::clone(&faulty)), ITEMS, LIMIT, SMALL_BUDGET)?;
         let call = Call::start(contestant.timer(), SERVICE)?;
         let clean = small_run_on(&prepared, call, ITEMS, LIMIT, SMALL_BUDGET)?;
@@ -335,6 +345,209 @@ fn cut_short_releases(contestant: Contestant) -> Result<String, String> {
     }
 }
 
+/// Items of the caller-cancel run: far more than it gets through before the cancel.
+pub const CANCEL_ITEMS: u64 = 1_000_000;
+/// The bound of the caller-cancel run.
+pub const CANCEL_LIMIT: usize = 64;
+/// The most a cancelled run may take to return after the cancel.
+pub const CANCEL_WITHIN: Duration = Duration::from_secs(2);
+/// The cancel is sent once this many answers (at least the first, at most the last) have been delivered: 100
+/// to 2,099, chosen by the seed ([`cancel_point`]), a few milliseconds into the run at the check's bound.
+pub const CANCEL_AFTER: std::ops::Range<u64> = 100..2_100;
+/// How long after it returned a cancelled run is watched for answers delivered late.
+pub const LATE_WATCH: Duration = Duration::from_millis(20);
+
+/// The number of answers after which `seed`'s caller-cancel check cancels the run (in [`CANCEL_AFTER`]).
+pub fn cancel_point(seed: u64) -> u64 {
+    // splitmix64's finaliser: neighbouring seeds land far apart.
+    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    CANCEL_AFTER.start + z % (CANCEL_AFTER.end - CANCEL_AFTER.start)
+}
+
+/// What a run cancelled by its caller left behind.
+#[derive(Debug)]
+pub struct CancelRun {
+    /// Items asked for.
+    pub items: u64,
+    /// The seeded point: answers delivered before the cancel was sent.
+    pub cancel_after: u64,
+    /// Answers delivered when the cancel was sent; `None` when the run returned before the point (no cancel).
+    pub answered_at_cancel: Option<u64>,
+    /// What the run returned.
+    pub result: Result<(), RunError>,
+    /// From the cancel to the run's return.
+    pub returned_after: Duration,
+    /// The counters when the run returned.
+    pub at_return: Totals,
+    /// The counters [`LATE_WATCH`] later.
+    pub later: Totals,
+    /// Calls still counted outstanding when the run returned.
+    pub left_outstanding: i64,
+    /// Tasks alive on its runtime when the run returned (`None` without a runtime).
+    pub live_tasks: Option<usize>,
+    /// The process's threads before the run and once it returned (exiting threads given up to a second).
+    pub threads: (Option<u64>, Option<u64>),
+    /// The device's answered calls and the calls it still held, [`LATE_WATCH`] after the return (`None` on the
+    /// contestant's own timer).
+    pub device: Option<(u64, usize)>,
+    /// Calls made, calls of an input already called, calls of an input outside `0..items`.
+    pub ledger: (u64, u64, u64),
+}
+
+/// Run `run` over [`CANCEL_ITEMS`] items with bound [`CANCEL_LIMIT`], each call made with `inner` and noted in
+/// a ledger, and cancel it from another thread once [`cancel_point`]`(seed)` answers are in; `live_tasks` reads
+/// the tasks left alive when it returned.
+pub fn cancel_run(
+    run: &dyn Fn(&Job<GaugeMeter>) -> Result<(), RunError>,
+    inner: Call,
+    live_tasks: &dyn Fn() -> Option<usize>,
+    seed: u64,
+) -> CancelRun {
+    let faulty = Arc::new(FaultyCall { inner, fail: Vec::new(), ledger: Some(CallLedger::new(CANCEL_ITEMS)) });
+    let gauge = Arc::new(Outstanding::new());
+    let shared = Arc::new(Shared::new(GaugeMeter::new(Arc::clone(&gauge))));
+    let job = Job {
+        items: CANCEL_ITEMS,
+        limit: CANCEL_LIMIT,
+        call: Call::Faulty(Arc::clone(&faulty)),
+        deadline: Deadline::new(SMALL_BUDGET),
+        shared: Arc::clone(&shared),
+    };
+    let cancel_after = cancel_point(seed);
+    let threads_before = measure::memory::thread_count();
+    let done = AtomicBool::new(false);
+    let (result, returned, cancel) = std::thread::scope(|scope| {
+        let canceller = scope.spawn(|| {
+            let give_up = Instant::now() + SMALL_BUDGET;
+            loop {
+                let answered = shared.outcome().completed;
+                if answered >= cancel_after {
+                    let at = Instant::now();
+                    job.deadline.cancel();
+                    return Some((at, answered));
+                }
+                if done.load(Ordering::Relaxed) || Instant::now() >= give_up {
+                    return None;
+                }
+                std::thread::sleep(Duration::from_micros(200));
+            }
+        });
+        let result = run(&job);
+        let returned = Instant::now();
+        done.store(true, Ordering::Relaxed);
+        let cancel = canceller.join().unwrap_or(None);
+        (result, returned, cancel)
+    });
+    let at_return = shared.outcome();
+    let left_outstanding = gauge.current();
+    let live = live_tasks();
+    std::thread::sleep(LATE_WATCH);
+    let later = shared.outcome();
+    let threads_after = settled_threads(threads_before);
+    let device = faulty.inner.device().map(|d| {
+        let stats = d.stats();
+        (stats.completed, stats.in_service + stats.queued)
+    });
+    CancelRun {
+        items: CANCEL_ITEMS,
+        cancel_after,
+        answered_at_cancel: cancel.map(|(_, answered)| answered),
+        result,
+        returned_after: cancel.map_or(Duration::ZERO, |(at, _)| returned.saturating_duration_since(at)),
+        at_return,
+        later,
+        left_outstanding,
+        live_tasks: live,
+        threads: (threads_before, threads_after),
+        device,
+        ledger: faulty.ledger.as_ref().map_or((0, 0, 0), CallLedger::counts),
+    }
+}
+
+/// The verdict of `caller_cancel` on what a cancelled run left behind.
+pub fn cancel_verdict(run: &CancelRun) -> Result<String, String> {
+    let Some(answered) = run.answered_at_cancel else {
+        return Err(format!(
+            "the run returned ({:?}) before its {}th answer, with {} of {} answered: the cancel was never sent",
+            run.result, run.cancel_after, run.at_return.completed, run.items
+        ));
+    };
+    let mut problems = Vec::new();
+    if let Err(e) = &run.result {
+        problems.push(format!("the cancelled run returned an error: {e}"));
+    }
+    if run.returned_after > CANCEL_WITHIN {
+        problems.push(format!(
+            "returned {:.0} ms after the cancel (at most {} ms)",
+            run.returned_after.as_secs_f64() * 1e3,
+            CANCEL_WITHIN.as_millis()
+        ));
+    }
+    if run.at_return.completed >= run.items {
+        problems.push("every item was answered: the cancel did not stop the run".to_string());
+    }
+    if run.later.completed != run.at_return.completed || run.later.sum != run.at_return.sum {
+        problems.push(format!(
+            "{} answers delivered after the run returned",
+            run.later.completed.saturating_sub(run.at_return.completed)
+        ));
+    }
+    if run.at_return.failed > 0 {
+        problems.push(format!("{} calls failed (a cancel fails no call)", run.at_return.failed));
+    }
+    if run.left_outstanding != 0 {
+        problems.push(format!("{} calls still counted outstanding when it returned", run.left_outstanding));
+    }
+    if let Some(tasks) = run.live_tasks.filter(|t| *t > 0) {
+        problems.push(format!("{tasks} tasks still alive when it returned"));
+    }
+    if let (Some(before), Some(after)) = run.threads {
+        if after > before {
+            problems.push(format!("{} threads left behind ({before} before, {after} after)", after - before));
+        }
+    }
+    let (made, twice, outside) = run.ledger;
+    if twice > 0 || outside > 0 {
+        problems.push(format!("{twice} calls of an input already called, {outside} of an input never asked for"));
+    }
+    if run.later.completed > made {
+        problems.push(format!("{} answers delivered from {made} calls made", run.later.completed));
+    }
+    if let Some((completed, held)) = run.device {
+        if run.later.completed > completed {
+            problems.push(format!("{} answers delivered, the device gave {completed}", run.later.completed));
+        }
+        if held > 0 {
+            problems.push(format!("the device still held {held} calls of the run"));
+        }
+    }
+    if problems.is_empty() {
+        Ok(format!(
+            "cancelled from outside after {answered} answers (seeded point {}): returned {:.1} ms later (at most {} \
+             ms), {} of {} answered, each input called at most once, nothing delivered after it returned, nothing \
+             outstanding, no task or thread left",
+            run.cancel_after,
+            run.returned_after.as_secs_f64() * 1e3,
+            CANCEL_WITHIN.as_millis(),
+            run.at_return.completed,
+            run.items
+        ))
+    } else {
+        Err(problems.join("; "))
+    }
+}
+
+/// Cancel `contestant` from outside mid-run and check what it left behind ([`cancel_verdict`]).
+fn caller_cancel(contestant: Contestant, seed: u64) -> Result<String, String> {
+    let prepared = contestant.prepare().map_err(|e| e.to_string())?;
+    let inner = Call::start(contestant.timer(), SERVICE)?;
+    let run = cancel_run(&|job| prepared.run(job, &mut || {}), inner, &|| prepared.live_tasks(), seed);
+    cancel_verdict(&run)
+}
+
 /// Threads asked for by `skips_with_reason`: far more than any machine allows.
 pub const TOO_MANY_THREADS: usize = 50_000_000;
 
@@ -418,7 +631,7 @@ mod tests {
     #[test]
     fn every_contestant_passes_every_check() {
         for contestant in every_contestant() {
-            for check in all(contestant) {
+            for check in all(contestant, 1) {
                 assert!(!check.failed(), "{}: {} failed: {}", contestant.name(), check.name, check.detail);
             }
         }
@@ -495,7 +708,8 @@ mod tests {
 
     #[test]
     fn failed_calls_rejects_a_contestant_that_over_admits_on_failure() {
-        let faulty = Arc::new(FaultyCall { inner: Call::OwnTimer(SERVICE), fail: failure_plan(ITEMS, LIMIT) });
+        let faulty =
+            Arc::new(FaultyCall { inner: Call::OwnTimer(SERVICE), fail: failure_plan(ITEMS, LIMIT), ledger: None });
         let gauge = Arc::new(Outstanding::new());
         let shared = Arc::new(Shared::new(GaugeMeter::new(Arc::clone(&gauge))));
         let job = Job {
@@ -525,7 +739,7 @@ mod tests {
 
     #[test]
     fn failed_calls_rejects_a_run_that_loses_or_miscounts_failures() {
-        let faulty = FaultyCall { inner: Call::OwnTimer(SERVICE), fail: failure_plan(ITEMS, LIMIT) };
+        let faulty = FaultyCall { inner: Call::OwnTimer(SERVICE), fail: failure_plan(ITEMS, LIMIT), ledger: None };
         let failing = faulty.failing(ITEMS);
         let right = Totals {
             sum: (0..ITEMS)

@@ -5,7 +5,7 @@
 //! iterations it is [`NoMeter`] and the [`InFlight`] guards compile to nothing; in accounting iterations and
 //! conformance checks it is the shared gauge ([`measure::meter::GaugeMeter`]) the sampler reads.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -229,17 +229,29 @@ pub enum RunError {
 pub const RELEASE_GRACE: Duration = Duration::from_secs(10);
 
 /// A time budget that starts counting when the timed run starts (after any threads were spawned), so spawning
-/// never eats into it.
+/// never eats into it; the caller can also end it at once from outside ([`Deadline::cancel`]).
+///
+/// Every contestant already stops at the deadline, so cancelling is the deadline brought forward: the blocking
+/// and coroutine shapes (and the spawn loop of a task per item) read [`Deadline::passed`] between calls, which
+/// reads the cancel flag beside the clock it already read; the stream shapes' runner waits for the deadline or
+/// the cancel ([`Deadline::cancelled`]), once per run, and drops the pipeline either way.
 #[derive(Debug)]
 pub struct Deadline {
     budget: Duration,
     at: OnceLock<Instant>,
+    cancelled: AtomicBool,
+    wake: tokio::sync::Notify,
 }
 
 impl Deadline {
     /// A budget of `budget`, not yet started.
     pub fn new(budget: Duration) -> Arc<Deadline> {
-        Arc::new(Deadline { budget, at: OnceLock::new() })
+        Arc::new(Deadline {
+            budget,
+            at: OnceLock::new(),
+            cancelled: AtomicBool::new(false),
+            wake: tokio::sync::Notify::new(),
+        })
     }
 
     /// Start counting now (later calls change nothing).
@@ -252,10 +264,31 @@ impl Deadline {
         *self.at.get_or_init(|| Instant::now() + self.budget)
     }
 
-    /// Whether the budget has run out (never before it started).
+    /// Whether the budget has run out (never before it started), or the caller cancelled the run.
     #[inline]
     pub fn passed(&self) -> bool {
-        self.at.get().is_some_and(|at| Instant::now() >= *at)
+        self.cancelled.load(Ordering::Relaxed) || self.at.get().is_some_and(|at| Instant::now() >= *at)
+    }
+
+    /// End the run now, from outside it (the caller's cancellation): no new call starts, outstanding ones are
+    /// let go as at the deadline. Later calls change nothing.
+    pub fn cancel(&self) {
+        self.cancelled.store(true, Ordering::Relaxed);
+        // One permit for the one runner that may wait in `cancelled`, stored if it is not waiting yet.
+        self.wake.notify_one();
+    }
+
+    /// Whether [`Deadline::cancel`] was called.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::Relaxed)
+    }
+
+    /// Resolves once the run is cancelled (for the one task that waits for the deadline; never resolves
+    /// otherwise).
+    pub async fn cancelled(&self) {
+        if !self.is_cancelled() {
+            self.wake.notified().await;
+        }
     }
 
     /// The budget.
@@ -332,5 +365,17 @@ mod tests {
         std::thread::sleep(Duration::from_millis(10));
         assert!(deadline.passed());
         assert_eq!(deadline.budget(), Duration::from_millis(5));
+    }
+
+    #[test]
+    fn a_cancelled_deadline_has_passed_and_wakes_its_waiter() {
+        let deadline = Deadline::new(Duration::from_secs(3_600));
+        deadline.start();
+        assert!(!deadline.passed() && !deadline.is_cancelled());
+        deadline.cancel();
+        assert!(deadline.passed() && deadline.is_cancelled());
+        // Cancelled before anyone waited: the wait still ends.
+        let runtime = tokio::runtime::Builder::new_current_thread().build().expect("a runtime");
+        runtime.block_on(deadline.cancelled());
     }
 }

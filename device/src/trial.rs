@@ -82,7 +82,8 @@ pub fn run_trial(
     contestant: Contestant,
     spec: &TrialSpec,
 ) -> Result<(), TrialError> {
-    for check in conformance::all(contestant) {
+    // Each process cancels at its own point.
+    for check in conformance::all(contestant, request.seed.wrapping_add(u64::from(request.fork))) {
         sink.check(check);
     }
     let prepared = match contestant.prepare() {

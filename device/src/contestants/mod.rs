@@ -257,6 +257,12 @@ impl Prepared {
         }
     }
 
+    /// Tasks still alive on the stream runtime (`None` for the families without one): after a run returns,
+    /// anything but 0 is work the run left behind.
+    pub fn live_tasks(&self) -> Option<usize> {
+        self.runtime.as_ref().map(|runtime| runtime.metrics().num_alive_tasks())
+    }
+
     /// `n` uncontended calls the way this contestant makes them, one after another, each timed.
     pub fn idle_calls<M: Meter>(&self, job: &Job<M>, n: u32) -> Vec<Duration> {
         match (&self.runtime, self.contestant.coroutine_config()) {

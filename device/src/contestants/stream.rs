@@ -5,9 +5,9 @@
 //!
 //! The whole pipeline runs in one spawned task (where a service would run it), optionally wrapped in
 //! [`tokio::task::coop::unconstrained`]; in the task-per-item shapes each child task is wrapped too. The
-//! deadline is enforced from outside: at the time budget the pipeline task is aborted, which drops every
-//! outstanding call, and the children of the task-per-item shapes are let finish (the run waits until the
-//! runtime has no task alive, so it needs no meter to know when every call was let go).
+//! deadline is enforced from outside: at the time budget (or when the caller cancels the run) the pipeline task
+//! is aborted, which drops every outstanding call, and the children of the task-per-item shapes are let finish
+//! (the run waits until the runtime has no task alive, so it needs no meter to know when every call was let go).
 
 use std::future::Future;
 use std::pin::Pin;
@@ -70,12 +70,20 @@ pub(crate) fn run<M: Meter>(
     let work: Work = if free { Box::pin(unconstrained(work)) } else { work };
     go();
     let deadline = tokio::time::Instant::from_std(job.deadline.instant());
+    let stop = Arc::clone(&job.deadline);
     let finished = runtime.block_on(async move {
         let mut handle = tokio::spawn(work);
+        // The time budget, or the caller's cancellation, whichever comes first: the pipeline is dropped either way.
+        let cut = async {
+            tokio::select! {
+                () = tokio::time::sleep_until(deadline) => {}
+                () = stop.cancelled() => {}
+            }
+        };
         tokio::select! {
             biased;
             joined = &mut handle => joined.map(|()| true),
-            () = tokio::time::sleep_until(deadline) => {
+            () = cut => {
                 handle.abort();
                 match handle.await {
                     Err(e) if e.is_cancelled() => Ok(false),

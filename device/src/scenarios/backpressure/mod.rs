@@ -10,9 +10,15 @@
 //! (see [`crate::trial`]). A bounded contestant's accounting iteration runs [`ACCOUNTING_SHARE`]th of the items:
 //! its bound caps what it can hold whatever the run's length. The unbounded contestants' accounting iterations
 //! run every item, since how far they get depends on how long they keep issuing.
+//!
+//! The folder: this file (the scenario, its parameters and contestants), `claims.rs` (the claim table),
+//! `report.rs` (the figures and verdicts the report is written from) and `templates/` (`report.md`, every word of
+//! the discussion; `headline.md`). The contestants, their conformance checks and the routine that runs one trial
+//! are shared with the device scenario: the crate's [`crate::contestants`], [`crate::conformance`] and
+//! [`crate::trial`]. Tests: `tests/backpressure_findings.rs`.
 
 mod claims;
-mod discussion;
+mod report;
 
 use std::time::Duration;
 
@@ -68,6 +74,14 @@ pub const STREAM_UNBOUNDED: &str = "stream-unbounded";
 
 /// The blocking contestant with no admission control (a thread per item).
 pub const BLOCKING_UNBOUNDED: &str = "blocking-unbounded";
+
+/// The published study's unbounded figure, in `measure/references.json`.
+const STUDY_UNBOUNDED: &str = "unbounded virtual threads";
+
+/// Names of the bounded contestants, in report order.
+fn bounded_names() -> Vec<String> {
+    CONTESTANTS.iter().filter(|c| c.bounded()).map(Contestant::name).collect()
+}
 
 impl Scenario for BackpressureScenario {
     fn name(&self) -> &'static str {
@@ -212,11 +226,11 @@ impl Scenario for BackpressureScenario {
     }
 
     fn discussion(&self, summary: &Summary) -> String {
-        discussion::discussion(summary)
+        report::discussion(summary)
     }
 
     fn headline_notes(&self, summary: &Summary) -> Vec<String> {
-        discussion::headline_notes(summary)
+        report::headline_notes(summary)
     }
 }
 
