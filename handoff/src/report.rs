@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use measure::compare::{format_or_na as num, format_ratio, times_or_na as ratio, within_noise};
+use measure::compare::{differs, format_or_na as num, format_ratio, times_or_na as ratio};
 use measure::summary::Summary;
 use measure::template::{claims_by_id, ClaimView};
 use serde::Serialize;
@@ -330,8 +330,6 @@ pub fn context(summary: &Summary) -> Context {
     let param = |k: &str| summary.params.get(k).map_or_else(|| "?".to_string(), |v| v.to_string());
     let async_ms: Vec<(&str, f64)> =
         ASYNC_BATCHED.iter().filter_map(|n| ms(summary, n, wide).map(|m| (*n, m))).collect();
-    let lo = async_ms.iter().map(|(_, m)| *m).fold(f64::INFINITY, f64::min);
-    let hi = async_ms.iter().map(|(_, m)| *m).fold(f64::NEG_INFINITY, f64::max);
     Context {
         claims: claims(summary),
         has_phases: !caps.is_empty(),
@@ -356,7 +354,7 @@ pub fn context(summary: &Summary) -> Context {
         best_blocking_batched: fastest(summary, BLOCKING_BATCHED, wide)
             .map(|(name, m)| Figure { name: name.to_string(), value: num(Some(m)) }),
         async_batched: async_ms.iter().map(|(n, m)| Figure { name: n.to_string(), value: num(Some(*m)) }).collect(),
-        async_close: async_ms.len() == ASYNC_BATCHED.len() && within_noise(lo, hi, summary.method.noise_threshold),
+        async_close: async_ms.len() == ASYNC_BATCHED.len() && async_alike(summary, wide),
         pick: Pick {
             current_ms: num(ms(summary, CURRENT_THREAD, c)),
             current_batched_ms: num(ms(summary, "baseline-tokio-current-thread-batched", c)),
@@ -577,6 +575,18 @@ fn count(x: Option<f64>) -> String {
 /// The median of `metric` for `contestant` at `capacity`, if it ran cleanly.
 fn median(summary: &Summary, contestant: &str, capacity: u64, metric: &str) -> Option<f64> {
     summary.metric(contestant, &format!("capacity_{capacity}.{metric}")).map(|s| s.median)
+}
+
+/// Whether every pair of the async batched contestants at `capacity` is within noise by the one noise rule
+/// (`measure::compare::differs` on process medians); false when one did not run.
+fn async_alike(summary: &Summary, capacity: u64) -> bool {
+    let stats: Vec<_> = ASYNC_BATCHED
+        .iter()
+        .filter_map(|n| summary.metric(n, &format!("capacity_{capacity}.ms_per_million")))
+        .collect();
+    let noise = summary.method.noise_threshold;
+    stats.len() == ASYNC_BATCHED.len()
+        && stats.iter().enumerate().all(|(i, a)| stats[i + 1..].iter().all(|b| !differs(a, b, noise)))
 }
 
 fn ms(summary: &Summary, contestant: &str, capacity: u64) -> Option<f64> {

@@ -77,7 +77,7 @@ pub fn table() -> Vec<ClaimSpec> {
         ClaimSpec::new(
             "At 10,000 units of 1 KiB, a waiting `may` coroutine holds less resident memory than a waiting OS \
              thread: the leanest coroutine (8 or 32 KiB stack, each on a fresh stack) holds less than a thread \
-             with a 64 KiB stack (issue 17's expectation for Rust's counterpart of virtual threads). Both stacks \
+             with a 64 KiB stack (the expectation for Rust's counterpart of virtual threads). Both stacks \
              are mapped memory resident only where touched, so the stack's size matters less than the pages each \
              touches; Loom's figure is live heap because its parked stacks live on the heap, and is shown as a \
              reference only.",

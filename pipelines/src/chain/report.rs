@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use measure::compare::{beyond_noise, format_or_na as num, times_or_na as ratio, within_noise};
+use measure::compare::{beyond_noise, differs, format_or_na as num, times_or_na as ratio};
 use measure::summary::{Family, MetricStats, Summary};
 use measure::template::{claims_by_id, ClaimView};
 use serde::Serialize;
@@ -184,6 +184,11 @@ fn median(summary: &Summary, contestant: &str, work: u64, metric: &str) -> Optio
     summary.metric(contestant, &format!("work_{work}.{metric}")).map(|s| s.median)
 }
 
+/// The headline statistics of `contestant` at `work`.
+fn stats<'a>(summary: &'a Summary, contestant: &str, work: u64) -> Option<&'a MetricStats> {
+    summary.metric(contestant, &format!("work_{work}.{HEADLINE}"))
+}
+
 fn ms(summary: &Summary, contestant: &str, work: u64) -> Option<f64> {
     median(summary, contestant, work, HEADLINE)
 }
@@ -266,7 +271,13 @@ impl Context {
                 yielding: num(y),
                 never: num(n),
                 ratio: ratio(y, n),
-                within_noise: within_noise(a, b, noise),
+                within_noise: match (
+                    stats(summary, "stream-tokio-iter", first),
+                    stats(summary, "stream-tokio-stream-adapters", first),
+                ) {
+                    (Some(sa), Some(sb)) => !differs(sa, sb, noise),
+                    _ => a.is_nan() || b.is_nan(),
+                },
             }),
             _ => None,
         };
@@ -289,7 +300,7 @@ impl Context {
             .filter_map(|name| {
                 let threads = median(summary, name, first, "threads").filter(|t| *t > cores)?;
                 let switches = median(summary, name, first, "ctx_switches_per_item")?;
-                Some(Crowded { name, threads: num(Some(threads)), switches: num(Some(switches)) })
+                Some(Crowded { name, threads: format!("{threads:.0}"), switches: num(Some(switches)) })
             })
             .collect();
 
