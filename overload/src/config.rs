@@ -161,15 +161,16 @@ pub fn limiter_description(kind: LimiterKind) -> String {
             "Gradient2 limit (Netflix's `Gradient2Limit`), {UPDATED}: moves by the ratio of the long-term average \
              latency (600 samples) to the latest, times a tolerance of 1.5, plus a queue size of 4, smoothed by 0.2"
         ),
-        LimiterKind::CongestionLimiter => format!(
-            "the `congestion-limiter` crate's own `DefaultLimiter` with its `Aimd` (its README's example), \
+        LimiterKind::CongestionLimiter => {
+            ("the `congestion-limiter` crate's own `DefaultLimiter` with its `Aimd` (its README's example), \
              admitting through its own semaphore, updated on every completed call from 20 within 20..=500 (the \
              same start and bounds as every adaptive limiter here): +1 per successful call made while more than \
              80% of the limit was in use, ×0.9 per overloaded call (rejected by the dependency's full queue, or \
              slower than `timeout-ms`: the same loss signal as `aimd`); its limit is mirrored into the lab's gate \
              after every release (one extra lock per admission and per release) so the drop and the reports read \
-             it like every other"
-        ),
+             it like every other")
+                .to_string()
+        }
         LimiterKind::Vegas => format!(
             "Vegas limit (Netflix's `VegasLimit`, log10 steps), {UPDATED}: estimates queued calls against the \
              no-load latency (the smallest seen, re-probed now and then) and grows or shrinks to keep a few queued"

@@ -11,16 +11,21 @@
 //! - [`ledger`] and [`analysis`]: each call recorded lock-free, analysed after the run into overall and
 //!   per-phase metrics and per-window series.
 //! - [`conformance`]: checks every contestant passes before timing.
+//! - [`cancel`]: a cancellation from the caller's side, for the `caller_cancel` check.
+//! - [`edges`]: conformance at the edges: failing calls at the first, a middle and the last call, and the
+//!   caller's cancellation.
 //! - [`settle`]: the rule that drops the capacity once the limit has settled, and reads it back from a history.
 //! - [`OverloadScenario`]: the lab's view (parameters, charts, trials, claims, discussion).
 #![warn(missing_docs)]
 
 pub mod analysis;
+pub mod cancel;
 pub mod claims;
 pub mod config;
 pub mod conformance;
 pub mod contestants;
 pub mod discussion;
+pub mod edges;
 pub mod ledger;
 pub mod limit;
 pub mod scenario;

@@ -253,7 +253,8 @@ impl Routine for OverloadRoutine {
             _ => None,
         };
         let drop_at_start = timed && gate.is_none();
-        let job = Job { dependency: &dependency, ledger: &ledger, calls: config.calls, gate: gate.clone() };
+        let job =
+            Job { dependency: &dependency, ledger: &ledger, calls: config.calls, gate: gate.clone(), cancel: None };
         let mut timer_cpu_at_go = Duration::ZERO;
         self.prepared
             .run(&job, &mut || {

@@ -23,6 +23,7 @@ use tokio::runtime::Runtime;
 use dependency::Dependency;
 
 use super::{Job, Prepared};
+use crate::cancel::until_cancelled;
 use crate::limit::{LimiterParams, Outcome};
 
 /// The longest a call waits for a token: far beyond any run, so a token that never comes fails the run
@@ -60,7 +61,7 @@ pub fn algorithm(limits: &LimiterParams) -> Aimd {
 impl Prepared for CrateLimited {
     fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<(), String> {
         let mirror = job.gate.clone().ok_or("the crate's limiter needs a gate to mirror its limit")?;
-        let (dependency, ledger, mirror) = (job.dependency, job.ledger, &*mirror);
+        let (dependency, ledger, mirror, cancel) = (job.dependency, job.ledger, &*mirror, job.cancel);
         let limiter = DefaultLimiter::new(algorithm(&self.limits));
         let limiter = &limiter;
         let timeout = self.limits.timeout;
@@ -68,37 +69,46 @@ impl Prepared for CrateLimited {
         let refused = &refused;
         let width = self.limits.max.max(1);
         go();
-        self.runtime.block_on(
+        self.runtime.block_on(until_cancelled(
             stream::iter(0..job.calls)
                 .then(|index| async move {
                     let asked = (Instant::now(), limiter.state().limit());
                     (index, asked, limiter.acquire_timeout(ACQUIRE_WAIT).await)
                 })
-                .map(|(index, (asked, limit_asked), token)| async move {
-                    let Some(token) = token else {
-                        refused.fetch_add(1, Ordering::Relaxed);
-                        return;
-                    };
-                    let admitted = Instant::now();
-                    // The crate does not read its limit and admit together: the limit at this admission is taken
-                    // as the larger of its value when the call asked and right after it was admitted, so a limit
-                    // that fell just after the admission is not counted against it.
-                    let state = limiter.state();
-                    let limit = state.limit().max(limit_asked);
-                    let seq = mirror.note_admission(state.in_flight(), limit);
-                    let result = dependency.call(index).await;
-                    let seen = Instant::now();
-                    let overloaded = result.is_err() || seen.saturating_duration_since(admitted) > timeout;
-                    let (loss, outcome) =
-                        if overloaded { (Loss::Overload, Outcome::Dropped) } else { (Loss::Success, Outcome::Success) };
-                    limiter.release(token, Some(loss)).await;
-                    mirror.follow(|| limiter.state().limit(), outcome);
-                    ledger.record_admission(index, admitted.saturating_duration_since(asked), limit, seq);
-                    ledger.record(index, admitted, seen, &result.map(|reply| reply.value));
+                .map(|(index, (asked, limit_asked), token)| {
+                    if let Some(cancel) = cancel {
+                        cancel.pass(index);
+                    }
+                    async move {
+                        let Some(token) = token else {
+                            refused.fetch_add(1, Ordering::Relaxed);
+                            return;
+                        };
+                        let admitted = Instant::now();
+                        // The crate does not read its limit and admit together: the limit at this admission is taken
+                        // as the larger of its value when the call asked and right after it was admitted, so a limit
+                        // that fell just after the admission is not counted against it.
+                        let state = limiter.state();
+                        let limit = state.limit().max(limit_asked);
+                        let seq = mirror.note_admission(state.in_flight(), limit);
+                        let result = dependency.call(index).await;
+                        let seen = Instant::now();
+                        let overloaded = result.is_err() || seen.saturating_duration_since(admitted) > timeout;
+                        let (loss, outcome) = if overloaded {
+                            (Loss::Overload, Outcome::Dropped)
+                        } else {
+                            (Loss::Success, Outcome::Success)
+                        };
+                        limiter.release(token, Some(loss)).await;
+                        mirror.follow(|| limiter.state().limit(), outcome);
+                        ledger.record_admission(index, admitted.saturating_duration_since(asked), limit, seq);
+                        ledger.record(index, admitted, seen, &result.map(|reply| reply.value));
+                    }
                 })
                 .buffer_unordered(width)
                 .for_each(|()| async {}),
-        );
+            cancel,
+        ));
         match refused.load(Ordering::Relaxed) {
             0 => Ok(()),
             n => Err(format!("{n} calls got no token from the crate's limiter within {ACQUIRE_WAIT:?}")),
@@ -107,6 +117,10 @@ impl Prepared for CrateLimited {
 
     fn idle_latencies(&self, dependency: &Dependency, n: u32) -> Vec<Duration> {
         super::stream::idle_awaited(&self.runtime, dependency, n)
+    }
+
+    fn alive_tasks(&self) -> Option<usize> {
+        Some(self.runtime.metrics().num_alive_tasks())
     }
 }
 
