@@ -279,6 +279,7 @@ fn by_call() -> crate::settle::DropRule {
         hold: Duration::ZERO,
         drift: 0.0,
         healthy_max: Duration::ZERO,
+        at_call: None,
     }
 }
 

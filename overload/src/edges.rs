@@ -77,6 +77,7 @@ fn prepared_then(
             hold: Duration::ZERO,
             drift: 0.0,
             healthy_max: Duration::ZERO,
+            at_call: None,
         },
         limits,
         unbounded_threads: UNBOUNDED_THREADS,

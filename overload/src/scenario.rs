@@ -114,6 +114,17 @@ impl Scenario for OverloadScenario {
                 3_600_000,
             ),
             ParamSpec::single(
+                "drop-at-call",
+                "0 (default): the capacity drops once the limit has settled. N: a timed run's capacity drops when \
+                 call N is issued, settled or not, as the published experiment's did (`--calls 200000 \
+                 --drop-at-call 100000` is its size, about four times the default run's length; \
+                 `settled_before_drop` then says whether each limit had settled by that call).",
+                0,
+                0,
+                0,
+                10_000_000,
+            ),
+            ParamSpec::single(
                 "windowed",
                 "1: wrap every adaptive limiter in the lab's short window (at least 10 samples and twice the \
                  smallest latency), a labelled variant; 0 (default): each updates on every sample, as Netflix's \

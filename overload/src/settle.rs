@@ -24,6 +24,10 @@ pub struct DropRule {
     /// The drop happens at this time at the latest, settled or not (the trial's `settled_before_drop` check then
     /// fails).
     pub healthy_max: Duration,
+    /// The published experiment's rule instead (`drop-at-call`): a timed run's capacity drops when this call is
+    /// issued, settled or not (`settled_before_drop` then says whether the limit had). `None` (the default):
+    /// the settle rule above.
+    pub at_call: Option<u64>,
 }
 
 impl DropRule {
@@ -112,6 +116,7 @@ mod tests {
             hold: Duration::from_millis(50),
             drift: 0.1,
             healthy_max: Duration::from_millis(1_000),
+            at_call: None,
         }
     }
 
