@@ -104,6 +104,10 @@ impl Core {
         }
         let now = Instant::now();
         let mut notify = self.apply_schedule(seq, now, shards);
+        if !config.fail_inputs.is_empty() && config.fail_inputs.contains(&input) {
+            self.recorder.stats.injected += 1;
+            return Admission { notify, refused: Some((completer, CallError::Injected)) };
+        }
         let call = Call { seq, input, issued, service: config.service_time(seq), completer };
         if self.queue.is_empty() && self.recorder.stats.in_service < self.capacity {
             let shard = self.next_shard;

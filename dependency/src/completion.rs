@@ -30,6 +30,9 @@ pub enum CallError {
     /// The dependency shut down before the call completed (or its [`Completer`] was dropped unused).
     #[error("dependency shut down before the call completed")]
     ShutDown,
+    /// The call's input is in [`crate::Config::fail_inputs`]: a failure injected by a conformance check.
+    #[error("dependency failed this call on purpose (an injected failure)")]
+    Injected,
 }
 
 /// What a completed call replies with, and when each step happened.

@@ -23,6 +23,10 @@ pub struct Config {
     /// If set, a call arriving when the FIFO queue already holds this many calls is rejected at once with
     /// [`crate::CallError::Overloaded`]. `None` (the default) queues without limit.
     pub queue_limit: Option<usize>,
+    /// Inputs of calls that fail at once with [`crate::CallError::Injected`], whatever the dependency's state: a
+    /// failure at a chosen call, for conformance checks only. Empty (the default) on every measured run, where it
+    /// costs one emptiness test per call under the dependency's lock.
+    pub fail_inputs: Vec<u64>,
     /// Number of timer threads that fire deadlines and complete calls (at least 1; default 2).
     pub timer_threads: usize,
     /// Seed of the service-time jitter.
@@ -40,6 +44,7 @@ impl Default for Config {
             jitter: Duration::ZERO,
             schedule: Vec::new(),
             queue_limit: None,
+            fail_inputs: Vec::new(),
             timer_threads: 2,
             seed: 1,
             window: Duration::from_millis(100),
@@ -131,6 +136,7 @@ mod tests {
         assert_eq!(config.jitter, Duration::ZERO);
         assert!(config.schedule.is_empty());
         assert_eq!(config.queue_limit, None);
+        assert!(config.fail_inputs.is_empty());
         assert_eq!(config.timer_threads, 2);
         assert_eq!(config.seed, 1);
         assert_eq!(config.window, Duration::from_millis(100));

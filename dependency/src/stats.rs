@@ -7,7 +7,8 @@
 use std::time::{Duration, Instant};
 
 /// Counters since [`crate::Dependency::start`]. Every issued call is in exactly one of: completed, rejected,
-/// cancelled, in service, queued — so `completed + rejected + cancelled + in_service + queued == issued`.
+/// injected, cancelled, in service, queued — so
+/// `completed + rejected + injected + cancelled + in_service + queued == issued`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Stats {
     /// Calls issued ([`crate::Dependency::call`]s), including rejected ones and ones made after shutdown.
@@ -16,6 +17,8 @@ pub struct Stats {
     pub completed: u64,
     /// Calls rejected with [`crate::CallError::Overloaded`] because the queue was at its limit.
     pub rejected: u64,
+    /// Calls failed at once with [`crate::CallError::Injected`] ([`crate::Config::fail_inputs`]).
+    pub injected: u64,
     /// Calls resolved with [`crate::CallError::ShutDown`]: pending at shutdown, or issued after it.
     pub cancelled: u64,
     /// Calls in service now.
@@ -84,6 +87,7 @@ impl Recorder {
             issued: 0,
             completed: 0,
             rejected: 0,
+            injected: 0,
             cancelled: 0,
             in_service: 0,
             queued: 0,

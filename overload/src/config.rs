@@ -65,6 +65,10 @@ impl OverloadConfig {
                 hold: Duration::from_millis(request.param("settle_ms")?),
                 drift: request.param("settle_drift_pct")? as f64 / 100.0,
                 healthy_max: Duration::from_millis(request.param("healthy_max_ms")?),
+                at_call: match request.param("drop_at_call")? {
+                    0 => None,
+                    n => Some(n),
+                },
             },
             limits: LimiterParams {
                 fixed_limit: request.param_usize("fixed_limit")?,
@@ -84,6 +88,11 @@ impl OverloadConfig {
                 "`calls` must be at least 2; `capacity`, `capacity_after` and `service_ms` at least 1".to_string(),
             ));
         }
+        if config.drop.at_call.is_some_and(|at| at >= config.calls) {
+            return Err(TrialError::BadParam(
+                "`drop-at-call` must be below `calls` (0: once the limit settled)".to_string(),
+            ));
+        }
         let limits = &config.limits;
         if limits.min > limits.initial || limits.initial > limits.max {
             return Err(TrialError::BadParam(
@@ -99,9 +108,15 @@ impl OverloadConfig {
     }
 
     /// The dependency of one timed iteration: `capacity` slots, until the trial sets `capacity_after` once the
-    /// limit has settled ([`DropRule`]).
+    /// limit has settled ([`DropRule`]), or, with [`DropRule::at_call`], until that call is issued.
     pub fn dependency(&self) -> DependencyConfig {
+        let schedule = self
+            .drop
+            .at_call
+            .map(|at_call| vec![CapacityChange { at_call, capacity: self.capacity_after }])
+            .unwrap_or_default();
         DependencyConfig {
+            schedule,
             capacity: self.capacity,
             service: self.service,
             jitter: self.jitter,
@@ -161,6 +176,16 @@ pub fn limiter_description(kind: LimiterKind) -> String {
             "Gradient2 limit (Netflix's `Gradient2Limit`), {UPDATED}: moves by the ratio of the long-term average \
              latency (600 samples) to the latest, times a tolerance of 1.5, plus a queue size of 4, smoothed by 0.2"
         ),
+        LimiterKind::CongestionLimiter => {
+            ("the `congestion-limiter` crate's own `DefaultLimiter` with its `Aimd` (its README's example), \
+             admitting through its own semaphore, updated on every completed call from 20 within 20..=500 (the \
+             same start and bounds as every adaptive limiter here): +1 per successful call made while more than \
+             80% of the limit was in use, ×0.9 per overloaded call (rejected by the dependency's full queue, or \
+             slower than `timeout-ms`: the same loss signal as `aimd`); its limit is mirrored into the lab's gate \
+             after every release (one extra lock per admission and per release) so the drop and the reports read \
+             it like every other")
+                .to_string()
+        }
         LimiterKind::Vegas => format!(
             "Vegas limit (Netflix's `VegasLimit`, log10 steps), {UPDATED}: estimates queued calls against the \
              no-load latency (the smallest seen, re-probed now and then) and grows or shrinks to keep a few queued"

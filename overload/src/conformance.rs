@@ -16,6 +16,8 @@
 //!   keeps its gate full: a family that could not would stay app-limited), and once the dependency slows it
 //!   falls (adaptive limiters) or stays put (fixed). Both families are held to the same expectation, so the
 //!   stream and blocking contestants of one limiter admit the same way.
+//! - `failing_calls` and `caller_cancel` ([`crate::edges`]): a failed call at the first, a middle and the last
+//!   call, the bound held meanwhile; a cancellation from the caller mid-run; a clean run after each.
 //! - `gate_families_agree`: one scripted sequence of releases, driven through the gate's blocking and async
 //!   acquire, gives the same limit history ([`crate::limit::conformance::same_admissions`]).
 
@@ -51,6 +53,13 @@ pub fn all(contestant: Contestant) -> Vec<Check> {
         });
         let agree = limiter.map(|kind| {
             scope.spawn(move || {
+                if kind == LimiterKind::CongestionLimiter {
+                    return Check::not_applicable(
+                        "gate_families_agree",
+                        "the crate's own limiter admits through its own semaphore, stream family only: no blocking \
+                         acquire to compare",
+                    );
+                }
                 check("gate_families_agree", move || {
                     limit::conformance::same_admissions(kind).map(|()| {
                         "one scripted sequence of releases gives the same limit history through blocking and \
@@ -112,6 +121,8 @@ pub fn all(contestant: Contestant) -> Vec<Check> {
     checks.extend(rejections);
     checks.extend(follows);
     checks.extend(agree);
+    // Failing calls at the first, a middle and the last call, and the caller's cancellation (issue 29).
+    checks.extend(crate::edges::checks(contestant));
     checks
 }
 
@@ -179,7 +190,7 @@ fn small_run_on(
     let dependency = Dependency::start(dependency).map_err(|e| format!("cannot start the dependency: {e}"))?;
     let ledger = Ledger::new(calls);
     let gate = contestant.limiter().map(|kind| Arc::new(Gate::new(limit::build(kind, &limits))));
-    let job = Job { dependency: &dependency, ledger: &ledger, calls, gate: gate.clone() };
+    let job = Job { dependency: &dependency, ledger: &ledger, calls, gate: gate.clone(), cancel: None };
     prepared.run(&job, &mut || {})?;
     let stats = dependency.stats();
     dependency.shutdown();
@@ -199,7 +210,7 @@ fn small_run_on(
 }
 
 /// Small limiter settings: initial 20, floor 5, ceiling 40, fixed 30, a 4 ms timeout, 2 ms no-load latency.
-fn small_limits() -> LimiterParams {
+pub(crate) fn small_limits() -> LimiterParams {
     LimiterParams {
         fixed_limit: 30,
         initial: 20,
@@ -268,6 +279,7 @@ fn by_call() -> crate::settle::DropRule {
         hold: Duration::ZERO,
         drift: 0.0,
         healthy_max: Duration::ZERO,
+        at_call: None,
     }
 }
 

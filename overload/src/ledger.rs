@@ -187,6 +187,19 @@ impl Ledger {
         }
     }
 
+    /// Whether every call that was recorded was recorded once, each success with the right answer (calls never
+    /// recorded are allowed: a cancelled run); the error says what went wrong.
+    pub fn verify_delivered(&self) -> Result<(), String> {
+        let duplicates = self.duplicates.load(Ordering::Relaxed);
+        let wrong = self.wrong_answers.load(Ordering::Relaxed);
+        let out_of_range = self.out_of_range.load(Ordering::Relaxed);
+        if duplicates == 0 && wrong == 0 && out_of_range == 0 {
+            Ok(())
+        } else {
+            Err(format!("{duplicates} completed twice, {wrong} wrong answers, {out_of_range} unknown call numbers"))
+        }
+    }
+
     /// Calls recorded as failed.
     pub fn failures(&self) -> u64 {
         self.records().iter().filter(|r| r.failed).count() as u64

@@ -765,12 +765,15 @@ fn unlike_pairs(summary: &Summary) -> Vec<UnlikePair> {
         .collect()
 }
 
-/// Contestants of this run that admit through a limiter of their own, not the lab's gate: in the registry,
-/// neither gated nor a pathology.
+/// Contestants of this run that admit through a limiter of their own, not the lab's gate: the published crate's
+/// (its limit only mirrored by the gate), and any other in the registry that is neither gated nor a pathology.
 fn peers(summary: &Summary) -> Vec<String> {
     Contestant::all()
         .into_iter()
-        .filter(|c| c.limiter().is_none() && c.info().role != Role::Pathology)
+        .filter(|c| match c.limiter() {
+            Some(kind) => kind == LimiterKind::CongestionLimiter,
+            None => c.info().role != Role::Pathology,
+        })
         .map(|c| c.name())
         .filter(|name| summary.contestant(name).is_some())
         .collect()

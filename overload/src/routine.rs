@@ -140,6 +140,8 @@ struct RunOutput {
     watcher: Option<Watcher>,
     /// A timed run without a gate: its capacity dropped as it started.
     drop_at_start: bool,
+    /// A timed run whose capacity dropped at a call count (`drop-at-call`).
+    drop_by_call: bool,
 }
 
 /// How a timed run's drop came about.
@@ -149,6 +151,8 @@ enum DropCause {
     Settled,
     /// The rule's cap forced it.
     Cap,
+    /// At a call count (`drop-at-call`), settled or not.
+    AtCall,
 }
 
 /// A thread that drops the dependency's capacity once the rule says so: started parked before timing, released
@@ -238,15 +242,17 @@ impl Routine for OverloadRoutine {
             .map(|kind| Arc::new(Gate::with_history_capacity(limit::build(kind, &config.limits), history)));
         // A timed run with a gate drops once its limit has settled (the watcher); one without a gate has no
         // limit to settle and would spend its calls before any healthy phase ended, so it drops as it starts.
+        let drop_by_call = timed && config.drop.at_call.is_some();
         let watcher = match (timed, &gate) {
-            (true, Some(_)) => Some(
+            (true, Some(_)) if !drop_by_call => Some(
                 Watcher::spawn(dependency.clone(), gate.clone(), config.drop, config.capacity_after)
                     .map_err(&failed)?,
             ),
             _ => None,
         };
-        let drop_at_start = timed && gate.is_none();
-        let job = Job { dependency: &dependency, ledger: &ledger, calls: config.calls, gate: gate.clone() };
+        let drop_at_start = timed && gate.is_none() && !drop_by_call;
+        let job =
+            Job { dependency: &dependency, ledger: &ledger, calls: config.calls, gate: gate.clone(), cancel: None };
         let mut timer_cpu_at_go = Duration::ZERO;
         self.prepared
             .run(&job, &mut || {
@@ -260,7 +266,16 @@ impl Routine for OverloadRoutine {
                 go();
             })
             .map_err(failed)?;
-        Ok(RunOutput { calls: config.calls, dependency, ledger, gate, timer_cpu_at_go, watcher, drop_at_start })
+        Ok(RunOutput {
+            calls: config.calls,
+            dependency,
+            ledger,
+            gate,
+            timer_cpu_at_go,
+            watcher,
+            drop_at_start,
+            drop_by_call,
+        })
     }
 
     fn items(&self, output: &RunOutput) -> u64 {
@@ -268,8 +283,13 @@ impl Routine for OverloadRoutine {
     }
 
     fn finish(&mut self, iteration: Iteration, output: RunOutput, window: Window<'_>) -> Result<IterationData, Stop> {
-        let RunOutput { calls, dependency, ledger, gate, timer_cpu_at_go, watcher, drop_at_start } = output;
-        let cause = if drop_at_start { Some(Some((DropCause::Settled, None))) } else { watcher.map(Watcher::finish) };
+        let RunOutput { calls, dependency, ledger, gate, timer_cpu_at_go, watcher, drop_at_start, drop_by_call } =
+            output;
+        let cause = match (drop_at_start, drop_by_call) {
+            (true, _) => Some(Some((DropCause::Settled, None))),
+            (_, true) => Some(Some((DropCause::AtCall, None))),
+            _ => watcher.map(Watcher::finish),
+        };
         let timer_cpu = dependency.timer_cpu().saturating_sub(timer_cpu_at_go);
         ledger.verify().map_err(|e| Stop::failed(EXACTLY_ONCE, format!("iteration {}: {e}", iteration.index)))?;
         let stats = dependency.stats();
@@ -580,6 +600,7 @@ mod tests {
                 hold: Duration::from_millis(20),
                 drift: 0.1,
                 healthy_max: Duration::from_millis(80),
+                at_call: None,
             },
             limits: LimiterParams {
                 fixed_limit: 30,
@@ -769,6 +790,19 @@ mod tests {
         let check = sink.checks.iter().find(|c| c.name == "settled_before_drop").expect("the check");
         assert!(!check.passed, "{}", check.detail);
         assert!(check.detail.contains("(1 at the cap)"), "{}", check.detail);
+    }
+
+    #[test]
+    fn drop_at_call_drops_at_that_call_as_the_published_experiment_did() {
+        // Half-way, as the published run's 100,000th of 200,000: no watcher, the dependency's schedule drops it.
+        let mut config = config();
+        config.drop = DropRule { at_call: Some(1_500), ..config.drop };
+        let sink = trial_with(Contestant::Stream(LimiterKind::Aimd), config);
+        let timed = sink.iterations.iter().find(|i| !i.accounting).expect("a timed iteration");
+        let after = timed.metrics["after_drop.calls"];
+        assert!((1_400.0..=1_501.0).contains(&after), "calls issued after the drop: {after}");
+        let check = sink.checks.iter().find(|c| c.name == "settled_before_drop").expect("the check");
+        assert!(check.detail.starts_with("1 of 1 timed iterations dropped"), "{}", check.detail);
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! When a limit has settled: the rule that triggers the capacity drop once the limit has stopped moving, and the
-//! same rule read back from a run's limit history (settled before the drop, and how long after it).
+//! same rule read back from a run's limit history (settled before the drop, and how long after it the first
+//! settled span began).
 //!
 //! The rule: a limit has **settled** at time `t` when, over the `hold` before `t`, (1) its time-weighted mean
 //! over the second half is within `drift` (a fraction, default 10%) of its mean over the first half, and (2) its
@@ -23,6 +24,10 @@ pub struct DropRule {
     /// The drop happens at this time at the latest, settled or not (the trial's `settled_before_drop` check then
     /// fails).
     pub healthy_max: Duration,
+    /// The published experiment's rule instead (`drop-at-call`): a timed run's capacity drops when this call is
+    /// issued, settled or not (`settled_before_drop` then says whether the limit had). `None` (the default):
+    /// the settle rule above.
+    pub at_call: Option<u64>,
 }
 
 impl DropRule {
@@ -82,16 +87,21 @@ pub fn settled_at(points: &[(u64, usize)], to: u64, hold: u64, drift: f64) -> bo
 /// Step of the search for the settle time after the drop.
 const STEP_US: u64 = 1_000;
 
-/// From a limit history: how long after `from` the limit had settled again (the first `t`, in steps of 1 ms,
-/// from `from + hold` on, at which [`settled_at`] holds), as microseconds after `from`; `None` if it had not by
-/// `end`.
+/// From a limit history: how long after `from` the limit had settled again: the start of the first span of
+/// `hold` (in steps of 1 ms, from `from` on, ending by `end`) over which [`settled_at`] holds, as microseconds
+/// after `from`; `None` if no such span fits before `end`.
+///
+/// The span's *start*, not its end: the rule needs a whole `hold` of evidence, so the first moment it can say
+/// "settled" is `hold` after the limit stopped moving. Read at the span's end, every limit that settles within
+/// half a hold of the drop would read as `hold` (the committed run's 200 ms for most limiters) and none could
+/// read less; read at its start, a limit that never moves reads 0 and one that falls in 10 ms reads about 10.
 pub fn settle_time(points: &[(u64, usize)], from: u64, end: u64, hold: u64, drift: f64) -> Option<u64> {
-    let mut t = from.checked_add(hold)?;
-    while t <= end {
-        if settled_at(points, t, hold, drift) {
-            return Some(t - from);
+    let mut start = from;
+    while start.checked_add(hold)? <= end {
+        if settled_at(points, start + hold, hold, drift) {
+            return Some(start - from);
         }
-        t += STEP_US;
+        start += STEP_US;
     }
     None
 }
@@ -106,6 +116,7 @@ mod tests {
             hold: Duration::from_millis(50),
             drift: 0.1,
             healthy_max: Duration::from_millis(1_000),
+            at_call: None,
         }
     }
 
@@ -149,14 +160,27 @@ mod tests {
     }
 
     #[test]
-    fn the_settle_time_is_when_the_hold_after_the_drop_first_shows_no_drift() {
+    fn the_settle_time_is_when_the_first_settled_hold_after_the_drop_begins() {
         // Drop at 100 ms: the limit falls from 500 to 100 over 40 ms, then stays.
         let mut points = vec![(0, 500)];
         points.extend((0..=40).map(|i| (100_000 + i * 1_000, 500 - i as usize * 10)));
         let settle = settle_time(&points, 100_000, 1_000_000, 50_000, 0.1).expect("settles");
-        assert!(settle > 50_000 && settle < 100_000, "{settle}");
-        assert!(settled_at(&points, 100_000 + settle, 50_000, 0.1));
-        assert!(!settled_at(&points, 100_000 + settle - 1_000, 50_000, 0.1));
+        assert!(settle > 20_000 && settle <= 40_000, "near the end of the fall, not a hold later: {settle}");
+        assert!(settled_at(&points, 100_000 + settle + 50_000, 50_000, 0.1));
+        assert!(!settled_at(&points, 100_000 + settle + 49_000, 50_000, 0.1));
         assert_eq!(settle_time(&points, 100_000, 140_000, 50_000, 0.1), None, "the run ended first");
+    }
+
+    #[test]
+    fn a_limit_that_settles_at_once_reads_less_than_the_hold() {
+        // The old reading (the end of the first settled hold) could never go below the hold: a limit that fell
+        // in 5 ms read as 200 ms, and one that never moved did too.
+        let hold = 200_000;
+        let fall: Vec<(u64, usize)> = vec![(0, 500), (100_000, 300), (102_000, 150), (105_000, 120)];
+        let settle = settle_time(&fall, 100_000, 2_000_000, hold, 0.1).expect("settles");
+        assert!(settle < 20_000, "fell in 5 ms, settled within a few ms of it: {settle}");
+        let flat = [(0, 500)];
+        assert_eq!(settle_time(&flat, 100_000, 2_000_000, hold, 0.1), Some(0), "never moved: settled at the drop");
+        assert_eq!(settle_time(&flat, 100_000, 250_000, hold, 0.1), None, "no whole hold after the drop");
     }
 }

@@ -27,8 +27,11 @@ impl Prepared for UnboundedThreads {
         let next = AtomicU64::new(0);
         let threads = usize::try_from(job.calls).map_or(self.threads, |calls| self.threads.min(calls.max(1)));
         run_parked(threads, THREAD_STACK_BYTES, go, |_| loop {
+            if job.cancel.is_some_and(crate::cancel::Cancel::is_raised) {
+                return;
+            }
             let index = next.fetch_add(1, Ordering::Relaxed);
-            if index >= job.calls {
+            if index >= job.calls || pool::cancelled_at(job, index) {
                 return;
             }
             let issued = Instant::now();

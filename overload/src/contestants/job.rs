@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use dependency::{CallError, Dependency, Reply};
 
+use crate::cancel::Cancel;
 use crate::ledger::Ledger;
 use crate::limit::{Gate, Outcome, Permit};
 
@@ -22,6 +23,8 @@ pub struct Job<'a> {
     pub calls: u64,
     /// The admission gate (`None` for the unbounded contestants).
     pub gate: Option<Arc<Gate>>,
+    /// A cancellation from the caller's side (the `caller_cancel` check only; `None` on every timed run).
+    pub cancel: Option<&'a Cancel>,
 }
 
 /// A contestant ready to run iterations (its runtime built, its sizes fixed).
@@ -33,6 +36,12 @@ pub trait Prepared {
     /// Latency of `n` calls made one at a time on an idle `dependency`, waited for the way this contestant
     /// waits (awaited on its runtime, or blocking on a thread).
     fn idle_latencies(&self, dependency: &Dependency, n: u32) -> Vec<Duration>;
+
+    /// Tasks alive on the contestant's runtime now (`None` without a runtime: pool threads and coroutines are
+    /// joined before [`run`](Self::run) returns).
+    fn alive_tasks(&self) -> Option<usize> {
+        None
+    }
 }
 
 /// Stack size of every pool thread: callers only wait on completions, so a small stack is plenty.

@@ -11,6 +11,8 @@
 //!   park the coroutine, not its carrier.
 //! - [`stream_unbounded`]: `stream-unbounded`, `buffer_unordered` as wide as the whole run: every call issued at
 //!   once.
+//! - [`congestion_limiter`]: `stream-congestion-limiter`, one stream admitting through the `congestion-limiter`
+//!   crate's own `DefaultLimiter` (its `Aimd`), its limit mirrored into the gate.
 //! - [`blocking_unbounded`]: `blocking-unbounded`, as many threads as `unbounded-threads` (the OS caps what is
 //!   possible), each issuing calls back to back with no admission control.
 //!
@@ -24,6 +26,7 @@
 
 pub mod blocking;
 pub mod blocking_unbounded;
+pub mod congestion_limiter;
 pub mod coroutine;
 pub mod job;
 mod pool;
@@ -60,6 +63,7 @@ impl Contestant {
         all.extend(LIMITERS.into_iter().map(Contestant::Blocking));
         all.extend(LIMITERS.into_iter().map(Contestant::Coroutine));
         all.extend([Contestant::StreamUnbounded, Contestant::BlockingUnbounded]);
+        all.push(Contestant::Stream(LimiterKind::CongestionLimiter));
         all
     }
 
@@ -105,6 +109,10 @@ impl Contestant {
     pub fn info(&self) -> ContestantInfo {
         let limiter = self.limiter().map(limiter_description).unwrap_or_default();
         let description = match self {
+            Contestant::Stream(LimiterKind::CongestionLimiter) => format!(
+                "one stream on a multi-thread tokio runtime (2 workers, timer on), each call's token from the \
+                 crate's `acquire_timeout` (`then`), `buffer_unordered` as wide as the limiter's maximum; {limiter}"
+            ),
             Contestant::Stream(_) => format!(
                 "one stream on a multi-thread tokio runtime (2 workers), `limited_unordered`: `buffer_unordered` \
                  whose width is whatever the gate admits, pulling the next call only once admitted; {limiter}"
@@ -142,6 +150,9 @@ impl Contestant {
     /// Build what the contestant needs before its iterations (a runtime; the pool size).
     pub fn prepare(&self, config: &OverloadConfig) -> Result<Box<dyn Prepared>, String> {
         match self {
+            Contestant::Stream(LimiterKind::CongestionLimiter) => {
+                Ok(Box::new(congestion_limiter::CrateLimited::new(config.limits)?))
+            }
             Contestant::Stream(_) => Ok(Box::new(stream::LimitedStream::new()?)),
             Contestant::StreamUnbounded => Ok(Box::new(stream_unbounded::UnboundedStream::new()?)),
             Contestant::Blocking(kind) => {

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use dependency::Dependency;
 
 use super::job::{finish_call, Job};
+use crate::cancel::Cancel;
 use crate::limit::Gate;
 
 /// One pool member's work: take a permit, take the next call index from `next`, make the call and wait for its
@@ -15,9 +16,12 @@ use crate::limit::Gate;
 /// taken.
 pub(crate) fn gated_calls(job: &Job<'_>, gate: &Arc<Gate>, next: &AtomicU64) {
     loop {
+        if job.cancel.is_some_and(Cancel::is_raised) {
+            return;
+        }
         let permit = gate.acquire_blocking();
         let index = next.fetch_add(1, Ordering::Relaxed);
-        if index >= job.calls {
+        if index >= job.calls || cancelled_at(job, index) {
             drop(permit);
             return;
         }
@@ -25,6 +29,15 @@ pub(crate) fn gated_calls(job: &Job<'_>, gate: &Arc<Gate>, next: &AtomicU64) {
         let result = job.dependency.call(index).wait();
         finish_call(job.ledger, index, issued, result, Some(permit));
     }
+}
+
+/// Whether the caller's cancellation (if any) is raised by the time call `index` would be issued (at the
+/// cancellation's point, once the caller has raised it).
+pub(crate) fn cancelled_at(job: &Job<'_>, index: u64) -> bool {
+    job.cancel.is_some_and(|cancel| {
+        cancel.pass(index);
+        cancel.is_raised()
+    })
 }
 
 /// `n` calls on `dependency`, one at a time, each waited for on this thread.

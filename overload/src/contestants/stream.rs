@@ -9,6 +9,7 @@ use tokio::runtime::Runtime;
 use dependency::Dependency;
 
 use super::job::{finish_call, Job, Prepared};
+use crate::cancel::until_cancelled;
 use crate::stream_ext::LimitedStreamExt;
 
 /// The runtime, built once per trial.
@@ -32,23 +33,33 @@ impl LimitedStream {
 impl Prepared for LimitedStream {
     fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<(), String> {
         let gate = job.gate.clone().ok_or("a limited stream needs a gate")?;
-        let (dependency, ledger) = (job.dependency, job.ledger);
-        // Like `#[tokio::main]`: the stream is the runtime's main future.
+        let (dependency, ledger, cancel) = (job.dependency, job.ledger, job.cancel);
+        // Like `#[tokio::main]`: the stream is the runtime's main future (dropped if the caller cancels).
         go();
-        self.runtime.block_on(
+        self.runtime.block_on(until_cancelled(
             stream::iter(0..job.calls)
-                .limited_unordered(gate, |index, permit| async move {
-                    let issued = Instant::now();
-                    let result = dependency.call(index).await;
-                    finish_call(ledger, index, issued, result, Some(permit));
+                .limited_unordered(gate, |index, permit| {
+                    if let Some(cancel) = cancel {
+                        cancel.pass(index);
+                    }
+                    async move {
+                        let issued = Instant::now();
+                        let result = dependency.call(index).await;
+                        finish_call(ledger, index, issued, result, Some(permit));
+                    }
                 })
                 .for_each(|()| async {}),
-        );
+            cancel,
+        ));
         Ok(())
     }
 
     fn idle_latencies(&self, dependency: &Dependency, n: u32) -> Vec<Duration> {
         idle_awaited(&self.runtime, dependency, n)
+    }
+
+    fn alive_tasks(&self) -> Option<usize> {
+        Some(self.runtime.metrics().num_alive_tasks())
     }
 }
 

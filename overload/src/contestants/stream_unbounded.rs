@@ -9,6 +9,7 @@ use dependency::Dependency;
 
 use super::job::{finish_call, Job, Prepared};
 use super::stream::{idle_awaited, runtime};
+use crate::cancel::until_cancelled;
 
 /// The runtime, built once per trial.
 #[derive(Debug)]
@@ -25,23 +26,33 @@ impl UnboundedStream {
 
 impl Prepared for UnboundedStream {
     fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<(), String> {
-        let (dependency, ledger) = (job.dependency, job.ledger);
+        let (dependency, ledger, cancel) = (job.dependency, job.ledger, job.cancel);
         let width = usize::try_from(job.calls).map_err(|_| "too many calls for this machine")?.max(1);
         go();
-        self.runtime.block_on(
+        self.runtime.block_on(until_cancelled(
             stream::iter(0..job.calls)
-                .map(|index| async move {
-                    let issued = Instant::now();
-                    let result = dependency.call(index).await;
-                    finish_call(ledger, index, issued, result, None);
+                .map(|index| {
+                    if let Some(cancel) = cancel {
+                        cancel.pass(index);
+                    }
+                    async move {
+                        let issued = Instant::now();
+                        let result = dependency.call(index).await;
+                        finish_call(ledger, index, issued, result, None);
+                    }
                 })
                 .buffer_unordered(width)
                 .for_each(|()| async {}),
-        );
+            cancel,
+        ));
         Ok(())
     }
 
     fn idle_latencies(&self, dependency: &Dependency, n: u32) -> Vec<Duration> {
         idle_awaited(&self.runtime, dependency, n)
+    }
+
+    fn alive_tasks(&self) -> Option<usize> {
+        Some(self.runtime.metrics().num_alive_tasks())
     }
 }

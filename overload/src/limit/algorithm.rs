@@ -110,4 +110,8 @@ pub trait LimitAlgorithm: Send + std::fmt::Debug {
     fn decisions(&self) -> Decisions {
         Decisions::default()
     }
+
+    /// For an algorithm that mirrors a limiter admitting on its own ([`Gate::follow`](super::Gate::follow)):
+    /// the other limiter's limit is now `limit`. Every algorithm of this crate ignores it.
+    fn follow(&mut self, _limit: usize) {}
 }

@@ -440,6 +440,43 @@ impl Gate {
         self.lock().snapshot()
     }
 
+    /// For a limiter that admits on its own (the `congestion-limiter` crate's `DefaultLimiter`, whose algorithm
+    /// nothing outside it can feed), with this gate built on a [`Followed`](super::Followed) algorithm as its
+    /// mirror: counts one of its admissions, with its own in-flight count (this call included) and its own
+    /// limit read right after it admitted, as this gate counts its own (an admission above the limit is counted
+    /// in [`over_limit_admissions`](Self::over_limit_admissions)). Returns its place in the admission order.
+    pub fn note_admission(&self, in_flight: usize, limit: usize) -> u64 {
+        let mut state = self.lock();
+        if in_flight > limit {
+            state.stats.over_limit_admissions += 1;
+        }
+        state.stats.admitted += 1;
+        state.stats.max_in_flight = state.stats.max_in_flight.max(in_flight);
+        state.stats.admitted
+    }
+
+    /// For a limiter that admits on its own, mirrored by this gate (see [`note_admission`](Self::note_admission)):
+    /// one of its calls was released with `outcome`, and its limit is now `limit()` (read under this gate's
+    /// lock, so the last change recorded is the latest). The limit's history, read by the drop watcher and the
+    /// reports, follows it.
+    pub fn follow(&self, limit: impl FnOnce() -> usize, outcome: Outcome) {
+        let mut state = self.lock();
+        state.stats.released += 1;
+        match outcome {
+            Outcome::Success => state.stats.succeeded += 1,
+            Outcome::Dropped => state.stats.dropped += 1,
+            Outcome::Ignore => state.stats.ignored += 1,
+        }
+        let limit = limit().max(1);
+        state.algorithm.follow(limit);
+        if limit != state.limit {
+            state.limit = limit;
+            state.stats.limit_changes += 1;
+            let now = state.now(self.started);
+            state.history.push((now, limit));
+        }
+    }
+
     fn release(&self, admission: Admission, latency: Duration, outcome: Outcome) {
         let mut wakes = Wakes::new();
         self.lock().release(admission, latency, outcome, self.started, &mut wakes);

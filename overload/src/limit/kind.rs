@@ -5,8 +5,8 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use super::{
-    Aggregate, Aimd, AimdConfig, Fixed, Gradient2, Gradient2Config, LimitAlgorithm, Vegas, VegasConfig, WindowConfig,
-    Windowed,
+    Aggregate, Aimd, AimdConfig, Fixed, Followed, Gradient2, Gradient2Config, LimitAlgorithm, Vegas, VegasConfig,
+    WindowConfig, Windowed,
 };
 
 /// Which limiter, as the scenario's contestants and CLI name it. Every adaptive limiter updates on every
@@ -25,6 +25,10 @@ pub enum LimiterKind {
     /// `vegas` ([`Vegas`], windowed, baseline from a window's minimum): delay-based, queue estimated against
     /// the no-load latency.
     Vegas,
+    /// `congestion-limiter`: the `congestion-limiter` crate's own `DefaultLimiter` (its `Aimd`), which admits
+    /// through its own semaphore; a gate built for it only mirrors its limit ([`Followed`]). Stream family only,
+    /// so not in [`ALL`](Self::ALL).
+    CongestionLimiter,
 }
 
 impl LimiterKind {
@@ -51,6 +55,7 @@ impl LimiterKind {
             LimiterKind::AimdLatency(_) => "aimd-latency",
             LimiterKind::Gradient2 => "gradient2",
             LimiterKind::Vegas => "vegas",
+            LimiterKind::CongestionLimiter => "congestion-limiter",
         }
     }
 
@@ -83,7 +88,11 @@ impl FromStr for LimiterKind {
     type Err = UnknownLimiter;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        LimiterKind::ALL.into_iter().find(|kind| kind.name() == s).ok_or_else(|| UnknownLimiter(s.to_owned()))
+        LimiterKind::ALL
+            .into_iter()
+            .chain([LimiterKind::CongestionLimiter])
+            .find(|kind| kind.name() == s)
+            .ok_or_else(|| UnknownLimiter(s.to_owned()))
     }
 }
 
@@ -160,6 +169,8 @@ pub fn build(kind: LimiterKind, params: &LimiterParams) -> Box<dyn LimitAlgorith
             let inner = Vegas::new(VegasConfig { initial, min, max: params.max, ..VegasConfig::default() });
             wrap(Box::new(inner), WindowConfig { aggregate: Aggregate::Minimum, ..WindowConfig::default() })
         }
+        // The crate's limiter runs its own algorithm; the gate only follows it, from the same start.
+        LimiterKind::CongestionLimiter => Box::new(Followed::new(kind.name(), initial)),
     }
 }
 

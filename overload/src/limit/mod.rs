@@ -25,8 +25,9 @@
 //!   feed one of its algorithms a sample: only its own `DefaultLimiter` can, which times each call with its own
 //!   `Token` (from its own acquire), admits through its own `tokio::sync::Semaphore`, and shrinks by
 //!   `tokio::spawn`ing a task (a runtime context in every caller, threads included). It cannot sit behind this
-//!   gate as an algorithm, so the scenario does not run it as a peer; the report's discussion says why. Its
-//!   `Gradient` is its own design, not Gradient2.
+//!   gate as an algorithm, so it runs as its own stream-family contestant, `stream-congestion-limiter`, through
+//!   its own `DefaultLimiter`, the gate only mirroring its limit ([`Followed`]). Its `Gradient` is its own
+//!   design, not Gradient2.
 //! - `tower-acc` 0.1.1: its `Algorithm` trait is synchronous and would serve both families, but it departs
 //!   from Netflix where the lab needs Netflix's semantics: `Aimd` keeps an `f64` limit instead of truncating
 //!   to an integer each step, `Gradient2` tests app-limiting against the truncated limit, `Vegas` ignores a
@@ -48,6 +49,7 @@ mod algorithm;
 pub mod conformance;
 mod exp_avg;
 mod fixed;
+mod followed;
 mod gate;
 mod gradient2;
 mod kind;
@@ -57,6 +59,7 @@ mod windowed;
 pub use aimd::{Aimd, AimdConfig};
 pub use algorithm::{Decisions, LimitAlgorithm, Sample};
 pub use fixed::Fixed;
+pub use followed::Followed;
 pub use gate::{Acquire, Gate, GateStats, Outcome, Permit};
 pub use gradient2::{Gradient2, Gradient2Config};
 pub use kind::{build, LimiterKind, LimiterParams, UnknownLimiter};
