@@ -32,14 +32,18 @@ fn scenario_listing(out: &mut String, scenario: &dyn Scenario, width: usize, ver
     }
     let _ = writeln!(out, "  contestants:");
     let contestants = scenario.contestants();
-    let name_width = contestants.iter().map(|c| term::columns(&c.name)).max().unwrap_or(0);
+    let on_request = scenario.contestants_on_request();
+    let name_width = contestants.iter().chain(&on_request).map(|c| term::columns(&c.name)).max().unwrap_or(0);
     // The family, and the role where it is not a candidate: only candidates are ever picked.
     let kind = |c: &measure::summary::ContestantInfo| match c.role {
         measure::summary::Role::Candidate => c.family.as_str().to_string(),
         role => format!("{} ({})", c.family.as_str(), role.as_str()),
     };
-    let family_width = contestants.iter().map(|c| term::columns(&kind(c))).max().unwrap_or(0);
-    for c in &contestants {
+    let family_width = contestants.iter().chain(&on_request).map(|c| term::columns(&kind(c))).max().unwrap_or(0);
+    for (i, c) in contestants.iter().chain(&on_request).enumerate() {
+        if i == contestants.len() {
+            let _ = writeln!(out, "  on request (run only when `--only` names them):");
+        }
         let lead = format!("    {}  {}  ", term::pad(&c.name, name_width), term::pad(&kind(c), family_width));
         entry(out, &lead, &c.description, width, verbose);
     }
