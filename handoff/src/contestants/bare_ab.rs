@@ -128,10 +128,10 @@ impl Variant {
 impl HandoffContestant for Variant {
     fn info(&self) -> ContestantInfo {
         let description = format!(
-            "A/B variant of `{}{BARE_SUFFIX}` (run only when `--only` names it) differing from it in one thing: {} \
-             (calibration)",
-            self.channel.twin(),
-            self.cause.describe()
+            "{}; else `{}{BARE_SUFFIX}` as it is (an A/B variant that differs from its bare pair in this one thing; \
+             run only when `--only` names it; calibration)",
+            self.cause.describe(),
+            self.channel.twin()
         );
         ContestantInfo::new(self.name(), Family::Blocking, description).with_role(Role::Reference)
     }
@@ -406,6 +406,12 @@ mod tests {
             assert!(bare.is_some(), "{} is named after a bare pair", info.name);
             assert!(super::super::find(&info.name).is_some(), "{} is found for its trial", info.name);
         }
+    }
+
+    #[test]
+    fn the_lab_message_has_the_layout_of_a_u64() {
+        assert_eq!(std::mem::size_of::<Result<u64, Infallible>>(), std::mem::size_of::<u64>());
+        assert_eq!(std::mem::align_of::<Result<u64, Infallible>>(), std::mem::align_of::<u64>());
     }
 
     #[test]
