@@ -3,7 +3,7 @@
 //! contestant's differences put back, to find which one makes the lab's pair slower than its bare pair.
 //!
 //! The differences between `blocking-crossbeam` (or `blocking-flume`) and its bare pair, read from
-//! `crate::pair::thread_to_caller`, `crate::produce`, `crate::consume` and `super::bare`, one variant each:
+//! `crate::pair::thread_to_caller`, `crate::produce`, `crate::consume`, `crate::message` and `super::bare`, one variant each:
 //!
 //! | suffix | what it puts back |
 //! |---|---|
@@ -36,9 +36,10 @@ use pipelines::LiveStages;
 
 use super::bare::{Channel, BARE_SUFFIX};
 use super::{HandoffContestant, PreparedHandoff};
-use crate::consume::{consume, Sink, SumSink};
+use crate::consume::{consume, SumSink};
 use crate::job::{Consumer, HandoffConfig, HandoffError, Job, Outcome, Side};
-use crate::produce::{produce, Clean, Closed, PerItem};
+use crate::message::{Clean, PerItem, Sink};
+use crate::produce::{produce, Closed};
 
 /// The one difference a variant puts back into its bare pair.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
