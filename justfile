@@ -63,3 +63,38 @@ ab-profile rounds="5":
             jq -rs 'map(.contestants[] | {name, m: (.metrics | to_entries[] | select(.key | test("(^|\\.)ms_per_million$")) | .value.median)}) | group_by(.name)[] | "\(.[0].name): \(map(.m * 10 | round / 10) | join(" / ")) ms per million; median \(map(.m) | sort | .[length / 2 | floor] * 10 | round / 10)"' "$out"/$build-$scenario-*/$scenario.json
         done
     done
+
+# The per-cause A/B behind the fidelity table (issue 23): `blocking-crossbeam` and `blocking-flume`, their bare pairs, and each bare pair's variants on request (`blocking-*-bare-<cause>`, one difference from the lab's pair put back each: control, started-before, lab-spawn, lab-message, lab-loops, consumer-spawned; see `lab list`), in one run at capacity 1 and 256 (the control), `forks` processes each, into target/fidelity-ab (never reports/). Prints each contestant's process medians of ms per million, their median, and its ratio to the bare pair. Run it on a quiet machine; `just fidelity-ab 1 --quick` only shows it works. Other options pass through.
+fidelity-ab forks="5" *args:
+    #!/usr/bin/env bash
+    set -euo pipefail
+    shift
+    out=target/fidelity-ab
+    names=()
+    for twin in blocking-crossbeam blocking-flume; do
+        names+=("$twin" "$twin-bare")
+        for cause in control started-before lab-spawn lab-message lab-loops consumer-spawned; do
+            names+=("$twin-bare-$cause")
+        done
+    done
+    only=$(IFS=,; echo "${names[*]}")
+    cargo build --release -p lab
+    rm -rf "$out" && mkdir -p "$out"
+    status=0
+    ./target/release/lab handoff --only "$only" --capacity 1,256 --forks {{forks}} --out "$out" "$@" >"$out/lab.log" || status=$?
+    echo "lab handoff exited $status (its output: $out/lab.log; report: $out/handoff.md)"
+    jq -r --arg only "$only" '
+        def med: sort | if length == 0 then null elif length % 2 == 1 then .[length / 2 | floor] else (.[length / 2 - 1] + .[length / 2]) / 2 end;
+        def r: if . == null then "—" elif . >= 100 then round else . * 10 | round / 10 end;
+        (.contestants | map({key: .name, value: .}) | from_entries) as $c
+        | ($only | split(",")) as $names
+        | (.phases[]) as $phase
+        | "== \($phase): ms per million, process medians",
+          "contestant\tmedian\t÷ bare\tstatus\tprocess medians",
+          ($names[] as $n
+           | ($n | if test("-bare") then sub("-bare.*$"; "-bare") else . + "-bare" end) as $bare
+           | ($c[$n].metrics["\($phase).ms_per_million"].fork_medians // []) as $f
+           | ($c[$bare].metrics["\($phase).ms_per_million"].fork_medians // []) as $b
+           | "\($n)\t\($f | med | r)\t\(if ($f | length) > 0 and ($b | length) > 0 then "\(($f | med) / ($b | med) * 100 | round / 100)×" else "—" end)\t\($c[$n].status // "not run")\t\($f | map(r) | join(" / "))")
+    ' "$out/handoff.json" | column -t -s $'\t'
+    exit "$status"

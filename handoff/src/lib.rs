@@ -142,6 +142,11 @@ impl Scenario for HandoffScenario {
         contestants().iter().map(|c| c.info()).collect()
     }
 
+    /// The per-cause A/B variants of the blocking bare pairs ([`contestants::on_request`]).
+    fn contestants_on_request(&self) -> Vec<ContestantInfo> {
+        contestants::on_request().iter().map(|c| c.info()).collect()
+    }
+
     fn dimensions(&self) -> Vec<Dimension> {
         let contestants = self.contestants();
         let packing = Dimension::from_fn("packing", &contestants, |c| {

@@ -32,19 +32,26 @@ fn scenario_listing(out: &mut String, scenario: &dyn Scenario, width: usize, ver
     }
     let _ = writeln!(out, "  contestants:");
     let contestants = scenario.contestants();
-    let name_width = contestants.iter().map(|c| term::columns(&c.name)).max().unwrap_or(0);
+    let on_request = scenario.contestants_on_request();
+    let name_width = contestants.iter().chain(&on_request).map(|c| term::columns(&c.name)).max().unwrap_or(0);
     // The family, and the role where it is not a candidate: only candidates are ever picked.
     let kind = |c: &measure::summary::ContestantInfo| match c.role {
         measure::summary::Role::Candidate => c.family.as_str().to_string(),
         role => format!("{} ({})", c.family.as_str(), role.as_str()),
     };
-    let family_width = contestants.iter().map(|c| term::columns(&kind(c))).max().unwrap_or(0);
-    let leads: Vec<String> = contestants
-        .iter()
-        .map(|c| format!("    {}  {}  ", term::pad(&c.name, name_width), term::pad(&kind(c), family_width)))
-        .collect();
+    let family_width = contestants.iter().chain(&on_request).map(|c| term::columns(&kind(c))).max().unwrap_or(0);
+    let lead = |c: &measure::summary::ContestantInfo| {
+        format!("    {}  {}  ", term::pad(&c.name, name_width), term::pad(&kind(c), family_width))
+    };
+    let leads: Vec<String> = contestants.iter().map(lead).collect();
     let texts: Vec<&str> = contestants.iter().map(|c| c.description.as_str()).collect();
     entries(out, &leads, &texts, width, verbose);
+    if !on_request.is_empty() {
+        let _ = writeln!(out, "  on request (run only when `--only` names them):");
+        let leads: Vec<String> = on_request.iter().map(lead).collect();
+        let texts: Vec<&str> = on_request.iter().map(|c| c.description.as_str()).collect();
+        entries(out, &leads, &texts, width, verbose);
+    }
     let (full, quick) = (scenario.repetitions(false), scenario.repetitions(true));
     let _ = writeln!(
         out,

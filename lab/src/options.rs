@@ -219,13 +219,17 @@ pub(crate) fn resolved_params(scenario: &dyn Scenario, options: &RunOptions) -> 
         .collect()
 }
 
-/// Every name in `--only` must name a contestant of at least one of `scenarios`.
+/// Every name in `--only` must name a contestant of at least one of `scenarios` (listed, or on request).
 fn validate_only(list: &str, scenarios: &[&'static dyn Scenario]) -> Result<Vec<String>, UsageError> {
     let names: Vec<String> = list.split(',').map(str::trim).filter(|s| !s.is_empty()).map(String::from).collect();
     if names.is_empty() {
         return Err(UsageError::new("--only needs at least one contestant name"));
     }
-    let known: Vec<String> = scenarios.iter().flat_map(|s| s.contestants()).map(|c| c.name).collect::<Vec<_>>();
+    let known: Vec<String> = scenarios
+        .iter()
+        .flat_map(|s| s.contestants().into_iter().chain(s.contestants_on_request()))
+        .map(|c| c.name)
+        .collect::<Vec<_>>();
     for name in &names {
         if !known.contains(name) {
             return Err(UsageError::new(format!("--only: unknown contestant `{name}` (known: {})", known.join(", "))));

@@ -35,15 +35,19 @@ pub(crate) struct RunPlan {
 }
 
 /// Plan a run of `scenario` under `options`. `options.only` names not in this scenario are ignored (they may
-/// belong to another scenario of `lab all`); an empty selection plans no trial.
+/// belong to another scenario of `lab all`); an empty selection plans no trial. The scenario's contestants on
+/// request ([`Scenario::contestants_on_request`]) are planned only when `options.only` names them.
 pub(crate) fn plan(scenario: &'static dyn Scenario, options: &RunOptions) -> RunPlan {
     let specs = scenario.params();
     let params = resolved_params(scenario, options);
     let sweep_keys: Vec<String> = specs.iter().filter(|s| s.sweep).map(|s| s.key()).collect();
     let phases = phases(&params, &sweep_keys);
+    // Contestants on request join only a run whose `--only` names them.
+    let on_request = if options.only.is_some() { scenario.contestants_on_request() } else { Vec::new() };
     let contestants: Vec<ContestantInfo> = scenario
         .contestants()
         .into_iter()
+        .chain(on_request)
         .filter(|c| options.only.as_ref().is_none_or(|only| only.contains(&c.name)))
         .collect();
     let repetitions = options.repetitions(scenario);
@@ -138,6 +142,20 @@ mod tests {
         let phases = phases(&params, &[]);
         assert_eq!(phases.len(), 1);
         assert_eq!(phases[0].name, None);
+    }
+
+    #[test]
+    fn contestants_on_request_are_planned_only_when_only_names_them() {
+        let scenario = crate::registry::find("handoff").expect("handoff is registered");
+        let variant = scenario.contestants_on_request().into_iter().next().expect("handoff has contestants on request");
+        let default = plan(scenario, &RunOptions::default());
+        assert!(!default.contestants.iter().any(|c| c.name == variant.name));
+        let only = RunOptions {
+            only: Some(vec!["blocking-crossbeam-bare".to_string(), variant.name.clone()]),
+            ..RunOptions::default()
+        };
+        let names: Vec<String> = plan(scenario, &only).contestants.into_iter().map(|c| c.name).collect();
+        assert_eq!(names, ["blocking-crossbeam-bare".to_string(), variant.name]);
     }
 
     #[test]

@@ -238,6 +238,12 @@ pub trait Scenario: Send + Sync {
     }
     /// Every contestant, in the order reports list them.
     fn contestants(&self) -> Vec<ContestantInfo>;
+    /// Contestants that run only when `--only` names them, never in a default run or `lab all`: variants kept to
+    /// explain a measured gap (an A/B per suspected cause), which would lengthen the default run and clutter its
+    /// report. `lab list` shows them apart. None by default.
+    fn contestants_on_request(&self) -> Vec<ContestantInfo> {
+        Vec::new()
+    }
     /// The metric the headline and ratios use, such as `ms_per_million` (lower is better unless
     /// [`Scenario::higher_is_better`]).
     fn headline_metric(&self) -> &'static str;

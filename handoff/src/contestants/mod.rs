@@ -18,6 +18,7 @@
 //! | `stream-bridge-blocking-send[-batched]` | producer thread `blocking_send` → `tokio::sync::mpsc` → consumer task |
 //! | `blocking-bridge-blocking-recv[-batched]` | producer task → `tokio::sync::mpsc` → the calling thread's `blocking_recv` |
 //! | `blocking-crossbeam-bare`, `blocking-flume-bare`, `stream-flume-bare`, `stream-tokio-bare` | the bare reference pairs (role `reference`): the smallest correct program of each pair, without the lab's shared code, to calibrate the lab (see `bare`) |
+//! | `blocking-{crossbeam,flume}-bare-<cause>` | on request only ([`on_request`]: never in a default run): the blocking bare pairs with one of the lab pair's differences put back each, an A/B per suspected cause of the lab's gap (see `bare_ab`; `just fidelity-ab`) |
 //! | `coroutine-may[-batched]` | producer coroutine → `may::sync::mpsc::channel` bounded by a `may::sync::Semphore` → consumer coroutine; `may` 0.3, 2 carriers, 32 KiB stacks |
 //!
 //! The coroutine pair follows `may`'s rules (no thread-blocking call, no thread-local held across a wait inside a
@@ -46,6 +47,7 @@
 //! ([`HandoffConfig::bound`]), except where a contestant's consumer holds more (`recv_many`).
 
 mod bare;
+mod bare_ab;
 mod baseline_loop;
 mod bridge_blocking_recv;
 mod bridge_blocking_send;
@@ -161,9 +163,16 @@ pub(crate) fn not_applicable(contestant: &dyn HandoffContestant, check: &str) ->
     }
 }
 
-/// The contestant named `name`.
+/// The contestants that run only when `--only` names them (the scenario's `contestants_on_request`): the
+/// per-cause A/B variants of the blocking bare pairs, role `reference`, which would lengthen the default run and
+/// clutter its report.
+pub fn on_request() -> Vec<Arc<dyn HandoffContestant>> {
+    bare_ab::all()
+}
+
+/// The contestant named `name`, listed or on request.
 pub fn find(name: &str) -> Option<Arc<dyn HandoffContestant>> {
-    contestants().into_iter().find(|c| c.info().name == name)
+    contestants().into_iter().chain(on_request()).find(|c| c.info().name == name)
 }
 
 /// Which tokio runtime a contestant runs on.
