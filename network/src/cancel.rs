@@ -16,7 +16,11 @@ use crate::outcome::Tally;
 
 /// A run's cancellation: never raised ([`Cancel::never`]) or raised by the caller ([`Cancel::after`]).
 #[derive(Debug, Clone, Default)]
-pub struct Cancel(Option<Arc<State>>);
+pub struct Cancel(Option<Arc<State>>, Deaf);
+
+/// Whether this handle ignores the caller ([`Cancel::deaf`]).
+#[derive(Debug, Clone, Copy, Default)]
+struct Deaf(bool);
 
 #[derive(Debug)]
 struct State {
@@ -37,32 +41,41 @@ struct State {
 impl Cancel {
     /// A run nobody cancels: the timed and accounting runs.
     pub fn never() -> Cancel {
-        Cancel(None)
+        Cancel(None, Deaf(false))
     }
 
     /// A run of `requests` requests the caller cancels once `point` of them were answered.
     pub fn after(point: u64, requests: u64) -> Cancel {
-        Cancel(Some(Arc::new(State {
-            raised: AtomicBool::new(false),
-            notify: tokio::sync::Notify::new(),
-            answers: (0..requests).map(|_| AtomicU32::new(0)).collect(),
-            answered: AtomicU64::new(0),
-            point,
-            reached: Mutex::new((false, None)),
-            changed: Condvar::new(),
-        })))
+        Cancel(
+            Some(Arc::new(State {
+                raised: AtomicBool::new(false),
+                notify: tokio::sync::Notify::new(),
+                answers: (0..requests).map(|_| AtomicU32::new(0)).collect(),
+                answered: AtomicU64::new(0),
+                point,
+                reached: Mutex::new((false, None)),
+                changed: Condvar::new(),
+            })),
+            Deaf(false),
+        )
+    }
+
+    /// The same run's record, through a handle that never hears the caller: what a client that ignores
+    /// cancellation sees (for the tests that show `caller_cancel` rejects one).
+    pub fn deaf(&self) -> Cancel {
+        Cancel(self.0.clone(), Deaf(true))
     }
 
     /// Whether the caller cancelled the run: checked between calls (a relaxed load, or nothing at all for a run
     /// nobody cancels).
     #[inline]
     pub fn is_raised(&self) -> bool {
-        self.0.as_ref().is_some_and(|s| s.raised.load(Ordering::Relaxed))
+        self.0.as_ref().is_some_and(|s| !self.1 .0 && s.raised.load(Ordering::Relaxed))
     }
 
     /// Resolves when the caller cancels the run (never for [`Cancel::never`]): what a stream client `select`s on.
     pub async fn cancelled(&self) {
-        let Some(state) = &self.0 else {
+        let Some(state) = self.0.as_ref().filter(|_| !self.1 .0) else {
             return std::future::pending().await;
         };
         loop {
@@ -170,6 +183,16 @@ mod tests {
         let mut four = Tally::default();
         four.add(4);
         assert_eq!(cancel.record(), (four, 1));
+    }
+
+    #[test]
+    fn a_deaf_handle_records_but_never_hears_the_caller() {
+        let cancel = Cancel::after(1, 4);
+        let deaf = cancel.deaf();
+        deaf.answered(2);
+        assert!(cancel.raise_when_reached());
+        assert!(cancel.is_raised() && !deaf.is_raised());
+        assert_eq!(cancel.record().0.count, 1);
     }
 
     #[test]
