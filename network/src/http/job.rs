@@ -289,8 +289,10 @@ where
             record(&mut outcome, &times, &job.cancel, seq, result, started);
             async {}
         });
-        // The caller's cancellation drops the stream, and with it every call in flight.
+        // The caller's cancellation drops the stream, and with it every call in flight (`biased`: no random
+        // branch order; a run nobody cancels polls a `pending` future after the calls, nothing more).
         tokio::select! {
+            biased;
             () = calls => {}
             () = job.cancel.cancelled() => {}
         }
