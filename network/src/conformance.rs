@@ -1,8 +1,10 @@
 //! The checks every contestant of both scenarios passes, in `cargo test -p network` and in every trial process
 //! before it is timed: every request answered exactly once with the right payload (and, for TCP, in order per
 //! connection), a server killed mid-run ending the run with its errors counted and no hang, a refused
-//! connection reported once with its address, no thread or socket left behind after the early stop, and a
-//! clean run answered exactly once again after those failures.
+//! connection reported once with its address, no thread or socket left behind after the early stop, the bound
+//! on requests in flight held while the killed server's failures propagate, a clean run answered exactly once
+//! again after those failures, and a run cancelled by the caller at a seeded point mid-run returning promptly
+//! with every answer once and nothing left running.
 //!
 //! Each check runs under a watchdog ([`measure::watchdog`]), so a contestant that hangs fails its check instead
 //! of the trial.
@@ -11,8 +13,11 @@ use std::net::{SocketAddr, TcpListener};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use measure::gauge::Outstanding;
+use measure::meter::GaugeMeter;
 use measure::summary::Check;
 
+use crate::cancel::Cancel;
 use crate::error::NetworkError;
 use crate::launch::{Launcher, ServerProcess, READY_WAIT};
 use crate::outcome::Outcome;
@@ -28,8 +33,47 @@ pub enum Size {
     Long,
 }
 
-/// Runs a contestant against an address at a size.
-pub type Runner = Arc<dyn Fn(SocketAddr, Size) -> Result<Outcome, NetworkError> + Send + Sync>;
+/// Runs a contestant against an address at a size, metering its requests in flight, cancelled by the caller
+/// or not.
+pub type Run = dyn Fn(SocketAddr, Size, GaugeMeter, Cancel) -> Result<Outcome, NetworkError> + Send + Sync;
+
+/// A contestant as the checks run it.
+#[derive(Clone)]
+pub struct Runner {
+    /// Its name (it seeds the point at which the caller cancels).
+    pub name: String,
+    /// The most requests it may have in flight in a conformance run.
+    pub bound: u64,
+    /// Requests of a [`Size::Long`] run.
+    pub long_requests: u64,
+    /// One run.
+    pub run: Arc<Run>,
+}
+
+impl std::fmt::Debug for Runner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Runner").field("name", &self.name).field("bound", &self.bound).finish_non_exhaustive()
+    }
+}
+
+impl Runner {
+    /// A runner named `name` whose runs keep at most `bound` requests in flight, `long_requests` in a long run.
+    pub fn new(
+        name: &str,
+        bound: u64,
+        long_requests: u64,
+        run: impl Fn(SocketAddr, Size, GaugeMeter, Cancel) -> Result<Outcome, NetworkError> + Send + Sync + 'static,
+    ) -> Runner {
+        Runner { name: name.to_string(), bound, long_requests, run: Arc::new(run) }
+    }
+
+    /// A run nobody cancels, and the high-water mark of requests in flight over it.
+    fn plain(&self, addr: SocketAddr, size: Size) -> (Result<Outcome, NetworkError>, u64) {
+        let gauge = Arc::new(Outstanding::new());
+        let out = (self.run)(addr, size, GaugeMeter::new(Arc::clone(&gauge)), Cancel::never());
+        (out, u64::try_from(gauge.high_water()).unwrap_or(0))
+    }
+}
 
 /// Which of the server's ports a scenario talks to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,6 +93,13 @@ pub const KILL_AFTER: Duration = Duration::from_millis(150);
 /// How long threads and sockets may take to be released after a run.
 pub const SETTLE: Duration = Duration::from_secs(3);
 
+/// The most a cancelled run may take to return after the caller raised the cancellation: generous against the
+/// one call (10 ms) or exchange (1 ms) in flight per connection that a client finishes before it sees the flag.
+pub const CANCEL_WITHIN: Duration = Duration::from_secs(2);
+
+/// The range of answers after which the caller cancels a long run (the point is seeded by the contestant's name).
+pub const CANCEL_POINTS: std::ops::Range<u64> = 64..2_000;
+
 /// Every check of one contestant: against the running server at `addr`, and against servers of its own started
 /// with `launcher` and `config` for the faults. `ordered` adds the per-connection order check.
 pub fn all(
@@ -63,6 +114,7 @@ pub fn all(
     checks.extend(server_killed(runner, launcher, config, port));
     checks.push(refused(runner));
     checks.push(clean_after_failures(runner, addr, ordered));
+    checks.push(caller_cancel(runner, addr));
     checks
 }
 
@@ -83,9 +135,9 @@ pub fn clean_after_failures(runner: &Runner, addr: SocketAddr, ordered: bool) ->
 /// `answered_once` (and `order_per_connection` when `ordered`): a small run, every request answered once with
 /// its own payload.
 pub fn answered(runner: &Runner, addr: SocketAddr, ordered: bool) -> Vec<Check> {
-    let run = Arc::clone(runner);
+    let run = runner.clone();
     let result = measure::watchdog::guarded("answered_once", CHECK_TIMEOUT, move || {
-        run(addr, Size::Small).map_err(|e| e.to_string())
+        run.plain(addr, Size::Small).0.map_err(|e| e.to_string())
     });
     match result {
         Ok(outcome) => {
@@ -116,11 +168,13 @@ pub fn answered(runner: &Runner, addr: SocketAddr, ordered: bool) -> Vec<Check> 
     }
 }
 
-/// `server_killed` and `no_leftovers`: a long run against a server of its own, killed mid-run; the run must end
-/// with every request answered or counted as an error, and the process must hold no more threads or sockets
-/// than before.
+/// `server_killed`, `bound_under_failure` and `no_leftovers`: a long run against a server of its own, killed
+/// mid-run; the run must end with every request answered or counted as an error, its requests in flight must
+/// stay within the runner's bound while the failures propagate, and the process must hold no more threads or
+/// sockets than before.
 pub fn server_killed(runner: &Runner, launcher: &Launcher, config: &ServeConfig, port: Port) -> Vec<Check> {
-    let (run, launcher, config) = (Arc::clone(runner), launcher.clone(), config.clone());
+    let (run, launcher, config) = (runner.clone(), launcher.clone(), config.clone());
+    let bound = runner.bound;
     let result = measure::watchdog::guarded("server_killed", CHECK_TIMEOUT, move || {
         let baseline = Held::now();
         let mut server = ServerProcess::start(&launcher, &config, READY_WAIT).map_err(|e| e.to_string())?;
@@ -130,7 +184,7 @@ pub fn server_killed(runner: &Runner, launcher: &Launcher, config: &ServeConfig,
         };
         let started = Instant::now();
         let outcome = std::thread::scope(|scope| {
-            let worker = scope.spawn(|| run(addr, Size::Long));
+            let worker = scope.spawn(|| run.plain(addr, Size::Long));
             std::thread::sleep(KILL_AFTER);
             server.kill();
             worker.join().map_err(|_| "the run panicked".to_string())
@@ -138,10 +192,11 @@ pub fn server_killed(runner: &Runner, launcher: &Launcher, config: &ServeConfig,
         let took = started.elapsed();
         drop(server);
         let settled = Held::settle_to(baseline, SETTLE);
-        Ok((outcome.map_err(|e| e.to_string())?, took, baseline, settled))
+        let (outcome, high) = outcome;
+        Ok((outcome.map_err(|e| e.to_string())?, high, took, baseline, settled))
     });
     match result {
-        Ok((outcome, took, baseline, settled)) => {
+        Ok((outcome, high, took, baseline, settled)) => {
             let ended = outcome.errors > 0 && outcome.accounted();
             let killed = Check::new(
                 "server_killed",
@@ -180,7 +235,16 @@ pub fn server_killed(runner: &Runner, launcher: &Launcher, config: &ServeConfig,
                     ),
                 ),
             };
-            vec![killed, leftovers]
+            let bounded = Check::new(
+                "bound_under_failure",
+                high <= bound,
+                format!(
+                    "at most {high} requests in flight over the run cut by the killed server ({} errors), against \
+                     the bound of {bound}",
+                    outcome.errors
+                ),
+            );
+            vec![killed, bounded, leftovers]
         }
         Err(detail) => vec![Check::new("server_killed", false, detail)],
     }
@@ -192,9 +256,10 @@ pub fn refused(runner: &Runner) -> Check {
     let Ok(addr) = TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()) else {
         return Check::new("refused", false, "could not find a free port on 127.0.0.1");
     };
-    let run = Arc::clone(runner);
-    let result =
-        measure::watchdog::guarded("refused", CHECK_TIMEOUT, move || run(addr, Size::Small).map_err(|e| e.to_string()));
+    let run = runner.clone();
+    let result = measure::watchdog::guarded("refused", CHECK_TIMEOUT, move || {
+        run.plain(addr, Size::Small).0.map_err(|e| e.to_string())
+    });
     match result {
         Ok(outcome) => {
             let named =
@@ -218,6 +283,95 @@ pub fn refused(runner: &Runner) -> Check {
     }
 }
 
+/// `caller_cancel`: a long run the caller cancels from its own thread once a seeded number of requests were
+/// answered ([`Cancel::after`]): the run returns within [`CANCEL_WITHIN`] of the cancel, before the end of the
+/// run, every request it answered answered once (its tally is the set the contestant's answers recorded, none
+/// twice), no error or wrong reply counted for the cancel, and the process back to its threads and sockets of
+/// before within [`SETTLE`]. (A synchronous call returns once by construction; what is checked is that it
+/// returns, promptly, with nothing left running.)
+pub fn caller_cancel(runner: &Runner, addr: SocketAddr) -> Check {
+    let point = pipelines::cancel::seeded_point(&runner.name, CANCEL_POINTS);
+    let run = runner.clone();
+    let result = measure::watchdog::guarded("caller_cancel", CHECK_TIMEOUT, move || {
+        let cancel = Cancel::after(point, run.long_requests);
+        let baseline = Held::now();
+        let caller = {
+            let cancel = cancel.clone();
+            std::thread::Builder::new()
+                .name("caller-cancel".to_string())
+                .spawn(move || cancel.raise_when_reached())
+                .map_err(|e| format!("could not start the caller's thread: {e}"))?
+        };
+        let out = (run.run)(addr, Size::Long, GaugeMeter::default(), cancel.clone());
+        let returned = Instant::now();
+        cancel.abandon();
+        let raised = caller.join().unwrap_or(false);
+        let settled = Held::settle_to(baseline, SETTLE);
+        Ok((out.map_err(|e| e.to_string())?, cancel, returned, raised, baseline, settled))
+    });
+    let (outcome, cancel, returned, raised, baseline, settled) = match result {
+        Ok(parts) => parts,
+        Err(detail) => return Check::new("caller_cancel", false, format!("cancelled after {point} answers: {detail}")),
+    };
+    let mut problems = Vec::new();
+    if !raised {
+        problems.push(format!("the run never answered {point} requests, so the caller never cancelled"));
+    }
+    let latency = cancel.raised_at().map(|t| returned.saturating_duration_since(t)).unwrap_or_default();
+    if latency > CANCEL_WITHIN {
+        problems.push(format!("returned {} ms after the cancel", latency.as_millis()));
+    }
+    if outcome.tally.count >= outcome.requested {
+        problems.push(format!("all {} requests answered: the cancel did not stop the run", outcome.requested));
+    }
+    let (recorded, twice) = cancel.record();
+    if twice > 0 {
+        problems.push(format!("{twice} requests answered more than once"));
+    }
+    if recorded != outcome.tally {
+        problems.push(format!(
+            "the run counted {} answers, not each of the {} requests answered once",
+            outcome.tally.count, recorded.count
+        ));
+    }
+    if outcome.errors > 0 || outcome.wrong > 0 {
+        problems.push(format!(
+            "{} errors and {} wrong replies counted for the cancel{}",
+            outcome.errors,
+            outcome.wrong,
+            outcome.first_error.as_ref().map_or_else(String::new, |e| format!(" (first: {e})"))
+        ));
+    }
+    if let Err(now) = settled {
+        problems.push(format!(
+            "{} threads and {} sockets {} s after the return, against {} and {} before",
+            now.threads,
+            now.sockets,
+            SETTLE.as_secs(),
+            baseline.threads,
+            baseline.sockets
+        ));
+    }
+    if problems.is_empty() {
+        Check::new(
+            "caller_cancel",
+            true,
+            format!(
+                "cancelled by the caller after {point} of {} requests were answered: returned {:.1} ms later (limit \
+                 {} ms) with {} answered, each once; threads and sockets back to {} and {}",
+                outcome.requested,
+                latency.as_secs_f64() * 1e3,
+                CANCEL_WITHIN.as_millis(),
+                outcome.tally.count,
+                baseline.threads,
+                baseline.sockets
+            ),
+        )
+    } else {
+        Check::new("caller_cancel", false, format!("cancelled after {point} answers: {}", problems.join("; ")))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -226,7 +380,7 @@ mod tests {
     fn clean_after_failures_rejects_a_runner_left_broken_by_the_failures() {
         let addr: SocketAddr = ([127, 0, 0, 1], 9).into();
         // A runner whose connections were all lost to the earlier failures and never re-established.
-        let broken: Runner = Arc::new(|addr, _| Err(NetworkError::Closed { addr }));
+        let broken = Runner::new("broken", 16, 100, |addr, _, _, _| Err(NetworkError::Closed { addr }));
         let check = clean_after_failures(&broken, addr, true);
         assert!(check.failed(), "{}", check.detail);
         assert!(check.detail.contains("closed the connection"), "{}", check.detail);

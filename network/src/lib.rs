@@ -13,12 +13,14 @@
 //!   [`wakeup`]: the cost of one cross-thread wake-up on this machine; [`resources`]: threads and sockets held.
 //! - [`mod@http`], [`tcp`]: the scenarios, each in the folder shape every scenario has (`contestants/`,
 //!   `claims.rs`, `routine.rs`, `report.rs` and `templates/report.md`).
+//! - [`cancel`]: the caller's cancellation of a run, checked between calls.
 //! - [`conformance`]: the checks every contestant passes; [`routine`]: what the harness runs.
 //! - [`figures`]: what both reports show beyond their tables (ratios to a baseline, where the blocking time
 //!   goes), as data for each scenario's template; the published figures are in `measure/references.json`.
 #![warn(missing_docs)]
 
 pub mod affinity;
+pub mod cancel;
 pub mod conformance;
 pub mod error;
 pub mod figures;

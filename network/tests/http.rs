@@ -1,6 +1,7 @@
 //! Every http contestant passes every conformance check against a real server process: each call answered once
 //! with its own payload; a server killed mid-run ends the run with its errors counted; a refused connection
-//! names its address; nothing is left behind.
+//! names its address; nothing is left behind; the bound holds while the failures propagate; a run the caller
+//! cancels mid-run returns promptly with every answer once and nothing left running.
 
 mod common;
 
@@ -21,7 +22,18 @@ fn every_http_contestant_passes_every_check() {
             false,
         );
         let names: Vec<&str> = checks.iter().map(|c| c.name.as_str()).collect();
-        assert_eq!(names, ["answered_once", "server_killed", "no_leftovers", "refused", "clean_after_failures"]);
+        assert_eq!(
+            names,
+            [
+                "answered_once",
+                "server_killed",
+                "bound_under_failure",
+                "no_leftovers",
+                "refused",
+                "clean_after_failures",
+                "caller_cancel"
+            ]
+        );
         for check in checks {
             eprintln!("{} {}: {}", contestant.name(), check.name, check.detail);
             assert!(check.passed, "{} {}: {}", contestant.name(), check.name, check.detail);

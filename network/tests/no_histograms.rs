@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use measure::latency::LatencyRecorder;
 use measure::meter::NoMeter;
+use network::cancel::Cancel;
 use network::http::job::HttpJob;
 use network::tcp::exchange::TcpJob;
 
@@ -85,8 +86,13 @@ fn no_contestant_allocates_a_histogram_per_connection() {
     let server = common::server();
     const IN_FLIGHT: usize = 32;
     for contestant in network::http::contestants::ALL {
-        let job =
-            HttpJob { addr: server.http_addr(), requests: 20 * IN_FLIGHT as u64, in_flight: IN_FLIGHT, meter: NoMeter };
+        let job = HttpJob {
+            addr: server.http_addr(),
+            requests: 20 * IN_FLIGHT as u64,
+            in_flight: IN_FLIGHT,
+            meter: NoMeter,
+            cancel: Cancel::never(),
+        };
         let (outcome, large) = large_allocs_after_go(|go| contestant.run(&job, go));
         let outcome = outcome.unwrap();
         assert_eq!(outcome.verify(), Ok(()), "{}", contestant.name());
@@ -94,8 +100,14 @@ fn no_contestant_allocates_a_histogram_per_connection() {
     }
     const CONNECTIONS: usize = 16;
     for contestant in network::tcp::contestants::ALL {
-        let job =
-            TcpJob { addr: server.tcp_addr(), connections: CONNECTIONS, exchanges: 32, batches: 5, meter: NoMeter };
+        let job = TcpJob {
+            addr: server.tcp_addr(),
+            connections: CONNECTIONS,
+            exchanges: 32,
+            batches: 5,
+            meter: NoMeter,
+            cancel: Cancel::never(),
+        };
         let (outcome, large) = large_allocs_after_go(|go| contestant.run(&job, go));
         let outcome = outcome.unwrap();
         assert_eq!(outcome.verify(), Ok(()), "{}", contestant.name());

@@ -1,6 +1,7 @@
 //! Every tcp contestant passes every conformance check against a real server process: each exchange answered
 //! once, in order per connection; a server killed mid-run ends the run with its errors counted; a refused
-//! connection names its address; nothing is left behind.
+//! connection names its address; nothing is left behind; the bound holds while the failures propagate; a run
+//! the caller cancels mid-run returns promptly with every answer once and nothing left running.
 
 mod common;
 
@@ -27,12 +28,15 @@ fn every_tcp_contestant_passes_every_check() {
                 "answered_once",
                 "order_per_connection",
                 "server_killed",
+                "bound_under_failure",
                 "no_leftovers",
                 "refused",
-                "clean_after_failures"
+                "clean_after_failures",
+                "caller_cancel"
             ]
         );
         for check in checks {
+            eprintln!("{} {}: {}", contestant.name(), check.name, check.detail);
             assert!(check.passed, "{} {}: {}", contestant.name(), check.name, check.detail);
         }
     }

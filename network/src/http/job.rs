@@ -14,6 +14,7 @@ use measure::meter::Meter;
 
 use measure::latency::LatencyRecorder;
 
+use crate::cancel::Cancel;
 use crate::error::NetworkError;
 use crate::outcome::{micros_since, Outcome, Times};
 use crate::tick;
@@ -29,6 +30,8 @@ pub struct HttpJob<M> {
     pub in_flight: usize,
     /// Counts calls in flight.
     pub meter: M,
+    /// The caller's cancellation ([`Cancel::never`] in every timed and accounting run).
+    pub cancel: Cancel,
 }
 
 /// Sequence numbers of the calls that open connections before the clock starts (answered, not counted).
@@ -66,7 +69,8 @@ pub fn client_error(addr: SocketAddr, err: &(dyn StdError + 'static)) -> Network
     }
 }
 
-/// One connection's share of the run: take sequence numbers from `next` until `requests` are taken, make each
+/// One connection's share of the run: take sequence numbers from `next` until `requests` are taken (or the
+/// caller cancelled the run), make each
 /// call on `client` (metered as one in flight), count it into `outcome` and its latency into `times`. Threads
 /// and coroutines run the same.
 fn take_calls<M, C, R>(
@@ -80,7 +84,8 @@ fn take_calls<M, C, R>(
     M: Meter,
     R: Fn(&mut C, u64) -> Result<(), Fail>,
 {
-    loop {
+    // The caller's cancellation is checked between calls: one relaxed load (a `None` test in timed runs).
+    while !job.cancel.is_raised() {
         let seq = next.fetch_add(1, Ordering::Relaxed);
         if seq >= job.requests {
             break;
@@ -89,14 +94,15 @@ fn take_calls<M, C, R>(
         let started = Instant::now();
         let result = call(client, seq);
         job.meter.leave(1);
-        record(outcome, times, seq, result, started);
+        record(outcome, times, &job.cancel, seq, result, started);
     }
 }
 
-fn record(outcome: &mut Outcome, times: &Times, seq: u64, result: Result<(), Fail>, started: Instant) {
+fn record(outcome: &mut Outcome, times: &Times, cancel: &Cancel, seq: u64, result: Result<(), Fail>, started: Instant) {
     match result {
         Ok(()) => {
             outcome.tally.add(seq);
+            cancel.answered(seq);
             times.set(seq, micros_since(started));
         }
         Err(Fail::Error(err)) => outcome.error(&err),
@@ -253,7 +259,7 @@ where
 
 /// A stream of calls: `in_flight` priming calls through `buffer_unordered` to open the pool's connections, then
 /// `go`, then the `requests` calls through `buffer_unordered(in_flight)`, on `runtime`, with the probe task
-/// ticking on it.
+/// ticking on it; `select`ed against the caller's cancellation, which drops the calls in flight.
 pub fn stream<M, F, Fut>(runtime: &tokio::runtime::Runtime, job: &HttpJob<M>, go: &mut dyn FnMut(), call: F) -> Outcome
 where
     M: Meter,
@@ -279,13 +285,17 @@ where
                 (seq, result, started)
             }
         });
-        futures::stream::iter(calls)
-            .buffer_unordered(job.in_flight)
-            .for_each(|(seq, result, started)| {
-                record(&mut outcome, &times, seq, result, started);
-                async {}
-            })
-            .await;
+        let calls = futures::stream::iter(calls).buffer_unordered(job.in_flight).for_each(|(seq, result, started)| {
+            record(&mut outcome, &times, &job.cancel, seq, result, started);
+            async {}
+        });
+        // The caller's cancellation drops the stream, and with it every call in flight (`biased`: no random
+        // branch order; a run nobody cancels polls a `pending` future after the calls, nothing more).
+        tokio::select! {
+            biased;
+            () = calls => {}
+            () = job.cancel.cancelled() => {}
+        }
         stop.store(true, Ordering::Relaxed);
         outcome.probe = probe.await.ok();
         outcome.latencies = times;

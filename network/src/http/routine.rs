@@ -1,8 +1,6 @@
 //! One trial of the http scenario in its own process: the session (placement and server), the conformance
 //! checks, then the harness's loop over the contestant.
 
-use std::sync::Arc;
-
 use measure::harness;
 use measure::meter::{GaugeMeter, NoMeter};
 use measure::record::{MetricValues, TrialRequest};
@@ -11,6 +9,7 @@ use measure::summary::Check;
 
 use super::contestants::HttpContestant;
 use super::job::HttpJob;
+use crate::cancel::Cancel;
 use crate::conformance::{self, Port, Runner, Size};
 use crate::error::NetworkError;
 use crate::launch::Launcher;
@@ -79,7 +78,8 @@ impl Client for HttpClient {
     }
 
     fn run_counted(&self, meter: GaugeMeter, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
-        let job = HttpJob { addr: self.job.addr, requests: self.job.requests, in_flight: self.job.in_flight, meter };
+        let (addr, requests, in_flight) = (self.job.addr, self.job.requests, self.job.in_flight);
+        let job = HttpJob { addr, requests, in_flight, meter, cancel: Cancel::never() };
         self.contestant.run(&job, go)
     }
 
@@ -103,12 +103,15 @@ impl Client for HttpClient {
     }
 }
 
+/// Calls in flight in a conformance run.
+pub const CONFORMANCE_IN_FLIGHT: usize = 16;
+
 /// A conformance runner for `contestant`: small runs of 200 calls, 16 in flight; long runs of 5,000 calls,
-/// which the kill cuts short.
+/// which the kill or the caller's cancel cuts short.
 pub fn runner(contestant: HttpContestant) -> Runner {
-    Arc::new(move |addr, size| {
+    Runner::new(contestant.name(), CONFORMANCE_IN_FLIGHT as u64, 5_000, move |addr, size, meter, cancel| {
         let requests = if size == Size::Small { 200 } else { 5_000 };
-        let job = HttpJob { addr, requests, in_flight: 16, meter: NoMeter };
+        let job = HttpJob { addr, requests, in_flight: CONFORMANCE_IN_FLIGHT, meter, cancel };
         contestant.run(&job, &mut || {})
     })
 }
@@ -136,7 +139,13 @@ pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
     if !passed {
         return Ok(());
     }
-    let job = HttpJob { addr, requests: params.requests, in_flight: params.in_flight, meter: NoMeter };
+    let job = HttpJob {
+        addr,
+        requests: params.requests,
+        in_flight: params.in_flight,
+        meter: NoMeter,
+        cancel: Cancel::never(),
+    };
     let mut routine = NetRoutine {
         client: HttpClient { contestant, job, delay_us: params.delay_us },
         server: &session.server,

@@ -8,6 +8,7 @@ use std::net::{SocketAddr, TcpStream};
 use measure::meter::Meter;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
+use crate::cancel::Cancel;
 use crate::error::{NetworkError, IO_TIMEOUT};
 use crate::outcome::Outcome;
 use crate::wire::{self, FRAME};
@@ -25,6 +26,8 @@ pub struct TcpJob<M> {
     pub batches: u64,
     /// Counts exchanges in flight.
     pub meter: M,
+    /// The caller's cancellation ([`Cancel::never`] in every timed and accounting run).
+    pub cancel: Cancel,
 }
 
 impl<M> TcpJob<M> {
@@ -50,11 +53,15 @@ pub enum Fail {
     Wrong(String),
 }
 
-/// Count the result of exchange `seq` into `outcome`; a failed connection is dropped (`stream = None`), so the
-/// connection's later exchanges count as errors without waiting on it.
-pub fn record<S>(outcome: &mut Outcome, seq: u64, result: Result<(), Fail>, stream: &mut Option<S>) {
+/// Count the result of exchange `seq` into `outcome` (and into `cancel`'s record, in a cancellation check); a
+/// failed connection is dropped (`stream = None`), so the connection's later exchanges count as errors without
+/// waiting on it.
+pub fn record<S>(outcome: &mut Outcome, cancel: &Cancel, seq: u64, result: Result<(), Fail>, stream: &mut Option<S>) {
     match result {
-        Ok(()) => outcome.tally.add(seq),
+        Ok(()) => {
+            outcome.tally.add(seq);
+            cancel.answered(seq);
+        }
         Err(Fail::Error(err)) => {
             outcome.error(&err);
             *stream = None;
@@ -138,7 +145,14 @@ mod tests {
 
     #[test]
     fn a_batch_is_spread_over_the_connections_in_order() {
-        let job = TcpJob { addr: crate::server::loopback(1), connections: 4, exchanges: 10, batches: 2, meter: () };
+        let job = TcpJob {
+            addr: crate::server::loopback(1),
+            connections: 4,
+            exchanges: 10,
+            batches: 2,
+            meter: (),
+            cancel: Cancel::never(),
+        };
         let all: Vec<Vec<u64>> = (0..4).map(|c| job.seqs(1, c).collect()).collect();
         assert_eq!(all, [vec![10, 14, 18], vec![11, 15, 19], vec![12, 16], vec![13, 17]]);
         assert_eq!(job.total(), 20);

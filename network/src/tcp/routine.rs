@@ -1,8 +1,6 @@
 //! One trial of the tcp scenario in its own process: the session (placement and server), the conformance checks,
 //! then the harness's loop over the contestant.
 
-use std::sync::Arc;
-
 use measure::harness;
 use measure::meter::{GaugeMeter, NoMeter};
 use measure::record::{MetricValues, TrialRequest};
@@ -11,6 +9,7 @@ use measure::summary::Check;
 
 use super::contestants::TcpContestant;
 use super::exchange::TcpJob;
+use crate::cancel::Cancel;
 use crate::conformance::{self, Port, Runner, Size};
 use crate::error::NetworkError;
 use crate::launch::Launcher;
@@ -90,6 +89,7 @@ impl Client for TcpClient {
             exchanges: self.job.exchanges,
             batches: self.job.batches,
             meter,
+            cancel: Cancel::never(),
         };
         self.contestant.run(&job, go)
     }
@@ -140,11 +140,15 @@ impl Client for TcpClient {
 }
 
 /// A conformance runner for `contestant`: small runs of 8 connections × 3 batches of 32 exchanges; long runs
-/// of 10,000 batches, which the kill cuts short.
+/// of 10,000 batches, which the kill or the caller's cancel cuts short. One exchange is outstanding per
+/// connection: the bound is the 8 connections.
 pub fn runner(contestant: TcpContestant) -> Runner {
-    Arc::new(move |addr, size| {
-        let batches = if size == Size::Small { 3 } else { 10_000 };
-        let job = TcpJob { addr, connections: 8, exchanges: 32, batches, meter: NoMeter };
+    const CONNECTIONS: usize = 8;
+    const EXCHANGES: usize = 32;
+    const LONG: u64 = 10_000;
+    Runner::new(contestant.name(), CONNECTIONS as u64, LONG * EXCHANGES as u64, move |addr, size, meter, cancel| {
+        let batches = if size == Size::Small { 3 } else { LONG };
+        let job = TcpJob { addr, connections: CONNECTIONS, exchanges: EXCHANGES, batches, meter, cancel };
         contestant.run(&job, &mut || {})
     })
 }
@@ -177,6 +181,7 @@ pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
         exchanges: params.exchanges,
         batches: contestant.batches(params.batches),
         meter: NoMeter,
+        cancel: Cancel::never(),
     };
     let mut routine = NetRoutine {
         client: TcpClient { contestant, job, delay_us: params.delay_us },

@@ -1,7 +1,10 @@
 //! The shape every tokio contestant of the tcp scenario shares: a multi-thread runtime of [`workers`] workers
 //! built before the clock starts, one persistent connection per task, a coordinator that releases one batch at a
 //! time through a barrier and times it, and the probe task ticking beside them. The contestants differ only in
-//! their [`Style`]: how a task connects and makes one exchange (each contestant's file implements it).
+//! their [`Style`]: how a task connects and makes one exchange (each contestant's file implements it). The
+//! caller's cancellation is checked between exchanges and between batches (a task blocked in a std socket call
+//! cannot be dropped mid-call, so every style stops at the same points; a cancelled run's last release tells the
+//! tasks to stop).
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -66,11 +69,13 @@ pub fn run<S: Style, M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<
     let job = Arc::new(job.clone());
     let outcome = runtime.block_on(async {
         let barrier = Arc::new(Barrier::new(job.connections + 1));
+        // Set by the coordinator before a release when it stops early (the caller cancelled the run).
+        let ended = Arc::new(AtomicBool::new(false));
         let mut tasks = Vec::with_capacity(job.connections);
         for index in 0..job.connections {
             let conn = S::connect(job.addr).await;
-            let (job, barrier) = (Arc::clone(&job), Arc::clone(&barrier));
-            tasks.push(tokio::spawn(connection_task::<S, M>(job, index, conn, barrier)));
+            let (job, barrier, ended) = (Arc::clone(&job), Arc::clone(&barrier), Arc::clone(&ended));
+            tasks.push(tokio::spawn(connection_task::<S, M>(job, index, conn, barrier, ended)));
         }
         let stop = Arc::new(AtomicBool::new(false));
         let probe = tokio::spawn(tick::ticks_async(Arc::clone(&stop), LatencyRecorder::new()));
@@ -78,6 +83,12 @@ pub fn run<S: Style, M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<
         barrier.wait().await;
         go();
         for batch in 0..job.batches {
+            // Between batches, one relaxed load (a `None` test in timed runs).
+            if job.cancel.is_raised() {
+                ended.store(true, Ordering::Relaxed);
+                barrier.wait().await;
+                break;
+            }
             let started = Instant::now();
             barrier.wait().await;
             barrier.wait().await;
@@ -105,6 +116,7 @@ async fn connection_task<S: Style, M: Meter>(
     index: usize,
     conn: Result<S::Conn, NetworkError>,
     barrier: Arc<Barrier>,
+    ended: Arc<AtomicBool>,
 ) -> Outcome {
     let mut outcome = Outcome::default();
     let mut conn = match conn {
@@ -117,13 +129,19 @@ async fn connection_task<S: Style, M: Meter>(
     barrier.wait().await;
     for batch in 0..job.batches {
         barrier.wait().await;
+        if ended.load(Ordering::Relaxed) {
+            break;
+        }
         for seq in job.seqs(batch, index) {
+            if job.cancel.is_raised() {
+                break;
+            }
             job.meter.admit(1);
             let result = match conn.as_mut() {
                 Some(c) => S::exchange(c, job.addr, seq, index).await,
                 None => Err(exchange::Fail::Error(NetworkError::Closed { addr: job.addr })),
             };
-            record(&mut outcome, seq, result, &mut conn);
+            record(&mut outcome, &job.cancel, seq, result, &mut conn);
             job.meter.leave(1);
         }
         barrier.wait().await;

@@ -18,6 +18,8 @@ pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, N
     let job = Arc::new(job.clone());
     let barrier = Arc::new(Barrier::new(job.connections + 1));
     let stop = Arc::new(AtomicBool::new(false));
+    // Set by the calling thread before a release when it stops early (the caller cancelled the run).
+    let ended = Arc::new(AtomicBool::new(false));
     let probe = {
         let stop = Arc::clone(&stop);
         std::thread::Builder::new()
@@ -27,10 +29,10 @@ pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, N
     };
     let mut threads = Vec::with_capacity(job.connections);
     for index in 0..job.connections {
-        let (job, barrier) = (Arc::clone(&job), Arc::clone(&barrier));
+        let (job, barrier, ended) = (Arc::clone(&job), Arc::clone(&barrier), Arc::clone(&ended));
         let spawned = std::thread::Builder::new()
             .name(format!("tcp-conn-{index}"))
-            .spawn(move || connection(&job, index, &barrier));
+            .spawn(move || connection(&job, index, &barrier, &ended));
         match spawned {
             Ok(handle) => threads.push(handle),
             Err(e) => {
@@ -44,6 +46,12 @@ pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, N
     barrier.wait();
     go();
     for batch in 0..job.batches {
+        // Between batches, one relaxed load (a `None` test in timed runs).
+        if job.cancel.is_raised() {
+            ended.store(true, Ordering::Relaxed);
+            barrier.wait();
+            break;
+        }
         let started = Instant::now();
         barrier.wait();
         barrier.wait();
@@ -63,7 +71,7 @@ pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, N
     Ok(outcome)
 }
 
-fn connection<M: Meter>(job: &TcpJob<M>, index: usize, barrier: &Barrier) -> Outcome {
+fn connection<M: Meter>(job: &TcpJob<M>, index: usize, barrier: &Barrier, ended: &AtomicBool) -> Outcome {
     let mut outcome = Outcome::default();
     let mut stream = match exchange::connect_std(job.addr) {
         Ok(stream) => Some(stream),
@@ -75,13 +83,19 @@ fn connection<M: Meter>(job: &TcpJob<M>, index: usize, barrier: &Barrier) -> Out
     barrier.wait();
     for batch in 0..job.batches {
         barrier.wait();
+        if ended.load(Ordering::Relaxed) {
+            break;
+        }
         for seq in job.seqs(batch, index) {
+            if job.cancel.is_raised() {
+                break;
+            }
             job.meter.admit(1);
             let result = match stream.as_ref() {
                 Some(s) => exchange::exchange_std(s, job.addr, seq, index),
                 None => Err(exchange::Fail::Error(NetworkError::Closed { addr: job.addr })),
             };
-            record(&mut outcome, seq, result, &mut stream);
+            record(&mut outcome, &job.cancel, seq, result, &mut stream);
             job.meter.leave(1);
         }
         barrier.wait();

@@ -5,7 +5,8 @@
 //!
 //! The coroutines keep `may`'s rules (`docs/coroutines.md`): every wait goes through `may`'s sockets, channels or
 //! sleep, none through a thread-blocking call, and no thread-local is held across a wait. The calling thread (not
-//! a carrier) releases each batch with one message per connection and waits for one message back from each.
+//! a carrier) releases each batch with one message per connection and waits for one message back from each. The
+//! caller's cancellation is checked between exchanges and between batches.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -90,6 +91,10 @@ pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, N
     let batches = Times::new(usize::try_from(job.batches).unwrap_or(0));
     go();
     for batch in 0..job.batches {
+        // Between batches, one relaxed load (a `None` test in timed runs).
+        if job.cancel.is_raised() {
+            break;
+        }
         let started = Instant::now();
         for order in &orders {
             let _ = order.send(Order::Batch(batch));
@@ -134,12 +139,15 @@ fn connection<M: Meter>(
     let _ = done.send(());
     while let Ok(Order::Batch(batch)) = orders.recv() {
         for seq in job.seqs(batch, index) {
+            if job.cancel.is_raised() {
+                break;
+            }
             job.meter.admit(1);
             let result = match stream.as_mut() {
                 Some(s) => exchange::exchange_blocking(s, job.addr, seq, index),
                 None => Err(exchange::Fail::Error(NetworkError::Closed { addr: job.addr })),
             };
-            record(&mut outcome, seq, result, &mut stream);
+            record(&mut outcome, &job.cancel, seq, result, &mut stream);
             job.meter.leave(1);
         }
         let _ = done.send(());

@@ -1,0 +1,205 @@
+//! The caller's cancellation of a run, as each family would really write it: a shared flag the blocking and
+//! coroutine clients check between calls (and the tcp coordinators between batches), and for the stream clients
+//! the same flag with a [`tokio::sync::Notify`] the run `select`s on, dropping its calls in flight.
+//!
+//! Every job carries a [`Cancel`]. Timed and accounting runs carry [`Cancel::never`] (no flag at all): checking it
+//! is one test of a `None` pointer between calls, nothing measurable next to a socket call. The conformance check
+//! `caller_cancel` carries [`Cancel::after`]: its handle also counts each answered request in its own slot (the
+//! check's record of exactly-once; never present in a timed run) and tells the caller's thread when `point`
+//! requests were answered, so the caller cancels at a seeded point mid-run ([`Cancel::raise_when_reached`]).
+
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::time::Instant;
+
+use crate::outcome::Tally;
+
+/// A run's cancellation: never raised ([`Cancel::never`]) or raised by the caller ([`Cancel::after`]).
+#[derive(Debug, Clone, Default)]
+pub struct Cancel(Option<Arc<State>>, Deaf);
+
+/// Whether this handle ignores the caller ([`Cancel::deaf`]).
+#[derive(Debug, Clone, Copy, Default)]
+struct Deaf(bool);
+
+#[derive(Debug)]
+struct State {
+    /// Raised by the caller.
+    raised: AtomicBool,
+    /// Wakes the stream clients' `select`.
+    notify: tokio::sync::Notify,
+    /// The check's record: how many times each request was answered.
+    answers: Box<[AtomicU32]>,
+    /// Answers counted so far, and the count at which the caller cancels.
+    answered: AtomicU64,
+    point: u64,
+    /// Whether the point was reached (or the run abandoned), and when the caller raised the cancellation.
+    reached: Mutex<(bool, Option<Instant>)>,
+    changed: Condvar,
+}
+
+impl Cancel {
+    /// A run nobody cancels: the timed and accounting runs.
+    pub fn never() -> Cancel {
+        Cancel(None, Deaf(false))
+    }
+
+    /// A run of `requests` requests the caller cancels once `point` of them were answered.
+    pub fn after(point: u64, requests: u64) -> Cancel {
+        Cancel(
+            Some(Arc::new(State {
+                raised: AtomicBool::new(false),
+                notify: tokio::sync::Notify::new(),
+                answers: (0..requests).map(|_| AtomicU32::new(0)).collect(),
+                answered: AtomicU64::new(0),
+                point,
+                reached: Mutex::new((false, None)),
+                changed: Condvar::new(),
+            })),
+            Deaf(false),
+        )
+    }
+
+    /// The same run's record, through a handle that never hears the caller: what a client that ignores
+    /// cancellation sees (for the tests that show `caller_cancel` rejects one).
+    pub fn deaf(&self) -> Cancel {
+        Cancel(self.0.clone(), Deaf(true))
+    }
+
+    /// Whether the caller cancelled the run: checked between calls (a relaxed load, or nothing at all for a run
+    /// nobody cancels).
+    #[inline]
+    pub fn is_raised(&self) -> bool {
+        self.0.as_ref().is_some_and(|s| !self.1 .0 && s.raised.load(Ordering::Relaxed))
+    }
+
+    /// Resolves when the caller cancels the run (never for [`Cancel::never`]): what a stream client `select`s on.
+    pub async fn cancelled(&self) {
+        let Some(state) = self.0.as_ref().filter(|_| !self.1 .0) else {
+            return std::future::pending().await;
+        };
+        loop {
+            let mut notified = std::pin::pin!(state.notify.notified());
+            notified.as_mut().enable();
+            if state.raised.load(Ordering::Acquire) {
+                return;
+            }
+            notified.await;
+        }
+    }
+
+    /// Request `seq` was answered correctly (nothing for a run nobody cancels): the check's record.
+    #[inline]
+    pub fn answered(&self, seq: u64) {
+        let Some(state) = &self.0 else { return };
+        if let Some(slot) = usize::try_from(seq).ok().and_then(|i| state.answers.get(i)) {
+            slot.fetch_add(1, Ordering::Relaxed);
+        }
+        if state.answered.fetch_add(1, Ordering::AcqRel) + 1 == state.point {
+            state.lock().0 = true;
+            state.changed.notify_all();
+        }
+    }
+
+    /// The caller's side: wait until `point` requests were answered (or the run was abandoned), then raise the
+    /// cancellation; whether it raised it.
+    pub fn raise_when_reached(&self) -> bool {
+        let Some(state) = &self.0 else { return false };
+        let mut reached = state.lock();
+        while !reached.0 {
+            reached = state.changed.wait(reached).unwrap_or_else(PoisonError::into_inner);
+        }
+        if state.answered.load(Ordering::Acquire) < state.point {
+            return false;
+        }
+        reached.1 = Some(Instant::now());
+        state.raised.store(true, Ordering::Release);
+        state.notify.notify_waiters();
+        true
+    }
+
+    /// The run returned: release a caller still waiting for the point.
+    pub fn abandon(&self) {
+        if let Some(state) = &self.0 {
+            state.lock().0 = true;
+            state.changed.notify_all();
+        }
+    }
+
+    /// When the caller raised the cancellation, if it did.
+    pub fn raised_at(&self) -> Option<Instant> {
+        self.0.as_ref().and_then(|s| s.lock().1)
+    }
+
+    /// The check's record: the tally of every request answered at least once, and the requests answered more
+    /// than once.
+    pub fn record(&self) -> (Tally, u64) {
+        let mut tally = Tally::default();
+        let mut twice = 0;
+        for (seq, n) in self.0.iter().flat_map(|s| s.answers.iter().map(|a| a.load(Ordering::Acquire)).enumerate()) {
+            if n > 0 {
+                tally.add(seq as u64);
+            }
+            if n > 1 {
+                twice += 1;
+            }
+        }
+        (tally, twice)
+    }
+}
+
+impl State {
+    fn lock(&self) -> std::sync::MutexGuard<'_, (bool, Option<Instant>)> {
+        self.reached.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn never_is_never_raised_and_records_nothing() {
+        let cancel = Cancel::never();
+        cancel.answered(3);
+        assert!(!cancel.is_raised());
+        assert!(!cancel.raise_when_reached());
+        assert_eq!(cancel.record(), (Tally::default(), 0));
+    }
+
+    #[test]
+    fn the_caller_raises_at_the_point_and_duplicates_show() {
+        let cancel = Cancel::after(2, 10);
+        let caller = {
+            let cancel = cancel.clone();
+            std::thread::spawn(move || cancel.raise_when_reached())
+        };
+        for seq in [4, 4] {
+            cancel.answered(seq);
+        }
+        assert!(caller.join().unwrap_or(false));
+        assert!(cancel.is_raised());
+        assert!(cancel.raised_at().is_some());
+        let mut four = Tally::default();
+        four.add(4);
+        assert_eq!(cancel.record(), (four, 1));
+    }
+
+    #[test]
+    fn a_deaf_handle_records_but_never_hears_the_caller() {
+        let cancel = Cancel::after(1, 4);
+        let deaf = cancel.deaf();
+        deaf.answered(2);
+        assert!(cancel.raise_when_reached());
+        assert!(cancel.is_raised() && !deaf.is_raised());
+        assert_eq!(cancel.record().0.count, 1);
+    }
+
+    #[test]
+    fn an_abandoned_run_is_not_cancelled() {
+        let cancel = Cancel::after(5, 10);
+        cancel.abandon();
+        assert!(!cancel.raise_when_reached());
+        assert!(!cancel.is_raised());
+    }
+}
