@@ -105,13 +105,15 @@ impl Rendered {
     }
 }
 
-/// Render a scenario's report: `<scenario>.md`, `<scenario>.json` and one `img/<scenario>-<id>.svg` per chart.
+/// Render a scenario's report: `<scenario>.md`, its appendix `<scenario>-details.md`, `<scenario>.json` and one
+/// `img/<scenario>-<id>.svg` per chart.
 ///
 /// Pure and deterministic: the same input gives byte-identical files.
 pub fn render(input: &ReportInput<'_>) -> Rendered {
     let scenario = &input.summary.scenario;
     let mut files = vec![
         RenderedFile { path: format!("{scenario}.md"), contents: markdown::render_markdown(input) },
+        RenderedFile { path: format!("{scenario}-details.md"), contents: markdown::render_details(input) },
         RenderedFile { path: format!("{scenario}.json"), contents: json::render_json(input.summary) },
     ];
     for chart in &input.charts {

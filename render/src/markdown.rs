@@ -32,26 +32,76 @@ pub fn render_markdown(input: &ReportInput<'_>) -> String {
         "What the numbers mean",
         if discussion.is_empty() { "_No discussion given._" } else { discussion },
     );
-    let mut details = String::new();
-    collapsible(&mut details, "Every ratio against the baseline", &headline(input));
-    collapsible(&mut details, "Contestants", &contestants(summary));
-    collapsible(&mut details, "Parameters", &parameters(summary));
-    collapsible(&mut details, "Method", &method(summary));
-    collapsible(&mut details, "Environment", &environment(summary));
-    collapsible(&mut details, "Spread across processes", &spread(input));
-    collapsible(&mut details, "Correctness checks, per contestant", &checks(summary));
-    let references = published_reference(summary);
-    if !references.is_empty() {
-        collapsible(&mut details, "Published reference", &references);
-    }
-    collapsible(&mut details, "Harness cost", &harness(input));
-    section(&mut out, "Details", &details);
+    section(&mut out, "Details", &details_pointer(input));
     section(&mut out, "Reproduce", &reproduce(summary));
     // Exactly one trailing newline.
     let trimmed = out.trim_end().len();
     out.truncate(trimmed);
     out.push('\n');
     out
+}
+
+/// The appendix a reader consults rather than reads (`<scenario>-details.md`): every ratio against the baseline,
+/// the medians of the metrics beyond the results table, the contestants, parameters, method, environment, spread
+/// across processes, every correctness check, the published reference and the harness cost. Kept out of the
+/// report so that the report stays one a person reads to the end. Pure: the same input gives the same bytes.
+pub fn render_details(input: &ReportInput<'_>) -> String {
+    let summary = input.summary;
+    let mut out = String::new();
+    out.push_str(&format!(
+        "# {}: details
+
+",
+        input.title
+    ));
+    out.push_str(&format!(
+        "The appendix of [`{0}.md`]({0}.md): the figures and records behind it, from the same run.\n\n",
+        summary.scenario
+    ));
+    section(&mut out, "Every ratio against the baseline", &headline(input));
+    let other = other_metrics_section(input);
+    if !other.is_empty() {
+        section(&mut out, "Medians of the other metrics", &other);
+    }
+    section(&mut out, "Contestants", &contestants(summary));
+    section(&mut out, "Parameters", &parameters(summary));
+    section(&mut out, "Method", &method(summary));
+    section(&mut out, "Environment", &environment(summary));
+    section(&mut out, "Spread across processes", &spread(input));
+    section(&mut out, "Correctness checks, per contestant", &checks(summary));
+    let references = published_reference(summary);
+    if !references.is_empty() {
+        section(&mut out, "Published reference", &references);
+    }
+    section(&mut out, "Harness cost", &harness(input));
+    let trimmed = out.trim_end().len();
+    out.truncate(trimmed);
+    out.push('\n');
+    out
+}
+
+/// The report's pointer to its appendix, with the parts a reader checks before trusting a figure (the method and
+/// the environment) kept in the report itself.
+fn details_pointer(input: &ReportInput<'_>) -> String {
+    let summary = input.summary;
+    let mut out = format!(
+        "Every ratio against the baseline, the medians of the other metrics, the contestants' descriptions, the \
+         parameters, the spread across processes, every correctness check, the published reference and the \
+         harness cost are in [`{0}-details.md`]({0}-details.md).\n\n",
+        summary.scenario
+    );
+    collapsible(&mut out, "Method", &method(summary));
+    collapsible(&mut out, "Environment", &environment(summary));
+    out
+}
+
+/// The medians of the metrics beyond the results table's, for the appendix; empty when there are none.
+fn other_metrics_section(input: &ReportInput<'_>) -> String {
+    let (_, brief) = input.table_metrics.split_at(FULL_STAT_METRICS.min(input.table_metrics.len()));
+    if brief.is_empty() {
+        return String::new();
+    }
+    other_metrics(input.summary, brief)
 }
 
 /// Append `## title`, the body, and a blank line.
@@ -447,14 +497,13 @@ fn results(input: &ReportInput<'_>) -> String {
     let threshold = summary.method.noise_threshold;
     let (full, brief) = input.table_metrics.split_at(FULL_STAT_METRICS.min(input.table_metrics.len()));
     let mut out = format!(
-        "Each cell of the first table is `median (min–max)` over every measured iteration of every fork; the \
+        "Each cell of the table is `median (min–max)` over every measured iteration of every fork; the \
          last column is the ratio of medians on `{}` against the best baseline with its 95% bootstrap interval in \
          brackets (none with fewer than 3 processes), `(noise)` when the process-median ranges overlap or the \
          ratio is within the noise threshold. A role other than candidate follows the family: only candidates are \
-         ever recommended. The second table gives medians of the other metrics.\n",
-        input.headline_metric
+         ever recommended. The medians of the other metrics are in [`{}-details.md`]({}-details.md).\n",
+        input.headline_metric, summary.scenario, summary.scenario
     );
-    let several_phases = phases(summary).len() > 1;
     for phase in phases(summary) {
         out.push('\n');
         if let Some(phase) = phase {
@@ -532,14 +581,6 @@ fn results(input: &ReportInput<'_>) -> String {
             }
         }
         out.push_str(&table.render());
-        if !brief.is_empty() && !several_phases {
-            out.push('\n');
-            let title = match phase {
-                Some(p) => format!("Medians of the other metrics at <code>{p}</code>"),
-                None => "Medians of the other metrics".to_string(),
-            };
-            collapsible(&mut out, &title, &other_metrics(summary, brief));
-        }
         if !missing.is_empty() {
             let lists: Vec<String> =
                 missing.iter().map(|(metric, names)| format!("`{metric}`: {}", names.join(", "))).collect();
@@ -553,10 +594,6 @@ fn results(input: &ReportInput<'_>) -> String {
                 lists.join("; ")
             ));
         }
-    }
-    if several_phases && !brief.is_empty() {
-        out.push('\n');
-        collapsible(&mut out, "Medians of the other metrics, at every phase", &other_metrics(summary, brief));
     }
     out
 }

@@ -19,7 +19,14 @@ fn rendering_twice_gives_identical_bytes() {
     let paths: Vec<&str> = first.files.iter().map(|f| f.path.as_str()).collect();
     assert_eq!(
         paths,
-        ["chain.md", "chain.json", "img/chain-ms.svg", "img/chain-sweep.svg", "img/chain-outstanding.svg"]
+        [
+            "chain.md",
+            "chain-details.md",
+            "chain.json",
+            "img/chain-ms.svg",
+            "img/chain-sweep.svg",
+            "img/chain-outstanding.svg"
+        ]
     );
 }
 
@@ -57,7 +64,8 @@ fn a_scenario_without_phases_uses_plain_metric_names() {
             .collect();
     }
     let markdown = reports::markdown::render_markdown(&common::input(&summary));
-    assert!(markdown.contains("The best stream contestant `stream-map` takes **2.10×** the baseline `baseline-loop`"));
+    let details = reports::markdown::render_details(&common::input(&summary));
+    assert!(details.contains("The best stream contestant `stream-map` takes **2.10×** the baseline `baseline-loop`"));
     assert!(!markdown.contains("### `work_0`"));
 }
 
@@ -111,16 +119,21 @@ fn the_report_opens_with_an_answer_computed_from_the_run() {
 }
 
 #[test]
-fn the_long_parts_are_collapsed_after_the_discussion() {
+fn the_long_parts_are_in_the_appendix_and_method_and_environment_stay_collapsed() {
     let summary = common::summary();
     let markdown = reports::markdown::render_markdown(&common::input(&summary));
-    for title in ["Contestants", "Method", "Environment", "Correctness checks, per contestant", "Harness cost"] {
+    let details = reports::markdown::render_details(&common::input(&summary));
+    for title in ["Method", "Environment"] {
         let summary_line = format!("<details>\n<summary>{title}</summary>\n\n");
         let at = markdown.find(&summary_line).unwrap_or_else(|| panic!("{title} is not collapsed: {markdown}"));
         assert!(at > markdown.find("## What the numbers mean").unwrap(), "{title} comes before the discussion");
     }
     assert_eq!(markdown.matches("<details>").count(), markdown.matches("</details>").count());
-    assert!(!markdown.contains("\n## Contestants"), "no longer a top-level section");
+    assert!(markdown.contains("[`chain-details.md`](chain-details.md)"), "the report points to its appendix");
+    for title in ["Contestants", "Correctness checks, per contestant", "Harness cost", "Spread across processes"] {
+        assert!(details.contains(&format!("\n## {title}\n")), "{title} is not in the appendix: {details}");
+        assert!(!markdown.contains(&format!("<summary>{title}</summary>")), "{title} is still in the report");
+    }
 }
 
 #[test]
