@@ -190,7 +190,8 @@ mod tests {
         let census = Census::take(None);
         assert!(census.listed);
         assert!(census.process.cpu_ns > 0);
-        assert!(!census.has_device && !census.has_may_timer);
+        // Whether a device or `may`'s timer thread is listed depends on the other tests of this process, which
+        // run at the same time: not asserted here.
     }
 
     #[test]
