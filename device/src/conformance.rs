@@ -595,47 +595,8 @@ fn check(name: &'static str, work: impl FnOnce() -> Result<String, String> + Sen
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::contestants::{ChannelFlavor, StreamShape, Timer};
+    use crate::contestants::{ChannelFlavor, Timer};
     use crate::job::Totals;
-
-    /// Every shape of both families, on both timers, free and budgeted.
-    fn every_contestant() -> Vec<Contestant> {
-        let mut all = Vec::new();
-        for timer in [Timer::Device, Timer::Own] {
-            for shape in [
-                StreamShape::Buffered,
-                StreamShape::BufferUnordered,
-                StreamShape::PerWorkerUnordered,
-                StreamShape::Tasks,
-                StreamShape::ChannelWorkers,
-                StreamShape::Unbounded,
-            ] {
-                for free in [false, true] {
-                    all.push(Contestant::Stream { shape, free, timer });
-                }
-            }
-            for shape in [
-                BlockingShape::Pool,
-                BlockingShape::ChannelWorkers(ChannelFlavor::Crossbeam),
-                BlockingShape::ChannelWorkers(ChannelFlavor::Flume),
-                BlockingShape::ChannelWorkers(ChannelFlavor::Std),
-                BlockingShape::ThreadPerItem,
-            ] {
-                all.push(Contestant::Blocking { shape, timer });
-            }
-            all.push(Contestant::Coroutine { carriers: None, timer });
-        }
-        all
-    }
-
-    #[test]
-    fn every_contestant_passes_every_check() {
-        for contestant in every_contestant() {
-            for check in all(contestant, 1) {
-                assert!(!check.failed(), "{}: {} failed: {}", contestant.name(), check.name, check.detail);
-            }
-        }
-    }
 
     #[test]
     fn skips_with_reason_fails_a_run_that_started_threads_or_did_not_refuse() {
@@ -767,14 +728,5 @@ mod tests {
         // A failed call retried into an answer counted twice.
         let twice = Totals { completed: ITEMS - failing + 1, ..right };
         assert!(failure_verdict(&run(twice), &faulty, true).is_err());
-    }
-
-    #[test]
-    fn names_are_unique() {
-        let mut names: Vec<String> = every_contestant().iter().map(Contestant::name).collect();
-        let n = names.len();
-        names.sort();
-        names.dedup();
-        assert_eq!(names.len(), n);
     }
 }
