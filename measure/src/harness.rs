@@ -31,13 +31,13 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::busy::{CpuSource, Disturbance, ProcStat, MAX_RERUNS};
+use crate::check::Check;
 use crate::gauge::Outstanding;
 use crate::memory;
 use crate::meter::{GaugeMeter, NoMeter};
 use crate::probe::{Measurement, Probe, Stopwatch, Timing};
 use crate::record::{IterationRecord, MetricValues, Series, TrialRequest};
 use crate::scenario::TrialSink;
-use crate::summary::Check;
 
 /// Prefix of the clock readings of accounting iterations (`instrumented_ms_per_million`): the same metric as the
 /// timed one, taken with every instrument on.

@@ -3,7 +3,8 @@
 //! Measurement (what one iteration cost) lives in [`cpu`], [`gauge`], [`meter`], [`sampler`], [`alloc`],
 //! [`memory`], [`latency`] and [`probe`], and the one loop that runs a trial's iterations in [`harness`]; analysis (what many iterations say) in [`stats`] and [`compare`], over the types of [`metric_stats`]; the typed
 //! records that travel from a trial process to the lab and on to the reports in [`record`] and
-//! [`summary`]; the interface a scenario implements in [`scenario`]; and [`watchdog`], which runs a scenario's
+//! [`summary`], over the types both carry: [`contestant`] (what a contestant is), [`check`] (a check's outcome)
+//! and [`setup`] (the machine and method of a run); the interface a scenario implements in [`scenario`]; and [`watchdog`], which runs a scenario's
 //! conformance checks so that one that hangs or panics fails instead of taking the trial process with it.
 //! [`references`] holds every figure from a published study, and [`judge`] judges every scenario's claim table.
 //! [`busy`] is the guard that notices other processes using the machine during a timed iteration.
@@ -13,7 +14,9 @@
 
 pub mod alloc;
 pub mod busy;
+pub mod check;
 pub mod compare;
+pub mod contestant;
 pub mod cpu;
 pub mod gauge;
 pub mod harness;
@@ -28,6 +31,7 @@ pub mod record;
 pub mod references;
 pub mod sampler;
 pub mod scenario;
+pub mod setup;
 pub mod stats;
 pub mod summary;
 pub mod template;

@@ -23,12 +23,12 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::alloc::{self, AllocSnapshot};
+use crate::check::Check;
 use crate::cpu::{self, CpuMark, Usage};
 use crate::gauge::Outstanding;
 use crate::memory;
 use crate::record::{MetricValues, Series};
 use crate::sampler::{Sampler, ThresholdReading};
-use crate::summary::Check;
 use crate::units::{BYTES_PER_MIB, NANOS_PER_MILLI};
 
 /// The probe's sampling period in milliseconds.

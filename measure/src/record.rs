@@ -8,7 +8,9 @@
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-use crate::summary::{Check, ContestantInfo, Environment, Method};
+use crate::check::Check;
+use crate::contestant::ContestantInfo;
+use crate::setup::{Environment, Method};
 
 /// Concrete parameter values of one trial: every parameter has exactly one value here.
 pub type TrialParams = BTreeMap<String, u64>;

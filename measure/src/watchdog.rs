@@ -11,7 +11,7 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::thread;
 use std::time::Duration;
 
-use crate::summary::Check;
+use crate::check::Check;
 
 /// Why a guarded run returned nothing.
 #[derive(Debug, thiserror::Error)]
