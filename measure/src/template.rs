@@ -33,21 +33,22 @@ pub struct ClaimView {
 /// Every claim of `claims` that has an id, keyed by it, for a template's context (claims without an id are left
 /// out: a template cannot name them).
 pub fn claims_by_id(claims: &[ClaimResult]) -> BTreeMap<String, ClaimView> {
-    claims
-        .iter()
-        .filter(|c| !c.id.is_empty())
-        .map(|c| {
-            let view = ClaimView {
-                verdict: c.verdict.as_str(),
-                holds: c.verdict == Verdict::Holds,
-                fails: c.verdict == Verdict::Fails,
-                inconclusive: c.verdict == Verdict::Inconclusive,
-                p: crate::judge::p_label(c.p),
-                text: c.text.clone(),
-            };
-            (c.id.clone(), view)
-        })
-        .collect()
+    claims.iter().filter(|c| !c.id.is_empty()).map(|c| (c.id.clone(), ClaimView::of(c))).collect()
+}
+
+impl ClaimView {
+    /// `claim` as a template reads it; also a finding a scenario judges as a claim is judged
+    /// ([`crate::judge::judge`]) without listing it among its claims.
+    pub fn of(claim: &ClaimResult) -> ClaimView {
+        ClaimView {
+            verdict: claim.verdict.as_str(),
+            holds: claim.verdict == Verdict::Holds,
+            fails: claim.verdict == Verdict::Fails,
+            inconclusive: claim.verdict == Verdict::Inconclusive,
+            p: crate::judge::p_label(claim.p),
+            text: claim.text.clone(),
+        }
+    }
 }
 
 /// Why a template could not be rendered.

@@ -1,18 +1,22 @@
 //! The overload report's figures and verdicts, read from a run's summary so the report stays true when it is
 //! re-rendered: a typed context ([`Context`]) of formatted numbers, contestant names, flags and the claims by id
 //! ([`measure::template::claims_by_id`]), rendered with `templates/report.md`, which holds every word. Which
-//! finding a sentence states is decided by a claim's verdict, or by a comparison this module makes with a
-//! claim's factor or the noise threshold and hands over as a flag; no sentence is built here.
+//! finding a sentence states is decided by a claim's verdict, or by a finding this module judges the way a claim
+//! is judged ([`measure::judge::judge`]: on process medians, with its p, against a claim's factor or the noise
+//! threshold) and hands over as a verdict; the template states a finding only when its verdict holds and shows
+//! the figures alone otherwise. No sentence is built here.
 
 use std::collections::BTreeMap;
 
-use measure::compare::{beyond_noise, format_ratio, within_noise};
-use measure::summary::{Family, Role, Summary};
+use measure::compare::{format_ratio, verdict, Basis, Operand, Relation};
+use measure::judge::{judge, ClaimSpec, Comparison, Phase, Side, Who};
+use measure::summary::{ClaimResult, Family, MetricStats, Role, Summary, Verdict};
 use measure::template::{claims_by_id, ClaimView};
 use measure::units::count;
 use serde::Serialize;
 
 use crate::analysis::{DECISIONS, HEADLINE};
+use crate::claims::table;
 use crate::claims::{after_ceiling, FAMILY_AGREEMENT, FEED_TOLERANCE, HALVES, NEAR_CEILING};
 use crate::config::{IDLE_CALLS, LIMITERS};
 use crate::contestants::Contestant;
@@ -61,8 +65,8 @@ pub struct Context {
     /// CPU and context switches per call, per family.
     pub family_cpu: Vec<FamilyCpu>,
     /// Which adaptive limiters kept the after-drop p99 below the halves claim's factor of the fixed bound's in
-    /// every family, by their medians.
-    pub halves_by_median: HalvesByMedian,
+    /// every family, judged limiter by limiter as the claim judges them all.
+    pub halves_by_limiter: HalvesByLimiter,
     /// The family pairs whose limiters were not fed alike.
     pub unlike_pairs: Vec<UnlikePair>,
     /// The published peer's version.
@@ -197,12 +201,12 @@ pub struct FamilyFigure {
     pub value: String,
 }
 
-/// A limiter's figure in every family that measured it, with the lowest and highest, when the stream and
-/// blocking contestants measured it.
+/// A limiter's figure in every family that measured it, with the highest and the contestants that measured it,
+/// when the stream and blocking contestants measured it.
 struct Spread {
     figures: Vec<FamilyFigure>,
-    low: f64,
     high: f64,
+    names: Vec<String>,
 }
 
 /// The findings on each adaptive limiter.
@@ -233,10 +237,11 @@ pub struct AimdFinding {
     pub cuts: Option<Vec<FamilyFigure>>,
     /// Plain `aimd` never cut in any family.
     pub never_cut: bool,
-    /// In every family below the near-ceiling claim's factor of the ceiling.
-    pub below_near: bool,
-    /// Its lowest mean limit above the new capacity beyond noise.
-    pub above_capacity: bool,
+    /// Judged: in every family its after-drop throughput is at most the near-ceiling claim's factor of the
+    /// ceiling.
+    pub below_near: ClaimView,
+    /// Judged: in every family its mean limit after the drop is above the new capacity beyond the noise threshold.
+    pub above_capacity: ClaimView,
 }
 
 /// Gradient2's figures.
@@ -244,8 +249,8 @@ pub struct AimdFinding {
 pub struct Gradient2Finding {
     /// Mean limit after the drop, per family.
     pub limit: Vec<FamilyFigure>,
-    /// Its lowest mean limit above the new capacity beyond noise.
-    pub above_capacity: bool,
+    /// Judged: in every family its mean limit after the drop is above the new capacity beyond the noise threshold.
+    pub above_capacity: ClaimView,
     /// Increases and decreases over the run, per family.
     pub moves: Option<(Vec<FamilyFigure>, Vec<FamilyFigure>)>,
 }
@@ -257,11 +262,12 @@ pub struct VegasFinding {
     pub limit: Vec<FamilyFigure>,
     /// After-drop p99, per family.
     pub p99: Vec<FamilyFigure>,
-    /// Its limit at the drop, per family, when even the highest was below the healthy capacity beyond noise.
+    /// Its limit at the drop, per family, with whether it was below the healthy capacity beyond noise.
     pub settled_below: Option<SettledBelow>,
-    /// Its families' after-drop p99 differ beyond noise.
-    pub families_differ: bool,
-    /// What the caller adds to each call, when the families differ.
+    /// Judged: its family with the highest after-drop p99 is above the one with the lowest beyond the noise
+    /// threshold.
+    pub families_differ: ClaimView,
+    /// What the caller adds to each call, if the stream and blocking contestants measured it.
     pub overhead: Option<VegasOverhead>,
 }
 
@@ -272,6 +278,8 @@ pub struct SettledBelow {
     pub at_drop: Vec<FamilyFigure>,
     /// The healthy capacity.
     pub capacity: String,
+    /// Judged: in every family the limit at the drop is below the healthy capacity beyond the noise threshold.
+    pub below: ClaimView,
 }
 
 /// Before the drop: how much longer than an idle call the median call took, and the limit at the drop.
@@ -285,10 +293,12 @@ pub struct VegasOverhead {
     pub stream_limit: String,
     /// Blocking's limit at the drop.
     pub blocking_limit: String,
-    /// The two limits were within noise at the drop.
-    pub close: bool,
-    /// The family with the larger overhead had the lower limit.
-    pub steered: bool,
+    /// Judged: the two limits were within the noise threshold of each other at the drop, both ways.
+    pub close: ClaimView,
+    /// Judged: the family with the larger overhead had the lower limit at the drop (both differences judged).
+    pub steered: ClaimView,
+    /// Judged: the family with the larger overhead had the higher limit at the drop (both differences judged).
+    pub against: ClaimView,
 }
 
 /// One unbounded contestant.
@@ -336,13 +346,16 @@ pub struct FamilyCpu {
     pub ctx: String,
 }
 
-/// Adaptive limiters that kept (or not) the after-drop p99 below the halves factor of the fixed bound's.
+/// Adaptive limiters that kept (or not) the after-drop p99 below the halves factor of the fixed bound's, each
+/// judged on the halves claim's own comparisons of that limiter.
 #[derive(Debug, Clone, Serialize)]
-pub struct HalvesByMedian {
-    /// Those that did in every family.
+pub struct HalvesByLimiter {
+    /// Those whose verdict holds: in every family.
     pub shorter: Vec<&'static str>,
-    /// Those that did not.
+    /// Those whose verdict fails: in some family not.
     pub longer: Vec<&'static str>,
+    /// Those the run cannot decide.
+    pub undecided: Vec<&'static str>,
 }
 
 /// A family pair whose limiters were not fed alike.
@@ -430,7 +443,7 @@ impl Context {
             unbounded: unbounded_rows(summary),
             unbounded_threads: unbounded_threads(summary),
             family_cpu: family_cpu(summary),
-            halves_by_median: halves_by_median(summary),
+            halves_by_limiter: halves_by_limiter(summary),
             unlike_pairs: unlike_pairs(summary),
             peer_version: PEER_VERSION,
             peers: peers(summary),
@@ -564,15 +577,31 @@ fn spread(summary: &Summary, kind: LimiterKind, metric: &str, show: impl Fn(f64)
     let [stream, blocking, coroutine] = Contestant::gated(kind);
     median(summary, &stream.name(), metric)?;
     median(summary, &blocking.name(), metric)?;
-    let values: Vec<(&'static str, f64)> = [stream, blocking, coroutine]
+    let values: Vec<(&'static str, String, f64)> = [stream, blocking, coroutine]
         .iter()
-        .filter_map(|c| Some((c.family().as_str(), median(summary, &c.name(), metric)?)))
+        .filter_map(|c| Some((c.family().as_str(), c.name(), median(summary, &c.name(), metric)?)))
         .collect();
     Some(Spread {
-        figures: values.iter().map(|&(family, v)| FamilyFigure { family, value: show(v) }).collect(),
-        low: values.iter().map(|(_, v)| *v).fold(f64::INFINITY, f64::min),
-        high: values.iter().map(|(_, v)| *v).fold(f64::NEG_INFINITY, f64::max),
+        figures: values.iter().map(|(family, _, v)| FamilyFigure { family, value: show(*v) }).collect(),
+        high: values.iter().map(|(_, _, v)| *v).fold(f64::NEG_INFINITY, f64::max),
+        names: values.into_iter().map(|(_, name, _)| name).collect(),
     })
+}
+
+/// A finding judged as a claim is ([`judge`]): `metric` of every comparison by `relation` with `factor`, on
+/// process medians (a sign test against a fixed value), with its p. It is not one of the scenario's claims, so it
+/// has no text.
+fn judged(summary: &Summary, metric: &'static str, rule: (Relation, f64), comparisons: Vec<Comparison>) -> ClaimView {
+    let spec = ClaimSpec::new("", metric, "", rule, Basis::ProcessMedians, comparisons);
+    ClaimView::of(&judge(summary, &spec))
+}
+
+/// Each of `names` against the fixed `value` (labelled `label`).
+fn against_value(names: &[String], value: f64, label: &str) -> Vec<Comparison> {
+    names
+        .iter()
+        .map(|name| Comparison { a: Side::contestant(name.clone(), Phase::Unphased), b: Side::value(value, label) })
+        .collect()
 }
 
 /// A whole number.
@@ -580,8 +609,8 @@ fn whole(v: f64) -> String {
     format!("{v:.0}")
 }
 
-/// The findings on each adaptive limiter: every flag from a comparison with a claim's factor or the noise
-/// threshold.
+/// The findings on each adaptive limiter: every one judged on process medians against a claim's factor or the
+/// noise threshold.
 fn limiters(summary: &Summary) -> Option<Limiters> {
     let (after, ceiling) = (summary.param("capacity_after")?, after_ceiling(summary)?);
     let noise = summary.method.noise_threshold;
@@ -598,8 +627,13 @@ fn limiters(summary: &Summary) -> Option<Limiters> {
                 name: kind.name(),
                 never_cut: cuts.as_ref().is_some_and(|c| c.high == 0.0) && kind == LimiterKind::Aimd,
                 cuts: cuts.map(|c| c.figures),
-                below_near: ops.high < NEAR_CEILING * ceiling,
-                above_capacity: beyond_noise(limit.low, after, noise),
+                below_near: judged(
+                    summary,
+                    "after_drop.ops_per_sec",
+                    (Relation::AtMost, NEAR_CEILING),
+                    against_value(&ops.names, ceiling, "the after-drop ceiling"),
+                ),
+                above_capacity: above_capacity(summary, &limit.names, after, noise),
                 limit: limit.figures,
                 ops: ops.figures,
             })
@@ -609,7 +643,7 @@ fn limiters(summary: &Summary) -> Option<Limiters> {
         let ups = spread(summary, LimiterKind::Gradient2, &decisions("increases"), whole);
         let downs = spread(summary, LimiterKind::Gradient2, &decisions("decreases"), whole);
         Gradient2Finding {
-            above_capacity: beyond_noise(limit.low, after, noise),
+            above_capacity: above_capacity(summary, &limit.names, after, noise),
             limit: limit.figures,
             moves: ups.zip(downs).map(|(u, d)| (u.figures, d.figures)),
         }
@@ -624,18 +658,34 @@ fn limiters(summary: &Summary) -> Option<Limiters> {
     })
 }
 
+/// Judged: every one of `names` kept a mean limit after the drop above `after` slots beyond the noise threshold.
+fn above_capacity(summary: &Summary, names: &[String], after: f64, noise: f64) -> ClaimView {
+    let comparisons = against_value(names, after, "the capacity after the drop");
+    judged(summary, "after_drop.limit_mean", (Relation::AtLeast, 1.0 + noise), comparisons)
+}
+
 /// Vegas's findings, if its stream and blocking contestants ran.
 fn vegas(summary: &Summary, noise: f64) -> Option<VegasFinding> {
     let vegas = LimiterKind::Vegas;
     let limit = spread(summary, vegas, "after_drop.limit_mean", whole)?;
     let p99 = spread(summary, vegas, HEADLINE, ms)?;
     let settled_below = match (spread(summary, vegas, "limit_at_drop", whole), summary.param("capacity")) {
-        (Some(at_drop), Some(capacity)) if beyond_noise(capacity, at_drop.high, noise) => {
-            Some(SettledBelow { at_drop: at_drop.figures, capacity: whole(capacity) })
-        }
+        (Some(at_drop), Some(capacity)) => Some(SettledBelow {
+            below: judged(
+                summary,
+                "limit_at_drop",
+                (Relation::AtMost, 1.0 / (1.0 + noise)),
+                against_value(&at_drop.names, capacity, "the healthy capacity"),
+            ),
+            at_drop: at_drop.figures,
+            capacity: whole(capacity),
+        }),
         _ => None,
     };
-    let families_differ = beyond_noise(p99.high, p99.low, noise);
+    // The family with the highest p99 against the one with the lowest, beyond the noise threshold.
+    let side = |who: Who| Side { who, phase: Phase::Unphased };
+    let extremes = Comparison { a: side(Who::Highest(p99.names.clone())), b: side(Who::Lowest(p99.names.clone())) };
+    let families_differ = judged(summary, HEADLINE, (Relation::AtLeast, 1.0 + noise), vec![extremes]);
     // Vegas's queue estimate is limit × (1 − lowest latency / latency): any delay the caller adds under load (its
     // own wake-up) reads as queueing, so a family with a larger overhead should settle lower.
     let overhead = || {
@@ -645,22 +695,68 @@ fn vegas(summary: &Summary, noise: f64) -> Option<VegasFinding> {
         };
         let (os, ob) = (overhead(&stream)?, overhead(&blocking)?);
         let (ls, lb) = (median(summary, &stream, "limit_at_drop")?, median(summary, &blocking, "limit_at_drop")?);
+        let limits = |a: &str, b: &str| Comparison::contestants(a, b, Phase::Unphased);
+        let close = judged(
+            summary,
+            "limit_at_drop",
+            (Relation::AtMost, 1.0 + noise),
+            vec![limits(&stream, &blocking), limits(&blocking, &stream)],
+        );
+        // Which family had the larger overhead, and which the higher limit, each judged on process medians.
+        let larger_overhead =
+            order(overhead_stats(summary, &stream).as_ref(), overhead_stats(summary, &blocking).as_ref());
+        let higher_limit = order(summary.metric(&stream, "limit_at_drop"), summary.metric(&blocking, "limit_at_drop"));
+        let both = |same: bool| match (larger_overhead, higher_limit) {
+            (Some((o, po)), Some((l, pl))) => {
+                let holds = (o == l) == same;
+                let mut result = ClaimResult::new("", if holds { Verdict::Holds } else { Verdict::Fails }, "");
+                result.p = Some(po.max(pl));
+                result
+            }
+            _ => ClaimResult::new("", Verdict::Inconclusive, ""),
+        };
         Some(VegasOverhead {
             stream_us: whole(os),
             blocking_us: whole(ob),
             stream_limit: whole(ls),
             blocking_limit: whole(lb),
-            close: within_noise(ls, lb, noise),
-            steered: (ob > os && lb < ls) || (os > ob && ls < lb),
+            close,
+            // The larger overhead with the lower limit: the stream's overhead larger and its limit lower, or the
+            // other way round.
+            steered: ClaimView::of(&both(false)),
+            against: ClaimView::of(&both(true)),
         })
     };
-    Some(VegasFinding {
-        limit: limit.figures,
-        p99: p99.figures,
-        settled_below,
-        families_differ,
-        overhead: if families_differ { overhead() } else { None },
-    })
+    Some(VegasFinding { limit: limit.figures, p99: p99.figures, settled_below, families_differ, overhead: overhead() })
+}
+
+/// What the caller adds to a call before the drop, per process: its median call (`before_drop.latency_p50_us`)
+/// less its idle call (`idle_call_us`), process by process; `None` unless both were measured in every process.
+fn overhead_stats(summary: &Summary, name: &str) -> Option<MetricStats> {
+    let forks = summary.method.forks as usize;
+    let busy = summary.metric(name, "before_drop.latency_p50_us")?;
+    let idle = summary.metric(name, "idle_call_us")?;
+    // Process medians are in fork order, leaving out a fork without a sample: only with every fork in both are the
+    // two lists the same processes.
+    if busy.fork_medians.len() != forks || idle.fork_medians.len() != forks {
+        return None;
+    }
+    let per_process: Vec<Vec<f64>> =
+        busy.fork_medians.iter().zip(&idle.fork_medians).map(|(b, i)| vec![b - i]).collect();
+    measure::stats::summarize(&per_process)
+}
+
+/// Whether `a` is higher than `b` (`true`) or lower (`false`), judged on process medians, with its p; `None`
+/// when a side is missing or the verdict is inconclusive either way.
+fn order(a: Option<&MetricStats>, b: Option<&MetricStats>) -> Option<(bool, f64)> {
+    let (a, b) = (Operand::Measured(a?), Operand::Measured(b?));
+    let above = verdict(a, b, Relation::AtLeast, 1.0, Basis::ProcessMedians);
+    let below = verdict(a, b, Relation::AtMost, 1.0, Basis::ProcessMedians);
+    match (above.verdict, below.verdict) {
+        (Verdict::Holds, Verdict::Fails) => Some((true, above.p?)),
+        (Verdict::Fails, Verdict::Holds) => Some((false, below.p?)),
+        _ => None,
+    }
 }
 
 /// The unbounded contestants that ran: after-drop p99, rejections and most calls outstanding.
@@ -728,22 +824,24 @@ fn family_cpu(summary: &Summary) -> Vec<FamilyCpu> {
 }
 
 /// Which adaptive limiters kept the after-drop p99 at most the halves claim's factor of the fixed bound's in
-/// every family, by their medians.
-fn halves_by_median(summary: &Summary) -> HalvesByMedian {
-    let fixed = Contestant::gated(LimiterKind::Fixed);
-    let (mut shorter, mut longer) = (Vec::new(), Vec::new());
+/// every family: each limiter judged on the claim's own comparisons of its contestants (the claim's rule and
+/// basis), so the claim holds exactly when every limiter does.
+fn halves_by_limiter(summary: &Summary) -> HalvesByLimiter {
+    let (mut shorter, mut longer, mut undecided) = (Vec::new(), Vec::new(), Vec::new());
+    let Some(claim) = table(summary).into_iter().find(|spec| spec.id == "adaptive-halves-fixed-p99") else {
+        return HalvesByLimiter { shorter, longer, undecided };
+    };
     for kind in LIMITERS.into_iter().filter(|k| k.is_adaptive()) {
-        let beats = Contestant::gated(kind).iter().zip(&fixed).all(|(c, f)| {
-            let (p99, fixed) = (median(summary, &c.name(), HEADLINE), median(summary, &f.name(), HEADLINE));
-            matches!((p99, fixed), (Some(p), Some(f)) if p <= HALVES * f)
-        });
-        if beats {
-            shorter.push(kind.name())
-        } else {
-            longer.push(kind.name())
+        let names = Contestant::gated(kind).map(|c| c.name());
+        let mut spec = claim.clone();
+        spec.comparisons.retain(|c| matches!(&c.a.who, Who::Contestant(name) if names.contains(name)));
+        match judge(summary, &spec).verdict {
+            Verdict::Holds => shorter.push(kind.name()),
+            Verdict::Fails => longer.push(kind.name()),
+            Verdict::Inconclusive => undecided.push(kind.name()),
         }
     }
-    HalvesByMedian { shorter, longer }
+    HalvesByLimiter { shorter, longer, undecided }
 }
 
 /// The pairs whose limiters were fed differently, each with the limits that explain it where the run has them.
@@ -883,6 +981,53 @@ mod tests {
         assert!(text.contains("`blocking-unbounded` issues them from 10000 threads"), "{text}");
         assert!(text.contains("`threads` figure in the tables at the end of this section, 10004, counts"), "{text}");
         assert!(text.contains("starts 10000 threads of its own, beside 4 of the trial's"), "{text}");
+    }
+
+    /// `summary` with `metric` of `name` read from three processes, `values`.
+    fn spread_of(summary: &mut Summary, name: &str, metric: &str, values: [f64; 3]) {
+        if let Some(c) = summary.contestants.iter_mut().find(|c| c.name == name) {
+            c.metrics.insert(metric.to_string(), crate::fixture::range(values));
+        }
+    }
+
+    #[test]
+    fn a_limit_above_the_capacity_is_a_finding_only_when_every_process_is_beyond_noise() {
+        const ABOVE: &str =
+            "Its average limit stayed above the new capacity by more than the noise threshold (p = 0.12)";
+        let mut summary = judged(run(p99, 19_000.0));
+        for family in ["stream", "blocking", "coroutine"] {
+            set(&mut summary, &format!("{family}-aimd"), "after_drop.limit_mean", 180.0);
+        }
+        assert!(render(&summary).contains(ABOVE), "{}", render(&summary));
+        // Every median still 180, but one process of the stream's at 110, within the noise threshold of 100
+        // slots: the point ratio of medians would say "above", the judged comparison cannot.
+        spread_of(&mut summary, "stream-aimd", "after_drop.limit_mean", [110.0, 180.0, 185.0]);
+        let text = render(&summary);
+        assert!(!text.contains("Its average limit stayed above the new capacity"), "{text}");
+        assert!(text.contains("averaged a limit of stream 180, blocking 180, coroutine 180 after the drop"), "{text}");
+    }
+
+    #[test]
+    fn vegas_families_differ_only_when_judged_so() {
+        const DIFFER: &str = "Its families differ by more than the noise threshold here (p = 0.050)";
+        let mut summary = judged(run(p99, 19_000.0));
+        set(&mut summary, "blocking-vegas", HEADLINE, 40_000.0);
+        assert!(render(&summary).contains(DIFFER), "{}", render(&summary));
+        // The medians 2× apart, but the ranges of process medians overlap: no finding, the figures alone.
+        spread_of(&mut summary, "blocking-vegas", HEADLINE, [19_000.0, 40_000.0, 41_000.0]);
+        let text = render(&summary);
+        assert!(!text.contains("Its families differ"), "{text}");
+        assert!(text.contains("with after-drop p99 stream 20.0 ms, blocking 40.0 ms, coroutine 20.0 ms"), "{text}");
+    }
+
+    #[test]
+    fn a_limiter_the_run_cannot_decide_leaves_the_halves_finding_unsettled() {
+        // Vegas's p99 straddles 0.5× the fixed bound's 100 ms in the stream family: neither kept nor missed.
+        let mut summary = run(p99, 19_000.0);
+        spread_of(&mut summary, "stream-vegas", HEADLINE, [40_000.0, 45_000.0, 60_000.0]);
+        let text = render(&judged(summary));
+        assert!(text.contains("whether the adaptive limiters shorten the tail is not settled by this run"), "{text}");
+        assert!(!text.contains("did not (the claim that every one does"), "{text}");
     }
 
     #[test]
