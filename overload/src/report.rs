@@ -1021,6 +1021,27 @@ mod tests {
     }
 
     #[test]
+    fn the_callers_overhead_steers_vegas_only_when_both_differences_are_judged() {
+        const STEERED: &str = "consistent with the caller's overhead steering Vegas (p = 0.050)";
+        let mut summary = judged(run(p99, 19_000.0));
+        set(&mut summary, "blocking-vegas", HEADLINE, 40_000.0);
+        // Blocking adds 550 µs to a call, the stream 150 µs, and blocking's limit is the lower at the drop.
+        for (name, busy, limit) in [("stream-vegas", 5_200.0, 60.0), ("blocking-vegas", 5_600.0, 40.0)] {
+            set(&mut summary, name, "before_drop.latency_p50_us", busy);
+            set(&mut summary, name, "idle_call_us", 5_050.0);
+            set(&mut summary, name, "limit_at_drop", limit);
+        }
+        let text = render(&summary);
+        assert!(text.contains(STEERED), "{text}");
+        assert!(text.contains("took 150 µs (stream) and 550 µs (blocking) longer than an idle call"), "{text}");
+        // The limits' process medians overlap: the figures stand alone, neither steered nor its opposite.
+        spread_of(&mut summary, "blocking-vegas", "limit_at_drop", [40.0, 45.0, 65.0]);
+        let text = render(&summary);
+        assert!(!text.contains("steering Vegas (") && !text.contains("the opposite of what"), "{text}");
+        assert!(text.contains("Treat Vegas's figures as sensitive"), "{text}");
+    }
+
+    #[test]
     fn a_limiter_the_run_cannot_decide_leaves_the_halves_finding_unsettled() {
         // Vegas's p99 straddles 0.5× the fixed bound's 100 ms in the stream family: neither kept nor missed.
         let mut summary = run(p99, 19_000.0);
