@@ -46,17 +46,6 @@ pub(crate) struct Ratio {
     pub(crate) noise: bool,
 }
 
-impl Ratio {
-    /// `2.10×`, with ` (noise)` appended when within noise.
-    pub(crate) fn label(self) -> String {
-        if self.noise {
-            format!("{} (noise)", format::ratio(self.value))
-        } else {
-            format::ratio(self.value)
-        }
-    }
-}
-
 /// Compare `a` with `b` by the lab's one noise rule, [`measure::compare::compare`]. `None` when `b.median` is
 /// zero or either median is not finite, where a ratio means nothing.
 pub(crate) fn compare(a: &MetricStats, b: &MetricStats, threshold: f64) -> Option<Ratio> {

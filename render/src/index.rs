@@ -8,7 +8,7 @@ use measure::summary::{ClaimResult, Family, MetricStats, Verdict};
 
 use crate::analysis::{best, best_candidate, compare, metric_key, phase_words, phases, Entry, FAMILY_ORDER};
 use crate::format;
-use crate::table::{Align, Table};
+use crate::table::{columns, headers, Align, Table};
 use crate::ReportInput;
 use serde::Serialize;
 
@@ -313,14 +313,13 @@ fn winners_grid(entry: &IndexEntry) -> String {
     let named = entry.winners.iter().any(|w| w.phase.is_some());
     let mut columns: Vec<(String, Align)> = Vec::new();
     if named {
-        columns.push(("phase".to_string(), Align::Left));
+        columns.extend(crate::table::columns("winners-phase", &[Align::Left]));
     }
     for family in &families {
-        let heading =
-            if *family == Family::Baseline { "baseline".to_string() } else { format!("best {}", family.as_str()) };
+        let heading = headers(serde_json::json!({ "table": "winners", "family": family.as_str() })).concat();
         columns.push((heading, Align::Left));
     }
-    columns.push(("stream vs blocking".to_string(), Align::Left));
+    columns.extend(crate::table::columns("winners-versus", &[Align::Left]));
     let mut table = Table::new(&columns);
     for winners in &entry.winners {
         let mut row = Vec::new();
@@ -393,13 +392,7 @@ struct TallyView {
 /// Render `index.md` for `entries`, in the order given, into `templates/index.md`. Pure: the same entries give
 /// the same bytes.
 pub fn render_index(entries: &[IndexEntry]) -> String {
-    let mut decisions = Table::new(&[
-        ("your situation", Align::Left),
-        ("use", Align::Left),
-        ("evidence", Align::Left),
-        ("claims", Align::Left),
-        ("report", Align::Left),
-    ]);
+    let mut decisions = Table::new(&columns("decisions", &[Align::Left; 5]));
     let mut rows = 0;
     for entry in entries {
         let tally = Tally::of(&entry.claims);

@@ -10,7 +10,7 @@ use measure::summary::{ContestantSummary, Role, Summary, Verdict};
 use crate::analysis::{self, compare, metric_key, phase_words, phases, reference};
 use crate::answer::PhaseAnswer;
 use crate::format::{self, percent};
-use crate::table::{Align, Table};
+use crate::table::{cell, columns, headers, Align, Table};
 use crate::ReportInput;
 use serde::Serialize;
 
@@ -477,12 +477,7 @@ fn contestants(summary: &Summary) -> String {
     if summary.contestants.is_empty() {
         return String::new();
     }
-    let mut table = Table::new(&[
-        ("contestant", Align::Left),
-        ("family", Align::Left),
-        ("status", Align::Left),
-        ("what it is", Align::Left),
-    ]);
+    let mut table = Table::new(&columns("contestants", &[Align::Left; 4]));
     for c in &summary.contestants {
         table.row(&[format!("`{}`", c.name), c.family.as_str().to_string(), status_cell(c), c.description.clone()]);
     }
@@ -490,30 +485,31 @@ fn contestants(summary: &Summary) -> String {
 }
 
 fn status_cell(c: &ContestantSummary) -> String {
-    let mut cell = match (&c.status, &c.reason) {
-        (Status::Ok, _) => "ok".to_string(),
-        (status, Some(reason)) => format!("**{}**: {reason}", status.as_str()),
-        (status, None) => format!("**{}**", status.as_str()),
-    };
-    for (phase, reason) in &c.skipped_phases {
-        cell.push_str(&format!("; **skipped** at `{phase}`: {reason}"));
-    }
-    cell
+    let skipped: Vec<serde_json::Value> = c
+        .skipped_phases
+        .iter()
+        .map(|(phase, reason)| serde_json::json!({ "phase": phase, "reason": reason }))
+        .collect();
+    cell(serde_json::json!({
+        "cell": "status",
+        "ok": c.status == Status::Ok,
+        "status": c.status.as_str(),
+        "reason": c.reason,
+        "skipped": skipped,
+    }))
 }
 
 fn parameters(summary: &Summary) -> String {
     if summary.params.is_empty() {
         return String::new();
     }
-    let mut table = Table::new(&[("parameter", Align::Left), ("value", Align::Right), ("kind", Align::Left)]);
+    let mut table = Table::new(&columns("parameters", &[Align::Left, Align::Right, Align::Left]));
     for (name, value) in &summary.params {
-        let (text, kind) = match value {
-            serde_json::Value::Array(values) => {
-                (values.iter().map(json_scalar).collect::<Vec<_>>().join(", "), "sweep: each value is its own phase")
-            }
-            other => (json_scalar(other), "fixed"),
+        let (text, sweep) = match value {
+            serde_json::Value::Array(values) => (values.iter().map(json_scalar).collect::<Vec<_>>().join(", "), true),
+            other => (json_scalar(other), false),
         };
-        table.row(&[format!("`{name}`"), text, kind.to_string()]);
+        table.row(&[format!("`{name}`"), text, cell(serde_json::json!({ "cell": "parameter-kind", "sweep": sweep }))]);
     }
     table.render()
 }
@@ -545,38 +541,36 @@ fn method(summary: &Summary) -> String {
     measure::template::render_or_note("reports/method.md", METHOD_TEMPLATE, context)
 }
 
+/// The Environment section: a table of labels (their words from `templates/cells.md`) and the run's values.
 fn environment(summary: &Summary) -> String {
     let e = &summary.environment;
+    let label = |label: &str| cell(serde_json::json!({ "cell": "environment-label", "label": label }));
+    let unknown = |text: &str| cell(serde_json::json!({ "cell": "unknown", "text": text }));
+    let revision = |rev: &str, dirty: bool| cell(serde_json::json!({ "cell": "revision", "rev": rev, "dirty": dirty }));
     let mut table = Table::new(&[("", Align::Left), ("", Align::Left)]);
-    table.row(&["CPU".to_string(), or_unknown(&e.cpu_model)]);
-    table.row(&["cores".to_string(), e.cores.to_string()]);
-    table.row(&["memory".to_string(), format!("{} GiB", e.memory_gib)]);
-    table.row(&["OS".to_string(), or_unknown(&e.os)]);
-    table.row(&["kernel".to_string(), or_unknown(&e.kernel)]);
-    table.row(&["rustc".to_string(), or_unknown(&e.rustc)]);
+    table.row(&[label("cpu"), unknown(&e.cpu_model)]);
+    table.row(&[label("cores"), e.cores.to_string()]);
+    table.row(&[label("memory"), cell(serde_json::json!({ "cell": "memory", "gib": e.memory_gib.to_string() }))]);
+    table.row(&[label("os"), unknown(&e.os)]);
+    table.row(&[label("kernel"), unknown(&e.kernel)]);
+    table.row(&[label("rustc"), unknown(&e.rustc)]);
     if !e.build_profile.is_empty() {
-        table.row(&["build profile".to_string(), e.build_profile.clone()]);
+        table.row(&[label("build-profile"), e.build_profile.clone()]);
     }
-    table.row(&["lab".to_string(), or_unknown(&summary.lab_version)]);
-    let dirty = |d: bool| if d { "dirty: uncommitted changes" } else { "clean" };
-    table.row(&[
-        "code that ran".to_string(),
-        format!("`{}` ({})", or_unknown(&summary.git_rev), dirty(summary.git_dirty)),
-    ]);
-    table.row(&[
-        "code that judged and rendered".to_string(),
-        format!("`{}` ({})", or_unknown(&summary.render_git_rev), dirty(summary.render_git_dirty)),
-    ]);
-    table.row(&["started".to_string(), or_unknown(&summary.started_utc)]);
-    let finished =
-        if summary.finished_utc.is_empty() { "— (interrupted)".to_string() } else { summary.finished_utc.clone() };
-    table.row(&["finished".to_string(), finished]);
+    table.row(&[label("lab"), unknown(&summary.lab_version)]);
+    table.row(&[label("code-ran"), revision(&summary.git_rev, summary.git_dirty)]);
+    table.row(&[label("code-rendered"), revision(&summary.render_git_rev, summary.render_git_dirty)]);
+    table.row(&[label("started"), unknown(&summary.started_utc)]);
+    table.row(&[label("finished"), cell(serde_json::json!({ "cell": "finished", "text": summary.finished_utc }))]);
     for (name, value) in &e.limits {
-        table.row(&[format!("OS limit `{name}`"), value.clone()]);
+        table.row(&[
+            cell(serde_json::json!({ "cell": "environment-label", "label": "limit", "name": name })),
+            value.clone(),
+        ]);
     }
     let mut out = table.render();
     if !e.crates.is_empty() {
-        let mut crates = Table::new(&[("crate", Align::Left), ("version", Align::Left)]);
+        let mut crates = Table::new(&columns("crates", &[Align::Left; 2]));
         for (name, version) in &e.crates {
             crates.row(&[format!("`{name}`"), version.clone()]);
         }
@@ -584,14 +578,6 @@ fn environment(summary: &Summary) -> String {
         out.push_str(&crates.render());
     }
     out
-}
-
-fn or_unknown(text: &str) -> String {
-    if text.is_empty() {
-        "unknown".to_string()
-    } else {
-        text.to_string()
-    }
 }
 
 /// How many of the scenario's table metrics get the full `median (min–max)` cell; the rest are shown as
@@ -608,15 +594,15 @@ fn results(input: &ReportInput<'_>) -> String {
         phases: Vec::new(),
     };
     for phase in phases(summary) {
-        let mut columns: Vec<(String, Align)> =
-            vec![("contestant".to_string(), Align::Left), ("family".to_string(), Align::Left)];
+        let mut columns: Vec<(String, Align)> = columns("results", &[Align::Left; 2]);
         columns.extend(full.iter().map(|m| (format!("`{m}`"), Align::Right)));
         let headline_key = metric_key(phase, input.headline_metric);
         let reference = reference(summary, &headline_key, input.higher_is_better);
-        let ratio_header = match &reference {
-            Some(r) if !r.is_baseline => format!("× best (`{}`; no baseline ran)", r.entry.contestant.name),
-            _ => "× best baseline".to_string(),
-        };
+        let ratio_header = headers(serde_json::json!({
+            "table": "ratio",
+            "reference": reference.as_ref().filter(|r| !r.is_baseline).map(|r| r.entry.contestant.name.as_str()),
+        }))
+        .concat();
         columns.push((ratio_header, Align::Right));
         let mut table = Table::new(&columns);
         // metric -> contestants that do not measure it
@@ -628,7 +614,7 @@ fn results(input: &ReportInput<'_>) -> String {
         for c in &summary.contestants {
             let family = match c.role {
                 Role::Candidate => c.family.as_str().to_string(),
-                role => format!("{} ({})", c.family.as_str(), role.as_str()),
+                role => cell(serde_json::json!({ "cell": "role", "family": c.family.as_str(), "role": role.as_str() })),
             };
             let mut row = vec![format!("`{}`", c.name), family];
             if c.status != Status::Ok {
@@ -637,7 +623,7 @@ fn results(input: &ReportInput<'_>) -> String {
                 continue;
             }
             if let Some(reason) = phase.and_then(|p| c.skipped_phases.get(p)) {
-                row.push(format!("**skipped** at this level: {reason}"));
+                row.push(cell(serde_json::json!({ "cell": "skipped-here", "reason": reason })));
                 table.row(&row);
                 continue;
             }
@@ -656,17 +642,18 @@ fn results(input: &ReportInput<'_>) -> String {
                 }
             }
             let ratio = match (&reference, c.metrics.get(&headline_key)) {
-                (Some(r), _) if r.entry.contestant.name == c.name => "1.00× (ref)".to_string(),
+                (Some(r), _) if r.entry.contestant.name == c.name => cell(serde_json::json!({ "cell": "reference" })),
                 (Some(r), Some(s)) => compare(s, r.entry.stats, threshold)
-                    .map(|ratio| match measure::stats::ratio_ci95(s, r.entry.stats) {
-                        Some((low, high)) => format!(
-                            "{} [{}–{}]{}",
-                            format::ratio(ratio.value),
-                            format::number(low),
-                            format::number(high),
-                            if ratio.noise { " (noise)" } else { "" }
-                        ),
-                        None => ratio.label(),
+                    .map(|ratio| {
+                        let interval = measure::stats::ratio_ci95(s, r.entry.stats).map(|(low, high)| {
+                            serde_json::json!({ "low": format::number(low), "high": format::number(high) })
+                        });
+                        cell(serde_json::json!({
+                            "cell": "ratio",
+                            "ratio": format::ratio(ratio.value),
+                            "interval": interval,
+                            "noise": ratio.noise,
+                        }))
                     })
                     .unwrap_or_else(|| "—".to_string()),
                 _ => "—".to_string(),
@@ -743,7 +730,7 @@ fn other_metrics(summary: &Summary, metrics: &[&str]) -> String {
     let phase_list = phases(summary);
     let mut out = String::new();
     for (i, chunk) in metrics.chunks(MAX_COLUMNS - 1).enumerate() {
-        let mut columns: Vec<(String, Align)> = vec![("contestant".to_string(), Align::Left)];
+        let mut columns: Vec<(String, Align)> = columns("other-metrics", &[Align::Left]);
         columns.extend(chunk.iter().map(|m| (format!("`{m}`"), Align::Right)));
         let mut table = Table::new(&columns);
         for c in summary.contestants.iter().filter(|c| c.status == Status::Ok) {
@@ -772,21 +759,12 @@ fn other_metrics(summary: &Summary, metrics: &[&str]) -> String {
 /// The processes and iterations beyond Tukey's fences, such as `fork 2; 1 iteration severe`, or `none`.
 fn outliers(stats: &measure::summary::MetricStats) -> String {
     let o = &stats.outliers;
-    let mut parts = Vec::new();
-    if !o.processes.is_empty() {
-        let forks: Vec<String> = o.processes.iter().map(usize::to_string).collect();
-        parts.push(format!("fork {}", forks.join(", ")));
-    }
-    for (count, grade) in [(o.iterations_mild, "mild"), (o.iterations_severe, "severe")] {
-        if count > 0 {
-            parts.push(format!("{count} iteration{} {grade}", if count == 1 { "" } else { "s" }));
-        }
-    }
-    if parts.is_empty() {
-        "none".to_string()
-    } else {
-        parts.join("; ")
-    }
+    cell(serde_json::json!({
+        "cell": "outliers",
+        "forks": o.processes,
+        "mild": o.iterations_mild,
+        "severe": o.iterations_severe,
+    }))
 }
 
 fn spread(input: &ReportInput<'_>) -> String {
@@ -823,15 +801,14 @@ fn spread(input: &ReportInput<'_>) -> String {
         let min = stats.fork_medians.iter().copied().fold(f64::INFINITY, f64::min);
         (!stats.fork_medians.is_empty() && min > 0.0).then(|| {
             let wide = max / min - 1.0 > threshold;
-            (format!("{}{}", format::ratio(max / min), if wide { " ⚠️" } else { "" }), wide)
+            (cell(serde_json::json!({ "cell": "wide", "ratio": format::ratio(max / min), "wide": wide })), wide)
         })
     };
     let mut flagged = false;
     let compact = phase_list.len() > 1 && all_rows > MAX_FULL_ROWS;
     let mut out = String::new();
     if compact {
-        let mut table =
-            Table::new(&[("contestant", Align::Left), ("max / min", Align::Right), ("outliers", Align::Left)]);
+        let mut table = Table::new(&columns("spread-compact", &[Align::Left, Align::Right, Align::Left]));
         for c in &passed {
             let stats: Vec<Option<&measure::summary::MetricStats>> =
                 phase_list.iter().map(|p| c.metrics.get(&metric_key(*p, metric))).collect();
@@ -853,12 +830,11 @@ fn spread(input: &ReportInput<'_>) -> String {
         }
         out.push_str(&table.render());
     } else {
-        let mut columns = vec![("contestant", Align::Left)];
-        if named_phases {
-            columns.push(("phase", Align::Left));
-        }
-        columns.extend([("median of each fork", Align::Right), ("max / min", Align::Right), ("outliers", Align::Left)]);
-        let mut table = Table::new(&columns);
+        let mut table = Table::new(&if named_phases {
+            columns("spread-phases", &[Align::Left, Align::Left, Align::Right, Align::Right, Align::Left])
+        } else {
+            columns("spread", &[Align::Left, Align::Right, Align::Right, Align::Left])
+        });
         for c in &passed {
             for phase in &phase_list {
                 let Some(stats) = c.metrics.get(&metric_key(*phase, metric)) else { continue };
@@ -933,11 +909,7 @@ struct Guard {
 fn guard(summary: &Summary) -> Guard {
     let found: Vec<&ContestantSummary> = summary.contestants.iter().filter(|c| !c.disturbed.is_none()).collect();
     let table = (!found.is_empty()).then(|| {
-        let mut table = Table::new(&[
-            ("contestant", Align::Left),
-            ("disturbed, re-run", Align::Right),
-            ("disturbed, kept in the figures", Align::Right),
-        ]);
+        let mut table = Table::new(&columns("guard", &[Align::Left, Align::Right, Align::Right]));
         for c in found {
             let d = c.disturbed;
             table.row(&[
@@ -1015,13 +987,7 @@ fn checks_by_check(summary: &Summary) -> serde_json::Value {
             names.push(&check.name);
         }
     }
-    let mut table = Table::new(&[
-        ("check", Align::Left),
-        ("passed", Align::Right),
-        ("not applicable", Align::Left),
-        ("failed", Align::Left),
-        ("what it verified (the first contestant that passed)", Align::Left),
-    ]);
+    let mut table = Table::new(&columns("checks", &[Align::Left, Align::Right, Align::Left, Align::Left, Align::Left]));
     let list = |names: &[&str]| {
         if names.is_empty() {
             "—".to_string()
@@ -1105,38 +1071,39 @@ fn published_reference(summary: &Summary) -> Option<References> {
     if rows.is_empty() {
         return None;
     }
-    let mut table = Table::new(&[
-        ("study", Align::Left),
-        ("what", Align::Left),
-        ("figure", Align::Right),
-        ("hardware", Align::Left),
-        ("× the study's baseline", Align::Right),
-        ("here", Align::Left),
-        ("× this run's baseline", Align::Right),
-    ]);
+    let mut table = Table::new(&columns(
+        "references",
+        &[Align::Left, Align::Left, Align::Right, Align::Left, Align::Right, Align::Left, Align::Right],
+    ));
     for row in &rows {
         let f = row.figure;
-        let at = f.phase.as_ref().map(|p| format!(" at `{p}`")).unwrap_or_default();
         let here = if row.here.values.is_empty() {
-            "did not run".to_string()
+            cell(serde_json::json!({ "cell": "did-not-run" }))
         } else {
             let values: Vec<String> =
                 row.here.values.iter().map(|(who, v)| format!("{who} {}", format::number(*v))).collect();
             values.join(", ")
         };
-        let study_ratio = match (row.study_ratio, &f.baseline) {
-            (Some(r), Some(b)) => format!("{} (of {b})", format::ratio(r)),
-            _ => "baseline".to_string(),
+        let study_ratio = cell(match (row.study_ratio, &f.baseline) {
+            (Some(r), Some(b)) => {
+                serde_json::json!({ "cell": "study-ratio", "ratio": format::ratio(r), "baseline": b })
+            }
+            _ => serde_json::json!({ "cell": "study-ratio", "baseline": null }),
+        });
+        let (low, high) = match row.here_ratio {
+            Some((lo, hi)) if format::ratio(lo) == format::ratio(hi) => (Some(format::ratio(lo)), None),
+            Some((lo, hi)) => (Some(format::ratio(lo)), Some(format::ratio(hi))),
+            None => (None, None),
         };
-        let here_ratio = match row.here_ratio {
-            Some((lo, hi)) if format::ratio(lo) == format::ratio(hi) => format::ratio(lo),
-            Some((lo, hi)) => format!("{}–{}", format::ratio(lo), format::ratio(hi)),
-            None if f.baseline.is_none() => "baseline".to_string(),
-            None => "n/a".to_string(),
-        };
+        let here_ratio = cell(serde_json::json!({
+            "cell": "here-ratio",
+            "low": low,
+            "high": high,
+            "baseline": f.baseline.is_none(),
+        }));
         table.row(&[
             f.study.clone(),
-            format!("{}{at}", f.subject),
+            cell(serde_json::json!({ "cell": "reference-subject", "subject": f.subject, "phase": f.phase })),
             format!("{} {}", published(f.value), f.unit),
             f.hardware.clone(),
             study_ratio,
@@ -1204,7 +1171,7 @@ fn instruments_cost(input: &ReportInput<'_>) -> Option<serde_json::Value> {
     }
     let compact = phase_list.len() > 1 && rows > MAX_FULL_ROWS;
     let table = if compact {
-        let mut table = Table::new(&[("contestant", Align::Left), ("accounting ÷ timed", Align::Right)]);
+        let mut table = Table::new(&columns("harness-compact", &[Align::Left, Align::Right]));
         for c in &input.summary.contestants {
             let ratios: Vec<String> =
                 phase_list.iter().map(|p| pair(c, *p).map_or_else(|| "—".to_string(), |(t, a)| ratio(t, a))).collect();
@@ -1215,13 +1182,8 @@ fn instruments_cost(input: &ReportInput<'_>) -> Option<serde_json::Value> {
         }
         table.render()
     } else {
-        let mut table = Table::new(&[
-            ("contestant", Align::Left),
-            ("phase", Align::Left),
-            ("timed median", Align::Right),
-            ("accounting median", Align::Right),
-            ("accounting ÷ timed", Align::Right),
-        ]);
+        let mut table =
+            Table::new(&columns("harness", &[Align::Left, Align::Left, Align::Right, Align::Right, Align::Right]));
         for c in &input.summary.contestants {
             for phase in &phase_list {
                 let Some((timed, counted)) = pair(c, *phase) else { continue };
