@@ -150,7 +150,7 @@ impl Tally {
         }
     }
 
-    /// The tally in words, from `templates/cell.md`.
+    /// The tally in words, from `templates/index-cells.md`.
     fn describe(self) -> String {
         cell(serde_json::json!({
             "kind": "tally", "holds": self.holds, "fails": self.fails, "inconclusive": self.inconclusive,
@@ -172,12 +172,12 @@ fn fit(text: String) -> String {
     cut
 }
 
-/// The index's cells that hold words: `templates/cell.md`.
-const CELL_TEMPLATE: &str = include_str!("templates/cell.md");
+/// The index's cells that hold words: `templates/index-cells.md`.
+const CELL_TEMPLATE: &str = include_str!("templates/index-cells.md");
 
-/// One cell of the index's tables, rendered from `templates/cell.md` (the context's `kind` chooses the cell).
+/// One cell of the index's tables, rendered from `templates/index-cells.md` (the context's `kind` chooses the cell).
 fn cell(context: serde_json::Value) -> String {
-    measure::template::render_or_note("reports/cell.md", CELL_TEMPLATE, context)
+    measure::template::render_or_note("reports/index-cells.md", CELL_TEMPLATE, context)
 }
 
 /// How `a` compares with `b` for a reader (`2.10× worse`, `1.05× better (noise)` once rendered).
