@@ -3,6 +3,8 @@
 use measure::record::Status;
 use measure::summary::{ContestantSummary, Family, MetricStats, Role, Summary};
 
+use serde::Serialize;
+
 use crate::format;
 use crate::ReportInput;
 
@@ -21,11 +23,6 @@ pub(crate) fn metric_key(phase: Option<&str>, metric: &str) -> String {
         Some(phase) => format!("{phase}.{metric}"),
         None => metric.to_string(),
     }
-}
-
-/// `at `phase`, ` prefix for sentences, empty without phases.
-pub(crate) fn phase_prefix(phase: Option<&str>) -> String {
-    phase.map(|p| format!("At `{p}`, ")).unwrap_or_default()
 }
 
 /// A phase name as words: `capacity_256` → `capacity 256`, `count_1000-payload_0` → `count 1000, payload 0`.
@@ -47,17 +44,6 @@ pub(crate) struct Ratio {
     pub(crate) value: f64,
     /// The process-median ranges overlap, or the ratio is within the noise threshold of 1 (the lab's one rule).
     pub(crate) noise: bool,
-}
-
-impl Ratio {
-    /// `2.10×`, with ` (noise)` appended when within noise.
-    pub(crate) fn label(self) -> String {
-        if self.noise {
-            format!("{} (noise)", format::ratio(self.value))
-        } else {
-            format::ratio(self.value)
-        }
-    }
 }
 
 /// Compare `a` with `b` by the lab's one noise rule, [`measure::compare::compare`]. `None` when `b.median` is
@@ -128,17 +114,6 @@ pub(crate) struct Reference<'s> {
     pub(crate) is_baseline: bool,
 }
 
-impl Reference<'_> {
-    /// `the baseline `x`` or `the best contestant `x``.
-    pub(crate) fn describe(&self) -> String {
-        if self.is_baseline {
-            format!("the baseline `{}`", self.entry.contestant.name)
-        } else {
-            format!("the best contestant `{}`", self.entry.contestant.name)
-        }
-    }
-}
-
 /// The reference for ratios on `key`.
 pub(crate) fn reference<'s>(summary: &'s Summary, key: &str, higher_is_better: bool) -> Option<Reference<'s>> {
     if let Some(entry) = best(summary, Some(Family::Baseline), key, higher_is_better) {
@@ -150,138 +125,198 @@ pub(crate) fn reference<'s>(summary: &'s Summary, key: &str, higher_is_better: b
 /// Families in the order reports discuss them: the floor first, then streams, then blocking.
 pub(crate) const FAMILY_ORDER: [Family; 4] = [Family::Baseline, Family::Stream, Family::Blocking, Family::Coroutine];
 
+/// The headline findings' template: one finding per line.
+const FINDINGS_TEMPLATE: &str = include_str!("templates/findings.md");
+
+/// The status line's template.
+const STATUS_TEMPLATE: &str = include_str!("templates/status.md");
+
+/// The disturbed-iterations warning's template.
+const DISTURBED_TEMPLATE: &str = include_str!("templates/disturbed.md");
+
+/// What the headline findings' template reads.
+#[derive(Debug, Serialize)]
+struct FindingsContext {
+    /// The headline metric.
+    metric: String,
+    /// Whether higher is better on it.
+    higher_is_better: bool,
+    /// Per phase, its best candidate and each family's best against the reference.
+    phases: Vec<PhaseFindings>,
+}
+
+/// The headline findings at one phase.
+#[derive(Debug, Serialize)]
+struct PhaseFindings {
+    /// The phase's name, or `None` without phases.
+    phase: Option<String>,
+    /// The best candidate, when one measured the metric.
+    best: Option<FamilyBest>,
+    /// The reference's name (empty without one).
+    reference: String,
+    /// The reference is the best baseline.
+    reference_is_baseline: bool,
+    /// The reference's median, formatted.
+    reference_value: String,
+    /// Each family's best against the reference, in [`FAMILY_ORDER`].
+    families: Vec<FamilyBest>,
+}
+
+/// A family's best candidate (or the overall best) at one phase.
+#[derive(Debug, Serialize)]
+struct FamilyBest {
+    /// Its name.
+    name: String,
+    /// Its family.
+    family: &'static str,
+    /// Its median, formatted.
+    value: String,
+    /// Its ratio to the reference, formatted (empty for the overall best).
+    ratio: String,
+    /// The ratio is within noise.
+    noise: bool,
+}
+
 /// The headline findings, one markdown sentence each: per phase, the best contestant on the headline metric,
 /// and each family's best as a ratio of the best baseline's (marked `(noise)` when within noise); then the
-/// scenario's own [`ReportInput::headline_notes`].
+/// scenario's own [`ReportInput::headline_notes`]. The words are in `templates/findings.md`.
 pub fn headline_findings(input: &ReportInput<'_>) -> Vec<String> {
     let summary = input.summary;
     let metric = input.headline_metric;
     let threshold = summary.method.noise_threshold;
-    let mut findings = Vec::new();
+    let mut context =
+        FindingsContext { metric: metric.to_string(), higher_is_better: input.higher_is_better, phases: Vec::new() };
     for phase in phases(summary) {
         let key = metric_key(phase, metric);
-        let prefix = phase_prefix(phase);
-        let Some(overall) = best_candidate(summary, None, &key, input.higher_is_better) else {
-            findings.push(format!("{prefix}no contestant that passed measured `{metric}`."));
-            continue;
+        let mut findings = PhaseFindings {
+            phase: phase.map(str::to_string),
+            best: None,
+            reference: String::new(),
+            reference_is_baseline: false,
+            reference_value: String::new(),
+            families: Vec::new(),
         };
-        let verb = if input.higher_is_better { "highest" } else { "lowest" };
-        findings.push(capitalise(&format!(
-            "{prefix}the {verb} `{metric}` is {} from `{}` ({}).",
-            format::number(overall.stats.median),
-            overall.contestant.name,
-            overall.contestant.family.as_str(),
-        )));
-        let Some(reference) = reference(summary, &key, input.higher_is_better) else { continue };
-        for family in FAMILY_ORDER {
-            if reference.is_baseline && family == Family::Baseline {
-                continue;
+        if let Some(overall) = best_candidate(summary, None, &key, input.higher_is_better) {
+            findings.best = Some(FamilyBest {
+                name: overall.contestant.name.clone(),
+                family: overall.contestant.family.as_str(),
+                value: format::number(overall.stats.median),
+                ratio: String::new(),
+                noise: false,
+            });
+            if let Some(reference) = reference(summary, &key, input.higher_is_better) {
+                findings.reference = reference.entry.contestant.name.clone();
+                findings.reference_is_baseline = reference.is_baseline;
+                findings.reference_value = format::number(reference.entry.stats.median);
+                for family in FAMILY_ORDER {
+                    if reference.is_baseline && family == Family::Baseline {
+                        continue;
+                    }
+                    let Some(entry) = best_candidate(summary, Some(family), &key, input.higher_is_better) else {
+                        continue;
+                    };
+                    if entry.contestant.name == reference.entry.contestant.name {
+                        continue;
+                    }
+                    let Some(ratio) = compare(entry.stats, reference.entry.stats, threshold) else { continue };
+                    findings.families.push(FamilyBest {
+                        name: entry.contestant.name.clone(),
+                        family: family.as_str(),
+                        value: format::number(entry.stats.median),
+                        ratio: format::ratio(ratio.value),
+                        noise: ratio.noise,
+                    });
+                }
             }
-            let Some(entry) = best_candidate(summary, Some(family), &key, input.higher_is_better) else { continue };
-            if entry.contestant.name == reference.entry.contestant.name {
-                continue;
-            }
-            let Some(ratio) = compare(entry.stats, reference.entry.stats, threshold) else { continue };
-            let verb = if input.higher_is_better { "reaches" } else { "takes" };
-            findings.push(capitalise(&format!(
-                "{prefix}the best {} contestant `{}` {verb} **{}** {}'s `{metric}` ({} vs {}){}.",
-                family.as_str(),
-                entry.contestant.name,
-                format::ratio(ratio.value),
-                reference.describe(),
-                format::number(entry.stats.median),
-                format::number(reference.entry.stats.median),
-                if ratio.noise { " (noise)" } else { "" },
-            )));
         }
+        context.phases.push(findings);
     }
+    let text = measure::template::render_or_note("reports/findings.md", FINDINGS_TEMPLATE, context);
+    let mut findings: Vec<String> = text.lines().filter(|l| !l.is_empty()).map(str::to_string).collect();
     findings.extend(input.headline_notes.iter().cloned());
     findings
 }
 
+/// What the status line's template reads.
+#[derive(Debug, Serialize)]
+struct StatusContext {
+    /// Contestants selected.
+    total: usize,
+    /// Contestants that failed or timed out.
+    not_passed: Vec<StatusEntry>,
+    /// Contestants skipped.
+    skipped: Vec<StatusEntry>,
+    /// The run was interrupted.
+    interrupted: bool,
+    /// The run was a `--quick` smoke run.
+    quick: bool,
+    /// The disturbed-iterations warning, when there is one.
+    disturbed: Option<String>,
+}
+
+/// A contestant named in the status line.
+#[derive(Debug, Serialize)]
+struct StatusEntry {
+    /// Its name.
+    name: String,
+    /// It timed out (rather than failed).
+    timed_out: bool,
+    /// Why, when known.
+    reason: Option<String>,
+}
+
 /// One line saying whether every contestant passed, whether the run was interrupted, and whether it was a
-/// `--quick` smoke run.
+/// `--quick` smoke run; the words are in `templates/status.md`.
 pub fn status_line(summary: &Summary) -> String {
-    let total = summary.contestants.len();
-    let not_passed: Vec<String> = summary
-        .contestants
-        .iter()
-        .filter(|c| matches!(c.status, Status::Failed | Status::Timeout))
-        .map(|c| {
-            let what = if c.status == Status::Timeout { "timed out" } else { "failed" };
-            match &c.reason {
-                Some(reason) => format!("`{}` {what} ({reason})", c.name),
-                None => format!("`{}` {what}", c.name),
-            }
-        })
-        .collect();
-    let skipped: Vec<String> = summary
-        .contestants
-        .iter()
-        .filter(|c| c.status == Status::Skipped)
-        .map(|c| match &c.reason {
-            Some(reason) => format!("`{}` ({reason})", c.name),
-            None => format!("`{}`", c.name),
-        })
-        .collect();
-    let mut line = if total == 0 {
-        "⚠️ No contestant was selected: nothing ran.".to_string()
-    } else if skipped.len() == total {
-        format!("⚠️ No contestant ran; skipped: {}.", skipped.join(", "))
-    } else if not_passed.is_empty() && skipped.is_empty() {
-        format!("✅ All {total} contestants passed their checks.")
-    } else if not_passed.is_empty() {
-        format!(
-            "✅ All {} contestants that ran passed their checks; skipped: {}.",
-            total - skipped.len(),
-            skipped.join(", ")
-        )
-    } else {
-        let mut line =
-            format!("❌ {} of {total} contestants did not pass: {}.", not_passed.len(), not_passed.join(", "));
-        if !skipped.is_empty() {
-            line.push_str(&format!(" Skipped: {}.", skipped.join(", ")));
-        }
-        line
+    let entries = |keep: &dyn Fn(&Status) -> bool| -> Vec<StatusEntry> {
+        summary
+            .contestants
+            .iter()
+            .filter(|c| keep(&c.status))
+            .map(|c| StatusEntry {
+                name: c.name.clone(),
+                timed_out: c.status == Status::Timeout,
+                reason: c.reason.clone(),
+            })
+            .collect()
     };
-    if summary.finished_utc.is_empty() {
-        line.push_str(" ⚠️ The run was interrupted: the numbers cover only the trials that finished.");
-    }
-    if summary.method.quick {
-        line.push_str(" ⚠️ This was a `--quick` smoke run: numbers not for conclusions.");
-    }
-    if let Some(note) = disturbed_note(summary) {
-        line.push(' ');
-        line.push_str(&note);
-    }
-    line
+    let context = StatusContext {
+        total: summary.contestants.len(),
+        not_passed: entries(&|s| matches!(s, Status::Failed | Status::Timeout)),
+        skipped: entries(&|s| *s == Status::Skipped),
+        interrupted: summary.finished_utc.is_empty(),
+        quick: summary.method.quick,
+        disturbed: disturbed_note(summary),
+    };
+    measure::template::render_or_note("reports/status.md", STATUS_TEMPLATE, context)
+}
+
+/// A contestant's disturbed iterations kept in the figures.
+#[derive(Debug, Serialize)]
+struct Kept {
+    /// Its name.
+    name: String,
+    /// How many were kept.
+    kept: u32,
 }
 
 /// A warning when the figures include measured iterations that other processes disturbed (still disturbed after
-/// the busy-machine guard's re-runs), naming the contestants and the fix; `None` when they include none.
+/// the busy-machine guard's re-runs), naming the contestants and the fix; `None` when they include none. The
+/// words are in `templates/disturbed.md`.
 pub fn disturbed_note(summary: &Summary) -> Option<String> {
-    let kept: Vec<String> = summary
+    let kept: Vec<Kept> = summary
         .contestants
         .iter()
         .filter(|c| c.disturbed.disturbed_kept > 0)
-        .map(|c| format!("`{}` ({})", c.name, c.disturbed.disturbed_kept))
+        .map(|c| Kept { name: c.name.clone(), kept: c.disturbed.disturbed_kept })
         .collect();
     (!kept.is_empty()).then(|| {
-        format!(
-            "⚠️ The figures include measured iterations that other processes disturbed (kept after the busy-machine guard's re-runs): {}. \
-             Re-run on a quiet machine (stop builds, tests and other benchmarks) before trusting them.",
-            kept.join(", ")
+        measure::template::render_or_note(
+            "reports/disturbed.md",
+            DISTURBED_TEMPLATE,
+            serde_json::json!({ "kept": kept }),
         )
     })
-}
-
-/// Upper-case the first character.
-fn capitalise(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
 }
 
 #[cfg(test)]

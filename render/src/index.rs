@@ -8,8 +8,9 @@ use measure::summary::{ClaimResult, Family, MetricStats, Verdict};
 
 use crate::analysis::{best, best_candidate, compare, metric_key, phase_words, phases, Entry, FAMILY_ORDER};
 use crate::format;
-use crate::table::{Align, Table};
+use crate::table::{columns, headers, Align, Table};
 use crate::ReportInput;
+use serde::Serialize;
 
 /// The longest a cell of the index's tables may be, in characters: one sentence.
 pub const MAX_CELL: usize = 200;
@@ -122,15 +123,6 @@ impl IndexEntry {
             winners,
         }
     }
-
-    /// `lower is better` or `higher is better`.
-    fn direction(&self) -> &'static str {
-        if self.higher_is_better {
-            "higher is better"
-        } else {
-            "lower is better"
-        }
-    }
 }
 
 /// Tally of claim verdicts.
@@ -158,8 +150,11 @@ impl Tally {
         }
     }
 
+    /// The tally in words, from `templates/index-cells.md`.
     fn describe(self) -> String {
-        format!("{} hold, {} fail, {} inconclusive", self.holds, self.fails, self.inconclusive)
+        cell(serde_json::json!({
+            "kind": "tally", "holds": self.holds, "fails": self.fails, "inconclusive": self.inconclusive,
+        }))
     }
 }
 
@@ -177,15 +172,32 @@ fn fit(text: String) -> String {
     cut
 }
 
-/// How `a` compares with `b` in words for a reader: `2.10× worse`, `1.05× better (noise)` (the factor between
-/// the medians, better or worse by the metric's direction); `None` where no ratio means anything.
-fn margin(a: &MetricStats, b: &MetricStats, threshold: f64, higher_is_better: bool) -> Option<String> {
+/// The index's cells that hold words: `templates/index-cells.md`.
+const CELL_TEMPLATE: &str = include_str!("templates/index-cells.md");
+
+/// One cell of the index's tables, rendered from `templates/index-cells.md` (the context's `kind` chooses the cell).
+fn cell(context: serde_json::Value) -> String {
+    measure::template::render_or_note("reports/index-cells.md", CELL_TEMPLATE, context)
+}
+
+/// How `a` compares with `b` for a reader (`2.10× worse`, `1.05× better (noise)` once rendered).
+#[derive(Debug, Serialize)]
+struct Margin {
+    /// The factor between the medians, at least 1, formatted.
+    factor: String,
+    /// `a` is better by the metric's direction.
+    better: bool,
+    /// The difference is within noise.
+    noise: bool,
+}
+
+/// How `a` compares with `b`: the factor between the medians, better or worse by the metric's direction;
+/// `None` where no ratio means anything.
+fn margin(a: &MetricStats, b: &MetricStats, threshold: f64, higher_is_better: bool) -> Option<Margin> {
     let ratio = compare(a, b, threshold)?;
     let a_better = if higher_is_better { ratio.value > 1.0 } else { ratio.value < 1.0 };
     let factor = if ratio.value >= 1.0 { ratio.value } else { 1.0 / ratio.value };
-    let word = if a_better { "better" } else { "worse" };
-    let noise = if ratio.noise { " (noise)" } else { "" };
-    Some(format!("{} {word}{noise}", format::ratio(factor)))
+    Some(Margin { factor: format::ratio(factor), better: a_better, noise: ratio.noise })
 }
 
 /// The decision row of one phase of a scenario: what to use (the best contestant that is not a baseline) and
@@ -212,10 +224,6 @@ fn decision_row(entry: &IndexEntry, winners: &PhaseWinners, tally: Tally, first:
         (Some(phase), false) => format!("↳ {}", phase_words(phase)),
         (None, _) => title.to_string(),
     };
-    let mut evidence = format!("{} `{}`", format::number(pick.stats.median), entry.metric);
-    if winners.pick.len() > 1 {
-        evidence.push_str(&format!("; the {} picks are within noise of each other", winners.pick.len()));
-    }
     // The other side of the question: the best blocking contestant against a stream pick, the best stream one
     // against a blocking pick, and the better of the two against a coroutine pick.
     let rival = match pick.family {
@@ -223,22 +231,27 @@ fn decision_row(entry: &IndexEntry, winners: &PhaseWinners, tally: Tally, first:
         Family::Blocking => winners.of(Family::Stream),
         Family::Coroutine | Family::Baseline => best_among(&[Family::Stream, Family::Blocking]),
     };
-    match rival {
-        Some(other) => {
-            if let Some(m) = margin(&other.stats, &pick.stats, entry.noise_threshold, entry.higher_is_better) {
-                evidence.push_str(&format!("; best {} `{}` is {m}", other.family.as_str(), other.name));
-            }
-        }
-        None if pick.family == Family::Stream => evidence.push_str("; no blocking contestant passed here"),
-        None if pick.family == Family::Blocking => evidence.push_str("; no stream contestant passed here"),
-        None => {}
-    }
-    if let Some(baseline) = winners.of(Family::Baseline) {
-        if let Some(ratio) = compare(&pick.stats, &baseline.stats, entry.noise_threshold) {
-            evidence.push_str(&format!("; {}", times_baseline(ratio)));
-        }
-    }
-    evidence.push('.');
+    let missing_rival = match pick.family {
+        Family::Stream => Some(Family::Blocking.as_str()),
+        Family::Blocking => Some(Family::Stream.as_str()),
+        Family::Coroutine | Family::Baseline => None,
+    };
+    let evidence = cell(serde_json::json!({
+        "kind": "evidence",
+        "value": format::number(pick.stats.median),
+        "metric": entry.metric,
+        "picks": winners.pick.len(),
+        "rival": rival.map(|other| serde_json::json!({
+            "family": other.family.as_str(),
+            "name": other.name,
+            "margin": margin(&other.stats, &pick.stats, entry.noise_threshold, entry.higher_is_better),
+        })),
+        "missing_rival": missing_rival,
+        "baseline_ratio": winners
+            .of(Family::Baseline)
+            .and_then(|baseline| compare(&pick.stats, &baseline.stats, entry.noise_threshold))
+            .map(times_baseline),
+    }));
     Some([
         fit(situation),
         fit(pick_cell(&winners.pick)),
@@ -252,36 +265,39 @@ fn decision_row(entry: &IndexEntry, winners: &PhaseWinners, tally: Tally, first:
 fn pick_cell(pick: &[FamilyBest]) -> String {
     /// The most tied picks a cell names; the rest are counted.
     const NAMED: usize = 4;
-    let mut names: Vec<String> =
-        pick.iter().take(NAMED).map(|p| format!("`{}` ({})", p.name, p.family.as_str())).collect();
-    if pick.len() > NAMED {
-        names.push(format!("{} more", pick.len() - NAMED));
-    }
-    if names.len() == 1 {
-        names.join("")
-    } else {
-        format!("any of {}", names.join(", "))
-    }
+    let picks: Vec<serde_json::Value> =
+        pick.iter().take(NAMED).map(|p| serde_json::json!({ "name": p.name, "family": p.family.as_str() })).collect();
+    cell(serde_json::json!({ "kind": "pick", "picks": picks, "more": pick.len().saturating_sub(NAMED) }))
 }
 
-/// `20.6× the baseline`, with ` (noise)` after it when within noise.
-fn times_baseline(ratio: crate::analysis::Ratio) -> String {
-    let noise = if ratio.noise { " (noise)" } else { "" };
-    format!("{} the baseline{noise}", format::ratio(ratio.value))
+/// A ratio to the baseline (`20.6× the baseline`, with ` (noise)` when within noise, once rendered).
+#[derive(Debug, Serialize)]
+struct TimesBaseline {
+    /// The ratio, formatted.
+    ratio: String,
+    /// It is within noise.
+    noise: bool,
+}
+
+/// A ratio to the baseline, for a cell.
+fn times_baseline(ratio: crate::analysis::Ratio) -> TimesBaseline {
+    TimesBaseline { ratio: format::ratio(ratio.value), noise: ratio.noise }
 }
 
 /// A winners-grid cell: the family's best, its figure, and its ratio to the baseline.
 fn winner_cell(entry: &IndexEntry, winners: &PhaseWinners, family: Family) -> String {
     let Some(best) = winners.of(family) else { return "—".to_string() };
-    let mut cell = format!("`{}` {}", best.name, format::number(best.stats.median));
-    if family != Family::Baseline {
-        if let Some(baseline) = winners.of(Family::Baseline) {
-            if let Some(ratio) = compare(&best.stats, &baseline.stats, entry.noise_threshold) {
-                cell.push_str(&format!(", {}", times_baseline(ratio)));
-            }
-        }
-    }
-    fit(cell)
+    let baseline_ratio = winners
+        .of(Family::Baseline)
+        .filter(|_| family != Family::Baseline)
+        .and_then(|baseline| compare(&best.stats, &baseline.stats, entry.noise_threshold))
+        .map(times_baseline);
+    fit(cell(serde_json::json!({
+        "kind": "winner",
+        "name": best.name,
+        "value": format::number(best.stats.median),
+        "baseline_ratio": baseline_ratio,
+    })))
 }
 
 /// The winners grid of one scenario: one row per phase.
@@ -297,14 +313,13 @@ fn winners_grid(entry: &IndexEntry) -> String {
     let named = entry.winners.iter().any(|w| w.phase.is_some());
     let mut columns: Vec<(String, Align)> = Vec::new();
     if named {
-        columns.push(("phase".to_string(), Align::Left));
+        columns.extend(crate::table::columns("winners-phase", &[Align::Left]));
     }
     for family in &families {
-        let heading =
-            if *family == Family::Baseline { "baseline".to_string() } else { format!("best {}", family.as_str()) };
+        let heading = headers(serde_json::json!({ "table": "winners", "family": family.as_str() })).concat();
         columns.push((heading, Align::Left));
     }
-    columns.push(("stream vs blocking".to_string(), Align::Left));
+    columns.extend(crate::table::columns("winners-versus", &[Align::Left]));
     let mut table = Table::new(&columns);
     for winners in &entry.winners {
         let mut row = Vec::new();
@@ -316,7 +331,7 @@ fn winners_grid(entry: &IndexEntry) -> String {
         }
         let versus = match (winners.of(Family::Stream), winners.of(Family::Blocking)) {
             (Some(s), Some(b)) => margin(&s.stats, &b.stats, entry.noise_threshold, entry.higher_is_better)
-                .map(|m| format!("stream {m}"))
+                .map(|m| cell(serde_json::json!({ "kind": "versus", "versus": m })))
                 .unwrap_or_else(|| "—".to_string()),
             _ => "—".to_string(),
         };
@@ -326,41 +341,58 @@ fn winners_grid(entry: &IndexEntry) -> String {
     table.render()
 }
 
-/// Render `index.md` for `entries`, in the order given. Pure: the same entries give the same bytes.
-pub fn render_index(entries: &[IndexEntry]) -> String {
-    let mut out = String::from("# Streams vs blocking: which should I use?\n\n");
-    if entries.is_empty() {
-        out.push_str("_No scenarios were run._\n");
-        return out;
-    }
-    let doubtful: Vec<String> = entries
-        .iter()
-        .filter(|e| !e.trustworthy)
-        .map(|e| format!("[{}]({}): {}", e.scenario, e.report_path, e.status_line))
-        .collect();
-    if !doubtful.is_empty() {
-        out.push_str("⚠️ Read these with care:\n\n");
-        for line in &doubtful {
-            out.push_str(&format!("- {line}\n"));
-        }
-        out.push('\n');
-    }
+/// The index's template: every sentence of the page.
+const INDEX_TEMPLATE: &str = include_str!("templates/index.md");
 
-    out.push_str("## What to use\n\n");
-    out.push_str(
-        "Per situation (and sweep level), the candidate (a contestant a user could adopt: no pathology, trap, \
-         floor or reference) with the best median on the scenario's headline metric, with every candidate within \
-         noise of it (\"any of\"); the evidence gives its figure, how the best candidate of another family \
-         compares (`(noise)`: the process-median ranges overlap or the ratio is within the noise threshold), and \
-         its cost over the baseline.\n\n",
-    );
-    let mut decisions = Table::new(&[
-        ("your situation", Align::Left),
-        ("use", Align::Left),
-        ("evidence", Align::Left),
-        ("claims", Align::Left),
-        ("report", Align::Left),
-    ]);
+/// What the index's template reads of one scenario.
+#[derive(Debug, Serialize)]
+struct EntryView<'e> {
+    /// Scenario name.
+    scenario: &'e str,
+    /// Title of its report.
+    title: &'e str,
+    /// Path of its report.
+    report_path: &'e str,
+    /// Its status line.
+    status_line: &'e str,
+    /// Its headline metric.
+    metric: &'e str,
+    /// Whether higher is better on it.
+    higher_is_better: bool,
+    /// Its winners grid, rendered; empty when no contestant that passed measured the metric.
+    grid: String,
+    /// The scenario's own findings.
+    notes: &'e [String],
+    /// Its claims.
+    claims: Vec<ClaimView<'e>>,
+}
+
+/// A claim as the index lists it.
+#[derive(Debug, Serialize)]
+struct ClaimView<'e> {
+    /// Its verdict.
+    verdict: &'static str,
+    /// `p = …`, or empty.
+    p: String,
+    /// Its statement.
+    text: &'e str,
+}
+
+/// A tally as the template reads it.
+#[derive(Debug, Serialize)]
+struct TallyView {
+    /// Claims that hold.
+    holds: usize,
+    /// Claims that fail.
+    fails: usize,
+    /// Claims that are inconclusive.
+    inconclusive: usize,
+}
+
+/// Render `index.md` for `entries`, in the order given, into `templates/index.md`. Pure: the same entries give
+/// the same bytes.
+pub fn render_index(entries: &[IndexEntry]) -> String {
+    let mut decisions = Table::new(&columns("decisions", &[Align::Left; 5]));
     let mut rows = 0;
     for entry in entries {
         let tally = Tally::of(&entry.claims);
@@ -373,43 +405,38 @@ pub fn render_index(entries: &[IndexEntry]) -> String {
             }
         }
     }
-    if rows == 0 {
-        out.push_str("_No contestant that is not a baseline passed in any scenario._\n");
-    } else {
-        out.push_str(&decisions.render());
-    }
-
-    out.push_str("\n## Winners by scenario\n");
-    for entry in entries {
-        out.push_str(&format!("\n### [{}]({})\n\n", entry.title, entry.report_path));
-        out.push_str(&format!("On `{}`, {}. {}\n\n", entry.metric, entry.direction(), entry.status_line));
-        if entry.winners.iter().all(|w| w.best.is_empty()) {
-            out.push_str("_No contestant that passed measured it._\n");
-        } else {
-            out.push_str(&winners_grid(entry));
-        }
-        if !entry.notes.is_empty() {
-            out.push('\n');
-            for note in &entry.notes {
-                out.push_str(&format!("- {note}\n"));
-            }
-        }
-    }
-
     let mut total = Tally::default();
     for claim in entries.iter().flat_map(|e| &e.claims) {
         total.add(claim.verdict);
     }
-    out.push_str(&format!("\n## Claims\n\nOver all scenarios: {}.\n", total.describe()));
-    for entry in entries.iter().filter(|e| !e.claims.is_empty()) {
-        out.push_str(&format!("\n### [{}]({})\n\n", entry.title, entry.report_path));
-        for claim in &entry.claims {
-            let p = measure::judge::p_label(claim.p);
-            let p = if p.is_empty() { String::new() } else { format!(" ({p})") };
-            out.push_str(&format!("- **{}**{p}: {}\n", claim.verdict.as_str(), claim.text));
-        }
-    }
-    out
+    let views: Vec<EntryView<'_>> = entries
+        .iter()
+        .map(|e| EntryView {
+            scenario: &e.scenario,
+            title: &e.title,
+            report_path: &e.report_path,
+            status_line: &e.status_line,
+            metric: &e.metric,
+            higher_is_better: e.higher_is_better,
+            grid: if e.winners.iter().all(|w| w.best.is_empty()) { String::new() } else { winners_grid(e) },
+            notes: &e.notes,
+            claims: e
+                .claims
+                .iter()
+                .map(|c| ClaimView { verdict: c.verdict.as_str(), p: measure::judge::p_label(c.p), text: &c.text })
+                .collect(),
+        })
+        .collect();
+    let doubtful: Vec<&EntryView<'_>> =
+        views.iter().zip(entries).filter(|(_, e)| !e.trustworthy).map(|(v, _)| v).collect();
+    let context = serde_json::json!({
+        "entries": views,
+        "doubtful": doubtful,
+        "decisions": if rows == 0 { String::new() } else { decisions.render() },
+        "total": TallyView { holds: total.holds, fails: total.fails, inconclusive: total.inconclusive },
+    });
+    let text = measure::template::render_or_note("reports/index.md", INDEX_TEMPLATE, context);
+    format!("{}\n", text.trim_end())
 }
 
 /// The cells of every markdown table in `markdown`, trimmed (header and separator rows included).

@@ -4,95 +4,134 @@
 //! published figures, harness cost) sit in collapsible `<details>` sections at the end, before how to
 //! reproduce it.
 
-use std::fmt::Write as _;
-
 use measure::record::Status;
 use measure::summary::{ContestantSummary, Role, Summary, Verdict};
 
 use crate::analysis::{self, compare, metric_key, phase_words, phases, reference};
 use crate::answer::PhaseAnswer;
 use crate::format::{self, percent};
-use crate::table::{Align, Table};
+use crate::table::{cell, columns, headers, Align, Table};
 use crate::ReportInput;
+use serde::Serialize;
 
-/// Render the markdown report. Pure: the same input gives the same bytes.
+/// The report's template: its headings and the sentences between its sections.
+const REPORT_TEMPLATE: &str = include_str!("templates/report.md");
+
+/// The appendix's template: its headings and the sentences between its sections.
+const DETAILS_TEMPLATE: &str = include_str!("templates/details.md");
+
+/// A chart as the report links it.
+#[derive(Debug, Serialize)]
+struct ChartLink {
+    /// Its title.
+    title: String,
+    /// Its path, relative to the report.
+    path: String,
+}
+
+/// A claim as the report lists it.
+#[derive(Debug, Serialize)]
+struct ClaimLine<'s> {
+    /// Its verdict.
+    verdict: &'static str,
+    /// `p = …`, or empty.
+    p: String,
+    /// Its statement.
+    text: &'s str,
+    /// The numbers behind the verdict.
+    detail: &'s str,
+    /// The metric it was judged on, or empty.
+    metric: &'s str,
+    /// That metric's definition.
+    metric_definition: &'s str,
+    /// What it was judged on.
+    judged_on: &'s str,
+    /// The rule that judged it.
+    rule: &'s str,
+}
+
+/// `text` without trailing whitespace, as a section body.
+fn body(text: &str) -> String {
+    text.trim_end().to_string()
+}
+
+/// `text` ending in exactly one newline.
+fn one_trailing_newline(text: &str) -> String {
+    format!("{}\n", text.trim_end())
+}
+
+/// Render the markdown report into `templates/report.md`. Pure: the same input gives the same bytes.
 pub fn render_markdown(input: &ReportInput<'_>) -> String {
     let summary = input.summary;
-    let mut out = String::new();
-    out.push_str(&format!("# {}\n\n", input.title));
-    out.push_str(&format!("**Status:** {}\n\n", analysis::status_line(summary)));
-    section(&mut out, "Answer", &answer(input));
-    section(&mut out, "Question", input.question.trim_end());
-    section(&mut out, "Results", &results(input));
-    section(&mut out, "Charts", &charts(input));
-    section(&mut out, "Claims", &claims(summary));
-    let discussion = input.discussion.trim();
-    section(
-        &mut out,
-        "What the numbers mean",
-        if discussion.is_empty() { "_No discussion given._" } else { discussion },
-    );
-    section(&mut out, "Details", &details_pointer(input));
-    section(&mut out, "Reproduce", &reproduce(summary));
-    // Exactly one trailing newline.
-    let trimmed = out.trim_end().len();
-    out.truncate(trimmed);
-    out.push('\n');
-    out
+    let mut command = summary.command.clone();
+    if summary.method.quick && !command.split_whitespace().any(|w| w == "--out" || w.starts_with("--out=")) {
+        // A `--quick` run recorded before its command named a scratch folder gets one: the full run's reports
+        // refuse a smoke run's.
+        command.push_str(" --out target/quick-reports");
+    }
+    let charts: Vec<ChartLink> = input
+        .charts
+        .iter()
+        .map(|chart| ChartLink { title: chart.title.to_string(), path: crate::chart_path(&summary.scenario, chart) })
+        .collect();
+    let claims: Vec<ClaimLine<'_>> = summary
+        .claims
+        .iter()
+        .map(|c| ClaimLine {
+            verdict: c.verdict.as_str(),
+            p: measure::judge::p_label(c.p),
+            text: &c.text,
+            detail: &c.detail,
+            metric: &c.metric,
+            metric_definition: &c.metric_definition,
+            judged_on: &c.judged_on,
+            rule: &c.rule,
+        })
+        .collect();
+    let context = serde_json::json!({
+        "title": input.title,
+        "status": analysis::status_line(summary),
+        "answer": body(&answer(input)),
+        "question": body(input.question),
+        "results": body(&results(input)),
+        "charts": charts,
+        "claims": claims,
+        "discussion": input.discussion.trim(),
+        "scenario": summary.scenario,
+        "method": body(&method(summary)),
+        "environment": body(&environment(summary)),
+        "command": command,
+        "raw": summary.raw_file,
+    });
+    one_trailing_newline(&measure::template::render_or_note("reports/report.md", REPORT_TEMPLATE, context))
 }
 
 /// The appendix a reader consults rather than reads (`<scenario>-details.md`): every ratio against the baseline,
 /// the medians of the metrics beyond the results table, the contestants, parameters, method, environment, spread
-/// across processes, every correctness check, the published reference and the harness cost. Kept out of the
-/// report so that the report stays one a person reads to the end. Pure: the same input gives the same bytes.
+/// across processes, every correctness check, the published reference and the harness cost; rendered into
+/// `templates/details.md`. Kept out of the report so that the report stays one a person reads to the end. Pure:
+/// the same input gives the same bytes.
 pub fn render_details(input: &ReportInput<'_>) -> String {
     let summary = input.summary;
-    let mut out = String::new();
-    out.push_str(&format!(
-        "# {}: details
-
-",
-        input.title
-    ));
-    out.push_str(&format!(
-        "The appendix of [`{0}.md`]({0}.md): the figures and records behind it, from the same run.\n\n",
-        summary.scenario
-    ));
-    section(&mut out, "Every ratio against the baseline", &headline(input));
-    let other = other_metrics_section(input);
-    if !other.is_empty() {
-        section(&mut out, "Medians of the other metrics", &other);
-    }
-    section(&mut out, "Contestants", &contestants(summary));
-    section(&mut out, "Parameters", &parameters(summary));
-    section(&mut out, "Method", &method(summary));
-    section(&mut out, "Environment", &environment(summary));
-    section(&mut out, "Spread across processes", &spread(input));
-    section(&mut out, "Correctness checks, per contestant", &checks(summary));
-    let references = published_reference(summary);
-    if !references.is_empty() {
-        section(&mut out, "Published reference", &references);
-    }
-    section(&mut out, "Harness cost", &harness(input));
-    let trimmed = out.trim_end().len();
-    out.truncate(trimmed);
-    out.push('\n');
-    out
-}
-
-/// The report's pointer to its appendix, with the parts a reader checks before trusting a figure (the method and
-/// the environment) kept in the report itself.
-fn details_pointer(input: &ReportInput<'_>) -> String {
-    let summary = input.summary;
-    let mut out = format!(
-        "Every ratio against the baseline, the medians of the other metrics, the contestants' descriptions, the \
-         parameters, the spread across processes, every correctness check, the published reference and the \
-         harness cost are in [`{0}-details.md`]({0}-details.md).\n\n",
-        summary.scenario
-    );
-    collapsible(&mut out, "Method", &method(summary));
-    collapsible(&mut out, "Environment", &environment(summary));
-    out
+    let context = serde_json::json!({
+        "title": input.title,
+        "scenario": summary.scenario,
+        "metric": input.headline_metric,
+        "higher_is_better": input.higher_is_better,
+        "noise_threshold": percent(summary.method.noise_threshold),
+        "findings": analysis::headline_findings(input),
+        "phase_names": phases(summary).iter().map(|p| p.unwrap_or("—")).collect::<Vec<_>>(),
+        "other": body(&other_metrics_section(input)),
+        "contestants": body(&contestants(summary)),
+        "parameters": body(&parameters(summary)),
+        "method": body(&method(summary)),
+        "environment": body(&environment(summary)),
+        "spread": body(&spread(input)),
+        "checks": body(&checks(summary)),
+        "references": published_reference(summary),
+        "harness": body(&harness(input)),
+    });
+    one_trailing_newline(&measure::template::render_or_note("reports/details.md", DETAILS_TEMPLATE, context))
 }
 
 /// The medians of the metrics beyond the results table's, for the appendix; empty when there are none.
@@ -104,45 +143,6 @@ fn other_metrics_section(input: &ReportInput<'_>) -> String {
     other_metrics(input.summary, brief)
 }
 
-/// Append `## title`, the body, and a blank line.
-fn section(out: &mut String, title: &str, body: &str) {
-    out.push_str(&format!("## {title}\n\n{}\n\n", body.trim_end()));
-}
-
-/// Append a collapsible `<details>` block titled `title`, its markdown body set off by blank lines so that
-/// renderers (GitHub's among them) read it as markdown.
-fn collapsible(out: &mut String, title: &str, body: &str) {
-    let _ = write!(out, "<details>\n<summary>{title}</summary>\n\n{}\n\n</details>\n\n", body.trim_end());
-}
-
-/// `capacity 256: ` or empty without phases.
-fn phase_label(phase: Option<&str>) -> String {
-    phase.map(|p| format!("{}: ", phase_words(p))).unwrap_or_default()
-}
-
-/// `at capacity 256` or empty without phases.
-fn at_phase(phase: Option<&str>) -> String {
-    phase.map(|p| format!(" at {}", phase_words(p))).unwrap_or_default()
-}
-
-/// The pick of one phase in words: `` `x` (stream) `` or `` any of `x` (stream), `y` (blocking) ``.
-fn pick_words(answer: &PhaseAnswer<'_>) -> String {
-    let mut names: Vec<String> = answer
-        .picks
-        .iter()
-        .take(MAX_NAMED_PICKS)
-        .map(|e| format!("`{}` ({})", e.contestant.name, e.contestant.family.as_str()))
-        .collect();
-    if answer.picks.len() > MAX_NAMED_PICKS {
-        names.push(format!("{} more in the results", answer.picks.len() - MAX_NAMED_PICKS));
-    }
-    if names.len() == 1 {
-        names.join("")
-    } else {
-        format!("any of {}", names.join(", "))
-    }
-}
-
 /// The most tied candidates the answer names, best first; the rest are counted.
 const MAX_NAMED_PICKS: usize = 6;
 
@@ -150,105 +150,258 @@ const MAX_NAMED_PICKS: usize = 6;
 /// whether that is beyond noise.
 type AvoidRow = (String, String, Vec<(f64, bool)>);
 
+/// The opening answer's template: every word of it.
+const ANSWER_TEMPLATE: &str = include_str!("templates/answer.md");
+
+/// What the opening answer's template reads: figures formatted, names, and flags; no sentence.
+#[derive(Debug, Serialize)]
+struct AnswerContext {
+    /// The headline metric.
+    metric: String,
+    /// Whether higher is better on it.
+    higher_is_better: bool,
+    /// The run sweeps phases (more than one phase had a pick).
+    sweep: bool,
+    /// Phases grouped by the same pick, in order of first appearance; empty when no candidate measured the metric.
+    groups: Vec<PickGroup>,
+    /// Some group's pick is several candidates within noise of each other.
+    any_tie: bool,
+    /// What each dimension does to the headline.
+    dimensions: Vec<DimensionView>,
+    /// Fewest processes a side needs for a difference to be told from noise.
+    min_processes: usize,
+    /// The pick's trade-offs, per phase.
+    trade_offs: Vec<TradeOffView>,
+    /// Pathologies and traps, with their factor against the pick.
+    avoid: Vec<AvoidView>,
+    /// The pick against the floor, per phase.
+    floors: Vec<FloorView>,
+    /// Set when comparisons were made and none of them is beyond noise.
+    none_beyond_noise: Option<NoneBeyondNoise>,
+    /// Processes per contestant.
+    forks: u32,
+    /// The noise threshold, as a percentage.
+    noise_threshold: String,
+    /// The claims' tally, when the scenario makes claims.
+    claims: Option<ClaimTally>,
+    /// The scenario's own headline notes, each one markdown line.
+    notes: Vec<String>,
+}
+
+/// Phases that share one pick.
+#[derive(Debug, Serialize, PartialEq)]
+struct PickGroup {
+    /// The picked candidates named, best first (at most [`MAX_NAMED_PICKS`]).
+    picks: Vec<NamedPick>,
+    /// How many more tied candidates are left unnamed.
+    more: usize,
+    /// The pick is several candidates within noise of each other.
+    tie: bool,
+    /// The pick's median at each phase of the group.
+    values: Vec<PhaseValue>,
+}
+
+/// A picked candidate.
+#[derive(Debug, Serialize, PartialEq)]
+struct NamedPick {
+    /// Its name.
+    name: String,
+    /// Its family.
+    family: &'static str,
+}
+
+/// A figure at a phase.
+#[derive(Debug, Serialize, PartialEq)]
+struct PhaseValue {
+    /// The phase in words, or `None` without phases.
+    phase: Option<String>,
+    /// The figure, formatted.
+    value: String,
+}
+
+/// One dimension's finding (see [`crate::answer::DimensionFinding`]).
+#[derive(Debug, Serialize)]
+struct DimensionView {
+    /// The dimension's name.
+    name: String,
+    /// Comparisons made.
+    comparisons: usize,
+    /// Comparisons beyond noise.
+    beyond_noise: usize,
+    /// Comparisons with a side in too few processes.
+    undecidable: usize,
+    /// The largest difference beyond noise.
+    largest: Option<LargestView>,
+}
+
+/// The largest difference a dimension makes.
+#[derive(Debug, Serialize)]
+struct LargestView {
+    /// The phase in words, or `None` without phases.
+    phase: Option<String>,
+    /// The better contestant.
+    winner: String,
+    /// Its level.
+    winner_level: String,
+    /// The worse contestant.
+    loser: String,
+    /// Its level.
+    loser_level: String,
+    /// The factor between them, formatted.
+    factor: String,
+}
+
+/// A candidate that beats the pick beyond noise on another metric.
+#[derive(Debug, Serialize)]
+struct TradeOffView {
+    /// The phase in words, or `None` without phases.
+    phase: Option<String>,
+    /// The other metric.
+    metric: String,
+    /// The candidate that beats the pick on it.
+    who: String,
+    /// Its family.
+    family: &'static str,
+    /// Its median, formatted.
+    theirs: String,
+    /// The pick's median, formatted.
+    pick_value: String,
+    /// The pick.
+    pick: String,
+}
+
+/// A pathology or trap and its factor against the pick over the phases.
+#[derive(Debug, Serialize)]
+struct AvoidView {
+    /// Its name.
+    name: String,
+    /// Its role.
+    role: String,
+    /// The smallest factor, formatted.
+    low: String,
+    /// The largest factor, formatted, when it differs from the smallest.
+    high: Option<String>,
+    /// Every factor is within noise.
+    within_noise: bool,
+}
+
+/// The pick as a multiple of the baseline at one phase.
+#[derive(Debug, Serialize)]
+struct FloorView {
+    /// The phase in words, or `None` without phases.
+    phase: Option<String>,
+    /// The ratio, formatted.
+    ratio: String,
+    /// The baseline.
+    name: String,
+    /// The ratio is within noise.
+    noise: bool,
+}
+
+/// The warning that no comparison is beyond noise.
+#[derive(Debug, Serialize)]
+struct NoneBeyondNoise {
+    /// Comparisons made.
+    compared: usize,
+    /// The run has fewer processes per contestant than a difference needs.
+    too_few_processes: bool,
+}
+
+/// How many claims have each verdict.
+#[derive(Debug, Serialize)]
+struct ClaimTally {
+    /// Claims that hold.
+    holds: usize,
+    /// Claims that fail.
+    fails: usize,
+    /// Claims that are inconclusive.
+    inconclusive: usize,
+}
+
+/// The group of phases one answer's pick belongs to.
+fn pick_group(answer: &PhaseAnswer<'_>) -> PickGroup {
+    PickGroup {
+        picks: answer
+            .picks
+            .iter()
+            .take(MAX_NAMED_PICKS)
+            .map(|e| NamedPick { name: e.contestant.name.clone(), family: e.contestant.family.as_str() })
+            .collect(),
+        more: answer.picks.len().saturating_sub(MAX_NAMED_PICKS),
+        tie: answer.is_tie(),
+        values: Vec::new(),
+    }
+}
+
+/// A phase in words, `None` without phases.
+fn phase_in_words(phase: Option<&str>) -> Option<String> {
+    phase.map(phase_words)
+}
+
 /// The opening answer, computed from this run alone (see [`crate::answer`]): what to use (the best candidate
 /// per phase, with every candidate within noise of it), which of the reader's choices change the result beyond
 /// noise, the trade-offs the pick makes, what the pathologies and traps cost, the cost over the floor, a
-/// warning when no comparison is beyond noise, the claims' tally, then the scenario's own findings.
+/// warning when no comparison is beyond noise, the claims' tally, then the scenario's own findings; rendered
+/// into `templates/answer.md`.
 fn answer(input: &ReportInput<'_>) -> String {
+    measure::template::render_or_note("reports/answer.md", ANSWER_TEMPLATE, answer_context(input))
+}
+
+/// The figures and flags of the opening answer.
+fn answer_context(input: &ReportInput<'_>) -> AnswerContext {
     let summary = input.summary;
     let metric = input.headline_metric;
-    let threshold = summary.method.noise_threshold;
     let answers = crate::answer::phase_answers(summary, metric, input.higher_is_better, &input.trade_off_metrics);
-    if answers.is_empty() {
-        return format!(
-            "_No candidate (a contestant a user could adopt) passed and measured `{metric}`: nothing to recommend._"
-        );
-    }
-    let best_word = if input.higher_is_better { "highest" } else { "lowest" };
-    let mut lines: Vec<String> = Vec::new();
     // Group phases by the same pick (the same set of names), in order of first appearance.
-    let mut groups: Vec<(String, Vec<&PhaseAnswer<'_>>)> = Vec::new();
+    let mut groups: Vec<PickGroup> = Vec::new();
     for a in &answers {
-        let words = pick_words(a);
-        match groups.iter_mut().find(|(w, _)| *w == words) {
-            Some((_, phases)) => phases.push(a),
-            None => groups.push((words, vec![a])),
+        let group = pick_group(a);
+        let value = PhaseValue { phase: phase_in_words(a.phase), value: format::number(a.pick().stats.median) };
+        match groups.iter_mut().find(|g| g.picks == group.picks && g.more == group.more) {
+            Some(g) => g.values.push(value),
+            None => groups.push(PickGroup { values: vec![value], ..group }),
         }
     }
-    let values = |phases: &[&PhaseAnswer<'_>]| {
-        phases
-            .iter()
-            .map(|a| format!("{}{}", phase_label(a.phase), format::number(a.pick().stats.median)))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let tie_note =
-        "within noise of each other: their process-median ranges overlap or differ by less than the noise threshold";
-    if let [(words, phases)] = groups.as_slice() {
-        let where_ = if answers.len() > 1 { " at every level of the sweep" } else { "" };
-        let tie = if phases[0].is_tie() { format!(", {tie_note}") } else { String::new() };
-        lines.push(format!(
-            "**Use {words}**: the {best_word} `{metric}` among the candidates{where_} ({}){tie}.",
-            values(phases)
-        ));
-    } else {
-        let each: Vec<String> = groups.iter().map(|(words, phases)| format!("{words} ({})", values(phases))).collect();
-        let tie =
-            if answers.iter().any(PhaseAnswer::is_tie) { format!(" (\"any of\": {tie_note})") } else { String::new() };
-        lines.push(format!(
-            "**What to use depends on the level**: the {best_word} `{metric}` among the candidates comes from {}{tie}.",
-            each.join("; ")
-        ));
-    }
-    // Which choices matter.
     let findings = crate::answer::dimension_findings(summary, metric, input.higher_is_better, &input.dimensions);
     let (mut compared, mut clear) = (0usize, 0usize);
-    for finding in &findings {
-        compared += finding.comparisons;
-        clear += finding.beyond_noise;
-        if let Some((phase, winner, winner_level, loser, loser_level, factor)) = &finding.largest {
-            let word = if input.higher_is_better { "higher" } else { "lower" };
-            lines.push(format!(
-                "**The {} matters**: {} of {} comparisons of its choices, everything else equal, are beyond noise; \
-                 the largest{}: `{winner}` ({winner_level}) has {} {word} `{metric}` than `{loser}` ({loser_level}).",
-                finding.name,
-                finding.beyond_noise,
-                finding.comparisons,
-                at_phase(phase.as_deref()),
-                format::ratio(*factor),
-            ));
-        } else if finding.undecidable > 0 {
-            lines.push(format!(
-                "**Whether the {} changes the result is not told by this run**: {} of its {} comparisons, everything \
-                 else equal, have a side measured in fewer than {} processes.",
-                finding.name,
-                finding.undecidable,
-                finding.comparisons,
-                measure::stats::MIN_PROCESSES
-            ));
-        } else {
-            lines.push(format!(
-                "**The {} does not change the result**: every one of its {} comparisons, everything else equal, is \
-                 within noise.",
-                finding.name, finding.comparisons
-            ));
-        }
-    }
-    // Trade-offs of the pick.
-    for a in &answers {
-        for (other_metric, who, theirs, pick) in &a.trade_offs {
-            lines.push(format!(
-                "**Trade-off**{}: on `{other_metric}`, `{}` ({}) beats the pick beyond noise: {} against {} for `{}`.",
-                at_phase(a.phase),
-                who.name,
-                who.family.as_str(),
-                format::number(*theirs),
-                format::number(*pick),
-                a.pick().contestant.name
-            ));
-        }
-    }
-    // What to avoid: pathologies and traps, their factor against the pick (its range over phases).
+    let dimensions = findings
+        .iter()
+        .map(|finding| {
+            compared += finding.comparisons;
+            clear += finding.beyond_noise;
+            DimensionView {
+                name: finding.name.clone(),
+                comparisons: finding.comparisons,
+                beyond_noise: finding.beyond_noise,
+                undecidable: finding.undecidable,
+                largest: finding.largest.as_ref().map(|(phase, winner, winner_level, loser, loser_level, factor)| {
+                    LargestView {
+                        phase: phase_in_words(phase.as_deref()),
+                        winner: winner.clone(),
+                        winner_level: winner_level.clone(),
+                        loser: loser.clone(),
+                        loser_level: loser_level.clone(),
+                        factor: format::ratio(*factor),
+                    }
+                }),
+            }
+        })
+        .collect();
+    let trade_offs = answers
+        .iter()
+        .flat_map(|a| {
+            a.trade_offs.iter().map(move |(other_metric, who, theirs, pick)| TradeOffView {
+                phase: phase_in_words(a.phase),
+                metric: other_metric.clone(),
+                who: who.name.clone(),
+                family: who.family.as_str(),
+                theirs: format::number(*theirs),
+                pick_value: format::number(*pick),
+                pick: a.pick().contestant.name.clone(),
+            })
+        })
+        .collect();
+    // Pathologies and traps: name, role, and per phase the factor against the pick with whether it is beyond noise.
     let mut avoid: Vec<AvoidRow> = Vec::new();
     for a in &answers {
         for (entry, ratio, beyond) in &a.avoid {
@@ -263,104 +416,68 @@ fn answer(input: &ReportInput<'_>) -> String {
             }
         }
     }
-    if !avoid.is_empty() {
-        let each: Vec<String> = avoid
-            .iter()
-            .map(|(name, role, factors)| {
-                let low = factors.iter().map(|f| f.0).fold(f64::INFINITY, f64::min);
-                let high = factors.iter().map(|f| f.0).fold(f64::NEG_INFINITY, f64::max);
-                let range = if (high - low).abs() <= low.abs() * 1e-9 {
-                    format::ratio(low)
-                } else {
-                    format!("{}–{}", format::ratio(low), format::ratio(high))
-                };
-                let noise = if factors.iter().all(|f| !f.1) { " (within noise)" } else { "" };
-                format!("`{name}` ({role}) {range} the pick's cost{noise}")
-            })
-            .collect();
-        lines.push(format!(
-            "**Shown as what it costs, never picked**: {} (as a multiple of the pick's `{metric}`{}).",
-            each.join("; "),
-            if input.higher_is_better { ", inverted so that above 1 is worse" } else { "" }
-        ));
-    }
-    let floors: Vec<String> = answers
+    let avoid = avoid
+        .into_iter()
+        .map(|(name, role, factors)| {
+            let low = factors.iter().map(|f| f.0).fold(f64::INFINITY, f64::min);
+            let high = factors.iter().map(|f| f.0).fold(f64::NEG_INFINITY, f64::max);
+            let same = (high - low).abs() <= low.abs() * 1e-9;
+            AvoidView {
+                name,
+                role,
+                low: format::ratio(low),
+                high: (!same).then(|| format::ratio(high)),
+                within_noise: factors.iter().all(|f| !f.1),
+            }
+        })
+        .collect();
+    let floors = answers
         .iter()
         .filter_map(|a| {
             let (floor, ratio, beyond) = a.floor?;
             compared += 1;
             clear += usize::from(beyond);
-            let noise = if beyond { "" } else { " (noise)" };
-            Some(format!("{}{} `{}`{noise}", phase_label(a.phase), format::ratio(ratio), floor.contestant.name))
+            Some(FloorView {
+                phase: phase_in_words(a.phase),
+                ratio: format::ratio(ratio),
+                name: floor.contestant.name.clone(),
+                noise: !beyond,
+            })
         })
         .collect();
-    if !floors.is_empty() {
-        lines.push(format!(
-            "**Cost over the floor**, the pick's `{metric}` as a multiple of the baseline's: {}.",
-            floors.join(", ")
-        ));
+    let forks = summary.method.forks;
+    let count = |v: Verdict| summary.claims.iter().filter(|c| c.verdict == v).count();
+    AnswerContext {
+        metric: metric.to_string(),
+        higher_is_better: input.higher_is_better,
+        sweep: answers.len() > 1,
+        any_tie: answers.iter().any(PhaseAnswer::is_tie),
+        groups,
+        dimensions,
+        min_processes: measure::stats::MIN_PROCESSES,
+        trade_offs,
+        avoid,
+        floors,
+        none_beyond_noise: (compared > 0 && clear == 0).then_some(NoneBeyondNoise {
+            compared,
+            too_few_processes: (forks as usize) < measure::stats::MIN_PROCESSES,
+        }),
+        forks,
+        noise_threshold: percent(summary.method.noise_threshold),
+        claims: (!summary.claims.is_empty()).then(|| ClaimTally {
+            holds: count(Verdict::Holds),
+            fails: count(Verdict::Fails),
+            inconclusive: count(Verdict::Inconclusive),
+        }),
+        notes: input.headline_notes.clone(),
     }
-    if compared > 0 && clear == 0 {
-        let forks = summary.method.forks;
-        let why = if (forks as usize) < measure::stats::MIN_PROCESSES {
-            format!(
-                "with {forks} process{} per contestant no difference is told from noise",
-                if forks == 1 { "" } else { "es" }
-            )
-        } else {
-            format!(
-                "the process-median ranges overlap or differ by less than {} ({forks} processes each); see _Spread \
-                 across processes_ under Details",
-                percent(threshold)
-            )
-        };
-        lines.push(format!("⚠️ **None of these {compared} comparisons is beyond noise**: {why}."));
-    }
-    if !summary.claims.is_empty() {
-        let count = |v: Verdict| summary.claims.iter().filter(|c| c.verdict == v).count();
-        lines.push(format!(
-            "**Claims**: {} hold, {} fail, {} inconclusive (see [Claims](#claims)).",
-            count(Verdict::Holds),
-            count(Verdict::Fails),
-            count(Verdict::Inconclusive)
-        ));
-    }
-    lines.extend(input.headline_notes.iter().cloned());
-    let mut out = String::new();
-    for line in lines {
-        let _ = writeln!(out, "- {line}");
-    }
-    out
-}
-
-fn headline(input: &ReportInput<'_>) -> String {
-    let findings = analysis::headline_findings(input);
-    let direction = if input.higher_is_better { "higher is better" } else { "lower is better" };
-    let mut out = format!(
-        "On `{}` ({direction}), among candidates; a ratio is marked (noise) when the process-median ranges overlap \
-         or it is within {} of 1.\n\n",
-        input.headline_metric,
-        percent(input.summary.method.noise_threshold),
-    );
-    if findings.is_empty() {
-        out.push_str("_No results to compare._\n");
-    }
-    for finding in findings {
-        out.push_str(&format!("- {finding}\n"));
-    }
-    out
 }
 
 fn contestants(summary: &Summary) -> String {
     if summary.contestants.is_empty() {
-        return "_No contestants were selected._".to_string();
+        return String::new();
     }
-    let mut table = Table::new(&[
-        ("contestant", Align::Left),
-        ("family", Align::Left),
-        ("status", Align::Left),
-        ("what it is", Align::Left),
-    ]);
+    let mut table = Table::new(&columns("contestants", &[Align::Left; 4]));
     for c in &summary.contestants {
         table.row(&[format!("`{}`", c.name), c.family.as_str().to_string(), status_cell(c), c.description.clone()]);
     }
@@ -368,30 +485,31 @@ fn contestants(summary: &Summary) -> String {
 }
 
 fn status_cell(c: &ContestantSummary) -> String {
-    let mut cell = match (&c.status, &c.reason) {
-        (Status::Ok, _) => "ok".to_string(),
-        (status, Some(reason)) => format!("**{}**: {reason}", status.as_str()),
-        (status, None) => format!("**{}**", status.as_str()),
-    };
-    for (phase, reason) in &c.skipped_phases {
-        cell.push_str(&format!("; **skipped** at `{phase}`: {reason}"));
-    }
-    cell
+    let skipped: Vec<serde_json::Value> = c
+        .skipped_phases
+        .iter()
+        .map(|(phase, reason)| serde_json::json!({ "phase": phase, "reason": reason }))
+        .collect();
+    cell(serde_json::json!({
+        "cell": "status",
+        "ok": c.status == Status::Ok,
+        "status": c.status.as_str(),
+        "reason": c.reason,
+        "skipped": skipped,
+    }))
 }
 
 fn parameters(summary: &Summary) -> String {
     if summary.params.is_empty() {
-        return "_This scenario takes no parameters._".to_string();
+        return String::new();
     }
-    let mut table = Table::new(&[("parameter", Align::Left), ("value", Align::Right), ("kind", Align::Left)]);
+    let mut table = Table::new(&columns("parameters", &[Align::Left, Align::Right, Align::Left]));
     for (name, value) in &summary.params {
-        let (text, kind) = match value {
-            serde_json::Value::Array(values) => {
-                (values.iter().map(json_scalar).collect::<Vec<_>>().join(", "), "sweep: each value is its own phase")
-            }
-            other => (json_scalar(other), "fixed"),
+        let (text, sweep) = match value {
+            serde_json::Value::Array(values) => (values.iter().map(json_scalar).collect::<Vec<_>>().join(", "), true),
+            other => (json_scalar(other), false),
         };
-        table.row(&[format!("`{name}`"), text, kind.to_string()]);
+        table.row(&[format!("`{name}`"), text, cell(serde_json::json!({ "cell": "parameter-kind", "sweep": sweep }))]);
     }
     table.render()
 }
@@ -404,73 +522,55 @@ fn json_scalar(value: &serde_json::Value) -> String {
     }
 }
 
+/// The Method section's template.
+const METHOD_TEMPLATE: &str = include_str!("templates/method.md");
+
+/// The Method section: the run's settings, rendered into `templates/method.md`.
 fn method(summary: &Summary) -> String {
     let m = &summary.method;
-    let mut out = String::new();
-    out.push_str(&format!("- Forks (fresh processes per contestant and phase): {}\n", m.forks));
-    out.push_str(&format!("- Warm-up iterations per fork, discarded: {}\n", m.warmup));
-    out.push_str(&format!("- Measured (timed) iterations per fork: {}\n", m.iterations));
-    if m.accounting > 0 {
-        out.push_str(&format!(
-            "- Accounting iterations per fork, after the timed ones (every instrument on; outstanding work, \
-             allocations, threads and memory come from them): {}\n",
-            m.accounting
-        ));
-    }
-    out.push_str(&format!("- Noise threshold: {}\n", percent(m.noise_threshold)));
-    out.push_str(&format!("- Seed: {}\n", m.seed));
-    out.push_str(&format!("- Trial timeout: {} s\n", format::number(m.trial_timeout_s)));
-    if m.quick {
-        out.push_str("- `--quick`: small sizes and few repetitions, a smoke run\n");
-    }
-    out.push_str(
-        "\nThe process is the unit of evidence: each fork is a fresh process, and repetitions inside one process \
-         agree far more than separate processes do. Median and min–max span every measured iteration. A claim \
-         holds when every process median of one side is on the claimed side of every process median of the other \
-         (and fails when every pairing is on the other side); its p is exact (Mann–Whitney at U = 0: 0.05 at \
-         3 + 3 processes, 0.004 at 5 + 5; a sign test, 2^-k, against a fixed value). Two results are within noise \
-         when their process-median ranges overlap or their ratio is within the noise threshold of 1; with fewer \
-         than 3 processes nothing is told from noise and every claim is inconclusive. Intervals shown are 95% \
-         hierarchical bootstrap intervals (processes resampled, then iterations within them, 1,000 resamples, a \
-         fixed seed); the JSON's `ci999` (a 99.9% Student-t half-width over process medians) is kept for the \
-         contract and decides nothing. Processes and iterations beyond Tukey's fences (1.5 interquartile ranges) \
-         are flagged, never dropped.\n",
-    );
-    out
+    let context = serde_json::json!({
+        "forks": m.forks,
+        "warmup": m.warmup,
+        "iterations": m.iterations,
+        "accounting": m.accounting,
+        "noise_threshold": percent(m.noise_threshold),
+        "seed": m.seed.to_string(),
+        "trial_timeout": format::number(m.trial_timeout_s),
+        "quick": m.quick,
+    });
+    measure::template::render_or_note("reports/method.md", METHOD_TEMPLATE, context)
 }
 
+/// The Environment section: a table of labels (their words from `templates/cells.md`) and the run's values.
 fn environment(summary: &Summary) -> String {
     let e = &summary.environment;
+    let label = |label: &str| cell(serde_json::json!({ "cell": "environment-label", "label": label }));
+    let unknown = |text: &str| cell(serde_json::json!({ "cell": "unknown", "text": text }));
+    let revision = |rev: &str, dirty: bool| cell(serde_json::json!({ "cell": "revision", "rev": rev, "dirty": dirty }));
     let mut table = Table::new(&[("", Align::Left), ("", Align::Left)]);
-    table.row(&["CPU".to_string(), or_unknown(&e.cpu_model)]);
-    table.row(&["cores".to_string(), e.cores.to_string()]);
-    table.row(&["memory".to_string(), format!("{} GiB", e.memory_gib)]);
-    table.row(&["OS".to_string(), or_unknown(&e.os)]);
-    table.row(&["kernel".to_string(), or_unknown(&e.kernel)]);
-    table.row(&["rustc".to_string(), or_unknown(&e.rustc)]);
+    table.row(&[label("cpu"), unknown(&e.cpu_model)]);
+    table.row(&[label("cores"), e.cores.to_string()]);
+    table.row(&[label("memory"), cell(serde_json::json!({ "cell": "memory", "gib": e.memory_gib.to_string() }))]);
+    table.row(&[label("os"), unknown(&e.os)]);
+    table.row(&[label("kernel"), unknown(&e.kernel)]);
+    table.row(&[label("rustc"), unknown(&e.rustc)]);
     if !e.build_profile.is_empty() {
-        table.row(&["build profile".to_string(), e.build_profile.clone()]);
+        table.row(&[label("build-profile"), e.build_profile.clone()]);
     }
-    table.row(&["lab".to_string(), or_unknown(&summary.lab_version)]);
-    let dirty = |d: bool| if d { "dirty: uncommitted changes" } else { "clean" };
-    table.row(&[
-        "code that ran".to_string(),
-        format!("`{}` ({})", or_unknown(&summary.git_rev), dirty(summary.git_dirty)),
-    ]);
-    table.row(&[
-        "code that judged and rendered".to_string(),
-        format!("`{}` ({})", or_unknown(&summary.render_git_rev), dirty(summary.render_git_dirty)),
-    ]);
-    table.row(&["started".to_string(), or_unknown(&summary.started_utc)]);
-    let finished =
-        if summary.finished_utc.is_empty() { "— (interrupted)".to_string() } else { summary.finished_utc.clone() };
-    table.row(&["finished".to_string(), finished]);
+    table.row(&[label("lab"), unknown(&summary.lab_version)]);
+    table.row(&[label("code-ran"), revision(&summary.git_rev, summary.git_dirty)]);
+    table.row(&[label("code-rendered"), revision(&summary.render_git_rev, summary.render_git_dirty)]);
+    table.row(&[label("started"), unknown(&summary.started_utc)]);
+    table.row(&[label("finished"), cell(serde_json::json!({ "cell": "finished", "text": summary.finished_utc }))]);
     for (name, value) in &e.limits {
-        table.row(&[format!("OS limit `{name}`"), value.clone()]);
+        table.row(&[
+            cell(serde_json::json!({ "cell": "environment-label", "label": "limit", "name": name })),
+            value.clone(),
+        ]);
     }
     let mut out = table.render();
     if !e.crates.is_empty() {
-        let mut crates = Table::new(&[("crate", Align::Left), ("version", Align::Left)]);
+        let mut crates = Table::new(&columns("crates", &[Align::Left; 2]));
         for (name, version) in &e.crates {
             crates.row(&[format!("`{name}`"), version.clone()]);
         }
@@ -478,14 +578,6 @@ fn environment(summary: &Summary) -> String {
         out.push_str(&crates.render());
     }
     out
-}
-
-fn or_unknown(text: &str) -> String {
-    if text.is_empty() {
-        "unknown".to_string()
-    } else {
-        text.to_string()
-    }
 }
 
 /// How many of the scenario's table metrics get the full `median (min–max)` cell; the rest are shown as
@@ -496,40 +588,33 @@ fn results(input: &ReportInput<'_>) -> String {
     let summary = input.summary;
     let threshold = summary.method.noise_threshold;
     let (full, brief) = input.table_metrics.split_at(FULL_STAT_METRICS.min(input.table_metrics.len()));
-    let mut out = format!(
-        "Each cell of the table is `median (min–max)` over every measured iteration of every fork; the \
-         last column is the ratio of medians on `{}` against the best baseline with its 95% bootstrap interval in \
-         brackets (none with fewer than 3 processes), `(noise)` when the process-median ranges overlap or the \
-         ratio is within the noise threshold. A role other than candidate follows the family: only candidates are \
-         ever recommended. The medians of the other metrics are in [`{}-details.md`]({}-details.md).\n",
-        input.headline_metric, summary.scenario, summary.scenario
-    );
+    let mut context = ResultsContext {
+        metric: input.headline_metric.to_string(),
+        scenario: summary.scenario.clone(),
+        phases: Vec::new(),
+    };
     for phase in phases(summary) {
-        out.push('\n');
-        if let Some(phase) = phase {
-            out.push_str(&format!("### `{phase}`\n\n"));
-        }
-        let mut columns: Vec<(String, Align)> =
-            vec![("contestant".to_string(), Align::Left), ("family".to_string(), Align::Left)];
+        let mut columns: Vec<(String, Align)> = columns("results", &[Align::Left; 2]);
         columns.extend(full.iter().map(|m| (format!("`{m}`"), Align::Right)));
         let headline_key = metric_key(phase, input.headline_metric);
         let reference = reference(summary, &headline_key, input.higher_is_better);
-        let ratio_header = match &reference {
-            Some(r) if !r.is_baseline => format!("× best (`{}`; no baseline ran)", r.entry.contestant.name),
-            _ => "× best baseline".to_string(),
-        };
+        let ratio_header = headers(serde_json::json!({
+            "table": "ratio",
+            "reference": reference.as_ref().filter(|r| !r.is_baseline).map(|r| r.entry.contestant.name.as_str()),
+        }))
+        .concat();
         columns.push((ratio_header, Align::Right));
         let mut table = Table::new(&columns);
         // metric -> contestants that do not measure it
-        let mut missing: Vec<(String, Vec<String>)> = Vec::new();
-        let mut note_missing = |metric: &str, name: &str| match missing.iter_mut().find(|(m, _)| m == metric) {
-            Some((_, names)) => names.push(format!("`{name}`")),
-            None => missing.push((metric.to_string(), vec![format!("`{name}`")])),
+        let mut missing: Vec<Missing> = Vec::new();
+        let mut note_missing = |metric: &str, name: &str| match missing.iter_mut().find(|m| m.metric == metric) {
+            Some(m) => m.names.push(name.to_string()),
+            None => missing.push(Missing { metric: metric.to_string(), names: vec![name.to_string()] }),
         };
         for c in &summary.contestants {
             let family = match c.role {
                 Role::Candidate => c.family.as_str().to_string(),
-                role => format!("{} ({})", c.family.as_str(), role.as_str()),
+                role => cell(serde_json::json!({ "cell": "role", "family": c.family.as_str(), "role": role.as_str() })),
             };
             let mut row = vec![format!("`{}`", c.name), family];
             if c.status != Status::Ok {
@@ -538,7 +623,7 @@ fn results(input: &ReportInput<'_>) -> String {
                 continue;
             }
             if let Some(reason) = phase.and_then(|p| c.skipped_phases.get(p)) {
-                row.push(format!("**skipped** at this level: {reason}"));
+                row.push(cell(serde_json::json!({ "cell": "skipped-here", "reason": reason })));
                 table.row(&row);
                 continue;
             }
@@ -557,17 +642,18 @@ fn results(input: &ReportInput<'_>) -> String {
                 }
             }
             let ratio = match (&reference, c.metrics.get(&headline_key)) {
-                (Some(r), _) if r.entry.contestant.name == c.name => "1.00× (ref)".to_string(),
+                (Some(r), _) if r.entry.contestant.name == c.name => cell(serde_json::json!({ "cell": "reference" })),
                 (Some(r), Some(s)) => compare(s, r.entry.stats, threshold)
-                    .map(|ratio| match measure::stats::ratio_ci95(s, r.entry.stats) {
-                        Some((low, high)) => format!(
-                            "{} [{}–{}]{}",
-                            format::ratio(ratio.value),
-                            format::number(low),
-                            format::number(high),
-                            if ratio.noise { " (noise)" } else { "" }
-                        ),
-                        None => ratio.label(),
+                    .map(|ratio| {
+                        let interval = measure::stats::ratio_ci95(s, r.entry.stats).map(|(low, high)| {
+                            serde_json::json!({ "low": format::number(low), "high": format::number(high) })
+                        });
+                        cell(serde_json::json!({
+                            "cell": "ratio",
+                            "ratio": format::ratio(ratio.value),
+                            "interval": interval,
+                            "noise": ratio.noise,
+                        }))
                     })
                     .unwrap_or_else(|| "—".to_string()),
                 _ => "—".to_string(),
@@ -580,22 +666,50 @@ fn results(input: &ReportInput<'_>) -> String {
                 }
             }
         }
-        out.push_str(&table.render());
-        if !missing.is_empty() {
-            let lists: Vec<String> =
-                missing.iter().map(|(metric, names)| format!("`{metric}`: {}", names.join(", "))).collect();
-            let outstanding_note = if missing.iter().any(|(m, _)| m.ends_with("max_outstanding")) {
-                " (for `max_outstanding`: the contestant has no hand-off queue that could hold items)"
-            } else {
-                ""
-            };
-            out.push_str(&format!(
-                "\n— : the metric does not apply to the contestant{outstanding_note} — {}.\n",
-                lists.join("; ")
-            ));
-        }
+        context.phases.push(ResultsPhase {
+            phase: phase.map(str::to_string),
+            table: table.render(),
+            outstanding: missing.iter().any(|m| m.metric.ends_with("max_outstanding")),
+            missing,
+        });
     }
-    out
+    measure::template::render_or_note("reports/results.md", RESULTS_TEMPLATE, context)
+}
+
+/// The Results section's template: its preamble and notes.
+const RESULTS_TEMPLATE: &str = include_str!("templates/results.md");
+
+/// What the Results section's template reads.
+#[derive(Debug, Serialize)]
+struct ResultsContext {
+    /// The headline metric.
+    metric: String,
+    /// The scenario's name, for the link to its details.
+    scenario: String,
+    /// One table per phase.
+    phases: Vec<ResultsPhase>,
+}
+
+/// One phase's results.
+#[derive(Debug, Serialize)]
+struct ResultsPhase {
+    /// The phase's name, or `None` without phases.
+    phase: Option<String>,
+    /// The table, rendered (every cell a figure, a name or a status).
+    table: String,
+    /// Metrics some contestants do not measure.
+    missing: Vec<Missing>,
+    /// `max_outstanding` is among them.
+    outstanding: bool,
+}
+
+/// A metric and the contestants that do not measure it.
+#[derive(Debug, Serialize)]
+struct Missing {
+    /// The metric.
+    metric: String,
+    /// The contestants.
+    names: Vec<String>,
 }
 
 /// Most columns a report's table has; a table with more metrics is split into several.
@@ -614,17 +728,9 @@ fn per_phase(values: &[String]) -> String {
 /// every phase's median, in tables of at most [`MAX_COLUMNS`] columns.
 fn other_metrics(summary: &Summary, metrics: &[&str]) -> String {
     let phase_list = phases(summary);
-    let names: Vec<String> = phase_list.iter().map(|p| format!("`{}`", p.unwrap_or("—"))).collect();
     let mut out = String::new();
-    if phase_list.len() > 1 {
-        out = format!(
-            "Each cell gives the median at every phase in this order: {} (one value where every phase gave the \
-             same; — where the metric does not apply or the contestant was skipped at that phase).\n\n",
-            names.join(" / ")
-        );
-    }
     for (i, chunk) in metrics.chunks(MAX_COLUMNS - 1).enumerate() {
-        let mut columns: Vec<(String, Align)> = vec![("contestant".to_string(), Align::Left)];
+        let mut columns: Vec<(String, Align)> = columns("other-metrics", &[Align::Left]);
         columns.extend(chunk.iter().map(|m| (format!("`{m}`"), Align::Right)));
         let mut table = Table::new(&columns);
         for c in summary.contestants.iter().filter(|c| c.status == Status::Ok) {
@@ -653,21 +759,12 @@ fn other_metrics(summary: &Summary, metrics: &[&str]) -> String {
 /// The processes and iterations beyond Tukey's fences, such as `fork 2; 1 iteration severe`, or `none`.
 fn outliers(stats: &measure::summary::MetricStats) -> String {
     let o = &stats.outliers;
-    let mut parts = Vec::new();
-    if !o.processes.is_empty() {
-        let forks: Vec<String> = o.processes.iter().map(usize::to_string).collect();
-        parts.push(format!("fork {}", forks.join(", ")));
-    }
-    for (count, grade) in [(o.iterations_mild, "mild"), (o.iterations_severe, "severe")] {
-        if count > 0 {
-            parts.push(format!("{count} iteration{} {grade}", if count == 1 { "" } else { "s" }));
-        }
-    }
-    if parts.is_empty() {
-        "none".to_string()
-    } else {
-        parts.join("; ")
-    }
+    cell(serde_json::json!({
+        "cell": "outliers",
+        "forks": o.processes,
+        "mild": o.iterations_mild,
+        "severe": o.iterations_severe,
+    }))
 }
 
 fn spread(input: &ReportInput<'_>) -> String {
@@ -680,8 +777,22 @@ fn spread(input: &ReportInput<'_>) -> String {
         .iter()
         .map(|c| phase_list.iter().filter(|p| c.metrics.contains_key(&metric_key(**p, metric))).count())
         .sum::<usize>();
+    let render = |table: String, compact: bool, flagged: bool| {
+        let context = SpreadContext {
+            metric: metric.to_string(),
+            scenario: summary.scenario.clone(),
+            compact,
+            phase_names: phase_list.iter().map(|p| p.unwrap_or("—").to_string()).collect(),
+            table,
+            flagged,
+            noise_threshold: percent(summary.method.noise_threshold),
+            quick: summary.method.quick,
+            guard: guard(summary),
+        };
+        measure::template::render_or_note("reports/spread.md", SPREAD_TEMPLATE, context)
+    };
     if all_rows == 0 {
-        return format!("_No contestant that passed measured `{metric}`._");
+        return render(String::new(), false, false);
     }
     // max / min of a metric's fork medians, marked when beyond the noise threshold; `None` without a spread.
     let threshold = summary.method.noise_threshold;
@@ -690,32 +801,14 @@ fn spread(input: &ReportInput<'_>) -> String {
         let min = stats.fork_medians.iter().copied().fold(f64::INFINITY, f64::min);
         (!stats.fork_medians.is_empty() && min > 0.0).then(|| {
             let wide = max / min - 1.0 > threshold;
-            (format!("{}{}", format::ratio(max / min), if wide { " ⚠️" } else { "" }), wide)
+            (cell(serde_json::json!({ "cell": "wide", "ratio": format::ratio(max / min), "wide": wide })), wide)
         })
     };
     let mut flagged = false;
     let compact = phase_list.len() > 1 && all_rows > MAX_FULL_ROWS;
-    let mut out = if compact {
-        let names: Vec<String> = phase_list.iter().map(|p| format!("`{}`", p.unwrap_or("—"))).collect();
-        format!(
-            "`{metric}` per fork (each fork a fresh process), at every phase in this order: {} (one value where \
-             every phase gave the same). max / min is the largest fork median over the smallest; outliers are the \
-             forks (numbered from 0) whose median, and the iterations whose value, lie beyond Tukey's fences (mild: \
-             1.5 interquartile ranges beyond the quartiles, severe: 3). Each fork's median is in `{}.json`, under \
-             `fork_medians`.\n\n",
-            names.join(" / "),
-            summary.scenario
-        )
-    } else {
-        format!(
-            "`{metric}` per fork (each fork a fresh process); max / min is the largest fork median over the smallest; \
-             outliers are the forks (numbered from 0) whose median, and the iterations whose value, lie beyond \
-             Tukey's fences (mild: 1.5 interquartile ranges beyond the quartiles, severe: 3).\n\n"
-        )
-    };
+    let mut out = String::new();
     if compact {
-        let mut table =
-            Table::new(&[("contestant", Align::Left), ("max / min", Align::Right), ("outliers", Align::Left)]);
+        let mut table = Table::new(&columns("spread-compact", &[Align::Left, Align::Right, Align::Left]));
         for c in &passed {
             let stats: Vec<Option<&measure::summary::MetricStats>> =
                 phase_list.iter().map(|p| c.metrics.get(&metric_key(*p, metric))).collect();
@@ -737,12 +830,11 @@ fn spread(input: &ReportInput<'_>) -> String {
         }
         out.push_str(&table.render());
     } else {
-        let mut columns = vec![("contestant", Align::Left)];
-        if named_phases {
-            columns.push(("phase", Align::Left));
-        }
-        columns.extend([("median of each fork", Align::Right), ("max / min", Align::Right), ("outliers", Align::Left)]);
-        let mut table = Table::new(&columns);
+        let mut table = Table::new(&if named_phases {
+            columns("spread-phases", &[Align::Left, Align::Left, Align::Right, Align::Right, Align::Left])
+        } else {
+            columns("spread", &[Align::Left, Align::Right, Align::Right, Align::Left])
+        });
         for c in &passed {
             for phase in &phase_list {
                 let Some(stats) = c.metrics.get(&metric_key(*phase, metric)) else { continue };
@@ -769,63 +861,72 @@ fn spread(input: &ReportInput<'_>) -> String {
         }
         out.push_str(&table.render());
     }
-    if flagged {
-        out.push_str(&format!(
-            "\n⚠️ Processes disagree by more than the noise threshold ({}): trust only larger differences.\n",
-            percent(summary.method.noise_threshold)
-        ));
-    }
-    out.push_str(&disturbed(summary));
-    out
+    render(out, compact, flagged)
 }
 
-/// The busy-machine guard's count per contestant, or a line saying it found nothing.
-fn disturbed(summary: &Summary) -> String {
-    let rule = format!(
-        "a measured iteration is disturbed when other processes used more than {} of a core during it (plus {} ms \
-         for the coarseness of `/proc/stat`); {}",
-        measure::busy::OTHERS_CORE_SHARE,
-        measure::busy::TICK_SLACK.as_millis(),
-        if summary.method.quick {
-            "a `--quick` run re-runs none, it only counts them".to_string()
-        } else {
-            format!("it is re-run up to {} times, then kept and counted", measure::busy::MAX_RERUNS)
-        }
-    );
+/// The spread section's template.
+const SPREAD_TEMPLATE: &str = include_str!("templates/spread.md");
+
+/// What the spread section's template reads.
+#[derive(Debug, Serialize)]
+struct SpreadContext {
+    /// The headline metric.
+    metric: String,
+    /// The scenario's name, for the JSON file's name.
+    scenario: String,
+    /// One row per contestant, a cell holding every phase.
+    compact: bool,
+    /// The phases' names in order (`—` for the one unnamed phase).
+    phase_names: Vec<String>,
+    /// The table, rendered; empty when no contestant that passed measured the metric.
+    table: String,
+    /// Some contestant's processes disagree by more than the noise threshold.
+    flagged: bool,
+    /// The noise threshold, as a percentage.
+    noise_threshold: String,
+    /// The run was a `--quick` smoke run.
+    quick: bool,
+    /// The busy-machine guard.
+    guard: Guard,
+}
+
+/// The busy-machine guard's settings and findings.
+#[derive(Debug, Serialize)]
+struct Guard {
+    /// The guard ran: some iteration was guarded.
+    applicable: bool,
+    /// The share of a core other processes may use.
+    share: String,
+    /// The slack for `/proc/stat`, in ms.
+    slack_ms: u128,
+    /// How many times a disturbed iteration is re-run.
+    max_reruns: u32,
+    /// The count per contestant, rendered; `None` when none was disturbed.
+    table: Option<String>,
+}
+
+/// The busy-machine guard's settings, and its count per contestant when it found any disturbed iteration.
+fn guard(summary: &Summary) -> Guard {
     let found: Vec<&ContestantSummary> = summary.contestants.iter().filter(|c| !c.disturbed.is_none()).collect();
-    if summary.contestants.iter().all(|c| c.disturbed.guarded_iterations == 0) {
-        return "\nBusy-machine guard: not applicable (this run was made before the guard existed, or the machine's \
-                CPU could not be read).\n"
-            .to_string();
+    let table = (!found.is_empty()).then(|| {
+        let mut table = Table::new(&columns("guard", &[Align::Left, Align::Right, Align::Right]));
+        for c in found {
+            let d = c.disturbed;
+            table.row(&[
+                format!("`{}`", c.name),
+                (d.disturbed_iterations - d.disturbed_kept).to_string(),
+                d.disturbed_kept.to_string(),
+            ]);
+        }
+        table.render()
+    });
+    Guard {
+        applicable: summary.contestants.iter().any(|c| c.disturbed.guarded_iterations != 0),
+        share: measure::busy::OTHERS_CORE_SHARE.to_string(),
+        slack_ms: measure::busy::TICK_SLACK.as_millis(),
+        max_reruns: measure::busy::MAX_RERUNS,
+        table,
     }
-    if found.is_empty() {
-        return format!("\nBusy-machine guard ({rule}): no measured iteration was found disturbed.\n");
-    }
-    let mut table = Table::new(&[
-        ("contestant", Align::Left),
-        ("disturbed, re-run", Align::Right),
-        ("disturbed, kept in the figures", Align::Right),
-    ]);
-    for c in found {
-        let d = c.disturbed;
-        table.row(&[
-            format!("`{}`", c.name),
-            (d.disturbed_iterations - d.disturbed_kept).to_string(),
-            d.disturbed_kept.to_string(),
-        ]);
-    }
-    format!("\nBusy-machine guard ({rule}):\n\n{}", table.render())
-}
-
-fn charts(input: &ReportInput<'_>) -> String {
-    if input.charts.is_empty() {
-        return "_This scenario draws no charts._".to_string();
-    }
-    let mut out = String::new();
-    for chart in &input.charts {
-        let _ = writeln!(out, "![{}]({})\n", chart.title, crate::chart_path(&input.summary.scenario, chart));
-    }
-    out
 }
 
 /// Most lines the correctness checks are listed in per contestant; a run with more gets one row per check.
@@ -835,50 +936,58 @@ const MAX_CHECK_LINES: usize = 40;
 /// up the rest.
 const MAX_FULL_ROWS: usize = 24;
 
+/// The correctness checks' template.
+const CHECKS_TEMPLATE: &str = include_str!("templates/checks.md");
+
+/// A check as the template reads it.
+#[derive(Debug, Serialize)]
+struct CheckLine<'s> {
+    /// The contestant.
+    contestant: &'s str,
+    /// The check.
+    check: &'s str,
+    /// `passed`, `failed` or `not applicable`.
+    outcome: &'static str,
+    /// What it verified, or why it failed or did not apply.
+    detail: &'s str,
+}
+
+/// The correctness checks, rendered into `templates/checks.md`: per contestant, or one row per check in a run
+/// with more than [`MAX_CHECK_LINES`].
 fn checks(summary: &Summary) -> String {
     let lines: usize = summary.contestants.iter().map(|c| c.checks.len().max(1)).sum();
-    if lines > MAX_CHECK_LINES {
-        return checks_by_check(summary);
-    }
-    let mut out = String::new();
-    for c in &summary.contestants {
-        let _ = writeln!(out, "**`{}`** ({})\n", c.name, c.status.as_str());
-        if c.checks.is_empty() {
-            out.push_str("- no checks ran\n");
-        }
-        for check in &c.checks {
-            let mark = match check.outcome() {
-                "passed" => "✅",
-                "failed" => "❌",
-                _ => "➖ not applicable:",
-            };
-            let _ = writeln!(out, "- {mark} `{}`: {}", check.name, check.detail);
-        }
-        out.push('\n');
-    }
-    if out.is_empty() {
-        out.push_str("_No contestants were selected._");
-    }
-    out
+    let by_check = (lines > MAX_CHECK_LINES).then(|| checks_by_check(summary));
+    let contestants: Vec<serde_json::Value> = summary
+        .contestants
+        .iter()
+        .map(|c| {
+            let checks: Vec<CheckLine<'_>> = c
+                .checks
+                .iter()
+                .map(|k| CheckLine { contestant: &c.name, check: &k.name, outcome: k.outcome(), detail: &k.detail })
+                .collect();
+            serde_json::json!({ "name": c.name, "status": c.status.as_str(), "checks": checks })
+        })
+        .collect();
+    let context = serde_json::json!({
+        "scenario": summary.scenario,
+        "by_check": by_check,
+        "contestants": contestants,
+    });
+    measure::template::render_or_note("reports/checks.md", CHECKS_TEMPLATE, context)
 }
 
 /// The checks of a run with many contestants: one row per check (how many contestants passed it, which it did
 /// not apply to and which failed it, and what it verified in the words of the first that passed), then every
 /// failure and every check that did not apply, in full. Each contestant's own figures stay in the summary JSON.
-fn checks_by_check(summary: &Summary) -> String {
+fn checks_by_check(summary: &Summary) -> serde_json::Value {
     let mut names: Vec<&str> = Vec::new();
     for check in summary.contestants.iter().flat_map(|c| &c.checks) {
         if !names.contains(&check.name.as_str()) {
             names.push(&check.name);
         }
     }
-    let mut table = Table::new(&[
-        ("check", Align::Left),
-        ("passed", Align::Right),
-        ("not applicable", Align::Left),
-        ("failed", Align::Left),
-        ("what it verified (the first contestant that passed)", Align::Left),
-    ]);
+    let mut table = Table::new(&columns("checks", &[Align::Left, Align::Right, Align::Left, Align::Left, Align::Left]));
     let list = |names: &[&str]| {
         if names.is_empty() {
             "—".to_string()
@@ -886,7 +995,7 @@ fn checks_by_check(summary: &Summary) -> String {
             names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
         }
     };
-    let mut exceptions = String::new();
+    let mut exceptions: Vec<CheckLine<'_>> = Vec::new();
     for name in &names {
         let of: Vec<(&ContestantSummary, &measure::summary::Check)> = summary
             .contestants
@@ -908,56 +1017,22 @@ fn checks_by_check(summary: &Summary) -> String {
             example,
         ]);
         for (c, k) in of.iter().filter(|(_, k)| !k.passed) {
-            let mark = if k.outcome() == "failed" { "❌" } else { "➖ not applicable:" };
-            let _ = writeln!(exceptions, "- {mark} `{}`, `{}`: {}", c.name, k.name, k.detail);
+            exceptions.push(CheckLine {
+                contestant: &c.name,
+                check: &k.name,
+                outcome: if k.outcome() == "failed" { "failed" } else { "not applicable" },
+                detail: &k.detail,
+            });
         }
     }
     let none: Vec<&str> = summary.contestants.iter().filter(|c| c.checks.is_empty()).map(|c| c.name.as_str()).collect();
-    let mut out = format!(
-        "{} contestants, {} checks: one row per check. Each contestant's own figures for every check (items, \
-         bounds, where a fault was injected, how long a cancellation took) are in `{}.json`, under \
-         `contestants[].checks`.\n\n{}",
-        summary.contestants.len(),
-        names.len(),
-        summary.scenario,
-        table.render()
-    );
-    if !none.is_empty() {
-        let _ = write!(out, "\nNo checks ran for {}.\n", list(&none));
-    }
-    if !exceptions.is_empty() {
-        let _ = write!(out, "\nEvery check that failed or did not apply, with its reason:\n\n{exceptions}");
-    }
-    out
-}
-
-/// The claims, numbered, each its verdict and statement; the numbers behind each verdict (often long) follow in
-/// one collapsible block under the same numbers.
-fn claims(summary: &Summary) -> String {
-    if summary.claims.is_empty() {
-        return "_This scenario makes no claims._".to_string();
-    }
-    let mut out = String::new();
-    for (i, claim) in summary.claims.iter().enumerate() {
-        let p = measure::judge::p_label(claim.p);
-        let p = if p.is_empty() { String::new() } else { format!(" ({p})") };
-        let _ = writeln!(out, "{}. **{}**{p}: {}", i + 1, claim.verdict.as_str(), claim.text);
-    }
-    let mut numbers = String::new();
-    for (i, claim) in summary.claims.iter().enumerate() {
-        let _ = write!(numbers, "{}. **{}** — {}", i + 1, claim.verdict.as_str(), claim.detail);
-        if !claim.metric.is_empty() {
-            let _ = write!(
-                numbers,
-                "<br>_Judged on `{}` ({}), from {}; rule: {}._",
-                claim.metric, claim.metric_definition, claim.judged_on, claim.rule
-            );
-        }
-        numbers.push('\n');
-    }
-    out.push('\n');
-    collapsible(&mut out, "The numbers behind each verdict", &numbers);
-    out
+    serde_json::json!({
+        "contestants": summary.contestants.len(),
+        "checks": names.len(),
+        "table": table.render(),
+        "none": none,
+        "exceptions": exceptions,
+    })
 }
 
 /// A published figure as the study gave it: whole numbers with thousands separators, others with every digit.
@@ -969,45 +1044,66 @@ fn published(value: f64) -> String {
     }
 }
 
-/// The published figures of this scenario set beside this run as ratios to each side's own baseline; empty
+/// The published figures of this scenario, for the appendix's template.
+#[derive(Debug, Serialize)]
+struct References {
+    /// The figures beside this run's, rendered.
+    table: String,
+    /// What stands for each subject here, and why.
+    why: Vec<Why>,
+    /// `subject: source`, sorted, each once.
+    sources: Vec<String>,
+}
+
+/// What stands for a subject here, and why.
+#[derive(Debug, Serialize)]
+struct Why {
+    /// The subject.
+    subject: String,
+    /// Why.
+    why: String,
+}
+
+/// The published figures of this scenario set beside this run as ratios to each side's own baseline; `None`
 /// when the scenario has none.
-fn published_reference(summary: &Summary) -> String {
+fn published_reference(summary: &Summary) -> Option<References> {
     let rows = measure::references::compare(summary);
     if rows.is_empty() {
-        return String::new();
+        return None;
     }
-    let mut table = Table::new(&[
-        ("study", Align::Left),
-        ("what", Align::Left),
-        ("figure", Align::Right),
-        ("hardware", Align::Left),
-        ("× the study's baseline", Align::Right),
-        ("here", Align::Left),
-        ("× this run's baseline", Align::Right),
-    ]);
+    let mut table = Table::new(&columns(
+        "references",
+        &[Align::Left, Align::Left, Align::Right, Align::Left, Align::Right, Align::Left, Align::Right],
+    ));
     for row in &rows {
         let f = row.figure;
-        let at = f.phase.as_ref().map(|p| format!(" at `{p}`")).unwrap_or_default();
         let here = if row.here.values.is_empty() {
-            "did not run".to_string()
+            cell(serde_json::json!({ "cell": "did-not-run" }))
         } else {
             let values: Vec<String> =
                 row.here.values.iter().map(|(who, v)| format!("{who} {}", format::number(*v))).collect();
             values.join(", ")
         };
-        let study_ratio = match (row.study_ratio, &f.baseline) {
-            (Some(r), Some(b)) => format!("{} (of {b})", format::ratio(r)),
-            _ => "baseline".to_string(),
+        let study_ratio = cell(match (row.study_ratio, &f.baseline) {
+            (Some(r), Some(b)) => {
+                serde_json::json!({ "cell": "study-ratio", "ratio": format::ratio(r), "baseline": b })
+            }
+            _ => serde_json::json!({ "cell": "study-ratio", "baseline": null }),
+        });
+        let (low, high) = match row.here_ratio {
+            Some((lo, hi)) if format::ratio(lo) == format::ratio(hi) => (Some(format::ratio(lo)), None),
+            Some((lo, hi)) => (Some(format::ratio(lo)), Some(format::ratio(hi))),
+            None => (None, None),
         };
-        let here_ratio = match row.here_ratio {
-            Some((lo, hi)) if format::ratio(lo) == format::ratio(hi) => format::ratio(lo),
-            Some((lo, hi)) => format!("{}–{}", format::ratio(lo), format::ratio(hi)),
-            None if f.baseline.is_none() => "baseline".to_string(),
-            None => "n/a".to_string(),
-        };
+        let here_ratio = cell(serde_json::json!({
+            "cell": "here-ratio",
+            "low": low,
+            "high": high,
+            "baseline": f.baseline.is_none(),
+        }));
         table.row(&[
             f.study.clone(),
-            format!("{}{at}", f.subject),
+            cell(serde_json::json!({ "cell": "reference-subject", "subject": f.subject, "phase": f.phase })),
             format!("{} {}", published(f.value), f.unit),
             f.hardware.clone(),
             study_ratio,
@@ -1021,36 +1117,34 @@ fn published_reference(summary: &Summary) -> String {
         .collect::<std::collections::BTreeSet<_>>()
         .into_iter()
         .collect();
-    let why: Vec<String> = rows
+    let why: Vec<Why> = rows
         .iter()
         .filter(|r| !r.figure.why.is_empty())
-        .map(|r| format!("- {}: {}.", r.figure.subject, r.figure.why))
+        .map(|r| Why { subject: r.figure.subject.clone(), why: r.figure.why.clone() })
         .collect();
-    format!(
-        "Figures from published studies (all in `measure/references.json`) are compared only as ratios to each \
-         study's own baseline, beside the same ratio in this run; absolute figures from another machine and runtime \
-         are not compared.\n\n{}\nWhat stands for each subject here, and why:\n\n{}\n\nSources: {}.\n",
-        table.render(),
-        why.join("\n"),
-        sources.join("; ")
-    )
+    Some(References { table: table.render(), why, sources })
 }
 
+/// The harness cost's template.
+const HARNESS_TEMPLATE: &str = include_str!("templates/harness.md");
+
+/// The harness cost: what the instruments cost, then the scenario's own notes, rendered into
+/// `templates/harness.md`.
 fn harness(input: &ReportInput<'_>) -> String {
-    let mut out = instruments_cost(input);
-    if input.harness_notes.is_empty() && out.is_empty() {
-        return "_No harness costs were recorded._".to_string();
-    }
-    for note in &input.harness_notes {
-        let _ = writeln!(out, "- {note}");
-    }
-    out
+    let context = serde_json::json!({
+        "metric": input.headline_metric,
+        "scenario": input.summary.scenario,
+        "phase_names": phases(input.summary).iter().map(|p| p.unwrap_or("—")).collect::<Vec<_>>(),
+        "cost": instruments_cost(input),
+        "notes": input.harness_notes,
+    });
+    measure::template::render_or_note("reports/harness.md", HARNESS_TEMPLATE, context)
 }
 
 /// Per contestant (and phase), the headline metric of the timed iterations beside the same metric of the
 /// accounting iterations (every instrument on): what the instruments would have added to the figures had they
-/// run in the timed iterations. Empty where no contestant has both.
-fn instruments_cost(input: &ReportInput<'_>) -> String {
+/// run in the timed iterations. `None` where no contestant has both.
+fn instruments_cost(input: &ReportInput<'_>) -> Option<serde_json::Value> {
     let metric = input.headline_metric;
     let instrumented = format!("{}{metric}", measure::harness::INSTRUMENTED_PREFIX);
     let phase_list = phases(input.summary);
@@ -1073,12 +1167,11 @@ fn instruments_cost(input: &ReportInput<'_>) -> String {
     let rows: usize =
         input.summary.contestants.iter().map(|c| phase_list.iter().filter(|p| pair(c, **p).is_some()).count()).sum();
     if rows == 0 {
-        return String::new();
+        return None;
     }
     let compact = phase_list.len() > 1 && rows > MAX_FULL_ROWS;
     let table = if compact {
-        let names: Vec<String> = phase_list.iter().map(|p| format!("`{}`", p.unwrap_or("—"))).collect();
-        let mut table = Table::new(&[("contestant", Align::Left), ("accounting ÷ timed", Align::Right)]);
+        let mut table = Table::new(&columns("harness-compact", &[Align::Left, Align::Right]));
         for c in &input.summary.contestants {
             let ratios: Vec<String> =
                 phase_list.iter().map(|p| pair(c, *p).map_or_else(|| "—".to_string(), |(t, a)| ratio(t, a))).collect();
@@ -1087,22 +1180,10 @@ fn instruments_cost(input: &ReportInput<'_>) -> String {
             }
             table.row(&[format!("`{}`", c.name), per_phase(&ratios)]);
         }
-        format!(
-            ". Per contestant, the ratio at every phase in this order: {} (one value where every phase gave the \
-             same); the timed medians are the results' and the accounting ones are in `{}.json`, under \
-             `{instrumented}`:\n\n{}",
-            names.join(" / "),
-            input.summary.scenario,
-            table.render()
-        )
+        table.render()
     } else {
-        let mut table = Table::new(&[
-            ("contestant", Align::Left),
-            ("phase", Align::Left),
-            ("timed median", Align::Right),
-            ("accounting median", Align::Right),
-            ("accounting ÷ timed", Align::Right),
-        ]);
+        let mut table =
+            Table::new(&columns("harness", &[Align::Left, Align::Left, Align::Right, Align::Right, Align::Right]));
         for c in &input.summary.contestants {
             for phase in &phase_list {
                 let Some((timed, counted)) = pair(c, *phase) else { continue };
@@ -1115,30 +1196,7 @@ fn instruments_cost(input: &ReportInput<'_>) -> String {
                 ]);
             }
         }
-        format!(":\n\n{}", table.render())
+        table.render()
     };
-    format!(
-        "Timed iterations run each contestant with no instrument on its path: its hand-offs call a meter that \
-         compiles to nothing, no sampler thread runs, and allocation counting is paused. The figures above come \
-         from them. Each process then runs accounting iterations, untimed for the results, with every instrument \
-         on (the outstanding gauge updated at every hand-off, the 1 ms sampler, allocation counting); the \
-         outstanding work, allocations, threads and memory figures come from those. Their `{metric}`, beside the \
-         timed one, is what the instruments cost (one accounting iteration per process against all timed ones, so \
-         a ratio near 1 is within the noise between iterations){table}\n"
-    )
-}
-
-/// The command that reproduces the run, runnable as written after the README's set-up (a `--quick` run recorded
-/// before its command named a scratch folder gets one: the full run's reports refuse a smoke run's), and how to
-/// re-render the report.
-fn reproduce(summary: &Summary) -> String {
-    let mut command = summary.command.clone();
-    if summary.method.quick && !command.split_whitespace().any(|w| w == "--out" || w.starts_with("--out=")) {
-        command.push_str(" --out target/quick-reports");
-    }
-    format!(
-        "```sh\n{command}\n```\n\nRaw data: [raw file]({raw}). Re-render this report, running nothing, with \
-         `just lab report <out>/{raw} --out <out>`, where `<out>` is the folder holding this report.\n",
-        raw = summary.raw_file
-    )
+    Some(serde_json::json!({ "compact": compact, "instrumented": instrumented, "table": table }))
 }
