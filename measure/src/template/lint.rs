@@ -11,6 +11,8 @@
 //! - wording from outside the project: `TODO`, `FIXME`, `helper`, and the project's issues (`issue 12`, `the
 //!   issue asked`).
 //!
+//! - a template that failed to render (the note [`super::render_or_note`] leaves in its place).
+//!
 //! Fenced code blocks are skipped whole; inside a line, code spans are checked only for being empty.
 
 /// Nouns that count whole things: a number before one of them is never a fraction.
@@ -34,6 +36,9 @@ const COUNT_NOUNS: &[&str] = &[
 
 /// Words after which a figure is a count ("exact 512, sampled 0.00").
 const COUNT_LABELS: &[&str] = &["exact", "sampled"];
+
+/// What [`super::render_or_note`] writes in place of a template that failed to render.
+const FAILED_TEMPLATE: &str = "could not be rendered:";
 
 /// Punctuation with nothing between: what a sentence shows where a figure or a phrase rendered empty.
 const EMPTY_BETWEEN: &[&str] = &[": ;", ": ,", ": .", ", ,", ", .", ", ;", "; ;", ";;", ",,", " ,", " ;"];
@@ -100,6 +105,9 @@ pub fn lint(markdown: &str) -> Vec<String> {
         }
         for what in outside_wording(&prose) {
             add("wording from outside the project", &what);
+        }
+        if line.contains(FAILED_TEMPLATE) {
+            add("a template that failed to render", line);
         }
     }
     findings
@@ -328,5 +336,11 @@ mod tests {
         one("TODO: say why.\n", "TODO");
         one("A helper wrote this.\n", "helper");
         assert!(lint("Every contestant issues its calls; no issues with that.\n").is_empty());
+    }
+
+    #[test]
+    fn a_template_that_failed_to_render_is_found() {
+        let note = super::super::render_or_note("t", "{{ missing }}", &());
+        one(&note, "failed to render");
     }
 }
