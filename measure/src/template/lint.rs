@@ -340,7 +340,7 @@ mod tests {
 
     #[test]
     fn a_template_that_failed_to_render_is_found() {
-        let note = super::super::render_or_note("t", "{{ missing }}", &());
+        let note = super::super::render_or_note("t", "{{ missing }}", ());
         one(&note, "failed to render");
     }
 }
