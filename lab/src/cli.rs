@@ -60,7 +60,8 @@ pub(crate) fn command() -> Command {
                         ),
                 )
                 .arg(out_arg())
-                .arg(force_arg("Replace reports in --out that are of the other run kind (--quick or full)")),
+                .arg(force_arg("Replace reports in --out that are of the other run kind (--quick or full)"))
+                .arg(expect_failed_arg()),
         )
         .subcommand(
             Command::new("compare")
@@ -226,6 +227,13 @@ fn out_arg() -> Arg {
         .help("Folder the reports, summaries, charts and raw records go to")
 }
 
+fn expect_failed_arg() -> Arg {
+    Arg::new("expect-failed").long("expect-failed").value_name("NAME[,NAME]").help(
+        "Contestants known to fail (their reports still say so): exit 0 when exactly these failed, 1 when any other \
+         failed or one of these passed",
+    )
+}
+
 fn force_arg(help: &'static str) -> Arg {
     Arg::new("force").long("force").action(ArgAction::SetTrue).help(help)
 }
@@ -256,6 +264,7 @@ fn run_options(cmd: Command, scenario: Option<&dyn Scenario>) -> Command {
         .arg(
             Arg::new("only").long("only").value_name("NAME[,NAME]").help("Run only these contestants (see `lab list`)"),
         )
+        .arg(expect_failed_arg())
         .arg(
             Arg::new("forks")
                 .long("forks")

@@ -26,6 +26,7 @@ mod table;
 mod term;
 mod trial;
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -94,7 +95,7 @@ fn run() -> Result<ExitCode> {
             print!("{}", compare::render(&base, &new, force)?);
             Ok(ExitCode::SUCCESS)
         }
-        Action::Report { raw, out, force } => {
+        Action::Report { raw, out, force, expect_failed } => {
             if let Some(advice) = raw.iter().find(|p| advise::is_advice_file(p)) {
                 if raw.len() > 1 {
                     let why = format!("{} is an advice run: render it on its own", advice.display());
@@ -103,7 +104,7 @@ fn run() -> Result<ExitCode> {
                 let _lock = lock(&OutputDir::new(out.clone()))?;
                 return advise::report(advice, &OutputDir::new(out), force);
             }
-            report(&raw, OutputDir::new(out), force)
+            report(&raw, OutputDir::new(out), force, &expect_failed)
         }
         Action::Advise(request) if request.dry_run => {
             print!("{}", advise::plan_text(&request));
@@ -133,13 +134,13 @@ fn run() -> Result<ExitCode> {
                 warn_if_busy();
             }
             let mut executor = ProcessExecutor::new(options.trial_timeout, Arc::clone(&interrupted));
-            let mut all_ok = true;
+            let mut failed = Vec::new();
             let mut entries = Vec::new();
             for plan in plans {
                 let scenario = plan.scenario;
                 match run::run(&plan, options.only.as_deref(), &out, &mut executor, &interrupted)? {
                     RunOutcome::Finished { rendered, report } => {
-                        all_ok &= run::all_passed(&rendered.summary);
+                        failed.extend(run::failed(&rendered.summary));
                         eprintln!("{}: wrote {}", scenario.name(), report.display());
                         print_table(&rendered);
                         if let Some(note) = reports::disturbed_note(&rendered.summary) {
@@ -161,14 +162,14 @@ fn run() -> Result<ExitCode> {
             if index {
                 write_index(&out, &entries)?;
             }
-            Ok(if all_ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+            Ok(exit_status(&failed, &options.expect_failed))
         }
     }
 }
 
 /// `lab report`: read every raw file first (any unreadable one stops everything before a byte is written),
 /// then render each.
-fn report(raw: &[PathBuf], out: OutputDir, force: bool) -> Result<ExitCode> {
+fn report(raw: &[PathBuf], out: OutputDir, force: bool, expect_failed: &[String]) -> Result<ExitCode> {
     let mut runs = Vec::new();
     for path in raw {
         let run = raw::read(path)?;
@@ -209,7 +210,7 @@ fn report(raw: &[PathBuf], out: OutputDir, force: bool) -> Result<ExitCode> {
     let order = |name: &str| registry::scenarios().iter().position(|s| s.name() == name).unwrap_or(usize::MAX);
     runs.sort_by_key(|(_, _, scenario)| order(scenario.name()));
     let several = runs.len() > 1;
-    let mut all_ok = true;
+    let mut failed = Vec::new();
     let mut entries = Vec::new();
     for (path, run, scenario) in runs {
         let mut rendered = render::render(&run, scenario);
@@ -217,7 +218,7 @@ fn report(raw: &[PathBuf], out: OutputDir, force: bool) -> Result<ExitCode> {
             rendered.files.files.push(copy);
         }
         out.write(&rendered.files).context("writing the report")?;
-        all_ok &= run::all_passed(&rendered.summary);
+        failed.extend(run::failed(&rendered.summary));
         eprintln!("{}: wrote {}", scenario.name(), out.root().join(format!("{}.md", scenario.name())).display());
         print_table(&rendered);
         entries.push(rendered.index_entry);
@@ -225,7 +226,53 @@ fn report(raw: &[PathBuf], out: OutputDir, force: bool) -> Result<ExitCode> {
     if several {
         write_index(&out, &entries)?;
     }
-    Ok(if all_ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(exit_status(&failed, expect_failed))
+}
+
+/// 0 when the contestants that failed are exactly `expected` (none, without `--expect-failed`), else 1; says
+/// which when `--expect-failed` was given.
+fn exit_status(failed: &[String], expected: &[String]) -> ExitCode {
+    let (failed, expected) = (name_set(failed), name_set(expected));
+    let list = |set: &BTreeSet<&str>| {
+        if set.is_empty() {
+            "none".to_string()
+        } else {
+            set.iter().copied().collect::<Vec<_>>().join(", ")
+        }
+    };
+    if failed == expected {
+        if !expected.is_empty() {
+            eprintln!("exactly the expected contestants failed ({}): exit 0", list(&expected));
+        }
+        return ExitCode::SUCCESS;
+    }
+    if !expected.is_empty() {
+        eprintln!("error: expected to fail: {}; failed: {}", list(&expected), list(&failed));
+    }
+    ExitCode::from(1)
+}
+
+/// `names` as a set: order and repeats do not matter when failures are compared.
+fn name_set(names: &[String]) -> BTreeSet<&str> {
+    names.iter().map(String::as_str).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::name_set;
+
+    fn names(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn failures_compare_as_sets_of_names() {
+        let expected = names(&["stream-congestion-limiter"]);
+        assert_eq!(name_set(&names(&["stream-congestion-limiter"])), name_set(&expected));
+        assert_ne!(name_set(&names(&[])), name_set(&expected), "the expected one passing is not as expected");
+        assert_ne!(name_set(&names(&["stream-congestion-limiter", "stream-aimd"])), name_set(&expected));
+        assert_eq!(name_set(&names(&["b", "a", "a"])), name_set(&names(&["a", "b"])));
+    }
 }
 
 /// The raw file as the report links to it (`<out>/<raw_file>` of its header), when `out` does not hold it

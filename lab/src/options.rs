@@ -37,6 +37,8 @@ pub(crate) enum Action {
         out: PathBuf,
         /// Replace reports of the other run kind (`--quick` or full).
         force: bool,
+        /// Contestants known to fail: exit 0 when exactly these failed ([`crate::exit_status`]).
+        expect_failed: Vec<String>,
     },
     /// `lab compare`.
     Compare {
@@ -66,6 +68,8 @@ pub(crate) struct RunOptions {
     pub force: bool,
     /// Contestants to run (`None`: all).
     pub only: Option<Vec<String>>,
+    /// Contestants known to fail: the run exits 0 when exactly these failed ([`crate::exit_status`]).
+    pub expect_failed: Vec<String>,
     /// Fresh processes per contestant and phase (`None`: the scenario's default, see [`Scenario::repetitions`]).
     pub forks: Option<u32>,
     /// Warm-up iterations per process (`None`: the scenario's default).
@@ -91,6 +95,7 @@ impl Default for RunOptions {
             out: PathBuf::from("reports"),
             force: false,
             only: None,
+            expect_failed: Vec::new(),
             forks: None,
             warmup: None,
             iterations: None,
@@ -133,6 +138,7 @@ pub(crate) fn from_matches(matches: &ArgMatches) -> Result<Action, UsageError> {
             raw: sub.get_many::<PathBuf>("raw").map(|v| v.cloned().collect()).unwrap_or_default(),
             out: out_dir(sub),
             force: sub.get_flag("force"),
+            expect_failed: expect_failed(sub, &registry::scenarios())?,
         }),
         "compare" => {
             Ok(Action::Compare { base: path(sub, "base")?, new: path(sub, "new")?, force: sub.get_flag("force") })
@@ -182,13 +188,14 @@ fn run_options(sub: &ArgMatches, scenarios: &[&'static dyn Scenario]) -> Result<
     };
     let only = match sub.get_one::<String>("only") {
         None => None,
-        Some(list) => Some(validate_only(list, scenarios)?),
+        Some(list) => Some(validate_names("--only", list, scenarios)?),
     };
     Ok(RunOptions {
         quick,
         out: out_dir(sub),
         force: sub.get_flag("force"),
         only,
+        expect_failed: expect_failed(sub, scenarios)?,
         forks: sub.get_one::<u32>("forks").copied(),
         warmup: sub.get_one::<u32>("warmup").copied(),
         iterations: sub.get_one::<u32>("iterations").copied(),
@@ -220,10 +227,19 @@ pub(crate) fn resolved_params(scenario: &dyn Scenario, options: &RunOptions) -> 
 }
 
 /// Every name in `--only` must name a contestant of at least one of `scenarios` (listed, or on request).
-fn validate_only(list: &str, scenarios: &[&'static dyn Scenario]) -> Result<Vec<String>, UsageError> {
+/// `--expect-failed`'s names, each a contestant of `scenarios` (empty when not given).
+fn expect_failed(sub: &ArgMatches, scenarios: &[&'static dyn Scenario]) -> Result<Vec<String>, UsageError> {
+    match sub.get_one::<String>("expect-failed") {
+        None => Ok(Vec::new()),
+        Some(list) => validate_names("--expect-failed", list, scenarios),
+    }
+}
+
+/// The comma-separated contestant names of `flag`, each a contestant of `scenarios`.
+fn validate_names(flag: &str, list: &str, scenarios: &[&'static dyn Scenario]) -> Result<Vec<String>, UsageError> {
     let names: Vec<String> = list.split(',').map(str::trim).filter(|s| !s.is_empty()).map(String::from).collect();
     if names.is_empty() {
-        return Err(UsageError::new("--only needs at least one contestant name"));
+        return Err(UsageError::new(format!("{flag} needs at least one contestant name")));
     }
     let known: Vec<String> = scenarios
         .iter()
@@ -232,7 +248,7 @@ fn validate_only(list: &str, scenarios: &[&'static dyn Scenario]) -> Result<Vec<
         .collect::<Vec<_>>();
     for name in &names {
         if !known.contains(name) {
-            return Err(UsageError::new(format!("--only: unknown contestant `{name}` (known: {})", known.join(", "))));
+            return Err(UsageError::new(format!("{flag}: unknown contestant `{name}` (known: {})", known.join(", "))));
         }
     }
     Ok(names)

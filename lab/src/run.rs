@@ -145,7 +145,17 @@ pub(crate) fn report_command(raw: &Path) -> String {
 
 /// Whether every contestant of a summary passed (skipped ones do not fail a run).
 pub(crate) fn all_passed(summary: &Summary) -> bool {
-    summary.contestants.iter().all(|c| matches!(c.status, Status::Ok | Status::Skipped))
+    failed(summary).is_empty()
+}
+
+/// The contestants of `summary` that failed a check, errored or timed out, by name.
+pub(crate) fn failed(summary: &Summary) -> Vec<String> {
+    summary
+        .contestants
+        .iter()
+        .filter(|c| !matches!(c.status, Status::Ok | Status::Skipped))
+        .map(|c| c.name.clone())
+        .collect()
 }
 
 #[cfg(test)]

@@ -56,6 +56,12 @@ fn an_unknown_contestant_is_refused_with_the_known_names() {
 }
 
 #[test]
+fn an_unknown_expected_failure_is_refused() {
+    assert_usage_error(&["chain", "--expect-failed", "nobody"], "error: --expect-failed: unknown contestant `nobody`");
+    assert_usage_error(&["report", "x.jsonl", "--expect-failed", "nobody"], "unknown contestant `nobody`");
+}
+
+#[test]
 fn a_parameter_that_is_not_a_number_is_refused() {
     assert_usage_error(&["chain", "--items", "ten"], "--items");
 }
