@@ -257,24 +257,6 @@ fn name_set(names: &[String]) -> BTreeSet<&str> {
     names.iter().map(String::as_str).collect()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::name_set;
-
-    fn names(list: &[&str]) -> Vec<String> {
-        list.iter().map(|s| s.to_string()).collect()
-    }
-
-    #[test]
-    fn failures_compare_as_sets_of_names() {
-        let expected = names(&["stream-congestion-limiter"]);
-        assert_eq!(name_set(&names(&["stream-congestion-limiter"])), name_set(&expected));
-        assert_ne!(name_set(&names(&[])), name_set(&expected), "the expected one passing is not as expected");
-        assert_ne!(name_set(&names(&["stream-congestion-limiter", "stream-aimd"])), name_set(&expected));
-        assert_eq!(name_set(&names(&["b", "a", "a"])), name_set(&names(&["a", "b"])));
-    }
-}
-
 /// The raw file as the report links to it (`<out>/<raw_file>` of its header), when `out` does not hold it
 /// already: its whole lines, so that the copy re-renders the same report.
 pub(crate) fn raw_copy(path: &Path, run: &raw::RawRun, out: &OutputDir) -> Result<Option<RenderedFile>> {
@@ -321,4 +303,22 @@ fn write_index(out: &OutputDir, entries: &[reports::IndexEntry]) -> Result<()> {
         .context("writing index.md")?;
     eprintln!("wrote {}", out.root().join("index.md").display());
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::name_set;
+
+    fn names(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn failures_compare_as_sets_of_names() {
+        let expected = names(&["stream-congestion-limiter"]);
+        assert_eq!(name_set(&names(&["stream-congestion-limiter"])), name_set(&expected));
+        assert_ne!(name_set(&names(&[])), name_set(&expected), "the expected one passing is not as expected");
+        assert_ne!(name_set(&names(&["stream-congestion-limiter", "stream-aimd"])), name_set(&expected));
+        assert_eq!(name_set(&names(&["b", "a", "a"])), name_set(&names(&["a", "b"])));
+    }
 }
