@@ -37,7 +37,7 @@ use measure::record::TrialRequest;
 use measure::scenario::{ChartKind, ChartSpec, Dimension, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
 use measure::summary::{ContestantInfo, Summary};
 
-pub use contestants::{bare_pairs, contestants, find, HandoffContestant, PreparedHandoff};
+pub use contestants::{ab_variants, bare_pairs, contestants, find, AbVariant, HandoffContestant, PreparedHandoff};
 pub use job::{
     injected_panic_message, Behaviour, Consumer, Fault, FaultAction, HandoffConfig, HandoffError, Instruments, Job,
     Outcome, ProducerError, Side, HOLDERS,

@@ -6,8 +6,10 @@
 
 use std::collections::BTreeMap;
 
-use measure::compare::{differs, format_or_na as num, format_ratio, times_or_na as ratio};
-use measure::summary::Summary;
+use measure::compare::{
+    compare, differs, format_or_na as num, format_p, format_ratio, process_range, separation_p, times_or_na as ratio,
+};
+use measure::summary::{MetricStats, Summary};
 use measure::template::{claims_by_id, ClaimView};
 use serde::Serialize;
 
@@ -25,6 +27,10 @@ const BLOCKING_BATCHED: [&str; 3] = ["blocking-crossbeam-batched", "blocking-flu
 
 /// The batched async channels the advice on async code cites.
 const ASYNC_BATCHED: [&str; 3] = ["stream-tokio-batched", "stream-flume-batched", "stream-futures-batched"];
+
+/// Above this lab ÷ bare ratio of medians the report states a row's remaining cost and what the judge says of it
+/// (issue 23's bar for a lab that measures the channel and not itself).
+const FIDELITY_BAR: f64 = 1.2;
 
 /// The per-item contestants whose allocations the allocation finding sets beside `stream-futures`'.
 const ALLOCATING: [&str; 4] = ["blocking-crossbeam", "blocking-flume", "stream-tokio", "stream-flume"];
@@ -70,8 +76,16 @@ pub struct Context {
     pub batched_sizes: Vec<Packing>,
     /// The findings of "where the time goes".
     pub findings: Findings,
-    /// Each lab contestant beside its bare pair, per capacity.
+    /// Each lab contestant beside its bare pair, per capacity, judged on process medians.
     pub fidelity: Vec<FidelityRow>,
+    /// No row of `fidelity` has a ratio of medians above [`FIDELITY_BAR`].
+    pub fidelity_within: bool,
+    /// [`FIDELITY_BAR`], formatted (`1.2×`).
+    pub fidelity_bar: String,
+    /// The run's noise threshold as a percentage (`20%`).
+    pub noise: String,
+    /// Each per-cause A/B variant that ran, beside its bare pair, per capacity (empty in a default run).
+    pub ab: Vec<AbRow>,
     /// The fastest blocking batched contestant at the widest capacity.
     pub best_blocking_batched: Option<Figure>,
     /// The batched async channels at the widest capacity.
@@ -283,7 +297,62 @@ pub struct Missed {
     pub sampled: String,
 }
 
-/// A lab contestant beside its bare pair at one capacity.
+/// How the judge tells one contestant from another on their process medians, by the lab's one noise rule
+/// ([`measure::compare::compare`]): told apart when every process median of one side lies beyond every one of
+/// the other (the exact Mann–Whitney test at U = 0) and the medians differ by at least the noise threshold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Told {
+    /// Told apart: the first is slower (every one of its process medians above every one of the other's).
+    Slower,
+    /// Told apart: the first is faster.
+    Faster,
+    /// Not told apart: the ranges of their process medians overlap (touching counts).
+    Overlap,
+    /// Not told apart: the ranges are separate but the medians are within the noise threshold of each other.
+    WithinNoise,
+    /// No verdict: a side has fewer than [`measure::stats::MIN_PROCESSES`] processes.
+    TooFew,
+}
+
+/// One contestant judged against another on their process medians.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Judgement {
+    /// The verdict.
+    pub told: Told,
+    /// The exact one-sided p of the separation (`1 / C(k_a + k_b, k_a)`), formatted, when told apart.
+    pub p: Option<String>,
+}
+
+/// What the verdicts say of a row above [`FIDELITY_BAR`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Finding {
+    /// The lab is not told apart from its bare pair (and the control did not run, or the lab is slower than it).
+    Spread,
+    /// The lab is not told apart from its bare pair, and not told slower than the A/A control.
+    SharedSpread,
+    /// The lab is told slower than its bare pair but not slower than the A/A control, an identical copy of it.
+    CopyToo,
+    /// The lab is told slower than its bare pair and, where the control ran, slower than the control too.
+    LabCost,
+    /// Too few processes to judge.
+    TooFew,
+}
+
+/// Whether the per-cause A/B covers a row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AbState {
+    /// No variant exists for this lab contestant (the variants cover the blocking pairs).
+    NoneExists,
+    /// Variants exist, but none ran at this capacity.
+    NotRun,
+    /// At least one variant ran at this capacity.
+    Ran,
+}
+
+/// A lab contestant beside its bare pair at one capacity, judged on process medians.
 #[derive(Debug, Serialize)]
 pub struct FidelityRow {
     /// The lab contestant.
@@ -298,6 +367,69 @@ pub struct FidelityRow {
     pub bare_ms: String,
     /// `lab / bare`, or `—`.
     pub ratio: String,
+    /// The lowest and highest of the lab contestant's process medians (`45.1–52.3`), or `n/a`.
+    pub lab_range: String,
+    /// The same of the bare pair.
+    pub bare_range: String,
+    /// The lab contestant against its bare pair.
+    pub judged: Judgement,
+    /// The ratio of medians is above [`FIDELITY_BAR`].
+    pub above_bar: bool,
+    /// `lab − bare` in ms/M: the measured remaining cost.
+    pub cost: String,
+    /// Whether the per-cause A/B covers this row.
+    pub ab: AbState,
+    /// The A/A control at this capacity, when it ran.
+    pub control: Option<Control>,
+    /// The variants other than the control told slower than the bare pair at this capacity and, where the control
+    /// ran, slower than the control too.
+    pub causes_slower: Vec<AbRow>,
+    /// What the verdicts say, for a row above the bar (`None` below it).
+    pub finding: Option<Finding>,
+}
+
+/// The A/A control (an identical copy of the bare pair) at one capacity.
+#[derive(Debug, Serialize)]
+pub struct Control {
+    /// The control's name.
+    pub name: String,
+    /// Its ms/M.
+    pub ms: String,
+    /// `control / bare`.
+    pub ratio: String,
+    /// The lowest and highest of its process medians.
+    pub range: String,
+    /// The control against the bare pair.
+    pub judged: Judgement,
+    /// The lab contestant against the control.
+    pub lab_against: Judgement,
+}
+
+/// A per-cause A/B variant beside its bare pair at one capacity.
+#[derive(Debug, Clone, Serialize)]
+pub struct AbRow {
+    /// The variant.
+    pub variant: String,
+    /// The lab contestant whose gap it looks into.
+    pub lab: String,
+    /// The bare pair.
+    pub bare: String,
+    /// The suffix of the cause it puts back (`control`, `lab-loops`, ...).
+    pub cause: String,
+    /// It is the A/A control.
+    pub control: bool,
+    /// The capacity.
+    pub capacity: u64,
+    /// Its ms/M.
+    pub ms: String,
+    /// The lowest and highest of its process medians.
+    pub range: String,
+    /// `variant / bare`.
+    pub ratio: String,
+    /// The variant against the bare pair.
+    pub judged: Judgement,
+    /// The variant against the A/A control at this capacity, when the control ran (and this is not it).
+    pub against_control: Option<Judgement>,
 }
 
 /// Figures the advice cites.
@@ -328,6 +460,8 @@ pub fn context(summary: &Summary) -> Context {
     let c = CLAIM_CAPACITY;
     let wide = caps.iter().copied().max().unwrap_or(c);
     let param = |k: &str| summary.params.get(k).map_or_else(|| "?".to_string(), |v| v.to_string());
+    let ab_rows = ab(summary, &caps);
+    let fidelity_rows = fidelity(summary, &caps, &ab_rows);
     let async_ms: Vec<(&str, f64)> =
         ASYNC_BATCHED.iter().filter_map(|n| ms(summary, n, wide).map(|m| (*n, m))).collect();
     Context {
@@ -350,7 +484,11 @@ pub fn context(summary: &Summary) -> Context {
         receive_side_factor: RECEIVE_SIDE_FACTOR.to_string(),
         batched_sizes: caps.iter().filter_map(|&cap| packing(summary, cap)).collect(),
         findings: findings(summary, &caps),
-        fidelity: fidelity(summary, &caps),
+        fidelity_within: fidelity_rows.iter().all(|r| !r.above_bar),
+        fidelity: fidelity_rows,
+        fidelity_bar: format!("{FIDELITY_BAR}×"),
+        noise: format!("{}%", (summary.method.noise_threshold * 1000.0).round() / 10.0),
+        ab: ab_rows,
         best_blocking_batched: fastest(summary, BLOCKING_BATCHED, wide)
             .map(|(name, m)| Figure { name: name.to_string(), value: num(Some(m)) }),
         async_batched: async_ms.iter().map(|(n, m)| Figure { name: n.to_string(), value: num(Some(*m)) }).collect(),
@@ -521,23 +659,139 @@ fn outstanding(summary: &Summary) -> Option<Outstanding> {
 }
 
 /// Each lab contestant beside its bare reference pair ([`crate::bare_pairs`]) at every capacity where both have
-/// a figure.
-fn fidelity(summary: &Summary, caps: &[u64]) -> Vec<FidelityRow> {
+/// a figure, judged on process medians; a row above [`FIDELITY_BAR`] gets what the A/B rows (`ab`) say of it.
+fn fidelity(summary: &Summary, caps: &[u64], ab: &[AbRow]) -> Vec<FidelityRow> {
+    let noise = summary.method.noise_threshold;
+    let variants = crate::ab_variants();
     let mut rows = Vec::new();
     for (lab, bare) in crate::bare_pairs() {
         for &capacity in caps {
-            let (Some(l), Some(b)) = (ms(summary, lab, capacity), ms(summary, &bare, capacity)) else { continue };
+            let (Some(l), Some(b)) = (ms_stats(summary, lab, capacity), ms_stats(summary, &bare, capacity)) else {
+                continue;
+            };
+            let judged = judge(l, b, noise);
+            let above_bar = b.median > 0.0 && l.median / b.median > FIDELITY_BAR;
+            let here: Vec<&AbRow> = ab.iter().filter(|r| r.lab == lab && r.capacity == capacity).collect();
+            let control = variants.iter().filter(|v| v.lab == lab && v.control).find_map(|v| {
+                let c = ms_stats(summary, &v.name, capacity)?;
+                Some(Control {
+                    name: v.name.clone(),
+                    ms: num(Some(c.median)),
+                    ratio: ratio(Some(c.median), Some(b.median)),
+                    range: range(c),
+                    judged: judge(c, b, noise),
+                    lab_against: judge(l, c, noise),
+                })
+            });
+            let not_slower_than_control =
+                control.as_ref().is_some_and(|c| !matches!(c.lab_against.told, Told::Slower | Told::TooFew));
+            let finding = above_bar.then_some(match judged.told {
+                Told::TooFew => Finding::TooFew,
+                Told::Slower if not_slower_than_control => Finding::CopyToo,
+                Told::Slower => Finding::LabCost,
+                _ if not_slower_than_control => Finding::SharedSpread,
+                _ => Finding::Spread,
+            });
+            let ab_state = if !here.is_empty() {
+                AbState::Ran
+            } else if variants.iter().any(|v| v.lab == lab) {
+                AbState::NotRun
+            } else {
+                AbState::NoneExists
+            };
             rows.push(FidelityRow {
                 lab: lab.to_string(),
                 bare: bare.clone(),
                 capacity,
-                lab_ms: num(Some(l)),
-                bare_ms: num(Some(b)),
-                ratio: if b > 0.0 { format!("{}×", format_ratio(l / b)) } else { "—".to_string() },
+                lab_ms: num(Some(l.median)),
+                bare_ms: num(Some(b.median)),
+                ratio: if b.median > 0.0 {
+                    format!("{}×", format_ratio(l.median / b.median))
+                } else {
+                    "—".to_string()
+                },
+                lab_range: range(l),
+                bare_range: range(b),
+                judged,
+                above_bar,
+                cost: num(Some(l.median - b.median)),
+                ab: ab_state,
+                control,
+                causes_slower: here
+                    .iter()
+                    .filter(|r| !r.control && r.judged.told == Told::Slower)
+                    .filter(|r| r.against_control.as_ref().is_none_or(|j| j.told == Told::Slower))
+                    .map(|r| (*r).clone())
+                    .collect(),
+                finding,
             });
         }
     }
     rows
+}
+
+/// Each per-cause A/B variant ([`crate::ab_variants`]) that ran, beside its bare pair at every capacity where
+/// both have a figure, judged on process medians; by lab contestant, then capacity, then variant (the control
+/// first).
+fn ab(summary: &Summary, caps: &[u64]) -> Vec<AbRow> {
+    let noise = summary.method.noise_threshold;
+    let variants = crate::ab_variants();
+    let mut rows = Vec::new();
+    for (lab, _) in crate::bare_pairs() {
+        for &capacity in caps {
+            let control = variants.iter().find(|v| v.lab == lab && v.control);
+            let control = control.and_then(|c| ms_stats(summary, &c.name, capacity));
+            for variant in variants.iter().filter(|v| v.lab == lab) {
+                let (Some(v), Some(b)) =
+                    (ms_stats(summary, &variant.name, capacity), ms_stats(summary, &variant.bare, capacity))
+                else {
+                    continue;
+                };
+                rows.push(AbRow {
+                    variant: variant.name.clone(),
+                    lab: variant.lab.to_string(),
+                    bare: variant.bare.clone(),
+                    cause: variant.cause.to_string(),
+                    control: variant.control,
+                    capacity,
+                    ms: num(Some(v.median)),
+                    range: range(v),
+                    ratio: ratio(Some(v.median), Some(b.median)),
+                    judged: judge(v, b, noise),
+                    against_control: control.filter(|_| !variant.control).map(|c| judge(v, c, noise)),
+                });
+            }
+        }
+    }
+    rows
+}
+
+/// `a` against `b` on their process medians by the lab's one noise rule ([`compare`]), with the exact p of the
+/// separation ([`separation_p`], Mann–Whitney at U = 0) when they are told apart.
+fn judge(a: &MetricStats, b: &MetricStats, noise: f64) -> Judgement {
+    let (Some((a_low, a_high)), Some((b_low, b_high))) = (process_range(a), process_range(b)) else {
+        return Judgement { told: Told::TooFew, p: None };
+    };
+    let comparison = compare(a, b, noise);
+    let told = if !comparison.noise {
+        if comparison.ratio > 1.0 {
+            Told::Slower
+        } else {
+            Told::Faster
+        }
+    } else if a_high < b_low || b_high < a_low {
+        Told::WithinNoise
+    } else {
+        Told::Overlap
+    };
+    let apart = matches!(told, Told::Slower | Told::Faster);
+    Judgement { told, p: apart.then(|| format_p(separation_p(a.processes, Some(b.processes)))) }
+}
+
+/// The lowest and highest process median of `stats` (`45.1–52.3`), or `n/a` with too few processes.
+fn range(stats: &MetricStats) -> String {
+    process_range(stats)
+        .map_or_else(|| "n/a".to_string(), |(low, high)| format!("{}–{}", num(Some(low)), num(Some(high))))
 }
 
 /// What a batched message carries at `capacity` and how many the channel holds, as the first batched contestant
@@ -591,6 +845,11 @@ fn async_alike(summary: &Summary, capacity: u64) -> bool {
 
 fn ms(summary: &Summary, contestant: &str, capacity: u64) -> Option<f64> {
     median(summary, contestant, capacity, "ms_per_million")
+}
+
+/// The statistics of `ms_per_million` for `contestant` at `capacity`, if it ran cleanly.
+fn ms_stats<'a>(summary: &'a Summary, contestant: &str, capacity: u64) -> Option<&'a MetricStats> {
+    summary.metric(contestant, &format!("capacity_{capacity}.ms_per_million"))
 }
 
 /// The contestant among `names` with the lowest median `ms_per_million` at `capacity`.
@@ -647,14 +906,141 @@ mod tests {
         ]));
         let text = report(&summary);
         assert!(
-            text.contains("| `blocking-crossbeam` | `blocking-crossbeam-bare` | 256 | 60.0 | 40.0 | 1.50× |"),
+            text.contains(
+                "| `blocking-crossbeam` | `blocking-crossbeam-bare` | 256 | 60.0 | 40.0 | 1.50× | 59.9–60.1 | 40.0–40.0 | \
+                 slower, p = 0.050 |"
+            ),
             "{text}"
         );
         assert!(text.contains("| `stream-tokio` | `stream-tokio-bare` | 256 | 150 | 100 | 1.50× |"), "{text}");
+        assert!(text.contains("`just fidelity-ab` runs the blocking pairs' variants"), "no variant ran: {text}");
+        assert!(text.contains("`reports/fidelity-ab/handoff.md`"), "{text}");
+        assert_whole(&text);
         let mut without = summary_with(&[("blocking-crossbeam", 256, 60.0)]);
         without.contestants.retain(|c| !c.name.ends_with("-bare"));
         let none = report(&judged(without));
         assert!(none.contains("The bare reference pairs did not run"), "{none}");
+    }
+
+    /// Statistics of one process per value, each its own sample.
+    fn processes(medians: &[f64]) -> MetricStats {
+        let forks: Vec<Vec<f64>> = medians.iter().map(|m| vec![*m]).collect();
+        measure::stats::summarize(&forks).expect("samples")
+    }
+
+    /// `summary` with `name`'s `ms_per_million` at capacity 256 read from the process medians `medians`; a
+    /// contestant the summary lacks (an A/B variant, on request only) is added as a copy of its bare pair.
+    fn with_processes(mut summary: Summary, name: &str, medians: &[f64]) -> Summary {
+        if summary.contestant(name).is_none() {
+            let bare = name.find("-bare-").map_or(name, |i| &name[..i + "-bare".len()]);
+            let mut copy = summary.contestant(bare).expect("its bare pair").clone();
+            copy.name = name.to_string();
+            summary.contestants.push(copy);
+        }
+        let contestant = summary.contestants.iter_mut().find(|c| c.name == name).expect("added");
+        contestant.metrics.insert("capacity_256.ms_per_million".to_string(), processes(medians));
+        summary
+    }
+
+    const BARE: [f64; 5] = [48.0, 50.0, 49.0, 51.0, 50.5];
+
+    #[test]
+    fn the_judge_tells_a_slower_lab_from_its_bare_pair_and_not_an_identical_copy() {
+        let bare = processes(&BARE);
+        let slower = judge(&processes(&[80.0, 82.0, 79.0, 85.0, 81.0]), &bare, 0.2);
+        assert_eq!(slower, Judgement { told: Told::Slower, p: Some("0.0040".to_string()) }, "5 + 5, U = 0");
+        let faster = judge(&bare, &processes(&[80.0, 82.0, 79.0, 85.0, 81.0]), 0.2);
+        assert_eq!(faster.told, Told::Faster);
+        let copy = judge(&processes(&[47.0, 52.0, 60.0, 49.5, 80.0]), &bare, 0.2);
+        assert_eq!(copy, Judgement { told: Told::Overlap, p: None }, "an A/A pair whose processes overlap");
+        let near = judge(&processes(&[52.0, 53.0, 54.0, 55.0, 56.0]), &bare, 0.2);
+        assert_eq!(near.told, Told::WithinNoise, "separated but within 20%");
+        let two = judge(&processes(&[80.0, 90.0]), &bare, 0.2);
+        assert_eq!(two.told, Told::TooFew);
+    }
+
+    #[test]
+    fn a_row_above_the_bar_states_its_cost_and_what_the_judge_and_the_control_say() {
+        let lab = [80.0, 82.0, 79.0, 85.0, 81.0];
+        let base = with_processes(summary_with(&[]), "blocking-crossbeam-bare", &BARE);
+
+        // The lab told slower than its bare pair and than an identical copy; one cause told slower than both.
+        let mut summary = with_processes(base.clone(), "blocking-crossbeam", &lab);
+        summary = with_processes(summary, "blocking-crossbeam-bare-control", &[49.0, 50.5, 48.5, 51.5, 50.0]);
+        summary = with_processes(summary, "blocking-crossbeam-bare-lab-loops", &[78.0, 80.0, 83.0, 79.5, 81.5]);
+        summary = with_processes(summary, "blocking-crossbeam-bare-lab-message", &[47.0, 52.0, 60.0, 49.5, 80.0]);
+        let context = context(&judged(summary.clone()));
+        let row = context.fidelity.iter().find(|r| r.lab == "blocking-crossbeam" && r.capacity == 256).expect("row");
+        assert_eq!(row.finding, Some(Finding::LabCost));
+        assert_eq!(row.judged.told, Told::Slower);
+        let causes: Vec<&str> = row.causes_slower.iter().map(|r| r.cause.as_str()).collect();
+        assert_eq!(causes, ["lab-loops"]);
+        let text = report(&judged(summary));
+        assert!(text.contains("- **`blocking-crossbeam` at capacity 256**: 81.0 against 50.0 ms/M, a remaining cost of 31.0 ms/M (1.62×). The judge tells it apart from the bare pair: every lab process median (79.0–85.0) is above every bare one (48.0–51.0), p = 0.0040."), "{text}");
+        assert!(text.contains("is not told apart from the bare pair (their process medians overlap); the lab against the control: slower, p = 0.0040."), "{text}");
+        assert!(
+            text.contains(
+                "That is a cost of the lab's own code, beyond what an identical copy of the bare pair shows."
+            ),
+            "{text}"
+        );
+        assert!(text.contains("the lab's producer and consumer loops (`blocking-crossbeam-bare-lab-loops`, 1.60× the bare pair's, p = 0.0040) is told slower than it and than the control: the cost comes from there."), "{text}");
+        assert!(text.contains("| `blocking-crossbeam-bare-lab-message` | the lab's message type, `Result<u64, Infallible>` | 256 | 52.0 | 1.04× | 47.0–80.0 | not told apart |"), "{text}");
+        assert!(!text.contains("`just fidelity-ab` runs"), "the A/B ran: {text}");
+        assert_whole(&text);
+
+        // A/A: the lab's processes overlap the bare pair's and the control's: no lab cost is stated.
+        let spread = [47.0, 65.0, 80.0, 49.5, 90.0];
+        let mut summary = with_processes(base.clone(), "blocking-crossbeam", &spread);
+        summary = with_processes(summary, "blocking-crossbeam-bare-control", &[48.0, 79.0, 85.0, 50.0, 66.0]);
+        let text = report(&judged(summary));
+        assert!(text.contains("The judge does not tell it apart from the bare pair: their process medians overlap (lab 47.0–90.0, bare 48.0–51.0)."), "{text}");
+        assert!(text.contains("So the gap is within the pair's own process-to-process spread: the lab is told apart neither from the bare pair nor, as slower, from an identical copy of it"), "{text}");
+        assert!(!text.contains("That is a cost of the lab's own code"), "{text}");
+        assert_whole(&text);
+
+        // Told slower, but not slower than an identical copy, which is told slower too: not shown to be the lab's.
+        let mut summary = with_processes(base.clone(), "blocking-crossbeam", &lab);
+        summary = with_processes(summary, "blocking-crossbeam-bare-control", &[79.5, 84.0, 78.0, 86.0, 80.0]);
+        let text = report(&judged(summary));
+        assert!(
+            text.contains(
+                "and is told slower than the bare pair (p = 0.0040); the lab against the control: not told apart."
+            ),
+            "{text}"
+        );
+        assert!(text.contains("so the separation is not shown to be a cost of the lab's code"), "{text}");
+        assert!(!text.contains("That is a cost of the lab's own code"), "{text}");
+        assert_whole(&text);
+
+        // No A/B ran: told slower, the cost stated as far as the run can tell, and the reader pointed to the A/B.
+        let text = report(&judged(with_processes(base, "blocking-crossbeam", &lab)));
+        assert!(
+            text.contains("That is the measured remaining cost of the lab's code as far as this run can tell"),
+            "{text}"
+        );
+        assert!(
+            text.contains("The per-cause A/B that would isolate its cause did not run here (see below)."),
+            "{text}"
+        );
+        assert!(text.contains("`just fidelity-ab` runs the blocking pairs' variants"), "{text}");
+        assert_whole(&text);
+    }
+
+    #[test]
+    fn every_a_b_variant_renders_with_what_it_puts_back() {
+        let mut summary = summary_with(&[]);
+        for variant in crate::ab_variants() {
+            summary = with_processes(summary, &variant.name, &BARE);
+        }
+        let context = context(&judged(summary.clone()));
+        assert_eq!(context.ab.len(), 2 * crate::ab_variants().len(), "one row per variant and capacity");
+        let text = report(&judged(summary));
+        assert!(!text.contains("could not be rendered"), "{text}");
+        for variant in crate::ab_variants() {
+            assert!(text.contains(&format!("| `{}` |", variant.name)), "{text}");
+        }
+        assert_whole(&text);
     }
 
     #[test]

@@ -113,6 +113,23 @@ pub(crate) fn all() -> Vec<Arc<dyn HandoffContestant>> {
         .collect()
 }
 
+/// Every variant as the report reads it, in listing order: the lab contestant, its bare pair, the variant's
+/// name and the suffix of the cause it puts back.
+pub(crate) fn listing() -> Vec<super::AbVariant> {
+    CHANNELS
+        .iter()
+        .flat_map(|&channel| {
+            CAUSES.iter().map(move |&cause| super::AbVariant {
+                lab: channel.twin(),
+                bare: format!("{}{BARE_SUFFIX}", channel.twin()),
+                name: Variant { channel, cause }.name(),
+                cause: cause.suffix(),
+                control: cause == Cause::Control,
+            })
+        })
+        .collect()
+}
+
 /// A bare pair with one cause put back, as the registry lists it.
 #[derive(Debug, Clone, Copy)]
 struct Variant {

@@ -170,6 +170,26 @@ pub fn on_request() -> Vec<Arc<dyn HandoffContestant>> {
     bare_ab::all()
 }
 
+/// A per-cause A/B variant of a bare pair (on request: [`on_request`]), as the report reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AbVariant {
+    /// The lab contestant whose gap the variant looks into, such as `blocking-crossbeam`.
+    pub lab: &'static str,
+    /// Its bare pair, such as `blocking-crossbeam-bare`.
+    pub bare: String,
+    /// The variant, such as `blocking-crossbeam-bare-lab-loops`.
+    pub name: String,
+    /// The suffix naming the one difference from the lab's pair it puts back, such as `lab-loops`.
+    pub cause: &'static str,
+    /// It puts nothing back: the A/A control, an identical copy of the bare pair.
+    pub control: bool,
+}
+
+/// Every per-cause A/B variant, in listing order (crossbeam's, then flume's; the control first of each).
+pub fn ab_variants() -> Vec<AbVariant> {
+    bare_ab::listing()
+}
+
 /// The contestant named `name`, listed or on request.
 pub fn find(name: &str) -> Option<Arc<dyn HandoffContestant>> {
     contestants().into_iter().chain(on_request()).find(|c| c.info().name == name)
@@ -415,6 +435,20 @@ mod tests {
             assert_eq!(info.role, Role::Reference, "{bare}");
             assert!(not_applicable(find(&bare).expect("registered").as_ref(), "producer_panic").is_some());
             assert!(not_applicable(find(&bare).expect("registered").as_ref(), "checksum").is_none());
+        }
+    }
+
+    #[test]
+    fn every_a_b_variant_is_on_request_beside_its_bare_pair_with_one_control_each() {
+        let pairs = bare_pairs();
+        for variant in ab_variants() {
+            assert!(pairs.iter().any(|(lab, bare)| *lab == variant.lab && *bare == variant.bare), "{variant:?}");
+            assert_eq!(variant.name, format!("{}-{}", variant.bare, variant.cause));
+            let on_request: Vec<String> = on_request().iter().map(|c| c.info().name).collect();
+            assert!(on_request.contains(&variant.name), "{}", variant.name);
+            assert_eq!(find(&variant.name).map(|c| c.info().role), Some(Role::Reference), "{}", variant.name);
+            let controls = ab_variants().iter().filter(|v| v.lab == variant.lab && v.control).count();
+            assert_eq!(controls, 1, "{}", variant.lab);
         }
     }
 }
