@@ -79,6 +79,117 @@ impl CallLedger {
     }
 }
 
+impl CallLedger {
+    /// Whether `input` was called.
+    pub fn called(&self, input: u64) -> bool {
+        let word = usize::try_from(input / 64).ok().and_then(|w| self.called.get(w));
+        word.is_some_and(|word| word.load(std::sync::atomic::Ordering::Relaxed) & (1u64 << (input % 64)) != 0)
+    }
+}
+
+/// The multiplier of [`Dependency::answer`] and its inverse modulo 2^64 (Newton's iteration from the odd
+/// multiplier itself, right to 3 bits, doubling them each step): below 2^29 an answer is its input times the
+/// multiplier, so the input is the answer times the inverse.
+const ANSWER_MUL: u64 = 0x9E37_79B9_7F4A_7C15;
+const ANSWER_INV: u64 = {
+    let mut inverse = ANSWER_MUL;
+    let mut step = 0;
+    while step < 5 {
+        inverse = inverse.wrapping_mul(2u64.wrapping_sub(ANSWER_MUL.wrapping_mul(inverse)));
+        step += 1;
+    }
+    inverse
+};
+
+/// The input below `items` whose answer ([`Dependency::answer`]) is `answer`, if there is one (`items` at
+/// most [`DeliveryLedger::MAX_ITEMS`]).
+pub fn input_of(answer: u64, items: u64) -> Option<u64> {
+    let input = answer.wrapping_mul(ANSWER_INV);
+    (input < items && Dependency::answer(input) == answer).then_some(input)
+}
+
+/// Which inputs each delivered answer came from: the caller-cancel check's witness that every answer a run
+/// delivered was delivered once, from an input that was called (conformance checks only: the meter that feeds
+/// it, [`crate::job::LedgerMeter`], is never built for a timed or accounting iteration).
+#[derive(Debug)]
+pub struct DeliveryLedger {
+    items: u64,
+    delivered: Vec<std::sync::atomic::AtomicU64>,
+    answers: std::sync::atomic::AtomicU64,
+    twice: std::sync::atomic::AtomicU64,
+    foreign: std::sync::atomic::AtomicU64,
+}
+
+/// What a [`DeliveryLedger`] saw, set against the [`CallLedger`] of the same run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Deliveries {
+    /// Answers delivered.
+    pub answers: u64,
+    /// Answers of an input whose answer had already been delivered.
+    pub twice: u64,
+    /// Answers that are no input's answer in `0..items`.
+    pub foreign: u64,
+    /// Distinct inputs whose answer was delivered although the input was never called.
+    pub never_called: u64,
+}
+
+impl DeliveryLedger {
+    /// The most items a ledger resolves: below 2^29 an answer is its input times an odd number.
+    pub const MAX_ITEMS: u64 = 1 << 29;
+
+    /// A ledger for the answers of inputs `0..items` (at most [`DeliveryLedger::MAX_ITEMS`]).
+    pub fn new(items: u64) -> DeliveryLedger {
+        assert!(items <= Self::MAX_ITEMS, "a delivery ledger resolves at most 2^29 inputs, not {items}");
+        let words = usize::try_from(items.div_ceil(64)).unwrap_or(usize::MAX);
+        DeliveryLedger {
+            items,
+            delivered: (0..words).map(|_| std::sync::atomic::AtomicU64::new(0)).collect(),
+            answers: std::sync::atomic::AtomicU64::new(0),
+            twice: std::sync::atomic::AtomicU64::new(0),
+            foreign: std::sync::atomic::AtomicU64::new(0),
+        }
+    }
+
+    /// Note one delivered answer.
+    pub fn note(&self, answer: u64) {
+        use std::sync::atomic::Ordering::Relaxed;
+        self.answers.fetch_add(1, Relaxed);
+        let word = input_of(answer, self.items)
+            .and_then(|input| Some((usize::try_from(input / 64).ok().and_then(|w| self.delivered.get(w))?, input)));
+        match word {
+            Some((word, input)) => {
+                let bit = 1u64 << (input % 64);
+                if word.fetch_or(bit, Relaxed) & bit != 0 {
+                    self.twice.fetch_add(1, Relaxed);
+                }
+            }
+            None => {
+                self.foreign.fetch_add(1, Relaxed);
+            }
+        }
+    }
+
+    /// What it saw so far, with the inputs `calls` never saw called.
+    pub fn against(&self, calls: &CallLedger) -> Deliveries {
+        use std::sync::atomic::Ordering::Relaxed;
+        let never_called = self
+            .delivered
+            .iter()
+            .enumerate()
+            .map(|(w, word)| {
+                let called = calls.called.get(w).map_or(0, |c| c.load(Relaxed));
+                u64::from((word.load(Relaxed) & !called).count_ones())
+            })
+            .sum();
+        Deliveries {
+            answers: self.answers.load(Relaxed),
+            twice: self.twice.load(Relaxed),
+            foreign: self.foreign.load(Relaxed),
+            never_called,
+        }
+    }
+}
+
 impl FaultyCall {
     /// Whether the call of `input` fails.
     pub fn fails(&self, input: u64) -> bool {
@@ -242,6 +353,30 @@ mod tests {
         device.shutdown();
         let err = Call::Shared(device).call_blocking(9).unwrap_err();
         assert_eq!(err.input, 9);
+    }
+
+    #[test]
+    fn every_answer_below_the_ledger_limit_names_its_input() {
+        for input in [0, 1, 2, 63, 64, 999_999, DeliveryLedger::MAX_ITEMS - 1] {
+            assert_eq!(input_of(Dependency::answer(input), DeliveryLedger::MAX_ITEMS), Some(input));
+        }
+        assert_eq!(input_of(Dependency::answer(10), 10), None, "an input outside the run");
+        assert_eq!(input_of(12_345, 1_000_000), None, "no input's answer");
+    }
+
+    #[test]
+    fn the_delivery_ledger_counts_repeats_strangers_and_inputs_never_called() {
+        let (calls, deliveries) = (CallLedger::new(200), DeliveryLedger::new(200));
+        for input in [3, 70, 71] {
+            calls.note(input);
+        }
+        for input in [3, 70, 70, 150] {
+            deliveries.note(Dependency::answer(input));
+        }
+        deliveries.note(Dependency::answer(5_000));
+        deliveries.note(7);
+        assert!(calls.called(70) && !calls.called(150));
+        assert_eq!(deliveries.against(&calls), Deliveries { answers: 6, twice: 1, foreign: 2, never_called: 1 });
     }
 
     #[test]

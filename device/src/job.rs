@@ -3,15 +3,60 @@
 //!
 //! Outstanding calls are counted through a meter the job is generic over ([`measure::meter::Meter`]): in timed
 //! iterations it is [`NoMeter`] and the [`InFlight`] guards compile to nothing; in accounting iterations and
-//! conformance checks it is the shared gauge ([`measure::meter::GaugeMeter`]) the sampler reads.
+//! conformance checks it is the shared gauge ([`measure::meter::GaugeMeter`]) the sampler reads. The caller-cancel
+//! check alone runs [`LedgerMeter`], the gauge plus a [`DeliveryLedger`] that notes which input each delivered
+//! answer came from ([`JobMeter::delivered`], nothing at all for the other two meters).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use measure::meter::{Meter, NoMeter};
+use measure::meter::{GaugeMeter, Meter, NoMeter};
 
-use crate::call::{Call, CallFailed};
+use crate::call::{Call, CallFailed, DeliveryLedger};
+
+/// The meter a job counts through: outstanding calls ([`Meter`]) and, for the caller-cancel check's
+/// [`LedgerMeter`] only, each answer delivered ([`JobMeter::delivered`], which the timed [`NoMeter`] and the
+/// accounting [`GaugeMeter`] leave empty, so their machine code is what it was).
+pub trait JobMeter: Meter {
+    /// One answer was delivered (recorded in [`Shared::record`]).
+    #[inline(always)]
+    fn delivered(&self, _answer: u64) {}
+}
+
+impl JobMeter for NoMeter {}
+
+impl JobMeter for GaugeMeter {}
+
+/// The caller-cancel check's meter (conformance only): the gauge, and a ledger of the input each delivered
+/// answer came from.
+#[derive(Debug, Clone)]
+pub struct LedgerMeter {
+    /// Counts outstanding calls, as in accounting iterations.
+    pub gauge: GaugeMeter,
+    /// Where every delivered answer is noted.
+    pub ledger: Arc<DeliveryLedger>,
+}
+
+impl Meter for LedgerMeter {
+    const COUNTS: bool = true;
+
+    #[inline]
+    fn admit(&self, n: u64) {
+        self.gauge.admit(n);
+    }
+
+    #[inline]
+    fn leave(&self, n: u64) {
+        self.gauge.leave(n);
+    }
+}
+
+impl JobMeter for LedgerMeter {
+    fn delivered(&self, answer: u64) {
+        self.ledger.note(answer);
+    }
+}
 
 /// One run of a contestant: call every item in `0..items` with at most `limit` calls outstanding (where the
 /// contestant bounds them), until done or until `deadline`, counting outstanding calls with `M`.
@@ -46,7 +91,7 @@ pub struct Shared<M = NoMeter> {
     first_failure: std::sync::Mutex<Option<CallFailed>>,
 }
 
-impl<M: Meter> Shared<M> {
+impl<M: JobMeter> Shared<M> {
     /// Fresh counters around `meter` (in accounting iterations, the gauge the sampler reads).
     pub fn new(meter: M) -> Shared<M> {
         Shared {
@@ -99,6 +144,7 @@ impl<M: Meter> Shared<M> {
     pub fn record(&self, result: Result<u64, CallFailed>) {
         match result {
             Ok(value) => {
+                self.meter.delivered(value);
                 self.sum.fetch_add(value, Ordering::Relaxed);
                 let answered = self.completed.fetch_add(1, Ordering::Relaxed) + 1;
                 for (mark, at) in self.marks.iter().zip(&self.marked) {
@@ -301,7 +347,7 @@ impl Deadline {
 mod tests {
     use super::*;
 
-    fn answered<M: Meter>(shared: &Shared<M>, n: u64) {
+    fn answered<M: JobMeter>(shared: &Shared<M>, n: u64) {
         for _ in 0..n {
             shared.record(Ok(1));
         }

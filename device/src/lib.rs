@@ -1,22 +1,30 @@
 //! The device and backpressure scenarios: every item makes one simulated I/O call, and the question is how
 //! many calls each style can keep in flight, at what cost, and whether its bound holds.
 //!
-//! - [`call`]: how one call is made (the shared device, or the contestant's own timer).
-//! - [`job`]: what a run is asked to do and the counters it reports through.
-//! - [`contestants`]: the stream and blocking shapes.
-//! - [`conformance`]: the checks every contestant passes before it is measured.
-//! - [`trial`]: one trial in its own process, shared by both scenarios.
+//! Each scenario is a folder of the one scenario shape ([`scenarios::device`], [`scenarios::backpressure`]:
+//! `mod.rs`, `claims.rs`, `conformance.rs`, `routine.rs`, `report.rs`, `templates/`). The building blocks both
+//! share sit at the crate's root, each below the scenarios that use it (none imports a scenario):
+//!
+//! - [`call`]: how one call is made (the shared device, or the contestant's own timer), and the conformance
+//!   checks' failing call and ledgers.
+//! - [`job`]: what a run is asked to do, the counters it reports through, and the meters it counts with.
+//! - [`contestants`]: the registry of stream, blocking and coroutine shapes both scenarios pick from.
+//! - [`checks`]: the conformance checks every contestant passes before it is measured (a scenario's
+//!   `conformance.rs` says which it runs); also reachable as `device::conformance`, its earlier path.
+//! - [`trial`]: one trial in its own process (checks, idle call, the harness's timed and accounting loop), which
+//!   each scenario's `routine.rs` runs with its own parameters.
 //! - [`threads`]: per-thread CPU and context switches, read in accounting iterations.
-//! - [`scenarios`]: the `device` and `backpressure` scenarios as the lab sees them.
 #![warn(missing_docs)]
 
 pub mod call;
-pub mod conformance;
+pub mod checks;
 pub mod contestants;
 pub mod job;
 pub mod scenarios;
 pub mod threads;
 pub mod trial;
 
+/// The conformance checks under their earlier path ([`checks`]).
+pub use checks as conformance;
 pub use scenarios::backpressure::BackpressureScenario;
 pub use scenarios::device::DeviceScenario;

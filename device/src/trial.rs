@@ -1,5 +1,5 @@
-//! One trial of a device or backpressure contestant in its own process: conformance checks, an idle call's
-//! real duration, then the harness's loop ([`measure::harness::run`]) over a `DeviceRoutine`: every run
+//! One trial of a device or backpressure contestant in its own process: the conformance checks its scenario
+//! chose (run before it, by the scenario's `routine.rs`), an idle call's real duration, then the harness's loop ([`measure::harness::run`]) over a `DeviceRoutine`: every run
 //! against a fresh device and fresh counters, every answer checked.
 //!
 //! Where each figure comes from:
@@ -29,16 +29,15 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use measure::harness::{self, Instruments, Iteration, IterationData, Routine, Stop, Window, RUNS_CHECK};
-use measure::meter::{Meter, NoMeter};
+use measure::meter::NoMeter;
 use measure::probe::{bounded_outstanding_check, Measurement, Timing};
 use measure::record::{MetricValues, TrialRequest};
 use measure::scenario::{TrialError, TrialSink};
 use measure::summary::Check;
 
 use crate::call::{expected_sum, Call};
-use crate::conformance;
 use crate::contestants::{Contestant, Prepared};
-use crate::job::{Deadline, Job, RunError, Shared, Steady, Totals};
+use crate::job::{Deadline, Job, JobMeter, RunError, Shared, Steady, Totals};
 use crate::threads::{self, Census};
 
 /// Uncontended calls timed before the iterations, for `idle_call_ms`.
@@ -75,15 +74,16 @@ struct Tally {
     max_outstanding: Option<u64>,
 }
 
-/// Run `contestant`'s trial under `spec`, reporting to `sink`.
+/// Run `contestant`'s trial under `spec`, reporting `checks` (its scenario's conformance checks, already run)
+/// and then its iterations to `sink`.
 pub fn run_trial(
     request: &TrialRequest,
     sink: &mut dyn TrialSink,
     contestant: Contestant,
     spec: &TrialSpec,
+    checks: Vec<Check>,
 ) -> Result<(), TrialError> {
-    // Each process cancels at its own point.
-    for check in conformance::all(contestant, request.seed.wrapping_add(u64::from(request.fork))) {
+    for check in checks {
         sink.check(check);
     }
     let prepared = match contestant.prepare() {
@@ -170,7 +170,7 @@ struct RunOutput {
 impl DeviceRoutine {
     /// One run of `items` items metered by `meter`: a fresh device and counters, the steady-window marks, the
     /// run, the device shut down.
-    fn run_with<M: Meter>(&self, meter: M, items: u64, go: &mut dyn FnMut()) -> Result<RunOutput, RunError> {
+    fn run_with<M: JobMeter>(&self, meter: M, items: u64, go: &mut dyn FnMut()) -> Result<RunOutput, RunError> {
         let spec = &self.spec;
         let call = Call::start(self.contestant.timer(), spec.service).map_err(RunError::Broken)?;
         let limit = spec.limit as u64;
@@ -508,7 +508,7 @@ mod tests {
         let spec = TrialSpec {
             items: 10,
             accounting_items: 10,
-            limit: conformance::TOO_MANY_THREADS,
+            limit: crate::checks::TOO_MANY_THREADS,
             service: Duration::from_millis(1),
             budget: Duration::from_secs(5),
             ideal_ops_per_sec: None,

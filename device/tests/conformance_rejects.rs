@@ -1,14 +1,16 @@
 //! The caller-cancel check can fail: each deliberately broken contestant below (a real contestant wrapped to
-//! misbehave in one way) is rejected by `caller_cancel`'s verdict, and the real contestant it wraps passes.
+//! misbehave in one way, or a plain pool of threads that delivers an answer wrongly) is rejected by
+//! `caller_cancel`'s verdict, and the real contestants pass.
 
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+use dependency::Dependency;
 use device::call::{Call, Timer};
 use device::conformance::{self, cancel_run, cancel_verdict, CANCEL_WITHIN};
 use device::contestants::{BlockingShape, Contestant, Prepared, StreamShape};
-use device::job::{Deadline, Job};
-use measure::meter::GaugeMeter;
+use device::job::{Deadline, Job, LedgerMeter, RunError};
 
 /// The budget a wrapper that ignores its caller runs under instead: past [`CANCEL_WITHIN`], short enough for a
 /// test.
@@ -24,7 +26,7 @@ fn call() -> Call {
 
 /// Runs the real contestant under a deadline of its own, so the caller's cancel never reaches it: it stops only
 /// when its own budget runs out.
-fn ignores_cancel(prepared: &Prepared, job: &Job<GaugeMeter>) -> Result<(), device::job::RunError> {
+fn ignores_cancel(prepared: &Prepared, job: &Job<LedgerMeter>) -> Result<(), RunError> {
     let own = Job { deadline: Deadline::new(OWN_BUDGET), ..job.clone() };
     prepared.run(&own, &mut || {})
 }
@@ -79,4 +81,83 @@ fn the_real_contestants_they_wrap_pass() {
         assert!(detail.contains("nothing delivered after it returned"), "{detail}");
         assert!(!detail.contains("  "), "the detail reads as one sentence: {detail}");
     }
+}
+
+/// How a broken pool delivers an answer wrongly.
+#[derive(Clone, Copy, PartialEq)]
+enum Misdelivery {
+    /// None: every answer delivered once, as it came.
+    Nothing,
+    /// The first thread to see the cancel delivers its last answer a second time as it stops.
+    RepeatAfterCancel,
+    /// Item [`MISDELIVERED`]'s answer is replaced by item 0's (well before the cancel): one answer delivered
+    /// twice, one lost, so every count still matches.
+    RepeatInPlace,
+    /// Item [`MISDELIVERED`]'s answer is replaced by the last item's, whose input is never called: the counts
+    /// still match.
+    NeverCalled,
+}
+
+/// The item a broken pool delivers wrongly before the cancel ([`conformance::CANCEL_AFTER`] starts at 100).
+const MISDELIVERED: u64 = 50;
+
+/// A pool of `job.limit` threads taking items in order, each calling and delivering as the real pool does,
+/// except for one answer delivered wrongly (`how`).
+fn broken_pool(job: &Job<LedgerMeter>, how: Misdelivery) -> Result<(), RunError> {
+    job.deadline.start();
+    let next = AtomicU64::new(0);
+    let repeated = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        for _ in 0..job.limit {
+            scope.spawn(|| {
+                let mut last = None;
+                loop {
+                    if job.deadline.passed() {
+                        if how == Misdelivery::RepeatAfterCancel && !repeated.swap(true, Ordering::Relaxed) {
+                            if let Some(answer) = last {
+                                job.shared.record(Ok(answer));
+                            }
+                        }
+                        return;
+                    }
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= job.items {
+                        return;
+                    }
+                    let in_flight = job.shared.in_flight();
+                    let answer = job.call.call_blocking(i);
+                    drop(in_flight);
+                    last = answer.as_ref().ok().copied();
+                    let delivered = match (how, i) {
+                        (Misdelivery::RepeatInPlace, MISDELIVERED) => Ok(Dependency::answer(0)),
+                        (Misdelivery::NeverCalled, MISDELIVERED) => Ok(Dependency::answer(job.items - 1)),
+                        _ => answer,
+                    };
+                    job.shared.record(delivered);
+                }
+            });
+        }
+    });
+    Ok(())
+}
+
+#[test]
+fn a_contestant_that_delivers_an_answer_twice_or_from_an_input_never_called_is_rejected() {
+    for (how, seed, expected) in [
+        (Misdelivery::RepeatAfterCancel, 3, "1 repeated an input's answer already delivered, 0 came from an input"),
+        (Misdelivery::RepeatInPlace, 5, "1 repeated an input's answer already delivered, 0 came from an input"),
+        (Misdelivery::NeverCalled, 9, "0 repeated an input's answer already delivered, 1 came from an input never"),
+    ] {
+        let run = cancel_run(&|job| broken_pool(job, how), call(), &|| None, seed);
+        let verdict = cancel_verdict(&run).expect_err("an answer was delivered wrongly");
+        assert!(verdict.contains(expected), "{verdict}");
+        if how != Misdelivery::RepeatAfterCancel {
+            // One answer in place of another: every count matches, only the delivery ledger sees it.
+            assert!(!verdict.contains(';'), "the ledger's is the only problem: {verdict}");
+        }
+    }
+    // The same pool delivering every answer rightly passes.
+    let run = cancel_run(&|job| broken_pool(job, Misdelivery::Nothing), call(), &|| None, 3);
+    let detail = cancel_verdict(&run).unwrap_or_else(|e| panic!("the right pool: {e}"));
+    assert!(detail.contains("every delivered answer from a distinct input that was called"), "{detail}");
 }

@@ -15,10 +15,9 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use measure::limits::ThreadLimits;
-use measure::meter::Meter;
 use pipelines::blocking::parked_pool::{run_parked, PoolError};
 
-use crate::job::{Deadline, Job, RunError};
+use crate::job::{Deadline, Job, JobMeter, RunError};
 
 /// Stack of every thread a blocking contestant starts: 64 KiB, room for a call and its wait with margin, and
 /// small enough that tens of thousands of threads cost little memory.
@@ -78,7 +77,7 @@ fn pool_error(e: PoolError) -> RunError {
 }
 
 /// Run `job` in `shape`; `go` is called once every up-front thread is parked, right before they are released.
-pub(crate) fn run<M: Meter>(shape: BlockingShape, job: &Job<M>, go: &mut dyn FnMut()) -> Result<(), RunError> {
+pub(crate) fn run<M: JobMeter>(shape: BlockingShape, job: &Job<M>, go: &mut dyn FnMut()) -> Result<(), RunError> {
     match shape {
         BlockingShape::Pool => pool(job, go),
         BlockingShape::ChannelWorkers(flavor) => channel_workers(flavor, job, go),
@@ -88,7 +87,7 @@ pub(crate) fn run<M: Meter>(shape: BlockingShape, job: &Job<M>, go: &mut dyn FnM
 
 /// A parked pool of `threads` threads running `work`, after checking that they fit; the threads it started
 /// (all of them, or as many as the OS made before refusing one) are told to the job.
-fn parked<M: Meter>(
+fn parked<M: JobMeter>(
     job: &Job<M>,
     threads: usize,
     go: &mut dyn FnMut(),
@@ -104,7 +103,7 @@ fn parked<M: Meter>(
     result.map_err(pool_error)
 }
 
-fn pool<M: Meter>(job: &Job<M>, go: &mut dyn FnMut()) -> Result<(), RunError> {
+fn pool<M: JobMeter>(job: &Job<M>, go: &mut dyn FnMut()) -> Result<(), RunError> {
     let next = AtomicU64::new(0);
     parked(job, job.limit, go, |_| loop {
         let i = next.fetch_add(1, Ordering::Relaxed);
@@ -169,7 +168,7 @@ impl Channel {
     }
 }
 
-fn channel_workers<M: Meter>(flavor: ChannelFlavor, job: &Job<M>, go: &mut dyn FnMut()) -> Result<(), RunError> {
+fn channel_workers<M: JobMeter>(flavor: ChannelFlavor, job: &Job<M>, go: &mut dyn FnMut()) -> Result<(), RunError> {
     let channel = Channel::bounded(flavor, job.limit);
     // Thread 0 produces; threads 1..=limit work.
     parked(job, job.limit + 1, go, |index| {
@@ -189,7 +188,7 @@ fn channel_workers<M: Meter>(flavor: ChannelFlavor, job: &Job<M>, go: &mut dyn F
 /// ended to wait for.
 const RETRY_AFTER_REFUSAL: Duration = Duration::from_micros(100);
 
-fn thread_per_item<M: Meter>(job: &Job<M>, go: &mut dyn FnMut()) -> Result<(), RunError> {
+fn thread_per_item<M: JobMeter>(job: &Job<M>, go: &mut dyn FnMut()) -> Result<(), RunError> {
     let cap = ThreadLimits::read()
         .headroom()
         .map_or(usize::MAX, |room| usize::try_from(room.saturating_sub(THREAD_MARGIN)).unwrap_or(usize::MAX))
@@ -248,7 +247,7 @@ fn thread_per_item<M: Meter>(job: &Job<M>, go: &mut dyn FnMut()) -> Result<(), R
 }
 
 /// `n` calls of `job`'s kind one after another on this thread, each timed: an idle call's real duration.
-pub(crate) fn idle_calls<M: Meter>(job: &Job<M>, n: u32) -> Vec<Duration> {
+pub(crate) fn idle_calls<M: JobMeter>(job: &Job<M>, n: u32) -> Vec<Duration> {
     (0..n)
         .map(|i| {
             let started = Instant::now();

@@ -15,11 +15,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use may::sync::{SyncFlag, WaitGroup};
-use measure::meter::Meter;
 use pipelines::coroutine::{self, CoroutineConfig};
 use pipelines::LiveStages;
 
-use crate::job::{Job, RunError};
+use crate::job::{Job, JobMeter, RunError};
 
 /// Maps left to the rest of the process (carriers, timer, allocator arenas) when sizing against the limit.
 pub const MAP_MARGIN: u64 = 2_048;
@@ -38,7 +37,7 @@ pub(crate) fn coroutines_fit(coroutines: usize) -> Result<(), RunError> {
 
 /// Run `job` with one coroutine per in-flight call on `config`'s carriers; `go` is called once every coroutine
 /// is parked at the start flag, right before they are released.
-pub(crate) fn run<M: Meter>(config: CoroutineConfig, job: &Job<M>, go: &mut dyn FnMut()) -> Result<(), RunError> {
+pub(crate) fn run<M: JobMeter>(config: CoroutineConfig, job: &Job<M>, go: &mut dyn FnMut()) -> Result<(), RunError> {
     coroutines_fit(job.limit)?;
     config.apply();
     let job = Arc::new(job.clone());
@@ -97,7 +96,7 @@ pub(crate) fn run<M: Meter>(config: CoroutineConfig, job: &Job<M>, go: &mut dyn 
 }
 
 /// `n` uncontended calls made from one coroutine, one after another, each timed.
-pub(crate) fn idle_calls<M: Meter>(config: CoroutineConfig, job: &Job<M>, n: u32) -> Vec<Duration> {
+pub(crate) fn idle_calls<M: JobMeter>(config: CoroutineConfig, job: &Job<M>, n: u32) -> Vec<Duration> {
     config.apply();
     let call = job.call.clone();
     let live = Arc::new(LiveStages::new());

@@ -8,10 +8,10 @@
 //! `docs/coroutines.md`). A [`Contestant`] is prepared once per
 //! trial ([`Contestant::prepare`]: the stream family's runtime is built there) and then run once per iteration.
 //!
-//! Every shape is written once, generic over the job's meter ([`measure::meter::Meter`]), and
+//! Every shape is written once, generic over the job's meter ([`crate::job::JobMeter`]), and
 //! [`Prepared::run`] is monomorphised for each: with [`measure::meter::NoMeter`] in timed iterations (the
 //! outstanding-call guards compile to nothing), with [`measure::meter::GaugeMeter`] in accounting iterations
-//! and conformance checks.
+//! and conformance checks, and with [`crate::job::LedgerMeter`] in the caller-cancel check alone.
 
 pub mod blocking;
 pub mod coroutine;
@@ -19,7 +19,6 @@ pub mod stream;
 
 use std::time::Duration;
 
-use measure::meter::Meter;
 use measure::summary::{ContestantInfo, Family, Role};
 use pipelines::coroutine::CoroutineConfig;
 use tokio::runtime::Runtime;
@@ -29,7 +28,7 @@ pub use stream::StreamShape;
 
 pub use crate::call::Timer;
 
-use crate::job::{Job, RunError};
+use crate::job::{Job, JobMeter, RunError};
 
 /// One contestant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -241,7 +240,7 @@ impl Prepared {
     /// parked), so the caller can start its clocks there.
     ///
     /// The job's [`crate::job::Deadline`] starts counting right after `go`.
-    pub fn run<M: Meter>(&self, job: &Job<M>, go: &mut dyn FnMut()) -> Result<(), RunError> {
+    pub fn run<M: JobMeter>(&self, job: &Job<M>, go: &mut dyn FnMut()) -> Result<(), RunError> {
         let mut go = || {
             go();
             job.deadline.start();
@@ -264,7 +263,7 @@ impl Prepared {
     }
 
     /// `n` uncontended calls the way this contestant makes them, one after another, each timed.
-    pub fn idle_calls<M: Meter>(&self, job: &Job<M>, n: u32) -> Vec<Duration> {
+    pub fn idle_calls<M: JobMeter>(&self, job: &Job<M>, n: u32) -> Vec<Duration> {
         match (&self.runtime, self.contestant.coroutine_config()) {
             (Some(runtime), _) => stream::idle_calls(runtime, job, n),
             (None, Some(config)) => coroutine::idle_calls(config, job, n),

@@ -15,12 +15,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures::StreamExt;
-use measure::meter::Meter;
 use tokio::runtime::Runtime;
 use tokio::sync::Semaphore;
 use tokio::task::coop::unconstrained;
 
-use crate::job::{Job, RunError, RELEASE_GRACE};
+use crate::job::{Job, JobMeter, RunError, RELEASE_GRACE};
 
 /// How the stream contestant bounds and runs its calls.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,7 +58,7 @@ pub(crate) fn runtime() -> Result<Runtime, RunError> {
 
 /// Run `job` in `shape` on `runtime`; `go` is called right before the pipeline starts. Returns once every call
 /// is answered, or once the deadline passed and every outstanding call was let go.
-pub(crate) fn run<M: Meter>(
+pub(crate) fn run<M: JobMeter>(
     runtime: &Runtime,
     shape: StreamShape,
     free: bool,
@@ -119,7 +118,7 @@ fn settle(runtime: &Runtime) -> Result<(), RunError> {
 }
 
 /// The pipeline of `shape` over `job`, as one future.
-fn pipeline<M: Meter>(shape: StreamShape, free: bool, job: Job<M>) -> Work {
+fn pipeline<M: JobMeter>(shape: StreamShape, free: bool, job: Job<M>) -> Work {
     match shape {
         StreamShape::Buffered => Box::pin(async move {
             let Job { items, limit, call, shared, .. } = &job;
@@ -258,7 +257,7 @@ impl Drop for AbortOnDrop {
 }
 
 /// `n` calls of `job`'s kind one after another on `runtime`, each timed: an idle call's real duration.
-pub(crate) fn idle_calls<M: Meter>(runtime: &Runtime, job: &Job<M>, n: u32) -> Vec<Duration> {
+pub(crate) fn idle_calls<M: JobMeter>(runtime: &Runtime, job: &Job<M>, n: u32) -> Vec<Duration> {
     let call = job.call.clone();
     let timed = runtime.spawn(async move {
         let mut times = Vec::with_capacity(n as usize);

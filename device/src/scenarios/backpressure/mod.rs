@@ -12,23 +12,24 @@
 //! run every item, since how far they get depends on how long they keep issuing.
 //!
 //! The folder: this file (the scenario, its parameters and contestants), `claims.rs` (the claim table),
-//! `report.rs` (the figures and verdicts the report is written from) and `templates/` (`report.md`, every word of
-//! the discussion; `headline.md`). The contestants, their conformance checks and the routine that runs one trial
-//! are shared with the device scenario: the crate's [`crate::contestants`], [`crate::conformance`] and
-//! [`crate::trial`]. Tests: `tests/backpressure_findings.rs`.
+//! `conformance.rs` (which of the shared checks run, with what parameters), `routine.rs` (one trial: the
+//! checks, then the request's parameters as a [`crate::trial::TrialSpec`] run by the shared trial, and the
+//! series-derived metrics), `report.rs` (the figures and verdicts the report is written from) and `templates/`
+//! (`report.md`, every word of the discussion; `headline.md`). The contestants, the checks themselves and the
+//! trial are the crate's building blocks, shared with the device scenario: [`crate::contestants`],
+//! [`crate::checks`] and [`crate::trial`]. Tests: `tests/backpressure_findings.rs`.
 
 mod claims;
+mod conformance;
 mod report;
-
-use std::time::Duration;
+mod routine;
 
 use measure::judge::ClaimSpec;
-use measure::record::{IterationRecord, TrialRequest};
+use measure::record::TrialRequest;
 use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
-use measure::summary::{Check, ContestantInfo, Summary};
+use measure::summary::{ContestantInfo, Summary};
 
 use crate::contestants::{BlockingShape, ChannelFlavor, Contestant, StreamShape, Timer};
-use crate::trial::{self, TrialSpec};
 
 /// The backpressure scenario, as the lab's registry lists it.
 #[derive(Debug, Clone, Copy, Default)]
@@ -66,7 +67,7 @@ pub const MS_TO_PEAK: &str = "ms_to_peak";
 /// that carries one.
 pub const MEAN_OUTSTANDING: &str = "mean_outstanding";
 
-/// A bounded contestant's accounting iteration runs one item in this many ([`TrialSpec::accounting_items`]).
+/// A bounded contestant's accounting iteration runs one item in this many ([`crate::trial::TrialSpec::accounting_items`]).
 pub const ACCOUNTING_SHARE: u64 = 10;
 
 /// The stream contestant with no admission control.
@@ -200,25 +201,7 @@ impl Scenario for BackpressureScenario {
     }
 
     fn run_trial(&self, request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
-        let contestant = CONTESTANTS
-            .iter()
-            .find(|c| c.name() == request.contestant)
-            .copied()
-            .ok_or_else(|| TrialError::UnknownContestant(request.contestant.clone()))?;
-        let limit = request.param_usize("limit")?;
-        let service = Duration::from_micros(request.param("service_us")?);
-        let items = request.param("items")?;
-        let spec = TrialSpec {
-            items,
-            accounting_items: accounting_items(contestant, items),
-            limit,
-            service,
-            budget: Duration::from_millis(request.param("budget_ms")?),
-            // The bound's ceiling; the unbounded contestants ignore the bound, so theirs can exceed 1.
-            ideal_ops_per_sec: Some(limit as f64 / service.as_secs_f64()),
-            heap_threshold: None,
-        };
-        trial::run_trial(request, &mut SeriesMetrics { inner: sink }, contestant, &spec)
+        routine::run(request, sink)
     }
 
     fn claim_table(&self, summary: &Summary) -> Vec<ClaimSpec> {
@@ -234,60 +217,11 @@ impl Scenario for BackpressureScenario {
     }
 }
 
-/// Items of `contestant`'s accounting iteration: a tenth ([`ACCOUNTING_SHARE`]) for a bounded contestant
-/// (at least one), every item for an unbounded one.
-fn accounting_items(contestant: Contestant, items: u64) -> u64 {
-    if contestant.bounded() {
-        (items / ACCOUNTING_SHARE).max(items.min(1))
-    } else {
-        items
-    }
-}
-
-/// Passes every message through, adding [`MS_TO_PEAK`] and [`MEAN_OUTSTANDING`] to each iteration that carries
-/// an `outstanding` series.
-struct SeriesMetrics<'a> {
-    inner: &'a mut dyn TrialSink,
-}
-
-impl TrialSink for SeriesMetrics<'_> {
-    fn iteration(&mut self, mut record: IterationRecord) {
-        if let Some(series) = record.series.get("outstanding") {
-            if let Some(ms) = ms_to_peak(series.period_ms, &series.values) {
-                record.metrics.insert(MS_TO_PEAK.to_string(), ms);
-            }
-            if !series.values.is_empty() {
-                let mean = series.values.iter().sum::<f64>() / series.values.len() as f64;
-                record.metrics.insert(MEAN_OUTSTANDING.to_string(), mean);
-            }
-        }
-        self.inner.iteration(record);
-    }
-
-    fn check(&mut self, check: Check) {
-        self.inner.check(check);
-    }
-
-    fn skipped(&mut self, reason: &str) {
-        self.inner.skipped(reason);
-    }
-}
-
-/// The time of the first sample at the series' highest value, or `None` for an empty series or one that
-/// never rose above zero.
-fn ms_to_peak(period_ms: f64, values: &[f64]) -> Option<f64> {
-    let mut best: Option<(usize, f64)> = None;
-    for (i, v) in values.iter().enumerate() {
-        if best.is_none_or(|(_, b)| *v > b) {
-            best = Some((i, *v));
-        }
-    }
-    best.filter(|(_, v)| *v > 0.0).map(|(i, _)| i as f64 * period_ms)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use measure::record::IterationRecord;
+    use measure::summary::Check;
 
     #[test]
     fn contestant_names_are_unique_and_listed_in_order() {
@@ -359,60 +293,6 @@ mod tests {
         // well under the 6-minute budget.
         let bounded_s = 9.0 * 5.0 * 66_000.0 * 1.06e-3 / 16.0;
         assert!(bounded_s < 240.0, "{bounded_s} s");
-    }
-
-    #[test]
-    fn only_a_bounded_contestant_counts_on_fewer_items() {
-        let (bounded, unbounded) = (CONTESTANTS[0], CONTESTANTS[4]);
-        assert_eq!(accounting_items(bounded, 100_000), 10_000);
-        assert_eq!(accounting_items(bounded, 5), 1);
-        assert_eq!(accounting_items(bounded, 0), 0);
-        assert_eq!(accounting_items(unbounded, 100_000), 100_000);
-    }
-
-    #[test]
-    fn the_peak_is_the_first_sample_at_the_maximum() {
-        assert_eq!(ms_to_peak(1.0, &[0.0, 3.0, 7.0, 7.0, 2.0]), Some(2.0));
-        assert_eq!(ms_to_peak(2.0, &[5.0, 1.0]), Some(0.0));
-        assert_eq!(ms_to_peak(1.0, &[]), None);
-        assert_eq!(ms_to_peak(1.0, &[0.0, 0.0]), None);
-    }
-
-    #[test]
-    fn iterations_with_a_series_gain_its_peak_time_and_mean() {
-        #[derive(Default)]
-        struct Keep(Vec<IterationRecord>);
-        impl TrialSink for Keep {
-            fn iteration(&mut self, record: IterationRecord) {
-                self.0.push(record);
-            }
-            fn check(&mut self, _: Check) {}
-            fn skipped(&mut self, _: &str) {}
-        }
-        let mut keep = Keep::default();
-        let series = measure::record::Series::new(1.0, vec![0.0, 4.0, 8.0, 4.0]);
-        let with = IterationRecord {
-            index: 0,
-            warmup: false,
-            accounting: true,
-            metrics: Default::default(),
-            series: [("outstanding".to_string(), series)].into_iter().collect(),
-            ..IterationRecord::default()
-        };
-        let without = IterationRecord {
-            index: 1,
-            warmup: false,
-            accounting: false,
-            metrics: Default::default(),
-            series: Default::default(),
-            ..IterationRecord::default()
-        };
-        let mut sink = SeriesMetrics { inner: &mut keep };
-        sink.iteration(with);
-        sink.iteration(without);
-        assert_eq!(keep.0[0].metrics.get(MS_TO_PEAK), Some(&2.0));
-        assert_eq!(keep.0[0].metrics.get(MEAN_OUTSTANDING), Some(&4.0));
-        assert!(keep.0[1].metrics.is_empty());
     }
 
     #[test]

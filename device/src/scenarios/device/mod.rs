@@ -10,11 +10,13 @@
 //! The folder: this file (the scenario's parameters, contestants and charts); `levels` (the in-flight levels
 //! and the best contestant of a family at one, read by both of the next two); `claims` (the claim table);
 //! `report` (the figures and verdicts `templates/report.md` and `templates/headline.md` are rendered with);
-//! `routine` (one trial: the request's parameters as a [`crate::trial::TrialSpec`], run by the shared trial).
-//! The contestants, the call, the job, the trial and the conformance checks are the crate's, shared with the
-//! backpressure scenario. Tests: `device/tests/device_*.rs`.
+//! `conformance` (which of the shared checks run, with what parameters); `routine` (one trial: the checks,
+//! then the request's parameters as a [`crate::trial::TrialSpec`], run by the shared trial). The contestants,
+//! the call, the job, the trial and the checks themselves are the crate's building blocks, shared with the
+//! backpressure scenario (listed in the crate's doc). Tests: `device/tests/device_*.rs`.
 
 mod claims;
+mod conformance;
 mod levels;
 mod report;
 mod routine;

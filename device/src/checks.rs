@@ -20,15 +20,19 @@
 //!   the pipeline, the threads and coroutines stop taking items) at a seeded point mid-run ([`cancel_point`]),
 //!   the run returns once and promptly (within [`CANCEL_WITHIN`] of the cancel, without an error), delivers
 //!   nothing after it returned, leaves no call outstanding, no task alive and no thread behind, made no call
-//!   twice ([`crate::call::CallLedger`]) and delivered no answer the device did not give.
+//!   twice ([`crate::call::CallLedger`]), delivered no answer the device did not give, and delivered every
+//!   answer it did deliver exactly once: each delivered answer is traced back to its input
+//!   ([`crate::call::DeliveryLedger`], fed by the check's own meter, [`LedgerMeter`]), and no two came from
+//!   the same input, none from an input never called and none from no input at all.
 //! - `skips_with_reason` (contestants that start threads up front): asked for more threads than the OS allows,
 //!   it is skipped with the OS's limits as the reason, before starting any: the threads counted are the ones
 //!   the contestant itself started ([`crate::job::Shared::threads_started`]), not the process's, which other
 //!   threads (a runtime's, the watchdog's) can change at any moment.
 //!
 //! Every check runs the metered instantiation of the contestant ([`GaugeMeter`]), the one accounting
-//! iterations run; the timed instantiation ([`measure::meter::NoMeter`]) is the same generic code, and every
-//! timed run's answer is checked by the trial.
+//! iterations run (`caller_cancel` runs [`LedgerMeter`], the same gauge with its delivery ledger); the timed
+//! instantiation ([`measure::meter::NoMeter`]) is the same generic code, and every timed run's answer is
+//! checked by the trial.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -39,9 +43,9 @@ use measure::meter::GaugeMeter;
 use measure::summary::Check;
 use measure::watchdog;
 
-use crate::call::{expected_sum, Call, CallLedger, FaultyCall};
+use crate::call::{expected_sum, Call, CallLedger, Deliveries, DeliveryLedger, FaultyCall};
 use crate::contestants::{BlockingShape, Contestant, Prepared};
-use crate::job::{Deadline, Job, RunError, Shared, Totals};
+use crate::job::{Deadline, Job, LedgerMeter, RunError, Shared, Totals};
 
 /// How long a check may take before it counts as hung.
 pub const WATCHDOG: Duration = Duration::from_secs(30);
@@ -55,6 +59,11 @@ pub const SERVICE: Duration = Duration::from_millis(1);
 pub const SMALL_BUDGET: Duration = Duration::from_secs(20);
 /// The most a cut-short run may take to return after its deadline.
 pub const STOP_WITHIN: Duration = Duration::from_secs(2);
+
+/// The seed of a trial's caller-cancel check: each process (fork) cancels at its own point.
+pub fn trial_seed(request: &measure::record::TrialRequest) -> u64 {
+    request.seed.wrapping_add(u64::from(request.fork))
+}
 
 /// Every check for `contestant`, in order; `seed` places the caller's cancel ([`cancel_point`]).
 pub fn all(contestant: Contestant, seed: u64) -> Vec<Check> {
@@ -395,20 +404,25 @@ pub struct CancelRun {
     pub device: Option<(u64, usize)>,
     /// Calls made, calls of an input already called, calls of an input outside `0..items`.
     pub ledger: (u64, u64, u64),
+    /// The answers delivered up to [`LATE_WATCH`] after the return, traced back to their inputs and set against
+    /// the calls made.
+    pub deliveries: Deliveries,
 }
 
 /// Run `run` over [`CANCEL_ITEMS`] items with bound [`CANCEL_LIMIT`], each call made with `inner` and noted in
-/// a ledger, and cancel it from another thread once [`cancel_point`]`(seed)` answers are in; `live_tasks` reads
-/// the tasks left alive when it returned.
+/// a ledger, each answer delivered noted in another ([`LedgerMeter`]), and cancel it from another thread once
+/// [`cancel_point`]`(seed)` answers are in; `live_tasks` reads the tasks left alive when it returned.
 pub fn cancel_run(
-    run: &dyn Fn(&Job<GaugeMeter>) -> Result<(), RunError>,
+    run: &dyn Fn(&Job<LedgerMeter>) -> Result<(), RunError>,
     inner: Call,
     live_tasks: &dyn Fn() -> Option<usize>,
     seed: u64,
 ) -> CancelRun {
     let faulty = Arc::new(FaultyCall { inner, fail: Vec::new(), ledger: Some(CallLedger::new(CANCEL_ITEMS)) });
     let gauge = Arc::new(Outstanding::new());
-    let shared = Arc::new(Shared::new(GaugeMeter::new(Arc::clone(&gauge))));
+    let delivered = Arc::new(DeliveryLedger::new(CANCEL_ITEMS));
+    let meter = LedgerMeter { gauge: GaugeMeter::new(Arc::clone(&gauge)), ledger: Arc::clone(&delivered) };
+    let shared = Arc::new(Shared::new(meter));
     let job = Job {
         items: CANCEL_ITEMS,
         limit: CANCEL_LIMIT,
@@ -464,6 +478,7 @@ pub fn cancel_run(
         threads: (threads_before, threads_after),
         device,
         ledger: faulty.ledger.as_ref().map_or((0, 0, 0), CallLedger::counts),
+        deliveries: faulty.ledger.as_ref().map_or_else(Deliveries::default, |calls| delivered.against(calls)),
     }
 }
 
@@ -513,6 +528,14 @@ pub fn cancel_verdict(run: &CancelRun) -> Result<String, String> {
     if twice > 0 || outside > 0 {
         problems.push(format!("{twice} calls of an input already called, {outside} of an input never asked for"));
     }
+    let d = run.deliveries;
+    if d.twice > 0 || d.never_called > 0 || d.foreign > 0 {
+        problems.push(format!(
+            "of {} answers delivered, {} repeated an input's answer already delivered, {} came from an input never \
+             called and {} from no input at all",
+            d.answers, d.twice, d.never_called, d.foreign
+        ));
+    }
     if run.later.completed > made {
         problems.push(format!("{} answers delivered from {made} calls made", run.later.completed));
     }
@@ -527,8 +550,8 @@ pub fn cancel_verdict(run: &CancelRun) -> Result<String, String> {
     if problems.is_empty() {
         Ok(format!(
             "cancelled from outside after {answered} answers (seeded point {}): returned {:.1} ms later (at most {} \
-             ms), {} of {} answered, each input called at most once, nothing delivered after it returned, nothing \
-             outstanding, no task or thread left",
+             ms), {} of {} answered, each input called at most once, every delivered answer from a distinct input \
+             that was called, nothing delivered after it returned, nothing outstanding, no task or thread left",
             run.cancel_after,
             run.returned_after.as_secs_f64() * 1e3,
             CANCEL_WITHIN.as_millis(),
