@@ -355,7 +355,11 @@ fn cancel_runs(prepare: &Prepare, point: u64) -> Result<String, String> {
     }
     let ended_after = dropped.elapsed();
     if live.current() > 0 {
-        problems.push(format!("{} of {UNITS} units dropped while waiting still alive after {} ms", live.current(), CANCEL_WITHIN.as_millis()));
+        problems.push(format!(
+            "{} of {UNITS} units dropped while waiting still alive after {} ms",
+            live.current(),
+            CANCEL_WITHIN.as_millis()
+        ));
     }
     if let Some(t) = settled_tasks(|| units.alive_tasks()).filter(|&t| t > 0) {
         problems.push(format!("{t} runtime tasks alive after the units were dropped"));

@@ -111,10 +111,7 @@ pub trait Held {
 }
 
 /// Fold one unit's joined outcome into the sum, keeping the first failure.
-pub(crate) fn fold_unit<E: fmt::Display>(
-    acc: &mut Result<u64, HoldError>,
-    outcome: Result<Result<u64, E>, HoldError>,
-) {
+pub(crate) fn fold_unit<E: fmt::Display>(acc: &mut Result<u64, HoldError>, outcome: Result<Result<u64, E>, HoldError>) {
     match (acc.as_mut(), outcome) {
         (Ok(total), Ok(Ok(sum))) => *total = total.wrapping_add(sum),
         (Ok(_), Ok(Err(e))) => *acc = Err(HoldError::failed(e)),
