@@ -43,22 +43,24 @@ impl Primitive for SwallowsFirstOpError {
 }
 
 type Job = Box<dyn FnOnce() -> Result<u64, String> + Send>;
+/// A job and where its answer goes.
+type Sent = (Job, Sender<Result<u64, String>>);
 
 /// A pool of one worker thread, made once: it runs each operation, reports a panic, and then exits, so every
 /// later run finds its worker dead.
 #[derive(Debug)]
 struct LeavesWorkerDead {
-    jobs: Mutex<Sender<(Job, Sender<Result<u64, String>>)>>,
+    jobs: Mutex<Sender<Sent>>,
 }
 
 impl LeavesWorkerDead {
     fn new() -> Self {
-        let (tx, rx) = channel::<(Job, Sender<Result<u64, String>>)>();
+        let (tx, rx) = channel::<Sent>();
         std::thread::spawn(move || Self::worker(&rx));
         LeavesWorkerDead { jobs: Mutex::new(tx) }
     }
 
-    fn worker(jobs: &Receiver<(Job, Sender<Result<u64, String>>)>) {
+    fn worker(jobs: &Receiver<Sent>) {
         while let Ok((job, answer)) = jobs.recv() {
             match panic::catch_unwind(AssertUnwindSafe(job)) {
                 Ok(out) => {

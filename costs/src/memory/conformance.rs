@@ -45,7 +45,7 @@ pub const CANCEL_POINTS: std::ops::Range<u64> = 1..UNITS - 1;
 /// The most a cancelled run may take to return after the cancel, and dropped units to end.
 pub const CANCEL_WITHIN: Duration = Duration::from_secs(2);
 /// How long threads that are exiting are given to go before they count as left behind.
-const THREADS_SETTLE: Duration = Duration::from_secs(1);
+const THREADS_SETTLE: Duration = Duration::from_secs(5);
 
 /// Makes a prepared contestant (the real one's `prepare`, or a test's wrapper around it).
 pub type Prepare = Arc<dyn Fn() -> Result<Box<dyn Units>, HoldError> + Send + Sync>;
@@ -147,15 +147,14 @@ impl Run {
         });
         let returned = Instant::now();
         let live = live.current();
-        Run {
-            out,
-            returned,
-            waiting,
-            live,
-            tasks: settled_tasks(|| units.alive_tasks()),
-            threads: (baseline, settled_threads(baseline)),
-            ledger: work.ledger(),
-        }
+        Run { out, returned, waiting, live, tasks: None, threads: (baseline, None), ledger: work.ledger() }
+    }
+
+    /// Read the tasks and threads left once they had time to go (after the caller's thread, if any, was joined).
+    fn settle(mut self, units: &dyn Units) -> Run {
+        self.tasks = settled_tasks(|| units.alive_tasks());
+        self.threads.1 = settled_threads(self.threads.0);
+        self
     }
 
     /// What it left running, in words; empty when nothing.
@@ -241,7 +240,7 @@ fn fault_runs(units: &dyn Units, action: FaultAction, baseline: Option<u64>) -> 
     for at in FAULT_POINTS {
         let live = Arc::new(LiveStages::new());
         let work = Checked::new("unit", UNITS, &live, Some(Fault { at, action }));
-        let run = Run::of(units, &work, &live, baseline);
+        let run = Run::of(units, &work, &live, baseline).settle(units);
         let right = match (&run.out, action) {
             (Err(HoldError::Failed(m)), FaultAction::Error) => *m == Injected { what: "unit", at }.to_string(),
             (Err(HoldError::Panicked(m)), FaultAction::Panic) => *m == injected_panic_message("unit", at),
@@ -279,7 +278,7 @@ fn clean_after(units: &dyn Units, baseline: Option<u64>) -> Check {
     let name = "clean_after_faults";
     let live = Arc::new(LiveStages::new());
     let work = Checked::new("unit", UNITS, &live, None);
-    let run = Run::of(units, &work, &live, baseline);
+    let run = Run::of(units, &work, &live, baseline).settle(units);
     let expected = expected_total(UNITS, BYTES);
     let mut problems = Vec::new();
     if !matches!(run.out, Ok(sum) if sum == expected) {
@@ -327,6 +326,7 @@ fn cancel_runs(prepare: &Prepare, point: u64) -> Result<String, String> {
     let run = Run::of(units.as_ref(), &work, &live, baseline);
     cancel.abandon();
     let raised = caller.join().unwrap_or(false);
+    let run = run.settle(units.as_ref());
     let mut problems = Vec::new();
     if !raised {
         problems.push(format!("unit {point} was never made, so the caller never cancelled"));

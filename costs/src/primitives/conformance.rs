@@ -43,7 +43,7 @@ const LIMIT: Duration = Duration::from_secs(30);
 /// How long [`faults`] may take: six faulted runs and a clean one on one prepared contestant.
 const FAULTS_LIMIT: Duration = Duration::from_secs(60);
 /// How long threads that are exiting are given to go before they count as left behind.
-const THREADS_SETTLE: Duration = Duration::from_secs(1);
+const THREADS_SETTLE: Duration = Duration::from_secs(5);
 
 /// Makes a prepared contestant (the real one's `prepare`, or a test's wrapper around it).
 pub type Prepare = Arc<dyn Fn() -> Result<Box<dyn Primitive>, String> + Send + Sync>;
@@ -102,14 +102,14 @@ impl Run {
             .map_err(|payload| panic_message(&*payload));
         let returned = Instant::now();
         let live = live.current();
-        Run {
-            out,
-            returned,
-            live,
-            tasks: settled_tasks(|| primitive.alive_tasks()),
-            threads: (baseline, settled_threads(baseline)),
-            ledger: work.ledger(),
-        }
+        Run { out, returned, live, tasks: None, threads: (baseline, None), ledger: work.ledger() }
+    }
+
+    /// Read the tasks and threads left once they had time to go (after the caller's thread, if any, was joined).
+    fn settle(mut self, primitive: &dyn Primitive) -> Run {
+        self.tasks = settled_tasks(|| primitive.alive_tasks());
+        self.threads.1 = settled_threads(self.threads.0);
+        self
     }
 
     fn describe(&self) -> String {
@@ -192,7 +192,7 @@ fn fault_runs(primitive: &dyn Primitive, action: FaultAction, baseline: Option<u
     for at in FAULT_POINTS {
         let live = Arc::new(LiveStages::new());
         let work = Checked::new("op", CHECK_OPS, &live, Some(Fault { at, action }));
-        let run = Run::of(primitive, &work, &live, baseline);
+        let run = Run::of(primitive, &work, &live, baseline).settle(primitive);
         let injected = match action {
             FaultAction::Error => Injected { what: "op", at }.to_string(),
             FaultAction::Panic => injected_panic_message("op", at),
@@ -241,7 +241,7 @@ fn clean_after(primitive: &dyn Primitive, baseline: Option<u64>) -> Check {
     let name = "clean_after_faults";
     let live = Arc::new(LiveStages::new());
     let work = Checked::new("op", CHECK_OPS, &live, None);
-    let run = Run::of(primitive, &work, &live, baseline);
+    let run = Run::of(primitive, &work, &live, baseline).settle(primitive);
     let expected = expected_sum(CHECK_OPS);
     let mut problems = Vec::new();
     if !matches!(run.out, Ok(Ok(sum)) if sum == expected) {
@@ -285,6 +285,7 @@ fn cancel_run(prepare: &Prepare, point: u64) -> Result<String, String> {
     let run = Run::of(primitive.as_ref(), &work, &live, baseline);
     cancel.abandon();
     let raised = caller.join().unwrap_or(false);
+    let run = run.settle(primitive.as_ref());
     let mut problems = Vec::new();
     if !raised {
         problems.push(format!("operation {point} was never made, so the caller never cancelled"));
