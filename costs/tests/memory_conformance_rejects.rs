@@ -7,12 +7,13 @@ use std::sync::Arc;
 
 use costs::memory::conformance::{self, Prepare};
 use costs::memory::contestants::{Contestant, Held, HoldError, Units};
-use costs::work::Checked;
+use costs::work::{injected_panic_message, Checked};
 
 /// How a broken contestant misbehaves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Breakage {
-    /// The first unit's error comes back as a success with nothing handed back (the unit treated as never made).
+    /// The first unit's error or panic comes back as a success with nothing handed back (the unit treated as
+    /// never made).
     SwallowsFirstUnitError,
     /// Once a unit panicked, a worker is gone for good: later runs make one unit fewer than asked.
     LeavesWorkerDead,
@@ -58,7 +59,11 @@ impl Held for BrokenHeld<'_> {
     fn release(self: Box<Self>) -> Result<u64, HoldError> {
         let out = self.inner.release();
         match (self.owner.breakage, out) {
-            (Breakage::SwallowsFirstUnitError, Err(HoldError::Failed(m))) if m == "injected error in unit 0" => Ok(0),
+            (Breakage::SwallowsFirstUnitError, Err(HoldError::Failed(m) | HoldError::Panicked(m)))
+                if m == "injected error in unit 0" || m == injected_panic_message("unit", 0) =>
+            {
+                Ok(0)
+            }
             (Breakage::LeavesWorkerDead, Err(HoldError::Panicked(m))) => {
                 self.owner.dead_worker.store(true, Ordering::Relaxed);
                 Err(HoldError::Panicked(m))
@@ -85,7 +90,7 @@ fn the_wrappers_pass_through_when_nothing_triggers_them() {
         for check in checks.iter().chain([&cancel]) {
             let triggered = matches!(
                 (breakage, check.name.as_str()),
-                (Breakage::SwallowsFirstUnitError, "unit_error")
+                (Breakage::SwallowsFirstUnitError, "unit_error" | "unit_panic")
                     | (Breakage::LeavesWorkerDead, "unit_panic" | "clean_after_faults")
                     | (Breakage::IgnoresCancel, "caller_cancel")
             );
@@ -95,13 +100,21 @@ fn the_wrappers_pass_through_when_nothing_triggers_them() {
 }
 
 #[test]
-fn unit_error_rejects_a_contestant_that_swallows_the_first_units_error() {
+fn unit_error_and_unit_panic_reject_a_contestant_that_swallows_the_first_units_fault() {
     for contestant in [Contestant::TokioTask, Contestant::Thread64k] {
         let checks = conformance::faults(broken(contestant, Breakage::SwallowsFirstUnitError));
-        let error = checks.iter().find(|c| c.name == "unit_error").expect("a unit_error check");
-        assert!(error.failed(), "{}", error.detail);
-        assert!(error.detail.contains("at unit 0: Ok(sum 0)"), "{}", error.detail);
-        assert!(!error.detail.contains("at unit 100"), "only the first unit's error is swallowed: {}", error.detail);
+        for name in ["unit_error", "unit_panic"] {
+            let check = checks.iter().find(|c| c.name == name).expect("the check");
+            assert!(check.failed(), "{}", check.detail);
+            assert!(check.detail.contains("at unit 0: Ok(sum 0)"), "{}", check.detail);
+            assert!(
+                !check.detail.contains("at unit 100"),
+                "only the first unit's fault is swallowed: {}",
+                check.detail
+            );
+        }
+        let clean = checks.iter().find(|c| c.name == "clean_after_faults").expect("a clean_after_faults check");
+        assert!(clean.passed, "{}", clean.detail);
     }
 }
 

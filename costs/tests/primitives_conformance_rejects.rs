@@ -124,12 +124,14 @@ fn prepare(make: impl Fn() -> Box<dyn Primitive> + Send + Sync + 'static) -> Pre
 }
 
 #[test]
-fn op_error_rejects_a_contestant_that_swallows_the_first_operations_error() {
+fn op_error_and_op_panic_reject_a_contestant_that_swallows_the_first_operations_fault() {
     let checks = conformance::faults(prepare(|| Box::new(SwallowsFirstOpError)));
-    let error = checks.iter().find(|c| c.name == "op_error").expect("an op_error check");
-    assert!(error.failed(), "{}", error.detail);
-    assert!(error.detail.contains("at operation 0: Ok(sum 4950)"), "{}", error.detail);
-    assert!(!error.detail.contains("at operation 50"), "only the first is swallowed: {}", error.detail);
+    for name in ["op_error", "op_panic"] {
+        let check = checks.iter().find(|c| c.name == name).expect("the check");
+        assert!(check.failed(), "{}", check.detail);
+        assert!(check.detail.contains("at operation 0: Ok(sum 4950)"), "{}", check.detail);
+        assert!(!check.detail.contains("at operation 50"), "only the first is swallowed: {}", check.detail);
+    }
     let clean = checks.iter().find(|c| c.name == "clean_after_faults").expect("a clean_after_faults check");
     assert!(clean.passed, "{}", clean.detail);
 }
