@@ -9,12 +9,15 @@
 //! - [`payload`]: the bytes each waiting unit holds, and their checksum.
 //! - [`memory`]: the `memory` scenario, in the folder shape every scenario has (contestants, conformance, claims,
 //!   routine, report and its template).
+//! - [`work`]: what a unit or an operation does with its number, generic so the timed runs ([`work::Plain`]) and
+//!   the conformance checks ([`work::Checked`]: faults, live count, ledger, the caller's cancel) run the same code.
 //! - [`primitives`]: the `primitives` scenario, in the same shape.
 #![warn(missing_docs)]
 
 pub mod memory;
 pub mod payload;
 pub mod primitives;
+pub mod work;
 
 pub use memory::MemoryScenario;
 pub use primitives::PrimitivesScenario;

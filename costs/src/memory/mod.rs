@@ -6,9 +6,10 @@
 //! `routine`).
 //!
 //! The folder has the shape of every scenario (issue 27): this file (parameters, registry, metrics, charts),
-//! [`contestants`], [`conformance`], [`claims`] (the claim table, every claim with an id), `routine` (one trial:
-//! conformance, then the harness's loop) and [`report`] (the per-unit regression and the verdicts, rendered into
-//! `templates/report.md`).
+//! [`contestants`], [`conformance`] (exact payloads, all waiting, the OS's limits; faults at the first, a middle
+//! and the last unit, a clean run after them, the caller's cancel), [`claims`] (the claim table, every claim with
+//! an id), `routine` (one trial: conformance, then the harness's loop) and [`report`] (the per-unit regression
+//! and the verdicts, rendered into `templates/report.md`).
 
 pub mod claims;
 pub mod conformance;

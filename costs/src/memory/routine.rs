@@ -77,7 +77,7 @@ fn memory_now() -> (u64, Option<u64>) {
 fn stop(e: HoldError) -> Stop {
     match e {
         HoldError::Refused(reason) => Stop::Skipped(reason),
-        HoldError::Broken(problem) => Stop::failed("checksum", problem),
+        other => Stop::failed("checksum", other.to_string()),
     }
 }
 

@@ -1,4 +1,4 @@
-//! One trial of the primitives scenario in its own process: a small run checked first, then the harness's loop
+//! One trial of the primitives scenario in its own process: the edge checks and a small run first, then the harness's loop
 //! over a [`PrimitiveRoutine`]: each iteration does the operation `ops` times and must hand back the sum of
 //! `0..ops`.
 
@@ -7,13 +7,16 @@ use measure::record::TrialRequest;
 use measure::scenario::{TrialError, TrialSink};
 use measure::summary::Check;
 
-use super::conformance::{check_small_run, expected_sum};
+use super::conformance::{self, check_small_run, expected_sum};
 use super::contestants::{Contestant, Primitive};
 
 pub(super) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
     let contestant = Contestant::find(&request.contestant)
         .ok_or_else(|| TrialError::UnknownContestant(request.contestant.clone()))?;
     let ops = (request.param("ops")? / contestant.ops_divisor()).max(1);
+    for check in conformance::edges(contestant) {
+        sink.check(check);
+    }
     let primitive = match contestant.prepare() {
         Ok(primitive) => primitive,
         Err(e) => {

@@ -1,5 +1,6 @@
 //! `stream-futures-unordered`: a future per unit, all in one `FuturesUnordered` polled by one tokio task.
 
+use std::fmt;
 use std::sync::atomic::Ordering;
 
 use futures::stream::{FuturesUnordered, StreamExt};
@@ -9,6 +10,7 @@ use tokio::task::JoinHandle;
 
 use super::{reset_started, runtime, until_started, Held, HoldError, Units, STARTED};
 use crate::payload::Payload;
+use crate::work::{Checked, Plain, Work};
 
 /// One driving task on a multi-thread runtime built once per trial.
 #[derive(Debug)]
@@ -22,48 +24,82 @@ impl Unordered {
     }
 }
 
-struct HeldSet<'a> {
+struct HeldSet<'a, E> {
     runtime: &'a Runtime,
     wake: Vec<oneshot::Sender<()>>,
-    driver: JoinHandle<u64>,
+    driver: JoinHandle<Result<u64, E>>,
+}
+
+impl Unordered {
+    fn hold_with<W: Work>(&self, count: u64, bytes: usize, work: W) -> Result<Box<dyn Held + '_>, HoldError> {
+        reset_started();
+        let n = usize::try_from(count).unwrap_or(usize::MAX);
+        let mut wake = Vec::with_capacity(n);
+        let set = FuturesUnordered::new();
+        for unit in 0..count {
+            let guard = work.start(unit);
+            if work.cancelled() {
+                // No future has been polled: dropping them ends them.
+                return Err(HoldError::Cancelled(unit));
+            }
+            let (tx, rx) = oneshot::channel::<()>();
+            wake.push(tx);
+            let payload = Payload::new(unit, bytes);
+            let work = work.clone();
+            set.push(async move {
+                let _guard = guard;
+                STARTED.fetch_add(1, Ordering::SeqCst);
+                let _ = rx.await;
+                work.finish(unit, payload.checksum())
+            });
+        }
+        let driver = self.runtime.spawn(async move {
+            let mut set = set;
+            let mut total = 0u64;
+            // The first error ends the driver; the futures still in the set are dropped with it.
+            while let Some(sum) = set.next().await {
+                total = total.wrapping_add(sum?);
+            }
+            Ok::<u64, W::Error>(total)
+        });
+        let held = HeldSet { runtime: &self.runtime, wake, driver };
+        if !self.runtime.block_on(until_started(count, || work.cancelled())) {
+            let HeldSet { runtime, wake, driver } = held;
+            drop(wake);
+            let _ = runtime.block_on(driver);
+            return Err(HoldError::Cancelled(count));
+        }
+        Ok(Box::new(held))
+    }
 }
 
 impl Units for Unordered {
     fn hold(&self, count: u64, bytes: usize) -> Result<Box<dyn Held + '_>, HoldError> {
-        reset_started();
-        let n = usize::try_from(count).unwrap_or(usize::MAX);
-        let mut wake = Vec::with_capacity(n);
-        let set: FuturesUnordered<_> = (0..count)
-            .map(|unit| {
-                let (tx, rx) = oneshot::channel::<()>();
-                wake.push(tx);
-                let payload = Payload::new(unit, bytes);
-                async move {
-                    STARTED.fetch_add(1, Ordering::SeqCst);
-                    let _ = rx.await;
-                    payload.checksum()
-                }
-            })
-            .collect();
-        let driver = self.runtime.spawn(async move {
-            let mut set = set;
-            let mut total = 0u64;
-            while let Some(sum) = set.next().await {
-                total = total.wrapping_add(sum);
-            }
-            total
-        });
-        self.runtime.block_on(until_started(count));
-        Ok(Box::new(HeldSet { runtime: &self.runtime, wake, driver }))
+        self.hold_with(count, bytes, Plain)
+    }
+
+    fn hold_checked(&self, count: u64, bytes: usize, work: &Checked) -> Result<Box<dyn Held + '_>, HoldError> {
+        self.hold_with(count, bytes, work.clone())
+    }
+
+    fn alive_tasks(&self) -> Option<usize> {
+        Some(self.runtime.metrics().num_alive_tasks())
     }
 }
 
-impl Held for HeldSet<'_> {
+impl<E: fmt::Display + Send + 'static> Held for HeldSet<'_, E> {
     fn release(self: Box<Self>) -> Result<u64, HoldError> {
         let HeldSet { runtime, wake, driver } = *self;
         for tx in wake {
             let _ = tx.send(());
         }
-        runtime.block_on(driver).map_err(|e| HoldError::Broken(format!("the driving task failed: {e}")))
+        match runtime.block_on(driver) {
+            Ok(Ok(total)) => Ok(total),
+            Ok(Err(e)) => Err(HoldError::failed(e)),
+            Err(e) => match e.try_into_panic() {
+                Ok(payload) => Err(HoldError::panicked(&*payload)),
+                Err(e) => Err(HoldError::Broken(format!("the driving task failed: {e}"))),
+            },
+        }
     }
 }

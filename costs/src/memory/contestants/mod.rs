@@ -41,6 +41,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use measure::summary::{ContestantInfo, Family};
 use pipelines::coroutine::{CoroutineConfig, SMALL_STACK_WORDS};
 
+use crate::work::Checked;
+#[cfg(doc)]
+use crate::work::{Plain, Work};
+
 /// `may`'s pool capacity in the memory scenario: one, so every measured coroutine maps a fresh stack, whatever its
 /// size (`may`'s default pool of 1,000 would serve its default size only, from stacks resident before the baseline).
 pub const MEASURED_POOL: usize = 1;
@@ -54,21 +58,66 @@ pub enum HoldError {
     /// The machine cannot hold them (the OS's thread limits); the reason names the limit.
     #[error("{0}")]
     Refused(String),
-    /// Something broke: a runtime could not start, a unit panicked.
+    /// Something broke: a runtime could not start.
     #[error("{0}")]
     Broken(String),
+    /// A unit's work ended with an error (its text; the first in unit order).
+    #[error("a unit failed: {0}")]
+    Failed(String),
+    /// A unit panicked (the panic's message; the first in unit order).
+    #[error("a unit panicked: {0}")]
+    Panicked(String),
+    /// The caller cancelled the run before every unit was waiting (the units made so far have ended).
+    #[error("cancelled by the caller after {0} units were made")]
+    Cancelled(u64),
+}
+
+impl HoldError {
+    /// The error of a unit whose work returned `error`.
+    pub(crate) fn failed(error: impl fmt::Display) -> HoldError {
+        HoldError::Failed(error.to_string())
+    }
+
+    /// The error of a unit that panicked with `payload`.
+    pub(crate) fn panicked(payload: &(dyn std::any::Any + Send)) -> HoldError {
+        HoldError::Panicked(pipelines::panic_message(payload))
+    }
 }
 
 /// A kind of waiting unit, ready to hold many.
+///
+/// Both holds are one generic body per contestant ([`Work`]): `hold` runs it with [`Plain`] (the timed runs),
+/// `hold_checked` with the conformance's [`Checked`] work.
 pub trait Units: Send + fmt::Debug {
     /// Create `count` units, each owning a payload of `bytes` bytes, and return once every one is waiting.
     fn hold(&self, count: u64, bytes: usize) -> Result<Box<dyn Held + '_>, HoldError>;
+
+    /// The same with `work`'s faults, live count, ledger and cancel: a cancel seen before every unit waits ends
+    /// the units made so far and returns [`HoldError::Cancelled`].
+    fn hold_checked(&self, count: u64, bytes: usize, work: &Checked) -> Result<Box<dyn Held + '_>, HoldError>;
+
+    /// Tasks alive on its tokio runtime (`RuntimeMetrics::num_alive_tasks`); `None` without one.
+    fn alive_tasks(&self) -> Option<usize> {
+        None
+    }
 }
 
-/// Units that are all waiting.
+/// Units that are all waiting. Dropped without [`Held::release`] (the caller's cancel once all wait), every unit
+/// wakes and ends without handing anything back.
 pub trait Held {
-    /// Wake every unit and wait for all to end; the sum of their payloads' checksums.
+    /// Wake every unit and wait for all to end; the sum of their payloads' checksums, or the first failure in
+    /// unit order (every unit has ended either way).
     fn release(self: Box<Self>) -> Result<u64, HoldError>;
+}
+
+/// Fold one unit's joined outcome into the sum, keeping the first failure.
+pub(crate) fn fold_unit<E: fmt::Display>(acc: &mut Result<u64, HoldError>, outcome: Result<Result<u64, E>, HoldError>) {
+    match (acc.as_mut(), outcome) {
+        (Ok(total), Ok(Ok(sum))) => *total = total.wrapping_add(sum),
+        (Ok(_), Ok(Err(e))) => *acc = Err(HoldError::failed(e)),
+        (Ok(_), Err(e)) => *acc = Err(e),
+        (Err(_), _) => {}
+    }
 }
 
 /// The contestants, in report order.
@@ -211,9 +260,13 @@ pub(crate) fn runtime(current_thread: bool) -> Result<tokio::runtime::Runtime, H
     builder.enable_time().build().map_err(|e| HoldError::Broken(format!("cannot build the runtime: {e}")))
 }
 
-/// Wait on the calling async context until `count` units have started.
-pub(crate) async fn until_started(count: u64) {
+/// Wait on the calling async context until `count` units have started; `false` if `cancelled` said so first.
+pub(crate) async fn until_started(count: u64, cancelled: impl Fn() -> bool) -> bool {
     while started() < count {
+        if cancelled() {
+            return false;
+        }
         tokio::task::yield_now().await;
     }
+    true
 }

@@ -6,7 +6,8 @@ use std::sync::Arc;
 use pipelines::coroutine::{self, CoroutineConfig};
 use pipelines::LiveStages;
 
-use super::{in_coroutine, Primitive};
+use super::{cancelled, in_coroutine, panicked, Primitive};
+use crate::work::{Checked, Plain, Work};
 
 /// `may` configured once per trial: a carrier per core, its default stack and pool.
 #[derive(Debug)]
@@ -21,19 +22,37 @@ impl MaySpawn {
     }
 }
 
-impl Primitive for MaySpawn {
-    fn run(&self, ops: u64) -> Result<u64, String> {
+impl MaySpawn {
+    fn run_with<W: Work>(&self, ops: u64, work: W) -> Result<u64, String> {
         let words = self.config.stack_words;
         in_coroutine(words, move || {
             let live = Arc::new(LiveStages::new());
             let mut sum = 0u64;
             for i in 0..ops {
-                let child = coroutine::spawn("op", words, &live, move || black_box(i)).map_err(|e| e.to_string())?;
+                if work.cancelled() {
+                    return Err(cancelled(i));
+                }
+                let (guard, work) = (work.start(i), work.clone());
+                let child = coroutine::spawn("op", words, &live, move || {
+                    let _guard = guard;
+                    work.finish(i, black_box(i))
+                })
+                .map_err(|e| e.to_string())?;
                 // `join` inside a coroutine parks the coroutine, not its carrier.
-                let n = child.join().map_err(|_| format!("coroutine {i} panicked"))?;
-                sum = sum.wrapping_add(n);
+                let n = child.join().map_err(|payload| panicked(&format!("coroutine {i}"), &*payload))?;
+                sum = sum.wrapping_add(n.map_err(|e| e.to_string())?);
             }
             Ok(sum)
         })
+    }
+}
+
+impl Primitive for MaySpawn {
+    fn run(&self, ops: u64) -> Result<u64, String> {
+        self.run_with(ops, Plain)
+    }
+
+    fn run_checked(&self, ops: u64, work: &Checked) -> Result<u64, String> {
+        self.run_with(ops, work.clone())
     }
 }

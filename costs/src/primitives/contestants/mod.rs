@@ -39,10 +39,45 @@ use std::fmt;
 use measure::summary::{ContestantInfo, Family};
 use pipelines::coroutine::{CoroutineConfig, DEFAULT_STACK_WORDS};
 
+use crate::work::Checked;
+#[cfg(doc)]
+use crate::work::{Plain, Work};
+
 /// One kind of operation, ready to run many times.
+///
+/// Both runs are one generic body per contestant ([`Work`]): `run` instantiates it with [`Plain`] (the timed
+/// runs), `run_checked` with the conformance's [`Checked`] work, whose number is handed back by the spawned
+/// task, thread, job or coroutine (spawn and join), or under the permit or lock, or as the value sent.
 pub trait Primitive: Send + fmt::Debug {
     /// Do the operation `ops` times, numbered `0..ops`; the wrapping sum of the numbers handed back.
     fn run(&self, ops: u64) -> Result<u64, String>;
+
+    /// The same with `work`'s faults, live count, ledger and cancel: an operation's error or panic ends the run
+    /// with it, and a cancel seen before an operation ends the run with an error saying so.
+    fn run_checked(&self, ops: u64, work: &Checked) -> Result<u64, String>;
+
+    /// Tasks alive on its tokio runtime (`RuntimeMetrics::num_alive_tasks`); `None` without one.
+    fn alive_tasks(&self) -> Option<usize> {
+        None
+    }
+}
+
+/// The error of a run cancelled by its caller after `done` operations.
+pub fn cancelled(done: u64) -> String {
+    format!("cancelled by the caller after {done} operations")
+}
+
+/// The text of a failed tokio join: the panic's message, or why the task did not finish.
+pub(crate) fn join_error(e: tokio::task::JoinError) -> String {
+    match e.try_into_panic() {
+        Ok(payload) => format!("a task panicked: {}", pipelines::panic_message(&*payload)),
+        Err(e) => e.to_string(),
+    }
+}
+
+/// The text of a joined thread's or coroutine's panic.
+pub(crate) fn panicked(what: &str, payload: &(dyn std::any::Any + Send)) -> String {
+    format!("{what} panicked: {}", pipelines::panic_message(payload))
 }
 
 /// The contestants, in report order.
@@ -217,5 +252,5 @@ pub(crate) fn in_coroutine(
     let live = std::sync::Arc::new(pipelines::LiveStages::new());
     let driver = pipelines::coroutine::spawn("driver", stack_words.max(DEFAULT_STACK_WORDS), &live, body)
         .map_err(|e| format!("cannot spawn the driver coroutine: {e}"))?;
-    driver.join().map_err(|_| "the driver coroutine panicked".to_string())?
+    driver.join().map_err(|payload| panicked("the driver coroutine", &*payload))?
 }

@@ -6,7 +6,8 @@ use std::hint::black_box;
 
 use rayon::{ThreadPool, ThreadPoolBuilder};
 
-use super::Primitive;
+use super::{cancelled, Primitive};
+use crate::work::{Checked, Plain, Work};
 
 /// A rayon pool built once per trial, entered from outside or inside.
 #[derive(Debug)]
@@ -22,26 +23,48 @@ impl RayonSpawn {
     }
 }
 
-impl Primitive for RayonSpawn {
-    fn run(&self, ops: u64) -> Result<u64, String> {
+impl RayonSpawn {
+    fn run_with<W: Work>(&self, ops: u64, work: W) -> Result<u64, String> {
+        // One operation: a scope with one job storing its number; a job's panic is resumed by the scope on the
+        // thread that entered it, as rayon surfaces it.
+        let op = |i: u64| -> Result<u64, String> {
+            let guard = work.start(i);
+            let mut out = Ok(0u64);
+            let job = |_: &rayon::Scope<'_>| {
+                let _guard = guard;
+                out = work.finish(i, black_box(i));
+            };
+            if self.inside {
+                rayon::scope(|scope| scope.spawn(job));
+            } else {
+                self.pool.scope(|scope| scope.spawn(job));
+            }
+            out.map_err(|e| e.to_string())
+        };
+        let all = || {
+            let mut sum = 0u64;
+            for i in 0..ops {
+                if work.cancelled() {
+                    return Err(cancelled(i));
+                }
+                sum = sum.wrapping_add(op(i)?);
+            }
+            Ok(sum)
+        };
         if self.inside {
             // Entered once; every scope then starts on a worker, as tokio's spawns start from a task.
-            return Ok(self.pool.install(|| {
-                let mut sum = 0u64;
-                for i in 0..ops {
-                    let mut out = 0u64;
-                    rayon::scope(|scope| scope.spawn(|_| out = black_box(i)));
-                    sum = sum.wrapping_add(out);
-                }
-                sum
-            }));
+            return self.pool.install(all);
         }
-        let mut sum = 0u64;
-        for i in 0..ops {
-            let mut out = 0u64;
-            self.pool.scope(|scope| scope.spawn(|_| out = black_box(i)));
-            sum = sum.wrapping_add(out);
-        }
-        Ok(sum)
+        all()
+    }
+}
+
+impl Primitive for RayonSpawn {
+    fn run(&self, ops: u64) -> Result<u64, String> {
+        self.run_with(ops, Plain)
+    }
+
+    fn run_checked(&self, ops: u64, work: &Checked) -> Result<u64, String> {
+        self.run_with(ops, work.clone())
     }
 }

@@ -2,21 +2,40 @@
 
 use std::hint::black_box;
 
-use super::Primitive;
+use super::{cancelled, panicked, Primitive};
+use crate::work::{Checked, Plain, Work};
 
 /// Nothing to prepare.
 #[derive(Debug)]
 pub(crate) struct ThreadSpawn;
 
-impl Primitive for ThreadSpawn {
-    fn run(&self, ops: u64) -> Result<u64, String> {
+impl ThreadSpawn {
+    fn run_with<W: Work>(&self, ops: u64, work: W) -> Result<u64, String> {
         let mut sum = 0u64;
         for i in 0..ops {
+            if work.cancelled() {
+                return Err(cancelled(i));
+            }
+            let (guard, work) = (work.start(i), work.clone());
             let thread = std::thread::Builder::new()
-                .spawn(move || black_box(i))
+                .spawn(move || {
+                    let _guard = guard;
+                    work.finish(i, black_box(i))
+                })
                 .map_err(|e| format!("the OS refused thread {i}: {e}"))?;
-            sum = sum.wrapping_add(thread.join().map_err(|_| format!("thread {i} panicked"))?);
+            let n = thread.join().map_err(|payload| panicked(&format!("thread {i}"), &*payload))?;
+            sum = sum.wrapping_add(n.map_err(|e| e.to_string())?);
         }
         Ok(sum)
+    }
+}
+
+impl Primitive for ThreadSpawn {
+    fn run(&self, ops: u64) -> Result<u64, String> {
+        self.run_with(ops, Plain)
+    }
+
+    fn run_checked(&self, ops: u64, work: &Checked) -> Result<u64, String> {
+        self.run_with(ops, work.clone())
     }
 }

@@ -4,7 +4,8 @@ use std::hint::black_box;
 
 use tokio::runtime::Runtime;
 
-use super::{runtime, Primitive};
+use super::{cancelled, join_error, runtime, Primitive};
+use crate::work::{Checked, Plain, Work};
 
 /// A multi-thread runtime built once per trial.
 #[derive(Debug)]
@@ -18,19 +19,41 @@ impl TokioSpawn {
     }
 }
 
-impl Primitive for TokioSpawn {
-    fn run(&self, ops: u64) -> Result<u64, String> {
+impl TokioSpawn {
+    fn run_with<W: Work>(&self, ops: u64, work: W) -> Result<u64, String> {
         self.runtime.block_on(async move {
             // Spawned from a task, as an application would, not from the thread that drives `block_on`.
             let driver = tokio::spawn(async move {
                 let mut sum = 0u64;
                 for i in 0..ops {
-                    let n = tokio::spawn(async move { black_box(i) }).await.map_err(|e| e.to_string())?;
+                    if work.cancelled() {
+                        return Err(cancelled(i));
+                    }
+                    let (guard, work) = (work.start(i), work.clone());
+                    let op = tokio::spawn(async move {
+                        let _guard = guard;
+                        work.finish(i, black_box(i))
+                    });
+                    let n = op.await.map_err(join_error)?.map_err(|e| e.to_string())?;
                     sum = sum.wrapping_add(n);
                 }
                 Ok::<u64, String>(sum)
             });
-            driver.await.map_err(|e| e.to_string())?
+            driver.await.map_err(join_error)?
         })
+    }
+}
+
+impl Primitive for TokioSpawn {
+    fn run(&self, ops: u64) -> Result<u64, String> {
+        self.run_with(ops, Plain)
+    }
+
+    fn run_checked(&self, ops: u64, work: &Checked) -> Result<u64, String> {
+        self.run_with(ops, work.clone())
+    }
+
+    fn alive_tasks(&self) -> Option<usize> {
+        Some(self.runtime.metrics().num_alive_tasks())
     }
 }

@@ -1,0 +1,46 @@
+//! Every primitive passes the edge checks: faults at the first, a middle and the last operation surfaced, a clean
+//! run after them, and the caller's cancel. In its own test binary: the checks count the process's threads (they
+//! run one at a time, behind the conformance's own lock).
+
+use costs::primitives::conformance;
+use costs::primitives::contestants::Contestant;
+
+fn assert_passes(contestant: Contestant) {
+    let name = contestant.info().name;
+    let checks = conformance::edges(contestant);
+    assert_eq!(checks.len(), 4, "{name}");
+    let failed: Vec<String> =
+        checks.iter().filter(|c| c.failed()).map(|c| format!("{}: {}", c.name, c.detail)).collect();
+    assert!(failed.is_empty(), "{name} failed: {failed:#?}");
+}
+
+/// One test per contestant, so a failure names it.
+macro_rules! edges {
+    ($($test:ident => $contestant:ident,)*) => {
+        $(
+            #[test]
+            fn $test() {
+                assert_passes(Contestant::$contestant);
+            }
+        )*
+
+        #[test]
+        fn every_contestant_is_tested() {
+            assert_eq!(Contestant::ALL.to_vec(), vec![$(Contestant::$contestant),*]);
+        }
+    };
+}
+
+edges! {
+    tokio_spawn => TokioSpawn,
+    thread_spawn => ThreadSpawn,
+    rayon_spawn => RayonSpawn,
+    rayon_spawn_inside => RayonSpawnInside,
+    may_spawn => MaySpawn,
+    semaphore => Semaphore,
+    mutex => Mutex,
+    may_semaphore => MaySemaphore,
+    tokio_oneshot => TokioOneshot,
+    std_channel => StdChannel,
+    may_oneshot => MayOneshot,
+}
