@@ -1,9 +1,13 @@
 //! What kind of sample stream each family fed a limiter, from a run's summary: for every pair of families of
-//! every limiter, whether their limiters saw "the same kind" of stream ([`Feed::unlike`]), and where not, which
-//! measures differ. The report names the pairs that differ, a finding in its own right; the family claim judges
-//! every pair whatever its feed ([`crate::claims`]).
+//! every limiter, whether their limiters saw "the same kind" of stream, judged measure by measure on process
+//! medians as a claim is judged ([`family_pairs`], [`measure::judge::judge`]), and where not, which measures
+//! differ. The report names the pairs that differ, a finding in its own right, and those the run cannot tell
+//! apart; the family claim judges every pair whatever its feed ([`crate::claims`]). [`Feed::unlike`] compares two
+//! single runs' feeds, as a trial's test reads them.
 
-use measure::summary::Summary;
+use measure::compare::{Basis, Relation};
+use measure::judge::{judge, ClaimSpec, Comparison, Phase, Side};
+use measure::summary::{ClaimResult, Summary, Verdict};
 use serde::Serialize;
 
 use crate::analysis::{AFTER_DROP, DECISIONS, IN_FLIGHT_AT_ADMISSION, SAMPLES_PER_WINDOW};
@@ -37,8 +41,9 @@ pub enum Measure {
     InFlight,
 }
 
-/// One measure on which two feeds are more than [`FEED_TOLERANCE`] apart, with each side's value (to two
-/// decimals, as a reader compares them by eye).
+/// One measure of two feeds with each side's value (to two decimals, as a reader compares them by eye): from
+/// [`Feed::unlike`], a measure on which two runs' feeds are more than [`FEED_TOLERANCE`] apart; in a [`Judged`]
+/// measure, each side's median.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Apart {
     /// The measure.
@@ -58,15 +63,62 @@ pub struct NoFeed {
     pub metric: Option<String>,
 }
 
-/// How two feeds compare: alike, apart on some measures, or not comparable because one side has no feed.
+/// One measure of two families' feeds, judged on process medians: alike when each side is within
+/// [`FEED_TOLERANCE`] of the other in every pairing of processes, apart when in every pairing one side is more
+/// than [`FEED_TOLERANCE`] times the other.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Judged {
+    /// The measure, with each side's median.
+    pub figures: Apart,
+    /// Holds: alike; fails: apart; inconclusive: not told apart by this run.
+    pub verdict: Verdict,
+    /// The verdict's p (`None` when inconclusive).
+    pub p: Option<f64>,
+}
+
+/// How two feeds compare: every measure judged, or not comparable because one side has no feed.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Pairing {
-    /// Every measure within [`FEED_TOLERANCE`].
-    Alike,
-    /// The measures more than [`FEED_TOLERANCE`] apart.
-    Apart(Vec<Apart>),
+    /// Every measure either side has, judged (a measure zero in every process of both sides, such as the windows
+    /// of a limiter that closes none, is left out: the counts are equal).
+    Judged(Vec<Judged>),
     /// One side has no feed.
     Missing(NoFeed),
+}
+
+impl Pairing {
+    /// The pair's verdict that its feeds are alike: holds when every measure is alike, fails when some measure is
+    /// apart, inconclusive otherwise (and when a side has no feed), with its p ([`weakest`]).
+    pub fn alike(&self) -> ClaimResult {
+        match self {
+            Pairing::Judged(measures) => weakest(measures.iter().map(|m| (m.verdict, m.p))),
+            Pairing::Missing(_) => weakest([]),
+        }
+    }
+
+    /// The measures that decided the pair's verdict: those apart when it fails, those not told apart when it is
+    /// inconclusive, every one when it holds.
+    pub fn deciding(&self) -> Vec<Apart> {
+        let verdict = self.alike().verdict;
+        match self {
+            Pairing::Judged(measures) => {
+                measures.iter().filter(|m| m.verdict == verdict).map(|m| m.figures.clone()).collect()
+            }
+            Pairing::Missing(_) => Vec::new(),
+        }
+    }
+}
+
+/// Verdicts combined as a claim's comparisons are ([`Verdict::combine`]: every one must hold, one failing
+/// fails), with the claim's p: the largest among the parts whose verdict is the whole's (the weakest link).
+pub fn weakest(parts: impl IntoIterator<Item = (Verdict, Option<f64>)>) -> ClaimResult {
+    let parts: Vec<(Verdict, Option<f64>)> = parts.into_iter().collect();
+    let verdict = Verdict::combine(parts.iter().map(|(v, _)| *v));
+    let mut result = ClaimResult::new("", verdict, "");
+    if verdict != Verdict::Inconclusive {
+        result.p = parts.iter().filter(|(v, _)| *v == verdict).filter_map(|(_, p)| *p).reduce(f64::max);
+    }
+    result
 }
 
 impl Feed {
@@ -121,7 +173,7 @@ fn round(v: f64) -> f64 {
 }
 
 /// Every pair of families of every limiter (stream / blocking, stream / coroutine, blocking / coroutine), as
-/// contestant names, with how their feeds compare.
+/// contestant names, with how their feeds compare: each measure judged on process medians ([`judged`]).
 pub fn family_pairs(summary: &Summary) -> Vec<(String, String, Pairing)> {
     let mut pairs = Vec::new();
     for kind in LIMITERS {
@@ -129,10 +181,7 @@ pub fn family_pairs(summary: &Summary) -> Vec<(String, String, Pairing)> {
         for (i, a) in names.iter().enumerate() {
             for b in &names[i + 1..] {
                 let pairing = match (Feed::of(summary, a), Feed::of(summary, b)) {
-                    (Ok(fa), Ok(fb)) => match fa.unlike(&fb) {
-                        apart if apart.is_empty() => Pairing::Alike,
-                        apart => Pairing::Apart(apart),
-                    },
+                    (Ok(fa), Ok(fb)) => Pairing::Judged(judged(summary, a, b, &fa, &fb)),
                     (Err(missing), _) | (_, Err(missing)) => Pairing::Missing(missing),
                 };
                 pairs.push((a.clone(), b.clone(), pairing));
@@ -142,14 +191,73 @@ pub fn family_pairs(summary: &Summary) -> Vec<(String, String, Pairing)> {
     pairs
 }
 
+/// Windows the limiter closed, as a claim's metric.
+const WINDOWS: &str = "decisions.windows";
+
+/// After-drop mean calls in flight at admission, as a claim's metric.
+const IN_FLIGHT: &str = "after_drop.in_flight_at_admission_mean";
+
+/// Each measure of `a`'s and `b`'s feeds (medians `fa`, `fb`), judged on process medians as a claim is
+/// ([`judge`]): each side at least 1 / [`FEED_TOLERANCE`] of the other in every pairing of processes (that is,
+/// within [`FEED_TOLERANCE`]×, and a count of zero against one above zero is apart, where a ratio to zero is
+/// not decided). A measure zero in every process of both sides is equal and left out; samples per window, which a
+/// side without windows lacks, counts as zero there.
+fn judged(summary: &Summary, a: &str, b: &str, fa: &Feed, fb: &Feed) -> Vec<Judged> {
+    let zero_everywhere = |metric: &str| {
+        [a, b].iter().all(|name| summary.metric(name, metric).is_none_or(|s| s.min == 0.0 && s.max == 0.0))
+    };
+    let side = |name: &str, metric: &str| match summary.metric(name, metric) {
+        Some(_) => Side::contestant(name, Phase::Unphased),
+        None => Side::value(0.0, "no windows"),
+    };
+    let mut measures = Vec::new();
+    let figures = [
+        (Measure::Windows, WINDOWS, fa.windows, fb.windows),
+        (
+            Measure::SamplesPerWindow,
+            SAMPLES_PER_WINDOW,
+            fa.samples_per_window.unwrap_or(0.0),
+            fb.samples_per_window.unwrap_or(0.0),
+        ),
+        (Measure::InFlight, IN_FLIGHT, fa.in_flight, fb.in_flight),
+    ];
+    for (measure, metric, va, vb) in figures {
+        if zero_everywhere(metric) {
+            continue;
+        }
+        let (sa, sb) = (side(a, metric), side(b, metric));
+        let both_ways = vec![Comparison { a: sa.clone(), b: sb.clone() }, Comparison { a: sb, b: sa }];
+        let spec =
+            ClaimSpec::new("", metric, "", (Relation::AtLeast, 1.0 / FEED_TOLERANCE), Basis::ProcessMedians, both_ways);
+        let result = judge(summary, &spec);
+        let figures = Apart { measure, a: round(va).to_string(), b: round(vb).to_string() };
+        measures.push(Judged { figures, verdict: result.verdict, p: result.p });
+    }
+    measures
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::fixture::{p99, run, set};
 
-    /// The pairs of `summary` whose feeds are not alike.
-    fn unlike(summary: &Summary) -> Vec<(String, String, Pairing)> {
-        family_pairs(summary).into_iter().filter(|(_, _, p)| *p != Pairing::Alike).collect()
+    /// A pair, its verdict that it was fed alike, and the measures that decided it or what a side lacks.
+    type Unlike = (String, String, Verdict, Result<Vec<Apart>, NoFeed>);
+
+    /// The pairs of `summary` whose feeds are not judged alike, each with its verdict and the measures that
+    /// decided it (or what a side lacks).
+    fn unlike(summary: &Summary) -> Vec<Unlike> {
+        family_pairs(summary)
+            .into_iter()
+            .filter(|(_, _, p)| p.alike().verdict != Verdict::Holds)
+            .map(|(a, b, p)| {
+                let deciding = match &p {
+                    Pairing::Missing(missing) => Err(missing.clone()),
+                    Pairing::Judged(_) => Ok(p.deciding()),
+                };
+                (a, b, p.alike().verdict, deciding)
+            })
+            .collect()
     }
 
     #[test]
@@ -158,13 +266,66 @@ mod tests {
         assert_eq!(family_pairs(&summary).len(), 3 * LIMITERS.len());
         assert_eq!(unlike(&summary), []);
         set(&mut summary, "blocking-vegas", "decisions.windows", 200.0);
-        let windows = |a: &str, b: &str| Pairing::Apart(vec![apart(Measure::Windows, a, b)]);
+        let windows = |a: &str, b: &str| Ok(vec![apart(Measure::Windows, a, b)]);
+        let fails = Verdict::Fails;
         assert_eq!(
             unlike(&summary),
             [
-                ("stream-vegas".to_string(), "blocking-vegas".to_string(), windows("400", "200")),
-                ("blocking-vegas".to_string(), "coroutine-vegas".to_string(), windows("200", "400")),
+                ("stream-vegas".to_string(), "blocking-vegas".to_string(), fails, windows("400", "200")),
+                ("blocking-vegas".to_string(), "coroutine-vegas".to_string(), fails, windows("200", "400")),
             ]
+        );
+    }
+
+    #[test]
+    fn every_pair_alike_is_a_verdict_with_its_p() {
+        let summary = run(p99, 19_500.0);
+        for (a, b, pairing) in family_pairs(&summary) {
+            let alike = pairing.alike();
+            // Three processes a side: every pairing on one side has p = 1 / C(6, 3).
+            assert_eq!((alike.verdict, alike.p), (Verdict::Holds, Some(0.05)), "{a} / {b}");
+        }
+    }
+
+    #[test]
+    fn a_pair_whose_medians_differ_but_whose_processes_overlap_is_not_stated_as_differing() {
+        let mut summary = run(p99, 19_500.0);
+        let key = format!("{AFTER_DROP}.{IN_FLIGHT_AT_ADMISSION}");
+        // Medians 100 and 200, 2× apart (beyond 1.25×), but one blocking process at 110, within 1.25× of the
+        // stream's 100: neither alike nor apart in every pairing of processes.
+        if let Some(c) = summary.contestants.iter_mut().find(|c| c.name == "blocking-aimd") {
+            c.metrics.insert(key.clone(), crate::fixture::range([110.0, 200.0, 210.0]));
+        }
+        let pairs = unlike(&summary);
+        let stream_blocking = pairs.iter().find(|(a, b, ..)| a == "stream-aimd" && b == "blocking-aimd");
+        assert_eq!(
+            stream_blocking.map(|(_, _, v, m)| (*v, m.clone())),
+            Some((Verdict::Inconclusive, Ok(vec![apart(Measure::InFlight, "100", "200")])))
+        );
+        assert!(pairs.iter().all(|(_, _, v, _)| *v != Verdict::Fails), "{pairs:?}");
+    }
+
+    #[test]
+    fn a_count_of_zero_against_one_above_zero_is_apart_and_zero_against_zero_is_left_out() {
+        let mut summary = run(p99, 19_500.0);
+        // The fixed limit closes no windows in any family: its pairs are alike on the in-flight count alone.
+        let fixed = family_pairs(&summary).into_iter().find(|(a, ..)| a == "stream-fixed").map(|(.., p)| p);
+        match fixed {
+            Some(Pairing::Judged(measures)) => {
+                assert_eq!(measures.iter().map(|m| m.figures.measure).collect::<Vec<_>>(), [Measure::InFlight])
+            }
+            other => panic!("{other:?}"),
+        }
+        // One family's aimd closed none (and so has no samples per window): apart on both.
+        set(&mut summary, "coroutine-aimd", "decisions.windows", 0.0);
+        if let Some(c) = summary.contestants.iter_mut().find(|c| c.name == "coroutine-aimd") {
+            c.metrics.remove(SAMPLES_PER_WINDOW);
+        }
+        let pairs = unlike(&summary);
+        let apart_both = Ok(vec![apart(Measure::Windows, "400", "0"), apart(Measure::SamplesPerWindow, "150", "0")]);
+        assert!(
+            pairs.contains(&("stream-aimd".to_string(), "coroutine-aimd".to_string(), Verdict::Fails, apart_both)),
+            "{pairs:?}"
         );
     }
 
@@ -179,13 +340,15 @@ mod tests {
             }
         }
         let pairs = unlike(&summary);
+        let in_flight = Ok(vec![apart(Measure::InFlight, "100", "130")]);
+        assert!(pairs.contains(&("stream-aimd".to_string(), "blocking-aimd".to_string(), Verdict::Fails, in_flight)));
+        let missing = NoFeed { contestant: "coroutine-aimd".to_string(), metric: Some(key) };
         assert!(pairs.contains(&(
             "stream-aimd".to_string(),
-            "blocking-aimd".to_string(),
-            Pairing::Apart(vec![apart(Measure::InFlight, "100", "130")])
+            "coroutine-aimd".to_string(),
+            Verdict::Inconclusive,
+            Err(missing)
         )));
-        let missing = NoFeed { contestant: "coroutine-aimd".to_string(), metric: Some(key) };
-        assert!(pairs.contains(&("stream-aimd".to_string(), "coroutine-aimd".to_string(), Pairing::Missing(missing))));
     }
 
     fn apart(measure: Measure, a: &str, b: &str) -> Apart {

@@ -20,7 +20,7 @@ use crate::claims::table;
 use crate::claims::{after_ceiling, FAMILY_AGREEMENT, FEED_TOLERANCE, HALVES, NEAR_CEILING};
 use crate::config::{IDLE_CALLS, LIMITERS};
 use crate::contestants::Contestant;
-use crate::feed::{family_pairs, Apart, NoFeed, Pairing};
+use crate::feed::{family_pairs, weakest, Apart, NoFeed, Pairing};
 use crate::limit::{AimdConfig, Decisions, Gradient2Config, LimiterKind};
 use crate::routine::accounting_calls;
 
@@ -67,8 +67,8 @@ pub struct Context {
     /// Which adaptive limiters kept the after-drop p99 below the halves claim's factor of the fixed bound's in
     /// every family, judged limiter by limiter as the claim judges them all.
     pub halves_by_limiter: HalvesByLimiter,
-    /// The family pairs whose limiters were not fed alike.
-    pub unlike_pairs: Vec<UnlikePair>,
+    /// Whether the families fed their limiters alike, pair by pair, judged on process medians.
+    pub feeds: Feeds,
     /// The published peer's version.
     pub peer_version: &'static str,
     /// Contestants that admit through a limiter of their own rather than the lab's gate (the published peer),
@@ -201,11 +201,10 @@ pub struct FamilyFigure {
     pub value: String,
 }
 
-/// A limiter's figure in every family that measured it, with the highest and the contestants that measured it,
-/// when the stream and blocking contestants measured it.
+/// A limiter's figure in every family that measured it, with the contestants that measured it, when the stream
+/// and blocking contestants measured it.
 struct Spread {
     figures: Vec<FamilyFigure>,
-    high: f64,
     names: Vec<String>,
 }
 
@@ -235,7 +234,7 @@ pub struct AimdFinding {
     pub ops: Vec<FamilyFigure>,
     /// Decreases over the run, per family.
     pub cuts: Option<Vec<FamilyFigure>>,
-    /// Plain `aimd` never cut in any family.
+    /// Plain `aimd` cut zero times in every process of every family.
     pub never_cut: bool,
     /// Judged: in every family its after-drop throughput is at most the near-ceiling claim's factor of the
     /// ceiling.
@@ -358,15 +357,29 @@ pub struct HalvesByLimiter {
     pub undecided: Vec<&'static str>,
 }
 
-/// A family pair whose limiters were not fed alike.
+/// Whether each family pair of each limiter fed it alike, judged measure by measure on process medians
+/// ([`crate::feed::family_pairs`]).
 #[derive(Debug, Clone, Serialize)]
-pub struct UnlikePair {
+pub struct Feeds {
+    /// Judged: every pair's feeds alike on every measure (the pairs' verdicts combined as a claim's comparisons).
+    pub every_alike: ClaimView,
+    /// The pairs judged apart on some measure, and those of which a side has no feed.
+    pub differ: Vec<FeedPair>,
+    /// The pairs this run cannot tell apart: neither alike nor apart.
+    pub unsettled: Vec<FeedPair>,
+}
+
+/// A family pair whose limiters were not judged fed alike.
+#[derive(Debug, Clone, Serialize)]
+pub struct FeedPair {
     /// One side.
     pub a: String,
     /// The other.
     pub b: String,
-    /// The measures apart (empty when a side has no feed).
-    pub apart: Vec<Apart>,
+    /// The measures that decided its verdict, each side's median (empty when a side has no feed).
+    pub measures: Vec<Apart>,
+    /// Its verdict that the two were fed alike: fails when they differ, inconclusive when the run cannot tell.
+    pub alike: ClaimView,
     /// The side without a feed.
     pub missing: Option<NoFeed>,
     /// Mean limit after the drop and limit at the drop of each side: `[mean a, mean b, at drop a, at drop b]`.
@@ -444,7 +457,7 @@ impl Context {
             unbounded_threads: unbounded_threads(summary),
             family_cpu: family_cpu(summary),
             halves_by_limiter: halves_by_limiter(summary),
-            unlike_pairs: unlike_pairs(summary),
+            feeds: feeds(summary),
             peer_version: PEER_VERSION,
             peers: peers(summary),
             more: more_figures(summary),
@@ -583,7 +596,6 @@ fn spread(summary: &Summary, kind: LimiterKind, metric: &str, show: impl Fn(f64)
         .collect();
     Some(Spread {
         figures: values.iter().map(|(family, _, v)| FamilyFigure { family, value: show(*v) }).collect(),
-        high: values.iter().map(|(_, _, v)| *v).fold(f64::NEG_INFINITY, f64::max),
         names: values.into_iter().map(|(_, name, _)| name).collect(),
     })
 }
@@ -625,7 +637,8 @@ fn limiters(summary: &Summary) -> Option<Limiters> {
             let cuts = spread(summary, kind, &decisions("decreases"), whole);
             Some(AimdFinding {
                 name: kind.name(),
-                never_cut: cuts.as_ref().is_some_and(|c| c.high == 0.0) && kind == LimiterKind::Aimd,
+                never_cut: kind == LimiterKind::Aimd
+                    && cuts.as_ref().is_some_and(|c| no_sample_above_zero(summary, &c.names, &decisions("decreases"))),
                 cuts: cuts.map(|c| c.figures),
                 below_near: judged(
                     summary,
@@ -656,6 +669,12 @@ fn limiters(summary: &Summary) -> Option<Limiters> {
         gradient2,
         vegas,
     })
+}
+
+/// Whether `metric`, an exact count, is zero in every sample of every process of each of `names`: a count needs
+/// no test, but the median of the processes is not every process.
+fn no_sample_above_zero(summary: &Summary, names: &[String], metric: &str) -> bool {
+    names.iter().all(|name| summary.metric(name, metric).is_some_and(|s| s.max == 0.0 && s.min == 0.0))
 }
 
 /// Judged: every one of `names` kept a mean limit after the drop above `after` slots beyond the noise threshold.
@@ -844,23 +863,34 @@ fn halves_by_limiter(summary: &Summary) -> HalvesByLimiter {
     HalvesByLimiter { shorter, longer, undecided }
 }
 
-/// The pairs whose limiters were fed differently, each with the limits that explain it where the run has them.
-fn unlike_pairs(summary: &Summary) -> Vec<UnlikePair> {
-    family_pairs(summary)
-        .into_iter()
-        .filter_map(|(a, b, pairing)| {
-            let (apart, missing) = match pairing {
-                Pairing::Alike => return None,
-                Pairing::Apart(apart) => (apart, None),
-                Pairing::Missing(missing) => (Vec::new(), Some(missing)),
-            };
-            let limits = |name: &str| {
-                Some((median(summary, name, "after_drop.limit_mean")?, median(summary, name, "limit_at_drop")?))
-            };
-            let limits = limits(&a).zip(limits(&b)).map(|((ma, da), (mb, db))| [ma, mb, da, db].map(whole));
-            Some(UnlikePair { a, b, apart, missing, limits })
-        })
-        .collect()
+/// Every family pair's feed verdict: the pairs judged apart (or without a feed) and those the run cannot tell
+/// apart, each with the limits that explain it where the run has them, and whether every pair was fed alike.
+fn feeds(summary: &Summary) -> Feeds {
+    let pairs = family_pairs(summary);
+    let every_alike = ClaimView::of(&weakest(pairs.iter().map(|(_, _, pairing)| {
+        let alike = pairing.alike();
+        (alike.verdict, alike.p)
+    })));
+    let (mut differ, mut unsettled) = (Vec::new(), Vec::new());
+    for (a, b, pairing) in pairs {
+        let alike = pairing.alike();
+        let missing = match &pairing {
+            Pairing::Missing(missing) => Some(missing.clone()),
+            Pairing::Judged(_) => None,
+        };
+        let limits = |name: &str| {
+            Some((median(summary, name, "after_drop.limit_mean")?, median(summary, name, "limit_at_drop")?))
+        };
+        let limits = limits(&a).zip(limits(&b)).map(|((ma, da), (mb, db))| [ma, mb, da, db].map(whole));
+        let pair = FeedPair { a, b, measures: pairing.deciding(), alike: ClaimView::of(&alike), missing, limits };
+        match alike.verdict {
+            Verdict::Holds => {}
+            Verdict::Fails => differ.push(pair),
+            Verdict::Inconclusive if pair.missing.is_some() => differ.push(pair),
+            Verdict::Inconclusive => unsettled.push(pair),
+        }
+    }
+    Feeds { every_alike, differ, unsettled }
 }
 
 /// Contestants of this run that admit through a limiter of their own, not the lab's gate: the published crate's
@@ -961,13 +991,68 @@ mod tests {
         let text = render(&summary);
         assert!(
             text.contains(
-                "- stream-vegas / blocking-vegas: windows 400 vs 200 (more than 1.25× apart); mean limit after the \
-                 drop 100 vs 100, limit at the drop 60 vs 50\n"
+                "- stream-vegas / blocking-vegas: windows 400 vs 200 (more than 1.25× apart, p = 0.050); mean \
+                 limit after the drop 100 vs 100, limit at the drop 60 vs 50\n"
             ),
             "{text}"
         );
-        assert!(text.contains("- blocking-vegas / coroutine-vegas: windows 200 vs 400 (more than 1.25× apart)\n"));
-        assert!(!text.contains("Every pair was fed alike."), "{text}");
+        assert!(text
+            .contains("- blocking-vegas / coroutine-vegas: windows 200 vs 400 (more than 1.25× apart, p = 0.050)\n"));
+        assert!(!text.contains("Every pair was fed alike"), "{text}");
+        assert!(!text.contains("did not tell apart"), "{text}");
+    }
+
+    #[test]
+    fn every_pair_fed_alike_is_said_with_its_p_only_when_every_pair_is_judged_alike() {
+        let mut summary = judged(run(p99, 19_000.0));
+        let text = render(&summary);
+        assert!(
+            text.contains("within 1.25×). Every pair was fed alike (p = 0.050).\n\n**The published peer.**"),
+            "{text}"
+        );
+        // Medians 100 and 200, 2× apart, but one blocking process at 110, within 1.25× of the stream's: the pair
+        // is neither alike nor apart, so neither sentence is said and the pair is listed as not told apart.
+        spread_of(&mut summary, "blocking-aimd", "after_drop.in_flight_at_admission_mean", [110.0, 200.0, 210.0]);
+        let text = render(&summary);
+        assert!(!text.contains("Every pair was fed alike"), "{text}");
+        assert!(!text.contains("Pairs whose feeds differed"), "{text}");
+        assert!(
+            text.contains(
+                "within 1.25×). Pairs this run did not tell apart, with the limits each side reached: their process \
+                 medians neither all within 1.25× of each other nor all more than 1.25× apart, so they are stated \
+                 neither as fed alike nor as fed differently:\n- stream-aimd / blocking-aimd: after-drop mean in flight at admission 100 vs 200\n- blocking-aimd / coroutine-aimd: \
+                 after-drop mean in flight at admission 200 vs 100\n\n**The published peer.**"
+            ),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn pairs_apart_and_pairs_not_told_apart_are_two_paragraphs() {
+        let mut summary = judged(run(p99, 19_000.0));
+        set(&mut summary, "blocking-vegas", "decisions.windows", 200.0);
+        spread_of(&mut summary, "blocking-aimd", "after_drop.in_flight_at_admission_mean", [110.0, 200.0, 210.0]);
+        let text = render(&summary);
+        assert!(
+            text.contains("windows 200 vs 400 (more than 1.25× apart, p = 0.050)\n\nPairs this run did not"),
+            "{text}"
+        );
+        assert!(text.contains("200 vs 100\n\n**The published peer.**"), "{text}");
+    }
+
+    #[test]
+    fn aimd_never_cut_only_when_every_process_of_every_family_cut_zero_times() {
+        const NEVER: &str = "It never cut: its drops are rejections";
+        let mut summary = judged(run(p99, 19_000.0));
+        for family in ["stream", "blocking", "coroutine"] {
+            set(&mut summary, &format!("{family}-aimd"), "decisions.decreases", 0.0);
+        }
+        assert!(render(&summary).contains(NEVER), "{}", render(&summary));
+        // Every median still 0, but one process of the stream's cut once: not "never".
+        spread_of(&mut summary, "stream-aimd", "decisions.decreases", [0.0, 0.0, 1.0]);
+        let text = render(&summary);
+        assert!(!text.contains("It never cut"), "{text}");
+        assert!(text.contains("Cuts over the run: stream 0, blocking 0, coroutine 0."), "{text}");
     }
 
     #[test]
