@@ -49,7 +49,7 @@ impl HttpParams {
 
     /// The server configuration (the TCP side idle).
     pub fn serve_config(&self) -> ServeConfig {
-        ServeConfig { http_delay_us: self.delay_us, tcp_delay_us: 0, core: None, start_delay_ms: 0 }
+        ServeConfig { http_delay_us: self.delay_us, tcp_delay_us: 0, core: None, start_delay_ms: 0, fail_seq: None }
     }
 }
 
@@ -106,11 +106,15 @@ impl Client for HttpClient {
 /// Calls in flight in a conformance run.
 pub const CONFORMANCE_IN_FLIGHT: usize = 16;
 
+/// Calls of a small conformance run.
+pub const CONFORMANCE_SMALL: u64 = 200;
+
 /// A conformance runner for `contestant`: small runs of 200 calls, 16 in flight; long runs of 5,000 calls,
 /// which the kill or the caller's cancel cuts short.
 pub fn runner(contestant: HttpContestant) -> Runner {
-    Runner::new(contestant.name(), CONFORMANCE_IN_FLIGHT as u64, 5_000, move |addr, size, meter, cancel| {
-        let requests = if size == Size::Small { 200 } else { 5_000 };
+    let bound = CONFORMANCE_IN_FLIGHT as u64;
+    Runner::new(contestant.name(), bound, CONFORMANCE_SMALL, 5_000, move |addr, size, meter, cancel| {
+        let requests = if size == Size::Small { CONFORMANCE_SMALL } else { 5_000 };
         let job = HttpJob { addr, requests, in_flight: CONFORMANCE_IN_FLIGHT, meter, cancel };
         contestant.run(&job, &mut || {})
     })

@@ -54,7 +54,7 @@ impl TcpParams {
 
     /// The server configuration (the HTTP side idle).
     pub fn serve_config(&self) -> ServeConfig {
-        ServeConfig { http_delay_us: 0, tcp_delay_us: self.delay_us, core: None, start_delay_ms: 0 }
+        ServeConfig { http_delay_us: 0, tcp_delay_us: self.delay_us, core: None, start_delay_ms: 0, fail_seq: None }
     }
 }
 
@@ -146,8 +146,10 @@ pub fn runner(contestant: TcpContestant) -> Runner {
     const CONNECTIONS: usize = 8;
     const EXCHANGES: usize = 32;
     const LONG: u64 = 10_000;
-    Runner::new(contestant.name(), CONNECTIONS as u64, LONG * EXCHANGES as u64, move |addr, size, meter, cancel| {
-        let batches = if size == Size::Small { 3 } else { LONG };
+    const SMALL: u64 = 3;
+    let (small, long) = (SMALL * EXCHANGES as u64, LONG * EXCHANGES as u64);
+    Runner::new(contestant.name(), CONNECTIONS as u64, small, long, move |addr, size, meter, cancel| {
+        let batches = if size == Size::Small { SMALL } else { LONG };
         let job = TcpJob { addr, connections: CONNECTIONS, exchanges: EXCHANGES, batches, meter, cancel };
         contestant.run(&job, &mut || {})
     })
