@@ -40,7 +40,7 @@ pub struct ServeConfig {
     /// Conformance only: the one request the server fails on purpose, by sequence number (HTTP: `500 Internal
     /// Server Error` for `/echo/<seq>`; TCP: the connection closed, unanswered, on reading request `seq`). `None`
     /// in every session server, so no timed or accounting run meets it; only the servers the `fault_at_*` checks
-    /// start for themselves set it ([`crate::conformance::fault_at`]).
+    /// start for themselves set it ([`crate::checks::fault_at`]).
     #[serde(default)]
     pub fail_seq: Option<u64>,
 }

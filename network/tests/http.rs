@@ -6,15 +6,15 @@
 
 mod common;
 
-use network::conformance::{self, Port};
+use network::checks::{self, Port};
+use network::http::conformance::runner;
 use network::http::contestants::ALL;
-use network::http::routine::runner;
 
 #[test]
 fn every_http_contestant_passes_every_check() {
     let server = common::server();
     for contestant in ALL {
-        let checks = conformance::all(
+        let checks = checks::all(
             &runner(contestant),
             server.http_addr(),
             &common::launcher(),

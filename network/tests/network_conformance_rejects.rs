@@ -13,11 +13,11 @@ use std::time::Duration;
 
 use measure::meter::{GaugeMeter, Meter};
 use network::cancel::Cancel;
-use network::conformance::{self, FaultAt, Port, Runner, Size};
+use network::checks::{self as conformance, FaultAt, Port, Runner, Size};
 use network::error::NetworkError;
+use network::http::conformance::{CONFORMANCE_IN_FLIGHT, CONFORMANCE_SMALL};
 use network::http::contestants::HttpContestant;
 use network::http::job::HttpJob;
-use network::http::routine::{CONFORMANCE_IN_FLIGHT, CONFORMANCE_SMALL};
 use network::outcome::Outcome;
 use network::tcp::contestants::TcpContestant;
 use network::tcp::exchange::TcpJob;

@@ -6,15 +6,15 @@
 
 mod common;
 
-use network::conformance::{self, Port};
+use network::checks::{self, Port};
+use network::tcp::conformance::runner;
 use network::tcp::contestants::ALL;
-use network::tcp::routine::runner;
 
 #[test]
 fn every_tcp_contestant_passes_every_check() {
     let server = common::server();
     for contestant in ALL {
-        let checks = conformance::all(
+        let checks = checks::all(
             &runner(contestant),
             server.tcp_addr(),
             &common::launcher(),
