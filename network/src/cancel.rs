@@ -131,6 +131,12 @@ impl Cancel {
         self.0.as_ref().and_then(|s| s.lock().1)
     }
 
+    /// How many times request `seq` was answered, in the check's record (0 for [`Cancel::never`]).
+    pub fn times_answered(&self, seq: u64) -> u32 {
+        let slot = self.0.as_ref().and_then(|s| usize::try_from(seq).ok().and_then(|i| s.answers.get(i)));
+        slot.map_or(0, |a| a.load(Ordering::Acquire))
+    }
+
     /// The check's record: the tally of every request answered at least once, and the requests answered more
     /// than once.
     pub fn record(&self) -> (Tally, u64) {

@@ -228,7 +228,7 @@ mod tests {
 
     #[test]
     fn a_missing_program_is_an_error_naming_it() {
-        let config = ServeConfig { http_delay_us: 0, tcp_delay_us: 0, core: None, start_delay_ms: 0 };
+        let config = ServeConfig { http_delay_us: 0, tcp_delay_us: 0, core: None, start_delay_ms: 0, fail_seq: None };
         let err = ServerProcess::start(&Launcher::program("/nonexistent/serve"), &config, READY_WAIT)
             .err()
             .map(|e| e.to_string());

@@ -12,16 +12,20 @@
 //! - [`wire`]: what travels; [`outcome`]: what a run hands back; [`tick`]: the scheduling probe;
 //!   [`wakeup`]: the cost of one cross-thread wake-up on this machine; [`resources`]: threads and sockets held.
 //! - [`mod@http`], [`tcp`]: the scenarios, each in the folder shape every scenario has (`contestants/`,
-//!   `claims.rs`, `routine.rs`, `report.rs` and `templates/report.md`).
+//!   `claims.rs`, `conformance.rs`, `routine.rs`, `report.rs` and `templates/report.md`).
+//!
+//! Building blocks both scenario folders share (each scenario's own file of the same role is a thin use of them):
+//! - [`checks`]: the conformance checks every contestant passes (a scenario's `conformance.rs` runs them on its
+//!   contestants at its sizes); [`routine`]: the harness's routine, generic over a scenario's client (a
+//!   scenario's `routine.rs` supplies the client and the trial).
 //! - [`cancel`]: the caller's cancellation of a run, checked between calls.
-//! - [`conformance`]: the checks every contestant passes; [`routine`]: what the harness runs.
 //! - [`figures`]: what both reports show beyond their tables (ratios to a baseline, where the blocking time
 //!   goes), as data for each scenario's template; the published figures are in `measure/references.json`.
 #![warn(missing_docs)]
 
 pub mod affinity;
 pub mod cancel;
-pub mod conformance;
+pub mod checks;
 pub mod error;
 pub mod figures;
 pub mod http;

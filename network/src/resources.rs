@@ -24,6 +24,22 @@ impl Held {
         Held { threads: count("/proc/self/task", &|_| true), sockets: count("/proc/self/fd", &is_socket) }
     }
 
+    /// What this process holds once the count stops falling: read until two readings 10 ms apart agree (at most
+    /// 500 ms), so the thread of a check that just answered, still ending, is not taken into a baseline (it
+    /// would hide one thread left behind by the next run).
+    pub fn steady() -> Held {
+        let deadline = Instant::now() + Duration::from_millis(500);
+        let mut last = Held::now();
+        loop {
+            std::thread::sleep(Duration::from_millis(10));
+            let now = Held::now();
+            if now == last || Instant::now() >= deadline {
+                return Held { threads: now.threads.min(last.threads), sockets: now.sockets.min(last.sockets) };
+            }
+            last = now;
+        }
+    }
+
     /// Wait up to `wait` for this process to hold no more than `baseline`; what it holds then, if more.
     pub fn settle_to(baseline: Held, wait: Duration) -> Result<Held, Held> {
         let deadline = Instant::now() + wait;

@@ -37,6 +37,12 @@ pub struct ServeConfig {
     /// Wait this long before listening (to test a server slow to start), in milliseconds.
     #[serde(default)]
     pub start_delay_ms: u64,
+    /// Conformance only: the one request the server fails on purpose, by sequence number (HTTP: `500 Internal
+    /// Server Error` for `/echo/<seq>`; TCP: the connection closed, unanswered, on reading request `seq`). `None`
+    /// in every session server, so no timed or accounting run meets it; only the servers the `fault_at_*` checks
+    /// start for themselves set it ([`crate::checks::fault_at`]).
+    #[serde(default)]
+    pub fail_seq: Option<u64>,
 }
 
 /// What the server says once it listens: one JSON line on its standard output.
@@ -108,8 +114,8 @@ pub fn serve(mut input: impl BufRead + Send + 'static, mut output: impl Write) -
         let tcp_delay = Duration::from_micros(config.tcp_delay_us);
         tokio::select! {
             _ = closed_rx => {}
-            _ = accept_http(http, http_delay) => {}
-            _ = accept_tcp(tcp, tcp_delay) => {}
+            _ = accept_http(http, http_delay, config.fail_seq) => {}
+            _ = accept_tcp(tcp, tcp_delay, config.fail_seq) => {}
         }
         Ok(())
     })
@@ -127,14 +133,20 @@ pub fn raise_fd_limit() {
     }
 }
 
-async fn accept_http(listener: TcpListener, delay: Duration) {
+async fn accept_http(listener: TcpListener, delay: Duration, fail_seq: Option<u64>) {
     loop {
         let Ok((stream, _)) = listener.accept().await else { continue };
         let _ = stream.set_nodelay(true);
         tokio::spawn(async move {
             let service = service_fn(move |req: Request<hyper::body::Incoming>| async move {
                 tokio::time::sleep(delay).await;
-                let response = match wire::http_body(req.uri().path()) {
+                let path = req.uri().path();
+                let response = match wire::http_body(path) {
+                    Some(_) if fail_seq.is_some() && wire::http_seq(path) == fail_seq => {
+                        let mut r = Response::new(Full::new(Bytes::from_static(b"failed on purpose")));
+                        *r.status_mut() = StatusCode::INTERNAL_SERVER_ERROR;
+                        r
+                    }
                     Some(body) => Response::new(Full::new(Bytes::from(body))),
                     None => {
                         let mut r = Response::new(Full::new(Bytes::from_static(b"not an echo path")));
@@ -149,18 +161,22 @@ async fn accept_http(listener: TcpListener, delay: Duration) {
     }
 }
 
-async fn accept_tcp(listener: TcpListener, delay: Duration) {
+async fn accept_tcp(listener: TcpListener, delay: Duration, fail_seq: Option<u64>) {
     loop {
         let Ok((stream, _)) = listener.accept().await else { continue };
         let _ = stream.set_nodelay(true);
-        tokio::spawn(echo(stream, delay));
+        tokio::spawn(echo(stream, delay, fail_seq));
     }
 }
 
-async fn echo(mut stream: TcpStream, delay: Duration) {
+async fn echo(mut stream: TcpStream, delay: Duration, fail_seq: Option<u64>) {
     let mut frame = [0u8; FRAME];
     while stream.read_exact(&mut frame).await.is_ok() {
         tokio::time::sleep(delay).await;
+        if fail_seq == Some(wire::words(&frame).0) {
+            // The failure asked for: the connection closes with the request unanswered.
+            return;
+        }
         if stream.write_all(&wire::reply(&frame)).await.is_err() {
             return;
         }

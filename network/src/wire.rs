@@ -61,9 +61,14 @@ pub fn http_path(seq: u64) -> String {
     format!("/echo/{seq}")
 }
 
+/// The sequence number of the HTTP request path `path`, or `None` if it is not an echo path.
+pub fn http_seq(path: &str) -> Option<u64> {
+    path.strip_prefix("/echo/")?.parse().ok()
+}
+
 /// The HTTP reply body for the request path `path`, or `None` if it is not an echo path.
 pub fn http_body(path: &str) -> Option<String> {
-    let seq: u64 = path.strip_prefix("/echo/")?.parse().ok()?;
+    let seq = http_seq(path)?;
     Some(format!("{seq} {}", mix(seq)))
 }
 

@@ -1,19 +1,20 @@
-//! Every http contestant passes every conformance check against a real server process: each call answered once
-//! with its own payload; a server killed mid-run ends the run with its errors counted; a refused connection
-//! names its address; nothing is left behind; the bound holds while the failures propagate; a run the caller
-//! cancels mid-run returns promptly with every answer once and nothing left running.
+//! Every http contestant passes every conformance check against a real server process: each call answered once with
+//! its own payload; a server killed mid-run ends the run with its errors counted; a refused connection names its
+//! address; one call failed on purpose by the server at the first, the middle and the last call is reported as an
+//! error, promptly and within the bound; nothing is left behind; the bound holds while the failures propagate; a run
+//! the caller cancels mid-run returns promptly with every answer once and nothing left running.
 
 mod common;
 
-use network::conformance::{self, Port};
+use network::checks::{self, Port};
+use network::http::conformance::runner;
 use network::http::contestants::ALL;
-use network::http::routine::runner;
 
 #[test]
 fn every_http_contestant_passes_every_check() {
     let server = common::server();
     for contestant in ALL {
-        let checks = conformance::all(
+        let checks = checks::all(
             &runner(contestant),
             server.http_addr(),
             &common::launcher(),
@@ -30,6 +31,9 @@ fn every_http_contestant_passes_every_check() {
                 "bound_under_failure",
                 "no_leftovers",
                 "refused",
+                "fault_at_first",
+                "fault_at_middle",
+                "fault_at_last",
                 "clean_after_failures",
                 "caller_cancel"
             ]

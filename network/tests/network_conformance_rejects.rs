@@ -1,19 +1,23 @@
 //! Every new check of the network conformance can fail: each deliberately broken contestant below (a real
-//! contestant wrapped to misbehave in one way) is rejected by the check written for that misbehaviour.
+//! contestant wrapped to misbehave in one way) is rejected by the check written for that misbehaviour: the
+//! caller's cancel ignored, a thread left running, an answer counted twice, over-admission while a failure
+//! propagates (`bound_under_failure` and the `fault_at_*` checks), a failed call swallowed into a short tally
+//! passed off as success (`fault_at_*`), and a contestant left broken by a failed call (`clean_after_failures`).
 
 mod common;
 
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use measure::meter::{GaugeMeter, Meter};
 use network::cancel::Cancel;
-use network::conformance::{self, Port, Runner, Size};
+use network::checks::{self as conformance, FaultAt, Port, Runner, Size};
 use network::error::NetworkError;
+use network::http::conformance::{CONFORMANCE_IN_FLIGHT, CONFORMANCE_SMALL};
 use network::http::contestants::HttpContestant;
 use network::http::job::HttpJob;
-use network::http::routine::CONFORMANCE_IN_FLIGHT;
 use network::outcome::Outcome;
 use network::tcp::contestants::TcpContestant;
 use network::tcp::exchange::TcpJob;
@@ -29,6 +33,10 @@ enum Breakage {
     AnswersTwiceOnCancel,
     /// While a failure propagates, it lets in more than its bound (a slot freed twice, say).
     OverAdmitsOnFailure,
+    /// It drops its failed requests from the count and reports the short tally as a complete success.
+    SwallowsErrors,
+    /// A failed request leaves it broken: every later run fails (its connections lost and never re-established).
+    LeftBrokenByFailure,
 }
 
 /// Run the real `contestant` on `job`, misbehaving as `breakage` says.
@@ -37,8 +45,13 @@ fn misbehave(
     bound: u64,
     meter: &GaugeMeter,
     cancel: &Cancel,
+    broken: &AtomicBool,
+    addr: SocketAddr,
     run: impl FnOnce(Cancel) -> Result<Outcome, NetworkError>,
 ) -> Result<Outcome, NetworkError> {
+    if breakage == Breakage::LeftBrokenByFailure && broken.load(Ordering::Relaxed) {
+        return Err(NetworkError::Closed { addr });
+    }
     let heard = if breakage == Breakage::IgnoresCancel { cancel.deaf() } else { cancel.clone() };
     let mut out = run(heard);
     match (breakage, &mut out) {
@@ -55,6 +68,13 @@ fn misbehave(
             meter.admit(bound + 1);
             meter.leave(bound + 1);
         }
+        (Breakage::SwallowsErrors, Ok(outcome)) if outcome.errors + outcome.wrong > 0 => {
+            outcome.requested = outcome.tally.count;
+            (outcome.errors, outcome.wrong, outcome.first_error) = (0, 0, None);
+        }
+        (Breakage::LeftBrokenByFailure, Ok(outcome)) if outcome.errors + outcome.wrong > 0 => {
+            broken.store(true, Ordering::Relaxed);
+        }
         _ => {}
     }
     out
@@ -63,9 +83,10 @@ fn misbehave(
 /// The http contestant `contestant`, broken as `breakage` says, with the conformance sizes.
 fn broken_http(contestant: HttpContestant, breakage: Breakage) -> Runner {
     let bound = CONFORMANCE_IN_FLIGHT as u64;
-    Runner::new(contestant.name(), bound, 5_000, move |addr: SocketAddr, size, meter, cancel| {
-        let requests = if size == Size::Small { 200 } else { 5_000 };
-        misbehave(breakage, bound, &meter, &cancel, |heard| {
+    let broken = AtomicBool::new(false);
+    Runner::new(contestant.name(), bound, CONFORMANCE_SMALL, 5_000, move |addr: SocketAddr, size, meter, cancel| {
+        let requests = if size == Size::Small { CONFORMANCE_SMALL } else { 5_000 };
+        misbehave(breakage, bound, &meter, &cancel, &broken, addr, |heard| {
             let job = HttpJob { addr, requests, in_flight: CONFORMANCE_IN_FLIGHT, meter: meter.clone(), cancel: heard };
             contestant.run(&job, &mut || {})
         })
@@ -76,9 +97,10 @@ fn broken_http(contestant: HttpContestant, breakage: Breakage) -> Runner {
 /// that ignores the cancel still ends within the test.
 fn broken_tcp(contestant: TcpContestant, breakage: Breakage) -> Runner {
     const LONG: u64 = 300;
-    Runner::new(contestant.name(), 8, LONG * 32, move |addr: SocketAddr, size, meter, cancel| {
+    let broken = AtomicBool::new(false);
+    Runner::new(contestant.name(), 8, 3 * 32, LONG * 32, move |addr: SocketAddr, size, meter, cancel| {
         let batches = if size == Size::Small { 3 } else { LONG };
-        misbehave(breakage, 8, &meter, &cancel, |heard| {
+        misbehave(breakage, 8, &meter, &cancel, &broken, addr, |heard| {
             let job = TcpJob { addr, connections: 8, exchanges: 32, batches, meter: meter.clone(), cancel: heard };
             contestant.run(&job, &mut || {})
         })
@@ -150,5 +172,52 @@ fn bound_under_failure_rejects_a_contestant_that_over_admits_on_failure() {
         let bound = checks.iter().find(|c| c.name == "bound_under_failure");
         let Some(bound) = bound else { panic!("no bound_under_failure check in {checks:?}") };
         rejected(bound, "against the bound of");
+    }
+}
+
+#[test]
+fn fault_at_rejects_a_contestant_that_swallows_the_failed_call() {
+    let _serial = serial();
+    for (runner, port, at) in [
+        (broken_http(HttpContestant::BlockingStd, Breakage::SwallowsErrors), Port::Http, FaultAt::First),
+        (broken_http(HttpContestant::StreamReqwest, Breakage::SwallowsErrors), Port::Http, FaultAt::Last),
+        (broken_tcp(TcpContestant::TokioTasks, Breakage::SwallowsErrors), Port::Tcp, FaultAt::First),
+        (broken_tcp(TcpContestant::BlockingThreads, Breakage::SwallowsErrors), Port::Tcp, FaultAt::Last),
+    ] {
+        let check = conformance::fault_at(&runner, &common::launcher(), &common::config(), port, at);
+        rejected(&check, "no error reported");
+    }
+}
+
+#[test]
+fn fault_at_rejects_a_contestant_that_over_admits_on_failure() {
+    let _serial = serial();
+    for (runner, port) in [
+        (broken_http(HttpContestant::StreamHyper, Breakage::OverAdmitsOnFailure), Port::Http),
+        (broken_tcp(TcpContestant::SpawnBlocking, Breakage::OverAdmitsOnFailure), Port::Tcp),
+    ] {
+        let check = conformance::fault_at(&runner, &common::launcher(), &common::config(), port, FaultAt::Middle);
+        rejected(&check, "against the bound of");
+    }
+}
+
+#[test]
+fn clean_after_failures_rejects_a_contestant_left_broken_by_a_failed_call() {
+    let _serial = serial();
+    let server = common::server();
+    for (runner, port, addr, ordered) in [
+        (
+            broken_http(HttpContestant::BlockingUreq, Breakage::LeftBrokenByFailure),
+            Port::Http,
+            server.http_addr(),
+            false,
+        ),
+        (broken_tcp(TcpContestant::BlockInPlace, Breakage::LeftBrokenByFailure), Port::Tcp, server.tcp_addr(), true),
+    ] {
+        // The failed call itself is reported as it should be; the harm shows in the clean run after it.
+        let fault = conformance::fault_at(&runner, &common::launcher(), &common::config(), port, FaultAt::First);
+        assert!(fault.passed, "{}: {}", fault.name, fault.detail);
+        let check = conformance::clean_after_failures(&runner, addr, ordered);
+        rejected(&check, "closed the connection");
     }
 }

@@ -6,10 +6,12 @@
 //! - [`mod@contestants`]: the registry and every contestant.
 //! - [`job`]: the job and the two shapes the contestants share.
 //! - [`claims`]: the claim table, every claim with an id.
+//! - [`conformance`]: every contestant as the shared checks run it, at the conformance sizes.
 //! - [`routine`]: one trial in its process (conformance, then the harness's loop).
 //! - [`report`]: the ratios and wake-up figures, rendered into `templates/report.md`, which holds every word.
 
 pub mod claims;
+pub mod conformance;
 pub mod contestants;
 pub mod job;
 pub mod report;

@@ -7,10 +7,10 @@ use measure::record::{MetricValues, TrialRequest};
 use measure::scenario::{TrialError, TrialSink};
 use measure::summary::Check;
 
+use super::conformance;
 use super::contestants::HttpContestant;
 use super::job::HttpJob;
 use crate::cancel::Cancel;
-use crate::conformance::{self, Port, Runner, Size};
 use crate::error::NetworkError;
 use crate::launch::Launcher;
 use crate::outcome::Outcome;
@@ -49,7 +49,7 @@ impl HttpParams {
 
     /// The server configuration (the TCP side idle).
     pub fn serve_config(&self) -> ServeConfig {
-        ServeConfig { http_delay_us: self.delay_us, tcp_delay_us: 0, core: None, start_delay_ms: 0 }
+        ServeConfig { http_delay_us: self.delay_us, tcp_delay_us: 0, core: None, start_delay_ms: 0, fail_seq: None }
     }
 }
 
@@ -103,19 +103,6 @@ impl Client for HttpClient {
     }
 }
 
-/// Calls in flight in a conformance run.
-pub const CONFORMANCE_IN_FLIGHT: usize = 16;
-
-/// A conformance runner for `contestant`: small runs of 200 calls, 16 in flight; long runs of 5,000 calls,
-/// which the kill or the caller's cancel cuts short.
-pub fn runner(contestant: HttpContestant) -> Runner {
-    Runner::new(contestant.name(), CONFORMANCE_IN_FLIGHT as u64, 5_000, move |addr, size, meter, cancel| {
-        let requests = if size == Size::Small { 200 } else { 5_000 };
-        let job = HttpJob { addr, requests, in_flight: CONFORMANCE_IN_FLIGHT, meter, cancel };
-        contestant.run(&job, &mut || {})
-    })
-}
-
 pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
     let contestant = HttpContestant::find(&request.contestant)
         .ok_or_else(|| TrialError::UnknownContestant(request.contestant.clone()))?;
@@ -132,7 +119,7 @@ pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
     sink.check(session.placement_check());
     let addr = session.server.http_addr();
     let mut passed = true;
-    for check in conformance::all(&runner(contestant), addr, &session.launcher, &session.config, Port::Http, false) {
+    for check in conformance::checks(contestant, addr, &session.launcher, &session.config) {
         passed &= check.passed;
         sink.check(check);
     }

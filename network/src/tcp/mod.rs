@@ -7,10 +7,12 @@
 //! - [`exchange`]: one exchange in each way, and the job.
 //! - [`runtime`]: the shape the tokio contestants share.
 //! - [`claims`]: the claim table, every claim with an id.
+//! - [`conformance`]: every contestant as the shared checks run it, at the conformance sizes.
 //! - [`routine`]: one trial in its process (conformance, then the harness's loop).
 //! - [`report`]: the ratios and wake-up figures, rendered into `templates/report.md`, which holds every word.
 
 pub mod claims;
+pub mod conformance;
 pub mod contestants;
 pub mod exchange;
 pub mod report;

@@ -7,10 +7,10 @@ use measure::record::{MetricValues, TrialRequest};
 use measure::scenario::{TrialError, TrialSink};
 use measure::summary::Check;
 
+use super::conformance;
 use super::contestants::TcpContestant;
 use super::exchange::TcpJob;
 use crate::cancel::Cancel;
-use crate::conformance::{self, Port, Runner, Size};
 use crate::error::NetworkError;
 use crate::launch::Launcher;
 use crate::outcome::Outcome;
@@ -54,7 +54,7 @@ impl TcpParams {
 
     /// The server configuration (the HTTP side idle).
     pub fn serve_config(&self) -> ServeConfig {
-        ServeConfig { http_delay_us: 0, tcp_delay_us: self.delay_us, core: None, start_delay_ms: 0 }
+        ServeConfig { http_delay_us: 0, tcp_delay_us: self.delay_us, core: None, start_delay_ms: 0, fail_seq: None }
     }
 }
 
@@ -139,20 +139,6 @@ impl Client for TcpClient {
     }
 }
 
-/// A conformance runner for `contestant`: small runs of 8 connections × 3 batches of 32 exchanges; long runs
-/// of 10,000 batches, which the kill or the caller's cancel cuts short. One exchange is outstanding per
-/// connection: the bound is the 8 connections.
-pub fn runner(contestant: TcpContestant) -> Runner {
-    const CONNECTIONS: usize = 8;
-    const EXCHANGES: usize = 32;
-    const LONG: u64 = 10_000;
-    Runner::new(contestant.name(), CONNECTIONS as u64, LONG * EXCHANGES as u64, move |addr, size, meter, cancel| {
-        let batches = if size == Size::Small { 3 } else { LONG };
-        let job = TcpJob { addr, connections: CONNECTIONS, exchanges: EXCHANGES, batches, meter, cancel };
-        contestant.run(&job, &mut || {})
-    })
-}
-
 pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
     let contestant = TcpContestant::find(&request.contestant)
         .ok_or_else(|| TrialError::UnknownContestant(request.contestant.clone()))?;
@@ -168,7 +154,7 @@ pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
     sink.check(session.placement_check());
     let addr = session.server.tcp_addr();
     let mut passed = true;
-    for check in conformance::all(&runner(contestant), addr, &session.launcher, &session.config, Port::Tcp, true) {
+    for check in conformance::checks(contestant, addr, &session.launcher, &session.config) {
         passed &= check.passed;
         sink.check(check);
     }

@@ -14,7 +14,7 @@ pub fn launcher() -> Launcher {
 
 /// A server with a 10 ms HTTP timer and a 1 ms TCP timer.
 pub fn config() -> ServeConfig {
-    ServeConfig { http_delay_us: 10_000, tcp_delay_us: 1_000, core: None, start_delay_ms: 0 }
+    ServeConfig { http_delay_us: 10_000, tcp_delay_us: 1_000, core: None, start_delay_ms: 0, fail_seq: None }
 }
 
 /// Start a server, or fail the test with the error.

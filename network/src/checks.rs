@@ -2,9 +2,11 @@
 //! before it is timed: every request answered exactly once with the right payload (and, for TCP, in order per
 //! connection), a server killed mid-run ending the run with its errors counted and no hang, a refused
 //! connection reported once with its address, no thread or socket left behind after the early stop, the bound
-//! on requests in flight held while the killed server's failures propagate, a clean run answered exactly once
-//! again after those failures, and a run cancelled by the caller at a seeded point mid-run returning promptly
-//! with every answer once and nothing left running.
+//! on requests in flight held while the killed server's failures propagate, one request failed on purpose by the
+//! server at the first, the middle and the last call of a small run reported as an error (promptly, within the
+//! bound, nothing left running), a clean run answered exactly once again after those failures, and a run
+//! cancelled by the caller at a seeded point mid-run returning promptly with every answer once and nothing left
+//! running.
 //!
 //! Each check runs under a watchdog ([`measure::watchdog`]), so a contestant that hangs fails its check instead
 //! of the trial.
@@ -20,7 +22,7 @@ use measure::summary::Check;
 use crate::cancel::Cancel;
 use crate::error::NetworkError;
 use crate::launch::{Launcher, ServerProcess, READY_WAIT};
-use crate::outcome::Outcome;
+use crate::outcome::{Outcome, Tally};
 use crate::resources::Held;
 use crate::server::ServeConfig;
 
@@ -44,6 +46,8 @@ pub struct Runner {
     pub name: String,
     /// The most requests it may have in flight in a conformance run.
     pub bound: u64,
+    /// Requests of a [`Size::Small`] run (the fault checks fail the first, the middle and the last of them).
+    pub small_requests: u64,
     /// Requests of a [`Size::Long`] run.
     pub long_requests: u64,
     /// One run.
@@ -57,14 +61,16 @@ impl std::fmt::Debug for Runner {
 }
 
 impl Runner {
-    /// A runner named `name` whose runs keep at most `bound` requests in flight, `long_requests` in a long run.
+    /// A runner named `name` whose runs keep at most `bound` requests in flight, `small_requests` in a small run
+    /// and `long_requests` in a long run.
     pub fn new(
         name: &str,
         bound: u64,
+        small_requests: u64,
         long_requests: u64,
         run: impl Fn(SocketAddr, Size, GaugeMeter, Cancel) -> Result<Outcome, NetworkError> + Send + Sync + 'static,
     ) -> Runner {
-        Runner { name: name.to_string(), bound, long_requests, run: Arc::new(run) }
+        Runner { name: name.to_string(), bound, small_requests, long_requests, run: Arc::new(run) }
     }
 
     /// A run nobody cancels, and the high-water mark of requests in flight over it.
@@ -113,14 +119,15 @@ pub fn all(
     let mut checks = answered(runner, addr, ordered);
     checks.extend(server_killed(runner, launcher, config, port));
     checks.push(refused(runner));
+    checks.extend(FaultAt::ALL.map(|at| fault_at(runner, launcher, config, port, at)));
     checks.push(clean_after_failures(runner, addr, ordered));
     checks.push(caller_cancel(runner, addr));
     checks
 }
 
-/// `clean_after_failures`: after the killed server and the refused connection, the same runner (whatever
-/// runtime or pool it keeps between runs) answers a small run again, every request once with its own payload
-/// (and in order per connection when `ordered`).
+/// `clean_after_failures`: after the killed server, the refused connection and the calls failed on purpose
+/// ([`fault_at`]), the same runner (whatever runtime or pool it keeps between runs) answers a small run again,
+/// every request once with its own payload (and in order per connection when `ordered`).
 pub fn clean_after_failures(runner: &Runner, addr: SocketAddr, ordered: bool) -> Check {
     let checks = answered(runner, addr, ordered);
     let passed = !checks.is_empty() && checks.iter().all(|c| c.passed);
@@ -128,8 +135,183 @@ pub fn clean_after_failures(runner: &Runner, addr: SocketAddr, ordered: bool) ->
     Check::new(
         "clean_after_failures",
         passed,
-        format!("after the killed server and the refused connection, a small run again: {}", details.join("; ")),
+        format!(
+            "after the killed server, the refused connection and the failed calls, a small run again: {}",
+            details.join("; ")
+        ),
     )
+}
+
+/// How long a small run with one call failed on purpose may take to return: a clean small run takes a few
+/// hundred milliseconds (200 calls of 10 ms, 16 in flight; 3 batches of 1 ms exchanges), so a client that waits
+/// on the failed call (a retry loop, a lost wake-up) is caught well before the watchdog's [`CHECK_TIMEOUT`].
+pub const FAULT_WITHIN: Duration = Duration::from_secs(5);
+
+/// Where in a small run the server fails one request on purpose ([`ServeConfig::fail_seq`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FaultAt {
+    /// Sequence number 0: before any answer reached the caller.
+    First,
+    /// The middle of the run, with the window full.
+    Middle,
+    /// The last sequence number, while the run drains.
+    Last,
+}
+
+impl FaultAt {
+    /// The three places, in the order the checks run.
+    pub const ALL: [FaultAt; 3] = [FaultAt::First, FaultAt::Middle, FaultAt::Last];
+
+    /// The sequence number failed in a run of `requests`.
+    pub fn seq(self, requests: u64) -> u64 {
+        match self {
+            FaultAt::First => 0,
+            FaultAt::Middle => requests / 2,
+            FaultAt::Last => requests.saturating_sub(1),
+        }
+    }
+
+    /// The check's name.
+    pub fn check_name(self) -> &'static str {
+        match self {
+            FaultAt::First => "fault_at_first",
+            FaultAt::Middle => "fault_at_middle",
+            FaultAt::Last => "fault_at_last",
+        }
+    }
+}
+
+/// `fault_at_first`, `fault_at_middle`, `fault_at_last`: a small run against a server of its own that fails one request
+/// on purpose, the first, the middle or the last (HTTP: `500` for that call; TCP: that exchange's connection closed
+/// unanswered). The run must report the failure (counted as an error or a wrong reply naming the server's address, or
+/// the run's own error; never a short tally passed off as success), account for every request, count the failed one as
+/// unanswered and every answer once (checked against a record of each request's answers, kept by a [`Cancel`] nobody
+/// raises), return within [`FAULT_WITHIN`], keep its requests in flight within the runner's bound while the failure
+/// propagates (the gauge's high-water mark, as `bound_under_failure` measures it), and leave the process with no more
+/// threads or sockets than before within [`SETTLE`]. Over HTTP, where one call fails alone, every other call must be
+/// answered exactly once; over TCP the closed connection's later exchanges fail with it.
+pub fn fault_at(runner: &Runner, launcher: &Launcher, config: &ServeConfig, port: Port, at: FaultAt) -> Check {
+    let name = at.check_name();
+    let requests = runner.small_requests;
+    let seq = at.seq(requests);
+    let config = ServeConfig { fail_seq: Some(seq), ..config.clone() };
+    let (run, launcher) = (runner.clone(), launcher.clone());
+    let result = measure::watchdog::guarded(name, CHECK_TIMEOUT, move || {
+        let baseline = Held::steady();
+        let server = ServerProcess::start(&launcher, &config, READY_WAIT).map_err(|e| e.to_string())?;
+        let addr = match port {
+            Port::Http => server.http_addr(),
+            Port::Tcp => server.tcp_addr(),
+        };
+        // Nobody raises this cancellation: it is here for its record of each request's answers.
+        let record = Cancel::after(u64::MAX, requests);
+        let gauge = Arc::new(Outstanding::new());
+        let started = Instant::now();
+        let out = (run.run)(addr, Size::Small, GaugeMeter::new(Arc::clone(&gauge)), record.clone());
+        let took = started.elapsed();
+        let high = u64::try_from(gauge.high_water()).unwrap_or(0);
+        drop(server);
+        let settled = Held::settle_to(baseline, SETTLE);
+        Ok((out.map_err(|e| e.to_string()), record, addr, high, took, baseline, settled))
+    });
+    let (out, record, addr, high, took, baseline, settled) = match result {
+        Ok(parts) => parts,
+        Err(detail) => return Check::new(name, false, format!("request {seq} of {requests} failed: {detail}")),
+    };
+    let server = addr.to_string();
+    let mut problems = Vec::new();
+    let reported = match &out {
+        Err(e) => {
+            if !e.contains(&server) {
+                problems.push(format!("the run's error does not name the server {server}: {e}"));
+            }
+            format!("the run returned its error: {e}")
+        }
+        Ok(outcome) => {
+            let failed = outcome.errors + outcome.wrong;
+            if failed == 0 {
+                problems.push(format!(
+                    "no error reported: {} of {} requests answered and passed off as success",
+                    outcome.tally.count, outcome.requested
+                ));
+            } else if !outcome.first_error.as_ref().is_some_and(|e| e.contains(&server)) {
+                problems.push(format!(
+                    "the first error does not name the server {server}: {}",
+                    outcome.first_error.as_deref().unwrap_or("none")
+                ));
+            }
+            if outcome.requested != requests || !outcome.accounted() {
+                problems.push(format!(
+                    "{} answered, {} errors and {} wrong do not account for the {requests} requests (the run says {})",
+                    outcome.tally.count, outcome.errors, outcome.wrong, outcome.requested
+                ));
+            }
+            if record.times_answered(seq) > 0 {
+                problems.push(format!("request {seq} counted as answered, though the server failed it"));
+            }
+            let (recorded, twice) = record.record();
+            if twice > 0 || recorded != outcome.tally {
+                problems.push(format!(
+                    "the run counted {} answers, not each of the {} requests answered once ({twice} answered twice)",
+                    outcome.tally.count, recorded.count
+                ));
+            }
+            if port == Port::Http && failed > 0 {
+                let mut others = Tally::default();
+                (0..requests).filter(|&s| s != seq).for_each(|s| others.add(s));
+                if failed != 1 || outcome.tally != others {
+                    problems.push(format!(
+                        "{failed} calls failed and {} answered where call {seq} alone should fail and every other be \
+                         answered once",
+                        outcome.tally.count
+                    ));
+                }
+            }
+            format!(
+                "{} answered, {} errors and {} wrong counted; first error: {}",
+                outcome.tally.count,
+                outcome.errors,
+                outcome.wrong,
+                outcome.first_error.as_deref().unwrap_or("none")
+            )
+        }
+    };
+    if took > FAULT_WITHIN {
+        problems.push(format!("returned after {} ms (limit {} ms)", took.as_millis(), FAULT_WITHIN.as_millis()));
+    }
+    if high > runner.bound {
+        problems.push(format!(
+            "at most {high} requests in flight while the failure propagated, against the bound of {}",
+            runner.bound
+        ));
+    }
+    if let Err(now) = settled {
+        problems.push(format!(
+            "{} threads and {} sockets {} s after the return, against {} and {} before",
+            now.threads,
+            now.sockets,
+            SETTLE.as_secs(),
+            baseline.threads,
+            baseline.sockets
+        ));
+    }
+    if problems.is_empty() {
+        Check::new(
+            name,
+            true,
+            format!(
+                "the server failed request {seq} of {requests} on purpose: the run returned after {} ms (limit {} ms), \
+                 {reported}; at most {high} in flight against the bound of {}; threads and sockets back to {} and {}",
+                took.as_millis(),
+                FAULT_WITHIN.as_millis(),
+                runner.bound,
+                baseline.threads,
+                baseline.sockets
+            ),
+        )
+    } else {
+        Check::new(name, false, format!("the server failed request {seq} of {requests}: {}", problems.join("; ")))
+    }
 }
 
 /// `answered_once` (and `order_per_connection` when `ordered`): a small run, every request answered once with
@@ -176,7 +358,7 @@ pub fn server_killed(runner: &Runner, launcher: &Launcher, config: &ServeConfig,
     let (run, launcher, config) = (runner.clone(), launcher.clone(), config.clone());
     let bound = runner.bound;
     let result = measure::watchdog::guarded("server_killed", CHECK_TIMEOUT, move || {
-        let baseline = Held::now();
+        let baseline = Held::steady();
         let mut server = ServerProcess::start(&launcher, &config, READY_WAIT).map_err(|e| e.to_string())?;
         let addr = match port {
             Port::Http => server.http_addr(),
@@ -294,7 +476,7 @@ pub fn caller_cancel(runner: &Runner, addr: SocketAddr) -> Check {
     let run = runner.clone();
     let result = measure::watchdog::guarded("caller_cancel", CHECK_TIMEOUT, move || {
         let cancel = Cancel::after(point, run.long_requests);
-        let baseline = Held::now();
+        let baseline = Held::steady();
         let caller = {
             let cancel = cancel.clone();
             std::thread::Builder::new()
@@ -380,7 +562,7 @@ mod tests {
     fn clean_after_failures_rejects_a_runner_left_broken_by_the_failures() {
         let addr: SocketAddr = ([127, 0, 0, 1], 9).into();
         // A runner whose connections were all lost to the earlier failures and never re-established.
-        let broken = Runner::new("broken", 16, 100, |addr, _, _, _| Err(NetworkError::Closed { addr }));
+        let broken = Runner::new("broken", 16, 100, 1_000, |addr, _, _, _| Err(NetworkError::Closed { addr }));
         let check = clean_after_failures(&broken, addr, true);
         assert!(check.failed(), "{}", check.detail);
         assert!(check.detail.contains("closed the connection"), "{}", check.detail);
