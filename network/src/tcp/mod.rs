@@ -92,9 +92,10 @@ impl Scenario for TcpScenario {
 
     /// Five processes of 1 warm-up, 3 measured and 1 accounting iteration: 30 processes of 5 iterations. The
     /// budget (6 minutes): an iteration of 30 batches takes at most 1.2 s at the 25 batches/s the slowest
-    /// candidate made undisturbed, so at most 5 × 1.2 + 2 s (server start and the conformance checks) = 8 s per
-    /// process, 40 s for the five candidates; `trap-blocking-in-task` runs 3 serial batches of 0.3–0.7 s, at most
-    /// 5 × 2.1 + 2 ≈ 12.5 s per process; about 53 s per set of six, about 4.4 minutes for the five processes.
+    /// candidate made undisturbed, so at most 5 × 1.2 + 3 s (server start and the conformance checks, the three
+    /// fault checks' servers included) = 9 s per process, 45 s for the five candidates; `trap-blocking-in-task`
+    /// runs 3 serial batches of 0.3–0.7 s, at most 5 × 2.1 + 3 ≈ 13.5 s per process; about 59 s per set of six,
+    /// about 4.9 minutes for the five processes.
     fn repetitions(&self, quick: bool) -> Repetitions {
         if quick {
             Repetitions::QUICK
