@@ -95,8 +95,9 @@ impl Scenario for HttpScenario {
     /// the 13–38 µs of client CPU per call of quick runs its ceiling is 26k–74k calls/s against the server's
     /// 50k/s (500 ÷ 10 ms), so 1.0–2.0 s per iteration plus about 0.4 s to start, connect and prime 500
     /// connections: at most 5 × 2.4 + 3.5 s (server start and the conformance checks, the three fault checks'
-    /// servers included) ≈ 15.5 s per process, about 78 s for the five contestants, at most 6.5 minutes for the
-    /// five processes (undisturbed iterations take far less: the committed run at 55e21c7 took 3.5 minutes).
+    /// servers included) ≈ 15.5 s per process, about 78 s for the five contestants, 6.5 minutes for the five
+    /// processes if every iteration ran at the slowest client's rate, beyond the budget; undisturbed iterations take
+    /// far less (the committed run at 55e21c7 took 3.5 minutes).
     fn repetitions(&self, quick: bool) -> Repetitions {
         if quick {
             Repetitions::QUICK
