@@ -202,6 +202,8 @@ fn hammer(algorithm: Box<dyn LimitAlgorithm>, ceiling: usize) {
     const THREADS: usize = 6;
     const TASKS: usize = 6;
     const OPS: usize = 300;
+    /// How long each thread holds its slot: long enough that the threads overlap whatever else the machine runs.
+    const HOLD: Duration = Duration::from_micros(200);
 
     let gate = Arc::new(Gate::new(algorithm));
     let active = Arc::new(AtomicUsize::new(0));
@@ -266,7 +268,9 @@ fn hammer(algorithm: Box<dyn LimitAlgorithm>, ceiling: usize) {
                 for op in 0..OPS {
                     let permit = gate.acquire_blocking();
                     hold(&permit);
-                    thread::yield_now();
+                    // Hold the slot a moment: on a busy machine a thread that only yields can run every
+                    // operation alone, and then nobody ever waits and the bound is never put to the test.
+                    thread::sleep(HOLD);
                     finish(permit, op * 3 + t);
                 }
             })
