@@ -65,7 +65,7 @@ ab-profile rounds="5":
         done
     done
 
-# The per-cause A/B behind the fidelity table (issue 23): `blocking-crossbeam` and `blocking-flume`, their bare pairs, and each bare pair's variants on request (`blocking-*-bare-<cause>`, one difference from the lab's pair put back each: control, started-before, lab-spawn, lab-message, lab-loops, consumer-spawned; see `lab list`), in one run at capacity 1 and 256 (the control), `forks` processes each, into target/fidelity-ab (never reports/). Prints each contestant's process medians of ms per million, their median, and its ratio to the bare pair. Run it on a quiet machine; `just fidelity-ab 1 --quick` only shows it works. Other options pass through.
+# The per-cause A/B behind the fidelity table (issue 23): `blocking-crossbeam`, `blocking-flume` and `stream-flume`, their bare pairs, and each bare pair's variants on request (`*-bare-<cause>`, one difference from the lab's pair put back each: control, started-before, lab-spawn, lab-message, lab-loops, and consumer-spawned for the thread pairs, into-stream for `stream-flume`; see `lab list`), plus `stream-tokio`, its bare pair and their A/A control `stream-tokio-bare-control`, in one run at capacity 1, 256 and 4096, `forks` processes each, into target/fidelity-ab (never reports/). Prints each contestant's process medians of ms per million, their median, and its ratio to the bare pair. Run it on a quiet machine; `just fidelity-ab 1 --quick` only shows it works. Other options pass through.
 fidelity-ab forks="5" *args:
     #!/usr/bin/env bash
     set -euo pipefail
@@ -78,11 +78,16 @@ fidelity-ab forks="5" *args:
             names+=("$twin-bare-$cause")
         done
     done
+    names+=(stream-flume stream-flume-bare)
+    for cause in control started-before lab-spawn lab-message lab-loops into-stream; do
+        names+=("stream-flume-bare-$cause")
+    done
+    names+=(stream-tokio stream-tokio-bare stream-tokio-bare-control)
     only=$(IFS=,; echo "${names[*]}")
     cargo build --release -p lab
     rm -rf "$out" && mkdir -p "$out"
     status=0
-    ./target/release/lab handoff --only "$only" --capacity 1,256 --forks {{forks}} --out "$out" "$@" >"$out/lab.log" || status=$?
+    ./target/release/lab handoff --only "$only" --capacity 1,256,4096 --forks {{forks}} --out "$out" "$@" >"$out/lab.log" || status=$?
     echo "lab handoff exited $status (its output: $out/lab.log; report: $out/handoff.md)"
     jq -r --arg only "$only" '
         def med: sort | if length == 0 then null elif length % 2 == 1 then .[length / 2 | floor] else (.[length / 2 - 1] + .[length / 2]) / 2 end;

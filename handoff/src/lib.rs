@@ -142,7 +142,7 @@ impl Scenario for HandoffScenario {
         contestants().iter().map(|c| c.info()).collect()
     }
 
-    /// The per-cause A/B variants of the blocking bare pairs ([`contestants::on_request`]).
+    /// The per-cause A/B variants of the bare pairs ([`contestants::on_request`]).
     fn contestants_on_request(&self) -> Vec<ContestantInfo> {
         contestants::on_request().iter().map(|c| c.info()).collect()
     }

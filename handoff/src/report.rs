@@ -86,6 +86,10 @@ pub struct Context {
     pub noise: String,
     /// Each per-cause A/B variant that ran, beside its bare pair, per capacity (empty in a default run).
     pub ab: Vec<AbRow>,
+    /// The bare pairs that have per-cause variants besides a control, in listing order.
+    pub ab_bares: Vec<String>,
+    /// The bare pairs that have only an A/A control, in listing order.
+    pub ab_control_only: Vec<String>,
     /// The fastest blocking batched contestant at the widest capacity.
     pub best_blocking_batched: Option<Figure>,
     /// The batched async channels at the widest capacity.
@@ -344,11 +348,11 @@ pub enum Finding {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AbState {
-    /// No variant exists for this lab contestant (the variants cover the blocking pairs).
+    /// No variant other than a control exists for this lab contestant.
     NoneExists,
-    /// Variants exist, but none ran at this capacity.
+    /// Variants exist, but none other than the control ran at this capacity.
     NotRun,
-    /// At least one variant ran at this capacity.
+    /// At least one variant other than the control ran at this capacity.
     Ran,
 }
 
@@ -418,6 +422,8 @@ pub struct AbRow {
     pub cause: String,
     /// It is the A/A control.
     pub control: bool,
+    /// Its pair's ends are tasks, not threads (what `cause` puts back is worded for tasks).
+    pub tasks: bool,
     /// The capacity.
     pub capacity: u64,
     /// Its ms/M.
@@ -489,6 +495,8 @@ pub fn context(summary: &Summary) -> Context {
         fidelity_bar: format!("{FIDELITY_BAR}×"),
         noise: format!("{}%", (summary.method.noise_threshold * 1000.0).round() / 10.0),
         ab: ab_rows,
+        ab_bares: ab_bares(true),
+        ab_control_only: ab_bares(false),
         best_blocking_batched: fastest(summary, BLOCKING_BATCHED, wide)
             .map(|(name, m)| Figure { name: name.to_string(), value: num(Some(m)) }),
         async_batched: async_ms.iter().map(|(n, m)| Figure { name: n.to_string(), value: num(Some(*m)) }).collect(),
@@ -692,9 +700,9 @@ fn fidelity(summary: &Summary, caps: &[u64], ab: &[AbRow]) -> Vec<FidelityRow> {
                 _ if not_slower_than_control => Finding::SharedSpread,
                 _ => Finding::Spread,
             });
-            let ab_state = if !here.is_empty() {
+            let ab_state = if here.iter().any(|r| !r.control) {
                 AbState::Ran
-            } else if variants.iter().any(|v| v.lab == lab) {
+            } else if variants.iter().any(|v| v.lab == lab && !v.control) {
                 AbState::NotRun
             } else {
                 AbState::NoneExists
@@ -730,6 +738,19 @@ fn fidelity(summary: &Summary, caps: &[u64], ab: &[AbRow]) -> Vec<FidelityRow> {
     rows
 }
 
+/// The bare pairs with per-cause variants besides their control (`causes`), or with only a control (`!causes`).
+fn ab_bares(causes: bool) -> Vec<String> {
+    let variants = crate::ab_variants();
+    let mut bares: Vec<String> = Vec::new();
+    for v in &variants {
+        let has_causes = variants.iter().any(|w| w.bare == v.bare && !w.control);
+        if has_causes == causes && !bares.contains(&v.bare) {
+            bares.push(v.bare.clone());
+        }
+    }
+    bares
+}
+
 /// Each per-cause A/B variant ([`crate::ab_variants`]) that ran, beside its bare pair at every capacity where
 /// both have a figure, judged on process medians; by lab contestant, then capacity, then variant (the control
 /// first).
@@ -753,6 +774,7 @@ fn ab(summary: &Summary, caps: &[u64]) -> Vec<AbRow> {
                     bare: variant.bare.clone(),
                     cause: variant.cause.to_string(),
                     control: variant.control,
+                    tasks: variant.tasks,
                     capacity,
                     ms: num(Some(v.median)),
                     range: range(v),
@@ -913,7 +935,7 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("| `stream-tokio` | `stream-tokio-bare` | 256 | 150 | 100 | 1.50× |"), "{text}");
-        assert!(text.contains("`just fidelity-ab` runs the blocking pairs' variants"), "no variant ran: {text}");
+        assert!(text.contains("`just fidelity-ab` runs the bare pairs' variants"), "no variant ran: {text}");
         assert!(text.contains("`reports/fidelity-ab/handoff.md`"), "{text}");
         assert_whole(&text);
         let mut without = summary_with(&[("blocking-crossbeam", 256, 60.0)]);
@@ -1023,8 +1045,32 @@ mod tests {
             text.contains("The per-cause A/B that would isolate its cause did not run here (see below)."),
             "{text}"
         );
-        assert!(text.contains("`just fidelity-ab` runs the blocking pairs' variants"), "{text}");
+        assert!(text.contains("`just fidelity-ab` runs the bare pairs' variants"), "{text}");
         assert_whole(&text);
+    }
+
+    #[test]
+    fn the_task_pairs_variants_read_as_tasks_and_a_lone_control_isolates_no_cause() {
+        let lab = [80.0, 82.0, 79.0, 85.0, 81.0];
+        let mut summary = with_processes(summary_with(&[]), "stream-flume-bare", &BARE);
+        summary = with_processes(summary, "stream-flume", &lab);
+        summary = with_processes(summary, "stream-flume-bare-control", &[49.0, 50.5, 48.5, 51.5, 50.0]);
+        summary = with_processes(summary, "stream-flume-bare-started-before", &[78.0, 80.0, 83.0, 79.5, 81.5]);
+        summary = with_processes(summary, "stream-tokio-bare", &BARE);
+        summary = with_processes(summary, "stream-tokio", &lab);
+        summary = with_processes(summary, "stream-tokio-bare-control", &[49.0, 50.5, 48.5, 51.5, 50.0]);
+        let context = context(&judged(summary.clone()));
+        let row = |lab: &str| context.fidelity.iter().find(|r| r.lab == lab && r.capacity == 256).expect("row");
+        assert_eq!(row("stream-flume").ab, AbState::Ran);
+        assert_eq!(row("stream-tokio").ab, AbState::NoneExists, "a control alone isolates no cause");
+        assert!(row("stream-tokio").control.is_some());
+        let text = report(&judged(summary));
+        assert!(text.contains("both tasks spawned before the clock, the producer released by the lab's oneshot (`stream-flume-bare-started-before`"), "{text}");
+        assert!(text.contains("No per-cause A/B exists for this pair (the variants cover `blocking-crossbeam-bare`, `blocking-flume-bare` and `stream-flume-bare`)"), "{text}");
+        assert_whole(&text);
+        let none = report(&judged(summary_with(&[("stream-flume", 256, 60.0)])));
+        assert!(none.contains("(`blocking-crossbeam-bare-<cause>`, `blocking-flume-bare-<cause>` and `stream-flume-bare-<cause>`, each"), "{none}");
+        assert!(none.contains("from a lab cost, of `stream-tokio-bare` too) beside their pairs"), "{none}");
     }
 
     #[test]

@@ -18,7 +18,7 @@
 //! one-line wrappers over the crate's `send`/`recv`), as the lab's pair does; the control tells whether that, or
 //! this file's generic code, differs from `super::bare`'s direct calls. Like the bare pairs they carry no meter
 //! and no fault injection: `checksum` and `exactly_once` apply, the checks that need a meter or a fault say they
-//! are not applicable. `just fidelity-ab` runs them beside their pairs.
+//! are not applicable. `just fidelity-ab` runs them beside their pairs. The task pairs' variants are in `super::bare_ab_async`.
 
 use std::convert::Infallible;
 use std::fmt;
@@ -125,6 +125,7 @@ pub(crate) fn listing() -> Vec<super::AbVariant> {
                 name: Variant { channel, cause }.name(),
                 cause: cause.suffix(),
                 control: cause == Cause::Control,
+                tasks: false,
             })
         })
         .collect()

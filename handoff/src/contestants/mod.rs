@@ -19,6 +19,7 @@
 //! | `blocking-bridge-blocking-recv[-batched]` | producer task → `tokio::sync::mpsc` → the calling thread's `blocking_recv` |
 //! | `blocking-crossbeam-bare`, `blocking-flume-bare`, `stream-flume-bare`, `stream-tokio-bare` | the bare reference pairs (role `reference`): the smallest correct program of each pair, without the lab's shared code, to calibrate the lab (see `bare`) |
 //! | `blocking-{crossbeam,flume}-bare-<cause>` | on request only ([`on_request`]: never in a default run): the blocking bare pairs with one of the lab pair's differences put back each, an A/B per suspected cause of the lab's gap (see `bare_ab`; `just fidelity-ab`) |
+//! | `stream-flume-bare-<cause>`, `stream-tokio-bare-control` | on request only: the same for `stream-flume`'s bare pair, and an A/A control of the tokio pair (see `bare_ab_async`) |
 //! | `coroutine-may[-batched]` | producer coroutine → `may::sync::mpsc::channel` bounded by a `may::sync::Semphore` → consumer coroutine; `may` 0.3, 2 carriers, 32 KiB stacks |
 //!
 //! The coroutine pair follows `may`'s rules (no thread-blocking call, no thread-local held across a wait inside a
@@ -48,6 +49,7 @@
 
 mod bare;
 mod bare_ab;
+mod bare_ab_async;
 mod baseline_loop;
 mod bridge_blocking_recv;
 mod bridge_blocking_send;
@@ -164,10 +166,10 @@ pub(crate) fn not_applicable(contestant: &dyn HandoffContestant, check: &str) ->
 }
 
 /// The contestants that run only when `--only` names them (the scenario's `contestants_on_request`): the
-/// per-cause A/B variants of the blocking bare pairs, role `reference`, which would lengthen the default run and
-/// clutter its report.
+/// per-cause A/B variants of the bare pairs (the blocking ones, then the task ones), role `reference`, which would
+/// lengthen the default run and clutter its report.
 pub fn on_request() -> Vec<Arc<dyn HandoffContestant>> {
-    bare_ab::all()
+    bare_ab::all().into_iter().chain(bare_ab_async::all()).collect()
 }
 
 /// A per-cause A/B variant of a bare pair (on request: [`on_request`]), as the report reads it.
@@ -183,11 +185,14 @@ pub struct AbVariant {
     pub cause: &'static str,
     /// It puts nothing back: the A/A control, an identical copy of the bare pair.
     pub control: bool,
+    /// Its pair's two ends are tasks on a runtime (not threads), which changes what some causes mean.
+    pub tasks: bool,
 }
 
-/// Every per-cause A/B variant, in listing order (crossbeam's, then flume's; the control first of each).
+/// Every per-cause A/B variant, in listing order (crossbeam's, flume's, async flume's, then tokio's control; the
+/// control first of each).
 pub fn ab_variants() -> Vec<AbVariant> {
-    bare_ab::listing()
+    bare_ab::listing().into_iter().chain(bare_ab_async::listing()).collect()
 }
 
 /// The contestant named `name`, listed or on request.
