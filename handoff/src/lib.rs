@@ -243,4 +243,8 @@ impl Scenario for HandoffScenario {
     fn discussion(&self, summary: &Summary) -> String {
         report::report(summary)
     }
+
+    fn details_discussion(&self, summary: &Summary) -> String {
+        report::details(summary)
+    }
 }

@@ -22,6 +22,9 @@ use crate::{SERIES_CAPACITY, SMALL_CAPACITY_BELOW};
 /// The report's template: every word of the discussion.
 const TEMPLATE: &str = include_str!("templates/report.md");
 
+/// The template of the scenario's appendix sections: the calibration against bare programs in full.
+const DETAILS_TEMPLATE: &str = include_str!("templates/details.md");
+
 /// The batched contestants whose best figure the advice on blocking code cites.
 const BLOCKING_BATCHED: [&str; 3] = ["blocking-crossbeam-batched", "blocking-flume-batched", "blocking-std-batched"];
 
@@ -458,6 +461,11 @@ pub struct Pick {
 /// Markdown discussing `summary`: [`context`] rendered with `templates/report.md`.
 pub fn report(summary: &Summary) -> String {
     measure::template::render_or_note("handoff/report.md", TEMPLATE, context(summary))
+}
+
+/// The scenario's sections of the appendix: [`context`] rendered with `templates/details.md`.
+pub fn details(summary: &Summary) -> String {
+    measure::template::render_or_note("handoff/details.md", DETAILS_TEMPLATE, context(summary))
 }
 
 /// The figures and verdicts of `summary` that the report's template reads.
@@ -926,7 +934,7 @@ mod tests {
             ("blocking-crossbeam-bare", 256, 40.0),
             ("stream-tokio", 256, 150.0),
         ]));
-        let text = report(&summary);
+        let text = details(&summary);
         assert!(
             text.contains(
                 "| `blocking-crossbeam` | `blocking-crossbeam-bare` | 256 | 60.0 | 40.0 | 1.50× | 59.9–60.1 | 40.0–40.0 | \
@@ -938,9 +946,16 @@ mod tests {
         assert!(text.contains("`just fidelity-ab` runs the bare pairs' variants"), "no variant ran: {text}");
         assert!(text.contains("`reports/fidelity-ab/handoff.md`"), "{text}");
         assert_whole(&text);
+        let main = report(&summary);
+        assert!(main.contains("(handoff-details.md#the-lab-against-bare-programs)"), "{main}");
+        assert!(
+            main.contains("`blocking-crossbeam` at capacity 256, 1.50× its bare pair (slower, p = 0.050)"),
+            "{main}"
+        );
+        assert_whole(&main);
         let mut without = summary_with(&[("blocking-crossbeam", 256, 60.0)]);
         without.contestants.retain(|c| !c.name.ends_with("-bare"));
-        let none = report(&judged(without));
+        let none = details(&judged(without));
         assert!(none.contains("The bare reference pairs did not run"), "{none}");
     }
 
@@ -997,7 +1012,7 @@ mod tests {
         assert_eq!(row.judged.told, Told::Slower);
         let causes: Vec<&str> = row.causes_slower.iter().map(|r| r.cause.as_str()).collect();
         assert_eq!(causes, ["lab-loops"]);
-        let text = report(&judged(summary));
+        let text = details(&judged(summary));
         assert!(text.contains("- **`blocking-crossbeam` at capacity 256**: 81.0 against 50.0 ms/M, a remaining cost of 31.0 ms/M (1.62×). The judge tells it apart from the bare pair: every lab process median (79.0–85.0) is above every bare one (48.0–51.0), p = 0.0040."), "{text}");
         assert!(text.contains("is not told apart from the bare pair (their process medians overlap); the lab against the control: slower, p = 0.0040."), "{text}");
         assert!(
@@ -1015,7 +1030,7 @@ mod tests {
         let spread = [47.0, 65.0, 80.0, 49.5, 90.0];
         let mut summary = with_processes(base.clone(), "blocking-crossbeam", &spread);
         summary = with_processes(summary, "blocking-crossbeam-bare-control", &[48.0, 79.0, 85.0, 50.0, 66.0]);
-        let text = report(&judged(summary));
+        let text = details(&judged(summary));
         assert!(text.contains("The judge does not tell it apart from the bare pair: their process medians overlap (lab 47.0–90.0, bare 48.0–51.0)."), "{text}");
         assert!(text.contains("So the gap is within the pair's own process-to-process spread: the lab is told apart neither from the bare pair nor, as slower, from an identical copy of it"), "{text}");
         assert!(!text.contains("That is a cost of the lab's own code"), "{text}");
@@ -1024,7 +1039,7 @@ mod tests {
         // Told slower, but not slower than an identical copy, which is told slower too: not shown to be the lab's.
         let mut summary = with_processes(base.clone(), "blocking-crossbeam", &lab);
         summary = with_processes(summary, "blocking-crossbeam-bare-control", &[79.5, 84.0, 78.0, 86.0, 80.0]);
-        let text = report(&judged(summary));
+        let text = details(&judged(summary));
         assert!(
             text.contains(
                 "and is told slower than the bare pair (p = 0.0040); the lab against the control: not told apart."
@@ -1036,7 +1051,7 @@ mod tests {
         assert_whole(&text);
 
         // No A/B ran: told slower, the cost stated as far as the run can tell, and the reader pointed to the A/B.
-        let text = report(&judged(with_processes(base, "blocking-crossbeam", &lab)));
+        let text = details(&judged(with_processes(base, "blocking-crossbeam", &lab)));
         assert!(
             text.contains("That is the measured remaining cost of the lab's code as far as this run can tell"),
             "{text}"
@@ -1064,11 +1079,11 @@ mod tests {
         assert_eq!(row("stream-flume").ab, AbState::Ran);
         assert_eq!(row("stream-tokio").ab, AbState::NoneExists, "a control alone isolates no cause");
         assert!(row("stream-tokio").control.is_some());
-        let text = report(&judged(summary));
+        let text = details(&judged(summary));
         assert!(text.contains("both tasks spawned before the clock, the producer released by the lab's oneshot (`stream-flume-bare-started-before`"), "{text}");
         assert!(text.contains("No per-cause A/B exists for this pair (the variants cover `blocking-crossbeam-bare`, `blocking-flume-bare` and `stream-flume-bare`)"), "{text}");
         assert_whole(&text);
-        let none = report(&judged(summary_with(&[("stream-flume", 256, 60.0)])));
+        let none = details(&judged(summary_with(&[("stream-flume", 256, 60.0)])));
         assert!(none.contains("(`blocking-crossbeam-bare-<cause>`, `blocking-flume-bare-<cause>` and `stream-flume-bare-<cause>`, each"), "{none}");
         assert!(none.contains("from a lab cost, of `stream-tokio-bare` too) beside their pairs"), "{none}");
     }
@@ -1081,7 +1096,7 @@ mod tests {
         }
         let context = context(&judged(summary.clone()));
         assert_eq!(context.ab.len(), 2 * crate::ab_variants().len(), "one row per variant and capacity");
-        let text = report(&judged(summary));
+        let text = details(&judged(summary));
         assert!(!text.contains("could not be rendered"), "{text}");
         for variant in crate::ab_variants() {
             assert!(text.contains(&format!("| `{}` |", variant.name)), "{text}");

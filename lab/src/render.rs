@@ -40,6 +40,7 @@ pub(crate) fn render(run: &RawRun, scenario: &dyn Scenario) -> RenderedRun {
         title: scenario.title(),
         question: scenario.question(),
         discussion: scenario.discussion(&summary),
+        details_discussion: scenario.details_discussion(&summary),
         headline_metric: scenario.headline_metric(),
         higher_is_better: scenario.higher_is_better(),
         table_metrics: scenario.table_metrics(),

@@ -281,6 +281,12 @@ pub trait Scenario: Send + Sync {
     }
     /// Markdown explaining what the numbers mean and what a reader should pick, given this summary.
     fn discussion(&self, summary: &Summary) -> String;
+    /// The scenario's own sections of the appendix (`<scenario>-details.md`, markdown with `##` headings), placed
+    /// before its harness cost: long tables a reader looks up rather than reads. Empty by default.
+    fn details_discussion(&self, summary: &Summary) -> String {
+        let _ = summary;
+        String::new()
+    }
     /// The choices a reader makes between this scenario's contestants, for the answer to say which of them
     /// changes the result beyond noise. By default the family alone; a scenario whose contestants also differ
     /// by limiter, packing or construction declares those too.

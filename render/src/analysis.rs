@@ -432,6 +432,7 @@ pub(crate) mod tests {
             title: "t",
             question: "q",
             discussion: String::new(),
+            details_discussion: String::new(),
             headline_metric: "ms_per_million",
             higher_is_better: false,
             table_metrics: vec!["ms_per_million"],

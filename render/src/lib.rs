@@ -14,6 +14,7 @@
 //!     title: "Chains of adapters",
 //!     question: "Does a chain of stream adapters cost more than a loop?",
 //!     discussion: String::new(),
+//!     details_discussion: String::new(),
 //!     headline_metric: "ms_per_million",
 //!     higher_is_better: false,
 //!     table_metrics: vec!["ms_per_million", "cores_used"],
@@ -61,6 +62,8 @@ pub struct ReportInput<'a> {
     pub question: &'a str,
     /// What the numbers mean and what to pick (markdown, inserted as is).
     pub discussion: String,
+    /// The scenario's own appendix sections (markdown, inserted as is before the harness cost; may be empty).
+    pub details_discussion: String,
     /// The metric the headline and ratios use, without phase prefix, such as `ms_per_million`.
     pub headline_metric: &'a str,
     /// Whether a larger headline metric is better (`ops_per_sec`) rather than worse (`ms_per_million`).

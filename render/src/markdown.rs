@@ -130,6 +130,7 @@ pub fn render_details(input: &ReportInput<'_>) -> String {
         "checks": body(&checks(summary)),
         "references": published_reference(summary),
         "harness": body(&harness(input)),
+        "scenario_details": input.details_discussion.trim(),
     });
     one_trailing_newline(&measure::template::render_or_note("reports/details.md", DETAILS_TEMPLATE, context))
 }

@@ -1016,6 +1016,7 @@ mod tests {
             title: "Device",
             question: "",
             discussion: String::new(),
+            details_discussion: String::new(),
             headline_metric: "ops_per_sec",
             higher_is_better: true,
             table_metrics: Vec::new(),

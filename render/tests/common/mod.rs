@@ -195,6 +195,7 @@ pub fn input(summary: &Summary) -> ReportInput<'_> {
         title: "Chains of adapters: streams vs blocking vs a loop",
         question: "What does a chain of stream adapters cost per item, compared with threads and a plain loop?",
         discussion: "The stream pays for polling each item.\n\n- Pick the loop when you can.\n".to_string(),
+        details_discussion: String::new(),
         headline_metric: "ms_per_million",
         higher_is_better: false,
         table_metrics: vec!["ms_per_million", "cores_used", "max_outstanding"],
