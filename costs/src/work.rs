@@ -216,6 +216,34 @@ impl Work for Checked {
     }
 }
 
+/// What a checked run of `noun` (units, operations) left running or did twice, one phrase each; empty when
+/// nothing: `live` still alive when it returned, runtime `tasks` alive, `threads` (baseline, after) above the
+/// baseline, and what `ledger` saw made or finished twice.
+pub fn leftovers(
+    noun: &str,
+    live: usize,
+    tasks: Option<usize>,
+    threads: (Option<u64>, Option<u64>),
+    ledger: &Ledger,
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    if live != 0 {
+        problems.push(format!("{live} {noun} alive when it returned"));
+    }
+    if let Some(t) = tasks.filter(|&t| t > 0) {
+        problems.push(format!("{t} runtime tasks alive"));
+    }
+    if let (Some(before), Some(after)) = threads {
+        if after > before {
+            problems.push(format!("{} threads left behind ({before} before, {after} after)", after - before));
+        }
+    }
+    if ledger.created_twice > 0 || ledger.finished_twice > 0 {
+        problems.push(format!("{} {noun} made twice, {} finished twice", ledger.created_twice, ledger.finished_twice));
+    }
+    problems
+}
+
 /// The message an injected panic of `what` `at` carries ([`pipelines::panic_message`] of its payload).
 pub fn injected_panic_message(what: &'static str, at: u64) -> String {
     InjectedPanic { stage: what, at }.to_string()

@@ -262,14 +262,7 @@ pub fn failure_verdict(run: &SmallRun, faulty: &FaultyCall, bounded: bool) -> Re
 
 /// The thread count once threads that are exiting have gone (up to a second), or the last count read.
 fn settled_threads(target: Option<u64>) -> Option<u64> {
-    let give_up = Instant::now() + Duration::from_secs(1);
-    loop {
-        let now = measure::memory::thread_count();
-        if now <= target || Instant::now() >= give_up {
-            return now;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    measure::memory::settled_thread_count(target, Duration::from_secs(1))
 }
 
 fn sum_exact(run: &SmallRun) -> Check {

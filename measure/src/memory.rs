@@ -61,6 +61,20 @@ pub fn thread_count() -> Option<u64> {
     parse_status_kib(&text, "Threads")
 }
 
+/// This process's thread count once threads that are exiting have gone: read every 5 ms until it is at most
+/// `target` or `within` has passed, then the last count read (`None` off Linux). Checks use it to tell a
+/// thread left behind from one still ending.
+pub fn settled_thread_count(target: Option<u64>, within: std::time::Duration) -> Option<u64> {
+    let give_up = std::time::Instant::now() + within;
+    loop {
+        let now = thread_count();
+        if now <= target || std::time::Instant::now() >= give_up {
+            return now;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+}
+
 /// Reads this process's thread count again and again without reopening `/proc/self/status` or allocating:
 /// the file stays open and each read starts over at offset 0 (procfs regenerates the text on every read
 /// from the start), into a buffer allocated once. Falls back to reopening if a positioned read fails.

@@ -108,7 +108,7 @@ impl Run {
     /// Read the tasks and threads left once they had time to go (after the caller's thread, if any, was joined).
     fn settle(mut self, primitive: &dyn Primitive) -> Run {
         self.tasks = settled_tasks(|| primitive.alive_tasks());
-        self.threads.1 = settled_threads(self.threads.0);
+        self.threads.1 = measure::memory::settled_thread_count(self.threads.0, THREADS_SETTLE);
         self
     }
 
@@ -122,37 +122,7 @@ impl Run {
 
     /// What it left running or did twice, in words; empty when nothing.
     fn leftovers(&self) -> Vec<String> {
-        let mut problems = Vec::new();
-        if self.live != 0 {
-            problems.push(format!("{} operations alive when it returned", self.live));
-        }
-        if let Some(t) = self.tasks.filter(|&t| t > 0) {
-            problems.push(format!("{t} runtime tasks alive"));
-        }
-        if let (Some(before), Some(after)) = self.threads {
-            if after > before {
-                problems.push(format!("{} threads left behind ({before} before, {after} after)", after - before));
-            }
-        }
-        if self.ledger.created_twice > 0 || self.ledger.finished_twice > 0 {
-            problems.push(format!(
-                "{} operations made twice, {} finished twice",
-                self.ledger.created_twice, self.ledger.finished_twice
-            ));
-        }
-        problems
-    }
-}
-
-/// The thread count once threads that are exiting have gone (up to [`THREADS_SETTLE`]), or the last count read.
-fn settled_threads(target: Option<u64>) -> Option<u64> {
-    let give_up = Instant::now() + THREADS_SETTLE;
-    loop {
-        let now = measure::memory::thread_count();
-        if now <= target || Instant::now() >= give_up {
-            return now;
-        }
-        std::thread::sleep(Duration::from_millis(5));
+        crate::work::leftovers("operations", self.live, self.tasks, self.threads, &self.ledger)
     }
 }
 
