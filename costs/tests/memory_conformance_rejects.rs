@@ -82,59 +82,97 @@ fn broken(contestant: Contestant, breakage: Breakage) -> Prepare {
 
 const NAME: &str = "broken";
 
-#[test]
-fn the_wrappers_pass_through_when_nothing_triggers_them() {
-    for breakage in [Breakage::SwallowsFirstUnitError, Breakage::LeavesWorkerDead, Breakage::IgnoresCancel] {
-        let cancel = conformance::caller_cancel(NAME, broken(Contestant::Thread64k, breakage));
-        let checks = conformance::faults(broken(Contestant::TokioTask, breakage));
-        for check in checks.iter().chain([&cancel]) {
-            let triggered = matches!(
-                (breakage, check.name.as_str()),
-                (Breakage::SwallowsFirstUnitError, "unit_error" | "unit_panic")
-                    | (Breakage::LeavesWorkerDead, "unit_panic" | "clean_after_faults")
-                    | (Breakage::IgnoresCancel, "caller_cancel")
-            );
-            assert!(triggered || check.passed, "{breakage:?}: {} — {}", check.name, check.detail);
-        }
+fn wrappers_pass_through(breakage: Breakage) {
+    let cancel = conformance::caller_cancel(NAME, broken(Contestant::Thread64k, breakage));
+    let checks = conformance::faults(broken(Contestant::TokioTask, breakage));
+    for check in checks.iter().chain([&cancel]) {
+        let triggered = matches!(
+            (breakage, check.name.as_str()),
+            (Breakage::SwallowsFirstUnitError, "unit_error" | "unit_panic")
+                | (Breakage::LeavesWorkerDead, "unit_panic" | "clean_after_faults")
+                | (Breakage::IgnoresCancel, "caller_cancel")
+        );
+        assert!(triggered || check.passed, "{breakage:?}: {} — {}", check.name, check.detail);
     }
 }
 
-#[test]
-fn unit_error_and_unit_panic_reject_a_contestant_that_swallows_the_first_units_fault() {
-    for contestant in [Contestant::TokioTask, Contestant::Thread64k] {
-        let checks = conformance::faults(broken(contestant, Breakage::SwallowsFirstUnitError));
-        for name in ["unit_error", "unit_panic"] {
-            let check = checks.iter().find(|c| c.name == name).expect("the check");
-            assert!(check.failed(), "{}", check.detail);
-            assert!(check.detail.contains("at unit 0: Ok(sum 0)"), "{}", check.detail);
-            assert!(
-                !check.detail.contains("at unit 100"),
-                "only the first unit's fault is swallowed: {}",
-                check.detail
-            );
-        }
-        let clean = checks.iter().find(|c| c.name == "clean_after_faults").expect("a clean_after_faults check");
-        assert!(clean.passed, "{}", clean.detail);
-    }
-}
-
-#[test]
-fn clean_after_faults_rejects_a_contestant_left_with_a_dead_worker() {
-    for contestant in [Contestant::TokioTaskCurrentThread, Contestant::Thread64k] {
-        let checks = conformance::faults(broken(contestant, Breakage::LeavesWorkerDead));
-        let clean = checks.iter().find(|c| c.name == "clean_after_faults").expect("a clean_after_faults check");
-        assert!(clean.failed(), "{}", clean.detail);
-        assert!(clean.detail.contains("199 of 200 units waiting"), "{}", clean.detail);
-        let error = checks.iter().find(|c| c.name == "unit_error").expect("a unit_error check");
-        assert!(error.passed, "the errors come before any panic: {}", error.detail);
-    }
-}
-
-#[test]
-fn caller_cancel_rejects_a_contestant_that_ignores_the_cancel() {
-    for contestant in [Contestant::TokioTask, Contestant::Thread64k, Contestant::AsyncStream] {
-        let check = conformance::caller_cancel(NAME, broken(contestant, Breakage::IgnoresCancel));
+fn swallowed_fault_is_rejected(contestant: Contestant) {
+    let checks = conformance::faults(broken(contestant, Breakage::SwallowsFirstUnitError));
+    for name in ["unit_error", "unit_panic"] {
+        let check = checks.iter().find(|c| c.name == name).expect("the check");
         assert!(check.failed(), "{}", check.detail);
-        assert!(check.detail.contains("instead of a cancel"), "{}", check.detail);
+        assert!(check.detail.contains("at unit 0: Ok(sum 0)"), "{}", check.detail);
+        assert!(!check.detail.contains("at unit 100"), "only the first unit's fault is swallowed: {}", check.detail);
+    }
+    let clean = checks.iter().find(|c| c.name == "clean_after_faults").expect("a clean_after_faults check");
+    assert!(clean.passed, "{}", clean.detail);
+}
+
+fn dead_worker_is_rejected(contestant: Contestant) {
+    let checks = conformance::faults(broken(contestant, Breakage::LeavesWorkerDead));
+    let clean = checks.iter().find(|c| c.name == "clean_after_faults").expect("a clean_after_faults check");
+    assert!(clean.failed(), "{}", clean.detail);
+    assert!(clean.detail.contains("199 of 200 units waiting"), "{}", clean.detail);
+    let error = checks.iter().find(|c| c.name == "unit_error").expect("a unit_error check");
+    assert!(error.passed, "the errors come before any panic: {}", error.detail);
+}
+
+fn ignored_cancel_is_rejected(contestant: Contestant) {
+    let check = conformance::caller_cancel(NAME, broken(contestant, Breakage::IgnoresCancel));
+    assert!(check.failed(), "{}", check.detail);
+    assert!(check.detail.contains("instead of a cancel"), "{}", check.detail);
+}
+
+// Each broken contestant in a process of its own, as the lab runs each contestant: the checks count the
+// process's threads, and a broken run that goes on after its check gave up must not be seen by the next.
+testkit::own_process! {
+    #[test]
+    fn the_wrappers_pass_through_when_nothing_triggers_them_swallowing() {
+        wrappers_pass_through(Breakage::SwallowsFirstUnitError);
+    }
+
+    #[test]
+    fn the_wrappers_pass_through_when_nothing_triggers_them_dead_worker() {
+        wrappers_pass_through(Breakage::LeavesWorkerDead);
+    }
+
+    #[test]
+    fn the_wrappers_pass_through_when_nothing_triggers_them_deaf() {
+        wrappers_pass_through(Breakage::IgnoresCancel);
+    }
+
+    #[test]
+    fn unit_error_and_unit_panic_reject_a_tokio_task_that_swallows_the_first_units_fault() {
+        swallowed_fault_is_rejected(Contestant::TokioTask);
+    }
+
+    #[test]
+    fn unit_error_and_unit_panic_reject_a_thread_that_swallows_the_first_units_fault() {
+        swallowed_fault_is_rejected(Contestant::Thread64k);
+    }
+
+    #[test]
+    fn clean_after_faults_rejects_a_current_thread_runtime_left_with_a_dead_worker() {
+        dead_worker_is_rejected(Contestant::TokioTaskCurrentThread);
+    }
+
+    #[test]
+    fn clean_after_faults_rejects_threads_left_with_a_dead_worker() {
+        dead_worker_is_rejected(Contestant::Thread64k);
+    }
+
+    #[test]
+    fn caller_cancel_rejects_a_tokio_task_that_ignores_the_cancel() {
+        ignored_cancel_is_rejected(Contestant::TokioTask);
+    }
+
+    #[test]
+    fn caller_cancel_rejects_a_thread_that_ignores_the_cancel() {
+        ignored_cancel_is_rejected(Contestant::Thread64k);
+    }
+
+    #[test]
+    fn caller_cancel_rejects_an_async_stream_that_ignores_the_cancel() {
+        ignored_cancel_is_rejected(Contestant::AsyncStream);
     }
 }

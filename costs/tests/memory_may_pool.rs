@@ -57,11 +57,9 @@ fn child_measures_one_configuration() {
 
 fn child(which: &str) -> f64 {
     let exe = std::env::current_exe().expect("this test binary");
-    let out = Command::new(exe)
-        .args(["--exact", "child_measures_one_configuration", "--nocapture", "--test-threads=1"])
-        .env(CHILD, which)
-        .output()
-        .expect("run the child");
+    let mut command = Command::new(exe);
+    command.args(["--exact", "child_measures_one_configuration", "--nocapture", "--test-threads=1"]).env(CHILD, which);
+    let out = testkit::output_within(&mut command, std::time::Duration::from_secs(120), which);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{which}: {text}{}", String::from_utf8_lossy(&out.stderr));
     text.lines()

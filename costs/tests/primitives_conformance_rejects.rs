@@ -123,48 +123,64 @@ fn prepare(make: impl Fn() -> Box<dyn Primitive> + Send + Sync + 'static) -> Pre
     Arc::new(move || Ok(make()))
 }
 
-#[test]
-fn op_error_and_op_panic_reject_a_contestant_that_swallows_the_first_operations_fault() {
-    let checks = conformance::faults(prepare(|| Box::new(SwallowsFirstOpError)));
-    for name in ["op_error", "op_panic"] {
-        let check = checks.iter().find(|c| c.name == name).expect("the check");
-        assert!(check.failed(), "{}", check.detail);
-        assert!(check.detail.contains("at operation 0: Ok(sum 4950)"), "{}", check.detail);
-        assert!(!check.detail.contains("at operation 50"), "only the first is swallowed: {}", check.detail);
-    }
-    let clean = checks.iter().find(|c| c.name == "clean_after_faults").expect("a clean_after_faults check");
-    assert!(clean.passed, "{}", clean.detail);
-}
-
-#[test]
-fn clean_after_faults_rejects_a_contestant_left_with_a_dead_worker() {
-    let checks = conformance::faults(prepare(|| Box::new(LeavesWorkerDead::new())));
-    let clean = checks.iter().find(|c| c.name == "clean_after_faults").expect("a clean_after_faults check");
-    assert!(clean.failed(), "{}", clean.detail);
-    assert!(clean.detail.contains("the worker is gone"), "{}", clean.detail);
-    let error = checks.iter().find(|c| c.name == "op_error").expect("an op_error check");
-    assert!(error.passed, "errors leave the worker alive: {}", error.detail);
-}
-
-#[test]
-fn caller_cancel_rejects_a_contestant_that_ignores_the_cancel() {
-    for contestant in [Contestant::ThreadSpawn, Contestant::TokioSpawn, Contestant::Mutex] {
-        let make = move || -> Box<dyn Primitive> {
-            Box::new(IgnoresCancel(contestant.prepare().unwrap_or_else(|e| panic!("prepare: {e}"))))
-        };
-        let check = conformance::caller_cancel("broken", prepare(make));
-        assert!(check.failed(), "{}", check.detail);
-        assert!(check.detail.contains("Ok(sum 4950) instead of the cancel"), "{}", check.detail);
-        assert!(check.detail.contains("operations made after the cancel"), "{}", check.detail);
-    }
-}
-
-#[test]
-fn the_wrapper_passes_when_nothing_triggers_it() {
-    let make = || -> Box<dyn Primitive> {
-        Box::new(IgnoresCancel(Contestant::ThreadSpawn.prepare().unwrap_or_else(|e| panic!("prepare: {e}"))))
+fn ignored_cancel_is_rejected(contestant: Contestant) {
+    let make = move || -> Box<dyn Primitive> {
+        Box::new(IgnoresCancel(contestant.prepare().unwrap_or_else(|e| panic!("prepare: {e}"))))
     };
-    for check in conformance::faults(prepare(make)) {
-        assert!(check.passed, "{}: {}", check.name, check.detail);
+    let check = conformance::caller_cancel("broken", prepare(make));
+    assert!(check.failed(), "{}", check.detail);
+    assert!(check.detail.contains("Ok(sum 4950) instead of the cancel"), "{}", check.detail);
+    assert!(check.detail.contains("operations made after the cancel"), "{}", check.detail);
+}
+
+// Each broken contestant in a process of its own, as the lab runs each contestant: the checks count the
+// process's threads, and a broken run that goes on after its check gave up must not be seen by the next.
+testkit::own_process! {
+    #[test]
+    fn op_error_and_op_panic_reject_a_contestant_that_swallows_the_first_operations_fault() {
+        let checks = conformance::faults(prepare(|| Box::new(SwallowsFirstOpError)));
+        for name in ["op_error", "op_panic"] {
+            let check = checks.iter().find(|c| c.name == name).expect("the check");
+            assert!(check.failed(), "{}", check.detail);
+            assert!(check.detail.contains("at operation 0: Ok(sum 4950)"), "{}", check.detail);
+            assert!(!check.detail.contains("at operation 50"), "only the first is swallowed: {}", check.detail);
+        }
+        let clean = checks.iter().find(|c| c.name == "clean_after_faults").expect("a clean_after_faults check");
+        assert!(clean.passed, "{}", clean.detail);
+    }
+
+    #[test]
+    fn clean_after_faults_rejects_a_contestant_left_with_a_dead_worker() {
+        let checks = conformance::faults(prepare(|| Box::new(LeavesWorkerDead::new())));
+        let clean = checks.iter().find(|c| c.name == "clean_after_faults").expect("a clean_after_faults check");
+        assert!(clean.failed(), "{}", clean.detail);
+        assert!(clean.detail.contains("the worker is gone"), "{}", clean.detail);
+        let error = checks.iter().find(|c| c.name == "op_error").expect("an op_error check");
+        assert!(error.passed, "errors leave the worker alive: {}", error.detail);
+    }
+
+    #[test]
+    fn caller_cancel_rejects_a_thread_spawn_that_ignores_the_cancel() {
+        ignored_cancel_is_rejected(Contestant::ThreadSpawn);
+    }
+
+    #[test]
+    fn caller_cancel_rejects_a_tokio_spawn_that_ignores_the_cancel() {
+        ignored_cancel_is_rejected(Contestant::TokioSpawn);
+    }
+
+    #[test]
+    fn caller_cancel_rejects_a_mutex_that_ignores_the_cancel() {
+        ignored_cancel_is_rejected(Contestant::Mutex);
+    }
+
+    #[test]
+    fn the_wrapper_passes_when_nothing_triggers_it() {
+        let make = || -> Box<dyn Primitive> {
+            Box::new(IgnoresCancel(Contestant::ThreadSpawn.prepare().unwrap_or_else(|e| panic!("prepare: {e}"))))
+        };
+        for check in conformance::faults(prepare(make)) {
+            assert!(check.passed, "{}: {}", check.name, check.detail);
+        }
     }
 }

@@ -1,6 +1,6 @@
 //! Every primitive passes the edge checks: faults at the first, a middle and the last operation surfaced, a clean
 //! run after them, and the caller's cancel. In its own test binary: the checks count the process's threads (they
-//! run one at a time, behind the conformance's own lock).
+//! run each in a process of its own, as the lab runs each contestant).
 
 use costs::primitives::conformance;
 use costs::primitives::contestants::Contestant;
@@ -17,12 +17,14 @@ fn assert_passes(contestant: Contestant) {
 /// One test per contestant, so a failure names it.
 macro_rules! edges {
     ($($test:ident => $contestant:ident,)*) => {
-        $(
-            #[test]
-            fn $test() {
-                assert_passes(Contestant::$contestant);
-            }
-        )*
+        testkit::own_process! {
+            $(
+                #[test]
+                fn $test() {
+                    assert_passes(Contestant::$contestant);
+                }
+            )*
+        }
 
         #[test]
         fn every_contestant_is_tested() {

@@ -31,56 +31,12 @@ fn ignores_cancel(prepared: &Prepared, job: &Job<LedgerMeter>) -> Result<(), Run
     prepared.run(&own, &mut || {})
 }
 
-#[test]
-fn a_contestant_that_ignores_the_callers_cancel_is_rejected() {
-    for contestant in
-        [pool(), Contestant::Stream { shape: StreamShape::BufferUnordered, free: false, timer: Timer::Device }]
-    {
-        let prepared = contestant.prepare().expect("prepared");
-        let run = cancel_run(&|job| ignores_cancel(&prepared, job), call(), &|| prepared.live_tasks(), 7);
-        let verdict = cancel_verdict(&run).expect_err("it ran on after the cancel");
-        assert!(
-            verdict.contains(&format!("(at most {} ms)", CANCEL_WITHIN.as_millis())),
-            "{}: {verdict}",
-            contestant.name()
-        );
-    }
-}
-
-#[test]
-fn a_contestant_that_returns_before_its_work_ends_is_rejected() {
-    // The run is handed to a detached thread and the wrapper returns as soon as the caller cancels: the calls
-    // in flight then end after it returned.
-    let prepared = Arc::new(pool().prepare().expect("prepared"));
-    let inner = Arc::clone(&prepared);
-    let run = cancel_run(
-        &move |job| {
-            let (detached, inner) = (job.clone(), Arc::clone(&inner));
-            std::thread::spawn(move || inner.run(&detached, &mut || {}));
-            while !job.deadline.is_cancelled() {
-                std::thread::sleep(Duration::from_micros(50));
-            }
-            Ok(())
-        },
-        call(),
-        &|| None,
-        11,
-    );
-    let verdict = cancel_verdict(&run).expect_err("its calls ended after it returned");
-    assert!(verdict.contains("still counted outstanding") || verdict.contains("delivered after"), "{verdict}");
-}
-
-#[test]
-fn the_real_contestants_they_wrap_pass() {
-    for contestant in
-        [pool(), Contestant::Stream { shape: StreamShape::BufferUnordered, free: false, timer: Timer::Device }]
-    {
-        let prepared = contestant.prepare().expect("prepared");
-        let run = cancel_run(&|job| prepared.run(job, &mut || {}), call(), &|| prepared.live_tasks(), 7);
-        let detail = cancel_verdict(&run).unwrap_or_else(|e| panic!("{}: {e}", contestant.name()));
-        assert!(detail.contains("nothing delivered after it returned"), "{detail}");
-        assert!(!detail.contains("  "), "the detail reads as one sentence: {detail}");
-    }
+fn the_real_contestant_passes(contestant: Contestant) {
+    let prepared = contestant.prepare().expect("prepared");
+    let run = cancel_run(&|job| prepared.run(job, &mut || {}), call(), &|| prepared.live_tasks(), 7);
+    let detail = cancel_verdict(&run).unwrap_or_else(|e| panic!("{}: {e}", contestant.name()));
+    assert!(detail.contains("nothing delivered after it returned"), "{detail}");
+    assert!(!detail.contains("  "), "the detail reads as one sentence: {detail}");
 }
 
 /// How a broken pool delivers an answer wrongly.
@@ -141,23 +97,76 @@ fn broken_pool(job: &Job<LedgerMeter>, how: Misdelivery) -> Result<(), RunError>
     Ok(())
 }
 
-#[test]
-fn a_contestant_that_delivers_an_answer_twice_or_from_an_input_never_called_is_rejected() {
-    for (how, seed, expected) in [
-        (Misdelivery::RepeatAfterCancel, 3, "1 repeated an input's answer already delivered, 0 came from an input"),
-        (Misdelivery::RepeatInPlace, 5, "1 repeated an input's answer already delivered, 0 came from an input"),
-        (Misdelivery::NeverCalled, 9, "0 repeated an input's answer already delivered, 1 came from an input never"),
-    ] {
-        let run = cancel_run(&|job| broken_pool(job, how), call(), &|| None, seed);
-        let verdict = cancel_verdict(&run).expect_err("an answer was delivered wrongly");
-        assert!(verdict.contains(expected), "{verdict}");
-        if how != Misdelivery::RepeatAfterCancel {
-            // One answer in place of another: every count matches, only the delivery ledger sees it.
-            assert!(!verdict.contains(';'), "the ledger's is the only problem: {verdict}");
+// Each test in a process of its own, as the lab runs each contestant in a fresh trial process: the checks
+// count the whole process's threads, sockets or CPU, which another test's would change.
+testkit::own_process! {
+    #[test]
+    fn a_contestant_that_ignores_the_callers_cancel_is_rejected() {
+        for contestant in
+            [pool(), Contestant::Stream { shape: StreamShape::BufferUnordered, free: false, timer: Timer::Device }]
+        {
+            let prepared = contestant.prepare().expect("prepared");
+            let run = cancel_run(&|job| ignores_cancel(&prepared, job), call(), &|| prepared.live_tasks(), 7);
+            let verdict = cancel_verdict(&run).expect_err("it ran on after the cancel");
+            assert!(
+                verdict.contains(&format!("(at most {} ms)", CANCEL_WITHIN.as_millis())),
+                "{}: {verdict}",
+                contestant.name()
+            );
         }
     }
-    // The same pool delivering every answer rightly passes.
-    let run = cancel_run(&|job| broken_pool(job, Misdelivery::Nothing), call(), &|| None, 3);
-    let detail = cancel_verdict(&run).unwrap_or_else(|e| panic!("the right pool: {e}"));
-    assert!(detail.contains("every delivered answer from a distinct input that was called"), "{detail}");
+
+    #[test]
+    fn a_contestant_that_returns_before_its_work_ends_is_rejected() {
+        // The run is handed to a detached thread and the wrapper returns as soon as the caller cancels: the calls
+        // in flight then end after it returned.
+        let prepared = Arc::new(pool().prepare().expect("prepared"));
+        let inner = Arc::clone(&prepared);
+        let run = cancel_run(
+            &move |job| {
+                let (detached, inner) = (job.clone(), Arc::clone(&inner));
+                std::thread::spawn(move || inner.run(&detached, &mut || {}));
+                while !job.deadline.is_cancelled() {
+                    std::thread::sleep(Duration::from_micros(50));
+                }
+                Ok(())
+            },
+            call(),
+            &|| None,
+            11,
+        );
+        let verdict = cancel_verdict(&run).expect_err("its calls ended after it returned");
+        assert!(verdict.contains("still counted outstanding") || verdict.contains("delivered after"), "{verdict}");
+    }
+
+    #[test]
+    fn the_real_pool_they_wrap_passes() {
+        the_real_contestant_passes(pool());
+    }
+
+    #[test]
+    fn the_real_stream_they_wrap_passes() {
+        the_real_contestant_passes(Contestant::Stream { shape: StreamShape::BufferUnordered, free: false, timer: Timer::Device });
+    }
+
+    #[test]
+    fn a_contestant_that_delivers_an_answer_twice_or_from_an_input_never_called_is_rejected() {
+        for (how, seed, expected) in [
+            (Misdelivery::RepeatAfterCancel, 3, "1 repeated an input's answer already delivered, 0 came from an input"),
+            (Misdelivery::RepeatInPlace, 5, "1 repeated an input's answer already delivered, 0 came from an input"),
+            (Misdelivery::NeverCalled, 9, "0 repeated an input's answer already delivered, 1 came from an input never"),
+        ] {
+            let run = cancel_run(&|job| broken_pool(job, how), call(), &|| None, seed);
+            let verdict = cancel_verdict(&run).expect_err("an answer was delivered wrongly");
+            assert!(verdict.contains(expected), "{verdict}");
+            if how != Misdelivery::RepeatAfterCancel {
+                // One answer in place of another: every count matches, only the delivery ledger sees it.
+                assert!(!verdict.contains(';'), "the ledger's is the only problem: {verdict}");
+            }
+        }
+        // The same pool delivering every answer rightly passes.
+        let run = cancel_run(&|job| broken_pool(job, Misdelivery::Nothing), call(), &|| None, 3);
+        let detail = cancel_verdict(&run).unwrap_or_else(|e| panic!("the right pool: {e}"));
+        assert!(detail.contains("every delivered answer from a distinct input that was called"), "{detail}");
+    }
 }

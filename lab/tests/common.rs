@@ -5,9 +5,15 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 
-/// The `lab` binary, built by cargo for this test run.
+/// The longest any one `lab` run of a test may take before it is killed and the test fails: the slowest (a quick
+/// handoff run of every contestant, debug build) takes about a minute alone.
+pub const RUN_BOUND: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// The `lab` binary, built by cargo for this test run, killed (and the test failed) after [`RUN_BOUND`].
 pub fn lab() -> Command {
-    Command::cargo_bin("lab").unwrap()
+    let mut lab = Command::cargo_bin("lab").unwrap();
+    lab.timeout(RUN_BOUND);
+    lab
 }
 
 /// Arguments for a tiny chain run: three contestants (one per family), small input, one short fork.

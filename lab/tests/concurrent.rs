@@ -48,7 +48,8 @@ fn a_second_run_into_a_folder_in_use_is_refused_and_the_first_finishes_cleanly()
         .stderr(contains("in use by another lab run"));
     lab().arg("report").arg(out.join(&raw)).arg("--out").arg(&out).assert().code(2).stderr(contains("in use"));
 
-    assert!(first.wait().unwrap().success(), "the first run must finish on its own");
+    let status = testkit::wait_within(&mut first, common::RUN_BOUND, "the first run");
+    assert!(status.success(), "the first run must finish on its own");
     let raws: Vec<_> = files_under(&out).into_iter().filter(|p| p.starts_with("raw")).collect();
     assert_eq!(raws, std::slice::from_ref(&raw), "the refused run must not write a raw file");
     let text = std::fs::read_to_string(out.join(&raw)).unwrap();

@@ -27,7 +27,7 @@ fn lab_with_file_size_limit(limit: u64, args: &[String]) -> Output {
             Ok(())
         })
     };
-    cmd.output().unwrap()
+    testkit::output_within(&mut cmd, common::RUN_BOUND, "the lab with a file size limit")
 }
 
 /// The one raw file under `out`.

@@ -12,7 +12,8 @@ fn an_interrupted_run_keeps_finished_trials_and_writes_no_report() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     let lab = assert_cmd::cargo::cargo_bin("lab");
-    let mut child = std::process::Command::new(lab)
+    let mut command = std::process::Command::new(lab);
+    let mut child = testkit::with_default_signals(&mut command)
         .args(["chain", "--only", "baseline-loop", "--items", "1000", "--forks", "100", "--warmup", "0"])
         .args(["--iterations", "1", "--out"])
         .arg(&out)
@@ -35,7 +36,7 @@ fn an_interrupted_run_keeps_finished_trials_and_writes_no_report() {
     };
     // SAFETY: sending a signal to a child we own.
     unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
-    let status = child.wait().unwrap();
+    let status = testkit::wait_within(&mut child, common::RUN_BOUND, "the interrupted lab");
     assert_eq!(status.code(), Some(130));
 
     let text = std::fs::read_to_string(out.join(&raw)).unwrap();

@@ -9,7 +9,9 @@ use std::time::{Duration, Instant};
 /// Start an overload run whose one trial lasts over a minute, into a fresh folder (`--queue-limit 0`: a fixed
 /// bound against a dependency that rejects would spend its calls on rejections in seconds).
 fn start_long_trial(out: &std::path::Path) -> Child {
-    Command::new(assert_cmd::cargo::cargo_bin("lab"))
+    let mut lab = Command::new(assert_cmd::cargo::cargo_bin("lab"));
+    // The signals' dispositions at their defaults, whatever this test runner inherited: the lab must handle them.
+    testkit::with_default_signals(&mut lab)
         .args([
             "overload",
             "--quick",
@@ -72,9 +74,7 @@ fn signal_during_a_trial(signal: libc::c_int) -> (std::process::ExitStatus, Stri
     let trial = wait_for_trial(lab.id());
     // SAFETY: sending a signal to a child we own.
     unsafe { libc::kill(lab.id() as libc::pid_t, signal) };
-    let status = lab.wait().unwrap();
-    let mut stderr = String::new();
-    lab.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+    let status = testkit::wait_within(&mut lab, Duration::from_secs(120), "the signalled lab");
     // The trial would run for about a minute on its own; give the kernel a few seconds to end it.
     let deadline = Instant::now() + Duration::from_secs(5);
     while still_running(trial) && Instant::now() < deadline {
@@ -85,6 +85,9 @@ fn signal_during_a_trial(signal: libc::c_int) -> (std::process::ExitStatus, Stri
         // SAFETY: ending the orphan this test made, so that a failure does not leave it running.
         unsafe { libc::kill(trial as libc::pid_t, libc::SIGKILL) };
     }
+    // Read once the lab and its trial are gone, so nothing holds the pipe open and the read ends.
+    let mut stderr = String::new();
+    lab.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
     (status, stderr, survived)
 }
 

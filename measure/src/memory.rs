@@ -207,23 +207,24 @@ mod tests {
         assert!(of_self >= peak);
     }
 
+    // In a process of its own, so the count is this test's alone and can be checked exactly.
     #[cfg(target_os = "linux")]
-    #[test]
-    fn reader_sees_thread_count_change_without_reopening() {
-        let mut reader = ThreadCountReader::open();
-        let before = reader.read().unwrap();
-        let (tx, rx) = std::sync::mpsc::channel::<()>();
-        let (ready_tx, ready_rx) = std::sync::mpsc::channel::<()>();
-        let handle = std::thread::spawn(move || {
-            ready_tx.send(()).unwrap();
-            rx.recv().ok();
-        });
-        ready_rx.recv().unwrap();
-        // Other tests run threads in parallel, so only the direction is certain: at least our extra thread.
-        let during = reader.read().unwrap();
-        assert!(during >= 2, "during {during}, before {before}");
-        tx.send(()).unwrap();
-        handle.join().unwrap();
-        assert!(reader.read().unwrap() >= 1);
+    testkit::own_process! {
+        #[test]
+        fn reader_sees_thread_count_change_without_reopening() {
+            let mut reader = ThreadCountReader::open();
+            let before = reader.read().unwrap();
+            let (tx, rx) = std::sync::mpsc::channel::<()>();
+            let (ready_tx, ready_rx) = std::sync::mpsc::channel::<()>();
+            let handle = std::thread::spawn(move || {
+                ready_tx.send(()).unwrap();
+                rx.recv().ok();
+            });
+            ready_rx.recv().unwrap();
+            assert_eq!(reader.read().unwrap(), before + 1, "one thread started");
+            tx.send(()).unwrap();
+            handle.join().unwrap();
+            assert_eq!(settled_thread_count(Some(before), std::time::Duration::from_secs(5)), Some(before), "it ended");
+        }
     }
 }

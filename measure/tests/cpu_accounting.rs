@@ -1,15 +1,11 @@
 //! Tests that settled process CPU accounting books all the CPU that worker threads burned before they were joined.
 //!
 //! Each worker spins until its own precise thread clock (`CLOCK_THREAD_CPUTIME_ID`) shows a known amount of CPU,
-//! so the expected total is known exactly; the assertions are about CPU amounts, never about speed. Tests in
-//! this file share a lock because process CPU is process-wide.
+//! so the expected total is known exactly; the assertions are about CPU amounts, never about speed. Each test in
+//! this file runs in a process of its own because process CPU is process-wide.
 #![allow(clippy::unwrap_used)]
 
-use std::sync::Mutex;
-
 use measure::cpu::{settled_process_mark, thread_cpu_clock_ns, thread_usage, CpuMark};
-
-static PROCESS_WIDE: Mutex<()> = Mutex::new(());
 
 /// Spins until this thread has used `ns` of CPU; returns what it used, by the precise clock and by getrusage.
 fn burn(ns: u64) -> (u64, u64) {
@@ -53,30 +49,31 @@ fn measure_burn(threads: usize, per_thread_ns: u64) -> (u64, u64, u64) {
 const TOLERANCE_NS: u64 = 2_000_000;
 const SLACK_NS: u64 = 50_000_000;
 
-#[test]
-fn two_workers_are_fully_booked() {
-    let _lock = PROCESS_WIDE.lock().unwrap_or_else(|e| e.into_inner());
-    let (burned, delta, main_cpu) = measure_burn(2, 200_000_000);
-    assert!(burned >= 400_000_000);
-    assert!(delta + TOLERANCE_NS >= burned, "settled delta {delta} ns < burned {burned} ns");
-    assert!(delta <= burned + main_cpu + SLACK_NS, "settled delta {delta} ns ≫ burned {burned} + main {main_cpu}");
-}
+// Each test in a process of its own, as the lab runs each contestant in a fresh trial process: the checks
+// count the whole process's threads, sockets or CPU, which another test's would change.
+testkit::own_process! {
+    #[test]
+    fn two_workers_are_fully_booked() {
+        let (burned, delta, main_cpu) = measure_burn(2, 200_000_000);
+        assert!(burned >= 400_000_000);
+        assert!(delta + TOLERANCE_NS >= burned, "settled delta {delta} ns < burned {burned} ns");
+        assert!(delta <= burned + main_cpu + SLACK_NS, "settled delta {delta} ns ≫ burned {burned} + main {main_cpu}");
+    }
 
-#[test]
-fn more_workers_than_cores_are_fully_booked() {
-    let _lock = PROCESS_WIDE.lock().unwrap_or_else(|e| e.into_inner());
-    let (burned, delta, main_cpu) = measure_burn(5, 60_000_000);
-    assert!(burned >= 300_000_000);
-    assert!(delta + TOLERANCE_NS >= burned, "settled delta {delta} ns < burned {burned} ns");
-    assert!(delta <= burned + main_cpu + SLACK_NS, "settled delta {delta} ns ≫ burned {burned} + main {main_cpu}");
-}
+    #[test]
+    fn more_workers_than_cores_are_fully_booked() {
+        let (burned, delta, main_cpu) = measure_burn(5, 60_000_000);
+        assert!(burned >= 300_000_000);
+        assert!(delta + TOLERANCE_NS >= burned, "settled delta {delta} ns < burned {burned} ns");
+        assert!(delta <= burned + main_cpu + SLACK_NS, "settled delta {delta} ns ≫ burned {burned} + main {main_cpu}");
+    }
 
-#[test]
-fn settling_wait_itself_costs_little() {
-    let _lock = PROCESS_WIDE.lock().unwrap_or_else(|e| e.into_inner());
-    let wait_start = CpuMark::thread();
-    let _ = settled_process_mark();
-    let own = CpuMark::thread().since(&wait_start);
-    assert!(own.cpu_ns() < measure::cpu::SETTLE_WAIT.as_nanos() as u64 / 2, "own {own:?}");
-    assert!(own.voluntary_switches >= 1, "a sleep switches out at least once: {own:?}");
+    #[test]
+    fn settling_wait_itself_costs_little() {
+        let wait_start = CpuMark::thread();
+        let _ = settled_process_mark();
+        let own = CpuMark::thread().since(&wait_start);
+        assert!(own.cpu_ns() < measure::cpu::SETTLE_WAIT.as_nanos() as u64 / 2, "own {own:?}");
+        assert!(own.voluntary_switches >= 1, "a sleep switches out at least once: {own:?}");
+    }
 }

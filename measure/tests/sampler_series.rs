@@ -8,90 +8,94 @@ use std::time::{Duration, Instant};
 use measure::gauge::Outstanding;
 use measure::sampler::Sampler;
 
-#[test]
-fn series_follows_gauge_steps() {
-    let gauge = Arc::new(Outstanding::new());
-    let sampler = Sampler::start(Arc::clone(&gauge), 1.0);
-    gauge.admit(4);
-    std::thread::sleep(Duration::from_millis(30));
-    gauge.admit(6);
-    std::thread::sleep(Duration::from_millis(30));
-    gauge.leave(10);
-    std::thread::sleep(Duration::from_millis(30));
-    let sampled = sampler.stop();
-    let values = &sampled.series.values;
-    assert_eq!(sampled.max_outstanding, 10);
-    assert!(values.iter().all(|&v| v == 0.0 || v == 4.0 || v == 10.0), "{values:?}");
-    assert!(values.contains(&4.0) && values.contains(&10.0));
-    // The gauge went 4 → 10 → 0, so once the series reaches 0 after a 10 it stays there.
-    let first_ten = values.iter().position(|&v| v == 10.0).unwrap();
-    assert!(values[..first_ten].iter().all(|&v| v <= 4.0));
-    assert_eq!(*values.last().unwrap(), 0.0);
-}
+// Each test in a process of its own, as the lab runs each contestant in a fresh trial process: the checks
+// count the whole process's threads, sockets or CPU, which another test's would change.
+testkit::own_process! {
+    #[test]
+    fn series_follows_gauge_steps() {
+        let gauge = Arc::new(Outstanding::new());
+        let sampler = Sampler::start(Arc::clone(&gauge), 1.0);
+        gauge.admit(4);
+        std::thread::sleep(Duration::from_millis(30));
+        gauge.admit(6);
+        std::thread::sleep(Duration::from_millis(30));
+        gauge.leave(10);
+        std::thread::sleep(Duration::from_millis(30));
+        let sampled = sampler.stop();
+        let values = &sampled.series.values;
+        assert_eq!(sampled.max_outstanding, 10);
+        assert!(values.iter().all(|&v| v == 0.0 || v == 4.0 || v == 10.0), "{values:?}");
+        assert!(values.contains(&4.0) && values.contains(&10.0));
+        // The gauge went 4 → 10 → 0, so once the series reaches 0 after a 10 it stays there.
+        let first_ten = values.iter().position(|&v| v == 10.0).unwrap();
+        assert!(values[..first_ten].iter().all(|&v| v <= 4.0));
+        assert_eq!(*values.last().unwrap(), 0.0);
+    }
 
-#[test]
-fn series_is_time_aligned_and_bounded() {
-    let gauge = Arc::new(Outstanding::new());
-    let started = Instant::now();
-    let sampler = Sampler::start(Arc::clone(&gauge), 2.0);
-    std::thread::sleep(Duration::from_millis(50));
-    let sampled = sampler.stop();
-    let elapsed_ms = started.elapsed().as_secs_f64() * 1e3;
-    assert_eq!(sampled.series.period_ms, 2.0);
-    let len = sampled.series.values.len() as f64;
-    // Slot i stands for time i × period: at least the 50 ms slept, no more than the whole elapsed time.
-    assert!(len >= 25.0 && len <= elapsed_ms / 2.0 + 1.0, "len {len} for {elapsed_ms} ms");
-}
+    #[test]
+    fn series_is_time_aligned_and_bounded() {
+        let gauge = Arc::new(Outstanding::new());
+        let started = Instant::now();
+        let sampler = Sampler::start(Arc::clone(&gauge), 2.0);
+        std::thread::sleep(Duration::from_millis(50));
+        let sampled = sampler.stop();
+        let elapsed_ms = started.elapsed().as_secs_f64() * 1e3;
+        assert_eq!(sampled.series.period_ms, 2.0);
+        let len = sampled.series.values.len() as f64;
+        // Slot i stands for time i × period: at least the 50 ms slept, no more than the whole elapsed time.
+        assert!(len >= 25.0 && len <= elapsed_ms / 2.0 + 1.0, "len {len} for {elapsed_ms} ms");
+    }
 
-#[test]
-fn sees_extra_threads_and_reports_own_cpu() {
-    let gauge = Arc::new(Outstanding::new());
-    let sampler = Sampler::start(Arc::clone(&gauge), 1.0);
-    let stop = Arc::new(std::sync::Barrier::new(5));
-    let handles: Vec<_> = (0..4)
-        .map(|_| {
-            let stop = Arc::clone(&stop);
-            std::thread::spawn(move || {
-                stop.wait();
+    #[test]
+    fn sees_extra_threads_and_reports_own_cpu() {
+        let gauge = Arc::new(Outstanding::new());
+        let sampler = Sampler::start(Arc::clone(&gauge), 1.0);
+        let stop = Arc::new(std::sync::Barrier::new(5));
+        let handles: Vec<_> = (0..4)
+            .map(|_| {
+                let stop = Arc::clone(&stop);
+                std::thread::spawn(move || {
+                    stop.wait();
+                })
             })
-        })
-        .collect();
-    // Long enough for at least two thread-count reads (every 10 ticks).
-    std::thread::sleep(Duration::from_millis(40));
-    let sampled = sampler.stop();
-    stop.wait();
-    for h in handles {
-        h.join().unwrap();
-    }
-    // main + this test's thread may be one; the sampler; the four waiting threads.
-    assert!(sampled.threads_max >= 6, "threads_max {}", sampled.threads_max);
-    // Waking ~40 times does cost something, and it sleeps most of the time.
-    assert!(sampled.own_usage.voluntary_switches >= 5, "{:?}", sampled.own_usage);
-    assert!(sampled.own_usage.cpu_ns() < 40_000_000, "{:?}", sampled.own_usage);
-}
-
-#[test]
-fn sampler_thread_is_named() {
-    let gauge = Arc::new(Outstanding::new());
-    let sampler = Sampler::start(gauge, 1.0);
-    let mut names = Vec::new();
-    for entry in std::fs::read_dir("/proc/self/task").unwrap() {
-        let comm = entry.unwrap().path().join("comm");
-        if let Ok(name) = std::fs::read_to_string(comm) {
-            names.push(name.trim().to_string());
+            .collect();
+        // Long enough for at least two thread-count reads (every 10 ticks).
+        std::thread::sleep(Duration::from_millis(40));
+        let sampled = sampler.stop();
+        stop.wait();
+        for h in handles {
+            h.join().unwrap();
         }
+        // main + this test's thread may be one; the sampler; the four waiting threads.
+        assert!(sampled.threads_max >= 6, "threads_max {}", sampled.threads_max);
+        // Waking ~40 times does cost something, and it sleeps most of the time.
+        assert!(sampled.own_usage.voluntary_switches >= 5, "{:?}", sampled.own_usage);
+        assert!(sampled.own_usage.cpu_ns() < 40_000_000, "{:?}", sampled.own_usage);
     }
-    sampler.stop();
-    assert!(names.iter().any(|n| n == "lab-sampler"), "{names:?}");
-}
 
-#[test]
-fn long_runs_are_capped() {
-    // 0.01 ms period: 120 000 points would take 1.2 s; stop after far fewer and check the cap constant's meaning.
-    let gauge = Arc::new(Outstanding::new());
-    let sampler = Sampler::start(gauge, 0.01);
-    std::thread::sleep(Duration::from_millis(20));
-    let sampled = sampler.stop();
-    assert!(sampled.series.values.len() <= measure::sampler::MAX_SERIES_POINTS);
-    assert!(!sampled.series.values.is_empty());
+    #[test]
+    fn sampler_thread_is_named() {
+        let gauge = Arc::new(Outstanding::new());
+        let sampler = Sampler::start(gauge, 1.0);
+        let mut names = Vec::new();
+        for entry in std::fs::read_dir("/proc/self/task").unwrap() {
+            let comm = entry.unwrap().path().join("comm");
+            if let Ok(name) = std::fs::read_to_string(comm) {
+                names.push(name.trim().to_string());
+            }
+        }
+        sampler.stop();
+        assert!(names.iter().any(|n| n == "lab-sampler"), "{names:?}");
+    }
+
+    #[test]
+    fn long_runs_are_capped() {
+        // 0.01 ms period: 120 000 points would take 1.2 s; stop after far fewer and check the cap constant's meaning.
+        let gauge = Arc::new(Outstanding::new());
+        let sampler = Sampler::start(gauge, 0.01);
+        std::thread::sleep(Duration::from_millis(20));
+        let sampled = sampler.stop();
+        assert!(sampled.series.values.len() <= measure::sampler::MAX_SERIES_POINTS);
+        assert!(!sampled.series.values.is_empty());
+    }
 }

@@ -8,7 +8,6 @@ mod common;
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use measure::meter::{GaugeMeter, Meter};
@@ -107,117 +106,108 @@ fn broken_tcp(contestant: TcpContestant, breakage: Breakage) -> Runner {
     })
 }
 
-/// The checks count the whole process's threads and sockets: one test at a time.
-fn serial() -> MutexGuard<'static, ()> {
-    static SERIAL: Mutex<()> = Mutex::new(());
-    SERIAL.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
 fn rejected(check: &measure::summary::Check, why: &str) {
     eprintln!("{}: {}", check.name, check.detail);
     assert!(check.failed(), "{} passed: {}", check.name, check.detail);
     assert!(check.detail.contains(why), "{} failed for another reason: {}", check.name, check.detail);
 }
 
-#[test]
-fn caller_cancel_rejects_a_contestant_that_ignores_the_cancel() {
-    let _serial = serial();
-    let server = common::server();
-    let check = conformance::caller_cancel(
-        &broken_http(HttpContestant::BlockingStd, Breakage::IgnoresCancel),
-        server.http_addr(),
-    );
-    rejected(&check, "the cancel did not stop the run");
-    let check = conformance::caller_cancel(
-        &broken_http(HttpContestant::StreamHyper, Breakage::IgnoresCancel),
-        server.http_addr(),
-    );
-    rejected(&check, "the cancel did not stop the run");
-    let check =
-        conformance::caller_cancel(&broken_tcp(TcpContestant::TokioTasks, Breakage::IgnoresCancel), server.tcp_addr());
-    rejected(&check, "the cancel did not stop the run");
-}
-
-#[test]
-fn caller_cancel_rejects_a_thread_left_running() {
-    let _serial = serial();
-    let server = common::server();
-    let check = conformance::caller_cancel(
-        &broken_http(HttpContestant::BlockingUreq, Breakage::LeavesThreadOnCancel),
-        server.http_addr(),
-    );
-    rejected(&check, "threads and");
-}
-
-#[test]
-fn caller_cancel_rejects_an_answer_counted_twice() {
-    let _serial = serial();
-    let server = common::server();
-    let check = conformance::caller_cancel(
-        &broken_tcp(TcpContestant::BlockingThreads, Breakage::AnswersTwiceOnCancel),
-        server.tcp_addr(),
-    );
-    rejected(&check, "answered more than once");
-}
-
-#[test]
-fn bound_under_failure_rejects_a_contestant_that_over_admits_on_failure() {
-    let _serial = serial();
-    for runner in [
-        broken_http(HttpContestant::StreamReqwest, Breakage::OverAdmitsOnFailure),
-        broken_tcp(TcpContestant::CoroutineMay, Breakage::OverAdmitsOnFailure),
-    ] {
-        let port = if runner.bound == 8 { Port::Tcp } else { Port::Http };
-        let checks = conformance::server_killed(&runner, &common::launcher(), &common::config(), port);
-        let bound = checks.iter().find(|c| c.name == "bound_under_failure");
-        let Some(bound) = bound else { panic!("no bound_under_failure check in {checks:?}") };
-        rejected(bound, "against the bound of");
-    }
-}
-
-#[test]
-fn fault_at_rejects_a_contestant_that_swallows_the_failed_call() {
-    let _serial = serial();
-    for (runner, port, at) in [
-        (broken_http(HttpContestant::BlockingStd, Breakage::SwallowsErrors), Port::Http, FaultAt::First),
-        (broken_http(HttpContestant::StreamReqwest, Breakage::SwallowsErrors), Port::Http, FaultAt::Last),
-        (broken_tcp(TcpContestant::TokioTasks, Breakage::SwallowsErrors), Port::Tcp, FaultAt::First),
-        (broken_tcp(TcpContestant::BlockingThreads, Breakage::SwallowsErrors), Port::Tcp, FaultAt::Last),
-    ] {
-        let check = conformance::fault_at(&runner, &common::launcher(), &common::config(), port, at);
-        rejected(&check, "no error reported");
-    }
-}
-
-#[test]
-fn fault_at_rejects_a_contestant_that_over_admits_on_failure() {
-    let _serial = serial();
-    for (runner, port) in [
-        (broken_http(HttpContestant::StreamHyper, Breakage::OverAdmitsOnFailure), Port::Http),
-        (broken_tcp(TcpContestant::SpawnBlocking, Breakage::OverAdmitsOnFailure), Port::Tcp),
-    ] {
-        let check = conformance::fault_at(&runner, &common::launcher(), &common::config(), port, FaultAt::Middle);
-        rejected(&check, "against the bound of");
-    }
-}
-
-#[test]
-fn clean_after_failures_rejects_a_contestant_left_broken_by_a_failed_call() {
-    let _serial = serial();
-    let server = common::server();
-    for (runner, port, addr, ordered) in [
-        (
-            broken_http(HttpContestant::BlockingUreq, Breakage::LeftBrokenByFailure),
-            Port::Http,
+// Each test in a process of its own, as the lab runs each contestant in a fresh trial process: the checks
+// count the whole process's threads, sockets or CPU, which another test's would change.
+testkit::own_process! {
+    #[test]
+    fn caller_cancel_rejects_a_contestant_that_ignores_the_cancel() {
+        let server = common::server();
+        let check = conformance::caller_cancel(
+            &broken_http(HttpContestant::BlockingStd, Breakage::IgnoresCancel),
             server.http_addr(),
-            false,
-        ),
-        (broken_tcp(TcpContestant::BlockInPlace, Breakage::LeftBrokenByFailure), Port::Tcp, server.tcp_addr(), true),
-    ] {
-        // The failed call itself is reported as it should be; the harm shows in the clean run after it.
-        let fault = conformance::fault_at(&runner, &common::launcher(), &common::config(), port, FaultAt::First);
-        assert!(fault.passed, "{}: {}", fault.name, fault.detail);
-        let check = conformance::clean_after_failures(&runner, addr, ordered);
-        rejected(&check, "closed the connection");
+        );
+        rejected(&check, "the cancel did not stop the run");
+        let check = conformance::caller_cancel(
+            &broken_http(HttpContestant::StreamHyper, Breakage::IgnoresCancel),
+            server.http_addr(),
+        );
+        rejected(&check, "the cancel did not stop the run");
+        let check =
+            conformance::caller_cancel(&broken_tcp(TcpContestant::TokioTasks, Breakage::IgnoresCancel), server.tcp_addr());
+        rejected(&check, "the cancel did not stop the run");
+    }
+
+    #[test]
+    fn caller_cancel_rejects_a_thread_left_running() {
+        let server = common::server();
+        let check = conformance::caller_cancel(
+            &broken_http(HttpContestant::BlockingUreq, Breakage::LeavesThreadOnCancel),
+            server.http_addr(),
+        );
+        rejected(&check, "threads and");
+    }
+
+    #[test]
+    fn caller_cancel_rejects_an_answer_counted_twice() {
+        let server = common::server();
+        let check = conformance::caller_cancel(
+            &broken_tcp(TcpContestant::BlockingThreads, Breakage::AnswersTwiceOnCancel),
+            server.tcp_addr(),
+        );
+        rejected(&check, "answered more than once");
+    }
+
+    #[test]
+    fn bound_under_failure_rejects_a_contestant_that_over_admits_on_failure() {
+        for runner in [
+            broken_http(HttpContestant::StreamReqwest, Breakage::OverAdmitsOnFailure),
+            broken_tcp(TcpContestant::CoroutineMay, Breakage::OverAdmitsOnFailure),
+        ] {
+            let port = if runner.bound == 8 { Port::Tcp } else { Port::Http };
+            let checks = conformance::server_killed(&runner, &common::launcher(), &common::config(), port);
+            let bound = checks.iter().find(|c| c.name == "bound_under_failure");
+            let Some(bound) = bound else { panic!("no bound_under_failure check in {checks:?}") };
+            rejected(bound, "against the bound of");
+        }
+    }
+
+    #[test]
+    fn fault_at_rejects_a_contestant_that_swallows_the_failed_call() {
+        for (runner, port, at) in [
+            (broken_http(HttpContestant::BlockingStd, Breakage::SwallowsErrors), Port::Http, FaultAt::First),
+            (broken_http(HttpContestant::StreamReqwest, Breakage::SwallowsErrors), Port::Http, FaultAt::Last),
+            (broken_tcp(TcpContestant::TokioTasks, Breakage::SwallowsErrors), Port::Tcp, FaultAt::First),
+            (broken_tcp(TcpContestant::BlockingThreads, Breakage::SwallowsErrors), Port::Tcp, FaultAt::Last),
+        ] {
+            let check = conformance::fault_at(&runner, &common::launcher(), &common::config(), port, at);
+            rejected(&check, "no error reported");
+        }
+    }
+
+    #[test]
+    fn fault_at_rejects_a_contestant_that_over_admits_on_failure() {
+        for (runner, port) in [
+            (broken_http(HttpContestant::StreamHyper, Breakage::OverAdmitsOnFailure), Port::Http),
+            (broken_tcp(TcpContestant::SpawnBlocking, Breakage::OverAdmitsOnFailure), Port::Tcp),
+        ] {
+            let check = conformance::fault_at(&runner, &common::launcher(), &common::config(), port, FaultAt::Middle);
+            rejected(&check, "against the bound of");
+        }
+    }
+
+    #[test]
+    fn clean_after_failures_rejects_a_contestant_left_broken_by_a_failed_call() {
+        let server = common::server();
+        for (runner, port, addr, ordered) in [
+            (
+                broken_http(HttpContestant::BlockingUreq, Breakage::LeftBrokenByFailure),
+                Port::Http,
+                server.http_addr(),
+                false,
+            ),
+            (broken_tcp(TcpContestant::BlockInPlace, Breakage::LeftBrokenByFailure), Port::Tcp, server.tcp_addr(), true),
+        ] {
+            // The failed call itself is reported as it should be; the harm shows in the clean run after it.
+            let fault = conformance::fault_at(&runner, &common::launcher(), &common::config(), port, FaultAt::First);
+            assert!(fault.passed, "{}: {}", fault.name, fault.detail);
+            let check = conformance::clean_after_failures(&runner, addr, ordered);
+            rejected(&check, "closed the connection");
+        }
     }
 }

@@ -5,13 +5,7 @@
 use overload::conformance;
 use overload::contestants::Contestant;
 
-/// One contestant's checks at a time, as the lab runs each contestant alone in a fresh process. Run at once in
-/// this one process, the coroutine contestants' checks hung (every check "no answer within 30 s") while each passes
-/// alone in seconds: several pools then share `may`'s one process-wide scheduler, which no trial ever does.
-static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
 fn assert_passes(name: &str) {
-    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let contestant = Contestant::find(name).unwrap_or_else(|| panic!("no contestant {name}"));
     let checks = conformance::all(contestant);
     assert!(!checks.is_empty());
@@ -58,15 +52,20 @@ fn every_contestant_is_listed_once_and_tested_below() {
     assert_eq!(names, NAMES, "the contestants and the tests below have drifted apart");
 }
 
-/// One test per contestant, so a failure names it and they run in parallel.
+/// One test per contestant, so a failure names it, each in a process of its own, as the lab runs each contestant
+/// alone in a fresh process. Run in one process, the coroutine contestants' checks hung (every check "no answer
+/// within 30 s") while each passes alone in seconds: several pools then share `may`'s one process-wide
+/// scheduler, which no trial ever does.
 macro_rules! conforms {
     ($($test:ident => $name:literal,)*) => {
-        $(
-            #[test]
-            fn $test() {
-                assert_passes($name);
-            }
-        )*
+        testkit::own_process! {
+            $(
+                #[test]
+                fn $test() {
+                    assert_passes($name);
+                }
+            )*
+        }
     };
 }
 
@@ -96,36 +95,39 @@ conforms! {
     blocking_unbounded_conforms => "blocking-unbounded",
 }
 
-/// The `congestion-limiter` crate's `DefaultLimiter` passes every check but the bound: it lowers its limit at
-/// once and its semaphore's permits only in a task it spawns, so after a decrease it admits above its own limit
-/// (shown deterministically in `contestants::congestion_limiter`'s unit test). Those checks may fail, and
-/// only on the bound (the clean run after the rejections too: a call slower than the 4 ms timeout is a loss, and
-/// a loss a decrease); a run without a decrease would pass them.
-#[test]
-fn stream_congestion_limiter_conforms_but_for_its_own_limit() {
-    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    let contestant = Contestant::find("stream-congestion-limiter").expect("registered");
-    let checks = conformance::all(contestant);
-    for check in checks.iter().filter(|c| c.failed()) {
-        let on_the_bound = match check.name.as_str() {
-            "within_limit" => {
-                number_after(&check.detail, "most outstanding ") <= number_after(&check.detail, "ceiling of ")
-            }
-            "rejections_counted" => check.detail.contains("above the gate's limit while rejections went through"),
-            "clean_after_rejections" => check.detail.ends_with("admissions above the gate's limit"),
-            "failing_calls" | "caller_cancel" => check.detail.contains("the bound did not hold"),
-            _ => false,
-        };
-        assert!(on_the_bound, "{}: {}", check.name, check.detail);
-    }
-    let names: Vec<&str> = checks.iter().map(|c| c.name.as_str()).collect();
-    assert!(names.contains(&"within_limit") && names.contains(&"limit_follows_latency"), "{names:?}");
-}
-
 /// The number right after `label` in `text` (`u64::MAX` if there is none).
 fn number_after(text: &str, label: &str) -> u64 {
     text.split_once(label)
         .and_then(|(_, rest)| rest.split(|c: char| !c.is_ascii_digit()).next())
         .and_then(|n| n.parse().ok())
         .unwrap_or(u64::MAX)
+}
+
+// Each test in a process of its own, as the lab runs each contestant in a fresh trial process: the checks
+// count the whole process's threads, sockets or CPU, which another test's would change.
+testkit::own_process! {
+    /// The `congestion-limiter` crate's `DefaultLimiter` passes every check but the bound: it lowers its limit at
+    /// once and its semaphore's permits only in a task it spawns, so after a decrease it admits above its own limit
+    /// (shown deterministically in `contestants::congestion_limiter`'s unit test). Those checks may fail, and
+    /// only on the bound (the clean run after the rejections too: a call slower than the 4 ms timeout is a loss, and
+    /// a loss a decrease); a run without a decrease would pass them.
+    #[test]
+    fn stream_congestion_limiter_conforms_but_for_its_own_limit() {
+        let contestant = Contestant::find("stream-congestion-limiter").expect("registered");
+        let checks = conformance::all(contestant);
+        for check in checks.iter().filter(|c| c.failed()) {
+            let on_the_bound = match check.name.as_str() {
+                "within_limit" => {
+                    number_after(&check.detail, "most outstanding ") <= number_after(&check.detail, "ceiling of ")
+                }
+                "rejections_counted" => check.detail.contains("above the gate's limit while rejections went through"),
+                "clean_after_rejections" => check.detail.ends_with("admissions above the gate's limit"),
+                "failing_calls" | "caller_cancel" => check.detail.contains("the bound did not hold"),
+                _ => false,
+            };
+            assert!(on_the_bound, "{}: {}", check.name, check.detail);
+        }
+        let names: Vec<&str> = checks.iter().map(|c| c.name.as_str()).collect();
+        assert!(names.contains(&"within_limit") && names.contains(&"limit_follows_latency"), "{names:?}");
+    }
 }

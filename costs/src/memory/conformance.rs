@@ -15,10 +15,13 @@
 //!
 //! Live units are counted by the checked work's guards (each unit holds one from its making to its end), tasks
 //! by the runtime's `num_alive_tasks`, threads by the process's count against a baseline read after a first
-//! small run started whatever the contestant starts once (a runtime's workers, `may`'s carriers).
+//! small run started whatever the contestant starts once (a runtime's workers, `may`'s carriers); units report
+//! their start through one process-wide counter. So one contestant's checks run alone in their process, as the lab
+//! runs each contestant in a fresh trial process and the tests run each in a process of its own
+//! (`testkit::own_process!`).
 
 use std::panic::AssertUnwindSafe;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use measure::summary::Check;
@@ -50,12 +53,8 @@ const THREADS_SETTLE: Duration = Duration::from_secs(5);
 /// Makes a prepared contestant (the real one's `prepare`, or a test's wrapper around it).
 pub type Prepare = Arc<dyn Fn() -> Result<Box<dyn Units>, HoldError> + Send + Sync>;
 
-/// Serialises the checks of one process: units report their start through one process-wide counter.
-static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
-
 /// Every check, in order.
 pub fn all(contestant: Contestant) -> Vec<Check> {
-    let _one = alone();
     let name = contestant.info().name;
     let prepare: Prepare = Arc::new(move || contestant.prepare());
     let mut checks = vec![
@@ -63,14 +62,9 @@ pub fn all(contestant: Contestant) -> Vec<Check> {
         guarded_check("all_waiting", LIMIT, move || all_waiting(contestant)),
         guarded_check("refuses_what_the_os_cannot_hold", LIMIT, move || refuses(contestant)),
     ];
-    checks.extend(faults_alone(Arc::clone(&prepare)));
-    checks.push(caller_cancel_alone(&name, prepare));
+    checks.extend(faults(Arc::clone(&prepare)));
+    checks.push(caller_cancel(&name, prepare));
     checks
-}
-
-/// This process's checks one at a time.
-fn alone() -> std::sync::MutexGuard<'static, ()> {
-    ONE_AT_A_TIME.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 fn exact_payloads(contestant: Contestant) -> Result<String, String> {
@@ -175,11 +169,6 @@ fn primed(prepare: &Prepare) -> Result<(Box<dyn Units>, Option<u64>), String> {
 
 /// `unit_error`, `unit_panic`, then `clean_after_faults`, on one prepared contestant (see the module's doc).
 pub fn faults(prepare: Prepare) -> Vec<Check> {
-    let _one = alone();
-    faults_alone(prepare)
-}
-
-fn faults_alone(prepare: Prepare) -> Vec<Check> {
     let names = ["unit_error", "unit_panic", "clean_after_faults"];
     let run = move || -> Result<Vec<Check>, String> {
         let _quiet = QuietInjectedPanics::install();
@@ -278,11 +267,6 @@ fn clean_after(units: &dyn Units, baseline: Option<u64>) -> Check {
 
 /// `caller_cancel` (see the module's doc); `name` seeds the point.
 pub fn caller_cancel(name: &str, prepare: Prepare) -> Check {
-    let _one = alone();
-    caller_cancel_alone(name, prepare)
-}
-
-fn caller_cancel_alone(name: &str, prepare: Prepare) -> Check {
     let point = seeded_point(name, CANCEL_POINTS);
     guarded_check("caller_cancel", LIMIT, move || cancel_runs(&prepare, point))
 }

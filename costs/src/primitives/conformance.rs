@@ -15,10 +15,12 @@
 //!   and none after the cancel was seen, leaving nothing alive.
 //!
 //! Live operations are counted by the checked work's guards, tasks by the runtime's `num_alive_tasks`, threads by
-//! the process's count against a baseline read after a first one-operation run.
+//! the process's count against a baseline read after a first one-operation run: so the checks of one contestant
+//! run alone in their process, as the lab runs each contestant in a fresh trial process and the tests run each in
+//! a process of its own (`testkit::own_process!`).
 
 use std::panic::AssertUnwindSafe;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use measure::summary::Check;
@@ -47,13 +49,6 @@ const THREADS_SETTLE: Duration = Duration::from_secs(5);
 
 /// Makes a prepared contestant (the real one's `prepare`, or a test's wrapper around it).
 pub type Prepare = Arc<dyn Fn() -> Result<Box<dyn Primitive>, String> + Send + Sync>;
-
-/// Serialises the edge checks of one process: they count the process's threads.
-static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
-
-fn alone() -> MutexGuard<'static, ()> {
-    ONE_AT_A_TIME.lock().unwrap_or_else(PoisonError::into_inner)
-}
 
 /// The sum `0 + 1 + … + (ops − 1)`, wrapping.
 pub fn expected_sum(ops: u64) -> u64 {
@@ -137,7 +132,6 @@ fn primed(prepare: &Prepare) -> Result<(Box<dyn Primitive>, Option<u64>), String
 
 /// `op_error`, `op_panic`, then `clean_after_faults`, on one prepared contestant (see the module's doc).
 pub fn faults(prepare: Prepare) -> Vec<Check> {
-    let _one = alone();
     let names = ["op_error", "op_panic", "clean_after_faults"];
     let run = move || -> Result<Vec<Check>, String> {
         let _quiet = QuietInjectedPanics::install();
@@ -241,7 +235,6 @@ fn clean_after(primitive: &dyn Primitive, baseline: Option<u64>) -> Check {
 
 /// `caller_cancel` (see the module's doc); `name` seeds the point.
 pub fn caller_cancel(name: &str, prepare: Prepare) -> Check {
-    let _one = alone();
     let point = seeded_point(name, CANCEL_POINTS);
     guarded_check("caller_cancel", LIMIT, move || cancel_run(&prepare, point))
 }
