@@ -418,7 +418,10 @@ mod tests {
     #[test]
     fn failing_calls_rejects_a_contestant_that_over_admits_while_a_failure_propagates() {
         let verdict = failing_calls(&broken(Breakage::OverAdmitsOnFailure, 35), AS).expect_err("it over-admitted");
-        assert!(verdict.contains("(first) failed: the bound did not hold"), "{verdict}");
+        // Which failed call shows it depends on scheduling: the unpermitted call goes above the limit only while
+        // the other threads hold every permit, which at the first call (the threads just released) they may not
+        // yet. The check must reject the pool on the bound; not at one particular call.
+        assert!(verdict.contains(") failed: the bound did not hold"), "{verdict}");
     }
 
     #[test]
