@@ -66,6 +66,7 @@ fn summary_with(rss: impl Fn(&str) -> f64) -> Summary {
         params: BTreeMap::new(),
         contestants,
         claims: vec![],
+        questions: Vec::new(),
         command: String::new(),
         raw_file: String::new(),
         phases: vec![phase(10_000, 0), phase(10_000, 1024)],

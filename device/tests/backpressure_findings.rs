@@ -92,6 +92,7 @@ fn summary() -> Summary {
         params,
         contestants,
         claims: vec![],
+        questions: Vec::new(),
         command: String::new(),
         raw_file: String::new(),
         phases: vec![],

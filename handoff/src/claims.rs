@@ -260,6 +260,7 @@ pub(crate) mod tests {
             ]),
             contestants,
             claims: vec![],
+            questions: Vec::new(),
             command: String::new(),
             raw_file: String::new(),
             phases: capacities.iter().map(|c| phase(*c)).collect(),

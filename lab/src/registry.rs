@@ -21,3 +21,51 @@ pub(crate) fn scenarios() -> Vec<&'static dyn Scenario> {
 pub(crate) fn find(name: &str) -> Option<&'static dyn Scenario> {
     scenarios().into_iter().find(|s| s.name() == name)
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use measure::question::{Alternatives, Limit};
+
+    use super::*;
+
+    #[test]
+    fn every_question_names_contestants_its_scenario_has_and_has_an_id_of_its_own() {
+        for scenario in scenarios() {
+            let names: BTreeSet<String> = scenario.contestants().into_iter().map(|c| c.name).collect();
+            let questions = scenario.questions();
+            let ids: BTreeSet<&str> = questions.iter().map(|q| q.id).collect();
+            assert_eq!(ids.len(), questions.len(), "{}: question ids repeat", scenario.name());
+            for q in &questions {
+                if let Alternatives::Named(alternatives) = &q.alternatives {
+                    assert!(alternatives.len() >= 2, "{}/{}: fewer than two alternatives", scenario.name(), q.id);
+                    for name in alternatives {
+                        assert!(names.contains(name), "{}/{}: no contestant `{name}`", scenario.name(), q.id);
+                    }
+                }
+                for guard in &q.guards {
+                    match guard.limit {
+                        Limit::Of { contestant, .. } => {
+                            assert!(names.contains(contestant), "{}/{}: no `{contestant}`", scenario.name(), q.id)
+                        }
+                        Limit::Counterpart { suffix, .. } => {
+                            let Alternatives::Named(alternatives) = &q.alternatives else { continue };
+                            for name in alternatives {
+                                let family = name.split_once('-').map_or(name.as_str(), |(f, _)| f);
+                                let counterpart = format!("{family}-{suffix}");
+                                assert!(
+                                    names.contains(&counterpart),
+                                    "{}/{}: no `{counterpart}`",
+                                    scenario.name(),
+                                    q.id
+                                );
+                            }
+                        }
+                        Limit::Value(_) | Limit::Param { .. } => {}
+                    }
+                }
+            }
+        }
+    }
+}

@@ -62,11 +62,13 @@ pub(crate) fn summarize(run: &RawRun, scenario: &dyn Scenario) -> Summary {
         params: params_json(&header.params),
         contestants,
         claims: Vec::new(),
+        questions: Vec::new(),
         command: header.command.clone(),
         raw_file: header.raw_file.clone(),
         phases: phase_names(run, scenario),
     };
     summary.claims = scenario.claims(&summary);
+    summary.questions = measure::question::answer_all(&summary, &scenario.questions());
     summary
 }
 

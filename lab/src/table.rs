@@ -395,6 +395,7 @@ mod tests {
                     "straddles",
                 ),
             ],
+            questions: Vec::new(),
             command: String::new(),
             raw_file: String::new(),
             phases: vec!["capacity_1".to_string(), "capacity_16".to_string()],

@@ -455,6 +455,7 @@ mod tests {
             params: BTreeMap::new(),
             contestants,
             claims: vec![],
+            questions: Vec::new(),
             command: String::new(),
             raw_file: String::new(),
             phases: phases.iter().map(|p| p.to_string()).collect(),

@@ -6,6 +6,7 @@
 //! [`summary`], over the types both carry: [`contestant`] (what a contestant is), [`check`] (a check's outcome)
 //! and [`setup`] (the machine and method of a run); the interface a scenario implements in [`scenario`]; and [`watchdog`], which runs a scenario's
 //! conformance checks so that one that hangs or panics fails instead of taking the trial process with it.
+//! [`question`] declares the questions a scenario answers and decides each from a summary.
 //! [`references`] holds every figure from a published study, and [`judge`] judges every scenario's claim table.
 //! [`busy`] is the guard that notices other processes using the machine during a timed iteration.
 //! [`limits`] reads how many more threads the OS lets this process start, so a thread count that cannot fit is
@@ -27,6 +28,7 @@ pub mod memory;
 pub mod meter;
 pub mod metric_stats;
 pub mod probe;
+pub mod question;
 pub mod record;
 pub mod references;
 pub mod sampler;

@@ -279,6 +279,12 @@ pub trait Scenario: Send + Sync {
     fn claims(&self, summary: &Summary) -> Vec<ClaimResult> {
         crate::judge::judge_all(summary, &self.claim_table(summary))
     }
+    /// The questions a practitioner brings to this scenario, each decided on its own metric with its guards
+    /// ([`crate::question`]). Empty by default: the report then answers the one generic question, the best
+    /// [`Scenario::headline_metric`] among the candidates.
+    fn questions(&self) -> Vec<crate::question::Question> {
+        Vec::new()
+    }
     /// Markdown explaining what the numbers mean and what a reader should pick, given this summary.
     fn discussion(&self, summary: &Summary) -> String;
     /// The scenario's own sections of the appendix (`<scenario>-details.md`, markdown with `##` headings), placed

@@ -222,6 +222,10 @@ pub struct Summary {
     pub contestants: Vec<ContestantSummary>,
     /// The scenario's claims and their verdicts.
     pub claims: Vec<ClaimResult>,
+    /// The questions the scenario answers, each with its answer at every phase it applies to (empty for a
+    /// scenario that declares none, and in runs recorded before questions existed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub questions: Vec<crate::question::QuestionResult>,
     /// The command that reproduces this run.
     pub command: String,
     /// The raw file, relative to the output folder.
@@ -339,6 +343,7 @@ pub(crate) mod tests {
             params: BTreeMap::new(),
             contestants,
             claims: vec![],
+            questions: vec![],
             command: String::new(),
             raw_file: String::new(),
             phases: vec![],

@@ -62,6 +62,7 @@ fn summary(names: &[&str], metrics: &[&str], forks: u32, switches: bool) -> Summ
         params: BTreeMap::new(),
         contestants,
         claims: vec![],
+        questions: Vec::new(),
         command: String::new(),
         raw_file: String::new(),
         phases: vec![],

@@ -102,6 +102,7 @@ pub(crate) fn run(p99: impl Fn(&str) -> f64, ops: f64) -> Summary {
         ]),
         contestants,
         claims: vec![],
+        questions: Vec::new(),
         command: String::new(),
         raw_file: String::new(),
         phases: vec![],

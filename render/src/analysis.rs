@@ -420,6 +420,7 @@ pub(crate) mod tests {
                 contestant("blocking", Family::Blocking, Status::Failed, &[]),
             ],
             claims: vec![ClaimResult::new("streams cost", Verdict::Holds, "2.1×")],
+            questions: Vec::new(),
             command: "lab chain".to_string(),
             raw_file: "raw/chain.jsonl".to_string(),
             phases: vec!["work_0".to_string(), "work_64".to_string()],

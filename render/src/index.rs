@@ -72,6 +72,44 @@ pub struct IndexEntry {
     pub trustworthy: bool,
     /// The best contestant per family at each phase.
     pub winners: Vec<PhaseWinners>,
+    /// The scenario's questions, one decision row per question and phase; when there are any they replace the
+    /// rows of the generic pick in the decision table.
+    pub questions: Vec<QuestionRow>,
+}
+
+/// One question's answer at one phase, as a row of the index's decision table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QuestionRow {
+    /// The question's id (the report's anchor is `question-<id>`).
+    pub id: String,
+    /// The sentence a user asks.
+    pub ask: String,
+    /// The phase in words, or `None` without a sweep.
+    pub phase: Option<String>,
+    /// The "use" cell, rendered.
+    pub pick: String,
+    /// The evidence cell, rendered.
+    pub evidence: String,
+}
+
+/// The decision rows of every question of `summary`.
+fn question_rows(summary: &measure::summary::Summary) -> Vec<QuestionRow> {
+    let mut rows = Vec::new();
+    for q in crate::questions::views(summary) {
+        for a in &q.answers {
+            let pick = match &a.pick {
+                Some(p) => {
+                    let mut picks = vec![serde_json::json!({ "name": p.name, "family": p.family })];
+                    picks.extend(a.equal.iter().map(|e| serde_json::json!({ "name": e.name, "family": e.family })));
+                    cell(serde_json::json!({ "kind": "pick", "picks": picks, "more": 0 }))
+                }
+                None => cell(serde_json::json!({ "kind": "no-pick" })),
+            };
+            let evidence = cell(serde_json::json!({ "kind": "question", "q": q, "a": a }));
+            rows.push(QuestionRow { id: q.id.clone(), ask: q.ask.clone(), phase: a.phase.clone(), pick, evidence });
+        }
+    }
+    rows
 }
 
 impl IndexEntry {
@@ -121,6 +159,7 @@ impl IndexEntry {
             noise_threshold: summary.method.noise_threshold,
             trustworthy: !failed && !summary.finished_utc.is_empty() && !summary.method.quick,
             winners,
+            questions: question_rows(summary),
         }
     }
 }
@@ -397,6 +436,30 @@ pub fn render_index(entries: &[IndexEntry]) -> String {
     for entry in entries {
         let tally = Tally::of(&entry.claims);
         let mut first = true;
+        if !entry.questions.is_empty() {
+            let mut last_question = "";
+            for q in &entry.questions {
+                let situation = if q.id != last_question {
+                    match &q.phase {
+                        Some(phase) => format!("{} — {phase}", q.ask),
+                        None => q.ask.clone(),
+                    }
+                } else {
+                    format!("↳ {}", q.phase.as_deref().unwrap_or_default())
+                };
+                last_question = &q.id;
+                decisions.row(&[
+                    fit(situation),
+                    fit(q.pick.clone()),
+                    fit(q.evidence.clone()),
+                    if first { tally.describe() } else { String::new() },
+                    format!("[{}]({}#question-{})", entry.scenario, entry.report_path, q.id),
+                ]);
+                rows += 1;
+                first = false;
+            }
+            continue;
+        }
         for winners in &entry.winners {
             if let Some(row) = decision_row(entry, winners, tally, first) {
                 decisions.row(&row);
@@ -512,6 +575,7 @@ mod tests {
                     ],
                 },
             ],
+            questions: Vec::new(),
         }
     }
 

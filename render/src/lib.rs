@@ -44,6 +44,7 @@ pub mod index;
 pub mod json;
 pub mod markdown;
 pub mod output;
+mod questions;
 pub mod svg;
 mod table;
 

@@ -187,6 +187,10 @@ struct AnswerContext {
     claims: Option<ClaimTally>,
     /// The scenario's own headline notes, each one markdown line.
     notes: Vec<String>,
+    /// The questions the scenario declares, each with its answer; when there are any, they replace the one
+    /// generic pick, the dimensions, trade-offs, costs and floor above (all on the headline across every
+    /// candidate, which may mix unrelated operations).
+    questions: Vec<crate::questions::QuestionView>,
 }
 
 /// Phases that share one pick.
@@ -471,6 +475,7 @@ fn answer_context(input: &ReportInput<'_>) -> AnswerContext {
             inconclusive: count(Verdict::Inconclusive),
         }),
         notes: input.headline_notes.clone(),
+        questions: crate::questions::views(summary),
     }
 }
 

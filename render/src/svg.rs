@@ -1004,6 +1004,7 @@ mod tests {
                 ),
             ],
             claims: Vec::new(),
+            questions: Vec::new(),
             command: String::new(),
             raw_file: String::new(),
             phases: vec!["in_flight_100".to_string(), "in_flight_1000".to_string(), "in_flight_10000".to_string()],

@@ -17,6 +17,7 @@ pub mod report;
 mod routine;
 
 use measure::judge::ClaimSpec;
+use measure::question::{Alternatives, Question};
 use measure::record::TrialRequest;
 use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
 use measure::summary::{ContestantInfo, Summary};
@@ -99,6 +100,46 @@ impl Scenario for PrimitivesScenario {
 
     fn claim_table(&self, _summary: &Summary) -> Vec<ClaimSpec> {
         claims::table()
+    }
+
+    /// One question per operation: the operations are unrelated, so no answer ranks one against another.
+    fn questions(&self) -> Vec<Question> {
+        let per_operation = |id, ask, names: Vec<&'static str>| Question {
+            id,
+            ask,
+            alternatives: Alternatives::named(&names),
+            metric: HEADLINE,
+            metric_words: "ns per operation",
+            higher_is_better: false,
+            guards: Vec::new(),
+            phases: Vec::new(),
+        };
+        vec![
+            per_operation(
+                "spawn-join",
+                "What does starting one unit of concurrent work and waiting for it cost: a tokio task, an OS thread, \
+                 a rayon job or a `may` coroutine?",
+                vec![
+                    "stream-tokio-spawn-join",
+                    "blocking-thread-spawn-join",
+                    "blocking-rayon-spawn-join",
+                    "blocking-rayon-spawn-join-inside",
+                    "coroutine-may-spawn-join",
+                ],
+            ),
+            per_operation(
+                "permit",
+                "What does taking and giving back an uncontended permit cost in each style: a tokio `Semaphore`, a \
+                 `std::sync::Mutex`, a `may` semaphore?",
+                vec!["stream-tokio-semaphore", "blocking-std-mutex", "coroutine-may-semaphore"],
+            ),
+            per_operation(
+                "oneshot",
+                "What does handing one value to a waiting receiver cost in each style: a tokio `oneshot`, a std \
+                 `sync_channel`, a `may` channel?",
+                vec!["stream-tokio-oneshot", "blocking-std-channel", "coroutine-may-oneshot"],
+            ),
+        ]
     }
 
     fn discussion(&self, summary: &Summary) -> String {

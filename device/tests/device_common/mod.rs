@@ -102,6 +102,7 @@ pub(crate) fn summary_with(fraction: impl Fn(&str, u64) -> f64) -> Summary {
         ]),
         contestants,
         claims: vec![],
+        questions: Vec::new(),
         command: String::new(),
         raw_file: String::new(),
         phases: LEVELS.iter().map(|l| format!("in_flight_{l}")).collect(),

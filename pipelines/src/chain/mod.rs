@@ -26,6 +26,7 @@ mod routine;
 mod sink;
 
 use measure::judge::ClaimSpec;
+use measure::question::{Alternatives, Question};
 use measure::record::TrialRequest;
 use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Scenario, TrialError, TrialSink};
 use measure::summary::{ContestantInfo, Summary};
@@ -155,6 +156,58 @@ impl Scenario for ChainScenario {
 
     fn claim_table(&self, summary: &Summary) -> Vec<ClaimSpec> {
         claims::table(summary)
+    }
+
+    /// Two questions: how to run the work over a collection at all (a loop and an iterator are alternatives a
+    /// user can adopt, so they may be the answer), and, where the stages must run concurrently, which family
+    /// and packing.
+    fn questions(&self) -> Vec<Question> {
+        let on_time = |id, ask, names: Vec<&'static str>| Question {
+            id,
+            ask,
+            alternatives: Alternatives::named(&names),
+            metric: HEADLINE,
+            metric_words: "ms per million items",
+            higher_is_better: false,
+            guards: Vec::new(),
+            phases: Vec::new(),
+        };
+        vec![
+            on_time(
+                "collection",
+                "CPU-bound work over a collection: a loop, an iterator, rayon, or a chain of stream adapters?",
+                vec![
+                    "baseline-loop",
+                    "baseline-iterator",
+                    "blocking-rayon",
+                    "stream-futures-adapters",
+                    "stream-tokio-iter",
+                    "stream-tokio-stream-adapters",
+                    "stream-async-stream",
+                ],
+            ),
+            on_time(
+                "stages",
+                "If the stages must run concurrently, one per thread, task or coroutine: which family, and should I \
+                 batch?",
+                vec![
+                    "blocking-crossbeam",
+                    "blocking-crossbeam-batched",
+                    "blocking-crossbeam-fused",
+                    "blocking-crossbeam-fused-batched",
+                    "blocking-flume",
+                    "blocking-flume-batched",
+                    "blocking-std",
+                    "blocking-std-batched",
+                    "stream-tokio-tasks",
+                    "stream-tokio-tasks-batched",
+                    "stream-tokio-tasks-fused",
+                    "stream-tokio-tasks-fused-batched",
+                    "coroutine-may",
+                    "coroutine-may-batched",
+                ],
+            ),
+        ]
     }
 
     fn discussion(&self, summary: &Summary) -> String {

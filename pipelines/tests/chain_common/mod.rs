@@ -73,6 +73,7 @@ pub(crate) fn summary_with(medians: &[(&str, u64, f64)]) -> Summary {
         ]),
         contestants,
         claims: vec![],
+        questions: Vec::new(),
         command: String::new(),
         raw_file: String::new(),
         phases: vec!["work_0".into(), "work_64".into()],

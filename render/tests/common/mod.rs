@@ -142,6 +142,7 @@ pub fn summary() -> Summary {
                 "`blocking-crossbeam` did not pass its checks",
             ),
         ],
+        questions: Vec::new(),
         command: "lab chain --forks 3 --warmup 2 --iterations 5 --seed 42".to_string(),
         raw_file: "raw/chain-20261130T100000Z.jsonl".to_string(),
         phases: vec!["work_0".to_string(), "work_64".to_string()],

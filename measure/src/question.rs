@@ -1,0 +1,660 @@
+//! The questions a practitioner brings to a scenario, and their answers computed from a run's summary.
+//!
+//! A scenario declares its questions as data ([`Question`]): the sentence a user asks, the alternatives it
+//! compares, the metric that decides it (with the words a reader sees), guards with stated limits, and the
+//! phases it applies to. [`answer`] decides each on the lab's one rule ([`crate::compare`]): at every phase the
+//! pick is the alternative with the best process median among those that meet every guard; every other
+//! eligible alternative is either beaten beyond noise, *practically equal* (within the noise threshold of the
+//! pick), or *not told apart* by this run (beyond the threshold, but the process-median ranges overlap). A guard
+//! is met only when its verdict holds on process medians; an alternative that fails it, or that the run
+//! cannot show meets it, is never the pick, and the answer says which guard and why. Pathologies and traps
+//! among the alternatives are never picked: they are shown as what they cost against the pick.
+//!
+//! The results ([`QuestionResult`]) travel in the summary JSON, so the report and the index read the same
+//! answer, and a re-render computes it again from the raw records.
+
+use serde::{Deserialize, Serialize};
+
+use crate::compare::{self, Basis, Operand, Relation};
+use crate::contestant::Role;
+use crate::record::Status;
+use crate::summary::{ContestantSummary, MetricStats, Summary, Verdict};
+
+/// One question a practitioner asks of a scenario.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Question {
+    /// Unique within its scenario; the report and the index link to it.
+    pub id: &'static str,
+    /// The sentence a user would ask.
+    pub ask: &'static str,
+    /// What it compares.
+    pub alternatives: Alternatives,
+    /// The deciding metric's key, without a phase prefix.
+    pub metric: &'static str,
+    /// The deciding metric in a reader's words, such as "CPU per call".
+    pub metric_words: &'static str,
+    /// Whether a larger value of the metric is better.
+    pub higher_is_better: bool,
+    /// Limits an alternative must meet to be the answer.
+    pub guards: Vec<Guard>,
+    /// The phases it applies to (empty: every phase of the run).
+    pub phases: Vec<&'static str>,
+}
+
+/// The alternatives a question compares.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Alternatives {
+    /// Every candidate of the run, with its pathologies and traps shown as what they cost (floors and
+    /// references are left out).
+    Candidates,
+    /// These contestants, in this order. Any of them may be the pick unless its role is pathology, trap or
+    /// reference: a question names a floor among its alternatives only where a user could adopt it (a plain
+    /// loop over a collection).
+    Named(Vec<String>),
+}
+
+impl Alternatives {
+    /// These contestants, by name.
+    pub fn named(names: &[&str]) -> Alternatives {
+        Alternatives::Named(names.iter().map(|n| n.to_string()).collect())
+    }
+}
+
+/// A limit an alternative must meet on another metric to be the answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Guard {
+    /// The metric's key, without a phase prefix.
+    pub metric: &'static str,
+    /// The metric in a reader's words.
+    pub words: &'static str,
+    /// Which side of the limit passes.
+    pub relation: Relation,
+    /// The limit.
+    pub limit: Limit,
+    /// Why the limit matters to a user, in one clause.
+    pub why: &'static str,
+}
+
+/// What a guard compares an alternative's metric with.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Limit {
+    /// A value known exactly.
+    Value(f64),
+    /// A multiple of one of the run's parameters (`--limit 16`: a bound the user set).
+    Param {
+        /// The parameter's key, as the summary's `params` spell it (`limit`, `capacity_after`).
+        param: &'static str,
+        /// The multiple.
+        factor: f64,
+    },
+    /// A multiple of another contestant's median on the same metric (`factor ×` its process medians).
+    Of {
+        /// The contestant.
+        contestant: &'static str,
+        /// The multiple.
+        factor: f64,
+    },
+    /// A multiple of the same family's counterpart on the same metric: the contestant named
+    /// `<family>-<suffix>`, the family being the first part of the alternative's own name (`stream-vegas`
+    /// against `stream-fixed` for the suffix `fixed`).
+    Counterpart {
+        /// The counterpart's name after its family.
+        suffix: &'static str,
+        /// The multiple.
+        factor: f64,
+    },
+}
+
+/// A question as the summary carries it, with its answer at every phase it applies to.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QuestionResult {
+    /// The question's id.
+    pub id: String,
+    /// The sentence a user would ask.
+    pub ask: String,
+    /// The alternatives compared, by name, as they were found in the run.
+    pub alternatives: Vec<String>,
+    /// The deciding metric's key.
+    pub metric: String,
+    /// The deciding metric in a reader's words.
+    pub metric_words: String,
+    /// Whether a larger value is better.
+    pub higher_is_better: bool,
+    /// Each guard's rule in words.
+    pub guards: Vec<GuardRule>,
+    /// The answer at each phase, in the run's phase order (one entry, `phase` absent, without a sweep).
+    pub answers: Vec<Answer>,
+}
+
+/// A guard's rule as the summary carries it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GuardRule {
+    /// The metric's key.
+    pub metric: String,
+    /// The metric in a reader's words.
+    pub words: String,
+    /// The rule: `at least 0.5× stream-fixed`, `at most 1.5`.
+    pub rule: String,
+    /// Why it matters.
+    pub why: String,
+}
+
+/// The answer to a question at one phase.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Answer {
+    /// The phase, absent without a sweep.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phase: Option<String>,
+    /// The eligible alternative with the best median; absent when none is eligible.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pick: Option<String>,
+    /// The pick's median on the deciding metric.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<f64>,
+    /// Eligible alternatives within the noise threshold of the pick: practically equal.
+    pub equal: Vec<String>,
+    /// Eligible alternatives beyond the threshold whose process medians overlap the pick's: this run cannot
+    /// tell them apart.
+    pub cannot_tell: Vec<String>,
+    /// How the pick compares with the best eligible alternative it beats beyond noise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub beats: Option<Beaten>,
+    /// The other eligible alternatives the pick beats beyond noise, after [`Answer::beats`], best first: each
+    /// with how many times better the pick is.
+    #[serde(default)]
+    pub further: Vec<Behind>,
+    /// Alternatives that could not be the answer, each with the guard it did not meet.
+    pub excluded: Vec<Excluded>,
+    /// The pick's median on each guard metric, in guard order (absent where it has none).
+    pub pick_guards: Vec<Option<f64>>,
+    /// Pathologies and traps among the alternatives: what each costs against the pick.
+    pub costs: Vec<Cost>,
+}
+
+/// The best alternative the pick beats beyond noise.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Beaten {
+    /// Its name.
+    pub name: String,
+    /// Its median.
+    pub value: f64,
+    /// How many times better the pick is (≥ 1, whichever way the metric points).
+    pub factor: f64,
+    /// The verdict that the pick is better, on process medians.
+    pub verdict: Verdict,
+    /// Its exact p (absent when inconclusive).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p: Option<f64>,
+}
+
+/// An eligible alternative the pick beats, and by how much.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Behind {
+    /// Its name.
+    pub name: String,
+    /// How many times better the pick is (≥ 1).
+    pub factor: f64,
+}
+
+/// An alternative that could not be the answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Excluded {
+    /// Its name.
+    pub name: String,
+    /// The guard's metric in words, or why it was not considered at all ("did not run cleanly").
+    pub guard: String,
+    /// Its median on the guard metric.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<f64>,
+    /// Fails (beyond doubt) or inconclusive (this run cannot show it meets the guard).
+    pub verdict: Verdict,
+    /// The p of a failed guard.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p: Option<f64>,
+}
+
+/// What a pathology or trap costs against the pick.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Cost {
+    /// Its name.
+    pub name: String,
+    /// Its role.
+    pub role: Role,
+    /// Its median as a multiple of the pick's, oriented so that above 1 is worse.
+    pub factor: f64,
+    /// Whether the difference is beyond noise.
+    pub beyond_noise: bool,
+}
+
+impl Question {
+    /// The guards' rules in words.
+    fn guard_rules(&self) -> Vec<GuardRule> {
+        self.guards
+            .iter()
+            .map(|g| {
+                let op = match g.relation {
+                    Relation::AtLeast => "at least",
+                    Relation::AtMost => "at most",
+                };
+                let rule = match &g.limit {
+                    Limit::Value(v) => format!("{op} {v}"),
+                    Limit::Param { param, factor } if *factor == 1.0 => format!("{op} `{param}`"),
+                    Limit::Param { param, factor } => format!("{op} {factor}× `{param}`"),
+                    Limit::Of { contestant, factor } => format!("{op} {factor}× `{contestant}`'s"),
+                    Limit::Counterpart { suffix, factor } => {
+                        format!("{op} {factor}× the same family's `{suffix}`'s")
+                    }
+                };
+                GuardRule { metric: g.metric.to_string(), words: g.words.to_string(), rule, why: g.why.to_string() }
+            })
+            .collect()
+    }
+}
+
+/// The key of `metric` at `phase`.
+fn key(phase: Option<&str>, metric: &str) -> String {
+    match phase {
+        Some(phase) => format!("{phase}.{metric}"),
+        None => metric.to_string(),
+    }
+}
+
+/// Whether `a` is better than `b` on a metric pointing `higher_is_better`.
+fn better(a: f64, b: f64, higher_is_better: bool) -> bool {
+    if higher_is_better {
+        a > b
+    } else {
+        a < b
+    }
+}
+
+/// How far `a` is behind `b` (≥ 1 when `a` is worse), whichever way the metric points.
+fn behind(a: f64, b: f64, higher_is_better: bool) -> f64 {
+    if higher_is_better {
+        b / a
+    } else {
+        a / b
+    }
+}
+
+/// Answer every question of `questions` from `summary`.
+pub fn answer_all(summary: &Summary, questions: &[Question]) -> Vec<QuestionResult> {
+    questions.iter().map(|q| answer(summary, q)).collect()
+}
+
+/// Answer `question` from `summary` at every phase it applies to.
+pub fn answer(summary: &Summary, question: &Question) -> QuestionResult {
+    let alternatives: Vec<&ContestantSummary> = match &question.alternatives {
+        Alternatives::Candidates => summary
+            .contestants
+            .iter()
+            .filter(|c| matches!(c.role, Role::Candidate | Role::Pathology | Role::Trap))
+            .collect(),
+        Alternatives::Named(names) => names.iter().filter_map(|n| summary.contestant(n)).collect(),
+    };
+    let phases: Vec<Option<&str>> = if summary.phases.is_empty() {
+        vec![None]
+    } else {
+        summary
+            .phases
+            .iter()
+            .map(String::as_str)
+            .filter(|p| question.phases.is_empty() || question.phases.contains(p))
+            .map(Some)
+            .collect()
+    };
+    QuestionResult {
+        id: question.id.to_string(),
+        ask: question.ask.to_string(),
+        alternatives: alternatives.iter().map(|c| c.name.clone()).collect(),
+        metric: question.metric.to_string(),
+        metric_words: question.metric_words.to_string(),
+        higher_is_better: question.higher_is_better,
+        guards: question.guard_rules(),
+        answers: phases.into_iter().map(|phase| answer_at(summary, question, &alternatives, phase)).collect(),
+    }
+}
+
+/// The answer at one phase.
+fn answer_at(
+    summary: &Summary,
+    question: &Question,
+    alternatives: &[&ContestantSummary],
+    phase: Option<&str>,
+) -> Answer {
+    let threshold = summary.method.noise_threshold;
+    let higher = question.higher_is_better;
+    let deciding = key(phase, question.metric);
+    let mut excluded = Vec::new();
+    let mut eligible: Vec<(&ContestantSummary, &MetricStats)> = Vec::new();
+    let mut shown: Vec<(&ContestantSummary, &MetricStats)> = Vec::new();
+    for &c in alternatives {
+        let Some(stats) = c.metrics.get(&deciding).filter(|s| s.median.is_finite()) else { continue };
+        if c.status != Status::Ok {
+            excluded.push(Excluded {
+                name: c.name.clone(),
+                guard: "did not run cleanly".to_string(),
+                value: None,
+                verdict: Verdict::Fails,
+                p: None,
+            });
+            continue;
+        }
+        if matches!(c.role, Role::Pathology | Role::Trap | Role::Reference) {
+            shown.push((c, stats));
+            continue;
+        }
+        match unmet_guard(summary, question, c, phase) {
+            Some(why) => excluded.push(why),
+            None => eligible.push((c, stats)),
+        }
+    }
+    eligible.sort_by(|a, b| {
+        let order = a.1.median.total_cmp(&b.1.median);
+        if higher {
+            order.reverse()
+        } else {
+            order
+        }
+    });
+    let mut answer = Answer {
+        phase: phase.map(str::to_string),
+        pick: None,
+        value: None,
+        equal: Vec::new(),
+        cannot_tell: Vec::new(),
+        beats: None,
+        further: Vec::new(),
+        excluded,
+        pick_guards: Vec::new(),
+        costs: Vec::new(),
+    };
+    let Some(&(pick, best)) = eligible.first() else { return answer };
+    answer.pick = Some(pick.name.clone());
+    answer.value = Some(best.median);
+    answer.pick_guards =
+        question.guards.iter().map(|g| pick.metrics.get(&key(phase, g.metric)).map(|s| s.median)).collect();
+    for &(other, stats) in &eligible[1..] {
+        let comparison = compare::compare(stats, best, threshold);
+        if !comparison.noise {
+            if answer.beats.is_none() {
+                let relation = if higher { Relation::AtLeast } else { Relation::AtMost };
+                let judged = compare::verdict(
+                    Operand::Measured(best),
+                    Operand::Measured(stats),
+                    relation,
+                    1.0,
+                    Basis::ProcessMedians,
+                );
+                answer.beats = Some(Beaten {
+                    name: other.name.clone(),
+                    value: stats.median,
+                    factor: behind(stats.median, best.median, higher),
+                    verdict: judged.verdict,
+                    p: judged.p,
+                });
+            } else {
+                answer
+                    .further
+                    .push(Behind { name: other.name.clone(), factor: behind(stats.median, best.median, higher) });
+            }
+        } else if (comparison.ratio - 1.0).abs() < threshold {
+            answer.equal.push(other.name.clone());
+        } else {
+            answer.cannot_tell.push(other.name.clone());
+        }
+    }
+    answer.costs = shown
+        .into_iter()
+        .map(|(c, stats)| Cost {
+            name: c.name.clone(),
+            role: c.role,
+            factor: behind(stats.median, best.median, higher),
+            beyond_noise: !compare::compare(stats, best, threshold).noise && !better(stats.median, best.median, higher),
+        })
+        .collect();
+    answer
+}
+
+/// The first guard `contestant` does not meet at `phase`, if any.
+fn unmet_guard(
+    summary: &Summary,
+    question: &Question,
+    contestant: &ContestantSummary,
+    phase: Option<&str>,
+) -> Option<Excluded> {
+    for guard in &question.guards {
+        let metric = key(phase, guard.metric);
+        let excluded = |value: Option<f64>, verdict: Verdict, p: Option<f64>| Excluded {
+            name: contestant.name.clone(),
+            guard: guard.words.to_string(),
+            value,
+            verdict,
+            p,
+        };
+        let Some(stats) = contestant.metrics.get(&metric) else {
+            return Some(excluded(None, Verdict::Inconclusive, None));
+        };
+        let measured = |other: &str, factor: f64| {
+            summary
+                .contestant(other)
+                .filter(|o| o.status == Status::Ok)
+                .and_then(|o| o.metrics.get(&metric))
+                .map(|theirs| (Operand::Measured(theirs), factor))
+        };
+        let limit = match &guard.limit {
+            Limit::Value(v) => Some((Operand::Fixed(*v), 1.0)),
+            Limit::Param { param, factor } => summary.param(param).map(|v| (Operand::Fixed(v), *factor)),
+            Limit::Of { contestant: other, factor } => measured(other, *factor),
+            Limit::Counterpart { suffix, factor } => {
+                contestant.name.split_once('-').and_then(|(family, _)| measured(&format!("{family}-{suffix}"), *factor))
+            }
+        };
+        let Some((limit, factor)) = limit else {
+            return Some(excluded(Some(stats.median), Verdict::Inconclusive, None));
+        };
+        let judged = compare::verdict(Operand::Measured(stats), limit, guard.relation, factor, Basis::ProcessMedians);
+        if judged.verdict != Verdict::Holds {
+            return Some(excluded(Some(stats.median), judged.verdict, judged.p));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+    use crate::contestant::Family;
+    use crate::summary::tests::summary;
+
+    fn stats(medians: &[f64]) -> MetricStats {
+        let mut sorted = medians.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        MetricStats {
+            median: sorted[sorted.len() / 2],
+            min: sorted[0],
+            max: sorted[sorted.len() - 1],
+            ci999: 0.0,
+            ci95_low: None,
+            ci95_high: None,
+            n: medians.len(),
+            mean: medians.iter().sum::<f64>() / medians.len() as f64,
+            fork_medians: medians.to_vec(),
+            processes: medians.len(),
+            outliers: Default::default(),
+            samples: Vec::new(),
+        }
+    }
+
+    fn contestant(name: &str, role: Role, metrics: &[(&str, &[f64])]) -> ContestantSummary {
+        ContestantSummary {
+            name: name.to_string(),
+            family: Family::Stream,
+            role,
+            description: String::new(),
+            status: Status::Ok,
+            reason: None,
+            checks: Vec::new(),
+            metrics: metrics.iter().map(|(k, v)| (k.to_string(), stats(v))).collect::<BTreeMap<_, _>>(),
+            skipped_phases: BTreeMap::new(),
+            disturbed: Default::default(),
+        }
+    }
+
+    fn question(guards: Vec<Guard>) -> Question {
+        Question {
+            id: "which",
+            ask: "Which one?",
+            alternatives: Alternatives::Candidates,
+            metric: "ms",
+            metric_words: "time",
+            higher_is_better: false,
+            guards,
+            phases: Vec::new(),
+        }
+    }
+
+    const FIVE: usize = 5;
+
+    fn around(value: f64) -> Vec<f64> {
+        (0..FIVE).map(|i| value * (1.0 + 0.01 * i as f64)).collect()
+    }
+
+    #[test]
+    fn the_pick_is_the_best_and_beats_the_next_with_its_p() {
+        let s = summary(vec![
+            contestant("slow", Role::Candidate, &[("ms", &around(20.0))]),
+            contestant("fast", Role::Candidate, &[("ms", &around(10.0))]),
+            contestant("slowest", Role::Candidate, &[("ms", &around(100.0))]),
+        ]);
+        let a = &answer(&s, &question(Vec::new())).answers[0];
+        assert_eq!(a.pick.as_deref(), Some("fast"));
+        assert_eq!(a.further.len(), 1);
+        assert_eq!(a.further[0].name, "slowest");
+        assert!((a.further[0].factor - 10.0).abs() < 1e-9);
+        let beats = a.beats.as_ref().expect("beats slow");
+        assert_eq!((beats.name.as_str(), beats.verdict), ("slow", Verdict::Holds));
+        assert!((beats.factor - 2.0).abs() < 1e-9 && beats.p.is_some_and(|p| p < 0.01), "{beats:?}");
+    }
+
+    #[test]
+    fn within_the_threshold_is_equal_and_overlapping_beyond_it_cannot_be_told() {
+        let s = summary(vec![
+            contestant("a", Role::Candidate, &[("ms", &around(10.0))]),
+            contestant("b", Role::Candidate, &[("ms", &around(10.5))]),
+            contestant("c", Role::Candidate, &[("ms", &[9.0, 13.0, 14.0, 15.0, 30.0])]),
+        ]);
+        let a = &answer(&s, &question(Vec::new())).answers[0];
+        assert_eq!(a.pick.as_deref(), Some("a"));
+        assert_eq!(a.equal, ["b"]);
+        assert_eq!(a.cannot_tell, ["c"]);
+        assert!(a.beats.is_none());
+    }
+
+    #[test]
+    fn a_candidate_that_fails_a_guard_is_never_the_pick_and_says_which() {
+        let s = summary(vec![
+            contestant("fixed", Role::Candidate, &[("ms", &around(20.0)), ("ops", &around(100.0))]),
+            contestant("idle", Role::Candidate, &[("ms", &around(5.0)), ("ops", &around(10.0))]),
+        ]);
+        let guard = Guard {
+            metric: "ops",
+            words: "throughput",
+            relation: Relation::AtLeast,
+            limit: Limit::Of { contestant: "fixed", factor: 0.5 },
+            why: "a limiter that never fills the dependency",
+        };
+        let result = answer(&s, &question(vec![guard]));
+        let a = &result.answers[0];
+        assert_eq!(a.pick.as_deref(), Some("fixed"));
+        assert_eq!(a.excluded.len(), 1);
+        assert_eq!((a.excluded[0].name.as_str(), a.excluded[0].verdict), ("idle", Verdict::Fails));
+        assert_eq!(a.pick_guards, [Some(100.0 * 1.02)]);
+        assert_eq!(result.guards[0].rule, "at least 0.5× `fixed`'s");
+    }
+
+    #[test]
+    fn a_guard_may_be_a_parameter_or_the_same_familys_counterpart() {
+        let mut s = summary(vec![
+            contestant("stream-fixed", Role::Candidate, &[("ms", &around(20.0)), ("ops", &around(100.0))]),
+            contestant("stream-vegas", Role::Candidate, &[("ms", &around(5.0)), ("ops", &around(10.0))]),
+            contestant("blocking-fixed", Role::Candidate, &[("ms", &around(30.0)), ("ops", &around(10.0))]),
+            contestant("blocking-vegas", Role::Candidate, &[("ms", &around(6.0)), ("ops", &around(9.0))]),
+        ]);
+        let guard = |limit| Guard { metric: "ops", words: "throughput", relation: Relation::AtLeast, limit, why: "" };
+        let a = &answer(&s, &question(vec![guard(Limit::Counterpart { suffix: "fixed", factor: 0.5 })])).answers[0];
+        // blocking-vegas keeps 0.9× its own family's fixed bound; stream-vegas 0.1× its own.
+        assert_eq!(a.pick.as_deref(), Some("blocking-vegas"), "{a:?}");
+        assert_eq!(a.excluded.iter().map(|e| e.name.as_str()).collect::<Vec<_>>(), ["stream-vegas"]);
+        s.params.insert("floor".to_string(), serde_json::Value::from(50));
+        let a = &answer(&s, &question(vec![guard(Limit::Param { param: "floor", factor: 1.0 })])).answers[0];
+        assert_eq!(a.pick.as_deref(), Some("stream-fixed"), "{a:?}");
+        s.params.clear();
+        let a = &answer(&s, &question(vec![guard(Limit::Param { param: "floor", factor: 1.0 })])).answers[0];
+        assert_eq!(a.pick, None, "without the parameter no guard can be shown met");
+    }
+
+    #[test]
+    fn a_guard_the_run_cannot_show_met_excludes_too() {
+        let s = summary(vec![contestant(
+            "a",
+            Role::Candidate,
+            &[("ms", &around(5.0)), ("cores", &[0.9, 1.1, 1.0, 0.95, 1.05])],
+        )]);
+        let guard = Guard {
+            metric: "cores",
+            words: "cores used",
+            relation: Relation::AtMost,
+            limit: Limit::Value(1.0),
+            why: "one core",
+        };
+        let a = &answer(&s, &question(vec![guard])).answers[0];
+        assert_eq!(a.pick, None);
+        assert_eq!(a.excluded[0].verdict, Verdict::Inconclusive);
+    }
+
+    #[test]
+    fn a_trap_is_shown_as_its_cost_and_a_named_floor_may_be_picked() {
+        let s = summary(vec![
+            contestant("loop", Role::Floor, &[("ms", &around(1.0))]),
+            contestant("pipeline", Role::Candidate, &[("ms", &around(3.0))]),
+            contestant("blocking-in-task", Role::Trap, &[("ms", &around(0.5))]),
+        ]);
+        let mut q = question(Vec::new());
+        q.alternatives = Alternatives::named(&["loop", "pipeline", "blocking-in-task", "absent"]);
+        let result = answer(&s, &q);
+        assert_eq!(result.alternatives, ["loop", "pipeline", "blocking-in-task"]);
+        let a = &result.answers[0];
+        assert_eq!(a.pick.as_deref(), Some("loop"));
+        assert_eq!(a.costs.len(), 1);
+        assert!((a.costs[0].factor - 0.5).abs() < 1e-9 && !a.costs[0].beyond_noise, "{:?}", a.costs);
+        // Among candidates only, the floor is not an alternative.
+        let only = answer(&s, &question(Vec::new()));
+        assert_eq!(only.answers[0].pick.as_deref(), Some("pipeline"));
+    }
+
+    #[test]
+    fn a_question_is_answered_at_its_phases_only() {
+        let mut s =
+            summary(vec![contestant("a", Role::Candidate, &[("p1.ms", &around(1.0)), ("p2.ms", &around(2.0))])]);
+        s.phases = vec!["p1".to_string(), "p2".to_string()];
+        let mut q = question(Vec::new());
+        assert_eq!(answer(&s, &q).answers.len(), 2);
+        q.phases = vec!["p2"];
+        let result = answer(&s, &q);
+        assert_eq!(result.answers.len(), 1);
+        assert_eq!(result.answers[0].phase.as_deref(), Some("p2"));
+        assert_eq!(result.answers[0].value, Some(2.0 * 1.02));
+    }
+
+    #[test]
+    fn the_result_round_trips_through_json() {
+        let s = summary(vec![contestant("a", Role::Candidate, &[("ms", &around(1.0))])]);
+        let result = answer(&s, &question(Vec::new()));
+        let text = serde_json::to_string(&result).expect("serialises");
+        let back: QuestionResult = serde_json::from_str(&text).expect("parses");
+        assert_eq!(back, result);
+    }
+}
