@@ -29,6 +29,11 @@ const AFTER_OPS: &str = "after_drop.ops_per_sec";
 const P99: &str = "99th percentile of call latency (admission to reply; issue to reply without a gate) over the \
                    calls issued after the capacity drop";
 
+/// Least share of the same family's fixed bound's before-drop throughput a limiter must keep to be an answer
+/// on latency: below it the limiter is under-using the healthy dependency. Fixed before any run: half, far
+/// outside the 20% noise threshold, and far above the tenth the Vegas rows kept in an earlier run.
+pub const UNDER_USE: f64 = 0.5;
+
 /// Share of the after-drop ceiling the adaptive limiters must keep.
 pub const NEAR_CEILING: f64 = 0.85;
 /// Most an adaptive limiter's after-drop p99 may be, as a share of the fixed bound's.

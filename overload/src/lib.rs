@@ -48,7 +48,9 @@ pub mod stream_ext;
 
 pub use analysis::HEADLINE;
 
+use measure::compare::Relation;
 use measure::judge::ClaimSpec;
+use measure::question::{Alternatives, Guard, Limit, Question};
 use measure::record::{RunParams, TrialRequest};
 use measure::scenario::{ChartKind, ChartSpec, Dimension, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
 use measure::summary::{ContestantInfo, Summary};
@@ -75,8 +77,9 @@ impl Scenario for OverloadScenario {
          `SimpleLimiter` runs it: AIMD cutting on the dependency's rejections, AIMD on a timeout of 1.5×, 2× and 4× \
          the no-load latency, Gradient2, Vegas), and with no bound at all, written as a demand-driven stream, as a \
          pool of blocking threads and as a pool of `may` coroutines? A simulated dependency with 500 concurrent \
-         slots of 5 ms (±0.5 ms of seeded jitter) and a queue of 100 (a call beyond it is rejected at once, as a \
-         real service answers 503) drops to 100 slots once the limit has settled: a healthy phase of at least \
+         slots of 5 ms (±0.5 ms of seeded jitter) that queues what it cannot serve, as the published JVM \
+         experiment's did (latency includes its queue; `--queue-limit N` rejects beyond N queued instead), drops \
+         to 100 slots once the limit has settled: a healthy phase of at least \
          300 ms that ends when the limit has stopped drifting (checked on its exact history), not at a call count. \
          Latency runs from admission at the gate to the caller seeing the reply, as Netflix measures it; what a \
          caller sees, the gate wait included, is reported beside it, and so is the p99 once the limit had settled \
@@ -114,10 +117,12 @@ impl Scenario for OverloadScenario {
             ParamSpec::single(
                 "queue-limit",
                 "Calls the dependency queues before rejecting with an overload error, as a real service answers \
-                 503 (default 100: one service time's worth of the degraded capacity; 0: no limit, and no loss \
-                 signal for `aimd`).",
-                100,
-                100,
+                 503. 0 (default): it queues without limit, as the published experiment's dependency did, so \
+                 latency includes its queue and `aimd`'s only loss signal is a call slower than `timeout-ms`; \
+                 N (100 was the earlier default, one service time of the degraded capacity): a labelled variant \
+                 that gives `aimd` a rejection to cut on, but caps the queue a fixed bound can build.",
+                0,
+                0,
                 0,
                 10_000_000,
             ),
@@ -337,6 +342,42 @@ impl Scenario for OverloadScenario {
 
     fn claim_table(&self, summary: &Summary) -> Vec<ClaimSpec> {
         claims::table(summary)
+    }
+
+    /// The batch job's two questions, as the published experiment asked them: what the others sharing the
+    /// dependency suffer after the loss (its p99, admission to reply, its queue included), guarded against a
+    /// limiter that never filled the healthy dependency; and how long the job takes.
+    fn questions(&self) -> Vec<Question> {
+        let under_use = Guard {
+            metric: "before_drop.ops_per_sec",
+            words: "throughput before the drop",
+            relation: Relation::AtLeast,
+            limit: Limit::Counterpart { suffix: "fixed", factor: claims::UNDER_USE },
+            why: "a limit that never filled the healthy dependency keeps its tail short by leaving it idle",
+        };
+        vec![
+            Question {
+                id: "batch-tail",
+                ask: "A batch job against a dependency that loses capacity: which admission policy keeps the \
+                      dependency's tail latency down after the loss?",
+                alternatives: Alternatives::Candidates,
+                metric: HEADLINE,
+                metric_words: "p99 after the drop, admission to reply (µs, the dependency's queue included)",
+                higher_is_better: false,
+                guards: vec![under_use],
+                phases: Vec::new(),
+            },
+            Question {
+                id: "batch-time",
+                ask: "Which admission policy finishes that batch job soonest?",
+                alternatives: Alternatives::Candidates,
+                metric: "wall_ms",
+                metric_words: "the whole job's wall time (ms)",
+                higher_is_better: false,
+                guards: Vec::new(),
+                phases: Vec::new(),
+            },
+        ]
     }
 
     fn discussion(&self, summary: &Summary) -> String {

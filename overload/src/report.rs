@@ -268,6 +268,58 @@ pub struct VegasFinding {
     pub families_differ: ClaimView,
     /// What the caller adds to each call, if the stream and blocking contestants measured it.
     pub overhead: Option<VegasOverhead>,
+    /// Where Vegas's queue estimate meets its α, from this run's figures.
+    pub arithmetic: Option<VegasArithmetic>,
+}
+
+/// Vegas's equilibrium from this run's figures: it estimates `L × (1 − smallest / latency)` calls queued and
+/// grows while that is under α = 3·log10 L, so the service time's own spread alone holds it where the two meet,
+/// whatever the capacity.
+#[derive(Debug, Clone, Serialize)]
+pub struct VegasArithmetic {
+    /// The smallest latency it can see: service time less jitter, plus the idle call's overshoot (µs).
+    pub smallest_us: String,
+    /// Its stream contestant's median call before the drop (µs).
+    pub typical_us: String,
+    /// `1 − smallest / typical`, as a percentage.
+    pub fraction: String,
+    /// The limit at which `L × fraction = 3·log10 L`.
+    pub limit: String,
+}
+
+/// The limit `L > 1` at which Vegas's queue estimate `L × fraction` first reaches its α, `3·log10 L`; `None`
+/// when the estimate is never below α (a fraction too large) or never reaches it (no spread at all).
+pub fn vegas_equilibrium(fraction: f64) -> Option<f64> {
+    let gap = |l: f64| l * fraction - 3.0 * l.log10();
+    let (mut low, mut high) = (2.0f64, 1e7f64);
+    if fraction.is_nan() || fraction <= 0.0 || gap(low) >= 0.0 || gap(high) <= 0.0 {
+        return None;
+    }
+    for _ in 0..200 {
+        let mid = (low + high) / 2.0;
+        if gap(mid) < 0.0 {
+            low = mid;
+        } else {
+            high = mid;
+        }
+    }
+    Some(high)
+}
+
+/// Vegas's equilibrium from this run's parameters and its stream contestant's figures.
+fn vegas_arithmetic(summary: &Summary) -> Option<VegasArithmetic> {
+    let stream = Contestant::Stream(LimiterKind::Vegas).name();
+    let smallest = summary.param("service_ms")? * 1e3 - summary.param("jitter_us")?
+        + median(summary, &stream, "idle_overshoot_us").unwrap_or(0.0);
+    let typical = median(summary, &stream, "before_drop.latency_p50_us")?;
+    let fraction = 1.0 - smallest / typical;
+    let limit = vegas_equilibrium(fraction)?;
+    Some(VegasArithmetic {
+        smallest_us: whole(smallest),
+        typical_us: whole(typical),
+        fraction: format!("{:.1}%", fraction * 100.0),
+        limit: whole(limit),
+    })
 }
 
 /// Vegas's limit at the drop, below the healthy capacity.
@@ -746,7 +798,14 @@ fn vegas(summary: &Summary, noise: f64) -> Option<VegasFinding> {
             against: ClaimView::of(&both(true)),
         })
     };
-    Some(VegasFinding { limit: limit.figures, p99: p99.figures, settled_below, families_differ, overhead: overhead() })
+    Some(VegasFinding {
+        limit: limit.figures,
+        p99: p99.figures,
+        settled_below,
+        families_differ,
+        overhead: overhead(),
+        arithmetic: vegas_arithmetic(summary),
+    })
 }
 
 /// What the caller adds to a call before the drop, per process: its median call (`before_drop.latency_p50_us`)
@@ -1134,6 +1193,15 @@ mod tests {
         let text = render(&judged(summary));
         assert!(text.contains("whether the adaptive limiters shorten the tail is not settled by this run"), "{text}");
         assert!(!text.contains("did not (the claim that every one does"), "{text}");
+    }
+
+    #[test]
+    fn vegas_meets_its_alpha_where_the_arithmetic_says() {
+        // A tenth of every latency read as queueing: L / 10 = 3·log10 L near L = 51.
+        let limit = vegas_equilibrium(0.1).expect("an equilibrium");
+        assert!((limit * 0.1 - 3.0 * limit.log10()).abs() < 1e-6 && (50.0..53.0).contains(&limit), "{limit}");
+        assert!(vegas_equilibrium(0.0).is_none(), "no spread: the estimate never reaches α");
+        assert!(vegas_equilibrium(2.0).is_none(), "above α from the start");
     }
 
     #[test]

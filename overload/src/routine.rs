@@ -304,12 +304,15 @@ impl Routine for OverloadRoutine {
         let rule = &self.config.drop;
         let (hold_us, drift) = (duration_us(rule.hold), rule.drift);
         // Judged at the instant the watcher decided the drop (a limit that moves on every call may change in the
-        // microseconds before the dependency applies it), and that instant must be within a poll of the drop.
+        // microseconds before the dependency applies it) when that instant is within a poll of the drop; a drop
+        // applied later (a busy machine kept the watcher off its core) is judged at the drop itself, on the same
+        // exact history.
         let decided_us = cause.flatten().and_then(|(_, at)| at);
-        let settled_before = drop_us.map(|d| match decided_us {
-            _ if points.is_empty() => true,
-            Some(at) => d.abs_diff(at) <= duration_us(Watcher::POLL) && settle::settled_at(&points, at, hold_us, drift),
-            None => settle::settled_at(&points, d, hold_us, drift),
+        let settled_before = drop_us.map(|d| {
+            let decided_settled = decided_us.is_some_and(|at| {
+                d.abs_diff(at) <= duration_us(Watcher::POLL) && settle::settled_at(&points, at, hold_us, drift)
+            });
+            points.is_empty() || decided_settled || settle::settled_at(&points, d, hold_us, drift)
         });
         let settle_after = drop_us.and_then(|d| {
             if points.is_empty() {
