@@ -204,8 +204,20 @@ fn fit(text: String) -> String {
     }
     let mut cut: String = text.chars().take(MAX_CELL - 2).collect();
     if cut.matches('`').count() % 2 == 1 {
-        cut.pop();
-        cut.push('`');
+        // The cut fell inside a code span: close it, or, when nothing of the span is left, drop its opening
+        // backtick and what leads to it, so no empty span is left.
+        // Closing it takes the place of its last character, so a span with one character or none is dropped.
+        match cut.rfind('`') {
+            Some(open) if cut[open + 1..].chars().count() <= 1 => {
+                cut.truncate(open);
+                let kept = cut.trim_end_matches([' ', ',', ';', ':']).len();
+                cut.truncate(kept);
+            }
+            _ => {
+                cut.pop();
+                cut.push('`');
+            }
+        }
     }
     cut.push('…');
     cut
@@ -400,6 +412,9 @@ struct EntryView<'e> {
     higher_is_better: bool,
     /// Its winners grid, rendered; empty when no contestant that passed measured the metric.
     grid: String,
+    /// It answers questions of its own (the decision table's rows), so the generic winners grid, which ranks
+    /// every candidate on one headline metric, is left out.
+    has_questions: bool,
     /// The scenario's own findings.
     notes: &'e [String],
     /// Its claims.
@@ -481,7 +496,12 @@ pub fn render_index(entries: &[IndexEntry]) -> String {
             status_line: &e.status_line,
             metric: &e.metric,
             higher_is_better: e.higher_is_better,
-            grid: if e.winners.iter().all(|w| w.best.is_empty()) { String::new() } else { winners_grid(e) },
+            grid: if e.winners.iter().all(|w| w.best.is_empty()) || !e.questions.is_empty() {
+                String::new()
+            } else {
+                winners_grid(e)
+            },
+            has_questions: !e.questions.is_empty(),
             notes: &e.notes,
             claims: e
                 .claims
@@ -576,6 +596,17 @@ mod tests {
                 },
             ],
             questions: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_cell_cut_at_a_code_span_leaves_no_empty_span() {
+        for lead in 0..12 {
+            let text = format!("{}{}", "x".repeat(MAX_CELL - 3 - lead), "; `a-name-long-enough-to-cross-the-cut`.");
+            let cut = fit(text);
+            assert!(!cut.contains("``"), "{cut}");
+            assert_eq!(cut.matches('`').count() % 2, 0, "{cut}");
+            assert!(cut.chars().count() <= MAX_CELL, "{cut}");
         }
     }
 
