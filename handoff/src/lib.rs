@@ -33,6 +33,7 @@ pub mod report;
 mod routine;
 
 use measure::judge::ClaimSpec;
+use measure::question::{Alternatives, Question};
 use measure::record::TrialRequest;
 use measure::scenario::{ChartKind, ChartSpec, Dimension, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
 use measure::summary::{ContestantInfo, Summary};
@@ -238,6 +239,22 @@ impl Scenario for HandoffScenario {
 
     fn claim_table(&self, summary: &Summary) -> Vec<ClaimSpec> {
         claims::table(summary)
+    }
+
+    /// The hand-off question, per channel capacity: which channel and packing moves items from a producer to a
+    /// consumer fastest; pathologies are shown as what they cost.
+    fn questions(&self) -> Vec<Question> {
+        vec![Question {
+            id: "channel",
+            ask: "Handing items from a producer to a consumer across threads or tasks: which channel, and should I \
+                  batch?",
+            alternatives: Alternatives::Candidates,
+            metric: HEADLINE,
+            metric_words: "ms per million items",
+            higher_is_better: false,
+            guards: Vec::new(),
+            phases: Vec::new(),
+        }]
     }
 
     fn discussion(&self, summary: &Summary) -> String {

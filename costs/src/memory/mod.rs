@@ -18,6 +18,7 @@ pub mod report;
 mod routine;
 
 use measure::judge::ClaimSpec;
+use measure::question::{Alternatives, Question};
 use measure::record::TrialRequest;
 use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
 use measure::summary::{ContestantInfo, Summary};
@@ -142,6 +143,21 @@ impl Scenario for MemoryScenario {
 
     fn claim_table(&self, _summary: &Summary) -> Vec<ClaimSpec> {
         claims::table()
+    }
+
+    /// The memory question: what one waiting unit of each kind costs, at every count and payload; the answer
+    /// lists each kind against the cheapest.
+    fn questions(&self) -> Vec<Question> {
+        vec![Question {
+            id: "waiting-unit",
+            ask: "What does one waiting unit of each kind cost in resident memory?",
+            alternatives: Alternatives::Candidates,
+            metric: HEADLINE,
+            metric_words: "resident bytes per waiting unit",
+            higher_is_better: false,
+            guards: Vec::new(),
+            phases: Vec::new(),
+        }]
     }
 
     fn discussion(&self, summary: &Summary) -> String {

@@ -192,16 +192,15 @@ impl Contestant {
         }
     }
 
-    /// What it is for: a row on its own timer skips the shared device the scenario is about (a floor); a stream
-    /// outside tokio's cooperative budget opts out of a safety mechanism (a trap); a contestant with no bound is
-    /// the pathology the bounded ones avoid.
+    /// What it is for: a row on its own timer skips the shared device the scenario is about (a floor); a contestant
+    /// with no bound is the pathology the bounded ones avoid. A stream driven outside tokio's cooperative budget
+    /// (`unconstrained`) is the documented remedy when the budget throttles a driver that polls many calls, so it
+    /// is a candidate.
     pub fn role(&self) -> Role {
         if self.timer() == Timer::Own {
             Role::Floor
         } else if !self.bounded() {
             Role::Pathology
-        } else if matches!(self, Contestant::Stream { free: true, .. }) {
-            Role::Trap
         } else {
             Role::Candidate
         }

@@ -471,7 +471,10 @@ mod tests {
         // 10,000 calls at 2,000 in flight: 5 rounds.
         assert_eq!(run.params["rounds"], [5]);
         assert!(run.candidates.iter().any(|c| c.starts_with("blocking-")));
-        assert!(run.candidates.iter().all(|c| !c.contains("unconstrained") && !c.contains("own-timer")));
+        // Floors (own timer) are left out; `unconstrained`, tokio's remedy for its cooperative budget, is a
+        // candidate like any other.
+        assert!(run.candidates.iter().all(|c| !c.contains("own-timer")), "{:?}", run.candidates);
+        assert!(run.candidates.iter().any(|c| c.contains("unconstrained")), "{:?}", run.candidates);
     }
 
     #[test]

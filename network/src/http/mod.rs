@@ -18,6 +18,7 @@ pub mod report;
 pub mod routine;
 
 use measure::judge::ClaimSpec;
+use measure::question::{Alternatives, Question};
 use measure::record::TrialRequest;
 use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
 use measure::summary::{ContestantInfo, Summary};
@@ -151,6 +152,22 @@ impl Scenario for HttpScenario {
 
     fn claim_table(&self, _summary: &Summary) -> Vec<ClaimSpec> {
         claims::table()
+    }
+
+    /// The library question: which HTTP client library costs the least client CPU per call. The family
+    /// question needs the same client code in every family, which only the blocking and coroutine rows share
+    /// here (the lab's small hand-written client), so it is not asked.
+    fn questions(&self) -> Vec<Question> {
+        vec![Question {
+            id: "library",
+            ask: "Which HTTP client library costs the least client CPU per call: `ureq`, `hyper` or `reqwest`?",
+            alternatives: Alternatives::named(&["blocking-ureq", "stream-hyper", "stream-reqwest"]),
+            metric: "cpu_us_per_call",
+            metric_words: "client CPU per call (µs)",
+            higher_is_better: false,
+            guards: Vec::new(),
+            phases: Vec::new(),
+        }]
     }
 
     fn discussion(&self, summary: &Summary) -> String {

@@ -39,12 +39,12 @@ pub fn table() -> Vec<ClaimSpec> {
         .with_id("threads-keep-up-with-tasks"),
         ClaimSpec::new(
             "Moving the blocking socket calls into `spawn_blocking` keeps most of async I/O's throughput: \
-             `trap-spawn-blocking` reaches at least half the batches/s of `stream-tokio-tasks`.",
+             `stream-spawn-blocking` reaches at least half the batches/s of `stream-tokio-tasks`.",
             "batches_per_sec",
             BATCHES_DEFINITION,
             (Relation::AtLeast, 0.5),
             Basis::Ranges,
-            vec![Comparison::contestants("trap-spawn-blocking", "stream-tokio-tasks", Phase::Unphased)],
+            vec![Comparison::contestants("stream-spawn-blocking", "stream-tokio-tasks", Phase::Unphased)],
         )
         .with_id("spawn-blocking-keeps-most-throughput"),
     ]

@@ -20,6 +20,7 @@ pub mod routine;
 pub mod runtime;
 
 use measure::judge::ClaimSpec;
+use measure::question::{Alternatives, Question};
 use measure::record::TrialRequest;
 use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
 use measure::summary::{ContestantInfo, Summary};
@@ -150,6 +151,34 @@ impl Scenario for TcpScenario {
 
     fn claim_table(&self, _summary: &Summary) -> Vec<ClaimSpec> {
         claims::table()
+    }
+
+    /// Two questions: which family moves request/response exchanges over real sockets fastest, and, when the
+    /// socket code is blocking, what calling it inside a task costs and which of tokio's remedies gets it back.
+    fn questions(&self) -> Vec<Question> {
+        let question = |id, ask, names: &[&str]| Question {
+            id,
+            ask,
+            alternatives: Alternatives::named(names),
+            metric: "batches_per_sec",
+            metric_words: "batches of exchanges per second",
+            higher_is_better: true,
+            guards: Vec::new(),
+            phases: Vec::new(),
+        };
+        vec![
+            question(
+                "family",
+                "Request/response over TCP from one client core: threads, tokio tasks or `may` coroutines?",
+                &["blocking-threads", "stream-tokio-tasks", "coroutine-may"],
+            ),
+            question(
+                "blocking-call",
+                "Blocking socket code inside tokio: what does calling it in a task cost, and which remedy gets the \
+                 throughput back?",
+                &["stream-tokio-tasks", "stream-spawn-blocking", "stream-block-in-place", "trap-blocking-in-task"],
+            ),
+        ]
     }
 
     fn discussion(&self, summary: &Summary) -> String {

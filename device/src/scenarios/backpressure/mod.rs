@@ -24,7 +24,9 @@ mod conformance;
 mod report;
 mod routine;
 
+use measure::compare::Relation;
 use measure::judge::ClaimSpec;
+use measure::question::{Alternatives, Guard, Limit, Question};
 use measure::record::TrialRequest;
 use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
 use measure::summary::{ContestantInfo, Summary};
@@ -206,6 +208,27 @@ impl Scenario for BackpressureScenario {
 
     fn claim_table(&self, summary: &Summary) -> Vec<ClaimSpec> {
         claims::table(summary)
+    }
+
+    /// The backpressure question: a construction that lets more than the bound out cannot be the answer, and
+    /// among those that hold it, the least CPU per call decides.
+    fn questions(&self) -> Vec<Question> {
+        vec![Question {
+            id: "bound",
+            ask: "Does my bound hold, and which construction holds it at the least CPU per call?",
+            alternatives: Alternatives::Candidates,
+            metric: "cpu_us_per_call",
+            metric_words: "CPU per call (µs)",
+            higher_is_better: false,
+            guards: vec![Guard {
+                metric: "max_outstanding",
+                words: "most calls outstanding",
+                relation: Relation::AtMost,
+                limit: Limit::Param { param: "limit", factor: 1.0 },
+                why: "the bound is the point: a construction that lets more out does not apply backpressure",
+            }],
+            phases: Vec::new(),
+        }]
     }
 
     fn discussion(&self, summary: &Summary) -> String {

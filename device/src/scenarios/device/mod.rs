@@ -22,6 +22,7 @@ mod report;
 mod routine;
 
 use measure::judge::ClaimSpec;
+use measure::question::{Alternatives, Question};
 use measure::record::TrialRequest;
 use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
 use measure::summary::{ContestantInfo, Summary};
@@ -199,6 +200,38 @@ impl Scenario for DeviceScenario {
 
     fn claim_table(&self, summary: &Summary) -> Vec<ClaimSpec> {
         claims::table(summary)
+    }
+
+    /// What a user sizing a shared I/O client asks: which construction serves the most calls at each number in
+    /// flight, and which spends the least CPU doing it; remedies such as `unconstrained` are alternatives.
+    fn questions(&self) -> Vec<Question> {
+        let question = |id, ask, metric, metric_words, higher_is_better| Question {
+            id,
+            ask,
+            alternatives: Alternatives::Candidates,
+            metric,
+            metric_words,
+            higher_is_better,
+            guards: Vec::new(),
+            phases: Vec::new(),
+        };
+        vec![
+            question(
+                "throughput",
+                "A shared I/O client of 10 ms calls with this many in flight: which family and construction serves \
+                 the most calls per second?",
+                HEADLINE,
+                "calls answered per second",
+                true,
+            ),
+            question(
+                "cpu",
+                "And which serves them at the least CPU per call?",
+                "cpu_us_per_call",
+                "CPU per call (µs)",
+                false,
+            ),
+        ]
     }
 
     fn discussion(&self, summary: &Summary) -> String {

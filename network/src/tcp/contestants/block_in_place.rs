@@ -1,4 +1,4 @@
-//! `trap-block-in-place`: one tokio task per connection on 1 worker, each exchange a std `TcpStream`
+//! `stream-block-in-place`: one tokio task per connection on 1 worker, each exchange a std `TcpStream`
 //! `write_all` + `read_exact` inside `tokio::task::block_in_place`, which hands the worker's other tasks to a new
 //! worker thread while this one blocks.
 

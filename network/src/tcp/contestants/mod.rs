@@ -5,17 +5,17 @@
 //! - [`tokio_tasks`] (`stream-tokio-tasks`): a tokio task per connection, tokio `TcpStream` — proper async I/O.
 //! - [`trap_blocking_in_task`] (`trap-blocking-in-task`): tokio tasks making std blocking socket calls on the
 //!   runtime's 1 worker.
-//! - [`trap_spawn_blocking`] (`trap-spawn-blocking`): the same calls inside `spawn_blocking`.
-//! - [`trap_block_in_place`] (`trap-block-in-place`): the same calls inside `block_in_place`.
+//! - [`spawn_blocking`] (`stream-spawn-blocking`): the same calls inside `spawn_blocking`.
+//! - [`block_in_place`] (`stream-block-in-place`): the same calls inside `block_in_place`.
 //! - [`coroutine_may`] (`coroutine-may`): a `may` coroutine per connection on 1 carrier, `may::net::TcpStream`:
 //!   blocking-style code whose waits park the coroutine.
 
+pub mod block_in_place;
 pub mod blocking_threads;
 pub mod coroutine_may;
+pub mod spawn_blocking;
 pub mod tokio_tasks;
-pub mod trap_block_in_place;
 pub mod trap_blocking_in_task;
-pub mod trap_spawn_blocking;
 
 use measure::meter::Meter;
 use measure::summary::{ContestantInfo, Family, Role};
@@ -33,9 +33,9 @@ pub enum TcpContestant {
     TokioTasks,
     /// [`trap_blocking_in_task`].
     BlockingInTask,
-    /// [`trap_spawn_blocking`].
+    /// [`spawn_blocking`].
     SpawnBlocking,
-    /// [`trap_block_in_place`].
+    /// [`block_in_place`].
     BlockInPlace,
     /// [`coroutine_may`].
     CoroutineMay,
@@ -58,8 +58,8 @@ impl TcpContestant {
             TcpContestant::BlockingThreads => "blocking-threads",
             TcpContestant::TokioTasks => "stream-tokio-tasks",
             TcpContestant::BlockingInTask => "trap-blocking-in-task",
-            TcpContestant::SpawnBlocking => "trap-spawn-blocking",
-            TcpContestant::BlockInPlace => "trap-block-in-place",
+            TcpContestant::SpawnBlocking => "stream-spawn-blocking",
+            TcpContestant::BlockInPlace => "stream-block-in-place",
             TcpContestant::CoroutineMay => "coroutine-may",
         }
     }
@@ -107,11 +107,16 @@ impl TcpContestant {
             ),
             TcpContestant::CoroutineMay => (Family::Coroutine, coroutine.as_str()),
         };
-        // The three ways of calling blocking socket code from tokio tasks are the scenario's named traps: what
-        // they recover is shown against proper async I/O, never recommended over it.
+        // Blocking socket code called inside a task is the scenario's trap; `spawn_blocking` and `block_in_place`
+        // are tokio's documented remedies for a blocking call (cats-effect's `IO.blocking` is their counterpart),
+        // so they are candidates a user could adopt.
         let role = match self {
-            TcpContestant::BlockingInTask | TcpContestant::SpawnBlocking | TcpContestant::BlockInPlace => Role::Trap,
-            TcpContestant::BlockingThreads | TcpContestant::TokioTasks | TcpContestant::CoroutineMay => Role::Candidate,
+            TcpContestant::BlockingInTask => Role::Trap,
+            TcpContestant::SpawnBlocking
+            | TcpContestant::BlockInPlace
+            | TcpContestant::BlockingThreads
+            | TcpContestant::TokioTasks
+            | TcpContestant::CoroutineMay => Role::Candidate,
         };
         ContestantInfo::new(self.name(), family, crate::affinity::described(description)).with_role(role)
     }
@@ -132,8 +137,8 @@ impl TcpContestant {
             TcpContestant::BlockingThreads => blocking_threads::run(job, go),
             TcpContestant::TokioTasks => tokio_tasks::run(job, go),
             TcpContestant::BlockingInTask => trap_blocking_in_task::run(job, go),
-            TcpContestant::SpawnBlocking => trap_spawn_blocking::run(job, go),
-            TcpContestant::BlockInPlace => trap_block_in_place::run(job, go),
+            TcpContestant::SpawnBlocking => spawn_blocking::run(job, go),
+            TcpContestant::BlockInPlace => block_in_place::run(job, go),
             TcpContestant::CoroutineMay => coroutine_may::run(job, go),
         }
     }

@@ -1,4 +1,4 @@
-//! `trap-spawn-blocking`: one tokio task per connection on 1 worker, each exchange a std `TcpStream`
+//! `stream-spawn-blocking`: one tokio task per connection on 1 worker, each exchange a std `TcpStream`
 //! `write_all` + `read_exact` moved to tokio's blocking pool with `spawn_blocking` (one job per exchange).
 
 use std::net::SocketAddr;
