@@ -174,11 +174,15 @@ pub fn analyse(records: &[CallRecord], drop_us: Option<u64>, settled_us: Option<
     put_phase(&mut metrics, &format!("{BEFORE_DROP}."), &phases[0], phases[0].completed_inside, before_len);
     if let Some(d) = drop_us {
         metrics.insert("drop_at_ms".to_string(), d.saturating_sub(start_us) as f64 / 1e3);
+        // The calls issued after the drop and answered, over drop → last completion: none of them can start
+        // service while the degraded dependency is full, so their rate is bounded by its ceiling. (Counting every
+        // completion after the drop would add the calls in service at the drop: up to the healthy capacity more,
+        // over however short the phase is.)
         put_phase(
             &mut metrics,
             &format!("{AFTER_DROP}."),
             &phases[1],
-            phases[1].completed_inside,
+            phases[1].issued - phases[1].failed,
             end_us.saturating_sub(d),
         );
     }
@@ -265,15 +269,16 @@ mod tests {
     }
 
     #[test]
-    fn calls_split_into_phases_by_issue_time_and_throughput_by_completion() {
+    fn calls_split_into_phases_by_issue_time_and_neither_phase_counts_a_call_in_service_at_the_drop() {
         // Two calls before the drop at t=1000, two after; one straddles it.
         let records = [call(0, 500), call(900, 400), call(1_000, 1_000), call(1_500, 1_500)];
         let a = analyse(&records, Some(1_000), None, 1_000);
         assert_eq!(a.metrics["before_drop.calls"], 2.0);
         assert_eq!(a.metrics["after_drop.calls"], 2.0);
-        // Before: one completion inside [0, 1000) over 1 ms. After: three completions over 2 ms.
+        // Before: one completion inside [0, 1000) over 1 ms. After: the two calls issued after it, over 2 ms; the
+        // call in service at the drop (issued at 900, done at 1300) counts in neither.
         assert_eq!(a.metrics["before_drop.ops_per_sec"], 1_000.0);
-        assert_eq!(a.metrics["after_drop.ops_per_sec"], 1_500.0);
+        assert_eq!(a.metrics["after_drop.ops_per_sec"], 1_000.0);
         assert_eq!(a.metrics["ops_per_sec"], 4.0 * 1e6 / 3_000.0);
         assert_eq!(a.metrics["drop_at_ms"], 1.0);
     }

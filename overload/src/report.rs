@@ -167,8 +167,6 @@ pub struct TradeRow {
     pub gate_wait: Option<String>,
     /// After-drop p99 a caller sees.
     pub caller: Option<String>,
-    /// p99 once the limit had settled after the drop.
-    pub steady: Option<String>,
     /// After-drop calls rejected, when any were.
     pub errors: Option<String>,
     /// The limit at the drop and at the end.
@@ -177,8 +175,6 @@ pub struct TradeRow {
     pub limit_mean: Option<String>,
     /// The limiter is adaptive.
     pub adaptive: bool,
-    /// Milliseconds after the drop by which the limit had settled again.
-    pub settle: Option<String>,
     /// The limiter's non-zero decision counts.
     pub decisions: Vec<DecisionCount>,
 }
@@ -620,14 +616,12 @@ fn trade_rows(summary: &Summary) -> Vec<TradeRow> {
                 wall_s: format!("{:.2}", wall / 1e3),
                 gate_wait: at("after_drop.gate_wait_latency_p99_us").map(ms),
                 caller: at("after_drop.caller_latency_p99_us").map(ms),
-                steady: at("after_settle.latency_p99_us").map(ms),
                 errors: at("after_drop.errors").filter(|&e| e > 0.0).map(|e| format!("{e:.0}")),
                 limits: at("limit_at_drop")
                     .zip(at("limit_at_end"))
                     .map(|(d, e)| (format!("{d:.0}"), format!("{e:.0}"))),
                 limit_mean: at("after_drop.limit_mean").map(|v| format!("{v:.0}")),
                 adaptive: kind.is_adaptive(),
-                settle: at("settle_after_drop_ms").map(|v| format!("{v:.0}")),
                 decisions,
                 name,
             });
