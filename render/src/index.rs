@@ -202,25 +202,27 @@ fn fit(text: String) -> String {
     if text.chars().count() <= MAX_CELL {
         return text;
     }
-    let mut cut: String = text.chars().take(MAX_CELL - 2).collect();
-    if cut.matches('`').count() % 2 == 1 {
-        // The cut fell inside a code span: close it, or, when nothing of the span is left, drop its opening
-        // backtick and what leads to it, so no empty span is left.
-        // Closing it takes the place of its last character, so a span with one character or none is dropped.
-        match cut.rfind('`') {
-            Some(open) if cut[open + 1..].chars().count() <= 1 => {
-                cut.truncate(open);
-                let kept = cut.trim_end_matches([' ', ',', ';', ':']).len();
-                cut.truncate(kept);
+    // Cut at the last word boundary within the limit where every code span and parenthesis opened is closed,
+    // dropping the separator that led to it, so a cut never leaves a span, a bracket or an empty span open.
+    let limit: String = text.chars().take(MAX_CELL - 1).collect();
+    let balanced = |s: &str| s.matches('`').count() % 2 == 0 && s.matches('(').count() == s.matches(')').count();
+    let cut = limit
+        .char_indices()
+        .rev()
+        .filter(|&(i, c)| c == ' ' && balanced(&limit[..i]))
+        .map(|(i, _)| limit[..i].trim_end_matches([' ', ',', ';', ':', '—']))
+        .find(|kept| !kept.is_empty())
+        .map(str::to_string)
+        // No such boundary (one long span): close the span in place of its last character, without brackets.
+        .unwrap_or_else(|| {
+            let mut words: String = limit.replace(['(', ')'], "").chars().take(MAX_CELL - 2).collect();
+            if words.matches('`').count() % 2 == 1 {
+                words.pop();
+                words.push('`');
             }
-            _ => {
-                cut.pop();
-                cut.push('`');
-            }
-        }
-    }
-    cut.push('…');
-    cut
+            words
+        });
+    format!("{cut}…")
 }
 
 /// The index's cells that hold words: `templates/index-cells.md`.
@@ -602,10 +604,15 @@ mod tests {
     #[test]
     fn a_cell_cut_at_a_code_span_leaves_no_empty_span() {
         for lead in 0..12 {
-            let text = format!("{}{}", "x".repeat(MAX_CELL - 3 - lead), "; `a-name-long-enough-to-cross-the-cut`.");
+            let text = format!(
+                "{} {}",
+                "x".repeat(MAX_CELL - 12 - lead),
+                "; `a-name` (blocking), `long-enough-to-cross-the-cut`."
+            );
             let cut = fit(text);
             assert!(!cut.contains("``"), "{cut}");
             assert_eq!(cut.matches('`').count() % 2, 0, "{cut}");
+            assert_eq!(cut.matches('(').count(), cut.matches(')').count(), "{cut}");
             assert!(cut.chars().count() <= MAX_CELL, "{cut}");
         }
     }
