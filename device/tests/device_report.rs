@@ -79,7 +79,8 @@ fn the_discussion_explains_the_trap_the_skip_and_the_cut_runs_from_the_numbers()
     assert!(text.contains("60.0×"), "the ratio at 100,000 comes from the data: {text}");
     assert!(text.contains("**skipped** at `in_flight_100000`: 100,000 threads do not fit"), "{text}");
     assert!(text.contains("Cut short: `stream-buffered` at 100,000"), "{text}");
-    assert!(text.contains("only the stream family ran"), "{text}");
+    assert!(text.contains("no blocking contestant ran: a thread per waiting call cannot exist"), "{text}");
+    assert!(!text.contains("only the stream family ran"), "coroutines ran at 100,000 too: {text}");
     assert!(text.contains("an idle call lasts 11.10 ms"), "{text}");
     // 2.0 µs per call of which 0.5 on the device: 1.5 µs on one core, about 666,667 calls/s.
     assert!(text.contains("the other 1.50 µs on one core allow about 666,667 calls/s"), "{text}");

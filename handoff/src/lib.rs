@@ -244,17 +244,14 @@ impl Scenario for HandoffScenario {
     /// The hand-off question, per channel capacity: which channel and packing moves items from a producer to a
     /// consumer fastest; pathologies are shown as what they cost.
     fn questions(&self) -> Vec<Question> {
-        vec![Question {
-            id: "channel",
-            ask: "Handing items from a producer to a consumer across threads or tasks: which channel, and should I \
-                  batch?",
-            alternatives: Alternatives::Candidates,
-            metric: HEADLINE,
-            metric_words: "ms per million items",
-            higher_is_better: false,
-            guards: Vec::new(),
-            phases: Vec::new(),
-        }]
+        vec![Question::new(
+            "channel",
+            "Handing items from a producer to a consumer across threads or tasks: which channel, and should I batch?",
+            Alternatives::Candidates,
+            HEADLINE,
+            "ms per million items",
+            false,
+        )]
     }
 
     fn discussion(&self, summary: &Summary) -> String {

@@ -227,6 +227,34 @@ pub struct Cost {
 }
 
 impl Question {
+    /// A question decided on `metric` (`metric_words` as a reader sees it) among `alternatives`, with no guard,
+    /// at every phase of the run.
+    pub fn new(
+        id: &'static str,
+        ask: &'static str,
+        alternatives: Alternatives,
+        metric: &'static str,
+        metric_words: &'static str,
+        higher_is_better: bool,
+    ) -> Question {
+        Question {
+            id,
+            ask,
+            alternatives,
+            metric,
+            metric_words,
+            higher_is_better,
+            guards: Vec::new(),
+            phases: Vec::new(),
+        }
+    }
+
+    /// The same question with `guard` as well.
+    pub fn guarded(mut self, guard: Guard) -> Question {
+        self.guards.push(guard);
+        self
+    }
+
     /// The guards' rules in words.
     fn guard_rules(&self) -> Vec<GuardRule> {
         self.guards
@@ -504,16 +532,10 @@ mod tests {
     }
 
     fn question(guards: Vec<Guard>) -> Question {
-        Question {
-            id: "which",
-            ask: "Which one?",
-            alternatives: Alternatives::Candidates,
-            metric: "ms",
-            metric_words: "time",
-            higher_is_better: false,
-            guards,
-            phases: Vec::new(),
-        }
+        guards.into_iter().fold(
+            Question::new("which", "Which one?", Alternatives::Candidates, "ms", "time", false),
+            Question::guarded,
+        )
     }
 
     const FIVE: usize = 5;

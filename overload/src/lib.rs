@@ -355,27 +355,24 @@ impl Scenario for OverloadScenario {
             why: "a limit that never filled the healthy dependency keeps its tail short by leaving it idle",
         };
         vec![
-            Question {
-                id: "batch-tail",
-                ask: "A batch job against a dependency that loses capacity: which admission policy keeps the \
-                      dependency's tail latency down after the loss?",
-                alternatives: Alternatives::Candidates,
-                metric: HEADLINE,
-                metric_words: "p99 after the drop, admission to reply (µs, the dependency's queue included)",
-                higher_is_better: false,
-                guards: vec![under_use],
-                phases: Vec::new(),
-            },
-            Question {
-                id: "batch-time",
-                ask: "Which admission policy finishes that batch job soonest?",
-                alternatives: Alternatives::Candidates,
-                metric: "wall_ms",
-                metric_words: "the whole job's wall time (ms)",
-                higher_is_better: false,
-                guards: Vec::new(),
-                phases: Vec::new(),
-            },
+            Question::new(
+                "batch-tail",
+                "A batch job against a dependency that loses capacity: which admission policy keeps the dependency's \
+                 tail latency down after the loss?",
+                Alternatives::Candidates,
+                HEADLINE,
+                "p99 after the drop, admission to reply (µs, the dependency's queue included)",
+                false,
+            )
+            .guarded(under_use),
+            Question::new(
+                "batch-time",
+                "Which admission policy finishes that batch job soonest?",
+                Alternatives::Candidates,
+                "wall_ms",
+                "the whole job's wall time (ms)",
+                false,
+            ),
         ]
     }
 

@@ -208,15 +208,8 @@ mod tests {
 
     /// Two operations that must not be ranked against each other, one guarded.
     fn questions() -> Vec<Question> {
-        let q = |id, ask, names: Vec<&str>| Question {
-            id,
-            ask,
-            alternatives: Alternatives::named(&names),
-            metric: "ms",
-            metric_words: "ms per million",
-            higher_is_better: false,
-            guards: Vec::new(),
-            phases: Vec::new(),
+        let q = |id, ask, names: Vec<&str>| {
+            Question::new(id, ask, Alternatives::named(&names), "ms", "ms per million", false)
         };
         let mut guarded = q("lock", "Which lock?", vec!["mutex", "spin", "trap-lock"]);
         guarded.guards.push(Guard {

@@ -148,16 +148,14 @@ impl Scenario for MemoryScenario {
     /// The memory question: what one waiting unit of each kind costs, at every count and payload; the answer
     /// lists each kind against the cheapest.
     fn questions(&self) -> Vec<Question> {
-        vec![Question {
-            id: "waiting-unit",
-            ask: "What does one waiting unit of each kind cost in resident memory?",
-            alternatives: Alternatives::Candidates,
-            metric: HEADLINE,
-            metric_words: "resident bytes per waiting unit",
-            higher_is_better: false,
-            guards: Vec::new(),
-            phases: Vec::new(),
-        }]
+        vec![Question::new(
+            "waiting-unit",
+            "What does one waiting unit of each kind cost in resident memory?",
+            Alternatives::Candidates,
+            HEADLINE,
+            "resident bytes per waiting unit",
+            false,
+        )]
     }
 
     fn discussion(&self, summary: &Summary) -> String {

@@ -104,15 +104,8 @@ impl Scenario for PrimitivesScenario {
 
     /// One question per operation: the operations are unrelated, so no answer ranks one against another.
     fn questions(&self) -> Vec<Question> {
-        let per_operation = |id, ask, names: Vec<&'static str>| Question {
-            id,
-            ask,
-            alternatives: Alternatives::named(&names),
-            metric: HEADLINE,
-            metric_words: "ns per operation",
-            higher_is_better: false,
-            guards: Vec::new(),
-            phases: Vec::new(),
+        let per_operation = |id, ask, names: Vec<&str>| {
+            Question::new(id, ask, Alternatives::named(&names), HEADLINE, "ns per operation", false)
         };
         vec![
             per_operation(

@@ -158,16 +158,14 @@ impl Scenario for HttpScenario {
     /// question needs the same client code in every family, which only the blocking and coroutine rows share
     /// here (the lab's small hand-written client), so it is not asked.
     fn questions(&self) -> Vec<Question> {
-        vec![Question {
-            id: "library",
-            ask: "Which HTTP client library costs the least client CPU per call: `ureq`, `hyper` or `reqwest`?",
-            alternatives: Alternatives::named(&["blocking-ureq", "stream-hyper", "stream-reqwest"]),
-            metric: "cpu_us_per_call",
-            metric_words: "client CPU per call (µs)",
-            higher_is_better: false,
-            guards: Vec::new(),
-            phases: Vec::new(),
-        }]
+        vec![Question::new(
+            "library",
+            "Which HTTP client library costs the least client CPU per call: `ureq`, `hyper` or `reqwest`?",
+            Alternatives::named(&["blocking-ureq", "stream-hyper", "stream-reqwest"]),
+            "cpu_us_per_call",
+            "client CPU per call (µs)",
+            false,
+        )]
     }
 
     fn discussion(&self, summary: &Summary) -> String {

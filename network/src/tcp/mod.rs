@@ -156,15 +156,15 @@ impl Scenario for TcpScenario {
     /// Two questions: which family moves request/response exchanges over real sockets fastest, and, when the
     /// socket code is blocking, what calling it inside a task costs and which of tokio's remedies gets it back.
     fn questions(&self) -> Vec<Question> {
-        let question = |id, ask, names: &[&str]| Question {
-            id,
-            ask,
-            alternatives: Alternatives::named(names),
-            metric: "batches_per_sec",
-            metric_words: "batches of exchanges per second",
-            higher_is_better: true,
-            guards: Vec::new(),
-            phases: Vec::new(),
+        let question = |id, ask, names: &[&str]| {
+            Question::new(
+                id,
+                ask,
+                Alternatives::named(names),
+                "batches_per_sec",
+                "batches of exchanges per second",
+                true,
+            )
         };
         vec![
             question(

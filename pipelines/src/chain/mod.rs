@@ -162,15 +162,8 @@ impl Scenario for ChainScenario {
     /// user can adopt, so they may be the answer), and, where the stages must run concurrently, which family
     /// and packing.
     fn questions(&self) -> Vec<Question> {
-        let on_time = |id, ask, names: Vec<&'static str>| Question {
-            id,
-            ask,
-            alternatives: Alternatives::named(&names),
-            metric: HEADLINE,
-            metric_words: "ms per million items",
-            higher_is_better: false,
-            guards: Vec::new(),
-            phases: Vec::new(),
+        let on_time = |id, ask, names: Vec<&str>| {
+            Question::new(id, ask, Alternatives::named(&names), HEADLINE, "ms per million items", false)
         };
         vec![
             on_time(

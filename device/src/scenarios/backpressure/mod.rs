@@ -213,22 +213,22 @@ impl Scenario for BackpressureScenario {
     /// The backpressure question: a construction that lets more than the bound out cannot be the answer, and
     /// among those that hold it, the least CPU per call decides.
     fn questions(&self) -> Vec<Question> {
-        vec![Question {
-            id: "bound",
-            ask: "Does my bound hold, and which construction holds it at the least CPU per call?",
-            alternatives: Alternatives::Candidates,
-            metric: "cpu_us_per_call",
-            metric_words: "CPU per call (µs)",
-            higher_is_better: false,
-            guards: vec![Guard {
-                metric: "max_outstanding",
-                words: "most calls outstanding",
-                relation: Relation::AtMost,
-                limit: Limit::Param { param: "limit", factor: 1.0 },
-                why: "the bound is the point: a construction that lets more out does not apply backpressure",
-            }],
-            phases: Vec::new(),
-        }]
+        let bound = Guard {
+            metric: "max_outstanding",
+            words: "most calls outstanding",
+            relation: Relation::AtMost,
+            limit: Limit::Param { param: "limit", factor: 1.0 },
+            why: "the bound is the point: a construction that lets more out does not apply backpressure",
+        };
+        vec![Question::new(
+            "bound",
+            "Does my bound hold, and which construction holds it at the least CPU per call?",
+            Alternatives::Candidates,
+            "cpu_us_per_call",
+            "CPU per call (µs)",
+            false,
+        )
+        .guarded(bound)]
     }
 
     fn discussion(&self, summary: &Summary) -> String {

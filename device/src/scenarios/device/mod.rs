@@ -205,15 +205,8 @@ impl Scenario for DeviceScenario {
     /// What a user sizing a shared I/O client asks: which construction serves the most calls at each number in
     /// flight, and which spends the least CPU doing it; remedies such as `unconstrained` are alternatives.
     fn questions(&self) -> Vec<Question> {
-        let question = |id, ask, metric, metric_words, higher_is_better| Question {
-            id,
-            ask,
-            alternatives: Alternatives::Candidates,
-            metric,
-            metric_words,
-            higher_is_better,
-            guards: Vec::new(),
-            phases: Vec::new(),
+        let question = |id, ask, metric, metric_words, higher_is_better| {
+            Question::new(id, ask, Alternatives::Candidates, metric, metric_words, higher_is_better)
         };
         vec![
             question(
