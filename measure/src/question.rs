@@ -287,15 +287,6 @@ fn key(phase: Option<&str>, metric: &str) -> String {
     }
 }
 
-/// Whether `a` is better than `b` on a metric pointing `higher_is_better`.
-fn better(a: f64, b: f64, higher_is_better: bool) -> bool {
-    if higher_is_better {
-        a > b
-    } else {
-        a < b
-    }
-}
-
 /// How far `a` is behind `b` (≥ 1 when `a` is worse), whichever way the metric points.
 fn behind(a: f64, b: f64, higher_is_better: bool) -> f64 {
     if higher_is_better {
@@ -357,7 +348,6 @@ fn answer_at(
     let mut eligible: Vec<(&ContestantSummary, &MetricStats)> = Vec::new();
     let mut shown: Vec<(&ContestantSummary, &MetricStats)> = Vec::new();
     for &c in alternatives {
-        let Some(stats) = c.metrics.get(&deciding).filter(|s| s.median.is_finite()) else { continue };
         if c.status != Status::Ok {
             excluded.push(Excluded {
                 name: c.name.clone(),
@@ -368,6 +358,7 @@ fn answer_at(
             });
             continue;
         }
+        let Some(stats) = c.metrics.get(&deciding).filter(|s| s.median.is_finite()) else { continue };
         if matches!(c.role, Role::Pathology | Role::Trap | Role::Reference) {
             shown.push((c, stats));
             continue;
@@ -438,7 +429,7 @@ fn answer_at(
             name: c.name.clone(),
             role: c.role,
             factor: behind(stats.median, best.median, higher),
-            beyond_noise: !compare::compare(stats, best, threshold).noise && !better(stats.median, best.median, higher),
+            beyond_noise: !compare::compare(stats, best, threshold).noise,
         })
         .collect();
     answer
@@ -651,10 +642,20 @@ mod tests {
         let a = &result.answers[0];
         assert_eq!(a.pick.as_deref(), Some("loop"));
         assert_eq!(a.costs.len(), 1);
-        assert!((a.costs[0].factor - 0.5).abs() < 1e-9 && !a.costs[0].beyond_noise, "{:?}", a.costs);
+        assert!((a.costs[0].factor - 0.5).abs() < 1e-9 && a.costs[0].beyond_noise, "{:?}", a.costs);
         // Among candidates only, the floor is not an alternative.
         let only = answer(&s, &question(Vec::new()));
         assert_eq!(only.answers[0].pick.as_deref(), Some("pipeline"));
+    }
+
+    #[test]
+    fn a_failed_alternative_is_named_even_without_figures() {
+        let mut failed = contestant("broken", Role::Candidate, &[]);
+        failed.status = Status::Failed;
+        let s = summary(vec![contestant("ok", Role::Candidate, &[("ms", &around(1.0))]), failed]);
+        let a = &answer(&s, &question(Vec::new())).answers[0];
+        assert_eq!(a.pick.as_deref(), Some("ok"));
+        assert_eq!(a.excluded.iter().map(|e| e.name.as_str()).collect::<Vec<_>>(), ["broken"]);
     }
 
     #[test]
