@@ -6,8 +6,15 @@
 //! mid-run). A contestant honours it the way its style stops a run from outside: a stream's run future is
 //! dropped (`select` with [`Cancel::raised`]), dropping every call in flight with it; pool threads and
 //! coroutines check the flag ([`Cancel::is_raised`]) before each call, as a stop flag would, and return.
+//!
+//! While the run waits at the point, its other pool threads or stream slots go on issuing calls until the
+//! caller's thread is scheduled, which on a loaded machine can take milliseconds. So the cancellation counts
+//! the calls that reached [`Cancel::pass`] and reads that count when it is raised
+//! ([`Cancel::passed_at_raise`]): what the run may issue after the cancel is judged from there, not from the
+//! point.
 
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
@@ -19,12 +26,21 @@ use tokio::sync::Notify;
 pub struct Cancel {
     caller: CallerCancel,
     raised: Notify,
+    /// Calls that reached [`Cancel::pass`] so far.
+    passed: AtomicU64,
+    /// [`Cancel::passed`](Self::passed) read just after the caller raised the cancellation.
+    passed_at_raise: OnceLock<u64>,
 }
 
 impl Cancel {
     /// A cancellation raised when the run is about to issue call `point`.
     pub fn at(point: u64) -> Arc<Cancel> {
-        Arc::new(Cancel { caller: CallerCancel::at(point), raised: Notify::new() })
+        Arc::new(Cancel {
+            caller: CallerCancel::at(point),
+            raised: Notify::new(),
+            passed: AtomicU64::new(0),
+            passed_at_raise: OnceLock::new(),
+        })
     }
 
     /// The call at which the caller cancels.
@@ -35,7 +51,14 @@ impl Cancel {
     /// The run is about to issue call `index`: at the point, wait (a few milliseconds at most, bounded by
     /// [`pipelines::cancel::HOLD`]) until the caller has raised the cancellation.
     pub fn pass(&self, index: u64) {
+        self.passed.fetch_add(1, Ordering::SeqCst);
         self.caller.pass(index);
+    }
+
+    /// How many calls had reached [`pass`](Self::pass) when the caller raised the cancellation (read just
+    /// after the raise, so it counts every call issued before it), if it did.
+    pub fn passed_at_raise(&self) -> Option<u64> {
+        self.passed_at_raise.get().copied()
     }
 
     /// Whether the caller has raised it: what a pool member checks before each call.
@@ -68,6 +91,7 @@ impl Cancel {
         std::thread::Builder::new().name("caller-cancel".into()).spawn(move || {
             let raised = cancel.caller.raise_when_reached();
             if raised {
+                let _ = cancel.passed_at_raise.set(cancel.passed.load(Ordering::SeqCst));
                 cancel.raised.notify_one();
             }
             raised

@@ -8,8 +8,9 @@
 //!   the ceiling). Then a clean run on the same prepared contestant must complete every call once.
 //! - `caller_cancel`: the caller cancels from another thread when the run is about to issue a seeded call
 //!   ([`Cancel`]): the run must return within [`CANCEL_WITHIN`] of the cancel, every call it did answer answered
-//!   once with the right answer, no more calls issued than those before the point plus what the contestant may
-//!   hold at once, the bound held, and no task left on its runtime (pool threads and coroutines are joined by the
+//!   once with the right answer, no more calls issued than those that had reached issue when the caller raised
+//!   it (at least the point's; the run's other threads or slots go on until the caller's thread runs) plus what
+//!   the contestant may hold at once, the bound held, and no task left on its runtime (pool threads and coroutines are joined by the
 //!   run's scope before it returns; a synchronous `run` returns once). Then a clean run on the same prepared
 //!   contestant must complete every call once.
 //!
@@ -223,15 +224,16 @@ fn failing_calls(prepared: &dyn Prepared, contestant: Contestant) -> Result<Stri
     ))
 }
 
-/// The verdict on a run cancelled at call `point`.
+/// The verdict on a run cancelled at call `point`, raised at `raised` when `passed` calls had reached issue.
 fn cancel_verdict(
     run: &EdgeRun,
-    raised: Option<Instant>,
+    raised: Option<(Instant, u64)>,
     point: u64,
     width: u64,
     alive_tasks: Option<usize>,
 ) -> Result<Duration, String> {
-    let raised = raised.ok_or(format!("the run never reached call {point}, so the caller never cancelled"))?;
+    let (raised, passed) =
+        raised.ok_or(format!("the run never reached call {point}, so the caller never cancelled"))?;
     let took = run.returned.saturating_duration_since(raised);
     if took > CANCEL_WITHIN {
         return Err(format!(
@@ -241,11 +243,11 @@ fn cancel_verdict(
         ));
     }
     run.delivered_once.clone()?;
-    let most = point.saturating_add(1).saturating_add(width);
+    let most = most_issued(passed, width);
     if run.stats.issued > most {
         return Err(format!(
-            "{} calls issued after a cancel at call {point} (at most {most}: those before it and {width} more): \
-             the cancel did not stop it",
+            "{} calls issued after a cancel at call {point} (at most {most}: the {passed} that had reached issue \
+             when it was raised and {width} more): the cancel did not stop it",
             run.stats.issued
         ));
     }
@@ -262,6 +264,12 @@ fn cancel_verdict(
     Ok(took)
 }
 
+/// The most calls a run cancelled when `passed` calls had reached issue may issue in all: those, and what the
+/// contestant may hold at once (in flight when the cancel landed, or issued before it noticed).
+fn most_issued(passed: u64, width: u64) -> u64 {
+    passed.saturating_add(width)
+}
+
 /// `caller_cancel` on a prepared contestant.
 fn caller_cancel(prepared: &dyn Prepared, contestant: Contestant) -> Result<String, String> {
     let calls = EDGE_CALLS;
@@ -274,8 +282,9 @@ fn caller_cancel(prepared: &dyn Prepared, contestant: Contestant) -> Result<Stri
     let _ = caller.join();
     let run = run?;
     let alive = alive_after(prepared);
-    let took = cancel_verdict(&run, cancel.raised_at(), point, width, alive)
-        .map_err(|e| format!("cancelled at call {point}: {e}"))?;
+    let raised = cancel.raised_at().zip(cancel.passed_at_raise());
+    let took =
+        cancel_verdict(&run, raised, point, width, alive).map_err(|e| format!("cancelled at call {point}: {e}"))?;
     let clean = edge_run(prepared, contestant, edge_dependency(Vec::new()), calls, None)?;
     clean_verdict(&clean, calls, width)?;
     Ok(format!(
@@ -285,7 +294,7 @@ fn caller_cancel(prepared: &dyn Prepared, contestant: Contestant) -> Result<Stri
         took.as_secs_f64() * 1e3,
         CANCEL_WITHIN.as_millis(),
         run.stats.issued,
-        point + 1 + width,
+        raised.map_or(0, |(_, passed)| most_issued(passed, width)),
         run.recorded,
         if alive.is_some() { ", no task left on the runtime" } else { "" }
     ))
