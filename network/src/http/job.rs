@@ -1,6 +1,6 @@
-//! What an HTTP run is asked to do, the shapes the contestants share (a thread per connection over a shared
-//! request counter; a stream of calls through `buffer_unordered`), and how a client library's error becomes a
-//! [`NetworkError`] naming the address.
+//! What an HTTP run is asked to do, the shapes the contestants share (a thread, a coroutine or a tokio task per
+//! connection over a shared request counter; a stream of calls through `buffer_unordered`), and how a client
+//! library's error becomes a [`NetworkError`] naming the address.
 
 use std::error::Error as StdError;
 use std::future::Future;
@@ -255,6 +255,100 @@ where
     // The carriers and `may`'s timer thread run the coroutines; the calling thread waits for them.
     outcome.client_threads = config.carriers as u64 + 2;
     Ok(outcome)
+}
+
+/// How a tokio task makes HTTP calls on its own keep-alive connection ([`tasks`]): dialling it, and one call on
+/// it. Each contestant that runs as a task per connection implements it in its own file.
+pub trait TaskClient: Send + Sync + 'static {
+    /// A task's connection.
+    type Conn: Send + 'static;
+
+    /// Dial one connection to `addr`.
+    fn connect(addr: SocketAddr) -> impl Future<Output = Result<Self::Conn, NetworkError>> + Send;
+
+    /// Call `seq` on `conn`: `Ok(false)` when the server asked to close the connection after it.
+    fn call(conn: &mut Self::Conn, addr: SocketAddr, seq: u64) -> impl Future<Output = Result<bool, Fail>> + Send;
+}
+
+/// A tokio task per connection on `runtime`: the same shape as [`threads`] and [`coroutines`]. Each task dials
+/// its connection with `C` and makes one priming call, then waits at a start line (a `tokio::sync::Barrier`,
+/// passed twice: once when every task has arrived, when `go` is called, and once to release them); then they
+/// take sequence numbers from a shared counter until `requests` are taken, a probe task ticking beside them. A
+/// broken connection, or one the server closed, is redialled on the task's next call.
+pub fn tasks<C: TaskClient, M: Meter>(
+    runtime: &tokio::runtime::Runtime,
+    job: &HttpJob<M>,
+    go: &mut dyn FnMut(),
+) -> Outcome {
+    let job = Arc::new(job.clone());
+    runtime.block_on(async {
+        let next = Arc::new(AtomicU64::new(0));
+        let times = Arc::new(Times::new(usize::try_from(job.requests).unwrap_or(0)));
+        let start = Arc::new(tokio::sync::Barrier::new(job.in_flight + 1));
+        let handles: Vec<_> = (0..job.in_flight)
+            .map(|index| {
+                let (job, next, times, start) =
+                    (Arc::clone(&job), Arc::clone(&next), Arc::clone(&times), Arc::clone(&start));
+                tokio::spawn(async move {
+                    let mut conn = C::connect(job.addr).await.ok();
+                    let _ = call_redialling::<C>(&mut conn, job.addr, PRIMING_BASE + index as u64).await;
+                    let mut outcome = Outcome::default();
+                    start.wait().await;
+                    start.wait().await;
+                    // The caller's cancellation is checked between calls, as the threads and coroutines do.
+                    while !job.cancel.is_raised() {
+                        let seq = next.fetch_add(1, Ordering::Relaxed);
+                        if seq >= job.requests {
+                            break;
+                        }
+                        job.meter.admit(1);
+                        let started = Instant::now();
+                        let result = call_redialling::<C>(&mut conn, job.addr, seq).await;
+                        job.meter.leave(1);
+                        record(&mut outcome, &times, &job.cancel, seq, result, started);
+                    }
+                    outcome
+                })
+            })
+            .collect();
+        let stop = Arc::new(AtomicBool::new(false));
+        let probe = tokio::spawn(tick::ticks_async(Arc::clone(&stop), LatencyRecorder::new()));
+        start.wait().await;
+        go();
+        start.wait().await;
+        let mut outcome = Outcome::new(job.requests);
+        for handle in handles {
+            match handle.await {
+                Ok(part) => outcome.merge(part),
+                Err(e) => outcome.wrong(format!("a connection task failed: {e}")),
+            }
+        }
+        stop.store(true, Ordering::Relaxed);
+        outcome.probe = probe.await.ok();
+        // Every task has returned, so this is the last reference.
+        outcome.latencies = Arc::try_unwrap(times).unwrap_or_default();
+        outcome
+    })
+}
+
+/// Call `seq` on the connection in `conn`, dialled with `C` first if there is none; a connection that failed or
+/// that the server asked to close is dropped, so the next call redials.
+async fn call_redialling<C: TaskClient>(conn: &mut Option<C::Conn>, addr: SocketAddr, seq: u64) -> Result<(), Fail> {
+    let open = match conn {
+        Some(open) => open,
+        None => conn.insert(C::connect(addr).await.map_err(Fail::Error)?),
+    };
+    match C::call(open, addr, seq).await {
+        Ok(true) => Ok(()),
+        Ok(false) => {
+            *conn = None;
+            Ok(())
+        }
+        Err(fail) => {
+            *conn = None;
+            Err(fail)
+        }
+    }
 }
 
 /// A stream of calls: `in_flight` priming calls through `buffer_unordered` to open the pool's connections, then

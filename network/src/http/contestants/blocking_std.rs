@@ -43,42 +43,93 @@ pub fn connect_may(addr: SocketAddr) -> Result<Connection<may::net::TcpStream>, 
 /// server asked to close the connection after it.
 pub fn call<S: Read + Write>(conn: &mut Connection<S>, addr: SocketAddr, seq: u64) -> Result<bool, Fail> {
     let io = |op| move |e| Fail::Error(NetworkError::io(op, addr, e));
-    let request = format!("GET {} HTTP/1.1\r\nHost: {addr}\r\n\r\n", wire::http_path(seq));
-    conn.writer.write_all(request.as_bytes()).map_err(io("writing to"))?;
+    conn.writer.write_all(request(addr, seq).as_bytes()).map_err(io("writing to"))?;
     let mut line = String::new();
     if conn.reader.read_line(&mut line).map_err(io("reading from"))? == 0 {
         return Err(Fail::Error(NetworkError::Closed { addr }));
     }
-    if !line.starts_with("HTTP/1.1 200") {
-        return Err(Fail::Error(NetworkError::BadReply { addr, detail: format!("status line {:?}", line.trim_end()) }));
-    }
-    let (mut length, mut keep) = (None, true);
+    check_status(&line, addr)?;
+    let mut head = Head::new();
     loop {
         line.clear();
         if conn.reader.read_line(&mut line).map_err(io("reading from"))? == 0 {
             return Err(Fail::Error(NetworkError::Closed { addr }));
         }
+        if !head.header(&line) {
+            break;
+        }
+    }
+    let mut body = vec![0u8; head.body_length(addr)?];
+    conn.reader.read_exact(&mut body).map_err(io("reading from"))?;
+    check_body(seq, &body)?;
+    Ok(head.keep)
+}
+
+/// The request of call `seq` to `addr`: `GET /echo/<seq>` with its `Host` header.
+pub fn request(addr: SocketAddr, seq: u64) -> String {
+    format!("GET {} HTTP/1.1\r\nHost: {addr}\r\n\r\n", wire::http_path(seq))
+}
+
+/// The status line must be `HTTP/1.1 200`.
+pub fn check_status(line: &str, addr: SocketAddr) -> Result<(), Fail> {
+    if line.starts_with("HTTP/1.1 200") {
+        Ok(())
+    } else {
+        Err(Fail::Error(NetworkError::BadReply { addr, detail: format!("status line {:?}", line.trim_end()) }))
+    }
+}
+
+/// What a response's headers said: its body's length and whether the connection stays open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Head {
+    /// `Content-Length`, once read.
+    pub length: Option<usize>,
+    /// False once the server said `Connection: close`.
+    pub keep: bool,
+}
+
+impl Head {
+    /// Before any header: no length, keep-alive.
+    pub fn new() -> Head {
+        Head { length: None, keep: true }
+    }
+
+    /// Read one header line; `false` at the blank line that ends the headers.
+    pub fn header(&mut self, line: &str) -> bool {
         let header = line.trim_end();
         if header.is_empty() {
-            break;
+            return false;
         }
         if let Some((name, value)) = header.split_once(':') {
             let value = value.trim();
             if name.eq_ignore_ascii_case("content-length") {
-                length = value.parse::<usize>().ok();
+                self.length = value.parse::<usize>().ok();
             } else if name.eq_ignore_ascii_case("connection") && value.eq_ignore_ascii_case("close") {
-                keep = false;
+                self.keep = false;
             }
         }
+        true
     }
-    let length = length
-        .ok_or_else(|| Fail::Error(NetworkError::BadReply { addr, detail: "no Content-Length header".to_string() }))?;
-    let mut body = vec![0u8; length];
-    conn.reader.read_exact(&mut body).map_err(io("reading from"))?;
+
+    /// The body's length, which the client needs.
+    pub fn body_length(&self, addr: SocketAddr) -> Result<usize, Fail> {
+        self.length
+            .ok_or_else(|| Fail::Error(NetworkError::BadReply { addr, detail: "no Content-Length header".to_string() }))
+    }
+}
+
+impl Default for Head {
+    fn default() -> Head {
+        Head::new()
+    }
+}
+
+/// A measured call's body must answer call `seq` (priming calls are not checked).
+pub fn check_body(seq: u64, body: &[u8]) -> Result<(), Fail> {
     if seq < job::PRIMING_BASE {
-        wire::check_http_body(seq, &body).map_err(Fail::Wrong)?;
+        wire::check_http_body(seq, body).map_err(Fail::Wrong)?;
     }
-    Ok(keep)
+    Ok(())
 }
 
 /// Run `job`, calling `go` once every thread has connected, made its priming call and waits at the start line.

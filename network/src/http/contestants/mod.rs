@@ -5,6 +5,8 @@
 //! - [`blocking_ureq`] (`blocking-ureq`): a thread per call in flight sharing one `ureq` agent.
 //! - [`stream_hyper`] (`stream-hyper`): hyper's client (hyper-util) driven by `buffer_unordered`.
 //! - [`stream_reqwest`] (`stream-reqwest`): `reqwest` driven by `buffer_unordered`.
+//! - [`stream_tokio_tasks`] (`stream-tokio-tasks`): a tokio task per connection, `blocking-std`'s client on
+//!   tokio sockets.
 //! - [`coroutine_may`] (`coroutine-may`): a `may` coroutine per connection, `blocking-std`'s client on `may`
 //!   sockets.
 
@@ -13,6 +15,7 @@ pub mod blocking_ureq;
 pub mod coroutine_may;
 pub mod stream_hyper;
 pub mod stream_reqwest;
+pub mod stream_tokio_tasks;
 
 use measure::meter::Meter;
 use measure::summary::{ContestantInfo, Family};
@@ -32,16 +35,19 @@ pub enum HttpContestant {
     StreamHyper,
     /// [`stream_reqwest`].
     StreamReqwest,
+    /// [`stream_tokio_tasks`].
+    StreamTokioTasks,
     /// [`coroutine_may`].
     CoroutineMay,
 }
 
 /// Every contestant, in report order.
-pub const ALL: [HttpContestant; 5] = [
+pub const ALL: [HttpContestant; 6] = [
     HttpContestant::BlockingStd,
     HttpContestant::BlockingUreq,
     HttpContestant::StreamHyper,
     HttpContestant::StreamReqwest,
+    HttpContestant::StreamTokioTasks,
     HttpContestant::CoroutineMay,
 ];
 
@@ -53,6 +59,7 @@ impl HttpContestant {
             HttpContestant::BlockingUreq => "blocking-ureq",
             HttpContestant::StreamHyper => "stream-hyper",
             HttpContestant::StreamReqwest => "stream-reqwest",
+            HttpContestant::StreamTokioTasks => "stream-tokio-tasks",
             HttpContestant::CoroutineMay => "coroutine-may",
         }
     }
@@ -92,6 +99,12 @@ impl HttpContestant {
                 "`reqwest` 0.12 `Client` (no TLS, keep-alive pool) on a 1-worker tokio runtime, `get(url).send()` \
                  then `bytes()`, driven by `buffer_unordered(in_flight)`.",
             ),
+            HttpContestant::StreamTokioTasks => (
+                Family::Stream,
+                "A tokio task per keep-alive connection on a 1-worker tokio runtime, running `blocking-std`'s \
+                 hand-written HTTP/1.1 client over tokio's `TcpStream` (each read and write awaited): the client code \
+                 held equal to the thread's and the coroutine's.",
+            ),
             HttpContestant::CoroutineMay => (Family::Coroutine, coroutine.as_str()),
         };
         ContestantInfo::new(self.name(), family, crate::affinity::described(description))
@@ -104,6 +117,7 @@ impl HttpContestant {
             HttpContestant::BlockingUreq => blocking_ureq::run(job, go),
             HttpContestant::StreamHyper => stream_hyper::run(job, go),
             HttpContestant::StreamReqwest => stream_reqwest::run(job, go),
+            HttpContestant::StreamTokioTasks => stream_tokio_tasks::run(job, go),
             HttpContestant::CoroutineMay => coroutine_may::run(job, go),
         }
     }
