@@ -33,13 +33,18 @@ pub(crate) fn command() -> Command {
         .subcommand_required(true)
         .arg_required_else_help(true)
         .subcommand(
-            Command::new("list").about("List scenarios, their contestants and parameters, fitted to the terminal").arg(
-                Arg::new("verbose")
-                    .long("verbose")
-                    .short('v')
-                    .action(ArgAction::SetTrue)
-                    .help("Give every contestant's and parameter's full description, wrapped, instead of one line"),
-            ),
+            Command::new("list")
+                .about("List scenarios, their contestants and parameters, fitted to the terminal")
+                .arg(
+                    Arg::new("verbose")
+                        .long("verbose")
+                        .short('v')
+                        .action(ArgAction::SetTrue)
+                        .help("Give every contestant's and parameter's full description, wrapped, instead of one line"),
+                )
+                .arg(Arg::new("json").long("json").action(ArgAction::SetTrue).help(
+                    "Print the listing as JSON (with its `schema_version`): every scenario, contestant and parameter",
+                )),
         )
         .subcommand(run_options(
             Command::new("all").about("Run every scenario, then write the index report (DIR/index.md)"),
@@ -87,9 +92,27 @@ pub(crate) fn command() -> Command {
                         ),
                 )
                 .arg(force_arg(
-                    "Compare even when the two runs' parameters, method or phases differ (they are listed; \
-                     without --force the comparison is refused)",
-                )),
+                    "Compare even when the two runs' parameters, method or phases differ, or their testbeds or \
+                     builds do (they are listed; without --force the comparison is refused)",
+                ))
+                .arg(
+                    Arg::new("json")
+                        .long("json")
+                        .action(ArgAction::SetTrue)
+                        .help("Print the comparison as JSON (with its `schema_version`) instead of text"),
+                )
+                .arg(
+                    Arg::new("fail-on")
+                        .long("fail-on")
+                        .value_name("PERCENT")
+                        .allow_negative_numbers(true)
+                        .value_parser(value_parser!(f64))
+                        .help(
+                            "Exit 1 when a metric whose direction the scenario states (its headline, its questions' \
+                             and trade-offs' metrics) got worse beyond noise by more than PERCENT per cent: a gate \
+                             for CI. Without it the exit status is 0 whatever changed",
+                        ),
+                ),
         )
         .subcommand(advise_command())
         .subcommand(Command::new(TRIAL_SUBCOMMAND).hide(true).about("Run one trial (request on stdin)"))

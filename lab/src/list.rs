@@ -21,6 +21,67 @@ pub(crate) fn render(width: usize, verbose: bool) -> String {
     out
 }
 
+/// The version of the JSON `lab list --json` prints; raised when a field changes meaning or goes away.
+pub(crate) const SCHEMA_VERSION: u32 = 1;
+
+/// One scenario as `lab list --json` gives it.
+#[derive(Debug, serde::Serialize)]
+struct ScenarioListing {
+    /// Its name on the command line.
+    name: &'static str,
+    /// Its report's title.
+    title: &'static str,
+    /// Its contestants, as a default run and `lab all` select them.
+    contestants: Vec<measure::summary::ContestantInfo>,
+    /// Contestants that run only when `--only` names them.
+    on_request: Vec<measure::summary::ContestantInfo>,
+    /// Its parameters.
+    parameters: Vec<ParamListing>,
+    /// Processes of a full run and of a `--quick` run.
+    forks: [u32; 2],
+}
+
+/// One parameter as `lab list --json` gives it.
+#[derive(Debug, serde::Serialize)]
+struct ParamListing {
+    /// Its flag, without dashes.
+    name: &'static str,
+    /// Its help.
+    help: &'static str,
+    /// Values of a full run.
+    default: Vec<u64>,
+    /// Values of a `--quick` run.
+    quick: Vec<u64>,
+    /// Whether it sweeps (several values, one phase each).
+    sweep: bool,
+}
+
+/// The listing as JSON: `schema_version` and every scenario with its contestants and parameters.
+pub(crate) fn json() -> serde_json::Value {
+    let scenarios: Vec<ScenarioListing> = registry::scenarios()
+        .into_iter()
+        .map(|s| ScenarioListing {
+            name: s.name(),
+            title: s.title(),
+            contestants: s.contestants(),
+            on_request: s.contestants_on_request(),
+            parameters: s
+                .params()
+                .into_iter()
+                .map(|p| ParamListing {
+                    name: p.name,
+                    help: p.help,
+                    default: p.default,
+                    quick: p.quick,
+                    sweep: p.sweep,
+                })
+                .collect(),
+            forks: [s.repetitions(false).forks, s.repetitions(true).forks],
+        })
+        .collect();
+    serde_json::json!({ "schema_version": SCHEMA_VERSION, "scenarios": scenarios })
+}
+
 fn scenario_listing(out: &mut String, scenario: &dyn Scenario, width: usize, verbose: bool) {
     let title = format!("{}: {}", scenario.name(), scenario.title());
     if verbose {

@@ -77,8 +77,12 @@ fn run() -> Result<ExitCode> {
         Err(e) => e.exit(),
     };
     match options::from_matches(&matches)? {
-        Action::List { verbose } => {
-            print!("{}", list::render(term::stdout_width(LIST_WIDTH), verbose));
+        Action::List { verbose, json } => {
+            if json {
+                println!("{}", serde_json::to_string_pretty(&list::json()).context("writing the listing as JSON")?);
+            } else {
+                print!("{}", list::render(term::stdout_width(LIST_WIDTH), verbose));
+            }
             Ok(ExitCode::SUCCESS)
         }
         Action::Trial => {
@@ -89,10 +93,19 @@ fn run() -> Result<ExitCode> {
             network::serve_stdio().context("serving the network scenarios' loopback server")?;
             Ok(ExitCode::SUCCESS)
         }
-        Action::Compare { base, new, force } => {
+        Action::Compare { base, new, force, json, fail_on } => {
             let base = compare::read_summary(&base)?;
             let new = compare::read_summary(&new)?;
-            print!("{}", compare::render(&base, &new, force)?);
+            let comparison = compare::comparison(&base, &new, force, fail_on)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&comparison).context("writing the comparison as JSON")?);
+            } else {
+                print!("{}", compare::text(&comparison));
+            }
+            if fail_on.is_some() && comparison.regressions > 0 {
+                eprintln!("{} regression(s) beyond --fail-on: exit 1", comparison.regressions);
+                return Ok(ExitCode::from(1));
+            }
             Ok(ExitCode::SUCCESS)
         }
         Action::Report { raw, out, force, expect_failed } => {

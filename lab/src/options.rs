@@ -19,6 +19,8 @@ pub(crate) enum Action {
     List {
         /// Whether `--verbose` was given.
         verbose: bool,
+        /// Whether `--json` was given.
+        json: bool,
     },
     /// `lab <scenario>` or `lab all`: run these scenarios.
     Run {
@@ -46,8 +48,12 @@ pub(crate) enum Action {
         base: PathBuf,
         /// The summary to compare with it.
         new: PathBuf,
-        /// Compare even when the runs' settings differ.
+        /// Compare even when the runs' settings, testbeds or builds differ.
         force: bool,
+        /// Print JSON instead of text.
+        json: bool,
+        /// Fail (exit 1) on a regression worse than this fraction.
+        fail_on: Option<f64>,
     },
     /// `lab advise`: run the candidates of the scenarios a shape needs, then advise.
     Advise(Box<crate::advise::Request>),
@@ -130,7 +136,7 @@ impl RunOptions {
 pub(crate) fn from_matches(matches: &ArgMatches) -> Result<Action, UsageError> {
     let (name, sub) = matches.subcommand().ok_or_else(|| UsageError::new("a subcommand is required"))?;
     match name {
-        "list" => Ok(Action::List { verbose: sub.get_flag("verbose") }),
+        "list" => Ok(Action::List { verbose: sub.get_flag("verbose"), json: sub.get_flag("json") }),
         "advise" => Ok(Action::Advise(Box::new(crate::advise::request(sub)?))),
         TRIAL_SUBCOMMAND => Ok(Action::Trial),
         SERVE_SUBCOMMAND => Ok(Action::Serve),
@@ -141,7 +147,18 @@ pub(crate) fn from_matches(matches: &ArgMatches) -> Result<Action, UsageError> {
             expect_failed: expect_failed(sub, &registry::scenarios())?,
         }),
         "compare" => {
-            Ok(Action::Compare { base: path(sub, "base")?, new: path(sub, "new")?, force: sub.get_flag("force") })
+            let fail_on = match sub.get_one::<f64>("fail-on") {
+                Some(&pct) if pct.is_finite() && pct >= 0.0 => Some(pct / 100.0),
+                Some(&pct) => return Err(UsageError::new(format!("--fail-on must be a percentage ≥ 0, got {pct}"))),
+                None => None,
+            };
+            Ok(Action::Compare {
+                base: path(sub, "base")?,
+                new: path(sub, "new")?,
+                force: sub.get_flag("force"),
+                json: sub.get_flag("json"),
+                fail_on,
+            })
         }
         "all" => {
             let scenarios = registry::scenarios();

@@ -34,6 +34,21 @@ fn list_shows_contestants_and_parameters() {
 }
 
 #[test]
+fn list_json_parses_and_carries_a_schema_version_and_every_scenario() {
+    let out = lab().args(["list", "--json"]).output().unwrap();
+    assert!(out.status.success());
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["schema_version"], 1);
+    let scenarios = json["scenarios"].as_array().unwrap();
+    let chain = scenarios.iter().find(|s| s["name"] == "chain").unwrap();
+    assert!(chain["contestants"].as_array().unwrap().iter().any(|c| c["name"] == "baseline-loop"), "{chain}");
+    assert!(chain["parameters"].as_array().unwrap().iter().any(|p| p["name"] == "items"), "{chain}");
+    let overload = scenarios.iter().find(|s| s["name"] == "overload").unwrap();
+    let peer = overload["contestants"].as_array().unwrap().iter().find(|c| c["name"] == "stream-congestion-limiter");
+    assert!(peer.is_some_and(|p| p["expected_failure"].is_string()), "{overload}");
+}
+
+#[test]
 fn an_unknown_scenario_is_refused_pointing_to_the_list() {
     assert_usage_error(&["nosuch"], "error: `nosuch` is neither a scenario nor a command: `just lab list`");
 }
