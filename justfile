@@ -26,9 +26,13 @@ test:
     LAB_LINT_DIR={{justfile_directory()}}/{{smoke_dir}} cargo test -q -p lab --test report_lint the_reports_of_a_run_read_whole_when_asked
     @echo "smoke run: every report written, re-rendered byte for byte, and every sentence rendered whole"
 
-# Criterion benches of the chain's contestants at a smaller size (`just bench blocking-crossbeam`).
+# Criterion benches of the chain's contestants at a smaller size (`just bench blocking-crossbeam`); criterion's HTML report lands in target/criterion/report/index.html.
 bench *args:
     cargo bench -p pipelines --bench chain -- "$@"
+
+# Criterion benches of every primitive, one operation per criterion iteration (`just bench-primitives stream-tokio-oneshot`); HTML in target/criterion/report/index.html.
+bench-primitives *args:
+    cargo bench -p costs --bench primitives -- "$@"
 
 # Re-render reports from raw records (`just report reports/raw/chain-*.jsonl`).
 report *args:
