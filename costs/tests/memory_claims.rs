@@ -32,6 +32,7 @@ fn summary_with(rss: impl Fn(&str) -> f64) -> Summary {
             ContestantSummary {
                 name: info.name,
                 family: info.family,
+                expected_failure: None,
                 role: Default::default(),
                 description: info.description,
                 status: Status::Ok,
@@ -44,6 +45,7 @@ fn summary_with(rss: impl Fn(&str) -> f64) -> Summary {
         })
         .collect();
     Summary {
+        schema_version: measure::summary::SCHEMA_VERSION,
         scenario: "memory".into(),
         lab_version: "test".into(),
         git_rev: "unknown".into(),

@@ -49,6 +49,7 @@ fn summary() -> Summary {
             ContestantSummary {
                 name: info.name,
                 family: info.family,
+                expected_failure: None,
                 role: Default::default(),
                 description: info.description,
                 status: Status::Ok,
@@ -70,6 +71,7 @@ fn summary() -> Summary {
     params.insert("service_us".to_string(), 1_000u64.into());
     params.insert("budget_ms".to_string(), 60_000u64.into());
     Summary {
+        schema_version: measure::summary::SCHEMA_VERSION,
         scenario: "backpressure".into(),
         lab_version: "test".into(),
         git_rev: "unknown".into(),

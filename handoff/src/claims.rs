@@ -221,6 +221,7 @@ pub(crate) mod tests {
                 ContestantSummary {
                     name: info.name,
                     family: info.family,
+                    expected_failure: None,
                     role: Default::default(),
                     description: info.description,
                     status: Status::Ok,
@@ -233,6 +234,7 @@ pub(crate) mod tests {
             })
             .collect();
         Summary {
+            schema_version: measure::summary::SCHEMA_VERSION,
             scenario: "handoff".into(),
             lab_version: "test".into(),
             git_rev: "unknown".into(),

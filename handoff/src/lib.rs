@@ -251,7 +251,8 @@ impl Scenario for HandoffScenario {
             HEADLINE,
             "ms per million items",
             false,
-        )]
+        )
+        .situation("producer → consumer hand-off")]
     }
 
     fn discussion(&self, summary: &Summary) -> String {

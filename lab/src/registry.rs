@@ -68,4 +68,26 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn every_published_figure_stands_for_a_contestant_its_scenario_has() {
+        for figure in measure::references::figures() {
+            let scenario = find(&figure.scenario)
+                .unwrap_or_else(|| panic!("{}: no scenario `{}`", figure.subject, figure.scenario));
+            let names: BTreeSet<String> = scenario.contestants().into_iter().map(|c| c.name).collect();
+            if let Some(name) = &figure.here.contestant {
+                assert!(names.contains(name), "{}/{}: no contestant `{name}`", figure.scenario, figure.subject);
+            }
+            if let Some(param) = &figure.here.param {
+                let params: BTreeSet<String> =
+                    scenario.params().into_iter().map(|p| p.name.replace('-', "_")).collect();
+                assert!(
+                    params.contains(&param.replace('-', "_")),
+                    "{}/{}: no parameter `{param}`",
+                    figure.scenario,
+                    figure.subject
+                );
+            }
+        }
+    }
 }

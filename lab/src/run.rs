@@ -202,6 +202,7 @@ mod tests {
                 .map(|n| ContestantInfo {
                     name: n.to_string(),
                     family: Family::Baseline,
+                    expected_failure: None,
                     role: Default::default(),
                     description: format!("{n} one"),
                 })

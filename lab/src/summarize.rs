@@ -34,11 +34,13 @@ pub(crate) fn summarize(run: &RawRun, scenario: &dyn Scenario) -> Summary {
             let trials: Vec<&TrialRecord> = run.trials.iter().filter(|t| t.contestant == info.name).collect();
             let (ran, skipped_phases) = split_skipped_phases(&trials);
             let (status, reason) = status_of(&ran, run.footer.is_some());
+            let known = registry.iter().find(|r| r.name == info.name).unwrap_or(info);
             ContestantSummary {
                 name: info.name.clone(),
                 family: info.family,
-                role: registry.iter().find(|r| r.name == info.name).map_or(info.role, |r| r.role),
+                role: known.role,
                 description: info.description.clone(),
+                expected_failure: known.expected_failure.clone(),
                 status,
                 reason,
                 checks: merge_checks(&trials),
@@ -49,6 +51,7 @@ pub(crate) fn summarize(run: &RawRun, scenario: &dyn Scenario) -> Summary {
         })
         .collect();
     let mut summary = Summary {
+        schema_version: measure::summary::SCHEMA_VERSION,
         scenario: header.scenario.clone(),
         lab_version: header.lab_version.clone(),
         git_rev: header.git_rev.clone(),

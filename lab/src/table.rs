@@ -248,7 +248,10 @@ fn row(c: &ContestantSummary, phase: Option<&str>, spec: &Spec, bounds: &Bounds)
             } else {
                 format!(" check {}", failed.join(", "))
             };
-            (format!("failed{why}"), red())
+            match c.expected_failure {
+                Some(_) => (format!("failed{why}, as expected (see the report)"), yellow()),
+                None => (format!("failed{why}"), red()),
+            }
         }
         (None, Status::Timeout) => ("timeout".to_string(), red()),
         (None, Status::Skipped) => (format!("skipped: {}", c.reason.as_deref().unwrap_or("no reason given")), yellow()),
@@ -305,6 +308,7 @@ mod tests {
         ContestantSummary {
             name: name.to_string(),
             family: Family::Baseline,
+            expected_failure: None,
             role: Default::default(),
             description: String::new(),
             status,
@@ -339,6 +343,7 @@ mod tests {
         );
         skipped.skipped_phases.insert("capacity_16".to_string(), "16 threads do not fit".to_string());
         let summary = Summary {
+            schema_version: measure::summary::SCHEMA_VERSION,
             scenario: "handoff".to_string(),
             lab_version: "test".to_string(),
             git_rev: "unknown".to_string(),

@@ -79,12 +79,28 @@ pub struct ContestantInfo {
     pub role: Role,
     /// One line saying exactly what it is: crate, API, batching, ordering.
     pub description: String,
+    /// Why it is expected to fail its checks, when it is: a peer crate's known behaviour that the checks catch,
+    /// reported as a finding with this cause rather than as a defect of the run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected_failure: Option<String>,
 }
 
 impl ContestantInfo {
     /// A [`Role::Candidate`] named `name` of `family`, described by `description`.
     pub fn new(name: impl Into<String>, family: Family, description: impl Into<String>) -> ContestantInfo {
-        ContestantInfo { name: name.into(), family, role: Role::Candidate, description: description.into() }
+        ContestantInfo {
+            name: name.into(),
+            family,
+            role: Role::Candidate,
+            description: description.into(),
+            expected_failure: None,
+        }
+    }
+
+    /// The same contestant, expected to fail its checks for the reason `why` (one clause, the cause).
+    pub fn expected_to_fail(mut self, why: impl Into<String>) -> ContestantInfo {
+        self.expected_failure = Some(why.into());
+        self
     }
 
     /// The same contestant with `role`.

@@ -420,6 +420,7 @@ mod tests {
         ContestantSummary {
             name: name.to_string(),
             family: Family::Stream,
+            expected_failure: None,
             role: Default::default(),
             description: String::new(),
             status: Status::Ok,
@@ -433,6 +434,7 @@ mod tests {
 
     fn run(contestants: Vec<ContestantSummary>, phases: &[&str]) -> Summary {
         Summary {
+            schema_version: crate::summary::SCHEMA_VERSION,
             scenario: "test".into(),
             lab_version: "test".into(),
             git_rev: "unknown".into(),

@@ -27,6 +27,9 @@ pub struct Question {
     pub id: &'static str,
     /// The sentence a user would ask.
     pub ask: &'static str,
+    /// The situation in a few words, as the index's bottom line names it ("a batch job whose dependency loses
+    /// capacity: its tail"); empty: the index uses [`ask`](Self::ask).
+    pub situation: &'static str,
     /// What it compares.
     pub alternatives: Alternatives,
     /// The deciding metric's key, without a phase prefix.
@@ -112,6 +115,9 @@ pub struct QuestionResult {
     pub id: String,
     /// The sentence a user would ask.
     pub ask: String,
+    /// The situation in a few words (absent: the index uses `ask`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub situation: String,
     /// The alternatives compared, by name, as they were found in the run.
     pub alternatives: Vec<String>,
     /// The deciding metric's key.
@@ -240,6 +246,7 @@ impl Question {
         Question {
             id,
             ask,
+            situation: "",
             alternatives,
             metric,
             metric_words,
@@ -247,6 +254,12 @@ impl Question {
             guards: Vec::new(),
             phases: Vec::new(),
         }
+    }
+
+    /// The same question, its situation named `situation` in the index's bottom line.
+    pub fn situation(mut self, situation: &'static str) -> Question {
+        self.situation = situation;
+        self
     }
 
     /// The same question with `guard` as well.
@@ -325,6 +338,7 @@ pub fn answer(summary: &Summary, question: &Question) -> QuestionResult {
     QuestionResult {
         id: question.id.to_string(),
         ask: question.ask.to_string(),
+        situation: question.situation.to_string(),
         alternatives: alternatives.iter().map(|c| c.name.clone()).collect(),
         metric: question.metric.to_string(),
         metric_words: question.metric_words.to_string(),
@@ -461,12 +475,29 @@ fn unmet_guard(
                 .and_then(|o| o.metrics.get(&metric))
                 .map(|theirs| (Operand::Measured(theirs), factor))
         };
+        let other = match &guard.limit {
+            Limit::Of { contestant: other, factor } => Some((other.to_string(), *factor)),
+            Limit::Counterpart { suffix, factor } => {
+                contestant.name.split_once('-').map(|(family, _)| (format!("{family}-{suffix}"), *factor))
+            }
+            Limit::Value(_) | Limit::Param { .. } => None,
+        };
+        // Against itself a guard is met by construction when its factor allows equality (at least 0.5× its own
+        // figure): a check that cannot fail, so it is not judged, and too few processes cannot exclude it.
+        if let Some((other, factor)) = &other {
+            let met = match guard.relation {
+                Relation::AtLeast => *factor <= 1.0,
+                Relation::AtMost => *factor >= 1.0,
+            };
+            if *other == contestant.name && met {
+                continue;
+            }
+        }
         let limit = match &guard.limit {
             Limit::Value(v) => Some((Operand::Fixed(*v), 1.0)),
             Limit::Param { param, factor } => summary.param(param).map(|v| (Operand::Fixed(v), *factor)),
-            Limit::Of { contestant: other, factor } => measured(other, *factor),
-            Limit::Counterpart { suffix, factor } => {
-                contestant.name.split_once('-').and_then(|(family, _)| measured(&format!("{family}-{suffix}"), *factor))
+            Limit::Of { .. } | Limit::Counterpart { .. } => {
+                other.as_ref().and_then(|(other, factor)| measured(other, *factor))
             }
         };
         let Some((limit, factor)) = limit else {
@@ -511,6 +542,7 @@ mod tests {
         ContestantSummary {
             name: name.to_string(),
             family: Family::Stream,
+            expected_failure: None,
             role,
             description: String::new(),
             status: Status::Ok,
@@ -607,6 +639,20 @@ mod tests {
         s.params.clear();
         let a = &answer(&s, &question(vec![guard(Limit::Param { param: "floor", factor: 1.0 })])).answers[0];
         assert_eq!(a.pick, None, "without the parameter no guard can be shown met");
+    }
+
+    #[test]
+    fn a_guard_against_the_contestant_itself_is_met_by_construction_even_in_one_process() {
+        let s = summary(vec![
+            contestant("stream-fixed", Role::Candidate, &[("ms", &[20.0]), ("ops", &[100.0])]),
+            contestant("stream-vegas", Role::Candidate, &[("ms", &[5.0]), ("ops", &[10.0])]),
+        ]);
+        let limit = Limit::Counterpart { suffix: "fixed", factor: 0.5 };
+        let guard = Guard { metric: "ops", words: "throughput", relation: Relation::AtLeast, limit, why: "" };
+        let a = &answer(&s, &question(vec![guard])).answers[0];
+        let excluded: Vec<&str> = a.excluded.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(excluded, ["stream-vegas"], "one process cannot show vegas meets it; fixed meets its own: {a:?}");
+        assert_eq!(a.pick.as_deref(), Some("stream-fixed"));
     }
 
     #[test]

@@ -69,6 +69,65 @@ pub struct Figure {
     /// Why that contestant (or family, or figure) stands for the study's subject.
     #[serde(default)]
     pub why: String,
+    /// Where this lab's ratio differs from the study's, the cause as far as it is known (and whether it was
+    /// measured); shown only beside a row that does not agree.
+    #[serde(default)]
+    pub cause: String,
+}
+
+/// How far apart this run's ratio may be from the study's, as a factor either way, and still agree
+/// ([`Agreement::Agree`]): studies on other machines, runtimes and languages are not expected to match closer.
+pub const AGREE_WITHIN: f64 = 2.0;
+
+/// How this run's ratios (one per stand-in) relate to the study's. A ratio is "at 1" within the run's noise
+/// threshold, the lab's one noise rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Agreement {
+    /// Every ratio here lies within [`AGREE_WITHIN`]× of the study's.
+    Agree,
+    /// Every ratio here is on the study's side of 1 (the same one is better), some further apart than that.
+    SameDirection,
+    /// Every ratio here is at 1: no gap here where the study found one.
+    NoGapHere,
+    /// The study's ratio is at 1, every ratio here on one side of it: a gap here where the study found none.
+    GapHere,
+    /// Every ratio here is on the other side of 1: what the study found better is worse here.
+    Opposite,
+    /// The ratios here fall on more than one side.
+    Mixed,
+}
+
+/// Which side of 1 a ratio is on, under `threshold`.
+fn side(ratio: f64, threshold: f64) -> std::cmp::Ordering {
+    if (ratio - 1.0).abs() < threshold {
+        std::cmp::Ordering::Equal
+    } else if ratio > 1.0 {
+        std::cmp::Ordering::Greater
+    } else {
+        std::cmp::Ordering::Less
+    }
+}
+
+impl Agreement {
+    /// `study` against this run's range `(low, high)` of the same ratio over its stand-ins, a ratio within
+    /// `threshold` of 1 counting as at 1.
+    pub fn of(study: f64, (low, high): (f64, f64), threshold: f64) -> Agreement {
+        use std::cmp::Ordering::Equal;
+        if low >= study / AGREE_WITHIN && high <= study * AGREE_WITHIN {
+            return Agreement::Agree;
+        }
+        let (there, low_side, high_side) = (side(study, threshold), side(low, threshold), side(high, threshold));
+        if low_side != high_side {
+            return Agreement::Mixed;
+        }
+        match (there, low_side) {
+            (a, b) if a == b => Agreement::SameDirection,
+            (_, Equal) => Agreement::NoGapHere,
+            (Equal, _) => Agreement::GapHere,
+            _ => Agreement::Opposite,
+        }
+    }
 }
 
 /// The references file's shape.
@@ -176,6 +235,8 @@ pub struct ReferenceRow {
     pub here_ratio: Option<(f64, f64)>,
     /// What stood for the figure here.
     pub here: Standing,
+    /// How this run's ratio relates to the study's (`None` for a baseline, or when either is missing).
+    pub agreement: Option<Agreement>,
 }
 
 /// The published-reference rows of `summary`'s scenario: every figure with its study ratio and this run's.
@@ -190,7 +251,10 @@ pub fn compare(summary: &Summary) -> Vec<ReferenceRow> {
                 // A single baseline value here: every figure is divided by it.
                 (base.0 == base.1 && base.0 > 0.0).then(|| (lo / base.0, hi / base.0))
             });
-            ReferenceRow { figure, study_ratio: figure.study_ratio(), here_ratio, here }
+            let study_ratio = figure.study_ratio();
+            let threshold = summary.method.noise_threshold;
+            let agreement = study_ratio.zip(here_ratio).map(|(study, here)| Agreement::of(study, here, threshold));
+            ReferenceRow { figure, study_ratio, here_ratio, here, agreement }
         })
         .collect()
 }
@@ -219,6 +283,19 @@ mod tests {
             assert!(figures.iter().any(|f| f.baseline.is_none()), "{scenario}");
             assert!(figures.iter().any(|f| f.study_ratio().is_some()), "{scenario}");
         }
+    }
+
+    #[test]
+    fn agreement_is_every_stand_in_within_twice_then_by_the_side_of_one() {
+        let of = |study, range| Agreement::of(study, range, 0.2);
+        assert_eq!(of(3.0, (2.0, 2.5)), Agreement::Agree);
+        assert_eq!(of(4.0, (2.0, 8.0)), Agreement::Agree, "2× either way");
+        assert_eq!(of(17.8, (1.96, 534.0)), Agreement::SameDirection, "one far stand-in is enough");
+        assert_eq!(of(0.1, (0.3, 0.5)), Agreement::SameDirection);
+        assert_eq!(of(16.9, (1.02, 1.02)), Agreement::NoGapHere, "within the noise threshold of 1");
+        assert_eq!(of(0.97, (0.02, 0.03)), Agreement::GapHere);
+        assert_eq!(of(4.0, (0.2, 0.4)), Agreement::Opposite);
+        assert_eq!(of(1.83, (0.03, 1.0)), Agreement::Mixed);
     }
 
     #[test]

@@ -27,6 +27,10 @@ pub struct ContestantSummary {
     pub role: Role,
     /// One line saying exactly what it is.
     pub description: String,
+    /// Why it is expected to fail its checks, when it is (see [`ContestantInfo::expected_failure`]): its
+    /// failure is then a finding with this cause, not a defect of the run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected_failure: Option<String>,
     /// The worst status over its trials.
     pub status: Status,
     /// Why it failed, timed out or was skipped.
@@ -190,9 +194,16 @@ impl ClaimResult {
     }
 }
 
+/// The version of the summary JSON's shape, written in every summary (`schema_version`); raised when a field
+/// changes meaning or goes away, never when one is added.
+pub const SCHEMA_VERSION: u32 = 1;
+
 /// The summary of one scenario run: `<scenario>.json`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
+    /// The version of this file's shape ([`SCHEMA_VERSION`]; 0 in runs written before it was recorded).
+    #[serde(default)]
+    pub schema_version: u32,
     /// Scenario name.
     pub scenario: String,
     /// Version of the lab that ran.
@@ -321,6 +332,7 @@ pub(crate) mod tests {
     /// A summary of a run of `contestants`, without parameters or phases.
     pub(crate) fn summary(contestants: Vec<ContestantSummary>) -> Summary {
         Summary {
+            schema_version: crate::summary::SCHEMA_VERSION,
             scenario: "test".into(),
             lab_version: "test".into(),
             git_rev: "unknown".into(),
@@ -368,6 +380,7 @@ pub(crate) mod tests {
         ContestantSummary {
             name: name.into(),
             family: Family::Baseline,
+            expected_failure: None,
             role: Default::default(),
             description: String::new(),
             status,

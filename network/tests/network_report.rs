@@ -28,6 +28,7 @@ fn summary(names: &[&str], metrics: &[&str], forks: u32, switches: bool) -> Summ
             ContestantSummary {
                 name: name.to_string(),
                 family: measure::summary::Family::Blocking,
+                expected_failure: None,
                 role: Default::default(),
                 description: String::new(),
                 status: Status::Ok,
@@ -40,6 +41,7 @@ fn summary(names: &[&str], metrics: &[&str], forks: u32, switches: bool) -> Summ
         })
         .collect();
     Summary {
+        schema_version: measure::summary::SCHEMA_VERSION,
         scenario: "network".into(),
         lab_version: "test".into(),
         git_rev: "unknown".into(),

@@ -63,6 +63,7 @@ pub(crate) fn run(p99: impl Fn(&str) -> f64, ops: f64) -> Summary {
         contestants.push(ContestantSummary {
             name,
             family: info.family,
+            expected_failure: None,
             role: info.role,
             description: String::new(),
             status: Status::Ok,
@@ -74,6 +75,7 @@ pub(crate) fn run(p99: impl Fn(&str) -> f64, ops: f64) -> Summary {
         });
     }
     Summary {
+        schema_version: measure::summary::SCHEMA_VERSION,
         scenario: "overload".into(),
         lab_version: "test".into(),
         git_rev: "unknown".into(),

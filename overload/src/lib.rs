@@ -364,6 +364,7 @@ impl Scenario for OverloadScenario {
                 "p99 after the drop, admission to reply (µs, the dependency's queue included)",
                 false,
             )
+            .situation("a batch job whose dependency loses capacity: its tail")
             .guarded(under_use),
             Question::new(
                 "batch-time",
@@ -372,7 +373,8 @@ impl Scenario for OverloadScenario {
                 "wall_ms",
                 "the whole job's wall time (ms)",
                 false,
-            ),
+            )
+            .situation("the same batch job: its run time"),
         ]
     }
 

@@ -44,6 +44,22 @@ pub(crate) struct Ratio {
     pub(crate) value: f64,
     /// The process-median ranges overlap, or the ratio is within the noise threshold of 1 (the lab's one rule).
     pub(crate) noise: bool,
+    /// Which part of the rule made it noise, when it is.
+    pub(crate) why: Option<NoiseWhy>,
+}
+
+/// Why a difference is within noise, as a mark says it: the run cannot tell the two apart (too few processes,
+/// or their process medians overlap), or it can and they are practically equal (within the noise threshold).
+/// Kept apart because they mean different things to a reader.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum NoiseWhy {
+    /// A side has fewer processes than a verdict needs.
+    TooFewProcesses,
+    /// The process-median ranges overlap.
+    Overlap,
+    /// The processes separate, but the ratio is within the noise threshold of 1.
+    PracticallyEqual,
 }
 
 /// Compare `a` with `b` by the lab's one noise rule, [`measure::compare::compare`]. `None` when `b.median` is
@@ -53,7 +69,14 @@ pub(crate) fn compare(a: &MetricStats, b: &MetricStats, threshold: f64) -> Optio
         return None;
     }
     let c = measure::compare::compare(a, b, threshold);
-    Some(Ratio { value: c.ratio, noise: c.noise })
+    let why = c.noise.then(|| match (measure::compare::process_range(a), measure::compare::process_range(b)) {
+        (Some((a_low, a_high)), Some((b_low, b_high))) if a_high < b_low || b_high < a_low => {
+            NoiseWhy::PracticallyEqual
+        }
+        (Some(_), Some(_)) => NoiseWhy::Overlap,
+        _ => NoiseWhy::TooFewProcesses,
+    });
+    Some(Ratio { value: c.ratio, noise: c.noise, why })
 }
 
 /// A contestant's statistics for one metric key.
@@ -173,12 +196,12 @@ struct FamilyBest {
     value: String,
     /// Its ratio to the reference, formatted (empty for the overall best).
     ratio: String,
-    /// The ratio is within noise.
-    noise: bool,
+    /// Why the ratio is within noise, when it is.
+    noise: Option<NoiseWhy>,
 }
 
 /// The headline findings, one markdown sentence each: per phase, the best contestant on the headline metric,
-/// and each family's best as a ratio of the best baseline's (marked `(noise)` when within noise); then the
+/// and each family's best as a ratio of the best baseline's (marked "cannot tell" or "practically equal" when within noise, [`NoiseWhy`]); then the
 /// scenario's own [`ReportInput::headline_notes`]. The words are in `templates/findings.md`.
 pub fn headline_findings(input: &ReportInput<'_>) -> Vec<String> {
     let summary = input.summary;
@@ -202,7 +225,7 @@ pub fn headline_findings(input: &ReportInput<'_>) -> Vec<String> {
                 family: overall.contestant.family.as_str(),
                 value: format::number(overall.stats.median),
                 ratio: String::new(),
-                noise: false,
+                noise: None,
             });
             if let Some(reference) = reference(summary, &key, input.higher_is_better) {
                 findings.reference = reference.entry.contestant.name.clone();
@@ -224,7 +247,7 @@ pub fn headline_findings(input: &ReportInput<'_>) -> Vec<String> {
                         family: family.as_str(),
                         value: format::number(entry.stats.median),
                         ratio: format::ratio(ratio.value),
-                        noise: ratio.noise,
+                        noise: ratio.why,
                     });
                 }
             }
@@ -242,8 +265,14 @@ pub fn headline_findings(input: &ReportInput<'_>) -> Vec<String> {
 struct StatusContext {
     /// Contestants selected.
     total: usize,
-    /// Contestants that failed or timed out.
+    /// Contestants that failed or timed out, not as expected.
     not_passed: Vec<StatusEntry>,
+    /// Contestants that failed as their registry entry expects ([`ContestantSummary::expected_failure`]).
+    failed_as_expected: Vec<StatusEntry>,
+    /// Contestants expected to fail that passed.
+    passed_unexpectedly: Vec<StatusEntry>,
+    /// Contestants that passed their checks.
+    passed: usize,
     /// Contestants skipped.
     skipped: Vec<StatusEntry>,
     /// The run was interrupted.
@@ -263,27 +292,38 @@ struct StatusEntry {
     timed_out: bool,
     /// Why, when known.
     reason: Option<String>,
+    /// Why it was expected to fail, when it was.
+    expected: Option<String>,
+}
+
+/// Whether `contestant` failed its checks (not timed out) and its registry entry expects it to.
+pub(crate) fn failed_as_expected(contestant: &ContestantSummary) -> bool {
+    contestant.status == Status::Failed && contestant.expected_failure.is_some()
 }
 
 /// One line saying whether every contestant passed, whether the run was interrupted, and whether it was a
 /// `--quick` smoke run; the words are in `templates/status.md`.
 pub fn status_line(summary: &Summary) -> String {
-    let entries = |keep: &dyn Fn(&Status) -> bool| -> Vec<StatusEntry> {
+    let entries = |keep: &dyn Fn(&ContestantSummary) -> bool| -> Vec<StatusEntry> {
         summary
             .contestants
             .iter()
-            .filter(|c| keep(&c.status))
+            .filter(|c| keep(c))
             .map(|c| StatusEntry {
                 name: c.name.clone(),
                 timed_out: c.status == Status::Timeout,
                 reason: c.reason.clone(),
+                expected: c.expected_failure.clone(),
             })
             .collect()
     };
     let context = StatusContext {
         total: summary.contestants.len(),
-        not_passed: entries(&|s| matches!(s, Status::Failed | Status::Timeout)),
-        skipped: entries(&|s| *s == Status::Skipped),
+        not_passed: entries(&|c| matches!(c.status, Status::Failed | Status::Timeout) && !failed_as_expected(c)),
+        failed_as_expected: entries(&failed_as_expected),
+        passed_unexpectedly: entries(&|c| c.status == Status::Ok && c.expected_failure.is_some()),
+        passed: summary.contestants.iter().filter(|c| c.status == Status::Ok).count(),
+        skipped: entries(&|c| c.status == Status::Skipped),
         interrupted: summary.finished_utc.is_empty(),
         quick: summary.method.quick,
         disturbed: disturbed_note(summary),
@@ -352,6 +392,7 @@ pub(crate) mod tests {
             family,
             role: Default::default(),
             description: format!("{name}, described in one line"),
+            expected_failure: None,
             status,
             reason: (status != Status::Ok).then(|| "checksum mismatch".to_string()),
             checks: vec![Check::new("checksum", status == Status::Ok, "sum of outputs")],
@@ -384,6 +425,7 @@ pub(crate) mod tests {
     /// Two phases, a baseline, a stream contestant and a failed blocking one.
     pub(crate) fn fixture() -> Summary {
         Summary {
+            schema_version: measure::summary::SCHEMA_VERSION,
             scenario: "chain".to_string(),
             lab_version: "0.1.0".to_string(),
             git_rev: "abc1234".to_string(),
@@ -501,7 +543,7 @@ pub(crate) mod tests {
                     .to_string(),
                 "At `work_64`, the lowest `ms_per_million` is 100 from `loop` (baseline).".to_string(),
                 "At `work_64`, the best stream contestant `stream` takes **1.05×** the baseline `loop`'s \
-                 `ms_per_million` (105 vs 100) (noise)."
+                 `ms_per_million` (105 vs 100) (cannot tell: the processes overlap)."
                     .to_string(),
             ]
         );
@@ -518,6 +560,36 @@ pub(crate) mod tests {
         assert!(line.starts_with("✅ All 2 contestants passed their checks."));
         assert!(line.contains("interrupted"));
         assert!(line.contains("numbers not for conclusions"));
+    }
+
+    #[test]
+    fn an_expected_failure_is_a_finding_with_its_cause_and_one_that_did_not_come_is_flagged() {
+        let mut summary = fixture();
+        let peer = summary.contestants.last_mut().unwrap();
+        peer.expected_failure = Some("the crate admits above a limit it has just lowered".to_string());
+        let line = status_line(&summary);
+        assert!(
+            line.starts_with("✅ 2 of 3 contestants passed their checks, and 1 failed them as expected."),
+            "{line}"
+        );
+        assert!(
+            line.contains(
+                "A finding, not a defect of the run: `blocking` failed its checks as expected, because the crate \
+                 admits above a limit it has just lowered (checksum mismatch)."
+            ),
+            "{line}"
+        );
+        assert!(!line.contains('❌') && !line.contains("⚠️"), "{line}");
+
+        let peer = summary.contestants.last_mut().unwrap();
+        peer.status = Status::Timeout;
+        assert!(status_line(&summary).starts_with("❌ 1 of 3 contestants did not pass: `blocking` timed out"));
+
+        let peer = summary.contestants.last_mut().unwrap();
+        peer.status = Status::Ok;
+        let line = status_line(&summary);
+        assert!(line.starts_with("✅ All 3 contestants passed their checks."), "{line}");
+        assert!(line.contains("⚠️ `blocking` was expected to fail its checks, because the crate admits"), "{line}");
     }
 
     #[test]

@@ -75,6 +75,90 @@ pub struct IndexEntry {
     /// The scenario's questions, one decision row per question and phase; when there are any they replace the
     /// rows of the generic pick in the decision table.
     pub questions: Vec<QuestionRow>,
+    /// Each question's answer in a few words, for the index's bottom line.
+    pub bottom_line: Vec<BottomLine>,
+}
+
+/// One question's answer in a few words: the index's bottom line.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BottomLine {
+    /// The question's id (the report's anchor is `question-<id>`).
+    pub id: String,
+    /// The situation in a few words (the question's sentence when it names none).
+    pub situation: String,
+    /// The answer over the phases, one part per run of phases with the same answer.
+    pub parts: Vec<BottomPart>,
+}
+
+/// The answer over a run of phases that share it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BottomPart {
+    /// What kind of answer it is: `one` (the pick, ahead of every other alternative in every process),
+    /// `families` (practically equal alternatives of several families), `cannot-tell` (the processes overlap),
+    /// `ahead` (ahead beyond noise, not in every process), `alone` (nothing else could answer) or `none`.
+    pub kind: &'static str,
+    /// The pick.
+    pub pick: Option<String>,
+    /// Its family.
+    pub family: Option<&'static str>,
+    /// The families of the pick and the alternatives practically equal to it, in that order, each once.
+    pub families: Vec<&'static str>,
+    /// How many alternatives are practically equal to the pick.
+    pub equal: usize,
+    /// The alternatives this run cannot tell from the pick.
+    pub cannot_tell: Vec<String>,
+    /// The phases, in words (empty when the question has no sweep).
+    pub phases: Vec<String>,
+}
+
+/// The bottom line of every question of `summary`.
+fn bottom_lines(summary: &measure::summary::Summary) -> Vec<BottomLine> {
+    let situations: std::collections::BTreeMap<&str, &str> =
+        summary.questions.iter().map(|q| (q.id.as_str(), q.situation.as_str())).collect();
+    crate::questions::views(summary)
+        .into_iter()
+        .map(|q| {
+            let mut parts: Vec<BottomPart> = Vec::new();
+            for a in &q.answers {
+                let part = bottom_part(a);
+                match parts.last_mut() {
+                    Some(last) if BottomPart { phases: Vec::new(), ..last.clone() } == part => {
+                        last.phases.extend(a.phase.clone());
+                    }
+                    _ => parts.push(BottomPart { phases: a.phase.clone().into_iter().collect(), ..part }),
+                }
+            }
+            let situation = situations.get(q.id.as_str()).copied().filter(|s| !s.is_empty());
+            BottomLine { situation: situation.map_or_else(|| q.ask.clone(), str::to_string), id: q.id, parts }
+        })
+        .collect()
+}
+
+/// One phase's answer in a few words (its phases left empty).
+fn bottom_part(a: &crate::questions::AnswerView) -> BottomPart {
+    let mut families: Vec<&'static str> = Vec::new();
+    for f in a.pick.iter().chain(&a.equal).map(|n| n.family) {
+        if !families.contains(&f) {
+            families.push(f);
+        }
+    }
+    let kind = match (&a.pick, &a.beats) {
+        (None, _) => "none",
+        _ if families.len() > 1 => "families",
+        _ if !a.cannot_tell.is_empty() => "cannot-tell",
+        (Some(_), Some(beats)) if beats.holds => "one",
+        (Some(_), Some(_)) => "ahead",
+        (Some(_), None) => "alone",
+    };
+    BottomPart {
+        kind,
+        pick: a.pick.as_ref().map(|p| p.name.clone()),
+        family: a.pick.as_ref().map(|p| p.family),
+        families,
+        equal: a.equal.len(),
+        cannot_tell: a.cannot_tell.iter().map(|n| n.name.clone()).collect(),
+        phases: Vec::new(),
+    }
 }
 
 /// One question's answer at one phase, as a row of the index's decision table.
@@ -145,7 +229,13 @@ impl IndexEntry {
                 PhaseWinners { phase: phase.map(str::to_string), best, pick }
             })
             .collect();
-        let failed = summary.contestants.iter().any(|c| matches!(c.status, Status::Failed | Status::Timeout));
+        // A failure the registry expects (a peer crate's known behaviour) is a finding, shown with its cause in
+        // the status line; one expected that did not come is as doubtful as an unexpected one.
+        let failed = summary.contestants.iter().any(|c| {
+            let expected = c.expected_failure.is_some();
+            (matches!(c.status, Status::Failed | Status::Timeout) && !crate::analysis::failed_as_expected(c))
+                || (expected && c.status == Status::Ok)
+        });
         IndexEntry {
             scenario: summary.scenario.clone(),
             title: input.title.to_string(),
@@ -160,6 +250,7 @@ impl IndexEntry {
             trustworthy: !failed && !summary.finished_utc.is_empty() && !summary.method.quick,
             winners,
             questions: question_rows(summary),
+            bottom_line: bottom_lines(summary),
         }
     }
 }
@@ -233,15 +324,15 @@ fn cell(context: serde_json::Value) -> String {
     measure::template::render_or_note("reports/index-cells.md", CELL_TEMPLATE, context)
 }
 
-/// How `a` compares with `b` for a reader (`2.10× worse`, `1.05× better (noise)` once rendered).
+/// How `a` compares with `b` for a reader (`2.10× worse`, `1.05× better (practically equal)` once rendered).
 #[derive(Debug, Serialize)]
 struct Margin {
     /// The factor between the medians, at least 1, formatted.
     factor: String,
     /// `a` is better by the metric's direction.
     better: bool,
-    /// The difference is within noise.
-    noise: bool,
+    /// Why the difference is within noise, when it is.
+    noise: Option<crate::analysis::NoiseWhy>,
 }
 
 /// How `a` compares with `b`: the factor between the medians, better or worse by the metric's direction;
@@ -250,7 +341,7 @@ fn margin(a: &MetricStats, b: &MetricStats, threshold: f64, higher_is_better: bo
     let ratio = compare(a, b, threshold)?;
     let a_better = if higher_is_better { ratio.value > 1.0 } else { ratio.value < 1.0 };
     let factor = if ratio.value >= 1.0 { ratio.value } else { 1.0 / ratio.value };
-    Some(Margin { factor: format::ratio(factor), better: a_better, noise: ratio.noise })
+    Some(Margin { factor: format::ratio(factor), better: a_better, noise: ratio.why })
 }
 
 /// The decision row of one phase of a scenario: what to use (the best contestant that is not a baseline) and
@@ -323,18 +414,18 @@ fn pick_cell(pick: &[FamilyBest]) -> String {
     cell(serde_json::json!({ "kind": "pick", "picks": picks, "more": pick.len().saturating_sub(NAMED) }))
 }
 
-/// A ratio to the baseline (`20.6× the baseline`, with ` (noise)` when within noise, once rendered).
+/// A ratio to the baseline (`20.6× the baseline`, with why it is within noise when it is, once rendered).
 #[derive(Debug, Serialize)]
 struct TimesBaseline {
     /// The ratio, formatted.
     ratio: String,
-    /// It is within noise.
-    noise: bool,
+    /// Why it is within noise, when it is.
+    noise: Option<crate::analysis::NoiseWhy>,
 }
 
 /// A ratio to the baseline, for a cell.
 fn times_baseline(ratio: crate::analysis::Ratio) -> TimesBaseline {
-    TimesBaseline { ratio: format::ratio(ratio.value), noise: ratio.noise }
+    TimesBaseline { ratio: format::ratio(ratio.value), noise: ratio.why }
 }
 
 /// A winners-grid cell: the family's best, its figure, and its ratio to the baseline.
@@ -417,6 +508,8 @@ struct EntryView<'e> {
     /// It answers questions of its own (the decision table's rows), so the generic winners grid, which ranks
     /// every candidate on one headline metric, is left out.
     has_questions: bool,
+    /// Each question's answer in a few words.
+    bottom_line: &'e [BottomLine],
     /// The scenario's own findings.
     notes: &'e [String],
     /// Its claims.
@@ -504,6 +597,7 @@ pub fn render_index(entries: &[IndexEntry]) -> String {
                 winners_grid(e)
             },
             has_questions: !e.questions.is_empty(),
+            bottom_line: &e.bottom_line,
             notes: &e.notes,
             claims: e
                 .claims
@@ -515,6 +609,7 @@ pub fn render_index(entries: &[IndexEntry]) -> String {
     let doubtful: Vec<&EntryView<'_>> =
         views.iter().zip(entries).filter(|(_, e)| !e.trustworthy).map(|(v, _)| v).collect();
     let context = serde_json::json!({
+        "bottom_line": views.iter().any(|v| !v.bottom_line.is_empty()),
         "entries": views,
         "doubtful": doubtful,
         "decisions": if rows == 0 { String::new() } else { decisions.render() },
@@ -598,7 +693,76 @@ mod tests {
                 },
             ],
             questions: Vec::new(),
+            bottom_line: Vec::new(),
         }
+    }
+
+    fn part(kind: &'static str, pick: &str, family: &'static str, phases: &[&str]) -> BottomPart {
+        BottomPart {
+            kind,
+            pick: Some(pick.to_string()),
+            family: Some(family),
+            families: vec![family],
+            equal: 0,
+            cannot_tell: Vec::new(),
+            phases: phases.iter().map(|p| p.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn the_index_opens_with_a_bottom_line_of_one_short_line_per_scenario_linked_to_each_question() {
+        let mut chain = entry("chain", &[]);
+        chain.bottom_line = vec![
+            BottomLine {
+                id: "collection".to_string(),
+                situation: "CPU-bound work over a collection".to_string(),
+                parts: vec![
+                    part("one", "baseline-loop", "baseline", &["work 0"]),
+                    part("one", "blocking-rayon", "blocking", &["work 64"]),
+                ],
+            },
+            BottomLine {
+                id: "stages".to_string(),
+                situation: "the same work as concurrent stages".to_string(),
+                parts: vec![BottomPart {
+                    cannot_tell: vec!["a".into(), "b".into(), "c".into()],
+                    ..part("cannot-tell", "stream-tokio-tasks-fused-batched", "stream", &["work 0", "work 64"])
+                }],
+            },
+        ];
+        let mut tcp = entry("tcp", &[]);
+        tcp.bottom_line = vec![BottomLine {
+            id: "family".to_string(),
+            situation: "request/response over TCP".to_string(),
+            parts: vec![BottomPart {
+                families: vec!["stream", "coroutine", "blocking"],
+                equal: 2,
+                ..part("families", "stream-tokio-tasks", "stream", &[])
+            }],
+        }];
+        let text = render_index(&[chain, tcp]);
+        let section: Vec<&str> =
+            text.lines().skip_while(|l| *l != "## The bottom line").take_while(|l| !l.starts_with("## What")).collect();
+        assert!(!section.is_empty() && section.len() < 15, "{text}");
+        assert!(text.find("## The bottom line") < text.find("## What to use"), "it opens the index: {text}");
+        assert!(
+            text.contains(
+                "- **[chain](chain.md)**: [CPU-bound work over a collection](chain.md#question-collection): \
+                 `baseline-loop` (baseline) at work 0, `blocking-rayon` (blocking) at work 64; [the same work as \
+                 concurrent stages](chain.md#question-stages): `stream-tokio-tasks-fused-batched` (stream) or `a`, \
+                 `b` and 1 more: this run cannot tell."
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "- **[tcp](tcp.md)**: [request/response over TCP](tcp.md#question-family): stream, coroutine, \
+                 blocking practically equal (best `stream-tokio-tasks`)."
+            ),
+            "{text}"
+        );
+        let without = render_index(&[entry("handoff", &[])]);
+        assert!(!without.contains("## The bottom line"), "no questions, no bottom line: {without}");
     }
 
     #[test]
@@ -647,7 +811,12 @@ mod tests {
             text.contains("any of `stream-tokio-batched` (stream), `blocking-crossbeam-batched` (blocking)"),
             "{text}"
         );
-        assert!(text.contains("best blocking `blocking-crossbeam-batched` is 1.02× worse (noise)"), "{text}");
+        assert!(
+            text.contains(
+                "best blocking `blocking-crossbeam-batched` is 1.02× worse (cannot tell: the processes overlap)"
+            ),
+            "{text}"
+        );
         assert!(text.contains("| 1 hold, 1 fail, 0 inconclusive | [handoff](handoff.md) |"), "{text}");
         let tallies = text.lines().filter(|l| l.starts_with('|') && l.contains("1 hold, 1 fail")).count();
         assert_eq!(tallies, 1, "the tally once per scenario: {text}");
@@ -660,7 +829,7 @@ mod tests {
         assert!(text.contains("best coroutine"), "a coroutine ran at one phase: {text}");
         assert!(text.contains("`stream-tokio` 40.0, 40.0× the baseline"), "{text}");
         assert!(text.contains("| stream 4.00× worse "), "{text}");
-        assert!(text.contains("| stream 1.02× better (noise) "), "{text}");
+        assert!(text.contains("| stream 1.02× better (cannot tell: the processes overlap) "), "{text}");
         assert!(text.contains("- Without a bound, outstanding work ran away."));
     }
 

@@ -97,6 +97,8 @@ pub fn render_markdown(input: &ReportInput<'_>) -> String {
         "charts": charts,
         "claims": claims,
         "discussion": input.discussion.trim(),
+        "published": published_against(summary),
+        "agree_within": format!("{}", measure::references::AGREE_WITHIN),
         "scenario": summary.scenario,
         "method": body(&method(summary)),
         "environment": body(&environment(summary)),
@@ -658,7 +660,7 @@ fn results(input: &ReportInput<'_>) -> String {
                             "cell": "ratio",
                             "ratio": format::ratio(ratio.value),
                             "interval": interval,
-                            "noise": ratio.noise,
+                            "noise": ratio.why,
                         }))
                     })
                     .unwrap_or_else(|| "—".to_string()),
@@ -1068,6 +1070,56 @@ struct Why {
     subject: String,
     /// Why.
     why: String,
+}
+
+/// A published ratio set against this run's, for the report's short section.
+#[derive(Debug, Serialize)]
+struct Against {
+    /// Which study.
+    study: String,
+    /// What it measured.
+    subject: String,
+    /// Its phase, if the scenario sweeps.
+    phase: Option<String>,
+    /// The study's baseline subject.
+    baseline: String,
+    /// The study's ratio to its baseline.
+    study_ratio: String,
+    /// This run's lowest ratio over what stood for the baseline here.
+    low: String,
+    /// Its highest, when it differs from the lowest.
+    high: Option<String>,
+    /// How they relate (`agree`, `same-direction`, `no-gap-here`, `gap-here`, `opposite`, `mixed`).
+    agreement: measure::references::Agreement,
+    /// The cause, where they do not agree.
+    cause: String,
+}
+
+/// Every published ratio of this scenario that this run has a ratio for, and how they relate; rows without a
+/// ratio here (a baseline, nothing that ran) stay in the details' table only.
+fn published_against(summary: &Summary) -> Vec<Against> {
+    measure::references::compare(summary)
+        .into_iter()
+        .filter_map(|row| {
+            let (agreement, study, (lo, hi)) = (row.agreement?, row.study_ratio?, row.here_ratio?);
+            let (low, high) = (format::ratio(lo), format::ratio(hi));
+            Some(Against {
+                study: row.figure.study.clone(),
+                subject: row.figure.subject.clone(),
+                phase: row.figure.phase.as_deref().map(phase_words),
+                baseline: row.figure.baseline.clone().unwrap_or_default(),
+                study_ratio: format::ratio(study),
+                high: (high != low).then_some(high),
+                low,
+                agreement,
+                cause: if agreement == measure::references::Agreement::Agree {
+                    String::new()
+                } else {
+                    row.figure.cause.clone()
+                },
+            })
+        })
+        .collect()
 }
 
 /// The published figures of this scenario set beside this run as ratios to each side's own baseline; `None`

@@ -15,7 +15,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::analysis::{metric_key, phases};
+use crate::analysis::{metric_key, phases, FAMILY_ORDER};
 use crate::format;
 use crate::ReportInput;
 
@@ -75,16 +75,20 @@ pub fn render_chart(input: &ReportInput<'_>, chart: &ChartSpec) -> String {
             let families = families_drawn(input);
             draw(bar_panels_size(&rows), |a| bar_panels(a, chart, &rows, *labels, &families))
         }),
-        ChartKind::Sweep => {
-            sweep_data(input, chart, None).map(|d| draw(line_chart_size(d.lines.len()), |a| sweep(a, chart, &d)))
-        }
+        ChartKind::Sweep => sweep_data(input, chart, None).map(|d| {
+            let facets = facets(input, &d.lines);
+            draw(facets_size(&facets), |a| sweep(a, chart, &d, &facets))
+        }),
         ChartKind::SweepWithReference { reference, label } => {
-            sweep_data(input, chart, Some(Reference { reference, label }))
-                .map(|d| draw(line_chart_size(d.lines.len()), |a| sweep(a, chart, &d)))
+            sweep_data(input, chart, Some(Reference { reference, label })).map(|d| {
+                let facets = facets(input, &d.lines);
+                draw(facets_size(&facets), |a| sweep(a, chart, &d, &facets))
+            })
         }
         ChartKind::Series { series } => series_data(input, series).map(|panels| {
             let columns = panel_columns(phases(input.summary).len(), panels.len());
-            draw(panels_size(panels.len(), columns), |a| series_chart(a, chart, &panels, columns))
+            let keyed = series.len() > 1;
+            draw(panels_size(panels.len(), columns, keyed), |a| series_chart(a, chart, &panels, columns, keyed))
         }),
     };
     match result {
@@ -225,13 +229,18 @@ fn log_range(lo: f64, hi: f64) -> Range<f64> {
 
 // ---------------------------------------------------------------------------------------------------- bars
 
-/// One bar: median with min–max whiskers.
+/// One bar: the median, its process medians (what every verdict is judged on), and the whisker from the lowest
+/// to the highest of those (none with one process).
 #[derive(Debug, Clone)]
 struct Bar {
     name: String,
     color: RGBColor,
     median: f64,
+    /// One median per process.
+    processes: Vec<f64>,
+    /// The lowest process median (the median itself with one process).
     min: f64,
+    /// The highest process median.
     max: f64,
 }
 
@@ -254,13 +263,16 @@ fn bars_data(input: &ReportInput<'_>, chart: &ChartSpec) -> Option<Vec<Group>> {
                 .filter(|c| c.status == Status::Ok)
                 .filter_map(|c| {
                     let s = c.metrics.get(&metric_key(phase, chart.metric))?;
-                    let finite = s.median.is_finite() && s.min.is_finite() && s.max.is_finite();
-                    finite.then(|| Bar {
+                    let processes: Vec<f64> = s.fork_medians.iter().copied().filter(|m| m.is_finite()).collect();
+                    let min = processes.iter().copied().fold(s.median, f64::min);
+                    let max = processes.iter().copied().fold(s.median, f64::max);
+                    s.median.is_finite().then(|| Bar {
                         name: c.name.clone(),
                         color: color(input, &c.name),
                         median: s.median,
-                        min: s.min,
-                        max: s.max,
+                        processes,
+                        min,
+                        max,
                     })
                 })
                 .collect(),
@@ -416,13 +428,14 @@ fn draw_bars_scaled(
     (lo, hi): (f64, f64),
 ) -> DrawResult {
     if chart.log_scale && lo > 0.0 {
+        // On a log axis a bar's length means nothing: each row is a dot at the median with its process medians.
         let range = log_range(lo, hi);
         let start = range.start;
-        draw_bars(root, chart, panel, groups, range.log_scale(), start)
+        draw_bars(root, chart, panel, groups, range.log_scale(), (start, true))
     } else {
         let range = linear_range(lo, hi);
         let start = range.start.max(0.0).min(range.end);
-        draw_bars(root, chart, panel, groups, range, start)
+        draw_bars(root, chart, panel, groups, range, (start, false))
     }
 }
 
@@ -432,7 +445,7 @@ fn draw_bars<X>(
     panel: &BarPanel<'_>,
     groups: &[Group],
     x_spec: X,
-    x_start: f64,
+    (x_start, dots): (f64, bool),
 ) -> DrawResult
 where
     X: AsRangedCoord<Value = f64>,
@@ -471,16 +484,25 @@ where
         for bar in &group.bars {
             let top = (rows - row) as f64;
             let centre = top - 0.5;
-            let style = bar.color.filled();
-            ctx.draw_series(std::iter::once(Rectangle::new([(x_start, top - 0.2), (bar.median, top - 0.8)], style)))
-                .map_err(err)?;
-            let whisker = BLACK.stroke_width(1);
-            let lines = [
-                vec![(bar.min, centre), (bar.max, centre)],
-                vec![(bar.min, centre - 0.15), (bar.min, centre + 0.15)],
-                vec![(bar.max, centre - 0.15), (bar.max, centre + 0.15)],
-            ];
-            ctx.draw_series(lines.into_iter().map(|points| PathElement::new(points, whisker))).map_err(err)?;
+            if dots {
+                ctx.draw_series(std::iter::once(Circle::new((bar.median, centre), 6, bar.color.filled())))
+                    .map_err(err)?;
+            } else {
+                let style = bar.color.filled();
+                let rectangle = Rectangle::new([(x_start, top - 0.2), (bar.median, top - 0.8)], style);
+                ctx.draw_series(std::iter::once(rectangle)).map_err(err)?;
+            }
+            let each = bar.processes.iter().map(|m| Circle::new((*m, centre), 3, BLACK.stroke_width(1)));
+            ctx.draw_series(each).map_err(err)?;
+            if bar.processes.len() > 1 {
+                let whisker = BLACK.stroke_width(1);
+                let lines = [
+                    vec![(bar.min, centre), (bar.max, centre)],
+                    vec![(bar.min, centre - 0.15), (bar.min, centre + 0.15)],
+                    vec![(bar.max, centre - 0.15), (bar.max, centre + 0.15)],
+                ];
+                ctx.draw_series(lines.into_iter().map(|points| PathElement::new(points, whisker))).map_err(err)?;
+            }
             let (x, y) = local(root, ctx.backend_coord(&(x_start, centre)));
             root.draw(&Text::new(bar.name.clone(), (x - 8, y), label_style.clone())).map_err(err)?;
             let (x, y) = local(root, ctx.backend_coord(&(bar.max, centre)));
@@ -643,8 +665,68 @@ fn series_data(input: &ReportInput<'_>, names: &[&str]) -> Option<Vec<Panel>> {
     (!panels.is_empty()).then_some(panels)
 }
 
-fn sweep(root: &Area<'_>, chart: &ChartSpec, data: &SweepData) -> DrawResult {
-    line_chart(root, chart, &data.x_desc, chart.log_scale, true, &data.lines)
+/// The most lines one panel of a sweep chart holds; more are split into panels ([`facets`]).
+const FACET_LINES: usize = 8;
+
+/// One panel of a sweep chart: its caption's addition (the family) and the lines it draws.
+#[derive(Debug, Clone)]
+struct Facet {
+    name: Option<String>,
+    lines: Vec<Line>,
+}
+
+/// The panels of a sweep chart: one panel when it has at most [`FACET_LINES`] lines, otherwise one per family
+/// (in [`FAMILY_ORDER`], split into parts of at most [`FACET_LINES`] where a family has more), each with the
+/// reference lines (a line that is no contestant's) as well.
+fn facets(input: &ReportInput<'_>, lines: &[Line]) -> Vec<Facet> {
+    if lines.len() <= FACET_LINES {
+        return vec![Facet { name: None, lines: lines.to_vec() }];
+    }
+    let family_of = |l: &Line| input.summary.contestant(&l.label).map(|c| c.family);
+    let references: Vec<Line> = lines.iter().filter(|l| family_of(l).is_none()).cloned().collect();
+    let mut facets = Vec::new();
+    for family in FAMILY_ORDER {
+        let of: Vec<Line> = lines.iter().filter(|l| family_of(l) == Some(family)).cloned().collect();
+        let parts = of.len().div_ceil(FACET_LINES);
+        for (i, part) in of.chunks(FACET_LINES).enumerate() {
+            let name =
+                if parts > 1 { format!("{} ({} of {parts})", family.as_str(), i + 1) } else { family.as_str().into() };
+            let mut lines = part.to_vec();
+            lines.extend(references.iter().cloned());
+            facets.push(Facet { name: Some(name), lines });
+        }
+    }
+    facets
+}
+
+/// Size of a sweep chart of `facets`, stacked.
+fn facets_size(facets: &[Facet]) -> (u32, u32) {
+    facets.iter().map(|f| line_chart_size(f.lines.len())).fold((0, 0), |(w, h), (fw, fh)| (w.max(fw), h + fh))
+}
+
+/// A sweep chart: its facets stacked, every one on the same axes (the bounds of every line of the chart).
+fn sweep(root: &Area<'_>, chart: &ChartSpec, data: &SweepData, facets: &[Facet]) -> DrawResult {
+    let bounds = bounds(&data.lines);
+    let mut rest = root.clone();
+    for facet in facets {
+        let height = line_chart_size(facet.lines.len()).1;
+        let (area, below) = rest.split_vertically(height);
+        let caption = match &facet.name {
+            Some(name) => format!("{} — {name}", chart.title),
+            None => chart.title.to_string(),
+        };
+        line_chart(&area, chart, &caption, (&data.x_desc, chart.log_scale, true), &facet.lines, bounds)?;
+        rest = below;
+    }
+    Ok(())
+}
+
+/// The x and y bounds of `lines`' points.
+fn bounds(lines: &[Line]) -> ((f64, f64), (f64, f64)) {
+    let points = || lines.iter().flat_map(|l| &l.points);
+    let x = points().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| (lo.min(p.0), hi.max(p.0)));
+    let y = points().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| (lo.min(p.1), hi.max(p.1)));
+    (x, y)
 }
 
 /// Columns of the small-multiples grid: two when every contestant has two (or four) phases, so each row holds
@@ -654,24 +736,57 @@ fn panel_columns(phase_count: usize, panels: usize) -> usize {
     preferred.min(panels).max(1)
 }
 
-fn panels_size(panels: usize, columns: usize) -> (u32, u32) {
-    let rows = u32::try_from(panels.div_ceil(columns.max(1))).unwrap_or(u32::MAX / PANEL_HEIGHT);
-    (PANELS_WIDTH, PANELS_HEADER.saturating_add(PANEL_HEIGHT.saturating_mul(rows)))
+/// Height of the title area of a small-multiples chart: with a key row when its panels hold several series.
+fn panels_header(keyed: bool) -> u32 {
+    if keyed {
+        PANELS_HEADER + KEY_HEIGHT
+    } else {
+        PANELS_HEADER
+    }
 }
 
-/// Small multiples: one panel per contestant (and phase), in order, each with its own time axis and all sharing
-/// one y scale.
-fn series_chart(root: &Area<'_>, chart: &ChartSpec, panels: &[Panel], columns: usize) -> DrawResult {
+fn panels_size(panels: usize, columns: usize, keyed: bool) -> (u32, u32) {
+    let rows = u32::try_from(panels.div_ceil(columns.max(1))).unwrap_or(u32::MAX / PANEL_HEIGHT);
+    (PANELS_WIDTH, panels_header(keyed).saturating_add(PANEL_HEIGHT.saturating_mul(rows)))
+}
+
+/// The series of a small-multiples chart, each once, with its colour, in the order the panels draw them.
+fn series_key(panels: &[Panel]) -> Vec<(String, RGBColor)> {
+    let mut key: Vec<(String, RGBColor)> = Vec::new();
+    for line in panels.iter().flat_map(|p| &p.lines) {
+        if !key.iter().any(|(label, _)| *label == line.label) {
+            key.push((line.label.clone(), line.color));
+        }
+    }
+    key
+}
+
+/// Small multiples: one panel per contestant (and phase), in order, all sharing one time axis (from the phase's
+/// start to the latest point or mark of any panel) and one y scale; with several series, one key above the
+/// panels (the same colours in every panel), so that no legend covers data.
+fn series_chart(root: &Area<'_>, chart: &ChartSpec, panels: &[Panel], columns: usize, keyed: bool) -> DrawResult {
     let columns = columns.max(1);
     let rows = panels.len().div_ceil(columns);
-    let (header, body) = root.split_vertically(PANELS_HEADER);
+    let (header, body) = root.split_vertically(panels_header(keyed));
     let centre = i32::try_from(PANELS_WIDTH / 2).unwrap_or(0);
     let title_style = TextStyle::from((FONT, 20).into_font()).pos(Pos::new(HPos::Center, VPos::Center));
     header.draw(&Text::new(chart.title.to_string(), (centre, 20), title_style)).map_err(err)?;
     let note_style =
         TextStyle::from((FONT, 13).into_font()).color(&RGBColor(90, 90, 90)).pos(Pos::new(HPos::Center, VPos::Center));
-    let note = format!("x: time (ms) since the phase started · y: {}, one scale for every panel", chart.unit);
+    let note = format!("x: time (ms) since the phase started · y: {} · one scale of each for every panel", chart.unit);
     header.draw(&Text::new(note, (centre, 46), note_style)).map_err(err)?;
+    if keyed {
+        let key = series_key(panels);
+        let style = TextStyle::from((FONT, 13).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
+        let widths: Vec<i32> = key.iter().map(|(label, _)| 30 + 8 * i32::try_from(label.len()).unwrap_or(10)).collect();
+        let mut x = centre - widths.iter().sum::<i32>() / 2;
+        let y = i32::try_from(PANELS_HEADER + KEY_HEIGHT / 2).unwrap_or(0);
+        for ((label, color), width) in key.iter().zip(&widths) {
+            header.draw(&PathElement::new(vec![(x, y), (x + 14, y)], color.stroke_width(3))).map_err(err)?;
+            header.draw(&Text::new(label.clone(), (x + 19, y), style.clone())).map_err(err)?;
+            x += width;
+        }
+    }
 
     // On a log scale, values at or below zero (a window without data) are left out rather than forcing a
     // linear axis.
@@ -694,24 +809,29 @@ fn series_chart(root: &Area<'_>, chart: &ChartSpec, panels: &[Panel], columns: u
     };
     let points = || panels.iter().flat_map(|p| &p.lines).flat_map(|l| &l.points);
     let (y_lo, y_hi) = points().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| (lo.min(p.1), hi.max(p.1)));
+    let x_hi = points().map(|p| p.0).fold(0.0, f64::max);
+    let x_hi = panels.iter().flat_map(|p| &p.marks).map(|m| m.at_ms).fold(x_hi, f64::max);
+    let x_range = 0.0..if x_hi > 0.0 { x_hi } else { 1.0 };
     let areas = body.split_evenly((rows, columns));
     for (area, panel_data) in areas.iter().zip(panels) {
+        let x = x_range.clone();
         if chart.log_scale && y_lo > 0.0 {
-            panel(area, chart, panel_data, (log_range(y_lo, y_hi), true), || log_range(y_lo, y_hi).log_scale())?;
+            panel(area, chart, panel_data, x, (log_range(y_lo, y_hi), true), || log_range(y_lo, y_hi).log_scale())?;
         } else {
-            panel(area, chart, panel_data, (linear_range(y_lo, y_hi), false), || linear_range(y_lo, y_hi))?;
+            panel(area, chart, panel_data, x, (linear_range(y_lo, y_hi), false), || linear_range(y_lo, y_hi))?;
         }
     }
     Ok(())
 }
 
-/// One panel of a small-multiples chart: its lines against their own time axis starting at 0, each mark a
-/// dashed vertical line, and a legend when it holds several lines. `y_bounds` is the y range `y_spec` builds
+/// One panel of a small-multiples chart: its lines against the chart's shared time axis `x_range`, each mark a
+/// dashed vertical line (the key above the panels names the lines). `y_bounds` is the y range `y_spec` builds
 /// and `log` whether it is logarithmic.
 fn panel<Y>(
     area: &Area<'_>,
     chart: &ChartSpec,
     data: &Panel,
+    x_range: Range<f64>,
     (y_bounds, log): (Range<f64>, bool),
     y_spec: impl FnOnce() -> Y,
 ) -> DrawResult
@@ -719,9 +839,6 @@ where
     Y: AsRangedCoord<Value = f64>,
     Y::CoordDescType: ValueFormatter<f64>,
 {
-    let x_hi = data.lines.iter().flat_map(|l| &l.points).map(|p| p.0).fold(0.0, f64::max);
-    let x_hi = data.marks.iter().map(|m| m.at_ms).fold(x_hi, f64::max);
-    let x_range = 0.0..if x_hi > 0.0 { x_hi } else { 1.0 };
     let mut ctx = ChartBuilder::on(area)
         .caption(data.label.clone(), (FONT, 15))
         .margin(6)
@@ -757,41 +874,26 @@ where
             .map_err(err)?;
     }
     for line in &data.lines {
-        let color = line.color;
-        ctx.draw_series(LineSeries::new(line.points.iter().copied(), color.stroke_width(2)))
-            .map_err(err)?
-            .label(line.label.clone())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], color.stroke_width(2)));
-    }
-    if data.lines.len() > 1 {
-        ctx.configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(RGBColor(180, 180, 180))
-            .label_font((FONT, 11))
-            .draw()
-            .map_err(err)?;
+        ctx.draw_series(LineSeries::new(line.points.iter().copied(), line.color.stroke_width(2))).map_err(err)?;
     }
     Ok(())
 }
 
-/// Draw `lines`, choosing log axes where asked and every value is positive.
+/// Draw `lines` under `caption` on the axes `bounds` gives (`x_lo..x_hi`, `y_lo..y_hi`), choosing log axes where
+/// asked and every value is positive.
 fn line_chart(
     root: &Area<'_>,
     chart: &ChartSpec,
-    x_desc: &str,
-    x_log: bool,
-    markers: bool,
+    caption: &str,
+    (x_desc, x_log, markers): (&str, bool, bool),
     lines: &[Line],
+    ((x_lo, x_hi), (y_lo, y_hi)): ((f64, f64), (f64, f64)),
 ) -> DrawResult {
-    let points = || lines.iter().flat_map(|l| &l.points);
-    let (x_lo, x_hi) = points().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| (lo.min(p.0), hi.max(p.0)));
-    let (y_lo, y_hi) = points().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| (lo.min(p.1), hi.max(p.1)));
     let x_log = x_log && x_lo > 0.0;
     let y_log = chart.log_scale && y_lo > 0.0;
     let x_linear = if x_hi - x_lo <= f64::EPSILON { x_lo - 1.0..x_hi + 1.0 } else { x_lo..x_hi };
     let y_linear = linear_range(y_lo, y_hi);
-    let labels = Labels { x_desc, markers };
+    let labels = Labels { caption, x_desc, markers };
     match (x_log, y_log) {
         (false, false) => draw_lines(root, chart, labels, x_linear, y_linear, lines),
         (true, false) => draw_lines(root, chart, labels, log_range(x_lo, x_hi).log_scale(), y_linear, lines),
@@ -805,6 +907,7 @@ fn line_chart(
 /// How a line chart labels itself.
 #[derive(Debug, Clone, Copy)]
 struct Labels<'s> {
+    caption: &'s str,
     x_desc: &'s str,
     markers: bool,
 }
@@ -827,7 +930,7 @@ where
     let longest = lines.iter().map(|l| l.label.chars().count()).max().unwrap_or(0);
     let end_label_room = u32::try_from(longest * 7 + 24).unwrap_or(300).clamp(40, 300);
     let mut ctx = ChartBuilder::on(plot)
-        .caption(chart.title, (FONT, 20))
+        .caption(labels.caption, (FONT, 20))
         .margin(12)
         .margin_right(end_label_room)
         .x_label_area_size(44)
@@ -942,6 +1045,7 @@ mod tests {
         ContestantSummary {
             name: name.to_string(),
             family: Family::Stream,
+            expected_failure: None,
             role: Default::default(),
             description: String::new(),
             status,
@@ -957,6 +1061,7 @@ mod tests {
     /// at 100 and 10000 only, `b` at every phase (with other values, to tell where a point came from).
     fn summary() -> Summary {
         Summary {
+            schema_version: measure::summary::SCHEMA_VERSION,
             scenario: "device".to_string(),
             lab_version: "0.1.0".to_string(),
             git_rev: "abc1234".to_string(),
@@ -1158,6 +1263,7 @@ mod tests {
         assert_eq!(panel_columns(3, 9), 3);
         assert_eq!(panel_columns(1, 12), 3);
         assert_eq!(panel_columns(1, 1), 1);
-        assert_eq!(panels_size(24, 2), (PANELS_WIDTH, PANELS_HEADER + 12 * PANEL_HEIGHT));
+        assert_eq!(panels_size(24, 2, false), (PANELS_WIDTH, PANELS_HEADER + 12 * PANEL_HEIGHT));
+        assert_eq!(panels_size(24, 2, true), (PANELS_WIDTH, PANELS_HEADER + KEY_HEIGHT + 12 * PANEL_HEIGHT));
     }
 }

@@ -155,7 +155,8 @@ impl Scenario for MemoryScenario {
             HEADLINE,
             "resident bytes per waiting unit",
             false,
-        )]
+        )
+        .situation("many units waiting at once: memory per unit")]
     }
 
     fn discussion(&self, summary: &Summary) -> String {

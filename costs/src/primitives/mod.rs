@@ -119,19 +119,22 @@ impl Scenario for PrimitivesScenario {
                     "blocking-rayon-spawn-join-inside",
                     "coroutine-may-spawn-join",
                 ],
-            ),
+            )
+            .situation("starting and joining a unit of work"),
             per_operation(
                 "permit",
                 "What does taking and giving back an uncontended permit cost in each style: a tokio `Semaphore`, a \
                  `std::sync::Mutex`, a `may` semaphore?",
                 vec!["stream-tokio-semaphore", "blocking-std-mutex", "coroutine-may-semaphore"],
-            ),
+            )
+            .situation("an uncontended permit"),
             per_operation(
                 "oneshot",
                 "What does handing one value to a waiting receiver cost in each style: a tokio `oneshot`, a std \
                  `sync_channel`, a `may` channel?",
                 vec!["stream-tokio-oneshot", "blocking-std-channel", "coroutine-may-oneshot"],
-            ),
+            )
+            .situation("handing one value to a waiting receiver"),
         ]
     }
 

@@ -63,6 +63,7 @@ pub(crate) fn summary_with(fraction: impl Fn(&str, u64) -> f64) -> Summary {
             ContestantSummary {
                 name: info.name,
                 family: info.family,
+                expected_failure: None,
                 role: Default::default(),
                 description: info.description,
                 status: Status::Ok,
@@ -75,6 +76,7 @@ pub(crate) fn summary_with(fraction: impl Fn(&str, u64) -> f64) -> Summary {
         })
         .collect();
     Summary {
+        schema_version: measure::summary::SCHEMA_VERSION,
         scenario: "device".into(),
         lab_version: "test".into(),
         git_rev: "unknown".into(),

@@ -171,13 +171,15 @@ impl Scenario for TcpScenario {
                 "family",
                 "Request/response over TCP from one client core: threads, tokio tasks or `may` coroutines?",
                 &["blocking-threads", "stream-tokio-tasks", "coroutine-may"],
-            ),
+            )
+            .situation("request/response over TCP"),
             question(
                 "blocking-call",
                 "Blocking socket code inside tokio: what does calling it in a task cost, and which remedy gets the \
                  throughput back?",
                 &["stream-tokio-tasks", "stream-spawn-blocking", "stream-block-in-place", "trap-blocking-in-task"],
-            ),
+            )
+            .situation("blocking socket code inside tokio"),
         ]
     }
 

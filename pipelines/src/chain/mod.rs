@@ -178,7 +178,8 @@ impl Scenario for ChainScenario {
                     "stream-tokio-stream-adapters",
                     "stream-async-stream",
                 ],
-            ),
+            )
+            .situation("CPU-bound work over a collection"),
             on_time(
                 "stages",
                 "If the stages must run concurrently, one per thread, task or coroutine: which family, and should I \
@@ -199,7 +200,8 @@ impl Scenario for ChainScenario {
                     "coroutine-may",
                     "coroutine-may-batched",
                 ],
-            ),
+            )
+            .situation("the same work as concurrent stages"),
         ]
     }
 

@@ -34,6 +34,7 @@ pub(crate) fn summary_with(medians: &[(&str, u64, f64)]) -> Summary {
             ContestantSummary {
                 name: info.name,
                 family: info.family,
+                expected_failure: None,
                 role: Default::default(),
                 description: info.description,
                 status: Status::Ok,
@@ -46,6 +47,7 @@ pub(crate) fn summary_with(medians: &[(&str, u64, f64)]) -> Summary {
         })
         .collect();
     Summary {
+        schema_version: measure::summary::SCHEMA_VERSION,
         scenario: "chain".into(),
         lab_version: "test".into(),
         git_rev: "unknown".into(),

@@ -41,6 +41,7 @@ pub fn summary() -> Summary {
         entries.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()
     };
     Summary {
+        schema_version: measure::summary::SCHEMA_VERSION,
         scenario: "chain".to_string(),
         lab_version: "0.1.0".to_string(),
         git_rev: "abc1234".to_string(),
@@ -75,6 +76,7 @@ pub fn summary() -> Summary {
             ContestantSummary {
                 name: "baseline-loop".to_string(),
                 family: Family::Baseline,
+                expected_failure: None,
                 role: Role::Floor,
                 description: "A plain `for` loop over the input: no channel, no runtime.".to_string(),
                 status: Status::Ok,
@@ -92,6 +94,7 @@ pub fn summary() -> Summary {
             ContestantSummary {
                 name: "stream-map".to_string(),
                 family: Family::Stream,
+                expected_failure: None,
                 role: Default::default(),
                 description:
                     "`futures::stream::iter(..).map(..)` polled to completion on a current-thread tokio runtime."
@@ -116,6 +119,7 @@ pub fn summary() -> Summary {
             ContestantSummary {
                 name: "blocking-crossbeam".to_string(),
                 family: Family::Blocking,
+                expected_failure: None,
                 role: Default::default(),
                 description: "Two OS threads joined by a `crossbeam_channel::bounded(256)`, one item per send."
                     .to_string(),

@@ -228,6 +228,7 @@ impl Scenario for BackpressureScenario {
             "CPU per call (µs)",
             false,
         )
+        .situation("a bound of 16 outstanding calls")
         .guarded(bound)]
     }
 

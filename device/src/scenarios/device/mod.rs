@@ -216,14 +216,16 @@ impl Scenario for DeviceScenario {
                 HEADLINE,
                 "calls answered per second",
                 true,
-            ),
+            )
+            .situation("a shared 10 ms I/O client: throughput"),
             question(
                 "cpu",
                 "And which serves them at the least CPU per call?",
                 "cpu_us_per_call",
                 "CPU per call (µs)",
                 false,
-            ),
+            )
+            .situation("the same client: CPU per call"),
         ]
     }
 

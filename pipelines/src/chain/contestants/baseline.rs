@@ -21,6 +21,7 @@ impl ChainContestant for BaselineLoop {
         ContestantInfo {
             name: "baseline-loop".into(),
             family: Family::Baseline,
+            expected_failure: None,
             role: Role::Floor,
             description: "plain `for` loop over the input slice applying map1, the even filter and map2 inline and \
                           summing with wrapping_add; calling thread, no hand-off, in order"
@@ -75,6 +76,7 @@ impl ChainContestant for BaselineIterator {
         ContestantInfo {
             name: "baseline-iterator".into(),
             family: Family::Baseline,
+            expected_failure: None,
             role: Role::Floor,
             description: "std Iterator chain over the input slice: `map` / `filter_map` / `map` consumed by \
                           `try_for_each` summing with wrapping_add (stages yield `Result<u64, Infallible>` when \

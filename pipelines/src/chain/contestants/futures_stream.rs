@@ -25,6 +25,7 @@ impl ChainContestant for StreamFutures {
         ContestantInfo {
             name: "stream-futures-adapters".into(),
             family: Family::Stream,
+            expected_failure: None,
             role: Role::Candidate,
             description: "futures::stream::iter over the input slice + futures StreamExt `map` / `filter_map` / \
                           `map` (its `filter_map` stores and polls one `Ready` future per item), drained by a `while let Some(x) = s.next().await` wrapping-sum loop under \

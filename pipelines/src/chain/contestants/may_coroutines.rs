@@ -49,6 +49,7 @@ impl ChainContestant for MayCoroutines {
             return ContestantInfo {
                 name: "coroutine-may-batched".to_string(),
                 family: Family::Coroutine,
+                expected_failure: None,
                 role: Role::Candidate,
                 description: format!(
                     "one coroutine per stage (source, map1, filter, map2) plus a consumer coroutine summing ({}), \
@@ -65,6 +66,7 @@ impl ChainContestant for MayCoroutines {
         ContestantInfo {
             name: "coroutine-may".to_string(),
             family: Family::Coroutine,
+            expected_failure: None,
             role: Role::Candidate,
             description: format!(
                 "one coroutine per stage (source, map1, filter, map2) plus a consumer coroutine summing, 5 busy \

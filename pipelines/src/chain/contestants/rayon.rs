@@ -25,6 +25,7 @@ impl ChainContestant for BlockingRayon {
         ContestantInfo {
             name: "blocking-rayon".into(),
             family: Family::Blocking,
+            expected_failure: None,
             role: Role::Candidate,
             description: "rayon `par_iter` map / filter / map / `reduce(wrapping_add)` run with `install` on a \
                           dedicated rayon ThreadPool (default thread count) built once per trial; the slice is \
