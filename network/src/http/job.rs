@@ -84,18 +84,24 @@ fn take_calls<M, C, R>(
     M: Meter,
     R: Fn(&mut C, u64) -> Result<(), Fail>,
 {
-    // The caller's cancellation is checked between calls: one relaxed load (a `None` test in timed runs).
-    while !job.cancel.is_raised() {
-        let seq = next.fetch_add(1, Ordering::Relaxed);
-        if seq >= job.requests {
-            break;
-        }
+    while let Some(seq) = next_seq(job, next) {
         job.meter.admit(1);
         let started = Instant::now();
         let result = call(client, seq);
         job.meter.leave(1);
         record(outcome, times, &job.cancel, seq, result, started);
     }
+}
+
+/// The next sequence number a connection takes from `next`, or `None` once `requests` are taken or the caller
+/// cancelled the run (checked between calls: one relaxed load, a `None` test in timed runs). Threads, coroutines
+/// and tasks take their calls the same way.
+fn next_seq<M>(job: &HttpJob<M>, next: &AtomicU64) -> Option<u64> {
+    if job.cancel.is_raised() {
+        return None;
+    }
+    let seq = next.fetch_add(1, Ordering::Relaxed);
+    (seq < job.requests).then_some(seq)
 }
 
 fn record(outcome: &mut Outcome, times: &Times, cancel: &Cancel, seq: u64, result: Result<(), Fail>, started: Instant) {
@@ -295,12 +301,7 @@ pub fn tasks<C: TaskClient, M: Meter>(
                     let mut outcome = Outcome::default();
                     start.wait().await;
                     start.wait().await;
-                    // The caller's cancellation is checked between calls, as the threads and coroutines do.
-                    while !job.cancel.is_raised() {
-                        let seq = next.fetch_add(1, Ordering::Relaxed);
-                        if seq >= job.requests {
-                            break;
-                        }
+                    while let Some(seq) = next_seq(&job, &next) {
                         job.meter.admit(1);
                         let started = Instant::now();
                         let result = call_redialling::<C>(&mut conn, job.addr, seq).await;
