@@ -297,7 +297,6 @@ impl Routine for OverloadRoutine {
         dependency.shutdown();
         let drop_us = stats.capacity_changed_at.map(|at| ledger.offset_us(at));
         let records = ledger.records();
-        let end_us = records.iter().map(|r| r.completed_us()).max().unwrap_or(0);
         // The limit's history on the ledger's clock (the gate was created right after the ledger: they agree to
         // microseconds); a contestant without a gate has no limit to settle.
         let points = gate.as_ref().map(|g| limit_points(g)).unwrap_or_default();
@@ -314,15 +313,9 @@ impl Routine for OverloadRoutine {
             });
             points.is_empty() || decided_settled || settle::settled_at(&points, d, hold_us, drift)
         });
-        let settle_after = drop_us.and_then(|d| {
-            if points.is_empty() {
-                None
-            } else {
-                settle::settle_time(&points, d, end_us, hold_us, drift)
-            }
-        });
-        let settled_us = drop_us.zip(settle_after).map(|(d, s)| d + s);
-        let analysis = analysis::analyse(&records, drop_us, settled_us, duration_us(WINDOW));
+        // No settle-after-drop figure: at the rule's resolution (a span of `settle-ms`) every limiter read 0 to 6
+        // ms and its steady phase equalled the whole after-drop phase, so it could not tell limiters apart.
+        let analysis = analysis::analyse(&records, drop_us, None, duration_us(WINDOW));
 
         if !iteration.warmup {
             let invariants = &mut self.invariants;
@@ -366,9 +359,6 @@ impl Routine for OverloadRoutine {
                 }
                 if let Some(settled) = settled_before {
                     data.timing.insert("settled_before_drop".to_string(), f64::from(u8::from(settled)));
-                }
-                if let Some(after) = settle_after {
-                    data.timing.insert("settle_after_drop_ms".to_string(), after as f64 / 1e3);
                 }
             }
         }
@@ -454,7 +444,7 @@ fn duration_us(d: Duration) -> u64 {
 /// dependency's timer threads included: they do the dependency's bookkeeping *and* wake each waiting caller, and
 /// waking a parked thread costs far more than waking a task, so that share belongs to the style. It is also
 /// given apart (`dependency_cpu_us_per_call`) beside the callers' own threads (`caller_cpu_us_per_call`).
-fn clock_metrics(timing: &Timing, timer_cpu: Duration, calls: u64) -> MetricValues {
+pub(crate) fn clock_metrics(timing: &Timing, timer_cpu: Duration, calls: u64) -> MetricValues {
     let clocks = timing.metrics();
     let mut metrics = MetricValues::new();
     for key in ["wall_ms", "ctx_switches_per_item", "cores_used"] {
@@ -473,7 +463,7 @@ fn clock_metrics(timing: &Timing, timer_cpu: Duration, calls: u64) -> MetricValu
 
 /// The instruments' readings of an accounting run, as the scenario has always reported them: `threads`,
 /// `sampler_cpu_ms`, and (with the counting allocator) `allocs_per_item` and `heap_peak_mib`.
-fn instrument_metrics(measurement: &Measurement) -> MetricValues {
+pub(crate) fn instrument_metrics(measurement: &Measurement) -> MetricValues {
     let mut readings = measurement.metrics();
     readings.retain(|key, _| ["threads", "sampler_cpu_ms", "allocs_per_item", "heap_peak_mib"].contains(&key.as_str()));
     readings
