@@ -8,6 +8,7 @@ pub(crate) fn scenarios() -> Vec<&'static dyn Scenario> {
         &pipelines::chain::ChainScenario,
         &handoff::HandoffScenario,
         &overload::OverloadScenario,
+        &overload::ServiceScenario,
         &device::DeviceScenario,
         &device::BackpressureScenario,
         &costs::MemoryScenario,

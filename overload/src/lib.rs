@@ -26,6 +26,8 @@
 //! - [`cancel`]: a cancellation from the caller's side, for the `caller_cancel` check.
 //! - [`edges`]: conformance at the edges: failing calls at the first, a middle and the last call, and the
 //!   caller's cancellation.
+//! - [`service`]: the second workload as its own scenario (`overload-service`): calls arrive on a schedule,
+//!   latency counts from it, and a reply past its deadline is the loss signal.
 //! - [`settle`]: the rule that drops the capacity once the limit has settled, and reads it back from a history.
 #![warn(missing_docs)]
 
@@ -43,10 +45,12 @@ pub mod ledger;
 pub mod limit;
 pub mod report;
 mod routine;
+pub mod service;
 pub mod settle;
 pub mod stream_ext;
 
 pub use analysis::HEADLINE;
+pub use service::ServiceScenario;
 
 use measure::compare::Relation;
 use measure::judge::ClaimSpec;

@@ -1,0 +1,322 @@
+//! A service run's figures, computed once its clocks have stopped from the schedule, the book and the limit's
+//! history: per phase (before and after the drop) the calls answered within the deadline per second (goodput),
+//! the callers' latency from each arrival's scheduled start, the calls shed at the gate and those answered too
+//! late; and per window of [`WINDOW`](super::config::WINDOW) the same over time.
+
+use std::collections::BTreeMap;
+
+use measure::latency::LatencyRecorder;
+use measure::record::{Mark, MetricValues, Series};
+
+use super::book::{Entry, Fate};
+
+/// The deciding metric of the goodput question: calls answered within the deadline per second after the drop.
+pub const GOODPUT_AFTER: &str = "after_drop.goodput_per_sec";
+/// The deciding metric of the tail question: the callers' p99 from the scheduled start after the drop.
+pub const CALLER_P99_AFTER: &str = "after_drop.caller_latency_p99_us";
+
+/// What one run's analysis needs besides the book.
+#[derive(Debug, Clone)]
+pub struct Frame<'a> {
+    /// Scheduled start of every arrival, µs from the run's start.
+    pub schedule: &'a [u64],
+    /// When the capacity dropped, µs from the run's start.
+    pub drop_us: u64,
+    /// When the after-drop phase ends, µs from the run's start.
+    pub end_us: u64,
+    /// The longest service time: from a phase's start, how long before its first answers can come (before the
+    /// drop) or before the calls started earlier have left their slots (after it).
+    pub overhang_us: u64,
+    /// The deadline, µs from the scheduled start.
+    pub deadline_us: u64,
+    /// The arrival rate, per second.
+    pub rate: f64,
+    /// The dependency's ceiling before and after the drop, calls per second.
+    pub ceilings: (f64, f64),
+    /// The limit's history, `(µs from the run's start, limit)`, in time order (empty: no gate).
+    pub limits: &'a [(u64, usize)],
+    /// Width of one window of the series, µs.
+    pub window_us: u64,
+    /// The drop's label on the charts.
+    pub mark: String,
+}
+
+/// Metrics and series of one run.
+#[derive(Debug, Clone, Default)]
+pub struct ServiceAnalysis {
+    /// Every figure, named as the reports read it.
+    pub metrics: MetricValues,
+    /// Every over-time series.
+    pub series: BTreeMap<String, Series>,
+    /// Arrivals never recorded.
+    pub missing: u64,
+    /// Arrivals answered with a wrong value.
+    pub wrong: u64,
+    /// Arrivals the dependency failed.
+    pub failed: u64,
+}
+
+/// Counts of one phase, by scheduled start (goodput by the moment of the answer).
+#[derive(Debug, Default)]
+struct Tally {
+    arrivals: u64,
+    shed: u64,
+    timed_out: u64,
+    failed: u64,
+    in_time: u64,
+    latency: LatencyRecorder,
+}
+
+/// The analysis of one run's `entries` (in arrival order) within `frame`.
+pub fn analyse(entries: &[Option<Entry>], frame: &Frame<'_>) -> ServiceAnalysis {
+    let mut out = ServiceAnalysis::default();
+    let mut phases = [Tally::default(), Tally::default()];
+    // Goodput by the moment of the answer, within each phase's window of answers.
+    let windows = [
+        (frame.overhang_us.min(frame.drop_us), frame.drop_us),
+        ((frame.drop_us + frame.overhang_us).min(frame.end_us), frame.end_us),
+    ];
+    let mut goodput = [0u64; 2];
+    let slots = usize::try_from(frame.end_us.div_ceil(frame.window_us.max(1))).unwrap_or(0);
+    let mut per_window = PerWindow::new(slots);
+    for (index, entry) in entries.iter().enumerate() {
+        let scheduled = frame.schedule.get(index).copied().unwrap_or(0);
+        let phase = usize::from(scheduled >= frame.drop_us);
+        let tally = &mut phases[phase];
+        tally.arrivals += 1;
+        let Some(entry) = entry else {
+            out.missing += 1;
+            continue;
+        };
+        let waited = entry.seen_us.saturating_sub(scheduled);
+        let slot = |us: u64| usize::try_from(us / frame.window_us.max(1)).unwrap_or(usize::MAX);
+        match entry.fate {
+            Fate::Shed => {
+                tally.shed += 1;
+                per_window.bump(Kind::Shed, slot(entry.seen_us));
+            }
+            Fate::Failed => {
+                tally.failed += 1;
+                out.failed += 1;
+            }
+            Fate::Wrong => out.wrong += 1,
+            Fate::Answered => {
+                tally.latency.record_us(waited);
+                per_window.latency(slot(scheduled), waited);
+                if waited > frame.deadline_us {
+                    tally.timed_out += 1;
+                    per_window.bump(Kind::TimedOut, slot(entry.seen_us));
+                } else {
+                    tally.in_time += 1;
+                    per_window.bump(Kind::Goodput, slot(entry.seen_us));
+                    for (w, (from, to)) in windows.iter().enumerate() {
+                        if (*from..*to).contains(&entry.seen_us) {
+                            goodput[w] += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let durations = [frame.drop_us, frame.end_us.saturating_sub(frame.drop_us)];
+    let ceilings = [frame.ceilings.0, frame.ceilings.1];
+    for (p, name) in ["before_drop", "after_drop"].iter().enumerate() {
+        let tally = &phases[p];
+        let secs = durations[p] as f64 / 1e6;
+        let window_secs = windows[p].1.saturating_sub(windows[p].0) as f64 / 1e6;
+        let m = &mut out.metrics;
+        m.insert(format!("{name}.arrivals"), tally.arrivals as f64);
+        m.insert(format!("{name}.shed"), tally.shed as f64);
+        m.insert(format!("{name}.timed_out"), tally.timed_out as f64);
+        m.insert(format!("{name}.failed"), tally.failed as f64);
+        m.insert(format!("{name}.in_time"), tally.in_time as f64);
+        if secs > 0.0 {
+            m.insert(format!("{name}.shed_per_sec"), tally.shed as f64 / secs);
+            m.insert(format!("{name}.timed_out_per_sec"), tally.timed_out as f64 / secs);
+        }
+        if tally.arrivals > 0 {
+            m.insert(format!("{name}.shed_share"), tally.shed as f64 / tally.arrivals as f64);
+            m.insert(format!("{name}.timed_out_share"), tally.timed_out as f64 / tally.arrivals as f64);
+        }
+        if window_secs > 0.0 {
+            let per_sec = goodput[p] as f64 / window_secs;
+            m.insert(format!("{name}.goodput_per_sec"), per_sec);
+            let servable = frame.rate.min(ceilings[p]);
+            if servable > 0.0 {
+                m.insert(format!("{name}.goodput_share"), per_sec / servable);
+            }
+        }
+        m.extend(tally.latency.metrics(&format!("{name}.caller_")));
+        let span = [(0, frame.drop_us), (frame.drop_us, frame.end_us)][p];
+        if let Some(mean) = limit_mean(frame.limits, span.0, span.1) {
+            m.insert(format!("{name}.limit_mean"), mean);
+        }
+    }
+    if !frame.limits.is_empty() {
+        out.metrics.insert("limit_at_drop".to_string(), limit_at(frame.limits, frame.drop_us) as f64);
+        out.metrics.insert("limit_at_end".to_string(), limit_at(frame.limits, frame.end_us) as f64);
+    }
+    out.metrics.insert("arrivals".to_string(), entries.len() as f64);
+    out.series = per_window.series(frame);
+    out
+}
+
+/// The limit in force at `t`: the last change at or before it (0 before the first).
+fn limit_at(points: &[(u64, usize)], t: u64) -> usize {
+    match points.partition_point(|(at, _)| *at <= t) {
+        0 => points.first().map_or(0, |p| p.1),
+        n => points[n - 1].1,
+    }
+}
+
+/// The limit's mean over `[from, to)`, weighted by time; `None` without a history or an empty span.
+fn limit_mean(points: &[(u64, usize)], from: u64, to: u64) -> Option<f64> {
+    if points.is_empty() || to <= from {
+        return None;
+    }
+    let mut total = 0.0;
+    let mut at = from;
+    let mut limit = limit_at(points, from);
+    for &(t, l) in points.iter().filter(|(t, _)| *t > from && *t < to) {
+        total += (t - at) as f64 * limit as f64;
+        at = t;
+        limit = l;
+    }
+    total += (to - at) as f64 * limit as f64;
+    Some(total / (to - from) as f64)
+}
+
+/// Which per-window count.
+#[derive(Debug, Clone, Copy)]
+enum Kind {
+    Goodput,
+    TimedOut,
+    Shed,
+}
+
+/// Per-window counts and latencies.
+#[derive(Debug)]
+struct PerWindow {
+    goodput: Vec<u64>,
+    timed_out: Vec<u64>,
+    shed: Vec<u64>,
+    latency: Vec<LatencyRecorder>,
+}
+
+impl PerWindow {
+    fn new(slots: usize) -> PerWindow {
+        PerWindow {
+            goodput: vec![0; slots],
+            timed_out: vec![0; slots],
+            shed: vec![0; slots],
+            latency: (0..slots).map(|_| LatencyRecorder::new()).collect(),
+        }
+    }
+
+    fn bump(&mut self, kind: Kind, slot: usize) {
+        let counts = match kind {
+            Kind::Goodput => &mut self.goodput,
+            Kind::TimedOut => &mut self.timed_out,
+            Kind::Shed => &mut self.shed,
+        };
+        if let Some(c) = counts.get_mut(slot) {
+            *c += 1;
+        }
+    }
+
+    fn latency(&mut self, slot: usize, us: u64) {
+        if let Some(r) = self.latency.get_mut(slot) {
+            r.record_us(us);
+        }
+    }
+
+    fn series(&self, frame: &Frame<'_>) -> BTreeMap<String, Series> {
+        let period_ms = frame.window_us as f64 / 1e3;
+        let per_sec = 1e6 / frame.window_us.max(1) as f64;
+        let marks = vec![Mark { at_ms: frame.drop_us as f64 / 1e3, label: frame.mark.clone() }];
+        let rate = |counts: &[u64]| counts.iter().map(|&c| c as f64 * per_sec).collect::<Vec<f64>>();
+        let quantile = |q: &str| {
+            self.latency
+                .iter()
+                .map(|r| r.metrics("").get(&format!("latency_{q}_us")).copied().unwrap_or(0.0))
+                .collect::<Vec<f64>>()
+        };
+        let mut named = vec![
+            ("goodput", rate(&self.goodput)),
+            ("timed_out", rate(&self.timed_out)),
+            ("shed", rate(&self.shed)),
+            ("caller_p50_us", quantile("p50")),
+            ("caller_p99_us", quantile("p99")),
+        ];
+        if !frame.limits.is_empty() {
+            let slots = self.goodput.len() as u64;
+            let limits = (1..=slots).map(|w| limit_at(frame.limits, w * frame.window_us) as f64).collect();
+            named.push(("limit", limits));
+        }
+        named
+            .into_iter()
+            .map(|(name, values)| (name.to_string(), Series { period_ms, values, marks: marks.clone() }))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frame<'a>(schedule: &'a [u64], limits: &'a [(u64, usize)]) -> Frame<'a> {
+        Frame {
+            schedule,
+            drop_us: 1_000,
+            end_us: 2_000,
+            overhang_us: 100,
+            deadline_us: 300,
+            rate: 4_000.0,
+            ceilings: (100_000.0, 2_000.0),
+            limits,
+            window_us: 500,
+            mark: "drop".to_string(),
+        }
+    }
+
+    #[test]
+    fn each_phase_counts_its_arrivals_by_schedule_and_its_goodput_by_answer() {
+        let schedule = [0, 250, 500, 750, 1_000, 1_250, 1_500, 1_750];
+        let answered = |seen_us| Some(Entry { fate: Fate::Answered, seen_us });
+        let entries = [
+            answered(200),                                  // in time
+            answered(400),                                  // in time
+            Some(Entry { fate: Fate::Shed, seen_us: 500 }), // shed
+            answered(1_200),                                // 450 µs: timed out
+            answered(1_050),                                // in time, but inside the after-drop overhang
+            answered(1_400),                                // in time
+            Some(Entry { fate: Fate::Failed, seen_us: 1_600 }),
+            None, // never recorded
+        ];
+        let limits = [(0, 10), (1_000, 4)];
+        let a = analyse(&entries, &frame(&schedule, &limits));
+        let m = |k: &str| a.metrics.get(k).copied().unwrap_or(f64::NAN);
+        assert_eq!((a.missing, a.failed, a.wrong), (1, 1, 0));
+        assert_eq!(m("before_drop.arrivals"), 4.0);
+        assert_eq!(m("before_drop.shed"), 1.0);
+        assert_eq!(m("before_drop.timed_out"), 1.0);
+        // Two in-time answers in [100, 1000) µs: 2 / 900 µs.
+        assert!((m("before_drop.goodput_per_sec") - 2.0 / 900e-6).abs() < 1e-6);
+        // After the drop one answer counts (1,400); the one at 1,050 is inside the overhang.
+        assert!((m("after_drop.goodput_per_sec") - 1.0 / 900e-6).abs() < 1e-6);
+        assert!((m("after_drop.goodput_share") - 1.0 / 900e-6 / 2_000.0).abs() < 1e-9);
+        assert_eq!(m("after_drop.limit_mean"), 4.0);
+        assert_eq!(m("before_drop.limit_mean"), 10.0);
+        assert_eq!(m("limit_at_drop"), 4.0);
+        assert_eq!(a.series["goodput"].values.len(), 4);
+        assert_eq!(a.series["shed"].values, vec![0.0, 2_000.0, 0.0, 0.0]);
+    }
+
+    #[test]
+    fn the_limit_mean_weights_each_value_by_how_long_it_held() {
+        let points = [(0, 10), (100, 20), (300, 40)];
+        assert_eq!(limit_mean(&points, 0, 400), Some((100.0 * 10.0 + 200.0 * 20.0 + 100.0 * 40.0) / 400.0));
+        assert_eq!(limit_mean(&points, 150, 250), Some(20.0));
+        assert_eq!(limit_mean(&[], 0, 10), None);
+    }
+}

@@ -1,0 +1,123 @@
+//! One service run's settings as typed values, read from the trial request: the arrival rate and its pattern, the
+//! two fixed-length phases, the deadline, the dependency and the limiters.
+
+use std::time::Duration;
+
+use dependency::Config as DependencyConfig;
+use measure::record::TrialRequest;
+use measure::scenario::TrialError;
+
+use crate::limit::LimiterParams;
+
+/// Window of every over-time series.
+pub const WINDOW: Duration = Duration::from_millis(50);
+
+/// How arrivals are spaced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pattern {
+    /// One arrival every `1 / rate`.
+    Constant,
+    /// A seeded Poisson process of the same mean rate: exponential gaps.
+    Poisson,
+}
+
+/// One service run's settings.
+#[derive(Debug, Clone)]
+pub struct ServiceConfig {
+    /// Arrivals per second of wall time, in both phases.
+    pub rate: u64,
+    /// How the arrivals are spaced.
+    pub pattern: Pattern,
+    /// Length of the healthy phase; the capacity drops when it ends.
+    pub healthy: Duration,
+    /// Length of the phase after the drop.
+    pub after: Duration,
+    /// A call answered later than this after its scheduled start has timed out.
+    pub deadline: Duration,
+    /// The dependency's slots before the drop.
+    pub capacity: usize,
+    /// Its slots after the drop.
+    pub capacity_after: usize,
+    /// Mean service time of one call.
+    pub service: Duration,
+    /// Half-width of the service time's uniform spread.
+    pub jitter: Duration,
+    /// Limiter settings.
+    pub limits: LimiterParams,
+    /// Threads of `blocking-unbounded`'s pool.
+    pub unbounded_threads: usize,
+    /// Seed of the arrivals and of the dependency's jitter.
+    pub seed: u64,
+}
+
+impl ServiceConfig {
+    /// Read and check the parameters of `request`.
+    pub fn from_request(request: &TrialRequest) -> Result<ServiceConfig, TrialError> {
+        let service = Duration::from_millis(request.param("service_ms")?);
+        let deadline = Duration::from_millis(request.param("deadline_ms")?);
+        let pattern = match request.param("poisson")? {
+            0 => Pattern::Constant,
+            _ => Pattern::Poisson,
+        };
+        let config = ServiceConfig {
+            rate: request.param("rate")?,
+            pattern,
+            healthy: Duration::from_millis(request.param("healthy_ms")?),
+            after: Duration::from_millis(request.param("after_ms")?),
+            deadline,
+            capacity: request.param_usize("capacity")?,
+            capacity_after: request.param_usize("capacity_after")?,
+            service,
+            jitter: Duration::from_micros(request.param("jitter_us")?),
+            limits: LimiterParams {
+                fixed_limit: request.param_usize("fixed_limit")?,
+                initial: request.param_usize("initial_limit")?,
+                min: request.param_usize("min_limit")?,
+                max: request.param_usize("max_limit")?,
+                // A reply later than the deadline is the loss every limiter sees; AIMD's own timeout agrees.
+                timeout: deadline,
+                no_load: service,
+                windowed: false,
+            },
+            unbounded_threads: request.param_usize("unbounded_threads")?,
+            seed: request.seed,
+        };
+        if config.rate == 0 || config.capacity == 0 || config.capacity_after == 0 || service.is_zero() {
+            return Err(TrialError::BadParam(
+                "`rate`, `capacity`, `capacity_after` and `service_ms` must be at least 1".to_string(),
+            ));
+        }
+        let limits = &config.limits;
+        if limits.min > limits.initial || limits.initial > limits.max {
+            return Err(TrialError::BadParam(
+                "`min_limit`, `initial_limit` and `max_limit` must be in that order".to_string(),
+            ));
+        }
+        Ok(config)
+    }
+
+    /// The same run shortened by `share` (both phases): an accounting run's settings.
+    pub fn shortened(&self, share: u32) -> ServiceConfig {
+        let share = share.max(1);
+        ServiceConfig { healthy: self.healthy / share, after: self.after / share, ..self.clone() }
+    }
+
+    /// The dependency of one run: `capacity` slots until the load generator drops them to `capacity_after` at
+    /// the end of the healthy phase; it queues what it cannot serve, without limit.
+    pub fn dependency(&self) -> DependencyConfig {
+        DependencyConfig {
+            capacity: self.capacity,
+            service: self.service,
+            jitter: self.jitter,
+            queue_limit: None,
+            seed: self.seed,
+            window: WINDOW,
+            ..DependencyConfig::default()
+        }
+    }
+
+    /// The dependency's ceiling in calls per second with `capacity` slots.
+    pub fn ceiling_ops(&self, capacity: usize) -> f64 {
+        capacity as f64 / self.service.as_secs_f64()
+    }
+}

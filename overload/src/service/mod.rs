@@ -1,0 +1,296 @@
+//! The overload service scenario (`overload-service`): calls *arrive* on a schedule, whether or not earlier ones
+//! finished, as a server's requests do, against the overload scenario's dependency (500 slots of 5 ms) that
+//! drops to 100 slots after a fixed healthy phase. Every call has a deadline from its scheduled start; a reply
+//! after it has timed out and is the loss signal the limiters see. Each limiter (fixed, AIMD, Gradient2, Vegas,
+//! updated per call) and no limit at all, in the stream, blocking and coroutine families, at arrival rates below
+//! and above the capacity left after the drop.
+//!
+//! The parts, in the order they are read:
+//!
+//! - [`servers`]: every contestant, and what one call's handler does in every family.
+//! - [`routine`]: one trial: conformance runs, then the harness's loop; [`arrivals`] makes the schedule,
+//!   [`book`] keeps every arrival's fate, [`analysis`] turns them into figures after the run.
+//! - [`claims`]: the claim table the harness judges.
+//! - [`report`]: the report's figures, rendered with `templates/report.md`.
+
+pub mod analysis;
+pub mod arrivals;
+pub mod book;
+pub mod claims;
+pub mod config;
+#[cfg(test)]
+mod fixture;
+pub mod report;
+pub mod routine;
+pub mod servers;
+
+use measure::compare::Relation;
+use measure::judge::ClaimSpec;
+use measure::question::{Alternatives, Guard, Limit, Question};
+use measure::record::{RunParams, TrialRequest};
+use measure::scenario::{ChartKind, ChartSpec, Dimension, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
+use measure::summary::{ContestantInfo, Summary};
+
+use analysis::{CALLER_P99_AFTER, GOODPUT_AFTER};
+use servers::ServiceContestant;
+
+/// A limiter that fills the healthy dependency less than this share of the fixed bound's goodput before the
+/// drop is under-using it.
+pub const UNDER_USE: f64 = 0.9;
+/// A limiter whose goodput after the drop is below this share of what the dependency could serve at the rate
+/// (the lesser of the rate and its ceiling) cannot be the answer on tail latency.
+pub const SERVED_FLOOR: f64 = 0.8;
+
+/// The overload service scenario, as the lab's registry lists it.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ServiceScenario;
+
+impl Scenario for ServiceScenario {
+    fn name(&self) -> &'static str {
+        "overload-service"
+    }
+
+    fn title(&self) -> &'static str {
+        "Overload, as a service: steady arrivals against a dependency that loses capacity, measured from the caller's schedule"
+    }
+
+    fn question(&self) -> &'static str {
+        "A service whose dependency loses capacity under steady traffic: which admission policy keeps callers \
+         served? Calls arrive on a schedule (`rate` per second, evenly spaced, or a seeded Poisson process with \
+         `--poisson 1`) whether or not earlier calls finished, for a healthy phase of fixed length and then a phase \
+         after the dependency drops from 500 slots of 5 ms (±0.5 ms) to 100; it queues what it cannot serve. Every \
+         call has a deadline counted from its scheduled start; a reply after it has timed out, and that is the loss \
+         the limiters see. Latency runs from the scheduled start to the caller seeing the reply, in every family, \
+         the gate included, so a contestant that falls behind its arrivals cannot hide it. A full limit sheds the \
+         arrival at once (Netflix's `SimpleLimiter`); the unbounded contestants call for every arrival. The rates \
+         sit below and above the after-drop ceiling (100 slots / 5 ms = 20,000 calls/s) and far below the healthy \
+         one (100,000 calls/s)."
+    }
+
+    fn params(&self) -> Vec<ParamSpec> {
+        vec![
+            ParamSpec::sweep(
+                "rate",
+                "Arrivals per second, each value its own phase (the after-drop ceiling is 20,000/s).",
+                &[15_000, 30_000],
+                &[30_000],
+                1,
+                1_000_000,
+            ),
+            ParamSpec::single(
+                "poisson",
+                "1: seeded Poisson arrivals of the same mean rate; 0: evenly spaced.",
+                0,
+                0,
+                0,
+                1,
+            ),
+            ParamSpec::single(
+                "healthy-ms",
+                "Length of the healthy phase; the capacity drops at its end.",
+                400,
+                150,
+                10,
+                600_000,
+            ),
+            ParamSpec::single("after-ms", "Length of the phase after the drop.", 800, 250, 10, 600_000),
+            ParamSpec::single(
+                "deadline-ms",
+                "A call answered later than this after its scheduled start has timed out (4× the service time).",
+                20,
+                20,
+                1,
+                600_000,
+            ),
+            ParamSpec::single("capacity", "The dependency's concurrent slots before the drop.", 500, 500, 1, 100_000),
+            ParamSpec::single("capacity-after", "Its slots after the drop.", 100, 100, 1, 100_000),
+            ParamSpec::single("service-ms", "Service time of one call, in milliseconds.", 5, 5, 1, 1_000),
+            ParamSpec::single(
+                "jitter-us",
+                "Service time varies uniformly by up to this many µs either way.",
+                500,
+                500,
+                0,
+                1_000_000,
+            ),
+            ParamSpec::single("fixed-limit", "The fixed limiter's bound (the healthy capacity).", 500, 500, 1, 100_000),
+            ParamSpec::single("initial-limit", "Where the adaptive limiters start.", 20, 20, 1, 100_000),
+            ParamSpec::single("min-limit", "The lowest the adaptive limiters go.", 20, 20, 1, 100_000),
+            ParamSpec::single(
+                "max-limit",
+                "The adaptive limiters' ceiling, and the blocking pools' size.",
+                500,
+                500,
+                1,
+                100_000,
+            ),
+            ParamSpec::single(
+                "unbounded-threads",
+                "Threads of blocking-unbounded's pool (10× a servlet container's default 200).",
+                2_000,
+                2_000,
+                1,
+                100_000,
+            ),
+        ]
+    }
+
+    fn check_params(&self, params: &RunParams) -> Result<(), String> {
+        let one = |key: &str| params.get(key).and_then(|v| v.first()).copied().unwrap_or(0);
+        if one("initial_limit") > one("max_limit") {
+            return Err(format!("--initial-limit {} is above --max-limit {}", one("initial_limit"), one("max_limit")));
+        }
+        if one("min_limit") > one("initial_limit") {
+            return Err(format!("--min-limit {} is above --initial-limit {}", one("min_limit"), one("initial_limit")));
+        }
+        Ok(())
+    }
+
+    fn contestants(&self) -> Vec<ContestantInfo> {
+        ServiceContestant::all().iter().map(ServiceContestant::info).collect()
+    }
+
+    fn headline_metric(&self) -> &'static str {
+        GOODPUT_AFTER
+    }
+
+    fn higher_is_better(&self) -> bool {
+        true
+    }
+
+    fn dimensions(&self) -> Vec<Dimension> {
+        let contestants = self.contestants();
+        let limiter = Dimension::from_fn("limiter", &contestants, |c| {
+            c.name.split_once('-').map(|(_, limiter)| limiter.to_string())
+        });
+        vec![limiter, Dimension::family(&contestants)]
+    }
+
+    fn trade_off_metrics(&self) -> Vec<(&'static str, bool)> {
+        vec![(CALLER_P99_AFTER, false), ("after_drop.shed_per_sec", false), ("cpu_us_per_call", false)]
+    }
+
+    fn repetitions(&self, quick: bool) -> Repetitions {
+        // One timed run of 1.2 s (400 ms healthy, 800 ms after the drop) and one accounting run a quarter as long
+        // per process: 15 contestants × 2 rates × 5 processes take about 5 minutes on 2 cores. A warm-up buys
+        // nothing in a run of tens of thousands of calls.
+        if quick {
+            Repetitions { forks: 1, warmup: 0, iterations: 1, accounting: 1 }
+        } else {
+            Repetitions { forks: 5, warmup: 0, iterations: 1, accounting: 1 }
+        }
+    }
+
+    fn table_metrics(&self) -> Vec<&'static str> {
+        vec![
+            "before_drop.goodput_per_sec",
+            GOODPUT_AFTER,
+            "after_drop.goodput_share",
+            "after_drop.caller_latency_p50_us",
+            CALLER_P99_AFTER,
+            "after_drop.shed_per_sec",
+            "after_drop.timed_out_per_sec",
+            "after_drop.limit_mean",
+            "cpu_us_per_call",
+        ]
+    }
+
+    fn charts(&self) -> Vec<ChartSpec> {
+        vec![
+            ChartSpec {
+                id: "goodput",
+                title: "Calls answered within the deadline per second, after the drop",
+                metric: GOODPUT_AFTER,
+                unit: "calls per second",
+                kind: ChartKind::Bars,
+                log_scale: false,
+            },
+            ChartSpec {
+                id: "caller-p99",
+                title: "Callers' p99 from the scheduled start, after the drop (log scale)",
+                metric: CALLER_P99_AFTER,
+                unit: "µs, scheduled start to reply seen",
+                kind: ChartKind::Bars,
+                log_scale: true,
+            },
+            ChartSpec {
+                id: "served-over-time",
+                title: "Answered within the deadline, timed out and shed, per second, per 50 ms window (first measured run)",
+                metric: GOODPUT_AFTER,
+                unit: "calls per second",
+                kind: ChartKind::Series { series: &["goodput", "timed_out", "shed"] },
+                log_scale: false,
+            },
+            ChartSpec {
+                id: "latency-over-time",
+                title: "Callers' p50 and p99 from the scheduled start, per 50 ms window of arrivals (log scale)",
+                metric: CALLER_P99_AFTER,
+                unit: "µs",
+                kind: ChartKind::Series { series: &["caller_p50_us", "caller_p99_us"] },
+                log_scale: true,
+            },
+            ChartSpec {
+                id: "limit-over-time",
+                title: "The limit, at the end of each 50 ms window",
+                metric: "after_drop.limit_mean",
+                unit: "calls",
+                kind: ChartKind::Series { series: &["limit"] },
+                log_scale: false,
+            },
+        ]
+    }
+
+    fn run_trial(&self, request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
+        routine::run_trial(request, sink)
+    }
+
+    fn claim_table(&self, summary: &Summary) -> Vec<ClaimSpec> {
+        claims::table(summary)
+    }
+
+    fn questions(&self) -> Vec<Question> {
+        let under_use = Guard {
+            metric: "before_drop.goodput_per_sec",
+            words: "goodput before the drop",
+            relation: Relation::AtLeast,
+            limit: Limit::Counterpart { suffix: "fixed", factor: UNDER_USE },
+            why: "a limit that sheds healthy traffic keeps its callers' tail short by turning them away",
+        };
+        let served = Guard {
+            metric: "after_drop.goodput_share",
+            words: "share of the servable calls answered in time after the drop",
+            relation: Relation::AtLeast,
+            limit: Limit::Value(SERVED_FLOOR),
+            why: "a short tail bought by shedding or timing out most callers serves nobody",
+        };
+        vec![
+            Question::new(
+                "service-goodput",
+                "A service whose dependency loses capacity under steady traffic: which admission policy keeps the \
+                 most callers served within their deadline after the loss?",
+                Alternatives::Candidates,
+                GOODPUT_AFTER,
+                "calls answered within the deadline per second after the drop",
+                true,
+            )
+            .situation("a service under steady arrivals whose dependency loses capacity: callers served")
+            .guarded(under_use.clone()),
+            Question::new(
+                "service-tail",
+                "Which keeps its callers' p99, counted from their scheduled start, lowest after the loss, while \
+                 still serving them?",
+                Alternatives::Candidates,
+                CALLER_P99_AFTER,
+                "callers' p99 after the drop, scheduled start to reply seen (µs)",
+                false,
+            )
+            .situation("the same service: its callers' tail")
+            .guarded(under_use)
+            .guarded(served),
+        ]
+    }
+
+    fn discussion(&self, summary: &Summary) -> String {
+        report::render(summary)
+    }
+}

@@ -1,0 +1,393 @@
+//! One service trial in its own process: the conformance runs, then the harness's loop over runs of the
+//! contestant against a fresh dependency, gate and book, each analysed once its clocks have stopped.
+//!
+//! Where each figure comes from: a timed run (no instrument on any call's path; the book is one atomic write per
+//! arrival, the same in every family) gives every latency, goodput, shed and timeout figure, the limit and the
+//! series, with `wall_ms`, `cpu_us_per_call` and context switches from the harness's clocks; an accounting run,
+//! a quarter as long, gives threads, allocations and heap. The load generator's lag behind the schedule is
+//! the harness's own figure (`harness_generator_lag_p99_us`): it is in every family's latency alike.
+
+use std::sync::atomic::AtomicU64;
+use std::sync::Arc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use dependency::Dependency;
+use measure::harness::{self, Instruments, Iteration, IterationData, Routine, Stop, Window};
+use measure::latency::LatencyRecorder;
+use measure::record::TrialRequest;
+use measure::scenario::{TrialError, TrialSink};
+use measure::summary::Check;
+
+use super::analysis::{self, Frame, ServiceAnalysis};
+use super::arrivals::{self, duration_us};
+use super::book::{Book, Fate};
+use super::config::{ServiceConfig, WINDOW};
+use super::servers::{Calls, Prepared, ServiceContestant};
+use crate::config::limiter_ceiling;
+use crate::limit::{self, Fixed, Gate};
+use crate::routine::{clock_metrics, instrument_metrics};
+
+/// An accounting run is this many times shorter than a timed one.
+const ACCOUNTING_SHARE: u32 = 4;
+/// How long the run may take to finish its last calls after the last arrival.
+const DRAIN_LIMIT: Duration = Duration::from_secs(60);
+/// The check every run's book is held to.
+pub const EXACTLY_ONCE: &str = "exactly_once";
+/// Goodput may exceed the dependency's ceiling by this share at most: the jitter's mean over a window of
+/// thousands of calls, and the calls that end a window early.
+pub const CEILING_TOLERANCE: f64 = 0.03;
+
+/// What one run leaves to be analysed.
+#[derive(Debug)]
+pub struct RunOutput {
+    calls: Arc<Calls>,
+    /// When the capacity dropped, µs from the run's start.
+    drop_us: u64,
+    /// The gate's clock when the run started.
+    gate_at_start: Duration,
+    /// How far behind its schedule the generator handed arrivals over.
+    lag: LatencyRecorder,
+    timer_cpu_at_go: Duration,
+}
+
+/// Run `contestant` once over `config`, its dependency failing `fail_inputs` on purpose, with `gate` (a gate of
+/// the contestant's limiter when `None` and it has one).
+pub fn run_once(
+    contestant: ServiceContestant,
+    prepared: &Prepared,
+    config: &ServiceConfig,
+    fail_inputs: Vec<u64>,
+    gate: Option<Arc<Gate>>,
+    go: &mut dyn FnMut(),
+) -> Result<RunOutput, String> {
+    let schedule: Arc<[u64]> = arrivals::schedule(config).into();
+    let dependency = Dependency::start(dependency::Config { fail_inputs, ..config.dependency() })
+        .map_err(|e| format!("cannot start the dependency: {e}"))?;
+    let gate = gate.or_else(|| {
+        contestant.limiter.map(|kind| {
+            // Room for a limit change per arrival, so the history never reallocates while timed.
+            Arc::new(Gate::with_history_capacity(limit::build(kind, &config.limits), schedule.len() + 1))
+        })
+    });
+    let calls = Arc::new(Calls {
+        dependency: dependency.clone(),
+        gate: gate.clone(),
+        book: Book::new(schedule.len()),
+        schedule: Arc::clone(&schedule),
+        deadline_us: duration_us(config.deadline),
+        live: AtomicU64::new(0),
+    });
+    let threads = match contestant.limiter {
+        Some(kind) => limiter_ceiling(kind, &config.limits),
+        None => config.unbounded_threads,
+    };
+    let handler = prepared.handler(&calls, threads)?;
+    let timer_cpu_at_go = dependency.timer_cpu();
+    go();
+    let start = Instant::now();
+    calls.book.begin(start);
+    let gate_at_start = gate.as_ref().map(|g| g.clock()).unwrap_or_default();
+    let drop_at = start + config.healthy;
+    let mut dropped = false;
+    let mut lag = LatencyRecorder::new();
+    let mut failure = None;
+    for (index, &at) in schedule.iter().enumerate() {
+        let due = start + Duration::from_micros(at);
+        let now = Instant::now();
+        if due > now {
+            thread::sleep(due - now);
+        }
+        if !dropped && due >= drop_at {
+            dependency.set_capacity(config.capacity_after);
+            dropped = true;
+        }
+        lag.record_us(duration_us(Instant::now().saturating_duration_since(due)));
+        if let Err(e) = handler.submit(&calls, index as u64) {
+            failure = Some(e);
+            break;
+        }
+    }
+    if !dropped {
+        dependency.set_capacity(config.capacity_after);
+    }
+    let closed = handler.close(&calls, DRAIN_LIMIT);
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    closed?;
+    let drop_us = dependency
+        .stats()
+        .capacity_changed_at
+        .map_or(duration_us(config.healthy), |at| duration_us(at.saturating_duration_since(start)));
+    Ok(RunOutput { calls, drop_us, gate_at_start, lag, timer_cpu_at_go })
+}
+
+/// The analysis of `output`, a run of `config`.
+pub fn analyse(config: &ServiceConfig, output: &RunOutput) -> ServiceAnalysis {
+    let limits: Vec<(u64, usize)> = output
+        .calls
+        .gate
+        .as_ref()
+        .map(|g| {
+            g.limit_history()
+                .into_iter()
+                .map(|(t, l)| (duration_us(t.saturating_sub(output.gate_at_start)), l))
+                .collect()
+        })
+        .unwrap_or_default();
+    let frame = Frame {
+        schedule: &output.calls.schedule,
+        drop_us: output.drop_us,
+        end_us: duration_us(config.healthy + config.after),
+        overhang_us: duration_us(config.service + config.jitter),
+        deadline_us: duration_us(config.deadline),
+        rate: config.rate as f64,
+        ceilings: (config.ceiling_ops(config.capacity), config.ceiling_ops(config.capacity_after)),
+        limits: &limits,
+        window_us: duration_us(WINDOW),
+        mark: format!("capacity {} → {}", config.capacity, config.capacity_after),
+    };
+    analysis::analyse(&output.calls.book.entries(), &frame)
+}
+
+/// Run the trial `request` names: conformance runs, then the harness's loop.
+pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
+    let config = ServiceConfig::from_request(request)?;
+    let contestant = ServiceContestant::find(&request.contestant)
+        .ok_or_else(|| TrialError::UnknownContestant(request.contestant.clone()))?;
+    if contestant.family == measure::summary::Family::Coroutine {
+        let most = match contestant.limiter {
+            Some(kind) => limiter_ceiling(kind, &config.limits) as u64,
+            // Unbounded: every arrival of the after-drop phase may be waiting at once.
+            None => config.rate.saturating_mul(duration_us(config.after)) / 1_000_000 + config.capacity as u64,
+        };
+        if let Some(reason) = crate::contestants::coroutine::refusal(usize::try_from(most).unwrap_or(usize::MAX)) {
+            sink.skipped(&reason);
+            return Ok(());
+        }
+    }
+    let prepared = match contestant.prepare() {
+        Ok(prepared) => prepared,
+        Err(e) => {
+            sink.check(Check::new(EXACTLY_ONCE, false, format!("could not prepare: {e}")));
+            return Ok(());
+        }
+    };
+    for check in conformance(contestant, &prepared, &config) {
+        sink.check(check);
+    }
+    let accounting = config.shortened(ACCOUNTING_SHARE);
+    let mut routine = ServiceRoutine { contestant, prepared, config, accounting, invariants: Invariants::default() };
+    harness::run(&mut routine, request, sink);
+    Ok(())
+}
+
+/// The conformance runs every contestant passes before timing: every arrival handled once with the right
+/// answer and injected failures counted as failures, and, with a gate, a full limit shedding at once.
+pub fn conformance(contestant: ServiceContestant, prepared: &Prepared, config: &ServiceConfig) -> Vec<Check> {
+    let small = ServiceConfig {
+        rate: 2_000,
+        healthy: Duration::from_millis(50),
+        after: Duration::from_millis(50),
+        deadline: Duration::from_secs(1),
+        ..config.clone()
+    };
+    let n = arrivals::schedule(&small).len() as u64;
+    let injected = vec![0, n / 2, n.saturating_sub(1)];
+    let mut checks = vec![match run_once(contestant, prepared, &small, injected.clone(), None, &mut || {}) {
+        Err(e) => Check::new("faults", false, e),
+        Ok(output) => {
+            let entries = output.calls.book.entries();
+            let failed: Vec<u64> =
+                (0..n).filter(|&i| entries[i as usize].is_some_and(|e| e.fate == Fate::Failed)).collect();
+            let wrong = entries.iter().flatten().filter(|e| e.fate == Fate::Wrong).count();
+            let missing = entries.iter().filter(|e| e.is_none()).count();
+            let twice = output.calls.book.twice();
+            Check::new(
+                "faults",
+                failed == injected && wrong == 0 && missing == 0 && twice == 0,
+                format!(
+                    "{n} arrivals at 2,000/s with failures injected at arrivals {injected:?}: failed {failed:?}, \
+                     {wrong} wrong answers, {missing} never handled, {twice} handled twice"
+                ),
+            )
+        }
+    }];
+    checks.push(match contestant.limiter {
+        None => Check::not_applicable("sheds_when_full", "no gate: nothing is shed"),
+        Some(_) => {
+            // A gate of 4 against calls of 50 ms, 200 arrivals in 20 ms: exactly 4 answered, the rest shed.
+            let full = ServiceConfig {
+                rate: 10_000,
+                healthy: Duration::from_millis(10),
+                after: Duration::from_millis(10),
+                service: Duration::from_millis(50),
+                jitter: Duration::ZERO,
+                deadline: Duration::from_secs(1),
+                ..config.clone()
+            };
+            let gate = Arc::new(Gate::new(Box::new(Fixed::new(4))));
+            match run_once(contestant, prepared, &full, Vec::new(), Some(gate), &mut || {}) {
+                Err(e) => Check::new("sheds_when_full", false, e),
+                Ok(output) => {
+                    let entries = output.calls.book.entries();
+                    let count = |fate: Fate| entries.iter().flatten().filter(|e| e.fate == fate).count();
+                    let (answered, shed) = (count(Fate::Answered), count(Fate::Shed));
+                    Check::new(
+                        "sheds_when_full",
+                        answered == 4 && shed == entries.len() - 4,
+                        format!(
+                            "{} arrivals in 20 ms against a gate of 4 and calls of 50 ms: {answered} answered, {shed} \
+                             shed (4 and {} expected)",
+                            entries.len(),
+                            entries.len().saturating_sub(4)
+                        ),
+                    )
+                }
+            }
+        }
+    });
+    checks
+}
+
+/// What every run must have shown; each becomes a check at the end of the trial.
+#[derive(Debug, Default)]
+struct Invariants {
+    runs: u32,
+    missing: u64,
+    twice: u64,
+    wrong: u64,
+    failed: u64,
+    over_limit_admissions: u64,
+    over_capacity_starts: u64,
+    /// The highest goodput as a share of the dependency's ceiling, over every timed run and phase.
+    goodput_over_ceiling: f64,
+}
+
+/// A prepared service contestant as the harness runs it.
+struct ServiceRoutine {
+    contestant: ServiceContestant,
+    prepared: Prepared,
+    config: ServiceConfig,
+    accounting: ServiceConfig,
+    invariants: Invariants,
+}
+
+impl Routine for ServiceRoutine {
+    type Output = RunOutput;
+
+    fn run(&mut self, instruments: &Instruments, go: &mut dyn FnMut()) -> Result<RunOutput, Stop> {
+        let config = if instruments.is_timed() { &self.config } else { &self.accounting };
+        run_once(self.contestant, &self.prepared, config, Vec::new(), None, go)
+            .map_err(|e| Stop::failed(EXACTLY_ONCE, e))
+    }
+
+    fn items(&self, output: &RunOutput) -> u64 {
+        output.calls.schedule.len() as u64
+    }
+
+    fn finish(&mut self, iteration: Iteration, output: RunOutput, window: Window<'_>) -> Result<IterationData, Stop> {
+        let timed = window.accounting().is_none();
+        let config = if timed { &self.config } else { &self.accounting };
+        let analysis = analyse(config, &output);
+        let stats = output.calls.dependency.stats();
+        let timer_cpu = output.calls.dependency.timer_cpu().saturating_sub(output.timer_cpu_at_go);
+        output.calls.dependency.shutdown();
+        let invariants = &mut self.invariants;
+        invariants.runs += 1;
+        invariants.missing += analysis.missing;
+        invariants.twice += output.calls.book.twice();
+        invariants.wrong += analysis.wrong;
+        invariants.failed += analysis.failed;
+        invariants.over_limit_admissions += output.calls.gate.as_ref().map_or(0, |g| g.over_limit_admissions());
+        invariants.over_capacity_starts += stats.over_capacity_starts;
+        if analysis.missing + analysis.wrong + output.calls.book.twice() > 0 {
+            return Err(Stop::failed(
+                EXACTLY_ONCE,
+                format!(
+                    "iteration {}: {} arrivals never handled, {} handled twice, {} wrong answers",
+                    iteration.index,
+                    analysis.missing,
+                    output.calls.book.twice(),
+                    analysis.wrong
+                ),
+            ));
+        }
+        let arrivals = output.calls.schedule.len() as u64;
+        let mut data =
+            IterationData { timing: clock_metrics(window.timing(), timer_cpu, arrivals), ..Default::default() };
+        match window.accounting() {
+            Some(measurement) => data.instruments = instrument_metrics(measurement),
+            None => {
+                for (phase, ceiling) in [
+                    ("before_drop", config.ceiling_ops(config.capacity)),
+                    ("after_drop", config.ceiling_ops(config.capacity_after)),
+                ] {
+                    if let Some(&goodput) = analysis.metrics.get(&format!("{phase}.goodput_per_sec")) {
+                        invariants.goodput_over_ceiling = invariants.goodput_over_ceiling.max(goodput / ceiling);
+                    }
+                }
+                data.timing.extend(analysis.metrics);
+                let lag = output.lag.metrics("harness_generator_");
+                if let Some(&p99) = lag.get("harness_generator_latency_p99_us") {
+                    data.timing.insert("harness_generator_lag_p99_us".to_string(), p99);
+                }
+                data.series = analysis.series;
+            }
+        }
+        Ok(data)
+    }
+
+    fn checks(&mut self, measured: u32, accounted: u32) -> Vec<Check> {
+        let (i, config) = (&self.invariants, &self.config);
+        let mut checks = vec![
+            Check::new(
+                EXACTLY_ONCE,
+                true,
+                format!(
+                    "{measured} timed and {accounted} accounting runs at {} arrivals/s: every arrival handled once, \
+                     answered with the right value or shed",
+                    config.rate
+                ),
+            ),
+            Check::new(
+                "no_failed_calls",
+                i.failed == 0,
+                format!(
+                    "{} calls failed over {} runs (the dependency queues without limit: none should)",
+                    i.failed, i.runs
+                ),
+            ),
+            Check::new(
+                "dependency_within_capacity",
+                i.over_capacity_starts == 0,
+                format!(
+                    "{} service starts at or above the capacity in force over {} runs",
+                    i.over_capacity_starts, i.runs
+                ),
+            ),
+            Check::new(
+                "goodput_within_ceiling",
+                i.goodput_over_ceiling <= 1.0 + CEILING_TOLERANCE,
+                format!(
+                    "the highest goodput was {:.1}% of the dependency's ceiling in force (capacity / service time; \
+                     {:.0}% allowed for the jitter's mean over a window)",
+                    i.goodput_over_ceiling * 100.0,
+                    CEILING_TOLERANCE * 100.0
+                ),
+            ),
+        ];
+        if self.contestant.limiter.is_some() {
+            checks.push(Check::new(
+                "within_limit",
+                i.over_limit_admissions == 0,
+                format!(
+                    "{} admissions with the gate's in-flight count at or above its limit over {} runs",
+                    i.over_limit_admissions, i.runs
+                ),
+            ));
+        }
+        checks
+    }
+}
