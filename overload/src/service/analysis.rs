@@ -250,7 +250,8 @@ impl PerWindow {
         ];
         if !frame.limits.is_empty() {
             let slots = self.goodput.len() as u64;
-            let limits = (1..=slots).map(|w| limit_at(frame.limits, w * frame.window_us) as f64).collect();
+            let w = frame.window_us;
+            let limits = (0..slots).map(|i| limit_mean(frame.limits, i * w, (i + 1) * w).unwrap_or(0.0)).collect();
             named.push(("limit", limits));
         }
         named
@@ -310,6 +311,8 @@ mod tests {
         assert_eq!(m("limit_at_drop"), 4.0);
         assert_eq!(a.series["goodput"].values.len(), 4);
         assert_eq!(a.series["shed"].values, vec![0.0, 2_000.0, 0.0, 0.0]);
+        // The limit's mean over each window: 10 until the drop at 1,000 µs, 4 after.
+        assert_eq!(a.series["limit"].values, vec![10.0, 10.0, 4.0, 4.0]);
     }
 
     #[test]

@@ -231,7 +231,7 @@ impl Scenario for ServiceScenario {
             },
             ChartSpec {
                 id: "limit-over-time",
-                title: "The limit, at the end of each 50 ms window",
+                title: "The limit, its mean over each 50 ms window",
                 metric: "after_drop.limit_mean",
                 unit: "calls",
                 kind: ChartKind::Series { series: &["limit"] },
