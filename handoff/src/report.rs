@@ -183,6 +183,13 @@ pub struct Findings {
     pub allocs: Option<Allocs>,
     /// Batched channels from the claim capacity to the widest.
     pub room: Option<Room>,
+    /// Channels whose batched row the judge tells slower than its per-item twin at the claim capacity, with the
+    /// wake-up figures that show why.
+    pub batched_slower: Vec<BatchedSlower>,
+    /// Every row of `batched_slower` had more context switches and more system CPU per item than its twin.
+    pub batched_slower_wakes_more: bool,
+    /// The one-message rows: what they cost and how many items they hold against their per-item twins.
+    pub one_message: Vec<OneMessage>,
     /// Cores used (and context switches) at the narrowest and widest capacity.
     pub cores: Vec<CoresAt>,
     /// The current-thread pair's cores used at the claim capacity.
@@ -195,6 +202,41 @@ pub struct Findings {
     pub recv_many: Option<RecvMany>,
     /// Exact against sampled outstanding work.
     pub outstanding: Option<Outstanding>,
+}
+
+/// A channel whose batched row was slower per item than its per-item twin, told apart by the judge.
+#[derive(Debug, Serialize)]
+pub struct BatchedSlower {
+    /// The per-item twin's profile.
+    pub single: Profile,
+    /// The batched row's profile.
+    pub batched: Profile,
+    /// The exact p of the separation of their process medians.
+    pub p: String,
+    /// System CPU per item, per item and batched.
+    pub system_single: String,
+    /// System CPU per item of the batched row.
+    pub system_batched: String,
+    /// The batched row had more context switches and more system CPU per item than its twin.
+    #[serde(skip)]
+    pub wakes_more: bool,
+}
+
+/// A one-message row beside its per-item twin at one capacity.
+#[derive(Debug, Serialize)]
+pub struct OneMessage {
+    /// The one-message contestant.
+    pub name: String,
+    /// Its per-item twin.
+    pub single: String,
+    /// The capacity of the figures.
+    pub capacity: u64,
+    /// Its `ms_per_million`.
+    pub ms: String,
+    /// Its exact high-water mark of outstanding items.
+    pub max_outstanding: String,
+    /// The per-item twin's high-water mark.
+    pub single_max_outstanding: String,
 }
 
 /// The current-thread pair against the cross-thread pairs.
@@ -601,6 +643,39 @@ fn findings(summary: &Summary, caps: &[u64]) -> Findings {
         tokio: num(ms(summary, "stream-tokio", c)),
         batched: num(ms(summary, "stream-tokio-batched", c)),
     });
+    let noise = summary.method.noise_threshold;
+    let batched_slower = BATCH_PAIRS
+        .iter()
+        .filter_map(|(single, batched)| {
+            let judged = judge(ms_stats(summary, batched, c)?, ms_stats(summary, single, c)?, noise);
+            (judged.told == Told::Slower).then(|| BatchedSlower {
+                wakes_more: ["ctx_switches_per_item", "cpu_system_ns_per_item"]
+                    .iter()
+                    .all(|m| matches!((median_at(batched, m), median_at(single, m)), (Some(b), Some(s)) if b > s)),
+                single: profile(summary, single, c),
+                batched: profile(summary, batched, c),
+                p: judged.p.unwrap_or_else(|| "n/a".to_string()),
+                system_single: num(median_at(single, "cpu_system_ns_per_item")),
+                system_batched: num(median_at(batched, "cpu_system_ns_per_item")),
+            })
+        })
+        .collect::<Vec<BatchedSlower>>();
+    let batched_slower_wakes_more = batched_slower.iter().all(|b| b.wakes_more);
+    let widest = caps.iter().copied().max().unwrap_or(c);
+    let one_message = ONE_MESSAGE_PAIRS
+        .iter()
+        .filter_map(|(single, one)| {
+            let at = |n: &str| count(median(summary, n, widest, "max_outstanding"));
+            Some(OneMessage {
+                name: one.to_string(),
+                single: single.to_string(),
+                capacity: widest,
+                ms: num(Some(ms(summary, one, widest)?)),
+                max_outstanding: at(one),
+                single_max_outstanding: at(single),
+            })
+        })
+        .collect();
     Findings {
         floor: profile(summary, LOOP, c),
         per_item: CROSS_THREAD_PER_ITEM
@@ -639,6 +714,9 @@ fn findings(summary: &Summary, caps: &[u64]) -> Findings {
                 .collect(),
         }),
         room,
+        batched_slower,
+        batched_slower_wakes_more,
+        one_message,
         cores,
         current_cores: num(median_at(CURRENT_THREAD, "cores_used")),
         condvar,
@@ -647,6 +725,13 @@ fn findings(summary: &Summary, caps: &[u64]) -> Findings {
         outstanding: outstanding(summary),
     }
 }
+
+/// Each one-message contestant after its per-item twin.
+const ONE_MESSAGE_PAIRS: [(&str, &str); 3] = [
+    ("blocking-crossbeam", "blocking-crossbeam-one-message"),
+    ("blocking-std", "blocking-std-one-message"),
+    ("stream-tokio", "stream-tokio-one-message"),
+];
 
 /// Exact against sampled outstanding work at the claim capacity: `blocking-crossbeam`'s, and the contestant whose
 /// 1 ms samples missed most of its exact peak.
@@ -1170,6 +1255,31 @@ mod tests {
         let text = report(&summary);
         assert!(!text.contains("pays the kernel on every operation"), "{text}");
         assert!(text.contains("n/a"), "{text}");
+    }
+
+    #[test]
+    fn a_batched_row_slower_than_its_twin_is_explained_only_as_far_as_the_figures_go() {
+        // Every row at 100 ms/M except flume batched at 200: the judge tells it slower, and as its wake-up
+        // figures equal its twin's, the report does not claim wake-ups as the cause.
+        let text = report(&judged(summary_with(&[("blocking-flume-batched", 256, 200.0)])));
+        assert_whole(&text);
+        assert!(text.contains("**Where batching cost more than it saved.**"), "{text}");
+        assert!(text.contains("`blocking-flume-batched` took 200 ms/M against 100 for `blocking-flume`"), "{text}");
+        assert!(text.contains("This run's wake-up figures do not show the cause"), "{text}");
+        assert!(!text.contains("here the cost was the wake-ups"), "{text}");
+        // No batched row slower: no such bullet.
+        let text = report(&judged(summary_with(&[])));
+        assert!(!text.contains("Where batching cost more"), "{text}");
+    }
+
+    #[test]
+    fn the_one_message_rows_say_what_they_hold_against_their_twins() {
+        let text = report(&judged(summary_with(&[])));
+        assert!(text.contains("**Why the one-message rows are never the answer"), "{text}");
+        for (single, one) in ONE_MESSAGE_PAIRS {
+            assert!(text.contains(&format!("`{one}` 100 ms/M")), "{one}: {text}");
+            assert!(text.contains(&format!("for `{single}`")), "{single}: {text}");
+        }
     }
 
     #[test]
