@@ -665,7 +665,7 @@ fn findings(summary: &Summary, caps: &[u64]) -> Findings {
     let one_message = ONE_MESSAGE_PAIRS
         .iter()
         .filter_map(|(single, one)| {
-            let at = |n: &str| count(median(summary, n, widest, "max_outstanding"));
+            let at = |n: &str| num(median(summary, n, widest, "max_outstanding"));
             Some(OneMessage {
                 name: one.to_string(),
                 single: single.to_string(),
