@@ -1,4 +1,5 @@
-//! `lab advise` with a bad shape: one clear line on stderr, exit status 2, and nothing written.
+//! `lab advise`: a bad shape gets one clear line on stderr, exit status 2 and nothing written; a tiny run writes and
+//! re-renders its files; the committed advice never picks what its scenario guarded out.
 #![allow(clippy::unwrap_used)]
 
 mod common;
@@ -97,4 +98,43 @@ fn a_tiny_advice_runs_writes_its_files_and_re_renders_byte_for_byte() {
     assert_eq!(refused.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&refused.stderr).contains("not of an advice"));
     assert!(!reports.join("advice.md").exists() && !reports.join("chain.md").exists());
+}
+
+/// Over the committed advice: no pick is an alternative its scenario's own question on the same metric kept from
+/// being the answer by a guard (overload's Vegas, which never filled the healthy dependency, was once picked on
+/// the after-drop p99 alone).
+#[test]
+fn the_committed_advice_never_picks_an_alternative_its_scenario_guarded_out() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../reports/advice");
+    let read = |path: &std::path::Path| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(path).expect("readable")).expect("JSON")
+    };
+    let mut checked = 0;
+    for shape in std::fs::read_dir(&root).expect("reports/advice") {
+        let folder = shape.expect("entry").path();
+        let advice = read(&folder.join("advice.json"));
+        for run in advice["scenarios"].as_array().expect("scenarios") {
+            let (Some(pick), Some(metric)) = (run["pick"].as_str(), run["metric"].as_str()) else { continue };
+            let scenario = read(&folder.join(format!("{}.json", run["scenario"].as_str().expect("scenario"))));
+            for question in scenario["questions"].as_array().into_iter().flatten() {
+                if question["metric"] != metric || question["guards"].as_array().is_none_or(|g| g.is_empty()) {
+                    continue;
+                }
+                for answer in question["answers"].as_array().expect("answers") {
+                    if answer["phase"] != run["phase"] {
+                        continue;
+                    }
+                    checked += 1;
+                    let excluded = answer["excluded"].as_array().expect("excluded");
+                    assert!(
+                        !excluded.iter().any(|e| e["name"] == pick && e["value"].is_number()),
+                        "{}: the advice picks `{pick}`, which `{}` guarded out",
+                        folder.display(),
+                        question["id"]
+                    );
+                }
+            }
+        }
+    }
+    assert!(checked > 0, "no committed advice answered a guarded question: nothing was checked");
 }

@@ -138,6 +138,20 @@ fn p_text(p: Option<f64>) -> String {
     p.map_or_else(String::new, |p| format!(", p = {p:.3}"))
 }
 
+/// The alternatives the scenario's own question on `metric` kept from being the answer at `phase` because they
+/// failed one of its guards (a limiter that never filled the dependency, a bound that did not hold), each with the
+/// guard and its figure; empty where the scenario asks no such question or nothing failed a guard. A contestant
+/// that did not run cleanly is left out: it has no median to be picked on.
+fn guarded_out(summary: &Summary, metric: &str, phase: Option<&str>) -> Vec<measure::question::Excluded> {
+    summary
+        .questions
+        .iter()
+        .filter(|q| q.metric == metric && !q.guards.is_empty())
+        .flat_map(|q| q.answers.iter().filter(|a| a.phase.as_deref() == phase))
+        .flat_map(|a| a.excluded.iter().filter(|e| e.value.is_some()).cloned())
+        .collect()
+}
+
 /// The advice of `run` from its summary.
 pub(crate) fn advise(run: &AdvisedRun, summary: &Summary, report: &str) -> RunAdvice {
     let scenario = run.scenario();
@@ -152,10 +166,14 @@ pub(crate) fn advise(run: &AdvisedRun, summary: &Summary, report: &str) -> RunAd
     let phase = phase.as_deref();
     let median = |name: &str, m: &str| summary.metric(name, &key(phase, m)).map(|s| s.median);
     let better_of = |a: f64, b: f64| if higher { a > b } else { a < b };
+    // A candidate the scenario's question on this metric guarded out is never the pick, as in the report.
+    let guarded = guarded_out(summary, metric, phase);
+    let eligible: Vec<String> =
+        run.keeps_order.iter().filter(|n| !guarded.iter().any(|e| &e.name == *n)).cloned().collect();
 
     // The pick: the best median among the candidates that keep order where order is asked.
     let mut pick: Option<(String, f64)> = None;
-    for name in &run.keeps_order {
+    for name in &eligible {
         if let Some(m) = median(name, metric) {
             if pick.as_ref().is_none_or(|(_, best)| better_of(m, *best)) {
                 pick = Some((name.clone(), m));
@@ -166,7 +184,7 @@ pub(crate) fn advise(run: &AdvisedRun, summary: &Summary, report: &str) -> RunAd
 
     // Each family's best candidate (among those that keep order, where asked).
     let mut family_best: Vec<(Family, String, f64)> = Vec::new();
-    for name in &run.keeps_order {
+    for name in &eligible {
         let (Some(c), Some(m)) = (summary.contestant(name), median(name, metric)) else { continue };
         match family_best.iter_mut().find(|(f, _, _)| *f == c.family) {
             Some(entry) if better_of(m, entry.2) => *entry = (c.family, name.clone(), m),
@@ -264,6 +282,29 @@ pub(crate) fn advise(run: &AdvisedRun, summary: &Summary, report: &str) -> RunAd
             s.push('.');
             sentences.push(s);
         }
+        if !guarded.is_empty() {
+            let guard_of = |e: &measure::question::Excluded| {
+                summary
+                    .questions
+                    .iter()
+                    .filter(|q| q.metric == metric)
+                    .flat_map(|q| q.guards.iter())
+                    .find(|g| g.words == e.guard)
+            };
+            let each = guarded
+                .iter()
+                .map(|e| {
+                    let rule = guard_of(e).map_or_else(String::new, |g| {
+                        let shown = if e.verdict == Verdict::Fails { "not" } else { "not shown to be" };
+                        format!(", {shown} {}", g.rule)
+                    });
+                    format!("`{}` ({} {}{rule}{})", e.name, e.guard, num(e.value), p_text(e.p))
+                })
+                .collect::<Vec<_>>()
+                .join("; ");
+            let why = guarded.first().and_then(guard_of).map_or_else(String::new, |g| format!(": {}", g.why));
+            sentences.push(format!("Never the pick here, as in the report, each having failed a guard{why}: {each}."));
+        }
         if let (Some(m), Some(judged)) = (&run.mistake, &mistake) {
             let what = match judged.claim.verdict {
                 Verdict::Holds => {
@@ -310,8 +351,9 @@ pub(crate) fn advise(run: &AdvisedRun, summary: &Summary, report: &str) -> RunAd
     let change = run.sweep.as_ref().map(|sweep| {
         let other_phase = sweep.other_phase();
         let at = |name: &str| summary.metric(name, &key(Some(&other_phase), metric)).map(|s| s.median);
+        let other_guarded = guarded_out(summary, metric, Some(&other_phase));
         let mut other_pick: Option<(String, f64)> = None;
-        for name in &run.keeps_order {
+        for name in run.keeps_order.iter().filter(|n| !other_guarded.iter().any(|e| &e.name == *n)) {
             if let Some(m) = at(name) {
                 if other_pick.as_ref().is_none_or(|(_, best)| better_of(m, *best)) {
                     other_pick = Some((name.clone(), m));
