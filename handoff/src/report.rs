@@ -213,7 +213,7 @@ pub struct BatchedSlower {
     pub batched: Profile,
     /// The exact p of the separation of their process medians.
     pub p: String,
-    /// System CPU per item, per item and batched.
+    /// System CPU per item of the per-item twin.
     pub system_single: String,
     /// System CPU per item of the batched row.
     pub system_batched: String,

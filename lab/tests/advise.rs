@@ -100,22 +100,49 @@ fn a_tiny_advice_runs_writes_its_files_and_re_renders_byte_for_byte() {
     assert!(!reports.join("advice.md").exists() && !reports.join("chain.md").exists());
 }
 
+/// A committed JSON file.
+fn read_json(path: &std::path::Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).expect("readable")).expect("JSON")
+}
+
+/// One committed advice folder: its `advice.json`, and each scenario run's entry in it beside that run's summary.
+struct CommittedAdvice {
+    folder: std::path::PathBuf,
+    advice: serde_json::Value,
+    runs: Vec<(serde_json::Value, serde_json::Value)>,
+}
+
+/// Every committed advice folder.
+fn committed_advice() -> Vec<CommittedAdvice> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../reports/advice");
+    std::fs::read_dir(&root)
+        .expect("reports/advice")
+        .map(|entry| {
+            let folder = entry.expect("entry").path();
+            let advice = read_json(&folder.join("advice.json"));
+            let runs = advice["scenarios"]
+                .as_array()
+                .expect("scenarios")
+                .iter()
+                .map(|run| {
+                    let name = run["scenario"].as_str().expect("scenario");
+                    (run.clone(), read_json(&folder.join(format!("{name}.json"))))
+                })
+                .collect();
+            CommittedAdvice { folder, advice, runs }
+        })
+        .collect()
+}
+
 /// Over the committed advice: no pick is an alternative its scenario's own question on the same metric kept from
 /// being the answer by a guard (overload's Vegas, which never filled the healthy dependency, was once picked on
 /// the after-drop p99 alone).
 #[test]
 fn the_committed_advice_never_picks_an_alternative_its_scenario_guarded_out() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../reports/advice");
-    let read = |path: &std::path::Path| -> serde_json::Value {
-        serde_json::from_str(&std::fs::read_to_string(path).expect("readable")).expect("JSON")
-    };
     let mut checked = 0;
-    for shape in std::fs::read_dir(&root).expect("reports/advice") {
-        let folder = shape.expect("entry").path();
-        let advice = read(&folder.join("advice.json"));
-        for run in advice["scenarios"].as_array().expect("scenarios") {
+    for CommittedAdvice { folder, runs, .. } in committed_advice() {
+        for (run, scenario) in runs {
             let (Some(pick), Some(metric)) = (run["pick"].as_str(), run["metric"].as_str()) else { continue };
-            let scenario = read(&folder.join(format!("{}.json", run["scenario"].as_str().expect("scenario"))));
             for question in scenario["questions"].as_array().into_iter().flatten() {
                 if question["metric"] != metric || question["guards"].as_array().is_none_or(|g| g.is_empty()) {
                     continue;
@@ -137,4 +164,20 @@ fn the_committed_advice_never_picks_an_alternative_its_scenario_guarded_out() {
         }
     }
     assert!(checked > 0, "no committed advice answered a guarded question: nothing was checked");
+}
+
+/// Over the committed advice: `advice.json` names the revision its figures were measured at, the same as every
+/// scenario run beside it.
+#[test]
+fn the_committed_advice_names_the_revision_of_its_runs() {
+    let mut checked = 0;
+    for CommittedAdvice { folder, advice, runs } in committed_advice() {
+        let rev = advice["git_rev"].as_str();
+        assert!(rev.is_some(), "{}: advice.json has no git_rev", folder.display());
+        for (_, scenario) in runs {
+            assert_eq!(scenario["git_rev"].as_str(), rev, "{}", folder.display());
+            checked += 1;
+        }
+    }
+    assert!(checked > 0, "no committed advice: nothing was checked");
 }

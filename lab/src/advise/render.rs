@@ -30,6 +30,14 @@ struct AdviceJson<'a> {
     budget_s: f64,
     calibration: &'a super::Calibration,
     checks: Vec<measure::summary::Check>,
+    /// The revision the advice's figures were measured at: its scenario runs', which one process ran.
+    git_rev: &'a str,
+    /// Whether that build had uncommitted changes (in any of its runs).
+    git_dirty: bool,
+    /// The revision that rendered the advice, as in each scenario's summary.
+    render_git_rev: &'a str,
+    /// Whether that build had uncommitted changes.
+    render_git_dirty: bool,
     started_utc: &'a str,
     finished_utc: &'a str,
     command: String,
@@ -205,6 +213,10 @@ pub(crate) fn render(header: &AdviceHeader, summaries: &[Summary]) -> AdviceFile
         budget_s: header.request.budget_s,
         calibration: &header.request.calibration,
         checks,
+        git_rev: summaries.first().map_or("unknown", |s| s.git_rev.as_str()),
+        git_dirty: summaries.iter().any(|s| s.git_dirty),
+        render_git_rev: summaries.first().map_or("unknown", |s| s.render_git_rev.as_str()),
+        render_git_dirty: summaries.iter().any(|s| s.render_git_dirty),
         started_utc: &header.started_utc,
         finished_utc: &header.finished_utc,
         command,

@@ -140,15 +140,25 @@ fn p_text(p: Option<f64>) -> String {
 
 /// The alternatives the scenario's own question on `metric` kept from being the answer at `phase` because they
 /// failed one of its guards (a limiter that never filled the dependency, a bound that did not hold), each with the
-/// guard and its figure; empty where the scenario asks no such question or nothing failed a guard. A contestant
-/// that did not run cleanly is left out: it has no median to be picked on.
-fn guarded_out(summary: &Summary, metric: &str, phase: Option<&str>) -> Vec<measure::question::Excluded> {
+/// guard it failed; empty where the scenario asks no such question or nothing failed a guard. A contestant that did
+/// not run cleanly is left out: it has no median to be picked on.
+fn guarded_out<'a>(
+    summary: &'a Summary,
+    metric: &str,
+    phase: Option<&str>,
+) -> Vec<(&'a measure::question::Excluded, &'a measure::question::GuardRule)> {
     summary
         .questions
         .iter()
-        .filter(|q| q.metric == metric && !q.guards.is_empty())
-        .flat_map(|q| q.answers.iter().filter(|a| a.phase.as_deref() == phase))
-        .flat_map(|a| a.excluded.iter().filter(|e| e.value.is_some()).cloned())
+        .filter(|q| q.metric == metric)
+        .flat_map(|q| {
+            q.answers.iter().filter(|a| a.phase.as_deref() == phase).flat_map(move |a| {
+                a.excluded
+                    .iter()
+                    .filter(|e| e.value.is_some())
+                    .filter_map(move |e| q.guards.iter().find(|g| g.words == e.guard).map(|g| (e, g)))
+            })
+        })
         .collect()
 }
 
@@ -169,7 +179,7 @@ pub(crate) fn advise(run: &AdvisedRun, summary: &Summary, report: &str) -> RunAd
     // A candidate the scenario's question on this metric guarded out is never the pick, as in the report.
     let guarded = guarded_out(summary, metric, phase);
     let eligible: Vec<String> =
-        run.keeps_order.iter().filter(|n| !guarded.iter().any(|e| &e.name == *n)).cloned().collect();
+        run.keeps_order.iter().filter(|n| !guarded.iter().any(|(e, _)| &e.name == *n)).cloned().collect();
 
     // The pick: the best median among the candidates that keep order where order is asked.
     let mut pick: Option<(String, f64)> = None;
@@ -282,28 +292,19 @@ pub(crate) fn advise(run: &AdvisedRun, summary: &Summary, report: &str) -> RunAd
             s.push('.');
             sentences.push(s);
         }
-        if !guarded.is_empty() {
-            let guard_of = |e: &measure::question::Excluded| {
-                summary
-                    .questions
-                    .iter()
-                    .filter(|q| q.metric == metric)
-                    .flat_map(|q| q.guards.iter())
-                    .find(|g| g.words == e.guard)
-            };
+        if let Some((_, first)) = guarded.first() {
             let each = guarded
                 .iter()
-                .map(|e| {
-                    let rule = guard_of(e).map_or_else(String::new, |g| {
-                        let shown = if e.verdict == Verdict::Fails { "not" } else { "not shown to be" };
-                        format!(", {shown} {}", g.rule)
-                    });
-                    format!("`{}` ({} {}{rule}{})", e.name, e.guard, num(e.value), p_text(e.p))
+                .map(|(e, g)| {
+                    let shown = if e.verdict == Verdict::Fails { "not" } else { "not shown to be" };
+                    format!("`{}` ({} {}, {shown} {}{})", e.name, e.guard, num(e.value), g.rule, p_text(e.p))
                 })
                 .collect::<Vec<_>>()
                 .join("; ");
-            let why = guarded.first().and_then(guard_of).map_or_else(String::new, |g| format!(": {}", g.why));
-            sentences.push(format!("Never the pick here, as in the report, each having failed a guard{why}: {each}."));
+            sentences.push(format!(
+                "Never the pick here, as in the report, each having failed a guard: {}: {each}.",
+                first.why
+            ));
         }
         if let (Some(m), Some(judged)) = (&run.mistake, &mistake) {
             let what = match judged.claim.verdict {
@@ -353,7 +354,7 @@ pub(crate) fn advise(run: &AdvisedRun, summary: &Summary, report: &str) -> RunAd
         let at = |name: &str| summary.metric(name, &key(Some(&other_phase), metric)).map(|s| s.median);
         let other_guarded = guarded_out(summary, metric, Some(&other_phase));
         let mut other_pick: Option<(String, f64)> = None;
-        for name in run.keeps_order.iter().filter(|n| !other_guarded.iter().any(|e| &e.name == *n)) {
+        for name in run.keeps_order.iter().filter(|n| !other_guarded.iter().any(|(e, _)| &e.name == *n)) {
             if let Some(m) = at(name) {
                 if other_pick.as_ref().is_none_or(|(_, best)| better_of(m, *best)) {
                     other_pick = Some((name.clone(), m));
