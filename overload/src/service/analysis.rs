@@ -2,6 +2,11 @@
 //! history: per phase (before and after the drop) the calls answered within the deadline per second (goodput),
 //! the callers' latency from each arrival's scheduled start, the calls shed at the gate and those answered too
 //! late; and per window of [`WINDOW`](super::config::WINDOW) the same over time.
+//!
+//! Every call belongs to the phase, and the window, its scheduled start falls in: a phase's goodput is its
+//! arrivals answered in time divided by the phase's length, so it can never read above the rate the calls
+//! arrived at (counting answers by the moment they came would let a queue that drains faster than it filled
+//! read above it).
 
 use std::collections::BTreeMap;
 
@@ -20,13 +25,14 @@ pub const CALLER_P99_AFTER: &str = "after_drop.caller_latency_p99_us";
 pub struct Frame<'a> {
     /// Scheduled start of every arrival, µs from the run's start.
     pub schedule: &'a [u64],
-    /// When the capacity dropped, µs from the run's start.
+    /// When the capacity dropped, µs from the run's start (where the charts mark it).
     pub drop_us: u64,
+    /// The healthy phase's scheduled end, µs from the run's start: an arrival scheduled before it belongs to the
+    /// before-drop phase, any other to the after-drop one (the load generator drops the capacity before it hands
+    /// over the first arrival due at or after it), so a phase's arrivals span exactly its length.
+    pub healthy_us: u64,
     /// When the after-drop phase ends, µs from the run's start.
     pub end_us: u64,
-    /// The longest service time: from a phase's start, how long before its first answers can come (before the
-    /// drop) or before the calls started earlier have left their slots (after it).
-    pub overhang_us: u64,
     /// The deadline, µs from the scheduled start.
     pub deadline_us: u64,
     /// The arrival rate, per second.
@@ -56,7 +62,7 @@ pub struct ServiceAnalysis {
     pub failed: u64,
 }
 
-/// Counts of one phase, by scheduled start (goodput by the moment of the answer).
+/// Counts of one phase's arrivals, by scheduled start.
 #[derive(Debug, Default)]
 struct Tally {
     arrivals: u64,
@@ -71,17 +77,11 @@ struct Tally {
 pub fn analyse(entries: &[Option<Entry>], frame: &Frame<'_>) -> ServiceAnalysis {
     let mut out = ServiceAnalysis::default();
     let mut phases = [Tally::default(), Tally::default()];
-    // Goodput by the moment of the answer, within each phase's window of answers.
-    let windows = [
-        (frame.overhang_us.min(frame.drop_us), frame.drop_us),
-        ((frame.drop_us + frame.overhang_us).min(frame.end_us), frame.end_us),
-    ];
-    let mut goodput = [0u64; 2];
     let slots = usize::try_from(frame.end_us.div_ceil(frame.window_us.max(1))).unwrap_or(0);
     let mut per_window = PerWindow::new(slots);
     for (index, entry) in entries.iter().enumerate() {
         let scheduled = frame.schedule.get(index).copied().unwrap_or(0);
-        let phase = usize::from(scheduled >= frame.drop_us);
+        let phase = usize::from(scheduled >= frame.healthy_us);
         let tally = &mut phases[phase];
         tally.arrivals += 1;
         let Some(entry) = entry else {
@@ -89,11 +89,11 @@ pub fn analyse(entries: &[Option<Entry>], frame: &Frame<'_>) -> ServiceAnalysis 
             continue;
         };
         let waited = entry.seen_us.saturating_sub(scheduled);
-        let slot = |us: u64| usize::try_from(us / frame.window_us.max(1)).unwrap_or(usize::MAX);
+        let slot = usize::try_from(scheduled / frame.window_us.max(1)).unwrap_or(usize::MAX);
         match entry.fate {
             Fate::Shed => {
                 tally.shed += 1;
-                per_window.bump(Kind::Shed, slot(entry.seen_us));
+                per_window.bump(Kind::Shed, slot);
             }
             Fate::Failed => {
                 tally.failed += 1;
@@ -102,28 +102,22 @@ pub fn analyse(entries: &[Option<Entry>], frame: &Frame<'_>) -> ServiceAnalysis 
             Fate::Wrong => out.wrong += 1,
             Fate::Answered => {
                 tally.latency.record_us(waited);
-                per_window.latency(slot(scheduled), waited);
+                per_window.latency(slot, waited);
                 if waited > frame.deadline_us {
                     tally.timed_out += 1;
-                    per_window.bump(Kind::TimedOut, slot(entry.seen_us));
+                    per_window.bump(Kind::TimedOut, slot);
                 } else {
                     tally.in_time += 1;
-                    per_window.bump(Kind::Goodput, slot(entry.seen_us));
-                    for (w, (from, to)) in windows.iter().enumerate() {
-                        if (*from..*to).contains(&entry.seen_us) {
-                            goodput[w] += 1;
-                        }
-                    }
+                    per_window.bump(Kind::Goodput, slot);
                 }
             }
         }
     }
-    let durations = [frame.drop_us, frame.end_us.saturating_sub(frame.drop_us)];
+    let durations = [frame.healthy_us, frame.end_us.saturating_sub(frame.healthy_us)];
     let ceilings = [frame.ceilings.0, frame.ceilings.1];
     for (p, name) in ["before_drop", "after_drop"].iter().enumerate() {
         let tally = &phases[p];
         let secs = durations[p] as f64 / 1e6;
-        let window_secs = windows[p].1.saturating_sub(windows[p].0) as f64 / 1e6;
         let m = &mut out.metrics;
         m.insert(format!("{name}.arrivals"), tally.arrivals as f64);
         m.insert(format!("{name}.shed"), tally.shed as f64);
@@ -131,20 +125,19 @@ pub fn analyse(entries: &[Option<Entry>], frame: &Frame<'_>) -> ServiceAnalysis 
         m.insert(format!("{name}.failed"), tally.failed as f64);
         m.insert(format!("{name}.in_time"), tally.in_time as f64);
         if secs > 0.0 {
+            m.insert(format!("{name}.offered_per_sec"), tally.arrivals as f64 / secs);
             m.insert(format!("{name}.shed_per_sec"), tally.shed as f64 / secs);
             m.insert(format!("{name}.timed_out_per_sec"), tally.timed_out as f64 / secs);
-        }
-        if tally.arrivals > 0 {
-            m.insert(format!("{name}.shed_share"), tally.shed as f64 / tally.arrivals as f64);
-            m.insert(format!("{name}.timed_out_share"), tally.timed_out as f64 / tally.arrivals as f64);
-        }
-        if window_secs > 0.0 {
-            let per_sec = goodput[p] as f64 / window_secs;
+            let per_sec = tally.in_time as f64 / secs;
             m.insert(format!("{name}.goodput_per_sec"), per_sec);
             let servable = frame.rate.min(ceilings[p]);
             if servable > 0.0 {
                 m.insert(format!("{name}.goodput_share"), per_sec / servable);
             }
+        }
+        if tally.arrivals > 0 {
+            m.insert(format!("{name}.shed_share"), tally.shed as f64 / tally.arrivals as f64);
+            m.insert(format!("{name}.timed_out_share"), tally.timed_out as f64 / tally.arrivals as f64);
         }
         m.extend(tally.latency.metrics(&format!("{name}.caller_")));
         let span = [(0, frame.drop_us), (frame.drop_us, frame.end_us)][p];
@@ -269,8 +262,8 @@ mod tests {
         Frame {
             schedule,
             drop_us: 1_000,
+            healthy_us: 1_000,
             end_us: 2_000,
-            overhang_us: 100,
             deadline_us: 300,
             rate: 4_000.0,
             ceilings: (100_000.0, 2_000.0),
@@ -281,15 +274,15 @@ mod tests {
     }
 
     #[test]
-    fn each_phase_counts_its_arrivals_by_schedule_and_its_goodput_by_answer() {
+    fn each_phase_counts_its_arrivals_and_their_goodput_by_scheduled_start() {
         let schedule = [0, 250, 500, 750, 1_000, 1_250, 1_500, 1_750];
         let answered = |seen_us| Some(Entry { fate: Fate::Answered, seen_us });
         let entries = [
             answered(200),                                  // in time
             answered(400),                                  // in time
             Some(Entry { fate: Fate::Shed, seen_us: 500 }), // shed
-            answered(1_200),                                // 450 µs: timed out
-            answered(1_050),                                // in time, but inside the after-drop overhang
+            answered(1_200),                                // 450 µs: timed out, in the phase it arrived in
+            answered(1_050),                                // in time
             answered(1_400),                                // in time
             Some(Entry { fate: Fate::Failed, seen_us: 1_600 }),
             None, // never recorded
@@ -301,18 +294,36 @@ mod tests {
         assert_eq!(m("before_drop.arrivals"), 4.0);
         assert_eq!(m("before_drop.shed"), 1.0);
         assert_eq!(m("before_drop.timed_out"), 1.0);
-        // Two in-time answers in [100, 1000) µs: 2 / 900 µs.
-        assert!((m("before_drop.goodput_per_sec") - 2.0 / 900e-6).abs() < 1e-6);
-        // After the drop one answer counts (1,400); the one at 1,050 is inside the overhang.
-        assert!((m("after_drop.goodput_per_sec") - 1.0 / 900e-6).abs() < 1e-6);
-        assert!((m("after_drop.goodput_share") - 1.0 / 900e-6 / 2_000.0).abs() < 1e-9);
+        // Two of the phase's four arrivals answered in time over its 1,000 µs.
+        assert!((m("before_drop.goodput_per_sec") - 2_000.0).abs() < 1e-6);
+        assert!((m("before_drop.offered_per_sec") - 4_000.0).abs() < 1e-6);
+        assert!((m("after_drop.goodput_per_sec") - 2_000.0).abs() < 1e-6);
+        // What could be served after the drop is the ceiling (2,000/s), below the rate (4,000/s).
+        assert!((m("after_drop.goodput_share") - 1.0).abs() < 1e-9);
         assert_eq!(m("after_drop.limit_mean"), 4.0);
         assert_eq!(m("before_drop.limit_mean"), 10.0);
         assert_eq!(m("limit_at_drop"), 4.0);
-        assert_eq!(a.series["goodput"].values.len(), 4);
+        // Each window counts the calls scheduled in it, whenever they were answered.
+        assert_eq!(a.series["goodput"].values, vec![4_000.0, 0.0, 4_000.0, 0.0]);
+        assert_eq!(a.series["timed_out"].values, vec![0.0, 2_000.0, 0.0, 0.0]);
         assert_eq!(a.series["shed"].values, vec![0.0, 2_000.0, 0.0, 0.0]);
         // The limit's mean over each window: 10 until the drop at 1,000 µs, 4 after.
         assert_eq!(a.series["limit"].values, vec![10.0, 10.0, 4.0, 4.0]);
+    }
+
+    #[test]
+    fn goodput_never_reads_above_the_rate_the_calls_arrived_at() {
+        // After the drop the first answers wait in a queue and the later ones do not, so the answers bunch up
+        // late in the phase: counted by the moment of the answer from one service time in, four answers would
+        // fall in 900 µs (4,444/s, above the 4,000/s they arrived at).
+        let schedule = [0, 1_000, 1_250, 1_500, 1_750];
+        let answered = |seen_us| Some(Entry { fate: Fate::Answered, seen_us });
+        let entries = [answered(100), answered(1_290), answered(1_295), answered(1_600), answered(1_760)];
+        let a = analyse(&entries, &frame(&schedule, &[]));
+        let m = |k: &str| a.metrics.get(k).copied().unwrap_or(f64::NAN);
+        assert!((m("after_drop.offered_per_sec") - 4_000.0).abs() < 1e-6);
+        assert!((m("after_drop.goodput_per_sec") - 4_000.0).abs() < 1e-6);
+        assert!(a.series["goodput"].values.iter().all(|&g| g <= 4_000.0), "{:?}", a.series["goodput"].values);
     }
 
     #[test]

@@ -215,7 +215,7 @@ impl Scenario for ServiceScenario {
             },
             ChartSpec {
                 id: "served-over-time",
-                title: "Answered within the deadline, timed out and shed, per second, per 50 ms window (first measured run)",
+                title: "Answered within the deadline, timed out and shed, per second, per 50 ms window (first measured iteration)",
                 metric: GOODPUT_AFTER,
                 unit: "calls per second",
                 kind: ChartKind::Series { series: &["goodput", "timed_out", "shed"] },
