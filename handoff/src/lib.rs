@@ -224,7 +224,7 @@ impl Scenario for HandoffScenario {
             },
             ChartSpec {
                 id: "outstanding",
-                title: "Items in flight at capacity 256 (1 ms samples of the first measured iteration)",
+                title: "Items in flight at capacity 256 (1 ms samples of the first accounting iteration)",
                 metric: "max_outstanding",
                 unit: "items",
                 kind: ChartKind::Series { series: &["outstanding"] },

@@ -35,7 +35,7 @@ pub struct OverloadConfig {
     /// Calls the dependency queues before rejecting (`None`: unlimited).
     pub queue_limit: Option<usize>,
     /// When the capacity drops in a timed run: once every limit has settled (or at the rule's cap). An
-    /// accounting run, a tenth as long, drops at its half-way call instead.
+    /// accounting run, a twentieth as long, drops at its half-way call instead.
     pub drop: DropRule,
     /// Limiter settings.
     pub limits: LimiterParams,

@@ -36,7 +36,7 @@ use crate::limit::{self, Gate, LimiterKind, LimiterParams};
 /// How long a check may take before it counts as hung.
 pub const WATCHDOG: Duration = Duration::from_secs(30);
 /// Calls of the small runs.
-pub const CALLS: u64 = 2_000;
+pub const CALLS: u64 = 1_000;
 /// Calls made one at a time before each small run, to measure the no-load latency.
 const NO_LOAD_CALLS: u32 = 9;
 

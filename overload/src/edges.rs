@@ -32,11 +32,11 @@ use crate::ledger::Ledger;
 use crate::limit::{self, Gate, LimiterParams};
 
 /// Calls of each edge run.
-pub const EDGE_CALLS: u64 = 2_000;
+pub const EDGE_CALLS: u64 = 1_000;
 /// The most a cancelled run may take to return after the caller raised the cancellation.
 pub const CANCEL_WITHIN: Duration = Duration::from_secs(2);
 /// The calls at which the caller cancels (the point is seeded by the contestant's name).
-pub const CANCEL_POINTS: std::ops::Range<u64> = 200..1_800;
+pub const CANCEL_POINTS: std::ops::Range<u64> = 100..900;
 /// Threads of `blocking-unbounded` in the edge runs.
 const UNBOUNDED_THREADS: usize = 200;
 /// How long the runtime's tasks have to finish after a cancelled run returned.

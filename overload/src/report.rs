@@ -1112,13 +1112,13 @@ mod tests {
     fn the_unbounded_threads_say_which_run_each_count_comes_from() {
         let mut summary = judged(run(p99, 19_000.0));
         summary.params.insert("unbounded_threads".to_string(), serde_json::Value::from(10_000));
-        set(&mut summary, "blocking-unbounded", "threads", 10_004.0);
+        set(&mut summary, "blocking-unbounded", "threads", 5_004.0);
         set(&mut summary, "blocking-unbounded", "max_outstanding", 9_000.0);
         let text = render(&summary);
-        // 100,000 calls: 10,000 threads in a timed run; the accounting run makes 10,000 calls, so 10,000 too.
+        // 100,000 calls: 10,000 threads in a timed run; the accounting run makes 5,000 calls, so 5,000 threads.
         assert!(text.contains("`blocking-unbounded` issues them from 10000 threads"), "{text}");
-        assert!(text.contains("`threads` figure in the tables at the end of this section, 10004, counts"), "{text}");
-        assert!(text.contains("starts 10000 threads of its own, beside 4 of the trial's"), "{text}");
+        assert!(text.contains("`threads` figure in the tables at the end of this section, 5004, counts"), "{text}");
+        assert!(text.contains("starts 5000 threads of its own, beside 4 of the trial's"), "{text}");
     }
 
     /// `summary` with `metric` of `name` read from three processes, `values`.

@@ -42,7 +42,7 @@ use crate::limit::{self, Gate};
 use crate::settle::{self, DropRule};
 
 /// An accounting run makes one call in this many of a timed run's.
-pub(crate) const ACCOUNTING_SHARE: u64 = 10;
+pub(crate) const ACCOUNTING_SHARE: u64 = 20;
 
 /// The check every run's records are held to.
 const EXACTLY_ONCE: &str = "exactly_once";
@@ -487,7 +487,7 @@ fn put_dependency_series(series: &mut BTreeMap<String, Series>, timeline: &Timel
     }
 }
 
-/// The gate's limit per window (the limit in force at the window's end) and after-drop summaries of it.
+/// The gate's limit per window (its peak in the window) and after-drop summaries of it.
 fn put_limit(
     metrics: &mut MetricValues,
     series: &mut BTreeMap<String, Series>,
@@ -506,7 +506,15 @@ fn put_limit(
     };
     let first = a.first_window;
     let last = end_us / window_us;
-    let values: Vec<f64> = (first..=last).map(|w| limit_at((w + 1) * window_us - 1) as f64).collect();
+    // Each window's peak: the highest limit in force at any moment of it, as `outstanding` is the most calls
+    // outstanding at any moment of it, so the chart can show the one bounding the other. (A sample at the
+    // window's end would show an AIMD sawtooth at its trough, far below the calls it had just admitted.)
+    let peak = |w: u64| {
+        let (from, to) = (w * window_us, (w + 1) * window_us);
+        let inside = points.iter().filter(|(at, _)| *at > from && *at < to).map(|(_, l)| *l);
+        inside.fold(limit_at(from), usize::max)
+    };
+    let values: Vec<f64> = (first..=last).map(|w| peak(w) as f64).collect();
     let mut s = Series::new(WINDOW.as_secs_f64() * 1e3, values);
     s.marks = marks.to_vec();
     series.insert("limit".to_string(), s);
@@ -644,9 +652,9 @@ mod tests {
     }
 
     #[test]
-    fn an_accounting_run_makes_a_tenth_of_the_calls_and_at_least_two() {
-        assert_eq!(accounting_calls(200_000), 20_000);
-        assert_eq!(accounting_calls(15), 2);
+    fn an_accounting_run_makes_a_twentieth_of_the_calls_and_at_least_two() {
+        assert_eq!(accounting_calls(200_000), 10_000);
+        assert_eq!(accounting_calls(30), 2);
         assert_eq!(accounting_calls(2), 2);
     }
 
@@ -677,7 +685,7 @@ mod tests {
                 ],
                 "{name}"
             );
-            assert!(sink.checks[0].detail.contains("1 accounting iterations of 300"), "{}", sink.checks[0].detail);
+            assert!(sink.checks[0].detail.contains("1 accounting iterations of 150"), "{}", sink.checks[0].detail);
             let [timed, accounting] = &sink.iterations[..] else { panic!("{name}: two iterations") };
             assert!(!timed.accounting && accounting.accounting, "{name}");
             for metric in ["after_drop.latency_p99_us", "max_outstanding", "cpu_us_per_call", "idle_call_us"] {

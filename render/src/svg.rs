@@ -306,7 +306,8 @@ fn key_strip<'a>(root: &Area<'a>) -> (Area<'a>, Area<'a>) {
 fn bars(root: &Area<'_>, chart: &ChartSpec, groups: &[Group], families: &[Family]) -> DrawResult {
     let all = || groups.iter().flat_map(|g| &g.bars);
     let span = value_span(all());
-    let panel = BarPanel { caption: chart.title, caption_size: 20, label_width: label_width(groups) };
+    let title = drawn_title(chart, span.0);
+    let panel = BarPanel { caption: &title, caption_size: 20, label_width: label_width(groups) };
     let (body, key) = key_strip(root);
     draw_bars_scaled(&body, chart, &panel, groups, span)?;
     family_key(&key, families, (14, 12))
@@ -358,18 +359,18 @@ fn bar_panels(
     let (mut body, key) = key_strip(&rest);
     let centre = i32::try_from((PANELS_WIDTH + 240) / 2).unwrap_or(0);
     let title_style = TextStyle::from((FONT, 20).into_font()).pos(Pos::new(HPos::Center, VPos::Center));
-    header.draw(&Text::new(chart.title.to_string(), (centre, 20), title_style)).map_err(err)?;
+    let all = || rows.iter().flat_map(|r| r.left.iter().chain(&r.right));
+    let span = value_span(all());
+    header.draw(&Text::new(drawn_title(chart, span.0), (centre, 20), title_style)).map_err(err)?;
     let note_style =
         TextStyle::from((FONT, 13).into_font()).color(&RGBColor(90, 90, 90)).pos(Pos::new(HPos::Center, VPos::Center));
     let note = format!(
         "{} on the left, {} on the right; one {}scale for every panel",
         labels[0],
         labels[1],
-        if chart.log_scale { "log " } else { "" }
+        if chart.log_scale && span.0 > 0.0 { "log " } else { "linear " }
     );
     header.draw(&Text::new(note, (centre, 46), note_style)).map_err(err)?;
-    let all = || rows.iter().flat_map(|r| r.left.iter().chain(&r.right));
-    let span = value_span(all());
     let longest = all().map(|b| b.name.chars().count()).max().unwrap_or(0);
     let width = u32::try_from(longest * 7 + 24).unwrap_or(300).clamp(80, 300);
     for row in rows {
@@ -392,6 +393,22 @@ fn bar_panels(
         body = below;
     }
     family_key(&key, families, (14, 12))
+}
+
+/// The chart's title as drawn for values whose smallest is `lo`: a chart asking for a log axis falls back to a
+/// linear one when a value is at or below zero, and its title then says so instead of "log scale".
+fn drawn_title(chart: &ChartSpec, lo: f64) -> String {
+    if !chart.log_scale || lo > 0.0 {
+        return chart.title.to_string();
+    }
+    const LINEAR: &str = "linear scale: a value at or below zero has no place on a log axis";
+    let title =
+        chart.title.replace("(log scale)", &format!("({LINEAR})")).replace("; log scale)", &format!("; {LINEAR})"));
+    if title == chart.title {
+        format!("{title} ({LINEAR})")
+    } else {
+        title
+    }
 }
 
 /// The smallest and largest value a set of bars draws (medians and whiskers).
@@ -460,14 +477,27 @@ where
         .y_label_area_size(panel.label_width)
         .build_cartesian_2d(x_spec, 0.0..rows as f64)
         .map_err(err)?;
-    ctx.configure_mesh()
-        .disable_y_mesh()
-        .y_labels(0)
-        .x_desc(chart.unit)
-        .x_label_formatter(&|v: &f64| format::tick(*v))
-        .label_style((FONT, 13))
-        .draw()
-        .map_err(err)?;
+    // On a log axis spanning less than a decade or two, plotters puts a tick at every step of the leading digit
+    // (100, 200, ... 900, 1,000 twice at a decade's edge): only the 1, 2 and 5 steps are labelled, each once,
+    // and the minor grid, a line at every tenth of a step, is left out.
+    let last_label = std::cell::RefCell::new(String::new());
+    let tick = |v: &f64| {
+        if !dots {
+            return format::tick(*v);
+        }
+        let label = if log_step_labelled(*v) { format::tick(*v) } else { String::new() };
+        if !label.is_empty() && *last_label.borrow() == label {
+            return String::new();
+        }
+        last_label.replace(label.clone());
+        label
+    };
+    let mut mesh = ctx.configure_mesh();
+    mesh.disable_y_mesh().y_labels(0).x_desc(chart.unit).x_label_formatter(&tick).label_style((FONT, 13));
+    if dots {
+        mesh.light_line_style(TRANSPARENT);
+    }
+    mesh.draw().map_err(err)?;
 
     let label_style = TextStyle::from((FONT, 13).into_font()).pos(Pos::new(HPos::Right, VPos::Center));
     let group_style =
@@ -511,6 +541,15 @@ where
         }
     }
     Ok(())
+}
+
+/// Whether a tick at `value` on a log axis is labelled: its leading digit is 1, 2 or 5.
+fn log_step_labelled(value: f64) -> bool {
+    if !(value.is_finite() && value > 0.0) {
+        return false;
+    }
+    let leading = value / 10f64.powf(value.log10().floor());
+    [1.0, 2.0, 5.0, 10.0].iter().any(|step| (leading - step).abs() < 1e-6 * step)
 }
 
 // ---------------------------------------------------------------------------------------------------- lines
@@ -1249,6 +1288,31 @@ mod tests {
     fn phase_values_come_from_the_suffix() {
         assert_eq!(phase_value("in_flight_10000"), Some(("in_flight", 10000.0)));
         assert_eq!(phase_value("before_drop"), None);
+    }
+
+    #[test]
+    fn a_log_axis_labels_only_its_one_two_and_five_steps() {
+        let labelled: Vec<f64> = [100.0, 200.0, 300.0, 500.0, 900.0, 1_000.0, 2_000.0, 0.02, 0.05, 0.07]
+            .into_iter()
+            .filter(|v| log_step_labelled(*v))
+            .collect();
+        assert_eq!(labelled, [100.0, 200.0, 500.0, 1_000.0, 2_000.0, 0.02, 0.05]);
+        assert!(!log_step_labelled(0.0));
+        assert!(!log_step_labelled(-100.0));
+    }
+
+    #[test]
+    fn a_log_chart_drawn_on_a_linear_axis_says_so_in_its_title() {
+        let mut spec = chart(ChartKind::Bars);
+        spec.title = "Live heap (log scale)";
+        assert_eq!(drawn_title(&spec, 5.0), "Live heap (log scale)");
+        assert!(drawn_title(&spec, 0.0).starts_with("Live heap (linear scale: "), "{}", drawn_title(&spec, 0.0));
+        spec.title = "Calls (first run; log scale)";
+        assert!(drawn_title(&spec, 0.0).starts_with("Calls (first run; linear scale: "));
+        spec.title = "Calls";
+        assert!(drawn_title(&spec, 0.0).starts_with("Calls (linear scale: "));
+        spec.log_scale = false;
+        assert_eq!(drawn_title(&spec, 0.0), "Calls");
     }
 
     #[test]

@@ -141,7 +141,7 @@ impl Scenario for ChainScenario {
             },
             ChartSpec {
                 id: "outstanding",
-                title: "Items in flight in the channel pipelines (first measured iteration)",
+                title: "Items in flight in the channel pipelines (1 ms samples of the first accounting iteration)",
                 metric: "max_outstanding",
                 unit: "items",
                 kind: ChartKind::Series { series: &["outstanding"] },
