@@ -800,6 +800,14 @@ fn series_key(panels: &[Panel]) -> Vec<(String, RGBColor)> {
     key
 }
 
+/// The stroke width of the series `label` in a panel keyed by `key`: the first series drawn widest, each later one
+/// narrower, so a series drawn over an earlier one with the same values (the limit over the calls outstanding, the
+/// calls in service over the capacity) leaves the earlier one visible at its edges.
+fn series_width(key: &[(String, RGBColor)], label: &str) -> u32 {
+    let place = key.iter().position(|(l, _)| l == label).unwrap_or(key.len().saturating_sub(1));
+    2 + 2 * u32::try_from(key.len().saturating_sub(1 + place)).unwrap_or(0)
+}
+
 /// Small multiples: one panel per contestant (and phase), in order, all sharing one time axis (from the phase's
 /// start to the latest point or mark of any panel) and one y scale; with several series, one key above the
 /// panels (the same colours in every panel), so that no legend covers data.
@@ -814,14 +822,15 @@ fn series_chart(root: &Area<'_>, chart: &ChartSpec, panels: &[Panel], columns: u
         TextStyle::from((FONT, 13).into_font()).color(&RGBColor(90, 90, 90)).pos(Pos::new(HPos::Center, VPos::Center));
     let note = format!("x: time (ms) since the phase started · y: {} · one scale of each for every panel", chart.unit);
     header.draw(&Text::new(note, (centre, 46), note_style)).map_err(err)?;
+    let key = series_key(panels);
     if keyed {
-        let key = series_key(panels);
         let style = TextStyle::from((FONT, 13).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
         let widths: Vec<i32> = key.iter().map(|(label, _)| 30 + 8 * i32::try_from(label.len()).unwrap_or(10)).collect();
         let mut x = centre - widths.iter().sum::<i32>() / 2;
         let y = i32::try_from(PANELS_HEADER + KEY_HEIGHT / 2).unwrap_or(0);
         for ((label, color), width) in key.iter().zip(&widths) {
-            header.draw(&PathElement::new(vec![(x, y), (x + 14, y)], color.stroke_width(3))).map_err(err)?;
+            let stroke = color.stroke_width(series_width(&key, label));
+            header.draw(&PathElement::new(vec![(x, y), (x + 14, y)], stroke)).map_err(err)?;
             header.draw(&Text::new(label.clone(), (x + 19, y), style.clone())).map_err(err)?;
             x += width;
         }
@@ -855,21 +864,22 @@ fn series_chart(root: &Area<'_>, chart: &ChartSpec, panels: &[Panel], columns: u
     for (area, panel_data) in areas.iter().zip(panels) {
         let x = x_range.clone();
         if chart.log_scale && y_lo > 0.0 {
-            panel(area, chart, panel_data, x, (log_range(y_lo, y_hi), true), || log_range(y_lo, y_hi).log_scale())?;
+            let y = (log_range(y_lo, y_hi), true);
+            panel(area, chart, (panel_data, &key), x, y, || log_range(y_lo, y_hi).log_scale())?;
         } else {
-            panel(area, chart, panel_data, x, (linear_range(y_lo, y_hi), false), || linear_range(y_lo, y_hi))?;
+            panel(area, chart, (panel_data, &key), x, (linear_range(y_lo, y_hi), false), || linear_range(y_lo, y_hi))?;
         }
     }
     Ok(())
 }
 
 /// One panel of a small-multiples chart: its lines against the chart's shared time axis `x_range`, each mark a
-/// dashed vertical line (the key above the panels names the lines). `y_bounds` is the y range `y_spec` builds
-/// and `log` whether it is logarithmic.
+/// dashed vertical line (the key above the panels names the lines, and sets each line's width: see
+/// [`series_width`]). `y_bounds` is the y range `y_spec` builds and `log` whether it is logarithmic.
 fn panel<Y>(
     area: &Area<'_>,
     chart: &ChartSpec,
-    data: &Panel,
+    (data, key): (&Panel, &[(String, RGBColor)]),
     x_range: Range<f64>,
     (y_bounds, log): (Range<f64>, bool),
     y_spec: impl FnOnce() -> Y,
@@ -913,7 +923,8 @@ where
             .map_err(err)?;
     }
     for line in &data.lines {
-        ctx.draw_series(LineSeries::new(line.points.iter().copied(), line.color.stroke_width(2))).map_err(err)?;
+        let stroke = line.color.stroke_width(series_width(key, &line.label));
+        ctx.draw_series(LineSeries::new(line.points.iter().copied(), stroke)).map_err(err)?;
     }
     Ok(())
 }
@@ -1319,6 +1330,15 @@ mod tests {
     fn ranges_include_zero_and_leave_room() {
         assert_eq!(linear_range(5.0, 10.0), 0.0..11.0);
         assert_eq!(linear_range(0.0, 0.0), 0.0..1.0);
+    }
+
+    #[test]
+    fn a_series_drawn_over_an_earlier_one_is_narrower_so_both_show() {
+        let key: Vec<(String, RGBColor)> =
+            ["outstanding", "limit", "in_service"].iter().map(|l| (l.to_string(), BLACK)).collect();
+        let widths: Vec<u32> = key.iter().map(|(l, _)| series_width(&key, l)).collect();
+        assert_eq!(widths, [6, 4, 2]);
+        assert_eq!(series_width(&key[..1], "outstanding"), 2, "a lone series keeps the plain width");
     }
 
     #[test]
