@@ -46,7 +46,7 @@ pub const IN_FLIGHT_AT_ADMISSION: &str = "in_flight_at_admission_mean";
 pub struct RunAnalysis {
     /// Metric name → value, overall and phase-prefixed.
     pub metrics: MetricValues,
-    /// `p99_latency_us` and `outstanding` per window, from the first issue.
+    /// `p99_latency_us`, `outstanding` and `p50_latency_us` per window, from the first issue.
     pub series: Vec<(String, Series)>,
     /// Microseconds from the ledger origin to the first issue.
     pub start_us: u64,
@@ -203,13 +203,20 @@ pub fn analyse(records: &[CallRecord], drop_us: Option<u64>, settled_us: Option<
         .map(|d| vec![Mark { at_ms: d.saturating_sub(base_us) as f64 / 1e3, label: "capacity drops".to_string() }])
         .unwrap_or_default();
     let p99: Vec<f64> = window_latency.iter_mut().map(|w| quantile(w, 0.99).map_or(0.0, |v| v as f64)).collect();
+    let p50: Vec<f64> = window_latency.iter_mut().map(|w| quantile(w, 0.5).map_or(0.0, |v| v as f64)).collect();
     let mut p99_series = Series::new(period_ms, p99);
     p99_series.marks = marks.clone();
+    let mut p50_series = Series::new(period_ms, p50);
+    p50_series.marks = marks.clone();
     let mut outstanding_series = Series::new(period_ms, window_outstanding.iter().map(|&v| v as f64).collect());
     outstanding_series.marks = marks;
     RunAnalysis {
         metrics,
-        series: vec![("p99_latency_us".to_string(), p99_series), ("outstanding".to_string(), outstanding_series)],
+        series: vec![
+            ("p99_latency_us".to_string(), p99_series),
+            ("outstanding".to_string(), outstanding_series),
+            ("p50_latency_us".to_string(), p50_series),
+        ],
         start_us,
         end_us,
         failed: overall.failed,
@@ -360,5 +367,8 @@ mod tests {
         assert_eq!(p99.values.len(), 3);
         assert_eq!(p99.values[1], 0.0, "no call completed in the middle window");
         assert_eq!(p99.marks[0].at_ms, 2.0);
+        let (name, p50) = &a.series[2];
+        assert_eq!(name, "p50_latency_us");
+        assert_eq!((p50.values.len(), p50.values[0], p50.values[1]), (3, 100.0, 0.0));
     }
 }

@@ -322,10 +322,11 @@ impl Scenario for OverloadScenario {
             },
             ChartSpec {
                 id: "p99-over-time",
-                title: "p99 latency per 100 ms window, by completion time (first measured iteration; log scale)",
+                title:
+                    "p50 and p99 latency per 100 ms window, by completion time (first measured iteration; log scale)",
                 metric: "latency_p99_us",
                 unit: "µs",
-                kind: ChartKind::Series { series: &["p99_latency_us"] },
+                kind: ChartKind::Series { series: &["p99_latency_us", "p50_latency_us"] },
                 log_scale: true,
             },
             ChartSpec {

@@ -8,7 +8,7 @@
 //!   `wall_ms`, `cores_used`, `cpu_us_per_call`, `dependency_cpu_us_per_call`, `caller_cpu_us_per_call` and
 //!   `ctx_switches_per_item` from the clocks, and everything the ledger gives once the run is over: latencies,
 //!   throughput, errors and `max_outstanding` overall and per phase (outstanding calls are counted exactly
-//!   from every call's record, not by a gauge), the limit figures, and every series (`p99_latency_us`,
+//!   from every call's record, not by a gauge), the limit figures, and every series (`p99_latency_us`, `p50_latency_us`,
 //!   `outstanding`, `limit`, `in_service`, `queued`, `capacity`, all from the same run). `idle_call_us` and
 //!   `idle_overshoot_us` are measured once, before the loop.
 //! - **Accounting iterations** (sampler and allocation counters on): `threads`, `sampler_cpu_ms`,
@@ -694,7 +694,7 @@ mod tests {
             assert_eq!(timed.metrics["calls"], 3_000.0, "{name}");
             assert_eq!(timed.metrics["settled_before_drop"], 1.0, "{name}");
             assert!(!timed.metrics.contains_key("threads"), "{name}: a timed run has no `threads`");
-            for series in ["p99_latency_us", "outstanding", "limit", "in_service", "capacity"] {
+            for series in ["p99_latency_us", "p50_latency_us", "outstanding", "limit", "in_service", "capacity"] {
                 assert!(timed.series.contains_key(series), "{name}: the timed run's `{series}`");
             }
             assert!(accounting.metrics["threads"] >= 2.0, "{name}");
