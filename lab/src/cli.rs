@@ -287,6 +287,14 @@ fn run_options(cmd: Command, scenario: Option<&dyn Scenario>) -> Command {
         .arg(
             Arg::new("only").long("only").value_name("NAME[,NAME]").help("Run only these contestants (see `lab list`)"),
         )
+        .arg(Arg::new("cores").long("cores").value_name("N").allow_negative_numbers(true).help(
+            "Pin every trial process (and every thread it starts) to N of the CPUs the lab may use, the first N, with \
+             sched_setaffinity: what the contestants do on N cores. Runtimes sized by the cores they may use (tokio's \
+             workers, rayon) follow; sizes fixed in the lab's code (`may`'s carriers in most scenarios, the network \
+             client's one core) do not; the report lists both. http and tcp keep their server on its own core from \
+             2 CPUs; with --cores 1 the server shares the client's one CPU. One number: run once per core count, \
+             each into its own --out [default: every CPU the lab may use, unpinned]",
+        ))
         .arg(expect_failed_arg())
         .arg(
             Arg::new("forks")

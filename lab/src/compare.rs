@@ -58,18 +58,29 @@ pub(crate) fn differences(base: &Summary, new: &Summary) -> Vec<String> {
 }
 
 /// Where the two runs' testbeds or builds differ, one `what: base vs new` each: the CPU, its cores, the memory,
-/// the kernel, the compiler and the build profile. A ratio across two of them measures the machines as much as
-/// the change.
+/// the kernel, the compiler, the build profile, the CPUs the trials were pinned to (`--cores`; a run without a
+/// pin ran on every CPU the lab may use), and, where both runs recorded their testbed, SMT, virtualisation and the
+/// CPUs the lab may use. A ratio across two of them measures the machines as much as the change.
 pub(crate) fn testbed_differences(base: &Summary, new: &Summary) -> Vec<String> {
     let (b, n) = (&base.environment, &new.environment);
-    let fields = [
+    let pin = |e: &measure::setup::Environment| {
+        e.pin.as_ref().map_or_else(|| "unpinned".to_string(), |p| format!("{} ({})", p.cores, p.cpu_list()))
+    };
+    let mut fields = vec![
         ("cpu", b.cpu_model.clone(), n.cpu_model.clone()),
         ("cores", b.cores.to_string(), n.cores.to_string()),
         ("memory GiB", b.memory_gib.to_string(), n.memory_gib.to_string()),
         ("kernel", b.kernel.clone(), n.kernel.clone()),
         ("rustc", b.rustc.clone(), n.rustc.clone()),
         ("build profile", b.build_profile.clone(), n.build_profile.clone()),
+        ("pinned cores", pin(b), pin(n)),
     ];
+    // A run made before the testbed was recorded cannot be told apart on it: only runs that both recorded it are.
+    if let (Some(bt), Some(nt)) = (&b.testbed, &n.testbed) {
+        fields.push(("SMT threads per core", bt.smt.value.clone(), nt.smt.value.clone()));
+        fields.push(("virtualised", bt.virtualised.value.clone(), nt.virtualised.value.clone()));
+        fields.push(("cpuset", bt.cpuset.value.clone(), nt.cpuset.value.clone()));
+    }
     fields.into_iter().filter(|(_, b, n)| b != n).map(|(name, b, n)| format!("{name} {b:?} vs {n:?}")).collect()
 }
 
@@ -419,6 +430,49 @@ mod tests {
             "{refused}"
         );
         assert!(render(&a, &b, true).unwrap().contains("compared with --force"));
+    }
+
+    /// A testbed of `smt` threads per core, `virtualised`, on the CPUs `cpuset`.
+    fn testbed(smt: &str, virtualised: &str, cpuset: &str) -> measure::setup::Testbed {
+        use measure::setup::{Setting, Testbed};
+        Testbed {
+            smt: Setting::new("smt", smt, "/proc/cpuinfo"),
+            virtualised: Setting::new("virtualised", virtualised, "/proc/cpuinfo"),
+            governor: Setting::new("governor", "not readable", "/sys"),
+            cpuset: Setting::new("cpuset", cpuset, "sched_getaffinity(2)"),
+            ..Testbed::default()
+        }
+    }
+
+    #[test]
+    fn runs_with_different_smt_virtualisation_cpuset_or_pin_are_refused_naming_the_field() {
+        let mut a = summary(1000, 3, &["work_0", "work_64"]);
+        a.environment.testbed = Some(testbed("1", "yes", "0-1 (2 CPUs)"));
+        let differs = |change: &dyn Fn(&mut Summary), field: &str| {
+            let mut b = a.clone();
+            change(&mut b);
+            let refused = render(&a, &b, false).unwrap_err().to_string();
+            assert!(refused.contains(&format!("testbed or build: {field}")), "{refused}");
+            assert!(render(&a, &b, true).unwrap().contains("compared with --force"));
+        };
+        differs(
+            &|b| b.environment.testbed = Some(testbed("2", "yes", "0-1 (2 CPUs)")),
+            "SMT threads per core \"1\" vs \"2\"",
+        );
+        differs(&|b| b.environment.testbed = Some(testbed("1", "no", "0-1 (2 CPUs)")), "virtualised \"yes\" vs \"no\"");
+        differs(
+            &|b| b.environment.testbed = Some(testbed("1", "yes", "0 (1 CPU)")),
+            "cpuset \"0-1 (2 CPUs)\" vs \"0 (1 CPU)\"",
+        );
+        differs(
+            &|b| b.environment.pin = Some(measure::setup::Pin { cores: 1, cpus: vec![0] }),
+            "pinned cores \"unpinned\" vs \"1 (0)\"",
+        );
+        // A run made before the testbed was recorded is compared on what both recorded.
+        let mut old = a.clone();
+        old.environment.testbed = None;
+        assert!(testbed_differences(&old, &a).is_empty());
+        assert!(testbed_differences(&a, &a.clone()).is_empty());
     }
 
     /// `a` with one contestant whose headline metric has these process medians.

@@ -1,4 +1,5 @@
-//! Provenance: the machine, the toolchain, the exact crate versions contestants use, and the git revision.
+//! Provenance: the machine, the toolchain, the exact crate versions contestants use, and the git revision; the
+//! testbed's finer details and default limits are [`crate::testbed`]'s.
 
 use std::collections::BTreeMap;
 
@@ -59,7 +60,17 @@ pub(crate) fn capture() -> Environment {
                 Some((name.to_string(), value.trim().to_string()))
             })
             .collect(),
+        // The testbed, the pin and the runtimes' sizes are the run's to fill in (`crate::run`).
+        testbed: None,
+        pin: None,
+        runtimes: Vec::new(),
     }
+}
+
+/// The version of crate `name` in the Cargo.lock the lab was built with (several joined with `, `), if it is
+/// there.
+pub(crate) fn locked_version(name: &str) -> Option<String> {
+    locked_versions(CARGO_LOCK, &[name]).remove(name)
 }
 
 /// The first `key<sep> value` line's value in a `/proc`-style text.

@@ -268,6 +268,23 @@ pub(crate) fn allowed_cpus() -> Vec<usize> {
     (0..libc::CPU_SETSIZE as usize).filter(|&cpu| unsafe { libc::CPU_ISSET(cpu, &set) }).collect()
 }
 
+/// What `available_parallelism` gives a thread pinned to `cpus`: what a trial process pinned to them sees, and so
+/// what runtimes sized by it get there (a cgroup's CPU quota below the count lowers it). Measured on a thread of
+/// its own, pinned alone; `None` if it cannot be pinned or read.
+pub(crate) fn parallelism_on(cpus: &[usize]) -> Option<usize> {
+    let set = cpu_set(cpus);
+    thread::spawn(move || {
+        // SAFETY: sched_setaffinity(2) on the calling thread (pid 0) reads `size_of::<cpu_set_t>()` bytes of `set`.
+        if unsafe { libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) } != 0 {
+            return None;
+        }
+        std::thread::available_parallelism().ok().map(usize::from)
+    })
+    .join()
+    .ok()
+    .flatten()
+}
+
 /// Kill the trial's whole process group, then reap the trial.
 fn kill_group(child: &mut Child) -> Option<ExitStatus> {
     if let Ok(pid) = i32::try_from(child.id()) {
@@ -475,6 +492,13 @@ mod tests {
             tail.contains(&format!("Cpus_allowed_list:\t{first}\n")) || tail.ends_with(&format!("\t{first}")),
             "{tail}"
         );
+    }
+
+    #[test]
+    fn available_parallelism_follows_a_pin() {
+        let allowed = allowed_cpus();
+        assert_eq!(parallelism_on(&allowed[..1]), Some(1));
+        assert_eq!(parallelism_on(&allowed), std::thread::available_parallelism().ok().map(usize::from));
     }
 
     #[test]

@@ -21,9 +21,11 @@ mod raw;
 mod registry;
 mod render;
 mod run;
+mod sizing;
 mod summarize;
 mod table;
 mod term;
+mod testbed;
 mod trial;
 
 use std::collections::BTreeSet;
@@ -147,6 +149,11 @@ fn run() -> Result<ExitCode> {
                 warn_if_busy();
             }
             let mut executor = ProcessExecutor::new(options.trial_timeout, Arc::clone(&interrupted));
+            if let Some(pin) = &options.pin {
+                let cpus = if pin.cores == 1 { "CPU" } else { "CPUs" };
+                eprintln!("pinned by --cores {}: every trial process to {cpus} {}", pin.cores, pin.cpu_list());
+                executor = executor.pinned_to(pin.cpus.clone());
+            }
             let mut failed = Vec::new();
             let mut entries = Vec::new();
             for plan in plans {

@@ -8,8 +8,11 @@ use clap::ArgMatches;
 use measure::record::RunParams;
 use measure::scenario::{Repetitions, Scenario};
 
+use measure::setup::{cpu_list, Pin};
+
 use crate::cli::{SERVE_SUBCOMMAND, TRIAL_SUBCOMMAND};
 use crate::error::UsageError;
+use crate::executor::allowed_cpus;
 use crate::registry;
 
 /// What the user asked for.
@@ -92,6 +95,8 @@ pub(crate) struct RunOptions {
     pub trial_timeout: Duration,
     /// Parameter values given on the command line, by parameter key.
     pub params: BTreeMap<String, Vec<u64>>,
+    /// The CPUs every trial process is pinned to (`--cores N`: the first N the lab may use); `None`: unpinned.
+    pub pin: Option<Pin>,
 }
 
 impl Default for RunOptions {
@@ -110,6 +115,7 @@ impl Default for RunOptions {
             noise_threshold: 0.2,
             trial_timeout: Duration::from_secs(300),
             params: BTreeMap::new(),
+            pin: None,
         }
     }
 }
@@ -221,7 +227,40 @@ fn run_options(sub: &ArgMatches, scenarios: &[&'static dyn Scenario]) -> Result<
         noise_threshold,
         trial_timeout,
         params: BTreeMap::new(),
+        pin: match sub.get_one::<String>("cores") {
+            Some(raw) => Some(pin(raw, &allowed_cpus())?),
+            None => None,
+        },
     })
+}
+
+/// The pin `--cores RAW` asks for among `allowed` (the CPUs the lab may use, in order): the first N of them. A
+/// list, zero, a non-number or more than `allowed` holds is bad usage, each message naming the allowed CPUs.
+pub(crate) fn pin(raw: &str, allowed: &[usize]) -> Result<Pin, UsageError> {
+    let allowed_words = if allowed.is_empty() {
+        "the CPUs the lab may use could not be read".to_string()
+    } else {
+        format!("the lab may use {} CPU(s): {}", allowed.len(), cpu_list(allowed))
+    };
+    let raw = raw.trim();
+    if raw.contains(',') {
+        return Err(UsageError::new(format!(
+            "--cores {raw}: a list of core counts is not supported yet; run once per core count, each into its own \
+             --out folder ({allowed_words})"
+        )));
+    }
+    let cores: i128 = raw
+        .replace('_', "")
+        .parse()
+        .map_err(|_| UsageError::new(format!("--cores: `{raw}` is not a whole number ({allowed_words})")))?;
+    if cores < 1 {
+        return Err(UsageError::new(format!("--cores must be at least 1, got {cores} ({allowed_words})")));
+    }
+    if allowed.is_empty() || cores > allowed.len() as i128 {
+        return Err(UsageError::new(format!("--cores {cores} is too many: {allowed_words}")));
+    }
+    let cpus: Vec<usize> = allowed.iter().copied().take(cores as usize).collect();
+    Ok(Pin { cores: cores as u32, cpus })
 }
 
 /// Every parameter of `scenario` with the value the run will use: the command line's, else the default (or the
@@ -327,6 +366,23 @@ mod tests {
         assert!(parse_values("").is_err());
         assert!(parse_values("1,1").is_err());
         assert!(parse_values("1.5").is_err());
+    }
+
+    #[test]
+    fn cores_pin_the_first_allowed_cpus() {
+        assert_eq!(pin("1", &[2, 3]), Ok(Pin { cores: 1, cpus: vec![2] }));
+        assert_eq!(pin(" 2 ", &[0, 1]), Ok(Pin { cores: 2, cpus: vec![0, 1] }));
+    }
+
+    #[test]
+    fn bad_cores_are_refused_naming_the_allowed_cpus() {
+        let refused = |raw: &str| pin(raw, &[0, 1]).expect_err(raw).to_string();
+        assert_eq!(refused("0"), "--cores must be at least 1, got 0 (the lab may use 2 CPU(s): 0-1)");
+        assert_eq!(refused("-1"), "--cores must be at least 1, got -1 (the lab may use 2 CPU(s): 0-1)");
+        assert_eq!(refused("x"), "--cores: `x` is not a whole number (the lab may use 2 CPU(s): 0-1)");
+        assert_eq!(refused("3"), "--cores 3 is too many: the lab may use 2 CPU(s): 0-1");
+        assert!(refused("1,2").starts_with("--cores 1,2: a list of core counts is not supported yet; run once"));
+        assert!(pin("1", &[]).is_err(), "nothing to pin to");
     }
 
     #[test]

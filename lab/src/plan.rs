@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use measure::record::{RunParams, TrialRequest};
 use measure::scenario::Scenario;
+use measure::setup::Pin;
 use measure::summary::{ContestantInfo, Method};
 
 use crate::options::{resolved_params, RunOptions};
@@ -32,6 +33,8 @@ pub(crate) struct RunPlan {
     pub trials: Vec<PlannedTrial>,
     /// Repetitions and noise threshold.
     pub method: Method,
+    /// The CPUs every trial process is pinned to (`--cores`); `None`: unpinned.
+    pub pin: Option<Pin>,
 }
 
 /// Plan a run of `scenario` under `options`. `options.only` names not in this scenario are ignored (they may
@@ -87,15 +90,21 @@ pub(crate) fn plan(scenario: &'static dyn Scenario, options: &RunOptions) -> Run
             }
         }
     }
-    RunPlan { scenario, params, contestants, trials, method }
+    RunPlan { scenario, params, contestants, trials, method, pin: options.pin.clone() }
 }
 
 /// Folder the reproduce command of a `--quick` run writes to: a run refuses to put a smoke run's reports over the
 /// full run's in `reports/`, so the command, run as written, must name a scratch folder.
 pub(crate) const QUICK_OUT: &str = "target/quick-reports";
 
-/// The canonical command that reproduces a run with these parameters and method, runnable as written.
-pub(crate) fn command_line(scenario: &str, params: &RunParams, method: &Method, only: Option<&[String]>) -> String {
+/// The canonical command that reproduces a run with these parameters, method and pin, runnable as written.
+pub(crate) fn command_line(
+    scenario: &str,
+    params: &RunParams,
+    method: &Method,
+    only: Option<&[String]>,
+    pin: Option<&Pin>,
+) -> String {
     let mut parts = vec!["just".to_string(), "lab".to_string(), scenario.to_string()];
     if method.quick {
         parts.push("--quick".to_string());
@@ -107,6 +116,9 @@ pub(crate) fn command_line(scenario: &str, params: &RunParams, method: &Method, 
         format!("--iterations {}", method.iterations),
         format!("--seed {}", method.seed),
     ]);
+    if let Some(pin) = pin {
+        parts.push(format!("--cores {}", pin.cores));
+    }
     if let Some(only) = only {
         parts.push(format!("--only {}", only.join(",")));
     }
@@ -178,8 +190,10 @@ mod tests {
             trial_timeout_s: 60.0,
         };
         assert_eq!(
-            command_line("device", &params, &method, None),
+            command_line("device", &params, &method, None, None),
             "just lab device --quick --out target/quick-reports --forks 1 --warmup 1 --iterations 2 --seed 7 --in-flight 1000,10000"
         );
+        let pin = Pin { cores: 1, cpus: vec![0] };
+        assert!(command_line("device", &params, &method, None, Some(&pin)).contains(" --seed 7 --cores 1 --in-flight"));
     }
 }

@@ -13,12 +13,14 @@ use measure::summary::Summary;
 use reports::output::OutputDir;
 
 use crate::environment;
-use crate::executor::TrialExecutor;
+use crate::executor::{allowed_cpus, parallelism_on, TrialExecutor};
 use crate::plan::{self, RunPlan};
 use crate::progress::Progress;
 use crate::raw;
 use crate::render;
+use crate::sizing;
 use crate::table;
+use crate::testbed;
 
 /// How a scenario run ended.
 #[derive(Debug)]
@@ -58,17 +60,21 @@ pub(crate) fn run(
     let mut appender = out.create_raw(scenario.name(), &stamp).context("creating the raw record file")?;
     let raw_file = appender.rel_path().to_string();
     let (git_rev, git_dirty) = environment::build_revision();
+    let mut environment = environment::capture();
+    environment.testbed = Some(testbed::capture());
+    environment.pin = plan.pin.clone();
+    environment.runtimes = runtimes(plan);
     let header = RunHeader {
         scenario: scenario.name().to_string(),
         lab_version: env!("CARGO_PKG_VERSION").to_string(),
         git_rev,
         git_dirty,
         started_utc,
-        environment: environment::capture(),
+        environment,
         method: plan.method.clone(),
         params: plan.params.clone(),
         contestants: plan.contestants.clone(),
-        command: plan::command_line(scenario.name(), &plan.params, &plan.method, only),
+        command: plan::command_line(scenario.name(), &plan.params, &plan.method, only, plan.pin.as_ref()),
         raw_file: raw_file.clone(),
     };
     let raw_path = appender.path().to_path_buf();
@@ -125,6 +131,19 @@ pub(crate) fn run(
         report: out.root().join(format!("{}.md", scenario.name())),
         rendered: Box::new(rendered),
     })
+}
+
+/// The runtimes' sizes inside a trial process of `plan`: on its pinned CPUs, else every CPU the lab may use.
+fn runtimes(plan: &RunPlan) -> Vec<measure::setup::Setting> {
+    let (cpus, pinned) = match &plan.pin {
+        Some(pin) => (pin.cpus.clone(), true),
+        None => (allowed_cpus(), false),
+    };
+    let parallelism = match &plan.pin {
+        Some(pin) => parallelism_on(&pin.cpus).unwrap_or(pin.cpus.len()),
+        None => std::thread::available_parallelism().map_or(cpus.len().max(1), usize::from),
+    };
+    sizing::runtimes(plan.scenario.name(), &plan.params, &cpus, parallelism, pinned, |v| std::env::var(v).ok())
 }
 
 /// An output failure during a run, with where the trials that finished are kept and how to render them.

@@ -147,8 +147,16 @@ pub(crate) fn render(summary: &Summary, spec: &Spec, bounds: &Bounds, width: usi
     let mut out = String::new();
     let kind = if summary.method.quick { "quick run" } else { "full run" };
     let better = if spec.higher_is_better { "higher is better" } else { "lower is better" };
+    let pinned = summary
+        .environment
+        .pin
+        .as_ref()
+        .map(|p| {
+            format!(", pinned to CPU{} {} by --cores {}", if p.cores == 1 { "" } else { "s" }, p.cpu_list(), p.cores)
+        })
+        .unwrap_or_default();
     let title = format!(
-        "{} ({kind}): {} ({better}), over {} fork(s) × {} measured iteration(s)",
+        "{} ({kind}{pinned}): {} ({better}), over {} fork(s) × {} measured iteration(s)",
         summary.scenario, spec.headline, summary.method.forks, summary.method.iterations
     );
     let _ = writeln!(out, "{}", paint(bold, &term::truncate(&title, width)));
@@ -472,6 +480,15 @@ mod tests {
         assert!(table.contains("  fails           Every contestant keeps its bound."), "{table}");
         let long = table.lines().find(|l| l.contains("inconclusive")).unwrap();
         assert!(long.ends_with('…') && term::columns(long) <= 120, "{long}");
+    }
+
+    #[test]
+    fn the_first_line_says_what_the_run_was_pinned_to() {
+        let (mut summary, spec, bounds) = fixture();
+        let first = |s: &Summary| render(s, &spec, &bounds, 120, false).lines().next().unwrap_or_default().to_string();
+        assert!(!first(&summary).contains("pinned"), "{}", first(&summary));
+        summary.environment.pin = Some(measure::setup::Pin { cores: 1, cpus: vec![0] });
+        assert!(first(&summary).contains("run, pinned to CPU 0 by --cores 1):"), "{}", first(&summary));
     }
 
     #[test]

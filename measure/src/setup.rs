@@ -33,6 +33,111 @@ pub struct Environment {
     /// was recorded.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub build_profile: String,
+    /// The testbed beyond the CPU model, cores and memory (SMT, virtualisation, frequency governor, the CPUs the
+    /// lab may use) and every default limit a contestant can hit, each with where it came from. `None` in runs
+    /// made before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub testbed: Option<Testbed>,
+    /// The CPUs every trial process was pinned to (`--cores N`); `None` when the trials ran on every CPU the lab
+    /// may use, and in runs made before `--cores`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pin: Option<Pin>,
+    /// The sizes of the runtimes and pools inside a trial process (tokio workers, rayon threads, `may` carriers,
+    /// the network scenarios' client and server cores), each with where it came from: those that follow the
+    /// cores a trial may use and those fixed in the lab's code. Empty in runs made before they were recorded.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub runtimes: Vec<Setting>,
+}
+
+/// One setting of the testbed or of the lab's runtimes, with where its value came from.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Setting {
+    /// What it is: a stable id such as `smt`, `vm.max_map_count`, `RLIMIT_NOFILE` or
+    /// `tokio.max_blocking_threads` (reports put it in words).
+    pub name: String,
+    /// Its value as read or set, such as `2`, `20000 soft, 20000 hard` or `performance`; `not readable` when it
+    /// could not be read.
+    pub value: String,
+    /// Where the value came from: a file read (`/proc/sys/vm/max_map_count`), a call
+    /// (`getrlimit(RLIMIT_NOFILE)`), a crate's documented default, or the lab's own code (`set by the lab: ...`).
+    pub source: String,
+}
+
+impl Setting {
+    /// A setting named `name` with `value`, read or set at `source`.
+    pub fn new(name: impl Into<String>, value: impl Into<String>, source: impl Into<String>) -> Setting {
+        Setting { name: name.into(), value: value.into(), source: source.into() }
+    }
+}
+
+/// The value a [`Setting`] holds when it could not be read.
+pub const NOT_READABLE: &str = "not readable";
+
+/// The testbed a run measured on, beyond [`Environment`]'s CPU model, cores and memory: what decides whether its
+/// figures hold on another machine.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Testbed {
+    /// `smt`: hardware threads per core (1: SMT off or absent).
+    pub smt: Setting,
+    /// `virtualised`: whether the lab runs in a virtual machine (`yes`, `no`), with the vendor where readable.
+    pub virtualised: Setting,
+    /// `governor`: the CPU frequency governor of CPU 0, or [`NOT_READABLE`].
+    pub governor: Setting,
+    /// `cpuset`: the CPUs the lab process may run on (its affinity mask), such as `0-1 (2 CPUs)`.
+    pub cpuset: Setting,
+    /// The cgroup's CPU limits where readable (`cgroup.cpuset`, `cgroup.cpu_quota`); empty where none could be
+    /// read.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cgroup: Vec<Setting>,
+    /// Every default limit a contestant can hit (OS limits, resource limits, the runtimes' and the server's
+    /// defaults), each with where it came from.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub limits: Vec<Setting>,
+}
+
+impl Testbed {
+    /// The settings in the order a report lists them: SMT, virtualisation, governor, cpuset, the cgroup's, then
+    /// the limits.
+    pub fn rows(&self) -> impl Iterator<Item = &Setting> {
+        [&self.smt, &self.virtualised, &self.governor, &self.cpuset]
+            .into_iter()
+            .chain(self.cgroup.iter())
+            .chain(self.limits.iter())
+    }
+}
+
+/// What `--cores N` pinned every trial process of a run to (`sched_setaffinity` before it starts).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Pin {
+    /// How many CPUs: the `N` of `--cores N`.
+    pub cores: u32,
+    /// Which: the first `N` of the CPUs the lab may run on, in order.
+    pub cpus: Vec<usize>,
+}
+
+impl Pin {
+    /// The CPUs as a compact list, such as `0-3,6`.
+    pub fn cpu_list(&self) -> String {
+        cpu_list(&self.cpus)
+    }
+}
+
+/// CPUs as the kernel writes a list of them, ranges joined (`0-3,6`); empty for none. The CPUs are taken in the
+/// order given; a range is a run of consecutive numbers.
+pub fn cpu_list(cpus: &[usize]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < cpus.len() {
+        let start = cpus[i];
+        let mut end = start;
+        while i + 1 < cpus.len() && cpus[i + 1] == end + 1 {
+            i += 1;
+            end = cpus[i];
+        }
+        parts.push(if end == start { start.to_string() } else { format!("{start}-{end}") });
+        i += 1;
+    }
+    parts.join(",")
 }
 
 /// How the run measured: repetitions and the noise threshold.
@@ -57,4 +162,40 @@ pub struct Method {
     /// Per-trial time budget in seconds.
     #[serde(default)]
     pub trial_timeout_s: f64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cpu_lists_join_runs_into_ranges() {
+        assert_eq!(cpu_list(&[0, 1]), "0-1");
+        assert_eq!(cpu_list(&[0, 1, 2, 3, 6, 8, 9]), "0-3,6,8-9");
+        assert_eq!(cpu_list(&[5]), "5");
+        assert_eq!(cpu_list(&[]), "");
+    }
+
+    #[test]
+    fn an_environment_recorded_before_the_testbed_reads_and_writes_as_it_was() {
+        let old = r#"{"cpu_model":"X","cores":2,"memory_gib":1,"os":"","kernel":"","rustc":"","crates":{}}"#;
+        let env: Environment = serde_json::from_str(old).expect("an old environment parses");
+        assert_eq!((env.testbed.as_ref(), env.pin.as_ref(), env.runtimes.len()), (None, None, 0));
+        assert_eq!(serde_json::to_string(&env).expect("it writes"), old);
+    }
+
+    #[test]
+    fn the_testbed_lists_its_rows_in_order() {
+        let row = |name: &str| Setting::new(name, "1", "here");
+        let testbed = Testbed {
+            smt: row("smt"),
+            virtualised: row("virtualised"),
+            governor: row("governor"),
+            cpuset: row("cpuset"),
+            cgroup: vec![row("cgroup.cpuset")],
+            limits: vec![row("vm.max_map_count")],
+        };
+        let names: Vec<&str> = testbed.rows().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["smt", "virtualised", "governor", "cpuset", "cgroup.cpuset", "vm.max_map_count"]);
+    }
 }

@@ -13,7 +13,7 @@ pub use crate::metric_stats::{MetricStats, Outliers};
 // carry them.
 pub use crate::check::Check;
 pub use crate::contestant::{ContestantInfo, Family, Role};
-pub use crate::setup::{Environment, Method};
+pub use crate::setup::{Environment, Method, Pin, Setting, Testbed};
 
 /// What a run found about one contestant.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -5,7 +5,7 @@
 //! reproduce it.
 
 use measure::record::Status;
-use measure::summary::{ContestantSummary, Role, Summary, Verdict};
+use measure::summary::{ContestantSummary, Environment, Role, Setting, Summary, Verdict};
 
 use crate::analysis::{self, compare, metric_key, phase_words, phases, reference};
 use crate::answer::PhaseAnswer;
@@ -545,6 +545,8 @@ fn method(summary: &Summary) -> String {
         "seed": m.seed.to_string(),
         "trial_timeout": format::number(m.trial_timeout_s),
         "quick": m.quick,
+        "pin": summary.environment.pin.as_ref().map(|p| serde_json::json!({ "cores": p.cores, "cpus": p.cpu_list() })),
+        "server": summary.environment.runtimes.iter().find(|s| s.name == "network.server").map(|s| &s.value),
     });
     measure::template::render_or_note("reports/method.md", METHOD_TEMPLATE, context)
 }
@@ -570,13 +572,22 @@ fn environment(summary: &Summary) -> String {
     table.row(&[label("code-rendered"), revision(&summary.render_git_rev, summary.render_git_dirty)]);
     table.row(&[label("started"), unknown(&summary.started_utc)]);
     table.row(&[label("finished"), cell(serde_json::json!({ "cell": "finished", "text": summary.finished_utc }))]);
-    for (name, value) in &e.limits {
-        table.row(&[
-            cell(serde_json::json!({ "cell": "environment-label", "label": "limit", "name": name })),
-            value.clone(),
-        ]);
+    // A run that recorded its testbed lists these limits again, with where each came from, in the testbed table.
+    if e.testbed.is_none() {
+        for (name, value) in &e.limits {
+            table.row(&[
+                cell(serde_json::json!({ "cell": "environment-label", "label": "limit", "name": name })),
+                value.clone(),
+            ]);
+        }
     }
     let mut out = table.render();
+    let testbed = testbed(e);
+    if !testbed.is_empty() {
+        out.push('\n');
+        out.push_str(&testbed);
+        out.push('\n');
+    }
     if !e.crates.is_empty() {
         let mut crates = Table::new(&columns("crates", &[Align::Left; 2]));
         for (name, version) in &e.crates {
@@ -586,6 +597,32 @@ fn environment(summary: &Summary) -> String {
         out.push_str(&crates.render());
     }
     out
+}
+
+/// The Environment section's testbed part's template.
+const TESTBED_TEMPLATE: &str = include_str!("templates/testbed.md");
+
+/// A table of settings (label, value, where it came from) under the header words of table `id`.
+fn settings_table<'s>(id: &str, settings: impl Iterator<Item = &'s Setting>) -> String {
+    let mut table = Table::new(&columns(id, &[Align::Left; 3]));
+    for s in settings {
+        let label = cell(serde_json::json!({ "cell": "setting-label", "name": s.name }));
+        table.row(&[label, s.value.clone(), s.source.clone()]);
+    }
+    table.render()
+}
+
+/// The testbed and its default limits, then the runtimes inside each trial process, rendered into
+/// `templates/testbed.md`; empty for a run that recorded neither (every run made before they were recorded).
+fn testbed(e: &Environment) -> String {
+    if e.testbed.is_none() && e.runtimes.is_empty() {
+        return String::new();
+    }
+    let testbed = e.testbed.as_ref().map(|t| body(&settings_table("testbed", t.rows())));
+    let runtimes = (!e.runtimes.is_empty()).then(|| body(&settings_table("runtimes", e.runtimes.iter())));
+    let pin = e.pin.as_ref().map(|p| serde_json::json!({ "cores": p.cores, "cpus": p.cpu_list() }));
+    let context = serde_json::json!({ "testbed": testbed, "runtimes": runtimes, "pin": pin });
+    body(&measure::template::render_or_note("reports/testbed.md", TESTBED_TEMPLATE, context))
 }
 
 /// How many of the scenario's table metrics get the full `median (min–max)` cell; the rest are shown as

@@ -366,6 +366,7 @@ pub(crate) fn run(request: &Request, out: &OutputDir, interrupted: &Arc<AtomicBo
             seed: request.seed,
             trial_timeout: TRIAL_TIMEOUT,
             params: advised.params.clone(),
+            pin: Some(measure::setup::Pin { cores: request.shape.cores, cpus: request.cpus.clone() }),
             ..RunOptions::default()
         };
         let planned = plan::plan(scenario, &options);

@@ -60,6 +60,7 @@ pub fn summary() -> Summary {
             crates,
             limits: Default::default(),
             build_profile: "release (opt-level 3, lto thin, codegen-units 1, debug line-tables-only)".to_string(),
+            ..Environment::default()
         },
         method: Method {
             quick: false,

@@ -1,0 +1,91 @@
+//! `--cores N`: every trial process pinned to N of the CPUs the lab may use, the pin recorded in the summary and
+//! shown in the report and the terminal; a bad count is bad usage (exit 2, nothing written).
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use common::{files_under, lab};
+use predicates::str::contains;
+
+/// `lab ARGS --out DIR` exits 2 with `message` on stderr, naming the allowed CPUs, and writes nothing.
+fn refused(args: &[&str], message: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    lab().args(args).arg("--out").arg(&out).assert().code(2).stderr(contains(message)).stderr(contains("CPU(s)"));
+    assert!(!out.exists(), "`lab {}` wrote {}", args.join(" "), out.display());
+}
+
+#[test]
+fn zero_a_non_number_too_many_or_a_list_of_cores_is_refused() {
+    refused(&["chain", "--quick", "--cores", "0"], "error: --cores must be at least 1, got 0");
+    refused(&["chain", "--quick", "--cores", "x"], "error: --cores: `x` is not a whole number");
+    refused(&["chain", "--quick", "--cores", "99"], "error: --cores 99 is too many: the lab may use");
+    refused(&["chain", "--quick", "--cores", "-1"], "error: --cores must be at least 1, got -1");
+    refused(&["all", "--quick", "--cores", "99"], "error: --cores 99 is too many");
+    refused(&["tcp", "--quick", "--cores", "1,2"], "a list of core counts is not supported yet; run once per core");
+}
+
+#[test]
+fn help_describes_cores() {
+    lab()
+        .args(["chain", "--help"])
+        .assert()
+        .success()
+        .stdout(contains("--cores <N>"))
+        .stdout(contains("sched_setaffinity"));
+}
+
+#[test]
+fn a_pinned_run_records_its_pin_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let args = ["chain", "--cores", "1", "--only", "baseline-loop", "--items", "2000", "--work", "0"];
+    let reps = ["--forks", "1", "--warmup", "0", "--iterations", "1", "--accounting", "1"];
+    let run = lab().args(args).args(reps).arg("--out").arg(&out).assert().success();
+    let stdout = String::from_utf8_lossy(&run.get_output().stdout).to_string();
+    let first = stdout.lines().find(|l| !l.trim().is_empty()).unwrap_or_default();
+    assert!(first.contains(", pinned to CPU ") && first.contains(" by --cores 1)"), "{stdout}");
+    assert!(String::from_utf8_lossy(&run.get_output().stderr).contains("pinned by --cores 1"));
+
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("chain.json")).unwrap()).unwrap();
+    let environment = &summary["environment"];
+    assert_eq!(environment["pin"]["cores"], 1, "{environment}");
+    assert_eq!(environment["pin"]["cpus"].as_array().unwrap().len(), 1, "{environment}");
+    let runtimes = environment["runtimes"].as_array().unwrap();
+    let tokio = runtimes.iter().find(|r| r["name"] == "tokio.worker_threads").unwrap();
+    assert_eq!(tokio["value"], "1", "tokio's workers follow the pin: {tokio}");
+    let may = runtimes.iter().find(|r| r["name"] == "may.carriers").unwrap();
+    assert_eq!(may["value"], "2", "the chain's carriers are fixed: {may}");
+    for key in ["smt", "virtualised", "governor", "cpuset"] {
+        assert!(environment["testbed"][key]["source"].is_string(), "{key}: {environment}");
+    }
+    assert!(summary["command"].as_str().unwrap().contains(" --cores 1 "), "{}", summary["command"]);
+
+    let report = std::fs::read_to_string(out.join("chain.md")).unwrap();
+    assert!(report.contains("- Pinned by `--cores 1`: every trial process"), "{report}");
+    assert!(report.contains("where it came from"), "{report}");
+
+    // The re-render from the raw file gives the same bytes, and a run pinned otherwise is not compared with it.
+    let raw = files_under(&out).into_iter().find(|p| p.starts_with("raw")).unwrap();
+    let again = dir.path().join("again");
+    lab().arg("report").arg(out.join(&raw)).arg("--out").arg(&again).assert().success();
+    for name in ["chain.md", "chain-details.md", "chain.json"] {
+        assert_eq!(
+            std::fs::read_to_string(out.join(name)).unwrap(),
+            std::fs::read_to_string(again.join(name)).unwrap(),
+            "{name} differs when re-rendered"
+        );
+    }
+    let mut unpinned = summary.clone();
+    unpinned["environment"].as_object_mut().unwrap().remove("pin");
+    let other = dir.path().join("unpinned.json");
+    std::fs::write(&other, serde_json::to_string(&unpinned).unwrap()).unwrap();
+    lab()
+        .arg("compare")
+        .arg(out.join("chain.json"))
+        .arg(&other)
+        .assert()
+        .code(2)
+        .stderr(contains("pinned cores \"1 (0)\" vs \"unpinned\""));
+}
