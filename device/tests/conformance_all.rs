@@ -14,6 +14,7 @@ fn every_contestant() -> Vec<Contestant> {
             StreamShape::Buffered,
             StreamShape::BufferUnordered,
             StreamShape::PerWorkerUnordered,
+            StreamShape::ThreadPerCore,
             StreamShape::Tasks,
             StreamShape::ChannelWorkers,
             StreamShape::Unbounded,

@@ -1,12 +1,13 @@
 //! Every contestant of the device and backpressure scenarios: a family, a shape that bounds (or does not bound)
 //! the calls outstanding, and whose timer each call waits on.
 //!
-//! [`stream`] holds the tokio shapes, [`blocking`] the thread shapes, [`coroutine`] the `may` coroutine pool
-//! (one coroutine per in-flight call; its carrier count is part of the contestant, `coroutine-may` with the
-//! default 2 carriers, `coroutine-may-1-carrier` and `coroutine-may-2-carriers` in the sweep; `may`'s rules, no
-//! thread-blocking call and no thread-local held across a wait inside a coroutine, are kept: see
-//! `docs/coroutines.md`). A [`Contestant`] is prepared once per
-//! trial ([`Contestant::prepare`]: the stream family's runtime is built there) and then run once per iteration.
+//! [`stream`] holds the tokio shapes on the multi-thread runtime, [`thread_per_core`] the shape that shards the calls
+//! across one current-thread runtime per core (`stream-thread-per-core`), [`blocking`] the thread shapes, [`coroutine`]
+//! the `may` coroutine pool (one coroutine per in-flight call; its carrier count is part of the contestant,
+//! `coroutine-may` with the default 2 carriers, `coroutine-may-1-carrier` and `coroutine-may-2-carriers` in the sweep;
+//! `may`'s rules, no thread-blocking call and no thread-local held across a wait inside a coroutine, are kept: see
+//! `docs/coroutines.md`). A [`Contestant`] is prepared once per trial ([`Contestant::prepare`]: the stream family's
+//! runtime, or the thread-per-core shards and their threads, are built there) and then run once per iteration.
 //!
 //! Every shape is written once, generic over the job's meter ([`crate::job::JobMeter`]), and
 //! [`Prepared::run`] is monomorphised for each: with [`measure::meter::NoMeter`] in timed iterations (the
@@ -16,6 +17,7 @@
 pub mod blocking;
 pub mod coroutine;
 pub mod stream;
+pub mod thread_per_core;
 
 use std::time::Duration;
 
@@ -69,6 +71,7 @@ impl Contestant {
                     StreamShape::Buffered => "stream-buffered",
                     StreamShape::BufferUnordered => "stream-buffer-unordered",
                     StreamShape::PerWorkerUnordered => "stream-buffer-unordered-per-worker",
+                    StreamShape::ThreadPerCore => "stream-thread-per-core",
                     StreamShape::Tasks => "stream-tasks",
                     StreamShape::ChannelWorkers => "stream-flume-workers",
                     StreamShape::Unbounded => "stream-unbounded",
@@ -138,6 +141,13 @@ impl Contestant {
                      .buffer_unordered(its share of {bound})` over every n-th item, the shares adding up to {bound}: \
                      every core drives calls, where a single pipeline task runs on one worker at a time"
                 ),
+                StreamShape::ThreadPerCore => format!(
+                    "thread-per-core: one current-thread tokio runtime per core the trial process may use \
+                     (`std::thread::available_parallelism()`, which honours its CPU pin), each on its own OS thread \
+                     started before the clock, each running one task `stream::iter(its items).map(call)\
+                     .buffer_unordered(its share of {bound})` over every n-th item, the shares adding up to {bound}: \
+                     the calls sharded across cores, no work stealing between them"
+                ),
                 StreamShape::Tasks => format!("a `tokio::spawn`ed task per item, admitted by a `tokio::sync::Semaphore` of {bound} permits"),
                 StreamShape::ChannelWorkers => format!("{bound} worker tasks fed by a `flume::bounded({bound})` channel (`send_async`/`recv_async`)"),
                 StreamShape::Unbounded => "a `tokio::spawn`ed task per item, all spawned at once: no admission control".to_string(),
@@ -158,6 +168,12 @@ impl Contestant {
             ),
         };
         let runtime = match self {
+            Contestant::Stream { shape: StreamShape::ThreadPerCore, free: true, .. } => {
+                ", each shard task wrapped in `tokio::task::coop::unconstrained`"
+            }
+            Contestant::Stream { shape: StreamShape::ThreadPerCore, free: false, .. } => {
+                ", each shard task as it comes (tokio's cooperative budget applies)"
+            }
             Contestant::Stream { free: true, .. } => ", on tokio's multi-thread runtime (one worker per core), wrapped in `tokio::task::coop::unconstrained`",
             Contestant::Stream { free: false, .. } => ", on tokio's multi-thread runtime (one worker per core), as it comes (tokio's cooperative budget applies)",
             Contestant::Blocking { .. } | Contestant::Coroutine { .. } => "",
@@ -211,8 +227,13 @@ impl Contestant {
         ContestantInfo::new(self.name(), self.family(), self.description()).with_role(self.role())
     }
 
-    /// Get ready to run iterations: the stream family builds its runtime here, outside every measurement.
+    /// Get ready to run iterations: the stream family builds its runtime here (the thread-per-core shape its
+    /// shards, each a current-thread runtime on a thread of its own), outside every measurement.
     pub fn prepare(&self) -> Result<Prepared, RunError> {
+        if let Contestant::Stream { shape: StreamShape::ThreadPerCore, .. } = self {
+            let shards = Some(thread_per_core::Shards::start()?);
+            return Ok(Prepared { contestant: *self, runtime: None, shards });
+        }
         let runtime = match self {
             Contestant::Stream { .. } => Some(stream::runtime()?),
             Contestant::Blocking { .. } => None,
@@ -223,7 +244,7 @@ impl Contestant {
                 None
             }
         };
-        Ok(Prepared { contestant: *self, runtime })
+        Ok(Prepared { contestant: *self, runtime, shards: None })
     }
 }
 
@@ -232,6 +253,8 @@ impl Contestant {
 pub struct Prepared {
     contestant: Contestant,
     runtime: Option<Runtime>,
+    /// The thread-per-core shape's shards (`None` for every other contestant).
+    shards: Option<thread_per_core::Shards>,
 }
 
 impl Prepared {
@@ -245,6 +268,10 @@ impl Prepared {
             job.deadline.start();
         };
         match (self.contestant, &self.runtime) {
+            (Contestant::Stream { shape: StreamShape::ThreadPerCore, free, .. }, _) => match &self.shards {
+                Some(shards) => shards.run(free, job, &mut go),
+                None => Err(RunError::Broken("the thread-per-core shards were not prepared".into())),
+            },
             (Contestant::Stream { shape, free, .. }, Some(runtime)) => stream::run(runtime, shape, free, job, &mut go),
             (Contestant::Blocking { shape, .. }, _) => blocking::run(shape, job, &mut go),
             (Contestant::Coroutine { .. }, _) => match self.contestant.coroutine_config() {
@@ -255,14 +282,21 @@ impl Prepared {
         }
     }
 
-    /// Tasks still alive on the stream runtime (`None` for the families without one): after a run returns,
-    /// anything but 0 is work the run left behind.
+    /// Tasks still alive on the stream runtime, or on every thread-per-core shard's (`None` for the families
+    /// without one): after a run returns, anything but 0 is work the run left behind.
     pub fn live_tasks(&self) -> Option<usize> {
-        self.runtime.as_ref().map(|runtime| runtime.metrics().num_alive_tasks())
+        match (&self.runtime, &self.shards) {
+            (Some(runtime), _) => Some(runtime.metrics().num_alive_tasks()),
+            (None, Some(shards)) => Some(shards.live_tasks()),
+            (None, None) => None,
+        }
     }
 
     /// `n` uncontended calls the way this contestant makes them, one after another, each timed.
     pub fn idle_calls<M: JobMeter>(&self, job: &Job<M>, n: u32) -> Vec<Duration> {
+        if let Some(shards) = &self.shards {
+            return shards.idle_calls(job, n);
+        }
         match (&self.runtime, self.contestant.coroutine_config()) {
             (Some(runtime), _) => stream::idle_calls(runtime, job, n),
             (None, Some(config)) => coroutine::idle_calls(config, job, n),

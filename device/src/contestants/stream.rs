@@ -1,7 +1,8 @@
 //! The stream family on a tokio multi-thread runtime with one worker per core: `buffered`,
 //! `buffer_unordered` (as one task, or as one task per worker with the limit split across them), a task per item
 //! behind a semaphore, worker tasks fed by a bounded flume channel, and a
-//! task per item with no admission at all.
+//! task per item with no admission at all. The thread-per-core shape shares the `buffer_unordered` shard
+//! (`unordered_share`) but runs on current-thread runtimes of its own ([`super::thread_per_core`]).
 //!
 //! The whole pipeline runs in one spawned task (where a service would run it), optionally wrapped in
 //! [`tokio::task::coop::unconstrained`]; in the task-per-item shapes each child task is wrapped too. The
@@ -31,6 +32,10 @@ pub enum StreamShape {
     /// One `buffer_unordered` task per runtime worker, the items dealt round-robin and the limit split across
     /// them, so every core drives calls (a single pipeline task runs on one worker at a time).
     PerWorkerUnordered,
+    /// Thread-per-core: one current-thread runtime per core, each on its own OS thread, each running one
+    /// `buffer_unordered` shard over every n-th item with its share of the limit (the shares adding up to the
+    /// limit); run by [`super::thread_per_core`], not on the multi-thread runtime.
+    ThreadPerCore,
     /// A spawned task per item, admitted by a `tokio::sync::Semaphore` of `limit` permits.
     Tasks,
     /// `limit` worker tasks receiving items from a `flume::bounded(limit)` channel (`recv_async`).
@@ -148,31 +153,15 @@ fn pipeline<M: JobMeter>(shape: StreamShape, free: bool, job: Job<M>) -> Work {
         }),
         StreamShape::PerWorkerUnordered => Box::pin(async move {
             let shards = workers().min(job.limit.max(1));
-            let tasks: Vec<_> = (0..shards)
-                .map(|k| {
-                    let job = job.clone();
-                    // The limit split as evenly as it goes: the first `limit % shards` shards take one more.
-                    let limit = job.limit / shards + usize::from(k < job.limit % shards);
-                    spawn(free, async move {
-                        let Job { items, call, shared, .. } = &job;
-                        let mut answers = futures::stream::iter((k as u64..*items).step_by(shards))
-                            .map(|i| {
-                                let in_flight = shared.in_flight();
-                                async move { (call.call_async(i).await, in_flight) }
-                            })
-                            .buffer_unordered(limit.max(1));
-                        while let Some((answer, in_flight)) = answers.next().await {
-                            shared.record(answer);
-                            drop(in_flight);
-                        }
-                    })
-                })
-                .collect();
+            let tasks: Vec<_> = (0..shards).map(|k| spawn(free, unordered_share(job.clone(), k, shards))).collect();
             let _aborts: Vec<_> = tasks.iter().map(|t| AbortOnDrop(t.abort_handle())).collect();
             for task in tasks {
                 let _ = task.await;
             }
         }),
+        // Never reached: `Prepared::run` runs this shape on its own shards ([`super::thread_per_core`]). On one
+        // runtime it would be a single shard.
+        StreamShape::ThreadPerCore => Box::pin(unordered_share(job, 0, 1)),
         StreamShape::Tasks => Box::pin(async move {
             let permits = Arc::new(Semaphore::new(job.limit));
             for i in 0..job.items {
@@ -231,6 +220,31 @@ fn pipeline<M: JobMeter>(shape: StreamShape, free: bool, job: Job<M>) -> Work {
                 let _ = task.await;
             }
         }),
+    }
+}
+
+/// Shard `k` of `shards`: `stream::iter(every shards-th item from k).map(call).buffer_unordered(its share)`,
+/// the limit split as evenly as it goes (the first `limit % shards` shards take one more), so the shares add up
+/// to the limit; `shards` at most the limit.
+pub(crate) fn unordered_share<M: JobMeter>(
+    job: Job<M>,
+    k: usize,
+    shards: usize,
+) -> impl Future<Output = ()> + Send + 'static {
+    let shards = shards.max(1);
+    let limit = (job.limit / shards + usize::from(k < job.limit % shards)).max(1);
+    async move {
+        let Job { items, call, shared, .. } = &job;
+        let mut answers = futures::stream::iter((k as u64..*items).step_by(shards))
+            .map(|i| {
+                let in_flight = shared.in_flight();
+                async move { (call.call_async(i).await, in_flight) }
+            })
+            .buffer_unordered(limit);
+        while let Some((answer, in_flight)) = answers.next().await {
+            shared.record(answer);
+            drop(in_flight);
+        }
     }
 }
 
