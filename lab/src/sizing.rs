@@ -64,6 +64,17 @@ const fn may_fixed(carriers: &'static str, file: &'static str, code: &'static st
     }
 }
 
+/// `may` with one carrier per CPU the trial may use, set in `file` by `code`.
+const fn may_per_core(file: &'static str, code: &'static str) -> Size {
+    Size {
+        name: "may.carriers",
+        value: Value::Parallelism,
+        why: "set by the lab (`may::config().set_workers`): one carrier per CPU",
+        file,
+        code,
+    }
+}
+
 /// The sizes of `scenario`'s runtimes, as its code decides them.
 fn sizes(scenario: &str) -> Vec<Size> {
     let stream_runtime = tokio("pipelines/src/stream/runtime.rs", "Builder::new_multi_thread()");
@@ -71,18 +82,18 @@ fn sizes(scenario: &str) -> Vec<Size> {
         "chain" => vec![
             stream_runtime,
             rayon("pipelines/src/chain/contestants/rayon.rs"),
-            may_fixed("2", "pipelines/src/chain/contestants/may_coroutines.rs", "CoroutineConfig::new(2)"),
+            may_per_core("pipelines/src/chain/contestants/may_coroutines.rs", "CoroutineConfig::per_core()"),
         ],
         "handoff" => {
-            vec![stream_runtime, may_fixed("2", "handoff/src/contestants/may_mpsc.rs", "CoroutineConfig::new(2)")]
+            vec![stream_runtime, may_per_core("handoff/src/contestants/may_mpsc.rs", "CoroutineConfig::per_core()")]
         }
         "overload" => vec![
             tokio("overload/src/contestants/stream.rs", "Builder::new_multi_thread().build()"),
-            may_fixed("2", "overload/src/contestants/coroutine.rs", "pub const CARRIERS: usize = 2;"),
+            may_per_core("overload/src/contestants/coroutine.rs", "CoroutineConfig::per_core()"),
         ],
         "overload-service" => vec![
             tokio("overload/src/service/servers.rs", "Builder::new_multi_thread()"),
-            may_fixed("2", "overload/src/contestants/coroutine.rs", "pub const CARRIERS: usize = 2;"),
+            may_per_core("overload/src/contestants/coroutine.rs", "CoroutineConfig::per_core()"),
         ],
         "device" => vec![
             tokio("device/src/contestants/stream.rs", "std::thread::available_parallelism()"),
@@ -94,22 +105,19 @@ fn sizes(scenario: &str) -> Vec<Size> {
         ],
         "backpressure" => vec![
             tokio("device/src/contestants/stream.rs", "std::thread::available_parallelism()"),
-            may_fixed("2", "device/src/contestants/coroutine.rs", "pub const DEFAULT_CARRIERS: usize = 2;"),
+            may_per_core("device/src/contestants/coroutine.rs", "pipelines::coroutine::carriers_per_core()"),
         ],
         "memory" => vec![
             tokio("costs/src/memory/contestants/mod.rs", "Builder::new_multi_thread()"),
-            may_fixed("2", "costs/src/memory/contestants/mod.rs", "CoroutineConfig::new(2)"),
+            may_per_core("costs/src/memory/contestants/mod.rs", "CoroutineConfig::per_core()"),
         ],
         "primitives" => vec![
             tokio("costs/src/primitives/contestants/mod.rs", "Builder::new_multi_thread()"),
             rayon("costs/src/primitives/contestants/rayon_spawn.rs"),
-            Size {
-                name: "may.carriers",
-                value: Value::Parallelism,
-                why: "set by the lab (`may::config().set_workers`): one carrier per CPU",
-                file: "costs/src/primitives/contestants/mod.rs",
-                code: "CoroutineConfig::new(std::thread::available_parallelism()",
-            },
+            may_per_core(
+                "costs/src/primitives/contestants/mod.rs",
+                "CoroutineConfig::new(std::thread::available_parallelism()",
+            ),
         ],
         _ => Vec::new(),
     }
@@ -230,16 +238,26 @@ mod tests {
     }
 
     #[test]
-    fn tokio_and_rayon_follow_the_pin_and_may_stays_fixed_in_the_chain() {
+    fn tokio_rayon_and_may_all_follow_the_pin_in_the_chain() {
         let rows = runtimes("chain", &params(&[]), &[0], 1, true, none);
         assert_eq!(value(&rows, "tokio.worker_threads"), "1");
         assert_eq!(value(&rows, "rayon.threads"), "1");
-        assert_eq!(value(&rows, "may.carriers"), "2");
+        assert_eq!(value(&rows, "may.carriers"), "1");
         assert!(rows[0].source.contains("the CPUs `--cores` pinned it to"), "{}", rows[0].source);
-        assert!(rows[2].source.contains("whatever the cores"), "{}", rows[2].source);
+        assert!(rows[2].source.contains("one carrier per CPU"), "{}", rows[2].source);
         assert!(rows[2]
             .source
-            .ends_with("(pipelines/src/chain/contestants/may_coroutines.rs `CoroutineConfig::new(2)`)"));
+            .ends_with("(pipelines/src/chain/contestants/may_coroutines.rs `CoroutineConfig::per_core()`)"));
+    }
+
+    #[test]
+    fn only_the_device_sweep_fixes_may_carriers_in_its_contestants_names() {
+        for scenario in ["chain", "handoff", "overload", "overload-service", "backpressure", "memory", "primitives"] {
+            let rows = runtimes(scenario, &params(&[]), &[0], 1, true, none);
+            assert_eq!(value(&rows, "may.carriers"), "1", "{scenario}: may follows a one-CPU pin");
+        }
+        let device = runtimes("device", &params(&[]), &[0], 1, true, none);
+        assert!(value(&device, "may.carriers").contains("as each coroutine contestant's name says"));
     }
 
     #[test]

@@ -70,6 +70,13 @@ impl CoroutineConfig {
         CoroutineConfig { carriers, stack_words: DEFAULT_STACK_WORDS, pool_capacity: DEFAULT_POOL_CAPACITY }
     }
 
+    /// One carrier per CPU this process may use ([`carriers_per_core`]), `may`'s default stack and pool: the
+    /// coroutine family's counterpart of tokio's default runtime, one worker per CPU, so both follow a `--cores`
+    /// pin alike.
+    pub fn per_core() -> Self {
+        Self::new(carriers_per_core())
+    }
+
     /// The same with a stack of `stack_words` words.
     pub const fn with_stack_words(self, stack_words: usize) -> Self {
         CoroutineConfig { stack_words, ..self }
@@ -109,6 +116,12 @@ impl CoroutineConfig {
     pub fn apply(&self) -> usize {
         configure_with(*self).carriers
     }
+}
+
+/// Carrier threads for one per CPU this process may use: `available_parallelism`, which honours the affinity mask
+/// (the CPUs `lab --cores` pins a trial to), as tokio sizes its default runtime.
+pub fn carriers_per_core() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
 }
 
 /// Set `may`'s carrier-thread count to `carriers` (at least 1), `may`'s default stack and pool, and turn carrier

@@ -23,9 +23,11 @@ use crate::job::{Job, JobMeter, RunError};
 /// Maps left to the rest of the process (carriers, timer, allocator arenas) when sizing against the limit.
 pub const MAP_MARGIN: u64 = 2_048;
 
-/// Carrier threads of a coroutine contestant: the default is one per core of the lab's 2-core machine; the
-/// device scenario also sweeps 1 and 2 explicitly.
-pub const DEFAULT_CARRIERS: usize = 2;
+/// Carrier threads of a coroutine contestant by default: one per CPU the trial may use (as tokio has one worker
+/// per CPU); the device scenario also sweeps 1 and 2 explicitly.
+pub fn default_carriers() -> usize {
+    pipelines::coroutine::carriers_per_core()
+}
 
 /// Whether `coroutines` more `may` coroutines fit under `vm.max_map_count`; the limit as the reason if not.
 pub(crate) fn coroutines_fit(coroutines: usize) -> Result<(), RunError> {

@@ -54,7 +54,7 @@ pub enum Contestant {
     /// A coroutine-family contestant: `limit` `may` coroutines, one per in-flight call, on `carriers` carrier
     /// threads.
     Coroutine {
-        /// Carrier threads (`may::config().set_workers`); `None`: the default ([`coroutine::DEFAULT_CARRIERS`]),
+        /// Carrier threads (`may::config().set_workers`); `None`: the default ([`coroutine::default_carriers`]),
         /// not named in the contestant's name.
         carriers: Option<usize>,
         /// Whose timer its calls wait on.
@@ -202,7 +202,7 @@ impl Contestant {
     pub fn coroutine_config(&self) -> Option<CoroutineConfig> {
         match self {
             Contestant::Coroutine { carriers, .. } => {
-                Some(CoroutineConfig::new(carriers.unwrap_or(coroutine::DEFAULT_CARRIERS)))
+                Some(CoroutineConfig::new(carriers.unwrap_or_else(coroutine::default_carriers)))
             }
             Contestant::Stream { .. } | Contestant::Blocking { .. } => None,
         }

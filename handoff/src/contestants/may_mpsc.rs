@@ -14,9 +14,11 @@ use crate::job::{HandoffError, Job, Outcome, Packing, Side};
 use crate::pair::settle;
 use crate::produce::{produce, Closed, Producer, Shape};
 
-/// Carriers and stack of both coroutines: one carrier per core of the lab's 2-core machine (tokio's default
-/// worker count there), `may`'s default stack.
-const CONFIG: CoroutineConfig = CoroutineConfig::new(2);
+/// Carriers and stack of both coroutines: one carrier per CPU the trial may use (tokio's default worker count),
+/// `may`'s default stack.
+fn config() -> CoroutineConfig {
+    CoroutineConfig::per_core()
+}
 
 /// Producer coroutine → `may` mpsc bounded by a semaphore → consumer coroutine.
 #[derive(Debug)]
@@ -35,7 +37,7 @@ impl Kind for MayMpsc {
              coroutine, not the carrier), returns the permit, sums and checks order; the calling thread joins \
              both; {}; in order. `may`'s rules hold: no thread-blocking call and no thread-local held across a \
              wait inside either coroutine",
-            CONFIG.describe(),
+            config().describe(),
             shape_phrase(packing)
         )
     }
@@ -48,7 +50,7 @@ impl Kind for MayMpsc {
         producer: P,
         sink: S,
     ) -> Result<Outcome, HandoffError> {
-        CONFIG.apply();
+        config().apply();
         let (tx, rx) = mpsc::channel::<Result<Sh::Msg, P::Error>>();
         let permits = Arc::new(Semphore::new(env.messages(shape)));
         let (arrived_tx, arrived_rx) = mpsc::channel::<()>();
@@ -58,7 +60,7 @@ impl Kind for MayMpsc {
         let meter = job.meter.clone();
         let producer_permits = Arc::clone(&permits);
         let producer_arrived = arrived_tx.clone();
-        let producer_co = coroutine::spawn("producer", CONFIG.stack_words, job.live, move || {
+        let producer_co = coroutine::spawn("producer", config().stack_words, job.live, move || {
             let _ = producer_arrived.send(());
             if start_rx.recv().is_err() {
                 return;
@@ -71,7 +73,7 @@ impl Kind for MayMpsc {
         .map_err(|source| HandoffError::Spawn { side: Side::Producer, source })?;
 
         let meter = job.meter.clone();
-        let consumer_co = coroutine::spawn("consumer", CONFIG.stack_words, job.live, move || {
+        let consumer_co = coroutine::spawn("consumer", config().stack_words, job.live, move || {
             let end = ConsumerEnd { rx: Some(rx), permits };
             let _ = arrived_tx.send(());
             consume(shape, std::iter::from_fn(|| end.recv()), &meter, sink)

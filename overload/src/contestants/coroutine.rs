@@ -1,7 +1,7 @@
 //! `coroutine-<limiter>`: a pool of `may` coroutines gated by the limiter, each acquiring a permit (parking the
 //! coroutine, not its carrier) and waiting on its call's completion the same way.
 //!
-//! The pool is as large as the limiter's ceiling, like the blocking pool, on [`CARRIERS`] carrier threads with
+//! The pool is as large as the limiter's ceiling, like the blocking pool, on [`config`]'s carrier threads with
 //! `may`'s default stack ([`coroutine::DEFAULT_STACK_WORDS`]). Its coroutines are spawned scoped
 //! (`may::coroutine::scope`, so they may borrow the iteration's dependency and ledger and are all joined before
 //! the run returns), park at a `may::sync::SyncFlag` until every one has arrived (the calling thread, not a
@@ -21,11 +21,11 @@ use pipelines::coroutine::{self, CoroutineConfig};
 
 use super::job::{Job, Prepared};
 
-/// Carrier threads: one per core of the lab's 2-core machine, as tokio's default runtime has workers.
-pub const CARRIERS: usize = 2;
-
-/// The configuration every coroutine contestant of this scenario runs with.
-pub const CONFIG: CoroutineConfig = CoroutineConfig::new(CARRIERS);
+/// The configuration every coroutine contestant of this scenario runs with: one carrier per CPU the trial may use,
+/// as tokio's default runtime has workers.
+pub fn config() -> CoroutineConfig {
+    CoroutineConfig::per_core()
+}
 
 /// A pool of `coroutines` coroutines, spawned per iteration and parked until the run begins.
 #[derive(Debug)]
@@ -37,7 +37,7 @@ impl GatedCoroutines {
     /// A pool of `coroutines` coroutines (the limiter's ceiling: more could never be admitted at once);
     /// configures `may`'s carriers for this process.
     pub fn new(coroutines: usize) -> GatedCoroutines {
-        CONFIG.apply();
+        config().apply();
         GatedCoroutines { coroutines: coroutines.max(1) }
     }
 }
@@ -53,7 +53,7 @@ impl Prepared for GatedCoroutines {
             let handles: Vec<_> = (0..self.coroutines)
                 .map(|_| {
                     let (arrived, start, body) = (arrived.clone(), &start, &body);
-                    let builder = Builder::new().name("caller".to_string()).stack_size(CONFIG.stack_words);
+                    let builder = Builder::new().name("caller".to_string()).stack_size(config().stack_words);
                     // SAFETY: `may` marks spawning unsafe because a coroutine may resume on another carrier, so a
                     // thread-local held across a wait could belong to another thread. The body holds none: it
                     // waits only at the start flag, the gate and the completion, all coroutine-aware. The scope
@@ -97,7 +97,7 @@ impl Prepared for GatedCoroutines {
                             })
                             .collect::<Vec<Duration>>()
                     },
-                    Builder::new().name("idle".to_string()).stack_size(CONFIG.stack_words),
+                    Builder::new().name("idle".to_string()).stack_size(config().stack_words),
                 )
             };
             handle.join()

@@ -133,7 +133,7 @@ impl Contestant {
                 "a pool of `may` coroutines as large as the limiter's ceiling ({}), spawned and parked before \
                  timing; each coroutine acquires a permit before every call and waits on its completion, both \
                  waits parking the coroutine, not its carrier; {limiter}",
-                coroutine::CONFIG.describe()
+                coroutine::config().describe()
             ),
             Contestant::StreamUnbounded => {
                 "one stream on a multi-thread tokio runtime, `buffer_unordered(calls)`: every \

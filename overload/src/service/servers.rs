@@ -2,8 +2,8 @@
 //! runtime, as requests come from the network) follows the schedule and hands each arrival over the way the
 //! family receives a request:
 //!
-//! - `stream-<limiter>`: a tokio task per admitted arrival, spawned onto a multi-thread runtime (2 workers), as
-//!   a hyper or axum server spawns one per request; the task awaits the call.
+//! - `stream-<limiter>`: a tokio task per admitted arrival, spawned onto a multi-thread runtime (one worker per
+//!   CPU), as a hyper or axum server spawns one per request; the task awaits the call.
 //! - `blocking-<limiter>`: a pool of OS threads (128 KiB stacks) as large as the limiter's ceiling, fed through
 //!   one crossbeam channel, as a servlet container's worker pool is; the thread that takes the arrival waits on
 //!   the call. Only the gate bounds what is admitted, so no admitted arrival waits for a thread.
@@ -31,7 +31,7 @@ use tokio::runtime::Runtime;
 
 use super::book::{Book, Fate};
 use crate::config::limiter_description;
-use crate::contestants::{coroutine::CONFIG as COROUTINES, THREAD_STACK_BYTES};
+use crate::contestants::{coroutine::config as coroutines, THREAD_STACK_BYTES};
 use crate::limit::{Gate, LimiterKind, Outcome, Permit};
 
 /// The limiters every family runs in the service, in report order.
@@ -143,9 +143,11 @@ impl ServiceContestant {
     /// Name, family, role and description for reports.
     pub fn info(&self) -> ContestantInfo {
         let handler = match self.family {
-            Family::Stream => "a tokio task per arrival on a multi-thread runtime (2 workers), spawned by the load \
-                               generator as a server spawns one per request"
-                .to_string(),
+            Family::Stream => {
+                "a tokio task per arrival on a multi-thread runtime (one worker per CPU), spawned by the load \
+                 generator as a server spawns one per request"
+                    .to_string()
+            }
             Family::Blocking if self.limiter.is_some() => "a pool of OS threads (128 KiB stacks) as large as the \
                                limiter's ceiling, started before timing and fed through one crossbeam channel"
                 .to_string(),
@@ -153,7 +155,7 @@ impl ServiceContestant {
                                  before timing and fed through one crossbeam channel: arrivals beyond them wait in \
                                  the channel"
                 .to_string(),
-            _ => format!("a `may` coroutine per arrival ({})", COROUTINES.describe()),
+            _ => format!("a `may` coroutine per arrival ({})", coroutines().describe()),
         };
         let description = match self.limiter {
             Some(kind) => format!(
@@ -178,7 +180,7 @@ impl ServiceContestant {
                 Ok(Prepared::Tasks(runtime))
             }
             Family::Coroutine => {
-                COROUTINES.apply();
+                coroutines().apply();
                 Ok(Prepared::Coroutines(Arc::new(LiveStages::new())))
             }
             _ => Ok(Prepared::Pool),
@@ -264,7 +266,7 @@ impl Handler<'_> {
             }
             Handler::Coroutines(live) => {
                 let calls = Arc::clone(calls);
-                pipelines::coroutine::spawn("arrival", COROUTINES.stack_words, live, move || {
+                pipelines::coroutine::spawn("arrival", coroutines().stack_words, live, move || {
                     calls.serve_blocking(index, permit)
                 })
                 .map(drop)

@@ -198,7 +198,7 @@ impl Contestant {
                  are touched)",
             ),
             Contestant::Coroutine | Contestant::Coroutine8k => {
-                let config = self.coroutine_config().unwrap_or(CoroutineConfig::new(2));
+                let config = self.coroutine_config().unwrap_or_else(CoroutineConfig::per_core);
                 let name = if *self == Contestant::Coroutine { "coroutine-may" } else { "coroutine-may-8k" };
                 let description = format!(
                     "one stackful coroutine per unit ({}), owning its payload and parked in `recv` on its own \
@@ -212,12 +212,12 @@ impl Contestant {
         ContestantInfo::new(name, family, description)
     }
 
-    /// The `may` configuration of a coroutine contestant (2 carriers; its stack); `None` for the others.
+    /// The `may` configuration of a coroutine contestant (one carrier per CPU the trial may use; its stack); `None` for the others.
     pub fn coroutine_config(&self) -> Option<CoroutineConfig> {
         match self {
-            Contestant::Coroutine => Some(CoroutineConfig::new(2).with_pool_capacity(MEASURED_POOL)),
+            Contestant::Coroutine => Some(CoroutineConfig::per_core().with_pool_capacity(MEASURED_POOL)),
             Contestant::Coroutine8k => {
-                Some(CoroutineConfig::new(2).with_stack_words(SMALL_STACK_WORDS).with_pool_capacity(MEASURED_POOL))
+                Some(CoroutineConfig::per_core().with_stack_words(SMALL_STACK_WORDS).with_pool_capacity(MEASURED_POOL))
             }
             _ => None,
         }

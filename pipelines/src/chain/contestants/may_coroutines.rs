@@ -26,8 +26,11 @@ use crate::chain::ops::{Hook, Stages};
 use crate::chain::sink::{dispatch, Sink, SinkRun};
 use crate::coroutine::{self, bounded, BoundedReceiver, BoundedSender, CoroutineConfig};
 
-/// Carriers and stack: one carrier per core of the lab's 2-core machine, `may`'s default stack.
-const CONFIG: CoroutineConfig = CoroutineConfig::new(2);
+/// Carriers and stack: one carrier per CPU the trial may use (as tokio has one worker per CPU), `may`'s default
+/// stack.
+fn may_config() -> CoroutineConfig {
+    CoroutineConfig::per_core()
+}
 
 /// A coroutine per stage, one item or one batch per message.
 #[derive(Debug, Clone, Copy)]
@@ -59,7 +62,7 @@ impl ChainContestant for MayCoroutines {
                      gives it back (the filter, for a batch it empties), so no channel needs its own semaphore; the \
                      source allocates each Vec, maps rewrite it in place, the filter `retain`s, the consumer frees \
                      it; `may`'s rules kept; in order",
-                    CONFIG.describe()
+                    may_config().describe()
                 ),
             };
         }
@@ -75,7 +78,7 @@ impl ChainContestant for MayCoroutines {
                  `send`/`recv` park the coroutine, not the carrier; coroutines are spawned before the clock \
                  starts, the source held until then; no thread-blocking call and no thread-local held across a \
                  wait inside a coroutine (`may`'s rules); in order",
-                CONFIG.describe()
+                may_config().describe()
             ),
         }
     }
@@ -89,7 +92,7 @@ impl ChainContestant for MayCoroutines {
     }
 
     fn prepare(&self, config: &ChainConfig) -> Result<Box<dyn PreparedChain>, ChainError> {
-        CONFIG.apply();
+        may_config().apply();
         Ok(Box::new(MayRun { config: *config, batched: self.batched }))
     }
 }
@@ -132,7 +135,7 @@ impl SinkRun for MayRun {
         stages: Stages<H>,
         mut sink: S,
     ) -> Result<Outcome, ChainError> {
-        CONFIG.apply();
+        may_config().apply();
         if self.batched {
             return self.batches(job, go, stages, sink);
         }
@@ -147,7 +150,7 @@ impl SinkRun for MayRun {
         let (arrived_tx, arrived_rx) = mpsc::channel::<()>();
         let (start_tx, start_rx) = mpsc::channel::<()>();
         let live = job.live;
-        let words = CONFIG.stack_words;
+        let words = may_config().stack_words;
         let spawn_failed = |stage: &str| {
             let stage = stage.to_string();
             move |source| ChainError::Spawn { stage, source }
@@ -306,7 +309,7 @@ impl MayRun {
         let (arrived_tx, arrived_rx) = mpsc::channel::<()>();
         let (start_tx, start_rx) = mpsc::channel::<()>();
         let live = job.live;
-        let words = CONFIG.stack_words;
+        let words = may_config().stack_words;
         let stopped = Arc::new(AtomicBool::new(false));
         let release = |semaphore: &Arc<Semphore>| ReleaseOnExit {
             semaphore: Arc::clone(semaphore),
