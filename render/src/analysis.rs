@@ -129,7 +129,8 @@ pub(crate) fn best_candidate<'s>(
         .find(|e| family.is_none_or(|f| f == e.contestant.family))
 }
 
-/// What ratios are taken against in a phase: the best baseline, or the best overall when no baseline ran.
+/// What ratios are taken against in a phase: the best baseline, or the best candidate on the metric when no baseline ran
+/// (a reference, whether or not a question guarded it out; never a pick).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Reference<'s> {
     pub(crate) entry: Entry<'s>,

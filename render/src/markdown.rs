@@ -646,6 +646,7 @@ fn results(input: &ReportInput<'_>) -> String {
         let ratio_header = headers(serde_json::json!({
             "table": "ratio",
             "reference": reference.as_ref().filter(|r| !r.is_baseline).map(|r| r.entry.contestant.name.as_str()),
+            "higher_is_better": input.higher_is_better,
         }))
         .concat();
         columns.push((ratio_header, Align::Right));
