@@ -114,10 +114,7 @@ fn sizes(scenario: &str) -> Vec<Size> {
         "primitives" => vec![
             tokio("costs/src/primitives/contestants/mod.rs", "Builder::new_multi_thread()"),
             rayon("costs/src/primitives/contestants/rayon_spawn.rs"),
-            may_per_core(
-                "costs/src/primitives/contestants/mod.rs",
-                "CoroutineConfig::new(std::thread::available_parallelism()",
-            ),
+            may_per_core("costs/src/primitives/contestants/mod.rs", "CoroutineConfig::per_core()"),
         ],
         _ => Vec::new(),
     }

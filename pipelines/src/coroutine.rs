@@ -62,19 +62,28 @@ pub struct CoroutineConfig {
     /// Coroutines `may` pre-builds and keeps for reuse (at least 1; `may`'s default is
     /// [`DEFAULT_POOL_CAPACITY`]).
     pub pool_capacity: usize,
+    /// `carriers` is one per CPU this process may use ([`CoroutineConfig::per_core`]): the description says so
+    /// rather than a count, since the lab describes a contestant in its own process, whose CPUs a `--cores` pin
+    /// of the trial process does not change.
+    pub per_core: bool,
 }
 
 impl CoroutineConfig {
     /// `carriers` carrier threads, `may`'s default stack and pool.
     pub const fn new(carriers: usize) -> Self {
-        CoroutineConfig { carriers, stack_words: DEFAULT_STACK_WORDS, pool_capacity: DEFAULT_POOL_CAPACITY }
+        CoroutineConfig {
+            carriers,
+            stack_words: DEFAULT_STACK_WORDS,
+            pool_capacity: DEFAULT_POOL_CAPACITY,
+            per_core: false,
+        }
     }
 
     /// One carrier per CPU this process may use ([`carriers_per_core`]), `may`'s default stack and pool: the
     /// coroutine family's counterpart of tokio's default runtime, one worker per CPU, so both follow a `--cores`
     /// pin alike.
     pub fn per_core() -> Self {
-        Self::new(carriers_per_core())
+        CoroutineConfig { per_core: true, ..Self::new(carriers_per_core()) }
     }
 
     /// The same with a stack of `stack_words` words.
@@ -102,11 +111,14 @@ impl CoroutineConfig {
                 self.pool_capacity
             )
         };
+        let carriers = if self.per_core {
+            "one carrier thread per CPU the trial may use".to_string()
+        } else {
+            format!("{} carrier thread{}", self.carriers, if self.carriers == 1 { "" } else { "s" })
+        };
         format!(
-            "`may` 0.3, {} carrier thread{} (`may::config().set_workers`, not pinned), {} KiB stack per coroutine \
+            "`may` 0.3, {carriers} (`may::config().set_workers`, not pinned), {} KiB stack per coroutine \
              (`Builder::stack_size({:#x})` words, also `may`'s default stack), {pool}",
-            self.carriers,
-            if self.carriers == 1 { "" } else { "s" },
             self.stack_bytes() / 1024,
             self.stack_words
         )
@@ -303,6 +315,15 @@ mod tests {
         let text = config.describe();
         assert!(text.contains("2 carrier threads"), "{text}");
         assert!(text.contains("0x400"), "{text}");
+    }
+
+    #[test]
+    fn a_per_core_configuration_says_so_rather_than_the_describing_process_count() {
+        let config = CoroutineConfig::per_core();
+        assert_eq!(config.carriers, carriers_per_core());
+        let text = config.describe();
+        assert!(text.contains("one carrier thread per CPU the trial may use"), "{text}");
+        assert!(!CoroutineConfig::new(1).describe().contains("per CPU"));
     }
 
     #[test]

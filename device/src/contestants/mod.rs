@@ -4,7 +4,7 @@
 //! [`stream`] holds the tokio shapes on the multi-thread runtime, [`thread_per_core`] the shape that shards the calls
 //! across one current-thread runtime per core (`stream-thread-per-core`), [`blocking`] the thread shapes, [`coroutine`]
 //! the `may` coroutine pool (one coroutine per in-flight call; its carrier count is part of the contestant,
-//! `coroutine-may` with the default 2 carriers, `coroutine-may-1-carrier` and `coroutine-may-2-carriers` in the sweep;
+//! `coroutine-may` with the default of one carrier per CPU, `coroutine-may-1-carrier` and `coroutine-may-2-carriers` in the sweep;
 //! `may`'s rules, no thread-blocking call and no thread-local held across a wait inside a coroutine, are kept: see
 //! `docs/coroutines.md`). A [`Contestant`] is prepared once per trial ([`Contestant::prepare`]: the stream family's
 //! runtime, or the thread-per-core shards and their threads, are built there) and then run once per iteration.

@@ -1,4 +1,4 @@
-//! `coroutine-may[-batched]`: a producer coroutine sends into `may::sync::mpsc::channel` (unbounded in `may`, so bounded here by a `may::sync::Semphore` of `messages` permits taken before each send and returned after each receive); a consumer coroutine receives, sums and checks order; `may` 0.3 with 2 carrier threads and its default 32 KiB stack; in order.
+//! `coroutine-may[-batched]`: a producer coroutine sends into `may::sync::mpsc::channel` (unbounded in `may`, so bounded here by a `may::sync::Semphore` of `messages` permits taken before each send and returned after each receive); a consumer coroutine receives, sums and checks order; `may` 0.3 with one carrier thread per CPU and its default 32 KiB stack; in order.
 
 use std::sync::Arc;
 

@@ -20,7 +20,7 @@
 //! | `blocking-crossbeam-bare`, `blocking-flume-bare`, `stream-flume-bare`, `stream-tokio-bare` | the bare reference pairs (role `reference`): the smallest correct program of each pair, without the lab's shared code, to calibrate the lab (see `bare`) |
 //! | `blocking-{crossbeam,flume}-bare-<cause>` | on request only ([`on_request`]: never in a default run): the blocking bare pairs with one of the lab pair's differences put back each, an A/B per suspected cause of the lab's gap (see `bare_ab`; `just fidelity-ab`) |
 //! | `stream-flume-bare-<cause>`, `stream-tokio-bare-control` | on request only: the same for `stream-flume`'s bare pair, and an A/A control of the tokio pair (see `bare_ab_async`) |
-//! | `coroutine-may[-batched]` | producer coroutine → `may::sync::mpsc::channel` bounded by a `may::sync::Semphore` → consumer coroutine; `may` 0.3, 2 carriers, 32 KiB stacks |
+//! | `coroutine-may[-batched]` | producer coroutine → `may::sync::mpsc::channel` bounded by a `may::sync::Semphore` → consumer coroutine; `may` 0.3, one carrier per CPU, 32 KiB stacks |
 //!
 //! The coroutine pair follows `may`'s rules (no thread-blocking call, no thread-local held across a wait inside a
 //! coroutine; see `docs/coroutines.md`); `may`'s mpsc is unbounded, so the semaphore is what bounds it.

@@ -7,7 +7,7 @@
 //! - `blocking-<limiter>`: a pool of OS threads (128 KiB stacks) as large as the limiter's ceiling, fed through
 //!   one crossbeam channel, as a servlet container's worker pool is; the thread that takes the arrival waits on
 //!   the call. Only the gate bounds what is admitted, so no admitted arrival waits for a thread.
-//! - `coroutine-<limiter>`: a `may` coroutine per admitted arrival (2 carriers), as a virtual thread per
+//! - `coroutine-<limiter>`: a `may` coroutine per admitted arrival (one carrier per CPU), as a virtual thread per
 //!   request; it waits on the call, parking the coroutine.
 //! - `<family>-unbounded`: the same without a gate; the blocking pool then has `unbounded-threads` threads and
 //!   arrivals beyond them wait in its channel.

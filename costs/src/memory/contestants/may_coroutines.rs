@@ -1,4 +1,4 @@
-//! `coroutine-may[-8k]`: a `may` 0.3 stackful coroutine per unit (2 carrier threads; `may`'s default 32 KiB stack, or 8 KiB), owning its payload and parked in `recv` on its own `may::sync::mpsc` channel.
+//! `coroutine-may[-8k]`: a `may` 0.3 stackful coroutine per unit (one carrier thread per CPU; `may`'s default 32 KiB stack, or 8 KiB), owning its payload and parked in `recv` on its own `may::sync::mpsc` channel.
 
 use std::fmt;
 use std::sync::atomic::Ordering;

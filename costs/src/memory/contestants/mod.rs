@@ -9,7 +9,7 @@
 //! | `stream-async-stream` | an `async_stream::stream!` generator per unit, suspended after its first `yield` |
 //! | `blocking-thread-64k` | an OS thread per unit with a 64 KiB stack, blocked in `recv` on its own channel |
 //! | `blocking-thread` | the same with Rust's default stack (2 MiB, reserved, touched only as used) |
-//! | `coroutine-may` | a `may` coroutine per unit (2 carriers, `may`'s default 32 KiB stack, a fresh stack each), parked in `recv` on its own `may::sync::mpsc` channel |
+//! | `coroutine-may` | a `may` coroutine per unit (one carrier per CPU, `may`'s default 32 KiB stack, a fresh stack each), parked in `recv` on its own `may::sync::mpsc` channel |
 //! | `coroutine-may-8k` | the same with an 8 KiB stack (`Builder::stack_size(0x400)` words) |
 //!
 //! Coroutines keep `may`'s rules (no thread-blocking call, no thread-local held across a wait; see

@@ -240,7 +240,7 @@ pub(crate) fn runtime(current_thread: bool) -> Result<tokio::runtime::Runtime, S
 /// `may` for the coroutine contestants: a carrier per core (as tokio's multi-thread runtime has a worker per
 /// core), its default stack and pool.
 pub(crate) fn coroutine_config() -> CoroutineConfig {
-    CoroutineConfig::new(std::thread::available_parallelism().map_or(1, usize::from))
+    CoroutineConfig::per_core()
 }
 
 /// Run `body` in one driver coroutine with a stack of `stack_words` words and wait for it on the calling thread

@@ -21,7 +21,7 @@
 //! | `stream-tokio-tasks-batched` | the same, batched |
 //! | `stream-tokio-tasks-fused` | two busy tasks (source+map1+filter, then map2+sum), one channel, one item per message |
 //! | `stream-tokio-tasks-fused-batched` | the same, batched |
-//! | `coroutine-may` | a `may` coroutine per stage and a consumer coroutine (2 carriers, 32 KiB stacks), 4 `may::sync::mpsc` channels each bounded by a `may::sync::Semphore`, one item per message |
+//! | `coroutine-may` | a `may` coroutine per stage and a consumer coroutine (one carrier per CPU, 32 KiB stacks), 4 `may::sync::mpsc` channels each bounded by a `may::sync::Semphore`, one item per message |
 //! | `coroutine-may-batched` | the same coroutines, one `Vec` per message, the chain bounded by one semaphore of a permit per batch (the source takes, the consumer gives back) |
 //!
 //! **Common ground.** Every contestant applies the stages of [`super::ops`] through [`super::ops::Stages`];
