@@ -114,6 +114,32 @@ pub(crate) fn command() -> Command {
                         ),
                 ),
         )
+        .subcommand(
+            Command::new("by-cores")
+                .about(
+                    "Set runs at different core counts side by side: each question's answer at every count, and where \
+                     it flips (writes OUT/by-cores.md, running nothing)",
+                )
+                .arg(
+                    Arg::new("summaries")
+                        .value_name("SUMMARY.json")
+                        .num_args(2..)
+                        .required(true)
+                        .value_parser(value_parser!(std::path::PathBuf))
+                        .help(
+                            "Summaries (DIR/<scenario>.json) of one or more scenarios, each at two or more core \
+                             counts (its --cores pin, or every CPU the lab could use when it ran unpinned), all from \
+                             one testbed and build",
+                        ),
+                )
+                .arg(
+                    Arg::new("out")
+                        .long("out")
+                        .value_name("DIR")
+                        .value_parser(value_parser!(std::path::PathBuf))
+                        .help("Folder for by-cores.md; its links to each run's report are relative to it [default: reports]"),
+                ),
+        )
         .subcommand(advise_command())
         .subcommand(Command::new(TRIAL_SUBCOMMAND).hide(true).about("Run one trial (request on stdin)"))
         .subcommand(
@@ -287,13 +313,14 @@ fn run_options(cmd: Command, scenario: Option<&dyn Scenario>) -> Command {
         .arg(
             Arg::new("only").long("only").value_name("NAME[,NAME]").help("Run only these contestants (see `lab list`)"),
         )
-        .arg(Arg::new("cores").long("cores").value_name("N").allow_negative_numbers(true).help(
+        .arg(Arg::new("cores").long("cores").value_name("N[,N...]").allow_negative_numbers(true).help(
             "Pin every trial process (and every thread it starts) to N of the CPUs the lab may use, the first N, with \
              sched_setaffinity: what the contestants do on N cores. Runtimes sized by the cores they may use (tokio's \
-             workers, rayon) follow; sizes fixed in the lab's code (`may`'s carriers in most scenarios, the network \
-             client's one core) do not; the report lists both. http and tcp keep their server on its own core from \
-             2 CPUs; with --cores 1 the server shares the client's one CPU. One number: run once per core count, \
-             each into its own --out [default: every CPU the lab may use, unpinned]",
+             workers, rayon, `may`'s carriers) follow; sizes fixed in the lab's code (device's named carrier counts, \
+             the network client's one core) do not; the report lists both. http and tcp keep their server on its own \
+             core from 2 CPUs; with --cores 1 the server shares the client's one CPU. A list (--cores 1,2) makes the \
+             whole run once per count, each into OUT/cores-N, then writes OUT/by-cores.md: each question's answer at \
+             every count side by side, and where it flips [default: every CPU the lab may use, unpinned]",
         ))
         .arg(expect_failed_arg())
         .arg(

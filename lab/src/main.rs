@@ -40,7 +40,10 @@ use reports::{Rendered, RenderedFile};
 
 use crate::error::UsageError;
 use crate::executor::ProcessExecutor;
-use crate::options::Action;
+use measure::scenario::Scenario;
+use measure::summary::Summary;
+
+use crate::options::{Action, RunOptions};
 use crate::run::RunOutcome;
 
 /// Every allocation in the lab and its trial processes is counted, for `allocs_per_item`.
@@ -121,6 +124,25 @@ fn run() -> Result<ExitCode> {
             }
             report(&raw, OutputDir::new(out), force, &expect_failed)
         }
+        Action::ByCores { summaries, out } => {
+            let mut runs = Vec::new();
+            for path in &summaries {
+                let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+                runs.push((compare::read_summary(path)?, folder.to_path_buf()));
+            }
+            for (summary, _) in &runs {
+                let count = runs.iter().filter(|(s, _)| s.scenario == summary.scenario).count();
+                if count < 2 {
+                    let why = format!("`{}` has one run: give its summaries at two or more core counts", summary.scenario);
+                    return Err(UsageError::new(why).into());
+                }
+            }
+            let out = OutputDir::new(out);
+            let page = by_cores_page(out.root(), &registry::scenarios(), &runs)?;
+            let _lock = lock(&out)?;
+            write_by_cores(&out, page)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Action::Advise(request) if request.dry_run => {
             print!("{}", advise::plan_text(&request));
             Ok(ExitCode::SUCCESS)
@@ -138,53 +160,163 @@ fn run() -> Result<ExitCode> {
             let flag = interrupted.clone();
             // Ctrl-C, SIGTERM and SIGHUP alike (ctrlc's `termination` feature): stop, keep what finished.
             ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst)).context("installing the signal handler")?;
-            let out = OutputDir::new(options.out.clone());
-            let _lock = lock(&out)?;
-            let plans: Vec<_> =
-                scenarios.into_iter().map(|s| plan::plan(s, &options)).filter(|p| !p.contestants.is_empty()).collect();
-            for plan in &plans {
-                kind::check(out.root(), plan.scenario.name(), options.quick, options.force)?;
+            if !options.cores_sweep.is_empty() {
+                return run_cores_sweep(&scenarios, &options, index, &interrupted);
             }
-            if !options.quick {
-                warn_if_busy();
-            }
-            let mut executor = ProcessExecutor::new(options.trial_timeout, Arc::clone(&interrupted));
-            if let Some(pin) = &options.pin {
-                let cpus = if pin.cores == 1 { "CPU" } else { "CPUs" };
-                eprintln!("pinned by --cores {}: every trial process to {cpus} {}", pin.cores, pin.cpu_list());
-                executor = executor.pinned_to(pin.cpus.clone());
-            }
-            let mut failed = Vec::new();
-            let mut entries = Vec::new();
-            for plan in plans {
-                let scenario = plan.scenario;
-                match run::run(&plan, options.only.as_deref(), &out, &mut executor, &interrupted)? {
-                    RunOutcome::Finished { rendered, report } => {
-                        failed.extend(run::failed(&rendered.summary));
-                        eprintln!("{}: wrote {}", scenario.name(), report.display());
-                        print_table(&rendered);
-                        if let Some(note) = reports::disturbed_note(&rendered.summary) {
-                            eprintln!("{}: warning: {}", scenario.name(), note.trim_start_matches("⚠️ "));
-                        }
-                        entries.push(rendered.index_entry);
-                    }
-                    RunOutcome::Interrupted { raw, trials } => {
-                        eprintln!(
-                            "error: interrupted; {trials} finished trial(s) kept in {}; no report written \
-                             (render what finished with `{}`)",
-                            raw.display(),
-                            run::report_command(&raw)
-                        );
-                        return Ok(ExitCode::from(130));
-                    }
-                }
-            }
-            if index {
-                write_index(&out, &entries)?;
-            }
-            Ok(exit_status(&failed, &options.expect_failed))
+            Ok(match run_pass(&scenarios, &options, index, &interrupted)? {
+                Some(pass) => exit_status(&pass.failed, &options.expect_failed),
+                None => ExitCode::from(130),
+            })
         }
     }
+}
+
+/// What one pass over the scenarios left: the contestants that failed and each finished run's summary.
+#[derive(Debug)]
+struct Pass {
+    failed: Vec<String>,
+    summaries: Vec<Summary>,
+}
+
+/// Run `scenarios` with `options` into its folder (and its index when `index`); `None` when interrupted, after
+/// saying what was kept.
+fn run_pass(
+    scenarios: &[&'static dyn Scenario],
+    options: &RunOptions,
+    index: bool,
+    interrupted: &Arc<AtomicBool>,
+) -> Result<Option<Pass>> {
+    let out = OutputDir::new(options.out.clone());
+    let _lock = lock(&out)?;
+    let plans: Vec<_> =
+        scenarios.iter().map(|s| plan::plan(*s, options)).filter(|p| !p.contestants.is_empty()).collect();
+    for plan in &plans {
+        kind::check(out.root(), plan.scenario.name(), options.quick, options.force)?;
+    }
+    if !options.quick {
+        warn_if_busy();
+    }
+    let mut executor = ProcessExecutor::new(options.trial_timeout, Arc::clone(interrupted));
+    if let Some(pin) = &options.pin {
+        let cpus = if pin.cores == 1 { "CPU" } else { "CPUs" };
+        eprintln!("pinned by --cores {}: every trial process to {cpus} {}", pin.cores, pin.cpu_list());
+        executor = executor.pinned_to(pin.cpus.clone());
+    }
+    let mut pass = Pass { failed: Vec::new(), summaries: Vec::new() };
+    let mut entries = Vec::new();
+    for plan in plans {
+        let scenario = plan.scenario;
+        match run::run(&plan, options.only.as_deref(), &out, &mut executor, interrupted)? {
+            RunOutcome::Finished { rendered, report } => {
+                pass.failed.extend(run::failed(&rendered.summary));
+                eprintln!("{}: wrote {}", scenario.name(), report.display());
+                print_table(&rendered);
+                if let Some(note) = reports::disturbed_note(&rendered.summary) {
+                    eprintln!("{}: warning: {}", scenario.name(), note.trim_start_matches("⚠️ "));
+                }
+                entries.push(rendered.index_entry.clone());
+                pass.summaries.push(rendered.summary.clone());
+            }
+            RunOutcome::Interrupted { raw, trials } => {
+                eprintln!(
+                    "error: interrupted; {trials} finished trial(s) kept in {}; no report written \
+                     (render what finished with `{}`)",
+                    raw.display(),
+                    run::report_command(&raw)
+                );
+                return Ok(None);
+            }
+        }
+    }
+    if index {
+        write_index(&out, &entries)?;
+    }
+    Ok(Some(pass))
+}
+
+/// `--cores A,B,...`: the whole run once per core count, each into `OUT/cores-N` with its own reports (and index
+/// for `lab all`), then `OUT/by-cores.md`, each question's answer at every count side by side.
+fn run_cores_sweep(
+    scenarios: &[&'static dyn Scenario],
+    options: &RunOptions,
+    index: bool,
+    interrupted: &Arc<AtomicBool>,
+) -> Result<ExitCode> {
+    let top = OutputDir::new(options.out.clone());
+    let mut failed = Vec::new();
+    let mut runs: Vec<(Summary, PathBuf)> = Vec::new();
+    for (i, pin) in options.cores_sweep.iter().enumerate() {
+        let folder = options.out.join(reports::by_cores::folder(pin.cores));
+        eprintln!(
+            "--cores {}: core count {} of {}, into {}",
+            pin.cores,
+            i + 1,
+            options.cores_sweep.len(),
+            folder.display()
+        );
+        let pass_options =
+            RunOptions { pin: Some(pin.clone()), cores_sweep: Vec::new(), out: folder.clone(), ..options.clone() };
+        let Some(pass) = run_pass(scenarios, &pass_options, index, interrupted)? else {
+            return Ok(ExitCode::from(130));
+        };
+        failed.extend(pass.failed);
+        runs.extend(pass.summaries.into_iter().map(|s| (s, folder.clone())));
+    }
+    let page = by_cores_page(top.root(), scenarios, &runs)?;
+    let _lock = lock(&top)?;
+    write_by_cores(&top, page)?;
+    Ok(exit_status(&failed, &options.expect_failed))
+}
+
+/// The page `by-cores.md` in `out`: per scenario of `scenarios` (in that order) that `runs` holds at two or more
+/// core counts, each run's answers beside the others'. A run is its summary and the folder holding its report;
+/// runs that cannot be set side by side (one core count twice, another testbed) are bad usage.
+fn by_cores_page(out: &Path, scenarios: &[&'static dyn Scenario], runs: &[(Summary, PathBuf)]) -> Result<String> {
+    let mut pages = Vec::new();
+    let mut folders = std::collections::BTreeMap::new();
+    for scenario in scenarios {
+        let of_scenario: Vec<&(Summary, PathBuf)> = runs.iter().filter(|(s, _)| s.scenario == scenario.name()).collect();
+        if of_scenario.len() < 2 {
+            continue;
+        }
+        let summaries: Vec<&Summary> = of_scenario.iter().map(|(s, _)| s).collect();
+        let across = measure::cores::across(&summaries).map_err(|e| UsageError::new(e.to_string()))?;
+        for (summary, folder) in of_scenario {
+            let link = relative_folder(out, folder);
+            folders.insert((summary.scenario.clone(), measure::cores::cores_of(summary)), link);
+        }
+        pages.push(across);
+    }
+    let testbed = runs.first().map_or_else(String::new, |(s, _)| {
+        format!("{}, {} CPUs, {}", s.environment.cpu_model, s.environment.cores, s.environment.rustc)
+    });
+    let folder_of =
+        |scenario: &str, cores: u32| folders.get(&(scenario.to_string(), cores)).cloned().unwrap_or_default();
+    Ok(reports::by_cores::render_by_cores(&pages, &testbed, &folder_of))
+}
+
+/// Write `contents` as `by-cores.md` in `out`.
+fn write_by_cores(out: &OutputDir, contents: String) -> Result<()> {
+    out.write(&Rendered { files: vec![RenderedFile { path: "by-cores.md".to_string(), contents }] })
+        .context("writing by-cores.md")?;
+    eprintln!("wrote {}", out.root().join("by-cores.md").display());
+    Ok(())
+}
+
+/// `folder` as a link prefix relative to `base` (`""` when they are the same folder, `cores-1/` below it,
+/// `../x/` beside it), both taken as absolute paths from the working directory (neither need exist yet).
+fn relative_folder(base: &Path, folder: &Path) -> String {
+    let resolve = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    let (base, folder) = (resolve(base), resolve(folder));
+    let base: Vec<_> = base.components().collect();
+    let folder: Vec<_> = folder.components().collect();
+    let common = base.iter().zip(&folder).take_while(|(a, b)| a == b).count();
+    let mut link = "../".repeat(base.len() - common);
+    for part in &folder[common..] {
+        link.push_str(&part.as_os_str().to_string_lossy());
+        link.push('/');
+    }
+    link
 }
 
 /// `lab report`: read every raw file first (any unreadable one stops everything before a byte is written),
@@ -327,7 +459,17 @@ fn write_index(out: &OutputDir, entries: &[reports::IndexEntry]) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::name_set;
+    use std::path::Path;
+
+    use super::{name_set, relative_folder};
+
+    #[test]
+    fn a_report_folder_is_linked_relative_to_the_page() {
+        let base = Path::new("/r/reports");
+        assert_eq!(relative_folder(base, Path::new("/r/reports")), "");
+        assert_eq!(relative_folder(base, Path::new("/r/reports/cores-1")), "cores-1/");
+        assert_eq!(relative_folder(base, Path::new("/r/other/cores-2")), "../other/cores-2/");
+    }
 
     fn names(list: &[&str]) -> Vec<String> {
         list.iter().map(|s| s.to_string()).collect()

@@ -58,6 +58,13 @@ pub(crate) enum Action {
         /// Fail (exit 1) on a regression worse than this fraction.
         fail_on: Option<f64>,
     },
+    /// `lab by-cores`: set summaries of runs at different core counts side by side.
+    ByCores {
+        /// The summaries, as given.
+        summaries: Vec<PathBuf>,
+        /// Where `by-cores.md` goes.
+        out: PathBuf,
+    },
     /// `lab advise`: run the candidates of the scenarios a shape needs, then advise.
     Advise(Box<crate::advise::Request>),
     /// The hidden trial subcommand (request on stdin).
@@ -97,6 +104,9 @@ pub(crate) struct RunOptions {
     pub params: BTreeMap<String, Vec<u64>>,
     /// The CPUs every trial process is pinned to (`--cores N`: the first N the lab may use); `None`: unpinned.
     pub pin: Option<Pin>,
+    /// `--cores A,B,...` with two or more counts: the whole run is made once per pin, each into `out/cores-N`,
+    /// and the answers are then set side by side (`pin` is `None`); empty otherwise.
+    pub cores_sweep: Vec<Pin>,
 }
 
 impl Default for RunOptions {
@@ -116,6 +126,7 @@ impl Default for RunOptions {
             trial_timeout: Duration::from_secs(300),
             params: BTreeMap::new(),
             pin: None,
+            cores_sweep: Vec::new(),
         }
     }
 }
@@ -166,6 +177,10 @@ pub(crate) fn from_matches(matches: &ArgMatches) -> Result<Action, UsageError> {
                 fail_on,
             })
         }
+        "by-cores" => Ok(Action::ByCores {
+            summaries: sub.get_many::<PathBuf>("summaries").map(|v| v.cloned().collect()).unwrap_or_default(),
+            out: out_dir(sub),
+        }),
         "all" => {
             let scenarios = registry::scenarios();
             let options = run_options(sub, &scenarios)?;
@@ -213,6 +228,10 @@ fn run_options(sub: &ArgMatches, scenarios: &[&'static dyn Scenario]) -> Result<
         None => None,
         Some(list) => Some(validate_names("--only", list, scenarios)?),
     };
+    let pins = match sub.get_one::<String>("cores") {
+        Some(raw) => pins(raw, &allowed_cpus())?,
+        None => Vec::new(),
+    };
     Ok(RunOptions {
         quick,
         out: out_dir(sub),
@@ -227,28 +246,40 @@ fn run_options(sub: &ArgMatches, scenarios: &[&'static dyn Scenario]) -> Result<
         noise_threshold,
         trial_timeout,
         params: BTreeMap::new(),
-        pin: match sub.get_one::<String>("cores") {
-            Some(raw) => Some(pin(raw, &allowed_cpus())?),
-            None => None,
-        },
+        pin: if pins.len() == 1 { pins.first().cloned() } else { None },
+        cores_sweep: if pins.len() > 1 { pins } else { Vec::new() },
     })
 }
 
-/// The pin `--cores RAW` asks for among `allowed` (the CPUs the lab may use, in order): the first N of them. A
-/// list, zero, a non-number or more than `allowed` holds is bad usage, each message naming the allowed CPUs.
-pub(crate) fn pin(raw: &str, allowed: &[usize]) -> Result<Pin, UsageError> {
-    let allowed_words = if allowed.is_empty() {
+/// The CPUs the lab may use, in words, for a refusal.
+fn allowed_words(allowed: &[usize]) -> String {
+    if allowed.is_empty() {
         "the CPUs the lab may use could not be read".to_string()
     } else {
         format!("the lab may use {} CPU(s): {}", allowed.len(), cpu_list(allowed))
-    };
-    let raw = raw.trim();
-    if raw.contains(',') {
-        return Err(UsageError::new(format!(
-            "--cores {raw}: a list of core counts is not supported yet; run once per core count, each into its own \
-             --out folder ({allowed_words})"
-        )));
     }
+}
+
+/// The pins `--cores RAW` asks for: one per comma-separated count ([`pin`]), in the order given; a count given
+/// twice is bad usage.
+pub(crate) fn pins(raw: &str, allowed: &[usize]) -> Result<Vec<Pin>, UsageError> {
+    let mut pins: Vec<Pin> = Vec::new();
+    for one in raw.split(',') {
+        let p = pin(one, allowed)?;
+        if pins.iter().any(|q| q.cores == p.cores) {
+            let why = format!("--cores {}: {} is given twice ({})", raw.trim(), p.cores, allowed_words(allowed));
+            return Err(UsageError::new(why));
+        }
+        pins.push(p);
+    }
+    Ok(pins)
+}
+
+/// The pin one count of `--cores` asks for among `allowed` (the CPUs the lab may use, in order): the first N of
+/// them. Zero, a non-number or more than `allowed` holds is bad usage, each message naming the allowed CPUs.
+pub(crate) fn pin(raw: &str, allowed: &[usize]) -> Result<Pin, UsageError> {
+    let allowed_words = allowed_words(allowed);
+    let raw = raw.trim();
     let cores: i128 = raw
         .replace('_', "")
         .parse()
@@ -381,7 +412,13 @@ mod tests {
         assert_eq!(refused("-1"), "--cores must be at least 1, got -1 (the lab may use 2 CPU(s): 0-1)");
         assert_eq!(refused("x"), "--cores: `x` is not a whole number (the lab may use 2 CPU(s): 0-1)");
         assert_eq!(refused("3"), "--cores 3 is too many: the lab may use 2 CPU(s): 0-1");
-        assert!(refused("1,2").starts_with("--cores 1,2: a list of core counts is not supported yet; run once"));
+        assert_eq!(pins("1,2", &[0, 1]).map(|p| p.len()), Ok(2), "a list sweeps the core counts");
+        assert_eq!(pins("2, 1", &[0, 1]).map(|p| p.iter().map(|p| p.cores).collect::<Vec<_>>()), Ok(vec![2, 1]));
+        assert_eq!(
+            pins("1,1", &[0, 1]).expect_err("twice").to_string(),
+            "--cores 1,1: 1 is given twice (the lab may use 2 CPU(s): 0-1)"
+        );
+        assert!(pins("1,3", &[0, 1]).expect_err("too many").to_string().starts_with("--cores 3 is too many"));
         assert!(pin("1", &[]).is_err(), "nothing to pin to");
     }
 

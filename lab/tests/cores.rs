@@ -16,13 +16,14 @@ fn refused(args: &[&str], message: &str) {
 }
 
 #[test]
-fn zero_a_non_number_too_many_or_a_list_of_cores_is_refused() {
+fn zero_a_non_number_too_many_or_a_repeated_core_count_is_refused() {
     refused(&["chain", "--quick", "--cores", "0"], "error: --cores must be at least 1, got 0");
     refused(&["chain", "--quick", "--cores", "x"], "error: --cores: `x` is not a whole number");
     refused(&["chain", "--quick", "--cores", "99"], "error: --cores 99 is too many: the lab may use");
     refused(&["chain", "--quick", "--cores", "-1"], "error: --cores must be at least 1, got -1");
     refused(&["all", "--quick", "--cores", "99"], "error: --cores 99 is too many");
-    refused(&["tcp", "--quick", "--cores", "1,2"], "a list of core counts is not supported yet; run once per core");
+    refused(&["tcp", "--quick", "--cores", "1,1"], "error: --cores 1,1: 1 is given twice");
+    refused(&["tcp", "--quick", "--cores", "1,99"], "error: --cores 99 is too many");
 }
 
 #[test]
@@ -31,7 +32,7 @@ fn help_describes_cores() {
         .args(["chain", "--help"])
         .assert()
         .success()
-        .stdout(contains("--cores <N>"))
+        .stdout(contains("--cores <N[,N...]>"))
         .stdout(contains("sched_setaffinity"));
 }
 
@@ -88,4 +89,42 @@ fn a_pinned_run_records_its_pin_and_says_so() {
         .assert()
         .code(2)
         .stderr(contains("pinned cores \"1 (0)\" vs \"unpinned\""));
+}
+
+#[test]
+fn a_list_of_core_counts_runs_each_into_its_folder_and_sets_the_answers_side_by_side() {
+    if std::thread::available_parallelism().map_or(1, usize::from) < 2 {
+        eprintln!("not applicable: this machine gives the lab one CPU, so --cores 1,2 cannot be asked");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let args = ["chain", "--cores", "1,2", "--only", "baseline-loop", "--items", "2000", "--work", "0"];
+    let reps = ["--forks", "1", "--warmup", "0", "--iterations", "1", "--accounting", "1"];
+    lab().args(args).args(reps).arg("--out").arg(&out).assert().success();
+    for cores in [1, 2] {
+        let summary: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(out.join(format!("cores-{cores}")).join("chain.json")).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(summary["environment"]["pin"]["cores"], cores, "cores-{cores}");
+    }
+    let page = std::fs::read_to_string(out.join("by-cores.md")).unwrap();
+    assert!(page.contains("## `chain`"), "{page}");
+    assert!(page.contains("| 1 core | 2 cores | across core counts |"), "{page}");
+    assert!(page.contains("(cores-1/chain.md#question-"), "{page}");
+    assert!(page.contains("holds on 1 and 2 cores"), "one contestant is its own answer at both counts: {page}");
+
+    // The page again from the summaries alone, into another folder: its links lead back to each run's report.
+    let elsewhere = dir.path().join("elsewhere");
+    let summaries = [out.join("cores-2/chain.json"), out.join("cores-1/chain.json")];
+    lab().arg("by-cores").args(&summaries).arg("--out").arg(&elsewhere).assert().success();
+    let again = std::fs::read_to_string(elsewhere.join("by-cores.md")).unwrap();
+    assert!(again.contains("(../out/cores-1/chain.md#question-"), "{again}");
+
+    // One run of a scenario, or one core count twice, is bad usage, and nothing is written.
+    let refused = dir.path().join("refused");
+    lab().arg("by-cores").arg(&summaries[0]).arg(&summaries[0]).arg("--out").arg(&refused).assert().code(2);
+    lab().arg("by-cores").arg(&summaries[0]).arg("--out").arg(&refused).assert().code(2);
+    assert!(!refused.exists(), "a refused page wrote {}", refused.display());
 }

@@ -17,6 +17,7 @@ pub mod alloc;
 pub mod busy;
 pub mod check;
 pub mod compare;
+pub mod cores;
 pub mod contestant;
 pub mod cpu;
 pub mod gauge;

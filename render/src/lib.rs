@@ -39,6 +39,7 @@ use measure::summary::Summary;
 
 mod analysis;
 mod answer;
+pub mod by_cores;
 pub mod format;
 pub mod index;
 pub mod json;
