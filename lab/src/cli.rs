@@ -133,11 +133,9 @@ pub(crate) fn command() -> Command {
                         ),
                 )
                 .arg(
-                    Arg::new("out")
-                        .long("out")
-                        .value_name("DIR")
-                        .value_parser(value_parser!(std::path::PathBuf))
-                        .help("Folder for by-cores.md; its links to each run's report are relative to it [default: reports]"),
+                    Arg::new("out").long("out").value_name("DIR").value_parser(value_parser!(std::path::PathBuf)).help(
+                        "Folder for by-cores.md; its links to each run's report are relative to it [default: reports]",
+                    ),
                 ),
         )
         .subcommand(advise_command())

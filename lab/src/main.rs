@@ -133,7 +133,8 @@ fn run() -> Result<ExitCode> {
             for (summary, _) in &runs {
                 let count = runs.iter().filter(|(s, _)| s.scenario == summary.scenario).count();
                 if count < 2 {
-                    let why = format!("`{}` has one run: give its summaries at two or more core counts", summary.scenario);
+                    let why =
+                        format!("`{}` has one run: give its summaries at two or more core counts", summary.scenario);
                     return Err(UsageError::new(why).into());
                 }
             }
@@ -275,7 +276,8 @@ fn by_cores_page(out: &Path, scenarios: &[&'static dyn Scenario], runs: &[(Summa
     let mut pages = Vec::new();
     let mut folders = std::collections::BTreeMap::new();
     for scenario in scenarios {
-        let of_scenario: Vec<&(Summary, PathBuf)> = runs.iter().filter(|(s, _)| s.scenario == scenario.name()).collect();
+        let of_scenario: Vec<&(Summary, PathBuf)> =
+            runs.iter().filter(|(s, _)| s.scenario == scenario.name()).collect();
         if of_scenario.len() < 2 {
             continue;
         }

@@ -197,7 +197,12 @@ pub fn across(runs: &[&Summary]) -> Result<AcrossCores, AcrossError> {
             }
         })
         .collect();
-    Ok(AcrossCores { scenario: first.scenario.clone(), cores: runs.iter().map(|s| cores_of(s)).collect(), questions, claims })
+    Ok(AcrossCores {
+        scenario: first.scenario.clone(),
+        cores: runs.iter().map(|s| cores_of(s)).collect(),
+        questions,
+        claims,
+    })
 }
 
 /// A question's answer at `cores`, from the run's answer (absent when the run did not answer it).
