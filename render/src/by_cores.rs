@@ -181,6 +181,15 @@ mod tests {
     }
 
     #[test]
+    fn a_long_tie_names_three_and_counts_the_rest() {
+        let mut tied = stand(1, "a", false);
+        tied.tied = ["b", "c", "d", "e", "f"].iter().map(|s| s.to_string()).collect();
+        let page =
+            render_by_cores(&[across(vec![tied, stand(2, "a", true)], Across::Holds)], "x", &|_, _| String::new());
+        assert!(page.contains("(cannot tell from `b`, `c`, `d` and 2 more)"), "{page}");
+    }
+
+    #[test]
     fn core_counts_read_as_words() {
         assert_eq!(core_words(&[1, 2]), "1 and 2 cores");
         assert_eq!(core_words(&[1, 2, 4]), "1, 2 and 4 cores");
