@@ -259,25 +259,10 @@ mod tests {
     use crate::question::{answer_all, Alternatives, Question};
     use crate::record::Status;
     use crate::setup::Pin;
-    use crate::summary::{ContestantSummary, Family, MetricStats};
+    use crate::summary::{ContestantSummary, Family};
 
     fn contestant(name: &str, medians: &[f64]) -> ContestantSummary {
-        let mut sorted = medians.to_vec();
-        sorted.sort_by(f64::total_cmp);
-        let stats = MetricStats {
-            median: sorted[sorted.len() / 2],
-            min: sorted[0],
-            max: sorted[sorted.len() - 1],
-            ci999: 0.0,
-            ci95_low: None,
-            ci95_high: None,
-            n: medians.len(),
-            mean: medians.iter().sum::<f64>() / medians.len() as f64,
-            fork_medians: medians.to_vec(),
-            processes: medians.len(),
-            outliers: Default::default(),
-            samples: Vec::new(),
-        };
+        let stats = crate::question::tests::stats(medians);
         ContestantSummary {
             name: name.to_string(),
             family: Family::Stream,

@@ -512,14 +512,15 @@ fn unmet_guard(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use std::collections::BTreeMap;
 
     use super::*;
     use crate::contestant::Family;
     use crate::summary::tests::summary;
 
-    fn stats(medians: &[f64]) -> MetricStats {
+    /// Statistics whose process medians are `medians` (shared with the core-count tests).
+    pub(crate) fn stats(medians: &[f64]) -> MetricStats {
         let mut sorted = medians.to_vec();
         sorted.sort_by(f64::total_cmp);
         MetricStats {
