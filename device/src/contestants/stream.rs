@@ -272,15 +272,16 @@ impl Drop for AbortOnDrop {
 
 /// `n` calls of `job`'s kind one after another on `runtime`, each timed: an idle call's real duration.
 pub(crate) fn idle_calls<M: JobMeter>(runtime: &Runtime, job: &Job<M>, n: u32) -> Vec<Duration> {
-    let call = job.call.clone();
-    let timed = runtime.spawn(async move {
-        let mut times = Vec::with_capacity(n as usize);
-        for i in 0..n {
-            let started = std::time::Instant::now();
-            let _ = call.call_async(u64::from(i)).await;
-            times.push(started.elapsed());
-        }
-        times
-    });
-    runtime.block_on(timed).unwrap_or_default()
+    runtime.block_on(runtime.spawn(timed_calls(job.call.clone(), n))).unwrap_or_default()
+}
+
+/// `n` calls through `call` one after another, each timed (what [`idle_calls`] runs, on whichever runtime).
+pub(crate) async fn timed_calls(call: crate::call::Call, n: u32) -> Vec<Duration> {
+    let mut times = Vec::with_capacity(n as usize);
+    for i in 0..n {
+        let started = std::time::Instant::now();
+        let _ = call.call_async(u64::from(i)).await;
+        times.push(started.elapsed());
+    }
+    times
 }

@@ -23,7 +23,7 @@ use tokio::runtime::{Handle, Runtime};
 use tokio::sync::{mpsc, watch};
 use tokio::task::coop::unconstrained;
 
-use super::stream::{unordered_share, workers};
+use super::stream::{timed_calls, unordered_share, workers};
 use crate::job::{Job, JobMeter, RunError, RELEASE_GRACE};
 
 /// Work handed to a shard thread: it runs it with its own runtime.
@@ -195,15 +195,7 @@ impl Shards {
         let call = job.call.clone();
         let (tx, rx) = std_mpsc::channel();
         let order: Order = Box::new(move |runtime: &Runtime| {
-            let times = runtime.block_on(async move {
-                let mut times = Vec::with_capacity(n as usize);
-                for i in 0..n {
-                    let started = std::time::Instant::now();
-                    let _ = call.call_async(u64::from(i)).await;
-                    times.push(started.elapsed());
-                }
-                times
-            });
+            let times = runtime.block_on(timed_calls(call, n));
             let _ = tx.send(times);
         });
         if !self.send(0, order) {
