@@ -1,5 +1,5 @@
 //! The figures both network reports show beyond their tables, computed from the summary as data for the
-//! scenarios' templates (`http/templates/report.md`, `tcp/templates/report.md`): each contestant's figures as
+//! template both scenarios render (`templates/report.md`): each contestant's figures as
 //! ratios to the scenario's lab baseline, and where the blocking time goes (context switches against the measured
 //! wake-up cost). The published figures are in `measure/references.json`; the verdicts are the claims'.
 
@@ -10,7 +10,21 @@ use measure::summary::Summary;
 use measure::template::{claims_by_id, ClaimView};
 use serde::Serialize;
 
-/// What a network scenario's report template reads.
+/// The report template both network scenarios render: every word of their discussions. One file, since the two
+/// reports differ only in their figures (baseline, metrics and claims), which [`Context`] carries.
+const TEMPLATE: &str = include_str!("templates/report.md");
+
+/// Markdown discussing `summary` of `scenario`: its figures, with ratios of `metrics` to `baseline`, rendered into
+/// `templates/report.md`.
+pub fn discussion(scenario: &str, summary: &Summary, baseline: &str, metrics: &[&'static str]) -> String {
+    measure::template::render_or_note(
+        &format!("{scenario}/report.md"),
+        TEMPLATE,
+        Context::of(summary, baseline, metrics),
+    )
+}
+
+/// What the network scenarios' report template reads.
 #[derive(Debug, Serialize)]
 pub struct Context {
     /// The contestant every ratio is taken against.

@@ -12,7 +12,8 @@
 //! - [`wire`]: what travels; [`outcome`]: what a run hands back; [`tick`]: the scheduling probe;
 //!   [`wakeup`]: the cost of one cross-thread wake-up on this machine; [`resources`]: threads and sockets held.
 //! - [`mod@http`], [`tcp`]: the scenarios, each in the folder shape every scenario has (`contestants/`,
-//!   `claims.rs`, `conformance.rs`, `routine.rs`, `report.rs` and `templates/report.md`).
+//!   `claims.rs`, `conformance.rs`, `routine.rs` and `report.rs`), except that their reports share one template
+//!   (`templates/report.md` beside this file), the two discussions differing only in their figures.
 //!
 //! Building blocks both scenario folders share (each scenario's own file of the same role is a thin use of them):
 //! - [`checks`]: the conformance checks every contestant passes (a scenario's `conformance.rs` runs them on its
@@ -20,7 +21,7 @@
 //!   scenario's `routine.rs` supplies the client and the trial).
 //! - [`cancel`]: the caller's cancellation of a run, checked between calls.
 //! - [`figures`]: what both reports show beyond their tables (ratios to a baseline, where the blocking time
-//!   goes), as data for each scenario's template; the published figures are in `measure/references.json`.
+//!   goes), as data for the template both render; the published figures are in `measure/references.json`.
 #![warn(missing_docs)]
 
 pub mod affinity;

@@ -9,7 +9,8 @@
 //! - [`claims`]: the claim table, every claim with an id.
 //! - [`conformance`]: every contestant as the shared checks run it, at the conformance sizes.
 //! - [`routine`]: one trial in its process (conformance, then the harness's loop).
-//! - [`report`]: the ratios and wake-up figures, rendered into `templates/report.md`, which holds every word.
+//! - [`report`]: the ratios and wake-up figures, rendered into the network scenarios' one template
+//!   (`network/src/templates/report.md`), which holds every word.
 
 pub mod claims;
 pub mod conformance;
@@ -100,7 +101,7 @@ impl Scenario for HttpScenario {
     /// connections: at most 5 × 2.4 + 3.5 s (server start and the conformance checks, the three fault checks'
     /// servers included) ≈ 15.5 s per process, about 78 s for the five contestants, 6.5 minutes for the five
     /// processes if every iteration ran at the slowest client's rate, beyond the budget; undisturbed iterations take
-    /// far less (the committed run at 55e21c7 took 3.5 minutes).
+    /// far less (the committed full runs took 3.5 and 4.3 minutes).
     fn repetitions(&self, quick: bool) -> Repetitions {
         if quick {
             Repetitions::QUICK

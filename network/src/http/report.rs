@@ -1,12 +1,8 @@
 //! The http scenario's report: ratios to its lab baseline, where the blocking time goes, and the verdicts, as a
-//! typed context ([`crate::figures::Context`]) rendered into `templates/report.md`, which holds every word.
+//! typed context ([`crate::figures::Context`]) rendered into the template both network scenarios share
+//! (`network/src/templates/report.md`), which holds every word.
 
 use measure::summary::Summary;
-
-use crate::figures::Context;
-
-/// The report's template: every word of the discussion.
-const TEMPLATE: &str = include_str!("templates/report.md");
 
 /// The contestant every ratio is taken against.
 pub const BASELINE: &str = "blocking-std";
@@ -14,7 +10,7 @@ pub const BASELINE: &str = "blocking-std";
 /// The metrics of the ratio table, in column order.
 pub const METRICS: [&str; 3] = ["cpu_us_per_call", "ops_per_sec", "latency_p99_us"];
 
-/// Markdown discussing `summary`: its figures rendered into `templates/report.md`.
+/// Markdown discussing `summary`: its figures rendered into the shared template ([`crate::figures::discussion`]).
 pub fn discussion(summary: &Summary) -> String {
-    measure::template::render_or_note("http/report.md", TEMPLATE, Context::of(summary, BASELINE, &METRICS))
+    crate::figures::discussion("http", summary, BASELINE, &METRICS)
 }

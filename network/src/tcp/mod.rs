@@ -9,7 +9,8 @@
 //! - [`claims`]: the claim table, every claim with an id.
 //! - [`conformance`]: every contestant as the shared checks run it, at the conformance sizes.
 //! - [`routine`]: one trial in its process (conformance, then the harness's loop).
-//! - [`report`]: the ratios and wake-up figures, rendered into `templates/report.md`, which holds every word.
+//! - [`report`]: the ratios and wake-up figures, rendered into the network scenarios' one template
+//!   (`network/src/templates/report.md`), which holds every word.
 
 pub mod claims;
 pub mod conformance;
