@@ -7,6 +7,8 @@
 //! - [`coroutine`]: the coroutine family's `may` configuration (carriers, stack size) and coroutine spawning.
 //! - [`chain`]: the chain scenario, in the folder shape every scenario has (contestants, conformance, claims,
 //!   routine, report and its template), with the chain's own building blocks (`ops`, `job`, `sink`).
+//! - [`conformance`]: the conformance kit the chain and handoff scenarios check their contestants with, and a
+//!   contestant wrapped to misbehave for the reject tests.
 //! - [`sink`]: where a one-thread consumer's items end up, shared by the chain and handoff scenarios.
 //! - [`start_line`]: where threads wait, already spawned, until the measuring thread has started its clock.
 //! - [`PipelineError`], [`LiveStages`]: what both builders share (how a pipeline failed; how many of its
@@ -16,6 +18,7 @@
 pub mod blocking;
 pub mod cancel;
 pub mod chain;
+pub mod conformance;
 pub mod coroutine;
 mod error;
 mod live;
