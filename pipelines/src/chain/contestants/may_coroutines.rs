@@ -32,6 +32,14 @@ fn may_config() -> CoroutineConfig {
     CoroutineConfig::per_core()
 }
 
+/// Configure `may` for the contestant (checked): a process already configured otherwise cannot run it as described.
+fn configure_may(batched: bool) -> Result<(), ChainError> {
+    may_config().try_apply().map(drop).map_err(|e| ChainError::Prepare {
+        contestant: if batched { "coroutine-may-batched" } else { "coroutine-may" }.to_string(),
+        message: e.to_string(),
+    })
+}
+
 /// A coroutine per stage, one item or one batch per message.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct MayCoroutines {
@@ -92,7 +100,7 @@ impl ChainContestant for MayCoroutines {
     }
 
     fn prepare(&self, config: &ChainConfig) -> Result<Box<dyn PreparedChain>, ChainError> {
-        may_config().apply();
+        configure_may(self.batched)?;
         Ok(Box::new(MayRun { config: *config, batched: self.batched }))
     }
 }
@@ -135,7 +143,7 @@ impl SinkRun for MayRun {
         stages: Stages<H>,
         mut sink: S,
     ) -> Result<Outcome, ChainError> {
-        may_config().apply();
+        configure_may(self.batched)?;
         if self.batched {
             return self.batches(job, go, stages, sink);
         }
