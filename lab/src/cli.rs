@@ -66,7 +66,18 @@ pub(crate) fn command() -> Command {
                 )
                 .arg(out_arg())
                 .arg(force_arg("Replace reports in --out that are of the other run kind (--quick or full)"))
-                .arg(expect_failed_arg()),
+                .arg(expect_failed_arg())
+                .arg(
+                    Arg::new("by-cores")
+                        .long("by-cores")
+                        .value_name("BY-CORES.json")
+                        .value_parser(value_parser!(std::path::PathBuf))
+                        .help(
+                            "The by-cores.json that `lab by-cores` or a `--cores A,B` run wrote: each report of a \
+                             run it sets side by side (and the index) gains one line on whether its answers hold at \
+                             the other core counts, linking by-cores.md beside it",
+                        ),
+                ),
         )
         .subcommand(
             Command::new("compare")
@@ -118,7 +129,8 @@ pub(crate) fn command() -> Command {
             Command::new("by-cores")
                 .about(
                     "Set runs at different core counts side by side: each question's answer at every count, and where \
-                     it flips (writes OUT/by-cores.md, running nothing)",
+                     it flips (writes OUT/by-cores.md and OUT/by-cores.json, running nothing; `lab report \
+                     --by-cores` then gives each run's report its one line on it)",
                 )
                 .arg(
                     Arg::new("summaries")
@@ -134,7 +146,8 @@ pub(crate) fn command() -> Command {
                 )
                 .arg(
                     Arg::new("out").long("out").value_name("DIR").value_parser(value_parser!(std::path::PathBuf)).help(
-                        "Folder for by-cores.md; its links to each run's report are relative to it [default: reports]",
+                        "Folder for by-cores.md and by-cores.json; the page's links to each run's report are relative \
+                         to it [default: reports]",
                     ),
                 ),
         )

@@ -113,16 +113,21 @@ fn run() -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Action::Report { raw, out, force, expect_failed } => {
+        Action::Report { raw, out, force, expect_failed, by_cores } => {
             if let Some(advice) = raw.iter().find(|p| advise::is_advice_file(p)) {
                 if raw.len() > 1 {
                     let why = format!("{} is an advice run: render it on its own", advice.display());
                     return Err(UsageError::new(why).into());
                 }
+                if by_cores.is_some() {
+                    let why = format!("{} is an advice run: --by-cores applies to scenario runs", advice.display());
+                    return Err(UsageError::new(why).into());
+                }
                 let _lock = lock(&OutputDir::new(out.clone()))?;
                 return advise::report(advice, &OutputDir::new(out), force);
             }
-            report(&raw, OutputDir::new(out), force, &expect_failed)
+            let by_cores = by_cores.as_deref().map(read_by_cores).transpose()?;
+            report(&raw, OutputDir::new(out), force, &expect_failed, by_cores.as_ref(), Tables::Print)
         }
         Action::ByCores { summaries, out } => {
             let mut runs = Vec::new();
@@ -142,6 +147,17 @@ fn run() -> Result<ExitCode> {
             let page = by_cores_page(out.root(), &registry::scenarios(), &runs)?;
             let _lock = lock(&out)?;
             write_by_cores(&out, page)?;
+            let folders: BTreeSet<&Path> = runs.iter().map(|(_, folder)| folder.as_path()).collect();
+            for folder in folders {
+                eprintln!(
+                    "to give each report in {} its line on these answers: lab report {}/raw/*.jsonl --out {} \
+                     --by-cores {}",
+                    folder.display(),
+                    folder.display(),
+                    folder.display(),
+                    out.root().join(BY_CORES_JSON).display()
+                );
+            }
             Ok(ExitCode::SUCCESS)
         }
         Action::Advise(request) if request.dry_run => {
@@ -264,15 +280,66 @@ fn run_cores_sweep(
         runs.extend(pass.summaries.into_iter().map(|s| (s, folder.clone())));
     }
     let page = by_cores_page(top.root(), scenarios, &runs)?;
-    let _lock = lock(&top)?;
-    write_by_cores(&top, page)?;
+    {
+        let _lock = lock(&top)?;
+        write_by_cores(&top, page)?;
+    }
+    // Each run's reports again, from the raw files just written, now with their line on the answers across core
+    // counts: exactly what `lab report --by-cores` gives, so the two never differ.
+    let by_cores = read_by_cores(&top.root().join(BY_CORES_JSON))?;
+    let mut folders: Vec<(PathBuf, Vec<PathBuf>)> = Vec::new();
+    for (summary, folder) in &runs {
+        let raw = folder.join(&summary.raw_file);
+        match folders.iter_mut().find(|(f, _)| f == folder) {
+            Some((_, raws)) => raws.push(raw),
+            None => folders.push((folder.clone(), vec![raw])),
+        }
+    }
+    for (folder, raws) in folders {
+        report(&raws, OutputDir::new(folder), true, &[], Some(&by_cores), Tables::Quiet)?;
+    }
     Ok(exit_status(&failed, &options.expect_failed))
+}
+
+/// The name of the file holding the answers across core counts beside `by-cores.md`.
+const BY_CORES_JSON: &str = "by-cores.json";
+
+/// A `by-cores.json` as `lab report --by-cores` reads it: the answers across core counts, and the folder it is in
+/// (where `by-cores.md` is, which each report's line links).
+#[derive(Debug)]
+struct ByCoresFile {
+    answers: measure::cores::ByCores,
+    folder: PathBuf,
+}
+
+/// Read `path` as a `by-cores.json`; an unreadable or foreign file is bad usage, before anything is written.
+fn read_by_cores(path: &Path) -> Result<ByCoresFile> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| UsageError::new(format!("cannot read --by-cores {}: {e}", path.display())))?;
+    let answers: measure::cores::ByCores = serde_json::from_str(&text).map_err(|e| {
+        UsageError::new(format!("{} is not a by-cores.json written by `lab by-cores`: {e}", path.display()))
+    })?;
+    if answers.schema_version != measure::cores::BY_CORES_SCHEMA {
+        let why = format!(
+            "{} has schema version {}, this lab reads {}: write it again with `lab by-cores`",
+            path.display(),
+            answers.schema_version,
+            measure::cores::BY_CORES_SCHEMA
+        );
+        return Err(UsageError::new(why).into());
+    }
+    let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
+    Ok(ByCoresFile { answers, folder })
 }
 
 /// The page `by-cores.md` in `out`: per scenario of `scenarios` (in that order) that `runs` holds at two or more
 /// core counts, each run's answers beside the others'. A run is its summary and the folder holding its report;
 /// runs that cannot be set side by side (one core count twice, another testbed) are bad usage.
-fn by_cores_page(out: &Path, scenarios: &[&'static dyn Scenario], runs: &[(Summary, PathBuf)]) -> Result<String> {
+fn by_cores_page(
+    out: &Path,
+    scenarios: &[&'static dyn Scenario],
+    runs: &[(Summary, PathBuf)],
+) -> Result<(String, measure::cores::ByCores)> {
     let mut pages = Vec::new();
     let mut folders = std::collections::BTreeMap::new();
     for scenario in scenarios {
@@ -294,14 +361,19 @@ fn by_cores_page(out: &Path, scenarios: &[&'static dyn Scenario], runs: &[(Summa
     });
     let folder_of =
         |scenario: &str, cores: u32| folders.get(&(scenario.to_string(), cores)).cloned().unwrap_or_default();
-    Ok(reports::by_cores::render_by_cores(&pages, &testbed, &folder_of))
+    let page = reports::by_cores::render_by_cores(&pages, &testbed, &folder_of);
+    Ok((page, measure::cores::ByCores::new(pages)))
 }
 
-/// Write `contents` as `by-cores.md` in `out`.
-fn write_by_cores(out: &OutputDir, contents: String) -> Result<()> {
-    out.write(&Rendered { files: vec![RenderedFile { path: "by-cores.md".to_string(), contents }] })
-        .context("writing by-cores.md")?;
-    eprintln!("wrote {}", out.root().join("by-cores.md").display());
+/// Write the page as `by-cores.md` and its answers as `by-cores.json` in `out`.
+fn write_by_cores(out: &OutputDir, (page, answers): (String, measure::cores::ByCores)) -> Result<()> {
+    let json = serde_json::to_string_pretty(&answers).context("encoding by-cores.json")? + "\n";
+    let files = vec![
+        RenderedFile { path: "by-cores.md".to_string(), contents: page },
+        RenderedFile { path: BY_CORES_JSON.to_string(), contents: json },
+    ];
+    out.write(&Rendered { files }).context("writing by-cores.md")?;
+    eprintln!("wrote {} and {BY_CORES_JSON}", out.root().join("by-cores.md").display());
     Ok(())
 }
 
@@ -321,9 +393,23 @@ fn relative_folder(base: &Path, folder: &Path) -> String {
     link
 }
 
+/// Whether `lab report` prints each run's summary table (not when a `--cores` list re-renders what it just ran).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tables {
+    Print,
+    Quiet,
+}
+
 /// `lab report`: read every raw file first (any unreadable one stops everything before a byte is written),
-/// then render each.
-fn report(raw: &[PathBuf], out: OutputDir, force: bool, expect_failed: &[String]) -> Result<ExitCode> {
+/// then render each, with its line on the answers across core counts when `by_cores` sets its run side by side.
+fn report(
+    raw: &[PathBuf],
+    out: OutputDir,
+    force: bool,
+    expect_failed: &[String],
+    by_cores: Option<&ByCoresFile>,
+    tables: Tables,
+) -> Result<ExitCode> {
     let mut runs = Vec::new();
     for path in raw {
         let run = raw::read(path)?;
@@ -366,16 +452,32 @@ fn report(raw: &[PathBuf], out: OutputDir, force: bool, expect_failed: &[String]
     let several = runs.len() > 1;
     let mut failed = Vec::new();
     let mut entries = Vec::new();
+    let mut lines = 0;
     for (path, run, scenario) in runs {
-        let mut rendered = render::render(&run, scenario);
+        let across = by_cores.and_then(|file| {
+            let cores = measure::cores::cores_in(&run.header.environment);
+            let answers = file.answers.of_run(scenario.name(), &run.header.raw_file, cores)?;
+            let link = format!("{}by-cores.md#{}", relative_folder(out.root(), &file.folder), scenario.name());
+            Some(reports::by_cores::report_line(answers, cores, &link))
+        });
+        lines += usize::from(across.is_some());
+        let mut rendered = render::render(&run, scenario, across);
         if let Some(copy) = raw_copy(&path, &run, &out)? {
             rendered.files.files.push(copy);
         }
         out.write(&rendered.files).context("writing the report")?;
         failed.extend(run::failed(&rendered.summary));
         eprintln!("{}: wrote {}", scenario.name(), out.root().join(format!("{}.md", scenario.name())).display());
-        print_table(&rendered);
+        if tables == Tables::Print {
+            print_table(&rendered);
+        }
         entries.push(rendered.index_entry);
+    }
+    if let (Some(file), 0) = (by_cores, lines) {
+        eprintln!(
+            "warning: {} sets none of these runs side by side (it names other runs): no report carries its line",
+            file.folder.join(BY_CORES_JSON).display()
+        );
     }
     if several {
         write_index(&out, &entries)?;

@@ -44,6 +44,8 @@ pub(crate) enum Action {
         force: bool,
         /// Contestants known to fail: exit 0 when exactly these failed ([`crate::exit_status`]).
         expect_failed: Vec<String>,
+        /// `by-cores.json`, whose line on the answers across core counts each report of its runs carries.
+        by_cores: Option<PathBuf>,
     },
     /// `lab compare`.
     Compare {
@@ -62,7 +64,7 @@ pub(crate) enum Action {
     ByCores {
         /// The summaries, as given.
         summaries: Vec<PathBuf>,
-        /// Where `by-cores.md` goes.
+        /// Where `by-cores.md` and `by-cores.json` go.
         out: PathBuf,
     },
     /// `lab advise`: run the candidates of the scenarios a shape needs, then advise.
@@ -162,6 +164,7 @@ pub(crate) fn from_matches(matches: &ArgMatches) -> Result<Action, UsageError> {
             out: out_dir(sub),
             force: sub.get_flag("force"),
             expect_failed: expect_failed(sub, &registry::scenarios())?,
+            by_cores: sub.get_one::<PathBuf>("by-cores").cloned(),
         }),
         "compare" => {
             let fail_on = match sub.get_one::<f64>("fail-on") {

@@ -32,9 +32,13 @@ impl RenderedRun {
     }
 }
 
-/// Summarise `run` and render its report, summary JSON and charts.
-pub(crate) fn render(run: &RawRun, scenario: &dyn Scenario) -> RenderedRun {
+/// Summarise `run` and render its report, summary JSON and charts; `across_cores` is the one line on whether its
+/// answers hold at the other core counts its scenario ran at ([`reports::by_cores::report_line`]), shown after the
+/// scenario's own findings in the report's answer and in the index.
+pub(crate) fn render(run: &RawRun, scenario: &dyn Scenario, across_cores: Option<String>) -> RenderedRun {
     let summary = summarize::summarize(run, scenario);
+    let mut headline_notes = scenario.headline_notes(&summary);
+    headline_notes.extend(across_cores);
     let input = ReportInput {
         summary: &summary,
         title: scenario.title(),
@@ -47,7 +51,7 @@ pub(crate) fn render(run: &RawRun, scenario: &dyn Scenario) -> RenderedRun {
         charts: scenario.charts(),
         series: summarize::first_series(run),
         harness_notes: summarize::harness_notes(run),
-        headline_notes: scenario.headline_notes(&summary),
+        headline_notes,
         dimensions: scenario.dimensions(),
         trade_off_metrics: scenario.trade_off_metrics(),
     };

@@ -122,7 +122,7 @@ pub(crate) fn run(
 
     // Render from the raw file, exactly as `lab report` will.
     let run = raw::read(&raw_path).map_err(|e| kept_in(anyhow::Error::new(e), &raw_path, kept))?;
-    let rendered = render::render(&run, scenario);
+    let rendered = render::render(&run, scenario, None);
     out.write(&rendered.files).map_err(|e| {
         let e = anyhow::Error::new(e).context("the report was not written (the folder keeps any earlier report whole)");
         kept_in(e, &raw_path, kept)

@@ -115,12 +115,36 @@ fn a_list_of_core_counts_runs_each_into_its_folder_and_sets_the_answers_side_by_
     assert!(page.contains("(cores-1/chain.md#question-"), "{page}");
     assert!(page.contains("holds on 1 and 2 cores"), "one contestant is its own answer at both counts: {page}");
 
+    // Each run's report, and its folder's index when it has one, carries the one line, linking the page.
+    for (cores, link) in [(1, "../by-cores.md#chain"), (2, "../by-cores.md#chain")] {
+        let report = std::fs::read_to_string(out.join(format!("cores-{cores}/chain.md"))).unwrap();
+        let line = format!("**Across core counts** (this run: {cores} core{}): ", if cores == 1 { "" } else { "s" });
+        assert!(report.contains(&line), "cores-{cores}: {report}");
+        assert!(report.contains("holds on 1 and 2 cores"), "one contestant is its own answer: {report}");
+        assert!(report.contains(&format!("([answers by core count]({link}))")), "cores-{cores}: {report}");
+    }
+    // `lab report --by-cores` renders the same report from the raw file and by-cores.json.
+    let raw = std::fs::read_dir(out.join("cores-1/raw")).unwrap().next().unwrap().unwrap().path();
+    let again = dir.path().join("again");
+    let by_cores = out.join("by-cores.json");
+    lab().arg("report").arg(&raw).arg("--out").arg(&again).arg("--by-cores").arg(&by_cores).assert().success();
+    assert_eq!(
+        std::fs::read_to_string(again.join("chain.md")).unwrap().replace("../out/by-cores.md", "../by-cores.md"),
+        std::fs::read_to_string(out.join("cores-1/chain.md")).unwrap(),
+        "re-rendered with --by-cores into a sibling folder, only the link's path differs"
+    );
+    // A file that is not by-cores.json is bad usage, and nothing is written.
+    let wrong = dir.path().join("wrong");
+    lab().arg("report").arg(&raw).arg("--out").arg(&wrong).arg("--by-cores").arg(&raw).assert().code(2);
+    assert!(!wrong.exists(), "a refused re-render wrote {}", wrong.display());
+
     // The page again from the summaries alone, into another folder: its links lead back to each run's report.
     let elsewhere = dir.path().join("elsewhere");
     let summaries = [out.join("cores-2/chain.json"), out.join("cores-1/chain.json")];
     lab().arg("by-cores").args(&summaries).arg("--out").arg(&elsewhere).assert().success();
     let again = std::fs::read_to_string(elsewhere.join("by-cores.md")).unwrap();
     assert!(again.contains("(../out/cores-1/chain.md#question-"), "{again}");
+    assert!(elsewhere.join("by-cores.json").exists(), "the answers beside the page");
 
     // One run of a scenario, or one core count twice, is bad usage, and nothing is written.
     let refused = dir.path().join("refused");

@@ -8,7 +8,7 @@
 //! differ. Anything else (a run without an answer, or picks that differ while a run could not separate them) is
 //! **open**: this run cannot say whether the answer survives the change.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::question::Answer;
@@ -47,11 +47,16 @@ pub enum AcrossError {
 
 /// The core count a run measured at: its `--cores` pin, or every CPU the lab could use when it was not pinned.
 pub fn cores_of(summary: &Summary) -> u32 {
-    summary.environment.pin.as_ref().map_or(summary.environment.cores, |p| p.cores)
+    cores_in(&summary.environment)
+}
+
+/// The core count a run on `environment` measured at: its pin's, or every CPU the lab could use.
+pub fn cores_in(environment: &crate::summary::Environment) -> u32 {
+    environment.pin.as_ref().map_or(environment.cores, |p| p.cores)
 }
 
 /// One question's answers (at one phase) at every core count, and how they compare.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct QuestionAcross {
     /// The question's id (its anchor in each run's report).
     pub id: String,
@@ -67,7 +72,7 @@ pub struct QuestionAcross {
 }
 
 /// A question's answer at one core count.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Stand {
     /// The core count.
     pub cores: u32,
@@ -84,7 +89,7 @@ pub struct Stand {
 }
 
 /// How the answers at different core counts compare.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Across {
     /// Every pair of core counts agrees.
@@ -96,7 +101,7 @@ pub enum Across {
 }
 
 /// One claim's verdict at every core count.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ClaimAcross {
     /// The claim's id.
     pub id: String,
@@ -109,7 +114,7 @@ pub struct ClaimAcross {
 }
 
 /// A scenario's answers and claims across core counts.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AcrossCores {
     /// The scenario.
     pub scenario: String,
@@ -119,6 +124,43 @@ pub struct AcrossCores {
     pub questions: Vec<QuestionAcross>,
     /// Every claim, in the first run's order.
     pub claims: Vec<ClaimAcross>,
+    /// Each run's raw file as its summary names it (`raw/<scenario>-<stamp>.jsonl`), in ascending core count: with
+    /// the core count, the runs these answers come from, so that a report re-rendered with them is known to be one
+    /// of them (the runs of one `--cores` list share a file name, each in its own folder).
+    #[serde(default)]
+    pub runs: Vec<String>,
+}
+
+impl AcrossCores {
+    /// Whether the run with `raw_file` at `cores` is one of the runs set side by side.
+    pub fn has_run(&self, raw_file: &str, cores: u32) -> bool {
+        self.runs.iter().zip(&self.cores).any(|(r, &c)| r == raw_file && c == cores)
+    }
+}
+
+/// `by-cores.json`: every scenario's answers across core counts, as `by-cores.md` shows them; `lab report
+/// --by-cores` reads it to give each run's report its one line on whether its answers hold at the other counts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ByCores {
+    /// The file's schema version ([`BY_CORES_SCHEMA`]).
+    pub schema_version: u32,
+    /// Each scenario set side by side, in the registry's order.
+    pub scenarios: Vec<AcrossCores>,
+}
+
+/// The schema version of [`ByCores`].
+pub const BY_CORES_SCHEMA: u32 = 1;
+
+impl ByCores {
+    /// The file for `scenarios`.
+    pub fn new(scenarios: Vec<AcrossCores>) -> Self {
+        ByCores { schema_version: BY_CORES_SCHEMA, scenarios }
+    }
+
+    /// The answers of `scenario` whose runs include the one with `raw_file` at `cores`.
+    pub fn of_run(&self, scenario: &str, raw_file: &str, cores: u32) -> Option<&AcrossCores> {
+        self.scenarios.iter().find(|s| s.scenario == scenario && s.has_run(raw_file, cores))
+    }
 }
 
 /// The testbed and build fields two runs must share to be set side by side (the pin aside).
@@ -202,6 +244,7 @@ pub fn across(runs: &[&Summary]) -> Result<AcrossCores, AcrossError> {
         cores: runs.iter().map(|s| cores_of(s)).collect(),
         questions,
         claims,
+        runs: runs.iter().map(|s| s.raw_file.clone()).collect(),
     })
 }
 

@@ -8,6 +8,9 @@ use serde::Serialize;
 /// The page's template.
 const TEMPLATE: &str = include_str!("templates/by-cores.md");
 
+/// The template of [`report_line`].
+const LINE_TEMPLATE: &str = include_str!("templates/by-cores-line.md");
+
 /// One scenario's rows, as the template reads them.
 #[derive(Debug, Serialize)]
 struct ScenarioView {
@@ -109,27 +112,71 @@ pub fn render_by_cores(scenarios: &[AcrossCores], testbed: &str, folder_of: &dyn
                     },
                 })
                 .collect(),
-            flipped_claims: s
-                .claims
-                .iter()
-                .filter(|c| c.flips)
-                .map(|c| ClaimView {
-                    text: c.text.clone(),
-                    verdicts: c
-                        .verdicts
-                        .iter()
-                        .map(|(cores, v)| VerdictView {
-                            cores: *cores,
-                            verdict: v.map_or("not judged", |v| v.as_str()),
-                        })
-                        .collect(),
-                })
-                .collect(),
+            flipped_claims: flipped_claims(s),
             claims: s.claims.len(),
         })
         .collect();
     let context = serde_json::json!({ "scenarios": views, "testbed": testbed });
     measure::template::render_or_note("reports/by-cores.md", TEMPLATE, context)
+}
+
+/// The one line a run's report and the index carry on its scenario's answers across core counts: every answer
+/// holds, or which flip (each core count's pick named) and how many are open, and any claim whose verdict changes.
+/// `this_cores` is the run's own core count and `link` the path from its report to `by-cores.md` with its anchor.
+pub fn report_line(across: &AcrossCores, this_cores: u32, link: &str) -> String {
+    let count = |kind: Across| across.questions.iter().filter(|q| q.across == kind).count();
+    let flips: Vec<QuestionView> = across
+        .questions
+        .iter()
+        .filter(|q| q.across == Across::Flips)
+        .map(|q| QuestionView {
+            id: q.id.clone(),
+            ask: q.ask.clone(),
+            phase: q.phase.clone(),
+            stands: q
+                .stands
+                .iter()
+                .map(|st| StandView {
+                    cores: st.cores,
+                    folder: String::new(),
+                    pick: st.pick.clone(),
+                    apart: st.apart,
+                    tied: Vec::new(),
+                    p: None,
+                })
+                .collect(),
+            across: "flips",
+        })
+        .collect();
+    let context = serde_json::json!({
+        "this_cores": this_cores,
+        "core_words": core_words(&across.cores),
+        "questions": across.questions.len(),
+        "holds": count(Across::Holds),
+        "open": count(Across::Open),
+        "flips": flips,
+        "flipped_claims": flipped_claims(across),
+        "claims": across.claims.len(),
+        "link": link,
+    });
+    measure::template::render_or_note("reports/by-cores-line.md", LINE_TEMPLATE, context).trim().to_string()
+}
+
+/// The claims of `across` whose verdict holds at one core count and fails at another, each verdict named.
+fn flipped_claims(across: &AcrossCores) -> Vec<ClaimView> {
+    across
+        .claims
+        .iter()
+        .filter(|c| c.flips)
+        .map(|c| ClaimView {
+            text: c.text.clone(),
+            verdicts: c
+                .verdicts
+                .iter()
+                .map(|(cores, v)| VerdictView { cores: *cores, verdict: v.map_or("not judged", |v| v.as_str()) })
+                .collect(),
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -160,7 +207,45 @@ mod tests {
                 verdicts: vec![(1, Some(Verdict::Fails)), (2, Some(Verdict::Holds))],
                 flips: true,
             }],
+            runs: vec!["raw/device-1.jsonl".to_string(), "raw/device-2.jsonl".to_string()],
         }
+    }
+
+    #[test]
+    fn the_report_line_says_every_answer_holds_or_names_each_flip() {
+        let mut holds = across(vec![stand(1, "a", true), stand(2, "a", true)], Across::Holds);
+        holds.claims[0].flips = false;
+        let line = report_line(&holds, 2, "by-cores.md#device");
+        assert_eq!(
+            line,
+            "**Across core counts** (this run: 2 cores): every answer here holds on 1 and 2 cores; no claim holds at \
+             one core count and fails at another ([answers by core count](by-cores.md#device))."
+        );
+        let flips = across(vec![stand(1, "a", true), stand(2, "b", true)], Across::Flips);
+        let line = report_line(&flips, 1, "../by-cores.md#device");
+        assert!(
+            line.contains(
+                "for “Which shape carries the most calls?” (`in_flight_1000`), on 1 core the answer is `a` and on 2 \
+                 cores the answer is `b`"
+            ),
+            "{line}"
+        );
+        assert!(line.contains("“Tasks beat threads” (fails on 1 core, holds on 2 cores)"), "{line}");
+        let open = across(vec![stand(1, "a", false), stand(2, "b", true)], Across::Open);
+        let line = report_line(&open, 1, "x");
+        assert!(
+            line.contains("1 answer is open on 1 and 2 cores (these runs cannot say whether it survives"),
+            "{line}"
+        );
+    }
+
+    #[test]
+    fn a_run_is_found_by_its_raw_file() {
+        let file = measure::cores::ByCores::new(vec![across(vec![stand(1, "a", true)], Across::Holds)]);
+        assert!(file.of_run("device", "raw/device-2.jsonl", 2).is_some());
+        assert!(file.of_run("device", "raw/device-2.jsonl", 1).is_none(), "its file name at another core count");
+        assert!(file.of_run("device", "raw/device-3.jsonl", 2).is_none(), "another run of the scenario");
+        assert!(file.of_run("chain", "raw/device-1.jsonl", 1).is_none());
     }
 
     #[test]

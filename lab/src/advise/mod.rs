@@ -450,7 +450,7 @@ pub(crate) fn report(path: &Path, out: &OutputDir, force: bool) -> Result<ExitCo
     let mut summaries = Vec::new();
     let mut all_ok = true;
     for (raw_path, run, scenario) in runs {
-        let mut rendered = crate::render::render(&run, scenario);
+        let mut rendered = crate::render::render(&run, scenario, None);
         if let Some(copy) = crate::raw_copy(&raw_path, &run, out)? {
             rendered.files.files.push(copy);
         }
