@@ -3,27 +3,13 @@
 //! in-service is below the current capacity.
 
 use std::collections::VecDeque;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
+use crate::call::Call;
 use crate::completion::{CallError, Completer};
 use crate::config::{CapacityChange, Config};
 use crate::stats::{Recorder, Stats};
 use crate::timer::{InService, Shard};
-
-/// One issued call, waiting in the queue or in service.
-#[derive(Debug)]
-pub(crate) struct Call {
-    /// 0-based issue index.
-    pub(crate) seq: u64,
-    /// What the caller passed; the reply is [`crate::Dependency::answer`] of it.
-    pub(crate) input: u64,
-    /// When it was issued.
-    pub(crate) issued: Instant,
-    /// Its service time ([`Config::service_time`] of `seq`).
-    pub(crate) service: Duration,
-    /// Completes the caller's [`crate::Completion`].
-    pub(crate) completer: Completer,
-}
 
 /// Which timer threads must be woken after an admission, once the lock is released.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -237,6 +223,7 @@ mod tests {
 
     use super::*;
     use crate::completion::Completion;
+    use std::time::Duration;
 
     /// A core, its config and two thread-less shards.
     struct Bench {

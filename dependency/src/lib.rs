@@ -31,6 +31,7 @@
 #![warn(missing_docs)]
 
 mod admission;
+mod call;
 pub mod completion;
 pub mod config;
 mod cpu;

@@ -1,5 +1,5 @@
 //! The timer: one shard of pending deadlines per timer thread, each a binary min-heap under its own small
-//! lock, and the loop each timer thread runs.
+//! lock, and how a timer thread waits on it (the thread's loop is `dependency::timer_thread`).
 //!
 //! A timer thread sleeps on its shard's condition variable until the earliest deadline (a futex wait with an
 //! absolute `CLOCK_MONOTONIC` timeout; the thread's timer slack is set to 1 ns so the kernel does not defer
@@ -13,11 +13,10 @@
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
-use std::sync::{mpsc, Arc, Condvar, Mutex};
+use std::sync::{Condvar, Mutex};
 use std::time::Instant;
 
-use crate::admission::Call;
-use crate::dependency::Shared;
+use crate::call::Call;
 use crate::lock;
 
 /// A call in service: when its timer fires, when its service began, and the call.
@@ -120,7 +119,7 @@ impl Shard {
 
     /// Blocks until at least one deadline has passed, moves every passed one into `batch` (earliest first)
     /// and returns the instant they were found due (`>=` each of their deadlines). `None` once closed.
-    fn next_batch(&self, batch: &mut Vec<InService>) -> Option<Instant> {
+    pub(crate) fn next_batch(&self, batch: &mut Vec<InService>) -> Option<Instant> {
         let mut state = lock(&self.state);
         let now = loop {
             if state.closed {
@@ -169,34 +168,6 @@ impl ShardState {
         }
     }
 }
-
-/// The body of timer thread `index`: set up, say so on `ready`, then fire the deadlines of its shard until the
-/// dependency shuts down.
-pub(crate) fn run(shared: Arc<Shared>, index: usize, ready: mpsc::Sender<()>) {
-    set_timer_slack();
-    let _tracking = shared.clocks[index].track_current();
-    // The receiver only goes away if start() already failed; the shard is closed then and the loop ends.
-    let _ = ready.send(());
-    drop(ready);
-    let shard = &shared.shards[index];
-    let mut batch = Vec::new();
-    while let Some(fired) = shard.next_batch(&mut batch) {
-        shared.finish(index, &mut batch, fired);
-    }
-}
-
-/// Sets the calling thread's timer slack to 1 ns (the default 50 µs would let the kernel defer every wake-up).
-#[cfg(target_os = "linux")]
-fn set_timer_slack() {
-    // SAFETY: PR_SET_TIMERSLACK takes one integer argument and only affects the calling thread. If it fails
-    // the thread keeps the default slack, which only costs precision.
-    unsafe {
-        libc::prctl(libc::PR_SET_TIMERSLACK, 1 as libc::c_ulong);
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn set_timer_slack() {}
 
 #[cfg(test)]
 mod tests {
