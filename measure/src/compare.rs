@@ -10,8 +10,9 @@
 //! [`compare`] draws the one noise line every mark, sentence and table uses: two results are within noise when
 //! their process-median ranges overlap or their ratio is within the noise threshold of 1.
 
+use crate::metric_stats::MetricStats;
 use crate::stats::MIN_PROCESSES;
-use crate::summary::{MetricStats, Verdict};
+use crate::verdict::Verdict;
 
 /// How two results relate under the lab's one noise rule.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -62,17 +63,6 @@ pub fn process_range(stats: &MetricStats) -> Option<(f64, f64)> {
     (low.is_finite() && high.is_finite() && stats.fork_medians.iter().all(|m| m.is_finite())).then_some((low, high))
 }
 
-/// The bounds within which `a / b` lies given both *ranges* (every measured sample): `(a.min / b.max,
-/// a.max / b.min)`, the best and the worst pairing of samples; `high` is infinite when `b.min ≤ 0`.
-pub fn range_bounds(a: &MetricStats, b: &MetricStats) -> (f64, f64) {
-    if b.max <= 0.0 {
-        return (0.0, f64::INFINITY);
-    }
-    let low = a.min.max(0.0) / b.max;
-    let high = if b.min <= 0.0 { f64::INFINITY } else { a.max / b.min };
-    (low, high)
-}
-
 /// Why no verdict can be drawn on `a` against `b` whatever the numbers: fewer than [`MIN_PROCESSES`] processes
 /// on a measured side. The text reads `too few processes (2, 3 needed)`.
 pub fn too_few_processes(a: &Operand<'_>, b: &Operand<'_>) -> Option<String> {
@@ -86,7 +76,7 @@ pub enum Basis {
     /// The lab's rule: every process median of one side against every process median of the other (exact
     /// Mann–Whitney at U = 0; a sign test against a fixed value).
     ProcessMedians,
-    /// Every pairing of samples ([`range_bounds`]): for claims about every sample, not a typical one. Its p is
+    /// Every pairing of samples (`a.min / b.max` to `a.max / b.min`): for claims about every sample, not a typical one. Its p is
     /// the process-median test's, which the separation of every sample implies.
     Ranges,
     /// The worst sample decides, as for a bound: `a ≤ factor × b` holds when the largest sample of `a` is within

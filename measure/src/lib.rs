@@ -6,7 +6,8 @@
 //! [`summary`], over the types both carry: [`contestant`] (what a contestant is), [`check`] (a check's outcome)
 //! and [`setup`] (the machine and method of a run); the interface a scenario implements in [`scenario`]; and [`watchdog`], which runs a scenario's
 //! conformance checks so that one that hangs or panics fails instead of taking the trial process with it.
-//! [`question`] declares the questions a scenario answers and decides each from a summary.
+//! [`question`] declares the questions a scenario answers and decides each from a summary; the answers the summary
+//! carries are in [`answers`], and the [`verdict`] of a claim, a guard or a comparison below them all.
 //! [`references`] holds every figure from a published study, and [`judge`] judges every scenario's claim table.
 //! [`busy`] is the guard that notices other processes using the machine during a timed iteration.
 //! [`limits`] reads how many more threads the OS lets this process start, so a thread count that cannot fit is
@@ -14,6 +15,7 @@
 #![warn(missing_docs)]
 
 pub mod alloc;
+pub mod answers;
 pub mod busy;
 pub mod check;
 pub mod compare;
@@ -39,4 +41,5 @@ pub mod stats;
 pub mod summary;
 pub mod template;
 pub mod units;
+pub mod verdict;
 pub mod watchdog;

@@ -13,12 +13,12 @@
 //! The results ([`QuestionResult`]) travel in the summary JSON, so the report and the index read the same
 //! answer, and a re-render computes it again from the raw records.
 
-use serde::{Deserialize, Serialize};
-
 use crate::compare::{self, Basis, Operand, Relation};
 use crate::contestant::Role;
 use crate::record::Status;
 use crate::summary::{ContestantSummary, MetricStats, Summary, Verdict};
+
+pub use crate::answers::{Answer, Beaten, Behind, Cost, Excluded, GuardRule, QuestionResult};
 
 /// One question a practitioner asks of a scenario.
 #[derive(Debug, Clone, PartialEq)]
@@ -106,130 +106,6 @@ pub enum Limit {
         /// The multiple.
         factor: f64,
     },
-}
-
-/// A question as the summary carries it, with its answer at every phase it applies to.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct QuestionResult {
-    /// The question's id.
-    pub id: String,
-    /// The sentence a user would ask.
-    pub ask: String,
-    /// The situation in a few words (absent: the index uses `ask`).
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub situation: String,
-    /// The alternatives compared, by name, as they were found in the run.
-    pub alternatives: Vec<String>,
-    /// The deciding metric's key.
-    pub metric: String,
-    /// The deciding metric in a reader's words.
-    pub metric_words: String,
-    /// Whether a larger value is better.
-    pub higher_is_better: bool,
-    /// Each guard's rule in words.
-    pub guards: Vec<GuardRule>,
-    /// The answer at each phase, in the run's phase order (one entry, `phase` absent, without a sweep).
-    pub answers: Vec<Answer>,
-}
-
-/// A guard's rule as the summary carries it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct GuardRule {
-    /// The metric's key.
-    pub metric: String,
-    /// The metric in a reader's words.
-    pub words: String,
-    /// The rule: `at least 0.5× stream-fixed`, `at most 1.5`.
-    pub rule: String,
-    /// Why it matters.
-    pub why: String,
-}
-
-/// The answer to a question at one phase.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Answer {
-    /// The phase, absent without a sweep.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub phase: Option<String>,
-    /// The eligible alternative with the best median; absent when none is eligible.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pick: Option<String>,
-    /// The pick's median on the deciding metric.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub value: Option<f64>,
-    /// Eligible alternatives within the noise threshold of the pick: practically equal.
-    pub equal: Vec<String>,
-    /// Eligible alternatives beyond the threshold whose process medians overlap the pick's: this run cannot
-    /// tell them apart.
-    pub cannot_tell: Vec<String>,
-    /// How the pick compares with the best eligible alternative it beats beyond noise.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub beats: Option<Beaten>,
-    /// The other eligible alternatives the pick beats beyond noise, after [`Answer::beats`], best first: each
-    /// with how many times better the pick is.
-    #[serde(default)]
-    pub further: Vec<Behind>,
-    /// Alternatives that could not be the answer, each with the guard it did not meet.
-    pub excluded: Vec<Excluded>,
-    /// The pick's median on each guard metric, in guard order (absent where it has none).
-    pub pick_guards: Vec<Option<f64>>,
-    /// Pathologies and traps among the alternatives: what each costs against the pick.
-    pub costs: Vec<Cost>,
-}
-
-/// The best alternative the pick beats beyond noise.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Beaten {
-    /// Its name.
-    pub name: String,
-    /// Its median.
-    pub value: f64,
-    /// How many times better the pick is (≥ 1, whichever way the metric points).
-    pub factor: f64,
-    /// The verdict that the pick is better, on process medians.
-    pub verdict: Verdict,
-    /// Its exact p (absent when inconclusive).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub p: Option<f64>,
-}
-
-/// An eligible alternative the pick beats, and by how much.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Behind {
-    /// Its name.
-    pub name: String,
-    /// How many times better the pick is (≥ 1).
-    pub factor: f64,
-}
-
-/// An alternative that could not be the answer.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Excluded {
-    /// Its name.
-    pub name: String,
-    /// The guard's metric in words, or why it was not considered at all ("did not run cleanly").
-    pub guard: String,
-    /// Its median on the guard metric.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub value: Option<f64>,
-    /// Fails (beyond doubt) or inconclusive (this run cannot show it meets the guard).
-    pub verdict: Verdict,
-    /// The p of a failed guard.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub p: Option<f64>,
-}
-
-/// What a pathology or trap costs against the pick.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Cost {
-    /// Its name.
-    pub name: String,
-    /// Its role.
-    pub role: Role,
-    /// Its median as a multiple of the pick's, oriented so that above 1 is worse.
-    pub factor: f64,
-    /// Whether the difference is beyond noise.
-    pub beyond_noise: bool,
 }
 
 impl Question {

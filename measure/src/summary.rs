@@ -8,6 +8,7 @@ use crate::record::{RunParams, Status};
 
 // The statistics types live below both this summary and `stats`, which computes them.
 pub use crate::metric_stats::{MetricStats, Outliers};
+pub use crate::verdict::Verdict;
 
 // What a contestant is, a check's outcome and a run's set-up live below both this summary and `record`, which
 // carry them.
@@ -82,49 +83,6 @@ impl Disturbed {
     /// Whether the guard found nothing.
     pub fn is_none(&self) -> bool {
         self.disturbed_iterations == 0
-    }
-}
-
-/// The verdict of a claim against the numbers and their confidence intervals.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Verdict {
-    /// The numbers support it beyond their confidence intervals.
-    Holds,
-    /// The numbers contradict it beyond their confidence intervals.
-    Fails,
-    /// The intervals straddle the line, or a contestant it needs did not run.
-    Inconclusive,
-}
-
-impl Verdict {
-    /// The contract's spelling, as reports print it: `holds`, `fails` or `inconclusive`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Verdict::Holds => "holds",
-            Verdict::Fails => "fails",
-            Verdict::Inconclusive => "inconclusive",
-        }
-    }
-
-    /// The worse of two verdicts: fails, then inconclusive, then holds. Folding a claim's parts with it from
-    /// [`Verdict::Holds`] judges a claim over no parts as holding; [`Verdict::combine`] calls that inconclusive.
-    pub fn worse(self, other: Verdict) -> Verdict {
-        match (self, other) {
-            (Verdict::Fails, _) | (_, Verdict::Fails) => Verdict::Fails,
-            (Verdict::Inconclusive, _) | (_, Verdict::Inconclusive) => Verdict::Inconclusive,
-            _ => Verdict::Holds,
-        }
-    }
-
-    /// One verdict for a claim judged in parts: fails if any part fails, holds if every part holds, inconclusive
-    /// otherwise, and inconclusive when there are no parts at all.
-    pub fn combine(verdicts: impl IntoIterator<Item = Verdict>) -> Verdict {
-        let mut verdicts = verdicts.into_iter();
-        match verdicts.next() {
-            None => Verdict::Inconclusive,
-            Some(first) => verdicts.fold(first, Verdict::worse),
-        }
     }
 }
 
@@ -236,7 +194,7 @@ pub struct Summary {
     /// The questions the scenario answers, each with its answer at every phase it applies to (empty for a
     /// scenario that declares none, and in runs recorded before questions existed).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub questions: Vec<crate::question::QuestionResult>,
+    pub questions: Vec<crate::answers::QuestionResult>,
     /// The command that reproduces this run.
     pub command: String,
     /// The raw file, relative to the output folder.
