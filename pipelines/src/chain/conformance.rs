@@ -1,7 +1,7 @@
 //! Conformance checks every chain contestant must pass before its timings mean anything: the shared kit's checks
-//! ([`crate::conformance`]), run with the chain's sizes on [`Checked`], its view of a contestant. Faults fire in
-//! each stage (`stage_error`, `stage_panic`), at its first, [`FAULT_AT`]-th and last element (`map1` and the
-//! filter see every input element; `map2` only those the filter keeps).
+//! ([`crate::conformance`]) on [`Checked`], the chain's view of a contestant: its sizes, the sum at work 0 and 3,
+//! the items at work 3 (as a multiset for unordered contestants), and faults in each stage (`stage_error`,
+//! `stage_panic`) at its first, 1,000th and last element (`map2` sees only the items the filter keeps).
 
 use std::sync::Arc;
 
@@ -14,16 +14,6 @@ use super::job::{
 use super::ops::reference_items;
 use crate::conformance::{self as kit, Consume, Got, Probe, Run, Sizes, Words};
 
-/// Input size of the checks.
-pub const ITEMS: u64 = 20_000;
-/// Input size of the early-stop and cancel checks: large enough that a pipeline that failed to stop would
-/// visibly have processed far more than it was asked for.
-pub const EARLY_STOP_ITEMS: u64 = 200_000;
-/// Items the early-stop consumer takes before dropping the pipeline.
-pub const EARLY_STOP_TAKE: usize = 10;
-/// The element at which injected faults fire (counted per stage).
-pub const FAULT_AT: u64 = 1_000;
-
 /// Every check, in order: `checksum`, `exactly_once`, `bounded_outstanding`, `early_stop`, then the faults
 /// (`stage_error`, `stage_panic`, `clean_after_faults` on one prepared contestant), then `caller_cancel`.
 pub fn all(contestant: &Arc<dyn ChainContestant>, config: &ChainConfig) -> Vec<Check> {
@@ -35,8 +25,7 @@ pub fn checked(contestant: &Arc<dyn ChainContestant>, config: &ChainConfig) -> C
     Checked { contestant: Arc::clone(contestant), config: *config }
 }
 
-/// A chain contestant under a config, as the conformance kit checks it: the sum at work 0 and 3, the items at
-/// work 3 (as a multiset for unordered contestants), and faults in each stage.
+/// A chain contestant under a config, as the conformance kit checks it.
 #[derive(Debug, Clone)]
 pub struct Checked {
     contestant: Arc<dyn ChainContestant>,
@@ -47,14 +36,8 @@ impl kit::Contestant for Checked {
     type Prepared = Box<dyn PreparedChain>;
     type Site = StageName;
     type Error = ChainError;
-    const SIZES: Sizes = Sizes {
-        items: ITEMS,
-        early_stop_items: EARLY_STOP_ITEMS,
-        early_stop_take: EARLY_STOP_TAKE,
-        fault_at: FAULT_AT,
-        sum_works: &[0, 3],
-        work: 3,
-    };
+    // Early-stop and cancel runs are long enough that a pipeline that failed to stop visibly ran far ahead.
+    const SIZES: Sizes = Sizes { items: 20_000, early_stop_items: 200_000, sum_works: &[0, 3], work: 3 };
     const WORDS: Words = Words {
         error_check: "stage_error",
         panic_check: "stage_panic",

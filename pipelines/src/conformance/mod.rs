@@ -1,20 +1,15 @@
 //! One conformance kit for the scenarios whose contestants move items from a source to a consumer (the chain,
 //! the hand-off): every check written once, generic over [`Contestant`], which a scenario implements with its
-//! sizes ([`Sizes`]), its words ([`Words`]) and its domain (what a clean run returns, where faults fire, which
-//! error is the injected one).
-//!
-//! Each check prepares the contestant afresh, runs it on a small job and returns a [`Check`]; none of them
-//! looks at a clock except the watchdog and [`caller_cancel`] (which allows a generous [`CANCEL_WITHIN`] between
-//! the cancel and the return): every check runs in a helper thread ([`run_guarded`]) and a check that has not
-//! answered within [`WATCHDOG`] fails as hung (its thread is left behind) instead of blocking the process.
-//!
-//! Faults fire at each site's first, [`Sizes::fault_at`]-th and last element ([`fault_points`]): the first
-//! before any item reached the consumer, the last while the consumer drains and the source is done, the cases
-//! where hand-off code most often hangs, loses the error or reports a short sum as success. [`Broken`] wraps a
-//! contestant to misbehave in one way, so that a reject test can show each check fail.
+//! [`Sizes`], its [`Words`] and its domain (what a clean run returns, where faults fire, which error is the
+//! injected one). Each check prepares the contestant afresh in a helper thread ([`run_guarded`]): one that has
+//! not answered within [`WATCHDOG`] fails as hung instead of blocking the process, and none looks at a clock
+//! but the watchdog and [`caller_cancel`]. Faults fire at each site's first, [`FAULT_AT`]-th and last
+//! element ([`fault_points`]), where hand-off code most often hangs, loses the error or reports a short sum as
+//! success. [`Broken`] makes a contestant misbehave in one way, so that a reject test can show a check fail.
 
 mod broken;
 
+use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::Range;
@@ -26,21 +21,24 @@ use measure::meter::GaugeMeter;
 use measure::summary::Check;
 use measure::watchdog::{run_guarded, WatchdogError};
 
-pub use broken::{Breakage, Broken, BrokenPrepared};
+pub use broken::{Breakage, Broken};
 
 use crate::cancel::{seeded_point, CallerCancel};
 use crate::stream::runtime::settled_tasks;
-use crate::{panic_message, LiveStages, QuietInjectedPanics};
+use crate::{LiveStages, QuietInjectedPanics};
 
 /// How long a check may take before it counts as hung.
 pub const WATCHDOG: Duration = Duration::from_secs(20);
-/// How long [`faults`] may take before its checks count as hung: it runs three checks' worth of runs (every
-/// fault of both kinds, then the clean run) on one prepared contestant, so it gets three checks' time.
+/// How long [`faults`] may take: three checks' worth of runs on one prepared contestant, so three checks' time.
 pub const FAULTS_WATCHDOG: Duration = Duration::from_secs(60);
 /// The most a cancelled run may take to return after the caller raised the cancellation.
 pub const CANCEL_WITHIN: Duration = Duration::from_secs(2);
 /// The range of source elements at which the caller cancels (the point is seeded by the contestant's name).
 pub const CANCEL_POINTS: Range<u64> = 1_000..50_000;
+/// Items the early-stop consumer takes before dropping its end.
+pub const EARLY_STOP_TAKE: usize = 10;
+/// The element at which injected faults fire mid-run.
+pub const FAULT_AT: u64 = 1_000;
 
 /// A scenario's sizes for the checks.
 #[derive(Debug, Clone, Copy)]
@@ -49,17 +47,13 @@ pub struct Sizes {
     pub items: u64,
     /// Items of the early-stop and cancel runs: enough that a source that failed to stop shows it.
     pub early_stop_items: u64,
-    /// Items the early-stop consumer takes before dropping its end.
-    pub early_stop_take: usize,
-    /// The element at which injected faults fire mid-run.
-    pub fault_at: u64,
-    /// The work of each checksum run (the scenario's [`Run::work`]).
+    /// The work ([`Run::work`]) of each checksum run.
     pub sum_works: &'static [u32],
     /// The work of exactly-once and clean-after-fault runs; every other run has work 0.
     pub work: u32,
 }
 
-/// How a scenario's checks and details name its parts.
+/// How a scenario's checks and their details name its parts.
 #[derive(Debug, Clone, Copy)]
 pub struct Words {
     /// The check of injected errors (`producer_error`, `stage_error`).
@@ -98,14 +92,12 @@ pub enum FaultAction {
     Panic,
 }
 
-/// A fault injected at element `at` of `site`.
+/// A fault injected at element `at` (from 0) of `site`, acting as `action` says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(missing_docs)]
 pub struct Fault<S> {
-    /// Where (a stage, the producer).
     pub site: S,
-    /// At which of its elements, counting from 0.
     pub at: u64,
-    /// Error or panic.
     pub action: FaultAction,
 }
 
@@ -120,48 +112,27 @@ pub enum Probe<S> {
     Cancel(Arc<CallerCancel>),
 }
 
-/// One checked run, as the kit asks a [`Contestant`] for it.
+/// One checked run: the source emits `0..items` with `work` per item (for scenarios whose items carry some),
+/// behaves as `probe` says, the consumer as `consume` says; `meter` gauges outstanding items, `live` counts the
+/// run's threads and tasks.
 #[derive(Debug)]
+#[allow(missing_docs)]
 pub struct Run<'a, S> {
-    /// The source emits `0..items`.
     pub items: u64,
-    /// Work per item, for scenarios whose items carry some (the chain's mixing rounds).
     pub work: u32,
-    /// Clean, counted, faulted or cancelled.
     pub probe: &'a Probe<S>,
-    /// What the consumer does.
     pub consume: Consume,
-    /// The gauge of outstanding items.
     pub meter: GaugeMeter,
-    /// The live count of the run's threads and tasks.
     pub live: &'a Arc<LiveStages>,
 }
 
-/// What a checked run returned.
+/// What a checked run returned: a sum (with the items counted and the first out of order, where the consumer
+/// checks them), or the items received in arrival order.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[allow(missing_docs)]
 pub enum Got {
-    /// A summing consumer's result.
-    Sum {
-        /// The wrapping sum.
-        sum: u64,
-        /// Items counted, if the consumer counts them.
-        count: Option<u64>,
-        /// The first item out of order, if the consumer checks the order.
-        first_disorder: Option<u64>,
-    },
-    /// The items a collecting consumer received, in arrival order.
+    Sum { sum: u64, count: Option<u64>, first_disorder: Option<u64> },
     Items(Vec<u64>),
-}
-
-/// Why a checked run failed.
-#[derive(Debug, thiserror::Error)]
-pub enum Failure<E: fmt::Display> {
-    /// The run returned this error.
-    #[error("{0}")]
-    Run(E),
-    /// A panic propagated out of the contestant (its message).
-    #[error("the run panicked out of the contestant: {0}")]
-    Propagated(String),
 }
 
 /// Why a check could not run its runs.
@@ -195,26 +166,21 @@ pub trait Contestant: Clone + Send + Sync + 'static {
     fn ordered(&self) -> bool {
         true
     }
-    /// The most source elements beyond those delivered once the consumer stopped (`cancel`: by the caller's
-    /// cancel; else by taking its few); `None` when it is enough that the source stopped before the end.
-    fn runs_ahead(&self, cancel: bool) -> Option<u64> {
-        let _ = cancel;
+    /// The most source elements beyond those delivered once the consumer stopped (by the caller's `cancel`, or
+    /// by taking its few); `None` when it is enough that the source stopped before the end.
+    fn runs_ahead(&self, _cancel: bool) -> Option<u64> {
         None
     }
     /// Why `check` does not apply to it, or `None` when it does.
-    fn not_applicable(&self, check: &str) -> Option<&'static str> {
-        let _ = check;
+    fn not_applicable(&self, _check: &str) -> Option<&'static str> {
         None
     }
     /// Build what its runs need.
     fn prepare(&self) -> Result<Self::Prepared, Self::Error>;
-    /// One run on `prepared`: its result and how many elements the probed source counted (0 when clean).
+    /// One run on `prepared`: its result, and how many elements the probed source counted (0 when clean).
     fn run(&self, prepared: &Self::Prepared, run: &Run<'_, Self::Site>) -> (Result<Got, Self::Error>, u64);
     /// Tasks alive on its runtime; `None` without one.
-    fn alive_tasks(&self, prepared: &Self::Prepared) -> Option<usize> {
-        let _ = prepared;
-        None
-    }
+    fn alive_tasks(&self, prepared: &Self::Prepared) -> Option<usize>;
     /// Whether `err` is what `fault` must end the run with.
     fn is_injected(&self, err: &Self::Error, fault: &Fault<Self::Site>) -> bool;
     /// Every fault site, with how many elements it sees in a run of `items`.
@@ -223,63 +189,81 @@ pub trait Contestant: Clone + Send + Sync + 'static {
     fn expected(&self, items: u64, work: u32) -> Vec<u64>;
 }
 
+/// What the checks take: a [`Contestant`] as it is, or one [`Broken`] to misbehave.
+pub trait Target: Clone + Send + Sync + 'static {
+    /// The contestant checked.
+    type C: Contestant;
+    /// The contestant, and how it misbehaves, if it does.
+    fn parts(&self) -> (&Self::C, Option<Breakage>);
+}
+
+impl<C: Contestant> Target for C {
+    type C = C;
+    fn parts(&self) -> (&C, Option<Breakage>) {
+        (self, None)
+    }
+}
+
 /// Every check, in order: `checksum`, `exactly_once`, `bounded_outstanding`, `early_stop`, then [`faults`]
 /// (the error and panic checks and `clean_after_faults` on one prepared contestant), then `caller_cancel`.
-pub fn all<C: Contestant>(c: &C) -> Vec<Check> {
-    let mut checks = vec![checksum(c), exactly_once(c), bounded_outstanding(c), early_stop(c)];
-    checks.extend(faults(c));
-    checks.push(caller_cancel(c));
+pub fn all<T: Target>(t: &T) -> Vec<Check> {
+    let mut checks = vec![checksum(t), exactly_once(t), bounded_outstanding(t), early_stop(t)];
+    checks.extend(faults(t));
+    checks.push(caller_cancel(t));
     checks
 }
 
-/// Each summing run ([`Sizes::sum_works`]) returns the wrapping sum of the expected items exactly, counts them
-/// (if it counts) and saw them in order (if it checks).
-pub fn checksum<C: Contestant>(c: &C) -> Check {
+/// Each summing run ([`Sizes::sum_works`]) returns the wrapping sum of the expected items, counts them (if it
+/// counts) and saw them in order (if it checks).
+pub fn checksum<T: Target>(t: &T) -> Check {
+    guarded("checksum", t, checksum_on)
+}
+
+fn checksum_on<C: Contestant>(b: Bench<C>) -> Check {
     let Sizes { items, sum_works, .. } = C::SIZES;
-    guarded("checksum", c, move |b| {
-        let mut passed = true;
-        let mut details = Vec::new();
-        for &work in sum_works {
-            let expected = b.c.expected(items, work);
-            let reference = expected.iter().fold(0, |sum: u64, &x| sum.wrapping_add(x));
-            let label = if sum_works.len() > 1 { format!("work {work}: ") } else { String::new() };
-            details.push(match b.run(items, work, &Probe::Clean, Consume::Sum).out {
-                Ok(Got::Sum { sum, count, first_disorder }) => {
-                    passed &= sum == reference
-                        && count.is_none_or(|n| n == expected.len() as u64)
-                        && first_disorder.is_none();
-                    let counted = count.map_or(String::new(), |n| format!(", {n} items counted"));
-                    let order = first_disorder.map_or(String::new(), |i| format!(", item {i} out of order"));
-                    format!("{label}sum {sum} vs reference {reference}{counted}{order}")
-                }
-                other => {
-                    passed = false;
-                    format!("{label}{} instead of a sum", describe(&other))
-                }
-            });
-        }
-        Check::new("checksum", passed, format!("{items} items; {}", details.join("; ")))
-    })
+    let mut passed = true;
+    let mut details = Vec::new();
+    for &work in sum_works {
+        let expected = b.c.expected(items, work);
+        let reference = expected.iter().fold(0, |sum: u64, &x| sum.wrapping_add(x));
+        let label = if sum_works.len() > 1 { format!("work {work}: ") } else { String::new() };
+        let (ok, detail) = match b.run(items, work, &Probe::Clean, Consume::Sum).out {
+            Ok(Got::Sum { sum, count, first_disorder }) => (
+                sum == reference && count.is_none_or(|n| n == expected.len() as u64) && first_disorder.is_none(),
+                format!(
+                    "sum {sum} vs reference {reference}{}{}",
+                    count.map_or(String::new(), |n| format!(", {n} items counted")),
+                    first_disorder.map_or(String::new(), |i| format!(", item {i} out of order"))
+                ),
+            ),
+            other => (false, format!("{} instead of a sum", describe(&other))),
+        };
+        passed &= ok;
+        details.push(format!("{label}{detail}"));
+    }
+    Check::new("checksum", passed, format!("{items} items; {}", details.join("; ")))
 }
 
 /// Every expected item arrives exactly once (and, for ordered contestants, in input order).
-pub fn exactly_once<C: Contestant>(c: &C) -> Check {
-    let Sizes { items, work, .. } = C::SIZES;
-    guarded("exactly_once", c, move |b| match b.run(items, work, &Probe::Clean, Consume::Collect).out {
-        Ok(Got::Items(got)) => {
-            let (passed, detail) = compare(&b.c.expected(items, work), &got, b.c.ordered());
-            Check::new("exactly_once", passed, detail)
+pub fn exactly_once<T: Target>(t: &T) -> Check {
+    guarded("exactly_once", t, |b| {
+        let Sizes { items, work, .. } = b.sizes();
+        match b.run(items, work, &Probe::Clean, Consume::Collect).out {
+            Ok(Got::Items(got)) => {
+                let (passed, detail) = compare(&b.c.expected(items, work), &got, b.c.ordered());
+                Check::new("exactly_once", passed, detail)
+            }
+            other => Check::new("exactly_once", false, format!("{} instead of items", describe(&other))),
         }
-        other => Check::new("exactly_once", false, format!("{} instead of items", describe(&other))),
     })
 }
 
 /// The gauge's exact high-water mark stays within the contestant's bound and is back at zero after the run; a
 /// contestant without a bound must not touch the gauge.
-pub fn bounded_outstanding<C: Contestant>(c: &C) -> Check {
+pub fn bounded_outstanding<T: Target>(t: &T) -> Check {
     let name = "bounded_outstanding";
-    guarded(name, c, move |b| {
-        let ran = b.run(C::SIZES.items, 0, &Probe::Clean, Consume::Sum);
+    guarded(name, t, move |b| {
+        let ran = b.run(b.sizes().items, 0, &Probe::Clean, Consume::Sum);
         if let Err(err) = &ran.out {
             return Check::new(name, false, format!("the run failed: {err}"));
         }
@@ -296,38 +280,29 @@ pub fn bounded_outstanding<C: Contestant>(c: &C) -> Check {
     })
 }
 
-/// A consumer that takes [`Sizes::early_stop_take`] items and drops its end gets the first expected ones, the
+/// A consumer that takes [`EARLY_STOP_TAKE`] items and drops its end gets the first expected ones, the
 /// run returns, nothing is left running, and the source stopped: within [`Contestant::runs_ahead`] of the
 /// items taken, or else before the end of its input.
-pub fn early_stop<C: Contestant>(c: &C) -> Check {
-    let Sizes { early_stop_items: n, early_stop_take: take, .. } = C::SIZES;
-    let words = C::WORDS;
-    guarded("early_stop", c, move |b| {
-        let ran = b.run(n, 0, &Probe::Counted(None), Consume::Take(take));
-        let got = match &ran.out {
-            Ok(Got::Items(items)) => items,
-            other => return Check::new("early_stop", false, format!("{} instead of items", describe(other))),
-        };
-        let right = got.len() == take && delivered_once(&b.c.expected(n, 0), got, b.c.ordered());
-        let (stopped, limit) = match b.c.runs_ahead(false).map(|ahead| take as u64 + ahead) {
-            Some(limit) => (ran.emitted <= limit, format!(" (at most {limit}: the items taken plus the bound)")),
-            None => (ran.emitted < n, String::new()),
-        };
-        Check::new(
-            "early_stop",
-            right && stopped && ran.leftovers(words.parties).is_empty(),
-            format!(
-                "took {} items ({}); {} {} of {n} items{limit}; {} {} alive after the run{}",
-                got.len(),
-                if right { "the expected ones" } else { "WRONG items" },
-                words.counted,
-                ran.emitted,
-                ran.live,
-                words.parties,
-                ran.tasks.map_or(String::new(), |t| format!(", {t} runtime tasks alive"))
-            ),
-        )
-    })
+pub fn early_stop<T: Target>(t: &T) -> Check {
+    guarded("early_stop", t, early_stop_on)
+}
+
+fn early_stop_on<C: Contestant>(b: Bench<C>) -> Check {
+    let (n, take) = (C::SIZES.early_stop_items, EARLY_STOP_TAKE);
+    let ran = b.run(n, 0, &Probe::Counted(None), Consume::Take(take));
+    let mut problems = Vec::new();
+    let got = delivered(&b, &ran, n, &mut problems);
+    if got != take as u64 {
+        problems.push(format!("took {got} items instead of {take}"));
+    }
+    let limit = stopped(&b, &ran, n, got, "dropping its end", &mut problems);
+    let counted = format!("{} {} of {n} items{}", C::WORDS.counted, ran.emitted, at_most(limit));
+    verdict(
+        "early_stop",
+        &problems,
+        || format!("took {take} items, the expected ones; {counted}; nothing left running"),
+        "",
+    )
 }
 
 /// Where a site's injected faults fire when it sees `seen` elements: its first, its `fault_at`-th and its last.
@@ -336,80 +311,50 @@ pub fn fault_points(seen: u64, fault_at: u64) -> [u64; 3] {
     [0, fault_at.min(last), last]
 }
 
-/// A site that fails as `action` says at its first, its [`Sizes::fault_at`]-th or its last element ends the
-/// run with that fault (never a short sum passed off as success), for each site, within the contestant's bound
-/// while the fault propagates, leaving nothing running. Injected panics are kept off standard error.
-pub fn faulted<C: Contestant>(c: &C, action: FaultAction) -> Check {
+/// On one prepared contestant, injected panics kept quiet: the error check, then the panic check (a fault at
+/// each site's first, [`FAULT_AT`]-th or last element ends the run with it, within the bound, nothing left
+/// running), then `clean_after_faults` (a clean run on the same runtime, pool or threads is exact and bounded).
+pub fn faults<T: Target>(t: &T) -> Vec<Check> {
     let _quiet = QuietInjectedPanics::install();
-    guarded(check_name::<C>(action), c, move |b| fault_runs(&b, action))
-}
-
-/// The error check, the panic check, then `clean_after_faults`, all on one prepared contestant: after every
-/// fault of both kinds, a clean run on the same runtime, pool or threads returns the exact items, stays within
-/// the bound (back to zero after) and leaves nothing running: a pool left with a dead worker or a runtime with a
-/// stuck task fails here instead of being timed.
-pub fn faults<C: Contestant>(c: &C) -> Vec<Check> {
-    let _quiet = QuietInjectedPanics::install();
-    let names = [C::WORDS.error_check, C::WORDS.panic_check, "clean_after_faults"];
-    guarded_all(&names, c, |b| {
+    let words = <T::C as Contestant>::WORDS;
+    guarded_all(&[words.error_check, words.panic_check, "clean_after_faults"], t, |b| {
         let error = fault_runs(&b, FaultAction::Error);
         let panic = fault_runs(&b, FaultAction::Panic);
         vec![error, panic, clean_run(&b)]
     })
 }
 
-fn check_name<C: Contestant>(action: FaultAction) -> &'static str {
-    match action {
-        FaultAction::Error => C::WORDS.error_check,
-        FaultAction::Panic => C::WORDS.panic_check,
-    }
-}
-
 /// Every site, every fault point, one action: the run must end with the injected fault and leave nothing alive.
 fn fault_runs<C: Contestant>(b: &Bench<C>, action: FaultAction) -> Check {
-    let Sizes { items, fault_at, .. } = C::SIZES;
+    let items = C::SIZES.items;
     let (mut runs, mut places, mut failures) = (0, Vec::new(), Vec::new());
     for (site, seen) in b.c.fault_sites(items) {
-        let points = fault_points(seen, fault_at);
+        let points = fault_points(seen, FAULT_AT);
         places.push(format!("{site} at {}, {}, {}", points[0], points[1], points[2]));
         for at in points {
             runs += 1;
             let fault = Fault { site, at, action };
             let ran = b.run(items, 0, &Probe::Counted(Some(fault)), Consume::Sum);
-            let right = matches!(&ran.out, Err(Failure::Run(err)) if b.c.is_injected(err, &fault));
-            let high = ran.gauge.high_water();
-            let mut problems: Vec<String> = b
-                .bound
-                .filter(|&bound| !within(high, bound))
-                .iter()
-                .map(|bound| format!("{high} outstanding (bound {bound})"))
-                .collect();
-            problems.extend(ran.leftovers(C::WORDS.parties));
+            let right = matches!(&ran.out, Err(err) if b.c.is_injected(err, &fault));
+            let problems: Vec<String> = ran.bound_problem(b.bound, false).into_iter().chain(ran.leftovers()).collect();
             if !right || !problems.is_empty() {
-                failures.push(format!(
-                    "{site} at {at}: {}{}",
-                    describe(&ran.out),
-                    problems.iter().map(|p| format!(", {p}")).collect::<String>()
-                ));
+                let problems: String = problems.iter().map(|p| format!(", {p}")).collect();
+                failures.push(format!("{site} at {at}: {}{problems}", describe(&ran.out)));
             }
         }
     }
-    let (name, places) = (check_name::<C>(action), places.join("; "));
-    if failures.is_empty() {
-        let bound = if b.bound.is_some() { "stayed within the bound while it propagated, " } else { "" };
-        let detail =
-            format!("{runs} runs ({places}): each ended with the injected {action:?}, {bound}and left nothing running");
-        Check::new(name, true, detail)
-    } else {
-        let detail = format!("{} of {runs} runs ({places}) went wrong: {}", failures.len(), failures.join("; "));
-        Check::new(name, false, detail)
-    }
+    let name = if action == FaultAction::Error { C::WORDS.error_check } else { C::WORDS.panic_check };
+    let places = places.join("; ");
+    let bound = if b.bound.is_some() { "stayed within the bound while it propagated, " } else { "" };
+    let pass =
+        || format!("{runs} runs ({places}): each ended with the injected {action:?}, {bound}and left nothing running");
+    verdict(name, &failures, pass, &format!("{} of {runs} runs ({places}) went wrong: ", failures.len()))
 }
 
 /// A clean collecting run on the bench's prepared contestant: the exact items (in order if it is ordered),
 /// within the bound and back to zero (the gauge untouched without one), nothing left running.
 fn clean_run<C: Contestant>(b: &Bench<C>) -> Check {
-    let Sizes { items, work, fault_at, .. } = C::SIZES;
+    let Sizes { items, work, .. } = C::SIZES;
     let expected = b.c.expected(items, work);
     let ran = b.run(items, work, &Probe::Clean, Consume::Collect);
     let mut problems = Vec::new();
@@ -419,173 +364,190 @@ fn clean_run<C: Contestant>(b: &Bench<C>) -> Check {
         }
         other => problems.push(format!("{} instead of items", describe(other))),
     }
-    let (high, settled) = (ran.gauge.high_water(), ran.gauge.current());
-    match b.bound {
-        None if ran.gauge.touched() => problems.push("declares no bound but touched the gauge".to_string()),
-        None => {}
-        Some(bound) if !(within(high, bound) && settled == 0) => {
-            problems.push(format!("max outstanding {high} (bound {bound}), {settled} left after the run"));
-        }
-        Some(_) => {}
-    }
-    problems.extend(ran.leftovers(C::WORDS.parties));
-    if problems.is_empty() {
-        let faulted: usize = b.c.fault_sites(items).len() * 2 * fault_points(items, fault_at).len();
-        Check::new(
-            "clean_after_faults",
-            true,
-            format!(
-                "after {faulted} faulted runs, a clean run on the same prepared contestant: {} items, exact{}{}, \
-                 nothing left running",
-                expected.len(),
-                if b.c.ordered() { " and in order" } else { " (as a multiset)" },
-                b.bound.map_or(String::new(), |bound| format!(", within the bound {bound}"))
-            ),
+    problems.extend(ran.bound_problem(b.bound, true).into_iter().chain(ran.leftovers()));
+    let faulted = b.c.fault_sites(items).len() * 2 * fault_points(items, FAULT_AT).len();
+    let pass = || {
+        format!(
+            "after {faulted} faulted runs, a clean run on the same prepared contestant: {} items, exact{}{}, nothing \
+             left running",
+            expected.len(),
+            if b.c.ordered() { " and in order" } else { " (as a multiset)" },
+            b.bound.map_or(String::new(), |bound| format!(", within the bound {bound}"))
         )
-    } else {
-        Check::new("clean_after_faults", false, format!("after the faulted runs: {}", problems.join("; ")))
+    };
+    verdict("clean_after_faults", &problems, pass, "after the faulted runs: ")
+}
+
+/// The caller cancels from another thread at a source element seeded by the contestant's name ([`CallerCancel`]):
+/// the run returns within [`CANCEL_WITHIN`] with each item it delivered once (a prefix of the expected ones if
+/// ordered), the source stopped as in [`early_stop`], and nothing is left running.
+pub fn caller_cancel<T: Target>(t: &T) -> Check {
+    guarded("caller_cancel", t, caller_cancel_on)
+}
+
+fn caller_cancel_on<C: Contestant>(b: Bench<C>) -> Check {
+    let (name, n, point_words) = ("caller_cancel", C::SIZES.early_stop_items, C::WORDS.point);
+    let point = seeded_point(&b.c.name(), CANCEL_POINTS);
+    let cancel = Arc::new(CallerCancel::at(point));
+    let caller = match CallerCancel::spawn_canceller(&cancel) {
+        Ok(caller) => caller,
+        Err(err) => return Check::new(name, false, format!("could not start the caller: {err}")),
+    };
+    let ran = b.run(n, 0, &Probe::Cancel(Arc::clone(&cancel)), Consume::Cancellable);
+    cancel.abandon();
+    let mut problems = Vec::new();
+    if !caller.join().unwrap_or(false) {
+        problems.push(format!("the run never reached {point_words} {point}, so the caller never cancelled"));
+    }
+    let latency = cancel.raised_at().map(|t| ran.returned.saturating_duration_since(t)).unwrap_or_default();
+    if latency > CANCEL_WITHIN {
+        problems.push(format!("returned {:.0} ms after the cancel", latency.as_secs_f64() * 1e3));
+    }
+    let got = delivered(&b, &ran, n, &mut problems);
+    let limit = stopped(&b, &ran, n, got, "the cancel", &mut problems);
+    let pass = || {
+        format!(
+            "cancelled by the caller at {point_words} {point} of {n}: returned {:.1} ms later (limit {} ms) with {got} \
+             items, each once{}; {} {}{}; nothing left running",
+            latency.as_secs_f64() * 1e3,
+            CANCEL_WITHIN.as_millis(),
+            if b.c.ordered() { ", in order" } else { "" },
+            C::WORDS.counted,
+            ran.emitted,
+            at_most(limit)
+        )
+    };
+    verdict(name, &problems, pass, &format!("cancelled at {point_words} {point}: "))
+}
+
+/// How many items a run the consumer stopped delivered; a run that failed, or delivered other items than the
+/// first expected ones (of `n`) each once (in order if it is ordered), is noted in `problems`.
+fn delivered<C: Contestant>(b: &Bench<C>, ran: &Ran<C::Error>, n: u64, problems: &mut Vec<String>) -> u64 {
+    match &ran.out {
+        Ok(Got::Items(got)) => {
+            if !delivered_once(&b.c.expected(n, 0), got, b.c.ordered()) {
+                problems.push(format!("{} items delivered, not each expected one once", got.len()));
+            }
+            got.len() as u64
+        }
+        other => {
+            problems.push(format!("{} instead of the items delivered", describe(other)));
+            0
+        }
     }
 }
 
-/// The caller cancels the run from another thread when the source reaches a point seeded by the contestant's
-/// name ([`CallerCancel`]; the consumer, the caller's end, drops its end at its next item): the run returns
-/// within [`CANCEL_WITHIN`] with each item it delivered once (a prefix of the expected items if ordered), the
-/// source stopped (within [`Contestant::runs_ahead`] of the items delivered, or else before the end of its
-/// input), and nothing is left running. (A synchronous call returns once by construction; what is checked is
-/// that it returns, promptly.)
-pub fn caller_cancel<C: Contestant>(c: &C) -> Check {
-    let name = "caller_cancel";
-    let point = seeded_point(&c.name(), CANCEL_POINTS);
-    let (n, words) = (C::SIZES.early_stop_items, C::WORDS);
-    guarded(name, c, move |b| {
-        let cancel = Arc::new(CallerCancel::at(point));
-        let caller = match CallerCancel::spawn_canceller(&cancel) {
-            Ok(caller) => caller,
-            Err(err) => return Check::new(name, false, format!("could not start the caller: {err}")),
-        };
-        let ran = b.run(n, 0, &Probe::Cancel(Arc::clone(&cancel)), Consume::Cancellable);
-        cancel.abandon();
-        let mut problems = Vec::new();
-        if !caller.join().unwrap_or(false) {
-            problems.push(format!("the run never reached {} {point}, so the caller never cancelled", words.point));
-        }
-        let latency = cancel.raised_at().map(|t| ran.returned.saturating_duration_since(t)).unwrap_or_default();
-        if latency > CANCEL_WITHIN {
-            problems.push(format!("returned {:.0} ms after the cancel", latency.as_secs_f64() * 1e3));
-        }
-        let delivered = match &ran.out {
-            Ok(Got::Items(got)) => {
-                if !delivered_once(&b.c.expected(n, 0), got, b.c.ordered()) {
-                    problems.push(format!("{} items delivered, not each expected one once", got.len()));
-                }
-                got.len() as u64
-            }
-            other => {
-                problems.push(format!("{} instead of the items delivered before the cancel", describe(other)));
-                0
-            }
-        };
-        let limit = b.c.runs_ahead(true).map(|ahead| delivered + ahead);
-        if ran.emitted >= n {
-            problems.push(format!(
-                "{} all {} items: the cancel did not stop {}",
-                words.counted, ran.emitted, words.stopped
-            ));
-        } else if let Some(limit) = limit.filter(|&limit| ran.emitted > limit) {
-            problems.push(format!(
-                "{} {} items after {delivered} were delivered (at most {limit}: those, a message and the bound): \
-                 the cancel did not stop {}",
-                words.counted, ran.emitted, words.stopped
-            ));
-        }
-        problems.extend(ran.leftovers(words.parties));
-        if !problems.is_empty() {
-            let detail = format!("cancelled at {} {point}: {}", words.point, problems.join("; "));
-            return Check::new(name, false, detail);
-        }
-        Check::new(
-            name,
-            true,
-            format!(
-                "cancelled by the caller at {} {point} of {n}: returned {:.1} ms later (limit {} ms) with \
-                 {delivered} items, each once{}; {} {}{}; nothing left running",
-                words.point,
-                latency.as_secs_f64() * 1e3,
-                CANCEL_WITHIN.as_millis(),
-                if b.c.ordered() { ", in order" } else { "" },
-                words.counted,
-                ran.emitted,
-                limit.map_or(String::new(), |limit| format!(" (at most {limit})")),
-            ),
-        )
-    })
+/// The most the source may have emitted after the consumer stopped, by `how`, with `got` items (`None`: fewer
+/// than all `n`); a source that went beyond it, or anything left running, is noted in `problems`.
+fn stopped<C: Contestant>(
+    b: &Bench<C>,
+    ran: &Ran<C::Error>,
+    n: u64,
+    got: u64,
+    how: &str,
+    problems: &mut Vec<String>,
+) -> Option<u64> {
+    let (counted, emitted, source) = (C::WORDS.counted, ran.emitted, C::WORDS.stopped);
+    let limit = b.c.runs_ahead(how == "the cancel").map(|ahead| got + ahead);
+    if emitted >= n {
+        problems.push(format!("{counted} all {emitted} items: {how} did not stop {source}"));
+    } else if let Some(limit) = limit.filter(|&limit| emitted > limit) {
+        problems.push(format!(
+            "{counted} {emitted} items after {got} were delivered (at most {limit}: those plus what it may hold): \
+             {how} did not stop {source}"
+        ));
+    }
+    problems.extend(ran.leftovers());
+    limit
 }
 
-/// What a check runs against: a freshly prepared contestant, its bound, and the live count of its runs.
+fn at_most(limit: Option<u64>) -> String {
+    limit.map_or(String::new(), |limit| format!(" (at most {limit})"))
+}
+
+/// A check named `name`: passed with the `pass` detail when there are no `problems`, else failed with them
+/// after `fail`.
+fn verdict(name: &str, problems: &[String], pass: impl FnOnce() -> String, fail: &str) -> Check {
+    match problems {
+        [] => Check::new(name, true, pass()),
+        _ => Check::new(name, false, format!("{fail}{}", problems.join("; "))),
+    }
+}
+
+/// What a check runs against: a freshly prepared contestant, how it misbehaves (if it does), its bound, and the
+/// live count of its runs.
 struct Bench<C: Contestant> {
     c: C,
     prepared: C::Prepared,
+    breakage: Option<Breakage>,
+    dead_worker: Cell<bool>,
     bound: Option<u64>,
     live: Arc<LiveStages>,
 }
 
-/// What one checked run returned and left behind.
+/// What one checked run returned and left behind: how many elements the probed source counted, the gauge, when
+/// it returned, its threads and tasks alive right after, and the runtime's tasks once they had time to go.
 struct Ran<E: fmt::Display> {
-    out: Result<Got, Failure<E>>,
-    /// Elements the probed source counted.
+    out: Result<Got, E>,
     emitted: u64,
     gauge: Arc<Outstanding>,
-    /// When the run returned.
     returned: Instant,
-    /// Threads and tasks of the run alive right after it returned.
     live: usize,
-    /// Tasks alive on the runtime once they had time to be released.
     tasks: Option<usize>,
+    parties: &'static str,
 }
 
 impl<C: Contestant> Bench<C> {
+    fn sizes(&self) -> Sizes {
+        C::SIZES
+    }
+
     fn run(&self, items: u64, work: u32, probe: &Probe<C::Site>, consume: Consume) -> Ran<C::Error> {
         let gauge = Arc::new(Outstanding::new());
         let run = Run { items, work, probe, consume, meter: GaugeMeter::new(Arc::clone(&gauge)), live: &self.live };
-        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.c.run(&self.prepared, &run)));
-        let returned = Instant::now();
-        let (out, emitted) = match caught {
-            Ok((out, emitted)) => (out.map_err(Failure::Run), emitted),
-            Err(payload) => (Err(Failure::Propagated(panic_message(&*payload))), 0),
+        let (out, emitted) = match self.breakage {
+            None => self.c.run(&self.prepared, &run),
+            Some(breakage) => broken::run(self, breakage, &run),
         };
-        let live = self.live.current();
-        let tasks = settled_tasks(|| self.c.alive_tasks(&self.prepared));
-        Ran { out, emitted, gauge, returned, live, tasks }
+        let returned = Instant::now();
+        let (live, tasks) = (self.live.current(), settled_tasks(|| self.c.alive_tasks(&self.prepared)));
+        Ran { out, emitted, gauge, returned, live, tasks, parties: C::WORDS.parties }
     }
 }
 
 impl<E: fmt::Display> Ran<E> {
-    /// What the run left running, one phrase each; empty when nothing.
-    fn leftovers(&self, parties: &str) -> Vec<String> {
-        let mut left = Vec::new();
-        if self.live != 0 {
-            left.push(format!("{} {parties} still alive", self.live));
+    /// What the gauge says against `bound`: touched without one, above it, or (when `settle`) not back to zero.
+    fn bound_problem(&self, bound: Option<u64>, settle: bool) -> Option<String> {
+        let (high, settled) = (self.gauge.high_water(), self.gauge.current());
+        match bound {
+            None => (settle && self.gauge.touched()).then(|| "declares no bound but touched the gauge".to_string()),
+            Some(bound) => (!within(high, bound) || (settle && settled != 0))
+                .then(|| format!("max outstanding {high} (bound {bound}), {settled} left after the run")),
         }
-        left.extend(self.tasks.filter(|&t| t > 0).map(|t| format!("{t} runtime tasks alive")));
-        left
+    }
+
+    /// What the run left running, one phrase each; empty when nothing.
+    fn leftovers(&self) -> Vec<String> {
+        let live = (self.live != 0).then(|| format!("{} {} still alive", self.live, self.parties));
+        live.into_iter().chain(self.tasks.filter(|&t| t > 0).map(|t| format!("{t} runtime tasks alive"))).collect()
     }
 }
 
 /// Prepare the contestant and run `check` under the watchdog ([`run_guarded`]); a check that panics, hangs or
 /// cannot start fails with the watchdog's reason as its detail.
-fn guarded<C: Contestant>(name: &'static str, c: &C, check: impl FnOnce(Bench<C>) -> Check + Send + 'static) -> Check {
-    let mut checks = guarded_all(&[name], c, move |b| vec![check(b)]);
+fn guarded<T: Target>(name: &'static str, t: &T, check: impl FnOnce(Bench<T::C>) -> Check + Send + 'static) -> Check {
+    let mut checks = guarded_all(&[name], t, move |b| vec![check(b)]);
     checks.pop().unwrap_or_else(|| Check::new(name, false, "the check returned nothing"))
 }
 
 /// [`guarded`] for checks that share one prepared contestant and report several results, named `names` (under
 /// [`FAULTS_WATCHDOG`]): if preparing fails or the watchdog fires, every one of them fails with the reason.
-fn guarded_all<C: Contestant>(
+fn guarded_all<T: Target>(
     names: &[&'static str],
-    c: &C,
-    check: impl FnOnce(Bench<C>) -> Vec<Check> + Send + 'static,
+    t: &T,
+    check: impl FnOnce(Bench<T::C>) -> Vec<Check> + Send + 'static,
 ) -> Vec<Check> {
-    let why: Vec<Option<&str>> = names.iter().map(|name| c.not_applicable(name)).collect();
+    let why: Vec<Option<&str>> = names.iter().map(|name| t.parts().0.not_applicable(name)).collect();
     if why.iter().all(Option::is_some) {
         return names
             .iter()
@@ -593,11 +555,12 @@ fn guarded_all<C: Contestant>(
             .map(|(name, why)| Check::not_applicable(*name, why.unwrap_or_default()))
             .collect();
     }
-    let c = c.clone();
+    let t = t.clone();
     let prepared_check = move || {
+        let (c, breakage) = t.parts();
         let prepared = c.prepare().map_err(|err| KitError::Prepare(err.to_string()))?;
-        let bound = c.bound();
-        Ok(check(Bench { c, prepared, bound, live: Arc::new(LiveStages::new()) }))
+        let (c, bound, live) = (c.clone(), c.bound(), Arc::new(LiveStages::new()));
+        Ok(check(Bench { c, prepared, breakage, dead_worker: Cell::new(false), bound, live }))
     };
     let watchdog = if names.len() > 1 { FAULTS_WATCHDOG } else { WATCHDOG };
     run_guarded(names.first().copied().unwrap_or("check"), watchdog, prepared_check)
@@ -610,7 +573,7 @@ fn within(high: i64, bound: u64) -> bool {
     high >= 0 && high as u64 <= bound
 }
 
-fn describe<E: fmt::Display>(out: &Result<Got, Failure<E>>) -> String {
+fn describe<E: fmt::Display>(out: &Result<Got, E>) -> String {
     match out {
         Ok(Got::Sum { sum, count: Some(count), .. }) => format!("Ok(sum {sum} of {count} items)"),
         Ok(Got::Sum { sum, count: None, .. }) => format!("Ok(sum {sum})"),
