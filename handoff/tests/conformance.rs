@@ -2,20 +2,17 @@
 //! reporting every failure at once, under the default sizing and under cramped ones (a channel of one item, and
 //! batches larger than the channel). No test looks at a clock except the checks' own hang watchdog.
 
-use std::sync::Arc;
-
-use handoff::{conformance, contestants, HandoffConfig, HandoffContestant};
+use handoff::conformance::{checked, Checked};
+use handoff::{contestants, HandoffConfig};
 use measure::summary::Check;
+use pipelines::conformance as kit;
 
-type CheckFn = fn(&Arc<dyn HandoffContestant>, &HandoffConfig) -> Check;
-
-/// Run `check` for every contestant under every config; fail listing every contestant that did not pass.
-fn every_contestant_passes(check: CheckFn) {
+/// Run `check` for every contestant under every config; fail listing every check that did not pass.
+fn every_contestant_passes(check: impl Fn(&Checked) -> Vec<Check>) {
     let mut failures = Vec::new();
     for config in configs() {
         for contestant in contestants() {
-            let result = check(&contestant, &config);
-            if result.failed() {
+            for result in check(&checked(&contestant, &config)).into_iter().filter(Check::failed) {
                 let name = contestant.info().name;
                 failures.push(format!("{name} at {config:?}: {} — {}", result.name, result.detail));
             }
@@ -36,49 +33,48 @@ fn configs() -> [HandoffConfig; 3] {
 
 #[test]
 fn every_contestant_sums_every_item_in_order() {
-    every_contestant_passes(conformance::checksum);
+    every_contestant_passes(|c| vec![kit::checksum(c)]);
 }
 
 #[test]
 fn every_contestant_delivers_each_item_exactly_once() {
-    every_contestant_passes(conformance::exactly_once);
+    every_contestant_passes(|c| vec![kit::exactly_once(c)]);
 }
 
 #[test]
 fn outstanding_work_stays_within_each_bound() {
-    every_contestant_passes(conformance::bounded_outstanding);
+    every_contestant_passes(|c| vec![kit::bounded_outstanding(c)]);
 }
 
 #[test]
 fn a_consumer_that_stops_early_stops_the_producer_and_leaves_nothing_running() {
-    every_contestant_passes(conformance::early_stop);
-}
-
-#[test]
-fn a_producer_error_reaches_the_consumer_as_that_error() {
-    every_contestant_passes(conformance::producer_error);
-}
-
-#[test]
-fn a_producer_panic_ends_the_run_with_an_error_not_a_short_sum() {
-    every_contestant_passes(conformance::producer_panic);
+    every_contestant_passes(|c| vec![kit::early_stop(c)]);
 }
 
 #[test]
 fn faults_at_the_first_middle_and_last_item_end_the_run_with_them_and_a_clean_run_follows() {
-    let mut failures = Vec::new();
-    for config in configs() {
-        for contestant in contestants() {
-            for result in conformance::faults(&contestant, &config).into_iter().filter(Check::failed) {
-                let name = contestant.info().name;
-                failures.push(format!("{name} at {config:?}: {} — {}", result.name, result.detail));
-            }
-        }
-    }
-    assert!(failures.is_empty(), "{} failure(s):\n{}", failures.len(), failures.join("\n"));
+    every_contestant_passes(kit::faults);
 }
 
 #[test]
 fn every_contestant_stops_promptly_when_the_caller_cancels() {
-    every_contestant_passes(conformance::caller_cancel);
+    every_contestant_passes(|c| vec![kit::caller_cancel(c)]);
+}
+
+#[test]
+fn the_checks_keep_their_names() {
+    let contestant = handoff::find("blocking-crossbeam").expect("blocking-crossbeam");
+    let names: Vec<String> =
+        kit::all(&checked(&contestant, &HandoffConfig::default())).into_iter().map(|check| check.name).collect();
+    let expected = [
+        "checksum",
+        "exactly_once",
+        "bounded_outstanding",
+        "early_stop",
+        "producer_error",
+        "producer_panic",
+        "clean_after_faults",
+        "caller_cancel",
+    ];
+    assert_eq!(names, expected);
 }

@@ -1,137 +1,51 @@
 //! Every edge check of the hand-off's conformance can fail: each deliberately broken contestant below (a real
-//! contestant wrapped to misbehave in one way) is rejected by the check written for that misbehaviour.
+//! contestant wrapped by the kit's [`Broken`] to misbehave in one way) is rejected by the check written for that
+//! misbehaviour.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use handoff::conformance::{checked, Checked};
+use handoff::{find, HandoffConfig};
+use measure::summary::Check;
+use pipelines::conformance::{self as kit, Breakage, Broken};
 
-use handoff::{
-    conformance, find, Consumer, HandoffConfig, HandoffContestant, HandoffError, Job, Outcome, PreparedHandoff,
-};
-use measure::meter::{GaugeMeter, Meter, NoMeter};
-use measure::summary::ContestantInfo;
-
-/// How a broken contestant misbehaves.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Breakage {
-    /// An error at the producer's first item comes back as an empty success (the consumer saw the channel close
-    /// before any item and called that the end of the stream).
-    SwallowsFirstItemError,
-    /// Once a run's producer panicked, a worker is gone: later runs lose their second half.
-    LeavesWorkerDead,
-    /// While a failure propagates, it lets in more than its bound (a slot freed twice, say).
-    OverAdmitsOnFailure,
-    /// The caller's cancellation is ignored: the consumer drains every item.
-    IgnoresCancel,
-}
-
-/// A real contestant wrapped to misbehave as `breakage` says.
-#[derive(Debug)]
-struct Broken {
-    inner: Arc<dyn HandoffContestant>,
-    breakage: Breakage,
-}
-
-#[derive(Debug)]
-struct BrokenPrepared {
-    inner: Box<dyn PreparedHandoff>,
-    breakage: Breakage,
-    bound: Option<u64>,
-    dead_worker: AtomicBool,
-}
-
-impl HandoffContestant for Broken {
-    fn info(&self) -> ContestantInfo {
-        self.inner.info()
-    }
-
-    fn bound(&self, config: &HandoffConfig) -> Option<u64> {
-        self.inner.bound(config)
-    }
-
-    fn items_per_message(&self, config: &HandoffConfig) -> Option<usize> {
-        self.inner.items_per_message(config)
-    }
-
-    fn prepare(&self, config: &HandoffConfig) -> Result<Box<dyn PreparedHandoff>, HandoffError> {
-        Ok(Box::new(BrokenPrepared {
-            inner: self.inner.prepare(config)?,
-            breakage: self.breakage,
-            bound: self.inner.bound(config),
-            dead_worker: AtomicBool::new(false),
-        }))
-    }
-}
-
-impl PreparedHandoff for BrokenPrepared {
-    fn run(&self, job: &Job<'_, NoMeter>, go: &mut dyn FnMut()) -> Result<Outcome, HandoffError> {
-        self.inner.run(job, go)
-    }
-
-    fn run_metered(&self, job: &Job<'_, GaugeMeter>, go: &mut dyn FnMut()) -> Result<Outcome, HandoffError> {
-        let consumer = match (self.breakage, job.consumer) {
-            (Breakage::IgnoresCancel, Consumer::Cancellable) => Consumer::Collect,
-            (_, consumer) => consumer,
-        };
-        let job = Job { consumer, meter: job.meter.clone(), ..*job };
-        let out = self.inner.run_metered(&job, go);
-        if let (Breakage::OverAdmitsOnFailure, Err(_), Some(bound)) = (self.breakage, &out, self.bound) {
-            job.meter.admit(bound + 1);
-            job.meter.leave(bound + 1);
-        }
-        match (self.breakage, out) {
-            (Breakage::SwallowsFirstItemError, Err(HandoffError::Producer(e))) if e.at == 0 => {
-                Ok(Outcome::Sum { sum: 0, count: 0, first_disorder: None })
-            }
-            (Breakage::LeavesWorkerDead, out) => {
-                if matches!(out, Err(HandoffError::Panicked { .. })) {
-                    self.dead_worker.store(true, Ordering::Relaxed);
-                }
-                match out {
-                    Ok(Outcome::Items(mut items)) if self.dead_worker.load(Ordering::Relaxed) => {
-                        items.truncate(items.len() / 2);
-                        Ok(Outcome::Items(items))
-                    }
-                    out => out,
-                }
-            }
-            (_, out) => out,
-        }
-    }
-
-    fn alive_tasks(&self) -> Option<usize> {
-        self.inner.alive_tasks()
-    }
-}
-
-fn broken(name: &str, breakage: Breakage) -> Arc<dyn HandoffContestant> {
+fn broken(name: &str, breakage: Breakage) -> Broken<Checked> {
     let inner = find(name).unwrap_or_else(|| panic!("no contestant {name}"));
-    Arc::new(Broken { inner, breakage })
+    Broken::new(checked(&inner, &HandoffConfig::default()), breakage)
 }
+
+/// The `producer_error` check of the faults, run on `contestant`.
+fn error_check(contestant: &Broken<Checked>) -> Check {
+    kit::faults(contestant).into_iter().find(|c| c.name == "producer_error").expect("a producer_error check")
+}
+
+const ALL: [Breakage; 8] = [
+    Breakage::SwallowsFirstItemError,
+    Breakage::LeavesWorkerDead,
+    Breakage::OverAdmitsOnFailure,
+    Breakage::IgnoresCancel,
+    Breakage::DropsOne,
+    Breakage::Duplicates,
+    Breakage::Reorders,
+    Breakage::LeaksThread,
+];
 
 #[test]
 fn the_wrappers_pass_through_when_nothing_triggers_them() {
-    for breakage in [
-        Breakage::SwallowsFirstItemError,
-        Breakage::LeavesWorkerDead,
-        Breakage::OverAdmitsOnFailure,
-        Breakage::IgnoresCancel,
-    ] {
-        let check = conformance::checksum(&broken("blocking-crossbeam", breakage), &HandoffConfig::default());
+    for breakage in ALL {
+        let check = kit::checksum(&broken("blocking-crossbeam", breakage));
         assert!(check.passed, "{breakage:?}: {}", check.detail);
     }
 }
 
 #[test]
 fn producer_error_rejects_a_contestant_that_swallows_the_first_item_error() {
-    let contestant = broken("blocking-crossbeam", Breakage::SwallowsFirstItemError);
-    let check = conformance::producer_error(&contestant, &HandoffConfig::default());
+    let check = error_check(&broken("blocking-crossbeam", Breakage::SwallowsFirstItemError));
     assert!(check.failed(), "{}", check.detail);
-    assert!(check.detail.contains("at item 0: Ok(sum 0 of 0 items)"), "{}", check.detail);
+    assert!(check.detail.contains("the producer at 0: Ok(sum 0 of 0 items)"), "{}", check.detail);
 }
 
 #[test]
 fn clean_after_faults_rejects_a_contestant_left_with_a_dead_worker() {
-    let checks = conformance::faults(&broken("stream-tokio", Breakage::LeavesWorkerDead), &HandoffConfig::default());
+    let checks = kit::faults(&broken("stream-tokio", Breakage::LeavesWorkerDead));
     let clean = checks.iter().find(|c| c.name == "clean_after_faults").expect("a clean_after_faults check");
     assert!(clean.failed(), "{}", clean.detail);
     assert!(checks.iter().filter(|c| c.name != "clean_after_faults").all(|c| c.passed));
@@ -139,16 +53,29 @@ fn clean_after_faults_rejects_a_contestant_left_with_a_dead_worker() {
 
 #[test]
 fn caller_cancel_rejects_a_contestant_that_ignores_the_cancellation() {
-    let contestant = broken("blocking-crossbeam", Breakage::IgnoresCancel);
-    let check = conformance::caller_cancel(&contestant, &HandoffConfig::default());
+    let check = kit::caller_cancel(&broken("blocking-crossbeam", Breakage::IgnoresCancel));
     assert!(check.failed(), "{}", check.detail);
     assert!(check.detail.contains("the cancel did not stop it"), "{}", check.detail);
 }
 
 #[test]
 fn producer_error_rejects_a_contestant_that_over_admits_while_a_failure_propagates() {
-    let contestant = broken("blocking-crossbeam", Breakage::OverAdmitsOnFailure);
-    let check = conformance::producer_error(&contestant, &HandoffConfig::default());
+    let check = error_check(&broken("blocking-crossbeam", Breakage::OverAdmitsOnFailure));
     assert!(check.failed(), "{}", check.detail);
     assert!(check.detail.contains("outstanding"), "{}", check.detail);
+}
+
+#[test]
+fn exactly_once_rejects_a_lost_a_duplicated_and_a_reordered_item() {
+    for breakage in [Breakage::DropsOne, Breakage::Duplicates, Breakage::Reorders] {
+        let check = kit::exactly_once(&broken("stream-flume", breakage));
+        assert!(check.failed(), "{breakage:?}: {}", check.detail);
+    }
+}
+
+#[test]
+fn early_stop_rejects_a_contestant_that_leaves_a_thread_behind() {
+    let check = kit::early_stop(&broken("blocking-std", Breakage::LeaksThread));
+    assert!(check.failed(), "{}", check.detail);
+    assert!(check.detail.contains("1 producer/consumer threads or tasks still alive"), "{}", check.detail);
 }
