@@ -42,6 +42,8 @@ pub(crate) struct ProcessExecutor {
     command: Option<(std::path::PathBuf, Vec<String>)>,
     /// CPUs every trial process is pinned to (`sched_setaffinity` before it executes); `None`: the lab's own.
     cpus: Option<Vec<usize>>,
+    /// What a trial stopped by a setup error does to the run ([`stop_the_run`]; tests only record it).
+    on_setup_error: fn(&PlannedTrial, &str),
 }
 
 /// How often the executor looks at the Ctrl-C flag while a trial runs.
@@ -75,7 +77,7 @@ enum Ending {
 impl ProcessExecutor {
     /// Run trials in fresh processes of this lab, killing each after `timeout` or when `interrupted` is set.
     pub(crate) fn new(timeout: Duration, interrupted: Arc<AtomicBool>) -> Self {
-        ProcessExecutor { timeout, interrupted, command: None, cpus: None }
+        ProcessExecutor { timeout, interrupted, command: None, cpus: None, on_setup_error: stop_the_run }
     }
 
     /// Run trials with `program args...` instead of the lab itself (tests use this to stand in a trial process
@@ -83,7 +85,13 @@ impl ProcessExecutor {
     #[cfg(test)]
     fn with_command(timeout: Duration, program: &str, args: &[&str]) -> Self {
         let args = args.iter().map(|a| a.to_string()).collect();
-        ProcessExecutor { timeout, interrupted: Arc::default(), command: Some((program.into(), args)), cpus: None }
+        ProcessExecutor {
+            timeout,
+            interrupted: Arc::default(),
+            command: Some((program.into(), args)),
+            cpus: None,
+            on_setup_error: |_, _| {},
+        }
     }
 
     /// The same executor, pinning every trial process (and so every thread it starts) to `cpus`, so that a run
@@ -356,7 +364,8 @@ impl TrialExecutor for ProcessExecutor {
             }
             Ending::TimedOut | Ending::Interrupted => kill_group(&mut child),
         };
-        let tail = tail_of(&stderr.take(), &garbage);
+        let stderr = stderr.take();
+        let tail = tail_of(&stderr, &garbage);
 
         match ending {
             Ending::TimedOut => {
@@ -371,6 +380,13 @@ impl TrialExecutor for ProcessExecutor {
                 return record;
             }
             Ending::Eof => {}
+        }
+        if let Some(why) = exit.and_then(|status| setup_error(status, &stderr)) {
+            (self.on_setup_error)(trial, &why);
+            record.status = Status::Failed;
+            record.reason = Some(format!("setup error, not the contestant's failure: {why}"));
+            record.stderr_tail = tail;
+            return record;
         }
         let exit_ok = exit.as_ref().is_some_and(|s| s.success());
         if !exit_ok || !done {
@@ -396,6 +412,30 @@ impl TrialExecutor for ProcessExecutor {
         }
         record
     }
+}
+
+/// Why the trial process stopped as a setup error ([`crate::trial`]): it exited with
+/// [`SETUP_ERROR_STATUS`](crate::trial::SETUP_ERROR_STATUS) and said why on the last line of its standard error
+/// that starts with [`SETUP_ERROR_PREFIX`](crate::trial::SETUP_ERROR_PREFIX); `None` for any other ending.
+pub(crate) fn setup_error(status: ExitStatus, stderr: &[u8]) -> Option<String> {
+    if status.code() != Some(crate::trial::SETUP_ERROR_STATUS) {
+        return None;
+    }
+    let text = String::from_utf8_lossy(stderr);
+    text.lines().rev().find_map(|line| line.strip_prefix(crate::trial::SETUP_ERROR_PREFIX)).map(str::to_string)
+}
+
+/// A trial stopped before timing because the `may` configuration in force was not the one its contestant asked
+/// for: a setup error of the lab, not the contestant's failure, and every later trial of the run would measure
+/// under the same doubt. The lab stops at once and exits 2 (the trial process is already reaped; the raw file
+/// keeps every trial that finished before, each written as it ended; no report is written).
+fn stop_the_run(trial: &PlannedTrial, why: &str) {
+    eprintln!(
+        "\nerror: the trial of `{}` in `{}` stopped on a setup error, not the contestant's failure: \
+         {why}\nthe run stops here: no report written; the raw file keeps the trials that finished",
+        trial.request.contestant, trial.request.scenario
+    );
+    std::process::exit(2);
 }
 
 fn failed(mut record: TrialRecord, reason: String) -> TrialRecord {
@@ -514,6 +554,44 @@ mod tests {
         assert_eq!(record.status, Status::Failed);
         assert_eq!(record.reason.as_deref(), Some("the trial process exited with status 101 before finishing"));
         assert!(record.stderr_tail.as_deref().is_some_and(|t| t.contains("boom")), "{record:?}");
+    }
+
+    /// The production executor stops the run (exit 2); this one counts the calls instead.
+    static SETUP_ERRORS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+    fn run_counting_setup_errors(script: &str) -> TrialRecord {
+        let mut executor = ProcessExecutor {
+            on_setup_error: |_, _| {
+                SETUP_ERRORS.fetch_add(1, Ordering::SeqCst);
+            },
+            ..ProcessExecutor::with_command(Duration::from_secs(10), "sh", &["-c", script])
+        };
+        executor.run(&trial(), &mut |_| {})
+    }
+
+    #[test]
+    fn a_setup_error_is_told_apart_from_a_contestant_failure_and_stops_the_run() {
+        let before = SETUP_ERRORS.load(Ordering::SeqCst);
+        let record = run_counting_setup_errors(&format!(
+            "cat >/dev/null; echo '{CHECK_OK}'; echo 'some noise' >&2; \
+             echo 'trial setup error: `may` is already configured in this process with 1 carrier thread' >&2; exit 78"
+        ));
+        assert_eq!(SETUP_ERRORS.load(Ordering::SeqCst), before + 1, "the run was not told to stop");
+        assert_eq!(record.status, Status::Failed);
+        assert_eq!(
+            record.reason.as_deref(),
+            Some(
+                "setup error, not the contestant's failure: `may` is already configured in this process with 1 \
+                 carrier thread"
+            )
+        );
+        // Status 78 without the line, or the line with another status, is an ordinary failure.
+        let before = SETUP_ERRORS.load(Ordering::SeqCst);
+        let record = run_counting_setup_errors("cat >/dev/null; exit 78");
+        assert_eq!(record.reason.as_deref(), Some("the trial process exited with status 78 before finishing"));
+        let record = run_counting_setup_errors("cat >/dev/null; echo 'trial setup error: x' >&2; exit 101");
+        assert_eq!(record.reason.as_deref(), Some("the trial process exited with status 101 before finishing"));
+        assert_eq!(SETUP_ERRORS.load(Ordering::SeqCst), before);
     }
 
     #[test]
