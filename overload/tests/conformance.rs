@@ -53,9 +53,10 @@ fn every_contestant_is_listed_once_and_tested_below() {
 }
 
 /// One test per contestant, so a failure names it, each in a process of its own, as the lab runs each contestant
-/// alone in a fresh process. Run in one process, the coroutine contestants' checks hung (every check "no answer
-/// within 30 s") while each passes alone in seconds: several pools then share `may`'s one process-wide
-/// scheduler, which no trial ever does.
+/// alone in a fresh process. Run in one process, the coroutine contestants' checks once hung (every check "no
+/// answer within 30 s") while each passed alone in seconds; they all ask the same `may` configuration, so it was not
+/// a second one. What is known of that hang, and why several `may` configurations in one process can hang (now
+/// refused), is in the module documentation of `pipelines::coroutine`.
 macro_rules! conforms {
     ($($test:ident => $name:literal,)*) => {
         testkit::own_process! {

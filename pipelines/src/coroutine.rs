@@ -71,17 +71,18 @@
 //! kept from an earlier configuration while two were asked for, the coroutine that would end the wait is queued
 //! behind the blocked carrier and cannot run: the wait lasts until its own timeout, or forever when it has none
 //! (`tests/may_config.rs` shows it, bounded). More carriers do not always save it: a coroutine spawned or woken
-//! from outside a carrier (a plain thread, a dependency's completer, the timer thread) goes to one carrier's
-//! incoming queue, chosen round robin, and an idle carrier steals only from the others' local queues, never from
+//! from outside a carrier (by a plain thread, such as a dependency's completer) goes to one carrier's incoming
+//! queue, chosen round robin, and an idle carrier steals only from the others' local queues, never from
 //! their incoming ones, so it waits for its own carrier even while another is idle. The checked entry point
 //! makes the silent case impossible: the second, different configuration is refused, naming both.
 //!
 //! Overload's conformance hang (every check of the coroutine contestants "no answer within 30 s" when all of
 //! them ran in one test process, each passing alone) was not a second configuration: every coroutine contestant
 //! of that scenario asked the same one (then 2 carriers, now one per CPU). It did not come back when the 25
-//! conformance tests ran in one process at the commit that reported it (5ddedb0's parent) nor at dead9e9, with 2, 8 and 25 test threads on a 2-core machine; the starvation above (a carrier blocked
-//! in a thread-blocking wait while the coroutine that ends it is queued on that same carrier) is the likeliest
-//! family, but its cause was not reproduced. Those tests still run one contestant per process
+//! conformance tests ran in one process, with 2, 8 and 25 test threads on a 2-core machine, on the code 5ddedb0
+//! reported it on (its parent, f7bd552) nor on dead9e9; the starvation above (a carrier blocked in a
+//! thread-blocking wait while the coroutine that ends it is queued on that same carrier) is the likeliest family,
+//! but its cause was not reproduced. Those tests still run one contestant per process
 //! (`testkit::own_process!`), as the lab runs trials, because their checks count process-wide resources.
 
 use std::fmt;
