@@ -3,7 +3,7 @@
 //! contestant's (or another test's) threads in the same process would change.
 
 use device::call::Timer;
-use device::conformance::all;
+use device::checks::all;
 use device::contestants::{BlockingShape, ChannelFlavor, Contestant, StreamShape};
 
 /// Every shape of both families, on both timers, free and budgeted.

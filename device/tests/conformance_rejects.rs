@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use dependency::Dependency;
 use device::call::{Call, Timer};
-use device::conformance::{self, cancel_run, cancel_verdict, CANCEL_WITHIN};
+use device::checks::{self, cancel_run, cancel_verdict, CANCEL_WITHIN};
 use device::contestants::{BlockingShape, Contestant, Prepared, StreamShape};
 use device::job::{Deadline, Job, LedgerMeter, RunError};
 
@@ -21,7 +21,7 @@ fn pool() -> Contestant {
 }
 
 fn call() -> Call {
-    Call::start(Timer::Device, conformance::SERVICE).expect("the device starts")
+    Call::start(Timer::Device, checks::SERVICE).expect("the device starts")
 }
 
 /// Runs the real contestant under a deadline of its own, so the caller's cancel never reaches it: it stops only
@@ -54,7 +54,7 @@ enum Misdelivery {
     NeverCalled,
 }
 
-/// The item a broken pool delivers wrongly before the cancel ([`conformance::CANCEL_AFTER`] starts at 100).
+/// The item a broken pool delivers wrongly before the cancel ([`checks::CANCEL_AFTER`] starts at 100).
 const MISDELIVERED: u64 = 50;
 
 /// A pool of `job.limit` threads taking items in order, each calling and delivering as the real pool does,
