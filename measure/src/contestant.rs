@@ -60,11 +60,6 @@ impl Role {
             Role::Reference => "reference",
         }
     }
-
-    /// Whether a contestant of this role may be recommended ("use …").
-    pub fn can_be_picked(self) -> bool {
-        self == Role::Candidate
-    }
 }
 
 /// What a contestant is, as `lab list` and the report describe it.

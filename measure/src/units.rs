@@ -2,8 +2,6 @@
 
 /// A duration or CPU time in nanoseconds.
 pub type Nanos = u64;
-/// A duration in microseconds.
-pub type Micros = u64;
 /// A size in bytes.
 pub type Bytes = u64;
 /// A count of items, calls or events.

@@ -425,11 +425,6 @@ impl Gate {
         state.history[first..].to_vec()
     }
 
-    /// The algorithm's name (`"fixed"`, `"aimd"`, ...).
-    pub fn algorithm_name(&self) -> &'static str {
-        self.lock().algorithm.name()
-    }
-
     /// The algorithm's unrounded estimate of the limit, for charts.
     pub fn estimated_limit(&self) -> f64 {
         self.lock().algorithm.estimated_limit()

@@ -63,11 +63,6 @@ where
         }
     }
 
-    /// Futures started and not yet finished.
-    pub fn in_progress(&self) -> usize {
-        self.running.len()
-    }
-
     /// Admit and start as many items as the gate allows right now.
     fn admit(&mut self, cx: &mut Context<'_>) {
         while !self.upstream.is_terminated() {
