@@ -69,7 +69,7 @@ ab-profile rounds="5":
         done
     done
 
-# The per-cause A/B behind the fidelity table (issue 23): `blocking-crossbeam`, `blocking-flume` and `stream-flume`, their bare pairs, and each bare pair's variants on request (`*-bare-<cause>`, one difference from the lab's pair put back each: control, started-before, lab-spawn, lab-message, lab-loops, and consumer-spawned for the thread pairs, into-stream for `stream-flume`; see `lab list`), plus `stream-tokio`, its bare pair and their A/A control `stream-tokio-bare-control`, in one run at capacity 1, 256 and 4096, `forks` processes each, into target/fidelity-ab (never reports/). Prints each contestant's process medians of ms per million, their median, and its ratio to the bare pair. Run it on a quiet machine; `just fidelity-ab 1 --quick` only shows it works. Other options pass through.
+# The per-cause A/B behind the fidelity table: `blocking-crossbeam`, `blocking-flume` and `stream-flume`, their bare pairs, and each bare pair's variants on request (`*-bare-<cause>`, one difference from the lab's pair put back each: control, started-before, lab-spawn, lab-message, lab-loops, and consumer-spawned for the thread pairs, into-stream for `stream-flume`; see `lab list`), plus `stream-tokio`, its bare pair and their A/A control `stream-tokio-bare-control`, in one run at capacity 1, 256 and 4096, `forks` processes each, into target/fidelity-ab (never reports/). Prints each contestant's process medians of ms per million, their median, and its ratio to the bare pair. Run it on a quiet machine; `just fidelity-ab 1 --quick` only shows it works. Other options pass through.
 fidelity-ab forks="5" *args:
     #!/usr/bin/env bash
     set -euo pipefail

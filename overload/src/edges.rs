@@ -1,4 +1,5 @@
-//! Conformance at the edges (issue 29), run with every contestant's other checks before timing:
+//! Conformance at the edges (failing calls and the caller's cancel), run with every contestant's other checks before
+//! timing:
 //!
 //! - `failing_calls`: on one prepared contestant, three runs of [`EDGE_CALLS`] calls in which the dependency fails
 //!   one chosen call at once ([`dependency::Config::fail_inputs`]): the first (before any reply), the middle

@@ -1,6 +1,6 @@
-//! The checks every memory contestant passes before it is measured: units hand back exactly their payloads,
-//! every unit is waiting when `hold` returns, nothing is left running after `release`, and a count the OS
-//! cannot hold is refused with its reason rather than attempted. Then the edges (issue 29), each run through
+//! The checks every memory contestant passes before it is measured: units hand back exactly their payloads, every unit
+//! is waiting when `hold` returns, nothing is left running after `release`, and a count the OS cannot hold is refused
+//! with its reason rather than attempted. Then the edges (faults and the caller's cancel), each run through
 //! [`Units::hold_checked`], the same generic code the timed runs instantiate with [`crate::work::Plain`]:
 //!
 //! - `unit_error`, `unit_panic`, `clean_after_faults` ([`faults`], on one prepared contestant): a unit whose

@@ -5,11 +5,11 @@
 //! `rss_bytes_per_unit`) from the accounting iteration of each process, read once every unit waits
 //! `routine`).
 //!
-//! The folder has the shape of every scenario (issue 27): this file (parameters, registry, metrics, charts),
-//! [`contestants`], [`conformance`] (exact payloads, all waiting, the OS's limits; faults at the first, a middle
-//! and the last unit, a clean run after them, the caller's cancel), [`claims`] (the claim table, every claim with
-//! an id), `routine` (one trial: conformance, then the harness's loop) and [`report`] (the per-unit regression
-//! and the verdicts, rendered into `templates/report.md`).
+//! The folder has the shape every scenario shares (`docs/adding-a-scenario.md`): this file (parameters, registry,
+//! metrics, charts), [`contestants`], [`conformance`] (exact payloads, all waiting, the OS's limits; faults at the
+//! first, a middle and the last unit, a clean run after them, the caller's cancel), [`claims`] (the claim table, every
+//! claim with an id), `routine` (one trial: conformance, then the harness's loop) and [`report`] (the per-unit
+//! regression and the verdicts, rendered into `templates/report.md`).
 
 pub mod claims;
 pub mod conformance;

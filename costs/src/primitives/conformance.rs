@@ -1,6 +1,6 @@
-//! The checks every primitive passes before it is timed: a small run does every operation once, handing back the
-//! sum of their numbers; then the edges (issue 29), each run through [`Primitive::run_checked`], the same generic
-//! code the timed runs instantiate with [`crate::work::Plain`]:
+//! The checks every primitive passes before it is timed: a small run does every operation once, handing back the sum of
+//! their numbers; then the edges (faults and the caller's cancel), each run through [`Primitive::run_checked`], the
+//! same generic code the timed runs instantiate with [`crate::work::Plain`]:
 //!
 //! - `op_error`, `op_panic`, `clean_after_faults` ([`faults`], on one prepared contestant): the work of an
 //!   operation (the spawned task, thread, job or coroutine; the work done under the permit or lock; the value

@@ -4,11 +4,11 @@
 //! `ns_per_op` and CPU per operation come from timed iterations; allocations per operation
 //! (`allocs_per_item`) from the accounting iteration.
 //!
-//! The folder has the shape of every scenario (issue 27): this file (parameters, registry, metrics, charts),
-//! [`contestants`], [`conformance`] (every operation done once; faults at the first, a middle and the last
-//! operation, a clean run after them, the caller's cancel), [`claims`] (the claim table, every claim with an
-//! id), `routine` (one trial: the conformance checks, then the harness's loop) and [`report`] (the side-by-side
-//! table of each primitive in the three styles, rendered into `templates/report.md`).
+//! The folder has the shape every scenario shares (`docs/adding-a-scenario.md`): this file (parameters, registry,
+//! metrics, charts), [`contestants`], [`conformance`] (every operation done once; faults at the first, a middle and the
+//! last operation, a clean run after them, the caller's cancel), [`claims`] (the claim table, every claim with an id),
+//! `routine` (one trial: the conformance checks, then the harness's loop) and [`report`] (the side-by-side table of
+//! each primitive in the three styles, rendered into `templates/report.md`).
 
 pub mod claims;
 pub mod conformance;

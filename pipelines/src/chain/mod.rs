@@ -2,7 +2,7 @@
 //! (`x ^ (x >> 7)`) and a wrapping sum, written as a loop, an iterator, rayon, thread-per-stage pipelines over
 //! three channel crates, single-task streams and task-per-stage streams.
 //!
-//! The folder has the shape of every scenario (issue 27):
+//! The folder has the shape every scenario shares (`docs/adding-a-scenario.md`):
 //! - this file: [`ChainScenario`], the lab's view (parameters, registry, metrics, charts);
 //! - [`contestants`]: the registry and every contestant;
 //! - [`conformance`]: checks every contestant must pass (same result, exactly once, bounded, early stop,
