@@ -2,7 +2,7 @@
 //! checks ([`pipelines::conformance`]), run with the hand-off's sizes on [`Checked`], its view of a contestant.
 //! Producer faults (`producer_error`, `producer_panic`) fire at its first, 1,000th and last item; the
 //! producer may run ahead of the consumer by no more than the contestant's bound (and, after a cancel, a
-//! message); bare reference pairs skip what they cannot be asked ([`crate::contestants::not_applicable`]).
+//! message); bare reference pairs skip what they cannot be asked (`contestants::not_applicable`).
 
 use std::sync::Arc;
 

@@ -291,11 +291,10 @@ fn early_stop_on<C: Contestant>(b: Bench<C>) -> Check {
     let (n, take) = (C::SIZES.early_stop_items, EARLY_STOP_TAKE);
     let ran = b.run(n, 0, &Probe::Counted(None), Consume::Take(take));
     let mut problems = Vec::new();
-    let got = delivered(&b, &ran, n, &mut problems);
+    let (got, limit) = b.stopped(&ran, n, false, &mut problems);
     if got != take as u64 {
         problems.push(format!("took {got} items instead of {take}"));
     }
-    let limit = stopped(&b, &ran, n, got, "dropping its end", &mut problems);
     let counted = format!("{} {} of {n} items{}", C::WORDS.counted, ran.emitted, at_most(limit));
     verdict(
         "early_stop",
@@ -403,8 +402,7 @@ fn caller_cancel_on<C: Contestant>(b: Bench<C>) -> Check {
     if latency > CANCEL_WITHIN {
         problems.push(format!("returned {:.0} ms after the cancel", latency.as_secs_f64() * 1e3));
     }
-    let got = delivered(&b, &ran, n, &mut problems);
-    let limit = stopped(&b, &ran, n, got, "the cancel", &mut problems);
+    let (got, limit) = b.stopped(&ran, n, true, &mut problems);
     let pass = || {
         format!(
             "cancelled by the caller at {point_words} {point} of {n}: returned {:.1} ms later (limit {} ms) with {got} \
@@ -418,47 +416,6 @@ fn caller_cancel_on<C: Contestant>(b: Bench<C>) -> Check {
         )
     };
     verdict(name, &problems, pass, &format!("cancelled at {point_words} {point}: "))
-}
-
-/// How many items a run the consumer stopped delivered; a run that failed, or delivered other items than the
-/// first expected ones (of `n`) each once (in order if it is ordered), is noted in `problems`.
-fn delivered<C: Contestant>(b: &Bench<C>, ran: &Ran<C::Error>, n: u64, problems: &mut Vec<String>) -> u64 {
-    match &ran.out {
-        Ok(Got::Items(got)) => {
-            if !delivered_once(&b.c.expected(n, 0), got, b.c.ordered()) {
-                problems.push(format!("{} items delivered, not each expected one once", got.len()));
-            }
-            got.len() as u64
-        }
-        other => {
-            problems.push(format!("{} instead of the items delivered", describe(other)));
-            0
-        }
-    }
-}
-
-/// The most the source may have emitted after the consumer stopped, by `how`, with `got` items (`None`: fewer
-/// than all `n`); a source that went beyond it, or anything left running, is noted in `problems`.
-fn stopped<C: Contestant>(
-    b: &Bench<C>,
-    ran: &Ran<C::Error>,
-    n: u64,
-    got: u64,
-    how: &str,
-    problems: &mut Vec<String>,
-) -> Option<u64> {
-    let (counted, emitted, source) = (C::WORDS.counted, ran.emitted, C::WORDS.stopped);
-    let limit = b.c.runs_ahead(how == "the cancel").map(|ahead| got + ahead);
-    if emitted >= n {
-        problems.push(format!("{counted} all {emitted} items: {how} did not stop {source}"));
-    } else if let Some(limit) = limit.filter(|&limit| emitted > limit) {
-        problems.push(format!(
-            "{counted} {emitted} items after {got} were delivered (at most {limit}: those plus what it may hold): \
-             {how} did not stop {source}"
-        ));
-    }
-    problems.extend(ran.leftovers());
-    limit
 }
 
 fn at_most(limit: Option<u64>) -> String {
@@ -512,6 +469,36 @@ impl<C: Contestant> Bench<C> {
         let returned = Instant::now();
         let (live, tasks) = (self.live.current(), settled_tasks(|| self.c.alive_tasks(&self.prepared)));
         Ran { out, emitted, gauge, returned, live, tasks, parties: C::WORDS.parties }
+    }
+
+    /// Of a run of `n` elements that the consumer stopped (by the caller's `cancel`, or by taking a few): the
+    /// items delivered, and the most the source may have emitted (`None`: fewer than all `n`). Items other than
+    /// the first expected ones each once, a source beyond its limit and anything left running go in `problems`.
+    fn stopped(&self, ran: &Ran<C::Error>, n: u64, cancel: bool, problems: &mut Vec<String>) -> (u64, Option<u64>) {
+        let got = match &ran.out {
+            Ok(Got::Items(got)) if delivered_once(&self.c.expected(n, 0), got, self.c.ordered()) => got.len() as u64,
+            Ok(Got::Items(got)) => {
+                problems.push(format!("{} items delivered, not each expected one once", got.len()));
+                got.len() as u64
+            }
+            other => {
+                problems.push(format!("{} instead of the items delivered", describe(other)));
+                0
+            }
+        };
+        let (counted, emitted, source) = (C::WORDS.counted, ran.emitted, C::WORDS.stopped);
+        let how = if cancel { "the cancel" } else { "dropping its end" };
+        let limit = self.c.runs_ahead(cancel).map(|ahead| got + ahead);
+        if emitted >= n {
+            problems.push(format!("{counted} all {emitted} items: {how} did not stop {source}"));
+        } else if let Some(limit) = limit.filter(|&limit| emitted > limit) {
+            problems.push(format!(
+                "{counted} {emitted} items after {got} were delivered (at most {limit}: those plus what it may \
+                 hold): {how} did not stop {source}"
+            ));
+        }
+        problems.extend(ran.leftovers());
+        (got, limit)
     }
 }
 
@@ -613,15 +600,9 @@ fn delivered_once(expected: &[u64], got: &[u64], ordered: bool) -> bool {
 /// counting multiplicity.
 fn multiset_difference(expected: &[u64], got: &[u64]) -> (usize, usize) {
     let mut counts: BTreeMap<u64, i64> = BTreeMap::new();
-    for &x in expected {
-        *counts.entry(x).or_default() += 1;
-    }
-    for &x in got {
-        *counts.entry(x).or_default() -= 1;
-    }
-    let missing = counts.values().filter(|&&c| c > 0).map(|&c| c as usize).sum();
-    let extra = counts.values().filter(|&&c| c < 0).map(|&c| (-c) as usize).sum();
-    (missing, extra)
+    expected.iter().for_each(|&x| *counts.entry(x).or_default() += 1);
+    got.iter().for_each(|&x| *counts.entry(x).or_default() -= 1);
+    counts.values().fold((0, 0), |(missing, extra), &c| (missing + c.max(0) as usize, extra + (-c).max(0) as usize))
 }
 
 #[cfg(test)]
