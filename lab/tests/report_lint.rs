@@ -2,11 +2,7 @@
 //! in this process, through the functions `lab report` uses (`raw::read`, `raw::newest_per_scenario`,
 //! `registry::find`, `render::render`, `reports::index::render_index`), and every report and the index must pass
 //! `measure::template::lint`. `LAB_LINT_DIR=<folder>` lints the reports a run wrote there instead (`just test`
-//! does it for the quick run's).
-//!
-//! Findings in scenario text that are being rewritten are listed in `report_lint_known.txt` (one per line,
-//! `<report>: <finding>` without its line number): the list can only shrink. A finding not on it fails, and so
-//! does a line on it that no longer occurs, so that it is taken off when its text is fixed.
+//! does it for the quick run's). Any finding fails.
 
 #![allow(dead_code, unused_imports)]
 
@@ -44,34 +40,15 @@ fn findings(report: &str, markdown: &str) -> Vec<String> {
         .collect()
 }
 
-fn known() -> BTreeSet<String> {
-    include_str!("report_lint_known.txt")
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(String::from)
-        .collect()
-}
-
-/// Fail on every finding not on the known list, and on every known line that no longer occurs.
+/// Fail on every finding, each named once.
 fn check(found: &[String], what: &str) {
-    let known = known();
-    let found: BTreeSet<String> = found.iter().cloned().collect();
-    let new: Vec<&String> = found.difference(&known).collect();
+    let found: BTreeSet<&String> = found.iter().collect();
     assert!(
-        new.is_empty(),
+        found.is_empty(),
         "{what}: {} finding(s) where a sentence did not render whole:\n{}",
-        new.len(),
-        new.iter().map(|f| format!("  {f}")).collect::<Vec<_>>().join("\n")
+        found.len(),
+        found.iter().map(|f| format!("  {f}")).collect::<Vec<_>>().join("\n")
     );
-    if what == "committed reports" {
-        let fixed: Vec<&String> = known.difference(&found).collect();
-        assert!(
-            fixed.is_empty(),
-            "report_lint_known.txt lists findings that no longer occur: take them off\n{}",
-            fixed.iter().map(|f| format!("  {f}")).collect::<Vec<_>>().join("\n")
-        );
-    }
 }
 
 fn workspace() -> PathBuf {
@@ -95,7 +72,7 @@ fn every_committed_report_renders_whole() {
     let mut rendered_scenarios = Vec::new();
     for (_, run) in &runs {
         let Some(scenario) = registry::find(&run.header.scenario) else { continue };
-        let rendered = render::render(run, scenario);
+        let rendered = render::render(run, scenario, None);
         for file in rendered.files.files.iter().filter(|f| f.path.ends_with(".md")) {
             found.extend(findings(&file.path, &file.contents));
         }
