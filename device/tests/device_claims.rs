@@ -1,21 +1,9 @@
-//! The device scenario's claim table: every claim has a unique id, and each verdict follows the numbers.
+//! The device scenario's claim table: each verdict follows the numbers.
 
 mod device_common;
 
-use std::collections::BTreeSet;
-
-use device::DeviceScenario;
 use device_common::{summary_with, trapped, verdict};
-use measure::scenario::Scenario;
 use measure::summary::Verdict;
-
-#[test]
-fn every_claim_has_a_unique_non_empty_id() {
-    let table = DeviceScenario.claim_table(&summary_with(trapped));
-    let ids: BTreeSet<&str> = table.iter().map(|c| c.id).collect();
-    assert!(table.iter().all(|c| !c.id.is_empty()), "{:?}", table.iter().map(|c| c.id).collect::<Vec<_>>());
-    assert_eq!(ids.len(), table.len(), "ids repeat: {ids:?}");
-}
 
 #[test]
 fn the_trap_claim_holds_on_a_collapse_and_fails_without_one() {

@@ -70,6 +70,26 @@ mod tests {
         }
     }
 
+    /// Every scenario's claim table has an id on every claim and no id twice: the report templates choose a
+    /// claim's finding by its id. Each table is built from the scenario's committed run (`reports/<name>.json`),
+    /// a full run with every contestant, parameter and phase, as the claims are built when its report is rendered.
+    #[test]
+    fn every_claim_of_every_scenario_has_an_id_of_its_own() {
+        let reports = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../reports");
+        for scenario in scenarios() {
+            let path = reports.join(format!("{}.json", scenario.name()));
+            let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let summary: measure::summary::Summary =
+                serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let table = scenario.claim_table(&summary);
+            assert!(!table.is_empty(), "{}: no claims", scenario.name());
+            let ids: Vec<&str> = table.iter().map(|c| c.id).collect();
+            assert!(ids.iter().all(|id| !id.is_empty()), "{}: a claim without an id: {ids:?}", scenario.name());
+            let unique: BTreeSet<&str> = ids.iter().copied().collect();
+            assert_eq!(unique.len(), ids.len(), "{}: claim ids repeat: {ids:?}", scenario.name());
+        }
+    }
+
     #[test]
     fn every_published_figure_stands_for_a_contestant_its_scenario_has() {
         for figure in measure::references::figures() {
