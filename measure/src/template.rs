@@ -68,9 +68,33 @@ pub struct TemplateError {
 pub fn render(name: &str, source: &str, context: impl Serialize) -> Result<String, TemplateError> {
     let mut env = minijinja::Environment::new();
     env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
+    env.add_filter("and_list", and_list);
+    env.add_filter("and_sep", and_sep);
     let wrap = |source| TemplateError { name: name.to_string(), source };
     env.add_template(name, source).map_err(wrap)?;
     env.get_template(name).and_then(|t| t.render(minijinja::value::Serde(&context))).map_err(wrap)
+}
+
+/// The filter `and_list`: a list read as words, `a`, `a and b`, `a, b and c` (`{{ names|and_list }}`).
+fn and_list(items: Vec<minijinja::Value>) -> String {
+    let words: Vec<String> = items.iter().map(ToString::to_string).collect();
+    match words.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => words.concat(),
+    }
+}
+
+/// The filter `and_sep`: what goes before an item of a `for` loop read as words (`{{ loop|and_sep }}`): nothing
+/// before the first, ` and ` before the last, `, ` before the others, for items a template decorates itself.
+fn and_sep(looped: minijinja::Value) -> Result<&'static str, minijinja::Error> {
+    let attr = |name: &str| -> Result<bool, minijinja::Error> { Ok(looped.get_attr(name)?.is_true()) };
+    Ok(if attr("first")? {
+        ""
+    } else if attr("last")? {
+        " and "
+    } else {
+        ", "
+    })
 }
 
 /// [`render`], or a line saying the template failed (a report is still written).
@@ -81,6 +105,18 @@ pub fn render_or_note(name: &str, source: &str, context: impl Serialize) -> Stri
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lists_read_as_words() {
+        let text = |source: &str, items: &[&str]| render("t", source, serde_json::json!({ "items": items })).unwrap();
+        assert_eq!(text("{{ items|and_list }}", &["a", "b", "c"]), "a, b and c");
+        assert_eq!(text("{{ items|and_list }}", &["a", "b"]), "a and b");
+        assert_eq!(text("{{ items|and_list }}", &["a"]), "a");
+        assert_eq!(text("{{ items|and_list }}", &[]), "");
+        let decorated = "{% for i in items %}{{ loop|and_sep }}`{{ i }}`{% endfor %}";
+        assert_eq!(text(decorated, &["a", "b", "c"]), "`a`, `b` and `c`");
+        assert_eq!(text(decorated, &["a"]), "`a`");
+    }
 
     #[test]
     fn a_template_is_filled_from_its_context() {
