@@ -5,9 +5,11 @@
 //! 3 the lab could not write its output (a full disk, a folder it may not write to; the message names what was
 //! kept), 130 interrupted (finished trials kept, no report).
 
+mod action;
 mod advise;
 mod cli;
 mod compare;
+mod cpus;
 mod environment;
 mod error;
 mod executor;
@@ -43,7 +45,8 @@ use crate::executor::ProcessExecutor;
 use measure::scenario::Scenario;
 use measure::summary::Summary;
 
-use crate::options::{Action, RunOptions};
+use crate::action::Action;
+use crate::options::RunOptions;
 use crate::run::RunOutcome;
 
 /// Every allocation in the lab and its trial processes is counted, for `allocs_per_item`.
@@ -77,11 +80,11 @@ fn run() -> Result<ExitCode> {
         Ok(matches) => matches,
         Err(e) if e.kind() == clap::error::ErrorKind::InvalidSubcommand => {
             let name = e.get(clap::error::ContextKind::InvalidSubcommand).map(ToString::to_string).unwrap_or_default();
-            return Err(options::unknown_command(&name).into());
+            return Err(action::unknown_command(&name).into());
         }
         Err(e) => e.exit(),
     };
-    match options::from_matches(&matches)? {
+    match action::from_matches(&matches)? {
         Action::List { verbose, json } => {
             if json {
                 println!("{}", serde_json::to_string_pretty(&list::json()).context("writing the listing as JSON")?);

@@ -12,8 +12,9 @@ use measure::record::{RawLine, RunFooter, RunHeader, Status};
 use measure::summary::Summary;
 use reports::output::OutputDir;
 
+use crate::cpus::{allowed_cpus, parallelism_on};
 use crate::environment;
-use crate::executor::{allowed_cpus, parallelism_on, TrialExecutor};
+use crate::executor::TrialExecutor;
 use crate::plan::{self, RunPlan};
 use crate::progress::Progress;
 use crate::raw;

@@ -7,7 +7,7 @@
 
 use measure::setup::{cpu_list, Setting, Testbed, NOT_READABLE};
 
-use crate::executor::allowed_cpus;
+use crate::cpus::allowed_cpus;
 
 /// Where the kernel says whether SMT is active (`1`) or not (`0`).
 const SMT_ACTIVE: &str = "/sys/devices/system/cpu/smt/active";

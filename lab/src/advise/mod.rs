@@ -25,8 +25,9 @@ use reports::output::OutputDir;
 use reports::{Rendered, RenderedFile};
 use serde::{Deserialize, Serialize};
 
+use crate::cpus::allowed_cpus;
 use crate::error::UsageError;
-use crate::executor::{allowed_cpus, ProcessExecutor};
+use crate::executor::ProcessExecutor;
 use crate::options::RunOptions;
 use crate::run as scenario_run;
 use crate::run::RunOutcome;
