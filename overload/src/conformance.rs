@@ -33,8 +33,7 @@ use crate::contestants::{Contestant, Job, Prepared};
 use crate::ledger::Ledger;
 use crate::limit::{self, Gate, LimiterKind, LimiterParams};
 
-/// How long a check may take before it counts as hung.
-pub const WATCHDOG: Duration = Duration::from_secs(30);
+pub use crate::edges::WATCHDOG;
 /// Calls of the small runs.
 pub const CALLS: u64 = 1_000;
 /// Calls made one at a time before each small run, to measure the no-load latency.
@@ -110,7 +109,7 @@ pub fn all(contestant: Contestant) -> Vec<Check> {
                 ),
             ));
             if let Some(over) = run.over_limit {
-                let ceiling = limiter.map_or(0, |kind| crate::config::limiter_ceiling(kind, &small_limits()));
+                let ceiling = limiter.map_or(0, |kind| crate::config::limiter_ceiling(kind, &LimiterParams::small()));
                 checks.push(Check::new(
                     "within_limit",
                     over == 0 && run.over_limit_issues == 0 && run.max_outstanding <= ceiling as u64,
@@ -216,19 +215,6 @@ fn small_run_on(
     })
 }
 
-/// Small limiter settings: initial 20, floor 5, ceiling 40, fixed 30, a 4 ms timeout, 2 ms no-load latency.
-pub(crate) fn small_limits() -> LimiterParams {
-    LimiterParams {
-        fixed_limit: 30,
-        initial: 20,
-        min: 5,
-        max: 40,
-        timeout: Duration::from_millis(4),
-        no_load: Duration::from_millis(2),
-        windowed: false,
-    }
-}
-
 /// [`CALLS`] calls, 40 slots of 2 ms dropping to 8 halfway.
 fn drop_run(contestant: Contestant) -> Result<SmallRun, String> {
     let dependency = dependency::Config {
@@ -237,7 +223,7 @@ fn drop_run(contestant: Contestant) -> Result<SmallRun, String> {
         schedule: vec![CapacityChange { at_call: CALLS / 2, capacity: 8 }],
         ..dependency::Config::default()
     };
-    small_run(contestant, dependency, CALLS, &small_limits(), 200)
+    small_run(contestant, dependency, CALLS, &LimiterParams::small(), 200)
 }
 
 /// 500 calls against 10 slots of 2 ms with room for 5 queued: most are rejected; each must come back as an
@@ -254,7 +240,7 @@ fn rejections(contestant: Contestant) -> [Check; 2] {
             queue_limit: Some(5),
             ..dependency::Config::default()
         };
-        let limits = LimiterParams { fixed_limit: 100, initial: 50, max: 100, ..small_limits() };
+        let limits = LimiterParams { fixed_limit: 100, initial: 50, max: 100, ..LimiterParams::small() };
         let config = OverloadConfig {
             calls,
             capacity: dependency.capacity,
@@ -357,7 +343,7 @@ fn clean_verdict(run: &SmallRun, calls: u64) -> Result<String, String> {
 /// (adaptive limiters; Gradient2 and Vegas may climb back once the slower latency becomes their new normal), or
 /// never move (fixed).
 fn limit_follows_latency(contestant: Contestant, kind: LimiterKind) -> Result<String, String> {
-    let limits = small_limits();
+    let limits = LimiterParams::small();
     let ceiling = crate::config::limiter_ceiling(kind, &limits);
     let calls = 2_400;
     let dependency = dependency::Config {
@@ -424,7 +410,7 @@ mod tests {
             queue_limit: Some(5),
             ..dependency::Config::default()
         };
-        let limits = LimiterParams { fixed_limit: 100, initial: 50, max: 100, ..small_limits() };
+        let limits = LimiterParams { fixed_limit: 100, initial: 50, max: 100, ..LimiterParams::small() };
         let rejected = small_run(contestant, dependency, 500, &limits, 100).unwrap_or_else(|e| panic!("{e}"));
         let healthy = dependency::Config { capacity: 100, service: Duration::from_millis(2), ..Default::default() };
         let clean = small_run(contestant, healthy, CLEAN_CALLS, &limits, 100).unwrap_or_else(|e| panic!("{e}"));

@@ -27,11 +27,13 @@ use pipelines::cancel::seeded_point;
 
 use crate::cancel::Cancel;
 use crate::config::{limiter_ceiling, OverloadConfig};
-use crate::conformance::{small_limits, WATCHDOG};
 use crate::contestants::{Contestant, Job, Prepared};
 use crate::ledger::Ledger;
 use crate::limit::{self, Gate, LimiterParams};
 
+/// How long a check may take before it counts as hung (every conformance check of overload, these and
+/// [`crate::conformance`]'s).
+pub const WATCHDOG: Duration = Duration::from_secs(30);
 /// Calls of each edge run.
 pub const EDGE_CALLS: u64 = 1_000;
 /// The most a cancelled run may take to return after the caller raised the cancellation.
@@ -66,7 +68,7 @@ fn prepared_then(
     contestant: Contestant,
     edge: fn(&dyn Prepared, Contestant) -> Result<String, String>,
 ) -> Result<String, String> {
-    let limits = small_limits();
+    let limits = LimiterParams::small();
     let config = OverloadConfig {
         calls: EDGE_CALLS,
         capacity: 40,
@@ -105,7 +107,7 @@ fn width(contestant: Contestant, calls: u64) -> u64 {
     match contestant {
         Contestant::StreamUnbounded => calls,
         Contestant::BlockingUnbounded => UNBOUNDED_THREADS as u64,
-        _ => contestant.limiter().map_or(calls, |kind| limiter_ceiling(kind, &small_limits()) as u64),
+        _ => contestant.limiter().map_or(calls, |kind| limiter_ceiling(kind, &LimiterParams::small()) as u64),
     }
 }
 
@@ -136,7 +138,7 @@ fn edge_run(
     calls: u64,
     cancel: Option<&Cancel>,
 ) -> Result<EdgeRun, String> {
-    let limits = LimiterParams { ..small_limits() };
+    let limits = LimiterParams { ..LimiterParams::small() };
     let dependency = Dependency::start(dependency).map_err(|e| format!("cannot start the dependency: {e}"))?;
     let ledger = Ledger::new(calls);
     let gate = contestant.limiter().map(|kind| Arc::new(Gate::new(limit::build(kind, &limits))));

@@ -119,6 +119,21 @@ pub struct LimiterParams {
     pub windowed: bool,
 }
 
+impl LimiterParams {
+    /// Small limiter settings: initial 20, floor 5, ceiling 40, fixed 30, a 4 ms timeout, 2 ms no-load latency.
+    pub(crate) fn small() -> LimiterParams {
+        LimiterParams {
+            fixed_limit: 30,
+            initial: 20,
+            min: 5,
+            max: 40,
+            timeout: Duration::from_millis(4),
+            no_load: Duration::from_millis(2),
+            windowed: false,
+        }
+    }
+}
+
 impl Default for LimiterParams {
     fn default() -> Self {
         LimiterParams {
