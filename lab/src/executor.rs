@@ -24,6 +24,12 @@ const STDERR_TAIL_BYTES: usize = 2000;
 pub(crate) trait TrialExecutor {
     /// Run `trial`, calling `on_message` for each message as it arrives, and return its record.
     fn run(&mut self, trial: &PlannedTrial, on_message: &mut dyn FnMut(&TrialMessage)) -> TrialRecord;
+
+    /// Why the last trial stopped on a setup error of the lab rather than the contestant's failure (its `may`
+    /// configuration was not the one asked for), when it did: the run must stop there.
+    fn setup_error(&self) -> Option<&str> {
+        None
+    }
 }
 
 /// Runs each trial in a fresh child process: by default the lab itself with its hidden trial subcommand.
@@ -43,8 +49,8 @@ pub(crate) struct ProcessExecutor {
     command: Option<(std::path::PathBuf, Vec<String>)>,
     /// CPUs every trial process is pinned to (`sched_setaffinity` before it executes); `None`: the lab's own.
     cpus: Option<Vec<usize>>,
-    /// What a trial stopped by a setup error does to the run ([`stop_the_run`]; tests only record it).
-    on_setup_error: fn(&PlannedTrial, &str),
+    /// Why the last trial stopped on a setup error ([`TrialExecutor::setup_error`]).
+    setup_error: Option<String>,
 }
 
 /// How often the executor looks at the Ctrl-C flag while a trial runs.
@@ -78,7 +84,7 @@ enum Ending {
 impl ProcessExecutor {
     /// Run trials in fresh processes of this lab, killing each after `timeout` or when `interrupted` is set.
     pub(crate) fn new(timeout: Duration, interrupted: Arc<AtomicBool>) -> Self {
-        ProcessExecutor { timeout, interrupted, command: None, cpus: None, on_setup_error: stop_the_run }
+        ProcessExecutor { timeout, interrupted, command: None, cpus: None, setup_error: None }
     }
 
     /// Run trials with `program args...` instead of the lab itself (tests use this to stand in a trial process
@@ -91,7 +97,7 @@ impl ProcessExecutor {
             interrupted: Arc::default(),
             command: Some((program.into(), args)),
             cpus: None,
-            on_setup_error: |_, _| {},
+            setup_error: None,
         }
     }
 
@@ -277,7 +283,12 @@ fn spawn_stdout_reader(stdout: Option<ChildStdout>) -> Receiver<Event> {
 }
 
 impl TrialExecutor for ProcessExecutor {
+    fn setup_error(&self) -> Option<&str> {
+        self.setup_error.as_deref()
+    }
+
     fn run(&mut self, trial: &PlannedTrial, on_message: &mut dyn FnMut(&TrialMessage)) -> TrialRecord {
+        self.setup_error = None;
         let mut record = TrialRecord {
             contestant: trial.request.contestant.clone(),
             phase: trial.request.phase.clone(),
@@ -334,7 +345,10 @@ impl TrialExecutor for ProcessExecutor {
             Ending::Eof => {}
         }
         if let Some(why) = exit.and_then(|status| setup_error(status, &stderr)) {
-            (self.on_setup_error)(trial, &why);
+            self.setup_error = Some(format!(
+                "the trial of `{}` in `{}` stopped on a setup error, not the contestant's failure: {why}",
+                trial.request.contestant, trial.request.scenario
+            ));
             record.status = Status::Failed;
             record.reason = Some(format!("setup error, not the contestant's failure: {why}"));
             record.stderr_tail = tail;
@@ -375,19 +389,6 @@ pub(crate) fn setup_error(status: ExitStatus, stderr: &[u8]) -> Option<String> {
     }
     let text = String::from_utf8_lossy(stderr);
     text.lines().rev().find_map(|line| line.strip_prefix(crate::trial::SETUP_ERROR_PREFIX)).map(str::to_string)
-}
-
-/// A trial stopped before timing because the `may` configuration in force was not the one its contestant asked
-/// for: a setup error of the lab, not the contestant's failure, and every later trial of the run would measure
-/// under the same doubt. The lab stops at once and exits 2 (the trial process is already reaped; the raw file
-/// keeps every trial that finished before, each written as it ended; no report is written).
-fn stop_the_run(trial: &PlannedTrial, why: &str) {
-    eprintln!(
-        "\nerror: the trial of `{}` in `{}` stopped on a setup error, not the contestant's failure: \
-         {why}\nthe run stops here: no report written; the raw file keeps the trials that finished",
-        trial.request.contestant, trial.request.scenario
-    );
-    std::process::exit(2);
 }
 
 fn failed(mut record: TrialRecord, reason: String) -> TrialRecord {
@@ -509,27 +510,23 @@ mod tests {
         assert!(record.stderr_tail.as_deref().is_some_and(|t| t.contains("boom")), "{record:?}");
     }
 
-    /// The production executor stops the run (exit 2); this one counts the calls instead.
-    static SETUP_ERRORS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-
-    fn run_counting_setup_errors(script: &str) -> TrialRecord {
-        let mut executor = ProcessExecutor {
-            on_setup_error: |_, _| {
-                SETUP_ERRORS.fetch_add(1, Ordering::SeqCst);
-            },
-            ..ProcessExecutor::with_command(Duration::from_secs(10), "sh", &["-c", script])
-        };
-        executor.run(&trial(), &mut |_| {})
+    /// The record of a trial run by `script`, and the setup error the executor then reports.
+    fn run_setup(script: &str) -> (TrialRecord, Option<String>) {
+        let mut executor = ProcessExecutor::with_command(Duration::from_secs(10), "sh", &["-c", script]);
+        let record = executor.run(&trial(), &mut |_| {});
+        (record, executor.setup_error().map(str::to_string))
     }
 
     #[test]
     fn a_setup_error_is_told_apart_from_a_contestant_failure_and_stops_the_run() {
-        let before = SETUP_ERRORS.load(Ordering::SeqCst);
-        let record = run_counting_setup_errors(&format!(
+        let (record, setup_error) = run_setup(&format!(
             "cat >/dev/null; echo '{CHECK_OK}'; echo 'some noise' >&2; \
              echo 'trial setup error: `may` is already configured in this process with 1 carrier thread' >&2; exit 78"
         ));
-        assert_eq!(SETUP_ERRORS.load(Ordering::SeqCst), before + 1, "the run was not told to stop");
+        assert!(
+            setup_error.as_deref().is_some_and(|e| e.ends_with("with 1 carrier thread")),
+            "the run was not told to stop: {setup_error:?}"
+        );
         assert_eq!(record.status, Status::Failed);
         assert_eq!(
             record.reason.as_deref(),
@@ -539,12 +536,12 @@ mod tests {
             )
         );
         // Status 78 without the line, or the line with another status, is an ordinary failure.
-        let before = SETUP_ERRORS.load(Ordering::SeqCst);
-        let record = run_counting_setup_errors("cat >/dev/null; exit 78");
+        let (record, setup_error) = run_setup("cat >/dev/null; exit 78");
         assert_eq!(record.reason.as_deref(), Some("the trial process exited with status 78 before finishing"));
-        let record = run_counting_setup_errors("cat >/dev/null; echo 'trial setup error: x' >&2; exit 101");
+        assert_eq!(setup_error, None);
+        let (record, setup_error) = run_setup("cat >/dev/null; echo 'trial setup error: x' >&2; exit 101");
         assert_eq!(record.reason.as_deref(), Some("the trial process exited with status 101 before finishing"));
-        assert_eq!(SETUP_ERRORS.load(Ordering::SeqCst), before);
+        assert_eq!(setup_error, None);
     }
 
     #[test]

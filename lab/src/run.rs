@@ -98,6 +98,15 @@ pub(crate) fn run(
         }
         progress.start(trial);
         let record = executor.run(trial, &mut |msg| progress.message(msg));
+        if let Some(why) = executor.setup_error() {
+            // Every later trial would measure under the same doubt: stop, keep what finished, write no report.
+            progress.close();
+            let why = format!(
+                "{why}\nthe run stops here: no report written; {kept} finished trial(s) kept in {}",
+                raw_path.display()
+            );
+            return Err(crate::error::UsageError::new(why).into());
+        }
         let stopping = interrupted.load(Ordering::SeqCst);
         if stopping && record.status != Status::Ok {
             // Ctrl-C reached the trial process too: it did not fail by its own doing, so keep nothing of it.
