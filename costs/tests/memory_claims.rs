@@ -1,21 +1,11 @@
-//! The memory scenario's claims (unique ids; each can hold and fail) and its per-unit regression.
-
-use std::collections::{BTreeMap, BTreeSet};
+//! The memory scenario's claims (each can hold and fail) and its per-unit regression.
 
 use costs::memory::claims::table;
 use costs::memory::contestants::Contestant;
 use costs::memory::report::slope;
 use costs::memory::{phase, HEADLINE};
-use measure::record::Status;
-use measure::summary::{ContestantSummary, Environment, Method, Summary, Verdict};
-
-#[test]
-fn every_claim_has_a_unique_id() {
-    let claims = table();
-    assert!(claims.iter().all(|c| !c.id.is_empty()), "a claim without an id");
-    let ids: BTreeSet<&str> = claims.iter().map(|c| c.id).collect();
-    assert_eq!(ids.len(), claims.len(), "duplicate claim ids: {ids:?}");
-}
+use measure::summary::{ContestantSummary, Method, Summary, Verdict};
+use testkit::fixture::{contestant, method, stats, summary};
 
 /// A summary where every contestant holds `rss(name)` resident bytes per unit at every phase.
 fn summary_with(rss: impl Fn(&str) -> f64) -> Summary {
@@ -23,55 +13,18 @@ fn summary_with(rss: impl Fn(&str) -> f64) -> Summary {
         .iter()
         .map(|c| {
             let info = c.info();
-            let r = rss(&info.name);
-            let stats = measure::stats::summarize(&[vec![r * 0.99], vec![r], vec![r * 1.01]]).expect("samples");
+            let stats = stats(rss(&info.name));
             let metrics = [phase(10_000, 0), phase(10_000, 1024)]
                 .into_iter()
                 .map(|p| (format!("{p}.{HEADLINE}"), stats.clone()))
                 .collect();
-            ContestantSummary {
-                name: info.name,
-                family: info.family,
-                expected_failure: None,
-                role: Default::default(),
-                description: info.description,
-                status: Status::Ok,
-                reason: None,
-                checks: vec![],
-                metrics,
-                skipped_phases: BTreeMap::new(),
-                disturbed: Default::default(),
-            }
+            ContestantSummary { description: info.description, ..contestant(&info.name, info.family, metrics) }
         })
         .collect();
     Summary {
-        schema_version: measure::summary::SCHEMA_VERSION,
-        scenario: "memory".into(),
-        lab_version: "test".into(),
-        git_rev: "unknown".into(),
-        git_dirty: false,
-        render_git_rev: "unknown".into(),
-        render_git_dirty: false,
-        started_utc: String::new(),
-        finished_utc: String::new(),
-        environment: Environment { cores: 2, ..Environment::default() },
-        method: Method {
-            quick: false,
-            forks: 3,
-            warmup: 0,
-            iterations: 1,
-            accounting: 1,
-            noise_threshold: 0.2,
-            seed: 0,
-            trial_timeout_s: 300.0,
-        },
-        params: BTreeMap::new(),
-        contestants,
-        claims: vec![],
-        questions: Vec::new(),
-        command: String::new(),
-        raw_file: String::new(),
+        method: Method { trial_timeout_s: 300.0, ..method() },
         phases: vec![phase(10_000, 0), phase(10_000, 1024)],
+        ..summary("memory", contestants)
     }
 }
 

@@ -8,7 +8,8 @@ use device::scenarios::backpressure::{BLOCKING_UNBOUNDED, CONTESTANTS, STREAM_UN
 use device::BackpressureScenario;
 use measure::record::Status;
 use measure::scenario::Scenario;
-use measure::summary::{Check, ClaimResult, ContestantSummary, Environment, Method, MetricStats, Summary, Verdict};
+use measure::summary::{Check, ClaimResult, ContestantSummary, Method, MetricStats, Summary, Verdict};
+use testkit::fixture::{self, contestant, method, processes};
 
 const MAX_OUT: &str = "max_outstanding";
 const SAMPLED: &str = "max_outstanding_sampled";
@@ -16,7 +17,7 @@ const OPS: &str = "ops_per_sec";
 
 /// Statistics of three processes of one sample each.
 fn stats(min: f64, median: f64, max: f64) -> MetricStats {
-    measure::stats::summarize(&[vec![min], vec![median], vec![max]]).expect("samples")
+    processes(&[min, median, max])
 }
 
 /// A run where every contestant ran cleanly: bounded ones kept exactly 16 at 15,000 calls/s, the unbounded
@@ -46,23 +47,12 @@ fn summary() -> Summary {
                 ("mean_outstanding".to_string(), stats(mean, mean, mean)),
                 ("cores_used".to_string(), stats(cores, cores, cores)),
             ]);
-            ContestantSummary {
-                name: info.name,
-                family: info.family,
-                expected_failure: None,
-                role: Default::default(),
-                description: info.description,
-                status: Status::Ok,
-                reason: None,
-                checks: if c.bounded() {
-                    vec![Check::new("sum_exact", true, "ok"), Check::new("bounded_outstanding", true, "at most 16")]
-                } else {
-                    vec![Check::new("sum_exact", true, "ok")]
-                },
-                metrics,
-                skipped_phases: BTreeMap::new(),
-                disturbed: Default::default(),
-            }
+            let checks = if c.bounded() {
+                vec![Check::new("sum_exact", true, "ok"), Check::new("bounded_outstanding", true, "at most 16")]
+            } else {
+                vec![Check::new("sum_exact", true, "ok")]
+            };
+            ContestantSummary { description: info.description, checks, ..contestant(&info.name, info.family, metrics) }
         })
         .collect();
     let mut params = BTreeMap::new();
@@ -71,33 +61,9 @@ fn summary() -> Summary {
     params.insert("service_us".to_string(), 1_000u64.into());
     params.insert("budget_ms".to_string(), 60_000u64.into());
     Summary {
-        schema_version: measure::summary::SCHEMA_VERSION,
-        scenario: "backpressure".into(),
-        lab_version: "test".into(),
-        git_rev: "unknown".into(),
-        git_dirty: false,
-        render_git_rev: "unknown".into(),
-        render_git_dirty: false,
-        started_utc: String::new(),
-        finished_utc: String::new(),
-        environment: Environment { cores: 2, ..Environment::default() },
-        method: Method {
-            quick: false,
-            forks: 2,
-            warmup: 0,
-            iterations: 1,
-            accounting: 1,
-            noise_threshold: 0.2,
-            seed: 0,
-            trial_timeout_s: 300.0,
-        },
+        method: Method { forks: 2, trial_timeout_s: 300.0, ..method() },
         params,
-        contestants,
-        claims: vec![],
-        questions: Vec::new(),
-        command: String::new(),
-        raw_file: String::new(),
-        phases: vec![],
+        ..fixture::summary("backpressure", contestants)
     }
 }
 
@@ -131,16 +97,6 @@ fn judged(summary: &Summary) -> String {
     let mut summary = summary.clone();
     summary.claims = claims(&summary);
     BackpressureScenario.discussion(&summary)
-}
-
-#[test]
-fn claim_ids_are_unique_and_non_empty() {
-    let table = BackpressureScenario.claim_table(&summary());
-    let mut ids: Vec<&str> = table.iter().map(|c| c.id).collect();
-    assert!(ids.iter().all(|id| !id.is_empty()), "{ids:?}");
-    ids.sort_unstable();
-    ids.dedup();
-    assert_eq!(ids.len(), table.len());
 }
 
 #[test]

@@ -32,7 +32,7 @@ const BLOCKING_BATCHED: [&str; 3] = ["blocking-crossbeam-batched", "blocking-flu
 const ASYNC_BATCHED: [&str; 3] = ["stream-tokio-batched", "stream-flume-batched", "stream-futures-batched"];
 
 /// Above this lab ÷ bare ratio of medians the report states a row's remaining cost and what the judge says of it
-/// (issue 23's bar for a lab that measures the channel and not itself).
+/// (below it the lab measures the channel and not itself).
 const FIDELITY_BAR: f64 = 1.2;
 
 /// The per-item contestants whose allocations the allocation finding sets beside `stream-futures`'.
@@ -988,6 +988,7 @@ mod tests {
     use super::*;
     use crate::claims::tests::summary_with;
     use measure::summary::Verdict;
+    use testkit::fixture::processes;
 
     /// `summary` with its claims judged, as the harness does before rendering.
     fn judged(mut summary: Summary) -> Summary {
@@ -1042,12 +1043,6 @@ mod tests {
         without.contestants.retain(|c| !c.name.ends_with("-bare"));
         let none = details(&judged(without));
         assert!(none.contains("The bare reference pairs did not run"), "{none}");
-    }
-
-    /// Statistics of one process per value, each its own sample.
-    fn processes(medians: &[f64]) -> MetricStats {
-        let forks: Vec<Vec<f64>> = medians.iter().map(|m| vec![*m]).collect();
-        measure::stats::summarize(&forks).expect("samples")
     }
 
     /// `summary` with `name`'s `ms_per_million` at capacity 256 read from the process medians `medians`; a

@@ -478,7 +478,7 @@ mod tests {
     /// `a` with one contestant whose headline metric has these process medians.
     fn with_chain_metric(medians: &[f64]) -> Summary {
         let mut s = summary(1000, 3, &["work_0", "work_64"]);
-        let stats = measure::stats::summarize(&medians.iter().map(|m| vec![*m]).collect::<Vec<_>>()).unwrap();
+        let stats = testkit::fixture::processes(medians);
         let json = serde_json::json!({
             "name": "blocking-crossbeam", "family": "blocking", "description": "", "status": "ok", "checks": [],
             "metrics": { "work_0.ms_per_million": stats },

@@ -313,19 +313,8 @@ mod tests {
     }
 
     fn contestant(name: &str, status: Status, metrics: &[(&str, MetricStats)]) -> ContestantSummary {
-        ContestantSummary {
-            name: name.to_string(),
-            family: Family::Baseline,
-            expected_failure: None,
-            role: Default::default(),
-            description: String::new(),
-            status,
-            reason: None,
-            checks: Vec::new(),
-            metrics: metrics.iter().map(|(k, s)| (k.to_string(), s.clone())).collect(),
-            skipped_phases: BTreeMap::new(),
-            disturbed: Default::default(),
-        }
+        let metrics = metrics.iter().map(|(k, s)| (k.to_string(), s.clone())).collect();
+        ContestantSummary { status, ..testkit::fixture::contestant(name, Family::Baseline, metrics) }
     }
 
     /// A swept run of four contestants: one with a hand-off, a baseline with none, one that failed a check and
@@ -351,15 +340,6 @@ mod tests {
         );
         skipped.skipped_phases.insert("capacity_16".to_string(), "16 threads do not fit".to_string());
         let summary = Summary {
-            schema_version: measure::summary::SCHEMA_VERSION,
-            scenario: "handoff".to_string(),
-            lab_version: "test".to_string(),
-            git_rev: "unknown".to_string(),
-            git_dirty: false,
-            render_git_rev: "unknown".to_string(),
-            render_git_dirty: false,
-            started_utc: String::new(),
-            finished_utc: String::new(),
             environment: Environment::default(),
             method: Method {
                 quick: true,
@@ -408,10 +388,8 @@ mod tests {
                     "straddles",
                 ),
             ],
-            questions: Vec::new(),
-            command: String::new(),
-            raw_file: String::new(),
             phases: vec!["capacity_1".to_string(), "capacity_16".to_string()],
+            ..testkit::fixture::summary("handoff", vec![])
         };
         let spec = Spec {
             headline: "ms_per_million".to_string(),

@@ -3,12 +3,7 @@
 use measure::compare::{compare, verdict, Basis, Operand, Relation};
 use measure::stats::summarize;
 use measure::summary::{MetricStats, Verdict};
-
-/// Each sample from its own process.
-fn stats(samples: &[f64]) -> MetricStats {
-    let forks: Vec<Vec<f64>> = samples.iter().map(|s| vec![*s]).collect();
-    summarize(&forks).expect("samples")
-}
+use testkit::fixture::processes as stats;
 
 fn judge(a: &MetricStats, b: &MetricStats, relation: Relation, factor: f64) -> (Verdict, String) {
     let judged = verdict(Operand::Measured(a), Operand::Measured(b), relation, factor, Basis::ProcessMedians);

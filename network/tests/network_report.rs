@@ -3,13 +3,8 @@
 
 use std::collections::BTreeMap;
 
-use measure::record::Status;
-use measure::summary::{ContestantSummary, Environment, Method, MetricStats, Summary};
-
-/// Three processes around `median`.
-fn stats(median: f64) -> MetricStats {
-    measure::stats::summarize(&[vec![median * 0.99], vec![median], vec![median * 1.01]]).expect("samples")
-}
+use measure::summary::{Family, Method, MetricStats, Summary};
+use testkit::fixture::{self, contestant, method, stats};
 
 /// A summary of `names`, each with every metric at `1.0` (the first at `2.0`), `forks` processes, and context
 /// switches only when `switches`.
@@ -25,49 +20,12 @@ fn summary(names: &[&str], metrics: &[&str], forks: u32, switches: bool) -> Summ
                 figures.insert("ctx_switches_per_item".into(), stats(0.5));
                 figures.insert("wakeup_p50_us".into(), stats(4.0));
             }
-            ContestantSummary {
-                name: name.to_string(),
-                family: measure::summary::Family::Blocking,
-                expected_failure: None,
-                role: Default::default(),
-                description: String::new(),
-                status: Status::Ok,
-                reason: None,
-                checks: vec![],
-                metrics: figures,
-                skipped_phases: Default::default(),
-                disturbed: Default::default(),
-            }
+            contestant(name, Family::Blocking, figures)
         })
         .collect();
     Summary {
-        schema_version: measure::summary::SCHEMA_VERSION,
-        scenario: "network".into(),
-        lab_version: "test".into(),
-        git_rev: "unknown".into(),
-        git_dirty: false,
-        render_git_rev: "unknown".into(),
-        render_git_dirty: false,
-        started_utc: String::new(),
-        finished_utc: String::new(),
-        environment: Environment { cores: 2, ..Environment::default() },
-        method: Method {
-            quick: forks < 3,
-            forks,
-            warmup: 1,
-            iterations: 3,
-            accounting: 1,
-            noise_threshold: 0.2,
-            seed: 0,
-            trial_timeout_s: 60.0,
-        },
-        params: BTreeMap::new(),
-        contestants,
-        claims: vec![],
-        questions: Vec::new(),
-        command: String::new(),
-        raw_file: String::new(),
-        phases: vec![],
+        method: Method { quick: forks < 3, forks, warmup: 1, iterations: 3, ..method() },
+        ..fixture::summary("network", contestants)
     }
 }
 

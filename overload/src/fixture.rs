@@ -3,15 +3,15 @@
 
 use std::collections::BTreeMap;
 
-use measure::record::Status;
-use measure::summary::{ContestantSummary, Environment, Method, MetricStats, Summary};
+use measure::summary::{ContestantSummary, Environment, MetricStats, Summary};
+use testkit::fixture::{contestant, processes, summary};
 
 use crate::analysis::{AFTER_DROP, DECISIONS, HEADLINE, IN_FLIGHT_AT_ADMISSION, SAMPLES_PER_WINDOW};
 use crate::contestants::Contestant;
 
 /// Three samples `values` as one metric's statistics.
 pub(crate) fn range(values: [f64; 3]) -> MetricStats {
-    measure::stats::summarize(&values.map(|v| vec![v])).expect("samples")
+    processes(&values)
 }
 
 /// After-drop p99 (µs) of a run that bears the claims out: the fixed bound 100 ms, no bound 900 ms, every
@@ -40,10 +40,10 @@ fn errors(name: &str) -> f64 {
 /// at admission; 400 windows of 150 samples for the adaptive ones), its claims not yet judged.
 pub(crate) fn run(p99: impl Fn(&str) -> f64, ops: f64) -> Summary {
     let mut contestants = Vec::new();
-    for contestant in Contestant::all() {
-        let name = contestant.name();
+    for c in Contestant::all() {
+        let name = c.name();
         let p = p99(&name);
-        let adaptive = contestant.limiter().is_some_and(|k| k.is_adaptive());
+        let adaptive = c.limiter().is_some_and(|k| k.is_adaptive());
         let mut metrics = BTreeMap::from([
             (HEADLINE.to_string(), range([p * 0.99, p, p * 1.01])),
             ("after_drop.ops_per_sec".to_string(), range([ops * 0.99, ops, ops * 1.01])),
@@ -59,42 +59,11 @@ pub(crate) fn run(p99: impl Fn(&str) -> f64, ops: f64) -> Summary {
         for (key, v) in feed {
             metrics.insert(key, range([v * 0.98, v, v * 1.02]));
         }
-        let info = contestant.info();
-        contestants.push(ContestantSummary {
-            name,
-            family: info.family,
-            expected_failure: None,
-            role: info.role,
-            description: String::new(),
-            status: Status::Ok,
-            reason: None,
-            checks: vec![],
-            metrics,
-            skipped_phases: BTreeMap::new(),
-            disturbed: Default::default(),
-        });
+        let info = c.info();
+        contestants.push(ContestantSummary { role: info.role, ..contestant(&name, info.family, metrics) });
     }
     Summary {
-        schema_version: measure::summary::SCHEMA_VERSION,
-        scenario: "overload".into(),
-        lab_version: "test".into(),
-        git_rev: "unknown".into(),
-        git_dirty: false,
-        render_git_rev: "unknown".into(),
-        render_git_dirty: false,
-        started_utc: String::new(),
-        finished_utc: String::new(),
         environment: Environment::default(),
-        method: Method {
-            quick: false,
-            forks: 3,
-            warmup: 0,
-            iterations: 1,
-            accounting: 1,
-            noise_threshold: 0.2,
-            seed: 0,
-            trial_timeout_s: 60.0,
-        },
         params: BTreeMap::from([
             ("calls".to_string(), serde_json::Value::from(100_000)),
             ("capacity".to_string(), serde_json::Value::from(500)),
@@ -102,12 +71,7 @@ pub(crate) fn run(p99: impl Fn(&str) -> f64, ops: f64) -> Summary {
             ("service_ms".to_string(), serde_json::Value::from(5)),
             ("queue_limit".to_string(), serde_json::Value::from(100)),
         ]),
-        contestants,
-        claims: vec![],
-        questions: Vec::new(),
-        command: String::new(),
-        raw_file: String::new(),
-        phases: vec![],
+        ..summary("overload", contestants)
     }
 }
 

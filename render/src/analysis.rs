@@ -366,6 +366,7 @@ pub(crate) mod tests {
     use std::collections::BTreeMap;
 
     use measure::summary::{Check, ClaimResult, Environment, Method, Verdict};
+    use testkit::fixture::processes;
 
     use super::*;
 
@@ -403,11 +404,6 @@ pub(crate) mod tests {
         }
     }
 
-    /// Statistics of one sample per process, the processes' medians as given.
-    pub(crate) fn stats_of_processes(medians: &[f64]) -> MetricStats {
-        measure::stats::summarize(&medians.iter().map(|m| vec![*m]).collect::<Vec<_>>()).unwrap()
-    }
-
     /// A contestant that ran cleanly with `role` and statistics `stats` on metric `ms`.
     pub(crate) fn contestant_with_role(
         name: &str,
@@ -426,13 +422,8 @@ pub(crate) mod tests {
     /// Two phases, a baseline, a stream contestant and a failed blocking one.
     pub(crate) fn fixture() -> Summary {
         Summary {
-            schema_version: measure::summary::SCHEMA_VERSION,
-            scenario: "chain".to_string(),
             lab_version: "0.1.0".to_string(),
             git_rev: "abc1234".to_string(),
-            git_dirty: false,
-            render_git_rev: "unknown".into(),
-            render_git_dirty: false,
             started_utc: "2026-11-30T10:00:00Z".to_string(),
             finished_utc: "2026-11-30T10:02:10Z".to_string(),
             environment: Environment::default(),
@@ -463,10 +454,10 @@ pub(crate) mod tests {
                 contestant("blocking", Family::Blocking, Status::Failed, &[]),
             ],
             claims: vec![ClaimResult::new("streams cost", Verdict::Holds, "2.1×")],
-            questions: Vec::new(),
             command: "lab chain".to_string(),
             raw_file: "raw/chain.jsonl".to_string(),
             phases: vec!["work_0".to_string(), "work_64".to_string()],
+            ..testkit::fixture::summary("chain", vec![])
         }
     }
 
@@ -498,8 +489,8 @@ pub(crate) mod tests {
 
     #[test]
     fn overlapping_process_medians_are_noise() {
-        let a = stats_of_processes(&[21.0, 9.0, 25.0]);
-        let b = stats_of_processes(&[10.0, 12.0, 8.0]);
+        let a = processes(&[21.0, 9.0, 25.0]);
+        let b = processes(&[10.0, 12.0, 8.0]);
         assert!(compare(&a, &b, 0.2).unwrap().noise, "one process of a lies among b's");
     }
 

@@ -218,7 +218,9 @@ pub(crate) fn dimension_findings(
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
-    use crate::analysis::tests::{contestant_with_role, stats_of_processes, summary_of};
+    use testkit::fixture::processes;
+
+    use crate::analysis::tests::{contestant_with_role, summary_of};
     use measure::summary::Family;
 
     fn dims(pairs: &[(&str, &str, &str)]) -> Vec<Dimension> {
@@ -234,25 +236,10 @@ mod tests {
     #[test]
     fn the_limiter_matters_and_the_family_does_not() {
         let summary = summary_of(vec![
-            contestant_with_role(
-                "stream-fixed",
-                Family::Stream,
-                Role::Candidate,
-                stats_of_processes(&[26.0, 26.5, 26.2]),
-            ),
-            contestant_with_role(
-                "blocking-fixed",
-                Family::Blocking,
-                Role::Candidate,
-                stats_of_processes(&[26.4, 26.1, 26.8]),
-            ),
-            contestant_with_role("stream-aimd", Family::Stream, Role::Candidate, stats_of_processes(&[9.8, 9.7, 9.9])),
-            contestant_with_role(
-                "blocking-aimd",
-                Family::Blocking,
-                Role::Candidate,
-                stats_of_processes(&[9.9, 9.6, 9.8]),
-            ),
+            contestant_with_role("stream-fixed", Family::Stream, Role::Candidate, processes(&[26.0, 26.5, 26.2])),
+            contestant_with_role("blocking-fixed", Family::Blocking, Role::Candidate, processes(&[26.4, 26.1, 26.8])),
+            contestant_with_role("stream-aimd", Family::Stream, Role::Candidate, processes(&[9.8, 9.7, 9.9])),
+            contestant_with_role("blocking-aimd", Family::Blocking, Role::Candidate, processes(&[9.9, 9.6, 9.8])),
         ]);
         let dimensions = dims(&[
             ("stream-fixed", "stream", "fixed"),
@@ -276,8 +263,8 @@ mod tests {
     #[test]
     fn one_process_cannot_say_a_choice_does_not_matter() {
         let summary = summary_of(vec![
-            contestant_with_role("stream", Family::Stream, Role::Candidate, stats_of_processes(&[10.0])),
-            contestant_with_role("blocking", Family::Blocking, Role::Candidate, stats_of_processes(&[10.5])),
+            contestant_with_role("stream", Family::Stream, Role::Candidate, processes(&[10.0])),
+            contestant_with_role("blocking", Family::Blocking, Role::Candidate, processes(&[10.5])),
         ]);
         let dimensions = vec![Dimension {
             name: "family",
@@ -293,15 +280,10 @@ mod tests {
     #[test]
     fn a_pathology_is_never_the_pick_and_is_shown_with_its_cost() {
         let summary = summary_of(vec![
-            contestant_with_role("one-message", Family::Stream, Role::Pathology, stats_of_processes(&[1.0, 1.1, 1.0])),
-            contestant_with_role("own-timer", Family::Stream, Role::Floor, stats_of_processes(&[0.5, 0.5, 0.5])),
-            contestant_with_role(
-                "crossbeam",
-                Family::Blocking,
-                Role::Candidate,
-                stats_of_processes(&[40.0, 41.0, 39.0]),
-            ),
-            contestant_with_role("flume", Family::Stream, Role::Candidate, stats_of_processes(&[80.0, 82.0, 79.0])),
+            contestant_with_role("one-message", Family::Stream, Role::Pathology, processes(&[1.0, 1.1, 1.0])),
+            contestant_with_role("own-timer", Family::Stream, Role::Floor, processes(&[0.5, 0.5, 0.5])),
+            contestant_with_role("crossbeam", Family::Blocking, Role::Candidate, processes(&[40.0, 41.0, 39.0])),
+            contestant_with_role("flume", Family::Stream, Role::Candidate, processes(&[80.0, 82.0, 79.0])),
         ]);
         let answers = phase_answers(&summary, "ms", false, &[]);
         let answer = &answers[0];

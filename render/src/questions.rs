@@ -202,7 +202,9 @@ mod tests {
     use measure::question::{answer_all, Alternatives, Guard, Limit, Question};
     use measure::summary::{Family, Role};
 
-    use crate::analysis::tests::{contestant_with_role, input, stats_of_processes, summary_of};
+    use testkit::fixture::processes;
+
+    use crate::analysis::tests::{contestant_with_role, input, summary_of};
     use crate::index::{render_index, IndexEntry};
     use crate::markdown::render_markdown;
 
@@ -224,8 +226,8 @@ mod tests {
 
     fn summary() -> measure::summary::Summary {
         let c = |name, family, role, ms: &[f64], cores: &[f64]| {
-            let mut c = contestant_with_role(name, family, role, stats_of_processes(ms));
-            c.metrics.insert("cores_used".to_string(), stats_of_processes(cores));
+            let mut c = contestant_with_role(name, family, role, processes(ms));
+            c.metrics.insert("cores_used".to_string(), processes(cores));
             c
         };
         let mut summary = summary_of(vec![

@@ -1111,15 +1111,8 @@ mod tests {
     /// at 100 and 10000 only, `b` at every phase (with other values, to tell where a point came from).
     fn summary() -> Summary {
         Summary {
-            schema_version: measure::summary::SCHEMA_VERSION,
-            scenario: "device".to_string(),
             lab_version: "0.1.0".to_string(),
             git_rev: "abc1234".to_string(),
-            git_dirty: false,
-            render_git_rev: "unknown".into(),
-            render_git_dirty: false,
-            started_utc: String::new(),
-            finished_utc: String::new(),
             environment: Environment::default(),
             method: Method {
                 quick: true,
@@ -1158,11 +1151,8 @@ mod tests {
                     ],
                 ),
             ],
-            claims: Vec::new(),
-            questions: Vec::new(),
-            command: String::new(),
-            raw_file: String::new(),
             phases: vec!["in_flight_100".to_string(), "in_flight_1000".to_string(), "in_flight_10000".to_string()],
+            ..testkit::fixture::summary("device", vec![])
         }
     }
 

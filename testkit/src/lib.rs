@@ -12,12 +12,16 @@
 //! - [`with_default_signals`]: a child started from a test gets SIGINT, SIGTERM and SIGHUP at their default
 //!   dispositions, whatever the test runner inherited (a job started in the background by a script starts with
 //!   SIGINT ignored, and its children inherit that).
+//! - [`fixture`]: made-up runs for the tests of claims, reports and tables: a [`measure::summary::Summary`] built
+//!   by hand, its contestants, and the statistics of a median ([`fixture::stats`]).
 
 use std::io::Read;
 use std::process::{Child, Command, ExitStatus, Output, Stdio};
 use std::time::Duration;
 
 use wait_timeout::ChildExt;
+
+pub mod fixture;
 
 #[doc(hidden)]
 pub use rusty_fork;

@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 use device::contestants::Timer;
 use device::scenarios::device::CONTESTANTS;
 use device::DeviceScenario;
-use measure::record::Status;
 use measure::scenario::Scenario;
-use measure::summary::{ContestantSummary, Environment, Family, Method, MetricStats, Summary, Verdict};
+use measure::summary::{ContestantSummary, Family, Method, MetricStats, Summary, Verdict};
+use testkit::fixture::{contestant, method, stats_spread, summary};
 
 /// The levels of the made-up run.
 pub(crate) const LEVELS: [u64; 3] = [1_000, 10_000, 100_000];
@@ -19,8 +19,7 @@ fn key(phase: &str, metric: &str) -> String {
 
 /// Three processes around `median`, 2% apart.
 fn stats_of(median: f64) -> MetricStats {
-    let d = median * 0.02;
-    measure::stats::summarize(&[vec![median - d], vec![median], vec![median + d]]).expect("samples")
+    stats_spread(median, 0.02)
 }
 
 /// A summary where every contestant reaches `fraction(name, level)` of the ideal at each level, blocking
@@ -61,53 +60,22 @@ pub(crate) fn summary_with(fraction: impl Fn(&str, u64) -> f64) -> Summary {
                 }
             }
             ContestantSummary {
-                name: info.name,
-                family: info.family,
-                expected_failure: None,
-                role: Default::default(),
                 description: info.description,
-                status: Status::Ok,
-                reason: None,
-                checks: vec![],
-                metrics,
                 skipped_phases,
-                disturbed: Default::default(),
+                ..contestant(&info.name, info.family, metrics)
             }
         })
         .collect();
     Summary {
-        schema_version: measure::summary::SCHEMA_VERSION,
-        scenario: "device".into(),
-        lab_version: "test".into(),
-        git_rev: "unknown".into(),
-        git_dirty: false,
-        render_git_rev: "unknown".into(),
-        render_git_dirty: false,
-        started_utc: String::new(),
-        finished_utc: String::new(),
-        environment: Environment { cores: 2, ..Environment::default() },
-        method: Method {
-            quick: false,
-            forks: 3,
-            warmup: 0,
-            iterations: 2,
-            accounting: 1,
-            noise_threshold: 0.2,
-            seed: 0,
-            trial_timeout_s: 300.0,
-        },
+        method: Method { iterations: 2, trial_timeout_s: 300.0, ..method() },
         params: BTreeMap::from([
             ("in_flight".to_string(), serde_json::json!(LEVELS)),
             ("service_ms".to_string(), serde_json::json!(10)),
             ("rounds".to_string(), serde_json::json!(10)),
             ("budget_ms".to_string(), serde_json::json!(4000)),
         ]),
-        contestants,
-        claims: vec![],
-        questions: Vec::new(),
-        command: String::new(),
-        raw_file: String::new(),
         phases: LEVELS.iter().map(|l| format!("in_flight_{l}")).collect(),
+        ..summary("device", contestants)
     }
 }
 

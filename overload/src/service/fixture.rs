@@ -3,15 +3,14 @@
 
 use std::collections::BTreeMap;
 
-use measure::record::Status;
 use measure::summary::{ContestantSummary, Environment, Method, MetricStats, Summary};
+use testkit::fixture::{contestant, method, processes, summary};
 
 use super::servers::ServiceContestant;
 
 /// Five processes of `value`, spread by 1%.
 pub(crate) fn five(value: f64) -> MetricStats {
-    let values = [0.98, 0.99, 1.0, 1.01, 1.02].map(|f| vec![value * f]);
-    measure::stats::summarize(&values).expect("samples")
+    processes(&[0.98, 0.99, 1.0, 1.01, 1.02].map(|f| value * f))
 }
 
 /// A run of every contestant at both rates whose after-drop goodput share is `share(name, rate)`.
@@ -40,19 +39,7 @@ pub(crate) fn run(share: impl Fn(&str, u64) -> f64) -> Summary {
                 }
             }
             let info = c.info();
-            ContestantSummary {
-                name,
-                family: info.family,
-                expected_failure: None,
-                role: info.role,
-                description: String::new(),
-                status: Status::Ok,
-                reason: None,
-                checks: vec![],
-                metrics,
-                skipped_phases: BTreeMap::new(),
-                disturbed: Default::default(),
-            }
+            ContestantSummary { role: info.role, ..contestant(&name, info.family, metrics) }
         })
         .collect();
     let params = [
@@ -67,33 +54,11 @@ pub(crate) fn run(share: impl Fn(&str, u64) -> f64) -> Summary {
         ("poisson", 0),
     ];
     Summary {
-        schema_version: measure::summary::SCHEMA_VERSION,
-        scenario: "overload-service".into(),
-        lab_version: "test".into(),
-        git_rev: "unknown".into(),
-        git_dirty: false,
-        render_git_rev: "unknown".into(),
-        render_git_dirty: false,
-        started_utc: String::new(),
-        finished_utc: String::new(),
         environment: Environment::default(),
-        method: Method {
-            quick: false,
-            forks: 5,
-            warmup: 0,
-            iterations: 1,
-            accounting: 1,
-            noise_threshold: 0.2,
-            seed: 0,
-            trial_timeout_s: 60.0,
-        },
+        method: Method { forks: 5, ..method() },
         params: params.iter().map(|(k, v)| (k.to_string(), serde_json::Value::from(*v))).collect(),
-        contestants,
-        claims: vec![],
-        questions: Vec::new(),
-        command: String::new(),
-        raw_file: String::new(),
         phases: vec!["rate_15000".to_string(), "rate_30000".to_string()],
+        ..summary("overload-service", contestants)
     }
 }
 

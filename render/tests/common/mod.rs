@@ -41,13 +41,9 @@ pub fn summary() -> Summary {
         entries.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()
     };
     Summary {
-        schema_version: measure::summary::SCHEMA_VERSION,
-        scenario: "chain".to_string(),
         lab_version: "0.1.0".to_string(),
         git_rev: "abc1234".to_string(),
         git_dirty: true,
-        render_git_rev: "unknown".into(),
-        render_git_dirty: false,
         started_utc: "2026-11-30T10:00:00Z".to_string(),
         finished_utc: "2026-11-30T10:02:10Z".to_string(),
         environment: Environment {
@@ -147,10 +143,10 @@ pub fn summary() -> Summary {
                 "`blocking-crossbeam` did not pass its checks",
             ),
         ],
-        questions: Vec::new(),
         command: "lab chain --forks 3 --warmup 2 --iterations 5 --seed 42".to_string(),
         raw_file: "raw/chain-20261130T100000Z.jsonl".to_string(),
         phases: vec!["work_0".to_string(), "work_64".to_string()],
+        ..testkit::fixture::summary("chain", vec![])
     }
 }
 
