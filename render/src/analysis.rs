@@ -124,7 +124,7 @@ pub(crate) fn best_candidate<'s>(
     key: &str,
     higher_is_better: bool,
 ) -> Option<Entry<'s>> {
-    crate::answer::ranked(summary, key, higher_is_better, Role::Candidate)
+    ranked(summary, key, higher_is_better, Role::Candidate)
         .into_iter()
         .find(|e| family.is_none_or(|f| f == e.contestant.family))
 }
@@ -597,4 +597,23 @@ pub(crate) mod tests {
         summary.contestants.clear();
         assert!(status_line(&summary).starts_with("⚠️ No contestant was selected"));
     }
+}
+/// Every contestant of `role` that ran cleanly and measured `key`, best first (ties keep registry order only
+/// for display; nothing is decided by it).
+pub(crate) fn ranked<'s>(summary: &'s Summary, key: &str, higher_is_better: bool, role: Role) -> Vec<Entry<'s>> {
+    let mut entries: Vec<Entry<'s>> = summary
+        .contestants
+        .iter()
+        .filter(|c| c.status == Status::Ok && c.role == role)
+        .filter_map(|c| c.metrics.get(key).filter(|s| s.median.is_finite()).map(|stats| Entry { contestant: c, stats }))
+        .collect();
+    entries.sort_by(|a, b| {
+        let order = a.stats.median.total_cmp(&b.stats.median);
+        if higher_is_better {
+            order.reverse()
+        } else {
+            order
+        }
+    });
+    entries
 }

@@ -10,11 +10,10 @@
 use std::collections::BTreeMap;
 
 use measure::compare::differs;
-use measure::record::Status;
 use measure::scenario::Dimension;
 use measure::summary::{ContestantSummary, MetricStats, Role, Summary};
 
-use crate::analysis::{metric_key, phases, Entry};
+use crate::analysis::{metric_key, phases, ranked, Entry};
 
 /// Whether `a` is better than `b` by median on a metric whose direction is `higher_is_better`.
 pub(crate) fn better(a: f64, b: f64, higher_is_better: bool) -> bool {
@@ -23,26 +22,6 @@ pub(crate) fn better(a: f64, b: f64, higher_is_better: bool) -> bool {
     } else {
         a < b
     }
-}
-
-/// Every contestant of `role` that ran cleanly and measured `key`, best first (ties keep registry order only
-/// for display; nothing is decided by it).
-pub(crate) fn ranked<'s>(summary: &'s Summary, key: &str, higher_is_better: bool, role: Role) -> Vec<Entry<'s>> {
-    let mut entries: Vec<Entry<'s>> = summary
-        .contestants
-        .iter()
-        .filter(|c| c.status == Status::Ok && c.role == role)
-        .filter_map(|c| c.metrics.get(key).filter(|s| s.median.is_finite()).map(|stats| Entry { contestant: c, stats }))
-        .collect();
-    entries.sort_by(|a, b| {
-        let order = a.stats.median.total_cmp(&b.stats.median);
-        if higher_is_better {
-            order.reverse()
-        } else {
-            order
-        }
-    });
-    entries
 }
 
 /// The answer at one phase.
