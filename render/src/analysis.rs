@@ -360,6 +360,26 @@ pub fn disturbed_note(summary: &Summary) -> Option<String> {
     })
 }
 
+/// Every contestant of `role` that ran cleanly and measured `key`, best first (ties keep registry order only
+/// for display; nothing is decided by it).
+pub(crate) fn ranked<'s>(summary: &'s Summary, key: &str, higher_is_better: bool, role: Role) -> Vec<Entry<'s>> {
+    let mut entries: Vec<Entry<'s>> = summary
+        .contestants
+        .iter()
+        .filter(|c| c.status == Status::Ok && c.role == role)
+        .filter_map(|c| c.metrics.get(key).filter(|s| s.median.is_finite()).map(|stats| Entry { contestant: c, stats }))
+        .collect();
+    entries.sort_by(|a, b| {
+        let order = a.stats.median.total_cmp(&b.stats.median);
+        if higher_is_better {
+            order.reverse()
+        } else {
+            order
+        }
+    });
+    entries
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     #![allow(clippy::unwrap_used)]
@@ -597,23 +617,4 @@ pub(crate) mod tests {
         summary.contestants.clear();
         assert!(status_line(&summary).starts_with("⚠️ No contestant was selected"));
     }
-}
-/// Every contestant of `role` that ran cleanly and measured `key`, best first (ties keep registry order only
-/// for display; nothing is decided by it).
-pub(crate) fn ranked<'s>(summary: &'s Summary, key: &str, higher_is_better: bool, role: Role) -> Vec<Entry<'s>> {
-    let mut entries: Vec<Entry<'s>> = summary
-        .contestants
-        .iter()
-        .filter(|c| c.status == Status::Ok && c.role == role)
-        .filter_map(|c| c.metrics.get(key).filter(|s| s.median.is_finite()).map(|stats| Entry { contestant: c, stats }))
-        .collect();
-    entries.sort_by(|a, b| {
-        let order = a.stats.median.total_cmp(&b.stats.median);
-        if higher_is_better {
-            order.reverse()
-        } else {
-            order
-        }
-    });
-    entries
 }
