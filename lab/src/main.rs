@@ -21,7 +21,7 @@ mod plan;
 mod progress;
 mod raw;
 mod registry;
-mod render;
+mod rendering;
 mod run;
 mod sizing;
 mod summarize;
@@ -37,8 +37,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
-use reports::output::OutputDir;
-use reports::{Rendered, RenderedFile};
+use render::output::OutputDir;
+use render::{Rendered, RenderedFile};
 
 use crate::error::UsageError;
 use crate::executor::ProcessExecutor;
@@ -231,7 +231,7 @@ fn run_pass(
                 pass.failed.extend(run::failed(&rendered.summary));
                 eprintln!("{}: wrote {}", scenario.name(), report.display());
                 print_table(&rendered);
-                if let Some(note) = reports::disturbed_note(&rendered.summary) {
+                if let Some(note) = render::disturbed_note(&rendered.summary) {
                     eprintln!("{}: warning: {}", scenario.name(), note.trim_start_matches("⚠️ "));
                 }
                 entries.push(rendered.index_entry.clone());
@@ -266,7 +266,7 @@ fn run_cores_sweep(
     let mut failed = Vec::new();
     let mut runs: Vec<(Summary, PathBuf)> = Vec::new();
     for (i, pin) in options.cores_sweep.iter().enumerate() {
-        let folder = options.out.join(reports::by_cores::folder(pin.cores));
+        let folder = options.out.join(render::by_cores::folder(pin.cores));
         eprintln!(
             "--cores {}: core count {} of {}, into {}",
             pin.cores,
@@ -364,7 +364,7 @@ fn by_cores_page(
     });
     let folder_of =
         |scenario: &str, cores: u32| folders.get(&(scenario.to_string(), cores)).cloned().unwrap_or_default();
-    let page = reports::by_cores::render_by_cores(&pages, &testbed, &folder_of);
+    let page = render::by_cores::render_by_cores(&pages, &testbed, &folder_of);
     Ok((page, measure::cores::ByCores::new(pages)))
 }
 
@@ -461,10 +461,10 @@ fn report(
             let cores = measure::cores::cores_in(&run.header.environment);
             let answers = file.answers.of_run(scenario.name(), &run.header.raw_file, cores)?;
             let link = format!("{}by-cores.md#{}", relative_folder(out.root(), &file.folder), scenario.name());
-            Some(reports::by_cores::report_line(answers, cores, &link))
+            Some(render::by_cores::report_line(answers, cores, &link))
         });
         lines += usize::from(across.is_some());
-        let mut rendered = render::render(&run, scenario, across);
+        let mut rendered = rendering::render(&run, scenario, across);
         if let Some(copy) = raw_copy(&path, &run, &out)? {
             rendered.files.files.push(copy);
         }
@@ -540,24 +540,24 @@ fn warn_if_busy() {
 
 /// Print a run's summary table on stdout (after a blank line), fitted to the terminal up to 120 columns and
 /// coloured only on a terminal.
-pub(crate) fn print_table(rendered: &render::RenderedRun) {
+pub(crate) fn print_table(rendered: &rendering::RenderedRun) {
     let table = rendered.table(term::stdout_width(table::MAX_WIDTH), term::stdout_colour());
     print!("\n{table}");
 }
 
 /// Take the output folder's lock for as long as the returned guard lives; a folder another run is writing to is
 /// bad usage (exit 2), anything else an output failure.
-fn lock(out: &OutputDir) -> Result<reports::OutputLock> {
+fn lock(out: &OutputDir) -> Result<render::OutputLock> {
     match out.lock() {
         Ok(lock) => Ok(lock),
-        Err(locked @ reports::OutputError::Locked { .. }) => Err(UsageError::new(locked.to_string()).into()),
+        Err(locked @ render::OutputError::Locked { .. }) => Err(UsageError::new(locked.to_string()).into()),
         Err(other) => Err(anyhow::Error::new(other).context("locking the output folder")),
     }
 }
 
 /// Write `index.md` linking every report of `entries`, in their order.
-fn write_index(out: &OutputDir, entries: &[reports::IndexEntry]) -> Result<()> {
-    let contents = reports::index::render_index(entries);
+fn write_index(out: &OutputDir, entries: &[render::IndexEntry]) -> Result<()> {
+    let contents = render::index::render_index(entries);
     out.write(&Rendered { files: vec![RenderedFile { path: "index.md".to_string(), contents }] })
         .context("writing index.md")?;
     eprintln!("wrote {}", out.root().join("index.md").display());

@@ -11,7 +11,7 @@ use measure::probe::OutstandingFigures;
 use measure::record::{TrialMessage, TrialRecord};
 use measure::stats;
 use measure::units::count;
-use reports::format::number;
+use render::format::number;
 
 use crate::plan::{self, PlannedTrial};
 use crate::table;

@@ -10,7 +10,7 @@ use std::time::SystemTime;
 use anyhow::{Context, Result};
 use measure::record::{RawLine, RunFooter, RunHeader, Status};
 use measure::summary::Summary;
-use reports::output::OutputDir;
+use render::output::OutputDir;
 
 use crate::cpus::{allowed_cpus, parallelism_on};
 use crate::environment;
@@ -18,7 +18,7 @@ use crate::executor::TrialExecutor;
 use crate::plan::{self, RunPlan};
 use crate::progress::Progress;
 use crate::raw;
-use crate::render;
+use crate::rendering;
 use crate::sizing;
 use crate::table;
 use crate::testbed;
@@ -29,7 +29,7 @@ pub(crate) enum RunOutcome {
     /// Every trial ran; the report is written.
     Finished {
         /// The run's summary, report files, index line and what its summary table needs.
-        rendered: Box<render::RenderedRun>,
+        rendered: Box<rendering::RenderedRun>,
         /// The report's path.
         report: PathBuf,
     },
@@ -79,7 +79,7 @@ pub(crate) fn run(
         raw_file: raw_file.clone(),
     };
     let raw_path = appender.path().to_path_buf();
-    let append = |appender: &mut reports::output::RawAppender, line: &RawLine| -> Result<()> {
+    let append = |appender: &mut render::output::RawAppender, line: &RawLine| -> Result<()> {
         let text = serde_json::to_string(line).context("encoding a raw record")?;
         appender.append_line(&text).map_err(anyhow::Error::new)
     };
@@ -132,7 +132,7 @@ pub(crate) fn run(
 
     // Render from the raw file, exactly as `lab report` will.
     let run = raw::read(&raw_path).map_err(|e| kept_in(anyhow::Error::new(e), &raw_path, kept))?;
-    let rendered = render::render(&run, scenario, None);
+    let rendered = rendering::render(&run, scenario, None);
     out.write(&rendered.files).map_err(|e| {
         let e = anyhow::Error::new(e).context("the report was not written (the folder keeps any earlier report whole)");
         kept_in(e, &raw_path, kept)

@@ -15,7 +15,7 @@ use measure::record::Status;
 use measure::scenario::Scenario;
 use measure::summary::{ContestantSummary, Summary, Verdict};
 use measure::units::count;
-use reports::format::number;
+use render::format::number;
 
 use crate::raw::RawRun;
 use crate::term;

@@ -1,6 +1,6 @@
 //! Every sentence renders whole: every committed raw file in `reports/raw/` is rendered with the current code,
 //! in this process, through the functions `lab report` uses (`raw::read`, `raw::newest_per_scenario`,
-//! `registry::find`, `render::render`, `reports::index::render_index`), and every report and the index must pass
+//! `registry::find`, `render::render`, `render::index::render_index`), and every report and the index must pass
 //! `measure::template::lint`. `LAB_LINT_DIR=<folder>` lints the reports a run wrote there instead (`just test`
 //! does it for the quick run's). Any finding fails.
 
@@ -16,8 +16,8 @@ mod phase;
 mod raw;
 #[path = "../src/registry.rs"]
 mod registry;
-#[path = "../src/render.rs"]
-mod render;
+#[path = "../src/rendering.rs"]
+mod rendering;
 #[path = "../src/summarize.rs"]
 mod summarize;
 #[path = "../src/table.rs"]
@@ -72,7 +72,7 @@ fn every_committed_report_renders_whole() {
     let mut rendered_scenarios = Vec::new();
     for (_, run) in &runs {
         let Some(scenario) = registry::find(&run.header.scenario) else { continue };
-        let rendered = render::render(run, scenario, None);
+        let rendered = rendering::render(run, scenario, None);
         for file in rendered.files.files.iter().filter(|f| f.path.ends_with(".md")) {
             found.extend(findings(&file.path, &file.contents));
         }
@@ -83,7 +83,7 @@ fn every_committed_report_renders_whole() {
     for scenario in registry::scenarios() {
         assert!(rendered_scenarios.contains(&scenario.name()), "no committed raw file of `{}`", scenario.name());
     }
-    found.extend(findings("index.md", &reports::index::render_index(&entries)));
+    found.extend(findings("index.md", &render::index::render_index(&entries)));
     check(&found, "committed reports");
 }
 

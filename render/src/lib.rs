@@ -7,7 +7,7 @@
 //! [`output::OutputDir`] is the one place that writes files (atomically) and appends raw records.
 //!
 //! ```
-//! # use reports::{render, ReportInput};
+//! # use render::{render, ReportInput};
 //! # fn example(summary: &measure::summary::Summary) {
 //! let input = ReportInput {
 //!     summary,

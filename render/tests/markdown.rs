@@ -6,15 +6,15 @@ mod common;
 #[test]
 fn the_report_of_a_run_with_a_failed_contestant_matches_its_snapshot() {
     let summary = common::summary();
-    let markdown = reports::markdown::render_markdown(&common::input(&summary));
+    let markdown = render::markdown::render_markdown(&common::input(&summary));
     insta::assert_snapshot!("chain_report", markdown);
 }
 
 #[test]
 fn rendering_twice_gives_identical_bytes() {
     let summary = common::summary();
-    let first = reports::render(&common::input(&summary));
-    let second = reports::render(&common::input(&summary));
+    let first = render::render(&common::input(&summary));
+    let second = render::render(&common::input(&summary));
     assert_eq!(first, second);
     let paths: Vec<&str> = first.files.iter().map(|f| f.path.as_str()).collect();
     assert_eq!(
@@ -33,7 +33,7 @@ fn rendering_twice_gives_identical_bytes() {
 #[test]
 fn the_report_embeds_every_chart_it_renders() {
     let summary = common::summary();
-    let rendered = reports::render(&common::input(&summary));
+    let rendered = render::render(&common::input(&summary));
     let markdown = &rendered.file("chain.md").unwrap().contents;
     for file in rendered.files.iter().filter(|f| f.path.ends_with(".svg")) {
         assert!(markdown.contains(&format!("]({})", file.path)), "{} is not embedded", file.path);
@@ -45,7 +45,7 @@ fn an_interrupted_quick_run_says_so_in_its_status_line() {
     let mut summary = common::summary();
     summary.finished_utc.clear();
     summary.method.quick = true;
-    let markdown = reports::markdown::render_markdown(&common::input(&summary));
+    let markdown = render::markdown::render_markdown(&common::input(&summary));
     let status = markdown.lines().find(|l| l.starts_with("**Status:**")).unwrap();
     assert!(status.contains("`blocking-crossbeam` failed"));
     assert!(status.contains("interrupted"));
@@ -63,8 +63,8 @@ fn a_scenario_without_phases_uses_plain_metric_names() {
             .filter_map(|(k, v)| k.strip_prefix("work_0.").map(|k| (k.to_string(), v.clone())))
             .collect();
     }
-    let markdown = reports::markdown::render_markdown(&common::input(&summary));
-    let details = reports::markdown::render_details(&common::input(&summary));
+    let markdown = render::markdown::render_markdown(&common::input(&summary));
+    let details = render::markdown::render_details(&common::input(&summary));
     assert!(details.contains("The best stream contestant `stream-map` takes **2.10×** the baseline `baseline-loop`"));
     assert!(!markdown.contains("### `work_0`"));
 }
@@ -79,7 +79,7 @@ fn answer(markdown: &str) -> &str {
 #[test]
 fn the_report_opens_with_an_answer_computed_from_the_run() {
     let mut summary = common::summary();
-    let markdown = reports::markdown::render_markdown(&common::input(&summary));
+    let markdown = render::markdown::render_markdown(&common::input(&summary));
     let status = markdown.find("**Status:**").unwrap();
     assert!(status < markdown.find("## Answer").unwrap());
     assert!(markdown.find("## Answer").unwrap() < markdown.find("## Question").unwrap());
@@ -108,7 +108,7 @@ fn the_report_opens_with_an_answer_computed_from_the_run() {
             *m /= 2.0;
         }
     }
-    let markdown = reports::markdown::render_markdown(&common::input(&summary));
+    let markdown = render::markdown::render_markdown(&common::input(&summary));
     let text = answer(&markdown);
     assert!(text.contains("**Use `blocking-crossbeam` (blocking)**"), "{text}");
     assert!(text.contains("**The family matters**: 2 of 2 comparisons"), "{text}");
@@ -121,8 +121,8 @@ fn the_report_opens_with_an_answer_computed_from_the_run() {
 #[test]
 fn the_long_parts_are_in_the_appendix_and_method_and_environment_stay_collapsed() {
     let summary = common::summary();
-    let markdown = reports::markdown::render_markdown(&common::input(&summary));
-    let details = reports::markdown::render_details(&common::input(&summary));
+    let markdown = render::markdown::render_markdown(&common::input(&summary));
+    let details = render::markdown::render_details(&common::input(&summary));
     for title in ["Method", "Environment"] {
         let summary_line = format!("<details>\n<summary>{title}</summary>\n\n");
         let at = markdown.find(&summary_line).unwrap_or_else(|| panic!("{title} is not collapsed: {markdown}"));
@@ -147,7 +147,7 @@ fn an_answer_from_one_process_says_no_difference_is_told_from_noise() {
             stats.ci999 = 0.0;
         }
     }
-    let markdown = reports::markdown::render_markdown(&common::input(&summary));
+    let markdown = render::markdown::render_markdown(&common::input(&summary));
     let text = answer(&markdown);
     assert!(
         text.contains(

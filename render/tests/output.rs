@@ -3,7 +3,7 @@
 
 use std::fs;
 
-use reports::{OutputDir, OutputError, Rendered, RenderedFile};
+use render::{OutputDir, OutputError, Rendered, RenderedFile};
 
 fn file(path: &str, contents: &str) -> RenderedFile {
     RenderedFile { path: path.to_string(), contents: contents.to_string() }

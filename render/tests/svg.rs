@@ -6,9 +6,9 @@ mod common;
 use measure::record::{Mark, Series};
 use measure::scenario::{ChartKind, ChartSpec};
 
-fn chart(input: &reports::ReportInput<'_>, id: &str) -> String {
+fn chart(input: &render::ReportInput<'_>, id: &str) -> String {
     let spec = input.charts.iter().find(|c| c.id == id).unwrap();
-    reports::svg::render_chart(input, spec)
+    render::svg::render_chart(input, spec)
 }
 
 /// The trimmed contents of every `<text>` element, in document order.
@@ -96,7 +96,7 @@ fn a_series_chart_overlays_several_series_with_a_legend_and_draws_their_marks() 
         kind: ChartKind::Series { series: &["limit", "outstanding"] },
         log_scale: false,
     };
-    let svg = reports::svg::render_chart(&input, &spec);
+    let svg = render::svg::render_chart(&input, &spec);
     assert_svg_document(&svg);
     // The phase with both series has a legend naming them, and the mark's label.
     assert!(has_text(&svg, "limit"));
@@ -118,7 +118,7 @@ fn a_chart_with_nothing_to_draw_says_no_data() {
         kind: ChartKind::Bars,
         log_scale: true,
     };
-    let svg = reports::svg::render_chart(&input, &spec);
+    let svg = render::svg::render_chart(&input, &spec);
     assert_svg_document(&svg);
     assert!(svg.contains("no data"));
 }
@@ -129,7 +129,7 @@ fn log_scale_bars_render() {
     let input = common::input(&summary);
     let mut spec = input.charts[0].clone();
     spec.log_scale = true;
-    let svg = reports::svg::render_chart(&input, &spec);
+    let svg = render::svg::render_chart(&input, &spec);
     assert_svg_document(&svg);
     assert!(has_text(&svg, "stream-map"));
 }
@@ -139,6 +139,6 @@ fn charts_are_deterministic() {
     let summary = common::summary();
     let input = common::input(&summary);
     for spec in &input.charts {
-        assert_eq!(reports::svg::render_chart(&input, spec), reports::svg::render_chart(&input, spec));
+        assert_eq!(render::svg::render_chart(&input, spec), render::svg::render_chart(&input, spec));
     }
 }

@@ -39,8 +39,8 @@ fn flat(markdown: &str) -> String {
 fn a_run_that_recorded_its_testbed_lists_every_setting_with_where_it_came_from() {
     let summary = recorded();
     for markdown in [
-        reports::markdown::render_markdown(&common::input(&summary)),
-        reports::markdown::render_details(&common::input(&summary)),
+        render::markdown::render_markdown(&common::input(&summary)),
+        render::markdown::render_details(&common::input(&summary)),
     ] {
         let markdown = flat(&markdown);
         assert!(markdown.contains("| setting "), "{markdown}");
@@ -69,7 +69,7 @@ fn a_run_that_recorded_its_testbed_lists_every_setting_with_where_it_came_from()
 fn a_run_made_before_the_testbed_was_recorded_renders_as_it_did() {
     let mut summary = common::summary();
     summary.environment.limits.insert("vm.max_map_count".to_string(), "65530".to_string());
-    let markdown = reports::markdown::render_markdown(&common::input(&summary));
+    let markdown = render::markdown::render_markdown(&common::input(&summary));
     assert!(markdown.contains("OS limit `vm.max_map_count`"), "{markdown}");
     for absent in ["where it came from", "inside each trial process", "Pinned by", "--cores"] {
         assert!(!markdown.contains(absent), "`{absent}` in a report without a testbed: {markdown}");
@@ -80,7 +80,7 @@ fn a_run_made_before_the_testbed_was_recorded_renders_as_it_did() {
 fn runtimes_without_a_testbed_or_pin_still_show() {
     let mut summary = common::summary();
     summary.environment.runtimes = vec![Setting::new("may.carriers", "2", "fixed by the lab")];
-    let markdown = flat(&reports::markdown::render_markdown(&common::input(&summary)));
+    let markdown = flat(&render::markdown::render_markdown(&common::input(&summary)));
     assert!(markdown.contains("| `may` carrier threads | 2 | fixed by the lab |"), "{markdown}");
     assert!(!markdown.contains("| setting "), "{markdown}");
     assert!(!markdown.contains("Pinned by"), "{markdown}");

@@ -8,7 +8,7 @@
 //! `advice.json` from the raw records alone ([`report`]).
 
 mod calibrate;
-mod render;
+mod page;
 pub(crate) mod shape;
 mod verdict;
 
@@ -21,8 +21,8 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use clap::ArgMatches;
 use measure::limits::ThreadLimits;
-use reports::output::OutputDir;
-use reports::{Rendered, RenderedFile};
+use render::output::OutputDir;
+use render::{Rendered, RenderedFile};
 use serde::{Deserialize, Serialize};
 
 use crate::cpus::allowed_cpus;
@@ -399,7 +399,7 @@ pub(crate) fn run(request: &Request, out: &OutputDir, interrupted: &Arc<AtomicBo
     let line = serde_json::to_string(&AdviceLine { advice: header.clone() }).context("encoding the advice header")?;
     appender.append_line(&line).context("writing the advice header")?;
     drop(appender);
-    let rendered = render::render(&header, &summaries);
+    let rendered = page::render(&header, &summaries);
     out.write(&Rendered { files: rendered.files }).context("writing the advice")?;
     print!("{}", rendered.terminal);
     eprintln!("advise: wrote {}", out.root().join("advice.md").display());
@@ -451,7 +451,7 @@ pub(crate) fn report(path: &Path, out: &OutputDir, force: bool) -> Result<ExitCo
     let mut summaries = Vec::new();
     let mut all_ok = true;
     for (raw_path, run, scenario) in runs {
-        let mut rendered = crate::render::render(&run, scenario, None);
+        let mut rendered = crate::rendering::render(&run, scenario, None);
         if let Some(copy) = crate::raw_copy(&raw_path, &run, out)? {
             rendered.files.files.push(copy);
         }
@@ -459,7 +459,7 @@ pub(crate) fn report(path: &Path, out: &OutputDir, force: bool) -> Result<ExitCo
         all_ok &= scenario_run::all_passed(&rendered.summary);
         summaries.push(rendered.summary);
     }
-    let mut rendered = render::render(&header, &summaries);
+    let mut rendered = page::render(&header, &summaries);
     let linked = out.root().join(&header.header_file);
     let same = matches!((path.canonicalize(), linked.canonicalize()), (Ok(a), Ok(b)) if a == b);
     if !same {

@@ -9,7 +9,7 @@ use measure::scenario::{ChartKind, ChartSpec, Dimension};
 use measure::summary::{
     Check, ClaimResult, ContestantSummary, Disturbed, Environment, Family, Method, MetricStats, Role, Summary, Verdict,
 };
-use reports::ReportInput;
+use render::ReportInput;
 
 /// Statistics from explicit numbers.
 pub fn stats(median: f64, min: f64, max: f64, ci999: f64, fork_medians: &[f64]) -> MetricStats {

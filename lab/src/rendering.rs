@@ -1,10 +1,10 @@
 //! From a raw run to rendered files: summarise, then hand the summary and the scenario's texts to the pure
-//! renderers of the `reports` crate. `lab <scenario>` and `lab report` both go through here, so a report
+//! renderers of the `render` crate. `lab <scenario>` and `lab report` both go through here, so a report
 //! re-rendered from its raw file is byte-identical to the one the run wrote.
 
 use measure::scenario::Scenario;
 use measure::summary::Summary;
-use reports::{IndexEntry, Rendered, ReportInput};
+use render::{IndexEntry, Rendered, ReportInput};
 
 use crate::raw::RawRun;
 use crate::summarize;
@@ -33,7 +33,7 @@ impl RenderedRun {
 }
 
 /// Summarise `run` and render its report, summary JSON and charts; `across_cores` is the one line on whether its
-/// answers hold at the other core counts its scenario ran at ([`reports::by_cores::report_line`]), shown after the
+/// answers hold at the other core counts its scenario ran at ([`render::by_cores::report_line`]), shown after the
 /// scenario's own findings in the report's answer and in the index.
 pub(crate) fn render(run: &RawRun, scenario: &dyn Scenario, across_cores: Option<String>) -> RenderedRun {
     let summary = summarize::summarize(run, scenario);
@@ -55,7 +55,7 @@ pub(crate) fn render(run: &RawRun, scenario: &dyn Scenario, across_cores: Option
         dimensions: scenario.dimensions(),
         trade_off_metrics: scenario.trade_off_metrics(),
     };
-    let files = reports::render(&input);
+    let files = render::render(&input);
     let index_entry = IndexEntry::from_input(&input);
     let table_spec = table::Spec::of(scenario, &summary);
     RenderedRun { bounds: table::bounds(run), summary, files, index_entry, table_spec }

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use measure::summary::Summary;
-use reports::RenderedFile;
+use render::RenderedFile;
 use serde::Serialize;
 
 use super::shape::trim;
@@ -180,7 +180,7 @@ pub(crate) fn render(header: &AdviceHeader, summaries: &[Summary]) -> AdviceFile
         }
         if let Some(scenario) = crate::registry::find(&advice.scenario) {
             if let Some(chart) = scenario.charts().first() {
-                let _ = writeln!(md, "\n![{}]({})", chart.title, reports::chart_path(&advice.scenario, chart));
+                let _ = writeln!(md, "\n![{}]({})", chart.title, render::chart_path(&advice.scenario, chart));
             }
         }
         let _ = writeln!(md, "\nThe full report: [{}]({}).\n", advice.report, advice.report);
