@@ -5,7 +5,7 @@ use costs::memory::contestants::Contestant;
 use costs::memory::report::slope;
 use costs::memory::{phase, HEADLINE};
 use measure::summary::{ContestantSummary, Method, Summary, Verdict};
-use testkit::fixture::{contestant, method, stats, summary};
+use testkit::fixture::{contestant, method, processes, stats, summary};
 
 /// A summary where every contestant holds `rss(name)` resident bytes per unit at every phase.
 fn summary_with(rss: impl Fn(&str) -> f64) -> Summary {
@@ -59,7 +59,7 @@ fn the_thread_payload_claim_compares_the_thread_with_itself_and_can_fail() {
     let mut payload_heavy = summary_with(|_| 3_000.0);
     let kib = format!("{}.{HEADLINE}", phase(10_000, 1024));
     for c in payload_heavy.contestants.iter_mut().filter(|c| c.name == "blocking-thread-64k") {
-        let stats = measure::stats::summarize(&[vec![9_000.0], vec![9_100.0], vec![9_200.0]]).expect("samples");
+        let stats = processes(&[9_000.0, 9_100.0, 9_200.0]);
         c.metrics.insert(kib.clone(), stats);
     }
     assert_eq!(verdict(&payload_heavy, text), Verdict::Fails);

@@ -375,12 +375,12 @@ fn one_process_is_too_few_to_call_a_peak_whole_or_the_study_matched() {
     let mut s = summary();
     for c in &mut s.contestants {
         for stats in c.metrics.values_mut() {
-            *stats = measure::stats::summarize(&[vec![stats.median]]).expect("one sample");
+            *stats = processes(&[stats.median]);
         }
     }
     set(&mut s, STREAM_UNBOUNDED, SAMPLED, 60_000.0, 60_000.0);
     if let Some(c) = s.contestants.iter_mut().find(|c| c.name == STREAM_UNBOUNDED) {
-        c.metrics.insert(SAMPLED.to_string(), measure::stats::summarize(&[vec![60_000.0]]).expect("one sample"));
+        c.metrics.insert(SAMPLED.to_string(), processes(&[60_000.0]));
     }
     let text = judged(&s);
     assert!(text.contains("from too few processes to tell a missed peak from noise"), "{text}");

@@ -859,7 +859,7 @@ mod tests {
     use super::*;
 
     fn stats(min: f64, median: f64, max: f64) -> MetricStats {
-        measure::stats::summarize(&[vec![min], vec![median], vec![max]]).expect("samples")
+        testkit::fixture::processes(&[min, median, max])
     }
 
     #[test]
