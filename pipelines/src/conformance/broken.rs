@@ -8,8 +8,8 @@ use super::{Bench, Consume, Contestant, FaultAction, Got, Probe, Run, Target};
 /// How a broken contestant misbehaves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Breakage {
-    /// An injected error at a site's first element comes back as the success a run of no items gives (the
-    /// consumer saw its end close before any item and called that the end of the stream).
+    /// An injected error or panic at a site's first element comes back as the success a run of no items gives
+    /// (the consumer saw its end close before any item and called that the end of the stream).
     SwallowsFirstItemError,
     /// Once a run panicked, a worker is gone: later collecting runs lose the second half of their items.
     LeavesWorkerDead,
@@ -83,7 +83,7 @@ pub(super) fn run<C: Contestant>(
             (Err(err), emitted)
         }
         (Breakage::SwallowsFirstItemError, Err(err))
-            if fault.is_some_and(|f| f.at == 0 && f.action == FaultAction::Error && b.c.is_injected(&err, &f)) =>
+            if fault.is_some_and(|f| f.at == 0 && b.c.is_injected(&err, &f)) =>
         {
             b.c.run(&b.prepared, &Run { items: 0, probe: &Probe::Clean, meter: run.meter.clone(), ..run })
         }

@@ -1,11 +1,13 @@
 //! One conformance kit for the scenarios whose contestants move items from a source to a consumer (the chain,
-//! the hand-off): every check written once, generic over [`Contestant`], which a scenario implements with its
-//! [`Sizes`], its [`Words`] and its domain (what a clean run returns, where faults fire, which error is the
-//! injected one). Each check prepares the contestant afresh in a helper thread ([`run_guarded`]): one that has
-//! not answered within [`WATCHDOG`] fails as hung instead of blocking the process, and none looks at a clock
-//! but the watchdog and [`caller_cancel`]. Faults fire at each site's first, [`FAULT_AT`]-th and last
-//! element ([`fault_points`]), where hand-off code most often hangs, loses the error or reports a short sum as
-//! success. [`Broken`] makes a contestant misbehave in one way, so that a reject test can show a check fail.
+//! the hand-off) or make numbered units or operations (memory, primitives): every check written once, generic
+//! over [`Contestant`], which a scenario implements with its [`Sizes`], its [`Words`] and its domain (what a
+//! clean run returns, where faults fire, which error is the injected one, what else a run may leave behind).
+//! Each check prepares the contestant afresh in a helper thread ([`run_guarded`]): one that has not answered
+//! within [`WATCHDOG`] fails as hung instead of blocking the process, and none looks at a clock but the watchdog
+//! and [`caller_cancel`]. Faults fire at each site's first, [`FAULT_AT`]-th (or the scenario's own
+//! [`Contestant::FAULT_AT`]) and last element ([`fault_points`]), where hand-off code most often hangs, loses the
+//! error or reports a short sum as success. [`Broken`] makes a contestant misbehave in one way, so that a reject
+//! test can show a check fail.
 
 mod broken;
 
@@ -158,10 +160,17 @@ pub trait Contestant: Clone + Send + Sync + 'static {
     const SIZES: Sizes;
     /// The scenario's words.
     const WORDS: Words;
+    /// The element at which its middle fault fires ([`fault_points`]).
+    const FAULT_AT: u64 = FAULT_AT;
+    /// The range of source elements at which the caller cancels.
+    const CANCEL_POINTS: Range<u64> = CANCEL_POINTS;
     /// Its name (seeds the cancel point).
     fn name(&self) -> String;
-    /// The most items it may hold outstanding; `None` when it hands nothing off (the gauge stays untouched).
-    fn bound(&self) -> Option<u64>;
+    /// The most items it may hold outstanding; `None` (the default) when it hands nothing off (the gauge stays
+    /// untouched).
+    fn bound(&self) -> Option<u64> {
+        None
+    }
     /// Whether items arrive in input order.
     fn ordered(&self) -> bool {
         true
@@ -181,6 +190,11 @@ pub trait Contestant: Clone + Send + Sync + 'static {
     fn run(&self, prepared: &Self::Prepared, run: &Run<'_, Self::Site>) -> (Result<Got, Self::Error>, u64);
     /// Tasks alive on its runtime; `None` without one.
     fn alive_tasks(&self, prepared: &Self::Prepared) -> Option<usize>;
+    /// What the last run on `prepared` left behind or did wrong that the kit does not count (threads above a
+    /// baseline, items made or finished twice), one phrase each; asked right after every run.
+    fn leftovers(&self, _prepared: &Self::Prepared) -> Vec<String> {
+        Vec::new()
+    }
     /// Whether `err` is what `fault` must end the run with.
     fn is_injected(&self, err: &Self::Error, fault: &Fault<Self::Site>) -> bool;
     /// Every fault site, with how many elements it sees in a run of `items`.
@@ -328,7 +342,7 @@ fn fault_runs<C: Contestant>(b: &Bench<C>, action: FaultAction) -> Check {
     let items = C::SIZES.items;
     let (mut runs, mut places, mut failures) = (0, Vec::new(), Vec::new());
     for (site, seen) in b.c.fault_sites(items) {
-        let points = fault_points(seen, FAULT_AT);
+        let points = fault_points(seen, C::FAULT_AT);
         places.push(format!("{site} at {}, {}, {}", points[0], points[1], points[2]));
         for at in points {
             runs += 1;
@@ -364,7 +378,7 @@ fn clean_run<C: Contestant>(b: &Bench<C>) -> Check {
         other => problems.push(format!("{} instead of items", describe(other))),
     }
     problems.extend(ran.bound_problem(b.bound, true).into_iter().chain(ran.leftovers()));
-    let faulted = b.c.fault_sites(items).len() * 2 * fault_points(items, FAULT_AT).len();
+    let faulted = b.c.fault_sites(items).len() * 2 * fault_points(items, C::FAULT_AT).len();
     let pass = || {
         format!(
             "after {faulted} faulted runs, a clean run on the same prepared contestant: {} items, exact{}{}, nothing \
@@ -386,7 +400,7 @@ pub fn caller_cancel<T: Target>(t: &T) -> Check {
 
 fn caller_cancel_on<C: Contestant>(b: Bench<C>) -> Check {
     let (name, n, point_words) = ("caller_cancel", C::SIZES.early_stop_items, C::WORDS.point);
-    let point = seeded_point(&b.c.name(), CANCEL_POINTS);
+    let point = seeded_point(&b.c.name(), C::CANCEL_POINTS);
     let cancel = Arc::new(CallerCancel::at(point));
     let caller = match CallerCancel::spawn_canceller(&cancel) {
         Ok(caller) => caller,
@@ -443,7 +457,8 @@ struct Bench<C: Contestant> {
 }
 
 /// What one checked run returned and left behind: how many elements the probed source counted, the gauge, when
-/// it returned, its threads and tasks alive right after, and the runtime's tasks once they had time to go.
+/// it returned, its threads and tasks alive right after, the runtime's tasks once they had time to go, and what
+/// else the contestant says it left ([`Contestant::leftovers`]).
 struct Ran<E: fmt::Display> {
     out: Result<Got, E>,
     emitted: u64,
@@ -452,6 +467,7 @@ struct Ran<E: fmt::Display> {
     live: usize,
     tasks: Option<usize>,
     parties: &'static str,
+    more: Vec<String>,
 }
 
 impl<C: Contestant> Bench<C> {
@@ -468,7 +484,8 @@ impl<C: Contestant> Bench<C> {
         };
         let returned = Instant::now();
         let (live, tasks) = (self.live.current(), settled_tasks(|| self.c.alive_tasks(&self.prepared)));
-        Ran { out, emitted, gauge, returned, live, tasks, parties: C::WORDS.parties }
+        let more = self.c.leftovers(&self.prepared);
+        Ran { out, emitted, gauge, returned, live, tasks, parties: C::WORDS.parties, more }
     }
 
     /// Of a run of `n` elements that the consumer stopped (by the caller's `cancel`, or by taking a few): the
@@ -516,7 +533,8 @@ impl<E: fmt::Display> Ran<E> {
     /// What the run left running, one phrase each; empty when nothing.
     fn leftovers(&self) -> Vec<String> {
         let live = (self.live != 0).then(|| format!("{} {} still alive", self.live, self.parties));
-        live.into_iter().chain(self.tasks.filter(|&t| t > 0).map(|t| format!("{t} runtime tasks alive"))).collect()
+        let tasks = self.tasks.filter(|&t| t > 0).map(|t| format!("{t} runtime tasks alive"));
+        live.into_iter().chain(tasks).chain(self.more.iter().cloned()).collect()
     }
 }
 
