@@ -4,12 +4,15 @@
 //! no-op) and [`Checked`] (the conformance's: an injected error or panic at a chosen number, a count of live
 //! units, a ledger of what was made and finished, and the caller's cancel, [`pipelines::cancel::CallerCancel`]).
 
+use std::cell::RefCell;
 use std::convert::Infallible;
 use std::fmt;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
 use pipelines::cancel::CallerCancel;
+use pipelines::conformance::{Consume, Got, Probe, Run};
 use pipelines::{InjectedPanic, LiveStages, StageGuard};
 
 /// The work of one unit or operation, as a contestant's code calls it.
@@ -48,14 +51,8 @@ impl Work for Plain {
     }
 }
 
-/// How an injected fault shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FaultAction {
-    /// The unit's work returns [`Injected`].
-    Error,
-    /// The unit's work panics with an [`InjectedPanic`].
-    Panic,
-}
+/// How an injected fault shows: the unit's work returns [`Injected`], or panics with an [`InjectedPanic`].
+pub use pipelines::conformance::FaultAction;
 
 /// A fault injected into the work of number `at`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -133,9 +130,25 @@ impl Checked {
         checked
     }
 
+    /// The work of one conformance kit run of `what`s (`unit`, `op`): its fault, its live count, and its caller's
+    /// cancel, heard only by a consumer that cancels ([`Consume::Cancellable`]; a broken one collects instead).
+    pub fn for_run(what: &'static str, run: &Run<'_, &'static str>) -> Checked {
+        let fault = |probe: &Probe<_>| match probe {
+            Probe::Counted(Some(f)) => Some(Fault { at: f.at, action: f.action }),
+            _ => None,
+        };
+        match run.probe {
+            Probe::Cancel(cancel) if run.consume == Consume::Cancellable => {
+                Checked::cancelled_by(what, run.items, run.live, cancel)
+            }
+            Probe::Cancel(cancel) => Checked::cancelled_by(what, run.items, run.live, cancel).deaf_to_cancel(),
+            probe => Checked::new(what, run.items, run.live, fault(probe)),
+        }
+    }
+
     /// This work as a contestant that never asks whether it was cancelled sees it: the point is still passed
-    /// (so the caller still cancels), but [`Work::cancelled`] stays false. Only the reject tests use it.
-    pub fn deaf_to_cancel(&self) -> Checked {
+    /// (so the caller still cancels), but [`Work::cancelled`] stays false.
+    fn deaf_to_cancel(&self) -> Checked {
         let inner = &self.inner;
         Checked {
             inner: Arc::new(Inner {
@@ -165,6 +178,45 @@ impl Checked {
         let (created, created_twice) = count(&self.inner.counts.created);
         let (finished, finished_twice) = count(&self.inner.counts.finished);
         Ledger { created, created_twice, finished, finished_twice }
+    }
+
+    /// What a kit run through this work did wrong that the kit cannot see: numbers made or finished twice and,
+    /// when the caller cancelled, numbers made past the one the cancel came at; one phrase each.
+    pub fn problems(&self) -> Vec<String> {
+        let (ledger, what) = (self.ledger(), self.inner.what);
+        let mut problems = Vec::new();
+        if ledger.created_twice > 0 || ledger.finished_twice > 0 {
+            let (made, finished) = (ledger.created_twice, ledger.finished_twice);
+            problems.push(format!("{made} {what}s made twice, {finished} finished twice"));
+        }
+        let point = self.inner.cancel.as_ref().map(|cancel| cancel.point());
+        if let Some(point) = point.filter(|&point| ledger.created > point + 1) {
+            problems.push(format!("{} {what}s made after the cancel at {what} {point}", ledger.created - point - 1));
+        }
+        problems
+    }
+
+    /// What the kit gets from a run through this work that returned `out`: a collecting run, the numbers that
+    /// handed theirs back; a cancellable one that ended with the cancel (`made` says how many it made, if `out`
+    /// is the cancel), the numbers made; any other, its sum or its error.
+    pub fn got<E>(
+        &self,
+        out: Result<u64, E>,
+        consume: Consume,
+        made: impl FnOnce(&E) -> Option<u64>,
+    ) -> Result<Got, E> {
+        match (out, consume) {
+            (Ok(_), Consume::Collect) => Ok(Got::Items(self.finished())),
+            (Ok(sum), _) => Ok(Got::Sum { sum, count: None, first_disorder: None }),
+            (Err(e), Consume::Cancellable) => made(&e).map(|made| Got::Items((0..made).collect())).ok_or(e),
+            (Err(e), _) => Err(e),
+        }
+    }
+
+    /// Every number that handed back its value, ascending, once for each time it did.
+    fn finished(&self) -> Vec<u64> {
+        let counts = self.inner.counts.finished.iter().map(|c| c.load(Ordering::SeqCst) as usize);
+        counts.enumerate().flat_map(|(n, times)| std::iter::repeat_n(n as u64, times)).collect()
     }
 
     fn note(v: &[AtomicU32], n: u64) {
@@ -216,32 +268,42 @@ impl Work for Checked {
     }
 }
 
-/// What a checked run of `noun` (units, operations) left running or did twice, one phrase each; empty when
-/// nothing: `live` still alive when it returned, runtime `tasks` alive, `threads` (baseline, after) above the
-/// baseline, and what `ledger` saw made or finished twice.
-pub fn leftovers(
-    noun: &str,
-    live: usize,
-    tasks: Option<usize>,
-    threads: (Option<u64>, Option<u64>),
-    ledger: &Ledger,
-) -> Vec<String> {
-    let mut problems = Vec::new();
-    if live != 0 {
-        problems.push(format!("{live} {noun} alive when it returned"));
+/// How long threads that are exiting are given to go before they count as left behind.
+const THREADS_SETTLE: Duration = Duration::from_secs(5);
+
+/// A contestant prepared for the conformance kit: its thread count once prepared (after a first small run
+/// started whatever it starts once: a runtime's workers, a pool, `may`'s carriers), the baseline every later run
+/// is held to, and what its last run did wrong that the kit does not count.
+#[derive(Debug)]
+pub struct Primed<P> {
+    /// The prepared contestant.
+    pub inner: P,
+    baseline: Option<u64>,
+    problems: RefCell<Vec<String>>,
+}
+
+impl<P> Primed<P> {
+    /// `inner`, already primed: the process's threads now are its baseline.
+    pub fn new(inner: P) -> Self {
+        Primed { inner, baseline: measure::memory::thread_count(), problems: RefCell::default() }
     }
-    if let Some(t) = tasks.filter(|&t| t > 0) {
-        problems.push(format!("{t} runtime tasks alive"));
+
+    /// Note what the run that just returned did wrong, one phrase each.
+    pub fn note(&self, problems: Vec<String>) {
+        *self.problems.borrow_mut() = problems;
     }
-    if let (Some(before), Some(after)) = threads {
-        if after > before {
-            problems.push(format!("{} threads left behind ({before} before, {after} after)", after - before));
+
+    /// What the last run did wrong, and the threads above the baseline once exiting ones had time to go.
+    pub fn leftovers(&self) -> Vec<String> {
+        let mut problems = self.problems.take();
+        let after = measure::memory::settled_thread_count(self.baseline, THREADS_SETTLE);
+        if let (Some(before), Some(after)) = (self.baseline, after) {
+            let left = (after > before)
+                .then(|| format!("{} threads left behind ({before} before, {after} after)", after - before));
+            problems.extend(left);
         }
+        problems
     }
-    if ledger.created_twice > 0 || ledger.finished_twice > 0 {
-        problems.push(format!("{} {noun} made twice, {} finished twice", ledger.created_twice, ledger.finished_twice));
-    }
-    problems
 }
 
 /// The message an injected panic of `what` `at` carries ([`pipelines::panic_message`] of its payload).

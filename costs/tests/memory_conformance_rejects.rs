@@ -1,95 +1,28 @@
 //! Every edge check of the memory scenario's conformance can fail: each deliberately broken contestant below (a
-//! real contestant wrapped to misbehave in one way) is rejected by the check written for that misbehaviour, and
-//! the wrappers pass every check when nothing triggers them.
+//! real contestant wrapped by the kit's [`Broken`] to misbehave in one way) is rejected by the check written for
+//! that misbehaviour, and the wrappers pass every check when nothing triggers them.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use costs::memory::conformance::{self, Checked};
+use costs::memory::contestants::Contestant;
+use measure::summary::Check;
+use pipelines::conformance::{self as kit, Breakage, Broken};
 
-use costs::memory::conformance::{self, Prepare};
-use costs::memory::contestants::{Contestant, Held, HoldError, Units};
-use costs::work::{injected_panic_message, Checked};
-
-/// How a broken contestant misbehaves.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Breakage {
-    /// The first unit's error or panic comes back as a success with nothing handed back (the unit treated as
-    /// never made).
-    SwallowsFirstUnitError,
-    /// Once a unit panicked, a worker is gone for good: later runs make one unit fewer than asked.
-    LeavesWorkerDead,
-    /// The caller's cancel is never asked about: every unit is made, waits and is released.
-    IgnoresCancel,
+fn broken(contestant: Contestant, breakage: Breakage) -> Broken<Checked> {
+    Broken::new(Checked(contestant), breakage)
 }
 
-/// A real contestant wrapped to misbehave as `breakage` says.
-#[derive(Debug)]
-struct Broken {
-    inner: Box<dyn Units>,
-    breakage: Breakage,
-    dead_worker: AtomicBool,
+fn find<'a>(checks: &'a [Check], name: &str) -> &'a Check {
+    checks.iter().find(|c| c.name == name).unwrap_or_else(|| panic!("no {name} check"))
 }
-
-struct BrokenHeld<'a> {
-    inner: Box<dyn Held + 'a>,
-    owner: &'a Broken,
-}
-
-impl Units for Broken {
-    fn hold(&self, count: u64, bytes: usize) -> Result<Box<dyn Held + '_>, HoldError> {
-        self.inner.hold(count, bytes)
-    }
-
-    fn hold_checked(&self, count: u64, bytes: usize, work: &Checked) -> Result<Box<dyn Held + '_>, HoldError> {
-        let inner = match self.breakage {
-            Breakage::IgnoresCancel => self.inner.hold_checked(count, bytes, &work.deaf_to_cancel())?,
-            Breakage::LeavesWorkerDead if self.dead_worker.load(Ordering::Relaxed) => {
-                self.inner.hold_checked(count - 1, bytes, work)?
-            }
-            _ => self.inner.hold_checked(count, bytes, work)?,
-        };
-        Ok(Box::new(BrokenHeld { inner, owner: self }))
-    }
-
-    fn alive_tasks(&self) -> Option<usize> {
-        self.inner.alive_tasks()
-    }
-}
-
-impl Held for BrokenHeld<'_> {
-    fn release(self: Box<Self>) -> Result<u64, HoldError> {
-        let out = self.inner.release();
-        match (self.owner.breakage, out) {
-            (Breakage::SwallowsFirstUnitError, Err(HoldError::Failed(m) | HoldError::Panicked(m)))
-                if m == "injected error in unit 0" || m == injected_panic_message("unit", 0) =>
-            {
-                Ok(0)
-            }
-            (Breakage::LeavesWorkerDead, Err(HoldError::Panicked(m))) => {
-                self.owner.dead_worker.store(true, Ordering::Relaxed);
-                Err(HoldError::Panicked(m))
-            }
-            (_, out) => out,
-        }
-    }
-}
-
-fn broken(contestant: Contestant, breakage: Breakage) -> Prepare {
-    Arc::new(move || {
-        let inner = contestant.prepare()?;
-        Ok(Box::new(Broken { inner, breakage, dead_worker: AtomicBool::new(false) }) as Box<dyn Units>)
-    })
-}
-
-const NAME: &str = "broken";
 
 fn wrappers_pass_through(breakage: Breakage) {
-    let cancel = conformance::caller_cancel(NAME, broken(Contestant::Thread64k, breakage));
-    let checks = conformance::faults(broken(Contestant::TokioTask, breakage));
+    let cancel = conformance::caller_cancel(&broken(Contestant::Thread64k, breakage));
+    let checks = kit::faults(&broken(Contestant::TokioTask, breakage));
     for check in checks.iter().chain([&cancel]) {
         let triggered = matches!(
             (breakage, check.name.as_str()),
-            (Breakage::SwallowsFirstUnitError, "unit_error" | "unit_panic")
-                | (Breakage::LeavesWorkerDead, "unit_panic" | "clean_after_faults")
+            (Breakage::SwallowsFirstItemError, "unit_error" | "unit_panic")
+                | (Breakage::LeavesWorkerDead, "clean_after_faults")
                 | (Breakage::IgnoresCancel, "caller_cancel")
         );
         assert!(triggered || check.passed, "{breakage:?}: {} — {}", check.name, check.detail);
@@ -97,30 +30,30 @@ fn wrappers_pass_through(breakage: Breakage) {
 }
 
 fn swallowed_fault_is_rejected(contestant: Contestant) {
-    let checks = conformance::faults(broken(contestant, Breakage::SwallowsFirstUnitError));
+    let checks = kit::faults(&broken(contestant, Breakage::SwallowsFirstItemError));
     for name in ["unit_error", "unit_panic"] {
-        let check = checks.iter().find(|c| c.name == name).expect("the check");
+        let check = find(&checks, name);
         assert!(check.failed(), "{}", check.detail);
-        assert!(check.detail.contains("at unit 0: Ok(sum 0)"), "{}", check.detail);
-        assert!(!check.detail.contains("at unit 100"), "only the first unit's fault is swallowed: {}", check.detail);
+        assert!(check.detail.contains("unit at 0: Ok(sum 0)"), "{}", check.detail);
+        assert!(!check.detail.contains("unit at 100:"), "only the first unit's fault is swallowed: {}", check.detail);
     }
-    let clean = checks.iter().find(|c| c.name == "clean_after_faults").expect("a clean_after_faults check");
-    assert!(clean.passed, "{}", clean.detail);
+    assert!(find(&checks, "clean_after_faults").passed, "{}", find(&checks, "clean_after_faults").detail);
 }
 
 fn dead_worker_is_rejected(contestant: Contestant) {
-    let checks = conformance::faults(broken(contestant, Breakage::LeavesWorkerDead));
-    let clean = checks.iter().find(|c| c.name == "clean_after_faults").expect("a clean_after_faults check");
+    let checks = kit::faults(&broken(contestant, Breakage::LeavesWorkerDead));
+    let clean = find(&checks, "clean_after_faults");
     assert!(clean.failed(), "{}", clean.detail);
-    assert!(clean.detail.contains("199 of 200 units waiting"), "{}", clean.detail);
-    let error = checks.iter().find(|c| c.name == "unit_error").expect("a unit_error check");
+    assert!(clean.detail.contains("100 items vs 200 expected"), "{}", clean.detail);
+    let error = find(&checks, "unit_error");
     assert!(error.passed, "the errors come before any panic: {}", error.detail);
 }
 
 fn ignored_cancel_is_rejected(contestant: Contestant) {
-    let check = conformance::caller_cancel(NAME, broken(contestant, Breakage::IgnoresCancel));
+    let check = conformance::caller_cancel(&broken(contestant, Breakage::IgnoresCancel));
     assert!(check.failed(), "{}", check.detail);
-    assert!(check.detail.contains("instead of a cancel"), "{}", check.detail);
+    assert!(check.detail.contains("the cancel did not stop the creator"), "{}", check.detail);
+    assert!(check.detail.contains("units made after the cancel"), "{}", check.detail);
 }
 
 // Each broken contestant in a process of its own, as the lab runs each contestant: the checks count the
@@ -128,7 +61,7 @@ fn ignored_cancel_is_rejected(contestant: Contestant) {
 testkit::own_process! {
     #[test]
     fn the_wrappers_pass_through_when_nothing_triggers_them_swallowing() {
-        wrappers_pass_through(Breakage::SwallowsFirstUnitError);
+        wrappers_pass_through(Breakage::SwallowsFirstItemError);
     }
 
     #[test]

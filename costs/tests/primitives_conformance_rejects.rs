@@ -1,136 +1,25 @@
-//! Every edge check of the primitives scenario's conformance can fail: each deliberately broken contestant below
-//! is rejected by the check written for its misbehaviour.
+//! Every edge check of the primitives scenario's conformance can fail: each deliberately broken contestant below (a
+//! real contestant wrapped by the kit's [`Broken`] to misbehave in one way) is rejected by the check written for
+//! that misbehaviour, and the wrapper passes when nothing triggers it.
 
-use std::panic::{self, AssertUnwindSafe};
-use std::sync::mpsc::{channel, Receiver, Sender};
-use std::sync::{Arc, Mutex, PoisonError};
+use costs::primitives::conformance::Checked;
+use costs::primitives::contestants::Contestant;
+use measure::summary::Check;
+use pipelines::conformance::{self as kit, Breakage, Broken};
 
-use costs::primitives::conformance::{self, Prepare};
-use costs::primitives::contestants::{cancelled, Contestant, Primitive};
-use costs::work::{Checked, Work};
-use pipelines::panic_message;
-
-/// `std::thread::spawn` and `join` per operation, but the first operation is treated as a warm-up whose join is
-/// never looked at: its error or panic is swallowed and the run goes on.
-#[derive(Debug)]
-struct SwallowsFirstOpError;
-
-impl Primitive for SwallowsFirstOpError {
-    fn run(&self, ops: u64) -> Result<u64, String> {
-        Ok((0..ops).sum())
-    }
-
-    fn run_checked(&self, ops: u64, work: &Checked) -> Result<u64, String> {
-        let mut sum = 0u64;
-        for i in 0..ops {
-            if work.cancelled() {
-                return Err(cancelled(i));
-            }
-            let (guard, work) = (work.start(i), work.clone());
-            let thread = std::thread::spawn(move || {
-                let _guard = guard;
-                work.finish(i, i)
-            });
-            let joined = thread.join();
-            if i == 0 {
-                continue;
-            }
-            let n = joined.map_err(|p| panic_message(&*p))?.map_err(|e| e.to_string())?;
-            sum = sum.wrapping_add(n);
-        }
-        Ok(sum)
-    }
+fn broken(contestant: Contestant, breakage: Breakage) -> Broken<Checked> {
+    Broken::new(Checked(contestant), breakage)
 }
 
-type Job = Box<dyn FnOnce() -> Result<u64, String> + Send>;
-/// A job and where its answer goes.
-type Sent = (Job, Sender<Result<u64, String>>);
-
-/// A pool of one worker thread, made once: it runs each operation, reports a panic, and then exits, so every
-/// later run finds its worker dead.
-#[derive(Debug)]
-struct LeavesWorkerDead {
-    jobs: Mutex<Sender<Sent>>,
-}
-
-impl LeavesWorkerDead {
-    fn new() -> Self {
-        let (tx, rx) = channel::<Sent>();
-        std::thread::spawn(move || Self::worker(&rx));
-        LeavesWorkerDead { jobs: Mutex::new(tx) }
-    }
-
-    fn worker(jobs: &Receiver<Sent>) {
-        while let Ok((job, answer)) = jobs.recv() {
-            match panic::catch_unwind(AssertUnwindSafe(job)) {
-                Ok(out) => {
-                    let _ = answer.send(out);
-                }
-                Err(payload) => {
-                    // The bug: the panic is reported, but the worker does not survive it.
-                    let _ = answer.send(Err(format!("the job panicked: {}", panic_message(&*payload))));
-                    return;
-                }
-            }
-        }
-    }
-}
-
-impl Primitive for LeavesWorkerDead {
-    fn run(&self, ops: u64) -> Result<u64, String> {
-        Ok((0..ops).sum())
-    }
-
-    fn run_checked(&self, ops: u64, work: &Checked) -> Result<u64, String> {
-        let jobs = self.jobs.lock().unwrap_or_else(PoisonError::into_inner).clone();
-        let mut sum = 0u64;
-        for i in 0..ops {
-            if work.cancelled() {
-                return Err(cancelled(i));
-            }
-            let (guard, work) = (work.start(i), work.clone());
-            let (tx, rx) = channel();
-            let job: Job = Box::new(move || {
-                let _guard = guard;
-                work.finish(i, i).map_err(|e| e.to_string())
-            });
-            jobs.send((job, tx)).map_err(|_| "the worker is gone".to_string())?;
-            sum = sum.wrapping_add(rx.recv().map_err(|_| "the worker is gone".to_string())??);
-        }
-        Ok(sum)
-    }
-}
-
-/// A real contestant that never asks whether it was cancelled.
-#[derive(Debug)]
-struct IgnoresCancel(Box<dyn Primitive>);
-
-impl Primitive for IgnoresCancel {
-    fn run(&self, ops: u64) -> Result<u64, String> {
-        self.0.run(ops)
-    }
-
-    fn run_checked(&self, ops: u64, work: &Checked) -> Result<u64, String> {
-        self.0.run_checked(ops, &work.deaf_to_cancel())
-    }
-
-    fn alive_tasks(&self) -> Option<usize> {
-        self.0.alive_tasks()
-    }
-}
-
-fn prepare(make: impl Fn() -> Box<dyn Primitive> + Send + Sync + 'static) -> Prepare {
-    Arc::new(move || Ok(make()))
+fn find<'a>(checks: &'a [Check], name: &str) -> &'a Check {
+    checks.iter().find(|c| c.name == name).unwrap_or_else(|| panic!("no {name} check"))
 }
 
 fn ignored_cancel_is_rejected(contestant: Contestant) {
-    let make = move || -> Box<dyn Primitive> {
-        Box::new(IgnoresCancel(contestant.prepare().unwrap_or_else(|e| panic!("prepare: {e}"))))
-    };
-    let check = conformance::caller_cancel("broken", prepare(make));
+    let check = kit::caller_cancel(&broken(contestant, Breakage::IgnoresCancel));
     assert!(check.failed(), "{}", check.detail);
-    assert!(check.detail.contains("Ok(sum 4950) instead of the cancel"), "{}", check.detail);
-    assert!(check.detail.contains("operations made after the cancel"), "{}", check.detail);
+    assert!(check.detail.contains("the cancel did not stop the loop"), "{}", check.detail);
+    assert!(check.detail.contains("ops made after the cancel at op"), "{}", check.detail);
 }
 
 // Each broken contestant in a process of its own, as the lab runs each contestant: the checks count the
@@ -138,24 +27,23 @@ fn ignored_cancel_is_rejected(contestant: Contestant) {
 testkit::own_process! {
     #[test]
     fn op_error_and_op_panic_reject_a_contestant_that_swallows_the_first_operations_fault() {
-        let checks = conformance::faults(prepare(|| Box::new(SwallowsFirstOpError)));
+        let checks = kit::faults(&broken(Contestant::ThreadSpawn, Breakage::SwallowsFirstItemError));
         for name in ["op_error", "op_panic"] {
-            let check = checks.iter().find(|c| c.name == name).expect("the check");
+            let check = find(&checks, name);
             assert!(check.failed(), "{}", check.detail);
-            assert!(check.detail.contains("at operation 0: Ok(sum 4950)"), "{}", check.detail);
-            assert!(!check.detail.contains("at operation 50"), "only the first is swallowed: {}", check.detail);
+            assert!(check.detail.contains("op at 0: Ok(sum 0)"), "{}", check.detail);
+            assert!(!check.detail.contains("op at 50:"), "only the first is swallowed: {}", check.detail);
         }
-        let clean = checks.iter().find(|c| c.name == "clean_after_faults").expect("a clean_after_faults check");
-        assert!(clean.passed, "{}", clean.detail);
+        assert!(find(&checks, "clean_after_faults").passed, "{}", find(&checks, "clean_after_faults").detail);
     }
 
     #[test]
     fn clean_after_faults_rejects_a_contestant_left_with_a_dead_worker() {
-        let checks = conformance::faults(prepare(|| Box::new(LeavesWorkerDead::new())));
-        let clean = checks.iter().find(|c| c.name == "clean_after_faults").expect("a clean_after_faults check");
+        let checks = kit::faults(&broken(Contestant::RayonSpawn, Breakage::LeavesWorkerDead));
+        let clean = find(&checks, "clean_after_faults");
         assert!(clean.failed(), "{}", clean.detail);
-        assert!(clean.detail.contains("the worker is gone"), "{}", clean.detail);
-        let error = checks.iter().find(|c| c.name == "op_error").expect("an op_error check");
+        assert!(clean.detail.contains("50 items vs 100 expected"), "{}", clean.detail);
+        let error = find(&checks, "op_error");
         assert!(error.passed, "errors leave the worker alive: {}", error.detail);
     }
 
@@ -176,10 +64,7 @@ testkit::own_process! {
 
     #[test]
     fn the_wrapper_passes_when_nothing_triggers_it() {
-        let make = || -> Box<dyn Primitive> {
-            Box::new(IgnoresCancel(Contestant::ThreadSpawn.prepare().unwrap_or_else(|e| panic!("prepare: {e}"))))
-        };
-        for check in conformance::faults(prepare(make)) {
+        for check in kit::faults(&broken(Contestant::ThreadSpawn, Breakage::IgnoresCancel)) {
             assert!(check.passed, "{}: {}", check.name, check.detail);
         }
     }
