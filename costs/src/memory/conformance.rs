@@ -135,7 +135,7 @@ fn dropped_while_waiting(checked: &Checked) -> Result<String, String> {
     }
 }
 
-/// A memory contestant as the conformance kit checks it: runs of [`UNITS`] units of [`BYTES`] bytes through
+/// A memory contestant as the conformance kit checks it: runs of [`UNITS`] units of 48 bytes through
 /// [`Units::hold_checked`], whose items are the numbers of the units that handed back their payload (and, when
 /// cancelled, of those made); faults in the units' work (the site `unit`).
 #[derive(Debug, Clone, Copy)]
