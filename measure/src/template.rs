@@ -108,7 +108,8 @@ mod tests {
 
     #[test]
     fn lists_read_as_words() {
-        let text = |source: &str, items: &[&str]| render("t", source, serde_json::json!({ "items": items })).unwrap();
+        let text =
+            |source: &str, items: &[&str]| render("t", source, serde_json::json!({ "items": items })).expect("renders");
         assert_eq!(text("{{ items|and_list }}", &["a", "b", "c"]), "a, b and c");
         assert_eq!(text("{{ items|and_list }}", &["a", "b"]), "a and b");
         assert_eq!(text("{{ items|and_list }}", &["a"]), "a");
