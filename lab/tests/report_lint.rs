@@ -70,9 +70,16 @@ fn every_committed_report_renders_whole() {
     let mut found = Vec::new();
     let mut entries = Vec::new();
     let mut rendered_scenarios = Vec::new();
-    for (_, run) in &runs {
-        let Some(scenario) = registry::find(&run.header.scenario) else { continue };
-        let rendered = rendering::render(run, scenario, None);
+    // Each run rendered on its own thread (summarising a full run is most of this test's time), in the runs' order.
+    let rendered: Vec<_> = std::thread::scope(|scope| {
+        let handles: Vec<_> = runs
+            .iter()
+            .filter_map(|(_, run)| registry::find(&run.header.scenario).map(|scenario| (run, scenario)))
+            .map(|(run, scenario)| scope.spawn(move || (scenario, rendering::render(run, scenario, None))))
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("rendering a committed run")).collect()
+    });
+    for (scenario, rendered) in rendered {
         for file in rendered.files.files.iter().filter(|f| f.path.ends_with(".md")) {
             found.extend(findings(&file.path, &file.contents));
         }

@@ -603,15 +603,7 @@ mod tests {
                 healthy_max: Duration::from_millis(80),
                 at_call: None,
             },
-            limits: LimiterParams {
-                fixed_limit: 30,
-                initial: 20,
-                min: 5,
-                max: 40,
-                timeout: Duration::from_millis(4),
-                no_load: Duration::from_millis(2),
-                windowed: false,
-            },
+            limits: LimiterParams::small(),
             unbounded_threads: 50,
             seed: 1,
         }

@@ -2,7 +2,7 @@
 //! markdown out. Nothing is decided here; [`measure::cores::across`] computed every agreement and flip.
 
 use measure::compare::format_p;
-use measure::cores::{Across, AcrossCores};
+use measure::cores::{Across, AcrossCores, QuestionAcross};
 use serde::Serialize;
 
 /// The page's template.
@@ -86,38 +86,39 @@ pub fn render_by_cores(scenarios: &[AcrossCores], testbed: &str, folder_of: &dyn
             scenario: s.scenario.clone(),
             cores: s.cores.iter().map(|&cores| CoreColumn { cores }).collect(),
             core_words: core_words(&s.cores),
-            questions: s
-                .questions
-                .iter()
-                .map(|q| QuestionView {
-                    id: q.id.clone(),
-                    ask: q.ask.clone(),
-                    phase: q.phase.clone(),
-                    stands: q
-                        .stands
-                        .iter()
-                        .map(|st| StandView {
-                            cores: st.cores,
-                            folder: folder_of(&s.scenario, st.cores),
-                            pick: st.pick.clone(),
-                            apart: st.apart,
-                            tied: st.tied.clone(),
-                            p: st.p.map(format_p),
-                        })
-                        .collect(),
-                    across: match q.across {
-                        Across::Holds => "holds",
-                        Across::Flips => "flips",
-                        Across::Open => "open",
-                    },
-                })
-                .collect(),
+            questions: s.questions.iter().map(|q| question_view(q, &|cores| folder_of(&s.scenario, cores))).collect(),
             flipped_claims: flipped_claims(s),
             claims: s.claims.len(),
         })
         .collect();
     let context = serde_json::json!({ "scenarios": views, "testbed": testbed });
     measure::template::render_or_note("reports/by-cores.md", TEMPLATE, context)
+}
+
+/// `question` as the templates read it; `folder_of` gives the link prefix of the run at a core count.
+fn question_view(question: &QuestionAcross, folder_of: &dyn Fn(u32) -> String) -> QuestionView {
+    QuestionView {
+        id: question.id.clone(),
+        ask: question.ask.clone(),
+        phase: question.phase.clone(),
+        stands: question
+            .stands
+            .iter()
+            .map(|st| StandView {
+                cores: st.cores,
+                folder: folder_of(st.cores),
+                pick: st.pick.clone(),
+                apart: st.apart,
+                tied: st.tied.clone(),
+                p: st.p.map(format_p),
+            })
+            .collect(),
+        across: match question.across {
+            Across::Holds => "holds",
+            Across::Flips => "flips",
+            Across::Open => "open",
+        },
+    }
 }
 
 /// The one line a run's report and the index carry on its scenario's answers across core counts: every answer
@@ -129,24 +130,7 @@ pub fn report_line(across: &AcrossCores, this_cores: u32, link: &str) -> String 
         .questions
         .iter()
         .filter(|q| q.across == Across::Flips)
-        .map(|q| QuestionView {
-            id: q.id.clone(),
-            ask: q.ask.clone(),
-            phase: q.phase.clone(),
-            stands: q
-                .stands
-                .iter()
-                .map(|st| StandView {
-                    cores: st.cores,
-                    folder: String::new(),
-                    pick: st.pick.clone(),
-                    apart: st.apart,
-                    tied: Vec::new(),
-                    p: None,
-                })
-                .collect(),
-            across: "flips",
-        })
+        .map(|q| question_view(q, &|_| String::new()))
         .collect();
     let context = serde_json::json!({
         "this_cores": this_cores,
