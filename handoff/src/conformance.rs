@@ -7,12 +7,11 @@
 use std::sync::Arc;
 
 use measure::summary::Check;
-use pipelines::conformance::{self as kit, Consume, Got, Probe, Run, Sizes, Words};
+use pipelines::conformance::{self as kit, Got, Probe, Run, Sizes, Words};
 
 use crate::contestants::{HandoffContestant, PreparedHandoff};
 use crate::job::{
-    injected_panic_message, Behaviour, Consumer, Fault, FaultAction, HandoffConfig, HandoffError, Instruments, Job,
-    Outcome, Side,
+    injected_panic_message, Behaviour, Fault, HandoffConfig, HandoffError, Instruments, Job, Outcome, Side,
 };
 
 /// Every check, in order: `checksum`, `exactly_once`, `bounded_outstanding`, `early_stop`, then the faults
@@ -82,23 +81,12 @@ impl kit::Contestant for Checked {
     fn run(&self, prepared: &Self::Prepared, run: &Run<'_, &'static str>) -> (Result<Got, HandoffError>, u64) {
         let instruments = match run.probe {
             Probe::Clean => None,
-            Probe::Counted(fault) => Some(Instruments::new(fault.map(|f| Fault {
-                at: f.at,
-                action: match f.action {
-                    kit::FaultAction::Error => FaultAction::Error,
-                    kit::FaultAction::Panic => FaultAction::Panic,
-                },
-            }))),
+            Probe::Counted(fault) => Some(Instruments::new(fault.map(|f| Fault { at: f.at, action: f.action }))),
             Probe::Cancel(cancel) => Some(Instruments::cancelled_by(Arc::clone(cancel))),
         }
         .map(Arc::new);
         let behaviour = instruments.clone().map_or(Behaviour::Clean, Behaviour::Instrumented);
-        let consumer = match run.consume {
-            Consume::Sum => Consumer::Sum,
-            Consume::Collect => Consumer::Collect,
-            Consume::Take(k) => Consumer::Take(k),
-            Consume::Cancellable => Consumer::Cancellable,
-        };
+        let consumer = run.consume;
         let job = Job { items: run.items, behaviour: &behaviour, consumer, meter: run.meter.clone(), live: run.live };
         let out = prepared.run_metered(&job, &mut || {}).map(|outcome| match outcome {
             Outcome::Sum { sum, count, first_disorder } => Got::Sum { sum, count: Some(count), first_disorder },

@@ -10,6 +10,10 @@ use measure::meter::NoMeter;
 use pipelines::cancel::CallerCancel;
 use pipelines::LiveStages;
 
+/// What the consumer does with the items (`Sum` is the measured work; the others serve the conformance checks),
+/// and what an injected producer fault does: the conformance kit's own.
+pub use pipelines::conformance::{Consume as Consumer, FaultAction};
+
 /// Parties that can hold a message outside the channel: the producer (the message it is blocked sending) and
 /// the consumer (the message it has just taken and not yet accounted for).
 pub const HOLDERS: usize = 2;
@@ -78,29 +82,6 @@ impl HandoffConfig {
         let per_message = self.items_per_message(packing);
         ((self.messages(per_message) + HOLDERS) * per_message) as u64
     }
-}
-
-/// What the consumer does with the items.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Consumer {
-    /// Sum them with `wrapping_add` and check that item `i` is the value `i` (the measured work).
-    Sum,
-    /// Collect every item, in arrival order (exactly-once checks).
-    Collect,
-    /// Take the first `k` items, then drop the receiving end (early-stop checks).
-    Take(usize),
-    /// Collect every item until the caller cancels the run from another thread (the instrumented behaviour's
-    /// [`CallerCancel`]), then drop the receiving end (cancellation checks); without one, [`Consumer::Collect`].
-    Cancellable,
-}
-
-/// What an injected producer fault does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FaultAction {
-    /// The producer's item source returns a [`ProducerError`], which travels to the consumer in-band.
-    Error,
-    /// The producer panics (with [`std::panic::resume_unwind`], so no panic message is printed).
-    Panic,
 }
 
 /// A fault injected into the producer at item `at` (counting from 0).

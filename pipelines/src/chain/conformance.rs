@@ -8,11 +8,9 @@ use std::sync::Arc;
 use measure::summary::Check;
 
 use super::contestants::{ChainContestant, PreparedChain};
-use super::job::{
-    Behaviour, ChainConfig, ChainError, Consumer, Fault, FaultAction, Instruments, Job, Outcome, StageName,
-};
+use super::job::{Behaviour, ChainConfig, ChainError, Fault, Instruments, Job, Outcome, StageName};
 use super::ops::reference_items;
-use crate::conformance::{self as kit, Consume, Got, Probe, Run, Sizes, Words};
+use crate::conformance::{self as kit, Got, Probe, Run, Sizes, Words};
 
 /// Every check, in order: `checksum`, `exactly_once`, `bounded_outstanding`, `early_stop`, then the faults
 /// (`stage_error`, `stage_panic`, `clean_after_faults` on one prepared contestant), then `caller_cancel`.
@@ -66,24 +64,14 @@ impl kit::Contestant for Checked {
     fn run(&self, prepared: &Self::Prepared, run: &Run<'_, StageName>) -> (Result<Got, ChainError>, u64) {
         let instruments = match run.probe {
             Probe::Clean => None,
-            Probe::Counted(fault) => Some(Instruments::new(fault.map(|f| Fault {
-                stage: f.site,
-                at: f.at,
-                action: match f.action {
-                    kit::FaultAction::Error => FaultAction::Error,
-                    kit::FaultAction::Panic => FaultAction::Panic,
-                },
-            }))),
+            Probe::Counted(fault) => {
+                Some(Instruments::new(fault.map(|f| Fault { stage: f.site, at: f.at, action: f.action })))
+            }
             Probe::Cancel(cancel) => Some(Instruments::cancelled_by(Arc::clone(cancel))),
         }
         .map(Arc::new);
         let behaviour = instruments.clone().map_or(Behaviour::Clean, Behaviour::Instrumented);
-        let consumer = match run.consume {
-            Consume::Sum => Consumer::Sum,
-            Consume::Collect => Consumer::Collect,
-            Consume::Take(k) => Consumer::Take(k),
-            Consume::Cancellable => Consumer::Cancellable,
-        };
+        let consumer = run.consume;
         let input: Arc<[u64]> = (0..run.items).collect::<Vec<u64>>().into();
         let job = Job {
             input: &input,

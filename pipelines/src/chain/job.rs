@@ -11,6 +11,10 @@ use measure::meter::NoMeter;
 use crate::cancel::CallerCancel;
 use crate::{InjectedPanic, LiveStages, PipelineError};
 
+/// What the consumer at the end of the pipeline does with the items (`Sum` is the measured work; the others
+/// serve the conformance checks), and what an injected fault does: the conformance kit's own.
+pub use crate::conformance::{Consume as Consumer, FaultAction};
+
 /// Channel sizing shared by every contestant of one trial.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ChainConfig {
@@ -46,20 +50,6 @@ impl ChainConfig {
     }
 }
 
-/// What the consumer at the end of the pipeline does with the items.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Consumer {
-    /// Sum them with `wrapping_add` (the measured work).
-    Sum,
-    /// Collect every item, in arrival order (exactly-once checks).
-    Collect,
-    /// Take the first `k` items that arrive, then drop the rest of the pipeline (early-stop checks).
-    Take(usize),
-    /// Collect every item until the caller cancels the run from another thread (the instrumented behaviour's
-    /// [`CallerCancel`]), then drop the rest of the pipeline (cancellation checks); without one, [`Consumer::Collect`].
-    Cancellable,
-}
-
 /// A stage of the chain that can be instrumented.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum StageName {
@@ -93,15 +83,6 @@ impl fmt::Display for StageName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
-}
-
-/// What an injected fault does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FaultAction {
-    /// The stage returns a [`StageError`].
-    Error,
-    /// The stage panics with an [`InjectedPanic`] payload.
-    Panic,
 }
 
 /// A fault injected into one stage at its `at`-th element (counting from 0, in the order that stage sees them).
