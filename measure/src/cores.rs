@@ -124,6 +124,8 @@ pub struct AcrossCores {
     pub questions: Vec<QuestionAcross>,
     /// Every claim, in the first run's order.
     pub claims: Vec<ClaimAcross>,
+    /// The revision of the code every run measured with (`<rev>`, or `<rev> (dirty)`): the runs share it.
+    pub git_rev: String,
     /// Each run's raw file as its summary names it (`raw/<scenario>-<stamp>.jsonl`), in ascending core count: with
     /// the core count, the runs these answers come from, so that a report re-rendered with them is known to be one
     /// of them (the runs of one `--cores` list share a file name, each in its own folder).
@@ -144,6 +146,9 @@ impl AcrossCores {
 pub struct ByCores {
     /// The file's schema version ([`BY_CORES_SCHEMA`]).
     pub schema_version: u32,
+    /// The revision of the code every run here measured with, when they all share one (one sitting gives one);
+    /// `None` when the scenarios' runs come from different revisions (each scenario's own is in it).
+    pub git_rev: Option<String>,
     /// Each scenario set side by side, in the registry's order.
     pub scenarios: Vec<AcrossCores>,
 }
@@ -154,7 +159,9 @@ pub const BY_CORES_SCHEMA: u32 = 1;
 impl ByCores {
     /// The file for `scenarios`.
     pub fn new(scenarios: Vec<AcrossCores>) -> Self {
-        ByCores { schema_version: BY_CORES_SCHEMA, scenarios }
+        let first = scenarios.first().map(|s| s.git_rev.clone());
+        let git_rev = first.filter(|rev| scenarios.iter().all(|s| &s.git_rev == rev));
+        ByCores { schema_version: BY_CORES_SCHEMA, git_rev, scenarios }
     }
 
     /// The answers of `scenario` whose runs include the one with `raw_file` at `cores`.
@@ -163,10 +170,16 @@ impl ByCores {
     }
 }
 
+/// The revision of the code a run measured with: `<rev>`, or `<rev> (dirty)`.
+fn revision(s: &Summary) -> String {
+    format!("{}{}", s.git_rev, if s.git_dirty { " (dirty)" } else { "" })
+}
+
 /// The testbed and build fields two runs must share to be set side by side (the pin aside).
-fn testbed_fields(s: &Summary) -> [(&'static str, String); 6] {
+fn testbed_fields(s: &Summary) -> [(&'static str, String); 7] {
     let e = &s.environment;
     [
+        ("code revision", revision(s)),
         ("cpu model", e.cpu_model.clone()),
         ("memory", format!("{} GiB", e.memory_gib)),
         ("kernel", e.kernel.clone()),
@@ -245,6 +258,7 @@ pub fn across(runs: &[&Summary]) -> Result<AcrossCores, AcrossError> {
         questions,
         claims,
         runs: runs.iter().map(|s| s.raw_file.clone()).collect(),
+        git_rev: revision(first),
     })
 }
 
@@ -358,6 +372,12 @@ mod tests {
         let mut other = run(2, &FAST, &SLOW);
         other.environment.kernel = "another".into();
         assert!(matches!(across(&[&one, &other]), Err(AcrossError::Testbed { field: "kernel", .. })));
+        let mut later = run(2, &FAST, &SLOW);
+        later.git_rev = "another".into();
+        assert!(matches!(across(&[&one, &later]), Err(AcrossError::Testbed { field: "code revision", .. })));
+        let same = run(2, &FAST, &SLOW);
+        let answers = across(&[&one, &same]).expect("one revision");
+        assert_eq!(ByCores::new(vec![answers]).git_rev.as_deref(), Some(revision(&one).as_str()));
         let mut elsewhere = run(2, &FAST, &SLOW);
         elsewhere.scenario = "other".into();
         assert!(matches!(across(&[&one, &elsewhere]), Err(AcrossError::Scenarios(..))));

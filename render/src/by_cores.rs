@@ -192,6 +192,7 @@ mod tests {
                 flips: true,
             }],
             runs: vec!["raw/device-1.jsonl".to_string(), "raw/device-2.jsonl".to_string()],
+            git_rev: "abc1234".to_string(),
         }
     }
 
