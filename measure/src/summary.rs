@@ -215,6 +215,18 @@ impl Summary {
         self.contestant(contestant).filter(|c| c.status == Status::Ok).and_then(|c| c.metrics.get(metric))
     }
 
+    /// The median of `metric` for `contestant`, if that contestant ran ok and measured it: the figures accessor
+    /// every report reads instead of a helper of its own.
+    pub fn median(&self, contestant: &str, metric: &str) -> Option<f64> {
+        self.metric(contestant, metric).map(|s| s.median)
+    }
+
+    /// The median of `metric` in sweep phase `phase` (such as `capacity_256`) for `contestant`, as
+    /// [`Summary::median`] finds it under the phase's key `<phase>.<metric>`.
+    pub fn median_in(&self, contestant: &str, phase: &str, metric: &str) -> Option<f64> {
+        self.median(contestant, &format!("{phase}.{metric}"))
+    }
+
     /// The run's parameter `key` (its JSON key, such as `service_ms`) when it took a single value.
     pub fn param(&self, key: &str) -> Option<f64> {
         self.params.get(key).and_then(serde_json::Value::as_f64)
