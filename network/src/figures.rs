@@ -1,5 +1,5 @@
 //! The figures both network reports show beyond their tables, computed from the summary as data for the
-//! template both scenarios render (`templates/report.md`): each contestant's figures as
+//! discussion both scenarios' report templates place (`templates/figures.md`): each contestant's figures as
 //! ratios to the scenario's lab baseline, and where the blocking time goes (context switches against the measured
 //! wake-up cost). The published figures are in `measure/references.json`; the verdicts are the claims'.
 
@@ -10,18 +10,32 @@ use measure::summary::Summary;
 use measure::template::{claims_by_id, ClaimView};
 use serde::Serialize;
 
-/// The report template both network scenarios render: every word of their discussions. One file, since the two
-/// reports differ only in their figures (baseline, metrics and claims), which [`Context`] carries.
-const TEMPLATE: &str = include_str!("templates/report.md");
+/// The discussion both network reports print: every word of it, filled from [`Context`]. One file, since the
+/// two reports differ only in their figures (baseline, metrics and claims); each scenario's
+/// `templates/report.md` places it (as `{{ figures }}`).
+const FIGURES: &str = include_str!("templates/figures.md");
+
+/// What a scenario's report template reads: the shared discussion, rendered.
+#[derive(Debug, Serialize)]
+struct Frame {
+    figures: String,
+}
 
 /// Markdown discussing `summary` of `scenario`: its figures, with ratios of `metrics` to `baseline`, rendered into
-/// `templates/report.md`.
-pub fn discussion(scenario: &str, summary: &Summary, baseline: &str, metrics: &[&'static str]) -> String {
-    measure::template::render_or_note(
-        &format!("{scenario}/report.md"),
-        TEMPLATE,
-        Context::of(summary, baseline, metrics),
-    )
+/// `templates/figures.md`, which the scenario's own report template (`template`) places.
+pub fn discussion(
+    scenario: &str,
+    template: &str,
+    summary: &Summary,
+    baseline: &str,
+    metrics: &[&'static str],
+) -> String {
+    let name = format!("{scenario}/report.md");
+    let figures = match measure::template::render(&name, FIGURES, Context::of(summary, baseline, metrics)) {
+        Ok(figures) => figures,
+        Err(err) => return format!("_The discussion could not be rendered: {err}._\n"),
+    };
+    measure::template::render_or_note(&name, template, Frame { figures })
 }
 
 /// What the network scenarios' report template reads.

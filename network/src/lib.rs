@@ -12,14 +12,18 @@
 //! - [`wire`]: what travels; [`outcome`]: what a run hands back; [`tick`]: the scheduling probe;
 //!   [`wakeup`]: the cost of one cross-thread wake-up on this machine; [`resources`]: threads and sockets held.
 //! - [`mod@http`], [`tcp`]: the scenarios, each in the folder shape every scenario has (`contestants/`,
-//!   `claims.rs`, `conformance.rs`, `routine.rs` and `report.rs`), except that their reports share one template
-//!   (`templates/report.md` beside this file), the two discussions differing only in their figures.
+//!   `claims.rs`, `conformance.rs`, `routine.rs`, `report.rs` and `templates/report.md`); their two report
+//!   templates place the one discussion both share (`templates/figures.md` beside this file), the two
+//!   discussions differing only in their figures.
 //!
 //! Building blocks both scenario folders share (each scenario's own file of the same role is a thin use of them):
 //! - [`checks`]: the conformance checks every contestant passes (a scenario's `conformance.rs` runs them on its
 //!   contestants at its sizes); [`routine`]: the harness's routine, generic over a scenario's client (a
 //!   scenario's `routine.rs` supplies the client and the trial).
 //! - [`cancel`]: the caller's cancellation of a run, checked between calls.
+//! - [`http_calls`]: what an HTTP run is asked to do and the shapes the http contestants share;
+//!   [`tcp_exchange`]: one TCP exchange in each way and what a TCP run is asked to do; [`tasks`]: the tokio
+//!   runtime every tokio contestant builds, and the shape the tcp scenario's tokio contestants share.
 //! - [`figures`]: what both reports show beyond their tables (ratios to a baseline, where the blocking time
 //!   goes), as data for the template both render; the published figures are in `measure/references.json`.
 #![warn(missing_docs)]
@@ -30,13 +34,16 @@ pub mod checks;
 pub mod error;
 pub mod figures;
 pub mod http;
+pub mod http_calls;
 pub mod launch;
 pub mod outcome;
 pub mod resources;
 pub mod routine;
 pub mod server;
 pub mod session;
+pub mod tasks;
 pub mod tcp;
+pub mod tcp_exchange;
 pub mod tick;
 pub mod wakeup;
 pub mod wire;

@@ -16,10 +16,10 @@ use network::checks::{self as conformance, FaultAt, Port, Runner, Size};
 use network::error::NetworkError;
 use network::http::conformance::{CONFORMANCE_IN_FLIGHT, CONFORMANCE_SMALL};
 use network::http::contestants::HttpContestant;
-use network::http::job::HttpJob;
+use network::http_calls::HttpJob;
 use network::outcome::Outcome;
 use network::tcp::contestants::TcpContestant;
-use network::tcp::exchange::TcpJob;
+use network::tcp_exchange::TcpJob;
 
 /// How a broken contestant misbehaves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

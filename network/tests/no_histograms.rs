@@ -13,8 +13,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use measure::latency::LatencyRecorder;
 use measure::meter::NoMeter;
 use network::cancel::Cancel;
-use network::http::job::HttpJob;
-use network::tcp::exchange::TcpJob;
+use network::http_calls::HttpJob;
+use network::tcp_exchange::TcpJob;
 
 /// An allocation at least this big is counted (a histogram's counts array is far bigger; a connection's
 /// buffers are far smaller).

@@ -6,7 +6,7 @@ use std::net::SocketAddr;
 use measure::summary::Check;
 
 use super::contestants::HttpContestant;
-use super::job::HttpJob;
+use crate::http_calls::HttpJob;
 use crate::checks::{self, Port, Runner, Size};
 use crate::launch::Launcher;
 use crate::server::ServeConfig;

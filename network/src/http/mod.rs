@@ -5,17 +5,16 @@
 //! and `may` coroutines (the hand-written client again), every client on one other core.
 //!
 //! - [`mod@contestants`]: the registry and every contestant.
-//! - [`job`]: the job and the two shapes the contestants share.
 //! - [`claims`]: the claim table, every claim with an id.
 //! - [`conformance`]: every contestant as the shared checks run it, at the conformance sizes.
 //! - [`routine`]: one trial in its process (conformance, then the harness's loop).
-//! - [`report`]: the ratios and wake-up figures, rendered into the network scenarios' one template
-//!   (`network/src/templates/report.md`), which holds every word.
+//! - [`report`]: the ratios and wake-up figures, rendered into the discussion both network scenarios share
+//!   (`network/src/templates/figures.md`, every word of it).
+//! - `templates/report.md`: this scenario's report, which places the shared discussion.
 
 pub mod claims;
 pub mod conformance;
 pub mod contestants;
-pub mod job;
 pub mod report;
 pub mod routine;
 

@@ -9,7 +9,7 @@ use measure::summary::Check;
 
 use super::conformance;
 use super::contestants::HttpContestant;
-use super::job::HttpJob;
+use crate::http_calls::HttpJob;
 use crate::cancel::Cancel;
 use crate::error::NetworkError;
 use crate::launch::Launcher;

@@ -7,7 +7,7 @@ use std::net::SocketAddr;
 use measure::summary::Check;
 
 use super::contestants::TcpContestant;
-use super::exchange::TcpJob;
+use crate::tcp_exchange::TcpJob;
 use crate::checks::{self, Port, Runner, Size};
 use crate::launch::Launcher;
 use crate::server::ServeConfig;

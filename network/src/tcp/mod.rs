@@ -4,21 +4,18 @@
 //! inside `block_in_place`.
 //!
 //! - [`mod@contestants`]: the registry and every contestant.
-//! - [`exchange`]: one exchange in each way, and the job.
-//! - [`runtime`]: the shape the tokio contestants share.
 //! - [`claims`]: the claim table, every claim with an id.
 //! - [`conformance`]: every contestant as the shared checks run it, at the conformance sizes.
 //! - [`routine`]: one trial in its process (conformance, then the harness's loop).
-//! - [`report`]: the ratios and wake-up figures, rendered into the network scenarios' one template
-//!   (`network/src/templates/report.md`), which holds every word.
+//! - [`report`]: the ratios and wake-up figures, rendered into the discussion both network scenarios share
+//!   (`network/src/templates/figures.md`, every word of it).
+//! - `templates/report.md`: this scenario's report, which places the shared discussion.
 
 pub mod claims;
 pub mod conformance;
 pub mod contestants;
-pub mod exchange;
 pub mod report;
 pub mod routine;
-pub mod runtime;
 
 use measure::judge::ClaimSpec;
 use measure::question::{Alternatives, Question};

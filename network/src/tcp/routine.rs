@@ -9,7 +9,7 @@ use measure::summary::Check;
 
 use super::conformance;
 use super::contestants::TcpContestant;
-use super::exchange::TcpJob;
+use crate::tcp_exchange::TcpJob;
 use crate::cancel::Cancel;
 use crate::error::NetworkError;
 use crate::launch::Launcher;
@@ -123,17 +123,17 @@ impl Client for TcpClient {
             return None;
         }
         let per_sec = self.job.batches as f64 / wall_s;
-        let rounds = self.job.exchanges.div_ceil(crate::tcp::runtime::workers()) as f64;
+        let rounds = self.job.exchanges.div_ceil(crate::tasks::workers()) as f64;
         let bound = 1e6 / (rounds * self.delay_us.max(1) as f64);
         let text = format!(
             "{per_sec:.2} batches/s against the serial bound of {bound:.2} (⌈{} exchanges ÷ {} worker(s)⌉ × {} µs \
              per batch): blocking calls on the runtime's workers serialise the exchanges, so its gap to async I/O (up to \
              {} connections ÷ {} worker(s)) follows from the set-up",
             self.job.exchanges,
-            crate::tcp::runtime::workers(),
+            crate::tasks::workers(),
             self.delay_us,
             self.job.connections,
-            crate::tcp::runtime::workers()
+            crate::tasks::workers()
         );
         Some(("serialised_by_construction", if per_sec <= bound * 1.05 { Ok(text) } else { Err(text) }))
     }

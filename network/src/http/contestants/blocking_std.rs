@@ -8,7 +8,7 @@ use std::net::{SocketAddr, TcpStream};
 use measure::meter::Meter;
 
 use crate::error::NetworkError;
-use crate::http::job::{self, Fail, HttpJob};
+use crate::http_calls::{self, Fail, HttpJob};
 use crate::outcome::Outcome;
 use crate::wire;
 
@@ -126,7 +126,7 @@ impl Default for Head {
 
 /// A measured call's body must answer call `seq` (priming calls are not checked).
 pub fn check_body(seq: u64, body: &[u8]) -> Result<(), Fail> {
-    if seq < job::PRIMING_BASE {
+    if seq < http_calls::PRIMING_BASE {
         wire::check_http_body(seq, body).map_err(Fail::Wrong)?;
     }
     Ok(())
@@ -135,7 +135,7 @@ pub fn check_body(seq: u64, body: &[u8]) -> Result<(), Fail> {
 /// Run `job`, calling `go` once every thread has connected, made its priming call and waits at the start line.
 pub fn run<M: Meter>(job: &HttpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
     let addr = job.addr;
-    job::threads(job, go, || connect(addr).ok(), |slot, seq| call_redialling(slot, addr, seq, connect))
+    http_calls::threads(job, go, || connect(addr).ok(), |slot, seq| call_redialling(slot, addr, seq, connect))
 }
 
 /// One call on the connection in `slot`, dialled with `dial` first if there is none; a connection that failed or

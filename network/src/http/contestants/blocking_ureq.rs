@@ -4,7 +4,7 @@
 use measure::meter::Meter;
 
 use crate::error::NetworkError;
-use crate::http::job::{self, client_error, Fail, HttpJob};
+use crate::http_calls::{self, client_error, Fail, HttpJob};
 use crate::outcome::Outcome;
 use crate::wire;
 
@@ -16,14 +16,14 @@ pub fn run<M: Meter>(job: &HttpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, 
         .max_idle_connections_per_host(job.in_flight)
         .no_delay(true)
         .build();
-    job::threads(
+    http_calls::threads(
         job,
         go,
         || agent.clone(),
         |agent: &mut ureq::Agent, seq| {
-            let response = agent.get(&job::url(addr, seq)).call().map_err(|e| Fail::Error(client_error(addr, &e)))?;
+            let response = agent.get(&http_calls::url(addr, seq)).call().map_err(|e| Fail::Error(client_error(addr, &e)))?;
             let body = response.into_string().map_err(|e| Fail::Error(NetworkError::io("reading from", addr, e)))?;
-            if seq < job::PRIMING_BASE {
+            if seq < http_calls::PRIMING_BASE {
                 wire::check_http_body(seq, body.as_bytes()).map_err(Fail::Wrong)?;
             }
             Ok(())

@@ -7,7 +7,7 @@ use pipelines::coroutine::CoroutineConfig;
 
 use super::blocking_std::{call_redialling, connect_may};
 use crate::error::NetworkError;
-use crate::http::job::{self, HttpJob};
+use crate::http_calls::{self, HttpJob};
 use crate::outcome::Outcome;
 
 /// How the contestant configures `may` by default: one carrier per client core ([`crate::affinity::CLIENT_CORES`])
@@ -23,7 +23,7 @@ pub fn config() -> CoroutineConfig {
 /// Run `job`, calling `go` once every coroutine has connected, made its priming call and waits at the start line.
 pub fn run<M: Meter>(job: &HttpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
     let addr = job.addr;
-    job::coroutines(
+    http_calls::coroutines(
         job,
         go,
         config(),

@@ -20,7 +20,7 @@ pub mod stream_tokio_tasks;
 use measure::meter::Meter;
 use measure::summary::{ContestantInfo, Family};
 
-use super::job::HttpJob;
+use crate::http_calls::HttpJob;
 use crate::error::NetworkError;
 use crate::outcome::Outcome;
 

@@ -10,25 +10,25 @@ use hyper_util::rt::TokioExecutor;
 use measure::meter::Meter;
 
 use crate::error::NetworkError;
-use crate::http::job::{self, client_error, Fail, HttpJob};
+use crate::http_calls::{self, client_error, Fail, HttpJob};
 use crate::outcome::Outcome;
-use crate::tcp::runtime;
+use crate::tasks;
 use crate::wire;
 
 /// Run `job`, calling `go` once the runtime is built and the pool holds its connections.
 pub fn run<M: Meter>(job: &HttpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
     let addr = job.addr;
-    let rt = runtime::runtime()?;
+    let rt = tasks::runtime()?;
     let client = {
         let _guard = rt.enter();
         let mut connector = HttpConnector::new();
         connector.set_nodelay(true);
         Client::builder(TokioExecutor::new()).pool_max_idle_per_host(job.in_flight).build::<_, Empty<Bytes>>(connector)
     };
-    let outcome = job::stream(&rt, job, go, |seq| {
+    let outcome = http_calls::stream(&rt, job, go, |seq| {
         let client = client.clone();
         async move {
-            let uri: hyper::Uri = job::url(addr, seq)
+            let uri: hyper::Uri = http_calls::url(addr, seq)
                 .parse()
                 .map_err(|e| Fail::Error(NetworkError::BadReply { addr, detail: format!("bad URI: {e}") }))?;
             let response = client.get(uri).await.map_err(|e| Fail::Error(client_error(addr, &e)))?;
@@ -37,7 +37,7 @@ pub fn run<M: Meter>(job: &HttpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, 
                 return Err(Fail::Error(NetworkError::BadReply { addr, detail }));
             }
             let body = response.into_body().collect().await.map_err(|e| Fail::Error(client_error(addr, &e)))?;
-            if seq < job::PRIMING_BASE {
+            if seq < http_calls::PRIMING_BASE {
                 wire::check_http_body(seq, &body.to_bytes()).map_err(Fail::Wrong)?;
             }
             Ok(())
@@ -45,5 +45,5 @@ pub fn run<M: Meter>(job: &HttpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, 
     });
     drop(client);
     drop(rt);
-    Ok(Outcome { client_threads: runtime::workers() as u64, ..outcome })
+    Ok(Outcome { client_threads: tasks::workers() as u64, ..outcome })
 }

@@ -5,15 +5,15 @@
 use measure::meter::Meter;
 
 use crate::error::NetworkError;
-use crate::http::job::{self, client_error, Fail, HttpJob};
+use crate::http_calls::{self, client_error, Fail, HttpJob};
 use crate::outcome::Outcome;
-use crate::tcp::runtime;
+use crate::tasks;
 use crate::wire;
 
 /// Run `job`, calling `go` once the runtime is built and the pool holds its connections.
 pub fn run<M: Meter>(job: &HttpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
     let addr = job.addr;
-    let rt = runtime::runtime()?;
+    let rt = tasks::runtime()?;
     let client = {
         let _guard = rt.enter();
         reqwest::Client::builder()
@@ -23,17 +23,17 @@ pub fn run<M: Meter>(job: &HttpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, 
             .build()
             .map_err(|e| NetworkError::setup("the reqwest client", e))?
     };
-    let outcome = job::stream(&rt, job, go, |seq| {
+    let outcome = http_calls::stream(&rt, job, go, |seq| {
         let client = client.clone();
         async move {
             let response =
-                client.get(job::url(addr, seq)).send().await.map_err(|e| Fail::Error(client_error(addr, &e)))?;
+                client.get(http_calls::url(addr, seq)).send().await.map_err(|e| Fail::Error(client_error(addr, &e)))?;
             if !response.status().is_success() {
                 let detail = format!("status {}", response.status());
                 return Err(Fail::Error(NetworkError::BadReply { addr, detail }));
             }
             let body = response.bytes().await.map_err(|e| Fail::Error(client_error(addr, &e)))?;
-            if seq < job::PRIMING_BASE {
+            if seq < http_calls::PRIMING_BASE {
                 wire::check_http_body(seq, &body).map_err(Fail::Wrong)?;
             }
             Ok(())
@@ -41,5 +41,5 @@ pub fn run<M: Meter>(job: &HttpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, 
     });
     drop(client);
     drop(rt);
-    Ok(Outcome { client_threads: runtime::workers() as u64, ..outcome })
+    Ok(Outcome { client_threads: tasks::workers() as u64, ..outcome })
 }

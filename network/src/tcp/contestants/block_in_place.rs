@@ -9,17 +9,17 @@ use measure::meter::Meter;
 
 use crate::error::NetworkError;
 use crate::outcome::Outcome;
-use crate::tcp::exchange::{self, Fail, TcpJob};
-use crate::tcp::runtime::{self, Style};
+use crate::tcp_exchange::{self, Fail, TcpJob};
+use crate::tasks::{self, Style};
 
 /// Run `job`, calling `go` once every connection is open.
 pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
-    runtime::run::<BlockInPlace, M>(job, go)
+    tasks::run::<BlockInPlace, M>(job, go)
 }
 
 /// One exchange inside `block_in_place`.
 pub fn exchange(stream: &Arc<std::net::TcpStream>, addr: SocketAddr, seq: u64, conn: usize) -> Result<(), Fail> {
-    tokio::task::block_in_place(|| exchange::exchange_std(stream, addr, seq, conn))
+    tokio::task::block_in_place(|| tcp_exchange::exchange_std(stream, addr, seq, conn))
 }
 
 /// The style: a std `TcpStream` inside `block_in_place`, which hands the worker's other tasks to a new worker.
@@ -30,10 +30,10 @@ impl Style for BlockInPlace {
     type Conn = Arc<std::net::TcpStream>;
 
     async fn connect(addr: SocketAddr) -> Result<Self::Conn, NetworkError> {
-        runtime::connect_std(addr).await
+        tasks::connect_std(addr).await
     }
 
-    async fn exchange(conn: &mut Self::Conn, addr: SocketAddr, seq: u64, index: usize) -> Result<(), exchange::Fail> {
+    async fn exchange(conn: &mut Self::Conn, addr: SocketAddr, seq: u64, index: usize) -> Result<(), tcp_exchange::Fail> {
         exchange(conn, addr, seq, index)
     }
 }

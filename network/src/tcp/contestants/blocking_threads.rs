@@ -10,7 +10,7 @@ use measure::meter::Meter;
 
 use crate::error::NetworkError;
 use crate::outcome::{micros_since, Outcome, Times};
-use crate::tcp::exchange::{self, record, TcpJob};
+use crate::tcp_exchange::{self, record, TcpJob};
 use crate::tick;
 
 /// Run `job`, calling `go` once every thread has connected and waits at the start line.
@@ -73,7 +73,7 @@ pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, N
 
 fn connection<M: Meter>(job: &TcpJob<M>, index: usize, barrier: &Barrier, ended: &AtomicBool) -> Outcome {
     let mut outcome = Outcome::default();
-    let mut stream = match exchange::connect_std(job.addr) {
+    let mut stream = match tcp_exchange::connect_std(job.addr) {
         Ok(stream) => Some(stream),
         Err(err) => {
             outcome.first_error = Some(err.to_string());
@@ -92,8 +92,8 @@ fn connection<M: Meter>(job: &TcpJob<M>, index: usize, barrier: &Barrier, ended:
             }
             job.meter.admit(1);
             let result = match stream.as_ref() {
-                Some(s) => exchange::exchange_std(s, job.addr, seq, index),
-                None => Err(exchange::Fail::Error(NetworkError::Closed { addr: job.addr })),
+                Some(s) => tcp_exchange::exchange_std(s, job.addr, seq, index),
+                None => Err(tcp_exchange::Fail::Error(NetworkError::Closed { addr: job.addr })),
             };
             record(&mut outcome, &job.cancel, seq, result, &mut stream);
             job.meter.leave(1);

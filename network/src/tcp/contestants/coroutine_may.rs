@@ -20,7 +20,7 @@ use pipelines::LiveStages;
 
 use crate::error::NetworkError;
 use crate::outcome::{micros_since, Outcome, Times};
-use crate::tcp::exchange::{self, record, TcpJob};
+use crate::tcp_exchange::{self, record, TcpJob};
 use crate::tick;
 
 /// How the contestant configures `may` by default: one carrier per client core ([`crate::affinity::CLIENT_CORES`])
@@ -129,7 +129,7 @@ fn connection<M: Meter>(
     done: &mpsc::Sender<()>,
 ) -> Outcome {
     let mut outcome = Outcome::default();
-    let mut stream = match exchange::connect_may(job.addr) {
+    let mut stream = match tcp_exchange::connect_may(job.addr) {
         Ok(stream) => Some(stream),
         Err(err) => {
             outcome.first_error = Some(err.to_string());
@@ -144,8 +144,8 @@ fn connection<M: Meter>(
             }
             job.meter.admit(1);
             let result = match stream.as_mut() {
-                Some(s) => exchange::exchange_blocking(s, job.addr, seq, index),
-                None => Err(exchange::Fail::Error(NetworkError::Closed { addr: job.addr })),
+                Some(s) => tcp_exchange::exchange_blocking(s, job.addr, seq, index),
+                None => Err(tcp_exchange::Fail::Error(NetworkError::Closed { addr: job.addr })),
             };
             record(&mut outcome, &job.cancel, seq, result, &mut stream);
             job.meter.leave(1);

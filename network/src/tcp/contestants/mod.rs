@@ -20,7 +20,7 @@ pub mod trap_blocking_in_task;
 use measure::meter::Meter;
 use measure::summary::{ContestantInfo, Family, Role};
 
-use super::exchange::TcpJob;
+use crate::tcp_exchange::TcpJob;
 use crate::error::NetworkError;
 use crate::outcome::Outcome;
 

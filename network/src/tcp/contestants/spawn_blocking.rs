@@ -8,18 +8,18 @@ use measure::meter::Meter;
 
 use crate::error::NetworkError;
 use crate::outcome::Outcome;
-use crate::tcp::exchange::{self, Fail, TcpJob};
-use crate::tcp::runtime::{self, Style};
+use crate::tcp_exchange::{self, Fail, TcpJob};
+use crate::tasks::{self, Style};
 
 /// Run `job`, calling `go` once every connection is open.
 pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
-    runtime::run::<SpawnBlocking, M>(job, go)
+    tasks::run::<SpawnBlocking, M>(job, go)
 }
 
 /// One exchange on a blocking-pool thread; the task awaits it.
 pub async fn exchange(stream: &Arc<std::net::TcpStream>, addr: SocketAddr, seq: u64, conn: usize) -> Result<(), Fail> {
     let stream = Arc::clone(stream);
-    tokio::task::spawn_blocking(move || exchange::exchange_std(&stream, addr, seq, conn))
+    tokio::task::spawn_blocking(move || tcp_exchange::exchange_std(&stream, addr, seq, conn))
         .await
         .unwrap_or_else(|e| Err(Fail::Wrong(format!("the blocking exchange failed: {e}"))))
 }
@@ -32,10 +32,10 @@ impl Style for SpawnBlocking {
     type Conn = Arc<std::net::TcpStream>;
 
     async fn connect(addr: SocketAddr) -> Result<Self::Conn, NetworkError> {
-        runtime::connect_std(addr).await
+        tasks::connect_std(addr).await
     }
 
-    async fn exchange(conn: &mut Self::Conn, addr: SocketAddr, seq: u64, index: usize) -> Result<(), exchange::Fail> {
+    async fn exchange(conn: &mut Self::Conn, addr: SocketAddr, seq: u64, index: usize) -> Result<(), tcp_exchange::Fail> {
         exchange(conn, addr, seq, index).await
     }
 }

@@ -7,12 +7,12 @@ use measure::meter::Meter;
 
 use crate::error::NetworkError;
 use crate::outcome::Outcome;
-use crate::tcp::exchange::{self, TcpJob};
-use crate::tcp::runtime::{self, Style};
+use crate::tcp_exchange::{self, TcpJob};
+use crate::tasks::{self, Style};
 
 /// Run `job`, calling `go` once every connection is open.
 pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
-    runtime::run::<AsyncIo, M>(job, go)
+    tasks::run::<AsyncIo, M>(job, go)
 }
 
 /// The style: a tokio `TcpStream`, the task yielding while the socket is not ready.
@@ -23,10 +23,10 @@ impl Style for AsyncIo {
     type Conn = tokio::net::TcpStream;
 
     async fn connect(addr: SocketAddr) -> Result<Self::Conn, NetworkError> {
-        exchange::connect_tokio(addr).await
+        tcp_exchange::connect_tokio(addr).await
     }
 
-    async fn exchange(conn: &mut Self::Conn, addr: SocketAddr, seq: u64, index: usize) -> Result<(), exchange::Fail> {
-        exchange::exchange_tokio(conn, addr, seq, index).await
+    async fn exchange(conn: &mut Self::Conn, addr: SocketAddr, seq: u64, index: usize) -> Result<(), tcp_exchange::Fail> {
+        tcp_exchange::exchange_tokio(conn, addr, seq, index).await
     }
 }

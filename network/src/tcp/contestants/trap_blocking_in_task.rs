@@ -9,8 +9,8 @@ use measure::meter::Meter;
 
 use crate::error::NetworkError;
 use crate::outcome::Outcome;
-use crate::tcp::exchange::{self, Fail, TcpJob};
-use crate::tcp::runtime::{self, Style};
+use crate::tcp_exchange::{self, Fail, TcpJob};
+use crate::tasks::{self, Style};
 
 /// The most batches an iteration of this contestant runs: its batches are serial (256 exchanges one after another
 /// on the one worker, about 0.3–0.7 s each at a 1 ms delay), so the scenario's 30 would take 10–20 s per iteration.
@@ -18,12 +18,12 @@ pub const MAX_BATCHES: u64 = 3;
 
 /// Run `job`, calling `go` once every connection is open.
 pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
-    runtime::run::<Direct, M>(job, go)
+    tasks::run::<Direct, M>(job, go)
 }
 
 /// One exchange, blocking the worker thread the task runs on.
 pub fn exchange(stream: &Arc<std::net::TcpStream>, addr: SocketAddr, seq: u64, conn: usize) -> Result<(), Fail> {
-    exchange::exchange_std(stream, addr, seq, conn)
+    tcp_exchange::exchange_std(stream, addr, seq, conn)
 }
 
 /// The style: a std `TcpStream`, blocking the worker directly.
@@ -34,10 +34,10 @@ impl Style for Direct {
     type Conn = Arc<std::net::TcpStream>;
 
     async fn connect(addr: SocketAddr) -> Result<Self::Conn, NetworkError> {
-        runtime::connect_std(addr).await
+        tasks::connect_std(addr).await
     }
 
-    async fn exchange(conn: &mut Self::Conn, addr: SocketAddr, seq: u64, index: usize) -> Result<(), exchange::Fail> {
+    async fn exchange(conn: &mut Self::Conn, addr: SocketAddr, seq: u64, index: usize) -> Result<(), tcp_exchange::Fail> {
         exchange(conn, addr, seq, index)
     }
 }

@@ -1,5 +1,5 @@
-//! The shape every tokio contestant of the tcp scenario shares: a multi-thread runtime of [`workers`] workers
-//! built before the clock starts, one persistent connection per task, a coordinator that releases one batch at a
+//! Tokio tasks over sockets: the multi-thread runtime of [`workers`] workers every tokio contestant of both
+//! scenarios builds before the clock starts, and the shape every tokio contestant of the tcp scenario shares: one persistent connection per task, a coordinator that releases one batch at a
 //! time through a barrier and times it, and the probe task ticking beside them. The contestants differ only in
 //! their [`Style`]: how a task connects and makes one exchange (each contestant's file implements it). The
 //! caller's cancellation is checked between exchanges and between batches (a task blocked in a std socket call
@@ -16,7 +16,7 @@ use measure::latency::LatencyRecorder;
 use measure::meter::Meter;
 use tokio::sync::Barrier;
 
-use super::exchange::{self, record, TcpJob};
+use crate::tcp_exchange::{self, record, TcpJob};
 use crate::error::NetworkError;
 use crate::outcome::{micros_since, Outcome, Times};
 use crate::tick;
@@ -51,12 +51,12 @@ pub trait Style: Send + Sync + 'static {
         addr: SocketAddr,
         seq: u64,
         index: usize,
-    ) -> impl Future<Output = Result<(), exchange::Fail>> + Send;
+    ) -> impl Future<Output = Result<(), tcp_exchange::Fail>> + Send;
 }
 
 /// A std `TcpStream`, for the styles that block on one, opened on tokio's blocking pool.
 pub async fn connect_std(addr: SocketAddr) -> Result<Arc<std::net::TcpStream>, NetworkError> {
-    tokio::task::spawn_blocking(move || exchange::connect_std(addr))
+    tokio::task::spawn_blocking(move || tcp_exchange::connect_std(addr))
         .await
         .map_err(|e| NetworkError::setup("a connecting thread", e))?
         .map(Arc::new)
@@ -139,7 +139,7 @@ async fn connection_task<S: Style, M: Meter>(
             job.meter.admit(1);
             let result = match conn.as_mut() {
                 Some(c) => S::exchange(c, job.addr, seq, index).await,
-                None => Err(exchange::Fail::Error(NetworkError::Closed { addr: job.addr })),
+                None => Err(tcp_exchange::Fail::Error(NetworkError::Closed { addr: job.addr })),
             };
             record(&mut outcome, &job.cancel, seq, result, &mut conn);
             job.meter.leave(1);
