@@ -4,13 +4,16 @@
 //!
 //! Every job carries a [`Cancel`]. Timed and accounting runs carry [`Cancel::never`] (no flag at all): checking it
 //! is one test of a `None` pointer between calls, nothing measurable next to a socket call. The conformance check
-//! `caller_cancel` carries [`Cancel::after`]: its handle also counts each answered request in its own slot (the
-//! check's record of exactly-once; never present in a timed run) and tells the caller's thread when `point`
-//! requests were answered, so the caller cancels at a seeded point mid-run ([`Cancel::raise_when_reached`]).
+//! `caller_cancel` carries [`Cancel::after`]: the caller's side is the kit's [`CallerCancel`] (the answer that
+//! reaches the point waits there until the caller's thread raised the cancellation, so it always lands mid-run),
+//! and the handle also counts each answered request in its own slot (the check's record of exactly-once; never
+//! present in a timed run).
 
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
+
+use pipelines::cancel::CallerCancel;
 
 use crate::outcome::Tally;
 
@@ -24,18 +27,14 @@ struct Deaf(bool);
 
 #[derive(Debug)]
 struct State {
-    /// Raised by the caller.
-    raised: AtomicBool,
+    /// The caller's side: raised once the point-th answer passed.
+    caller: CallerCancel,
     /// Wakes the stream clients' `select`.
     notify: tokio::sync::Notify,
     /// The check's record: how many times each request was answered.
     answers: Box<[AtomicU32]>,
-    /// Answers counted so far, and the count at which the caller cancels.
+    /// Answers counted so far.
     answered: AtomicU64,
-    point: u64,
-    /// Whether the point was reached (or the run abandoned), and when the caller raised the cancellation.
-    reached: Mutex<(bool, Option<Instant>)>,
-    changed: Condvar,
 }
 
 impl Cancel {
@@ -48,13 +47,10 @@ impl Cancel {
     pub fn after(point: u64, requests: u64) -> Cancel {
         Cancel(
             Some(Arc::new(State {
-                raised: AtomicBool::new(false),
+                caller: CallerCancel::at(point),
                 notify: tokio::sync::Notify::new(),
                 answers: (0..requests).map(|_| AtomicU32::new(0)).collect(),
                 answered: AtomicU64::new(0),
-                point,
-                reached: Mutex::new((false, None)),
-                changed: Condvar::new(),
             })),
             Deaf(false),
         )
@@ -66,69 +62,65 @@ impl Cancel {
         Cancel(self.0.clone(), Deaf(true))
     }
 
-    /// Whether the caller cancelled the run: checked between calls (a relaxed load, or nothing at all for a run
-    /// nobody cancels).
+    /// The state, unless this handle ignores the caller.
+    fn heard(&self) -> Option<&State> {
+        self.0.as_deref().filter(|_| !self.1 .0)
+    }
+
+    /// Whether the caller cancelled the run: checked between calls (one load, or nothing at all for a run nobody
+    /// cancels).
     #[inline]
     pub fn is_raised(&self) -> bool {
-        self.0.as_ref().is_some_and(|s| !self.1 .0 && s.raised.load(Ordering::Relaxed))
+        self.heard().is_some_and(|s| s.caller.is_raised())
     }
 
     /// Resolves when the caller cancels the run (never for [`Cancel::never`]): what a stream client `select`s on.
     pub async fn cancelled(&self) {
-        let Some(state) = self.0.as_ref().filter(|_| !self.1 .0) else {
+        let Some(state) = self.heard() else {
             return std::future::pending().await;
         };
         loop {
             let mut notified = std::pin::pin!(state.notify.notified());
             notified.as_mut().enable();
-            if state.raised.load(Ordering::Acquire) {
+            if state.caller.is_raised() {
                 return;
             }
             notified.await;
         }
     }
 
-    /// Request `seq` was answered correctly (nothing for a run nobody cancels): the check's record.
+    /// Request `seq` was answered correctly (nothing for a run nobody cancels): the check's record; the answer
+    /// that reaches the point waits there for the caller ([`CallerCancel::pass`]).
     #[inline]
     pub fn answered(&self, seq: u64) {
         let Some(state) = &self.0 else { return };
         if let Some(slot) = usize::try_from(seq).ok().and_then(|i| state.answers.get(i)) {
             slot.fetch_add(1, Ordering::Relaxed);
         }
-        if state.answered.fetch_add(1, Ordering::AcqRel) + 1 == state.point {
-            state.lock().0 = true;
-            state.changed.notify_all();
-        }
+        state.caller.pass(state.answered.fetch_add(1, Ordering::AcqRel) + 1);
     }
 
     /// The caller's side: wait until `point` requests were answered (or the run was abandoned), then raise the
     /// cancellation; whether it raised it.
     pub fn raise_when_reached(&self) -> bool {
         let Some(state) = &self.0 else { return false };
-        let mut reached = state.lock();
-        while !reached.0 {
-            reached = state.changed.wait(reached).unwrap_or_else(PoisonError::into_inner);
+        let raised = state.caller.raise_when_reached();
+        if raised {
+            state.notify.notify_waiters();
         }
-        if state.answered.load(Ordering::Acquire) < state.point {
-            return false;
-        }
-        reached.1 = Some(Instant::now());
-        state.raised.store(true, Ordering::Release);
-        state.notify.notify_waiters();
-        true
+        raised
     }
 
     /// The run returned: release a caller still waiting for the point.
     pub fn abandon(&self) {
         if let Some(state) = &self.0 {
-            state.lock().0 = true;
-            state.changed.notify_all();
+            state.caller.abandon();
         }
     }
 
     /// When the caller raised the cancellation, if it did.
     pub fn raised_at(&self) -> Option<Instant> {
-        self.0.as_ref().and_then(|s| s.lock().1)
+        self.0.as_ref().and_then(|s| s.caller.raised_at())
     }
 
     /// How many times request `seq` was answered, in the check's record (0 for [`Cancel::never`]).
@@ -151,12 +143,6 @@ impl Cancel {
             }
         }
         (tally, twice)
-    }
-}
-
-impl State {
-    fn lock(&self) -> std::sync::MutexGuard<'_, (bool, Option<Instant>)> {
-        self.reached.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
 
@@ -195,8 +181,12 @@ mod tests {
     fn a_deaf_handle_records_but_never_hears_the_caller() {
         let cancel = Cancel::after(1, 4);
         let deaf = cancel.deaf();
+        let caller = {
+            let cancel = cancel.clone();
+            std::thread::spawn(move || cancel.raise_when_reached())
+        };
         deaf.answered(2);
-        assert!(cancel.raise_when_reached());
+        assert!(caller.join().unwrap_or(false));
         assert!(cancel.is_raised() && !deaf.is_raised());
         assert_eq!(cancel.record().0.count, 1);
     }
