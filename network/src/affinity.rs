@@ -125,6 +125,23 @@ pub fn allowed_cores() -> Vec<usize> {
     }
 }
 
+/// Why a process is not pinned where the placement meant it to be.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, thiserror::Error)]
+pub enum PinError {
+    /// The OS refused the pinning: its message (text, since the server's ready line carries it).
+    #[error("{0}")]
+    Refused(String),
+    /// The placement pins nothing, and why ([`Placement::Unpinned`]).
+    #[error("{0}")]
+    Unplanned(String),
+}
+
+impl From<std::io::Error> for PinError {
+    fn from(err: std::io::Error) -> PinError {
+        PinError::Refused(err.to_string())
+    }
+}
+
 /// Pin the calling thread (and every thread it starts afterwards) to `cores`.
 pub fn pin_current_thread(cores: &[usize]) -> std::io::Result<()> {
     // SAFETY: cpu_set_t is plain data, filled by CPU_SET for in-range cores; pid 0 is the calling thread.

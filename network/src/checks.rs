@@ -332,7 +332,7 @@ pub fn answered(runner: &Runner, addr: SocketAddr, ordered: bool) -> Vec<Check> 
                         outcome.requested
                     ),
                 ),
-                Err(detail) => Check::new("answered_once", false, detail),
+                Err(detail) => Check::new("answered_once", false, detail.to_string()),
             }];
             if ordered {
                 checks.push(Check::new(

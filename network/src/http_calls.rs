@@ -18,6 +18,7 @@ use crate::cancel::Cancel;
 use crate::error::NetworkError;
 use crate::outcome::{micros_since, Outcome, Times};
 use crate::tick;
+use crate::wire::WrongReply;
 
 /// What an HTTP run is asked to do.
 #[derive(Debug, Clone)]
@@ -37,14 +38,7 @@ pub struct HttpJob<M> {
 /// Sequence numbers of the calls that open connections before the clock starts (answered, not counted).
 pub const PRIMING_BASE: u64 = 1 << 62;
 
-/// How a call went wrong.
-#[derive(Debug)]
-pub enum Fail {
-    /// A socket or protocol error.
-    Error(NetworkError),
-    /// The reply answered another request.
-    Wrong(String),
-}
+pub use crate::outcome::Fail;
 
 /// The URL of call `seq`.
 pub fn url(addr: SocketAddr, seq: u64) -> String {
@@ -111,8 +105,7 @@ fn record(outcome: &mut Outcome, times: &Times, cancel: &Cancel, seq: u64, resul
             cancel.answered(seq);
             times.set(seq, micros_since(started));
         }
-        Err(Fail::Error(err)) => outcome.error(&err),
-        Err(Fail::Wrong(detail)) => outcome.wrong(detail),
+        Err(fail) => outcome.failed(&fail),
     }
 }
 
@@ -166,7 +159,7 @@ where
         for handle in handles {
             match handle.join() {
                 Ok(part) => outcome.merge(part),
-                Err(_) => outcome.wrong("a connection thread panicked".to_string()),
+                Err(_) => outcome.wrong(&WrongReply::Panicked("thread")),
             }
         }
         stop.store(true, Ordering::Relaxed);
@@ -249,7 +242,7 @@ where
     for handle in handles {
         match handle.join() {
             Ok(part) => outcome.merge(part),
-            Err(_) => outcome.wrong("a connection coroutine panicked".to_string()),
+            Err(_) => outcome.wrong(&WrongReply::Panicked("coroutine")),
         }
     }
     stop.store(true, Ordering::Relaxed);
@@ -321,7 +314,7 @@ pub fn tasks<C: TaskClient, M: Meter>(
         for handle in handles {
             match handle.await {
                 Ok(part) => outcome.merge(part),
-                Err(e) => outcome.wrong(format!("a connection task failed: {e}")),
+                Err(e) => outcome.wrong(&WrongReply::Lost { what: "a connection task", detail: e.to_string() }),
             }
         }
         stop.store(true, Ordering::Relaxed);

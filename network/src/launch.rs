@@ -14,6 +14,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use crate::affinity::PinError;
 use crate::error::NetworkError;
 use crate::server::{loopback, Ready, ServeConfig};
 
@@ -145,7 +146,7 @@ impl ServerProcess {
     }
 
     /// What the server said about its pinning.
-    pub fn pinned(&self) -> &Result<Option<usize>, String> {
+    pub fn pinned(&self) -> &Result<Option<usize>, PinError> {
         &self.ready.pinned
     }
 

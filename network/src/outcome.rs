@@ -10,6 +10,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use measure::latency::LatencyRecorder;
 
+use crate::wire::WrongReply;
+
 use crate::error::NetworkError;
 
 /// Count, sum and sum of squares of the sequence numbers answered: equal to the reference of `0..n` only if
@@ -128,10 +130,18 @@ impl Outcome {
     }
 
     /// Count one wrong reply.
-    pub fn wrong(&mut self, detail: String) {
+    pub fn wrong(&mut self, detail: &WrongReply) {
         self.wrong += 1;
         if self.first_error.is_none() {
-            self.first_error = Some(detail);
+            self.first_error = Some(detail.to_string());
+        }
+    }
+
+    /// Count one call's or exchange's failure: an error or a wrong reply.
+    pub fn failed(&mut self, fail: &Fail) {
+        match fail {
+            Fail::Error(err) => self.error(err),
+            Fail::Wrong(detail) => self.wrong(detail),
         }
     }
 
@@ -147,30 +157,56 @@ impl Outcome {
     }
 
     /// Whether every request was answered exactly once, correctly, and nothing failed; else what differs.
-    pub fn verify(&self) -> Result<(), String> {
+    pub fn verify(&self) -> Result<(), Unverified> {
         let reference = Tally::reference(self.requested);
         if self.errors == 0 && self.wrong == 0 && self.tally == reference {
             return Ok(());
         }
-        Err(format!(
-            "{} of {} requests answered correctly ({} errors, {} wrong replies{}){}",
-            self.tally.count,
-            self.requested,
-            self.errors,
-            self.wrong,
-            if self.tally.count == self.requested && self.tally != reference {
-                "; the answered sequence numbers are not each of 0..n once"
-            } else {
-                ""
-            },
-            self.first_error.as_ref().map_or_else(String::new, |e| format!("; first: {e}"))
-        ))
+        Err(Unverified {
+            answered: self.tally.count,
+            requested: self.requested,
+            errors: self.errors,
+            wrong: self.wrong,
+            not_each_once: self.tally.count == self.requested && self.tally != reference,
+            first_error: self.first_error.clone(),
+        })
     }
 
     /// Whether every request is accounted for: answered, failed or wrong, and none twice.
     pub fn accounted(&self) -> bool {
         self.tally.count + self.errors + self.wrong == self.requested
     }
+}
+
+/// Why a call or an exchange did not count as answered.
+#[derive(Debug)]
+pub enum Fail {
+    /// A socket or protocol error, or the server closed the connection.
+    Error(NetworkError),
+    /// The reply answered another request, or wrongly.
+    Wrong(WrongReply),
+}
+
+/// A run that did not answer every request exactly once, correctly: its counts ([`Outcome::verify`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{answered} of {requested} requests answered correctly ({errors} errors, {wrong} wrong replies{}){}",
+    if *not_each_once { "; the answered sequence numbers are not each of 0..n once" } else { "" },
+    first_error.as_ref().map_or_else(String::new, |e| format!("; first: {e}"))
+)]
+pub struct Unverified {
+    /// Requests answered correctly.
+    pub answered: u64,
+    /// Requests asked.
+    pub requested: u64,
+    /// Requests that ended in an error.
+    pub errors: u64,
+    /// Wrong replies.
+    pub wrong: u64,
+    /// Whether as many answers as requests came, but not each request's once.
+    pub not_each_once: bool,
+    /// The first error or wrong reply, as a message.
+    pub first_error: Option<String>,
 }
 
 #[cfg(test)]
@@ -193,7 +229,7 @@ mod tests {
         for seq in [0, 1, 1] {
             outcome.tally.add(seq);
         }
-        assert!(outcome.verify().is_err_and(|e| e.contains("not each of 0..n once")));
+        assert!(outcome.verify().is_err_and(|e| e.to_string().contains("not each of 0..n once")));
     }
 
     #[test]
@@ -202,7 +238,7 @@ mod tests {
         outcome.tally.add(0);
         outcome.error(&NetworkError::Closed { addr: crate::server::loopback(9) });
         assert!(outcome.accounted());
-        assert!(outcome.verify().is_err_and(|e| e.contains("127.0.0.1:9 closed")));
+        assert!(outcome.verify().is_err_and(|e| e.to_string().contains("127.0.0.1:9 closed")));
     }
 
     #[test]

@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
-use crate::affinity;
+use crate::affinity::{self, PinError};
 use crate::wire::{self, FRAME};
 
 /// What the server is asked to do: one JSON line on its standard input.
@@ -55,7 +55,7 @@ pub struct Ready {
     /// The server's process id.
     pub pid: u32,
     /// Whether the pinning asked for took effect, or why not.
-    pub pinned: Result<Option<usize>, String>,
+    pub pinned: Result<Option<usize>, PinError>,
 }
 
 /// Why the server could not run.
@@ -86,7 +86,7 @@ pub fn serve(mut input: impl BufRead + Send + 'static, mut output: impl Write) -
     raise_fd_limit();
     let pinned = match config.core {
         None => Ok(None),
-        Some(core) => affinity::pin_current_thread(&[core]).map(|()| Some(core)).map_err(|e| e.to_string()),
+        Some(core) => affinity::pin_current_thread(&[core]).map(|()| Some(core)).map_err(PinError::from),
     };
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(ServeError::Setup)?;
     runtime.block_on(async move {

@@ -4,7 +4,7 @@
 
 use measure::summary::Check;
 
-use crate::affinity::{self, Placement};
+use crate::affinity::{self, PinError, Placement};
 use crate::error::NetworkError;
 use crate::launch::{Launcher, ServerProcess, READY_WAIT};
 use crate::server::ServeConfig;
@@ -21,7 +21,7 @@ pub struct Session {
     /// The running server.
     pub server: ServerProcess,
     /// Whether pinning this client process worked, or why not.
-    pub client_pinned: Result<(), String>,
+    pub client_pinned: Result<(), PinError>,
 }
 
 impl Session {
@@ -36,8 +36,8 @@ impl Session {
             Placement::Unpinned { .. } => affinity::allowed_cores().len(),
         });
         let client_pinned = match &placement {
-            Placement::Pinned { client, .. } => affinity::pin_current_thread(client).map_err(|e| e.to_string()),
-            Placement::Unpinned { reason } => Err(reason.clone()),
+            Placement::Pinned { client, .. } => affinity::pin_current_thread(client).map_err(PinError::from),
+            Placement::Unpinned { reason } => Err(PinError::Unplanned(reason.clone())),
         };
         let pinned_config = ServeConfig { core: placement.server_core(), ..config.clone() };
         let server = ServerProcess::start(&launcher, &pinned_config, READY_WAIT)?;
@@ -54,8 +54,8 @@ impl Session {
         };
         let client = match &self.client_pinned {
             Ok(()) => "the client is pinned".to_string(),
-            Err(_) if matches!(self.placement, Placement::Unpinned { .. }) => "the client is not pinned".to_string(),
-            Err(e) => format!("the client is not pinned ({e})"),
+            Err(PinError::Unplanned(_)) => "the client is not pinned".to_string(),
+            Err(e @ PinError::Refused(_)) => format!("the client is not pinned ({e})"),
         };
         Check::new(
             "placement",

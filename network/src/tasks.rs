@@ -16,10 +16,11 @@ use measure::latency::LatencyRecorder;
 use measure::meter::Meter;
 use tokio::sync::Barrier;
 
-use crate::tcp_exchange::{self, record, TcpJob};
 use crate::error::NetworkError;
 use crate::outcome::{micros_since, Outcome, Times};
+use crate::tcp_exchange::{self, record, TcpJob};
 use crate::tick;
+use crate::wire::WrongReply;
 
 /// Worker threads of every tokio runtime in the network scenarios: one per client core
 /// ([`crate::affinity::client_cores`]).
@@ -99,7 +100,7 @@ pub fn run<S: Style, M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<
         for task in tasks {
             match task.await {
                 Ok(part) => outcome.merge(part),
-                Err(e) => outcome.wrong(format!("a connection task failed: {e}")),
+                Err(e) => outcome.wrong(&WrongReply::Lost { what: "a connection task", detail: e.to_string() }),
             }
         }
         outcome.probe = probe.await.ok();

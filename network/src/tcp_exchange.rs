@@ -44,14 +44,7 @@ impl<M> TcpJob<M> {
     }
 }
 
-/// How an exchange went wrong.
-#[derive(Debug)]
-pub enum Fail {
-    /// A socket error, or the server closed the connection.
-    Error(NetworkError),
-    /// The reply answered another request.
-    Wrong(String),
-}
+pub use crate::outcome::Fail;
 
 /// Count the result of exchange `seq` into `outcome` (and into `cancel`'s record, in a cancellation check); a
 /// failed connection is dropped (`stream = None`), so the connection's later exchanges count as errors without
@@ -62,12 +55,8 @@ pub fn record<S>(outcome: &mut Outcome, cancel: &Cancel, seq: u64, result: Resul
             outcome.tally.add(seq);
             cancel.answered(seq);
         }
-        Err(Fail::Error(err)) => {
-            outcome.error(&err);
-            *stream = None;
-        }
-        Err(Fail::Wrong(detail)) => {
-            outcome.wrong(detail);
+        Err(fail) => {
+            outcome.failed(&fail);
             *stream = None;
         }
     }

@@ -44,14 +44,54 @@ pub fn reply(request: &[u8; FRAME]) -> [u8; FRAME] {
     self::request(seq, mix(token))
 }
 
+/// Why a reply does not answer its request, or a connection's part of a run was lost (counted as wrong).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum WrongReply {
+    /// A TCP reply carries another request's sequence number.
+    #[error("reply out of order: sequence {got} where {asked} was asked")]
+    OutOfOrder {
+        /// The sequence number the reply carries.
+        got: u64,
+        /// The sequence number asked.
+        asked: u64,
+    },
+    /// A TCP reply carries the wrong checksum.
+    #[error("wrong checksum {got:#x} for sequence {seq}")]
+    Checksum {
+        /// The checksum the reply carries.
+        got: u64,
+        /// The sequence number asked.
+        seq: u64,
+    },
+    /// An HTTP reply's body is not the echo of its call.
+    #[error("body {got:?} where {due:?} was due")]
+    Body {
+        /// The body received (lossily decoded).
+        got: String,
+        /// The body due.
+        due: String,
+    },
+    /// A connection's thread or coroutine panicked (`thread`, `coroutine`): its part of the run is lost.
+    #[error("a connection {0} panicked")]
+    Panicked(&'static str),
+    /// A connection's task, or a blocking exchange on tokio's pool, ended without its result.
+    #[error("{what} failed: {detail}")]
+    Lost {
+        /// What ended: `a connection task`, `the blocking exchange`.
+        what: &'static str,
+        /// Tokio's reason.
+        detail: String,
+    },
+}
+
 /// Why a TCP reply does not answer `(seq, token)`, if it does not.
-pub fn check_reply(seq: u64, token: u64, reply: &[u8; FRAME]) -> Result<(), String> {
+pub fn check_reply(seq: u64, token: u64, reply: &[u8; FRAME]) -> Result<(), WrongReply> {
     let (got_seq, got_sum) = words(reply);
     if got_seq != seq {
-        return Err(format!("reply out of order: sequence {got_seq} where {seq} was asked"));
+        return Err(WrongReply::OutOfOrder { got: got_seq, asked: seq });
     }
     if got_sum != mix(token) {
-        return Err(format!("wrong checksum {got_sum:#x} for sequence {seq}"));
+        return Err(WrongReply::Checksum { got: got_sum, seq });
     }
     Ok(())
 }
@@ -73,12 +113,12 @@ pub fn http_body(path: &str) -> Option<String> {
 }
 
 /// Why an HTTP reply body does not answer `seq`, if it does not.
-pub fn check_http_body(seq: u64, body: &[u8]) -> Result<(), String> {
-    let expected = format!("{seq} {}", mix(seq));
-    if body == expected.as_bytes() {
+pub fn check_http_body(seq: u64, body: &[u8]) -> Result<(), WrongReply> {
+    let due = format!("{seq} {}", mix(seq));
+    if body == due.as_bytes() {
         Ok(())
     } else {
-        Err(format!("body {:?} where {expected:?} was due", String::from_utf8_lossy(body)))
+        Err(WrongReply::Body { got: String::from_utf8_lossy(body).into_owned(), due })
     }
 }
 
@@ -91,8 +131,8 @@ mod tests {
         let req = request(7, token(7, 3));
         let rep = reply(&req);
         assert_eq!(check_reply(7, token(7, 3), &rep), Ok(()));
-        assert!(check_reply(8, token(8, 3), &rep).is_err_and(|e| e.contains("out of order")));
-        assert!(check_reply(7, token(7, 4), &rep).is_err_and(|e| e.contains("checksum")));
+        assert!(check_reply(8, token(8, 3), &rep).is_err_and(|e| e.to_string().contains("out of order")));
+        assert!(check_reply(7, token(7, 4), &rep).is_err_and(|e| e.to_string().contains("checksum")));
     }
 
     #[test]

@@ -6,8 +6,8 @@ use std::net::SocketAddr;
 use measure::summary::Check;
 
 use super::contestants::HttpContestant;
-use crate::http_calls::HttpJob;
 use crate::checks::{self, Port, Runner, Size};
+use crate::http_calls::HttpJob;
 use crate::launch::Launcher;
 use crate::server::ServeConfig;
 

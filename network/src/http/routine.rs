@@ -9,9 +9,9 @@ use measure::summary::Check;
 
 use super::conformance;
 use super::contestants::HttpContestant;
-use crate::http_calls::HttpJob;
 use crate::cancel::Cancel;
 use crate::error::NetworkError;
+use crate::http_calls::HttpJob;
 use crate::launch::Launcher;
 use crate::outcome::Outcome;
 use crate::routine::{renamed, Client, NetRoutine};

@@ -7,10 +7,10 @@ use std::net::SocketAddr;
 use measure::summary::Check;
 
 use super::contestants::TcpContestant;
-use crate::tcp_exchange::TcpJob;
 use crate::checks::{self, Port, Runner, Size};
 use crate::launch::Launcher;
 use crate::server::ServeConfig;
+use crate::tcp_exchange::TcpJob;
 
 /// A conformance runner for `contestant`: small runs of 8 connections × 3 batches of 32 exchanges; long runs
 /// of 10,000 batches, which the kill or the caller's cancel cuts short. One exchange is outstanding per

@@ -9,7 +9,6 @@ use measure::summary::Check;
 
 use super::conformance;
 use super::contestants::TcpContestant;
-use crate::tcp_exchange::TcpJob;
 use crate::cancel::Cancel;
 use crate::error::NetworkError;
 use crate::launch::Launcher;
@@ -17,6 +16,7 @@ use crate::outcome::Outcome;
 use crate::routine::{renamed, Client, NetRoutine};
 use crate::server::ServeConfig;
 use crate::session::Session;
+use crate::tcp_exchange::TcpJob;
 
 /// The tcp scenario's parameters, as a trial reads them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -21,7 +21,8 @@ pub fn run<M: Meter>(job: &HttpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, 
         go,
         || agent.clone(),
         |agent: &mut ureq::Agent, seq| {
-            let response = agent.get(&http_calls::url(addr, seq)).call().map_err(|e| Fail::Error(client_error(addr, &e)))?;
+            let response =
+                agent.get(&http_calls::url(addr, seq)).call().map_err(|e| Fail::Error(client_error(addr, &e)))?;
             let body = response.into_string().map_err(|e| Fail::Error(NetworkError::io("reading from", addr, e)))?;
             if seq < http_calls::PRIMING_BASE {
                 wire::check_http_body(seq, body.as_bytes()).map_err(Fail::Wrong)?;

@@ -20,8 +20,8 @@ pub mod stream_tokio_tasks;
 use measure::meter::Meter;
 use measure::summary::{ContestantInfo, Family};
 
-use crate::http_calls::HttpJob;
 use crate::error::NetworkError;
+use crate::http_calls::HttpJob;
 use crate::outcome::Outcome;
 
 /// An http contestant.

@@ -9,8 +9,8 @@ use measure::meter::Meter;
 
 use crate::error::NetworkError;
 use crate::outcome::Outcome;
-use crate::tcp_exchange::{self, Fail, TcpJob};
 use crate::tasks::{self, Style};
+use crate::tcp_exchange::{self, Fail, TcpJob};
 
 /// Run `job`, calling `go` once every connection is open.
 pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
@@ -33,7 +33,12 @@ impl Style for BlockInPlace {
         tasks::connect_std(addr).await
     }
 
-    async fn exchange(conn: &mut Self::Conn, addr: SocketAddr, seq: u64, index: usize) -> Result<(), tcp_exchange::Fail> {
+    async fn exchange(
+        conn: &mut Self::Conn,
+        addr: SocketAddr,
+        seq: u64,
+        index: usize,
+    ) -> Result<(), tcp_exchange::Fail> {
         exchange(conn, addr, seq, index)
     }
 }

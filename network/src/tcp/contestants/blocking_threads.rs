@@ -12,6 +12,7 @@ use crate::error::NetworkError;
 use crate::outcome::{micros_since, Outcome, Times};
 use crate::tcp_exchange::{self, record, TcpJob};
 use crate::tick;
+use crate::wire::WrongReply;
 
 /// Run `job`, calling `go` once every thread has connected and waits at the start line.
 pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
@@ -62,7 +63,7 @@ pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, N
     for thread in threads {
         match thread.join() {
             Ok(part) => outcome.merge(part),
-            Err(_) => outcome.wrong("a connection thread panicked".to_string()),
+            Err(_) => outcome.wrong(&WrongReply::Panicked("thread")),
         }
     }
     outcome.probe = probe.join().ok();

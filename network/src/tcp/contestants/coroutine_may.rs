@@ -22,6 +22,7 @@ use crate::error::NetworkError;
 use crate::outcome::{micros_since, Outcome, Times};
 use crate::tcp_exchange::{self, record, TcpJob};
 use crate::tick;
+use crate::wire::WrongReply;
 
 /// How the contestant configures `may` by default: one carrier per client core ([`crate::affinity::CLIENT_CORES`])
 /// and `may`'s default stack.
@@ -112,7 +113,7 @@ pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, N
     for handle in handles {
         match handle.join() {
             Ok(part) => outcome.merge(part),
-            Err(_) => outcome.wrong("a connection coroutine panicked".to_string()),
+            Err(_) => outcome.wrong(&WrongReply::Panicked("coroutine")),
         }
     }
     outcome.probe = probe.join().ok();

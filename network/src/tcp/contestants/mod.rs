@@ -20,9 +20,9 @@ pub mod trap_blocking_in_task;
 use measure::meter::Meter;
 use measure::summary::{ContestantInfo, Family, Role};
 
-use crate::tcp_exchange::TcpJob;
 use crate::error::NetworkError;
 use crate::outcome::Outcome;
+use crate::tcp_exchange::TcpJob;
 
 /// A tcp contestant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

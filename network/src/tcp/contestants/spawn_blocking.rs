@@ -8,8 +8,9 @@ use measure::meter::Meter;
 
 use crate::error::NetworkError;
 use crate::outcome::Outcome;
-use crate::tcp_exchange::{self, Fail, TcpJob};
 use crate::tasks::{self, Style};
+use crate::tcp_exchange::{self, Fail, TcpJob};
+use crate::wire::WrongReply;
 
 /// Run `job`, calling `go` once every connection is open.
 pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
@@ -21,7 +22,7 @@ pub async fn exchange(stream: &Arc<std::net::TcpStream>, addr: SocketAddr, seq: 
     let stream = Arc::clone(stream);
     tokio::task::spawn_blocking(move || tcp_exchange::exchange_std(&stream, addr, seq, conn))
         .await
-        .unwrap_or_else(|e| Err(Fail::Wrong(format!("the blocking exchange failed: {e}"))))
+        .unwrap_or_else(|e| Err(Fail::Wrong(WrongReply::Lost { what: "the blocking exchange", detail: e.to_string() })))
 }
 
 /// The style: a std `TcpStream` inside `spawn_blocking`, one blocking-pool job per exchange.
@@ -35,7 +36,12 @@ impl Style for SpawnBlocking {
         tasks::connect_std(addr).await
     }
 
-    async fn exchange(conn: &mut Self::Conn, addr: SocketAddr, seq: u64, index: usize) -> Result<(), tcp_exchange::Fail> {
+    async fn exchange(
+        conn: &mut Self::Conn,
+        addr: SocketAddr,
+        seq: u64,
+        index: usize,
+    ) -> Result<(), tcp_exchange::Fail> {
         exchange(conn, addr, seq, index).await
     }
 }

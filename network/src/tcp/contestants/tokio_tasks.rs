@@ -7,8 +7,8 @@ use measure::meter::Meter;
 
 use crate::error::NetworkError;
 use crate::outcome::Outcome;
-use crate::tcp_exchange::{self, TcpJob};
 use crate::tasks::{self, Style};
+use crate::tcp_exchange::{self, TcpJob};
 
 /// Run `job`, calling `go` once every connection is open.
 pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
@@ -26,7 +26,12 @@ impl Style for AsyncIo {
         tcp_exchange::connect_tokio(addr).await
     }
 
-    async fn exchange(conn: &mut Self::Conn, addr: SocketAddr, seq: u64, index: usize) -> Result<(), tcp_exchange::Fail> {
+    async fn exchange(
+        conn: &mut Self::Conn,
+        addr: SocketAddr,
+        seq: u64,
+        index: usize,
+    ) -> Result<(), tcp_exchange::Fail> {
         tcp_exchange::exchange_tokio(conn, addr, seq, index).await
     }
 }

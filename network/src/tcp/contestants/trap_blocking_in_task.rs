@@ -9,8 +9,8 @@ use measure::meter::Meter;
 
 use crate::error::NetworkError;
 use crate::outcome::Outcome;
-use crate::tcp_exchange::{self, Fail, TcpJob};
 use crate::tasks::{self, Style};
+use crate::tcp_exchange::{self, Fail, TcpJob};
 
 /// The most batches an iteration of this contestant runs: its batches are serial (256 exchanges one after another
 /// on the one worker, about 0.3–0.7 s each at a 1 ms delay), so the scenario's 30 would take 10–20 s per iteration.
@@ -37,7 +37,12 @@ impl Style for Direct {
         tasks::connect_std(addr).await
     }
 
-    async fn exchange(conn: &mut Self::Conn, addr: SocketAddr, seq: u64, index: usize) -> Result<(), tcp_exchange::Fail> {
+    async fn exchange(
+        conn: &mut Self::Conn,
+        addr: SocketAddr,
+        seq: u64,
+        index: usize,
+    ) -> Result<(), tcp_exchange::Fail> {
         exchange(conn, addr, seq, index)
     }
 }
