@@ -21,6 +21,7 @@ use measure::summary::Check;
 
 use crate::cancel::Cancel;
 use crate::error::NetworkError;
+pub use crate::launch::Port;
 use crate::launch::{Launcher, ServerProcess, READY_WAIT};
 use crate::outcome::{Outcome, Tally};
 use crate::resources::Held;
@@ -79,15 +80,6 @@ impl Runner {
         let out = (self.run)(addr, size, GaugeMeter::new(Arc::clone(&gauge)), Cancel::never());
         (out, u64::try_from(gauge.high_water()).unwrap_or(0))
     }
-}
-
-/// Which of the server's ports a scenario talks to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Port {
-    /// The HTTP port.
-    Http,
-    /// The TCP echo port.
-    Tcp,
 }
 
 /// How long a conformance run may take before its check fails as hung.
@@ -199,10 +191,7 @@ pub fn fault_at(runner: &Runner, launcher: &Launcher, config: &ServeConfig, port
     let result = measure::watchdog::guarded(name, CHECK_TIMEOUT, move || {
         let baseline = Held::steady();
         let server = ServerProcess::start(&launcher, &config, READY_WAIT).map_err(|e| e.to_string())?;
-        let addr = match port {
-            Port::Http => server.http_addr(),
-            Port::Tcp => server.tcp_addr(),
-        };
+        let addr = server.addr(port);
         // Nobody raises this cancellation: it is here for its record of each request's answers.
         let record = Cancel::after(u64::MAX, requests);
         let gauge = Arc::new(Outstanding::new());
@@ -360,10 +349,7 @@ pub fn server_killed(runner: &Runner, launcher: &Launcher, config: &ServeConfig,
     let result = measure::watchdog::guarded("server_killed", CHECK_TIMEOUT, move || {
         let baseline = Held::steady();
         let mut server = ServerProcess::start(&launcher, &config, READY_WAIT).map_err(|e| e.to_string())?;
-        let addr = match port {
-            Port::Http => server.http_addr(),
-            Port::Tcp => server.tcp_addr(),
-        };
+        let addr = server.addr(port);
         let started = Instant::now();
         let outcome = std::thread::scope(|scope| {
             let worker = scope.spawn(|| run.plain(addr, Size::Long));

@@ -18,6 +18,15 @@ use crate::affinity::PinError;
 use crate::error::NetworkError;
 use crate::server::{loopback, Ready, ServeConfig};
 
+/// Which of the server's ports a scenario talks to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Port {
+    /// The HTTP port.
+    Http,
+    /// The TCP echo port.
+    Tcp,
+}
+
 /// The subcommand the lab's binary serves with.
 pub const SERVE_SUBCOMMAND: &str = "__serve";
 
@@ -138,6 +147,14 @@ impl ServerProcess {
     /// The TCP echo address.
     pub fn tcp_addr(&self) -> SocketAddr {
         loopback(self.ready.tcp_port)
+    }
+
+    /// The address of `port`.
+    pub fn addr(&self, port: Port) -> SocketAddr {
+        match port {
+            Port::Http => self.http_addr(),
+            Port::Tcp => self.tcp_addr(),
+        }
     }
 
     /// The server's process id.

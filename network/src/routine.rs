@@ -2,15 +2,20 @@
 //! the session's server, generic over what a run is; the server's CPU is read from `/proc/<pid>/stat` right
 //! before `go` and right after the run, and set apart from the client's.
 
+use std::net::SocketAddr;
+
 use measure::harness::{Instruments, Iteration, IterationData, Routine, Stop, Window};
 use measure::meter::GaugeMeter;
 use measure::probe::bounded_outstanding_check;
-use measure::record::MetricValues;
+use measure::record::{MetricValues, TrialRequest};
+use measure::scenario::{TrialError, TrialSink};
 use measure::summary::Check;
 
 use crate::error::NetworkError;
-use crate::launch::ServerProcess;
+use crate::launch::{Launcher, Port, ServerProcess};
 use crate::outcome::Outcome;
+use crate::server::ServeConfig;
+use crate::session::Session;
 use crate::wakeup::WakeUp;
 
 /// One kind of client run, as the routine drives it.
@@ -143,6 +148,46 @@ impl<C: Client> Routine for NetRoutine<'_, C> {
         ]);
         checks
     }
+}
+
+/// One trial of either scenario in its own process: the session (placement, and the server started with
+/// `config`, pinned apart from this process when `pinned`), the placement check, the contestant's conformance
+/// `checks` against the server's `port`, then, if every check passed, the harness's loop over the `client` made for
+/// that address.
+pub fn run_trial<C: Client>(
+    request: &TrialRequest,
+    sink: &mut dyn TrialSink,
+    (config, pinned, port): (ServeConfig, bool, Port),
+    checks: impl FnOnce(SocketAddr, &Launcher, &ServeConfig) -> Vec<Check>,
+    client: impl FnOnce(SocketAddr) -> C,
+) -> Result<(), TrialError> {
+    let launcher = Launcher::this_binary().map_err(|e| TrialError::BadParam(e.to_string()))?;
+    let session = match Session::start(launcher, config, pinned) {
+        Ok(session) => session,
+        Err(err) => {
+            sink.check(Check::new("server", false, err.to_string()));
+            return Ok(());
+        }
+    };
+    sink.check(session.placement_check());
+    let addr = session.server.addr(port);
+    let mut passed = true;
+    for check in checks(addr, &session.launcher, &session.config) {
+        passed &= check.passed;
+        sink.check(check);
+    }
+    if !passed {
+        return Ok(());
+    }
+    let mut routine = NetRoutine {
+        client: client(addr),
+        server: &session.server,
+        measured_max: None,
+        wakeup: crate::wakeup::WakeUp::measure(session.placement.server_core()),
+        construction: Vec::new(),
+    };
+    measure::harness::run(&mut routine, request, sink);
+    Ok(())
 }
 
 /// Rename the recorder's `latency_*` metrics to `<prefix>_*` (`batch_p50_us`, `probe_delay_p99_us`).

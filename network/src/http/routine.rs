@@ -1,22 +1,19 @@
 //! One trial of the http scenario in its own process: the session (placement and server), the conformance
 //! checks, then the harness's loop over the contestant.
 
-use measure::harness;
 use measure::meter::{GaugeMeter, NoMeter};
 use measure::record::{MetricValues, TrialRequest};
 use measure::scenario::{TrialError, TrialSink};
-use measure::summary::Check;
 
 use super::conformance;
 use super::contestants::HttpContestant;
 use crate::cancel::Cancel;
 use crate::error::NetworkError;
 use crate::http_calls::HttpJob;
-use crate::launch::Launcher;
+use crate::launch::Port;
 use crate::outcome::Outcome;
-use crate::routine::{renamed, Client, NetRoutine};
+use crate::routine::{renamed, Client};
 use crate::server::ServeConfig;
-use crate::session::Session;
 
 /// The http scenario's parameters, as a trial reads them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -108,38 +105,11 @@ pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
         .ok_or_else(|| TrialError::UnknownContestant(request.contestant.clone()))?;
     let params = HttpParams::from_request(request)?;
     crate::server::raise_fd_limit();
-    let launcher = Launcher::this_binary().map_err(|e| TrialError::BadParam(e.to_string()))?;
-    let session = match Session::start(launcher, params.serve_config(), params.pinned) {
-        Ok(session) => session,
-        Err(err) => {
-            sink.check(Check::new("server", false, err.to_string()));
-            return Ok(());
-        }
-    };
-    sink.check(session.placement_check());
-    let addr = session.server.http_addr();
-    let mut passed = true;
-    for check in conformance::checks(contestant, addr, &session.launcher, &session.config) {
-        passed &= check.passed;
-        sink.check(check);
-    }
-    if !passed {
-        return Ok(());
-    }
-    let job = HttpJob {
-        addr,
-        requests: params.requests,
-        in_flight: params.in_flight,
-        meter: NoMeter,
-        cancel: Cancel::never(),
-    };
-    let mut routine = NetRoutine {
-        client: HttpClient { contestant, job, delay_us: params.delay_us },
-        server: &session.server,
-        measured_max: None,
-        wakeup: crate::wakeup::WakeUp::measure(session.placement.server_core()),
-        construction: Vec::new(),
-    };
-    harness::run(&mut routine, request, sink);
-    Ok(())
+    let setup = (params.serve_config(), params.pinned, Port::Http);
+    let checks = |addr, launcher: &_, config: &_| conformance::checks(contestant, addr, launcher, config);
+    crate::routine::run_trial(request, sink, setup, checks, |addr| {
+        let (requests, in_flight) = (params.requests, params.in_flight);
+        let job = HttpJob { addr, requests, in_flight, meter: NoMeter, cancel: Cancel::never() };
+        HttpClient { contestant, job, delay_us: params.delay_us }
+    })
 }

@@ -1,21 +1,18 @@
 //! One trial of the tcp scenario in its own process: the session (placement and server), the conformance checks,
 //! then the harness's loop over the contestant.
 
-use measure::harness;
 use measure::meter::{GaugeMeter, NoMeter};
 use measure::record::{MetricValues, TrialRequest};
 use measure::scenario::{TrialError, TrialSink};
-use measure::summary::Check;
 
 use super::conformance;
 use super::contestants::TcpContestant;
 use crate::cancel::Cancel;
 use crate::error::NetworkError;
-use crate::launch::Launcher;
+use crate::launch::Port;
 use crate::outcome::Outcome;
-use crate::routine::{renamed, Client, NetRoutine};
+use crate::routine::{renamed, Client};
 use crate::server::ServeConfig;
-use crate::session::Session;
 use crate::tcp_exchange::TcpJob;
 
 /// The tcp scenario's parameters, as a trial reads them.
@@ -143,39 +140,12 @@ pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
     let contestant = TcpContestant::find(&request.contestant)
         .ok_or_else(|| TrialError::UnknownContestant(request.contestant.clone()))?;
     let params = TcpParams::from_request(request)?;
-    let launcher = Launcher::this_binary().map_err(|e| TrialError::BadParam(e.to_string()))?;
-    let session = match Session::start(launcher, params.serve_config(), params.pinned) {
-        Ok(session) => session,
-        Err(err) => {
-            sink.check(Check::new("server", false, err.to_string()));
-            return Ok(());
-        }
-    };
-    sink.check(session.placement_check());
-    let addr = session.server.tcp_addr();
-    let mut passed = true;
-    for check in conformance::checks(contestant, addr, &session.launcher, &session.config) {
-        passed &= check.passed;
-        sink.check(check);
-    }
-    if !passed {
-        return Ok(());
-    }
-    let job = TcpJob {
-        addr,
-        connections: params.connections,
-        exchanges: params.exchanges,
-        batches: contestant.batches(params.batches),
-        meter: NoMeter,
-        cancel: Cancel::never(),
-    };
-    let mut routine = NetRoutine {
-        client: TcpClient { contestant, job, delay_us: params.delay_us },
-        server: &session.server,
-        measured_max: None,
-        wakeup: crate::wakeup::WakeUp::measure(session.placement.server_core()),
-        construction: Vec::new(),
-    };
-    harness::run(&mut routine, request, sink);
-    Ok(())
+    let setup = (params.serve_config(), params.pinned, Port::Tcp);
+    let checks = |addr, launcher: &_, config: &_| conformance::checks(contestant, addr, launcher, config);
+    crate::routine::run_trial(request, sink, setup, checks, |addr| {
+        let (connections, exchanges, batches) =
+            (params.connections, params.exchanges, contestant.batches(params.batches));
+        let job = TcpJob { addr, connections, exchanges, batches, meter: NoMeter, cancel: Cancel::never() };
+        TcpClient { contestant, job, delay_us: params.delay_us }
+    })
 }
