@@ -189,21 +189,18 @@ pub fn fault_at(runner: &Runner, launcher: &Launcher, config: &ServeConfig, port
     let config = ServeConfig { fail_seq: Some(seq), ..config.clone() };
     let (run, launcher) = (runner.clone(), launcher.clone());
     let result = measure::watchdog::guarded(name, CHECK_TIMEOUT, move || {
-        let baseline = Held::steady();
-        let server = ServerProcess::start(&launcher, &config, READY_WAIT).map_err(|e| e.to_string())?;
-        let addr = server.addr(port);
-        // Nobody raises this cancellation: it is here for its record of each request's answers.
-        let record = Cancel::after(u64::MAX, requests);
-        let gauge = Arc::new(Outstanding::new());
-        let started = Instant::now();
-        let out = (run.run)(addr, Size::Small, GaugeMeter::new(Arc::clone(&gauge)), record.clone());
-        let took = started.elapsed();
-        let high = u64::try_from(gauge.high_water()).unwrap_or(0);
-        drop(server);
-        let settled = Held::settle_to(baseline, SETTLE);
-        Ok((out.map_err(|e| e.to_string()), record, addr, high, took, baseline, settled))
+        on_own_server(&launcher, &config, port, |_, addr| {
+            // Nobody raises this cancellation: it is here for its record of each request's answers.
+            let record = Cancel::after(u64::MAX, requests);
+            let gauge = Arc::new(Outstanding::new());
+            let started = Instant::now();
+            let out = (run.run)(addr, Size::Small, GaugeMeter::new(Arc::clone(&gauge)), record.clone());
+            let took = started.elapsed();
+            let high = u64::try_from(gauge.high_water()).unwrap_or(0);
+            (out.map_err(|e| e.to_string()), record, addr, high, took)
+        })
     });
-    let (out, record, addr, high, took, baseline, settled) = match result {
+    let ((out, record, addr, high, took), held) = match result {
         Ok(parts) => parts,
         Err(detail) => return Check::new(name, false, format!("request {seq} of {requests} failed: {detail}")),
     };
@@ -274,28 +271,18 @@ pub fn fault_at(runner: &Runner, launcher: &Launcher, config: &ServeConfig, port
             runner.bound
         ));
     }
-    if let Err(now) = settled {
-        problems.push(format!(
-            "{} threads and {} sockets {} s after the return, against {} and {} before",
-            now.threads,
-            now.sockets,
-            SETTLE.as_secs(),
-            baseline.threads,
-            baseline.sockets
-        ));
-    }
+    problems.extend(held.left("the return"));
     if problems.is_empty() {
         Check::new(
             name,
             true,
             format!(
                 "the server failed request {seq} of {requests} on purpose: the run returned after {} ms (limit {} ms), \
-                 {reported}; at most {high} in flight against the bound of {}; threads and sockets back to {} and {}",
+                 {reported}; at most {high} in flight against the bound of {}; {}",
                 took.as_millis(),
                 FAULT_WITHIN.as_millis(),
                 runner.bound,
-                baseline.threads,
-                baseline.sockets
+                held.back_to()
             ),
         )
     } else {
@@ -347,24 +334,21 @@ pub fn server_killed(runner: &Runner, launcher: &Launcher, config: &ServeConfig,
     let (run, launcher, config) = (runner.clone(), launcher.clone(), config.clone());
     let bound = runner.bound;
     let result = measure::watchdog::guarded("server_killed", CHECK_TIMEOUT, move || {
-        let baseline = Held::steady();
-        let mut server = ServerProcess::start(&launcher, &config, READY_WAIT).map_err(|e| e.to_string())?;
-        let addr = server.addr(port);
-        let started = Instant::now();
-        let outcome = std::thread::scope(|scope| {
-            let worker = scope.spawn(|| run.plain(addr, Size::Long));
-            std::thread::sleep(KILL_AFTER);
-            server.kill();
-            worker.join().map_err(|_| "the run panicked".to_string())
+        let ((outcome, took), held) = on_own_server(&launcher, &config, port, |server, addr| {
+            let started = Instant::now();
+            let outcome = std::thread::scope(|scope| {
+                let worker = scope.spawn(|| run.plain(addr, Size::Long));
+                std::thread::sleep(KILL_AFTER);
+                server.kill();
+                worker.join().map_err(|_| "the run panicked".to_string())
+            });
+            (outcome, started.elapsed())
         })?;
-        let took = started.elapsed();
-        drop(server);
-        let settled = Held::settle_to(baseline, SETTLE);
-        let (outcome, high) = outcome;
-        Ok((outcome.map_err(|e| e.to_string())?, high, took, baseline, settled))
+        let (outcome, high) = outcome?;
+        Ok((outcome.map_err(|e| e.to_string())?, high, took, held))
     });
     match result {
-        Ok((outcome, high, took, baseline, settled)) => {
+        Ok((outcome, high, took, held)) => {
             let ended = outcome.errors > 0 && outcome.accounted();
             let killed = Check::new(
                 "server_killed",
@@ -381,27 +365,16 @@ pub fn server_killed(runner: &Runner, launcher: &Launcher, config: &ServeConfig,
                     outcome.first_error.as_ref().map_or_else(String::new, |e| format!("; first error: {e}"))
                 ),
             );
-            let leftovers = match settled {
-                Ok(now) => Check::new(
+            let leftovers = match (held.settled, held.left("the early stop")) {
+                (Ok(now), _) => Check::new(
                     "no_leftovers",
                     true,
                     format!(
                         "after the early stop: {} threads and {} sockets, as before the run ({} and {})",
-                        now.threads, now.sockets, baseline.threads, baseline.sockets
+                        now.threads, now.sockets, held.baseline.threads, held.baseline.sockets
                     ),
                 ),
-                Err(now) => Check::new(
-                    "no_leftovers",
-                    false,
-                    format!(
-                        "{} threads and {} sockets {} s after the early stop, against {} and {} before",
-                        now.threads,
-                        now.sockets,
-                        SETTLE.as_secs(),
-                        baseline.threads,
-                        baseline.sockets
-                    ),
-                ),
+                (Err(_), left) => Check::new("no_leftovers", false, left.unwrap_or_default()),
             };
             let bounded = Check::new(
                 "bound_under_failure",
@@ -474,10 +447,10 @@ pub fn caller_cancel(runner: &Runner, addr: SocketAddr) -> Check {
         let returned = Instant::now();
         cancel.abandon();
         let raised = caller.join().unwrap_or(false);
-        let settled = Held::settle_to(baseline, SETTLE);
-        Ok((out.map_err(|e| e.to_string())?, cancel, returned, raised, baseline, settled))
+        let held = Leftovers::settle(baseline);
+        Ok((out.map_err(|e| e.to_string())?, cancel, returned, raised, held))
     });
-    let (outcome, cancel, returned, raised, baseline, settled) = match result {
+    let (outcome, cancel, returned, raised, held) = match result {
         Ok(parts) => parts,
         Err(detail) => return Check::new("caller_cancel", false, format!("cancelled after {point} answers: {detail}")),
     };
@@ -510,34 +483,72 @@ pub fn caller_cancel(runner: &Runner, addr: SocketAddr) -> Check {
             outcome.first_error.as_ref().map_or_else(String::new, |e| format!(" (first: {e})"))
         ));
     }
-    if let Err(now) = settled {
-        problems.push(format!(
-            "{} threads and {} sockets {} s after the return, against {} and {} before",
-            now.threads,
-            now.sockets,
-            SETTLE.as_secs(),
-            baseline.threads,
-            baseline.sockets
-        ));
-    }
+    problems.extend(held.left("the return"));
     if problems.is_empty() {
         Check::new(
             "caller_cancel",
             true,
             format!(
                 "cancelled by the caller after {point} of {} requests were answered: returned {:.1} ms later (limit \
-                 {} ms) with {} answered, each once; threads and sockets back to {} and {}",
+                 {} ms) with {} answered, each once; {}",
                 outcome.requested,
                 latency.as_secs_f64() * 1e3,
                 CANCEL_WITHIN.as_millis(),
                 outcome.tally.count,
-                baseline.threads,
-                baseline.sockets
+                held.back_to()
             ),
         )
     } else {
         Check::new("caller_cancel", false, format!("cancelled after {point} answers: {}", problems.join("; ")))
     }
+}
+
+/// The process's threads and sockets before a run, and once they had [`SETTLE`] to come back down after it.
+#[derive(Debug, Clone, Copy)]
+struct Leftovers {
+    baseline: Held,
+    settled: Result<Held, Held>,
+}
+
+impl Leftovers {
+    /// Wait for the process to come back down to `baseline`.
+    fn settle(baseline: Held) -> Leftovers {
+        Leftovers { baseline, settled: Held::settle_to(baseline, SETTLE) }
+    }
+
+    /// What is still held `after` the run (`the return`, `the early stop`), if more than before.
+    fn left(&self, after: &str) -> Option<String> {
+        let (now, before) = (self.settled.err()?, self.baseline);
+        Some(format!(
+            "{} threads and {} sockets {} s after {after}, against {} and {} before",
+            now.threads,
+            now.sockets,
+            SETTLE.as_secs(),
+            before.threads,
+            before.sockets
+        ))
+    }
+
+    /// `threads and sockets back to <threads> and <sockets>`: what a passing check says of them.
+    fn back_to(&self) -> String {
+        format!("threads and sockets back to {} and {}", self.baseline.threads, self.baseline.sockets)
+    }
+}
+
+/// With the process's threads and sockets counted first, start a server of its own with `config`, run `f` on it
+/// and its `port`'s address, stop the server, and let the threads and sockets settle.
+fn on_own_server<T>(
+    launcher: &Launcher,
+    config: &ServeConfig,
+    port: Port,
+    f: impl FnOnce(&mut ServerProcess, SocketAddr) -> T,
+) -> Result<(T, Leftovers), String> {
+    let baseline = Held::steady();
+    let mut server = ServerProcess::start(launcher, config, READY_WAIT).map_err(|e| e.to_string())?;
+    let addr = server.addr(port);
+    let out = f(&mut server, addr);
+    drop(server);
+    Ok((out, Leftovers::settle(baseline)))
 }
 
 #[cfg(test)]
