@@ -55,12 +55,36 @@ pub trait Style: Send + Sync + 'static {
     ) -> impl Future<Output = Result<(), tcp_exchange::Fail>> + Send;
 }
 
-/// A std `TcpStream`, for the styles that block on one, opened on tokio's blocking pool.
-pub async fn connect_std(addr: SocketAddr) -> Result<Arc<std::net::TcpStream>, NetworkError> {
-    tokio::task::spawn_blocking(move || tcp_exchange::connect_std(addr))
-        .await
-        .map_err(|e| NetworkError::setup("a connecting thread", e))?
-        .map(Arc::new)
+/// A style that makes each exchange with blocking calls on a std `TcpStream` (opened on tokio's blocking pool):
+/// what differs is only where the blocking exchange runs.
+pub trait BlockingStyle: Send + Sync + 'static {
+    /// One blocking exchange of `seq` on `stream`, the task's `index`-th connection, run where the style runs it.
+    fn exchange(
+        stream: &Arc<std::net::TcpStream>,
+        addr: SocketAddr,
+        seq: u64,
+        index: usize,
+    ) -> impl Future<Output = Result<(), tcp_exchange::Fail>> + Send;
+}
+
+impl<B: BlockingStyle> Style for B {
+    type Conn = Arc<std::net::TcpStream>;
+
+    async fn connect(addr: SocketAddr) -> Result<Self::Conn, NetworkError> {
+        tokio::task::spawn_blocking(move || tcp_exchange::connect_std(addr))
+            .await
+            .map_err(|e| NetworkError::setup("a connecting thread", e))?
+            .map(Arc::new)
+    }
+
+    fn exchange(
+        conn: &mut Self::Conn,
+        addr: SocketAddr,
+        seq: u64,
+        index: usize,
+    ) -> impl Future<Output = Result<(), tcp_exchange::Fail>> + Send {
+        <B as BlockingStyle>::exchange(conn, addr, seq, index)
+    }
 }
 
 /// Run `job` on a fresh runtime, each exchange in style `S`, calling `go` once every connection is open and every

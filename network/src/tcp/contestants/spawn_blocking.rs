@@ -8,7 +8,7 @@ use measure::meter::Meter;
 
 use crate::error::NetworkError;
 use crate::outcome::Outcome;
-use crate::tasks::{self, Style};
+use crate::tasks::{self, BlockingStyle};
 use crate::tcp_exchange::{self, Fail, TcpJob};
 use crate::wire::WrongReply;
 
@@ -17,31 +17,15 @@ pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, N
     tasks::run::<SpawnBlocking, M>(job, go)
 }
 
-/// One exchange on a blocking-pool thread; the task awaits it.
-pub async fn exchange(stream: &Arc<std::net::TcpStream>, addr: SocketAddr, seq: u64, conn: usize) -> Result<(), Fail> {
-    let stream = Arc::clone(stream);
-    tokio::task::spawn_blocking(move || tcp_exchange::exchange_std(&stream, addr, seq, conn))
-        .await
-        .unwrap_or_else(|e| Err(Fail::Wrong(WrongReply::Lost { what: "the blocking exchange", detail: e.to_string() })))
-}
-
-/// The style: a std `TcpStream` inside `spawn_blocking`, one blocking-pool job per exchange.
+/// The style: a std `TcpStream` inside `spawn_blocking`, one blocking-pool job per exchange; the task awaits it.
 #[derive(Debug, Clone, Copy)]
 pub struct SpawnBlocking;
 
-impl Style for SpawnBlocking {
-    type Conn = Arc<std::net::TcpStream>;
-
-    async fn connect(addr: SocketAddr) -> Result<Self::Conn, NetworkError> {
-        tasks::connect_std(addr).await
-    }
-
-    async fn exchange(
-        conn: &mut Self::Conn,
-        addr: SocketAddr,
-        seq: u64,
-        index: usize,
-    ) -> Result<(), tcp_exchange::Fail> {
-        exchange(conn, addr, seq, index).await
+impl BlockingStyle for SpawnBlocking {
+    async fn exchange(stream: &Arc<std::net::TcpStream>, addr: SocketAddr, seq: u64, conn: usize) -> Result<(), Fail> {
+        let stream = Arc::clone(stream);
+        tokio::task::spawn_blocking(move || tcp_exchange::exchange_std(&stream, addr, seq, conn)).await.unwrap_or_else(
+            |e| Err(Fail::Wrong(WrongReply::Lost { what: "the blocking exchange", detail: e.to_string() })),
+        )
     }
 }

@@ -9,7 +9,7 @@ use measure::meter::Meter;
 
 use crate::error::NetworkError;
 use crate::outcome::Outcome;
-use crate::tasks::{self, Style};
+use crate::tasks::{self, BlockingStyle};
 use crate::tcp_exchange::{self, Fail, TcpJob};
 
 /// The most batches an iteration of this contestant runs: its batches are serial (256 exchanges one after another
@@ -21,28 +21,12 @@ pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, N
     tasks::run::<Direct, M>(job, go)
 }
 
-/// One exchange, blocking the worker thread the task runs on.
-pub fn exchange(stream: &Arc<std::net::TcpStream>, addr: SocketAddr, seq: u64, conn: usize) -> Result<(), Fail> {
-    tcp_exchange::exchange_std(stream, addr, seq, conn)
-}
-
 /// The style: a std `TcpStream`, blocking the worker directly.
 #[derive(Debug, Clone, Copy)]
 pub struct Direct;
 
-impl Style for Direct {
-    type Conn = Arc<std::net::TcpStream>;
-
-    async fn connect(addr: SocketAddr) -> Result<Self::Conn, NetworkError> {
-        tasks::connect_std(addr).await
-    }
-
-    async fn exchange(
-        conn: &mut Self::Conn,
-        addr: SocketAddr,
-        seq: u64,
-        index: usize,
-    ) -> Result<(), tcp_exchange::Fail> {
-        exchange(conn, addr, seq, index)
+impl BlockingStyle for Direct {
+    async fn exchange(stream: &Arc<std::net::TcpStream>, addr: SocketAddr, seq: u64, conn: usize) -> Result<(), Fail> {
+        tcp_exchange::exchange_std(stream, addr, seq, conn)
     }
 }
