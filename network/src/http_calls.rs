@@ -155,13 +155,7 @@ where
         gate.wait_for(job.in_flight);
         go();
         gate.open(true);
-        let mut outcome = Outcome::new(job.requests);
-        for handle in handles {
-            match handle.join() {
-                Ok(part) => outcome.merge(part),
-                Err(_) => outcome.wrong(&WrongReply::Panicked("thread")),
-            }
-        }
+        let mut outcome = Outcome::joined(job.requests, handles.into_iter().map(|h| h.join()), "thread");
         stop.store(true, Ordering::Relaxed);
         outcome.probe = probe.join().ok();
         outcome.client_threads = job.in_flight as u64 + 1;
@@ -238,13 +232,7 @@ where
     go();
     run.store(true, Ordering::Release);
     start.fire();
-    let mut outcome = Outcome::new(job.requests);
-    for handle in handles {
-        match handle.join() {
-            Ok(part) => outcome.merge(part),
-            Err(_) => outcome.wrong(&WrongReply::Panicked("coroutine")),
-        }
-    }
+    let mut outcome = Outcome::joined(job.requests, handles.into_iter().map(|h| h.join()), "coroutine");
     stop.store(true, Ordering::Relaxed);
     if let Ok(probe) = probe {
         outcome.probe = probe.join().ok();

@@ -137,6 +137,23 @@ impl Outcome {
         }
     }
 
+    /// The outcome of `requested` requests from every connection's part, in order; a part whose thread or
+    /// coroutine (`what`) panicked counts as one wrong reply.
+    pub fn joined<E>(
+        requested: u64,
+        parts: impl IntoIterator<Item = Result<Outcome, E>>,
+        what: &'static str,
+    ) -> Outcome {
+        let mut outcome = Outcome::new(requested);
+        for part in parts {
+            match part {
+                Ok(part) => outcome.merge(part),
+                Err(_) => outcome.wrong(&WrongReply::Panicked(what)),
+            }
+        }
+        outcome
+    }
+
     /// Count one call's or exchange's failure: an error or a wrong reply.
     pub fn failed(&mut self, fail: &Fail) {
         match fail {

@@ -5,17 +5,8 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use measure::meter::Meter;
-
-use crate::error::NetworkError;
-use crate::outcome::Outcome;
-use crate::tasks::{self, BlockingStyle};
-use crate::tcp_exchange::{self, Fail, TcpJob};
-
-/// Run `job`, calling `go` once every connection is open.
-pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
-    tasks::run::<BlockInPlace, M>(job, go)
-}
+use crate::tasks::BlockingStyle;
+use crate::tcp_exchange::{self, Fail};
 
 /// The style: a std `TcpStream` inside `block_in_place`, which hands the worker's other tasks to a new worker.
 #[derive(Debug, Clone, Copy)]

@@ -12,7 +12,6 @@ use crate::error::NetworkError;
 use crate::outcome::{micros_since, Outcome, Times};
 use crate::tcp_exchange::{self, record, TcpJob};
 use crate::tick;
-use crate::wire::WrongReply;
 
 /// Run `job`, calling `go` once every thread has connected and waits at the start line.
 pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
@@ -59,13 +58,7 @@ pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, N
         batches.set(batch, micros_since(started));
     }
     stop.store(true, Ordering::Relaxed);
-    let mut outcome = Outcome::new(job.total());
-    for thread in threads {
-        match thread.join() {
-            Ok(part) => outcome.merge(part),
-            Err(_) => outcome.wrong(&WrongReply::Panicked("thread")),
-        }
-    }
+    let mut outcome = Outcome::joined(job.total(), threads.into_iter().map(|t| t.join()), "thread");
     outcome.probe = probe.join().ok();
     outcome.latencies = batches;
     outcome.client_threads = job.connections as u64 + 1;

@@ -22,7 +22,6 @@ use crate::error::NetworkError;
 use crate::outcome::{micros_since, Outcome, Times};
 use crate::tcp_exchange::{self, record, TcpJob};
 use crate::tick;
-use crate::wire::WrongReply;
 
 /// How the contestant configures `may` by default: one carrier per client core ([`crate::affinity::CLIENT_CORES`])
 /// and `may`'s default stack.
@@ -109,13 +108,7 @@ pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, N
         let _ = order.send(Order::Stop);
     }
     stop.store(true, Ordering::Relaxed);
-    let mut outcome = Outcome::new(job.total());
-    for handle in handles {
-        match handle.join() {
-            Ok(part) => outcome.merge(part),
-            Err(_) => outcome.wrong(&WrongReply::Panicked("coroutine")),
-        }
-    }
+    let mut outcome = Outcome::joined(job.total(), handles.into_iter().map(|h| h.join()), "coroutine");
     outcome.probe = probe.join().ok();
     outcome.latencies = batches;
     // The carriers and `may`'s timer thread run the coroutines; the calling thread releases the batches.

@@ -22,6 +22,7 @@ use measure::summary::{ContestantInfo, Family, Role};
 
 use crate::error::NetworkError;
 use crate::outcome::Outcome;
+use crate::tasks;
 use crate::tcp_exchange::TcpJob;
 
 /// A tcp contestant.
@@ -135,10 +136,10 @@ impl TcpContestant {
     pub fn run<M: Meter>(self, job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
         match self {
             TcpContestant::BlockingThreads => blocking_threads::run(job, go),
-            TcpContestant::TokioTasks => tokio_tasks::run(job, go),
-            TcpContestant::BlockingInTask => trap_blocking_in_task::run(job, go),
-            TcpContestant::SpawnBlocking => spawn_blocking::run(job, go),
-            TcpContestant::BlockInPlace => block_in_place::run(job, go),
+            TcpContestant::TokioTasks => tasks::run::<tokio_tasks::AsyncIo, M>(job, go),
+            TcpContestant::BlockingInTask => tasks::run::<trap_blocking_in_task::Direct, M>(job, go),
+            TcpContestant::SpawnBlocking => tasks::run::<spawn_blocking::SpawnBlocking, M>(job, go),
+            TcpContestant::BlockInPlace => tasks::run::<block_in_place::BlockInPlace, M>(job, go),
             TcpContestant::CoroutineMay => coroutine_may::run(job, go),
         }
     }

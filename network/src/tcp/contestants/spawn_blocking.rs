@@ -4,18 +4,9 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use measure::meter::Meter;
-
-use crate::error::NetworkError;
-use crate::outcome::Outcome;
-use crate::tasks::{self, BlockingStyle};
-use crate::tcp_exchange::{self, Fail, TcpJob};
+use crate::tasks::BlockingStyle;
+use crate::tcp_exchange::{self, Fail};
 use crate::wire::WrongReply;
-
-/// Run `job`, calling `go` once every connection is open.
-pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
-    tasks::run::<SpawnBlocking, M>(job, go)
-}
 
 /// The style: a std `TcpStream` inside `spawn_blocking`, one blocking-pool job per exchange; the task awaits it.
 #[derive(Debug, Clone, Copy)]

@@ -3,17 +3,9 @@
 
 use std::net::SocketAddr;
 
-use measure::meter::Meter;
-
 use crate::error::NetworkError;
-use crate::outcome::Outcome;
-use crate::tasks::{self, Style};
-use crate::tcp_exchange::{self, TcpJob};
-
-/// Run `job`, calling `go` once every connection is open.
-pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
-    tasks::run::<AsyncIo, M>(job, go)
-}
+use crate::tasks::Style;
+use crate::tcp_exchange;
 
 /// The style: a tokio `TcpStream`, the task yielding while the socket is not ready.
 #[derive(Debug, Clone, Copy)]

@@ -5,21 +5,12 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use measure::meter::Meter;
-
-use crate::error::NetworkError;
-use crate::outcome::Outcome;
-use crate::tasks::{self, BlockingStyle};
-use crate::tcp_exchange::{self, Fail, TcpJob};
+use crate::tasks::BlockingStyle;
+use crate::tcp_exchange::{self, Fail};
 
 /// The most batches an iteration of this contestant runs: its batches are serial (256 exchanges one after another
 /// on the one worker, about 0.3–0.7 s each at a 1 ms delay), so the scenario's 30 would take 10–20 s per iteration.
 pub const MAX_BATCHES: u64 = 3;
-
-/// Run `job`, calling `go` once every connection is open.
-pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
-    tasks::run::<Direct, M>(job, go)
-}
 
 /// The style: a std `TcpStream`, blocking the worker directly.
 #[derive(Debug, Clone, Copy)]
