@@ -2,12 +2,27 @@
 //! (server on one core, this client process on the others, or nothing pinned on a one-core machine) and the
 //! server process, started from this very binary (`lab __serve`) and stopped when the session ends.
 
+use measure::scenario::ParamSpec;
 use measure::summary::Check;
 
 use crate::affinity::{self, PinError, Placement};
 use crate::error::NetworkError;
 use crate::launch::{Launcher, ServerProcess, READY_WAIT};
 use crate::server::ServeConfig;
+
+/// The `pinned` parameter both scenarios take: whether [`Session::start`] pins the server and the client apart.
+pub fn pinned_param() -> ParamSpec {
+    ParamSpec::single(
+        "pinned",
+        "1 (the default): the server on one core, the client on one other, every client runtime sized to one core. \
+         0: a labelled variant with nothing pinned, server and client sharing every core and the client runtimes \
+         sized to all of them (client CPU is still the trial process's alone).",
+        1,
+        1,
+        0,
+        1,
+    )
+}
 
 /// A trial's server and placement.
 #[derive(Debug)]

@@ -12,40 +12,16 @@ use network::tcp::contestants::ALL;
 
 #[test]
 fn every_tcp_contestant_passes_every_check() {
-    // Each contestant in a process of its own, with a server of its own, as the lab runs it: the checks count the
-    // process's threads and sockets.
-    let names: Vec<String> = ALL.iter().map(|c| c.name().to_string()).collect();
-    testkit::each_in_own_process("every_tcp_contestant_passes_every_check", &names, |name| {
+    let names: Vec<&str> = ALL.iter().map(|c| c.name()).collect();
+    let checks = |name: &str, server: &network::launch::ServerProcess| {
         let contestant = *ALL.iter().find(|c| c.name() == name).unwrap_or_else(|| panic!("no {name}"));
-        let server = common::server();
-        let checks = checks::all(
-            &runner(contestant),
-            server.tcp_addr(),
-            &common::launcher(),
-            &common::config(),
-            Port::Tcp,
-            true,
-        );
-        let names: Vec<&str> = checks.iter().map(|c| c.name.as_str()).collect();
-        assert_eq!(
-            names,
-            [
-                "answered_once",
-                "order_per_connection",
-                "server_killed",
-                "bound_under_failure",
-                "no_leftovers",
-                "refused",
-                "fault_at_first",
-                "fault_at_middle",
-                "fault_at_last",
-                "clean_after_failures",
-                "caller_cancel"
-            ]
-        );
-        for check in checks {
-            eprintln!("{} {}: {}", contestant.name(), check.name, check.detail);
-            assert!(check.passed, "{} {}: {}", contestant.name(), check.name, check.detail);
-        }
-    });
+        let (addr, config) = (server.tcp_addr(), common::config());
+        checks::all(&runner(contestant), addr, &common::launcher(), &config, Port::Tcp, true)
+    };
+    common::each_passes_every_check(
+        "every_tcp_contestant_passes_every_check",
+        &names,
+        checks,
+        &common::every_check(true),
+    );
 }

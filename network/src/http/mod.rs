@@ -72,16 +72,7 @@ impl Scenario for HttpScenario {
                 0,
                 10_000_000,
             ),
-            ParamSpec::single(
-                "pinned",
-                "1 (the default): the server on one core, the client on one other, every client runtime sized to \
-                 one core. 0: a labelled variant with nothing pinned, server and client sharing every core and the \
-                 client runtimes sized to all of them (client CPU is still the trial process's alone).",
-                1,
-                1,
-                0,
-                1,
-            ),
+            crate::session::pinned_param(),
         ]
     }
 

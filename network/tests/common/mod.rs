@@ -36,3 +36,33 @@ pub fn gone_within(pid: u32, wait: Duration) -> bool {
     }
     false
 }
+
+/// Every conformance check of each contestant named in `names` passes, each contestant in a process of its own
+/// (test `test`) with a server of its own, as the lab runs it (the checks count the process's threads and
+/// sockets): `checks` runs them against the server, and they are the checks `expected` names, in order.
+pub fn each_passes_every_check(
+    test: &str,
+    names: &[&str],
+    checks: impl Fn(&str, &ServerProcess) -> Vec<measure::summary::Check>,
+    expected: &[&str],
+) {
+    let names: Vec<String> = names.iter().map(ToString::to_string).collect();
+    testkit::each_in_own_process(test, &names, |name| {
+        let server = server();
+        let checks = checks(name, &server);
+        let got: Vec<&str> = checks.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(got, expected);
+        for check in checks {
+            eprintln!("{name} {}: {}", check.name, check.detail);
+            assert!(check.passed, "{name} {}: {}", check.name, check.detail);
+        }
+    });
+}
+
+/// The names of every conformance check, in order; `ordered` adds the per-connection order check.
+pub fn every_check(ordered: bool) -> Vec<&'static str> {
+    let order = ordered.then_some("order_per_connection");
+    let rest = ["server_killed", "bound_under_failure", "no_leftovers", "refused", "fault_at_first", "fault_at_middle"];
+    let end = ["fault_at_last", "clean_after_failures", "caller_cancel"];
+    ["answered_once"].into_iter().chain(order).chain(rest).chain(end).collect()
+}
