@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 
 use measure::compare::format_ratio;
+use measure::scenario::{ChartKind, ChartSpec};
 use measure::summary::Summary;
 use measure::template::{claims_by_id, ClaimView};
 use serde::Serialize;
@@ -36,6 +37,17 @@ pub fn discussion(
         Err(err) => return format!("_The discussion could not be rendered: {err}._\n"),
     };
     measure::template::render_or_note(&name, template, Frame { figures })
+}
+
+/// A bar chart of `metric` in `unit` (on a log scale if `log_scale`): the kind of every network chart.
+pub fn bars(
+    id: &'static str,
+    title: &'static str,
+    metric: &'static str,
+    unit: &'static str,
+    log_scale: bool,
+) -> ChartSpec {
+    ChartSpec { id, title, metric, unit, kind: ChartKind::Bars, log_scale }
 }
 
 /// What the network scenarios' report template reads.

@@ -21,8 +21,10 @@ pub mod routine;
 use measure::judge::ClaimSpec;
 use measure::question::{Alternatives, Question};
 use measure::record::TrialRequest;
-use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
+use measure::scenario::{ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
 use measure::summary::{ContestantInfo, Summary};
+
+use crate::figures::bars;
 
 /// The http scenario, as the lab's registry lists it.
 #[derive(Debug, Clone, Copy, Default)]
@@ -120,22 +122,8 @@ impl Scenario for HttpScenario {
 
     fn charts(&self) -> Vec<ChartSpec> {
         vec![
-            ChartSpec {
-                id: "cpu-per-call",
-                title: "Client CPU per call",
-                metric: "cpu_us_per_call",
-                unit: "µs per call",
-                kind: ChartKind::Bars,
-                log_scale: false,
-            },
-            ChartSpec {
-                id: "ops-per-sec",
-                title: "Calls per second",
-                metric: "ops_per_sec",
-                unit: "calls/s",
-                kind: ChartKind::Bars,
-                log_scale: false,
-            },
+            bars("cpu-per-call", "Client CPU per call", "cpu_us_per_call", "µs per call", false),
+            bars("ops-per-sec", "Calls per second", "ops_per_sec", "calls/s", false),
         ]
     }
 

@@ -20,8 +20,10 @@ pub mod routine;
 use measure::judge::ClaimSpec;
 use measure::question::{Alternatives, Question};
 use measure::record::TrialRequest;
-use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
+use measure::scenario::{ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
 use measure::summary::{ContestantInfo, Summary};
+
+use crate::figures::bars;
 
 /// The tcp scenario, as the lab's registry lists it.
 #[derive(Debug, Clone, Copy, Default)]
@@ -115,22 +117,14 @@ impl Scenario for TcpScenario {
 
     fn charts(&self) -> Vec<ChartSpec> {
         vec![
-            ChartSpec {
-                id: "batches-per-sec",
-                title: "Batches of 256 exchanges per second (log scale)",
-                metric: "batches_per_sec",
-                unit: "batches/s",
-                kind: ChartKind::Bars,
-                log_scale: true,
-            },
-            ChartSpec {
-                id: "probe-delay",
-                title: "How late a 1 ms probe tick runs, p99 (log scale)",
-                metric: "probe_delay_p99_us",
-                unit: "µs",
-                kind: ChartKind::Bars,
-                log_scale: true,
-            },
+            bars(
+                "batches-per-sec",
+                "Batches of 256 exchanges per second (log scale)",
+                "batches_per_sec",
+                "batches/s",
+                true,
+            ),
+            bars("probe-delay", "How late a 1 ms probe tick runs, p99 (log scale)", "probe_delay_p99_us", "µs", true),
         ]
     }
 
