@@ -199,6 +199,7 @@ pub fn fault_at(runner: &Runner, launcher: &Launcher, config: &ServeConfig, port
             let high = u64::try_from(gauge.high_water()).unwrap_or(0);
             (out.map_err(|e| e.to_string()), record, addr, high, took)
         })
+        .map_err(|e| e.to_string())
     });
     let ((out, record, addr, high, took), held) = match result {
         Ok(parts) => parts,
@@ -343,7 +344,8 @@ pub fn server_killed(runner: &Runner, launcher: &Launcher, config: &ServeConfig,
                 worker.join().map_err(|_| "the run panicked".to_string())
             });
             (outcome, started.elapsed())
-        })?;
+        })
+        .map_err(|e| e.to_string())?;
         let (outcome, high) = outcome?;
         Ok((outcome.map_err(|e| e.to_string())?, high, took, held))
     });
@@ -542,9 +544,9 @@ fn on_own_server<T>(
     config: &ServeConfig,
     port: Port,
     f: impl FnOnce(&mut ServerProcess, SocketAddr) -> T,
-) -> Result<(T, Leftovers), String> {
+) -> Result<(T, Leftovers), NetworkError> {
     let baseline = Held::steady();
-    let mut server = ServerProcess::start(launcher, config, READY_WAIT).map_err(|e| e.to_string())?;
+    let mut server = ServerProcess::start(launcher, config, READY_WAIT)?;
     let addr = server.addr(port);
     let out = f(&mut server, addr);
     drop(server);
