@@ -1,8 +1,8 @@
 //! The device and backpressure scenarios: every item makes one simulated I/O call, and the question is how
 //! many calls each style can keep in flight, at what cost, and whether its bound holds.
 //!
-//! Each scenario is a folder of the one scenario shape ([`scenarios::device`], [`scenarios::backpressure`]:
-//! `mod.rs`, `claims.rs`, `conformance.rs`, `routine.rs`, `report.rs`, `templates/`). The building blocks both
+//! Each scenario is a folder of the one scenario shape ([`device`], [`backpressure`]: `mod.rs`, `contestants/`,
+//! `conformance.rs`, `claims.rs`, `routine.rs`, `report.rs`, `templates/`). The building blocks both
 //! share sit at the crate's root, each below the scenarios that use it (none imports a scenario):
 //!
 //! - [`call`]: how one call is made (the shared device, or the contestant's own timer), and the conformance
@@ -16,13 +16,14 @@
 //! - [`threads`]: per-thread CPU and context switches, read in accounting iterations.
 #![warn(missing_docs)]
 
+pub mod backpressure;
 pub mod call;
 pub mod checks;
 pub mod contestants;
+pub mod device;
 pub mod job;
-pub mod scenarios;
 pub mod threads;
 pub mod trial;
 
-pub use scenarios::backpressure::BackpressureScenario;
-pub use scenarios::device::DeviceScenario;
+pub use backpressure::BackpressureScenario;
+pub use device::DeviceScenario;

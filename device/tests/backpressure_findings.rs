@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use device::scenarios::backpressure::{BLOCKING_UNBOUNDED, CONTESTANTS, STREAM_UNBOUNDED};
+use device::backpressure::{BLOCKING_UNBOUNDED, CONTESTANTS, STREAM_UNBOUNDED};
 use device::BackpressureScenario;
 use measure::record::Status;
 use measure::scenario::Scenario;

@@ -13,8 +13,8 @@ use measure::units::count;
 use serde::Serialize;
 
 use super::claims::{PRECISION_MS, STREAMS_AHEAD, TRAP_FACTOR};
-use super::levels::{best, key, levels};
-use super::{CONTESTANTS, HEADLINE, HEAP_READ_AT};
+use super::contestants::{best, key};
+use super::{levels, CONTESTANTS, HEADLINE, HEAP_READ_AT};
 use crate::contestants::{Contestant, StreamShape, Timer};
 
 /// The discussion's template: every word of the report's discussion.

@@ -7,17 +7,18 @@
 //! (`live_heap_bytes_per_call`, `rss_bytes_per_call`) from an untimed accounting iteration of the same length
 //! after it (see [`crate::trial`]).
 //!
-//! The folder: this file (the scenario's parameters, contestants and charts); `levels` (the in-flight levels
-//! and the best contestant of a family at one, read by both of the next two); `claims` (the claim table);
-//! `report` (the figures and verdicts `templates/report.md` and `templates/headline.md` are rendered with);
-//! `conformance` (which of the shared checks run, with what parameters); `routine` (one trial: the checks,
-//! then the request's parameters as a [`crate::trial::TrialSpec`], run by the shared trial). The contestants,
-//! the call, the job, the trial and the checks themselves are the crate's building blocks, shared with the
-//! backpressure scenario (listed in the crate's doc). Tests: `device/tests/device_*.rs`.
+//! The folder: this file (the scenario's parameters, charts and in-flight levels: [`levels`], read by the claims
+//! and the report); `contestants/` (the registry: which of the crate's contestants run, in report order, and the
+//! best of a family at a level); `claims.rs` (the claim table); `report.rs` (the figures and verdicts
+//! `templates/report.md` and `templates/headline.md` are rendered with); `conformance.rs` (the checks' sizes and
+//! which checks run); `routine.rs` (one trial: the checks, then the request's parameters as a
+//! [`crate::trial::TrialSpec`], run by the shared trial). The constructions, the call, the job, the trial and
+//! the checks themselves are the crate's building blocks, shared with the backpressure scenario (listed in the
+//! crate's doc). Tests: `device/tests/device_*.rs`.
 
 mod claims;
 mod conformance;
-mod levels;
+pub mod contestants;
 mod report;
 mod routine;
 
@@ -27,41 +28,37 @@ use measure::record::TrialRequest;
 use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
 use measure::summary::{ContestantInfo, Summary};
 
-use crate::contestants::{BlockingShape, Contestant, StreamShape, Timer};
+use crate::contestants::Contestant;
+
+pub use contestants::CONTESTANTS;
 
 /// The device scenario, as the lab's registry lists it.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct DeviceScenario;
-
-/// Every device contestant, in report order: each stream shape as it comes and unconstrained (the
-/// work-stealing runtime's, then thread-per-core: one current-thread runtime per core), the own-timer stream,
-/// the thread pools, then the `may` coroutine pools (1 and 2 carriers on the device, 2 on their own timer: the
-/// carrier sweep).
-pub const CONTESTANTS: [Contestant; 17] = [
-    Contestant::Stream { shape: StreamShape::Buffered, free: false, timer: Timer::Device },
-    Contestant::Stream { shape: StreamShape::Buffered, free: true, timer: Timer::Device },
-    Contestant::Stream { shape: StreamShape::BufferUnordered, free: false, timer: Timer::Device },
-    Contestant::Stream { shape: StreamShape::BufferUnordered, free: true, timer: Timer::Device },
-    Contestant::Stream { shape: StreamShape::PerWorkerUnordered, free: false, timer: Timer::Device },
-    Contestant::Stream { shape: StreamShape::PerWorkerUnordered, free: true, timer: Timer::Device },
-    Contestant::Stream { shape: StreamShape::ThreadPerCore, free: false, timer: Timer::Device },
-    Contestant::Stream { shape: StreamShape::ThreadPerCore, free: true, timer: Timer::Device },
-    Contestant::Stream { shape: StreamShape::Tasks, free: false, timer: Timer::Device },
-    Contestant::Stream { shape: StreamShape::Tasks, free: true, timer: Timer::Device },
-    Contestant::Stream { shape: StreamShape::BufferUnordered, free: false, timer: Timer::Own },
-    Contestant::Stream { shape: StreamShape::BufferUnordered, free: true, timer: Timer::Own },
-    Contestant::Blocking { shape: BlockingShape::Pool, timer: Timer::Device },
-    Contestant::Blocking { shape: BlockingShape::Pool, timer: Timer::Own },
-    Contestant::Coroutine { carriers: Some(1), timer: Timer::Device },
-    Contestant::Coroutine { carriers: Some(2), timer: Timer::Device },
-    Contestant::Coroutine { carriers: Some(2), timer: Timer::Own },
-];
 
 /// The headline metric: calls answered per second.
 pub const HEADLINE: &str = "ops_per_sec";
 
 /// Share of the target in flight at which memory is read for `live_heap_bytes_per_call`.
 pub const HEAP_READ_AT: f64 = 0.9;
+
+/// The ideal calls per second at `level` in flight: `level / service time`.
+pub(crate) fn ideal(summary: &Summary, level: u64) -> Option<f64> {
+    Some(level as f64 * 1e3 / summary.param("service_ms")?)
+}
+
+/// The in-flight level of a phase name such as `in_flight_10000`.
+pub(crate) fn level(phase: &str) -> Option<u64> {
+    phase.strip_prefix("in_flight_")?.parse().ok()
+}
+
+/// The run's levels with their phase names, lowest first.
+pub(crate) fn levels(summary: &Summary) -> Vec<(u64, &str)> {
+    let mut levels: Vec<(u64, &str)> =
+        summary.phases.iter().filter_map(|p| level(p).map(|l| (l, p.as_str()))).collect();
+    levels.sort_unstable();
+    levels
+}
 
 impl Scenario for DeviceScenario {
     fn name(&self) -> &'static str {
@@ -239,5 +236,18 @@ impl Scenario for DeviceScenario {
 
     fn headline_notes(&self, summary: &Summary) -> Vec<String> {
         report::headline_notes(summary)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_level_is_read_from_its_phase_name() {
+        assert_eq!(level("in_flight_10000"), Some(10_000));
+        assert_eq!(level("in_flight_x"), None);
+        assert_eq!(level("rounds_6"), None);
+        assert_eq!(contestants::key("in_flight_1000", "ops_per_sec"), "in_flight_1000.ops_per_sec");
     }
 }
