@@ -21,6 +21,7 @@ pub mod call;
 pub mod checks;
 pub mod contestants;
 pub mod device;
+mod figures;
 pub mod job;
 pub mod threads;
 pub mod trial;

@@ -13,6 +13,8 @@ use measure::units::count;
 use serde::Serialize;
 
 use super::claims::{PRECISION_MS, STREAMS_AHEAD, TRAP_FACTOR};
+use crate::figures::{cell, one_decimal, percent, two_decimals};
+
 use super::contestants::{best, key};
 use super::{levels, CONTESTANTS, HEADLINE, HEAP_READ_AT};
 use crate::contestants::{Contestant, StreamShape, Timer};
@@ -377,22 +379,6 @@ fn stats<'s>(summary: &'s Summary, name: &str, phase: &str, metric: &str) -> Opt
     summary.metric(name, &key(phase, metric))
 }
 
-fn median(summary: &Summary, name: &str, phase: &str, metric: &str) -> Option<f64> {
-    stats(summary, name, phase, metric).map(|s| s.median)
-}
-
-fn percent(x: f64) -> String {
-    format!("{:.0}%", x * 100.0)
-}
-
-fn one_decimal(x: f64) -> String {
-    format!("{x:.1}")
-}
-
-fn two_decimals(x: f64) -> String {
-    format!("{x:.2}")
-}
-
 /// The families that ran in this summary, in report order (stream, blocking, then coroutine when present).
 fn families(summary: &Summary) -> Vec<Family> {
     let mut out = vec![Family::Stream, Family::Blocking];
@@ -417,8 +403,8 @@ fn per_level(summary: &Summary) -> Option<Vec<LevelBest>> {
                     Some((name, s)) => FamilyBest {
                         family: family.as_str(),
                         ops: count(s.median),
-                        fraction: percent(median(summary, &name, phase, "ideal_fraction").unwrap_or(f64::NAN)),
-                        cpu: median(summary, &name, phase, "cpu_us_per_call").map(one_decimal),
+                        fraction: percent(summary.median_in(&name, phase, "ideal_fraction").unwrap_or(f64::NAN)),
+                        cpu: summary.median_in(&name, phase, "cpu_us_per_call").map(one_decimal),
                         name: Some(name),
                     },
                     None => FamilyBest {
@@ -448,7 +434,7 @@ fn single_task(summary: &Summary) -> Option<SingleTask> {
         c.name() == name
             && matches!(c, Contestant::Stream { shape: StreamShape::Buffered | StreamShape::BufferUnordered, .. })
     });
-    let m = |metric: &str| median(summary, &name, phase, metric);
+    let m = |metric: &str| summary.median_in(&name, phase, metric);
     let (true, Some(cpu), Some(device), Some(cores)) =
         (single, m("cpu_us_per_call"), m("dependency_cpu_us_per_call"), m("cores_used"))
     else {
@@ -508,8 +494,8 @@ fn start(summary: &Summary) -> Option<Start> {
 fn trap_ratio(summary: &Summary, shape: StreamShape, timer: Timer, phase: &str) -> Option<(String, f64, f64)> {
     let budgeted = Contestant::Stream { shape, free: false, timer }.name();
     let free = Contestant::Stream { shape, free: true, timer }.name();
-    let b = median(summary, &budgeted, phase, HEADLINE)?;
-    let f = median(summary, &free, phase, HEADLINE)?;
+    let b = summary.median_in(&budgeted, phase, HEADLINE)?;
+    let f = summary.median_in(&free, phase, HEADLINE)?;
     Some((budgeted, b, f))
 }
 
@@ -556,7 +542,7 @@ fn own_timers(summary: &Summary) -> Vec<OwnTimerCap> {
         let name = c.name();
         for (level, phase) in levels(summary) {
             let (Some(idle), Some(ops)) =
-                (median(summary, &name, phase, "idle_call_ms"), median(summary, &name, phase, HEADLINE))
+                (summary.median_in(&name, phase, "idle_call_ms"), summary.median_in(&name, phase, HEADLINE))
             else {
                 continue;
             };
@@ -593,7 +579,7 @@ fn threads(summary: &Summary) -> Vec<ThreadLine> {
         }
         for (level, phase) in levels(summary) {
             if let (Some(spawn), Some(cpu)) =
-                (median(summary, &name, phase, "spawn_ms"), median(summary, &name, phase, "cpu_us_per_call"))
+                (summary.median_in(&name, phase, "spawn_ms"), summary.median_in(&name, phase, "cpu_us_per_call"))
             {
                 lines.push(ThreadLine {
                     skip: None,
@@ -601,7 +587,7 @@ fn threads(summary: &Summary) -> Vec<ThreadLine> {
                     level: count(level as f64),
                     spawn_ms: format!("{spawn:.0}"),
                     cpu: one_decimal(cpu),
-                    device: median(summary, &name, phase, "dependency_cpu_us_per_call").map(one_decimal),
+                    device: summary.median_in(&name, phase, "dependency_cpu_us_per_call").map(one_decimal),
                 });
             }
         }
@@ -639,7 +625,7 @@ fn coroutines(summary: &Summary) -> Option<Coroutines> {
         rows.push(CoroutineLevel {
             level: count(level as f64),
             ops: count(co.median),
-            cpu: median(summary, &name, phase, "cpu_us_per_call").map(one_decimal),
+            cpu: summary.median_in(&name, phase, "cpu_us_per_call").map(one_decimal),
             thread: best(summary, Family::Blocking, Timer::Device, phase).map(|(t, s)| ratio(summary, co, s, t)),
             stream: best(summary, Family::Stream, Timer::Device, phase).map(|(t, s)| ratio(summary, co, s, t)),
             carriers,
@@ -661,11 +647,6 @@ fn coroutines(summary: &Summary) -> Option<Coroutines> {
     })
 }
 
-/// A per-call figure with `decimals`, or `—` where the run did not record it.
-fn cell(value: Option<f64>, decimals: usize) -> String {
-    value.map_or_else(|| "—".to_string(), |v| format!("{v:.decimals$}"))
-}
-
 /// CPU per call beside context switches per call, per contestant, at the highest level a coroutine contestant
 /// ran on the shared device; the comparisons the template's findings rest on.
 fn cpu_table(summary: &Summary) -> Option<CpuTable> {
@@ -674,7 +655,7 @@ fn cpu_table(summary: &Summary) -> Option<CpuTable> {
         .into_iter()
         .rev()
         .find(|(_, phase)| best(summary, Family::Coroutine, Timer::Device, phase).is_some())?;
-    let m = |name: &str, metric: &str| median(summary, name, phase, metric);
+    let m = |name: &str, metric: &str| summary.median_in(name, phase, metric);
     let rows: Vec<CpuRow> = CONTESTANTS
         .iter()
         .map(Contestant::name)
@@ -746,8 +727,8 @@ fn memory(summary: &Summary) -> Vec<MemoryLevel> {
                 .iter()
                 .filter_map(|c| {
                     let name = c.name();
-                    let heap = median(summary, &name, phase, "live_heap_bytes_per_call")?;
-                    let rss = median(summary, &name, phase, "rss_bytes_per_call")?;
+                    let heap = summary.median_in(&name, phase, "live_heap_bytes_per_call")?;
+                    let rss = summary.median_in(&name, phase, "rss_bytes_per_call")?;
                     Some(MemoryCell { name, heap: format!("{heap:.0}"), rss: format!("{rss:.0}") })
                 })
                 .collect(),
@@ -764,7 +745,7 @@ fn cut_short(summary: &Summary) -> Vec<Cut> {
         for (level, phase) in levels(summary) {
             let Some(s) = stats(summary, &name, phase, "cut_short") else { continue };
             if s.max > 0.0 {
-                let done = median(summary, &name, phase, "completed_fraction").unwrap_or(f64::NAN);
+                let done = summary.median_in(&name, phase, "completed_fraction").unwrap_or(f64::NAN);
                 cut.push(Cut {
                     name: name.clone(),
                     level: count(level as f64),
@@ -796,7 +777,7 @@ fn pick(summary: &Summary) -> Option<Vec<Pick>> {
                 } else if b.median > s.median {
                     ("blocking", None)
                 } else {
-                    let cpu = |name: &str| median(summary, name, phase, "cpu_us_per_call");
+                    let cpu = |name: &str| summary.median_in(name, phase, "cpu_us_per_call");
                     let why = cpu(&s_name).zip(cpu(b_name)).map(|(s_cpu, b_cpu)| {
                         let cores = f64::from(summary.environment.cores.max(1));
                         let cap = cores * 1e6 / b_cpu;
