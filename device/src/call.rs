@@ -5,6 +5,8 @@ use std::time::Duration;
 
 use dependency::{Config, Dependency};
 
+use crate::job::RunError;
+
 /// One item's call: the same answer ([`Dependency::answer`]) whichever way it is made, so every contestant's
 /// sum can be checked against the same formula.
 #[derive(Debug, Clone)]
@@ -236,12 +238,12 @@ pub struct CallFailed {
 impl Call {
     /// The call of a run on `timer` with `service` time per call: a fresh device of unlimited capacity (its
     /// two timer threads started), or the caller's own timer.
-    pub fn start(timer: Timer, service: Duration) -> Result<Call, String> {
+    pub fn start(timer: Timer, service: Duration) -> Result<Call, RunError> {
         match timer {
             Timer::Own => Ok(Call::OwnTimer(service)),
             Timer::Device => Dependency::start(Config { capacity: usize::MAX, service, ..Config::default() })
                 .map(|device| Call::Shared(Arc::new(device)))
-                .map_err(|e| format!("cannot start the device: {e}")),
+                .map_err(|e| RunError::Broken(format!("cannot start the device: {e}"))),
         }
     }
 

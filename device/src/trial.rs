@@ -96,7 +96,7 @@ pub fn run_trial(
     let idle_ms = match idle_call_ms(contestant, &prepared, spec) {
         Ok(ms) => ms,
         Err(e) => {
-            sink.check(Check::new(RUNS_CHECK, false, e));
+            sink.check(Check::new(RUNS_CHECK, false, e.to_string()));
             return Ok(());
         }
     };
@@ -110,7 +110,7 @@ pub fn run_trial(
 }
 
 /// The median real duration of an uncontended call made the contestant's way, in milliseconds.
-fn idle_call_ms(contestant: Contestant, prepared: &Prepared, spec: &TrialSpec) -> Result<f64, String> {
+fn idle_call_ms(contestant: Contestant, prepared: &Prepared, spec: &TrialSpec) -> Result<f64, RunError> {
     let call = Call::start(contestant.timer(), spec.service)?;
     let job = Job {
         items: 0,
@@ -172,7 +172,7 @@ impl DeviceRoutine {
     /// run, the device shut down.
     fn run_with<M: JobMeter>(&self, meter: M, items: u64, go: &mut dyn FnMut()) -> Result<RunOutput, RunError> {
         let spec = &self.spec;
-        let call = Call::start(self.contestant.timer(), spec.service).map_err(RunError::Broken)?;
+        let call = Call::start(self.contestant.timer(), spec.service)?;
         let limit = spec.limit as u64;
         let mut counters = Shared::new(meter);
         if items > limit.saturating_mul(2) {
