@@ -274,11 +274,7 @@ pub fn failure_verdict(run: &SmallRun, faulty: &FaultyCall, bounded: bool) -> Re
     if run.left_outstanding != 0 {
         problems.push(format!("{} calls still counted outstanding at the end", run.left_outstanding));
     }
-    if let (Some(before), Some(after)) = run.threads {
-        if after > before {
-            problems.push(format!("{} threads left behind ({before} before, {after} after)", after - before));
-        }
-    }
+    problems.extend(left_behind(run.threads));
     CheckFailed::unless(problems, || {
         format!(
             "{failing} of {} calls failed at once (item 0, a burst of two full windows from item {FAULT_AT}, the \
@@ -295,6 +291,12 @@ pub fn failure_verdict(run: &SmallRun, faulty: &FaultyCall, bounded: bool) -> Re
             }
         )
     })
+}
+
+/// The threads a run left behind, from the process's count before it and once it returned, if any.
+fn left_behind(threads: (Option<u64>, Option<u64>)) -> Option<String> {
+    let (Some(before), Some(after)) = threads else { return None };
+    (after > before).then(|| format!("{} threads left behind ({before} before, {after} after)", after - before))
 }
 
 /// The thread count once threads that are exiting have gone (up to a second), or the last count read.
@@ -366,11 +368,7 @@ fn cut_short_releases(contestant: Contestant) -> Result<String, CheckFailed> {
             STOP_WITHIN.as_millis()
         ));
     }
-    if let (Some(before), Some(after)) = run.threads {
-        if after > before {
-            problems.push(format!("{} threads left behind ({before} before, {after} after)", after - before));
-        }
-    }
+    problems.extend(left_behind(run.threads));
     CheckFailed::unless(problems, || {
         format!(
             "a 30 ms budget for {} items: {} answered, stopped {:.1} ms after the deadline (at most {} ms) with nothing outstanding and no thread left",
@@ -548,11 +546,7 @@ pub fn cancel_verdict(run: &CancelRun) -> Result<String, CheckFailed> {
     if let Some(tasks) = run.live_tasks.filter(|t| *t > 0) {
         problems.push(format!("{tasks} tasks still alive when it returned"));
     }
-    if let (Some(before), Some(after)) = run.threads {
-        if after > before {
-            problems.push(format!("{} threads left behind ({before} before, {after} after)", after - before));
-        }
-    }
+    problems.extend(left_behind(run.threads));
     let (made, twice, outside) = run.ledger;
     if twice > 0 || outside > 0 {
         problems.push(format!("{twice} calls of an input already called, {outside} of an input never asked for"));

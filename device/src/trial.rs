@@ -32,7 +32,7 @@ use measure::harness::{self, Instruments, Iteration, IterationData, Routine, Sto
 use measure::meter::NoMeter;
 use measure::probe::{bounded_outstanding_check, Measurement, Timing};
 use measure::record::{MetricValues, TrialRequest};
-use measure::scenario::{TrialError, TrialSink};
+use measure::scenario::{Repetitions, TrialError, TrialSink};
 use measure::summary::Check;
 
 use crate::call::{expected_sum, Call};
@@ -42,6 +42,12 @@ use crate::threads::{self, Census};
 
 /// Uncontended calls timed before the iterations, for `idle_call_ms`.
 pub const IDLE_CALLS: u32 = 20;
+
+/// One timed and one accounting iteration, no warm-up, in each of `forks` processes (one in a quick run): the
+/// repetitions of both scenarios, whose iterations last seconds.
+pub fn repetitions(quick: bool, forks: u32) -> Repetitions {
+    Repetitions { forks: if quick { 1 } else { forks }, warmup: 0, iterations: 1, accounting: 1 }
+}
 
 /// How a scenario runs one contestant.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -430,6 +436,17 @@ mod tests {
         }
     }
 
+    /// Run `contestant` through the harness under `spec`.
+    fn trial_under(contestant: Contestant, spec: TrialSpec) -> Collect {
+        let prepared = contestant.prepare().expect("prepared");
+        let tally = Tally::default();
+        let mut routine =
+            DeviceRoutine { contestant, prepared, spec, idle_ms: 1.0, may_timer: None, started: 0, tally };
+        let mut sink = Collect::default();
+        harness::run(&mut routine, &request(), &mut sink);
+        sink
+    }
+
     /// Run `contestant` through the harness over 400 items (40 on the accounting run), 1 ms calls, bound 16.
     fn trial(contestant: Contestant) -> Collect {
         let spec = TrialSpec {
@@ -441,19 +458,7 @@ mod tests {
             ideal_ops_per_sec: Some(16_000.0),
             heap_threshold: Some(8),
         };
-        let prepared = contestant.prepare().expect("prepared");
-        let mut routine = DeviceRoutine {
-            contestant,
-            prepared,
-            spec,
-            idle_ms: 1.0,
-            may_timer: None,
-            started: 0,
-            tally: Tally::default(),
-        };
-        let mut sink = Collect::default();
-        harness::run(&mut routine, &request(), &mut sink);
-        sink
+        trial_under(contestant, spec)
     }
 
     #[test]
@@ -514,18 +519,7 @@ mod tests {
             ideal_ops_per_sec: None,
             heap_threshold: None,
         };
-        let prepared = contestant.prepare().expect("prepared");
-        let mut routine = DeviceRoutine {
-            contestant,
-            prepared,
-            spec,
-            idle_ms: 1.0,
-            may_timer: None,
-            started: 0,
-            tally: Tally::default(),
-        };
-        let mut sink = Collect::default();
-        harness::run(&mut routine, &request(), &mut sink);
+        let sink = trial_under(contestant, spec);
         let reason = sink.skipped.expect("skipped");
         assert!(reason.contains("do not fit") || reason.contains("refused"), "{reason}");
         assert!(sink.iterations.is_empty() && sink.checks.is_empty());

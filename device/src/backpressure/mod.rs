@@ -27,13 +27,8 @@ mod report;
 mod routine;
 
 use measure::compare::Relation;
-use measure::judge::ClaimSpec;
 use measure::question::{Alternatives, Guard, Limit, Question};
-use measure::record::TrialRequest;
-use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
-use measure::summary::{ContestantInfo, Summary};
-
-use crate::contestants::Contestant;
+use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario};
 
 pub(crate) use contestants::bounded_names;
 pub use contestants::{BLOCKING_UNBOUNDED, CONTESTANTS, STREAM_UNBOUNDED};
@@ -63,6 +58,8 @@ pub const ACCOUNTING_SHARE: u64 = 10;
 const STUDY_UNBOUNDED: &str = "unbounded virtual threads";
 
 impl Scenario for BackpressureScenario {
+    scenario_files!();
+
     fn name(&self) -> &'static str {
         "backpressure"
     }
@@ -110,10 +107,6 @@ impl Scenario for BackpressureScenario {
         ]
     }
 
-    fn contestants(&self) -> Vec<ContestantInfo> {
-        CONTESTANTS.iter().map(Contestant::info).collect()
-    }
-
     fn headline_metric(&self) -> &'static str {
         HEADLINE
     }
@@ -123,11 +116,7 @@ impl Scenario for BackpressureScenario {
         // iteration a tenth of that; the unbounded contestants' last a few seconds at most. Five fresh processes
         // (the lab's default: a separation of 5 + 5 process medians has p = 0.004) of one timed and one accounting
         // iteration keep eleven contestants near 4.5 minutes; a warm-up buys nothing in a run this long.
-        if quick {
-            Repetitions { forks: 1, warmup: 0, iterations: 1, accounting: 1 }
-        } else {
-            Repetitions { forks: 5, warmup: 0, iterations: 1, accounting: 1 }
-        }
+        crate::trial::repetitions(quick, 5)
     }
 
     fn table_metrics(&self) -> Vec<&'static str> {
@@ -178,14 +167,6 @@ impl Scenario for BackpressureScenario {
         ]
     }
 
-    fn run_trial(&self, request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
-        routine::run(request, sink)
-    }
-
-    fn claim_table(&self, summary: &Summary) -> Vec<ClaimSpec> {
-        claims::table(summary)
-    }
-
     /// The backpressure question: a construction that lets more than the bound out cannot be the answer, and
     /// among those that hold it, the least CPU per call decides.
     fn questions(&self) -> Vec<Question> {
@@ -207,20 +188,13 @@ impl Scenario for BackpressureScenario {
         .situation("a bound of 16 outstanding calls")
         .guarded(bound)]
     }
-
-    fn discussion(&self, summary: &Summary) -> String {
-        report::discussion(summary)
-    }
-
-    fn headline_notes(&self, summary: &Summary) -> Vec<String> {
-        report::headline_notes(summary)
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use measure::record::IterationRecord;
+    use measure::record::{IterationRecord, TrialRequest};
+    use measure::scenario::{TrialError, TrialSink};
     use measure::summary::Check;
 
     #[test]

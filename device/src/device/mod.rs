@@ -22,13 +22,9 @@ pub mod contestants;
 mod report;
 mod routine;
 
-use measure::judge::ClaimSpec;
 use measure::question::{Alternatives, Question};
-use measure::record::TrialRequest;
-use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
-use measure::summary::{ContestantInfo, Summary};
-
-use crate::contestants::Contestant;
+use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario};
+use measure::summary::Summary;
 
 pub use contestants::CONTESTANTS;
 
@@ -61,6 +57,8 @@ pub(crate) fn levels(summary: &Summary) -> Vec<(u64, &str)> {
 }
 
 impl Scenario for DeviceScenario {
+    scenario_files!();
+
     fn name(&self) -> &'static str {
         "device"
     }
@@ -105,10 +103,6 @@ impl Scenario for DeviceScenario {
         ]
     }
 
-    fn contestants(&self) -> Vec<ContestantInfo> {
-        CONTESTANTS.iter().map(Contestant::info).collect()
-    }
-
     fn headline_metric(&self) -> &'static str {
         HEADLINE
     }
@@ -124,11 +118,7 @@ impl Scenario for DeviceScenario {
         // flight) finishes its 600,000 calls inside the budget, and three processes keep the run near 5 minutes
         // (timed with 15 contestants; the two thread-per-core rows add about 2/15 more, not yet timed).
         // A separation of 3 + 3 process medians has p = 0.05, which the claims state.
-        if quick {
-            Repetitions { forks: 1, warmup: 0, iterations: 1, accounting: 1 }
-        } else {
-            Repetitions { forks: 3, warmup: 0, iterations: 1, accounting: 1 }
-        }
+        crate::trial::repetitions(quick, 3)
     }
 
     fn table_metrics(&self) -> Vec<&'static str> {
@@ -195,14 +185,6 @@ impl Scenario for DeviceScenario {
         ]
     }
 
-    fn run_trial(&self, request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
-        routine::run(request, sink)
-    }
-
-    fn claim_table(&self, summary: &Summary) -> Vec<ClaimSpec> {
-        claims::table(summary)
-    }
-
     /// What a user sizing a shared I/O client asks: which construction serves the most calls at each number in
     /// flight, and which spends the least CPU doing it; remedies such as `unconstrained` are alternatives.
     fn questions(&self) -> Vec<Question> {
@@ -228,14 +210,6 @@ impl Scenario for DeviceScenario {
             )
             .situation("the same client: CPU per call"),
         ]
-    }
-
-    fn discussion(&self, summary: &Summary) -> String {
-        report::discussion(summary)
-    }
-
-    fn headline_notes(&self, summary: &Summary) -> Vec<String> {
-        report::headline_notes(summary)
     }
 }
 
