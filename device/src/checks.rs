@@ -45,7 +45,7 @@ use measure::watchdog::{self, WatchdogError};
 
 use crate::call::{expected_sum, Call, CallLedger, Deliveries, DeliveryLedger, FaultyCall};
 use crate::contestants::{BlockingShape, Contestant, Prepared};
-use crate::job::{Deadline, Job, LedgerMeter, RunError, Shared, Totals};
+use crate::job::{Job, LedgerMeter, RunError, Shared, Totals};
 
 /// How long a check may take before it counts as hung.
 pub const WATCHDOG: Duration = Duration::from_secs(30);
@@ -164,7 +164,7 @@ pub fn small_run_on(
     let gauge = Arc::new(Outstanding::new());
     let shared = Arc::new(Shared::new(GaugeMeter::new(Arc::clone(&gauge))));
     let threads_before = measure::memory::thread_count();
-    let job = Job { items, limit, call: call.clone(), deadline: Deadline::new(budget), shared: Arc::clone(&shared) };
+    let job = Job::new(items, limit, call.clone(), budget, Arc::clone(&shared));
     prepared.run(&job, &mut || {})?;
     let overran = Instant::now().saturating_duration_since(job.deadline.instant());
     let threads_after = settled_threads(threads_before);
@@ -449,13 +449,8 @@ pub fn cancel_run(
     let delivered = Arc::new(DeliveryLedger::new(CANCEL_ITEMS));
     let meter = LedgerMeter { gauge: GaugeMeter::new(Arc::clone(&gauge)), ledger: Arc::clone(&delivered) };
     let shared = Arc::new(Shared::new(meter));
-    let job = Job {
-        items: CANCEL_ITEMS,
-        limit: CANCEL_LIMIT,
-        call: Call::Faulty(Arc::clone(&faulty)),
-        deadline: Deadline::new(SMALL_BUDGET),
-        shared: Arc::clone(&shared),
-    };
+    let job =
+        Job::new(CANCEL_ITEMS, CANCEL_LIMIT, Call::Faulty(Arc::clone(&faulty)), SMALL_BUDGET, Arc::clone(&shared));
     let cancel_after = cancel_point(seed);
     let threads_before = measure::memory::thread_count();
     let done = AtomicBool::new(false);
@@ -600,13 +595,7 @@ fn skips_with_reason(contestant: Contestant) -> Result<String, CheckFailed> {
     let prepared = contestant.prepare()?;
     let call = Call::start(contestant.timer(), SERVICE)?;
     let shared = Arc::new(Shared::new(GaugeMeter::new(Arc::new(Outstanding::new()))));
-    let job = Job {
-        items: 10,
-        limit: TOO_MANY_THREADS,
-        call: call.clone(),
-        deadline: Deadline::new(Duration::from_secs(5)),
-        shared: Arc::clone(&shared),
-    };
+    let job = Job::new(10, TOO_MANY_THREADS, call.clone(), Duration::from_secs(5), Arc::clone(&shared));
     let ran = prepared.run(&job, &mut || {});
     if let Some(device) = call.device() {
         device.shutdown();
@@ -673,13 +662,13 @@ mod tests {
         for (shape, threads) in shapes {
             let contestant = Contestant::Blocking { shape, timer: Timer::Own };
             let shared = Arc::new(Shared::new(GaugeMeter::new(Arc::new(Outstanding::new()))));
-            let job = Job {
-                items: 100,
-                limit: 8,
-                call: Call::OwnTimer(Duration::from_micros(10)),
-                deadline: Deadline::new(Duration::from_secs(5)),
-                shared: Arc::clone(&shared),
-            };
+            let job = Job::new(
+                100,
+                8,
+                Call::OwnTimer(Duration::from_micros(10)),
+                Duration::from_secs(5),
+                Arc::clone(&shared),
+            );
             let prepared = contestant.prepare().expect("a blocking contestant needs no runtime");
             prepared.run(&job, &mut || {}).expect("the run completes");
             assert_eq!(shared.threads_started(), threads, "{}", contestant.name());
@@ -727,13 +716,7 @@ mod tests {
             Arc::new(FaultyCall { inner: Call::OwnTimer(SERVICE), fail: failure_plan(ITEMS, LIMIT), ledger: None });
         let gauge = Arc::new(Outstanding::new());
         let shared = Arc::new(Shared::new(GaugeMeter::new(Arc::clone(&gauge))));
-        let job = Job {
-            items: ITEMS,
-            limit: LIMIT,
-            call: Call::Faulty(Arc::clone(&faulty)),
-            deadline: Deadline::new(SMALL_BUDGET),
-            shared: Arc::clone(&shared),
-        };
+        let job = Job::new(ITEMS, LIMIT, Call::Faulty(Arc::clone(&faulty)), SMALL_BUDGET, Arc::clone(&shared));
         job.deadline.start();
         over_admitting_run(&job);
         let run = SmallRun {

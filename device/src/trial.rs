@@ -37,7 +37,7 @@ use measure::summary::Check;
 
 use crate::call::{expected_sum, Call};
 use crate::contestants::{Contestant, Prepared};
-use crate::job::{Deadline, Job, JobMeter, RunError, Shared, Steady, Totals};
+use crate::job::{Job, JobMeter, RunError, Shared, Steady, Totals};
 use crate::threads::{self, Census};
 
 /// Uncontended calls timed before the iterations, for `idle_call_ms`.
@@ -118,13 +118,7 @@ pub fn run_trial(
 /// The median real duration of an uncontended call made the contestant's way, in milliseconds.
 fn idle_call_ms(contestant: Contestant, prepared: &Prepared, spec: &TrialSpec) -> Result<f64, RunError> {
     let call = Call::start(contestant.timer(), spec.service)?;
-    let job = Job {
-        items: 0,
-        limit: 1,
-        call,
-        deadline: Deadline::new(Duration::ZERO),
-        shared: Arc::new(Shared::new(NoMeter)),
-    };
+    let job = Job::new(0, 1, call, Duration::ZERO, Arc::new(Shared::new(NoMeter)));
     let mut times = prepared.idle_calls(&job, IDLE_CALLS);
     if let Some(device) = job.call.device() {
         device.shutdown();
@@ -186,7 +180,7 @@ impl DeviceRoutine {
             counters = counters.marking(limit, items - limit);
         }
         let shared = Arc::new(counters);
-        let job = Job { items, limit: spec.limit, call, deadline: Deadline::new(spec.budget), shared };
+        let job = Job::new(items, spec.limit, call, spec.budget, shared);
         let baseline = M::COUNTS.then(|| Baseline {
             heap_bytes: measure::alloc::snapshot().live_bytes,
             rss_kib: measure::memory::rss_kib(),
