@@ -3,6 +3,14 @@
 
 use measure::summary::MetricStats;
 use measure::units::count;
+use serde::Serialize;
+
+/// A name (a contestant's, a level's, a limit's) with its formatted figure, as both templates read it.
+#[derive(Debug, Serialize)]
+pub(crate) struct Named {
+    pub(crate) name: String,
+    pub(crate) value: String,
+}
 
 /// A figure to three significant digits without trailing zeros, with thousands separators from 100 up:
 /// `1`, `1.06`, `0.281`, `25`, `5,625`.

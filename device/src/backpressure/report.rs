@@ -18,7 +18,7 @@ use serde::Serialize;
 use super::claims::{
     BOUNDED_ALIKE, BOUNDED_SPREAD, MAX_OUT, OPS, THREADS_THROTTLED, THREAD_SHARE, UNBOUNDED_FACTOR, UNBOUNDED_PILES_UP,
 };
-use crate::figures::{duration_span, duration_us, fig, pct, range, span};
+use crate::figures::{duration_span, duration_us, fig, pct, range, span, Named};
 
 use super::{bounded_names, BLOCKING_UNBOUNDED, MEAN_OUTSTANDING, MS_TO_PEAK, STREAM_UNBOUNDED, STUDY_UNBOUNDED};
 
@@ -97,12 +97,6 @@ struct Bound {
     plus_one: Vec<String>,
     /// No contestant went past the bound itself.
     within_limit: bool,
-}
-
-#[derive(Debug, Serialize)]
-struct Named {
-    name: String,
-    value: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -741,40 +735,23 @@ fn throughput(summary: &Summary) -> Option<Throughput> {
 }
 
 fn cost(summary: &Summary) -> Vec<Cost> {
-    let mut rows = Vec::new();
-    for family in [Family::Stream, Family::Blocking, Family::Coroutine] {
-        let (cpu, threads, rss) = (
-            bounded_median(summary, Some(family), "cpu_us_per_call"),
-            bounded_median(summary, Some(family), "threads"),
-            bounded_median(summary, Some(family), "peak_rss_mib"),
-        );
-        if let (Some(cpu), Some(threads), Some(rss)) = (cpu, threads, rss) {
-            rows.push(Cost {
-                family: Some(family.as_str()),
-                name: None,
-                cpu: fig(cpu),
-                threads: count(threads),
-                rss: fig(rss),
-            });
-        }
-    }
-    for name in [STREAM_UNBOUNDED, BLOCKING_UNBOUNDED] {
-        let (cpu, threads, rss) = (
-            summary.median(name, "cpu_us_per_call"),
-            summary.median(name, "threads"),
-            summary.median(name, "peak_rss_mib"),
-        );
-        if let (Some(cpu), Some(threads), Some(rss)) = (cpu, threads, rss) {
-            rows.push(Cost {
-                family: None,
-                name: Some(name.to_string()),
-                cpu: fig(cpu),
-                threads: count(threads),
-                rss: fig(rss),
-            });
-        }
-    }
-    rows
+    // A row of each family's bounded contestants (medians of their medians), then each unbounded contestant.
+    let families = [Family::Stream, Family::Blocking, Family::Coroutine].map(|family| {
+        let median = move |metric: &str| bounded_median(summary, Some(family), metric);
+        (Some(family.as_str()), None, Box::new(median) as Box<dyn Fn(&str) -> Option<f64>>)
+    });
+    let unbounded = [STREAM_UNBOUNDED, BLOCKING_UNBOUNDED].map(|name| {
+        let median = move |metric: &str| summary.median(name, metric);
+        (None, Some(name.to_string()), Box::new(median) as Box<dyn Fn(&str) -> Option<f64>>)
+    });
+    families
+        .into_iter()
+        .chain(unbounded)
+        .filter_map(|(family, name, median)| {
+            let (cpu, threads, rss) = (median("cpu_us_per_call")?, median("threads")?, median("peak_rss_mib")?);
+            Some(Cost { family, name, cpu: fig(cpu), threads: count(threads), rss: fig(rss) })
+        })
+        .collect()
 }
 
 /// Whether ordering cost `stream-buffered` throughput against `stream-buffer-unordered`.

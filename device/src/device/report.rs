@@ -13,7 +13,7 @@ use measure::units::count;
 use serde::Serialize;
 
 use super::claims::{PRECISION_MS, STREAMS_AHEAD, TRAP_FACTOR};
-use crate::figures::{cell, one_decimal, percent, two_decimals};
+use crate::figures::{cell, one_decimal, percent, two_decimals, Named};
 
 use super::contestants::{best, key};
 use super::{levels, CONTESTANTS, HEADLINE, HEAP_READ_AT};
@@ -54,13 +54,6 @@ struct Report {
     /// `may`'s rules, from `pipelines` (shared with the chain scenario), or empty.
     coroutine_rules: String,
     pick: Option<Vec<Pick>>,
-}
-
-/// A named contestant with a formatted figure.
-#[derive(Debug, Serialize)]
-struct Named {
-    name: String,
-    value: String,
 }
 
 /// One level's best contestant of each family on the shared device, and the best on their own timers.
@@ -359,12 +352,7 @@ pub(crate) fn discussion(summary: &Summary) -> String {
 /// The headline's own lines, rendered from `templates/headline.md`: the budget trap at the highest level, and the
 /// levels threads could not reach.
 pub(crate) fn headline_notes(summary: &Summary) -> Vec<String> {
-    let skipped = CONTESTANTS
-        .iter()
-        .filter_map(|c| summary.contestant(&c.name()))
-        .flat_map(|c| c.skipped_phases.iter().map(|(phase, reason)| skip(&c.name, phase, reason)))
-        .collect();
-    let context = Headline { trap: budget_trap(summary), skipped };
+    let context = Headline { trap: budget_trap(summary), skipped: skipped(summary, None) };
     match measure::template::render("device/headline.md", HEADLINE_NOTES, context) {
         Ok(text) => text.lines().filter(|l| !l.trim().is_empty()).map(str::to_string).collect(),
         Err(err) => vec![format!("_The headline notes could not be rendered: {err}._")],
@@ -373,6 +361,16 @@ pub(crate) fn headline_notes(summary: &Summary) -> Vec<String> {
 
 fn skip(name: &str, phase: &str, reason: &str) -> Skip {
     Skip { name: name.to_string(), phase: phase.to_string(), reason: reason.to_string() }
+}
+
+/// Every phase a contestant (of `family`, or of any) skipped, with the reason, in report order.
+fn skipped(summary: &Summary, family: Option<Family>) -> Vec<Skip> {
+    CONTESTANTS
+        .iter()
+        .filter(|c| family.is_none_or(|f| c.family() == f))
+        .filter_map(|c| summary.contestant(&c.name()))
+        .flat_map(|c| c.skipped_phases.iter().map(|(phase, reason)| skip(&c.name, phase, reason)))
+        .collect()
 }
 
 fn stats<'s>(summary: &'s Summary, name: &str, phase: &str, metric: &str) -> Option<&'s MetricStats> {
@@ -632,12 +630,7 @@ fn coroutines(summary: &Summary) -> Option<Coroutines> {
             name,
         });
     }
-    let skipped: Vec<Skip> = CONTESTANTS
-        .iter()
-        .filter(|c| c.family() == Family::Coroutine)
-        .filter_map(|c| summary.contestant(&c.name()))
-        .flat_map(|c| c.skipped_phases.iter().map(|(phase, reason)| skip(&c.name, phase, reason)))
-        .collect();
+    let skipped = skipped(summary, Some(Family::Coroutine));
     let limits: Vec<Named> =
         summary.environment.limits.iter().map(|(k, v)| Named { name: k.clone(), value: v.clone() }).collect();
     (!rows.is_empty() || !skipped.is_empty() || !limits.is_empty()).then_some(Coroutines {
