@@ -1,9 +1,13 @@
 //! How one item's I/O call is made: through the shared simulated device, or on the caller's own timer.
 
+use std::sync::atomic::AtomicU64;
+use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 use std::time::Duration;
 
 use dependency::{Config, Dependency};
+
+use crate::job::RunError;
 
 /// One item's call: the same answer ([`Dependency::answer`]) whichever way it is made, so every contestant's
 /// sum can be checked against the same formula.
@@ -36,54 +40,69 @@ pub struct FaultyCall {
 /// no call was made twice (the conformance checks' calls only).
 #[derive(Debug)]
 pub struct CallLedger {
-    called: Vec<std::sync::atomic::AtomicU64>,
-    made: std::sync::atomic::AtomicU64,
-    twice: std::sync::atomic::AtomicU64,
-    outside: std::sync::atomic::AtomicU64,
+    called: Bits,
+    made: AtomicU64,
+    twice: AtomicU64,
+    outside: AtomicU64,
+}
+
+/// A set of inputs `0..items`, one atomic bit each: what both ledgers note.
+#[derive(Debug)]
+struct Bits(Vec<AtomicU64>);
+
+impl Bits {
+    fn new(items: u64) -> Bits {
+        let words = usize::try_from(items.div_ceil(64)).unwrap_or(usize::MAX);
+        Bits((0..words).map(|_| AtomicU64::new(0)).collect())
+    }
+
+    /// Set `input`'s bit: whether it was set already, or `None` for an input outside the set.
+    fn set(&self, input: u64) -> Option<bool> {
+        let word = self.0.get(usize::try_from(input / 64).ok()?)?;
+        let bit = 1u64 << (input % 64);
+        Some(word.fetch_or(bit, Relaxed) & bit != 0)
+    }
+
+    /// The `w`-th word of bits (0 past the end).
+    fn word(&self, w: usize) -> u64 {
+        self.0.get(w).map_or(0, |word| word.load(Relaxed))
+    }
+}
+
+/// Count one noted input in `twice` when `seen` says it was noted before, in `outside` when it is no input.
+fn tally(seen: Option<bool>, twice: &AtomicU64, outside: &AtomicU64) {
+    match seen {
+        Some(true) => {
+            twice.fetch_add(1, Relaxed);
+        }
+        Some(false) => {}
+        None => {
+            outside.fetch_add(1, Relaxed);
+        }
+    }
 }
 
 impl CallLedger {
     /// A ledger for inputs `0..items`.
     pub fn new(items: u64) -> CallLedger {
-        let words = usize::try_from(items.div_ceil(64)).unwrap_or(usize::MAX);
-        CallLedger {
-            called: (0..words).map(|_| std::sync::atomic::AtomicU64::new(0)).collect(),
-            made: std::sync::atomic::AtomicU64::new(0),
-            twice: std::sync::atomic::AtomicU64::new(0),
-            outside: std::sync::atomic::AtomicU64::new(0),
-        }
+        let zero = || AtomicU64::new(0);
+        CallLedger { called: Bits::new(items), made: zero(), twice: zero(), outside: zero() }
     }
 
     /// Note a call of `input`.
     pub fn note(&self, input: u64) {
-        use std::sync::atomic::Ordering::Relaxed;
         self.made.fetch_add(1, Relaxed);
-        let word = usize::try_from(input / 64).ok().and_then(|w| self.called.get(w));
-        match word {
-            Some(word) => {
-                let bit = 1u64 << (input % 64);
-                if word.fetch_or(bit, Relaxed) & bit != 0 {
-                    self.twice.fetch_add(1, Relaxed);
-                }
-            }
-            None => {
-                self.outside.fetch_add(1, Relaxed);
-            }
-        }
+        tally(self.called.set(input), &self.twice, &self.outside);
     }
 
     /// `(calls made, calls of an input already called, calls of an input outside the ledger)`.
     pub fn counts(&self) -> (u64, u64, u64) {
-        use std::sync::atomic::Ordering::Relaxed;
         (self.made.load(Relaxed), self.twice.load(Relaxed), self.outside.load(Relaxed))
     }
-}
 
-impl CallLedger {
     /// Whether `input` was called.
     pub fn called(&self, input: u64) -> bool {
-        let word = usize::try_from(input / 64).ok().and_then(|w| self.called.get(w));
-        word.is_some_and(|word| word.load(std::sync::atomic::Ordering::Relaxed) & (1u64 << (input % 64)) != 0)
+        usize::try_from(input / 64).is_ok_and(|w| self.called.word(w) & (1u64 << (input % 64)) != 0)
     }
 }
 
@@ -114,10 +133,10 @@ pub fn input_of(answer: u64, items: u64) -> Option<u64> {
 #[derive(Debug)]
 pub struct DeliveryLedger {
     items: u64,
-    delivered: Vec<std::sync::atomic::AtomicU64>,
-    answers: std::sync::atomic::AtomicU64,
-    twice: std::sync::atomic::AtomicU64,
-    foreign: std::sync::atomic::AtomicU64,
+    delivered: Bits,
+    answers: AtomicU64,
+    twice: AtomicU64,
+    foreign: AtomicU64,
 }
 
 /// What a [`DeliveryLedger`] saw, set against the [`CallLedger`] of the same run.
@@ -140,46 +159,20 @@ impl DeliveryLedger {
     /// A ledger for the answers of inputs `0..items` (at most [`DeliveryLedger::MAX_ITEMS`]).
     pub fn new(items: u64) -> DeliveryLedger {
         assert!(items <= Self::MAX_ITEMS, "a delivery ledger resolves at most 2^29 inputs, not {items}");
-        let words = usize::try_from(items.div_ceil(64)).unwrap_or(usize::MAX);
-        DeliveryLedger {
-            items,
-            delivered: (0..words).map(|_| std::sync::atomic::AtomicU64::new(0)).collect(),
-            answers: std::sync::atomic::AtomicU64::new(0),
-            twice: std::sync::atomic::AtomicU64::new(0),
-            foreign: std::sync::atomic::AtomicU64::new(0),
-        }
+        let zero = || AtomicU64::new(0);
+        DeliveryLedger { items, delivered: Bits::new(items), answers: zero(), twice: zero(), foreign: zero() }
     }
 
     /// Note one delivered answer.
     pub fn note(&self, answer: u64) {
-        use std::sync::atomic::Ordering::Relaxed;
         self.answers.fetch_add(1, Relaxed);
-        let word = input_of(answer, self.items)
-            .and_then(|input| Some((usize::try_from(input / 64).ok().and_then(|w| self.delivered.get(w))?, input)));
-        match word {
-            Some((word, input)) => {
-                let bit = 1u64 << (input % 64);
-                if word.fetch_or(bit, Relaxed) & bit != 0 {
-                    self.twice.fetch_add(1, Relaxed);
-                }
-            }
-            None => {
-                self.foreign.fetch_add(1, Relaxed);
-            }
-        }
+        tally(input_of(answer, self.items).and_then(|input| self.delivered.set(input)), &self.twice, &self.foreign);
     }
 
     /// What it saw so far, with the inputs `calls` never saw called.
     pub fn against(&self, calls: &CallLedger) -> Deliveries {
-        use std::sync::atomic::Ordering::Relaxed;
-        let never_called = self
-            .delivered
-            .iter()
-            .enumerate()
-            .map(|(w, word)| {
-                let called = calls.called.get(w).map_or(0, |c| c.load(Relaxed));
-                u64::from((word.load(Relaxed) & !called).count_ones())
-            })
+        let never_called = (0..self.delivered.0.len())
+            .map(|w| u64::from((self.delivered.word(w) & !calls.called.word(w)).count_ones()))
             .sum();
         Deliveries {
             answers: self.answers.load(Relaxed),
@@ -236,12 +229,12 @@ pub struct CallFailed {
 impl Call {
     /// The call of a run on `timer` with `service` time per call: a fresh device of unlimited capacity (its
     /// two timer threads started), or the caller's own timer.
-    pub fn start(timer: Timer, service: Duration) -> Result<Call, String> {
+    pub fn start(timer: Timer, service: Duration) -> Result<Call, RunError> {
         match timer {
             Timer::Own => Ok(Call::OwnTimer(service)),
             Timer::Device => Dependency::start(Config { capacity: usize::MAX, service, ..Config::default() })
                 .map(|device| Call::Shared(Arc::new(device)))
-                .map_err(|e| format!("cannot start the device: {e}")),
+                .map_err(|e| RunError::Broken(format!("cannot start the device: {e}"))),
         }
     }
 

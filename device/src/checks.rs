@@ -41,11 +41,11 @@ use std::time::{Duration, Instant};
 use measure::gauge::Outstanding;
 use measure::meter::GaugeMeter;
 use measure::summary::Check;
-use measure::watchdog;
+use measure::watchdog::{self, WatchdogError};
 
 use crate::call::{expected_sum, Call, CallLedger, Deliveries, DeliveryLedger, FaultyCall};
 use crate::contestants::{BlockingShape, Contestant, Prepared};
-use crate::job::{Deadline, Job, LedgerMeter, RunError, Shared, Totals};
+use crate::job::{Job, LedgerMeter, RunError, Shared, Totals};
 
 /// How long a check may take before it counts as hung.
 pub const WATCHDOG: Duration = Duration::from_secs(30);
@@ -60,6 +60,45 @@ pub const SMALL_BUDGET: Duration = Duration::from_secs(20);
 /// The most a cut-short run may take to return after its deadline.
 pub const STOP_WITHIN: Duration = Duration::from_secs(2);
 
+/// Why a check failed: its run could not be made, or what the run did wrong.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckFailed {
+    /// Preparing the contestant, starting the device or the run itself failed.
+    #[error(transparent)]
+    Run(#[from] RunError),
+    /// What the run did wrong, one phrase each.
+    #[error("{}", .0.join("; "))]
+    Problems(Vec<String>),
+    /// The check panicked, hung or could not start.
+    #[error(transparent)]
+    Watchdog(#[from] WatchdogError),
+}
+
+impl From<String> for CheckFailed {
+    fn from(problem: String) -> CheckFailed {
+        CheckFailed::Problems(vec![problem])
+    }
+}
+
+impl CheckFailed {
+    /// The detail of a check: `detail` when nothing went wrong, else the problems found.
+    fn unless(problems: Vec<String>, detail: impl FnOnce() -> String) -> Result<String, CheckFailed> {
+        if problems.is_empty() {
+            Ok(detail())
+        } else {
+            Err(CheckFailed::Problems(problems))
+        }
+    }
+}
+
+/// `work` under the watchdog ([`WATCHDOG`]): its result, or why it did not answer.
+fn guarded<T: Send + 'static>(
+    name: &str,
+    work: impl FnOnce() -> Result<T, CheckFailed> + Send + 'static,
+) -> Result<T, CheckFailed> {
+    watchdog::run_guarded(name, WATCHDOG, work)?
+}
+
 /// The seed of a trial's caller-cancel check: each process (fork) cancels at its own point.
 pub fn trial_seed(request: &measure::record::TrialRequest) -> u64 {
     request.seed.wrapping_add(u64::from(request.fork))
@@ -68,12 +107,12 @@ pub fn trial_seed(request: &measure::record::TrialRequest) -> u64 {
 /// Every check for `contestant`, in order; `seed` places the caller's cancel ([`cancel_point`]).
 pub fn all(contestant: Contestant, seed: u64) -> Vec<Check> {
     let mut checks = Vec::new();
-    match watchdog::guarded("sum_exact", WATCHDOG, move || small_run(contestant, ITEMS, LIMIT, SMALL_BUDGET)) {
+    match guarded("sum_exact", move || small_run(contestant, ITEMS, LIMIT, SMALL_BUDGET)) {
         Ok(run) => {
             checks.push(sum_exact(&run));
             checks.push(bounded(contestant, &run));
         }
-        Err(e) => checks.push(Check::new("sum_exact", false, e)),
+        Err(e) => checks.push(Check::new("sum_exact", false, e.to_string())),
     }
     checks.extend(failures(contestant));
     checks.push(check("cut_short_releases", move || cut_short_releases(contestant)));
@@ -107,8 +146,8 @@ pub struct SmallRun {
 }
 
 /// Run `contestant` once over `items` with bound `limit` and time budget `budget`.
-pub fn small_run(contestant: Contestant, items: u64, limit: usize, budget: Duration) -> Result<SmallRun, String> {
-    let prepared = contestant.prepare().map_err(|e| e.to_string())?;
+pub fn small_run(contestant: Contestant, items: u64, limit: usize, budget: Duration) -> Result<SmallRun, CheckFailed> {
+    let prepared = contestant.prepare()?;
     let call = Call::start(contestant.timer(), SERVICE)?;
     small_run_on(&prepared, call, items, limit, budget)
 }
@@ -121,12 +160,12 @@ pub fn small_run_on(
     items: u64,
     limit: usize,
     budget: Duration,
-) -> Result<SmallRun, String> {
+) -> Result<SmallRun, CheckFailed> {
     let gauge = Arc::new(Outstanding::new());
     let shared = Arc::new(Shared::new(GaugeMeter::new(Arc::clone(&gauge))));
     let threads_before = measure::memory::thread_count();
-    let job = Job { items, limit, call: call.clone(), deadline: Deadline::new(budget), shared: Arc::clone(&shared) };
-    prepared.run(&job, &mut || {}).map_err(|e| e.to_string())?;
+    let job = Job::new(items, limit, call.clone(), budget, Arc::clone(&shared));
+    prepared.run(&job, &mut || {})?;
     let overran = Instant::now().saturating_duration_since(job.deadline.instant());
     let threads_after = settled_threads(threads_before);
     let device_calls = call.device().map(|d| {
@@ -163,8 +202,8 @@ pub fn failure_plan(items: u64, limit: usize) -> Vec<std::ops::Range<u64>> {
 /// through (bounded contestants) and leaves nothing outstanding or running; then a clean run on the same
 /// prepared contestant (its runtime, if any) passes `sum_exact` and the bound.
 pub fn failures(contestant: Contestant) -> Vec<Check> {
-    let run = move || -> Result<(SmallRun, SmallRun, Arc<FaultyCall>), String> {
-        let prepared = contestant.prepare().map_err(|e| e.to_string())?;
+    let run = move || -> Result<(SmallRun, SmallRun, Arc<FaultyCall>), CheckFailed> {
+        let prepared = contestant.prepare()?;
         let faulty = Arc::new(FaultyCall {
             inner: Call::start(contestant.timer(), SERVICE)?,
             fail: failure_plan(ITEMS, LIMIT),
@@ -175,12 +214,9 @@ pub fn failures(contestant: Contestant) -> Vec<Check> {
         let clean = small_run_on(&prepared, call, ITEMS, LIMIT, SMALL_BUDGET)?;
         Ok((failed, clean, faulty))
     };
-    match watchdog::guarded("failed_calls", WATCHDOG, run) {
+    match guarded("failed_calls", run) {
         Ok((failed, clean, faulty)) => {
-            let failed_check = match failure_verdict(&failed, &faulty, contestant.bounded()) {
-                Ok(detail) => Check::new("failed_calls", true, detail),
-                Err(detail) => Check::new("failed_calls", false, detail),
-            };
+            let failed_check = verdict_check("failed_calls", failure_verdict(&failed, &faulty, contestant.bounded()));
             let exact = sum_exact(&clean);
             let bound = bounded(contestant, &clean);
             let passed = exact.passed && !bound.failed();
@@ -192,13 +228,16 @@ pub fn failures(contestant: Contestant) -> Vec<Check> {
             );
             vec![failed_check, Check::new("clean_after_failures", passed, detail)]
         }
-        Err(e) => vec![Check::new("failed_calls", false, e.clone()), Check::new("clean_after_failures", false, e)],
+        Err(e) => vec![
+            Check::new("failed_calls", false, e.to_string()),
+            Check::new("clean_after_failures", false, e.to_string()),
+        ],
     }
 }
 
 /// The verdict of `failed_calls` on a run whose calls failed where `faulty` says; `bounded` holds it to its
 /// bound plus one while the failures go through.
-pub fn failure_verdict(run: &SmallRun, faulty: &FaultyCall, bounded: bool) -> Result<String, String> {
+pub fn failure_verdict(run: &SmallRun, faulty: &FaultyCall, bounded: bool) -> Result<String, CheckFailed> {
     let failing = faulty.failing(run.items);
     let answered = run.items - failing;
     let expected = (0..run.items)
@@ -235,13 +274,9 @@ pub fn failure_verdict(run: &SmallRun, faulty: &FaultyCall, bounded: bool) -> Re
     if run.left_outstanding != 0 {
         problems.push(format!("{} calls still counted outstanding at the end", run.left_outstanding));
     }
-    if let (Some(before), Some(after)) = run.threads {
-        if after > before {
-            problems.push(format!("{} threads left behind ({before} before, {after} after)", after - before));
-        }
-    }
-    if problems.is_empty() {
-        Ok(format!(
+    problems.extend(left_behind(run.threads));
+    CheckFailed::unless(problems, || {
+        format!(
             "{failing} of {} calls failed at once (item 0, a burst of two full windows from item {FAULT_AT}, the \
              last item): each counted once, the other {answered} answered once, sum exact; {}; nothing outstanding \
              or left running",
@@ -254,10 +289,14 @@ pub fn failure_verdict(run: &SmallRun, faulty: &FaultyCall, bounded: bool) -> Re
             } else {
                 format!("unbounded by design, {} outstanding at most", run.max_outstanding)
             }
-        ))
-    } else {
-        Err(problems.join("; "))
-    }
+        )
+    })
+}
+
+/// The threads a run left behind, from the process's count before it and once it returned, if any.
+fn left_behind(threads: (Option<u64>, Option<u64>)) -> Option<String> {
+    let (Some(before), Some(after)) = threads else { return None };
+    (after > before).then(|| format!("{} threads left behind ({before} before, {after} after)", after - before))
 }
 
 /// The thread count once threads that are exiting have gone (up to a second), or the last count read.
@@ -313,7 +352,7 @@ fn bounded(contestant: Contestant, run: &SmallRun) -> Check {
 }
 
 /// A budget of 30 ms for a million 1 ms calls.
-fn cut_short_releases(contestant: Contestant) -> Result<String, String> {
+fn cut_short_releases(contestant: Contestant) -> Result<String, CheckFailed> {
     let run = small_run(contestant, 1_000_000, 64, Duration::from_millis(30))?;
     let mut problems = Vec::new();
     if run.totals.completed >= run.items {
@@ -329,22 +368,16 @@ fn cut_short_releases(contestant: Contestant) -> Result<String, String> {
             STOP_WITHIN.as_millis()
         ));
     }
-    if let (Some(before), Some(after)) = run.threads {
-        if after > before {
-            problems.push(format!("{} threads left behind ({before} before, {after} after)", after - before));
-        }
-    }
-    if problems.is_empty() {
-        Ok(format!(
+    problems.extend(left_behind(run.threads));
+    CheckFailed::unless(problems, || {
+        format!(
             "a 30 ms budget for {} items: {} answered, stopped {:.1} ms after the deadline (at most {} ms) with nothing outstanding and no thread left",
             run.items,
             run.totals.completed,
             run.overran.as_secs_f64() * 1e3,
             STOP_WITHIN.as_millis()
-        ))
-    } else {
-        Err(problems.join("; "))
-    }
+        )
+    })
 }
 
 /// Items of the caller-cancel run: far more than it gets through before the cancel.
@@ -416,13 +449,8 @@ pub fn cancel_run(
     let delivered = Arc::new(DeliveryLedger::new(CANCEL_ITEMS));
     let meter = LedgerMeter { gauge: GaugeMeter::new(Arc::clone(&gauge)), ledger: Arc::clone(&delivered) };
     let shared = Arc::new(Shared::new(meter));
-    let job = Job {
-        items: CANCEL_ITEMS,
-        limit: CANCEL_LIMIT,
-        call: Call::Faulty(Arc::clone(&faulty)),
-        deadline: Deadline::new(SMALL_BUDGET),
-        shared: Arc::clone(&shared),
-    };
+    let job =
+        Job::new(CANCEL_ITEMS, CANCEL_LIMIT, Call::Faulty(Arc::clone(&faulty)), SMALL_BUDGET, Arc::clone(&shared));
     let cancel_after = cancel_point(seed);
     let threads_before = measure::memory::thread_count();
     let done = AtomicBool::new(false);
@@ -476,12 +504,13 @@ pub fn cancel_run(
 }
 
 /// The verdict of `caller_cancel` on what a cancelled run left behind.
-pub fn cancel_verdict(run: &CancelRun) -> Result<String, String> {
+pub fn cancel_verdict(run: &CancelRun) -> Result<String, CheckFailed> {
     let Some(answered) = run.answered_at_cancel else {
         return Err(format!(
             "the run returned ({:?}) before its {}th answer, with {} of {} answered: the cancel was never sent",
             run.result, run.cancel_after, run.at_return.completed, run.items
-        ));
+        )
+        .into());
     };
     let mut problems = Vec::new();
     if let Err(e) = &run.result {
@@ -512,11 +541,7 @@ pub fn cancel_verdict(run: &CancelRun) -> Result<String, String> {
     if let Some(tasks) = run.live_tasks.filter(|t| *t > 0) {
         problems.push(format!("{tasks} tasks still alive when it returned"));
     }
-    if let (Some(before), Some(after)) = run.threads {
-        if after > before {
-            problems.push(format!("{} threads left behind ({before} before, {after} after)", after - before));
-        }
-    }
+    problems.extend(left_behind(run.threads));
     let (made, twice, outside) = run.ledger;
     if twice > 0 || outside > 0 {
         problems.push(format!("{twice} calls of an input already called, {outside} of an input never asked for"));
@@ -540,8 +565,8 @@ pub fn cancel_verdict(run: &CancelRun) -> Result<String, String> {
             problems.push(format!("the device still held {held} calls of the run"));
         }
     }
-    if problems.is_empty() {
-        Ok(format!(
+    CheckFailed::unless(problems, || {
+        format!(
             "cancelled from outside after {answered} answers (seeded point {}): returned {:.1} ms later (at most {} \
              ms), {} of {} answered, each input called at most once, every delivered answer from a distinct input \
              that was called, nothing delivered after it returned, nothing outstanding, no task or thread left",
@@ -550,15 +575,13 @@ pub fn cancel_verdict(run: &CancelRun) -> Result<String, String> {
             CANCEL_WITHIN.as_millis(),
             run.at_return.completed,
             run.items
-        ))
-    } else {
-        Err(problems.join("; "))
-    }
+        )
+    })
 }
 
 /// Cancel `contestant` from outside mid-run and check what it left behind ([`cancel_verdict`]).
-fn caller_cancel(contestant: Contestant, seed: u64) -> Result<String, String> {
-    let prepared = contestant.prepare().map_err(|e| e.to_string())?;
+fn caller_cancel(contestant: Contestant, seed: u64) -> Result<String, CheckFailed> {
+    let prepared = contestant.prepare()?;
     let inner = Call::start(contestant.timer(), SERVICE)?;
     let run = cancel_run(&|job| prepared.run(job, &mut || {}), inner, &|| prepared.live_tasks(), seed);
     cancel_verdict(&run)
@@ -568,17 +591,11 @@ fn caller_cancel(contestant: Contestant, seed: u64) -> Result<String, String> {
 pub const TOO_MANY_THREADS: usize = 50_000_000;
 
 /// Ask for far more threads than any machine allows.
-fn skips_with_reason(contestant: Contestant) -> Result<String, String> {
-    let prepared = contestant.prepare().map_err(|e| e.to_string())?;
+fn skips_with_reason(contestant: Contestant) -> Result<String, CheckFailed> {
+    let prepared = contestant.prepare()?;
     let call = Call::start(contestant.timer(), SERVICE)?;
     let shared = Arc::new(Shared::new(GaugeMeter::new(Arc::new(Outstanding::new()))));
-    let job = Job {
-        items: 10,
-        limit: TOO_MANY_THREADS,
-        call: call.clone(),
-        deadline: Deadline::new(Duration::from_secs(5)),
-        shared: Arc::clone(&shared),
-    };
+    let job = Job::new(10, TOO_MANY_THREADS, call.clone(), Duration::from_secs(5), Arc::clone(&shared));
     let ran = prepared.run(&job, &mut || {});
     if let Some(device) = call.device() {
         device.shutdown();
@@ -588,24 +605,34 @@ fn skips_with_reason(contestant: Contestant) -> Result<String, String> {
 
 /// The verdict of `skips_with_reason` on what a run asked for [`TOO_MANY_THREADS`] returned, and how many
 /// threads the contestant started on the way.
-fn skip_verdict(ran: Result<(), RunError>, started: u64) -> Result<String, String> {
+fn skip_verdict(ran: Result<(), RunError>, started: u64) -> Result<String, CheckFailed> {
     let asked = measure::units::thousands(TOO_MANY_THREADS as u64);
     match ran {
-        Ok(()) => Err(format!("{asked} threads were asked for and the run did not refuse")),
-        Err(RunError::Broken(problem)) => Err(format!("{asked} threads were asked for and the run broke: {problem}")),
+        Ok(()) => Err(format!("{asked} threads were asked for and the run did not refuse").into()),
+        Err(RunError::Broken(problem)) => {
+            Err(format!("{asked} threads were asked for and the run broke: {problem}").into())
+        }
         Err(RunError::Skipped(reason)) if started > 0 => {
-            Err(format!("refused ({reason}) but only after starting {started} threads of its own"))
+            Err(format!("refused ({reason}) but only after starting {started} threads of its own").into())
         }
         Err(RunError::Skipped(reason)) if reason.contains("do not fit") || reason.contains("refused") => {
             Ok(format!("asked for {asked} threads, skipped before starting any of its own: {reason}"))
         }
-        Err(RunError::Skipped(reason)) => Err(format!("refused without naming the OS's limit: {reason}")),
+        Err(RunError::Skipped(reason)) => Err(format!("refused without naming the OS's limit: {reason}").into()),
     }
 }
 
 /// `work` under the watchdog, as a check.
-fn check(name: &'static str, work: impl FnOnce() -> Result<String, String> + Send + 'static) -> Check {
-    watchdog::guarded_check(name, WATCHDOG, work)
+fn check(name: &'static str, work: impl FnOnce() -> Result<String, CheckFailed> + Send + 'static) -> Check {
+    verdict_check(name, guarded(name, work))
+}
+
+/// The check `name` from a verdict: its detail passes, its problems fail.
+fn verdict_check(name: &str, verdict: Result<String, CheckFailed>) -> Check {
+    match verdict {
+        Ok(detail) => Check::new(name, true, detail),
+        Err(problems) => Check::new(name, false, problems.to_string()),
+    }
 }
 
 #[cfg(test)]
@@ -618,7 +645,7 @@ mod tests {
     fn skips_with_reason_fails_a_run_that_started_threads_or_did_not_refuse() {
         let limit = || RunError::Skipped("50,000,000 threads do not fit: pid_max 4,194,304".to_string());
         assert!(skip_verdict(Err(limit()), 0).is_ok());
-        let late = skip_verdict(Err(limit()), 31_000).expect_err("it started threads first");
+        let late = skip_verdict(Err(limit()), 31_000).expect_err("it started threads first").to_string();
         assert!(late.contains("only after starting 31000 threads"), "{late}");
         assert!(skip_verdict(Ok(()), 0).is_err());
         assert!(skip_verdict(Err(RunError::Broken("panicked".to_string())), 0).is_err());
@@ -635,13 +662,13 @@ mod tests {
         for (shape, threads) in shapes {
             let contestant = Contestant::Blocking { shape, timer: Timer::Own };
             let shared = Arc::new(Shared::new(GaugeMeter::new(Arc::new(Outstanding::new()))));
-            let job = Job {
-                items: 100,
-                limit: 8,
-                call: Call::OwnTimer(Duration::from_micros(10)),
-                deadline: Deadline::new(Duration::from_secs(5)),
-                shared: Arc::clone(&shared),
-            };
+            let job = Job::new(
+                100,
+                8,
+                Call::OwnTimer(Duration::from_micros(10)),
+                Duration::from_secs(5),
+                Arc::clone(&shared),
+            );
             let prepared = contestant.prepare().expect("a blocking contestant needs no runtime");
             prepared.run(&job, &mut || {}).expect("the run completes");
             assert_eq!(shared.threads_started(), threads, "{}", contestant.name());
@@ -689,13 +716,7 @@ mod tests {
             Arc::new(FaultyCall { inner: Call::OwnTimer(SERVICE), fail: failure_plan(ITEMS, LIMIT), ledger: None });
         let gauge = Arc::new(Outstanding::new());
         let shared = Arc::new(Shared::new(GaugeMeter::new(Arc::clone(&gauge))));
-        let job = Job {
-            items: ITEMS,
-            limit: LIMIT,
-            call: Call::Faulty(Arc::clone(&faulty)),
-            deadline: Deadline::new(SMALL_BUDGET),
-            shared: Arc::clone(&shared),
-        };
+        let job = Job::new(ITEMS, LIMIT, Call::Faulty(Arc::clone(&faulty)), SMALL_BUDGET, Arc::clone(&shared));
         job.deadline.start();
         over_admitting_run(&job);
         let run = SmallRun {
@@ -708,7 +729,7 @@ mod tests {
             threads: (None, None),
             overran: Duration::ZERO,
         };
-        let verdict = failure_verdict(&run, &faulty, true).expect_err("it over-admitted");
+        let verdict = failure_verdict(&run, &faulty, true).expect_err("it over-admitted").to_string();
         assert!(verdict.contains("outstanding at once while the failures went through"), "{verdict}");
         // Everything else about the run was right: only the bound broke.
         assert_eq!(run.totals.failed, faulty.failing(ITEMS));

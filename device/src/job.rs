@@ -75,6 +75,14 @@ pub struct Job<M = NoMeter> {
     pub shared: Arc<Shared<M>>,
 }
 
+impl<M> Job<M> {
+    /// A job of `items` calls made with `call`, at most `limit` outstanding, a deadline of `budget` not yet
+    /// started, counting into `shared`.
+    pub fn new(items: u64, limit: usize, call: Call, budget: Duration, shared: Arc<Shared<M>>) -> Job<M> {
+        Job { items, limit, call, deadline: Deadline::new(budget), shared }
+    }
+}
+
 /// Counters every contestant updates the same way: the outstanding-call meter, the sum of answers, the calls
 /// completed, the first failure, and the threads the contestant started.
 #[derive(Debug, Default)]

@@ -32,16 +32,22 @@ use measure::harness::{self, Instruments, Iteration, IterationData, Routine, Sto
 use measure::meter::NoMeter;
 use measure::probe::{bounded_outstanding_check, Measurement, Timing};
 use measure::record::{MetricValues, TrialRequest};
-use measure::scenario::{TrialError, TrialSink};
+use measure::scenario::{Repetitions, TrialError, TrialSink};
 use measure::summary::Check;
 
 use crate::call::{expected_sum, Call};
 use crate::contestants::{Contestant, Prepared};
-use crate::job::{Deadline, Job, JobMeter, RunError, Shared, Steady, Totals};
+use crate::job::{Job, JobMeter, RunError, Shared, Steady, Totals};
 use crate::threads::{self, Census};
 
 /// Uncontended calls timed before the iterations, for `idle_call_ms`.
 pub const IDLE_CALLS: u32 = 20;
+
+/// One timed and one accounting iteration, no warm-up, in each of `forks` processes (one in a quick run): the
+/// repetitions of both scenarios, whose iterations last seconds.
+pub fn repetitions(quick: bool, forks: u32) -> Repetitions {
+    Repetitions { forks: if quick { 1 } else { forks }, warmup: 0, iterations: 1, accounting: 1 }
+}
 
 /// How a scenario runs one contestant.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -96,7 +102,7 @@ pub fn run_trial(
     let idle_ms = match idle_call_ms(contestant, &prepared, spec) {
         Ok(ms) => ms,
         Err(e) => {
-            sink.check(Check::new(RUNS_CHECK, false, e));
+            sink.check(Check::new(RUNS_CHECK, false, e.to_string()));
             return Ok(());
         }
     };
@@ -110,15 +116,9 @@ pub fn run_trial(
 }
 
 /// The median real duration of an uncontended call made the contestant's way, in milliseconds.
-fn idle_call_ms(contestant: Contestant, prepared: &Prepared, spec: &TrialSpec) -> Result<f64, String> {
+fn idle_call_ms(contestant: Contestant, prepared: &Prepared, spec: &TrialSpec) -> Result<f64, RunError> {
     let call = Call::start(contestant.timer(), spec.service)?;
-    let job = Job {
-        items: 0,
-        limit: 1,
-        call,
-        deadline: Deadline::new(Duration::ZERO),
-        shared: Arc::new(Shared::new(NoMeter)),
-    };
+    let job = Job::new(0, 1, call, Duration::ZERO, Arc::new(Shared::new(NoMeter)));
     let mut times = prepared.idle_calls(&job, IDLE_CALLS);
     if let Some(device) = job.call.device() {
         device.shutdown();
@@ -172,7 +172,7 @@ impl DeviceRoutine {
     /// run, the device shut down.
     fn run_with<M: JobMeter>(&self, meter: M, items: u64, go: &mut dyn FnMut()) -> Result<RunOutput, RunError> {
         let spec = &self.spec;
-        let call = Call::start(self.contestant.timer(), spec.service).map_err(RunError::Broken)?;
+        let call = Call::start(self.contestant.timer(), spec.service)?;
         let limit = spec.limit as u64;
         let mut counters = Shared::new(meter);
         if items > limit.saturating_mul(2) {
@@ -180,7 +180,7 @@ impl DeviceRoutine {
             counters = counters.marking(limit, items - limit);
         }
         let shared = Arc::new(counters);
-        let job = Job { items, limit: spec.limit, call, deadline: Deadline::new(spec.budget), shared };
+        let job = Job::new(items, spec.limit, call, spec.budget, shared);
         let baseline = M::COUNTS.then(|| Baseline {
             heap_bytes: measure::alloc::snapshot().live_bytes,
             rss_kib: measure::memory::rss_kib(),
@@ -430,6 +430,17 @@ mod tests {
         }
     }
 
+    /// Run `contestant` through the harness under `spec`.
+    fn trial_under(contestant: Contestant, spec: TrialSpec) -> Collect {
+        let prepared = contestant.prepare().expect("prepared");
+        let tally = Tally::default();
+        let mut routine =
+            DeviceRoutine { contestant, prepared, spec, idle_ms: 1.0, may_timer: None, started: 0, tally };
+        let mut sink = Collect::default();
+        harness::run(&mut routine, &request(), &mut sink);
+        sink
+    }
+
     /// Run `contestant` through the harness over 400 items (40 on the accounting run), 1 ms calls, bound 16.
     fn trial(contestant: Contestant) -> Collect {
         let spec = TrialSpec {
@@ -441,19 +452,7 @@ mod tests {
             ideal_ops_per_sec: Some(16_000.0),
             heap_threshold: Some(8),
         };
-        let prepared = contestant.prepare().expect("prepared");
-        let mut routine = DeviceRoutine {
-            contestant,
-            prepared,
-            spec,
-            idle_ms: 1.0,
-            may_timer: None,
-            started: 0,
-            tally: Tally::default(),
-        };
-        let mut sink = Collect::default();
-        harness::run(&mut routine, &request(), &mut sink);
-        sink
+        trial_under(contestant, spec)
     }
 
     #[test]
@@ -514,18 +513,7 @@ mod tests {
             ideal_ops_per_sec: None,
             heap_threshold: None,
         };
-        let prepared = contestant.prepare().expect("prepared");
-        let mut routine = DeviceRoutine {
-            contestant,
-            prepared,
-            spec,
-            idle_ms: 1.0,
-            may_timer: None,
-            started: 0,
-            tally: Tally::default(),
-        };
-        let mut sink = Collect::default();
-        harness::run(&mut routine, &request(), &mut sink);
+        let sink = trial_under(contestant, spec);
         let reason = sink.skipped.expect("skipped");
         assert!(reason.contains("do not fit") || reason.contains("refused"), "{reason}");
         assert!(sink.iterations.is_empty() && sink.checks.is_empty());

@@ -2,14 +2,17 @@
 //! verdict moves with the figures it rests on, and each finding is written only when its verdict or the noise
 //! rule backs it.
 
+mod text;
+
 use std::collections::BTreeMap;
 
-use device::scenarios::backpressure::{BLOCKING_UNBOUNDED, CONTESTANTS, STREAM_UNBOUNDED};
+use device::backpressure::{BLOCKING_UNBOUNDED, CONTESTANTS, STREAM_UNBOUNDED};
 use device::BackpressureScenario;
 use measure::record::Status;
 use measure::scenario::Scenario;
 use measure::summary::{Check, ClaimResult, ContestantSummary, Method, MetricStats, Summary, Verdict};
 use testkit::fixture::{self, contestant, method, processes};
+use text::{holds, lacks};
 
 const MAX_OUT: &str = "max_outstanding";
 const SAMPLED: &str = "max_outstanding_sampled";
@@ -92,6 +95,14 @@ fn claim_by_id(summary: &Summary, id: &str) -> ClaimResult {
     claims(summary).into_iter().find(|c| c.id == id).unwrap_or_else(|| panic!("no claim {id}"))
 }
 
+/// Asserts the claim `id` of `summary` judges `verdict` and its detail says `says`.
+#[track_caller]
+fn claim_says(summary: &Summary, id: &str, verdict: Verdict, says: &str) {
+    let claim = claim_by_id(summary, id);
+    assert_eq!(claim.verdict, verdict, "{}", claim.detail);
+    assert!(claim.detail.contains(says), "{}", claim.detail);
+}
+
 /// The discussion of `summary` with its claims judged, as the harness renders it.
 fn judged(summary: &Summary) -> String {
     let mut summary = summary.clone();
@@ -125,26 +136,20 @@ fn the_unbounded_stream_must_reach_a_hundred_times_the_bound() {
 fn too_few_items_cannot_judge_the_unbounded_stream() {
     let mut s = summary();
     s.params.insert("items".to_string(), 1_000u64.into());
-    let claim = claim_by_id(&s, "unbounded-stream-piles-up");
-    assert_eq!(claim.verdict, Verdict::Inconclusive, "{}", claim.detail);
-    assert!(claim.detail.contains("cannot tell"), "{}", claim.detail);
+    claim_says(&s, "unbounded-stream-piles-up", Verdict::Inconclusive, "cannot tell");
 }
 
 #[test]
 fn bounded_throughput_must_agree_within_fifteen_percent() {
     let mut s = summary();
     set(&mut s, "stream-buffered", OPS, 12_000.0, 12_500.0);
-    let claim = claim_by_id(&s, "bounded-throughput-alike");
-    assert_eq!(claim.verdict, Verdict::Fails, "{}", claim.detail);
-    assert!(claim.detail.contains("vs stream-buffered"), "{}", claim.detail);
+    claim_says(&s, "bounded-throughput-alike", Verdict::Fails, "vs stream-buffered");
     set(&mut s, "stream-buffered", OPS, 12_000.0, 15_000.0);
     assert_eq!(claim_by_id(&s, "bounded-throughput-alike").verdict, Verdict::Inconclusive);
     set(&mut s, "stream-buffered", OPS, 14_000.0, 15_000.0);
     assert_eq!(claim_by_id(&s, "bounded-throughput-alike").verdict, Verdict::Holds);
     break_contestant(&mut s, "blocking-threads", Status::Skipped, "no threads");
-    let claim = claim_by_id(&s, "bounded-throughput-alike");
-    assert_eq!(claim.verdict, Verdict::Inconclusive, "{}", claim.detail);
-    assert!(claim.detail.contains("blocking-threads did not run cleanly (skipped)"), "{}", claim.detail);
+    claim_says(&s, "bounded-throughput-alike", Verdict::Inconclusive, "blocking-threads did not run cleanly (skipped)");
 }
 
 #[test]
@@ -176,21 +181,36 @@ fn a_clean_run_tells_what_held_and_what_piled_up() {
         text.contains("All 9 bounded contestants, in every family, stayed within the bound of 16 (+ 1 tolerated)"),
         "{text}"
     );
-    assert!(text.contains("exactly 16 calls outstanding"), "{text}");
-    assert!(text.contains("It reached 90,000 calls outstanding"), "{text}");
-    assert!(text.contains("5,625× the bound"), "{text}");
-    assert!(text.contains("(median; the same in every iteration)"), "{text}");
-    assert!(text.contains("peak 25 ms into the run"), "{text}");
-    assert!(text.contains("unbounded virtual-thread version reached 1,143× its bound"), "{text}");
-    assert!(text.contains("16–17"), "{text}");
-    assert!(text.contains("Choose the admission before the style"), "{text}");
+    holds(
+        &text,
+        &[
+            "exactly 16 calls outstanding",
+            "It reached 90,000 calls outstanding",
+            "5,625× the bound",
+            "(median; the same in every iteration)",
+            "peak 25 ms into the run",
+            "unbounded virtual-thread version reached 1,143× its bound",
+            "16–17",
+            "Choose the admission before the style",
+        ],
+    );
     // 30,000 outstanding at 150,000/s: 200 ms in the system, on 1.9 of 2 cores.
-    assert!(text.contains("a call spent about 200 ms from admission to answer, 189× an uncontended"), "{text}");
-    assert!(text.contains("kept 1.9 of the machine's 2 cores busy"), "{text}");
+    holds(
+        &text,
+        &[
+            "a call spent about 200 ms from admission to answer, 189× an uncontended",
+            "kept 1.9 of the machine's 2 cores busy",
+        ],
+    );
     // 25 outstanding at 20,000/s: 1.25 ms, within 1.5× of 1.06 ms, so no waiting is claimed.
-    assert!(text.contains("a call spent about 1.25 ms from admission to answer, 1.18×"), "{text}");
-    assert!(text.contains("The count swung widely: 60 at its peak, 25 on average"), "{text}");
-    assert!(text.contains("It did: `stream-buffered` answered 15,000"), "{text}");
+    holds(
+        &text,
+        &[
+            "a call spent about 1.25 ms from admission to answer, 1.18×",
+            "The count swung widely: 60 at its peak, 25 on average",
+            "It did: `stream-buffered` answered 15,000",
+        ],
+    );
     assert!(!text.contains("without full results"), "{text}");
     assert!(!text.contains("NaN") && !text.contains('∞'), "{text}");
 }
@@ -203,11 +223,16 @@ fn every_contestant_that_did_not_run_cleanly_is_named_with_its_reason() {
     break_contestant(&mut s, BLOCKING_UNBOUNDED, Status::Timeout, "killed after 300 s");
     set(&mut s, "stream-flume-workers", "cut_short", 0.0, 1.0);
     let text = judged(&s);
-    assert!(text.contains("`blocking-threads` was skipped: the OS allows 10 threads"), "{text}");
-    assert!(text.contains("`stream-tasks` failed: bounded_outstanding failed"), "{text}");
-    assert!(text.contains("`blocking-unbounded` timed out: killed after 300 s"), "{text}");
-    assert!(text.contains("`stream-flume-workers` was cut short"), "{text}");
-    assert!(text.contains("7 of the 9 bounded contestants ran cleanly"), "{text}");
+    holds(
+        &text,
+        &[
+            "`blocking-threads` was skipped: the OS allows 10 threads",
+            "`stream-tasks` failed: bounded_outstanding failed",
+            "`blocking-unbounded` timed out: killed after 300 s",
+            "`stream-flume-workers` was cut short",
+            "7 of the 9 bounded contestants ran cleanly",
+        ],
+    );
     assert!(!text.contains("A thread per item, no admission"), "{text}");
 }
 
@@ -221,8 +246,7 @@ fn a_broken_bound_is_not_called_kept() {
     }
     let text = judged(&s);
     assert!(text.contains("The bound did not hold everywhere: `blocking-flume-workers` (16–30)"), "{text}");
-    assert!(!text.contains("stayed within the bound"), "{text}");
-    assert!(!text.contains("Choose the admission before the style"), "{text}");
+    lacks(&text, &["stayed within the bound", "Choose the admission before the style"]);
     assert!(text.contains("Not every bounded shape passed its bound check"), "{text}");
 }
 
@@ -246,8 +270,7 @@ fn the_plus_one_is_named_when_used() {
     let mut s = summary();
     set(&mut s, "stream-buffered", MAX_OUT, 16.0, 17.0);
     let text = judged(&s);
-    assert!(text.contains("`stream-buffered` reached the bound + 1"), "{text}");
-    assert!(text.contains("16–17 calls outstanding"), "{text}");
+    holds(&text, &["`stream-buffered` reached the bound + 1", "16–17 calls outstanding"]);
 }
 
 #[test]
@@ -273,8 +296,13 @@ fn memory_per_task_is_bracketed_when_not_every_item_was_outstanding() {
     let mut s = summary();
     set(&mut s, STREAM_UNBOUNDED, MAX_OUT, 20_000.0, 20_000.0);
     let text = judged(&s);
-    assert!(text.contains("566 bytes per spawned task if all 100,000 were still held"), "{text}");
-    assert!(text.contains("2,831 per outstanding call if only those 20,000 were"), "{text}");
+    holds(
+        &text,
+        &[
+            "566 bytes per spawned task if all 100,000 were still held",
+            "2,831 per outstanding call if only those 20,000 were",
+        ],
+    );
     assert!(!text.contains("until it runs out of items"), "{text}");
 }
 
@@ -284,8 +312,13 @@ fn a_loose_unbounded_figure_is_called_loose() {
     let mut s = summary();
     set(&mut s, STREAM_UNBOUNDED, MAX_OUT, 6_000.0, 21_000.0);
     let text = judged(&s);
-    assert!(text.contains("ranged from 6,000 to 21,000 calls outstanding (3.5× apart"), "{text}");
-    assert!(text.contains("from one study to the other. Its own iterations"), "{text}");
+    holds(
+        &text,
+        &[
+            "ranged from 6,000 to 21,000 calls outstanding (3.5× apart",
+            "from one study to the other. Its own iterations",
+        ],
+    );
 }
 
 #[test]
@@ -294,8 +327,7 @@ fn uneven_bounded_throughput_is_not_called_alike() {
     set(&mut s, "blocking-std-workers", OPS, 9_000.0, 9_000.0);
     let text = judged(&s);
     assert!(text.contains("the shape changed throughput"), "{text}");
-    assert!(!text.contains("throughput was alike"), "{text}");
-    assert!(!text.contains("barely changed throughput"), "{text}");
+    lacks(&text, &["throughput was alike", "barely changed throughput"]);
     set(&mut s, "stream-buffer-unordered", OPS, 12_000.0, 12_000.0);
     let text = judged(&s);
     assert!(text.contains("Yet `stream-buffered` answered 15,000 calls per second"), "{text}");
@@ -326,19 +358,24 @@ fn a_finding_is_absent_when_its_claim_is_inconclusive() {
     let mut s = summary();
     s.claims = claims(&s);
     assert!(BackpressureScenario.discussion(&s).contains("throughput was alike"));
-    for claim in &mut s.claims {
-        claim.verdict = Verdict::Inconclusive;
-    }
+    text::inconclusive(&mut s);
     let text = BackpressureScenario.discussion(&s);
-    assert!(!text.contains("Choose the admission before the style"), "{text}");
-    assert!(!text.contains("kept its bound (that claim holds)"), "{text}");
-    assert!(!text.contains("throughput was alike"), "{text}");
-    assert!(!text.contains("barely changed throughput"), "{text}");
-    assert!(!text.contains("the shape changed throughput"), "{text}");
-    assert!(!text.contains("held back only by what threads cost"), "{text}");
+    lacks(
+        &text,
+        &[
+            "Choose the admission before the style",
+            "kept its bound (that claim holds)",
+            "throughput was alike",
+            "barely changed throughput",
+            "the shape changed throughput",
+            "held back only by what threads cost",
+        ],
+    );
     // The bound is a conformance check, not a claim: it is reported as checked whatever the verdicts.
-    assert!(text.contains("kept its bound (every bound check passed)"), "{text}");
-    assert!(text.contains("is not settled by this run (that claim: inconclusive)"), "{text}");
+    holds(
+        &text,
+        &["kept its bound (every bound check passed)", "is not settled by this run (that claim: inconclusive)"],
+    );
 }
 
 #[test]
@@ -348,8 +385,7 @@ fn a_gap_is_called_beyond_noise_only_when_the_process_medians_separate() {
     set(&mut s, "stream-buffered", OPS, 10_000.0, 20_000.0);
     set(&mut s, "stream-buffer-unordered", OPS, 12_000.0, 12_000.0);
     let text = judged(&s);
-    assert!(text.contains("It did: `stream-buffered` answered 15,000 calls per second"), "{text}");
-    assert!(text.contains("(1.25×, within noise)"), "{text}");
+    holds(&text, &["It did: `stream-buffered` answered 15,000 calls per second", "(1.25×, within noise)"]);
     // The same medians with separate processes: beyond noise.
     set(&mut s, "stream-buffered", OPS, 14_900.0, 15_100.0);
     let text = judged(&s);

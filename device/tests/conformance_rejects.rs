@@ -107,7 +107,7 @@ testkit::own_process! {
         {
             let prepared = contestant.prepare().expect("prepared");
             let run = cancel_run(&|job| ignores_cancel(&prepared, job), call(), &|| prepared.live_tasks(), 7);
-            let verdict = cancel_verdict(&run).expect_err("it ran on after the cancel");
+            let verdict = cancel_verdict(&run).expect_err("it ran on after the cancel").to_string();
             assert!(
                 verdict.contains(&format!("(at most {} ms)", CANCEL_WITHIN.as_millis())),
                 "{}: {verdict}",
@@ -138,7 +138,7 @@ testkit::own_process! {
             &|| None,
             11,
         );
-        let verdict = cancel_verdict(&run).expect_err("its calls ended after it returned");
+        let verdict = cancel_verdict(&run).expect_err("its calls ended after it returned").to_string();
         assert!(verdict.contains("still counted outstanding") || verdict.contains("delivered after"), "{verdict}");
     }
 
@@ -160,7 +160,7 @@ testkit::own_process! {
             (Misdelivery::NeverCalled, 9, "0 repeated an input's answer already delivered, 1 came from an input never"),
         ] {
             let run = cancel_run(&|job| broken_pool(job, how), call(), &|| None, seed);
-            let verdict = cancel_verdict(&run).expect_err("an answer was delivered wrongly");
+            let verdict = cancel_verdict(&run).expect_err("an answer was delivered wrongly").to_string();
             assert!(verdict.contains(expected), "{verdict}");
             if how != Misdelivery::RepeatAfterCancel {
                 // One answer in place of another: every count matches, only the delivery ledger sees it.

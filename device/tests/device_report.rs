@@ -2,11 +2,12 @@
 //! templates.
 
 mod device_common;
+mod text;
 
 use device::DeviceScenario;
 use device_common::{judged, summary_with, trapped};
 use measure::scenario::Scenario;
-use measure::summary::Verdict;
+use text::{holds, lacks};
 
 /// The discussion of `summary` with its claims judged, as the harness renders it.
 fn discussion(summary: measure::summary::Summary) -> String {
@@ -22,29 +23,49 @@ fn the_coroutine_section_gives_ratios_to_threads_and_streams_and_the_os_limits()
     });
     summary.environment.limits.insert("vm.max_map_count".to_string(), "262144".to_string());
     let text = discussion(summary);
-    assert!(text.contains("**Coroutines.**"), "{text}");
-    assert!(text.contains("At 10,000 in flight: `coroutine-may-2-carriers` 300,000 calls/s"), "{text}");
-    assert!(text.contains("5.00× the best OS-thread contestant `blocking-threads`;"), "{text}");
-    assert!(text.contains("0.600× the best stream contestant"), "{text}");
+    holds(
+        &text,
+        &[
+            "**Coroutines.**",
+            "At 10,000 in flight: `coroutine-may-2-carriers` 300,000 calls/s",
+            "5.00× the best OS-thread contestant `blocking-threads`;",
+            "0.600× the best stream contestant",
+        ],
+    );
     assert!(!text.contains("0.600× the best stream contestant `stream-buffered` (within noise)"), "{text}");
-    assert!(text.contains("ran at 1.00× `coroutine-may-1-carrier`'s rate (within noise)"), "{text}");
-    assert!(text.contains("At 100,000 in flight: `coroutine-may-2-carriers`"), "{text}");
-    assert!(text.contains("no OS-thread contestant ran"), "{text}");
-    assert!(text.contains("`vm.max_map_count` = 262144"), "{text}");
-    assert!(text.contains("Coroutines hold only under `may`'s rules"), "{text}");
+    holds(
+        &text,
+        &[
+            "ran at 1.00× `coroutine-may-1-carrier`'s rate (within noise)",
+            "At 100,000 in flight: `coroutine-may-2-carriers`",
+            "no OS-thread contestant ran",
+            "`vm.max_map_count` = 262144",
+            "Coroutines hold only under `may`'s rules",
+        ],
+    );
 }
 
 #[test]
 fn the_cpu_table_sets_cpu_beside_switches_and_its_findings_rest_on_the_noise_rule() {
     let text = discussion(summary_with(|name, _| if name.starts_with("coroutine") { 0.3 } else { 0.5 }));
-    assert!(text.contains("**Where a coroutine's CPU per call goes** (at 100,000 in flight)"), "{text}");
-    assert!(text.contains("| `coroutine-may-1-carrier` | 4.00 | 1.50 | 0.050 | — / — | — | — / — | — |"), "{text}");
-    assert!(text.contains("this run predates that split"), "{text}");
+    holds(
+        &text,
+        &[
+            "**Where a coroutine's CPU per call goes** (at 100,000 in flight)",
+            "| `coroutine-may-1-carrier` | 4.00 | 1.50 | 0.050 | — / — | — | — / — | — |",
+            "this run predates that split",
+        ],
+    );
     // 4.0 against 2.0 µs, 1.5 against 0.5 on the device, 0.05 switches per call: each beyond noise.
-    assert!(text.contains("spends 4.00 µs of CPU per call against 2.00"), "{text}");
-    assert!(text.contains("alone spend 1.50 µs per call completing a coroutine's calls against 0.50"), "{text}");
-    assert!(text.contains("switched 0.050 times per call, below one beyond noise"), "{text}");
-    assert!(text.contains("_From `may` 0.3's source, not a measurement:_"), "{text}");
+    holds(
+        &text,
+        &[
+            "spends 4.00 µs of CPU per call against 2.00",
+            "alone spend 1.50 µs per call completing a coroutine's calls against 0.50",
+            "switched 0.050 times per call, below one beyond noise",
+            "_From `may` 0.3's source, not a measurement:_",
+        ],
+    );
     // The own-timer coroutine costs the same as the device one here: no finding that it is cheaper.
     assert!(!text.contains("On `may`'s own timer"), "{text}");
 }
@@ -72,14 +93,19 @@ fn without_a_cpu_difference_the_cpu_findings_are_left_out() {
 #[test]
 fn the_discussion_explains_the_trap_the_skip_and_the_cut_runs_from_the_numbers() {
     let text = discussion(summary_with(trapped));
-    assert!(text.contains("The cooperative-budget trap"), "{text}");
-    assert!(text.contains("the claim that the budget costs at least 10× holds"), "{text}");
-    assert!(text.contains("never leave a large `buffer_unordered` under the cooperative budget"), "{text}");
     assert!(!text.contains("Kyo"), "published figures live in references.json: {text}");
     assert!(text.contains("60.0×"), "the ratio at 100,000 comes from the data: {text}");
-    assert!(text.contains("**skipped** at `in_flight_100000`: 100,000 threads do not fit"), "{text}");
-    assert!(text.contains("Cut short: `stream-buffered` at 100,000"), "{text}");
-    assert!(text.contains("no blocking contestant ran: a thread per waiting call cannot exist"), "{text}");
+    holds(
+        &text,
+        &[
+            "The cooperative-budget trap",
+            "the claim that the budget costs at least 10× holds",
+            "never leave a large `buffer_unordered` under the cooperative budget",
+            "**skipped** at `in_flight_100000`: 100,000 threads do not fit",
+            "Cut short: `stream-buffered` at 100,000",
+            "no blocking contestant ran: a thread per waiting call cannot exist",
+        ],
+    );
     assert!(!text.contains("only the stream family ran"), "coroutines ran at 100,000 too: {text}");
     assert!(text.contains("an idle call lasts 11.10 ms"), "{text}");
     // 2.0 µs per call of which 0.5 on the device: 1.5 µs on one core, about 666,667 calls/s.
@@ -117,16 +143,24 @@ fn without_a_collapse_the_discussion_does_not_claim_one() {
 #[test]
 fn a_finding_is_absent_when_its_claim_is_inconclusive() {
     let mut summary = judged(summary_with(trapped));
-    for claim in &mut summary.claims {
-        claim.verdict = Verdict::Inconclusive;
-    }
+    text::inconclusive(&mut summary);
     let text = DeviceScenario.discussion(&summary);
-    assert!(!text.contains("turns into a collapse"), "{text}");
-    assert!(!text.contains("did not collapse"), "{text}");
-    assert!(!text.contains("never leave a large"), "{text}");
-    assert!(!text.contains("so device contestants are measured against the true ideal"), "{text}");
-    assert!(text.contains("at least 10× is not settled by this run (that claim: inconclusive"), "{text}");
-    assert!(text.contains("(that claim: inconclusive), so read the device contestants"), "{text}");
+    lacks(
+        &text,
+        &[
+            "turns into a collapse",
+            "did not collapse",
+            "never leave a large",
+            "so device contestants are measured against the true ideal",
+        ],
+    );
+    holds(
+        &text,
+        &[
+            "at least 10× is not settled by this run (that claim: inconclusive",
+            "(that claim: inconclusive), so read the device contestants",
+        ],
+    );
 }
 
 #[test]

@@ -21,6 +21,7 @@ pub mod thread_per_core;
 
 use std::time::Duration;
 
+use measure::scenario::TrialError;
 use measure::summary::{ContestantInfo, Family, Role};
 use pipelines::coroutine::CoroutineConfig;
 use tokio::runtime::Runtime;
@@ -98,6 +99,11 @@ impl Contestant {
         let own = if self.timer() == Timer::Own { "-own-timer" } else { "" };
         let free = if free { "-unconstrained" } else { "" };
         format!("{base}{own}{free}")
+    }
+
+    /// The contestant of `list` named `name`, or the trial's refusal of a name no contestant has.
+    pub fn find(list: &[Contestant], name: &str) -> Result<Contestant, TrialError> {
+        list.iter().find(|c| c.name() == name).copied().ok_or_else(|| TrialError::UnknownContestant(name.to_string()))
     }
 
     /// Its family.

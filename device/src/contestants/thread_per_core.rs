@@ -30,7 +30,7 @@ use crate::job::{Job, JobMeter, RunError, RELEASE_GRACE};
 type Order = Box<dyn FnOnce(&Runtime) + Send>;
 
 /// What one shard reports after a run: `Ok(true)` when its pipeline finished, `Ok(false)` when it was cut.
-type ShardOutcome = Result<bool, String>;
+type ShardOutcome = Result<bool, RunError>;
 
 /// One shard: its OS thread, the channel it takes orders from, and its runtime's handle (for its metrics).
 #[derive(Debug)]
@@ -124,7 +124,8 @@ impl Shards {
                         }
                     }
                 });
-                let _ = done.send(outcome.map_err(|e| format!("shard {k}'s pipeline task failed: {e}")));
+                let _ =
+                    done.send(outcome.map_err(|e| RunError::Broken(format!("shard {k}'s pipeline task failed: {e}"))));
             });
             if !self.send(k, order) {
                 break;
@@ -167,26 +168,23 @@ impl Shards {
                         give_up = Some(tokio::time::Instant::now() + RELEASE_GRACE);
                     }
                     () = grace => {
-                        return Err(format!(
+                        return Err(RunError::Broken(format!(
                             "{} of {handed} shards still running {RELEASE_GRACE:?} after the deadline",
                             handed - outcomes.len()
-                        ));
+                        )));
                     }
                 }
             }
             Ok(outcomes)
         });
-        let outcomes = outcomes.map_err(|e| {
-            self.stuck.store(true, Ordering::Relaxed);
-            RunError::Broken(e)
-        })?;
+        let outcomes = outcomes.inspect_err(|_| self.stuck.store(true, Ordering::Relaxed))?;
         if handed < shards {
             return Err(RunError::Broken(format!("{} of {shards} shard threads are gone", shards - handed)));
         }
         if outcomes.len() < handed {
             return Err(RunError::Broken(format!("{} of {handed} shards never reported", handed - outcomes.len())));
         }
-        outcomes.into_iter().try_for_each(|o| o.map(drop)).map_err(RunError::Broken)
+        outcomes.into_iter().try_for_each(|o| o.map(drop))
     }
 
     /// `n` calls of `job`'s kind one after another on the first shard's runtime, each timed: an idle call's real

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use device::contestants::Timer;
-use device::scenarios::device::CONTESTANTS;
+use device::device::CONTESTANTS;
 use device::DeviceScenario;
 use measure::scenario::Scenario;
 use measure::summary::{ContestantSummary, Family, Method, MetricStats, Summary, Verdict};

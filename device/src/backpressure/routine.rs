@@ -16,11 +16,7 @@ use crate::trial::{self, TrialSpec};
 
 /// Run the trial `request` names, reporting to `sink`.
 pub(crate) fn run(request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
-    let contestant = CONTESTANTS
-        .iter()
-        .find(|c| c.name() == request.contestant)
-        .copied()
-        .ok_or_else(|| TrialError::UnknownContestant(request.contestant.clone()))?;
+    let contestant = Contestant::find(&CONTESTANTS, &request.contestant)?;
     let limit = request.param_usize("limit")?;
     let service = Duration::from_micros(request.param("service_us")?);
     let items = request.param("items")?;

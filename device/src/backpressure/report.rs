@@ -18,6 +18,8 @@ use serde::Serialize;
 use super::claims::{
     BOUNDED_ALIKE, BOUNDED_SPREAD, MAX_OUT, OPS, THREADS_THROTTLED, THREAD_SHARE, UNBOUNDED_FACTOR, UNBOUNDED_PILES_UP,
 };
+use crate::figures::{duration_span, duration_us, fig, pct, range, span, Named};
+
 use super::{bounded_names, BLOCKING_UNBOUNDED, MEAN_OUTSTANDING, MS_TO_PEAK, STREAM_UNBOUNDED, STUDY_UNBOUNDED};
 
 /// The report's words.
@@ -95,12 +97,6 @@ struct Bound {
     plus_one: Vec<String>,
     /// No contestant went past the bound itself.
     within_limit: bool,
-}
-
-#[derive(Debug, Serialize)]
-struct Named {
-    name: String,
-    value: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -319,7 +315,7 @@ pub(crate) fn headline_notes(summary: &Summary) -> Vec<String> {
     let reached: Vec<Reached> = [STREAM_UNBOUNDED, BLOCKING_UNBOUNDED]
         .into_iter()
         .filter_map(|name| {
-            let max = median(summary, name, MAX_OUT)?;
+            let max = summary.median(name, MAX_OUT)?;
             Some(Reached { name, reached: count(max), times_bound: fig(max / limit) })
         })
         .collect();
@@ -376,10 +372,6 @@ fn context(summary: &Summary) -> Context {
     }
 }
 
-fn median(summary: &Summary, name: &str, metric: &str) -> Option<f64> {
-    summary.metric(name, metric).map(|s| s.median)
-}
-
 /// The bounded contestants that ran cleanly, with their statistics of `metric`.
 fn bounded_stats<'s>(summary: &'s Summary, metric: &str) -> Vec<(String, &'s MetricStats)> {
     bounded_names().into_iter().filter_map(|n| summary.metric(&n, metric).map(|s| (n, s))).collect()
@@ -390,61 +382,9 @@ fn bounded_median(summary: &Summary, family: Option<Family>, metric: &str) -> Op
     let values: Vec<f64> = bounded_names()
         .iter()
         .filter(|n| family.is_none_or(|f| summary.contestant(n).is_some_and(|c| c.family == f)))
-        .filter_map(|n| median(summary, n, metric))
+        .filter_map(|n| summary.median(n, metric))
         .collect();
     measure::stats::median(&values)
-}
-
-/// A figure to three significant digits without trailing zeros, with thousands separators from 100 up:
-/// `1`, `1.06`, `0.281`, `25`, `5,625`.
-fn fig(x: f64) -> String {
-    if !x.is_finite() || x.abs() >= 100.0 {
-        return count(x);
-    }
-    let text = measure::compare::format_ratio(x);
-    if text.contains('.') {
-        text.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        text
-    }
-}
-
-/// `16` or `16–17`: a contestant's range over its iterations.
-fn range(s: &MetricStats) -> String {
-    span(count(s.min), count(s.max))
-}
-
-/// `a–b`, or `a` when both read the same.
-fn span(a: String, b: String) -> String {
-    if a == b {
-        a
-    } else {
-        format!("{a}–{b}")
-    }
-}
-
-/// `1.06 ms` or `250 µs`.
-fn duration_us(us: f64) -> String {
-    if us >= 1_000.0 {
-        format!("{} ms", fig(us / 1e3))
-    } else {
-        format!("{} µs", fig(us))
-    }
-}
-
-/// `1.02–1.06 ms`, `250 µs–1.06 ms`, or one duration when both read the same.
-fn duration_span(lo_us: f64, hi_us: f64) -> String {
-    let (lo, hi) = (duration_us(lo_us), duration_us(hi_us));
-    match (lo.strip_suffix(" ms"), hi.strip_suffix(" ms")) {
-        _ if lo == hi => lo,
-        (Some(a), Some(b)) => format!("{a}–{b} ms"),
-        _ => format!("{lo}–{hi}"),
-    }
-}
-
-/// `42%` without the sign.
-fn pct(share: f64) -> String {
-    format!("{:.0}", 100.0 * share)
 }
 
 /// Whether `s` has too few processes for the noise rule to call it different from anything.
@@ -571,7 +511,7 @@ fn unbounded_stream(summary: &Summary) -> Option<UnboundedStream> {
     let x = s.median;
     let noise = summary.method.noise_threshold;
     let peak =
-        match (median(summary, STREAM_UNBOUNDED, SAMPLED), median(summary, STREAM_UNBOUNDED, MS_TO_PEAK), service_ms) {
+        match (summary.median(STREAM_UNBOUNDED, SAMPLED), summary.median(STREAM_UNBOUNDED, MS_TO_PEAK), service_ms) {
             (Some(sampled), Some(at), Some(service)) => {
                 let per_ms = sampled / at;
                 Some(Peak {
@@ -654,7 +594,7 @@ fn unbounded_threads(summary: &Summary) -> Option<UnboundedThreads> {
     let t = summary.metric(BLOCKING_UNBOUNDED, MAX_OUT)?;
     let y = t.median;
     let noise = summary.method.noise_threshold;
-    let ops = median(summary, BLOCKING_UNBOUNDED, OPS);
+    let ops = summary.median(BLOCKING_UNBOUNDED, OPS);
     let swing = time_in_system(summary, BLOCKING_UNBOUNDED)
         .filter(|_| summary.metric(BLOCKING_UNBOUNDED, MEAN_OUTSTANDING).is_some_and(|mean| differs(t, mean, noise)))
         .map(|(mean, _)| Swing { peak: count(y), mean: fig(mean) });
@@ -670,7 +610,7 @@ fn unbounded_threads(summary: &Summary) -> Option<UnboundedThreads> {
         reached: count(y),
         across: across(t),
         times_bound: fig(y / limit),
-        threads: median(summary, BLOCKING_UNBOUNDED, "threads").map(count),
+        threads: summary.median(BLOCKING_UNBOUNDED, "threads").map(count),
         ops: ops.map(count),
         spawn_every: ops.map(|ops| duration_us(1e6 / ops)),
         swing,
@@ -683,8 +623,8 @@ fn unbounded_threads(summary: &Summary) -> Option<UnboundedThreads> {
 /// By Little's law, the mean time a call of `name` spent from admission to answer, in milliseconds: its mean
 /// outstanding calls (1 ms samples) over its throughput. `(mean outstanding, milliseconds)`.
 fn time_in_system(summary: &Summary, name: &str) -> Option<(f64, f64)> {
-    let mean = median(summary, name, MEAN_OUTSTANDING)?;
-    let ops = median(summary, name, OPS)?;
+    let mean = summary.median(name, MEAN_OUTSTANDING)?;
+    let ops = summary.median(name, OPS)?;
     (ops > 0.0 && mean > 0.0).then(|| (mean, mean / ops * 1e3))
 }
 
@@ -692,10 +632,10 @@ fn time_in_system(summary: &Summary, name: &str) -> Option<(f64, f64)> {
 /// busy its process kept the machine.
 fn little(summary: &Summary, name: &str) -> Option<Little> {
     let (mean, ms) = time_in_system(summary, name)?;
-    let idle = median(summary, name, "idle_call_ms")?;
+    let idle = summary.median(name, "idle_call_ms")?;
     let noise = summary.method.noise_threshold;
     let cores = f64::from(summary.environment.cores);
-    let (used, cpu) = (median(summary, name, "cores_used"), median(summary, name, "cpu_us_per_call"));
+    let (used, cpu) = (summary.median(name, "cores_used"), summary.median(name, "cpu_us_per_call"));
     let has_cores = cores > 0.0;
     Some(Little {
         mean: fig(mean),
@@ -715,8 +655,8 @@ fn little(summary: &Summary, name: &str) -> Option<Little> {
 /// Microseconds between admissions of `stream-unbounded` on its way to its sampled peak, if it took at least a
 /// millisecond to get there.
 fn admission_interval_us(summary: &Summary) -> Option<f64> {
-    let sampled = median(summary, STREAM_UNBOUNDED, SAMPLED)?;
-    let at = median(summary, STREAM_UNBOUNDED, MS_TO_PEAK)?;
+    let sampled = summary.median(STREAM_UNBOUNDED, SAMPLED)?;
+    let at = summary.median(STREAM_UNBOUNDED, MS_TO_PEAK)?;
     (at >= 1.0 && sampled > 0.0).then(|| at * 1e3 / sampled)
 }
 
@@ -770,10 +710,10 @@ fn throughput(summary: &Summary) -> Option<Throughput> {
         let shares: Vec<f64> = stats
             .iter()
             .filter_map(|(n, s)| {
-                median(summary, n, "idle_call_ms").filter(|i| *i > 0.0).map(|i| s.median * i / (limit * 1e3))
+                summary.median(n, "idle_call_ms").filter(|i| *i > 0.0).map(|i| s.median * i / (limit * 1e3))
             })
             .collect();
-        let idle: Vec<f64> = stats.iter().filter_map(|(n, _)| median(summary, n, "idle_call_ms")).collect();
+        let idle: Vec<f64> = stats.iter().filter_map(|(n, _)| summary.median(n, "idle_call_ms")).collect();
         let (lo, hi) =
             (shares.iter().copied().fold(f64::MAX, f64::min), shares.iter().copied().fold(f64::MIN, f64::max));
         let (idle_lo, idle_hi) =
@@ -795,40 +735,23 @@ fn throughput(summary: &Summary) -> Option<Throughput> {
 }
 
 fn cost(summary: &Summary) -> Vec<Cost> {
-    let mut rows = Vec::new();
-    for family in [Family::Stream, Family::Blocking, Family::Coroutine] {
-        let (cpu, threads, rss) = (
-            bounded_median(summary, Some(family), "cpu_us_per_call"),
-            bounded_median(summary, Some(family), "threads"),
-            bounded_median(summary, Some(family), "peak_rss_mib"),
-        );
-        if let (Some(cpu), Some(threads), Some(rss)) = (cpu, threads, rss) {
-            rows.push(Cost {
-                family: Some(family.as_str()),
-                name: None,
-                cpu: fig(cpu),
-                threads: count(threads),
-                rss: fig(rss),
-            });
-        }
-    }
-    for name in [STREAM_UNBOUNDED, BLOCKING_UNBOUNDED] {
-        let (cpu, threads, rss) = (
-            median(summary, name, "cpu_us_per_call"),
-            median(summary, name, "threads"),
-            median(summary, name, "peak_rss_mib"),
-        );
-        if let (Some(cpu), Some(threads), Some(rss)) = (cpu, threads, rss) {
-            rows.push(Cost {
-                family: None,
-                name: Some(name.to_string()),
-                cpu: fig(cpu),
-                threads: count(threads),
-                rss: fig(rss),
-            });
-        }
-    }
-    rows
+    // A row of each family's bounded contestants (medians of their medians), then each unbounded contestant.
+    let families = [Family::Stream, Family::Blocking, Family::Coroutine].map(|family| {
+        let median = move |metric: &str| bounded_median(summary, Some(family), metric);
+        (Some(family.as_str()), None, Box::new(median) as Box<dyn Fn(&str) -> Option<f64>>)
+    });
+    let unbounded = [STREAM_UNBOUNDED, BLOCKING_UNBOUNDED].map(|name| {
+        let median = move |metric: &str| summary.median(name, metric);
+        (None, Some(name.to_string()), Box::new(median) as Box<dyn Fn(&str) -> Option<f64>>)
+    });
+    families
+        .into_iter()
+        .chain(unbounded)
+        .filter_map(|(family, name, median)| {
+            let (cpu, threads, rss) = (median("cpu_us_per_call")?, median("threads")?, median("peak_rss_mib")?);
+            Some(Cost { family, name, cpu: fig(cpu), threads: count(threads), rss: fig(rss) })
+        })
+        .collect()
 }
 
 /// Whether ordering cost `stream-buffered` throughput against `stream-buffer-unordered`.
@@ -848,30 +771,8 @@ fn pick(summary: &Summary) -> Pick {
     Pick {
         bound_checks: bound_checks(summary),
         any_bounded: !bounded_stats(summary, MAX_OUT).is_empty(),
-        stream_reached: median(summary, STREAM_UNBOUNDED, MAX_OUT).map(count),
-        threads_reached: median(summary, BLOCKING_UNBOUNDED, MAX_OUT).map(count),
+        stream_reached: summary.median(STREAM_UNBOUNDED, MAX_OUT).map(count),
+        threads_reached: summary.median(BLOCKING_UNBOUNDED, MAX_OUT).map(count),
         past_bound: past_bound(summary),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn stats(min: f64, median: f64, max: f64) -> MetricStats {
-        testkit::fixture::processes(&[min, median, max])
-    }
-
-    #[test]
-    fn figures_read_naturally() {
-        assert_eq!(duration_span(1_020.0, 1_060.0), "1.02–1.06 ms");
-        assert_eq!(duration_span(250.0, 1_060.0), "250 µs–1.06 ms");
-        assert_eq!(duration_span(1_000.0, 1_000.0), "1 ms");
-        assert_eq!(range(&stats(16.0, 16.0, 16.0)), "16");
-        assert_eq!(range(&stats(16.0, 16.5, 17.0)), "16–17");
-        assert_eq!(
-            (fig(1.0), fig(1.06), fig(0.281), fig(25.0), fig(5_625.0)),
-            ("1".into(), "1.06".into(), "0.281".into(), "25".into(), "5,625".into())
-        );
     }
 }

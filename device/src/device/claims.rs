@@ -12,7 +12,7 @@ use measure::judge::{ClaimSpec, Comparison, Phase, Side, Who};
 use measure::references;
 use measure::summary::{Family, Summary};
 
-use super::levels::{ideal, levels};
+use super::{ideal, levels};
 use super::{CONTESTANTS, HEADLINE};
 use crate::contestants::{Contestant, StreamShape, Timer};
 

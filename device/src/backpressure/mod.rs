@@ -11,49 +11,31 @@
 //! its bound caps what it can hold whatever the run's length. The unbounded contestants' accounting iterations
 //! run every item, since how far they get depends on how long they keep issuing.
 //!
-//! The folder: this file (the scenario, its parameters and contestants), `claims.rs` (the claim table),
-//! `conformance.rs` (which of the shared checks run, with what parameters), `routine.rs` (one trial: the
-//! checks, then the request's parameters as a [`crate::trial::TrialSpec`] run by the shared trial, and the
-//! series-derived metrics), `report.rs` (the figures and verdicts the report is written from) and `templates/`
-//! (`report.md`, every word of the discussion; `headline.md`). The contestants, the checks themselves and the
-//! trial are the crate's building blocks, shared with the device scenario: [`crate::contestants`],
-//! [`crate::checks`] and [`crate::trial`]. Tests: `tests/backpressure_findings.rs`.
+//! The folder: this file (the scenario, its parameters and charts), `contestants/` (the registry: which of the
+//! crate's contestants run, in report order, and which two have no admission), `claims.rs` (the claim table),
+//! `conformance.rs` (the checks' sizes and which checks run), `routine.rs` (one trial: the checks, then the
+//! request's parameters as a [`crate::trial::TrialSpec`] run by the shared trial, and the series-derived
+//! metrics), `report.rs` (the figures and verdicts the report is written from) and `templates/` (`report.md`,
+//! every word of the discussion; `headline.md`). The constructions, the checks themselves and the trial are the
+//! crate's building blocks, shared with the device scenario: [`crate::contestants`], [`crate::checks`] and
+//! [`crate::trial`]. Tests: `tests/backpressure_findings.rs`.
 
 mod claims;
 mod conformance;
+pub mod contestants;
 mod report;
 mod routine;
 
 use measure::compare::Relation;
-use measure::judge::ClaimSpec;
 use measure::question::{Alternatives, Guard, Limit, Question};
-use measure::record::TrialRequest;
-use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
-use measure::summary::{ContestantInfo, Summary};
+use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario};
 
-use crate::contestants::{BlockingShape, ChannelFlavor, Contestant, StreamShape, Timer};
+pub(crate) use contestants::bounded_names;
+pub use contestants::{BLOCKING_UNBOUNDED, CONTESTANTS, STREAM_UNBOUNDED};
 
 /// The backpressure scenario, as the lab's registry lists it.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct BackpressureScenario;
-
-/// Every backpressure contestant, in report order: the bounded stream shapes, the stream task per item with no
-/// admission, the bounded blocking shapes, the thread per item with no admission, then `limit` `may` coroutines
-/// (the coroutine family's bounded shape: one coroutine per allowed call). All call the shared device; no stream
-/// contestant runs outside tokio's cooperative budget.
-pub const CONTESTANTS: [Contestant; 11] = [
-    Contestant::Stream { shape: StreamShape::Buffered, free: false, timer: Timer::Device },
-    Contestant::Stream { shape: StreamShape::BufferUnordered, free: false, timer: Timer::Device },
-    Contestant::Stream { shape: StreamShape::Tasks, free: false, timer: Timer::Device },
-    Contestant::Stream { shape: StreamShape::ChannelWorkers, free: false, timer: Timer::Device },
-    Contestant::Stream { shape: StreamShape::Unbounded, free: false, timer: Timer::Device },
-    Contestant::Blocking { shape: BlockingShape::Pool, timer: Timer::Device },
-    Contestant::Blocking { shape: BlockingShape::ChannelWorkers(ChannelFlavor::Crossbeam), timer: Timer::Device },
-    Contestant::Blocking { shape: BlockingShape::ChannelWorkers(ChannelFlavor::Flume), timer: Timer::Device },
-    Contestant::Blocking { shape: BlockingShape::ChannelWorkers(ChannelFlavor::Std), timer: Timer::Device },
-    Contestant::Blocking { shape: BlockingShape::ThreadPerItem, timer: Timer::Device },
-    Contestant::Coroutine { carriers: None, timer: Timer::Device },
-];
 
 /// The headline metric: the exact high-water mark of outstanding calls (lower is better: the bound is the
 /// point).
@@ -72,21 +54,12 @@ pub const MEAN_OUTSTANDING: &str = "mean_outstanding";
 /// A bounded contestant's accounting iteration runs one item in this many ([`crate::trial::TrialSpec::accounting_items`]).
 pub const ACCOUNTING_SHARE: u64 = 10;
 
-/// The stream contestant with no admission control.
-pub const STREAM_UNBOUNDED: &str = "stream-unbounded";
-
-/// The blocking contestant with no admission control (a thread per item).
-pub const BLOCKING_UNBOUNDED: &str = "blocking-unbounded";
-
 /// The published study's unbounded figure, in `measure/references.json`.
 const STUDY_UNBOUNDED: &str = "unbounded virtual threads";
 
-/// Names of the bounded contestants, in report order.
-fn bounded_names() -> Vec<String> {
-    CONTESTANTS.iter().filter(|c| c.bounded()).map(Contestant::name).collect()
-}
-
 impl Scenario for BackpressureScenario {
+    scenario_files!();
+
     fn name(&self) -> &'static str {
         "backpressure"
     }
@@ -134,10 +107,6 @@ impl Scenario for BackpressureScenario {
         ]
     }
 
-    fn contestants(&self) -> Vec<ContestantInfo> {
-        CONTESTANTS.iter().map(Contestant::info).collect()
-    }
-
     fn headline_metric(&self) -> &'static str {
         HEADLINE
     }
@@ -147,11 +116,7 @@ impl Scenario for BackpressureScenario {
         // iteration a tenth of that; the unbounded contestants' last a few seconds at most. Five fresh processes
         // (the lab's default: a separation of 5 + 5 process medians has p = 0.004) of one timed and one accounting
         // iteration keep eleven contestants near 4.5 minutes; a warm-up buys nothing in a run this long.
-        if quick {
-            Repetitions { forks: 1, warmup: 0, iterations: 1, accounting: 1 }
-        } else {
-            Repetitions { forks: 5, warmup: 0, iterations: 1, accounting: 1 }
-        }
+        crate::trial::repetitions(quick, 5)
     }
 
     fn table_metrics(&self) -> Vec<&'static str> {
@@ -202,14 +167,6 @@ impl Scenario for BackpressureScenario {
         ]
     }
 
-    fn run_trial(&self, request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
-        routine::run(request, sink)
-    }
-
-    fn claim_table(&self, summary: &Summary) -> Vec<ClaimSpec> {
-        claims::table(summary)
-    }
-
     /// The backpressure question: a construction that lets more than the bound out cannot be the answer, and
     /// among those that hold it, the least CPU per call decides.
     fn questions(&self) -> Vec<Question> {
@@ -231,42 +188,14 @@ impl Scenario for BackpressureScenario {
         .situation("a bound of 16 outstanding calls")
         .guarded(bound)]
     }
-
-    fn discussion(&self, summary: &Summary) -> String {
-        report::discussion(summary)
-    }
-
-    fn headline_notes(&self, summary: &Summary) -> Vec<String> {
-        report::headline_notes(summary)
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use measure::record::IterationRecord;
+    use measure::record::{IterationRecord, TrialRequest};
+    use measure::scenario::{TrialError, TrialSink};
     use measure::summary::Check;
-
-    #[test]
-    fn contestant_names_are_unique_and_listed_in_order() {
-        let mut names: Vec<String> = CONTESTANTS.iter().map(Contestant::name).collect();
-        assert_eq!(names[4], STREAM_UNBOUNDED);
-        assert_eq!(names[9], BLOCKING_UNBOUNDED);
-        names.sort();
-        names.dedup();
-        assert_eq!(names.len(), CONTESTANTS.len());
-        let infos = BackpressureScenario.contestants();
-        assert_eq!(infos.len(), CONTESTANTS.len());
-        assert!(infos.iter().all(|i| !i.description.is_empty()));
-    }
-
-    #[test]
-    fn exactly_the_two_unbounded_contestants_are_unbounded() {
-        let unbounded: Vec<String> = CONTESTANTS.iter().filter(|c| !c.bounded()).map(Contestant::name).collect();
-        assert_eq!(unbounded, vec![STREAM_UNBOUNDED.to_string(), BLOCKING_UNBOUNDED.to_string()]);
-        assert!(CONTESTANTS.iter().all(|c| c.timer() == Timer::Device));
-        assert!(CONTESTANTS.iter().all(|c| !matches!(c, Contestant::Stream { free: true, .. })));
-    }
 
     #[test]
     fn parameters_are_sane() {

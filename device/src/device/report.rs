@@ -13,8 +13,10 @@ use measure::units::count;
 use serde::Serialize;
 
 use super::claims::{PRECISION_MS, STREAMS_AHEAD, TRAP_FACTOR};
-use super::levels::{best, key, levels};
-use super::{CONTESTANTS, HEADLINE, HEAP_READ_AT};
+use crate::figures::{cell, one_decimal, percent, two_decimals, Named};
+
+use super::contestants::{best, key};
+use super::{levels, CONTESTANTS, HEADLINE, HEAP_READ_AT};
 use crate::contestants::{Contestant, StreamShape, Timer};
 
 /// The discussion's template: every word of the report's discussion.
@@ -52,13 +54,6 @@ struct Report {
     /// `may`'s rules, from `pipelines` (shared with the chain scenario), or empty.
     coroutine_rules: String,
     pick: Option<Vec<Pick>>,
-}
-
-/// A named contestant with a formatted figure.
-#[derive(Debug, Serialize)]
-struct Named {
-    name: String,
-    value: String,
 }
 
 /// One level's best contestant of each family on the shared device, and the best on their own timers.
@@ -357,12 +352,7 @@ pub(crate) fn discussion(summary: &Summary) -> String {
 /// The headline's own lines, rendered from `templates/headline.md`: the budget trap at the highest level, and the
 /// levels threads could not reach.
 pub(crate) fn headline_notes(summary: &Summary) -> Vec<String> {
-    let skipped = CONTESTANTS
-        .iter()
-        .filter_map(|c| summary.contestant(&c.name()))
-        .flat_map(|c| c.skipped_phases.iter().map(|(phase, reason)| skip(&c.name, phase, reason)))
-        .collect();
-    let context = Headline { trap: budget_trap(summary), skipped };
+    let context = Headline { trap: budget_trap(summary), skipped: skipped(summary, None) };
     match measure::template::render("device/headline.md", HEADLINE_NOTES, context) {
         Ok(text) => text.lines().filter(|l| !l.trim().is_empty()).map(str::to_string).collect(),
         Err(err) => vec![format!("_The headline notes could not be rendered: {err}._")],
@@ -373,24 +363,18 @@ fn skip(name: &str, phase: &str, reason: &str) -> Skip {
     Skip { name: name.to_string(), phase: phase.to_string(), reason: reason.to_string() }
 }
 
+/// Every phase a contestant (of `family`, or of any) skipped, with the reason, in report order.
+fn skipped(summary: &Summary, family: Option<Family>) -> Vec<Skip> {
+    CONTESTANTS
+        .iter()
+        .filter(|c| family.is_none_or(|f| c.family() == f))
+        .filter_map(|c| summary.contestant(&c.name()))
+        .flat_map(|c| c.skipped_phases.iter().map(|(phase, reason)| skip(&c.name, phase, reason)))
+        .collect()
+}
+
 fn stats<'s>(summary: &'s Summary, name: &str, phase: &str, metric: &str) -> Option<&'s MetricStats> {
     summary.metric(name, &key(phase, metric))
-}
-
-fn median(summary: &Summary, name: &str, phase: &str, metric: &str) -> Option<f64> {
-    stats(summary, name, phase, metric).map(|s| s.median)
-}
-
-fn percent(x: f64) -> String {
-    format!("{:.0}%", x * 100.0)
-}
-
-fn one_decimal(x: f64) -> String {
-    format!("{x:.1}")
-}
-
-fn two_decimals(x: f64) -> String {
-    format!("{x:.2}")
 }
 
 /// The families that ran in this summary, in report order (stream, blocking, then coroutine when present).
@@ -417,8 +401,8 @@ fn per_level(summary: &Summary) -> Option<Vec<LevelBest>> {
                     Some((name, s)) => FamilyBest {
                         family: family.as_str(),
                         ops: count(s.median),
-                        fraction: percent(median(summary, &name, phase, "ideal_fraction").unwrap_or(f64::NAN)),
-                        cpu: median(summary, &name, phase, "cpu_us_per_call").map(one_decimal),
+                        fraction: percent(summary.median_in(&name, phase, "ideal_fraction").unwrap_or(f64::NAN)),
+                        cpu: summary.median_in(&name, phase, "cpu_us_per_call").map(one_decimal),
                         name: Some(name),
                     },
                     None => FamilyBest {
@@ -448,7 +432,7 @@ fn single_task(summary: &Summary) -> Option<SingleTask> {
         c.name() == name
             && matches!(c, Contestant::Stream { shape: StreamShape::Buffered | StreamShape::BufferUnordered, .. })
     });
-    let m = |metric: &str| median(summary, &name, phase, metric);
+    let m = |metric: &str| summary.median_in(&name, phase, metric);
     let (true, Some(cpu), Some(device), Some(cores)) =
         (single, m("cpu_us_per_call"), m("dependency_cpu_us_per_call"), m("cores_used"))
     else {
@@ -508,8 +492,8 @@ fn start(summary: &Summary) -> Option<Start> {
 fn trap_ratio(summary: &Summary, shape: StreamShape, timer: Timer, phase: &str) -> Option<(String, f64, f64)> {
     let budgeted = Contestant::Stream { shape, free: false, timer }.name();
     let free = Contestant::Stream { shape, free: true, timer }.name();
-    let b = median(summary, &budgeted, phase, HEADLINE)?;
-    let f = median(summary, &free, phase, HEADLINE)?;
+    let b = summary.median_in(&budgeted, phase, HEADLINE)?;
+    let f = summary.median_in(&free, phase, HEADLINE)?;
     Some((budgeted, b, f))
 }
 
@@ -556,7 +540,7 @@ fn own_timers(summary: &Summary) -> Vec<OwnTimerCap> {
         let name = c.name();
         for (level, phase) in levels(summary) {
             let (Some(idle), Some(ops)) =
-                (median(summary, &name, phase, "idle_call_ms"), median(summary, &name, phase, HEADLINE))
+                (summary.median_in(&name, phase, "idle_call_ms"), summary.median_in(&name, phase, HEADLINE))
             else {
                 continue;
             };
@@ -593,7 +577,7 @@ fn threads(summary: &Summary) -> Vec<ThreadLine> {
         }
         for (level, phase) in levels(summary) {
             if let (Some(spawn), Some(cpu)) =
-                (median(summary, &name, phase, "spawn_ms"), median(summary, &name, phase, "cpu_us_per_call"))
+                (summary.median_in(&name, phase, "spawn_ms"), summary.median_in(&name, phase, "cpu_us_per_call"))
             {
                 lines.push(ThreadLine {
                     skip: None,
@@ -601,7 +585,7 @@ fn threads(summary: &Summary) -> Vec<ThreadLine> {
                     level: count(level as f64),
                     spawn_ms: format!("{spawn:.0}"),
                     cpu: one_decimal(cpu),
-                    device: median(summary, &name, phase, "dependency_cpu_us_per_call").map(one_decimal),
+                    device: summary.median_in(&name, phase, "dependency_cpu_us_per_call").map(one_decimal),
                 });
             }
         }
@@ -639,19 +623,14 @@ fn coroutines(summary: &Summary) -> Option<Coroutines> {
         rows.push(CoroutineLevel {
             level: count(level as f64),
             ops: count(co.median),
-            cpu: median(summary, &name, phase, "cpu_us_per_call").map(one_decimal),
+            cpu: summary.median_in(&name, phase, "cpu_us_per_call").map(one_decimal),
             thread: best(summary, Family::Blocking, Timer::Device, phase).map(|(t, s)| ratio(summary, co, s, t)),
             stream: best(summary, Family::Stream, Timer::Device, phase).map(|(t, s)| ratio(summary, co, s, t)),
             carriers,
             name,
         });
     }
-    let skipped: Vec<Skip> = CONTESTANTS
-        .iter()
-        .filter(|c| c.family() == Family::Coroutine)
-        .filter_map(|c| summary.contestant(&c.name()))
-        .flat_map(|c| c.skipped_phases.iter().map(|(phase, reason)| skip(&c.name, phase, reason)))
-        .collect();
+    let skipped = skipped(summary, Some(Family::Coroutine));
     let limits: Vec<Named> =
         summary.environment.limits.iter().map(|(k, v)| Named { name: k.clone(), value: v.clone() }).collect();
     (!rows.is_empty() || !skipped.is_empty() || !limits.is_empty()).then_some(Coroutines {
@@ -659,11 +638,6 @@ fn coroutines(summary: &Summary) -> Option<Coroutines> {
         skipped,
         limits,
     })
-}
-
-/// A per-call figure with `decimals`, or `—` where the run did not record it.
-fn cell(value: Option<f64>, decimals: usize) -> String {
-    value.map_or_else(|| "—".to_string(), |v| format!("{v:.decimals$}"))
 }
 
 /// CPU per call beside context switches per call, per contestant, at the highest level a coroutine contestant
@@ -674,7 +648,7 @@ fn cpu_table(summary: &Summary) -> Option<CpuTable> {
         .into_iter()
         .rev()
         .find(|(_, phase)| best(summary, Family::Coroutine, Timer::Device, phase).is_some())?;
-    let m = |name: &str, metric: &str| median(summary, name, phase, metric);
+    let m = |name: &str, metric: &str| summary.median_in(name, phase, metric);
     let rows: Vec<CpuRow> = CONTESTANTS
         .iter()
         .map(Contestant::name)
@@ -746,8 +720,8 @@ fn memory(summary: &Summary) -> Vec<MemoryLevel> {
                 .iter()
                 .filter_map(|c| {
                     let name = c.name();
-                    let heap = median(summary, &name, phase, "live_heap_bytes_per_call")?;
-                    let rss = median(summary, &name, phase, "rss_bytes_per_call")?;
+                    let heap = summary.median_in(&name, phase, "live_heap_bytes_per_call")?;
+                    let rss = summary.median_in(&name, phase, "rss_bytes_per_call")?;
                     Some(MemoryCell { name, heap: format!("{heap:.0}"), rss: format!("{rss:.0}") })
                 })
                 .collect(),
@@ -764,7 +738,7 @@ fn cut_short(summary: &Summary) -> Vec<Cut> {
         for (level, phase) in levels(summary) {
             let Some(s) = stats(summary, &name, phase, "cut_short") else { continue };
             if s.max > 0.0 {
-                let done = median(summary, &name, phase, "completed_fraction").unwrap_or(f64::NAN);
+                let done = summary.median_in(&name, phase, "completed_fraction").unwrap_or(f64::NAN);
                 cut.push(Cut {
                     name: name.clone(),
                     level: count(level as f64),
@@ -796,7 +770,7 @@ fn pick(summary: &Summary) -> Option<Vec<Pick>> {
                 } else if b.median > s.median {
                     ("blocking", None)
                 } else {
-                    let cpu = |name: &str| median(summary, name, phase, "cpu_us_per_call");
+                    let cpu = |name: &str| summary.median_in(name, phase, "cpu_us_per_call");
                     let why = cpu(&s_name).zip(cpu(b_name)).map(|(s_cpu, b_cpu)| {
                         let cores = f64::from(summary.environment.cores.max(1));
                         let cap = cores * 1e6 / b_cpu;

@@ -8,15 +8,12 @@ use measure::record::TrialRequest;
 use measure::scenario::{TrialError, TrialSink};
 
 use super::{conformance, CONTESTANTS, HEAP_READ_AT};
+use crate::contestants::Contestant;
 use crate::trial::{self, TrialSpec};
 
 /// Run the trial `request` names, reporting to `sink`.
 pub(crate) fn run(request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
-    let contestant = CONTESTANTS
-        .iter()
-        .find(|c| c.name() == request.contestant)
-        .copied()
-        .ok_or_else(|| TrialError::UnknownContestant(request.contestant.clone()))?;
+    let contestant = Contestant::find(&CONTESTANTS, &request.contestant)?;
     let in_flight = request.param_usize("in_flight")?;
     let rounds = request.param("rounds")?;
     let service = Duration::from_millis(request.param("service_ms")?);

@@ -7,55 +7,30 @@
 //! (`live_heap_bytes_per_call`, `rss_bytes_per_call`) from an untimed accounting iteration of the same length
 //! after it (see [`crate::trial`]).
 //!
-//! The folder: this file (the scenario's parameters, contestants and charts); `levels` (the in-flight levels
-//! and the best contestant of a family at one, read by both of the next two); `claims` (the claim table);
-//! `report` (the figures and verdicts `templates/report.md` and `templates/headline.md` are rendered with);
-//! `conformance` (which of the shared checks run, with what parameters); `routine` (one trial: the checks,
-//! then the request's parameters as a [`crate::trial::TrialSpec`], run by the shared trial). The contestants,
-//! the call, the job, the trial and the checks themselves are the crate's building blocks, shared with the
-//! backpressure scenario (listed in the crate's doc). Tests: `device/tests/device_*.rs`.
+//! The folder: this file (the scenario's parameters, charts and in-flight levels: [`levels`], read by the claims
+//! and the report); `contestants/` (the registry: which of the crate's contestants run, in report order, and the
+//! best of a family at a level); `claims.rs` (the claim table); `report.rs` (the figures and verdicts
+//! `templates/report.md` and `templates/headline.md` are rendered with); `conformance.rs` (the checks' sizes and
+//! which checks run); `routine.rs` (one trial: the checks, then the request's parameters as a
+//! [`crate::trial::TrialSpec`], run by the shared trial). The constructions, the call, the job, the trial and
+//! the checks themselves are the crate's building blocks, shared with the backpressure scenario (listed in the
+//! crate's doc). Tests: `device/tests/device_*.rs`.
 
 mod claims;
 mod conformance;
-mod levels;
+pub mod contestants;
 mod report;
 mod routine;
 
-use measure::judge::ClaimSpec;
 use measure::question::{Alternatives, Question};
-use measure::record::TrialRequest;
-use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
-use measure::summary::{ContestantInfo, Summary};
+use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario};
+use measure::summary::Summary;
 
-use crate::contestants::{BlockingShape, Contestant, StreamShape, Timer};
+pub use contestants::CONTESTANTS;
 
 /// The device scenario, as the lab's registry lists it.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct DeviceScenario;
-
-/// Every device contestant, in report order: each stream shape as it comes and unconstrained (the
-/// work-stealing runtime's, then thread-per-core: one current-thread runtime per core), the own-timer stream,
-/// the thread pools, then the `may` coroutine pools (1 and 2 carriers on the device, 2 on their own timer: the
-/// carrier sweep).
-pub const CONTESTANTS: [Contestant; 17] = [
-    Contestant::Stream { shape: StreamShape::Buffered, free: false, timer: Timer::Device },
-    Contestant::Stream { shape: StreamShape::Buffered, free: true, timer: Timer::Device },
-    Contestant::Stream { shape: StreamShape::BufferUnordered, free: false, timer: Timer::Device },
-    Contestant::Stream { shape: StreamShape::BufferUnordered, free: true, timer: Timer::Device },
-    Contestant::Stream { shape: StreamShape::PerWorkerUnordered, free: false, timer: Timer::Device },
-    Contestant::Stream { shape: StreamShape::PerWorkerUnordered, free: true, timer: Timer::Device },
-    Contestant::Stream { shape: StreamShape::ThreadPerCore, free: false, timer: Timer::Device },
-    Contestant::Stream { shape: StreamShape::ThreadPerCore, free: true, timer: Timer::Device },
-    Contestant::Stream { shape: StreamShape::Tasks, free: false, timer: Timer::Device },
-    Contestant::Stream { shape: StreamShape::Tasks, free: true, timer: Timer::Device },
-    Contestant::Stream { shape: StreamShape::BufferUnordered, free: false, timer: Timer::Own },
-    Contestant::Stream { shape: StreamShape::BufferUnordered, free: true, timer: Timer::Own },
-    Contestant::Blocking { shape: BlockingShape::Pool, timer: Timer::Device },
-    Contestant::Blocking { shape: BlockingShape::Pool, timer: Timer::Own },
-    Contestant::Coroutine { carriers: Some(1), timer: Timer::Device },
-    Contestant::Coroutine { carriers: Some(2), timer: Timer::Device },
-    Contestant::Coroutine { carriers: Some(2), timer: Timer::Own },
-];
 
 /// The headline metric: calls answered per second.
 pub const HEADLINE: &str = "ops_per_sec";
@@ -63,7 +38,27 @@ pub const HEADLINE: &str = "ops_per_sec";
 /// Share of the target in flight at which memory is read for `live_heap_bytes_per_call`.
 pub const HEAP_READ_AT: f64 = 0.9;
 
+/// The ideal calls per second at `level` in flight: `level / service time`.
+pub(crate) fn ideal(summary: &Summary, level: u64) -> Option<f64> {
+    Some(level as f64 * 1e3 / summary.param("service_ms")?)
+}
+
+/// The in-flight level of a phase name such as `in_flight_10000`.
+pub(crate) fn level(phase: &str) -> Option<u64> {
+    phase.strip_prefix("in_flight_")?.parse().ok()
+}
+
+/// The run's levels with their phase names, lowest first.
+pub(crate) fn levels(summary: &Summary) -> Vec<(u64, &str)> {
+    let mut levels: Vec<(u64, &str)> =
+        summary.phases.iter().filter_map(|p| level(p).map(|l| (l, p.as_str()))).collect();
+    levels.sort_unstable();
+    levels
+}
+
 impl Scenario for DeviceScenario {
+    scenario_files!();
+
     fn name(&self) -> &'static str {
         "device"
     }
@@ -108,10 +103,6 @@ impl Scenario for DeviceScenario {
         ]
     }
 
-    fn contestants(&self) -> Vec<ContestantInfo> {
-        CONTESTANTS.iter().map(Contestant::info).collect()
-    }
-
     fn headline_metric(&self) -> &'static str {
         HEADLINE
     }
@@ -127,11 +118,7 @@ impl Scenario for DeviceScenario {
         // flight) finishes its 600,000 calls inside the budget, and three processes keep the run near 5 minutes
         // (timed with 15 contestants; the two thread-per-core rows add about 2/15 more, not yet timed).
         // A separation of 3 + 3 process medians has p = 0.05, which the claims state.
-        if quick {
-            Repetitions { forks: 1, warmup: 0, iterations: 1, accounting: 1 }
-        } else {
-            Repetitions { forks: 3, warmup: 0, iterations: 1, accounting: 1 }
-        }
+        crate::trial::repetitions(quick, 3)
     }
 
     fn table_metrics(&self) -> Vec<&'static str> {
@@ -198,14 +185,6 @@ impl Scenario for DeviceScenario {
         ]
     }
 
-    fn run_trial(&self, request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
-        routine::run(request, sink)
-    }
-
-    fn claim_table(&self, summary: &Summary) -> Vec<ClaimSpec> {
-        claims::table(summary)
-    }
-
     /// What a user sizing a shared I/O client asks: which construction serves the most calls at each number in
     /// flight, and which spends the least CPU doing it; remedies such as `unconstrained` are alternatives.
     fn questions(&self) -> Vec<Question> {
@@ -232,12 +211,17 @@ impl Scenario for DeviceScenario {
             .situation("the same client: CPU per call"),
         ]
     }
+}
 
-    fn discussion(&self, summary: &Summary) -> String {
-        report::discussion(summary)
-    }
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-    fn headline_notes(&self, summary: &Summary) -> Vec<String> {
-        report::headline_notes(summary)
+    #[test]
+    fn a_level_is_read_from_its_phase_name() {
+        assert_eq!(level("in_flight_10000"), Some(10_000));
+        assert_eq!(level("in_flight_x"), None);
+        assert_eq!(level("rounds_6"), None);
+        assert_eq!(contestants::key("in_flight_1000", "ops_per_sec"), "in_flight_1000.ops_per_sec");
     }
 }

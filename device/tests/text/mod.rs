@@ -1,0 +1,24 @@
+//! Assertions on a rendered report: which sentences it holds and which it leaves out.
+
+/// Asserts `text` holds every one of `wanted`.
+#[track_caller]
+pub(crate) fn holds(text: &str, wanted: &[&str]) {
+    for w in wanted {
+        assert!(text.contains(w), "missing {w:?}: {text}");
+    }
+}
+
+/// Asserts `text` holds none of `unwanted`.
+#[track_caller]
+pub(crate) fn lacks(text: &str, unwanted: &[&str]) {
+    for u in unwanted {
+        assert!(!text.contains(u), "unwanted {u:?}: {text}");
+    }
+}
+
+/// Sets every judged claim of `summary` to inconclusive, as a run too short to settle any would.
+pub(crate) fn inconclusive(summary: &mut measure::summary::Summary) {
+    for claim in &mut summary.claims {
+        claim.verdict = measure::summary::Verdict::Inconclusive;
+    }
+}
