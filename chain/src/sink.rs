@@ -9,21 +9,21 @@ use std::sync::Arc;
 use futures::{Stream, StreamExt};
 use measure::meter::Meter;
 
-use super::job::{Behaviour, ChainError, Consumer, Job, Outcome};
-use super::ops::{Hook, Stages};
-use crate::cancel::CancellableSink;
-use crate::sink::TakeSink;
+use crate::job::{Behaviour, ChainError, Consumer, Job, Outcome};
+use crate::ops::{Hook, Stages};
+use pipelines::cancel::CancellableSink;
+use pipelines::sink::TakeSink;
 
-/// A chain sink: a [`crate::sink::Sink`] returning the chain's [`Outcome`] (implemented for every such sink).
+/// A chain sink: a [`pipelines::sink::Sink`] returning the chain's [`Outcome`] (implemented for every such sink).
 /// `Send + 'static` so a consumer task can own it.
-pub(crate) trait Sink: crate::sink::Sink<Outcome> + Send + 'static {}
+pub(crate) trait Sink: pipelines::sink::Sink<Outcome> + Send + 'static {}
 
-impl<S: crate::sink::Sink<Outcome> + Send + 'static> Sink for S {}
+impl<S: pipelines::sink::Sink<Outcome> + Send + 'static> Sink for S {}
 
 /// Wrapping sum of every item.
 pub(crate) struct SumSink(u64);
 
-impl crate::sink::Sink<Outcome> for SumSink {
+impl pipelines::sink::Sink<Outcome> for SumSink {
     #[inline(always)]
     fn push(&mut self, x: u64) -> ControlFlow<()> {
         self.0 = self.0.wrapping_add(x);

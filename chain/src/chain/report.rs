@@ -356,7 +356,7 @@ impl Context {
             gap,
             rayon_last: ratio(ms(summary, "blocking-rayon", last), ms(summary, LOOP, last)),
             best_batched,
-            coroutine_rules: crate::coroutine::rules_note(summary),
+            coroutine_rules: pipelines::coroutine::rules_note(summary),
         }
     }
 }

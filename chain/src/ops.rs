@@ -14,7 +14,7 @@
 use std::convert::Infallible;
 use std::sync::Arc;
 
-use super::job::{ChainError, Instruments, StageError, StageName};
+use crate::job::{ChainError, Instruments, StageError, StageName};
 
 /// The multiplier of the mixing rounds (2⁶⁴ divided by the golden ratio).
 pub const MIX: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -235,8 +235,8 @@ impl Stages<Tripwire> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::job::{Fault, FaultAction};
     use super::*;
+    use crate::job::{Fault, FaultAction};
 
     #[test]
     fn the_stage_functions_compose_to_the_reference() {

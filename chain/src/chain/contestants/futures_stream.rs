@@ -12,9 +12,9 @@ use measure::meter::{GaugeMeter, Meter};
 use measure::summary::{ContestantInfo, Family, Role};
 
 use super::{ChainContestant, PreparedChain};
-use crate::chain::job::{catch_panics, ChainConfig, ChainError, Job, Outcome};
-use crate::chain::ops::{Hook, Stages};
-use crate::chain::sink::{dispatch, drain_stream, Sink, SinkRun};
+use crate::job::{catch_panics, ChainConfig, ChainError, Job, Outcome};
+use crate::ops::{Hook, Stages};
+use crate::sink::{dispatch, drain_stream, Sink, SinkRun};
 
 /// A single-task stream on the futures crate's own executor: no runtime at all.
 #[derive(Debug, Clone, Copy)]

@@ -11,19 +11,14 @@
 //! - `routine`: one trial in its own process, conformance then the harness's loop, every run verified;
 //! - [`report`]: the discussion's context of figures and verdicts, rendered into `templates/report.md`.
 //!
-//! The chain's own building blocks: [`ops`] (the stage functions and the independent reference), `job` (the
-//! work a contestant runs: configuration, behaviour, faults, outcome and errors) and `sink` (where the chain's
-//! consumer puts its items). The building blocks the families share (`blocking`, `stream`, `coroutine`, …) live
-//! beside this folder in the crate.
+//! The chain's own building blocks (`ops`, `job`, `sink`) live beside this folder in the crate; the building
+//! blocks the families share (`blocking`, `stream`, `coroutine`, …) come from `pipelines`.
 
 pub mod claims;
 pub mod conformance;
 pub mod contestants;
-mod job;
-pub mod ops;
 pub mod report;
 mod routine;
-mod sink;
 
 use measure::judge::ClaimSpec;
 use measure::question::{Alternatives, Question};
@@ -31,12 +26,7 @@ use measure::record::TrialRequest;
 use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Scenario, TrialError, TrialSink};
 use measure::summary::{ContestantInfo, Summary};
 
-pub use crate::InjectedPanic;
 pub use contestants::{contestants, find, ChainContestant, PreparedChain};
-pub use job::{
-    Behaviour, ChainConfig, ChainError, Consumer, Fault, FaultAction, Instruments, Job, Outcome, StageError, StageName,
-};
-pub use ops::reference_checksum;
 
 /// The chain scenario, as the lab's registry lists it.
 #[derive(Debug, Clone, Copy, Default)]

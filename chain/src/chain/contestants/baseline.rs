@@ -4,9 +4,9 @@ use measure::meter::{GaugeMeter, Meter};
 use measure::summary::{ContestantInfo, Family, Role};
 
 use super::{ChainContestant, PreparedChain};
-use crate::chain::job::{catch_panics, ChainConfig, ChainError, Job, Outcome};
-use crate::chain::ops::{Hook, Stages};
-use crate::chain::sink::{dispatch, drain_iter, Sink, SinkRun};
+use crate::job::{catch_panics, ChainConfig, ChainError, Job, Outcome};
+use crate::ops::{Hook, Stages};
+use crate::sink::{dispatch, drain_iter, Sink, SinkRun};
 
 /// `baseline-loop`: the physical floor.
 #[derive(Debug, Clone, Copy)]

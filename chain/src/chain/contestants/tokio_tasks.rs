@@ -20,10 +20,10 @@ use tokio::sync::oneshot;
 use tokio::task::JoinError;
 
 use super::{channel_bound, ChainContestant, Layout, PreparedChain};
-use crate::chain::job::{ChainConfig, ChainError, Job, Outcome};
-use crate::chain::ops::{Hook, Stages};
-use crate::chain::sink::{dispatch, Sink, SinkRun};
-use crate::stream::{runtime, TaskPipeline};
+use crate::job::{ChainConfig, ChainError, Job, Outcome};
+use crate::ops::{Hook, Stages};
+use crate::sink::{dispatch, Sink, SinkRun};
+use pipelines::stream::{runtime, TaskPipeline};
 
 /// Stages as tasks, one item or one batch per message.
 #[derive(Debug, Clone, Copy)]

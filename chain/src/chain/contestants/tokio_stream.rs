@@ -7,10 +7,10 @@ use measure::summary::{ContestantInfo, Family};
 use tokio::runtime::Runtime;
 
 use super::{ChainContestant, PreparedChain};
-use crate::chain::job::{catch_panics, ChainConfig, ChainError, Job, Outcome};
-use crate::chain::ops::{Hook, Stages};
-use crate::chain::sink::{dispatch, drain_stream, Sink, SinkRun};
-use crate::stream::{runtime, tokio_iter_yield_interval};
+use crate::job::{catch_panics, ChainConfig, ChainError, Job, Outcome};
+use crate::ops::{Hook, Stages};
+use crate::sink::{dispatch, drain_stream, Sink, SinkRun};
+use pipelines::stream::{runtime, tokio_iter_yield_interval};
 
 /// Which source stream feeds the tokio-stream adapters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -11,10 +11,10 @@ use measure::meter::{GaugeMeter, Meter};
 use measure::summary::{ContestantInfo, Family};
 
 use super::{channel_bound, ChainContestant, Layout, PreparedChain};
-use crate::blocking::{Flavor, Pipeline};
-use crate::chain::job::{catch_panics, ChainConfig, ChainError, Job, Outcome};
-use crate::chain::ops::{Hook, Stages};
-use crate::chain::sink::{dispatch, Sink, SinkRun};
+use crate::job::{catch_panics, ChainConfig, ChainError, Job, Outcome};
+use crate::ops::{Hook, Stages};
+use crate::sink::{dispatch, Sink, SinkRun};
+use pipelines::blocking::{Flavor, Pipeline};
 
 /// A pipeline of threads over channels of flavor `F`, one item or one batch per message, staged or fused.
 pub(crate) struct ChannelThreads<F> {

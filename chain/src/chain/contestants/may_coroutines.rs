@@ -1,4 +1,4 @@
-//! `coroutine-may[-batched]`: a `may` 0.3 coroutine per stage (source, map1, filter, map2) and a consumer coroutine, one carrier thread per CPU, 32 KiB stacks, joined by 4 `may::sync::mpsc` channels: one item per message, each channel bounded by a `may::sync::Semphore` of `capacity` permits ([`crate::coroutine::bounded`]); or one `Vec` batch per message, the whole chain bounded by one semaphore of a permit per batch the 4 channels would hold (only the source waits for one; the consumer, or the filter emptying a batch, gives it back); in order.
+//! `coroutine-may[-batched]`: a `may` 0.3 coroutine per stage (source, map1, filter, map2) and a consumer coroutine, one carrier thread per CPU, 32 KiB stacks, joined by 4 `may::sync::mpsc` channels: one item per message, each channel bounded by a `may::sync::Semphore` of `capacity` permits ([`pipelines::coroutine::bounded`]); or one `Vec` batch per message, the whole chain bounded by one semaphore of a permit per batch the 4 channels would hold (only the source waits for one; the consumer, or the filter emptying a batch, gives it back); in order.
 //!
 //! **Allocations per item, batched.** The source allocates one `Vec` per batch (the maps rewrite it in place, the
 //! filter `retain`s, the consumer frees it: no recycling, as in every batched contestant); `may`'s channels store
@@ -21,10 +21,10 @@ use measure::meter::{GaugeMeter, Meter};
 use measure::summary::{ContestantInfo, Family, Role};
 
 use super::{channel_bound, ChainContestant, Layout, PreparedChain};
-use crate::chain::job::{ChainConfig, ChainError, Job, Outcome};
-use crate::chain::ops::{Hook, Stages};
-use crate::chain::sink::{dispatch, Sink, SinkRun};
-use crate::coroutine::{self, bounded, BoundedReceiver, BoundedSender, CoroutineConfig};
+use crate::job::{ChainConfig, ChainError, Job, Outcome};
+use crate::ops::{Hook, Stages};
+use crate::sink::{dispatch, Sink, SinkRun};
+use pipelines::coroutine::{self, bounded, BoundedReceiver, BoundedSender, CoroutineConfig};
 
 /// Carriers and stack: one carrier per CPU the trial may use (as tokio has one worker per CPU), `may`'s default
 /// stack.
