@@ -52,6 +52,11 @@ pub(crate) trait SinkRun {
         stages: Stages<H>,
         sink: S,
     ) -> Result<Outcome, ChainError>;
+
+    /// Tasks alive on its tokio runtime, as [`crate::chain::PreparedChain::alive_tasks`] reports them.
+    fn alive_tasks(&self) -> Option<usize> {
+        None
+    }
 }
 
 /// Run `job` on `contestant` with the stages and sink the job asks for.

@@ -1,12 +1,12 @@
 //! The baselines: a plain `for` loop and a std `Iterator` chain, both on the calling thread, in input order.
 
-use measure::meter::{GaugeMeter, Meter};
+use measure::meter::Meter;
 use measure::summary::{ContestantInfo, Family, Role};
 
 use super::{ChainContestant, PreparedChain};
 use crate::job::{catch_panics, ChainConfig, ChainError, Job, Outcome};
 use crate::ops::{Hook, Stages};
-use crate::sink::{dispatch, drain_iter, Sink, SinkRun};
+use crate::sink::{drain_iter, Sink, SinkRun};
 
 /// `baseline-loop`: the physical floor.
 #[derive(Debug, Clone, Copy)]
@@ -31,16 +31,6 @@ impl ChainContestant for BaselineLoop {
 
     fn prepare(&self, _config: &ChainConfig) -> Result<Box<dyn PreparedChain>, ChainError> {
         Ok(Box::new(*self))
-    }
-}
-
-impl PreparedChain for BaselineLoop {
-    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
-        dispatch(self, job, go)
-    }
-
-    fn run_metered(&self, job: &Job<'_, GaugeMeter>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
-        dispatch(self, job, go)
     }
 }
 
@@ -87,16 +77,6 @@ impl ChainContestant for BaselineIterator {
 
     fn prepare(&self, _config: &ChainConfig) -> Result<Box<dyn PreparedChain>, ChainError> {
         Ok(Box::new(*self))
-    }
-}
-
-impl PreparedChain for BaselineIterator {
-    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
-        dispatch(self, job, go)
-    }
-
-    fn run_metered(&self, job: &Job<'_, GaugeMeter>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
-        dispatch(self, job, go)
     }
 }
 

@@ -7,13 +7,13 @@ use std::fmt;
 use std::marker::PhantomData;
 use std::thread;
 
-use measure::meter::{GaugeMeter, Meter};
+use measure::meter::Meter;
 use measure::summary::{ContestantInfo, Family};
 
 use super::{channel_bound, ChainContestant, Layout, PreparedChain};
 use crate::job::{catch_panics, ChainConfig, ChainError, Job, Outcome};
 use crate::ops::{Hook, Stages};
-use crate::sink::{dispatch, Sink, SinkRun};
+use crate::sink::{Sink, SinkRun};
 use pipelines::blocking::{Flavor, Pipeline};
 
 /// A pipeline of threads over channels of flavor `F`, one item or one batch per message, staged or fused.
@@ -105,16 +105,6 @@ impl<F: Flavor> ChainContestant for ChannelThreads<F> {
             batched: self.batched,
             flavor: PhantomData,
         }))
-    }
-}
-
-impl<F: Flavor> PreparedChain for ChannelRun<F> {
-    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
-        dispatch(self, job, go)
-    }
-
-    fn run_metered(&self, job: &Job<'_, GaugeMeter>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
-        dispatch(self, job, go)
     }
 }
 

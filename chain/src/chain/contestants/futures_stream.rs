@@ -8,13 +8,13 @@
 use std::future::ready;
 
 use futures::StreamExt;
-use measure::meter::{GaugeMeter, Meter};
+use measure::meter::Meter;
 use measure::summary::{ContestantInfo, Family, Role};
 
 use super::{ChainContestant, PreparedChain};
 use crate::job::{catch_panics, ChainConfig, ChainError, Job, Outcome};
 use crate::ops::{Hook, Stages};
-use crate::sink::{dispatch, drain_stream, Sink, SinkRun};
+use crate::sink::{drain_stream, Sink, SinkRun};
 
 /// A single-task stream on the futures crate's own executor: no runtime at all.
 #[derive(Debug, Clone, Copy)]
@@ -36,16 +36,6 @@ impl ChainContestant for StreamFutures {
 
     fn prepare(&self, _config: &ChainConfig) -> Result<Box<dyn PreparedChain>, ChainError> {
         Ok(Box::new(*self))
-    }
-}
-
-impl PreparedChain for StreamFutures {
-    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
-        dispatch(self, job, go)
-    }
-
-    fn run_metered(&self, job: &Job<'_, GaugeMeter>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
-        dispatch(self, job, go)
     }
 }
 

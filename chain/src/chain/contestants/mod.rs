@@ -64,6 +64,7 @@ use measure::meter::{GaugeMeter, NoMeter};
 use measure::summary::ContestantInfo;
 
 use crate::job::{ChainConfig, ChainError, Job, Outcome};
+use crate::sink::{dispatch, SinkRun};
 use pipelines::blocking::{crossbeam::Crossbeam, flume::Flume, std_sync::StdSync};
 
 /// A way of running the chain, as the registry lists it.
@@ -108,6 +109,22 @@ pub trait PreparedChain: Send + fmt::Debug {
     /// spawns tasks.
     fn alive_tasks(&self) -> Option<usize> {
         None
+    }
+}
+
+/// Every contestant whose consumer runs on one thread is ready to run through [`dispatch`], which picks the
+/// instantiation for the job's stages and sink.
+impl<T: SinkRun + Send + fmt::Debug> PreparedChain for T {
+    fn run(&self, job: &Job<'_, NoMeter>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
+        dispatch(self, job, go)
+    }
+
+    fn run_metered(&self, job: &Job<'_, GaugeMeter>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
+        dispatch(self, job, go)
+    }
+
+    fn alive_tasks(&self) -> Option<usize> {
+        SinkRun::alive_tasks(self)
     }
 }
 

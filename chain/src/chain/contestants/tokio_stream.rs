@@ -2,14 +2,14 @@
 
 use ::tokio_stream::StreamExt;
 use futures::Stream;
-use measure::meter::{GaugeMeter, Meter};
+use measure::meter::Meter;
 use measure::summary::{ContestantInfo, Family};
 use tokio::runtime::Runtime;
 
 use super::{ChainContestant, PreparedChain};
 use crate::job::{catch_panics, ChainConfig, ChainError, Job, Outcome};
 use crate::ops::{Hook, Stages};
-use crate::sink::{dispatch, drain_stream, Sink, SinkRun};
+use crate::sink::{drain_stream, Sink, SinkRun};
 use pipelines::stream::{runtime, tokio_iter_yield_interval};
 
 /// Which source stream feeds the tokio-stream adapters.
@@ -81,16 +81,6 @@ impl ChainContestant for CurrentThreadStream {
         let runtime = runtime::current_thread()
             .map_err(|e| ChainError::Prepare { contestant: self.info().name, message: e.to_string() })?;
         Ok(Box::new(CurrentThreadRun { source: self.source, runtime }))
-    }
-}
-
-impl PreparedChain for CurrentThreadRun {
-    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
-        dispatch(self, job, go)
-    }
-
-    fn run_metered(&self, job: &Job<'_, GaugeMeter>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
-        dispatch(self, job, go)
     }
 }
 

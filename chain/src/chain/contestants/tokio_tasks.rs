@@ -11,19 +11,20 @@
 //! (a semaphore permit and a slot); a `Vec` per message amortises both ends and keeps the channels' item
 //! capacity equal across contestants.
 
+use std::fmt;
 use std::sync::Arc;
 
-use measure::meter::{GaugeMeter, Meter};
+use measure::meter::Meter;
 use measure::summary::{ContestantInfo, Family};
 use tokio::runtime::{Handle, Runtime};
 use tokio::sync::oneshot;
-use tokio::task::JoinError;
+use tokio::task::JoinHandle;
 
 use super::{channel_bound, ChainContestant, Layout, PreparedChain};
 use crate::job::{ChainConfig, ChainError, Job, Outcome};
 use crate::ops::{Hook, Stages};
-use crate::sink::{dispatch, Sink, SinkRun};
-use pipelines::stream::{runtime, TaskPipeline};
+use crate::sink::{Sink, SinkRun};
+use pipelines::stream::{runtime, TaskPipeline, TaskStages};
 
 /// Stages as tasks, one item or one batch per message.
 #[derive(Debug, Clone, Copy)]
@@ -90,20 +91,6 @@ impl ChainContestant for TokioTasks {
     }
 }
 
-impl PreparedChain for TasksRun {
-    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
-        dispatch(self, job, go)
-    }
-
-    fn run_metered(&self, job: &Job<'_, GaugeMeter>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
-        dispatch(self, job, go)
-    }
-
-    fn alive_tasks(&self) -> Option<usize> {
-        Some(self.runtime.metrics().num_alive_tasks())
-    }
-}
-
 impl SinkRun for TasksRun {
     fn run_with<M: Meter, H: Hook, S: Sink>(
         &self,
@@ -119,16 +106,36 @@ impl SinkRun for TasksRun {
             (Layout::Fused, true) => self.runtime.block_on(self.fused_batches(job, go, stages, sink)),
         }
     }
+
+    fn alive_tasks(&self) -> Option<usize> {
+        Some(self.runtime.metrics().num_alive_tasks())
+    }
 }
 
-/// A consumer task that did not return: it panicked (a stage fault in map2, for the fused layout) or was
-/// cancelled.
-fn consumer_failed(join: JoinError) -> ChainError {
-    if join.is_panic() {
-        ChainError::from_panic("consumer", &*join.into_panic())
-    } else {
-        ChainError::Cancelled { stage: "consumer".to_string() }
-    }
+/// Call `go`, release the held source through `start`, await the consumer task, then join the stage tasks:
+/// upstream first, since a stage failure explains a consumer that ended early. A consumer task that did not
+/// return panicked (a stage fault in map2, for the fused layout) or was cancelled.
+async fn release_and_join<R, E>(
+    go: &mut dyn FnMut(),
+    start: oneshot::Sender<()>,
+    consumer: JoinHandle<R>,
+    stages: TaskStages<E>,
+) -> Result<R, ChainError>
+where
+    E: Into<ChainError> + fmt::Debug + fmt::Display,
+{
+    go();
+    // The source task holds the receiver until this send: it cannot have gone.
+    let _ = start.send(());
+    let consumed = consumer.await;
+    stages.join().await.map_err(ChainError::from_pipeline)?;
+    consumed.map_err(|join| {
+        if join.is_panic() {
+            ChainError::from_panic("consumer", &*join.into_panic())
+        } else {
+            ChainError::Cancelled { stage: "consumer".to_string() }
+        }
+    })
 }
 
 impl TasksRun {
@@ -180,13 +187,7 @@ impl TasksRun {
             }
             sink.finish()
         });
-        go();
-        // The source task holds the receiver until this send: it cannot have gone.
-        let _ = start.send(());
-        let consumed = consumer.await;
-        // Upstream first: a stage failure explains a consumer that ended early.
-        stages.join().await.map_err(ChainError::from_pipeline)?;
-        consumed.map_err(consumer_failed)
+        release_and_join(go, start, consumer, stages).await
     }
 
     async fn batches<M: Meter, H: Hook, S: Sink>(
@@ -242,12 +243,7 @@ impl TasksRun {
             }
             sink.finish()
         });
-        go();
-        let _ = start.send(());
-        let consumed = consumer.await;
-        // Upstream first: a stage failure explains a consumer that ended early.
-        stages.join().await.map_err(ChainError::from_pipeline)?;
-        consumed.map_err(consumer_failed)
+        release_and_join(go, start, consumer, stages).await
     }
 
     async fn fused_items<M: Meter, H: Hook, S: Sink>(
@@ -292,12 +288,7 @@ impl TasksRun {
             }
             Ok::<Outcome, H::Error>(sink.finish())
         });
-        go();
-        let _ = start.send(());
-        let consumed = consumer.await;
-        // Upstream first: a source failure explains a consumer that ended early.
-        stages.join().await.map_err(ChainError::from_pipeline)?;
-        consumed.map_err(consumer_failed)?.map_err(Into::into)
+        release_and_join(go, start, consumer, stages).await?.map_err(Into::into)
     }
 
     async fn fused_batches<M: Meter, H: Hook, S: Sink>(
@@ -346,11 +337,6 @@ impl TasksRun {
             }
             Ok::<Outcome, H::Error>(sink.finish())
         });
-        go();
-        let _ = start.send(());
-        let consumed = consumer.await;
-        // Upstream first: a source failure explains a consumer that ended early.
-        stages.join().await.map_err(ChainError::from_pipeline)?;
-        consumed.map_err(consumer_failed)?.map_err(Into::into)
+        release_and_join(go, start, consumer, stages).await?.map_err(Into::into)
     }
 }
