@@ -12,9 +12,9 @@ use measure::meter::Meter;
 use measure::summary::{ContestantInfo, Family, Role};
 
 use super::{ChainContestant, PreparedChain};
-use crate::job::{catch_panics, ChainConfig, ChainError, Job, Outcome};
+use crate::job::{catch_panics, ChainConfig, ChainError, Outcome};
 use crate::ops::{Hook, Stages};
-use crate::sink::{drain_stream, Sink, SinkRun};
+use crate::sink::{drain_stream, Run, Sink, SinkRun};
 
 /// A single-task stream on the futures crate's own executor: no runtime at all.
 #[derive(Debug, Clone, Copy)]
@@ -40,15 +40,9 @@ impl ChainContestant for StreamFutures {
 }
 
 impl SinkRun for StreamFutures {
-    fn run_with<M: Meter, H: Hook, S: Sink>(
-        &self,
-        job: &Job<'_, M>,
-        go: &mut dyn FnMut(),
-        stages: Stages<H>,
-        sink: S,
-    ) -> Result<Outcome, ChainError> {
+    fn run_with<M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError> {
+        let Run { job, go, stages: Stages { map1, filter, map2 }, sink } = run;
         go();
-        let Stages { map1, filter, map2 } = stages;
         let input: &[u64] = job.input;
         let run = move || {
             futures::executor::block_on(async move {

@@ -21,9 +21,9 @@ use measure::meter::Meter;
 use measure::summary::{ContestantInfo, Family, Role};
 
 use super::{channel_bound, ChainContestant, Layout, PreparedChain};
-use crate::job::{ChainConfig, ChainError, Job, Outcome};
+use crate::job::{ChainConfig, ChainError, Outcome};
 use crate::ops::{Hook, Stages};
-use crate::sink::{Sink, SinkRun};
+use crate::sink::{Run, Sink, SinkRun};
 use pipelines::coroutine::{self, bounded, BoundedReceiver, BoundedSender, CoroutineConfig};
 use pipelines::LiveStages;
 
@@ -198,18 +198,12 @@ fn stage<E: Send + 'static>(
 }
 
 impl SinkRun for MayRun {
-    fn run_with<M: Meter, H: Hook, S: Sink>(
-        &self,
-        job: &Job<'_, M>,
-        go: &mut dyn FnMut(),
-        stages: Stages<H>,
-        mut sink: S,
-    ) -> Result<Outcome, ChainError> {
+    fn run_with<M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError> {
         configure_may(self.batched)?;
         if self.batched {
-            return self.batches(job, go, stages, sink);
+            return self.batches(run);
         }
-        let Stages { map1, filter, map2 } = stages;
+        let Run { job, go, stages: Stages { map1, filter, map2 }, mut sink } = run;
         let cap = self.config.capacity;
         let (input, meter) = (Arc::clone(job.input), job.meter.clone());
         let (filter_meter, consumer_meter) = (meter.clone(), meter.clone());
@@ -232,16 +226,7 @@ impl SinkRun for MayRun {
             Ok(())
         })?;
         spawned.stage("map1", move || stage(r0, s1, |x| map1.apply(x).map(Some)))?;
-        spawned.stage("filter", move || {
-            stage(r1, s2, |y| {
-                if filter.test(y)? {
-                    Ok(Some(y))
-                } else {
-                    filter_meter.leave(1);
-                    Ok(None)
-                }
-            })
-        })?;
+        spawned.stage("filter", move || stage(r1, s2, |y| filter.stage(y, &filter_meter)))?;
         spawned.stage("map2", move || stage(r2, s3, |y| map2.apply(y).map(Some)))?;
         let consumer = spawned.spawn("consumer", move || {
             while let Some(z) = r3.recv() {
@@ -299,14 +284,8 @@ fn batch_stage<E: Send + 'static>(
 
 impl MayRun {
     /// The batched chain: 4 unbounded channels of `Vec`s, one semaphore bounding the batches in the chain.
-    fn batches<M: Meter, H: Hook, S: Sink>(
-        &self,
-        job: &Job<'_, M>,
-        go: &mut dyn FnMut(),
-        stages: Stages<H>,
-        mut sink: S,
-    ) -> Result<Outcome, ChainError> {
-        let Stages { map1, filter, map2 } = stages;
+    fn batches<M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError> {
+        let Run { job, go, stages: Stages { map1, filter, map2 }, mut sink } = run;
         let batch = self.config.items_per_message(true);
         let total = (Layout::Staged.channels() as usize) * self.config.messages_per_channel(true);
         let permits = Arc::new(Semphore::new(total));
@@ -344,28 +323,17 @@ impl MayRun {
         let (p, exit) = (Arc::clone(&permits), release(&permits));
         spawned.stage("map1", move || {
             let _exit = exit;
-            batch_stage(r0, s1, &p, |mut b| {
-                map1.apply_batch(&mut b)?;
-                Ok(Some(b))
-            })
+            batch_stage(r0, s1, &p, |b| map1.stage_batch(b))
         })?;
         let (p, exit) = (Arc::clone(&permits), release(&permits));
         spawned.stage("filter", move || {
             let _exit = exit;
-            batch_stage(r1, s2, &p, |mut b| {
-                let before = b.len();
-                filter.retain(&mut b)?;
-                filter_meter.leave((before - b.len()) as u64);
-                Ok((!b.is_empty()).then_some(b))
-            })
+            batch_stage(r1, s2, &p, |b| filter.stage_batch(b, &filter_meter))
         })?;
         let (p, exit) = (Arc::clone(&permits), release(&permits));
         spawned.stage("map2", move || {
             let _exit = exit;
-            batch_stage(r2, s3, &p, |mut b| {
-                map2.apply_batch(&mut b)?;
-                Ok(Some(b))
-            })
+            batch_stage(r2, s3, &p, |b| map2.stage_batch(b))
         })?;
         let (p, exit) = (Arc::clone(&permits), release(&permits));
         let consumer = spawned.spawn("consumer", move || {

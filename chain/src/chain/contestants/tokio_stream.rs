@@ -7,9 +7,9 @@ use measure::summary::{ContestantInfo, Family};
 use tokio::runtime::Runtime;
 
 use super::{ChainContestant, PreparedChain};
-use crate::job::{catch_panics, ChainConfig, ChainError, Job, Outcome};
+use crate::job::{catch_panics, ChainConfig, ChainError, Outcome};
 use crate::ops::{Hook, Stages};
-use crate::sink::{drain_stream, Sink, SinkRun};
+use crate::sink::{drain_stream, Run, Sink, SinkRun};
 use pipelines::stream::{runtime, tokio_iter_yield_interval};
 
 /// Which source stream feeds the tokio-stream adapters.
@@ -85,13 +85,8 @@ impl ChainContestant for CurrentThreadStream {
 }
 
 impl SinkRun for CurrentThreadRun {
-    fn run_with<M: Meter, H: Hook, S: Sink>(
-        &self,
-        job: &Job<'_, M>,
-        go: &mut dyn FnMut(),
-        stages: Stages<H>,
-        sink: S,
-    ) -> Result<Outcome, ChainError> {
+    fn run_with<M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError> {
+        let Run { job, go, stages, sink } = run;
         go();
         let input: &[u64] = job.input;
         let run = || match self.source {

@@ -21,9 +21,9 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 use super::{channel_bound, ChainContestant, Layout, PreparedChain};
-use crate::job::{ChainConfig, ChainError, Job, Outcome};
+use crate::job::{ChainConfig, ChainError, Outcome};
 use crate::ops::{Hook, Stages};
-use crate::sink::{Sink, SinkRun};
+use crate::sink::{Run, Sink, SinkRun};
 use pipelines::stream::{runtime, TaskPipeline, TaskStages};
 
 /// Stages as tasks, one item or one batch per message.
@@ -92,18 +92,12 @@ impl ChainContestant for TokioTasks {
 }
 
 impl SinkRun for TasksRun {
-    fn run_with<M: Meter, H: Hook, S: Sink>(
-        &self,
-        job: &Job<'_, M>,
-        go: &mut dyn FnMut(),
-        stages: Stages<H>,
-        sink: S,
-    ) -> Result<Outcome, ChainError> {
+    fn run_with<M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError> {
         match (self.layout, self.batched) {
-            (Layout::Staged, false) => self.runtime.block_on(self.items(job, go, stages, sink)),
-            (Layout::Staged, true) => self.runtime.block_on(self.batches(job, go, stages, sink)),
-            (Layout::Fused, false) => self.runtime.block_on(self.fused_items(job, go, stages, sink)),
-            (Layout::Fused, true) => self.runtime.block_on(self.fused_batches(job, go, stages, sink)),
+            (Layout::Staged, false) => self.runtime.block_on(self.items(run)),
+            (Layout::Staged, true) => self.runtime.block_on(self.batches(run)),
+            (Layout::Fused, false) => self.runtime.block_on(self.fused_items(run)),
+            (Layout::Fused, true) => self.runtime.block_on(self.fused_batches(run)),
         }
     }
 
@@ -139,14 +133,8 @@ where
 }
 
 impl TasksRun {
-    async fn items<M: Meter, H: Hook, S: Sink>(
-        &self,
-        job: &Job<'_, M>,
-        go: &mut dyn FnMut(),
-        stages: Stages<H>,
-        mut sink: S,
-    ) -> Result<Outcome, ChainError> {
-        let Stages { map1, filter, map2 } = stages;
+    async fn items<M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError> {
+        let Run { job, go, stages: Stages { map1, filter, map2 }, mut sink } = run;
         let (input, meter, cap) = (Arc::clone(job.input), job.meter.clone(), self.config.capacity);
         let (source_meter, filter_meter) = (meter.clone(), meter.clone());
         let (start, held) = oneshot::channel::<()>();
@@ -169,14 +157,7 @@ impl TasksRun {
             },
         )
         .stage(cap, "map1", move |x| map1.apply(x).map(Some))
-        .stage(cap, "filter", move |y| {
-            if filter.test(y)? {
-                Ok(Some(y))
-            } else {
-                filter_meter.leave(1);
-                Ok(None)
-            }
-        })
+        .stage(cap, "filter", move |y| filter.stage(y, &filter_meter))
         .stage(cap, "map2", move |y| map2.apply(y).map(Some));
         let (consumer, stages) = pipeline.consume_in_task(move |mut rx| async move {
             while let Some(z) = rx.recv().await {
@@ -190,14 +171,8 @@ impl TasksRun {
         release_and_join(go, start, consumer, stages).await
     }
 
-    async fn batches<M: Meter, H: Hook, S: Sink>(
-        &self,
-        job: &Job<'_, M>,
-        go: &mut dyn FnMut(),
-        stages: Stages<H>,
-        mut sink: S,
-    ) -> Result<Outcome, ChainError> {
-        let Stages { map1, filter, map2 } = stages;
+    async fn batches<M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError> {
+        let Run { job, go, stages: Stages { map1, filter, map2 }, mut sink } = run;
         let (input, meter) = (Arc::clone(job.input), job.meter.clone());
         let (batch, cap) = (self.config.items_per_message(true), self.config.messages_per_channel(true));
         let (source_meter, filter_meter) = (meter.clone(), meter.clone());
@@ -220,20 +195,9 @@ impl TasksRun {
                 Ok(())
             },
         )
-        .stage(cap, "map1", move |mut b: Vec<u64>| {
-            map1.apply_batch(&mut b)?;
-            Ok(Some(b))
-        })
-        .stage(cap, "filter", move |mut b: Vec<u64>| {
-            let before = b.len();
-            filter.retain(&mut b)?;
-            filter_meter.leave((before - b.len()) as u64);
-            Ok((!b.is_empty()).then_some(b))
-        })
-        .stage(cap, "map2", move |mut b: Vec<u64>| {
-            map2.apply_batch(&mut b)?;
-            Ok(Some(b))
-        });
+        .stage(cap, "map1", move |b| map1.stage_batch(b))
+        .stage(cap, "filter", move |b| filter.stage_batch(b, &filter_meter))
+        .stage(cap, "map2", move |b| map2.stage_batch(b));
         let (consumer, stages) = pipeline.consume_in_task(move |mut rx| async move {
             while let Some(b) = rx.recv().await {
                 meter.leave(b.len() as u64);
@@ -246,14 +210,8 @@ impl TasksRun {
         release_and_join(go, start, consumer, stages).await
     }
 
-    async fn fused_items<M: Meter, H: Hook, S: Sink>(
-        &self,
-        job: &Job<'_, M>,
-        go: &mut dyn FnMut(),
-        stages: Stages<H>,
-        mut sink: S,
-    ) -> Result<Outcome, ChainError> {
-        let Stages { map1, filter, map2 } = stages;
+    async fn fused_items<M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError> {
+        let Run { job, go, stages: Stages { map1, filter, map2 }, mut sink } = run;
         let (input, meter, cap) = (Arc::clone(job.input), job.meter.clone(), self.config.capacity);
         let source_meter = meter.clone();
         let (start, held) = oneshot::channel::<()>();
@@ -293,12 +251,9 @@ impl TasksRun {
 
     async fn fused_batches<M: Meter, H: Hook, S: Sink>(
         &self,
-        job: &Job<'_, M>,
-        go: &mut dyn FnMut(),
-        stages: Stages<H>,
-        mut sink: S,
+        run: Run<'_, '_, M, H, S>,
     ) -> Result<Outcome, ChainError> {
-        let Stages { map1, filter, map2 } = stages;
+        let Run { job, go, stages: Stages { map1, filter, map2 }, mut sink } = run;
         let (input, meter) = (Arc::clone(job.input), job.meter.clone());
         let (batch, cap) = (self.config.items_per_message(true), self.config.messages_per_channel(true));
         let source_meter = meter.clone();
