@@ -12,12 +12,13 @@
 //! capacity equal across contestants.
 
 use std::fmt;
+use std::future::Future;
 use std::sync::Arc;
 
 use measure::meter::Meter;
 use measure::summary::{ContestantInfo, Family};
 use tokio::runtime::{Handle, Runtime};
-use tokio::sync::oneshot;
+use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
 use super::{channel_bound, ChainContestant, Layout, PreparedChain};
@@ -25,6 +26,7 @@ use crate::job::{ChainConfig, ChainError, Outcome};
 use crate::ops::{Hook, Stages};
 use crate::sink::{Run, Sink, SinkRun};
 use pipelines::stream::{runtime, TaskPipeline, TaskStages};
+use pipelines::LiveStages;
 
 /// Stages as tasks, one item or one batch per message.
 #[derive(Debug, Clone, Copy)]
@@ -132,33 +134,51 @@ where
     })
 }
 
+/// A task pipeline on the current runtime whose source task, `name`, holds until the returned sender fires (right
+/// after `go`, so spawning stays out of the timed window), then runs `produce`.
+fn held_source<T, E, P, Fut>(
+    live: &Arc<LiveStages>,
+    cap: usize,
+    name: &'static str,
+    produce: P,
+) -> (oneshot::Sender<()>, TaskPipeline<T, E>)
+where
+    T: Send + 'static,
+    E: Send + 'static + fmt::Debug + fmt::Display,
+    P: FnOnce(mpsc::Sender<T>) -> Fut,
+    Fut: Future<Output = Result<(), E>> + Send + 'static,
+{
+    let (start, held) = oneshot::channel::<()>();
+    let pipeline = TaskPipeline::source(&Handle::current(), Some(live.clone()), cap, name, |tx| {
+        let produce = produce(tx);
+        async move {
+            if held.await.is_err() {
+                return Ok(());
+            }
+            produce.await
+        }
+    });
+    (start, pipeline)
+}
+
 impl TasksRun {
     async fn items<M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError> {
         let Run { job, go, stages: Stages { map1, filter, map2 }, mut sink } = run;
         let (input, meter, cap) = (Arc::clone(job.input), job.meter.clone(), self.config.capacity);
         let (source_meter, filter_meter) = (meter.clone(), meter.clone());
-        let (start, held) = oneshot::channel::<()>();
-        let pipeline = TaskPipeline::<u64, H::Error>::source(
-            &Handle::current(),
-            Some(job.live.clone()),
-            cap,
-            "source",
-            |tx| async move {
-                if held.await.is_err() {
-                    return Ok(());
+        let (start, source) = held_source::<u64, H::Error, _, _>(job.live, cap, "source", |tx| async move {
+            for &x in input.iter() {
+                source_meter.admit(1);
+                if tx.send(x).await.is_err() {
+                    break;
                 }
-                for &x in input.iter() {
-                    source_meter.admit(1);
-                    if tx.send(x).await.is_err() {
-                        break;
-                    }
-                }
-                Ok(())
-            },
-        )
-        .stage(cap, "map1", move |x| map1.apply(x).map(Some))
-        .stage(cap, "filter", move |y| filter.stage(y, &filter_meter))
-        .stage(cap, "map2", move |y| map2.apply(y).map(Some));
+            }
+            Ok(())
+        });
+        let pipeline = source
+            .stage(cap, "map1", move |x| map1.apply(x).map(Some))
+            .stage(cap, "filter", move |y| filter.stage(y, &filter_meter))
+            .stage(cap, "map2", move |y| map2.apply(y).map(Some));
         let (consumer, stages) = pipeline.consume_in_task(move |mut rx| async move {
             while let Some(z) = rx.recv().await {
                 meter.leave(1);
@@ -176,28 +196,19 @@ impl TasksRun {
         let (input, meter) = (Arc::clone(job.input), job.meter.clone());
         let (batch, cap) = (self.config.items_per_message(true), self.config.messages_per_channel(true));
         let (source_meter, filter_meter) = (meter.clone(), meter.clone());
-        let (start, held) = oneshot::channel::<()>();
-        let pipeline = TaskPipeline::<Vec<u64>, H::Error>::source(
-            &Handle::current(),
-            Some(job.live.clone()),
-            cap,
-            "source",
-            |tx| async move {
-                if held.await.is_err() {
-                    return Ok(());
+        let (start, source) = held_source::<Vec<u64>, H::Error, _, _>(job.live, cap, "source", |tx| async move {
+            for chunk in input.chunks(batch) {
+                source_meter.admit(chunk.len() as u64);
+                if tx.send(chunk.to_vec()).await.is_err() {
+                    break;
                 }
-                for chunk in input.chunks(batch) {
-                    source_meter.admit(chunk.len() as u64);
-                    if tx.send(chunk.to_vec()).await.is_err() {
-                        break;
-                    }
-                }
-                Ok(())
-            },
-        )
-        .stage(cap, "map1", move |b| map1.stage_batch(b))
-        .stage(cap, "filter", move |b| filter.stage_batch(b, &filter_meter))
-        .stage(cap, "map2", move |b| map2.stage_batch(b));
+            }
+            Ok(())
+        });
+        let pipeline = source
+            .stage(cap, "map1", move |b| map1.stage_batch(b))
+            .stage(cap, "filter", move |b| filter.stage_batch(b, &filter_meter))
+            .stage(cap, "map2", move |b| map2.stage_batch(b));
         let (consumer, stages) = pipeline.consume_in_task(move |mut rx| async move {
             while let Some(b) = rx.recv().await {
                 meter.leave(b.len() as u64);
@@ -214,16 +225,8 @@ impl TasksRun {
         let Run { job, go, stages: Stages { map1, filter, map2 }, mut sink } = run;
         let (input, meter, cap) = (Arc::clone(job.input), job.meter.clone(), self.config.capacity);
         let source_meter = meter.clone();
-        let (start, held) = oneshot::channel::<()>();
-        let pipeline = TaskPipeline::<u64, H::Error>::source(
-            &Handle::current(),
-            Some(job.live.clone()),
-            cap,
-            "source+map1+filter",
-            |tx| async move {
-                if held.await.is_err() {
-                    return Ok(());
-                }
+        let (start, pipeline) =
+            held_source::<u64, H::Error, _, _>(job.live, cap, "source+map1+filter", |tx| async move {
                 for &x in input.iter() {
                     let y = map1.apply(x)?;
                     if !filter.test(y)? {
@@ -235,8 +238,7 @@ impl TasksRun {
                     }
                 }
                 Ok(())
-            },
-        );
+            });
         let (consumer, stages) = pipeline.consume_in_task(move |mut rx| async move {
             while let Some(y) = rx.recv().await {
                 meter.leave(1);
@@ -257,16 +259,8 @@ impl TasksRun {
         let (input, meter) = (Arc::clone(job.input), job.meter.clone());
         let (batch, cap) = (self.config.items_per_message(true), self.config.messages_per_channel(true));
         let source_meter = meter.clone();
-        let (start, held) = oneshot::channel::<()>();
-        let pipeline = TaskPipeline::<Vec<u64>, H::Error>::source(
-            &Handle::current(),
-            Some(job.live.clone()),
-            cap,
-            "source+map1+filter",
-            |tx| async move {
-                if held.await.is_err() {
-                    return Ok(());
-                }
+        let (start, pipeline) =
+            held_source::<Vec<u64>, H::Error, _, _>(job.live, cap, "source+map1+filter", |tx| async move {
                 for chunk in input.chunks(batch) {
                     let mut b = chunk.to_vec();
                     map1.apply_batch(&mut b)?;
@@ -280,8 +274,7 @@ impl TasksRun {
                     }
                 }
                 Ok(())
-            },
-        );
+            });
         let (consumer, stages) = pipeline.consume_in_task(move |mut rx| async move {
             while let Some(mut b) = rx.recv().await {
                 meter.leave(b.len() as u64);
