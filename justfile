@@ -28,7 +28,7 @@ test:
 
 # Criterion benches of the chain's contestants at a smaller size (`just bench blocking-crossbeam`); criterion's HTML report lands in target/criterion/report/index.html.
 bench *args:
-    cargo bench -p pipelines --bench chain -- "$@"
+    cargo bench -p chain --bench chain -- "$@"
 
 # Criterion benches of every primitive, one operation per criterion iteration (`just bench-primitives stream-tokio-oneshot`); HTML in target/criterion/report/index.html.
 bench-primitives *args:

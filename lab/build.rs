@@ -11,6 +11,7 @@ const SOURCE: &[&str] = &[
     "lab",
     "measure",
     "pipelines",
+    "chain",
     "handoff",
     "dependency",
     "overload",

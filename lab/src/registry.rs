@@ -5,7 +5,7 @@ use measure::scenario::Scenario;
 /// The scenarios, in running order.
 pub(crate) fn scenarios() -> Vec<&'static dyn Scenario> {
     vec![
-        &pipelines::chain::ChainScenario,
+        &chain::ChainScenario,
         &handoff::HandoffScenario,
         &overload::OverloadScenario,
         &overload::ServiceScenario,

@@ -81,8 +81,8 @@ fn sizes(scenario: &str) -> Vec<Size> {
     match scenario {
         "chain" => vec![
             stream_runtime,
-            rayon("pipelines/src/chain/contestants/rayon.rs"),
-            may_per_core("pipelines/src/chain/contestants/may_coroutines.rs", "CoroutineConfig::per_core()"),
+            rayon("chain/src/chain/contestants/rayon.rs"),
+            may_per_core("chain/src/chain/contestants/may_coroutines.rs", "CoroutineConfig::per_core()"),
         ],
         "handoff" => {
             vec![stream_runtime, may_per_core("handoff/src/contestants/may_mpsc.rs", "CoroutineConfig::per_core()")]
@@ -244,7 +244,7 @@ mod tests {
         assert!(rows[2].source.contains("one carrier per CPU"), "{}", rows[2].source);
         assert!(rows[2]
             .source
-            .ends_with("(pipelines/src/chain/contestants/may_coroutines.rs `CoroutineConfig::per_core()`)"));
+            .ends_with("(chain/src/chain/contestants/may_coroutines.rs `CoroutineConfig::per_core()`)"));
     }
 
     #[test]

@@ -1,12 +1,11 @@
-//! The two pipeline families, demand-driven async streams and blocking threads behind bounded channels, and
-//! the chain scenario (map/filter/map/sum) that compares them with a plain loop.
+//! The families' toolkit every scenario crate builds its contestants from: the two pipeline families
+//! (demand-driven async streams, blocking threads behind bounded channels), coroutines, cancellation and the
+//! conformance kit. The chain scenario that compares the families with a plain loop is the `chain` crate.
 //!
 //! - [`blocking`]: a stage-per-thread pipeline builder generic over a channel [`blocking::Flavor`]
 //!   (crossbeam-channel, flume, `std::sync::mpsc::sync_channel`).
 //! - [`stream`]: a stage-per-task pipeline builder on tokio, runtime constructors, and stream diagnostics.
 //! - [`coroutine`]: the coroutine family's `may` configuration (carriers, stack size) and coroutine spawning.
-//! - [`chain`]: the chain scenario, in the folder shape every scenario has (contestants, conformance, claims,
-//!   routine, report and its template), with the chain's own building blocks (`ops`, `job`, `sink`).
 //! - [`conformance`]: the conformance kit the chain and handoff scenarios check their contestants with, and a
 //!   contestant wrapped to misbehave for the reject tests.
 //! - [`sink`]: where a one-thread consumer's items end up, shared by the chain and handoff scenarios.
@@ -17,7 +16,6 @@
 
 pub mod blocking;
 pub mod cancel;
-pub mod chain;
 pub mod conformance;
 pub mod coroutine;
 mod error;

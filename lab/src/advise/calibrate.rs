@@ -1,12 +1,12 @@
-//! CPU work per item in microseconds, mapped onto the chain's work rounds ([`pipelines::chain::ops::map1`]) by
+//! CPU work per item in microseconds, mapped onto the chain's work rounds ([`chain::ops::map1`]) by
 //! timing one round on this machine, then checked: the mapped work is timed again and must come within 20% of
 //! what was asked. The check is the lab's (it goes into the advice), not a timed test.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+use chain::ops::map1;
 use measure::summary::Check;
-use pipelines::chain::ops::map1;
 use serde::{Deserialize, Serialize};
 
 /// Largest work the chain accepts, in rounds.

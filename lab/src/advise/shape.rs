@@ -238,7 +238,7 @@ pub(crate) fn runs(shape: &Shape, rounds: u64, forks: u32) -> Vec<AdvisedRun> {
         (1e9 / rate as f64, format!("{rate} items per second (a million items in {} ms)", trim(1e9 / rate as f64)))
     });
     if shape.io_calls_per_item == 0 || cpu >= 0.1 * io {
-        let chain = &pipelines::chain::ChainScenario;
+        let chain = &chain::ChainScenario;
         let why = if shape.io_calls_per_item == 0 {
             format!("{} µs of CPU work per item and no I/O: a CPU-bound pipeline", trim(shape.cpu_us_per_item))
         } else {

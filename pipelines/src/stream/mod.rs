@@ -8,7 +8,7 @@
 //!   built into this binary (it depends on tokio-stream's `rt` feature).
 //!
 //! Single-task stream pipelines need no library of their own: they are a source stream plus `StreamExt`
-//! adapters, polled by one executor (see `crate::chain::contestants`).
+//! adapters, polled by one executor (see the `chain` crate's contestants).
 
 pub mod count_pending;
 pub mod runtime;

@@ -6,9 +6,9 @@ use measure::meter::{GaugeMeter, Meter};
 use measure::summary::{ContestantInfo, Family, Role};
 
 use super::{ChainContestant, PreparedChain};
-use crate::cancel::CallerCancel;
-use crate::chain::job::{catch_panics, Behaviour, ChainConfig, ChainError, Consumer, Job, Outcome};
-use crate::chain::ops::{self, Stages, Tripwire};
+use crate::job::{catch_panics, Behaviour, ChainConfig, ChainError, Consumer, Job, Outcome};
+use crate::ops::{self, Stages, Tripwire};
+use pipelines::cancel::CallerCancel;
 
 /// Data parallelism: rayon splits the slice adaptively across its pool and reduces the partial sums.
 #[derive(Debug, Clone, Copy)]
@@ -96,7 +96,7 @@ fn instrumented(
     stages: Stages<Tripwire>,
     consumer: Consumer,
     cancel: Option<&CallerCancel>,
-) -> Result<Outcome, crate::chain::StageError> {
+) -> Result<Outcome, crate::job::StageError> {
     let Stages { map1, filter, map2 } = stages;
     let items = input.par_iter().map(|&x| map1.apply(x)).filter_map(|r| filter.on(r)).map(|r| map2.on(r));
     match consumer {

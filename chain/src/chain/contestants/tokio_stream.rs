@@ -2,15 +2,15 @@
 
 use ::tokio_stream::StreamExt;
 use futures::Stream;
-use measure::meter::{GaugeMeter, Meter};
+use measure::meter::Meter;
 use measure::summary::{ContestantInfo, Family};
 use tokio::runtime::Runtime;
 
 use super::{ChainContestant, PreparedChain};
-use crate::chain::job::{catch_panics, ChainConfig, ChainError, Job, Outcome};
-use crate::chain::ops::{Hook, Stages};
-use crate::chain::sink::{dispatch, drain_stream, Sink, SinkRun};
-use crate::stream::{runtime, tokio_iter_yield_interval};
+use crate::job::{catch_panics, ChainConfig, ChainError, Outcome};
+use crate::ops::{Hook, Stages};
+use crate::sink::{drain_stream, Run, Sink, SinkRun};
+use pipelines::stream::{runtime, tokio_iter_yield_interval};
 
 /// Which source stream feeds the tokio-stream adapters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -84,24 +84,9 @@ impl ChainContestant for CurrentThreadStream {
     }
 }
 
-impl PreparedChain for CurrentThreadRun {
-    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
-        dispatch(self, job, go)
-    }
-
-    fn run_metered(&self, job: &Job<'_, GaugeMeter>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
-        dispatch(self, job, go)
-    }
-}
-
 impl SinkRun for CurrentThreadRun {
-    fn run_with<M: Meter, H: Hook, S: Sink>(
-        &self,
-        job: &Job<'_, M>,
-        go: &mut dyn FnMut(),
-        stages: Stages<H>,
-        sink: S,
-    ) -> Result<Outcome, ChainError> {
+    fn run_with<M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError> {
+        let Run { job, go, stages, sink } = run;
         go();
         let input: &[u64] = job.input;
         let run = || match self.source {

@@ -1,9 +1,9 @@
 //! Every conformance check for every chain contestant: one test per check, looping over the registry and
 //! reporting every failure at once. No test looks at a clock except the checks' own hang watchdog.
 
+use chain::chain::conformance::{checked, Checked};
+use chain::{contestants, ChainConfig};
 use measure::summary::Check;
-use pipelines::chain::conformance::{checked, Checked};
-use pipelines::chain::{contestants, ChainConfig};
 use pipelines::conformance as kit;
 
 /// Run `check` for every contestant under `config`; fail listing every check that did not pass.

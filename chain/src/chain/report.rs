@@ -179,18 +179,9 @@ pub struct GapRow {
     pub to: String,
 }
 
-/// The median of `metric` for `contestant` in phase `work_<work>`, if it ran cleanly.
-fn median(summary: &Summary, contestant: &str, work: u64, metric: &str) -> Option<f64> {
-    summary.metric(contestant, &format!("work_{work}.{metric}")).map(|s| s.median)
-}
-
 /// The headline statistics of `contestant` at `work`.
 fn stats<'a>(summary: &'a Summary, contestant: &str, work: u64) -> Option<&'a MetricStats> {
     summary.metric(contestant, &format!("work_{work}.{HEADLINE}"))
-}
-
-fn ms(summary: &Summary, contestant: &str, work: u64) -> Option<f64> {
-    median(summary, contestant, work, HEADLINE)
 }
 
 /// The stream contestant with the lowest median headline at `work`.
@@ -227,15 +218,17 @@ impl Context {
             return Context::default();
         };
         let last = *works.last().unwrap_or(&first);
+        let (first_phase, last_phase) = (format!("work_{first}"), format!("work_{last}"));
         let param = |k: &str| summary.params.get(k).map_or_else(|| "?".to_string(), |v| v.to_string());
         let noise = summary.method.noise_threshold;
-        let floor = ms(summary, LOOP, first);
-        let at = |name: &str, metric: &str| num(median(summary, name, first, metric));
+        let floor = summary.median_in(LOOP, &first_phase, HEADLINE);
+        let at = |name: &str, metric: &str| num(summary.median_in(name, &first_phase, metric));
 
         let mut handoff = Vec::new();
         let mut batching = Vec::new();
         for (single, batched) in BATCH_PAIRS {
-            let (a, b) = (ms(summary, single, first), ms(summary, batched, first));
+            let (a, b) =
+                (summary.median_in(single, &first_phase, HEADLINE), summary.median_in(batched, &first_phase, HEADLINE));
             if a.is_some() {
                 handoff.push(Handoff {
                     name: single,
@@ -260,12 +253,17 @@ impl Context {
                 .iter()
                 .filter(|c| c.family == Family::Stream && !c.name.contains("tasks"))
                 .filter_map(|c| {
-                    ms(summary, &c.name, first).map(|m| Named { name: c.name.clone(), ratio: ratio(Some(m), floor) })
+                    summary
+                        .median_in(&c.name, &first_phase, HEADLINE)
+                        .map(|m| Named { name: c.name.clone(), ratio: ratio(Some(m), floor) })
                 })
                 .collect(),
         });
 
-        let (y, n) = (ms(summary, "stream-tokio-iter", first), ms(summary, "stream-tokio-stream-adapters", first));
+        let (y, n) = (
+            summary.median_in("stream-tokio-iter", &first_phase, HEADLINE),
+            summary.median_in("stream-tokio-stream-adapters", &first_phase, HEADLINE),
+        );
         let yielding = match (y, n) {
             (Some(a), Some(b)) => Some(Yielding {
                 yielding: num(y),
@@ -286,8 +284,8 @@ impl Context {
             .contestants
             .iter()
             .filter_map(|c| {
-                let cores = median(summary, &c.name, first, "cores_used")?;
-                let m = ms(summary, &c.name, first)?;
+                let cores = summary.median_in(&c.name, &first_phase, "cores_used")?;
+                let m = summary.median_in(&c.name, &first_phase, HEADLINE)?;
                 (beyond_noise(cores, 1.0, noise) && floor.is_some_and(|f| beyond_noise(m, f, noise)))
                     .then(|| Spinning { name: c.name.clone(), cores: num(Some(cores)), ratio: ratio(Some(m), floor) })
             })
@@ -298,18 +296,18 @@ impl Context {
             .iter()
             .flat_map(|(single, batched)| [*single, *batched])
             .filter_map(|name| {
-                let threads = median(summary, name, first, "threads").filter(|t| *t > cores)?;
-                let switches = median(summary, name, first, "ctx_switches_per_item")?;
+                let threads = summary.median_in(name, &first_phase, "threads").filter(|t| *t > cores)?;
+                let switches = summary.median_in(name, &first_phase, "ctx_switches_per_item")?;
                 Some(Crowded { name, threads: format!("{threads:.0}"), switches: num(Some(switches)) })
             })
             .collect();
 
         let gap = (last != first).then(|| {
-            let floor_last = ms(summary, LOOP, last);
+            let floor_last = summary.median_in(LOOP, &last_phase, HEADLINE);
             let row = |name: &str| GapRow {
                 name: name.to_string(),
-                from: ratio(ms(summary, name, first), floor),
-                to: ratio(ms(summary, name, last), floor_last),
+                from: ratio(summary.median_in(name, &first_phase, HEADLINE), floor),
+                to: ratio(summary.median_in(name, &last_phase, HEADLINE), floor_last),
             };
             let mut rows = Vec::new();
             if let Some((name, _)) = fastest_stream(summary, last) {
@@ -329,7 +327,7 @@ impl Context {
             .contestants
             .iter()
             .filter(|c| c.name.ends_with("-batched"))
-            .filter_map(|c| ms(summary, &c.name, first).map(|m| (c.name.as_str(), m)))
+            .filter_map(|c| summary.median_in(&c.name, &first_phase, HEADLINE).map(|m| (c.name.as_str(), m)))
             .min_by(|a, b| a.1.total_cmp(&b.1))
             .map(|(name, m)| Named { name: name.to_string(), ratio: ratio(Some(m), floor) });
 
@@ -346,7 +344,7 @@ impl Context {
             claims: claim_views(summary),
             batching_factor: BATCHING_FACTOR.to_string(),
             near_loop_factor: NEAR_LOOP_AT_0.to_string(),
-            floor_cpu: num(median(summary, LOOP, first, "cpu_ns_per_item")),
+            floor_cpu: num(summary.median_in(LOOP, &first_phase, "cpu_ns_per_item")),
             handoff,
             batching,
             streams,
@@ -354,9 +352,12 @@ impl Context {
             spinning,
             crowded,
             gap,
-            rayon_last: ratio(ms(summary, "blocking-rayon", last), ms(summary, LOOP, last)),
+            rayon_last: ratio(
+                summary.median_in("blocking-rayon", &last_phase, HEADLINE),
+                summary.median_in(LOOP, &last_phase, HEADLINE),
+            ),
             best_batched,
-            coroutine_rules: crate::coroutine::rules_note(summary),
+            coroutine_rules: pipelines::coroutine::rules_note(summary),
         }
     }
 }

@@ -11,19 +11,22 @@
 //! (a semaphore permit and a slot); a `Vec` per message amortises both ends and keeps the channels' item
 //! capacity equal across contestants.
 
+use std::fmt;
+use std::future::Future;
 use std::sync::Arc;
 
-use measure::meter::{GaugeMeter, Meter};
+use measure::meter::Meter;
 use measure::summary::{ContestantInfo, Family};
 use tokio::runtime::{Handle, Runtime};
-use tokio::sync::oneshot;
-use tokio::task::JoinError;
+use tokio::sync::{mpsc, oneshot};
+use tokio::task::JoinHandle;
 
 use super::{channel_bound, ChainContestant, Layout, PreparedChain};
-use crate::chain::job::{ChainConfig, ChainError, Job, Outcome};
-use crate::chain::ops::{Hook, Stages};
-use crate::chain::sink::{dispatch, Sink, SinkRun};
-use crate::stream::{runtime, TaskPipeline};
+use crate::job::{ChainConfig, ChainError, Outcome};
+use crate::ops::{Hook, Stages};
+use crate::sink::{Run, Sink, SinkRun};
+use pipelines::stream::{runtime, TaskPipeline, TaskStages};
+use pipelines::LiveStages;
 
 /// Stages as tasks, one item or one batch per message.
 #[derive(Debug, Clone, Copy)]
@@ -90,13 +93,14 @@ impl ChainContestant for TokioTasks {
     }
 }
 
-impl PreparedChain for TasksRun {
-    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
-        dispatch(self, job, go)
-    }
-
-    fn run_metered(&self, job: &Job<'_, GaugeMeter>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
-        dispatch(self, job, go)
+impl SinkRun for TasksRun {
+    fn run_with<M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError> {
+        match (self.layout, self.batched) {
+            (Layout::Staged, false) => self.runtime.block_on(self.items(run)),
+            (Layout::Staged, true) => self.runtime.block_on(self.batches(run)),
+            (Layout::Fused, false) => self.runtime.block_on(self.fused_items(run)),
+            (Layout::Fused, true) => self.runtime.block_on(self.fused_batches(run)),
+        }
     }
 
     fn alive_tasks(&self) -> Option<usize> {
@@ -104,73 +108,77 @@ impl PreparedChain for TasksRun {
     }
 }
 
-impl SinkRun for TasksRun {
-    fn run_with<M: Meter, H: Hook, S: Sink>(
-        &self,
-        job: &Job<'_, M>,
-        go: &mut dyn FnMut(),
-        stages: Stages<H>,
-        sink: S,
-    ) -> Result<Outcome, ChainError> {
-        match (self.layout, self.batched) {
-            (Layout::Staged, false) => self.runtime.block_on(self.items(job, go, stages, sink)),
-            (Layout::Staged, true) => self.runtime.block_on(self.batches(job, go, stages, sink)),
-            (Layout::Fused, false) => self.runtime.block_on(self.fused_items(job, go, stages, sink)),
-            (Layout::Fused, true) => self.runtime.block_on(self.fused_batches(job, go, stages, sink)),
+/// Call `go`, release the held source through `start`, await the consumer task, then join the stage tasks:
+/// upstream first, since a stage failure explains a consumer that ended early. A consumer task that did not
+/// return panicked (a stage fault in map2, for the fused layout) or was cancelled.
+async fn release_and_join<R, E>(
+    go: &mut dyn FnMut(),
+    start: oneshot::Sender<()>,
+    consumer: JoinHandle<R>,
+    stages: TaskStages<E>,
+) -> Result<R, ChainError>
+where
+    E: Into<ChainError> + fmt::Debug + fmt::Display,
+{
+    go();
+    // The source task holds the receiver until this send: it cannot have gone.
+    let _ = start.send(());
+    let consumed = consumer.await;
+    stages.join().await.map_err(ChainError::from_pipeline)?;
+    consumed.map_err(|join| {
+        if join.is_panic() {
+            ChainError::from_panic("consumer", &*join.into_panic())
+        } else {
+            ChainError::Cancelled { stage: "consumer".to_string() }
         }
-    }
+    })
 }
 
-/// A consumer task that did not return: it panicked (a stage fault in map2, for the fused layout) or was
-/// cancelled.
-fn consumer_failed(join: JoinError) -> ChainError {
-    if join.is_panic() {
-        ChainError::from_panic("consumer", &*join.into_panic())
-    } else {
-        ChainError::Cancelled { stage: "consumer".to_string() }
-    }
+/// A task pipeline on the current runtime whose source task, `name`, holds until the returned sender fires (right
+/// after `go`, so spawning stays out of the timed window), then runs `produce`.
+fn held_source<T, E, P, Fut>(
+    live: &Arc<LiveStages>,
+    cap: usize,
+    name: &'static str,
+    produce: P,
+) -> (oneshot::Sender<()>, TaskPipeline<T, E>)
+where
+    T: Send + 'static,
+    E: Send + 'static + fmt::Debug + fmt::Display,
+    P: FnOnce(mpsc::Sender<T>) -> Fut,
+    Fut: Future<Output = Result<(), E>> + Send + 'static,
+{
+    let (start, held) = oneshot::channel::<()>();
+    let pipeline = TaskPipeline::source(&Handle::current(), Some(live.clone()), cap, name, |tx| {
+        let produce = produce(tx);
+        async move {
+            if held.await.is_err() {
+                return Ok(());
+            }
+            produce.await
+        }
+    });
+    (start, pipeline)
 }
 
 impl TasksRun {
-    async fn items<M: Meter, H: Hook, S: Sink>(
-        &self,
-        job: &Job<'_, M>,
-        go: &mut dyn FnMut(),
-        stages: Stages<H>,
-        mut sink: S,
-    ) -> Result<Outcome, ChainError> {
-        let Stages { map1, filter, map2 } = stages;
+    async fn items<M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError> {
+        let Run { job, go, stages: Stages { map1, filter, map2 }, mut sink } = run;
         let (input, meter, cap) = (Arc::clone(job.input), job.meter.clone(), self.config.capacity);
         let (source_meter, filter_meter) = (meter.clone(), meter.clone());
-        let (start, held) = oneshot::channel::<()>();
-        let pipeline = TaskPipeline::<u64, H::Error>::source(
-            &Handle::current(),
-            Some(job.live.clone()),
-            cap,
-            "source",
-            |tx| async move {
-                if held.await.is_err() {
-                    return Ok(());
+        let (start, source) = held_source::<u64, H::Error, _, _>(job.live, cap, "source", |tx| async move {
+            for &x in input.iter() {
+                source_meter.admit(1);
+                if tx.send(x).await.is_err() {
+                    break;
                 }
-                for &x in input.iter() {
-                    source_meter.admit(1);
-                    if tx.send(x).await.is_err() {
-                        break;
-                    }
-                }
-                Ok(())
-            },
-        )
-        .stage(cap, "map1", move |x| map1.apply(x).map(Some))
-        .stage(cap, "filter", move |y| {
-            if filter.test(y)? {
-                Ok(Some(y))
-            } else {
-                filter_meter.leave(1);
-                Ok(None)
             }
-        })
-        .stage(cap, "map2", move |y| map2.apply(y).map(Some));
+            Ok(())
+        });
+        let pipeline = source
+            .stage(cap, "map1", move |x| map1.apply(x).map(Some))
+            .stage(cap, "filter", move |y| filter.stage(y, &filter_meter))
+            .stage(cap, "map2", move |y| map2.apply(y).map(Some));
         let (consumer, stages) = pipeline.consume_in_task(move |mut rx| async move {
             while let Some(z) = rx.recv().await {
                 meter.leave(1);
@@ -180,59 +188,27 @@ impl TasksRun {
             }
             sink.finish()
         });
-        go();
-        // The source task holds the receiver until this send: it cannot have gone.
-        let _ = start.send(());
-        let consumed = consumer.await;
-        // Upstream first: a stage failure explains a consumer that ended early.
-        stages.join().await.map_err(ChainError::from_pipeline)?;
-        consumed.map_err(consumer_failed)
+        release_and_join(go, start, consumer, stages).await
     }
 
-    async fn batches<M: Meter, H: Hook, S: Sink>(
-        &self,
-        job: &Job<'_, M>,
-        go: &mut dyn FnMut(),
-        stages: Stages<H>,
-        mut sink: S,
-    ) -> Result<Outcome, ChainError> {
-        let Stages { map1, filter, map2 } = stages;
+    async fn batches<M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError> {
+        let Run { job, go, stages: Stages { map1, filter, map2 }, mut sink } = run;
         let (input, meter) = (Arc::clone(job.input), job.meter.clone());
         let (batch, cap) = (self.config.items_per_message(true), self.config.messages_per_channel(true));
         let (source_meter, filter_meter) = (meter.clone(), meter.clone());
-        let (start, held) = oneshot::channel::<()>();
-        let pipeline = TaskPipeline::<Vec<u64>, H::Error>::source(
-            &Handle::current(),
-            Some(job.live.clone()),
-            cap,
-            "source",
-            |tx| async move {
-                if held.await.is_err() {
-                    return Ok(());
+        let (start, source) = held_source::<Vec<u64>, H::Error, _, _>(job.live, cap, "source", |tx| async move {
+            for chunk in input.chunks(batch) {
+                source_meter.admit(chunk.len() as u64);
+                if tx.send(chunk.to_vec()).await.is_err() {
+                    break;
                 }
-                for chunk in input.chunks(batch) {
-                    source_meter.admit(chunk.len() as u64);
-                    if tx.send(chunk.to_vec()).await.is_err() {
-                        break;
-                    }
-                }
-                Ok(())
-            },
-        )
-        .stage(cap, "map1", move |mut b: Vec<u64>| {
-            map1.apply_batch(&mut b)?;
-            Ok(Some(b))
-        })
-        .stage(cap, "filter", move |mut b: Vec<u64>| {
-            let before = b.len();
-            filter.retain(&mut b)?;
-            filter_meter.leave((before - b.len()) as u64);
-            Ok((!b.is_empty()).then_some(b))
-        })
-        .stage(cap, "map2", move |mut b: Vec<u64>| {
-            map2.apply_batch(&mut b)?;
-            Ok(Some(b))
+            }
+            Ok(())
         });
+        let pipeline = source
+            .stage(cap, "map1", move |b| map1.stage_batch(b))
+            .stage(cap, "filter", move |b| filter.stage_batch(b, &filter_meter))
+            .stage(cap, "map2", move |b| map2.stage_batch(b));
         let (consumer, stages) = pipeline.consume_in_task(move |mut rx| async move {
             while let Some(b) = rx.recv().await {
                 meter.leave(b.len() as u64);
@@ -242,34 +218,15 @@ impl TasksRun {
             }
             sink.finish()
         });
-        go();
-        let _ = start.send(());
-        let consumed = consumer.await;
-        // Upstream first: a stage failure explains a consumer that ended early.
-        stages.join().await.map_err(ChainError::from_pipeline)?;
-        consumed.map_err(consumer_failed)
+        release_and_join(go, start, consumer, stages).await
     }
 
-    async fn fused_items<M: Meter, H: Hook, S: Sink>(
-        &self,
-        job: &Job<'_, M>,
-        go: &mut dyn FnMut(),
-        stages: Stages<H>,
-        mut sink: S,
-    ) -> Result<Outcome, ChainError> {
-        let Stages { map1, filter, map2 } = stages;
+    async fn fused_items<M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError> {
+        let Run { job, go, stages: Stages { map1, filter, map2 }, mut sink } = run;
         let (input, meter, cap) = (Arc::clone(job.input), job.meter.clone(), self.config.capacity);
         let source_meter = meter.clone();
-        let (start, held) = oneshot::channel::<()>();
-        let pipeline = TaskPipeline::<u64, H::Error>::source(
-            &Handle::current(),
-            Some(job.live.clone()),
-            cap,
-            "source+map1+filter",
-            |tx| async move {
-                if held.await.is_err() {
-                    return Ok(());
-                }
+        let (start, pipeline) =
+            held_source::<u64, H::Error, _, _>(job.live, cap, "source+map1+filter", |tx| async move {
                 for &x in input.iter() {
                     let y = map1.apply(x)?;
                     if !filter.test(y)? {
@@ -281,8 +238,7 @@ impl TasksRun {
                     }
                 }
                 Ok(())
-            },
-        );
+            });
         let (consumer, stages) = pipeline.consume_in_task(move |mut rx| async move {
             while let Some(y) = rx.recv().await {
                 meter.leave(1);
@@ -292,35 +248,19 @@ impl TasksRun {
             }
             Ok::<Outcome, H::Error>(sink.finish())
         });
-        go();
-        let _ = start.send(());
-        let consumed = consumer.await;
-        // Upstream first: a source failure explains a consumer that ended early.
-        stages.join().await.map_err(ChainError::from_pipeline)?;
-        consumed.map_err(consumer_failed)?.map_err(Into::into)
+        release_and_join(go, start, consumer, stages).await?.map_err(Into::into)
     }
 
     async fn fused_batches<M: Meter, H: Hook, S: Sink>(
         &self,
-        job: &Job<'_, M>,
-        go: &mut dyn FnMut(),
-        stages: Stages<H>,
-        mut sink: S,
+        run: Run<'_, '_, M, H, S>,
     ) -> Result<Outcome, ChainError> {
-        let Stages { map1, filter, map2 } = stages;
+        let Run { job, go, stages: Stages { map1, filter, map2 }, mut sink } = run;
         let (input, meter) = (Arc::clone(job.input), job.meter.clone());
         let (batch, cap) = (self.config.items_per_message(true), self.config.messages_per_channel(true));
         let source_meter = meter.clone();
-        let (start, held) = oneshot::channel::<()>();
-        let pipeline = TaskPipeline::<Vec<u64>, H::Error>::source(
-            &Handle::current(),
-            Some(job.live.clone()),
-            cap,
-            "source+map1+filter",
-            |tx| async move {
-                if held.await.is_err() {
-                    return Ok(());
-                }
+        let (start, pipeline) =
+            held_source::<Vec<u64>, H::Error, _, _>(job.live, cap, "source+map1+filter", |tx| async move {
                 for chunk in input.chunks(batch) {
                     let mut b = chunk.to_vec();
                     map1.apply_batch(&mut b)?;
@@ -334,8 +274,7 @@ impl TasksRun {
                     }
                 }
                 Ok(())
-            },
-        );
+            });
         let (consumer, stages) = pipeline.consume_in_task(move |mut rx| async move {
             while let Some(mut b) = rx.recv().await {
                 meter.leave(b.len() as u64);
@@ -346,11 +285,6 @@ impl TasksRun {
             }
             Ok::<Outcome, H::Error>(sink.finish())
         });
-        go();
-        let _ = start.send(());
-        let consumed = consumer.await;
-        // Upstream first: a source failure explains a consumer that ended early.
-        stages.join().await.map_err(ChainError::from_pipeline)?;
-        consumed.map_err(consumer_failed)?.map_err(Into::into)
+        release_and_join(go, start, consumer, stages).await?.map_err(Into::into)
     }
 }

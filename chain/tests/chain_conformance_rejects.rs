@@ -2,9 +2,9 @@
 //! contestant wrapped by the kit's [`Broken`] to misbehave in one way) is rejected by the check written for that
 //! misbehaviour.
 
+use chain::chain::conformance::{checked, Checked};
+use chain::{find, ChainConfig};
 use measure::summary::Check;
-use pipelines::chain::conformance::{checked, Checked};
-use pipelines::chain::{find, ChainConfig};
 use pipelines::conformance::{self as kit, Breakage, Broken};
 
 fn broken(name: &str, breakage: Breakage) -> Broken<Checked> {

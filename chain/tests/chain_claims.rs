@@ -2,11 +2,11 @@
 
 mod chain_common;
 
+use chain::chain::claims::{table, BATCH_PAIRS};
 use chain_common::{summary_with, LOOP};
 use measure::judge::judge;
 use measure::record::Status;
 use measure::summary::{ClaimResult, Family, Summary, Verdict};
-use pipelines::chain::claims::{table, BATCH_PAIRS};
 
 /// The claim of the table named `id`, judged on `summary`.
 fn judged(summary: &Summary, id: &str) -> ClaimResult {

@@ -14,7 +14,9 @@
 use std::convert::Infallible;
 use std::sync::Arc;
 
-use super::job::{ChainError, Instruments, StageError, StageName};
+use measure::meter::Meter;
+
+use crate::job::{ChainError, Instruments, StageError, StageName};
 
 /// The multiplier of the mixing rounds (2⁶⁴ divided by the golden ratio).
 pub const MIX: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -140,6 +142,13 @@ impl<H: Hook> Map1<H> {
         }
         Ok(())
     }
+
+    /// [`map1`] as a batched pipeline stage: the batch rewritten in place and forwarded.
+    #[inline]
+    pub fn stage_batch(&self, mut batch: Vec<u64>) -> Result<Option<Vec<u64>>, H::Error> {
+        self.apply_batch(&mut batch)?;
+        Ok(Some(batch))
+    }
 }
 
 impl<H: Hook> Filter<H> {
@@ -177,6 +186,27 @@ impl<H: Hook> Filter<H> {
             None => Ok(()),
         }
     }
+
+    /// The filter as a pipeline stage: `Some(x)` to forward, `None` to drop, a dropped item counted out of `meter`.
+    #[inline(always)]
+    pub fn stage<M: Meter>(&self, x: u64, meter: &M) -> Result<Option<u64>, H::Error> {
+        if self.test(x)? {
+            Ok(Some(x))
+        } else {
+            meter.leave(1);
+            Ok(None)
+        }
+    }
+
+    /// The filter as a batched pipeline stage: the batch kept in place (what it drops counted out of `meter`),
+    /// forwarded unless it is empty.
+    #[inline]
+    pub fn stage_batch<M: Meter>(&self, mut batch: Vec<u64>, meter: &M) -> Result<Option<Vec<u64>>, H::Error> {
+        let before = batch.len();
+        self.retain(&mut batch)?;
+        meter.leave((before - batch.len()) as u64);
+        Ok((!batch.is_empty()).then_some(batch))
+    }
 }
 
 impl<H: Hook> Map2<H> {
@@ -200,6 +230,13 @@ impl<H: Hook> Map2<H> {
             *x = self.apply(*x)?;
         }
         Ok(())
+    }
+
+    /// [`map2`] as a batched pipeline stage: the batch rewritten in place and forwarded.
+    #[inline]
+    pub fn stage_batch(&self, mut batch: Vec<u64>) -> Result<Option<Vec<u64>>, H::Error> {
+        self.apply_batch(&mut batch)?;
+        Ok(Some(batch))
     }
 }
 
@@ -235,8 +272,8 @@ impl Stages<Tripwire> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::job::{Fault, FaultAction};
     use super::*;
+    use crate::job::{Fault, FaultAction};
 
     #[test]
     fn the_stage_functions_compose_to_the_reference() {

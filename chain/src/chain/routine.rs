@@ -11,10 +11,11 @@ use measure::record::TrialRequest;
 use measure::scenario::{TrialError, TrialSink};
 use measure::summary::Check;
 
+use super::conformance;
 use super::contestants::{self, PreparedChain};
-use super::job::{Behaviour, ChainConfig, ChainError, Consumer, Job, Outcome};
-use super::{conformance, ops};
-use crate::LiveStages;
+use crate::job::{Behaviour, ChainConfig, ChainError, Consumer, Job, Outcome};
+use crate::ops;
+use pipelines::LiveStages;
 
 pub(super) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
     let items = request.param("items")?;

@@ -7,7 +7,7 @@ use measure::summary::{ContestantSummary, Method, MetricStats, Summary};
 use testkit::fixture::{contestant, method, stats_spread, summary};
 
 /// The contestant every "within n× of the floor" claim compares with.
-pub(crate) const LOOP: &str = pipelines::chain::claims::LOOP;
+pub(crate) const LOOP: &str = chain::chain::claims::LOOP;
 
 /// Three processes a thousandth apart around `median`.
 fn stats_of(median: f64) -> MetricStats {
@@ -17,7 +17,7 @@ fn stats_of(median: f64) -> MetricStats {
 /// A summary where every registered contestant ran with the given `(work, ms_per_million)` medians (absent
 /// contestants get 100 ms/M), with a few other metrics for the discussion.
 pub(crate) fn summary_with(medians: &[(&str, u64, f64)]) -> Summary {
-    let contestants = pipelines::chain::contestants()
+    let contestants = chain::contestants()
         .iter()
         .map(|c| {
             let info = c.info();
@@ -48,6 +48,6 @@ pub(crate) fn summary_with(medians: &[(&str, u64, f64)]) -> Summary {
 
 /// `summary` with its claims judged, as the harness judges them before the report is rendered.
 pub(crate) fn judged(mut summary: Summary) -> Summary {
-    summary.claims = measure::judge::judge_all(&summary, &pipelines::chain::claims::table(&summary));
+    summary.claims = measure::judge::judge_all(&summary, &chain::chain::claims::table(&summary));
     summary
 }

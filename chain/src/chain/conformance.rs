@@ -1,5 +1,5 @@
 //! Conformance checks every chain contestant must pass before its timings mean anything: the shared kit's checks
-//! ([`crate::conformance`]) on [`Checked`], the chain's view of a contestant: its sizes, the sum at work 0 and 3,
+//! ([`pipelines::conformance`]) on [`Checked`], the chain's view of a contestant: its sizes, the sum at work 0 and 3,
 //! the items at work 3 (as a multiset for unordered contestants), and faults in each stage (`stage_error`,
 //! `stage_panic`) at its first, 1,000th and last element (`map2` sees only the items the filter keeps).
 
@@ -8,9 +8,9 @@ use std::sync::Arc;
 use measure::summary::Check;
 
 use super::contestants::{ChainContestant, PreparedChain};
-use super::job::{Behaviour, ChainConfig, ChainError, Fault, Instruments, Job, Outcome, StageName};
-use super::ops::reference_items;
-use crate::conformance::{self as kit, Got, Probe, Run, Sizes, Words};
+use crate::job::{Behaviour, ChainConfig, ChainError, Fault, Instruments, Job, Outcome, StageName};
+use crate::ops::reference_items;
+use pipelines::conformance::{self as kit, Got, Probe, Run, Sizes, Words};
 
 /// Every check, in order: `checksum`, `exactly_once`, `bounded_outstanding`, `early_stop`, then the faults
 /// (`stage_error`, `stage_panic`, `clean_after_faults` on one prepared contestant), then `caller_cancel`.

@@ -24,7 +24,7 @@
 //! | `coroutine-may` | a `may` coroutine per stage and a consumer coroutine (one carrier per CPU, 32 KiB stacks), 4 `may::sync::mpsc` channels each bounded by a `may::sync::Semphore`, one item per message |
 //! | `coroutine-may-batched` | the same coroutines, one `Vec` per message, the chain bounded by one semaphore of a permit per batch (the source takes, the consumer gives back) |
 //!
-//! **Common ground.** Every contestant applies the stages of [`super::ops`] through [`super::ops::Stages`];
+//! **Common ground.** Every contestant applies the stages of [`crate::ops`] through [`crate::ops::Stages`];
 //! measured runs use the `Clean` hooks, whose error type is `Infallible`, so the ability to carry a stage error
 //! compiles away. Runtimes and thread pools are built in [`ChainContestant::prepare`], outside the timed
 //! window, and reused by every iteration; stage threads and tasks are spawned by each run before it calls `go`,
@@ -63,8 +63,9 @@ use std::sync::Arc;
 use measure::meter::{GaugeMeter, NoMeter};
 use measure::summary::ContestantInfo;
 
-use super::job::{ChainConfig, ChainError, Job, Outcome};
-use crate::blocking::{crossbeam::Crossbeam, flume::Flume, std_sync::StdSync};
+use crate::job::{ChainConfig, ChainError, Job, Outcome};
+use crate::sink::{dispatch, SinkRun};
+use pipelines::blocking::{crossbeam::Crossbeam, flume::Flume, std_sync::StdSync};
 
 /// A way of running the chain, as the registry lists it.
 pub trait ChainContestant: Send + Sync + fmt::Debug {
@@ -108,6 +109,22 @@ pub trait PreparedChain: Send + fmt::Debug {
     /// spawns tasks.
     fn alive_tasks(&self) -> Option<usize> {
         None
+    }
+}
+
+/// Every contestant whose consumer runs on one thread is ready to run through [`dispatch`], which picks the
+/// instantiation for the job's stages and sink.
+impl<T: SinkRun + Send + fmt::Debug> PreparedChain for T {
+    fn run(&self, job: &Job<'_, NoMeter>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
+        dispatch(self, job, go)
+    }
+
+    fn run_metered(&self, job: &Job<'_, GaugeMeter>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
+        dispatch(self, job, go)
+    }
+
+    fn alive_tasks(&self) -> Option<usize> {
+        SinkRun::alive_tasks(self)
     }
 }
 

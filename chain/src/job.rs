@@ -8,12 +8,12 @@ use std::sync::Arc;
 
 use measure::meter::NoMeter;
 
-use crate::cancel::CallerCancel;
-use crate::{InjectedPanic, LiveStages, PipelineError};
+use pipelines::cancel::CallerCancel;
+use pipelines::{InjectedPanic, LiveStages, PipelineError};
 
 /// What the consumer at the end of the pipeline does with the items (`Sum` is the measured work; the others
 /// serve the conformance checks), and what an injected fault does: the conformance kit's own.
-pub use crate::conformance::{Consume as Consumer, FaultAction};
+pub use pipelines::conformance::{Consume as Consumer, FaultAction};
 
 /// Channel sizing shared by every contestant of one trial.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -254,7 +254,7 @@ impl ChainError {
     /// A caught panic of `stage` (the stage name, taken from an [`InjectedPanic`] payload when there is one).
     pub fn from_panic(stage: &str, payload: &(dyn std::any::Any + Send)) -> Self {
         let stage = payload.downcast_ref::<InjectedPanic>().map_or(stage, |p| p.stage);
-        ChainError::Panicked { stage: stage.to_string(), message: crate::panic_message(payload) }
+        ChainError::Panicked { stage: stage.to_string(), message: pipelines::panic_message(payload) }
     }
 
     /// Convert a pipeline builder's error whose stage error converts into a `ChainError`.

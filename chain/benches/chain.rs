@@ -1,5 +1,5 @@
 //! Criterion benches of every chain contestant at 100 000 items and work 0, group `chain`, so that
-//! `cargo bench -p pipelines -- <name>` iterates on one contestant. The `hand-written-*` entries
+//! `cargo bench -p chain -- <name>` iterates on one contestant. The `hand-written-*` entries
 //! (loop, iterator `fold`, futures stream `fold`) are the same formulas without stage objects or sinks, to show
 //! what the contestants' `Clean` hooks and shared consumer cost: compare them with `baseline-loop`,
 //! `baseline-iterator` and `stream-futures-adapters`. Unlike the lab's timed iterations, each criterion iteration here
@@ -8,9 +8,9 @@
 use std::hint::black_box;
 use std::sync::Arc;
 
+use chain::{contestants, ops, Behaviour, ChainConfig, Consumer, Job, Outcome};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use measure::meter::NoMeter;
-use pipelines::chain::{contestants, ops, Behaviour, ChainConfig, Consumer, Job, Outcome};
 use pipelines::LiveStages;
 
 const ITEMS: u64 = 100_000;

@@ -9,21 +9,21 @@ use std::sync::Arc;
 use futures::{Stream, StreamExt};
 use measure::meter::Meter;
 
-use super::job::{Behaviour, ChainError, Consumer, Job, Outcome};
-use super::ops::{Hook, Stages};
-use crate::cancel::CancellableSink;
-use crate::sink::TakeSink;
+use crate::job::{Behaviour, ChainError, Consumer, Job, Outcome};
+use crate::ops::{Hook, Stages};
+use pipelines::cancel::CancellableSink;
+use pipelines::sink::TakeSink;
 
-/// A chain sink: a [`crate::sink::Sink`] returning the chain's [`Outcome`] (implemented for every such sink).
+/// A chain sink: a [`pipelines::sink::Sink`] returning the chain's [`Outcome`] (implemented for every such sink).
 /// `Send + 'static` so a consumer task can own it.
-pub(crate) trait Sink: crate::sink::Sink<Outcome> + Send + 'static {}
+pub(crate) trait Sink: pipelines::sink::Sink<Outcome> + Send + 'static {}
 
-impl<S: crate::sink::Sink<Outcome> + Send + 'static> Sink for S {}
+impl<S: pipelines::sink::Sink<Outcome> + Send + 'static> Sink for S {}
 
 /// Wrapping sum of every item.
 pub(crate) struct SumSink(u64);
 
-impl crate::sink::Sink<Outcome> for SumSink {
+impl pipelines::sink::Sink<Outcome> for SumSink {
     #[inline(always)]
     fn push(&mut self, x: u64) -> ControlFlow<()> {
         self.0 = self.0.wrapping_add(x);
@@ -41,17 +41,29 @@ impl crate::sink::Sink<Outcome> for SumSink {
     }
 }
 
+/// One run as a contestant's generic code receives it: the job, `go` (to call once set up and right before the
+/// first item moves), the stages and the sink.
+pub(crate) struct Run<'a, 'j, M, H, S> {
+    /// The job: input, work, meter, live stages.
+    pub(crate) job: &'a Job<'j, M>,
+    /// Starts the clock.
+    pub(crate) go: &'a mut dyn FnMut(),
+    /// The three stages with their hooks.
+    pub(crate) stages: Stages<H>,
+    /// Where the consumer puts its items.
+    pub(crate) sink: S,
+}
+
 /// A contestant whose consumer runs on one thread, generic over stage hooks and sink.
 pub(crate) trait SinkRun {
-    /// Run `job`'s input through `stages` into `sink`, calling `go` once set up and right before the first item
-    /// moves.
-    fn run_with<M: Meter, H: Hook, S: Sink>(
-        &self,
-        job: &Job<'_, M>,
-        go: &mut dyn FnMut(),
-        stages: Stages<H>,
-        sink: S,
-    ) -> Result<Outcome, ChainError>;
+    /// Run the job's input through the stages into the sink, calling `go` once set up and right before the first
+    /// item moves.
+    fn run_with<M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError>;
+
+    /// Tasks alive on its tokio runtime, as [`crate::chain::PreparedChain::alive_tasks`] reports them.
+    fn alive_tasks(&self) -> Option<usize> {
+        None
+    }
 }
 
 /// Run `job` on `contestant` with the stages and sink the job asks for.
@@ -75,12 +87,14 @@ fn with_sink<P: SinkRun, M: Meter, H: Hook>(
     stages: Stages<H>,
 ) -> Result<Outcome, ChainError> {
     match job.consumer {
-        Consumer::Sum => contestant.run_with(job, go, stages, SumSink(0)),
-        Consumer::Collect => contestant.run_with(job, go, stages, TakeSink::all()),
-        Consumer::Take(k) => contestant.run_with(job, go, stages, TakeSink::first(k)),
+        Consumer::Sum => contestant.run_with(Run { job, go, stages, sink: SumSink(0) }),
+        Consumer::Collect => contestant.run_with(Run { job, go, stages, sink: TakeSink::all() }),
+        Consumer::Take(k) => contestant.run_with(Run { job, go, stages, sink: TakeSink::first(k) }),
         Consumer::Cancellable => match job.behaviour.cancel() {
-            Some(cancel) => contestant.run_with(job, go, stages, CancellableSink::new(Arc::clone(cancel))),
-            None => contestant.run_with(job, go, stages, TakeSink::all()),
+            Some(cancel) => {
+                contestant.run_with(Run { job, go, stages, sink: CancellableSink::new(Arc::clone(cancel)) })
+            }
+            None => contestant.run_with(Run { job, go, stages, sink: TakeSink::all() }),
         },
     }
 }

@@ -7,14 +7,14 @@ use std::fmt;
 use std::marker::PhantomData;
 use std::thread;
 
-use measure::meter::{GaugeMeter, Meter};
+use measure::meter::Meter;
 use measure::summary::{ContestantInfo, Family};
 
 use super::{channel_bound, ChainContestant, Layout, PreparedChain};
-use crate::blocking::{Flavor, Pipeline};
-use crate::chain::job::{catch_panics, ChainConfig, ChainError, Job, Outcome};
-use crate::chain::ops::{Hook, Stages};
-use crate::chain::sink::{dispatch, Sink, SinkRun};
+use crate::job::{catch_panics, ChainConfig, ChainError, Outcome};
+use crate::ops::{Hook, Stages};
+use crate::sink::{Run, Sink, SinkRun};
+use pipelines::blocking::{Flavor, Pipeline};
 
 /// A pipeline of threads over channels of flavor `F`, one item or one batch per message, staged or fused.
 pub(crate) struct ChannelThreads<F> {
@@ -108,42 +108,20 @@ impl<F: Flavor> ChainContestant for ChannelThreads<F> {
     }
 }
 
-impl<F: Flavor> PreparedChain for ChannelRun<F> {
-    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
-        dispatch(self, job, go)
-    }
-
-    fn run_metered(&self, job: &Job<'_, GaugeMeter>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
-        dispatch(self, job, go)
-    }
-}
-
 impl<F: Flavor> SinkRun for ChannelRun<F> {
-    fn run_with<M: Meter, H: Hook, S: Sink>(
-        &self,
-        job: &Job<'_, M>,
-        go: &mut dyn FnMut(),
-        stages: Stages<H>,
-        sink: S,
-    ) -> Result<Outcome, ChainError> {
+    fn run_with<M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError> {
         match (self.layout, self.batched) {
-            (Layout::Staged, false) => self.items(job, go, stages, sink),
-            (Layout::Staged, true) => self.batches(job, go, stages, sink),
-            (Layout::Fused, false) => self.fused_items(job, go, stages, sink),
-            (Layout::Fused, true) => self.fused_batches(job, go, stages, sink),
+            (Layout::Staged, false) => self.items(run),
+            (Layout::Staged, true) => self.batches(run),
+            (Layout::Fused, false) => self.fused_items(run),
+            (Layout::Fused, true) => self.fused_batches(run),
         }
     }
 }
 
 impl<F: Flavor> ChannelRun<F> {
-    fn items<M: Meter, H: Hook, S: Sink>(
-        &self,
-        job: &Job<'_, M>,
-        go: &mut dyn FnMut(),
-        stages: Stages<H>,
-        mut sink: S,
-    ) -> Result<Outcome, ChainError> {
-        let Stages { map1, filter, map2 } = stages;
+    fn items<M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError> {
+        let Run { job, go, stages: Stages { map1, filter, map2 }, mut sink } = run;
         let input: &[u64] = job.input;
         let meter = &job.meter;
         let cap = self.config.capacity;
@@ -158,14 +136,7 @@ impl<F: Flavor> ChannelRun<F> {
                 Ok(())
             })?
             .stage(cap, "map1", move |x| map1.apply(x).map(Some))?
-            .stage(cap, "filter", move |y| {
-                if filter.test(y)? {
-                    Ok(Some(y))
-                } else {
-                    meter.leave(1);
-                    Ok(None)
-                }
-            })?
+            .stage(cap, "filter", move |y| filter.stage(y, meter))?
             .stage(cap, "map2", move |y| map2.apply(y).map(Some))?
             .start(go, |items| {
                 for z in items {
@@ -180,14 +151,8 @@ impl<F: Flavor> ChannelRun<F> {
         .map_err(ChainError::from_pipeline)
     }
 
-    fn batches<M: Meter, H: Hook, S: Sink>(
-        &self,
-        job: &Job<'_, M>,
-        go: &mut dyn FnMut(),
-        stages: Stages<H>,
-        mut sink: S,
-    ) -> Result<Outcome, ChainError> {
-        let Stages { map1, filter, map2 } = stages;
+    fn batches<M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError> {
+        let Run { job, go, stages: Stages { map1, filter, map2 }, mut sink } = run;
         let input: &[u64] = job.input;
         let meter = &job.meter;
         let (batch, cap) = (self.config.items_per_message(true), self.config.messages_per_channel(true));
@@ -201,20 +166,9 @@ impl<F: Flavor> ChannelRun<F> {
                 }
                 Ok(())
             })?
-            .stage(cap, "map1", move |mut b: Vec<u64>| {
-                map1.apply_batch(&mut b)?;
-                Ok(Some(b))
-            })?
-            .stage(cap, "filter", move |mut b: Vec<u64>| {
-                let before = b.len();
-                filter.retain(&mut b)?;
-                meter.leave((before - b.len()) as u64);
-                Ok((!b.is_empty()).then_some(b))
-            })?
-            .stage(cap, "map2", move |mut b: Vec<u64>| {
-                map2.apply_batch(&mut b)?;
-                Ok(Some(b))
-            })?
+            .stage(cap, "map1", move |b| map1.stage_batch(b))?
+            .stage(cap, "filter", move |b| filter.stage_batch(b, meter))?
+            .stage(cap, "map2", move |b| map2.stage_batch(b))?
             .start(go, |batches| {
                 for b in batches {
                     meter.leave(b.len() as u64);
@@ -228,14 +182,8 @@ impl<F: Flavor> ChannelRun<F> {
         .map_err(ChainError::from_pipeline)
     }
 
-    fn fused_items<M: Meter, H: Hook, S: Sink>(
-        &self,
-        job: &Job<'_, M>,
-        go: &mut dyn FnMut(),
-        stages: Stages<H>,
-        mut sink: S,
-    ) -> Result<Outcome, ChainError> {
-        let Stages { map1, filter, map2 } = stages;
+    fn fused_items<M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError> {
+        let Run { job, go, stages: Stages { map1, filter, map2 }, mut sink } = run;
         let input: &[u64] = job.input;
         let meter = &job.meter;
         let cap = self.config.capacity;
@@ -269,14 +217,8 @@ impl<F: Flavor> ChannelRun<F> {
         .and_then(|consumed| consumed.map_err(Into::into))
     }
 
-    fn fused_batches<M: Meter, H: Hook, S: Sink>(
-        &self,
-        job: &Job<'_, M>,
-        go: &mut dyn FnMut(),
-        stages: Stages<H>,
-        mut sink: S,
-    ) -> Result<Outcome, ChainError> {
-        let Stages { map1, filter, map2 } = stages;
+    fn fused_batches<M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError> {
+        let Run { job, go, stages: Stages { map1, filter, map2 }, mut sink } = run;
         let input: &[u64] = job.input;
         let meter = &job.meter;
         let (batch, cap) = (self.config.items_per_message(true), self.config.messages_per_channel(true));

@@ -1,12 +1,12 @@
 //! The baselines: a plain `for` loop and a std `Iterator` chain, both on the calling thread, in input order.
 
-use measure::meter::{GaugeMeter, Meter};
+use measure::meter::Meter;
 use measure::summary::{ContestantInfo, Family, Role};
 
 use super::{ChainContestant, PreparedChain};
-use crate::chain::job::{catch_panics, ChainConfig, ChainError, Job, Outcome};
-use crate::chain::ops::{Hook, Stages};
-use crate::chain::sink::{dispatch, drain_iter, Sink, SinkRun};
+use crate::job::{catch_panics, ChainConfig, ChainError, Outcome};
+use crate::ops::{Hook, Stages};
+use crate::sink::{drain_iter, Run, Sink, SinkRun};
 
 /// `baseline-loop`: the physical floor.
 #[derive(Debug, Clone, Copy)]
@@ -34,26 +34,10 @@ impl ChainContestant for BaselineLoop {
     }
 }
 
-impl PreparedChain for BaselineLoop {
-    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
-        dispatch(self, job, go)
-    }
-
-    fn run_metered(&self, job: &Job<'_, GaugeMeter>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
-        dispatch(self, job, go)
-    }
-}
-
 impl SinkRun for BaselineLoop {
-    fn run_with<M: Meter, H: Hook, S: Sink>(
-        &self,
-        job: &Job<'_, M>,
-        go: &mut dyn FnMut(),
-        stages: Stages<H>,
-        mut sink: S,
-    ) -> Result<Outcome, ChainError> {
+    fn run_with<M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError> {
+        let Run { job, go, stages: Stages { map1, filter, map2 }, mut sink } = run;
         go();
-        let Stages { map1, filter, map2 } = stages;
         let input: &[u64] = job.input;
         let run = move || -> Result<Outcome, H::Error> {
             for &x in input {
@@ -90,26 +74,10 @@ impl ChainContestant for BaselineIterator {
     }
 }
 
-impl PreparedChain for BaselineIterator {
-    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
-        dispatch(self, job, go)
-    }
-
-    fn run_metered(&self, job: &Job<'_, GaugeMeter>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
-        dispatch(self, job, go)
-    }
-}
-
 impl SinkRun for BaselineIterator {
-    fn run_with<M: Meter, H: Hook, S: Sink>(
-        &self,
-        job: &Job<'_, M>,
-        go: &mut dyn FnMut(),
-        stages: Stages<H>,
-        sink: S,
-    ) -> Result<Outcome, ChainError> {
+    fn run_with<M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError> {
+        let Run { job, go, stages: Stages { map1, filter, map2 }, sink } = run;
         go();
-        let Stages { map1, filter, map2 } = stages;
         let input: &[u64] = job.input;
         let run = move || {
             let items = input.iter().map(|&x| map1.apply(x)).filter_map(|r| filter.on(r)).map(|r| map2.on(r));

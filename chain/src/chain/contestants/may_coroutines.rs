@@ -1,4 +1,4 @@
-//! `coroutine-may[-batched]`: a `may` 0.3 coroutine per stage (source, map1, filter, map2) and a consumer coroutine, one carrier thread per CPU, 32 KiB stacks, joined by 4 `may::sync::mpsc` channels: one item per message, each channel bounded by a `may::sync::Semphore` of `capacity` permits ([`crate::coroutine::bounded`]); or one `Vec` batch per message, the whole chain bounded by one semaphore of a permit per batch the 4 channels would hold (only the source waits for one; the consumer, or the filter emptying a batch, gives it back); in order.
+//! `coroutine-may[-batched]`: a `may` 0.3 coroutine per stage (source, map1, filter, map2) and a consumer coroutine, one carrier thread per CPU, 32 KiB stacks, joined by 4 `may::sync::mpsc` channels: one item per message, each channel bounded by a `may::sync::Semphore` of `capacity` permits ([`pipelines::coroutine::bounded`]); or one `Vec` batch per message, the whole chain bounded by one semaphore of a permit per batch the 4 channels would hold (only the source waits for one; the consumer, or the filter emptying a batch, gives it back); in order.
 //!
 //! **Allocations per item, batched.** The source allocates one `Vec` per batch (the maps rewrite it in place, the
 //! filter `retain`s, the consumer frees it: no recycling, as in every batched contestant); `may`'s channels store
@@ -17,14 +17,15 @@ use std::sync::Arc;
 
 use may::coroutine::JoinHandle;
 use may::sync::{mpsc, Semphore};
-use measure::meter::{GaugeMeter, Meter};
+use measure::meter::Meter;
 use measure::summary::{ContestantInfo, Family, Role};
 
 use super::{channel_bound, ChainContestant, Layout, PreparedChain};
-use crate::chain::job::{ChainConfig, ChainError, Job, Outcome};
-use crate::chain::ops::{Hook, Stages};
-use crate::chain::sink::{dispatch, Sink, SinkRun};
-use crate::coroutine::{self, bounded, BoundedReceiver, BoundedSender, CoroutineConfig};
+use crate::job::{ChainConfig, ChainError, Outcome};
+use crate::ops::{Hook, Stages};
+use crate::sink::{Run, Sink, SinkRun};
+use pipelines::coroutine::{self, bounded, BoundedReceiver, BoundedSender, CoroutineConfig};
+use pipelines::LiveStages;
 
 /// Carriers and stack: one carrier per CPU the trial may use (as tokio has one worker per CPU), `may`'s default
 /// stack.
@@ -105,18 +106,79 @@ impl ChainContestant for MayCoroutines {
     }
 }
 
-impl PreparedChain for MayRun {
-    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
-        dispatch(self, job, go)
-    }
-
-    fn run_metered(&self, job: &Job<'_, GaugeMeter>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
-        dispatch(self, job, go)
-    }
-}
-
 /// A stage coroutine's handle: joining gives its result, or its panic.
 type StageHandle<E> = JoinHandle<Result<(), E>>;
+
+/// The chain's coroutines as they are spawned: each one reports on `arrived` once it runs, and the upstream stages
+/// are kept in pipeline order for joining.
+struct Spawned<'a, E> {
+    live: &'a Arc<LiveStages>,
+    words: usize,
+    arrived: (mpsc::Sender<()>, mpsc::Receiver<()>),
+    upstream: Vec<(&'static str, StageHandle<E>)>,
+}
+
+impl<'a, E: Into<ChainError> + Send + 'static> Spawned<'a, E> {
+    fn new(live: &'a Arc<LiveStages>) -> Self {
+        Spawned { live, words: may_config().stack_words, arrived: mpsc::channel(), upstream: Vec::with_capacity(4) }
+    }
+
+    /// Spawn the coroutine `name`: it reports that it runs, then runs `body`.
+    fn spawn<T: Send + 'static>(
+        &self,
+        name: &'static str,
+        body: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<JoinHandle<T>, ChainError> {
+        let arrived = self.arrived.0.clone();
+        coroutine::spawn(name, self.words, self.live, move || {
+            let _ = arrived.send(());
+            body()
+        })
+        .map_err(|source| ChainError::Spawn { stage: name.to_string(), source })
+    }
+
+    /// Spawn the upstream stage `name` (source, map1, filter or map2), joined after the consumer.
+    fn stage(
+        &mut self,
+        name: &'static str,
+        body: impl FnOnce() -> Result<(), E> + Send + 'static,
+    ) -> Result<(), ChainError> {
+        let handle = self.spawn(name, body)?;
+        self.upstream.push((name, handle));
+        Ok(())
+    }
+
+    /// Wait until all 5 coroutines run, call `go`, release the source through `start`, then join the consumer and
+    /// every upstream stage: upstream first, since a stage failure explains a consumer that ended early.
+    fn run(
+        self,
+        go: &mut dyn FnMut(),
+        start: mpsc::Sender<()>,
+        consumer: JoinHandle<Outcome>,
+    ) -> Result<Outcome, ChainError> {
+        for _ in 0..5 {
+            let _ = self.arrived.1.recv();
+        }
+        go();
+        // The source holds the start receiver until it has received this or ended.
+        let _ = start.send(());
+        let consumed = consumer.join();
+        let mut first_error = None;
+        for (name, handle) in self.upstream {
+            let ended = match handle.join() {
+                Ok(result) => result.map_err(Into::into),
+                Err(payload) => Err(ChainError::from_panic(name, &*payload)),
+            };
+            if let (Err(e), None) = (ended, &first_error) {
+                first_error = Some(e);
+            }
+        }
+        if let Some(e) = first_error {
+            return Err(e);
+        }
+        consumed.map_err(|payload| ChainError::from_panic("consumer", &*payload))
+    }
+}
 
 /// One stage coroutine: receive from `rx`, apply `f` (`None`: drop the item), send to `tx`, until either end is
 /// gone or `f` fails.
@@ -136,18 +198,12 @@ fn stage<E: Send + 'static>(
 }
 
 impl SinkRun for MayRun {
-    fn run_with<M: Meter, H: Hook, S: Sink>(
-        &self,
-        job: &Job<'_, M>,
-        go: &mut dyn FnMut(),
-        stages: Stages<H>,
-        mut sink: S,
-    ) -> Result<Outcome, ChainError> {
+    fn run_with<M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError> {
         configure_may(self.batched)?;
         if self.batched {
-            return self.batches(job, go, stages, sink);
+            return self.batches(run);
         }
-        let Stages { map1, filter, map2 } = stages;
+        let Run { job, go, stages: Stages { map1, filter, map2 }, mut sink } = run;
         let cap = self.config.capacity;
         let (input, meter) = (Arc::clone(job.input), job.meter.clone());
         let (filter_meter, consumer_meter) = (meter.clone(), meter.clone());
@@ -155,70 +211,24 @@ impl SinkRun for MayRun {
         let (s1, r1) = bounded::<u64>(cap);
         let (s2, r2) = bounded::<u64>(cap);
         let (s3, r3) = bounded::<u64>(cap);
-        let (arrived_tx, arrived_rx) = mpsc::channel::<()>();
         let (start_tx, start_rx) = mpsc::channel::<()>();
-        let live = job.live;
-        let words = may_config().stack_words;
-        let spawn_failed = |stage: &str| {
-            let stage = stage.to_string();
-            move |source| ChainError::Spawn { stage, source }
-        };
-
-        let mut upstream: Vec<(&str, StageHandle<H::Error>)> = Vec::with_capacity(4);
-        let arrived = arrived_tx.clone();
-        upstream.push((
-            "source",
-            coroutine::spawn("source", words, live, move || {
-                let _ = arrived.send(());
-                if start_rx.recv().is_err() {
-                    return Ok(());
+        let mut spawned = Spawned::<H::Error>::new(job.live);
+        spawned.stage("source", move || {
+            if start_rx.recv().is_err() {
+                return Ok(());
+            }
+            for &x in input.iter() {
+                meter.admit(1);
+                if s0.send(x).is_err() {
+                    break;
                 }
-                for &x in input.iter() {
-                    meter.admit(1);
-                    if s0.send(x).is_err() {
-                        break;
-                    }
-                }
-                Ok(())
-            })
-            .map_err(spawn_failed("source"))?,
-        ));
-        let arrived = arrived_tx.clone();
-        upstream.push((
-            "map1",
-            coroutine::spawn("map1", words, live, move || {
-                let _ = arrived.send(());
-                stage(r0, s1, |x| map1.apply(x).map(Some))
-            })
-            .map_err(spawn_failed("map1"))?,
-        ));
-        let arrived = arrived_tx.clone();
-        upstream.push((
-            "filter",
-            coroutine::spawn("filter", words, live, move || {
-                let _ = arrived.send(());
-                stage(r1, s2, |y| {
-                    if filter.test(y)? {
-                        Ok(Some(y))
-                    } else {
-                        filter_meter.leave(1);
-                        Ok(None)
-                    }
-                })
-            })
-            .map_err(spawn_failed("filter"))?,
-        ));
-        let arrived = arrived_tx.clone();
-        upstream.push((
-            "map2",
-            coroutine::spawn("map2", words, live, move || {
-                let _ = arrived.send(());
-                stage(r2, s3, |y| map2.apply(y).map(Some))
-            })
-            .map_err(spawn_failed("map2"))?,
-        ));
-        let consumer = coroutine::spawn("consumer", words, live, move || {
-            let _ = arrived_tx.send(());
+            }
+            Ok(())
+        })?;
+        spawned.stage("map1", move || stage(r0, s1, |x| map1.apply(x).map(Some)))?;
+        spawned.stage("filter", move || stage(r1, s2, |y| filter.stage(y, &filter_meter)))?;
+        spawned.stage("map2", move || stage(r2, s3, |y| map2.apply(y).map(Some)))?;
+        let consumer = spawned.spawn("consumer", move || {
             while let Some(z) = r3.recv() {
                 consumer_meter.leave(1);
                 if sink.push(z).is_break() {
@@ -227,31 +237,8 @@ impl SinkRun for MayRun {
             }
             drop(r3);
             sink.finish()
-        })
-        .map_err(spawn_failed("consumer"))?;
-
-        for _ in 0..5 {
-            let _ = arrived_rx.recv();
-        }
-        go();
-        // The source holds the start receiver until it has received this or ended.
-        let _ = start_tx.send(());
-        let consumed = consumer.join();
-        // Upstream first: a stage failure explains a consumer that ended early.
-        let mut first_error = None;
-        for (name, handle) in upstream {
-            let ended = match handle.join() {
-                Ok(result) => result.map_err(Into::into),
-                Err(payload) => Err(ChainError::from_panic(name, &*payload)),
-            };
-            if let (Err(e), None) = (ended, &first_error) {
-                first_error = Some(e);
-            }
-        }
-        if let Some(e) = first_error {
-            return Err(e);
-        }
-        consumed.map_err(|payload| ChainError::from_panic("consumer", &*payload))
+        })?;
+        spawned.run(go, start_tx, consumer)
     }
 }
 
@@ -297,14 +284,8 @@ fn batch_stage<E: Send + 'static>(
 
 impl MayRun {
     /// The batched chain: 4 unbounded channels of `Vec`s, one semaphore bounding the batches in the chain.
-    fn batches<M: Meter, H: Hook, S: Sink>(
-        &self,
-        job: &Job<'_, M>,
-        go: &mut dyn FnMut(),
-        stages: Stages<H>,
-        mut sink: S,
-    ) -> Result<Outcome, ChainError> {
-        let Stages { map1, filter, map2 } = stages;
+    fn batches<M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError> {
+        let Run { job, go, stages: Stages { map1, filter, map2 }, mut sink } = run;
         let batch = self.config.items_per_message(true);
         let total = (Layout::Staged.channels() as usize) * self.config.messages_per_channel(true);
         let permits = Arc::new(Semphore::new(total));
@@ -314,89 +295,48 @@ impl MayRun {
         let (s1, r1) = mpsc::channel::<Vec<u64>>();
         let (s2, r2) = mpsc::channel::<Vec<u64>>();
         let (s3, r3) = mpsc::channel::<Vec<u64>>();
-        let (arrived_tx, arrived_rx) = mpsc::channel::<()>();
         let (start_tx, start_rx) = mpsc::channel::<()>();
-        let live = job.live;
-        let words = may_config().stack_words;
         let stopped = Arc::new(AtomicBool::new(false));
         let release = |semaphore: &Arc<Semphore>| ReleaseOnExit {
             semaphore: Arc::clone(semaphore),
             stopped: Arc::clone(&stopped),
             permits: total,
         };
-        let spawn_failed = |stage: &str| {
-            let stage = stage.to_string();
-            move |source| ChainError::Spawn { stage, source }
-        };
-
-        let mut upstream: Vec<(&str, StageHandle<H::Error>)> = Vec::with_capacity(4);
-        let (arrived, source_permits, source_stopped) =
-            (arrived_tx.clone(), Arc::clone(&permits), Arc::clone(&stopped));
-        upstream.push((
-            "source",
-            coroutine::spawn("source", words, live, move || {
-                let _ = arrived.send(());
-                if start_rx.recv().is_err() {
-                    return Ok(());
+        let mut spawned = Spawned::<H::Error>::new(job.live);
+        let (source_permits, source_stopped) = (Arc::clone(&permits), Arc::clone(&stopped));
+        spawned.stage("source", move || {
+            if start_rx.recv().is_err() {
+                return Ok(());
+            }
+            for chunk in input.chunks(batch) {
+                source_permits.wait();
+                if source_stopped.load(Ordering::Acquire) {
+                    break;
                 }
-                for chunk in input.chunks(batch) {
-                    source_permits.wait();
-                    if source_stopped.load(Ordering::Acquire) {
-                        break;
-                    }
-                    meter.admit(chunk.len() as u64);
-                    if s0.send(chunk.to_vec()).is_err() {
-                        break;
-                    }
+                meter.admit(chunk.len() as u64);
+                if s0.send(chunk.to_vec()).is_err() {
+                    break;
                 }
-                Ok(())
-            })
-            .map_err(spawn_failed("source"))?,
-        ));
-        let (arrived, p, exit) = (arrived_tx.clone(), Arc::clone(&permits), release(&permits));
-        upstream.push((
-            "map1",
-            coroutine::spawn("map1", words, live, move || {
-                let _exit = exit;
-                let _ = arrived.send(());
-                batch_stage(r0, s1, &p, |mut b| {
-                    map1.apply_batch(&mut b)?;
-                    Ok(Some(b))
-                })
-            })
-            .map_err(spawn_failed("map1"))?,
-        ));
-        let (arrived, p, exit) = (arrived_tx.clone(), Arc::clone(&permits), release(&permits));
-        upstream.push((
-            "filter",
-            coroutine::spawn("filter", words, live, move || {
-                let _exit = exit;
-                let _ = arrived.send(());
-                batch_stage(r1, s2, &p, |mut b| {
-                    let before = b.len();
-                    filter.retain(&mut b)?;
-                    filter_meter.leave((before - b.len()) as u64);
-                    Ok((!b.is_empty()).then_some(b))
-                })
-            })
-            .map_err(spawn_failed("filter"))?,
-        ));
-        let (arrived, p, exit) = (arrived_tx.clone(), Arc::clone(&permits), release(&permits));
-        upstream.push((
-            "map2",
-            coroutine::spawn("map2", words, live, move || {
-                let _exit = exit;
-                let _ = arrived.send(());
-                batch_stage(r2, s3, &p, |mut b| {
-                    map2.apply_batch(&mut b)?;
-                    Ok(Some(b))
-                })
-            })
-            .map_err(spawn_failed("map2"))?,
-        ));
+            }
+            Ok(())
+        })?;
         let (p, exit) = (Arc::clone(&permits), release(&permits));
-        let consumer = coroutine::spawn("consumer", words, live, move || {
-            let _ = arrived_tx.send(());
+        spawned.stage("map1", move || {
+            let _exit = exit;
+            batch_stage(r0, s1, &p, |b| map1.stage_batch(b))
+        })?;
+        let (p, exit) = (Arc::clone(&permits), release(&permits));
+        spawned.stage("filter", move || {
+            let _exit = exit;
+            batch_stage(r1, s2, &p, |b| filter.stage_batch(b, &filter_meter))
+        })?;
+        let (p, exit) = (Arc::clone(&permits), release(&permits));
+        spawned.stage("map2", move || {
+            let _exit = exit;
+            batch_stage(r2, s3, &p, |b| map2.stage_batch(b))
+        })?;
+        let (p, exit) = (Arc::clone(&permits), release(&permits));
+        let consumer = spawned.spawn("consumer", move || {
             while let Ok(b) = r3.recv() {
                 consumer_meter.leave(b.len() as u64);
                 let stop = sink.push_batch(b).is_break();
@@ -408,28 +348,7 @@ impl MayRun {
             drop(r3);
             drop(exit);
             sink.finish()
-        })
-        .map_err(spawn_failed("consumer"))?;
-
-        for _ in 0..5 {
-            let _ = arrived_rx.recv();
-        }
-        go();
-        let _ = start_tx.send(());
-        let consumed = consumer.join();
-        let mut first_error = None;
-        for (name, handle) in upstream {
-            let ended = match handle.join() {
-                Ok(result) => result.map_err(Into::into),
-                Err(payload) => Err(ChainError::from_panic(name, &*payload)),
-            };
-            if let (Err(e), None) = (ended, &first_error) {
-                first_error = Some(e);
-            }
-        }
-        if let Some(e) = first_error {
-            return Err(e);
-        }
-        consumed.map_err(|payload| ChainError::from_panic("consumer", &*payload))
+        })?;
+        spawned.run(go, start_tx, consumer)
     }
 }

@@ -11,19 +11,16 @@
 //! - `routine`: one trial in its own process, conformance then the harness's loop, every run verified;
 //! - [`report`]: the discussion's context of figures and verdicts, rendered into `templates/report.md`.
 //!
-//! The chain's own building blocks: [`ops`] (the stage functions and the independent reference), `job` (the
-//! work a contestant runs: configuration, behaviour, faults, outcome and errors) and `sink` (where the chain's
-//! consumer puts its items). The building blocks the families share (`blocking`, `stream`, `coroutine`, …) live
-//! beside this folder in the crate.
+//! The chain's own building blocks (`ops`, `job`, `sink`) live beside this folder in the crate; the building
+//! blocks the families share (`blocking`, `stream`, `coroutine`, …) come from `pipelines`.
 
 pub mod claims;
 pub mod conformance;
 pub mod contestants;
-mod job;
-pub mod ops;
 pub mod report;
 mod routine;
-mod sink;
+
+use std::sync::Arc;
 
 use measure::judge::ClaimSpec;
 use measure::question::{Alternatives, Question};
@@ -31,12 +28,7 @@ use measure::record::TrialRequest;
 use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Scenario, TrialError, TrialSink};
 use measure::summary::{ContestantInfo, Summary};
 
-pub use crate::InjectedPanic;
 pub use contestants::{contestants, find, ChainContestant, PreparedChain};
-pub use job::{
-    Behaviour, ChainConfig, ChainError, Consumer, Fault, FaultAction, Instruments, Job, Outcome, StageError, StageName,
-};
-pub use ops::reference_checksum;
 
 /// The chain scenario, as the lab's registry lists it.
 #[derive(Debug, Clone, Copy, Default)]
@@ -162,44 +154,26 @@ impl Scenario for ChainScenario {
     /// user can adopt, so they may be the answer), and, where the stages must run concurrently, which family
     /// and packing.
     fn questions(&self) -> Vec<Question> {
-        let on_time = |id, ask, names: Vec<&str>| {
+        // The contestants that hand items off through channels are the concurrent stages; the others run the
+        // work over the collection on the calling thread or a pool. Both lists keep the registry's order.
+        let (staged, whole): (Vec<_>, Vec<_>) = contestants().into_iter().partition(|c| c.layout().is_some());
+        let on_time = |id, ask, of: Vec<Arc<dyn ChainContestant>>| {
+            let names: Vec<String> = of.iter().map(|c| c.info().name).collect();
+            let names: Vec<&str> = names.iter().map(String::as_str).collect();
             Question::new(id, ask, Alternatives::named(&names), HEADLINE, "ms per million items", false)
         };
         vec![
             on_time(
                 "collection",
                 "CPU-bound work over a collection: a loop, an iterator, rayon, or a chain of stream adapters?",
-                vec![
-                    "baseline-loop",
-                    "baseline-iterator",
-                    "blocking-rayon",
-                    "stream-futures-adapters",
-                    "stream-tokio-iter",
-                    "stream-tokio-stream-adapters",
-                    "stream-async-stream",
-                ],
+                whole,
             )
             .situation("CPU-bound work over a collection"),
             on_time(
                 "stages",
                 "If the stages must run concurrently, one per thread, task or coroutine: which family, and should I \
                  batch?",
-                vec![
-                    "blocking-crossbeam",
-                    "blocking-crossbeam-batched",
-                    "blocking-crossbeam-fused",
-                    "blocking-crossbeam-fused-batched",
-                    "blocking-flume",
-                    "blocking-flume-batched",
-                    "blocking-std",
-                    "blocking-std-batched",
-                    "stream-tokio-tasks",
-                    "stream-tokio-tasks-batched",
-                    "stream-tokio-tasks-fused",
-                    "stream-tokio-tasks-fused-batched",
-                    "coroutine-may",
-                    "coroutine-may-batched",
-                ],
+                staged,
             )
             .situation("the same work as concurrent stages"),
         ]

@@ -3,9 +3,9 @@
 
 mod chain_common;
 
+use chain::chain::report::discussion;
 use chain_common::{judged, summary_with, LOOP};
 use measure::summary::Verdict;
-use pipelines::chain::report::discussion;
 
 #[test]
 fn every_figure_comes_from_the_summary() {

@@ -8,13 +8,13 @@
 use std::future::ready;
 
 use futures::StreamExt;
-use measure::meter::{GaugeMeter, Meter};
+use measure::meter::Meter;
 use measure::summary::{ContestantInfo, Family, Role};
 
 use super::{ChainContestant, PreparedChain};
-use crate::chain::job::{catch_panics, ChainConfig, ChainError, Job, Outcome};
-use crate::chain::ops::{Hook, Stages};
-use crate::chain::sink::{dispatch, drain_stream, Sink, SinkRun};
+use crate::job::{catch_panics, ChainConfig, ChainError, Outcome};
+use crate::ops::{Hook, Stages};
+use crate::sink::{drain_stream, Run, Sink, SinkRun};
 
 /// A single-task stream on the futures crate's own executor: no runtime at all.
 #[derive(Debug, Clone, Copy)]
@@ -39,26 +39,10 @@ impl ChainContestant for StreamFutures {
     }
 }
 
-impl PreparedChain for StreamFutures {
-    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
-        dispatch(self, job, go)
-    }
-
-    fn run_metered(&self, job: &Job<'_, GaugeMeter>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
-        dispatch(self, job, go)
-    }
-}
-
 impl SinkRun for StreamFutures {
-    fn run_with<M: Meter, H: Hook, S: Sink>(
-        &self,
-        job: &Job<'_, M>,
-        go: &mut dyn FnMut(),
-        stages: Stages<H>,
-        sink: S,
-    ) -> Result<Outcome, ChainError> {
+    fn run_with<M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError> {
+        let Run { job, go, stages: Stages { map1, filter, map2 }, sink } = run;
         go();
-        let Stages { map1, filter, map2 } = stages;
         let input: &[u64] = job.input;
         let run = move || {
             futures::executor::block_on(async move {
