@@ -99,7 +99,7 @@ fn sizes(scenario: &str) -> Vec<Size> {
             tokio("device/src/contestants/stream.rs", "std::thread::available_parallelism()"),
             may_fixed(
                 "1 or 2, as each coroutine contestant's name says",
-                "device/src/scenarios/device/mod.rs",
+                "device/src/device/contestants/mod.rs",
                 "carriers: Some(1)",
             ),
         ],
