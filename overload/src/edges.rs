@@ -27,12 +27,13 @@ use pipelines::cancel::seeded_point;
 
 use crate::cancel::Cancel;
 use crate::config::{limiter_ceiling, OverloadConfig};
-use crate::contestants::{Contestant, Job, Prepared};
+use crate::job::{Job, Prepared};
 use crate::ledger::Ledger;
 use crate::limit::{self, Gate, LimiterParams};
+use crate::overload::contestants::Contestant;
 
 /// How long a check may take before it counts as hung (every conformance check of overload, these and
-/// [`crate::conformance`]'s).
+/// [`crate::overload::conformance`]'s).
 pub const WATCHDOG: Duration = Duration::from_secs(30);
 /// Calls of each edge run.
 pub const EDGE_CALLS: u64 = 1_000;
@@ -322,8 +323,8 @@ mod tests {
     use pipelines::blocking::parked_pool::run_parked;
 
     use super::*;
-    use crate::contestants::job::finish_call;
-    use crate::contestants::THREAD_STACK_BYTES;
+    use crate::job::finish_call;
+    use crate::job::THREAD_STACK_BYTES;
     use crate::limit::LimiterKind;
 
     /// How a broken contestant misbehaves.

@@ -7,22 +7,19 @@
 //!
 //! The parts, in the order they are read:
 //!
-//! - [`servers`]: every contestant, and what one call's handler does in every family.
-//! - [`routine`]: one trial: conformance runs, then the harness's loop; [`arrivals`] makes the schedule,
-//!   [`book`] keeps every arrival's fate, [`analysis`] turns them into figures after the run.
+//! - [`contestants`]: every contestant, and what one call's handler does in every family.
+//! - [`conformance`]: the runs every contestant passes before timing.
+//! - [`routine`]: one trial: conformance runs, then the harness's loop; [`arrivals`](crate::arrivals) makes the
+//!   schedule, [`book`](crate::book) keeps every arrival's fate, [`service_analysis`](crate::service_analysis)
+//!   turns them into figures after the run.
 //! - [`claims`]: the claim table the harness judges.
 //! - [`report`]: the report's figures, rendered with `templates/report.md`.
 
-pub mod analysis;
-pub mod arrivals;
-pub mod book;
 pub mod claims;
-pub mod config;
-#[cfg(test)]
-mod fixture;
+pub mod conformance;
+pub mod contestants;
 pub mod report;
 pub mod routine;
-pub mod servers;
 
 use measure::compare::Relation;
 use measure::judge::ClaimSpec;
@@ -31,8 +28,8 @@ use measure::record::{RunParams, TrialRequest};
 use measure::scenario::{ChartKind, ChartSpec, Dimension, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
 use measure::summary::{ContestantInfo, Summary};
 
-use analysis::{CALLER_P99_AFTER, GOODPUT_AFTER};
-use servers::ServiceContestant;
+use crate::service_analysis::{CALLER_P99_AFTER, GOODPUT_AFTER};
+use contestants::ServiceContestant;
 
 /// A limiter that fills the healthy dependency less than this share of the fixed bound's goodput before the
 /// drop is under-using it.

@@ -29,9 +29,9 @@ use measure::summary::{ContestantInfo, Family, Role};
 use pipelines::LiveStages;
 use tokio::runtime::Runtime;
 
-use super::book::{Book, Fate};
+use crate::book::{Book, Fate};
 use crate::config::limiter_description;
-use crate::contestants::{coroutine::config as coroutines, THREAD_STACK_BYTES};
+use crate::job::{coroutine_config as coroutines, THREAD_STACK_BYTES};
 use crate::limit::{Gate, LimiterKind, Outcome, Permit};
 
 /// The limiters every family runs in the service, in report order.

@@ -15,14 +15,14 @@ use measure::template::{claims_by_id, ClaimView};
 use measure::units::count;
 use serde::Serialize;
 
+use super::claims::table;
+use super::claims::{after_ceiling, FAMILY_AGREEMENT, FEED_TOLERANCE, HALVES, NEAR_CEILING};
+use super::contestants::Contestant;
+use super::routine::accounting_calls;
 use crate::analysis::{DECISIONS, HEADLINE};
-use crate::claims::table;
-use crate::claims::{after_ceiling, FAMILY_AGREEMENT, FEED_TOLERANCE, HALVES, NEAR_CEILING};
 use crate::config::{IDLE_CALLS, LIMITERS};
-use crate::contestants::Contestant;
 use crate::feed::{family_pairs, weakest, Apart, NoFeed, Pairing};
 use crate::limit::{AimdConfig, Decisions, Gradient2Config, LimiterKind};
-use crate::routine::accounting_calls;
 
 /// Every word of the report's discussion, with the figures below filled in.
 const TEMPLATE: &str = include_str!("templates/report.md");
@@ -991,7 +991,7 @@ mod tests {
 
     /// `summary` with its claims judged.
     fn judged(mut summary: Summary) -> Summary {
-        summary.claims = measure::judge::judge_all(&summary, &crate::claims::table(&summary));
+        summary.claims = measure::judge::judge_all(&summary, &super::super::claims::table(&summary));
         summary
     }
 

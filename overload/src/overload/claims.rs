@@ -17,9 +17,9 @@ use measure::compare::{Basis, Relation};
 use measure::judge::{ClaimSpec, Comparison, Phase, Side};
 use measure::summary::Summary;
 
+use super::contestants::Contestant;
 use crate::analysis::HEADLINE;
 use crate::config::LIMITERS;
-use crate::contestants::Contestant;
 use crate::limit::LimiterKind;
 
 /// After-drop throughput.

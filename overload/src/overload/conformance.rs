@@ -28,8 +28,8 @@ use dependency::{CapacityChange, Dependency, Stats};
 use measure::summary::Check;
 use measure::watchdog;
 
+use super::contestants::{Contestant, Job, Prepared};
 use crate::config::OverloadConfig;
-use crate::contestants::{Contestant, Job, Prepared};
 use crate::ledger::Ledger;
 use crate::limit::{self, Gate, LimiterKind, LimiterParams};
 

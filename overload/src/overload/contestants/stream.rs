@@ -8,8 +8,8 @@ use tokio::runtime::Runtime;
 
 use dependency::Dependency;
 
-use super::job::{finish_call, Job, Prepared};
 use crate::cancel::until_cancelled;
+use crate::job::{finish_call, Job, Prepared};
 use crate::stream_ext::LimitedStreamExt;
 
 /// The runtime, built once per trial.

@@ -7,9 +7,9 @@ use tokio::runtime::Runtime;
 
 use dependency::Dependency;
 
-use super::job::{finish_call, Job, Prepared};
 use super::stream::{idle_awaited, runtime};
 use crate::cancel::until_cancelled;
+use crate::job::{finish_call, Job, Prepared};
 
 /// The runtime, built once per trial.
 #[derive(Debug)]

@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 use dependency::Dependency;
 use pipelines::blocking::parked_pool::run_parked;
 
-use super::job::{finish_call, Job, Prepared, THREAD_STACK_BYTES};
 use super::pool;
+use crate::job::{finish_call, Job, Prepared, THREAD_STACK_BYTES};
 
 /// `threads` threads (at most one per call), started per iteration and parked until the run begins.
 #[derive(Debug)]

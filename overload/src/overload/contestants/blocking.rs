@@ -6,8 +6,8 @@ use std::time::Duration;
 use dependency::Dependency;
 use pipelines::blocking::parked_pool::run_parked;
 
-use super::job::{Job, Prepared, THREAD_STACK_BYTES};
 use super::pool;
+use crate::job::{Job, Prepared, THREAD_STACK_BYTES};
 
 /// A pool of `threads` threads, started per iteration and parked until the run begins.
 #[derive(Debug)]
