@@ -398,13 +398,7 @@ mod tests {
         }
 
         fn idle_latencies(&self, dependency: &Dependency, n: u32) -> Vec<Duration> {
-            (0..n)
-                .map(|i| {
-                    let issued = Instant::now();
-                    let _ = dependency.call(u64::from(i)).wait();
-                    issued.elapsed()
-                })
-                .collect()
+            crate::overload::contestants::pool::idle_waited(dependency, n)
         }
     }
 

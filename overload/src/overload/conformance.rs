@@ -158,7 +158,18 @@ fn small_run(
     limits: &LimiterParams,
     unbounded_threads: usize,
 ) -> Result<SmallRun, String> {
-    let config = OverloadConfig {
+    let prepared = contestant.prepare(&small_config(&dependency, calls, *limits, unbounded_threads))?;
+    small_run_on(&*prepared, contestant, dependency, calls, limits)
+}
+
+/// A check's run settings: `calls` calls against `dependency`, which never drops its capacity, with `limits`.
+fn small_config(
+    dependency: &dependency::Config,
+    calls: u64,
+    limits: LimiterParams,
+    unbounded_threads: usize,
+) -> OverloadConfig {
+    OverloadConfig {
         calls,
         capacity: dependency.capacity,
         capacity_after: dependency.capacity,
@@ -166,12 +177,10 @@ fn small_run(
         jitter: Duration::ZERO,
         queue_limit: dependency.queue_limit,
         drop: by_call(),
-        limits: *limits,
+        limits,
         unbounded_threads,
         seed: 1,
-    };
-    let prepared = contestant.prepare(&config)?;
-    small_run_on(&*prepared, contestant, dependency, calls, limits)
+    }
 }
 
 /// Run the prepared `contestant` once over `calls` calls against `dependency`, with a gate built from `limits`.
@@ -241,19 +250,7 @@ fn rejections(contestant: Contestant) -> [Check; 2] {
             ..dependency::Config::default()
         };
         let limits = LimiterParams { fixed_limit: 100, initial: 50, max: 100, ..LimiterParams::small() };
-        let config = OverloadConfig {
-            calls,
-            capacity: dependency.capacity,
-            capacity_after: dependency.capacity,
-            service: dependency.service,
-            jitter: Duration::ZERO,
-            queue_limit: dependency.queue_limit,
-            drop: by_call(),
-            limits,
-            unbounded_threads: 100,
-            seed: 1,
-        };
-        let prepared = contestant.prepare(&config)?;
+        let prepared = contestant.prepare(&small_config(&dependency, calls, limits, 100))?;
         let rejected = small_run_on(&*prepared, contestant, dependency, calls, &limits)?;
         let healthy = dependency::Config { capacity: 100, service: Duration::from_millis(2), ..Default::default() };
         let clean = small_run_on(&*prepared, contestant, healthy, CLEAN_CALLS, &limits)?;

@@ -197,14 +197,7 @@ impl Scenario for OverloadScenario {
     }
 
     fn check_params(&self, params: &RunParams) -> Result<(), String> {
-        let one = |key: &str| params.get(key).and_then(|v| v.first()).copied().unwrap_or(0);
-        if one("initial_limit") > one("max_limit") {
-            return Err(format!("--initial-limit {} is above --max-limit {}", one("initial_limit"), one("max_limit")));
-        }
-        if one("min_limit") > one("initial_limit") {
-            return Err(format!("--min-limit {} is above --initial-limit {}", one("min_limit"), one("initial_limit")));
-        }
-        Ok(())
+        crate::config::check_limits(params)
     }
 
     fn contestants(&self) -> Vec<ContestantInfo> {
@@ -216,11 +209,7 @@ impl Scenario for OverloadScenario {
     }
 
     fn dimensions(&self) -> Vec<Dimension> {
-        let contestants = self.contestants();
-        let limiter = Dimension::from_fn("limiter", &contestants, |c| {
-            c.name.split_once('-').map(|(_, limiter)| limiter.to_string())
-        });
-        vec![limiter, Dimension::family(&contestants)]
+        crate::config::dimensions(&self.contestants())
     }
 
     fn trade_off_metrics(&self) -> Vec<(&'static str, bool)> {
@@ -238,11 +227,7 @@ impl Scenario for OverloadScenario {
         // the lab's 2 cores, so five take about 5.6 minutes, within the six-minute budget (the calls are not
         // trimmed for it: fewer calls shorten the after-drop phase, so the adaptive limiters' transient after the
         // drop would weigh more in their p99). A warm-up buys nothing in a run this long.
-        if quick {
-            Repetitions { forks: 1, warmup: 0, iterations: 1, accounting: 1 }
-        } else {
-            Repetitions { forks: 5, warmup: 0, iterations: 1, accounting: 1 }
-        }
+        crate::config::repetitions(quick)
     }
 
     fn table_metrics(&self) -> Vec<&'static str> {

@@ -306,8 +306,8 @@ pub fn vegas_equilibrium(fraction: f64) -> Option<f64> {
 fn vegas_arithmetic(summary: &Summary) -> Option<VegasArithmetic> {
     let stream = Contestant::Stream(LimiterKind::Vegas).name();
     let smallest = summary.param("service_ms")? * 1e3 - summary.param("jitter_us")?
-        + median(summary, &stream, "idle_overshoot_us").unwrap_or(0.0);
-    let typical = median(summary, &stream, "before_drop.latency_p50_us")?;
+        + summary.median(&stream, "idle_overshoot_us").unwrap_or(0.0);
+    let typical = summary.median(&stream, "before_drop.latency_p50_us")?;
     let fraction = 1.0 - smallest / typical;
     let limit = vegas_equilibrium(fraction)?;
     Some(VegasArithmetic {
@@ -534,11 +534,6 @@ impl Params {
     }
 }
 
-/// Median of `metric` for `name`, if it ran cleanly.
-fn median(summary: &Summary, name: &str, metric: &str) -> Option<f64> {
-    summary.metric(name, metric).map(|s| s.median)
-}
-
 /// Microseconds as milliseconds: `10.8 ms`, `267 ms`.
 fn ms(us: f64) -> String {
     if us >= 100_000.0 {
@@ -569,7 +564,7 @@ fn ceiling(summary: &Summary) -> Option<Ceiling> {
     let idle: Vec<(Family, f64)> = summary
         .contestants
         .iter()
-        .filter_map(|c| median(summary, &c.name, "idle_overshoot_us").map(|v| (c.family, v)))
+        .filter_map(|c| summary.median(&c.name, "idle_overshoot_us").map(|v| (c.family, v)))
         .collect();
     let mid = |family: Family| {
         let values: Vec<f64> = idle.iter().filter(|(f, _)| *f == family).map(|(_, v)| *v).collect();
@@ -598,7 +593,7 @@ fn trade_rows(summary: &Summary) -> Vec<TradeRow> {
     for kind in LIMITERS {
         for contestant in Contestant::gated(kind) {
             let name = contestant.name();
-            let at = |metric: &str| median(summary, &name, metric);
+            let at = |metric: &str| summary.median(&name, metric);
             let (Some(p99), Some(ops), Some(wall)) = (at(HEADLINE), at("after_drop.ops_per_sec"), at("wall_ms")) else {
                 continue;
             };
@@ -634,11 +629,11 @@ fn trade_rows(summary: &Summary) -> Vec<TradeRow> {
 /// `None` unless the stream and blocking ones ran.
 fn spread(summary: &Summary, kind: LimiterKind, metric: &str, show: impl Fn(f64) -> String) -> Option<Spread> {
     let [stream, blocking, coroutine] = Contestant::gated(kind);
-    median(summary, &stream.name(), metric)?;
-    median(summary, &blocking.name(), metric)?;
+    summary.median(&stream.name(), metric)?;
+    summary.median(&blocking.name(), metric)?;
     let values: Vec<(&'static str, String, f64)> = [stream, blocking, coroutine]
         .iter()
-        .filter_map(|c| Some((c.family().as_str(), c.name(), median(summary, &c.name(), metric)?)))
+        .filter_map(|c| Some((c.family().as_str(), c.name(), summary.median(&c.name(), metric)?)))
         .collect();
     Some(Spread {
         figures: values.iter().map(|(family, _, v)| FamilyFigure { family, value: show(*v) }).collect(),
@@ -756,10 +751,10 @@ fn vegas(summary: &Summary, noise: f64) -> Option<VegasFinding> {
     let overhead = || {
         let [stream, blocking, _] = Contestant::gated(vegas).map(|c| c.name());
         let overhead = |name: &str| {
-            Some(median(summary, name, "before_drop.latency_p50_us")? - median(summary, name, "idle_call_us")?)
+            Some(summary.median(name, "before_drop.latency_p50_us")? - summary.median(name, "idle_call_us")?)
         };
         let (os, ob) = (overhead(&stream)?, overhead(&blocking)?);
-        let (ls, lb) = (median(summary, &stream, "limit_at_drop")?, median(summary, &blocking, "limit_at_drop")?);
+        let (ls, lb) = (summary.median(&stream, "limit_at_drop")?, summary.median(&blocking, "limit_at_drop")?);
         let limits = |a: &str, b: &str| Comparison::contestants(a, b, Phase::Unphased);
         let close = judged(
             summary,
@@ -837,7 +832,7 @@ fn unbounded_rows(summary: &Summary) -> Vec<UnboundedRow> {
         .iter()
         .filter_map(|c| {
             let name = c.name();
-            let at = |metric: &str| median(summary, &name, metric);
+            let at = |metric: &str| summary.median(&name, metric);
             Some(UnboundedRow {
                 p99: ms(at(HEADLINE)?),
                 max_outstanding: whole(at("max_outstanding")?),
@@ -857,7 +852,7 @@ fn unbounded_threads(summary: &Summary) -> UnboundedThreads {
     let threads = |calls: f64| configured.map(|t| t.min(calls.max(1.0)));
     let accounting_calls = calls.map(|c| accounting_calls(c as u64) as f64);
     let accounting = accounting_calls.and_then(threads);
-    let measured = median(summary, &Contestant::BlockingUnbounded.name(), "threads");
+    let measured = summary.median(&Contestant::BlockingUnbounded.name(), "threads");
     let others = measured.zip(accounting).map(|(m, a)| m - a).filter(|&o| o >= 0.0);
     let show = |v: Option<f64>| v.map(whole);
     UnboundedThreads {
@@ -881,7 +876,7 @@ fn family_cpu(summary: &Summary) -> Vec<FamilyCpu> {
                     .contestants
                     .iter()
                     .filter(|c| c.family == family && c.role != Role::Pathology)
-                    .filter_map(|c| median(summary, &c.name, metric))
+                    .filter_map(|c| summary.median(&c.name, metric))
                     .collect();
                 measure::stats::median(&values)
             };
@@ -931,9 +926,8 @@ fn feeds(summary: &Summary) -> Feeds {
             Pairing::Missing(missing) => Some(missing.clone()),
             Pairing::Judged(_) => None,
         };
-        let limits = |name: &str| {
-            Some((median(summary, name, "after_drop.limit_mean")?, median(summary, name, "limit_at_drop")?))
-        };
+        let limits =
+            |name: &str| Some((summary.median(name, "after_drop.limit_mean")?, summary.median(name, "limit_at_drop")?));
         let limits = limits(&a).zip(limits(&b)).map(|((ma, da), (mb, db))| [ma, mb, da, db].map(whole));
         let pair = FeedPair { a, b, measures: pairing.deciding(), alike: ClaimView::of(&alike), missing, limits };
         match alike.verdict {
@@ -970,14 +964,14 @@ fn more_figures(summary: &Summary) -> MoreFigures {
             gated: Contestant::find(&c.name).is_some_and(|k| k.limiter().is_some()),
             figures: MORE_METRICS
                 .iter()
-                .map(|&(metric, is_count)| (metric, figure(median(summary, &c.name, metric), is_count)))
+                .map(|&(metric, is_count)| (metric, figure(summary.median(&c.name, metric), is_count)))
                 .collect(),
         })
         .collect();
     let windowed_decisions = summary.contestants.iter().any(|c| {
         ["ignored", "windows"]
             .iter()
-            .any(|key| median(summary, &c.name, &format!("{DECISIONS}.{key}")).is_some_and(|v| v > 0.0))
+            .any(|key| summary.median(&c.name, &format!("{DECISIONS}.{key}")).is_some_and(|v| v > 0.0))
     });
     MoreFigures { rows, windowed_decisions }
 }

@@ -95,17 +95,7 @@ pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
     if let Some(&us) = idle.get("idle_call_us") {
         config.limits.no_load = Duration::from_secs_f64(us.max(1.0) / 1e6);
     }
-    let accounting = OverloadConfig { calls: accounting_calls(config.calls), ..config.clone() };
-    let mut routine = OverloadRoutine {
-        contestant,
-        prepared,
-        config,
-        accounting,
-        idle,
-        started: 0,
-        invariants: Invariants::default(),
-    };
-    harness::run(&mut routine, request, sink);
+    harness::run(&mut OverloadRoutine::new(contestant, prepared, config, idle), request, sink);
     Ok(())
 }
 
@@ -127,6 +117,23 @@ struct OverloadRoutine {
     /// Runs started so far (the harness's iteration index of the next run).
     started: u32,
     invariants: Invariants,
+}
+
+impl OverloadRoutine {
+    /// `contestant`, prepared, to run over `config` (and its accounting runs over a share of its calls), with
+    /// the idle figures measured before the loop.
+    fn new(contestant: Contestant, prepared: Box<dyn Prepared>, config: OverloadConfig, idle: MetricValues) -> Self {
+        let accounting = OverloadConfig { calls: accounting_calls(config.calls), ..config.clone() };
+        OverloadRoutine {
+            contestant,
+            prepared,
+            config,
+            accounting,
+            idle,
+            started: 0,
+            invariants: Invariants::default(),
+        }
+    }
 }
 
 /// What one run leaves to be verified and analysed once the clocks have stopped.
@@ -582,17 +589,8 @@ mod tests {
 
     fn trial_with(contestant: Contestant, config: OverloadConfig) -> Collect {
         let prepared = contestant.prepare(&config).expect("prepared");
-        let accounting = OverloadConfig { calls: accounting_calls(config.calls), ..config.clone() };
         let idle = MetricValues::from([("idle_call_us".to_string(), 2_100.0)]);
-        let mut routine = OverloadRoutine {
-            contestant,
-            prepared,
-            config,
-            accounting,
-            idle,
-            started: 0,
-            invariants: Invariants::default(),
-        };
+        let mut routine = OverloadRoutine::new(contestant, prepared, config, idle);
         let request = TrialRequest {
             scenario: "overload".to_string(),
             contestant: contestant.name(),

@@ -26,7 +26,7 @@ pub mod blocking;
 pub mod blocking_unbounded;
 pub mod congestion_limiter;
 pub mod coroutine;
-mod pool;
+pub(crate) mod pool;
 pub mod stream;
 pub mod stream_unbounded;
 
