@@ -27,6 +27,7 @@ use pipelines::cancel::seeded_point;
 
 use crate::cancel::Cancel;
 use crate::config::{limiter_ceiling, OverloadConfig};
+use crate::error::LedgerError;
 use crate::job::{Job, Prepared};
 use crate::ledger::Ledger;
 use crate::limit::{self, Gate, LimiterParams};
@@ -116,9 +117,9 @@ fn width(contestant: Contestant, calls: u64) -> u64 {
 #[derive(Debug, Clone)]
 struct EdgeRun {
     /// Every call recorded once, each success with the right answer.
-    all_once: Result<(), String>,
+    all_once: Result<(), LedgerError>,
     /// Every recorded call recorded once, each success with the right answer (calls never recorded allowed).
-    delivered_once: Result<(), String>,
+    delivered_once: Result<(), LedgerError>,
     recorded: u64,
     failed: Vec<u64>,
     stats: Stats,
@@ -323,6 +324,7 @@ mod tests {
     use pipelines::blocking::parked_pool::run_parked;
 
     use super::*;
+    use crate::error::RunError;
     use crate::job::finish_call;
     use crate::job::THREAD_STACK_BYTES;
     use crate::limit::LimiterKind;
@@ -349,8 +351,8 @@ mod tests {
     }
 
     impl Prepared for BrokenPool {
-        fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<(), String> {
-            let gate = job.gate.as_ref().ok_or("a gated pool needs a gate")?;
+        fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<(), RunError> {
+            let gate = job.gate.as_ref().ok_or(RunError::NoGate("a gated pool needs a gate"))?;
             let next = AtomicU64::new(0);
             let heeds_cancel = self.breakage != Breakage::IgnoresCancel;
             run_parked(self.threads, THREAD_STACK_BYTES, go, |_| {
@@ -394,7 +396,7 @@ mod tests {
                     }
                 }
             })
-            .map_err(|e| e.to_string())
+            .map_err(RunError::Pool)
         }
 
         fn idle_latencies(&self, dependency: &Dependency, n: u32) -> Vec<Duration> {

@@ -10,6 +10,7 @@ use dependency::{CallError, Dependency, Reply};
 use pipelines::coroutine::CoroutineConfig;
 
 use crate::cancel::Cancel;
+use crate::error::RunError;
 use crate::ledger::Ledger;
 use crate::limit::{Gate, Outcome, Permit};
 
@@ -33,7 +34,7 @@ pub struct Job<'a> {
 pub trait Prepared {
     /// Make every call of `job`. `go` is called exactly once, when everything is set up (threads started and
     /// parked) and right before the first call is issued: the trial starts measuring there.
-    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<(), String>;
+    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<(), RunError>;
 
     /// Latency of `n` calls made one at a time on an idle `dependency`, waited for the way this contestant
     /// waits (awaited on its runtime, or blocking on a thread).

@@ -20,6 +20,7 @@
 //! - [`arrivals`], [`book`] and [`service_analysis`]: the service's schedule, every arrival's fate, and the
 //!   figures made from them after the run.
 //! - [`clocks`]: wall time, CPU and the instruments' readings, as both scenarios report them.
+//! - [`error`]: why a contestant could not be prepared or a run of it could not finish.
 //! - [`cancel`]: a cancellation from the caller's side, for the `caller_cancel` check.
 //! - [`edges`]: conformance at the edges: failing calls at the first, a middle and the last call, and the
 //!   caller's cancellation.
@@ -33,6 +34,7 @@ pub mod cancel;
 pub mod clocks;
 pub mod config;
 pub mod edges;
+pub mod error;
 pub mod feed;
 #[cfg(test)]
 mod fixture;

@@ -30,6 +30,7 @@ use measure::watchdog;
 
 use super::contestants::{Contestant, Job, Prepared};
 use crate::config::OverloadConfig;
+use crate::error::LedgerError;
 use crate::ledger::Ledger;
 use crate::limit::{self, Gate, LimiterKind, LimiterParams};
 
@@ -94,7 +95,7 @@ pub fn all(contestant: Contestant) -> Vec<Check> {
             checks.push(Check::new(
                 "exactly_once",
                 run.verified.is_ok(),
-                run.verified.clone().err().unwrap_or_else(|| {
+                run.verified.clone().err().map(String::from).unwrap_or_else(|| {
                     format!(
                         "{CALLS} calls through a capacity drop (40 → 8 slots, 2 ms): each completed once, right answer"
                     )
@@ -135,7 +136,7 @@ pub fn all(contestant: Contestant) -> Vec<Check> {
 /// What a small run left behind.
 #[derive(Debug, Clone)]
 struct SmallRun {
-    verified: Result<(), String>,
+    verified: Result<(), LedgerError>,
     stats: Stats,
     failures: u64,
     over_limit: Option<u64>,

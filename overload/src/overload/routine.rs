@@ -37,6 +37,7 @@ use crate::analysis::{
     self, RunAnalysis, AFTER_DROP, DECISIONS, LIMITER_SAMPLES, OVER_LIMIT_ISSUES, SAMPLES_PER_WINDOW,
 };
 use crate::config::{OverloadConfig, IDLE_CALLS, WINDOW};
+use crate::error::RunError;
 use crate::ledger::Ledger;
 use crate::limit::{self, Gate};
 use crate::settle::{self, DropRule};
@@ -176,7 +177,12 @@ impl Watcher {
     /// How often the watcher reads the limit.
     const POLL: Duration = Duration::from_millis(2);
 
-    fn spawn(dependency: Dependency, gate: Option<Arc<Gate>>, rule: DropRule, after: usize) -> Result<Watcher, String> {
+    fn spawn(
+        dependency: Dependency,
+        gate: Option<Arc<Gate>>,
+        rule: DropRule,
+        after: usize,
+    ) -> Result<Watcher, RunError> {
         let (start, started) = mpsc::channel::<Instant>();
         let stop = Arc::new(AtomicBool::new(false));
         let stopped = Arc::clone(&stop);
@@ -207,7 +213,7 @@ impl Watcher {
                 }
                 None
             })
-            .map_err(|e| format!("cannot start the drop watcher: {e}"))?;
+            .map_err(RunError::Watcher)?;
         Ok(Watcher { start, stop, thread })
     }
 
@@ -253,7 +259,7 @@ impl Routine for OverloadRoutine {
         let watcher = match (timed, &gate) {
             (true, Some(_)) if !drop_by_call => Some(
                 Watcher::spawn(dependency.clone(), gate.clone(), config.drop, config.capacity_after)
-                    .map_err(&failed)?,
+                    .map_err(|e| failed(e.to_string()))?,
             ),
             _ => None,
         };
@@ -272,7 +278,7 @@ impl Routine for OverloadRoutine {
                 }
                 go();
             })
-            .map_err(failed)?;
+            .map_err(|e| failed(e.to_string()))?;
         Ok(RunOutput {
             calls: config.calls,
             dependency,
@@ -532,13 +538,13 @@ fn limit_points(gate: &Gate) -> Vec<(u64, usize)> {
 
 /// The latency of a call on an idle dependency (same service time, no load), waited for the way the contestant
 /// waits: `idle_call_us` (median) and `idle_overshoot_us` (median beyond the service time).
-fn idle_metrics(prepared: &dyn Prepared, config: &OverloadConfig) -> Result<MetricValues, String> {
+fn idle_metrics(prepared: &dyn Prepared, config: &OverloadConfig) -> Result<MetricValues, RunError> {
     let dependency = Dependency::start(dependency::Config {
         capacity: config.capacity,
         service: config.service,
         ..dependency::Config::default()
     })
-    .map_err(|e| format!("cannot start the dependency: {e}"))?;
+    .map_err(RunError::Dependency)?;
     let mut latencies = prepared.idle_latencies(&dependency, IDLE_CALLS);
     dependency.shutdown();
     latencies.sort_unstable();

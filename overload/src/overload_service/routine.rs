@@ -24,6 +24,7 @@ use crate::arrivals;
 use crate::book::Book;
 use crate::clocks::{clock_metrics, duration_us, instrument_metrics};
 use crate::config::limiter_ceiling;
+use crate::error::RunError;
 use crate::limit::{self, Gate};
 use crate::service_analysis::{self as analysis, Frame, ServiceAnalysis};
 use crate::service_config::{ServiceConfig, WINDOW};
@@ -60,10 +61,10 @@ pub fn run_once(
     fail_inputs: Vec<u64>,
     gate: Option<Arc<Gate>>,
     go: &mut dyn FnMut(),
-) -> Result<RunOutput, String> {
+) -> Result<RunOutput, RunError> {
     let schedule: Arc<[u64]> = arrivals::schedule(config).into();
-    let dependency = Dependency::start(dependency::Config { fail_inputs, ..config.dependency() })
-        .map_err(|e| format!("cannot start the dependency: {e}"))?;
+    let dependency =
+        Dependency::start(dependency::Config { fail_inputs, ..config.dependency() }).map_err(RunError::Dependency)?;
     let gate = gate.or_else(|| {
         contestant.limiter.map(|kind| {
             // Room for a limit change per arrival, so the history never reallocates while timed.

@@ -18,6 +18,7 @@ use may::sync::{SyncFlag, WaitGroup};
 
 use dependency::Dependency;
 
+use crate::error::RunError;
 use crate::job::{coroutine_config, Job, Prepared};
 
 /// A pool of `coroutines` coroutines, spawned per iteration and parked until the run begins.
@@ -36,8 +37,8 @@ impl GatedCoroutines {
 }
 
 impl Prepared for GatedCoroutines {
-    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<(), String> {
-        let gate = job.gate.as_ref().ok_or("a gated coroutine pool needs a gate")?;
+    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<(), RunError> {
+        let gate = job.gate.as_ref().ok_or(RunError::NoGate("a gated coroutine pool needs a gate"))?;
         let next = AtomicU64::new(0);
         let start = SyncFlag::new();
         let arrived = WaitGroup::new();
@@ -71,7 +72,7 @@ impl Prepared for GatedCoroutines {
         });
         match panics {
             0 => Ok(()),
-            n => Err(format!("{n} coroutine(s) panicked")),
+            n => Err(RunError::Panicked(n)),
         }
     }
 

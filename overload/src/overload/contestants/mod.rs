@@ -36,6 +36,7 @@ pub use crate::job::{Job, Prepared, THREAD_STACK_BYTES};
 
 use crate::config::OverloadConfig;
 use crate::config::{limiter_ceiling, limiter_description, LIMITERS};
+use crate::error::RunError;
 use crate::limit::LimiterKind;
 
 /// Why `stream-congestion-limiter` fails its `within_limit` check, as its source shows (`DefaultLimiter::release`
@@ -156,7 +157,7 @@ impl Contestant {
     }
 
     /// Build what the contestant needs before its iterations (a runtime; the pool size).
-    pub fn prepare(&self, config: &OverloadConfig) -> Result<Box<dyn Prepared>, String> {
+    pub fn prepare(&self, config: &OverloadConfig) -> Result<Box<dyn Prepared>, RunError> {
         match self {
             Contestant::Stream(LimiterKind::CongestionLimiter) => {
                 Ok(Box::new(congestion_limiter::CrateLimited::new(config.limits)?))
@@ -173,7 +174,7 @@ impl Contestant {
                 let size = limiter_ceiling(*kind, &config.limits);
                 match crate::job::coroutine_refusal(size) {
                     None => Ok(Box::new(coroutine::GatedCoroutines::new(size))),
-                    Some(reason) => Err(reason),
+                    Some(reason) => Err(RunError::Refused(reason)),
                 }
             }
         }

@@ -31,6 +31,7 @@ use tokio::runtime::Runtime;
 
 use crate::book::{Book, Fate};
 use crate::config::limiter_description;
+use crate::error::RunError;
 use crate::job::{coroutine_config as coroutines, THREAD_STACK_BYTES};
 use crate::limit::{Gate, LimiterKind, Outcome, Permit};
 
@@ -170,13 +171,13 @@ impl ServiceContestant {
     }
 
     /// What the contestant builds once per trial process (a runtime; `may`'s carriers).
-    pub fn prepare(&self) -> Result<Prepared, String> {
+    pub fn prepare(&self) -> Result<Prepared, RunError> {
         match self.family {
             Family::Stream => {
                 let runtime = tokio::runtime::Builder::new_multi_thread()
                     .thread_name("service-worker")
                     .build()
-                    .map_err(|e| format!("cannot build the tokio runtime: {e}"))?;
+                    .map_err(RunError::Runtime)?;
                 Ok(Prepared::Tasks(runtime))
             }
             Family::Coroutine => {
@@ -218,7 +219,7 @@ pub enum Handler<'a> {
 impl Prepared {
     /// The handler of one run over `calls`: a blocking pool of `threads` threads is started here, parked on its
     /// channel before the clock starts.
-    pub fn handler(&self, calls: &Arc<Calls>, threads: usize) -> Result<Handler<'_>, String> {
+    pub fn handler(&self, calls: &Arc<Calls>, threads: usize) -> Result<Handler<'_>, RunError> {
         match self {
             Prepared::Tasks(runtime) => Ok(Handler::Tasks(runtime)),
             Prepared::Coroutines(live) => Ok(Handler::Coroutines(live)),
@@ -242,7 +243,7 @@ impl Prepared {
                             pool.into_iter().for_each(|t| {
                                 let _ = t.join();
                             });
-                            return Err(format!("cannot start thread {n} of {threads}: {e}"));
+                            return Err(RunError::Thread { n, threads, source: e });
                         }
                     }
                 }
@@ -254,7 +255,7 @@ impl Prepared {
 
 impl Handler<'_> {
     /// Ask the gate for arrival `index` as it arrives and, if admitted, hand it over without waiting for it.
-    pub fn submit(&self, calls: &Arc<Calls>, index: u64) -> Result<(), String> {
+    pub fn submit(&self, calls: &Arc<Calls>, index: u64) -> Result<(), RunError> {
         let Some(permit) = calls.admit(index) else {
             return Ok(());
         };
@@ -270,18 +271,16 @@ impl Handler<'_> {
                     calls.serve_blocking(index, permit)
                 })
                 .map(drop)
-                .map_err(|e| format!("cannot spawn a coroutine: {e}"))
+                .map_err(RunError::Coroutine)
             }
-            Handler::Pool { sender, .. } => sender
-                .as_ref()
-                .ok_or_else(|| "the pool was closed".to_string())?
-                .send((index, permit))
-                .map_err(|_| "the pool's threads are gone".to_string()),
+            Handler::Pool { sender, .. } => {
+                sender.as_ref().ok_or(RunError::PoolClosed)?.send((index, permit)).map_err(|_| RunError::PoolGone)
+            }
         }
     }
 
     /// Wait until every handler of the run has returned (at most `limit`), then stop the pool's threads.
-    pub fn close(self, calls: &Calls, limit: Duration) -> Result<(), String> {
+    pub fn close(self, calls: &Calls, limit: Duration) -> Result<(), RunError> {
         let began = Instant::now();
         let live = || match &self {
             Handler::Coroutines(stages) => stages.current() as u64,
@@ -289,18 +288,14 @@ impl Handler<'_> {
         };
         while calls.live.load(Ordering::Acquire) > 0 || live() > 0 {
             if began.elapsed() > limit {
-                return Err(format!(
-                    "{} arrivals still being handled {} s after the last one",
-                    calls.live.load(Ordering::Acquire),
-                    limit.as_secs()
-                ));
+                return Err(RunError::Undrained { live: calls.live.load(Ordering::Acquire), limit });
             }
             thread::sleep(Duration::from_millis(1));
         }
         if let Handler::Pool { mut sender, threads } = self {
             drop(sender.take());
             for thread in threads {
-                thread.join().map_err(|_| "a pool thread panicked".to_string())?;
+                thread.join().map_err(|_| RunError::ThreadPanicked)?;
             }
         }
         Ok(())
