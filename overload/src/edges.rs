@@ -61,7 +61,7 @@ pub fn checks(contestant: Contestant) -> Vec<Check> {
 }
 
 /// A named check from a guarded run returning its detail.
-fn check(name: &'static str, work: impl FnOnce() -> Result<String, String> + Send + 'static) -> Check {
+pub(crate) fn check(name: &'static str, work: impl FnOnce() -> Result<String, String> + Send + 'static) -> Check {
     watchdog::guarded_check(name, WATCHDOG, work)
 }
 
@@ -70,14 +70,26 @@ fn prepared_then(
     contestant: Contestant,
     edge: fn(&dyn Prepared, Contestant) -> Result<String, String>,
 ) -> Result<String, String> {
-    let limits = LimiterParams::small();
-    let config = OverloadConfig {
-        calls: EDGE_CALLS,
-        capacity: 40,
-        capacity_after: 40,
-        service: Duration::from_millis(2),
+    let config = check_config(&edge_dependency(Vec::new()), EDGE_CALLS, LimiterParams::small(), UNBOUNDED_THREADS);
+    let prepared = contestant.prepare(&config)?;
+    edge(&*prepared, contestant)
+}
+
+/// A check's run settings: `calls` calls against `dependency`, which never drops its capacity (conformance drops
+/// by call, on the dependency's schedule; the settle rule is the timed runs'), with `limits`.
+pub(crate) fn check_config(
+    dependency: &dependency::Config,
+    calls: u64,
+    limits: LimiterParams,
+    unbounded_threads: usize,
+) -> OverloadConfig {
+    OverloadConfig {
+        calls,
+        capacity: dependency.capacity,
+        capacity_after: dependency.capacity,
+        service: dependency.service,
         jitter: Duration::ZERO,
-        queue_limit: None,
+        queue_limit: dependency.queue_limit,
         drop: crate::settle::DropRule {
             healthy_min: Duration::ZERO,
             hold: Duration::ZERO,
@@ -86,11 +98,9 @@ fn prepared_then(
             at_call: None,
         },
         limits,
-        unbounded_threads: UNBOUNDED_THREADS,
+        unbounded_threads,
         seed: 1,
-    };
-    let prepared = contestant.prepare(&config)?;
-    edge(&*prepared, contestant)
+    }
 }
 
 /// 40 slots of 2 ms, failing the calls `fail`.

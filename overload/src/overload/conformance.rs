@@ -29,12 +29,12 @@ use measure::summary::Check;
 use measure::watchdog;
 
 use super::contestants::{Contestant, Job, Prepared};
-use crate::config::OverloadConfig;
 use crate::error::LedgerError;
 use crate::ledger::Ledger;
 use crate::limit::{self, Gate, LimiterKind, LimiterParams};
 
 pub use crate::edges::WATCHDOG;
+use crate::edges::{check, check_config};
 /// Calls of the small runs.
 pub const CALLS: u64 = 1_000;
 /// Calls made one at a time before each small run, to measure the no-load latency.
@@ -159,29 +159,8 @@ fn small_run(
     limits: &LimiterParams,
     unbounded_threads: usize,
 ) -> Result<SmallRun, String> {
-    let prepared = contestant.prepare(&small_config(&dependency, calls, *limits, unbounded_threads))?;
+    let prepared = contestant.prepare(&check_config(&dependency, calls, *limits, unbounded_threads))?;
     small_run_on(&*prepared, contestant, dependency, calls, limits)
-}
-
-/// A check's run settings: `calls` calls against `dependency`, which never drops its capacity, with `limits`.
-fn small_config(
-    dependency: &dependency::Config,
-    calls: u64,
-    limits: LimiterParams,
-    unbounded_threads: usize,
-) -> OverloadConfig {
-    OverloadConfig {
-        calls,
-        capacity: dependency.capacity,
-        capacity_after: dependency.capacity,
-        service: dependency.service,
-        jitter: Duration::ZERO,
-        queue_limit: dependency.queue_limit,
-        drop: by_call(),
-        limits,
-        unbounded_threads,
-        seed: 1,
-    }
 }
 
 /// Run the prepared `contestant` once over `calls` calls against `dependency`, with a gate built from `limits`.
@@ -251,7 +230,7 @@ fn rejections(contestant: Contestant) -> [Check; 2] {
             ..dependency::Config::default()
         };
         let limits = LimiterParams { fixed_limit: 100, initial: 50, max: 100, ..LimiterParams::small() };
-        let prepared = contestant.prepare(&small_config(&dependency, calls, limits, 100))?;
+        let prepared = contestant.prepare(&check_config(&dependency, calls, limits, 100))?;
         let rejected = small_run_on(&*prepared, contestant, dependency, calls, &limits)?;
         let healthy = dependency::Config { capacity: 100, service: Duration::from_millis(2), ..Default::default() };
         let clean = small_run_on(&*prepared, contestant, healthy, CLEAN_CALLS, &limits)?;
@@ -260,17 +239,6 @@ fn rejections(contestant: Contestant) -> [Check; 2] {
     match guarded("rejections_counted", run) {
         Ok([rejected, clean]) => [as_check("rejections_counted", rejected), as_check("clean_after_rejections", clean)],
         Err(e) => [Check::new("rejections_counted", false, e.clone()), Check::new("clean_after_rejections", false, e)],
-    }
-}
-
-/// Conformance drops by call (the dependency's schedule); the settle rule is the timed runs'.
-fn by_call() -> crate::settle::DropRule {
-    crate::settle::DropRule {
-        healthy_min: Duration::ZERO,
-        hold: Duration::ZERO,
-        drift: 0.0,
-        healthy_max: Duration::ZERO,
-        at_call: None,
     }
 }
 
@@ -388,11 +356,6 @@ fn guarded<T: Send + 'static>(
     work: impl FnOnce() -> Result<T, String> + Send + 'static,
 ) -> Result<T, String> {
     watchdog::guarded(name, WATCHDOG, work)
-}
-
-/// A named check from a guarded run returning its detail.
-fn check(name: &'static str, work: impl FnOnce() -> Result<String, String> + Send + 'static) -> Check {
-    watchdog::guarded_check(name, WATCHDOG, work)
 }
 
 #[cfg(test)]
