@@ -223,13 +223,7 @@ fn drop_run(contestant: Contestant) -> Result<SmallRun, String> {
 fn rejections(contestant: Contestant) -> [Check; 2] {
     let run = move || -> Result<[Verdict; 2], String> {
         let calls = 500;
-        let dependency = dependency::Config {
-            capacity: 10,
-            service: Duration::from_millis(2),
-            queue_limit: Some(5),
-            ..dependency::Config::default()
-        };
-        let limits = LimiterParams { fixed_limit: 100, initial: 50, max: 100, ..LimiterParams::small() };
+        let (dependency, limits) = rejecting();
         let prepared = contestant.prepare(&check_config(&dependency, calls, limits, 100))?;
         let rejected = small_run_on(&*prepared, contestant, dependency, calls, &limits)?;
         let healthy = dependency::Config { capacity: 100, service: Duration::from_millis(2), ..Default::default() };
@@ -240,6 +234,18 @@ fn rejections(contestant: Contestant) -> [Check; 2] {
         Ok([rejected, clean]) => [as_check("rejections_counted", rejected), as_check("clean_after_rejections", clean)],
         Err(e) => [Check::new("rejections_counted", false, e.clone()), Check::new("clean_after_rejections", false, e)],
     }
+}
+
+/// The rejections run's dependency (10 slots of 2 ms that reject beyond 5 queued) and limits (a fixed bound and
+/// adaptive limits well above what it serves).
+fn rejecting() -> (dependency::Config, LimiterParams) {
+    let dependency = dependency::Config {
+        capacity: 10,
+        service: Duration::from_millis(2),
+        queue_limit: Some(5),
+        ..dependency::Config::default()
+    };
+    (dependency, LimiterParams { fixed_limit: 100, initial: 50, max: 100, ..LimiterParams::small() })
 }
 
 /// A check's verdict: its detail, passed (`Ok`) or failed (`Err`).
@@ -365,13 +371,7 @@ mod tests {
     /// A real rejection run of `name` (the first half of `rejections`), and a clean run after it.
     fn runs(name: &str) -> (SmallRun, SmallRun) {
         let contestant = Contestant::find(name).unwrap_or_else(|| panic!("no contestant {name}"));
-        let dependency = dependency::Config {
-            capacity: 10,
-            service: Duration::from_millis(2),
-            queue_limit: Some(5),
-            ..dependency::Config::default()
-        };
-        let limits = LimiterParams { fixed_limit: 100, initial: 50, max: 100, ..LimiterParams::small() };
+        let (dependency, limits) = rejecting();
         let rejected = small_run(contestant, dependency, 500, &limits, 100).unwrap_or_else(|e| panic!("{e}"));
         let healthy = dependency::Config { capacity: 100, service: Duration::from_millis(2), ..Default::default() };
         let clean = small_run(contestant, healthy, CLEAN_CALLS, &limits, 100).unwrap_or_else(|e| panic!("{e}"));
