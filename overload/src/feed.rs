@@ -12,8 +12,13 @@ use serde::Serialize;
 
 use crate::analysis::{AFTER_DROP, DECISIONS, IN_FLIGHT_AT_ADMISSION, SAMPLES_PER_WINDOW};
 use crate::config::LIMITERS;
-use crate::overload::claims::FEED_TOLERANCE;
 use crate::overload::contestants::Contestant;
+
+/// How far apart (larger / smaller) each measure of two limiters' sample streams may be for the streams to be
+/// "the same kind" (this file), and the feed claim's factor. Fixed before any run: a quarter is wider than the
+/// 20% noise threshold of one measure, and narrower than the 5× fewer, 5× fuller windows a feed that releases its
+/// completions in batches gives a window of two round trips.
+pub const FEED_TOLERANCE: f64 = 1.25;
 
 /// What the sample stream a limiter saw over a run looked like, from the run's records once its clocks have
 /// stopped (nothing in the timed code counts it): two limiters saw "the same kind" of stream when every measure
