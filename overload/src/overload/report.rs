@@ -515,7 +515,7 @@ impl Context {
 
 impl Params {
     fn of(summary: &Summary) -> Params {
-        let param = |key: &str| summary.param(key).map(|v| format!("{v:.0}"));
+        let param = |key: &str| summary.param(key).map(whole);
         Params {
             calls: param("calls"),
             capacity_after: param("capacity_after"),
@@ -576,12 +576,12 @@ fn ceiling(summary: &Summary) -> Option<Ceiling> {
         coroutine: mid(Family::Coroutine),
     });
     Some(Ceiling {
-        capacity: format!("{capacity:.0}"),
-        service: format!("{service:.0}"),
-        before: format!("{:.0}", capacity * 1e3 / service),
-        after: format!("{after:.0}"),
-        after_ops: format!("{after_ops:.0}"),
-        calls: format!("{calls:.0}"),
+        capacity: whole(capacity),
+        service: whole(service),
+        before: whole(capacity * 1e3 / service),
+        after: whole(after),
+        after_ops: whole(after_ops),
+        calls: whole(calls),
         idle,
     })
 }
@@ -602,20 +602,18 @@ fn trade_rows(summary: &Summary) -> Vec<TradeRow> {
                 .iter()
                 .filter_map(|(key, _)| {
                     let value = at(&format!("{DECISIONS}.{key}"))?;
-                    (value > 0.0).then(|| DecisionCount { count: format!("{value:.0}"), name: key.replace('_', "-") })
+                    (value > 0.0).then(|| DecisionCount { count: whole(value), name: key.replace('_', "-") })
                 })
                 .collect();
             rows.push(TradeRow {
                 p99: ms(p99),
-                ops: format!("{ops:.0}"),
+                ops: whole(ops),
                 wall_s: format!("{:.2}", wall / 1e3),
                 gate_wait: at("after_drop.gate_wait_latency_p99_us").map(ms),
                 caller: at("after_drop.caller_latency_p99_us").map(ms),
-                errors: at("after_drop.errors").filter(|&e| e > 0.0).map(|e| format!("{e:.0}")),
-                limits: at("limit_at_drop")
-                    .zip(at("limit_at_end"))
-                    .map(|(d, e)| (format!("{d:.0}"), format!("{e:.0}"))),
-                limit_mean: at("after_drop.limit_mean").map(|v| format!("{v:.0}")),
+                errors: at("after_drop.errors").filter(|&e| e > 0.0).map(whole),
+                limits: at("limit_at_drop").zip(at("limit_at_end")).map(|(d, e)| (whole(d), whole(e))),
+                limit_mean: at("after_drop.limit_mean").map(whole),
                 adaptive: kind.is_adaptive(),
                 decisions,
                 name,
