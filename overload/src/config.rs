@@ -95,12 +95,7 @@ impl OverloadConfig {
                 "`drop-at-call` must be below `calls` (0: once the limit settled)".to_string(),
             ));
         }
-        let limits = &config.limits;
-        if limits.min > limits.initial || limits.initial > limits.max {
-            return Err(TrialError::BadParam(
-                "`min_limit`, `initial_limit` and `max_limit` must be in that order".to_string(),
-            ));
-        }
+        limits_in_order(&config.limits)?;
         Ok(config)
     }
 
@@ -193,6 +188,16 @@ pub fn limiter_description(kind: LimiterKind) -> String {
              no-load latency (the smallest seen, re-probed now and then) and grows or shrinks to keep a few queued"
         ),
     }
+}
+
+/// A trial's limits, as both scenarios' settings check them: `min_limit` ≤ `initial_limit` ≤ `max_limit`.
+pub fn limits_in_order(limits: &LimiterParams) -> Result<(), TrialError> {
+    if limits.min > limits.initial || limits.initial > limits.max {
+        return Err(TrialError::BadParam(
+            "`min_limit`, `initial_limit` and `max_limit` must be in that order".to_string(),
+        ));
+    }
+    Ok(())
 }
 
 /// The limits' order both scenarios hold their parameters to: `--min-limit` ≤ `--initial-limit` ≤ `--max-limit`.
