@@ -88,12 +88,12 @@ fn sizes(scenario: &str) -> Vec<Size> {
             vec![stream_runtime, may_per_core("handoff/src/contestants/may_mpsc.rs", "CoroutineConfig::per_core()")]
         }
         "overload" => vec![
-            tokio("overload/src/contestants/stream.rs", "Builder::new_multi_thread().build()"),
-            may_per_core("overload/src/contestants/coroutine.rs", "CoroutineConfig::per_core()"),
+            tokio("overload/src/overload/contestants/stream.rs", "Builder::new_multi_thread().build()"),
+            may_per_core("overload/src/job.rs", "CoroutineConfig::per_core()"),
         ],
         "overload-service" => vec![
-            tokio("overload/src/service/servers.rs", "Builder::new_multi_thread()"),
-            may_per_core("overload/src/contestants/coroutine.rs", "CoroutineConfig::per_core()"),
+            tokio("overload/src/overload_service/contestants/mod.rs", "Builder::new_multi_thread()"),
+            may_per_core("overload/src/job.rs", "CoroutineConfig::per_core()"),
         ],
         "device" => vec![
             tokio("device/src/contestants/stream.rs", "std::thread::available_parallelism()"),

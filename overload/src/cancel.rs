@@ -1,5 +1,5 @@
 //! A cancellation from the caller's side, for the `caller_cancel` conformance check only (never on a timed run,
-//! whose [`Job::cancel`](crate::contestants::Job::cancel) is `None`).
+//! whose [`Job::cancel`](crate::job::Job::cancel) is `None`).
 //!
 //! The caller's thread raises it when the run is about to issue a seeded call
 //! ([`pipelines::cancel::CallerCancel`]: the run waits at that call until it is raised, so it always lands

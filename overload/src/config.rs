@@ -1,11 +1,13 @@
 //! The scenario's parameters as typed values, the dependency and limiters they configure, and how each limiter
-//! is described in reports.
+//! is described in reports; with what both scenarios' lab views share (the limits' order, their dimensions,
+//! their repetitions).
 
 use std::time::Duration;
 
 use dependency::{CapacityChange, Config as DependencyConfig};
-use measure::record::TrialRequest;
-use measure::scenario::TrialError;
+use measure::record::{RunParams, TrialRequest};
+use measure::scenario::{Dimension, Repetitions, TrialError};
+use measure::summary::ContestantInfo;
 
 use crate::limit::{LimiterKind, LimiterParams};
 use crate::settle::DropRule;
@@ -93,12 +95,7 @@ impl OverloadConfig {
                 "`drop-at-call` must be below `calls` (0: once the limit settled)".to_string(),
             ));
         }
-        let limits = &config.limits;
-        if limits.min > limits.initial || limits.initial > limits.max {
-            return Err(TrialError::BadParam(
-                "`min_limit`, `initial_limit` and `max_limit` must be in that order".to_string(),
-            ));
-        }
+        limits_in_order(&config.limits)?;
         Ok(config)
     }
 
@@ -191,4 +188,39 @@ pub fn limiter_description(kind: LimiterKind) -> String {
              no-load latency (the smallest seen, re-probed now and then) and grows or shrinks to keep a few queued"
         ),
     }
+}
+
+/// A trial's limits, as both scenarios' settings check them: `min_limit` ≤ `initial_limit` ≤ `max_limit`.
+pub fn limits_in_order(limits: &LimiterParams) -> Result<(), TrialError> {
+    if limits.min > limits.initial || limits.initial > limits.max {
+        return Err(TrialError::BadParam(
+            "`min_limit`, `initial_limit` and `max_limit` must be in that order".to_string(),
+        ));
+    }
+    Ok(())
+}
+
+/// The limits' order both scenarios hold their parameters to: `--min-limit` ≤ `--initial-limit` ≤ `--max-limit`.
+pub fn check_limits(params: &RunParams) -> Result<(), String> {
+    let one = |key: &str| params.get(key).and_then(|v| v.first()).copied().unwrap_or(0);
+    if one("initial_limit") > one("max_limit") {
+        return Err(format!("--initial-limit {} is above --max-limit {}", one("initial_limit"), one("max_limit")));
+    }
+    if one("min_limit") > one("initial_limit") {
+        return Err(format!("--min-limit {} is above --initial-limit {}", one("min_limit"), one("initial_limit")));
+    }
+    Ok(())
+}
+
+/// The two ways both scenarios split their contestants: by limiter (the name after `<family>-`) and by family.
+pub fn dimensions(contestants: &[ContestantInfo]) -> Vec<Dimension> {
+    let limiter =
+        Dimension::from_fn("limiter", contestants, |c| c.name.split_once('-').map(|(_, limiter)| limiter.to_string()));
+    vec![limiter, Dimension::family(contestants)]
+}
+
+/// Both scenarios' repetitions: five processes (one with `--quick`) of one timed run and one accounting run
+/// each, with no warm-up (a run of tens of thousands of calls gains nothing from one).
+pub fn repetitions(quick: bool) -> Repetitions {
+    Repetitions { forks: if quick { 1 } else { 5 }, warmup: 0, iterations: 1, accounting: 1 }
 }

@@ -27,12 +27,14 @@ use pipelines::cancel::seeded_point;
 
 use crate::cancel::Cancel;
 use crate::config::{limiter_ceiling, OverloadConfig};
-use crate::contestants::{Contestant, Job, Prepared};
+use crate::error::LedgerError;
+use crate::job::{Job, Prepared};
 use crate::ledger::Ledger;
 use crate::limit::{self, Gate, LimiterParams};
+use crate::overload::contestants::Contestant;
 
 /// How long a check may take before it counts as hung (every conformance check of overload, these and
-/// [`crate::conformance`]'s).
+/// [`crate::overload::conformance`]'s).
 pub const WATCHDOG: Duration = Duration::from_secs(30);
 /// Calls of each edge run.
 pub const EDGE_CALLS: u64 = 1_000;
@@ -59,7 +61,7 @@ pub fn checks(contestant: Contestant) -> Vec<Check> {
 }
 
 /// A named check from a guarded run returning its detail.
-fn check(name: &'static str, work: impl FnOnce() -> Result<String, String> + Send + 'static) -> Check {
+pub(crate) fn check(name: &'static str, work: impl FnOnce() -> Result<String, String> + Send + 'static) -> Check {
     watchdog::guarded_check(name, WATCHDOG, work)
 }
 
@@ -68,14 +70,26 @@ fn prepared_then(
     contestant: Contestant,
     edge: fn(&dyn Prepared, Contestant) -> Result<String, String>,
 ) -> Result<String, String> {
-    let limits = LimiterParams::small();
-    let config = OverloadConfig {
-        calls: EDGE_CALLS,
-        capacity: 40,
-        capacity_after: 40,
-        service: Duration::from_millis(2),
+    let config = check_config(&edge_dependency(Vec::new()), EDGE_CALLS, LimiterParams::small(), UNBOUNDED_THREADS);
+    let prepared = contestant.prepare(&config)?;
+    edge(&*prepared, contestant)
+}
+
+/// A check's run settings: `calls` calls against `dependency`, which never drops its capacity (conformance drops
+/// by call, on the dependency's schedule; the settle rule is the timed runs'), with `limits`.
+pub(crate) fn check_config(
+    dependency: &dependency::Config,
+    calls: u64,
+    limits: LimiterParams,
+    unbounded_threads: usize,
+) -> OverloadConfig {
+    OverloadConfig {
+        calls,
+        capacity: dependency.capacity,
+        capacity_after: dependency.capacity,
+        service: dependency.service,
         jitter: Duration::ZERO,
-        queue_limit: None,
+        queue_limit: dependency.queue_limit,
         drop: crate::settle::DropRule {
             healthy_min: Duration::ZERO,
             hold: Duration::ZERO,
@@ -84,11 +98,9 @@ fn prepared_then(
             at_call: None,
         },
         limits,
-        unbounded_threads: UNBOUNDED_THREADS,
+        unbounded_threads,
         seed: 1,
-    };
-    let prepared = contestant.prepare(&config)?;
-    edge(&*prepared, contestant)
+    }
 }
 
 /// 40 slots of 2 ms, failing the calls `fail`.
@@ -115,9 +127,9 @@ fn width(contestant: Contestant, calls: u64) -> u64 {
 #[derive(Debug, Clone)]
 struct EdgeRun {
     /// Every call recorded once, each success with the right answer.
-    all_once: Result<(), String>,
+    all_once: Result<(), LedgerError>,
     /// Every recorded call recorded once, each success with the right answer (calls never recorded allowed).
-    delivered_once: Result<(), String>,
+    delivered_once: Result<(), LedgerError>,
     recorded: u64,
     failed: Vec<u64>,
     stats: Stats,
@@ -322,8 +334,9 @@ mod tests {
     use pipelines::blocking::parked_pool::run_parked;
 
     use super::*;
-    use crate::contestants::job::finish_call;
-    use crate::contestants::THREAD_STACK_BYTES;
+    use crate::error::RunError;
+    use crate::job::finish_call;
+    use crate::job::THREAD_STACK_BYTES;
     use crate::limit::LimiterKind;
 
     /// How a broken contestant misbehaves.
@@ -348,8 +361,8 @@ mod tests {
     }
 
     impl Prepared for BrokenPool {
-        fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<(), String> {
-            let gate = job.gate.as_ref().ok_or("a gated pool needs a gate")?;
+        fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<(), RunError> {
+            let gate = job.gate.as_ref().ok_or(RunError::NoGate("a gated pool needs a gate"))?;
             let next = AtomicU64::new(0);
             let heeds_cancel = self.breakage != Breakage::IgnoresCancel;
             run_parked(self.threads, THREAD_STACK_BYTES, go, |_| {
@@ -393,17 +406,11 @@ mod tests {
                     }
                 }
             })
-            .map_err(|e| e.to_string())
+            .map_err(RunError::Pool)
         }
 
         fn idle_latencies(&self, dependency: &Dependency, n: u32) -> Vec<Duration> {
-            (0..n)
-                .map(|i| {
-                    let issued = Instant::now();
-                    let _ = dependency.call(u64::from(i)).wait();
-                    issued.elapsed()
-                })
-                .collect()
+            crate::overload::contestants::pool::idle_waited(dependency, n)
         }
     }
 

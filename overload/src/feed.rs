@@ -2,7 +2,7 @@
 //! every limiter, whether their limiters saw "the same kind" of stream, judged measure by measure on process
 //! medians as a claim is judged ([`family_pairs`], [`measure::judge::judge`]), and where not, which measures
 //! differ. The report names the pairs that differ, a finding in its own right, and those the run cannot tell
-//! apart; the family claim judges every pair whatever its feed ([`crate::claims`]). [`Feed::unlike`] compares two
+//! apart; the family claim judges every pair whatever its feed ([`crate::overload::claims`]). [`Feed::unlike`] compares two
 //! single runs' feeds, as a trial's test reads them.
 
 use measure::compare::{Basis, Relation};
@@ -11,9 +11,14 @@ use measure::summary::{ClaimResult, Summary, Verdict};
 use serde::Serialize;
 
 use crate::analysis::{AFTER_DROP, DECISIONS, IN_FLIGHT_AT_ADMISSION, SAMPLES_PER_WINDOW};
-use crate::claims::FEED_TOLERANCE;
 use crate::config::LIMITERS;
-use crate::contestants::Contestant;
+use crate::overload::contestants::Contestant;
+
+/// How far apart (larger / smaller) each measure of two limiters' sample streams may be for the streams to be
+/// "the same kind" (this file), and the feed claim's factor. Fixed before any run: a quarter is wider than the
+/// 20% noise threshold of one measure, and narrower than the 5× fewer, 5× fuller windows a feed that releases its
+/// completions in batches gives a window of two round trips.
+pub const FEED_TOLERANCE: f64 = 1.25;
 
 /// What the sample stream a limiter saw over a run looked like, from the run's records once its clocks have
 /// stopped (nothing in the timed code counts it): two limiters saw "the same kind" of stream when every measure

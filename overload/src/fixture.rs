@@ -7,7 +7,7 @@ use measure::summary::{ContestantSummary, Environment, MetricStats, Summary};
 use testkit::fixture::{contestant, processes, summary};
 
 use crate::analysis::{AFTER_DROP, DECISIONS, HEADLINE, IN_FLIGHT_AT_ADMISSION, SAMPLES_PER_WINDOW};
-use crate::contestants::Contestant;
+use crate::overload::contestants::Contestant;
 
 /// Three samples `values` as one metric's statistics.
 pub(crate) fn range(values: [f64; 3]) -> MetricStats {

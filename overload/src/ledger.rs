@@ -10,6 +10,8 @@ use std::time::{Duration, Instant};
 
 use dependency::{CallError, Dependency};
 
+use crate::error::LedgerError;
+
 /// Bit set in a slot once it is written.
 const WRITTEN: u64 = 1 << 63;
 /// Bit set when the call failed (the dependency rejected it or shut down).
@@ -171,7 +173,7 @@ impl Ledger {
 
     /// Whether every call was recorded exactly once, each success with the right answer; the error says what
     /// went wrong.
-    pub fn verify(&self) -> Result<(), String> {
+    pub fn verify(&self) -> Result<(), LedgerError> {
         let missing = self.slots.iter().filter(|s| s.load(Ordering::Relaxed) == 0).count();
         let duplicates = self.duplicates.load(Ordering::Relaxed);
         let wrong = self.wrong_answers.load(Ordering::Relaxed);
@@ -179,24 +181,20 @@ impl Ledger {
         if missing == 0 && duplicates == 0 && wrong == 0 && out_of_range == 0 {
             Ok(())
         } else {
-            Err(format!(
-                "{missing} calls never completed, {duplicates} completed twice, {wrong} wrong answers, \
-                 {out_of_range} unknown call numbers (of {} calls)",
-                self.slots.len()
-            ))
+            Err(LedgerError::NotAllOnce { missing, duplicates, wrong, out_of_range, calls: self.slots.len() })
         }
     }
 
     /// Whether every call that was recorded was recorded once, each success with the right answer (calls never
     /// recorded are allowed: a cancelled run); the error says what went wrong.
-    pub fn verify_delivered(&self) -> Result<(), String> {
+    pub fn verify_delivered(&self) -> Result<(), LedgerError> {
         let duplicates = self.duplicates.load(Ordering::Relaxed);
         let wrong = self.wrong_answers.load(Ordering::Relaxed);
         let out_of_range = self.out_of_range.load(Ordering::Relaxed);
         if duplicates == 0 && wrong == 0 && out_of_range == 0 {
             Ok(())
         } else {
-            Err(format!("{duplicates} completed twice, {wrong} wrong answers, {out_of_range} unknown call numbers"))
+            Err(LedgerError::NotDeliveredOnce { duplicates, wrong, out_of_range })
         }
     }
 
@@ -260,7 +258,7 @@ mod tests {
         ledger.record(0, now, now, &Ok(Dependency::answer(0)));
         ledger.record(1, now, now, &Ok(Dependency::answer(1).wrapping_add(1)));
         ledger.record(7, now, now, &Ok(Dependency::answer(7)));
-        let err = ledger.verify().expect_err("three problems");
+        let err = ledger.verify().expect_err("three problems").to_string();
         assert!(err.contains("1 calls never completed"), "{err}");
         assert!(err.contains("1 completed twice"), "{err}");
         assert!(err.contains("1 wrong answers"), "{err}");

@@ -2,8 +2,8 @@
 //! capacity drop, the dependency within its capacity, the gate within its limit, rejections counted, and the
 //! limit following latency the same way in every family.
 
-use overload::conformance;
-use overload::contestants::Contestant;
+use overload::overload::conformance;
+use overload::overload::contestants::Contestant;
 
 fn assert_passes(name: &str) {
     let contestant = Contestant::find(name).unwrap_or_else(|| panic!("no contestant {name}"));

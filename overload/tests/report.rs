@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use measure::summary::Summary;
-use overload::{claims, report};
+use overload::overload::{claims, report};
 
 /// The committed run's summary with its claims judged by today's table.
 fn committed() -> Summary {

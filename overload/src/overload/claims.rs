@@ -17,9 +17,10 @@ use measure::compare::{Basis, Relation};
 use measure::judge::{ClaimSpec, Comparison, Phase, Side};
 use measure::summary::Summary;
 
+use super::contestants::Contestant;
 use crate::analysis::HEADLINE;
 use crate::config::LIMITERS;
-use crate::contestants::Contestant;
+pub use crate::feed::FEED_TOLERANCE;
 use crate::limit::LimiterKind;
 
 /// After-drop throughput.
@@ -51,12 +52,6 @@ const AFTER_IN_FLIGHT: &str = "after_drop.in_flight_at_admission_mean";
 /// before any run: each side's per-run noise is up to the lab's 20% threshold (1.2 × 1.2 ≈ 1.44 between two
 /// sides); 1.5× allows that and still catches the 4.4× stream/blocking gap an earlier run showed for Vegas.
 pub const FAMILY_AGREEMENT: f64 = 1.5;
-
-/// How far apart (larger / smaller) each measure of two limiters' sample streams may be for the streams to be
-/// "the same kind" (`feed.rs`), and the feed claim's factor. Fixed before any run: a quarter is wider than the
-/// 20% noise threshold of one measure, and narrower than the 5× fewer, 5× fuller windows a feed that releases its
-/// completions in batches gives a window of two round trips.
-pub const FEED_TOLERANCE: f64 = 1.25;
 
 /// Every claim of the overload scenario, as data.
 pub fn table(summary: &Summary) -> Vec<ClaimSpec> {

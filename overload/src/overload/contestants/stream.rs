@@ -8,8 +8,9 @@ use tokio::runtime::Runtime;
 
 use dependency::Dependency;
 
-use super::job::{finish_call, Job, Prepared};
 use crate::cancel::until_cancelled;
+use crate::error::RunError;
+use crate::job::{finish_call, Job, Prepared};
 use crate::stream_ext::LimitedStreamExt;
 
 /// The runtime, built once per trial.
@@ -19,20 +20,20 @@ pub struct LimitedStream {
 }
 
 /// A multi-thread runtime with the default number of workers (one per core), as `#[tokio::main]` builds.
-pub(crate) fn runtime() -> Result<Runtime, String> {
-    tokio::runtime::Builder::new_multi_thread().build().map_err(|e| format!("cannot build the tokio runtime: {e}"))
+pub(crate) fn runtime() -> Result<Runtime, RunError> {
+    tokio::runtime::Builder::new_multi_thread().build().map_err(RunError::Runtime)
 }
 
 impl LimitedStream {
     /// Build the runtime.
-    pub fn new() -> Result<LimitedStream, String> {
+    pub fn new() -> Result<LimitedStream, RunError> {
         Ok(LimitedStream { runtime: runtime()? })
     }
 }
 
 impl Prepared for LimitedStream {
-    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<(), String> {
-        let gate = job.gate.clone().ok_or("a limited stream needs a gate")?;
+    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<(), RunError> {
+        let gate = job.gate.clone().ok_or(RunError::NoGate("a limited stream needs a gate"))?;
         let (dependency, ledger, cancel) = (job.dependency, job.ledger, job.cancel);
         // Like `#[tokio::main]`: the stream is the runtime's main future (dropped if the caller cancels).
         go();

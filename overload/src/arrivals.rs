@@ -5,7 +5,8 @@
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use super::config::{Pattern, ServiceConfig};
+use crate::clocks::duration_us;
+use crate::service_config::{Pattern, ServiceConfig};
 
 /// The arrival instants of a run of `config`, in µs from its start, ascending, over both phases.
 pub fn schedule(config: &ServiceConfig) -> Vec<u64> {
@@ -39,11 +40,6 @@ pub fn schedule(config: &ServiceConfig) -> Vec<u64> {
         }
     }
     out
-}
-
-/// `d` in whole microseconds (saturating).
-pub fn duration_us(d: std::time::Duration) -> u64 {
-    u64::try_from(d.as_micros()).unwrap_or(u64::MAX)
 }
 
 #[cfg(test)]

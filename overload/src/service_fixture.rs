@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use measure::summary::{ContestantSummary, Environment, Method, MetricStats, Summary};
 use testkit::fixture::{contestant, method, processes, summary};
 
-use super::servers::ServiceContestant;
+use crate::overload_service::contestants::ServiceContestant;
 
 /// Five processes of `value`, spread by 1%.
 pub(crate) fn five(value: f64) -> MetricStats {

@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 
 use dependency::Dependency;
 
-use super::job::{finish_call, Job};
 use crate::cancel::Cancel;
+use crate::job::{finish_call, Job};
 use crate::limit::Gate;
 
 /// One pool member's work: take a permit, take the next call index from `next`, make the call and wait for its

@@ -23,20 +23,21 @@ use std::sync::{mpsc, Arc};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
+use crate::clocks::{clock_metrics, duration_us, instrument_metrics};
 use dependency::{Dependency, Timeline};
 use measure::harness::{self, Instruments, Iteration, IterationData, Routine, Stop, Window};
 use measure::probe::bounded_outstanding_check;
-use measure::probe::{Measurement, Timing};
 use measure::record::{Mark, MetricValues, Series, TrialRequest};
 use measure::scenario::{TrialError, TrialSink};
 use measure::summary::Check;
 
+use super::conformance;
+use super::contestants::{Contestant, Job, Prepared};
 use crate::analysis::{
     self, RunAnalysis, AFTER_DROP, DECISIONS, LIMITER_SAMPLES, OVER_LIMIT_ISSUES, SAMPLES_PER_WINDOW,
 };
 use crate::config::{OverloadConfig, IDLE_CALLS, WINDOW};
-use crate::conformance;
-use crate::contestants::{Contestant, Job, Prepared};
+use crate::error::RunError;
 use crate::ledger::Ledger;
 use crate::limit::{self, Gate};
 use crate::settle::{self, DropRule};
@@ -95,17 +96,7 @@ pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
     if let Some(&us) = idle.get("idle_call_us") {
         config.limits.no_load = Duration::from_secs_f64(us.max(1.0) / 1e6);
     }
-    let accounting = OverloadConfig { calls: accounting_calls(config.calls), ..config.clone() };
-    let mut routine = OverloadRoutine {
-        contestant,
-        prepared,
-        config,
-        accounting,
-        idle,
-        started: 0,
-        invariants: Invariants::default(),
-    };
-    harness::run(&mut routine, request, sink);
+    harness::run(&mut OverloadRoutine::new(contestant, prepared, config, idle), request, sink);
     Ok(())
 }
 
@@ -127,6 +118,23 @@ struct OverloadRoutine {
     /// Runs started so far (the harness's iteration index of the next run).
     started: u32,
     invariants: Invariants,
+}
+
+impl OverloadRoutine {
+    /// `contestant`, prepared, to run over `config` (and its accounting runs over a share of its calls), with
+    /// the idle figures measured before the loop.
+    fn new(contestant: Contestant, prepared: Box<dyn Prepared>, config: OverloadConfig, idle: MetricValues) -> Self {
+        let accounting = OverloadConfig { calls: accounting_calls(config.calls), ..config.clone() };
+        OverloadRoutine {
+            contestant,
+            prepared,
+            config,
+            accounting,
+            idle,
+            started: 0,
+            invariants: Invariants::default(),
+        }
+    }
 }
 
 /// What one run leaves to be verified and analysed once the clocks have stopped.
@@ -169,7 +177,12 @@ impl Watcher {
     /// How often the watcher reads the limit.
     const POLL: Duration = Duration::from_millis(2);
 
-    fn spawn(dependency: Dependency, gate: Option<Arc<Gate>>, rule: DropRule, after: usize) -> Result<Watcher, String> {
+    fn spawn(
+        dependency: Dependency,
+        gate: Option<Arc<Gate>>,
+        rule: DropRule,
+        after: usize,
+    ) -> Result<Watcher, RunError> {
         let (start, started) = mpsc::channel::<Instant>();
         let stop = Arc::new(AtomicBool::new(false));
         let stopped = Arc::clone(&stop);
@@ -200,7 +213,7 @@ impl Watcher {
                 }
                 None
             })
-            .map_err(|e| format!("cannot start the drop watcher: {e}"))?;
+            .map_err(RunError::Watcher)?;
         Ok(Watcher { start, stop, thread })
     }
 
@@ -246,7 +259,7 @@ impl Routine for OverloadRoutine {
         let watcher = match (timed, &gate) {
             (true, Some(_)) if !drop_by_call => Some(
                 Watcher::spawn(dependency.clone(), gate.clone(), config.drop, config.capacity_after)
-                    .map_err(&failed)?,
+                    .map_err(|e| failed(e.to_string()))?,
             ),
             _ => None,
         };
@@ -265,7 +278,7 @@ impl Routine for OverloadRoutine {
                 }
                 go();
             })
-            .map_err(failed)?;
+            .map_err(|e| failed(e.to_string()))?;
         Ok(RunOutput {
             calls: config.calls,
             dependency,
@@ -436,39 +449,6 @@ impl Routine for OverloadRoutine {
     }
 }
 
-fn duration_us(d: Duration) -> u64 {
-    u64::try_from(d.as_micros()).unwrap_or(u64::MAX)
-}
-
-/// Wall time and CPU from the window's clocks. `cpu_us_per_call` is the whole process's CPU per call, the
-/// dependency's timer threads included: they do the dependency's bookkeeping *and* wake each waiting caller, and
-/// waking a parked thread costs far more than waking a task, so that share belongs to the style. It is also
-/// given apart (`dependency_cpu_us_per_call`) beside the callers' own threads (`caller_cpu_us_per_call`).
-pub(crate) fn clock_metrics(timing: &Timing, timer_cpu: Duration, calls: u64) -> MetricValues {
-    let clocks = timing.metrics();
-    let mut metrics = MetricValues::new();
-    for key in ["wall_ms", "ctx_switches_per_item", "cores_used"] {
-        if let Some(&v) = clocks.get(key) {
-            metrics.insert(key.to_string(), v);
-        }
-    }
-    let timer_ns = u64::try_from(timer_cpu.as_nanos()).unwrap_or(u64::MAX);
-    let total_ns = timing.cpu_ns();
-    let calls = calls.max(1) as f64;
-    metrics.insert("cpu_us_per_call".to_string(), total_ns as f64 / 1e3 / calls);
-    metrics.insert("dependency_cpu_us_per_call".to_string(), timer_ns as f64 / 1e3 / calls);
-    metrics.insert("caller_cpu_us_per_call".to_string(), total_ns.saturating_sub(timer_ns) as f64 / 1e3 / calls);
-    metrics
-}
-
-/// The instruments' readings of an accounting run, as the scenario has always reported them: `threads`,
-/// `sampler_cpu_ms`, and (with the counting allocator) `allocs_per_item` and `heap_peak_mib`.
-pub(crate) fn instrument_metrics(measurement: &Measurement) -> MetricValues {
-    let mut readings = measurement.metrics();
-    readings.retain(|key, _| ["threads", "sampler_cpu_ms", "allocs_per_item", "heap_peak_mib"].contains(&key.as_str()));
-    readings
-}
-
 /// The dependency's own per-window view: calls in service, queued, and its capacity, aligned with the ledger's
 /// windows.
 fn put_dependency_series(series: &mut BTreeMap<String, Series>, timeline: &Timeline, a: &RunAnalysis, marks: &[Mark]) {
@@ -558,13 +538,13 @@ fn limit_points(gate: &Gate) -> Vec<(u64, usize)> {
 
 /// The latency of a call on an idle dependency (same service time, no load), waited for the way the contestant
 /// waits: `idle_call_us` (median) and `idle_overshoot_us` (median beyond the service time).
-fn idle_metrics(prepared: &dyn Prepared, config: &OverloadConfig) -> Result<MetricValues, String> {
+fn idle_metrics(prepared: &dyn Prepared, config: &OverloadConfig) -> Result<MetricValues, RunError> {
     let dependency = Dependency::start(dependency::Config {
         capacity: config.capacity,
         service: config.service,
         ..dependency::Config::default()
     })
-    .map_err(|e| format!("cannot start the dependency: {e}"))?;
+    .map_err(RunError::Dependency)?;
     let mut latencies = prepared.idle_latencies(&dependency, IDLE_CALLS);
     dependency.shutdown();
     latencies.sort_unstable();
@@ -615,17 +595,8 @@ mod tests {
 
     fn trial_with(contestant: Contestant, config: OverloadConfig) -> Collect {
         let prepared = contestant.prepare(&config).expect("prepared");
-        let accounting = OverloadConfig { calls: accounting_calls(config.calls), ..config.clone() };
         let idle = MetricValues::from([("idle_call_us".to_string(), 2_100.0)]);
-        let mut routine = OverloadRoutine {
-            contestant,
-            prepared,
-            config,
-            accounting,
-            idle,
-            started: 0,
-            invariants: Invariants::default(),
-        };
+        let mut routine = OverloadRoutine::new(contestant, prepared, config, idle);
         let request = TrialRequest {
             scenario: "overload".to_string(),
             contestant: contestant.name(),

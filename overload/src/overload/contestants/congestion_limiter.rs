@@ -24,6 +24,7 @@ use dependency::Dependency;
 
 use super::{Job, Prepared};
 use crate::cancel::until_cancelled;
+use crate::error::RunError;
 use crate::limit::{LimiterParams, Outcome};
 
 /// The longest a call waits for a token: far beyond any run, so a token that never comes fails the run
@@ -40,11 +41,8 @@ pub struct CrateLimited {
 impl CrateLimited {
     /// A multi-thread runtime with the default number of workers, as `stream-<limiter>` has, with tokio's timer
     /// on (the crate's `acquire_timeout` needs it; a token granted at once never arms it).
-    pub fn new(limits: LimiterParams) -> Result<CrateLimited, String> {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .enable_time()
-            .build()
-            .map_err(|e| format!("cannot build the tokio runtime: {e}"))?;
+    pub fn new(limits: LimiterParams) -> Result<CrateLimited, RunError> {
+        let runtime = tokio::runtime::Builder::new_multi_thread().enable_time().build().map_err(RunError::Runtime)?;
         Ok(CrateLimited { runtime, limits })
     }
 }
@@ -59,8 +57,9 @@ pub fn algorithm(limits: &LimiterParams) -> Aimd {
 }
 
 impl Prepared for CrateLimited {
-    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<(), String> {
-        let mirror = job.gate.clone().ok_or("the crate's limiter needs a gate to mirror its limit")?;
+    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<(), RunError> {
+        let mirror =
+            job.gate.clone().ok_or(RunError::NoGate("the crate's limiter needs a gate to mirror its limit"))?;
         let (dependency, ledger, mirror, cancel) = (job.dependency, job.ledger, &*mirror, job.cancel);
         let limiter = DefaultLimiter::new(algorithm(&self.limits));
         let limiter = &limiter;
@@ -111,7 +110,7 @@ impl Prepared for CrateLimited {
         ));
         match refused.load(Ordering::Relaxed) {
             0 => Ok(()),
-            n => Err(format!("{n} calls got no token from the crate's limiter within {ACQUIRE_WAIT:?}")),
+            calls => Err(RunError::NoToken { calls, within: ACQUIRE_WAIT }),
         }
     }
 

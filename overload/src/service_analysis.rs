@@ -1,7 +1,7 @@
 //! A service run's figures, computed once its clocks have stopped from the schedule, the book and the limit's
 //! history: per phase (before and after the drop) the calls answered within the deadline per second (goodput),
 //! the callers' latency from each arrival's scheduled start, the calls shed at the gate and those answered too
-//! late; and per window of [`WINDOW`](super::config::WINDOW) the same over time.
+//! late; and per window of [`WINDOW`](crate::service_config::WINDOW) the same over time.
 //!
 //! Every call belongs to the phase, and the window, its scheduled start falls in: a phase's goodput is its
 //! arrivals answered in time divided by the phase's length, so it can never read above the rate the calls
@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use measure::latency::LatencyRecorder;
 use measure::record::{Mark, MetricValues, Series};
 
-use super::book::{Entry, Fate};
+use crate::book::{Entry, Fate};
 
 /// The deciding metric of the goodput question: calls answered within the deadline per second after the drop.
 pub const GOODPUT_AFTER: &str = "after_drop.goodput_per_sec";

@@ -1,8 +1,8 @@
 //! `coroutine-<limiter>`: a pool of `may` coroutines gated by the limiter, each acquiring a permit (parking the
 //! coroutine, not its carrier) and waiting on its call's completion the same way.
 //!
-//! The pool is as large as the limiter's ceiling, like the blocking pool, on [`config`]'s carrier threads with
-//! `may`'s default stack ([`coroutine::DEFAULT_STACK_WORDS`]). Its coroutines are spawned scoped
+//! The pool is as large as the limiter's ceiling, like the blocking pool, on [`coroutine_config`]'s carrier threads with
+//! `may`'s default stack ([`pipelines::coroutine::DEFAULT_STACK_WORDS`]). Its coroutines are spawned scoped
 //! (`may::coroutine::scope`, so they may borrow the iteration's dependency and ledger and are all joined before
 //! the run returns), park at a `may::sync::SyncFlag` until every one has arrived (the calling thread, not a
 //! carrier, waits on a `may::sync::WaitGroup`), and are released at once by `go`. Both of their waits are
@@ -17,15 +17,9 @@ use may::coroutine::Builder;
 use may::sync::{SyncFlag, WaitGroup};
 
 use dependency::Dependency;
-use pipelines::coroutine::{self, CoroutineConfig};
 
-use super::job::{Job, Prepared};
-
-/// The configuration every coroutine contestant of this scenario runs with: one carrier per CPU the trial may use,
-/// as tokio's default runtime has workers.
-pub fn config() -> CoroutineConfig {
-    CoroutineConfig::per_core()
-}
+use crate::error::RunError;
+use crate::job::{coroutine_config, Job, Prepared};
 
 /// A pool of `coroutines` coroutines, spawned per iteration and parked until the run begins.
 #[derive(Debug)]
@@ -37,14 +31,14 @@ impl GatedCoroutines {
     /// A pool of `coroutines` coroutines (the limiter's ceiling: more could never be admitted at once);
     /// configures `may`'s carriers for this process.
     pub fn new(coroutines: usize) -> GatedCoroutines {
-        config().apply();
+        coroutine_config().apply();
         GatedCoroutines { coroutines: coroutines.max(1) }
     }
 }
 
 impl Prepared for GatedCoroutines {
-    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<(), String> {
-        let gate = job.gate.as_ref().ok_or("a gated coroutine pool needs a gate")?;
+    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<(), RunError> {
+        let gate = job.gate.as_ref().ok_or(RunError::NoGate("a gated coroutine pool needs a gate"))?;
         let next = AtomicU64::new(0);
         let start = SyncFlag::new();
         let arrived = WaitGroup::new();
@@ -53,7 +47,7 @@ impl Prepared for GatedCoroutines {
             let handles: Vec<_> = (0..self.coroutines)
                 .map(|_| {
                     let (arrived, start, body) = (arrived.clone(), &start, &body);
-                    let builder = Builder::new().name("caller".to_string()).stack_size(config().stack_words);
+                    let builder = Builder::new().name("caller".to_string()).stack_size(coroutine_config().stack_words);
                     // SAFETY: `may` marks spawning unsafe because a coroutine may resume on another carrier, so a
                     // thread-local held across a wait could belong to another thread. The body holds none: it
                     // waits only at the start flag, the gate and the completion, all coroutine-aware. The scope
@@ -78,7 +72,7 @@ impl Prepared for GatedCoroutines {
         });
         match panics {
             0 => Ok(()),
-            n => Err(format!("{n} coroutine(s) panicked")),
+            n => Err(RunError::Panicked(n)),
         }
     }
 
@@ -97,15 +91,10 @@ impl Prepared for GatedCoroutines {
                             })
                             .collect::<Vec<Duration>>()
                     },
-                    Builder::new().name("idle".to_string()).stack_size(config().stack_words),
+                    Builder::new().name("idle".to_string()).stack_size(coroutine_config().stack_words),
                 )
             };
             handle.join()
         })
     }
-}
-
-/// Whether `coroutines` more coroutines fit under the map limit (`None`), or why not.
-pub fn refusal(coroutines: usize) -> Option<String> {
-    coroutine::map_limit_refusal(coroutines as u64, 2_048)
 }

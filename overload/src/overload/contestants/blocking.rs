@@ -6,8 +6,9 @@ use std::time::Duration;
 use dependency::Dependency;
 use pipelines::blocking::parked_pool::run_parked;
 
-use super::job::{Job, Prepared, THREAD_STACK_BYTES};
 use super::pool;
+use crate::error::RunError;
+use crate::job::{Job, Prepared, THREAD_STACK_BYTES};
 
 /// A pool of `threads` threads, started per iteration and parked until the run begins.
 #[derive(Debug)]
@@ -23,11 +24,11 @@ impl GatedPool {
 }
 
 impl Prepared for GatedPool {
-    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<(), String> {
-        let gate = job.gate.as_ref().ok_or("a gated pool needs a gate")?;
+    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<(), RunError> {
+        let gate = job.gate.as_ref().ok_or(RunError::NoGate("a gated pool needs a gate"))?;
         let next = AtomicU64::new(0);
         run_parked(self.threads, THREAD_STACK_BYTES, go, |_| pool::gated_calls(job, gate, &next))
-            .map_err(|e| e.to_string())
+            .map_err(RunError::Pool)
     }
 
     fn idle_latencies(&self, dependency: &Dependency, n: u32) -> Vec<Duration> {

@@ -7,22 +7,19 @@
 //!
 //! The parts, in the order they are read:
 //!
-//! - [`servers`]: every contestant, and what one call's handler does in every family.
-//! - [`routine`]: one trial: conformance runs, then the harness's loop; [`arrivals`] makes the schedule,
-//!   [`book`] keeps every arrival's fate, [`analysis`] turns them into figures after the run.
+//! - [`contestants`]: every contestant, and what one call's handler does in every family.
+//! - [`conformance`]: the runs every contestant passes before timing.
+//! - [`routine`]: one trial: conformance runs, then the harness's loop; [`arrivals`](crate::arrivals) makes the
+//!   schedule, [`book`](crate::book) keeps every arrival's fate, [`service_analysis`](crate::service_analysis)
+//!   turns them into figures after the run.
 //! - [`claims`]: the claim table the harness judges.
 //! - [`report`]: the report's figures, rendered with `templates/report.md`.
 
-pub mod analysis;
-pub mod arrivals;
-pub mod book;
 pub mod claims;
-pub mod config;
-#[cfg(test)]
-mod fixture;
+pub mod conformance;
+pub mod contestants;
 pub mod report;
 pub mod routine;
-pub mod servers;
 
 use measure::compare::Relation;
 use measure::judge::ClaimSpec;
@@ -31,8 +28,8 @@ use measure::record::{RunParams, TrialRequest};
 use measure::scenario::{ChartKind, ChartSpec, Dimension, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
 use measure::summary::{ContestantInfo, Summary};
 
-use analysis::{CALLER_P99_AFTER, GOODPUT_AFTER};
-use servers::ServiceContestant;
+use crate::service_analysis::{CALLER_P99_AFTER, GOODPUT_AFTER};
+use contestants::ServiceContestant;
 
 /// A limiter that fills the healthy dependency less than this share of the fixed bound's goodput before the
 /// drop is under-using it.
@@ -136,14 +133,7 @@ impl Scenario for ServiceScenario {
     }
 
     fn check_params(&self, params: &RunParams) -> Result<(), String> {
-        let one = |key: &str| params.get(key).and_then(|v| v.first()).copied().unwrap_or(0);
-        if one("initial_limit") > one("max_limit") {
-            return Err(format!("--initial-limit {} is above --max-limit {}", one("initial_limit"), one("max_limit")));
-        }
-        if one("min_limit") > one("initial_limit") {
-            return Err(format!("--min-limit {} is above --initial-limit {}", one("min_limit"), one("initial_limit")));
-        }
-        Ok(())
+        crate::config::check_limits(params)
     }
 
     fn contestants(&self) -> Vec<ContestantInfo> {
@@ -159,11 +149,7 @@ impl Scenario for ServiceScenario {
     }
 
     fn dimensions(&self) -> Vec<Dimension> {
-        let contestants = self.contestants();
-        let limiter = Dimension::from_fn("limiter", &contestants, |c| {
-            c.name.split_once('-').map(|(_, limiter)| limiter.to_string())
-        });
-        vec![limiter, Dimension::family(&contestants)]
+        crate::config::dimensions(&self.contestants())
     }
 
     fn trade_off_metrics(&self) -> Vec<(&'static str, bool)> {
@@ -174,11 +160,7 @@ impl Scenario for ServiceScenario {
         // One timed run of 1.2 s (400 ms healthy, 800 ms after the drop) and one accounting run a quarter as long
         // per process: 15 contestants × 2 rates × 5 processes take about 5 minutes on 2 cores. A warm-up buys
         // nothing in a run of tens of thousands of calls.
-        if quick {
-            Repetitions { forks: 1, warmup: 0, iterations: 1, accounting: 1 }
-        } else {
-            Repetitions { forks: 5, warmup: 0, iterations: 1, accounting: 1 }
-        }
+        crate::config::repetitions(quick)
     }
 
     fn table_metrics(&self) -> Vec<&'static str> {

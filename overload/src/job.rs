@@ -1,13 +1,16 @@
 //! What every contestant is handed for one iteration ([`Job`]), what a contestant ready to run does
 //! ([`Prepared`]), and how every contestant finishes a call ([`finish_call`]): shared by the contestants below
-//! the registry, so that no contestant file depends on the registry.
+//! the registry, so that no contestant file depends on the registry, with the pools' thread stack and coroutine
+//! configuration both scenarios use.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use dependency::{CallError, Dependency, Reply};
+use pipelines::coroutine::CoroutineConfig;
 
 use crate::cancel::Cancel;
+use crate::error::RunError;
 use crate::ledger::Ledger;
 use crate::limit::{Gate, Outcome, Permit};
 
@@ -31,7 +34,7 @@ pub struct Job<'a> {
 pub trait Prepared {
     /// Make every call of `job`. `go` is called exactly once, when everything is set up (threads started and
     /// parked) and right before the first call is issued: the trial starts measuring there.
-    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<(), String>;
+    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<(), RunError>;
 
     /// Latency of `n` calls made one at a time on an idle `dependency`, waited for the way this contestant
     /// waits (awaited on its runtime, or blocking on a thread).
@@ -42,6 +45,17 @@ pub trait Prepared {
     fn alive_tasks(&self) -> Option<usize> {
         None
     }
+}
+
+/// The configuration every coroutine contestant of both scenarios runs with: one carrier per CPU the trial may
+/// use, as tokio's default runtime has workers.
+pub fn coroutine_config() -> CoroutineConfig {
+    CoroutineConfig::per_core()
+}
+
+/// Whether `coroutines` more coroutines fit under the map limit (`None`), or why not.
+pub fn coroutine_refusal(coroutines: usize) -> Option<String> {
+    pipelines::coroutine::map_limit_refusal(coroutines as u64, 2_048)
 }
 
 /// Stack size of every pool thread: callers only wait on completions, so a small stack is plenty.

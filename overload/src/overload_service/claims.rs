@@ -7,7 +7,7 @@ use measure::judge::{ClaimSpec, Comparison, Phase, Side, Who};
 use measure::summary::{Family, Summary};
 use measure::units::count;
 
-use super::servers::{ServiceContestant, LIMITERS};
+use super::contestants::{ServiceContestant, LIMITERS};
 
 /// Id of the claim that below the ceiling every bounded contestant serves its callers.
 pub const BELOW_SERVED: &str = "below-ceiling-served";
@@ -170,7 +170,7 @@ mod tests {
     use measure::summary::Verdict;
 
     use super::*;
-    use crate::service::fixture;
+    use crate::service_fixture as fixture;
 
     fn verdicts(summary: &Summary) -> BTreeMap<String, Verdict> {
         measure::judge::judge_all(summary, &table(summary)).into_iter().map(|c| (c.id, c.verdict)).collect()

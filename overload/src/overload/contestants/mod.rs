@@ -16,10 +16,8 @@
 //! - [`blocking_unbounded`]: `blocking-unbounded`, as many threads as `unbounded-threads` (the OS caps what is
 //!   possible), each issuing calls back to back with no admission control.
 //!
-//! - [`job`]: what every contestant above is handed for one iteration, and how each finishes a call.
-//!
 //! Every contestant calls the same [`Dependency`](dependency::Dependency) and records each call in the same
-//! [`Ledger`](crate::ledger::Ledger) the same way ([`job::finish_call`]): one latency clock for every family, from
+//! [`Ledger`](crate::ledger::Ledger) the same way ([`crate::job::finish_call`]): one latency clock for every family, from
 //! the call's admission at the gate (the [`Permit`](crate::limit::Permit) records when) to the moment its caller
 //! sees the reply; the permit is released with that latency and the outcome, and the gate wait (asking →
 //! admission) is recorded beside it. Unbounded calls have no gate: their clock starts at issue.
@@ -28,17 +26,17 @@ pub mod blocking;
 pub mod blocking_unbounded;
 pub mod congestion_limiter;
 pub mod coroutine;
-pub mod job;
-mod pool;
+pub(crate) mod pool;
 pub mod stream;
 pub mod stream_unbounded;
 
 use measure::summary::{ContestantInfo, Family, Role};
 
-pub use job::{Job, Prepared, THREAD_STACK_BYTES};
+pub use crate::job::{Job, Prepared, THREAD_STACK_BYTES};
 
 use crate::config::OverloadConfig;
 use crate::config::{limiter_ceiling, limiter_description, LIMITERS};
+use crate::error::RunError;
 use crate::limit::LimiterKind;
 
 /// Why `stream-congestion-limiter` fails its `within_limit` check, as its source shows (`DefaultLimiter::release`
@@ -133,7 +131,7 @@ impl Contestant {
                 "a pool of `may` coroutines as large as the limiter's ceiling ({}), spawned and parked before \
                  timing; each coroutine acquires a permit before every call and waits on its completion, both \
                  waits parking the coroutine, not its carrier; {limiter}",
-                coroutine::config().describe()
+                crate::job::coroutine_config().describe()
             ),
             Contestant::StreamUnbounded => {
                 "one stream on a multi-thread tokio runtime, `buffer_unordered(calls)`: every \
@@ -159,7 +157,7 @@ impl Contestant {
     }
 
     /// Build what the contestant needs before its iterations (a runtime; the pool size).
-    pub fn prepare(&self, config: &OverloadConfig) -> Result<Box<dyn Prepared>, String> {
+    pub fn prepare(&self, config: &OverloadConfig) -> Result<Box<dyn Prepared>, RunError> {
         match self {
             Contestant::Stream(LimiterKind::CongestionLimiter) => {
                 Ok(Box::new(congestion_limiter::CrateLimited::new(config.limits)?))
@@ -174,9 +172,9 @@ impl Contestant {
             }
             Contestant::Coroutine(kind) => {
                 let size = limiter_ceiling(*kind, &config.limits);
-                match coroutine::refusal(size) {
+                match crate::job::coroutine_refusal(size) {
                     None => Ok(Box::new(coroutine::GatedCoroutines::new(size))),
-                    Some(reason) => Err(reason),
+                    Some(reason) => Err(RunError::Refused(reason)),
                 }
             }
         }

@@ -15,14 +15,14 @@ use measure::template::{claims_by_id, ClaimView};
 use measure::units::count;
 use serde::Serialize;
 
+use super::claims::table;
+use super::claims::{after_ceiling, FAMILY_AGREEMENT, FEED_TOLERANCE, HALVES, NEAR_CEILING};
+use super::contestants::Contestant;
+use super::routine::accounting_calls;
 use crate::analysis::{DECISIONS, HEADLINE};
-use crate::claims::table;
-use crate::claims::{after_ceiling, FAMILY_AGREEMENT, FEED_TOLERANCE, HALVES, NEAR_CEILING};
 use crate::config::{IDLE_CALLS, LIMITERS};
-use crate::contestants::Contestant;
 use crate::feed::{family_pairs, weakest, Apart, NoFeed, Pairing};
 use crate::limit::{AimdConfig, Decisions, Gradient2Config, LimiterKind};
-use crate::routine::accounting_calls;
 
 /// Every word of the report's discussion, with the figures below filled in.
 const TEMPLATE: &str = include_str!("templates/report.md");
@@ -306,8 +306,8 @@ pub fn vegas_equilibrium(fraction: f64) -> Option<f64> {
 fn vegas_arithmetic(summary: &Summary) -> Option<VegasArithmetic> {
     let stream = Contestant::Stream(LimiterKind::Vegas).name();
     let smallest = summary.param("service_ms")? * 1e3 - summary.param("jitter_us")?
-        + median(summary, &stream, "idle_overshoot_us").unwrap_or(0.0);
-    let typical = median(summary, &stream, "before_drop.latency_p50_us")?;
+        + summary.median(&stream, "idle_overshoot_us").unwrap_or(0.0);
+    let typical = summary.median(&stream, "before_drop.latency_p50_us")?;
     let fraction = 1.0 - smallest / typical;
     let limit = vegas_equilibrium(fraction)?;
     Some(VegasArithmetic {
@@ -515,7 +515,7 @@ impl Context {
 
 impl Params {
     fn of(summary: &Summary) -> Params {
-        let param = |key: &str| summary.param(key).map(|v| format!("{v:.0}"));
+        let param = |key: &str| summary.param(key).map(whole);
         Params {
             calls: param("calls"),
             capacity_after: param("capacity_after"),
@@ -532,11 +532,6 @@ impl Params {
             healthy_max_ms: param("healthy_max_ms"),
         }
     }
-}
-
-/// Median of `metric` for `name`, if it ran cleanly.
-fn median(summary: &Summary, name: &str, metric: &str) -> Option<f64> {
-    summary.metric(name, metric).map(|s| s.median)
 }
 
 /// Microseconds as milliseconds: `10.8 ms`, `267 ms`.
@@ -569,7 +564,7 @@ fn ceiling(summary: &Summary) -> Option<Ceiling> {
     let idle: Vec<(Family, f64)> = summary
         .contestants
         .iter()
-        .filter_map(|c| median(summary, &c.name, "idle_overshoot_us").map(|v| (c.family, v)))
+        .filter_map(|c| summary.median(&c.name, "idle_overshoot_us").map(|v| (c.family, v)))
         .collect();
     let mid = |family: Family| {
         let values: Vec<f64> = idle.iter().filter(|(f, _)| *f == family).map(|(_, v)| *v).collect();
@@ -581,12 +576,12 @@ fn ceiling(summary: &Summary) -> Option<Ceiling> {
         coroutine: mid(Family::Coroutine),
     });
     Some(Ceiling {
-        capacity: format!("{capacity:.0}"),
-        service: format!("{service:.0}"),
-        before: format!("{:.0}", capacity * 1e3 / service),
-        after: format!("{after:.0}"),
-        after_ops: format!("{after_ops:.0}"),
-        calls: format!("{calls:.0}"),
+        capacity: whole(capacity),
+        service: whole(service),
+        before: whole(capacity * 1e3 / service),
+        after: whole(after),
+        after_ops: whole(after_ops),
+        calls: whole(calls),
         idle,
     })
 }
@@ -598,7 +593,7 @@ fn trade_rows(summary: &Summary) -> Vec<TradeRow> {
     for kind in LIMITERS {
         for contestant in Contestant::gated(kind) {
             let name = contestant.name();
-            let at = |metric: &str| median(summary, &name, metric);
+            let at = |metric: &str| summary.median(&name, metric);
             let (Some(p99), Some(ops), Some(wall)) = (at(HEADLINE), at("after_drop.ops_per_sec"), at("wall_ms")) else {
                 continue;
             };
@@ -607,20 +602,18 @@ fn trade_rows(summary: &Summary) -> Vec<TradeRow> {
                 .iter()
                 .filter_map(|(key, _)| {
                     let value = at(&format!("{DECISIONS}.{key}"))?;
-                    (value > 0.0).then(|| DecisionCount { count: format!("{value:.0}"), name: key.replace('_', "-") })
+                    (value > 0.0).then(|| DecisionCount { count: whole(value), name: key.replace('_', "-") })
                 })
                 .collect();
             rows.push(TradeRow {
                 p99: ms(p99),
-                ops: format!("{ops:.0}"),
+                ops: whole(ops),
                 wall_s: format!("{:.2}", wall / 1e3),
                 gate_wait: at("after_drop.gate_wait_latency_p99_us").map(ms),
                 caller: at("after_drop.caller_latency_p99_us").map(ms),
-                errors: at("after_drop.errors").filter(|&e| e > 0.0).map(|e| format!("{e:.0}")),
-                limits: at("limit_at_drop")
-                    .zip(at("limit_at_end"))
-                    .map(|(d, e)| (format!("{d:.0}"), format!("{e:.0}"))),
-                limit_mean: at("after_drop.limit_mean").map(|v| format!("{v:.0}")),
+                errors: at("after_drop.errors").filter(|&e| e > 0.0).map(whole),
+                limits: at("limit_at_drop").zip(at("limit_at_end")).map(|(d, e)| (whole(d), whole(e))),
+                limit_mean: at("after_drop.limit_mean").map(whole),
                 adaptive: kind.is_adaptive(),
                 decisions,
                 name,
@@ -634,11 +627,11 @@ fn trade_rows(summary: &Summary) -> Vec<TradeRow> {
 /// `None` unless the stream and blocking ones ran.
 fn spread(summary: &Summary, kind: LimiterKind, metric: &str, show: impl Fn(f64) -> String) -> Option<Spread> {
     let [stream, blocking, coroutine] = Contestant::gated(kind);
-    median(summary, &stream.name(), metric)?;
-    median(summary, &blocking.name(), metric)?;
+    summary.median(&stream.name(), metric)?;
+    summary.median(&blocking.name(), metric)?;
     let values: Vec<(&'static str, String, f64)> = [stream, blocking, coroutine]
         .iter()
-        .filter_map(|c| Some((c.family().as_str(), c.name(), median(summary, &c.name(), metric)?)))
+        .filter_map(|c| Some((c.family().as_str(), c.name(), summary.median(&c.name(), metric)?)))
         .collect();
     Some(Spread {
         figures: values.iter().map(|(family, _, v)| FamilyFigure { family, value: show(*v) }).collect(),
@@ -756,10 +749,10 @@ fn vegas(summary: &Summary, noise: f64) -> Option<VegasFinding> {
     let overhead = || {
         let [stream, blocking, _] = Contestant::gated(vegas).map(|c| c.name());
         let overhead = |name: &str| {
-            Some(median(summary, name, "before_drop.latency_p50_us")? - median(summary, name, "idle_call_us")?)
+            Some(summary.median(name, "before_drop.latency_p50_us")? - summary.median(name, "idle_call_us")?)
         };
         let (os, ob) = (overhead(&stream)?, overhead(&blocking)?);
-        let (ls, lb) = (median(summary, &stream, "limit_at_drop")?, median(summary, &blocking, "limit_at_drop")?);
+        let (ls, lb) = (summary.median(&stream, "limit_at_drop")?, summary.median(&blocking, "limit_at_drop")?);
         let limits = |a: &str, b: &str| Comparison::contestants(a, b, Phase::Unphased);
         let close = judged(
             summary,
@@ -837,7 +830,7 @@ fn unbounded_rows(summary: &Summary) -> Vec<UnboundedRow> {
         .iter()
         .filter_map(|c| {
             let name = c.name();
-            let at = |metric: &str| median(summary, &name, metric);
+            let at = |metric: &str| summary.median(&name, metric);
             Some(UnboundedRow {
                 p99: ms(at(HEADLINE)?),
                 max_outstanding: whole(at("max_outstanding")?),
@@ -857,7 +850,7 @@ fn unbounded_threads(summary: &Summary) -> UnboundedThreads {
     let threads = |calls: f64| configured.map(|t| t.min(calls.max(1.0)));
     let accounting_calls = calls.map(|c| accounting_calls(c as u64) as f64);
     let accounting = accounting_calls.and_then(threads);
-    let measured = median(summary, &Contestant::BlockingUnbounded.name(), "threads");
+    let measured = summary.median(&Contestant::BlockingUnbounded.name(), "threads");
     let others = measured.zip(accounting).map(|(m, a)| m - a).filter(|&o| o >= 0.0);
     let show = |v: Option<f64>| v.map(whole);
     UnboundedThreads {
@@ -881,7 +874,7 @@ fn family_cpu(summary: &Summary) -> Vec<FamilyCpu> {
                     .contestants
                     .iter()
                     .filter(|c| c.family == family && c.role != Role::Pathology)
-                    .filter_map(|c| median(summary, &c.name, metric))
+                    .filter_map(|c| summary.median(&c.name, metric))
                     .collect();
                 measure::stats::median(&values)
             };
@@ -931,9 +924,8 @@ fn feeds(summary: &Summary) -> Feeds {
             Pairing::Missing(missing) => Some(missing.clone()),
             Pairing::Judged(_) => None,
         };
-        let limits = |name: &str| {
-            Some((median(summary, name, "after_drop.limit_mean")?, median(summary, name, "limit_at_drop")?))
-        };
+        let limits =
+            |name: &str| Some((summary.median(name, "after_drop.limit_mean")?, summary.median(name, "limit_at_drop")?));
         let limits = limits(&a).zip(limits(&b)).map(|((ma, da), (mb, db))| [ma, mb, da, db].map(whole));
         let pair = FeedPair { a, b, measures: pairing.deciding(), alike: ClaimView::of(&alike), missing, limits };
         match alike.verdict {
@@ -970,14 +962,14 @@ fn more_figures(summary: &Summary) -> MoreFigures {
             gated: Contestant::find(&c.name).is_some_and(|k| k.limiter().is_some()),
             figures: MORE_METRICS
                 .iter()
-                .map(|&(metric, is_count)| (metric, figure(median(summary, &c.name, metric), is_count)))
+                .map(|&(metric, is_count)| (metric, figure(summary.median(&c.name, metric), is_count)))
                 .collect(),
         })
         .collect();
     let windowed_decisions = summary.contestants.iter().any(|c| {
         ["ignored", "windows"]
             .iter()
-            .any(|key| median(summary, &c.name, &format!("{DECISIONS}.{key}")).is_some_and(|v| v > 0.0))
+            .any(|key| summary.median(&c.name, &format!("{DECISIONS}.{key}")).is_some_and(|v| v > 0.0))
     });
     MoreFigures { rows, windowed_decisions }
 }
@@ -991,7 +983,7 @@ mod tests {
 
     /// `summary` with its claims judged.
     fn judged(mut summary: Summary) -> Summary {
-        summary.claims = measure::judge::judge_all(&summary, &crate::claims::table(&summary));
+        summary.claims = measure::judge::judge_all(&summary, &super::super::claims::table(&summary));
         summary
     }
 

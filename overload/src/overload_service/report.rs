@@ -11,7 +11,7 @@ use measure::units::count;
 use serde::Serialize;
 
 use super::claims::{after_ceiling, fixed_queue_ms, phase_rate};
-use super::servers::ServiceContestant;
+use super::contestants::ServiceContestant;
 
 /// Every word of the report's discussion.
 const TEMPLATE: &str = include_str!("templates/report.md");
@@ -169,7 +169,7 @@ fn row(summary: &Summary, name: &str, phase: &str) -> Option<Row> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::service::fixture;
+    use crate::service_fixture as fixture;
 
     fn rendered() -> String {
         let mut summary = fixture::run(fixture::expected);

@@ -7,6 +7,7 @@ use dependency::Config as DependencyConfig;
 use measure::record::TrialRequest;
 use measure::scenario::TrialError;
 
+use crate::config::limits_in_order;
 use crate::limit::LimiterParams;
 
 /// Window of every over-time series.
@@ -87,12 +88,7 @@ impl ServiceConfig {
                 "`rate`, `capacity`, `capacity_after` and `service_ms` must be at least 1".to_string(),
             ));
         }
-        let limits = &config.limits;
-        if limits.min > limits.initial || limits.initial > limits.max {
-            return Err(TrialError::BadParam(
-                "`min_limit`, `initial_limit` and `max_limit` must be in that order".to_string(),
-            ));
-        }
+        limits_in_order(&config.limits)?;
         Ok(config)
     }
 

@@ -6,8 +6,9 @@ use std::time::{Duration, Instant};
 use dependency::Dependency;
 use pipelines::blocking::parked_pool::run_parked;
 
-use super::job::{finish_call, Job, Prepared, THREAD_STACK_BYTES};
 use super::pool;
+use crate::error::RunError;
+use crate::job::{finish_call, Job, Prepared, THREAD_STACK_BYTES};
 
 /// `threads` threads (at most one per call), started per iteration and parked until the run begins.
 #[derive(Debug)]
@@ -23,7 +24,7 @@ impl UnboundedThreads {
 }
 
 impl Prepared for UnboundedThreads {
-    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<(), String> {
+    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<(), RunError> {
         let next = AtomicU64::new(0);
         let threads = usize::try_from(job.calls).map_or(self.threads, |calls| self.threads.min(calls.max(1)));
         run_parked(threads, THREAD_STACK_BYTES, go, |_| loop {
@@ -38,7 +39,7 @@ impl Prepared for UnboundedThreads {
             let result = job.dependency.call(index).wait();
             finish_call(job.ledger, index, issued, result, None);
         })
-        .map_err(|e| e.to_string())
+        .map_err(RunError::Pool)
     }
 
     fn idle_latencies(&self, dependency: &Dependency, n: u32) -> Vec<Duration> {

@@ -28,12 +28,13 @@ use dependency::{CapacityChange, Dependency, Stats};
 use measure::summary::Check;
 use measure::watchdog;
 
-use crate::config::OverloadConfig;
-use crate::contestants::{Contestant, Job, Prepared};
+use super::contestants::{Contestant, Job, Prepared};
+use crate::error::LedgerError;
 use crate::ledger::Ledger;
 use crate::limit::{self, Gate, LimiterKind, LimiterParams};
 
 pub use crate::edges::WATCHDOG;
+use crate::edges::{check, check_config};
 /// Calls of the small runs.
 pub const CALLS: u64 = 1_000;
 /// Calls made one at a time before each small run, to measure the no-load latency.
@@ -94,7 +95,7 @@ pub fn all(contestant: Contestant) -> Vec<Check> {
             checks.push(Check::new(
                 "exactly_once",
                 run.verified.is_ok(),
-                run.verified.clone().err().unwrap_or_else(|| {
+                run.verified.clone().err().map(String::from).unwrap_or_else(|| {
                     format!(
                         "{CALLS} calls through a capacity drop (40 → 8 slots, 2 ms): each completed once, right answer"
                     )
@@ -135,7 +136,7 @@ pub fn all(contestant: Contestant) -> Vec<Check> {
 /// What a small run left behind.
 #[derive(Debug, Clone)]
 struct SmallRun {
-    verified: Result<(), String>,
+    verified: Result<(), LedgerError>,
     stats: Stats,
     failures: u64,
     over_limit: Option<u64>,
@@ -158,19 +159,7 @@ fn small_run(
     limits: &LimiterParams,
     unbounded_threads: usize,
 ) -> Result<SmallRun, String> {
-    let config = OverloadConfig {
-        calls,
-        capacity: dependency.capacity,
-        capacity_after: dependency.capacity,
-        service: dependency.service,
-        jitter: Duration::ZERO,
-        queue_limit: dependency.queue_limit,
-        drop: by_call(),
-        limits: *limits,
-        unbounded_threads,
-        seed: 1,
-    };
-    let prepared = contestant.prepare(&config)?;
+    let prepared = contestant.prepare(&check_config(&dependency, calls, *limits, unbounded_threads))?;
     small_run_on(&*prepared, contestant, dependency, calls, limits)
 }
 
@@ -234,26 +223,8 @@ fn drop_run(contestant: Contestant) -> Result<SmallRun, String> {
 fn rejections(contestant: Contestant) -> [Check; 2] {
     let run = move || -> Result<[Verdict; 2], String> {
         let calls = 500;
-        let dependency = dependency::Config {
-            capacity: 10,
-            service: Duration::from_millis(2),
-            queue_limit: Some(5),
-            ..dependency::Config::default()
-        };
-        let limits = LimiterParams { fixed_limit: 100, initial: 50, max: 100, ..LimiterParams::small() };
-        let config = OverloadConfig {
-            calls,
-            capacity: dependency.capacity,
-            capacity_after: dependency.capacity,
-            service: dependency.service,
-            jitter: Duration::ZERO,
-            queue_limit: dependency.queue_limit,
-            drop: by_call(),
-            limits,
-            unbounded_threads: 100,
-            seed: 1,
-        };
-        let prepared = contestant.prepare(&config)?;
+        let (dependency, limits) = rejecting();
+        let prepared = contestant.prepare(&check_config(&dependency, calls, limits, 100))?;
         let rejected = small_run_on(&*prepared, contestant, dependency, calls, &limits)?;
         let healthy = dependency::Config { capacity: 100, service: Duration::from_millis(2), ..Default::default() };
         let clean = small_run_on(&*prepared, contestant, healthy, CLEAN_CALLS, &limits)?;
@@ -265,15 +236,16 @@ fn rejections(contestant: Contestant) -> [Check; 2] {
     }
 }
 
-/// Conformance drops by call (the dependency's schedule); the settle rule is the timed runs'.
-fn by_call() -> crate::settle::DropRule {
-    crate::settle::DropRule {
-        healthy_min: Duration::ZERO,
-        hold: Duration::ZERO,
-        drift: 0.0,
-        healthy_max: Duration::ZERO,
-        at_call: None,
-    }
+/// The rejections run's dependency (10 slots of 2 ms that reject beyond 5 queued) and limits (a fixed bound and
+/// adaptive limits well above what it serves).
+fn rejecting() -> (dependency::Config, LimiterParams) {
+    let dependency = dependency::Config {
+        capacity: 10,
+        service: Duration::from_millis(2),
+        queue_limit: Some(5),
+        ..dependency::Config::default()
+    };
+    (dependency, LimiterParams { fixed_limit: 100, initial: 50, max: 100, ..LimiterParams::small() })
 }
 
 /// A check's verdict: its detail, passed (`Ok`) or failed (`Err`).
@@ -392,11 +364,6 @@ fn guarded<T: Send + 'static>(
     watchdog::guarded(name, WATCHDOG, work)
 }
 
-/// A named check from a guarded run returning its detail.
-fn check(name: &'static str, work: impl FnOnce() -> Result<String, String> + Send + 'static) -> Check {
-    watchdog::guarded_check(name, WATCHDOG, work)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -404,13 +371,7 @@ mod tests {
     /// A real rejection run of `name` (the first half of `rejections`), and a clean run after it.
     fn runs(name: &str) -> (SmallRun, SmallRun) {
         let contestant = Contestant::find(name).unwrap_or_else(|| panic!("no contestant {name}"));
-        let dependency = dependency::Config {
-            capacity: 10,
-            service: Duration::from_millis(2),
-            queue_limit: Some(5),
-            ..dependency::Config::default()
-        };
-        let limits = LimiterParams { fixed_limit: 100, initial: 50, max: 100, ..LimiterParams::small() };
+        let (dependency, limits) = rejecting();
         let rejected = small_run(contestant, dependency, 500, &limits, 100).unwrap_or_else(|e| panic!("{e}"));
         let healthy = dependency::Config { capacity: 100, service: Duration::from_millis(2), ..Default::default() };
         let clean = small_run(contestant, healthy, CLEAN_CALLS, &limits, 100).unwrap_or_else(|e| panic!("{e}"));

@@ -7,9 +7,10 @@ use tokio::runtime::Runtime;
 
 use dependency::Dependency;
 
-use super::job::{finish_call, Job, Prepared};
 use super::stream::{idle_awaited, runtime};
 use crate::cancel::until_cancelled;
+use crate::error::RunError;
+use crate::job::{finish_call, Job, Prepared};
 
 /// The runtime, built once per trial.
 #[derive(Debug)]
@@ -19,15 +20,15 @@ pub struct UnboundedStream {
 
 impl UnboundedStream {
     /// Build the runtime.
-    pub fn new() -> Result<UnboundedStream, String> {
+    pub fn new() -> Result<UnboundedStream, RunError> {
         Ok(UnboundedStream { runtime: runtime()? })
     }
 }
 
 impl Prepared for UnboundedStream {
-    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<(), String> {
+    fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<(), RunError> {
         let (dependency, ledger, cancel) = (job.dependency, job.ledger, job.cancel);
-        let width = usize::try_from(job.calls).map_err(|_| "too many calls for this machine")?.max(1);
+        let width = usize::try_from(job.calls).map_err(|_| RunError::TooManyCalls)?.max(1);
         go();
         self.runtime.block_on(until_cancelled(
             stream::iter(0..job.calls)

@@ -19,14 +19,15 @@ use measure::record::TrialRequest;
 use measure::scenario::{TrialError, TrialSink};
 use measure::summary::Check;
 
-use super::analysis::{self, Frame, ServiceAnalysis};
-use super::arrivals::{self, duration_us};
-use super::book::{Book, Fate};
-use super::config::{ServiceConfig, WINDOW};
-use super::servers::{Calls, Prepared, ServiceContestant};
+use super::contestants::{Calls, Prepared, ServiceContestant};
+use crate::arrivals;
+use crate::book::Book;
+use crate::clocks::{clock_metrics, duration_us, instrument_metrics};
 use crate::config::limiter_ceiling;
-use crate::limit::{self, Fixed, Gate};
-use crate::routine::{clock_metrics, instrument_metrics};
+use crate::error::RunError;
+use crate::limit::{self, Gate};
+use crate::service_analysis::{self as analysis, Frame, ServiceAnalysis};
+use crate::service_config::{ServiceConfig, WINDOW};
 
 /// An accounting run is this many times shorter than a timed one.
 const ACCOUNTING_SHARE: u32 = 4;
@@ -41,7 +42,7 @@ pub const CEILING_TOLERANCE: f64 = 0.03;
 /// What one run leaves to be analysed.
 #[derive(Debug)]
 pub struct RunOutput {
-    calls: Arc<Calls>,
+    pub(crate) calls: Arc<Calls>,
     /// When the capacity dropped, µs from the run's start.
     drop_us: u64,
     /// The gate's clock when the run started.
@@ -60,10 +61,10 @@ pub fn run_once(
     fail_inputs: Vec<u64>,
     gate: Option<Arc<Gate>>,
     go: &mut dyn FnMut(),
-) -> Result<RunOutput, String> {
+) -> Result<RunOutput, RunError> {
     let schedule: Arc<[u64]> = arrivals::schedule(config).into();
-    let dependency = Dependency::start(dependency::Config { fail_inputs, ..config.dependency() })
-        .map_err(|e| format!("cannot start the dependency: {e}"))?;
+    let dependency =
+        Dependency::start(dependency::Config { fail_inputs, ..config.dependency() }).map_err(RunError::Dependency)?;
     let gate = gate.or_else(|| {
         contestant.limiter.map(|kind| {
             // Room for a limit change per arrival, so the history never reallocates while timed.
@@ -162,7 +163,7 @@ pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
             // Unbounded: every arrival of the after-drop phase may be waiting at once.
             None => config.rate.saturating_mul(duration_us(config.after)) / 1_000_000 + config.capacity as u64,
         };
-        if let Some(reason) = crate::contestants::coroutine::refusal(usize::try_from(most).unwrap_or(usize::MAX)) {
+        if let Some(reason) = crate::job::coroutine_refusal(usize::try_from(most).unwrap_or(usize::MAX)) {
             sink.skipped(&reason);
             return Ok(());
         }
@@ -174,81 +175,13 @@ pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
             return Ok(());
         }
     };
-    for check in conformance(contestant, &prepared, &config) {
+    for check in super::conformance::conformance(contestant, &prepared, &config) {
         sink.check(check);
     }
     let accounting = config.shortened(ACCOUNTING_SHARE);
     let mut routine = ServiceRoutine { contestant, prepared, config, accounting, invariants: Invariants::default() };
     harness::run(&mut routine, request, sink);
     Ok(())
-}
-
-/// The conformance runs every contestant passes before timing: every arrival handled once with the right
-/// answer and injected failures counted as failures, and, with a gate, a full limit shedding at once.
-pub fn conformance(contestant: ServiceContestant, prepared: &Prepared, config: &ServiceConfig) -> Vec<Check> {
-    let small = ServiceConfig {
-        rate: 2_000,
-        healthy: Duration::from_millis(50),
-        after: Duration::from_millis(50),
-        deadline: Duration::from_secs(1),
-        ..config.clone()
-    };
-    let n = arrivals::schedule(&small).len() as u64;
-    let injected = vec![0, n / 2, n.saturating_sub(1)];
-    let mut checks = vec![match run_once(contestant, prepared, &small, injected.clone(), None, &mut || {}) {
-        Err(e) => Check::new("faults", false, e),
-        Ok(output) => {
-            let entries = output.calls.book.entries();
-            let failed: Vec<u64> =
-                (0..n).filter(|&i| entries[i as usize].is_some_and(|e| e.fate == Fate::Failed)).collect();
-            let wrong = entries.iter().flatten().filter(|e| e.fate == Fate::Wrong).count();
-            let missing = entries.iter().filter(|e| e.is_none()).count();
-            let twice = output.calls.book.twice();
-            Check::new(
-                "faults",
-                failed == injected && wrong == 0 && missing == 0 && twice == 0,
-                format!(
-                    "{n} arrivals at 2,000/s with failures injected at arrivals {injected:?}: failed {failed:?}, \
-                     {wrong} wrong answers, {missing} never handled, {twice} handled twice"
-                ),
-            )
-        }
-    }];
-    checks.push(match contestant.limiter {
-        None => Check::not_applicable("sheds_when_full", "no gate: nothing is shed"),
-        Some(_) => {
-            // A gate of 4 against calls of 50 ms, 200 arrivals in 20 ms: exactly 4 answered, the rest shed.
-            let full = ServiceConfig {
-                rate: 10_000,
-                healthy: Duration::from_millis(10),
-                after: Duration::from_millis(10),
-                service: Duration::from_millis(50),
-                jitter: Duration::ZERO,
-                deadline: Duration::from_secs(1),
-                ..config.clone()
-            };
-            let gate = Arc::new(Gate::new(Box::new(Fixed::new(4))));
-            match run_once(contestant, prepared, &full, Vec::new(), Some(gate), &mut || {}) {
-                Err(e) => Check::new("sheds_when_full", false, e),
-                Ok(output) => {
-                    let entries = output.calls.book.entries();
-                    let count = |fate: Fate| entries.iter().flatten().filter(|e| e.fate == fate).count();
-                    let (answered, shed) = (count(Fate::Answered), count(Fate::Shed));
-                    Check::new(
-                        "sheds_when_full",
-                        answered == 4 && shed == entries.len() - 4,
-                        format!(
-                            "{} arrivals in 20 ms against a gate of 4 and calls of 50 ms: {answered} answered, {shed} \
-                             shed (4 and {} expected)",
-                            entries.len(),
-                            entries.len().saturating_sub(4)
-                        ),
-                    )
-                }
-            }
-        }
-    });
-    checks
 }
 
 /// What every run must have shown; each becomes a check at the end of the trial.
