@@ -17,8 +17,8 @@ use pipelines::{InjectedPanic, LiveStages, StageGuard};
 
 /// The work of one unit or operation, as a contestant's code calls it.
 pub trait Work: Clone + Send + Sync + 'static {
-    /// The error a unit's work can end with (`Infallible` for [`Plain`]).
-    type Error: fmt::Display + Send + 'static;
+    /// The error a unit's work can end with (`Infallible` for [`Plain`], [`Injected`] for [`Checked`]).
+    type Error: fmt::Display + Into<Injected> + Send + 'static;
     /// What a unit holds from its creation until it ends (`()` for [`Plain`]).
     type Guard: Send + 'static;
     /// Unit or operation `n` is about to be made (the creator's side): its guard.
@@ -71,6 +71,12 @@ pub struct Injected {
     pub what: &'static str,
     /// The number that failed.
     pub at: u64,
+}
+
+impl From<Infallible> for Injected {
+    fn from(never: Infallible) -> Injected {
+        match never {}
+    }
 }
 
 /// The conformance checks' work: faults, the live count, the ledger and the caller's cancel.

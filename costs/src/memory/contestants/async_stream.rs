@@ -1,6 +1,5 @@
 //! `stream-async-stream`: an `async_stream::stream!` generator per unit, suspended after its first `yield`.
 
-use std::fmt;
 use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
 use std::sync::atomic::Ordering;
@@ -8,9 +7,9 @@ use std::sync::atomic::Ordering;
 use futures::{FutureExt, Stream, StreamExt};
 use tokio::runtime::Runtime;
 
-use super::{fold_unit, reset_started, runtime, Held, HoldError, Units, STARTED};
+use super::{fold_unit, reset_started, runtime, Held, HoldError, Holding, STARTED};
 use crate::payload::Payload;
-use crate::work::{Checked, Plain, Work};
+use crate::work::{Injected, Work};
 
 /// Generators polled on a current-thread runtime built once per trial.
 #[derive(Debug)]
@@ -42,7 +41,7 @@ fn generator<W: Work>(unit: u64, payload: Payload, work: W) -> Generator<W::Erro
     })
 }
 
-impl Generators {
+impl Holding for Generators {
     fn hold_with<W: Work>(&self, count: u64, bytes: usize, work: W) -> Result<Box<dyn Held + '_>, HoldError> {
         reset_started();
         let generators = self.runtime.block_on(async move {
@@ -67,17 +66,7 @@ impl Generators {
     }
 }
 
-impl Units for Generators {
-    fn hold(&self, count: u64, bytes: usize) -> Result<Box<dyn Held + '_>, HoldError> {
-        self.hold_with(count, bytes, Plain)
-    }
-
-    fn hold_checked(&self, count: u64, bytes: usize, work: &Checked) -> Result<Box<dyn Held + '_>, HoldError> {
-        self.hold_with(count, bytes, work.clone())
-    }
-}
-
-impl<E: fmt::Display> Held for HeldGenerators<'_, E> {
+impl<E: Into<Injected>> Held for HeldGenerators<'_, E> {
     fn release(self: Box<Self>) -> Result<u64, HoldError> {
         let HeldGenerators { runtime, generators } = *self;
         runtime.block_on(async move {

@@ -1,6 +1,5 @@
 //! `stream-futures-unordered`: a future per unit, all in one `FuturesUnordered` polled by one tokio task.
 
-use std::fmt;
 use std::sync::atomic::Ordering;
 
 use futures::stream::{FuturesUnordered, StreamExt};
@@ -8,9 +7,9 @@ use tokio::runtime::Runtime;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-use super::{reset_started, runtime, until_started, Held, HoldError, Units, STARTED};
+use super::{reset_started, runtime, until_started, Held, HoldError, Holding, STARTED};
 use crate::payload::Payload;
-use crate::work::{Checked, Plain, Work};
+use crate::work::{Injected, Work};
 
 /// One driving task on a multi-thread runtime built once per trial.
 #[derive(Debug)]
@@ -30,7 +29,7 @@ struct HeldSet<'a, E> {
     driver: JoinHandle<Result<u64, E>>,
 }
 
-impl Unordered {
+impl Holding for Unordered {
     fn hold_with<W: Work>(&self, count: u64, bytes: usize, work: W) -> Result<Box<dyn Held + '_>, HoldError> {
         reset_started();
         let n = usize::try_from(count).unwrap_or(usize::MAX);
@@ -71,23 +70,13 @@ impl Unordered {
         }
         Ok(Box::new(held))
     }
-}
-
-impl Units for Unordered {
-    fn hold(&self, count: u64, bytes: usize) -> Result<Box<dyn Held + '_>, HoldError> {
-        self.hold_with(count, bytes, Plain)
-    }
-
-    fn hold_checked(&self, count: u64, bytes: usize, work: &Checked) -> Result<Box<dyn Held + '_>, HoldError> {
-        self.hold_with(count, bytes, work.clone())
-    }
 
     fn alive_tasks(&self) -> Option<usize> {
         Some(self.runtime.metrics().num_alive_tasks())
     }
 }
 
-impl<E: fmt::Display + Send + 'static> Held for HeldSet<'_, E> {
+impl<E: Into<Injected> + Send + 'static> Held for HeldSet<'_, E> {
     fn release(self: Box<Self>) -> Result<u64, HoldError> {
         let HeldSet { runtime, wake, driver } = *self;
         for tx in wake {

@@ -31,8 +31,7 @@
 
 mod async_stream;
 mod futures_unordered;
-mod may_coroutines;
-mod threads;
+mod parked;
 mod tokio_tasks;
 
 use std::fmt;
@@ -41,9 +40,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use measure::summary::{ContestantInfo, Family};
 use pipelines::coroutine::{CoroutineConfig, SMALL_STACK_WORDS};
 
-use crate::work::Checked;
-#[cfg(doc)]
-use crate::work::{Plain, Work};
+use crate::work::{Checked, Injected, Plain, Work};
 
 /// `may`'s pool capacity in the memory scenario: one, so every measured coroutine maps a fresh stack, whatever its
 /// size (`may`'s default pool of 1,000 would serve its default size only, from stacks resident before the baseline).
@@ -61,9 +58,9 @@ pub enum HoldError {
     /// Something broke: a runtime could not start.
     #[error("{0}")]
     Broken(String),
-    /// A unit's work ended with an error (its text; the first in unit order).
+    /// A unit's work ended with its injected error (the first in unit order).
     #[error("a unit failed: {0}")]
-    Failed(String),
+    Failed(Injected),
     /// A unit panicked (the panic's message; the first in unit order).
     #[error("a unit panicked: {0}")]
     Panicked(String),
@@ -73,9 +70,9 @@ pub enum HoldError {
 }
 
 impl HoldError {
-    /// The error of a unit whose work returned `error`.
-    pub(crate) fn failed(error: impl fmt::Display) -> HoldError {
-        HoldError::Failed(error.to_string())
+    /// The error of a unit whose work returned `error` (an [`Injected`] one; [`Plain`]'s cannot happen).
+    pub(crate) fn failed(error: impl Into<Injected>) -> HoldError {
+        HoldError::Failed(error.into())
     }
 
     /// The error of a unit that panicked with `payload`.
@@ -97,8 +94,31 @@ pub trait Units: Send + fmt::Debug {
     fn hold_checked(&self, count: u64, bytes: usize, work: &Checked) -> Result<Box<dyn Held + '_>, HoldError>;
 
     /// Tasks alive on its tokio runtime (`RuntimeMetrics::num_alive_tasks`); `None` without one.
+    fn alive_tasks(&self) -> Option<usize>;
+}
+
+/// A contestant's one generic body, which [`Units`]' two holds instantiate.
+pub(crate) trait Holding: Send + fmt::Debug {
+    /// Create `count` units with `work`, each owning a payload of `bytes` bytes; return once every one waits.
+    fn hold_with<W: Work>(&self, count: u64, bytes: usize, work: W) -> Result<Box<dyn Held + '_>, HoldError>;
+
+    /// Tasks alive on its tokio runtime; `None` without one.
     fn alive_tasks(&self) -> Option<usize> {
         None
+    }
+}
+
+impl<H: Holding> Units for H {
+    fn hold(&self, count: u64, bytes: usize) -> Result<Box<dyn Held + '_>, HoldError> {
+        self.hold_with(count, bytes, Plain)
+    }
+
+    fn hold_checked(&self, count: u64, bytes: usize, work: &Checked) -> Result<Box<dyn Held + '_>, HoldError> {
+        self.hold_with(count, bytes, work.clone())
+    }
+
+    fn alive_tasks(&self) -> Option<usize> {
+        Holding::alive_tasks(self)
     }
 }
 
@@ -111,7 +131,10 @@ pub trait Held {
 }
 
 /// Fold one unit's joined outcome into the sum, keeping the first failure.
-pub(crate) fn fold_unit<E: fmt::Display>(acc: &mut Result<u64, HoldError>, outcome: Result<Result<u64, E>, HoldError>) {
+pub(crate) fn fold_unit<E: Into<Injected>>(
+    acc: &mut Result<u64, HoldError>,
+    outcome: Result<Result<u64, E>, HoldError>,
+) {
     match (acc.as_mut(), outcome) {
         (Ok(total), Ok(Ok(sum))) => *total = total.wrapping_add(sum),
         (Ok(_), Ok(Err(e))) => *acc = Err(HoldError::failed(e)),
@@ -230,10 +253,10 @@ impl Contestant {
             Contestant::TokioTaskCurrentThread => Box::new(tokio_tasks::TokioTasks::new(true)?),
             Contestant::FuturesUnordered => Box::new(futures_unordered::Unordered::new()?),
             Contestant::AsyncStream => Box::new(async_stream::Generators::new()?),
-            Contestant::Thread64k => Box::new(threads::Threads::new(Some(64 * 1024))),
-            Contestant::Thread => Box::new(threads::Threads::new(None)),
+            Contestant::Thread64k => Box::new(parked::Threads { stack: Some(64 * 1024) }),
+            Contestant::Thread => Box::new(parked::Threads { stack: None }),
             Contestant::Coroutine | Contestant::Coroutine8k => match self.coroutine_config() {
-                Some(config) => Box::new(may_coroutines::Coroutines::new(config)),
+                Some(config) => Box::new(parked::Coroutines::new(config)),
                 None => return Err(HoldError::Broken("a coroutine contestant without its configuration".into())),
             },
         })

@@ -1,15 +1,14 @@
 //! `stream-tokio-task[-current-thread]`: a tokio task per unit, owning its payload and awaiting its own oneshot.
 
-use std::fmt;
 use std::sync::atomic::Ordering;
 
 use tokio::runtime::Runtime;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-use super::{fold_unit, reset_started, runtime, until_started, Held, HoldError, Units, STARTED};
+use super::{fold_unit, reset_started, runtime, until_started, Held, HoldError, Holding, STARTED};
 use crate::payload::Payload;
-use crate::work::{Checked, Plain, Work};
+use crate::work::{Injected, Work};
 
 /// Tasks on a runtime built once per trial.
 #[derive(Debug)]
@@ -31,7 +30,7 @@ struct HeldTasks<'a, E> {
     tasks: Vec<JoinHandle<Result<u64, E>>>,
 }
 
-impl TokioTasks {
+impl Holding for TokioTasks {
     fn hold_with<W: Work>(&self, count: u64, bytes: usize, work: W) -> Result<Box<dyn Held + '_>, HoldError> {
         reset_started();
         let n = usize::try_from(count).unwrap_or(usize::MAX);
@@ -57,6 +56,10 @@ impl TokioTasks {
             return Err(held.end(count));
         }
         Ok(Box::new(held))
+    }
+
+    fn alive_tasks(&self) -> Option<usize> {
+        Some(self.runtime.metrics().num_alive_tasks())
     }
 }
 
@@ -85,21 +88,7 @@ impl<E> Drop for HeldTasks<'_, E> {
     }
 }
 
-impl Units for TokioTasks {
-    fn hold(&self, count: u64, bytes: usize) -> Result<Box<dyn Held + '_>, HoldError> {
-        self.hold_with(count, bytes, Plain)
-    }
-
-    fn hold_checked(&self, count: u64, bytes: usize, work: &Checked) -> Result<Box<dyn Held + '_>, HoldError> {
-        self.hold_with(count, bytes, work.clone())
-    }
-
-    fn alive_tasks(&self) -> Option<usize> {
-        Some(self.runtime.metrics().num_alive_tasks())
-    }
-}
-
-impl<E: fmt::Display + Send + 'static> Held for HeldTasks<'_, E> {
+impl<E: Into<Injected> + Send + 'static> Held for HeldTasks<'_, E> {
     fn release(mut self: Box<Self>) -> Result<u64, HoldError> {
         let (wake, tasks) = (std::mem::take(&mut self.wake), std::mem::take(&mut self.tasks));
         for tx in wake {
