@@ -1,12 +1,6 @@
-//! Units that each run on their own OS thread or `may` coroutine, parked in `recv` on their own channel:
-//!
-//! - `blocking-thread[-64k]`: an OS thread per unit (64 KiB stack, or Rust's default), blocked on a
-//!   `std::sync::mpsc::sync_channel(1)`.
-//! - `coroutine-may[-8k]`: a `may` 0.3 stackful coroutine per unit (one carrier thread per CPU; `may`'s default
-//!   32 KiB stack, or 8 KiB), parked on its own `may::sync::mpsc` channel.
-//!
-//! [`Parker`] starts one unit the way its style does; the creator's loop, the wait until all are parked, the
-//! cancel and the release are written once, in [`Holding`] for every parker.
+//! Units that each run on their own OS thread (`blocking-thread[-64k]`) or `may` coroutine (`coroutine-may[-8k]`),
+//! parked in `recv` on their own channel. [`Parker`] starts one unit the way its style does; the creator's loop,
+//! the wait until all are parked, the cancel and the release are written once, in [`Holding`] for every parker.
 
 use std::fmt;
 use std::sync::atomic::Ordering;

@@ -1,9 +1,5 @@
-//! The coroutine contestants, each a loop in one driver coroutine ([`in_coroutine`]) on `may` configured once
-//! per trial (a carrier per core, its default stack and pool):
-//!
-//! - `coroutine-may-spawn-join`: spawn a `may` coroutine that returns its number, then `join` it.
-//! - `coroutine-may-semaphore`: take one permit of an uncontended `may::sync::Semphore`, give it back.
-//! - `coroutine-may-oneshot`: make a `may::sync::mpsc` channel, send the number, `recv` it.
+//! The coroutine contestants (`coroutine-may-spawn-join`, `-semaphore`, `-oneshot`; see the registry's table), each a
+//! loop in one driver coroutine ([`in_coroutine`]) on `may` configured once per trial.
 
 use std::hint::black_box;
 use std::sync::Arc;

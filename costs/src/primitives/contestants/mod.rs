@@ -24,10 +24,8 @@
 //! pool of 1,000, its default.
 
 mod may_driver;
-mod mutex;
 mod rayon_spawn;
-mod std_channel;
-mod thread_spawn;
+mod std_sync;
 mod tokio_runtime;
 
 use std::fmt;
@@ -36,6 +34,7 @@ use measure::summary::{ContestantInfo, Family};
 
 use crate::work::{Checked, Injected, Plain, Work};
 use may_driver::{May, MayOp};
+use std_sync::Std;
 use tokio_runtime::{Tokio, TokioOp};
 
 /// One kind of operation, ready to run many times.
@@ -279,16 +278,16 @@ impl Contestant {
     pub fn prepare(&self) -> Result<Box<dyn Primitive>, OpError> {
         Ok(match self {
             Contestant::TokioSpawn => Box::new(Tokio::new(TokioOp::SpawnJoin)?),
-            Contestant::ThreadSpawn => Box::new(thread_spawn::ThreadSpawn),
+            Contestant::ThreadSpawn => Box::new(Std::ThreadSpawn),
             Contestant::RayonSpawn => Box::new(rayon_spawn::RayonSpawn::new(false)?),
             Contestant::RayonSpawnInside => Box::new(rayon_spawn::RayonSpawn::new(true)?),
             Contestant::MaySpawn => Box::new(May::new(MayOp::SpawnJoin)),
             Contestant::MaySemaphore => Box::new(May::new(MayOp::semaphore())),
             Contestant::MayOneshot => Box::new(May::new(MayOp::Oneshot)),
             Contestant::Semaphore => Box::new(Tokio::new(TokioOp::semaphore())?),
-            Contestant::Mutex => Box::new(mutex::MutexOp::default()),
+            Contestant::Mutex => Box::new(Std::Mutex(std::sync::Mutex::new(0))),
             Contestant::TokioOneshot => Box::new(Tokio::new(TokioOp::Oneshot)?),
-            Contestant::StdChannel => Box::new(std_channel::StdChannel),
+            Contestant::StdChannel => Box::new(Std::Channel),
         })
     }
 }

@@ -1,8 +1,5 @@
-//! The stream contestants, each an operation on a tokio runtime built once per trial:
-//!
-//! - `stream-tokio-spawn-join`: `tokio::spawn` a task that returns its number, then await its `JoinHandle`.
-//! - `stream-tokio-semaphore`: acquire and drop one permit of an uncontended `tokio::sync::Semaphore`.
-//! - `stream-tokio-oneshot`: make a `tokio::sync::oneshot`, send the number, await the receiver.
+//! The stream contestants (`stream-tokio-spawn-join`, `-semaphore`, `-oneshot`; see the registry's table), each an
+//! operation on a tokio runtime built once per trial.
 
 use std::hint::black_box;
 
