@@ -29,10 +29,8 @@
 //! [`Units::hold`] returns once every unit is waiting: each unit bumps [`STARTED`] (a process-wide counter, so no
 //! unit carries a pointer to it) just before it waits, and the creator waits for the count.
 
-mod async_stream;
-mod futures_unordered;
 mod parked;
-mod tokio_tasks;
+mod tokio_runtime;
 
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -41,6 +39,8 @@ use measure::summary::{ContestantInfo, Family};
 use pipelines::coroutine::{CoroutineConfig, SMALL_STACK_WORDS};
 
 use crate::work::{Checked, Injected, Plain, Work};
+use parked::{Coroutines, Threads};
+use tokio_runtime::{Kind, Tokio};
 
 /// `may`'s pool capacity in the memory scenario: one, so every measured coroutine maps a fresh stack, whatever its
 /// size (`may`'s default pool of 1,000 would serve its default size only, from stacks resident before the baseline).
@@ -249,14 +249,14 @@ impl Contestant {
     /// Build what holding units needs (a runtime), outside any timing.
     pub fn prepare(&self) -> Result<Box<dyn Units>, HoldError> {
         Ok(match self {
-            Contestant::TokioTask => Box::new(tokio_tasks::TokioTasks::new(false)?),
-            Contestant::TokioTaskCurrentThread => Box::new(tokio_tasks::TokioTasks::new(true)?),
-            Contestant::FuturesUnordered => Box::new(futures_unordered::Unordered::new()?),
-            Contestant::AsyncStream => Box::new(async_stream::Generators::new()?),
-            Contestant::Thread64k => Box::new(parked::Threads { stack: Some(64 * 1024) }),
-            Contestant::Thread => Box::new(parked::Threads { stack: None }),
+            Contestant::TokioTask => Box::new(Tokio::new(Kind::Tasks, false)?),
+            Contestant::TokioTaskCurrentThread => Box::new(Tokio::new(Kind::Tasks, true)?),
+            Contestant::FuturesUnordered => Box::new(Tokio::new(Kind::Unordered, false)?),
+            Contestant::AsyncStream => Box::new(Tokio::new(Kind::Generators, true)?),
+            Contestant::Thread64k => Box::new(Threads { stack: Some(64 * 1024) }),
+            Contestant::Thread => Box::new(Threads { stack: None }),
             Contestant::Coroutine | Contestant::Coroutine8k => match self.coroutine_config() {
-                Some(config) => Box::new(parked::Coroutines::new(config)),
+                Some(config) => Box::new(Coroutines::new(config)),
                 None => return Err(HoldError::Broken("a coroutine contestant without its configuration".into())),
             },
         })
@@ -271,16 +271,6 @@ pub(crate) fn reset_started() {
 /// Units that have started so far.
 pub(crate) fn started() -> u64 {
     STARTED.load(Ordering::SeqCst)
-}
-
-/// A tokio runtime, or why it could not be built.
-pub(crate) fn runtime(current_thread: bool) -> Result<tokio::runtime::Runtime, HoldError> {
-    let mut builder = if current_thread {
-        tokio::runtime::Builder::new_current_thread()
-    } else {
-        tokio::runtime::Builder::new_multi_thread()
-    };
-    builder.enable_time().build().map_err(|e| HoldError::Broken(format!("cannot build the runtime: {e}")))
 }
 
 /// Wait on the calling async context until `count` units have started; `false` if `cancelled` said so first.
