@@ -21,13 +21,12 @@ const MARGIN: u64 = 64;
 /// Memory maps left for everything else when checking `vm.max_map_count`.
 const MAP_MARGIN: u64 = 2_048;
 
-/// One started unit: its wake-up, and its handle, whose unit hands back its checksum or its work's error `E`.
-type Started<P, E> = (<P as Parker>::Wake, <P as Parker>::Handle<Result<u64, E>>);
-
 /// How one parked unit is started, woken and joined.
 pub(crate) trait Parker: Send + fmt::Debug {
     /// What wakes one unit (its channel's sender).
     type Wake;
+    /// What one unit waits on (its channel's receiver).
+    type Wait: Send + 'static;
     /// One unit's join handle, whose unit hands back `T`.
     type Handle<T>;
     /// What one hold's units share (the live count of `may`'s spawns).
@@ -36,16 +35,18 @@ pub(crate) trait Parker: Send + fmt::Debug {
     fn scope() -> Self::Scope;
     /// Why `count` units cannot be held, if the OS's limits say so.
     fn refusal(&self, count: u64) -> Option<String>;
-    /// Start unit `unit` of `count`, owning `guard` and a payload of `bytes` bytes: its wake-up and its handle.
-    fn start<W: Work>(
+    /// One unit's channel.
+    fn channel() -> (Self::Wake, Self::Wait);
+    /// Wait until woken (or until the wake-up is dropped).
+    fn wait(wait: &Self::Wait);
+    /// Start unit `unit` of `count` running `body`, or say why it was refused.
+    fn spawn<T: Send + 'static>(
         &self,
         scope: &Self::Scope,
         unit: u64,
         count: u64,
-        bytes: usize,
-        guard: W::Guard,
-        work: W,
-    ) -> Result<Started<Self, W::Error>, HoldError>;
+        body: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<Self::Handle<T>, HoldError>;
     /// Wake one unit (a unit that is gone has panicked; its join says so).
     fn wake(wake: Self::Wake);
     /// Wait for one unit to end: what it handed back, or its panic's payload.
@@ -61,6 +62,7 @@ pub(crate) struct Threads {
 
 impl Parker for Threads {
     type Wake = std::sync::mpsc::SyncSender<()>;
+    type Wait = std::sync::mpsc::Receiver<()>;
     type Handle<T> = std::thread::JoinHandle<T>;
     type Scope = ();
 
@@ -70,30 +72,29 @@ impl Parker for Threads {
         ThreadLimits::read().refuse(count, MARGIN)
     }
 
-    fn start<W: Work>(
+    fn channel() -> (Self::Wake, Self::Wait) {
+        std::sync::mpsc::sync_channel::<()>(1)
+    }
+
+    #[inline(always)]
+    fn wait(wait: &Self::Wait) {
+        let _ = wait.recv();
+    }
+
+    fn spawn<T: Send + 'static>(
         &self,
         _: &(),
         unit: u64,
         count: u64,
-        bytes: usize,
-        guard: W::Guard,
-        work: W,
-    ) -> Result<Started<Self, W::Error>, HoldError> {
-        let (tx, rx) = std::sync::mpsc::sync_channel::<()>(1);
-        let payload = Payload::new(unit, bytes);
+        body: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<Self::Handle<T>, HoldError> {
         let mut builder = std::thread::Builder::new();
         if let Some(stack) = self.stack {
             builder = builder.stack_size(stack);
         }
-        let spawned = builder.spawn(move || {
-            let _guard = guard;
-            STARTED.fetch_add(1, Ordering::SeqCst);
-            let _ = rx.recv();
-            work.finish(unit, payload.checksum())
-        });
-        let thread =
-            spawned.map_err(|e| HoldError::Refused(format!("the OS refused thread {} of {count}: {e}", unit + 1)))?;
-        Ok((tx, thread))
+        builder
+            .spawn(body)
+            .map_err(|e| HoldError::Refused(format!("the OS refused thread {} of {count}: {e}", unit + 1)))
     }
 
     fn wake(wake: Self::Wake) {
@@ -121,6 +122,7 @@ impl Coroutines {
 
 impl Parker for Coroutines {
     type Wake = may::sync::mpsc::Sender<()>;
+    type Wait = may::sync::mpsc::Receiver<()>;
     type Handle<T> = may::coroutine::JoinHandle<T>;
     type Scope = Arc<LiveStages>;
 
@@ -132,26 +134,24 @@ impl Parker for Coroutines {
         coroutine::map_limit_refusal(count, MAP_MARGIN)
     }
 
-    fn start<W: Work>(
+    fn channel() -> (Self::Wake, Self::Wait) {
+        may::sync::mpsc::channel::<()>()
+    }
+
+    #[inline(always)]
+    fn wait(wait: &Self::Wait) {
+        let _ = wait.recv();
+    }
+
+    fn spawn<T: Send + 'static>(
         &self,
         live: &Arc<LiveStages>,
         unit: u64,
         count: u64,
-        bytes: usize,
-        guard: W::Guard,
-        work: W,
-    ) -> Result<Started<Self, W::Error>, HoldError> {
-        let (tx, rx) = may::sync::mpsc::channel::<()>();
-        let payload = Payload::new(unit, bytes);
-        let spawned = coroutine::spawn("unit", self.config.stack_words, live, move || {
-            let _guard = guard;
-            STARTED.fetch_add(1, Ordering::SeqCst);
-            let _ = rx.recv();
-            work.finish(unit, payload.checksum())
-        });
-        let co =
-            spawned.map_err(|e| HoldError::Refused(format!("may refused coroutine {} of {count}: {e}", unit + 1)))?;
-        Ok((tx, co))
+        body: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<Self::Handle<T>, HoldError> {
+        coroutine::spawn("unit", self.config.stack_words, live, body)
+            .map_err(|e| HoldError::Refused(format!("may refused coroutine {} of {count}: {e}", unit + 1)))
     }
 
     fn wake(wake: Self::Wake) {
@@ -184,8 +184,17 @@ impl<P: Parker> Holding for P {
                 drop(guard);
                 return Err(held.end(unit));
             }
-            match self.start(&scope, unit, count, bytes, guard, work.clone()) {
-                Ok((tx, handle)) => {
+            let (tx, rx) = P::channel();
+            let payload = Payload::new(unit, bytes);
+            let work = work.clone();
+            let spawned = self.spawn(&scope, unit, count, move || {
+                let _guard = guard;
+                STARTED.fetch_add(1, Ordering::SeqCst);
+                P::wait(&rx);
+                work.finish(unit, payload.checksum())
+            });
+            match spawned {
+                Ok(handle) => {
                     held.wake.push(tx);
                     held.handles.push(handle);
                 }
