@@ -37,6 +37,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use measure::summary::{ContestantInfo, Family};
 use pipelines::coroutine::{CoroutineConfig, SMALL_STACK_WORDS};
+use tokio::runtime::Builder;
 
 use crate::work::{Checked, Injected, Plain, Work};
 use parked::{Coroutines, Threads};
@@ -249,10 +250,10 @@ impl Contestant {
     /// Build what holding units needs (a runtime), outside any timing.
     pub fn prepare(&self) -> Result<Box<dyn Units>, HoldError> {
         Ok(match self {
-            Contestant::TokioTask => Box::new(Tokio::new(Kind::Tasks, false)?),
-            Contestant::TokioTaskCurrentThread => Box::new(Tokio::new(Kind::Tasks, true)?),
-            Contestant::FuturesUnordered => Box::new(Tokio::new(Kind::Unordered, false)?),
-            Contestant::AsyncStream => Box::new(Tokio::new(Kind::Generators, true)?),
+            Contestant::TokioTask => Box::new(Tokio::new(Builder::new_multi_thread(), Kind::Tasks)?),
+            Contestant::TokioTaskCurrentThread => Box::new(Tokio::new(Builder::new_current_thread(), Kind::Tasks)?),
+            Contestant::FuturesUnordered => Box::new(Tokio::new(Builder::new_multi_thread(), Kind::Unordered)?),
+            Contestant::AsyncStream => Box::new(Tokio::new(Builder::new_current_thread(), Kind::Generators)?),
             Contestant::Thread64k => Box::new(Threads { stack: Some(64 * 1024) }),
             Contestant::Thread => Box::new(Threads { stack: None }),
             Contestant::Coroutine | Contestant::Coroutine8k => match self.coroutine_config() {

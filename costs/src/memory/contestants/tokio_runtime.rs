@@ -9,7 +9,7 @@ use std::sync::atomic::Ordering;
 
 use futures::stream::FuturesUnordered;
 use futures::{FutureExt, Stream, StreamExt};
-use tokio::runtime::Runtime;
+use tokio::runtime::{Builder, Runtime};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
@@ -36,13 +36,8 @@ pub(crate) enum Kind {
 }
 
 impl Tokio {
-    /// `kind` on a current-thread runtime, or a multi-thread one; or why the runtime could not be built.
-    pub(crate) fn new(kind: Kind, current_thread: bool) -> Result<Tokio, HoldError> {
-        let mut builder = if current_thread {
-            tokio::runtime::Builder::new_current_thread()
-        } else {
-            tokio::runtime::Builder::new_multi_thread()
-        };
+    /// `kind` on the runtime `builder` builds (with its timers), or why it could not be built.
+    pub(crate) fn new(mut builder: Builder, kind: Kind) -> Result<Tokio, HoldError> {
         let runtime =
             builder.enable_time().build().map_err(|e| HoldError::Broken(format!("cannot build the runtime: {e}")))?;
         Ok(Tokio { runtime, kind })

@@ -37,10 +37,8 @@ impl MayOp {
 }
 
 impl May {
-    /// `op` on `may` with a carrier per core (as tokio's multi-thread runtime has a worker per core), its
-    /// default stack and pool.
-    pub(crate) fn new(op: MayOp) -> May {
-        let config = CoroutineConfig::per_core();
+    /// `op` on `may` configured as `config` says.
+    pub(crate) fn new(config: CoroutineConfig, op: MayOp) -> May {
         config.apply();
         May { config, op }
     }

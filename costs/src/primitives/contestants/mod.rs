@@ -31,6 +31,8 @@ mod tokio_runtime;
 use std::fmt;
 
 use measure::summary::{ContestantInfo, Family};
+use pipelines::coroutine::CoroutineConfig;
+use tokio::runtime::Builder;
 
 use crate::work::{Checked, Injected, Plain, Work};
 use may_driver::{May, MayOp};
@@ -276,17 +278,20 @@ impl Contestant {
 
     /// Build what the operation needs (a runtime, a pool), outside any timing.
     pub fn prepare(&self) -> Result<Box<dyn Primitive>, OpError> {
+        // `may` for the coroutine contestants: a carrier per core (as tokio's multi-thread runtime has a worker per
+        // core), its default stack and pool.
+        let may = CoroutineConfig::per_core();
         Ok(match self {
-            Contestant::TokioSpawn => Box::new(Tokio::new(TokioOp::SpawnJoin)?),
+            Contestant::TokioSpawn => Box::new(Tokio::new(Builder::new_multi_thread(), TokioOp::SpawnJoin)?),
             Contestant::ThreadSpawn => Box::new(Std::ThreadSpawn),
             Contestant::RayonSpawn => Box::new(rayon_spawn::RayonSpawn::new(false)?),
             Contestant::RayonSpawnInside => Box::new(rayon_spawn::RayonSpawn::new(true)?),
-            Contestant::MaySpawn => Box::new(May::new(MayOp::SpawnJoin)),
-            Contestant::MaySemaphore => Box::new(May::new(MayOp::semaphore())),
-            Contestant::MayOneshot => Box::new(May::new(MayOp::Oneshot)),
-            Contestant::Semaphore => Box::new(Tokio::new(TokioOp::semaphore())?),
+            Contestant::MaySpawn => Box::new(May::new(may, MayOp::SpawnJoin)),
+            Contestant::MaySemaphore => Box::new(May::new(may, MayOp::semaphore())),
+            Contestant::MayOneshot => Box::new(May::new(may, MayOp::Oneshot)),
+            Contestant::Semaphore => Box::new(Tokio::new(Builder::new_current_thread(), TokioOp::semaphore())?),
             Contestant::Mutex => Box::new(Std::Mutex(std::sync::Mutex::new(0))),
-            Contestant::TokioOneshot => Box::new(Tokio::new(TokioOp::Oneshot)?),
+            Contestant::TokioOneshot => Box::new(Tokio::new(Builder::new_current_thread(), TokioOp::Oneshot)?),
             Contestant::StdChannel => Box::new(Std::Channel),
         })
     }

@@ -3,14 +3,13 @@
 
 use std::hint::black_box;
 
-use tokio::runtime::Runtime;
+use tokio::runtime::{Builder, Runtime};
 use tokio::sync::{oneshot, Semaphore};
 
 use super::{OpError, Operation};
 use crate::work::Work;
 
-/// A runtime built once per trial (multi-thread for spawn + join, current-thread for the others) and the
-/// operation run on it.
+/// A runtime built once per trial and the operation run on it.
 #[derive(Debug)]
 pub(crate) struct Tokio {
     runtime: Runtime,
@@ -36,12 +35,8 @@ impl TokioOp {
 }
 
 impl Tokio {
-    /// `op` on its runtime, or why the runtime could not be built.
-    pub(crate) fn new(op: TokioOp) -> Result<Tokio, OpError> {
-        let mut builder = match op {
-            TokioOp::SpawnJoin => tokio::runtime::Builder::new_multi_thread(),
-            _ => tokio::runtime::Builder::new_current_thread(),
-        };
+    /// `op` on the runtime `builder` builds, or why it could not be built.
+    pub(crate) fn new(mut builder: Builder, op: TokioOp) -> Result<Tokio, OpError> {
         Ok(Tokio { runtime: builder.build().map_err(OpError::Runtime)?, op })
     }
 }
