@@ -1,5 +1,5 @@
-//! Every contestant of the memory scenario: a kind of unit that can wait, each in its own file; [`Contestant`] is
-//! the registry.
+//! Every contestant of the memory scenario: a kind of unit that can wait, in the file of the construction it
+//! shares (`tokio_runtime`: a runtime; `parked`: a thread or coroutine per unit); [`Contestant`] is the registry.
 //!
 //! | name | what waits |
 //! |---|---|

@@ -1,5 +1,5 @@
-//! Every contestant of the primitives scenario: one operation each, in its own file; [`Contestant`] is the
-//! registry.
+//! Every contestant of the primitives scenario: one operation each, in the file of the construction it shares
+//! (`tokio_runtime`, `may_driver`, `std_sync`, `rayon_spawn`); [`Contestant`] is the registry.
 //!
 //! | name | one operation |
 //! |---|---|
@@ -19,9 +19,9 @@
 //! of `0..ops`. Spawning a thread costs tens of microseconds, so the thread contestant does
 //! [`Contestant::ops_divisor`] times fewer operations; every figure is per operation.
 //!
-//! The coroutine contestants run their loop in one driver coroutine (`may_driver::in_coroutine`) on `may` configured with a
-//! carrier per core and its default stack and pool, as tokio's run theirs in a task: spawns draw stacks from `may`'s
-//! pool of 1,000, its default.
+//! The coroutine contestants run their loop in one driver coroutine (`may_driver::in_coroutine`) on `may`
+//! configured with a carrier per core and its default stack and pool, as tokio's run theirs in a task: spawns draw
+//! stacks from `may`'s pool of 1,000, its default.
 
 mod may_driver;
 mod rayon_spawn;
