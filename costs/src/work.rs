@@ -17,8 +17,8 @@ use pipelines::{InjectedPanic, LiveStages, StageGuard};
 
 /// The work of one unit or operation, as a contestant's code calls it.
 pub trait Work: Clone + Send + Sync + 'static {
-    /// The error a unit's work can end with (`Infallible` for [`Plain`]).
-    type Error: fmt::Display + Send + 'static;
+    /// The error a unit's work can end with (`Infallible` for [`Plain`], [`Injected`] for [`Checked`]).
+    type Error: fmt::Display + Into<Injected> + Send + 'static;
     /// What a unit holds from its creation until it ends (`()` for [`Plain`]).
     type Guard: Send + 'static;
     /// Unit or operation `n` is about to be made (the creator's side): its guard.
@@ -73,6 +73,12 @@ pub struct Injected {
     pub at: u64,
 }
 
+impl From<Infallible> for Injected {
+    fn from(never: Infallible) -> Injected {
+        match never {}
+    }
+}
+
 /// The conformance checks' work: faults, the live count, the ledger and the caller's cancel.
 #[derive(Debug, Clone)]
 pub struct Checked {
@@ -84,7 +90,7 @@ struct Inner {
     what: &'static str,
     fault: Option<Fault>,
     live: Arc<LiveStages>,
-    counts: Arc<Counts>,
+    counts: Counts,
     cancel: Option<Arc<CallerCancel>>,
     hears_cancel: bool,
 }
@@ -105,59 +111,42 @@ pub struct CheckedGuard {
 impl Checked {
     /// Work for `count` units (or operations, `what` names which) counted in `live`, failing as `fault` says.
     pub fn new(what: &'static str, count: u64, live: &Arc<LiveStages>, fault: Option<Fault>) -> Checked {
+        Checked::with(what, count, live, fault, None)
+    }
+
+    /// The work of one conformance kit run of `what`s (`unit`, `op`): its fault, its live count, and its caller's
+    /// cancel (whose point the creator passes at that number), heard only by a consumer that cancels
+    /// ([`Consume::Cancellable`]; a broken one collects instead, and [`Work::cancelled`] stays false for it).
+    pub fn for_run(what: &'static str, run: &Run<'_, &'static str>) -> Checked {
+        let hears = run.consume == Consume::Cancellable;
+        match run.probe {
+            Probe::Counted(Some(f)) => {
+                Checked::new(what, run.items, run.live, Some(Fault { at: f.at, action: f.action }))
+            }
+            Probe::Cancel(cancel) => Checked::with(what, run.items, run.live, None, Some((cancel, hears))),
+            _ => Checked::new(what, run.items, run.live, None),
+        }
+    }
+
+    fn with(
+        what: &'static str,
+        count: u64,
+        live: &Arc<LiveStages>,
+        fault: Option<Fault>,
+        cancel: Option<(&Arc<CallerCancel>, bool)>,
+    ) -> Checked {
         let n = usize::try_from(count).unwrap_or(0);
         Checked {
             inner: Arc::new(Inner {
                 what,
                 fault,
                 live: Arc::clone(live),
-                counts: Arc::new(Counts {
+                counts: Counts {
                     created: (0..n).map(|_| AtomicU32::new(0)).collect(),
                     finished: (0..n).map(|_| AtomicU32::new(0)).collect(),
-                }),
-                cancel: None,
-                hears_cancel: true,
-            }),
-        }
-    }
-
-    /// The same work cancelled by `cancel` (whose point the creator passes at that number).
-    pub fn cancelled_by(what: &'static str, count: u64, live: &Arc<LiveStages>, cancel: &Arc<CallerCancel>) -> Checked {
-        let mut checked = Checked::new(what, count, live, None);
-        if let Some(inner) = Arc::get_mut(&mut checked.inner) {
-            inner.cancel = Some(Arc::clone(cancel));
-        }
-        checked
-    }
-
-    /// The work of one conformance kit run of `what`s (`unit`, `op`): its fault, its live count, and its caller's
-    /// cancel, heard only by a consumer that cancels ([`Consume::Cancellable`]; a broken one collects instead).
-    pub fn for_run(what: &'static str, run: &Run<'_, &'static str>) -> Checked {
-        let fault = |probe: &Probe<_>| match probe {
-            Probe::Counted(Some(f)) => Some(Fault { at: f.at, action: f.action }),
-            _ => None,
-        };
-        match run.probe {
-            Probe::Cancel(cancel) if run.consume == Consume::Cancellable => {
-                Checked::cancelled_by(what, run.items, run.live, cancel)
-            }
-            Probe::Cancel(cancel) => Checked::cancelled_by(what, run.items, run.live, cancel).deaf_to_cancel(),
-            probe => Checked::new(what, run.items, run.live, fault(probe)),
-        }
-    }
-
-    /// This work as a contestant that never asks whether it was cancelled sees it: the point is still passed
-    /// (so the caller still cancels), but [`Work::cancelled`] stays false.
-    fn deaf_to_cancel(&self) -> Checked {
-        let inner = &self.inner;
-        Checked {
-            inner: Arc::new(Inner {
-                what: inner.what,
-                fault: inner.fault,
-                live: Arc::clone(&inner.live),
-                counts: Arc::clone(&inner.counts),
-                cancel: inner.cancel.clone(),
-                hears_cancel: false,
+                },
+                cancel: cancel.map(|(cancel, _)| Arc::clone(cancel)),
+                hears_cancel: cancel.is_some_and(|(_, hears)| hears),
             }),
         }
     }

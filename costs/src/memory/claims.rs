@@ -18,6 +18,16 @@ pub const THREAD_OVER_TASK: f64 = 10.0;
 /// most of a thread's when adding it leaves the thread below this many times its empty figure.
 pub const PAYLOAD_SHARE_FACTOR: f64 = 2.0;
 
+/// A claim `id` on resident bytes per unit, judged on the ranges of processes.
+fn claim(
+    text: impl Into<String>,
+    id: &'static str,
+    relation: (Relation, f64),
+    comparisons: Vec<Comparison>,
+) -> ClaimSpec {
+    ClaimSpec::new(text, HEADLINE, RSS_DEFINITION, relation, Basis::Ranges, comparisons).with_id(id)
+}
+
 /// Every claim, as rows the harness judges ([`measure::judge`]).
 pub fn table() -> Vec<ClaimSpec> {
     let empty = Phase::Named(phase(10_000, 0));
@@ -31,62 +41,50 @@ pub fn table() -> Vec<ClaimSpec> {
         phase: phase.clone(),
     };
     vec![
-        ClaimSpec::new(
+        claim(
             format!(
                 "At 10,000 units without payload, a waiting thread (64 KiB or default stack) holds at least \
                  {THREAD_OVER_TASK}× the resident memory of a waiting tokio task."
             ),
-            HEADLINE,
-            RSS_DEFINITION,
+            "thread-holds-tenfold-a-task",
             (Relation::AtLeast, THREAD_OVER_TASK),
-            Basis::Ranges,
             ["blocking-thread-64k", "blocking-thread"]
                 .into_iter()
                 .map(|thread| Comparison { a: Side::contestant(thread, empty.clone()), b: task(&empty) })
                 .collect(),
-        )
-        .with_id("thread-holds-tenfold-a-task"),
-        ClaimSpec::new(
+        ),
+        claim(
             format!(
                 "At 10,000 units of 1 KiB, the payload is most of a waiting tokio task's resident memory: the task \
                  holds less than {PAYLOAD_SHARE_FACTOR}× its payload."
             ),
-            HEADLINE,
-            RSS_DEFINITION,
+            "payload-is-most-of-a-task",
             (Relation::AtMost, PAYLOAD_SHARE_FACTOR),
-            Basis::Ranges,
             vec![Comparison { a: task(&kib), b: payload() }],
-        )
-        .with_id("payload-is-most-of-a-task"),
-        ClaimSpec::new(
+        ),
+        claim(
             format!(
                 "At 10,000 units, the 1 KiB payload is not most of a waiting thread's resident memory: a thread with \
                  a 64 KiB stack holding 1 KiB holds less than {PAYLOAD_SHARE_FACTOR}× what one holding nothing \
                  holds (were the payload most of it, adding it would more than double the figure)."
             ),
-            HEADLINE,
-            RSS_DEFINITION,
+            "payload-is-not-most-of-a-thread",
             (Relation::AtMost, PAYLOAD_SHARE_FACTOR),
-            Basis::Ranges,
             vec![Comparison {
                 a: Side::contestant("blocking-thread-64k", kib.clone()),
                 b: Side::contestant("blocking-thread-64k", empty.clone()),
             }],
-        )
-        .with_id("payload-is-not-most-of-a-thread"),
-        ClaimSpec::new(
+        ),
+        claim(
             "At 10,000 units of 1 KiB, a waiting `may` coroutine holds less resident memory than a waiting OS \
              thread: the leanest coroutine (8 or 32 KiB stack, each on a fresh stack) holds less than a thread \
              with a 64 KiB stack (the expectation for Rust's counterpart of virtual threads). Both stacks \
              are mapped memory resident only where touched, so the stack's size matters less than the pages each \
              touches; Loom's figure is live heap because its parked stacks live on the heap, and is shown as a \
              reference only.",
-            HEADLINE,
-            RSS_DEFINITION,
+            "coroutine-below-a-thread",
             (Relation::AtLeast, 1.0),
-            Basis::Ranges,
             vec![Comparison { a: Side::contestant("blocking-thread-64k", kib.clone()), b: coroutine(&kib) }],
-        )
-        .with_id("coroutine-below-a-thread"),
+        ),
     ]
 }

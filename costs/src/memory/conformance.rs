@@ -210,7 +210,7 @@ impl kit::Contestant for Checked {
 
     fn is_injected(&self, err: &HoldError, fault: &Fault<&'static str>) -> bool {
         match (err, fault.action) {
-            (HoldError::Failed(m), FaultAction::Error) => *m == Injected { what: "unit", at: fault.at }.to_string(),
+            (HoldError::Failed(m), FaultAction::Error) => *m == Injected { what: "unit", at: fault.at },
             (HoldError::Panicked(m), FaultAction::Panic) => *m == injected_panic_message("unit", fault.at),
             _ => false,
         }

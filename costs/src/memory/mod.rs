@@ -109,32 +109,26 @@ impl Scenario for MemoryScenario {
     }
 
     fn charts(&self) -> Vec<ChartSpec> {
-        vec![
-            ChartSpec {
-                id: "resident",
-                title: "Resident memory per waiting unit (log scale)",
-                metric: "rss_bytes_per_unit",
-                unit: "bytes per unit (VmRSS)",
-                kind: ChartKind::Bars,
-                log_scale: true,
-            },
-            ChartSpec {
-                id: "heap",
-                title: "Live heap per waiting unit (log scale)",
-                metric: "live_heap_bytes_per_unit",
-                unit: "bytes per unit (counting allocator)",
-                kind: ChartKind::Bars,
-                log_scale: true,
-            },
-            ChartSpec {
-                id: "create",
-                title: "Time to create one unit and have it waiting (log scale)",
-                metric: "create_ns_per_unit",
-                unit: "ns per unit",
-                kind: ChartKind::Bars,
-                log_scale: true,
-            },
+        let bars =
+            |(id, title, metric, unit)| ChartSpec { id, title, metric, unit, kind: ChartKind::Bars, log_scale: true };
+        [
+            (
+                "resident",
+                "Resident memory per waiting unit (log scale)",
+                "rss_bytes_per_unit",
+                "bytes per unit (VmRSS)",
+            ),
+            (
+                "heap",
+                "Live heap per waiting unit (log scale)",
+                "live_heap_bytes_per_unit",
+                "bytes per unit (counting allocator)",
+            ),
+            ("create", "Time to create one unit and have it waiting (log scale)", "create_ns_per_unit", "ns per unit"),
         ]
+        .into_iter()
+        .map(bars)
+        .collect()
     }
 
     fn run_trial(&self, request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {

@@ -73,8 +73,8 @@ impl Context {
                     counts
                         .iter()
                         .filter_map(|&count| {
-                            let s = summary.metric(&c.name, &format!("{}.{metric}", phase(count, payload)))?;
-                            Some((count as f64, s.median * count as f64))
+                            let median = summary.median_in(&c.name, &phase(count, payload), metric)?;
+                            Some((count as f64, median * count as f64))
                         })
                         .collect()
                 };

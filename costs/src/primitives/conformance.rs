@@ -24,7 +24,7 @@ use measure::summary::Check;
 use pipelines::conformance::{self as kit, Fault, FaultAction, Got, Probe, Run, Sizes, Words};
 use pipelines::{panic_message, LiveStages};
 
-use super::contestants::{cancelled, Contestant, Primitive};
+use super::contestants::{Contestant, OpError, Primitive};
 use crate::work::{self, injected_panic_message, Injected, Primed};
 
 /// Operations of the checks that run before the loop.
@@ -65,7 +65,7 @@ pub struct Checked(pub Contestant);
 impl kit::Contestant for Checked {
     type Prepared = Primed<Box<dyn Primitive>>;
     type Site = &'static str;
-    type Error = String;
+    type Error = OpError;
     const SIZES: Sizes = Sizes { items: CHECK_OPS, early_stop_items: CHECK_OPS, sum_works: &[0], work: 0 };
     const WORDS: Words = Words {
         error_check: "op_error",
@@ -83,16 +83,16 @@ impl kit::Contestant for Checked {
     }
 
     /// The primitive after one checked operation.
-    fn prepare(&self) -> Result<Self::Prepared, String> {
+    fn prepare(&self) -> Result<Self::Prepared, OpError> {
         let primitive = self.0.prepare()?;
         primitive.run_checked(1, &work::Checked::new("op", 1, &Arc::new(LiveStages::new()), None))?;
         Ok(Primed::new(primitive))
     }
 
-    fn run(&self, primed: &Self::Prepared, run: &Run<'_, &'static str>) -> (Result<Got, String>, u64) {
+    fn run(&self, primed: &Self::Prepared, run: &Run<'_, &'static str>) -> (Result<Got, OpError>, u64) {
         let work = work::Checked::for_run("op", run);
         let out = std::panic::catch_unwind(AssertUnwindSafe(|| primed.inner.run_checked(run.items, &work)))
-            .unwrap_or_else(|payload| Err(format!("a panic out of the run: {}", panic_message(&*payload))));
+            .unwrap_or_else(|payload| Err(OpError::Escaped(panic_message(&*payload))));
         let (ledger, items, mut problems) = (work.ledger(), run.items, work.problems());
         match (run.probe, &out) {
             (Probe::Counted(Some(f)), _) if ledger.created != f.at + 1 => {
@@ -104,7 +104,7 @@ impl kit::Contestant for Checked {
             _ => {}
         }
         primed.note(problems);
-        let made = |e: &String| (*e == cancelled(ledger.created)).then_some(ledger.created);
+        let made = |e: &OpError| matches!(e, OpError::Cancelled(n) if *n == ledger.created).then_some(ledger.created);
         (work.got(out, run.consume, made), ledger.created)
     }
 
@@ -116,8 +116,8 @@ impl kit::Contestant for Checked {
         primed.leftovers()
     }
 
-    fn is_injected(&self, err: &String, fault: &Fault<&'static str>) -> bool {
-        err.contains(&match fault.action {
+    fn is_injected(&self, err: &OpError, fault: &Fault<&'static str>) -> bool {
+        err.to_string().contains(&match fault.action {
             FaultAction::Error => Injected { what: "op", at: fault.at }.to_string(),
             FaultAction::Panic => injected_panic_message("op", fault.at),
         })

@@ -68,7 +68,7 @@ pub struct Row {
 impl Context {
     /// The side-by-side rows and verdicts of `summary`.
     pub fn of(summary: &Summary) -> Context {
-        let ns = |name: &str| summary.metric(name, HEADLINE).map(|s| s.median);
+        let ns = |name: &str| summary.median(name, HEADLINE);
         let rows = ROWS
             .iter()
             .filter_map(|&(operation, stream, blocking, coroutine)| {

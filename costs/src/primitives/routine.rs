@@ -8,7 +8,7 @@ use measure::scenario::{TrialError, TrialSink};
 use measure::summary::Check;
 
 use super::conformance::{self, check_small_run, expected_sum};
-use super::contestants::{Contestant, Primitive};
+use super::contestants::{Contestant, OpError, Primitive};
 
 pub(super) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
     let contestant = Contestant::find(&request.contestant)
@@ -38,7 +38,7 @@ struct PrimitiveRoutine {
 }
 
 impl Routine for PrimitiveRoutine {
-    type Output = Result<u64, String>;
+    type Output = Result<u64, OpError>;
 
     fn run(&mut self, _: &Instruments, go: &mut dyn FnMut()) -> Result<Self::Output, Stop> {
         go();

@@ -1,5 +1,5 @@
-//! Every contestant of the memory scenario: a kind of unit that can wait, each in its own file; [`Contestant`] is
-//! the registry.
+//! Every contestant of the memory scenario: a kind of unit that can wait, in the file of the construction it
+//! shares (`tokio_runtime`: a runtime; `parked`: a thread or coroutine per unit); [`Contestant`] is the registry.
 //!
 //! | name | what waits |
 //! |---|---|
@@ -29,21 +29,19 @@
 //! [`Units::hold`] returns once every unit is waiting: each unit bumps [`STARTED`] (a process-wide counter, so no
 //! unit carries a pointer to it) just before it waits, and the creator waits for the count.
 
-mod async_stream;
-mod futures_unordered;
-mod may_coroutines;
-mod threads;
-mod tokio_tasks;
+mod parked;
+mod tokio_runtime;
 
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use measure::summary::{ContestantInfo, Family};
 use pipelines::coroutine::{CoroutineConfig, SMALL_STACK_WORDS};
+use tokio::runtime::Builder;
 
-use crate::work::Checked;
-#[cfg(doc)]
-use crate::work::{Plain, Work};
+use crate::work::{Checked, Injected, Plain, Work};
+use parked::{Coroutines, Threads};
+use tokio_runtime::{Kind, Tokio};
 
 /// `may`'s pool capacity in the memory scenario: one, so every measured coroutine maps a fresh stack, whatever its
 /// size (`may`'s default pool of 1,000 would serve its default size only, from stacks resident before the baseline).
@@ -61,9 +59,9 @@ pub enum HoldError {
     /// Something broke: a runtime could not start.
     #[error("{0}")]
     Broken(String),
-    /// A unit's work ended with an error (its text; the first in unit order).
+    /// A unit's work ended with its injected error (the first in unit order).
     #[error("a unit failed: {0}")]
-    Failed(String),
+    Failed(Injected),
     /// A unit panicked (the panic's message; the first in unit order).
     #[error("a unit panicked: {0}")]
     Panicked(String),
@@ -73,9 +71,9 @@ pub enum HoldError {
 }
 
 impl HoldError {
-    /// The error of a unit whose work returned `error`.
-    pub(crate) fn failed(error: impl fmt::Display) -> HoldError {
-        HoldError::Failed(error.to_string())
+    /// The error of a unit whose work returned `error` (an [`Injected`] one; [`Plain`]'s cannot happen).
+    pub(crate) fn failed(error: impl Into<Injected>) -> HoldError {
+        HoldError::Failed(error.into())
     }
 
     /// The error of a unit that panicked with `payload`.
@@ -97,8 +95,31 @@ pub trait Units: Send + fmt::Debug {
     fn hold_checked(&self, count: u64, bytes: usize, work: &Checked) -> Result<Box<dyn Held + '_>, HoldError>;
 
     /// Tasks alive on its tokio runtime (`RuntimeMetrics::num_alive_tasks`); `None` without one.
+    fn alive_tasks(&self) -> Option<usize>;
+}
+
+/// A contestant's one generic body, which [`Units`]' two holds instantiate.
+pub(crate) trait Holding: Send + fmt::Debug {
+    /// Create `count` units with `work`, each owning a payload of `bytes` bytes; return once every one waits.
+    fn hold_with<W: Work>(&self, count: u64, bytes: usize, work: W) -> Result<Box<dyn Held + '_>, HoldError>;
+
+    /// Tasks alive on its tokio runtime; `None` without one.
     fn alive_tasks(&self) -> Option<usize> {
         None
+    }
+}
+
+impl<H: Holding> Units for H {
+    fn hold(&self, count: u64, bytes: usize) -> Result<Box<dyn Held + '_>, HoldError> {
+        self.hold_with(count, bytes, Plain)
+    }
+
+    fn hold_checked(&self, count: u64, bytes: usize, work: &Checked) -> Result<Box<dyn Held + '_>, HoldError> {
+        self.hold_with(count, bytes, work.clone())
+    }
+
+    fn alive_tasks(&self) -> Option<usize> {
+        Holding::alive_tasks(self)
     }
 }
 
@@ -111,7 +132,10 @@ pub trait Held {
 }
 
 /// Fold one unit's joined outcome into the sum, keeping the first failure.
-pub(crate) fn fold_unit<E: fmt::Display>(acc: &mut Result<u64, HoldError>, outcome: Result<Result<u64, E>, HoldError>) {
+pub(crate) fn fold_unit<E: Into<Injected>>(
+    acc: &mut Result<u64, HoldError>,
+    outcome: Result<Result<u64, E>, HoldError>,
+) {
     match (acc.as_mut(), outcome) {
         (Ok(total), Ok(Ok(sum))) => *total = total.wrapping_add(sum),
         (Ok(_), Ok(Err(e))) => *acc = Err(HoldError::failed(e)),
@@ -226,14 +250,14 @@ impl Contestant {
     /// Build what holding units needs (a runtime), outside any timing.
     pub fn prepare(&self) -> Result<Box<dyn Units>, HoldError> {
         Ok(match self {
-            Contestant::TokioTask => Box::new(tokio_tasks::TokioTasks::new(false)?),
-            Contestant::TokioTaskCurrentThread => Box::new(tokio_tasks::TokioTasks::new(true)?),
-            Contestant::FuturesUnordered => Box::new(futures_unordered::Unordered::new()?),
-            Contestant::AsyncStream => Box::new(async_stream::Generators::new()?),
-            Contestant::Thread64k => Box::new(threads::Threads::new(Some(64 * 1024))),
-            Contestant::Thread => Box::new(threads::Threads::new(None)),
+            Contestant::TokioTask => Box::new(Tokio::new(Builder::new_multi_thread(), Kind::Tasks)?),
+            Contestant::TokioTaskCurrentThread => Box::new(Tokio::new(Builder::new_current_thread(), Kind::Tasks)?),
+            Contestant::FuturesUnordered => Box::new(Tokio::new(Builder::new_multi_thread(), Kind::Unordered)?),
+            Contestant::AsyncStream => Box::new(Tokio::new(Builder::new_current_thread(), Kind::Generators)?),
+            Contestant::Thread64k => Box::new(Threads { stack: Some(64 * 1024) }),
+            Contestant::Thread => Box::new(Threads { stack: None }),
             Contestant::Coroutine | Contestant::Coroutine8k => match self.coroutine_config() {
-                Some(config) => Box::new(may_coroutines::Coroutines::new(config)),
+                Some(config) => Box::new(Coroutines::new(config)),
                 None => return Err(HoldError::Broken("a coroutine contestant without its configuration".into())),
             },
         })
@@ -248,16 +272,6 @@ pub(crate) fn reset_started() {
 /// Units that have started so far.
 pub(crate) fn started() -> u64 {
     STARTED.load(Ordering::SeqCst)
-}
-
-/// A tokio runtime, or why it could not be built.
-pub(crate) fn runtime(current_thread: bool) -> Result<tokio::runtime::Runtime, HoldError> {
-    let mut builder = if current_thread {
-        tokio::runtime::Builder::new_current_thread()
-    } else {
-        tokio::runtime::Builder::new_multi_thread()
-    };
-    builder.enable_time().build().map_err(|e| HoldError::Broken(format!("cannot build the runtime: {e}")))
 }
 
 /// Wait on the calling async context until `count` units have started; `false` if `cancelled` said so first.

@@ -1,5 +1,5 @@
-//! Every contestant of the primitives scenario: one operation each, in its own file; [`Contestant`] is the
-//! registry.
+//! Every contestant of the primitives scenario: one operation each, in the file of the construction it shares
+//! (`tokio_runtime`, `may_driver`, `std_sync`, `rayon_spawn`); [`Contestant`] is the registry.
 //!
 //! | name | one operation |
 //! |---|---|
@@ -19,29 +19,25 @@
 //! of `0..ops`. Spawning a thread costs tens of microseconds, so the thread contestant does
 //! [`Contestant::ops_divisor`] times fewer operations; every figure is per operation.
 //!
-//! The coroutine contestants run their loop in one driver coroutine ([`in_coroutine`]) on `may` configured with a
-//! carrier per core and its default stack and pool, as tokio's run theirs in a task: spawns draw stacks from `may`'s
-//! pool of 1,000, its default.
+//! The coroutine contestants run their loop in one driver coroutine (`may_driver::in_coroutine`) on `may`
+//! configured with a carrier per core and its default stack and pool, as tokio's run theirs in a task: spawns draw
+//! stacks from `may`'s pool of 1,000, its default.
 
-mod may_oneshot;
-mod may_semaphore;
-mod may_spawn;
-mod mutex;
+mod may_driver;
 mod rayon_spawn;
-mod semaphore;
-mod std_channel;
-mod thread_spawn;
-mod tokio_oneshot;
-mod tokio_spawn;
+mod std_sync;
+mod tokio_runtime;
 
 use std::fmt;
 
 use measure::summary::{ContestantInfo, Family};
-use pipelines::coroutine::{CoroutineConfig, DEFAULT_STACK_WORDS};
+use pipelines::coroutine::CoroutineConfig;
+use tokio::runtime::Builder;
 
-use crate::work::Checked;
-#[cfg(doc)]
-use crate::work::{Plain, Work};
+use crate::work::{Checked, Injected, Plain, Work};
+use may_driver::{May, MayOp};
+use std_sync::Std;
+use tokio_runtime::{Tokio, TokioOp};
 
 /// One kind of operation, ready to run many times.
 ///
@@ -50,34 +46,105 @@ use crate::work::{Plain, Work};
 /// task, thread, job or coroutine (spawn and join), or under the permit or lock, or as the value sent.
 pub trait Primitive: Send + fmt::Debug {
     /// Do the operation `ops` times, numbered `0..ops`; the wrapping sum of the numbers handed back.
-    fn run(&self, ops: u64) -> Result<u64, String>;
+    fn run(&self, ops: u64) -> Result<u64, OpError>;
 
     /// The same with `work`'s faults, live count, ledger and cancel: an operation's error or panic ends the run
-    /// with it, and a cancel seen before an operation ends the run with an error saying so.
-    fn run_checked(&self, ops: u64, work: &Checked) -> Result<u64, String>;
+    /// with it, and a cancel seen before an operation ends the run with [`OpError::Cancelled`].
+    fn run_checked(&self, ops: u64, work: &Checked) -> Result<u64, OpError>;
 
     /// Tasks alive on its tokio runtime (`RuntimeMetrics::num_alive_tasks`); `None` without one.
+    fn alive_tasks(&self) -> Option<usize>;
+}
+
+/// A contestant's one generic body, which [`Primitive`]'s two runs instantiate.
+pub(crate) trait Operation: Send + fmt::Debug {
+    /// Do the operation `ops` times with `work`; the wrapping sum of the numbers handed back.
+    fn run_with<W: Work>(&self, ops: u64, work: W) -> Result<u64, OpError>;
+
+    /// Tasks alive on its tokio runtime; `None` without one.
     fn alive_tasks(&self) -> Option<usize> {
         None
     }
 }
 
-/// The error of a run cancelled by its caller after `done` operations.
-pub fn cancelled(done: u64) -> String {
-    format!("cancelled by the caller after {done} operations")
-}
+impl<O: Operation> Primitive for O {
+    fn run(&self, ops: u64) -> Result<u64, OpError> {
+        self.run_with(ops, Plain)
+    }
 
-/// The text of a failed tokio join: the panic's message, or why the task did not finish.
-pub(crate) fn join_error(e: tokio::task::JoinError) -> String {
-    match e.try_into_panic() {
-        Ok(payload) => format!("a task panicked: {}", pipelines::panic_message(&*payload)),
-        Err(e) => e.to_string(),
+    fn run_checked(&self, ops: u64, work: &Checked) -> Result<u64, OpError> {
+        self.run_with(ops, work.clone())
+    }
+
+    fn alive_tasks(&self) -> Option<usize> {
+        Operation::alive_tasks(self)
     }
 }
 
-/// The text of a joined thread's or coroutine's panic.
-pub(crate) fn panicked(what: &str, payload: &(dyn std::any::Any + Send)) -> String {
-    format!("{what} panicked: {}", pipelines::panic_message(payload))
+/// Why a run of operations (or building what it needs) did not hand back its sum.
+#[derive(Debug, thiserror::Error)]
+pub enum OpError {
+    /// The caller cancelled the run after this many operations.
+    #[error("cancelled by the caller after {0} operations")]
+    Cancelled(u64),
+    /// An operation's work returned its injected error.
+    #[error(transparent)]
+    Injected(#[from] Injected),
+    /// A spawned task, thread or coroutine panicked: which, and the panic's message.
+    #[error("{0} panicked: {1}")]
+    Panicked(String, String),
+    /// A panic came out of the whole run (the conformance catches it): its message.
+    #[error("a panic out of the run: {0}")]
+    Escaped(String),
+    /// A tokio task did not finish (it was cancelled).
+    #[error("{0}")]
+    Join(tokio::task::JoinError),
+    /// A channel or semaphore closed under the operation: its error's text.
+    #[error("{0}")]
+    Closed(String),
+    /// The receiver of operation `0`'s value was gone.
+    #[error("receiver {0} gone")]
+    ReceiverGone(u64),
+    /// The OS refused to start thread `0`.
+    #[error("the OS refused thread {0}: {1}")]
+    ThreadRefused(u64, std::io::Error),
+    /// `may` refused to spawn a coroutine.
+    #[error("{0}")]
+    CoroutineRefused(std::io::Error),
+    /// The tokio runtime could not be built.
+    #[error("cannot build the runtime: {0}")]
+    Runtime(std::io::Error),
+    /// The rayon pool could not be built.
+    #[error("cannot build the rayon pool: {0}")]
+    Pool(rayon::ThreadPoolBuildError),
+    /// The driver coroutine could not be spawned.
+    #[error("cannot spawn the driver coroutine: {0}")]
+    Driver(std::io::Error),
+}
+
+impl OpError {
+    /// The error of an operation whose work returned `error` (an [`Injected`] one; [`Plain`]'s cannot happen).
+    pub(crate) fn failed(error: impl Into<Injected>) -> OpError {
+        OpError::Injected(error.into())
+    }
+
+    /// A channel's or semaphore's error.
+    pub(crate) fn closed(error: impl fmt::Display) -> OpError {
+        OpError::Closed(error.to_string())
+    }
+
+    /// A failed tokio join: the task's panic, or why it did not finish.
+    pub(crate) fn join(e: tokio::task::JoinError) -> OpError {
+        match e.try_into_panic() {
+            Ok(payload) => OpError::panicked("a task", &*payload),
+            Err(e) => OpError::Join(e),
+        }
+    }
+
+    /// The panic of `what` (a joined thread or coroutine), with `payload`.
+    pub(crate) fn panicked(what: impl fmt::Display, payload: &(dyn std::any::Any + Send)) -> OpError {
+        OpError::Panicked(what.to_string(), pipelines::panic_message(payload))
+    }
 }
 
 /// The contestants, in report order.
@@ -210,47 +277,22 @@ impl Contestant {
     }
 
     /// Build what the operation needs (a runtime, a pool), outside any timing.
-    pub fn prepare(&self) -> Result<Box<dyn Primitive>, String> {
+    pub fn prepare(&self) -> Result<Box<dyn Primitive>, OpError> {
+        // `may` for the coroutine contestants: a carrier per core (as tokio's multi-thread runtime has a worker per
+        // core), its default stack and pool.
+        let may = CoroutineConfig::per_core();
         Ok(match self {
-            Contestant::TokioSpawn => Box::new(tokio_spawn::TokioSpawn::new()?),
-            Contestant::ThreadSpawn => Box::new(thread_spawn::ThreadSpawn),
+            Contestant::TokioSpawn => Box::new(Tokio::new(Builder::new_multi_thread(), TokioOp::SpawnJoin)?),
+            Contestant::ThreadSpawn => Box::new(Std::ThreadSpawn),
             Contestant::RayonSpawn => Box::new(rayon_spawn::RayonSpawn::new(false)?),
             Contestant::RayonSpawnInside => Box::new(rayon_spawn::RayonSpawn::new(true)?),
-            Contestant::MaySpawn => Box::new(may_spawn::MaySpawn::new(coroutine_config())),
-            Contestant::MaySemaphore => Box::new(may_semaphore::MaySemaphore::new(coroutine_config())),
-            Contestant::MayOneshot => Box::new(may_oneshot::MayOneshot::new(coroutine_config())),
-            Contestant::Semaphore => Box::new(semaphore::SemaphoreOp::new()?),
-            Contestant::Mutex => Box::new(mutex::MutexOp::default()),
-            Contestant::TokioOneshot => Box::new(tokio_oneshot::Oneshot::new()?),
-            Contestant::StdChannel => Box::new(std_channel::StdChannel),
+            Contestant::MaySpawn => Box::new(May::new(may, MayOp::SpawnJoin)),
+            Contestant::MaySemaphore => Box::new(May::new(may, MayOp::semaphore())),
+            Contestant::MayOneshot => Box::new(May::new(may, MayOp::Oneshot)),
+            Contestant::Semaphore => Box::new(Tokio::new(Builder::new_current_thread(), TokioOp::semaphore())?),
+            Contestant::Mutex => Box::new(Std::Mutex(std::sync::Mutex::new(0))),
+            Contestant::TokioOneshot => Box::new(Tokio::new(Builder::new_current_thread(), TokioOp::Oneshot)?),
+            Contestant::StdChannel => Box::new(Std::Channel),
         })
     }
-}
-
-/// A tokio runtime, or why it could not be built.
-pub(crate) fn runtime(current_thread: bool) -> Result<tokio::runtime::Runtime, String> {
-    let mut builder = if current_thread {
-        tokio::runtime::Builder::new_current_thread()
-    } else {
-        tokio::runtime::Builder::new_multi_thread()
-    };
-    builder.build().map_err(|e| format!("cannot build the runtime: {e}"))
-}
-
-/// `may` for the coroutine contestants: a carrier per core (as tokio's multi-thread runtime has a worker per
-/// core), its default stack and pool.
-pub(crate) fn coroutine_config() -> CoroutineConfig {
-    CoroutineConfig::per_core()
-}
-
-/// Run `body` in one driver coroutine with a stack of `stack_words` words and wait for it on the calling thread
-/// (not a carrier, so it may block).
-pub(crate) fn in_coroutine(
-    stack_words: usize,
-    body: impl FnOnce() -> Result<u64, String> + Send + 'static,
-) -> Result<u64, String> {
-    let live = std::sync::Arc::new(pipelines::LiveStages::new());
-    let driver = pipelines::coroutine::spawn("driver", stack_words.max(DEFAULT_STACK_WORDS), &live, body)
-        .map_err(|e| format!("cannot spawn the driver coroutine: {e}"))?;
-    driver.join().map_err(|payload| panicked("the driver coroutine", &*payload))?
 }

@@ -6,8 +6,8 @@ use std::hint::black_box;
 
 use rayon::{ThreadPool, ThreadPoolBuilder};
 
-use super::{cancelled, Primitive};
-use crate::work::{Checked, Plain, Work};
+use super::{OpError, Operation};
+use crate::work::Work;
 
 /// A rayon pool built once per trial, entered from outside or inside.
 #[derive(Debug)]
@@ -17,17 +17,16 @@ pub(crate) struct RayonSpawn {
 }
 
 impl RayonSpawn {
-    pub(crate) fn new(inside: bool) -> Result<RayonSpawn, String> {
-        let pool = ThreadPoolBuilder::new().build().map_err(|e| format!("cannot build the rayon pool: {e}"))?;
-        Ok(RayonSpawn { pool, inside })
+    pub(crate) fn new(inside: bool) -> Result<RayonSpawn, OpError> {
+        Ok(RayonSpawn { pool: ThreadPoolBuilder::new().build().map_err(OpError::Pool)?, inside })
     }
 }
 
-impl RayonSpawn {
-    fn run_with<W: Work>(&self, ops: u64, work: W) -> Result<u64, String> {
+impl Operation for RayonSpawn {
+    fn run_with<W: Work>(&self, ops: u64, work: W) -> Result<u64, OpError> {
         // One operation: a scope with one job storing its number; a job's panic is resumed by the scope on the
         // thread that entered it, as rayon surfaces it.
-        let op = |i: u64| -> Result<u64, String> {
+        let op = |i: u64| -> Result<u64, OpError> {
             let guard = work.start(i);
             let mut out = Ok(0u64);
             let job = |_: &rayon::Scope<'_>| {
@@ -39,13 +38,13 @@ impl RayonSpawn {
             } else {
                 self.pool.scope(|scope| scope.spawn(job));
             }
-            out.map_err(|e| e.to_string())
+            out.map_err(OpError::failed)
         };
         let all = || {
             let mut sum = 0u64;
             for i in 0..ops {
                 if work.cancelled() {
-                    return Err(cancelled(i));
+                    return Err(OpError::Cancelled(i));
                 }
                 sum = sum.wrapping_add(op(i)?);
             }
@@ -56,15 +55,5 @@ impl RayonSpawn {
             return self.pool.install(all);
         }
         all()
-    }
-}
-
-impl Primitive for RayonSpawn {
-    fn run(&self, ops: u64) -> Result<u64, String> {
-        self.run_with(ops, Plain)
-    }
-
-    fn run_checked(&self, ops: u64, work: &Checked) -> Result<u64, String> {
-        self.run_with(ops, work.clone())
     }
 }
