@@ -13,11 +13,11 @@ use measure::summary::{MetricStats, Summary};
 use measure::template::{claims_by_id, ClaimView};
 use serde::Serialize;
 
-use crate::claims::{
+use super::{SERIES_CAPACITY, SMALL_CAPACITY_BELOW};
+use crate::handoff::claims::{
     capacities, BATCHING_FACTOR, BATCH_PAIRS, BLOCKING_CRATES, CLAIM_CAPACITY, CONDVAR, CROSS_THREAD_PER_ITEM,
     CURRENT_THREAD, LOOP, RECEIVE_SIDE_FACTOR, WAKEUP_FACTOR,
 };
-use crate::{SERIES_CAPACITY, SMALL_CAPACITY_BELOW};
 
 /// The report's template: every word of the discussion.
 const TEMPLATE: &str = include_str!("templates/report.md");
@@ -566,7 +566,7 @@ pub fn context(summary: &Summary) -> Context {
 /// Every claim of the table by id, as judged in `summary`; a claim the run did not judge reads as `not judged`.
 fn claims(summary: &Summary) -> BTreeMap<String, ClaimView> {
     let mut claims = claims_by_id(&summary.claims);
-    for spec in crate::claims::table(summary) {
+    for spec in crate::handoff::claims::table(summary) {
         claims.entry(spec.id.to_string()).or_insert_with(|| ClaimView {
             verdict: "not judged",
             holds: false,
@@ -759,13 +759,13 @@ fn outstanding(summary: &Summary) -> Option<Outstanding> {
     })
 }
 
-/// Each lab contestant beside its bare reference pair ([`crate::bare_pairs`]) at every capacity where both have
+/// Each lab contestant beside its bare reference pair ([`crate::handoff::contestants::bare_pairs`]) at every capacity where both have
 /// a figure, judged on process medians; a row above [`FIDELITY_BAR`] gets what the A/B rows (`ab`) say of it.
 fn fidelity(summary: &Summary, caps: &[u64], ab: &[AbRow]) -> Vec<FidelityRow> {
     let noise = summary.method.noise_threshold;
-    let variants = crate::ab_variants();
+    let variants = crate::handoff::contestants::ab_variants();
     let mut rows = Vec::new();
-    for (lab, bare) in crate::bare_pairs() {
+    for (lab, bare) in crate::handoff::contestants::bare_pairs() {
         for &capacity in caps {
             let (Some(l), Some(b)) = (ms_stats(summary, lab, capacity), ms_stats(summary, &bare, capacity)) else {
                 continue;
@@ -833,7 +833,7 @@ fn fidelity(summary: &Summary, caps: &[u64], ab: &[AbRow]) -> Vec<FidelityRow> {
 
 /// The bare pairs with per-cause variants besides their control (`causes`), or with only a control (`!causes`).
 fn ab_bares(causes: bool) -> Vec<String> {
-    let variants = crate::ab_variants();
+    let variants = crate::handoff::contestants::ab_variants();
     let mut bares: Vec<String> = Vec::new();
     for v in &variants {
         let has_causes = variants.iter().any(|w| w.bare == v.bare && !w.control);
@@ -844,14 +844,14 @@ fn ab_bares(causes: bool) -> Vec<String> {
     bares
 }
 
-/// Each per-cause A/B variant ([`crate::ab_variants`]) that ran, beside its bare pair at every capacity where
+/// Each per-cause A/B variant ([`crate::handoff::contestants::ab_variants`]) that ran, beside its bare pair at every capacity where
 /// both have a figure, judged on process medians; by lab contestant, then capacity, then variant (the control
 /// first).
 fn ab(summary: &Summary, caps: &[u64]) -> Vec<AbRow> {
     let noise = summary.method.noise_threshold;
-    let variants = crate::ab_variants();
+    let variants = crate::handoff::contestants::ab_variants();
     let mut rows = Vec::new();
-    for (lab, _) in crate::bare_pairs() {
+    for (lab, _) in crate::handoff::contestants::bare_pairs() {
         for &capacity in caps {
             let control = variants.iter().find(|v| v.lab == lab && v.control);
             let control = control.and_then(|c| ms_stats(summary, &c.name, capacity));
@@ -986,13 +986,13 @@ fn param_u64(summary: &Summary, key: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::claims::tests::summary_with;
+    use crate::handoff::claims::tests::summary_with;
     use measure::summary::Verdict;
     use testkit::fixture::processes;
 
     /// `summary` with its claims judged, as the harness does before rendering.
     fn judged(mut summary: Summary) -> Summary {
-        summary.claims = measure::judge::judge_all(&summary, &crate::claims::table(&summary));
+        summary.claims = measure::judge::judge_all(&summary, &crate::handoff::claims::table(&summary));
         summary
     }
 
@@ -1171,14 +1171,18 @@ mod tests {
     #[test]
     fn every_a_b_variant_renders_with_what_it_puts_back() {
         let mut summary = summary_with(&[]);
-        for variant in crate::ab_variants() {
+        for variant in crate::handoff::contestants::ab_variants() {
             summary = with_processes(summary, &variant.name, &BARE);
         }
         let context = context(&judged(summary.clone()));
-        assert_eq!(context.ab.len(), 2 * crate::ab_variants().len(), "one row per variant and capacity");
+        assert_eq!(
+            context.ab.len(),
+            2 * crate::handoff::contestants::ab_variants().len(),
+            "one row per variant and capacity"
+        );
         let text = details(&judged(summary));
         assert!(!text.contains("could not be rendered"), "{text}");
-        for variant in crate::ab_variants() {
+        for variant in crate::handoff::contestants::ab_variants() {
             assert!(text.contains(&format!("| `{}` |", variant.name)), "{text}");
         }
         assert_whole(&text);
