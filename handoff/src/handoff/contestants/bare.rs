@@ -10,17 +10,28 @@
 //! calling thread, as the lab's blocking contestants do; the task pairs spawn both ends on a multi-thread runtime
 //! with tokio's default worker count, built once in `prepare`, as the lab's stream contestants do.
 //!
+//! The same construction carries their per-cause A/B variants (`*-bare-<cause>`, on request only): a [`Bare`]
+//! with a [`Cause`] runs `super::bare_ab`'s (threads) or `super::bare_ab_async`'s (tasks) program for it instead of
+//! the bare one; everything else (name, role, sizing, runtime, the checks that apply) is this file's.
+//!
 //! They carry no meter and no fault injection, so the conformance checks that need those (`bounded_outstanding`,
 //! `early_stop`, `producer_error`, `producer_panic`) are not applicable to them and say so; `checksum` and
 //! `exactly_once` apply as to every contestant (a collecting consumer is the same loop pushing into a `Vec`).
 
 use std::fmt;
+use std::sync::Arc;
+use std::thread;
 
 use measure::meter::{GaugeMeter, NoMeter};
 use measure::summary::{ContestantInfo, Family, Role};
+use pipelines::blocking::crossbeam::Crossbeam;
+use pipelines::blocking::flume::Flume;
+use pipelines::LiveStages;
 use tokio::runtime::Runtime;
 
-use super::{HandoffContestant, PreparedHandoff};
+use super::bare_ab::{Cause, TASK_CAUSES, THREAD_CAUSES};
+use super::bare_ab_async::{FlumeChannel, TokioChannel};
+use super::{bare_ab, bare_ab_async, AbVariant, HandoffContestant, PreparedHandoff};
 use crate::job::{Consumer, HandoffConfig, HandoffError, Job, Outcome, Side};
 
 /// Suffix of every bare reference pair's name.
@@ -50,10 +61,16 @@ impl Channel {
         }
     }
 
+    /// The bare pair's name.
+    fn bare(self) -> String {
+        format!("{}{BARE_SUFFIX}", self.twin())
+    }
+
     fn family(self) -> Family {
-        match self {
-            Channel::Crossbeam | Channel::FlumeSync => Family::Blocking,
-            Channel::FlumeAsync | Channel::TokioMpsc => Family::Stream,
+        if self.tasks() {
+            Family::Stream
+        } else {
+            Family::Blocking
         }
     }
 
@@ -82,7 +99,8 @@ impl Channel {
         }
     }
 
-    fn needs_runtime(self) -> bool {
+    /// Its two ends are tasks on a multi-thread runtime (built in `prepare`), not threads.
+    fn tasks(self) -> bool {
         matches!(self, Channel::FlumeAsync | Channel::TokioMpsc)
     }
 }
@@ -90,14 +108,71 @@ impl Channel {
 /// Every bare pair, in registry order.
 pub(crate) const ALL: [Channel; 4] = [Channel::Crossbeam, Channel::FlumeSync, Channel::FlumeAsync, Channel::TokioMpsc];
 
-/// A bare reference pair as the registry lists it.
+/// Each bare pair with per-cause A/B variants, and their causes in listing order (the control first).
+const VARIANTS: [(Channel, &[Cause]); 4] = [
+    (Channel::Crossbeam, &THREAD_CAUSES),
+    (Channel::FlumeSync, &THREAD_CAUSES),
+    (Channel::FlumeAsync, &TASK_CAUSES),
+    (Channel::TokioMpsc, &[Cause::Control]),
+];
+
+/// A bare reference pair as the registry lists it: the bare program, or with `cause` one of its per-cause A/B
+/// variants.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Bare(pub(crate) Channel);
+pub(crate) struct Bare {
+    /// The pair's channel.
+    pub(crate) channel: Channel,
+    /// The one difference from the lab's pair put back, for an A/B variant; `None` for the bare pair itself.
+    pub(crate) cause: Option<Cause>,
+}
+
+/// Every per-cause A/B variant, in listing order: crossbeam's, flume's, async flume's, then tokio's control.
+pub(super) fn variants() -> Vec<Bare> {
+    VARIANTS
+        .iter()
+        .flat_map(|&(channel, causes)| causes.iter().map(move |&cause| Bare { channel, cause: Some(cause) }))
+        .collect()
+}
+
+/// Every per-cause A/B variant as the report reads it, in listing order.
+pub(super) fn listing() -> Vec<AbVariant> {
+    variants()
+        .into_iter()
+        .filter_map(|v| {
+            let cause = v.cause?;
+            Some(AbVariant {
+                lab: v.channel.twin(),
+                bare: v.channel.bare(),
+                name: v.name(),
+                cause: cause.suffix(),
+                control: cause == Cause::Control,
+                tasks: v.channel.tasks(),
+            })
+        })
+        .collect()
+}
+
+impl Bare {
+    fn name(&self) -> String {
+        match self.cause {
+            None => self.channel.bare(),
+            Some(cause) => format!("{}-{}", self.channel.bare(), cause.suffix()),
+        }
+    }
+}
 
 impl HandoffContestant for Bare {
     fn info(&self) -> ContestantInfo {
-        ContestantInfo::new(format!("{}{BARE_SUFFIX}", self.0.twin()), self.0.family(), self.0.describe())
-            .with_role(Role::Reference)
+        let description = match self.cause {
+            None => self.channel.describe().to_string(),
+            Some(cause) => format!(
+                "{}; else `{}` as it is (an A/B variant that differs from its bare pair in this one thing; run only \
+                 when `--only` names it; calibration)",
+                cause.describe(self.channel.tasks()),
+                self.channel.bare()
+            ),
+        };
+        ContestantInfo::new(self.name(), self.channel.family(), description).with_role(Role::Reference)
     }
 
     /// No meter, so no bound to hold it to: the bounded-outstanding check is not applicable.
@@ -110,19 +185,19 @@ impl HandoffContestant for Bare {
     }
 
     fn prepare(&self, config: &HandoffConfig) -> Result<Box<dyn PreparedHandoff>, HandoffError> {
-        let runtime = if self.0.needs_runtime() {
+        let runtime = if self.channel.tasks() {
             let built = pipelines::stream::runtime::multi_thread();
-            Some(built.map_err(|e| HandoffError::Prepare { contestant: self.info().name, message: e.to_string() })?)
+            Some(built.map_err(|e| HandoffError::Prepare { contestant: self.name(), message: e.to_string() })?)
         } else {
             None
         };
-        Ok(Box::new(PreparedBare { channel: self.0, capacity: config.capacity.max(1), runtime }))
+        Ok(Box::new(PreparedBare { bare: *self, capacity: config.capacity.max(1), runtime }))
     }
 }
 
-/// A bare pair with its runtime, if any, built.
-struct PreparedBare {
-    channel: Channel,
+/// A bare pair (or A/B variant) with its runtime, if any, built.
+pub(super) struct PreparedBare {
+    bare: Bare,
     capacity: usize,
     runtime: Option<Runtime>,
 }
@@ -130,7 +205,7 @@ struct PreparedBare {
 impl fmt::Debug for PreparedBare {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("PreparedBare")
-            .field("channel", &self.channel)
+            .field("name", &self.bare.name())
             .field("capacity", &self.capacity)
             .field("runtime", &self.runtime.is_some())
             .finish()
@@ -139,12 +214,12 @@ impl fmt::Debug for PreparedBare {
 
 impl PreparedHandoff for PreparedBare {
     fn run(&self, job: &Job<'_, NoMeter>, go: &mut dyn FnMut()) -> Result<Outcome, HandoffError> {
-        self.run_bare(job.items, job.consumer, go)
+        self.run_any(job.items, job.consumer, job.live, go)
     }
 
-    /// The same bare program: it carries no meter, so the gauge is never touched.
+    /// The same program: it carries no meter, so the gauge is never touched.
     fn run_metered(&self, job: &Job<'_, GaugeMeter>, go: &mut dyn FnMut()) -> Result<Outcome, HandoffError> {
-        self.run_bare(job.items, job.consumer, go)
+        self.run_any(job.items, job.consumer, job.live, go)
     }
 
     fn alive_tasks(&self) -> Option<usize> {
@@ -152,103 +227,106 @@ impl PreparedHandoff for PreparedBare {
     }
 }
 
-/// What the consumer keeps: a sum with the order check, or every item (collecting; `Take(k)` stops after `k`).
-#[derive(Debug)]
-enum Tally {
-    Sum { sum: u64, count: u64, first_disorder: Option<u64> },
-    Items { items: Vec<u64>, limit: usize },
-}
-
-impl Tally {
-    fn new(consumer: Consumer) -> Tally {
-        match consumer {
-            Consumer::Sum => Tally::Sum { sum: 0, count: 0, first_disorder: None },
-            // A bare pair has no cancel to listen for (its `caller_cancel` check is not applicable): it collects.
-            Consumer::Collect | Consumer::Cancellable => Tally::Items { items: Vec::new(), limit: usize::MAX },
-            Consumer::Take(k) => Tally::Items { items: Vec::new(), limit: k },
-        }
-    }
-
-    /// Take `v`; `false` once a `Take(k)` consumer has its `k` items.
-    #[inline]
-    fn take(&mut self, v: u64) -> bool {
-        match self {
-            Tally::Sum { sum, count, first_disorder } => {
-                if v != *count && first_disorder.is_none() {
-                    *first_disorder = Some(*count);
+/// The bare consumer loop over `$next` (an expression giving the next `Option<u64>`, awaiting it in a task): the
+/// summing loop, the measured one, for [`Consumer::Sum`], else collecting (`Take(k)` stops after `k` items).
+macro_rules! receive {
+    ($consumer:expr, $next:expr) => {{
+        match $consumer {
+            Consumer::Sum => {
+                let (mut sum, mut count, mut first_disorder) = (0u64, 0u64, None);
+                while let Some(v) = $next {
+                    if v != count && first_disorder.is_none() {
+                        first_disorder = Some(count);
+                    }
+                    sum = sum.wrapping_add(v);
+                    count += 1;
                 }
-                *sum = sum.wrapping_add(v);
-                *count += 1;
-                true
+                Outcome::Sum { sum, count, first_disorder }
             }
-            Tally::Items { items, limit } => {
-                items.push(v);
-                items.len() < *limit
+            // A bare pair has no cancel to listen for (its `caller_cancel` check is not applicable): it collects.
+            Consumer::Collect | Consumer::Cancellable => {
+                let mut items = Vec::new();
+                while let Some(v) = $next {
+                    items.push(v);
+                }
+                Outcome::Items(items)
+            }
+            Consumer::Take(k) => {
+                let mut items = Vec::new();
+                while items.len() < k {
+                    match $next {
+                        Some(v) => items.push(v),
+                        None => break,
+                    }
+                }
+                Outcome::Items(items)
             }
         }
-    }
-
-    fn outcome(self) -> Outcome {
-        match self {
-            Tally::Sum { sum, count, first_disorder } => Outcome::Sum { sum, count, first_disorder },
-            Tally::Items { items, .. } => Outcome::Items(items),
-        }
-    }
+    }};
 }
+pub(super) use receive;
 
-/// The summing loop, the measured one, written out for each channel so nothing but the channel is on its path.
-macro_rules! sum_loop {
-    ($next:expr) => {{
-        let (mut sum, mut count, mut first_disorder) = (0u64, 0u64, None);
-        while let Some(v) = $next {
-            if v != count && first_disorder.is_none() {
-                first_disorder = Some(count);
+/// A thread pair's bare program, written out for each channel so nothing but the channel is on its path: `go`,
+/// spawn the producer thread, receive on the calling thread, drop the receiver, join.
+macro_rules! thread_pair {
+    ($channel:expr, $items:expr, $consumer:expr, $go:expr) => {{
+        let (tx, rx) = $channel;
+        $go();
+        let items = $items;
+        let producer = spawn(Side::Producer, move || {
+            for i in 0..items {
+                if tx.send(i).is_err() {
+                    break;
+                }
             }
-            sum = sum.wrapping_add(v);
-            count += 1;
-        }
-        Outcome::Sum { sum, count, first_disorder }
+        })?;
+        let outcome = receive!($consumer, rx.recv().ok());
+        drop(rx);
+        join(producer, outcome)
     }};
 }
 
+/// What a bare program or an A/B variant runs with: the job's size and consumer, the channel's capacity, the
+/// live count the lab's spawns hold and the clock's `go`.
+pub(super) struct BareRun<'a> {
+    /// Messages the channel holds (at least 1).
+    pub(super) capacity: usize,
+    /// Items the producer sends.
+    pub(super) items: u64,
+    /// What the consumer keeps.
+    pub(super) consumer: Consumer,
+    /// The job's live count (the `lab-spawn` causes hold a guard of it).
+    pub(super) live: &'a Arc<LiveStages>,
+    /// Starts the clock.
+    pub(super) go: &'a mut dyn FnMut(),
+}
+
 impl PreparedBare {
+    /// The bare program, or the variant's.
+    fn run_any(
+        &self,
+        items: u64,
+        consumer: Consumer,
+        live: &Arc<LiveStages>,
+        go: &mut dyn FnMut(),
+    ) -> Result<Outcome, HandoffError> {
+        let Some(cause) = self.bare.cause else {
+            return self.run_bare(items, consumer, go);
+        };
+        let run = BareRun { capacity: self.capacity, items, consumer, live, go };
+        match self.bare.channel {
+            Channel::Crossbeam => bare_ab::run_cause::<Crossbeam>(cause, run),
+            Channel::FlumeSync => bare_ab::run_cause::<Flume>(cause, run),
+            Channel::FlumeAsync => self.runtime()?.block_on(bare_ab_async::run_cause::<FlumeChannel>(cause, run)),
+            Channel::TokioMpsc => self.runtime()?.block_on(bare_ab_async::run_cause::<TokioChannel>(cause, run)),
+        }
+    }
+
     fn run_bare(&self, items: u64, consumer: Consumer, go: &mut dyn FnMut()) -> Result<Outcome, HandoffError> {
         let capacity = self.capacity;
-        match self.channel {
-            Channel::Crossbeam => {
-                let (tx, rx) = crossbeam_channel::bounded::<u64>(capacity);
-                go();
-                let producer = spawn(move || {
-                    for i in 0..items {
-                        if tx.send(i).is_err() {
-                            break;
-                        }
-                    }
-                })?;
-                let outcome = match consumer {
-                    Consumer::Sum => sum_loop!(rx.recv().ok()),
-                    other => collect(other, || rx.recv().ok()),
-                };
-                drop(rx);
-                join(producer, outcome)
-            }
-            Channel::FlumeSync => {
-                let (tx, rx) = flume::bounded::<u64>(capacity);
-                go();
-                let producer = spawn(move || {
-                    for i in 0..items {
-                        if tx.send(i).is_err() {
-                            break;
-                        }
-                    }
-                })?;
-                let outcome = match consumer {
-                    Consumer::Sum => sum_loop!(rx.recv().ok()),
-                    other => collect(other, || rx.recv().ok()),
-                };
-                drop(rx);
-                join(producer, outcome)
-            }
+        match self.bare.channel {
+            Channel::Crossbeam => thread_pair!(crossbeam_channel::bounded::<u64>(capacity), items, consumer, go),
+            Channel::FlumeSync => thread_pair!(flume::bounded::<u64>(capacity), items, consumer, go),
             Channel::FlumeAsync => self.runtime()?.block_on(async move {
                 let (tx, rx) = flume::bounded::<u64>(capacity);
                 go();
@@ -259,20 +337,7 @@ impl PreparedBare {
                         }
                     }
                 });
-                let consumer = tokio::spawn(async move {
-                    match consumer {
-                        Consumer::Sum => sum_loop!(rx.recv_async().await.ok()),
-                        other => {
-                            let mut tally = Tally::new(other);
-                            while let Ok(v) = rx.recv_async().await {
-                                if !tally.take(v) {
-                                    break;
-                                }
-                            }
-                            tally.outcome()
-                        }
-                    }
-                });
+                let consumer = tokio::spawn(async move { receive!(consumer, rx.recv_async().await.ok()) });
                 join_tasks(producer, consumer).await
             }),
             Channel::TokioMpsc => self.runtime()?.block_on(async move {
@@ -285,20 +350,7 @@ impl PreparedBare {
                         }
                     }
                 });
-                let consumer = tokio::spawn(async move {
-                    match consumer {
-                        Consumer::Sum => sum_loop!(rx.recv().await),
-                        other => {
-                            let mut tally = Tally::new(other);
-                            while let Some(v) = rx.recv().await {
-                                if !tally.take(v) {
-                                    break;
-                                }
-                            }
-                            tally.outcome()
-                        }
-                    }
-                });
+                let consumer = tokio::spawn(async move { receive!(consumer, rx.recv().await) });
                 join_tasks(producer, consumer).await
             }),
         }
@@ -306,36 +358,31 @@ impl PreparedBare {
 
     fn runtime(&self) -> Result<&Runtime, HandoffError> {
         self.runtime.as_ref().ok_or_else(|| HandoffError::Prepare {
-            contestant: format!("{}{BARE_SUFFIX}", self.channel.twin()),
+            contestant: self.bare.name(),
             message: "prepared without a runtime".to_string(),
         })
     }
 }
 
-/// A collecting consumer over `next` (`Collect`, or `Take(k)`, which stops after `k` items).
-fn collect(consumer: Consumer, mut next: impl FnMut() -> Option<u64>) -> Outcome {
-    let mut tally = Tally::new(consumer);
-    while let Some(v) = next() {
-        if !tally.take(v) {
-            break;
-        }
-    }
-    tally.outcome()
+/// Spawn a plain thread for `side`.
+pub(super) fn spawn<T: Send + 'static>(
+    side: Side,
+    body: impl FnOnce() -> T + Send + 'static,
+) -> Result<thread::JoinHandle<T>, HandoffError> {
+    thread::Builder::new().spawn(body).map_err(|source| HandoffError::Spawn { side, source })
 }
 
-fn spawn(body: impl FnOnce() + Send + 'static) -> Result<std::thread::JoinHandle<()>, HandoffError> {
-    std::thread::Builder::new().spawn(body).map_err(|source| HandoffError::Spawn { side: Side::Producer, source })
-}
-
-fn join(producer: std::thread::JoinHandle<()>, outcome: Outcome) -> Result<Outcome, HandoffError> {
+/// Join the producer thread, then hand back what the consumer got.
+pub(super) fn join(producer: thread::JoinHandle<()>, outcome: Outcome) -> Result<Outcome, HandoffError> {
     producer.join().map_err(|p| HandoffError::from_panic(Side::Producer, &*p))?;
     Ok(outcome)
 }
 
-async fn join_tasks(
+/// Await the consumer task, then the producer task, as the bare pair and the lab's pair do.
+pub(super) async fn join_tasks<T>(
     producer: tokio::task::JoinHandle<()>,
-    consumer: tokio::task::JoinHandle<Outcome>,
-) -> Result<Outcome, HandoffError> {
+    consumer: tokio::task::JoinHandle<T>,
+) -> Result<T, HandoffError> {
     let consumed = consumer.await.map_err(|e| HandoffError::from_join(Side::Consumer, e));
     producer.await.map_err(|e| HandoffError::from_join(Side::Producer, e))?;
     consumed
@@ -356,5 +403,61 @@ pub(crate) fn not_applicable(check: &str) -> Option<&'static str> {
         }
         "caller_cancel" => Some("a bare reference pair has no cancellable consumer: it sums what it receives"),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_variant_is_an_on_request_reference_named_after_its_bare_pair() {
+        let listed: Vec<String> = super::super::contestants().iter().map(|c| c.info().name).collect();
+        let infos: Vec<ContestantInfo> = variants().iter().map(|c| c.info()).collect();
+        let mut names: Vec<&str> = infos.iter().map(|i| i.name.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), infos.len(), "names are unique");
+        assert!(names.contains(&"stream-flume-bare-into-stream") && names.contains(&"stream-tokio-bare-control"));
+        for (variant, info) in variants().iter().zip(&infos) {
+            assert_eq!(info.role, Role::Reference, "{}", info.name);
+            assert_eq!(info.family, variant.channel.family(), "{}", info.name);
+            assert!(info.name.starts_with(&format!("{}-", variant.channel.bare())), "{}", info.name);
+            assert!(!listed.contains(&info.name), "{} must not be in the default run", info.name);
+            assert!(super::super::find(&info.name).is_some(), "{} is found for its trial", info.name);
+        }
+    }
+
+    /// Every bare pair and every variant, ready to run at `capacity`.
+    fn prepared(capacity: usize) -> Vec<PreparedBare> {
+        let bares = ALL.iter().map(|&channel| Bare { channel, cause: None });
+        bares
+            .chain(variants())
+            .map(|bare| {
+                let runtime =
+                    bare.channel.tasks().then(|| pipelines::stream::runtime::multi_thread().expect("runtime"));
+                PreparedBare { bare, capacity, runtime }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_take_consumer_stops_after_k_the_producer_stops_too_and_every_task_ends() {
+        let live = Arc::new(LiveStages::new());
+        for prepared in prepared(1) {
+            let out = prepared.run_any(100_000, Consumer::Take(3), &live, &mut || {});
+            assert_eq!(out.ok(), Some(Outcome::Items(vec![0, 1, 2])), "{}", prepared.bare.name());
+        }
+        assert_eq!(live.current(), 0);
+    }
+
+    #[test]
+    fn a_summing_consumer_gets_every_item_in_order() {
+        let live = Arc::new(LiveStages::new());
+        for prepared in prepared(4) {
+            let out = prepared.run_any(1_000, Consumer::Sum, &live, &mut || {});
+            let expected = Outcome::Sum { sum: 999 * 1_000 / 2, count: 1_000, first_disorder: None };
+            assert_eq!(out.ok(), Some(expected), "{}", prepared.bare.name());
+        }
     }
 }

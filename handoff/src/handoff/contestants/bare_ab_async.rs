@@ -22,216 +22,29 @@
 //! `send_async`), as the lab's pair does, so the control tells whether that, or this file's generic code, differs
 //! from `super::bare`'s direct calls. Like the bare pairs they carry no meter and no fault injection: `checksum`
 //! and `exactly_once` apply, the checks that need a meter or a fault say they are not applicable. `just
-//! fidelity-ab` runs them beside their pairs.
+//! fidelity-ab` runs them beside their pairs. The contestant they are, name, listing and runtime included, is
+//! `super::bare`'s `Bare` with a `Cause` (`super::bare_ab`).
 
 use std::convert::Infallible;
-use std::fmt;
 use std::future::Future;
 use std::pin::pin;
-use std::sync::Arc;
 
 use futures::{Stream, StreamExt};
-use measure::meter::{GaugeMeter, NoMeter};
-use measure::summary::{ContestantInfo, Family, Role};
+use measure::meter::NoMeter;
 use pipelines::sink::TakeSink;
-use pipelines::LiveStages;
-use tokio::runtime::{Handle, Runtime};
-use tokio::task::JoinHandle;
+use tokio::runtime::Handle;
 
-use super::bare::{Channel, BARE_SUFFIX};
-use super::{HandoffContestant, PreparedHandoff};
+use super::bare::{join_tasks, receive, BareRun};
+use super::bare_ab::Cause;
 use crate::consume::{consume_stream, SumSink};
-use crate::job::{Consumer, HandoffConfig, HandoffError, Job, Outcome, Side};
+use crate::job::{Consumer, HandoffError, Outcome};
 use crate::message::{Clean, PerItem};
 use crate::pair::spawn_guarded;
 use crate::produce::{produce_async, AsyncTx, Closed};
 
-/// The one difference a variant puts back into its bare pair.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Cause {
-    /// None: the A/A control.
-    Control,
-    /// Both tasks spawned before the clock, the producer released by a oneshot.
-    StartedBefore,
-    /// The tasks spawned (after the clock) as the lab spawns them: guarded, counted live.
-    LabSpawn,
-    /// `Result<u64, Infallible>` messages.
-    LabMessage,
-    /// The lab's `produce_async` and `consume_stream` loops.
-    LabLoops,
-    /// The consumer polls the receiver as a stream.
-    IntoStream,
-}
-
-/// Each task pair with variants, and its causes in listing order (the control first).
-const PAIRS: [(Channel, &[Cause]); 2] = [
-    (
-        Channel::FlumeAsync,
-        &[Cause::Control, Cause::StartedBefore, Cause::LabSpawn, Cause::LabMessage, Cause::LabLoops, Cause::IntoStream],
-    ),
-    (Channel::TokioMpsc, &[Cause::Control]),
-];
-
-impl Cause {
-    fn suffix(self) -> &'static str {
-        match self {
-            Cause::Control => "control",
-            Cause::StartedBefore => "started-before",
-            Cause::LabSpawn => "lab-spawn",
-            Cause::LabMessage => "lab-message",
-            Cause::LabLoops => "lab-loops",
-            Cause::IntoStream => "into-stream",
-        }
-    }
-
-    fn describe(self) -> &'static str {
-        match self {
-            Cause::Control => {
-                "nothing changed: the bare program again through the A/B file's generic code (an A/A control)"
-            }
-            Cause::StartedBefore => {
-                "both tasks are spawned before the clock and the producer's task awaits a oneshot sent right after \
-                 `go`, as in the lab's pair"
-            }
-            Cause::LabSpawn => {
-                "both tasks are spawned after the clock as in the bare pair, but the way the lab spawns them: \
-                 `spawn_guarded`, each holding a `LiveStages` guard"
-            }
-            Cause::LabMessage => {
-                "the channel carries the lab's message type, `Result<u64, Infallible>` (the layout of a `u64`)"
-            }
-            Cause::LabLoops => {
-                "the lab's producer loop (`produce_async`: `Cursor`, `PerItem`, `Clean`, `NoMeter`) and consumer loop \
-                 (`consume_stream` over `recv_async` through `stream::unfold`, into `SumSink`) over the same `u64` \
-                 channel"
-            }
-            Cause::IntoStream => {
-                "the consumer polls `Receiver::into_stream()` with `StreamExt::next` (tokio: a `ReceiverStream`) \
-                 instead of awaiting `recv_async`, as in the lab's pair"
-            }
-        }
-    }
-}
-
-/// Every variant, in listing order: flume's, then tokio's control.
-pub(crate) fn all() -> Vec<Arc<dyn HandoffContestant>> {
-    variants().into_iter().map(|v| Arc::new(v) as Arc<dyn HandoffContestant>).collect()
-}
-
-fn variants() -> Vec<Variant> {
-    PAIRS.iter().flat_map(|&(channel, causes)| causes.iter().map(move |&cause| Variant { channel, cause })).collect()
-}
-
-/// Every variant as the report reads it, in listing order.
-pub(crate) fn listing() -> Vec<super::AbVariant> {
-    variants()
-        .into_iter()
-        .map(|v| super::AbVariant {
-            lab: v.channel.twin(),
-            bare: format!("{}{BARE_SUFFIX}", v.channel.twin()),
-            name: v.name(),
-            cause: v.cause.suffix(),
-            control: v.cause == Cause::Control,
-            tasks: true,
-        })
-        .collect()
-}
-
-/// A task bare pair with one cause put back, as the registry lists it.
-#[derive(Debug, Clone, Copy)]
-struct Variant {
-    channel: Channel,
-    cause: Cause,
-}
-
-impl Variant {
-    fn name(&self) -> String {
-        format!("{}{BARE_SUFFIX}-{}", self.channel.twin(), self.cause.suffix())
-    }
-}
-
-impl HandoffContestant for Variant {
-    fn info(&self) -> ContestantInfo {
-        let description = format!(
-            "{}; else `{}{BARE_SUFFIX}` as it is (an A/B variant that differs from its bare pair in this one thing; \
-             run only when `--only` names it; calibration)",
-            self.cause.describe(),
-            self.channel.twin()
-        );
-        ContestantInfo::new(self.name(), Family::Stream, description).with_role(Role::Reference)
-    }
-
-    /// No meter, as the bare pair: the bounded-outstanding check is not applicable.
-    fn bound(&self, _: &HandoffConfig) -> Option<u64> {
-        None
-    }
-
-    fn items_per_message(&self, _: &HandoffConfig) -> Option<usize> {
-        Some(1)
-    }
-
-    fn prepare(&self, config: &HandoffConfig) -> Result<Box<dyn PreparedHandoff>, HandoffError> {
-        let runtime = pipelines::stream::runtime::multi_thread()
-            .map_err(|e| HandoffError::Prepare { contestant: self.name(), message: e.to_string() })?;
-        Ok(Box::new(PreparedVariant { variant: *self, capacity: config.capacity.max(1), runtime }))
-    }
-}
-
-/// A variant with its runtime built.
-struct PreparedVariant {
-    variant: Variant,
-    capacity: usize,
-    runtime: Runtime,
-}
-
-impl fmt::Debug for PreparedVariant {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("PreparedVariant").field("name", &self.variant.name()).field("capacity", &self.capacity).finish()
-    }
-}
-
-impl PreparedHandoff for PreparedVariant {
-    fn run(&self, job: &Job<'_, NoMeter>, go: &mut dyn FnMut()) -> Result<Outcome, HandoffError> {
-        self.run_variant(job.items, job.consumer, job.live, go)
-    }
-
-    /// The same program: it carries no meter, so the gauge is never touched.
-    fn run_metered(&self, job: &Job<'_, GaugeMeter>, go: &mut dyn FnMut()) -> Result<Outcome, HandoffError> {
-        self.run_variant(job.items, job.consumer, job.live, go)
-    }
-
-    fn alive_tasks(&self) -> Option<usize> {
-        Some(self.runtime.metrics().num_alive_tasks())
-    }
-}
-
-impl PreparedVariant {
-    fn run_variant(
-        &self,
-        items: u64,
-        consumer: Consumer,
-        live: &Arc<LiveStages>,
-        go: &mut dyn FnMut(),
-    ) -> Result<Outcome, HandoffError> {
-        let (cause, capacity) = (self.variant.cause, self.capacity);
-        match self.variant.channel {
-            Channel::FlumeAsync => {
-                self.runtime.block_on(run_cause::<FlumeChannel>(cause, capacity, items, consumer, live, go))
-            }
-            Channel::TokioMpsc => {
-                self.runtime.block_on(run_cause::<TokioChannel>(cause, capacity, items, consumer, live, go))
-            }
-            Channel::Crossbeam | Channel::FlumeSync => Err(HandoffError::Prepare {
-                contestant: self.variant.name(),
-                message: "these A/B variants cover the task pairs only".to_string(),
-            }),
-        }
-    }
-}
-
 /// An async bounded channel as the variants use it: created, sent into through the lab's [`AsyncTx`], received
 /// from one `await` at a time or as the stream the lab polls.
-trait AsyncChannel: 'static {
+pub(super) trait AsyncChannel: 'static {
     /// The sending half.
     type Tx<T: Send + 'static>: AsyncTx<T>;
     /// The receiving half.
@@ -245,7 +58,7 @@ trait AsyncChannel: 'static {
 }
 
 /// `flume::bounded` with `send_async`/`recv_async`; the stream is `into_stream()`.
-struct FlumeChannel;
+pub(super) struct FlumeChannel;
 
 impl AsyncChannel for FlumeChannel {
     type Tx<T: Send + 'static> = flume::Sender<T>;
@@ -266,7 +79,7 @@ impl AsyncChannel for FlumeChannel {
 }
 
 /// `tokio::sync::mpsc::channel`; the stream is a `ReceiverStream`.
-struct TokioChannel;
+pub(super) struct TokioChannel;
 
 impl AsyncChannel for TokioChannel {
     type Tx<T: Send + 'static> = tokio::sync::mpsc::Sender<T>;
@@ -286,69 +99,25 @@ impl AsyncChannel for TokioChannel {
     }
 }
 
-/// The bare consumer loop over `$next` (an expression awaiting the next `Option<u64>`): the summing loop of
-/// `super::bare` for [`Consumer::Sum`], else collecting (`Take(k)` stops after `k` items).
-macro_rules! receive {
-    ($consumer:expr, $next:expr) => {{
-        match $consumer {
-            Consumer::Sum => {
-                let (mut sum, mut count, mut first_disorder) = (0u64, 0u64, None);
-                while let Some(v) = $next {
-                    if v != count && first_disorder.is_none() {
-                        first_disorder = Some(count);
-                    }
-                    sum = sum.wrapping_add(v);
-                    count += 1;
-                }
-                Outcome::Sum { sum, count, first_disorder }
-            }
-            // A bare pair has no cancel to listen for (its `caller_cancel` check is not applicable): it collects.
-            Consumer::Collect | Consumer::Cancellable => {
-                let mut items = Vec::new();
-                while let Some(v) = $next {
-                    items.push(v);
-                }
-                Outcome::Items(items)
-            }
-            Consumer::Take(k) => {
-                let mut items = Vec::new();
-                while items.len() < k {
-                    match $next {
-                        Some(v) => items.push(v),
-                        None => break,
-                    }
-                }
-                Outcome::Items(items)
-            }
-        }
-    }};
-}
-
-async fn run_cause<C: AsyncChannel>(
-    cause: Cause,
-    capacity: usize,
-    items: u64,
-    consumer: Consumer,
-    live: &Arc<LiveStages>,
-    go: &mut dyn FnMut(),
-) -> Result<Outcome, HandoffError> {
+/// The program of the task pair `C` with `cause` put back.
+pub(super) async fn run_cause<C: AsyncChannel>(cause: Cause, run: BareRun<'_>) -> Result<Outcome, HandoffError> {
     match cause {
-        Cause::Control => control::<C>(capacity, items, consumer, go).await,
-        Cause::StartedBefore => started_before::<C>(capacity, items, consumer, go).await,
-        Cause::LabSpawn => lab_spawn::<C>(capacity, items, consumer, live, go).await,
-        Cause::LabMessage => lab_message::<C>(capacity, items, consumer, go).await,
-        Cause::LabLoops => lab_loops::<C>(capacity, items, consumer, go).await,
-        Cause::IntoStream => into_stream::<C>(capacity, items, consumer, go).await,
+        Cause::Control => control::<C>(run).await,
+        Cause::StartedBefore => started_before::<C>(run).await,
+        Cause::LabSpawn => lab_spawn::<C>(run).await,
+        Cause::LabMessage => lab_message::<C>(run).await,
+        Cause::LabLoops => lab_loops::<C>(run).await,
+        Cause::IntoStream => into_stream::<C>(run).await,
+        Cause::ConsumerSpawned => Err(HandoffError::Prepare {
+            contestant: "a task pair's A/B variant".to_string(),
+            message: "`consumer-spawned` is a thread pair's cause".to_string(),
+        }),
     }
 }
 
 /// The bare pair: `go`, spawn the producer task, spawn the consumer task, await both.
-async fn control<C: AsyncChannel>(
-    capacity: usize,
-    items: u64,
-    consumer: Consumer,
-    go: &mut dyn FnMut(),
-) -> Result<Outcome, HandoffError> {
+async fn control<C: AsyncChannel>(run: BareRun<'_>) -> Result<Outcome, HandoffError> {
+    let BareRun { capacity, items, consumer, go, .. } = run;
     let (mut tx, mut rx) = C::bounded::<u64>(capacity);
     go();
     let producer = tokio::spawn(async move { send_all(&mut tx, items, |i| i).await });
@@ -357,12 +126,8 @@ async fn control<C: AsyncChannel>(
 }
 
 /// The bare pair with the lab's start: both tasks spawned first, the producer's held on a oneshot until `go`.
-async fn started_before<C: AsyncChannel>(
-    capacity: usize,
-    items: u64,
-    consumer: Consumer,
-    go: &mut dyn FnMut(),
-) -> Result<Outcome, HandoffError> {
+async fn started_before<C: AsyncChannel>(run: BareRun<'_>) -> Result<Outcome, HandoffError> {
+    let BareRun { capacity, items, consumer, go, .. } = run;
     let (mut tx, mut rx) = C::bounded::<u64>(capacity);
     let (start, held) = tokio::sync::oneshot::channel::<()>();
     let producer = tokio::spawn(async move {
@@ -378,13 +143,8 @@ async fn started_before<C: AsyncChannel>(
 }
 
 /// The bare pair with its tasks spawned as the lab spawns them: `spawn_guarded`, each counted live.
-async fn lab_spawn<C: AsyncChannel>(
-    capacity: usize,
-    items: u64,
-    consumer: Consumer,
-    live: &Arc<LiveStages>,
-    go: &mut dyn FnMut(),
-) -> Result<Outcome, HandoffError> {
+async fn lab_spawn<C: AsyncChannel>(run: BareRun<'_>) -> Result<Outcome, HandoffError> {
+    let BareRun { capacity, items, consumer, live, go } = run;
     let (mut tx, mut rx) = C::bounded::<u64>(capacity);
     go();
     let handle = Handle::current();
@@ -394,12 +154,8 @@ async fn lab_spawn<C: AsyncChannel>(
 }
 
 /// The bare pair sending the lab's message type, `Result<u64, Infallible>`.
-async fn lab_message<C: AsyncChannel>(
-    capacity: usize,
-    items: u64,
-    consumer: Consumer,
-    go: &mut dyn FnMut(),
-) -> Result<Outcome, HandoffError> {
+async fn lab_message<C: AsyncChannel>(run: BareRun<'_>) -> Result<Outcome, HandoffError> {
+    let BareRun { capacity, items, consumer, go, .. } = run;
     let (mut tx, mut rx) = C::bounded::<Result<u64, Infallible>>(capacity);
     go();
     let producer = tokio::spawn(async move { send_all(&mut tx, items, Ok).await });
@@ -421,12 +177,8 @@ impl<S: AsyncTx<u64>> AsyncTx<Result<u64, Infallible>> for Unwrapped<S> {
 
 /// The bare pair with the lab's loops: `produce_async` in the producer task, `consume_stream` in the consumer
 /// task over `recv_async` as a stream (`stream::unfold`), on a `u64` channel.
-async fn lab_loops<C: AsyncChannel>(
-    capacity: usize,
-    items: u64,
-    consumer: Consumer,
-    go: &mut dyn FnMut(),
-) -> Result<Outcome, HandoffError> {
+async fn lab_loops<C: AsyncChannel>(run: BareRun<'_>) -> Result<Outcome, HandoffError> {
+    let BareRun { capacity, items, consumer, go, .. } = run;
     let (tx, rx) = C::bounded::<u64>(capacity);
     go();
     let producer = tokio::spawn(produce_async(PerItem, Clean, items, NoMeter, Unwrapped(tx)));
@@ -446,12 +198,8 @@ async fn lab_loops<C: AsyncChannel>(
 }
 
 /// The bare pair with the consumer polling the receiver as the lab's stream, with `StreamExt::next`.
-async fn into_stream<C: AsyncChannel>(
-    capacity: usize,
-    items: u64,
-    consumer: Consumer,
-    go: &mut dyn FnMut(),
-) -> Result<Outcome, HandoffError> {
+async fn into_stream<C: AsyncChannel>(run: BareRun<'_>) -> Result<Outcome, HandoffError> {
+    let BareRun { capacity, items, consumer, go, .. } = run;
     let (mut tx, rx) = C::bounded::<u64>(capacity);
     go();
     let producer = tokio::spawn(async move { send_all(&mut tx, items, |i| i).await });
@@ -469,60 +217,5 @@ async fn send_all<T: Send, S: AsyncTx<T>>(tx: &mut S, items: u64, message: impl 
         if tx.transmit(message(i)).await.is_err() {
             break;
         }
-    }
-}
-
-/// Await the consumer, then the producer, as the bare pair and the lab's pair do.
-async fn join_tasks<T>(producer: JoinHandle<()>, consumer: JoinHandle<T>) -> Result<T, HandoffError> {
-    let consumed = consumer.await.map_err(|e| HandoffError::from_join(Side::Consumer, e));
-    producer.await.map_err(|e| HandoffError::from_join(Side::Producer, e))?;
-    consumed
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_variant_is_an_on_request_reference_named_after_its_bare_pair() {
-        let listed: Vec<String> = super::super::contestants().iter().map(|c| c.info().name).collect();
-        let infos: Vec<ContestantInfo> = all().iter().map(|c| c.info()).collect();
-        let mut names: Vec<&str> = infos.iter().map(|i| i.name.as_str()).collect();
-        names.sort_unstable();
-        names.dedup();
-        assert_eq!(names.len(), infos.len(), "names are unique");
-        assert!(names.contains(&"stream-flume-bare-into-stream") && names.contains(&"stream-tokio-bare-control"));
-        for info in &infos {
-            assert_eq!(info.role, Role::Reference, "{}", info.name);
-            assert_eq!(info.family, Family::Stream, "{}", info.name);
-            assert!(!listed.contains(&info.name), "{} must not be in the default run", info.name);
-            assert!(super::super::find(&info.name).is_some(), "{} is found for its trial", info.name);
-        }
-    }
-
-    #[test]
-    fn a_take_consumer_stops_after_k_and_every_task_ends() {
-        let live = Arc::new(LiveStages::new());
-        for variant in variants() {
-            let prepared = PreparedVariant { variant, capacity: 1, runtime: multi() };
-            let out = prepared.run_variant(100_000, Consumer::Take(3), &live, &mut || {});
-            assert_eq!(out.ok(), Some(Outcome::Items(vec![0, 1, 2])), "{}", variant.name());
-        }
-        assert_eq!(live.current(), 0);
-    }
-
-    #[test]
-    fn a_summing_consumer_gets_every_item_in_order() {
-        let live = Arc::new(LiveStages::new());
-        for variant in variants() {
-            let prepared = PreparedVariant { variant, capacity: 4, runtime: multi() };
-            let out = prepared.run_variant(1_000, Consumer::Sum, &live, &mut || {});
-            let expected = Outcome::Sum { sum: 999 * 1_000 / 2, count: 1_000, first_disorder: None };
-            assert_eq!(out.ok(), Some(expected), "{}", variant.name());
-        }
-    }
-
-    fn multi() -> Runtime {
-        pipelines::stream::runtime::multi_thread().expect("a runtime")
     }
 }

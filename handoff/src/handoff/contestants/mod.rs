@@ -113,7 +113,7 @@ pub trait PreparedHandoff: Send + fmt::Debug {
 /// Every contestant, in report order: each per-item contestant right before its batched twin (and, for
 /// crossbeam, std and tokio, the one-message variant after that).
 pub fn contestants() -> Vec<Arc<dyn HandoffContestant>> {
-    vec![
+    let pairs: Vec<Arc<dyn HandoffContestant>> = vec![
         Arc::new(Pair::<baseline_loop::BaselineLoop>::new(Packing::PerItem)),
         Arc::new(Pair::<crossbeam::Crossbeam>::new(Packing::PerItem)),
         Arc::new(Pair::<crossbeam::Crossbeam>::new(Packing::Batched)),
@@ -143,11 +143,9 @@ pub fn contestants() -> Vec<Arc<dyn HandoffContestant>> {
         Arc::new(Pair::<bridge_blocking_recv::BridgeBlockingRecv>::new(Packing::Batched)),
         Arc::new(Pair::<may_mpsc::MayMpsc>::new(Packing::PerItem)),
         Arc::new(Pair::<may_mpsc::MayMpsc>::new(Packing::Batched)),
-        Arc::new(bare::Bare(bare::ALL[0])),
-        Arc::new(bare::Bare(bare::ALL[1])),
-        Arc::new(bare::Bare(bare::ALL[2])),
-        Arc::new(bare::Bare(bare::ALL[3])),
-    ]
+    ];
+    let bares = bare::ALL.map(|channel| Arc::new(bare::Bare { channel, cause: None }) as Arc<dyn HandoffContestant>);
+    pairs.into_iter().chain(bares).collect()
 }
 
 /// Each bare reference pair (role `reference`) beside the lab contestant it calibrates: `(lab, bare)` names.
@@ -169,7 +167,7 @@ pub(crate) fn not_applicable(contestant: &dyn HandoffContestant, check: &str) ->
 /// per-cause A/B variants of the bare pairs (the blocking ones, then the task ones), role `reference`, which would
 /// lengthen the default run and clutter its report.
 pub fn on_request() -> Vec<Arc<dyn HandoffContestant>> {
-    bare_ab::all().into_iter().chain(bare_ab_async::all()).collect()
+    bare::variants().into_iter().map(|v| Arc::new(v) as Arc<dyn HandoffContestant>).collect()
 }
 
 /// A per-cause A/B variant of a bare pair (on request: [`on_request`]), as the report reads it.
@@ -192,7 +190,7 @@ pub struct AbVariant {
 /// Every per-cause A/B variant, in listing order (crossbeam's, flume's, async flume's, then tokio's control; the
 /// control first of each).
 pub fn ab_variants() -> Vec<AbVariant> {
-    bare_ab::listing().into_iter().chain(bare_ab_async::listing()).collect()
+    bare::listing()
 }
 
 /// The contestant named `name`, listed or on request.
