@@ -30,7 +30,7 @@ use pipelines::LiveStages;
 use tokio::runtime::Runtime;
 
 use super::bare_ab::{Cause, TASK_CAUSES, THREAD_CAUSES};
-use super::bare_ab_async::{FlumeChannel, TokioChannel};
+use super::two_tasks::{FlumeChannel, TokioChannel};
 use super::{bare_ab, bare_ab_async, AbVariant, HandoffContestant, PreparedHandoff};
 use crate::job::{Consumer, HandoffConfig, HandoffError, Job, Outcome, Side};
 

@@ -3,7 +3,7 @@
 //! contestant's differences put back, to find which one makes the lab's pair slower than its bare pair.
 //!
 //! The differences between `blocking-crossbeam` (or `blocking-flume`) and its bare pair, read from
-//! `crate::pair::thread_to_caller`, `crate::produce`, `crate::consume`, `crate::message` and `super::bare`, one variant each:
+//! `super::thread_to_caller`, `crate::produce`, `crate::consume`, `crate::message` and `super::bare`, one variant each:
 //!
 //! | suffix | what it puts back |
 //! |---|---|

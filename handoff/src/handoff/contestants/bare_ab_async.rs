@@ -1,6 +1,6 @@
 //! The per-cause A/B variants of the task bare pairs (`stream-flume-bare-<cause>` and `stream-tokio-bare-control`, role `reference`, run only when `--only` names them): `stream-flume`'s bare pair with one of the lab contestant's differences put back each, and an A/A control of each task pair.
 //!
-//! The differences between `stream-flume` (`super::flume_async`, `crate::pair::two_tasks`,
+//! The differences between `stream-flume` (`super::two_tasks`, `crate::pair::two_tasks`,
 //! `crate::produce::produce_async`, `crate::consume::consume_stream`, `crate::message`) and its bare pair
 //! (`super::bare`), one variant each:
 //!
@@ -26,78 +26,21 @@
 //! `super::bare`'s `Bare` with a `Cause` (`super::bare_ab`).
 
 use std::convert::Infallible;
-use std::future::Future;
 use std::pin::pin;
 
-use futures::{Stream, StreamExt};
+use futures::StreamExt;
 use measure::meter::NoMeter;
 use pipelines::sink::TakeSink;
 use tokio::runtime::Handle;
 
 use super::bare::{join_tasks, receive, BareRun};
 use super::bare_ab::Cause;
+use super::two_tasks::AsyncChannel;
 use crate::consume::{consume_stream, SumSink};
 use crate::job::{Consumer, HandoffError, Outcome};
 use crate::message::{Clean, PerItem};
 use crate::pair::spawn_guarded;
 use crate::produce::{produce_async, AsyncTx, Closed};
-
-/// An async bounded channel as the variants use it: created, sent into through the lab's [`AsyncTx`], received
-/// from one `await` at a time or as the stream the lab polls.
-pub(super) trait AsyncChannel: 'static {
-    /// The sending half.
-    type Tx<T: Send + 'static>: AsyncTx<T>;
-    /// The receiving half.
-    type Rx<T: Send + 'static>: Send + 'static;
-    /// A bounded channel of `capacity` messages.
-    fn bounded<T: Send + 'static>(capacity: usize) -> (Self::Tx<T>, Self::Rx<T>);
-    /// The next message; `None` once every sender is gone.
-    fn recv<T: Send + 'static>(rx: &mut Self::Rx<T>) -> impl Future<Output = Option<T>> + Send;
-    /// The receiver as the stream the lab's contestant polls.
-    fn stream<T: Send + 'static>(rx: Self::Rx<T>) -> impl Stream<Item = T> + Send + 'static;
-}
-
-/// `flume::bounded` with `send_async`/`recv_async`; the stream is `into_stream()`.
-pub(super) struct FlumeChannel;
-
-impl AsyncChannel for FlumeChannel {
-    type Tx<T: Send + 'static> = flume::Sender<T>;
-    type Rx<T: Send + 'static> = flume::Receiver<T>;
-
-    fn bounded<T: Send + 'static>(capacity: usize) -> (flume::Sender<T>, flume::Receiver<T>) {
-        flume::bounded(capacity)
-    }
-
-    #[inline]
-    async fn recv<T: Send + 'static>(rx: &mut flume::Receiver<T>) -> Option<T> {
-        rx.recv_async().await.ok()
-    }
-
-    fn stream<T: Send + 'static>(rx: flume::Receiver<T>) -> impl Stream<Item = T> + Send + 'static {
-        rx.into_stream()
-    }
-}
-
-/// `tokio::sync::mpsc::channel`; the stream is a `ReceiverStream`.
-pub(super) struct TokioChannel;
-
-impl AsyncChannel for TokioChannel {
-    type Tx<T: Send + 'static> = tokio::sync::mpsc::Sender<T>;
-    type Rx<T: Send + 'static> = tokio::sync::mpsc::Receiver<T>;
-
-    fn bounded<T: Send + 'static>(capacity: usize) -> (Self::Tx<T>, Self::Rx<T>) {
-        tokio::sync::mpsc::channel(capacity)
-    }
-
-    #[inline]
-    async fn recv<T: Send + 'static>(rx: &mut tokio::sync::mpsc::Receiver<T>) -> Option<T> {
-        rx.recv().await
-    }
-
-    fn stream<T: Send + 'static>(rx: tokio::sync::mpsc::Receiver<T>) -> impl Stream<Item = T> + Send + 'static {
-        tokio_stream::wrappers::ReceiverStream::new(rx)
-    }
-}
 
 /// The program of the task pair `C` with `cause` put back.
 pub(super) async fn run_cause<C: AsyncChannel>(cause: Cause, run: BareRun<'_>) -> Result<Outcome, HandoffError> {

@@ -6,9 +6,9 @@ use std::panic::AssertUnwindSafe;
 use measure::meter::Meter;
 use measure::summary::Family;
 
-use super::{Env, Kind, RuntimeKind};
+use super::{Kind, Run, RuntimeKind};
 use crate::consume::Sink;
-use crate::job::{HandoffConfig, HandoffError, Job, Outcome, Packing, Side};
+use crate::job::{HandoffConfig, HandoffError, Outcome, Packing, Side};
 use crate::produce::{Cursor, Producer, Shape};
 
 /// Producer and consumer fused into one loop.
@@ -32,14 +32,8 @@ impl Kind for BaselineLoop {
         None
     }
 
-    fn run<M: Meter, Sh: Shape, P: Producer, S: Sink>(
-        _env: &Env<'_>,
-        shape: Sh,
-        job: &Job<'_, M>,
-        go: &mut dyn FnMut(),
-        producer: P,
-        mut sink: S,
-    ) -> Result<Outcome, HandoffError> {
+    fn run<M: Meter, Sh: Shape, P: Producer, S: Sink>(run: Run<'_, '_, M, Sh, P, S>) -> Result<Outcome, HandoffError> {
+        let Run { env: _, shape, job, go, producer, mut sink } = run;
         let items = job.items;
         go();
         std::panic::catch_unwind(AssertUnwindSafe(move || {

@@ -4,9 +4,9 @@ use measure::meter::Meter;
 use measure::summary::Family;
 use tokio::sync::mpsc;
 
-use super::{shape_phrase, Env, Kind, RuntimeKind};
+use super::{shape_phrase, Kind, Run, RuntimeKind};
 use crate::consume::{consume, Sink};
-use crate::job::{HandoffError, Job, Outcome, Packing, Side};
+use crate::job::{HandoffError, Outcome, Packing, Side};
 use crate::pair::{settle, spawn_guarded};
 use crate::produce::{Producer, Shape};
 
@@ -29,14 +29,8 @@ impl Kind for BridgeBlockingRecv {
         )
     }
 
-    fn run<M: Meter, Sh: Shape, P: Producer, S: Sink>(
-        env: &Env<'_>,
-        shape: Sh,
-        job: &Job<'_, M>,
-        go: &mut dyn FnMut(),
-        producer: P,
-        sink: S,
-    ) -> Result<Outcome, HandoffError> {
+    fn run<M: Meter, Sh: Shape, P: Producer, S: Sink>(run: Run<'_, '_, M, Sh, P, S>) -> Result<Outcome, HandoffError> {
+        let Run { env, shape, job, go, producer, sink } = run;
         let runtime = env.runtime()?;
         let (tx, mut rx) = mpsc::channel::<Result<Sh::Msg, P::Error>>(env.messages(shape));
         let (start, held) = tokio::sync::oneshot::channel::<()>();

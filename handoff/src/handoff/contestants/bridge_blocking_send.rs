@@ -9,9 +9,9 @@ use pipelines::start_line::{Opener, StartLine};
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 
-use super::{shape_phrase, Env, Kind, RuntimeKind};
+use super::{shape_phrase, Kind, Run, RuntimeKind};
 use crate::consume::{consume_stream, Sink};
-use crate::job::{HandoffError, Job, Outcome, Packing, Side};
+use crate::job::{HandoffError, Outcome, Packing, Side};
 use crate::pair::{settle, spawn_guarded};
 use crate::produce::{produce, Closed, Producer, Shape};
 
@@ -35,14 +35,8 @@ impl Kind for BridgeBlockingSend {
         )
     }
 
-    fn run<M: Meter, Sh: Shape, P: Producer, S: Sink>(
-        env: &Env<'_>,
-        shape: Sh,
-        job: &Job<'_, M>,
-        go: &mut dyn FnMut(),
-        producer: P,
-        sink: S,
-    ) -> Result<Outcome, HandoffError> {
+    fn run<M: Meter, Sh: Shape, P: Producer, S: Sink>(run: Run<'_, '_, M, Sh, P, S>) -> Result<Outcome, HandoffError> {
+        let Run { env, shape, job, go, producer, sink } = run;
         let runtime = env.runtime()?;
         let (tx, rx) = mpsc::channel::<Result<Sh::Msg, P::Error>>(env.messages(shape));
         let meter = &job.meter;

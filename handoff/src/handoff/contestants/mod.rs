@@ -53,16 +53,10 @@ mod bare_ab_async;
 mod baseline_loop;
 mod bridge_blocking_recv;
 mod bridge_blocking_send;
-mod condvar;
-mod crossbeam;
-mod flume_async;
-mod flume_sync;
-mod futures_mpsc;
 mod may_mpsc;
-mod std_sync;
-mod tokio_current_thread;
-mod tokio_mpsc;
+mod thread_to_caller;
 mod tokio_recv_many;
+mod two_tasks;
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -70,8 +64,13 @@ use std::sync::Arc;
 
 use measure::meter::{GaugeMeter, Meter, NoMeter};
 use measure::summary::{ContestantInfo, Family, Role};
+
+use pipelines::blocking::crossbeam::Crossbeam;
+use pipelines::blocking::flume::Flume;
+use pipelines::blocking::std_sync::StdSync;
 use tokio::runtime::Runtime;
 
+use crate::condvar_queue::{CondvarQueue, CountedCondvarQueue};
 use crate::consume::{dispatch, PairRun, Sink};
 use crate::job::{HandoffConfig, HandoffError, Job, Outcome, Packing};
 use crate::produce::{Batched, PerItem, Producer, Shape};
@@ -113,39 +112,34 @@ pub trait PreparedHandoff: Send + fmt::Debug {
 /// Every contestant, in report order: each per-item contestant right before its batched twin (and, for
 /// crossbeam, std and tokio, the one-message variant after that).
 pub fn contestants() -> Vec<Arc<dyn HandoffContestant>> {
-    let pairs: Vec<Arc<dyn HandoffContestant>> = vec![
-        Arc::new(Pair::<baseline_loop::BaselineLoop>::new(Packing::PerItem)),
-        Arc::new(Pair::<crossbeam::Crossbeam>::new(Packing::PerItem)),
-        Arc::new(Pair::<crossbeam::Crossbeam>::new(Packing::Batched)),
-        Arc::new(Pair::<crossbeam::Crossbeam>::new(Packing::OneMessage)),
-        Arc::new(Pair::<flume_sync::FlumeSync>::new(Packing::PerItem)),
-        Arc::new(Pair::<flume_sync::FlumeSync>::new(Packing::Batched)),
-        Arc::new(Pair::<std_sync::StdSync>::new(Packing::PerItem)),
-        Arc::new(Pair::<std_sync::StdSync>::new(Packing::Batched)),
-        Arc::new(Pair::<std_sync::StdSync>::new(Packing::OneMessage)),
-        Arc::new(Pair::<condvar::Condvar>::new(Packing::PerItem)),
-        Arc::new(Pair::<condvar::Condvar>::new(Packing::Batched)),
-        Arc::new(Pair::<condvar::CountedCondvar>::new(Packing::PerItem)),
-        Arc::new(Pair::<condvar::CountedCondvar>::new(Packing::Batched)),
-        Arc::new(Pair::<tokio_mpsc::TokioMpsc>::new(Packing::PerItem)),
-        Arc::new(Pair::<tokio_mpsc::TokioMpsc>::new(Packing::Batched)),
-        Arc::new(Pair::<tokio_mpsc::TokioMpsc>::new(Packing::OneMessage)),
-        Arc::new(Pair::<tokio_recv_many::TokioRecvMany>::new(Packing::PerItem)),
-        Arc::new(Pair::<tokio_current_thread::TokioCurrentThread>::new(Packing::PerItem)),
-        Arc::new(Pair::<tokio_current_thread::TokioCurrentThread>::new(Packing::Batched)),
-        Arc::new(Pair::<flume_async::FlumeAsync>::new(Packing::PerItem)),
-        Arc::new(Pair::<flume_async::FlumeAsync>::new(Packing::Batched)),
-        Arc::new(Pair::<futures_mpsc::FuturesMpsc>::new(Packing::PerItem)),
-        Arc::new(Pair::<futures_mpsc::FuturesMpsc>::new(Packing::Batched)),
-        Arc::new(Pair::<bridge_blocking_send::BridgeBlockingSend>::new(Packing::PerItem)),
-        Arc::new(Pair::<bridge_blocking_send::BridgeBlockingSend>::new(Packing::Batched)),
-        Arc::new(Pair::<bridge_blocking_recv::BridgeBlockingRecv>::new(Packing::PerItem)),
-        Arc::new(Pair::<bridge_blocking_recv::BridgeBlockingRecv>::new(Packing::Batched)),
-        Arc::new(Pair::<may_mpsc::MayMpsc>::new(Packing::PerItem)),
-        Arc::new(Pair::<may_mpsc::MayMpsc>::new(Packing::Batched)),
+    use thread_to_caller::ThreadToCaller;
+    use two_tasks::{FlumeAsync, FuturesMpsc, Tasks, TokioCurrentThread, TokioMpsc};
+    let one = &[Packing::PerItem][..];
+    let twins = &[Packing::PerItem, Packing::Batched][..];
+    let three = &[Packing::PerItem, Packing::Batched, Packing::OneMessage][..];
+    let pairs = [
+        pairs::<baseline_loop::BaselineLoop>(one),
+        pairs::<ThreadToCaller<Crossbeam>>(three),
+        pairs::<ThreadToCaller<Flume>>(twins),
+        pairs::<ThreadToCaller<StdSync>>(three),
+        pairs::<ThreadToCaller<CondvarQueue>>(twins),
+        pairs::<ThreadToCaller<CountedCondvarQueue>>(twins),
+        pairs::<Tasks<TokioMpsc>>(three),
+        pairs::<tokio_recv_many::TokioRecvMany>(one),
+        pairs::<Tasks<TokioCurrentThread>>(twins),
+        pairs::<Tasks<FlumeAsync>>(twins),
+        pairs::<Tasks<FuturesMpsc>>(twins),
+        pairs::<bridge_blocking_send::BridgeBlockingSend>(twins),
+        pairs::<bridge_blocking_recv::BridgeBlockingRecv>(twins),
+        pairs::<may_mpsc::MayMpsc>(twins),
     ];
     let bares = bare::ALL.map(|channel| Arc::new(bare::Bare { channel, cause: None }) as Arc<dyn HandoffContestant>);
-    pairs.into_iter().chain(bares).collect()
+    pairs.into_iter().flatten().chain(bares).collect()
+}
+
+/// [`Kind`] `K` in each of `packings`, as registered contestants.
+fn pairs<K: Kind>(packings: &[Packing]) -> Vec<Arc<dyn HandoffContestant>> {
+    packings.iter().map(|&packing| Arc::new(Pair::<K>::new(packing)) as Arc<dyn HandoffContestant>).collect()
 }
 
 /// Each bare reference pair (role `reference`) beside the lab contestant it calibrates: `(lab, bare)` names.
@@ -232,6 +226,24 @@ impl Env<'_> {
     }
 }
 
+/// One run of a [`Kind`]: what it can use besides the job, the shape of its messages, the job, the clock's `go`
+/// (called once both ends exist, threads spawned and waiting, tasks spawned, and right before the first message
+/// moves) and the two ends' producer and sink.
+pub(crate) struct Run<'r, 'j, M, Sh, P, S> {
+    /// The prepared runtime and the sizing.
+    pub(crate) env: &'r Env<'r>,
+    /// The shape of the messages.
+    pub(crate) shape: Sh,
+    /// The job.
+    pub(crate) job: &'r Job<'j, M>,
+    /// Starts the clock.
+    pub(crate) go: &'r mut dyn FnMut(),
+    /// The producer's end.
+    pub(crate) producer: P,
+    /// The consumer's end.
+    pub(crate) sink: S,
+}
+
 /// One channel arrangement, per item or batched: what each contestant file implements.
 pub(crate) trait Kind: Send + Sync + 'static {
     /// Name of the per-item variant; the others append [`Packing::suffix`].
@@ -252,16 +264,9 @@ pub(crate) trait Kind: Send + Sync + 'static {
         Some(config.bound(packing))
     }
 
-    /// Run `job` with messages of `shape`, calling `go` once both ends exist (threads spawned and waiting, tasks
-    /// spawned) and right before the first message moves.
-    fn run<M: Meter, Sh: Shape, P: Producer, S: Sink>(
-        env: &Env<'_>,
-        shape: Sh,
-        job: &Job<'_, M>,
-        go: &mut dyn FnMut(),
-        producer: P,
-        sink: S,
-    ) -> Result<Outcome, HandoffError>;
+    /// Run the job with messages of the run's shape, calling `go` once both ends exist and right before the first
+    /// message moves ([`Run`]).
+    fn run<M: Meter, Sh: Shape, P: Producer, S: Sink>(run: Run<'_, '_, M, Sh, P, S>) -> Result<Outcome, HandoffError>;
 }
 
 /// How the messages of a packing look, for descriptions; the exact counts at each capacity are the results
@@ -377,10 +382,10 @@ impl<K: Kind> PairRun for PreparedPair<K> {
     ) -> Result<Outcome, HandoffError> {
         let env = Env { runtime: self.runtime.as_ref(), config: self.config };
         match self.packing {
-            Packing::PerItem => K::run(&env, PerItem, job, go, producer, sink),
+            Packing::PerItem => K::run(Run { env: &env, shape: PerItem, job, go, producer, sink }),
             packing => {
                 let batch = self.config.items_per_message(packing);
-                K::run(&env, Batched { batch }, job, go, producer, sink)
+                K::run(Run { env: &env, shape: Batched { batch }, job, go, producer, sink })
             }
         }
     }

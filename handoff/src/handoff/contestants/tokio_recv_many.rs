@@ -4,9 +4,9 @@ use measure::meter::Meter;
 use measure::summary::Family;
 use tokio::sync::mpsc;
 
-use super::{Env, Kind, RuntimeKind};
+use super::{Kind, Run, RuntimeKind};
 use crate::consume::Sink;
-use crate::job::{HandoffConfig, HandoffError, Job, Outcome, Packing};
+use crate::job::{HandoffConfig, HandoffError, Outcome, Packing};
 use crate::pair::two_tasks;
 use crate::produce::{produce_async, Producer, Shape};
 
@@ -35,14 +35,8 @@ impl Kind for TokioRecvMany {
         Some((config.capacity + 1 + taken) as u64)
     }
 
-    fn run<M: Meter, Sh: Shape, P: Producer, S: Sink>(
-        env: &Env<'_>,
-        shape: Sh,
-        job: &Job<'_, M>,
-        go: &mut dyn FnMut(),
-        producer: P,
-        mut sink: S,
-    ) -> Result<Outcome, HandoffError> {
+    fn run<M: Meter, Sh: Shape, P: Producer, S: Sink>(run: Run<'_, '_, M, Sh, P, S>) -> Result<Outcome, HandoffError> {
+        let Run { env, shape, job, go, producer, mut sink } = run;
         let runtime = env.runtime()?;
         let limit = env.config.batch.max(1);
         let (tx, mut rx) = mpsc::channel::<Result<Sh::Msg, P::Error>>(env.messages(shape));
