@@ -4,21 +4,16 @@ use std::hint::black_box;
 use std::panic::AssertUnwindSafe;
 
 use measure::meter::Meter;
-use measure::summary::Family;
 
-use super::{Kind, Run, RuntimeKind};
+use super::{Kind, Run};
 use crate::consume::Sink;
 use crate::job::{HandoffConfig, HandoffError, Outcome, Packing, Side};
 use crate::produce::{Cursor, Producer, Shape};
 
 /// Producer and consumer fused into one loop.
-#[derive(Debug)]
 pub(crate) struct BaselineLoop;
 
 impl Kind for BaselineLoop {
-    const NAME: &'static str = "baseline-loop";
-    const FAMILY: Family = Family::Baseline;
-    const RUNTIME: RuntimeKind = RuntimeKind::None;
     const HANDS_OFF: bool = false;
 
     fn describe(_packing: Packing) -> String {

@@ -1,24 +1,18 @@
 //! `blocking-bridge-blocking-recv[-batched]`: an async producer task on a multi-thread runtime awaits `tokio::sync::mpsc::Sender::send`; the calling thread receives with `Receiver::blocking_recv`, sums and checks order.
 
 use measure::meter::Meter;
-use measure::summary::Family;
 use tokio::sync::mpsc;
 
-use super::{shape_phrase, Kind, Run, RuntimeKind};
+use super::{shape_phrase, Kind, Run};
 use crate::consume::{consume, Sink};
 use crate::job::{HandoffError, Outcome, Packing, Side};
 use crate::pair::{settle, spawn_guarded};
 use crate::produce::{Producer, Shape};
 
 /// Producer task → tokio mpsc → calling thread.
-#[derive(Debug)]
 pub(crate) struct BridgeBlockingRecv;
 
 impl Kind for BridgeBlockingRecv {
-    const NAME: &'static str = "blocking-bridge-blocking-recv";
-    const FAMILY: Family = Family::Blocking;
-    const RUNTIME: RuntimeKind = RuntimeKind::MultiThread;
-
     fn describe(packing: Packing) -> String {
         format!(
             "a producer task spawned on a multi-thread tokio runtime (default worker count, built once per trial) \

@@ -4,26 +4,20 @@ use std::sync::Arc;
 use std::thread;
 
 use measure::meter::Meter;
-use measure::summary::Family;
 use pipelines::start_line::{Opener, StartLine};
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 
-use super::{shape_phrase, Kind, Run, RuntimeKind};
+use super::{shape_phrase, Kind, Run};
 use crate::consume::{consume_stream, Sink};
 use crate::job::{HandoffError, Outcome, Packing, Side};
 use crate::pair::{settle, spawn_guarded};
 use crate::produce::{produce, Closed, Producer, Shape};
 
 /// Producer thread → tokio mpsc → consumer task.
-#[derive(Debug)]
 pub(crate) struct BridgeBlockingSend;
 
 impl Kind for BridgeBlockingSend {
-    const NAME: &'static str = "stream-bridge-blocking-send";
-    const FAMILY: Family = Family::Stream;
-    const RUNTIME: RuntimeKind = RuntimeKind::MultiThread;
-
     fn describe(packing: Packing) -> String {
         format!(
             "a blocking producer thread (spawned in std::thread::scope each run before the clock starts, outside the runtime) calls \

@@ -5,10 +5,9 @@ use std::sync::Arc;
 use may::sync::mpsc::{self, Receiver};
 use may::sync::Semphore;
 use measure::meter::Meter;
-use measure::summary::Family;
 use pipelines::coroutine::{self, CoroutineConfig};
 
-use super::{shape_phrase, Kind, Run, RuntimeKind};
+use super::{shape_phrase, Kind, Run};
 use crate::consume::{consume, Sink};
 use crate::job::{HandoffError, Outcome, Packing, Side};
 use crate::pair::settle;
@@ -21,14 +20,9 @@ fn config() -> CoroutineConfig {
 }
 
 /// Producer coroutine → `may` mpsc bounded by a semaphore → consumer coroutine.
-#[derive(Debug)]
 pub(crate) struct MayMpsc;
 
 impl Kind for MayMpsc {
-    const NAME: &'static str = "coroutine-may";
-    const FAMILY: Family = Family::Coroutine;
-    const RUNTIME: RuntimeKind = RuntimeKind::None;
-
     fn describe(packing: Packing) -> String {
         format!(
             "two coroutines ({}) spawned each run before the clock starts: the producer takes a permit from a \

@@ -112,34 +112,47 @@ pub trait PreparedHandoff: Send + fmt::Debug {
 /// Every contestant, in report order: each per-item contestant right before its batched twin (and, for
 /// crossbeam, std and tokio, the one-message variant after that).
 pub fn contestants() -> Vec<Arc<dyn HandoffContestant>> {
+    use baseline_loop::BaselineLoop;
+    use bridge_blocking_recv::BridgeBlockingRecv;
+    use bridge_blocking_send::BridgeBlockingSend;
+    use may_mpsc::MayMpsc;
     use thread_to_caller::ThreadToCaller;
+    use tokio_recv_many::TokioRecvMany;
     use two_tasks::{FlumeAsync, FuturesMpsc, Tasks, TokioCurrentThread, TokioMpsc};
     let one = &[Packing::PerItem][..];
     let twins = &[Packing::PerItem, Packing::Batched][..];
     let three = &[Packing::PerItem, Packing::Batched, Packing::OneMessage][..];
+    use Family::{Baseline, Blocking, Coroutine, Stream};
+    let (threads, multi, current) = (RuntimeKind::None, RuntimeKind::MultiThread, RuntimeKind::CurrentThread);
     let pairs = [
-        pairs::<baseline_loop::BaselineLoop>(one),
-        pairs::<ThreadToCaller<Crossbeam>>(three),
-        pairs::<ThreadToCaller<Flume>>(twins),
-        pairs::<ThreadToCaller<StdSync>>(three),
-        pairs::<ThreadToCaller<CondvarQueue>>(twins),
-        pairs::<ThreadToCaller<CountedCondvarQueue>>(twins),
-        pairs::<Tasks<TokioMpsc>>(three),
-        pairs::<tokio_recv_many::TokioRecvMany>(one),
-        pairs::<Tasks<TokioCurrentThread>>(twins),
-        pairs::<Tasks<FlumeAsync>>(twins),
-        pairs::<Tasks<FuturesMpsc>>(twins),
-        pairs::<bridge_blocking_send::BridgeBlockingSend>(twins),
-        pairs::<bridge_blocking_recv::BridgeBlockingRecv>(twins),
-        pairs::<may_mpsc::MayMpsc>(twins),
+        pairs::<BaselineLoop>("baseline-loop", Baseline, threads, one),
+        pairs::<ThreadToCaller<Crossbeam>>("blocking-crossbeam", Blocking, threads, three),
+        pairs::<ThreadToCaller<Flume>>("blocking-flume", Blocking, threads, twins),
+        pairs::<ThreadToCaller<StdSync>>("blocking-std", Blocking, threads, three),
+        pairs::<ThreadToCaller<CondvarQueue>>("blocking-condvar", Blocking, threads, twins),
+        pairs::<ThreadToCaller<CountedCondvarQueue>>("blocking-condvar-counted", Blocking, threads, twins),
+        pairs::<Tasks<TokioMpsc>>("stream-tokio", Stream, multi, three),
+        pairs::<TokioRecvMany>("stream-tokio-recv-many", Stream, multi, one),
+        pairs::<Tasks<TokioCurrentThread>>("baseline-tokio-current-thread", Baseline, current, twins),
+        pairs::<Tasks<FlumeAsync>>("stream-flume", Stream, multi, twins),
+        pairs::<Tasks<FuturesMpsc>>("stream-futures", Stream, multi, twins),
+        pairs::<BridgeBlockingSend>("stream-bridge-blocking-send", Stream, multi, twins),
+        pairs::<BridgeBlockingRecv>("blocking-bridge-blocking-recv", Blocking, multi, twins),
+        pairs::<MayMpsc>("coroutine-may", Coroutine, threads, twins),
     ];
     let bares = bare::ALL.map(|channel| Arc::new(bare::Bare { channel, cause: None }) as Arc<dyn HandoffContestant>);
     pairs.into_iter().flatten().chain(bares).collect()
 }
 
-/// [`Kind`] `K` in each of `packings`, as registered contestants.
-fn pairs<K: Kind>(packings: &[Packing]) -> Vec<Arc<dyn HandoffContestant>> {
-    packings.iter().map(|&packing| Arc::new(Pair::<K>::new(packing)) as Arc<dyn HandoffContestant>).collect()
+/// [`Kind`] `K` named `name`, of `family`, on `runtime`, in each of `packings`, as registered contestants.
+fn pairs<K: Kind>(
+    name: &'static str,
+    family: Family,
+    runtime: RuntimeKind,
+    packings: &[Packing],
+) -> Vec<Arc<dyn HandoffContestant>> {
+    let pair = |packing| Pair::<K> { name, family, runtime, packing, kind: PhantomData };
+    packings.iter().map(|&packing| Arc::new(pair(packing)) as Arc<dyn HandoffContestant>).collect()
 }
 
 /// Each bare reference pair (role `reference`) beside the lab contestant it calibrates: `(lab, bare)` names.
@@ -246,13 +259,6 @@ pub(crate) struct Run<'r, 'j, M, Sh, P, S> {
 
 /// One channel arrangement, per item or batched: what each contestant file implements.
 pub(crate) trait Kind: Send + Sync + 'static {
-    /// Name of the per-item variant; the others append [`Packing::suffix`].
-    const NAME: &'static str;
-    /// The consumer's style.
-    const FAMILY: Family;
-    /// The runtime it needs.
-    const RUNTIME: RuntimeKind;
-
     /// One line saying exactly what it is, for a packing.
     fn describe(packing: Packing) -> String;
 
@@ -289,36 +295,36 @@ pub(crate) fn shape_phrase(packing: Packing) -> &'static str {
     }
 }
 
-/// A [`Kind`] as a registered contestant, with one packing.
+/// A [`Kind`] as a registered contestant, with the name (of its per-item variant; the others append
+/// [`Packing::suffix`]), family (the consumer's style) and runtime the registry gives it, and one packing.
 struct Pair<K> {
+    name: &'static str,
+    family: Family,
+    runtime: RuntimeKind,
     packing: Packing,
     kind: PhantomData<fn() -> K>,
 }
 
-impl<K: Kind> Pair<K> {
-    fn new(packing: Packing) -> Self {
-        Pair { packing, kind: PhantomData }
-    }
-
+impl<K> Pair<K> {
     fn name(&self) -> String {
-        format!("{}{}", K::NAME, self.packing.suffix())
+        format!("{}{}", self.name, self.packing.suffix())
     }
 }
 
 impl<K> fmt::Debug for Pair<K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Pair").field("packing", &self.packing).finish_non_exhaustive()
+        f.debug_struct("Pair").field("name", &self.name()).finish_non_exhaustive()
     }
 }
 
 impl<K: Kind> HandoffContestant for Pair<K> {
     fn info(&self) -> ContestantInfo {
-        let role = match (K::FAMILY, self.packing) {
+        let role = match (self.family, self.packing) {
             (Family::Baseline, _) => Role::Floor,
             (_, Packing::OneMessage) => Role::Pathology,
             _ => Role::Candidate,
         };
-        ContestantInfo::new(self.name(), K::FAMILY, K::describe(self.packing)).with_role(role)
+        ContestantInfo::new(self.name(), self.family, K::describe(self.packing)).with_role(role)
     }
 
     fn bound(&self, config: &HandoffConfig) -> Option<u64> {
@@ -330,7 +336,7 @@ impl<K: Kind> HandoffContestant for Pair<K> {
     }
 
     fn prepare(&self, config: &HandoffConfig) -> Result<Box<dyn PreparedHandoff>, HandoffError> {
-        let built = match K::RUNTIME {
+        let built = match self.runtime {
             RuntimeKind::None => Ok(None),
             RuntimeKind::MultiThread => pipelines::stream::runtime::multi_thread().map(Some),
             RuntimeKind::CurrentThread => pipelines::stream::runtime::current_thread().map(Some),

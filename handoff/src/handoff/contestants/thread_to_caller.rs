@@ -16,24 +16,21 @@ use std::marker::PhantomData;
 use std::thread;
 
 use measure::meter::Meter;
-use measure::summary::Family;
 use pipelines::blocking::crossbeam::Crossbeam;
 use pipelines::blocking::flume::Flume;
 use pipelines::blocking::std_sync::StdSync;
 use pipelines::blocking::Flavor;
 use pipelines::start_line::{Opener, StartLine};
 
-use super::{shape_phrase, Kind, Run, RuntimeKind};
+use super::{shape_phrase, Kind, Run};
 use crate::condvar_queue::{CondvarQueue, CountedCondvarQueue};
 use crate::consume::{consume, Sink};
 use crate::job::{HandoffError, Outcome, Packing, Side};
 use crate::pair::settle;
 use crate::produce::{produce, Closed, Producer, Shape};
 
-/// A blocking channel as its contestant names and describes it.
+/// A blocking channel as its contestant describes it.
 pub(crate) trait CallerChannel: Flavor {
-    /// The contestant's name (per item).
-    const CONTESTANT: &'static str;
     /// What the producer thread sends into, as the description says it.
     const INTO: &'static str;
     /// When the producer thread is spawned, as the description says it.
@@ -41,25 +38,21 @@ pub(crate) trait CallerChannel: Flavor {
 }
 
 impl CallerChannel for Crossbeam {
-    const CONTESTANT: &'static str = "blocking-crossbeam";
     const INTO: &'static str =
         "`crossbeam_channel::bounded` (blocking `send`/`recv`; a blocked thread spins briefly, then parks)";
 }
 
 impl CallerChannel for Flume {
-    const CONTESTANT: &'static str = "blocking-flume";
     const INTO: &'static str =
         "`flume::bounded` through its sync API (`send`/`recv`; a mutex-protected queue, blocked threads park)";
 }
 
 impl CallerChannel for StdSync {
-    const CONTESTANT: &'static str = "blocking-std";
     const INTO: &'static str = "`std::sync::mpsc::sync_channel` (since Rust 1.67 a port of crossbeam-channel's array \
                                 queue, but a blocked end parks at once, without crossbeam's brief spin)";
 }
 
 impl CallerChannel for CondvarQueue {
-    const CONTESTANT: &'static str = "blocking-condvar";
     const INTO: &'static str = "a hand-written `Mutex<VecDeque>` + two `Condvar`s bounded queue \
                                 (`handoff::condvar_queue`, the shape of Java's ArrayBlockingQueue), the naive way: \
                                 `notify_one` after every push and pop, whether or not anyone waits";
@@ -67,7 +60,6 @@ impl CallerChannel for CondvarQueue {
 }
 
 impl CallerChannel for CountedCondvarQueue {
-    const CONTESTANT: &'static str = "blocking-condvar-counted";
     const INTO: &'static str = "the same hand-written queue written as an expert would: each side counts, under the \
                                 lock, the threads waiting on its `Condvar`, and notifies only when the peer's count \
                                 is not zero";
@@ -82,10 +74,6 @@ impl CallerChannel for CountedCondvarQueue {
 pub(crate) struct ThreadToCaller<F>(PhantomData<fn() -> F>);
 
 impl<F: CallerChannel> Kind for ThreadToCaller<F> {
-    const NAME: &'static str = F::CONTESTANT;
-    const FAMILY: Family = Family::Blocking;
-    const RUNTIME: RuntimeKind = RuntimeKind::None;
-
     fn describe(packing: Packing) -> String {
         format!(
             "a producer thread ({}) sends into {}; the calling thread receives with a blocking `recv`, sums and \

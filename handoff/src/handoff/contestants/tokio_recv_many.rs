@@ -1,24 +1,18 @@
 //! `stream-tokio-recv-many`: the `stream-tokio` pair with one item per message, but the consumer task drains up to `batch` messages per wake-up with `tokio::sync::mpsc::Receiver::recv_many` into a reused `Vec`: batching on the receiving side only.
 
 use measure::meter::Meter;
-use measure::summary::Family;
 use tokio::sync::mpsc;
 
-use super::{Kind, Run, RuntimeKind};
+use super::{Kind, Run};
 use crate::consume::Sink;
 use crate::job::{HandoffConfig, HandoffError, Outcome, Packing};
 use crate::pair::two_tasks;
 use crate::produce::{produce_async, Producer, Shape};
 
 /// Producer task → tokio mpsc → consumer task taking what is there with `recv_many`.
-#[derive(Debug)]
 pub(crate) struct TokioRecvMany;
 
 impl Kind for TokioRecvMany {
-    const NAME: &'static str = "stream-tokio-recv-many";
-    const FAMILY: Family = Family::Stream;
-    const RUNTIME: RuntimeKind = RuntimeKind::MultiThread;
-
     fn describe(_packing: Packing) -> String {
         "two tasks spawned on a multi-thread tokio runtime (default worker count, built once per trial): the \
          producer awaits `Sender::send` of one `u64` per message on a bounded tokio::sync::mpsc channel of \

@@ -16,22 +16,15 @@ use std::marker::PhantomData;
 
 use futures::{Stream, StreamExt};
 use measure::meter::Meter;
-use measure::summary::Family;
 
-use super::{shape_phrase, Kind, Run, RuntimeKind};
+use super::{shape_phrase, Kind, Run};
 use crate::consume::{consume_stream, Sink};
 use crate::job::{HandoffError, Outcome, Packing};
 use crate::pair::two_tasks;
 use crate::produce::{produce_async, AsyncTx, Producer, Shape};
 
-/// A task pair as the registry lists it: its name, family, runtime, channel and what it does.
+/// A task pair: its channel and what it does (the registry gives its name, family and runtime).
 pub(crate) trait TaskPair: Send + Sync + 'static {
-    /// The contestant's name (per item).
-    const NAME: &'static str;
-    /// The consumer's style.
-    const FAMILY: Family = Family::Stream;
-    /// The runtime both tasks run on.
-    const RUNTIME: RuntimeKind = RuntimeKind::MultiThread;
     /// The channel between the tasks.
     type Channel: AsyncChannel;
     /// What it does, up to the packing, for its description.
@@ -42,7 +35,6 @@ pub(crate) trait TaskPair: Send + Sync + 'static {
 pub(crate) struct TokioMpsc;
 
 impl TaskPair for TokioMpsc {
-    const NAME: &'static str = "stream-tokio";
     type Channel = TokioChannel;
     const DOES: &'static str = "two tasks spawned on a multi-thread tokio runtime (default worker count, built once \
                                 per trial): the producer awaits `Sender::send` on a bounded tokio::sync::mpsc \
@@ -54,9 +46,6 @@ impl TaskPair for TokioMpsc {
 pub(crate) struct TokioCurrentThread;
 
 impl TaskPair for TokioCurrentThread {
-    const NAME: &'static str = "baseline-tokio-current-thread";
-    const FAMILY: Family = Family::Baseline;
-    const RUNTIME: RuntimeKind = RuntimeKind::CurrentThread;
     type Channel = TokioChannel;
     const DOES: &'static str = "the no-hand-off floor of the stream family, reported as a baseline: the stream-tokio \
                                 pair (producer task awaiting `Sender::send` on a bounded tokio::sync::mpsc channel, \
@@ -70,7 +59,6 @@ impl TaskPair for TokioCurrentThread {
 pub(crate) struct FlumeAsync;
 
 impl TaskPair for FlumeAsync {
-    const NAME: &'static str = "stream-flume";
     type Channel = FlumeChannel;
     const DOES: &'static str = "two tasks spawned on a multi-thread tokio runtime (default worker count, built once \
                                 per trial): the producer awaits `Sender::send_async` on a flume::bounded channel, the \
@@ -82,7 +70,6 @@ impl TaskPair for FlumeAsync {
 pub(crate) struct FuturesMpsc;
 
 impl TaskPair for FuturesMpsc {
-    const NAME: &'static str = "stream-futures";
     type Channel = FuturesChannel;
     const DOES: &'static str = "two tasks spawned on a multi-thread tokio runtime (default worker count, built once \
                                 per trial): the producer awaits `SinkExt::send` on \
@@ -94,14 +81,10 @@ impl TaskPair for FuturesMpsc {
                                 sums and checks order";
 }
 
-/// Producer task → `T`'s channel → consumer task, on `T`'s runtime.
+/// Producer task → `T`'s channel → consumer task, on the runtime the registry gives it.
 pub(crate) struct Tasks<T>(PhantomData<fn() -> T>);
 
 impl<T: TaskPair> Kind for Tasks<T> {
-    const NAME: &'static str = T::NAME;
-    const FAMILY: Family = T::FAMILY;
-    const RUNTIME: RuntimeKind = T::RUNTIME;
-
     fn describe(packing: Packing) -> String {
         format!("{}; {}; in order", T::DOES, shape_phrase(packing))
     }
