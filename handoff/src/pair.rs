@@ -1,6 +1,5 @@
 //! How the two ends of a hand-off are started, joined and their failures combined, once per arrangement:
 //!
-//! - [`thread_to_caller`]: a producer thread sends through a blocking channel; the calling thread consumes.
 //! - [`two_tasks`]: a producer task and a consumer task spawned on the current tokio runtime; the caller awaits
 //!   both.
 //! - [`spawn_guarded`]: spawn a task that counts as live in [`LiveStages`] until it ends.
@@ -12,18 +11,12 @@
 
 use std::future::Future;
 use std::sync::Arc;
-use std::thread;
 
-use measure::meter::Meter;
-use pipelines::blocking::Flavor;
-use pipelines::start_line::{Opener, StartLine};
 use pipelines::LiveStages;
 use tokio::runtime::Handle;
 use tokio::task::JoinHandle;
 
-use crate::consume::{consume, Sink};
-use crate::job::{HandoffConfig, HandoffError, Job, Outcome, Side};
-use crate::produce::{produce, Closed, Producer, Shape};
+use crate::job::{HandoffError, Outcome, Side};
 
 /// The run's result from the consumer's result and how the producer ended.
 pub(crate) fn settle(
@@ -32,43 +25,6 @@ pub(crate) fn settle(
 ) -> Result<Outcome, HandoffError> {
     produced?;
     consumed
-}
-
-/// A producer thread (in a `std::thread::scope`, counted in `job.live`) is spawned and waits at a start line;
-/// once it is there the calling thread calls `go` and releases it. It sends `shape` messages into a bounded
-/// channel of flavor `F` holding `config.messages(..)` messages; the calling thread receives them with the
-/// flavor's blocking `recv`, consumes them into `sink`, drops the receiver and joins the producer.
-pub(crate) fn thread_to_caller<F: Flavor, M: Meter, Sh: Shape, P: Producer, S: Sink>(
-    config: &HandoffConfig,
-    shape: Sh,
-    job: &Job<'_, M>,
-    go: &mut dyn FnMut(),
-    producer: P,
-    sink: S,
-) -> Result<Outcome, HandoffError> {
-    let (tx, rx) = F::bounded::<Result<Sh::Msg, P::Error>>(config.messages(shape.items_per_message()));
-    let meter = &job.meter;
-    let items = job.items;
-    let guard = job.live.enter();
-    let opener = Opener::new(std::sync::Arc::new(StartLine::default()));
-    let line = std::sync::Arc::clone(opener.line());
-    thread::scope(|scope| {
-        let producer_thread = thread::Builder::new()
-            .name("producer".to_string())
-            .spawn_scoped(scope, move || {
-                let _guard = guard;
-                line.arrive();
-                line.wait_open();
-                produce(shape, &producer, items, meter, |m| F::send(&tx, m).map_err(|_| Closed));
-            })
-            .map_err(|source| HandoffError::Spawn { side: Side::Producer, source })?;
-        opener.line().wait_arrived(1);
-        go();
-        drop(opener);
-        let consumed = consume(shape, std::iter::from_fn(move || F::recv(&rx)), meter, sink);
-        let produced = producer_thread.join().map_err(|p| HandoffError::from_panic(Side::Producer, &*p));
-        settle(consumed, produced)
-    })
 }
 
 /// Spawn `body` on `handle`'s runtime, holding a guard of `live` until it ends.

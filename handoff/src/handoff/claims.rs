@@ -8,7 +8,7 @@ use measure::compare::{Basis, Relation};
 use measure::judge::{ClaimSpec, Comparison, Phase, Side};
 use measure::summary::Summary;
 
-use crate::HEADLINE;
+use super::HEADLINE;
 
 /// The capacity most claims are judged at: the default, where a batched channel holds `messages` batches and a
 /// per-item channel the same 256 items.
@@ -195,7 +195,7 @@ pub(crate) mod tests {
     /// bound, and a few other metrics for the discussion.
     pub(crate) fn summary_with(medians: &[(&str, u64, f64)]) -> Summary {
         let capacities = [1u64, 256];
-        let contestants = crate::contestants::contestants()
+        let contestants = crate::handoff::contestants::contestants()
             .iter()
             .map(|c| {
                 let info = c.info();

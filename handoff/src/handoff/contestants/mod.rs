@@ -53,16 +53,10 @@ mod bare_ab_async;
 mod baseline_loop;
 mod bridge_blocking_recv;
 mod bridge_blocking_send;
-mod condvar;
-mod crossbeam;
-mod flume_async;
-mod flume_sync;
-mod futures_mpsc;
 mod may_mpsc;
-mod std_sync;
-mod tokio_current_thread;
-mod tokio_mpsc;
+mod thread_to_caller;
 mod tokio_recv_many;
+mod two_tasks;
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -70,8 +64,13 @@ use std::sync::Arc;
 
 use measure::meter::{GaugeMeter, Meter, NoMeter};
 use measure::summary::{ContestantInfo, Family, Role};
+
+use pipelines::blocking::crossbeam::Crossbeam;
+use pipelines::blocking::flume::Flume;
+use pipelines::blocking::std_sync::StdSync;
 use tokio::runtime::Runtime;
 
+use crate::condvar_queue::{CondvarQueue, CountedCondvarQueue};
 use crate::consume::{dispatch, PairRun, Sink};
 use crate::job::{HandoffConfig, HandoffError, Job, Outcome, Packing};
 use crate::produce::{Batched, PerItem, Producer, Shape};
@@ -113,41 +112,47 @@ pub trait PreparedHandoff: Send + fmt::Debug {
 /// Every contestant, in report order: each per-item contestant right before its batched twin (and, for
 /// crossbeam, std and tokio, the one-message variant after that).
 pub fn contestants() -> Vec<Arc<dyn HandoffContestant>> {
-    vec![
-        Arc::new(Pair::<baseline_loop::BaselineLoop>::new(Packing::PerItem)),
-        Arc::new(Pair::<crossbeam::Crossbeam>::new(Packing::PerItem)),
-        Arc::new(Pair::<crossbeam::Crossbeam>::new(Packing::Batched)),
-        Arc::new(Pair::<crossbeam::Crossbeam>::new(Packing::OneMessage)),
-        Arc::new(Pair::<flume_sync::FlumeSync>::new(Packing::PerItem)),
-        Arc::new(Pair::<flume_sync::FlumeSync>::new(Packing::Batched)),
-        Arc::new(Pair::<std_sync::StdSync>::new(Packing::PerItem)),
-        Arc::new(Pair::<std_sync::StdSync>::new(Packing::Batched)),
-        Arc::new(Pair::<std_sync::StdSync>::new(Packing::OneMessage)),
-        Arc::new(Pair::<condvar::Condvar>::new(Packing::PerItem)),
-        Arc::new(Pair::<condvar::Condvar>::new(Packing::Batched)),
-        Arc::new(Pair::<condvar::CountedCondvar>::new(Packing::PerItem)),
-        Arc::new(Pair::<condvar::CountedCondvar>::new(Packing::Batched)),
-        Arc::new(Pair::<tokio_mpsc::TokioMpsc>::new(Packing::PerItem)),
-        Arc::new(Pair::<tokio_mpsc::TokioMpsc>::new(Packing::Batched)),
-        Arc::new(Pair::<tokio_mpsc::TokioMpsc>::new(Packing::OneMessage)),
-        Arc::new(Pair::<tokio_recv_many::TokioRecvMany>::new(Packing::PerItem)),
-        Arc::new(Pair::<tokio_current_thread::TokioCurrentThread>::new(Packing::PerItem)),
-        Arc::new(Pair::<tokio_current_thread::TokioCurrentThread>::new(Packing::Batched)),
-        Arc::new(Pair::<flume_async::FlumeAsync>::new(Packing::PerItem)),
-        Arc::new(Pair::<flume_async::FlumeAsync>::new(Packing::Batched)),
-        Arc::new(Pair::<futures_mpsc::FuturesMpsc>::new(Packing::PerItem)),
-        Arc::new(Pair::<futures_mpsc::FuturesMpsc>::new(Packing::Batched)),
-        Arc::new(Pair::<bridge_blocking_send::BridgeBlockingSend>::new(Packing::PerItem)),
-        Arc::new(Pair::<bridge_blocking_send::BridgeBlockingSend>::new(Packing::Batched)),
-        Arc::new(Pair::<bridge_blocking_recv::BridgeBlockingRecv>::new(Packing::PerItem)),
-        Arc::new(Pair::<bridge_blocking_recv::BridgeBlockingRecv>::new(Packing::Batched)),
-        Arc::new(Pair::<may_mpsc::MayMpsc>::new(Packing::PerItem)),
-        Arc::new(Pair::<may_mpsc::MayMpsc>::new(Packing::Batched)),
-        Arc::new(bare::Bare(bare::ALL[0])),
-        Arc::new(bare::Bare(bare::ALL[1])),
-        Arc::new(bare::Bare(bare::ALL[2])),
-        Arc::new(bare::Bare(bare::ALL[3])),
-    ]
+    use baseline_loop::BaselineLoop;
+    use bridge_blocking_recv::BridgeBlockingRecv;
+    use bridge_blocking_send::BridgeBlockingSend;
+    use may_mpsc::MayMpsc;
+    use thread_to_caller::ThreadToCaller;
+    use tokio_recv_many::TokioRecvMany;
+    use two_tasks::{FlumeAsync, FuturesMpsc, Tasks, TokioCurrentThread, TokioMpsc};
+    let one = &[Packing::PerItem][..];
+    let twins = &[Packing::PerItem, Packing::Batched][..];
+    let three = &[Packing::PerItem, Packing::Batched, Packing::OneMessage][..];
+    use Family::{Baseline, Blocking, Coroutine, Stream};
+    let (threads, multi, current) = (RuntimeKind::None, RuntimeKind::MultiThread, RuntimeKind::CurrentThread);
+    let pairs = [
+        pairs::<BaselineLoop>("baseline-loop", Baseline, threads, one),
+        pairs::<ThreadToCaller<Crossbeam>>("blocking-crossbeam", Blocking, threads, three),
+        pairs::<ThreadToCaller<Flume>>("blocking-flume", Blocking, threads, twins),
+        pairs::<ThreadToCaller<StdSync>>("blocking-std", Blocking, threads, three),
+        pairs::<ThreadToCaller<CondvarQueue>>("blocking-condvar", Blocking, threads, twins),
+        pairs::<ThreadToCaller<CountedCondvarQueue>>("blocking-condvar-counted", Blocking, threads, twins),
+        pairs::<Tasks<TokioMpsc>>("stream-tokio", Stream, multi, three),
+        pairs::<TokioRecvMany>("stream-tokio-recv-many", Stream, multi, one),
+        pairs::<Tasks<TokioCurrentThread>>("baseline-tokio-current-thread", Baseline, current, twins),
+        pairs::<Tasks<FlumeAsync>>("stream-flume", Stream, multi, twins),
+        pairs::<Tasks<FuturesMpsc>>("stream-futures", Stream, multi, twins),
+        pairs::<BridgeBlockingSend>("stream-bridge-blocking-send", Stream, multi, twins),
+        pairs::<BridgeBlockingRecv>("blocking-bridge-blocking-recv", Blocking, multi, twins),
+        pairs::<MayMpsc>("coroutine-may", Coroutine, threads, twins),
+    ];
+    let bares = bare::ALL.map(|channel| Arc::new(bare::Bare { channel, cause: None }) as Arc<dyn HandoffContestant>);
+    pairs.into_iter().flatten().chain(bares).collect()
+}
+
+/// [`Kind`] `K` named `name`, of `family`, on `runtime`, in each of `packings`, as registered contestants.
+fn pairs<K: Kind>(
+    name: &'static str,
+    family: Family,
+    runtime: RuntimeKind,
+    packings: &[Packing],
+) -> Vec<Arc<dyn HandoffContestant>> {
+    let pair = |packing| Pair::<K> { name, family, runtime, packing, kind: PhantomData };
+    packings.iter().map(|&packing| Arc::new(pair(packing)) as Arc<dyn HandoffContestant>).collect()
 }
 
 /// Each bare reference pair (role `reference`) beside the lab contestant it calibrates: `(lab, bare)` names.
@@ -169,7 +174,7 @@ pub(crate) fn not_applicable(contestant: &dyn HandoffContestant, check: &str) ->
 /// per-cause A/B variants of the bare pairs (the blocking ones, then the task ones), role `reference`, which would
 /// lengthen the default run and clutter its report.
 pub fn on_request() -> Vec<Arc<dyn HandoffContestant>> {
-    bare_ab::all().into_iter().chain(bare_ab_async::all()).collect()
+    bare::variants().into_iter().map(|v| Arc::new(v) as Arc<dyn HandoffContestant>).collect()
 }
 
 /// A per-cause A/B variant of a bare pair (on request: [`on_request`]), as the report reads it.
@@ -192,7 +197,7 @@ pub struct AbVariant {
 /// Every per-cause A/B variant, in listing order (crossbeam's, flume's, async flume's, then tokio's control; the
 /// control first of each).
 pub fn ab_variants() -> Vec<AbVariant> {
-    bare_ab::listing().into_iter().chain(bare_ab_async::listing()).collect()
+    bare::listing()
 }
 
 /// The contestant named `name`, listed or on request.
@@ -234,15 +239,26 @@ impl Env<'_> {
     }
 }
 
+/// One run of a [`Kind`]: what it can use besides the job, the shape of its messages, the job, the clock's `go`
+/// (called once both ends exist, threads spawned and waiting, tasks spawned, and right before the first message
+/// moves) and the two ends' producer and sink.
+pub(crate) struct Run<'r, 'j, M, Sh, P, S> {
+    /// The prepared runtime and the sizing.
+    pub(crate) env: &'r Env<'r>,
+    /// The shape of the messages.
+    pub(crate) shape: Sh,
+    /// The job.
+    pub(crate) job: &'r Job<'j, M>,
+    /// Starts the clock.
+    pub(crate) go: &'r mut dyn FnMut(),
+    /// The producer's end.
+    pub(crate) producer: P,
+    /// The consumer's end.
+    pub(crate) sink: S,
+}
+
 /// One channel arrangement, per item or batched: what each contestant file implements.
 pub(crate) trait Kind: Send + Sync + 'static {
-    /// Name of the per-item variant; the others append [`Packing::suffix`].
-    const NAME: &'static str;
-    /// The consumer's style.
-    const FAMILY: Family;
-    /// The runtime it needs.
-    const RUNTIME: RuntimeKind;
-
     /// One line saying exactly what it is, for a packing.
     fn describe(packing: Packing) -> String;
 
@@ -254,16 +270,9 @@ pub(crate) trait Kind: Send + Sync + 'static {
         Some(config.bound(packing))
     }
 
-    /// Run `job` with messages of `shape`, calling `go` once both ends exist (threads spawned and waiting, tasks
-    /// spawned) and right before the first message moves.
-    fn run<M: Meter, Sh: Shape, P: Producer, S: Sink>(
-        env: &Env<'_>,
-        shape: Sh,
-        job: &Job<'_, M>,
-        go: &mut dyn FnMut(),
-        producer: P,
-        sink: S,
-    ) -> Result<Outcome, HandoffError>;
+    /// Run the job with messages of the run's shape, calling `go` once both ends exist and right before the first
+    /// message moves ([`Run`]).
+    fn run<M: Meter, Sh: Shape, P: Producer, S: Sink>(run: Run<'_, '_, M, Sh, P, S>) -> Result<Outcome, HandoffError>;
 }
 
 /// How the messages of a packing look, for descriptions; the exact counts at each capacity are the results
@@ -286,36 +295,36 @@ pub(crate) fn shape_phrase(packing: Packing) -> &'static str {
     }
 }
 
-/// A [`Kind`] as a registered contestant, with one packing.
+/// A [`Kind`] as a registered contestant, with the name (of its per-item variant; the others append
+/// [`Packing::suffix`]), family (the consumer's style) and runtime the registry gives it, and one packing.
 struct Pair<K> {
+    name: &'static str,
+    family: Family,
+    runtime: RuntimeKind,
     packing: Packing,
     kind: PhantomData<fn() -> K>,
 }
 
-impl<K: Kind> Pair<K> {
-    fn new(packing: Packing) -> Self {
-        Pair { packing, kind: PhantomData }
-    }
-
+impl<K> Pair<K> {
     fn name(&self) -> String {
-        format!("{}{}", K::NAME, self.packing.suffix())
+        format!("{}{}", self.name, self.packing.suffix())
     }
 }
 
 impl<K> fmt::Debug for Pair<K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Pair").field("packing", &self.packing).finish_non_exhaustive()
+        f.debug_struct("Pair").field("name", &self.name()).finish_non_exhaustive()
     }
 }
 
 impl<K: Kind> HandoffContestant for Pair<K> {
     fn info(&self) -> ContestantInfo {
-        let role = match (K::FAMILY, self.packing) {
+        let role = match (self.family, self.packing) {
             (Family::Baseline, _) => Role::Floor,
             (_, Packing::OneMessage) => Role::Pathology,
             _ => Role::Candidate,
         };
-        ContestantInfo::new(self.name(), K::FAMILY, K::describe(self.packing)).with_role(role)
+        ContestantInfo::new(self.name(), self.family, K::describe(self.packing)).with_role(role)
     }
 
     fn bound(&self, config: &HandoffConfig) -> Option<u64> {
@@ -327,7 +336,7 @@ impl<K: Kind> HandoffContestant for Pair<K> {
     }
 
     fn prepare(&self, config: &HandoffConfig) -> Result<Box<dyn PreparedHandoff>, HandoffError> {
-        let built = match K::RUNTIME {
+        let built = match self.runtime {
             RuntimeKind::None => Ok(None),
             RuntimeKind::MultiThread => pipelines::stream::runtime::multi_thread().map(Some),
             RuntimeKind::CurrentThread => pipelines::stream::runtime::current_thread().map(Some),
@@ -379,10 +388,10 @@ impl<K: Kind> PairRun for PreparedPair<K> {
     ) -> Result<Outcome, HandoffError> {
         let env = Env { runtime: self.runtime.as_ref(), config: self.config };
         match self.packing {
-            Packing::PerItem => K::run(&env, PerItem, job, go, producer, sink),
+            Packing::PerItem => K::run(Run { env: &env, shape: PerItem, job, go, producer, sink }),
             packing => {
                 let batch = self.config.items_per_message(packing);
-                K::run(&env, Batched { batch }, job, go, producer, sink)
+                K::run(Run { env: &env, shape: Batched { batch }, job, go, producer, sink })
             }
         }
     }

@@ -12,10 +12,10 @@ use measure::scenario::{TrialError, TrialSink};
 use measure::summary::Check;
 use pipelines::LiveStages;
 
-use crate::conformance::{self, reference_sum};
-use crate::contestants::{self, PreparedHandoff};
+use super::{items_at, SERIES_CAPACITY};
+use crate::handoff::conformance::{self, reference_sum};
+use crate::handoff::contestants::{self, PreparedHandoff};
 use crate::job::{Behaviour, Consumer, HandoffConfig, HandoffError, Job, Outcome};
-use crate::{items_at, SERIES_CAPACITY};
 
 pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
     let capacity = request.param_usize("capacity")?;

@@ -1,24 +1,18 @@
 //! `blocking-bridge-blocking-recv[-batched]`: an async producer task on a multi-thread runtime awaits `tokio::sync::mpsc::Sender::send`; the calling thread receives with `Receiver::blocking_recv`, sums and checks order.
 
 use measure::meter::Meter;
-use measure::summary::Family;
 use tokio::sync::mpsc;
 
-use super::{shape_phrase, Env, Kind, RuntimeKind};
+use super::{shape_phrase, Kind, Run};
 use crate::consume::{consume, Sink};
-use crate::job::{HandoffError, Job, Outcome, Packing, Side};
+use crate::job::{HandoffError, Outcome, Packing, Side};
 use crate::pair::{settle, spawn_guarded};
 use crate::produce::{Producer, Shape};
 
 /// Producer task → tokio mpsc → calling thread.
-#[derive(Debug)]
 pub(crate) struct BridgeBlockingRecv;
 
 impl Kind for BridgeBlockingRecv {
-    const NAME: &'static str = "blocking-bridge-blocking-recv";
-    const FAMILY: Family = Family::Blocking;
-    const RUNTIME: RuntimeKind = RuntimeKind::MultiThread;
-
     fn describe(packing: Packing) -> String {
         format!(
             "a producer task spawned on a multi-thread tokio runtime (default worker count, built once per trial) \
@@ -29,14 +23,8 @@ impl Kind for BridgeBlockingRecv {
         )
     }
 
-    fn run<M: Meter, Sh: Shape, P: Producer, S: Sink>(
-        env: &Env<'_>,
-        shape: Sh,
-        job: &Job<'_, M>,
-        go: &mut dyn FnMut(),
-        producer: P,
-        sink: S,
-    ) -> Result<Outcome, HandoffError> {
+    fn run<M: Meter, Sh: Shape, P: Producer, S: Sink>(run: Run<'_, '_, M, Sh, P, S>) -> Result<Outcome, HandoffError> {
+        let Run { env, shape, job, go, producer, sink } = run;
         let runtime = env.runtime()?;
         let (tx, mut rx) = mpsc::channel::<Result<Sh::Msg, P::Error>>(env.messages(shape));
         let (start, held) = tokio::sync::oneshot::channel::<()>();

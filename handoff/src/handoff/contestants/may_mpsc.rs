@@ -5,12 +5,11 @@ use std::sync::Arc;
 use may::sync::mpsc::{self, Receiver};
 use may::sync::Semphore;
 use measure::meter::Meter;
-use measure::summary::Family;
 use pipelines::coroutine::{self, CoroutineConfig};
 
-use super::{shape_phrase, Env, Kind, RuntimeKind};
+use super::{shape_phrase, Kind, Run};
 use crate::consume::{consume, Sink};
-use crate::job::{HandoffError, Job, Outcome, Packing, Side};
+use crate::job::{HandoffError, Outcome, Packing, Side};
 use crate::pair::settle;
 use crate::produce::{produce, Closed, Producer, Shape};
 
@@ -21,14 +20,9 @@ fn config() -> CoroutineConfig {
 }
 
 /// Producer coroutine → `may` mpsc bounded by a semaphore → consumer coroutine.
-#[derive(Debug)]
 pub(crate) struct MayMpsc;
 
 impl Kind for MayMpsc {
-    const NAME: &'static str = "coroutine-may";
-    const FAMILY: Family = Family::Coroutine;
-    const RUNTIME: RuntimeKind = RuntimeKind::None;
-
     fn describe(packing: Packing) -> String {
         format!(
             "two coroutines ({}) spawned each run before the clock starts: the producer takes a permit from a \
@@ -42,14 +36,8 @@ impl Kind for MayMpsc {
         )
     }
 
-    fn run<M: Meter, Sh: Shape, P: Producer, S: Sink>(
-        env: &Env<'_>,
-        shape: Sh,
-        job: &Job<'_, M>,
-        go: &mut dyn FnMut(),
-        producer: P,
-        sink: S,
-    ) -> Result<Outcome, HandoffError> {
+    fn run<M: Meter, Sh: Shape, P: Producer, S: Sink>(run: Run<'_, '_, M, Sh, P, S>) -> Result<Outcome, HandoffError> {
+        let Run { env, shape, job, go, producer, sink } = run;
         config().apply();
         let (tx, rx) = mpsc::channel::<Result<Sh::Msg, P::Error>>();
         let permits = Arc::new(Semphore::new(env.messages(shape)));

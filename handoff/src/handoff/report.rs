@@ -9,15 +9,15 @@ use std::collections::BTreeMap;
 use measure::compare::{
     compare, differs, format_or_na as num, format_p, format_ratio, process_range, separation_p, times_or_na as ratio,
 };
-use measure::summary::{MetricStats, Summary};
+use measure::summary::{MetricStats, Role, Summary};
 use measure::template::{claims_by_id, ClaimView};
 use serde::Serialize;
 
-use crate::claims::{
-    capacities, BATCHING_FACTOR, BATCH_PAIRS, BLOCKING_CRATES, CLAIM_CAPACITY, CONDVAR, CROSS_THREAD_PER_ITEM,
+use super::{HEADLINE, SERIES_CAPACITY, SMALL_CAPACITY_BELOW};
+use crate::handoff::claims::{
+    capacities, phase, BATCHING_FACTOR, BATCH_PAIRS, BLOCKING_CRATES, CLAIM_CAPACITY, CONDVAR, CROSS_THREAD_PER_ITEM,
     CURRENT_THREAD, LOOP, RECEIVE_SIDE_FACTOR, WAKEUP_FACTOR,
 };
-use crate::{SERIES_CAPACITY, SMALL_CAPACITY_BELOW};
 
 /// The report's template: every word of the discussion.
 const TEMPLATE: &str = include_str!("templates/report.md");
@@ -519,7 +519,7 @@ pub fn context(summary: &Summary) -> Context {
     let ab_rows = ab(summary, &caps);
     let fidelity_rows = fidelity(summary, &caps, &ab_rows);
     let async_ms: Vec<(&str, f64)> =
-        ASYNC_BATCHED.iter().filter_map(|n| ms(summary, n, wide).map(|m| (*n, m))).collect();
+        ASYNC_BATCHED.iter().filter_map(|n| summary.median_in(n, &phase(wide), HEADLINE).map(|m| (*n, m))).collect();
     Context {
         claims: claims(summary),
         has_phases: !caps.is_empty(),
@@ -552,11 +552,11 @@ pub fn context(summary: &Summary) -> Context {
         async_batched: async_ms.iter().map(|(n, m)| Figure { name: n.to_string(), value: num(Some(*m)) }).collect(),
         async_close: async_ms.len() == ASYNC_BATCHED.len() && async_alike(summary, wide),
         pick: Pick {
-            current_ms: num(ms(summary, CURRENT_THREAD, c)),
-            current_batched_ms: num(ms(summary, "baseline-tokio-current-thread-batched", c)),
-            bridge_ms: num(ms(summary, "stream-bridge-blocking-send", c)),
-            bridge_batched_ms: num(ms(summary, "stream-bridge-blocking-send-batched", c)),
-            condvar_ms: num(ms(summary, CONDVAR, c)),
+            current_ms: num(summary.median_in(CURRENT_THREAD, &phase(c), HEADLINE)),
+            current_batched_ms: num(summary.median_in("baseline-tokio-current-thread-batched", &phase(c), HEADLINE)),
+            bridge_ms: num(summary.median_in("stream-bridge-blocking-send", &phase(c), HEADLINE)),
+            bridge_batched_ms: num(summary.median_in("stream-bridge-blocking-send-batched", &phase(c), HEADLINE)),
+            condvar_ms: num(summary.median_in(CONDVAR, &phase(c), HEADLINE)),
             fastest_crate_ms: num(fastest(summary, BLOCKING_CRATES, c).map(|(_, m)| m)),
         },
         coroutine_rules: pipelines::coroutine::rules_note(summary),
@@ -566,7 +566,7 @@ pub fn context(summary: &Summary) -> Context {
 /// Every claim of the table by id, as judged in `summary`; a claim the run did not judge reads as `not judged`.
 fn claims(summary: &Summary) -> BTreeMap<String, ClaimView> {
     let mut claims = claims_by_id(&summary.claims);
-    for spec in crate::claims::table(summary) {
+    for spec in crate::handoff::claims::table(summary) {
         claims.entry(spec.id.to_string()).or_insert_with(|| ClaimView {
             verdict: "not judged",
             holds: false,
@@ -582,9 +582,9 @@ fn claims(summary: &Summary) -> BTreeMap<String, ClaimView> {
 /// The findings of "where the time goes".
 fn findings(summary: &Summary, caps: &[u64]) -> Findings {
     let c = CLAIM_CAPACITY;
-    let median_at = |n: &str, metric: &str| median(summary, n, c, metric);
+    let median_at = |n: &str, metric: &str| summary.median_in(n, &phase(c), metric);
     let fastest_cross = fastest(summary, CROSS_THREAD_PER_ITEM, c);
-    let current = match (ms(summary, CURRENT_THREAD, c), fastest_cross) {
+    let current = match (summary.median_in(CURRENT_THREAD, &phase(c), HEADLINE), fastest_cross) {
         (Some(_), Some((name, _))) => Some(Current {
             profile: profile(summary, CURRENT_THREAD, c),
             max_outstanding: count(median_at(CURRENT_THREAD, "max_outstanding")),
@@ -598,7 +598,10 @@ fn findings(summary: &Summary, caps: &[u64]) -> Findings {
         let rows: Vec<Change> = BATCH_PAIRS
             .iter()
             .filter_map(|(_, batched)| {
-                let (a, b) = (ms(summary, batched, c)?, ms(summary, batched, wide)?);
+                let (a, b) = (
+                    summary.median_in(batched, &phase(c), HEADLINE)?,
+                    summary.median_in(batched, &phase(wide), HEADLINE)?,
+                );
                 Some(change(batched, a, b))
             })
             .collect();
@@ -613,7 +616,7 @@ fn findings(summary: &Summary, caps: &[u64]) -> Findings {
             rows: BLOCKING_CRATES
                 .iter()
                 .chain(&[CONDVAR, "stream-tokio"])
-                .filter(|n| median(summary, n, capacity, "cores_used").is_some())
+                .filter(|n| summary.median_in(n, &phase(capacity), "cores_used").is_some())
                 .map(|n| profile(summary, n, capacity))
                 .collect(),
         })
@@ -626,22 +629,25 @@ fn findings(summary: &Summary, caps: &[u64]) -> Findings {
             .iter()
             .filter_map(|n| sys(n).map(|s| Figure { name: n.to_string(), value: num(Some(s)) }))
             .collect(),
-        ms: num(ms(summary, CONDVAR, c)),
+        ms: num(summary.median_in(CONDVAR, &phase(c), HEADLINE)),
         batch_items: median_at("blocking-condvar-batched", "items_per_message").map(|k| count(Some(k))),
-        batched_ms: num(ms(summary, "blocking-condvar-batched", c)),
+        batched_ms: num(summary.median_in("blocking-condvar-batched", &phase(c), HEADLINE)),
     });
-    let (send, recv) = (ms(summary, "stream-bridge-blocking-send", c), ms(summary, "blocking-bridge-blocking-recv", c));
+    let (send, recv) = (
+        summary.median_in("stream-bridge-blocking-send", &phase(c), HEADLINE),
+        summary.median_in("blocking-bridge-blocking-recv", &phase(c), HEADLINE),
+    );
     let bridges = (send.is_some() || recv.is_some()).then(|| Bridges {
         send: num(send),
         recv: num(recv),
-        tokio: num(ms(summary, "stream-tokio", c)),
-        send_batched: num(ms(summary, "stream-bridge-blocking-send-batched", c)),
-        recv_batched: num(ms(summary, "blocking-bridge-blocking-recv-batched", c)),
+        tokio: num(summary.median_in("stream-tokio", &phase(c), HEADLINE)),
+        send_batched: num(summary.median_in("stream-bridge-blocking-send-batched", &phase(c), HEADLINE)),
+        recv_batched: num(summary.median_in("blocking-bridge-blocking-recv-batched", &phase(c), HEADLINE)),
     });
-    let recv_many = ms(summary, "stream-tokio-recv-many", c).map(|many| RecvMany {
+    let recv_many = summary.median_in("stream-tokio-recv-many", &phase(c), HEADLINE).map(|many| RecvMany {
         many: num(Some(many)),
-        tokio: num(ms(summary, "stream-tokio", c)),
-        batched: num(ms(summary, "stream-tokio-batched", c)),
+        tokio: num(summary.median_in("stream-tokio", &phase(c), HEADLINE)),
+        batched: num(summary.median_in("stream-tokio-batched", &phase(c), HEADLINE)),
     });
     let noise = summary.method.noise_threshold;
     let batched_slower = BATCH_PAIRS
@@ -662,15 +668,15 @@ fn findings(summary: &Summary, caps: &[u64]) -> Findings {
         .collect::<Vec<BatchedSlower>>();
     let batched_slower_wakes_more = batched_slower.iter().all(|b| b.wakes_more);
     let widest = caps.iter().copied().max().unwrap_or(c);
-    let one_message = ONE_MESSAGE_PAIRS
+    let one_message = one_message_pairs()
         .iter()
         .filter_map(|(single, one)| {
-            let at = |n: &str| num(median(summary, n, widest, "max_outstanding"));
+            let at = |n: &str| num(summary.median_in(n, &phase(widest), "max_outstanding"));
             Some(OneMessage {
                 name: one.to_string(),
                 single: single.to_string(),
                 capacity: widest,
-                ms: num(Some(ms(summary, one, widest)?)),
+                ms: num(Some(summary.median_in(one, &phase(widest), HEADLINE)?)),
                 max_outstanding: at(one),
                 single_max_outstanding: at(single),
             })
@@ -680,19 +686,19 @@ fn findings(summary: &Summary, caps: &[u64]) -> Findings {
         floor: profile(summary, LOOP, c),
         per_item: CROSS_THREAD_PER_ITEM
             .iter()
-            .filter(|n| ms(summary, n, c).is_some())
+            .filter(|n| summary.median_in(n, &phase(c), HEADLINE).is_some())
             .map(|n| profile(summary, n, c))
             .collect(),
         capacity_one: if caps.contains(&1) {
             CROSS_THREAD_PER_ITEM
                 .iter()
                 .filter_map(|n| {
-                    let m1 = ms(summary, n, 1)?;
+                    let m1 = summary.median_in(n, &phase(1), HEADLINE)?;
                     Some(AtOne {
                         name: n.to_string(),
                         ms: num(Some(m1)),
-                        switches: num(median(summary, n, 1, "ctx_switches_per_item")),
-                        ratio: ratio(Some(m1), ms(summary, n, c)),
+                        switches: num(summary.median_in(n, &phase(1), "ctx_switches_per_item")),
+                        ratio: ratio(Some(m1), summary.median_in(n, &phase(c), HEADLINE)),
                     })
                 })
                 .collect()
@@ -702,7 +708,13 @@ fn findings(summary: &Summary, caps: &[u64]) -> Findings {
         current,
         batching: BATCH_PAIRS
             .iter()
-            .filter_map(|(single, batched)| Some(change(single, ms(summary, single, c)?, ms(summary, batched, c)?)))
+            .filter_map(|(single, batched)| {
+                Some(change(
+                    single,
+                    summary.median_in(single, &phase(c), HEADLINE)?,
+                    summary.median_in(batched, &phase(c), HEADLINE)?,
+                ))
+            })
             .collect(),
         allocs: median_at("stream-futures", "allocs_per_item").map(|futures| Allocs {
             futures: num(Some(futures)),
@@ -726,25 +738,25 @@ fn findings(summary: &Summary, caps: &[u64]) -> Findings {
     }
 }
 
-/// Each one-message contestant after its per-item twin.
-const ONE_MESSAGE_PAIRS: [(&str, &str); 3] = [
-    ("blocking-crossbeam", "blocking-crossbeam-one-message"),
-    ("blocking-std", "blocking-std-one-message"),
-    ("stream-tokio", "stream-tokio-one-message"),
-];
+/// Each one-message contestant (role `pathology`) after its per-item twin, in registry order.
+fn one_message_pairs() -> Vec<(String, String)> {
+    let registry = crate::handoff::contestants::contestants();
+    let one = registry.iter().map(|c| c.info()).filter(|i| i.role == Role::Pathology);
+    one.filter_map(|i| Some((i.name.strip_suffix("-one-message")?.to_string(), i.name))).collect()
+}
 
 /// Exact against sampled outstanding work at the claim capacity: `blocking-crossbeam`'s, and the contestant whose
 /// 1 ms samples missed most of its exact peak.
 fn outstanding(summary: &Summary) -> Option<Outstanding> {
     let c = CLAIM_CAPACITY;
-    let exact = median(summary, "blocking-crossbeam", c, "max_outstanding");
-    let sampled = median(summary, "blocking-crossbeam", c, "max_outstanding_sampled");
+    let exact = summary.median_in("blocking-crossbeam", &phase(c), "max_outstanding");
+    let sampled = summary.median_in("blocking-crossbeam", &phase(c), "max_outstanding_sampled");
     let missed = summary
         .contestants
         .iter()
         .filter_map(|contestant| {
-            let exact = median(summary, &contestant.name, c, "max_outstanding")?;
-            let sampled = median(summary, &contestant.name, c, "max_outstanding_sampled")?;
+            let exact = summary.median_in(&contestant.name, &phase(c), "max_outstanding")?;
+            let sampled = summary.median_in(&contestant.name, &phase(c), "max_outstanding_sampled")?;
             (exact > 0.0).then(|| (contestant.name.as_str(), exact, sampled, sampled / exact))
         })
         .min_by(|a, b| a.3.total_cmp(&b.3));
@@ -759,13 +771,13 @@ fn outstanding(summary: &Summary) -> Option<Outstanding> {
     })
 }
 
-/// Each lab contestant beside its bare reference pair ([`crate::bare_pairs`]) at every capacity where both have
+/// Each lab contestant beside its bare reference pair ([`crate::handoff::contestants::bare_pairs`]) at every capacity where both have
 /// a figure, judged on process medians; a row above [`FIDELITY_BAR`] gets what the A/B rows (`ab`) say of it.
 fn fidelity(summary: &Summary, caps: &[u64], ab: &[AbRow]) -> Vec<FidelityRow> {
     let noise = summary.method.noise_threshold;
-    let variants = crate::ab_variants();
+    let variants = crate::handoff::contestants::ab_variants();
     let mut rows = Vec::new();
-    for (lab, bare) in crate::bare_pairs() {
+    for (lab, bare) in crate::handoff::contestants::bare_pairs() {
         for &capacity in caps {
             let (Some(l), Some(b)) = (ms_stats(summary, lab, capacity), ms_stats(summary, &bare, capacity)) else {
                 continue;
@@ -833,7 +845,7 @@ fn fidelity(summary: &Summary, caps: &[u64], ab: &[AbRow]) -> Vec<FidelityRow> {
 
 /// The bare pairs with per-cause variants besides their control (`causes`), or with only a control (`!causes`).
 fn ab_bares(causes: bool) -> Vec<String> {
-    let variants = crate::ab_variants();
+    let variants = crate::handoff::contestants::ab_variants();
     let mut bares: Vec<String> = Vec::new();
     for v in &variants {
         let has_causes = variants.iter().any(|w| w.bare == v.bare && !w.control);
@@ -844,14 +856,14 @@ fn ab_bares(causes: bool) -> Vec<String> {
     bares
 }
 
-/// Each per-cause A/B variant ([`crate::ab_variants`]) that ran, beside its bare pair at every capacity where
+/// Each per-cause A/B variant ([`crate::handoff::contestants::ab_variants`]) that ran, beside its bare pair at every capacity where
 /// both have a figure, judged on process medians; by lab contestant, then capacity, then variant (the control
 /// first).
 fn ab(summary: &Summary, caps: &[u64]) -> Vec<AbRow> {
     let noise = summary.method.noise_threshold;
-    let variants = crate::ab_variants();
+    let variants = crate::handoff::contestants::ab_variants();
     let mut rows = Vec::new();
-    for (lab, _) in crate::bare_pairs() {
+    for (lab, _) in crate::handoff::contestants::bare_pairs() {
         for &capacity in caps {
             let control = variants.iter().find(|v| v.lab == lab && v.control);
             let control = control.and_then(|c| ms_stats(summary, &c.name, capacity));
@@ -913,8 +925,8 @@ fn range(stats: &MetricStats) -> String {
 /// with both figures recorded them.
 fn packing(summary: &Summary, capacity: u64) -> Option<Packing> {
     BATCH_PAIRS.iter().find_map(|(_, batched)| {
-        let items = median(summary, batched, capacity, "items_per_message")?;
-        let messages = median(summary, batched, capacity, "messages_per_channel")?;
+        let items = summary.median_in(batched, &phase(capacity), "items_per_message")?;
+        let messages = summary.median_in(batched, &phase(capacity), "messages_per_channel")?;
         Some(Packing { capacity, items: count(Some(items)), messages: count(Some(messages)) })
     })
 }
@@ -926,7 +938,7 @@ fn change(name: &str, from: f64, to: f64) -> Change {
 
 /// `name`'s cost profile at `capacity`; a missing figure is `n/a`.
 fn profile(summary: &Summary, name: &str, capacity: u64) -> Profile {
-    let at = |metric: &str| num(median(summary, name, capacity, metric));
+    let at = |metric: &str| num(summary.median_in(name, &phase(capacity), metric));
     Profile {
         name: name.to_string(),
         ms: at("ms_per_million"),
@@ -941,35 +953,26 @@ fn count(x: Option<f64>) -> String {
     x.map_or_else(|| "n/a".to_string(), |x| format!("{}", x.round()))
 }
 
-/// The median of `metric` for `contestant` at `capacity`, if it ran cleanly.
-fn median(summary: &Summary, contestant: &str, capacity: u64, metric: &str) -> Option<f64> {
-    summary.metric(contestant, &format!("capacity_{capacity}.{metric}")).map(|s| s.median)
-}
-
 /// Whether every pair of the async batched contestants at `capacity` is within noise by the one noise rule
 /// (`measure::compare::differs` on process medians); false when one did not run.
 fn async_alike(summary: &Summary, capacity: u64) -> bool {
-    let stats: Vec<_> = ASYNC_BATCHED
-        .iter()
-        .filter_map(|n| summary.metric(n, &format!("capacity_{capacity}.ms_per_million")))
-        .collect();
+    let stats: Vec<_> = ASYNC_BATCHED.iter().filter_map(|n| ms_stats(summary, n, capacity)).collect();
     let noise = summary.method.noise_threshold;
     stats.len() == ASYNC_BATCHED.len()
         && stats.iter().enumerate().all(|(i, a)| stats[i + 1..].iter().all(|b| !differs(a, b, noise)))
 }
 
-fn ms(summary: &Summary, contestant: &str, capacity: u64) -> Option<f64> {
-    median(summary, contestant, capacity, "ms_per_million")
-}
-
 /// The statistics of `ms_per_million` for `contestant` at `capacity`, if it ran cleanly.
 fn ms_stats<'a>(summary: &'a Summary, contestant: &str, capacity: u64) -> Option<&'a MetricStats> {
-    summary.metric(contestant, &format!("capacity_{capacity}.ms_per_million"))
+    summary.metric(contestant, &format!("{}.{HEADLINE}", phase(capacity)))
 }
 
 /// The contestant among `names` with the lowest median `ms_per_million` at `capacity`.
 fn fastest<'a>(summary: &Summary, names: impl IntoIterator<Item = &'a str>, capacity: u64) -> Option<(&'a str, f64)> {
-    names.into_iter().filter_map(|n| ms(summary, n, capacity).map(|m| (n, m))).min_by(|a, b| a.1.total_cmp(&b.1))
+    names
+        .into_iter()
+        .filter_map(|n| summary.median_in(n, &phase(capacity), HEADLINE).map(|m| (n, m)))
+        .min_by(|a, b| a.1.total_cmp(&b.1))
 }
 
 /// `items / small_items`, when both are single numbers.
@@ -986,13 +989,13 @@ fn param_u64(summary: &Summary, key: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::claims::tests::summary_with;
+    use crate::handoff::claims::tests::summary_with;
     use measure::summary::Verdict;
     use testkit::fixture::processes;
 
     /// `summary` with its claims judged, as the harness does before rendering.
     fn judged(mut summary: Summary) -> Summary {
-        summary.claims = measure::judge::judge_all(&summary, &crate::claims::table(&summary));
+        summary.claims = measure::judge::judge_all(&summary, &crate::handoff::claims::table(&summary));
         summary
     }
 
@@ -1171,14 +1174,18 @@ mod tests {
     #[test]
     fn every_a_b_variant_renders_with_what_it_puts_back() {
         let mut summary = summary_with(&[]);
-        for variant in crate::ab_variants() {
+        for variant in crate::handoff::contestants::ab_variants() {
             summary = with_processes(summary, &variant.name, &BARE);
         }
         let context = context(&judged(summary.clone()));
-        assert_eq!(context.ab.len(), 2 * crate::ab_variants().len(), "one row per variant and capacity");
+        assert_eq!(
+            context.ab.len(),
+            2 * crate::handoff::contestants::ab_variants().len(),
+            "one row per variant and capacity"
+        );
         let text = details(&judged(summary));
         assert!(!text.contains("could not be rendered"), "{text}");
-        for variant in crate::ab_variants() {
+        for variant in crate::handoff::contestants::ab_variants() {
             assert!(text.contains(&format!("| `{}` |", variant.name)), "{text}");
         }
         assert_whole(&text);
@@ -1271,7 +1278,9 @@ mod tests {
     fn the_one_message_rows_say_what_they_hold_against_their_twins() {
         let text = report(&judged(summary_with(&[])));
         assert!(text.contains("**Why the one-message rows are never the answer"), "{text}");
-        for (single, one) in ONE_MESSAGE_PAIRS {
+        let pairs = one_message_pairs();
+        assert_eq!(pairs.len(), 3);
+        for (single, one) in pairs {
             assert!(text.contains(&format!("`{one}` 100 ms/M")), "{one}: {text}");
             assert!(text.contains(&format!("for `{single}`")), "{single}: {text}");
         }

@@ -4,21 +4,16 @@ use std::hint::black_box;
 use std::panic::AssertUnwindSafe;
 
 use measure::meter::Meter;
-use measure::summary::Family;
 
-use super::{Env, Kind, RuntimeKind};
+use super::{Kind, Run};
 use crate::consume::Sink;
-use crate::job::{HandoffConfig, HandoffError, Job, Outcome, Packing, Side};
+use crate::job::{HandoffConfig, HandoffError, Outcome, Packing, Side};
 use crate::produce::{Cursor, Producer, Shape};
 
 /// Producer and consumer fused into one loop.
-#[derive(Debug)]
 pub(crate) struct BaselineLoop;
 
 impl Kind for BaselineLoop {
-    const NAME: &'static str = "baseline-loop";
-    const FAMILY: Family = Family::Baseline;
-    const RUNTIME: RuntimeKind = RuntimeKind::None;
     const HANDS_OFF: bool = false;
 
     fn describe(_packing: Packing) -> String {
@@ -32,14 +27,8 @@ impl Kind for BaselineLoop {
         None
     }
 
-    fn run<M: Meter, Sh: Shape, P: Producer, S: Sink>(
-        _env: &Env<'_>,
-        shape: Sh,
-        job: &Job<'_, M>,
-        go: &mut dyn FnMut(),
-        producer: P,
-        mut sink: S,
-    ) -> Result<Outcome, HandoffError> {
+    fn run<M: Meter, Sh: Shape, P: Producer, S: Sink>(run: Run<'_, '_, M, Sh, P, S>) -> Result<Outcome, HandoffError> {
+        let Run { env: _, shape, job, go, producer, mut sink } = run;
         let items = job.items;
         go();
         std::panic::catch_unwind(AssertUnwindSafe(move || {

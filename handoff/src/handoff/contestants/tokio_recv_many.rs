@@ -1,24 +1,18 @@
 //! `stream-tokio-recv-many`: the `stream-tokio` pair with one item per message, but the consumer task drains up to `batch` messages per wake-up with `tokio::sync::mpsc::Receiver::recv_many` into a reused `Vec`: batching on the receiving side only.
 
 use measure::meter::Meter;
-use measure::summary::Family;
 use tokio::sync::mpsc;
 
-use super::{Env, Kind, RuntimeKind};
+use super::{Kind, Run};
 use crate::consume::Sink;
-use crate::job::{HandoffConfig, HandoffError, Job, Outcome, Packing};
+use crate::job::{HandoffConfig, HandoffError, Outcome, Packing};
 use crate::pair::two_tasks;
 use crate::produce::{produce_async, Producer, Shape};
 
 /// Producer task → tokio mpsc → consumer task taking what is there with `recv_many`.
-#[derive(Debug)]
 pub(crate) struct TokioRecvMany;
 
 impl Kind for TokioRecvMany {
-    const NAME: &'static str = "stream-tokio-recv-many";
-    const FAMILY: Family = Family::Stream;
-    const RUNTIME: RuntimeKind = RuntimeKind::MultiThread;
-
     fn describe(_packing: Packing) -> String {
         "two tasks spawned on a multi-thread tokio runtime (default worker count, built once per trial): the \
          producer awaits `Sender::send` of one `u64` per message on a bounded tokio::sync::mpsc channel of \
@@ -35,14 +29,8 @@ impl Kind for TokioRecvMany {
         Some((config.capacity + 1 + taken) as u64)
     }
 
-    fn run<M: Meter, Sh: Shape, P: Producer, S: Sink>(
-        env: &Env<'_>,
-        shape: Sh,
-        job: &Job<'_, M>,
-        go: &mut dyn FnMut(),
-        producer: P,
-        mut sink: S,
-    ) -> Result<Outcome, HandoffError> {
+    fn run<M: Meter, Sh: Shape, P: Producer, S: Sink>(run: Run<'_, '_, M, Sh, P, S>) -> Result<Outcome, HandoffError> {
+        let Run { env, shape, job, go, producer, mut sink } = run;
         let runtime = env.runtime()?;
         let limit = env.config.batch.max(1);
         let (tx, mut rx) = mpsc::channel::<Result<Sh::Msg, P::Error>>(env.messages(shape));

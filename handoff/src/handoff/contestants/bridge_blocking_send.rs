@@ -4,26 +4,20 @@ use std::sync::Arc;
 use std::thread;
 
 use measure::meter::Meter;
-use measure::summary::Family;
 use pipelines::start_line::{Opener, StartLine};
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 
-use super::{shape_phrase, Env, Kind, RuntimeKind};
+use super::{shape_phrase, Kind, Run};
 use crate::consume::{consume_stream, Sink};
-use crate::job::{HandoffError, Job, Outcome, Packing, Side};
+use crate::job::{HandoffError, Outcome, Packing, Side};
 use crate::pair::{settle, spawn_guarded};
 use crate::produce::{produce, Closed, Producer, Shape};
 
 /// Producer thread → tokio mpsc → consumer task.
-#[derive(Debug)]
 pub(crate) struct BridgeBlockingSend;
 
 impl Kind for BridgeBlockingSend {
-    const NAME: &'static str = "stream-bridge-blocking-send";
-    const FAMILY: Family = Family::Stream;
-    const RUNTIME: RuntimeKind = RuntimeKind::MultiThread;
-
     fn describe(packing: Packing) -> String {
         format!(
             "a blocking producer thread (spawned in std::thread::scope each run before the clock starts, outside the runtime) calls \
@@ -35,14 +29,8 @@ impl Kind for BridgeBlockingSend {
         )
     }
 
-    fn run<M: Meter, Sh: Shape, P: Producer, S: Sink>(
-        env: &Env<'_>,
-        shape: Sh,
-        job: &Job<'_, M>,
-        go: &mut dyn FnMut(),
-        producer: P,
-        sink: S,
-    ) -> Result<Outcome, HandoffError> {
+    fn run<M: Meter, Sh: Shape, P: Producer, S: Sink>(run: Run<'_, '_, M, Sh, P, S>) -> Result<Outcome, HandoffError> {
+        let Run { env, shape, job, go, producer, sink } = run;
         let runtime = env.runtime()?;
         let (tx, rx) = mpsc::channel::<Result<Sh::Msg, P::Error>>(env.messages(shape));
         let meter = &job.meter;

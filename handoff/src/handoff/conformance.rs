@@ -9,7 +9,7 @@ use std::sync::Arc;
 use measure::summary::Check;
 use pipelines::conformance::{self as kit, Got, Probe, Run, Sizes, Words};
 
-use crate::contestants::{HandoffContestant, PreparedHandoff};
+use crate::handoff::contestants::{HandoffContestant, PreparedHandoff};
 use crate::job::{
     injected_panic_message, Behaviour, Fault, HandoffConfig, HandoffError, Instruments, Job, Outcome, Side,
 };
@@ -71,7 +71,7 @@ impl kit::Contestant for Checked {
     }
 
     fn not_applicable(&self, check: &str) -> Option<&'static str> {
-        crate::contestants::not_applicable(self.contestant.as_ref(), check)
+        crate::handoff::contestants::not_applicable(self.contestant.as_ref(), check)
     }
 
     fn prepare(&self) -> Result<Self::Prepared, HandoffError> {

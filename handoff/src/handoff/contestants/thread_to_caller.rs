@@ -1,0 +1,113 @@
+//! The contestants whose producer thread sends through a blocking channel into the calling thread
+//! (a producer thread released by a start line), one [`CallerChannel`] each:
+//! - `blocking-crossbeam[-batched]`: `crossbeam_channel::bounded` (blocking `send`/`recv`; a blocked thread spins
+//!   briefly, then parks);
+//! - `blocking-flume[-batched]`: `flume::bounded` through its sync API (`send`/`recv`; a mutex-protected queue,
+//!   blocked threads park);
+//! - `blocking-std[-batched]`: `std::sync::mpsc::sync_channel` (since Rust 1.67 a port of crossbeam-channel's
+//!   array queue, but without its spinning: a blocked thread parks at once);
+//! - `blocking-condvar[-batched]` and `blocking-condvar-counted[-batched]`: a hand-written `Mutex<VecDeque>` + two
+//!   `Condvar`s bounded queue (`handoff::condvar_queue`, the shape of Java's ArrayBlockingQueue), naive
+//!   (`notify_one` after every push and pop) or counting its waiters (notify only when a peer waits).
+//!
+//! The calling thread receives, sums and checks order.
+
+use std::marker::PhantomData;
+use std::thread;
+
+use measure::meter::Meter;
+use pipelines::blocking::crossbeam::Crossbeam;
+use pipelines::blocking::flume::Flume;
+use pipelines::blocking::std_sync::StdSync;
+use pipelines::blocking::Flavor;
+use pipelines::start_line::{Opener, StartLine};
+
+use super::{shape_phrase, Kind, Run};
+use crate::condvar_queue::{CondvarQueue, CountedCondvarQueue};
+use crate::consume::{consume, Sink};
+use crate::job::{HandoffError, Outcome, Packing, Side};
+use crate::pair::settle;
+use crate::produce::{produce, Closed, Producer, Shape};
+
+/// A blocking channel as its contestant describes it.
+pub(crate) trait CallerChannel: Flavor {
+    /// What the producer thread sends into, as the description says it.
+    const INTO: &'static str;
+    /// When the producer thread is spawned, as the description says it.
+    const SPAWNED: &'static str = "spawned in std::thread::scope each run, before the clock starts";
+}
+
+impl CallerChannel for Crossbeam {
+    const INTO: &'static str =
+        "`crossbeam_channel::bounded` (blocking `send`/`recv`; a blocked thread spins briefly, then parks)";
+}
+
+impl CallerChannel for Flume {
+    const INTO: &'static str =
+        "`flume::bounded` through its sync API (`send`/`recv`; a mutex-protected queue, blocked threads park)";
+}
+
+impl CallerChannel for StdSync {
+    const INTO: &'static str = "`std::sync::mpsc::sync_channel` (since Rust 1.67 a port of crossbeam-channel's array \
+                                queue, but a blocked end parks at once, without crossbeam's brief spin)";
+}
+
+impl CallerChannel for CondvarQueue {
+    const INTO: &'static str = "a hand-written `Mutex<VecDeque>` + two `Condvar`s bounded queue \
+                                (`handoff::condvar_queue`, the shape of Java's ArrayBlockingQueue), the naive way: \
+                                `notify_one` after every push and pop, whether or not anyone waits";
+    const SPAWNED: &'static str = "spawned before the clock starts";
+}
+
+impl CallerChannel for CountedCondvarQueue {
+    const INTO: &'static str = "the same hand-written queue written as an expert would: each side counts, under the \
+                                lock, the threads waiting on its `Condvar`, and notifies only when the peer's count \
+                                is not zero";
+    const SPAWNED: &'static str = "spawned before the clock starts";
+}
+
+/// Producer thread → channel `F` → calling thread. The producer thread (in a `std::thread::scope`, counted in
+/// `job.live`) is spawned and waits at a start line; once it is there the calling thread calls `go` and releases
+/// it. It sends messages into a bounded channel of flavor `F` holding `config.messages(..)` messages; the calling
+/// thread receives them with the flavor's blocking `recv`, consumes them into the sink, drops the receiver and
+/// joins the producer.
+pub(crate) struct ThreadToCaller<F>(PhantomData<fn() -> F>);
+
+impl<F: CallerChannel> Kind for ThreadToCaller<F> {
+    fn describe(packing: Packing) -> String {
+        format!(
+            "a producer thread ({}) sends into {}; the calling thread receives with a blocking `recv`, sums and \
+             checks order; {}; in order",
+            F::SPAWNED,
+            F::INTO,
+            shape_phrase(packing)
+        )
+    }
+
+    fn run<M: Meter, Sh: Shape, P: Producer, S: Sink>(run: Run<'_, '_, M, Sh, P, S>) -> Result<Outcome, HandoffError> {
+        let Run { env, shape, job, go, producer, sink } = run;
+        let (tx, rx) = F::bounded::<Result<Sh::Msg, P::Error>>(env.config.messages(shape.items_per_message()));
+        let meter = &job.meter;
+        let items = job.items;
+        let guard = job.live.enter();
+        let opener = Opener::new(std::sync::Arc::new(StartLine::default()));
+        let line = std::sync::Arc::clone(opener.line());
+        thread::scope(|scope| {
+            let producer_thread = thread::Builder::new()
+                .name("producer".to_string())
+                .spawn_scoped(scope, move || {
+                    let _guard = guard;
+                    line.arrive();
+                    line.wait_open();
+                    produce(shape, &producer, items, meter, |m| F::send(&tx, m).map_err(|_| Closed));
+                })
+                .map_err(|source| HandoffError::Spawn { side: Side::Producer, source })?;
+            opener.line().wait_arrived(1);
+            go();
+            drop(opener);
+            let consumed = consume(shape, std::iter::from_fn(move || F::recv(&rx)), meter, sink);
+            let produced = producer_thread.join().map_err(|p| HandoffError::from_panic(Side::Producer, &*p));
+            settle(consumed, produced)
+        })
+    }
+}
