@@ -53,6 +53,8 @@ pub const WATCHDOG: Duration = Duration::from_secs(30);
 pub const ITEMS: u64 = 3_000;
 /// The bound of the exactness run.
 pub const LIMIT: usize = 40;
+/// The checks' own small sizes ([`ITEMS`] calls, bound [`LIMIT`]).
+pub const SMALL: Sizes = Sizes { items: ITEMS, limit: LIMIT };
 /// Service time of the checks' calls.
 pub const SERVICE: Duration = Duration::from_millis(1);
 /// The time budget of the small runs: far more than they need.
@@ -104,17 +106,27 @@ pub fn trial_seed(request: &measure::record::TrialRequest) -> u64 {
     request.seed.wrapping_add(u64::from(request.fork))
 }
 
-/// Every check for `contestant`, in order; `seed` places the caller's cancel ([`cancel_point`]).
-pub fn all(contestant: Contestant, seed: u64) -> Vec<Check> {
+/// The sizes a scenario runs the exactness and failure checks at: the items of each run and its bound.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sizes {
+    /// Items of the exactness and failure runs.
+    pub items: u64,
+    /// Their bound on outstanding calls.
+    pub limit: usize,
+}
+
+/// Every check for `contestant`, in order, the exactness and failure runs at `sizes`; `seed` places the caller's
+/// cancel ([`cancel_point`]).
+pub fn all(contestant: Contestant, sizes: Sizes, seed: u64) -> Vec<Check> {
     let mut checks = Vec::new();
-    match guarded("sum_exact", move || small_run(contestant, ITEMS, LIMIT, SMALL_BUDGET)) {
+    match guarded("sum_exact", move || small_run(contestant, sizes.items, sizes.limit, SMALL_BUDGET)) {
         Ok(run) => {
             checks.push(sum_exact(&run));
             checks.push(bounded(contestant, &run));
         }
         Err(e) => checks.push(Check::new("sum_exact", false, e.to_string())),
     }
-    checks.extend(failures(contestant));
+    checks.extend(failures(contestant, sizes));
     checks.push(check("cut_short_releases", move || cut_short_releases(contestant)));
     checks.push(check("caller_cancel", move || caller_cancel(contestant, seed)));
     if matches!(contestant, Contestant::Blocking { shape: BlockingShape::Pool | BlockingShape::ChannelWorkers(_), .. })
@@ -200,18 +212,19 @@ pub fn failure_plan(items: u64, limit: usize) -> Vec<std::ops::Range<u64>> {
 /// item, in a burst of two full windows in the middle and at the last item ([`failure_plan`]) counts each
 /// failure once, answers every other call once with the right sum, keeps its bound while the failures go
 /// through (bounded contestants) and leaves nothing outstanding or running; then a clean run on the same
-/// prepared contestant (its runtime, if any) passes `sum_exact` and the bound.
-pub fn failures(contestant: Contestant) -> Vec<Check> {
+/// prepared contestant (its runtime, if any) passes `sum_exact` and the bound; both runs at `sizes`.
+pub fn failures(contestant: Contestant, sizes: Sizes) -> Vec<Check> {
+    let Sizes { items, limit } = sizes;
     let run = move || -> Result<(SmallRun, SmallRun, Arc<FaultyCall>), CheckFailed> {
         let prepared = contestant.prepare()?;
         let faulty = Arc::new(FaultyCall {
             inner: Call::start(contestant.timer(), SERVICE)?,
-            fail: failure_plan(ITEMS, LIMIT),
+            fail: failure_plan(items, limit),
             ledger: None,
         });
-        let failed = small_run_on(&prepared, Call::Faulty(Arc::clone(&faulty)), ITEMS, LIMIT, SMALL_BUDGET)?;
+        let failed = small_run_on(&prepared, Call::Faulty(Arc::clone(&faulty)), items, limit, SMALL_BUDGET)?;
         let call = Call::start(contestant.timer(), SERVICE)?;
-        let clean = small_run_on(&prepared, call, ITEMS, LIMIT, SMALL_BUDGET)?;
+        let clean = small_run_on(&prepared, call, items, limit, SMALL_BUDGET)?;
         Ok((failed, clean, faulty))
     };
     match guarded("failed_calls", run) {
@@ -222,7 +235,7 @@ pub fn failures(contestant: Contestant) -> Vec<Check> {
             let passed = exact.passed && !bound.failed();
             let detail = format!(
                 "after a run with {} failed calls, a clean run on the same prepared contestant: {}; {}",
-                faulty.failing(ITEMS),
+                faulty.failing(items),
                 exact.detail,
                 bound.detail
             );

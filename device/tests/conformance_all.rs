@@ -3,7 +3,7 @@
 //! contestant's (or another test's) threads in the same process would change.
 
 use device::call::Timer;
-use device::checks::all;
+use device::checks::{all, SMALL};
 use device::contestants::{BlockingShape, ChannelFlavor, Contestant, StreamShape};
 
 /// Every shape of both families, on both timers, free and budgeted.
@@ -43,7 +43,7 @@ fn every_contestant_passes_every_check() {
     let names: Vec<String> = contestants.iter().map(Contestant::name).collect();
     testkit::each_in_own_process("every_contestant_passes_every_check", &names, |name| {
         let contestant = contestants.iter().find(|c| c.name() == name).unwrap_or_else(|| panic!("no {name}"));
-        let checks = all(*contestant, 1);
+        let checks = all(*contestant, SMALL, 1);
         assert!(!checks.is_empty(), "{name}: no checks");
         for check in checks {
             assert!(!check.failed(), "{name}: {} failed: {}", check.name, check.detail);

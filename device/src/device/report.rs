@@ -185,22 +185,15 @@ struct CoroutineLevel {
     cpu: Option<String>,
     thread: Option<Ratio>,
     stream: Option<Ratio>,
-    carriers: Option<CarrierRatio>,
+    /// Two carriers' rate against one carrier's (`name` the two-carrier contestant), and the one-carrier
+    /// contestant's name.
+    carriers: Option<(Ratio, String)>,
 }
 
 /// `ratio` of one contestant's median to `name`'s; `noise` by [`compare`].
 #[derive(Debug, Serialize)]
 struct Ratio {
     name: String,
-    ratio: String,
-    noise: bool,
-}
-
-/// Two carriers' rate against one carrier's.
-#[derive(Debug, Serialize)]
-struct CarrierRatio {
-    one: String,
-    two: String,
     ratio: String,
     noise: bool,
 }
@@ -614,10 +607,7 @@ fn coroutines(summary: &Summary) -> Option<Coroutines> {
             .filter_map(|c| Some((c.name(), stats(summary, &c.name(), phase, HEADLINE)?)))
             .collect();
         let carriers = match carriers.as_slice() {
-            [(one, a), (two, b)] => {
-                let c = compare(b, a, summary.method.noise_threshold);
-                Some(CarrierRatio { one: one.clone(), two: two.clone(), ratio: format_ratio(c.ratio), noise: c.noise })
-            }
+            [(one, a), (two, b)] => Some((ratio(summary, b, a, two.clone()), one.clone())),
             _ => None,
         };
         rows.push(CoroutineLevel {
