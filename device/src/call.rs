@@ -7,7 +7,16 @@ use std::time::Duration;
 
 use dependency::{Config, Dependency};
 
-use crate::job::RunError;
+/// Why a contestant did not run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RunError {
+    /// The machine cannot run it (the OS would not make the threads); the reason is what the OS said.
+    #[error("{0}")]
+    Skipped(String),
+    /// It broke: a thread panicked, a runtime could not start.
+    #[error("{0}")]
+    Broken(String),
+}
 
 /// One item's call: the same answer ([`Dependency::answer`]) whichever way it is made, so every contestant's
 /// sum can be checked against the same formula.

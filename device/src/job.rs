@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use measure::meter::{GaugeMeter, Meter, NoMeter};
 
+pub use crate::call::RunError;
 use crate::call::{Call, CallFailed, DeliveryLedger};
 
 /// The meter a job counts through: outstanding calls ([`Meter`]) and, for the caller-cancel check's
@@ -265,17 +266,6 @@ impl Totals {
             },
         })
     }
-}
-
-/// Why a contestant did not run.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum RunError {
-    /// The machine cannot run it (the OS would not make the threads); the reason is what the OS said.
-    #[error("{0}")]
-    Skipped(String),
-    /// It broke: a thread panicked, a runtime could not start.
-    #[error("{0}")]
-    Broken(String),
 }
 
 /// How long after the deadline a cut-short run may take to let go of its outstanding calls before the run is
