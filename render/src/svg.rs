@@ -9,13 +9,13 @@ use std::ops::Range;
 
 use measure::record::{Mark, Status};
 use measure::scenario::{ChartKind, ChartSpec};
-use measure::summary::Family;
+use measure::summary::{metric_key, Family};
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::analysis::{metric_key, phases, FAMILY_ORDER};
+use crate::analysis::FAMILY_ORDER;
 use crate::format;
 use crate::ReportInput;
 
@@ -86,7 +86,7 @@ pub fn render_chart(input: &ReportInput<'_>, chart: &ChartSpec) -> String {
             })
         }
         ChartKind::Series { series } => series_data(input, series).map(|panels| {
-            let columns = panel_columns(phases(input.summary).len(), panels.len());
+            let columns = panel_columns(input.summary.phase_keys().len(), panels.len());
             let keyed = series.len() > 1;
             draw(panels_size(panels.len(), columns, keyed), |a| series_chart(a, chart, &panels, columns, keyed))
         }),
@@ -252,7 +252,9 @@ struct Group {
 }
 
 fn bars_data(input: &ReportInput<'_>, chart: &ChartSpec) -> Option<Vec<Group>> {
-    let groups: Vec<Group> = phases(input.summary)
+    let groups: Vec<Group> = input
+        .summary
+        .phase_keys()
         .into_iter()
         .map(|phase| Group {
             phase: phase.map(str::to_string),
@@ -667,7 +669,7 @@ fn series_data(input: &ReportInput<'_>, names: &[&str]) -> Option<Vec<Panel>> {
     let mut panels = Vec::new();
     for c in summary.contestants.iter().filter(|c| c.status == Status::Ok) {
         let Some(by_name) = input.series.get(&c.name) else { continue };
-        for phase in phases(summary) {
+        for phase in summary.phase_keys() {
             let mut lines = Vec::new();
             let mut marks: Vec<Mark> = Vec::new();
             for (index, name) in names.iter().enumerate() {
