@@ -421,7 +421,7 @@ mod tests {
 
     use super::*;
     use crate::record::Status;
-    use crate::summary::{Check, ContestantSummary, Environment, Family, Method};
+    use crate::summary::{Check, ContestantSummary, Family, Method};
 
     /// Statistics of three processes whose medians are `median × (1 − spread)`, `median`, `median × (1 +
     /// spread)`, one sample each.
@@ -447,34 +447,11 @@ mod tests {
     }
 
     fn run(contestants: Vec<ContestantSummary>, phases: &[&str]) -> Summary {
+        let base = crate::summary::tests::summary(contestants);
         Summary {
-            schema_version: crate::summary::SCHEMA_VERSION,
-            scenario: "test".into(),
-            lab_version: "test".into(),
-            git_rev: "unknown".into(),
-            git_dirty: false,
-            render_git_rev: "unknown".into(),
-            render_git_dirty: false,
-            started_utc: String::new(),
-            finished_utc: String::new(),
-            environment: Environment::default(),
-            method: Method {
-                quick: false,
-                forks: 3,
-                warmup: 0,
-                iterations: 1,
-                accounting: 1,
-                noise_threshold: 0.2,
-                seed: 0,
-                trial_timeout_s: 1.0,
-            },
-            params: BTreeMap::new(),
-            contestants,
-            claims: vec![],
-            questions: Vec::new(),
-            command: String::new(),
-            raw_file: String::new(),
+            method: Method { quick: false, forks: 3, ..base.method.clone() },
             phases: phases.iter().map(|p| p.to_string()).collect(),
+            ..base
         }
     }
 
