@@ -55,8 +55,9 @@ pub(crate) fn render(run: &RawRun, scenario: &dyn Scenario, across_cores: Option
         dimensions: scenario.dimensions(),
         trade_off_metrics: scenario.trade_off_metrics(),
     };
-    let files = render::render(&input);
-    let index_entry = IndexEntry::from_input(&input);
+    let analysis = input.analysis();
+    let files = render::render_with(&input, &analysis);
+    let index_entry = IndexEntry::from_analysis(&input, &analysis);
     let table_spec = table::Spec::of(scenario, &summary);
     RenderedRun { bounds: table::bounds(run), summary, files, index_entry, table_spec }
 }

@@ -20,7 +20,7 @@
 //!   of the p values of the comparisons that decided it (the weakest link).
 
 use crate::compare::{format_p, format_ratio, verdict, Basis, Judged, Operand, Relation};
-use crate::summary::{ClaimResult, MetricStats, Summary, Verdict};
+use crate::summary::{metric_key, ClaimResult, MetricStats, Summary, Verdict};
 
 /// Which phase of a run a side reads its metric at.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -309,22 +309,36 @@ enum Unresolved {
     Skipped(String),
 }
 
+/// Why a side's phase gives no metric key, in words a claim's detail shows.
+#[derive(Debug, thiserror::Error)]
+enum NoKey {
+    /// The named phase is not among the run's.
+    #[error("phase {0} did not run")]
+    PhaseDidNotRun(String),
+    /// The claim asks for the first or last phase of a run without phases.
+    #[error("the run has no phase")]
+    NoPhase,
+    /// The contestant named by [`Phase::LastMeasuredBy`] measured the metric at no phase.
+    #[error("{0} has no {1} at any phase")]
+    NeverMeasured(String, String),
+}
+
 /// The metric key of `phase`, or why the run has none.
-fn key(summary: &Summary, metric: &str, phase: &Phase) -> Result<String, String> {
-    let named = |p: &str| format!("{p}.{metric}");
+fn key(summary: &Summary, metric: &str, phase: &Phase) -> Result<String, NoKey> {
+    let named = |p: &String| metric_key(Some(p), metric);
     match phase {
         Phase::Unphased => Ok(metric.to_string()),
         Phase::Named(p) if summary.phases.contains(p) => Ok(named(p)),
-        Phase::Named(p) => Err(format!("phase {p} did not run")),
-        Phase::First => summary.phases.first().map(|p| named(p)).ok_or_else(|| "the run has no phase".to_string()),
-        Phase::Last => summary.phases.last().map(|p| named(p)).ok_or_else(|| "the run has no phase".to_string()),
+        Phase::Named(p) => Err(NoKey::PhaseDidNotRun(p.clone())),
+        Phase::First => summary.phases.first().map(named).ok_or(NoKey::NoPhase),
+        Phase::Last => summary.phases.last().map(named).ok_or(NoKey::NoPhase),
         Phase::LastMeasuredBy(name) => summary
             .phases
             .iter()
             .rev()
-            .map(|p| named(p))
+            .map(named)
             .find(|k| summary.metric(name, k).is_some())
-            .ok_or_else(|| format!("{name} has no {metric} at any phase")),
+            .ok_or_else(|| NoKey::NeverMeasured(name.clone(), metric.to_string())),
     }
 }
 
@@ -345,7 +359,7 @@ fn resolve(summary: &Summary, spec: &ClaimSpec, side: &Side) -> Result<Resolved,
         Who::Contestant(name) => vec![name.clone()],
         Who::Lowest(names) | Who::Highest(names) => names.clone(),
     };
-    let key = key(summary, spec.metric, &side.phase).map_err(inconclusive)?;
+    let key = key(summary, spec.metric, &side.phase).map_err(|e| inconclusive(e.to_string()))?;
     let phase = key.strip_suffix(spec.metric).and_then(|p| p.strip_suffix('.'));
     let mut found: Vec<Resolved> = Vec::new();
     let mut missing: Vec<String> = Vec::new();
@@ -407,7 +421,7 @@ mod tests {
 
     use super::*;
     use crate::record::Status;
-    use crate::summary::{Check, ContestantSummary, Environment, Family, Method};
+    use crate::summary::{Check, ContestantSummary, Family, Method};
 
     /// Statistics of three processes whose medians are `median × (1 − spread)`, `median`, `median × (1 +
     /// spread)`, one sample each.
@@ -433,34 +447,11 @@ mod tests {
     }
 
     fn run(contestants: Vec<ContestantSummary>, phases: &[&str]) -> Summary {
+        let base = crate::summary::tests::summary(contestants);
         Summary {
-            schema_version: crate::summary::SCHEMA_VERSION,
-            scenario: "test".into(),
-            lab_version: "test".into(),
-            git_rev: "unknown".into(),
-            git_dirty: false,
-            render_git_rev: "unknown".into(),
-            render_git_dirty: false,
-            started_utc: String::new(),
-            finished_utc: String::new(),
-            environment: Environment::default(),
-            method: Method {
-                quick: false,
-                forks: 3,
-                warmup: 0,
-                iterations: 1,
-                accounting: 1,
-                noise_threshold: 0.2,
-                seed: 0,
-                trial_timeout_s: 1.0,
-            },
-            params: BTreeMap::new(),
-            contestants,
-            claims: vec![],
-            questions: Vec::new(),
-            command: String::new(),
-            raw_file: String::new(),
+            method: Method { quick: false, forks: 3, ..base.method.clone() },
             phases: phases.iter().map(|p| p.to_string()).collect(),
+            ..base
         }
     }
 

@@ -16,7 +16,7 @@
 use crate::compare::{self, Basis, Operand, Relation};
 use crate::contestant::Role;
 use crate::record::Status;
-use crate::summary::{ContestantSummary, MetricStats, Summary, Verdict};
+use crate::summary::{metric_key as key, ContestantSummary, MetricStats, Summary, Verdict};
 
 pub use crate::answers::{Answer, Beaten, Behind, Cost, Excluded, GuardRule, QuestionResult};
 
@@ -168,14 +168,6 @@ impl Question {
     }
 }
 
-/// The key of `metric` at `phase`.
-fn key(phase: Option<&str>, metric: &str) -> String {
-    match phase {
-        Some(phase) => format!("{phase}.{metric}"),
-        None => metric.to_string(),
-    }
-}
-
 /// How far `a` is behind `b` (≥ 1 when `a` is worse), whichever way the metric points.
 fn behind(a: f64, b: f64, higher_is_better: bool) -> f64 {
     if higher_is_better {
@@ -200,17 +192,10 @@ pub fn answer(summary: &Summary, question: &Question) -> QuestionResult {
             .collect(),
         Alternatives::Named(names) => names.iter().filter_map(|n| summary.contestant(n)).collect(),
     };
-    let phases: Vec<Option<&str>> = if summary.phases.is_empty() {
-        vec![None]
-    } else {
-        summary
-            .phases
-            .iter()
-            .map(String::as_str)
-            .filter(|p| question.phases.is_empty() || question.phases.contains(p))
-            .map(Some)
-            .collect()
-    };
+    let phases = summary
+        .phase_keys()
+        .into_iter()
+        .filter(|p| p.is_none_or(|p| question.phases.is_empty() || question.phases.contains(&p)));
     QuestionResult {
         id: question.id.to_string(),
         ask: question.ask.to_string(),
@@ -220,7 +205,7 @@ pub fn answer(summary: &Summary, question: &Question) -> QuestionResult {
         metric_words: question.metric_words.to_string(),
         higher_is_better: question.higher_is_better,
         guards: question.guard_rules(),
-        answers: phases.into_iter().map(|phase| answer_at(summary, question, &alternatives, phase)).collect(),
+        answers: phases.map(|phase| answer_at(summary, question, &alternatives, phase)).collect(),
     }
 }
 

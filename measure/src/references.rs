@@ -191,10 +191,7 @@ impl Standing {
 /// What stands for `figure` in `summary`: contestants that ran cleanly (their median of the figure's metric at
 /// its phase), a parameter, or a shared metric. Empty when nothing ran.
 pub fn standing(summary: &Summary, figure: &Figure) -> Standing {
-    let key = |metric: &str| match &figure.phase {
-        Some(phase) => format!("{phase}.{metric}"),
-        None => metric.to_string(),
-    };
+    let key = |metric: &str| crate::summary::metric_key(figure.phase.as_deref(), metric);
     let here = &figure.here;
     if *here == Here::default() {
         // The file names no counterpart: nothing in this lab stands for the figure.

@@ -204,7 +204,24 @@ pub struct Summary {
     pub phases: Vec<String>,
 }
 
+/// The key of `metric` in a phase: `<phase>.<metric>`, or `<metric>` without phases.
+pub fn metric_key(phase: Option<&str>, metric: &str) -> String {
+    match phase {
+        Some(phase) => format!("{phase}.{metric}"),
+        None => metric.to_string(),
+    }
+}
+
 impl Summary {
+    /// The phases to report: the run's, or one unnamed phase (`None`) when the scenario has no sweep.
+    pub fn phase_keys(&self) -> Vec<Option<&str>> {
+        if self.phases.is_empty() {
+            vec![None]
+        } else {
+            self.phases.iter().map(|p| Some(p.as_str())).collect()
+        }
+    }
+
     /// The contestant named `name`, if it was selected.
     pub fn contestant(&self, name: &str) -> Option<&ContestantSummary> {
         self.contestants.iter().find(|c| c.name == name)
@@ -224,7 +241,7 @@ impl Summary {
     /// The median of `metric` in sweep phase `phase` (such as `capacity_256`) for `contestant`, as
     /// [`Summary::median`] finds it under the phase's key `<phase>.<metric>`.
     pub fn median_in(&self, contestant: &str, phase: &str, metric: &str) -> Option<f64> {
-        self.median(contestant, &format!("{phase}.{metric}"))
+        self.median(contestant, &metric_key(Some(phase), metric))
     }
 
     /// The run's parameter `key` (its JSON key, such as `service_ms`) when it took a single value.

@@ -1,29 +1,14 @@
-//! What the renderers read out of a summary: phases, metric keys, best contestants, ratios and noise.
+//! The sentences every report shares, printed from the analysis in [`measure::pick`]: the headline findings,
+//! the status line and the disturbed-iterations warning, and how a phase name reads.
 
+use measure::pick::{best_candidate, ratio, reference, NoiseWhy};
 use measure::record::Status;
-use measure::summary::{ContestantSummary, Family, MetricStats, Role, Summary};
+use measure::summary::{metric_key, ContestantSummary, Family, Summary};
 
 use serde::Serialize;
 
 use crate::format;
 use crate::ReportInput;
-
-/// The phases to report: the summary's, or one unnamed phase (`None`) when the scenario has no sweep.
-pub(crate) fn phases(summary: &Summary) -> Vec<Option<&str>> {
-    if summary.phases.is_empty() {
-        vec![None]
-    } else {
-        summary.phases.iter().map(|p| Some(p.as_str())).collect()
-    }
-}
-
-/// The key of `metric` in a phase: `<phase>.<metric>`, or `<metric>` without phases.
-pub(crate) fn metric_key(phase: Option<&str>, metric: &str) -> String {
-    match phase {
-        Some(phase) => format!("{phase}.{metric}"),
-        None => metric.to_string(),
-    }
-}
 
 /// A phase name as words: `capacity_256` → `capacity 256`, `count_1000-payload_0` → `count 1000, payload 0`.
 pub(crate) fn phase_words(phase: &str) -> String {
@@ -35,115 +20,6 @@ pub(crate) fn phase_words(phase: &str) -> String {
         })
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-/// A ratio of medians and whether the difference is within noise.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct Ratio {
-    /// `a.median / b.median`.
-    pub(crate) value: f64,
-    /// The process-median ranges overlap, or the ratio is within the noise threshold of 1 (the lab's one rule).
-    pub(crate) noise: bool,
-    /// Which part of the rule made it noise, when it is.
-    pub(crate) why: Option<NoiseWhy>,
-}
-
-/// Why a difference is within noise, as a mark says it: the run cannot tell the two apart (too few processes,
-/// or their process medians overlap), or it can and they are practically equal (within the noise threshold).
-/// Kept apart because they mean different things to a reader.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub(crate) enum NoiseWhy {
-    /// A side has fewer processes than a verdict needs.
-    TooFewProcesses,
-    /// The process-median ranges overlap.
-    Overlap,
-    /// The processes separate, but the ratio is within the noise threshold of 1.
-    PracticallyEqual,
-}
-
-/// Compare `a` with `b` by the lab's one noise rule, [`measure::compare::compare`]. `None` when `b.median` is
-/// zero or either median is not finite, where a ratio means nothing.
-pub(crate) fn compare(a: &MetricStats, b: &MetricStats, threshold: f64) -> Option<Ratio> {
-    if b.median == 0.0 || !a.median.is_finite() || !b.median.is_finite() {
-        return None;
-    }
-    let c = measure::compare::compare(a, b, threshold);
-    let why = c.noise.then(|| match (measure::compare::process_range(a), measure::compare::process_range(b)) {
-        (Some((a_low, a_high)), Some((b_low, b_high))) if a_high < b_low || b_high < a_low => {
-            NoiseWhy::PracticallyEqual
-        }
-        (Some(_), Some(_)) => NoiseWhy::Overlap,
-        _ => NoiseWhy::TooFewProcesses,
-    });
-    Some(Ratio { value: c.ratio, noise: c.noise, why })
-}
-
-/// A contestant's statistics for one metric key.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Entry<'s> {
-    pub(crate) contestant: &'s ContestantSummary,
-    pub(crate) stats: &'s MetricStats,
-}
-
-/// The best ok contestant on `key` (lowest median, or highest when `higher_is_better`), optionally within one
-/// family; ties go to the first in registry order.
-pub(crate) fn best<'s>(
-    summary: &'s Summary,
-    family: Option<Family>,
-    key: &str,
-    higher_is_better: bool,
-) -> Option<Entry<'s>> {
-    let mut best: Option<Entry<'s>> = None;
-    for contestant in &summary.contestants {
-        if contestant.status != Status::Ok || family.is_some_and(|f| f != contestant.family) {
-            continue;
-        }
-        let Some(stats) = contestant.metrics.get(key) else { continue };
-        if !stats.median.is_finite() {
-            continue;
-        }
-        let better = match best {
-            None => true,
-            Some(b) if higher_is_better => stats.median > b.stats.median,
-            Some(b) => stats.median < b.stats.median,
-        };
-        if better {
-            best = Some(Entry { contestant, stats });
-        }
-    }
-    best
-}
-
-/// The best ok [`Role::Candidate`] on `key` (lowest median, or highest when `higher_is_better`), optionally
-/// within one family: the only rows a report may recommend. Ties go to the first in registry order here; the
-/// answer itself lists every candidate within noise of the best ([`crate::answer`]).
-pub(crate) fn best_candidate<'s>(
-    summary: &'s Summary,
-    family: Option<Family>,
-    key: &str,
-    higher_is_better: bool,
-) -> Option<Entry<'s>> {
-    ranked(summary, key, higher_is_better, Role::Candidate)
-        .into_iter()
-        .find(|e| family.is_none_or(|f| f == e.contestant.family))
-}
-
-/// What ratios are taken against in a phase: the best baseline, or the best candidate on the metric when no baseline ran
-/// (a reference, whether or not a question guarded it out; never a pick).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Reference<'s> {
-    pub(crate) entry: Entry<'s>,
-    /// Whether `entry` is a baseline (otherwise the best contestant overall).
-    pub(crate) is_baseline: bool,
-}
-
-/// The reference for ratios on `key`.
-pub(crate) fn reference<'s>(summary: &'s Summary, key: &str, higher_is_better: bool) -> Option<Reference<'s>> {
-    if let Some(entry) = best(summary, Some(Family::Baseline), key, higher_is_better) {
-        return Some(Reference { entry, is_baseline: true });
-    }
-    best_candidate(summary, None, key, higher_is_better).map(|entry| Reference { entry, is_baseline: false })
 }
 
 /// Families in the order reports discuss them: the floor first, then streams, then blocking.
@@ -210,7 +86,7 @@ pub fn headline_findings(input: &ReportInput<'_>) -> Vec<String> {
     let threshold = summary.method.noise_threshold;
     let mut context =
         FindingsContext { metric: metric.to_string(), higher_is_better: input.higher_is_better, phases: Vec::new() };
-    for phase in phases(summary) {
+    for phase in summary.phase_keys() {
         let key = metric_key(phase, metric);
         let mut findings = PhaseFindings {
             phase: phase.map(str::to_string),
@@ -242,7 +118,7 @@ pub fn headline_findings(input: &ReportInput<'_>) -> Vec<String> {
                     if entry.contestant.name == reference.entry.contestant.name {
                         continue;
                     }
-                    let Some(ratio) = compare(entry.stats, reference.entry.stats, threshold) else { continue };
+                    let Some(ratio) = ratio(entry.stats, reference.entry.stats, threshold) else { continue };
                     findings.families.push(FamilyBest {
                         name: entry.contestant.name.clone(),
                         family: family.as_str(),
@@ -360,33 +236,12 @@ pub fn disturbed_note(summary: &Summary) -> Option<String> {
     })
 }
 
-/// Every contestant of `role` that ran cleanly and measured `key`, best first (ties keep registry order only
-/// for display; nothing is decided by it).
-pub(crate) fn ranked<'s>(summary: &'s Summary, key: &str, higher_is_better: bool, role: Role) -> Vec<Entry<'s>> {
-    let mut entries: Vec<Entry<'s>> = summary
-        .contestants
-        .iter()
-        .filter(|c| c.status == Status::Ok && c.role == role)
-        .filter_map(|c| c.metrics.get(key).filter(|s| s.median.is_finite()).map(|stats| Entry { contestant: c, stats }))
-        .collect();
-    entries.sort_by(|a, b| {
-        let order = a.stats.median.total_cmp(&b.stats.median);
-        if higher_is_better {
-            order.reverse()
-        } else {
-            order
-        }
-    });
-    entries
-}
-
 #[cfg(test)]
 pub(crate) mod tests {
     #![allow(clippy::unwrap_used)]
     use std::collections::BTreeMap;
 
-    use measure::summary::{Check, ClaimResult, Environment, Method, Verdict};
-    use testkit::fixture::processes;
+    use measure::summary::{Check, ClaimResult, Environment, Method, MetricStats, Role, Verdict};
 
     use super::*;
 
@@ -498,38 +353,6 @@ pub(crate) mod tests {
             dimensions: Vec::new(),
             trade_off_metrics: Vec::new(),
         }
-    }
-
-    #[test]
-    fn a_clear_difference_is_not_noise() {
-        let r = compare(&stats(21.0, 0.5), &stats(10.0, 0.5), 0.2).unwrap();
-        assert!((r.value - 2.1).abs() < 1e-9);
-        assert!(!r.noise);
-    }
-
-    #[test]
-    fn overlapping_process_medians_are_noise() {
-        let a = processes(&[21.0, 9.0, 25.0]);
-        let b = processes(&[10.0, 12.0, 8.0]);
-        assert!(compare(&a, &b, 0.2).unwrap().noise, "one process of a lies among b's");
-    }
-
-    #[test]
-    fn a_difference_under_the_threshold_is_noise() {
-        assert!(compare(&stats(105.0, 0.1), &stats(100.0, 0.1), 0.2).unwrap().noise);
-    }
-
-    #[test]
-    fn a_zero_reference_has_no_ratio() {
-        assert!(compare(&stats(1.0, 0.0), &stats(0.0, 0.0), 0.2).is_none());
-    }
-
-    #[test]
-    fn best_skips_failed_contestants_and_respects_direction() {
-        let summary = fixture();
-        assert_eq!(best(&summary, None, "work_0.ms_per_million", false).unwrap().contestant.name, "loop");
-        assert_eq!(best(&summary, None, "work_0.ms_per_million", true).unwrap().contestant.name, "stream");
-        assert!(best(&summary, Some(Family::Blocking), "work_0.ms_per_million", false).is_none());
     }
 
     #[test]

@@ -3,10 +3,11 @@
 //! blocking, best coroutine where one ran, and the baseline, with the margin and the noise marked), then the
 //! claims. Every cell is one short sentence at most ([`MAX_CELL`] characters).
 
+use measure::pick::{best, best_candidate, ratio as compare, Analysis, Entry, NoiseWhy, Ratio};
 use measure::record::Status;
-use measure::summary::{ClaimResult, Family, MetricStats, Verdict};
+use measure::summary::{metric_key, ClaimResult, Family, MetricStats, Verdict};
 
-use crate::analysis::{best, best_candidate, compare, metric_key, phase_words, phases, Entry, FAMILY_ORDER};
+use crate::analysis::{phase_words, FAMILY_ORDER};
 use crate::format;
 use crate::table::{columns, headers, Align, Table};
 use crate::ReportInput;
@@ -199,14 +200,19 @@ fn question_rows(summary: &measure::summary::Summary) -> Vec<QuestionRow> {
 impl IndexEntry {
     /// The entry for the report rendered from `input`, at `<scenario>.md`.
     pub fn from_input(input: &ReportInput<'_>) -> Self {
+        Self::from_analysis(input, &input.analysis())
+    }
+
+    /// The entry for the report rendered from `input`, whose `analysis` ([`ReportInput::analysis`]) is computed.
+    pub fn from_analysis(input: &ReportInput<'_>, analysis: &Analysis<'_>) -> Self {
         let summary = input.summary;
         let as_best = |e: Entry<'_>| FamilyBest {
             family: e.contestant.family,
             name: e.contestant.name.clone(),
             stats: e.stats.clone(),
         };
-        let answers = crate::answer::phase_answers(summary, input.headline_metric, input.higher_is_better, &[]);
-        let winners = phases(summary)
+        let winners = summary
+            .phase_keys()
             .into_iter()
             .map(|phase| {
                 let key = metric_key(phase, input.headline_metric);
@@ -221,11 +227,8 @@ impl IndexEntry {
                         entry.map(as_best)
                     })
                     .collect();
-                let pick = answers
-                    .iter()
-                    .find(|a| a.phase == phase)
-                    .map(|a| a.picks.iter().copied().map(as_best).collect())
-                    .unwrap_or_default();
+                let pick =
+                    analysis.at(phase).map(|a| a.picks.iter().copied().map(as_best).collect()).unwrap_or_default();
                 PhaseWinners { phase: phase.map(str::to_string), best, pick }
             })
             .collect();
@@ -332,7 +335,7 @@ struct Margin {
     /// `a` is better by the metric's direction.
     better: bool,
     /// Why the difference is within noise, when it is.
-    noise: Option<crate::analysis::NoiseWhy>,
+    noise: Option<NoiseWhy>,
 }
 
 /// How `a` compares with `b`: the factor between the medians, better or worse by the metric's direction;
@@ -420,11 +423,11 @@ struct TimesBaseline {
     /// The ratio, formatted.
     ratio: String,
     /// Why it is within noise, when it is.
-    noise: Option<crate::analysis::NoiseWhy>,
+    noise: Option<NoiseWhy>,
 }
 
 /// A ratio to the baseline, for a cell.
-fn times_baseline(ratio: crate::analysis::Ratio) -> TimesBaseline {
+fn times_baseline(ratio: Ratio) -> TimesBaseline {
     TimesBaseline { ratio: format::ratio(ratio.value), noise: ratio.why }
 }
 

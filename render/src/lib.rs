@@ -33,12 +33,12 @@
 
 use std::collections::BTreeMap;
 
+use measure::pick::Analysis;
 use measure::record::Series;
 use measure::scenario::{ChartSpec, Dimension};
 use measure::summary::Summary;
 
 mod analysis;
-mod answer;
 pub mod by_cores;
 pub mod format;
 pub mod index;
@@ -87,6 +87,15 @@ pub struct ReportInput<'a> {
     pub trade_off_metrics: Vec<(&'a str, bool)>,
 }
 
+impl<'a> ReportInput<'a> {
+    /// The report's answer on its headline metric ([`measure::pick::Analysis`]): computed once, printed by the
+    /// report and the index.
+    pub fn analysis(&self) -> Analysis<'a> {
+        let summary = self.summary;
+        Analysis::of(summary, self.headline_metric, self.higher_is_better, &self.trade_off_metrics, &self.dimensions)
+    }
+}
+
 /// One file of a report: where it goes and what it holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RenderedFile {
@@ -115,9 +124,15 @@ impl Rendered {
 ///
 /// Pure and deterministic: the same input gives byte-identical files.
 pub fn render(input: &ReportInput<'_>) -> Rendered {
+    render_with(input, &input.analysis())
+}
+
+/// [`render`] with the report's analysis ([`ReportInput::analysis`]) computed once by the caller, who may print
+/// it in the index too ([`IndexEntry::from_analysis`]).
+pub fn render_with(input: &ReportInput<'_>, analysis: &Analysis<'_>) -> Rendered {
     let scenario = &input.summary.scenario;
     let mut files = vec![
-        RenderedFile { path: format!("{scenario}.md"), contents: markdown::render_markdown(input) },
+        RenderedFile { path: format!("{scenario}.md"), contents: markdown::render_markdown_with(input, analysis) },
         RenderedFile { path: format!("{scenario}-details.md"), contents: markdown::render_details(input) },
         RenderedFile { path: format!("{scenario}.json"), contents: json::render_json(input.summary) },
     ];

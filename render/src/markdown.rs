@@ -4,11 +4,11 @@
 //! published figures, harness cost) sit in collapsible `<details>` sections at the end, before how to
 //! reproduce it.
 
+use measure::pick::{ratio as compare, reference, Analysis, PhaseAnswer};
 use measure::record::Status;
-use measure::summary::{ContestantSummary, Environment, Role, Setting, Summary, Verdict};
+use measure::summary::{metric_key, ContestantSummary, Environment, Role, Setting, Summary, Verdict};
 
-use crate::analysis::{self, compare, metric_key, phase_words, phases, reference};
-use crate::answer::PhaseAnswer;
+use crate::analysis::{self, phase_words};
 use crate::format::{self, percent};
 use crate::table::{cell, columns, headers, Align, Table};
 use crate::ReportInput;
@@ -62,6 +62,11 @@ fn one_trailing_newline(text: &str) -> String {
 
 /// Render the markdown report into `templates/report.md`. Pure: the same input gives the same bytes.
 pub fn render_markdown(input: &ReportInput<'_>) -> String {
+    render_markdown_with(input, &input.analysis())
+}
+
+/// [`render_markdown`] with the report's analysis ([`ReportInput::analysis`]) computed once by the caller.
+pub fn render_markdown_with(input: &ReportInput<'_>, analysis: &Analysis<'_>) -> String {
     let summary = input.summary;
     let mut command = summary.command.clone();
     if summary.method.quick && !command.split_whitespace().any(|w| w == "--out" || w.starts_with("--out=")) {
@@ -91,7 +96,7 @@ pub fn render_markdown(input: &ReportInput<'_>) -> String {
     let context = serde_json::json!({
         "title": input.title,
         "status": analysis::status_line(summary),
-        "answer": body(&answer(input)),
+        "answer": body(&answer(input, analysis)),
         "question": body(input.question),
         "results": body(&results(input)),
         "charts": charts,
@@ -122,7 +127,7 @@ pub fn render_details(input: &ReportInput<'_>) -> String {
         "higher_is_better": input.higher_is_better,
         "noise_threshold": percent(summary.method.noise_threshold),
         "findings": analysis::headline_findings(input),
-        "phase_names": phases(summary).iter().map(|p| p.unwrap_or("—")).collect::<Vec<_>>(),
+        "phase_names": summary.phase_keys().iter().map(|p| p.unwrap_or("—")).collect::<Vec<_>>(),
         "other": body(&other_metrics_section(input)),
         "contestants": body(&contestants(summary)),
         "parameters": body(&parameters(summary)),
@@ -148,10 +153,6 @@ fn other_metrics_section(input: &ReportInput<'_>) -> String {
 
 /// The most tied candidates the answer names, best first; the rest are counted.
 const MAX_NAMED_PICKS: usize = 6;
-
-/// A pathology or trap in the answer: its name, its role, and per phase its factor against the pick with
-/// whether that is beyond noise.
-type AvoidRow = (String, String, Vec<(f64, bool)>);
 
 /// The opening answer's template: every word of it.
 const ANSWER_TEMPLATE: &str = include_str!("templates/answer.md");
@@ -226,7 +227,7 @@ struct PhaseValue {
     value: String,
 }
 
-/// One dimension's finding (see [`crate::answer::DimensionFinding`]).
+/// One dimension's finding (see [`measure::pick::DimensionFinding`]).
 #[derive(Debug, Serialize)]
 struct DimensionView {
     /// The dimension's name.
@@ -345,23 +346,23 @@ fn phase_in_words(phase: Option<&str>) -> Option<String> {
     phase.map(phase_words)
 }
 
-/// The opening answer, computed from this run alone (see [`crate::answer`]): what to use (the best candidate
+/// The opening answer, computed from this run alone (see [`measure::pick`]): what to use (the best candidate
 /// per phase, with every candidate within noise of it), which of the reader's choices change the result beyond
 /// noise, the trade-offs the pick makes, what the pathologies and traps cost, the cost over the floor, a
 /// warning when no comparison is beyond noise, the claims' tally, then the scenario's own findings; rendered
 /// into `templates/answer.md`.
-fn answer(input: &ReportInput<'_>) -> String {
-    measure::template::render_or_note("reports/answer.md", ANSWER_TEMPLATE, answer_context(input))
+fn answer(input: &ReportInput<'_>, analysis: &Analysis<'_>) -> String {
+    measure::template::render_or_note("reports/answer.md", ANSWER_TEMPLATE, answer_context(input, analysis))
 }
 
 /// The figures and flags of the opening answer.
-fn answer_context(input: &ReportInput<'_>) -> AnswerContext {
+fn answer_context(input: &ReportInput<'_>, analysis: &Analysis<'_>) -> AnswerContext {
     let summary = input.summary;
     let metric = input.headline_metric;
-    let answers = crate::answer::phase_answers(summary, metric, input.higher_is_better, &input.trade_off_metrics);
+    let answers = &analysis.answers;
     // Group phases by the same pick (the same set of names), in order of first appearance.
     let mut groups: Vec<PickGroup> = Vec::new();
-    for a in &answers {
+    for a in answers {
         let group = pick_group(a);
         let value = PhaseValue { phase: phase_in_words(a.phase), value: format::number(a.pick().stats.median) };
         match groups.iter_mut().find(|g| g.picks == group.picks && g.more == group.more) {
@@ -369,89 +370,67 @@ fn answer_context(input: &ReportInput<'_>) -> AnswerContext {
             None => groups.push(PickGroup { values: vec![value], ..group }),
         }
     }
-    let findings = crate::answer::dimension_findings(summary, metric, input.higher_is_better, &input.dimensions);
-    let (mut compared, mut clear) = (0usize, 0usize);
-    let dimensions = findings
+    let dimensions = analysis
+        .dimensions
         .iter()
-        .map(|finding| {
-            compared += finding.comparisons;
-            clear += finding.beyond_noise;
-            DimensionView {
-                name: finding.name.clone(),
-                comparisons: finding.comparisons,
-                beyond_noise: finding.beyond_noise,
-                undecidable: finding.undecidable,
-                largest: finding.largest.as_ref().map(|(phase, winner, winner_level, loser, loser_level, factor)| {
-                    LargestView {
-                        phase: phase_in_words(phase.as_deref()),
-                        winner: winner.clone(),
-                        winner_level: winner_level.clone(),
-                        loser: loser.clone(),
-                        loser_level: loser_level.clone(),
-                        factor: format::ratio(*factor),
-                    }
-                }),
-            }
+        .map(|finding| DimensionView {
+            name: finding.name.clone(),
+            comparisons: finding.comparisons,
+            beyond_noise: finding.beyond_noise,
+            undecidable: finding.undecidable,
+            largest: finding.largest.as_ref().map(|l| LargestView {
+                phase: phase_in_words(l.phase.as_deref()),
+                winner: l.winner.clone(),
+                winner_level: l.winner_level.clone(),
+                loser: l.loser.clone(),
+                loser_level: l.loser_level.clone(),
+                factor: format::ratio(l.factor),
+            }),
         })
         .collect();
     let trade_offs = answers
         .iter()
         .flat_map(|a| {
-            a.trade_offs.iter().map(move |(other_metric, who, theirs, pick)| TradeOffView {
+            a.trade_offs.iter().map(move |t| TradeOffView {
                 phase: phase_in_words(a.phase),
-                metric: other_metric.clone(),
-                who: who.name.clone(),
-                family: who.family.as_str(),
-                theirs: format::number(*theirs),
-                pick_value: format::number(*pick),
+                metric: t.metric.clone(),
+                who: t.who.name.clone(),
+                family: t.who.family.as_str(),
+                theirs: format::number(t.theirs),
+                pick_value: format::number(t.pick),
                 pick: a.pick().contestant.name.clone(),
             })
         })
         .collect();
-    // Pathologies and traps: name, role, and per phase the factor against the pick with whether it is beyond noise.
-    let mut avoid: Vec<AvoidRow> = Vec::new();
-    for a in &answers {
-        for (entry, ratio, beyond) in &a.avoid {
-            let factor = if input.higher_is_better { 1.0 / ratio } else { *ratio };
-            match avoid.iter_mut().find(|(n, _, _)| *n == entry.contestant.name) {
-                Some((_, _, factors)) => factors.push((factor, *beyond)),
-                None => avoid.push((
-                    entry.contestant.name.clone(),
-                    entry.contestant.role.as_str().to_string(),
-                    vec![(factor, *beyond)],
-                )),
-            }
-        }
-    }
-    let avoid = avoid
+    let avoid = analysis
+        .avoid_costs()
         .into_iter()
-        .map(|(name, role, factors)| {
-            let low = factors.iter().map(|f| f.0).fold(f64::INFINITY, f64::min);
-            let high = factors.iter().map(|f| f.0).fold(f64::NEG_INFINITY, f64::max);
+        .map(|cost| {
+            let low = cost.factors.iter().map(|f| f.0).fold(f64::INFINITY, f64::min);
+            let high = cost.factors.iter().map(|f| f.0).fold(f64::NEG_INFINITY, f64::max);
             let same = (high - low).abs() <= low.abs() * 1e-9;
             AvoidView {
-                name,
-                role,
+                name: cost.name,
+                role: cost.role.as_str().to_string(),
                 low: format::ratio(low),
                 high: (!same).then(|| format::ratio(high)),
-                within_noise: factors.iter().all(|f| !f.1),
+                within_noise: cost.factors.iter().all(|f| !f.1),
             }
         })
         .collect();
     let floors = answers
         .iter()
         .filter_map(|a| {
-            let (floor, ratio, beyond) = a.floor?;
-            compared += 1;
-            clear += usize::from(beyond);
+            let floor = a.floor?;
             Some(FloorView {
                 phase: phase_in_words(a.phase),
-                ratio: format::ratio(ratio),
-                name: floor.contestant.name.clone(),
-                noise: !beyond,
+                ratio: format::ratio(floor.ratio),
+                name: floor.entry.contestant.name.clone(),
+                noise: !floor.beyond_noise,
             })
         })
         .collect();
+    let (compared, clear) = analysis.comparisons();
     let forks = summary.method.forks;
     let count = |v: Verdict| summary.claims.iter().filter(|c| c.verdict == v).count();
     AnswerContext {
@@ -638,7 +617,7 @@ fn results(input: &ReportInput<'_>) -> String {
         scenario: summary.scenario.clone(),
         phases: Vec::new(),
     };
-    for phase in phases(summary) {
+    for phase in summary.phase_keys() {
         let mut columns: Vec<(String, Align)> = columns("results", &[Align::Left; 2]);
         columns.extend(full.iter().map(|m| (format!("`{m}`"), Align::Right)));
         let headline_key = metric_key(phase, input.headline_metric);
@@ -773,7 +752,7 @@ fn per_phase(values: &[String]) -> String {
 /// The medians of the metrics beyond the results table's, one row per contestant and one cell per metric holding
 /// every phase's median, in tables of at most [`MAX_COLUMNS`] columns.
 fn other_metrics(summary: &Summary, metrics: &[&str]) -> String {
-    let phase_list = phases(summary);
+    let phase_list = summary.phase_keys();
     let mut out = String::new();
     for (i, chunk) in metrics.chunks(MAX_COLUMNS - 1).enumerate() {
         let mut columns: Vec<(String, Align)> = columns("other-metrics", &[Align::Left]);
@@ -817,7 +796,7 @@ fn spread(input: &ReportInput<'_>) -> String {
     let summary = input.summary;
     let metric = input.headline_metric;
     let named_phases = !summary.phases.is_empty();
-    let phase_list = phases(summary);
+    let phase_list = summary.phase_keys();
     let passed: Vec<&ContestantSummary> = summary.contestants.iter().filter(|c| c.status == Status::Ok).collect();
     let all_rows = passed
         .iter()
@@ -1230,7 +1209,7 @@ fn harness(input: &ReportInput<'_>) -> String {
     let context = serde_json::json!({
         "metric": input.headline_metric,
         "scenario": input.summary.scenario,
-        "phase_names": phases(input.summary).iter().map(|p| p.unwrap_or("—")).collect::<Vec<_>>(),
+        "phase_names": input.summary.phase_keys().iter().map(|p| p.unwrap_or("—")).collect::<Vec<_>>(),
         "cost": instruments_cost(input),
         "notes": input.harness_notes,
     });
@@ -1243,7 +1222,7 @@ fn harness(input: &ReportInput<'_>) -> String {
 fn instruments_cost(input: &ReportInput<'_>) -> Option<serde_json::Value> {
     let metric = input.headline_metric;
     let instrumented = format!("{}{metric}", measure::harness::INSTRUMENTED_PREFIX);
-    let phase_list = phases(input.summary);
+    let phase_list = input.summary.phase_keys();
     fn pair<'a>(
         c: &'a ContestantSummary,
         phase: Option<&str>,

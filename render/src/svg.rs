@@ -9,13 +9,13 @@ use std::ops::Range;
 
 use measure::record::{Mark, Status};
 use measure::scenario::{ChartKind, ChartSpec};
-use measure::summary::Family;
+use measure::summary::{metric_key, Family};
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::analysis::{metric_key, phases, FAMILY_ORDER};
+use crate::analysis::FAMILY_ORDER;
 use crate::format;
 use crate::ReportInput;
 
@@ -62,7 +62,18 @@ const PALETTE: [RGBColor; 10] = [
 ];
 
 type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
-type DrawResult = Result<(), String>;
+type DrawResult = Result<(), DrawError>;
+
+/// Why plotters could not draw a chart, in its words (the fallback SVG shows them).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct DrawError(String);
+
+impl<E: std::error::Error + Send + Sync> From<DrawingAreaErrorKind<E>> for DrawError {
+    fn from(e: DrawingAreaErrorKind<E>) -> Self {
+        DrawError(e.to_string())
+    }
+}
 
 /// Render `chart` for `input` as an SVG document. Pure: the same input gives the same bytes.
 pub fn render_chart(input: &ReportInput<'_>, chart: &ChartSpec) -> String {
@@ -86,7 +97,7 @@ pub fn render_chart(input: &ReportInput<'_>, chart: &ChartSpec) -> String {
             })
         }
         ChartKind::Series { series } => series_data(input, series).map(|panels| {
-            let columns = panel_columns(phases(input.summary).len(), panels.len());
+            let columns = panel_columns(input.summary.phase_keys().len(), panels.len());
             let keyed = series.len() > 1;
             draw(panels_size(panels.len(), columns, keyed), |a| series_chart(a, chart, &panels, columns, keyed))
         }),
@@ -99,29 +110,25 @@ pub fn render_chart(input: &ReportInput<'_>, chart: &ChartSpec) -> String {
 }
 
 /// Draw on a fresh SVG of `size` and return its text.
-fn draw(size: (u32, u32), paint: impl FnOnce(&Area<'_>) -> DrawResult) -> Result<String, String> {
+fn draw(size: (u32, u32), paint: impl FnOnce(&Area<'_>) -> DrawResult) -> Result<String, DrawError> {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
-        root.fill(&WHITE).map_err(err)?;
+        root.fill(&WHITE)?;
         paint(&root)?;
-        root.present().map_err(err)?;
+        root.present()?;
     }
     Ok(svg)
 }
 
-fn err(e: impl std::fmt::Display) -> String {
-    e.to_string()
-}
-
 /// A minimal SVG naming the drawing error; plotters writing to a string does not fail in practice.
-fn fallback(chart: &ChartSpec, error: &str) -> String {
+fn fallback(chart: &ChartSpec, error: &DrawError) -> String {
     format!(
         "<svg width=\"{WIDTH}\" height=\"120\" viewBox=\"0 0 {WIDTH} 120\" xmlns=\"http://www.w3.org/2000/svg\">\n\
          <text x=\"20\" y=\"40\" font-family=\"{FONT}\" font-size=\"18\">{}</text>\n\
          <text x=\"20\" y=\"80\" font-family=\"{FONT}\" font-size=\"14\">chart could not be drawn: {}</text>\n</svg>\n",
         xml_escape(chart.title),
-        xml_escape(error)
+        xml_escape(&error.0)
     )
 }
 
@@ -130,9 +137,8 @@ fn xml_escape(text: &str) -> String {
 }
 
 fn no_data(root: &Area<'_>, chart: &ChartSpec) -> DrawResult {
-    root.draw(&Text::new(chart.title.to_string(), (20, 20), (FONT, 20).into_font())).map_err(err)?;
-    root.draw(&Text::new("no data: no contestant that passed measured this", (20, 70), (FONT, 16).into_font()))
-        .map_err(err)
+    root.draw(&Text::new(chart.title.to_string(), (20, 20), (FONT, 20).into_font()))?;
+    Ok(root.draw(&Text::new("no data: no contestant that passed measured this", (20, 70), (FONT, 16).into_font()))?)
 }
 
 /// Hue (degrees), saturation and the lightest and darkest lightness of each family's shades: stream blue,
@@ -195,8 +201,8 @@ fn family_key(area: &Area<'_>, families: &[Family], (x, y): (i32, i32)) -> DrawR
     let mut x = x;
     let style = TextStyle::from((FONT, 13).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
     for family in families {
-        area.draw(&Rectangle::new([(x, y - 6), (x + 12, y + 6)], shade(*family, 1, 3).filled())).map_err(err)?;
-        area.draw(&Text::new(family.as_str().to_string(), (x + 17, y), style.clone())).map_err(err)?;
+        area.draw(&Rectangle::new([(x, y - 6), (x + 12, y + 6)], shade(*family, 1, 3).filled()))?;
+        area.draw(&Text::new(family.as_str().to_string(), (x + 17, y), style.clone()))?;
         x += 30 + 8 * i32::try_from(family.as_str().len()).unwrap_or(10);
     }
     Ok(())
@@ -252,7 +258,9 @@ struct Group {
 }
 
 fn bars_data(input: &ReportInput<'_>, chart: &ChartSpec) -> Option<Vec<Group>> {
-    let groups: Vec<Group> = phases(input.summary)
+    let groups: Vec<Group> = input
+        .summary
+        .phase_keys()
         .into_iter()
         .map(|phase| Group {
             phase: phase.map(str::to_string),
@@ -361,7 +369,7 @@ fn bar_panels(
     let title_style = TextStyle::from((FONT, 20).into_font()).pos(Pos::new(HPos::Center, VPos::Center));
     let all = || rows.iter().flat_map(|r| r.left.iter().chain(&r.right));
     let span = value_span(all());
-    header.draw(&Text::new(drawn_title(chart, span.0), (centre, 20), title_style)).map_err(err)?;
+    header.draw(&Text::new(drawn_title(chart, span.0), (centre, 20), title_style))?;
     let note_style =
         TextStyle::from((FONT, 13).into_font()).color(&RGBColor(90, 90, 90)).pos(Pos::new(HPos::Center, VPos::Center));
     let note = format!(
@@ -370,7 +378,7 @@ fn bar_panels(
         labels[1],
         if chart.log_scale && span.0 > 0.0 { "log " } else { "linear " }
     );
-    header.draw(&Text::new(note, (centre, 46), note_style)).map_err(err)?;
+    header.draw(&Text::new(note, (centre, 46), note_style))?;
     let longest = all().map(|b| b.name.chars().count()).max().unwrap_or(0);
     let width = u32::try_from(longest * 7 + 24).unwrap_or(300).clamp(80, 300);
     for row in rows {
@@ -383,7 +391,7 @@ fn bar_panels(
             };
             if bars.is_empty() {
                 let style = TextStyle::from((FONT, 15).into_font());
-                area.draw(&Text::new(format!("{caption}: no data"), (20, 20), style)).map_err(err)?;
+                area.draw(&Text::new(format!("{caption}: no data"), (20, 20), style))?;
                 continue;
             }
             let panel = BarPanel { caption: &caption, caption_size: 15, label_width: width };
@@ -475,8 +483,7 @@ where
         .margin_right(70)
         .x_label_area_size(40)
         .y_label_area_size(panel.label_width)
-        .build_cartesian_2d(x_spec, 0.0..rows as f64)
-        .map_err(err)?;
+        .build_cartesian_2d(x_spec, 0.0..rows as f64)?;
     // On a log axis spanning less than a decade or two, plotters puts a tick at every step of the leading digit
     // (100, 200, ... 900, 1,000 twice at a decade's edge): only the 1, 2 and 5 steps are labelled, each once,
     // and the minor grid, a line at every tenth of a step, is left out.
@@ -497,7 +504,7 @@ where
     if dots {
         mesh.light_line_style(TRANSPARENT);
     }
-    mesh.draw().map_err(err)?;
+    mesh.draw()?;
 
     let label_style = TextStyle::from((FONT, 13).into_font()).pos(Pos::new(HPos::Right, VPos::Center));
     let group_style =
@@ -508,22 +515,21 @@ where
         if let Some(phase) = &group.phase {
             let centre = (rows - row) as f64 - 0.5;
             let (x, y) = local(root, ctx.backend_coord(&(x_start, centre)));
-            root.draw(&Text::new(phase.clone(), (x - 8, y), group_style.clone())).map_err(err)?;
+            root.draw(&Text::new(phase.clone(), (x - 8, y), group_style.clone()))?;
             row += 1;
         }
         for bar in &group.bars {
             let top = (rows - row) as f64;
             let centre = top - 0.5;
             if dots {
-                ctx.draw_series(std::iter::once(Circle::new((bar.median, centre), 6, bar.color.filled())))
-                    .map_err(err)?;
+                ctx.draw_series(std::iter::once(Circle::new((bar.median, centre), 6, bar.color.filled())))?;
             } else {
                 let style = bar.color.filled();
                 let rectangle = Rectangle::new([(x_start, top - 0.2), (bar.median, top - 0.8)], style);
-                ctx.draw_series(std::iter::once(rectangle)).map_err(err)?;
+                ctx.draw_series(std::iter::once(rectangle))?;
             }
             let each = bar.processes.iter().map(|m| Circle::new((*m, centre), 3, BLACK.stroke_width(1)));
-            ctx.draw_series(each).map_err(err)?;
+            ctx.draw_series(each)?;
             if bar.processes.len() > 1 {
                 let whisker = BLACK.stroke_width(1);
                 let lines = [
@@ -531,12 +537,12 @@ where
                     vec![(bar.min, centre - 0.15), (bar.min, centre + 0.15)],
                     vec![(bar.max, centre - 0.15), (bar.max, centre + 0.15)],
                 ];
-                ctx.draw_series(lines.into_iter().map(|points| PathElement::new(points, whisker))).map_err(err)?;
+                ctx.draw_series(lines.into_iter().map(|points| PathElement::new(points, whisker)))?;
             }
             let (x, y) = local(root, ctx.backend_coord(&(x_start, centre)));
-            root.draw(&Text::new(bar.name.clone(), (x - 8, y), label_style.clone())).map_err(err)?;
+            root.draw(&Text::new(bar.name.clone(), (x - 8, y), label_style.clone()))?;
             let (x, y) = local(root, ctx.backend_coord(&(bar.max, centre)));
-            root.draw(&Text::new(format::number(bar.median), (x + 6, y), value_style.clone())).map_err(err)?;
+            root.draw(&Text::new(format::number(bar.median), (x + 6, y), value_style.clone()))?;
             row += 1;
         }
     }
@@ -667,7 +673,7 @@ fn series_data(input: &ReportInput<'_>, names: &[&str]) -> Option<Vec<Panel>> {
     let mut panels = Vec::new();
     for c in summary.contestants.iter().filter(|c| c.status == Status::Ok) {
         let Some(by_name) = input.series.get(&c.name) else { continue };
-        for phase in phases(summary) {
+        for phase in summary.phase_keys() {
             let mut lines = Vec::new();
             let mut marks: Vec<Mark> = Vec::new();
             for (index, name) in names.iter().enumerate() {
@@ -817,11 +823,11 @@ fn series_chart(root: &Area<'_>, chart: &ChartSpec, panels: &[Panel], columns: u
     let (header, body) = root.split_vertically(panels_header(keyed));
     let centre = i32::try_from(PANELS_WIDTH / 2).unwrap_or(0);
     let title_style = TextStyle::from((FONT, 20).into_font()).pos(Pos::new(HPos::Center, VPos::Center));
-    header.draw(&Text::new(chart.title.to_string(), (centre, 20), title_style)).map_err(err)?;
+    header.draw(&Text::new(chart.title.to_string(), (centre, 20), title_style))?;
     let note_style =
         TextStyle::from((FONT, 13).into_font()).color(&RGBColor(90, 90, 90)).pos(Pos::new(HPos::Center, VPos::Center));
     let note = format!("x: time (ms) since the phase started · y: {} · one scale of each for every panel", chart.unit);
-    header.draw(&Text::new(note, (centre, 46), note_style)).map_err(err)?;
+    header.draw(&Text::new(note, (centre, 46), note_style))?;
     let key = series_key(panels);
     if keyed {
         let style = TextStyle::from((FONT, 13).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
@@ -830,8 +836,8 @@ fn series_chart(root: &Area<'_>, chart: &ChartSpec, panels: &[Panel], columns: u
         let y = i32::try_from(PANELS_HEADER + KEY_HEIGHT / 2).unwrap_or(0);
         for ((label, color), width) in key.iter().zip(&widths) {
             let stroke = color.stroke_width(series_width(&key, label));
-            header.draw(&PathElement::new(vec![(x, y), (x + 14, y)], stroke)).map_err(err)?;
-            header.draw(&Text::new(label.clone(), (x + 19, y), style.clone())).map_err(err)?;
+            header.draw(&PathElement::new(vec![(x, y), (x + 14, y)], stroke))?;
+            header.draw(&Text::new(label.clone(), (x + 19, y), style.clone()))?;
             x += width;
         }
     }
@@ -894,8 +900,7 @@ where
         .margin_right(18)
         .x_label_area_size(22)
         .y_label_area_size(60)
-        .build_cartesian_2d(x_range, y_spec())
-        .map_err(err)?;
+        .build_cartesian_2d(x_range, y_spec())?;
     ctx.configure_mesh()
         .max_light_lines(0)
         .x_labels(6)
@@ -905,8 +910,7 @@ where
         .y_label_formatter(&|v: &f64| format::tick(*v))
         .label_style((FONT, 12))
         .axis_desc_style((FONT, 12))
-        .draw()
-        .map_err(err)?;
+        .draw()?;
     let grey = RGBColor(110, 110, 110);
     for mark in &data.marks {
         let (bottom, top) = (y_bounds.start, y_bounds.end);
@@ -917,14 +921,13 @@ where
             let to = at((f64::from(i) + 0.5) / 20.0);
             PathElement::new(vec![(mark.at_ms, from), (mark.at_ms, to)], grey.stroke_width(1))
         });
-        ctx.draw_series(dashes).map_err(err)?;
+        ctx.draw_series(dashes)?;
         let style = TextStyle::from((FONT, 11).into_font()).color(&grey);
-        ctx.draw_series(std::iter::once(Text::new(format!(" {}", mark.label), (mark.at_ms, top), style)))
-            .map_err(err)?;
+        ctx.draw_series(std::iter::once(Text::new(format!(" {}", mark.label), (mark.at_ms, top), style)))?;
     }
     for line in &data.lines {
         let stroke = line.color.stroke_width(series_width(key, &line.label));
-        ctx.draw_series(LineSeries::new(line.points.iter().copied(), stroke)).map_err(err)?;
+        ctx.draw_series(LineSeries::new(line.points.iter().copied(), stroke))?;
     }
     Ok(())
 }
@@ -985,27 +988,25 @@ where
         .margin_right(end_label_room)
         .x_label_area_size(44)
         .y_label_area_size(70)
-        .build_cartesian_2d(x_spec, y_spec)
-        .map_err(err)?;
+        .build_cartesian_2d(x_spec, y_spec)?;
     ctx.configure_mesh()
         .x_desc(labels.x_desc)
         .y_desc(chart.unit)
         .x_label_formatter(&|v: &f64| format::tick(*v))
         .y_label_formatter(&|v: &f64| format::tick(*v))
         .label_style((FONT, 13))
-        .draw()
-        .map_err(err)?;
+        .draw()?;
     for line in lines {
         let color = line.color;
         let style = color.stroke_width(2);
         if line.dashed {
-            ctx.draw_series(DashedLineSeries::new(line.points.iter().copied(), 7, 4, style)).map_err(err)?;
+            ctx.draw_series(DashedLineSeries::new(line.points.iter().copied(), 7, 4, style))?;
         } else {
-            ctx.draw_series(LineSeries::new(line.points.iter().copied(), style)).map_err(err)?;
+            ctx.draw_series(LineSeries::new(line.points.iter().copied(), style))?;
         }
         if labels.markers {
             let marker = line.marker;
-            ctx.draw_series(line.points.iter().map(|p| Circle::new(*p, marker, color.filled()))).map_err(err)?;
+            ctx.draw_series(line.points.iter().map(|p| Circle::new(*p, marker, color.filled())))?;
         }
     }
     let ends: Vec<(RGBColor, String, (i32, i32))> = lines
@@ -1038,13 +1039,12 @@ fn end_labels(area: &Area<'_>, ends: &[(RGBColor, String, (i32, i32))], (top, bo
             let (color, label, (x, y)) = &ends[i];
             let text_x = x + 14;
             if (label_y - y).abs() > 2 {
-                area.draw(&PathElement::new(vec![(*x + 4, *y), (text_x - 3, label_y)], color.stroke_width(1)))
-                    .map_err(err)?;
+                area.draw(&PathElement::new(vec![(*x + 4, *y), (text_x - 3, label_y)], color.stroke_width(1)))?;
             }
             let RGBColor(r, g, b) = *color;
             let darker = RGBColor(r / 4 * 3, g / 4 * 3, b / 4 * 3);
             let style = TextStyle::from((FONT, 12).into_font()).color(&darker).pos(Pos::new(HPos::Left, VPos::Center));
-            area.draw(&Text::new(label.clone(), (text_x, label_y), style)).map_err(err)?;
+            area.draw(&Text::new(label.clone(), (text_x, label_y), style))?;
         }
     }
     Ok(())
