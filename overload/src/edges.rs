@@ -8,7 +8,7 @@
 //!   its limit; the calls outstanding, counted from the records, never above the limit at an admission nor above
 //!   the ceiling). Then a clean run on the same prepared contestant must complete every call once.
 //! - `caller_cancel`: the caller cancels from another thread when the run is about to issue a seeded call
-//!   ([`Cancel`]): the run must return within [`CANCEL_WITHIN`] of the cancel, every call it did answer answered
+//!   ([`CallerCancel`]): the run must return within [`CANCEL_WITHIN`] of the cancel, every call it did answer answered
 //!   once with the right answer, no more calls issued than those that had reached issue when the caller raised
 //!   it (at least the point's; the run's other threads or slots go on until the caller's thread runs) plus what
 //!   the contestant may hold at once, the bound held, and no task left on its runtime (pool threads and coroutines are joined by the
@@ -23,9 +23,8 @@ use std::time::{Duration, Instant};
 use dependency::{Dependency, Stats};
 use measure::summary::Check;
 use measure::watchdog;
-use pipelines::cancel::seeded_point;
+use pipelines::cancel::{seeded_point, CallerCancel};
 
-use crate::cancel::Cancel;
 use crate::config::{limiter_ceiling, OverloadConfig};
 use crate::error::LedgerError;
 use crate::job::{Job, Prepared};
@@ -148,7 +147,7 @@ fn edge_run(
     contestant: Contestant,
     dependency: dependency::Config,
     calls: u64,
-    cancel: Option<&Cancel>,
+    cancel: Option<&CallerCancel>,
 ) -> Result<EdgeRun, String> {
     let limits = LimiterParams { ..LimiterParams::small() };
     let dependency = Dependency::start(dependency).map_err(|e| format!("cannot start the dependency: {e}"))?;
@@ -290,8 +289,8 @@ fn caller_cancel(prepared: &dyn Prepared, contestant: Contestant) -> Result<Stri
     let calls = EDGE_CALLS;
     let width = width(contestant, calls);
     let point = seeded_point(&contestant.name(), CANCEL_POINTS);
-    let cancel = Cancel::at(point);
-    let caller = Cancel::spawn_canceller(&cancel).map_err(|e| format!("could not start the caller: {e}"))?;
+    let cancel = Arc::new(CallerCancel::at(point));
+    let caller = CallerCancel::spawn_canceller(&cancel).map_err(|e| format!("could not start the caller: {e}"))?;
     let run = edge_run(prepared, contestant, edge_dependency(Vec::new()), calls, Some(&cancel));
     cancel.abandon();
     let _ = caller.join();
@@ -368,7 +367,7 @@ mod tests {
             run_parked(self.threads, THREAD_STACK_BYTES, go, |_| {
                 let mut skip_permit = false;
                 loop {
-                    if heeds_cancel && job.cancel.is_some_and(Cancel::is_raised) {
+                    if heeds_cancel && job.cancel.is_some_and(CallerCancel::is_raised) {
                         return;
                     }
                     let permit = if std::mem::take(&mut skip_permit) { None } else { Some(gate.acquire_blocking()) };
@@ -377,7 +376,7 @@ mod tests {
                         return;
                     }
                     if let Some(cancel) = job.cancel {
-                        cancel.pass(index);
+                        cancel.pass_counted(index);
                         if heeds_cancel && cancel.is_raised() {
                             return;
                         }
