@@ -5,11 +5,11 @@
 //! Every job carries a [`Cancel`]. Timed and accounting runs carry [`Cancel::never`] (no flag at all): checking it
 //! is one test of a `None` pointer between calls, nothing measurable next to a socket call. The conformance check
 //! `caller_cancel` carries [`Cancel::after`]: the caller's side is the kit's [`CallerCancel`] (the answer that
-//! reaches the point waits there until the caller's thread raised the cancellation, so it always lands mid-run),
-//! and the handle also counts each answered request in its own slot (the check's record of exactly-once; never
+//! reaches the point, counted by [`CallerCancel::pass_next`], waits there until the caller's thread raised the
+//! cancellation, so it always lands mid-run), and the handle also counts each answered request in its own slot (the check's record of exactly-once; never
 //! present in a timed run).
 
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -27,14 +27,10 @@ struct Deaf(bool);
 
 #[derive(Debug)]
 struct State {
-    /// The caller's side: raised once the point-th answer passed.
+    /// The caller's side: raised once the point-th answer passed (it wakes the stream clients' `select`).
     caller: CallerCancel,
-    /// Wakes the stream clients' `select`.
-    notify: tokio::sync::Notify,
     /// The check's record: how many times each request was answered.
     answers: Box<[AtomicU32]>,
-    /// Answers counted so far.
-    answered: AtomicU64,
 }
 
 impl Cancel {
@@ -48,9 +44,7 @@ impl Cancel {
         Cancel(
             Some(Arc::new(State {
                 caller: CallerCancel::at(point),
-                notify: tokio::sync::Notify::new(),
                 answers: (0..requests).map(|_| AtomicU32::new(0)).collect(),
-                answered: AtomicU64::new(0),
             })),
             Deaf(false),
         )
@@ -76,16 +70,9 @@ impl Cancel {
 
     /// Resolves when the caller cancels the run (never for [`Cancel::never`]): what a stream client `select`s on.
     pub async fn cancelled(&self) {
-        let Some(state) = self.heard() else {
-            return std::future::pending().await;
-        };
-        loop {
-            let mut notified = std::pin::pin!(state.notify.notified());
-            notified.as_mut().enable();
-            if state.caller.is_raised() {
-                return;
-            }
-            notified.await;
+        match self.heard() {
+            Some(state) => state.caller.raised().await,
+            None => std::future::pending().await,
         }
     }
 
@@ -97,18 +84,13 @@ impl Cancel {
         if let Some(slot) = usize::try_from(seq).ok().and_then(|i| state.answers.get(i)) {
             slot.fetch_add(1, Ordering::Relaxed);
         }
-        state.caller.pass(state.answered.fetch_add(1, Ordering::AcqRel) + 1);
+        state.caller.pass_next();
     }
 
     /// The caller's side: wait until `point` requests were answered (or the run was abandoned), then raise the
     /// cancellation; whether it raised it.
     pub fn raise_when_reached(&self) -> bool {
-        let Some(state) = &self.0 else { return false };
-        let raised = state.caller.raise_when_reached();
-        if raised {
-            state.notify.notify_waiters();
-        }
-        raised
+        self.0.as_ref().is_some_and(|state| state.caller.raise_when_reached())
     }
 
     /// The run returned: release a caller still waiting for the point.

@@ -8,7 +8,7 @@
 //!   its limit; the calls outstanding, counted from the records, never above the limit at an admission nor above
 //!   the ceiling). Then a clean run on the same prepared contestant must complete every call once.
 //! - `caller_cancel`: the caller cancels from another thread when the run is about to issue a seeded call
-//!   ([`Cancel`]): the run must return within [`CANCEL_WITHIN`] of the cancel, every call it did answer answered
+//!   ([`CallerCancel`]): the run must return within [`CANCEL_WITHIN`] of the cancel, every call it did answer answered
 //!   once with the right answer, no more calls issued than those that had reached issue when the caller raised
 //!   it (at least the point's; the run's other threads or slots go on until the caller's thread runs) plus what
 //!   the contestant may hold at once, the bound held, and no task left on its runtime (pool threads and coroutines are joined by the
@@ -23,9 +23,8 @@ use std::time::{Duration, Instant};
 use dependency::{Dependency, Stats};
 use measure::summary::Check;
 use measure::watchdog;
-use pipelines::cancel::seeded_point;
+use pipelines::cancel::{seeded_point, CallerCancel};
 
-use crate::cancel::Cancel;
 use crate::config::{limiter_ceiling, OverloadConfig};
 use crate::error::LedgerError;
 use crate::job::{Job, Prepared};
@@ -123,37 +122,51 @@ fn width(contestant: Contestant, calls: u64) -> u64 {
     }
 }
 
-/// What one edge run left behind.
+/// What a check's run of a prepared contestant left behind (the edge runs and the conformance's small runs).
 #[derive(Debug, Clone)]
-struct EdgeRun {
+pub(crate) struct CheckRun {
     /// Every call recorded once, each success with the right answer.
-    all_once: Result<(), LedgerError>,
+    pub(crate) verified: Result<(), LedgerError>,
     /// Every recorded call recorded once, each success with the right answer (calls never recorded allowed).
-    delivered_once: Result<(), LedgerError>,
-    recorded: u64,
-    failed: Vec<u64>,
-    stats: Stats,
+    pub(crate) delivered_once: Result<(), LedgerError>,
+    /// Calls recorded.
+    pub(crate) recorded: u64,
+    /// The calls recorded as failed.
+    pub(crate) failed: Vec<u64>,
+    /// Calls recorded as failed.
+    pub(crate) failures: u64,
+    /// The dependency's counts.
+    pub(crate) stats: Stats,
     /// Gate admissions at or above its limit (limited contestants).
-    over_limit: Option<u64>,
+    pub(crate) over_limit: Option<u64>,
     /// Admissions at which the records' outstanding count exceeded the gate's limit then.
-    over_limit_issues: u64,
-    max_outstanding: u64,
-    returned: Instant,
+    pub(crate) over_limit_issues: u64,
+    /// The most calls outstanding, from the records.
+    pub(crate) max_outstanding: u64,
+    /// The most calls the gate admitted at once (0 without one).
+    pub(crate) max_in_flight: usize,
+    /// The gate's limit history.
+    pub(crate) limit_history: Vec<(Duration, usize)>,
+    /// When the capacity dropped, on the gate's clock (the gate is created right after the ledger, so the
+    /// ledger's clock stands in for it to within microseconds).
+    pub(crate) drop_after: Option<Duration>,
+    /// When the run returned.
+    pub(crate) returned: Instant,
 }
 
-/// Run the prepared `contestant` once over `calls` calls against `dependency`, with a fresh gate built from the
-/// small limits, cancelled by `cancel` if given.
-fn edge_run(
+/// Run the prepared `contestant` once over `calls` calls against `dependency`, with a fresh gate built from
+/// `limits`, cancelled by `cancel` if given.
+pub(crate) fn run_on(
     prepared: &dyn Prepared,
     contestant: Contestant,
     dependency: dependency::Config,
     calls: u64,
-    cancel: Option<&Cancel>,
-) -> Result<EdgeRun, String> {
-    let limits = LimiterParams { ..LimiterParams::small() };
+    limits: &LimiterParams,
+    cancel: Option<&CallerCancel>,
+) -> Result<CheckRun, String> {
     let dependency = Dependency::start(dependency).map_err(|e| format!("cannot start the dependency: {e}"))?;
     let ledger = Ledger::new(calls);
-    let gate = contestant.limiter().map(|kind| Arc::new(Gate::new(limit::build(kind, &limits))));
+    let gate = contestant.limiter().map(|kind| Arc::new(Gate::new(limit::build(kind, limits))));
     let job = Job { dependency: &dependency, ledger: &ledger, calls, gate: gate.clone(), cancel };
     let outcome = prepared.run(&job, &mut || {});
     let returned = Instant::now();
@@ -163,23 +176,37 @@ fn edge_run(
     let records = ledger.records();
     let analysis = crate::analysis::analyse(&records, None, None, 100_000);
     let metric = |key: &str| analysis.metrics.get(key).map_or(0, |&v| v as u64);
-    let failed = (0..calls).filter(|&i| ledger.get(i).is_some_and(|r| r.failed)).collect();
-    Ok(EdgeRun {
-        all_once: ledger.verify(),
+    Ok(CheckRun {
+        verified: ledger.verify(),
         delivered_once: ledger.verify_delivered(),
         recorded: records.len() as u64,
-        failed,
+        failed: (0..calls).filter(|&i| ledger.get(i).is_some_and(|r| r.failed)).collect(),
+        failures: ledger.failures(),
         stats,
         over_limit: gate.as_ref().map(|g| g.over_limit_admissions()),
         over_limit_issues: metric(crate::analysis::OVER_LIMIT_ISSUES),
         max_outstanding: metric("max_outstanding"),
+        max_in_flight: gate.as_ref().map_or(0, |g| g.max_in_flight()),
+        limit_history: gate.as_ref().map(|g| g.limit_history()).unwrap_or_default(),
+        drop_after: stats.capacity_changed_at.map(|at| at.saturating_duration_since(ledger.origin())),
         returned,
     })
 }
 
+/// An edge run: [`run_on`] with the small limits.
+fn edge_run(
+    prepared: &dyn Prepared,
+    contestant: Contestant,
+    dependency: dependency::Config,
+    calls: u64,
+    cancel: Option<&CallerCancel>,
+) -> Result<CheckRun, String> {
+    run_on(prepared, contestant, dependency, calls, &LimiterParams::small(), cancel)
+}
+
 /// Whether `run` held `contestant`'s bound: the gate never admitted at or above its limit, the records'
 /// outstanding count never exceeded the limit at an admission nor the width.
-fn bound_held(run: &EdgeRun, width: u64) -> Result<(), String> {
+fn bound_held(run: &CheckRun, width: u64) -> Result<(), String> {
     let over = run.over_limit.unwrap_or(0);
     if over > 0 || run.over_limit_issues > 0 || run.max_outstanding > width {
         return Err(format!(
@@ -192,8 +219,8 @@ fn bound_held(run: &EdgeRun, width: u64) -> Result<(), String> {
 }
 
 /// The verdict on a run of `calls` calls whose call `at` failed.
-fn failing_verdict(run: &EdgeRun, at: u64, calls: u64, width: u64) -> Result<(), String> {
-    run.all_once.clone()?;
+fn failing_verdict(run: &CheckRun, at: u64, calls: u64, width: u64) -> Result<(), String> {
+    run.verified.clone()?;
     if run.failed != [at] {
         return Err(format!("calls recorded as failed {:?}, expected only call {at}", run.failed));
     }
@@ -209,8 +236,8 @@ fn failing_verdict(run: &EdgeRun, at: u64, calls: u64, width: u64) -> Result<(),
 }
 
 /// The verdict on a clean run of `calls` calls after the edge runs on the same prepared contestant.
-fn clean_verdict(run: &EdgeRun, calls: u64, width: u64) -> Result<(), String> {
-    run.all_once.clone().map_err(|e| format!("the clean run after: {e}"))?;
+fn clean_verdict(run: &CheckRun, calls: u64, width: u64) -> Result<(), String> {
+    run.verified.clone().map_err(|e| format!("the clean run after: {e}"))?;
     if !run.failed.is_empty() || run.stats.completed != calls {
         return Err(format!(
             "the clean run after: {} failed, {} of {calls} completed",
@@ -241,7 +268,7 @@ fn failing_calls(prepared: &dyn Prepared, contestant: Contestant) -> Result<Stri
 
 /// The verdict on a run cancelled at call `point`, raised at `raised` when `passed` calls had reached issue.
 fn cancel_verdict(
-    run: &EdgeRun,
+    run: &CheckRun,
     raised: Option<(Instant, u64)>,
     point: u64,
     width: u64,
@@ -290,8 +317,8 @@ fn caller_cancel(prepared: &dyn Prepared, contestant: Contestant) -> Result<Stri
     let calls = EDGE_CALLS;
     let width = width(contestant, calls);
     let point = seeded_point(&contestant.name(), CANCEL_POINTS);
-    let cancel = Cancel::at(point);
-    let caller = Cancel::spawn_canceller(&cancel).map_err(|e| format!("could not start the caller: {e}"))?;
+    let cancel = Arc::new(CallerCancel::at(point));
+    let caller = CallerCancel::spawn_canceller(&cancel).map_err(|e| format!("could not start the caller: {e}"))?;
     let run = edge_run(prepared, contestant, edge_dependency(Vec::new()), calls, Some(&cancel));
     cancel.abandon();
     let _ = caller.join();
@@ -368,7 +395,7 @@ mod tests {
             run_parked(self.threads, THREAD_STACK_BYTES, go, |_| {
                 let mut skip_permit = false;
                 loop {
-                    if heeds_cancel && job.cancel.is_some_and(Cancel::is_raised) {
+                    if heeds_cancel && job.cancel.is_some_and(CallerCancel::is_raised) {
                         return;
                     }
                     let permit = if std::mem::take(&mut skip_permit) { None } else { Some(gate.acquire_blocking()) };
@@ -377,7 +404,7 @@ mod tests {
                         return;
                     }
                     if let Some(cancel) = job.cancel {
-                        cancel.pass(index);
+                        cancel.pass_counted(index);
                         if heeds_cancel && cancel.is_raised() {
                             return;
                         }

@@ -7,9 +7,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use dependency::{CallError, Dependency, Reply};
+use pipelines::cancel::CallerCancel;
 use pipelines::coroutine::CoroutineConfig;
 
-use crate::cancel::Cancel;
 use crate::error::RunError;
 use crate::ledger::Ledger;
 use crate::limit::{Gate, Outcome, Permit};
@@ -27,7 +27,7 @@ pub struct Job<'a> {
     /// The admission gate (`None` for the unbounded contestants).
     pub gate: Option<Arc<Gate>>,
     /// A cancellation from the caller's side (the `caller_cancel` check only; `None` on every timed run).
-    pub cancel: Option<&'a Cancel>,
+    pub cancel: Option<&'a CallerCancel>,
 }
 
 /// A contestant ready to run iterations (its runtime built, its sizes fixed).

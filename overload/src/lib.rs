@@ -21,7 +21,6 @@
 //!   figures made from them after the run.
 //! - [`clocks`]: wall time, CPU and the instruments' readings, as both scenarios report them.
 //! - [`error`]: why a contestant could not be prepared or a run of it could not finish.
-//! - [`cancel`]: a cancellation from the caller's side, for the `caller_cancel` check.
 //! - [`edges`]: conformance at the edges: failing calls at the first, a middle and the last call, and the
 //!   caller's cancellation.
 //! - [`settle`]: the rule that drops the capacity once the limit has settled, and reads it back from a history.
@@ -30,7 +29,6 @@
 pub mod analysis;
 pub mod arrivals;
 pub mod book;
-pub mod cancel;
 pub mod clocks;
 pub mod config;
 pub mod edges;

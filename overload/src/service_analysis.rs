@@ -14,6 +14,7 @@ use measure::latency::LatencyRecorder;
 use measure::record::{Mark, MetricValues, Series};
 
 use crate::book::{Entry, Fate};
+use crate::settle;
 
 /// The deciding metric of the goodput question: calls answered within the deadline per second after the drop.
 pub const GOODPUT_AFTER: &str = "after_drop.goodput_per_sec";
@@ -154,29 +155,16 @@ pub fn analyse(entries: &[Option<Entry>], frame: &Frame<'_>) -> ServiceAnalysis 
     out
 }
 
-/// The limit in force at `t`: the last change at or before it (0 before the first).
+/// The limit in force at `t`: the last change at or before it (the first before it, 0 without a history).
 fn limit_at(points: &[(u64, usize)], t: u64) -> usize {
-    match points.partition_point(|(at, _)| *at <= t) {
-        0 => points.first().map_or(0, |p| p.1),
-        n => points[n - 1].1,
-    }
+    settle::limit_at(points, t).or(points.first().map(|p| p.1)).unwrap_or(0)
 }
 
-/// The limit's mean over `[from, to)`, weighted by time; `None` without a history or an empty span.
+/// The limit's mean over `[from, to)`, weighted by time (the first value before the first change); `None`
+/// without a history or an empty span.
 fn limit_mean(points: &[(u64, usize)], from: u64, to: u64) -> Option<f64> {
-    if points.is_empty() || to <= from {
-        return None;
-    }
-    let mut total = 0.0;
-    let mut at = from;
-    let mut limit = limit_at(points, from);
-    for &(t, l) in points.iter().filter(|(t, _)| *t > from && *t < to) {
-        total += (t - at) as f64 * limit as f64;
-        at = t;
-        limit = l;
-    }
-    total += (to - at) as f64 * limit as f64;
-    Some(total / (to - from) as f64)
+    let first = points.first().filter(|_| to > from)?;
+    Some(settle::limit_mean(points, from, to, first.1))
 }
 
 /// Which per-window count.

@@ -48,23 +48,31 @@ pub fn micros(d: Duration) -> u64 {
     u64::try_from(d.as_micros()).unwrap_or(u64::MAX)
 }
 
-/// The time-weighted mean of the limit over `[from, to)` (the history's first point must be in force at `from`
-/// or earlier; a point after `from` starts a new level).
+/// The limit in force at `t` in a history of `(time, limit)` changes in time order: the last change at or before
+/// it, `None` before the first.
+pub fn limit_at(points: &[(u64, usize)], t: u64) -> Option<usize> {
+    points[..points.partition_point(|(at, _)| *at <= t)].last().map(|&(_, l)| l)
+}
+
+/// The time-weighted mean of the limit over `[from, to)` (`to` after `from`), `before` in force until the
+/// history's first change.
+pub fn limit_mean(points: &[(u64, usize)], from: u64, to: u64, before: usize) -> f64 {
+    let (mut total, mut at, mut limit) = (0.0, from, limit_at(points, from).unwrap_or(before));
+    for &(t, l) in points.iter().filter(|(t, _)| *t > from && *t < to) {
+        total += (t - at) as f64 * limit as f64;
+        (at, limit) = (t, l);
+    }
+    total += (to - at) as f64 * limit as f64;
+    total / (to - from) as f64
+}
+
+/// The time-weighted mean of the limit over `[from, to)`, nothing in force before the history's first change
+/// (the limit in force at `from` for an empty span).
 fn mean(points: &[(u64, usize)], from: u64, to: u64) -> f64 {
     if to <= from {
-        return points.iter().rev().find(|(at, _)| *at <= from).map_or(0.0, |&(_, l)| l as f64);
+        return limit_at(points, from).unwrap_or(0) as f64;
     }
-    let first = points.partition_point(|(at, _)| *at <= from).saturating_sub(1);
-    let mut sum = 0.0;
-    for (i, &(at, limit)) in points.iter().enumerate().skip(first) {
-        if at >= to {
-            break;
-        }
-        let start = at.max(from);
-        let end = points.get(i + 1).map_or(to, |&(next, _)| next.min(to));
-        sum += limit as f64 * end.saturating_sub(start) as f64;
-    }
-    sum / (to - from) as f64
+    limit_mean(points, from, to, 0)
 }
 
 /// Whether the limit had settled at `to`: its mean over the second half of `[to - hold, to]` within `drift` of
@@ -157,6 +165,15 @@ mod tests {
         assert_eq!(mean(&points, 0, 100), 200.0);
         assert_eq!(mean(&points, 50, 100), 300.0);
         assert_eq!(mean(&points, 25, 75), 200.0);
+    }
+
+    #[test]
+    fn before_the_first_change_the_given_limit_is_in_force() {
+        let points = [(50, 100), (100, 300)];
+        assert_eq!((limit_at(&points, 49), limit_at(&points, 100)), (None, Some(300)));
+        assert_eq!(limit_mean(&points, 0, 100, 0), 50.0);
+        assert_eq!(limit_mean(&points, 0, 100, 100), 100.0);
+        assert_eq!(limit_mean(&points, 50, 150, 0), 200.0);
     }
 
     #[test]

@@ -8,9 +8,15 @@
 //! raised flag at each item it receives and drops its end at the first one after the raise, as a
 //! `select!` on a cancellation token or a stop flag would at its next poll. Whatever the contestant does next
 //! (dropping its stream, disconnecting its channels, stopping its threads) is what the check judges.
+//!
+//! A run whose calls go on concurrently while one waits at the point counts the calls that pass
+//! ([`CallerCancel::pass_counted`], [`CallerCancel::pass_next`]) and reads the count when the caller raises the
+//! cancellation ([`CallerCancel::passed_at_raise`]); a stream's run is `select`ed against
+//! [`CallerCancel::raised`] ([`until_raised`]).
 
+use std::future::Future;
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -25,21 +31,34 @@ pub const HOLD: Duration = Duration::from_secs(5);
 pub struct CallerCancel {
     point: u64,
     raised: AtomicBool,
+    /// Passes counted so far ([`CallerCancel::pass_counted`], [`CallerCancel::pass_next`]).
+    passed: AtomicU64,
     state: Mutex<State>,
     changed: Condvar,
+    /// Wakes the runs awaiting [`CallerCancel::raised`].
+    notify: tokio::sync::Notify,
 }
 
 #[derive(Debug, Default)]
 struct State {
     reached: bool,
     raised_at: Option<Instant>,
+    /// The passes counted, read just after the raise.
+    passed_at_raise: Option<u64>,
     abandoned: bool,
 }
 
 impl CallerCancel {
     /// A cancellation raised when the source reaches its element `point` (counting from 0).
     pub fn at(point: u64) -> Self {
-        CallerCancel { point, raised: AtomicBool::new(false), state: Mutex::default(), changed: Condvar::new() }
+        CallerCancel {
+            point,
+            raised: AtomicBool::new(false),
+            passed: AtomicU64::new(0),
+            state: Mutex::default(),
+            changed: Condvar::new(),
+            notify: tokio::sync::Notify::new(),
+        }
     }
 
     /// The element at which the caller cancels.
@@ -67,6 +86,36 @@ impl CallerCancel {
         }
     }
 
+    /// [`pass`](Self::pass) that also counts the pass (read at the raise: [`passed_at_raise`](Self::passed_at_raise)).
+    pub fn pass_counted(&self, n: u64) {
+        self.passed.fetch_add(1, Ordering::SeqCst);
+        self.pass(n);
+    }
+
+    /// Count a pass and [`pass`](Self::pass) at the count (the first is 1): a run whose point is the point-th
+    /// thing done rather than a given element.
+    pub fn pass_next(&self) {
+        self.pass(self.passed.fetch_add(1, Ordering::SeqCst) + 1);
+    }
+
+    /// How many passes were counted when the caller raised the cancellation (read just after the raise, so it
+    /// counts every pass before it), if it did.
+    pub fn passed_at_raise(&self) -> Option<u64> {
+        self.lock().passed_at_raise
+    }
+
+    /// Resolves once the caller has raised the cancellation: what a stream's run is `select`ed against.
+    pub async fn raised(&self) {
+        loop {
+            let mut notified = std::pin::pin!(self.notify.notified());
+            notified.as_mut().enable();
+            if self.is_raised() {
+                return;
+            }
+            notified.await;
+        }
+    }
+
     /// Whether the caller has raised the cancellation.
     #[inline]
     pub fn is_raised(&self) -> bool {
@@ -90,7 +139,9 @@ impl CallerCancel {
         }
         state.raised_at = Some(Instant::now());
         self.raised.store(true, Ordering::Release);
+        state.passed_at_raise = Some(self.passed.load(Ordering::SeqCst));
         self.changed.notify_all();
+        self.notify.notify_waiters();
         true
     }
 
@@ -109,6 +160,17 @@ impl CallerCancel {
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// Runs `run` to its end, or until `cancel` (if any) is raised, when it is dropped with everything in flight.
+pub async fn until_raised(run: impl Future<Output = ()>, cancel: Option<&CallerCancel>) {
+    match cancel {
+        None => run.await,
+        Some(cancel) => {
+            let (run, raised) = (std::pin::pin!(run), std::pin::pin!(cancel.raised()));
+            futures::future::select(run, raised).await;
+        }
     }
 }
 
@@ -170,6 +232,20 @@ mod tests {
         assert!(cancel.is_raised() && cancel.raised_at().is_some());
         cancel.abandon();
         assert!(caller.join().expect("the caller thread ends"));
+    }
+
+    #[test]
+    fn counted_passes_are_read_at_the_raise_and_wake_the_awaiting_run() {
+        let cancel = Arc::new(CallerCancel::at(3));
+        let caller = CallerCancel::spawn_canceller(&cancel).expect("a caller thread");
+        cancel.pass_counted(5);
+        cancel.pass_next();
+        assert!(!cancel.is_raised() && cancel.passed_at_raise().is_none());
+        cancel.pass_next();
+        assert!(caller.join().expect("the caller thread ends"));
+        assert_eq!(cancel.passed_at_raise(), Some(3));
+        let runtime = tokio::runtime::Builder::new_current_thread().build().expect("a runtime");
+        runtime.block_on(until_raised(std::future::pending(), Some(&cancel)));
     }
 
     #[test]

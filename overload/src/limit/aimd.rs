@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use super::algorithm::{bounds, finite_within};
 use super::{Decisions, LimitAlgorithm, Sample};
 
 /// How an [`Aimd`] limit starts, moves and is bounded.
@@ -62,21 +63,9 @@ impl Aimd {
     /// `min`, `initial` is clamped into `[min, max]`, and a `backoff` outside [0.5, 1.0) is clamped into it (a
     /// non-finite one becomes 0.9).
     pub fn new(config: AimdConfig) -> Aimd {
-        let min = config.min.max(1);
-        let max = config.max.max(min);
-        let backoff = if config.backoff.is_finite() {
-            config.backoff.clamp(0.5, 1.0 - f64::EPSILON)
-        } else {
-            AimdConfig::default().backoff
-        };
-        let config = AimdConfig {
-            initial: config.initial.clamp(min, max),
-            min,
-            max,
-            backoff,
-            latency_threshold: config.latency_threshold,
-            name: config.name,
-        };
+        let (initial, min, max) = bounds(config.initial, config.min, config.max);
+        let backoff = finite_within(config.backoff, 0.5, 1.0 - f64::EPSILON, AimdConfig::default().backoff);
+        let config = AimdConfig { initial, min, max, backoff, ..config };
         Aimd { config, limit: config.initial, decisions: Decisions::default() }
     }
 

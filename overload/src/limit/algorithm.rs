@@ -115,3 +115,57 @@ pub trait LimitAlgorithm: Send + std::fmt::Debug {
     /// the other limiter's limit is now `limit`. Every algorithm of this crate ignores it.
     fn follow(&mut self, _limit: usize) {}
 }
+
+/// Bounds made consistent rather than rejected, as every adaptive limit takes them: `min` at least 1, `max` at
+/// least `min`, `initial` clamped into `[min, max]`; returned as `(initial, min, max)`.
+pub(super) fn bounds(initial: usize, min: usize, max: usize) -> (usize, usize, usize) {
+    let min = min.max(1);
+    let max = max.max(min);
+    (initial.clamp(min, max), min, max)
+}
+
+/// `value` clamped into `[low, high]`, or `default` when it is not finite.
+pub(super) fn finite_within(value: f64, low: f64, high: f64, default: f64) -> f64 {
+    if value.is_finite() {
+        value.clamp(low, high)
+    } else {
+        default
+    }
+}
+
+/// `Default` (from the default configuration) and [`LimitAlgorithm`] for a limit kept as an `f64` estimate
+/// within `config.min` and `config.max` (Gradient2, Vegas): its name, its decisions, the estimate and its floor;
+/// each sample goes to the type's own `update`.
+macro_rules! estimate_limit {
+    ($limit:ident, $config:ident, $name:literal) => {
+        impl Default for $limit {
+            fn default() -> Self {
+                $limit::new($config::default())
+            }
+        }
+
+        impl LimitAlgorithm for $limit {
+            fn name(&self) -> &'static str {
+                $name
+            }
+
+            fn decisions(&self) -> Decisions {
+                self.decisions
+            }
+
+            fn limit(&self) -> usize {
+                // `estimate` stays within [min, max], both at least 1.
+                (self.estimate.floor() as usize).max(self.config.min)
+            }
+
+            fn estimated_limit(&self) -> f64 {
+                self.estimate
+            }
+
+            fn on_sample(&mut self, sample: &Sample) -> usize {
+                self.update(sample)
+            }
+        }
+    };
+}
+pub(super) use estimate_limit;

@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use super::algorithm::{bounds, estimate_limit, finite_within};
 use super::exp_avg::ExpAvg;
 use super::{Decisions, LimitAlgorithm, Sample};
 
@@ -78,13 +79,10 @@ impl Gradient2 {
     /// (non-finite values take the defaults).
     pub fn new(config: Gradient2Config) -> Gradient2 {
         let defaults = Gradient2Config::default();
-        let min = config.min.max(1);
-        let max = config.max.max(min);
-        let smoothing =
-            if config.smoothing.is_finite() { config.smoothing.clamp(0.0, 1.0) } else { defaults.smoothing };
-        let tolerance = if config.tolerance.is_finite() { config.tolerance.max(1.0) } else { defaults.tolerance };
-        let config =
-            Gradient2Config { initial: config.initial.clamp(min, max), min, max, smoothing, tolerance, ..config };
+        let (initial, min, max) = bounds(config.initial, config.min, config.max);
+        let smoothing = finite_within(config.smoothing, 0.0, 1.0, defaults.smoothing);
+        let tolerance = finite_within(config.tolerance, 1.0, f64::INFINITY, defaults.tolerance);
+        let config = Gradient2Config { initial, min, max, smoothing, tolerance, ..config };
         Gradient2 {
             config,
             estimate: config.initial as f64,
@@ -109,36 +107,8 @@ impl Gradient2 {
         Duration::from_nanos(self.last_rtt as u64)
     }
 
-    fn floor(&self) -> usize {
-        // `estimate` stays within [min, max], both at least 1.
-        (self.estimate.floor() as usize).max(self.config.min)
-    }
-}
-
-impl Default for Gradient2 {
-    fn default() -> Self {
-        Gradient2::new(Gradient2Config::default())
-    }
-}
-
-impl LimitAlgorithm for Gradient2 {
-    fn name(&self) -> &'static str {
-        "gradient2"
-    }
-
-    fn decisions(&self) -> Decisions {
-        self.decisions
-    }
-
-    fn limit(&self) -> usize {
-        self.floor()
-    }
-
-    fn estimated_limit(&self) -> f64 {
-        self.estimate
-    }
-
-    fn on_sample(&mut self, sample: &Sample) -> usize {
+    /// One sample: the new limit.
+    fn update(&mut self, sample: &Sample) -> usize {
         let queue_size = self.config.queue_size as f64;
         let short = (sample.latency.as_nanos() as f64).max(1.0);
         self.last_rtt = short;
@@ -152,18 +122,20 @@ impl LimitAlgorithm for Gradient2 {
         // App-limited: too few calls in flight for the latency to say anything about the limit.
         if (sample.in_flight as f64) < self.estimate / 2.0 {
             self.decisions.app_limited += 1;
-            return self.floor();
+            return self.limit();
         }
 
-        let before = self.floor();
+        let before = self.limit();
         let gradient = (self.config.tolerance * long / short).clamp(0.5, 1.0);
         let next = self.estimate * gradient + queue_size;
         let smoothed = self.estimate * (1.0 - self.config.smoothing) + next * self.config.smoothing;
         self.estimate = smoothed.clamp(self.config.min as f64, self.config.max as f64);
-        self.decisions.count_move(before, self.floor());
-        self.floor()
+        self.decisions.count_move(before, self.limit());
+        self.limit()
     }
 }
+
+estimate_limit!(Gradient2, Gradient2Config, "gradient2");
 
 #[cfg(test)]
 mod tests {

@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use super::algorithm::{bounds, estimate_limit, finite_within};
 use super::{Decisions, LimitAlgorithm, Sample};
 
 /// How a [`Vegas`] limit starts, moves and probes. Defaults are Netflix's; the step functions are Netflix's
@@ -82,14 +83,9 @@ impl Vegas {
     /// A Vegas limit. `initial` is clamped into `[1, max]` (`max` at least 1), `smoothing` into [0, 1] (a
     /// non-finite one becomes 1.0).
     pub fn new(config: VegasConfig) -> Vegas {
-        let min = config.min.max(1);
-        let max = config.max.max(min);
-        let smoothing = if config.smoothing.is_finite() {
-            config.smoothing.clamp(0.0, 1.0)
-        } else {
-            VegasConfig::default().smoothing
-        };
-        let config = VegasConfig { initial: config.initial.clamp(min, max), min, max, smoothing, ..config };
+        let (initial, min, max) = bounds(config.initial, config.min, config.max);
+        let smoothing = finite_within(config.smoothing, 0.0, 1.0, VegasConfig::default().smoothing);
+        let config = VegasConfig { initial, min, max, smoothing, ..config };
         let mut vegas = Vegas {
             config,
             estimate: config.initial as f64,
@@ -128,20 +124,16 @@ impl Vegas {
         self.probe_jitter * self.config.probe_multiplier as f64 * self.estimate <= self.probe_count as f64
     }
 
-    fn floor(&self) -> usize {
-        (self.estimate.floor() as usize).max(self.config.min)
-    }
-
     fn update_estimate(&mut self, rtt: u64, sample: &Sample) -> usize {
         let estimate = self.estimate;
         let queue = (estimate * (1.0 - self.rtt_noload as f64 / rtt as f64)).ceil();
-        let step = log10_root(self.floor()) as f64;
+        let step = log10_root(self.limit()) as f64;
 
         let next = if sample.dropped {
             estimate - step
         } else if (sample.in_flight as f64) * 2.0 < estimate {
             self.decisions.app_limited += 1;
-            return self.floor();
+            return self.limit();
         } else {
             let (alpha, beta, threshold) = (3.0 * step, 6.0 * step, step);
             if queue <= threshold {
@@ -152,42 +144,19 @@ impl Vegas {
                 estimate - step
             } else {
                 self.decisions.holds += 1;
-                return self.floor();
+                return self.limit();
             }
         };
 
-        let before = self.floor();
+        let before = self.limit();
         let next = next.clamp(self.config.min as f64, self.config.max as f64);
         self.estimate = (1.0 - self.config.smoothing) * estimate + self.config.smoothing * next;
-        self.decisions.count_move(before, self.floor());
-        self.floor()
-    }
-}
-
-impl Default for Vegas {
-    fn default() -> Self {
-        Vegas::new(VegasConfig::default())
-    }
-}
-
-impl LimitAlgorithm for Vegas {
-    fn name(&self) -> &'static str {
-        "vegas"
+        self.decisions.count_move(before, self.limit());
+        self.limit()
     }
 
-    fn decisions(&self) -> Decisions {
-        self.decisions
-    }
-
-    fn limit(&self) -> usize {
-        self.floor()
-    }
-
-    fn estimated_limit(&self) -> f64 {
-        self.estimate
-    }
-
-    fn on_sample(&mut self, sample: &Sample) -> usize {
+    /// One sample: the new limit.
+    fn update(&mut self, sample: &Sample) -> usize {
         let rtt = u64::try_from(sample.latency.as_nanos()).unwrap_or(u64::MAX).max(1);
 
         self.probe_count += 1;
@@ -196,18 +165,20 @@ impl LimitAlgorithm for Vegas {
             self.probe_count = 0;
             self.rtt_noload = rtt;
             self.decisions.probes += 1;
-            return self.floor();
+            return self.limit();
         }
 
         if self.rtt_noload == 0 || rtt < self.rtt_noload {
             self.rtt_noload = rtt;
             self.decisions.new_minimums += 1;
-            return self.floor();
+            return self.limit();
         }
 
         self.update_estimate(rtt, sample)
     }
 }
+
+estimate_limit!(Vegas, VegasConfig, "vegas");
 
 #[cfg(test)]
 mod tests {

@@ -21,20 +21,17 @@
 //! - `gate_families_agree`: one scripted sequence of releases, driven through the gate's blocking and async
 //!   acquire, gives the same limit history ([`crate::limit::conformance::same_admissions`]).
 
-use std::sync::Arc;
 use std::time::Duration;
 
-use dependency::{CapacityChange, Dependency, Stats};
+use dependency::{CapacityChange, Dependency};
 use measure::summary::Check;
 use measure::watchdog;
 
-use super::contestants::{Contestant, Job, Prepared};
-use crate::error::LedgerError;
-use crate::ledger::Ledger;
-use crate::limit::{self, Gate, LimiterKind, LimiterParams};
+use super::contestants::{Contestant, Prepared};
+use crate::limit::{self, LimiterKind, LimiterParams};
 
 pub use crate::edges::WATCHDOG;
-use crate::edges::{check, check_config};
+use crate::edges::{check, check_config, run_on, CheckRun};
 /// Calls of the small runs.
 pub const CALLS: u64 = 1_000;
 /// Calls made one at a time before each small run, to measure the no-load latency.
@@ -133,24 +130,6 @@ pub fn all(contestant: Contestant) -> Vec<Check> {
     checks
 }
 
-/// What a small run left behind.
-#[derive(Debug, Clone)]
-struct SmallRun {
-    verified: Result<(), LedgerError>,
-    stats: Stats,
-    failures: u64,
-    over_limit: Option<u64>,
-    /// Admissions at which the records' outstanding count exceeded the gate's limit then.
-    over_limit_issues: u64,
-    /// The most calls outstanding, from the records.
-    max_outstanding: u64,
-    max_in_flight: usize,
-    limit_history: Vec<(Duration, usize)>,
-    /// When the capacity dropped, on the gate's clock (the gate is created right after the ledger, so the
-    /// ledger's clock stands in for it to within microseconds).
-    drop_after: Option<Duration>,
-}
-
 /// Run `contestant` once over `calls` calls against `dependency`, with a gate built from `limits`.
 fn small_run(
     contestant: Contestant,
@@ -158,7 +137,7 @@ fn small_run(
     calls: u64,
     limits: &LimiterParams,
     unbounded_threads: usize,
-) -> Result<SmallRun, String> {
+) -> Result<CheckRun, String> {
     let prepared = contestant.prepare(&check_config(&dependency, calls, *limits, unbounded_threads))?;
     small_run_on(&*prepared, contestant, dependency, calls, limits)
 }
@@ -170,7 +149,7 @@ fn small_run_on(
     dependency: dependency::Config,
     calls: u64,
     limits: &LimiterParams,
-) -> Result<SmallRun, String> {
+) -> Result<CheckRun, String> {
     // As in a trial: the no-load latency the `aimd-latency-<k>x` thresholds multiply is measured first, calls
     // made one at a time and waited for this contestant's way, on an idle dependency with the same service.
     let idle = Dependency::start(dependency::Config { service: dependency.service, ..dependency::Config::default() })
@@ -182,30 +161,11 @@ fn small_run_on(
         no_load: idle_latencies.get(idle_latencies.len() / 2).copied().unwrap_or(limits.no_load),
         ..*limits
     };
-    let dependency = Dependency::start(dependency).map_err(|e| format!("cannot start the dependency: {e}"))?;
-    let ledger = Ledger::new(calls);
-    let gate = contestant.limiter().map(|kind| Arc::new(Gate::new(limit::build(kind, &limits))));
-    let job = Job { dependency: &dependency, ledger: &ledger, calls, gate: gate.clone(), cancel: None };
-    prepared.run(&job, &mut || {})?;
-    let stats = dependency.stats();
-    dependency.shutdown();
-    let analysis = crate::analysis::analyse(&ledger.records(), None, None, 100_000);
-    let metric = |key: &str| analysis.metrics.get(key).map_or(0, |&v| v as u64);
-    Ok(SmallRun {
-        over_limit_issues: metric(crate::analysis::OVER_LIMIT_ISSUES),
-        max_outstanding: metric("max_outstanding"),
-        verified: ledger.verify(),
-        stats,
-        failures: ledger.failures(),
-        over_limit: gate.as_ref().map(|g| g.over_limit_admissions()),
-        max_in_flight: gate.as_ref().map_or(0, |g| g.max_in_flight()),
-        limit_history: gate.as_ref().map(|g| g.limit_history()).unwrap_or_default(),
-        drop_after: stats.capacity_changed_at.map(|at| at.saturating_duration_since(ledger.origin())),
-    })
+    run_on(prepared, contestant, dependency, calls, &limits, None)
 }
 
 /// [`CALLS`] calls, 40 slots of 2 ms dropping to 8 halfway.
-fn drop_run(contestant: Contestant) -> Result<SmallRun, String> {
+fn drop_run(contestant: Contestant) -> Result<CheckRun, String> {
     let dependency = dependency::Config {
         capacity: 40,
         service: Duration::from_millis(2),
@@ -262,7 +222,7 @@ fn as_check(name: &str, verdict: Result<String, String>) -> Check {
 }
 
 /// The verdict of `rejections_counted` on a run of `calls` calls against a dependency that rejects most.
-fn rejections_verdict(run: &SmallRun, calls: u64) -> Result<String, String> {
+fn rejections_verdict(run: &CheckRun, calls: u64) -> Result<String, String> {
     run.verified.clone()?;
     if run.failures != run.stats.rejected {
         return Err(format!(
@@ -292,7 +252,7 @@ fn rejections_verdict(run: &SmallRun, calls: u64) -> Result<String, String> {
 }
 
 /// The verdict of `clean_after_rejections` on a clean run of `calls` calls on the prepared contestant.
-fn clean_verdict(run: &SmallRun, calls: u64) -> Result<String, String> {
+fn clean_verdict(run: &CheckRun, calls: u64) -> Result<String, String> {
     run.verified.clone().map_err(|e| format!("after the rejections: {e}"))?;
     if run.failures != 0 || run.stats.completed != calls {
         return Err(format!(
@@ -366,10 +326,12 @@ fn guarded<T: Send + 'static>(
 
 #[cfg(test)]
 mod tests {
+    use dependency::Stats;
+
     use super::*;
 
     /// A real rejection run of `name` (the first half of `rejections`), and a clean run after it.
-    fn runs(name: &str) -> (SmallRun, SmallRun) {
+    fn runs(name: &str) -> (CheckRun, CheckRun) {
         let contestant = Contestant::find(name).unwrap_or_else(|| panic!("no contestant {name}"));
         let (dependency, limits) = rejecting();
         let rejected = small_run(contestant, dependency, 500, &limits, 100).unwrap_or_else(|e| panic!("{e}"));
@@ -383,7 +345,7 @@ mod tests {
         let (rejected, _) = runs("blocking-fixed");
         assert!(rejections_verdict(&rejected, 500).is_ok());
         // The same run, had the gate let three calls past its limit while the rejections freed their permits.
-        let over = SmallRun { over_limit: Some(3), ..rejected };
+        let over = CheckRun { over_limit: Some(3), ..rejected };
         let verdict = rejections_verdict(&over, 500).expect_err("it over-admitted");
         assert!(verdict.contains("above the gate's limit while rejections went through"), "{verdict}");
     }
@@ -394,7 +356,7 @@ mod tests {
         assert!(clean_verdict(&clean, CLEAN_CALLS).is_ok());
         // The same run, had a worker left dead by the rejections lost calls: failures, fewer completed.
         let stats = Stats { completed: clean.stats.completed - 10, ..clean.stats };
-        let broken = SmallRun { failures: 10, stats, ..clean };
+        let broken = CheckRun { failures: 10, stats, ..clean };
         assert!(clean_verdict(&broken, CLEAN_CALLS).is_err());
     }
 }

@@ -91,36 +91,29 @@ pub struct Factors {
     pub feed: String,
 }
 
-/// The run's parameters, as whole numbers.
-#[derive(Debug, Clone, Serialize)]
-pub struct Params {
-    /// `calls`.
-    pub calls: Option<String>,
-    /// `capacity-after`.
-    pub capacity_after: Option<String>,
-    /// `fixed-limit`.
-    pub fixed_limit: Option<String>,
-    /// `initial-limit`.
-    pub initial_limit: Option<String>,
-    /// `min-limit`.
-    pub min_limit: Option<String>,
-    /// `max-limit`.
-    pub max_limit: Option<String>,
-    /// `timeout-ms`.
-    pub timeout_ms: Option<String>,
-    /// `queue-limit`.
-    pub queue_limit: Option<String>,
-    /// `jitter-us`.
-    pub jitter_us: Option<String>,
-    /// `healthy-ms`.
-    pub healthy_ms: Option<String>,
-    /// `settle-ms`.
-    pub settle_ms: Option<String>,
-    /// `settle-drift-pct`.
-    pub settle_drift_pct: Option<String>,
-    /// `healthy-max-ms`.
-    pub healthy_max_ms: Option<String>,
-}
+/// The run's parameters that the template reads, by key (`capacity_after`), each as a whole number (`None` where an
+/// older run lacks it).
+pub type Params = BTreeMap<&'static str, Option<String>>;
+
+/// The families, in report order.
+const FAMILIES: [Family; 3] = [Family::Stream, Family::Blocking, Family::Coroutine];
+
+/// The keys of [`Params`].
+const PARAMS: [&str; 13] = [
+    "calls",
+    "capacity_after",
+    "fixed_limit",
+    "initial_limit",
+    "min_limit",
+    "max_limit",
+    "timeout_ms",
+    "queue_limit",
+    "jitter_us",
+    "healthy_ms",
+    "settle_ms",
+    "settle_drift_pct",
+    "healthy_max_ms",
+];
 
 /// The dependency's ceilings.
 #[derive(Debug, Clone, Serialize)]
@@ -137,19 +130,8 @@ pub struct Ceiling {
     pub after_ops: String,
     /// Calls per iteration.
     pub calls: String,
-    /// Median idle overshoot per family, if measured.
-    pub idle: Option<IdleOvershoot>,
-}
-
-/// Median idle overshoot over each family's contestants (`—` where none measured it).
-#[derive(Debug, Clone, Serialize)]
-pub struct IdleOvershoot {
-    /// Stream family.
-    pub stream: String,
-    /// Blocking family.
-    pub blocking: String,
-    /// Coroutine family.
-    pub coroutine: String,
+    /// Median idle overshoot over each family's contestants, by family (`—` where none measured it), if measured.
+    pub idle: Option<BTreeMap<&'static str, String>>,
 }
 
 /// One limiter in one family: medians over the measured iterations.
@@ -173,8 +155,6 @@ pub struct TradeRow {
     pub limits: Option<(String, String)>,
     /// Mean limit after the drop.
     pub limit_mean: Option<String>,
-    /// The limiter is adaptive.
-    pub adaptive: bool,
     /// The limiter's non-zero decision counts.
     pub decisions: Vec<DecisionCount>,
 }
@@ -493,7 +473,7 @@ impl Context {
                 family: FAMILY_AGREEMENT.to_string(),
                 feed: FEED_TOLERANCE.to_string(),
             },
-            params: Params::of(summary),
+            params: PARAMS.into_iter().map(|key| (key, summary.param(key).map(whole))).collect(),
             ceiling: ceiling(summary),
             idle_calls: IDLE_CALLS,
             published_calls: summary.param("calls").is_some_and(|c| c < 200_000.0),
@@ -509,27 +489,6 @@ impl Context {
             peer_version: PEER_VERSION,
             peers: peers(summary),
             more: more_figures(summary),
-        }
-    }
-}
-
-impl Params {
-    fn of(summary: &Summary) -> Params {
-        let param = |key: &str| summary.param(key).map(whole);
-        Params {
-            calls: param("calls"),
-            capacity_after: param("capacity_after"),
-            fixed_limit: param("fixed_limit"),
-            initial_limit: param("initial_limit"),
-            min_limit: param("min_limit"),
-            max_limit: param("max_limit"),
-            timeout_ms: param("timeout_ms"),
-            queue_limit: param("queue_limit"),
-            jitter_us: param("jitter_us"),
-            healthy_ms: param("healthy_ms"),
-            settle_ms: param("settle_ms"),
-            settle_drift_pct: param("settle_drift_pct"),
-            healthy_max_ms: param("healthy_max_ms"),
         }
     }
 }
@@ -570,11 +529,7 @@ fn ceiling(summary: &Summary) -> Option<Ceiling> {
         let values: Vec<f64> = idle.iter().filter(|(f, _)| *f == family).map(|(_, v)| *v).collect();
         measure::stats::median(&values).map_or("—".to_string(), |m| format!("{m:.0} µs"))
     };
-    let idle = (!idle.is_empty()).then(|| IdleOvershoot {
-        stream: mid(Family::Stream),
-        blocking: mid(Family::Blocking),
-        coroutine: mid(Family::Coroutine),
-    });
+    let idle = (!idle.is_empty()).then(|| FAMILIES.into_iter().map(|family| (family.as_str(), mid(family))).collect());
     Some(Ceiling {
         capacity: whole(capacity),
         service: whole(service),
@@ -614,7 +569,6 @@ fn trade_rows(summary: &Summary) -> Vec<TradeRow> {
                 errors: at("after_drop.errors").filter(|&e| e > 0.0).map(whole),
                 limits: at("limit_at_drop").zip(at("limit_at_end")).map(|(d, e)| (whole(d), whole(e))),
                 limit_mean: at("after_drop.limit_mean").map(whole),
-                adaptive: kind.is_adaptive(),
                 decisions,
                 name,
             });
@@ -866,7 +820,7 @@ fn unbounded_threads(summary: &Summary) -> UnboundedThreads {
 /// CPU, dependency CPU and context switches per call, medians over each family's bounded contestants (the
 /// pathologies left out).
 fn family_cpu(summary: &Summary) -> Vec<FamilyCpu> {
-    [Family::Stream, Family::Blocking, Family::Coroutine]
+    FAMILIES
         .into_iter()
         .filter_map(|family| {
             let pick = |metric: &str| -> Option<f64> {

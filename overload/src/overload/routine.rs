@@ -480,10 +480,7 @@ fn put_limit(
     let window_us = duration_us(WINDOW);
     let end_us = a.end_us;
     // The history is in time order: the limit in force at `t` is the last change at or before it.
-    let limit_at = |t: u64| match points.partition_point(|(at, _)| *at <= t) {
-        0 => 0,
-        n => points[n - 1].1,
-    };
+    let limit_at = |t: u64| settle::limit_at(points, t).unwrap_or(0);
     let first = a.first_window;
     let last = end_us / window_us;
     // Each window's peak: the highest limit in force at any moment of it, as `outstanding` is the most calls
@@ -501,18 +498,8 @@ fn put_limit(
     metrics.insert("limit_at_end".to_string(), limit_at(end_us) as f64);
     if let Some(drop) = drop_us {
         metrics.insert("limit_at_drop".to_string(), limit_at(drop) as f64);
-        // Time-weighted mean of the limit over the after-drop phase.
-        let mut weighted = 0.0;
-        let mut t = drop;
-        let mut current = limit_at(drop);
-        for &(at, limit) in points.iter().filter(|(at, _)| *at > drop && *at <= end_us) {
-            weighted += current as f64 * (at - t) as f64;
-            t = at;
-            current = limit;
-        }
-        weighted += current as f64 * end_us.saturating_sub(t) as f64;
         if end_us > drop {
-            metrics.insert(format!("{AFTER_DROP}.limit_mean"), weighted / (end_us - drop) as f64);
+            metrics.insert(format!("{AFTER_DROP}.limit_mean"), settle::limit_mean(points, drop, end_us, 0));
         }
     }
     metrics.insert("max_in_flight".to_string(), gate.max_in_flight() as f64);

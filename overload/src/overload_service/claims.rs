@@ -76,6 +76,14 @@ pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
     };
     let one = Side::value(1.0, "everything the dependency could serve");
     let at = |p: &String| Phase::Named(p.clone());
+    // Each of `names` at each of `phases` against everything the dependency could serve.
+    let shares = |phases: &[String], names: &[String]| -> Vec<Comparison> {
+        let (one, at) = (&one, &at);
+        phases
+            .iter()
+            .flat_map(|p| names.iter().map(move |n| Comparison { a: Side::contestant(n, at(p)), b: one.clone() }))
+            .collect()
+    };
     let none_below = below.is_empty().then(|| "no rate of this run is below the after-drop ceiling".to_string());
     let none_above = above.is_empty().then(|| "no rate of this run is above the after-drop ceiling".to_string());
     let queue = fixed_queue_ms(summary);
@@ -99,10 +107,7 @@ pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
             SHARE_DEFINITION,
             (Relation::AtLeast, BELOW_SHARE),
             Basis::ProcessMedians,
-            below
-                .iter()
-                .flat_map(|p| bounded.iter().map(|n| Comparison { a: Side::contestant(n, at(p)), b: one.clone() }))
-                .collect(),
+            shares(&below, &bounded),
         )
         .with_id(BELOW_SERVED)
         .undecidable_if(none_below),
@@ -116,10 +121,7 @@ pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
             SHARE_DEFINITION,
             (Relation::AtMost, FIXED_SHARE),
             Basis::ProcessMedians,
-            above
-                .iter()
-                .flat_map(|p| families.iter().map(|&f| Comparison { a: Side::contestant(fixed(f), at(p)), b: one.clone() }))
-                .collect(),
+            shares(&above, &families.map(fixed)),
         )
         .with_id(FIXED_TIMES_OUT)
         .undecidable_if(none_above.clone().or(queue_fits)),
@@ -155,10 +157,7 @@ pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
             SHARE_DEFINITION,
             (Relation::AtMost, UNBOUNDED_SHARE),
             Basis::ProcessMedians,
-            above
-                .iter()
-                .flat_map(|p| families.iter().map(|&f| Comparison { a: Side::contestant(unbounded(f), at(p)), b: one.clone() }))
-                .collect(),
+            shares(&above, &families.map(unbounded)),
         )
         .with_id(UNBOUNDED_TIMES_OUT)
         .undecidable_if(none_above),

@@ -28,38 +28,24 @@ pub struct Context {
     pub claims: BTreeMap<String, ClaimView>,
     /// The run's settings, formatted.
     pub params: Params,
+    /// Whether the fixed bound's queue outlasts the deadline.
+    pub queue_past_deadline: bool,
+    /// Poisson arrivals.
+    pub poisson: bool,
     /// One table per rate phase.
     pub rates: Vec<RateTable>,
     /// The load generator's p99 lag behind the schedule, lowest and highest process median over the run.
     pub lag: Option<(String, String)>,
 }
 
-/// The run's settings, formatted (`?` where the run lacks one).
-#[derive(Debug, Clone, Serialize)]
-pub struct Params {
-    /// Healthy phase, ms.
-    pub healthy_ms: String,
-    /// After-drop phase, ms.
-    pub after_ms: String,
-    /// Deadline, ms.
-    pub deadline_ms: String,
-    /// Slots before and after the drop.
-    pub capacity: String,
-    /// Slots after the drop.
-    pub capacity_after: String,
-    /// Service time, ms.
-    pub service_ms: String,
-    /// The ceiling after the drop, calls per second.
-    pub ceiling_after: String,
-    /// The fixed bound.
-    pub fixed_limit: String,
-    /// How long the fixed bound's queue takes to drain after the drop, ms.
-    pub queue_ms: String,
-    /// Whether the fixed bound's queue outlasts the deadline.
-    pub queue_past_deadline: bool,
-    /// Poisson arrivals.
-    pub poisson: bool,
-}
+/// The parameters of the run that [`Params`] shows, by key (`healthy_ms`), each whole and grouped.
+const SHOWN: [&str; 7] =
+    ["healthy_ms", "after_ms", "deadline_ms", "capacity", "capacity_after", "service_ms", "fixed_limit"];
+
+/// The run's settings by key, formatted (`?` where the run lacks one): the [`SHOWN`] parameters, the ceiling
+/// after the drop in calls per second (`ceiling_after`) and how long the fixed bound's queue takes to drain
+/// after the drop in ms (`queue_ms`).
+pub type Params = BTreeMap<&'static str, String>;
 
 /// One rate's figures.
 #[derive(Debug, Clone, Serialize)]
@@ -100,22 +86,11 @@ pub struct Row {
 impl Context {
     /// The context of `summary`.
     pub fn of(summary: &Summary) -> Context {
-        let param = |key: &str| summary.param(key);
         let shown = |v: Option<f64>| v.map_or_else(|| "?".to_string(), count);
         let queue = fixed_queue_ms(summary);
-        let params = Params {
-            healthy_ms: shown(param("healthy_ms")),
-            after_ms: shown(param("after_ms")),
-            deadline_ms: shown(param("deadline_ms")),
-            capacity: shown(param("capacity")),
-            capacity_after: shown(param("capacity_after")),
-            service_ms: shown(param("service_ms")),
-            ceiling_after: shown(after_ceiling(summary)),
-            fixed_limit: shown(param("fixed_limit")),
-            queue_ms: queue.map_or_else(|| "?".to_string(), |(q, _)| format!("{q:.0}")),
-            queue_past_deadline: queue.is_some_and(|(q, d)| q > d),
-            poisson: param("poisson").is_some_and(|p| p > 0.0),
-        };
+        let mut params: Params = SHOWN.into_iter().map(|key| (key, shown(summary.param(key)))).collect();
+        params.insert("ceiling_after", shown(after_ceiling(summary)));
+        params.insert("queue_ms", queue.map_or_else(|| "?".to_string(), |(q, _)| format!("{q:.0}")));
         let ceiling = after_ceiling(summary);
         let rates = summary
             .phases
@@ -140,7 +115,14 @@ impl Context {
             let high = lags.iter().copied().fold(f64::NEG_INFINITY, f64::max);
             (count(low), count(high))
         });
-        Context { claims: claims_by_id(&summary.claims), params, rates, lag }
+        Context {
+            claims: claims_by_id(&summary.claims),
+            params,
+            queue_past_deadline: queue.is_some_and(|(q, d)| q > d),
+            poisson: summary.param("poisson").is_some_and(|p| p > 0.0),
+            rates,
+            lag,
+        }
     }
 }
 

@@ -28,7 +28,7 @@ impl Prepared for UnboundedThreads {
         let next = AtomicU64::new(0);
         let threads = usize::try_from(job.calls).map_or(self.threads, |calls| self.threads.min(calls.max(1)));
         run_parked(threads, THREAD_STACK_BYTES, go, |_| loop {
-            if job.cancel.is_some_and(crate::cancel::Cancel::is_raised) {
+            if job.cancel.is_some_and(pipelines::cancel::CallerCancel::is_raised) {
                 return;
             }
             let index = next.fetch_add(1, Ordering::Relaxed);

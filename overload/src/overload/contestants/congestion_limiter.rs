@@ -23,9 +23,9 @@ use tokio::runtime::Runtime;
 use dependency::Dependency;
 
 use super::{Job, Prepared};
-use crate::cancel::until_cancelled;
 use crate::error::RunError;
 use crate::limit::{LimiterParams, Outcome};
+use pipelines::cancel::until_raised;
 
 /// The longest a call waits for a token: far beyond any run, so a token that never comes fails the run
 /// instead of hanging it (the crate's only waiting acquire takes a timeout).
@@ -68,7 +68,7 @@ impl Prepared for CrateLimited {
         let refused = &refused;
         let width = self.limits.max.max(1);
         go();
-        self.runtime.block_on(until_cancelled(
+        self.runtime.block_on(until_raised(
             stream::iter(0..job.calls)
                 .then(|index| async move {
                     let asked = (Instant::now(), limiter.state().limit());
@@ -76,7 +76,7 @@ impl Prepared for CrateLimited {
                 })
                 .map(|(index, (asked, limit_asked), token)| {
                     if let Some(cancel) = cancel {
-                        cancel.pass(index);
+                        cancel.pass_counted(index);
                     }
                     async move {
                         let Some(token) = token else {

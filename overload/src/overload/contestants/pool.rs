@@ -6,8 +6,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use dependency::Dependency;
+use pipelines::cancel::CallerCancel;
 
-use crate::cancel::Cancel;
 use crate::job::{finish_call, Job};
 use crate::limit::Gate;
 
@@ -16,7 +16,7 @@ use crate::limit::Gate;
 /// taken.
 pub(crate) fn gated_calls(job: &Job<'_>, gate: &Arc<Gate>, next: &AtomicU64) {
     loop {
-        if job.cancel.is_some_and(Cancel::is_raised) {
+        if job.cancel.is_some_and(CallerCancel::is_raised) {
             return;
         }
         let permit = gate.acquire_blocking();
@@ -35,7 +35,7 @@ pub(crate) fn gated_calls(job: &Job<'_>, gate: &Arc<Gate>, next: &AtomicU64) {
 /// cancellation's point, once the caller has raised it).
 pub(crate) fn cancelled_at(job: &Job<'_>, index: u64) -> bool {
     job.cancel.is_some_and(|cancel| {
-        cancel.pass(index);
+        cancel.pass_counted(index);
         cancel.is_raised()
     })
 }

@@ -8,10 +8,10 @@ use tokio::runtime::Runtime;
 
 use dependency::Dependency;
 
-use crate::cancel::until_cancelled;
 use crate::error::RunError;
 use crate::job::{finish_call, Job, Prepared};
 use crate::stream_ext::LimitedStreamExt;
+use pipelines::cancel::until_raised;
 
 /// The runtime, built once per trial.
 #[derive(Debug)]
@@ -37,11 +37,11 @@ impl Prepared for LimitedStream {
         let (dependency, ledger, cancel) = (job.dependency, job.ledger, job.cancel);
         // Like `#[tokio::main]`: the stream is the runtime's main future (dropped if the caller cancels).
         go();
-        self.runtime.block_on(until_cancelled(
+        self.runtime.block_on(until_raised(
             stream::iter(0..job.calls)
                 .limited_unordered(gate, |index, permit| {
                     if let Some(cancel) = cancel {
-                        cancel.pass(index);
+                        cancel.pass_counted(index);
                     }
                     async move {
                         let issued = Instant::now();

@@ -8,9 +8,9 @@ use tokio::runtime::Runtime;
 use dependency::Dependency;
 
 use super::stream::{idle_awaited, runtime};
-use crate::cancel::until_cancelled;
 use crate::error::RunError;
 use crate::job::{finish_call, Job, Prepared};
+use pipelines::cancel::until_raised;
 
 /// The runtime, built once per trial.
 #[derive(Debug)]
@@ -30,11 +30,11 @@ impl Prepared for UnboundedStream {
         let (dependency, ledger, cancel) = (job.dependency, job.ledger, job.cancel);
         let width = usize::try_from(job.calls).map_err(|_| RunError::TooManyCalls)?.max(1);
         go();
-        self.runtime.block_on(until_cancelled(
+        self.runtime.block_on(until_raised(
             stream::iter(0..job.calls)
                 .map(|index| {
                     if let Some(cancel) = cancel {
-                        cancel.pass(index);
+                        cancel.pass_counted(index);
                     }
                     async move {
                         let issued = Instant::now();
