@@ -408,6 +408,14 @@ mod tests {
                         if heeds_cancel && cancel.is_raised() {
                             return;
                         }
+                        if !heeds_cancel && index >= cancel.point() {
+                            // Ignoring the cancel shows only if calls go on after it lands: wait (bounded) for the
+                            // caller's raise, so a caller thread slow under load can't let the pool finish first.
+                            let until = Instant::now() + Duration::from_secs(5);
+                            while !cancel.is_raised() && Instant::now() < until {
+                                std::thread::sleep(Duration::from_millis(1));
+                            }
+                        }
                     }
                     let issued = Instant::now();
                     let result = job.dependency.call(index).wait();
