@@ -20,9 +20,9 @@ use may::sync::{mpsc, Semphore};
 use measure::meter::Meter;
 use measure::summary::{ContestantInfo, Family, Role};
 
-use super::{channel_bound, ChainContestant, Layout, PreparedChain};
+use super::{ChainContestant, Layout, PreparedChain};
 use crate::job::{ChainConfig, ChainError, Outcome};
-use crate::ops::{Hook, Stages};
+use crate::ops::{Hook, Message, Stages};
 use crate::sink::{Run, Sink, SinkRun};
 use pipelines::coroutine::{self, bounded, BoundedReceiver, BoundedSender, CoroutineConfig};
 use pipelines::LiveStages;
@@ -90,10 +90,6 @@ impl ChainContestant for MayCoroutines {
                 may_config().describe()
             ),
         }
-    }
-
-    fn bound(&self, config: &ChainConfig) -> Option<u64> {
-        Some(channel_bound(config, Layout::Staged, self.batched))
     }
 
     fn layout(&self) -> Option<(Layout, bool)> {
@@ -225,9 +221,9 @@ impl SinkRun for MayRun {
             }
             Ok(())
         })?;
-        spawned.stage("map1", move || stage(r0, s1, |x| map1.apply(x).map(Some)))?;
-        spawned.stage("filter", move || stage(r1, s2, |y| filter.stage(y, &filter_meter)))?;
-        spawned.stage("map2", move || stage(r2, s3, |y| map2.apply(y).map(Some)))?;
+        spawned.stage("map1", move || stage(r0, s1, |x| x.map1(&map1).map(Some)))?;
+        spawned.stage("filter", move || stage(r1, s2, |y| y.filter(&filter, &filter_meter)))?;
+        spawned.stage("map2", move || stage(r2, s3, |y| y.map2(&map2).map(Some)))?;
         let consumer = spawned.spawn("consumer", move || {
             while let Some(z) = r3.recv() {
                 consumer_meter.leave(1);
@@ -262,13 +258,14 @@ impl Drop for ReleaseOnExit {
 }
 
 /// One batched stage coroutine: receive a batch, apply `f` (`None`: the batch is gone, its permit given back),
-/// send it on, until either end is gone or `f` fails.
+/// send it on, until either end is gone or `f` fails; then both ends are dropped, and `exit` last.
 fn batch_stage<E: Send + 'static>(
+    exit: ReleaseOnExit,
     rx: mpsc::Receiver<Vec<u64>>,
     tx: mpsc::Sender<Vec<u64>>,
-    permits: &Semphore,
     mut f: impl FnMut(Vec<u64>) -> Result<Option<Vec<u64>>, E>,
 ) -> Result<(), E> {
+    let permits = &*exit.semaphore;
     while let Ok(b) = rx.recv() {
         match f(b)? {
             Some(b) => {
@@ -297,11 +294,8 @@ impl MayRun {
         let (s3, r3) = mpsc::channel::<Vec<u64>>();
         let (start_tx, start_rx) = mpsc::channel::<()>();
         let stopped = Arc::new(AtomicBool::new(false));
-        let release = |semaphore: &Arc<Semphore>| ReleaseOnExit {
-            semaphore: Arc::clone(semaphore),
-            stopped: Arc::clone(&stopped),
-            permits: total,
-        };
+        let release =
+            || ReleaseOnExit { semaphore: Arc::clone(&permits), stopped: Arc::clone(&stopped), permits: total };
         let mut spawned = Spawned::<H::Error>::new(job.live);
         let (source_permits, source_stopped) = (Arc::clone(&permits), Arc::clone(&stopped));
         spawned.stage("source", move || {
@@ -320,27 +314,18 @@ impl MayRun {
             }
             Ok(())
         })?;
-        let (p, exit) = (Arc::clone(&permits), release(&permits));
-        spawned.stage("map1", move || {
-            let _exit = exit;
-            batch_stage(r0, s1, &p, |b| map1.stage_batch(b))
-        })?;
-        let (p, exit) = (Arc::clone(&permits), release(&permits));
-        spawned.stage("filter", move || {
-            let _exit = exit;
-            batch_stage(r1, s2, &p, |b| filter.stage_batch(b, &filter_meter))
-        })?;
-        let (p, exit) = (Arc::clone(&permits), release(&permits));
-        spawned.stage("map2", move || {
-            let _exit = exit;
-            batch_stage(r2, s3, &p, |b| map2.stage_batch(b))
-        })?;
-        let (p, exit) = (Arc::clone(&permits), release(&permits));
+        let exit = release();
+        spawned.stage("map1", move || batch_stage(exit, r0, s1, |b| b.map1(&map1).map(Some)))?;
+        let exit = release();
+        spawned.stage("filter", move || batch_stage(exit, r1, s2, |b| b.filter(&filter, &filter_meter)))?;
+        let exit = release();
+        spawned.stage("map2", move || batch_stage(exit, r2, s3, |b| b.map2(&map2).map(Some)))?;
+        let exit = release();
         let consumer = spawned.spawn("consumer", move || {
             while let Ok(b) = r3.recv() {
                 consumer_meter.leave(b.len() as u64);
                 let stop = sink.push_batch(b).is_break();
-                p.post();
+                exit.semaphore.post();
                 if stop {
                     break;
                 }
