@@ -93,7 +93,7 @@ impl<F: Flavor + fmt::Debug> ChannelRun<F> {
         let Run { job, go, stages: Stages { map1, filter, map2 }, mut sink } = run;
         let input: &[u64] = job.input;
         let meter = &job.meter;
-        let (batch, cap) = (self.config.items_per_message(P::BATCHED), self.config.messages_per_channel(P::BATCHED));
+        let (batch, cap) = self.config.message_sizes(P::BATCHED);
         thread::scope(|scope| {
             Pipeline::<F, P, H::Error>::source(scope, Some(job.live.clone()), cap, "source", |out| {
                 for m in P::split(input, batch) {
@@ -125,7 +125,7 @@ impl<F: Flavor + fmt::Debug> ChannelRun<F> {
         let Run { job, go, stages: Stages { map1, filter, map2 }, mut sink } = run;
         let input: &[u64] = job.input;
         let meter = &job.meter;
-        let (batch, cap) = (self.config.items_per_message(P::BATCHED), self.config.messages_per_channel(P::BATCHED));
+        let (batch, cap) = self.config.message_sizes(P::BATCHED);
         thread::scope(|scope| {
             Pipeline::<F, P, H::Error>::source(scope, Some(job.live.clone()), cap, "source+map1+filter", |out| {
                 for m in P::split(input, batch) {

@@ -18,7 +18,7 @@ use std::sync::Arc;
 use may::coroutine::JoinHandle;
 use may::sync::{mpsc, Semphore};
 use measure::meter::Meter;
-use measure::summary::{ContestantInfo, Family, Role};
+use measure::summary::{ContestantInfo, Family};
 
 use super::{ChainContestant, Layout, PreparedChain};
 use crate::job::{ChainConfig, ChainError, Outcome};
@@ -58,12 +58,10 @@ struct MayRun {
 impl ChainContestant for MayCoroutines {
     fn info(&self) -> ContestantInfo {
         if self.batched {
-            return ContestantInfo {
-                name: "coroutine-may-batched".to_string(),
-                family: Family::Coroutine,
-                expected_failure: None,
-                role: Role::Candidate,
-                description: format!(
+            return ContestantInfo::new(
+                "coroutine-may-batched",
+                Family::Coroutine,
+                format!(
                     "one coroutine per stage (source, map1, filter, map2) plus a consumer coroutine summing ({}), \
                      joined by 4 unbounded `may::sync::mpsc` channels carrying one `Vec` of `items_per_message` \
                      items per message; the chain holds at most the batches its 4 channels would (4 × messages per \
@@ -73,14 +71,12 @@ impl ChainContestant for MayCoroutines {
                      it; `may`'s rules kept; in order",
                     may_config().describe()
                 ),
-            };
+            );
         }
-        ContestantInfo {
-            name: "coroutine-may".to_string(),
-            family: Family::Coroutine,
-            expected_failure: None,
-            role: Role::Candidate,
-            description: format!(
+        ContestantInfo::new(
+            "coroutine-may",
+            Family::Coroutine,
+            format!(
                 "one coroutine per stage (source, map1, filter, map2) plus a consumer coroutine summing, 5 busy \
                  coroutines ({}), joined by 4 `may::sync::mpsc` channels (unbounded in `may`) each bounded by a \
                  `may::sync::Semphore` of `capacity` (default 1024) permits, one item per message; blocking-style \
@@ -89,7 +85,7 @@ impl ChainContestant for MayCoroutines {
                  wait inside a coroutine (`may`'s rules); in order",
                 may_config().describe()
             ),
-        }
+        )
     }
 
     fn layout(&self) -> Option<(Layout, bool)> {

@@ -155,7 +155,7 @@ impl TasksRun {
     ) -> Result<Outcome, ChainError> {
         let Run { job, go, stages: Stages { map1, filter, map2 }, mut sink } = run;
         let (input, meter) = (Arc::clone(job.input), job.meter.clone());
-        let (batch, cap) = (self.config.items_per_message(P::BATCHED), self.config.messages_per_channel(P::BATCHED));
+        let (batch, cap) = self.config.message_sizes(P::BATCHED);
         let (source_meter, filter_meter) = (meter.clone(), meter.clone());
         let (start, source) = held_source::<P, H::Error, _, _>(job.live, cap, "source", |tx| async move {
             for m in P::split(&input, batch) {
@@ -189,7 +189,7 @@ impl TasksRun {
     ) -> Result<Outcome, ChainError> {
         let Run { job, go, stages: Stages { map1, filter, map2 }, mut sink } = run;
         let (input, meter) = (Arc::clone(job.input), job.meter.clone());
-        let (batch, cap) = (self.config.items_per_message(P::BATCHED), self.config.messages_per_channel(P::BATCHED));
+        let (batch, cap) = self.config.message_sizes(P::BATCHED);
         let source_meter = meter.clone();
         let (start, pipeline) =
             held_source::<P, H::Error, _, _>(job.live, cap, "source+map1+filter", |tx| async move {
