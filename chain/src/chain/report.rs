@@ -135,11 +135,6 @@ pub struct Gap {
     pub rows: Vec<Row>,
 }
 
-/// The headline statistics of `contestant` at `work`.
-fn stats<'a>(summary: &'a Summary, contestant: &str, work: u64) -> Option<&'a MetricStats> {
-    summary.metric(contestant, &format!("work_{work}.{HEADLINE}"))
-}
-
 /// The stream contestant with the lowest median headline at `work`.
 fn fastest_stream(summary: &Summary, work: u64) -> Option<(&str, &MetricStats)> {
     summary
@@ -224,22 +219,14 @@ impl Context {
                 .collect(),
         });
 
-        let (y, n) = (
-            summary.median_in("stream-tokio-iter", &first_phase, HEADLINE),
-            summary.median_in("stream-tokio-stream-adapters", &first_phase, HEADLINE),
-        );
-        let yielding = match (y, n) {
-            (Some(a), Some(b)) => Some(Yielding {
-                yielding: num(y),
-                never: num(n),
-                ratio: ratio(y, n),
-                within_noise: match (
-                    stats(summary, "stream-tokio-iter", first),
-                    stats(summary, "stream-tokio-stream-adapters", first),
-                ) {
-                    (Some(sa), Some(sb)) => !differs(sa, sb, noise),
-                    _ => a.is_nan() || b.is_nan(),
-                },
+        // The headline's statistics at the first work: the noise comparison needs both sides' process medians.
+        let stats = |name: &str| summary.metric(name, &format!("{first_phase}.{HEADLINE}"));
+        let yielding = match (stats("stream-tokio-iter"), stats("stream-tokio-stream-adapters")) {
+            (Some(y), Some(n)) => Some(Yielding {
+                yielding: num(Some(y.median)),
+                never: num(Some(n.median)),
+                ratio: ratio(Some(y.median), Some(n.median)),
+                within_noise: !differs(y, n, noise),
             }),
             _ => None,
         };
