@@ -12,9 +12,8 @@ use network::http::contestants::{HttpContestant, ALL};
 
 #[test]
 fn every_http_contestant_passes_every_check() {
-    let names: Vec<&str> = ALL.iter().map(|c| c.name()).collect();
     let test = "every_http_contestant_passes_every_check";
-    common::each_passes_every_check(test, &names, (Port::Http, false), |name| {
+    common::each_passes_every_check(test, &ALL.map(|c| c.name()), (Port::Http, false), |name| {
         runner(HttpContestant::find(name).unwrap_or_else(|| panic!("no {name}")))
     });
 }

@@ -12,9 +12,8 @@ use network::tcp::contestants::{TcpContestant, ALL};
 
 #[test]
 fn every_tcp_contestant_passes_every_check() {
-    let names: Vec<&str> = ALL.iter().map(|c| c.name()).collect();
     let test = "every_tcp_contestant_passes_every_check";
-    common::each_passes_every_check(test, &names, (Port::Tcp, true), |name| {
+    common::each_passes_every_check(test, &ALL.map(|c| c.name()), (Port::Tcp, true), |name| {
         runner(TcpContestant::find(name).unwrap_or_else(|| panic!("no {name}")))
     });
 }
