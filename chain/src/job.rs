@@ -48,6 +48,11 @@ impl ChainConfig {
     pub fn messages_per_channel(&self, batched: bool) -> usize {
         (self.capacity / self.items_per_message(batched)).max(1)
     }
+
+    /// Items per message and messages per channel, batched or not.
+    pub fn message_sizes(&self, batched: bool) -> (usize, usize) {
+        (self.items_per_message(batched), self.messages_per_channel(batched))
+    }
 }
 
 /// A stage of the chain that can be instrumented.
@@ -269,6 +274,16 @@ impl ChainError {
             PipelineError::Cancelled { stage } => ChainError::Cancelled { stage: stage.to_string() },
         }
     }
+}
+
+/// Call `go`, then run `f` on the calling thread, its panic caught as [`catch_panics`] does and its stage error
+/// converted (the contestants that neither spawn nor hand off).
+pub(crate) fn on_caller<E: Into<ChainError>>(
+    go: &mut dyn FnMut(),
+    f: impl FnOnce() -> Result<Outcome, E>,
+) -> Result<Outcome, ChainError> {
+    go();
+    catch_panics(f)?.map_err(Into::into)
 }
 
 /// Run `f`, turning a panic into [`ChainError::Panicked`] (for contestants that run on the calling thread).

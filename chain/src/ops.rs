@@ -12,11 +12,13 @@
 //! any of the functions above, so a mistake in a stage function cannot hide in both sides of the comparison.
 
 use std::convert::Infallible;
+use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use measure::meter::Meter;
 
 use crate::job::{ChainError, Instruments, StageError, StageName};
+use crate::sink::Sink;
 
 /// The multiplier of the mixing rounds (2⁶⁴ divided by the golden ratio).
 pub const MIX: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -133,22 +135,6 @@ impl<H: Hook> Map1<H> {
         self.hook.check()?;
         Ok(map1(x, self.work))
     }
-
-    /// [`map1`] of every value of a batch, in place.
-    #[inline]
-    pub fn apply_batch(&self, batch: &mut [u64]) -> Result<(), H::Error> {
-        for x in batch {
-            *x = self.apply(*x)?;
-        }
-        Ok(())
-    }
-
-    /// [`map1`] as a batched pipeline stage: the batch rewritten in place and forwarded.
-    #[inline]
-    pub fn stage_batch(&self, mut batch: Vec<u64>) -> Result<Option<Vec<u64>>, H::Error> {
-        self.apply_batch(&mut batch)?;
-        Ok(Some(batch))
-    }
 }
 
 impl<H: Hook> Filter<H> {
@@ -186,27 +172,6 @@ impl<H: Hook> Filter<H> {
             None => Ok(()),
         }
     }
-
-    /// The filter as a pipeline stage: `Some(x)` to forward, `None` to drop, a dropped item counted out of `meter`.
-    #[inline(always)]
-    pub fn stage<M: Meter>(&self, x: u64, meter: &M) -> Result<Option<u64>, H::Error> {
-        if self.test(x)? {
-            Ok(Some(x))
-        } else {
-            meter.leave(1);
-            Ok(None)
-        }
-    }
-
-    /// The filter as a batched pipeline stage: the batch kept in place (what it drops counted out of `meter`),
-    /// forwarded unless it is empty.
-    #[inline]
-    pub fn stage_batch<M: Meter>(&self, mut batch: Vec<u64>, meter: &M) -> Result<Option<Vec<u64>>, H::Error> {
-        let before = batch.len();
-        self.retain(&mut batch)?;
-        meter.leave((before - batch.len()) as u64);
-        Ok((!batch.is_empty()).then_some(batch))
-    }
 }
 
 impl<H: Hook> Map2<H> {
@@ -222,21 +187,130 @@ impl<H: Hook> Map2<H> {
     pub fn on(&self, item: Result<u64, H::Error>) -> Result<u64, H::Error> {
         item.and_then(|x| self.apply(x))
     }
+}
 
-    /// [`map2`] of every value of a batch, in place.
-    #[inline]
-    pub fn apply_batch(&self, batch: &mut [u64]) -> Result<(), H::Error> {
-        for x in batch {
-            *x = self.apply(*x)?;
-        }
-        Ok(())
+/// What one message of a channel pipeline carries: one item, or a batch (a `Vec` the source allocates, the maps
+/// rewrite in place, the filter compacts with `retain` and the consumer frees), so that a pipeline's source,
+/// stages and consumer are written once for both.
+pub(crate) trait Message: Sized + Send + 'static {
+    /// Whether it is a batch (the channels are sized by [`crate::ChainConfig::items_per_message`]).
+    const BATCHED: bool;
+
+    /// The items it carries, as the meter counts them.
+    fn items(&self) -> u64;
+
+    /// The input as messages of at most `batch` items (one each, unbatched).
+    fn split(input: &[u64], batch: usize) -> impl Iterator<Item = Self> + Send + '_;
+
+    /// [`map1`] of every item.
+    fn map1<H: Hook>(self, map1: &Map1<H>) -> Result<Self, H::Error>;
+
+    /// What the filter keeps, `None` when that is nothing.
+    fn keep<H: Hook>(self, filter: &Filter<H>) -> Result<Option<Self>, H::Error>;
+
+    /// The filter as a pipeline stage: what it keeps, what it drops counted out of `meter`.
+    fn filter<H: Hook, M: Meter>(self, filter: &Filter<H>, meter: &M) -> Result<Option<Self>, H::Error>;
+
+    /// [`map2`] of every item.
+    fn map2<H: Hook>(self, map2: &Map2<H>) -> Result<Self, H::Error>;
+
+    /// Into `sink`: the item, or the whole batch at once.
+    fn deliver<S: Sink>(self, sink: &mut S) -> ControlFlow<()>;
+}
+
+impl Message for u64 {
+    const BATCHED: bool = false;
+
+    #[inline(always)]
+    fn items(&self) -> u64 {
+        1
     }
 
-    /// [`map2`] as a batched pipeline stage: the batch rewritten in place and forwarded.
+    #[inline(always)]
+    fn split(input: &[u64], _batch: usize) -> impl Iterator<Item = u64> + Send + '_ {
+        input.iter().copied()
+    }
+
+    #[inline(always)]
+    fn map1<H: Hook>(self, map1: &Map1<H>) -> Result<u64, H::Error> {
+        map1.apply(self)
+    }
+
+    #[inline(always)]
+    fn keep<H: Hook>(self, filter: &Filter<H>) -> Result<Option<u64>, H::Error> {
+        Ok(filter.test(self)?.then_some(self))
+    }
+
+    #[inline(always)]
+    fn filter<H: Hook, M: Meter>(self, filter: &Filter<H>, meter: &M) -> Result<Option<u64>, H::Error> {
+        if filter.test(self)? {
+            Ok(Some(self))
+        } else {
+            meter.leave(1);
+            Ok(None)
+        }
+    }
+
+    #[inline(always)]
+    fn map2<H: Hook>(self, map2: &Map2<H>) -> Result<u64, H::Error> {
+        map2.apply(self)
+    }
+
+    #[inline(always)]
+    fn deliver<S: Sink>(self, sink: &mut S) -> ControlFlow<()> {
+        sink.push(self)
+    }
+}
+
+/// Every item of `batch` through `f`, in place; the first error stops it.
+#[inline]
+fn each<E>(mut batch: Vec<u64>, f: impl Fn(u64) -> Result<u64, E>) -> Result<Vec<u64>, E> {
+    for x in &mut batch {
+        *x = f(*x)?;
+    }
+    Ok(batch)
+}
+
+impl Message for Vec<u64> {
+    const BATCHED: bool = true;
+
     #[inline]
-    pub fn stage_batch(&self, mut batch: Vec<u64>) -> Result<Option<Vec<u64>>, H::Error> {
-        self.apply_batch(&mut batch)?;
-        Ok(Some(batch))
+    fn items(&self) -> u64 {
+        self.len() as u64
+    }
+
+    #[inline]
+    fn split(input: &[u64], batch: usize) -> impl Iterator<Item = Vec<u64>> + Send + '_ {
+        input.chunks(batch).map(<[u64]>::to_vec)
+    }
+
+    #[inline]
+    fn map1<H: Hook>(self, map1: &Map1<H>) -> Result<Vec<u64>, H::Error> {
+        each(self, |x| map1.apply(x))
+    }
+
+    #[inline]
+    fn keep<H: Hook>(mut self, filter: &Filter<H>) -> Result<Option<Vec<u64>>, H::Error> {
+        filter.retain(&mut self)?;
+        Ok((!self.is_empty()).then_some(self))
+    }
+
+    #[inline]
+    fn filter<H: Hook, M: Meter>(mut self, filter: &Filter<H>, meter: &M) -> Result<Option<Vec<u64>>, H::Error> {
+        let before = self.len();
+        filter.retain(&mut self)?;
+        meter.leave((before - self.len()) as u64);
+        Ok((!self.is_empty()).then_some(self))
+    }
+
+    #[inline]
+    fn map2<H: Hook>(self, map2: &Map2<H>) -> Result<Vec<u64>, H::Error> {
+        each(self, |x| map2.apply(x))
+    }
+
+    #[inline]
+    fn deliver<S: Sink>(self, sink: &mut S) -> ControlFlow<()> {
+        sink.push_batch(self)
     }
 }
 

@@ -48,9 +48,9 @@ pub struct Launcher {
 impl Launcher {
     /// This very binary with `__serve`: the lab in a trial process.
     pub fn this_binary() -> Result<Launcher, NetworkError> {
-        let program = std::env::current_exe()
-            .map_err(|e| NetworkError::Spawn { program: "the current executable".to_string(), source: e })?;
-        Ok(Launcher { program, args: vec![SERVE_SUBCOMMAND.to_string()] })
+        std::env::current_exe()
+            .map(Launcher::program)
+            .map_err(|e| NetworkError::Spawn { program: "the current executable".to_string(), source: e })
     }
 
     /// `program __serve`.
@@ -111,32 +111,24 @@ impl ServerProcess {
                 })
                 .map_err(|e| NetworkError::setup("the thread reading the server's ready line", e))?;
         }
-        let kill = |child: &mut Child| {
-            let _ = child.kill();
-            let _ = child.wait();
-        };
-        match rx.recv_timeout(wait) {
+        let failure = match rx.recv_timeout(wait) {
             Ok(Ok(line)) => match serde_json::from_str::<Ready>(&line) {
-                Ok(ready) => Ok(ServerProcess { child, stdin, ready }),
+                Ok(ready) => return Ok(ServerProcess { child, stdin, ready }),
                 Err(e) => {
-                    kill(&mut child);
                     let detail = if line.is_empty() {
                         "it exited without a ready line".to_string()
                     } else {
                         format!("unreadable ready line {line:?}: {e}")
                     };
-                    Err(NetworkError::NotReady { program, detail })
+                    NetworkError::NotReady { program, detail }
                 }
             },
-            Ok(Err(e)) => {
-                kill(&mut child);
-                Err(NetworkError::NotReady { program, detail: format!("reading its ready line: {e}") })
-            }
-            Err(_) => {
-                kill(&mut child);
-                Err(NetworkError::SlowStart { program, waited: wait })
-            }
-        }
+            Ok(Err(e)) => NetworkError::NotReady { program, detail: format!("reading its ready line: {e}") },
+            Err(_) => NetworkError::SlowStart { program, waited: wait },
+        };
+        let _ = child.kill();
+        let _ = child.wait();
+        Err(failure)
     }
 
     /// The HTTP address.

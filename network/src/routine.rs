@@ -150,17 +150,24 @@ impl<C: Client> Routine for NetRoutine<'_, C> {
     }
 }
 
-/// One trial of either scenario in its own process: the session (placement, and the server started with
-/// `config`, pinned apart from this process when `pinned`), the placement check, the contestant's conformance
-/// `checks` against the server's `port`, then, if every check passed, the harness's loop over the `client` made for
-/// that address.
+/// One trial of either scenario in its own process: the session (placement, and the server replying on `port`
+/// after `delay_us`, the other port at once, pinned apart from this process unless the `pinned` parameter is 0),
+/// the placement check, the contestant's conformance `checks` against the server's `port`, then, if every check
+/// passed, the harness's loop over the `client` made for that address.
 pub fn run_trial<C: Client>(
     request: &TrialRequest,
     sink: &mut dyn TrialSink,
-    (config, pinned, port): (ServeConfig, bool, Port),
+    (port, delay_us): (Port, u64),
     checks: impl FnOnce(SocketAddr, &Launcher, &ServeConfig) -> Vec<Check>,
     client: impl FnOnce(SocketAddr) -> C,
 ) -> Result<(), TrialError> {
+    // A request from before the parameter existed runs pinned, as it did then.
+    let pinned = request.param("pinned").unwrap_or(1) != 0;
+    let (http_delay_us, tcp_delay_us) = match port {
+        Port::Http => (delay_us, 0),
+        Port::Tcp => (0, delay_us),
+    };
+    let config = ServeConfig { http_delay_us, tcp_delay_us, core: None, start_delay_ms: 0, fail_seq: None };
     let launcher = Launcher::this_binary().map_err(|e| TrialError::BadParam(e.to_string()))?;
     let session = match Session::start(launcher, config, pinned) {
         Ok(session) => session,

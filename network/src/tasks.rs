@@ -143,14 +143,7 @@ async fn connection_task<S: Style, M: Meter>(
     barrier: Arc<Barrier>,
     ended: Arc<AtomicBool>,
 ) -> Outcome {
-    let mut outcome = Outcome::default();
-    let mut conn = match conn {
-        Ok(conn) => Some(conn),
-        Err(err) => {
-            outcome.first_error = Some(err.to_string());
-            None
-        }
-    };
+    let (mut outcome, mut conn) = tcp_exchange::opened(conn);
     barrier.wait().await;
     for batch in 0..job.batches {
         barrier.wait().await;

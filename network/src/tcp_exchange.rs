@@ -62,6 +62,37 @@ pub fn record<S>(outcome: &mut Outcome, cancel: &Cancel, seq: u64, result: Resul
     }
 }
 
+/// A connection's part as it starts: its stream, or none and the error that kept it from opening as the part's
+/// first error.
+pub fn opened<S>(conn: Result<S, NetworkError>) -> (Outcome, Option<S>) {
+    let mut outcome = Outcome::default();
+    let stream = conn.map_err(|err| outcome.first_error = Some(err.to_string())).ok();
+    (outcome, stream)
+}
+
+/// Connection `index`'s exchanges of `batch`, each made by `exchange` on its blocking stream, metered and
+/// counted into `outcome` ([`record`]), until the caller cancels.
+pub fn blocking_batch<M: Meter, S>(
+    job: &TcpJob<M>,
+    (batch, index): (u64, usize),
+    outcome: &mut Outcome,
+    stream: &mut Option<S>,
+    exchange: impl Fn(&mut S, u64) -> Result<(), Fail>,
+) {
+    for seq in job.seqs(batch, index) {
+        if job.cancel.is_raised() {
+            break;
+        }
+        job.meter.admit(1);
+        let result = match stream.as_mut() {
+            Some(s) => exchange(s, seq),
+            None => Err(Fail::Error(NetworkError::Closed { addr: job.addr })),
+        };
+        record(outcome, &job.cancel, seq, result, stream);
+        job.meter.leave(1);
+    }
+}
+
 /// Connect a blocking std stream with no delay and no read or write timeout (no client times an exchange out).
 pub fn connect_std(addr: SocketAddr) -> Result<TcpStream, NetworkError> {
     let stream = TcpStream::connect(addr).map_err(|e| NetworkError::io("connecting to", addr, e))?;

@@ -27,20 +27,20 @@ pub async fn ticks_async(stop: Arc<AtomicBool>, mut late: LatencyRecorder) -> La
 /// Tick as a `may` coroutine until `stop` is set (`may::coroutine::sleep`, whole milliseconds, on `may`'s
 /// timer thread), recording into `late`; how late each tick ran, in microseconds. A carrier blocked by a
 /// thread-blocking call shows here as it does for a tokio worker.
-pub fn ticks_coroutine(stop: &AtomicBool, mut late: LatencyRecorder) -> LatencyRecorder {
-    while !stop.load(Ordering::Relaxed) {
-        let due = Instant::now() + PERIOD;
-        may::coroutine::sleep(PERIOD);
-        late.record_us(lateness_us(due));
-    }
-    late
+pub fn ticks_coroutine(stop: &AtomicBool, late: LatencyRecorder) -> LatencyRecorder {
+    ticks_sleeping(stop, late, may::coroutine::sleep)
 }
 
 /// Tick on the calling thread until `stop` is set, recording into `late`; how late each tick ran, in microseconds.
-pub fn ticks_thread(stop: &AtomicBool, mut late: LatencyRecorder) -> LatencyRecorder {
+pub fn ticks_thread(stop: &AtomicBool, late: LatencyRecorder) -> LatencyRecorder {
+    ticks_sleeping(stop, late, std::thread::sleep)
+}
+
+/// Tick by `sleep`ing a period at a time until `stop` is set, recording how late each tick ran into `late`.
+fn ticks_sleeping(stop: &AtomicBool, mut late: LatencyRecorder, sleep: impl Fn(Duration)) -> LatencyRecorder {
     while !stop.load(Ordering::Relaxed) {
         let due = Instant::now() + PERIOD;
-        std::thread::sleep(PERIOD);
+        sleep(PERIOD);
         late.record_us(lateness_us(due));
     }
     late

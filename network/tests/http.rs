@@ -6,22 +6,14 @@
 
 mod common;
 
-use network::checks::{self, Port};
+use network::checks::Port;
 use network::http::conformance::runner;
-use network::http::contestants::ALL;
+use network::http::contestants::{HttpContestant, ALL};
 
 #[test]
 fn every_http_contestant_passes_every_check() {
-    let names: Vec<&str> = ALL.iter().map(|c| c.name()).collect();
-    let checks = |name: &str, server: &network::launch::ServerProcess| {
-        let contestant = *ALL.iter().find(|c| c.name() == name).unwrap_or_else(|| panic!("no {name}"));
-        let (addr, config) = (server.http_addr(), common::config());
-        checks::all(&runner(contestant), addr, &common::launcher(), &config, Port::Http, false)
-    };
-    common::each_passes_every_check(
-        "every_http_contestant_passes_every_check",
-        &names,
-        checks,
-        &common::every_check(false),
-    );
+    let test = "every_http_contestant_passes_every_check";
+    common::each_passes_every_check(test, &ALL.map(|c| c.name()), (Port::Http, false), |name| {
+        runner(HttpContestant::find(name).unwrap_or_else(|| panic!("no {name}")))
+    });
 }

@@ -6,22 +6,14 @@
 
 mod common;
 
-use network::checks::{self, Port};
+use network::checks::Port;
 use network::tcp::conformance::runner;
-use network::tcp::contestants::ALL;
+use network::tcp::contestants::{TcpContestant, ALL};
 
 #[test]
 fn every_tcp_contestant_passes_every_check() {
-    let names: Vec<&str> = ALL.iter().map(|c| c.name()).collect();
-    let checks = |name: &str, server: &network::launch::ServerProcess| {
-        let contestant = *ALL.iter().find(|c| c.name() == name).unwrap_or_else(|| panic!("no {name}"));
-        let (addr, config) = (server.tcp_addr(), common::config());
-        checks::all(&runner(contestant), addr, &common::launcher(), &config, Port::Tcp, true)
-    };
-    common::each_passes_every_check(
-        "every_tcp_contestant_passes_every_check",
-        &names,
-        checks,
-        &common::every_check(true),
-    );
+    let test = "every_tcp_contestant_passes_every_check";
+    common::each_passes_every_check(test, &ALL.map(|c| c.name()), (Port::Tcp, true), |name| {
+        runner(TcpContestant::find(name).unwrap_or_else(|| panic!("no {name}")))
+    });
 }

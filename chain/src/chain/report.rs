@@ -51,62 +51,51 @@ pub struct Context {
     /// The loop's CPU per item at the first work.
     pub floor_cpu: String,
     /// The per-item channel pipelines at the first work.
-    pub handoff: Vec<Handoff>,
-    /// Batched against per-item pipelines at the first work.
-    pub batching: Vec<Batching>,
+    pub handoff: Vec<Row>,
+    /// Batched against per-item pipelines at the first work (`name` against `of`).
+    pub batching: Vec<Row>,
     /// The fastest stream at the first work, and the single-task streams against the loop.
     pub streams: Option<Streams>,
     /// The yielding source against the one that never yields, at the first work.
     pub yielding: Option<Yielding>,
     /// Contestants that kept more than one core busy and were slower than the loop (beyond noise).
-    pub spinning: Vec<Spinning>,
+    pub spinning: Vec<Row>,
     /// Channel pipelines with more threads than cores.
-    pub crowded: Vec<Crowded>,
+    pub crowded: Vec<Row>,
     /// From the first work to the last (absent when the sweep has one work).
     pub gap: Option<Gap>,
     /// `blocking-rayon` against the loop at the last work.
     pub rayon_last: String,
     /// The fastest batched pipeline at the first work.
-    pub best_batched: Option<Named>,
+    pub best_batched: Option<Row>,
     /// What `may` asks of coroutine code, when the run has coroutine contestants.
     pub coroutine_rules: Option<String>,
 }
 
-/// A per-item channel pipeline's figures.
-#[derive(Debug, Serialize)]
-pub struct Handoff {
+/// One contestant's figures in a list of the discussion: each list fills the fields its sentence prints and
+/// leaves the others empty.
+#[derive(Debug, Default, Serialize)]
+pub struct Row {
     /// The contestant.
-    pub name: &'static str,
+    pub name: String,
+    /// The per-item twin a batched contestant is compared with.
+    pub of: String,
     /// Milliseconds per million items.
     pub ms: String,
-    /// Against the loop.
+    /// Against the loop, or against its twin.
     pub ratio: String,
     /// CPU ns per item.
     pub cpu: String,
     /// Cores used.
     pub cores: String,
+    /// Threads.
+    pub threads: String,
     /// Context switches per item.
     pub switches: String,
-}
-
-/// A batched pipeline against its per-item twin.
-#[derive(Debug, Serialize)]
-pub struct Batching {
-    /// The per-item contestant.
-    pub single: &'static str,
-    /// The batched contestant.
-    pub batched: &'static str,
-    /// Per-item time over batched time.
-    pub ratio: String,
-}
-
-/// A contestant and its ratio to the loop.
-#[derive(Debug, Serialize)]
-pub struct Named {
-    /// The contestant.
-    pub name: String,
-    /// Against the loop.
-    pub ratio: String,
+    /// Against the loop at the first work.
+    pub from: String,
+    /// Against the loop at the last work.
+    pub to: String,
 }
 
 /// The single-task streams.
@@ -119,7 +108,7 @@ pub struct Streams {
     /// Its ratio to the loop.
     pub ratio: String,
     /// Every single-task stream (no `tasks` in its name) against the loop.
-    pub singles: Vec<Named>,
+    pub singles: Vec<Row>,
 }
 
 /// The yielding source against the never-yielding one.
@@ -135,28 +124,6 @@ pub struct Yielding {
     pub within_noise: bool,
 }
 
-/// A contestant with more than one core busy and no speedup.
-#[derive(Debug, Serialize)]
-pub struct Spinning {
-    /// The contestant.
-    pub name: String,
-    /// Cores used.
-    pub cores: String,
-    /// Against the loop.
-    pub ratio: String,
-}
-
-/// A channel pipeline with more threads than cores.
-#[derive(Debug, Serialize)]
-pub struct Crowded {
-    /// The contestant.
-    pub name: &'static str,
-    /// Threads.
-    pub threads: String,
-    /// Context switches per item.
-    pub switches: String,
-}
-
 /// The loop and a few contestants from the first work to the last.
 #[derive(Debug, Serialize)]
 pub struct Gap {
@@ -165,23 +132,7 @@ pub struct Gap {
     /// The loop's ms per million at the last work.
     pub floor_last: String,
     /// Each contestant's ratio to the loop at the first and last work.
-    pub rows: Vec<GapRow>,
-}
-
-/// One contestant's ratio to the loop at the first and the last work.
-#[derive(Debug, Serialize)]
-pub struct GapRow {
-    /// The contestant.
-    pub name: String,
-    /// At the first work.
-    pub from: String,
-    /// At the last work.
-    pub to: String,
-}
-
-/// The headline statistics of `contestant` at `work`.
-fn stats<'a>(summary: &'a Summary, contestant: &str, work: u64) -> Option<&'a MetricStats> {
-    summary.metric(contestant, &format!("work_{work}.{HEADLINE}"))
+    pub rows: Vec<Row>,
 }
 
 /// The stream contestant with the lowest median headline at `work`.
@@ -230,17 +181,23 @@ impl Context {
             let (a, b) =
                 (summary.median_in(single, &first_phase, HEADLINE), summary.median_in(batched, &first_phase, HEADLINE));
             if a.is_some() {
-                handoff.push(Handoff {
-                    name: single,
+                handoff.push(Row {
+                    name: single.to_string(),
                     ms: num(a),
                     ratio: ratio(a, floor),
                     cpu: at(single, "cpu_ns_per_item"),
                     cores: at(single, "cores_used"),
                     switches: at(single, "ctx_switches_per_item"),
+                    ..Row::default()
                 });
             }
             if a.is_some() && b.is_some() {
-                batching.push(Batching { single, batched, ratio: ratio(a, b) });
+                batching.push(Row {
+                    name: batched.to_string(),
+                    of: single.to_string(),
+                    ratio: ratio(a, b),
+                    ..Row::default()
+                });
             }
         }
 
@@ -253,29 +210,23 @@ impl Context {
                 .iter()
                 .filter(|c| c.family == Family::Stream && !c.name.contains("tasks"))
                 .filter_map(|c| {
-                    summary
-                        .median_in(&c.name, &first_phase, HEADLINE)
-                        .map(|m| Named { name: c.name.clone(), ratio: ratio(Some(m), floor) })
+                    summary.median_in(&c.name, &first_phase, HEADLINE).map(|m| Row {
+                        name: c.name.clone(),
+                        ratio: ratio(Some(m), floor),
+                        ..Row::default()
+                    })
                 })
                 .collect(),
         });
 
-        let (y, n) = (
-            summary.median_in("stream-tokio-iter", &first_phase, HEADLINE),
-            summary.median_in("stream-tokio-stream-adapters", &first_phase, HEADLINE),
-        );
-        let yielding = match (y, n) {
-            (Some(a), Some(b)) => Some(Yielding {
-                yielding: num(y),
-                never: num(n),
-                ratio: ratio(y, n),
-                within_noise: match (
-                    stats(summary, "stream-tokio-iter", first),
-                    stats(summary, "stream-tokio-stream-adapters", first),
-                ) {
-                    (Some(sa), Some(sb)) => !differs(sa, sb, noise),
-                    _ => a.is_nan() || b.is_nan(),
-                },
+        // The headline's statistics at the first work: the noise comparison needs both sides' process medians.
+        let stats = |name: &str| summary.metric(name, &format!("{first_phase}.{HEADLINE}"));
+        let yielding = match (stats("stream-tokio-iter"), stats("stream-tokio-stream-adapters")) {
+            (Some(y), Some(n)) => Some(Yielding {
+                yielding: num(Some(y.median)),
+                never: num(Some(n.median)),
+                ratio: ratio(Some(y.median), Some(n.median)),
+                within_noise: !differs(y, n, noise),
             }),
             _ => None,
         };
@@ -286,8 +237,12 @@ impl Context {
             .filter_map(|c| {
                 let cores = summary.median_in(&c.name, &first_phase, "cores_used")?;
                 let m = summary.median_in(&c.name, &first_phase, HEADLINE)?;
-                (beyond_noise(cores, 1.0, noise) && floor.is_some_and(|f| beyond_noise(m, f, noise)))
-                    .then(|| Spinning { name: c.name.clone(), cores: num(Some(cores)), ratio: ratio(Some(m), floor) })
+                (beyond_noise(cores, 1.0, noise) && floor.is_some_and(|f| beyond_noise(m, f, noise))).then(|| Row {
+                    name: c.name.clone(),
+                    cores: num(Some(cores)),
+                    ratio: ratio(Some(m), floor),
+                    ..Row::default()
+                })
             })
             .collect();
 
@@ -298,16 +253,18 @@ impl Context {
             .filter_map(|name| {
                 let threads = summary.median_in(name, &first_phase, "threads").filter(|t| *t > cores)?;
                 let switches = summary.median_in(name, &first_phase, "ctx_switches_per_item")?;
-                Some(Crowded { name, threads: format!("{threads:.0}"), switches: num(Some(switches)) })
+                let (threads, switches) = (format!("{threads:.0}"), num(Some(switches)));
+                Some(Row { name: name.to_string(), threads, switches, ..Row::default() })
             })
             .collect();
 
         let gap = (last != first).then(|| {
             let floor_last = summary.median_in(LOOP, &last_phase, HEADLINE);
-            let row = |name: &str| GapRow {
+            let row = |name: &str| Row {
                 name: name.to_string(),
                 from: ratio(summary.median_in(name, &first_phase, HEADLINE), floor),
                 to: ratio(summary.median_in(name, &last_phase, HEADLINE), floor_last),
+                ..Row::default()
             };
             let mut rows = Vec::new();
             if let Some((name, _)) = fastest_stream(summary, last) {
@@ -329,7 +286,7 @@ impl Context {
             .filter(|c| c.name.ends_with("-batched"))
             .filter_map(|c| summary.median_in(&c.name, &first_phase, HEADLINE).map(|m| (c.name.as_str(), m)))
             .min_by(|a, b| a.1.total_cmp(&b.1))
-            .map(|(name, m)| Named { name: name.to_string(), ratio: ratio(Some(m), floor) });
+            .map(|(name, m)| Row { name: name.to_string(), ratio: ratio(Some(m), floor), ..Row::default() });
 
         Context {
             ran: true,

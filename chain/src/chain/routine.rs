@@ -50,9 +50,7 @@ pub(super) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
         work,
         reference,
         bound: contestant.bound(&config),
-        channel: contestant
-            .layout()
-            .map(|(_, batched)| (config.items_per_message(batched), config.messages_per_channel(batched))),
+        channel: contestant.layout().map(|(_, batched)| config.message_sizes(batched)),
         live: Arc::new(LiveStages::new()),
         measured_max: None,
     };

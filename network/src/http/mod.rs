@@ -18,11 +18,8 @@ pub mod contestants;
 pub mod report;
 pub mod routine;
 
-use measure::judge::ClaimSpec;
 use measure::question::{Alternatives, Question};
-use measure::record::TrialRequest;
-use measure::scenario::{ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
-use measure::summary::{ContestantInfo, Summary};
+use measure::scenario::{ChartSpec, ParamSpec, Repetitions, Scenario};
 
 use crate::figures::bars;
 
@@ -31,6 +28,8 @@ use crate::figures::bars;
 pub struct HttpScenario;
 
 impl Scenario for HttpScenario {
+    crate::folder::scenario_files!();
+
     fn name(&self) -> &'static str {
         "http"
     }
@@ -78,10 +77,6 @@ impl Scenario for HttpScenario {
         ]
     }
 
-    fn contestants(&self) -> Vec<ContestantInfo> {
-        contestants::ALL.iter().map(|c| c.info()).collect()
-    }
-
     fn headline_metric(&self) -> &'static str {
         "cpu_us_per_call"
     }
@@ -127,14 +122,6 @@ impl Scenario for HttpScenario {
         ]
     }
 
-    fn run_trial(&self, request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
-        routine::run_trial(request, sink)
-    }
-
-    fn claim_table(&self, _summary: &Summary) -> Vec<ClaimSpec> {
-        claims::table()
-    }
-
     /// Two questions, as the published JVM study keeps them apart: which family, with the client code held equal
     /// (the lab's small hand-written client on a thread, a tokio task or a `may` coroutine per connection), and
     /// which client library (each library on its own family's runtime). A comparison across the two would rank a
@@ -159,9 +146,5 @@ impl Scenario for HttpScenario {
             )
             .situation("an HTTP client library"),
         ]
-    }
-
-    fn discussion(&self, summary: &Summary) -> String {
-        report::discussion(summary)
     }
 }

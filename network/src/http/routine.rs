@@ -13,42 +13,6 @@ use crate::http_calls::HttpJob;
 use crate::launch::Port;
 use crate::outcome::Outcome;
 use crate::routine::{renamed, Client};
-use crate::server::ServeConfig;
-
-/// The http scenario's parameters, as a trial reads them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct HttpParams {
-    /// Calls per iteration.
-    pub requests: u64,
-    /// Calls in flight.
-    pub in_flight: usize,
-    /// The server's delay per call, in microseconds.
-    pub delay_us: u64,
-    /// Whether the server and the client are pinned apart (the `pinned` parameter; 0 is the shared variant).
-    pub pinned: bool,
-}
-
-impl HttpParams {
-    /// Read them from a trial request.
-    pub fn from_request(request: &TrialRequest) -> Result<HttpParams, TrialError> {
-        let params = HttpParams {
-            requests: request.param("requests")?,
-            in_flight: request.param_usize("in_flight")?,
-            delay_us: request.param("delay_us")?,
-            // A request from before the parameter existed runs pinned, as it did then.
-            pinned: request.param("pinned").unwrap_or(1) != 0,
-        };
-        if params.requests == 0 || params.in_flight == 0 {
-            return Err(TrialError::BadParam("`requests` and `in-flight` must be at least 1".to_string()));
-        }
-        Ok(params)
-    }
-
-    /// The server configuration (the TCP side idle).
-    pub fn serve_config(&self) -> ServeConfig {
-        ServeConfig { http_delay_us: self.delay_us, tcp_delay_us: 0, core: None, start_delay_ms: 0, fail_seq: None }
-    }
-}
 
 /// A contestant with its job, as the routine runs it.
 #[derive(Debug, Clone)]
@@ -103,13 +67,15 @@ impl Client for HttpClient {
 pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
     let contestant = HttpContestant::find(&request.contestant)
         .ok_or_else(|| TrialError::UnknownContestant(request.contestant.clone()))?;
-    let params = HttpParams::from_request(request)?;
+    let (requests, in_flight) = (request.param("requests")?, request.param_usize("in_flight")?);
+    let delay_us = request.param("delay_us")?;
+    if requests == 0 || in_flight == 0 {
+        return Err(TrialError::BadParam("`requests` and `in-flight` must be at least 1".to_string()));
+    }
     crate::server::raise_fd_limit();
-    let setup = (params.serve_config(), params.pinned, Port::Http);
     let checks = |addr, launcher: &_, config: &_| conformance::checks(contestant, addr, launcher, config);
-    crate::routine::run_trial(request, sink, setup, checks, |addr| {
-        let (requests, in_flight) = (params.requests, params.in_flight);
+    crate::routine::run_trial(request, sink, (Port::Http, delay_us), checks, |addr| {
         let job = HttpJob { addr, requests, in_flight, meter: NoMeter, cancel: Cancel::never() };
-        HttpClient { contestant, job, delay_us: params.delay_us }
+        HttpClient { contestant, job, delay_us }
     })
 }

@@ -17,11 +17,8 @@ pub mod contestants;
 pub mod report;
 pub mod routine;
 
-use measure::judge::ClaimSpec;
 use measure::question::{Alternatives, Question};
-use measure::record::TrialRequest;
-use measure::scenario::{ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
-use measure::summary::{ContestantInfo, Summary};
+use measure::scenario::{ChartSpec, ParamSpec, Repetitions, Scenario};
 
 use crate::figures::bars;
 
@@ -30,6 +27,8 @@ use crate::figures::bars;
 pub struct TcpScenario;
 
 impl Scenario for TcpScenario {
+    crate::folder::scenario_files!();
+
     fn name(&self) -> &'static str {
         "tcp"
     }
@@ -68,10 +67,6 @@ impl Scenario for TcpScenario {
             ),
             crate::session::pinned_param(),
         ]
-    }
-
-    fn contestants(&self) -> Vec<ContestantInfo> {
-        contestants::ALL.iter().map(|c| c.info()).collect()
     }
 
     fn headline_metric(&self) -> &'static str {
@@ -128,14 +123,6 @@ impl Scenario for TcpScenario {
         ]
     }
 
-    fn run_trial(&self, request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
-        routine::run_trial(request, sink)
-    }
-
-    fn claim_table(&self, _summary: &Summary) -> Vec<ClaimSpec> {
-        claims::table()
-    }
-
     /// Two questions: which family moves request/response exchanges over real sockets fastest, and, when the
     /// socket code is blocking, what calling it inside a task costs and which of tokio's remedies gets it back.
     fn questions(&self) -> Vec<Question> {
@@ -164,9 +151,5 @@ impl Scenario for TcpScenario {
             )
             .situation("blocking socket code inside tokio"),
         ]
-    }
-
-    fn discussion(&self, summary: &Summary) -> String {
-        report::discussion(summary)
     }
 }

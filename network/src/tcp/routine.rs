@@ -12,48 +12,7 @@ use crate::error::NetworkError;
 use crate::launch::Port;
 use crate::outcome::Outcome;
 use crate::routine::{renamed, Client};
-use crate::server::ServeConfig;
 use crate::tcp_exchange::TcpJob;
-
-/// The tcp scenario's parameters, as a trial reads them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TcpParams {
-    /// Persistent connections.
-    pub connections: usize,
-    /// Exchanges per batch.
-    pub exchanges: usize,
-    /// Batches per iteration.
-    pub batches: u64,
-    /// The server's delay per exchange, in microseconds.
-    pub delay_us: u64,
-    /// Whether the server and the client are pinned apart (the `pinned` parameter; 0 is the shared variant).
-    pub pinned: bool,
-}
-
-impl TcpParams {
-    /// Read them from a trial request.
-    pub fn from_request(request: &TrialRequest) -> Result<TcpParams, TrialError> {
-        let params = TcpParams {
-            connections: request.param_usize("connections")?,
-            exchanges: request.param_usize("exchanges")?,
-            batches: request.param("batches")?,
-            delay_us: request.param("delay_us")?,
-            // A request from before the parameter existed runs pinned, as it did then.
-            pinned: request.param("pinned").unwrap_or(1) != 0,
-        };
-        if params.connections == 0 || params.exchanges == 0 || params.batches == 0 {
-            return Err(TrialError::BadParam(
-                "`connections`, `exchanges` and `batches` must be at least 1".to_string(),
-            ));
-        }
-        Ok(params)
-    }
-
-    /// The server configuration (the HTTP side idle).
-    pub fn serve_config(&self) -> ServeConfig {
-        ServeConfig { http_delay_us: 0, tcp_delay_us: self.delay_us, core: None, start_delay_ms: 0, fail_seq: None }
-    }
-}
 
 /// A contestant with its job, as the routine runs it.
 #[derive(Debug, Clone)]
@@ -139,13 +98,16 @@ impl Client for TcpClient {
 pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
     let contestant = TcpContestant::find(&request.contestant)
         .ok_or_else(|| TrialError::UnknownContestant(request.contestant.clone()))?;
-    let params = TcpParams::from_request(request)?;
-    let setup = (params.serve_config(), params.pinned, Port::Tcp);
+    let (connections, exchanges) = (request.param_usize("connections")?, request.param_usize("exchanges")?);
+    let batches = request.param("batches")?;
+    let delay_us = request.param("delay_us")?;
+    if connections == 0 || exchanges == 0 || batches == 0 {
+        return Err(TrialError::BadParam("`connections`, `exchanges` and `batches` must be at least 1".to_string()));
+    }
     let checks = |addr, launcher: &_, config: &_| conformance::checks(contestant, addr, launcher, config);
-    crate::routine::run_trial(request, sink, setup, checks, |addr| {
-        let (connections, exchanges, batches) =
-            (params.connections, params.exchanges, contestant.batches(params.batches));
+    crate::routine::run_trial(request, sink, (Port::Tcp, delay_us), checks, |addr| {
+        let batches = contestant.batches(batches);
         let job = TcpJob { addr, connections, exchanges, batches, meter: NoMeter, cancel: Cancel::never() };
-        TcpClient { contestant, job, delay_us: params.delay_us }
+        TcpClient { contestant, job, delay_us }
     })
 }

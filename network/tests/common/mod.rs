@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use network::checks::{self, Port, Runner};
 use network::launch::{Launcher, ServerProcess, READY_WAIT};
 use network::server::ServeConfig;
 
@@ -39,17 +40,19 @@ pub fn gone_within(pid: u32, wait: Duration) -> bool {
 
 /// Every conformance check of each contestant named in `names` passes, each contestant in a process of its own
 /// (test `test`) with a server of its own, as the lab runs it (the checks count the process's threads and
-/// sockets): `checks` runs them against the server, and they are the checks `expected` names, in order.
+/// sockets): its `runner` checked against the server's `port` (`ordered`: with the per-connection order check),
+/// and they are the checks [`every_check`] names, in order.
 pub fn each_passes_every_check(
     test: &str,
     names: &[&str],
-    checks: impl Fn(&str, &ServerProcess) -> Vec<measure::summary::Check>,
-    expected: &[&str],
+    (port, ordered): (Port, bool),
+    runner: impl Fn(&str) -> Runner,
 ) {
     let names: Vec<String> = names.iter().map(ToString::to_string).collect();
+    let expected = every_check(ordered);
     testkit::each_in_own_process(test, &names, |name| {
         let server = server();
-        let checks = checks(name, &server);
+        let checks = checks::all(&runner(name), server.addr(port), &launcher(), &config(), port, ordered);
         let got: Vec<&str> = checks.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(got, expected);
         for check in checks {

@@ -4,7 +4,7 @@ use measure::meter::Meter;
 use measure::summary::{ContestantInfo, Family, Role};
 
 use super::{ChainContestant, PreparedChain};
-use crate::job::{catch_panics, ChainConfig, ChainError, Outcome};
+use crate::job::{on_caller, ChainConfig, ChainError, Outcome};
 use crate::ops::{Hook, Stages};
 use crate::sink::{drain_iter, Run, Sink, SinkRun};
 
@@ -18,15 +18,13 @@ pub(crate) struct BaselineIterator;
 
 impl ChainContestant for BaselineLoop {
     fn info(&self) -> ContestantInfo {
-        ContestantInfo {
-            name: "baseline-loop".into(),
-            family: Family::Baseline,
-            expected_failure: None,
-            role: Role::Floor,
-            description: "plain `for` loop over the input slice applying map1, the even filter and map2 inline and \
-                          summing with wrapping_add; calling thread, no hand-off, in order"
-                .into(),
-        }
+        ContestantInfo::new(
+            "baseline-loop",
+            Family::Baseline,
+            "plain `for` loop over the input slice applying map1, the even filter and map2 inline and \
+                          summing with wrapping_add; calling thread, no hand-off, in order",
+        )
+        .with_role(Role::Floor)
     }
 
     fn prepare(&self, _config: &ChainConfig) -> Result<Box<dyn PreparedChain>, ChainError> {
@@ -37,9 +35,8 @@ impl ChainContestant for BaselineLoop {
 impl SinkRun for BaselineLoop {
     fn run_with<M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError> {
         let Run { job, go, stages: Stages { map1, filter, map2 }, mut sink } = run;
-        go();
         let input: &[u64] = job.input;
-        let run = move || -> Result<Outcome, H::Error> {
+        on_caller(go, move || -> Result<Outcome, H::Error> {
             for &x in input {
                 let y = map1.apply(x)?;
                 if !filter.test(y)? {
@@ -50,23 +47,20 @@ impl SinkRun for BaselineLoop {
                 }
             }
             Ok(sink.finish())
-        };
-        catch_panics(run)?.map_err(Into::into)
+        })
     }
 }
 
 impl ChainContestant for BaselineIterator {
     fn info(&self) -> ContestantInfo {
-        ContestantInfo {
-            name: "baseline-iterator".into(),
-            family: Family::Baseline,
-            expected_failure: None,
-            role: Role::Floor,
-            description: "std Iterator chain over the input slice: `map` / `filter_map` / `map` consumed by \
+        ContestantInfo::new(
+            "baseline-iterator",
+            Family::Baseline,
+            "std Iterator chain over the input slice: `map` / `filter_map` / `map` consumed by \
                           `try_for_each` summing with wrapping_add (stages yield `Result<u64, Infallible>` when \
-                          measured); calling thread, in order"
-                .into(),
-        }
+                          measured); calling thread, in order",
+        )
+        .with_role(Role::Floor)
     }
 
     fn prepare(&self, _config: &ChainConfig) -> Result<Box<dyn PreparedChain>, ChainError> {
@@ -77,12 +71,10 @@ impl ChainContestant for BaselineIterator {
 impl SinkRun for BaselineIterator {
     fn run_with<M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError> {
         let Run { job, go, stages: Stages { map1, filter, map2 }, sink } = run;
-        go();
         let input: &[u64] = job.input;
-        let run = move || {
+        on_caller(go, move || {
             let items = input.iter().map(|&x| map1.apply(x)).filter_map(|r| filter.on(r)).map(|r| map2.on(r));
             drain_iter(items, sink)
-        };
-        catch_panics(run)?.map_err(Into::into)
+        })
     }
 }

@@ -10,35 +10,28 @@ use std::thread;
 use measure::meter::Meter;
 use measure::summary::{ContestantInfo, Family};
 
-use super::{channel_bound, ChainContestant, Layout, PreparedChain};
+use super::{message_words, piped_name, ChainContestant, Layout, PreparedChain};
 use crate::job::{catch_panics, ChainConfig, ChainError, Outcome};
-use crate::ops::{Hook, Stages};
+use crate::ops::{Hook, Message, Stages};
 use crate::sink::{Run, Sink, SinkRun};
 use pipelines::blocking::{Flavor, Pipeline};
 
 /// A pipeline of threads over channels of flavor `F`, one item or one batch per message, staged or fused.
+#[derive(Debug)]
 pub(crate) struct ChannelThreads<F> {
     layout: Layout,
     batched: bool,
     flavor: PhantomData<fn() -> F>,
 }
 
-impl<F> fmt::Debug for ChannelThreads<F> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ChannelThreads")
-            .field("layout", &self.layout)
-            .field("batched", &self.batched)
-            .finish_non_exhaustive()
-    }
-}
-
-impl<F: Flavor> ChannelThreads<F> {
+impl<F: Flavor + fmt::Debug> ChannelThreads<F> {
     pub(crate) fn new(layout: Layout, batched: bool) -> Self {
         ChannelThreads { layout, batched, flavor: PhantomData }
     }
 }
 
 /// A prepared run: nothing to build (stage threads are spawned by each run, before `go`), just the sizing.
+#[derive(Debug)]
 struct ChannelRun<F> {
     config: ChainConfig,
     layout: Layout,
@@ -46,18 +39,7 @@ struct ChannelRun<F> {
     flavor: PhantomData<fn() -> F>,
 }
 
-impl<F: Flavor> fmt::Debug for ChannelRun<F> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ChannelRun")
-            .field("flavor", &F::NAME)
-            .field("config", &self.config)
-            .field("layout", &self.layout)
-            .field("batched", &self.batched)
-            .finish()
-    }
-}
-
-impl<F: Flavor> ChainContestant for ChannelThreads<F> {
+impl<F: Flavor + fmt::Debug> ChainContestant for ChannelThreads<F> {
     fn info(&self) -> ContestantInfo {
         let shape = match self.layout {
             Layout::Staged => format!(
@@ -71,27 +53,13 @@ impl<F: Flavor> ChainContestant for ChannelThreads<F> {
                 F::API
             ),
         };
-        let messages = if self.batched {
-            "carrying one Vec<u64> of `items_per_message` items per message, `messages_per_channel` messages per \
-             channel (both in the results table; the same items as unbatched); the source allocates each Vec, maps \
-             rewrite it in place, the filter `retain`s, the consumer frees it (no recycling)"
-        } else {
-            "of `capacity` (default 1024) messages of one item"
-        };
-        let name = format!(
-            "blocking-{}{}{}",
-            F::NAME,
-            if self.layout == Layout::Fused { "-fused" } else { "" },
-            if self.batched { "-batched" } else { "" }
-        );
+        let recycling = if self.batched { " (no recycling)" } else { "" };
         let description = format!(
-            "{shape} {messages}; threads are spawned before the clock starts, the source held until then; in order"
+            "{shape} {}{recycling}; threads are spawned before the clock starts, the source held until then; in order",
+            message_words(self.batched)
         );
+        let name = piped_name(&format!("blocking-{}", F::NAME), self.layout, self.batched);
         ContestantInfo::new(name, Family::Blocking, description)
-    }
-
-    fn bound(&self, config: &ChainConfig) -> Option<u64> {
-        Some(channel_bound(config, self.layout, self.batched))
     }
 
     fn layout(&self) -> Option<(Layout, bool)> {
@@ -108,40 +76,41 @@ impl<F: Flavor> ChainContestant for ChannelThreads<F> {
     }
 }
 
-impl<F: Flavor> SinkRun for ChannelRun<F> {
+impl<F: Flavor + fmt::Debug> SinkRun for ChannelRun<F> {
     fn run_with<M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError> {
         match (self.layout, self.batched) {
-            (Layout::Staged, false) => self.items(run),
-            (Layout::Staged, true) => self.batches(run),
-            (Layout::Fused, false) => self.fused_items(run),
-            (Layout::Fused, true) => self.fused_batches(run),
+            (Layout::Staged, false) => self.staged::<u64, M, H, S>(run),
+            (Layout::Staged, true) => self.staged::<Vec<u64>, M, H, S>(run),
+            (Layout::Fused, false) => self.fused::<u64, M, H, S>(run),
+            (Layout::Fused, true) => self.fused::<Vec<u64>, M, H, S>(run),
         }
     }
 }
 
-impl<F: Flavor> ChannelRun<F> {
-    fn items<M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError> {
+impl<F: Flavor + fmt::Debug> ChannelRun<F> {
+    /// A thread per stage, `P` per message.
+    fn staged<P: Message, M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError> {
         let Run { job, go, stages: Stages { map1, filter, map2 }, mut sink } = run;
         let input: &[u64] = job.input;
         let meter = &job.meter;
-        let cap = self.config.capacity;
+        let (batch, cap) = self.config.message_sizes(P::BATCHED);
         thread::scope(|scope| {
-            Pipeline::<F, u64, H::Error>::source(scope, Some(job.live.clone()), cap, "source", |out| {
-                for &x in input {
-                    meter.admit(1);
-                    if out.send(x).is_err() {
+            Pipeline::<F, P, H::Error>::source(scope, Some(job.live.clone()), cap, "source", |out| {
+                for m in P::split(input, batch) {
+                    meter.admit(m.items());
+                    if out.send(m).is_err() {
                         break;
                     }
                 }
                 Ok(())
             })?
-            .stage(cap, "map1", move |x| map1.apply(x).map(Some))?
-            .stage(cap, "filter", move |y| filter.stage(y, meter))?
-            .stage(cap, "map2", move |y| map2.apply(y).map(Some))?
-            .start(go, |items| {
-                for z in items {
-                    meter.leave(1);
-                    if sink.push(z).is_break() {
+            .stage(cap, "map1", move |m: P| m.map1(&map1).map(Some))?
+            .stage(cap, "filter", move |m: P| m.filter(&filter, meter))?
+            .stage(cap, "map2", move |m: P| m.map2(&map2).map(Some))?
+            .start(go, |messages| {
+                for m in messages {
+                    meter.leave(m.items());
+                    if m.deliver(&mut sink).is_break() {
                         break;
                     }
                 }
@@ -151,105 +120,30 @@ impl<F: Flavor> ChannelRun<F> {
         .map_err(ChainError::from_pipeline)
     }
 
-    fn batches<M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError> {
+    /// Source+map1+filter on a thread, map2+sum on the caller, `P` per message.
+    fn fused<P: Message, M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError> {
         let Run { job, go, stages: Stages { map1, filter, map2 }, mut sink } = run;
         let input: &[u64] = job.input;
         let meter = &job.meter;
-        let (batch, cap) = (self.config.items_per_message(true), self.config.messages_per_channel(true));
+        let (batch, cap) = self.config.message_sizes(P::BATCHED);
         thread::scope(|scope| {
-            Pipeline::<F, Vec<u64>, H::Error>::source(scope, Some(job.live.clone()), cap, "source", |out| {
-                for chunk in input.chunks(batch) {
-                    meter.admit(chunk.len() as u64);
-                    if out.send(chunk.to_vec()).is_err() {
-                        break;
-                    }
-                }
-                Ok(())
-            })?
-            .stage(cap, "map1", move |b| map1.stage_batch(b))?
-            .stage(cap, "filter", move |b| filter.stage_batch(b, meter))?
-            .stage(cap, "map2", move |b| map2.stage_batch(b))?
-            .start(go, |batches| {
-                for b in batches {
-                    meter.leave(b.len() as u64);
-                    if sink.push_batch(b).is_break() {
-                        break;
-                    }
-                }
-                sink.finish()
-            })
-        })
-        .map_err(ChainError::from_pipeline)
-    }
-
-    fn fused_items<M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError> {
-        let Run { job, go, stages: Stages { map1, filter, map2 }, mut sink } = run;
-        let input: &[u64] = job.input;
-        let meter = &job.meter;
-        let cap = self.config.capacity;
-        thread::scope(|scope| {
-            Pipeline::<F, u64, H::Error>::source(scope, Some(job.live.clone()), cap, "source+map1+filter", |out| {
-                for &x in input {
-                    let y = map1.apply(x)?;
-                    if !filter.test(y)? {
+            Pipeline::<F, P, H::Error>::source(scope, Some(job.live.clone()), cap, "source+map1+filter", |out| {
+                for m in P::split(input, batch) {
+                    let Some(m) = m.map1(&map1)?.keep(&filter)? else {
                         continue;
-                    }
-                    meter.admit(1);
-                    if out.send(y).is_err() {
+                    };
+                    meter.admit(m.items());
+                    if out.send(m).is_err() {
                         break;
                     }
                 }
                 Ok(())
             })?
-            .start(go, |items| {
+            .start(go, |messages| {
                 catch_panics(|| {
-                    for y in items {
-                        meter.leave(1);
-                        if sink.push(map2.apply(y)?).is_break() {
-                            break;
-                        }
-                    }
-                    Ok::<Outcome, H::Error>(sink.finish())
-                })
-            })
-        })
-        .map_err(ChainError::from_pipeline)?
-        .and_then(|consumed| consumed.map_err(Into::into))
-    }
-
-    fn fused_batches<M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError> {
-        let Run { job, go, stages: Stages { map1, filter, map2 }, mut sink } = run;
-        let input: &[u64] = job.input;
-        let meter = &job.meter;
-        let (batch, cap) = (self.config.items_per_message(true), self.config.messages_per_channel(true));
-        thread::scope(|scope| {
-            Pipeline::<F, Vec<u64>, H::Error>::source(
-                scope,
-                Some(job.live.clone()),
-                cap,
-                "source+map1+filter",
-                |out| {
-                    for chunk in input.chunks(batch) {
-                        let mut b = chunk.to_vec();
-                        map1.apply_batch(&mut b)?;
-                        filter.retain(&mut b)?;
-                        if b.is_empty() {
-                            continue;
-                        }
-                        meter.admit(b.len() as u64);
-                        if out.send(b).is_err() {
-                            break;
-                        }
-                    }
-                    Ok(())
-                },
-            )?
-            .start(go, |batches| {
-                catch_panics(|| {
-                    for mut b in batches {
-                        meter.leave(b.len() as u64);
-                        map2.apply_batch(&mut b)?;
-                        if sink.push_batch(b).is_break() {
+                    for m in messages {
+                        meter.leave(m.items());
+                        if m.map2(&map2)?.deliver(&mut sink).is_break() {
                             break;
                         }
                     }

@@ -9,10 +9,10 @@ use std::future::ready;
 
 use futures::StreamExt;
 use measure::meter::Meter;
-use measure::summary::{ContestantInfo, Family, Role};
+use measure::summary::{ContestantInfo, Family};
 
 use super::{ChainContestant, PreparedChain};
-use crate::job::{catch_panics, ChainConfig, ChainError, Outcome};
+use crate::job::{on_caller, ChainConfig, ChainError, Outcome};
 use crate::ops::{Hook, Stages};
 use crate::sink::{drain_stream, Run, Sink, SinkRun};
 
@@ -22,16 +22,9 @@ pub(crate) struct StreamFutures;
 
 impl ChainContestant for StreamFutures {
     fn info(&self) -> ContestantInfo {
-        ContestantInfo {
-            name: "stream-futures-adapters".into(),
-            family: Family::Stream,
-            expected_failure: None,
-            role: Role::Candidate,
-            description: "futures::stream::iter over the input slice + futures StreamExt `map` / `filter_map` / \
+        ContestantInfo::new("stream-futures-adapters", Family::Stream, "futures::stream::iter over the input slice + futures StreamExt `map` / `filter_map` / \
                           `map` (its `filter_map` stores and polls one `Ready` future per item), drained by a `while let Some(x) = s.next().await` wrapping-sum loop under \
-                          futures::executor::block_on on the calling thread (no runtime); in order"
-                .into(),
-        }
+                          futures::executor::block_on on the calling thread (no runtime); in order")
     }
 
     fn prepare(&self, _config: &ChainConfig) -> Result<Box<dyn PreparedChain>, ChainError> {
@@ -42,9 +35,8 @@ impl ChainContestant for StreamFutures {
 impl SinkRun for StreamFutures {
     fn run_with<M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError> {
         let Run { job, go, stages: Stages { map1, filter, map2 }, sink } = run;
-        go();
         let input: &[u64] = job.input;
-        let run = move || {
+        on_caller(go, move || {
             futures::executor::block_on(async move {
                 let items = futures::stream::iter(input)
                     .map(|&x| map1.apply(x))
@@ -52,7 +44,6 @@ impl SinkRun for StreamFutures {
                     .map(|r| map2.on(r));
                 drain_stream(items, sink).await
             })
-        };
-        catch_panics(run)?.map_err(Into::into)
+        })
     }
 }

@@ -18,11 +18,11 @@ use std::sync::Arc;
 use may::coroutine::JoinHandle;
 use may::sync::{mpsc, Semphore};
 use measure::meter::Meter;
-use measure::summary::{ContestantInfo, Family, Role};
+use measure::summary::{ContestantInfo, Family};
 
-use super::{channel_bound, ChainContestant, Layout, PreparedChain};
+use super::{ChainContestant, Layout, PreparedChain};
 use crate::job::{ChainConfig, ChainError, Outcome};
-use crate::ops::{Hook, Stages};
+use crate::ops::{Hook, Message, Stages};
 use crate::sink::{Run, Sink, SinkRun};
 use pipelines::coroutine::{self, bounded, BoundedReceiver, BoundedSender, CoroutineConfig};
 use pipelines::LiveStages;
@@ -58,12 +58,10 @@ struct MayRun {
 impl ChainContestant for MayCoroutines {
     fn info(&self) -> ContestantInfo {
         if self.batched {
-            return ContestantInfo {
-                name: "coroutine-may-batched".to_string(),
-                family: Family::Coroutine,
-                expected_failure: None,
-                role: Role::Candidate,
-                description: format!(
+            return ContestantInfo::new(
+                "coroutine-may-batched",
+                Family::Coroutine,
+                format!(
                     "one coroutine per stage (source, map1, filter, map2) plus a consumer coroutine summing ({}), \
                      joined by 4 unbounded `may::sync::mpsc` channels carrying one `Vec` of `items_per_message` \
                      items per message; the chain holds at most the batches its 4 channels would (4 × messages per \
@@ -73,14 +71,12 @@ impl ChainContestant for MayCoroutines {
                      it; `may`'s rules kept; in order",
                     may_config().describe()
                 ),
-            };
+            );
         }
-        ContestantInfo {
-            name: "coroutine-may".to_string(),
-            family: Family::Coroutine,
-            expected_failure: None,
-            role: Role::Candidate,
-            description: format!(
+        ContestantInfo::new(
+            "coroutine-may",
+            Family::Coroutine,
+            format!(
                 "one coroutine per stage (source, map1, filter, map2) plus a consumer coroutine summing, 5 busy \
                  coroutines ({}), joined by 4 `may::sync::mpsc` channels (unbounded in `may`) each bounded by a \
                  `may::sync::Semphore` of `capacity` (default 1024) permits, one item per message; blocking-style \
@@ -89,11 +85,7 @@ impl ChainContestant for MayCoroutines {
                  wait inside a coroutine (`may`'s rules); in order",
                 may_config().describe()
             ),
-        }
-    }
-
-    fn bound(&self, config: &ChainConfig) -> Option<u64> {
-        Some(channel_bound(config, Layout::Staged, self.batched))
+        )
     }
 
     fn layout(&self) -> Option<(Layout, bool)> {
@@ -225,9 +217,9 @@ impl SinkRun for MayRun {
             }
             Ok(())
         })?;
-        spawned.stage("map1", move || stage(r0, s1, |x| map1.apply(x).map(Some)))?;
-        spawned.stage("filter", move || stage(r1, s2, |y| filter.stage(y, &filter_meter)))?;
-        spawned.stage("map2", move || stage(r2, s3, |y| map2.apply(y).map(Some)))?;
+        spawned.stage("map1", move || stage(r0, s1, |x| x.map1(&map1).map(Some)))?;
+        spawned.stage("filter", move || stage(r1, s2, |y| y.filter(&filter, &filter_meter)))?;
+        spawned.stage("map2", move || stage(r2, s3, |y| y.map2(&map2).map(Some)))?;
         let consumer = spawned.spawn("consumer", move || {
             while let Some(z) = r3.recv() {
                 consumer_meter.leave(1);
@@ -262,13 +254,14 @@ impl Drop for ReleaseOnExit {
 }
 
 /// One batched stage coroutine: receive a batch, apply `f` (`None`: the batch is gone, its permit given back),
-/// send it on, until either end is gone or `f` fails.
+/// send it on, until either end is gone or `f` fails; then both ends are dropped, and `exit` last.
 fn batch_stage<E: Send + 'static>(
+    exit: ReleaseOnExit,
     rx: mpsc::Receiver<Vec<u64>>,
     tx: mpsc::Sender<Vec<u64>>,
-    permits: &Semphore,
     mut f: impl FnMut(Vec<u64>) -> Result<Option<Vec<u64>>, E>,
 ) -> Result<(), E> {
+    let permits = &*exit.semaphore;
     while let Ok(b) = rx.recv() {
         match f(b)? {
             Some(b) => {
@@ -297,11 +290,8 @@ impl MayRun {
         let (s3, r3) = mpsc::channel::<Vec<u64>>();
         let (start_tx, start_rx) = mpsc::channel::<()>();
         let stopped = Arc::new(AtomicBool::new(false));
-        let release = |semaphore: &Arc<Semphore>| ReleaseOnExit {
-            semaphore: Arc::clone(semaphore),
-            stopped: Arc::clone(&stopped),
-            permits: total,
-        };
+        let release =
+            || ReleaseOnExit { semaphore: Arc::clone(&permits), stopped: Arc::clone(&stopped), permits: total };
         let mut spawned = Spawned::<H::Error>::new(job.live);
         let (source_permits, source_stopped) = (Arc::clone(&permits), Arc::clone(&stopped));
         spawned.stage("source", move || {
@@ -320,27 +310,18 @@ impl MayRun {
             }
             Ok(())
         })?;
-        let (p, exit) = (Arc::clone(&permits), release(&permits));
-        spawned.stage("map1", move || {
-            let _exit = exit;
-            batch_stage(r0, s1, &p, |b| map1.stage_batch(b))
-        })?;
-        let (p, exit) = (Arc::clone(&permits), release(&permits));
-        spawned.stage("filter", move || {
-            let _exit = exit;
-            batch_stage(r1, s2, &p, |b| filter.stage_batch(b, &filter_meter))
-        })?;
-        let (p, exit) = (Arc::clone(&permits), release(&permits));
-        spawned.stage("map2", move || {
-            let _exit = exit;
-            batch_stage(r2, s3, &p, |b| map2.stage_batch(b))
-        })?;
-        let (p, exit) = (Arc::clone(&permits), release(&permits));
+        let exit = release();
+        spawned.stage("map1", move || batch_stage(exit, r0, s1, |b| b.map1(&map1).map(Some)))?;
+        let exit = release();
+        spawned.stage("filter", move || batch_stage(exit, r1, s2, |b| b.filter(&filter, &filter_meter)))?;
+        let exit = release();
+        spawned.stage("map2", move || batch_stage(exit, r2, s3, |b| b.map2(&map2).map(Some)))?;
+        let exit = release();
         let consumer = spawned.spawn("consumer", move || {
             while let Ok(b) = r3.recv() {
                 consumer_meter.leave(b.len() as u64);
                 let stop = sink.push_batch(b).is_break();
-                p.post();
+                exit.semaphore.post();
                 if stop {
                     break;
                 }

@@ -77,11 +77,10 @@ pub trait ChainContestant: Send + Sync + fmt::Debug {
         true
     }
 
-    /// The most items its channels and stages can hold at once, for the outstanding-work check; `None` when it
-    /// hands nothing off through a queue (the gauge is never touched).
+    /// The most items its channels and stages can hold at once, for the outstanding-work check ([`channel_bound`]
+    /// of its layout); `None` when it hands nothing off through a queue (the gauge is never touched).
     fn bound(&self, config: &ChainConfig) -> Option<u64> {
-        let _ = config;
-        None
+        self.layout().map(|(layout, batched)| channel_bound(config, layout, batched))
     }
 
     /// Its channel layout and whether it batches; `None` when it hands nothing off through a channel.
@@ -185,6 +184,23 @@ impl Layout {
             Layout::Staged => 5,
             Layout::Fused => 2,
         }
+    }
+}
+
+/// A channel pipeline's name: `prefix`, then `-fused` and `-batched` where they apply.
+pub(crate) fn piped_name(prefix: &str, layout: Layout, batched: bool) -> String {
+    let fused = if layout == Layout::Fused { "-fused" } else { "" };
+    format!("{prefix}{fused}{}", if batched { "-batched" } else { "" })
+}
+
+/// What a channel pipeline's message carries, in its description.
+pub(crate) fn message_words(batched: bool) -> &'static str {
+    if batched {
+        "carrying one Vec<u64> of `items_per_message` items per message, `messages_per_channel` messages per \
+         channel (both in the results table; the same items as unbatched); the source allocates each Vec, maps \
+         rewrite it in place, the filter `retain`s, the consumer frees it"
+    } else {
+        "of `capacity` (default 1024) messages of one item"
     }
 }
 

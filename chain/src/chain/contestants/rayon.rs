@@ -3,7 +3,7 @@
 use ::rayon::prelude::*;
 use ::rayon::{ThreadPool, ThreadPoolBuilder};
 use measure::meter::{GaugeMeter, Meter};
-use measure::summary::{ContestantInfo, Family, Role};
+use measure::summary::{ContestantInfo, Family};
 
 use super::{ChainContestant, PreparedChain};
 use crate::job::{catch_panics, Behaviour, ChainConfig, ChainError, Consumer, Job, Outcome};
@@ -22,16 +22,13 @@ struct RayonChain {
 
 impl ChainContestant for BlockingRayon {
     fn info(&self) -> ContestantInfo {
-        ContestantInfo {
-            name: "blocking-rayon".into(),
-            family: Family::Blocking,
-            expected_failure: None,
-            role: Role::Candidate,
-            description: "rayon `par_iter` map / filter / map / `reduce(wrapping_add)` run with `install` on a \
+        ContestantInfo::new(
+            "blocking-rayon",
+            Family::Blocking,
+            "rayon `par_iter` map / filter / map / `reduce(wrapping_add)` run with `install` on a \
                           dedicated rayon ThreadPool (default thread count) built once per trial; the slice is \
-                          split into adaptive chunks across the pool's threads, so items are unordered"
-                .into(),
-        }
+                          split into adaptive chunks across the pool's threads, so items are unordered",
+        )
     }
 
     fn ordered(&self) -> bool {

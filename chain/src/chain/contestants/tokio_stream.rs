@@ -7,7 +7,7 @@ use measure::summary::{ContestantInfo, Family};
 use tokio::runtime::Runtime;
 
 use super::{ChainContestant, PreparedChain};
-use crate::job::{catch_panics, ChainConfig, ChainError, Outcome};
+use crate::job::{on_caller, ChainConfig, ChainError, Outcome};
 use crate::ops::{Hook, Stages};
 use crate::sink::{drain_stream, Run, Sink, SinkRun};
 use pipelines::stream::{runtime, tokio_iter_yield_interval};
@@ -87,9 +87,8 @@ impl ChainContestant for CurrentThreadStream {
 impl SinkRun for CurrentThreadRun {
     fn run_with<M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError> {
         let Run { job, go, stages, sink } = run;
-        go();
         let input: &[u64] = job.input;
-        let run = || match self.source {
+        on_caller(go, || match self.source {
             Source::TokioIter => self.runtime.block_on(adapt_and_drain(::tokio_stream::iter(input), stages, sink)),
             Source::NoYield => self.runtime.block_on(adapt_and_drain(futures::stream::iter(input), stages, sink)),
             Source::AsyncStream => {
@@ -100,8 +99,7 @@ impl SinkRun for CurrentThreadRun {
                 };
                 self.runtime.block_on(adapt_and_drain(source, stages, sink))
             }
-        };
-        catch_panics(run)?.map_err(Into::into)
+        })
     }
 }
 

@@ -21,9 +21,9 @@ use tokio::runtime::{Handle, Runtime};
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
-use super::{channel_bound, ChainContestant, Layout, PreparedChain};
+use super::{message_words, piped_name, ChainContestant, Layout, PreparedChain};
 use crate::job::{ChainConfig, ChainError, Outcome};
-use crate::ops::{Hook, Stages};
+use crate::ops::{Hook, Message, Stages};
 use crate::sink::{Run, Sink, SinkRun};
 use pipelines::stream::{runtime, TaskPipeline, TaskStages};
 use pipelines::LiveStages;
@@ -62,24 +62,10 @@ impl ChainContestant for TokioTasks {
                  task, map2+sum in the consumer task, joined by one bounded tokio::sync::mpsc channel"
             }
         };
-        let messages = if self.batched {
-            "carrying one Vec<u64> of `items_per_message` items per message, `messages_per_channel` messages per \
-             channel (both in the results table; the same items as unbatched); the source allocates each Vec, maps \
-             rewrite it in place, the filter `retain`s, the consumer frees it"
-        } else {
-            "of `capacity` (default 1024) messages of one item"
-        };
-        let name = format!(
-            "stream-tokio-tasks{}{}",
-            if self.layout == Layout::Fused { "-fused" } else { "" },
-            if self.batched { "-batched" } else { "" }
-        );
+        let messages = message_words(self.batched);
         let description = format!("{shape}, {messages}; the runtime is built once per trial; in order");
+        let name = piped_name("stream-tokio-tasks", self.layout, self.batched);
         ContestantInfo::new(name, Family::Stream, description)
-    }
-
-    fn bound(&self, config: &ChainConfig) -> Option<u64> {
-        Some(channel_bound(config, self.layout, self.batched))
     }
 
     fn layout(&self) -> Option<(Layout, bool)> {
@@ -96,10 +82,10 @@ impl ChainContestant for TokioTasks {
 impl SinkRun for TasksRun {
     fn run_with<M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError> {
         match (self.layout, self.batched) {
-            (Layout::Staged, false) => self.runtime.block_on(self.items(run)),
-            (Layout::Staged, true) => self.runtime.block_on(self.batches(run)),
-            (Layout::Fused, false) => self.runtime.block_on(self.fused_items(run)),
-            (Layout::Fused, true) => self.runtime.block_on(self.fused_batches(run)),
+            (Layout::Staged, false) => self.runtime.block_on(self.staged::<u64, M, H, S>(run)),
+            (Layout::Staged, true) => self.runtime.block_on(self.staged::<Vec<u64>, M, H, S>(run)),
+            (Layout::Fused, false) => self.runtime.block_on(self.fused::<u64, M, H, S>(run)),
+            (Layout::Fused, true) => self.runtime.block_on(self.fused::<Vec<u64>, M, H, S>(run)),
         }
     }
 
@@ -162,124 +148,66 @@ where
 }
 
 impl TasksRun {
-    async fn items<M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError> {
-        let Run { job, go, stages: Stages { map1, filter, map2 }, mut sink } = run;
-        let (input, meter, cap) = (Arc::clone(job.input), job.meter.clone(), self.config.capacity);
-        let (source_meter, filter_meter) = (meter.clone(), meter.clone());
-        let (start, source) = held_source::<u64, H::Error, _, _>(job.live, cap, "source", |tx| async move {
-            for &x in input.iter() {
-                source_meter.admit(1);
-                if tx.send(x).await.is_err() {
-                    break;
-                }
-            }
-            Ok(())
-        });
-        let pipeline = source
-            .stage(cap, "map1", move |x| map1.apply(x).map(Some))
-            .stage(cap, "filter", move |y| filter.stage(y, &filter_meter))
-            .stage(cap, "map2", move |y| map2.apply(y).map(Some));
-        let (consumer, stages) = pipeline.consume_in_task(move |mut rx| async move {
-            while let Some(z) = rx.recv().await {
-                meter.leave(1);
-                if sink.push(z).is_break() {
-                    break;
-                }
-            }
-            sink.finish()
-        });
-        release_and_join(go, start, consumer, stages).await
-    }
-
-    async fn batches<M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError> {
-        let Run { job, go, stages: Stages { map1, filter, map2 }, mut sink } = run;
-        let (input, meter) = (Arc::clone(job.input), job.meter.clone());
-        let (batch, cap) = (self.config.items_per_message(true), self.config.messages_per_channel(true));
-        let (source_meter, filter_meter) = (meter.clone(), meter.clone());
-        let (start, source) = held_source::<Vec<u64>, H::Error, _, _>(job.live, cap, "source", |tx| async move {
-            for chunk in input.chunks(batch) {
-                source_meter.admit(chunk.len() as u64);
-                if tx.send(chunk.to_vec()).await.is_err() {
-                    break;
-                }
-            }
-            Ok(())
-        });
-        let pipeline = source
-            .stage(cap, "map1", move |b| map1.stage_batch(b))
-            .stage(cap, "filter", move |b| filter.stage_batch(b, &filter_meter))
-            .stage(cap, "map2", move |b| map2.stage_batch(b));
-        let (consumer, stages) = pipeline.consume_in_task(move |mut rx| async move {
-            while let Some(b) = rx.recv().await {
-                meter.leave(b.len() as u64);
-                if sink.push_batch(b).is_break() {
-                    break;
-                }
-            }
-            sink.finish()
-        });
-        release_and_join(go, start, consumer, stages).await
-    }
-
-    async fn fused_items<M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError> {
-        let Run { job, go, stages: Stages { map1, filter, map2 }, mut sink } = run;
-        let (input, meter, cap) = (Arc::clone(job.input), job.meter.clone(), self.config.capacity);
-        let source_meter = meter.clone();
-        let (start, pipeline) =
-            held_source::<u64, H::Error, _, _>(job.live, cap, "source+map1+filter", |tx| async move {
-                for &x in input.iter() {
-                    let y = map1.apply(x)?;
-                    if !filter.test(y)? {
-                        continue;
-                    }
-                    source_meter.admit(1);
-                    if tx.send(y).await.is_err() {
-                        break;
-                    }
-                }
-                Ok(())
-            });
-        let (consumer, stages) = pipeline.consume_in_task(move |mut rx| async move {
-            while let Some(y) = rx.recv().await {
-                meter.leave(1);
-                if sink.push(map2.apply(y)?).is_break() {
-                    break;
-                }
-            }
-            Ok::<Outcome, H::Error>(sink.finish())
-        });
-        release_and_join(go, start, consumer, stages).await?.map_err(Into::into)
-    }
-
-    async fn fused_batches<M: Meter, H: Hook, S: Sink>(
+    /// A task per stage and a consumer task, `P` per message.
+    async fn staged<P: Message, M: Meter, H: Hook, S: Sink>(
         &self,
         run: Run<'_, '_, M, H, S>,
     ) -> Result<Outcome, ChainError> {
         let Run { job, go, stages: Stages { map1, filter, map2 }, mut sink } = run;
         let (input, meter) = (Arc::clone(job.input), job.meter.clone());
-        let (batch, cap) = (self.config.items_per_message(true), self.config.messages_per_channel(true));
+        let (batch, cap) = self.config.message_sizes(P::BATCHED);
+        let (source_meter, filter_meter) = (meter.clone(), meter.clone());
+        let (start, source) = held_source::<P, H::Error, _, _>(job.live, cap, "source", |tx| async move {
+            for m in P::split(&input, batch) {
+                source_meter.admit(m.items());
+                if tx.send(m).await.is_err() {
+                    break;
+                }
+            }
+            Ok(())
+        });
+        let pipeline = source
+            .stage(cap, "map1", move |m: P| m.map1(&map1).map(Some))
+            .stage(cap, "filter", move |m: P| m.filter(&filter, &filter_meter))
+            .stage(cap, "map2", move |m: P| m.map2(&map2).map(Some));
+        let (consumer, stages) = pipeline.consume_in_task(move |mut rx| async move {
+            while let Some(m) = rx.recv().await {
+                meter.leave(m.items());
+                if m.deliver(&mut sink).is_break() {
+                    break;
+                }
+            }
+            sink.finish()
+        });
+        release_and_join(go, start, consumer, stages).await
+    }
+
+    /// Source+map1+filter in one task, map2+sum in the consumer task, `P` per message.
+    async fn fused<P: Message, M: Meter, H: Hook, S: Sink>(
+        &self,
+        run: Run<'_, '_, M, H, S>,
+    ) -> Result<Outcome, ChainError> {
+        let Run { job, go, stages: Stages { map1, filter, map2 }, mut sink } = run;
+        let (input, meter) = (Arc::clone(job.input), job.meter.clone());
+        let (batch, cap) = self.config.message_sizes(P::BATCHED);
         let source_meter = meter.clone();
         let (start, pipeline) =
-            held_source::<Vec<u64>, H::Error, _, _>(job.live, cap, "source+map1+filter", |tx| async move {
-                for chunk in input.chunks(batch) {
-                    let mut b = chunk.to_vec();
-                    map1.apply_batch(&mut b)?;
-                    filter.retain(&mut b)?;
-                    if b.is_empty() {
+            held_source::<P, H::Error, _, _>(job.live, cap, "source+map1+filter", |tx| async move {
+                for m in P::split(&input, batch) {
+                    let Some(m) = m.map1(&map1)?.keep(&filter)? else {
                         continue;
-                    }
-                    source_meter.admit(b.len() as u64);
-                    if tx.send(b).await.is_err() {
+                    };
+                    source_meter.admit(m.items());
+                    if tx.send(m).await.is_err() {
                         break;
                     }
                 }
                 Ok(())
             });
         let (consumer, stages) = pipeline.consume_in_task(move |mut rx| async move {
-            while let Some(mut b) = rx.recv().await {
-                meter.leave(b.len() as u64);
-                map2.apply_batch(&mut b)?;
-                if sink.push_batch(b).is_break() {
+            while let Some(m) = rx.recv().await {
+                meter.leave(m.items());
+                if m.map2(&map2)?.deliver(&mut sink).is_break() {
                     break;
                 }
             }

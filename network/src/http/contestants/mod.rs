@@ -24,51 +24,25 @@ use crate::error::NetworkError;
 use crate::http_calls::HttpJob;
 use crate::outcome::Outcome;
 
-/// An http contestant.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum HttpContestant {
-    /// [`blocking_std`].
-    BlockingStd,
-    /// [`blocking_ureq`].
-    BlockingUreq,
-    /// [`stream_hyper`].
-    StreamHyper,
-    /// [`stream_reqwest`].
-    StreamReqwest,
-    /// [`stream_tokio_tasks`].
-    StreamTokioTasks,
-    /// [`coroutine_may`].
-    CoroutineMay,
+crate::folder::registry! {
+    /// An http contestant.
+    HttpContestant {
+        /// [`blocking_std`].
+        BlockingStd => "blocking-std",
+        /// [`blocking_ureq`].
+        BlockingUreq => "blocking-ureq",
+        /// [`stream_hyper`].
+        StreamHyper => "stream-hyper",
+        /// [`stream_reqwest`].
+        StreamReqwest => "stream-reqwest",
+        /// [`stream_tokio_tasks`].
+        StreamTokioTasks => "stream-tokio-tasks",
+        /// [`coroutine_may`].
+        CoroutineMay => "coroutine-may",
+    }
 }
 
-/// Every contestant, in report order.
-pub const ALL: [HttpContestant; 6] = [
-    HttpContestant::BlockingStd,
-    HttpContestant::BlockingUreq,
-    HttpContestant::StreamHyper,
-    HttpContestant::StreamReqwest,
-    HttpContestant::StreamTokioTasks,
-    HttpContestant::CoroutineMay,
-];
-
 impl HttpContestant {
-    /// Its name on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            HttpContestant::BlockingStd => "blocking-std",
-            HttpContestant::BlockingUreq => "blocking-ureq",
-            HttpContestant::StreamHyper => "stream-hyper",
-            HttpContestant::StreamReqwest => "stream-reqwest",
-            HttpContestant::StreamTokioTasks => "stream-tokio-tasks",
-            HttpContestant::CoroutineMay => "coroutine-may",
-        }
-    }
-
-    /// The contestant named `name`.
-    pub fn find(name: &str) -> Option<HttpContestant> {
-        ALL.into_iter().find(|c| c.name() == name)
-    }
-
     /// What it is, for `lab list` and the report.
     pub fn info(self) -> ContestantInfo {
         let coroutine = format!(

@@ -10,7 +10,7 @@ use measure::meter::Meter;
 
 use crate::error::NetworkError;
 use crate::outcome::{micros_since, Outcome, Times};
-use crate::tcp_exchange::{self, record, TcpJob};
+use crate::tcp_exchange::{self, TcpJob};
 use crate::tick;
 
 /// Run `job`, calling `go` once every thread has connected and waits at the start line.
@@ -66,32 +66,16 @@ pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, N
 }
 
 fn connection<M: Meter>(job: &TcpJob<M>, index: usize, barrier: &Barrier, ended: &AtomicBool) -> Outcome {
-    let mut outcome = Outcome::default();
-    let mut stream = match tcp_exchange::connect_std(job.addr) {
-        Ok(stream) => Some(stream),
-        Err(err) => {
-            outcome.first_error = Some(err.to_string());
-            None
-        }
-    };
+    let (mut outcome, mut stream) = tcp_exchange::opened(tcp_exchange::connect_std(job.addr));
     barrier.wait();
     for batch in 0..job.batches {
         barrier.wait();
         if ended.load(Ordering::Relaxed) {
             break;
         }
-        for seq in job.seqs(batch, index) {
-            if job.cancel.is_raised() {
-                break;
-            }
-            job.meter.admit(1);
-            let result = match stream.as_ref() {
-                Some(s) => tcp_exchange::exchange_std(s, job.addr, seq, index),
-                None => Err(tcp_exchange::Fail::Error(NetworkError::Closed { addr: job.addr })),
-            };
-            record(&mut outcome, &job.cancel, seq, result, &mut stream);
-            job.meter.leave(1);
-        }
+        tcp_exchange::blocking_batch(job, (batch, index), &mut outcome, &mut stream, |s, seq| {
+            tcp_exchange::exchange_std(s, job.addr, seq, index)
+        });
         barrier.wait();
     }
     outcome

@@ -20,7 +20,7 @@ use pipelines::LiveStages;
 
 use crate::error::NetworkError;
 use crate::outcome::{micros_since, Outcome, Times};
-use crate::tcp_exchange::{self, record, TcpJob};
+use crate::tcp_exchange::{self, TcpJob};
 use crate::tick;
 
 /// How the contestant configures `may` by default: one carrier per client core ([`crate::affinity::CLIENT_CORES`])
@@ -122,28 +122,12 @@ fn connection<M: Meter>(
     orders: &mpsc::Receiver<Order>,
     done: &mpsc::Sender<()>,
 ) -> Outcome {
-    let mut outcome = Outcome::default();
-    let mut stream = match tcp_exchange::connect_may(job.addr) {
-        Ok(stream) => Some(stream),
-        Err(err) => {
-            outcome.first_error = Some(err.to_string());
-            None
-        }
-    };
+    let (mut outcome, mut stream) = tcp_exchange::opened(tcp_exchange::connect_may(job.addr));
     let _ = done.send(());
     while let Ok(Order::Batch(batch)) = orders.recv() {
-        for seq in job.seqs(batch, index) {
-            if job.cancel.is_raised() {
-                break;
-            }
-            job.meter.admit(1);
-            let result = match stream.as_mut() {
-                Some(s) => tcp_exchange::exchange_blocking(s, job.addr, seq, index),
-                None => Err(tcp_exchange::Fail::Error(NetworkError::Closed { addr: job.addr })),
-            };
-            record(&mut outcome, &job.cancel, seq, result, &mut stream);
-            job.meter.leave(1);
-        }
+        tcp_exchange::blocking_batch(job, (batch, index), &mut outcome, &mut stream, |s, seq| {
+            tcp_exchange::exchange_blocking(s, job.addr, seq, index)
+        });
         let _ = done.send(());
     }
     outcome

@@ -25,51 +25,25 @@ use crate::outcome::Outcome;
 use crate::tasks;
 use crate::tcp_exchange::TcpJob;
 
-/// A tcp contestant.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TcpContestant {
-    /// [`blocking_threads`].
-    BlockingThreads,
-    /// [`tokio_tasks`].
-    TokioTasks,
-    /// [`trap_blocking_in_task`].
-    BlockingInTask,
-    /// [`spawn_blocking`].
-    SpawnBlocking,
-    /// [`block_in_place`].
-    BlockInPlace,
-    /// [`coroutine_may`].
-    CoroutineMay,
+crate::folder::registry! {
+    /// A tcp contestant.
+    TcpContestant {
+        /// [`blocking_threads`].
+        BlockingThreads => "blocking-threads",
+        /// [`tokio_tasks`].
+        TokioTasks => "stream-tokio-tasks",
+        /// [`trap_blocking_in_task`].
+        BlockingInTask => "trap-blocking-in-task",
+        /// [`spawn_blocking`].
+        SpawnBlocking => "stream-spawn-blocking",
+        /// [`block_in_place`].
+        BlockInPlace => "stream-block-in-place",
+        /// [`coroutine_may`].
+        CoroutineMay => "coroutine-may",
+    }
 }
 
-/// Every contestant, in report order.
-pub const ALL: [TcpContestant; 6] = [
-    TcpContestant::BlockingThreads,
-    TcpContestant::TokioTasks,
-    TcpContestant::BlockingInTask,
-    TcpContestant::SpawnBlocking,
-    TcpContestant::BlockInPlace,
-    TcpContestant::CoroutineMay,
-];
-
 impl TcpContestant {
-    /// Its name on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            TcpContestant::BlockingThreads => "blocking-threads",
-            TcpContestant::TokioTasks => "stream-tokio-tasks",
-            TcpContestant::BlockingInTask => "trap-blocking-in-task",
-            TcpContestant::SpawnBlocking => "stream-spawn-blocking",
-            TcpContestant::BlockInPlace => "stream-block-in-place",
-            TcpContestant::CoroutineMay => "coroutine-may",
-        }
-    }
-
-    /// The contestant named `name`.
-    pub fn find(name: &str) -> Option<TcpContestant> {
-        ALL.into_iter().find(|c| c.name() == name)
-    }
-
     /// What it is, for `lab list` and the report.
     pub fn info(self) -> ContestantInfo {
         let coroutine = format!(
