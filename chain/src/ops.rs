@@ -17,8 +17,9 @@ use std::sync::Arc;
 
 use measure::meter::Meter;
 
-use crate::job::{ChainError, Instruments, StageError, StageName};
-use crate::sink::Sink;
+use pipelines::sink::Sink;
+
+use crate::job::{ChainError, Instruments, Outcome, StageError, StageName};
 
 /// The multiplier of the mixing rounds (2⁶⁴ divided by the golden ratio).
 pub const MIX: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -215,7 +216,7 @@ pub(crate) trait Message: Sized + Send + 'static {
     fn map2<H: Hook>(self, map2: &Map2<H>) -> Result<Self, H::Error>;
 
     /// Into `sink`: the item, or the whole batch at once.
-    fn deliver<S: Sink>(self, sink: &mut S) -> ControlFlow<()>;
+    fn deliver<S: Sink<Outcome>>(self, sink: &mut S) -> ControlFlow<()>;
 }
 
 impl Message for u64 {
@@ -257,7 +258,7 @@ impl Message for u64 {
     }
 
     #[inline(always)]
-    fn deliver<S: Sink>(self, sink: &mut S) -> ControlFlow<()> {
+    fn deliver<S: Sink<Outcome>>(self, sink: &mut S) -> ControlFlow<()> {
         sink.push(self)
     }
 }
@@ -309,7 +310,7 @@ impl Message for Vec<u64> {
     }
 
     #[inline]
-    fn deliver<S: Sink>(self, sink: &mut S) -> ControlFlow<()> {
+    fn deliver<S: Sink<Outcome>>(self, sink: &mut S) -> ControlFlow<()> {
         sink.push_batch(self)
     }
 }
