@@ -6,9 +6,8 @@
 
 use std::collections::BTreeMap;
 
-use measure::compare::{
-    compare, differs, format_or_na as num, format_p, format_ratio, process_range, separation_p, times_or_na as ratio,
-};
+use measure::compare::{differs, format_or_na as num, format_p, format_ratio, process_range, times_or_na as ratio};
+use measure::separation::{separation, Separation};
 use measure::summary::{MetricStats, Role, Summary};
 use measure::template::{claims_by_id, ClaimView};
 use serde::Serialize;
@@ -346,29 +345,11 @@ pub struct Missed {
     pub sampled: String,
 }
 
-/// How the judge tells one contestant from another on their process medians, by the lab's one noise rule
-/// ([`measure::compare::compare`]): told apart when every process median of one side lies beyond every one of
-/// the other (the exact Mann–Whitney test at U = 0) and the medians differ by at least the noise threshold.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Told {
-    /// Told apart: the first is slower (every one of its process medians above every one of the other's).
-    Slower,
-    /// Told apart: the first is faster.
-    Faster,
-    /// Not told apart: the ranges of their process medians overlap (touching counts).
-    Overlap,
-    /// Not told apart: the ranges are separate but the medians are within the noise threshold of each other.
-    WithinNoise,
-    /// No verdict: a side has fewer than [`measure::stats::MIN_PROCESSES`] processes.
-    TooFew,
-}
-
 /// One contestant judged against another on their process medians.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Judgement {
-    /// The verdict.
-    pub told: Told,
+    /// The outcome ([`measure::separation::separation`]).
+    pub told: Separation,
     /// The exact one-sided p of the separation (`1 / C(k_a + k_b, k_a)`), formatted, when told apart.
     pub p: Option<String>,
 }
@@ -654,7 +635,7 @@ fn findings(summary: &Summary, caps: &[u64]) -> Findings {
         .iter()
         .filter_map(|(single, batched)| {
             let judged = judge(ms_stats(summary, batched, c)?, ms_stats(summary, single, c)?, noise);
-            (judged.told == Told::Slower).then(|| BatchedSlower {
+            (judged.told == Separation::Slower).then(|| BatchedSlower {
                 wakes_more: ["ctx_switches_per_item", "cpu_system_ns_per_item"]
                     .iter()
                     .all(|m| matches!((median_at(batched, m), median_at(single, m)), (Some(b), Some(s)) if b > s)),
@@ -796,12 +777,13 @@ fn fidelity(summary: &Summary, caps: &[u64], ab: &[AbRow]) -> Vec<FidelityRow> {
                     lab_against: judge(l, c, noise),
                 })
             });
-            let not_slower_than_control =
-                control.as_ref().is_some_and(|c| !matches!(c.lab_against.told, Told::Slower | Told::TooFew));
+            let not_slower_than_control = control
+                .as_ref()
+                .is_some_and(|c| !matches!(c.lab_against.told, Separation::Slower | Separation::TooFewProcesses));
             let finding = above_bar.then_some(match judged.told {
-                Told::TooFew => Finding::TooFew,
-                Told::Slower if not_slower_than_control => Finding::CopyToo,
-                Told::Slower => Finding::LabCost,
+                Separation::TooFewProcesses => Finding::TooFew,
+                Separation::Slower if not_slower_than_control => Finding::CopyToo,
+                Separation::Slower => Finding::LabCost,
                 _ if not_slower_than_control => Finding::SharedSpread,
                 _ => Finding::Spread,
             });
@@ -832,8 +814,8 @@ fn fidelity(summary: &Summary, caps: &[u64], ab: &[AbRow]) -> Vec<FidelityRow> {
                 control,
                 causes_slower: here
                     .iter()
-                    .filter(|r| !r.control && r.judged.told == Told::Slower)
-                    .filter(|r| r.against_control.as_ref().is_none_or(|j| j.told == Told::Slower))
+                    .filter(|r| !r.control && r.judged.told == Separation::Slower)
+                    .filter(|r| r.against_control.as_ref().is_none_or(|j| j.told == Separation::Slower))
                     .map(|r| (*r).clone())
                     .collect(),
                 finding,
@@ -893,26 +875,10 @@ fn ab(summary: &Summary, caps: &[u64]) -> Vec<AbRow> {
     rows
 }
 
-/// `a` against `b` on their process medians by the lab's one noise rule ([`compare`]), with the exact p of the
-/// separation ([`separation_p`], Mann–Whitney at U = 0) when they are told apart.
+/// `a` against `b` on their process medians ([`separation`]), its p formatted.
 fn judge(a: &MetricStats, b: &MetricStats, noise: f64) -> Judgement {
-    let (Some((a_low, a_high)), Some((b_low, b_high))) = (process_range(a), process_range(b)) else {
-        return Judgement { told: Told::TooFew, p: None };
-    };
-    let comparison = compare(a, b, noise);
-    let told = if !comparison.noise {
-        if comparison.ratio > 1.0 {
-            Told::Slower
-        } else {
-            Told::Faster
-        }
-    } else if a_high < b_low || b_high < a_low {
-        Told::WithinNoise
-    } else {
-        Told::Overlap
-    };
-    let apart = matches!(told, Told::Slower | Told::Faster);
-    Judgement { told, p: apart.then(|| format_p(separation_p(a.processes, Some(b.processes)))) }
+    let (told, p) = separation(a, b, noise);
+    Judgement { told, p: p.map(format_p) }
 }
 
 /// The lowest and highest process median of `stats` (`45.1–52.3`), or `n/a` with too few processes.
@@ -1065,21 +1031,6 @@ mod tests {
     const BARE: [f64; 5] = [48.0, 50.0, 49.0, 51.0, 50.5];
 
     #[test]
-    fn the_judge_tells_a_slower_lab_from_its_bare_pair_and_not_an_identical_copy() {
-        let bare = processes(&BARE);
-        let slower = judge(&processes(&[80.0, 82.0, 79.0, 85.0, 81.0]), &bare, 0.2);
-        assert_eq!(slower, Judgement { told: Told::Slower, p: Some("0.0040".to_string()) }, "5 + 5, U = 0");
-        let faster = judge(&bare, &processes(&[80.0, 82.0, 79.0, 85.0, 81.0]), 0.2);
-        assert_eq!(faster.told, Told::Faster);
-        let copy = judge(&processes(&[47.0, 52.0, 60.0, 49.5, 80.0]), &bare, 0.2);
-        assert_eq!(copy, Judgement { told: Told::Overlap, p: None }, "an A/A pair whose processes overlap");
-        let near = judge(&processes(&[52.0, 53.0, 54.0, 55.0, 56.0]), &bare, 0.2);
-        assert_eq!(near.told, Told::WithinNoise, "separated but within 20%");
-        let two = judge(&processes(&[80.0, 90.0]), &bare, 0.2);
-        assert_eq!(two.told, Told::TooFew);
-    }
-
-    #[test]
     fn a_row_above_the_bar_states_its_cost_and_what_the_judge_and_the_control_say() {
         let lab = [80.0, 82.0, 79.0, 85.0, 81.0];
         let base = with_processes(summary_with(&[]), "blocking-crossbeam-bare", &BARE);
@@ -1092,7 +1043,7 @@ mod tests {
         let context = context(&judged(summary.clone()));
         let row = context.fidelity.iter().find(|r| r.lab == "blocking-crossbeam" && r.capacity == 256).expect("row");
         assert_eq!(row.finding, Some(Finding::LabCost));
-        assert_eq!(row.judged.told, Told::Slower);
+        assert_eq!(row.judged.told, Separation::Slower);
         let causes: Vec<&str> = row.causes_slower.iter().map(|r| r.cause.as_str()).collect();
         assert_eq!(causes, ["lab-loops"]);
         let text = details(&judged(summary));
