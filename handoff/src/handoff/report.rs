@@ -98,8 +98,10 @@ pub struct Context {
     pub async_batched: Vec<Figure>,
     /// All three batched async channels ran and are within the noise threshold of each other.
     pub async_close: bool,
-    /// Figures the advice cites.
-    pub pick: Pick,
+    /// Every registered contestant's `ms_per_million` at the claim capacity, formatted (`n/a` when it did not run).
+    pub ms: BTreeMap<String, String>,
+    /// The fastest blocking channel crate's `ms_per_million` at the claim capacity.
+    pub fastest_crate_ms: String,
     /// `may`'s rules, when the run has coroutine contestants (from [`pipelines::coroutine::rules_note`]).
     pub coroutine_rules: Option<String>,
 }
@@ -195,10 +197,10 @@ pub struct Findings {
     pub current_cores: String,
     /// The Condvar queue's system CPU.
     pub condvar: Option<Condvar>,
-    /// The bridges between a thread and a task.
-    pub bridges: Option<Bridges>,
-    /// `recv_many` against per item and whole batches.
-    pub recv_many: Option<RecvMany>,
+    /// A bridge between a thread and a task ran (their figures are in [`Context::ms`]).
+    pub bridges: bool,
+    /// `stream-tokio-recv-many` ran (its figures against per item and whole batches are in [`Context::ms`]).
+    pub recv_many: bool,
     /// Exact against sampled outstanding work.
     pub outstanding: Option<Outstanding>,
 }
@@ -289,38 +291,8 @@ pub struct Condvar {
     pub system_ns: String,
     /// The channel crates' system CPU.
     pub crates: Vec<Figure>,
-    /// Its ms/M per item.
-    pub ms: String,
     /// Items per message of its batched twin, as recorded.
     pub batch_items: Option<String>,
-    /// Its batched twin's ms/M.
-    pub batched_ms: String,
-}
-
-/// The bridges between a thread and a task.
-#[derive(Debug, Serialize)]
-pub struct Bridges {
-    /// `stream-bridge-blocking-send`'s ms/M.
-    pub send: String,
-    /// `blocking-bridge-blocking-recv`'s ms/M.
-    pub recv: String,
-    /// `stream-tokio`'s ms/M.
-    pub tokio: String,
-    /// The batched send bridge's ms/M.
-    pub send_batched: String,
-    /// The batched receive bridge's ms/M.
-    pub recv_batched: String,
-}
-
-/// `recv_many` against per item and whole batches.
-#[derive(Debug, Serialize)]
-pub struct RecvMany {
-    /// `stream-tokio-recv-many`'s ms/M.
-    pub many: String,
-    /// `stream-tokio`'s ms/M.
-    pub tokio: String,
-    /// `stream-tokio-batched`'s ms/M.
-    pub batched: String,
 }
 
 /// Exact against sampled outstanding work.
@@ -464,23 +436,6 @@ pub struct AbRow {
     pub against_control: Option<Judgement>,
 }
 
-/// Figures the advice cites.
-#[derive(Debug, Serialize)]
-pub struct Pick {
-    /// The current-thread pair, per item.
-    pub current_ms: String,
-    /// The current-thread pair, batched.
-    pub current_batched_ms: String,
-    /// The send bridge, per item.
-    pub bridge_ms: String,
-    /// The send bridge, batched.
-    pub bridge_batched_ms: String,
-    /// The Condvar queue, per item.
-    pub condvar_ms: String,
-    /// The fastest blocking channel crate, per item.
-    pub fastest_crate_ms: String,
-}
-
 /// Markdown discussing `summary`: [`context`] rendered with `templates/report.md`.
 pub fn report(summary: &Summary) -> String {
     measure::template::render_or_note("handoff/report.md", TEMPLATE, context(summary))
@@ -532,14 +487,12 @@ pub fn context(summary: &Summary) -> Context {
             .map(|(name, m)| Figure { name: name.to_string(), value: num(Some(m)) }),
         async_batched: async_ms.iter().map(|(n, m)| Figure { name: n.to_string(), value: num(Some(*m)) }).collect(),
         async_close: async_ms.len() == ASYNC_BATCHED.len() && async_alike(summary, wide),
-        pick: Pick {
-            current_ms: num(summary.median_in(CURRENT_THREAD, &phase(c), HEADLINE)),
-            current_batched_ms: num(summary.median_in("baseline-tokio-current-thread-batched", &phase(c), HEADLINE)),
-            bridge_ms: num(summary.median_in("stream-bridge-blocking-send", &phase(c), HEADLINE)),
-            bridge_batched_ms: num(summary.median_in("stream-bridge-blocking-send-batched", &phase(c), HEADLINE)),
-            condvar_ms: num(summary.median_in(CONDVAR, &phase(c), HEADLINE)),
-            fastest_crate_ms: num(fastest(summary, BLOCKING_CRATES, c).map(|(_, m)| m)),
-        },
+        ms: crate::handoff::contestants::contestants()
+            .iter()
+            .map(|contestant| contestant.info().name)
+            .map(|name| (name.clone(), num(summary.median_in(&name, &phase(c), HEADLINE))))
+            .collect(),
+        fastest_crate_ms: num(fastest(summary, BLOCKING_CRATES, c).map(|(_, m)| m)),
         coroutine_rules: pipelines::coroutine::rules_note(summary),
     }
 }
@@ -564,6 +517,7 @@ fn claims(summary: &Summary) -> BTreeMap<String, ClaimView> {
 fn findings(summary: &Summary, caps: &[u64]) -> Findings {
     let c = CLAIM_CAPACITY;
     let median_at = |n: &str, metric: &str| summary.median_in(n, &phase(c), metric);
+    let ran = |n: &str| median_at(n, HEADLINE).is_some();
     let fastest_cross = fastest(summary, CROSS_THREAD_PER_ITEM, c);
     let current = match (summary.median_in(CURRENT_THREAD, &phase(c), HEADLINE), fastest_cross) {
         (Some(_), Some((name, _))) => Some(Current {
@@ -610,25 +564,7 @@ fn findings(summary: &Summary, caps: &[u64]) -> Findings {
             .iter()
             .filter_map(|n| sys(n).map(|s| Figure { name: n.to_string(), value: num(Some(s)) }))
             .collect(),
-        ms: num(summary.median_in(CONDVAR, &phase(c), HEADLINE)),
         batch_items: median_at("blocking-condvar-batched", "items_per_message").map(|k| count(Some(k))),
-        batched_ms: num(summary.median_in("blocking-condvar-batched", &phase(c), HEADLINE)),
-    });
-    let (send, recv) = (
-        summary.median_in("stream-bridge-blocking-send", &phase(c), HEADLINE),
-        summary.median_in("blocking-bridge-blocking-recv", &phase(c), HEADLINE),
-    );
-    let bridges = (send.is_some() || recv.is_some()).then(|| Bridges {
-        send: num(send),
-        recv: num(recv),
-        tokio: num(summary.median_in("stream-tokio", &phase(c), HEADLINE)),
-        send_batched: num(summary.median_in("stream-bridge-blocking-send-batched", &phase(c), HEADLINE)),
-        recv_batched: num(summary.median_in("blocking-bridge-blocking-recv-batched", &phase(c), HEADLINE)),
-    });
-    let recv_many = summary.median_in("stream-tokio-recv-many", &phase(c), HEADLINE).map(|many| RecvMany {
-        many: num(Some(many)),
-        tokio: num(summary.median_in("stream-tokio", &phase(c), HEADLINE)),
-        batched: num(summary.median_in("stream-tokio-batched", &phase(c), HEADLINE)),
     });
     let noise = summary.method.noise_threshold;
     let batched_slower = BATCH_PAIRS
@@ -713,8 +649,8 @@ fn findings(summary: &Summary, caps: &[u64]) -> Findings {
         cores,
         current_cores: num(median_at(CURRENT_THREAD, "cores_used")),
         condvar,
-        bridges,
-        recv_many,
+        bridges: ["stream-bridge-blocking-send", "blocking-bridge-blocking-recv"].iter().any(|n| ran(n)),
+        recv_many: ran("stream-tokio-recv-many"),
         outstanding: outstanding(summary),
     }
 }
