@@ -142,12 +142,9 @@ pub struct Change {
 /// A cross-thread per-item pair at capacity 1.
 #[derive(Debug, Serialize)]
 pub struct AtOne {
-    /// The contestant.
-    pub name: String,
-    /// Its ms/M at capacity 1.
-    pub ms: String,
-    /// Its context switches per item there.
-    pub switches: String,
+    /// Its profile at capacity 1.
+    #[serde(flatten)]
+    pub profile: Profile,
     /// Its ms/M there over its ms/M at the claim capacity, such as `54.6×`.
     pub ratio: String,
 }
@@ -165,6 +162,8 @@ pub struct Profile {
     pub cores: String,
     /// `ctx_switches_per_item`.
     pub switches: String,
+    /// `cpu_system_ns_per_item`.
+    pub system: String,
 }
 
 /// The findings of "where the time goes"; a finding whose figures the run lacks is `None` (or empty).
@@ -214,10 +213,6 @@ pub struct BatchedSlower {
     pub batched: Profile,
     /// The exact p of the separation of their process medians.
     pub p: String,
-    /// System CPU per item of the per-item twin.
-    pub system_single: String,
-    /// System CPU per item of the batched row.
-    pub system_batched: String,
     /// The batched row had more context switches and more system CPU per item than its twin.
     #[serde(skip)]
     pub wakes_more: bool,
@@ -230,9 +225,7 @@ pub struct OneMessage {
     pub name: String,
     /// Its per-item twin.
     pub single: String,
-    /// The capacity of the figures.
-    pub capacity: u64,
-    /// Its `ms_per_million`.
+    /// Its `ms_per_million` at the widest capacity.
     pub ms: String,
     /// Its exact high-water mark of outstanding items.
     pub max_outstanding: String,
@@ -390,19 +383,27 @@ pub struct FidelityRow {
     pub finding: Option<Finding>,
 }
 
+/// A contestant's figures beside a reference (its bare pair) at one capacity, judged against it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Beside {
+    /// Its ms/M.
+    pub ms: String,
+    /// The lowest and highest of its process medians.
+    pub range: String,
+    /// Its median over the reference's, such as `1.04×`.
+    pub ratio: String,
+    /// It against the reference.
+    pub judged: Judgement,
+}
+
 /// The A/A control (an identical copy of the bare pair) at one capacity.
 #[derive(Debug, Serialize)]
 pub struct Control {
     /// The control's name.
     pub name: String,
-    /// Its ms/M.
-    pub ms: String,
-    /// `control / bare`.
-    pub ratio: String,
-    /// The lowest and highest of its process medians.
-    pub range: String,
-    /// The control against the bare pair.
-    pub judged: Judgement,
+    /// Its figures beside the bare pair.
+    #[serde(flatten)]
+    pub beside: Beside,
     /// The lab contestant against the control.
     pub lab_against: Judgement,
 }
@@ -414,8 +415,6 @@ pub struct AbRow {
     pub variant: String,
     /// The lab contestant whose gap it looks into.
     pub lab: String,
-    /// The bare pair.
-    pub bare: String,
     /// The suffix of the cause it puts back (`control`, `lab-loops`, ...).
     pub cause: String,
     /// It is the A/A control.
@@ -424,14 +423,9 @@ pub struct AbRow {
     pub tasks: bool,
     /// The capacity.
     pub capacity: u64,
-    /// Its ms/M.
-    pub ms: String,
-    /// The lowest and highest of its process medians.
-    pub range: String,
-    /// `variant / bare`.
-    pub ratio: String,
-    /// The variant against the bare pair.
-    pub judged: Judgement,
+    /// Its figures beside the bare pair.
+    #[serde(flatten)]
+    pub beside: Beside,
     /// The variant against the A/A control at this capacity, when the control ran (and this is not it).
     pub against_control: Option<Judgement>,
 }
@@ -475,7 +469,7 @@ pub fn context(summary: &Summary) -> Context {
         wakeup_factor: WAKEUP_FACTOR.to_string(),
         receive_side_factor: RECEIVE_SIDE_FACTOR.to_string(),
         batched_sizes: caps.iter().filter_map(|&cap| packing(summary, cap)).collect(),
-        findings: findings(summary, &caps),
+        findings: findings(summary, &caps, wide),
         fidelity_within: fidelity_rows.iter().all(|r| !r.above_bar),
         fidelity: fidelity_rows,
         fidelity_bar: format!("{FIDELITY_BAR}×"),
@@ -513,8 +507,8 @@ fn claims(summary: &Summary) -> BTreeMap<String, ClaimView> {
     claims
 }
 
-/// The findings of "where the time goes".
-fn findings(summary: &Summary, caps: &[u64]) -> Findings {
+/// The findings of "where the time goes" (`wide`: the widest capacity).
+fn findings(summary: &Summary, caps: &[u64], wide: u64) -> Findings {
     let c = CLAIM_CAPACITY;
     let median_at = |n: &str, metric: &str| summary.median_in(n, &phase(c), metric);
     let ran = |n: &str| median_at(n, HEADLINE).is_some();
@@ -578,22 +572,18 @@ fn findings(summary: &Summary, caps: &[u64]) -> Findings {
                 single: profile(summary, single, c),
                 batched: profile(summary, batched, c),
                 p: judged.p.unwrap_or_else(|| "n/a".to_string()),
-                system_single: num(median_at(single, "cpu_system_ns_per_item")),
-                system_batched: num(median_at(batched, "cpu_system_ns_per_item")),
             })
         })
         .collect::<Vec<BatchedSlower>>();
     let batched_slower_wakes_more = batched_slower.iter().all(|b| b.wakes_more);
-    let widest = caps.iter().copied().max().unwrap_or(c);
     let one_message = one_message_pairs()
         .iter()
         .filter_map(|(single, one)| {
-            let at = |n: &str| num(summary.median_in(n, &phase(widest), "max_outstanding"));
+            let at = |n: &str| num(summary.median_in(n, &phase(wide), "max_outstanding"));
             Some(OneMessage {
                 name: one.to_string(),
                 single: single.to_string(),
-                capacity: widest,
-                ms: num(Some(summary.median_in(one, &phase(widest), HEADLINE)?)),
+                ms: num(Some(summary.median_in(one, &phase(wide), HEADLINE)?)),
                 max_outstanding: at(one),
                 single_max_outstanding: at(single),
             })
@@ -612,9 +602,7 @@ fn findings(summary: &Summary, caps: &[u64]) -> Findings {
                 .filter_map(|n| {
                     let m1 = summary.median_in(n, &phase(1), HEADLINE)?;
                     Some(AtOne {
-                        name: n.to_string(),
-                        ms: num(Some(m1)),
-                        switches: num(summary.median_in(n, &phase(1), "ctx_switches_per_item")),
+                        profile: profile(summary, n, 1),
                         ratio: ratio(Some(m1), summary.median_in(n, &phase(c), HEADLINE)),
                     })
                 })
@@ -704,14 +692,7 @@ fn fidelity(summary: &Summary, caps: &[u64], ab: &[AbRow]) -> Vec<FidelityRow> {
             let here: Vec<&AbRow> = ab.iter().filter(|r| r.lab == lab && r.capacity == capacity).collect();
             let control = variants.iter().filter(|v| v.lab == lab && v.control).find_map(|v| {
                 let c = ms_stats(summary, &v.name, capacity)?;
-                Some(Control {
-                    name: v.name.clone(),
-                    ms: num(Some(c.median)),
-                    ratio: ratio(Some(c.median), Some(b.median)),
-                    range: range(c),
-                    judged: judge(c, b, noise),
-                    lab_against: judge(l, c, noise),
-                })
+                Some(Control { name: v.name.clone(), beside: beside(c, b, noise), lab_against: judge(l, c, noise) })
             });
             let not_slower_than_control = control
                 .as_ref()
@@ -750,7 +731,7 @@ fn fidelity(summary: &Summary, caps: &[u64], ab: &[AbRow]) -> Vec<FidelityRow> {
                 control,
                 causes_slower: here
                     .iter()
-                    .filter(|r| !r.control && r.judged.told == Separation::Slower)
+                    .filter(|r| !r.control && r.beside.judged.told == Separation::Slower)
                     .filter(|r| r.against_control.as_ref().is_none_or(|j| j.told == Separation::Slower))
                     .map(|r| (*r).clone())
                     .collect(),
@@ -794,15 +775,11 @@ fn ab(summary: &Summary, caps: &[u64]) -> Vec<AbRow> {
                 rows.push(AbRow {
                     variant: variant.name.clone(),
                     lab: variant.lab.to_string(),
-                    bare: variant.bare.clone(),
                     cause: variant.cause.to_string(),
                     control: variant.control,
                     tasks: variant.tasks,
                     capacity,
-                    ms: num(Some(v.median)),
-                    range: range(v),
-                    ratio: ratio(Some(v.median), Some(b.median)),
-                    judged: judge(v, b, noise),
+                    beside: beside(v, b, noise),
                     against_control: control.filter(|_| !variant.control).map(|c| judge(v, c, noise)),
                 });
             }
@@ -815,6 +792,16 @@ fn ab(summary: &Summary, caps: &[u64]) -> Vec<AbRow> {
 fn judge(a: &MetricStats, b: &MetricStats, noise: f64) -> Judgement {
     let (told, p) = separation(a, b, noise);
     Judgement { told, p: p.map(format_p) }
+}
+
+/// `a`'s figures beside `reference`'s, judged against them.
+fn beside(a: &MetricStats, reference: &MetricStats, noise: f64) -> Beside {
+    Beside {
+        ms: num(Some(a.median)),
+        range: range(a),
+        ratio: ratio(Some(a.median), Some(reference.median)),
+        judged: judge(a, reference, noise),
+    }
 }
 
 /// The lowest and highest process median of `stats` (`45.1–52.3`), or `n/a` with too few processes.
@@ -847,6 +834,7 @@ fn profile(summary: &Summary, name: &str, capacity: u64) -> Profile {
         cpu: at("cpu_ns_per_item"),
         cores: at("cores_used"),
         switches: at("ctx_switches_per_item"),
+        system: at("cpu_system_ns_per_item"),
     }
 }
 
