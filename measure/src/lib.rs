@@ -37,6 +37,7 @@ pub mod record;
 pub mod references;
 pub mod sampler;
 pub mod scenario;
+pub mod separation;
 pub mod setup;
 pub mod stats;
 pub mod summary;

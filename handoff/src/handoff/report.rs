@@ -6,9 +6,8 @@
 
 use std::collections::BTreeMap;
 
-use measure::compare::{
-    compare, differs, format_or_na as num, format_p, format_ratio, process_range, separation_p, times_or_na as ratio,
-};
+use measure::compare::{differs, format_or_na as num, format_p, format_ratio, process_range, times_or_na as ratio};
+use measure::separation::{separation, Separation};
 use measure::summary::{MetricStats, Role, Summary};
 use measure::template::{claims_by_id, ClaimView};
 use serde::Serialize;
@@ -99,8 +98,10 @@ pub struct Context {
     pub async_batched: Vec<Figure>,
     /// All three batched async channels ran and are within the noise threshold of each other.
     pub async_close: bool,
-    /// Figures the advice cites.
-    pub pick: Pick,
+    /// Every registered contestant's `ms_per_million` at the claim capacity, formatted (`n/a` when it did not run).
+    pub ms: BTreeMap<String, String>,
+    /// The fastest blocking channel crate's `ms_per_million` at the claim capacity.
+    pub fastest_crate_ms: String,
     /// `may`'s rules, when the run has coroutine contestants (from [`pipelines::coroutine::rules_note`]).
     pub coroutine_rules: Option<String>,
 }
@@ -141,12 +142,9 @@ pub struct Change {
 /// A cross-thread per-item pair at capacity 1.
 #[derive(Debug, Serialize)]
 pub struct AtOne {
-    /// The contestant.
-    pub name: String,
-    /// Its ms/M at capacity 1.
-    pub ms: String,
-    /// Its context switches per item there.
-    pub switches: String,
+    /// Its profile at capacity 1.
+    #[serde(flatten)]
+    pub profile: Profile,
     /// Its ms/M there over its ms/M at the claim capacity, such as `54.6×`.
     pub ratio: String,
 }
@@ -164,6 +162,8 @@ pub struct Profile {
     pub cores: String,
     /// `ctx_switches_per_item`.
     pub switches: String,
+    /// `cpu_system_ns_per_item`.
+    pub system: String,
 }
 
 /// The findings of "where the time goes"; a finding whose figures the run lacks is `None` (or empty).
@@ -196,10 +196,10 @@ pub struct Findings {
     pub current_cores: String,
     /// The Condvar queue's system CPU.
     pub condvar: Option<Condvar>,
-    /// The bridges between a thread and a task.
-    pub bridges: Option<Bridges>,
-    /// `recv_many` against per item and whole batches.
-    pub recv_many: Option<RecvMany>,
+    /// A bridge between a thread and a task ran (their figures are in [`Context::ms`]).
+    pub bridges: bool,
+    /// `stream-tokio-recv-many` ran (its figures against per item and whole batches are in [`Context::ms`]).
+    pub recv_many: bool,
     /// Exact against sampled outstanding work.
     pub outstanding: Option<Outstanding>,
 }
@@ -213,10 +213,6 @@ pub struct BatchedSlower {
     pub batched: Profile,
     /// The exact p of the separation of their process medians.
     pub p: String,
-    /// System CPU per item of the per-item twin.
-    pub system_single: String,
-    /// System CPU per item of the batched row.
-    pub system_batched: String,
     /// The batched row had more context switches and more system CPU per item than its twin.
     #[serde(skip)]
     pub wakes_more: bool,
@@ -229,9 +225,7 @@ pub struct OneMessage {
     pub name: String,
     /// Its per-item twin.
     pub single: String,
-    /// The capacity of the figures.
-    pub capacity: u64,
-    /// Its `ms_per_million`.
+    /// Its `ms_per_million` at the widest capacity.
     pub ms: String,
     /// Its exact high-water mark of outstanding items.
     pub max_outstanding: String,
@@ -290,38 +284,8 @@ pub struct Condvar {
     pub system_ns: String,
     /// The channel crates' system CPU.
     pub crates: Vec<Figure>,
-    /// Its ms/M per item.
-    pub ms: String,
     /// Items per message of its batched twin, as recorded.
     pub batch_items: Option<String>,
-    /// Its batched twin's ms/M.
-    pub batched_ms: String,
-}
-
-/// The bridges between a thread and a task.
-#[derive(Debug, Serialize)]
-pub struct Bridges {
-    /// `stream-bridge-blocking-send`'s ms/M.
-    pub send: String,
-    /// `blocking-bridge-blocking-recv`'s ms/M.
-    pub recv: String,
-    /// `stream-tokio`'s ms/M.
-    pub tokio: String,
-    /// The batched send bridge's ms/M.
-    pub send_batched: String,
-    /// The batched receive bridge's ms/M.
-    pub recv_batched: String,
-}
-
-/// `recv_many` against per item and whole batches.
-#[derive(Debug, Serialize)]
-pub struct RecvMany {
-    /// `stream-tokio-recv-many`'s ms/M.
-    pub many: String,
-    /// `stream-tokio`'s ms/M.
-    pub tokio: String,
-    /// `stream-tokio-batched`'s ms/M.
-    pub batched: String,
 }
 
 /// Exact against sampled outstanding work.
@@ -346,29 +310,11 @@ pub struct Missed {
     pub sampled: String,
 }
 
-/// How the judge tells one contestant from another on their process medians, by the lab's one noise rule
-/// ([`measure::compare::compare`]): told apart when every process median of one side lies beyond every one of
-/// the other (the exact Mann–Whitney test at U = 0) and the medians differ by at least the noise threshold.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Told {
-    /// Told apart: the first is slower (every one of its process medians above every one of the other's).
-    Slower,
-    /// Told apart: the first is faster.
-    Faster,
-    /// Not told apart: the ranges of their process medians overlap (touching counts).
-    Overlap,
-    /// Not told apart: the ranges are separate but the medians are within the noise threshold of each other.
-    WithinNoise,
-    /// No verdict: a side has fewer than [`measure::stats::MIN_PROCESSES`] processes.
-    TooFew,
-}
-
 /// One contestant judged against another on their process medians.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Judgement {
-    /// The verdict.
-    pub told: Told,
+    /// The outcome ([`measure::separation::separation`]).
+    pub told: Separation,
     /// The exact one-sided p of the separation (`1 / C(k_a + k_b, k_a)`), formatted, when told apart.
     pub p: Option<String>,
 }
@@ -437,19 +383,27 @@ pub struct FidelityRow {
     pub finding: Option<Finding>,
 }
 
+/// A contestant's figures beside a reference (its bare pair) at one capacity, judged against it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Beside {
+    /// Its ms/M.
+    pub ms: String,
+    /// The lowest and highest of its process medians.
+    pub range: String,
+    /// Its median over the reference's, such as `1.04×`.
+    pub ratio: String,
+    /// It against the reference.
+    pub judged: Judgement,
+}
+
 /// The A/A control (an identical copy of the bare pair) at one capacity.
 #[derive(Debug, Serialize)]
 pub struct Control {
     /// The control's name.
     pub name: String,
-    /// Its ms/M.
-    pub ms: String,
-    /// `control / bare`.
-    pub ratio: String,
-    /// The lowest and highest of its process medians.
-    pub range: String,
-    /// The control against the bare pair.
-    pub judged: Judgement,
+    /// Its figures beside the bare pair.
+    #[serde(flatten)]
+    pub beside: Beside,
     /// The lab contestant against the control.
     pub lab_against: Judgement,
 }
@@ -461,8 +415,6 @@ pub struct AbRow {
     pub variant: String,
     /// The lab contestant whose gap it looks into.
     pub lab: String,
-    /// The bare pair.
-    pub bare: String,
     /// The suffix of the cause it puts back (`control`, `lab-loops`, ...).
     pub cause: String,
     /// It is the A/A control.
@@ -471,33 +423,11 @@ pub struct AbRow {
     pub tasks: bool,
     /// The capacity.
     pub capacity: u64,
-    /// Its ms/M.
-    pub ms: String,
-    /// The lowest and highest of its process medians.
-    pub range: String,
-    /// `variant / bare`.
-    pub ratio: String,
-    /// The variant against the bare pair.
-    pub judged: Judgement,
+    /// Its figures beside the bare pair.
+    #[serde(flatten)]
+    pub beside: Beside,
     /// The variant against the A/A control at this capacity, when the control ran (and this is not it).
     pub against_control: Option<Judgement>,
-}
-
-/// Figures the advice cites.
-#[derive(Debug, Serialize)]
-pub struct Pick {
-    /// The current-thread pair, per item.
-    pub current_ms: String,
-    /// The current-thread pair, batched.
-    pub current_batched_ms: String,
-    /// The send bridge, per item.
-    pub bridge_ms: String,
-    /// The send bridge, batched.
-    pub bridge_batched_ms: String,
-    /// The Condvar queue, per item.
-    pub condvar_ms: String,
-    /// The fastest blocking channel crate, per item.
-    pub fastest_crate_ms: String,
 }
 
 /// Markdown discussing `summary`: [`context`] rendered with `templates/report.md`.
@@ -539,7 +469,7 @@ pub fn context(summary: &Summary) -> Context {
         wakeup_factor: WAKEUP_FACTOR.to_string(),
         receive_side_factor: RECEIVE_SIDE_FACTOR.to_string(),
         batched_sizes: caps.iter().filter_map(|&cap| packing(summary, cap)).collect(),
-        findings: findings(summary, &caps),
+        findings: findings(summary, &caps, wide),
         fidelity_within: fidelity_rows.iter().all(|r| !r.above_bar),
         fidelity: fidelity_rows,
         fidelity_bar: format!("{FIDELITY_BAR}×"),
@@ -551,14 +481,12 @@ pub fn context(summary: &Summary) -> Context {
             .map(|(name, m)| Figure { name: name.to_string(), value: num(Some(m)) }),
         async_batched: async_ms.iter().map(|(n, m)| Figure { name: n.to_string(), value: num(Some(*m)) }).collect(),
         async_close: async_ms.len() == ASYNC_BATCHED.len() && async_alike(summary, wide),
-        pick: Pick {
-            current_ms: num(summary.median_in(CURRENT_THREAD, &phase(c), HEADLINE)),
-            current_batched_ms: num(summary.median_in("baseline-tokio-current-thread-batched", &phase(c), HEADLINE)),
-            bridge_ms: num(summary.median_in("stream-bridge-blocking-send", &phase(c), HEADLINE)),
-            bridge_batched_ms: num(summary.median_in("stream-bridge-blocking-send-batched", &phase(c), HEADLINE)),
-            condvar_ms: num(summary.median_in(CONDVAR, &phase(c), HEADLINE)),
-            fastest_crate_ms: num(fastest(summary, BLOCKING_CRATES, c).map(|(_, m)| m)),
-        },
+        ms: crate::handoff::contestants::contestants()
+            .iter()
+            .map(|contestant| contestant.info().name)
+            .map(|name| (name.clone(), num(summary.median_in(&name, &phase(c), HEADLINE))))
+            .collect(),
+        fastest_crate_ms: num(fastest(summary, BLOCKING_CRATES, c).map(|(_, m)| m)),
         coroutine_rules: pipelines::coroutine::rules_note(summary),
     }
 }
@@ -579,10 +507,11 @@ fn claims(summary: &Summary) -> BTreeMap<String, ClaimView> {
     claims
 }
 
-/// The findings of "where the time goes".
-fn findings(summary: &Summary, caps: &[u64]) -> Findings {
+/// The findings of "where the time goes" (`wide`: the widest capacity).
+fn findings(summary: &Summary, caps: &[u64], wide: u64) -> Findings {
     let c = CLAIM_CAPACITY;
     let median_at = |n: &str, metric: &str| summary.median_in(n, &phase(c), metric);
+    let ran = |n: &str| median_at(n, HEADLINE).is_some();
     let fastest_cross = fastest(summary, CROSS_THREAD_PER_ITEM, c);
     let current = match (summary.median_in(CURRENT_THREAD, &phase(c), HEADLINE), fastest_cross) {
         (Some(_), Some((name, _))) => Some(Current {
@@ -629,54 +558,32 @@ fn findings(summary: &Summary, caps: &[u64]) -> Findings {
             .iter()
             .filter_map(|n| sys(n).map(|s| Figure { name: n.to_string(), value: num(Some(s)) }))
             .collect(),
-        ms: num(summary.median_in(CONDVAR, &phase(c), HEADLINE)),
         batch_items: median_at("blocking-condvar-batched", "items_per_message").map(|k| count(Some(k))),
-        batched_ms: num(summary.median_in("blocking-condvar-batched", &phase(c), HEADLINE)),
-    });
-    let (send, recv) = (
-        summary.median_in("stream-bridge-blocking-send", &phase(c), HEADLINE),
-        summary.median_in("blocking-bridge-blocking-recv", &phase(c), HEADLINE),
-    );
-    let bridges = (send.is_some() || recv.is_some()).then(|| Bridges {
-        send: num(send),
-        recv: num(recv),
-        tokio: num(summary.median_in("stream-tokio", &phase(c), HEADLINE)),
-        send_batched: num(summary.median_in("stream-bridge-blocking-send-batched", &phase(c), HEADLINE)),
-        recv_batched: num(summary.median_in("blocking-bridge-blocking-recv-batched", &phase(c), HEADLINE)),
-    });
-    let recv_many = summary.median_in("stream-tokio-recv-many", &phase(c), HEADLINE).map(|many| RecvMany {
-        many: num(Some(many)),
-        tokio: num(summary.median_in("stream-tokio", &phase(c), HEADLINE)),
-        batched: num(summary.median_in("stream-tokio-batched", &phase(c), HEADLINE)),
     });
     let noise = summary.method.noise_threshold;
     let batched_slower = BATCH_PAIRS
         .iter()
         .filter_map(|(single, batched)| {
             let judged = judge(ms_stats(summary, batched, c)?, ms_stats(summary, single, c)?, noise);
-            (judged.told == Told::Slower).then(|| BatchedSlower {
+            (judged.told == Separation::Slower).then(|| BatchedSlower {
                 wakes_more: ["ctx_switches_per_item", "cpu_system_ns_per_item"]
                     .iter()
                     .all(|m| matches!((median_at(batched, m), median_at(single, m)), (Some(b), Some(s)) if b > s)),
                 single: profile(summary, single, c),
                 batched: profile(summary, batched, c),
                 p: judged.p.unwrap_or_else(|| "n/a".to_string()),
-                system_single: num(median_at(single, "cpu_system_ns_per_item")),
-                system_batched: num(median_at(batched, "cpu_system_ns_per_item")),
             })
         })
         .collect::<Vec<BatchedSlower>>();
     let batched_slower_wakes_more = batched_slower.iter().all(|b| b.wakes_more);
-    let widest = caps.iter().copied().max().unwrap_or(c);
     let one_message = one_message_pairs()
         .iter()
         .filter_map(|(single, one)| {
-            let at = |n: &str| num(summary.median_in(n, &phase(widest), "max_outstanding"));
+            let at = |n: &str| num(summary.median_in(n, &phase(wide), "max_outstanding"));
             Some(OneMessage {
                 name: one.to_string(),
                 single: single.to_string(),
-                capacity: widest,
-                ms: num(Some(summary.median_in(one, &phase(widest), HEADLINE)?)),
+                ms: num(Some(summary.median_in(one, &phase(wide), HEADLINE)?)),
                 max_outstanding: at(one),
                 single_max_outstanding: at(single),
             })
@@ -695,9 +602,7 @@ fn findings(summary: &Summary, caps: &[u64]) -> Findings {
                 .filter_map(|n| {
                     let m1 = summary.median_in(n, &phase(1), HEADLINE)?;
                     Some(AtOne {
-                        name: n.to_string(),
-                        ms: num(Some(m1)),
-                        switches: num(summary.median_in(n, &phase(1), "ctx_switches_per_item")),
+                        profile: profile(summary, n, 1),
                         ratio: ratio(Some(m1), summary.median_in(n, &phase(c), HEADLINE)),
                     })
                 })
@@ -732,8 +637,8 @@ fn findings(summary: &Summary, caps: &[u64]) -> Findings {
         cores,
         current_cores: num(median_at(CURRENT_THREAD, "cores_used")),
         condvar,
-        bridges,
-        recv_many,
+        bridges: ["stream-bridge-blocking-send", "blocking-bridge-blocking-recv"].iter().any(|n| ran(n)),
+        recv_many: ran("stream-tokio-recv-many"),
         outstanding: outstanding(summary),
     }
 }
@@ -787,21 +692,15 @@ fn fidelity(summary: &Summary, caps: &[u64], ab: &[AbRow]) -> Vec<FidelityRow> {
             let here: Vec<&AbRow> = ab.iter().filter(|r| r.lab == lab && r.capacity == capacity).collect();
             let control = variants.iter().filter(|v| v.lab == lab && v.control).find_map(|v| {
                 let c = ms_stats(summary, &v.name, capacity)?;
-                Some(Control {
-                    name: v.name.clone(),
-                    ms: num(Some(c.median)),
-                    ratio: ratio(Some(c.median), Some(b.median)),
-                    range: range(c),
-                    judged: judge(c, b, noise),
-                    lab_against: judge(l, c, noise),
-                })
+                Some(Control { name: v.name.clone(), beside: beside(c, b, noise), lab_against: judge(l, c, noise) })
             });
-            let not_slower_than_control =
-                control.as_ref().is_some_and(|c| !matches!(c.lab_against.told, Told::Slower | Told::TooFew));
+            let not_slower_than_control = control
+                .as_ref()
+                .is_some_and(|c| !matches!(c.lab_against.told, Separation::Slower | Separation::TooFewProcesses));
             let finding = above_bar.then_some(match judged.told {
-                Told::TooFew => Finding::TooFew,
-                Told::Slower if not_slower_than_control => Finding::CopyToo,
-                Told::Slower => Finding::LabCost,
+                Separation::TooFewProcesses => Finding::TooFew,
+                Separation::Slower if not_slower_than_control => Finding::CopyToo,
+                Separation::Slower => Finding::LabCost,
                 _ if not_slower_than_control => Finding::SharedSpread,
                 _ => Finding::Spread,
             });
@@ -832,8 +731,8 @@ fn fidelity(summary: &Summary, caps: &[u64], ab: &[AbRow]) -> Vec<FidelityRow> {
                 control,
                 causes_slower: here
                     .iter()
-                    .filter(|r| !r.control && r.judged.told == Told::Slower)
-                    .filter(|r| r.against_control.as_ref().is_none_or(|j| j.told == Told::Slower))
+                    .filter(|r| !r.control && r.beside.judged.told == Separation::Slower)
+                    .filter(|r| r.against_control.as_ref().is_none_or(|j| j.told == Separation::Slower))
                     .map(|r| (*r).clone())
                     .collect(),
                 finding,
@@ -876,15 +775,11 @@ fn ab(summary: &Summary, caps: &[u64]) -> Vec<AbRow> {
                 rows.push(AbRow {
                     variant: variant.name.clone(),
                     lab: variant.lab.to_string(),
-                    bare: variant.bare.clone(),
                     cause: variant.cause.to_string(),
                     control: variant.control,
                     tasks: variant.tasks,
                     capacity,
-                    ms: num(Some(v.median)),
-                    range: range(v),
-                    ratio: ratio(Some(v.median), Some(b.median)),
-                    judged: judge(v, b, noise),
+                    beside: beside(v, b, noise),
                     against_control: control.filter(|_| !variant.control).map(|c| judge(v, c, noise)),
                 });
             }
@@ -893,26 +788,20 @@ fn ab(summary: &Summary, caps: &[u64]) -> Vec<AbRow> {
     rows
 }
 
-/// `a` against `b` on their process medians by the lab's one noise rule ([`compare`]), with the exact p of the
-/// separation ([`separation_p`], Mann–Whitney at U = 0) when they are told apart.
+/// `a` against `b` on their process medians ([`separation`]), its p formatted.
 fn judge(a: &MetricStats, b: &MetricStats, noise: f64) -> Judgement {
-    let (Some((a_low, a_high)), Some((b_low, b_high))) = (process_range(a), process_range(b)) else {
-        return Judgement { told: Told::TooFew, p: None };
-    };
-    let comparison = compare(a, b, noise);
-    let told = if !comparison.noise {
-        if comparison.ratio > 1.0 {
-            Told::Slower
-        } else {
-            Told::Faster
-        }
-    } else if a_high < b_low || b_high < a_low {
-        Told::WithinNoise
-    } else {
-        Told::Overlap
-    };
-    let apart = matches!(told, Told::Slower | Told::Faster);
-    Judgement { told, p: apart.then(|| format_p(separation_p(a.processes, Some(b.processes)))) }
+    let (told, p) = separation(a, b, noise);
+    Judgement { told, p: p.map(format_p) }
+}
+
+/// `a`'s figures beside `reference`'s, judged against them.
+fn beside(a: &MetricStats, reference: &MetricStats, noise: f64) -> Beside {
+    Beside {
+        ms: num(Some(a.median)),
+        range: range(a),
+        ratio: ratio(Some(a.median), Some(reference.median)),
+        judged: judge(a, reference, noise),
+    }
 }
 
 /// The lowest and highest process median of `stats` (`45.1–52.3`), or `n/a` with too few processes.
@@ -945,6 +834,7 @@ fn profile(summary: &Summary, name: &str, capacity: u64) -> Profile {
         cpu: at("cpu_ns_per_item"),
         cores: at("cores_used"),
         switches: at("ctx_switches_per_item"),
+        system: at("cpu_system_ns_per_item"),
     }
 }
 
@@ -1065,21 +955,6 @@ mod tests {
     const BARE: [f64; 5] = [48.0, 50.0, 49.0, 51.0, 50.5];
 
     #[test]
-    fn the_judge_tells_a_slower_lab_from_its_bare_pair_and_not_an_identical_copy() {
-        let bare = processes(&BARE);
-        let slower = judge(&processes(&[80.0, 82.0, 79.0, 85.0, 81.0]), &bare, 0.2);
-        assert_eq!(slower, Judgement { told: Told::Slower, p: Some("0.0040".to_string()) }, "5 + 5, U = 0");
-        let faster = judge(&bare, &processes(&[80.0, 82.0, 79.0, 85.0, 81.0]), 0.2);
-        assert_eq!(faster.told, Told::Faster);
-        let copy = judge(&processes(&[47.0, 52.0, 60.0, 49.5, 80.0]), &bare, 0.2);
-        assert_eq!(copy, Judgement { told: Told::Overlap, p: None }, "an A/A pair whose processes overlap");
-        let near = judge(&processes(&[52.0, 53.0, 54.0, 55.0, 56.0]), &bare, 0.2);
-        assert_eq!(near.told, Told::WithinNoise, "separated but within 20%");
-        let two = judge(&processes(&[80.0, 90.0]), &bare, 0.2);
-        assert_eq!(two.told, Told::TooFew);
-    }
-
-    #[test]
     fn a_row_above_the_bar_states_its_cost_and_what_the_judge_and_the_control_say() {
         let lab = [80.0, 82.0, 79.0, 85.0, 81.0];
         let base = with_processes(summary_with(&[]), "blocking-crossbeam-bare", &BARE);
@@ -1092,7 +967,7 @@ mod tests {
         let context = context(&judged(summary.clone()));
         let row = context.fidelity.iter().find(|r| r.lab == "blocking-crossbeam" && r.capacity == 256).expect("row");
         assert_eq!(row.finding, Some(Finding::LabCost));
-        assert_eq!(row.judged.told, Told::Slower);
+        assert_eq!(row.judged.told, Separation::Slower);
         let causes: Vec<&str> = row.causes_slower.iter().map(|r| r.cause.as_str()).collect();
         assert_eq!(causes, ["lab-loops"]);
         let text = details(&judged(summary));
