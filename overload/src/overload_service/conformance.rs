@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use measure::summary::Check;
 
+use super::contestants::run::run_once;
 use super::contestants::{Prepared, ServiceContestant};
-use super::routine::run_once;
 use crate::arrivals;
 use crate::book::Fate;
 use crate::limit::{Fixed, Gate};

@@ -30,7 +30,7 @@ use pipelines::blocking::Flavor;
 use pipelines::sink::TakeSink;
 use pipelines::start_line::{Opener, StartLine};
 
-use super::bare::{join, receive, spawn, BareRun};
+use super::bare_run::{join, receive, spawn, BareRun};
 use crate::consume::{consume, SumSink};
 use crate::job::{Consumer, HandoffError, Outcome, Side};
 use crate::message::{Clean, PerItem, Sink};

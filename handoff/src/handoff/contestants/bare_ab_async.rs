@@ -33,8 +33,8 @@ use measure::meter::NoMeter;
 use pipelines::sink::TakeSink;
 use tokio::runtime::Handle;
 
-use super::bare::{join_tasks, receive, BareRun};
 use super::bare_ab::Cause;
+use super::bare_run::{join_tasks, receive, BareRun};
 use super::two_tasks::AsyncChannel;
 use crate::consume::{consume_stream, SumSink};
 use crate::job::{Consumer, HandoffError, Outcome};

@@ -50,6 +50,7 @@
 mod bare;
 mod bare_ab;
 mod bare_ab_async;
+mod bare_run;
 mod baseline_loop;
 mod bridge_blocking_recv;
 mod bridge_blocking_send;

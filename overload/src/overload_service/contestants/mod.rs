@@ -23,6 +23,7 @@
 //! how each family receives an arrival ([`Prepared`], [`Handler`]).
 
 pub mod handler;
+pub mod run;
 
 use std::sync::Arc;
 
