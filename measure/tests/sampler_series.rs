@@ -34,16 +34,19 @@ testkit::own_process! {
 
     #[test]
     fn series_is_time_aligned_and_bounded() {
-        let gauge = Arc::new(Outstanding::new());
-        let started = Instant::now();
-        let sampler = Sampler::start(Arc::clone(&gauge), 2.0);
-        std::thread::sleep(Duration::from_millis(50));
-        let sampled = sampler.stop();
-        let elapsed_ms = started.elapsed().as_secs_f64() * 1e3;
-        assert_eq!(sampled.series.period_ms, 2.0);
-        let len = sampled.series.values.len() as f64;
-        // Slot i stands for time i × period: at least the 50 ms slept, no more than the whole elapsed time.
-        assert!(len >= 25.0 && len <= elapsed_ms / 2.0 + 1.0, "len {len} for {elapsed_ms} ms");
+        for (period, slept_ms) in [(1.0, 40.0), (2.0, 50.0)] {
+            let gauge = Arc::new(Outstanding::new());
+            let started = Instant::now();
+            let sampler = Sampler::start(Arc::clone(&gauge), period);
+            std::thread::sleep(Duration::from_secs_f64(slept_ms / 1e3));
+            let sampled = sampler.stop();
+            let elapsed_ms = started.elapsed().as_secs_f64() * 1e3;
+            assert_eq!(sampled.series.period_ms, period);
+            let len = sampled.series.values.len() as f64;
+            // Slot i stands for time i × period (missed ticks are filled): at least the time slept, no more than
+            // the whole elapsed time.
+            assert!(len >= slept_ms / period && len <= elapsed_ms / period + 1.0, "len {len} for {elapsed_ms} ms");
+        }
     }
 
     #[test]
