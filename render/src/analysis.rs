@@ -1,7 +1,7 @@
 //! The sentences every report shares, printed from the analysis in [`measure::pick`]: the headline findings,
 //! the status line and the disturbed-iterations warning, and how a phase name reads.
 
-use measure::pick::{best_candidate, ratio, reference, NoiseWhy};
+use measure::pick::{best_candidate, family_bests, ratio, reference, NoiseWhy};
 use measure::record::Status;
 use measure::summary::{metric_key, ContestantSummary, Family, Summary};
 
@@ -21,9 +21,6 @@ pub(crate) fn phase_words(phase: &str) -> String {
         .collect::<Vec<_>>()
         .join(", ")
 }
-
-/// Families in the order reports discuss them: the floor first, then streams, then blocking.
-pub(crate) const FAMILY_ORDER: [Family; 4] = [Family::Baseline, Family::Stream, Family::Blocking, Family::Coroutine];
 
 /// The headline findings' template: one finding per line.
 const FINDINGS_TEMPLATE: &str = include_str!("templates/findings.md");
@@ -58,7 +55,7 @@ struct PhaseFindings {
     reference_is_baseline: bool,
     /// The reference's median, formatted.
     reference_value: String,
-    /// Each family's best against the reference, in [`FAMILY_ORDER`].
+    /// Each family's best against the reference, in [`measure::pick::FAMILY_ORDER`].
     families: Vec<FamilyBest>,
 }
 
@@ -108,20 +105,18 @@ pub fn headline_findings(input: &ReportInput<'_>) -> Vec<String> {
                 findings.reference = reference.entry.contestant.name.clone();
                 findings.reference_is_baseline = reference.is_baseline;
                 findings.reference_value = format::number(reference.entry.stats.median);
-                for family in FAMILY_ORDER {
-                    if reference.is_baseline && family == Family::Baseline {
-                        continue;
-                    }
-                    let Some(entry) = best_candidate(summary, Some(family), &key, input.higher_is_better) else {
-                        continue;
-                    };
+                // The baselines are the reference (or none ran): only the other families are set against it.
+                let others = family_bests(summary, &key, input.higher_is_better)
+                    .into_iter()
+                    .filter(|e| e.contestant.family != Family::Baseline);
+                for entry in others {
                     if entry.contestant.name == reference.entry.contestant.name {
                         continue;
                     }
                     let Some(ratio) = ratio(entry.stats, reference.entry.stats, threshold) else { continue };
                     findings.families.push(FamilyBest {
                         name: entry.contestant.name.clone(),
-                        family: family.as_str(),
+                        family: entry.contestant.family.as_str(),
                         value: format::number(entry.stats.median),
                         ratio: format::ratio(ratio.value),
                         noise: ratio.why,

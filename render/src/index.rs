@@ -3,11 +3,11 @@
 //! blocking, best coroutine where one ran, and the baseline, with the margin and the noise marked), then the
 //! claims. Every cell is one short sentence at most ([`MAX_CELL`] characters).
 
-use measure::pick::{best, best_candidate, ratio as compare, Analysis, Entry, NoiseWhy, Ratio};
+use measure::pick::{family_bests, ratio as compare, Analysis, Entry, NoiseWhy, Ratio};
 use measure::record::Status;
 use measure::summary::{metric_key, ClaimResult, Family, MetricStats, Verdict};
 
-use crate::analysis::{phase_words, FAMILY_ORDER};
+use crate::analysis::phase_words;
 use crate::format;
 use crate::table::{columns, headers, Align, Table};
 use crate::ReportInput;
@@ -32,8 +32,8 @@ pub struct FamilyBest {
 pub struct PhaseWinners {
     /// The phase, or `None` when the scenario has no sweep.
     pub phase: Option<String>,
-    /// Best candidate per family (the best baseline for [`Family::Baseline`]), in the order [`FAMILY_ORDER`]
-    /// gives (baseline, stream, blocking, coroutine).
+    /// Best candidate per family (the best baseline for [`Family::Baseline`]), in the order
+    /// [`measure::pick::FAMILY_ORDER`] gives (baseline, stream, blocking, coroutine).
     pub best: Vec<FamilyBest>,
     /// The pick: the best candidate and every candidate within noise of it, best first (empty when no
     /// candidate measured the metric).
@@ -216,17 +216,7 @@ impl IndexEntry {
             .into_iter()
             .map(|phase| {
                 let key = metric_key(phase, input.headline_metric);
-                let best = FAMILY_ORDER
-                    .into_iter()
-                    .filter_map(|family| {
-                        let entry = if family == Family::Baseline {
-                            best(summary, Some(family), &key, input.higher_is_better)
-                        } else {
-                            best_candidate(summary, Some(family), &key, input.higher_is_better)
-                        };
-                        entry.map(as_best)
-                    })
-                    .collect();
+                let best = family_bests(summary, &key, input.higher_is_better).into_iter().map(as_best).collect();
                 let pick =
                     analysis.at(phase).map(|a| a.picks.iter().copied().map(as_best).collect()).unwrap_or_default();
                 PhaseWinners { phase: phase.map(str::to_string), best, pick }
