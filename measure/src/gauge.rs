@@ -100,24 +100,22 @@ mod tests {
     }
 
     #[test]
-    fn leave_without_admit_goes_negative_and_does_not_touch() {
-        let g = Outstanding::new();
-        g.leave(2);
-        assert_eq!(state(&g), (-2, 0, false));
-    }
-
-    #[test]
-    fn admit_zero_touches_without_raising() {
-        let g = Outstanding::new();
-        g.admit(0);
-        assert_eq!(state(&g), (0, 0, true));
-    }
-
-    #[test]
-    fn reset_clears_everything() {
-        let g = Outstanding::new();
-        g.admit(9);
-        g.reset();
-        assert_eq!(state(&g), (0, 0, false));
+    fn leaving_first_goes_negative_admitting_zero_touches_and_reset_clears_everything() {
+        let steps: [(fn(&Outstanding), _); 3] = [
+            (|g| g.leave(2), (-2, 0, false)),
+            (|g| g.admit(0), (0, 0, true)),
+            (
+                |g| {
+                    g.admit(9);
+                    g.reset();
+                },
+                (0, 0, false),
+            ),
+        ];
+        for (step, expected) in steps {
+            let g = Outstanding::new();
+            step(&g);
+            assert_eq!(state(&g), expected);
+        }
     }
 }

@@ -8,6 +8,8 @@ use std::time::{Duration, Instant};
 use measure::gauge::Outstanding;
 use measure::sampler::Sampler;
 
+mod common;
+
 // Each test in a process of its own, as the lab runs each contestant in a fresh trial process: the checks
 // count the whole process's threads, sockets or CPU, which another test's would change.
 testkit::own_process! {
@@ -53,22 +55,11 @@ testkit::own_process! {
     fn sees_extra_threads_and_reports_own_cpu() {
         let gauge = Arc::new(Outstanding::new());
         let sampler = Sampler::start(Arc::clone(&gauge), 1.0);
-        let stop = Arc::new(std::sync::Barrier::new(5));
-        let handles: Vec<_> = (0..4)
-            .map(|_| {
-                let stop = Arc::clone(&stop);
-                std::thread::spawn(move || {
-                    stop.wait();
-                })
-            })
-            .collect();
+        let parked = common::Parked::start(4);
         // Long enough for at least two thread-count reads (every 10 ticks).
         std::thread::sleep(Duration::from_millis(40));
         let sampled = sampler.stop();
-        stop.wait();
-        for h in handles {
-            h.join().unwrap();
-        }
+        parked.release();
         // main + this test's thread may be one; the sampler; the four waiting threads.
         assert!(sampled.threads_max >= 6, "threads_max {}", sampled.threads_max);
         // Waking ~40 times does cost something, and it sleeps most of the time.

@@ -1092,19 +1092,8 @@ mod tests {
     }
 
     fn contestant(name: &str, status: Status, metrics: &[(&str, f64)]) -> ContestantSummary {
-        ContestantSummary {
-            name: name.to_string(),
-            family: Family::Stream,
-            expected_failure: None,
-            role: Default::default(),
-            description: String::new(),
-            status,
-            reason: None,
-            checks: Vec::new(),
-            metrics: metrics.iter().map(|(k, v)| ((*k).to_string(), stats(*v))).collect(),
-            skipped_phases: BTreeMap::new(),
-            disturbed: Default::default(),
-        }
+        let metrics = metrics.iter().map(|(k, v)| ((*k).to_string(), stats(*v))).collect();
+        ContestantSummary { status, ..testkit::fixture::contestant(name, Family::Stream, metrics) }
     }
 
     /// A three-phase sweep over `in_flight`: `failed` did not pass (and has the ideal at 100), `a` has the ideal

@@ -33,8 +33,12 @@ fn texts(svg: &str) -> Vec<String> {
         .collect()
 }
 
-fn has_text(svg: &str, text: &str) -> bool {
-    texts(svg).iter().any(|t| t == text)
+/// Asserts that `svg` has a `<text>` element reading each of `wanted`.
+fn assert_texts(svg: &str, wanted: &[&str]) {
+    let texts = texts(svg);
+    for text in wanted {
+        assert!(texts.iter().any(|t| t == text), "no text {text:?} in {texts:?}");
+    }
 }
 
 fn assert_svg_document(svg: &str) {
@@ -46,9 +50,7 @@ fn assert_svg_document(svg: &str) {
 #[test]
 fn bars_name_every_contestant_that_passed_and_no_other() {
     let svg = common_chart("ms");
-    assert!(has_text(&svg, "baseline-loop"));
-    assert!(has_text(&svg, "stream-map"));
-    assert!(has_text(&svg, "work_64"));
+    assert_texts(&svg, &["baseline-loop", "stream-map", "work_64"]);
     assert!(svg.contains("ms per million items"));
     assert!(svg.contains("Time per million items"));
     assert!(!svg.contains("blocking-crossbeam"));
@@ -57,16 +59,13 @@ fn bars_name_every_contestant_that_passed_and_no_other() {
 #[test]
 fn a_sweep_draws_one_labelled_line_per_contestant() {
     let svg = common_chart("sweep");
-    assert!(has_text(&svg, "baseline-loop"));
-    assert!(has_text(&svg, "stream-map"));
-    assert!(has_text(&svg, "work"));
+    assert_texts(&svg, &["baseline-loop", "stream-map", "work"]);
 }
 
 #[test]
 fn a_series_chart_draws_each_phase_of_each_contestant_against_time() {
     let svg = common_chart("outstanding");
-    assert!(has_text(&svg, "stream-map @ work_0"));
-    assert!(has_text(&svg, "stream-map @ work_64"));
+    assert_texts(&svg, &["stream-map @ work_0", "stream-map @ work_64"]);
     assert!(svg.contains("time (ms)"));
     assert!(svg.contains("Items in flight over time"));
 }
@@ -103,11 +102,9 @@ fn a_series_chart_overlays_several_series_with_a_legend_and_draws_their_marks() 
     };
     let svg = drawn(&input, &spec);
     // The phase with both series has a legend naming them, and the mark's label.
-    assert!(has_text(&svg, "limit"));
-    assert!(has_text(&svg, "outstanding"));
-    assert!(has_text(&svg, "capacity 500 → 100"));
+    assert_texts(&svg, &["limit", "outstanding", "capacity 500 → 100"]);
     // The phase with only one of them still gets its panel.
-    assert!(has_text(&svg, "stream-map @ work_64"));
+    assert_texts(&svg, &["stream-map @ work_64"]);
 }
 
 #[test]
@@ -133,7 +130,7 @@ fn log_scale_bars_render() {
     let mut spec = input.charts[0].clone();
     spec.log_scale = true;
     let svg = drawn(&input, &spec);
-    assert!(has_text(&svg, "stream-map"));
+    assert_texts(&svg, &["stream-map"]);
 }
 
 #[test]
