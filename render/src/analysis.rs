@@ -22,15 +22,6 @@ pub(crate) fn phase_words(phase: &str) -> String {
         .join(", ")
 }
 
-/// The headline findings' template: one finding per line.
-const FINDINGS_TEMPLATE: &str = include_str!("templates/findings.md");
-
-/// The status line's template.
-const STATUS_TEMPLATE: &str = include_str!("templates/status.md");
-
-/// The disturbed-iterations warning's template.
-const DISTURBED_TEMPLATE: &str = include_str!("templates/disturbed.md");
-
 /// What the headline findings' template reads.
 #[derive(Debug, Serialize)]
 struct FindingsContext {
@@ -126,7 +117,7 @@ pub fn headline_findings(input: &ReportInput<'_>) -> Vec<String> {
         }
         context.phases.push(findings);
     }
-    let text = measure::template::render_or_note("reports/findings.md", FINDINGS_TEMPLATE, context);
+    let text = template!("findings.md", context);
     let mut findings: Vec<String> = text.lines().filter(|l| !l.is_empty()).map(str::to_string).collect();
     findings.extend(input.headline_notes.iter().cloned());
     findings
@@ -200,7 +191,7 @@ pub fn status_line(summary: &Summary) -> String {
         quick: summary.method.quick,
         disturbed: disturbed_note(summary),
     };
-    measure::template::render_or_note("reports/status.md", STATUS_TEMPLATE, context)
+    template!("status.md", context)
 }
 
 /// A contestant's disturbed iterations kept in the figures.
@@ -222,13 +213,7 @@ pub fn disturbed_note(summary: &Summary) -> Option<String> {
         .filter(|c| c.disturbed.disturbed_kept > 0)
         .map(|c| Kept { name: c.name.clone(), kept: c.disturbed.disturbed_kept })
         .collect();
-    (!kept.is_empty()).then(|| {
-        measure::template::render_or_note(
-            "reports/disturbed.md",
-            DISTURBED_TEMPLATE,
-            serde_json::json!({ "kept": kept }),
-        )
-    })
+    (!kept.is_empty()).then(|| template!("disturbed.md", serde_json::json!({ "kept": kept })))
 }
 
 #[cfg(test)]

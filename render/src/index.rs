@@ -309,12 +309,9 @@ fn fit(text: String) -> String {
     format!("{cut}…")
 }
 
-/// The index's cells that hold words: `templates/index-cells.md`.
-const CELL_TEMPLATE: &str = include_str!("templates/index-cells.md");
-
 /// One cell of the index's tables, rendered from `templates/index-cells.md` (the context's `kind` chooses the cell).
 fn cell(context: serde_json::Value) -> String {
-    measure::template::render_or_note("reports/index-cells.md", CELL_TEMPLATE, context)
+    template!("index-cells.md", context)
 }
 
 /// How `a` compares with `b` for a reader (`2.10× worse`, `1.05× better (practically equal)` once rendered).
@@ -478,9 +475,6 @@ fn winners_grid(entry: &IndexEntry) -> String {
     table.render()
 }
 
-/// The index's template: every sentence of the page.
-const INDEX_TEMPLATE: &str = include_str!("templates/index.md");
-
 /// What the index's template reads of one scenario.
 #[derive(Debug, Serialize)]
 struct EntryView<'e> {
@@ -608,7 +602,7 @@ pub fn render_index(entries: &[IndexEntry]) -> String {
         "decisions": if rows == 0 { String::new() } else { decisions.render() },
         "total": TallyView { holds: total.holds, fails: total.fails, inconclusive: total.inconclusive },
     });
-    let text = measure::template::render_or_note("reports/index.md", INDEX_TEMPLATE, context);
+    let text = template!("index.md", context);
     format!("{}\n", text.trim_end())
 }
 
