@@ -10,6 +10,7 @@ use measure::summary::{metric_key, ContestantSummary, Environment, Role, Setting
 
 use crate::analysis::{self, phase_words};
 use crate::format::{self, percent};
+use crate::questions::Named;
 use crate::table::{cell, columns, headers, Align, Table};
 use crate::ReportInput;
 use serde::Serialize;
@@ -191,22 +192,13 @@ struct AnswerContext {
 #[derive(Debug, Serialize, PartialEq)]
 struct PickGroup {
     /// The picked candidates named, best first (at most [`MAX_NAMED_PICKS`]).
-    picks: Vec<NamedPick>,
+    picks: Vec<Named>,
     /// How many more tied candidates are left unnamed.
     more: usize,
     /// The pick is several candidates within noise of each other.
     tie: bool,
     /// The pick's median at each phase of the group.
     values: Vec<PhaseValue>,
-}
-
-/// A picked candidate.
-#[derive(Debug, Serialize, PartialEq)]
-struct NamedPick {
-    /// Its name.
-    name: String,
-    /// Its family.
-    family: &'static str,
 }
 
 /// A figure at a phase.
@@ -324,7 +316,7 @@ fn pick_group(answer: &PhaseAnswer<'_>) -> PickGroup {
             .picks
             .iter()
             .take(MAX_NAMED_PICKS)
-            .map(|e| NamedPick { name: e.contestant.name.clone(), family: e.contestant.family.as_str() })
+            .map(|e| Named { name: e.contestant.name.clone(), family: e.contestant.family.as_str() })
             .collect(),
         more: answer.picks.len().saturating_sub(MAX_NAMED_PICKS),
         tie: answer.is_tie(),
