@@ -248,16 +248,20 @@ impl IndexEntry {
     }
 }
 
-/// Tally of claim verdicts.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-struct Tally {
+/// How many claims have each verdict, as the index's and the report's templates read it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub(crate) struct Tally {
+    /// Claims that hold.
     holds: usize,
+    /// Claims that fail.
     fails: usize,
+    /// Claims that are inconclusive.
     inconclusive: usize,
 }
 
 impl Tally {
-    fn of(claims: &[ClaimResult]) -> Self {
+    /// The tally of `claims`.
+    pub(crate) fn of(claims: &[ClaimResult]) -> Self {
         let mut tally = Tally::default();
         for claim in claims {
             tally.add(claim.verdict);
@@ -514,17 +518,6 @@ struct ClaimView<'e> {
     text: &'e str,
 }
 
-/// A tally as the template reads it.
-#[derive(Debug, Serialize)]
-struct TallyView {
-    /// Claims that hold.
-    holds: usize,
-    /// Claims that fail.
-    fails: usize,
-    /// Claims that are inconclusive.
-    inconclusive: usize,
-}
-
 /// Render `index.md` for `entries`, in the order given, into `templates/index.md`. Pure: the same entries give
 /// the same bytes.
 pub fn render_index(entries: &[IndexEntry]) -> String {
@@ -600,7 +593,7 @@ pub fn render_index(entries: &[IndexEntry]) -> String {
         "entries": views,
         "doubtful": doubtful,
         "decisions": if rows == 0 { String::new() } else { decisions.render() },
-        "total": TallyView { holds: total.holds, fails: total.fails, inconclusive: total.inconclusive },
+        "total": total,
     });
     let text = template!("index.md", context);
     format!("{}\n", text.trim_end())

@@ -6,10 +6,11 @@
 
 use measure::pick::{ratio as compare, reference, Analysis, PhaseAnswer};
 use measure::record::Status;
-use measure::summary::{metric_key, ContestantSummary, Environment, Role, Setting, Summary, Verdict};
+use measure::summary::{metric_key, ContestantSummary, Environment, Role, Setting, Summary};
 
 use crate::analysis::{self, phase_words};
 use crate::format::{self, percent};
+use crate::index::Tally;
 use crate::questions::Named;
 use crate::table::{cell, columns, headers, Align, Table};
 use crate::ReportInput;
@@ -179,7 +180,7 @@ struct AnswerContext {
     /// The noise threshold, as a percentage.
     noise_threshold: String,
     /// The claims' tally, when the scenario makes claims.
-    claims: Option<ClaimTally>,
+    claims: Option<Tally>,
     /// The scenario's own headline notes, each one markdown line.
     notes: Vec<String>,
     /// The questions the scenario declares, each with its answer; when there are any, they replace the one
@@ -298,17 +299,6 @@ struct NoneBeyondNoise {
     too_few_processes: bool,
 }
 
-/// How many claims have each verdict.
-#[derive(Debug, Serialize)]
-struct ClaimTally {
-    /// Claims that hold.
-    holds: usize,
-    /// Claims that fail.
-    fails: usize,
-    /// Claims that are inconclusive.
-    inconclusive: usize,
-}
-
 /// The group of phases one answer's pick belongs to.
 fn pick_group(answer: &PhaseAnswer<'_>) -> PickGroup {
     PickGroup {
@@ -415,7 +405,6 @@ fn answer_context(input: &ReportInput<'_>, analysis: &Analysis<'_>) -> AnswerCon
         .collect();
     let (compared, clear) = analysis.comparisons();
     let forks = summary.method.forks;
-    let count = |v: Verdict| summary.claims.iter().filter(|c| c.verdict == v).count();
     AnswerContext {
         metric: metric.to_string(),
         higher_is_better: input.higher_is_better,
@@ -433,11 +422,7 @@ fn answer_context(input: &ReportInput<'_>, analysis: &Analysis<'_>) -> AnswerCon
         }),
         forks,
         noise_threshold: percent(summary.method.noise_threshold),
-        claims: (!summary.claims.is_empty()).then(|| ClaimTally {
-            holds: count(Verdict::Holds),
-            fails: count(Verdict::Fails),
-            inconclusive: count(Verdict::Inconclusive),
-        }),
+        claims: (!summary.claims.is_empty()).then(|| Tally::of(&summary.claims)),
         notes: input.headline_notes.clone(),
         questions: crate::questions::views(summary),
     }
