@@ -9,6 +9,7 @@ use measure::summary::{metric_key, ClaimResult, Family, MetricStats, Verdict};
 
 use crate::analysis::phase_words;
 use crate::format;
+use crate::markdown::ClaimLine;
 use crate::table::{columns, headers, Align, Table};
 use crate::ReportInput;
 use serde::Serialize;
@@ -504,18 +505,7 @@ struct EntryView<'e> {
     /// The scenario's own findings.
     notes: &'e [String],
     /// Its claims.
-    claims: Vec<ClaimView<'e>>,
-}
-
-/// A claim as the index lists it.
-#[derive(Debug, Serialize)]
-struct ClaimView<'e> {
-    /// Its verdict.
-    verdict: &'static str,
-    /// `p = …`, or empty.
-    p: String,
-    /// Its statement.
-    text: &'e str,
+    claims: Vec<ClaimLine<'e>>,
 }
 
 /// Render `index.md` for `entries`, in the order given, into `templates/index.md`. Pure: the same entries give
@@ -579,11 +569,7 @@ pub fn render_index(entries: &[IndexEntry]) -> String {
             has_questions: !e.questions.is_empty(),
             bottom_line: &e.bottom_line,
             notes: &e.notes,
-            claims: e
-                .claims
-                .iter()
-                .map(|c| ClaimView { verdict: c.verdict.as_str(), p: measure::judge::p_label(c.p), text: &c.text })
-                .collect(),
+            claims: e.claims.iter().map(ClaimLine::of).collect(),
         })
         .collect();
     let doubtful: Vec<&EntryView<'_>> =

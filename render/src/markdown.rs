@@ -6,7 +6,7 @@
 
 use measure::pick::{ratio as compare, reference, Analysis, PhaseAnswer};
 use measure::record::Status;
-use measure::summary::{metric_key, ContestantSummary, Environment, Role, Setting, Summary};
+use measure::summary::{metric_key, ClaimResult, ContestantSummary, Environment, Role, Setting, Summary};
 
 use crate::analysis::{self, phase_words};
 use crate::format::{self, percent};
@@ -25,9 +25,9 @@ struct ChartLink {
     path: String,
 }
 
-/// A claim as the report lists it.
+/// A claim as the report and the index list it.
 #[derive(Debug, Serialize)]
-struct ClaimLine<'s> {
+pub(crate) struct ClaimLine<'s> {
     /// Its verdict.
     verdict: &'static str,
     /// `p = …`, or empty.
@@ -44,6 +44,22 @@ struct ClaimLine<'s> {
     judged_on: &'s str,
     /// The rule that judged it.
     rule: &'s str,
+}
+
+impl<'s> ClaimLine<'s> {
+    /// `claim` as the templates read it.
+    pub(crate) fn of(c: &'s ClaimResult) -> Self {
+        ClaimLine {
+            verdict: c.verdict.as_str(),
+            p: measure::judge::p_label(c.p),
+            text: &c.text,
+            detail: &c.detail,
+            metric: &c.metric,
+            metric_definition: &c.metric_definition,
+            judged_on: &c.judged_on,
+            rule: &c.rule,
+        }
+    }
 }
 
 /// `text` without trailing whitespace, as a section body.
@@ -75,20 +91,7 @@ pub fn render_markdown_with(input: &ReportInput<'_>, analysis: &Analysis<'_>) ->
         .iter()
         .map(|chart| ChartLink { title: chart.title.to_string(), path: crate::chart_path(&summary.scenario, chart) })
         .collect();
-    let claims: Vec<ClaimLine<'_>> = summary
-        .claims
-        .iter()
-        .map(|c| ClaimLine {
-            verdict: c.verdict.as_str(),
-            p: measure::judge::p_label(c.p),
-            text: &c.text,
-            detail: &c.detail,
-            metric: &c.metric,
-            metric_definition: &c.metric_definition,
-            judged_on: &c.judged_on,
-            rule: &c.rule,
-        })
-        .collect();
+    let claims: Vec<ClaimLine<'_>> = summary.claims.iter().map(ClaimLine::of).collect();
     let context = serde_json::json!({
         "title": input.title,
         "status": analysis::status_line(summary),
