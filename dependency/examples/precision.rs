@@ -30,26 +30,10 @@ fn main() -> std::io::Result<()> {
     });
     print_latency("blocking wait", &blocking);
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
-    let multi = runtime.block_on(async {
-        let mut samples = Vec::with_capacity(LATENCY_CALLS);
-        for _ in 0..LATENCY_CALLS {
-            let t0 = Instant::now();
-            let reply = dep.call(1).await;
-            samples.push((t0.elapsed(), reply.ok()));
-        }
-        samples
-    });
+    let multi = runtime.block_on(awaited_calls(&dep));
     print_latency("tokio multi-thread await", &multi);
     let current = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-    let single = current.block_on(async {
-        let mut samples = Vec::with_capacity(LATENCY_CALLS);
-        for _ in 0..LATENCY_CALLS {
-            let t0 = Instant::now();
-            let reply = dep.call(1).await;
-            samples.push((t0.elapsed(), reply.ok()));
-        }
-        samples
-    });
+    let single = current.block_on(awaited_calls(&dep));
     print_latency("tokio current-thread await", &single);
     let tokio_sleep = current.block_on(async {
         let mut samples = Vec::with_capacity(LATENCY_CALLS);
@@ -104,6 +88,17 @@ fn device() -> std::io::Result<()> {
         (dep.timer_cpu() - timer0).as_secs_f64() * 1e3
     );
     Ok(())
+}
+
+/// Awaits `LATENCY_CALLS` calls of `dep` one after the other.
+async fn awaited_calls(dep: &Dependency) -> Vec<(Duration, Option<Reply>)> {
+    let mut samples = Vec::with_capacity(LATENCY_CALLS);
+    for _ in 0..LATENCY_CALLS {
+        let t0 = Instant::now();
+        let reply = dep.call(1).await;
+        samples.push((t0.elapsed(), reply.ok()));
+    }
+    samples
 }
 
 /// Runs `LATENCY_CALLS` calls one after the other.

@@ -471,13 +471,17 @@ mod tests {
 
     #[test]
     fn ratio_formatting() {
-        assert_eq!(format_ratio(1.4321), "1.43");
-        assert_eq!(format_ratio(14.321), "14.3");
-        assert_eq!(format_ratio(143.21), "143");
-        assert_eq!(format_ratio(0.014321), "0.0143");
-        assert_eq!(format_ratio(0.0), "0.00");
-        assert_eq!(format_ratio(f64::INFINITY), "∞");
-        assert_eq!(format_ratio(f64::NAN), "n/a");
+        for (value, text) in [
+            (1.4321, "1.43"),
+            (14.321, "14.3"),
+            (143.21, "143"),
+            (0.014321, "0.0143"),
+            (0.0, "0.00"),
+            (f64::INFINITY, "∞"),
+            (f64::NAN, "n/a"),
+        ] {
+            assert_eq!(format_ratio(value), text, "{value:?}");
+        }
     }
 
     #[test]

@@ -76,12 +76,15 @@ fn to_i64(n: u64) -> i64 {
 mod tests {
     use super::*;
 
+    /// The gauge's current value, high-water mark and whether anything was admitted.
+    fn state(g: &Outstanding) -> (i64, i64, bool) {
+        (g.current(), g.high_water(), g.touched())
+    }
+
     #[test]
     fn starts_untouched_at_zero() {
         let g = Outstanding::new();
-        assert_eq!(g.current(), 0);
-        assert_eq!(g.high_water(), 0);
-        assert!(!g.touched());
+        assert_eq!(state(&g), (0, 0, false));
     }
 
     #[test]
@@ -91,38 +94,28 @@ mod tests {
         g.admit(4);
         g.leave(5);
         g.admit(1);
-        assert_eq!(g.current(), 3);
-        assert_eq!(g.high_water(), 7);
-        assert!(g.touched());
+        assert_eq!(state(&g), (3, 7, true));
         g.leave(3);
-        assert_eq!(g.current(), 0);
-        assert_eq!(g.high_water(), 7);
+        assert_eq!(state(&g), (0, 7, true));
     }
 
     #[test]
-    fn leave_without_admit_goes_negative_and_does_not_touch() {
-        let g = Outstanding::new();
-        g.leave(2);
-        assert_eq!(g.current(), -2);
-        assert_eq!(g.high_water(), 0);
-        assert!(!g.touched());
-    }
-
-    #[test]
-    fn admit_zero_touches_without_raising() {
-        let g = Outstanding::new();
-        g.admit(0);
-        assert!(g.touched());
-        assert_eq!(g.high_water(), 0);
-    }
-
-    #[test]
-    fn reset_clears_everything() {
-        let g = Outstanding::new();
-        g.admit(9);
-        g.reset();
-        assert_eq!(g.current(), 0);
-        assert_eq!(g.high_water(), 0);
-        assert!(!g.touched());
+    fn leaving_first_goes_negative_admitting_zero_touches_and_reset_clears_everything() {
+        let steps: [(fn(&Outstanding), _); 3] = [
+            (|g| g.leave(2), (-2, 0, false)),
+            (|g| g.admit(0), (0, 0, true)),
+            (
+                |g| {
+                    g.admit(9);
+                    g.reset();
+                },
+                (0, 0, false),
+            ),
+        ];
+        for (step, expected) in steps {
+            let g = Outstanding::new();
+            step(&g);
+            assert_eq!(state(&g), expected);
+        }
     }
 }

@@ -85,6 +85,22 @@ pub fn best_candidate<'s>(
         .find(|e| family.is_none_or(|f| f == e.contestant.family))
 }
 
+/// Families in the order reports discuss them: the floor first, then streams, then blocking, then coroutines.
+pub const FAMILY_ORDER: [Family; 4] = [Family::Baseline, Family::Stream, Family::Blocking, Family::Coroutine];
+
+/// Each family's best on `key` in [`FAMILY_ORDER`]: the best baseline ([`best`], whatever its role: what ratios
+/// are taken against) and every other family's [`best_candidate`]; a family none of whose rows measured `key`
+/// is absent.
+pub fn family_bests<'s>(summary: &'s Summary, key: &str, higher_is_better: bool) -> Vec<Entry<'s>> {
+    FAMILY_ORDER
+        .into_iter()
+        .filter_map(|family| match family {
+            Family::Baseline => best(summary, Some(family), key, higher_is_better),
+            _ => best_candidate(summary, Some(family), key, higher_is_better),
+        })
+        .collect()
+}
+
 /// What ratios are taken against in a phase: the best baseline, or the best candidate on the metric when no
 /// baseline ran (a reference, whether or not a question guarded it out; never a pick).
 #[derive(Debug, Clone, Copy)]

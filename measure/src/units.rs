@@ -49,19 +49,17 @@ mod tests {
 
     #[test]
     fn thousands_are_grouped() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1_000), "1,000");
-        assert_eq!(thousands(32_768), "32,768");
-        assert_eq!(thousands(1_234_567), "1,234,567");
+        for (value, text) in [(0, "0"), (999, "999"), (1_000, "1,000"), (32_768, "32,768"), (1_234_567, "1,234,567")] {
+            assert_eq!(thousands(value), text, "{value:?}");
+        }
     }
 
     #[test]
     fn counts_round_and_keep_their_sign() {
-        assert_eq!(count(15_999.6), "16,000");
-        assert_eq!(count(-1_234.5), "-1,235");
-        assert_eq!(count(-0.2), "0");
-        assert_eq!(count(f64::INFINITY), "∞");
-        assert_eq!(count(f64::NAN), "n/a");
+        for (value, text) in
+            [(15_999.6, "16,000"), (-1_234.5, "-1,235"), (-0.2, "0"), (f64::INFINITY, "∞"), (f64::NAN, "n/a")]
+        {
+            assert_eq!(count(value), text, "{value:?}");
+        }
     }
 }

@@ -5,28 +5,36 @@ use std::sync::{Arc, Barrier};
 
 use measure::gauge::Outstanding;
 
-#[test]
-fn balanced_concurrent_traffic_ends_at_zero_with_bounded_high() {
-    const THREADS: usize = 4;
-    const ROUNDS: u64 = 20_000;
-    const BATCH: u64 = 3;
+/// Runs `work` on `threads` threads sharing one gauge and one barrier for all of them, and returns the gauge once
+/// every thread has finished.
+fn on_threads(threads: usize, work: impl Fn(&Outstanding, &Barrier) + Send + Sync + 'static) -> Arc<Outstanding> {
     let gauge = Arc::new(Outstanding::new());
-    let barrier = Arc::new(Barrier::new(THREADS));
-    let handles: Vec<_> = (0..THREADS)
+    let barrier = Arc::new(Barrier::new(threads));
+    let work = Arc::new(work);
+    let handles: Vec<_> = (0..threads)
         .map(|_| {
-            let (gauge, barrier) = (Arc::clone(&gauge), Arc::clone(&barrier));
-            std::thread::spawn(move || {
-                barrier.wait();
-                for _ in 0..ROUNDS {
-                    gauge.admit(BATCH);
-                    gauge.leave(BATCH);
-                }
-            })
+            let (gauge, barrier, work) = (Arc::clone(&gauge), Arc::clone(&barrier), Arc::clone(&work));
+            std::thread::spawn(move || work(&gauge, &barrier))
         })
         .collect();
     for h in handles {
         h.join().unwrap();
     }
+    gauge
+}
+
+#[test]
+fn balanced_concurrent_traffic_ends_at_zero_with_bounded_high() {
+    const THREADS: usize = 4;
+    const ROUNDS: u64 = 20_000;
+    const BATCH: u64 = 3;
+    let gauge = on_threads(THREADS, |gauge, barrier| {
+        barrier.wait();
+        for _ in 0..ROUNDS {
+            gauge.admit(BATCH);
+            gauge.leave(BATCH);
+        }
+    });
     assert_eq!(gauge.current(), 0);
     // Each thread holds at most BATCH at a time, so the total can never exceed THREADS × BATCH.
     assert!(gauge.high_water() >= BATCH as i64);
@@ -39,25 +47,15 @@ fn known_maximum_is_reached_exactly() {
     // Every thread admits its share, all wait at a barrier (so everything is in at once), then all leave.
     const THREADS: usize = 6;
     const PER_THREAD: u64 = 1_000;
-    let gauge = Arc::new(Outstanding::new());
-    let barrier = Arc::new(Barrier::new(THREADS));
-    let handles: Vec<_> = (0..THREADS)
-        .map(|_| {
-            let (gauge, barrier) = (Arc::clone(&gauge), Arc::clone(&barrier));
-            std::thread::spawn(move || {
-                for _ in 0..PER_THREAD {
-                    gauge.admit(1);
-                }
-                barrier.wait();
-                for _ in 0..PER_THREAD {
-                    gauge.leave(1);
-                }
-            })
-        })
-        .collect();
-    for h in handles {
-        h.join().unwrap();
-    }
+    let gauge = on_threads(THREADS, |gauge, barrier| {
+        for _ in 0..PER_THREAD {
+            gauge.admit(1);
+        }
+        barrier.wait();
+        for _ in 0..PER_THREAD {
+            gauge.leave(1);
+        }
+    });
     assert_eq!(gauge.high_water(), (THREADS as u64 * PER_THREAD) as i64);
     assert_eq!(gauge.current(), 0);
 }

@@ -2,7 +2,7 @@
 //! re-reads from offset 0. One test only, so no other test thread changes the count meanwhile.
 #![allow(clippy::unwrap_used)]
 
-use std::sync::{Arc, Barrier};
+mod common;
 
 use measure::memory::{peak_rss_mib, peak_rss_mib_of, thread_count, ThreadCountReader};
 
@@ -28,21 +28,10 @@ fn peak_rss_and_thread_counts() {
     let mut reader = ThreadCountReader::open();
     let base = reader.read().unwrap();
     assert_eq!(thread_count().unwrap(), base);
-    let barrier = Arc::new(Barrier::new(6));
-    let handles: Vec<_> = (0..5)
-        .map(|_| {
-            let barrier = Arc::clone(&barrier);
-            std::thread::spawn(move || {
-                barrier.wait();
-            })
-        })
-        .collect();
+    let parked = common::Parked::start(5);
     // The same open file, read again from offset 0, shows the five new threads.
     assert_eq!(reader.read().unwrap(), base + 5);
     assert_eq!(thread_count().unwrap(), base + 5);
-    barrier.wait();
-    for h in handles {
-        h.join().unwrap();
-    }
+    parked.release();
     assert_eq!(reader.read().unwrap(), base);
 }

@@ -15,6 +15,11 @@ fn with_role(name: &str, family: Family, role: Role, stats: MetricStats) -> Cont
     ContestantSummary { role, ..contestant(name, family, [("ms".to_string(), stats)].into()) }
 }
 
+/// A candidate of `family` whose processes had `medians` on `ms`.
+fn candidate(name: &str, family: Family, medians: &[f64]) -> ContestantSummary {
+    with_role(name, family, Role::Candidate, processes(medians))
+}
+
 /// A run of these contestants without phases.
 fn summary_of(contestants: Vec<ContestantSummary>) -> Summary {
     summary("pick", contestants)
@@ -75,10 +80,10 @@ fn best_skips_failed_contestants_and_respects_direction() {
 #[test]
 fn the_limiter_matters_and_the_family_does_not() {
     let summary = summary_of(vec![
-        with_role("stream-fixed", Family::Stream, Role::Candidate, processes(&[26.0, 26.5, 26.2])),
-        with_role("blocking-fixed", Family::Blocking, Role::Candidate, processes(&[26.4, 26.1, 26.8])),
-        with_role("stream-aimd", Family::Stream, Role::Candidate, processes(&[9.8, 9.7, 9.9])),
-        with_role("blocking-aimd", Family::Blocking, Role::Candidate, processes(&[9.9, 9.6, 9.8])),
+        candidate("stream-fixed", Family::Stream, &[26.0, 26.5, 26.2]),
+        candidate("blocking-fixed", Family::Blocking, &[26.4, 26.1, 26.8]),
+        candidate("stream-aimd", Family::Stream, &[9.8, 9.7, 9.9]),
+        candidate("blocking-aimd", Family::Blocking, &[9.9, 9.6, 9.8]),
     ]);
     let dimensions = dims(&[
         ("stream-fixed", "stream", "fixed"),
@@ -103,8 +108,8 @@ fn the_limiter_matters_and_the_family_does_not() {
 #[test]
 fn one_process_cannot_say_a_choice_does_not_matter() {
     let summary = summary_of(vec![
-        with_role("stream", Family::Stream, Role::Candidate, processes(&[10.0])),
-        with_role("blocking", Family::Blocking, Role::Candidate, processes(&[10.5])),
+        candidate("stream", Family::Stream, &[10.0]),
+        candidate("blocking", Family::Blocking, &[10.5]),
     ]);
     let dimensions = vec![Dimension {
         name: "family",
@@ -122,8 +127,8 @@ fn a_pathology_is_never_the_pick_and_is_shown_with_its_cost() {
     let summary = summary_of(vec![
         with_role("one-message", Family::Stream, Role::Pathology, processes(&[1.0, 1.1, 1.0])),
         with_role("own-timer", Family::Stream, Role::Floor, processes(&[0.5, 0.5, 0.5])),
-        with_role("crossbeam", Family::Blocking, Role::Candidate, processes(&[40.0, 41.0, 39.0])),
-        with_role("flume", Family::Stream, Role::Candidate, processes(&[80.0, 82.0, 79.0])),
+        candidate("crossbeam", Family::Blocking, &[40.0, 41.0, 39.0]),
+        candidate("flume", Family::Stream, &[80.0, 82.0, 79.0]),
     ]);
     let analysis = Analysis::of(&summary, "ms", false, &[], &[]);
     let answer = analysis.at(None).unwrap();

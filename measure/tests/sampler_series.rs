@@ -8,6 +8,8 @@ use std::time::{Duration, Instant};
 use measure::gauge::Outstanding;
 use measure::sampler::Sampler;
 
+mod common;
+
 // Each test in a process of its own, as the lab runs each contestant in a fresh trial process: the checks
 // count the whole process's threads, sockets or CPU, which another test's would change.
 testkit::own_process! {
@@ -34,38 +36,30 @@ testkit::own_process! {
 
     #[test]
     fn series_is_time_aligned_and_bounded() {
-        let gauge = Arc::new(Outstanding::new());
-        let started = Instant::now();
-        let sampler = Sampler::start(Arc::clone(&gauge), 2.0);
-        std::thread::sleep(Duration::from_millis(50));
-        let sampled = sampler.stop();
-        let elapsed_ms = started.elapsed().as_secs_f64() * 1e3;
-        assert_eq!(sampled.series.period_ms, 2.0);
-        let len = sampled.series.values.len() as f64;
-        // Slot i stands for time i × period: at least the 50 ms slept, no more than the whole elapsed time.
-        assert!(len >= 25.0 && len <= elapsed_ms / 2.0 + 1.0, "len {len} for {elapsed_ms} ms");
+        for (period, slept_ms) in [(1.0, 40.0), (2.0, 50.0)] {
+            let gauge = Arc::new(Outstanding::new());
+            let started = Instant::now();
+            let sampler = Sampler::start(Arc::clone(&gauge), period);
+            std::thread::sleep(Duration::from_secs_f64(slept_ms / 1e3));
+            let sampled = sampler.stop();
+            let elapsed_ms = started.elapsed().as_secs_f64() * 1e3;
+            assert_eq!(sampled.series.period_ms, period);
+            let len = sampled.series.values.len() as f64;
+            // Slot i stands for time i × period (missed ticks are filled): at least the time slept, no more than
+            // the whole elapsed time.
+            assert!(len >= slept_ms / period && len <= elapsed_ms / period + 1.0, "len {len} for {elapsed_ms} ms");
+        }
     }
 
     #[test]
     fn sees_extra_threads_and_reports_own_cpu() {
         let gauge = Arc::new(Outstanding::new());
         let sampler = Sampler::start(Arc::clone(&gauge), 1.0);
-        let stop = Arc::new(std::sync::Barrier::new(5));
-        let handles: Vec<_> = (0..4)
-            .map(|_| {
-                let stop = Arc::clone(&stop);
-                std::thread::spawn(move || {
-                    stop.wait();
-                })
-            })
-            .collect();
+        let parked = common::Parked::start(4);
         // Long enough for at least two thread-count reads (every 10 ticks).
         std::thread::sleep(Duration::from_millis(40));
         let sampled = sampler.stop();
-        stop.wait();
-        for h in handles {
-            h.join().unwrap();
-        }
+        parked.release();
         // main + this test's thread may be one; the sampler; the four waiting threads.
         assert!(sampled.threads_max >= 6, "threads_max {}", sampled.threads_max);
         // Waking ~40 times does cost something, and it sleeps most of the time.

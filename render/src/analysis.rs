@@ -1,7 +1,7 @@
 //! The sentences every report shares, printed from the analysis in [`measure::pick`]: the headline findings,
 //! the status line and the disturbed-iterations warning, and how a phase name reads.
 
-use measure::pick::{best_candidate, ratio, reference, NoiseWhy};
+use measure::pick::{best_candidate, family_bests, ratio, reference, NoiseWhy};
 use measure::record::Status;
 use measure::summary::{metric_key, ContestantSummary, Family, Summary};
 
@@ -21,18 +21,6 @@ pub(crate) fn phase_words(phase: &str) -> String {
         .collect::<Vec<_>>()
         .join(", ")
 }
-
-/// Families in the order reports discuss them: the floor first, then streams, then blocking.
-pub(crate) const FAMILY_ORDER: [Family; 4] = [Family::Baseline, Family::Stream, Family::Blocking, Family::Coroutine];
-
-/// The headline findings' template: one finding per line.
-const FINDINGS_TEMPLATE: &str = include_str!("templates/findings.md");
-
-/// The status line's template.
-const STATUS_TEMPLATE: &str = include_str!("templates/status.md");
-
-/// The disturbed-iterations warning's template.
-const DISTURBED_TEMPLATE: &str = include_str!("templates/disturbed.md");
 
 /// What the headline findings' template reads.
 #[derive(Debug, Serialize)]
@@ -58,7 +46,7 @@ struct PhaseFindings {
     reference_is_baseline: bool,
     /// The reference's median, formatted.
     reference_value: String,
-    /// Each family's best against the reference, in [`FAMILY_ORDER`].
+    /// Each family's best against the reference, in [`measure::pick::FAMILY_ORDER`].
     families: Vec<FamilyBest>,
 }
 
@@ -108,20 +96,18 @@ pub fn headline_findings(input: &ReportInput<'_>) -> Vec<String> {
                 findings.reference = reference.entry.contestant.name.clone();
                 findings.reference_is_baseline = reference.is_baseline;
                 findings.reference_value = format::number(reference.entry.stats.median);
-                for family in FAMILY_ORDER {
-                    if reference.is_baseline && family == Family::Baseline {
-                        continue;
-                    }
-                    let Some(entry) = best_candidate(summary, Some(family), &key, input.higher_is_better) else {
-                        continue;
-                    };
+                // The baselines are the reference (or none ran): only the other families are set against it.
+                let others = family_bests(summary, &key, input.higher_is_better)
+                    .into_iter()
+                    .filter(|e| e.contestant.family != Family::Baseline);
+                for entry in others {
                     if entry.contestant.name == reference.entry.contestant.name {
                         continue;
                     }
                     let Some(ratio) = ratio(entry.stats, reference.entry.stats, threshold) else { continue };
                     findings.families.push(FamilyBest {
                         name: entry.contestant.name.clone(),
-                        family: family.as_str(),
+                        family: entry.contestant.family.as_str(),
                         value: format::number(entry.stats.median),
                         ratio: format::ratio(ratio.value),
                         noise: ratio.why,
@@ -131,7 +117,7 @@ pub fn headline_findings(input: &ReportInput<'_>) -> Vec<String> {
         }
         context.phases.push(findings);
     }
-    let text = measure::template::render_or_note("reports/findings.md", FINDINGS_TEMPLATE, context);
+    let text = template!("findings.md", context);
     let mut findings: Vec<String> = text.lines().filter(|l| !l.is_empty()).map(str::to_string).collect();
     findings.extend(input.headline_notes.iter().cloned());
     findings
@@ -205,7 +191,7 @@ pub fn status_line(summary: &Summary) -> String {
         quick: summary.method.quick,
         disturbed: disturbed_note(summary),
     };
-    measure::template::render_or_note("reports/status.md", STATUS_TEMPLATE, context)
+    template!("status.md", context)
 }
 
 /// A contestant's disturbed iterations kept in the figures.
@@ -227,13 +213,7 @@ pub fn disturbed_note(summary: &Summary) -> Option<String> {
         .filter(|c| c.disturbed.disturbed_kept > 0)
         .map(|c| Kept { name: c.name.clone(), kept: c.disturbed.disturbed_kept })
         .collect();
-    (!kept.is_empty()).then(|| {
-        measure::template::render_or_note(
-            "reports/disturbed.md",
-            DISTURBED_TEMPLATE,
-            serde_json::json!({ "kept": kept }),
-        )
-    })
+    (!kept.is_empty()).then(|| template!("disturbed.md", serde_json::json!({ "kept": kept })))
 }
 
 #[cfg(test)]

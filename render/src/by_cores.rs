@@ -5,12 +5,6 @@ use measure::compare::format_p;
 use measure::cores::{Across, AcrossCores, QuestionAcross};
 use serde::Serialize;
 
-/// The page's template.
-const TEMPLATE: &str = include_str!("templates/by-cores.md");
-
-/// The template of [`report_line`].
-const LINE_TEMPLATE: &str = include_str!("templates/by-cores-line.md");
-
 /// One scenario's rows, as the template reads them.
 #[derive(Debug, Serialize)]
 struct ScenarioView {
@@ -92,7 +86,7 @@ pub fn render_by_cores(scenarios: &[AcrossCores], testbed: &str, folder_of: &dyn
         })
         .collect();
     let context = serde_json::json!({ "scenarios": views, "testbed": testbed });
-    measure::template::render_or_note("reports/by-cores.md", TEMPLATE, context)
+    template!("by-cores.md", context)
 }
 
 /// `question` as the templates read it; `folder_of` gives the link prefix of the run at a core count.
@@ -143,7 +137,7 @@ pub fn report_line(across: &AcrossCores, this_cores: u32, link: &str) -> String 
         "claims": across.claims.len(),
         "link": link,
     });
-    measure::template::render_or_note("reports/by-cores-line.md", LINE_TEMPLATE, context).trim().to_string()
+    template!("by-cores-line.md", context).trim().to_string()
 }
 
 /// The claims of `across` whose verdict holds at one core count and fails at another, each verdict named.

@@ -104,42 +104,40 @@ mod tests {
     }
 
     #[test]
-    fn counts_get_thousands_separators() {
-        assert_eq!(number(1_234_567.0), "1,234,567");
-        assert_eq!(number(1000.0), "1,000");
-        assert_eq!(number(999.0), "999");
-        assert_eq!(number(100.0), "100");
-        assert_eq!(number(2.0), "2.00");
-        assert_eq!(number(15.0), "15.0");
-        assert_eq!(number(-1_234_567.0), "-1,234,567");
-    }
-
-    #[test]
-    fn fractions_keep_about_three_significant_digits() {
-        assert_eq!(number(12.345), "12.3");
-        assert_eq!(number(1.2345), "1.23");
-        assert_eq!(number(0.12345), "0.123");
-        assert_eq!(number(0.012345), "0.0123");
-        assert_eq!(number(1234.5), "1,235");
-        assert_eq!(number(123.45), "123");
-        assert_eq!(number(0.00001234), "1.23e-5");
+    fn counts_get_thousands_separators_and_fractions_about_three_significant_digits() {
+        for (value, text) in [
+            (1_234_567.0, "1,234,567"),
+            (1000.0, "1,000"),
+            (999.0, "999"),
+            (100.0, "100"),
+            (2.0, "2.00"),
+            (15.0, "15.0"),
+            (-1_234_567.0, "-1,234,567"),
+            (12.345, "12.3"),
+            (1.2345, "1.23"),
+            (0.12345, "0.123"),
+            (0.012345, "0.0123"),
+            (1234.5, "1,235"),
+            (123.45, "123"),
+            (0.00001234, "1.23e-5"),
+        ] {
+            assert_eq!(number(value), text, "{value:?}");
+        }
     }
 
     #[test]
     fn odd_values_have_a_fixed_spelling() {
-        assert_eq!(number(0.0), "0");
-        assert_eq!(number(-0.0), "0");
-        assert_eq!(number(f64::NAN), "NaN");
-        assert_eq!(number(f64::INFINITY), "∞");
-        assert_eq!(number(-0.00001), "-1.00e-5");
+        for (value, text) in [(0.0, "0"), (-0.0, "0"), (f64::NAN, "NaN"), (f64::INFINITY, "∞"), (-0.00001, "-1.00e-5")]
+        {
+            assert_eq!(number(value), text, "{value:?}");
+        }
     }
 
     #[test]
     fn ticks_drop_trailing_zeros() {
-        assert_eq!(tick(20.0), "20");
-        assert_eq!(tick(2.5), "2.5");
-        assert_eq!(tick(0.0123), "0.0123");
-        assert_eq!(tick(1500.0), "1,500");
+        for (value, text) in [(20.0, "20"), (2.5, "2.5"), (0.0123, "0.0123"), (1500.0, "1,500")] {
+            assert_eq!(tick(value), text, "{value:?}");
+        }
     }
 
     #[test]
@@ -150,8 +148,8 @@ mod tests {
 
     #[test]
     fn ratios_use_two_decimals_below_ten() {
-        assert_eq!(ratio(2.1), "2.10×");
-        assert_eq!(ratio(0.5), "0.50×");
-        assert_eq!(ratio(12.34), "12.3×");
+        for (value, text) in [(2.1, "2.10×"), (0.5, "0.50×"), (12.34, "12.3×")] {
+            assert_eq!(ratio(value), text, "{value:?}");
+        }
     }
 }

@@ -3,12 +3,13 @@
 //! blocking, best coroutine where one ran, and the baseline, with the margin and the noise marked), then the
 //! claims. Every cell is one short sentence at most ([`MAX_CELL`] characters).
 
-use measure::pick::{best, best_candidate, ratio as compare, Analysis, Entry, NoiseWhy, Ratio};
+use measure::pick::{family_bests, ratio as compare, Analysis, Entry, NoiseWhy, Ratio};
 use measure::record::Status;
 use measure::summary::{metric_key, ClaimResult, Family, MetricStats, Verdict};
 
-use crate::analysis::{phase_words, FAMILY_ORDER};
+use crate::analysis::phase_words;
 use crate::format;
+use crate::markdown::ClaimLine;
 use crate::table::{columns, headers, Align, Table};
 use crate::ReportInput;
 use serde::Serialize;
@@ -32,8 +33,8 @@ pub struct FamilyBest {
 pub struct PhaseWinners {
     /// The phase, or `None` when the scenario has no sweep.
     pub phase: Option<String>,
-    /// Best candidate per family (the best baseline for [`Family::Baseline`]), in the order [`FAMILY_ORDER`]
-    /// gives (baseline, stream, blocking, coroutine).
+    /// Best candidate per family (the best baseline for [`Family::Baseline`]), in the order
+    /// [`measure::pick::FAMILY_ORDER`] gives (baseline, stream, blocking, coroutine).
     pub best: Vec<FamilyBest>,
     /// The pick: the best candidate and every candidate within noise of it, best first (empty when no
     /// candidate measured the metric).
@@ -216,17 +217,7 @@ impl IndexEntry {
             .into_iter()
             .map(|phase| {
                 let key = metric_key(phase, input.headline_metric);
-                let best = FAMILY_ORDER
-                    .into_iter()
-                    .filter_map(|family| {
-                        let entry = if family == Family::Baseline {
-                            best(summary, Some(family), &key, input.higher_is_better)
-                        } else {
-                            best_candidate(summary, Some(family), &key, input.higher_is_better)
-                        };
-                        entry.map(as_best)
-                    })
-                    .collect();
+                let best = family_bests(summary, &key, input.higher_is_better).into_iter().map(as_best).collect();
                 let pick =
                     analysis.at(phase).map(|a| a.picks.iter().copied().map(as_best).collect()).unwrap_or_default();
                 PhaseWinners { phase: phase.map(str::to_string), best, pick }
@@ -258,16 +249,20 @@ impl IndexEntry {
     }
 }
 
-/// Tally of claim verdicts.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-struct Tally {
+/// How many claims have each verdict, as the index's and the report's templates read it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub(crate) struct Tally {
+    /// Claims that hold.
     holds: usize,
+    /// Claims that fail.
     fails: usize,
+    /// Claims that are inconclusive.
     inconclusive: usize,
 }
 
 impl Tally {
-    fn of(claims: &[ClaimResult]) -> Self {
+    /// The tally of `claims`.
+    pub(crate) fn of(claims: &[ClaimResult]) -> Self {
         let mut tally = Tally::default();
         for claim in claims {
             tally.add(claim.verdict);
@@ -319,12 +314,9 @@ fn fit(text: String) -> String {
     format!("{cut}…")
 }
 
-/// The index's cells that hold words: `templates/index-cells.md`.
-const CELL_TEMPLATE: &str = include_str!("templates/index-cells.md");
-
 /// One cell of the index's tables, rendered from `templates/index-cells.md` (the context's `kind` chooses the cell).
 fn cell(context: serde_json::Value) -> String {
-    measure::template::render_or_note("reports/index-cells.md", CELL_TEMPLATE, context)
+    template!("index-cells.md", context)
 }
 
 /// How `a` compares with `b` for a reader (`2.10× worse`, `1.05× better (practically equal)` once rendered).
@@ -488,9 +480,6 @@ fn winners_grid(entry: &IndexEntry) -> String {
     table.render()
 }
 
-/// The index's template: every sentence of the page.
-const INDEX_TEMPLATE: &str = include_str!("templates/index.md");
-
 /// What the index's template reads of one scenario.
 #[derive(Debug, Serialize)]
 struct EntryView<'e> {
@@ -516,29 +505,7 @@ struct EntryView<'e> {
     /// The scenario's own findings.
     notes: &'e [String],
     /// Its claims.
-    claims: Vec<ClaimView<'e>>,
-}
-
-/// A claim as the index lists it.
-#[derive(Debug, Serialize)]
-struct ClaimView<'e> {
-    /// Its verdict.
-    verdict: &'static str,
-    /// `p = …`, or empty.
-    p: String,
-    /// Its statement.
-    text: &'e str,
-}
-
-/// A tally as the template reads it.
-#[derive(Debug, Serialize)]
-struct TallyView {
-    /// Claims that hold.
-    holds: usize,
-    /// Claims that fail.
-    fails: usize,
-    /// Claims that are inconclusive.
-    inconclusive: usize,
+    claims: Vec<ClaimLine<'e>>,
 }
 
 /// Render `index.md` for `entries`, in the order given, into `templates/index.md`. Pure: the same entries give
@@ -602,11 +569,7 @@ pub fn render_index(entries: &[IndexEntry]) -> String {
             has_questions: !e.questions.is_empty(),
             bottom_line: &e.bottom_line,
             notes: &e.notes,
-            claims: e
-                .claims
-                .iter()
-                .map(|c| ClaimView { verdict: c.verdict.as_str(), p: measure::judge::p_label(c.p), text: &c.text })
-                .collect(),
+            claims: e.claims.iter().map(ClaimLine::of).collect(),
         })
         .collect();
     let doubtful: Vec<&EntryView<'_>> =
@@ -616,9 +579,9 @@ pub fn render_index(entries: &[IndexEntry]) -> String {
         "entries": views,
         "doubtful": doubtful,
         "decisions": if rows == 0 { String::new() } else { decisions.render() },
-        "total": TallyView { holds: total.holds, fails: total.fails, inconclusive: total.inconclusive },
+        "total": total,
     });
-    let text = measure::template::render_or_note("reports/index.md", INDEX_TEMPLATE, context);
+    let text = template!("index.md", context);
     format!("{}\n", text.trim_end())
 }
 

@@ -38,6 +38,18 @@ use measure::record::Series;
 use measure::scenario::{ChartSpec, Dimension};
 use measure::summary::Summary;
 
+/// `templates/<file>` of this crate rendered with `context`, named `reports/<file>` in its errors
+/// ([`measure::template::render_or_note`]: a failed template leaves a note in the report).
+macro_rules! template {
+    ($file:literal, $context:expr) => {
+        measure::template::render_or_note(
+            concat!("reports/", $file),
+            include_str!(concat!("templates/", $file)),
+            $context,
+        )
+    };
+}
+
 mod analysis;
 pub mod by_cores;
 pub mod format;

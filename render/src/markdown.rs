@@ -6,19 +6,15 @@
 
 use measure::pick::{ratio as compare, reference, Analysis, PhaseAnswer};
 use measure::record::Status;
-use measure::summary::{metric_key, ContestantSummary, Environment, Role, Setting, Summary, Verdict};
+use measure::summary::{metric_key, ClaimResult, ContestantSummary, Environment, Role, Setting, Summary};
 
 use crate::analysis::{self, phase_words};
 use crate::format::{self, percent};
+use crate::index::Tally;
+use crate::questions::Named;
 use crate::table::{cell, columns, headers, Align, Table};
 use crate::ReportInput;
 use serde::Serialize;
-
-/// The report's template: its headings and the sentences between its sections.
-const REPORT_TEMPLATE: &str = include_str!("templates/report.md");
-
-/// The appendix's template: its headings and the sentences between its sections.
-const DETAILS_TEMPLATE: &str = include_str!("templates/details.md");
 
 /// A chart as the report links it.
 #[derive(Debug, Serialize)]
@@ -29,9 +25,9 @@ struct ChartLink {
     path: String,
 }
 
-/// A claim as the report lists it.
+/// A claim as the report and the index list it.
 #[derive(Debug, Serialize)]
-struct ClaimLine<'s> {
+pub(crate) struct ClaimLine<'s> {
     /// Its verdict.
     verdict: &'static str,
     /// `p = …`, or empty.
@@ -48,6 +44,22 @@ struct ClaimLine<'s> {
     judged_on: &'s str,
     /// The rule that judged it.
     rule: &'s str,
+}
+
+impl<'s> ClaimLine<'s> {
+    /// `claim` as the templates read it.
+    pub(crate) fn of(c: &'s ClaimResult) -> Self {
+        ClaimLine {
+            verdict: c.verdict.as_str(),
+            p: measure::judge::p_label(c.p),
+            text: &c.text,
+            detail: &c.detail,
+            metric: &c.metric,
+            metric_definition: &c.metric_definition,
+            judged_on: &c.judged_on,
+            rule: &c.rule,
+        }
+    }
 }
 
 /// `text` without trailing whitespace, as a section body.
@@ -79,20 +91,7 @@ pub fn render_markdown_with(input: &ReportInput<'_>, analysis: &Analysis<'_>) ->
         .iter()
         .map(|chart| ChartLink { title: chart.title.to_string(), path: crate::chart_path(&summary.scenario, chart) })
         .collect();
-    let claims: Vec<ClaimLine<'_>> = summary
-        .claims
-        .iter()
-        .map(|c| ClaimLine {
-            verdict: c.verdict.as_str(),
-            p: measure::judge::p_label(c.p),
-            text: &c.text,
-            detail: &c.detail,
-            metric: &c.metric,
-            metric_definition: &c.metric_definition,
-            judged_on: &c.judged_on,
-            rule: &c.rule,
-        })
-        .collect();
+    let claims: Vec<ClaimLine<'_>> = summary.claims.iter().map(ClaimLine::of).collect();
     let context = serde_json::json!({
         "title": input.title,
         "status": analysis::status_line(summary),
@@ -110,7 +109,7 @@ pub fn render_markdown_with(input: &ReportInput<'_>, analysis: &Analysis<'_>) ->
         "command": command,
         "raw": summary.raw_file,
     });
-    one_trailing_newline(&measure::template::render_or_note("reports/report.md", REPORT_TEMPLATE, context))
+    one_trailing_newline(&template!("report.md", context))
 }
 
 /// The appendix a reader consults rather than reads (`<scenario>-details.md`): every ratio against the baseline,
@@ -139,7 +138,7 @@ pub fn render_details(input: &ReportInput<'_>) -> String {
         "harness": body(&harness(input)),
         "scenario_details": input.details_discussion.trim(),
     });
-    one_trailing_newline(&measure::template::render_or_note("reports/details.md", DETAILS_TEMPLATE, context))
+    one_trailing_newline(&template!("details.md", context))
 }
 
 /// The medians of the metrics beyond the results table's, for the appendix; empty when there are none.
@@ -153,9 +152,6 @@ fn other_metrics_section(input: &ReportInput<'_>) -> String {
 
 /// The most tied candidates the answer names, best first; the rest are counted.
 const MAX_NAMED_PICKS: usize = 6;
-
-/// The opening answer's template: every word of it.
-const ANSWER_TEMPLATE: &str = include_str!("templates/answer.md");
 
 /// What the opening answer's template reads: figures formatted, names, and flags; no sentence.
 #[derive(Debug, Serialize)]
@@ -187,7 +183,7 @@ struct AnswerContext {
     /// The noise threshold, as a percentage.
     noise_threshold: String,
     /// The claims' tally, when the scenario makes claims.
-    claims: Option<ClaimTally>,
+    claims: Option<Tally>,
     /// The scenario's own headline notes, each one markdown line.
     notes: Vec<String>,
     /// The questions the scenario declares, each with its answer; when there are any, they replace the one
@@ -200,22 +196,13 @@ struct AnswerContext {
 #[derive(Debug, Serialize, PartialEq)]
 struct PickGroup {
     /// The picked candidates named, best first (at most [`MAX_NAMED_PICKS`]).
-    picks: Vec<NamedPick>,
+    picks: Vec<Named>,
     /// How many more tied candidates are left unnamed.
     more: usize,
     /// The pick is several candidates within noise of each other.
     tie: bool,
     /// The pick's median at each phase of the group.
     values: Vec<PhaseValue>,
-}
-
-/// A picked candidate.
-#[derive(Debug, Serialize, PartialEq)]
-struct NamedPick {
-    /// Its name.
-    name: String,
-    /// Its family.
-    family: &'static str,
 }
 
 /// A figure at a phase.
@@ -315,17 +302,6 @@ struct NoneBeyondNoise {
     too_few_processes: bool,
 }
 
-/// How many claims have each verdict.
-#[derive(Debug, Serialize)]
-struct ClaimTally {
-    /// Claims that hold.
-    holds: usize,
-    /// Claims that fail.
-    fails: usize,
-    /// Claims that are inconclusive.
-    inconclusive: usize,
-}
-
 /// The group of phases one answer's pick belongs to.
 fn pick_group(answer: &PhaseAnswer<'_>) -> PickGroup {
     PickGroup {
@@ -333,7 +309,7 @@ fn pick_group(answer: &PhaseAnswer<'_>) -> PickGroup {
             .picks
             .iter()
             .take(MAX_NAMED_PICKS)
-            .map(|e| NamedPick { name: e.contestant.name.clone(), family: e.contestant.family.as_str() })
+            .map(|e| Named { name: e.contestant.name.clone(), family: e.contestant.family.as_str() })
             .collect(),
         more: answer.picks.len().saturating_sub(MAX_NAMED_PICKS),
         tie: answer.is_tie(),
@@ -352,7 +328,7 @@ fn phase_in_words(phase: Option<&str>) -> Option<String> {
 /// warning when no comparison is beyond noise, the claims' tally, then the scenario's own findings; rendered
 /// into `templates/answer.md`.
 fn answer(input: &ReportInput<'_>, analysis: &Analysis<'_>) -> String {
-    measure::template::render_or_note("reports/answer.md", ANSWER_TEMPLATE, answer_context(input, analysis))
+    template!("answer.md", answer_context(input, analysis))
 }
 
 /// The figures and flags of the opening answer.
@@ -432,7 +408,6 @@ fn answer_context(input: &ReportInput<'_>, analysis: &Analysis<'_>) -> AnswerCon
         .collect();
     let (compared, clear) = analysis.comparisons();
     let forks = summary.method.forks;
-    let count = |v: Verdict| summary.claims.iter().filter(|c| c.verdict == v).count();
     AnswerContext {
         metric: metric.to_string(),
         higher_is_better: input.higher_is_better,
@@ -450,11 +425,7 @@ fn answer_context(input: &ReportInput<'_>, analysis: &Analysis<'_>) -> AnswerCon
         }),
         forks,
         noise_threshold: percent(summary.method.noise_threshold),
-        claims: (!summary.claims.is_empty()).then(|| ClaimTally {
-            holds: count(Verdict::Holds),
-            fails: count(Verdict::Fails),
-            inconclusive: count(Verdict::Inconclusive),
-        }),
+        claims: (!summary.claims.is_empty()).then(|| Tally::of(&summary.claims)),
         notes: input.headline_notes.clone(),
         questions: crate::questions::views(summary),
     }
@@ -509,9 +480,6 @@ fn json_scalar(value: &serde_json::Value) -> String {
     }
 }
 
-/// The Method section's template.
-const METHOD_TEMPLATE: &str = include_str!("templates/method.md");
-
 /// The Method section: the run's settings, rendered into `templates/method.md`.
 fn method(summary: &Summary) -> String {
     let m = &summary.method;
@@ -527,7 +495,7 @@ fn method(summary: &Summary) -> String {
         "pin": summary.environment.pin.as_ref().map(|p| serde_json::json!({ "cores": p.cores, "cpus": p.cpu_list() })),
         "server": summary.environment.runtimes.iter().find(|s| s.name == "network.server").map(|s| &s.value),
     });
-    measure::template::render_or_note("reports/method.md", METHOD_TEMPLATE, context)
+    template!("method.md", context)
 }
 
 /// The Environment section: a table of labels (their words from `templates/cells.md`) and the run's values.
@@ -578,9 +546,6 @@ fn environment(summary: &Summary) -> String {
     out
 }
 
-/// The Environment section's testbed part's template.
-const TESTBED_TEMPLATE: &str = include_str!("templates/testbed.md");
-
 /// A table of settings (label, value, where it came from) under the header words of table `id`.
 fn settings_table<'s>(id: &str, settings: impl Iterator<Item = &'s Setting>) -> String {
     let mut table = Table::new(&columns(id, &[Align::Left; 3]));
@@ -601,7 +566,7 @@ fn testbed(e: &Environment) -> String {
     let runtimes = (!e.runtimes.is_empty()).then(|| body(&settings_table("runtimes", e.runtimes.iter())));
     let pin = e.pin.as_ref().map(|p| serde_json::json!({ "cores": p.cores, "cpus": p.cpu_list() }));
     let context = serde_json::json!({ "testbed": testbed, "runtimes": runtimes, "pin": pin });
-    body(&measure::template::render_or_note("reports/testbed.md", TESTBED_TEMPLATE, context))
+    body(&template!("testbed.md", context))
 }
 
 /// How many of the scenario's table metrics get the full `median (min–max)` cell; the rest are shown as
@@ -698,11 +663,8 @@ fn results(input: &ReportInput<'_>) -> String {
             missing,
         });
     }
-    measure::template::render_or_note("reports/results.md", RESULTS_TEMPLATE, context)
+    template!("results.md", context)
 }
-
-/// The Results section's template: its preamble and notes.
-const RESULTS_TEMPLATE: &str = include_str!("templates/results.md");
 
 /// What the Results section's template reads.
 #[derive(Debug, Serialize)]
@@ -814,7 +776,7 @@ fn spread(input: &ReportInput<'_>) -> String {
             quick: summary.method.quick,
             guard: guard(summary),
         };
-        measure::template::render_or_note("reports/spread.md", SPREAD_TEMPLATE, context)
+        template!("spread.md", context)
     };
     if all_rows == 0 {
         return render(String::new(), false, false);
@@ -889,9 +851,6 @@ fn spread(input: &ReportInput<'_>) -> String {
     render(out, compact, flagged)
 }
 
-/// The spread section's template.
-const SPREAD_TEMPLATE: &str = include_str!("templates/spread.md");
-
 /// What the spread section's template reads.
 #[derive(Debug, Serialize)]
 struct SpreadContext {
@@ -961,9 +920,6 @@ const MAX_CHECK_LINES: usize = 40;
 /// up the rest.
 const MAX_FULL_ROWS: usize = 24;
 
-/// The correctness checks' template.
-const CHECKS_TEMPLATE: &str = include_str!("templates/checks.md");
-
 /// A check as the template reads it.
 #[derive(Debug, Serialize)]
 struct CheckLine<'s> {
@@ -999,7 +955,7 @@ fn checks(summary: &Summary) -> String {
         "by_check": by_check,
         "contestants": contestants,
     });
-    measure::template::render_or_note("reports/checks.md", CHECKS_TEMPLATE, context)
+    template!("checks.md", context)
 }
 
 /// The checks of a run with many contestants: one row per check (how many contestants passed it, which it did
@@ -1200,9 +1156,6 @@ fn published_reference(summary: &Summary) -> Option<References> {
     Some(References { table: table.render(), why, sources })
 }
 
-/// The harness cost's template.
-const HARNESS_TEMPLATE: &str = include_str!("templates/harness.md");
-
 /// The harness cost: what the instruments cost, then the scenario's own notes, rendered into
 /// `templates/harness.md`.
 fn harness(input: &ReportInput<'_>) -> String {
@@ -1213,7 +1166,7 @@ fn harness(input: &ReportInput<'_>) -> String {
         "cost": instruments_cost(input),
         "notes": input.harness_notes,
     });
-    measure::template::render_or_note("reports/harness.md", HARNESS_TEMPLATE, context)
+    template!("harness.md", context)
 }
 
 /// Per contestant (and phase), the headline metric of the timed iterations beside the same metric of the

@@ -32,7 +32,7 @@ pub(crate) struct QuestionView {
 }
 
 /// A named contestant with its family.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, PartialEq)]
 pub(crate) struct Named {
     /// Its name.
     pub(crate) name: String,

@@ -7,6 +7,7 @@
 
 use std::ops::Range;
 
+use measure::pick::FAMILY_ORDER;
 use measure::record::{Mark, Status};
 use measure::scenario::{ChartKind, ChartSpec};
 use measure::summary::{metric_key, Family};
@@ -15,7 +16,6 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::analysis::FAMILY_ORDER;
 use crate::format;
 use crate::ReportInput;
 
@@ -189,7 +189,7 @@ fn dashed(input: &ReportInput<'_>, contestant: &str) -> bool {
 
 /// The families among the summary's contestants that passed, in the order reports discuss them.
 fn families_drawn(input: &ReportInput<'_>) -> Vec<Family> {
-    crate::analysis::FAMILY_ORDER
+    FAMILY_ORDER
         .into_iter()
         .filter(|f| input.summary.contestants.iter().any(|c| c.family == *f && c.status == Status::Ok))
         .collect()
@@ -1092,19 +1092,8 @@ mod tests {
     }
 
     fn contestant(name: &str, status: Status, metrics: &[(&str, f64)]) -> ContestantSummary {
-        ContestantSummary {
-            name: name.to_string(),
-            family: Family::Stream,
-            expected_failure: None,
-            role: Default::default(),
-            description: String::new(),
-            status,
-            reason: None,
-            checks: Vec::new(),
-            metrics: metrics.iter().map(|(k, v)| ((*k).to_string(), stats(*v))).collect(),
-            skipped_phases: BTreeMap::new(),
-            disturbed: Default::default(),
-        }
+        let metrics = metrics.iter().map(|(k, v)| ((*k).to_string(), stats(*v))).collect();
+        ContestantSummary { status, ..testkit::fixture::contestant(name, Family::Stream, metrics) }
     }
 
     /// A three-phase sweep over `in_flight`: `failed` did not pass (and has the ideal at 100), `a` has the ideal
@@ -1158,20 +1147,12 @@ mod tests {
 
     fn input(summary: &Summary) -> ReportInput<'_> {
         ReportInput {
-            summary,
             title: "Device",
             question: "",
-            discussion: String::new(),
-            details_discussion: String::new(),
             headline_metric: "ops_per_sec",
             higher_is_better: true,
             table_metrics: Vec::new(),
-            charts: Vec::new(),
-            series: BTreeMap::new(),
-            harness_notes: Vec::new(),
-            headline_notes: Vec::new(),
-            dimensions: Vec::new(),
-            trade_off_metrics: Vec::new(),
+            ..crate::analysis::tests::input(summary)
         }
     }
 

@@ -12,15 +12,9 @@ pub(crate) enum Align {
     Right,
 }
 
-/// The header words of every table: `templates/headers.md`.
-const HEADERS_TEMPLATE: &str = include_str!("templates/headers.md");
-
 /// The header words `templates/headers.md` gives for `context` (its `table` names the table), one per column.
 pub(crate) fn headers(context: serde_json::Value) -> Vec<String> {
-    measure::template::render_or_note("reports/headers.md", HEADERS_TEMPLATE, context)
-        .lines()
-        .map(str::to_string)
-        .collect()
+    template!("headers.md", context).lines().map(str::to_string).collect()
 }
 
 /// The columns of table `id`: its header words from `templates/headers.md`, with these alignments.
@@ -28,12 +22,9 @@ pub(crate) fn columns(id: &str, align: &[Align]) -> Vec<(String, Align)> {
     headers(serde_json::json!({ "table": id })).into_iter().zip(align.iter().copied()).collect()
 }
 
-/// The table cells that hold words: `templates/cells.md`.
-const CELLS_TEMPLATE: &str = include_str!("templates/cells.md");
-
 /// One table cell that holds words, from `templates/cells.md` (the context's `cell` names the kind of cell).
 pub(crate) fn cell(context: serde_json::Value) -> String {
-    measure::template::render_or_note("reports/cells.md", CELLS_TEMPLATE, context)
+    template!("cells.md", context)
 }
 
 /// A markdown table, built row by row and rendered with columns padded to a common width.

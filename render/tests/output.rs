@@ -107,42 +107,42 @@ fn a_folder_is_locked_by_one_holder_at_a_time_and_the_refusal_names_it() {
     out.lock().unwrap();
 }
 
-/// Write the old report, then try `new` over it; return the error and the folder.
-fn replace_old_report_with(
+/// Write the old report, `prepare` the folder, then try `new` over it: the write fails naming `blocker`, the old
+/// markdown and JSON stay, and the folder holds `names` and no staging folder.
+fn assert_old_report_survives(
     new: Vec<RenderedFile>,
     prepare: impl FnOnce(&std::path::Path),
-) -> (OutputError, tempfile::TempDir) {
+    blocker: &str,
+    names: [&str; 3],
+) {
     let dir = tempfile::tempdir().unwrap();
     let out = OutputDir::new(dir.path());
     out.write(&Rendered { files: vec![file("chain.md", "old md\n"), file("chain.json", "old json\n")] }).unwrap();
     prepare(dir.path());
     let error = out.write(&Rendered { files: new }).unwrap_err();
-    (error, dir)
+    assert!(error.to_string().contains(blocker), "{error}");
+    assert_eq!(fs::read_to_string(dir.path().join("chain.md")).unwrap(), "old md\n");
+    assert_eq!(fs::read_to_string(dir.path().join("chain.json")).unwrap(), "old json\n");
+    assert_eq!(names_in(dir.path()), names, "no staging folder is left behind");
 }
 
 #[test]
 fn a_report_that_cannot_be_staged_whole_replaces_nothing() {
     // `img` is a file, so the chart cannot be written: the markdown and JSON before it must stay the old ones.
     let new = vec![file("chain.md", "new md\n"), file("chain.json", "new json\n"), file("img/chain-ms.svg", "<svg/>")];
-    let (error, dir) = replace_old_report_with(new, |root| fs::write(root.join("img"), "in the way").unwrap());
-    assert!(error.to_string().contains("img"), "{error}");
-    assert_eq!(fs::read_to_string(dir.path().join("chain.md")).unwrap(), "old md\n");
-    assert_eq!(fs::read_to_string(dir.path().join("chain.json")).unwrap(), "old json\n");
-    assert_eq!(names_in(dir.path()), ["chain.json", "chain.md", "img"], "no staging folder is left behind");
+    let in_the_way = |root: &std::path::Path| fs::write(root.join("img"), "in the way").unwrap();
+    assert_old_report_survives(new, in_the_way, "img", ["chain.json", "chain.md", "img"]);
 }
 
 #[test]
 fn a_report_that_fails_half_way_into_place_is_rolled_back() {
     // The second destination is a folder, so renaming over it fails after the first file was replaced.
     let new = vec![file("chain.md", "new md\n"), file("chain.svg", "<svg/>"), file("chain.json", "new json\n")];
-    let (error, dir) = replace_old_report_with(new, |root| {
+    let folder = |root: &std::path::Path| {
         fs::create_dir(root.join("chain.svg")).unwrap();
         fs::write(root.join("chain.svg").join("keep"), "x").unwrap();
-    });
-    assert!(error.to_string().contains("chain.svg"), "{error}");
-    assert_eq!(fs::read_to_string(dir.path().join("chain.md")).unwrap(), "old md\n");
-    assert_eq!(fs::read_to_string(dir.path().join("chain.json")).unwrap(), "old json\n");
-    assert_eq!(names_in(dir.path()), ["chain.json", "chain.md", "chain.svg"], "no staging folder is left behind");
+    };
+    assert_old_report_survives(new, folder, "chain.svg", ["chain.json", "chain.md", "chain.svg"]);
 }
 
 #[test]

@@ -6,9 +6,21 @@ mod common;
 use measure::record::{Mark, Series};
 use measure::scenario::{ChartKind, ChartSpec};
 
+/// `spec` drawn from `input`, checked to be one whole SVG document.
+fn drawn(input: &render::ReportInput<'_>, spec: &ChartSpec) -> String {
+    let svg = render::svg::render_chart(input, spec);
+    assert_svg_document(&svg);
+    svg
+}
+
+/// The chart `id` of `input`, checked to be one whole SVG document.
 fn chart(input: &render::ReportInput<'_>, id: &str) -> String {
-    let spec = input.charts.iter().find(|c| c.id == id).unwrap();
-    render::svg::render_chart(input, spec)
+    drawn(input, input.charts.iter().find(|c| c.id == id).unwrap())
+}
+
+/// The chart `id` of the common fixture's report.
+fn common_chart(id: &str) -> String {
+    chart(&common::input(&common::summary()), id)
 }
 
 /// The trimmed contents of every `<text>` element, in document order.
@@ -21,8 +33,12 @@ fn texts(svg: &str) -> Vec<String> {
         .collect()
 }
 
-fn has_text(svg: &str, text: &str) -> bool {
-    texts(svg).iter().any(|t| t == text)
+/// Asserts that `svg` has a `<text>` element reading each of `wanted`.
+fn assert_texts(svg: &str, wanted: &[&str]) {
+    let texts = texts(svg);
+    for text in wanted {
+        assert!(texts.iter().any(|t| t == text), "no text {text:?} in {texts:?}");
+    }
 }
 
 fn assert_svg_document(svg: &str) {
@@ -33,12 +49,8 @@ fn assert_svg_document(svg: &str) {
 
 #[test]
 fn bars_name_every_contestant_that_passed_and_no_other() {
-    let summary = common::summary();
-    let svg = chart(&common::input(&summary), "ms");
-    assert_svg_document(&svg);
-    assert!(has_text(&svg, "baseline-loop"));
-    assert!(has_text(&svg, "stream-map"));
-    assert!(has_text(&svg, "work_64"));
+    let svg = common_chart("ms");
+    assert_texts(&svg, &["baseline-loop", "stream-map", "work_64"]);
     assert!(svg.contains("ms per million items"));
     assert!(svg.contains("Time per million items"));
     assert!(!svg.contains("blocking-crossbeam"));
@@ -46,21 +58,14 @@ fn bars_name_every_contestant_that_passed_and_no_other() {
 
 #[test]
 fn a_sweep_draws_one_labelled_line_per_contestant() {
-    let summary = common::summary();
-    let svg = chart(&common::input(&summary), "sweep");
-    assert_svg_document(&svg);
-    assert!(has_text(&svg, "baseline-loop"));
-    assert!(has_text(&svg, "stream-map"));
-    assert!(has_text(&svg, "work"));
+    let svg = common_chart("sweep");
+    assert_texts(&svg, &["baseline-loop", "stream-map", "work"]);
 }
 
 #[test]
 fn a_series_chart_draws_each_phase_of_each_contestant_against_time() {
-    let summary = common::summary();
-    let svg = chart(&common::input(&summary), "outstanding");
-    assert_svg_document(&svg);
-    assert!(has_text(&svg, "stream-map @ work_0"));
-    assert!(has_text(&svg, "stream-map @ work_64"));
+    let svg = common_chart("outstanding");
+    assert_texts(&svg, &["stream-map @ work_0", "stream-map @ work_64"]);
     assert!(svg.contains("time (ms)"));
     assert!(svg.contains("Items in flight over time"));
 }
@@ -72,7 +77,6 @@ fn a_series_chart_draws_one_captioned_panel_per_line_in_order() {
     let stream = input.series["stream-map"].clone();
     input.series.insert("baseline-loop".to_string(), stream);
     let svg = chart(&input, "outstanding");
-    assert_svg_document(&svg);
     let captions: Vec<String> = texts(&svg).into_iter().filter(|t| t.contains(" @ ")).collect();
     assert_eq!(
         captions,
@@ -96,14 +100,11 @@ fn a_series_chart_overlays_several_series_with_a_legend_and_draws_their_marks() 
         kind: ChartKind::Series { series: &["limit", "outstanding"] },
         log_scale: false,
     };
-    let svg = render::svg::render_chart(&input, &spec);
-    assert_svg_document(&svg);
+    let svg = drawn(&input, &spec);
     // The phase with both series has a legend naming them, and the mark's label.
-    assert!(has_text(&svg, "limit"));
-    assert!(has_text(&svg, "outstanding"));
-    assert!(has_text(&svg, "capacity 500 → 100"));
+    assert_texts(&svg, &["limit", "outstanding", "capacity 500 → 100"]);
     // The phase with only one of them still gets its panel.
-    assert!(has_text(&svg, "stream-map @ work_64"));
+    assert_texts(&svg, &["stream-map @ work_64"]);
 }
 
 #[test]
@@ -118,8 +119,7 @@ fn a_chart_with_nothing_to_draw_says_no_data() {
         kind: ChartKind::Bars,
         log_scale: true,
     };
-    let svg = render::svg::render_chart(&input, &spec);
-    assert_svg_document(&svg);
+    let svg = drawn(&input, &spec);
     assert!(svg.contains("no data"));
 }
 
@@ -129,9 +129,8 @@ fn log_scale_bars_render() {
     let input = common::input(&summary);
     let mut spec = input.charts[0].clone();
     spec.log_scale = true;
-    let svg = render::svg::render_chart(&input, &spec);
-    assert_svg_document(&svg);
-    assert!(has_text(&svg, "stream-map"));
+    let svg = drawn(&input, &spec);
+    assert_texts(&svg, &["stream-map"]);
 }
 
 #[test]
