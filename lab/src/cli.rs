@@ -36,13 +36,11 @@ pub(crate) fn command() -> Command {
             Command::new("list")
                 .about("List scenarios, their contestants and parameters, fitted to the terminal")
                 .arg(
-                    Arg::new("verbose")
-                        .long("verbose")
+                    switch("verbose")
                         .short('v')
-                        .action(ArgAction::SetTrue)
                         .help("Give every contestant's and parameter's full description, wrapped, instead of one line"),
                 )
-                .arg(Arg::new("json").long("json").action(ArgAction::SetTrue).help(
+                .arg(switch("json").help(
                     "Print the listing as JSON (with its `schema_version`): every scenario, contestant and parameter",
                 )),
         )
@@ -81,12 +79,7 @@ pub(crate) fn command() -> Command {
                     "Compare even when the two runs' parameters, method or phases differ, or their testbeds or \
                      builds do (they are listed; without --force the comparison is refused)",
                 ))
-                .arg(
-                    Arg::new("json")
-                        .long("json")
-                        .action(ArgAction::SetTrue)
-                        .help("Print the comparison as JSON (with its `schema_version`) instead of text"),
-                )
+                .arg(switch("json").help("Print the comparison as JSON (with its `schema_version`) instead of text"))
                 .arg(value_arg("fail-on", "PERCENT").value_parser(value_parser!(f64)).help(
                     "Exit 1 when a metric whose direction the scenario states (its headline, its questions' \
                              and trade-offs' metrics) got worse beyond noise by more than PERCENT per cent: a gate \
@@ -142,9 +135,7 @@ fn advise_command() -> Command {
     let number = |id: &'static str, value: &'static str, default: &'static str, help: &'static str| {
         value_arg(id, value).help(format!("{help} [default: {default}]")).help_heading("Your shape")
     };
-    let flag = |id: &'static str, help: &'static str| {
-        Arg::new(id).long(id).action(ArgAction::SetTrue).help(help).help_heading("Your shape")
-    };
+    let flag = |id: &'static str, help: &'static str| switch(id).help(help).help_heading("Your shape");
     Command::new("advise")
         .about(
             "Ask your own question: give the shape of your work, and the lab runs the candidates of the scenarios \
@@ -200,7 +191,7 @@ fn advise_command() -> Command {
         )
         .arg(force_arg("Replace an earlier advice of the same shape made by the other run kind"))
         .arg(
-            Arg::new("dry-run").long("dry-run").action(ArgAction::SetTrue).help(
+            switch("dry-run").help(
                 "Print the plan (scenarios, contestants, parameters, calibration, estimated time) and run nothing",
             ),
         )
@@ -218,7 +209,7 @@ fn expect_failed_arg() -> Arg {
 }
 
 fn force_arg(help: &'static str) -> Arg {
-    Arg::new("force").long("force").action(ArgAction::SetTrue).help(help)
+    switch("force").help(help)
 }
 
 /// Options every run takes; `scenario`'s own repetitions are the defaults its help gives (`lab all` runs each
@@ -239,7 +230,7 @@ fn run_options(cmd: Command, scenario: Option<&dyn Scenario>) -> Command {
                  for conclusions"
             .to_string(),
     };
-    cmd.arg(Arg::new("quick").long("quick").action(ArgAction::SetTrue).help(quick_help))
+    cmd.arg(switch("quick").help(quick_help))
         .arg(out_arg())
         .arg(force_arg(
             "Replace reports in --out that are of the other run kind: a --quick run over a full run's, or the reverse",
@@ -305,4 +296,9 @@ fn path_arg(id: &'static str, value_name: &'static str) -> Arg {
 /// A path option: `--ID VALUE_NAME`.
 fn path_flag(id: &'static str, value_name: &'static str) -> Arg {
     path_arg(id, value_name).long(id)
+}
+
+/// `--ID`, a switch that is on when given.
+fn switch(id: &'static str) -> Arg {
+    Arg::new(id).long(id).action(ArgAction::SetTrue)
 }
