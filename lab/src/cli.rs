@@ -36,13 +36,11 @@ pub(crate) fn command() -> Command {
             Command::new("list")
                 .about("List scenarios, their contestants and parameters, fitted to the terminal")
                 .arg(
-                    Arg::new("verbose")
-                        .long("verbose")
+                    switch("verbose")
                         .short('v')
-                        .action(ArgAction::SetTrue)
                         .help("Give every contestant's and parameter's full description, wrapped, instead of one line"),
                 )
-                .arg(Arg::new("json").long("json").action(ArgAction::SetTrue).help(
+                .arg(switch("json").help(
                     "Print the listing as JSON (with its `schema_version`): every scenario, contestant and parameter",
                 )),
         )
@@ -53,77 +51,40 @@ pub(crate) fn command() -> Command {
         .subcommand(
             Command::new("report")
                 .about("Re-render reports from raw records, running nothing; given several, also DIR/index.md")
-                .arg(
-                    Arg::new("raw")
-                        .value_name("RAW.jsonl")
-                        .required(true)
-                        .num_args(1..)
-                        .value_parser(value_parser!(std::path::PathBuf))
-                        .help(
-                            "Raw record files written by earlier runs (DIR/raw/<scenario>-<stamp>-<id>.jsonl); of \
+                .arg(path_arg("raw", "RAW.jsonl").required(true).num_args(1..).help(
+                    "Raw record files written by earlier runs (DIR/raw/<scenario>-<stamp>-<id>.jsonl); of \
                              several of one scenario, the newest is rendered",
-                        ),
-                )
+                ))
                 .arg(out_arg())
                 .arg(force_arg("Replace reports in --out that are of the other run kind (--quick or full)"))
                 .arg(expect_failed_arg())
-                .arg(
-                    Arg::new("by-cores")
-                        .long("by-cores")
-                        .value_name("BY-CORES.json")
-                        .value_parser(value_parser!(std::path::PathBuf))
-                        .help(
-                            "The by-cores.json that `lab by-cores` or a `--cores A,B` run wrote: each report of a \
+                .arg(path_flag("by-cores", "BY-CORES.json").help(
+                    "The by-cores.json that `lab by-cores` or a `--cores A,B` run wrote: each report of a \
                              run it sets side by side (and the index) gains one line on whether its answers hold at \
                              the other core counts, linking by-cores.md beside it",
-                        ),
-                ),
+                )),
         )
         .subcommand(
             Command::new("compare")
                 .about("Compare two summaries side by side, flagging changes beyond the noise threshold")
-                .arg(
-                    Arg::new("base")
-                        .value_name("BASE.json")
-                        .required(true)
-                        .value_parser(value_parser!(std::path::PathBuf))
-                        .help(
-                            "The earlier run's summary, DIR/<scenario>.json as a run or `lab report` wrote it: the \
+                .arg(path_arg("base", "BASE.json").required(true).help(
+                    "The earlier run's summary, DIR/<scenario>.json as a run or `lab report` wrote it: the \
                              side changes are measured from",
-                        ),
-                )
-                .arg(
-                    Arg::new("new")
-                        .value_name("NEW.json")
-                        .required(true)
-                        .value_parser(value_parser!(std::path::PathBuf))
-                        .help(
-                            "The later run's summary of the same scenario: each contestant's metrics are set beside \
+                ))
+                .arg(path_arg("new", "NEW.json").required(true).help(
+                    "The later run's summary of the same scenario: each contestant's metrics are set beside \
                              BASE's, with the change and whether it is beyond the noise threshold",
-                        ),
-                )
+                ))
                 .arg(force_arg(
                     "Compare even when the two runs' parameters, method or phases differ, or their testbeds or \
                      builds do (they are listed; without --force the comparison is refused)",
                 ))
-                .arg(
-                    Arg::new("json")
-                        .long("json")
-                        .action(ArgAction::SetTrue)
-                        .help("Print the comparison as JSON (with its `schema_version`) instead of text"),
-                )
-                .arg(
-                    Arg::new("fail-on")
-                        .long("fail-on")
-                        .value_name("PERCENT")
-                        .allow_negative_numbers(true)
-                        .value_parser(value_parser!(f64))
-                        .help(
-                            "Exit 1 when a metric whose direction the scenario states (its headline, its questions' \
+                .arg(switch("json").help("Print the comparison as JSON (with its `schema_version`) instead of text"))
+                .arg(value_arg("fail-on", "PERCENT").value_parser(value_parser!(f64)).help(
+                    "Exit 1 when a metric whose direction the scenario states (its headline, its questions' \
                              and trade-offs' metrics) got worse beyond noise by more than PERCENT per cent: a gate \
                              for CI. Without it the exit status is 0 whatever changed",
-                        ),
-                ),
+                )),
         )
         .subcommand(
             Command::new("by-cores")
@@ -132,24 +93,15 @@ pub(crate) fn command() -> Command {
                      it flips (writes OUT/by-cores.md and OUT/by-cores.json, running nothing; `lab report \
                      --by-cores` then gives each run's report its one line on it)",
                 )
-                .arg(
-                    Arg::new("summaries")
-                        .value_name("SUMMARY.json")
-                        .num_args(2..)
-                        .required(true)
-                        .value_parser(value_parser!(std::path::PathBuf))
-                        .help(
-                            "Summaries (DIR/<scenario>.json) of one or more scenarios, each at two or more core \
+                .arg(path_arg("summaries", "SUMMARY.json").num_args(2..).required(true).help(
+                    "Summaries (DIR/<scenario>.json) of one or more scenarios, each at two or more core \
                              counts (its --cores pin, or every CPU the lab could use when it ran unpinned), all from \
                              one testbed and build",
-                        ),
-                )
-                .arg(
-                    Arg::new("out").long("out").value_name("DIR").value_parser(value_parser!(std::path::PathBuf)).help(
-                        "Folder for by-cores.md and by-cores.json; the page's links to each run's report are relative \
+                ))
+                .arg(path_flag("out", "DIR").help(
+                    "Folder for by-cores.md and by-cores.json; the page's links to each run's report are relative \
                          to it [default: reports]",
-                    ),
-                ),
+                )),
         )
         .subcommand(advise_command())
         .subcommand(Command::new(TRIAL_SUBCOMMAND).hide(true).about("Run one trial (request on stdin)"))
@@ -169,15 +121,9 @@ pub(crate) fn command() -> Command {
                 values(&param.quick),
                 if param.sweep { " (a comma-separated list sweeps, each value a phase)" } else { "" }
             );
-            sub = sub.arg(
-                Arg::new(param.name)
-                    .long(param.name)
-                    .value_name(if param.sweep { "N[,N...]" } else { "N" })
-                    // `--items -5` is a value the range check refuses, not an unknown flag.
-                    .allow_negative_numbers(true)
-                    .help(help)
-                    .help_heading("Scenario parameters"),
-            );
+            // `--items -5` is a value the range check refuses, not an unknown flag.
+            let value = if param.sweep { "N[,N...]" } else { "N" };
+            sub = sub.arg(value_arg(param.name, value).help(help).help_heading("Scenario parameters"));
         }
         cmd = cmd.subcommand(sub);
     }
@@ -187,16 +133,9 @@ pub(crate) fn command() -> Command {
 /// `lab advise`: the user's shape of work in, a measured recommendation out.
 fn advise_command() -> Command {
     let number = |id: &'static str, value: &'static str, default: &'static str, help: &'static str| {
-        Arg::new(id)
-            .long(id)
-            .value_name(value)
-            .allow_negative_numbers(true)
-            .help(format!("{help} [default: {default}]"))
-            .help_heading("Your shape")
+        value_arg(id, value).help(format!("{help} [default: {default}]")).help_heading("Your shape")
     };
-    let flag = |id: &'static str, help: &'static str| {
-        Arg::new(id).long(id).action(ArgAction::SetTrue).help(help).help_heading("Your shape")
-    };
+    let flag = |id: &'static str, help: &'static str| switch(id).help(help).help_heading("Your shape");
     Command::new("advise")
         .about(
             "Ask your own question: give the shape of your work, and the lab runs the candidates of the scenarios \
@@ -240,51 +179,26 @@ fn advise_command() -> Command {
             "Cores the trials run on, pinned with sched_setaffinity",
         ))
         .arg(
-            Arg::new("budget")
-                .long("budget")
-                .value_name("SECONDS")
-                .allow_negative_numbers(true)
+            value_arg("budget", "SECONDS")
                 .help("Most time the runs may take, estimated before anything runs [default: 300]"),
         )
+        .arg(count_arg("forks", 1..=100, "Fresh processes per contestant and phase [default: 5]".to_string()))
+        .arg(seed_arg("Seed for scenarios with random inputs [default: 1]"))
         .arg(
-            Arg::new("forks")
-                .long("forks")
-                .allow_negative_numbers(true)
-                .value_name("N")
-                .value_parser(value_parser!(u32).range(1..=100))
-                .help("Fresh processes per contestant and phase [default: 5]"),
-        )
-        .arg(
-            Arg::new("seed")
-                .long("seed")
-                .allow_negative_numbers(true)
-                .value_name("N")
-                .value_parser(value_parser!(u64))
-                .help("Seed for scenarios with random inputs [default: 1]"),
-        )
-        .arg(
-            Arg::new("out")
-                .long("out")
-                .value_name("DIR")
+            path_flag("out", "DIR")
                 .default_value("reports/advice")
-                .value_parser(value_parser!(std::path::PathBuf))
                 .help("Folder the advice goes under, in a sub-folder named after the shape"),
         )
         .arg(force_arg("Replace an earlier advice of the same shape made by the other run kind"))
         .arg(
-            Arg::new("dry-run").long("dry-run").action(ArgAction::SetTrue).help(
+            switch("dry-run").help(
                 "Print the plan (scenarios, contestants, parameters, calibration, estimated time) and run nothing",
             ),
         )
 }
 
 fn out_arg() -> Arg {
-    Arg::new("out")
-        .long("out")
-        .value_name("DIR")
-        .default_value("reports")
-        .value_parser(value_parser!(std::path::PathBuf))
-        .help("Folder the reports, summaries, charts and raw records go to")
+    path_flag("out", "DIR").default_value("reports").help("Folder the reports, summaries, charts and raw records go to")
 }
 
 fn expect_failed_arg() -> Arg {
@@ -295,7 +209,7 @@ fn expect_failed_arg() -> Arg {
 }
 
 fn force_arg(help: &'static str) -> Arg {
-    Arg::new("force").long("force").action(ArgAction::SetTrue).help(help)
+    switch("force").help(help)
 }
 
 /// Options every run takes; `scenario`'s own repetitions are the defaults its help gives (`lab all` runs each
@@ -316,7 +230,7 @@ fn run_options(cmd: Command, scenario: Option<&dyn Scenario>) -> Command {
                  for conclusions"
             .to_string(),
     };
-    cmd.arg(Arg::new("quick").long("quick").action(ArgAction::SetTrue).help(quick_help))
+    cmd.arg(switch("quick").help(quick_help))
         .arg(out_arg())
         .arg(force_arg(
             "Replace reports in --out that are of the other run kind: a --quick run over a full run's, or the reverse",
@@ -324,7 +238,7 @@ fn run_options(cmd: Command, scenario: Option<&dyn Scenario>) -> Command {
         .arg(
             Arg::new("only").long("only").value_name("NAME[,NAME]").help("Run only these contestants (see `lab list`)"),
         )
-        .arg(Arg::new("cores").long("cores").value_name("N[,N...]").allow_negative_numbers(true).help(
+        .arg(value_arg("cores", "N[,N...]").help(
             "Pin every trial process (and every thread it starts) to N of the CPUs the lab may use, the first N, with \
              sched_setaffinity: what the contestants do on N cores. Runtimes sized by the cores they may use (tokio's \
              workers, rayon, `may`'s carriers) follow; sizes fixed in the lab's code (device's named carrier counts, \
@@ -334,64 +248,57 @@ fn run_options(cmd: Command, scenario: Option<&dyn Scenario>) -> Command {
              every count side by side, and where it flips [default: every CPU the lab may use, unpinned]",
         ))
         .arg(expect_failed_arg())
+        .arg(count_arg("forks", 1..=100, format!("Fresh processes per contestant and phase {}", default(|r| r.forks))))
+        .arg(count_arg("warmup", 0..=1000, format!("Warm-up iterations per process, discarded {}", default(|r| r.warmup))))
+        .arg(count_arg("iterations", 1..=10_000, format!("Measured iterations per process {}", default(|r| r.iterations))))
+        .arg(count_arg(
+            "accounting",
+            1..=1000,
+            format!(
+                "Accounting iterations per process, after the measured ones: untimed, with the outstanding gauge, the 1 \
+                 ms sampler and allocation counting on {}",
+                default(|r| r.accounting)
+            ),
+        ))
+        .arg(seed_arg("Seed for scenarios with random inputs, recorded with the results [default: 1]"))
         .arg(
-            Arg::new("forks")
-                .long("forks")
-                .allow_negative_numbers(true)
-                .value_name("N")
-                .value_parser(value_parser!(u32).range(1..=100))
-                .help(format!("Fresh processes per contestant and phase {}", default(|r| r.forks))),
-        )
-        .arg(
-            Arg::new("warmup")
-                .long("warmup")
-                .allow_negative_numbers(true)
-                .value_name("N")
-                .value_parser(value_parser!(u32).range(0..=1000))
-                .help(format!("Warm-up iterations per process, discarded {}", default(|r| r.warmup))),
-        )
-        .arg(
-            Arg::new("iterations")
-                .long("iterations")
-                .allow_negative_numbers(true)
-                .value_name("N")
-                .value_parser(value_parser!(u32).range(1..=10_000))
-                .help(format!("Measured iterations per process {}", default(|r| r.iterations))),
-        )
-        .arg(
-            Arg::new("accounting")
-                .long("accounting")
-                .allow_negative_numbers(true)
-                .value_name("N")
-                .value_parser(value_parser!(u32).range(1..=1000))
-                .help(format!(
-                    "Accounting iterations per process, after the measured ones: untimed, with the outstanding gauge, \
-                 the 1 ms sampler and allocation counting on {}",
-                    default(|r| r.accounting)
-                )),
-        )
-        .arg(
-            Arg::new("seed")
-                .long("seed")
-                .allow_negative_numbers(true)
-                .value_name("N")
-                .value_parser(value_parser!(u64))
-                .help("Seed for scenarios with random inputs, recorded with the results [default: 1]"),
-        )
-        .arg(
-            Arg::new("noise-threshold")
-                .long("noise-threshold")
-                .allow_negative_numbers(true)
-                .value_name("FRACTION")
+            value_arg("noise-threshold", "FRACTION")
                 .value_parser(value_parser!(f64))
                 .help("Relative difference under which two results count as noise [default: 0.2]"),
         )
         .arg(
-            Arg::new("trial-timeout")
-                .long("trial-timeout")
-                .allow_negative_numbers(true)
-                .value_name("SECONDS")
+            value_arg("trial-timeout", "SECONDS")
                 .value_parser(value_parser!(f64))
                 .help("Kill a trial process after this long and mark it `timeout` [default: 300; --quick: 60]"),
         )
+}
+
+/// `--ID VALUE`, where a negative number is a value the checks refuse, not an unknown flag.
+fn value_arg(id: &'static str, value_name: &'static str) -> Arg {
+    Arg::new(id).long(id).value_name(value_name).allow_negative_numbers(true)
+}
+
+/// `--ID N`, a count within `range`.
+fn count_arg(id: &'static str, range: std::ops::RangeInclusive<i64>, help: String) -> Arg {
+    value_arg(id, "N").value_parser(value_parser!(u32).range(range)).help(help)
+}
+
+/// `--seed N`.
+fn seed_arg(help: &'static str) -> Arg {
+    value_arg("seed", "N").value_parser(value_parser!(u64)).help(help)
+}
+
+/// A path argument: positional `VALUE_NAME`.
+fn path_arg(id: &'static str, value_name: &'static str) -> Arg {
+    Arg::new(id).value_name(value_name).value_parser(value_parser!(std::path::PathBuf))
+}
+
+/// A path option: `--ID VALUE_NAME`.
+fn path_flag(id: &'static str, value_name: &'static str) -> Arg {
+    path_arg(id, value_name).long(id)
+}
+
+/// `--ID`, a switch that is on when given.
+fn switch(id: &'static str) -> Arg {
+    Arg::new(id).long(id).action(ArgAction::SetTrue)
 }

@@ -179,16 +179,7 @@ mod tests {
     #[test]
     fn command_line_lists_method_and_params() {
         let params = run_params(&[("in_flight", &[1000, 10000])]);
-        let method = Method {
-            quick: true,
-            forks: 1,
-            warmup: 1,
-            iterations: 2,
-            accounting: 1,
-            noise_threshold: 0.2,
-            seed: 7,
-            trial_timeout_s: 60.0,
-        };
+        let method = crate::table::tests::quick_method(7);
         assert_eq!(
             command_line("device", &params, &method, None, None),
             "just lab device --quick --out target/quick-reports --forks 1 --warmup 1 --iterations 2 --seed 7 --in-flight 1000,10000"

@@ -288,12 +288,26 @@ fn verdict_style(verdict: Verdict) -> Style {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     #![allow(clippy::unwrap_used)]
 
     use measure::summary::{Check, ClaimResult, Environment, Family, Method, MetricStats};
 
     use super::*;
+
+    /// A `--quick` run's method: one fork of one warm-up and two measured iterations, seeded with `seed`.
+    pub(crate) fn quick_method(seed: u64) -> Method {
+        Method {
+            quick: true,
+            forks: 1,
+            warmup: 1,
+            iterations: 2,
+            accounting: 1,
+            noise_threshold: 0.2,
+            seed,
+            trial_timeout_s: 60.0,
+        }
+    }
 
     fn stats(median: f64, min: f64, max: f64) -> MetricStats {
         MetricStats {
@@ -341,16 +355,7 @@ mod tests {
         skipped.skipped_phases.insert("capacity_16".to_string(), "16 threads do not fit".to_string());
         let summary = Summary {
             environment: Environment::default(),
-            method: Method {
-                quick: true,
-                forks: 1,
-                warmup: 1,
-                iterations: 2,
-                accounting: 1,
-                noise_threshold: 0.2,
-                seed: 1,
-                trial_timeout_s: 60.0,
-            },
+            method: quick_method(1),
             params: BTreeMap::new(),
             contestants: vec![
                 contestant(

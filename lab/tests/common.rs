@@ -56,3 +56,35 @@ pub fn files_under(dir: &Path) -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+/// A tiny chain run ([`tiny_chain`]) into `out`, which must succeed.
+pub fn run_tiny_chain(out: &Path) {
+    lab().args(tiny_chain(out)).assert().success();
+}
+
+/// A fresh temporary folder with a tiny chain run ([`run_tiny_chain`]) in its sub-folder `name`, and that
+/// sub-folder.
+pub fn tiny_chain_in_temp(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join(name);
+    run_tiny_chain(&out);
+    (dir, out)
+}
+
+/// The JSON file at `path`.
+pub fn read_json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// Writes `value` as JSON to `path` and returns the path.
+pub fn write_json(path: PathBuf, value: &serde_json::Value) -> PathBuf {
+    std::fs::write(&path, serde_json::to_string(value).unwrap()).unwrap();
+    path
+}
+
+/// `lab compare BASE NEW`, to add flags to and run.
+pub fn compare(base: &Path, new: &Path) -> Command {
+    let mut lab = lab();
+    lab.arg("compare").arg(base).arg(new);
+    lab
+}

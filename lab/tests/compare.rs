@@ -4,35 +4,25 @@
 
 mod common;
 
-use common::{lab, tiny_chain};
+use common::{compare, lab, read_json, tiny_chain_in_temp, write_json};
 use predicates::str::contains;
 
 #[test]
 fn comparing_runs_with_different_settings_lists_the_differences_and_exits_2_unless_forced() {
-    let dir = tempfile::tempdir().unwrap();
-    let base = dir.path().join("base");
-    lab().args(tiny_chain(&base)).assert().success();
+    let (dir, base) = tiny_chain_in_temp("base");
     // The same run with another size and a phase less, as a run with other flags would be.
-    let mut summary: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(base.join("chain.json")).unwrap()).unwrap();
+    let mut summary = read_json(&base.join("chain.json"));
     summary["params"]["items"] = serde_json::json!(9000);
     summary["phases"] = serde_json::json!(["work_0"]);
-    let new = dir.path().join("new.json");
-    std::fs::write(&new, serde_json::to_string(&summary).unwrap()).unwrap();
+    let new = write_json(dir.path().join("new.json"), &summary);
 
-    lab()
-        .arg("compare")
-        .arg(base.join("chain.json"))
-        .arg(&new)
+    compare(&base.join("chain.json"), &new)
         .assert()
         .code(2)
         .stderr(contains("--items 5000 vs 9000"))
         .stderr(contains("phases [work_0, work_64] vs [work_0]"))
         .stderr(contains("--force"));
-    lab()
-        .arg("compare")
-        .arg(base.join("chain.json"))
-        .arg(&new)
+    compare(&base.join("chain.json"), &new)
         .arg("--force")
         .assert()
         .success()
@@ -55,16 +45,9 @@ fn with_processes(summary: &serde_json::Value, contestant: &str, medians: [f64; 
 
 #[test]
 fn fail_on_exits_1_on_a_judged_regression_and_0_without_one_and_json_carries_a_schema_version() {
-    let dir = tempfile::tempdir().unwrap();
-    let run = dir.path().join("run");
-    lab().args(tiny_chain(&run)).assert().success();
-    let summary: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(run.join("chain.json")).unwrap()).unwrap();
-    let write = |name: &str, value: &serde_json::Value| {
-        let path = dir.path().join(name);
-        std::fs::write(&path, serde_json::to_string(value).unwrap()).unwrap();
-        path
-    };
+    let (dir, run) = tiny_chain_in_temp("run");
+    let summary = read_json(&run.join("chain.json"));
+    let write = |name: &str, value: &serde_json::Value| write_json(dir.path().join(name), value);
     let base = write("base.json", &with_processes(&summary, "blocking-crossbeam-batched", [10.0, 10.1, 10.2]));
     let slower = write("slower.json", &with_processes(&summary, "blocking-crossbeam-batched", [20.0, 20.2, 20.4]));
 

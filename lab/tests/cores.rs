@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{files_under, lab};
+use common::{compare, files_under, lab, read_json, write_json};
 use predicates::str::contains;
 
 /// `lab ARGS --out DIR` exits 2 with `message` on stderr, naming the allowed CPUs, and writes nothing.
@@ -48,8 +48,7 @@ fn a_pinned_run_records_its_pin_and_says_so() {
     assert!(first.contains(", pinned to CPU ") && first.contains(" by --cores 1)"), "{stdout}");
     assert!(String::from_utf8_lossy(&run.get_output().stderr).contains("pinned by --cores 1"));
 
-    let summary: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("chain.json")).unwrap()).unwrap();
+    let summary = read_json(&out.join("chain.json"));
     let environment = &summary["environment"];
     assert_eq!(environment["pin"]["cores"], 1, "{environment}");
     assert_eq!(environment["pin"]["cpus"].as_array().unwrap().len(), 1, "{environment}");
@@ -80,12 +79,8 @@ fn a_pinned_run_records_its_pin_and_says_so() {
     }
     let mut unpinned = summary.clone();
     unpinned["environment"].as_object_mut().unwrap().remove("pin");
-    let other = dir.path().join("unpinned.json");
-    std::fs::write(&other, serde_json::to_string(&unpinned).unwrap()).unwrap();
-    lab()
-        .arg("compare")
-        .arg(out.join("chain.json"))
-        .arg(&other)
+    let other = write_json(dir.path().join("unpinned.json"), &unpinned);
+    compare(&out.join("chain.json"), &other)
         .assert()
         .code(2)
         .stderr(contains("pinned cores \"1 (0)\" vs \"unpinned\""));
@@ -103,10 +98,7 @@ fn a_list_of_core_counts_runs_each_into_its_folder_and_sets_the_answers_side_by_
     let reps = ["--forks", "1", "--warmup", "0", "--iterations", "1", "--accounting", "1"];
     lab().args(args).args(reps).arg("--out").arg(&out).assert().success();
     for cores in [1, 2] {
-        let summary: serde_json::Value = serde_json::from_str(
-            &std::fs::read_to_string(out.join(format!("cores-{cores}")).join("chain.json")).unwrap(),
-        )
-        .unwrap();
+        let summary = read_json(&out.join(format!("cores-{cores}")).join("chain.json"));
         assert_eq!(summary["environment"]["pin"]["cores"], cores, "cores-{cores}");
     }
     let page = std::fs::read_to_string(out.join("by-cores.md")).unwrap();

@@ -10,7 +10,7 @@ use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use common::{files_under, lab, tiny_chain};
+use common::{files_under, lab, run_tiny_chain, tiny_chain};
 
 /// Run the lab with `args`, unable to write any file past `limit` bytes.
 fn lab_with_file_size_limit(limit: u64, args: &[String]) -> Output {
@@ -39,7 +39,7 @@ fn raw_file(out: &Path) -> PathBuf {
 
 /// A finished tiny chain run into `out`; returns its raw file.
 fn tiny_run(out: &Path) -> PathBuf {
-    lab().args(tiny_chain(out)).assert().success();
+    run_tiny_chain(out);
     raw_file(out)
 }
 

@@ -3,13 +3,11 @@
 
 mod common;
 
-use common::{files_under, lab, tiny_chain};
+use common::{compare, files_under, lab, tiny_chain, tiny_chain_in_temp};
 
 #[test]
 fn a_run_writes_report_summary_charts_and_raw_records_and_re_renders_identically() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("out");
-    lab().args(tiny_chain(&out)).assert().success();
+    let (dir, out) = tiny_chain_in_temp("out");
 
     let files = files_under(&out);
     let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
@@ -68,10 +66,7 @@ fn a_run_writes_report_summary_charts_and_raw_records_and_re_renders_identically
     }
 
     // Comparing a run with itself finds no change.
-    lab()
-        .arg("compare")
-        .arg(out.join("chain.json"))
-        .arg(again.join("chain.json"))
+    compare(&out.join("chain.json"), &again.join("chain.json"))
         .assert()
         .success()
         .stdout(predicates::str::contains("0 change(s) beyond noise"));

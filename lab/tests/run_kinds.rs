@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{files_under, lab, tiny_chain};
+use common::{files_under, lab, read_json, run_tiny_chain, tiny_chain_in_temp};
 use predicates::str::contains;
 
 /// A `--quick` chain run of one contestant into `out`.
@@ -22,9 +22,7 @@ fn raw_files(out: &std::path::Path) -> Vec<std::path::PathBuf> {
 
 #[test]
 fn a_quick_run_does_not_replace_a_full_runs_report_without_force() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("out");
-    lab().args(tiny_chain(&out)).assert().success();
+    let (_dir, out) = tiny_chain_in_temp("out");
     let full_report = std::fs::read(out.join("chain.md")).unwrap();
 
     lab().args(quick_chain(&out)).assert().code(2).stderr(contains("is from a full run")).stderr(contains("--force"));
@@ -32,8 +30,7 @@ fn a_quick_run_does_not_replace_a_full_runs_report_without_force() {
     assert_eq!(raw_files(&out).len(), 1, "the refused run must not start");
 
     lab().args(quick_chain(&out)).arg("--force").assert().success();
-    let summary: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("chain.json")).unwrap()).unwrap();
+    let summary = read_json(&out.join("chain.json"));
     assert_eq!(summary["method"]["quick"], true);
 }
 
@@ -41,10 +38,10 @@ fn a_quick_run_does_not_replace_a_full_runs_report_without_force() {
 fn lab_report_given_two_raw_files_of_one_scenario_renders_the_newest_and_names_the_other() {
     let dir = tempfile::tempdir().unwrap();
     let (first, second) = (dir.path().join("first"), dir.path().join("second"));
-    lab().args(tiny_chain(&first)).assert().success();
+    run_tiny_chain(&first);
     // Start times have one-second resolution: make the second run start later.
     std::thread::sleep(std::time::Duration::from_millis(1100));
-    lab().args(tiny_chain(&second)).assert().success();
+    run_tiny_chain(&second);
     let older = first.join(&raw_files(&first)[0]);
     let newer = second.join(&raw_files(&second)[0]);
 

@@ -48,62 +48,40 @@ fn list_json_parses_and_carries_a_schema_version_and_every_scenario() {
     assert!(peer.is_some_and(|p| p["expected_failure"].is_string()), "{overload}");
 }
 
-#[test]
-fn an_unknown_scenario_is_refused_pointing_to_the_list() {
-    assert_usage_error(&["nosuch"], "error: `nosuch` is neither a scenario nor a command: `just lab list`");
-}
+/// Bad command lines, each with what its one stderr line must hold.
+const USAGE_ERRORS: &[(&[&str], &str)] = &[
+    // An unknown scenario is refused pointing to the list.
+    (&["nosuch"], "error: `nosuch` is neither a scenario nor a command: `just lab list`"),
+    // A negative value is refused by the range check.
+    (&["chain", "--items", "-5"], "error: --items -5 is out of range"),
+    (&["chain", "--forks", "-1"], "-1 is not in 1..=100"),
+    // Every usage error starts with error.
+    (&["chain", "--only", "nobody"], "error: --only"),
+    (&["report", "/nonexistent/raw.jsonl"], "error: cannot read raw file"),
+    // An unknown contestant is refused with the known names.
+    (&["chain", "--only", "baseline-loop,nobody"], "unknown contestant `nobody`"),
+    // An unknown expected failure is refused.
+    (&["chain", "--expect-failed", "nobody"], "error: --expect-failed: unknown contestant `nobody`"),
+    (&["report", "x.jsonl", "--expect-failed", "nobody"], "unknown contestant `nobody`"),
+    // A parameter that is not a number is refused.
+    (&["chain", "--items", "ten"], "--items"),
+    // A parameter out of range is refused.
+    (&["chain", "--items", "0"], "out of range"),
+    // A list for a parameter that does not sweep is refused.
+    (&["chain", "--items", "10,20"], "takes one value"),
+    // Zero forks is refused.
+    (&["chain", "--forks", "0"], "--forks"),
+    // Parameters that contradict each other are refused.
+    (&["overload", "--initial-limit", "2000", "--max-limit", "1000"], "--initial-limit 2000"),
+    // A missing raw file is refused.
+    (&["report", "/nonexistent/raw.jsonl"], "cannot read raw file"),
+];
 
 #[test]
-fn a_negative_value_is_refused_by_the_range_check() {
-    assert_usage_error(&["chain", "--items", "-5"], "error: --items -5 is out of range");
-    assert_usage_error(&["chain", "--forks", "-1"], "-1 is not in 1..=100");
-}
-
-#[test]
-fn every_usage_error_starts_with_error() {
-    assert_usage_error(&["chain", "--only", "nobody"], "error: --only");
-    assert_usage_error(&["report", "/nonexistent/raw.jsonl"], "error: cannot read raw file");
-}
-
-#[test]
-fn an_unknown_contestant_is_refused_with_the_known_names() {
-    assert_usage_error(&["chain", "--only", "baseline-loop,nobody"], "unknown contestant `nobody`");
-}
-
-#[test]
-fn an_unknown_expected_failure_is_refused() {
-    assert_usage_error(&["chain", "--expect-failed", "nobody"], "error: --expect-failed: unknown contestant `nobody`");
-    assert_usage_error(&["report", "x.jsonl", "--expect-failed", "nobody"], "unknown contestant `nobody`");
-}
-
-#[test]
-fn a_parameter_that_is_not_a_number_is_refused() {
-    assert_usage_error(&["chain", "--items", "ten"], "--items");
-}
-
-#[test]
-fn a_parameter_out_of_range_is_refused() {
-    assert_usage_error(&["chain", "--items", "0"], "out of range");
-}
-
-#[test]
-fn a_list_for_a_parameter_that_does_not_sweep_is_refused() {
-    assert_usage_error(&["chain", "--items", "10,20"], "takes one value");
-}
-
-#[test]
-fn zero_forks_is_refused() {
-    assert_usage_error(&["chain", "--forks", "0"], "--forks");
-}
-
-#[test]
-fn parameters_that_contradict_each_other_are_refused() {
-    assert_usage_error(&["overload", "--initial-limit", "2000", "--max-limit", "1000"], "--initial-limit 2000");
-}
-
-#[test]
-fn a_missing_raw_file_is_refused() {
-    assert_usage_error(&["report", "/nonexistent/raw.jsonl"], "cannot read raw file");
+fn bad_usage_is_refused_with_its_reason_and_nothing_written() {
+    for (args, message) in USAGE_ERRORS {
+        assert_usage_error(args, message);
+    }
 }
 
 #[test]

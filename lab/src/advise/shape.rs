@@ -456,9 +456,12 @@ mod tests {
     }
 
     #[test]
-    fn items_set_the_chain_s_items() {
-        let runs = runs(&Shape { items: 1234, ..cpu_shape() }, 10, 5);
-        assert_eq!(runs[0].params["items"], [1234]);
+    fn items_set_the_chain_s_items_and_io_latency_the_device_s_service_time() {
+        let items = Shape { items: 1234, ..cpu_shape() };
+        let latency = Shape { io_latency_ms: 25, ..io_shape() };
+        for (shape, rounds, param, value) in [(items, 10, "items", 1234), (latency, 700, "service_ms", 25)] {
+            assert_eq!(runs(&shape, rounds, 5)[0].params[param], [value], "{param}");
+        }
     }
 
     #[test]
@@ -475,12 +478,6 @@ mod tests {
         // candidate like any other.
         assert!(run.candidates.iter().all(|c| !c.contains("own-timer")), "{:?}", run.candidates);
         assert!(run.candidates.iter().any(|c| c.contains("unconstrained")), "{:?}", run.candidates);
-    }
-
-    #[test]
-    fn io_latency_sets_the_service_time() {
-        let runs = runs(&Shape { io_latency_ms: 25, ..io_shape() }, 700, 5);
-        assert_eq!(runs[0].params["service_ms"], [25]);
     }
 
     #[test]
