@@ -16,45 +16,17 @@
 ///
 /// A row may carry attributes, doc comments among them.
 ///
-/// ```
-/// # mod contestants {
-/// #     pub struct Contestant;
-/// #     impl Contestant {
-/// #         pub fn info(&self) -> measure::summary::ContestantInfo { unimplemented!() }
-/// #     }
-/// #     pub const ALL: [Contestant; 1] = [Contestant];
-/// # }
-/// # mod routine {
-/// #     use measure::scenario::{TrialError, TrialSink};
-/// #     pub fn run_trial(_: &measure::record::TrialRequest, _: &mut dyn TrialSink) -> Result<(), TrialError> {
-/// #         Ok(())
-/// #     }
-/// # }
-/// # mod claims {
-/// #     pub fn table() -> Vec<measure::judge::ClaimSpec> { Vec::new() }
-/// # }
-/// # mod report {
-/// #     pub fn discussion(_: &measure::summary::Summary) -> String { String::new() }
-/// # }
-/// use measure::scenario::{ChartSpec, ParamSpec, Scenario};
+/// As a scenario's `mod.rs` writes it (costs' memory scenario; this module's tests compile every row):
 ///
-/// struct Example;
-///
-/// impl Scenario for Example {
+/// ```ignore
+/// impl Scenario for MemoryScenario {
 ///     measure::scenario_files! {
-///         contestants: contestants::ALL,
+///         contestants: Contestant::ALL,
 ///         run_trial: routine::run_trial,
 ///         claim_table: claims::table(),
 ///         discussion: report::discussion,
 ///     }
-///
-///     fn name(&self) -> &'static str { "example" }
-///     fn title(&self) -> &'static str { "Example" }
-///     fn question(&self) -> &'static str { "What?" }
-///     fn params(&self) -> Vec<ParamSpec> { Vec::new() }
-///     fn headline_metric(&self) -> &'static str { "ms_per_million" }
-///     fn table_metrics(&self) -> Vec<&'static str> { Vec::new() }
-///     fn charts(&self) -> Vec<ChartSpec> { Vec::new() }
+///     // name, title, question, params, headline_metric, table_metrics, charts, …
 /// }
 /// ```
 #[macro_export]
@@ -156,6 +128,10 @@ mod tests {
         Vec::new()
     }
 
+    fn table_of(summary: &Summary) -> Vec<ClaimSpec> {
+        summary.phases.iter().map(|_| fixed_table()).next().unwrap_or_default()
+    }
+
     fn words(summary: &Summary) -> String {
         format!("{} contestants", summary.contestants.len())
     }
@@ -164,8 +140,48 @@ mod tests {
         vec!["a note".to_string()]
     }
 
-    /// Every row but a table of the summary.
+    /// Every row, the claim table without the summary.
     struct Every;
+
+    /// The four rows every scenario writes, the claim table of the summary.
+    struct Fewest;
+
+    impl Scenario for Fewest {
+        crate::scenario_files! {
+            contestants: contestants::on_request(),
+            run_trial: run,
+            claim_table: table_of,
+            discussion: words,
+        }
+
+        fn name(&self) -> &'static str {
+            "fewest"
+        }
+
+        fn title(&self) -> &'static str {
+            "Fewest"
+        }
+
+        fn question(&self) -> &'static str {
+            "What?"
+        }
+
+        fn params(&self) -> Vec<ParamSpec> {
+            Vec::new()
+        }
+
+        fn headline_metric(&self) -> &'static str {
+            "ms_per_million"
+        }
+
+        fn table_metrics(&self) -> Vec<&'static str> {
+            Vec::new()
+        }
+
+        fn charts(&self) -> Vec<ChartSpec> {
+            Vec::new()
+        }
+    }
 
     impl Scenario for Every {
         crate::scenario_files! {
@@ -221,6 +237,10 @@ mod tests {
         assert_eq!(Every.discussion(&summary), "0 contestants");
         assert_eq!(Every.details_discussion(&summary), "0 contestants");
         assert_eq!(Every.headline_notes(&summary), ["a note"]);
+        assert_eq!(names(Fewest.contestants()), ["blocking-c"]);
+        assert!(Fewest.claim_table(&summary).is_empty());
+        assert_eq!(Fewest.discussion(&summary), "0 contestants");
+        assert!(Fewest.headline_notes(&summary).is_empty());
         let request = TrialRequest {
             scenario: "every".to_string(),
             contestant: "nobody".to_string(),
