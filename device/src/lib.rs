@@ -16,37 +16,6 @@
 //! - [`threads`]: per-thread CPU and context switches, read in accounting iterations.
 #![warn(missing_docs)]
 
-/// The [`measure::scenario::Scenario`] methods both scenarios answer the same way from their folder's files
-/// (written inside each `impl Scenario`): the registry's contestants (`contestants/`), one trial
-/// (`routine.rs`), the claim table (`claims.rs`) and the report's discussion and headline notes (`report.rs`).
-macro_rules! scenario_files {
-    () => {
-        fn contestants(&self) -> Vec<measure::summary::ContestantInfo> {
-            CONTESTANTS.iter().map(crate::contestants::Contestant::info).collect()
-        }
-
-        fn run_trial(
-            &self,
-            request: &measure::record::TrialRequest,
-            sink: &mut dyn measure::scenario::TrialSink,
-        ) -> Result<(), measure::scenario::TrialError> {
-            routine::run(request, sink)
-        }
-
-        fn claim_table(&self, summary: &measure::summary::Summary) -> Vec<measure::judge::ClaimSpec> {
-            claims::table(summary)
-        }
-
-        fn discussion(&self, summary: &measure::summary::Summary) -> String {
-            report::discussion(summary)
-        }
-
-        fn headline_notes(&self, summary: &measure::summary::Summary) -> Vec<String> {
-            report::headline_notes(summary)
-        }
-    };
-}
-
 pub mod backpressure;
 pub mod call;
 pub mod checks;

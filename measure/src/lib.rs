@@ -37,6 +37,7 @@ pub mod record;
 pub mod references;
 pub mod sampler;
 pub mod scenario;
+mod scenario_files;
 pub mod separation;
 pub mod setup;
 pub mod stats;

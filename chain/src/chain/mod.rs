@@ -22,11 +22,8 @@ mod routine;
 
 use std::sync::Arc;
 
-use measure::judge::ClaimSpec;
 use measure::question::{Alternatives, Question};
-use measure::record::TrialRequest;
-use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Scenario, TrialError, TrialSink};
-use measure::summary::{ContestantInfo, Summary};
+use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Scenario};
 
 pub use contestants::{contestants, find, ChainContestant, PreparedChain};
 
@@ -38,6 +35,13 @@ pub struct ChainScenario;
 pub const HEADLINE: &str = "ms_per_million";
 
 impl Scenario for ChainScenario {
+    measure::scenario_files! {
+        contestants: contestants(),
+        run_trial: routine::run_trial,
+        claim_table: claims::table,
+        discussion: report::discussion,
+    }
+
     fn name(&self) -> &'static str {
         "chain"
     }
@@ -86,10 +90,6 @@ impl Scenario for ChainScenario {
                 1_000_000,
             ),
         ]
-    }
-
-    fn contestants(&self) -> Vec<ContestantInfo> {
-        contestants().iter().map(|c| c.info()).collect()
     }
 
     fn headline_metric(&self) -> &'static str {
@@ -142,14 +142,6 @@ impl Scenario for ChainScenario {
         ]
     }
 
-    fn run_trial(&self, request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
-        routine::run_trial(request, sink)
-    }
-
-    fn claim_table(&self, summary: &Summary) -> Vec<ClaimSpec> {
-        claims::table(summary)
-    }
-
     /// Two questions: how to run the work over a collection at all (a loop and an iterator are alternatives a
     /// user can adopt, so they may be the answer), and, where the stages must run concurrently, which family
     /// and packing.
@@ -177,9 +169,5 @@ impl Scenario for ChainScenario {
             )
             .situation("the same work as concurrent stages"),
         ]
-    }
-
-    fn discussion(&self, summary: &Summary) -> String {
-        report::discussion(summary)
     }
 }

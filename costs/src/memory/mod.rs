@@ -17,11 +17,8 @@ pub mod contestants;
 pub mod report;
 mod routine;
 
-use measure::judge::ClaimSpec;
 use measure::question::{Alternatives, Question};
-use measure::record::TrialRequest;
-use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
-use measure::summary::{ContestantInfo, Summary};
+use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario};
 
 use contestants::Contestant;
 
@@ -33,6 +30,13 @@ pub struct MemoryScenario;
 pub const HEADLINE: &str = "rss_bytes_per_unit";
 
 impl Scenario for MemoryScenario {
+    measure::scenario_files! {
+        contestants: Contestant::ALL,
+        run_trial: routine::run_trial,
+        claim_table: claims::table(),
+        discussion: report::discussion,
+    }
+
     fn name(&self) -> &'static str {
         "memory"
     }
@@ -71,10 +75,6 @@ impl Scenario for MemoryScenario {
                 1 << 20,
             ),
         ]
-    }
-
-    fn contestants(&self) -> Vec<ContestantInfo> {
-        Contestant::ALL.iter().map(Contestant::info).collect()
     }
 
     fn headline_metric(&self) -> &'static str {
@@ -131,14 +131,6 @@ impl Scenario for MemoryScenario {
         .collect()
     }
 
-    fn run_trial(&self, request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
-        routine::run_trial(request, sink)
-    }
-
-    fn claim_table(&self, _summary: &Summary) -> Vec<ClaimSpec> {
-        claims::table()
-    }
-
     /// The memory question: what one waiting unit of each kind costs, at every count and payload; the answer
     /// lists each kind against the cheapest.
     fn questions(&self) -> Vec<Question> {
@@ -151,10 +143,6 @@ impl Scenario for MemoryScenario {
             false,
         )
         .situation("many units waiting at once: memory per unit")]
-    }
-
-    fn discussion(&self, summary: &Summary) -> String {
-        report::discussion(summary)
     }
 }
 

@@ -16,11 +16,8 @@ pub mod contestants;
 pub mod report;
 mod routine;
 
-use measure::judge::ClaimSpec;
 use measure::question::{Alternatives, Question};
-use measure::record::TrialRequest;
-use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
-use measure::summary::{ContestantInfo, Summary};
+use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario};
 
 use contestants::Contestant;
 
@@ -32,6 +29,13 @@ pub struct PrimitivesScenario;
 pub const HEADLINE: &str = "ns_per_op";
 
 impl Scenario for PrimitivesScenario {
+    measure::scenario_files! {
+        contestants: Contestant::ALL,
+        run_trial: routine::run_trial,
+        claim_table: claims::table(),
+        discussion: report::discussion,
+    }
+
     fn name(&self) -> &'static str {
         "primitives"
     }
@@ -61,10 +65,6 @@ impl Scenario for PrimitivesScenario {
         )]
     }
 
-    fn contestants(&self) -> Vec<ContestantInfo> {
-        Contestant::ALL.iter().map(Contestant::info).collect()
-    }
-
     fn headline_metric(&self) -> &'static str {
         HEADLINE
     }
@@ -92,14 +92,6 @@ impl Scenario for PrimitivesScenario {
             kind: ChartKind::Bars,
             log_scale: true,
         }]
-    }
-
-    fn run_trial(&self, request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
-        routine::run_trial(request, sink)
-    }
-
-    fn claim_table(&self, _summary: &Summary) -> Vec<ClaimSpec> {
-        claims::table()
     }
 
     /// One question per operation: the operations are unrelated, so no answer ranks one against another.
@@ -136,9 +128,5 @@ impl Scenario for PrimitivesScenario {
             )
             .situation("handing one value to a waiting receiver"),
         ]
-    }
-
-    fn discussion(&self, summary: &Summary) -> String {
-        report::discussion(summary)
     }
 }

@@ -58,7 +58,13 @@ pub const ACCOUNTING_SHARE: u64 = 10;
 const STUDY_UNBOUNDED: &str = "unbounded virtual threads";
 
 impl Scenario for BackpressureScenario {
-    scenario_files!();
+    measure::scenario_files! {
+        contestants: CONTESTANTS,
+        run_trial: routine::run,
+        claim_table: claims::table,
+        discussion: report::discussion,
+        headline_notes: report::headline_notes,
+    }
 
     fn name(&self) -> &'static str {
         "backpressure"

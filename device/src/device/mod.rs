@@ -57,7 +57,13 @@ pub(crate) fn levels(summary: &Summary) -> Vec<(u64, &str)> {
 }
 
 impl Scenario for DeviceScenario {
-    scenario_files!();
+    measure::scenario_files! {
+        contestants: CONTESTANTS,
+        run_trial: routine::run,
+        claim_table: claims::table,
+        discussion: report::discussion,
+        headline_notes: report::headline_notes,
+    }
 
     fn name(&self) -> &'static str {
         "device"

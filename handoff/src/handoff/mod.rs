@@ -20,11 +20,8 @@ pub mod contestants;
 pub mod report;
 mod routine;
 
-use measure::judge::ClaimSpec;
 use measure::question::{Alternatives, Question};
-use measure::record::TrialRequest;
-use measure::scenario::{ChartKind, ChartSpec, Dimension, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
-use measure::summary::{ContestantInfo, Summary};
+use measure::scenario::{ChartKind, ChartSpec, Dimension, ParamSpec, Repetitions, Scenario};
 
 pub use contestants::{ab_variants, bare_pairs, contestants, find, AbVariant, HandoffContestant, PreparedHandoff};
 
@@ -65,6 +62,16 @@ pub fn items_at(items: u64, small_items: u64, capacity: u64, items_per_message: 
 }
 
 impl Scenario for HandoffScenario {
+    measure::scenario_files! {
+        contestants: contestants(),
+        /// The per-cause A/B variants of the bare pairs ([`contestants::on_request`]).
+        contestants_on_request: contestants::on_request(),
+        run_trial: routine::run_trial,
+        claim_table: claims::table,
+        discussion: report::report,
+        details_discussion: report::details,
+    }
+
     fn name(&self) -> &'static str {
         "handoff"
     }
@@ -121,15 +128,6 @@ impl Scenario for HandoffScenario {
                 1_000_000,
             ),
         ]
-    }
-
-    fn contestants(&self) -> Vec<ContestantInfo> {
-        contestants().iter().map(|c| c.info()).collect()
-    }
-
-    /// The per-cause A/B variants of the bare pairs ([`contestants::on_request`]).
-    fn contestants_on_request(&self) -> Vec<ContestantInfo> {
-        contestants::on_request().iter().map(|c| c.info()).collect()
     }
 
     fn dimensions(&self) -> Vec<Dimension> {
@@ -217,14 +215,6 @@ impl Scenario for HandoffScenario {
         ]
     }
 
-    fn run_trial(&self, request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
-        routine::run_trial(request, sink)
-    }
-
-    fn claim_table(&self, summary: &Summary) -> Vec<ClaimSpec> {
-        claims::table(summary)
-    }
-
     /// The hand-off question, per channel capacity: which channel and packing moves items from a producer to a
     /// consumer fastest; pathologies are shown as what they cost.
     fn questions(&self) -> Vec<Question> {
@@ -237,13 +227,5 @@ impl Scenario for HandoffScenario {
             false,
         )
         .situation("producer → consumer hand-off")]
-    }
-
-    fn discussion(&self, summary: &Summary) -> String {
-        report::report(summary)
-    }
-
-    fn details_discussion(&self, summary: &Summary) -> String {
-        report::details(summary)
     }
 }

@@ -28,7 +28,12 @@ use crate::figures::bars;
 pub struct HttpScenario;
 
 impl Scenario for HttpScenario {
-    crate::folder::scenario_files!();
+    measure::scenario_files! {
+        contestants: contestants::ALL,
+        run_trial: routine::run_trial,
+        claim_table: claims::table(),
+        discussion: report::discussion,
+    }
 
     fn name(&self) -> &'static str {
         "http"

@@ -27,7 +27,12 @@ use crate::figures::bars;
 pub struct TcpScenario;
 
 impl Scenario for TcpScenario {
-    crate::folder::scenario_files!();
+    measure::scenario_files! {
+        contestants: contestants::ALL,
+        run_trial: routine::run_trial,
+        claim_table: claims::table(),
+        discussion: report::discussion,
+    }
 
     fn name(&self) -> &'static str {
         "tcp"

@@ -21,11 +21,9 @@ pub mod report;
 mod routine;
 
 use measure::compare::Relation;
-use measure::judge::ClaimSpec;
 use measure::question::{Alternatives, Guard, Limit, Question};
-use measure::record::{RunParams, TrialRequest};
-use measure::scenario::{ChartKind, ChartSpec, Dimension, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
-use measure::summary::{ContestantInfo, Summary};
+use measure::record::RunParams;
+use measure::scenario::{ChartKind, ChartSpec, Dimension, ParamSpec, Repetitions, Scenario};
 
 use crate::analysis::HEADLINE;
 use contestants::Contestant;
@@ -35,6 +33,13 @@ use contestants::Contestant;
 pub struct OverloadScenario;
 
 impl Scenario for OverloadScenario {
+    measure::scenario_files! {
+        contestants: Contestant::all(),
+        run_trial: routine::run_trial,
+        claim_table: claims::table,
+        discussion: report::render,
+    }
+
     fn name(&self) -> &'static str {
         "overload"
     }
@@ -200,10 +205,6 @@ impl Scenario for OverloadScenario {
         crate::config::check_limits(params)
     }
 
-    fn contestants(&self) -> Vec<ContestantInfo> {
-        Contestant::all().iter().map(Contestant::info).collect()
-    }
-
     fn headline_metric(&self) -> &'static str {
         HEADLINE
     }
@@ -295,14 +296,6 @@ impl Scenario for OverloadScenario {
         ]
     }
 
-    fn run_trial(&self, request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
-        routine::run_trial(request, sink)
-    }
-
-    fn claim_table(&self, summary: &Summary) -> Vec<ClaimSpec> {
-        claims::table(summary)
-    }
-
     /// The batch job's two questions, as the published experiment asked them: what the others sharing the
     /// dependency suffer after the loss (its p99, admission to reply, its queue included), guarded against a
     /// limiter that never filled the healthy dependency; and how long the job takes.
@@ -336,9 +329,5 @@ impl Scenario for OverloadScenario {
             )
             .situation("the same batch job: its run time"),
         ]
-    }
-
-    fn discussion(&self, summary: &Summary) -> String {
-        report::render(summary)
     }
 }

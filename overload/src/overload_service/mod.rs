@@ -22,11 +22,9 @@ pub mod report;
 pub mod routine;
 
 use measure::compare::Relation;
-use measure::judge::ClaimSpec;
 use measure::question::{Alternatives, Guard, Limit, Question};
-use measure::record::{RunParams, TrialRequest};
-use measure::scenario::{ChartKind, ChartSpec, Dimension, ParamSpec, Repetitions, Scenario, TrialError, TrialSink};
-use measure::summary::{ContestantInfo, Summary};
+use measure::record::RunParams;
+use measure::scenario::{ChartKind, ChartSpec, Dimension, ParamSpec, Repetitions, Scenario};
 
 use crate::service_analysis::{CALLER_P99_AFTER, GOODPUT_AFTER};
 use contestants::ServiceContestant;
@@ -43,6 +41,13 @@ pub const SERVED_FLOOR: f64 = 0.8;
 pub struct ServiceScenario;
 
 impl Scenario for ServiceScenario {
+    measure::scenario_files! {
+        contestants: ServiceContestant::all(),
+        run_trial: routine::run_trial,
+        claim_table: claims::table,
+        discussion: report::render,
+    }
+
     fn name(&self) -> &'static str {
         "overload-service"
     }
@@ -136,10 +141,6 @@ impl Scenario for ServiceScenario {
         crate::config::check_limits(params)
     }
 
-    fn contestants(&self) -> Vec<ContestantInfo> {
-        ServiceContestant::all().iter().map(ServiceContestant::info).collect()
-    }
-
     fn headline_metric(&self) -> &'static str {
         GOODPUT_AFTER
     }
@@ -222,14 +223,6 @@ impl Scenario for ServiceScenario {
         ]
     }
 
-    fn run_trial(&self, request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
-        routine::run_trial(request, sink)
-    }
-
-    fn claim_table(&self, summary: &Summary) -> Vec<ClaimSpec> {
-        claims::table(summary)
-    }
-
     fn questions(&self) -> Vec<Question> {
         let under_use = Guard {
             metric: "before_drop.goodput_per_sec",
@@ -270,9 +263,5 @@ impl Scenario for ServiceScenario {
             .guarded(under_use)
             .guarded(served),
         ]
-    }
-
-    fn discussion(&self, summary: &Summary) -> String {
-        report::render(summary)
     }
 }
