@@ -441,11 +441,14 @@ mod tests {
         sink
     }
 
-    /// Run `contestant` through the harness over 400 items (40 on the accounting run), 1 ms calls, bound 16.
+    /// Run `contestant` through the harness over 400 items (200 on the accounting run), 1 ms calls, bound 16.
+    /// The accounting run lasts about 12 ms at 16 in flight, so the 1 ms sampler gets many chances to take the
+    /// memory reading at 8 outstanding on a loaded machine (with 40 items the run lasted 3 ms, and a sampler
+    /// thread scheduled late under load once missed it).
     fn trial(contestant: Contestant) -> Collect {
         let spec = TrialSpec {
             items: 400,
-            accounting_items: 40,
+            accounting_items: 200,
             limit: 16,
             service: Duration::from_millis(1),
             budget: Duration::from_secs(20),
