@@ -1,13 +1,13 @@
 //! The caller's cancellation of a run, as each family would really write it: a shared flag the blocking and
 //! coroutine clients check between calls (and the tcp coordinators between batches), and for the stream clients
-//! the same flag with a [`tokio::sync::Notify`] the run `select`s on, dropping its calls in flight.
+//! the same flag awaited ([`CallerCancel::raised`]) in the `select` that drops their calls in flight.
 //!
 //! Every job carries a [`Cancel`]. Timed and accounting runs carry [`Cancel::never`] (no flag at all): checking it
 //! is one test of a `None` pointer between calls, nothing measurable next to a socket call. The conformance check
 //! `caller_cancel` carries [`Cancel::after`]: the caller's side is the kit's [`CallerCancel`] (the answer that
 //! reaches the point, counted by [`CallerCancel::pass_next`], waits there until the caller's thread raised the
-//! cancellation, so it always lands mid-run), and the handle also counts each answered request in its own slot (the check's record of exactly-once; never
-//! present in a timed run).
+//! cancellation, so it always lands mid-run), and the handle also counts each answered request in its own slot
+//! (the check's record of exactly-once; never present in a timed run).
 
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
