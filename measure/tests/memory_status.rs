@@ -4,7 +4,7 @@
 
 mod common;
 
-use measure::memory::{peak_rss_mib, peak_rss_mib_of, thread_count, ThreadCountReader};
+use measure::memory::{peak_rss_mib, peak_rss_mib_of, settled_thread_count, thread_count, ThreadCountReader};
 
 #[test]
 fn peak_rss_and_thread_counts() {
@@ -33,5 +33,9 @@ fn peak_rss_and_thread_counts() {
     assert_eq!(reader.read().unwrap(), base + 5);
     assert_eq!(thread_count().unwrap(), base + 5);
     parked.release();
+    // A joined thread can still be counted for a moment: join returns when the kernel clears its tid, a
+    // little before the thread leaves the group. So wait (at most 5 s) for the count to settle first.
+    let settled = settled_thread_count(Some(base), std::time::Duration::from_secs(5));
+    assert_eq!(settled, Some(base), "the five threads ended");
     assert_eq!(reader.read().unwrap(), base);
 }
