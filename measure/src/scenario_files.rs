@@ -1,5 +1,5 @@
 //! [`scenario_files!`](crate::scenario_files): the [`Scenario`](crate::scenario::Scenario) methods every scenario
-//! folder answers by forwarding to its own files, written once.
+//! folder answers by forwarding to its own files or with a plain value, written once.
 
 /// Writes, inside an `impl Scenario`, the methods a scenario folder answers from its files: one `method: target`
 /// row per method, in any order, each method at most once.
@@ -13,6 +13,9 @@
 /// - `claim_table: path` calls `path(summary)`; `claim_table: path()` calls `path()`, a table that names no
 ///   parameter or phase of the run ([`claim_table`](crate::scenario::Scenario::claim_table), from `claims.rs`).
 /// - `discussion`, `details_discussion` and `headline_notes`: `path` calls `path(summary)` (from `report.rs`).
+/// - `name`, `title`, `question`, `headline_metric`, `higher_is_better`, `params`, `table_metrics`, `charts`,
+///   `questions`, `dimensions` and `trade_off_metrics`: `value` is what the method returns, an expression that
+///   does not name `self` (a method that needs `self` or an argument is written out beside the macro).
 ///
 /// A row may carry attributes, doc comments among them.
 ///
@@ -25,8 +28,12 @@
 ///         run_trial: routine::run_trial,
 ///         claim_table: claims::table(),
 ///         discussion: report::discussion,
+///         name: "memory",
+///         headline_metric: "bytes_per_unit",
+///         table_metrics: vec!["bytes_per_unit", "peak_rss_mib"],
+///         // title, question, params, charts, …
 ///     }
-///     // name, title, question, params, headline_metric, table_metrics, charts, …
+///     // repetitions(quick), which takes an argument
 /// }
 /// ```
 #[macro_export]
@@ -92,13 +99,32 @@ macro_rules! scenario_files {
         }
         $($crate::scenario_files!($($rest)*);)?
     };
+    // A value row: the method's return type comes from the `@type` rows below.
+    ($(#[$attr:meta])* $method:ident: $value:expr $(, $($rest:tt)*)?) => {
+        $(#[$attr])*
+        fn $method(&self) -> $crate::scenario_files!(@type $method) {
+            $value
+        }
+        $($crate::scenario_files!($($rest)*);)?
+    };
+    (@type name) => { &'static str };
+    (@type title) => { &'static str };
+    (@type question) => { &'static str };
+    (@type headline_metric) => { &'static str };
+    (@type higher_is_better) => { bool };
+    (@type params) => { Vec<$crate::scenario::ParamSpec> };
+    (@type table_metrics) => { Vec<&'static str> };
+    (@type charts) => { Vec<$crate::scenario::ChartSpec> };
+    (@type questions) => { Vec<$crate::question::Question> };
+    (@type dimensions) => { Vec<$crate::scenario::Dimension> };
+    (@type trade_off_metrics) => { Vec<(&'static str, bool)> };
 }
 
 #[cfg(test)]
 mod tests {
     use crate::judge::ClaimSpec;
     use crate::record::TrialRequest;
-    use crate::scenario::{ChartSpec, CollectingSink, ParamSpec, Scenario, TrialError, TrialSink};
+    use crate::scenario::{CollectingSink, Scenario, TrialError, TrialSink};
     use crate::summary::{ContestantInfo, Summary};
 
     mod contestants {
@@ -143,7 +169,8 @@ mod tests {
     /// Every row, the claim table without the summary.
     struct Every;
 
-    /// The four rows every scenario writes, the claim table of the summary.
+    /// The four forwarding rows every scenario writes, the claim table of the summary, and the values every
+    /// scenario must give.
     struct Fewest;
 
     impl Scenario for Fewest {
@@ -152,34 +179,13 @@ mod tests {
             run_trial: run,
             claim_table: table_of,
             discussion: words,
-        }
-
-        fn name(&self) -> &'static str {
-            "fewest"
-        }
-
-        fn title(&self) -> &'static str {
-            "Fewest"
-        }
-
-        fn question(&self) -> &'static str {
-            "What?"
-        }
-
-        fn params(&self) -> Vec<ParamSpec> {
-            Vec::new()
-        }
-
-        fn headline_metric(&self) -> &'static str {
-            "ms_per_million"
-        }
-
-        fn table_metrics(&self) -> Vec<&'static str> {
-            Vec::new()
-        }
-
-        fn charts(&self) -> Vec<ChartSpec> {
-            Vec::new()
+            name: "fewest",
+            title: "Fewest",
+            question: "What?",
+            params: Vec::new(),
+            headline_metric: "ms_per_million",
+            table_metrics: Vec::new(),
+            charts: Vec::new(),
         }
     }
 
@@ -193,34 +199,13 @@ mod tests {
             discussion: words,
             details_discussion: words,
             headline_notes: notes,
-        }
-
-        fn name(&self) -> &'static str {
-            "every"
-        }
-
-        fn title(&self) -> &'static str {
-            "Every"
-        }
-
-        fn question(&self) -> &'static str {
-            "What?"
-        }
-
-        fn params(&self) -> Vec<ParamSpec> {
-            Vec::new()
-        }
-
-        fn headline_metric(&self) -> &'static str {
-            "ms_per_million"
-        }
-
-        fn table_metrics(&self) -> Vec<&'static str> {
-            Vec::new()
-        }
-
-        fn charts(&self) -> Vec<ChartSpec> {
-            Vec::new()
+            name: "every",
+            title: "Every",
+            question: "What?",
+            params: Vec::new(),
+            headline_metric: "ms_per_million",
+            table_metrics: Vec::new(),
+            charts: Vec::new(),
         }
     }
 
@@ -231,6 +216,8 @@ mod tests {
     #[test]
     fn every_row_forwards_to_its_target() {
         let summary = crate::summary::tests::summary(Vec::new());
+        assert_eq!((Every.name(), Every.title(), Fewest.name()), ("every", "Every", "fewest"));
+        assert!(Every.params().is_empty() && !Every.higher_is_better());
         assert_eq!(names(Every.contestants()), ["blocking-a", "blocking-b"]);
         assert_eq!(names(Every.contestants_on_request()), ["blocking-c"]);
         assert!(Every.claim_table(&summary).is_empty());

@@ -40,28 +40,17 @@ impl Scenario for ChainScenario {
         run_trial: routine::run_trial,
         claim_table: claims::table,
         discussion: report::discussion,
-    }
-
-    fn name(&self) -> &'static str {
-        "chain"
-    }
-
-    fn title(&self) -> &'static str {
-        "Map / filter / map / sum: streams, threads behind channels, and a plain loop"
-    }
-
-    fn question(&self) -> &'static str {
-        "How much does each style cost for a CPU-bound map → filter → map → sum over a vector of integers: a plain \
-         loop, an iterator, rayon, one OS thread per stage behind bounded channels (crossbeam, flume, std), single-task \
-         async streams (futures, tokio-stream, async-stream) and one tokio task per stage behind bounded channels, \
-         each with one item or one batch per message? And does the order change once each element carries some \
-         work (the `work` sweep adds mixing rounds to the first map)? On the JVM, the well-known reference point is \
-         Reactor against a plain loop (the published reference below compares the two ratios); this scenario asks \
-         what the Rust equivalents cost, and where the time goes."
-    }
-
-    fn params(&self) -> Vec<ParamSpec> {
-        vec![
+        name: "chain",
+        title: "Map / filter / map / sum: streams, threads behind channels, and a plain loop",
+        question: "How much does each style cost for a CPU-bound map → filter → map → sum over a vector of integers: a \
+                   plain loop, an iterator, rayon, one OS thread per stage behind bounded channels (crossbeam, flume, \
+                   std), single-task async streams (futures, tokio-stream, async-stream) and one tokio task per stage \
+                   behind bounded channels, each with one item or one batch per message? And does the order change \
+                   once each element carries some work (the `work` sweep adds mixing rounds to the first map)? On the \
+                   JVM, the well-known reference point is Reactor against a plain loop (the published reference below \
+                   compares the two ratios); this scenario asks what the Rust equivalents cost, and where the time \
+                   goes.",
+        params: vec![
             ParamSpec::single(
                 "items",
                 "Input values per iteration (0..items as u64).",
@@ -89,15 +78,9 @@ impl Scenario for ChainScenario {
                 1,
                 1_000_000,
             ),
-        ]
-    }
-
-    fn headline_metric(&self) -> &'static str {
-        HEADLINE
-    }
-
-    fn table_metrics(&self) -> Vec<&'static str> {
-        vec![
+        ],
+        headline_metric: HEADLINE,
+        table_metrics: vec![
             "ms_per_million",
             "cpu_ns_per_item",
             "cores_used",
@@ -110,11 +93,8 @@ impl Scenario for ChainScenario {
             "messages_per_channel",
             "heap_peak_mib",
             "peak_rss_mib",
-        ]
-    }
-
-    fn charts(&self) -> Vec<ChartSpec> {
-        vec![
+        ],
+        charts: vec![
             ChartSpec {
                 id: "ms-per-million",
                 title: "Wall time per million items (log scale)",
@@ -139,35 +119,34 @@ impl Scenario for ChainScenario {
                 kind: ChartKind::Series { series: &["outstanding"] },
                 log_scale: false,
             },
-        ]
-    }
-
-    /// Two questions: how to run the work over a collection at all (a loop and an iterator are alternatives a
-    /// user can adopt, so they may be the answer), and, where the stages must run concurrently, which family
-    /// and packing.
-    fn questions(&self) -> Vec<Question> {
+        ],
+        /// Two questions: how to run the work over a collection at all (a loop and an iterator are alternatives a
+        /// user can adopt, so they may be the answer), and, where the stages must run concurrently, which family
+        /// and packing.
         // The contestants that hand items off through channels are the concurrent stages; the others run the
         // work over the collection on the calling thread or a pool. Both lists keep the registry's order.
-        let (staged, whole): (Vec<_>, Vec<_>) = contestants().into_iter().partition(|c| c.layout().is_some());
-        let on_time = |id, ask, of: Vec<Arc<dyn ChainContestant>>| {
-            let names: Vec<String> = of.iter().map(|c| c.info().name).collect();
-            let names: Vec<&str> = names.iter().map(String::as_str).collect();
-            Question::new(id, ask, Alternatives::named(&names), HEADLINE, "ms per million items", false)
-        };
-        vec![
-            on_time(
-                "collection",
-                "CPU-bound work over a collection: a loop, an iterator, rayon, or a chain of stream adapters?",
-                whole,
-            )
-            .situation("CPU-bound work over a collection"),
-            on_time(
-                "stages",
-                "If the stages must run concurrently, one per thread, task or coroutine: which family, and should I \
-                 batch?",
-                staged,
-            )
-            .situation("the same work as concurrent stages"),
-        ]
+        questions: {
+            let (staged, whole): (Vec<_>, Vec<_>) = contestants().into_iter().partition(|c| c.layout().is_some());
+            let on_time = |id, ask, of: Vec<Arc<dyn ChainContestant>>| {
+                let names: Vec<String> = of.iter().map(|c| c.info().name).collect();
+                let names: Vec<&str> = names.iter().map(String::as_str).collect();
+                Question::new(id, ask, Alternatives::named(&names), HEADLINE, "ms per million items", false)
+            };
+            vec![
+                on_time(
+                    "collection",
+                    "CPU-bound work over a collection: a loop, an iterator, rayon, or a chain of stream adapters?",
+                    whole,
+                )
+                .situation("CPU-bound work over a collection"),
+                on_time(
+                    "stages",
+                    "If the stages must run concurrently, one per thread, task or coroutine: which family, and should \
+                     I batch?",
+                    staged,
+                )
+                .situation("the same work as concurrent stages"),
+            ]
+        },
     }
 }

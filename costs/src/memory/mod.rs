@@ -35,29 +35,17 @@ impl Scenario for MemoryScenario {
         run_trial: routine::run_trial,
         claim_table: claims::table(),
         discussion: report::discussion,
-    }
-
-    fn name(&self) -> &'static str {
-        "memory"
-    }
-
-    fn title(&self) -> &'static str {
-        "Memory: what a waiting task, future, generator or thread costs"
-    }
-
-    fn question(&self) -> &'static str {
-        "How much memory does one waiting unit of each style hold, beyond what it carries? 1,000, 10,000 and \
+        name: "memory",
+        title: "Memory: what a waiting task, future, generator or thread costs",
+        question: "How much memory does one waiting unit of each style hold, beyond what it carries? 1,000, 10,000 and \
          100,000 units each own a payload (none, or 1 KiB) and wait: tokio tasks on a multi-thread and on a \
          current-thread runtime awaiting a oneshot, futures in one `FuturesUnordered`, `async-stream` generators \
          suspended mid-stream, OS threads blocked on a channel, with 64 KiB and with default stacks, and `may` \
          coroutines parked on a channel, with 32 KiB and 8 KiB stacks, each on a fresh stack. Then every unit is \
          released and hands back its payload's checksum. Live heap per unit comes from a counting allocator, \
          resident memory per unit from `VmRSS`; a regression over the counts cancels fixed costs and is the \
-         headline per unit."
-    }
-
-    fn params(&self) -> Vec<ParamSpec> {
-        vec![
+         headline per unit.",
+        params: vec![
             ParamSpec::sweep(
                 "count",
                 "Units waiting at once; each value is a phase.",
@@ -74,11 +62,63 @@ impl Scenario for MemoryScenario {
                 0,
                 1 << 20,
             ),
-        ]
-    }
-
-    fn headline_metric(&self) -> &'static str {
-        HEADLINE
+        ],
+        headline_metric: HEADLINE,
+        table_metrics: vec![
+            "rss_bytes_per_unit",
+            "live_heap_bytes_per_unit",
+            "create_ns_per_unit",
+            "release_ns_per_unit",
+            "cpu_ns_per_item",
+            "create_ms",
+            "release_ms",
+            "threads",
+            "peak_rss_mib",
+        ],
+        charts: {
+            let bars = |(id, title, metric, unit)| ChartSpec {
+                id,
+                title,
+                metric,
+                unit,
+                kind: ChartKind::Bars,
+                log_scale: true,
+            };
+            [
+                (
+                    "resident",
+                    "Resident memory per waiting unit (log scale)",
+                    "rss_bytes_per_unit",
+                    "bytes per unit (VmRSS)",
+                ),
+                (
+                    "heap",
+                    "Live heap per waiting unit (log scale)",
+                    "live_heap_bytes_per_unit",
+                    "bytes per unit (counting allocator)",
+                ),
+                (
+                    "create",
+                    "Time to create one unit and have it waiting (log scale)",
+                    "create_ns_per_unit",
+                    "ns per unit",
+                ),
+            ]
+            .into_iter()
+            .map(bars)
+            .collect()
+        },
+        /// The memory question: what one waiting unit of each kind costs, at every count and payload; the answer
+        /// lists each kind against the cheapest.
+        questions: vec![Question::new(
+            "waiting-unit",
+            "What does one waiting unit of each kind cost in resident memory?",
+            Alternatives::Candidates,
+            HEADLINE,
+            "resident bytes per waiting unit",
+            false,
+        )
+        .situation("many units waiting at once: memory per unit")],
     }
 
     /// Five processes of two timed iterations and the accounting one, no warm-up: memory is read once per
@@ -92,57 +132,6 @@ impl Scenario for MemoryScenario {
         } else {
             Repetitions { forks: 5, warmup: 0, iterations: 2, accounting: 1 }
         }
-    }
-
-    fn table_metrics(&self) -> Vec<&'static str> {
-        vec![
-            "rss_bytes_per_unit",
-            "live_heap_bytes_per_unit",
-            "create_ns_per_unit",
-            "release_ns_per_unit",
-            "cpu_ns_per_item",
-            "create_ms",
-            "release_ms",
-            "threads",
-            "peak_rss_mib",
-        ]
-    }
-
-    fn charts(&self) -> Vec<ChartSpec> {
-        let bars =
-            |(id, title, metric, unit)| ChartSpec { id, title, metric, unit, kind: ChartKind::Bars, log_scale: true };
-        [
-            (
-                "resident",
-                "Resident memory per waiting unit (log scale)",
-                "rss_bytes_per_unit",
-                "bytes per unit (VmRSS)",
-            ),
-            (
-                "heap",
-                "Live heap per waiting unit (log scale)",
-                "live_heap_bytes_per_unit",
-                "bytes per unit (counting allocator)",
-            ),
-            ("create", "Time to create one unit and have it waiting (log scale)", "create_ns_per_unit", "ns per unit"),
-        ]
-        .into_iter()
-        .map(bars)
-        .collect()
-    }
-
-    /// The memory question: what one waiting unit of each kind costs, at every count and payload; the answer
-    /// lists each kind against the cheapest.
-    fn questions(&self) -> Vec<Question> {
-        vec![Question::new(
-            "waiting-unit",
-            "What does one waiting unit of each kind cost in resident memory?",
-            Alternatives::Candidates,
-            HEADLINE,
-            "resident bytes per waiting unit",
-            false,
-        )
-        .situation("many units waiting at once: memory per unit")]
     }
 }
 

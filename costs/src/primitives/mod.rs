@@ -34,39 +34,70 @@ impl Scenario for PrimitivesScenario {
         run_trial: routine::run_trial,
         claim_table: claims::table(),
         discussion: report::discussion,
-    }
-
-    fn name(&self) -> &'static str {
-        "primitives"
-    }
-
-    fn title(&self) -> &'static str {
-        "Primitives: spawn and join, an uncontended permit, a oneshot"
-    }
-
-    fn question(&self) -> &'static str {
-        "What does one operation of each style's building blocks cost? Spawning and joining a tokio task, an OS \
-         thread, a rayon job (entered from outside its pool, and from a worker inside it) and a `may` coroutine; \
-         acquiring and releasing an uncontended tokio `Semaphore` permit and a `may` `Semphore` permit against \
-         locking and unlocking a `std::sync::Mutex`; and one value through a tokio `oneshot`, a `may` channel made \
-         for it and a std `sync_channel`. Tasks and coroutines start their loop from inside their runtime, as an \
-         application would. Each is repeated many times in one iteration and reported per operation; each also \
-         has a criterion bench (`cargo bench -p costs`)."
-    }
-
-    fn params(&self) -> Vec<ParamSpec> {
-        vec![ParamSpec::single(
+        name: "primitives",
+        title: "Primitives: spawn and join, an uncontended permit, a oneshot",
+        question: "What does one operation of each style's building blocks cost? Spawning and joining a tokio task, an \
+                   OS thread, a rayon job (entered from outside its pool, and from a worker inside it) and a `may` \
+                   coroutine; acquiring and releasing an uncontended tokio `Semaphore` permit and a `may` `Semphore` \
+                   permit against locking and unlocking a `std::sync::Mutex`; and one value through a tokio `oneshot`, \
+                   a `may` channel made for it and a std `sync_channel`. Tasks and coroutines start their loop from \
+                   inside their runtime, as an application would. Each is repeated many times in one iteration and \
+                   reported per operation; each also has a criterion bench (`cargo bench -p costs`).",
+        params: vec![ParamSpec::single(
             "ops",
             "Operations per iteration (spawning a thread does 20× fewer).",
             100_000,
             20_000,
             20,
             100_000_000,
-        )]
-    }
-
-    fn headline_metric(&self) -> &'static str {
-        HEADLINE
+        )],
+        headline_metric: HEADLINE,
+        table_metrics: vec![
+            "ns_per_op", "cpu_ns_per_item", "allocs_per_item", "alloc_bytes_per_item", "ctx_switches_per_item", "ops",
+        ],
+        charts: vec![ChartSpec {
+            id: "ns-per-op",
+            title: "Nanoseconds per operation (log scale)",
+            metric: HEADLINE,
+            unit: "ns per operation",
+            kind: ChartKind::Bars,
+            log_scale: true,
+        }],
+        /// One question per operation: the operations are unrelated, so no answer ranks one against another.
+        questions: {
+            let per_operation = |id, ask, names: Vec<&str>| {
+                Question::new(id, ask, Alternatives::named(&names), HEADLINE, "ns per operation", false)
+            };
+            vec![
+                per_operation(
+                    "spawn-join",
+                    "What does starting one unit of concurrent work and waiting for it cost: a tokio task, an OS \
+                     thread, a rayon job or a `may` coroutine?",
+                    vec![
+                        "stream-tokio-spawn-join",
+                        "blocking-thread-spawn-join",
+                        "blocking-rayon-spawn-join",
+                        "blocking-rayon-spawn-join-inside",
+                        "coroutine-may-spawn-join",
+                    ],
+                )
+                .situation("starting and joining a unit of work"),
+                per_operation(
+                    "permit",
+                    "What does taking and giving back an uncontended permit cost in each style: a tokio `Semaphore`, a \
+                     `std::sync::Mutex`, a `may` semaphore?",
+                    vec!["stream-tokio-semaphore", "blocking-std-mutex", "coroutine-may-semaphore"],
+                )
+                .situation("an uncontended permit"),
+                per_operation(
+                    "oneshot",
+                    "What does handing one value to a waiting receiver cost in each style: a tokio `oneshot`, a std \
+                     `sync_channel`, a `may` channel?",
+                    vec!["stream-tokio-oneshot", "blocking-std-channel", "coroutine-may-oneshot"],
+                )
+                .situation("handing one value to a waiting receiver"),
+            ]
+        },
     }
 
     /// Five processes of one warm-up, five timed and one accounting iteration: the committed full run took 0.8
@@ -77,56 +108,5 @@ impl Scenario for PrimitivesScenario {
         } else {
             Repetitions { forks: 5, warmup: 1, iterations: 5, accounting: 1 }
         }
-    }
-
-    fn table_metrics(&self) -> Vec<&'static str> {
-        vec!["ns_per_op", "cpu_ns_per_item", "allocs_per_item", "alloc_bytes_per_item", "ctx_switches_per_item", "ops"]
-    }
-
-    fn charts(&self) -> Vec<ChartSpec> {
-        vec![ChartSpec {
-            id: "ns-per-op",
-            title: "Nanoseconds per operation (log scale)",
-            metric: HEADLINE,
-            unit: "ns per operation",
-            kind: ChartKind::Bars,
-            log_scale: true,
-        }]
-    }
-
-    /// One question per operation: the operations are unrelated, so no answer ranks one against another.
-    fn questions(&self) -> Vec<Question> {
-        let per_operation = |id, ask, names: Vec<&str>| {
-            Question::new(id, ask, Alternatives::named(&names), HEADLINE, "ns per operation", false)
-        };
-        vec![
-            per_operation(
-                "spawn-join",
-                "What does starting one unit of concurrent work and waiting for it cost: a tokio task, an OS thread, \
-                 a rayon job or a `may` coroutine?",
-                vec![
-                    "stream-tokio-spawn-join",
-                    "blocking-thread-spawn-join",
-                    "blocking-rayon-spawn-join",
-                    "blocking-rayon-spawn-join-inside",
-                    "coroutine-may-spawn-join",
-                ],
-            )
-            .situation("starting and joining a unit of work"),
-            per_operation(
-                "permit",
-                "What does taking and giving back an uncontended permit cost in each style: a tokio `Semaphore`, a \
-                 `std::sync::Mutex`, a `may` semaphore?",
-                vec!["stream-tokio-semaphore", "blocking-std-mutex", "coroutine-may-semaphore"],
-            )
-            .situation("an uncontended permit"),
-            per_operation(
-                "oneshot",
-                "What does handing one value to a waiting receiver cost in each style: a tokio `oneshot`, a std \
-                 `sync_channel`, a `may` channel?",
-                vec!["stream-tokio-oneshot", "blocking-std-channel", "coroutine-may-oneshot"],
-            )
-            .situation("handing one value to a waiting receiver"),
-        ]
     }
 }

@@ -64,34 +64,22 @@ impl Scenario for BackpressureScenario {
         claim_table: claims::table,
         discussion: report::discussion,
         headline_notes: report::headline_notes,
-    }
-
-    fn name(&self) -> &'static str {
-        "backpressure"
-    }
-
-    fn title(&self) -> &'static str {
-        "Backpressure: does a bound of 16 outstanding 1 ms calls hold, in every shape of both styles?"
-    }
-
-    fn question(&self) -> &'static str {
-        "Every item makes one simulated 1 ms I/O call through a shared client, and every contestant is asked to \
-         keep at most 16 calls outstanding. Does each bounded shape keep that bound (stream `buffered` and \
-         `buffer_unordered`, tasks behind a semaphore, worker tasks fed by a bounded channel; a pool of 16 \
-         threads, worker threads fed by bounded crossbeam, flume or std channels), and how far do the shapes \
-         with no admission control go: a tokio task per item spawned at once, and an OS thread per item capped \
-         only by what the OS allows? `max_outstanding` is the exact high-water mark of calls issued and not yet \
-         answered; `max_outstanding_sampled` is what a 1 ms sampler saw. Both are counted in an untimed \
-         accounting iteration after the timed one in each process (a tenth of the items for a bounded \
-         contestant, whose bound caps what it can hold whatever the run's length; every item for the two \
-         unbounded ones); throughput and CPU come from the timed iteration, where nothing counts outstanding \
-         calls. In the published JVM study (see the published reference below) the bounded contestants kept their \
-         bound while the unbounded virtual-thread version ran far past it: cheap concurrency still needs admission \
-         control."
-    }
-
-    fn params(&self) -> Vec<ParamSpec> {
-        vec![
+        name: "backpressure",
+        title: "Backpressure: does a bound of 16 outstanding 1 ms calls hold, in every shape of both styles?",
+        question: "Every item makes one simulated 1 ms I/O call through a shared client, and every contestant is asked \
+                   to keep at most 16 calls outstanding. Does each bounded shape keep that bound (stream `buffered` \
+                   and `buffer_unordered`, tasks behind a semaphore, worker tasks fed by a bounded channel; a pool of \
+                   16 threads, worker threads fed by bounded crossbeam, flume or std channels), and how far do the \
+                   shapes with no admission control go: a tokio task per item spawned at once, and an OS thread per \
+                   item capped only by what the OS allows? `max_outstanding` is the exact high-water mark of calls \
+                   issued and not yet answered; `max_outstanding_sampled` is what a 1 ms sampler saw. Both are counted \
+                   in an untimed accounting iteration after the timed one in each process (a tenth of the items for a \
+                   bounded contestant, whose bound caps what it can hold whatever the run's length; every item for the \
+                   two unbounded ones); throughput and CPU come from the timed iteration, where nothing counts \
+                   outstanding calls. In the published JVM study (see the published reference below) the bounded \
+                   contestants kept their bound while the unbounded virtual-thread version ran far past it: cheap \
+                   concurrency still needs admission control.",
+        params: vec![
             ParamSpec::single("items", "Items per iteration, one call each.", 60_000, 10_000, 1, 10_000_000),
             ParamSpec::single(
                 "limit",
@@ -110,23 +98,9 @@ impl Scenario for BackpressureScenario {
                 10,
                 600_000,
             ),
-        ]
-    }
-
-    fn headline_metric(&self) -> &'static str {
-        HEADLINE
-    }
-
-    fn repetitions(&self, quick: bool) -> Repetitions {
-        // A bounded timed iteration lasts items × ~1.06 ms / limit (4.0 s at 60,000 items), its accounting
-        // iteration a tenth of that; the unbounded contestants' last a few seconds at most. Five fresh processes
-        // (the lab's default: a separation of 5 + 5 process medians has p = 0.004) of one timed and one accounting
-        // iteration keep eleven contestants near 4.5 minutes; a warm-up buys nothing in a run this long.
-        crate::trial::repetitions(quick, 5)
-    }
-
-    fn table_metrics(&self) -> Vec<&'static str> {
-        vec![
+        ],
+        headline_metric: HEADLINE,
+        table_metrics: vec![
             "max_outstanding",
             "max_outstanding_sampled",
             "ops_per_sec",
@@ -141,11 +115,8 @@ impl Scenario for BackpressureScenario {
             "completed_fraction",
             "idle_call_ms",
             "wall_ms",
-        ]
-    }
-
-    fn charts(&self) -> Vec<ChartSpec> {
-        vec![
+        ],
+        charts: vec![
             ChartSpec {
                 id: "max-outstanding",
                 title: "Most calls outstanding at once, exact (log scale; the bound is 16)",
@@ -170,29 +141,36 @@ impl Scenario for BackpressureScenario {
                 kind: ChartKind::Series { series: &["outstanding"] },
                 log_scale: true,
             },
-        ]
+        ],
+        /// The backpressure question: a construction that lets more than the bound out cannot be the answer, and
+        /// among those that hold it, the least CPU per call decides.
+        questions: {
+            let bound = Guard {
+                metric: "max_outstanding",
+                words: "most calls outstanding",
+                relation: Relation::AtMost,
+                limit: Limit::Param { param: "limit", factor: 1.0 },
+                why: "the bound is the point: a construction that lets more out does not apply backpressure",
+            };
+            vec![Question::new(
+                "bound",
+                "Does my bound hold, and which construction holds it at the least CPU per call?",
+                Alternatives::Candidates,
+                "cpu_us_per_call",
+                "CPU per call (µs)",
+                false,
+            )
+            .situation("a bound of 16 outstanding calls")
+            .guarded(bound)]
+        },
     }
 
-    /// The backpressure question: a construction that lets more than the bound out cannot be the answer, and
-    /// among those that hold it, the least CPU per call decides.
-    fn questions(&self) -> Vec<Question> {
-        let bound = Guard {
-            metric: "max_outstanding",
-            words: "most calls outstanding",
-            relation: Relation::AtMost,
-            limit: Limit::Param { param: "limit", factor: 1.0 },
-            why: "the bound is the point: a construction that lets more out does not apply backpressure",
-        };
-        vec![Question::new(
-            "bound",
-            "Does my bound hold, and which construction holds it at the least CPU per call?",
-            Alternatives::Candidates,
-            "cpu_us_per_call",
-            "CPU per call (µs)",
-            false,
-        )
-        .situation("a bound of 16 outstanding calls")
-        .guarded(bound)]
+    fn repetitions(&self, quick: bool) -> Repetitions {
+        // A bounded timed iteration lasts items × ~1.06 ms / limit (4.0 s at 60,000 items), its accounting
+        // iteration a tenth of that; the unbounded contestants' last a few seconds at most. Five fresh processes
+        // (the lab's default: a separation of 5 + 5 process medians has p = 0.004) of one timed and one accounting
+        // iteration keep eleven contestants near 4.5 minutes; a warm-up buys nothing in a run this long.
+        crate::trial::repetitions(quick, 5)
     }
 }
 

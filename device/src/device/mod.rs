@@ -63,18 +63,9 @@ impl Scenario for DeviceScenario {
         claim_table: claims::table,
         discussion: report::discussion,
         headline_notes: report::headline_notes,
-    }
-
-    fn name(&self) -> &'static str {
-        "device"
-    }
-
-    fn title(&self) -> &'static str {
-        "Device: one 10 ms I/O call per item through a shared client, 1,000 to 100,000 in flight"
-    }
-
-    fn question(&self) -> &'static str {
-        "How many calls per second, at what CPU and memory per call, does each style sustain when every item \
+        name: "device",
+        title: "Device: one 10 ms I/O call per item through a shared client, 1,000 to 100,000 in flight",
+        question: "How many calls per second, at what CPU and memory per call, does each style sustain when every item \
          waits on one simulated 10 ms I/O call through a shared client, with 1,000, 10,000 or 100,000 calls in \
          flight? The ceiling is in-flight / 10 ms (100,000, 1,000,000 and 10,000,000 calls per second). The \
          client is the overload scenario's simulated dependency with unlimited capacity: a call's completion is \
@@ -83,11 +74,8 @@ impl Scenario for DeviceScenario {
          cooperative budget against `FuturesUnordered` (every stream contestant runs both as it comes and \
          inside `tokio::task::coop::unconstrained`), and 100,000 OS threads, which this machine cannot make. \
          The published JVM study's figures at 100,000 and 10,000 in flight are in the published reference \
-         below, as shares of their ideal."
-    }
-
-    fn params(&self) -> Vec<ParamSpec> {
-        vec![
+         below, as shares of their ideal.",
+        params: vec![
             ParamSpec::sweep(
                 "in-flight",
                 "Calls in flight (the bound of every contestant); each value is a phase.",
@@ -106,29 +94,10 @@ impl Scenario for DeviceScenario {
                 10,
                 600_000,
             ),
-        ]
-    }
-
-    fn headline_metric(&self) -> &'static str {
-        HEADLINE
-    }
-
-    fn higher_is_better(&self) -> bool {
-        true
-    }
-
-    fn repetitions(&self, quick: bool) -> Repetitions {
-        // Three processes, not the lab's five, and documented as such: an iteration lasts from 0.1 s to its 4 s
-        // budget, and 15 contestants × 3 levels of one timed and one accounting iteration took 7.8 minutes at 3
-        // processes and 10 rounds; at 6 rounds the slowest coroutine level (about 180,000 calls/s at 100,000 in
-        // flight) finishes its 600,000 calls inside the budget, and three processes keep the run near 5 minutes
-        // (timed with 15 contestants; the two thread-per-core rows add about 2/15 more, not yet timed).
-        // A separation of 3 + 3 process medians has p = 0.05, which the claims state.
-        crate::trial::repetitions(quick, 3)
-    }
-
-    fn table_metrics(&self) -> Vec<&'static str> {
-        vec![
+        ],
+        headline_metric: HEADLINE,
+        higher_is_better: true,
+        table_metrics: vec![
             "ops_per_sec",
             "ideal_fraction",
             "cpu_us_per_call",
@@ -148,11 +117,8 @@ impl Scenario for DeviceScenario {
             "ctx_switches_per_call",
             "threads",
             "wall_ms",
-        ]
-    }
-
-    fn charts(&self) -> Vec<ChartSpec> {
-        vec![
+        ],
+        charts: vec![
             ChartSpec {
                 id: "throughput",
                 title: "Calls per second against calls in flight (log axes; black dashed: the ideal)",
@@ -188,34 +154,43 @@ impl Scenario for DeviceScenario {
                 kind: ChartKind::Bars,
                 log_scale: false,
             },
-        ]
+        ],
+        /// What a user sizing a shared I/O client asks: which construction serves the most calls at each number in
+        /// flight, and which spends the least CPU doing it; remedies such as `unconstrained` are alternatives.
+        questions: {
+            let question = |id, ask, metric, metric_words, higher_is_better| {
+                Question::new(id, ask, Alternatives::Candidates, metric, metric_words, higher_is_better)
+            };
+            vec![
+                question(
+                    "throughput",
+                    "A shared I/O client of 10 ms calls with this many in flight: which family and construction serves \
+                     the most calls per second?",
+                    HEADLINE,
+                    "calls answered per second",
+                    true,
+                )
+                .situation("a shared 10 ms I/O client: throughput"),
+                question(
+                    "cpu",
+                    "And which serves them at the least CPU per call?",
+                    "cpu_us_per_call",
+                    "CPU per call (µs)",
+                    false,
+                )
+                .situation("the same client: CPU per call"),
+            ]
+        },
     }
 
-    /// What a user sizing a shared I/O client asks: which construction serves the most calls at each number in
-    /// flight, and which spends the least CPU doing it; remedies such as `unconstrained` are alternatives.
-    fn questions(&self) -> Vec<Question> {
-        let question = |id, ask, metric, metric_words, higher_is_better| {
-            Question::new(id, ask, Alternatives::Candidates, metric, metric_words, higher_is_better)
-        };
-        vec![
-            question(
-                "throughput",
-                "A shared I/O client of 10 ms calls with this many in flight: which family and construction serves \
-                 the most calls per second?",
-                HEADLINE,
-                "calls answered per second",
-                true,
-            )
-            .situation("a shared 10 ms I/O client: throughput"),
-            question(
-                "cpu",
-                "And which serves them at the least CPU per call?",
-                "cpu_us_per_call",
-                "CPU per call (µs)",
-                false,
-            )
-            .situation("the same client: CPU per call"),
-        ]
+    fn repetitions(&self, quick: bool) -> Repetitions {
+        // Three processes, not the lab's five, and documented as such: an iteration lasts from 0.1 s to its 4 s
+        // budget, and 15 contestants × 3 levels of one timed and one accounting iteration took 7.8 minutes at 3
+        // processes and 10 rounds; at 6 rounds the slowest coroutine level (about 180,000 calls/s at 100,000 in
+        // flight) finishes its 600,000 calls inside the budget, and three processes keep the run near 5 minutes
+        // (timed with 15 contestants; the two thread-per-core rows add about 2/15 more, not yet timed).
+        // A separation of 3 + 3 process medians has p = 0.05, which the claims state.
+        crate::trial::repetitions(quick, 3)
     }
 }
 

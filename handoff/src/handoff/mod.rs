@@ -70,29 +70,18 @@ impl Scenario for HandoffScenario {
         claim_table: claims::table,
         discussion: report::report,
         details_discussion: report::details,
-    }
-
-    fn name(&self) -> &'static str {
-        "handoff"
-    }
-
-    fn title(&self) -> &'static str {
-        "Producer → consumer hand-off: channels, streams and the bridge between them"
-    }
-
-    fn question(&self) -> &'static str {
-        "What does it cost to pass a million items from one thread or task to another, in each style, and what \
-         does batching buy? One producer emits 0..items, one consumer sums them and checks their order; in \
-         between is a bounded channel: crossbeam, flume, std's `sync_channel` or a hand-written `Mutex` + \
-         `Condvar` queue between two threads; tokio, flume or futures channels between two tokio tasks (and the \
-         tokio pair on a current-thread runtime, where both ends share one thread); or a bridge from a thread \
-         into a task and back. Each passes one item or one batch of items per message, and the channel's \
-         capacity is swept. The JVM reference points (Reactor's `publishOn`, a stream library's `buffer` \
-         and a blocking queue between virtual threads) are in the published reference below, as ratios."
-    }
-
-    fn params(&self) -> Vec<ParamSpec> {
-        vec![
+        name: "handoff",
+        title: "Producer → consumer hand-off: channels, streams and the bridge between them",
+        question: "What does it cost to pass a million items from one thread or task to another, in each style, and \
+                   what does batching buy? One producer emits 0..items, one consumer sums them and checks their order; \
+                   in between is a bounded channel: crossbeam, flume, std's `sync_channel` or a hand-written `Mutex` + \
+                   `Condvar` queue between two threads; tokio, flume or futures channels between two tokio tasks (and \
+                   the tokio pair on a current-thread runtime, where both ends share one thread); or a bridge from a \
+                   thread into a task and back. Each passes one item or one batch of items per message, and the \
+                   channel's capacity is swept. The JVM reference points (Reactor's `publishOn`, a stream library's \
+                   `buffer` and a blocking queue between virtual threads) are in the published reference below, as \
+                   ratios.",
+        params: vec![
             ParamSpec::single(
                 "items",
                 "Items the producer emits per iteration (0..items as u64).",
@@ -127,42 +116,9 @@ impl Scenario for HandoffScenario {
                 1,
                 1_000_000,
             ),
-        ]
-    }
-
-    fn dimensions(&self) -> Vec<Dimension> {
-        let contestants = self.contestants();
-        let packing = Dimension::from_fn("packing", &contestants, |c| {
-            let packing = if c.name.ends_with("-batched") {
-                "batched"
-            } else if c.name.ends_with("-one-message") {
-                "one message"
-            } else {
-                "per item"
-            };
-            Some(packing.to_string())
-        });
-        vec![Dimension::family(&contestants), packing]
-    }
-
-    fn headline_metric(&self) -> &'static str {
-        HEADLINE
-    }
-
-    /// The lab's standard of five fresh processes per contestant and phase, each of one warm-up, three measured
-    /// iterations and one accounting iteration. What fits the run into six minutes on two cores is the item
-    /// counts: 33 contestants × 4 capacities × 5 processes make 660 trial processes, so `items` is 250,000 and
-    /// every hand-off below capacity 256 runs `small-items` (10,000).
-    fn repetitions(&self, quick: bool) -> Repetitions {
-        if quick {
-            Repetitions::QUICK
-        } else {
-            Repetitions { forks: 5, warmup: 1, iterations: 3, accounting: 1 }
-        }
-    }
-
-    fn table_metrics(&self) -> Vec<&'static str> {
-        vec![
+        ],
+        headline_metric: HEADLINE,
+        table_metrics: vec![
             "ms_per_million",
             "cpu_ns_per_item",
             "cores_used",
@@ -175,11 +131,8 @@ impl Scenario for HandoffScenario {
             "messages_per_channel",
             "threads",
             "peak_rss_mib",
-        ]
-    }
-
-    fn charts(&self) -> Vec<ChartSpec> {
-        vec![
+        ],
+        charts: vec![
             ChartSpec {
                 id: "ms-per-million",
                 title: "Wall time per million items, per item beside batched (log scale)",
@@ -212,13 +165,10 @@ impl Scenario for HandoffScenario {
                 kind: ChartKind::Series { series: &["outstanding"] },
                 log_scale: false,
             },
-        ]
-    }
-
-    /// The hand-off question, per channel capacity: which channel and packing moves items from a producer to a
-    /// consumer fastest; pathologies are shown as what they cost.
-    fn questions(&self) -> Vec<Question> {
-        vec![Question::new(
+        ],
+        /// The hand-off question, per channel capacity: which channel and packing moves items from a producer to a
+        /// consumer fastest; pathologies are shown as what they cost.
+        questions: vec![Question::new(
             "channel",
             "Handing items from a producer to a consumer across threads or tasks: which channel, and should I batch?",
             Alternatives::Candidates,
@@ -226,6 +176,33 @@ impl Scenario for HandoffScenario {
             "ms per million items",
             false,
         )
-        .situation("producer → consumer hand-off")]
+        .situation("producer → consumer hand-off")],
+    }
+
+    fn dimensions(&self) -> Vec<Dimension> {
+        let contestants = self.contestants();
+        let packing = Dimension::from_fn("packing", &contestants, |c| {
+            let packing = if c.name.ends_with("-batched") {
+                "batched"
+            } else if c.name.ends_with("-one-message") {
+                "one message"
+            } else {
+                "per item"
+            };
+            Some(packing.to_string())
+        });
+        vec![Dimension::family(&contestants), packing]
+    }
+
+    /// The lab's standard of five fresh processes per contestant and phase, each of one warm-up, three measured
+    /// iterations and one accounting iteration. What fits the run into six minutes on two cores is the item
+    /// counts: 33 contestants × 4 capacities × 5 processes make 660 trial processes, so `items` is 250,000 and
+    /// every hand-off below capacity 256 runs `small-items` (10,000).
+    fn repetitions(&self, quick: bool) -> Repetitions {
+        if quick {
+            Repetitions::QUICK
+        } else {
+            Repetitions { forks: 5, warmup: 1, iterations: 3, accounting: 1 }
+        }
     }
 }

@@ -19,7 +19,7 @@ pub mod report;
 pub mod routine;
 
 use measure::question::{Alternatives, Question};
-use measure::scenario::{ChartSpec, ParamSpec, Repetitions, Scenario};
+use measure::scenario::{ParamSpec, Repetitions, Scenario};
 
 use crate::figures::bars;
 
@@ -33,27 +33,15 @@ impl Scenario for HttpScenario {
         run_trial: routine::run_trial,
         claim_table: claims::table(),
         discussion: report::discussion,
-    }
-
-    fn name(&self) -> &'static str {
-        "http"
-    }
-
-    fn title(&self) -> &'static str {
-        "HTTP/1.1 over loopback: blocking clients on threads against stream clients, 500 calls in flight"
-    }
-
-    fn question(&self) -> &'static str {
-        "With 500 HTTP/1.1 calls in flight over keep-alive connections (100 calls each per iteration) to a real \
-         loopback hyper server (its own process on its own core, a 10 ms timer per call), with every client on one \
-         other core and its runtime sized to it, what client CPU per call, throughput against the \
-         server's ceiling (in flight ÷ delay) and latency does each client reach: a thread per connection with \
-         a hand-written client, the same client in a tokio task or a `may` coroutine per connection, `ureq` on \
-         threads, hyper's client or `reqwest` driven by `buffer_unordered`?"
-    }
-
-    fn params(&self) -> Vec<ParamSpec> {
-        vec![
+        name: "http",
+        title: "HTTP/1.1 over loopback: blocking clients on threads against stream clients, 500 calls in flight",
+        question: "With 500 HTTP/1.1 calls in flight over keep-alive connections (100 calls each per iteration) to a \
+                   real loopback hyper server (its own process on its own core, a 10 ms timer per call), with every \
+                   client on one other core and its runtime sized to it, what client CPU per call, throughput against \
+                   the server's ceiling (in flight ÷ delay) and latency does each client reach: a thread per \
+                   connection with a hand-written client, the same client in a tokio task or a `may` coroutine per \
+                   connection, `ureq` on threads, hyper's client or `reqwest` driven by `buffer_unordered`?",
+        params: vec![
             ParamSpec::single(
                 "requests",
                 "Calls per iteration (100 per connection by default, so a connection's start is a small share).",
@@ -79,11 +67,52 @@ impl Scenario for HttpScenario {
                 10_000_000,
             ),
             crate::session::pinned_param(),
-        ]
-    }
-
-    fn headline_metric(&self) -> &'static str {
-        "cpu_us_per_call"
+        ],
+        headline_metric: "cpu_us_per_call",
+        table_metrics: vec![
+            "cpu_us_per_call",
+            "server_cpu_us_per_call",
+            "ops_per_sec",
+            "cores_used",
+            "ctx_switches_per_item",
+            "wakeup_p50_us",
+            "ideal_fraction",
+            "latency_p50_us",
+            "latency_p99_us",
+            "probe_delay_p99_us",
+            "max_outstanding",
+            "threads",
+            "peak_rss_mib",
+        ],
+        charts: vec![
+            bars("cpu-per-call", "Client CPU per call", "cpu_us_per_call", "µs per call", false),
+            bars("ops-per-sec", "Calls per second", "ops_per_sec", "calls/s", false),
+        ],
+        /// Two questions, as the published JVM study keeps them apart: which family, with the client code held equal
+        /// (the lab's small hand-written client on a thread, a tokio task or a `may` coroutine per connection), and
+        /// which client library (each library on its own family's runtime). A comparison across the two would rank a
+        /// production library against a minimal client, which the study warns "cannot be transferred to a production
+        /// HTTP client".
+        questions: {
+            let on_cpu = |id, ask, names: &[&str]| {
+                Question::new(id, ask, Alternatives::named(names), "cpu_us_per_call", "client CPU per call (µs)", false)
+            };
+            vec![
+                on_cpu(
+                    "family",
+                    "With the client code held equal (the same small hand-written HTTP/1.1 client), which family costs \
+                     the least client CPU per call: a thread, a tokio task or a `may` coroutine per connection?",
+                    &["blocking-std", "stream-tokio-tasks", "coroutine-may"],
+                )
+                .situation("HTTP calls, the client code held equal"),
+                on_cpu(
+                    "library",
+                    "Which HTTP client library costs the least client CPU per call: `ureq`, `hyper` or `reqwest`?",
+                    &["blocking-ureq", "stream-hyper", "stream-reqwest"],
+                )
+                .situation("an HTTP client library"),
+            ]
+        },
     }
 
     /// Five processes of 1 warm-up, 3 measured and 1 accounting iteration: 25 processes of 5 iterations. The
@@ -100,56 +129,5 @@ impl Scenario for HttpScenario {
         } else {
             Repetitions { forks: 5, warmup: 1, iterations: 3, accounting: 1 }
         }
-    }
-
-    fn table_metrics(&self) -> Vec<&'static str> {
-        vec![
-            "cpu_us_per_call",
-            "server_cpu_us_per_call",
-            "ops_per_sec",
-            "cores_used",
-            "ctx_switches_per_item",
-            "wakeup_p50_us",
-            "ideal_fraction",
-            "latency_p50_us",
-            "latency_p99_us",
-            "probe_delay_p99_us",
-            "max_outstanding",
-            "threads",
-            "peak_rss_mib",
-        ]
-    }
-
-    fn charts(&self) -> Vec<ChartSpec> {
-        vec![
-            bars("cpu-per-call", "Client CPU per call", "cpu_us_per_call", "µs per call", false),
-            bars("ops-per-sec", "Calls per second", "ops_per_sec", "calls/s", false),
-        ]
-    }
-
-    /// Two questions, as the published JVM study keeps them apart: which family, with the client code held equal
-    /// (the lab's small hand-written client on a thread, a tokio task or a `may` coroutine per connection), and
-    /// which client library (each library on its own family's runtime). A comparison across the two would rank a
-    /// production library against a minimal client, which the study warns "cannot be transferred to a production
-    /// HTTP client".
-    fn questions(&self) -> Vec<Question> {
-        let on_cpu = |id, ask, names: &[&str]| {
-            Question::new(id, ask, Alternatives::named(names), "cpu_us_per_call", "client CPU per call (µs)", false)
-        };
-        vec![
-            on_cpu(
-                "family",
-                "With the client code held equal (the same small hand-written HTTP/1.1 client), which family costs \
-                 the least client CPU per call: a thread, a tokio task or a `may` coroutine per connection?",
-                &["blocking-std", "stream-tokio-tasks", "coroutine-may"],
-            )
-            .situation("HTTP calls, the client code held equal"),
-            on_cpu(
-                "library",
-                "Which HTTP client library costs the least client CPU per call: `ureq`, `hyper` or `reqwest`?",
-                &["blocking-ureq", "stream-hyper", "stream-reqwest"],
-            )
-            .situation("an HTTP client library"),
-        ]
     }
 }

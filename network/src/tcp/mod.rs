@@ -18,7 +18,7 @@ pub mod report;
 pub mod routine;
 
 use measure::question::{Alternatives, Question};
-use measure::scenario::{ChartSpec, ParamSpec, Repetitions, Scenario};
+use measure::scenario::{ParamSpec, Repetitions, Scenario};
 
 use crate::figures::bars;
 
@@ -32,26 +32,15 @@ impl Scenario for TcpScenario {
         run_trial: routine::run_trial,
         claim_table: claims::table(),
         discussion: report::discussion,
-    }
-
-    fn name(&self) -> &'static str {
-        "tcp"
-    }
-
-    fn title(&self) -> &'static str {
-        "TCP over loopback: persistent connections, blocking threads against async I/O, and blocking calls inside the runtime"
-    }
-
-    fn question(&self) -> &'static str {
-        "With 64 persistent connections to a real loopback echo server (its own process, a 1 ms timer per \
+        name: "tcp",
+        title: "TCP over loopback: persistent connections, blocking threads against async I/O, and blocking calls \
+                inside the runtime",
+        question: "With 64 persistent connections to a real loopback echo server (its own process, a 1 ms timer per \
          exchange) and batches of 256 exchanges, one outstanding per connection, how many batches per second do \
          blocking threads, tokio tasks with async I/O, and tokio tasks that make blocking socket calls (directly \
          on 1 worker, inside `spawn_blocking`, inside `block_in_place`) reach, what CPU does an exchange cost, \
-         and how late does a 1 ms probe tick run beside them?"
-    }
-
-    fn params(&self) -> Vec<ParamSpec> {
-        vec![
+         and how late does a 1 ms probe tick run beside them?",
+        params: vec![
             ParamSpec::single(
                 "connections",
                 "Persistent connections, one outstanding exchange each.",
@@ -71,33 +60,10 @@ impl Scenario for TcpScenario {
                 1_000_000,
             ),
             crate::session::pinned_param(),
-        ]
-    }
-
-    fn headline_metric(&self) -> &'static str {
-        "batches_per_sec"
-    }
-
-    fn higher_is_better(&self) -> bool {
-        true
-    }
-
-    /// Five processes of 1 warm-up, 3 measured and 1 accounting iteration: 30 processes of 5 iterations. The
-    /// budget (6 minutes): an iteration of 30 batches takes at most 1.2 s at the 25 batches/s the slowest
-    /// candidate made undisturbed, so at most 5 × 1.2 + 3 s (server start and the conformance checks, the three
-    /// fault checks' servers included) = 9 s per process, 45 s for the five candidates; `trap-blocking-in-task`
-    /// runs 3 serial batches of 0.3–0.7 s, at most 5 × 2.1 + 3 ≈ 13.5 s per process; about 59 s per set of six,
-    /// about 4.9 minutes for the five processes.
-    fn repetitions(&self, quick: bool) -> Repetitions {
-        if quick {
-            Repetitions::QUICK
-        } else {
-            Repetitions { forks: 5, warmup: 1, iterations: 3, accounting: 1 }
-        }
-    }
-
-    fn table_metrics(&self) -> Vec<&'static str> {
-        vec![
+        ],
+        headline_metric: "batches_per_sec",
+        higher_is_better: true,
+        table_metrics: vec![
             "batches_per_sec",
             "ideal_fraction",
             "batch_p50_us",
@@ -112,11 +78,8 @@ impl Scenario for TcpScenario {
             "max_outstanding",
             "threads",
             "peak_rss_mib",
-        ]
-    }
-
-    fn charts(&self) -> Vec<ChartSpec> {
-        vec![
+        ],
+        charts: vec![
             bars(
                 "batches-per-sec",
                 "Batches of 256 exchanges per second (log scale)",
@@ -125,36 +88,49 @@ impl Scenario for TcpScenario {
                 true,
             ),
             bars("probe-delay", "How late a 1 ms probe tick runs, p99 (log scale)", "probe_delay_p99_us", "µs", true),
-        ]
+        ],
+        /// Two questions: which family moves request/response exchanges over real sockets fastest, and, when the
+        /// socket code is blocking, what calling it inside a task costs and which of tokio's remedies gets it back.
+        questions: {
+            let question = |id, ask, names: &[&str]| {
+                Question::new(
+                    id,
+                    ask,
+                    Alternatives::named(names),
+                    "batches_per_sec",
+                    "batches of exchanges per second",
+                    true,
+                )
+            };
+            vec![
+                question(
+                    "family",
+                    "Request/response over TCP from one client core: threads, tokio tasks or `may` coroutines?",
+                    &["blocking-threads", "stream-tokio-tasks", "coroutine-may"],
+                )
+                .situation("request/response over TCP"),
+                question(
+                    "blocking-call",
+                    "Blocking socket code inside tokio: what does calling it in a task cost, and which remedy gets the \
+                     throughput back?",
+                    &["stream-tokio-tasks", "stream-spawn-blocking", "stream-block-in-place", "trap-blocking-in-task"],
+                )
+                .situation("blocking socket code inside tokio"),
+            ]
+        },
     }
 
-    /// Two questions: which family moves request/response exchanges over real sockets fastest, and, when the
-    /// socket code is blocking, what calling it inside a task costs and which of tokio's remedies gets it back.
-    fn questions(&self) -> Vec<Question> {
-        let question = |id, ask, names: &[&str]| {
-            Question::new(
-                id,
-                ask,
-                Alternatives::named(names),
-                "batches_per_sec",
-                "batches of exchanges per second",
-                true,
-            )
-        };
-        vec![
-            question(
-                "family",
-                "Request/response over TCP from one client core: threads, tokio tasks or `may` coroutines?",
-                &["blocking-threads", "stream-tokio-tasks", "coroutine-may"],
-            )
-            .situation("request/response over TCP"),
-            question(
-                "blocking-call",
-                "Blocking socket code inside tokio: what does calling it in a task cost, and which remedy gets the \
-                 throughput back?",
-                &["stream-tokio-tasks", "stream-spawn-blocking", "stream-block-in-place", "trap-blocking-in-task"],
-            )
-            .situation("blocking socket code inside tokio"),
-        ]
+    /// Five processes of 1 warm-up, 3 measured and 1 accounting iteration: 30 processes of 5 iterations. The
+    /// budget (6 minutes): an iteration of 30 batches takes at most 1.2 s at the 25 batches/s the slowest
+    /// candidate made undisturbed, so at most 5 × 1.2 + 3 s (server start and the conformance checks, the three
+    /// fault checks' servers included) = 9 s per process, 45 s for the five candidates; `trap-blocking-in-task`
+    /// runs 3 serial batches of 0.3–0.7 s, at most 5 × 2.1 + 3 ≈ 13.5 s per process; about 59 s per set of six,
+    /// about 4.9 minutes for the five processes.
+    fn repetitions(&self, quick: bool) -> Repetitions {
+        if quick {
+            Repetitions::QUICK
+        } else {
+            Repetitions { forks: 5, warmup: 1, iterations: 3, accounting: 1 }
+        }
     }
 }

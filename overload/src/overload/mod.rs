@@ -38,38 +38,28 @@ impl Scenario for OverloadScenario {
         run_trial: routine::run_trial,
         claim_table: claims::table,
         discussion: report::render,
-    }
-
-    fn name(&self) -> &'static str {
-        "overload"
-    }
-
-    fn title(&self) -> &'static str {
-        "Overload: a dependency loses capacity mid-run, under a fixed bound and adaptive limits, in both styles"
-    }
-
-    fn question(&self) -> &'static str {
-        "When a dependency suddenly serves fewer concurrent calls, what happens to latency, throughput, failed \
-         calls and queued work under a fixed concurrency bound, under adaptive limits configured as Netflix's \
-         concurrency-limits configures them by default (each algorithm updated on every call, as its \
-         `SimpleLimiter` runs it: AIMD cutting on the dependency's rejections, AIMD on a timeout of 1.5×, 2× and 4× \
-         the no-load latency, Gradient2, Vegas), and with no bound at all, written as a demand-driven stream, as a \
-         pool of blocking threads and as a pool of `may` coroutines? A simulated dependency with 500 concurrent \
-         slots of 5 ms (±0.5 ms of seeded jitter) that queues what it cannot serve, as the published JVM \
-         experiment's did (latency includes its queue; `--queue-limit N` rejects beyond N queued instead), drops \
-         to 100 slots once the limit has settled: a healthy phase of at least \
-         300 ms that ends when the limit has stopped drifting (checked on its exact history), not at a call count. \
-         Latency runs from admission at the gate to the caller seeing the reply, as Netflix measures it; what a \
-         caller sees, the gate wait included, is reported beside it. The published JVM experiment made 200,000 calls, the drop at the 100,000th; here a \
-         run makes fewer (`--calls`: 50,000 by default, 12,000 with `--quick`; the discussion gives this run's \
-         count, and `--calls 200000` gives the after-drop phase the published length). Latency, throughput, calls outstanding (counted from every call's record) and the limiter's decisions come from a \
-         timed run in each process, where no instrument runs (a watcher thread polls the gate's limit every 2 ms \
-         to trigger the drop, the same for every family); threads, allocations and heap from an untimed accounting \
-         run of a twentieth of the calls after it, which drops at its half-way call."
-    }
-
-    fn params(&self) -> Vec<ParamSpec> {
-        vec![
+        name: "overload",
+        title: "Overload: a dependency loses capacity mid-run, under a fixed bound and adaptive limits, in both styles",
+        question: "When a dependency suddenly serves fewer concurrent calls, what happens to latency, throughput, \
+                   failed calls and queued work under a fixed concurrency bound, under adaptive limits configured as \
+                   Netflix's concurrency-limits configures them by default (each algorithm updated on every call, as \
+                   its `SimpleLimiter` runs it: AIMD cutting on the dependency's rejections, AIMD on a timeout of \
+                   1.5×, 2× and 4× the no-load latency, Gradient2, Vegas), and with no bound at all, written as a \
+                   demand-driven stream, as a pool of blocking threads and as a pool of `may` coroutines? A simulated \
+                   dependency with 500 concurrent slots of 5 ms (±0.5 ms of seeded jitter) that queues what it cannot \
+                   serve, as the published JVM experiment's did (latency includes its queue; `--queue-limit N` rejects \
+                   beyond N queued instead), drops to 100 slots once the limit has settled: a healthy phase of at \
+                   least 300 ms that ends when the limit has stopped drifting (checked on its exact history), not at a \
+                   call count. Latency runs from admission at the gate to the caller seeing the reply, as Netflix \
+                   measures it; what a caller sees, the gate wait included, is reported beside it. The published JVM \
+                   experiment made 200,000 calls, the drop at the 100,000th; here a run makes fewer (`--calls`: 50,000 \
+                   by default, 12,000 with `--quick`; the discussion gives this run's count, and `--calls 200000` \
+                   gives the after-drop phase the published length). Latency, throughput, calls outstanding (counted \
+                   from every call's record) and the limiter's decisions come from a timed run in each process, where \
+                   no instrument runs (a watcher thread polls the gate's limit every 2 ms to trigger the drop, the \
+                   same for every family); threads, allocations and heap from an untimed accounting run of a twentieth \
+                   of the calls after it, which drops at its half-way call.",
+        params: vec![
             ParamSpec::single(
                 "calls",
                 "Calls per iteration; capacity drops once the limit has settled (`healthy-ms`, `settle-ms`), the \
@@ -198,45 +188,17 @@ impl Scenario for OverloadScenario {
                 1,
                 100_000,
             ),
-        ]
-    }
-
-    fn check_params(&self, params: &RunParams) -> Result<(), String> {
-        crate::config::check_limits(params)
-    }
-
-    fn headline_metric(&self) -> &'static str {
-        HEADLINE
-    }
-
-    fn dimensions(&self) -> Vec<Dimension> {
-        crate::config::dimensions(&self.contestants())
-    }
-
-    fn trade_off_metrics(&self) -> Vec<(&'static str, bool)> {
+        ],
+        headline_metric: HEADLINE,
         // Not the callers' latency: in a closed loop a pool's callers wait by its size (Little's law: the pool ÷
         // calls per second), while the stream holds one pending acquire, so it is not comparable across families
         // (the service scenario counts every family's callers from one schedule).
-        vec![("after_drop.ops_per_sec", true), ("after_drop.errors", false)]
-    }
-
-    fn repetitions(&self, quick: bool) -> Repetitions {
-        // Five processes, as every scenario runs: a timed iteration lasts seconds (a healthy phase of at least
-        // 300 ms, then the rest of 50,000 calls at the degraded ceiling of 20,000 calls/s or below; unwindowed
-        // Vegas settles near 50 before the drop, so its runs take about 5 s), and each process first runs its
-        // conformance checks side by side (about 0.4 s). One process of each of the 24 contestants took 67 s on
-        // the lab's 2 cores, so five take about 5.6 minutes, within the six-minute budget (the calls are not
-        // trimmed for it: fewer calls shorten the after-drop phase, so the adaptive limiters' transient after the
-        // drop would weigh more in their p99). A warm-up buys nothing in a run this long.
-        crate::config::repetitions(quick)
-    }
-
-    fn table_metrics(&self) -> Vec<&'static str> {
+        trade_off_metrics: vec![("after_drop.ops_per_sec", true), ("after_drop.errors", false)],
         // Nine, so the results table's second part stays 8 columns wide; the report's discussion gives the other
         // figures per contestant in tables of its own (`templates/report.md`). What a caller sees, gate wait
         // included, is left out: in a closed loop a pool's callers wait about pool size ÷ throughput (Little's law)
         // while the stream holds one pending acquire, so that column would compare pool sizes, not families.
-        vec![
+        table_metrics: vec![
             "after_drop.latency_p99_us",
             "before_drop.ops_per_sec",
             "after_drop.ops_per_sec",
@@ -246,11 +208,8 @@ impl Scenario for OverloadScenario {
             "after_drop.limit_mean",
             "wall_ms",
             "cpu_us_per_call",
-        ]
-    }
-
-    fn charts(&self) -> Vec<ChartSpec> {
-        vec![
+        ],
+        charts: vec![
             ChartSpec {
                 id: "after-drop-p99",
                 title: "p99 latency of calls issued after the drop (log scale)",
@@ -293,41 +252,59 @@ impl Scenario for OverloadScenario {
                 kind: ChartKind::Series { series: &["outstanding", "limit", "in_service", "capacity"] },
                 log_scale: true,
             },
-        ]
+        ],
+        /// The batch job's two questions, as the published experiment asked them: what the others sharing the
+        /// dependency suffer after the loss (its p99, admission to reply, its queue included), guarded against a
+        /// limiter that never filled the healthy dependency; and how long the job takes.
+        questions: {
+            let under_use = Guard {
+                metric: "before_drop.ops_per_sec",
+                words: "throughput before the drop",
+                relation: Relation::AtLeast,
+                limit: Limit::Counterpart { suffix: "fixed", factor: claims::UNDER_USE },
+                why: "a limit that never filled the healthy dependency keeps its tail short by leaving it idle",
+            };
+            vec![
+                Question::new(
+                    "batch-tail",
+                    "A batch job against a dependency that loses capacity: which admission policy keeps the \
+                     dependency's tail latency down after the loss?",
+                    Alternatives::Candidates,
+                    HEADLINE,
+                    "p99 after the drop, admission to reply (µs, the dependency's queue included)",
+                    false,
+                )
+                .situation("a batch job whose dependency loses capacity: its tail")
+                .guarded(under_use),
+                Question::new(
+                    "batch-time",
+                    "Which admission policy finishes that batch job soonest?",
+                    Alternatives::Candidates,
+                    "wall_ms",
+                    "the whole job's wall time (ms)",
+                    false,
+                )
+                .situation("the same batch job: its run time"),
+            ]
+        },
     }
 
-    /// The batch job's two questions, as the published experiment asked them: what the others sharing the
-    /// dependency suffer after the loss (its p99, admission to reply, its queue included), guarded against a
-    /// limiter that never filled the healthy dependency; and how long the job takes.
-    fn questions(&self) -> Vec<Question> {
-        let under_use = Guard {
-            metric: "before_drop.ops_per_sec",
-            words: "throughput before the drop",
-            relation: Relation::AtLeast,
-            limit: Limit::Counterpart { suffix: "fixed", factor: claims::UNDER_USE },
-            why: "a limit that never filled the healthy dependency keeps its tail short by leaving it idle",
-        };
-        vec![
-            Question::new(
-                "batch-tail",
-                "A batch job against a dependency that loses capacity: which admission policy keeps the dependency's \
-                 tail latency down after the loss?",
-                Alternatives::Candidates,
-                HEADLINE,
-                "p99 after the drop, admission to reply (µs, the dependency's queue included)",
-                false,
-            )
-            .situation("a batch job whose dependency loses capacity: its tail")
-            .guarded(under_use),
-            Question::new(
-                "batch-time",
-                "Which admission policy finishes that batch job soonest?",
-                Alternatives::Candidates,
-                "wall_ms",
-                "the whole job's wall time (ms)",
-                false,
-            )
-            .situation("the same batch job: its run time"),
-        ]
+    fn check_params(&self, params: &RunParams) -> Result<(), String> {
+        crate::config::check_limits(params)
+    }
+
+    fn dimensions(&self) -> Vec<Dimension> {
+        crate::config::dimensions(&self.contestants())
+    }
+
+    fn repetitions(&self, quick: bool) -> Repetitions {
+        // Five processes, as every scenario runs: a timed iteration lasts seconds (a healthy phase of at least
+        // 300 ms, then the rest of 50,000 calls at the degraded ceiling of 20,000 calls/s or below; unwindowed
+        // Vegas settles near 50 before the drop, so its runs take about 5 s), and each process first runs its
+        // conformance checks side by side (about 0.4 s). One process of each of the 24 contestants took 67 s on
+        // the lab's 2 cores, so five take about 5.6 minutes, within the six-minute budget (the calls are not
+        // trimmed for it: fewer calls shorten the after-drop phase, so the adaptive limiters' transient after the
+        // drop would weigh more in their p99). A warm-up buys nothing in a run this long.
+        crate::config::repetitions(quick)
     }
 }

@@ -46,31 +46,21 @@ impl Scenario for ServiceScenario {
         run_trial: routine::run_trial,
         claim_table: claims::table,
         discussion: report::render,
-    }
-
-    fn name(&self) -> &'static str {
-        "overload-service"
-    }
-
-    fn title(&self) -> &'static str {
-        "Overload, as a service: steady arrivals against a dependency that loses capacity, measured from the caller's schedule"
-    }
-
-    fn question(&self) -> &'static str {
-        "A service whose dependency loses capacity under steady traffic: which admission policy keeps callers \
-         served? Calls arrive on a schedule (`rate` per second, evenly spaced, or a seeded Poisson process with \
-         `--poisson 1`) whether or not earlier calls finished, for a healthy phase of fixed length and then a phase \
-         after the dependency drops from 500 slots of 5 ms (±0.5 ms) to 100; it queues what it cannot serve. Every \
-         call has a deadline counted from its scheduled start; a reply after it has timed out, and that is the loss \
-         the limiters see. Latency runs from the scheduled start to the caller seeing the reply, in every family, \
-         the gate included, so a contestant that falls behind its arrivals cannot hide it. A full limit sheds the \
-         arrival at once (Netflix's `SimpleLimiter`); the unbounded contestants call for every arrival. The rates \
-         sit below and above the after-drop ceiling (100 slots / 5 ms = 20,000 calls/s) and far below the healthy \
-         one (100,000 calls/s)."
-    }
-
-    fn params(&self) -> Vec<ParamSpec> {
-        vec![
+        name: "overload-service",
+        title: "Overload, as a service: steady arrivals against a dependency that loses capacity, measured from the \
+                caller's schedule",
+        question: "A service whose dependency loses capacity under steady traffic: which admission policy keeps \
+                   callers served? Calls arrive on a schedule (`rate` per second, evenly spaced, or a seeded Poisson \
+                   process with `--poisson 1`) whether or not earlier calls finished, for a healthy phase of fixed \
+                   length and then a phase after the dependency drops from 500 slots of 5 ms (±0.5 ms) to 100; it \
+                   queues what it cannot serve. Every call has a deadline counted from its scheduled start; a reply \
+                   after it has timed out, and that is the loss the limiters see. Latency runs from the scheduled \
+                   start to the caller seeing the reply, in every family, the gate included, so a contestant that \
+                   falls behind its arrivals cannot hide it. A full limit sheds the arrival at once (Netflix's \
+                   `SimpleLimiter`); the unbounded contestants call for every arrival. The rates sit below and above \
+                   the after-drop ceiling (100 slots / 5 ms = 20,000 calls/s) and far below the healthy one (100,000 \
+                   calls/s).",
+        params: vec![
             ParamSpec::sweep(
                 "rate",
                 "Arrivals per second, each value its own phase (the after-drop ceiling is 20,000/s).",
@@ -134,38 +124,15 @@ impl Scenario for ServiceScenario {
                 1,
                 100_000,
             ),
-        ]
-    }
-
-    fn check_params(&self, params: &RunParams) -> Result<(), String> {
-        crate::config::check_limits(params)
-    }
-
-    fn headline_metric(&self) -> &'static str {
-        GOODPUT_AFTER
-    }
-
-    fn higher_is_better(&self) -> bool {
-        true
-    }
-
-    fn dimensions(&self) -> Vec<Dimension> {
-        crate::config::dimensions(&self.contestants())
-    }
-
-    fn trade_off_metrics(&self) -> Vec<(&'static str, bool)> {
-        vec![(CALLER_P99_AFTER, false), ("after_drop.shed_per_sec", false), ("cpu_us_per_call", false)]
-    }
-
-    fn repetitions(&self, quick: bool) -> Repetitions {
-        // One timed run of 1.2 s (400 ms healthy, 800 ms after the drop) and one accounting run a quarter as long
-        // per process: 15 contestants × 2 rates × 5 processes take about 5 minutes on 2 cores. A warm-up buys
-        // nothing in a run of tens of thousands of calls.
-        crate::config::repetitions(quick)
-    }
-
-    fn table_metrics(&self) -> Vec<&'static str> {
-        vec![
+        ],
+        headline_metric: GOODPUT_AFTER,
+        higher_is_better: true,
+        trade_off_metrics: vec![
+            (CALLER_P99_AFTER, false),
+            ("after_drop.shed_per_sec", false),
+            ("cpu_us_per_call", false),
+        ],
+        table_metrics: vec![
             "before_drop.goodput_per_sec",
             GOODPUT_AFTER,
             "after_drop.goodput_share",
@@ -175,11 +142,8 @@ impl Scenario for ServiceScenario {
             "after_drop.timed_out_per_sec",
             "after_drop.limit_mean",
             "cpu_us_per_call",
-        ]
-    }
-
-    fn charts(&self) -> Vec<ChartSpec> {
-        vec![
+        ],
+        charts: vec![
             ChartSpec {
                 id: "goodput",
                 title: "Calls answered within the deadline per second, after the drop",
@@ -198,7 +162,8 @@ impl Scenario for ServiceScenario {
             },
             ChartSpec {
                 id: "served-over-time",
-                title: "Answered within the deadline, timed out and shed, per second, per 50 ms window (first measured iteration)",
+                title: "Answered within the deadline, timed out and shed, per second, per 50 ms window (first measured \
+                        iteration)",
                 metric: GOODPUT_AFTER,
                 unit: "calls per second",
                 kind: ChartKind::Series { series: &["goodput", "timed_out", "shed"] },
@@ -220,48 +185,62 @@ impl Scenario for ServiceScenario {
                 kind: ChartKind::Series { series: &["limit"] },
                 log_scale: false,
             },
-        ]
+        ],
+        questions: {
+            let under_use = Guard {
+                metric: "before_drop.goodput_per_sec",
+                words: "goodput before the drop",
+                relation: Relation::AtLeast,
+                limit: Limit::Counterpart { suffix: "fixed", factor: UNDER_USE },
+                why: "a limit that sheds healthy traffic keeps its callers' tail short by turning them away",
+            };
+            let served = Guard {
+                metric: "after_drop.goodput_share",
+                words: "share of the servable calls answered in time after the drop",
+                relation: Relation::AtLeast,
+                limit: Limit::Value(SERVED_FLOOR),
+                why: "a short tail bought by shedding or timing out most callers serves nobody",
+            };
+            vec![
+                Question::new(
+                    "service-goodput",
+                    "A service whose dependency loses capacity under steady traffic: which admission policy keeps the \
+                     most callers served within their deadline after the loss?",
+                    Alternatives::Candidates,
+                    GOODPUT_AFTER,
+                    "calls answered within the deadline per second after the drop",
+                    true,
+                )
+                .situation("a service under steady arrivals whose dependency loses capacity: callers served")
+                .guarded(under_use.clone()),
+                Question::new(
+                    "service-tail",
+                    "Which keeps its callers' p99, counted from their scheduled start, lowest after the loss, while \
+                     still serving them?",
+                    Alternatives::Candidates,
+                    CALLER_P99_AFTER,
+                    "callers' p99 after the drop, scheduled start to reply seen (µs)",
+                    false,
+                )
+                .situation("the same service: its callers' tail")
+                .guarded(under_use)
+                .guarded(served),
+            ]
+        },
     }
 
-    fn questions(&self) -> Vec<Question> {
-        let under_use = Guard {
-            metric: "before_drop.goodput_per_sec",
-            words: "goodput before the drop",
-            relation: Relation::AtLeast,
-            limit: Limit::Counterpart { suffix: "fixed", factor: UNDER_USE },
-            why: "a limit that sheds healthy traffic keeps its callers' tail short by turning them away",
-        };
-        let served = Guard {
-            metric: "after_drop.goodput_share",
-            words: "share of the servable calls answered in time after the drop",
-            relation: Relation::AtLeast,
-            limit: Limit::Value(SERVED_FLOOR),
-            why: "a short tail bought by shedding or timing out most callers serves nobody",
-        };
-        vec![
-            Question::new(
-                "service-goodput",
-                "A service whose dependency loses capacity under steady traffic: which admission policy keeps the \
-                 most callers served within their deadline after the loss?",
-                Alternatives::Candidates,
-                GOODPUT_AFTER,
-                "calls answered within the deadline per second after the drop",
-                true,
-            )
-            .situation("a service under steady arrivals whose dependency loses capacity: callers served")
-            .guarded(under_use.clone()),
-            Question::new(
-                "service-tail",
-                "Which keeps its callers' p99, counted from their scheduled start, lowest after the loss, while \
-                 still serving them?",
-                Alternatives::Candidates,
-                CALLER_P99_AFTER,
-                "callers' p99 after the drop, scheduled start to reply seen (µs)",
-                false,
-            )
-            .situation("the same service: its callers' tail")
-            .guarded(under_use)
-            .guarded(served),
-        ]
+    fn check_params(&self, params: &RunParams) -> Result<(), String> {
+        crate::config::check_limits(params)
+    }
+
+    fn dimensions(&self) -> Vec<Dimension> {
+        crate::config::dimensions(&self.contestants())
+    }
+
+    fn repetitions(&self, quick: bool) -> Repetitions {
+        // One timed run of 1.2 s (400 ms healthy, 800 ms after the drop) and one accounting run a quarter as long
+        // per process: 15 contestants × 2 rates × 5 processes take about 5 minutes on 2 cores. A warm-up buys
+        // nothing in a run of tens of thousands of calls.
+        crate::config::repetitions(quick)
     }
 }
