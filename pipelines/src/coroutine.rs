@@ -465,11 +465,6 @@ pub fn on_refusal(hook: fn(&ConfigError)) -> bool {
     ON_REFUSAL.set(hook).is_ok()
 }
 
-/// The carrier count in force, if [`configure`] has run in this process.
-pub fn carriers_in_force() -> Option<usize> {
-    registry().in_force.map(|c| c.carriers)
-}
-
 /// The configuration in force, if [`configure_with`] has run in this process.
 pub fn config_in_force() -> Option<CoroutineConfig> {
     registry().in_force
