@@ -1,6 +1,6 @@
 //! The one completion type every family uses: a blocking caller [`Completion::wait`]s on it (the thread
-//! parks), an async caller `.await`s it (the task stores its [`Waker`]), and the dependency's timer thread
-//! [`Completer::complete`]s it, waking whichever is registered — the same cost for either family.
+//! parks), an async caller `.await`s it (the task stores its [`Waker`](std::task::Waker)), and the dependency's
+//! timer thread [`Completer::complete`]s it, waking whichever is registered — the same cost for either family.
 //!
 //! **Coroutine-aware.** Called inside a `may` coroutine, [`Completion::wait`] and [`Completion::wait_until`]
 //! park the *coroutine* (`may::coroutine::park`), not its carrier thread, and the completer wakes it with
@@ -11,15 +11,14 @@
 //! The shared slot is one small mutex per call, touched only by that call's waiter and its completer; waking
 //! (`Thread::unpark` or `Waker::wake`) happens after the slot's lock is released.
 
-use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
-use std::task::{Context, Poll, Waker};
-use std::thread::{self, Thread};
+use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
 use crate::lock;
+use crate::waiter::{park, Waiter};
 
 /// Why a call did not return a [`Reply`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
@@ -100,7 +99,8 @@ struct Slot {
 #[derive(Debug, Default)]
 struct State {
     outcome: Outcome,
-    waiter: Waiter,
+    /// Who to wake on completion, once one waits.
+    waiter: Option<Waiter>,
 }
 
 #[derive(Debug, Default)]
@@ -110,66 +110,6 @@ enum Outcome {
     Done(CallResult),
     /// Already handed to the waiter.
     Taken,
-}
-
-/// Who to wake on completion: a parked thread, a parked `may` coroutine or a task's waker.
-#[derive(Default)]
-enum Waiter {
-    #[default]
-    Nobody,
-    Thread(Thread),
-    Coroutine(may::coroutine::Coroutine),
-    Task(Waker),
-}
-
-impl fmt::Debug for Waiter {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Waiter::Nobody => f.write_str("Nobody"),
-            Waiter::Thread(thread) => f.debug_tuple("Thread").field(thread).finish(),
-            Waiter::Coroutine(co) => f.debug_tuple("Coroutine").field(&co.name()).finish(),
-            Waiter::Task(waker) => f.debug_tuple("Task").field(waker).finish(),
-        }
-    }
-}
-
-impl Waiter {
-    /// The caller of a blocking wait: its coroutine inside a `may` coroutine, else its thread.
-    fn current() -> Waiter {
-        if may::coroutine::is_coroutine() {
-            Waiter::Coroutine(may::coroutine::current())
-        } else {
-            Waiter::Thread(thread::current())
-        }
-    }
-
-    fn wake(self) {
-        match self {
-            Waiter::Nobody => {}
-            Waiter::Thread(thread) => thread.unpark(),
-            Waiter::Coroutine(co) => co.unpark(),
-            Waiter::Task(waker) => waker.wake(),
-        }
-    }
-}
-
-/// Park the caller of a blocking wait until unparked or `timeout` passes: the coroutine (not its carrier) inside
-/// a `may` coroutine, else the thread. Either may return spuriously.
-fn park(timeout: Option<Duration>) {
-    match (may::coroutine::is_coroutine(), timeout) {
-        (true, None) => may::coroutine::park(),
-        (true, Some(left)) => may::coroutine::park_timeout(whole_millis_up(left)),
-        (false, None) => thread::park(),
-        (false, Some(left)) => thread::park_timeout(left),
-    }
-}
-
-/// `left` rounded up to whole milliseconds, at least one. `may` 0.3 keeps a park timeout in whole milliseconds,
-/// truncated, and takes 0 as *no timeout*: a coroutine parked for 0.8 ms would never wake, and one parked for
-/// 4.9 ms wakes at 4 ms. Rounding up makes a coroutine's timed wait end at or after its deadline, never never.
-fn whole_millis_up(left: Duration) -> Duration {
-    let millis = left.as_nanos().div_ceil(1_000_000).max(1);
-    Duration::from_millis(u64::try_from(millis).unwrap_or(u64::MAX))
 }
 
 /// The message of the panic when a completion is used after it returned its result.
@@ -237,7 +177,7 @@ impl Completion {
             let timeout = {
                 let mut state = lock(&slot.state);
                 if let Some(result) = state.outcome.take() {
-                    state.waiter = Waiter::Nobody;
+                    state.waiter = None;
                     return Some(result);
                 }
                 let timeout = match deadline {
@@ -245,13 +185,13 @@ impl Completion {
                     Some(deadline) => match deadline.checked_duration_since(Instant::now()) {
                         Some(left) if !left.is_zero() => Some(left),
                         _ => {
-                            state.waiter = Waiter::Nobody;
+                            state.waiter = None;
                             return None;
                         }
                     },
                 };
                 if !registered {
-                    state.waiter = Waiter::current();
+                    state.waiter = Some(Waiter::current());
                     registered = true;
                 }
                 timeout
@@ -292,12 +232,12 @@ impl Future for Completion {
         };
         let mut state = lock(&slot.state);
         if let Some(result) = state.outcome.take() {
-            state.waiter = Waiter::Nobody;
+            state.waiter = None;
             return Poll::Ready(result);
         }
         match &mut state.waiter {
-            Waiter::Task(waker) if waker.will_wake(cx.waker()) => {}
-            waiter => *waiter = Waiter::Task(cx.waker().clone()),
+            Some(Waiter::Task(waker)) if waker.will_wake(cx.waker()) => {}
+            waiter => *waiter = Some(Waiter::Task(cx.waker().clone())),
         }
         Poll::Pending
     }
@@ -326,14 +266,17 @@ fn finish(slot: &Slot, result: CallResult) {
     let waiter = {
         let mut state = lock(&slot.state);
         state.outcome = Outcome::Done(result);
-        std::mem::take(&mut state.waiter)
+        state.waiter.take()
     };
-    waiter.wake();
+    if let Some(waiter) = waiter {
+        waiter.wake();
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::thread;
 
     fn reply(value: u64) -> Reply {
         let now = Instant::now();
@@ -402,14 +345,6 @@ mod tests {
         let mut cx = Context::from_waker(&waker);
         assert!(Pin::new(&mut completion).poll(&mut cx).is_ready());
         let _ = Pin::new(&mut completion).poll(&mut cx);
-    }
-
-    #[test]
-    fn a_coroutine_park_timeout_is_rounded_up_to_whole_milliseconds() {
-        assert_eq!(whole_millis_up(Duration::from_micros(779)), Duration::from_millis(1));
-        assert_eq!(whole_millis_up(Duration::ZERO), Duration::from_millis(1));
-        assert_eq!(whole_millis_up(Duration::from_micros(4_993)), Duration::from_millis(5));
-        assert_eq!(whole_millis_up(Duration::from_millis(7)), Duration::from_millis(7));
     }
 
     #[test]

@@ -27,7 +27,8 @@
 //!
 //! Modules: [`config`] (what it is), [`completion`] (what a call returns), [`stats`] (what it served); inside,
 //! `admission` (slots, queue, schedule under one lock), `timer` (per-thread deadline heaps and the timer loop),
-//! `cpu` (the timer threads' CPU clocks) and `dependency` (the handle).
+//! `cpu` (the timer threads' CPU clocks) and `dependency` (the handle); [`waiter`] parks and wakes a caller of
+//! any family.
 #![warn(missing_docs)]
 
 mod admission;
@@ -38,6 +39,7 @@ mod cpu;
 mod dependency;
 pub mod stats;
 mod timer;
+pub mod waiter;
 
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
