@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use measure::compare::{beyond_noise, differs, format_or_na as num, times_or_na as ratio};
-use measure::summary::{Family, MetricStats, Summary};
+use measure::summary::{Family, Summary};
 use measure::template::{claims_by_id, ClaimView};
 use serde::Serialize;
 
@@ -135,14 +135,10 @@ pub struct Gap {
     pub rows: Vec<Row>,
 }
 
-/// The stream contestant with the lowest median headline at `work`.
-fn fastest_stream(summary: &Summary, work: u64) -> Option<(&str, &MetricStats)> {
-    summary
-        .contestants
-        .iter()
-        .filter(|c| c.family == Family::Stream)
-        .filter_map(|c| summary.metric(&c.name, &format!("work_{work}.{HEADLINE}")).map(|s| (c.name.as_str(), s)))
-        .min_by(|a, b| a.1.median.total_cmp(&b.1.median))
+/// The stream contestant with the lowest median headline at `work` (measure's pick, so the report and the
+/// answer agree on it).
+fn fastest_stream(summary: &Summary, work: u64) -> Option<measure::pick::Entry<'_>> {
+    measure::pick::best(summary, Some(Family::Stream), &format!("work_{work}.{HEADLINE}"), false)
 }
 
 /// The claims of the table by id, as judged in `summary`; one the run did not judge reads `not judged`.
@@ -201,10 +197,10 @@ impl Context {
             }
         }
 
-        let streams = fastest_stream(summary, first).map(|(name, stats)| Streams {
-            fastest: name.to_string(),
-            ms: num(Some(stats.median)),
-            ratio: ratio(Some(stats.median), floor),
+        let streams = fastest_stream(summary, first).map(|best| Streams {
+            fastest: best.contestant.name.clone(),
+            ms: num(Some(best.stats.median)),
+            ratio: ratio(Some(best.stats.median), floor),
             singles: summary
                 .contestants
                 .iter()
@@ -267,8 +263,8 @@ impl Context {
                 ..Row::default()
             };
             let mut rows = Vec::new();
-            if let Some((name, _)) = fastest_stream(summary, last) {
-                rows.push(row(name));
+            if let Some(best) = fastest_stream(summary, last) {
+                rows.push(row(&best.contestant.name));
             }
             for (single, batched) in BATCH_PAIRS.iter().take(1) {
                 rows.push(row(single));
