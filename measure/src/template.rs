@@ -36,7 +36,25 @@ pub fn claims_by_id(claims: &[ClaimResult]) -> BTreeMap<String, ClaimView> {
     claims.iter().filter(|c| !c.id.is_empty()).map(|c| (c.id.clone(), ClaimView::of(c))).collect()
 }
 
+/// [`claims_by_id`], and every `(id, text)` of `table` the run did not judge as [`ClaimView::not_judged`]: a
+/// template can then name every claim of the scenario's table, judged or not.
+pub fn claims_with_table(
+    claims: &[ClaimResult],
+    table: impl IntoIterator<Item = (&'static str, String)>,
+) -> BTreeMap<String, ClaimView> {
+    let mut views = claims_by_id(claims);
+    for (id, text) in table {
+        views.entry(id.to_string()).or_insert_with(|| ClaimView::not_judged(text));
+    }
+    views
+}
+
 impl ClaimView {
+    /// A claim of the table the run did not judge (its phase or contestants did not run): `not judged`, no p.
+    pub fn not_judged(text: String) -> ClaimView {
+        ClaimView { verdict: "not judged", holds: false, fails: false, inconclusive: false, p: String::new(), text }
+    }
+
     /// `claim` as a template reads it; also a finding a scenario judges as a claim is judged
     /// ([`crate::judge::judge`]) without listing it among its claims.
     pub fn of(claim: &ClaimResult) -> ClaimView {

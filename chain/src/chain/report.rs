@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use measure::compare::{beyond_noise, differs, format_or_na as num, times_or_na as ratio};
 use measure::summary::{Family, Summary};
-use measure::template::{claims_by_id, ClaimView};
+use measure::template::{claims_with_table, ClaimView};
 use serde::Serialize;
 
 use super::claims::{self, BATCHING_FACTOR, BATCH_PAIRS, LOOP, NEAR_LOOP_AT_0};
@@ -139,22 +139,6 @@ pub struct Gap {
 /// answer agree on it).
 fn fastest_stream(summary: &Summary, work: u64) -> Option<measure::pick::Entry<'_>> {
     measure::pick::best(summary, Some(Family::Stream), &format!("work_{work}.{HEADLINE}"), false)
-}
-
-/// The claims of the table by id, as judged in `summary`; one the run did not judge reads `not judged`.
-fn claim_views(summary: &Summary) -> BTreeMap<String, ClaimView> {
-    let mut views = claims_by_id(&summary.claims);
-    for spec in claims::table(summary) {
-        views.entry(spec.id.to_string()).or_insert_with(|| ClaimView {
-            verdict: "not judged",
-            holds: false,
-            fails: false,
-            inconclusive: false,
-            p: String::new(),
-            text: spec.text.clone(),
-        });
-    }
-    views
 }
 
 impl Context {
@@ -294,7 +278,7 @@ impl Context {
             floor: LOOP,
             first,
             last,
-            claims: claim_views(summary),
+            claims: claims_with_table(&summary.claims, claims::table(summary).into_iter().map(|c| (c.id, c.text))),
             batching_factor: BATCHING_FACTOR.to_string(),
             near_loop_factor: NEAR_LOOP_AT_0.to_string(),
             floor_cpu: num(summary.median_in(LOOP, &first_phase, "cpu_ns_per_item")),
