@@ -356,8 +356,7 @@ pub fn context(summary: &Summary) -> Context {
     let wide = caps.iter().copied().max().unwrap_or(c);
     let param = |k: &str| summary.params.get(k).map_or_else(|| "?".to_string(), |v| v.to_string());
     let param_u64 = |k: &str| summary.params.get(k).and_then(|v| v.as_u64()).map(|n| n.to_string());
-    let ab_rows = ab(summary, &caps);
-    let fidelity_rows = fidelity(summary, &caps, &ab_rows);
+    let (fidelity_rows, ab_rows) = calibration(summary, &caps);
     let async_batched = ran(summary, ASYNC_BATCHED, wide, HEADLINE);
     Context {
         claims: claims(summary),
@@ -516,65 +515,81 @@ fn outstanding(summary: &Summary) -> Option<Outstanding> {
     })
 }
 
-/// Each lab contestant beside its bare reference pair ([`bare_pairs`]) at every capacity where both have a figure,
-/// judged on process medians; a row above [`FIDELITY_BAR`] gets what the A/B rows (`ab`) say of it.
-fn fidelity(summary: &Summary, caps: &[u64], ab: &[AbRow]) -> Vec<FidelityRow> {
+/// Each lab contestant beside its bare reference pair ([`bare_pairs`]), and each per-cause A/B variant
+/// ([`ab_variants`]) that ran beside its bare pair, at every capacity where both have a figure, judged on process
+/// medians: the fidelity rows (one above [`FIDELITY_BAR`] gets what its A/B rows say of it) and the A/B rows, by
+/// lab contestant, then capacity, then variant (the control first).
+fn calibration(summary: &Summary, caps: &[u64]) -> (Vec<FidelityRow>, Vec<AbRow>) {
     let noise = summary.method.noise_threshold;
     let variants = ab_variants();
-    let mut rows = Vec::new();
+    let (mut rows, mut ab) = (Vec::new(), Vec::new());
     for (lab, bare) in bare_pairs() {
         for &capacity in caps {
-            let (Some(l), Some(b)) = (ms_stats(summary, lab, capacity), ms_stats(summary, &bare, capacity)) else {
-                continue;
-            };
-            let beside = beside(l, b, noise);
-            let above_bar = b.median > 0.0 && l.median / b.median > FIDELITY_BAR;
-            let here: Vec<&AbRow> = ab.iter().filter(|r| r.lab == lab && r.capacity == capacity).collect();
-            let control = variants.iter().filter(|v| v.lab == lab && v.control).find_map(|v| {
-                let c = ms_stats(summary, &v.name, capacity)?;
-                Some(Control {
-                    name: v.name.clone(),
-                    beside: self::beside(c, b, noise),
-                    lab_against: judge(l, c, noise),
+            let stats = |name: &str| ms_stats(summary, name, capacity);
+            let ours = || variants.iter().filter(|v| v.lab == lab);
+            let control = ours().find(|v| v.control).and_then(|v| Some((v, stats(&v.name)?)));
+            let here: Vec<AbRow> = ours()
+                .filter_map(|variant| {
+                    let (v, b) = (stats(&variant.name)?, stats(&variant.bare)?);
+                    Some(AbRow {
+                        variant: variant.name.clone(),
+                        lab: variant.lab.to_string(),
+                        cause: variant.cause.to_string(),
+                        control: variant.control,
+                        tasks: variant.tasks,
+                        capacity,
+                        beside: beside(v, b, noise),
+                        against_control: control.filter(|_| !variant.control).map(|(_, c)| judge(v, c, noise)),
+                    })
                 })
-            });
-            let not_slower_than_control = control
-                .as_ref()
-                .is_some_and(|c| !matches!(c.lab_against.told, Separation::Slower | Separation::TooFewProcesses));
-            let finding = above_bar.then_some(match beside.judged.told {
-                Separation::TooFewProcesses => Finding::TooFew,
-                Separation::Slower if not_slower_than_control => Finding::CopyToo,
-                Separation::Slower => Finding::LabCost,
-                _ if not_slower_than_control => Finding::SharedSpread,
-                _ => Finding::Spread,
-            });
-            let ab_state = if here.iter().any(|r| !r.control) {
-                AbState::Ran
-            } else if variants.iter().any(|v| v.lab == lab && !v.control) {
-                AbState::NotRun
-            } else {
-                AbState::NoneExists
-            };
-            rows.push(FidelityRow {
-                lab: lab.to_string(),
-                bare: bare.clone(),
-                capacity,
-                beside,
-                above_bar,
-                cost: num(Some(l.median - b.median)),
-                ab: ab_state,
-                control,
-                causes_slower: here
-                    .iter()
-                    .filter(|r| !r.control && r.beside.judged.told == Separation::Slower)
-                    .filter(|r| r.against_control.as_ref().is_none_or(|j| j.told == Separation::Slower))
-                    .map(|r| (*r).clone())
-                    .collect(),
-                finding,
-            });
+                .collect();
+            if let (Some(l), Some(b)) = (stats(lab), stats(&bare)) {
+                let control = control.map(|(v, c)| Control {
+                    name: v.name.clone(),
+                    beside: beside(c, b, noise),
+                    lab_against: judge(l, c, noise),
+                });
+                let not_slower_than_control = control
+                    .as_ref()
+                    .is_some_and(|c| !matches!(c.lab_against.told, Separation::Slower | Separation::TooFewProcesses));
+                let against_bare = beside(l, b, noise);
+                let above_bar = b.median > 0.0 && l.median / b.median > FIDELITY_BAR;
+                let finding = above_bar.then_some(match against_bare.judged.told {
+                    Separation::TooFewProcesses => Finding::TooFew,
+                    Separation::Slower if not_slower_than_control => Finding::CopyToo,
+                    Separation::Slower => Finding::LabCost,
+                    _ if not_slower_than_control => Finding::SharedSpread,
+                    _ => Finding::Spread,
+                });
+                let ab_state = if here.iter().any(|r| !r.control) {
+                    AbState::Ran
+                } else if ours().any(|v| !v.control) {
+                    AbState::NotRun
+                } else {
+                    AbState::NoneExists
+                };
+                rows.push(FidelityRow {
+                    lab: lab.to_string(),
+                    bare: bare.clone(),
+                    capacity,
+                    beside: against_bare,
+                    above_bar,
+                    cost: num(Some(l.median - b.median)),
+                    ab: ab_state,
+                    control,
+                    causes_slower: here
+                        .iter()
+                        .filter(|r| !r.control && r.beside.judged.told == Separation::Slower)
+                        .filter(|r| r.against_control.as_ref().is_none_or(|j| j.told == Separation::Slower))
+                        .cloned()
+                        .collect(),
+                    finding,
+                });
+            }
+            ab.extend(here);
         }
     }
-    rows
+    (rows, ab)
 }
 
 /// The bare pairs with per-cause variants besides their control (`causes`), or with only a control (`!causes`).
@@ -588,38 +603,6 @@ fn ab_bares(causes: bool) -> Vec<String> {
         }
     }
     bares
-}
-
-/// Each per-cause A/B variant ([`ab_variants`]) that ran, beside its bare pair at every capacity where both have a
-/// figure, judged on process medians; by lab contestant, then capacity, then variant (the control first).
-fn ab(summary: &Summary, caps: &[u64]) -> Vec<AbRow> {
-    let noise = summary.method.noise_threshold;
-    let variants = ab_variants();
-    let mut rows = Vec::new();
-    for (lab, _) in bare_pairs() {
-        for &capacity in caps {
-            let control = variants.iter().find(|v| v.lab == lab && v.control);
-            let control = control.and_then(|c| ms_stats(summary, &c.name, capacity));
-            for variant in variants.iter().filter(|v| v.lab == lab) {
-                let (Some(v), Some(b)) =
-                    (ms_stats(summary, &variant.name, capacity), ms_stats(summary, &variant.bare, capacity))
-                else {
-                    continue;
-                };
-                rows.push(AbRow {
-                    variant: variant.name.clone(),
-                    lab: variant.lab.to_string(),
-                    cause: variant.cause.to_string(),
-                    control: variant.control,
-                    tasks: variant.tasks,
-                    capacity,
-                    beside: beside(v, b, noise),
-                    against_control: control.filter(|_| !variant.control).map(|c| judge(v, c, noise)),
-                });
-            }
-        }
-    }
-    rows
 }
 
 /// `a` against `b` on their process medians ([`separation`]), its p formatted.
