@@ -58,6 +58,11 @@ impl<T> Shared<T> {
     fn lock(&self) -> MutexGuard<'_, State<T>> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
+
+    /// The `Debug` of the queue's end named `end`.
+    fn debug_end(&self, f: &mut fmt::Formatter<'_>, end: &str, counted: bool) -> fmt::Result {
+        f.debug_struct(end).field("capacity", &self.capacity).field("counted", &counted).finish_non_exhaustive()
+    }
 }
 
 /// The sending end of a [`bounded`] (or, with `COUNTED`, [`bounded_counted`]) queue.
@@ -176,69 +181,48 @@ impl<T, const COUNTED: bool> Drop for Receiver<T, COUNTED> {
 
 impl<T, const COUNTED: bool> fmt::Debug for Sender<T, COUNTED> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Sender")
-            .field("capacity", &self.shared.capacity)
-            .field("counted", &COUNTED)
-            .finish_non_exhaustive()
+        self.shared.debug_end(f, "Sender", COUNTED)
     }
 }
 
 impl<T, const COUNTED: bool> fmt::Debug for Receiver<T, COUNTED> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Receiver")
-            .field("capacity", &self.shared.capacity)
-            .field("counted", &COUNTED)
-            .finish_non_exhaustive()
+        self.shared.debug_end(f, "Receiver", COUNTED)
     }
 }
 
-/// The naive queue as a [`Flavor`] of the `pipelines` crate's blocking channels.
+/// The queue as a [`Flavor`] of the `pipelines` crate's blocking channels: the naive one ([`CondvarQueue`]) or,
+/// with `COUNTED`, the expert one ([`CountedCondvarQueue`]).
 #[derive(Debug, Clone, Copy, Default)]
-pub struct CondvarQueue;
+pub struct CondvarFlavor<const COUNTED: bool>;
+
+/// The naive queue (notify after every push and pop) as a [`Flavor`].
+pub type CondvarQueue = CondvarFlavor<false>;
 
 /// The expert queue (notify only when a peer waits) as a [`Flavor`].
-#[derive(Debug, Clone, Copy, Default)]
-pub struct CountedCondvarQueue;
+pub type CountedCondvarQueue = CondvarFlavor<true>;
 
-impl Flavor for CountedCondvarQueue {
-    const NAME: &'static str = "condvar-counted";
-    const API: &'static str =
-        "a hand-written Mutex<VecDeque> + two Condvars queue that counts its waiters (handoff::condvar_queue)";
-    type Sender<T: Send> = Sender<T, true>;
-    type Receiver<T: Send> = Receiver<T, true>;
+impl<const COUNTED: bool> Flavor for CondvarFlavor<COUNTED> {
+    const NAME: &'static str = if COUNTED { "condvar-counted" } else { "condvar" };
+    const API: &'static str = if COUNTED {
+        "a hand-written Mutex<VecDeque> + two Condvars queue that counts its waiters (handoff::condvar_queue)"
+    } else {
+        "a hand-written Mutex<VecDeque> + two Condvars queue (handoff::condvar_queue)"
+    };
+    type Sender<T: Send> = Sender<T, COUNTED>;
+    type Receiver<T: Send> = Receiver<T, COUNTED>;
 
-    fn bounded<T: Send>(capacity: usize) -> (Sender<T, true>, Receiver<T, true>) {
-        bounded_counted(capacity)
+    fn bounded<T: Send>(capacity: usize) -> (Sender<T, COUNTED>, Receiver<T, COUNTED>) {
+        with_policy(capacity)
     }
 
     #[inline]
-    fn send<T: Send>(tx: &Sender<T, true>, value: T) -> Result<(), T> {
+    fn send<T: Send>(tx: &Sender<T, COUNTED>, value: T) -> Result<(), T> {
         tx.send(value).map_err(|e| e.0)
     }
 
     #[inline]
-    fn recv<T: Send>(rx: &Receiver<T, true>) -> Option<T> {
-        rx.recv()
-    }
-}
-
-impl Flavor for CondvarQueue {
-    const NAME: &'static str = "condvar";
-    const API: &'static str = "a hand-written Mutex<VecDeque> + two Condvars queue (handoff::condvar_queue)";
-    type Sender<T: Send> = Sender<T>;
-    type Receiver<T: Send> = Receiver<T>;
-
-    fn bounded<T: Send>(capacity: usize) -> (Sender<T>, Receiver<T>) {
-        bounded(capacity)
-    }
-
-    #[inline]
-    fn send<T: Send>(tx: &Sender<T>, value: T) -> Result<(), T> {
-        tx.send(value).map_err(|e| e.0)
-    }
-
-    #[inline]
-    fn recv<T: Send>(rx: &Receiver<T>) -> Option<T> {
+    fn recv<T: Send>(rx: &Receiver<T, COUNTED>) -> Option<T> {
         rx.recv()
     }
 }
@@ -249,9 +233,8 @@ mod tests {
 
     use super::*;
 
-    #[test]
-    fn items_arrive_in_order_through_a_queue_of_one() {
-        let (tx, rx) = bounded(1);
+    /// Send `0..10_000` through `tx` from a thread of its own and assert that `rx` receives them in order.
+    fn assert_in_order<const COUNTED: bool>((tx, rx): (Sender<u64, COUNTED>, Receiver<u64, COUNTED>)) {
         let received = thread::scope(|s| {
             s.spawn(move || {
                 for x in 0..10_000u64 {
@@ -261,6 +244,11 @@ mod tests {
             std::iter::from_fn(|| rx.recv()).collect::<Vec<_>>()
         });
         assert_eq!(received, (0..10_000).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn items_arrive_in_order_through_a_queue_of_one() {
+        assert_in_order(bounded(1));
     }
 
     #[test]
@@ -296,16 +284,7 @@ mod tests {
 
     #[test]
     fn the_counted_queue_delivers_in_order_and_tracks_no_waiter_at_rest() {
-        let (tx, rx) = bounded_counted(2);
-        let received = thread::scope(|s| {
-            s.spawn(move || {
-                for x in 0..10_000u64 {
-                    assert!(tx.send(x).is_ok());
-                }
-            });
-            std::iter::from_fn(|| rx.recv()).collect::<Vec<_>>()
-        });
-        assert_eq!(received, (0..10_000).collect::<Vec<_>>());
+        assert_in_order(bounded_counted(2));
         let (tx, rx) = bounded_counted::<u64>(1);
         assert!(tx.send(1).is_ok());
         assert_eq!(rx.recv(), Some(1));

@@ -1,21 +1,18 @@
-//! The consumer end shared by every contestant: a [`Sink`] per [`Consumer`], the two consumer loops, blocking
-//! ([`consume`], over an iterator of messages) and async ([`consume_stream`], over a `Stream`), and
-//! [`dispatch`], which instantiates a contestant's generic run for the job's producer and consumer, so that the
-//! measured instantiation (clean producer, summing sink) is monomorphic and carries no test hooks.
+//! The consumer end shared by every contestant: a [`Sink`] per [`crate::job::Consumer`], the two consumer loops, blocking
+//! ([`consume`], over an iterator of messages) and async ([`consume_stream`], over a `Stream`). The contestants'
+//! registry picks the sink for the job's consumer (`contestants::PreparedPair::dispatch`), so that the measured
+//! instantiation (clean producer, summing sink) is monomorphic and carries no test hooks.
 
 use std::ops::ControlFlow;
 use std::pin::pin;
-use std::sync::Arc;
 
 use futures::{Stream, StreamExt};
 use measure::meter::Meter;
-use pipelines::cancel::CancellableSink;
-use pipelines::sink::TakeSink;
 
-use crate::job::{Behaviour, Consumer, HandoffError, Job, Outcome};
+use crate::job::{HandoffError, Outcome};
 // `Sink` is re-exported so that the contestants keep importing it from the consumer's module.
+use crate::message::Shape;
 pub(crate) use crate::message::Sink;
-use crate::message::{Clean, Producer, Shape, Tripwire};
 
 /// Wrapping sum of every item, checking that item number `i` is the value `i`.
 #[derive(Debug, Default)]
@@ -94,54 +91,12 @@ pub(crate) async fn consume_stream<M: Meter, Sh: Shape, E: Into<HandoffError>, S
     Ok(sink.finish())
 }
 
-/// A contestant's run, generic over producer and sink so each combination compiles on its own.
-pub(crate) trait PairRun {
-    /// Run `job` with `producer` at one end and `sink` at the other, calling `go` once both ends exist and right
-    /// before the first message moves.
-    fn run_with<M: Meter, P: Producer, S: Sink>(
-        &self,
-        job: &Job<'_, M>,
-        go: &mut dyn FnMut(),
-        producer: P,
-        sink: S,
-    ) -> Result<Outcome, HandoffError>;
-}
-
-/// Run `job` on `contestant` with the producer and sink the job asks for.
-pub(crate) fn dispatch<R: PairRun, M: Meter>(
-    contestant: &R,
-    job: &Job<'_, M>,
-    go: &mut dyn FnMut(),
-) -> Result<Outcome, HandoffError> {
-    match job.behaviour {
-        Behaviour::Clean => with_sink(contestant, job, go, Clean),
-        Behaviour::Instrumented(instruments) => with_sink(contestant, job, go, Tripwire(instruments.clone())),
-    }
-}
-
-fn with_sink<R: PairRun, M: Meter, P: Producer>(
-    contestant: &R,
-    job: &Job<'_, M>,
-    go: &mut dyn FnMut(),
-    producer: P,
-) -> Result<Outcome, HandoffError> {
-    match job.consumer {
-        Consumer::Sum => contestant.run_with(job, go, producer, SumSink::default()),
-        Consumer::Collect => contestant.run_with(job, go, producer, TakeSink::all()),
-        Consumer::Take(k) => contestant.run_with(job, go, producer, TakeSink::first(k)),
-        Consumer::Cancellable => match job.behaviour.cancel() {
-            Some(cancel) => contestant.run_with(job, go, producer, CancellableSink::new(Arc::clone(cancel))),
-            None => contestant.run_with(job, go, producer, TakeSink::all()),
-        },
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::convert::Infallible;
 
-    use pipelines::sink::Sink as _;
+    use pipelines::sink::{Sink as _, TakeSink};
 
     use crate::message::{Batched, PerItem};
 

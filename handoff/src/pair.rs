@@ -3,6 +3,7 @@
 //! - [`two_tasks`]: a producer task and a consumer task spawned on the current tokio runtime; the caller awaits
 //!   both.
 //! - [`spawn_guarded`]: spawn a task that counts as live in [`LiveStages`] until it ends.
+//! - [`spawn_held_producer`]: spawn a scoped producer thread, counted live, that waits at a start line.
 //!
 //! Every arrangement joins every thread and task it started before returning, and [`settle`] combines the two
 //! ends: a producer that panicked makes the run fail even though its consumer saw a tidy end of stream
@@ -11,7 +12,9 @@
 
 use std::future::Future;
 use std::sync::Arc;
+use std::thread::{self, Scope, ScopedJoinHandle};
 
+use pipelines::start_line::{Opener, StartLine};
 use pipelines::LiveStages;
 use tokio::runtime::Handle;
 use tokio::task::JoinHandle;
@@ -38,6 +41,34 @@ pub(crate) fn spawn_guarded<T: Send + 'static>(
         let _guard = guard;
         body.await
     })
+}
+
+/// Spawn `body` on a scoped thread named `producer`, counted in `live` until it ends and held at a start line
+/// until the returned [`Opener`] is dropped: the caller waits for it there (`opener.line().wait_arrived(1)`),
+/// calls `go`, drops the opener, and later joins the thread with [`join_producer`].
+pub(crate) fn spawn_held_producer<'scope>(
+    scope: &'scope Scope<'scope, '_>,
+    live: &Arc<LiveStages>,
+    body: impl FnOnce() + Send + 'scope,
+) -> Result<(ScopedJoinHandle<'scope, ()>, Opener), HandoffError> {
+    let guard = live.enter();
+    let opener = Opener::new(Arc::new(StartLine::default()));
+    let line = Arc::clone(opener.line());
+    let producer = thread::Builder::new()
+        .name("producer".to_string())
+        .spawn_scoped(scope, move || {
+            let _guard = guard;
+            line.arrive();
+            line.wait_open();
+            body();
+        })
+        .map_err(|source| HandoffError::Spawn { side: Side::Producer, source })?;
+    Ok((producer, opener))
+}
+
+/// Join a producer thread from [`spawn_held_producer`]: its panic is the run's error.
+pub(crate) fn join_producer(producer: ScopedJoinHandle<'_, ()>) -> Result<(), HandoffError> {
+    producer.join().map_err(|p| HandoffError::from_panic(Side::Producer, &*p))
 }
 
 /// Spawn `producer` and `consumer` as two tasks on the current runtime (both counted in `live`), the producer

@@ -2,6 +2,9 @@
 //! reporting every failure at once, under the default sizing and under cramped ones (a channel of one item, and
 //! batches larger than the channel). No test looks at a clock except the checks' own hang watchdog.
 
+mod common;
+
+use common::configs;
 use handoff::conformance::{checked, Checked};
 use handoff::{contestants, HandoffConfig};
 use measure::summary::Check;
@@ -19,16 +22,6 @@ fn every_contestant_passes(check: impl Fn(&Checked) -> Vec<Check>) {
         }
     }
     assert!(failures.is_empty(), "{} failure(s):\n{}", failures.len(), failures.join("\n"));
-}
-
-/// The default sizing; a channel of one item (the futures channel is then `channel(0)`); and batches of 16 in
-/// a channel of 4 items, so batched channels hold one batch, more than their capacity.
-fn configs() -> [HandoffConfig; 3] {
-    [
-        HandoffConfig::default(),
-        HandoffConfig { capacity: 1, batch: 256, messages: 16 },
-        HandoffConfig { capacity: 4, batch: 16, messages: 2 },
-    ]
 }
 
 #[test]

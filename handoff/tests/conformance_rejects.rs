@@ -12,6 +12,12 @@ fn broken(name: &str, breakage: Breakage) -> Broken<Checked> {
     Broken::new(checked(&inner, &HandoffConfig::default()), breakage)
 }
 
+/// Assert that `check` failed, saying `says` in its detail.
+fn assert_rejects(check: &Check, says: &str) {
+    assert!(check.failed(), "{}", check.detail);
+    assert!(check.detail.contains(says), "{}", check.detail);
+}
+
 /// The `producer_error` check of the faults, run on `contestant`.
 fn error_check(contestant: &Broken<Checked>) -> Check {
     kit::faults(contestant).into_iter().find(|c| c.name == "producer_error").expect("a producer_error check")
@@ -38,9 +44,10 @@ fn the_wrappers_pass_through_when_nothing_triggers_them() {
 
 #[test]
 fn producer_error_rejects_a_contestant_that_swallows_the_first_item_error() {
-    let check = error_check(&broken("blocking-crossbeam", Breakage::SwallowsFirstItemError));
-    assert!(check.failed(), "{}", check.detail);
-    assert!(check.detail.contains("the producer at 0: Ok(sum 0 of 0 items)"), "{}", check.detail);
+    assert_rejects(
+        &error_check(&broken("blocking-crossbeam", Breakage::SwallowsFirstItemError)),
+        "the producer at 0: Ok(sum 0 of 0 items)",
+    );
 }
 
 #[test]
@@ -53,16 +60,15 @@ fn clean_after_faults_rejects_a_contestant_left_with_a_dead_worker() {
 
 #[test]
 fn caller_cancel_rejects_a_contestant_that_ignores_the_cancellation() {
-    let check = kit::caller_cancel(&broken("blocking-crossbeam", Breakage::IgnoresCancel));
-    assert!(check.failed(), "{}", check.detail);
-    assert!(check.detail.contains("the cancel did not stop it"), "{}", check.detail);
+    assert_rejects(
+        &kit::caller_cancel(&broken("blocking-crossbeam", Breakage::IgnoresCancel)),
+        "the cancel did not stop it",
+    );
 }
 
 #[test]
 fn producer_error_rejects_a_contestant_that_over_admits_while_a_failure_propagates() {
-    let check = error_check(&broken("blocking-crossbeam", Breakage::OverAdmitsOnFailure));
-    assert!(check.failed(), "{}", check.detail);
-    assert!(check.detail.contains("outstanding"), "{}", check.detail);
+    assert_rejects(&error_check(&broken("blocking-crossbeam", Breakage::OverAdmitsOnFailure)), "outstanding");
 }
 
 #[test]
@@ -75,7 +81,8 @@ fn exactly_once_rejects_a_lost_a_duplicated_and_a_reordered_item() {
 
 #[test]
 fn early_stop_rejects_a_contestant_that_leaves_a_thread_behind() {
-    let check = kit::early_stop(&broken("blocking-std", Breakage::LeaksThread));
-    assert!(check.failed(), "{}", check.detail);
-    assert!(check.detail.contains("1 producer/consumer threads or tasks still alive"), "{}", check.detail);
+    assert_rejects(
+        &kit::early_stop(&broken("blocking-std", Breakage::LeaksThread)),
+        "1 producer/consumer threads or tasks still alive",
+    );
 }

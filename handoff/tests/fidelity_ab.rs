@@ -2,18 +2,12 @@
 //! pass, under the same sizings as every listed contestant; the checks that need a meter or a fault are not
 //! applicable to them and say so. No test looks at a clock except the checks' own hang watchdog.
 
-use handoff::{conformance, contestants, HandoffConfig};
+mod common;
+
+use common::configs;
+use handoff::{conformance, contestants};
 use measure::scenario::Scenario;
 use measure::summary::Role;
-
-/// The sizings of `tests/conformance.rs`: the default, a channel of one item, and a cramped batched one.
-fn configs() -> [HandoffConfig; 3] {
-    [
-        HandoffConfig::default(),
-        HandoffConfig { capacity: 1, batch: 256, messages: 16 },
-        HandoffConfig { capacity: 4, batch: 16, messages: 2 },
-    ]
-}
 
 #[test]
 fn every_variant_passes_every_check_that_applies_to_a_bare_pair() {

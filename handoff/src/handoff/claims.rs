@@ -237,6 +237,11 @@ pub(crate) mod tests {
         measure::judge::judge(summary, &table(summary)[index])
     }
 
+    /// The verdict on claim `index` of [`summary_with`]`(medians)`.
+    fn verdict_of(index: usize, medians: &[(&str, u64, f64)]) -> Verdict {
+        judged(index, &summary_with(medians)).verdict
+    }
+
     #[test]
     fn ids_lists_the_table_ids_in_order() {
         let ids: Vec<&str> = table(&summary_with(&[])).iter().map(|c| c.id).collect();
@@ -246,7 +251,7 @@ pub(crate) mod tests {
     #[test]
     fn batching_holds_only_when_every_channel_gains_tenfold() {
         let mut medians: Vec<(&str, u64, f64)> = BATCH_PAIRS.iter().map(|(_, b)| (*b, 256, 5.0)).collect();
-        assert_eq!(judged(0, &summary_with(&medians)).verdict, Verdict::Holds);
+        assert_eq!(verdict_of(0, &medians), Verdict::Holds);
         medians[3] = ("blocking-condvar-batched", 256, 50.0);
         let claim = judged(0, &summary_with(&medians));
         assert_eq!(claim.verdict, Verdict::Fails, "{}", claim.detail);
@@ -271,25 +276,21 @@ pub(crate) mod tests {
 
     #[test]
     fn the_current_thread_pair_must_beat_every_cross_thread_pair() {
-        let summary = summary_with(&[(CURRENT_THREAD, 256, 50.0)]);
-        assert_eq!(judged(2, &summary).verdict, Verdict::Holds);
-        let summary = summary_with(&[(CURRENT_THREAD, 256, 50.0), ("blocking-crossbeam", 256, 20.0)]);
-        assert_eq!(judged(2, &summary).verdict, Verdict::Fails);
+        assert_eq!(verdict_of(2, &[(CURRENT_THREAD, 256, 50.0)]), Verdict::Holds);
+        assert_eq!(verdict_of(2, &[(CURRENT_THREAD, 256, 50.0), ("blocking-crossbeam", 256, 20.0)]), Verdict::Fails);
     }
 
     #[test]
     fn the_condvar_queue_must_be_slower_than_each_crate() {
-        let summary = summary_with(&[(CONDVAR, 256, 500.0)]);
-        assert_eq!(judged(3, &summary).verdict, Verdict::Holds);
-        let summary = summary_with(&[(CONDVAR, 256, 500.0), ("blocking-std", 256, 900.0)]);
-        assert_eq!(judged(3, &summary).verdict, Verdict::Fails);
+        assert_eq!(verdict_of(3, &[(CONDVAR, 256, 500.0)]), Verdict::Holds);
+        assert_eq!(verdict_of(3, &[(CONDVAR, 256, 500.0), ("blocking-std", 256, 900.0)]), Verdict::Fails);
     }
 
     #[test]
     fn capacity_one_is_compared_with_capacity_256() {
         let slow: Vec<(&str, u64, f64)> = CROSS_THREAD_PER_ITEM.iter().map(|n| (*n, 1, 1000.0)).collect();
-        assert_eq!(judged(4, &summary_with(&slow)).verdict, Verdict::Holds);
-        assert_eq!(judged(4, &summary_with(&[])).verdict, Verdict::Fails);
+        assert_eq!(verdict_of(4, &slow), Verdict::Holds);
+        assert_eq!(verdict_of(4, &[]), Verdict::Fails);
     }
 
     #[test]

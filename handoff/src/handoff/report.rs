@@ -2,7 +2,9 @@
 //! [`Context`] (numbers formatted, claims by id) and rendered with `templates/report.md`, which holds every word
 //! of the discussion and chooses each conditional finding by its claim's verdict. Nothing here builds a sentence
 //! or looks a claim up by its text; a figure the run lacks is `n/a`, and a finding whose figures are missing is
-//! left out by the template.
+//! left out by the template. Every figure of a contestant reaches the template through one row type,
+//! [`Profile`] (its figures at one capacity, read by the table [`FIGURES`]), alone or as two side by side
+//! ([`Change`]).
 
 use std::collections::BTreeMap;
 
@@ -17,6 +19,7 @@ use crate::handoff::claims::{
     capacities, phase, BATCHING_FACTOR, BATCH_PAIRS, BLOCKING_CRATES, CLAIM_CAPACITY, CONDVAR, CROSS_THREAD_PER_ITEM,
     CURRENT_THREAD, LOOP, RECEIVE_SIDE_FACTOR, WAKEUP_FACTOR,
 };
+use crate::handoff::contestants::{ab_variants, bare_pairs};
 
 /// The report's template: every word of the discussion.
 const TEMPLATE: &str = include_str!("templates/report.md");
@@ -36,6 +39,25 @@ const FIDELITY_BAR: f64 = 1.2;
 
 /// The per-item contestants whose allocations the allocation finding sets beside `stream-futures`'.
 const ALLOCATING: [&str; 4] = ["blocking-crossbeam", "blocking-flume", "stream-tokio", "stream-flume"];
+
+/// The figures of a [`Profile`]: the template's key, the metric it reads, and whether it is a count (printed as a
+/// whole number, such as the exact high-water mark) rather than a ratio-style figure.
+pub const FIGURES: [(&str, &str, bool); 10] = [
+    ("ms", HEADLINE, false),
+    ("cpu", "cpu_ns_per_item", false),
+    ("cores", "cores_used", false),
+    ("switches", "ctx_switches_per_item", false),
+    ("system", "cpu_system_ns_per_item", false),
+    ("allocs", "allocs_per_item", false),
+    ("max_outstanding", "max_outstanding", true),
+    ("sampled", "max_outstanding_sampled", true),
+    ("items", "items_per_message", true),
+    ("messages", "messages_per_channel", true),
+];
+
+/// A contestant's figures at one capacity, formatted: `name`, `capacity` and each of [`FIGURES`] by its key (`n/a`
+/// when the run lacks it). The one row type of the report's findings and lists.
+pub type Profile = BTreeMap<&'static str, String>;
 
 /// Everything `templates/report.md` reads: formatted figures, contestant names and verdicts.
 #[derive(Debug, Serialize)]
@@ -74,8 +96,9 @@ pub struct Context {
     pub wakeup_factor: String,
     /// See [`RECEIVE_SIDE_FACTOR`].
     pub receive_side_factor: String,
-    /// What a batched message carries at each capacity, as the run recorded it.
-    pub batched_sizes: Vec<Packing>,
+    /// What a batched message carries (`items`) and how many the channel holds (`messages`) at each capacity, as
+    /// the first batched contestant with both figures recorded them.
+    pub batched_sizes: Vec<Profile>,
     /// The findings of "where the time goes".
     pub findings: Findings,
     /// Each lab contestant beside its bare pair, per capacity, judged on process medians.
@@ -93,9 +116,9 @@ pub struct Context {
     /// The bare pairs that have only an A/A control, in listing order.
     pub ab_control_only: Vec<String>,
     /// The fastest blocking batched contestant at the widest capacity.
-    pub best_blocking_batched: Option<Figure>,
+    pub best_blocking_batched: Option<Profile>,
     /// The batched async channels at the widest capacity.
-    pub async_batched: Vec<Figure>,
+    pub async_batched: Vec<Profile>,
     /// All three batched async channels ran and are within the noise threshold of each other.
     pub async_close: bool,
     /// Every registered contestant's `ms_per_million` at the claim capacity, formatted (`n/a` when it did not run).
@@ -106,96 +129,62 @@ pub struct Context {
     pub coroutine_rules: Option<String>,
 }
 
-/// Items per message and messages per channel of a batched contestant at one capacity.
-#[derive(Debug, Serialize)]
-pub struct Packing {
-    /// The channel's capacity in items.
-    pub capacity: u64,
-    /// Items a batched message carries.
-    pub items: String,
-    /// Messages the batched channel holds.
-    pub messages: String,
-}
-
-/// A contestant and one formatted figure of it.
-#[derive(Debug, Serialize)]
-pub struct Figure {
-    /// The contestant.
-    pub name: String,
-    /// The figure, formatted.
-    pub value: String,
-}
-
-/// A contestant's figure at two points (per item → batched, or one capacity → another), and their ratio.
+/// Two profiles side by side (per item → batched, one capacity → another, a one-message row → its twin) and the
+/// ratio of their ms/M.
 #[derive(Debug, Serialize)]
 pub struct Change {
-    /// The contestant the row is named after.
-    pub name: String,
-    /// The first figure.
-    pub from: String,
-    /// The second figure.
-    pub to: String,
-    /// `from / to`, such as `1.30×`.
+    /// The first.
+    pub from: Profile,
+    /// The second.
+    pub to: Profile,
+    /// `from / to` of ms/M, such as `1.30×`.
     pub ratio: String,
+    /// The exact p of the judge's separation of the two, for a pair it told apart.
+    pub p: Option<String>,
 }
 
-/// A cross-thread per-item pair at capacity 1.
+/// A profile beside others it is compared with.
 #[derive(Debug, Serialize)]
-pub struct AtOne {
-    /// Its profile at capacity 1.
-    #[serde(flatten)]
-    pub profile: Profile,
-    /// Its ms/M there over its ms/M at the claim capacity, such as `54.6×`.
-    pub ratio: String,
+pub struct Group {
+    /// The profile the finding is about.
+    pub lead: Profile,
+    /// The ones set beside it.
+    pub others: Vec<Profile>,
 }
 
-/// A contestant's cost profile at one capacity.
-#[derive(Debug, Serialize)]
-pub struct Profile {
-    /// The contestant.
-    pub name: String,
-    /// `ms_per_million`.
-    pub ms: String,
-    /// `cpu_ns_per_item`.
-    pub cpu: String,
-    /// `cores_used`.
-    pub cores: String,
-    /// `ctx_switches_per_item`.
-    pub switches: String,
-    /// `cpu_system_ns_per_item`.
-    pub system: String,
-}
-
-/// The findings of "where the time goes"; a finding whose figures the run lacks is `None` (or empty).
+/// The findings of "where the time goes"; a finding whose figures the run lacks is `None` (or empty). Every
+/// profile is at the claim capacity unless its field says otherwise.
 #[derive(Debug, Serialize)]
 pub struct Findings {
-    /// The loop without a hand-off: its name, `ms_per_million` and `cpu_ns_per_item`.
+    /// The loop without a hand-off.
     pub floor: Profile,
-    /// Every cross-thread per-item pair at the claim capacity.
+    /// Every cross-thread per-item pair.
     pub per_item: Vec<Profile>,
-    /// Every cross-thread per-item pair at capacity 1.
-    pub capacity_one: Vec<AtOne>,
+    /// Every cross-thread per-item pair at capacity 1 beside itself at the claim capacity.
+    pub capacity_one: Vec<Change>,
     /// The current-thread pair.
     pub current: Option<Current>,
-    /// Every channel per item → batched at the claim capacity.
+    /// Every channel per item → batched.
     pub batching: Vec<Change>,
-    /// Allocations per item: `stream-futures`' and the others'.
-    pub allocs: Option<Allocs>,
+    /// Allocations per item: `stream-futures`' beside the others'.
+    pub allocs: Option<Group>,
     /// Batched channels from the claim capacity to the widest.
     pub room: Option<Room>,
-    /// Channels whose batched row the judge tells slower than its per-item twin at the claim capacity, with the
-    /// wake-up figures that show why.
-    pub batched_slower: Vec<BatchedSlower>,
+    /// Channels whose batched row (`to`) the judge tells slower than its per-item twin (`from`), with the wake-up
+    /// figures that show why.
+    pub batched_slower: Vec<Change>,
     /// Every row of `batched_slower` had more context switches and more system CPU per item than its twin.
     pub batched_slower_wakes_more: bool,
-    /// The one-message rows: what they cost and how many items they hold against their per-item twins.
-    pub one_message: Vec<OneMessage>,
-    /// Cores used (and context switches) at the narrowest and widest capacity.
-    pub cores: Vec<CoresAt>,
-    /// The current-thread pair's cores used at the claim capacity.
+    /// The one-message rows (`from`) beside their per-item twins (`to`) at the widest capacity.
+    pub one_message: Vec<Change>,
+    /// Cores used (and context switches) at the narrowest and widest capacity: one list of profiles each.
+    pub cores: Vec<Vec<Profile>>,
+    /// The current-thread pair's cores used.
     pub current_cores: String,
-    /// The Condvar queue's system CPU.
-    pub condvar: Option<Condvar>,
+    /// The Condvar queue's system CPU beside the channel crates'.
+    pub condvar: Option<Group>,
+    /// Items per message of the Condvar queue's batched twin, as recorded.
+    pub condvar_batch_items: Option<String>,
     /// A bridge between a thread and a task ran (their figures are in [`Context::ms`]).
     pub bridges: bool,
     /// `stream-tokio-recv-many` ran (its figures against per item and whole batches are in [`Context::ms`]).
@@ -204,110 +193,35 @@ pub struct Findings {
     pub outstanding: Option<Outstanding>,
 }
 
-/// A channel whose batched row was slower per item than its per-item twin, told apart by the judge.
-#[derive(Debug, Serialize)]
-pub struct BatchedSlower {
-    /// The per-item twin's profile.
-    pub single: Profile,
-    /// The batched row's profile.
-    pub batched: Profile,
-    /// The exact p of the separation of their process medians.
-    pub p: String,
-    /// The batched row had more context switches and more system CPU per item than its twin.
-    #[serde(skip)]
-    pub wakes_more: bool,
-}
-
-/// A one-message row beside its per-item twin at one capacity.
-#[derive(Debug, Serialize)]
-pub struct OneMessage {
-    /// The one-message contestant.
-    pub name: String,
-    /// Its per-item twin.
-    pub single: String,
-    /// Its `ms_per_million` at the widest capacity.
-    pub ms: String,
-    /// Its exact high-water mark of outstanding items.
-    pub max_outstanding: String,
-    /// The per-item twin's high-water mark.
-    pub single_max_outstanding: String,
-}
-
 /// The current-thread pair against the cross-thread pairs.
 #[derive(Debug, Serialize)]
 pub struct Current {
     /// Its profile.
     pub profile: Profile,
-    /// Its exact high-water mark of outstanding items.
-    pub max_outstanding: String,
     /// The multi-thread `stream-tokio`'s profile.
     pub tokio: Profile,
-    /// `stream-tokio`'s exact high-water mark.
-    pub tokio_max_outstanding: String,
     /// The fastest cross-thread per-item pair.
     pub fastest: Profile,
-}
-
-/// Allocations per item.
-#[derive(Debug, Serialize)]
-pub struct Allocs {
-    /// `stream-futures`' allocations per item.
-    pub futures: String,
-    /// The other channels'.
-    pub others: Vec<Figure>,
 }
 
 /// Batched channels from the claim capacity to the widest.
 #[derive(Debug, Serialize)]
 pub struct Room {
     /// What a batched message carries at the claim capacity, as recorded.
-    pub at_claim: Option<Packing>,
+    pub at_claim: Option<Profile>,
     /// At the widest capacity.
-    pub at_wide: Option<Packing>,
-    /// Each batched contestant: ms/M at the claim capacity → at the widest.
+    pub at_wide: Option<Profile>,
+    /// Each batched contestant at the claim capacity → at the widest.
     pub rows: Vec<Change>,
 }
 
-/// Cores used at one capacity.
-#[derive(Debug, Serialize)]
-pub struct CoresAt {
-    /// The capacity.
-    pub capacity: u64,
-    /// `cores` and `switches` of each contestant shown.
-    pub rows: Vec<Profile>,
-}
-
-/// The Condvar queue's kernel time.
-#[derive(Debug, Serialize)]
-pub struct Condvar {
-    /// Its system CPU, ns per item.
-    pub system_ns: String,
-    /// The channel crates' system CPU.
-    pub crates: Vec<Figure>,
-    /// Items per message of its batched twin, as recorded.
-    pub batch_items: Option<String>,
-}
-
-/// Exact against sampled outstanding work.
+/// Exact against sampled outstanding work (`max_outstanding` and `sampled` of each profile).
 #[derive(Debug, Serialize)]
 pub struct Outstanding {
-    /// `blocking-crossbeam`'s exact high-water mark.
-    pub exact: String,
-    /// Its highest 1 ms sample.
-    pub sampled: String,
+    /// `blocking-crossbeam`.
+    pub crossbeam: Profile,
     /// The contestant whose samples missed most of its exact mark, if any missed.
-    pub missed: Option<Missed>,
-}
-
-/// The widest miss of the sampler.
-#[derive(Debug, Serialize)]
-pub struct Missed {
-    /// The contestant.
-    pub name: String,
-    /// Its exact high-water mark.
-    pub exact: String,
-    /// Its highest sample.
-    pub sampled: String,
+    pub missed: Option<Profile>,
 }
 
 /// One contestant judged against another on their process medians.
@@ -356,18 +270,9 @@ pub struct FidelityRow {
     pub bare: String,
     /// The capacity.
     pub capacity: u64,
-    /// The lab contestant's ms/M.
-    pub lab_ms: String,
-    /// The bare pair's ms/M.
-    pub bare_ms: String,
-    /// `lab / bare`, or `—`.
-    pub ratio: String,
-    /// The lowest and highest of the lab contestant's process medians (`45.1–52.3`), or `n/a`.
-    pub lab_range: String,
-    /// The same of the bare pair.
-    pub bare_range: String,
-    /// The lab contestant against its bare pair.
-    pub judged: Judgement,
+    /// The lab contestant's figures beside the bare pair's.
+    #[serde(flatten)]
+    pub beside: Beside,
     /// The ratio of medians is above [`FIDELITY_BAR`].
     pub above_bar: bool,
     /// `lab − bare` in ms/M: the measured remaining cost.
@@ -383,16 +288,20 @@ pub struct FidelityRow {
     pub finding: Option<Finding>,
 }
 
-/// A contestant's figures beside a reference (its bare pair) at one capacity, judged against it.
+/// A contestant's figures beside its bare pair's at one capacity, judged against them.
 #[derive(Debug, Clone, Serialize)]
 pub struct Beside {
     /// Its ms/M.
     pub ms: String,
-    /// The lowest and highest of its process medians.
+    /// The lowest and highest of its process medians (`45.1–52.3`), or `n/a`.
     pub range: String,
-    /// Its median over the reference's, such as `1.04×`.
+    /// The bare pair's ms/M.
+    pub bare_ms: String,
+    /// The same of the bare pair.
+    pub bare_range: String,
+    /// Its median over the bare pair's, such as `1.04×`.
     pub ratio: String,
-    /// It against the reference.
+    /// It against the bare pair.
     pub judged: Judgement,
 }
 
@@ -446,16 +355,15 @@ pub fn context(summary: &Summary) -> Context {
     let c = CLAIM_CAPACITY;
     let wide = caps.iter().copied().max().unwrap_or(c);
     let param = |k: &str| summary.params.get(k).map_or_else(|| "?".to_string(), |v| v.to_string());
-    let ab_rows = ab(summary, &caps);
-    let fidelity_rows = fidelity(summary, &caps, &ab_rows);
-    let async_ms: Vec<(&str, f64)> =
-        ASYNC_BATCHED.iter().filter_map(|n| summary.median_in(n, &phase(wide), HEADLINE).map(|m| (*n, m))).collect();
+    let param_u64 = |k: &str| summary.params.get(k).and_then(|v| v.as_u64()).map(|n| n.to_string());
+    let (fidelity_rows, ab_rows) = calibration(summary, &caps);
+    let async_batched = ran(summary, ASYNC_BATCHED, wide, HEADLINE);
     Context {
         claims: claims(summary),
         has_phases: !caps.is_empty(),
         items: param("items"),
-        batch: param_u64(summary, "batch").map(|b| b.to_string()),
-        messages: param_u64(summary, "messages").map(|m| m.to_string()),
+        batch: param_u64("batch"),
+        messages: param_u64("messages"),
         small_items: param("small_items"),
         cores: summary.environment.cores.to_string(),
         small: caps.iter().filter(|&&c| c < SMALL_CAPACITY_BELOW).map(|c| format!("capacity_{c}")).collect(),
@@ -477,10 +385,9 @@ pub fn context(summary: &Summary) -> Context {
         ab: ab_rows,
         ab_bares: ab_bares(true),
         ab_control_only: ab_bares(false),
-        best_blocking_batched: fastest(summary, BLOCKING_BATCHED, wide)
-            .map(|(name, m)| Figure { name: name.to_string(), value: num(Some(m)) }),
-        async_batched: async_ms.iter().map(|(n, m)| Figure { name: n.to_string(), value: num(Some(*m)) }).collect(),
-        async_close: async_ms.len() == ASYNC_BATCHED.len() && async_alike(summary, wide),
+        best_blocking_batched: fastest(summary, BLOCKING_BATCHED, wide).map(|(name, _)| profile(summary, name, wide)),
+        async_close: async_batched.len() == ASYNC_BATCHED.len() && async_alike(summary, wide),
+        async_batched,
         ms: crate::handoff::contestants::contestants()
             .iter()
             .map(|contestant| contestant.info().name)
@@ -511,134 +418,69 @@ fn claims(summary: &Summary) -> BTreeMap<String, ClaimView> {
 fn findings(summary: &Summary, caps: &[u64], wide: u64) -> Findings {
     let c = CLAIM_CAPACITY;
     let median_at = |n: &str, metric: &str| summary.median_in(n, &phase(c), metric);
-    let ran = |n: &str| median_at(n, HEADLINE).is_some();
-    let fastest_cross = fastest(summary, CROSS_THREAD_PER_ITEM, c);
-    let current = match (summary.median_in(CURRENT_THREAD, &phase(c), HEADLINE), fastest_cross) {
-        (Some(_), Some((name, _))) => Some(Current {
-            profile: profile(summary, CURRENT_THREAD, c),
-            max_outstanding: count(median_at(CURRENT_THREAD, "max_outstanding")),
-            tokio: profile(summary, "stream-tokio", c),
-            tokio_max_outstanding: count(median_at("stream-tokio", "max_outstanding")),
-            fastest: profile(summary, name, c),
-        }),
-        _ => None,
-    };
+    let has = |n: &str, capacity: u64| summary.median_in(n, &phase(capacity), HEADLINE).is_some();
+    let current = fastest(summary, CROSS_THREAD_PER_ITEM, c).filter(|_| has(CURRENT_THREAD, c)).map(|(name, _)| {
+        let tokio = profile(summary, "stream-tokio", c);
+        Current { profile: profile(summary, CURRENT_THREAD, c), tokio, fastest: profile(summary, name, c) }
+    });
     let room = caps.iter().copied().filter(|&w| w > c).max().and_then(|wide| {
         let rows: Vec<Change> = BATCH_PAIRS
             .iter()
-            .filter_map(|(_, batched)| {
-                let (a, b) = (
-                    summary.median_in(batched, &phase(c), HEADLINE)?,
-                    summary.median_in(batched, &phase(wide), HEADLINE)?,
-                );
-                Some(change(batched, a, b))
-            })
+            .filter(|(_, batched)| has(batched, wide))
+            .filter_map(|(_, batched)| change(summary, (batched, c), (batched, wide)))
             .collect();
         (!rows.is_empty()).then(|| Room { at_claim: packing(summary, c), at_wide: packing(summary, wide), rows })
     });
     let ends = [caps.first().copied(), caps.last().copied().filter(|&w| Some(w) != caps.first().copied())];
-    let cores = ends
-        .into_iter()
-        .flatten()
-        .map(|capacity| CoresAt {
-            capacity,
-            rows: BLOCKING_CRATES
-                .iter()
-                .chain(&[CONDVAR, "stream-tokio"])
-                .filter(|n| summary.median_in(n, &phase(capacity), "cores_used").is_some())
-                .map(|n| profile(summary, n, capacity))
-                .collect(),
-        })
-        .filter(|at| !at.rows.is_empty())
-        .collect();
-    let sys = |n: &str| median_at(n, "cpu_system_ns_per_item");
-    let condvar = sys(CONDVAR).map(|system| Condvar {
-        system_ns: num(Some(system)),
-        crates: BLOCKING_CRATES
-            .iter()
-            .filter_map(|n| sys(n).map(|s| Figure { name: n.to_string(), value: num(Some(s)) }))
-            .collect(),
-        batch_items: median_at("blocking-condvar-batched", "items_per_message").map(|k| count(Some(k))),
-    });
+    let cores_at =
+        |capacity| ran(summary, BLOCKING_CRATES.into_iter().chain([CONDVAR, "stream-tokio"]), capacity, "cores_used");
     let noise = summary.method.noise_threshold;
-    let batched_slower = BATCH_PAIRS
+    let batched_slower: Vec<(Change, bool)> = BATCH_PAIRS
         .iter()
         .filter_map(|(single, batched)| {
             let judged = judge(ms_stats(summary, batched, c)?, ms_stats(summary, single, c)?, noise);
-            (judged.told == Separation::Slower).then(|| BatchedSlower {
-                wakes_more: ["ctx_switches_per_item", "cpu_system_ns_per_item"]
-                    .iter()
-                    .all(|m| matches!((median_at(batched, m), median_at(single, m)), (Some(b), Some(s)) if b > s)),
-                single: profile(summary, single, c),
-                batched: profile(summary, batched, c),
-                p: judged.p.unwrap_or_else(|| "n/a".to_string()),
-            })
-        })
-        .collect::<Vec<BatchedSlower>>();
-    let batched_slower_wakes_more = batched_slower.iter().all(|b| b.wakes_more);
-    let one_message = one_message_pairs()
-        .iter()
-        .filter_map(|(single, one)| {
-            let at = |n: &str| num(summary.median_in(n, &phase(wide), "max_outstanding"));
-            Some(OneMessage {
-                name: one.to_string(),
-                single: single.to_string(),
-                ms: num(Some(summary.median_in(one, &phase(wide), HEADLINE)?)),
-                max_outstanding: at(one),
-                single_max_outstanding: at(single),
-            })
+            let wakes_more = ["ctx_switches_per_item", "cpu_system_ns_per_item"]
+                .iter()
+                .all(|m| matches!((median_at(batched, m), median_at(single, m)), (Some(b), Some(s)) if b > s));
+            let p = Some(judged.p.unwrap_or_else(|| "n/a".to_string()));
+            let row = change(summary, (single, c), (batched, c)).map(|row| (Change { p, ..row }, wakes_more));
+            row.filter(|_| judged.told == Separation::Slower)
         })
         .collect();
     Findings {
         floor: profile(summary, LOOP, c),
-        per_item: CROSS_THREAD_PER_ITEM
-            .iter()
-            .filter(|n| summary.median_in(n, &phase(c), HEADLINE).is_some())
-            .map(|n| profile(summary, n, c))
-            .collect(),
+        per_item: ran(summary, CROSS_THREAD_PER_ITEM, c, HEADLINE),
         capacity_one: if caps.contains(&1) {
-            CROSS_THREAD_PER_ITEM
-                .iter()
-                .filter_map(|n| {
-                    let m1 = summary.median_in(n, &phase(1), HEADLINE)?;
-                    Some(AtOne {
-                        profile: profile(summary, n, 1),
-                        ratio: ratio(Some(m1), summary.median_in(n, &phase(c), HEADLINE)),
-                    })
-                })
-                .collect()
+            CROSS_THREAD_PER_ITEM.iter().filter_map(|n| change(summary, (n, 1), (n, c))).collect()
         } else {
             Vec::new()
         },
         current,
         batching: BATCH_PAIRS
             .iter()
-            .filter_map(|(single, batched)| {
-                Some(change(
-                    single,
-                    summary.median_in(single, &phase(c), HEADLINE)?,
-                    summary.median_in(batched, &phase(c), HEADLINE)?,
-                ))
-            })
+            .filter(|(_, batched)| has(batched, c))
+            .filter_map(|(single, batched)| change(summary, (single, c), (batched, c)))
             .collect(),
-        allocs: median_at("stream-futures", "allocs_per_item").map(|futures| Allocs {
-            futures: num(Some(futures)),
-            others: ALLOCATING
-                .iter()
-                .filter_map(|n| {
-                    median_at(n, "allocs_per_item").map(|a| Figure { name: n.to_string(), value: num(Some(a)) })
-                })
-                .collect(),
+        allocs: median_at("stream-futures", "allocs_per_item").map(|_| Group {
+            lead: profile(summary, "stream-futures", c),
+            others: ran(summary, ALLOCATING, c, "allocs_per_item"),
         }),
         room,
-        batched_slower,
-        batched_slower_wakes_more,
-        one_message,
-        cores,
+        batched_slower_wakes_more: batched_slower.iter().all(|(_, wakes_more)| *wakes_more),
+        batched_slower: batched_slower.into_iter().map(|(row, _)| row).collect(),
+        one_message: one_message_pairs()
+            .iter()
+            .filter_map(|(single, one)| change(summary, (one, wide), (single, wide)))
+            .collect(),
+        cores: ends.into_iter().flatten().map(cores_at).filter(|rows| !rows.is_empty()).collect(),
         current_cores: num(median_at(CURRENT_THREAD, "cores_used")),
-        condvar,
-        bridges: ["stream-bridge-blocking-send", "blocking-bridge-blocking-recv"].iter().any(|n| ran(n)),
-        recv_many: ran("stream-tokio-recv-many"),
+        condvar: median_at(CONDVAR, "cpu_system_ns_per_item").map(|_| Group {
+            lead: profile(summary, CONDVAR, c),
+            others: ran(summary, BLOCKING_CRATES, c, "cpu_system_ns_per_item"),
+        }),
+        condvar_batch_items: median_at("blocking-condvar-batched", "items_per_message").map(|k| count(Some(k))),
+        bridges: ["stream-bridge-blocking-send", "blocking-bridge-blocking-recv"].iter().any(|n| has(n, c)),
+        recv_many: has("stream-tokio-recv-many", c),
         outstanding: outstanding(summary),
     }
 }
@@ -654,97 +496,105 @@ fn one_message_pairs() -> Vec<(String, String)> {
 /// 1 ms samples missed most of its exact peak.
 fn outstanding(summary: &Summary) -> Option<Outstanding> {
     let c = CLAIM_CAPACITY;
-    let exact = summary.median_in("blocking-crossbeam", &phase(c), "max_outstanding");
-    let sampled = summary.median_in("blocking-crossbeam", &phase(c), "max_outstanding_sampled");
+    let peaks = |name: &str| {
+        let at = |metric| summary.median_in(name, &phase(c), metric);
+        Some((at("max_outstanding")?, at("max_outstanding_sampled")?))
+    };
     let missed = summary
         .contestants
         .iter()
         .filter_map(|contestant| {
-            let exact = summary.median_in(&contestant.name, &phase(c), "max_outstanding")?;
-            let sampled = summary.median_in(&contestant.name, &phase(c), "max_outstanding_sampled")?;
-            (exact > 0.0).then(|| (contestant.name.as_str(), exact, sampled, sampled / exact))
+            let (exact, sampled) = peaks(&contestant.name)?;
+            (exact > 0.0).then(|| (contestant.name.as_str(), sampled / exact))
         })
-        .min_by(|a, b| a.3.total_cmp(&b.3));
+        .min_by(|a, b| a.1.total_cmp(&b.1));
+    let exact = summary.median_in("blocking-crossbeam", &phase(c), "max_outstanding");
     (exact.is_some() || missed.is_some()).then(|| Outstanding {
-        exact: count(exact),
-        sampled: count(sampled),
-        missed: missed.filter(|m| m.3 < 1.0).map(|(name, e, s, _)| Missed {
-            name: name.to_string(),
-            exact: count(Some(e)),
-            sampled: count(Some(s)),
-        }),
+        crossbeam: profile(summary, "blocking-crossbeam", c),
+        missed: missed.filter(|m| m.1 < 1.0).map(|(name, _)| profile(summary, name, c)),
     })
 }
 
-/// Each lab contestant beside its bare reference pair ([`crate::handoff::contestants::bare_pairs`]) at every capacity where both have
-/// a figure, judged on process medians; a row above [`FIDELITY_BAR`] gets what the A/B rows (`ab`) say of it.
-fn fidelity(summary: &Summary, caps: &[u64], ab: &[AbRow]) -> Vec<FidelityRow> {
+/// Each lab contestant beside its bare reference pair ([`bare_pairs`]), and each per-cause A/B variant
+/// ([`ab_variants`]) that ran beside its bare pair, at every capacity where both have a figure, judged on process
+/// medians: the fidelity rows (one above [`FIDELITY_BAR`] gets what its A/B rows say of it) and the A/B rows, by
+/// lab contestant, then capacity, then variant (the control first).
+fn calibration(summary: &Summary, caps: &[u64]) -> (Vec<FidelityRow>, Vec<AbRow>) {
     let noise = summary.method.noise_threshold;
-    let variants = crate::handoff::contestants::ab_variants();
-    let mut rows = Vec::new();
-    for (lab, bare) in crate::handoff::contestants::bare_pairs() {
+    let variants = ab_variants();
+    let (mut rows, mut ab) = (Vec::new(), Vec::new());
+    for (lab, bare) in bare_pairs() {
         for &capacity in caps {
-            let (Some(l), Some(b)) = (ms_stats(summary, lab, capacity), ms_stats(summary, &bare, capacity)) else {
-                continue;
-            };
-            let judged = judge(l, b, noise);
-            let above_bar = b.median > 0.0 && l.median / b.median > FIDELITY_BAR;
-            let here: Vec<&AbRow> = ab.iter().filter(|r| r.lab == lab && r.capacity == capacity).collect();
-            let control = variants.iter().filter(|v| v.lab == lab && v.control).find_map(|v| {
-                let c = ms_stats(summary, &v.name, capacity)?;
-                Some(Control { name: v.name.clone(), beside: beside(c, b, noise), lab_against: judge(l, c, noise) })
-            });
-            let not_slower_than_control = control
-                .as_ref()
-                .is_some_and(|c| !matches!(c.lab_against.told, Separation::Slower | Separation::TooFewProcesses));
-            let finding = above_bar.then_some(match judged.told {
-                Separation::TooFewProcesses => Finding::TooFew,
-                Separation::Slower if not_slower_than_control => Finding::CopyToo,
-                Separation::Slower => Finding::LabCost,
-                _ if not_slower_than_control => Finding::SharedSpread,
-                _ => Finding::Spread,
-            });
-            let ab_state = if here.iter().any(|r| !r.control) {
-                AbState::Ran
-            } else if variants.iter().any(|v| v.lab == lab && !v.control) {
-                AbState::NotRun
-            } else {
-                AbState::NoneExists
-            };
-            rows.push(FidelityRow {
-                lab: lab.to_string(),
-                bare: bare.clone(),
-                capacity,
-                lab_ms: num(Some(l.median)),
-                bare_ms: num(Some(b.median)),
-                ratio: if b.median > 0.0 {
-                    format!("{}×", format_ratio(l.median / b.median))
+            let stats = |name: &str| ms_stats(summary, name, capacity);
+            let ours = || variants.iter().filter(|v| v.lab == lab);
+            let control = ours().find(|v| v.control).and_then(|v| Some((v, stats(&v.name)?)));
+            let here: Vec<AbRow> = ours()
+                .filter_map(|variant| {
+                    let (v, b) = (stats(&variant.name)?, stats(&variant.bare)?);
+                    Some(AbRow {
+                        variant: variant.name.clone(),
+                        lab: variant.lab.to_string(),
+                        cause: variant.cause.to_string(),
+                        control: variant.control,
+                        tasks: variant.tasks,
+                        capacity,
+                        beside: beside(v, b, noise),
+                        against_control: control.filter(|_| !variant.control).map(|(_, c)| judge(v, c, noise)),
+                    })
+                })
+                .collect();
+            if let (Some(l), Some(b)) = (stats(lab), stats(&bare)) {
+                let control = control.map(|(v, c)| Control {
+                    name: v.name.clone(),
+                    beside: beside(c, b, noise),
+                    lab_against: judge(l, c, noise),
+                });
+                let not_slower_than_control = control
+                    .as_ref()
+                    .is_some_and(|c| !matches!(c.lab_against.told, Separation::Slower | Separation::TooFewProcesses));
+                let against_bare = beside(l, b, noise);
+                let above_bar = b.median > 0.0 && l.median / b.median > FIDELITY_BAR;
+                let finding = above_bar.then_some(match against_bare.judged.told {
+                    Separation::TooFewProcesses => Finding::TooFew,
+                    Separation::Slower if not_slower_than_control => Finding::CopyToo,
+                    Separation::Slower => Finding::LabCost,
+                    _ if not_slower_than_control => Finding::SharedSpread,
+                    _ => Finding::Spread,
+                });
+                let ab_state = if here.iter().any(|r| !r.control) {
+                    AbState::Ran
+                } else if ours().any(|v| !v.control) {
+                    AbState::NotRun
                 } else {
-                    "—".to_string()
-                },
-                lab_range: range(l),
-                bare_range: range(b),
-                judged,
-                above_bar,
-                cost: num(Some(l.median - b.median)),
-                ab: ab_state,
-                control,
-                causes_slower: here
-                    .iter()
-                    .filter(|r| !r.control && r.beside.judged.told == Separation::Slower)
-                    .filter(|r| r.against_control.as_ref().is_none_or(|j| j.told == Separation::Slower))
-                    .map(|r| (*r).clone())
-                    .collect(),
-                finding,
-            });
+                    AbState::NoneExists
+                };
+                rows.push(FidelityRow {
+                    lab: lab.to_string(),
+                    bare: bare.clone(),
+                    capacity,
+                    beside: against_bare,
+                    above_bar,
+                    cost: num(Some(l.median - b.median)),
+                    ab: ab_state,
+                    control,
+                    causes_slower: here
+                        .iter()
+                        .filter(|r| !r.control && r.beside.judged.told == Separation::Slower)
+                        .filter(|r| r.against_control.as_ref().is_none_or(|j| j.told == Separation::Slower))
+                        .cloned()
+                        .collect(),
+                    finding,
+                });
+            }
+            ab.extend(here);
         }
     }
-    rows
+    (rows, ab)
 }
 
 /// The bare pairs with per-cause variants besides their control (`causes`), or with only a control (`!causes`).
 fn ab_bares(causes: bool) -> Vec<String> {
-    let variants = crate::handoff::contestants::ab_variants();
+    let variants = ab_variants();
     let mut bares: Vec<String> = Vec::new();
     for v in &variants {
         let has_causes = variants.iter().any(|w| w.bare == v.bare && !w.control);
@@ -755,87 +605,58 @@ fn ab_bares(causes: bool) -> Vec<String> {
     bares
 }
 
-/// Each per-cause A/B variant ([`crate::handoff::contestants::ab_variants`]) that ran, beside its bare pair at every capacity where
-/// both have a figure, judged on process medians; by lab contestant, then capacity, then variant (the control
-/// first).
-fn ab(summary: &Summary, caps: &[u64]) -> Vec<AbRow> {
-    let noise = summary.method.noise_threshold;
-    let variants = crate::handoff::contestants::ab_variants();
-    let mut rows = Vec::new();
-    for (lab, _) in crate::handoff::contestants::bare_pairs() {
-        for &capacity in caps {
-            let control = variants.iter().find(|v| v.lab == lab && v.control);
-            let control = control.and_then(|c| ms_stats(summary, &c.name, capacity));
-            for variant in variants.iter().filter(|v| v.lab == lab) {
-                let (Some(v), Some(b)) =
-                    (ms_stats(summary, &variant.name, capacity), ms_stats(summary, &variant.bare, capacity))
-                else {
-                    continue;
-                };
-                rows.push(AbRow {
-                    variant: variant.name.clone(),
-                    lab: variant.lab.to_string(),
-                    cause: variant.cause.to_string(),
-                    control: variant.control,
-                    tasks: variant.tasks,
-                    capacity,
-                    beside: beside(v, b, noise),
-                    against_control: control.filter(|_| !variant.control).map(|c| judge(v, c, noise)),
-                });
-            }
-        }
-    }
-    rows
-}
-
 /// `a` against `b` on their process medians ([`separation`]), its p formatted.
 fn judge(a: &MetricStats, b: &MetricStats, noise: f64) -> Judgement {
     let (told, p) = separation(a, b, noise);
     Judgement { told, p: p.map(format_p) }
 }
 
-/// `a`'s figures beside `reference`'s, judged against them.
-fn beside(a: &MetricStats, reference: &MetricStats, noise: f64) -> Beside {
+/// `a`'s figures beside its bare pair's, judged against them.
+fn beside(a: &MetricStats, bare: &MetricStats, noise: f64) -> Beside {
+    let range = |stats: &MetricStats| {
+        process_range(stats)
+            .map_or_else(|| "n/a".to_string(), |(low, high)| format!("{}–{}", num(Some(low)), num(Some(high))))
+    };
     Beside {
         ms: num(Some(a.median)),
         range: range(a),
-        ratio: ratio(Some(a.median), Some(reference.median)),
-        judged: judge(a, reference, noise),
+        bare_ms: num(Some(bare.median)),
+        bare_range: range(bare),
+        ratio: ratio(Some(a.median), Some(bare.median)),
+        judged: judge(a, bare, noise),
     }
 }
 
-/// The lowest and highest process median of `stats` (`45.1–52.3`), or `n/a` with too few processes.
-fn range(stats: &MetricStats) -> String {
-    process_range(stats)
-        .map_or_else(|| "n/a".to_string(), |(low, high)| format!("{}–{}", num(Some(low)), num(Some(high))))
+/// The profile at `capacity` of the first batched contestant that recorded both what its message carries and
+/// how many the channel holds.
+fn packing(summary: &Summary, capacity: u64) -> Option<Profile> {
+    let recorded = |metric| move |n: &&str| summary.median_in(n, &phase(capacity), metric).is_some();
+    let batched = BATCH_PAIRS.iter().map(|(_, batched)| *batched);
+    let first = batched.filter(recorded("items_per_message")).find(recorded("messages_per_channel"));
+    first.map(|name| profile(summary, name, capacity))
 }
 
-/// What a batched message carries at `capacity` and how many the channel holds, as the first batched contestant
-/// with both figures recorded them.
-fn packing(summary: &Summary, capacity: u64) -> Option<Packing> {
-    BATCH_PAIRS.iter().find_map(|(_, batched)| {
-        let items = summary.median_in(batched, &phase(capacity), "items_per_message")?;
-        let messages = summary.median_in(batched, &phase(capacity), "messages_per_channel")?;
-        Some(Packing { capacity, items: count(Some(items)), messages: count(Some(messages)) })
-    })
+/// `from` (a contestant at a capacity) beside `to`, when `from` has an ms/M.
+fn change(summary: &Summary, from: (&str, u64), to: (&str, u64)) -> Option<Change> {
+    let at = |(name, capacity): (&str, u64)| summary.median_in(name, &phase(capacity), HEADLINE);
+    let ratio = ratio(Some(at(from)?), at(to));
+    Some(Change { from: profile(summary, from.0, from.1), to: profile(summary, to.0, to.1), ratio, p: None })
 }
 
-/// `name`'s `from → to` and their ratio.
-fn change(name: &str, from: f64, to: f64) -> Change {
-    Change { name: name.to_string(), from: num(Some(from)), to: num(Some(to)), ratio: ratio(Some(from), Some(to)) }
-}
-
-/// `name`'s cost profile at `capacity`; a missing figure is `n/a`.
+/// `name`'s [`Profile`] at `capacity`.
 fn profile(summary: &Summary, name: &str, capacity: u64) -> Profile {
-    let at = |metric: &str| num(summary.median_in(name, &phase(capacity), metric));
-    Profile {
-        name: name.to_string(),
-        ms: at("ms_per_million"),
-        cpu: at("cpu_ns_per_item"),
-        cores: at("cores_used"),
-        switches: at("ctx_switches_per_item"),
-        system: at("cpu_system_ns_per_item"),
+    let mut profile = Profile::from([("name", name.to_string()), ("capacity", capacity.to_string())]);
+    for (key, metric, whole) in FIGURES {
+        let x = summary.median_in(name, &phase(capacity), metric);
+        profile.insert(key, if whole { count(x) } else { num(x) });
     }
+    profile
+}
+
+/// The profiles at `capacity` of those of `names` that have `metric` there, in order.
+fn ran<'a>(summary: &Summary, names: impl IntoIterator<Item = &'a str>, capacity: u64, metric: &str) -> Vec<Profile> {
+    let names = names.into_iter().filter(|n| summary.median_in(n, &phase(capacity), metric).is_some());
+    names.map(|n| profile(summary, n, capacity)).collect()
 }
 
 /// A count (items, messages), rounded to a whole number; `n/a` when missing.
@@ -867,13 +688,8 @@ fn fastest<'a>(summary: &Summary, names: impl IntoIterator<Item = &'a str>, capa
 
 /// `items / small_items`, when both are single numbers.
 fn ratio_of_items(summary: &Summary) -> Option<f64> {
-    let items = summary.params.get("items")?.as_f64()?;
-    let small = summary.params.get("small_items")?.as_f64()?;
+    let (items, small) = (summary.param("items")?, summary.param("small_items")?);
     (small > 0.0).then(|| items / small)
-}
-
-fn param_u64(summary: &Summary, key: &str) -> Option<u64> {
-    summary.params.get(key).and_then(|v| v.as_u64())
 }
 
 #[cfg(test)]
@@ -967,7 +783,7 @@ mod tests {
         let context = context(&judged(summary.clone()));
         let row = context.fidelity.iter().find(|r| r.lab == "blocking-crossbeam" && r.capacity == 256).expect("row");
         assert_eq!(row.finding, Some(Finding::LabCost));
-        assert_eq!(row.judged.told, Separation::Slower);
+        assert_eq!(row.beside.judged.told, Separation::Slower);
         let causes: Vec<&str> = row.causes_slower.iter().map(|r| r.cause.as_str()).collect();
         assert_eq!(causes, ["lab-loops"]);
         let text = details(&judged(summary));

@@ -1,17 +1,15 @@
 //! `stream-bridge-blocking-send[-batched]`: a blocking producer thread calls `tokio::sync::mpsc::Sender::blocking_send`; an async consumer task on a multi-thread runtime polls a `ReceiverStream`, sums and checks order.
 
-use std::sync::Arc;
 use std::thread;
 
 use measure::meter::Meter;
-use pipelines::start_line::{Opener, StartLine};
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 
 use super::{shape_phrase, Kind, Run};
 use crate::consume::{consume_stream, Sink};
 use crate::job::{HandoffError, Outcome, Packing, Side};
-use crate::pair::{settle, spawn_guarded};
+use crate::pair::{join_producer, settle, spawn_guarded, spawn_held_producer};
 use crate::produce::{produce, Closed, Producer, Shape};
 
 /// Producer thread → tokio mpsc → consumer task.
@@ -36,19 +34,10 @@ impl Kind for BridgeBlockingSend {
         let meter = &job.meter;
         let consumer_meter = job.meter.clone();
         let items = job.items;
-        let guard = job.live.enter();
-        let opener = Opener::new(Arc::new(StartLine::default()));
-        let line = Arc::clone(opener.line());
         thread::scope(|scope| {
-            let producer_thread = thread::Builder::new()
-                .name("producer".to_string())
-                .spawn_scoped(scope, move || {
-                    let _guard = guard;
-                    line.arrive();
-                    line.wait_open();
-                    produce(shape, &producer, items, meter, |m| tx.blocking_send(m).map_err(|_| Closed));
-                })
-                .map_err(|source| HandoffError::Spawn { side: Side::Producer, source })?;
+            let (producer_thread, opener) = spawn_held_producer(scope, job.live, move || {
+                produce(shape, &producer, items, meter, |m| tx.blocking_send(m).map_err(|_| Closed));
+            })?;
             let consumer = spawn_guarded(runtime.handle(), job.live, async move {
                 consume_stream(shape, ReceiverStream::new(rx), &consumer_meter, sink).await
             });
@@ -57,8 +46,7 @@ impl Kind for BridgeBlockingSend {
             drop(opener);
             let consumed =
                 runtime.block_on(consumer).unwrap_or_else(|e| Err(HandoffError::from_join(Side::Consumer, e)));
-            let produced = producer_thread.join().map_err(|p| HandoffError::from_panic(Side::Producer, &*p));
-            settle(consumed, produced)
+            settle(consumed, join_producer(producer_thread))
         })
     }
 }

@@ -65,6 +65,8 @@ use std::sync::Arc;
 
 use measure::meter::{GaugeMeter, Meter, NoMeter};
 use measure::summary::{ContestantInfo, Family, Role};
+use pipelines::cancel::CancellableSink;
+use pipelines::sink::TakeSink;
 
 use pipelines::blocking::crossbeam::Crossbeam;
 use pipelines::blocking::flume::Flume;
@@ -72,8 +74,9 @@ use pipelines::blocking::std_sync::StdSync;
 use tokio::runtime::Runtime;
 
 use crate::condvar_queue::{CondvarQueue, CountedCondvarQueue};
-use crate::consume::{dispatch, PairRun, Sink};
-use crate::job::{HandoffConfig, HandoffError, Job, Outcome, Packing};
+use crate::consume::{Sink, SumSink};
+use crate::job::{Behaviour, Consumer, HandoffConfig, HandoffError, Job, Outcome, Packing};
+use crate::message::{Clean, Tripwire};
 use crate::produce::{Batched, PerItem, Producer, Shape};
 
 /// A way of handing items from a producer to a consumer, as the registry lists it.
@@ -367,11 +370,11 @@ impl<K> fmt::Debug for PreparedPair<K> {
 
 impl<K: Kind> PreparedHandoff for PreparedPair<K> {
     fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<Outcome, HandoffError> {
-        dispatch(self, job, go)
+        self.dispatch(job, go)
     }
 
     fn run_metered(&self, job: &Job<'_, GaugeMeter>, go: &mut dyn FnMut()) -> Result<Outcome, HandoffError> {
-        dispatch(self, job, go)
+        self.dispatch(job, go)
     }
 
     fn alive_tasks(&self) -> Option<usize> {
@@ -379,7 +382,36 @@ impl<K: Kind> PreparedHandoff for PreparedPair<K> {
     }
 }
 
-impl<K: Kind> PairRun for PreparedPair<K> {
+impl<K: Kind> PreparedPair<K> {
+    /// Run `job` with the producer and sink the job asks for: each combination is its own instantiation, so the
+    /// measured one (clean producer, summing sink) is monomorphic and carries no test hooks.
+    fn dispatch<M: Meter>(&self, job: &Job<'_, M>, go: &mut dyn FnMut()) -> Result<Outcome, HandoffError> {
+        match job.behaviour {
+            Behaviour::Clean => self.with_sink(job, go, Clean),
+            Behaviour::Instrumented(instruments) => self.with_sink(job, go, Tripwire(instruments.clone())),
+        }
+    }
+
+    /// [`PreparedPair::dispatch`] with `producer` chosen: the sink for the job's consumer.
+    fn with_sink<M: Meter, P: Producer>(
+        &self,
+        job: &Job<'_, M>,
+        go: &mut dyn FnMut(),
+        producer: P,
+    ) -> Result<Outcome, HandoffError> {
+        match job.consumer {
+            Consumer::Sum => self.run_with(job, go, producer, SumSink::default()),
+            Consumer::Collect => self.run_with(job, go, producer, TakeSink::all()),
+            Consumer::Take(k) => self.run_with(job, go, producer, TakeSink::first(k)),
+            Consumer::Cancellable => match job.behaviour.cancel() {
+                Some(cancel) => self.run_with(job, go, producer, CancellableSink::new(Arc::clone(cancel))),
+                None => self.run_with(job, go, producer, TakeSink::all()),
+            },
+        }
+    }
+
+    /// Run `job` with `producer` at one end and `sink` at the other, calling `go` once both ends exist and right
+    /// before the first message moves.
     fn run_with<M: Meter, P: Producer, S: Sink>(
         &self,
         job: &Job<'_, M>,

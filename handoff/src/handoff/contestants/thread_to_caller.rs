@@ -20,13 +20,12 @@ use pipelines::blocking::crossbeam::Crossbeam;
 use pipelines::blocking::flume::Flume;
 use pipelines::blocking::std_sync::StdSync;
 use pipelines::blocking::Flavor;
-use pipelines::start_line::{Opener, StartLine};
 
 use super::{shape_phrase, Kind, Run};
 use crate::condvar_queue::{CondvarQueue, CountedCondvarQueue};
 use crate::consume::{consume, Sink};
-use crate::job::{HandoffError, Outcome, Packing, Side};
-use crate::pair::settle;
+use crate::job::{HandoffError, Outcome, Packing};
+use crate::pair::{join_producer, settle, spawn_held_producer};
 use crate::produce::{produce, Closed, Producer, Shape};
 
 /// A blocking channel as its contestant describes it.
@@ -89,25 +88,15 @@ impl<F: CallerChannel> Kind for ThreadToCaller<F> {
         let (tx, rx) = F::bounded::<Result<Sh::Msg, P::Error>>(env.config.messages(shape.items_per_message()));
         let meter = &job.meter;
         let items = job.items;
-        let guard = job.live.enter();
-        let opener = Opener::new(std::sync::Arc::new(StartLine::default()));
-        let line = std::sync::Arc::clone(opener.line());
         thread::scope(|scope| {
-            let producer_thread = thread::Builder::new()
-                .name("producer".to_string())
-                .spawn_scoped(scope, move || {
-                    let _guard = guard;
-                    line.arrive();
-                    line.wait_open();
-                    produce(shape, &producer, items, meter, |m| F::send(&tx, m).map_err(|_| Closed));
-                })
-                .map_err(|source| HandoffError::Spawn { side: Side::Producer, source })?;
+            let (producer_thread, opener) = spawn_held_producer(scope, job.live, move || {
+                produce(shape, &producer, items, meter, |m| F::send(&tx, m).map_err(|_| Closed));
+            })?;
             opener.line().wait_arrived(1);
             go();
             drop(opener);
             let consumed = consume(shape, std::iter::from_fn(move || F::recv(&rx)), meter, sink);
-            let produced = producer_thread.join().map_err(|p| HandoffError::from_panic(Side::Producer, &*p));
-            settle(consumed, produced)
+            settle(consumed, join_producer(producer_thread))
         })
     }
 }
