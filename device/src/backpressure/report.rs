@@ -2,8 +2,8 @@
 //! true when re-rendered: numbers formatted here, claims by id ([`claims_by_id`]), every word in
 //! `templates/report.md` (and the headline's in `templates/headline.md`). A finding the template writes rests on
 //! a judged claim, a conformance check, or the lab's one noise rule ([`differs`], [`differs_from_value`]: process
-//! medians, never a point ratio of two medians). The one point ratio left, [`Loose`], describes one contestant's
-//! own spread, as the report's spread table does.
+//! medians, never a point ratio of two medians). The one point ratio left (`loose` in [`unbounded_stream`])
+//! describes one contestant's own spread, as the report's spread table does.
 
 use std::collections::BTreeMap;
 
@@ -38,7 +38,7 @@ const STUDY_WORST_BOUNDED: &str = "the worst bounded contestant";
 const MIB: f64 = 1_048_576.0;
 
 /// Everything `templates/report.md` reads: one section of figures each (`None` or empty where the run has
-/// nothing for it), built by the function of the same name.
+/// nothing for it), each built by the function of the same name.
 #[derive(Debug, Serialize)]
 struct Context {
     /// Every claim of the table by id, judged (`not judged` where the run has none).

@@ -1,4 +1,4 @@
-//! The device report's figures and verdicts, as a typed context for `templates/report.md` (the discussion) and
+//! The device report's figures and verdicts, as the context for `templates/report.md` (the discussion) and
 //! `templates/headline.md` (the headline's own lines). Numbers are formatted here and claims are passed by id
 //! ([`claims_by_id`]); every word, and the choice of every finding, is in the templates. A finding that compares
 //! two contestants rests on a judged claim or on the lab's one noise rule ([`compare`], [`differs`],
@@ -38,7 +38,7 @@ const CPU_COLUMNS: [(&str, &str, usize); 9] = [
 ];
 
 /// Everything `templates/report.md` reads: the run's settings, then one section of figures each (`None` or empty
-/// where the run has nothing for it). Each section is built by the function of the same name.
+/// where the run has nothing for it), each built by one function below.
 #[derive(Debug, Serialize)]
 struct Report {
     /// Every judged claim, by id.
