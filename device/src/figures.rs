@@ -4,12 +4,20 @@
 use measure::summary::MetricStats;
 use measure::units::count;
 use serde::Serialize;
+use serde_json::{json, Value};
 
-/// A name (a contestant's, a level's, a limit's) with its formatted figure, as both templates read it.
-#[derive(Debug, Serialize)]
-pub(crate) struct Named {
-    pub(crate) name: String,
-    pub(crate) value: String,
+/// A name (a contestant's, a level's, a limit's) with its formatted figure, as both templates read it:
+/// `{{ x.name }}`, `{{ x.value }}`.
+pub(crate) fn named(name: impl Serialize, value: impl Serialize) -> Value {
+    json!({ "name": name, "value": value })
+}
+
+/// The notes a headline template renders, one a line (blank lines dropped), or one line saying it failed.
+pub(crate) fn notes(name: &str, template: &str, context: impl Serialize) -> Vec<String> {
+    match measure::template::render(name, template, context) {
+        Ok(text) => text.lines().filter(|l| !l.trim().is_empty()).map(str::to_string).collect(),
+        Err(err) => vec![format!("_The headline notes could not be rendered: {err}._")],
+    }
 }
 
 /// A figure to three significant digits without trailing zeros, with thousands separators from 100 up:
@@ -29,6 +37,11 @@ pub(crate) fn fig(x: f64) -> String {
 /// `16` or `16–17`: a contestant's range over its iterations.
 pub(crate) fn range(s: &MetricStats) -> String {
     span(count(s.min), count(s.max))
+}
+
+/// The least and the most of `values` (`f64::MAX` and `f64::MIN` when there are none).
+pub(crate) fn extremes(values: impl IntoIterator<Item = f64>) -> (f64, f64) {
+    values.into_iter().fold((f64::MAX, f64::MIN), |(lo, hi), v| (lo.min(v), hi.max(v)))
 }
 
 /// `a–b`, or `a` when both read the same.

@@ -110,6 +110,13 @@ fn judged(summary: &Summary) -> String {
     BackpressureScenario.discussion(&summary)
 }
 
+/// The judged discussion of the clean run with `metric` of `name` set to the range `min..=max`.
+fn judged_with(name: &str, metric: &str, min: f64, max: f64) -> String {
+    let mut s = summary();
+    set(&mut s, name, metric, min, max);
+    judged(&s)
+}
+
 #[test]
 fn every_claim_holds_on_a_clean_run() {
     for claim in claims(&summary()) {
@@ -267,9 +274,7 @@ fn families_read_naturally() {
 
 #[test]
 fn the_plus_one_is_named_when_used() {
-    let mut s = summary();
-    set(&mut s, "stream-buffered", MAX_OUT, 16.0, 17.0);
-    let text = judged(&s);
+    let text = judged_with("stream-buffered", MAX_OUT, 16.0, 17.0);
     holds(&text, &["`stream-buffered` reached the bound + 1", "16–17 calls outstanding"]);
 }
 
@@ -293,9 +298,7 @@ fn a_missed_peak_is_reported_and_an_unmissed_one_is_not() {
 fn memory_per_task_is_bracketed_when_not_every_item_was_outstanding() {
     let text = judged(&summary());
     assert!(text.contains("That is about 629 bytes per outstanding call."), "{text}");
-    let mut s = summary();
-    set(&mut s, STREAM_UNBOUNDED, MAX_OUT, 20_000.0, 20_000.0);
-    let text = judged(&s);
+    let text = judged_with(STREAM_UNBOUNDED, MAX_OUT, 20_000.0, 20_000.0);
     holds(
         &text,
         &[
@@ -309,9 +312,7 @@ fn memory_per_task_is_bracketed_when_not_every_item_was_outstanding() {
 #[test]
 fn a_loose_unbounded_figure_is_called_loose() {
     assert!(!judged(&summary()).contains("figure is loose"));
-    let mut s = summary();
-    set(&mut s, STREAM_UNBOUNDED, MAX_OUT, 6_000.0, 21_000.0);
-    let text = judged(&s);
+    let text = judged_with(STREAM_UNBOUNDED, MAX_OUT, 6_000.0, 21_000.0);
     holds(
         &text,
         &[
@@ -336,9 +337,7 @@ fn uneven_bounded_throughput_is_not_called_alike() {
 
 #[test]
 fn an_unbounded_stream_no_faster_is_not_called_faster() {
-    let mut s = summary();
-    set(&mut s, STREAM_UNBOUNDED, OPS, 15_000.0, 15_000.0);
-    let text = judged(&s);
+    let text = judged_with(STREAM_UNBOUNDED, OPS, 15_000.0, 15_000.0);
     assert!(!text.contains("It also finished sooner"), "{text}");
     assert!(text.contains("bought no throughput"), "{text}");
 }

@@ -39,6 +39,12 @@ const STEADY_OPS: &str = "calls answered per second over the steady window (firs
 /// Whole-run throughput.
 const WHOLE_OPS: &str = "calls answered per second over the whole timed run, start and drain included";
 
+/// A claim that side a's steady-window throughput is at least `factor` × side b's in every comparison, on the
+/// ranges of the samples.
+fn steady(text: impl Into<String>, factor: f64, comparisons: Vec<Comparison>) -> ClaimSpec {
+    ClaimSpec::new(text, HEADLINE, STEADY_OPS, (Relation::AtLeast, factor), Basis::Ranges, comparisons)
+}
+
 /// Every claim of the device scenario, as data.
 pub(crate) fn table(summary: &Summary) -> Vec<ClaimSpec> {
     let levels = levels(summary);
@@ -46,16 +52,24 @@ pub(crate) fn table(summary: &Summary) -> Vec<ClaimSpec> {
     let highest = levels.last().map(|(_, p)| p.to_string());
     let no_level = || levels.is_empty().then(|| "the run has no in-flight level".to_string());
     let on_device = |family: Family| -> Vec<String> {
-        CONTESTANTS.iter().filter(|c| c.family() == family && c.timer() == Timer::Device).map(name).collect()
+        CONTESTANTS.iter().filter(|c| c.family() == family && c.timer() == Timer::Device).map(|c| c.name()).collect()
     };
     let device_contestants: Vec<&Contestant> = CONTESTANTS.iter().filter(|c| c.timer() == Timer::Device).collect();
     let phase = |p: &Option<String>| Phase::Named(p.clone().unwrap_or_default());
+    // The best contestant of family `a` on the shared device against the best of `b`, at `level` in flight.
+    let best_of = |a: Family, b: Family, level: &str| {
+        let at = Phase::Named(format!("in_flight_{level}"));
+        vec![Comparison {
+            a: Side { who: Who::Highest(on_device(a)), phase: at.clone() },
+            b: Side { who: Who::Highest(on_device(b)), phase: at },
+        }]
+    };
 
     let trap = [Timer::Device, Timer::Own].map(|timer| {
         let shape = StreamShape::BufferUnordered;
         Comparison {
-            a: Side::contestant(name(&Contestant::Stream { shape, free: true, timer }), phase(&highest)),
-            b: Side::contestant(name(&Contestant::Stream { shape, free: false, timer }), phase(&highest)),
+            a: Side::contestant(Contestant::Stream { shape, free: true, timer }.name(), phase(&highest)),
+            b: Side::contestant(Contestant::Stream { shape, free: false, timer }.name(), phase(&highest)),
         }
     });
     let service = summary.param("service_ms");
@@ -65,7 +79,7 @@ pub(crate) fn table(summary: &Summary) -> Vec<ClaimSpec> {
         .filter_map(|(c, p)| {
             let limit = service? + PRECISION_MS;
             Some(Comparison {
-                a: Side::contestant(name(c), Phase::Named(p.to_string())),
+                a: Side::contestant(c.name(), Phase::Named(p.to_string())),
                 b: Side::value(limit, "service time + 0.5 ms"),
             })
         })
@@ -76,25 +90,20 @@ pub(crate) fn table(summary: &Summary) -> Vec<ClaimSpec> {
             .iter()
             .filter_map(|c| {
                 let b = if window_metric { Side::value(1.0, "the ideal") } else { Side::value(ideal?, "the ideal") };
-                Some(Comparison { a: Side::contestant(name(c), phase(&lowest)), b })
+                Some(Comparison { a: Side::contestant(c.name(), phase(&lowest)), b })
             })
             .collect()
     };
-    let at_10k = Phase::Named("in_flight_10000".to_string());
-    let at_100k = Phase::Named("in_flight_100000".to_string());
     let study = references::figure("device", STUDY_BEST);
     let top_ideal = levels.last().and_then(|(level, _)| ideal(summary, *level));
     let study_share = study.and_then(|f| f.study_ratio());
     let cores = summary.environment.cores;
     vec![
-        ClaimSpec::new(
+        steady(
             "At the highest level, `buffer_unordered` run as it comes (tokio's cooperative budget applies) reaches \
              at most a tenth of the calls per second it reaches inside `tokio::task::coop::unconstrained`, on the \
              shared device and on its own timer (steady window)",
-            HEADLINE,
-            STEADY_OPS,
-            (Relation::AtLeast, TRAP_FACTOR),
-            Basis::Ranges,
+            TRAP_FACTOR,
             trap.to_vec(),
         )
         .with_id("budget-trap-collapse")
@@ -136,51 +145,33 @@ pub(crate) fn table(summary: &Summary) -> Vec<ClaimSpec> {
         )
         .with_id("lowest-level-whole-run-ideal")
         .undecidable_if(no_level()),
-        ClaimSpec::new(
+        steady(
             format!(
                 "At 10,000 in flight on the shared device, the best stream contestant sustains at least \
                  {STREAMS_AHEAD}× the calls per second of the best blocking contestant (steady window)"
             ),
-            HEADLINE,
-            STEADY_OPS,
-            (Relation::AtLeast, STREAMS_AHEAD),
-            Basis::Ranges,
-            vec![Comparison {
-                a: Side { who: Who::Highest(on_device(Family::Stream)), phase: at_10k.clone() },
-                b: Side { who: Who::Highest(on_device(Family::Blocking)), phase: at_10k.clone() },
-            }],
+            STREAMS_AHEAD,
+            best_of(Family::Stream, Family::Blocking, "10000"),
         )
         .with_id("streams-ahead-at-10k"),
-        ClaimSpec::new(
+        steady(
             format!(
                 "At 10,000 in flight on the shared device, the best coroutine contestant (blocking-style code on \
                  `may`) sustains at least {COROUTINES_OVER_THREADS}× the calls per second of the best OS-thread \
                  contestant (steady window)"
             ),
-            HEADLINE,
-            STEADY_OPS,
-            (Relation::AtLeast, COROUTINES_OVER_THREADS),
-            Basis::Ranges,
-            vec![Comparison {
-                a: Side { who: Who::Highest(on_device(Family::Coroutine)), phase: at_10k.clone() },
-                b: Side { who: Who::Highest(on_device(Family::Blocking)), phase: at_10k.clone() },
-            }],
+            COROUTINES_OVER_THREADS,
+            best_of(Family::Coroutine, Family::Blocking, "10000"),
         )
         .with_id("coroutines-over-threads-at-10k"),
-        ClaimSpec::new(
+        steady(
             format!(
                 "At 100,000 in flight on the shared device, where OS threads cannot run, the best coroutine \
                  contestant reaches at least {COROUTINES_OF_STREAMS} of the best stream contestant's calls per \
                  second (steady window)"
             ),
-            HEADLINE,
-            STEADY_OPS,
-            (Relation::AtLeast, COROUTINES_OF_STREAMS),
-            Basis::Ranges,
-            vec![Comparison {
-                a: Side { who: Who::Highest(on_device(Family::Coroutine)), phase: at_100k.clone() },
-                b: Side { who: Who::Highest(on_device(Family::Stream)), phase: at_100k },
-            }],
+            COROUTINES_OF_STREAMS,
+            best_of(Family::Coroutine, Family::Stream, "100000"),
         )
         .with_id("coroutines-of-streams-at-100k"),
         ClaimSpec::new(
@@ -196,7 +187,9 @@ pub(crate) fn table(summary: &Summary) -> Vec<ClaimSpec> {
             vec![Comparison {
                 a: Side::contestant("blocking-threads", Phase::LastMeasuredBy("blocking-threads".to_string())),
                 b: Side {
-                    who: Who::Highest(CONTESTANTS.iter().filter(|c| c.family() == Family::Stream).map(name).collect()),
+                    who: Who::Highest(
+                        CONTESTANTS.iter().filter(|c| c.family() == Family::Stream).map(Contestant::name).collect(),
+                    ),
                     phase: Phase::LastMeasuredBy("blocking-threads".to_string()),
                 },
             }],
@@ -225,9 +218,4 @@ pub(crate) fn table(summary: &Summary) -> Vec<ClaimSpec> {
         .with_id("study-share")
         .undecidable_if(study_share.is_none().then(|| format!("measure/references.json has no `{STUDY_BEST}`"))),
     ]
-}
-
-/// The contestant named like `c` in this scenario.
-fn name(c: &Contestant) -> String {
-    c.name()
 }
