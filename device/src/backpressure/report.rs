@@ -1,5 +1,5 @@
 //! The figures and verdicts the backpressure report is written from, read from the run's summary so it stays
-//! true when re-rendered: numbers formatted here, claims by id ([`claims_by_id`]), every word in
+//! true when re-rendered: numbers formatted here, claims by id ([`claims_with_table`]), every word in
 //! `templates/report.md` (and the headline's in `templates/headline.md`). A finding the template writes rests on
 //! a judged claim, a conformance check, or the lab's one noise rule ([`differs`], [`differs_from_value`]: process
 //! medians, never a point ratio of two medians). The one point ratio left (`loose` in [`unbounded_stream`])
@@ -11,7 +11,7 @@ use measure::compare::{beyond_noise, differs, differs_from_value, process_range}
 use measure::record::Status;
 use measure::references;
 use measure::summary::{Family, MetricStats, Summary};
-use measure::template::{claims_by_id, ClaimView};
+use measure::template::{claims_with_table, ClaimView};
 use measure::units::count;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -93,19 +93,9 @@ pub(crate) fn headline_notes(summary: &Summary) -> Vec<String> {
 }
 
 fn context(summary: &Summary) -> Context {
-    let mut claims = claims_by_id(&summary.claims);
-    for id in [UNBOUNDED_PILES_UP, BOUNDED_ALIKE, THREADS_THROTTLED] {
-        claims.entry(id.to_string()).or_insert_with(|| ClaimView {
-            verdict: "not judged",
-            holds: false,
-            fails: false,
-            inconclusive: false,
-            p: String::new(),
-            text: String::new(),
-        });
-    }
+    let table = [UNBOUNDED_PILES_UP, BOUNDED_ALIKE, THREADS_THROTTLED].map(|id| (id, String::new()));
     Context {
-        claims,
+        claims: claims_with_table(&summary.claims, table),
         factors: json!({
             "unbounded": fig(UNBOUNDED_FACTOR),
             "spread": fig(BOUNDED_SPREAD),

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use measure::compare::{differs, format_or_na as num, format_p, format_ratio, process_range, times_or_na as ratio};
 use measure::separation::{separation, Separation};
 use measure::summary::{MetricStats, Role, Summary};
-use measure::template::{claims_by_id, ClaimView};
+use measure::template::{claims_with_table, ClaimView};
 use serde::Serialize;
 
 use super::{HEADLINE, SERIES_CAPACITY, SMALL_CAPACITY_BELOW};
@@ -359,7 +359,10 @@ pub fn context(summary: &Summary) -> Context {
     let (fidelity_rows, ab_rows) = calibration(summary, &caps);
     let async_batched = ran(summary, ASYNC_BATCHED, wide, HEADLINE);
     Context {
-        claims: claims(summary),
+        claims: claims_with_table(
+            &summary.claims,
+            crate::handoff::claims::table(summary).into_iter().map(|c| (c.id, c.text)),
+        ),
         has_phases: !caps.is_empty(),
         items: param("items"),
         batch: param_u64("batch"),
@@ -396,22 +399,6 @@ pub fn context(summary: &Summary) -> Context {
         fastest_crate_ms: num(fastest(summary, BLOCKING_CRATES, c).map(|(_, m)| m)),
         coroutine_rules: pipelines::coroutine::rules_note(summary),
     }
-}
-
-/// Every claim of the table by id, as judged in `summary`; a claim the run did not judge reads as `not judged`.
-fn claims(summary: &Summary) -> BTreeMap<String, ClaimView> {
-    let mut claims = claims_by_id(&summary.claims);
-    for spec in crate::handoff::claims::table(summary) {
-        claims.entry(spec.id.to_string()).or_insert_with(|| ClaimView {
-            verdict: "not judged",
-            holds: false,
-            fails: false,
-            inconclusive: false,
-            p: String::new(),
-            text: spec.text,
-        });
-    }
-    claims
 }
 
 /// The findings of "where the time goes" (`wide`: the widest capacity).
