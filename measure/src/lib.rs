@@ -35,6 +35,7 @@ pub mod probe;
 pub mod question;
 pub mod record;
 pub mod references;
+mod registry;
 pub mod sampler;
 pub mod scenario;
 mod scenario_files;

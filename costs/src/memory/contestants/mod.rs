@@ -144,96 +144,73 @@ pub(crate) fn fold_unit<E: Into<Injected>>(
     }
 }
 
-/// The contestants, in report order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Contestant {
-    /// `stream-tokio-task`.
-    TokioTask,
-    /// `stream-tokio-task-current-thread`.
-    TokioTaskCurrentThread,
-    /// `stream-futures-unordered`.
-    FuturesUnordered,
-    /// `stream-async-stream`.
-    AsyncStream,
-    /// `blocking-thread-64k`.
-    Thread64k,
-    /// `blocking-thread`.
-    Thread,
-    /// `coroutine-may`.
-    Coroutine,
-    /// `coroutine-may-8k`.
-    Coroutine8k,
+measure::registry! {
+    /// The contestants, in report order.
+    Contestant {
+        /// `stream-tokio-task`.
+        TokioTask => "stream-tokio-task",
+        /// `stream-tokio-task-current-thread`.
+        TokioTaskCurrentThread => "stream-tokio-task-current-thread",
+        /// `stream-futures-unordered`.
+        FuturesUnordered => "stream-futures-unordered",
+        /// `stream-async-stream`.
+        AsyncStream => "stream-async-stream",
+        /// `blocking-thread-64k`.
+        Thread64k => "blocking-thread-64k",
+        /// `blocking-thread`.
+        Thread => "blocking-thread",
+        /// `coroutine-may`.
+        Coroutine => "coroutine-may",
+        /// `coroutine-may-8k`.
+        Coroutine8k => "coroutine-may-8k",
+    }
 }
 
 impl Contestant {
-    /// Every contestant, in report order.
-    pub const ALL: [Contestant; 8] = [
-        Contestant::TokioTask,
-        Contestant::TokioTaskCurrentThread,
-        Contestant::FuturesUnordered,
-        Contestant::AsyncStream,
-        Contestant::Thread64k,
-        Contestant::Thread,
-        Contestant::Coroutine,
-        Contestant::Coroutine8k,
-    ];
-
-    /// The contestant named `name`.
-    pub fn find(name: &str) -> Option<Contestant> {
-        Contestant::ALL.into_iter().find(|c| c.info().name == name)
-    }
-
     /// Name, family and one line saying exactly what waits.
     pub fn info(&self) -> ContestantInfo {
-        let (name, family, description) = match self {
+        let (family, description) = match self {
             Contestant::TokioTask => (
-                "stream-tokio-task",
                 Family::Stream,
                 "one tokio task per unit (`Handle::spawn`) on a multi-thread runtime (one worker per core), each \
                  owning its payload and awaiting its own `tokio::sync::oneshot`",
             ),
             Contestant::TokioTaskCurrentThread => (
-                "stream-tokio-task-current-thread",
                 Family::Stream,
                 "the same tasks on a current-thread runtime, driven by `block_on` on the calling thread",
             ),
             Contestant::FuturesUnordered => (
-                "stream-futures-unordered",
                 Family::Stream,
                 "one future per unit (an `async` block owning its payload and awaiting its own oneshot), all in one \
                  `futures::stream::FuturesUnordered` polled by one tokio task on a multi-thread runtime",
             ),
             Contestant::AsyncStream => (
-                "stream-async-stream",
                 Family::Stream,
                 "one `async_stream::stream!` generator per unit (boxed and pinned) owning its payload, polled once \
                  so it is suspended after its first `yield`; all held in a `Vec` by the calling thread",
             ),
             Contestant::Thread64k => (
-                "blocking-thread-64k",
                 Family::Blocking,
                 "one OS thread per unit with a 64 KiB stack (`thread::Builder::stack_size`), owning its payload \
                  and blocked in `recv` on its own `std::sync::mpsc::sync_channel(1)`",
             ),
             Contestant::Thread => (
-                "blocking-thread",
                 Family::Blocking,
                 "the same threads with Rust's default stack (2 MiB reserved; pages become resident only as they \
                  are touched)",
             ),
             Contestant::Coroutine | Contestant::Coroutine8k => {
                 let config = self.coroutine_config().unwrap_or_else(CoroutineConfig::per_core);
-                let name = if *self == Contestant::Coroutine { "coroutine-may" } else { "coroutine-may-8k" };
                 let description = format!(
                     "one stackful coroutine per unit ({}), owning its payload and parked in `recv` on its own \
                      `may::sync::mpsc` channel (the coroutine parks, not its carrier); refused past what \
                      `vm.max_map_count` allows at two maps per coroutine stack",
                     config.describe()
                 );
-                return ContestantInfo::new(name, Family::Coroutine, description);
+                return ContestantInfo::new(self.name(), Family::Coroutine, description);
             }
         };
-        ContestantInfo::new(name, family, description)
+        ContestantInfo::new(self.name(), family, description)
     }
 
     /// The `may` configuration of a coroutine contestant (one carrier per CPU the trial may use; its stack); `None` for the others.

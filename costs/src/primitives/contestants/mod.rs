@@ -147,54 +147,35 @@ impl OpError {
     }
 }
 
-/// The contestants, in report order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Contestant {
-    /// `stream-tokio-spawn-join`.
-    TokioSpawn,
-    /// `blocking-thread-spawn-join`.
-    ThreadSpawn,
-    /// `blocking-rayon-spawn-join`.
-    RayonSpawn,
-    /// `blocking-rayon-spawn-join-inside`.
-    RayonSpawnInside,
-    /// `coroutine-may-spawn-join`.
-    MaySpawn,
-    /// `stream-tokio-semaphore`.
-    Semaphore,
-    /// `blocking-std-mutex`.
-    Mutex,
-    /// `coroutine-may-semaphore`.
-    MaySemaphore,
-    /// `stream-tokio-oneshot`.
-    TokioOneshot,
-    /// `blocking-std-channel`.
-    StdChannel,
-    /// `coroutine-may-oneshot`.
-    MayOneshot,
+measure::registry! {
+    /// The contestants, in report order.
+    Contestant {
+        /// `stream-tokio-spawn-join`.
+        TokioSpawn => "stream-tokio-spawn-join",
+        /// `blocking-thread-spawn-join`.
+        ThreadSpawn => "blocking-thread-spawn-join",
+        /// `blocking-rayon-spawn-join`.
+        RayonSpawn => "blocking-rayon-spawn-join",
+        /// `blocking-rayon-spawn-join-inside`.
+        RayonSpawnInside => "blocking-rayon-spawn-join-inside",
+        /// `coroutine-may-spawn-join`.
+        MaySpawn => "coroutine-may-spawn-join",
+        /// `stream-tokio-semaphore`.
+        Semaphore => "stream-tokio-semaphore",
+        /// `blocking-std-mutex`.
+        Mutex => "blocking-std-mutex",
+        /// `coroutine-may-semaphore`.
+        MaySemaphore => "coroutine-may-semaphore",
+        /// `stream-tokio-oneshot`.
+        TokioOneshot => "stream-tokio-oneshot",
+        /// `blocking-std-channel`.
+        StdChannel => "blocking-std-channel",
+        /// `coroutine-may-oneshot`.
+        MayOneshot => "coroutine-may-oneshot",
+    }
 }
 
 impl Contestant {
-    /// Every contestant, in report order.
-    pub const ALL: [Contestant; 11] = [
-        Contestant::TokioSpawn,
-        Contestant::ThreadSpawn,
-        Contestant::RayonSpawn,
-        Contestant::RayonSpawnInside,
-        Contestant::MaySpawn,
-        Contestant::Semaphore,
-        Contestant::Mutex,
-        Contestant::MaySemaphore,
-        Contestant::TokioOneshot,
-        Contestant::StdChannel,
-        Contestant::MayOneshot,
-    ];
-
-    /// The contestant named `name`.
-    pub fn find(name: &str) -> Option<Contestant> {
-        Contestant::ALL.into_iter().find(|c| c.info().name == name)
-    }
-
     /// How many times fewer operations than `ops` it does (spawning a thread costs tens of microseconds).
     pub fn ops_divisor(&self) -> u64 {
         match self {
@@ -205,75 +186,63 @@ impl Contestant {
 
     /// Name, family and one line saying exactly what one operation is.
     pub fn info(&self) -> ContestantInfo {
-        let (name, family, description) = match self {
+        let (family, description) = match self {
             Contestant::TokioSpawn => (
-                "stream-tokio-spawn-join",
                 Family::Stream,
                 "`tokio::spawn` of a task returning its number, then `.await` on the `JoinHandle`, from a task on a \
                  multi-thread runtime (one worker per core) built once per trial",
             ),
             Contestant::ThreadSpawn => (
-                "blocking-thread-spawn-join",
                 Family::Blocking,
                 "`std::thread::spawn` of a thread returning its number (default stack), then `join`; 20× fewer \
                  operations than the others",
             ),
             Contestant::RayonSpawn => (
-                "blocking-rayon-spawn-join",
                 Family::Blocking,
                 "`ThreadPool::scope` with one `spawn` storing its number, on a rayon pool (one thread per core) \
                  built once per trial, entered from outside the pool (the trial's thread) on every operation: the \
                  scope returns once the job has run",
             ),
             Contestant::RayonSpawnInside => (
-                "blocking-rayon-spawn-join-inside",
                 Family::Blocking,
                 "`rayon::scope` with one `spawn` storing its number, started on a worker of the same pool (the loop \
                  runs inside one `ThreadPool::install`), as tokio's spawns start from a task",
             ),
             Contestant::MaySpawn => (
-                "coroutine-may-spawn-join",
                 Family::Coroutine,
                 "from a driver coroutine, `may` spawn of a coroutine returning its number, then `join` (parks the \
                  driver, not its carrier); `may` 0.3 with a carrier per core, its default 32 KiB stack and pool of \
                  1,000 pre-built stacks, configured once per trial",
             ),
             Contestant::Semaphore => (
-                "stream-tokio-semaphore",
                 Family::Stream,
                 "`Semaphore::acquire().await` and drop of the permit, uncontended, inside `block_on` of a \
                  current-thread runtime",
             ),
-            Contestant::Mutex => (
-                "blocking-std-mutex",
-                Family::Blocking,
-                "`std::sync::Mutex<u64>::lock`, add the number, unlock; uncontended",
-            ),
+            Contestant::Mutex => {
+                (Family::Blocking, "`std::sync::Mutex<u64>::lock`, add the number, unlock; uncontended")
+            }
             Contestant::MaySemaphore => (
-                "coroutine-may-semaphore",
                 Family::Coroutine,
                 "`may::sync::Semphore::wait` and `post` of one permit, uncontended, inside a driver coroutine \
                  (`may` 0.3, a carrier per core)",
             ),
             Contestant::TokioOneshot => (
-                "stream-tokio-oneshot",
                 Family::Stream,
                 "`tokio::sync::oneshot::channel`, `send` of the number, `.await` of the receiver, inside `block_on` \
                  of a current-thread runtime",
             ),
             Contestant::StdChannel => (
-                "blocking-std-channel",
                 Family::Blocking,
                 "`std::sync::mpsc::sync_channel(1)` made once, `send` of the number and `recv` on the same thread",
             ),
             Contestant::MayOneshot => (
-                "coroutine-may-oneshot",
                 Family::Coroutine,
                 "`may::sync::mpsc::channel` made per value (`may` has no oneshot type), `send` of the number and \
                  `recv` inside a driver coroutine (`may` 0.3, a carrier per core)",
             ),
         };
-        ContestantInfo::new(name, family, description)
+        ContestantInfo::new(self.name(), family, description)
     }
 
     /// Build what the operation needs (a runtime, a pool), outside any timing.
