@@ -11,8 +11,10 @@
 
 use std::time::Duration;
 
+use crate::clocks::duration_us;
+
 /// The settle rule and when the healthy phase ends.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct DropRule {
     /// The healthy phase lasts at least this long.
     pub healthy_min: Duration,
@@ -39,13 +41,8 @@ impl DropRule {
         if elapsed >= self.healthy_max {
             return true;
         }
-        elapsed >= self.healthy_min.max(self.hold) && settled_at(points, now_us, micros(self.hold), self.drift)
+        elapsed >= self.healthy_min.max(self.hold) && settled_at(points, now_us, duration_us(self.hold), self.drift)
     }
-}
-
-/// `d` in whole microseconds.
-pub fn micros(d: Duration) -> u64 {
-    u64::try_from(d.as_micros()).unwrap_or(u64::MAX)
 }
 
 /// The limit in force at `t` in a history of `(time, limit)` changes in time order: the last change at or before

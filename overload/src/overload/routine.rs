@@ -200,9 +200,9 @@ impl Watcher {
                         let points: Vec<(u64, usize)> = g
                             .limit_history_since(now.saturating_sub(hold))
                             .iter()
-                            .map(|&(t, l)| (settle::micros(t), l))
+                            .map(|&(t, l)| (duration_us(t), l))
                             .collect();
-                        (points, settle::micros(now))
+                        (points, duration_us(now))
                     });
                     if rule.due(elapsed, history.as_ref().map(|(p, now)| (p.as_slice(), *now))) {
                         dependency.set_capacity(after);
@@ -532,10 +532,8 @@ fn idle_metrics(prepared: &dyn Prepared, config: &OverloadConfig) -> Result<Metr
         ..dependency::Config::default()
     })
     .map_err(RunError::Dependency)?;
-    let mut latencies = prepared.idle_latencies(&dependency, IDLE_CALLS);
+    let median = prepared.idle_median(&dependency, IDLE_CALLS).unwrap_or_default();
     dependency.shutdown();
-    latencies.sort_unstable();
-    let median = latencies.get(latencies.len() / 2).copied().unwrap_or_default();
     let mut metrics = MetricValues::new();
     metrics.insert("idle_call_us".to_string(), median.as_secs_f64() * 1e6);
     metrics.insert("idle_overshoot_us".to_string(), median.saturating_sub(config.service).as_secs_f64() * 1e6);
