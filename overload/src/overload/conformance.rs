@@ -461,7 +461,7 @@ fn run_on(
     let stats = dependency.stats();
     dependency.shutdown();
     let records = ledger.records();
-    let analysis = crate::analysis::analyse(&records, None, None, 100_000);
+    let analysis = crate::analysis::analyse(&records, None, 100_000);
     let metric = |key: &str| analysis.metrics.get(key).map_or(0, |&v| v as u64);
     Ok(CheckRun {
         verified: ledger.verify(),

@@ -328,7 +328,7 @@ impl Routine for OverloadRoutine {
         });
         // No settle-after-drop figure: at the rule's resolution (a span of `settle-ms`) every limiter read 0 to 6
         // ms and its steady phase equalled the whole after-drop phase, so it could not tell limiters apart.
-        let analysis = analysis::analyse(&records, drop_us, None, duration_us(WINDOW));
+        let analysis = analysis::analyse(&records, drop_us, duration_us(WINDOW));
 
         if !iteration.warmup {
             let invariants = &mut self.invariants;
@@ -461,9 +461,7 @@ fn put_dependency_series(series: &mut BTreeMap<String, Series>, timeline: &Timel
         ("capacity", windows().map(|w| w.capacity as f64).collect()),
     ];
     for (name, values) in named {
-        let mut s = Series::new(period_ms, values);
-        s.marks = marks.to_vec();
-        series.insert(name.to_string(), s);
+        series.insert(name.to_string(), Series { marks: marks.to_vec(), ..Series::new(period_ms, values) });
     }
 }
 
@@ -492,9 +490,10 @@ fn put_limit(
         inside.fold(limit_at(from), usize::max)
     };
     let values: Vec<f64> = (first..=last).map(|w| peak(w) as f64).collect();
-    let mut s = Series::new(WINDOW.as_secs_f64() * 1e3, values);
-    s.marks = marks.to_vec();
-    series.insert("limit".to_string(), s);
+    series.insert(
+        "limit".to_string(),
+        Series { marks: marks.to_vec(), ..Series::new(WINDOW.as_secs_f64() * 1e3, values) },
+    );
     metrics.insert("limit_at_end".to_string(), limit_at(end_us) as f64);
     if let Some(drop) = drop_us {
         metrics.insert("limit_at_drop".to_string(), limit_at(drop) as f64);
