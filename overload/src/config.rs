@@ -72,16 +72,13 @@ impl OverloadConfig {
                     n => Some(n),
                 },
             },
-            limits: LimiterParams {
-                fixed_limit: request.param_usize("fixed_limit")?,
-                initial: request.param_usize("initial_limit")?,
-                min: request.param_usize("min_limit")?,
-                max: request.param_usize("max_limit")?,
-                timeout: Duration::from_millis(request.param("timeout_ms")?),
-                windowed: request.param("windowed")? != 0,
-                // Until the trial has measured the no-load latency: the service time.
-                no_load: service,
-            },
+            // Until the trial has measured the no-load latency, the service time stands for it.
+            limits: limits(
+                request,
+                Duration::from_millis(request.param("timeout_ms")?),
+                service,
+                request.param("windowed")? != 0,
+            )?,
             unbounded_threads: request.param_usize("unbounded_threads")?,
             seed: request.seed,
         };
@@ -188,6 +185,25 @@ pub fn limiter_description(kind: LimiterKind) -> String {
              no-load latency (the smallest seen, re-probed now and then) and grows or shrinks to keep a few queued"
         ),
     }
+}
+
+/// The limits `request` sets (`fixed_limit`, `initial_limit`, `min_limit`, `max_limit`), with `timeout`, the
+/// no-load latency `no_load` and `windowed`.
+pub fn limits(
+    request: &TrialRequest,
+    timeout: Duration,
+    no_load: Duration,
+    windowed: bool,
+) -> Result<LimiterParams, TrialError> {
+    Ok(LimiterParams {
+        fixed_limit: request.param_usize("fixed_limit")?,
+        initial: request.param_usize("initial_limit")?,
+        min: request.param_usize("min_limit")?,
+        max: request.param_usize("max_limit")?,
+        timeout,
+        no_load,
+        windowed,
+    })
 }
 
 /// A trial's limits, as both scenarios' settings check them: `min_limit` ≤ `initial_limit` ≤ `max_limit`.

@@ -425,11 +425,6 @@ impl Gate {
         state.history[first..].to_vec()
     }
 
-    /// The algorithm's unrounded estimate of the limit, for charts.
-    pub fn estimated_limit(&self) -> f64 {
-        self.lock().algorithm.estimated_limit()
-    }
-
     /// Every counter, read together.
     pub fn stats(&self) -> GateStats {
         self.lock().snapshot()
@@ -542,11 +537,6 @@ impl Permit {
     /// The gate's limit when this call was admitted (at least [`in_flight_at_admission`](Self::in_flight_at_admission)).
     pub fn limit_at_admission(&self) -> usize {
         self.admission.limit
-    }
-
-    /// The gate this permit belongs to.
-    pub fn gate(&self) -> &Arc<Gate> {
-        &self.gate
     }
 }
 
