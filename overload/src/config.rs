@@ -96,11 +96,6 @@ impl OverloadConfig {
         Ok(config)
     }
 
-    /// The call at which an accounting run's capacity drops: `calls / 2`.
-    pub fn drop_at(&self) -> u64 {
-        self.calls / 2
-    }
-
     /// The dependency of one timed iteration: `capacity` slots, until the trial sets `capacity_after` once the
     /// limit has settled ([`DropRule`]), or, with [`DropRule::at_call`], until that call is issued.
     pub fn dependency(&self) -> DependencyConfig {
@@ -125,7 +120,7 @@ impl OverloadConfig {
     /// `calls / 2` is issued (an accounting run counts threads and allocations, not latency).
     pub fn dependency_by_call(&self) -> DependencyConfig {
         DependencyConfig {
-            schedule: vec![CapacityChange { at_call: self.drop_at(), capacity: self.capacity_after }],
+            schedule: vec![CapacityChange { at_call: self.calls / 2, capacity: self.capacity_after }],
             ..self.dependency()
         }
     }

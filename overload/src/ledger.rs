@@ -92,11 +92,6 @@ impl Ledger {
         }
     }
 
-    /// Calls the ledger holds.
-    pub fn calls(&self) -> u64 {
-        self.slots.len() as u64
-    }
-
     /// Microseconds from the ledger's origin to `at` (0 if earlier).
     pub fn offset_us(&self, at: Instant) -> u64 {
         u64::try_from(at.saturating_duration_since(self.origin).as_micros()).unwrap_or(u64::MAX)
