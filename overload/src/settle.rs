@@ -12,6 +12,7 @@
 use std::time::Duration;
 
 use crate::clocks::duration_us;
+use crate::limit::Gate;
 
 /// The settle rule and when the healthy phase ends.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -43,6 +44,13 @@ impl DropRule {
         }
         elapsed >= self.healthy_min.max(self.hold) && settled_at(points, now_us, duration_us(self.hold), self.drift)
     }
+}
+
+/// The limit history of `gate` (empty without one): the limit at the gate's start and at each change, in
+/// microseconds since `from` on the gate's clock.
+pub fn points(gate: Option<&Gate>, from: Duration) -> Vec<(u64, usize)> {
+    let history = gate.map(Gate::limit_history).unwrap_or_default();
+    history.into_iter().map(|(t, limit)| (duration_us(t.saturating_sub(from)), limit)).collect()
 }
 
 /// The limit in force at `t` in a history of `(time, limit)` changes in time order: the last change at or before

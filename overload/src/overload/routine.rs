@@ -312,7 +312,7 @@ impl Routine for OverloadRoutine {
         let records = ledger.records();
         // The limit's history on the ledger's clock (the gate was created right after the ledger: they agree to
         // microseconds); a contestant without a gate has no limit to settle.
-        let points = gate.as_ref().map(|g| limit_points(g)).unwrap_or_default();
+        let points = settle::points(gate.as_deref(), Duration::ZERO);
         let rule = &self.config.drop;
         let (hold_us, drift) = (duration_us(rule.hold), rule.drift);
         // Judged at the instant the watcher decided the drop (a limit that moves on every call may change in the
@@ -514,12 +514,6 @@ fn put_limit(
     if stats.decisions.windows > 0 {
         metrics.insert(SAMPLES_PER_WINDOW.to_string(), samples as f64 / stats.decisions.windows as f64);
     }
-}
-
-/// The gate's limit at time zero and at each change, in microseconds since the gate started (the gate was
-/// created right after the ledger: its clock and the ledger's agree to microseconds).
-fn limit_points(gate: &Gate) -> Vec<(u64, usize)> {
-    gate.limit_history().iter().map(|(since, limit)| (duration_us(*since), *limit)).collect()
 }
 
 /// The latency of a call on an idle dependency (same service time, no load), waited for the way the contestant

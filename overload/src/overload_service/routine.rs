@@ -29,17 +29,7 @@ pub const CEILING_TOLERANCE: f64 = 0.03;
 
 /// The analysis of `output`, a run of `config`.
 pub fn analyse(config: &ServiceConfig, output: &RunOutput) -> ServiceAnalysis {
-    let limits: Vec<(u64, usize)> = output
-        .calls
-        .gate
-        .as_ref()
-        .map(|g| {
-            g.limit_history()
-                .into_iter()
-                .map(|(t, l)| (duration_us(t.saturating_sub(output.gate_at_start)), l))
-                .collect()
-        })
-        .unwrap_or_default();
+    let limits = crate::settle::points(output.calls.gate.as_deref(), output.gate_at_start);
     let frame = Frame {
         schedule: &output.calls.schedule,
         drop_us: output.drop_us,
