@@ -124,11 +124,6 @@ impl OverloadConfig {
             ..self.dependency()
         }
     }
-
-    /// The dependency's ceiling in calls per second with `capacity` slots: `capacity / service`.
-    pub fn ceiling_ops(&self, capacity: usize) -> f64 {
-        capacity as f64 / self.service.as_secs_f64()
-    }
 }
 
 /// The most calls the limiter can ever admit at once: the fixed limit, or the adaptive limiters' maximum. The
