@@ -84,7 +84,7 @@ fn part(name: &'static str, work: impl FnOnce() -> Result<String, String> + Send
 pub fn all(contestant: Contestant) -> Vec<Check> {
     let mut parts: Vec<Part> = vec![
         (vec!["exactly_once"], Box::new(move || small_checks(contestant))),
-        (vec!["rejections_counted", "clean_after_rejections"], Box::new(move || rejections(contestant).into())),
+        (vec!["rejections_counted", "clean_after_rejections"], Box::new(move || rejections(contestant))),
     ];
     if let Some(kind) = contestant.limiter() {
         parts.push(part("limit_follows_latency", move || limit_follows_latency(contestant, kind)));
@@ -128,7 +128,7 @@ fn gate_families_agree(kind: LimiterKind) -> Check {
 /// `exactly_once`, `dependency_within_capacity` and (limited contestants) `within_limit`, from one small run
 /// through a capacity drop.
 fn small_checks(contestant: Contestant) -> Vec<Check> {
-    let run = match guarded("exactly_once", move || drop_run(contestant)) {
+    let run = match watchdog::guarded("exactly_once", WATCHDOG, move || drop_run(contestant)) {
         Ok(run) => run,
         Err(err) => return vec![Check::new("exactly_once", false, err)],
     };
@@ -211,8 +211,9 @@ fn drop_run(contestant: Contestant) -> Result<CheckRun, String> {
 /// while the rejections go through, each freeing its permit at once. Then `clean_after_rejections`: on the same
 /// prepared contestant (its runtime or pool), [`CLEAN_CALLS`] calls against a healthy dependency each complete
 /// once with the right answer, none failing, the gate within its limit.
-fn rejections(contestant: Contestant) -> [Check; 2] {
-    let run = move || -> Result<[Verdict; 2], String> {
+fn rejections(contestant: Contestant) -> Vec<Check> {
+    let names = ["rejections_counted", "clean_after_rejections"];
+    let run = move || -> Result<[Result<String, String>; 2], String> {
         let calls = 500;
         let (dependency, limits) = rejecting();
         let prepared = contestant.prepare(&check_config(&dependency, calls, limits, 100))?;
@@ -221,10 +222,9 @@ fn rejections(contestant: Contestant) -> [Check; 2] {
         let clean = small_run_on(&*prepared, contestant, healthy, CLEAN_CALLS, &limits)?;
         Ok([rejections_verdict(&rejected, calls), clean_verdict(&clean, CLEAN_CALLS)])
     };
-    match guarded("rejections_counted", run) {
-        Ok([rejected, clean]) => [as_check("rejections_counted", rejected), as_check("clean_after_rejections", clean)],
-        Err(e) => [Check::new("rejections_counted", false, e.clone()), Check::new("clean_after_rejections", false, e)],
-    }
+    let verdicts = watchdog::guarded(names[0], WATCHDOG, run).unwrap_or_else(|e| [Err(e.clone()), Err(e)]);
+    let checks = names.into_iter().zip(verdicts);
+    checks.map(|(name, verdict)| Check::new(name, verdict.is_ok(), verdict.unwrap_or_else(|e| e))).collect()
 }
 
 /// The rejections run's dependency (10 slots of 2 ms that reject beyond 5 queued) and limits (a fixed bound and
@@ -239,23 +239,14 @@ fn rejecting() -> (dependency::Config, LimiterParams) {
     (dependency, LimiterParams { fixed_limit: 100, initial: 50, max: 100, ..LimiterParams::small() })
 }
 
-/// A check's verdict: its detail, passed (`Ok`) or failed (`Err`).
-type Verdict = Result<String, String>;
-
-fn as_check(name: &str, verdict: Result<String, String>) -> Check {
-    match verdict {
-        Ok(detail) => Check::new(name, true, detail),
-        Err(detail) => Check::new(name, false, detail),
-    }
-}
-
 /// The verdict of `rejections_counted` on a run of `calls` calls against a dependency that rejects most.
 fn rejections_verdict(run: &CheckRun, calls: u64) -> Result<String, String> {
     run.verified.clone()?;
-    if run.failures != run.stats.rejected {
+    if run.failed.len() as u64 != run.stats.rejected {
         return Err(format!(
             "{} calls came back failed but the dependency rejected {}",
-            run.failures, run.stats.rejected
+            run.failed.len(),
+            run.stats.rejected
         ));
     }
     if run.stats.completed + run.stats.rejected != calls {
@@ -282,10 +273,11 @@ fn rejections_verdict(run: &CheckRun, calls: u64) -> Result<String, String> {
 /// The verdict of `clean_after_rejections` on a clean run of `calls` calls on the prepared contestant.
 fn clean_verdict(run: &CheckRun, calls: u64) -> Result<String, String> {
     run.verified.clone().map_err(|e| format!("after the rejections: {e}"))?;
-    if run.failures != 0 || run.stats.completed != calls {
+    if !run.failed.is_empty() || run.stats.completed != calls {
         return Err(format!(
             "after the rejections, a clean run of {calls} calls had {} failures and {} completed",
-            run.failures, run.stats.completed
+            run.failed.len(),
+            run.stats.completed
         ));
     }
     if let Some(over) = run.over_limit.filter(|&over| over > 0) {
@@ -341,15 +333,6 @@ fn limit_follows_latency(contestant: Contestant, kind: LimiterKind) -> Result<St
              slowed (100 → 4 slots), ended at {last}"
         )),
     }
-}
-
-/// Run `work` in a helper thread under the watchdog: its own error, or the watchdog's reason when it panicked,
-/// hung or could not start.
-fn guarded<T: Send + 'static>(
-    name: &str,
-    work: impl FnOnce() -> Result<T, String> + Send + 'static,
-) -> Result<T, String> {
-    watchdog::guarded(name, WATCHDOG, work)
 }
 
 /// A named check from a guarded run returning its detail.
@@ -420,8 +403,6 @@ struct CheckRun {
     recorded: u64,
     /// The calls recorded as failed.
     failed: Vec<u64>,
-    /// Calls recorded as failed.
-    failures: u64,
     /// The dependency's counts.
     stats: Stats,
     /// Gate admissions at or above its limit (limited contestants).
@@ -468,7 +449,6 @@ fn run_on(
         delivered_once: ledger.verify_delivered(),
         recorded: records.len() as u64,
         failed: (0..calls).filter(|&i| ledger.get(i).is_some_and(|r| r.failed)).collect(),
-        failures: ledger.failures(),
         stats,
         over_limit: gate.as_ref().map(|g| g.over_limit_admissions()),
         over_limit_issues: metric(crate::analysis::OVER_LIMIT_ISSUES),
@@ -784,7 +764,7 @@ mod tests {
         assert!(clean_verdict(&clean, CLEAN_CALLS).is_ok());
         // The same run, had a worker left dead by the rejections lost calls: failures, fewer completed.
         let stats = Stats { completed: clean.stats.completed - 10, ..clean.stats };
-        let broken = CheckRun { failures: 10, stats, ..clean };
+        let broken = CheckRun { failed: (0..10).collect(), stats, ..clean };
         assert!(clean_verdict(&broken, CLEAN_CALLS).is_err());
     }
 }
