@@ -272,14 +272,7 @@ fn rejections_verdict(run: &CheckRun, calls: u64) -> Result<String, String> {
 
 /// The verdict of `clean_after_rejections` on a clean run of `calls` calls on the prepared contestant.
 fn clean_verdict(run: &CheckRun, calls: u64) -> Result<String, String> {
-    run.verified.clone().map_err(|e| format!("after the rejections: {e}"))?;
-    if !run.failed.is_empty() || run.stats.completed != calls {
-        return Err(format!(
-            "after the rejections, a clean run of {calls} calls had {} failures and {} completed",
-            run.failed.len(),
-            run.stats.completed
-        ));
-    }
+    all_completed(run, calls).map_err(|e| format!("after the rejections, a clean run: {e}"))?;
     if let Some(over) = run.over_limit.filter(|&over| over > 0) {
         return Err(format!("after the rejections, {over} admissions above the gate's limit"));
     }
@@ -491,17 +484,18 @@ fn failing_verdict(run: &CheckRun, at: u64, calls: u64, width: u64) -> Result<()
     bound_held(run, width)
 }
 
+/// Whether a run of `calls` calls completed every one once with the right answer, none failing.
+fn all_completed(run: &CheckRun, calls: u64) -> Result<(), String> {
+    run.verified.clone()?;
+    if !run.failed.is_empty() || run.stats.completed != calls {
+        return Err(format!("{} failed, {} of {calls} completed", run.failed.len(), run.stats.completed));
+    }
+    Ok(())
+}
+
 /// The verdict on a clean run of `calls` calls after the edge runs on the same prepared contestant.
 fn clean_after_edges(run: &CheckRun, calls: u64, width: u64) -> Result<(), String> {
-    run.verified.clone().map_err(|e| format!("the clean run after: {e}"))?;
-    if !run.failed.is_empty() || run.stats.completed != calls {
-        return Err(format!(
-            "the clean run after: {} failed, {} of {calls} completed",
-            run.failed.len(),
-            run.stats.completed
-        ));
-    }
-    bound_held(run, width).map_err(|e| format!("the clean run after: {e}"))
+    all_completed(run, calls).and_then(|()| bound_held(run, width)).map_err(|e| format!("the clean run after: {e}"))
 }
 
 /// `failing_calls` on a prepared contestant.
