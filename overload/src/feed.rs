@@ -11,7 +11,6 @@ use measure::summary::{ClaimResult, Summary, Verdict};
 use serde::Serialize;
 
 use crate::analysis::SAMPLES_PER_WINDOW;
-use crate::config::LIMITERS;
 use crate::overload::contestants::Contestant;
 
 /// How far apart (larger / smaller) each measure of two limiters' sample streams may be for the streams to be
@@ -177,20 +176,16 @@ fn round(v: f64) -> f64 {
 /// Every pair of families of every limiter (stream / blocking, stream / coroutine, blocking / coroutine), as
 /// contestant names, with how their feeds compare: each measure judged on process medians ([`judged`]).
 pub fn family_pairs(summary: &Summary) -> Vec<(String, String, Pairing)> {
-    let mut pairs = Vec::new();
-    for kind in LIMITERS {
-        let names = Contestant::gated(kind).map(|c| c.name());
-        for (i, a) in names.iter().enumerate() {
-            for b in &names[i + 1..] {
-                let pairing = match (Feed::of(summary, a), Feed::of(summary, b)) {
-                    (Ok(fa), Ok(fb)) => Pairing::Judged(judged(summary, a, b, &fa, &fb)),
-                    (Err(missing), _) | (_, Err(missing)) => Pairing::Missing(missing),
-                };
-                pairs.push((a.clone(), b.clone(), pairing));
-            }
-        }
-    }
+    let pairs = Contestant::family_pairs().into_iter();
     pairs
+        .map(|(a, b)| {
+            let pairing = match (Feed::of(summary, &a), Feed::of(summary, &b)) {
+                (Ok(fa), Ok(fb)) => Pairing::Judged(judged(summary, &a, &b, &fa, &fb)),
+                (Err(missing), _) | (_, Err(missing)) => Pairing::Missing(missing),
+            };
+            (a, b, pairing)
+        })
+        .collect()
 }
 
 /// Windows the limiter closed, as a claim's metric.
@@ -242,6 +237,7 @@ fn judged(summary: &Summary, a: &str, b: &str, fa: &Feed, fb: &Feed) -> Vec<Judg
 mod tests {
     use super::*;
     use crate::analysis::{AFTER_DROP, IN_FLIGHT_AT_ADMISSION};
+    use crate::config::LIMITERS;
     use crate::fixture::{p99, run, set};
 
     /// A pair, its verdict that it was fed alike, and the measures that decided it or what a side lacks.

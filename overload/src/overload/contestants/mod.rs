@@ -73,6 +73,19 @@ impl Contestant {
         [Contestant::Stream(kind), Contestant::Blocking(kind), Contestant::Coroutine(kind)]
     }
 
+    /// Every pair of families of every limiter (stream / blocking, stream / coroutine, blocking / coroutine), as
+    /// contestant names, in report order.
+    pub fn family_pairs() -> Vec<(String, String)> {
+        let mut pairs = Vec::new();
+        for kind in LIMITERS {
+            let names = Contestant::gated(kind).map(|c| c.name());
+            for (i, a) in names.iter().enumerate() {
+                pairs.extend(names[i + 1..].iter().map(|b| (a.clone(), b.clone())));
+            }
+        }
+        pairs
+    }
+
     /// The contestant named `name`.
     pub fn find(name: &str) -> Option<Contestant> {
         Contestant::all().into_iter().find(|c| c.name() == name)
