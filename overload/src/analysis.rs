@@ -30,9 +30,6 @@ pub const BEFORE_DROP: &str = "before_drop";
 /// Phase of the calls issued at or after the capacity drop.
 pub const AFTER_DROP: &str = "after_drop";
 
-/// Phase of the calls issued once the limit had settled after the drop (the steady state after it).
-pub const AFTER_SETTLE: &str = "after_settle";
-
 /// Admissions at which the calls outstanding (counted from the records) exceeded the gate's limit at that
 /// admission; must be 0.
 pub const OVER_LIMIT_ISSUES: &str = "over_limit_issues";
@@ -75,18 +72,35 @@ struct PhaseTally {
     outstanding_at_issue: u64,
 }
 
+impl PhaseTally {
+    /// Counts the call `r`, issued in this phase: an error, or its latencies.
+    fn call(&mut self, r: &CallRecord) {
+        self.issued += 1;
+        if r.failed {
+            self.failed += 1;
+        } else {
+            self.latency.record_us(r.latency_us);
+            self.gate_wait.record_us(r.gate_wait_us);
+            self.caller.record_us(r.gate_wait_us + r.latency_us);
+        }
+    }
+
+    /// Counts an issue in this phase that found `outstanding` calls outstanding, itself included.
+    fn issue(&mut self, outstanding: u64) {
+        self.max_outstanding = self.max_outstanding.max(outstanding);
+        self.outstanding_at_issue += outstanding;
+    }
+}
+
 /// Analyse `records`; `drop_us` is when the capacity dropped (ledger microseconds; `None`: it never did, and
-/// every call is `before_drop`); `settled_us` when the limit had settled after it (calls issued from then on
-/// also make the `after_settle` phase); `window_us` is the series' window.
-pub fn analyse(records: &[CallRecord], drop_us: Option<u64>, settled_us: Option<u64>, window_us: u64) -> RunAnalysis {
+/// every call is `before_drop`); `window_us` is the series' window.
+pub fn analyse(records: &[CallRecord], drop_us: Option<u64>, window_us: u64) -> RunAnalysis {
     let window_us = window_us.max(1);
     let start_us = records.iter().map(|r| r.issued_us).min().unwrap_or(0);
     let end_us = records.iter().map(CallRecord::completed_us).max().unwrap_or(start_us);
-    let in_after = |t: u64| drop_us.is_some_and(|d| t >= d);
+    let phase_of = |t: u64| usize::from(drop_us.is_some_and(|d| t >= d));
     let mut overall = PhaseTally::default();
     let mut phases = [PhaseTally::default(), PhaseTally::default()];
-    let mut steady = PhaseTally::default();
-    let in_steady = |t: u64| settled_us.is_some_and(|s| t >= s);
 
     let first_window = start_us / window_us;
     let base_us = first_window * window_us;
@@ -96,32 +110,13 @@ pub fn analyse(records: &[CallRecord], drop_us: Option<u64>, settled_us: Option<
     let window_of = |t: u64| usize::try_from(t.saturating_sub(base_us) / window_us).unwrap_or(0).min(windows - 1);
 
     for r in records {
-        let phase = &mut phases[usize::from(in_after(r.issued_us))];
-        phase.issued += 1;
-        overall.issued += 1;
         let done = r.completed_us();
-        phases[usize::from(in_after(done))].completed_inside += u64::from(!r.failed);
-        if in_steady(r.issued_us) {
-            steady.issued += 1;
-            steady.completed_inside += u64::from(!r.failed);
+        phases[phase_of(done)].completed_inside += u64::from(!r.failed);
+        phases[phase_of(r.issued_us)].call(r);
+        overall.call(r);
+        if !r.failed {
+            window_latency[window_of(done)].push(r.latency_us);
         }
-        if r.failed {
-            phases[usize::from(in_after(r.issued_us))].failed += 1;
-            if in_steady(r.issued_us) {
-                steady.failed += 1;
-            }
-            overall.failed += 1;
-            continue;
-        }
-        let caller_us = r.gate_wait_us + r.latency_us;
-        let tallies = [Some(&mut phases[usize::from(in_after(r.issued_us))]), Some(&mut overall)];
-        let steady_tally = in_steady(r.issued_us).then_some(&mut steady);
-        for tally in tallies.into_iter().chain([steady_tally]).flatten() {
-            tally.latency.record_us(r.latency_us);
-            tally.gate_wait.record_us(r.gate_wait_us);
-            tally.caller.record_us(caller_us);
-        }
-        window_latency[window_of(done)].push(r.latency_us);
     }
 
     // Outstanding calls: +1 at issue, -1 at completion, in nanoseconds. A gated call's record lies inside its
@@ -151,15 +146,8 @@ pub fn analyse(records: &[CallRecord], drop_us: Option<u64>, settled_us: Option<
             if limit > 0 && outstanding > limit {
                 over_limit += 1;
             }
-            let phase = &mut phases[usize::from(in_after(t))];
-            phase.max_outstanding = phase.max_outstanding.max(outstanding);
-            phase.outstanding_at_issue += outstanding;
-            overall.max_outstanding = overall.max_outstanding.max(outstanding);
-            overall.outstanding_at_issue += outstanding;
-            if in_steady(t) {
-                steady.max_outstanding = steady.max_outstanding.max(outstanding);
-                steady.outstanding_at_issue += outstanding;
-            }
+            phases[phase_of(t)].issue(outstanding);
+            overall.issue(outstanding);
         }
         window_outstanding[w] = window_outstanding[w].max(outstanding);
         if kind == 0 {
@@ -186,16 +174,6 @@ pub fn analyse(records: &[CallRecord], drop_us: Option<u64>, settled_us: Option<
             end_us.saturating_sub(d),
         );
     }
-
-    if let Some(settled) = settled_us {
-        put_phase(
-            &mut metrics,
-            &format!("{AFTER_SETTLE}."),
-            &steady,
-            steady.completed_inside,
-            end_us.saturating_sub(settled),
-        );
-    }
     metrics.insert(OVER_LIMIT_ISSUES.to_string(), over_limit as f64);
 
     let period_ms = window_us as f64 / 1e3;
@@ -204,24 +182,10 @@ pub fn analyse(records: &[CallRecord], drop_us: Option<u64>, settled_us: Option<
         .unwrap_or_default();
     let p99: Vec<f64> = window_latency.iter_mut().map(|w| quantile(w, 0.99).map_or(0.0, |v| v as f64)).collect();
     let p50: Vec<f64> = window_latency.iter_mut().map(|w| quantile(w, 0.5).map_or(0.0, |v| v as f64)).collect();
-    let mut p99_series = Series::new(period_ms, p99);
-    p99_series.marks = marks.clone();
-    let mut p50_series = Series::new(period_ms, p50);
-    p50_series.marks = marks.clone();
-    let mut outstanding_series = Series::new(period_ms, window_outstanding.iter().map(|&v| v as f64).collect());
-    outstanding_series.marks = marks;
-    RunAnalysis {
-        metrics,
-        series: vec![
-            ("p99_latency_us".to_string(), p99_series),
-            ("outstanding".to_string(), outstanding_series),
-            ("p50_latency_us".to_string(), p50_series),
-        ],
-        start_us,
-        end_us,
-        failed: overall.failed,
-        first_window,
-    }
+    let outstanding: Vec<f64> = window_outstanding.iter().map(|&v| v as f64).collect();
+    let series = [("p99_latency_us", p99), ("outstanding", outstanding), ("p50_latency_us", p50)]
+        .map(|(name, values)| (name.to_string(), Series { marks: marks.clone(), ..Series::new(period_ms, values) }));
+    RunAnalysis { metrics, series: series.into(), start_us, end_us, failed: overall.failed, first_window }
 }
 
 /// The `q`-quantile of `values` (nearest rank: the smallest value at or above a fraction `q` of them), exact;
@@ -279,7 +243,7 @@ mod tests {
     fn calls_split_into_phases_by_issue_time_and_neither_phase_counts_a_call_in_service_at_the_drop() {
         // Two calls before the drop at t=1000, two after; one straddles it.
         let records = [call(0, 500), call(900, 400), call(1_000, 1_000), call(1_500, 1_500)];
-        let a = analyse(&records, Some(1_000), None, 1_000);
+        let a = analyse(&records, Some(1_000), 1_000);
         assert_eq!(a.metrics["before_drop.calls"], 2.0);
         assert_eq!(a.metrics["after_drop.calls"], 2.0);
         // Before: one completion inside [0, 1000) over 1 ms. After: the two calls issued after it, over 2 ms; the
@@ -294,39 +258,37 @@ mod tests {
     fn outstanding_counts_completions_before_issues_at_the_same_time() {
         // A completes at 100 exactly when B is issued (B took A's slot): one outstanding, then C joins B.
         let records = [call(0, 100), call(100, 50), call(120, 10)];
-        let a = analyse(&records, None, None, 1_000);
+        let a = analyse(&records, None, 1_000);
         assert_eq!(a.metrics["max_outstanding"], 2.0);
         assert_eq!(a.metrics["before_drop.max_outstanding"], 2.0);
         assert!(!a.metrics.contains_key("after_drop.max_outstanding"));
         let back_to_back = [call(0, 100), call(100, 100), call(200, 100)];
-        assert_eq!(analyse(&back_to_back, None, None, 1_000).metrics["max_outstanding"], 1.0);
+        assert_eq!(analyse(&back_to_back, None, 1_000).metrics["max_outstanding"], 1.0);
     }
 
     #[test]
     fn an_issue_above_its_admission_limit_is_counted() {
         let gated = |issued_us, latency_us, limit| CallRecord { limit, ..call(issued_us, latency_us) };
         let within = [gated(0, 100, 2), gated(10, 100, 2), gated(100, 10, 2)];
-        assert_eq!(analyse(&within, None, None, 1_000).metrics[OVER_LIMIT_ISSUES], 0.0);
+        assert_eq!(analyse(&within, None, 1_000).metrics[OVER_LIMIT_ISSUES], 0.0);
         let over = [gated(0, 100, 2), gated(10, 100, 2), gated(20, 10, 2)];
-        assert_eq!(analyse(&over, None, None, 1_000).metrics[OVER_LIMIT_ISSUES], 1.0);
+        assert_eq!(analyse(&over, None, 1_000).metrics[OVER_LIMIT_ISSUES], 1.0);
     }
 
     #[test]
-    fn the_caller_sees_the_gate_wait_and_the_settled_phase_starts_at_the_settle() {
+    fn the_caller_sees_the_gate_wait() {
         let waited = |issued_us, wait| CallRecord { gate_wait_us: wait, ..call(issued_us, 100) };
         let records = [waited(0, 0), waited(1_000, 50), waited(2_000, 300), waited(3_000, 0)];
-        let a = analyse(&records, Some(1_000), Some(2_000), 1_000);
+        let a = analyse(&records, Some(1_000), 1_000);
         assert_eq!(a.metrics["after_drop.caller_latency_max_us"], 400.0);
         assert_eq!(a.metrics["after_drop.latency_max_us"], 100.0);
-        assert_eq!(a.metrics["after_settle.calls"], 2.0);
-        assert_eq!(a.metrics["after_settle.caller_latency_max_us"], 400.0);
     }
 
     #[test]
     fn the_mean_in_flight_at_admission_counts_each_call_with_those_outstanding_at_its_issue() {
         // Issued at 0, 10 and 20 (1, 2 and 3 outstanding then); the call issued at 200 finds the others done.
         let records = [call(0, 100), call(10, 100), call(20, 100), call(200, 10)];
-        let a = analyse(&records, Some(100), None, 1_000);
+        let a = analyse(&records, Some(100), 1_000);
         assert_eq!(a.metrics["in_flight_at_admission_mean"], 7.0 / 4.0);
         assert_eq!(a.metrics["before_drop.in_flight_at_admission_mean"], 2.0);
         assert_eq!(a.metrics["after_drop.in_flight_at_admission_mean"], 1.0);
@@ -335,7 +297,7 @@ mod tests {
     #[test]
     fn failures_count_as_errors_not_latency() {
         let records = [call(0, 10), CallRecord { failed: true, ..call(5, 1) }];
-        let a = analyse(&records, None, None, 1_000);
+        let a = analyse(&records, None, 1_000);
         assert_eq!(a.metrics["errors"], 1.0);
         assert_eq!(a.metrics["latency_max_us"], 10.0);
     }
@@ -344,7 +306,7 @@ mod tests {
     fn outstanding_per_window_carries_through_windows_without_issues() {
         // Three calls issued at once, completing in windows 2 and 3: windows 1 and 2 still hold them.
         let records = [call(0, 2_500), call(0, 2_500), call(0, 3_500)];
-        let a = analyse(&records, None, None, 1_000);
+        let a = analyse(&records, None, 1_000);
         let (_, outstanding) = &a.series[1];
         assert_eq!(outstanding.values, vec![3.0, 3.0, 3.0, 1.0]);
     }
@@ -361,7 +323,7 @@ mod tests {
     #[test]
     fn series_have_one_value_per_window_and_mark_the_drop() {
         let records = [call(0, 100), call(2_500, 100)];
-        let a = analyse(&records, Some(2_000), None, 1_000);
+        let a = analyse(&records, Some(2_000), 1_000);
         let (name, p99) = &a.series[0];
         assert_eq!(name, "p99_latency_us");
         assert_eq!(p99.values.len(), 3);

@@ -14,17 +14,7 @@ pub fn schedule(config: &ServiceConfig) -> Vec<u64> {
     let gap_us = 1e6 / config.rate as f64;
     let mut out = Vec::with_capacity(usize::try_from(end_us / gap_us.max(1.0) as u64 + 1).unwrap_or(0));
     match config.pattern {
-        Pattern::Constant => {
-            let mut i = 0u64;
-            loop {
-                let at = (i as f64 * gap_us) as u64;
-                if at >= end_us {
-                    break;
-                }
-                out.push(at);
-                i += 1;
-            }
-        }
+        Pattern::Constant => out.extend((0u64..).map(|i| (i as f64 * gap_us) as u64).take_while(|&at| at < end_us)),
         Pattern::Poisson => {
             let mut rng = StdRng::seed_from_u64(config.seed ^ 0x5EED_A771_7A15);
             let mut at = 0.0f64;

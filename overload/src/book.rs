@@ -30,13 +30,8 @@ impl Fate {
     }
 
     fn from_code(code: u64) -> Option<Fate> {
-        match code {
-            1 => Some(Fate::Answered),
-            2 => Some(Fate::Shed),
-            3 => Some(Fate::Failed),
-            4 => Some(Fate::Wrong),
-            _ => None,
-        }
+        let fates = [Fate::Answered, Fate::Shed, Fate::Failed, Fate::Wrong];
+        fates.into_iter().find(|fate| fate.code() == code)
     }
 }
 

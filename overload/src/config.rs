@@ -72,16 +72,13 @@ impl OverloadConfig {
                     n => Some(n),
                 },
             },
-            limits: LimiterParams {
-                fixed_limit: request.param_usize("fixed_limit")?,
-                initial: request.param_usize("initial_limit")?,
-                min: request.param_usize("min_limit")?,
-                max: request.param_usize("max_limit")?,
-                timeout: Duration::from_millis(request.param("timeout_ms")?),
-                windowed: request.param("windowed")? != 0,
-                // Until the trial has measured the no-load latency: the service time.
-                no_load: service,
-            },
+            // Until the trial has measured the no-load latency, the service time stands for it.
+            limits: limits(
+                request,
+                Duration::from_millis(request.param("timeout_ms")?),
+                service,
+                request.param("windowed")? != 0,
+            )?,
             unbounded_threads: request.param_usize("unbounded_threads")?,
             seed: request.seed,
         };
@@ -97,11 +94,6 @@ impl OverloadConfig {
         }
         limits_in_order(&config.limits)?;
         Ok(config)
-    }
-
-    /// The call at which an accounting run's capacity drops: `calls / 2`.
-    pub fn drop_at(&self) -> u64 {
-        self.calls / 2
     }
 
     /// The dependency of one timed iteration: `capacity` slots, until the trial sets `capacity_after` once the
@@ -128,14 +120,9 @@ impl OverloadConfig {
     /// `calls / 2` is issued (an accounting run counts threads and allocations, not latency).
     pub fn dependency_by_call(&self) -> DependencyConfig {
         DependencyConfig {
-            schedule: vec![CapacityChange { at_call: self.drop_at(), capacity: self.capacity_after }],
+            schedule: vec![CapacityChange { at_call: self.calls / 2, capacity: self.capacity_after }],
             ..self.dependency()
         }
-    }
-
-    /// The dependency's ceiling in calls per second with `capacity` slots: `capacity / service`.
-    pub fn ceiling_ops(&self, capacity: usize) -> f64 {
-        capacity as f64 / self.service.as_secs_f64()
     }
 }
 
@@ -188,6 +175,25 @@ pub fn limiter_description(kind: LimiterKind) -> String {
              no-load latency (the smallest seen, re-probed now and then) and grows or shrinks to keep a few queued"
         ),
     }
+}
+
+/// The limits `request` sets (`fixed_limit`, `initial_limit`, `min_limit`, `max_limit`), with `timeout`, the
+/// no-load latency `no_load` and `windowed`.
+pub fn limits(
+    request: &TrialRequest,
+    timeout: Duration,
+    no_load: Duration,
+    windowed: bool,
+) -> Result<LimiterParams, TrialError> {
+    Ok(LimiterParams {
+        fixed_limit: request.param_usize("fixed_limit")?,
+        initial: request.param_usize("initial_limit")?,
+        min: request.param_usize("min_limit")?,
+        max: request.param_usize("max_limit")?,
+        timeout,
+        no_load,
+        windowed,
+    })
 }
 
 /// A trial's limits, as both scenarios' settings check them: `min_limit` ≤ `initial_limit` ≤ `max_limit`.

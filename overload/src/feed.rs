@@ -10,8 +10,7 @@ use measure::judge::{judge, ClaimSpec, Comparison, Phase, Side};
 use measure::summary::{ClaimResult, Summary, Verdict};
 use serde::Serialize;
 
-use crate::analysis::{AFTER_DROP, DECISIONS, IN_FLIGHT_AT_ADMISSION, SAMPLES_PER_WINDOW};
-use crate::config::LIMITERS;
+use crate::analysis::SAMPLES_PER_WINDOW;
 use crate::overload::contestants::Contestant;
 
 /// How far apart (larger / smaller) each measure of two limiters' sample streams may be for the streams to be
@@ -129,10 +128,8 @@ pub fn weakest(parts: impl IntoIterator<Item = (Verdict, Option<f64>)>) -> Claim
 impl Feed {
     /// The feed from one run's metrics (`metric(key)`), or the missing metric's name.
     pub fn from_metrics(metric: impl Fn(&str) -> Option<f64>) -> Result<Feed, String> {
-        let windows_key = format!("{DECISIONS}.windows");
-        let in_flight_key = format!("{AFTER_DROP}.{IN_FLIGHT_AT_ADMISSION}");
-        let windows = metric(&windows_key).ok_or_else(|| windows_key.clone())?;
-        let in_flight = metric(&in_flight_key).ok_or_else(|| in_flight_key.clone())?;
+        let windows = metric(WINDOWS).ok_or_else(|| WINDOWS.to_string())?;
+        let in_flight = metric(IN_FLIGHT).ok_or_else(|| IN_FLIGHT.to_string())?;
         Ok(Feed { windows, samples_per_window: metric(SAMPLES_PER_WINDOW), in_flight })
     }
 
@@ -156,10 +153,9 @@ impl Feed {
             }
         };
         check(Measure::Windows, self.windows, other.windows);
-        match (self.samples_per_window, other.samples_per_window) {
-            (Some(a), Some(b)) => check(Measure::SamplesPerWindow, a, b),
-            (None, None) => {}
-            (a, b) => check(Measure::SamplesPerWindow, a.unwrap_or(0.0), b.unwrap_or(0.0)),
+        if self.samples_per_window.is_some() || other.samples_per_window.is_some() {
+            let (a, b) = (self.samples_per_window.unwrap_or(0.0), other.samples_per_window.unwrap_or(0.0));
+            check(Measure::SamplesPerWindow, a, b);
         }
         check(Measure::InFlight, self.in_flight, other.in_flight);
         apart
@@ -180,20 +176,16 @@ fn round(v: f64) -> f64 {
 /// Every pair of families of every limiter (stream / blocking, stream / coroutine, blocking / coroutine), as
 /// contestant names, with how their feeds compare: each measure judged on process medians ([`judged`]).
 pub fn family_pairs(summary: &Summary) -> Vec<(String, String, Pairing)> {
-    let mut pairs = Vec::new();
-    for kind in LIMITERS {
-        let names = Contestant::gated(kind).map(|c| c.name());
-        for (i, a) in names.iter().enumerate() {
-            for b in &names[i + 1..] {
-                let pairing = match (Feed::of(summary, a), Feed::of(summary, b)) {
-                    (Ok(fa), Ok(fb)) => Pairing::Judged(judged(summary, a, b, &fa, &fb)),
-                    (Err(missing), _) | (_, Err(missing)) => Pairing::Missing(missing),
-                };
-                pairs.push((a.clone(), b.clone(), pairing));
-            }
-        }
-    }
+    let pairs = Contestant::family_pairs().into_iter();
     pairs
+        .map(|(a, b)| {
+            let pairing = match (Feed::of(summary, &a), Feed::of(summary, &b)) {
+                (Ok(fa), Ok(fb)) => Pairing::Judged(judged(summary, &a, &b, &fa, &fb)),
+                (Err(missing), _) | (_, Err(missing)) => Pairing::Missing(missing),
+            };
+            (a, b, pairing)
+        })
+        .collect()
 }
 
 /// Windows the limiter closed, as a claim's metric.
@@ -244,6 +236,8 @@ fn judged(summary: &Summary, a: &str, b: &str, fa: &Feed, fb: &Feed) -> Vec<Judg
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::{AFTER_DROP, IN_FLIGHT_AT_ADMISSION};
+    use crate::config::LIMITERS;
     use crate::fixture::{p99, run, set};
 
     /// A pair, its verdict that it was fed alike, and the measures that decided it or what a side lacks.

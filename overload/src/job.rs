@@ -40,6 +40,13 @@ pub trait Prepared {
     /// waits (awaited on its runtime, or blocking on a thread).
     fn idle_latencies(&self, dependency: &Dependency, n: u32) -> Vec<Duration>;
 
+    /// The median of [`idle_latencies`](Self::idle_latencies) (`None` for no calls): the no-load latency.
+    fn idle_median(&self, dependency: &Dependency, n: u32) -> Option<Duration> {
+        let mut latencies = self.idle_latencies(dependency, n);
+        latencies.sort_unstable();
+        latencies.get(latencies.len() / 2).copied()
+    }
+
     /// Tasks alive on the contestant's runtime now (`None` without a runtime: pool threads and coroutines are
     /// joined before [`run`](Self::run) returns).
     fn alive_tasks(&self) -> Option<usize> {

@@ -21,8 +21,6 @@
 //!   figures made from them after the run.
 //! - [`clocks`]: wall time, CPU and the instruments' readings, as both scenarios report them.
 //! - [`error`]: why a contestant could not be prepared or a run of it could not finish.
-//! - [`edges`]: conformance at the edges: failing calls at the first, a middle and the last call, and the
-//!   caller's cancellation.
 //! - [`settle`]: the rule that drops the capacity once the limit has settled, and reads it back from a history.
 #![warn(missing_docs)]
 
@@ -31,7 +29,6 @@ pub mod arrivals;
 pub mod book;
 pub mod clocks;
 pub mod config;
-pub mod edges;
 pub mod error;
 pub mod feed;
 #[cfg(test)]

@@ -167,7 +167,7 @@ fn limit_mean(points: &[(u64, usize)], from: u64, to: u64) -> Option<f64> {
     Some(settle::limit_mean(points, from, to, first.1))
 }
 
-/// Which per-window count.
+/// Which per-window count (its index in [`PerWindow::counts`]).
 #[derive(Debug, Clone, Copy)]
 enum Kind {
     Goodput,
@@ -178,29 +178,21 @@ enum Kind {
 /// Per-window counts and latencies.
 #[derive(Debug)]
 struct PerWindow {
-    goodput: Vec<u64>,
-    timed_out: Vec<u64>,
-    shed: Vec<u64>,
+    /// Goodput, timed out and shed per window, indexed by [`Kind`].
+    counts: [Vec<u64>; 3],
     latency: Vec<LatencyRecorder>,
 }
 
 impl PerWindow {
     fn new(slots: usize) -> PerWindow {
         PerWindow {
-            goodput: vec![0; slots],
-            timed_out: vec![0; slots],
-            shed: vec![0; slots],
+            counts: std::array::from_fn(|_| vec![0; slots]),
             latency: (0..slots).map(|_| LatencyRecorder::new()).collect(),
         }
     }
 
     fn bump(&mut self, kind: Kind, slot: usize) {
-        let counts = match kind {
-            Kind::Goodput => &mut self.goodput,
-            Kind::TimedOut => &mut self.timed_out,
-            Kind::Shed => &mut self.shed,
-        };
-        if let Some(c) = counts.get_mut(slot) {
+        if let Some(c) = self.counts[kind as usize].get_mut(slot) {
             *c += 1;
         }
     }
@@ -223,14 +215,14 @@ impl PerWindow {
                 .collect::<Vec<f64>>()
         };
         let mut named = vec![
-            ("goodput", rate(&self.goodput)),
-            ("timed_out", rate(&self.timed_out)),
-            ("shed", rate(&self.shed)),
+            ("goodput", rate(&self.counts[Kind::Goodput as usize])),
+            ("timed_out", rate(&self.counts[Kind::TimedOut as usize])),
+            ("shed", rate(&self.counts[Kind::Shed as usize])),
             ("caller_p50_us", quantile("p50")),
             ("caller_p99_us", quantile("p99")),
         ];
         if !frame.limits.is_empty() {
-            let slots = self.goodput.len() as u64;
+            let slots = self.latency.len() as u64;
             let w = frame.window_us;
             let limits = (0..slots).map(|i| limit_mean(frame.limits, i * w, (i + 1) * w).unwrap_or(0.0)).collect();
             named.push(("limit", limits));

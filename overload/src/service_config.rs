@@ -7,7 +7,7 @@ use dependency::Config as DependencyConfig;
 use measure::record::TrialRequest;
 use measure::scenario::TrialError;
 
-use crate::config::limits_in_order;
+use crate::config::{limits, limits_in_order};
 use crate::limit::LimiterParams;
 
 /// Window of every over-time series.
@@ -70,16 +70,8 @@ impl ServiceConfig {
             capacity_after: request.param_usize("capacity_after")?,
             service,
             jitter: Duration::from_micros(request.param("jitter_us")?),
-            limits: LimiterParams {
-                fixed_limit: request.param_usize("fixed_limit")?,
-                initial: request.param_usize("initial_limit")?,
-                min: request.param_usize("min_limit")?,
-                max: request.param_usize("max_limit")?,
-                // A reply later than the deadline is the loss every limiter sees; AIMD's own timeout agrees.
-                timeout: deadline,
-                no_load: service,
-                windowed: false,
-            },
+            // A reply later than the deadline is the loss every limiter sees; AIMD's own timeout agrees.
+            limits: limits(request, deadline, service, false)?,
             unbounded_threads: request.param_usize("unbounded_threads")?,
             seed: request.seed,
         };

@@ -11,8 +11,11 @@
 
 use std::time::Duration;
 
+use crate::clocks::duration_us;
+use crate::limit::Gate;
+
 /// The settle rule and when the healthy phase ends.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct DropRule {
     /// The healthy phase lasts at least this long.
     pub healthy_min: Duration,
@@ -39,13 +42,15 @@ impl DropRule {
         if elapsed >= self.healthy_max {
             return true;
         }
-        elapsed >= self.healthy_min.max(self.hold) && settled_at(points, now_us, micros(self.hold), self.drift)
+        elapsed >= self.healthy_min.max(self.hold) && settled_at(points, now_us, duration_us(self.hold), self.drift)
     }
 }
 
-/// `d` in whole microseconds.
-pub fn micros(d: Duration) -> u64 {
-    u64::try_from(d.as_micros()).unwrap_or(u64::MAX)
+/// The limit history of `gate` (empty without one): the limit at the gate's start and at each change, in
+/// microseconds since `from` on the gate's clock.
+pub fn points(gate: Option<&Gate>, from: Duration) -> Vec<(u64, usize)> {
+    let history = gate.map(Gate::limit_history).unwrap_or_default();
+    history.into_iter().map(|(t, limit)| (duration_us(t.saturating_sub(from)), limit)).collect()
 }
 
 /// The limit in force at `t` in a history of `(time, limit)` changes in time order: the last change at or before

@@ -10,7 +10,10 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use futures::task::noop_waker;
-use overload::limit::{Aimd, AimdConfig, Fixed, Gate, LimitAlgorithm, Outcome, Permit, Sample};
+use overload::limit::{Aimd, AimdConfig, Fixed, Gate, LimitAlgorithm, Outcome, Permit};
+
+mod common;
+use common::Scripted;
 
 /// Runs `f` on its own thread and fails the test if it has not finished within `limit` (a lost wake-up
 /// shows up as a hang).
@@ -176,24 +179,8 @@ fn try_acquire_does_not_overtake_waiters() {
 }
 
 /// A limit that jumps around on every sample, between 1 and 12, whatever the sample says.
-#[derive(Debug)]
-struct Churn {
-    samples: usize,
-    limit: usize,
-}
-
-impl LimitAlgorithm for Churn {
-    fn name(&self) -> &'static str {
-        "churn"
-    }
-    fn limit(&self) -> usize {
-        self.limit
-    }
-    fn on_sample(&mut self, _sample: &Sample) -> usize {
-        self.samples += 1;
-        self.limit = 1 + (self.samples * 7) % 12;
-        self.limit
-    }
+fn churn(limit: usize) -> Box<Scripted> {
+    Scripted::new(limit, |samples, _| 1 + (samples * 7) % 12)
 }
 
 /// Many blocking threads and many tokio tasks (some of which give up waiting) share one gate whose limit
@@ -305,7 +292,7 @@ fn hammer(algorithm: Box<dyn LimitAlgorithm>, ceiling: usize) {
 
 #[test]
 fn never_admits_over_a_churning_limit_under_many_threads_and_tasks() {
-    within(Duration::from_secs(120), || hammer(Box::new(Churn { samples: 0, limit: 4 }), 12));
+    within(Duration::from_secs(120), || hammer(churn(4), 12));
 }
 
 #[test]
@@ -316,7 +303,7 @@ fn never_admits_over_an_aimd_limit_under_many_threads_and_tasks() {
 
 #[test]
 fn limit_history_is_time_ordered_and_starts_at_the_initial_limit() {
-    let gate = Arc::new(Gate::new(Box::new(Churn { samples: 0, limit: 5 })));
+    let gate = Arc::new(Gate::new(churn(5)));
     for _ in 0..20 {
         gate.acquire_blocking().release(MS, Outcome::Success);
     }

@@ -6,35 +6,24 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures::{stream, Stream, StreamExt};
-use overload::limit::{Fixed, Gate, LimitAlgorithm, Outcome, Sample};
+use overload::limit::{Fixed, Gate, Outcome};
 use overload::stream_ext::LimitedStreamExt;
 
-/// A limit that alternates between 3 and 12 every 10 samples.
-#[derive(Debug)]
-struct Swinging {
-    limit: usize,
-    samples: usize,
-}
+mod common;
+use common::Scripted;
 
-impl LimitAlgorithm for Swinging {
-    fn name(&self) -> &'static str {
-        "swinging"
-    }
-    fn limit(&self) -> usize {
-        self.limit
-    }
-    fn on_sample(&mut self, _sample: &Sample) -> usize {
-        self.samples += 1;
-        if self.samples % 10 == 0 {
-            self.limit = if self.limit == 3 { 12 } else { 3 };
-        }
-        self.limit
-    }
+/// A limit that alternates between 3 and 12 every 10 samples.
+fn swinging() -> Box<Scripted> {
+    Scripted::new(3, |samples, limit| match (samples % 10, limit) {
+        (0, 3) => 12,
+        (0, _) => 3,
+        _ => limit,
+    })
 }
 
 #[test]
 fn a_moving_limit_is_never_exceeded_and_every_item_comes_out_once() {
-    let gate = Arc::new(Gate::new(Box::new(Swinging { limit: 3, samples: 0 })));
+    let gate = Arc::new(Gate::new(swinging()));
     let running = Arc::new(AtomicUsize::new(0));
     let rt = tokio::runtime::Builder::new_multi_thread().enable_time().build().expect("runtime");
     let mut out: Vec<u64> = rt.block_on(

@@ -119,6 +119,13 @@ mod tests {
         Sample::new(Duration::from_millis(ms), in_flight, dropped)
     }
 
+    /// Feeds `aimd` each `(latency ms, in flight, dropped)` sample and checks the limit it returns.
+    fn expect(aimd: &mut Aimd, steps: &[(u64, usize, bool, usize)]) {
+        for (i, &(ms, in_flight, dropped, limit)) in steps.iter().enumerate() {
+            assert_eq!(aimd.on_sample(&sample(ms, in_flight, dropped)), limit, "step {i}");
+        }
+    }
+
     /// The settings these scripted tests were written for: a floor of 1, a ceiling of 1000, slow above 10 ms.
     fn loose() -> AimdConfig {
         AimdConfig { min: 1, max: 1000, latency_threshold: Duration::from_millis(10), ..AimdConfig::default() }
@@ -128,13 +135,8 @@ mod tests {
     fn grows_by_one_only_when_at_least_half_the_limit_is_in_flight() {
         let mut aimd = Aimd::new(loose());
         assert_eq!(aimd.limit(), 20);
-        // 10 × 2 = 20 ≥ 20: grow.
-        assert_eq!(aimd.on_sample(&sample(5, 10, false)), 21);
-        // 10 × 2 = 20 < 21: app-limited, unchanged.
-        assert_eq!(aimd.on_sample(&sample(5, 10, false)), 21);
-        // 11 × 2 = 22 ≥ 21: grow.
-        assert_eq!(aimd.on_sample(&sample(5, 11, false)), 22);
-        assert_eq!(aimd.on_sample(&sample(5, 1, false)), 22);
+        // 10 × 2 = 20 ≥ 20: grow; then 10 × 2 = 20 < 21: app-limited, unchanged; then 11 × 2 = 22 ≥ 21: grow.
+        expect(&mut aimd, &[(5, 10, false, 21), (5, 10, false, 21), (5, 11, false, 22), (5, 1, false, 22)]);
     }
 
     #[test]
@@ -160,12 +162,10 @@ mod tests {
         assert_eq!(floor_one.on_sample(&sample(50, 1, true)), 1);
 
         let mut bounded = Aimd::new(AimdConfig { initial: 6, min: 5, max: 7, ..loose() });
-        assert_eq!(bounded.on_sample(&sample(1, 6, false)), 7);
-        assert_eq!(bounded.on_sample(&sample(1, 7, false)), 7);
-        assert_eq!(bounded.on_sample(&sample(1, 7, true)), 6);
-        // floor(6 × 0.9) = 5, then floor(5 × 0.9) = 4 clamped to 5.
-        assert_eq!(bounded.on_sample(&sample(1, 7, true)), 5);
-        assert_eq!(bounded.on_sample(&sample(1, 7, true)), 5);
+        // Up to the ceiling and no further, then floor(7 × 0.9) = 6, floor(6 × 0.9) = 5, floor(5 × 0.9) = 4
+        // clamped to 5.
+        let steps = [(1, 6, false, 7), (1, 7, false, 7), (1, 7, true, 6), (1, 7, true, 5), (1, 7, true, 5)];
+        expect(&mut bounded, &steps);
     }
 
     #[test]

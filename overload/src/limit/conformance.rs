@@ -30,7 +30,7 @@ pub enum AcquirePath {
 }
 
 /// What one drive of the script observed.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Trace {
     /// Every admission in order: `(in_flight_at_admission, limit_at_admission)`.
     pub admissions: Vec<(usize, usize)>,
@@ -227,19 +227,7 @@ impl Drive {
 /// Drives the script once through `path` for `kind` with `params`, checking the gate's invariants on the way.
 pub fn trace(kind: LimiterKind, params: &LimiterParams, path: AcquirePath) -> Result<Trace, String> {
     let gate = Arc::new(Gate::with_manual_clock(build(kind, params), 4 * STEPS));
-    let mut drive = Drive {
-        kind,
-        path,
-        gate,
-        held: VecDeque::new(),
-        releases: 0,
-        trace: Trace {
-            admissions: Vec::new(),
-            limits_after_release: Vec::new(),
-            history: Vec::new(),
-            stats: GateStats::default(),
-        },
-    };
+    let mut drive = Drive { kind, path, gate, held: VecDeque::new(), releases: 0, trace: Trace::default() };
     for step in 0..STEPS {
         while drive.held.len() < target(step).min(drive.gate.limit()) {
             drive.acquire_free()?;

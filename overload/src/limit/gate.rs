@@ -241,23 +241,13 @@ impl State {
         wakes: &mut Wakes,
     ) {
         self.in_flight = self.in_flight.saturating_sub(1);
-        self.stats.released += 1;
-        let dropped = match outcome {
-            Outcome::Success => {
-                self.stats.succeeded += 1;
-                false
-            }
-            Outcome::Dropped => {
-                self.stats.dropped += 1;
-                true
-            }
-            Outcome::Ignore => {
-                self.stats.ignored += 1;
-                self.dispatch(started, wakes);
-                return;
-            }
-        };
+        self.count_release(outcome);
+        if outcome == Outcome::Ignore {
+            self.dispatch(started, wakes);
+            return;
+        }
         let completed = self.now(started);
+        let dropped = outcome == Outcome::Dropped;
         let sample = Sample { latency, in_flight: admission.in_flight, dropped, admitted: admission.at, completed };
         let limit = self.algorithm.on_sample(&sample).max(1);
         if limit != self.limit {
@@ -266,6 +256,16 @@ impl State {
             self.history.push((completed, limit));
         }
         self.dispatch(started, wakes);
+    }
+
+    /// Counts a slot given back with `outcome`.
+    fn count_release(&mut self, outcome: Outcome) {
+        self.stats.released += 1;
+        match outcome {
+            Outcome::Success => self.stats.succeeded += 1,
+            Outcome::Dropped => self.stats.dropped += 1,
+            Outcome::Ignore => self.stats.ignored += 1,
+        }
     }
 
     fn snapshot(&self) -> GateStats {
@@ -425,11 +425,6 @@ impl Gate {
         state.history[first..].to_vec()
     }
 
-    /// The algorithm's unrounded estimate of the limit, for charts.
-    pub fn estimated_limit(&self) -> f64 {
-        self.lock().algorithm.estimated_limit()
-    }
-
     /// Every counter, read together.
     pub fn stats(&self) -> GateStats {
         self.lock().snapshot()
@@ -456,12 +451,7 @@ impl Gate {
     /// reports, follows it.
     pub fn follow(&self, limit: impl FnOnce() -> usize, outcome: Outcome) {
         let mut state = self.lock();
-        state.stats.released += 1;
-        match outcome {
-            Outcome::Success => state.stats.succeeded += 1,
-            Outcome::Dropped => state.stats.dropped += 1,
-            Outcome::Ignore => state.stats.ignored += 1,
-        }
+        state.count_release(outcome);
         let limit = limit().max(1);
         state.algorithm.follow(limit);
         if limit != state.limit {
@@ -547,11 +537,6 @@ impl Permit {
     /// The gate's limit when this call was admitted (at least [`in_flight_at_admission`](Self::in_flight_at_admission)).
     pub fn limit_at_admission(&self) -> usize {
         self.admission.limit
-    }
-
-    /// The gate this permit belongs to.
-    pub fn gate(&self) -> &Arc<Gate> {
-        &self.gate
     }
 }
 

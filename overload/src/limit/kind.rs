@@ -63,11 +63,6 @@ impl LimiterKind {
     pub fn is_adaptive(self) -> bool {
         self != LimiterKind::Fixed
     }
-
-    /// Builds this limiter's algorithm from `params` (same as [`build`]).
-    pub fn build(self, params: &LimiterParams) -> Box<dyn LimitAlgorithm> {
-        build(self, params)
-    }
 }
 
 impl fmt::Display for LimiterKind {
@@ -208,9 +203,9 @@ mod tests {
     #[test]
     fn params_set_the_starting_limits_and_one_ceiling() {
         let params = LimiterParams::default();
-        assert_eq!(LimiterKind::Fixed.build(&params).limit(), 500);
+        assert_eq!(build(LimiterKind::Fixed, &params).limit(), 500);
         for kind in LimiterKind::ALL.into_iter().filter(|k| k.is_adaptive()) {
-            assert_eq!(kind.build(&params).limit(), 20, "{kind}");
+            assert_eq!(build(kind, &params).limit(), 20, "{kind}");
         }
         assert_eq!(params.max, params.fixed_limit, "the adaptive ceiling is the fixed bound");
         assert_eq!(params.latency_threshold(15), Duration::from_micros(7_500));

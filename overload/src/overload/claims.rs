@@ -70,7 +70,7 @@ pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
         }
     }
     // Every pair of families of every limiter, both ways: no pair is left out, whatever its feed.
-    let pairs = every_family_pair();
+    let pairs = Contestant::family_pairs();
     let both_ways = |pairs: &[(String, String)]| -> Vec<Comparison> {
         pairs
             .iter()
@@ -158,20 +158,6 @@ pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
 /// Each family's contestant of `kind`, by name: stream, blocking, coroutine.
 fn names(kind: LimiterKind) -> [String; 3] {
     Contestant::gated(kind).map(|c| c.name())
-}
-
-/// Every pair of families of every limiter, as contestant names.
-fn every_family_pair() -> Vec<(String, String)> {
-    let mut pairs = Vec::new();
-    for kind in LIMITERS {
-        let names = names(kind);
-        for (i, a) in names.iter().enumerate() {
-            for b in &names[i + 1..] {
-                pairs.push((a.clone(), b.clone()));
-            }
-        }
-    }
-    pairs
 }
 
 /// The after-drop ceiling in calls per second: `capacity_after / service`.

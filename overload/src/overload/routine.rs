@@ -200,9 +200,9 @@ impl Watcher {
                         let points: Vec<(u64, usize)> = g
                             .limit_history_since(now.saturating_sub(hold))
                             .iter()
-                            .map(|&(t, l)| (settle::micros(t), l))
+                            .map(|&(t, l)| (duration_us(t), l))
                             .collect();
-                        (points, settle::micros(now))
+                        (points, duration_us(now))
                     });
                     if rule.due(elapsed, history.as_ref().map(|(p, now)| (p.as_slice(), *now))) {
                         dependency.set_capacity(after);
@@ -312,7 +312,7 @@ impl Routine for OverloadRoutine {
         let records = ledger.records();
         // The limit's history on the ledger's clock (the gate was created right after the ledger: they agree to
         // microseconds); a contestant without a gate has no limit to settle.
-        let points = gate.as_ref().map(|g| limit_points(g)).unwrap_or_default();
+        let points = settle::points(gate.as_deref(), Duration::ZERO);
         let rule = &self.config.drop;
         let (hold_us, drift) = (duration_us(rule.hold), rule.drift);
         // Judged at the instant the watcher decided the drop (a limit that moves on every call may change in the
@@ -328,7 +328,7 @@ impl Routine for OverloadRoutine {
         });
         // No settle-after-drop figure: at the rule's resolution (a span of `settle-ms`) every limiter read 0 to 6
         // ms and its steady phase equalled the whole after-drop phase, so it could not tell limiters apart.
-        let analysis = analysis::analyse(&records, drop_us, None, duration_us(WINDOW));
+        let analysis = analysis::analyse(&records, drop_us, duration_us(WINDOW));
 
         if !iteration.warmup {
             let invariants = &mut self.invariants;
@@ -461,9 +461,7 @@ fn put_dependency_series(series: &mut BTreeMap<String, Series>, timeline: &Timel
         ("capacity", windows().map(|w| w.capacity as f64).collect()),
     ];
     for (name, values) in named {
-        let mut s = Series::new(period_ms, values);
-        s.marks = marks.to_vec();
-        series.insert(name.to_string(), s);
+        series.insert(name.to_string(), Series { marks: marks.to_vec(), ..Series::new(period_ms, values) });
     }
 }
 
@@ -492,9 +490,10 @@ fn put_limit(
         inside.fold(limit_at(from), usize::max)
     };
     let values: Vec<f64> = (first..=last).map(|w| peak(w) as f64).collect();
-    let mut s = Series::new(WINDOW.as_secs_f64() * 1e3, values);
-    s.marks = marks.to_vec();
-    series.insert("limit".to_string(), s);
+    series.insert(
+        "limit".to_string(),
+        Series { marks: marks.to_vec(), ..Series::new(WINDOW.as_secs_f64() * 1e3, values) },
+    );
     metrics.insert("limit_at_end".to_string(), limit_at(end_us) as f64);
     if let Some(drop) = drop_us {
         metrics.insert("limit_at_drop".to_string(), limit_at(drop) as f64);
@@ -517,12 +516,6 @@ fn put_limit(
     }
 }
 
-/// The gate's limit at time zero and at each change, in microseconds since the gate started (the gate was
-/// created right after the ledger: its clock and the ledger's agree to microseconds).
-fn limit_points(gate: &Gate) -> Vec<(u64, usize)> {
-    gate.limit_history().iter().map(|(since, limit)| (duration_us(*since), *limit)).collect()
-}
-
 /// The latency of a call on an idle dependency (same service time, no load), waited for the way the contestant
 /// waits: `idle_call_us` (median) and `idle_overshoot_us` (median beyond the service time).
 fn idle_metrics(prepared: &dyn Prepared, config: &OverloadConfig) -> Result<MetricValues, RunError> {
@@ -532,10 +525,8 @@ fn idle_metrics(prepared: &dyn Prepared, config: &OverloadConfig) -> Result<Metr
         ..dependency::Config::default()
     })
     .map_err(RunError::Dependency)?;
-    let mut latencies = prepared.idle_latencies(&dependency, IDLE_CALLS);
+    let median = prepared.idle_median(&dependency, IDLE_CALLS).unwrap_or_default();
     dependency.shutdown();
-    latencies.sort_unstable();
-    let median = latencies.get(latencies.len() / 2).copied().unwrap_or_default();
     let mut metrics = MetricValues::new();
     metrics.insert("idle_call_us".to_string(), median.as_secs_f64() * 1e6);
     metrics.insert("idle_overshoot_us".to_string(), median.saturating_sub(config.service).as_secs_f64() * 1e6);

@@ -29,17 +29,7 @@ pub const CEILING_TOLERANCE: f64 = 0.03;
 
 /// The analysis of `output`, a run of `config`.
 pub fn analyse(config: &ServiceConfig, output: &RunOutput) -> ServiceAnalysis {
-    let limits: Vec<(u64, usize)> = output
-        .calls
-        .gate
-        .as_ref()
-        .map(|g| {
-            g.limit_history()
-                .into_iter()
-                .map(|(t, l)| (duration_us(t.saturating_sub(output.gate_at_start)), l))
-                .collect()
-        })
-        .unwrap_or_default();
+    let limits = crate::settle::points(output.calls.gate.as_deref(), output.gate_at_start);
     let frame = Frame {
         schedule: &output.calls.schedule,
         drop_us: output.drop_us,
@@ -91,9 +81,6 @@ pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
 #[derive(Debug, Default)]
 struct Invariants {
     runs: u32,
-    missing: u64,
-    twice: u64,
-    wrong: u64,
     failed: u64,
     over_limit_admissions: u64,
     over_capacity_starts: u64,
@@ -133,9 +120,6 @@ impl Routine for ServiceRoutine {
         output.calls.dependency.shutdown();
         let invariants = &mut self.invariants;
         invariants.runs += 1;
-        invariants.missing += analysis.missing;
-        invariants.twice += output.calls.book.twice();
-        invariants.wrong += analysis.wrong;
         invariants.failed += analysis.failed;
         invariants.over_limit_admissions += output.calls.gate.as_ref().map_or(0, |g| g.over_limit_admissions());
         invariants.over_capacity_starts += stats.over_capacity_starts;

@@ -11,7 +11,7 @@
 
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::AtomicU64;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use may::coroutine::Builder;
 use may::sync::{SyncFlag, WaitGroup};
@@ -82,15 +82,7 @@ impl Prepared for GatedCoroutines {
             // thread-local; the scope joins it before `dependency` goes away.
             let handle = unsafe {
                 scope.spawn_with_builder(
-                    move || {
-                        (0..n)
-                            .map(|i| {
-                                let issued = Instant::now();
-                                let _ = dependency.call(u64::from(i)).wait();
-                                issued.elapsed()
-                            })
-                            .collect::<Vec<Duration>>()
-                    },
+                    move || super::pool::idle_waited(dependency, n),
                     Builder::new().name("idle".to_string()).stack_size(coroutine_config().stack_words),
                 )
             };

@@ -3,18 +3,16 @@
 //!
 //! - [`stream`]: `stream-<limiter>`, one demand-driven stream whose concurrent width follows the gate
 //!   ([`limited_unordered`](crate::stream_ext::LimitedStreamExt::limited_unordered)) on a multi-thread tokio
-//!   runtime.
+//!   runtime; and `stream-unbounded`, `buffer_unordered` as wide as the whole run: every call issued at once.
 //! - [`blocking`]: `blocking-<limiter>`, a pool of OS threads as large as the limiter's ceiling, each acquiring
-//!   a permit from the gate before every call and waiting on the call's completion.
+//!   a permit from the gate before every call and waiting on the call's completion; and `blocking-unbounded`,
+//!   as many threads as `unbounded-threads` (the OS caps what is possible), each issuing calls back to back with
+//!   no admission control.
 //! - [`coroutine`]: `coroutine-<limiter>`, a pool of `may` coroutines as large as the limiter's ceiling, on 2
 //!   carrier threads, each acquiring a permit before every call and waiting on the call's completion; both waits
 //!   park the coroutine, not its carrier.
-//! - [`stream_unbounded`]: `stream-unbounded`, `buffer_unordered` as wide as the whole run: every call issued at
-//!   once.
 //! - [`congestion_limiter`]: `stream-congestion-limiter`, one stream admitting through the `congestion-limiter`
 //!   crate's own `DefaultLimiter` (its `Aimd`), its limit mirrored into the gate.
-//! - [`blocking_unbounded`]: `blocking-unbounded`, as many threads as `unbounded-threads` (the OS caps what is
-//!   possible), each issuing calls back to back with no admission control.
 //!
 //! Every contestant calls the same [`Dependency`](dependency::Dependency) and records each call in the same
 //! [`Ledger`](crate::ledger::Ledger) the same way ([`crate::job::finish_call`]): one latency clock for every family, from
@@ -23,12 +21,10 @@
 //! admission) is recorded beside it. Unbounded calls have no gate: their clock starts at issue.
 
 pub mod blocking;
-pub mod blocking_unbounded;
 pub mod congestion_limiter;
 pub mod coroutine;
 pub(crate) mod pool;
 pub mod stream;
-pub mod stream_unbounded;
 
 use measure::summary::{ContestantInfo, Family, Role};
 
@@ -75,6 +71,19 @@ impl Contestant {
     /// The gated contestants of `kind`, one per family, in report order: stream, blocking, coroutine.
     pub fn gated(kind: LimiterKind) -> [Contestant; 3] {
         [Contestant::Stream(kind), Contestant::Blocking(kind), Contestant::Coroutine(kind)]
+    }
+
+    /// Every pair of families of every limiter (stream / blocking, stream / coroutine, blocking / coroutine), as
+    /// contestant names, in report order.
+    pub fn family_pairs() -> Vec<(String, String)> {
+        let mut pairs = Vec::new();
+        for kind in LIMITERS {
+            let names = Contestant::gated(kind).map(|c| c.name());
+            for (i, a) in names.iter().enumerate() {
+                pairs.extend(names[i + 1..].iter().map(|b| (a.clone(), b.clone())));
+            }
+        }
+        pairs
     }
 
     /// The contestant named `name`.
@@ -162,14 +171,11 @@ impl Contestant {
             Contestant::Stream(LimiterKind::CongestionLimiter) => {
                 Ok(Box::new(congestion_limiter::CrateLimited::new(config.limits)?))
             }
-            Contestant::Stream(_) => Ok(Box::new(stream::LimitedStream::new()?)),
-            Contestant::StreamUnbounded => Ok(Box::new(stream_unbounded::UnboundedStream::new()?)),
+            Contestant::Stream(_) | Contestant::StreamUnbounded => Ok(Box::new(stream::StreamRuntime::new()?)),
             Contestant::Blocking(kind) => {
-                Ok(Box::new(blocking::GatedPool::new(limiter_ceiling(*kind, &config.limits))))
+                Ok(Box::new(blocking::ThreadPool::new(limiter_ceiling(*kind, &config.limits))))
             }
-            Contestant::BlockingUnbounded => {
-                Ok(Box::new(blocking_unbounded::UnboundedThreads::new(config.unbounded_threads)))
-            }
+            Contestant::BlockingUnbounded => Ok(Box::new(blocking::ThreadPool::new(config.unbounded_threads))),
             Contestant::Coroutine(kind) => {
                 let size = limiter_ceiling(*kind, &config.limits);
                 match crate::job::coroutine_refusal(size) {

@@ -1,5 +1,6 @@
-//! `stream-<limiter>`: one stream whose concurrent width follows the limiter (`limited_unordered`), on a
-//! multi-thread tokio runtime.
+//! `stream-<limiter>` and `stream-unbounded`: one stream on a multi-thread tokio runtime, whose concurrent width
+//! follows the limiter (`limited_unordered`), or, with no gate, is as wide as the run (`buffer_unordered`), so
+//! every call is issued at once.
 
 use std::time::{Duration, Instant};
 
@@ -15,26 +16,41 @@ use pipelines::cancel::until_raised;
 
 /// The runtime, built once per trial.
 #[derive(Debug)]
-pub struct LimitedStream {
+pub struct StreamRuntime {
     runtime: Runtime,
 }
 
-/// A multi-thread runtime with the default number of workers (one per core), as `#[tokio::main]` builds.
-pub(crate) fn runtime() -> Result<Runtime, RunError> {
-    tokio::runtime::Builder::new_multi_thread().build().map_err(RunError::Runtime)
-}
-
-impl LimitedStream {
-    /// Build the runtime.
-    pub fn new() -> Result<LimitedStream, RunError> {
-        Ok(LimitedStream { runtime: runtime()? })
+impl StreamRuntime {
+    /// A multi-thread runtime with the default number of workers (one per core), as `#[tokio::main]` builds.
+    pub fn new() -> Result<StreamRuntime, RunError> {
+        Ok(StreamRuntime { runtime: tokio::runtime::Builder::new_multi_thread().build().map_err(RunError::Runtime)? })
     }
 }
 
-impl Prepared for LimitedStream {
+impl Prepared for StreamRuntime {
     fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<(), RunError> {
-        let gate = job.gate.clone().ok_or(RunError::NoGate("a limited stream needs a gate"))?;
         let (dependency, ledger, cancel) = (job.dependency, job.ledger, job.cancel);
+        let Some(gate) = job.gate.clone() else {
+            let width = usize::try_from(job.calls).map_err(|_| RunError::TooManyCalls)?.max(1);
+            go();
+            self.runtime.block_on(until_raised(
+                stream::iter(0..job.calls)
+                    .map(|index| {
+                        if let Some(cancel) = cancel {
+                            cancel.pass_counted(index);
+                        }
+                        async move {
+                            let issued = Instant::now();
+                            let result = dependency.call(index).await;
+                            finish_call(ledger, index, issued, result, None);
+                        }
+                    })
+                    .buffer_unordered(width)
+                    .for_each(|()| async {}),
+                cancel,
+            ));
+            return Ok(());
+        };
         // Like `#[tokio::main]`: the stream is the runtime's main future (dropped if the caller cancels).
         go();
         self.runtime.block_on(until_raised(
