@@ -1,6 +1,7 @@
 //! Who waits on something and how to wake it, in any family: a parked thread, a parked `may` coroutine or a
 //! task's waker. The dependency's [`Completion`](crate::Completion) and the overload scenario's gate park and wake
-//! their callers with it, so a coroutine parks itself (not its carrier thread) the same way in both.
+//! their callers with it, so a coroutine parks itself (not its carrier thread) the same way in both. Marked
+//! `#[inline]`, as they were when each crate held its own copy: they sit on the measured paths of the callers.
 
 use std::fmt;
 use std::task::Waker;
@@ -29,6 +30,7 @@ impl fmt::Debug for Waiter {
 
 impl Waiter {
     /// The caller of a blocking wait: its coroutine inside a `may` coroutine, else its thread.
+    #[inline]
     pub fn current() -> Waiter {
         if may::coroutine::is_coroutine() {
             Waiter::Coroutine(may::coroutine::current())
@@ -38,6 +40,7 @@ impl Waiter {
     }
 
     /// Wakes it: unparks the thread or the coroutine, or wakes the task.
+    #[inline]
     pub fn wake(self) {
         match self {
             Waiter::Thread(thread) => thread.unpark(),
@@ -49,6 +52,7 @@ impl Waiter {
 
 /// Parks the caller of a blocking wait until unparked or `timeout` passes: the coroutine (not its carrier) inside
 /// a `may` coroutine, else the thread. Either may return spuriously.
+#[inline]
 pub fn park(timeout: Option<Duration>) {
     match (may::coroutine::is_coroutine(), timeout) {
         (true, None) => may::coroutine::park(),

@@ -5,9 +5,10 @@ use std::collections::VecDeque;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
-use std::task::{Context, Poll, Waker};
-use std::thread::{self, Thread};
+use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
+
+use dependency::waiter::{park, Waiter};
 
 use super::{Decisions, LimitAlgorithm, Sample};
 
@@ -89,7 +90,7 @@ struct State {
     algorithm: Box<dyn LimitAlgorithm>,
     limit: usize,
     in_flight: usize,
-    waiters: VecDeque<Waiter>,
+    waiters: VecDeque<Queued>,
     /// Slots admitted on behalf of waiters that have not picked them up yet.
     granted: Vec<Grant>,
     next_waiter: u64,
@@ -99,56 +100,12 @@ struct State {
     manual_now: Option<Duration>,
 }
 
+/// A caller queued for a permit: its ticket and how to wake it (the dependency's waiter: a thread, a `may`
+/// coroutine or a task).
 #[derive(Debug)]
-struct Waiter {
+struct Queued {
     id: u64,
-    wake: Wake,
-}
-
-enum Wake {
-    Thread(Thread),
-    Coroutine(may::coroutine::Coroutine),
-    Task(Waker),
-}
-
-impl std::fmt::Debug for Wake {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Wake::Thread(thread) => f.debug_tuple("Thread").field(thread).finish(),
-            Wake::Coroutine(co) => f.debug_tuple("Coroutine").field(&co.name()).finish(),
-            Wake::Task(waker) => f.debug_tuple("Task").field(waker).finish(),
-        }
-    }
-}
-
-impl Wake {
-    /// The caller of a blocking acquire: its coroutine inside a `may` coroutine, else its thread (as
-    /// `dependency::Completion::wait` tells them apart).
-    fn current() -> Wake {
-        if may::coroutine::is_coroutine() {
-            Wake::Coroutine(may::coroutine::current())
-        } else {
-            Wake::Thread(thread::current())
-        }
-    }
-
-    fn wake(self) {
-        match self {
-            Wake::Thread(thread) => thread.unpark(),
-            Wake::Coroutine(co) => co.unpark(),
-            Wake::Task(waker) => waker.wake(),
-        }
-    }
-}
-
-/// Park the caller of a blocking acquire until unparked: the coroutine (not its carrier) inside a `may`
-/// coroutine, else the thread. Either may return spuriously.
-fn park() {
-    if may::coroutine::is_coroutine() {
-        may::coroutine::park();
-    } else {
-        thread::park();
-    }
+    wake: Waiter,
 }
 
 /// One admission: what a [`Permit`] remembers of it.
@@ -171,7 +128,7 @@ struct Grant {
 }
 
 /// Wake-ups collected under the lock, delivered after it is released.
-type Wakes = Vec<Wake>;
+type Wakes = Vec<Waiter>;
 
 impl State {
     /// The gate's clock: the manual time, or the time since `started`.
@@ -201,10 +158,10 @@ impl State {
         (self.waiters.is_empty() && self.in_flight < self.limit).then(|| self.admit(started))
     }
 
-    fn enqueue(&mut self, wake: Wake) -> u64 {
+    fn enqueue(&mut self, wake: Waiter) -> u64 {
         let id = self.next_waiter;
         self.next_waiter += 1;
-        self.waiters.push_back(Waiter { id, wake });
+        self.waiters.push_back(Queued { id, wake });
         id
     }
 
@@ -354,7 +311,7 @@ impl Gate {
         if let Some(admission) = state.admit_newcomer(self.started) {
             return self.permit(admission, asked);
         }
-        let id = state.enqueue(Wake::current());
+        let id = state.enqueue(Waiter::current());
         loop {
             if let Some(admission) = state.take_grant(id) {
                 drop(state);
@@ -362,7 +319,7 @@ impl Gate {
             }
             drop(state);
             // A spurious unpark just loops: the grant is the only way out.
-            park();
+            park(None);
             state = self.lock();
         }
     }
@@ -579,7 +536,7 @@ impl Future for Acquire {
             AcquireState::Start => match state.admit_newcomer(this.gate.started) {
                 Some(admission) => admission,
                 None => {
-                    let id = state.enqueue(Wake::Task(cx.waker().clone()));
+                    let id = state.enqueue(Waiter::Task(cx.waker().clone()));
                     this.state = AcquireState::Queued(id);
                     return Poll::Pending;
                 }
@@ -589,7 +546,7 @@ impl Future for Acquire {
                 None => {
                     // Polled again before its turn: keep the latest waker.
                     if let Some(index) = state.find_waiter(id) {
-                        if let Wake::Task(waker) = &mut state.waiters[index].wake {
+                        if let Waiter::Task(waker) = &mut state.waiters[index].wake {
                             if !waker.will_wake(cx.waker()) {
                                 waker.clone_from(cx.waker());
                             }
@@ -619,6 +576,7 @@ mod tests {
     use super::*;
     use crate::limit::{Aimd, AimdConfig, Fixed};
     use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::task::Waker;
 
     struct CountingWaker(AtomicUsize);
 
