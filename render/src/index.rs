@@ -115,31 +115,32 @@ pub struct BottomPart {
 
 /// The bottom line of every question of `summary`.
 fn bottom_lines(summary: &measure::summary::Summary) -> Vec<BottomLine> {
-    let situations: std::collections::BTreeMap<&str, &str> =
-        summary.questions.iter().map(|q| (q.id.as_str(), q.situation.as_str())).collect();
-    crate::questions::views(summary)
-        .into_iter()
+    summary
+        .questions
+        .iter()
         .map(|q| {
             let mut parts: Vec<BottomPart> = Vec::new();
             for a in &q.answers {
-                let part = bottom_part(a);
+                let part = bottom_part(summary, a);
+                let phase = a.phase.as_deref().map(phase_words);
                 match parts.last_mut() {
                     Some(last) if BottomPart { phases: Vec::new(), ..last.clone() } == part => {
-                        last.phases.extend(a.phase.clone());
+                        last.phases.extend(phase);
                     }
-                    _ => parts.push(BottomPart { phases: a.phase.clone().into_iter().collect(), ..part }),
+                    _ => parts.push(BottomPart { phases: phase.into_iter().collect(), ..part }),
                 }
             }
-            let situation = situations.get(q.id.as_str()).copied().filter(|s| !s.is_empty());
-            BottomLine { situation: situation.map_or_else(|| q.ask.clone(), str::to_string), id: q.id, parts }
+            let situation = if q.situation.is_empty() { &q.ask } else { &q.situation };
+            BottomLine { id: q.id.clone(), situation: situation.clone(), parts }
         })
         .collect()
 }
 
 /// One phase's answer in a few words (its phases left empty).
-fn bottom_part(a: &crate::questions::AnswerView) -> BottomPart {
+fn bottom_part(summary: &measure::summary::Summary, a: &measure::question::Answer) -> BottomPart {
+    let family = |name: &str| crate::questions::named(summary, name).family;
     let mut families: Vec<&'static str> = Vec::new();
-    for f in a.pick.iter().chain(&a.equal).map(|n| n.family) {
+    for f in a.pick.iter().chain(&a.equal).map(|n| family(n)) {
         if !families.contains(&f) {
             families.push(f);
         }
@@ -148,17 +149,17 @@ fn bottom_part(a: &crate::questions::AnswerView) -> BottomPart {
         (None, _) => "none",
         _ if families.len() > 1 => "families",
         _ if !a.cannot_tell.is_empty() => "cannot-tell",
-        (Some(_), Some(beats)) if beats.holds => "one",
+        (Some(_), Some(beats)) if beats.verdict == Verdict::Holds => "one",
         (Some(_), Some(_)) => "ahead",
         (Some(_), None) => "alone",
     };
     BottomPart {
         kind,
-        pick: a.pick.as_ref().map(|p| p.name.clone()),
-        family: a.pick.as_ref().map(|p| p.family),
+        pick: a.pick.clone(),
+        family: a.pick.as_deref().map(family),
         families,
         equal: a.equal.len(),
-        cannot_tell: a.cannot_tell.iter().map(|n| n.name.clone()).collect(),
+        cannot_tell: a.cannot_tell.clone(),
         phases: Vec::new(),
     }
 }
@@ -181,18 +182,19 @@ pub struct QuestionRow {
 /// The decision rows of every question of `summary`.
 fn question_rows(summary: &measure::summary::Summary) -> Vec<QuestionRow> {
     let mut rows = Vec::new();
-    for q in crate::questions::views(summary) {
-        for a in &q.answers {
-            let pick = match &a.pick {
-                Some(p) => {
-                    let mut picks = vec![serde_json::json!({ "name": p.name, "family": p.family })];
-                    picks.extend(a.equal.iter().map(|e| serde_json::json!({ "name": e.name, "family": e.family })));
+    for (q, view) in summary.questions.iter().zip(crate::questions::views(summary)) {
+        for (a, a_view) in q.answers.iter().zip(view["answers"].as_array().into_iter().flatten()) {
+            let pick = match a_view["pick"] {
+                serde_json::Value::Null => cell(serde_json::json!({ "kind": "no-pick" })),
+                ref pick => {
+                    let equal = a_view["equal"].as_array().into_iter().flatten();
+                    let picks: Vec<&serde_json::Value> = std::iter::once(pick).chain(equal).collect();
                     cell(serde_json::json!({ "kind": "pick", "picks": picks, "more": 0 }))
                 }
-                None => cell(serde_json::json!({ "kind": "no-pick" })),
             };
-            let evidence = cell(serde_json::json!({ "kind": "question", "q": q, "a": a }));
-            rows.push(QuestionRow { id: q.id.clone(), ask: q.ask.clone(), phase: a.phase.clone(), pick, evidence });
+            let evidence = cell(serde_json::json!({ "kind": "question", "q": view, "a": a_view }));
+            let phase = a.phase.as_deref().map(phase_words);
+            rows.push(QuestionRow { id: q.id.clone(), ask: q.ask.clone(), phase, pick, evidence });
         }
     }
     rows

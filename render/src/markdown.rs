@@ -15,6 +15,7 @@ use crate::questions::Named;
 use crate::table::{cell, columns, headers, Align, Table};
 use crate::ReportInput;
 use serde::Serialize;
+use serde_json::json;
 
 /// A chart as the report links it.
 #[derive(Debug, Serialize)]
@@ -153,45 +154,6 @@ fn other_metrics_section(input: &ReportInput<'_>) -> String {
 /// The most tied candidates the answer names, best first; the rest are counted.
 const MAX_NAMED_PICKS: usize = 6;
 
-/// What the opening answer's template reads: figures formatted, names, and flags; no sentence.
-#[derive(Debug, Serialize)]
-struct AnswerContext {
-    /// The headline metric.
-    metric: String,
-    /// Whether higher is better on it.
-    higher_is_better: bool,
-    /// The run sweeps phases (more than one phase had a pick).
-    sweep: bool,
-    /// Phases grouped by the same pick, in order of first appearance; empty when no candidate measured the metric.
-    groups: Vec<PickGroup>,
-    /// Some group's pick is several candidates within noise of each other.
-    any_tie: bool,
-    /// What each dimension does to the headline.
-    dimensions: Vec<DimensionView>,
-    /// Fewest processes a side needs for a difference to be told from noise.
-    min_processes: usize,
-    /// The pick's trade-offs, per phase.
-    trade_offs: Vec<TradeOffView>,
-    /// Pathologies and traps, with their factor against the pick.
-    avoid: Vec<AvoidView>,
-    /// The pick against the floor, per phase.
-    floors: Vec<FloorView>,
-    /// Set when comparisons were made and none of them is beyond noise.
-    none_beyond_noise: Option<NoneBeyondNoise>,
-    /// Processes per contestant.
-    forks: u32,
-    /// The noise threshold, as a percentage.
-    noise_threshold: String,
-    /// The claims' tally, when the scenario makes claims.
-    claims: Option<Tally>,
-    /// The scenario's own headline notes, each one markdown line.
-    notes: Vec<String>,
-    /// The questions the scenario declares, each with its answer; when there are any, they replace the one
-    /// generic pick, the dimensions, trade-offs, costs and floor above (all on the headline across every
-    /// candidate, which may mix unrelated operations).
-    questions: Vec<crate::questions::QuestionView>,
-}
-
 /// Phases that share one pick.
 #[derive(Debug, Serialize, PartialEq)]
 struct PickGroup {
@@ -201,105 +163,8 @@ struct PickGroup {
     more: usize,
     /// The pick is several candidates within noise of each other.
     tie: bool,
-    /// The pick's median at each phase of the group.
-    values: Vec<PhaseValue>,
-}
-
-/// A figure at a phase.
-#[derive(Debug, Serialize, PartialEq)]
-struct PhaseValue {
-    /// The phase in words, or `None` without phases.
-    phase: Option<String>,
-    /// The figure, formatted.
-    value: String,
-}
-
-/// One dimension's finding (see [`measure::pick::DimensionFinding`]).
-#[derive(Debug, Serialize)]
-struct DimensionView {
-    /// The dimension's name.
-    name: String,
-    /// Comparisons made.
-    comparisons: usize,
-    /// Comparisons beyond noise.
-    beyond_noise: usize,
-    /// Comparisons with a side in too few processes.
-    undecidable: usize,
-    /// The largest difference beyond noise.
-    largest: Option<LargestView>,
-}
-
-/// The largest difference a dimension makes.
-#[derive(Debug, Serialize)]
-struct LargestView {
-    /// The phase in words, or `None` without phases.
-    phase: Option<String>,
-    /// The better contestant.
-    winner: String,
-    /// Its level.
-    winner_level: String,
-    /// The worse contestant.
-    loser: String,
-    /// Its level.
-    loser_level: String,
-    /// The factor between them, formatted.
-    factor: String,
-}
-
-/// A candidate that beats the pick beyond noise on another metric.
-#[derive(Debug, Serialize)]
-struct TradeOffView {
-    /// The phase in words, or `None` without phases.
-    phase: Option<String>,
-    /// The other metric.
-    metric: String,
-    /// The candidate that beats the pick on it.
-    who: String,
-    /// Its family.
-    family: &'static str,
-    /// Its median, formatted.
-    theirs: String,
-    /// The pick's median, formatted.
-    pick_value: String,
-    /// The pick.
-    pick: String,
-}
-
-/// A pathology or trap and its factor against the pick over the phases.
-#[derive(Debug, Serialize)]
-struct AvoidView {
-    /// Its name.
-    name: String,
-    /// Its role.
-    role: String,
-    /// The smallest factor, formatted.
-    low: String,
-    /// The largest factor, formatted, when it differs from the smallest.
-    high: Option<String>,
-    /// Every factor is within noise.
-    within_noise: bool,
-}
-
-/// The pick as a multiple of the baseline at one phase.
-#[derive(Debug, Serialize)]
-struct FloorView {
-    /// The phase in words, or `None` without phases.
-    phase: Option<String>,
-    /// The ratio, formatted.
-    ratio: String,
-    /// The baseline.
-    name: String,
-    /// The ratio is within noise.
-    noise: bool,
-}
-
-/// The warning that no comparison is beyond noise.
-#[derive(Debug, Serialize)]
-struct NoneBeyondNoise {
-    /// Comparisons made.
-    compared: usize,
-    /// The run has fewer processes per contestant than a difference needs.
-    too_few_processes: bool,
+    /// The pick's median at each phase of the group (`phase` in words or `None`, `value` formatted).
+    values: Vec<serde_json::Value>,
 }
 
 /// The group of phases one answer's pick belongs to.
@@ -331,104 +196,109 @@ fn answer(input: &ReportInput<'_>, analysis: &Analysis<'_>) -> String {
     template!("answer.md", answer_context(input, analysis))
 }
 
-/// The figures and flags of the opening answer.
-fn answer_context(input: &ReportInput<'_>, analysis: &Analysis<'_>) -> AnswerContext {
+/// The figures, names and flags of the opening answer (no sentence): phases grouped by the same pick
+/// ([`PickGroup`]), what each dimension does to the headline, the pick's trade-offs, the pathologies' and traps'
+/// factors against it, the pick against the floor, whether no comparison is beyond noise, the claims' tally, the
+/// scenario's notes, and its questions, which when there are any replace everything on the one generic pick.
+fn answer_context(input: &ReportInput<'_>, analysis: &Analysis<'_>) -> serde_json::Value {
     let summary = input.summary;
-    let metric = input.headline_metric;
     let answers = &analysis.answers;
     // Group phases by the same pick (the same set of names), in order of first appearance.
     let mut groups: Vec<PickGroup> = Vec::new();
     for a in answers {
         let group = pick_group(a);
-        let value = PhaseValue { phase: phase_in_words(a.phase), value: format::number(a.pick().stats.median) };
+        let value = json!({ "phase": phase_in_words(a.phase), "value": format::number(a.pick().stats.median) });
         match groups.iter_mut().find(|g| g.picks == group.picks && g.more == group.more) {
             Some(g) => g.values.push(value),
             None => groups.push(PickGroup { values: vec![value], ..group }),
         }
     }
-    let dimensions = analysis
+    let dimensions: Vec<serde_json::Value> = analysis
         .dimensions
         .iter()
-        .map(|finding| DimensionView {
-            name: finding.name.clone(),
-            comparisons: finding.comparisons,
-            beyond_noise: finding.beyond_noise,
-            undecidable: finding.undecidable,
-            largest: finding.largest.as_ref().map(|l| LargestView {
-                phase: phase_in_words(l.phase.as_deref()),
-                winner: l.winner.clone(),
-                winner_level: l.winner_level.clone(),
-                loser: l.loser.clone(),
-                loser_level: l.loser_level.clone(),
-                factor: format::ratio(l.factor),
-            }),
-        })
-        .collect();
-    let trade_offs = answers
-        .iter()
-        .flat_map(|a| {
-            a.trade_offs.iter().map(move |t| TradeOffView {
-                phase: phase_in_words(a.phase),
-                metric: t.metric.clone(),
-                who: t.who.name.clone(),
-                family: t.who.family.as_str(),
-                theirs: format::number(t.theirs),
-                pick_value: format::number(t.pick),
-                pick: a.pick().contestant.name.clone(),
+        .map(|finding| {
+            json!({
+                "name": finding.name,
+                "comparisons": finding.comparisons,
+                "beyond_noise": finding.beyond_noise,
+                "undecidable": finding.undecidable,
+                "largest": finding.largest.as_ref().map(|l| json!({
+                    "phase": phase_in_words(l.phase.as_deref()),
+                    "winner": l.winner,
+                    "winner_level": l.winner_level,
+                    "loser": l.loser,
+                    "loser_level": l.loser_level,
+                    "factor": format::ratio(l.factor),
+                })),
             })
         })
         .collect();
-    let avoid = analysis
+    let trade_offs: Vec<serde_json::Value> = answers
+        .iter()
+        .flat_map(|a| {
+            a.trade_offs.iter().map(move |t| {
+                json!({
+                    "phase": phase_in_words(a.phase),
+                    "metric": t.metric,
+                    "who": t.who.name,
+                    "family": t.who.family.as_str(),
+                    "theirs": format::number(t.theirs),
+                    "pick_value": format::number(t.pick),
+                    "pick": a.pick().contestant.name,
+                })
+            })
+        })
+        .collect();
+    let avoid: Vec<serde_json::Value> = analysis
         .avoid_costs()
         .into_iter()
         .map(|cost| {
             let low = cost.factors.iter().map(|f| f.0).fold(f64::INFINITY, f64::min);
             let high = cost.factors.iter().map(|f| f.0).fold(f64::NEG_INFINITY, f64::max);
             let same = (high - low).abs() <= low.abs() * 1e-9;
-            AvoidView {
-                name: cost.name,
-                role: cost.role.as_str().to_string(),
-                low: format::ratio(low),
-                high: (!same).then(|| format::ratio(high)),
-                within_noise: cost.factors.iter().all(|f| !f.1),
-            }
+            json!({
+                "name": cost.name,
+                "role": cost.role.as_str(),
+                "low": format::ratio(low),
+                "high": (!same).then(|| format::ratio(high)),
+                "within_noise": cost.factors.iter().all(|f| !f.1),
+            })
         })
         .collect();
-    let floors = answers
+    let floors: Vec<serde_json::Value> = answers
         .iter()
         .filter_map(|a| {
             let floor = a.floor?;
-            Some(FloorView {
-                phase: phase_in_words(a.phase),
-                ratio: format::ratio(floor.ratio),
-                name: floor.entry.contestant.name.clone(),
-                noise: !floor.beyond_noise,
-            })
+            Some(json!({
+                "phase": phase_in_words(a.phase),
+                "ratio": format::ratio(floor.ratio),
+                "name": floor.entry.contestant.name,
+                "noise": !floor.beyond_noise,
+            }))
         })
         .collect();
     let (compared, clear) = analysis.comparisons();
     let forks = summary.method.forks;
-    AnswerContext {
-        metric: metric.to_string(),
-        higher_is_better: input.higher_is_better,
-        sweep: answers.len() > 1,
-        any_tie: answers.iter().any(PhaseAnswer::is_tie),
-        groups,
-        dimensions,
-        min_processes: measure::stats::MIN_PROCESSES,
-        trade_offs,
-        avoid,
-        floors,
-        none_beyond_noise: (compared > 0 && clear == 0).then_some(NoneBeyondNoise {
-            compared,
-            too_few_processes: (forks as usize) < measure::stats::MIN_PROCESSES,
-        }),
-        forks,
-        noise_threshold: percent(summary.method.noise_threshold),
-        claims: (!summary.claims.is_empty()).then(|| Tally::of(&summary.claims)),
-        notes: input.headline_notes.clone(),
-        questions: crate::questions::views(summary),
-    }
+    let too_few_processes = (forks as usize) < measure::stats::MIN_PROCESSES;
+    json!({
+        "metric": input.headline_metric,
+        "higher_is_better": input.higher_is_better,
+        "sweep": answers.len() > 1,
+        "any_tie": answers.iter().any(PhaseAnswer::is_tie),
+        "groups": groups,
+        "dimensions": dimensions,
+        "min_processes": measure::stats::MIN_PROCESSES,
+        "trade_offs": trade_offs,
+        "avoid": avoid,
+        "floors": floors,
+        "none_beyond_noise": (compared > 0 && clear == 0)
+            .then(|| json!({ "compared": compared, "too_few_processes": too_few_processes })),
+        "forks": forks,
+        "noise_threshold": percent(summary.method.noise_threshold),
+        "claims": (!summary.claims.is_empty()).then(|| Tally::of(&summary.claims)),
+        "notes": input.headline_notes,
+        "questions": crate::questions::views(summary),
+    })
 }
 
 fn contestants(summary: &Summary) -> String {
