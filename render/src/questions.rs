@@ -59,7 +59,9 @@ fn answer_view(summary: &Summary, q: &QuestionResult, a: &Answer) -> Value {
             "holds": b.verdict == Verdict::Holds,
             "p": p(b.p),
         })),
-        "further": a.further.iter().map(|f| json!({ "name": f.name, "factor": format::ratio(f.factor) })).collect::<Vec<_>>(),
+        "further": a.further.iter().map(|f| {
+            json!({ "name": f.name, "factor": format::ratio(f.factor) })
+        }).collect::<Vec<_>>(),
         "excluded": a.excluded.iter().map(|e| json!({
             "name": e.name,
             "guard": e.guard,
