@@ -9,7 +9,7 @@ use measure::summary::{metric_key, ClaimResult, Family, MetricStats, Verdict};
 
 use crate::analysis::phase_words;
 use crate::format;
-use crate::markdown::ClaimLine;
+use crate::markdown::claim_line;
 use crate::table::{columns, headers, Align, Table};
 use crate::ReportInput;
 use serde::Serialize;
@@ -506,8 +506,8 @@ struct EntryView<'e> {
     bottom_line: &'e [BottomLine],
     /// The scenario's own findings.
     notes: &'e [String],
-    /// Its claims.
-    claims: Vec<ClaimLine<'e>>,
+    /// Its claims ([`claim_line`]).
+    claims: Vec<serde_json::Value>,
 }
 
 /// Render `index.md` for `entries`, in the order given, into `templates/index.md`. Pure: the same entries give
@@ -571,7 +571,7 @@ pub fn render_index(entries: &[IndexEntry]) -> String {
             has_questions: !e.questions.is_empty(),
             bottom_line: &e.bottom_line,
             notes: &e.notes,
-            claims: e.claims.iter().map(ClaimLine::of).collect(),
+            claims: e.claims.iter().map(claim_line).collect(),
         })
         .collect();
     let doubtful: Vec<&EntryView<'_>> =

@@ -17,50 +17,25 @@ use crate::ReportInput;
 use serde::Serialize;
 use serde_json::json;
 
-/// A chart as the report links it.
-#[derive(Debug, Serialize)]
-struct ChartLink {
-    /// Its title.
-    title: String,
-    /// Its path, relative to the report.
-    path: String,
+/// A claim as the report and the index list it: its verdict, `p = …` (or empty), its statement, the numbers
+/// behind the verdict, the metric it was judged on (or empty) with that metric's definition, what it was judged
+/// on and the rule that judged it.
+pub(crate) fn claim_line(c: &ClaimResult) -> serde_json::Value {
+    json!({
+        "verdict": c.verdict.as_str(),
+        "p": measure::judge::p_label(c.p),
+        "text": c.text,
+        "detail": c.detail,
+        "metric": c.metric,
+        "metric_definition": c.metric_definition,
+        "judged_on": c.judged_on,
+        "rule": c.rule,
+    })
 }
 
-/// A claim as the report and the index list it.
-#[derive(Debug, Serialize)]
-pub(crate) struct ClaimLine<'s> {
-    /// Its verdict.
-    verdict: &'static str,
-    /// `p = …`, or empty.
-    p: String,
-    /// Its statement.
-    text: &'s str,
-    /// The numbers behind the verdict.
-    detail: &'s str,
-    /// The metric it was judged on, or empty.
-    metric: &'s str,
-    /// That metric's definition.
-    metric_definition: &'s str,
-    /// What it was judged on.
-    judged_on: &'s str,
-    /// The rule that judged it.
-    rule: &'s str,
-}
-
-impl<'s> ClaimLine<'s> {
-    /// `claim` as the templates read it.
-    pub(crate) fn of(c: &'s ClaimResult) -> Self {
-        ClaimLine {
-            verdict: c.verdict.as_str(),
-            p: measure::judge::p_label(c.p),
-            text: &c.text,
-            detail: &c.detail,
-            metric: &c.metric,
-            metric_definition: &c.metric_definition,
-            judged_on: &c.judged_on,
-            rule: &c.rule,
-        }
-    }
+/// The phases' names in order, `—` for the one unnamed phase.
+fn phase_names(summary: &Summary) -> Vec<&str> {
+    summary.phase_keys().iter().map(|p| p.unwrap_or("—")).collect()
 }
 
 /// `text` without trailing whitespace, as a section body.
@@ -87,12 +62,12 @@ pub fn render_markdown_with(input: &ReportInput<'_>, analysis: &Analysis<'_>) ->
         // refuse a smoke run's.
         command.push_str(" --out target/quick-reports");
     }
-    let charts: Vec<ChartLink> = input
+    let charts: Vec<serde_json::Value> = input
         .charts
         .iter()
-        .map(|chart| ChartLink { title: chart.title.to_string(), path: crate::chart_path(&summary.scenario, chart) })
+        .map(|chart| json!({ "title": chart.title, "path": crate::chart_path(&summary.scenario, chart) }))
         .collect();
-    let claims: Vec<ClaimLine<'_>> = summary.claims.iter().map(ClaimLine::of).collect();
+    let claims: Vec<serde_json::Value> = summary.claims.iter().map(claim_line).collect();
     let context = serde_json::json!({
         "title": input.title,
         "status": analysis::status_line(summary),
@@ -127,7 +102,7 @@ pub fn render_details(input: &ReportInput<'_>) -> String {
         "higher_is_better": input.higher_is_better,
         "noise_threshold": percent(summary.method.noise_threshold),
         "findings": analysis::headline_findings(input),
-        "phase_names": summary.phase_keys().iter().map(|p| p.unwrap_or("—")).collect::<Vec<_>>(),
+        "phase_names": phase_names(summary),
         "other": body(&other_metrics_section(input)),
         "contestants": body(&contestants(summary)),
         "parameters": body(&parameters(summary)),
@@ -443,15 +418,13 @@ fn testbed(e: &Environment) -> String {
 /// medians in a second table, so neither table is too wide to read.
 const FULL_STAT_METRICS: usize = 3;
 
+/// The Results section, rendered into `templates/results.md`: per phase, a table of every contestant's figures on
+/// the first table metrics and its ratio to the reference on the headline, and the metrics some do not measure.
 fn results(input: &ReportInput<'_>) -> String {
     let summary = input.summary;
     let threshold = summary.method.noise_threshold;
     let (full, brief) = input.table_metrics.split_at(FULL_STAT_METRICS.min(input.table_metrics.len()));
-    let mut context = ResultsContext {
-        metric: input.headline_metric.to_string(),
-        scenario: summary.scenario.clone(),
-        phases: Vec::new(),
-    };
+    let mut phases: Vec<serde_json::Value> = Vec::new();
     for phase in summary.phase_keys() {
         let mut columns: Vec<(String, Align)> = columns("results", &[Align::Left; 2]);
         columns.extend(full.iter().map(|m| (format!("`{m}`"), Align::Right)));
@@ -526,38 +499,15 @@ fn results(input: &ReportInput<'_>) -> String {
                 }
             }
         }
-        context.phases.push(ResultsPhase {
-            phase: phase.map(str::to_string),
-            table: table.render(),
-            outstanding: missing.iter().any(|m| m.metric.ends_with("max_outstanding")),
-            missing,
-        });
+        phases.push(json!({
+            "phase": phase,
+            "table": table.render(),
+            "outstanding": missing.iter().any(|m| m.metric.ends_with("max_outstanding")),
+            "missing": missing,
+        }));
     }
+    let context = json!({ "metric": input.headline_metric, "scenario": summary.scenario, "phases": phases });
     template!("results.md", context)
-}
-
-/// What the Results section's template reads.
-#[derive(Debug, Serialize)]
-struct ResultsContext {
-    /// The headline metric.
-    metric: String,
-    /// The scenario's name, for the link to its details.
-    scenario: String,
-    /// One table per phase.
-    phases: Vec<ResultsPhase>,
-}
-
-/// One phase's results.
-#[derive(Debug, Serialize)]
-struct ResultsPhase {
-    /// The phase's name, or `None` without phases.
-    phase: Option<String>,
-    /// The table, rendered (every cell a figure, a name or a status).
-    table: String,
-    /// Metrics some contestants do not measure.
-    missing: Vec<Missing>,
-    /// `max_outstanding` is among them.
-    outstanding: bool,
 }
 
 /// A metric and the contestants that do not measure it.
@@ -635,17 +585,17 @@ fn spread(input: &ReportInput<'_>) -> String {
         .map(|c| phase_list.iter().filter(|p| c.metrics.contains_key(&metric_key(**p, metric))).count())
         .sum::<usize>();
     let render = |table: String, compact: bool, flagged: bool| {
-        let context = SpreadContext {
-            metric: metric.to_string(),
-            scenario: summary.scenario.clone(),
-            compact,
-            phase_names: phase_list.iter().map(|p| p.unwrap_or("—").to_string()).collect(),
-            table,
-            flagged,
-            noise_threshold: percent(summary.method.noise_threshold),
-            quick: summary.method.quick,
-            guard: guard(summary),
-        };
+        let context = json!({
+            "metric": metric,
+            "scenario": summary.scenario,
+            "compact": compact,
+            "phase_names": phase_names(summary),
+            "table": table,
+            "flagged": flagged,
+            "noise_threshold": percent(summary.method.noise_threshold),
+            "quick": summary.method.quick,
+            "guard": guard(summary),
+        });
         template!("spread.md", context)
     };
     if all_rows == 0 {
@@ -721,46 +671,10 @@ fn spread(input: &ReportInput<'_>) -> String {
     render(out, compact, flagged)
 }
 
-/// What the spread section's template reads.
-#[derive(Debug, Serialize)]
-struct SpreadContext {
-    /// The headline metric.
-    metric: String,
-    /// The scenario's name, for the JSON file's name.
-    scenario: String,
-    /// One row per contestant, a cell holding every phase.
-    compact: bool,
-    /// The phases' names in order (`—` for the one unnamed phase).
-    phase_names: Vec<String>,
-    /// The table, rendered; empty when no contestant that passed measured the metric.
-    table: String,
-    /// Some contestant's processes disagree by more than the noise threshold.
-    flagged: bool,
-    /// The noise threshold, as a percentage.
-    noise_threshold: String,
-    /// The run was a `--quick` smoke run.
-    quick: bool,
-    /// The busy-machine guard.
-    guard: Guard,
-}
-
-/// The busy-machine guard's settings and findings.
-#[derive(Debug, Serialize)]
-struct Guard {
-    /// The guard ran: some iteration was guarded.
-    applicable: bool,
-    /// The share of a core other processes may use.
-    share: String,
-    /// The slack for `/proc/stat`, in ms.
-    slack_ms: u128,
-    /// How many times a disturbed iteration is re-run.
-    max_reruns: u32,
-    /// The count per contestant, rendered; `None` when none was disturbed.
-    table: Option<String>,
-}
-
-/// The busy-machine guard's settings, and its count per contestant when it found any disturbed iteration.
-fn guard(summary: &Summary) -> Guard {
+/// The busy-machine guard's settings (whether any iteration was guarded, the share of a core other processes may
+/// use, the slack for `/proc/stat` in ms, the re-runs of a disturbed iteration), and its count per contestant,
+/// rendered, when it found any disturbed iteration.
+fn guard(summary: &Summary) -> serde_json::Value {
     let found: Vec<&ContestantSummary> = summary.contestants.iter().filter(|c| !c.disturbed.is_none()).collect();
     let table = (!found.is_empty()).then(|| {
         let mut table = Table::new(&columns("guard", &[Align::Left, Align::Right, Align::Right]));
@@ -774,13 +688,13 @@ fn guard(summary: &Summary) -> Guard {
         }
         table.render()
     });
-    Guard {
-        applicable: summary.contestants.iter().any(|c| c.disturbed.guarded_iterations != 0),
-        share: measure::busy::OTHERS_CORE_SHARE.to_string(),
-        slack_ms: measure::busy::TICK_SLACK.as_millis(),
-        max_reruns: measure::busy::MAX_RERUNS,
-        table,
-    }
+    json!({
+        "applicable": summary.contestants.iter().any(|c| c.disturbed.guarded_iterations != 0),
+        "share": measure::busy::OTHERS_CORE_SHARE.to_string(),
+        "slack_ms": measure::busy::TICK_SLACK.as_millis(),
+        "max_reruns": measure::busy::MAX_RERUNS,
+        "table": table,
+    })
 }
 
 /// Most lines the correctness checks are listed in per contestant; a run with more gets one row per check.
@@ -790,17 +704,10 @@ const MAX_CHECK_LINES: usize = 40;
 /// up the rest.
 const MAX_FULL_ROWS: usize = 24;
 
-/// A check as the template reads it.
-#[derive(Debug, Serialize)]
-struct CheckLine<'s> {
-    /// The contestant.
-    contestant: &'s str,
-    /// The check.
-    check: &'s str,
-    /// `passed`, `failed` or `not applicable`.
-    outcome: &'static str,
-    /// What it verified, or why it failed or did not apply.
-    detail: &'s str,
+/// A check as the template reads it: the contestant, the check, `passed`, `failed` or `not applicable`, and what
+/// it verified, or why it failed or did not apply.
+fn check_line(c: &ContestantSummary, k: &measure::summary::Check) -> serde_json::Value {
+    json!({ "contestant": c.name, "check": k.name, "outcome": k.outcome(), "detail": k.detail })
 }
 
 /// The correctness checks, rendered into `templates/checks.md`: per contestant, or one row per check in a run
@@ -812,11 +719,7 @@ fn checks(summary: &Summary) -> String {
         .contestants
         .iter()
         .map(|c| {
-            let checks: Vec<CheckLine<'_>> = c
-                .checks
-                .iter()
-                .map(|k| CheckLine { contestant: &c.name, check: &k.name, outcome: k.outcome(), detail: &k.detail })
-                .collect();
+            let checks: Vec<serde_json::Value> = c.checks.iter().map(|k| check_line(c, k)).collect();
             serde_json::json!({ "name": c.name, "status": c.status.as_str(), "checks": checks })
         })
         .collect();
@@ -846,7 +749,7 @@ fn checks_by_check(summary: &Summary) -> serde_json::Value {
             names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
         }
     };
-    let mut exceptions: Vec<CheckLine<'_>> = Vec::new();
+    let mut exceptions: Vec<serde_json::Value> = Vec::new();
     for name in &names {
         let of: Vec<(&ContestantSummary, &measure::summary::Check)> = summary
             .contestants
@@ -867,14 +770,7 @@ fn checks_by_check(summary: &Summary) -> serde_json::Value {
             list(&with("failed")),
             example,
         ]);
-        for (c, k) in of.iter().filter(|(_, k)| !k.passed) {
-            exceptions.push(CheckLine {
-                contestant: &c.name,
-                check: &k.name,
-                outcome: if k.outcome() == "failed" { "failed" } else { "not applicable" },
-                detail: &k.detail,
-            });
-        }
+        exceptions.extend(of.iter().filter(|(_, k)| !k.passed).map(|(c, k)| check_line(c, k)));
     }
     let none: Vec<&str> = summary.contestants.iter().filter(|c| c.checks.is_empty()).map(|c| c.name.as_str()).collect();
     serde_json::json!({
@@ -895,79 +791,37 @@ fn published(value: f64) -> String {
     }
 }
 
-/// The published figures of this scenario, for the appendix's template.
-#[derive(Debug, Serialize)]
-struct References {
-    /// The figures beside this run's, rendered.
-    table: String,
-    /// What stands for each subject here, and why.
-    why: Vec<Why>,
-    /// `subject: source`, sorted, each once.
-    sources: Vec<String>,
-}
-
-/// What stands for a subject here, and why.
-#[derive(Debug, Serialize)]
-struct Why {
-    /// The subject.
-    subject: String,
-    /// Why.
-    why: String,
-}
-
-/// A published ratio set against this run's, for the report's short section.
-#[derive(Debug, Serialize)]
-struct Against {
-    /// Which study.
-    study: String,
-    /// What it measured.
-    subject: String,
-    /// Its phase, if the scenario sweeps.
-    phase: Option<String>,
-    /// The study's baseline subject.
-    baseline: String,
-    /// The study's ratio to its baseline.
-    study_ratio: String,
-    /// This run's lowest ratio over what stood for the baseline here.
-    low: String,
-    /// Its highest, when it differs from the lowest.
-    high: Option<String>,
-    /// How they relate (`agree`, `same-direction`, `no-gap-here`, `gap-here`, `opposite`, `mixed`).
-    agreement: measure::references::Agreement,
-    /// The cause, where they do not agree.
-    cause: String,
-}
-
-/// Every published ratio of this scenario that this run has a ratio for, and how they relate; rows without a
-/// ratio here (a baseline, nothing that ran) stay in the details' table only.
-fn published_against(summary: &Summary) -> Vec<Against> {
+/// Every published ratio of this scenario that this run has a ratio for, and how they relate: the study, what it
+/// measured, its phase, its baseline subject and its ratio to it, this run's lowest and (when it differs) highest
+/// ratio over what stood for the baseline here, the agreement (`agree`, `same-direction`, `no-gap-here`,
+/// `gap-here`, `opposite`, `mixed`) and, where they do not agree, the cause. Rows without a ratio here (a
+/// baseline, nothing that ran) stay in the details' table only.
+fn published_against(summary: &Summary) -> Vec<serde_json::Value> {
     measure::references::compare(summary)
         .into_iter()
         .filter_map(|row| {
             let (agreement, study, (lo, hi)) = (row.agreement?, row.study_ratio?, row.here_ratio?);
             let (low, high) = (format::ratio(lo), format::ratio(hi));
-            Some(Against {
-                study: row.figure.study.clone(),
-                subject: row.figure.subject.clone(),
-                phase: row.figure.phase.as_deref().map(phase_words),
-                baseline: row.figure.baseline.clone().unwrap_or_default(),
-                study_ratio: format::ratio(study),
-                high: (high != low).then_some(high),
-                low,
-                agreement,
-                cause: if agreement == measure::references::Agreement::Agree {
-                    String::new()
-                } else {
-                    row.figure.cause.clone()
-                },
-            })
+            let agree = agreement == measure::references::Agreement::Agree;
+            Some(json!({
+                "study": row.figure.study,
+                "subject": row.figure.subject,
+                "phase": row.figure.phase.as_deref().map(phase_words),
+                "baseline": row.figure.baseline.clone().unwrap_or_default(),
+                "study_ratio": format::ratio(study),
+                "high": (high != low).then_some(high),
+                "low": low,
+                "agreement": agreement,
+                "cause": if agree { "" } else { &row.figure.cause },
+            }))
         })
         .collect()
 }
 
-/// The published figures of this scenario set beside this run as ratios to each side's own baseline; `None`
-/// when the scenario has none.
-fn published_reference(summary: &Summary) -> Option<References> {
+/// The published figures of this scenario set beside this run as ratios to each side's own baseline (the table,
+/// rendered), what stands for each subject here and why, and each `subject: source` once, sorted; `None` when the
+/// scenario has none.
+fn published_reference(summary: &Summary) -> Option<serde_json::Value> {
     let rows = measure::references::compare(summary);
     if rows.is_empty() {
         return None;
@@ -1018,12 +872,12 @@ fn published_reference(summary: &Summary) -> Option<References> {
         .collect::<std::collections::BTreeSet<_>>()
         .into_iter()
         .collect();
-    let why: Vec<Why> = rows
+    let why: Vec<serde_json::Value> = rows
         .iter()
         .filter(|r| !r.figure.why.is_empty())
-        .map(|r| Why { subject: r.figure.subject.clone(), why: r.figure.why.clone() })
+        .map(|r| json!({ "subject": r.figure.subject, "why": r.figure.why }))
         .collect();
-    Some(References { table: table.render(), why, sources })
+    Some(json!({ "table": table.render(), "why": why, "sources": sources }))
 }
 
 /// The harness cost: what the instruments cost, then the scenario's own notes, rendered into
@@ -1032,7 +886,7 @@ fn harness(input: &ReportInput<'_>) -> String {
     let context = serde_json::json!({
         "metric": input.headline_metric,
         "scenario": input.summary.scenario,
-        "phase_names": input.summary.phase_keys().iter().map(|p| p.unwrap_or("—")).collect::<Vec<_>>(),
+        "phase_names": phase_names(input.summary),
         "cost": instruments_cost(input),
         "notes": input.harness_notes,
     });
