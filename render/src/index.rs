@@ -3,7 +3,7 @@
 //! blocking, best coroutine where one ran, and the baseline, with the margin and the noise marked), then the
 //! claims. Every cell is one short sentence at most ([`MAX_CELL`] characters).
 
-use measure::pick::{family_bests, ratio as compare, Analysis, Entry, NoiseWhy, Ratio};
+use measure::pick::{family_bests, ratio as compare, Analysis, Entry, Ratio};
 use measure::record::Status;
 use measure::summary::{metric_key, ClaimResult, Family, MetricStats, Verdict};
 
@@ -321,24 +321,14 @@ fn cell(context: serde_json::Value) -> String {
     template!("index-cells.md", context)
 }
 
-/// How `a` compares with `b` for a reader (`2.10× worse`, `1.05× better (practically equal)` once rendered).
-#[derive(Debug, Serialize)]
-struct Margin {
-    /// The factor between the medians, at least 1, formatted.
-    factor: String,
-    /// `a` is better by the metric's direction.
-    better: bool,
-    /// Why the difference is within noise, when it is.
-    noise: Option<NoiseWhy>,
-}
-
-/// How `a` compares with `b`: the factor between the medians, better or worse by the metric's direction;
-/// `None` where no ratio means anything.
-fn margin(a: &MetricStats, b: &MetricStats, threshold: f64, higher_is_better: bool) -> Option<Margin> {
+/// How `a` compares with `b` for a reader (`2.10× worse`, `1.05× better (practically equal)` once rendered): the
+/// factor between the medians (at least 1, formatted), whether `a` is better by the metric's direction, and why the
+/// difference is within noise, when it is; `None` where no ratio means anything.
+fn margin(a: &MetricStats, b: &MetricStats, threshold: f64, higher_is_better: bool) -> Option<serde_json::Value> {
     let ratio = compare(a, b, threshold)?;
     let a_better = if higher_is_better { ratio.value > 1.0 } else { ratio.value < 1.0 };
     let factor = if ratio.value >= 1.0 { ratio.value } else { 1.0 / ratio.value };
-    Some(Margin { factor: format::ratio(factor), better: a_better, noise: ratio.why })
+    Some(serde_json::json!({ "factor": format::ratio(factor), "better": a_better, "noise": ratio.why }))
 }
 
 /// The decision row of one phase of a scenario: what to use (the best contestant that is not a baseline) and
@@ -411,18 +401,10 @@ fn pick_cell(pick: &[FamilyBest]) -> String {
     cell(serde_json::json!({ "kind": "pick", "picks": picks, "more": pick.len().saturating_sub(NAMED) }))
 }
 
-/// A ratio to the baseline (`20.6× the baseline`, with why it is within noise when it is, once rendered).
-#[derive(Debug, Serialize)]
-struct TimesBaseline {
-    /// The ratio, formatted.
-    ratio: String,
-    /// Why it is within noise, when it is.
-    noise: Option<NoiseWhy>,
-}
-
-/// A ratio to the baseline, for a cell.
-fn times_baseline(ratio: Ratio) -> TimesBaseline {
-    TimesBaseline { ratio: format::ratio(ratio.value), noise: ratio.why }
+/// A ratio to the baseline, for a cell (`20.6× the baseline`, with why it is within noise when it is, once
+/// rendered).
+fn times_baseline(ratio: Ratio) -> serde_json::Value {
+    serde_json::json!({ "ratio": format::ratio(ratio.value), "noise": ratio.why })
 }
 
 /// A winners-grid cell: the family's best, its figure, and its ratio to the baseline.
@@ -482,34 +464,6 @@ fn winners_grid(entry: &IndexEntry) -> String {
     table.render()
 }
 
-/// What the index's template reads of one scenario.
-#[derive(Debug, Serialize)]
-struct EntryView<'e> {
-    /// Scenario name.
-    scenario: &'e str,
-    /// Title of its report.
-    title: &'e str,
-    /// Path of its report.
-    report_path: &'e str,
-    /// Its status line.
-    status_line: &'e str,
-    /// Its headline metric.
-    metric: &'e str,
-    /// Whether higher is better on it.
-    higher_is_better: bool,
-    /// Its winners grid, rendered; empty when no contestant that passed measured the metric.
-    grid: String,
-    /// It answers questions of its own (the decision table's rows), so the generic winners grid, which ranks
-    /// every candidate on one headline metric, is left out.
-    has_questions: bool,
-    /// Each question's answer in a few words.
-    bottom_line: &'e [BottomLine],
-    /// The scenario's own findings.
-    notes: &'e [String],
-    /// Its claims ([`claim_line`]).
-    claims: Vec<serde_json::Value>,
-}
-
 /// Render `index.md` for `entries`, in the order given, into `templates/index.md`. Pure: the same entries give
 /// the same bytes.
 pub fn render_index(entries: &[IndexEntry]) -> String {
@@ -554,30 +508,32 @@ pub fn render_index(entries: &[IndexEntry]) -> String {
     for claim in entries.iter().flat_map(|e| &e.claims) {
         total.add(claim.verdict);
     }
-    let views: Vec<EntryView<'_>> = entries
+    // What the template reads of each scenario: the entry's own fields, its winners grid (rendered; empty when no
+    // contestant that passed measured the metric, or when its questions' rows replace the generic grid), and its
+    // claims ([`claim_line`]).
+    let views: Vec<serde_json::Value> = entries
         .iter()
-        .map(|e| EntryView {
-            scenario: &e.scenario,
-            title: &e.title,
-            report_path: &e.report_path,
-            status_line: &e.status_line,
-            metric: &e.metric,
-            higher_is_better: e.higher_is_better,
-            grid: if e.winners.iter().all(|w| w.best.is_empty()) || !e.questions.is_empty() {
-                String::new()
-            } else {
-                winners_grid(e)
-            },
-            has_questions: !e.questions.is_empty(),
-            bottom_line: &e.bottom_line,
-            notes: &e.notes,
-            claims: e.claims.iter().map(claim_line).collect(),
+        .map(|e| {
+            let no_grid = e.winners.iter().all(|w| w.best.is_empty()) || !e.questions.is_empty();
+            serde_json::json!({
+                "scenario": e.scenario,
+                "title": e.title,
+                "report_path": e.report_path,
+                "status_line": e.status_line,
+                "metric": e.metric,
+                "higher_is_better": e.higher_is_better,
+                "grid": if no_grid { String::new() } else { winners_grid(e) },
+                "has_questions": !e.questions.is_empty(),
+                "bottom_line": e.bottom_line,
+                "notes": e.notes,
+                "claims": e.claims.iter().map(claim_line).collect::<Vec<_>>(),
+            })
         })
         .collect();
-    let doubtful: Vec<&EntryView<'_>> =
+    let doubtful: Vec<&serde_json::Value> =
         views.iter().zip(entries).filter(|(_, e)| !e.trustworthy).map(|(v, _)| v).collect();
     let context = serde_json::json!({
-        "bottom_line": views.iter().any(|v| !v.bottom_line.is_empty()),
+        "bottom_line": entries.iter().any(|e| !e.bottom_line.is_empty()),
         "entries": views,
         "doubtful": doubtful,
         "decisions": if rows == 0 { String::new() } else { decisions.render() },
