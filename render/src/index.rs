@@ -13,6 +13,7 @@ use crate::markdown::claim_line;
 use crate::table::{columns, headers, Align, Table};
 use crate::ReportInput;
 use serde::Serialize;
+use serde_json::{json, Value};
 
 /// The longest a cell of the index's tables may be, in characters: one sentence.
 pub const MAX_CELL: usize = 200;
@@ -58,8 +59,6 @@ pub struct IndexEntry {
     pub report_path: String,
     /// Its status line (see [`crate::status_line`]).
     pub status_line: String,
-    /// Its headline findings, one markdown sentence each (see [`crate::headline_findings`]).
-    pub headline: Vec<String>,
     /// The scenario's own findings ([`ReportInput::headline_notes`]), one markdown sentence each.
     pub notes: Vec<String>,
     /// Its claims and their verdicts.
@@ -185,14 +184,14 @@ fn question_rows(summary: &measure::summary::Summary) -> Vec<QuestionRow> {
     for (q, view) in summary.questions.iter().zip(crate::questions::views(summary)) {
         for (a, a_view) in q.answers.iter().zip(view["answers"].as_array().into_iter().flatten()) {
             let pick = match a_view["pick"] {
-                serde_json::Value::Null => cell(serde_json::json!({ "kind": "no-pick" })),
+                Value::Null => cell(json!({ "kind": "no-pick" })),
                 ref pick => {
                     let equal = a_view["equal"].as_array().into_iter().flatten();
-                    let picks: Vec<&serde_json::Value> = std::iter::once(pick).chain(equal).collect();
-                    cell(serde_json::json!({ "kind": "pick", "picks": picks, "more": 0 }))
+                    let picks: Vec<&Value> = std::iter::once(pick).chain(equal).collect();
+                    cell(json!({ "kind": "pick", "picks": picks, "more": 0 }))
                 }
             };
-            let evidence = cell(serde_json::json!({ "kind": "question", "q": view, "a": a_view }));
+            let evidence = cell(json!({ "kind": "question", "q": view, "a": a_view }));
             let phase = a.phase.as_deref().map(phase_words);
             rows.push(QuestionRow { id: q.id.clone(), ask: q.ask.clone(), phase, pick, evidence });
         }
@@ -237,7 +236,6 @@ impl IndexEntry {
             title: input.title.to_string(),
             report_path: format!("{}.md", summary.scenario),
             status_line: crate::status_line(summary),
-            headline: crate::headline_findings(input),
             notes: input.headline_notes.clone(),
             claims: summary.claims.clone(),
             metric: input.headline_metric.to_string(),
@@ -282,7 +280,7 @@ impl Tally {
 
     /// The tally in words, from `templates/index-cells.md`.
     fn describe(self) -> String {
-        cell(serde_json::json!({
+        cell(json!({
             "kind": "tally", "holds": self.holds, "fails": self.fails, "inconclusive": self.inconclusive,
         }))
     }
@@ -317,18 +315,18 @@ fn fit(text: String) -> String {
 }
 
 /// One cell of the index's tables, rendered from `templates/index-cells.md` (the context's `kind` chooses the cell).
-fn cell(context: serde_json::Value) -> String {
+fn cell(context: Value) -> String {
     template!("index-cells.md", context)
 }
 
 /// How `a` compares with `b` for a reader (`2.10× worse`, `1.05× better (practically equal)` once rendered): the
 /// factor between the medians (at least 1, formatted), whether `a` is better by the metric's direction, and why the
 /// difference is within noise, when it is; `None` where no ratio means anything.
-fn margin(a: &MetricStats, b: &MetricStats, threshold: f64, higher_is_better: bool) -> Option<serde_json::Value> {
+fn margin(a: &MetricStats, b: &MetricStats, threshold: f64, higher_is_better: bool) -> Option<Value> {
     let ratio = compare(a, b, threshold)?;
     let a_better = if higher_is_better { ratio.value > 1.0 } else { ratio.value < 1.0 };
     let factor = if ratio.value >= 1.0 { ratio.value } else { 1.0 / ratio.value };
-    Some(serde_json::json!({ "factor": format::ratio(factor), "better": a_better, "noise": ratio.why }))
+    Some(json!({ "factor": format::ratio(factor), "better": a_better, "noise": ratio.why }))
 }
 
 /// The decision row of one phase of a scenario: what to use (the best contestant that is not a baseline) and
@@ -367,12 +365,12 @@ fn decision_row(entry: &IndexEntry, winners: &PhaseWinners, tally: Tally, first:
         Family::Blocking => Some(Family::Stream.as_str()),
         Family::Coroutine | Family::Baseline => None,
     };
-    let evidence = cell(serde_json::json!({
+    let evidence = cell(json!({
         "kind": "evidence",
         "value": format::number(pick.stats.median),
         "metric": entry.metric,
         "picks": winners.pick.len(),
-        "rival": rival.map(|other| serde_json::json!({
+        "rival": rival.map(|other| json!({
             "family": other.family.as_str(),
             "name": other.name,
             "margin": margin(&other.stats, &pick.stats, entry.noise_threshold, entry.higher_is_better),
@@ -396,15 +394,15 @@ fn decision_row(entry: &IndexEntry, winners: &PhaseWinners, tally: Tally, first:
 fn pick_cell(pick: &[FamilyBest]) -> String {
     /// The most tied picks a cell names; the rest are counted.
     const NAMED: usize = 4;
-    let picks: Vec<serde_json::Value> =
-        pick.iter().take(NAMED).map(|p| serde_json::json!({ "name": p.name, "family": p.family.as_str() })).collect();
-    cell(serde_json::json!({ "kind": "pick", "picks": picks, "more": pick.len().saturating_sub(NAMED) }))
+    let picks: Vec<Value> =
+        pick.iter().take(NAMED).map(|p| json!({ "name": p.name, "family": p.family.as_str() })).collect();
+    cell(json!({ "kind": "pick", "picks": picks, "more": pick.len().saturating_sub(NAMED) }))
 }
 
 /// A ratio to the baseline, for a cell (`20.6× the baseline`, with why it is within noise when it is, once
 /// rendered).
-fn times_baseline(ratio: Ratio) -> serde_json::Value {
-    serde_json::json!({ "ratio": format::ratio(ratio.value), "noise": ratio.why })
+fn times_baseline(ratio: Ratio) -> Value {
+    json!({ "ratio": format::ratio(ratio.value), "noise": ratio.why })
 }
 
 /// A winners-grid cell: the family's best, its figure, and its ratio to the baseline.
@@ -415,7 +413,7 @@ fn winner_cell(entry: &IndexEntry, winners: &PhaseWinners, family: Family) -> St
         .filter(|_| family != Family::Baseline)
         .and_then(|baseline| compare(&best.stats, &baseline.stats, entry.noise_threshold))
         .map(times_baseline);
-    fit(cell(serde_json::json!({
+    fit(cell(json!({
         "kind": "winner",
         "name": best.name,
         "value": format::number(best.stats.median),
@@ -439,7 +437,7 @@ fn winners_grid(entry: &IndexEntry) -> String {
         columns.extend(crate::table::columns("winners-phase", &[Align::Left]));
     }
     for family in &families {
-        let heading = headers(serde_json::json!({ "table": "winners", "family": family.as_str() })).concat();
+        let heading = headers(json!({ "table": "winners", "family": family.as_str() })).concat();
         columns.push((heading, Align::Left));
     }
     columns.extend(crate::table::columns("winners-versus", &[Align::Left]));
@@ -454,7 +452,7 @@ fn winners_grid(entry: &IndexEntry) -> String {
         }
         let versus = match (winners.of(Family::Stream), winners.of(Family::Blocking)) {
             (Some(s), Some(b)) => margin(&s.stats, &b.stats, entry.noise_threshold, entry.higher_is_better)
-                .map(|m| cell(serde_json::json!({ "kind": "versus", "versus": m })))
+                .map(|m| cell(json!({ "kind": "versus", "versus": m })))
                 .unwrap_or_else(|| "—".to_string()),
             _ => "—".to_string(),
         };
@@ -511,11 +509,11 @@ pub fn render_index(entries: &[IndexEntry]) -> String {
     // What the template reads of each scenario: the entry's own fields, its winners grid (rendered; empty when no
     // contestant that passed measured the metric, or when its questions' rows replace the generic grid), and its
     // claims ([`claim_line`]).
-    let views: Vec<serde_json::Value> = entries
+    let views: Vec<Value> = entries
         .iter()
         .map(|e| {
             let no_grid = e.winners.iter().all(|w| w.best.is_empty()) || !e.questions.is_empty();
-            serde_json::json!({
+            json!({
                 "scenario": e.scenario,
                 "title": e.title,
                 "report_path": e.report_path,
@@ -530,9 +528,8 @@ pub fn render_index(entries: &[IndexEntry]) -> String {
             })
         })
         .collect();
-    let doubtful: Vec<&serde_json::Value> =
-        views.iter().zip(entries).filter(|(_, e)| !e.trustworthy).map(|(v, _)| v).collect();
-    let context = serde_json::json!({
+    let doubtful: Vec<&Value> = views.iter().zip(entries).filter(|(_, e)| !e.trustworthy).map(|(v, _)| v).collect();
+    let context = json!({
         "bottom_line": entries.iter().any(|e| !e.bottom_line.is_empty()),
         "entries": views,
         "doubtful": doubtful,
@@ -585,7 +582,6 @@ mod tests {
             title: format!("The {name} scenario: what it measures"),
             report_path: format!("{name}.md"),
             status_line: "✅ All 3 contestants passed their checks.".to_string(),
-            headline: vec!["first finding".to_string()],
             notes: vec!["Without a bound, outstanding work ran away.".to_string()],
             claims: verdicts.iter().map(|v| ClaimResult::new(format!("{name} claim"), *v, "d")).collect(),
             metric: "ms_per_million".to_string(),

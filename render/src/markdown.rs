@@ -15,12 +15,12 @@ use crate::questions::Named;
 use crate::table::{cell, columns, headers, Align, Table};
 use crate::ReportInput;
 use serde::Serialize;
-use serde_json::json;
+use serde_json::{json, Value};
 
 /// A claim as the report and the index list it: its verdict, `p = …` (or empty), its statement, the numbers
 /// behind the verdict, the metric it was judged on (or empty) with that metric's definition, what it was judged
 /// on and the rule that judged it.
-pub(crate) fn claim_line(c: &ClaimResult) -> serde_json::Value {
+pub(crate) fn claim_line(c: &ClaimResult) -> Value {
     json!({
         "verdict": c.verdict.as_str(),
         "p": measure::judge::p_label(c.p),
@@ -62,13 +62,13 @@ pub fn render_markdown_with(input: &ReportInput<'_>, analysis: &Analysis<'_>) ->
         // refuse a smoke run's.
         command.push_str(" --out target/quick-reports");
     }
-    let charts: Vec<serde_json::Value> = input
+    let charts: Vec<Value> = input
         .charts
         .iter()
         .map(|chart| json!({ "title": chart.title, "path": crate::chart_path(&summary.scenario, chart) }))
         .collect();
-    let claims: Vec<serde_json::Value> = summary.claims.iter().map(claim_line).collect();
-    let context = serde_json::json!({
+    let claims: Vec<Value> = summary.claims.iter().map(claim_line).collect();
+    let context = json!({
         "title": input.title,
         "status": analysis::status_line(summary),
         "answer": body(&answer(input, analysis)),
@@ -95,7 +95,7 @@ pub fn render_markdown_with(input: &ReportInput<'_>, analysis: &Analysis<'_>) ->
 /// the same input gives the same bytes.
 pub fn render_details(input: &ReportInput<'_>) -> String {
     let summary = input.summary;
-    let context = serde_json::json!({
+    let context = json!({
         "title": input.title,
         "scenario": summary.scenario,
         "metric": input.headline_metric,
@@ -103,7 +103,7 @@ pub fn render_details(input: &ReportInput<'_>) -> String {
         "noise_threshold": percent(summary.method.noise_threshold),
         "findings": analysis::headline_findings(input),
         "phase_names": phase_names(summary),
-        "other": body(&other_metrics_section(input)),
+        "other": body(&other_metrics(input.summary, full_and_brief(input).1)),
         "contestants": body(&contestants(summary)),
         "parameters": body(&parameters(summary)),
         "method": body(&method(summary)),
@@ -117,13 +117,10 @@ pub fn render_details(input: &ReportInput<'_>) -> String {
     one_trailing_newline(&template!("details.md", context))
 }
 
-/// The medians of the metrics beyond the results table's, for the appendix; empty when there are none.
-fn other_metrics_section(input: &ReportInput<'_>) -> String {
-    let (_, brief) = input.table_metrics.split_at(FULL_STAT_METRICS.min(input.table_metrics.len()));
-    if brief.is_empty() {
-        return String::new();
-    }
-    other_metrics(input.summary, brief)
+/// The table metrics the results show in full (`median (min–max)`, the first [`FULL_STAT_METRICS`]), and the
+/// rest, whose medians the appendix lists.
+fn full_and_brief<'i>(input: &'i ReportInput<'_>) -> (&'i [&'i str], &'i [&'i str]) {
+    input.table_metrics.split_at(FULL_STAT_METRICS.min(input.table_metrics.len()))
 }
 
 /// The most tied candidates the answer names, best first; the rest are counted.
@@ -139,7 +136,7 @@ struct PickGroup {
     /// The pick is several candidates within noise of each other.
     tie: bool,
     /// The pick's median at each phase of the group (`phase` in words or `None`, `value` formatted).
-    values: Vec<serde_json::Value>,
+    values: Vec<Value>,
 }
 
 /// The group of phases one answer's pick belongs to.
@@ -157,11 +154,6 @@ fn pick_group(answer: &PhaseAnswer<'_>) -> PickGroup {
     }
 }
 
-/// A phase in words, `None` without phases.
-fn phase_in_words(phase: Option<&str>) -> Option<String> {
-    phase.map(phase_words)
-}
-
 /// The opening answer, computed from this run alone (see [`measure::pick`]): what to use (the best candidate
 /// per phase, with every candidate within noise of it), which of the reader's choices change the result beyond
 /// noise, the trade-offs the pick makes, what the pathologies and traps cost, the cost over the floor, a
@@ -175,20 +167,20 @@ fn answer(input: &ReportInput<'_>, analysis: &Analysis<'_>) -> String {
 /// ([`PickGroup`]), what each dimension does to the headline, the pick's trade-offs, the pathologies' and traps'
 /// factors against it, the pick against the floor, whether no comparison is beyond noise, the claims' tally, the
 /// scenario's notes, and its questions, which when there are any replace everything on the one generic pick.
-fn answer_context(input: &ReportInput<'_>, analysis: &Analysis<'_>) -> serde_json::Value {
+fn answer_context(input: &ReportInput<'_>, analysis: &Analysis<'_>) -> Value {
     let summary = input.summary;
     let answers = &analysis.answers;
     // Group phases by the same pick (the same set of names), in order of first appearance.
     let mut groups: Vec<PickGroup> = Vec::new();
     for a in answers {
         let group = pick_group(a);
-        let value = json!({ "phase": phase_in_words(a.phase), "value": format::number(a.pick().stats.median) });
+        let value = json!({ "phase": a.phase.map(phase_words), "value": format::number(a.pick().stats.median) });
         match groups.iter_mut().find(|g| g.picks == group.picks && g.more == group.more) {
             Some(g) => g.values.push(value),
             None => groups.push(PickGroup { values: vec![value], ..group }),
         }
     }
-    let dimensions: Vec<serde_json::Value> = analysis
+    let dimensions: Vec<Value> = analysis
         .dimensions
         .iter()
         .map(|finding| {
@@ -198,7 +190,7 @@ fn answer_context(input: &ReportInput<'_>, analysis: &Analysis<'_>) -> serde_jso
                 "beyond_noise": finding.beyond_noise,
                 "undecidable": finding.undecidable,
                 "largest": finding.largest.as_ref().map(|l| json!({
-                    "phase": phase_in_words(l.phase.as_deref()),
+                    "phase": l.phase.as_deref().map(phase_words),
                     "winner": l.winner,
                     "winner_level": l.winner_level,
                     "loser": l.loser,
@@ -208,12 +200,12 @@ fn answer_context(input: &ReportInput<'_>, analysis: &Analysis<'_>) -> serde_jso
             })
         })
         .collect();
-    let trade_offs: Vec<serde_json::Value> = answers
+    let trade_offs: Vec<Value> = answers
         .iter()
         .flat_map(|a| {
             a.trade_offs.iter().map(move |t| {
                 json!({
-                    "phase": phase_in_words(a.phase),
+                    "phase": a.phase.map(phase_words),
                     "metric": t.metric,
                     "who": t.who.name,
                     "family": t.who.family.as_str(),
@@ -224,7 +216,7 @@ fn answer_context(input: &ReportInput<'_>, analysis: &Analysis<'_>) -> serde_jso
             })
         })
         .collect();
-    let avoid: Vec<serde_json::Value> = analysis
+    let avoid: Vec<Value> = analysis
         .avoid_costs()
         .into_iter()
         .map(|cost| {
@@ -240,12 +232,12 @@ fn answer_context(input: &ReportInput<'_>, analysis: &Analysis<'_>) -> serde_jso
             })
         })
         .collect();
-    let floors: Vec<serde_json::Value> = answers
+    let floors: Vec<Value> = answers
         .iter()
         .filter_map(|a| {
             let floor = a.floor?;
             Some(json!({
-                "phase": phase_in_words(a.phase),
+                "phase": a.phase.map(phase_words),
                 "ratio": format::ratio(floor.ratio),
                 "name": floor.entry.contestant.name,
                 "noise": !floor.beyond_noise,
@@ -288,12 +280,9 @@ fn contestants(summary: &Summary) -> String {
 }
 
 fn status_cell(c: &ContestantSummary) -> String {
-    let skipped: Vec<serde_json::Value> = c
-        .skipped_phases
-        .iter()
-        .map(|(phase, reason)| serde_json::json!({ "phase": phase, "reason": reason }))
-        .collect();
-    cell(serde_json::json!({
+    let skipped: Vec<Value> =
+        c.skipped_phases.iter().map(|(phase, reason)| json!({ "phase": phase, "reason": reason })).collect();
+    cell(json!({
         "cell": "status",
         "ok": c.status == Status::Ok,
         "status": c.status.as_str(),
@@ -309,18 +298,18 @@ fn parameters(summary: &Summary) -> String {
     let mut table = Table::new(&columns("parameters", &[Align::Left, Align::Right, Align::Left]));
     for (name, value) in &summary.params {
         let (text, sweep) = match value {
-            serde_json::Value::Array(values) => (values.iter().map(json_scalar).collect::<Vec<_>>().join(", "), true),
+            Value::Array(values) => (values.iter().map(json_scalar).collect::<Vec<_>>().join(", "), true),
             other => (json_scalar(other), false),
         };
-        table.row(&[format!("`{name}`"), text, cell(serde_json::json!({ "cell": "parameter-kind", "sweep": sweep }))]);
+        table.row(&[format!("`{name}`"), text, cell(json!({ "cell": "parameter-kind", "sweep": sweep }))]);
     }
     table.render()
 }
 
 /// A parameter value as typed on the command line.
-fn json_scalar(value: &serde_json::Value) -> String {
+fn json_scalar(value: &Value) -> String {
     match value {
-        serde_json::Value::String(s) => s.clone(),
+        Value::String(s) => s.clone(),
         other => other.to_string(),
     }
 }
@@ -328,7 +317,7 @@ fn json_scalar(value: &serde_json::Value) -> String {
 /// The Method section: the run's settings, rendered into `templates/method.md`.
 fn method(summary: &Summary) -> String {
     let m = &summary.method;
-    let context = serde_json::json!({
+    let context = json!({
         "forks": m.forks,
         "warmup": m.warmup,
         "iterations": m.iterations,
@@ -337,7 +326,7 @@ fn method(summary: &Summary) -> String {
         "seed": m.seed.to_string(),
         "trial_timeout": format::number(m.trial_timeout_s),
         "quick": m.quick,
-        "pin": summary.environment.pin.as_ref().map(|p| serde_json::json!({ "cores": p.cores, "cpus": p.cpu_list() })),
+        "pin": summary.environment.pin.as_ref().map(|p| json!({ "cores": p.cores, "cpus": p.cpu_list() })),
         "server": summary.environment.runtimes.iter().find(|s| s.name == "network.server").map(|s| &s.value),
     });
     template!("method.md", context)
@@ -346,13 +335,13 @@ fn method(summary: &Summary) -> String {
 /// The Environment section: a table of labels (their words from `templates/cells.md`) and the run's values.
 fn environment(summary: &Summary) -> String {
     let e = &summary.environment;
-    let label = |label: &str| cell(serde_json::json!({ "cell": "environment-label", "label": label }));
-    let unknown = |text: &str| cell(serde_json::json!({ "cell": "unknown", "text": text }));
-    let revision = |rev: &str, dirty: bool| cell(serde_json::json!({ "cell": "revision", "rev": rev, "dirty": dirty }));
+    let label = |label: &str| cell(json!({ "cell": "environment-label", "label": label }));
+    let unknown = |text: &str| cell(json!({ "cell": "unknown", "text": text }));
+    let revision = |rev: &str, dirty: bool| cell(json!({ "cell": "revision", "rev": rev, "dirty": dirty }));
     let mut table = Table::new(&[("", Align::Left), ("", Align::Left)]);
     table.row(&[label("cpu"), unknown(&e.cpu_model)]);
     table.row(&[label("cores"), e.cores.to_string()]);
-    table.row(&[label("memory"), cell(serde_json::json!({ "cell": "memory", "gib": e.memory_gib.to_string() }))]);
+    table.row(&[label("memory"), cell(json!({ "cell": "memory", "gib": e.memory_gib.to_string() }))]);
     table.row(&[label("os"), unknown(&e.os)]);
     table.row(&[label("kernel"), unknown(&e.kernel)]);
     table.row(&[label("rustc"), unknown(&e.rustc)]);
@@ -363,14 +352,11 @@ fn environment(summary: &Summary) -> String {
     table.row(&[label("code-ran"), revision(&summary.git_rev, summary.git_dirty)]);
     table.row(&[label("code-rendered"), revision(&summary.render_git_rev, summary.render_git_dirty)]);
     table.row(&[label("started"), unknown(&summary.started_utc)]);
-    table.row(&[label("finished"), cell(serde_json::json!({ "cell": "finished", "text": summary.finished_utc }))]);
+    table.row(&[label("finished"), cell(json!({ "cell": "finished", "text": summary.finished_utc }))]);
     // A run that recorded its testbed lists these limits again, with where each came from, in the testbed table.
     if e.testbed.is_none() {
         for (name, value) in &e.limits {
-            table.row(&[
-                cell(serde_json::json!({ "cell": "environment-label", "label": "limit", "name": name })),
-                value.clone(),
-            ]);
+            table.row(&[cell(json!({ "cell": "environment-label", "label": "limit", "name": name })), value.clone()]);
         }
     }
     let mut out = table.render();
@@ -395,7 +381,7 @@ fn environment(summary: &Summary) -> String {
 fn settings_table<'s>(id: &str, settings: impl Iterator<Item = &'s Setting>) -> String {
     let mut table = Table::new(&columns(id, &[Align::Left; 3]));
     for s in settings {
-        let label = cell(serde_json::json!({ "cell": "setting-label", "name": s.name }));
+        let label = cell(json!({ "cell": "setting-label", "name": s.name }));
         table.row(&[label, s.value.clone(), s.source.clone()]);
     }
     table.render()
@@ -409,8 +395,8 @@ fn testbed(e: &Environment) -> String {
     }
     let testbed = e.testbed.as_ref().map(|t| body(&settings_table("testbed", t.rows())));
     let runtimes = (!e.runtimes.is_empty()).then(|| body(&settings_table("runtimes", e.runtimes.iter())));
-    let pin = e.pin.as_ref().map(|p| serde_json::json!({ "cores": p.cores, "cpus": p.cpu_list() }));
-    let context = serde_json::json!({ "testbed": testbed, "runtimes": runtimes, "pin": pin });
+    let pin = e.pin.as_ref().map(|p| json!({ "cores": p.cores, "cpus": p.cpu_list() }));
+    let context = json!({ "testbed": testbed, "runtimes": runtimes, "pin": pin });
     body(&template!("testbed.md", context))
 }
 
@@ -423,14 +409,14 @@ const FULL_STAT_METRICS: usize = 3;
 fn results(input: &ReportInput<'_>) -> String {
     let summary = input.summary;
     let threshold = summary.method.noise_threshold;
-    let (full, brief) = input.table_metrics.split_at(FULL_STAT_METRICS.min(input.table_metrics.len()));
-    let mut phases: Vec<serde_json::Value> = Vec::new();
+    let (full, brief) = full_and_brief(input);
+    let mut phases: Vec<Value> = Vec::new();
     for phase in summary.phase_keys() {
         let mut columns: Vec<(String, Align)> = columns("results", &[Align::Left; 2]);
         columns.extend(full.iter().map(|m| (format!("`{m}`"), Align::Right)));
         let headline_key = metric_key(phase, input.headline_metric);
         let reference = reference(summary, &headline_key, input.higher_is_better);
-        let ratio_header = headers(serde_json::json!({
+        let ratio_header = headers(json!({
             "table": "ratio",
             "reference": reference.as_ref().filter(|r| !r.is_baseline).map(|r| r.entry.contestant.name.as_str()),
             "higher_is_better": input.higher_is_better,
@@ -447,7 +433,7 @@ fn results(input: &ReportInput<'_>) -> String {
         for c in &summary.contestants {
             let family = match c.role {
                 Role::Candidate => c.family.as_str().to_string(),
-                role => cell(serde_json::json!({ "cell": "role", "family": c.family.as_str(), "role": role.as_str() })),
+                role => cell(json!({ "cell": "role", "family": c.family.as_str(), "role": role.as_str() })),
             };
             let mut row = vec![format!("`{}`", c.name), family];
             if c.status != Status::Ok {
@@ -456,7 +442,7 @@ fn results(input: &ReportInput<'_>) -> String {
                 continue;
             }
             if let Some(reason) = phase.and_then(|p| c.skipped_phases.get(p)) {
-                row.push(cell(serde_json::json!({ "cell": "skipped-here", "reason": reason })));
+                row.push(cell(json!({ "cell": "skipped-here", "reason": reason })));
                 table.row(&row);
                 continue;
             }
@@ -475,13 +461,12 @@ fn results(input: &ReportInput<'_>) -> String {
                 }
             }
             let ratio = match (&reference, c.metrics.get(&headline_key)) {
-                (Some(r), _) if r.entry.contestant.name == c.name => cell(serde_json::json!({ "cell": "reference" })),
+                (Some(r), _) if r.entry.contestant.name == c.name => cell(json!({ "cell": "reference" })),
                 (Some(r), Some(s)) => compare(s, r.entry.stats, threshold)
                     .map(|ratio| {
-                        let interval = measure::stats::ratio_ci95(s, r.entry.stats).map(|(low, high)| {
-                            serde_json::json!({ "low": format::number(low), "high": format::number(high) })
-                        });
-                        cell(serde_json::json!({
+                        let interval = measure::stats::ratio_ci95(s, r.entry.stats)
+                            .map(|(low, high)| json!({ "low": format::number(low), "high": format::number(high) }));
+                        cell(json!({
                             "cell": "ratio",
                             "ratio": format::ratio(ratio.value),
                             "interval": interval,
@@ -531,7 +516,7 @@ fn per_phase(values: &[String]) -> String {
     }
 }
 
-/// The medians of the metrics beyond the results table's, one row per contestant and one cell per metric holding
+/// The medians of the metrics beyond the results table's (empty when there are none), one row per contestant and one cell per metric holding
 /// every phase's median, in tables of at most [`MAX_COLUMNS`] columns.
 fn other_metrics(summary: &Summary, metrics: &[&str]) -> String {
     let phase_list = summary.phase_keys();
@@ -566,7 +551,7 @@ fn other_metrics(summary: &Summary, metrics: &[&str]) -> String {
 /// The processes and iterations beyond Tukey's fences, such as `fork 2; 1 iteration severe`, or `none`.
 fn outliers(stats: &measure::summary::MetricStats) -> String {
     let o = &stats.outliers;
-    cell(serde_json::json!({
+    cell(json!({
         "cell": "outliers",
         "forks": o.processes,
         "mild": o.iterations_mild,
@@ -608,7 +593,7 @@ fn spread(input: &ReportInput<'_>) -> String {
         let min = stats.fork_medians.iter().copied().fold(f64::INFINITY, f64::min);
         (!stats.fork_medians.is_empty() && min > 0.0).then(|| {
             let wide = max / min - 1.0 > threshold;
-            (cell(serde_json::json!({ "cell": "wide", "ratio": format::ratio(max / min), "wide": wide })), wide)
+            (cell(json!({ "cell": "wide", "ratio": format::ratio(max / min), "wide": wide })), wide)
         })
     };
     let mut flagged = false;
@@ -674,7 +659,7 @@ fn spread(input: &ReportInput<'_>) -> String {
 /// The busy-machine guard's settings (whether any iteration was guarded, the share of a core other processes may
 /// use, the slack for `/proc/stat` in ms, the re-runs of a disturbed iteration), and its count per contestant,
 /// rendered, when it found any disturbed iteration.
-fn guard(summary: &Summary) -> serde_json::Value {
+fn guard(summary: &Summary) -> Value {
     let found: Vec<&ContestantSummary> = summary.contestants.iter().filter(|c| !c.disturbed.is_none()).collect();
     let table = (!found.is_empty()).then(|| {
         let mut table = Table::new(&columns("guard", &[Align::Left, Align::Right, Align::Right]));
@@ -706,7 +691,7 @@ const MAX_FULL_ROWS: usize = 24;
 
 /// A check as the template reads it: the contestant, the check, `passed`, `failed` or `not applicable`, and what
 /// it verified, or why it failed or did not apply.
-fn check_line(c: &ContestantSummary, k: &measure::summary::Check) -> serde_json::Value {
+fn check_line(c: &ContestantSummary, k: &measure::summary::Check) -> Value {
     json!({ "contestant": c.name, "check": k.name, "outcome": k.outcome(), "detail": k.detail })
 }
 
@@ -715,15 +700,15 @@ fn check_line(c: &ContestantSummary, k: &measure::summary::Check) -> serde_json:
 fn checks(summary: &Summary) -> String {
     let lines: usize = summary.contestants.iter().map(|c| c.checks.len().max(1)).sum();
     let by_check = (lines > MAX_CHECK_LINES).then(|| checks_by_check(summary));
-    let contestants: Vec<serde_json::Value> = summary
+    let contestants: Vec<Value> = summary
         .contestants
         .iter()
         .map(|c| {
-            let checks: Vec<serde_json::Value> = c.checks.iter().map(|k| check_line(c, k)).collect();
-            serde_json::json!({ "name": c.name, "status": c.status.as_str(), "checks": checks })
+            let checks: Vec<Value> = c.checks.iter().map(|k| check_line(c, k)).collect();
+            json!({ "name": c.name, "status": c.status.as_str(), "checks": checks })
         })
         .collect();
-    let context = serde_json::json!({
+    let context = json!({
         "scenario": summary.scenario,
         "by_check": by_check,
         "contestants": contestants,
@@ -734,7 +719,7 @@ fn checks(summary: &Summary) -> String {
 /// The checks of a run with many contestants: one row per check (how many contestants passed it, which it did
 /// not apply to and which failed it, and what it verified in the words of the first that passed), then every
 /// failure and every check that did not apply, in full. Each contestant's own figures stay in the summary JSON.
-fn checks_by_check(summary: &Summary) -> serde_json::Value {
+fn checks_by_check(summary: &Summary) -> Value {
     let mut names: Vec<&str> = Vec::new();
     for check in summary.contestants.iter().flat_map(|c| &c.checks) {
         if !names.contains(&check.name.as_str()) {
@@ -749,7 +734,7 @@ fn checks_by_check(summary: &Summary) -> serde_json::Value {
             names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
         }
     };
-    let mut exceptions: Vec<serde_json::Value> = Vec::new();
+    let mut exceptions: Vec<Value> = Vec::new();
     for name in &names {
         let of: Vec<(&ContestantSummary, &measure::summary::Check)> = summary
             .contestants
@@ -773,7 +758,7 @@ fn checks_by_check(summary: &Summary) -> serde_json::Value {
         exceptions.extend(of.iter().filter(|(_, k)| !k.passed).map(|(c, k)| check_line(c, k)));
     }
     let none: Vec<&str> = summary.contestants.iter().filter(|c| c.checks.is_empty()).map(|c| c.name.as_str()).collect();
-    serde_json::json!({
+    json!({
         "contestants": summary.contestants.len(),
         "checks": names.len(),
         "table": table.render(),
@@ -796,7 +781,7 @@ fn published(value: f64) -> String {
 /// ratio over what stood for the baseline here, the agreement (`agree`, `same-direction`, `no-gap-here`,
 /// `gap-here`, `opposite`, `mixed`) and, where they do not agree, the cause. Rows without a ratio here (a
 /// baseline, nothing that ran) stay in the details' table only.
-fn published_against(summary: &Summary) -> Vec<serde_json::Value> {
+fn published_against(summary: &Summary) -> Vec<Value> {
     measure::references::compare(summary)
         .into_iter()
         .filter_map(|row| {
@@ -821,7 +806,7 @@ fn published_against(summary: &Summary) -> Vec<serde_json::Value> {
 /// The published figures of this scenario set beside this run as ratios to each side's own baseline (the table,
 /// rendered), what stands for each subject here and why, and each `subject: source` once, sorted; `None` when the
 /// scenario has none.
-fn published_reference(summary: &Summary) -> Option<serde_json::Value> {
+fn published_reference(summary: &Summary) -> Option<Value> {
     let rows = measure::references::compare(summary);
     if rows.is_empty() {
         return None;
@@ -833,7 +818,7 @@ fn published_reference(summary: &Summary) -> Option<serde_json::Value> {
     for row in &rows {
         let f = row.figure;
         let here = if row.here.values.is_empty() {
-            cell(serde_json::json!({ "cell": "did-not-run" }))
+            cell(json!({ "cell": "did-not-run" }))
         } else {
             let values: Vec<String> =
                 row.here.values.iter().map(|(who, v)| format!("{who} {}", format::number(*v))).collect();
@@ -841,16 +826,16 @@ fn published_reference(summary: &Summary) -> Option<serde_json::Value> {
         };
         let study_ratio = cell(match (row.study_ratio, &f.baseline) {
             (Some(r), Some(b)) => {
-                serde_json::json!({ "cell": "study-ratio", "ratio": format::ratio(r), "baseline": b })
+                json!({ "cell": "study-ratio", "ratio": format::ratio(r), "baseline": b })
             }
-            _ => serde_json::json!({ "cell": "study-ratio", "baseline": null }),
+            _ => json!({ "cell": "study-ratio", "baseline": null }),
         });
         let (low, high) = match row.here_ratio {
             Some((lo, hi)) if format::ratio(lo) == format::ratio(hi) => (Some(format::ratio(lo)), None),
             Some((lo, hi)) => (Some(format::ratio(lo)), Some(format::ratio(hi))),
             None => (None, None),
         };
-        let here_ratio = cell(serde_json::json!({
+        let here_ratio = cell(json!({
             "cell": "here-ratio",
             "low": low,
             "high": high,
@@ -858,7 +843,7 @@ fn published_reference(summary: &Summary) -> Option<serde_json::Value> {
         }));
         table.row(&[
             f.study.clone(),
-            cell(serde_json::json!({ "cell": "reference-subject", "subject": f.subject, "phase": f.phase })),
+            cell(json!({ "cell": "reference-subject", "subject": f.subject, "phase": f.phase })),
             format!("{} {}", published(f.value), f.unit),
             f.hardware.clone(),
             study_ratio,
@@ -872,7 +857,7 @@ fn published_reference(summary: &Summary) -> Option<serde_json::Value> {
         .collect::<std::collections::BTreeSet<_>>()
         .into_iter()
         .collect();
-    let why: Vec<serde_json::Value> = rows
+    let why: Vec<Value> = rows
         .iter()
         .filter(|r| !r.figure.why.is_empty())
         .map(|r| json!({ "subject": r.figure.subject, "why": r.figure.why }))
@@ -883,7 +868,7 @@ fn published_reference(summary: &Summary) -> Option<serde_json::Value> {
 /// The harness cost: what the instruments cost, then the scenario's own notes, rendered into
 /// `templates/harness.md`.
 fn harness(input: &ReportInput<'_>) -> String {
-    let context = serde_json::json!({
+    let context = json!({
         "metric": input.headline_metric,
         "scenario": input.summary.scenario,
         "phase_names": phase_names(input.summary),
@@ -896,7 +881,7 @@ fn harness(input: &ReportInput<'_>) -> String {
 /// Per contestant (and phase), the headline metric of the timed iterations beside the same metric of the
 /// accounting iterations (every instrument on): what the instruments would have added to the figures had they
 /// run in the timed iterations. `None` where no contestant has both.
-fn instruments_cost(input: &ReportInput<'_>) -> Option<serde_json::Value> {
+fn instruments_cost(input: &ReportInput<'_>) -> Option<Value> {
     let metric = input.headline_metric;
     let instrumented = format!("{}{metric}", measure::harness::INSTRUMENTED_PREFIX);
     let phase_list = input.summary.phase_keys();
@@ -950,5 +935,5 @@ fn instruments_cost(input: &ReportInput<'_>) -> Option<serde_json::Value> {
         }
         table.render()
     };
-    Some(serde_json::json!({ "compact": compact, "instrumented": instrumented, "table": table }))
+    Some(json!({ "compact": compact, "instrumented": instrumented, "table": table }))
 }
