@@ -262,20 +262,16 @@ pub(crate) struct Tally {
 
 impl Tally {
     /// The tally of `claims`.
-    pub(crate) fn of(claims: &[ClaimResult]) -> Self {
+    pub(crate) fn of<'c>(claims: impl IntoIterator<Item = &'c ClaimResult>) -> Self {
         let mut tally = Tally::default();
         for claim in claims {
-            tally.add(claim.verdict);
+            match claim.verdict {
+                Verdict::Holds => tally.holds += 1,
+                Verdict::Fails => tally.fails += 1,
+                Verdict::Inconclusive => tally.inconclusive += 1,
+            }
         }
         tally
-    }
-
-    fn add(&mut self, verdict: Verdict) {
-        match verdict {
-            Verdict::Holds => self.holds += 1,
-            Verdict::Fails => self.fails += 1,
-            Verdict::Inconclusive => self.inconclusive += 1,
-        }
     }
 
     /// The tally in words, from `templates/index-cells.md`.
@@ -355,15 +351,10 @@ fn decision_row(entry: &IndexEntry, winners: &PhaseWinners, tally: Tally, first:
     };
     // The other side of the question: the best blocking contestant against a stream pick, the best stream one
     // against a blocking pick, and the better of the two against a coroutine pick.
-    let rival = match pick.family {
-        Family::Stream => winners.of(Family::Blocking),
-        Family::Blocking => winners.of(Family::Stream),
-        Family::Coroutine | Family::Baseline => best_among(&[Family::Stream, Family::Blocking]),
-    };
-    let missing_rival = match pick.family {
-        Family::Stream => Some(Family::Blocking.as_str()),
-        Family::Blocking => Some(Family::Stream.as_str()),
-        Family::Coroutine | Family::Baseline => None,
+    let (rival, missing_rival) = match pick.family {
+        Family::Stream => (winners.of(Family::Blocking), Some(Family::Blocking.as_str())),
+        Family::Blocking => (winners.of(Family::Stream), Some(Family::Stream.as_str())),
+        Family::Coroutine | Family::Baseline => (best_among(&[Family::Stream, Family::Blocking]), None),
     };
     let evidence = cell(json!({
         "kind": "evidence",
@@ -502,10 +493,7 @@ pub fn render_index(entries: &[IndexEntry]) -> String {
             }
         }
     }
-    let mut total = Tally::default();
-    for claim in entries.iter().flat_map(|e| &e.claims) {
-        total.add(claim.verdict);
-    }
+    let total = Tally::of(entries.iter().flat_map(|e| &e.claims));
     // What the template reads of each scenario: the entry's own fields, its winners grid (rendered; empty when no
     // contestant that passed measured the metric, or when its questions' rows replace the generic grid), and its
     // claims ([`claim_line`]).

@@ -77,6 +77,10 @@ impl<E: std::error::Error + Send + Sync> From<DrawingAreaErrorKind<E>> for DrawE
 
 /// Render `chart` for `input` as an SVG document. Pure: the same input gives the same bytes.
 pub fn render_chart(input: &ReportInput<'_>, chart: &ChartSpec) -> String {
+    let sweep_chart = |d: SweepData| {
+        let facets = facets(input, &d.lines);
+        draw(facets_size(&facets), |a| sweep(a, chart, &d, &facets))
+    };
     let result = match &chart.kind {
         ChartKind::Bars => bars_data(input, chart).map(|groups| {
             let families = families_drawn(input);
@@ -86,15 +90,9 @@ pub fn render_chart(input: &ReportInput<'_>, chart: &ChartSpec) -> String {
             let families = families_drawn(input);
             draw(bar_panels_size(&rows), |a| bar_panels(a, chart, &rows, *labels, &families))
         }),
-        ChartKind::Sweep => sweep_data(input, chart, None).map(|d| {
-            let facets = facets(input, &d.lines);
-            draw(facets_size(&facets), |a| sweep(a, chart, &d, &facets))
-        }),
+        ChartKind::Sweep => sweep_data(input, chart, None).map(sweep_chart),
         ChartKind::SweepWithReference { reference, label } => {
-            sweep_data(input, chart, Some(Reference { reference, label })).map(|d| {
-                let facets = facets(input, &d.lines);
-                draw(facets_size(&facets), |a| sweep(a, chart, &d, &facets))
-            })
+            sweep_data(input, chart, Some(Reference { reference, label })).map(sweep_chart)
         }
         ChartKind::Series { series } => series_data(input, series).map(|panels| {
             let columns = panel_columns(input.summary.phase_keys().len(), panels.len());
