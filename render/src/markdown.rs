@@ -12,7 +12,7 @@ use crate::analysis::{self, phase_words};
 use crate::format::{self, percent};
 use crate::index::Tally;
 use crate::questions::Named;
-use crate::table::{cell, columns, headers, Align, Table};
+use crate::table::{cell, columns, headers, table_of, Align, Table};
 use crate::ReportInput;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -268,15 +268,16 @@ fn answer_context(input: &ReportInput<'_>, analysis: &Analysis<'_>) -> Value {
     })
 }
 
+/// The contestants (name, family, status, description); empty without any.
 fn contestants(summary: &Summary) -> String {
     if summary.contestants.is_empty() {
         return String::new();
     }
-    let mut table = Table::new(&columns("contestants", &[Align::Left; 4]));
-    for c in &summary.contestants {
-        table.row(&[format!("`{}`", c.name), c.family.as_str().to_string(), status_cell(c), c.description.clone()]);
-    }
-    table.render()
+    let rows = summary
+        .contestants
+        .iter()
+        .map(|c| [format!("`{}`", c.name), c.family.as_str().to_string(), status_cell(c), c.description.clone()]);
+    table_of("contestants", &[Align::Left; 4], rows)
 }
 
 fn status_cell(c: &ContestantSummary) -> String {
@@ -291,19 +292,19 @@ fn status_cell(c: &ContestantSummary) -> String {
     }))
 }
 
+/// The run's parameters (name, value or the values swept, fixed or swept); empty without any.
 fn parameters(summary: &Summary) -> String {
     if summary.params.is_empty() {
         return String::new();
     }
-    let mut table = Table::new(&columns("parameters", &[Align::Left, Align::Right, Align::Left]));
-    for (name, value) in &summary.params {
+    let rows = summary.params.iter().map(|(name, value)| {
         let (text, sweep) = match value {
             Value::Array(values) => (values.iter().map(json_scalar).collect::<Vec<_>>().join(", "), true),
             other => (json_scalar(other), false),
         };
-        table.row(&[format!("`{name}`"), text, cell(json!({ "cell": "parameter-kind", "sweep": sweep }))]);
-    }
-    table.render()
+        [format!("`{name}`"), text, cell(json!({ "cell": "parameter-kind", "sweep": sweep }))]
+    });
+    table_of("parameters", &[Align::Left, Align::Right, Align::Left], rows)
 }
 
 /// A parameter value as typed on the command line.
@@ -367,24 +368,18 @@ fn environment(summary: &Summary) -> String {
         out.push('\n');
     }
     if !e.crates.is_empty() {
-        let mut crates = Table::new(&columns("crates", &[Align::Left; 2]));
-        for (name, version) in &e.crates {
-            crates.row(&[format!("`{name}`"), version.clone()]);
-        }
+        let crates = e.crates.iter().map(|(name, version)| [format!("`{name}`"), version.clone()]);
         out.push('\n');
-        out.push_str(&crates.render());
+        out.push_str(&table_of("crates", &[Align::Left; 2], crates));
     }
     out
 }
 
 /// A table of settings (label, value, where it came from) under the header words of table `id`.
 fn settings_table<'s>(id: &str, settings: impl Iterator<Item = &'s Setting>) -> String {
-    let mut table = Table::new(&columns(id, &[Align::Left; 3]));
-    for s in settings {
-        let label = cell(json!({ "cell": "setting-label", "name": s.name }));
-        table.row(&[label, s.value.clone(), s.source.clone()]);
-    }
-    table.render()
+    let rows =
+        settings.map(|s| [cell(json!({ "cell": "setting-label", "name": s.name })), s.value.clone(), s.source.clone()]);
+    table_of(id, &[Align::Left; 3], rows)
 }
 
 /// The testbed and its default limits, then the runtimes inside each trial process, rendered into
@@ -662,16 +657,15 @@ fn spread(input: &ReportInput<'_>) -> String {
 fn guard(summary: &Summary) -> Value {
     let found: Vec<&ContestantSummary> = summary.contestants.iter().filter(|c| !c.disturbed.is_none()).collect();
     let table = (!found.is_empty()).then(|| {
-        let mut table = Table::new(&columns("guard", &[Align::Left, Align::Right, Align::Right]));
-        for c in found {
+        let rows = found.iter().map(|c| {
             let d = c.disturbed;
-            table.row(&[
+            [
                 format!("`{}`", c.name),
                 (d.disturbed_iterations - d.disturbed_kept).to_string(),
                 d.disturbed_kept.to_string(),
-            ]);
-        }
-        table.render()
+            ]
+        });
+        table_of("guard", &[Align::Left, Align::Right, Align::Right], rows)
     });
     json!({
         "applicable": summary.contestants.iter().any(|c| c.disturbed.guarded_iterations != 0),

@@ -24,6 +24,15 @@ pub(crate) fn columns(id: &str, align: &[Align]) -> Vec<(String, Align)> {
     headers(json!({ "table": id })).into_iter().zip(align.iter().copied()).collect()
 }
 
+/// Table `id` ([`columns`]) with these alignments, holding `rows`, rendered.
+pub(crate) fn table_of<R: AsRef<[String]>>(id: &str, align: &[Align], rows: impl IntoIterator<Item = R>) -> String {
+    let mut table = Table::new(&columns(id, align));
+    for row in rows {
+        table.row(row.as_ref());
+    }
+    table.render()
+}
+
 /// One table cell that holds words, from `templates/cells.md` (the context's `cell` names the kind of cell).
 pub(crate) fn cell(context: serde_json::Value) -> String {
     template!("cells.md", context)
