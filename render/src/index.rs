@@ -325,13 +325,13 @@ fn margin(a: &MetricStats, b: &MetricStats, threshold: f64, higher_is_better: bo
     Some(json!({ "factor": format::ratio(factor), "better": a_better, "noise": ratio.why }))
 }
 
-/// The decision row of one phase of a scenario: what to use (the best contestant that is not a baseline) and
-/// the evidence (its figure, its margin over the best of the other families, its cost over the baseline).
+/// The situation, use and evidence cells of the decision row of one phase of a scenario: what to use (the best
+/// contestant that is not a baseline) and the evidence (its figure, its margin over the best of the other families,
+/// its cost over the baseline).
 ///
-/// The first row of a scenario names the situation (its title, and the level) and tallies its claims; the
-/// scenario's further rows give only the level (`↳ capacity 256`) and leave the tally out, so the table does
-/// not repeat itself.
-fn decision_row(entry: &IndexEntry, winners: &PhaseWinners, tally: Tally, first: bool) -> Option<[String; 5]> {
+/// The first row of a scenario names the situation (its title, and the level); the scenario's further rows give
+/// only the level (`↳ capacity 256`), so the table does not repeat itself.
+fn decision_row(entry: &IndexEntry, winners: &PhaseWinners, first: bool) -> Option<[String; 3]> {
     let better_of = |a: &'_ FamilyBest, b: &'_ FamilyBest| -> bool {
         if entry.higher_is_better {
             b.stats.median > a.stats.median
@@ -372,13 +372,7 @@ fn decision_row(entry: &IndexEntry, winners: &PhaseWinners, tally: Tally, first:
             .and_then(|baseline| compare(&pick.stats, &baseline.stats, entry.noise_threshold))
             .map(times_baseline),
     }));
-    Some([
-        fit(situation),
-        fit(pick_cell(&winners.pick)),
-        fit(evidence),
-        if first { tally.describe() } else { String::new() },
-        format!("[{}]({})", entry.scenario, entry.report_path),
-    ])
+    Some([situation, pick_cell(&winners.pick), evidence])
 }
 
 /// The "use" cell: `` `x` (stream) ``, or `` any of `x` (stream), `y` (blocking) `` when candidates tie.
@@ -459,38 +453,29 @@ pub fn render_index(entries: &[IndexEntry]) -> String {
     let mut decisions = Table::new(&columns("decisions", &[Align::Left; 5]));
     let mut rows = 0;
     for entry in entries {
-        let tally = Tally::of(&entry.claims);
-        let mut first = true;
-        if !entry.questions.is_empty() {
-            let mut last_question = "";
-            for q in &entry.questions {
-                let situation = if q.id != last_question {
-                    match &q.phase {
-                        Some(phase) => format!("{} — {phase}", q.ask),
-                        None => q.ask.clone(),
-                    }
-                } else {
-                    format!("↳ {}", q.phase.as_deref().unwrap_or_default())
-                };
-                last_question = &q.id;
-                decisions.row(&[
-                    fit(situation),
-                    fit(q.pick.clone()),
-                    fit(q.evidence.clone()),
-                    if first { tally.describe() } else { String::new() },
-                    format!("[{}]({}#question-{})", entry.scenario, entry.report_path, q.id),
-                ]);
-                rows += 1;
-                first = false;
-            }
-            continue;
+        // The scenario's rows, each with its anchor in the report: one per question and phase, or, without
+        // questions, one per phase of the generic pick.
+        let mut cells: Vec<([String; 3], String)> = Vec::new();
+        let mut last_question = "";
+        for q in &entry.questions {
+            let situation = match (&q.phase, q.id != last_question) {
+                (Some(phase), true) => format!("{} — {phase}", q.ask),
+                (None, true) => q.ask.clone(),
+                (phase, false) => format!("↳ {}", phase.as_deref().unwrap_or_default()),
+            };
+            last_question = &q.id;
+            cells.push(([situation, q.pick.clone(), q.evidence.clone()], format!("#question-{}", q.id)));
         }
-        for winners in &entry.winners {
-            if let Some(row) = decision_row(entry, winners, tally, first) {
-                decisions.row(&row);
-                rows += 1;
-                first = false;
-            }
+        for winners in entry.winners.iter().filter(|_| entry.questions.is_empty()) {
+            let first = cells.is_empty();
+            cells.extend(decision_row(entry, winners, first).map(|row| (row, String::new())));
+        }
+        // The first row tallies the scenario's claims; the others leave the tally out.
+        for (i, ([situation, pick, evidence], anchor)) in cells.into_iter().enumerate() {
+            let tally = if i == 0 { Tally::of(&entry.claims).describe() } else { String::new() };
+            let link = format!("[{}]({}{anchor})", entry.scenario, entry.report_path);
+            decisions.row(&[fit(situation), fit(pick), fit(evidence), tally, link]);
+            rows += 1;
         }
     }
     let total = Tally::of(entries.iter().flat_map(|e| &e.claims));
