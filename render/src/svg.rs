@@ -10,7 +10,7 @@ use std::ops::Range;
 use measure::pick::FAMILY_ORDER;
 use measure::record::{Mark, Status};
 use measure::scenario::{ChartKind, ChartSpec};
-use measure::summary::{metric_key, Family};
+use measure::summary::{metric_key, ContestantSummary, Family, Summary};
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -185,12 +185,14 @@ fn dashed(input: &ReportInput<'_>, contestant: &str) -> bool {
     family_place(input, contestant).is_some_and(|(_, index, _)| index % 2 == 1)
 }
 
+/// The summary's contestants that passed, in its order: the only ones a chart draws.
+fn passed(summary: &Summary) -> impl Iterator<Item = &ContestantSummary> {
+    summary.contestants.iter().filter(|c| c.status == Status::Ok)
+}
+
 /// The families among the summary's contestants that passed, in the order reports discuss them.
 fn families_drawn(input: &ReportInput<'_>) -> Vec<Family> {
-    FAMILY_ORDER
-        .into_iter()
-        .filter(|f| input.summary.contestants.iter().any(|c| c.family == *f && c.status == Status::Ok))
-        .collect()
+    FAMILY_ORDER.into_iter().filter(|f| passed(input.summary).any(|c| c.family == *f)).collect()
 }
 
 /// A one-line key of the family colours (a square in each family's middle shade and its name), left-aligned at
@@ -262,11 +264,7 @@ fn bars_data(input: &ReportInput<'_>, chart: &ChartSpec) -> Option<Vec<Group>> {
         .into_iter()
         .map(|phase| Group {
             phase: phase.map(str::to_string),
-            bars: input
-                .summary
-                .contestants
-                .iter()
-                .filter(|c| c.status == Status::Ok)
+            bars: passed(input.summary)
                 .filter_map(|c| {
                     let s = c.metrics.get(&metric_key(phase, chart.metric))?;
                     let processes: Vec<f64> = s.fork_medians.iter().copied().filter(|m| m.is_finite()).collect();
@@ -611,10 +609,7 @@ fn sweep_data(input: &ReportInput<'_>, chart: &ChartSpec, reference: Option<Refe
         Some(values) if !values.is_empty() => (values[0].0.to_string(), values.iter().map(|(_, v)| *v).collect()),
         _ => ("phase (position)".to_string(), (0..summary.phases.len()).map(|i| i as f64).collect()),
     };
-    let mut lines: Vec<Line> = summary
-        .contestants
-        .iter()
-        .filter(|c| c.status == Status::Ok)
+    let mut lines: Vec<Line> = passed(summary)
         .filter_map(|c| {
             let points: Vec<(f64, f64)> = summary
                 .phases
@@ -652,10 +647,7 @@ fn reference_line(input: &ReportInput<'_>, reference: Reference<'_>, xs: &[f64])
         .zip(xs)
         .filter_map(|(phase, x)| {
             let key = metric_key(Some(phase), reference.reference);
-            summary
-                .contestants
-                .iter()
-                .filter(|c| c.status == Status::Ok)
+            passed(summary)
                 .find_map(|c| c.metrics.get(&key).map(|s| s.median).filter(|m| m.is_finite()))
                 .map(|median| (*x, median))
         })
@@ -672,7 +664,7 @@ fn reference_line(input: &ReportInput<'_>, reference: Reference<'_>, xs: &[f64])
 fn series_data(input: &ReportInput<'_>, names: &[&str]) -> Option<Vec<Panel>> {
     let summary = input.summary;
     let mut panels = Vec::new();
-    for c in summary.contestants.iter().filter(|c| c.status == Status::Ok) {
+    for c in passed(summary) {
         let Some(by_name) = input.series.get(&c.name) else { continue };
         for phase in summary.phase_keys() {
             let mut lines = Vec::new();
