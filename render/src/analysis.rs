@@ -1,11 +1,11 @@
 //! The sentences every report shares, printed from the analysis in [`measure::pick`]: the headline findings,
 //! the status line and the disturbed-iterations warning, and how a phase name reads.
 
-use measure::pick::{best_candidate, family_bests, ratio, reference, NoiseWhy};
+use measure::pick::{best_candidate, family_bests, ratio, reference, Entry, Ratio};
 use measure::record::Status;
 use measure::summary::{metric_key, ContestantSummary, Family, Summary};
 
-use serde::Serialize;
+use serde_json::json;
 
 use crate::format;
 use crate::ReportInput;
@@ -22,141 +22,57 @@ pub(crate) fn phase_words(phase: &str) -> String {
         .join(", ")
 }
 
-/// What the headline findings' template reads.
-#[derive(Debug, Serialize)]
-struct FindingsContext {
-    /// The headline metric.
-    metric: String,
-    /// Whether higher is better on it.
-    higher_is_better: bool,
-    /// Per phase, its best candidate and each family's best against the reference.
-    phases: Vec<PhaseFindings>,
-}
-
-/// The headline findings at one phase.
-#[derive(Debug, Serialize)]
-struct PhaseFindings {
-    /// The phase's name, or `None` without phases.
-    phase: Option<String>,
-    /// The best candidate, when one measured the metric.
-    best: Option<FamilyBest>,
-    /// The reference's name (empty without one).
-    reference: String,
-    /// The reference is the best baseline.
-    reference_is_baseline: bool,
-    /// The reference's median, formatted.
-    reference_value: String,
-    /// Each family's best against the reference, in [`measure::pick::FAMILY_ORDER`].
-    families: Vec<FamilyBest>,
-}
-
-/// A family's best candidate (or the overall best) at one phase.
-#[derive(Debug, Serialize)]
-struct FamilyBest {
-    /// Its name.
-    name: String,
-    /// Its family.
-    family: &'static str,
-    /// Its median, formatted.
-    value: String,
-    /// Its ratio to the reference, formatted (empty for the overall best).
-    ratio: String,
-    /// Why the ratio is within noise, when it is.
-    noise: Option<NoiseWhy>,
-}
-
-/// The headline findings, one markdown sentence each: per phase, the best contestant on the headline metric,
-/// and each family's best as a ratio of the best baseline's (marked "cannot tell" or "practically equal" when within noise, [`NoiseWhy`]); then the
-/// scenario's own [`ReportInput::headline_notes`]. The words are in `templates/findings.md`.
+/// The headline findings, one markdown sentence each: per phase, the best contestant on the headline metric, and
+/// each family's best as a ratio of the best baseline's (marked "cannot tell" or "practically equal" when within
+/// noise, [`measure::pick::NoiseWhy`]); then the scenario's own [`ReportInput::headline_notes`]. The words are in
+/// `templates/findings.md`.
 pub fn headline_findings(input: &ReportInput<'_>) -> Vec<String> {
     let summary = input.summary;
-    let metric = input.headline_metric;
     let threshold = summary.method.noise_threshold;
-    let mut context =
-        FindingsContext { metric: metric.to_string(), higher_is_better: input.higher_is_better, phases: Vec::new() };
+    let best = |e: &Entry<'_>, ratio: Option<Ratio>| {
+        json!({
+            "name": e.contestant.name,
+            "family": e.contestant.family.as_str(),
+            "value": format::number(e.stats.median),
+            "ratio": ratio.map(|r| format::ratio(r.value)).unwrap_or_default(),
+            "noise": ratio.and_then(|r| r.why),
+        })
+    };
+    // Per phase: the best candidate, the reference, and each family's best against it.
+    let mut phases: Vec<serde_json::Value> = Vec::new();
     for phase in summary.phase_keys() {
-        let key = metric_key(phase, metric);
-        let mut findings = PhaseFindings {
-            phase: phase.map(str::to_string),
-            best: None,
-            reference: String::new(),
-            reference_is_baseline: false,
-            reference_value: String::new(),
-            families: Vec::new(),
-        };
+        let key = metric_key(phase, input.headline_metric);
+        let mut findings = json!({
+            "phase": phase,
+            "best": null,
+            "reference": "",
+            "reference_is_baseline": false,
+            "reference_value": "",
+            "families": [],
+        });
         if let Some(overall) = best_candidate(summary, None, &key, input.higher_is_better) {
-            findings.best = Some(FamilyBest {
-                name: overall.contestant.name.clone(),
-                family: overall.contestant.family.as_str(),
-                value: format::number(overall.stats.median),
-                ratio: String::new(),
-                noise: None,
-            });
+            findings["best"] = best(&overall, None);
             if let Some(reference) = reference(summary, &key, input.higher_is_better) {
-                findings.reference = reference.entry.contestant.name.clone();
-                findings.reference_is_baseline = reference.is_baseline;
-                findings.reference_value = format::number(reference.entry.stats.median);
+                findings["reference"] = reference.entry.contestant.name.as_str().into();
+                findings["reference_is_baseline"] = reference.is_baseline.into();
+                findings["reference_value"] = format::number(reference.entry.stats.median).into();
                 // The baselines are the reference (or none ran): only the other families are set against it.
-                let others = family_bests(summary, &key, input.higher_is_better)
-                    .into_iter()
-                    .filter(|e| e.contestant.family != Family::Baseline);
-                for entry in others {
-                    if entry.contestant.name == reference.entry.contestant.name {
-                        continue;
-                    }
-                    let Some(ratio) = ratio(entry.stats, reference.entry.stats, threshold) else { continue };
-                    findings.families.push(FamilyBest {
-                        name: entry.contestant.name.clone(),
-                        family: entry.contestant.family.as_str(),
-                        value: format::number(entry.stats.median),
-                        ratio: format::ratio(ratio.value),
-                        noise: ratio.why,
-                    });
-                }
+                let others = family_bests(summary, &key, input.higher_is_better).into_iter().filter(|e| {
+                    e.contestant.family != Family::Baseline && e.contestant.name != reference.entry.contestant.name
+                });
+                findings["families"] = others
+                    .filter_map(|e| Some(best(&e, Some(ratio(e.stats, reference.entry.stats, threshold)?))))
+                    .collect();
             }
         }
-        context.phases.push(findings);
+        phases.push(findings);
     }
+    let context =
+        json!({ "metric": input.headline_metric, "higher_is_better": input.higher_is_better, "phases": phases });
     let text = template!("findings.md", context);
     let mut findings: Vec<String> = text.lines().filter(|l| !l.is_empty()).map(str::to_string).collect();
     findings.extend(input.headline_notes.iter().cloned());
     findings
-}
-
-/// What the status line's template reads.
-#[derive(Debug, Serialize)]
-struct StatusContext {
-    /// Contestants selected.
-    total: usize,
-    /// Contestants that failed or timed out, not as expected.
-    not_passed: Vec<StatusEntry>,
-    /// Contestants that failed as their registry entry expects ([`ContestantSummary::expected_failure`]).
-    failed_as_expected: Vec<StatusEntry>,
-    /// Contestants expected to fail that passed.
-    passed_unexpectedly: Vec<StatusEntry>,
-    /// Contestants that passed their checks.
-    passed: usize,
-    /// Contestants skipped.
-    skipped: Vec<StatusEntry>,
-    /// The run was interrupted.
-    interrupted: bool,
-    /// The run was a `--quick` smoke run.
-    quick: bool,
-    /// The disturbed-iterations warning, when there is one.
-    disturbed: Option<String>,
-}
-
-/// A contestant named in the status line.
-#[derive(Debug, Serialize)]
-struct StatusEntry {
-    /// Its name.
-    name: String,
-    /// It timed out (rather than failed).
-    timed_out: bool,
-    /// Why, when known.
-    reason: Option<String>,
-    /// Why it was expected to fail, when it was.
-    expected: Option<String>,
 }
 
 /// Whether `contestant` failed its checks (not timed out) and its registry entry expects it to.
@@ -167,51 +83,40 @@ pub(crate) fn failed_as_expected(contestant: &ContestantSummary) -> bool {
 /// One line saying whether every contestant passed, whether the run was interrupted, and whether it was a
 /// `--quick` smoke run; the words are in `templates/status.md`.
 pub fn status_line(summary: &Summary) -> String {
-    let entries = |keep: &dyn Fn(&ContestantSummary) -> bool| -> Vec<StatusEntry> {
-        summary
-            .contestants
-            .iter()
-            .filter(|c| keep(c))
-            .map(|c| StatusEntry {
-                name: c.name.clone(),
-                timed_out: c.status == Status::Timeout,
-                reason: c.reason.clone(),
-                expected: c.expected_failure.clone(),
+    // Each contestant named: its name, whether it timed out (rather than failed), why (when known) and why it was
+    // expected to fail (when it was).
+    let entries = |keep: &dyn Fn(&ContestantSummary) -> bool| -> Vec<serde_json::Value> {
+        let named = summary.contestants.iter().filter(|c| keep(c));
+        named
+            .map(|c| {
+                let timed_out = c.status == Status::Timeout;
+                json!({ "name": c.name, "timed_out": timed_out, "reason": c.reason, "expected": c.expected_failure })
             })
             .collect()
     };
-    let context = StatusContext {
-        total: summary.contestants.len(),
-        not_passed: entries(&|c| matches!(c.status, Status::Failed | Status::Timeout) && !failed_as_expected(c)),
-        failed_as_expected: entries(&failed_as_expected),
-        passed_unexpectedly: entries(&|c| c.status == Status::Ok && c.expected_failure.is_some()),
-        passed: summary.contestants.iter().filter(|c| c.status == Status::Ok).count(),
-        skipped: entries(&|c| c.status == Status::Skipped),
-        interrupted: summary.finished_utc.is_empty(),
-        quick: summary.method.quick,
-        disturbed: disturbed_note(summary),
-    };
+    let context = json!({
+        "total": summary.contestants.len(),
+        "not_passed": entries(&|c| matches!(c.status, Status::Failed | Status::Timeout) && !failed_as_expected(c)),
+        "failed_as_expected": entries(&failed_as_expected),
+        "passed_unexpectedly": entries(&|c| c.status == Status::Ok && c.expected_failure.is_some()),
+        "passed": summary.contestants.iter().filter(|c| c.status == Status::Ok).count(),
+        "skipped": entries(&|c| c.status == Status::Skipped),
+        "interrupted": summary.finished_utc.is_empty(),
+        "quick": summary.method.quick,
+        "disturbed": disturbed_note(summary),
+    });
     template!("status.md", context)
-}
-
-/// A contestant's disturbed iterations kept in the figures.
-#[derive(Debug, Serialize)]
-struct Kept {
-    /// Its name.
-    name: String,
-    /// How many were kept.
-    kept: u32,
 }
 
 /// A warning when the figures include measured iterations that other processes disturbed (still disturbed after
 /// the busy-machine guard's re-runs), naming the contestants and the fix; `None` when they include none. The
 /// words are in `templates/disturbed.md`.
 pub fn disturbed_note(summary: &Summary) -> Option<String> {
-    let kept: Vec<Kept> = summary
+    let kept: Vec<serde_json::Value> = summary
         .contestants
         .iter()
         .filter(|c| c.disturbed.disturbed_kept > 0)
-        .map(|c| Kept { name: c.name.clone(), kept: c.disturbed.disturbed_kept })
+        .map(|c| json!({ "name": c.name, "kept": c.disturbed.disturbed_kept }))
         .collect();
     (!kept.is_empty()).then(|| template!("disturbed.md", serde_json::json!({ "kept": kept })))
 }

@@ -3,67 +3,7 @@
 
 use measure::compare::format_p;
 use measure::cores::{Across, AcrossCores, QuestionAcross};
-use serde::Serialize;
-
-/// One scenario's rows, as the template reads them.
-#[derive(Debug, Serialize)]
-struct ScenarioView {
-    scenario: String,
-    cores: Vec<CoreColumn>,
-    /// "1 and 2 cores".
-    core_words: String,
-    questions: Vec<QuestionView>,
-    flipped_claims: Vec<ClaimView>,
-    claims: usize,
-}
-
-/// A core count and the folder its run wrote.
-#[derive(Debug, Serialize)]
-struct CoreColumn {
-    cores: u32,
-}
-
-#[derive(Debug, Serialize)]
-struct QuestionView {
-    id: String,
-    ask: String,
-    phase: Option<String>,
-    stands: Vec<StandView>,
-    across: &'static str,
-}
-
-#[derive(Debug, Serialize)]
-struct StandView {
-    cores: u32,
-    folder: String,
-    pick: Option<String>,
-    apart: bool,
-    tied: Vec<String>,
-    p: Option<String>,
-}
-
-#[derive(Debug, Serialize)]
-struct ClaimView {
-    text: String,
-    verdicts: Vec<VerdictView>,
-}
-
-#[derive(Debug, Serialize)]
-struct VerdictView {
-    cores: u32,
-    verdict: &'static str,
-}
-
-/// "1 and 2 cores", "1, 2 and 4 cores".
-fn core_words(cores: &[u32]) -> String {
-    let names: Vec<String> = cores.iter().map(u32::to_string).collect();
-    let list = match names.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
-        _ => names.join(""),
-    };
-    let plural = cores.len() > 1 || cores.first().is_some_and(|&c| c != 1);
-    format!("{list} core{}", if plural { "s" } else { "" })
-}
+use serde_json::{json, Value};
 
 /// The folder that `--cores` with a list writes the run at `cores` into, below its `--out`: `cores-N`.
 pub fn folder(cores: u32) -> String {
@@ -74,45 +14,47 @@ pub fn folder(cores: u32) -> String {
 /// gives, for a scenario and core count, the link prefix of the folder holding that run's report, relative to the
 /// page (`""` beside it, `cores-1/` below it).
 pub fn render_by_cores(scenarios: &[AcrossCores], testbed: &str, folder_of: &dyn Fn(&str, u32) -> String) -> String {
-    let views: Vec<ScenarioView> = scenarios
+    let views: Vec<Value> = scenarios
         .iter()
-        .map(|s| ScenarioView {
-            scenario: s.scenario.clone(),
-            cores: s.cores.iter().map(|&cores| CoreColumn { cores }).collect(),
-            core_words: core_words(&s.cores),
-            questions: s.questions.iter().map(|q| question_view(q, &|cores| folder_of(&s.scenario, cores))).collect(),
-            flipped_claims: flipped_claims(s),
-            claims: s.claims.len(),
+        .map(|s| {
+            let questions: Vec<Value> =
+                s.questions.iter().map(|q| question_view(q, &|cores| folder_of(&s.scenario, cores))).collect();
+            json!({
+                "scenario": s.scenario,
+                "cores": s.cores,
+                "questions": questions,
+                "flipped_claims": flipped_claims(s),
+                "claims": s.claims.len(),
+            })
         })
         .collect();
-    let context = serde_json::json!({ "scenarios": views, "testbed": testbed });
+    let context = json!({ "scenarios": views, "testbed": testbed });
     template!("by-cores.md", context)
 }
 
-/// `question` as the templates read it; `folder_of` gives the link prefix of the run at a core count.
-fn question_view(question: &QuestionAcross, folder_of: &dyn Fn(u32) -> String) -> QuestionView {
-    QuestionView {
-        id: question.id.clone(),
-        ask: question.ask.clone(),
-        phase: question.phase.clone(),
-        stands: question
-            .stands
-            .iter()
-            .map(|st| StandView {
-                cores: st.cores,
-                folder: folder_of(st.cores),
-                pick: st.pick.clone(),
-                apart: st.apart,
-                tied: st.tied.clone(),
-                p: st.p.map(format_p),
+/// `question` as the templates read it (its id, ask, phase, what each core count's run answered and whether the
+/// answer holds, flips or is open across them); `folder_of` gives the link prefix of the run at a core count.
+fn question_view(question: &QuestionAcross, folder_of: &dyn Fn(u32) -> String) -> Value {
+    let stands: Vec<Value> = question
+        .stands
+        .iter()
+        .map(|st| {
+            json!({
+                "cores": st.cores,
+                "folder": folder_of(st.cores),
+                "pick": st.pick,
+                "apart": st.apart,
+                "tied": st.tied,
+                "p": st.p.map(format_p),
             })
-            .collect(),
-        across: match question.across {
-            Across::Holds => "holds",
-            Across::Flips => "flips",
-            Across::Open => "open",
-        },
-    }
+        })
+        .collect();
+    let across = match question.across {
+        Across::Holds => "holds",
+        Across::Flips => "flips",
+        Across::Open => "open",
+    };
+    json!({ "id": question.id, "ask": question.ask, "phase": question.phase, "stands": stands, "across": across })
 }
 
 /// The one line a run's report and the index carry on its scenario's answers across core counts: every answer
@@ -120,15 +62,15 @@ fn question_view(question: &QuestionAcross, folder_of: &dyn Fn(u32) -> String) -
 /// `this_cores` is the run's own core count and `link` the path from its report to `by-cores.md` with its anchor.
 pub fn report_line(across: &AcrossCores, this_cores: u32, link: &str) -> String {
     let count = |kind: Across| across.questions.iter().filter(|q| q.across == kind).count();
-    let flips: Vec<QuestionView> = across
+    let flips: Vec<Value> = across
         .questions
         .iter()
         .filter(|q| q.across == Across::Flips)
         .map(|q| question_view(q, &|_| String::new()))
         .collect();
-    let context = serde_json::json!({
+    let context = json!({
         "this_cores": this_cores,
-        "core_words": core_words(&across.cores),
+        "cores": across.cores,
         "questions": across.questions.len(),
         "holds": count(Across::Holds),
         "open": count(Across::Open),
@@ -141,18 +83,18 @@ pub fn report_line(across: &AcrossCores, this_cores: u32, link: &str) -> String 
 }
 
 /// The claims of `across` whose verdict holds at one core count and fails at another, each verdict named.
-fn flipped_claims(across: &AcrossCores) -> Vec<ClaimView> {
+fn flipped_claims(across: &AcrossCores) -> Vec<Value> {
     across
         .claims
         .iter()
         .filter(|c| c.flips)
-        .map(|c| ClaimView {
-            text: c.text.clone(),
-            verdicts: c
+        .map(|c| {
+            let verdicts: Vec<Value> = c
                 .verdicts
                 .iter()
-                .map(|(cores, v)| VerdictView { cores: *cores, verdict: v.map_or("not judged", |v| v.as_str()) })
-                .collect(),
+                .map(|(cores, v)| json!({ "cores": cores, "verdict": v.map_or("not judged", |v| v.as_str()) }))
+                .collect();
+            json!({ "text": c.text, "verdicts": verdicts })
         })
         .collect()
 }
@@ -255,8 +197,10 @@ mod tests {
 
     #[test]
     fn core_counts_read_as_words() {
-        assert_eq!(core_words(&[1, 2]), "1 and 2 cores");
-        assert_eq!(core_words(&[1, 2, 4]), "1, 2 and 4 cores");
-        assert_eq!(core_words(&[1]), "1 core");
+        let words = |cores: Vec<u32>| report_line(&AcrossCores { cores, ..across(Vec::new(), Across::Holds) }, 1, "x");
+        assert!(words(vec![1, 2]).contains("holds on 1 and 2 cores;"));
+        assert!(words(vec![1, 2, 4]).contains("holds on 1, 2 and 4 cores;"));
+        assert!(words(vec![1]).contains("holds on 1 core;"));
+        assert!(words(vec![4]).contains("holds on 4 cores;"));
     }
 }

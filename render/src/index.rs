@@ -3,16 +3,17 @@
 //! blocking, best coroutine where one ran, and the baseline, with the margin and the noise marked), then the
 //! claims. Every cell is one short sentence at most ([`MAX_CELL`] characters).
 
-use measure::pick::{family_bests, ratio as compare, Analysis, Entry, NoiseWhy, Ratio};
+use measure::pick::{family_bests, ratio as compare, Analysis, Entry, Ratio};
 use measure::record::Status;
 use measure::summary::{metric_key, ClaimResult, Family, MetricStats, Verdict};
 
 use crate::analysis::phase_words;
 use crate::format;
-use crate::markdown::ClaimLine;
+use crate::markdown::claim_line;
 use crate::table::{columns, headers, Align, Table};
 use crate::ReportInput;
 use serde::Serialize;
+use serde_json::{json, Value};
 
 /// The longest a cell of the index's tables may be, in characters: one sentence.
 pub const MAX_CELL: usize = 200;
@@ -58,8 +59,6 @@ pub struct IndexEntry {
     pub report_path: String,
     /// Its status line (see [`crate::status_line`]).
     pub status_line: String,
-    /// Its headline findings, one markdown sentence each (see [`crate::headline_findings`]).
-    pub headline: Vec<String>,
     /// The scenario's own findings ([`ReportInput::headline_notes`]), one markdown sentence each.
     pub notes: Vec<String>,
     /// Its claims and their verdicts.
@@ -115,31 +114,32 @@ pub struct BottomPart {
 
 /// The bottom line of every question of `summary`.
 fn bottom_lines(summary: &measure::summary::Summary) -> Vec<BottomLine> {
-    let situations: std::collections::BTreeMap<&str, &str> =
-        summary.questions.iter().map(|q| (q.id.as_str(), q.situation.as_str())).collect();
-    crate::questions::views(summary)
-        .into_iter()
+    summary
+        .questions
+        .iter()
         .map(|q| {
             let mut parts: Vec<BottomPart> = Vec::new();
             for a in &q.answers {
-                let part = bottom_part(a);
+                let part = bottom_part(summary, a);
+                let phase = a.phase.as_deref().map(phase_words);
                 match parts.last_mut() {
                     Some(last) if BottomPart { phases: Vec::new(), ..last.clone() } == part => {
-                        last.phases.extend(a.phase.clone());
+                        last.phases.extend(phase);
                     }
-                    _ => parts.push(BottomPart { phases: a.phase.clone().into_iter().collect(), ..part }),
+                    _ => parts.push(BottomPart { phases: phase.into_iter().collect(), ..part }),
                 }
             }
-            let situation = situations.get(q.id.as_str()).copied().filter(|s| !s.is_empty());
-            BottomLine { situation: situation.map_or_else(|| q.ask.clone(), str::to_string), id: q.id, parts }
+            let situation = if q.situation.is_empty() { &q.ask } else { &q.situation };
+            BottomLine { id: q.id.clone(), situation: situation.clone(), parts }
         })
         .collect()
 }
 
 /// One phase's answer in a few words (its phases left empty).
-fn bottom_part(a: &crate::questions::AnswerView) -> BottomPart {
+fn bottom_part(summary: &measure::summary::Summary, a: &measure::question::Answer) -> BottomPart {
+    let family = |name: &str| crate::questions::named(summary, name).family;
     let mut families: Vec<&'static str> = Vec::new();
-    for f in a.pick.iter().chain(&a.equal).map(|n| n.family) {
+    for f in a.pick.iter().chain(&a.equal).map(|n| family(n)) {
         if !families.contains(&f) {
             families.push(f);
         }
@@ -148,17 +148,17 @@ fn bottom_part(a: &crate::questions::AnswerView) -> BottomPart {
         (None, _) => "none",
         _ if families.len() > 1 => "families",
         _ if !a.cannot_tell.is_empty() => "cannot-tell",
-        (Some(_), Some(beats)) if beats.holds => "one",
+        (Some(_), Some(beats)) if beats.verdict == Verdict::Holds => "one",
         (Some(_), Some(_)) => "ahead",
         (Some(_), None) => "alone",
     };
     BottomPart {
         kind,
-        pick: a.pick.as_ref().map(|p| p.name.clone()),
-        family: a.pick.as_ref().map(|p| p.family),
+        pick: a.pick.clone(),
+        family: a.pick.as_deref().map(family),
         families,
         equal: a.equal.len(),
-        cannot_tell: a.cannot_tell.iter().map(|n| n.name.clone()).collect(),
+        cannot_tell: a.cannot_tell.clone(),
         phases: Vec::new(),
     }
 }
@@ -181,18 +181,19 @@ pub struct QuestionRow {
 /// The decision rows of every question of `summary`.
 fn question_rows(summary: &measure::summary::Summary) -> Vec<QuestionRow> {
     let mut rows = Vec::new();
-    for q in crate::questions::views(summary) {
-        for a in &q.answers {
-            let pick = match &a.pick {
-                Some(p) => {
-                    let mut picks = vec![serde_json::json!({ "name": p.name, "family": p.family })];
-                    picks.extend(a.equal.iter().map(|e| serde_json::json!({ "name": e.name, "family": e.family })));
-                    cell(serde_json::json!({ "kind": "pick", "picks": picks, "more": 0 }))
+    for (q, view) in summary.questions.iter().zip(crate::questions::views(summary)) {
+        for (a, a_view) in q.answers.iter().zip(view["answers"].as_array().into_iter().flatten()) {
+            let pick = match a_view["pick"] {
+                Value::Null => cell(json!({ "kind": "no-pick" })),
+                ref pick => {
+                    let equal = a_view["equal"].as_array().into_iter().flatten();
+                    let picks: Vec<&Value> = std::iter::once(pick).chain(equal).collect();
+                    cell(json!({ "kind": "pick", "picks": picks, "more": 0 }))
                 }
-                None => cell(serde_json::json!({ "kind": "no-pick" })),
             };
-            let evidence = cell(serde_json::json!({ "kind": "question", "q": q, "a": a }));
-            rows.push(QuestionRow { id: q.id.clone(), ask: q.ask.clone(), phase: a.phase.clone(), pick, evidence });
+            let evidence = cell(json!({ "kind": "question", "q": view, "a": a_view }));
+            let phase = a.phase.as_deref().map(phase_words);
+            rows.push(QuestionRow { id: q.id.clone(), ask: q.ask.clone(), phase, pick, evidence });
         }
     }
     rows
@@ -235,7 +236,6 @@ impl IndexEntry {
             title: input.title.to_string(),
             report_path: format!("{}.md", summary.scenario),
             status_line: crate::status_line(summary),
-            headline: crate::headline_findings(input),
             notes: input.headline_notes.clone(),
             claims: summary.claims.clone(),
             metric: input.headline_metric.to_string(),
@@ -262,25 +262,21 @@ pub(crate) struct Tally {
 
 impl Tally {
     /// The tally of `claims`.
-    pub(crate) fn of(claims: &[ClaimResult]) -> Self {
+    pub(crate) fn of<'c>(claims: impl IntoIterator<Item = &'c ClaimResult>) -> Self {
         let mut tally = Tally::default();
         for claim in claims {
-            tally.add(claim.verdict);
+            match claim.verdict {
+                Verdict::Holds => tally.holds += 1,
+                Verdict::Fails => tally.fails += 1,
+                Verdict::Inconclusive => tally.inconclusive += 1,
+            }
         }
         tally
     }
 
-    fn add(&mut self, verdict: Verdict) {
-        match verdict {
-            Verdict::Holds => self.holds += 1,
-            Verdict::Fails => self.fails += 1,
-            Verdict::Inconclusive => self.inconclusive += 1,
-        }
-    }
-
     /// The tally in words, from `templates/index-cells.md`.
     fn describe(self) -> String {
-        cell(serde_json::json!({
+        cell(json!({
             "kind": "tally", "holds": self.holds, "fails": self.fails, "inconclusive": self.inconclusive,
         }))
     }
@@ -315,37 +311,27 @@ fn fit(text: String) -> String {
 }
 
 /// One cell of the index's tables, rendered from `templates/index-cells.md` (the context's `kind` chooses the cell).
-fn cell(context: serde_json::Value) -> String {
+fn cell(context: Value) -> String {
     template!("index-cells.md", context)
 }
 
-/// How `a` compares with `b` for a reader (`2.10× worse`, `1.05× better (practically equal)` once rendered).
-#[derive(Debug, Serialize)]
-struct Margin {
-    /// The factor between the medians, at least 1, formatted.
-    factor: String,
-    /// `a` is better by the metric's direction.
-    better: bool,
-    /// Why the difference is within noise, when it is.
-    noise: Option<NoiseWhy>,
-}
-
-/// How `a` compares with `b`: the factor between the medians, better or worse by the metric's direction;
-/// `None` where no ratio means anything.
-fn margin(a: &MetricStats, b: &MetricStats, threshold: f64, higher_is_better: bool) -> Option<Margin> {
+/// How `a` compares with `b` for a reader (`2.10× worse`, `1.05× better (practically equal)` once rendered): the
+/// factor between the medians (at least 1, formatted), whether `a` is better by the metric's direction, and why the
+/// difference is within noise, when it is; `None` where no ratio means anything.
+fn margin(a: &MetricStats, b: &MetricStats, threshold: f64, higher_is_better: bool) -> Option<Value> {
     let ratio = compare(a, b, threshold)?;
     let a_better = if higher_is_better { ratio.value > 1.0 } else { ratio.value < 1.0 };
     let factor = if ratio.value >= 1.0 { ratio.value } else { 1.0 / ratio.value };
-    Some(Margin { factor: format::ratio(factor), better: a_better, noise: ratio.why })
+    Some(json!({ "factor": format::ratio(factor), "better": a_better, "noise": ratio.why }))
 }
 
-/// The decision row of one phase of a scenario: what to use (the best contestant that is not a baseline) and
-/// the evidence (its figure, its margin over the best of the other families, its cost over the baseline).
+/// The situation, use and evidence cells of the decision row of one phase of a scenario: what to use (the best
+/// contestant that is not a baseline) and the evidence (its figure, its margin over the best of the other families,
+/// its cost over the baseline).
 ///
-/// The first row of a scenario names the situation (its title, and the level) and tallies its claims; the
-/// scenario's further rows give only the level (`↳ capacity 256`) and leave the tally out, so the table does
-/// not repeat itself.
-fn decision_row(entry: &IndexEntry, winners: &PhaseWinners, tally: Tally, first: bool) -> Option<[String; 5]> {
+/// The first row of a scenario names the situation (its title, and the level); the scenario's further rows give
+/// only the level (`↳ capacity 256`), so the table does not repeat itself.
+fn decision_row(entry: &IndexEntry, winners: &PhaseWinners, first: bool) -> Option<[String; 3]> {
     let better_of = |a: &'_ FamilyBest, b: &'_ FamilyBest| -> bool {
         if entry.higher_is_better {
             b.stats.median > a.stats.median
@@ -365,22 +351,17 @@ fn decision_row(entry: &IndexEntry, winners: &PhaseWinners, tally: Tally, first:
     };
     // The other side of the question: the best blocking contestant against a stream pick, the best stream one
     // against a blocking pick, and the better of the two against a coroutine pick.
-    let rival = match pick.family {
-        Family::Stream => winners.of(Family::Blocking),
-        Family::Blocking => winners.of(Family::Stream),
-        Family::Coroutine | Family::Baseline => best_among(&[Family::Stream, Family::Blocking]),
+    let (rival, missing_rival) = match pick.family {
+        Family::Stream => (winners.of(Family::Blocking), Some(Family::Blocking.as_str())),
+        Family::Blocking => (winners.of(Family::Stream), Some(Family::Stream.as_str())),
+        Family::Coroutine | Family::Baseline => (best_among(&[Family::Stream, Family::Blocking]), None),
     };
-    let missing_rival = match pick.family {
-        Family::Stream => Some(Family::Blocking.as_str()),
-        Family::Blocking => Some(Family::Stream.as_str()),
-        Family::Coroutine | Family::Baseline => None,
-    };
-    let evidence = cell(serde_json::json!({
+    let evidence = cell(json!({
         "kind": "evidence",
         "value": format::number(pick.stats.median),
         "metric": entry.metric,
         "picks": winners.pick.len(),
-        "rival": rival.map(|other| serde_json::json!({
+        "rival": rival.map(|other| json!({
             "family": other.family.as_str(),
             "name": other.name,
             "margin": margin(&other.stats, &pick.stats, entry.noise_threshold, entry.higher_is_better),
@@ -391,36 +372,22 @@ fn decision_row(entry: &IndexEntry, winners: &PhaseWinners, tally: Tally, first:
             .and_then(|baseline| compare(&pick.stats, &baseline.stats, entry.noise_threshold))
             .map(times_baseline),
     }));
-    Some([
-        fit(situation),
-        fit(pick_cell(&winners.pick)),
-        fit(evidence),
-        if first { tally.describe() } else { String::new() },
-        format!("[{}]({})", entry.scenario, entry.report_path),
-    ])
+    Some([situation, pick_cell(&winners.pick), evidence])
 }
 
 /// The "use" cell: `` `x` (stream) ``, or `` any of `x` (stream), `y` (blocking) `` when candidates tie.
 fn pick_cell(pick: &[FamilyBest]) -> String {
     /// The most tied picks a cell names; the rest are counted.
     const NAMED: usize = 4;
-    let picks: Vec<serde_json::Value> =
-        pick.iter().take(NAMED).map(|p| serde_json::json!({ "name": p.name, "family": p.family.as_str() })).collect();
-    cell(serde_json::json!({ "kind": "pick", "picks": picks, "more": pick.len().saturating_sub(NAMED) }))
+    let picks: Vec<Value> =
+        pick.iter().take(NAMED).map(|p| json!({ "name": p.name, "family": p.family.as_str() })).collect();
+    cell(json!({ "kind": "pick", "picks": picks, "more": pick.len().saturating_sub(NAMED) }))
 }
 
-/// A ratio to the baseline (`20.6× the baseline`, with why it is within noise when it is, once rendered).
-#[derive(Debug, Serialize)]
-struct TimesBaseline {
-    /// The ratio, formatted.
-    ratio: String,
-    /// Why it is within noise, when it is.
-    noise: Option<NoiseWhy>,
-}
-
-/// A ratio to the baseline, for a cell.
-fn times_baseline(ratio: Ratio) -> TimesBaseline {
-    TimesBaseline { ratio: format::ratio(ratio.value), noise: ratio.why }
+/// A ratio to the baseline, for a cell (`20.6× the baseline`, with why it is within noise when it is, once
+/// rendered).
+fn times_baseline(ratio: Ratio) -> Value {
+    json!({ "ratio": format::ratio(ratio.value), "noise": ratio.why })
 }
 
 /// A winners-grid cell: the family's best, its figure, and its ratio to the baseline.
@@ -431,7 +398,7 @@ fn winner_cell(entry: &IndexEntry, winners: &PhaseWinners, family: Family) -> St
         .filter(|_| family != Family::Baseline)
         .and_then(|baseline| compare(&best.stats, &baseline.stats, entry.noise_threshold))
         .map(times_baseline);
-    fit(cell(serde_json::json!({
+    fit(cell(json!({
         "kind": "winner",
         "name": best.name,
         "value": format::number(best.stats.median),
@@ -455,7 +422,7 @@ fn winners_grid(entry: &IndexEntry) -> String {
         columns.extend(crate::table::columns("winners-phase", &[Align::Left]));
     }
     for family in &families {
-        let heading = headers(serde_json::json!({ "table": "winners", "family": family.as_str() })).concat();
+        let heading = headers(json!({ "table": "winners", "family": family.as_str() })).concat();
         columns.push((heading, Align::Left));
     }
     columns.extend(crate::table::columns("winners-versus", &[Align::Left]));
@@ -470,7 +437,7 @@ fn winners_grid(entry: &IndexEntry) -> String {
         }
         let versus = match (winners.of(Family::Stream), winners.of(Family::Blocking)) {
             (Some(s), Some(b)) => margin(&s.stats, &b.stats, entry.noise_threshold, entry.higher_is_better)
-                .map(|m| cell(serde_json::json!({ "kind": "versus", "versus": m })))
+                .map(|m| cell(json!({ "kind": "versus", "versus": m })))
                 .unwrap_or_else(|| "—".to_string()),
             _ => "—".to_string(),
         };
@@ -480,102 +447,63 @@ fn winners_grid(entry: &IndexEntry) -> String {
     table.render()
 }
 
-/// What the index's template reads of one scenario.
-#[derive(Debug, Serialize)]
-struct EntryView<'e> {
-    /// Scenario name.
-    scenario: &'e str,
-    /// Title of its report.
-    title: &'e str,
-    /// Path of its report.
-    report_path: &'e str,
-    /// Its status line.
-    status_line: &'e str,
-    /// Its headline metric.
-    metric: &'e str,
-    /// Whether higher is better on it.
-    higher_is_better: bool,
-    /// Its winners grid, rendered; empty when no contestant that passed measured the metric.
-    grid: String,
-    /// It answers questions of its own (the decision table's rows), so the generic winners grid, which ranks
-    /// every candidate on one headline metric, is left out.
-    has_questions: bool,
-    /// Each question's answer in a few words.
-    bottom_line: &'e [BottomLine],
-    /// The scenario's own findings.
-    notes: &'e [String],
-    /// Its claims.
-    claims: Vec<ClaimLine<'e>>,
-}
-
 /// Render `index.md` for `entries`, in the order given, into `templates/index.md`. Pure: the same entries give
 /// the same bytes.
 pub fn render_index(entries: &[IndexEntry]) -> String {
     let mut decisions = Table::new(&columns("decisions", &[Align::Left; 5]));
     let mut rows = 0;
     for entry in entries {
-        let tally = Tally::of(&entry.claims);
-        let mut first = true;
-        if !entry.questions.is_empty() {
-            let mut last_question = "";
-            for q in &entry.questions {
-                let situation = if q.id != last_question {
-                    match &q.phase {
-                        Some(phase) => format!("{} — {phase}", q.ask),
-                        None => q.ask.clone(),
-                    }
-                } else {
-                    format!("↳ {}", q.phase.as_deref().unwrap_or_default())
-                };
-                last_question = &q.id;
-                decisions.row(&[
-                    fit(situation),
-                    fit(q.pick.clone()),
-                    fit(q.evidence.clone()),
-                    if first { tally.describe() } else { String::new() },
-                    format!("[{}]({}#question-{})", entry.scenario, entry.report_path, q.id),
-                ]);
-                rows += 1;
-                first = false;
-            }
-            continue;
+        // The scenario's rows, each with its anchor in the report: one per question and phase, or, without
+        // questions, one per phase of the generic pick.
+        let mut cells: Vec<([String; 3], String)> = Vec::new();
+        let mut last_question = "";
+        for q in &entry.questions {
+            let situation = match (&q.phase, q.id != last_question) {
+                (Some(phase), true) => format!("{} — {phase}", q.ask),
+                (None, true) => q.ask.clone(),
+                (phase, false) => format!("↳ {}", phase.as_deref().unwrap_or_default()),
+            };
+            last_question = &q.id;
+            cells.push(([situation, q.pick.clone(), q.evidence.clone()], format!("#question-{}", q.id)));
         }
-        for winners in &entry.winners {
-            if let Some(row) = decision_row(entry, winners, tally, first) {
-                decisions.row(&row);
-                rows += 1;
-                first = false;
-            }
+        for winners in entry.winners.iter().filter(|_| entry.questions.is_empty()) {
+            let first = cells.is_empty();
+            cells.extend(decision_row(entry, winners, first).map(|row| (row, String::new())));
+        }
+        // The first row tallies the scenario's claims; the others leave the tally out.
+        for (i, ([situation, pick, evidence], anchor)) in cells.into_iter().enumerate() {
+            let tally = if i == 0 { Tally::of(&entry.claims).describe() } else { String::new() };
+            let link = format!("[{}]({}{anchor})", entry.scenario, entry.report_path);
+            decisions.row(&[fit(situation), fit(pick), fit(evidence), tally, link]);
+            rows += 1;
         }
     }
-    let mut total = Tally::default();
-    for claim in entries.iter().flat_map(|e| &e.claims) {
-        total.add(claim.verdict);
-    }
-    let views: Vec<EntryView<'_>> = entries
+    let total = Tally::of(entries.iter().flat_map(|e| &e.claims));
+    // What the template reads of each scenario: the entry's own fields, its winners grid (rendered; empty when no
+    // contestant that passed measured the metric, or when its questions' rows replace the generic grid), and its
+    // claims ([`claim_line`]).
+    let views: Vec<Value> = entries
         .iter()
-        .map(|e| EntryView {
-            scenario: &e.scenario,
-            title: &e.title,
-            report_path: &e.report_path,
-            status_line: &e.status_line,
-            metric: &e.metric,
-            higher_is_better: e.higher_is_better,
-            grid: if e.winners.iter().all(|w| w.best.is_empty()) || !e.questions.is_empty() {
-                String::new()
-            } else {
-                winners_grid(e)
-            },
-            has_questions: !e.questions.is_empty(),
-            bottom_line: &e.bottom_line,
-            notes: &e.notes,
-            claims: e.claims.iter().map(ClaimLine::of).collect(),
+        .map(|e| {
+            let no_grid = e.winners.iter().all(|w| w.best.is_empty()) || !e.questions.is_empty();
+            json!({
+                "scenario": e.scenario,
+                "title": e.title,
+                "report_path": e.report_path,
+                "status_line": e.status_line,
+                "metric": e.metric,
+                "higher_is_better": e.higher_is_better,
+                "grid": if no_grid { String::new() } else { winners_grid(e) },
+                "has_questions": !e.questions.is_empty(),
+                "bottom_line": e.bottom_line,
+                "notes": e.notes,
+                "claims": e.claims.iter().map(claim_line).collect::<Vec<_>>(),
+            })
         })
         .collect();
-    let doubtful: Vec<&EntryView<'_>> =
-        views.iter().zip(entries).filter(|(_, e)| !e.trustworthy).map(|(v, _)| v).collect();
-    let context = serde_json::json!({
-        "bottom_line": views.iter().any(|v| !v.bottom_line.is_empty()),
+    let doubtful: Vec<&Value> = views.iter().zip(entries).filter(|(_, e)| !e.trustworthy).map(|(v, _)| v).collect();
+    let context = json!({
+        "bottom_line": entries.iter().any(|e| !e.bottom_line.is_empty()),
         "entries": views,
         "doubtful": doubtful,
         "decisions": if rows == 0 { String::new() } else { decisions.render() },
@@ -627,7 +555,6 @@ mod tests {
             title: format!("The {name} scenario: what it measures"),
             report_path: format!("{name}.md"),
             status_line: "✅ All 3 contestants passed their checks.".to_string(),
-            headline: vec!["first finding".to_string()],
             notes: vec!["Without a bound, outstanding work ran away.".to_string()],
             claims: verdicts.iter().map(|v| ClaimResult::new(format!("{name} claim"), *v, "d")).collect(),
             metric: "ms_per_million".to_string(),

@@ -12,54 +12,30 @@ use crate::analysis::{self, phase_words};
 use crate::format::{self, percent};
 use crate::index::Tally;
 use crate::questions::Named;
-use crate::table::{cell, columns, headers, Align, Table};
+use crate::table::{cell, columns, headers, table_of, Align, Table};
 use crate::ReportInput;
 use serde::Serialize;
+use serde_json::{json, Value};
 
-/// A chart as the report links it.
-#[derive(Debug, Serialize)]
-struct ChartLink {
-    /// Its title.
-    title: String,
-    /// Its path, relative to the report.
-    path: String,
+/// A claim as the report and the index list it: its verdict, `p = …` (or empty), its statement, the numbers
+/// behind the verdict, the metric it was judged on (or empty) with that metric's definition, what it was judged
+/// on and the rule that judged it.
+pub(crate) fn claim_line(c: &ClaimResult) -> Value {
+    json!({
+        "verdict": c.verdict.as_str(),
+        "p": measure::judge::p_label(c.p),
+        "text": c.text,
+        "detail": c.detail,
+        "metric": c.metric,
+        "metric_definition": c.metric_definition,
+        "judged_on": c.judged_on,
+        "rule": c.rule,
+    })
 }
 
-/// A claim as the report and the index list it.
-#[derive(Debug, Serialize)]
-pub(crate) struct ClaimLine<'s> {
-    /// Its verdict.
-    verdict: &'static str,
-    /// `p = …`, or empty.
-    p: String,
-    /// Its statement.
-    text: &'s str,
-    /// The numbers behind the verdict.
-    detail: &'s str,
-    /// The metric it was judged on, or empty.
-    metric: &'s str,
-    /// That metric's definition.
-    metric_definition: &'s str,
-    /// What it was judged on.
-    judged_on: &'s str,
-    /// The rule that judged it.
-    rule: &'s str,
-}
-
-impl<'s> ClaimLine<'s> {
-    /// `claim` as the templates read it.
-    pub(crate) fn of(c: &'s ClaimResult) -> Self {
-        ClaimLine {
-            verdict: c.verdict.as_str(),
-            p: measure::judge::p_label(c.p),
-            text: &c.text,
-            detail: &c.detail,
-            metric: &c.metric,
-            metric_definition: &c.metric_definition,
-            judged_on: &c.judged_on,
-            rule: &c.rule,
-        }
-    }
+/// The phases' names in order, `—` for the one unnamed phase.
+fn phase_names(summary: &Summary) -> Vec<&str> {
+    summary.phase_keys().iter().map(|p| p.unwrap_or("—")).collect()
 }
 
 /// `text` without trailing whitespace, as a section body.
@@ -86,13 +62,13 @@ pub fn render_markdown_with(input: &ReportInput<'_>, analysis: &Analysis<'_>) ->
         // refuse a smoke run's.
         command.push_str(" --out target/quick-reports");
     }
-    let charts: Vec<ChartLink> = input
+    let charts: Vec<Value> = input
         .charts
         .iter()
-        .map(|chart| ChartLink { title: chart.title.to_string(), path: crate::chart_path(&summary.scenario, chart) })
+        .map(|chart| json!({ "title": chart.title, "path": crate::chart_path(&summary.scenario, chart) }))
         .collect();
-    let claims: Vec<ClaimLine<'_>> = summary.claims.iter().map(ClaimLine::of).collect();
-    let context = serde_json::json!({
+    let claims: Vec<Value> = summary.claims.iter().map(claim_line).collect();
+    let context = json!({
         "title": input.title,
         "status": analysis::status_line(summary),
         "answer": body(&answer(input, analysis)),
@@ -119,15 +95,15 @@ pub fn render_markdown_with(input: &ReportInput<'_>, analysis: &Analysis<'_>) ->
 /// the same input gives the same bytes.
 pub fn render_details(input: &ReportInput<'_>) -> String {
     let summary = input.summary;
-    let context = serde_json::json!({
+    let context = json!({
         "title": input.title,
         "scenario": summary.scenario,
         "metric": input.headline_metric,
         "higher_is_better": input.higher_is_better,
         "noise_threshold": percent(summary.method.noise_threshold),
         "findings": analysis::headline_findings(input),
-        "phase_names": summary.phase_keys().iter().map(|p| p.unwrap_or("—")).collect::<Vec<_>>(),
-        "other": body(&other_metrics_section(input)),
+        "phase_names": phase_names(summary),
+        "other": body(&other_metrics(input.summary, full_and_brief(input).1)),
         "contestants": body(&contestants(summary)),
         "parameters": body(&parameters(summary)),
         "method": body(&method(summary)),
@@ -141,56 +117,14 @@ pub fn render_details(input: &ReportInput<'_>) -> String {
     one_trailing_newline(&template!("details.md", context))
 }
 
-/// The medians of the metrics beyond the results table's, for the appendix; empty when there are none.
-fn other_metrics_section(input: &ReportInput<'_>) -> String {
-    let (_, brief) = input.table_metrics.split_at(FULL_STAT_METRICS.min(input.table_metrics.len()));
-    if brief.is_empty() {
-        return String::new();
-    }
-    other_metrics(input.summary, brief)
+/// The table metrics the results show in full (`median (min–max)`, the first [`FULL_STAT_METRICS`]), and the
+/// rest, whose medians the appendix lists.
+fn full_and_brief<'i>(input: &'i ReportInput<'_>) -> (&'i [&'i str], &'i [&'i str]) {
+    input.table_metrics.split_at(FULL_STAT_METRICS.min(input.table_metrics.len()))
 }
 
 /// The most tied candidates the answer names, best first; the rest are counted.
 const MAX_NAMED_PICKS: usize = 6;
-
-/// What the opening answer's template reads: figures formatted, names, and flags; no sentence.
-#[derive(Debug, Serialize)]
-struct AnswerContext {
-    /// The headline metric.
-    metric: String,
-    /// Whether higher is better on it.
-    higher_is_better: bool,
-    /// The run sweeps phases (more than one phase had a pick).
-    sweep: bool,
-    /// Phases grouped by the same pick, in order of first appearance; empty when no candidate measured the metric.
-    groups: Vec<PickGroup>,
-    /// Some group's pick is several candidates within noise of each other.
-    any_tie: bool,
-    /// What each dimension does to the headline.
-    dimensions: Vec<DimensionView>,
-    /// Fewest processes a side needs for a difference to be told from noise.
-    min_processes: usize,
-    /// The pick's trade-offs, per phase.
-    trade_offs: Vec<TradeOffView>,
-    /// Pathologies and traps, with their factor against the pick.
-    avoid: Vec<AvoidView>,
-    /// The pick against the floor, per phase.
-    floors: Vec<FloorView>,
-    /// Set when comparisons were made and none of them is beyond noise.
-    none_beyond_noise: Option<NoneBeyondNoise>,
-    /// Processes per contestant.
-    forks: u32,
-    /// The noise threshold, as a percentage.
-    noise_threshold: String,
-    /// The claims' tally, when the scenario makes claims.
-    claims: Option<Tally>,
-    /// The scenario's own headline notes, each one markdown line.
-    notes: Vec<String>,
-    /// The questions the scenario declares, each with its answer; when there are any, they replace the one
-    /// generic pick, the dimensions, trade-offs, costs and floor above (all on the headline across every
-    /// candidate, which may mix unrelated operations).
-    questions: Vec<crate::questions::QuestionView>,
-}
 
 /// Phases that share one pick.
 #[derive(Debug, Serialize, PartialEq)]
@@ -201,105 +135,8 @@ struct PickGroup {
     more: usize,
     /// The pick is several candidates within noise of each other.
     tie: bool,
-    /// The pick's median at each phase of the group.
-    values: Vec<PhaseValue>,
-}
-
-/// A figure at a phase.
-#[derive(Debug, Serialize, PartialEq)]
-struct PhaseValue {
-    /// The phase in words, or `None` without phases.
-    phase: Option<String>,
-    /// The figure, formatted.
-    value: String,
-}
-
-/// One dimension's finding (see [`measure::pick::DimensionFinding`]).
-#[derive(Debug, Serialize)]
-struct DimensionView {
-    /// The dimension's name.
-    name: String,
-    /// Comparisons made.
-    comparisons: usize,
-    /// Comparisons beyond noise.
-    beyond_noise: usize,
-    /// Comparisons with a side in too few processes.
-    undecidable: usize,
-    /// The largest difference beyond noise.
-    largest: Option<LargestView>,
-}
-
-/// The largest difference a dimension makes.
-#[derive(Debug, Serialize)]
-struct LargestView {
-    /// The phase in words, or `None` without phases.
-    phase: Option<String>,
-    /// The better contestant.
-    winner: String,
-    /// Its level.
-    winner_level: String,
-    /// The worse contestant.
-    loser: String,
-    /// Its level.
-    loser_level: String,
-    /// The factor between them, formatted.
-    factor: String,
-}
-
-/// A candidate that beats the pick beyond noise on another metric.
-#[derive(Debug, Serialize)]
-struct TradeOffView {
-    /// The phase in words, or `None` without phases.
-    phase: Option<String>,
-    /// The other metric.
-    metric: String,
-    /// The candidate that beats the pick on it.
-    who: String,
-    /// Its family.
-    family: &'static str,
-    /// Its median, formatted.
-    theirs: String,
-    /// The pick's median, formatted.
-    pick_value: String,
-    /// The pick.
-    pick: String,
-}
-
-/// A pathology or trap and its factor against the pick over the phases.
-#[derive(Debug, Serialize)]
-struct AvoidView {
-    /// Its name.
-    name: String,
-    /// Its role.
-    role: String,
-    /// The smallest factor, formatted.
-    low: String,
-    /// The largest factor, formatted, when it differs from the smallest.
-    high: Option<String>,
-    /// Every factor is within noise.
-    within_noise: bool,
-}
-
-/// The pick as a multiple of the baseline at one phase.
-#[derive(Debug, Serialize)]
-struct FloorView {
-    /// The phase in words, or `None` without phases.
-    phase: Option<String>,
-    /// The ratio, formatted.
-    ratio: String,
-    /// The baseline.
-    name: String,
-    /// The ratio is within noise.
-    noise: bool,
-}
-
-/// The warning that no comparison is beyond noise.
-#[derive(Debug, Serialize)]
-struct NoneBeyondNoise {
-    /// Comparisons made.
-    compared: usize,
-    /// The run has fewer processes per contestant than a difference needs.
-    too_few_processes: bool,
+    /// The pick's median at each phase of the group (`phase` in words or `None`, `value` formatted).
+    values: Vec<Value>,
 }
 
 /// The group of phases one answer's pick belongs to.
@@ -317,11 +154,6 @@ fn pick_group(answer: &PhaseAnswer<'_>) -> PickGroup {
     }
 }
 
-/// A phase in words, `None` without phases.
-fn phase_in_words(phase: Option<&str>) -> Option<String> {
-    phase.map(phase_words)
-}
-
 /// The opening answer, computed from this run alone (see [`measure::pick`]): what to use (the best candidate
 /// per phase, with every candidate within noise of it), which of the reader's choices change the result beyond
 /// noise, the trade-offs the pick makes, what the pathologies and traps cost, the cost over the floor, a
@@ -331,124 +163,127 @@ fn answer(input: &ReportInput<'_>, analysis: &Analysis<'_>) -> String {
     template!("answer.md", answer_context(input, analysis))
 }
 
-/// The figures and flags of the opening answer.
-fn answer_context(input: &ReportInput<'_>, analysis: &Analysis<'_>) -> AnswerContext {
+/// The figures, names and flags of the opening answer (no sentence): phases grouped by the same pick
+/// ([`PickGroup`]), what each dimension does to the headline, the pick's trade-offs, the pathologies' and traps'
+/// factors against it, the pick against the floor, whether no comparison is beyond noise, the claims' tally, the
+/// scenario's notes, and its questions, which when there are any replace everything on the one generic pick.
+fn answer_context(input: &ReportInput<'_>, analysis: &Analysis<'_>) -> Value {
     let summary = input.summary;
-    let metric = input.headline_metric;
     let answers = &analysis.answers;
     // Group phases by the same pick (the same set of names), in order of first appearance.
     let mut groups: Vec<PickGroup> = Vec::new();
     for a in answers {
         let group = pick_group(a);
-        let value = PhaseValue { phase: phase_in_words(a.phase), value: format::number(a.pick().stats.median) };
+        let value = json!({ "phase": a.phase.map(phase_words), "value": format::number(a.pick().stats.median) });
         match groups.iter_mut().find(|g| g.picks == group.picks && g.more == group.more) {
             Some(g) => g.values.push(value),
             None => groups.push(PickGroup { values: vec![value], ..group }),
         }
     }
-    let dimensions = analysis
+    let dimensions: Vec<Value> = analysis
         .dimensions
         .iter()
-        .map(|finding| DimensionView {
-            name: finding.name.clone(),
-            comparisons: finding.comparisons,
-            beyond_noise: finding.beyond_noise,
-            undecidable: finding.undecidable,
-            largest: finding.largest.as_ref().map(|l| LargestView {
-                phase: phase_in_words(l.phase.as_deref()),
-                winner: l.winner.clone(),
-                winner_level: l.winner_level.clone(),
-                loser: l.loser.clone(),
-                loser_level: l.loser_level.clone(),
-                factor: format::ratio(l.factor),
-            }),
-        })
-        .collect();
-    let trade_offs = answers
-        .iter()
-        .flat_map(|a| {
-            a.trade_offs.iter().map(move |t| TradeOffView {
-                phase: phase_in_words(a.phase),
-                metric: t.metric.clone(),
-                who: t.who.name.clone(),
-                family: t.who.family.as_str(),
-                theirs: format::number(t.theirs),
-                pick_value: format::number(t.pick),
-                pick: a.pick().contestant.name.clone(),
+        .map(|finding| {
+            json!({
+                "name": finding.name,
+                "comparisons": finding.comparisons,
+                "beyond_noise": finding.beyond_noise,
+                "undecidable": finding.undecidable,
+                "largest": finding.largest.as_ref().map(|l| json!({
+                    "phase": l.phase.as_deref().map(phase_words),
+                    "winner": l.winner,
+                    "winner_level": l.winner_level,
+                    "loser": l.loser,
+                    "loser_level": l.loser_level,
+                    "factor": format::ratio(l.factor),
+                })),
             })
         })
         .collect();
-    let avoid = analysis
+    let trade_offs: Vec<Value> = answers
+        .iter()
+        .flat_map(|a| {
+            a.trade_offs.iter().map(move |t| {
+                json!({
+                    "phase": a.phase.map(phase_words),
+                    "metric": t.metric,
+                    "who": t.who.name,
+                    "family": t.who.family.as_str(),
+                    "theirs": format::number(t.theirs),
+                    "pick_value": format::number(t.pick),
+                    "pick": a.pick().contestant.name,
+                })
+            })
+        })
+        .collect();
+    let avoid: Vec<Value> = analysis
         .avoid_costs()
         .into_iter()
         .map(|cost| {
             let low = cost.factors.iter().map(|f| f.0).fold(f64::INFINITY, f64::min);
             let high = cost.factors.iter().map(|f| f.0).fold(f64::NEG_INFINITY, f64::max);
             let same = (high - low).abs() <= low.abs() * 1e-9;
-            AvoidView {
-                name: cost.name,
-                role: cost.role.as_str().to_string(),
-                low: format::ratio(low),
-                high: (!same).then(|| format::ratio(high)),
-                within_noise: cost.factors.iter().all(|f| !f.1),
-            }
+            json!({
+                "name": cost.name,
+                "role": cost.role.as_str(),
+                "low": format::ratio(low),
+                "high": (!same).then(|| format::ratio(high)),
+                "within_noise": cost.factors.iter().all(|f| !f.1),
+            })
         })
         .collect();
-    let floors = answers
+    let floors: Vec<Value> = answers
         .iter()
         .filter_map(|a| {
             let floor = a.floor?;
-            Some(FloorView {
-                phase: phase_in_words(a.phase),
-                ratio: format::ratio(floor.ratio),
-                name: floor.entry.contestant.name.clone(),
-                noise: !floor.beyond_noise,
-            })
+            Some(json!({
+                "phase": a.phase.map(phase_words),
+                "ratio": format::ratio(floor.ratio),
+                "name": floor.entry.contestant.name,
+                "noise": !floor.beyond_noise,
+            }))
         })
         .collect();
     let (compared, clear) = analysis.comparisons();
     let forks = summary.method.forks;
-    AnswerContext {
-        metric: metric.to_string(),
-        higher_is_better: input.higher_is_better,
-        sweep: answers.len() > 1,
-        any_tie: answers.iter().any(PhaseAnswer::is_tie),
-        groups,
-        dimensions,
-        min_processes: measure::stats::MIN_PROCESSES,
-        trade_offs,
-        avoid,
-        floors,
-        none_beyond_noise: (compared > 0 && clear == 0).then_some(NoneBeyondNoise {
-            compared,
-            too_few_processes: (forks as usize) < measure::stats::MIN_PROCESSES,
-        }),
-        forks,
-        noise_threshold: percent(summary.method.noise_threshold),
-        claims: (!summary.claims.is_empty()).then(|| Tally::of(&summary.claims)),
-        notes: input.headline_notes.clone(),
-        questions: crate::questions::views(summary),
-    }
+    let too_few_processes = (forks as usize) < measure::stats::MIN_PROCESSES;
+    json!({
+        "metric": input.headline_metric,
+        "higher_is_better": input.higher_is_better,
+        "sweep": answers.len() > 1,
+        "any_tie": answers.iter().any(PhaseAnswer::is_tie),
+        "groups": groups,
+        "dimensions": dimensions,
+        "min_processes": measure::stats::MIN_PROCESSES,
+        "trade_offs": trade_offs,
+        "avoid": avoid,
+        "floors": floors,
+        "none_beyond_noise": (compared > 0 && clear == 0)
+            .then(|| json!({ "compared": compared, "too_few_processes": too_few_processes })),
+        "forks": forks,
+        "noise_threshold": percent(summary.method.noise_threshold),
+        "claims": (!summary.claims.is_empty()).then(|| Tally::of(&summary.claims)),
+        "notes": input.headline_notes,
+        "questions": crate::questions::views(summary),
+    })
 }
 
+/// The contestants (name, family, status, description); empty without any.
 fn contestants(summary: &Summary) -> String {
     if summary.contestants.is_empty() {
         return String::new();
     }
-    let mut table = Table::new(&columns("contestants", &[Align::Left; 4]));
-    for c in &summary.contestants {
-        table.row(&[format!("`{}`", c.name), c.family.as_str().to_string(), status_cell(c), c.description.clone()]);
-    }
-    table.render()
+    let rows = summary
+        .contestants
+        .iter()
+        .map(|c| [format!("`{}`", c.name), c.family.as_str().to_string(), status_cell(c), c.description.clone()]);
+    table_of("contestants", &[Align::Left; 4], rows)
 }
 
 fn status_cell(c: &ContestantSummary) -> String {
-    let skipped: Vec<serde_json::Value> = c
-        .skipped_phases
-        .iter()
-        .map(|(phase, reason)| serde_json::json!({ "phase": phase, "reason": reason }))
-        .collect();
-    cell(serde_json::json!({
+    let skipped: Vec<Value> =
+        c.skipped_phases.iter().map(|(phase, reason)| json!({ "phase": phase, "reason": reason })).collect();
+    cell(json!({
         "cell": "status",
         "ok": c.status == Status::Ok,
         "status": c.status.as_str(),
@@ -457,25 +292,25 @@ fn status_cell(c: &ContestantSummary) -> String {
     }))
 }
 
+/// The run's parameters (name, value or the values swept, fixed or swept); empty without any.
 fn parameters(summary: &Summary) -> String {
     if summary.params.is_empty() {
         return String::new();
     }
-    let mut table = Table::new(&columns("parameters", &[Align::Left, Align::Right, Align::Left]));
-    for (name, value) in &summary.params {
+    let rows = summary.params.iter().map(|(name, value)| {
         let (text, sweep) = match value {
-            serde_json::Value::Array(values) => (values.iter().map(json_scalar).collect::<Vec<_>>().join(", "), true),
+            Value::Array(values) => (values.iter().map(json_scalar).collect::<Vec<_>>().join(", "), true),
             other => (json_scalar(other), false),
         };
-        table.row(&[format!("`{name}`"), text, cell(serde_json::json!({ "cell": "parameter-kind", "sweep": sweep }))]);
-    }
-    table.render()
+        [format!("`{name}`"), text, cell(json!({ "cell": "parameter-kind", "sweep": sweep }))]
+    });
+    table_of("parameters", &[Align::Left, Align::Right, Align::Left], rows)
 }
 
 /// A parameter value as typed on the command line.
-fn json_scalar(value: &serde_json::Value) -> String {
+fn json_scalar(value: &Value) -> String {
     match value {
-        serde_json::Value::String(s) => s.clone(),
+        Value::String(s) => s.clone(),
         other => other.to_string(),
     }
 }
@@ -483,7 +318,7 @@ fn json_scalar(value: &serde_json::Value) -> String {
 /// The Method section: the run's settings, rendered into `templates/method.md`.
 fn method(summary: &Summary) -> String {
     let m = &summary.method;
-    let context = serde_json::json!({
+    let context = json!({
         "forks": m.forks,
         "warmup": m.warmup,
         "iterations": m.iterations,
@@ -492,7 +327,7 @@ fn method(summary: &Summary) -> String {
         "seed": m.seed.to_string(),
         "trial_timeout": format::number(m.trial_timeout_s),
         "quick": m.quick,
-        "pin": summary.environment.pin.as_ref().map(|p| serde_json::json!({ "cores": p.cores, "cpus": p.cpu_list() })),
+        "pin": summary.environment.pin.as_ref().map(|p| json!({ "cores": p.cores, "cpus": p.cpu_list() })),
         "server": summary.environment.runtimes.iter().find(|s| s.name == "network.server").map(|s| &s.value),
     });
     template!("method.md", context)
@@ -501,13 +336,13 @@ fn method(summary: &Summary) -> String {
 /// The Environment section: a table of labels (their words from `templates/cells.md`) and the run's values.
 fn environment(summary: &Summary) -> String {
     let e = &summary.environment;
-    let label = |label: &str| cell(serde_json::json!({ "cell": "environment-label", "label": label }));
-    let unknown = |text: &str| cell(serde_json::json!({ "cell": "unknown", "text": text }));
-    let revision = |rev: &str, dirty: bool| cell(serde_json::json!({ "cell": "revision", "rev": rev, "dirty": dirty }));
+    let label = |label: &str| cell(json!({ "cell": "environment-label", "label": label }));
+    let unknown = |text: &str| cell(json!({ "cell": "unknown", "text": text }));
+    let revision = |rev: &str, dirty: bool| cell(json!({ "cell": "revision", "rev": rev, "dirty": dirty }));
     let mut table = Table::new(&[("", Align::Left), ("", Align::Left)]);
     table.row(&[label("cpu"), unknown(&e.cpu_model)]);
     table.row(&[label("cores"), e.cores.to_string()]);
-    table.row(&[label("memory"), cell(serde_json::json!({ "cell": "memory", "gib": e.memory_gib.to_string() }))]);
+    table.row(&[label("memory"), cell(json!({ "cell": "memory", "gib": e.memory_gib.to_string() }))]);
     table.row(&[label("os"), unknown(&e.os)]);
     table.row(&[label("kernel"), unknown(&e.kernel)]);
     table.row(&[label("rustc"), unknown(&e.rustc)]);
@@ -518,14 +353,11 @@ fn environment(summary: &Summary) -> String {
     table.row(&[label("code-ran"), revision(&summary.git_rev, summary.git_dirty)]);
     table.row(&[label("code-rendered"), revision(&summary.render_git_rev, summary.render_git_dirty)]);
     table.row(&[label("started"), unknown(&summary.started_utc)]);
-    table.row(&[label("finished"), cell(serde_json::json!({ "cell": "finished", "text": summary.finished_utc }))]);
+    table.row(&[label("finished"), cell(json!({ "cell": "finished", "text": summary.finished_utc }))]);
     // A run that recorded its testbed lists these limits again, with where each came from, in the testbed table.
     if e.testbed.is_none() {
         for (name, value) in &e.limits {
-            table.row(&[
-                cell(serde_json::json!({ "cell": "environment-label", "label": "limit", "name": name })),
-                value.clone(),
-            ]);
+            table.row(&[cell(json!({ "cell": "environment-label", "label": "limit", "name": name })), value.clone()]);
         }
     }
     let mut out = table.render();
@@ -536,24 +368,18 @@ fn environment(summary: &Summary) -> String {
         out.push('\n');
     }
     if !e.crates.is_empty() {
-        let mut crates = Table::new(&columns("crates", &[Align::Left; 2]));
-        for (name, version) in &e.crates {
-            crates.row(&[format!("`{name}`"), version.clone()]);
-        }
+        let crates = e.crates.iter().map(|(name, version)| [format!("`{name}`"), version.clone()]);
         out.push('\n');
-        out.push_str(&crates.render());
+        out.push_str(&table_of("crates", &[Align::Left; 2], crates));
     }
     out
 }
 
 /// A table of settings (label, value, where it came from) under the header words of table `id`.
 fn settings_table<'s>(id: &str, settings: impl Iterator<Item = &'s Setting>) -> String {
-    let mut table = Table::new(&columns(id, &[Align::Left; 3]));
-    for s in settings {
-        let label = cell(serde_json::json!({ "cell": "setting-label", "name": s.name }));
-        table.row(&[label, s.value.clone(), s.source.clone()]);
-    }
-    table.render()
+    let rows =
+        settings.map(|s| [cell(json!({ "cell": "setting-label", "name": s.name })), s.value.clone(), s.source.clone()]);
+    table_of(id, &[Align::Left; 3], rows)
 }
 
 /// The testbed and its default limits, then the runtimes inside each trial process, rendered into
@@ -564,8 +390,8 @@ fn testbed(e: &Environment) -> String {
     }
     let testbed = e.testbed.as_ref().map(|t| body(&settings_table("testbed", t.rows())));
     let runtimes = (!e.runtimes.is_empty()).then(|| body(&settings_table("runtimes", e.runtimes.iter())));
-    let pin = e.pin.as_ref().map(|p| serde_json::json!({ "cores": p.cores, "cpus": p.cpu_list() }));
-    let context = serde_json::json!({ "testbed": testbed, "runtimes": runtimes, "pin": pin });
+    let pin = e.pin.as_ref().map(|p| json!({ "cores": p.cores, "cpus": p.cpu_list() }));
+    let context = json!({ "testbed": testbed, "runtimes": runtimes, "pin": pin });
     body(&template!("testbed.md", context))
 }
 
@@ -573,21 +399,19 @@ fn testbed(e: &Environment) -> String {
 /// medians in a second table, so neither table is too wide to read.
 const FULL_STAT_METRICS: usize = 3;
 
+/// The Results section, rendered into `templates/results.md`: per phase, a table of every contestant's figures on
+/// the first table metrics and its ratio to the reference on the headline, and the metrics some do not measure.
 fn results(input: &ReportInput<'_>) -> String {
     let summary = input.summary;
     let threshold = summary.method.noise_threshold;
-    let (full, brief) = input.table_metrics.split_at(FULL_STAT_METRICS.min(input.table_metrics.len()));
-    let mut context = ResultsContext {
-        metric: input.headline_metric.to_string(),
-        scenario: summary.scenario.clone(),
-        phases: Vec::new(),
-    };
+    let (full, brief) = full_and_brief(input);
+    let mut phases: Vec<Value> = Vec::new();
     for phase in summary.phase_keys() {
         let mut columns: Vec<(String, Align)> = columns("results", &[Align::Left; 2]);
         columns.extend(full.iter().map(|m| (format!("`{m}`"), Align::Right)));
         let headline_key = metric_key(phase, input.headline_metric);
         let reference = reference(summary, &headline_key, input.higher_is_better);
-        let ratio_header = headers(serde_json::json!({
+        let ratio_header = headers(json!({
             "table": "ratio",
             "reference": reference.as_ref().filter(|r| !r.is_baseline).map(|r| r.entry.contestant.name.as_str()),
             "higher_is_better": input.higher_is_better,
@@ -604,7 +428,7 @@ fn results(input: &ReportInput<'_>) -> String {
         for c in &summary.contestants {
             let family = match c.role {
                 Role::Candidate => c.family.as_str().to_string(),
-                role => cell(serde_json::json!({ "cell": "role", "family": c.family.as_str(), "role": role.as_str() })),
+                role => cell(json!({ "cell": "role", "family": c.family.as_str(), "role": role.as_str() })),
             };
             let mut row = vec![format!("`{}`", c.name), family];
             if c.status != Status::Ok {
@@ -613,7 +437,7 @@ fn results(input: &ReportInput<'_>) -> String {
                 continue;
             }
             if let Some(reason) = phase.and_then(|p| c.skipped_phases.get(p)) {
-                row.push(cell(serde_json::json!({ "cell": "skipped-here", "reason": reason })));
+                row.push(cell(json!({ "cell": "skipped-here", "reason": reason })));
                 table.row(&row);
                 continue;
             }
@@ -632,13 +456,12 @@ fn results(input: &ReportInput<'_>) -> String {
                 }
             }
             let ratio = match (&reference, c.metrics.get(&headline_key)) {
-                (Some(r), _) if r.entry.contestant.name == c.name => cell(serde_json::json!({ "cell": "reference" })),
+                (Some(r), _) if r.entry.contestant.name == c.name => cell(json!({ "cell": "reference" })),
                 (Some(r), Some(s)) => compare(s, r.entry.stats, threshold)
                     .map(|ratio| {
-                        let interval = measure::stats::ratio_ci95(s, r.entry.stats).map(|(low, high)| {
-                            serde_json::json!({ "low": format::number(low), "high": format::number(high) })
-                        });
-                        cell(serde_json::json!({
+                        let interval = measure::stats::ratio_ci95(s, r.entry.stats)
+                            .map(|(low, high)| json!({ "low": format::number(low), "high": format::number(high) }));
+                        cell(json!({
                             "cell": "ratio",
                             "ratio": format::ratio(ratio.value),
                             "interval": interval,
@@ -656,38 +479,15 @@ fn results(input: &ReportInput<'_>) -> String {
                 }
             }
         }
-        context.phases.push(ResultsPhase {
-            phase: phase.map(str::to_string),
-            table: table.render(),
-            outstanding: missing.iter().any(|m| m.metric.ends_with("max_outstanding")),
-            missing,
-        });
+        phases.push(json!({
+            "phase": phase,
+            "table": table.render(),
+            "outstanding": missing.iter().any(|m| m.metric.ends_with("max_outstanding")),
+            "missing": missing,
+        }));
     }
+    let context = json!({ "metric": input.headline_metric, "scenario": summary.scenario, "phases": phases });
     template!("results.md", context)
-}
-
-/// What the Results section's template reads.
-#[derive(Debug, Serialize)]
-struct ResultsContext {
-    /// The headline metric.
-    metric: String,
-    /// The scenario's name, for the link to its details.
-    scenario: String,
-    /// One table per phase.
-    phases: Vec<ResultsPhase>,
-}
-
-/// One phase's results.
-#[derive(Debug, Serialize)]
-struct ResultsPhase {
-    /// The phase's name, or `None` without phases.
-    phase: Option<String>,
-    /// The table, rendered (every cell a figure, a name or a status).
-    table: String,
-    /// Metrics some contestants do not measure.
-    missing: Vec<Missing>,
-    /// `max_outstanding` is among them.
-    outstanding: bool,
 }
 
 /// A metric and the contestants that do not measure it.
@@ -711,7 +511,7 @@ fn per_phase(values: &[String]) -> String {
     }
 }
 
-/// The medians of the metrics beyond the results table's, one row per contestant and one cell per metric holding
+/// The medians of the metrics beyond the results table's (empty when there are none), one row per contestant and one cell per metric holding
 /// every phase's median, in tables of at most [`MAX_COLUMNS`] columns.
 fn other_metrics(summary: &Summary, metrics: &[&str]) -> String {
     let phase_list = summary.phase_keys();
@@ -746,7 +546,7 @@ fn other_metrics(summary: &Summary, metrics: &[&str]) -> String {
 /// The processes and iterations beyond Tukey's fences, such as `fork 2; 1 iteration severe`, or `none`.
 fn outliers(stats: &measure::summary::MetricStats) -> String {
     let o = &stats.outliers;
-    cell(serde_json::json!({
+    cell(json!({
         "cell": "outliers",
         "forks": o.processes,
         "mild": o.iterations_mild,
@@ -765,17 +565,17 @@ fn spread(input: &ReportInput<'_>) -> String {
         .map(|c| phase_list.iter().filter(|p| c.metrics.contains_key(&metric_key(**p, metric))).count())
         .sum::<usize>();
     let render = |table: String, compact: bool, flagged: bool| {
-        let context = SpreadContext {
-            metric: metric.to_string(),
-            scenario: summary.scenario.clone(),
-            compact,
-            phase_names: phase_list.iter().map(|p| p.unwrap_or("—").to_string()).collect(),
-            table,
-            flagged,
-            noise_threshold: percent(summary.method.noise_threshold),
-            quick: summary.method.quick,
-            guard: guard(summary),
-        };
+        let context = json!({
+            "metric": metric,
+            "scenario": summary.scenario,
+            "compact": compact,
+            "phase_names": phase_names(summary),
+            "table": table,
+            "flagged": flagged,
+            "noise_threshold": percent(summary.method.noise_threshold),
+            "quick": summary.method.quick,
+            "guard": guard(summary),
+        });
         template!("spread.md", context)
     };
     if all_rows == 0 {
@@ -788,7 +588,7 @@ fn spread(input: &ReportInput<'_>) -> String {
         let min = stats.fork_medians.iter().copied().fold(f64::INFINITY, f64::min);
         (!stats.fork_medians.is_empty() && min > 0.0).then(|| {
             let wide = max / min - 1.0 > threshold;
-            (cell(serde_json::json!({ "cell": "wide", "ratio": format::ratio(max / min), "wide": wide })), wide)
+            (cell(json!({ "cell": "wide", "ratio": format::ratio(max / min), "wide": wide })), wide)
         })
     };
     let mut flagged = false;
@@ -851,66 +651,29 @@ fn spread(input: &ReportInput<'_>) -> String {
     render(out, compact, flagged)
 }
 
-/// What the spread section's template reads.
-#[derive(Debug, Serialize)]
-struct SpreadContext {
-    /// The headline metric.
-    metric: String,
-    /// The scenario's name, for the JSON file's name.
-    scenario: String,
-    /// One row per contestant, a cell holding every phase.
-    compact: bool,
-    /// The phases' names in order (`—` for the one unnamed phase).
-    phase_names: Vec<String>,
-    /// The table, rendered; empty when no contestant that passed measured the metric.
-    table: String,
-    /// Some contestant's processes disagree by more than the noise threshold.
-    flagged: bool,
-    /// The noise threshold, as a percentage.
-    noise_threshold: String,
-    /// The run was a `--quick` smoke run.
-    quick: bool,
-    /// The busy-machine guard.
-    guard: Guard,
-}
-
-/// The busy-machine guard's settings and findings.
-#[derive(Debug, Serialize)]
-struct Guard {
-    /// The guard ran: some iteration was guarded.
-    applicable: bool,
-    /// The share of a core other processes may use.
-    share: String,
-    /// The slack for `/proc/stat`, in ms.
-    slack_ms: u128,
-    /// How many times a disturbed iteration is re-run.
-    max_reruns: u32,
-    /// The count per contestant, rendered; `None` when none was disturbed.
-    table: Option<String>,
-}
-
-/// The busy-machine guard's settings, and its count per contestant when it found any disturbed iteration.
-fn guard(summary: &Summary) -> Guard {
+/// The busy-machine guard's settings (whether any iteration was guarded, the share of a core other processes may
+/// use, the slack for `/proc/stat` in ms, the re-runs of a disturbed iteration), and its count per contestant,
+/// rendered, when it found any disturbed iteration.
+fn guard(summary: &Summary) -> Value {
     let found: Vec<&ContestantSummary> = summary.contestants.iter().filter(|c| !c.disturbed.is_none()).collect();
     let table = (!found.is_empty()).then(|| {
-        let mut table = Table::new(&columns("guard", &[Align::Left, Align::Right, Align::Right]));
-        for c in found {
+        let rows = found.iter().map(|c| {
             let d = c.disturbed;
-            table.row(&[
+            [
                 format!("`{}`", c.name),
                 (d.disturbed_iterations - d.disturbed_kept).to_string(),
                 d.disturbed_kept.to_string(),
-            ]);
-        }
-        table.render()
+            ]
+        });
+        table_of("guard", &[Align::Left, Align::Right, Align::Right], rows)
     });
-    Guard {
-        applicable: summary.contestants.iter().any(|c| c.disturbed.guarded_iterations != 0),
-        share: measure::busy::OTHERS_CORE_SHARE.to_string(),
-        slack_ms: measure::busy::TICK_SLACK.as_millis(),
-        max_reruns: measure::busy::MAX_RERUNS,
-        table,
-    }
+    json!({
+        "applicable": summary.contestants.iter().any(|c| c.disturbed.guarded_iterations != 0),
+        "share": measure::busy::OTHERS_CORE_SHARE.to_string(),
+        "slack_ms": measure::busy::TICK_SLACK.as_millis(),
+        "max_reruns": measure::busy::MAX_RERUNS,
+        "table": table,
+    })
 }
 
 /// Most lines the correctness checks are listed in per contestant; a run with more gets one row per check.
@@ -920,17 +683,10 @@ const MAX_CHECK_LINES: usize = 40;
 /// up the rest.
 const MAX_FULL_ROWS: usize = 24;
 
-/// A check as the template reads it.
-#[derive(Debug, Serialize)]
-struct CheckLine<'s> {
-    /// The contestant.
-    contestant: &'s str,
-    /// The check.
-    check: &'s str,
-    /// `passed`, `failed` or `not applicable`.
-    outcome: &'static str,
-    /// What it verified, or why it failed or did not apply.
-    detail: &'s str,
+/// A check as the template reads it: the contestant, the check, `passed`, `failed` or `not applicable`, and what
+/// it verified, or why it failed or did not apply.
+fn check_line(c: &ContestantSummary, k: &measure::summary::Check) -> Value {
+    json!({ "contestant": c.name, "check": k.name, "outcome": k.outcome(), "detail": k.detail })
 }
 
 /// The correctness checks, rendered into `templates/checks.md`: per contestant, or one row per check in a run
@@ -938,19 +694,15 @@ struct CheckLine<'s> {
 fn checks(summary: &Summary) -> String {
     let lines: usize = summary.contestants.iter().map(|c| c.checks.len().max(1)).sum();
     let by_check = (lines > MAX_CHECK_LINES).then(|| checks_by_check(summary));
-    let contestants: Vec<serde_json::Value> = summary
+    let contestants: Vec<Value> = summary
         .contestants
         .iter()
         .map(|c| {
-            let checks: Vec<CheckLine<'_>> = c
-                .checks
-                .iter()
-                .map(|k| CheckLine { contestant: &c.name, check: &k.name, outcome: k.outcome(), detail: &k.detail })
-                .collect();
-            serde_json::json!({ "name": c.name, "status": c.status.as_str(), "checks": checks })
+            let checks: Vec<Value> = c.checks.iter().map(|k| check_line(c, k)).collect();
+            json!({ "name": c.name, "status": c.status.as_str(), "checks": checks })
         })
         .collect();
-    let context = serde_json::json!({
+    let context = json!({
         "scenario": summary.scenario,
         "by_check": by_check,
         "contestants": contestants,
@@ -961,7 +713,7 @@ fn checks(summary: &Summary) -> String {
 /// The checks of a run with many contestants: one row per check (how many contestants passed it, which it did
 /// not apply to and which failed it, and what it verified in the words of the first that passed), then every
 /// failure and every check that did not apply, in full. Each contestant's own figures stay in the summary JSON.
-fn checks_by_check(summary: &Summary) -> serde_json::Value {
+fn checks_by_check(summary: &Summary) -> Value {
     let mut names: Vec<&str> = Vec::new();
     for check in summary.contestants.iter().flat_map(|c| &c.checks) {
         if !names.contains(&check.name.as_str()) {
@@ -976,7 +728,7 @@ fn checks_by_check(summary: &Summary) -> serde_json::Value {
             names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
         }
     };
-    let mut exceptions: Vec<CheckLine<'_>> = Vec::new();
+    let mut exceptions: Vec<Value> = Vec::new();
     for name in &names {
         let of: Vec<(&ContestantSummary, &measure::summary::Check)> = summary
             .contestants
@@ -997,17 +749,10 @@ fn checks_by_check(summary: &Summary) -> serde_json::Value {
             list(&with("failed")),
             example,
         ]);
-        for (c, k) in of.iter().filter(|(_, k)| !k.passed) {
-            exceptions.push(CheckLine {
-                contestant: &c.name,
-                check: &k.name,
-                outcome: if k.outcome() == "failed" { "failed" } else { "not applicable" },
-                detail: &k.detail,
-            });
-        }
+        exceptions.extend(of.iter().filter(|(_, k)| !k.passed).map(|(c, k)| check_line(c, k)));
     }
     let none: Vec<&str> = summary.contestants.iter().filter(|c| c.checks.is_empty()).map(|c| c.name.as_str()).collect();
-    serde_json::json!({
+    json!({
         "contestants": summary.contestants.len(),
         "checks": names.len(),
         "table": table.render(),
@@ -1025,79 +770,37 @@ fn published(value: f64) -> String {
     }
 }
 
-/// The published figures of this scenario, for the appendix's template.
-#[derive(Debug, Serialize)]
-struct References {
-    /// The figures beside this run's, rendered.
-    table: String,
-    /// What stands for each subject here, and why.
-    why: Vec<Why>,
-    /// `subject: source`, sorted, each once.
-    sources: Vec<String>,
-}
-
-/// What stands for a subject here, and why.
-#[derive(Debug, Serialize)]
-struct Why {
-    /// The subject.
-    subject: String,
-    /// Why.
-    why: String,
-}
-
-/// A published ratio set against this run's, for the report's short section.
-#[derive(Debug, Serialize)]
-struct Against {
-    /// Which study.
-    study: String,
-    /// What it measured.
-    subject: String,
-    /// Its phase, if the scenario sweeps.
-    phase: Option<String>,
-    /// The study's baseline subject.
-    baseline: String,
-    /// The study's ratio to its baseline.
-    study_ratio: String,
-    /// This run's lowest ratio over what stood for the baseline here.
-    low: String,
-    /// Its highest, when it differs from the lowest.
-    high: Option<String>,
-    /// How they relate (`agree`, `same-direction`, `no-gap-here`, `gap-here`, `opposite`, `mixed`).
-    agreement: measure::references::Agreement,
-    /// The cause, where they do not agree.
-    cause: String,
-}
-
-/// Every published ratio of this scenario that this run has a ratio for, and how they relate; rows without a
-/// ratio here (a baseline, nothing that ran) stay in the details' table only.
-fn published_against(summary: &Summary) -> Vec<Against> {
+/// Every published ratio of this scenario that this run has a ratio for, and how they relate: the study, what it
+/// measured, its phase, its baseline subject and its ratio to it, this run's lowest and (when it differs) highest
+/// ratio over what stood for the baseline here, the agreement (`agree`, `same-direction`, `no-gap-here`,
+/// `gap-here`, `opposite`, `mixed`) and, where they do not agree, the cause. Rows without a ratio here (a
+/// baseline, nothing that ran) stay in the details' table only.
+fn published_against(summary: &Summary) -> Vec<Value> {
     measure::references::compare(summary)
         .into_iter()
         .filter_map(|row| {
             let (agreement, study, (lo, hi)) = (row.agreement?, row.study_ratio?, row.here_ratio?);
             let (low, high) = (format::ratio(lo), format::ratio(hi));
-            Some(Against {
-                study: row.figure.study.clone(),
-                subject: row.figure.subject.clone(),
-                phase: row.figure.phase.as_deref().map(phase_words),
-                baseline: row.figure.baseline.clone().unwrap_or_default(),
-                study_ratio: format::ratio(study),
-                high: (high != low).then_some(high),
-                low,
-                agreement,
-                cause: if agreement == measure::references::Agreement::Agree {
-                    String::new()
-                } else {
-                    row.figure.cause.clone()
-                },
-            })
+            let agree = agreement == measure::references::Agreement::Agree;
+            Some(json!({
+                "study": row.figure.study,
+                "subject": row.figure.subject,
+                "phase": row.figure.phase.as_deref().map(phase_words),
+                "baseline": row.figure.baseline.clone().unwrap_or_default(),
+                "study_ratio": format::ratio(study),
+                "high": (high != low).then_some(high),
+                "low": low,
+                "agreement": agreement,
+                "cause": if agree { "" } else { &row.figure.cause },
+            }))
         })
         .collect()
 }
 
-/// The published figures of this scenario set beside this run as ratios to each side's own baseline; `None`
-/// when the scenario has none.
-fn published_reference(summary: &Summary) -> Option<References> {
+/// The published figures of this scenario set beside this run as ratios to each side's own baseline (the table,
+/// rendered), what stands for each subject here and why, and each `subject: source` once, sorted; `None` when the
+/// scenario has none.
+fn published_reference(summary: &Summary) -> Option<Value> {
     let rows = measure::references::compare(summary);
     if rows.is_empty() {
         return None;
@@ -1109,7 +812,7 @@ fn published_reference(summary: &Summary) -> Option<References> {
     for row in &rows {
         let f = row.figure;
         let here = if row.here.values.is_empty() {
-            cell(serde_json::json!({ "cell": "did-not-run" }))
+            cell(json!({ "cell": "did-not-run" }))
         } else {
             let values: Vec<String> =
                 row.here.values.iter().map(|(who, v)| format!("{who} {}", format::number(*v))).collect();
@@ -1117,16 +820,16 @@ fn published_reference(summary: &Summary) -> Option<References> {
         };
         let study_ratio = cell(match (row.study_ratio, &f.baseline) {
             (Some(r), Some(b)) => {
-                serde_json::json!({ "cell": "study-ratio", "ratio": format::ratio(r), "baseline": b })
+                json!({ "cell": "study-ratio", "ratio": format::ratio(r), "baseline": b })
             }
-            _ => serde_json::json!({ "cell": "study-ratio", "baseline": null }),
+            _ => json!({ "cell": "study-ratio", "baseline": null }),
         });
         let (low, high) = match row.here_ratio {
             Some((lo, hi)) if format::ratio(lo) == format::ratio(hi) => (Some(format::ratio(lo)), None),
             Some((lo, hi)) => (Some(format::ratio(lo)), Some(format::ratio(hi))),
             None => (None, None),
         };
-        let here_ratio = cell(serde_json::json!({
+        let here_ratio = cell(json!({
             "cell": "here-ratio",
             "low": low,
             "high": high,
@@ -1134,7 +837,7 @@ fn published_reference(summary: &Summary) -> Option<References> {
         }));
         table.row(&[
             f.study.clone(),
-            cell(serde_json::json!({ "cell": "reference-subject", "subject": f.subject, "phase": f.phase })),
+            cell(json!({ "cell": "reference-subject", "subject": f.subject, "phase": f.phase })),
             format!("{} {}", published(f.value), f.unit),
             f.hardware.clone(),
             study_ratio,
@@ -1148,21 +851,21 @@ fn published_reference(summary: &Summary) -> Option<References> {
         .collect::<std::collections::BTreeSet<_>>()
         .into_iter()
         .collect();
-    let why: Vec<Why> = rows
+    let why: Vec<Value> = rows
         .iter()
         .filter(|r| !r.figure.why.is_empty())
-        .map(|r| Why { subject: r.figure.subject.clone(), why: r.figure.why.clone() })
+        .map(|r| json!({ "subject": r.figure.subject, "why": r.figure.why }))
         .collect();
-    Some(References { table: table.render(), why, sources })
+    Some(json!({ "table": table.render(), "why": why, "sources": sources }))
 }
 
 /// The harness cost: what the instruments cost, then the scenario's own notes, rendered into
 /// `templates/harness.md`.
 fn harness(input: &ReportInput<'_>) -> String {
-    let context = serde_json::json!({
+    let context = json!({
         "metric": input.headline_metric,
         "scenario": input.summary.scenario,
-        "phase_names": input.summary.phase_keys().iter().map(|p| p.unwrap_or("—")).collect::<Vec<_>>(),
+        "phase_names": phase_names(input.summary),
         "cost": instruments_cost(input),
         "notes": input.harness_notes,
     });
@@ -1172,7 +875,7 @@ fn harness(input: &ReportInput<'_>) -> String {
 /// Per contestant (and phase), the headline metric of the timed iterations beside the same metric of the
 /// accounting iterations (every instrument on): what the instruments would have added to the figures had they
 /// run in the timed iterations. `None` where no contestant has both.
-fn instruments_cost(input: &ReportInput<'_>) -> Option<serde_json::Value> {
+fn instruments_cost(input: &ReportInput<'_>) -> Option<Value> {
     let metric = input.headline_metric;
     let instrumented = format!("{}{metric}", measure::harness::INSTRUMENTED_PREFIX);
     let phase_list = input.summary.phase_keys();
@@ -1226,5 +929,5 @@ fn instruments_cost(input: &ReportInput<'_>) -> Option<serde_json::Value> {
         }
         table.render()
     };
-    Some(serde_json::json!({ "compact": compact, "instrumented": instrumented, "table": table }))
+    Some(json!({ "compact": compact, "instrumented": instrumented, "table": table }))
 }

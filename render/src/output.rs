@@ -116,7 +116,7 @@ impl OutputDir {
             targets.push((self.resolve(&file.path)?, file.contents.as_bytes()));
         }
         // Folders first: creating one replaces nothing.
-        fs::create_dir_all(&self.root).map_err(|source| OutputError::CreateDir { path: self.root.clone(), source })?;
+        create_dir_all(&self.root)?;
         for (path, _) in &targets {
             create_parent(path)?;
         }
@@ -132,7 +132,7 @@ impl OutputDir {
     /// returned [`OutputLock`] is dropped or the process ends, however it ends. A folder another process holds
     /// is refused at once with [`OutputError::Locked`], naming that process.
     pub fn lock(&self) -> Result<OutputLock, OutputError> {
-        fs::create_dir_all(&self.root).map_err(|source| OutputError::CreateDir { path: self.root.clone(), source })?;
+        create_dir_all(&self.root)?;
         let path = self.root.join(LOCK_FILE);
         let lock_error = |source| OutputError::Lock { path: path.clone(), source };
         // Opened without truncation: the holder's process id stays readable until this process holds the lock.
@@ -250,11 +250,15 @@ impl RawAppender {
     }
 }
 
+/// Create the folder at `path` and every folder above it that is missing.
+fn create_dir_all(path: &Path) -> Result<(), OutputError> {
+    fs::create_dir_all(path).map_err(|source| OutputError::CreateDir { path: path.to_path_buf(), source })
+}
+
+/// Create the folder `path` is in, as [`create_dir_all`] does.
 fn create_parent(path: &Path) -> Result<(), OutputError> {
     match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => {
-            fs::create_dir_all(parent).map_err(|source| OutputError::CreateDir { path: parent.to_path_buf(), source })
-        }
+        Some(parent) if !parent.as_os_str().is_empty() => create_dir_all(parent),
         _ => Ok(()),
     }
 }

@@ -3,33 +3,13 @@
 //! summary carries every pick, tie, exclusion and verdict.
 
 use measure::compare::format_p;
-use measure::question::{Answer, GuardRule, QuestionResult};
+use measure::question::{Answer, QuestionResult};
 use measure::summary::{Summary, Verdict};
 use serde::Serialize;
+use serde_json::{json, Value};
 
 use crate::analysis::phase_words;
 use crate::format;
-
-/// A question with its answers, formatted.
-#[derive(Debug, Serialize)]
-pub(crate) struct QuestionView {
-    /// Its id: the anchor the index links to.
-    pub(crate) id: String,
-    /// The sentence a user asks.
-    pub(crate) ask: String,
-    /// The deciding metric in words.
-    pub(crate) metric_words: String,
-    /// The deciding metric's key.
-    pub(crate) metric: String,
-    /// Whether higher is better.
-    pub(crate) higher_is_better: bool,
-    /// Its guards' rules.
-    pub(crate) guards: Vec<GuardRule>,
-    /// The answer at each phase.
-    pub(crate) answers: Vec<AnswerView>,
-    /// Whether the pick changes between phases.
-    pub(crate) changes: bool,
-}
 
 /// A named contestant with its family.
 #[derive(Debug, Serialize, PartialEq)]
@@ -40,160 +20,65 @@ pub(crate) struct Named {
     pub(crate) family: &'static str,
 }
 
-/// The answer at one phase, formatted.
-#[derive(Debug, Serialize)]
-pub(crate) struct AnswerView {
-    /// The phase in words.
-    pub(crate) phase: Option<String>,
-    /// The pick.
-    pub(crate) pick: Option<Named>,
-    /// Its figure on the deciding metric.
-    pub(crate) value: String,
-    /// Practically equal alternatives.
-    pub(crate) equal: Vec<Named>,
-    /// Alternatives this run cannot tell from the pick.
-    pub(crate) cannot_tell: Vec<Named>,
-    /// The best alternative the pick beats beyond noise.
-    pub(crate) beats: Option<BeatsView>,
-    /// The further alternatives the pick beats, each with its factor.
-    pub(crate) further: Vec<FurtherView>,
-    /// Alternatives that could not be the answer.
-    pub(crate) excluded: Vec<ExcludedView>,
-    /// The pick's figures on the guard metrics.
-    pub(crate) guard_figures: Vec<GuardFigure>,
-    /// Pathologies and traps, with their cost.
-    pub(crate) costs: Vec<CostView>,
-}
-
-/// The pick against the best alternative it beats.
-#[derive(Debug, Serialize)]
-pub(crate) struct BeatsView {
-    /// That alternative.
-    pub(crate) name: String,
-    /// How many times better the pick is.
-    pub(crate) factor: String,
-    /// Every process of the pick is better than every process of the other.
-    pub(crate) holds: bool,
-    /// The exact p of that.
-    pub(crate) p: Option<String>,
-}
-
-/// A further alternative the pick beats.
-#[derive(Debug, Serialize)]
-pub(crate) struct FurtherView {
-    /// Its name.
-    pub(crate) name: String,
-    /// How many times better the pick is.
-    pub(crate) factor: String,
-}
-
-/// An alternative that could not be the answer.
-#[derive(Debug, Serialize)]
-pub(crate) struct ExcludedView {
-    /// Its name.
-    pub(crate) name: String,
-    /// The guard it did not meet, in words.
-    pub(crate) guard: String,
-    /// Its figure on that guard's metric.
-    pub(crate) value: Option<String>,
-    /// It fails the guard beyond doubt (otherwise the run cannot show it meets it).
-    pub(crate) fails: bool,
-    /// The p of the failure.
-    pub(crate) p: Option<String>,
-}
-
-/// The pick's figure on one guard metric.
-#[derive(Debug, Serialize)]
-pub(crate) struct GuardFigure {
-    /// The guard's metric in words.
-    pub(crate) words: String,
-    /// The figure.
-    pub(crate) value: String,
-}
-
-/// A pathology or trap against the pick.
-#[derive(Debug, Serialize)]
-pub(crate) struct CostView {
-    /// Its name.
-    pub(crate) name: String,
-    /// Its role.
-    pub(crate) role: &'static str,
-    /// Its figure as a multiple of the pick's (above 1 is worse).
-    pub(crate) factor: String,
-    /// The difference is beyond noise.
-    pub(crate) beyond_noise: bool,
-}
-
-/// Every question of `summary`, formatted.
-pub(crate) fn views(summary: &Summary) -> Vec<QuestionView> {
+/// Every question of `summary` as the templates read it: the question's own fields (id, ask, metric and its
+/// words, direction, guards' rules), `changes` (the pick changes between phases) and its `answers` formatted
+/// ([`answer_view`]).
+pub(crate) fn views(summary: &Summary) -> Vec<Value> {
     summary.questions.iter().map(|q| view(summary, q)).collect()
 }
 
-fn named(summary: &Summary, name: &str) -> Named {
+/// `name` with its family in `summary` (`unknown` for a name it does not have).
+pub(crate) fn named(summary: &Summary, name: &str) -> Named {
     Named { name: name.to_string(), family: summary.contestant(name).map_or("unknown", |c| c.family.as_str()) }
 }
 
-fn view(summary: &Summary, q: &QuestionResult) -> QuestionView {
+fn view(summary: &Summary, q: &QuestionResult) -> Value {
     let picks: Vec<Option<&str>> = q.answers.iter().map(|a| a.pick.as_deref()).collect();
-    QuestionView {
-        id: q.id.clone(),
-        ask: q.ask.clone(),
-        metric_words: q.metric_words.clone(),
-        metric: q.metric.clone(),
-        higher_is_better: q.higher_is_better,
-        guards: q.guards.clone(),
-        answers: q.answers.iter().map(|a| answer_view(summary, q, a)).collect(),
-        changes: picks.windows(2).any(|w| w[0] != w[1]),
-    }
+    let mut view = json!(q);
+    view["answers"] = q.answers.iter().map(|a| answer_view(summary, q, a)).collect();
+    view["changes"] = picks.windows(2).any(|w| w[0] != w[1]).into();
+    view
 }
 
-fn answer_view(summary: &Summary, q: &QuestionResult, a: &Answer) -> AnswerView {
+/// The answer at one phase, formatted: the phase in words, the pick, practically equal alternatives and those
+/// this run cannot tell from it (each [`Named`]), the best alternative it beats (`beats`: factor, whether every
+/// process is apart, p) and the further ones, the alternatives excluded by a guard, the pick's guard figures and
+/// what pathologies and traps cost against it.
+fn answer_view(summary: &Summary, q: &QuestionResult, a: &Answer) -> Value {
     let p = |p: Option<f64>| p.map(format_p);
-    AnswerView {
-        phase: a.phase.as_deref().map(phase_words),
-        pick: a.pick.as_deref().map(|n| named(summary, n)),
-        value: a.value.map(format::number).unwrap_or_default(),
-        equal: a.equal.iter().map(|n| named(summary, n)).collect(),
-        cannot_tell: a.cannot_tell.iter().map(|n| named(summary, n)).collect(),
-        beats: a.beats.as_ref().map(|b| BeatsView {
-            name: b.name.clone(),
-            factor: format::ratio(b.factor),
-            holds: b.verdict == Verdict::Holds,
-            p: p(b.p),
-        }),
-        further: a
-            .further
-            .iter()
-            .map(|f| FurtherView { name: f.name.clone(), factor: format::ratio(f.factor) })
-            .collect(),
-        excluded: a
-            .excluded
-            .iter()
-            .map(|e| ExcludedView {
-                name: e.name.clone(),
-                guard: e.guard.clone(),
-                value: e.value.map(format::number),
-                fails: e.verdict == Verdict::Fails,
-                p: p(e.p),
-            })
-            .collect(),
-        guard_figures: q
-            .guards
-            .iter()
-            .zip(&a.pick_guards)
-            .filter_map(|(g, v)| v.map(|v| GuardFigure { words: g.words.clone(), value: format::number(v) }))
-            .collect(),
-        costs: a
-            .costs
-            .iter()
-            .map(|c| CostView {
-                name: c.name.clone(),
-                role: c.role.as_str(),
-                factor: format::ratio(c.factor),
-                beyond_noise: c.beyond_noise,
-            })
-            .collect(),
-    }
+    let names = |names: &[String]| -> Vec<Named> { names.iter().map(|n| named(summary, n)).collect() };
+    json!({
+        "phase": a.phase.as_deref().map(phase_words),
+        "pick": a.pick.as_deref().map(|n| named(summary, n)),
+        "value": a.value.map(format::number).unwrap_or_default(),
+        "equal": names(&a.equal),
+        "cannot_tell": names(&a.cannot_tell),
+        "beats": a.beats.as_ref().map(|b| json!({
+            "name": b.name,
+            "factor": format::ratio(b.factor),
+            "holds": b.verdict == Verdict::Holds,
+            "p": p(b.p),
+        })),
+        "further": a.further.iter().map(|f| {
+            json!({ "name": f.name, "factor": format::ratio(f.factor) })
+        }).collect::<Vec<_>>(),
+        "excluded": a.excluded.iter().map(|e| json!({
+            "name": e.name,
+            "guard": e.guard,
+            "value": e.value.map(format::number),
+            "fails": e.verdict == Verdict::Fails,
+            "p": p(e.p),
+        })).collect::<Vec<_>>(),
+        "guard_figures": q.guards.iter().zip(&a.pick_guards).filter_map(|(g, v)| {
+            v.map(|v| json!({ "words": g.words, "value": format::number(v) }))
+        }).collect::<Vec<_>>(),
+        "costs": a.costs.iter().map(|c| json!({
+            "name": c.name,
+            "role": c.role.as_str(),
+            "factor": format::ratio(c.factor),
+            "beyond_noise": c.beyond_noise,
+        })).collect::<Vec<_>>(),
+    })
 }
 
 #[cfg(test)]

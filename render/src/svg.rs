@@ -10,7 +10,7 @@ use std::ops::Range;
 use measure::pick::FAMILY_ORDER;
 use measure::record::{Mark, Status};
 use measure::scenario::{ChartKind, ChartSpec};
-use measure::summary::{metric_key, Family};
+use measure::summary::{metric_key, ContestantSummary, Family, Summary};
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -77,6 +77,10 @@ impl<E: std::error::Error + Send + Sync> From<DrawingAreaErrorKind<E>> for DrawE
 
 /// Render `chart` for `input` as an SVG document. Pure: the same input gives the same bytes.
 pub fn render_chart(input: &ReportInput<'_>, chart: &ChartSpec) -> String {
+    let sweep_chart = |d: SweepData| {
+        let facets = facets(input, &d.lines);
+        draw(facets_size(&facets), |a| sweep(a, chart, &d, &facets))
+    };
     let result = match &chart.kind {
         ChartKind::Bars => bars_data(input, chart).map(|groups| {
             let families = families_drawn(input);
@@ -86,15 +90,9 @@ pub fn render_chart(input: &ReportInput<'_>, chart: &ChartSpec) -> String {
             let families = families_drawn(input);
             draw(bar_panels_size(&rows), |a| bar_panels(a, chart, &rows, *labels, &families))
         }),
-        ChartKind::Sweep => sweep_data(input, chart, None).map(|d| {
-            let facets = facets(input, &d.lines);
-            draw(facets_size(&facets), |a| sweep(a, chart, &d, &facets))
-        }),
+        ChartKind::Sweep => sweep_data(input, chart, None).map(sweep_chart),
         ChartKind::SweepWithReference { reference, label } => {
-            sweep_data(input, chart, Some(Reference { reference, label })).map(|d| {
-                let facets = facets(input, &d.lines);
-                draw(facets_size(&facets), |a| sweep(a, chart, &d, &facets))
-            })
+            sweep_data(input, chart, Some(Reference { reference, label })).map(sweep_chart)
         }
         ChartKind::Series { series } => series_data(input, series).map(|panels| {
             let columns = panel_columns(input.summary.phase_keys().len(), panels.len());
@@ -187,12 +185,14 @@ fn dashed(input: &ReportInput<'_>, contestant: &str) -> bool {
     family_place(input, contestant).is_some_and(|(_, index, _)| index % 2 == 1)
 }
 
+/// The summary's contestants that passed, in its order: the only ones a chart draws.
+fn passed(summary: &Summary) -> impl Iterator<Item = &ContestantSummary> {
+    summary.contestants.iter().filter(|c| c.status == Status::Ok)
+}
+
 /// The families among the summary's contestants that passed, in the order reports discuss them.
 fn families_drawn(input: &ReportInput<'_>) -> Vec<Family> {
-    FAMILY_ORDER
-        .into_iter()
-        .filter(|f| input.summary.contestants.iter().any(|c| c.family == *f && c.status == Status::Ok))
-        .collect()
+    FAMILY_ORDER.into_iter().filter(|f| passed(input.summary).any(|c| c.family == *f)).collect()
 }
 
 /// A one-line key of the family colours (a square in each family's middle shade and its name), left-aligned at
@@ -264,11 +264,7 @@ fn bars_data(input: &ReportInput<'_>, chart: &ChartSpec) -> Option<Vec<Group>> {
         .into_iter()
         .map(|phase| Group {
             phase: phase.map(str::to_string),
-            bars: input
-                .summary
-                .contestants
-                .iter()
-                .filter(|c| c.status == Status::Ok)
+            bars: passed(input.summary)
                 .filter_map(|c| {
                     let s = c.metrics.get(&metric_key(phase, chart.metric))?;
                     let processes: Vec<f64> = s.fork_medians.iter().copied().filter(|m| m.is_finite()).collect();
@@ -366,21 +362,16 @@ fn bar_panels(
     let (header, rest) = root.split_vertically(PANELS_HEADER);
     let (mut body, key) = key_strip(&rest);
     let centre = i32::try_from((PANELS_WIDTH + 240) / 2).unwrap_or(0);
-    let title_style = TextStyle::from((FONT, 20).into_font()).pos(Pos::new(HPos::Center, VPos::Center));
     let all = || rows.iter().flat_map(|r| r.left.iter().chain(&r.right));
     let span = value_span(all());
-    header.draw(&Text::new(drawn_title(chart, span.0), (centre, 20), title_style))?;
-    let note_style =
-        TextStyle::from((FONT, 13).into_font()).color(&RGBColor(90, 90, 90)).pos(Pos::new(HPos::Center, VPos::Center));
     let note = format!(
         "{} on the left, {} on the right; one {}scale for every panel",
         labels[0],
         labels[1],
         if chart.log_scale && span.0 > 0.0 { "log " } else { "linear " }
     );
-    header.draw(&Text::new(note, (centre, 46), note_style))?;
-    let longest = all().map(|b| b.name.chars().count()).max().unwrap_or(0);
-    let width = u32::try_from(longest * 7 + 24).unwrap_or(300).clamp(80, 300);
+    title_and_note(&header, centre, drawn_title(chart, span.0), note)?;
+    let width = name_width(all().map(|b| b.name.as_str()), (80, 300));
     for row in rows {
         let (this, below) = body.split_vertically(panel_row_height(row));
         let (left, right) = this.split_horizontally((PANELS_WIDTH + 240) / 2);
@@ -420,20 +411,28 @@ fn drawn_title(chart: &ChartSpec, lo: f64) -> String {
 }
 
 /// The smallest and largest value a set of bars draws (medians and whiskers).
-fn value_span<'b>(bars: impl Iterator<Item = &'b Bar> + Clone) -> (f64, f64) {
-    let lo = bars.clone().map(|b| b.min.min(b.median)).fold(f64::INFINITY, f64::min);
-    let hi = bars.map(|b| b.max.max(b.median)).fold(f64::NEG_INFINITY, f64::max);
-    (lo, hi)
+fn value_span<'b>(bars: impl Iterator<Item = &'b Bar>) -> (f64, f64) {
+    // A bar's `min` and `max` are folded from its median, so they hold it.
+    span(bars.flat_map(|b| [b.min, b.max]))
 }
 
 /// Width of the name column of a bar chart: enough for the longest name or phase heading.
 fn label_width(groups: &[Group]) -> u32 {
-    let longest = groups
-        .iter()
-        .flat_map(|g| g.bars.iter().map(|b| b.name.chars().count()).chain(g.phase.as_ref().map(|p| p.chars().count())))
-        .max()
-        .unwrap_or(0);
-    u32::try_from(longest * 7 + 24).unwrap_or(360).clamp(80, 360)
+    let names = groups.iter().flat_map(|g| g.bars.iter().map(|b| b.name.as_str()).chain(g.phase.as_deref()));
+    name_width(names, (80, 360))
+}
+
+/// Room for the longest of `names` in pixels (7 a character and a margin), within `(least, most)`.
+fn name_width<'n>(names: impl Iterator<Item = &'n str>, (least, most): (u32, u32)) -> u32 {
+    let longest = names.map(|n| n.chars().count()).max().unwrap_or(0);
+    u32::try_from(longest * 7 + 24).unwrap_or(most).clamp(least, most)
+}
+
+/// A header's centred title and, under it, its grey note.
+fn title_and_note(header: &Area<'_>, centre: i32, title: String, note: String) -> DrawResult {
+    let centred = |size: u32| TextStyle::from((FONT, size).into_font()).pos(Pos::new(HPos::Center, VPos::Center));
+    header.draw(&Text::new(title, (centre, 20), centred(20)))?;
+    Ok(header.draw(&Text::new(note, (centre, 46), centred(13).color(&RGBColor(90, 90, 90))))?)
 }
 
 /// What a bar chart (or one panel of bars) writes above and beside its bars.
@@ -610,10 +609,7 @@ fn sweep_data(input: &ReportInput<'_>, chart: &ChartSpec, reference: Option<Refe
         Some(values) if !values.is_empty() => (values[0].0.to_string(), values.iter().map(|(_, v)| *v).collect()),
         _ => ("phase (position)".to_string(), (0..summary.phases.len()).map(|i| i as f64).collect()),
     };
-    let mut lines: Vec<Line> = summary
-        .contestants
-        .iter()
-        .filter(|c| c.status == Status::Ok)
+    let mut lines: Vec<Line> = passed(summary)
         .filter_map(|c| {
             let points: Vec<(f64, f64)> = summary
                 .phases
@@ -651,10 +647,7 @@ fn reference_line(input: &ReportInput<'_>, reference: Reference<'_>, xs: &[f64])
         .zip(xs)
         .filter_map(|(phase, x)| {
             let key = metric_key(Some(phase), reference.reference);
-            summary
-                .contestants
-                .iter()
-                .filter(|c| c.status == Status::Ok)
+            passed(summary)
                 .find_map(|c| c.metrics.get(&key).map(|s| s.median).filter(|m| m.is_finite()))
                 .map(|median| (*x, median))
         })
@@ -671,7 +664,7 @@ fn reference_line(input: &ReportInput<'_>, reference: Reference<'_>, xs: &[f64])
 fn series_data(input: &ReportInput<'_>, names: &[&str]) -> Option<Vec<Panel>> {
     let summary = input.summary;
     let mut panels = Vec::new();
-    for c in summary.contestants.iter().filter(|c| c.status == Status::Ok) {
+    for c in passed(summary) {
         let Some(by_name) = input.series.get(&c.name) else { continue };
         for phase in summary.phase_keys() {
             let mut lines = Vec::new();
@@ -760,7 +753,7 @@ fn sweep(root: &Area<'_>, chart: &ChartSpec, data: &SweepData, facets: &[Facet])
             Some(name) => format!("{} — {name}", chart.title),
             None => chart.title.to_string(),
         };
-        line_chart(&area, chart, &caption, (&data.x_desc, chart.log_scale, true), &facet.lines, bounds)?;
+        line_chart(&area, chart, (&caption, &data.x_desc), &facet.lines, bounds)?;
         rest = below;
     }
     Ok(())
@@ -769,9 +762,12 @@ fn sweep(root: &Area<'_>, chart: &ChartSpec, data: &SweepData, facets: &[Facet])
 /// The x and y bounds of `lines`' points.
 fn bounds(lines: &[Line]) -> ((f64, f64), (f64, f64)) {
     let points = || lines.iter().flat_map(|l| &l.points);
-    let x = points().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| (lo.min(p.0), hi.max(p.0)));
-    let y = points().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| (lo.min(p.1), hi.max(p.1)));
-    (x, y)
+    (span(points().map(|p| p.0)), span(points().map(|p| p.1)))
+}
+
+/// The smallest and largest of `values` (`(∞, -∞)` when there are none).
+fn span(values: impl Iterator<Item = f64>) -> (f64, f64) {
+    values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)))
 }
 
 /// Columns of the small-multiples grid: two when every contestant has two (or four) phases, so each row holds
@@ -822,12 +818,8 @@ fn series_chart(root: &Area<'_>, chart: &ChartSpec, panels: &[Panel], columns: u
     let rows = panels.len().div_ceil(columns);
     let (header, body) = root.split_vertically(panels_header(keyed));
     let centre = i32::try_from(PANELS_WIDTH / 2).unwrap_or(0);
-    let title_style = TextStyle::from((FONT, 20).into_font()).pos(Pos::new(HPos::Center, VPos::Center));
-    header.draw(&Text::new(chart.title.to_string(), (centre, 20), title_style))?;
-    let note_style =
-        TextStyle::from((FONT, 13).into_font()).color(&RGBColor(90, 90, 90)).pos(Pos::new(HPos::Center, VPos::Center));
     let note = format!("x: time (ms) since the phase started · y: {} · one scale of each for every panel", chart.unit);
-    header.draw(&Text::new(note, (centre, 46), note_style))?;
+    title_and_note(&header, centre, chart.title.to_string(), note)?;
     let key = series_key(panels);
     if keyed {
         let style = TextStyle::from((FONT, 13).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
@@ -862,7 +854,7 @@ fn series_chart(root: &Area<'_>, chart: &ChartSpec, panels: &[Panel], columns: u
         panels
     };
     let points = || panels.iter().flat_map(|p| &p.lines).flat_map(|l| &l.points);
-    let (y_lo, y_hi) = points().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| (lo.min(p.1), hi.max(p.1)));
+    let (y_lo, y_hi) = span(points().map(|p| p.1));
     let x_hi = points().map(|p| p.0).fold(0.0, f64::max);
     let x_hi = panels.iter().flat_map(|p| &p.marks).map(|m| m.at_ms).fold(x_hi, f64::max);
     let x_range = 0.0..if x_hi > 0.0 { x_hi } else { 1.0 };
@@ -932,21 +924,19 @@ where
     Ok(())
 }
 
-/// Draw `lines` under `caption` on the axes `bounds` gives (`x_lo..x_hi`, `y_lo..y_hi`), choosing log axes where
-/// asked and every value is positive.
+/// Draw `lines`, each with its markers, under `labels` (the caption and the x axis's description) on the axes
+/// `bounds` gives (`x_lo..x_hi`, `y_lo..y_hi`), choosing log axes where asked and every value is positive.
 fn line_chart(
     root: &Area<'_>,
     chart: &ChartSpec,
-    caption: &str,
-    (x_desc, x_log, markers): (&str, bool, bool),
+    labels: (&str, &str),
     lines: &[Line],
     ((x_lo, x_hi), (y_lo, y_hi)): ((f64, f64), (f64, f64)),
 ) -> DrawResult {
-    let x_log = x_log && x_lo > 0.0;
+    let x_log = chart.log_scale && x_lo > 0.0;
     let y_log = chart.log_scale && y_lo > 0.0;
     let x_linear = if x_hi - x_lo <= f64::EPSILON { x_lo - 1.0..x_hi + 1.0 } else { x_lo..x_hi };
     let y_linear = linear_range(y_lo, y_hi);
-    let labels = Labels { caption, x_desc, markers };
     match (x_log, y_log) {
         (false, false) => draw_lines(root, chart, labels, x_linear, y_linear, lines),
         (true, false) => draw_lines(root, chart, labels, log_range(x_lo, x_hi).log_scale(), y_linear, lines),
@@ -957,18 +947,10 @@ fn line_chart(
     }
 }
 
-/// How a line chart labels itself.
-#[derive(Debug, Clone, Copy)]
-struct Labels<'s> {
-    caption: &'s str,
-    x_desc: &'s str,
-    markers: bool,
-}
-
 fn draw_lines<X, Y>(
     root: &Area<'_>,
     chart: &ChartSpec,
-    labels: Labels<'_>,
+    (caption, x_desc): (&str, &str),
     x_spec: X,
     y_spec: Y,
     lines: &[Line],
@@ -980,17 +962,16 @@ where
     Y::CoordDescType: ValueFormatter<f64>,
 {
     let plot = root;
-    let longest = lines.iter().map(|l| l.label.chars().count()).max().unwrap_or(0);
-    let end_label_room = u32::try_from(longest * 7 + 24).unwrap_or(300).clamp(40, 300);
+    let end_label_room = name_width(lines.iter().map(|l| l.label.as_str()), (40, 300));
     let mut ctx = ChartBuilder::on(plot)
-        .caption(labels.caption, (FONT, 20))
+        .caption(caption, (FONT, 20))
         .margin(12)
         .margin_right(end_label_room)
         .x_label_area_size(44)
         .y_label_area_size(70)
         .build_cartesian_2d(x_spec, y_spec)?;
     ctx.configure_mesh()
-        .x_desc(labels.x_desc)
+        .x_desc(x_desc)
         .y_desc(chart.unit)
         .x_label_formatter(&|v: &f64| format::tick(*v))
         .y_label_formatter(&|v: &f64| format::tick(*v))
@@ -1004,10 +985,7 @@ where
         } else {
             ctx.draw_series(LineSeries::new(line.points.iter().copied(), style))?;
         }
-        if labels.markers {
-            let marker = line.marker;
-            ctx.draw_series(line.points.iter().map(|p| Circle::new(*p, marker, color.filled())))?;
-        }
+        ctx.draw_series(line.points.iter().map(|p| Circle::new(*p, line.marker, color.filled())))?;
     }
     let ends: Vec<(RGBColor, String, (i32, i32))> = lines
         .iter()

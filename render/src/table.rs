@@ -1,9 +1,11 @@
 //! The one markdown table builder every report uses: pipes, aligned columns, escaped cells.
 
-/// How a column's cells line up.
+use serde_json::json;
+
 /// Widest line, in characters, a table is padded to align its columns; a wider table is written unpadded.
 const MAX_PADDED_WIDTH: usize = 120;
 
+/// How a column's cells line up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Align {
     /// Text: left.
@@ -19,7 +21,16 @@ pub(crate) fn headers(context: serde_json::Value) -> Vec<String> {
 
 /// The columns of table `id`: its header words from `templates/headers.md`, with these alignments.
 pub(crate) fn columns(id: &str, align: &[Align]) -> Vec<(String, Align)> {
-    headers(serde_json::json!({ "table": id })).into_iter().zip(align.iter().copied()).collect()
+    headers(json!({ "table": id })).into_iter().zip(align.iter().copied()).collect()
+}
+
+/// Table `id` ([`columns`]) with these alignments, holding `rows`, rendered.
+pub(crate) fn table_of<R: AsRef<[String]>>(id: &str, align: &[Align], rows: impl IntoIterator<Item = R>) -> String {
+    let mut table = Table::new(&columns(id, align));
+    for row in rows {
+        table.row(row.as_ref());
+    }
+    table.render()
 }
 
 /// One table cell that holds words, from `templates/cells.md` (the context's `cell` names the kind of cell).
