@@ -306,7 +306,7 @@ impl Prepared {
         match (&self.runtime, self.contestant.coroutine_config()) {
             (Some(runtime), _) => stream::idle_calls(runtime, job, n),
             (None, Some(config)) => coroutine::idle_calls(config, job, n),
-            (None, None) => blocking::idle_calls(job, n),
+            (None, None) => crate::job::timed_calls(&job.call, n, crate::call::Call::call_blocking),
         }
     }
 }

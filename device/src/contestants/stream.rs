@@ -15,12 +15,13 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
-use futures::StreamExt;
+use futures::{Stream, StreamExt};
 use tokio::runtime::Runtime;
 use tokio::sync::Semaphore;
 use tokio::task::coop::unconstrained;
 
-use crate::job::{Job, JobMeter, RunError, RELEASE_GRACE};
+use crate::call::CallFailed;
+use crate::job::{InFlight, Job, JobMeter, RunError, Shared, RELEASE_GRACE};
 
 /// How the stream contestant bounds and runs its calls.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,21 +74,13 @@ pub(crate) fn run<M: JobMeter>(
     let work = pipeline(shape, free, job.clone());
     let work: Work = if free { Box::pin(unconstrained(work)) } else { work };
     go();
-    let deadline = tokio::time::Instant::from_std(job.deadline.instant());
-    let stop = Arc::clone(&job.deadline);
-    let finished = runtime.block_on(async move {
+    let finished = runtime.block_on(async {
         let mut handle = tokio::spawn(work);
-        // The time budget, or the caller's cancellation, whichever comes first: the pipeline is dropped either way.
-        let cut = async {
-            tokio::select! {
-                () = tokio::time::sleep_until(deadline) => {}
-                () = stop.cancelled() => {}
-            }
-        };
         tokio::select! {
             biased;
             joined = &mut handle => joined.map(|()| true),
-            () = cut => {
+            // The time budget, or the caller's cancellation: the pipeline is dropped either way.
+            () = job.deadline.reached() => {
                 handle.abort();
                 match handle.await {
                     Err(e) if e.is_cancelled() => Ok(false),
@@ -125,32 +118,8 @@ fn settle(runtime: &Runtime) -> Result<(), RunError> {
 /// The pipeline of `shape` over `job`, as one future.
 fn pipeline<M: JobMeter>(shape: StreamShape, free: bool, job: Job<M>) -> Work {
     match shape {
-        StreamShape::Buffered => Box::pin(async move {
-            let Job { items, limit, call, shared, .. } = &job;
-            let mut answers = futures::stream::iter(0..*items)
-                .map(|i| {
-                    let in_flight = shared.in_flight();
-                    async move { (call.call_async(i).await, in_flight) }
-                })
-                .buffered(*limit);
-            while let Some((answer, in_flight)) = answers.next().await {
-                shared.record(answer);
-                drop(in_flight);
-            }
-        }),
-        StreamShape::BufferUnordered => Box::pin(async move {
-            let Job { items, limit, call, shared, .. } = &job;
-            let mut answers = futures::stream::iter(0..*items)
-                .map(|i| {
-                    let in_flight = shared.in_flight();
-                    async move { (call.call_async(i).await, in_flight) }
-                })
-                .buffer_unordered(*limit);
-            while let Some((answer, in_flight)) = answers.next().await {
-                shared.record(answer);
-                drop(in_flight);
-            }
-        }),
+        StreamShape::Buffered => Box::pin(async move { drain(&job, 0..job.items, job.limit, true).await }),
+        StreamShape::BufferUnordered => Box::pin(async move { drain(&job, 0..job.items, job.limit, false).await }),
         StreamShape::PerWorkerUnordered => Box::pin(async move {
             let shards = workers().min(job.limit.max(1));
             let tasks: Vec<_> = (0..shards).map(|k| spawn(free, unordered_share(job.clone(), k, shards))).collect();
@@ -233,18 +202,32 @@ pub(crate) fn unordered_share<M: JobMeter>(
 ) -> impl Future<Output = ()> + Send + 'static {
     let shards = shards.max(1);
     let limit = (job.limit / shards + usize::from(k < job.limit % shards)).max(1);
-    async move {
-        let Job { items, call, shared, .. } = &job;
-        let mut answers = futures::stream::iter((k as u64..*items).step_by(shards))
-            .map(|i| {
-                let in_flight = shared.in_flight();
-                async move { (call.call_async(i).await, in_flight) }
-            })
-            .buffer_unordered(limit);
-        while let Some((answer, in_flight)) = answers.next().await {
-            shared.record(answer);
-            drop(in_flight);
-        }
+    async move { drain(&job, (k as u64..job.items).step_by(shards), limit, false).await }
+}
+
+/// `stream::iter(inputs).map(call)`, at most `limit` calls at once, answers in input order (`buffered`) when
+/// `ordered`, else as they come (`buffer_unordered`), each recorded as it comes out.
+async fn drain<M: JobMeter>(job: &Job<M>, inputs: impl Iterator<Item = u64>, limit: usize, ordered: bool) {
+    let Job { call, shared, .. } = job;
+    let calls = futures::stream::iter(inputs).map(|i| {
+        let in_flight = shared.in_flight();
+        async move { (call.call_async(i).await, in_flight) }
+    });
+    if ordered {
+        record(shared, calls.buffered(limit)).await;
+    } else {
+        record(shared, calls.buffer_unordered(limit)).await;
+    }
+}
+
+/// Record every answer of `answers`, letting go of its call's slot once it is counted.
+async fn record<M: JobMeter>(
+    shared: &Shared<M>,
+    mut answers: impl Stream<Item = (Result<u64, CallFailed>, InFlight<'_, M>)> + Unpin,
+) {
+    while let Some((answer, in_flight)) = answers.next().await {
+        shared.record(answer);
+        drop(in_flight);
     }
 }
 

@@ -137,16 +137,9 @@ impl Shards {
             // A shard thread is gone: stop the shards already running and report the breakage.
             let _ = cut.send(true);
         }
-        let deadline = tokio::time::Instant::from_std(job.deadline.instant());
-        let stop = std::sync::Arc::clone(&job.deadline);
         let outcomes = self.watcher.block_on(async move {
             // The time budget, or the caller's cancellation, whichever comes first: every shard is cut either way.
-            let budget = async {
-                tokio::select! {
-                    () = tokio::time::sleep_until(deadline) => {}
-                    () = stop.cancelled() => {}
-                }
-            };
+            let budget = job.deadline.reached();
             tokio::pin!(budget);
             let mut outcomes = Vec::with_capacity(handed);
             let mut give_up = None;
