@@ -283,13 +283,7 @@ impl Call {
 
     /// Makes the call on this thread, blocking it until the answer arrives.
     pub fn call_blocking(&self, input: u64) -> Result<u64, CallFailed> {
-        match self.direct(input)? {
-            Direct::Device(device) => answered(input, device.call(input).wait()),
-            Direct::Own(service) => {
-                std::thread::sleep(service);
-                Ok(Dependency::answer(input))
-            }
-        }
+        self.call_waiting(input, std::thread::sleep)
     }
 
     /// Makes the call from a `may` coroutine, parking the coroutine (never its carrier thread) until the answer
@@ -297,10 +291,16 @@ impl Call {
     /// the coroutine sleeps with `may::coroutine::sleep` (on `may`'s timer). Outside a coroutine it behaves as
     /// [`Call::call_blocking`].
     pub fn call_coroutine(&self, input: u64) -> Result<u64, CallFailed> {
+        self.call_waiting(input, may::coroutine::sleep)
+    }
+
+    /// Makes the call waiting on the device's completion, or on the caller's own timer with `sleep`.
+    #[inline]
+    fn call_waiting(&self, input: u64, sleep: impl FnOnce(Duration)) -> Result<u64, CallFailed> {
         match self.direct(input)? {
             Direct::Device(device) => answered(input, device.call(input).wait()),
             Direct::Own(service) => {
-                may::coroutine::sleep(service);
+                sleep(service);
                 Ok(Dependency::answer(input))
             }
         }

@@ -1,6 +1,7 @@
-//! One trial of a device or backpressure contestant in its own process: the conformance checks its scenario
-//! chose (run before it, by the scenario's `routine.rs`), an idle call's real duration, then the harness's loop ([`measure::harness::run`]) over a `DeviceRoutine`: every run
-//! against a fresh device and fresh counters, every answer checked.
+//! One trial of a device or backpressure contestant in its own process: the conformance checks at its
+//! scenario's sizes ([`crate::checks::all`]), an idle call's real duration, then the harness's loop
+//! ([`measure::harness::run`]) over a `DeviceRoutine`: every run against a fresh device and fresh counters,
+//! every answer checked.
 //!
 //! Where each figure comes from:
 //!
@@ -295,35 +296,21 @@ impl Routine for DeviceRoutine {
         } else {
             format!("all {} items ({} in an accounting iteration)", self.spec.items, self.spec.accounting_items)
         };
-        let whole = tally.runs - tally.cut_short;
+        let (whole, budget) = (tally.runs - tally.cut_short, self.spec.budget.as_secs_f64());
         let mut checks = vec![if clean && tally.runs > 0 && whole == 0 {
             // A cut-short iteration's sum covers only the calls answered: there was no full sum to check.
-            Check::not_applicable(
-                "measured_sum_exact",
-                format!(
-                    "every one of {} iterations was cut short by the {:.1} s budget",
-                    tally.runs,
-                    self.spec.budget.as_secs_f64()
-                ),
-            )
+            let detail = format!("every one of {} iterations was cut short by the {budget:.1} s budget", tally.runs);
+            Check::not_applicable("measured_sum_exact", detail)
+        } else if clean {
+            let detail = format!(
+                "{whole} of {} iterations ({measured} timed, {accounted} accounting) ran {items} with the exact sum; {} \
+                 were cut short by the {budget:.1} s budget (their sum covers only the calls answered); no call failed",
+                tally.runs, tally.cut_short,
+            );
+            Check::new("measured_sum_exact", true, detail)
         } else {
-            Check::new(
-                "measured_sum_exact",
-                clean,
-                if clean {
-                    format!(
-                    "{} of {} iterations ({measured} timed, {accounted} accounting) ran {items} with the exact sum; \
-                     {} were cut short by the {:.1} s budget (their sum covers only the calls answered); no call \
-                     failed",
-                    tally.runs - tally.cut_short,
-                    tally.runs,
-                    tally.cut_short,
-                    self.spec.budget.as_secs_f64()
-                )
-                } else {
-                    format!("{} failed calls; {}", tally.failed_calls, tally.wrong_sums.join("; "))
-                },
-            )
+            let detail = format!("{} failed calls; {}", tally.failed_calls, tally.wrong_sums.join("; "));
+            Check::new("measured_sum_exact", false, detail)
         }];
         if self.contestant.bounded() {
             // The contract's tolerance: the bound plus one call in hand.

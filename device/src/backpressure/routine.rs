@@ -1,8 +1,8 @@
-//! One backpressure trial: this scenario's conformance checks ([`super::conformance`]), then the request's
-//! parameters (items, limit, service time, budget) as a [`TrialSpec`] (a bounded contestant's accounting
-//! iteration on a tenth of the items), run by the trial the device and backpressure scenarios share
-//! ([`crate::trial`]), which measures and verifies every run; each accounting iteration's `outstanding` series
-//! gives it [`MS_TO_PEAK`] and [`MEAN_OUTSTANDING`] ([`series_figures`]).
+//! One backpressure trial: the request's parameters (items, limit, service time, budget) as a [`TrialSpec`] (a
+//! bounded contestant's accounting iteration on a tenth of the items), run by the trial the device and
+//! backpressure scenarios share ([`crate::trial`]) after the conformance checks at [`super::conformance`]'s
+//! sizes; it measures and verifies every run, and each accounting iteration's `outstanding` series gives it
+//! [`MS_TO_PEAK`] and [`MEAN_OUTSTANDING`] ([`series_figures`]).
 
 use std::time::Duration;
 

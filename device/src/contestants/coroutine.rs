@@ -69,9 +69,8 @@ pub(crate) fn run<M: JobMeter>(config: CoroutineConfig, job: &Job<M>, go: &mut d
     arrived.wait();
     if spawn_error.is_none() {
         go();
-    }
-    // Released at once; on a spawn failure they find no items left and end.
-    if spawn_error.is_some() {
+    } else {
+        // Released at once, they find no items left and end.
         next.store(job.items, Ordering::Relaxed);
     }
     start.fire();

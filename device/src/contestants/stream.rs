@@ -19,6 +19,7 @@ use futures::{Stream, StreamExt};
 use tokio::runtime::Runtime;
 use tokio::sync::Semaphore;
 use tokio::task::coop::unconstrained;
+use tokio::task::{JoinError, JoinHandle};
 
 use crate::call::CallFailed;
 use crate::job::{InFlight, Job, JobMeter, RunError, Shared, RELEASE_GRACE};
@@ -74,25 +75,27 @@ pub(crate) fn run<M: JobMeter>(
     let work = pipeline(shape, free, job.clone());
     let work: Work = if free { Box::pin(unconstrained(work)) } else { work };
     go();
-    let finished = runtime.block_on(async {
-        let mut handle = tokio::spawn(work);
-        tokio::select! {
-            biased;
-            joined = &mut handle => joined.map(|()| true),
-            // The time budget, or the caller's cancellation: the pipeline is dropped either way.
-            () = job.deadline.reached() => {
-                handle.abort();
-                match handle.await {
-                    Err(e) if e.is_cancelled() => Ok(false),
-                    other => other.map(|()| false),
-                }
-            }
-        }
-    });
+    // The time budget, or the caller's cancellation: the pipeline is dropped either way.
+    let finished = runtime.block_on(async { until_cut(tokio::spawn(work), job.deadline.reached()).await });
     match finished {
         Ok(true) => Ok(()),
         Ok(false) => settle(runtime),
         Err(e) => Err(RunError::Broken(format!("the pipeline task failed: {e}"))),
+    }
+}
+
+/// Await `task` to its end (`Ok(true)`), or, if `cut` comes first, abort it and await its going (`Ok(false)`).
+pub(crate) async fn until_cut(mut task: JoinHandle<()>, cut: impl Future) -> Result<bool, JoinError> {
+    tokio::select! {
+        biased;
+        joined = &mut task => joined.map(|()| true),
+        _ = cut => {
+            task.abort();
+            match task.await {
+                Err(e) if e.is_cancelled() => Ok(false),
+                other => other.map(|()| false),
+            }
+        }
     }
 }
 
@@ -135,13 +138,7 @@ fn pipeline<M: JobMeter>(shape: StreamShape, free: bool, job: Job<M>) -> Work {
             let permits = Arc::new(Semaphore::new(job.limit));
             for i in 0..job.items {
                 let Ok(permit) = Arc::clone(&permits).acquire_owned().await else { return };
-                let in_flight = job.shared.in_flight_owned();
-                let (call, shared) = (job.call.clone(), Arc::clone(&job.shared));
-                spawn(free, async move {
-                    shared.record(call.call_async(i).await);
-                    drop(in_flight);
-                    drop(permit);
-                });
+                spawn_call(free, &job, i, permit);
             }
             let all = u32::try_from(job.limit).unwrap_or(u32::MAX);
             let _ = permits.acquire_many(all).await;
@@ -174,17 +171,8 @@ fn pipeline<M: JobMeter>(shape: StreamShape, free: bool, job: Job<M>) -> Work {
         }),
         StreamShape::Unbounded => Box::pin(async move {
             // Spawning does not yield, so the loop itself stops at the deadline (the abort cannot land in it).
-            let tasks: Vec<_> = (0..job.items)
-                .take_while(|_| !job.deadline.passed())
-                .map(|i| {
-                    let in_flight = job.shared.in_flight_owned();
-                    let (call, shared) = (job.call.clone(), Arc::clone(&job.shared));
-                    spawn(free, async move {
-                        shared.record(call.call_async(i).await);
-                        drop(in_flight);
-                    })
-                })
-                .collect();
+            let tasks: Vec<_> =
+                (0..job.items).take_while(|_| !job.deadline.passed()).map(|i| spawn_call(free, &job, i, ())).collect();
             for task in tasks {
                 let _ = task.await;
             }
@@ -232,7 +220,7 @@ async fn record<M: JobMeter>(
 }
 
 /// Spawn `task`, wrapped in `unconstrained` when the contestant runs free of the budget.
-fn spawn<F>(free: bool, task: F) -> tokio::task::JoinHandle<()>
+pub(crate) fn spawn<F>(free: bool, task: F) -> JoinHandle<()>
 where
     F: Future<Output = ()> + Send + 'static,
 {
@@ -241,6 +229,18 @@ where
     } else {
         tokio::spawn(task)
     }
+}
+
+/// Spawn item `i`'s call as a task of its own, counted outstanding until its answer is recorded; `held` (the
+/// task's permit, if any) is let go right after.
+fn spawn_call<M: JobMeter>(free: bool, job: &Job<M>, i: u64, held: impl Send + 'static) -> JoinHandle<()> {
+    let in_flight = job.shared.in_flight_owned();
+    let (call, shared) = (job.call.clone(), Arc::clone(&job.shared));
+    spawn(free, async move {
+        shared.record(call.call_async(i).await);
+        drop(in_flight);
+        drop(held);
+    })
 }
 
 /// Aborts a worker task when the pipeline that owns it is dropped (aborted at the deadline), so no worker

@@ -1,6 +1,6 @@
-//! One device trial: this scenario's conformance checks ([`super::conformance`]), then the request's
-//! parameters (level, rounds, service time, budget) as a [`TrialSpec`], run by the trial the device and
-//! backpressure scenarios share ([`crate::trial`]), which measures and verifies every run.
+//! One device trial: the request's parameters (level, rounds, service time, budget) as a [`TrialSpec`], run by
+//! the trial the device and backpressure scenarios share ([`crate::trial`]) after the conformance checks at
+//! [`super::conformance`]'s sizes; it measures and verifies every run.
 
 use std::time::Duration;
 
