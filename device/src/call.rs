@@ -198,22 +198,30 @@ impl FaultyCall {
         self.fail.iter().any(|range| range.contains(&input))
     }
 
-    /// How many of `0..items` fail.
-    pub fn failing(&self, items: u64) -> u64 {
-        (0..items).filter(|&i| self.fails(i)).count() as u64
-    }
-
-    /// The call that runs `input`: the inner one, or the failure.
-    fn route(&self, input: u64) -> Result<&Call, CallFailed> {
+    /// How `input` is called: the inner call, or the failure.
+    fn route(&self, input: u64) -> Result<Direct<'_>, CallFailed> {
         if let Some(ledger) = &self.ledger {
             ledger.note(input);
         }
         match &self.inner {
             _ if self.fails(input) => Err(CallFailed { input, reason: "injected failure".to_string() }),
             Call::Faulty(_) => Err(CallFailed { input, reason: "a faulty call around a faulty call".to_string() }),
-            inner => Ok(inner),
+            inner => inner.direct(input),
         }
     }
+}
+
+/// How a call is made once a faulty call has let its input through: on the device, or on the caller's timer.
+enum Direct<'a> {
+    /// Through the shared device.
+    Device(&'a Dependency),
+    /// The caller's own timer, for the service time.
+    Own(Duration),
+}
+
+/// A device call's answer, or the failure naming `input`.
+fn answered(input: u64, reply: dependency::CallResult) -> Result<u64, CallFailed> {
+    reply.map(|reply| reply.value).map_err(|e| CallFailed { input, reason: e.to_string() })
 }
 
 /// Whose timer a call waits on.
@@ -247,6 +255,16 @@ impl Call {
         }
     }
 
+    /// How `input` is called: directly, or through a faulty call's routing.
+    #[inline]
+    fn direct(&self, input: u64) -> Result<Direct<'_>, CallFailed> {
+        match self {
+            Call::Shared(device) => Ok(Direct::Device(device)),
+            Call::OwnTimer(service) => Ok(Direct::Own(*service)),
+            Call::Faulty(faulty) => faulty.route(input),
+        }
+    }
+
     /// Awaits the call from a tokio task.
     ///
     /// Through the shared client, the completion is wrapped in [`tokio::task::coop::cooperative`], so it
@@ -254,40 +272,18 @@ impl Call {
     /// (without it, the simulated client would be the one I/O future in the tokio world that never yields, and
     /// the budget trap this scenario exposes could not show up). `tokio::time::sleep` spends budget by itself.
     pub async fn call_async(&self, input: u64) -> Result<u64, CallFailed> {
-        let call = match self {
-            Call::Faulty(faulty) => faulty.route(input)?,
-            call => call,
-        };
-        match call {
-            Call::Shared(device) => match tokio::task::coop::cooperative(device.call(input)).await {
-                Ok(reply) => Ok(reply.value),
-                Err(e) => Err(CallFailed { input, reason: e.to_string() }),
-            },
-            Call::OwnTimer(service) => {
-                tokio::time::sleep(*service).await;
+        match self.direct(input)? {
+            Direct::Device(device) => answered(input, tokio::task::coop::cooperative(device.call(input)).await),
+            Direct::Own(service) => {
+                tokio::time::sleep(service).await;
                 Ok(Dependency::answer(input))
             }
-            Call::Faulty(_) => Err(CallFailed { input, reason: "a faulty call around a faulty call".to_string() }),
         }
     }
 
     /// Makes the call on this thread, blocking it until the answer arrives.
     pub fn call_blocking(&self, input: u64) -> Result<u64, CallFailed> {
-        let call = match self {
-            Call::Faulty(faulty) => faulty.route(input)?,
-            call => call,
-        };
-        match call {
-            Call::Shared(device) => match device.call(input).wait() {
-                Ok(reply) => Ok(reply.value),
-                Err(e) => Err(CallFailed { input, reason: e.to_string() }),
-            },
-            Call::OwnTimer(service) => {
-                std::thread::sleep(*service);
-                Ok(Dependency::answer(input))
-            }
-            Call::Faulty(_) => Err(CallFailed { input, reason: "a faulty call around a faulty call".to_string() }),
-        }
+        self.call_waiting(input, std::thread::sleep)
     }
 
     /// Makes the call from a `may` coroutine, parking the coroutine (never its carrier thread) until the answer
@@ -295,17 +291,25 @@ impl Call {
     /// the coroutine sleeps with `may::coroutine::sleep` (on `may`'s timer). Outside a coroutine it behaves as
     /// [`Call::call_blocking`].
     pub fn call_coroutine(&self, input: u64) -> Result<u64, CallFailed> {
-        let call = match self {
-            Call::Faulty(faulty) => faulty.route(input)?,
-            call => call,
-        };
-        match call {
-            Call::Shared(_) => call.call_blocking(input),
-            Call::OwnTimer(service) => {
-                may::coroutine::sleep(*service);
+        self.call_waiting(input, may::coroutine::sleep)
+    }
+
+    /// Makes the call waiting on the device's completion, or on the caller's own timer with `sleep`.
+    #[inline]
+    fn call_waiting(&self, input: u64, sleep: impl FnOnce(Duration)) -> Result<u64, CallFailed> {
+        match self.direct(input)? {
+            Direct::Device(device) => answered(input, device.call(input).wait()),
+            Direct::Own(service) => {
+                sleep(service);
                 Ok(Dependency::answer(input))
             }
-            Call::Faulty(_) => Err(CallFailed { input, reason: "a faulty call around a faulty call".to_string() }),
+        }
+    }
+
+    /// Stop the device's timer threads, if the call goes through the device.
+    pub fn shut_down(&self) {
+        if let Some(device) = self.device() {
+            device.shutdown();
         }
     }
 

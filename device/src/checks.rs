@@ -34,6 +34,7 @@
 //! instantiation ([`measure::meter::NoMeter`]) is the same generic code, and every timed run's answer is
 //! checked by the trial.
 
+use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -43,7 +44,7 @@ use measure::meter::GaugeMeter;
 use measure::summary::Check;
 use measure::watchdog::{self, WatchdogError};
 
-use crate::call::{expected_sum, Call, CallLedger, Deliveries, DeliveryLedger, FaultyCall};
+use crate::call::{Call, CallLedger, Deliveries, DeliveryLedger, FaultyCall};
 use crate::contestants::{BlockingShape, Contestant, Prepared};
 use crate::job::{Job, LedgerMeter, RunError, Shared, Totals};
 
@@ -83,27 +84,43 @@ impl From<String> for CheckFailed {
 }
 
 impl CheckFailed {
-    /// The detail of a check: `detail` when nothing went wrong, else the problems found.
-    fn unless(problems: Vec<String>, detail: impl FnOnce() -> String) -> Result<String, CheckFailed> {
-        if problems.is_empty() {
+    /// A verdict from its table of what can go wrong: `detail` when no entry of `problems` was found (each is
+    /// `Some` phrase where its condition held), else the problems found.
+    fn unless(
+        problems: impl IntoIterator<Item = Option<String>>,
+        detail: impl FnOnce() -> String,
+    ) -> Result<String, CheckFailed> {
+        let found: Vec<String> = problems.into_iter().flatten().collect();
+        if found.is_empty() {
             Ok(detail())
         } else {
-            Err(CheckFailed::Problems(problems))
+            Err(CheckFailed::Problems(found))
         }
     }
 }
 
-/// `work` under the watchdog ([`WATCHDOG`]): its result, or why it did not answer.
-fn guarded<T: Send + 'static>(
-    name: &str,
-    work: impl FnOnce() -> Result<T, CheckFailed> + Send + 'static,
-) -> Result<T, CheckFailed> {
-    watchdog::run_guarded(name, WATCHDOG, work)?
+/// The checks `work` makes, under the watchdog ([`WATCHDOG`], named for `name`); when it cannot make them (its
+/// run could not be made, it panicked or hung), `name` and each of `also` fail with the reason.
+fn guarded(
+    name: &'static str,
+    also: &[&'static str],
+    work: impl FnOnce() -> Result<Vec<Check>, CheckFailed> + Send + 'static,
+) -> Vec<Check> {
+    let made = watchdog::run_guarded(name, WATCHDOG, work).map_err(CheckFailed::from).and_then(|made| made);
+    made.unwrap_or_else(|e| [name].iter().chain(also).map(|n| Check::new(*n, false, e.to_string())).collect())
 }
 
-/// The seed of a trial's caller-cancel check: each process (fork) cancels at its own point.
-pub fn trial_seed(request: &measure::record::TrialRequest) -> u64 {
-    request.seed.wrapping_add(u64::from(request.fork))
+/// The one check `name` that `work`'s verdict makes, under the watchdog.
+fn check(name: &'static str, work: impl FnOnce() -> Result<String, CheckFailed> + Send + 'static) -> Vec<Check> {
+    guarded(name, &[], move || Ok(vec![verdict(name, work())]))
+}
+
+/// The check `name` from a verdict: its detail passes, its problems fail.
+fn verdict(name: &str, verdict: Result<String, CheckFailed>) -> Check {
+    match verdict {
+        Ok(detail) => Check::new(name, true, detail),
+        Err(problems) => Check::new(name, false, problems.to_string()),
+    }
 }
 
 /// The sizes a scenario runs the exactness and failure checks at: the items of each run and its bound.
@@ -118,20 +135,16 @@ pub struct Sizes {
 /// Every check for `contestant`, in order, the exactness and failure runs at `sizes`; `seed` places the caller's
 /// cancel ([`cancel_point`]).
 pub fn all(contestant: Contestant, sizes: Sizes, seed: u64) -> Vec<Check> {
-    let mut checks = Vec::new();
-    match guarded("sum_exact", move || small_run(contestant, sizes.items, sizes.limit, SMALL_BUDGET)) {
-        Ok(run) => {
-            checks.push(sum_exact(&run));
-            checks.push(bounded(contestant, &run));
-        }
-        Err(e) => checks.push(Check::new("sum_exact", false, e.to_string())),
-    }
+    let mut checks = guarded("sum_exact", &[], move || {
+        let run = small_run(contestant, sizes.items, sizes.limit, SMALL_BUDGET)?;
+        Ok(vec![sum_exact(&run), bounded(contestant, &run)])
+    });
     checks.extend(failures(contestant, sizes));
-    checks.push(check("cut_short_releases", move || cut_short_releases(contestant)));
-    checks.push(check("caller_cancel", move || caller_cancel(contestant, seed)));
+    checks.extend(check("cut_short_releases", move || cut_short_releases(contestant)));
+    checks.extend(check("caller_cancel", move || caller_cancel(contestant, seed)));
     if matches!(contestant, Contestant::Blocking { shape: BlockingShape::Pool | BlockingShape::ChannelWorkers(_), .. })
     {
-        checks.push(check("skips_with_reason", move || skips_with_reason(contestant)));
+        checks.extend(check("skips_with_reason", move || skips_with_reason(contestant)));
     }
     checks
 }
@@ -155,6 +168,13 @@ pub struct SmallRun {
     pub threads: (Option<u64>, Option<u64>),
     /// How long the run took after its deadline, if it passed it.
     pub overran: Duration,
+}
+
+impl SmallRun {
+    /// Whether more calls were outstanding at once than the bound plus one (the contract's tolerance).
+    fn over_bound(&self) -> bool {
+        self.max_outstanding > self.limit as i64 + 1
+    }
 }
 
 /// Run `contestant` once over `items` with bound `limit` and time budget `budget`.
@@ -203,7 +223,7 @@ pub const FAULT_AT: u64 = 1_000;
 /// The failing calls of the failure run over `items` with bound `limit`: the first item (before any answer),
 /// a burst of two full windows from [`FAULT_AT`] (in the middle of a full window, each failure freeing its slot
 /// at once), and the last item (while the run drains).
-pub fn failure_plan(items: u64, limit: usize) -> Vec<std::ops::Range<u64>> {
+pub fn failure_plan(items: u64, limit: usize) -> Vec<Range<u64>> {
     let burst = FAULT_AT.min(items)..(FAULT_AT + 2 * limit as u64).min(items);
     vec![0..1, burst, items.saturating_sub(1)..items]
 }
@@ -215,85 +235,75 @@ pub fn failure_plan(items: u64, limit: usize) -> Vec<std::ops::Range<u64>> {
 /// prepared contestant (its runtime, if any) passes `sum_exact` and the bound; both runs at `sizes`.
 pub fn failures(contestant: Contestant, sizes: Sizes) -> Vec<Check> {
     let Sizes { items, limit } = sizes;
-    let run = move || -> Result<(SmallRun, SmallRun, Arc<FaultyCall>), CheckFailed> {
+    guarded("failed_calls", &["clean_after_failures"], move || {
         let prepared = contestant.prepare()?;
-        let faulty = Arc::new(FaultyCall {
-            inner: Call::start(contestant.timer(), SERVICE)?,
-            fail: failure_plan(items, limit),
-            ledger: None,
-        });
-        let failed = small_run_on(&prepared, Call::Faulty(Arc::clone(&faulty)), items, limit, SMALL_BUDGET)?;
+        let fail = failure_plan(items, limit);
+        let faulty = FaultyCall { inner: Call::start(contestant.timer(), SERVICE)?, fail: fail.clone(), ledger: None };
+        let failed = small_run_on(&prepared, Call::Faulty(Arc::new(faulty)), items, limit, SMALL_BUDGET)?;
         let call = Call::start(contestant.timer(), SERVICE)?;
         let clean = small_run_on(&prepared, call, items, limit, SMALL_BUDGET)?;
-        Ok((failed, clean, faulty))
-    };
-    match guarded("failed_calls", run) {
-        Ok((failed, clean, faulty)) => {
-            let failed_check = verdict_check("failed_calls", failure_verdict(&failed, &faulty, contestant.bounded()));
-            let exact = sum_exact(&clean);
-            let bound = bounded(contestant, &clean);
-            let passed = exact.passed && !bound.failed();
-            let detail = format!(
-                "after a run with {} failed calls, a clean run on the same prepared contestant: {}; {}",
-                faulty.failing(items),
-                exact.detail,
-                bound.detail
-            );
-            vec![failed_check, Check::new("clean_after_failures", passed, detail)]
-        }
-        Err(e) => vec![
-            Check::new("failed_calls", false, e.to_string()),
-            Check::new("clean_after_failures", false, e.to_string()),
-        ],
-    }
+        let (exact, bound) = (sum_exact(&clean), bounded(contestant, &clean));
+        let detail = format!(
+            "after a run with {} failed calls, a clean run on the same prepared contestant: {}; {}",
+            count_failing(&fail, items),
+            exact.detail,
+            bound.detail
+        );
+        Ok(vec![
+            verdict("failed_calls", failure_verdict(&failed, &fail, contestant.bounded())),
+            Check::new("clean_after_failures", exact.passed && !bound.failed(), detail),
+        ])
+    })
 }
 
-/// The verdict of `failed_calls` on a run whose calls failed where `faulty` says; `bounded` holds it to its
-/// bound plus one while the failures go through.
-pub fn failure_verdict(run: &SmallRun, faulty: &FaultyCall, bounded: bool) -> Result<String, CheckFailed> {
-    let failing = faulty.failing(run.items);
+/// How many of `0..items` the calls failing at `fail` are.
+fn count_failing(fail: &[Range<u64>], items: u64) -> u64 {
+    (0..items).filter(|i| fail.iter().any(|range| range.contains(i))).count() as u64
+}
+
+/// What a small run whose calls of `fail` failed (none: every call answered) must show, as a verdict's table:
+/// each failure counted once, every other call answered once with the right sum (the answers of the calls that
+/// did not fail), the device's calls matching, nothing left outstanding.
+fn exactness(run: &SmallRun, fail: &[Range<u64>]) -> [Option<String>; 6] {
+    let fails = |i: &u64| fail.iter().any(|range| range.contains(i));
+    let failing = count_failing(fail, run.items);
     let answered = run.items - failing;
-    let expected = (0..run.items)
-        .filter(|&i| !faulty.fails(i))
-        .fold(0u64, |sum, i| sum.wrapping_add(dependency::Dependency::answer(i)));
-    let mut problems = Vec::new();
-    if run.totals.failed != failing {
-        problems.push(format!("{} calls counted failed instead of {failing}", run.totals.failed));
-    }
-    if run.totals.completed != answered {
-        problems.push(format!("{} calls answered instead of {answered}", run.totals.completed));
-    }
-    if run.totals.sum != expected {
-        problems
-            .push(format!("sum {} instead of {expected} (the answers of the calls that did not fail)", run.totals.sum));
-    }
-    match &run.totals.first_failure {
-        Some(first) if faulty.fails(first.input) => {}
-        Some(first) => problems.push(format!("a call that should not fail failed: {first}")),
-        None if failing > 0 => problems.push("no failure recorded".to_string()),
-        None => {}
-    }
-    if let Some((issued, completed)) = run.device_calls {
-        if issued != answered || completed != answered {
-            problems.push(format!("the device issued {issued} and completed {completed} calls for {answered}"));
-        }
-    }
-    if bounded && run.max_outstanding > run.limit as i64 + 1 {
-        problems.push(format!(
+    let expected =
+        (0..run.items).filter(|i| !fails(i)).fold(0u64, |sum, i| sum.wrapping_add(dependency::Dependency::answer(i)));
+    let totals = &run.totals;
+    [
+        (totals.failed != failing).then(|| format!("{} calls counted failed instead of {failing}", totals.failed)),
+        (totals.completed != answered).then(|| format!("{} calls answered instead of {answered}", totals.completed)),
+        (totals.sum != expected)
+            .then(|| format!("sum {} instead of {expected} (the answers of the calls that did not fail)", totals.sum)),
+        match &totals.first_failure {
+            Some(first) => (!fails(&first.input)).then(|| format!("a call that should not fail failed: {first}")),
+            None => (failing > 0).then(|| "no failure recorded".to_string()),
+        },
+        run.device_calls.filter(|&(issued, completed)| issued != answered || completed != answered).map(
+            |(issued, completed)| format!("the device issued {issued} and completed {completed} calls for {answered}"),
+        ),
+        outstanding(run.left_outstanding),
+    ]
+}
+
+/// The verdict of `failed_calls` on a run whose calls of `fail` failed; `bounded` holds it to its bound plus
+/// one while the failures go through.
+pub fn failure_verdict(run: &SmallRun, fail: &[Range<u64>], bounded: bool) -> Result<String, CheckFailed> {
+    let failing = count_failing(fail, run.items);
+    let over = (bounded && run.over_bound()).then(|| {
+        format!(
             "{} calls outstanding at once while the failures went through, bound {} + 1",
             run.max_outstanding, run.limit
-        ));
-    }
-    if run.left_outstanding != 0 {
-        problems.push(format!("{} calls still counted outstanding at the end", run.left_outstanding));
-    }
-    problems.extend(left_behind(run.threads));
-    CheckFailed::unless(problems, || {
+        )
+    });
+    CheckFailed::unless(exactness(run, fail).into_iter().chain([over, left_behind(run.threads)]), || {
         format!(
             "{failing} of {} calls failed at once (item 0, a burst of two full windows from item {FAULT_AT}, the \
-             last item): each counted once, the other {answered} answered once, sum exact; {}; nothing outstanding \
-             or left running",
+             last item): each counted once, the other {} answered once, sum exact; {}; nothing outstanding or left \
+             running",
             run.items,
+            run.items - failing,
             if bounded {
                 format!(
                     "at most {} outstanding while the failures went through, bound {} + 1",
@@ -304,6 +314,11 @@ pub fn failure_verdict(run: &SmallRun, faulty: &FaultyCall, bounded: bool) -> Re
             }
         )
     })
+}
+
+/// The calls a run left counted outstanding when it returned, if any.
+fn outstanding(left: i64) -> Option<String> {
+    (left != 0).then(|| format!("{left} calls still counted outstanding when the run returned"))
 }
 
 /// The threads a run left behind, from the process's count before it and once it returned, if any.
@@ -317,43 +332,22 @@ fn settled_threads(target: Option<u64>) -> Option<u64> {
     measure::memory::settled_thread_count(target, Duration::from_secs(1))
 }
 
+/// `sum_exact` on a clean small run: every call answered once, the sum exact, nothing outstanding.
 fn sum_exact(run: &SmallRun) -> Check {
-    let expected = expected_sum(run.items);
-    let mut problems = Vec::new();
-    if run.totals.completed != run.items {
-        problems.push(format!("{} of {} calls answered", run.totals.completed, run.items));
-    }
-    if let Some(failure) = &run.totals.first_failure {
-        problems.push(format!("{} calls failed, first: {failure}", run.totals.failed));
-    }
-    if run.totals.sum != expected {
-        problems.push(format!("sum {} instead of {expected}", run.totals.sum));
-    }
-    if let Some((issued, completed)) = run.device_calls {
-        if issued != run.items || completed != run.items {
-            problems
-                .push(format!("the device issued {issued} and completed {completed} calls for {} items", run.items));
-        }
-    }
-    if run.left_outstanding != 0 {
-        problems.push(format!("{} calls still counted outstanding at the end", run.left_outstanding));
-    }
-    let detail = if problems.is_empty() {
+    let detail = || {
         let device =
             if run.device_calls.is_some() { ", the device issued and completed exactly that many" } else { "" };
         format!("{} calls ({} ms each), every answer summed exactly once{device}", run.items, SERVICE.as_millis())
-    } else {
-        problems.join("; ")
     };
-    Check::new("sum_exact", problems.is_empty(), detail)
+    verdict("sum_exact", CheckFailed::unless(exactness(run, &[]), detail))
 }
 
+/// `small_run_bound` on a small run: at most the bound plus one outstanding (not applicable when unbounded).
 fn bounded(contestant: Contestant, run: &SmallRun) -> Check {
-    let bound = run.limit as i64 + 1;
     if contestant.bounded() {
         Check::new(
             "small_run_bound",
-            run.max_outstanding <= bound,
+            !run.over_bound(),
             format!("most calls outstanding at once {}, bound {} + 1", run.max_outstanding, run.limit),
         )
     } else {
@@ -367,27 +361,21 @@ fn bounded(contestant: Contestant, run: &SmallRun) -> Check {
 /// A budget of 30 ms for a million 1 ms calls.
 fn cut_short_releases(contestant: Contestant) -> Result<String, CheckFailed> {
     let run = small_run(contestant, 1_000_000, 64, Duration::from_millis(30))?;
-    let mut problems = Vec::new();
-    if run.totals.completed >= run.items {
-        problems.push("every item was answered: the budget did not cut the run".to_string());
-    }
-    if run.left_outstanding != 0 {
-        problems.push(format!("{} calls still counted outstanding", run.left_outstanding));
-    }
-    if run.overran > STOP_WITHIN {
-        problems.push(format!(
-            "returned {:.0} ms after the deadline (at most {} ms)",
-            run.overran.as_secs_f64() * 1e3,
-            STOP_WITHIN.as_millis()
-        ));
-    }
-    problems.extend(left_behind(run.threads));
+    let overran_ms = run.overran.as_secs_f64() * 1e3;
+    let problems = [
+        (run.totals.completed >= run.items).then(|| "every item was answered: the budget did not cut the run".into()),
+        outstanding(run.left_outstanding),
+        (run.overran > STOP_WITHIN).then(|| {
+            format!("returned {overran_ms:.0} ms after the deadline (at most {} ms)", STOP_WITHIN.as_millis())
+        }),
+        left_behind(run.threads),
+    ];
     CheckFailed::unless(problems, || {
         format!(
-            "a 30 ms budget for {} items: {} answered, stopped {:.1} ms after the deadline (at most {} ms) with nothing outstanding and no thread left",
+            "a 30 ms budget for {} items: {} answered, stopped {overran_ms:.1} ms after the deadline (at most {} ms) \
+             with nothing outstanding and no thread left",
             run.items,
             run.totals.completed,
-            run.overran.as_secs_f64() * 1e3,
             STOP_WITHIN.as_millis()
         )
     })
@@ -401,10 +389,9 @@ pub const CANCEL_LIMIT: usize = 64;
 pub const CANCEL_WITHIN: Duration = Duration::from_secs(2);
 /// The cancel is sent once this many answers (at least the first, at most the last) have been delivered: 100
 /// to 2,099, chosen by the seed ([`cancel_point`]), a few milliseconds into the run at the check's bound.
-pub const CANCEL_AFTER: std::ops::Range<u64> = 100..2_100;
+pub const CANCEL_AFTER: Range<u64> = 100..2_100;
 /// How long after it returned a cancelled run is watched for answers delivered late.
 pub const LATE_WATCH: Duration = Duration::from_millis(20);
-
 /// The number of answers after which `seed`'s caller-cancel check cancels the run (in [`CANCEL_AFTER`]).
 pub fn cancel_point(seed: u64) -> u64 {
     // splitmix64's finaliser: neighbouring seeds land far apart.
@@ -415,48 +402,18 @@ pub fn cancel_point(seed: u64) -> u64 {
     CANCEL_AFTER.start + z % (CANCEL_AFTER.end - CANCEL_AFTER.start)
 }
 
-/// What a run cancelled by its caller left behind.
-#[derive(Debug)]
-pub struct CancelRun {
-    /// Items asked for.
-    pub items: u64,
-    /// The seeded point: answers delivered before the cancel was sent.
-    pub cancel_after: u64,
-    /// Answers delivered when the cancel was sent; `None` when the run returned before the point (no cancel).
-    pub answered_at_cancel: Option<u64>,
-    /// What the run returned.
-    pub result: Result<(), RunError>,
-    /// From the cancel to the run's return.
-    pub returned_after: Duration,
-    /// The counters when the run returned.
-    pub at_return: Totals,
-    /// The counters [`LATE_WATCH`] later.
-    pub later: Totals,
-    /// Calls still counted outstanding when the run returned.
-    pub left_outstanding: i64,
-    /// Tasks alive on its runtime when the run returned (`None` without a runtime).
-    pub live_tasks: Option<usize>,
-    /// The process's threads before the run and once it returned (exiting threads given up to a second).
-    pub threads: (Option<u64>, Option<u64>),
-    /// The device's answered calls and the calls it still held, [`LATE_WATCH`] after the return (`None` on the
-    /// contestant's own timer).
-    pub device: Option<(u64, usize)>,
-    /// Calls made, calls of an input already called, calls of an input outside `0..items`.
-    pub ledger: (u64, u64, u64),
-    /// The answers delivered up to [`LATE_WATCH`] after the return, traced back to their inputs and set against
-    /// the calls made.
-    pub deliveries: Deliveries,
-}
-
-/// Run `run` over [`CANCEL_ITEMS`] items with bound [`CANCEL_LIMIT`], each call made with `inner` and noted in
-/// a ledger, each answer delivered noted in another ([`LedgerMeter`]), and cancel it from another thread once
-/// [`cancel_point`]`(seed)` answers are in; `live_tasks` reads the tasks left alive when it returned.
-pub fn cancel_run(
+/// `caller_cancel`'s run and its verdict: run `run` over [`CANCEL_ITEMS`] items with bound [`CANCEL_LIMIT`], each
+/// call made with `inner` and noted in a ledger, each answer delivered noted in another ([`LedgerMeter`]), cancel
+/// it from another thread once [`cancel_point`]`(seed)` answers are in, and judge what it left behind (`live_tasks`
+/// reads the tasks left alive when it returned): it returned once and promptly, delivered nothing after it
+/// returned (watched for [`LATE_WATCH`]), left nothing outstanding, alive or running, called no input twice and
+/// delivered every answer it delivered once, from an input it called.
+pub fn cancel_verdict(
     run: &dyn Fn(&Job<LedgerMeter>) -> Result<(), RunError>,
     inner: Call,
     live_tasks: &dyn Fn() -> Option<usize>,
     seed: u64,
-) -> CancelRun {
+) -> Result<String, CheckFailed> {
     let faulty = Arc::new(FaultyCall { inner, fail: Vec::new(), ledger: Some(CallLedger::new(CANCEL_ITEMS)) });
     let gauge = Arc::new(Outstanding::new());
     let delivered = Arc::new(DeliveryLedger::new(CANCEL_ITEMS));
@@ -489,105 +446,64 @@ pub fn cancel_run(
         let cancel = canceller.join().unwrap_or(None);
         (result, returned, cancel)
     });
-    let at_return = shared.outcome();
-    let left_outstanding = gauge.current();
-    let live = live_tasks();
+    let (at_return, left_outstanding, live) = (shared.outcome(), gauge.current(), live_tasks());
     std::thread::sleep(LATE_WATCH);
     let later = shared.outcome();
-    let threads_after = settled_threads(threads_before);
+    let threads = (threads_before, settled_threads(threads_before));
+    // The device's answered calls and the calls it still held, `LATE_WATCH` after the return.
     let device = faulty.inner.device().map(|d| {
         let stats = d.stats();
         (stats.completed, stats.in_service + stats.queued)
     });
-    CancelRun {
-        items: CANCEL_ITEMS,
-        cancel_after,
-        answered_at_cancel: cancel.map(|(_, answered)| answered),
-        result,
-        returned_after: cancel.map_or(Duration::ZERO, |(at, _)| returned.saturating_duration_since(at)),
-        at_return,
-        later,
-        left_outstanding,
-        live_tasks: live,
-        threads: (threads_before, threads_after),
-        device,
-        ledger: faulty.ledger.as_ref().map_or((0, 0, 0), CallLedger::counts),
-        deliveries: faulty.ledger.as_ref().map_or_else(Deliveries::default, |calls| delivered.against(calls)),
-    }
-}
-
-/// The verdict of `caller_cancel` on what a cancelled run left behind.
-pub fn cancel_verdict(run: &CancelRun) -> Result<String, CheckFailed> {
-    let Some(answered) = run.answered_at_cancel else {
+    let Some((at, answered)) = cancel else {
         return Err(format!(
-            "the run returned ({:?}) before its {}th answer, with {} of {} answered: the cancel was never sent",
-            run.result, run.cancel_after, run.at_return.completed, run.items
+            "the run returned ({result:?}) before its {cancel_after}th answer, with {} of {CANCEL_ITEMS} answered: the \
+             cancel was never sent",
+            at_return.completed
         )
         .into());
     };
-    let mut problems = Vec::new();
-    if let Err(e) = &run.result {
-        problems.push(format!("the cancelled run returned an error: {e}"));
-    }
-    if run.returned_after > CANCEL_WITHIN {
-        problems.push(format!(
-            "returned {:.0} ms after the cancel (at most {} ms)",
-            run.returned_after.as_secs_f64() * 1e3,
-            CANCEL_WITHIN.as_millis()
-        ));
-    }
-    if run.at_return.completed >= run.items {
-        problems.push("every item was answered: the cancel did not stop the run".to_string());
-    }
-    if run.later.completed != run.at_return.completed || run.later.sum != run.at_return.sum {
-        problems.push(format!(
-            "{} answers delivered after the run returned",
-            run.later.completed.saturating_sub(run.at_return.completed)
-        ));
-    }
-    if run.at_return.failed > 0 {
-        problems.push(format!("{} calls failed (a cancel fails no call)", run.at_return.failed));
-    }
-    if run.left_outstanding != 0 {
-        problems.push(format!("{} calls still counted outstanding when it returned", run.left_outstanding));
-    }
-    if let Some(tasks) = run.live_tasks.filter(|t| *t > 0) {
-        problems.push(format!("{tasks} tasks still alive when it returned"));
-    }
-    problems.extend(left_behind(run.threads));
-    let (made, twice, outside) = run.ledger;
-    if twice > 0 || outside > 0 {
-        problems.push(format!("{twice} calls of an input already called, {outside} of an input never asked for"));
-    }
-    let d = run.deliveries;
-    if d.twice > 0 || d.never_called > 0 || d.foreign > 0 {
-        problems.push(format!(
-            "of {} answers delivered, {} repeated an input's answer already delivered, {} came from an input never \
-             called and {} from no input at all",
-            d.answers, d.twice, d.never_called, d.foreign
-        ));
-    }
-    if run.later.completed > made {
-        problems.push(format!("{} answers delivered from {made} calls made", run.later.completed));
-    }
-    if let Some((completed, held)) = run.device {
-        if run.later.completed > completed {
-            problems.push(format!("{} answers delivered, the device gave {completed}", run.later.completed));
-        }
-        if held > 0 {
-            problems.push(format!("the device still held {held} calls of the run"));
-        }
-    }
+    let (made, twice, outside) = faulty.ledger.as_ref().map_or((0, 0, 0), CallLedger::counts);
+    let d = faulty.ledger.as_ref().map_or_else(Deliveries::default, |calls| delivered.against(calls));
+    let returned_after = returned.saturating_duration_since(at);
+    let returned_ms = returned_after.as_secs_f64() * 1e3;
+    let problems = [
+        result.as_ref().err().map(|e| format!("the cancelled run returned an error: {e}")),
+        (returned_after > CANCEL_WITHIN).then(|| {
+            format!("returned {returned_ms:.0} ms after the cancel (at most {} ms)", CANCEL_WITHIN.as_millis())
+        }),
+        (at_return.completed >= CANCEL_ITEMS)
+            .then(|| "every item was answered: the cancel did not stop the run".to_string()),
+        (later.completed != at_return.completed || later.sum != at_return.sum).then(|| {
+            format!("{} answers delivered after the run returned", later.completed.saturating_sub(at_return.completed))
+        }),
+        (at_return.failed > 0).then(|| format!("{} calls failed (a cancel fails no call)", at_return.failed)),
+        outstanding(left_outstanding),
+        live.filter(|t| *t > 0).map(|tasks| format!("{tasks} tasks still alive when it returned")),
+        left_behind(threads),
+        (twice > 0 || outside > 0)
+            .then(|| format!("{twice} calls of an input already called, {outside} of an input never asked for")),
+        (d.twice > 0 || d.never_called > 0 || d.foreign > 0).then(|| {
+            format!(
+                "of {} answers delivered, {} repeated an input's answer already delivered, {} came from an input \
+                 never called and {} from no input at all",
+                d.answers, d.twice, d.never_called, d.foreign
+            )
+        }),
+        (later.completed > made).then(|| format!("{} answers delivered from {made} calls made", later.completed)),
+        device
+            .filter(|&(completed, _)| later.completed > completed)
+            .map(|(completed, _)| format!("{} answers delivered, the device gave {completed}", later.completed)),
+        device.filter(|&(_, held)| held > 0).map(|(_, held)| format!("the device still held {held} calls of the run")),
+    ];
     CheckFailed::unless(problems, || {
         format!(
-            "cancelled from outside after {answered} answers (seeded point {}): returned {:.1} ms later (at most {} \
-             ms), {} of {} answered, each input called at most once, every delivered answer from a distinct input \
-             that was called, nothing delivered after it returned, nothing outstanding, no task or thread left",
-            run.cancel_after,
-            run.returned_after.as_secs_f64() * 1e3,
+            "cancelled from outside after {answered} answers (seeded point {cancel_after}): returned {returned_ms:.1} \
+             ms later (at most {} ms), {} of {CANCEL_ITEMS} answered, each input called at most once, every \
+             delivered answer from a distinct input that was called, nothing delivered after it returned, nothing \
+             outstanding, no task or thread left",
             CANCEL_WITHIN.as_millis(),
-            run.at_return.completed,
-            run.items
+            at_return.completed,
         )
     })
 }
@@ -596,8 +512,7 @@ pub fn cancel_verdict(run: &CancelRun) -> Result<String, CheckFailed> {
 fn caller_cancel(contestant: Contestant, seed: u64) -> Result<String, CheckFailed> {
     let prepared = contestant.prepare()?;
     let inner = Call::start(contestant.timer(), SERVICE)?;
-    let run = cancel_run(&|job| prepared.run(job, &mut || {}), inner, &|| prepared.live_tasks(), seed);
-    cancel_verdict(&run)
+    cancel_verdict(&|job| prepared.run(job, &mut || {}), inner, &|| prepared.live_tasks(), seed)
 }
 
 /// Threads asked for by `skips_with_reason`: far more than any machine allows.
@@ -610,12 +525,9 @@ fn skips_with_reason(contestant: Contestant) -> Result<String, CheckFailed> {
     let shared = Arc::new(Shared::new(GaugeMeter::new(Arc::new(Outstanding::new()))));
     let job = Job::new(10, TOO_MANY_THREADS, call.clone(), Duration::from_secs(5), Arc::clone(&shared));
     let ran = prepared.run(&job, &mut || {});
-    if let Some(device) = call.device() {
-        device.shutdown();
-    }
+    call.shut_down();
     skip_verdict(ran, shared.threads_started())
 }
-
 /// The verdict of `skips_with_reason` on what a run asked for [`TOO_MANY_THREADS`] returned, and how many
 /// threads the contestant started on the way.
 fn skip_verdict(ran: Result<(), RunError>, started: u64) -> Result<String, CheckFailed> {
@@ -632,19 +544,6 @@ fn skip_verdict(ran: Result<(), RunError>, started: u64) -> Result<String, Check
             Ok(format!("asked for {asked} threads, skipped before starting any of its own: {reason}"))
         }
         Err(RunError::Skipped(reason)) => Err(format!("refused without naming the OS's limit: {reason}").into()),
-    }
-}
-
-/// `work` under the watchdog, as a check.
-fn check(name: &'static str, work: impl FnOnce() -> Result<String, CheckFailed> + Send + 'static) -> Check {
-    verdict_check(name, guarded(name, work))
-}
-
-/// The check `name` from a verdict: its detail passes, its problems fail.
-fn verdict_check(name: &str, verdict: Result<String, CheckFailed>) -> Check {
-    match verdict {
-        Ok(detail) => Check::new(name, true, detail),
-        Err(problems) => Check::new(name, false, problems.to_string()),
     }
 }
 
@@ -725,8 +624,8 @@ mod tests {
 
     #[test]
     fn failed_calls_rejects_a_contestant_that_over_admits_on_failure() {
-        let faulty =
-            Arc::new(FaultyCall { inner: Call::OwnTimer(SERVICE), fail: failure_plan(ITEMS, LIMIT), ledger: None });
+        let fail = failure_plan(ITEMS, LIMIT);
+        let faulty = Arc::new(FaultyCall { inner: Call::OwnTimer(SERVICE), fail: fail.clone(), ledger: None });
         let gauge = Arc::new(Outstanding::new());
         let shared = Arc::new(Shared::new(GaugeMeter::new(Arc::clone(&gauge))));
         let job = Job::new(ITEMS, LIMIT, Call::Faulty(Arc::clone(&faulty)), SMALL_BUDGET, Arc::clone(&shared));
@@ -742,16 +641,17 @@ mod tests {
             threads: (None, None),
             overran: Duration::ZERO,
         };
-        let verdict = failure_verdict(&run, &faulty, true).expect_err("it over-admitted").to_string();
+        let verdict = failure_verdict(&run, &fail, true).expect_err("it over-admitted").to_string();
         assert!(verdict.contains("outstanding at once while the failures went through"), "{verdict}");
         // Everything else about the run was right: only the bound broke.
-        assert_eq!(run.totals.failed, faulty.failing(ITEMS));
+        assert_eq!(run.totals.failed, count_failing(&fail, ITEMS));
     }
 
     #[test]
     fn failed_calls_rejects_a_run_that_loses_or_miscounts_failures() {
-        let faulty = FaultyCall { inner: Call::OwnTimer(SERVICE), fail: failure_plan(ITEMS, LIMIT), ledger: None };
-        let failing = faulty.failing(ITEMS);
+        let fail = failure_plan(ITEMS, LIMIT);
+        let faulty = FaultyCall { inner: Call::OwnTimer(SERVICE), fail: fail.clone(), ledger: None };
+        let failing = count_failing(&fail, ITEMS);
         let right = Totals {
             sum: (0..ITEMS)
                 .filter(|&i| !faulty.fails(i))
@@ -771,12 +671,12 @@ mod tests {
             threads: (None, None),
             overran: Duration::ZERO,
         };
-        assert!(failure_verdict(&run(right.clone()), &faulty, true).is_ok());
+        assert!(failure_verdict(&run(right.clone()), &fail, true).is_ok());
         // The first item's failure swallowed: neither counted nor answered.
         let swallowed = Totals { failed: failing - 1, ..right.clone() };
-        assert!(failure_verdict(&run(swallowed), &faulty, true).is_err());
+        assert!(failure_verdict(&run(swallowed), &fail, true).is_err());
         // A failed call retried into an answer counted twice.
         let twice = Totals { completed: ITEMS - failing + 1, ..right };
-        assert!(failure_verdict(&run(twice), &faulty, true).is_err());
+        assert!(failure_verdict(&run(twice), &fail, true).is_err());
     }
 }

@@ -84,6 +84,41 @@ impl<M> Job<M> {
     }
 }
 
+impl<M: JobMeter> Job<M> {
+    /// Make `input`'s call `with` ([`Call::call_blocking`] or [`Call::call_coroutine`], statically dispatched),
+    /// counted outstanding until its answer is recorded.
+    #[inline]
+    pub fn make(&self, input: u64, with: impl Fn(&Call, u64) -> Result<u64, CallFailed>) {
+        let in_flight = self.shared.in_flight();
+        self.shared.record(with(&self.call, input));
+        drop(in_flight);
+    }
+
+    /// Make the calls of the items taken one at a time from the shared counter `next`, until none is left or the
+    /// deadline passed: the loop of a pool thread or coroutine.
+    #[inline]
+    pub fn take_from(&self, next: &AtomicU64, with: impl Fn(&Call, u64) -> Result<u64, CallFailed> + Copy) {
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= self.items || self.deadline.passed() {
+                return;
+            }
+            self.make(i, with);
+        }
+    }
+}
+
+/// `n` calls made `with` `call` one after another, each timed: an idle call's real duration.
+pub fn timed_calls(call: &Call, n: u32, with: impl Fn(&Call, u64) -> Result<u64, CallFailed>) -> Vec<Duration> {
+    (0..n)
+        .map(|i| {
+            let started = Instant::now();
+            let _ = with(call, u64::from(i));
+            started.elapsed()
+        })
+        .collect()
+}
+
 /// Counters every contestant updates the same way: the outstanding-call meter, the sum of answers, the calls
 /// completed, the first failure, and the threads the contestant started.
 #[derive(Debug, Default)]
@@ -332,6 +367,16 @@ impl Deadline {
     pub async fn cancelled(&self) {
         if !self.is_cancelled() {
             self.wake.notified().await;
+        }
+    }
+
+    /// Resolves when the budget runs out ([`Deadline::instant`]) or the caller cancels, whichever comes first (the
+    /// one future a stream runner waits on beside its work).
+    pub async fn reached(&self) {
+        let at = tokio::time::Instant::from_std(self.instant());
+        tokio::select! {
+            () = tokio::time::sleep_until(at) => {}
+            () = self.cancelled() => {}
         }
     }
 

@@ -10,7 +10,7 @@
 //! - [`job`]: what a run is asked to do, the counters it reports through, and the meters it counts with.
 //! - [`contestants`]: the registry of stream, blocking and coroutine shapes both scenarios pick from.
 //! - [`checks`]: the conformance checks every contestant passes before it is measured (a scenario's
-//!   `conformance.rs` says which it runs).
+//!   `conformance.rs` gives their sizes).
 //! - [`trial`]: one trial in its own process (checks, idle call, the harness's timed and accounting loop), which
 //!   each scenario's `routine.rs` runs with its own parameters.
 //! - [`threads`]: per-thread CPU and context switches, read in accounting iterations.

@@ -1,6 +1,7 @@
-//! One trial of a device or backpressure contestant in its own process: the conformance checks its scenario
-//! chose (run before it, by the scenario's `routine.rs`), an idle call's real duration, then the harness's loop ([`measure::harness::run`]) over a `DeviceRoutine`: every run
-//! against a fresh device and fresh counters, every answer checked.
+//! One trial of a device or backpressure contestant in its own process: the conformance checks at its
+//! scenario's sizes ([`crate::checks::all`]), an idle call's real duration, then the harness's loop
+//! ([`measure::harness::run`]) over a `DeviceRoutine`: every run against a fresh device and fresh counters,
+//! every answer checked.
 //!
 //! Where each figure comes from:
 //!
@@ -31,11 +32,12 @@ use std::time::{Duration, Instant};
 use measure::harness::{self, Instruments, Iteration, IterationData, Routine, Stop, Window, RUNS_CHECK};
 use measure::meter::NoMeter;
 use measure::probe::{bounded_outstanding_check, Measurement, Timing};
-use measure::record::{MetricValues, TrialRequest};
+use measure::record::{MetricValues, Series, TrialRequest};
 use measure::scenario::{Repetitions, TrialError, TrialSink};
 use measure::summary::Check;
 
 use crate::call::{expected_sum, Call};
+use crate::checks::{self, Sizes};
 use crate::contestants::{Contestant, Prepared};
 use crate::job::{Job, JobMeter, RunError, Shared, Steady, Totals};
 use crate::threads::{self, Census};
@@ -80,16 +82,19 @@ struct Tally {
     max_outstanding: Option<u64>,
 }
 
-/// Run `contestant`'s trial under `spec`, reporting `checks` (its scenario's conformance checks, already run)
-/// and then its iterations to `sink`.
+/// Run `contestant`'s trial under `spec`, reporting its conformance checks (every check of [`checks::all`] at
+/// its scenario's `sizes`, the caller's cancel at this process's own seeded point) and then its iterations to
+/// `sink`, each accounting iteration with the scenario's own figures of its `outstanding` series.
 pub fn run_trial(
     request: &TrialRequest,
     sink: &mut dyn TrialSink,
     contestant: Contestant,
     spec: &TrialSpec,
-    checks: Vec<Check>,
+    sizes: Sizes,
+    series_figures: fn(&Series) -> MetricValues,
 ) -> Result<(), TrialError> {
-    for check in checks {
+    // Each process (fork) cancels at its own point.
+    for check in checks::all(contestant, sizes, request.seed.wrapping_add(u64::from(request.fork))) {
         sink.check(check);
     }
     let prepared = match contestant.prepare() {
@@ -109,8 +114,9 @@ pub fn run_trial(
     // Which thread is `may`'s timer, found once before the loop (a coroutine sleeps a millisecond), for the
     // accounting iterations' census.
     let may_timer = matches!(contestant, Contestant::Coroutine { .. }).then(threads::may_timer_thread).flatten();
-    let mut routine =
-        DeviceRoutine { contestant, prepared, spec: *spec, idle_ms, may_timer, started: 0, tally: Tally::default() };
+    let tally = Tally::default();
+    let (spec, started) = (*spec, 0);
+    let mut routine = DeviceRoutine { contestant, prepared, spec, idle_ms, may_timer, series_figures, started, tally };
     harness::run(&mut routine, request, sink);
     Ok(())
 }
@@ -120,9 +126,7 @@ fn idle_call_ms(contestant: Contestant, prepared: &Prepared, spec: &TrialSpec) -
     let call = Call::start(contestant.timer(), spec.service)?;
     let job = Job::new(0, 1, call, Duration::ZERO, Arc::new(Shared::new(NoMeter)));
     let mut times = prepared.idle_calls(&job, IDLE_CALLS);
-    if let Some(device) = job.call.device() {
-        device.shutdown();
-    }
+    job.call.shut_down();
     times.sort();
     let median = times.get(times.len() / 2).copied().unwrap_or_default();
     Ok(median.as_secs_f64() * 1e3)
@@ -138,6 +142,8 @@ struct DeviceRoutine {
     idle_ms: f64,
     /// The thread id of `may`'s timer thread, for coroutine contestants.
     may_timer: Option<i32>,
+    /// The scenario's own figures of an accounting iteration's `outstanding` series.
+    series_figures: fn(&Series) -> MetricValues,
     /// Runs started so far (the harness's iteration index of the next run).
     started: u32,
     tally: Tally,
@@ -203,7 +209,7 @@ impl DeviceRoutine {
         let threads =
             census.map(|before| Census::take(may_timer).per_call_since(&before, totals.completed)).unwrap_or_default();
         if let Err(e) = ran {
-            shut_down(&job.call);
+            job.call.shut_down();
             return Err(e);
         }
         Ok(RunOutput { items, totals, spawn: spawn.unwrap_or_default(), call: job.call, baseline, threads })
@@ -253,7 +259,7 @@ impl Routine for DeviceRoutine {
 
     fn finish(&mut self, iteration: Iteration, output: RunOutput, window: Window<'_>) -> Result<IterationData, Stop> {
         let timer_cpu = output.call.device().map(|d| d.timer_cpu());
-        shut_down(&output.call);
+        output.call.shut_down();
         let cut_short = output.totals.completed + output.totals.failed < output.items;
         if !iteration.warmup {
             self.tally(iteration, &output, cut_short);
@@ -275,6 +281,7 @@ impl Routine for DeviceRoutine {
                 }
                 data.instruments = instrument_metrics(measurement, output.baseline);
                 data.instruments.extend(output.threads.clone());
+                data.instruments.extend((self.series_figures)(&measurement.outstanding_series));
                 data.series.insert("outstanding".to_string(), measurement.outstanding_series.clone());
             }
         }
@@ -289,35 +296,21 @@ impl Routine for DeviceRoutine {
         } else {
             format!("all {} items ({} in an accounting iteration)", self.spec.items, self.spec.accounting_items)
         };
-        let whole = tally.runs - tally.cut_short;
+        let (whole, budget) = (tally.runs - tally.cut_short, self.spec.budget.as_secs_f64());
         let mut checks = vec![if clean && tally.runs > 0 && whole == 0 {
             // A cut-short iteration's sum covers only the calls answered: there was no full sum to check.
-            Check::not_applicable(
-                "measured_sum_exact",
-                format!(
-                    "every one of {} iterations was cut short by the {:.1} s budget",
-                    tally.runs,
-                    self.spec.budget.as_secs_f64()
-                ),
-            )
+            let detail = format!("every one of {} iterations was cut short by the {budget:.1} s budget", tally.runs);
+            Check::not_applicable("measured_sum_exact", detail)
+        } else if clean {
+            let detail = format!(
+                "{whole} of {} iterations ({measured} timed, {accounted} accounting) ran {items} with the exact sum; {} \
+                 were cut short by the {budget:.1} s budget (their sum covers only the calls answered); no call failed",
+                tally.runs, tally.cut_short,
+            );
+            Check::new("measured_sum_exact", true, detail)
         } else {
-            Check::new(
-                "measured_sum_exact",
-                clean,
-                if clean {
-                    format!(
-                    "{} of {} iterations ({measured} timed, {accounted} accounting) ran {items} with the exact sum; \
-                     {} were cut short by the {:.1} s budget (their sum covers only the calls answered); no call \
-                     failed",
-                    tally.runs - tally.cut_short,
-                    tally.runs,
-                    tally.cut_short,
-                    self.spec.budget.as_secs_f64()
-                )
-                } else {
-                    format!("{} failed calls; {}", tally.failed_calls, tally.wrong_sums.join("; "))
-                },
-            )
+            let detail = format!("{} failed calls; {}", tally.failed_calls, tally.wrong_sums.join("; "));
+            Check::new("measured_sum_exact", false, detail)
         }];
         if self.contestant.bounded() {
             // The contract's tolerance: the bound plus one call in hand.
@@ -329,13 +322,6 @@ impl Routine for DeviceRoutine {
             ));
         }
         checks
-    }
-}
-
-/// Stop the device's timer threads, if the run called through it.
-fn shut_down(call: &Call) {
-    if let Some(device) = call.device() {
-        device.shutdown();
     }
 }
 
@@ -434,8 +420,16 @@ mod tests {
     fn trial_under(contestant: Contestant, spec: TrialSpec) -> Collect {
         let prepared = contestant.prepare().expect("prepared");
         let tally = Tally::default();
-        let mut routine =
-            DeviceRoutine { contestant, prepared, spec, idle_ms: 1.0, may_timer: None, started: 0, tally };
+        let mut routine = DeviceRoutine {
+            contestant,
+            prepared,
+            spec,
+            idle_ms: 1.0,
+            may_timer: None,
+            series_figures: |_| MetricValues::new(),
+            started: 0,
+            tally,
+        };
         let mut sink = Collect::default();
         harness::run(&mut routine, &request(), &mut sink);
         sink

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use dependency::Dependency;
 use device::call::{Call, Timer};
-use device::checks::{self, cancel_run, cancel_verdict, CANCEL_WITHIN};
+use device::checks::{self, cancel_verdict, CANCEL_WITHIN};
 use device::contestants::{BlockingShape, Contestant, Prepared, StreamShape};
 use device::job::{Deadline, Job, LedgerMeter, RunError};
 
@@ -33,8 +33,8 @@ fn ignores_cancel(prepared: &Prepared, job: &Job<LedgerMeter>) -> Result<(), Run
 
 fn the_real_contestant_passes(contestant: Contestant) {
     let prepared = contestant.prepare().expect("prepared");
-    let run = cancel_run(&|job| prepared.run(job, &mut || {}), call(), &|| prepared.live_tasks(), 7);
-    let detail = cancel_verdict(&run).unwrap_or_else(|e| panic!("{}: {e}", contestant.name()));
+    let detail = cancel_verdict(&|job| prepared.run(job, &mut || {}), call(), &|| prepared.live_tasks(), 7)
+        .unwrap_or_else(|e| panic!("{}: {e}", contestant.name()));
     assert!(detail.contains("nothing delivered after it returned"), "{detail}");
     assert!(!detail.contains("  "), "the detail reads as one sentence: {detail}");
 }
@@ -106,8 +106,8 @@ testkit::own_process! {
             [pool(), Contestant::Stream { shape: StreamShape::BufferUnordered, free: false, timer: Timer::Device }]
         {
             let prepared = contestant.prepare().expect("prepared");
-            let run = cancel_run(&|job| ignores_cancel(&prepared, job), call(), &|| prepared.live_tasks(), 7);
-            let verdict = cancel_verdict(&run).expect_err("it ran on after the cancel").to_string();
+            let verdict = cancel_verdict(&|job| ignores_cancel(&prepared, job), call(), &|| prepared.live_tasks(), 7)
+                .expect_err("it ran on after the cancel").to_string();
             assert!(
                 verdict.contains(&format!("(at most {} ms)", CANCEL_WITHIN.as_millis())),
                 "{}: {verdict}",
@@ -124,7 +124,7 @@ testkit::own_process! {
         // calls drained and pass).
         let prepared = Arc::new(pool().prepare().expect("prepared"));
         let inner = Arc::clone(&prepared);
-        let run = cancel_run(
+        let verdict = cancel_verdict(
             &move |job| {
                 let detached = Job { deadline: Deadline::new(OWN_BUDGET), ..job.clone() };
                 let inner = Arc::clone(&inner);
@@ -137,8 +137,9 @@ testkit::own_process! {
             call(),
             &|| None,
             11,
-        );
-        let verdict = cancel_verdict(&run).expect_err("its calls ended after it returned").to_string();
+        )
+        .expect_err("its calls ended after it returned")
+        .to_string();
         assert!(verdict.contains("still counted outstanding") || verdict.contains("delivered after"), "{verdict}");
     }
 
@@ -159,8 +160,8 @@ testkit::own_process! {
             (Misdelivery::RepeatInPlace, 5, "1 repeated an input's answer already delivered, 0 came from an input"),
             (Misdelivery::NeverCalled, 9, "0 repeated an input's answer already delivered, 1 came from an input never"),
         ] {
-            let run = cancel_run(&|job| broken_pool(job, how), call(), &|| None, seed);
-            let verdict = cancel_verdict(&run).expect_err("an answer was delivered wrongly").to_string();
+            let verdict = cancel_verdict(&|job| broken_pool(job, how), call(), &|| None, seed)
+                .expect_err("an answer was delivered wrongly").to_string();
             assert!(verdict.contains(expected), "{verdict}");
             if how != Misdelivery::RepeatAfterCancel {
                 // One answer in place of another: every count matches, only the delivery ledger sees it.
@@ -168,8 +169,8 @@ testkit::own_process! {
             }
         }
         // The same pool delivering every answer rightly passes.
-        let run = cancel_run(&|job| broken_pool(job, Misdelivery::Nothing), call(), &|| None, 3);
-        let detail = cancel_verdict(&run).unwrap_or_else(|e| panic!("the right pool: {e}"));
+        let detail = cancel_verdict(&|job| broken_pool(job, Misdelivery::Nothing), call(), &|| None, 3)
+            .unwrap_or_else(|e| panic!("the right pool: {e}"));
         assert!(detail.contains("every delivered answer from a distinct input that was called"), "{detail}");
     }
 }

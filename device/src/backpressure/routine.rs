@@ -1,14 +1,13 @@
-//! One backpressure trial: this scenario's conformance checks ([`super::conformance`]), then the request's
-//! parameters (items, limit, service time, budget) as a [`TrialSpec`] (a bounded contestant's accounting
-//! iteration on a tenth of the items), run by the trial the device and backpressure scenarios share
-//! ([`crate::trial`]), which measures and verifies every run; each iteration that carries an `outstanding`
-//! series gains [`MS_TO_PEAK`] and [`MEAN_OUTSTANDING`] on its way to the sink.
+//! One backpressure trial: the request's parameters (items, limit, service time, budget) as a [`TrialSpec`] (a
+//! bounded contestant's accounting iteration on a tenth of the items), run by the trial the device and
+//! backpressure scenarios share ([`crate::trial`]) after the conformance checks at [`super::conformance`]'s
+//! sizes; it measures and verifies every run, and each accounting iteration's `outstanding` series gives it
+//! [`MS_TO_PEAK`] and [`MEAN_OUTSTANDING`] ([`series_figures`]).
 
 use std::time::Duration;
 
-use measure::record::{IterationRecord, TrialRequest};
+use measure::record::{MetricValues, Series, TrialRequest};
 use measure::scenario::{TrialError, TrialSink};
-use measure::summary::Check;
 
 use super::{conformance, ACCOUNTING_SHARE, CONTESTANTS, MEAN_OUTSTANDING, MS_TO_PEAK};
 use crate::contestants::Contestant;
@@ -30,8 +29,7 @@ pub(crate) fn run(request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<()
         ideal_ops_per_sec: Some(limit as f64 / service.as_secs_f64()),
         heap_threshold: None,
     };
-    let checks = conformance::checks(contestant, request);
-    trial::run_trial(request, &mut SeriesMetrics { inner: sink }, contestant, &spec, checks)
+    trial::run_trial(request, sink, contestant, &spec, conformance::SIZES, series_figures)
 }
 
 /// Items of `contestant`'s accounting iteration: a tenth ([`ACCOUNTING_SHARE`]) for a bounded contestant
@@ -44,33 +42,18 @@ fn accounting_items(contestant: Contestant, items: u64) -> u64 {
     }
 }
 
-/// Passes every message through, adding [`MS_TO_PEAK`] and [`MEAN_OUTSTANDING`] to each iteration that carries
-/// an `outstanding` series.
-struct SeriesMetrics<'a> {
-    inner: &'a mut dyn TrialSink,
-}
-
-impl TrialSink for SeriesMetrics<'_> {
-    fn iteration(&mut self, mut record: IterationRecord) {
-        if let Some(series) = record.series.get("outstanding") {
-            if let Some(ms) = ms_to_peak(series.period_ms, &series.values) {
-                record.metrics.insert(MS_TO_PEAK.to_string(), ms);
-            }
-            if !series.values.is_empty() {
-                let mean = series.values.iter().sum::<f64>() / series.values.len() as f64;
-                record.metrics.insert(MEAN_OUTSTANDING.to_string(), mean);
-            }
-        }
-        self.inner.iteration(record);
+/// [`MS_TO_PEAK`] and [`MEAN_OUTSTANDING`] of an accounting iteration's `outstanding` series (each where the
+/// series has one).
+fn series_figures(series: &Series) -> MetricValues {
+    let mut metrics = MetricValues::new();
+    if let Some(ms) = ms_to_peak(series.period_ms, &series.values) {
+        metrics.insert(MS_TO_PEAK.to_string(), ms);
     }
-
-    fn check(&mut self, check: Check) {
-        self.inner.check(check);
+    if !series.values.is_empty() {
+        let mean = series.values.iter().sum::<f64>() / series.values.len() as f64;
+        metrics.insert(MEAN_OUTSTANDING.to_string(), mean);
     }
-
-    fn skipped(&mut self, reason: &str) {
-        self.inner.skipped(reason);
-    }
+    metrics
 }
 
 /// The time of the first sample at the series' highest value, or `None` for an empty series or one that
@@ -107,39 +90,10 @@ mod tests {
     }
 
     #[test]
-    fn iterations_with_a_series_gain_its_peak_time_and_mean() {
-        #[derive(Default)]
-        struct Keep(Vec<IterationRecord>);
-        impl TrialSink for Keep {
-            fn iteration(&mut self, record: IterationRecord) {
-                self.0.push(record);
-            }
-            fn check(&mut self, _: Check) {}
-            fn skipped(&mut self, _: &str) {}
-        }
-        let mut keep = Keep::default();
-        let series = measure::record::Series::new(1.0, vec![0.0, 4.0, 8.0, 4.0]);
-        let with = IterationRecord {
-            index: 0,
-            warmup: false,
-            accounting: true,
-            metrics: Default::default(),
-            series: [("outstanding".to_string(), series)].into_iter().collect(),
-            ..IterationRecord::default()
-        };
-        let without = IterationRecord {
-            index: 1,
-            warmup: false,
-            accounting: false,
-            metrics: Default::default(),
-            series: Default::default(),
-            ..IterationRecord::default()
-        };
-        let mut sink = SeriesMetrics { inner: &mut keep };
-        sink.iteration(with);
-        sink.iteration(without);
-        assert_eq!(keep.0[0].metrics.get(MS_TO_PEAK), Some(&2.0));
-        assert_eq!(keep.0[0].metrics.get(MEAN_OUTSTANDING), Some(&4.0));
-        assert!(keep.0[1].metrics.is_empty());
+    fn a_series_gives_its_peak_time_and_mean() {
+        let figures = series_figures(&Series::new(1.0, vec![0.0, 4.0, 8.0, 4.0]));
+        assert_eq!(figures.get(MS_TO_PEAK), Some(&2.0));
+        assert_eq!(figures.get(MEAN_OUTSTANDING), Some(&4.0));
+        assert!(series_figures(&Series::new(1.0, Vec::new())).is_empty());
     }
 }

@@ -9,14 +9,15 @@
 //! conformance check `skips_with_reason` reads.
 
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::{self, JoinHandle};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use measure::limits::ThreadLimits;
 use pipelines::blocking::parked_pool::{run_parked, PoolError};
 
+use crate::call::Call;
 use crate::job::{Deadline, Job, JobMeter, RunError};
 
 /// Stack of every thread a blocking contestant starts: 64 KiB, room for a call and its wait with margin, and
@@ -105,15 +106,7 @@ fn parked<M: JobMeter>(
 
 fn pool<M: JobMeter>(job: &Job<M>, go: &mut dyn FnMut()) -> Result<(), RunError> {
     let next = AtomicU64::new(0);
-    parked(job, job.limit, go, |_| loop {
-        let i = next.fetch_add(1, Ordering::Relaxed);
-        if i >= job.items || job.deadline.passed() {
-            return;
-        }
-        let in_flight = job.shared.in_flight();
-        job.shared.record(job.call.call_blocking(i));
-        drop(in_flight);
-    })
+    parked(job, job.limit, go, |_| job.take_from(&next, Call::call_blocking))
 }
 
 /// The two ends of a bounded channel, in whichever flavor.
@@ -177,9 +170,7 @@ fn channel_workers<M: JobMeter>(flavor: ChannelFlavor, job: &Job<M>, go: &mut dy
             return;
         }
         while let Some(i) = channel.receive() {
-            let in_flight = job.shared.in_flight();
-            job.shared.record(job.call.call_blocking(i));
-            drop(in_flight);
+            job.make(i, Call::call_blocking);
         }
     })
 }
@@ -244,15 +235,4 @@ fn thread_per_item<M: JobMeter>(job: &Job<M>, go: &mut dyn FnMut()) -> Result<()
     } else {
         Err(RunError::Broken(format!("{panicked} per-item threads panicked")))
     }
-}
-
-/// `n` calls of `job`'s kind one after another on this thread, each timed: an idle call's real duration.
-pub(crate) fn idle_calls<M: JobMeter>(job: &Job<M>, n: u32) -> Vec<Duration> {
-    (0..n)
-        .map(|i| {
-            let started = Instant::now();
-            let _ = job.call.call_blocking(u64::from(i));
-            started.elapsed()
-        })
-        .collect()
 }

@@ -12,13 +12,14 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use may::sync::{SyncFlag, WaitGroup};
 use pipelines::coroutine::{self, CoroutineConfig};
 use pipelines::LiveStages;
 
-use crate::job::{Job, JobMeter, RunError};
+use crate::call::Call;
+use crate::job::{timed_calls, Job, JobMeter, RunError};
 
 /// Maps left to the rest of the process (carriers, timer, allocator arenas) when sizing against the limit.
 pub const MAP_MARGIN: u64 = 2_048;
@@ -54,15 +55,7 @@ pub(crate) fn run<M: JobMeter>(config: CoroutineConfig, job: &Job<M>, go: &mut d
         let spawned = coroutine::spawn("caller", config.stack_words, &live, move || {
             drop(arrived);
             start.wait();
-            loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= job.items || job.deadline.passed() {
-                    return;
-                }
-                let in_flight = job.shared.in_flight();
-                job.shared.record(job.call.call_coroutine(i));
-                drop(in_flight);
-            }
+            job.take_from(&next, Call::call_coroutine);
         });
         match spawned {
             Ok(handle) => handles.push(handle),
@@ -76,9 +69,8 @@ pub(crate) fn run<M: JobMeter>(config: CoroutineConfig, job: &Job<M>, go: &mut d
     arrived.wait();
     if spawn_error.is_none() {
         go();
-    }
-    // Released at once; on a spawn failure they find no items left and end.
-    if spawn_error.is_some() {
+    } else {
+        // Released at once, they find no items left and end.
         next.store(job.items, Ordering::Relaxed);
     }
     start.fire();
@@ -102,14 +94,7 @@ pub(crate) fn idle_calls<M: JobMeter>(config: CoroutineConfig, job: &Job<M>, n: 
     config.apply();
     let call = job.call.clone();
     let live = Arc::new(LiveStages::new());
-    let spawned = coroutine::spawn("idle", config.stack_words, &live, move || {
-        (0..n)
-            .map(|i| {
-                let started = Instant::now();
-                let _ = call.call_coroutine(u64::from(i));
-                started.elapsed()
-            })
-            .collect::<Vec<Duration>>()
-    });
+    let spawned =
+        coroutine::spawn("idle", config.stack_words, &live, move || timed_calls(&call, n, Call::call_coroutine));
     spawned.ok().and_then(|handle| handle.join().ok()).unwrap_or_default()
 }

@@ -66,38 +66,28 @@ pub enum Contestant {
 impl Contestant {
     /// Its name on the command line and in reports, such as `stream-buffer-unordered-unconstrained`.
     pub fn name(&self) -> String {
-        let (base, free) = match self {
-            Contestant::Stream { shape, free, .. } => {
-                let base = match shape {
-                    StreamShape::Buffered => "stream-buffered",
-                    StreamShape::BufferUnordered => "stream-buffer-unordered",
-                    StreamShape::PerWorkerUnordered => "stream-buffer-unordered-per-worker",
-                    StreamShape::ThreadPerCore => "stream-thread-per-core",
-                    StreamShape::Tasks => "stream-tasks",
-                    StreamShape::ChannelWorkers => "stream-flume-workers",
-                    StreamShape::Unbounded => "stream-unbounded",
-                };
-                (base.to_string(), *free)
+        let base = match self {
+            Contestant::Stream { shape, .. } => match shape {
+                StreamShape::Buffered => "stream-buffered",
+                StreamShape::BufferUnordered => "stream-buffer-unordered",
+                StreamShape::PerWorkerUnordered => "stream-buffer-unordered-per-worker",
+                StreamShape::ThreadPerCore => "stream-thread-per-core",
+                StreamShape::Tasks => "stream-tasks",
+                StreamShape::ChannelWorkers => "stream-flume-workers",
+                StreamShape::Unbounded => "stream-unbounded",
             }
-            Contestant::Blocking { shape, .. } => {
-                let base = match shape {
-                    BlockingShape::Pool => "blocking-threads".to_string(),
-                    BlockingShape::ChannelWorkers(flavor) => format!("blocking-{}-workers", flavor.name()),
-                    BlockingShape::ThreadPerItem => "blocking-unbounded".to_string(),
-                };
-                (base, false)
+            .to_string(),
+            Contestant::Blocking { shape: BlockingShape::Pool, .. } => "blocking-threads".to_string(),
+            Contestant::Blocking { shape: BlockingShape::ChannelWorkers(flavor), .. } => {
+                format!("blocking-{}-workers", flavor.name())
             }
-            Contestant::Coroutine { carriers, .. } => {
-                let base = match carriers {
-                    None => "coroutine-may".to_string(),
-                    Some(1) => "coroutine-may-1-carrier".to_string(),
-                    Some(n) => format!("coroutine-may-{n}-carriers"),
-                };
-                (base, false)
-            }
+            Contestant::Blocking { shape: BlockingShape::ThreadPerItem, .. } => "blocking-unbounded".to_string(),
+            Contestant::Coroutine { carriers: None, .. } => "coroutine-may".to_string(),
+            Contestant::Coroutine { carriers: Some(1), .. } => "coroutine-may-1-carrier".to_string(),
+            Contestant::Coroutine { carriers: Some(n), .. } => format!("coroutine-may-{n}-carriers"),
         };
         let own = if self.timer() == Timer::Own { "-own-timer" } else { "" };
-        let free = if free { "-unconstrained" } else { "" };
+        let free = if matches!(self, Contestant::Stream { free: true, .. }) { "-unconstrained" } else { "" };
         format!("{base}{own}{free}")
     }
 
@@ -236,31 +226,39 @@ impl Contestant {
     /// Get ready to run iterations: the stream family builds its runtime here (the thread-per-core shape its
     /// shards, each a current-thread runtime on a thread of its own), outside every measurement.
     pub fn prepare(&self) -> Result<Prepared, RunError> {
-        if let Contestant::Stream { shape: StreamShape::ThreadPerCore, .. } = self {
-            let shards = Some(thread_per_core::Shards::start()?);
-            return Ok(Prepared { contestant: *self, runtime: None, shards });
-        }
-        let runtime = match self {
-            Contestant::Stream { .. } => Some(stream::runtime()?),
-            Contestant::Blocking { .. } => None,
-            Contestant::Coroutine { .. } => {
-                if let Some(config) = self.coroutine_config() {
-                    config.apply();
-                }
-                None
+        let engine = match (self, self.coroutine_config()) {
+            (Contestant::Stream { shape: StreamShape::ThreadPerCore, .. }, _) => {
+                Engine::Shards(thread_per_core::Shards::start()?)
             }
+            (Contestant::Stream { .. }, _) => Engine::Runtime(stream::runtime()?),
+            (_, Some(config)) => {
+                config.apply();
+                Engine::Coroutines(config)
+            }
+            (Contestant::Blocking { .. } | Contestant::Coroutine { .. }, None) => Engine::Threads,
         };
-        Ok(Prepared { contestant: *self, runtime, shards: None })
+        Ok(Prepared { contestant: *self, engine })
     }
+}
+
+/// What a prepared contestant runs on.
+#[derive(Debug)]
+enum Engine {
+    /// The stream family's multi-thread runtime.
+    Runtime(Runtime),
+    /// The thread-per-core shape's shards, each a current-thread runtime on a thread of its own.
+    Shards(thread_per_core::Shards),
+    /// `may`, configured with the coroutine contestant's carriers and stack.
+    Coroutines(CoroutineConfig),
+    /// The threads each run starts itself.
+    Threads,
 }
 
 /// A contestant ready to run.
 #[derive(Debug)]
 pub struct Prepared {
     contestant: Contestant,
-    runtime: Option<Runtime>,
-    /// The thread-per-core shape's shards (`None` for every other contestant).
-    shards: Option<thread_per_core::Shards>,
+    engine: Engine,
 }
 
 impl Prepared {
@@ -273,40 +271,36 @@ impl Prepared {
             go();
             job.deadline.start();
         };
-        match (self.contestant, &self.runtime) {
-            (Contestant::Stream { shape: StreamShape::ThreadPerCore, free, .. }, _) => match &self.shards {
-                Some(shards) => shards.run(free, job, &mut go),
-                None => Err(RunError::Broken("the thread-per-core shards were not prepared".into())),
-            },
-            (Contestant::Stream { shape, free, .. }, Some(runtime)) => stream::run(runtime, shape, free, job, &mut go),
+        match (self.contestant, &self.engine) {
+            (Contestant::Stream { free, .. }, Engine::Shards(shards)) => shards.run(free, job, &mut go),
+            (Contestant::Stream { shape, free, .. }, Engine::Runtime(runtime)) => {
+                stream::run(runtime, shape, free, job, &mut go)
+            }
             (Contestant::Blocking { shape, .. }, _) => blocking::run(shape, job, &mut go),
-            (Contestant::Coroutine { .. }, _) => match self.contestant.coroutine_config() {
-                Some(config) => coroutine::run(config, job, &mut go),
-                None => Err(RunError::Broken("a coroutine contestant without its configuration".into())),
-            },
-            (Contestant::Stream { .. }, None) => Err(RunError::Broken("the stream runtime was not prepared".into())),
+            (_, Engine::Coroutines(config)) => coroutine::run(*config, job, &mut go),
+            (Contestant::Stream { .. } | Contestant::Coroutine { .. }, _) => {
+                Err(RunError::Broken(format!("{} was prepared for another family", self.contestant.name())))
+            }
         }
     }
 
     /// Tasks still alive on the stream runtime, or on every thread-per-core shard's (`None` for the families
     /// without one): after a run returns, anything but 0 is work the run left behind.
     pub fn live_tasks(&self) -> Option<usize> {
-        match (&self.runtime, &self.shards) {
-            (Some(runtime), _) => Some(runtime.metrics().num_alive_tasks()),
-            (None, Some(shards)) => Some(shards.live_tasks()),
-            (None, None) => None,
+        match &self.engine {
+            Engine::Runtime(runtime) => Some(runtime.metrics().num_alive_tasks()),
+            Engine::Shards(shards) => Some(shards.live_tasks()),
+            Engine::Coroutines(_) | Engine::Threads => None,
         }
     }
 
     /// `n` uncontended calls the way this contestant makes them, one after another, each timed.
     pub fn idle_calls<M: JobMeter>(&self, job: &Job<M>, n: u32) -> Vec<Duration> {
-        if let Some(shards) = &self.shards {
-            return shards.idle_calls(job, n);
-        }
-        match (&self.runtime, self.contestant.coroutine_config()) {
-            (Some(runtime), _) => stream::idle_calls(runtime, job, n),
-            (None, Some(config)) => coroutine::idle_calls(config, job, n),
-            (None, None) => blocking::idle_calls(job, n),
+        match &self.engine {
+            Engine::Runtime(runtime) => stream::idle_calls(runtime, job, n),
+            Engine::Shards(shards) => shards.idle_calls(job, n),
+            Engine::Coroutines(config) => coroutine::idle_calls(*config, job, n),
+            Engine::Threads => crate::job::timed_calls(&job.call, n, crate::call::Call::call_blocking),
         }
     }
 }

@@ -15,12 +15,14 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
-use futures::StreamExt;
+use futures::{Stream, StreamExt};
 use tokio::runtime::Runtime;
 use tokio::sync::Semaphore;
 use tokio::task::coop::unconstrained;
+use tokio::task::{JoinError, JoinHandle};
 
-use crate::job::{Job, JobMeter, RunError, RELEASE_GRACE};
+use crate::call::CallFailed;
+use crate::job::{InFlight, Job, JobMeter, RunError, Shared, RELEASE_GRACE};
 
 /// How the stream contestant bounds and runs its calls.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,33 +75,27 @@ pub(crate) fn run<M: JobMeter>(
     let work = pipeline(shape, free, job.clone());
     let work: Work = if free { Box::pin(unconstrained(work)) } else { work };
     go();
-    let deadline = tokio::time::Instant::from_std(job.deadline.instant());
-    let stop = Arc::clone(&job.deadline);
-    let finished = runtime.block_on(async move {
-        let mut handle = tokio::spawn(work);
-        // The time budget, or the caller's cancellation, whichever comes first: the pipeline is dropped either way.
-        let cut = async {
-            tokio::select! {
-                () = tokio::time::sleep_until(deadline) => {}
-                () = stop.cancelled() => {}
-            }
-        };
-        tokio::select! {
-            biased;
-            joined = &mut handle => joined.map(|()| true),
-            () = cut => {
-                handle.abort();
-                match handle.await {
-                    Err(e) if e.is_cancelled() => Ok(false),
-                    other => other.map(|()| false),
-                }
-            }
-        }
-    });
+    // The time budget, or the caller's cancellation: the pipeline is dropped either way.
+    let finished = runtime.block_on(async { until_cut(tokio::spawn(work), job.deadline.reached()).await });
     match finished {
         Ok(true) => Ok(()),
         Ok(false) => settle(runtime),
         Err(e) => Err(RunError::Broken(format!("the pipeline task failed: {e}"))),
+    }
+}
+
+/// Await `task` to its end (`Ok(true)`), or, if `cut` comes first, abort it and await its going (`Ok(false)`).
+pub(crate) async fn until_cut(mut task: JoinHandle<()>, cut: impl Future) -> Result<bool, JoinError> {
+    tokio::select! {
+        biased;
+        joined = &mut task => joined.map(|()| true),
+        _ = cut => {
+            task.abort();
+            match task.await {
+                Err(e) if e.is_cancelled() => Ok(false),
+                other => other.map(|()| false),
+            }
+        }
     }
 }
 
@@ -125,32 +121,8 @@ fn settle(runtime: &Runtime) -> Result<(), RunError> {
 /// The pipeline of `shape` over `job`, as one future.
 fn pipeline<M: JobMeter>(shape: StreamShape, free: bool, job: Job<M>) -> Work {
     match shape {
-        StreamShape::Buffered => Box::pin(async move {
-            let Job { items, limit, call, shared, .. } = &job;
-            let mut answers = futures::stream::iter(0..*items)
-                .map(|i| {
-                    let in_flight = shared.in_flight();
-                    async move { (call.call_async(i).await, in_flight) }
-                })
-                .buffered(*limit);
-            while let Some((answer, in_flight)) = answers.next().await {
-                shared.record(answer);
-                drop(in_flight);
-            }
-        }),
-        StreamShape::BufferUnordered => Box::pin(async move {
-            let Job { items, limit, call, shared, .. } = &job;
-            let mut answers = futures::stream::iter(0..*items)
-                .map(|i| {
-                    let in_flight = shared.in_flight();
-                    async move { (call.call_async(i).await, in_flight) }
-                })
-                .buffer_unordered(*limit);
-            while let Some((answer, in_flight)) = answers.next().await {
-                shared.record(answer);
-                drop(in_flight);
-            }
-        }),
+        StreamShape::Buffered => Box::pin(async move { drain(&job, 0..job.items, job.limit, true).await }),
+        StreamShape::BufferUnordered => Box::pin(async move { drain(&job, 0..job.items, job.limit, false).await }),
         StreamShape::PerWorkerUnordered => Box::pin(async move {
             let shards = workers().min(job.limit.max(1));
             let tasks: Vec<_> = (0..shards).map(|k| spawn(free, unordered_share(job.clone(), k, shards))).collect();
@@ -166,13 +138,7 @@ fn pipeline<M: JobMeter>(shape: StreamShape, free: bool, job: Job<M>) -> Work {
             let permits = Arc::new(Semaphore::new(job.limit));
             for i in 0..job.items {
                 let Ok(permit) = Arc::clone(&permits).acquire_owned().await else { return };
-                let in_flight = job.shared.in_flight_owned();
-                let (call, shared) = (job.call.clone(), Arc::clone(&job.shared));
-                spawn(free, async move {
-                    shared.record(call.call_async(i).await);
-                    drop(in_flight);
-                    drop(permit);
-                });
+                spawn_call(free, &job, i, permit);
             }
             let all = u32::try_from(job.limit).unwrap_or(u32::MAX);
             let _ = permits.acquire_many(all).await;
@@ -205,17 +171,8 @@ fn pipeline<M: JobMeter>(shape: StreamShape, free: bool, job: Job<M>) -> Work {
         }),
         StreamShape::Unbounded => Box::pin(async move {
             // Spawning does not yield, so the loop itself stops at the deadline (the abort cannot land in it).
-            let tasks: Vec<_> = (0..job.items)
-                .take_while(|_| !job.deadline.passed())
-                .map(|i| {
-                    let in_flight = job.shared.in_flight_owned();
-                    let (call, shared) = (job.call.clone(), Arc::clone(&job.shared));
-                    spawn(free, async move {
-                        shared.record(call.call_async(i).await);
-                        drop(in_flight);
-                    })
-                })
-                .collect();
+            let tasks: Vec<_> =
+                (0..job.items).take_while(|_| !job.deadline.passed()).map(|i| spawn_call(free, &job, i, ())).collect();
             for task in tasks {
                 let _ = task.await;
             }
@@ -233,23 +190,37 @@ pub(crate) fn unordered_share<M: JobMeter>(
 ) -> impl Future<Output = ()> + Send + 'static {
     let shards = shards.max(1);
     let limit = (job.limit / shards + usize::from(k < job.limit % shards)).max(1);
-    async move {
-        let Job { items, call, shared, .. } = &job;
-        let mut answers = futures::stream::iter((k as u64..*items).step_by(shards))
-            .map(|i| {
-                let in_flight = shared.in_flight();
-                async move { (call.call_async(i).await, in_flight) }
-            })
-            .buffer_unordered(limit);
-        while let Some((answer, in_flight)) = answers.next().await {
-            shared.record(answer);
-            drop(in_flight);
-        }
+    async move { drain(&job, (k as u64..job.items).step_by(shards), limit, false).await }
+}
+
+/// `stream::iter(inputs).map(call)`, at most `limit` calls at once, answers in input order (`buffered`) when
+/// `ordered`, else as they come (`buffer_unordered`), each recorded as it comes out.
+async fn drain<M: JobMeter>(job: &Job<M>, inputs: impl Iterator<Item = u64>, limit: usize, ordered: bool) {
+    let Job { call, shared, .. } = job;
+    let calls = futures::stream::iter(inputs).map(|i| {
+        let in_flight = shared.in_flight();
+        async move { (call.call_async(i).await, in_flight) }
+    });
+    if ordered {
+        record(shared, calls.buffered(limit)).await;
+    } else {
+        record(shared, calls.buffer_unordered(limit)).await;
+    }
+}
+
+/// Record every answer of `answers`, letting go of its call's slot once it is counted.
+async fn record<M: JobMeter>(
+    shared: &Shared<M>,
+    mut answers: impl Stream<Item = (Result<u64, CallFailed>, InFlight<'_, M>)> + Unpin,
+) {
+    while let Some((answer, in_flight)) = answers.next().await {
+        shared.record(answer);
+        drop(in_flight);
     }
 }
 
 /// Spawn `task`, wrapped in `unconstrained` when the contestant runs free of the budget.
-fn spawn<F>(free: bool, task: F) -> tokio::task::JoinHandle<()>
+pub(crate) fn spawn<F>(free: bool, task: F) -> JoinHandle<()>
 where
     F: Future<Output = ()> + Send + 'static,
 {
@@ -258,6 +229,18 @@ where
     } else {
         tokio::spawn(task)
     }
+}
+
+/// Spawn item `i`'s call as a task of its own, counted outstanding until its answer is recorded; `held` (the
+/// task's permit, if any) is let go right after.
+fn spawn_call<M: JobMeter>(free: bool, job: &Job<M>, i: u64, held: impl Send + 'static) -> JoinHandle<()> {
+    let in_flight = job.shared.in_flight_owned();
+    let (call, shared) = (job.call.clone(), Arc::clone(&job.shared));
+    spawn(free, async move {
+        shared.record(call.call_async(i).await);
+        drop(in_flight);
+        drop(held);
+    })
 }
 
 /// Aborts a worker task when the pipeline that owns it is dropped (aborted at the deadline), so no worker

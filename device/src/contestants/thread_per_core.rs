@@ -21,9 +21,8 @@ use std::time::Duration;
 
 use tokio::runtime::{Handle, Runtime};
 use tokio::sync::{mpsc, watch};
-use tokio::task::coop::unconstrained;
 
-use super::stream::{timed_calls, unordered_share, workers};
+use super::stream::{spawn, timed_calls, unordered_share, until_cut, workers};
 use crate::job::{Job, JobMeter, RunError, RELEASE_GRACE};
 
 /// Work handed to a shard thread: it runs it with its own runtime.
@@ -106,23 +105,12 @@ impl Shards {
             let (mut cut_seen, done) = (cut_seen.clone(), done.clone());
             let order: Order = Box::new(move |runtime: &Runtime| {
                 let outcome = runtime.block_on(async move {
-                    let mut task = if free { tokio::spawn(unconstrained(pipeline)) } else { tokio::spawn(pipeline) };
-                    tokio::select! {
-                        biased;
-                        joined = &mut task => joined.map(|()| true),
-                        _ = cut_seen.wait_for(|cut| *cut) => {
-                            task.abort();
-                            let cut = match task.await {
-                                Err(e) if e.is_cancelled() => Ok(false),
-                                other => other.map(|()| false),
-                            };
-                            // The aborted task is gone once the runtime has released it.
-                            while Handle::current().metrics().num_alive_tasks() > 0 {
-                                tokio::time::sleep(Duration::from_millis(1)).await;
-                            }
-                            cut
-                        }
+                    let outcome = until_cut(spawn(free, pipeline), cut_seen.wait_for(|cut| *cut)).await;
+                    // A cut task is gone once the runtime has released it.
+                    while !matches!(outcome, Ok(true)) && Handle::current().metrics().num_alive_tasks() > 0 {
+                        tokio::time::sleep(Duration::from_millis(1)).await;
                     }
+                    outcome
                 });
                 let _ =
                     done.send(outcome.map_err(|e| RunError::Broken(format!("shard {k}'s pipeline task failed: {e}"))));
@@ -137,16 +125,9 @@ impl Shards {
             // A shard thread is gone: stop the shards already running and report the breakage.
             let _ = cut.send(true);
         }
-        let deadline = tokio::time::Instant::from_std(job.deadline.instant());
-        let stop = std::sync::Arc::clone(&job.deadline);
         let outcomes = self.watcher.block_on(async move {
             // The time budget, or the caller's cancellation, whichever comes first: every shard is cut either way.
-            let budget = async {
-                tokio::select! {
-                    () = tokio::time::sleep_until(deadline) => {}
-                    () = stop.cancelled() => {}
-                }
-            };
+            let budget = job.deadline.reached();
             tokio::pin!(budget);
             let mut outcomes = Vec::with_capacity(handed);
             let mut give_up = None;

@@ -4,17 +4,9 @@
 //! `sum_exact`, `small_run_bound`, `failed_calls`, `clean_after_failures`, `cut_short_releases`,
 //! `caller_cancel`, and for contestants that start threads up front `skips_with_reason`.
 
-use measure::record::TrialRequest;
-use measure::summary::Check;
+use crate::checks::Sizes;
 
-use crate::checks::{self, Sizes};
-use crate::contestants::Contestant;
-
-/// The device scenario's check sizes: 3,000 calls of 1 ms ([`checks::SERVICE`]), bound 40.
+/// The device scenario's check sizes: 3,000 calls of 1 ms ([`crate::checks::SERVICE`]), bound 40; the trial runs
+/// every check at them before measuring ([`crate::trial::run_trial`]), the caller's cancel at the process's own
+/// seeded point.
 pub(crate) const SIZES: Sizes = Sizes { items: 3_000, limit: 40 };
-
-/// The checks `contestant` passes before the trial `request` names is measured; the caller's cancel lands at
-/// the process's own seeded point ([`checks::trial_seed`]).
-pub(crate) fn checks(contestant: Contestant, request: &TrialRequest) -> Vec<Check> {
-    checks::all(contestant, SIZES, checks::trial_seed(request))
-}

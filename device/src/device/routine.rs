@@ -1,10 +1,10 @@
-//! One device trial: this scenario's conformance checks ([`super::conformance`]), then the request's
-//! parameters (level, rounds, service time, budget) as a [`TrialSpec`], run by the trial the device and
-//! backpressure scenarios share ([`crate::trial`]), which measures and verifies every run.
+//! One device trial: the request's parameters (level, rounds, service time, budget) as a [`TrialSpec`], run by
+//! the trial the device and backpressure scenarios share ([`crate::trial`]) after the conformance checks at
+//! [`super::conformance`]'s sizes; it measures and verifies every run.
 
 use std::time::Duration;
 
-use measure::record::TrialRequest;
+use measure::record::{MetricValues, TrialRequest};
 use measure::scenario::{TrialError, TrialSink};
 
 use super::{conformance, CONTESTANTS, HEAP_READ_AT};
@@ -29,5 +29,5 @@ pub(crate) fn run(request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<()
         ideal_ops_per_sec: Some(in_flight as f64 / service.as_secs_f64()),
         heap_threshold: Some(((in_flight as f64) * HEAP_READ_AT).ceil() as u64),
     };
-    trial::run_trial(request, sink, contestant, &spec, conformance::checks(contestant, request))
+    trial::run_trial(request, sink, contestant, &spec, conformance::SIZES, |_| MetricValues::new())
 }
