@@ -13,7 +13,7 @@
 //!
 //! The folder: this file (the scenario, its parameters and charts), `contestants/` (the registry: which of the
 //! crate's contestants run, in report order, and which two have no admission), `claims.rs` (the claim table),
-//! `conformance.rs` (the checks' sizes and which checks run), `routine.rs` (one trial: the checks, then the
+//! `conformance.rs` (the sizes the shared checks run at), `routine.rs` (one trial: the checks, then the
 //! request's parameters as a [`crate::trial::TrialSpec`] run by the shared trial, and the series-derived
 //! metrics), `report.rs` (the figures and verdicts the report is written from) and `templates/` (`report.md`,
 //! every word of the discussion; `headline.md`). The constructions, the checks themselves and the trial are the

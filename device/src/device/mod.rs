@@ -10,8 +10,8 @@
 //! The folder: this file (the scenario's parameters, charts and in-flight levels: [`levels`], read by the claims
 //! and the report); `contestants/` (the registry: which of the crate's contestants run, in report order, and the
 //! best of a family at a level); `claims.rs` (the claim table); `report.rs` (the figures and verdicts
-//! `templates/report.md` and `templates/headline.md` are rendered with); `conformance.rs` (the checks' sizes and
-//! which checks run); `routine.rs` (one trial: the checks, then the request's parameters as a
+//! `templates/report.md` and `templates/headline.md` are rendered with); `conformance.rs` (the sizes
+//! the shared checks run at); `routine.rs` (one trial: the checks, then the request's parameters as a
 //! [`crate::trial::TrialSpec`], run by the shared trial). The constructions, the call, the job, the trial and
 //! the checks themselves are the crate's building blocks, shared with the backpressure scenario (listed in the
 //! crate's doc). Tests: `device/tests/device_*.rs`.
