@@ -141,19 +141,15 @@ async fn accept_http(listener: TcpListener, delay: Duration, fail_seq: Option<u6
             let service = service_fn(move |req: Request<hyper::body::Incoming>| async move {
                 tokio::time::sleep(delay).await;
                 let path = req.uri().path();
-                let response = match wire::http_body(path) {
+                let (status, body) = match wire::http_body(path) {
                     Some(_) if fail_seq.is_some() && wire::http_seq(path) == fail_seq => {
-                        let mut r = Response::new(Full::new(Bytes::from_static(b"failed on purpose")));
-                        *r.status_mut() = StatusCode::INTERNAL_SERVER_ERROR;
-                        r
+                        (StatusCode::INTERNAL_SERVER_ERROR, Bytes::from_static(b"failed on purpose"))
                     }
-                    Some(body) => Response::new(Full::new(Bytes::from(body))),
-                    None => {
-                        let mut r = Response::new(Full::new(Bytes::from_static(b"not an echo path")));
-                        *r.status_mut() = StatusCode::NOT_FOUND;
-                        r
-                    }
+                    Some(body) => (StatusCode::OK, Bytes::from(body)),
+                    None => (StatusCode::NOT_FOUND, Bytes::from_static(b"not an echo path")),
                 };
+                let mut response = Response::new(Full::new(body));
+                *response.status_mut() = status;
                 Ok::<_, Infallible>(response)
             });
             let _ = http1::Builder::new().keep_alive(true).serve_connection(TokioIo::new(stream), service).await;
