@@ -30,6 +30,8 @@ pub const PLACEMENT: &str = "Placement (`pinned` = 1, the default): the server p
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use pipelines::coroutine::CoroutineConfig;
+
 use serde::{Deserialize, Serialize};
 
 /// A contestant's description completed with what ran where and the timeout policy every client shares.
@@ -37,8 +39,18 @@ pub fn described(what: &str) -> String {
     format!("{what} {PLACEMENT} No timeout on any call or exchange (the policy of every client).")
 }
 
-/// How a `may` contestant sets `may` up, in words: its carriers (sized to the client's core) and stack.
-pub fn may_setup(config: &pipelines::coroutine::CoroutineConfig) -> String {
+/// How both `may` contestants configure `may` by default: one carrier per client core ([`CLIENT_CORES`]) and
+/// `may`'s default stack.
+pub const MAY: CoroutineConfig = CoroutineConfig::new(CLIENT_CORES);
+
+/// The `may` configuration in force: one carrier per core the client runtimes are sized to ([`client_cores`]).
+pub fn may_config() -> CoroutineConfig {
+    CoroutineConfig::new(client_cores())
+}
+
+/// How the `may` contestants set `may` up ([`MAY`]), in words: its carriers (sized to the client's core) and stack.
+pub fn may_setup() -> String {
+    let config = MAY;
     format!(
         "`may` 0.3 with {} carrier thread{} (`may::config().set_workers`, sized to the client's {} core{}) beside \
          `may`'s timer thread, {} KiB stack per coroutine",

@@ -74,11 +74,20 @@ impl Runner {
         Runner { name: name.to_string(), bound, small_requests, long_requests, run: Arc::new(run) }
     }
 
-    /// A run nobody cancels, and the high-water mark of requests in flight over it.
-    fn plain(&self, addr: SocketAddr, size: Size) -> (Result<Outcome, NetworkError>, u64) {
+    /// A run cancelled by `cancel` (nobody, with [`Cancel::never`]): its outcome or its error's text, the
+    /// high-water mark of requests in flight over it, and how long it took.
+    fn metered(&self, addr: SocketAddr, size: Size, cancel: Cancel) -> (Result<Outcome, String>, u64, Duration) {
         let gauge = Arc::new(Outstanding::new());
-        let out = (self.run)(addr, size, GaugeMeter::new(Arc::clone(&gauge)), Cancel::never());
-        (out, u64::try_from(gauge.high_water()).unwrap_or(0))
+        let started = Instant::now();
+        let out = (self.run)(addr, size, GaugeMeter::new(Arc::clone(&gauge)), cancel);
+        let took = started.elapsed();
+        (out.map_err(|e| e.to_string()), u64::try_from(gauge.high_water()).unwrap_or(0), took)
+    }
+
+    /// A small run nobody cancels, under the watchdog as check `name`.
+    fn small(&self, addr: SocketAddr, name: &str) -> Result<Outcome, String> {
+        let run = self.clone();
+        measure::watchdog::guarded(name, CHECK_TIMEOUT, move || run.metered(addr, Size::Small, Cancel::never()).0)
     }
 }
 
@@ -192,139 +201,104 @@ pub fn fault_at(runner: &Runner, launcher: &Launcher, config: &ServeConfig, port
         on_own_server(&launcher, &config, port, |_, addr| {
             // Nobody raises this cancellation: it is here for its record of each request's answers.
             let record = Cancel::after(u64::MAX, requests);
-            let gauge = Arc::new(Outstanding::new());
-            let started = Instant::now();
-            let out = (run.run)(addr, Size::Small, GaugeMeter::new(Arc::clone(&gauge)), record.clone());
-            let took = started.elapsed();
-            let high = u64::try_from(gauge.high_water()).unwrap_or(0);
-            (out.map_err(|e| e.to_string()), record, addr, high, took)
+            (run.metered(addr, Size::Small, record.clone()), record, addr)
         })
-        .map_err(|e| e.to_string())
     });
-    let ((out, record, addr, high, took), held) = match result {
+    let (((out, high, took), record, addr), held) = match result {
         Ok(parts) => parts,
         Err(detail) => return Check::new(name, false, format!("request {seq} of {requests} failed: {detail}")),
     };
     let server = addr.to_string();
-    let mut problems = Vec::new();
+    let mut problems = Problems::default();
     let reported = match &out {
         Err(e) => {
-            if !e.contains(&server) {
-                problems.push(format!("the run's error does not name the server {server}: {e}"));
-            }
+            problems.when(!e.contains(&server), || format!("the run's error does not name the server {server}: {e}"));
             format!("the run returned its error: {e}")
         }
         Ok(outcome) => {
             let failed = outcome.errors + outcome.wrong;
-            if failed == 0 {
-                problems.push(format!(
-                    "no error reported: {} of {} requests answered and passed off as success",
-                    outcome.tally.count, outcome.requested
-                ));
-            } else if !outcome.first_error.as_ref().is_some_and(|e| e.contains(&server)) {
-                problems.push(format!(
-                    "the first error does not name the server {server}: {}",
-                    outcome.first_error.as_deref().unwrap_or("none")
-                ));
-            }
-            if outcome.requested != requests || !outcome.accounted() {
-                problems.push(format!(
-                    "{} answered, {} errors and {} wrong do not account for the {requests} requests (the run says {})",
-                    outcome.tally.count, outcome.errors, outcome.wrong, outcome.requested
-                ));
-            }
-            if record.times_answered(seq) > 0 {
-                problems.push(format!("request {seq} counted as answered, though the server failed it"));
-            }
-            let (recorded, twice) = record.record();
-            if twice > 0 || recorded != outcome.tally {
-                problems.push(format!(
-                    "the run counted {} answers, not each of the {} requests answered once ({twice} answered twice)",
-                    outcome.tally.count, recorded.count
-                ));
-            }
+            let (answered, first) = (outcome.tally.count, first_error(outcome));
+            problems.when(failed == 0, || {
+                format!(
+                    "no error reported: {answered} of {} requests answered and passed off as success",
+                    outcome.requested
+                )
+            });
+            problems.when(failed > 0 && !first.contains(&server), || {
+                format!("the first error does not name the server {server}: {first}")
+            });
+            problems.when(outcome.requested != requests || !outcome.accounted(), || {
+                format!(
+                    "{answered} answered, {} errors and {} wrong do not account for the {requests} requests (the run says \
+                     {})",
+                    outcome.errors, outcome.wrong, outcome.requested
+                )
+            });
+            problems.when(record.times_answered(seq) > 0, || {
+                format!("request {seq} counted as answered, though the server failed it")
+            });
+            problems.once_each(&record, &outcome.tally);
             if port == Port::Http && failed > 0 {
                 let mut others = Tally::default();
                 (0..requests).filter(|&s| s != seq).for_each(|s| others.add(s));
-                if failed != 1 || outcome.tally != others {
-                    problems.push(format!(
-                        "{failed} calls failed and {} answered where call {seq} alone should fail and every other be \
-                         answered once",
-                        outcome.tally.count
-                    ));
-                }
+                problems.when(failed != 1 || outcome.tally != others, || {
+                    format!(
+                        "{failed} calls failed and {answered} answered where call {seq} alone should fail and every \
+                         other be answered once"
+                    )
+                });
             }
             format!(
-                "{} answered, {} errors and {} wrong counted; first error: {}",
-                outcome.tally.count,
-                outcome.errors,
-                outcome.wrong,
-                outcome.first_error.as_deref().unwrap_or("none")
+                "{answered} answered, {} errors and {} wrong counted; first error: {first}",
+                outcome.errors, outcome.wrong
             )
         }
     };
-    if took > FAULT_WITHIN {
-        problems.push(format!("returned after {} ms (limit {} ms)", took.as_millis(), FAULT_WITHIN.as_millis()));
-    }
-    if high > runner.bound {
-        problems.push(format!(
-            "at most {high} requests in flight while the failure propagated, against the bound of {}",
-            runner.bound
-        ));
-    }
-    problems.extend(held.left("the return"));
-    if problems.is_empty() {
-        Check::new(
-            name,
-            true,
-            format!(
-                "the server failed request {seq} of {requests} on purpose: the run returned after {} ms (limit {} ms), \
-                 {reported}; at most {high} in flight against the bound of {}; {}",
-                took.as_millis(),
-                FAULT_WITHIN.as_millis(),
-                runner.bound,
-                held.back_to()
-            ),
+    problems.when(took > FAULT_WITHIN, || {
+        format!("returned after {} ms (limit {} ms)", took.as_millis(), FAULT_WITHIN.as_millis())
+    });
+    problems.when(high > runner.bound, || {
+        format!("at most {high} requests in flight while the failure propagated, against the bound of {}", runner.bound)
+    });
+    problems.0.extend(held.left("the return"));
+    problems.check(name, format!("the server failed request {seq} of {requests}"), || {
+        format!(
+            "the server failed request {seq} of {requests} on purpose: the run returned after {} ms (limit {} ms), \
+             {reported}; at most {high} in flight against the bound of {}; {}",
+            took.as_millis(),
+            FAULT_WITHIN.as_millis(),
+            runner.bound,
+            held.back_to()
         )
-    } else {
-        Check::new(name, false, format!("the server failed request {seq} of {requests}: {}", problems.join("; ")))
-    }
+    })
 }
 
 /// `answered_once` (and `order_per_connection` when `ordered`): a small run, every request answered once with
 /// its own payload.
 pub fn answered(runner: &Runner, addr: SocketAddr, ordered: bool) -> Vec<Check> {
-    let run = runner.clone();
-    let result = measure::watchdog::guarded("answered_once", CHECK_TIMEOUT, move || {
-        run.plain(addr, Size::Small).0.map_err(|e| e.to_string())
-    });
-    match result {
-        Ok(outcome) => {
-            let mut checks = vec![match outcome.verify() {
-                Ok(()) => Check::new(
-                    "answered_once",
-                    true,
-                    format!(
-                        "{} requests, each answered exactly once with its sequence number and checksum",
-                        outcome.requested
-                    ),
-                ),
-                Err(detail) => Check::new("answered_once", false, detail.to_string()),
-            }];
-            if ordered {
-                checks.push(Check::new(
-                    "order_per_connection",
-                    outcome.wrong == 0 && outcome.errors == 0,
-                    format!(
-                        "{} replies out of order or wrong over {} exchanges, one outstanding per connection",
-                        outcome.wrong, outcome.requested
-                    ),
-                ));
-            }
-            checks
-        }
-        Err(detail) => vec![Check::new("answered_once", false, detail)],
+    let outcome = match runner.small(addr, "answered_once") {
+        Ok(outcome) => outcome,
+        Err(detail) => return vec![Check::new("answered_once", false, detail)],
+    };
+    let mut checks = vec![match outcome.verify() {
+        Ok(()) => Check::new(
+            "answered_once",
+            true,
+            format!("{} requests, each answered exactly once with its sequence number and checksum", outcome.requested),
+        ),
+        Err(detail) => Check::new("answered_once", false, detail.to_string()),
+    }];
+    if ordered {
+        checks.push(Check::new(
+            "order_per_connection",
+            outcome.wrong == 0 && outcome.errors == 0,
+            format!(
+                "{} replies out of order or wrong over {} exchanges, one outstanding per connection",
+                outcome.wrong, outcome.requested
+            ),
+        ));
     }
+    checks
 }
 
 /// `server_killed`, `bound_under_failure` and `no_leftovers`: a long run against a server of its own, killed
@@ -333,64 +307,60 @@ pub fn answered(runner: &Runner, addr: SocketAddr, ordered: bool) -> Vec<Check> 
 /// sockets than before.
 pub fn server_killed(runner: &Runner, launcher: &Launcher, config: &ServeConfig, port: Port) -> Vec<Check> {
     let (run, launcher, config) = (runner.clone(), launcher.clone(), config.clone());
-    let bound = runner.bound;
     let result = measure::watchdog::guarded("server_killed", CHECK_TIMEOUT, move || {
-        let ((outcome, took), held) = on_own_server(&launcher, &config, port, |server, addr| {
+        let ((ran, took), held) = on_own_server(&launcher, &config, port, |server, addr| {
             let started = Instant::now();
-            let outcome = std::thread::scope(|scope| {
-                let worker = scope.spawn(|| run.plain(addr, Size::Long));
+            let ran = std::thread::scope(|scope| {
+                let worker = scope.spawn(|| run.metered(addr, Size::Long, Cancel::never()));
                 std::thread::sleep(KILL_AFTER);
                 server.kill();
                 worker.join().map_err(|_| "the run panicked".to_string())
             });
-            (outcome, started.elapsed())
-        })
-        .map_err(|e| e.to_string())?;
-        let (outcome, high) = outcome?;
-        Ok((outcome.map_err(|e| e.to_string())?, high, took, held))
+            (ran, started.elapsed())
+        })?;
+        let (outcome, high, _) = ran?;
+        Ok((outcome?, high, took, held))
     });
-    match result {
-        Ok((outcome, high, took, held)) => {
-            let ended = outcome.errors > 0 && outcome.accounted();
-            let killed = Check::new(
-                "server_killed",
-                ended,
-                format!(
-                    "server killed {} ms into a run of {} requests: it ended after {} ms with {} answered and {} \
-                     errors counted ({} wrong){}",
-                    KILL_AFTER.as_millis(),
-                    outcome.requested,
-                    took.as_millis(),
-                    outcome.tally.count,
-                    outcome.errors,
-                    outcome.wrong,
-                    outcome.first_error.as_ref().map_or_else(String::new, |e| format!("; first error: {e}"))
-                ),
-            );
-            let leftovers = match (held.settled, held.left("the early stop")) {
-                (Ok(now), _) => Check::new(
-                    "no_leftovers",
-                    true,
-                    format!(
-                        "after the early stop: {} threads and {} sockets, as before the run ({} and {})",
-                        now.threads, now.sockets, held.baseline.threads, held.baseline.sockets
-                    ),
-                ),
-                (Err(_), left) => Check::new("no_leftovers", false, left.unwrap_or_default()),
-            };
-            let bounded = Check::new(
-                "bound_under_failure",
-                high <= bound,
-                format!(
-                    "at most {high} requests in flight over the run cut by the killed server ({} errors), against \
-                     the bound of {bound}",
-                    outcome.errors
-                ),
-            );
-            vec![killed, bounded, leftovers]
-        }
-        Err(detail) => vec![Check::new("server_killed", false, detail)],
-    }
+    let (outcome, high, took, held) = match result {
+        Ok(parts) => parts,
+        Err(detail) => return vec![Check::new("server_killed", false, detail)],
+    };
+    let killed = Check::new(
+        "server_killed",
+        outcome.errors > 0 && outcome.accounted(),
+        format!(
+            "server killed {} ms into a run of {} requests: it ended after {} ms with {} answered and {} errors \
+             counted ({} wrong){}",
+            KILL_AFTER.as_millis(),
+            outcome.requested,
+            took.as_millis(),
+            outcome.tally.count,
+            outcome.errors,
+            outcome.wrong,
+            outcome.first_error.as_ref().map_or_else(String::new, |e| format!("; first error: {e}"))
+        ),
+    );
+    let leftovers = match (held.settled, held.left("the early stop")) {
+        (Ok(now), _) => Check::new(
+            "no_leftovers",
+            true,
+            format!(
+                "after the early stop: {} threads and {} sockets, as before the run ({} and {})",
+                now.threads, now.sockets, held.baseline.threads, held.baseline.sockets
+            ),
+        ),
+        (Err(_), left) => Check::new("no_leftovers", false, left.unwrap_or_default()),
+    };
+    let bounded = Check::new(
+        "bound_under_failure",
+        high <= runner.bound,
+        format!(
+            "at most {high} requests in flight over the run cut by the killed server ({} errors), against the bound \
+             of {}",
+            outcome.errors, runner.bound
+        ),
+    );
+    vec![killed, bounded, leftovers]
 }
 
 /// `refused`: a run against a port nobody listens on ends at once with every request an error and one clear
@@ -399,30 +369,19 @@ pub fn refused(runner: &Runner) -> Check {
     let Ok(addr) = TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()) else {
         return Check::new("refused", false, "could not find a free port on 127.0.0.1");
     };
-    let run = runner.clone();
-    let result = measure::watchdog::guarded("refused", CHECK_TIMEOUT, move || {
-        run.plain(addr, Size::Small).0.map_err(|e| e.to_string())
-    });
-    match result {
-        Ok(outcome) => {
-            let named =
-                outcome.first_error.as_ref().is_some_and(|e| e.contains(&addr.to_string()) && e.contains("refused"));
-            Check::new(
-                "refused",
-                named && outcome.tally.count == 0 && outcome.accounted(),
-                format!(
-                    "{} of {} requests failed; first error: {}",
-                    outcome.errors,
-                    outcome.requested,
-                    outcome.first_error.as_deref().unwrap_or("none")
-                ),
-            )
-        }
-        Err(detail) => Check::new(
+    let names = |e: &str| e.contains(&addr.to_string()) && e.contains("refused");
+    match runner.small(addr, "refused") {
+        Ok(outcome) => Check::new(
             "refused",
-            detail.contains(&addr.to_string()) && detail.contains("refused"),
-            format!("the run failed: {detail}"),
+            names(first_error(&outcome)) && outcome.tally.count == 0 && outcome.accounted(),
+            format!(
+                "{} of {} requests failed; first error: {}",
+                outcome.errors,
+                outcome.requested,
+                first_error(&outcome)
+            ),
         ),
+        Err(detail) => Check::new("refused", names(&detail), format!("the run failed: {detail}")),
     }
 }
 
@@ -445,63 +404,83 @@ pub fn caller_cancel(runner: &Runner, addr: SocketAddr) -> Check {
                 .spawn(move || cancel.raise_when_reached())
                 .map_err(|e| format!("could not start the caller's thread: {e}"))?
         };
-        let out = (run.run)(addr, Size::Long, GaugeMeter::default(), cancel.clone());
+        let (out, _, _) = run.metered(addr, Size::Long, cancel.clone());
         let returned = Instant::now();
         cancel.abandon();
         let raised = caller.join().unwrap_or(false);
         let held = Leftovers::settle(baseline);
-        Ok((out.map_err(|e| e.to_string())?, cancel, returned, raised, held))
+        Ok((out?, cancel, returned, raised, held))
     });
     let (outcome, cancel, returned, raised, held) = match result {
         Ok(parts) => parts,
         Err(detail) => return Check::new("caller_cancel", false, format!("cancelled after {point} answers: {detail}")),
     };
-    let mut problems = Vec::new();
-    if !raised {
-        problems.push(format!("the run never answered {point} requests, so the caller never cancelled"));
-    }
     let latency = cancel.raised_at().map(|t| returned.saturating_duration_since(t)).unwrap_or_default();
-    if latency > CANCEL_WITHIN {
-        problems.push(format!("returned {} ms after the cancel", latency.as_millis()));
-    }
-    if outcome.tally.count >= outcome.requested {
-        problems.push(format!("all {} requests answered: the cancel did not stop the run", outcome.requested));
-    }
-    let (recorded, twice) = cancel.record();
-    if twice > 0 {
-        problems.push(format!("{twice} requests answered more than once"));
-    }
-    if recorded != outcome.tally {
-        problems.push(format!(
-            "the run counted {} answers, not each of the {} requests answered once",
-            outcome.tally.count, recorded.count
-        ));
-    }
-    if outcome.errors > 0 || outcome.wrong > 0 {
-        problems.push(format!(
+    let mut problems = Problems::default();
+    problems.when(!raised, || format!("the run never answered {point} requests, so the caller never cancelled"));
+    problems.when(latency > CANCEL_WITHIN, || format!("returned {} ms after the cancel", latency.as_millis()));
+    problems.when(outcome.tally.count >= outcome.requested, || {
+        format!("all {} requests answered: the cancel did not stop the run", outcome.requested)
+    });
+    problems.once_each(&cancel, &outcome.tally);
+    problems.when(outcome.errors > 0 || outcome.wrong > 0, || {
+        format!(
             "{} errors and {} wrong replies counted for the cancel{}",
             outcome.errors,
             outcome.wrong,
             outcome.first_error.as_ref().map_or_else(String::new, |e| format!(" (first: {e})"))
-        ));
-    }
-    problems.extend(held.left("the return"));
-    if problems.is_empty() {
-        Check::new(
-            "caller_cancel",
-            true,
-            format!(
-                "cancelled by the caller after {point} of {} requests were answered: returned {:.1} ms later (limit \
-                 {} ms) with {} answered, each once; {}",
-                outcome.requested,
-                latency.as_secs_f64() * 1e3,
-                CANCEL_WITHIN.as_millis(),
-                outcome.tally.count,
-                held.back_to()
-            ),
         )
-    } else {
-        Check::new("caller_cancel", false, format!("cancelled after {point} answers: {}", problems.join("; ")))
+    });
+    problems.0.extend(held.left("the return"));
+    problems.check("caller_cancel", format!("cancelled after {point} answers"), || {
+        format!(
+            "cancelled by the caller after {point} of {} requests were answered: returned {:.1} ms later (limit {} \
+             ms) with {} answered, each once; {}",
+            outcome.requested,
+            latency.as_secs_f64() * 1e3,
+            CANCEL_WITHIN.as_millis(),
+            outcome.tally.count,
+            held.back_to()
+        )
+    })
+}
+
+/// A run's first error or wrong reply, or `none`.
+fn first_error(outcome: &Outcome) -> &str {
+    outcome.first_error.as_deref().unwrap_or("none")
+}
+
+/// What a check found wrong, in order: it passes when nothing was.
+#[derive(Debug, Default)]
+struct Problems(Vec<String>);
+
+impl Problems {
+    /// Note `what` went wrong, if `wrong`.
+    fn when(&mut self, wrong: bool, what: impl FnOnce() -> String) {
+        if wrong {
+            self.0.push(what());
+        }
+    }
+
+    /// Every request the run counted (`tally`) was answered, once, by the record's count (`record`).
+    fn once_each(&mut self, record: &Cancel, tally: &Tally) {
+        let (recorded, twice) = record.record();
+        self.when(twice > 0 || recorded != *tally, || {
+            format!(
+                "the run counted {} answers, not each of the {} requests answered once ({twice} answered more than \
+                 once)",
+                tally.count, recorded.count
+            )
+        });
+    }
+
+    /// Check `name`: passed, saying `passed`, or failed, saying `failed` and each problem.
+    fn check(self, name: &str, failed: String, passed: impl FnOnce() -> String) -> Check {
+        if self.0.is_empty() {
+            Check::new(name, true, passed())
+        } else {
+            Check::new(name, false, format!("{failed}: {}", self.0.join("; ")))
+        }
     }
 }
 
@@ -544,9 +523,9 @@ fn on_own_server<T>(
     config: &ServeConfig,
     port: Port,
     f: impl FnOnce(&mut ServerProcess, SocketAddr) -> T,
-) -> Result<(T, Leftovers), NetworkError> {
+) -> Result<(T, Leftovers), String> {
     let baseline = Held::steady();
-    let mut server = ServerProcess::start(launcher, config, READY_WAIT)?;
+    let mut server = ServerProcess::start(launcher, config, READY_WAIT).map_err(|e| e.to_string())?;
     let addr = server.addr(port);
     let out = f(&mut server, addr);
     drop(server);

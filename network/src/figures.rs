@@ -81,7 +81,6 @@ pub struct Row {
 impl Context {
     /// The figures of `summary`, with ratios of `metrics` to the contestant `baseline`.
     pub fn of(summary: &Summary, baseline: &str, metrics: &[&'static str]) -> Context {
-        let median = |c: &str, m: &str| summary.metric(c, m).map(|s| s.median);
         let ratios = summary
             .contestants
             .iter()
@@ -89,7 +88,7 @@ impl Context {
                 name: c.name.clone(),
                 cells: metrics
                     .iter()
-                    .map(|m| match (median(&c.name, m), median(baseline, m)) {
+                    .map(|m| match (summary.median(&c.name, m), summary.median(baseline, m)) {
                         (Some(a), Some(b)) if b > 0.0 => format!("{}×", format_ratio(a / b)),
                         _ => "n/a".to_string(),
                     })
@@ -112,16 +111,15 @@ impl Context {
 /// wake-up on this machine (client core, and from the server's core), their product, and the client CPU per call.
 /// Empty when no contestant has the figures.
 fn wakeups(summary: &Summary) -> Vec<Row> {
-    let median = |c: &str, m: &str| summary.metric(c, m).map(|s| s.median);
     let cell = |v: Option<f64>| v.map_or_else(|| "n/a".to_string(), |v| format!("{v:.2}"));
     summary
         .contestants
         .iter()
         .filter_map(|c| {
-            let switches = median(&c.name, "ctx_switches_per_item")?;
-            let wake = median(&c.name, "wakeup_p50_us");
-            let cross = median(&c.name, "wakeup_cross_core_p50_us");
-            let cpu = median(&c.name, "cpu_us_per_call");
+            let switches = summary.median(&c.name, "ctx_switches_per_item")?;
+            let wake = summary.median(&c.name, "wakeup_p50_us");
+            let cross = summary.median(&c.name, "wakeup_cross_core_p50_us");
+            let cpu = summary.median(&c.name, "cpu_us_per_call");
             let cells =
                 vec![cell(Some(switches)), cell(wake), cell(cross), cell(wake.map(|w| w * switches)), cell(cpu)];
             Some(Row { name: c.name.clone(), cells })

@@ -6,19 +6,20 @@ use std::error::Error as StdError;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::Arc;
 use std::time::Instant;
 
 use futures::StreamExt;
 use measure::meter::Meter;
 
 use measure::latency::LatencyRecorder;
+use pipelines::start_line::StartLine;
 
 use crate::cancel::Cancel;
 use crate::error::NetworkError;
 use crate::outcome::{micros_since, Outcome, Times};
-use crate::tick;
-use crate::wire::WrongReply;
+use crate::wire;
+use crate::{tasks, tick};
 
 /// What an HTTP run is asked to do.
 #[derive(Debug, Clone)]
@@ -63,28 +64,36 @@ pub fn client_error(addr: SocketAddr, err: &(dyn StdError + 'static)) -> Network
     }
 }
 
-/// One connection's share of the run: take sequence numbers from `next` until `requests` are taken (or the
-/// caller cancelled the run), make each
-/// call on `client` (metered as one in flight), count it into `outcome` and its latency into `times`. Threads
-/// and coroutines run the same.
-fn take_calls<M, C, R>(
+/// Connection `index`'s share of the run: its client made with `connect` and one priming call, then, once `wait`
+/// returns at the start line, if it says to run, sequence numbers taken from `next` until `requests` are taken (or
+/// the caller cancelled the run), each call made on the client (metered as one in flight) and counted into the
+/// part it returns, its latency into `times`. Threads and coroutines run the same.
+fn connection<M, C, R>(
     job: &HttpJob<M>,
-    next: &AtomicU64,
-    client: &mut C,
+    (next, times): (&AtomicU64, &Times),
+    index: usize,
+    connect: impl FnOnce() -> C,
     call: &R,
-    outcome: &mut Outcome,
-    times: &Times,
-) where
+    wait: impl FnOnce() -> bool,
+) -> Outcome
+where
     M: Meter,
     R: Fn(&mut C, u64) -> Result<(), Fail>,
 {
+    let mut client = connect();
+    let _ = call(&mut client, PRIMING_BASE + index as u64);
+    let mut outcome = Outcome::default();
+    if !wait() {
+        return outcome;
+    }
     while let Some(seq) = next_seq(job, next) {
         job.meter.admit(1);
         let started = Instant::now();
-        let result = call(client, seq);
+        let result = call(&mut client, seq);
         job.meter.leave(1);
-        record(outcome, times, &job.cancel, seq, result, started);
+        record(&mut outcome, times, &job.cancel, seq, result, started);
     }
+    outcome
 }
 
 /// The next sequence number a connection takes from `next`, or `None` once `requests` are taken or the caller
@@ -119,7 +128,8 @@ where
     R: Fn(&mut C, u64) -> Result<(), Fail> + Sync,
 {
     let next = AtomicU64::new(0);
-    let gate = Gate::default();
+    // The start line, and whether to run once it opens (else go home).
+    let (line, run) = (StartLine::default(), AtomicBool::new(false));
     let stop = AtomicBool::new(false);
     let times = Times::new(usize::try_from(job.requests).unwrap_or(0));
     let late = LatencyRecorder::new();
@@ -130,31 +140,29 @@ where
             .map_err(|e| NetworkError::setup("the probe thread", e))?;
         let mut handles = Vec::with_capacity(job.in_flight);
         for index in 0..job.in_flight {
-            let (next, gate, connect, call, times) = (&next, &gate, &connect, &call, &times);
+            let (next, line, run, connect, call, times) = (&next, &line, &run, &connect, &call, &times);
             let spawned =
                 std::thread::Builder::new().name(format!("http-conn-{index}")).spawn_scoped(scope, move || {
-                    let mut client = connect();
-                    let _ = call(&mut client, PRIMING_BASE + index as u64);
-                    let mut outcome = Outcome::default();
-                    if !gate.arrive() {
-                        return outcome;
-                    }
-                    take_calls(job, next, &mut client, call, &mut outcome, times);
-                    outcome
+                    connection(job, (next, times), index, connect, call, || {
+                        line.arrive();
+                        line.wait_open();
+                        run.load(Ordering::Acquire)
+                    })
                 });
             match spawned {
                 Ok(handle) => handles.push(handle),
                 Err(e) => {
                     // The threads already spawned wait at the start line: send them home.
-                    gate.open(false);
+                    line.open();
                     stop.store(true, Ordering::Relaxed);
                     return Err(NetworkError::setup("a connection thread", e));
                 }
             }
         }
-        gate.wait_for(job.in_flight);
+        line.wait_arrived(job.in_flight);
         go();
-        gate.open(true);
+        run.store(true, Ordering::Release);
+        line.open();
         let mut outcome = Outcome::joined(job.requests, handles.into_iter().map(|h| h.join()), "thread");
         stop.store(true, Ordering::Relaxed);
         outcome.probe = probe.join().ok();
@@ -198,16 +206,11 @@ where
         let (run, flag, arrived, times) =
             (Arc::clone(&run), Arc::clone(&start), arrived_tx.clone(), Arc::clone(&times));
         let spawned = coroutine::spawn("http-conn", config.stack_words, &live, move || {
-            let mut client = connect();
-            let _ = call(&mut client, PRIMING_BASE + index as u64);
-            let mut outcome = Outcome::default();
-            let _ = arrived.send(());
-            flag.wait();
-            if !run.load(Ordering::Acquire) {
-                return outcome;
-            }
-            take_calls(&job, &next, &mut client, &*call, &mut outcome, &times);
-            outcome
+            connection(&job, (&next, &times), index, &*connect, &*call, || {
+                let _ = arrived.send(());
+                flag.wait();
+                run.load(Ordering::Acquire)
+            })
         });
         match spawned {
             Ok(handle) => handles.push(handle),
@@ -257,18 +260,15 @@ pub trait TaskClient: Send + Sync + 'static {
     fn call(conn: &mut Self::Conn, addr: SocketAddr, seq: u64) -> impl Future<Output = Result<bool, Fail>> + Send;
 }
 
-/// A tokio task per connection on `runtime`: the same shape as [`threads`] and [`coroutines`]. Each task dials
-/// its connection with `C` and makes one priming call, then waits at a start line (a `tokio::sync::Barrier`,
-/// passed twice: once when every task has arrived, when `go` is called, and once to release them); then they
-/// take sequence numbers from a shared counter until `requests` are taken, a probe task ticking beside them. A
-/// broken connection, or one the server closed, is redialled on the task's next call.
-pub fn tasks<C: TaskClient, M: Meter>(
-    runtime: &tokio::runtime::Runtime,
-    job: &HttpJob<M>,
-    go: &mut dyn FnMut(),
-) -> Outcome {
+/// A tokio task per connection on a fresh runtime ([`tasks::runtime`]): the same shape as [`threads`] and
+/// [`coroutines`]. Each task dials its connection with `C` and makes one priming call, then waits at a start line
+/// (a `tokio::sync::Barrier`, passed twice: once when every task has arrived, when `go` is called, and once to
+/// release them); then they take sequence numbers from a shared counter until `requests` are taken, a probe task
+/// ticking beside them. A broken connection, or one the server closed, is redialled on the task's next call.
+pub fn tasks<C: TaskClient, M: Meter>(job: &HttpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
+    let runtime = tasks::runtime()?;
     let job = Arc::new(job.clone());
-    runtime.block_on(async {
+    let outcome = runtime.block_on(async {
         let next = Arc::new(AtomicU64::new(0));
         let times = Arc::new(Times::new(usize::try_from(job.requests).unwrap_or(0)));
         let start = Arc::new(tokio::sync::Barrier::new(job.in_flight + 1));
@@ -298,19 +298,15 @@ pub fn tasks<C: TaskClient, M: Meter>(
         start.wait().await;
         go();
         start.wait().await;
-        let mut outcome = Outcome::new(job.requests);
-        for handle in handles {
-            match handle.await {
-                Ok(part) => outcome.merge(part),
-                Err(e) => outcome.wrong(&WrongReply::Lost { what: "a connection task", detail: e.to_string() }),
-            }
-        }
+        let mut outcome = tasks::joined(job.requests, handles).await;
         stop.store(true, Ordering::Relaxed);
         outcome.probe = probe.await.ok();
         // Every task has returned, so this is the last reference.
         outcome.latencies = Arc::try_unwrap(times).unwrap_or_default();
         outcome
-    })
+    });
+    drop(runtime);
+    Ok(Outcome { client_threads: tasks::workers() as u64, ..outcome })
 }
 
 /// Call `seq` on the connection in `conn`, dialled with `C` first if there is none; a connection that failed or
@@ -320,29 +316,41 @@ async fn call_redialling<C: TaskClient>(conn: &mut Option<C::Conn>, addr: Socket
         Some(open) => open,
         None => conn.insert(C::connect(addr).await.map_err(Fail::Error)?),
     };
-    match C::call(open, addr, seq).await {
-        Ok(true) => Ok(()),
-        Ok(false) => {
-            *conn = None;
-            Ok(())
-        }
-        Err(fail) => {
-            *conn = None;
-            Err(fail)
-        }
-    }
+    let result = C::call(open, addr, seq).await;
+    kept(conn, result)
 }
 
-/// A stream of calls: `in_flight` priming calls through `buffer_unordered` to open the pool's connections, then
-/// `go`, then the `requests` calls through `buffer_unordered(in_flight)`, on `runtime`, with the probe task
-/// ticking on it; `select`ed against the caller's cancellation, which drops the calls in flight.
-pub fn stream<M, F, Fut>(runtime: &tokio::runtime::Runtime, job: &HttpJob<M>, go: &mut dyn FnMut(), call: F) -> Outcome
+/// A call's `result` on the connection in `slot` (`Ok(false)`: answered, and the server asked to close it): a
+/// connection that failed or that the server asked to close is dropped, so the next call redials.
+pub fn kept<T>(slot: &mut Option<T>, result: Result<bool, Fail>) -> Result<(), Fail> {
+    if !matches!(result, Ok(true)) {
+        *slot = None;
+    }
+    result.map(|_| ())
+}
+
+/// A stream of calls on a fresh runtime ([`tasks::runtime`]) with the client `make_client` builds on it:
+/// `in_flight` priming calls through `buffer_unordered` to open the pool's connections, then `go`, then the
+/// `requests` calls through `buffer_unordered(in_flight)`, with the probe task ticking on the runtime; `select`ed
+/// against the caller's cancellation, which drops the calls in flight.
+pub fn stream<M, C, F, Fut>(
+    job: &HttpJob<M>,
+    go: &mut dyn FnMut(),
+    make_client: impl FnOnce() -> Result<C, NetworkError>,
+    call: F,
+) -> Result<Outcome, NetworkError>
 where
     M: Meter,
-    F: Fn(u64) -> Fut,
+    F: Fn(&C, u64) -> Fut,
     Fut: Future<Output = Result<(), Fail>>,
 {
-    runtime.block_on(async {
+    let runtime = tasks::runtime()?;
+    let client = {
+        let _guard = runtime.enter();
+        make_client()?
+    };
+    let call = |seq| call(&client, seq);
+    let outcome = runtime.block_on(async {
         let primed = (0..job.in_flight as u64).map(|i| call(PRIMING_BASE + i));
         futures::stream::iter(primed).buffer_unordered(job.in_flight).for_each(|_| async {}).await;
         let stop = Arc::new(AtomicBool::new(false));
@@ -376,42 +384,25 @@ where
         outcome.probe = probe.await.ok();
         outcome.latencies = times;
         outcome
-    })
+    });
+    drop(client);
+    drop(runtime);
+    Ok(Outcome { client_threads: tasks::workers() as u64, ..outcome })
 }
 
-/// A start line: threads arrive and wait; the starter waits for all of them, then opens it to run or to go home.
-#[derive(Debug, Default)]
-struct Gate {
-    /// Threads arrived, and `None` while closed or whether to run once open.
-    state: Mutex<(usize, Option<bool>)>,
-    changed: Condvar,
+/// A response's status must be a success.
+pub fn success(addr: SocketAddr, status: hyper::StatusCode) -> Result<(), Fail> {
+    if status.is_success() {
+        Ok(())
+    } else {
+        Err(Fail::Error(NetworkError::BadReply { addr, detail: format!("status {status}") }))
+    }
 }
 
-impl Gate {
-    /// Arrive and wait for the gate to open; whether to run.
-    fn arrive(&self) -> bool {
-        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        state.0 += 1;
-        self.changed.notify_all();
-        loop {
-            if let Some(run) = state.1 {
-                return run;
-            }
-            state = self.changed.wait(state).unwrap_or_else(|p| p.into_inner());
-        }
+/// A measured call's body must answer call `seq` (priming calls are not checked).
+pub fn check_body(seq: u64, body: &[u8]) -> Result<(), Fail> {
+    if seq < PRIMING_BASE {
+        wire::check_http_body(seq, body).map_err(Fail::Wrong)?;
     }
-
-    /// Wait until `n` threads have arrived.
-    fn wait_for(&self, n: usize) {
-        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        while state.0 < n {
-            state = self.changed.wait(state).unwrap_or_else(|p| p.into_inner());
-        }
-    }
-
-    /// Open the gate: `run` or go home.
-    fn open(&self, run: bool) {
-        self.state.lock().unwrap_or_else(|p| p.into_inner()).1 = Some(run);
-        self.changed.notify_all();
-    }
+    Ok(())
 }

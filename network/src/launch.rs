@@ -131,22 +131,12 @@ impl ServerProcess {
         Err(failure)
     }
 
-    /// The HTTP address.
-    pub fn http_addr(&self) -> SocketAddr {
-        loopback(self.ready.http_port)
-    }
-
-    /// The TCP echo address.
-    pub fn tcp_addr(&self) -> SocketAddr {
-        loopback(self.ready.tcp_port)
-    }
-
     /// The address of `port`.
     pub fn addr(&self, port: Port) -> SocketAddr {
-        match port {
-            Port::Http => self.http_addr(),
-            Port::Tcp => self.tcp_addr(),
-        }
+        loopback(match port {
+            Port::Http => self.ready.http_port,
+            Port::Tcp => self.ready.tcp_port,
+        })
     }
 
     /// The server's process id.

@@ -28,7 +28,7 @@ pub trait Client {
     fn run_timed(&self, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError>;
     /// One run metering with the gauge.
     fn run_counted(&self, meter: GaugeMeter, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError>;
-    /// The scenario's own metrics of a verified run that took `wall_s` seconds.
+    /// The scenario's own metrics of a verified run that took `wall_s` seconds (the probe's are the routine's).
     fn metrics(&self, outcome: &Outcome, wall_s: f64) -> MetricValues;
     /// The unit requests are counted in, for check details (`calls`, `exchanges`).
     fn unit(&self) -> &'static str;
@@ -37,6 +37,17 @@ pub trait Client {
     fn by_construction(&self, _outcome: &Outcome, _wall_s: f64) -> Option<(&'static str, Result<String, String>)> {
         None
     }
+}
+
+/// A contestant `C` with its job `J` (with no meter) and the server's delay: what each scenario's [`Client`] is.
+#[derive(Debug, Clone)]
+pub struct Prepared<C, J> {
+    /// The contestant.
+    pub contestant: C,
+    /// The job (with no meter).
+    pub job: J,
+    /// The server's delay, in microseconds.
+    pub delay_us: u64,
 }
 
 /// What a run hands back: the client's outcome and the server's CPU over it.
@@ -101,6 +112,7 @@ impl<C: Client> Routine for NetRoutine<'_, C> {
             data.timing.insert("server_cpu_us_per_call".to_string(), server_ns as f64 / requests / 1e3);
         }
         data.timing.extend(self.client.metrics(&outcome, timing.wall_secs()));
+        data.timing.extend(outcome.probe.as_ref().map(|p| renamed(p.metrics(""), "probe_delay")).unwrap_or_default());
         if iteration.is_measured() {
             self.construction.extend(self.client.by_construction(&outcome, timing.wall_secs()));
         }

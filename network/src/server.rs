@@ -8,6 +8,7 @@
 //! server outlives a run.
 
 use std::convert::Infallible;
+use std::future::Future;
 use std::io::{BufRead, Write};
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -114,8 +115,8 @@ pub fn serve(mut input: impl BufRead + Send + 'static, mut output: impl Write) -
         let tcp_delay = Duration::from_micros(config.tcp_delay_us);
         tokio::select! {
             _ = closed_rx => {}
-            _ = accept_http(http, http_delay, config.fail_seq) => {}
-            _ = accept_tcp(tcp, tcp_delay, config.fail_seq) => {}
+            _ = accept(http, |stream| answer_http(stream, http_delay, config.fail_seq)) => {}
+            _ = accept(tcp, |stream| echo(stream, tcp_delay, config.fail_seq)) => {}
         }
         Ok(())
     })
@@ -133,42 +134,35 @@ pub fn raise_fd_limit() {
     }
 }
 
-async fn accept_http(listener: TcpListener, delay: Duration, fail_seq: Option<u64>) {
+/// Accept every connection on `listener` (with no delay) and serve it on a task of its own with `serve`.
+async fn accept<F: Future<Output = ()> + Send + 'static>(listener: TcpListener, serve: impl Fn(TcpStream) -> F) {
     loop {
         let Ok((stream, _)) = listener.accept().await else { continue };
         let _ = stream.set_nodelay(true);
-        tokio::spawn(async move {
-            let service = service_fn(move |req: Request<hyper::body::Incoming>| async move {
-                tokio::time::sleep(delay).await;
-                let path = req.uri().path();
-                let response = match wire::http_body(path) {
-                    Some(_) if fail_seq.is_some() && wire::http_seq(path) == fail_seq => {
-                        let mut r = Response::new(Full::new(Bytes::from_static(b"failed on purpose")));
-                        *r.status_mut() = StatusCode::INTERNAL_SERVER_ERROR;
-                        r
-                    }
-                    Some(body) => Response::new(Full::new(Bytes::from(body))),
-                    None => {
-                        let mut r = Response::new(Full::new(Bytes::from_static(b"not an echo path")));
-                        *r.status_mut() = StatusCode::NOT_FOUND;
-                        r
-                    }
-                };
-                Ok::<_, Infallible>(response)
-            });
-            let _ = http1::Builder::new().keep_alive(true).serve_connection(TokioIo::new(stream), service).await;
-        });
+        tokio::spawn(serve(stream));
     }
 }
 
-async fn accept_tcp(listener: TcpListener, delay: Duration, fail_seq: Option<u64>) {
-    loop {
-        let Ok((stream, _)) = listener.accept().await else { continue };
-        let _ = stream.set_nodelay(true);
-        tokio::spawn(echo(stream, delay, fail_seq));
-    }
+/// Answer the HTTP/1.1 calls of one keep-alive connection, each after `delay`.
+async fn answer_http(stream: TcpStream, delay: Duration, fail_seq: Option<u64>) {
+    let service = service_fn(move |req: Request<hyper::body::Incoming>| async move {
+        tokio::time::sleep(delay).await;
+        let path = req.uri().path();
+        let (status, body) = match wire::http_body(path) {
+            Some(_) if fail_seq.is_some() && wire::http_seq(path) == fail_seq => {
+                (StatusCode::INTERNAL_SERVER_ERROR, Bytes::from_static(b"failed on purpose"))
+            }
+            Some(body) => (StatusCode::OK, Bytes::from(body)),
+            None => (StatusCode::NOT_FOUND, Bytes::from_static(b"not an echo path")),
+        };
+        let mut response = Response::new(Full::new(body));
+        *response.status_mut() = status;
+        Ok::<_, Infallible>(response)
+    });
+    let _ = http1::Builder::new().keep_alive(true).serve_connection(TokioIo::new(stream), service).await;
 }
 
+/// Echo the TCP frames of one connection, each after `delay`.
 async fn echo(mut stream: TcpStream, delay: Duration, fail_seq: Option<u64>) {
     let mut frame = [0u8; FRAME];
     while stream.read_exact(&mut frame).await.is_ok() {

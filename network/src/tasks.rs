@@ -37,6 +37,19 @@ pub fn runtime() -> Result<tokio::runtime::Runtime, NetworkError> {
         .map_err(|e| NetworkError::setup("the tokio runtime", e))
 }
 
+/// The outcome of `requested` requests from every connection task's part, in order; a task that ended without
+/// its part counts as one wrong reply.
+pub async fn joined(requested: u64, tasks: Vec<tokio::task::JoinHandle<Outcome>>) -> Outcome {
+    let mut outcome = Outcome::new(requested);
+    for task in tasks {
+        match task.await {
+            Ok(part) => outcome.merge(part),
+            Err(e) => outcome.wrong(&WrongReply::Lost { what: "a connection task", detail: e.to_string() }),
+        }
+    }
+    outcome
+}
+
 /// How a task makes one exchange: its connection and the exchange on it. Each tokio contestant implements it in
 /// its own file (`contestants/`); this module runs the shape they share and depends on none of them.
 pub trait Style: Send + Sync + 'static {
@@ -120,13 +133,7 @@ pub fn run<S: Style, M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<
             batches.set(batch, micros_since(started));
         }
         stop.store(true, Ordering::Relaxed);
-        let mut outcome = Outcome::new(job.total());
-        for task in tasks {
-            match task.await {
-                Ok(part) => outcome.merge(part),
-                Err(e) => outcome.wrong(&WrongReply::Lost { what: "a connection task", detail: e.to_string() }),
-            }
-        }
+        let mut outcome = joined(job.total(), tasks).await;
         outcome.probe = probe.await.ok();
         outcome.latencies = batches;
         outcome.client_threads = workers() as u64;

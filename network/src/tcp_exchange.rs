@@ -151,14 +151,6 @@ pub async fn exchange_tokio(
     wire::check_reply(seq, token, &reply).map_err(Fail::Wrong)
 }
 
-/// Meter one exchange around `f`.
-pub fn metered<M: Meter, T>(meter: &M, f: impl FnOnce() -> T) -> T {
-    meter.admit(1);
-    let out = f();
-    meter.leave(1);
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -69,12 +69,8 @@ fn ping_pong(core: Option<usize>) -> Option<(f64, f64)> {
                 // Odd turns are the partner's: answer each by handing the next (even) turn back.
                 for n in 0..total {
                     let mine = 2 * n + 1;
-                    let deadline = Instant::now() + Duration::from_secs(1);
-                    while turn.load(Ordering::Acquire) != mine {
-                        if Instant::now() > deadline {
-                            return;
-                        }
-                        std::thread::park_timeout(Duration::from_millis(100));
+                    if !wait_turn(&turn, mine, Instant::now()) {
+                        return;
                     }
                     turn.store(mine + 1, Ordering::Release);
                     main.unpark();
@@ -88,14 +84,7 @@ fn ping_pong(core: Option<usize>) -> Option<(f64, f64)> {
         let started = Instant::now();
         turn.store(2 * n + 1, Ordering::Release);
         partner.thread().unpark();
-        let back = 2 * n + 2;
-        while turn.load(Ordering::Acquire) != back {
-            if started.elapsed() > Duration::from_secs(1) {
-                ok = false;
-                break;
-            }
-            std::thread::park_timeout(Duration::from_millis(100));
-        }
+        ok = wait_turn(&turn, 2 * n + 2, started);
         if !ok {
             break;
         }
@@ -110,6 +99,17 @@ fn ping_pong(core: Option<usize>) -> Option<(f64, f64)> {
     halves.sort_by(f64::total_cmp);
     let at = |q: f64| halves[((halves.len() - 1) as f64 * q).round() as usize];
     Some((at(0.5), at(0.99)))
+}
+
+/// Wait (parked, 100 ms at a time) until `turn` is `n`; false once a second has passed `since` without it.
+fn wait_turn(turn: &AtomicU64, n: u64, since: Instant) -> bool {
+    while turn.load(Ordering::Acquire) != n {
+        if since.elapsed() > Duration::from_secs(1) {
+            return false;
+        }
+        std::thread::park_timeout(Duration::from_millis(100));
+    }
+    true
 }
 
 #[cfg(test)]

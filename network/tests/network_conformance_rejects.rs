@@ -8,15 +8,14 @@ mod common;
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use measure::meter::{GaugeMeter, Meter};
 use network::cancel::Cancel;
 use network::checks::{self as conformance, FaultAt, Port, Runner, Size};
 use network::error::NetworkError;
-use network::http::conformance::{CONFORMANCE_IN_FLIGHT, CONFORMANCE_SMALL};
 use network::http::contestants::HttpContestant;
-use network::http_calls::HttpJob;
 use network::outcome::Outcome;
 use network::tcp::contestants::TcpContestant;
 use network::tcp_exchange::TcpJob;
@@ -79,31 +78,37 @@ fn misbehave(
     out
 }
 
+/// `runner`'s contestant, broken as `breakage` says.
+fn broken(runner: Runner, breakage: Breakage) -> Runner {
+    let (bound, run, broken) = (runner.bound, Arc::clone(&runner.run), AtomicBool::new(false));
+    let misbehaving = move |addr, size, meter: GaugeMeter, cancel: Cancel| {
+        misbehave(breakage, bound, &meter, &cancel, &broken, addr, |heard| run(addr, size, meter.clone(), heard))
+    };
+    Runner { run: Arc::new(misbehaving), ..runner }
+}
+
 /// The http contestant `contestant`, broken as `breakage` says, with the conformance sizes.
 fn broken_http(contestant: HttpContestant, breakage: Breakage) -> Runner {
-    let bound = CONFORMANCE_IN_FLIGHT as u64;
-    let broken = AtomicBool::new(false);
-    Runner::new(contestant.name(), bound, CONFORMANCE_SMALL, 5_000, move |addr: SocketAddr, size, meter, cancel| {
-        let requests = if size == Size::Small { CONFORMANCE_SMALL } else { 5_000 };
-        misbehave(breakage, bound, &meter, &cancel, &broken, addr, |heard| {
-            let job = HttpJob { addr, requests, in_flight: CONFORMANCE_IN_FLIGHT, meter: meter.clone(), cancel: heard };
-            contestant.run(&job, &mut || {})
-        })
-    })
+    broken(network::http::conformance::runner(contestant), breakage)
 }
 
 /// The tcp contestant `contestant`, broken as `breakage` says; its long run is 300 batches (about 1.5 s), so one
 /// that ignores the cancel still ends within the test.
 fn broken_tcp(contestant: TcpContestant, breakage: Breakage) -> Runner {
     const LONG: u64 = 300;
-    let broken = AtomicBool::new(false);
-    Runner::new(contestant.name(), 8, 3 * 32, LONG * 32, move |addr: SocketAddr, size, meter, cancel| {
+    let runner = Runner::new(contestant.name(), 8, 3 * 32, LONG * 32, move |addr, size, meter, cancel| {
         let batches = if size == Size::Small { 3 } else { LONG };
-        misbehave(breakage, 8, &meter, &cancel, &broken, addr, |heard| {
-            let job = TcpJob { addr, connections: 8, exchanges: 32, batches, meter: meter.clone(), cancel: heard };
-            contestant.run(&job, &mut || {})
-        })
-    })
+        contestant.run(&TcpJob { addr, connections: 8, exchanges: 32, batches, meter, cancel }, &mut || {})
+    });
+    broken(runner, breakage)
+}
+
+/// `caller_cancel` rejects each runner against a server's `port`, saying `why`.
+fn cancel_rejected(runners: &[(Runner, Port)], why: &str) {
+    let server = common::server();
+    for (runner, port) in runners {
+        rejected(&conformance::caller_cancel(runner, server.addr(*port)), why);
+    }
 }
 
 fn rejected(check: &measure::summary::Check, why: &str) {
@@ -117,40 +122,22 @@ fn rejected(check: &measure::summary::Check, why: &str) {
 testkit::own_process! {
     #[test]
     fn caller_cancel_rejects_a_contestant_that_ignores_the_cancel() {
-        let server = common::server();
-        let check = conformance::caller_cancel(
-            &broken_http(HttpContestant::BlockingStd, Breakage::IgnoresCancel),
-            server.http_addr(),
-        );
-        rejected(&check, "the cancel did not stop the run");
-        let check = conformance::caller_cancel(
-            &broken_http(HttpContestant::StreamHyper, Breakage::IgnoresCancel),
-            server.http_addr(),
-        );
-        rejected(&check, "the cancel did not stop the run");
-        let check =
-            conformance::caller_cancel(&broken_tcp(TcpContestant::TokioTasks, Breakage::IgnoresCancel), server.tcp_addr());
-        rejected(&check, "the cancel did not stop the run");
+        cancel_rejected(&[
+            (broken_http(HttpContestant::BlockingStd, Breakage::IgnoresCancel), Port::Http),
+            (broken_http(HttpContestant::StreamHyper, Breakage::IgnoresCancel), Port::Http),
+            (broken_tcp(TcpContestant::TokioTasks, Breakage::IgnoresCancel), Port::Tcp),
+        ], "the cancel did not stop the run");
     }
 
     #[test]
     fn caller_cancel_rejects_a_thread_left_running() {
-        let server = common::server();
-        let check = conformance::caller_cancel(
-            &broken_http(HttpContestant::BlockingUreq, Breakage::LeavesThreadOnCancel),
-            server.http_addr(),
-        );
-        rejected(&check, "threads and");
+        cancel_rejected(&[(broken_http(HttpContestant::BlockingUreq, Breakage::LeavesThreadOnCancel), Port::Http)], "threads and");
     }
 
     #[test]
     fn caller_cancel_rejects_an_answer_counted_twice() {
-        let server = common::server();
-        let check = conformance::caller_cancel(
-            &broken_tcp(TcpContestant::BlockingThreads, Breakage::AnswersTwiceOnCancel),
-            server.tcp_addr(),
-        );
-        rejected(&check, "answered more than once");
+        let runner = broken_tcp(TcpContestant::BlockingThreads, Breakage::AnswersTwiceOnCancel);
+        cancel_rejected(&[(runner, Port::Tcp)], "answered more than once");
     }
 
     #[test]
@@ -198,10 +185,10 @@ testkit::own_process! {
             (
                 broken_http(HttpContestant::BlockingUreq, Breakage::LeftBrokenByFailure),
                 Port::Http,
-                server.http_addr(),
+                server.addr(Port::Http),
                 false,
             ),
-            (broken_tcp(TcpContestant::BlockInPlace, Breakage::LeftBrokenByFailure), Port::Tcp, server.tcp_addr(), true),
+            (broken_tcp(TcpContestant::BlockInPlace, Breakage::LeftBrokenByFailure), Port::Tcp, server.addr(Port::Tcp), true),
         ] {
             // The failed call itself is reported as it should be; the harm shows in the clean run after it.
             let fault = conformance::fault_at(&runner, &common::launcher(), &common::config(), port, FaultAt::First);

@@ -13,7 +13,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use measure::latency::LatencyRecorder;
 use measure::meter::NoMeter;
 use network::cancel::Cancel;
+use network::error::NetworkError;
 use network::http_calls::HttpJob;
+use network::launch::Port;
+use network::outcome::Outcome;
 use network::tcp_exchange::TcpJob;
 
 /// An allocation at least this big is counted (a histogram's counts array is far bigger; a connection's
@@ -85,32 +88,26 @@ fn no_contestant_allocates_a_histogram_per_connection() {
 
     let server = common::server();
     const IN_FLIGHT: usize = 32;
-    for contestant in network::http::contestants::ALL {
-        let job = HttpJob {
-            addr: server.http_addr(),
-            requests: 20 * IN_FLIGHT as u64,
-            in_flight: IN_FLIGHT,
-            meter: NoMeter,
-            cancel: Cancel::never(),
-        };
-        let (outcome, large) = large_allocs_after_go(|go| contestant.run(&job, go));
-        let outcome = outcome.unwrap();
-        assert_eq!(outcome.verify(), Ok(()), "{}", contestant.name());
-        assert!(large < IN_FLIGHT as u64 / 2, "{}: {large} large allocations in the timed window", contestant.name());
-    }
+    let (requests, addr) = (20 * IN_FLIGHT as u64, server.addr(Port::Http));
+    let job = HttpJob { addr, requests, in_flight: IN_FLIGHT, meter: NoMeter, cancel: Cancel::never() };
+    each_within(&network::http::contestants::ALL.map(|c| (c.name(), c)), IN_FLIGHT, |c, go| c.run(&job, go));
     const CONNECTIONS: usize = 16;
-    for contestant in network::tcp::contestants::ALL {
-        let job = TcpJob {
-            addr: server.tcp_addr(),
-            connections: CONNECTIONS,
-            exchanges: 32,
-            batches: 5,
-            meter: NoMeter,
-            cancel: Cancel::never(),
-        };
-        let (outcome, large) = large_allocs_after_go(|go| contestant.run(&job, go));
-        let outcome = outcome.unwrap();
-        assert_eq!(outcome.verify(), Ok(()), "{}", contestant.name());
-        assert!(large < CONNECTIONS as u64 / 2, "{}: {large} large allocations in the timed window", contestant.name());
+    let addr = server.addr(Port::Tcp);
+    let job =
+        TcpJob { addr, connections: CONNECTIONS, exchanges: 32, batches: 5, meter: NoMeter, cancel: Cancel::never() };
+    each_within(&network::tcp::contestants::ALL.map(|c| (c.name(), c)), CONNECTIONS, |c, go| c.run(&job, go));
+}
+
+/// Each named contestant's run answers every request once, with fewer large allocations or frees in its timed
+/// window than one per two of its `connections`.
+fn each_within<C: Copy>(
+    contestants: &[(&str, C)],
+    connections: usize,
+    run: impl Fn(C, &mut dyn FnMut()) -> Result<Outcome, NetworkError>,
+) {
+    for &(name, contestant) in contestants {
+        let (outcome, large) = large_allocs_after_go(|go| run(contestant, go));
+        assert_eq!(outcome.unwrap().verify(), Ok(()), "{name}");
+        assert!(large < connections as u64 / 2, "{name}: {large} large allocations in the timed window");
     }
 }

@@ -12,18 +12,10 @@ use crate::error::NetworkError;
 use crate::http_calls::HttpJob;
 use crate::launch::Port;
 use crate::outcome::Outcome;
-use crate::routine::{renamed, Client};
+use crate::routine::{Client, Prepared};
 
 /// A contestant with its job, as the routine runs it.
-#[derive(Debug, Clone)]
-pub struct HttpClient {
-    /// The contestant.
-    pub contestant: HttpContestant,
-    /// The job (with no meter).
-    pub job: HttpJob<NoMeter>,
-    /// The server's delay, in microseconds.
-    pub delay_us: u64,
-}
+pub type HttpClient = Prepared<HttpContestant, HttpJob<NoMeter>>;
 
 impl Client for HttpClient {
     fn requests(&self) -> u64 {
@@ -46,9 +38,6 @@ impl Client for HttpClient {
 
     fn metrics(&self, outcome: &Outcome, wall_s: f64) -> MetricValues {
         let mut m = outcome.latencies.recorder().metrics("");
-        if let Some(probe) = &outcome.probe {
-            m.extend(renamed(probe.metrics(""), "probe_delay"));
-        }
         if wall_s > 0.0 {
             let per_sec = self.job.requests as f64 / wall_s;
             let ideal = self.job.in_flight as f64 * 1e6 / self.delay_us.max(1) as f64;

@@ -11,19 +11,11 @@ use crate::cancel::Cancel;
 use crate::error::NetworkError;
 use crate::launch::Port;
 use crate::outcome::Outcome;
-use crate::routine::{renamed, Client};
+use crate::routine::{renamed, Client, Prepared};
 use crate::tcp_exchange::TcpJob;
 
 /// A contestant with its job, as the routine runs it.
-#[derive(Debug, Clone)]
-pub struct TcpClient {
-    /// The contestant.
-    pub contestant: TcpContestant,
-    /// The job (with no meter).
-    pub job: TcpJob<NoMeter>,
-    /// The server's delay, in microseconds.
-    pub delay_us: u64,
-}
+pub type TcpClient = Prepared<TcpContestant, TcpJob<NoMeter>>;
 
 impl Client for TcpClient {
     fn requests(&self) -> u64 {
@@ -52,9 +44,6 @@ impl Client for TcpClient {
 
     fn metrics(&self, outcome: &Outcome, wall_s: f64) -> MetricValues {
         let mut m = renamed(outcome.latencies.recorder().metrics(""), "batch");
-        if let Some(probe) = &outcome.probe {
-            m.extend(renamed(probe.metrics(""), "probe_delay"));
-        }
         if wall_s > 0.0 {
             let per_sec = self.job.batches as f64 / wall_s;
             m.insert("batches_per_sec".to_string(), per_sec);

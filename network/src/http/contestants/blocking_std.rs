@@ -10,7 +10,7 @@ use measure::meter::Meter;
 use crate::error::NetworkError;
 use crate::http_calls::{self, Fail, HttpJob};
 use crate::outcome::Outcome;
-use crate::wire;
+use crate::{tcp_exchange, wire};
 
 /// One keep-alive connection: the stream to write and a buffered reader over a clone of it. `S` is a std
 /// `TcpStream` for `blocking-std` and a `may::net::TcpStream` for `coroutine-may`: the client is the same code.
@@ -20,23 +20,23 @@ pub struct Connection<S = TcpStream> {
     reader: BufReader<S>,
 }
 
+impl<S: Read> Connection<S> {
+    /// A connection writing to `writer` (connected to `addr`) and reading from its `clone`.
+    fn over(addr: SocketAddr, writer: S, clone: impl Fn(&S) -> std::io::Result<S>) -> Result<Self, NetworkError> {
+        let reader = BufReader::new(clone(&writer).map_err(|e| NetworkError::io("configuring", addr, e))?);
+        Ok(Connection { writer, reader })
+    }
+}
+
 /// Dial `addr` with no delay and no read or write timeout (the policy of every client: no timeout per call).
 pub fn connect(addr: SocketAddr) -> Result<Connection, NetworkError> {
-    let writer = TcpStream::connect(addr).map_err(|e| NetworkError::io("connecting to", addr, e))?;
-    let _ = writer.set_nodelay(true);
-    let configure = |e| NetworkError::io("configuring", addr, e);
-    let reader = BufReader::new(writer.try_clone().map_err(configure)?);
-    Ok(Connection { writer, reader })
+    Connection::over(addr, tcp_exchange::connect_std(addr)?, TcpStream::try_clone)
 }
 
 /// Dial `addr` with a `may` socket (its calls park the coroutine, not the carrier), with no delay and no read or
 /// write timeout.
 pub fn connect_may(addr: SocketAddr) -> Result<Connection<may::net::TcpStream>, NetworkError> {
-    let writer = may::net::TcpStream::connect(addr).map_err(|e| NetworkError::io("connecting to", addr, e))?;
-    let _ = writer.set_nodelay(true);
-    let configure = |e| NetworkError::io("configuring", addr, e);
-    let reader = BufReader::new(writer.try_clone().map_err(configure)?);
-    Ok(Connection { writer, reader })
+    Connection::over(addr, tcp_exchange::connect_may(addr)?, may::net::TcpStream::try_clone)
 }
 
 /// One call on `conn`: `GET /echo/<seq>`, the response parsed and its body checked. `Ok(false)` when the
@@ -61,7 +61,7 @@ pub fn call<S: Read + Write>(conn: &mut Connection<S>, addr: SocketAddr, seq: u6
     }
     let mut body = vec![0u8; head.body_length(addr)?];
     conn.reader.read_exact(&mut body).map_err(io("reading from"))?;
-    check_body(seq, &body)?;
+    http_calls::check_body(seq, &body)?;
     Ok(head.keep)
 }
 
@@ -124,14 +124,6 @@ impl Default for Head {
     }
 }
 
-/// A measured call's body must answer call `seq` (priming calls are not checked).
-pub fn check_body(seq: u64, body: &[u8]) -> Result<(), Fail> {
-    if seq < http_calls::PRIMING_BASE {
-        wire::check_http_body(seq, body).map_err(Fail::Wrong)?;
-    }
-    Ok(())
-}
-
 /// Run `job`, calling `go` once every thread has connected, made its priming call and waits at the start line.
 pub fn run<M: Meter>(job: &HttpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
     let addr = job.addr;
@@ -150,15 +142,6 @@ pub fn call_redialling<S: Read + Write>(
         Some(conn) => conn,
         None => slot.insert(dial(addr).map_err(Fail::Error)?),
     };
-    match call(conn, addr, seq) {
-        Ok(true) => Ok(()),
-        Ok(false) => {
-            *slot = None;
-            Ok(())
-        }
-        Err(fail) => {
-            *slot = None;
-            Err(fail)
-        }
-    }
+    let result = call(conn, addr, seq);
+    http_calls::kept(slot, result)
 }

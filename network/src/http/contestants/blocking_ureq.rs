@@ -6,7 +6,6 @@ use measure::meter::Meter;
 use crate::error::NetworkError;
 use crate::http_calls::{self, client_error, Fail, HttpJob};
 use crate::outcome::Outcome;
-use crate::wire;
 
 /// Run `job`, calling `go` once every thread has made its priming call and waits at the start line.
 pub fn run<M: Meter>(job: &HttpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
@@ -24,10 +23,7 @@ pub fn run<M: Meter>(job: &HttpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, 
             let response =
                 agent.get(&http_calls::url(addr, seq)).call().map_err(|e| Fail::Error(client_error(addr, &e)))?;
             let body = response.into_string().map_err(|e| Fail::Error(NetworkError::io("reading from", addr, e)))?;
-            if seq < http_calls::PRIMING_BASE {
-                wire::check_http_body(seq, body.as_bytes()).map_err(Fail::Wrong)?;
-            }
-            Ok(())
+            http_calls::check_body(seq, body.as_bytes())
         },
     )
 }

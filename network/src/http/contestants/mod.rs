@@ -49,7 +49,7 @@ impl HttpContestant {
             "A `may` coroutine per keep-alive connection ({}), running `blocking-std`'s hand-written HTTP/1.1 \
              client over `may::net::TcpStream`: blocking-style code whose socket waits park the coroutine, not its \
              carrier.",
-            crate::affinity::may_setup(&coroutine_may::CONFIG)
+            crate::affinity::may_setup()
         );
         let (family, description) = match self {
             HttpContestant::BlockingStd => (

@@ -12,38 +12,27 @@ use measure::meter::Meter;
 use crate::error::NetworkError;
 use crate::http_calls::{self, client_error, Fail, HttpJob};
 use crate::outcome::Outcome;
-use crate::tasks;
-use crate::wire;
 
 /// Run `job`, calling `go` once the runtime is built and the pool holds its connections.
 pub fn run<M: Meter>(job: &HttpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
     let addr = job.addr;
-    let rt = tasks::runtime()?;
-    let client = {
-        let _guard = rt.enter();
+    let client = || {
         let mut connector = HttpConnector::new();
         connector.set_nodelay(true);
-        Client::builder(TokioExecutor::new()).pool_max_idle_per_host(job.in_flight).build::<_, Empty<Bytes>>(connector)
+        Ok(Client::builder(TokioExecutor::new())
+            .pool_max_idle_per_host(job.in_flight)
+            .build::<_, Empty<Bytes>>(connector))
     };
-    let outcome = http_calls::stream(&rt, job, go, |seq| {
+    http_calls::stream(job, go, client, |client, seq| {
         let client = client.clone();
         async move {
             let uri: hyper::Uri = http_calls::url(addr, seq)
                 .parse()
                 .map_err(|e| Fail::Error(NetworkError::BadReply { addr, detail: format!("bad URI: {e}") }))?;
             let response = client.get(uri).await.map_err(|e| Fail::Error(client_error(addr, &e)))?;
-            if !response.status().is_success() {
-                let detail = format!("status {}", response.status());
-                return Err(Fail::Error(NetworkError::BadReply { addr, detail }));
-            }
+            http_calls::success(addr, response.status())?;
             let body = response.into_body().collect().await.map_err(|e| Fail::Error(client_error(addr, &e)))?;
-            if seq < http_calls::PRIMING_BASE {
-                wire::check_http_body(seq, &body.to_bytes()).map_err(Fail::Wrong)?;
-            }
-            Ok(())
+            http_calls::check_body(seq, &body.to_bytes())
         }
-    });
-    drop(client);
-    drop(rt);
-    Ok(Outcome { client_threads: tasks::workers() as u64, ..outcome })
+    })
 }

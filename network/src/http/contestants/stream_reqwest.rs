@@ -7,39 +7,26 @@ use measure::meter::Meter;
 use crate::error::NetworkError;
 use crate::http_calls::{self, client_error, Fail, HttpJob};
 use crate::outcome::Outcome;
-use crate::tasks;
-use crate::wire;
 
 /// Run `job`, calling `go` once the runtime is built and the pool holds its connections.
 pub fn run<M: Meter>(job: &HttpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
     let addr = job.addr;
-    let rt = tasks::runtime()?;
-    let client = {
-        let _guard = rt.enter();
+    let client = || {
         reqwest::Client::builder()
             .pool_max_idle_per_host(job.in_flight)
             .no_proxy()
             .tcp_nodelay(true)
             .build()
-            .map_err(|e| NetworkError::setup("the reqwest client", e))?
+            .map_err(|e| NetworkError::setup("the reqwest client", e))
     };
-    let outcome = http_calls::stream(&rt, job, go, |seq| {
+    http_calls::stream(job, go, client, |client, seq| {
         let client = client.clone();
         async move {
             let response =
                 client.get(http_calls::url(addr, seq)).send().await.map_err(|e| Fail::Error(client_error(addr, &e)))?;
-            if !response.status().is_success() {
-                let detail = format!("status {}", response.status());
-                return Err(Fail::Error(NetworkError::BadReply { addr, detail }));
-            }
+            http_calls::success(addr, response.status())?;
             let body = response.bytes().await.map_err(|e| Fail::Error(client_error(addr, &e)))?;
-            if seq < http_calls::PRIMING_BASE {
-                wire::check_http_body(seq, &body).map_err(Fail::Wrong)?;
-            }
-            Ok(())
+            http_calls::check_body(seq, &body)
         }
-    });
-    drop(client);
-    drop(rt);
-    Ok(Outcome { client_threads: tasks::workers() as u64, ..outcome })
+    })
 }

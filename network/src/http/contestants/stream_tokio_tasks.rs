@@ -11,11 +11,10 @@ use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::TcpStream;
 
-use super::blocking_std::{check_body, check_status, request, Head};
+use super::blocking_std::{check_status, request, Head};
 use crate::error::NetworkError;
-use crate::http_calls::{self, Fail, HttpJob, TaskClient};
+use crate::http_calls::{self, check_body, Fail, HttpJob, TaskClient};
 use crate::outcome::Outcome;
-use crate::tasks;
 
 /// The hand-written client on tokio's sockets.
 #[derive(Debug, Clone, Copy, Default)]
@@ -68,8 +67,5 @@ impl TaskClient for HandWritten {
 /// Run `job` on a fresh runtime sized to the client's cores, calling `go` once every task has connected, made its
 /// priming call and waits at the start line.
 pub fn run<M: Meter>(job: &HttpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
-    let rt = tasks::runtime()?;
-    let outcome = http_calls::tasks::<HandWritten, M>(&rt, job, go);
-    drop(rt);
-    Ok(Outcome { client_threads: tasks::workers() as u64, ..outcome })
+    http_calls::tasks::<HandWritten, M>(job, go)
 }

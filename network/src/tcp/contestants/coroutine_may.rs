@@ -15,23 +15,13 @@ use std::time::Instant;
 use may::sync::mpsc;
 use measure::latency::LatencyRecorder;
 use measure::meter::Meter;
-use pipelines::coroutine::{self, CoroutineConfig};
+use pipelines::coroutine;
 use pipelines::LiveStages;
 
 use crate::error::NetworkError;
 use crate::outcome::{micros_since, Outcome, Times};
 use crate::tcp_exchange::{self, TcpJob};
 use crate::tick;
-
-/// How the contestant configures `may` by default: one carrier per client core ([`crate::affinity::CLIENT_CORES`])
-/// and `may`'s default stack.
-pub const CONFIG: CoroutineConfig = CoroutineConfig::new(crate::affinity::CLIENT_CORES);
-
-/// The configuration in force: one carrier per core the client runtimes are sized to
-/// ([`crate::affinity::client_cores`]).
-pub fn config() -> CoroutineConfig {
-    CoroutineConfig::new(crate::affinity::client_cores())
-}
 
 /// What the calling thread tells a connection's coroutine.
 enum Order {
@@ -43,7 +33,7 @@ enum Order {
 
 /// Run `job`, calling `go` once every coroutine has connected and waits for its first batch.
 pub fn run<M: Meter>(job: &TcpJob<M>, go: &mut dyn FnMut()) -> Result<Outcome, NetworkError> {
-    let config = config();
+    let config = crate::affinity::may_config();
     config.apply();
     let job = Arc::new(job.clone());
     let live = Arc::new(LiveStages::new());

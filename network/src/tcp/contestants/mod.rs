@@ -50,7 +50,7 @@ impl TcpContestant {
             "A `may` coroutine per persistent connection ({}), `may::net::TcpStream` `write_all` + `read_exact` \
              written in the blocking style (the coroutine parks, not its carrier); batches released and joined \
              over `may::sync::mpsc` channels.",
-            crate::affinity::may_setup(&coroutine_may::CONFIG)
+            crate::affinity::may_setup()
         );
         let (family, description) = match self {
             TcpContestant::BlockingThreads => (
