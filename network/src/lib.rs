@@ -20,9 +20,7 @@
 //! - [`checks`]: the conformance checks every contestant passes (a scenario's `conformance.rs` runs them on its
 //!   contestants at its sizes); [`routine`]: the harness's routine, generic over a scenario's client (a
 //!   scenario's `routine.rs` supplies the client and the trial).
-//! - [`cancel`]: the caller's cancellation of a run, checked between calls; [`claim`]: the shape of every claim;
-//!   `folder`: what both scenario folders write the same way (the registry's shape, the `Scenario` methods
-//!   answered from their files).
+//! - [`cancel`]: the caller's cancellation of a run, checked between calls; [`claim`]: the shape of every claim.
 //! - [`http_calls`]: what an HTTP run is asked to do and the shapes the http contestants share;
 //!   [`tcp_exchange`]: one TCP exchange in each way and what a TCP run is asked to do; [`tasks`]: the tokio
 //!   runtime every tokio contestant builds, and the shape the tcp scenario's tokio contestants share.
@@ -36,7 +34,6 @@ pub mod checks;
 pub mod claim;
 pub mod error;
 pub mod figures;
-mod folder;
 pub mod http;
 pub mod http_calls;
 pub mod launch;

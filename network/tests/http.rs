@@ -8,12 +8,12 @@ mod common;
 
 use network::checks::Port;
 use network::http::conformance::runner;
-use network::http::contestants::{HttpContestant, ALL};
+use network::http::contestants::HttpContestant;
 
 #[test]
 fn every_http_contestant_passes_every_check() {
     let test = "every_http_contestant_passes_every_check";
-    common::each_passes_every_check(test, &ALL.map(|c| c.name()), (Port::Http, false), |name| {
+    common::each_passes_every_check(test, &HttpContestant::ALL.map(|c| c.name()), (Port::Http, false), |name| {
         runner(HttpContestant::find(name).unwrap_or_else(|| panic!("no {name}")))
     });
 }

@@ -90,12 +90,16 @@ fn no_contestant_allocates_a_histogram_per_connection() {
     const IN_FLIGHT: usize = 32;
     let (requests, addr) = (20 * IN_FLIGHT as u64, server.addr(Port::Http));
     let job = HttpJob { addr, requests, in_flight: IN_FLIGHT, meter: NoMeter, cancel: Cancel::never() };
-    each_within(&network::http::contestants::ALL.map(|c| (c.name(), c)), IN_FLIGHT, |c, go| c.run(&job, go));
+    each_within(&network::http::contestants::HttpContestant::ALL.map(|c| (c.name(), c)), IN_FLIGHT, |c, go| {
+        c.run(&job, go)
+    });
     const CONNECTIONS: usize = 16;
     let addr = server.addr(Port::Tcp);
     let job =
         TcpJob { addr, connections: CONNECTIONS, exchanges: 32, batches: 5, meter: NoMeter, cancel: Cancel::never() };
-    each_within(&network::tcp::contestants::ALL.map(|c| (c.name(), c)), CONNECTIONS, |c, go| c.run(&job, go));
+    each_within(&network::tcp::contestants::TcpContestant::ALL.map(|c| (c.name(), c)), CONNECTIONS, |c, go| {
+        c.run(&job, go)
+    });
 }
 
 /// Each named contestant's run answers every request once, with fewer large allocations or frees in its timed

@@ -8,12 +8,12 @@ mod common;
 
 use network::checks::Port;
 use network::tcp::conformance::runner;
-use network::tcp::contestants::{TcpContestant, ALL};
+use network::tcp::contestants::TcpContestant;
 
 #[test]
 fn every_tcp_contestant_passes_every_check() {
     let test = "every_tcp_contestant_passes_every_check";
-    common::each_passes_every_check(test, &ALL.map(|c| c.name()), (Port::Tcp, true), |name| {
+    common::each_passes_every_check(test, &TcpContestant::ALL.map(|c| c.name()), (Port::Tcp, true), |name| {
         runner(TcpContestant::find(name).unwrap_or_else(|| panic!("no {name}")))
     });
 }

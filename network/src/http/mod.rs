@@ -29,7 +29,7 @@ pub struct HttpScenario;
 
 impl Scenario for HttpScenario {
     measure::scenario_files! {
-        contestants: contestants::ALL,
+        contestants: contestants::HttpContestant::ALL,
         run_trial: routine::run_trial,
         claim_table: claims::table(),
         discussion: report::discussion,

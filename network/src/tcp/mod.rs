@@ -28,7 +28,7 @@ pub struct TcpScenario;
 
 impl Scenario for TcpScenario {
     measure::scenario_files! {
-        contestants: contestants::ALL,
+        contestants: contestants::TcpContestant::ALL,
         run_trial: routine::run_trial,
         claim_table: claims::table(),
         discussion: report::discussion,

@@ -24,7 +24,7 @@ use crate::error::NetworkError;
 use crate::http_calls::HttpJob;
 use crate::outcome::Outcome;
 
-crate::folder::registry! {
+measure::registry! {
     /// An http contestant.
     HttpContestant {
         /// [`blocking_std`].

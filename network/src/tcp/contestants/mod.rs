@@ -25,7 +25,7 @@ use crate::outcome::Outcome;
 use crate::tasks;
 use crate::tcp_exchange::TcpJob;
 
-crate::folder::registry! {
+measure::registry! {
     /// A tcp contestant.
     TcpContestant {
         /// [`blocking_threads`].
