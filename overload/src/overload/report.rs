@@ -86,8 +86,11 @@ pub struct Context {
     /// Contestants that admit through a limiter of their own rather than the lab's gate (the published peer),
     /// that this run has.
     pub peers: Vec<String>,
-    /// Figures per contestant that the results table leaves out.
-    pub more: MoreFigures,
+    /// Figures per contestant that the results table leaves out (`table_metrics` in `lib.rs`), for the tables at
+    /// the end of the discussion: one row per contestant, in report order.
+    pub more: Vec<FigureRow>,
+    /// Some limiter ignored a sample or closed a window (the windowed variant's decisions).
+    pub windowed_decisions: bool,
 }
 
 /// The families, in report order.
@@ -259,16 +262,6 @@ pub struct FeedPair {
     pub limits: Option<[String; 4]>,
 }
 
-/// Figures per contestant that the results table leaves out (`table_metrics` in `lib.rs`), for the tables at
-/// the end of the discussion.
-#[derive(Debug, Clone, Serialize)]
-pub struct MoreFigures {
-    /// One row per contestant, in report order.
-    pub rows: Vec<FigureRow>,
-    /// Some limiter ignored a sample or closed a window (the windowed variant's decisions).
-    pub windowed_decisions: bool,
-}
-
 /// One contestant's medians of [`MORE_METRICS`], by metric (`—` where not measured).
 #[derive(Debug, Clone, Serialize)]
 pub struct FigureRow {
@@ -280,7 +273,7 @@ pub struct FigureRow {
     pub figures: Figures,
 }
 
-/// The metrics of [`MoreFigures`], each with whether it is a count (shown whole and grouped).
+/// The metrics of [`Context::more`], each with whether it is a count (shown whole and grouped).
 const MORE_METRICS: [(&str, bool); 22] = [
     ("before_drop.latency_p99_us", true),
     ("before_drop.ops_per_sec", true),
@@ -338,6 +331,11 @@ impl Context {
             peer_version: PEER_VERSION,
             peers: peers(summary),
             more: more_figures(summary),
+            windowed_decisions: summary.contestants.iter().any(|c| {
+                ["ignored", "windows"]
+                    .iter()
+                    .any(|key| summary.median(&c.name, &format!("{DECISIONS}.{key}")).is_some_and(|v| v > 0.0))
+            }),
         }
     }
 }
@@ -712,8 +710,8 @@ fn peers(summary: &Summary) -> Vec<String> {
 }
 
 /// The figures per contestant that the results table leaves out.
-fn more_figures(summary: &Summary) -> MoreFigures {
-    let rows: Vec<FigureRow> = summary
+fn more_figures(summary: &Summary) -> Vec<FigureRow> {
+    summary
         .contestants
         .iter()
         .map(|c| FigureRow {
@@ -724,13 +722,7 @@ fn more_figures(summary: &Summary) -> MoreFigures {
                 .map(|&(metric, is_count)| (metric, figure(summary.median(&c.name, metric), is_count)))
                 .collect(),
         })
-        .collect();
-    let windowed_decisions = summary.contestants.iter().any(|c| {
-        ["ignored", "windows"]
-            .iter()
-            .any(|key| summary.median(&c.name, &format!("{DECISIONS}.{key}")).is_some_and(|v| v > 0.0))
-    });
-    MoreFigures { rows, windowed_decisions }
+        .collect()
 }
 
 #[cfg(test)]
@@ -844,19 +836,32 @@ mod tests {
         assert!(text.contains("200 vs 100\n\n**The published peer.**"), "{text}");
     }
 
-    #[test]
-    fn aimd_never_cut_only_when_every_process_of_every_family_cut_zero_times() {
-        const NEVER: &str = "It never cut: its drops are rejections";
+    /// With `metric` at `value` in every process of every family's `aimd`, the report says `said`; with one
+    /// process of the stream's at `spread[0]` instead (the medians still `value`), it says none of `said`'s part
+    /// before its colon or bracket and shows the figures alone (`figures`).
+    fn a_finding_needs_every_process(metric: &str, value: f64, spread: [f64; 3], said: &str, figures: &str) {
         let mut summary = judged(run(p99, 19_000.0));
         for family in ["stream", "blocking", "coroutine"] {
-            set(&mut summary, &format!("{family}-aimd"), "decisions.decreases", 0.0);
+            set(&mut summary, &format!("{family}-aimd"), metric, value);
         }
-        assert!(render(&summary).contains(NEVER), "{}", render(&summary));
-        // Every median still 0, but one process of the stream's cut once: not "never".
-        spread_of(&mut summary, "stream-aimd", "decisions.decreases", [0.0, 0.0, 1.0]);
+        assert!(render(&summary).contains(said), "{}", render(&summary));
+        spread_of(&mut summary, "stream-aimd", metric, spread);
         let text = render(&summary);
-        assert!(!text.contains("It never cut"), "{text}");
-        assert!(text.contains("Cuts over the run: stream 0, blocking 0, coroutine 0."), "{text}");
+        let stem = said.split([':', '(']).next().unwrap_or(said);
+        assert!(!text.contains(stem), "{text}");
+        assert!(text.contains(figures), "{text}");
+    }
+
+    #[test]
+    fn aimd_never_cut_only_when_every_process_of_every_family_cut_zero_times() {
+        // Every median still 0, but one process of the stream's cut once: not "never".
+        a_finding_needs_every_process(
+            "decisions.decreases",
+            0.0,
+            [0.0, 0.0, 1.0],
+            "It never cut: its drops are rejections",
+            "Cuts over the run: stream 0, blocking 0, coroutine 0.",
+        );
     }
 
     #[test]
@@ -881,19 +886,15 @@ mod tests {
 
     #[test]
     fn a_limit_above_the_capacity_is_a_finding_only_when_every_process_is_beyond_noise() {
-        const ABOVE: &str =
-            "Its average limit stayed above the new capacity by more than the noise threshold (p = 0.12)";
-        let mut summary = judged(run(p99, 19_000.0));
-        for family in ["stream", "blocking", "coroutine"] {
-            set(&mut summary, &format!("{family}-aimd"), "after_drop.limit_mean", 180.0);
-        }
-        assert!(render(&summary).contains(ABOVE), "{}", render(&summary));
         // Every median still 180, but one process of the stream's at 110, within the noise threshold of 100
         // slots: the point ratio of medians would say "above", the judged comparison cannot.
-        spread_of(&mut summary, "stream-aimd", "after_drop.limit_mean", [110.0, 180.0, 185.0]);
-        let text = render(&summary);
-        assert!(!text.contains("Its average limit stayed above the new capacity"), "{text}");
-        assert!(text.contains("averaged a limit of stream 180, blocking 180, coroutine 180 after the drop"), "{text}");
+        a_finding_needs_every_process(
+            "after_drop.limit_mean",
+            180.0,
+            [110.0, 180.0, 185.0],
+            "Its average limit stayed above the new capacity by more than the noise threshold (p = 0.12)",
+            "averaged a limit of stream 180, blocking 180, coroutine 180 after the drop",
+        );
     }
 
     #[test]
