@@ -155,7 +155,7 @@ pub struct Limiters {
 pub struct Finding {
     /// The limiter.
     #[serde(skip)]
-    pub kind: LimiterKind,
+    kind: LimiterKind,
     /// The limiter's name.
     pub name: &'static str,
     /// Figures in every family that measured them (`None` unless the stream and blocking contestants did).
@@ -182,8 +182,8 @@ impl Finding {
         metric: &str,
         show: impl Fn(f64) -> String,
     ) -> Option<Vec<String>> {
-        let gated = Contestant::gated(self.kind);
-        let ran = gated[..2].iter().all(|c| summary.median(&c.name(), metric).is_some());
+        let gated @ [stream, blocking, _] = Contestant::gated(self.kind);
+        let ran = [stream, blocking].iter().all(|c| summary.median(&c.name(), metric).is_some());
         let values: Vec<(Contestant, f64)> =
             gated.into_iter().filter_map(|c| Some((c, summary.median(&c.name(), metric)?))).filter(|_| ran).collect();
         let figures = values.iter().map(|(c, v)| Named { name: c.family().as_str().to_string(), value: show(*v) });
