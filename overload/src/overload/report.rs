@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use measure::compare::{format_ratio, verdict, Basis, Operand, Relation};
 use measure::judge::{judge, ClaimSpec, Comparison, Phase, Side, Who};
-use measure::summary::{ClaimResult, Family, MetricStats, Role, Summary, Verdict};
+use measure::summary::{Family, MetricStats, Role, Summary, Verdict};
 use measure::template::{claims_by_id, ClaimView};
 use measure::units::count;
 use serde::Serialize;
@@ -162,7 +162,8 @@ pub struct Finding {
     pub by_family: BTreeMap<&'static str, Option<Vec<Named>>>,
     /// Groups of figures, each `None` unless the run has every figure of it.
     pub figures: BTreeMap<&'static str, Option<Figures>>,
-    /// Findings judged as a claim is judged (inconclusive where the run lacks the figures).
+    /// Findings judged as a claim is judged, or decided from exact counts or from judged findings (a verdict with
+    /// its p, as [`weakest`] gives one); inconclusive where the run lacks the figures.
     pub judged: BTreeMap<&'static str, ClaimView>,
 }
 
@@ -432,14 +433,6 @@ fn judged(summary: &Summary, metric: &'static str, rule: (Relation, f64), compar
     ClaimView::of(&judge(summary, &spec))
 }
 
-/// A verdict reached without a test of its own (an exact count needs none; a verdict combined from judged ones),
-/// with its p.
-fn decided(verdict: Verdict, p: Option<f64>) -> ClaimView {
-    let mut result = ClaimResult::new("", verdict, "");
-    result.p = p;
-    ClaimView::of(&result)
-}
-
 /// Each of `names` against the fixed `value` (labelled `label`).
 fn against_value(names: &[String], value: f64, label: &str) -> Vec<Comparison> {
     names
@@ -472,7 +465,10 @@ fn limiters(summary: &Summary) -> Option<Limiters> {
             let cuts = aimd.spread(summary, "cuts", &decisions("decreases"), whole);
             let never = kind == LimiterKind::Aimd
                 && cuts.is_some_and(|names| no_sample_above_zero(summary, &names, &decisions("decreases")));
-            aimd.judged.insert("never_cut", decided(if never { Verdict::Holds } else { Verdict::Fails }, None));
+            aimd.judged.insert(
+                "never_cut",
+                ClaimView::of(&weakest([(if never { Verdict::Holds } else { Verdict::Fails }, None)])),
+            );
             let comparisons = against_value(&ops, ceiling, "the after-drop ceiling");
             let below = judged(summary, "after_drop.ops_per_sec", (Relation::AtMost, NEAR_CEILING), comparisons);
             aimd.judged.insert("below_near", below);
@@ -518,7 +514,7 @@ fn vegas(summary: &Summary, noise: f64) -> Option<Finding> {
         let comparisons = against_value(&names, capacity, "the healthy capacity");
         judged(summary, "limit_at_drop", (Relation::AtMost, 1.0 / (1.0 + noise)), comparisons)
     });
-    vegas.judged.insert("settled_below", below.unwrap_or_else(|| decided(Verdict::Inconclusive, None)));
+    vegas.judged.insert("settled_below", below.unwrap_or_else(|| ClaimView::of(&weakest([]))));
     // The family with the highest p99 against the one with the lowest, beyond the noise threshold.
     let side = |who: Who| Side { who, phase: Phase::Unphased };
     let extremes = Comparison { a: side(Who::Highest(p99.clone())), b: side(Who::Lowest(p99)) };
@@ -541,13 +537,11 @@ fn vegas(summary: &Summary, noise: f64) -> Option<Finding> {
         // The larger overhead with the lower limit: the stream's overhead larger and its limit lower, or the other
         // way round.
         for (key, same) in [("steered", false), ("against", true)] {
-            let view = match (larger_overhead, higher_limit) {
-                (Some((o, po)), Some((l, pl))) => {
-                    decided(if (o == l) == same { Verdict::Holds } else { Verdict::Fails }, Some(po.max(pl)))
-                }
-                _ => decided(Verdict::Inconclusive, None),
-            };
-            vegas.judged.insert(key, view);
+            // Both differences judged, or the run cannot tell (inconclusive).
+            let decided = larger_overhead.zip(higher_limit).map(|((o, po), (l, pl))| {
+                (if (o == l) == same { Verdict::Holds } else { Verdict::Fails }, Some(po.max(pl)))
+            });
+            vegas.judged.insert(key, ClaimView::of(&weakest(decided)));
         }
         Figures::from(
             [("stream_us", os), ("blocking_us", ob), ("stream_limit", ls), ("blocking_limit", lb)]
