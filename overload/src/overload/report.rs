@@ -1,6 +1,6 @@
 //! The overload report's figures and verdicts, read from a run's summary so the report stays true when it is
-//! re-rendered: a typed context ([`Context`]) of formatted numbers, contestant names, flags and the claims by id
-//! ([`measure::template::claims_by_id`]), rendered with `templates/report.md`, which holds every word. Which
+//! re-rendered: a typed context ([`Context`]) of formatted numbers by key, contestant names, flags and the claims
+//! by id ([`measure::template::claims_by_id`]), rendered with `templates/report.md`, which holds every word. Which
 //! finding a sentence states is decided by a claim's verdict, or by a finding this module judges the way a claim
 //! is judged ([`measure::judge::judge`]: on process medians, with its p, against a claim's factor or the noise
 //! threshold) and hands over as a verdict; the template states a finding only when its verdict holds and shows
@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use measure::compare::{format_ratio, verdict, Basis, Operand, Relation};
 use measure::judge::{judge, ClaimSpec, Comparison, Phase, Side, Who};
-use measure::summary::{ClaimResult, Family, MetricStats, Role, Summary, Verdict};
+use measure::summary::{Family, MetricStats, Role, Summary, Verdict};
 use measure::template::{claims_by_id, ClaimView};
 use measure::units::count;
 use serde::Serialize;
@@ -35,17 +35,26 @@ pub fn render(summary: &Summary) -> String {
     measure::template::render_or_note("overload/report.md", TEMPLATE, Context::of(summary))
 }
 
+/// Figures by key, each as the template prints it.
+pub type Figures = BTreeMap<&'static str, String>;
+
+/// Figures by key, each as the template prints it, `None` where the run lacks one.
+pub type MaybeFigures = BTreeMap<&'static str, Option<String>>;
+
 /// Everything `templates/report.md` reads.
 #[derive(Debug, Clone, Serialize)]
 pub struct Context {
     /// The run's claims, by id.
     pub claims: BTreeMap<String, ClaimView>,
-    /// The claims' factors, as their texts print them.
-    pub factors: Factors,
-    /// The run's parameters (`None` where an older run lacks one).
-    pub params: Params,
-    /// The dependency's ceilings and the idle overshoot, if the run has the parameters.
-    pub ceiling: Option<Ceiling>,
+    /// The claims' factors, as their texts print them: `halves`, `near`, `family` and `feed`.
+    pub factors: Figures,
+    /// The run's parameters by key ([`PARAMS`]), each whole.
+    pub params: MaybeFigures,
+    /// The dependency's ceilings in calls per second, `before` and `after_ops` the drop, if the run has the
+    /// parameters.
+    pub ceiling: Option<Figures>,
+    /// Median idle overshoot over each family's contestants, by family (`—` where none measured it), if measured.
+    pub idle: Option<Figures>,
     /// Uncontended calls each trial process made to measure the no-load latency.
     pub idle_calls: u32,
     /// The run made fewer calls than the published experiment's 200,000.
@@ -58,15 +67,18 @@ pub struct Context {
     pub trade_rows: Vec<TradeRow>,
     /// The findings on each adaptive limiter, if the run has the after-drop ceiling and any limiter ran.
     pub limiters: Option<Limiters>,
-    /// The unbounded contestants that ran.
-    pub unbounded: Vec<UnboundedRow>,
-    /// What `blocking-unbounded`'s thread counts are.
-    pub unbounded_threads: UnboundedThreads,
-    /// CPU and context switches per call, per family.
-    pub family_cpu: Vec<FamilyCpu>,
-    /// Which adaptive limiters kept the after-drop p99 below the halves claim's factor of the fixed bound's in
-    /// every family, judged limiter by limiter as the claim judges them all.
-    pub halves_by_limiter: HalvesByLimiter,
+    /// The unbounded contestants that ran: `name`, after-drop `p99` of the calls served, after-drop `errors` of
+    /// its after-drop `calls`, and `max_outstanding`.
+    pub unbounded: Vec<Figures>,
+    /// `blocking-unbounded`'s thread counts, each what it is ([`unbounded_threads`]).
+    pub unbounded_threads: MaybeFigures,
+    /// Per family, medians over its bounded contestants: `family`, CPU per call (`total`, µs), of it on the
+    /// dependency's timer threads (`dependency`, µs), and context switches per call (`ctx`).
+    pub family_cpu: Vec<Figures>,
+    /// The adaptive limiters by their verdict (`holds`, `fails`, `inconclusive`) on keeping the after-drop p99
+    /// below the halves claim's factor of the fixed bound's in every family, judged limiter by limiter as the
+    /// claim judges them all.
+    pub halves_by_limiter: BTreeMap<&'static str, Vec<&'static str>>,
     /// Whether the families fed their limiters alike, pair by pair, judged on process medians.
     pub feeds: Feeds,
     /// The published peer's version.
@@ -74,34 +86,22 @@ pub struct Context {
     /// Contestants that admit through a limiter of their own rather than the lab's gate (the published peer),
     /// that this run has.
     pub peers: Vec<String>,
-    /// Figures per contestant that the results table leaves out.
-    pub more: MoreFigures,
+    /// Figures per contestant that the results table leaves out (`table_metrics` in `lib.rs`), for the tables at
+    /// the end of the discussion: one row per contestant, in report order.
+    pub more: Vec<FigureRow>,
+    /// Some limiter ignored a sample or closed a window (the windowed variant's decisions).
+    pub windowed_decisions: bool,
 }
-
-/// The claims' factors.
-#[derive(Debug, Clone, Serialize)]
-pub struct Factors {
-    /// Adaptive p99 at most this share of the fixed bound's.
-    pub halves: String,
-    /// Adaptive throughput at least this share of the ceiling.
-    pub near: String,
-    /// One family's p99 within this multiple of another's.
-    pub family: String,
-    /// Two families' feeds within this multiple of each other.
-    pub feed: String,
-}
-
-/// The run's parameters that the template reads, by key (`capacity_after`), each as a whole number (`None` where an
-/// older run lacks it).
-pub type Params = BTreeMap<&'static str, Option<String>>;
 
 /// The families, in report order.
 const FAMILIES: [Family; 3] = [Family::Stream, Family::Blocking, Family::Coroutine];
 
-/// The keys of [`Params`].
-const PARAMS: [&str; 13] = [
+/// The keys of [`Context::params`].
+const PARAMS: [&str; 15] = [
     "calls",
+    "capacity",
     "capacity_after",
+    "service_ms",
     "fixed_limit",
     "initial_limit",
     "min_limit",
@@ -115,23 +115,13 @@ const PARAMS: [&str; 13] = [
     "healthy_max_ms",
 ];
 
-/// The dependency's ceilings.
+/// A figure with what it is of: a family's (`stream 20.0 ms`) or a decision's count (`3 increases`).
 #[derive(Debug, Clone, Serialize)]
-pub struct Ceiling {
-    /// Slots before the drop.
-    pub capacity: String,
-    /// Service time, ms.
-    pub service: String,
-    /// Calls per second before the drop.
-    pub before: String,
-    /// Slots after the drop.
-    pub after: String,
-    /// Calls per second after the drop.
-    pub after_ops: String,
-    /// Calls per iteration.
-    pub calls: String,
-    /// Median idle overshoot over each family's contestants, by family (`—` where none measured it), if measured.
-    pub idle: Option<BTreeMap<&'static str, String>>,
+pub struct Named {
+    /// What it is of: a family, or a decision's key with `-` for `_` (`app-limited`).
+    pub name: String,
+    /// The figure.
+    pub value: String,
 }
 
 /// One limiter in one family: medians over the measured iterations.
@@ -139,128 +129,68 @@ pub struct Ceiling {
 pub struct TradeRow {
     /// Contestant.
     pub name: String,
-    /// After-drop p99.
-    pub p99: String,
-    /// After-drop calls per second.
-    pub ops: String,
-    /// Whole run, seconds.
-    pub wall_s: String,
-    /// After-drop gate wait p99.
-    pub gate_wait: Option<String>,
-    /// After-drop p99 a caller sees.
-    pub caller: Option<String>,
-    /// After-drop calls rejected, when any were.
-    pub errors: Option<String>,
-    /// The limit at the drop and at the end.
-    pub limits: Option<(String, String)>,
-    /// Mean limit after the drop.
-    pub limit_mean: Option<String>,
+    /// After-drop `p99` and `ops` per second, whole run `wall_s`, and where measured after-drop `gate_wait` p99,
+    /// the after-drop p99 a `caller` sees, after-drop `errors` (when any), `limit_at_drop` with `limit_at_end`,
+    /// and the after-drop `limit_mean`.
+    pub figures: MaybeFigures,
     /// The limiter's non-zero decision counts.
-    pub decisions: Vec<DecisionCount>,
-}
-
-/// One decision count.
-#[derive(Debug, Clone, Serialize)]
-pub struct DecisionCount {
-    /// How many.
-    pub count: String,
-    /// Its key, `-` for `_` (`app-limited`).
-    pub name: String,
-}
-
-/// One figure of one family.
-#[derive(Debug, Clone, Serialize)]
-pub struct FamilyFigure {
-    /// `stream`, `blocking` or `coroutine`.
-    pub family: &'static str,
-    /// The figure.
-    pub value: String,
-}
-
-/// A limiter's figure in every family that measured it, with the contestants that measured it, when the stream
-/// and blocking contestants measured it.
-struct Spread {
-    figures: Vec<FamilyFigure>,
-    names: Vec<String>,
+    pub decisions: Vec<Named>,
 }
 
 /// The findings on each adaptive limiter.
 #[derive(Debug, Clone, Serialize)]
 pub struct Limiters {
-    /// Slots after the drop.
-    pub after: String,
     /// AIMD's backoff factor.
     pub backoff: String,
     /// Each AIMD limiter.
-    pub aimds: Vec<AimdFinding>,
+    pub aimds: Vec<Finding>,
     /// Gradient2.
-    pub gradient2: Option<Gradient2Finding>,
+    pub gradient2: Option<Finding>,
     /// Vegas.
-    pub vegas: Option<VegasFinding>,
+    pub vegas: Option<Finding>,
 }
 
-/// One AIMD limiter's figures.
+/// One adaptive limiter's findings, by key ([`limiters`] and [`vegas`] say which keys each has).
 #[derive(Debug, Clone, Serialize)]
-pub struct AimdFinding {
+pub struct Finding {
+    /// The limiter.
+    #[serde(skip)]
+    kind: LimiterKind,
     /// The limiter's name.
     pub name: &'static str,
-    /// Mean limit after the drop, per family.
-    pub limit: Vec<FamilyFigure>,
-    /// After-drop throughput as a share of the ceiling, per family.
-    pub ops: Vec<FamilyFigure>,
-    /// Decreases over the run, per family.
-    pub cuts: Option<Vec<FamilyFigure>>,
-    /// Plain `aimd` cut zero times in every process of every family.
-    pub never_cut: bool,
-    /// Judged: in every family its after-drop throughput is at most the near-ceiling claim's factor of the
-    /// ceiling.
-    pub below_near: ClaimView,
-    /// Judged: in every family its mean limit after the drop is above the new capacity beyond the noise threshold.
-    pub above_capacity: ClaimView,
+    /// Figures in every family that measured them (`None` unless the stream and blocking contestants did).
+    pub by_family: BTreeMap<&'static str, Option<Vec<Named>>>,
+    /// Groups of figures, each `None` unless the run has every figure of it.
+    pub figures: BTreeMap<&'static str, Option<Figures>>,
+    /// Findings judged as a claim is judged, or decided from exact counts or from judged findings (a verdict with
+    /// its p, as [`weakest`] gives one); inconclusive where the run lacks the figures.
+    pub judged: BTreeMap<&'static str, ClaimView>,
 }
 
-/// Gradient2's figures.
-#[derive(Debug, Clone, Serialize)]
-pub struct Gradient2Finding {
-    /// Mean limit after the drop, per family.
-    pub limit: Vec<FamilyFigure>,
-    /// Judged: in every family its mean limit after the drop is above the new capacity beyond the noise threshold.
-    pub above_capacity: ClaimView,
-    /// Increases and decreases over the run, per family.
-    pub moves: Option<(Vec<FamilyFigure>, Vec<FamilyFigure>)>,
-}
+impl Finding {
+    /// No findings yet on `kind`.
+    fn new(kind: LimiterKind) -> Finding {
+        let (by_family, figures, judged) = (BTreeMap::new(), BTreeMap::new(), BTreeMap::new());
+        Finding { kind, name: kind.name(), by_family, figures, judged }
+    }
 
-/// Vegas's figures.
-#[derive(Debug, Clone, Serialize)]
-pub struct VegasFinding {
-    /// Mean limit after the drop, per family.
-    pub limit: Vec<FamilyFigure>,
-    /// After-drop p99, per family.
-    pub p99: Vec<FamilyFigure>,
-    /// Its limit at the drop, per family, with whether it was below the healthy capacity beyond noise.
-    pub settled_below: Option<SettledBelow>,
-    /// Judged: its family with the highest after-drop p99 is above the one with the lowest beyond the noise
-    /// threshold.
-    pub families_differ: ClaimView,
-    /// What the caller adds to each call, if the stream and blocking contestants measured it.
-    pub overhead: Option<VegasOverhead>,
-    /// Where Vegas's queue estimate meets its α, from this run's figures.
-    pub arithmetic: Option<VegasArithmetic>,
-}
-
-/// Vegas's equilibrium from this run's figures: it estimates `L × (1 − smallest / latency)` calls queued and
-/// grows while that is under α = 3·log10 L, so the service time's own spread alone holds it where the two meet,
-/// whatever the capacity.
-#[derive(Debug, Clone, Serialize)]
-pub struct VegasArithmetic {
-    /// The smallest latency it can see: service time less jitter, plus the idle call's overshoot (µs).
-    pub smallest_us: String,
-    /// Its stream contestant's median call before the drop (µs).
-    pub typical_us: String,
-    /// `1 − smallest / typical`, as a percentage.
-    pub fraction: String,
-    /// The limit at which `L × fraction = 3·log10 L`.
-    pub limit: String,
+    /// Sets `key` to `metric` of the limiter's contestants that ran, formatted by `show`, and gives the names of
+    /// those contestants; `None` unless the stream and blocking ones ran.
+    fn spread(
+        &mut self,
+        summary: &Summary,
+        key: &'static str,
+        metric: &str,
+        show: impl Fn(f64) -> String,
+    ) -> Option<Vec<String>> {
+        let gated @ [stream, blocking, _] = Contestant::gated(self.kind);
+        let ran = [stream, blocking].iter().all(|c| summary.median(&c.name(), metric).is_some());
+        let values: Vec<(Contestant, f64)> =
+            gated.into_iter().filter_map(|c| Some((c, summary.median(&c.name(), metric)?))).filter(|_| ran).collect();
+        let figures = values.iter().map(|(c, v)| Named { name: c.family().as_str().to_string(), value: show(*v) });
+        self.by_family.insert(key, ran.then(|| figures.collect()));
+        ran.then(|| values.iter().map(|(c, _)| c.name()).collect())
+    }
 }
 
 /// The limit `L > 1` at which Vegas's queue estimate `L × fraction` first reaches its α, `3·log10 L`; `None`
@@ -282,107 +212,26 @@ pub fn vegas_equilibrium(fraction: f64) -> Option<f64> {
     Some(high)
 }
 
-/// Vegas's equilibrium from this run's parameters and its stream contestant's figures.
-fn vegas_arithmetic(summary: &Summary) -> Option<VegasArithmetic> {
+/// Vegas's equilibrium from this run's parameters and its stream contestant's figures: it estimates
+/// `L × (1 − smallest / latency)` calls queued and grows while that is under α = 3·log10 L, so the service time's
+/// own spread alone holds it where the two meet, whatever the capacity. The smallest latency it can see
+/// (`smallest_us`: service time less jitter, plus the idle call's overshoot), its stream contestant's median call
+/// before the drop (`typical_us`), `1 − smallest / typical` as a percentage (`fraction`), and the `limit` at which
+/// `L × fraction = 3·log10 L`.
+fn vegas_arithmetic(summary: &Summary) -> Option<Figures> {
     let stream = Contestant::Stream(LimiterKind::Vegas).name();
     let smallest = summary.param("service_ms")? * 1e3 - summary.param("jitter_us")?
         + summary.median(&stream, "idle_overshoot_us").unwrap_or(0.0);
     let typical = summary.median(&stream, "before_drop.latency_p50_us")?;
     let fraction = 1.0 - smallest / typical;
     let limit = vegas_equilibrium(fraction)?;
-    Some(VegasArithmetic {
-        smallest_us: whole(smallest),
-        typical_us: whole(typical),
-        fraction: format!("{:.1}%", fraction * 100.0),
-        limit: whole(limit),
-    })
-}
-
-/// Vegas's limit at the drop, below the healthy capacity.
-#[derive(Debug, Clone, Serialize)]
-pub struct SettledBelow {
-    /// Limit at the drop, per family.
-    pub at_drop: Vec<FamilyFigure>,
-    /// The healthy capacity.
-    pub capacity: String,
-    /// Judged: in every family the limit at the drop is below the healthy capacity beyond the noise threshold.
-    pub below: ClaimView,
-}
-
-/// Before the drop: how much longer than an idle call the median call took, and the limit at the drop.
-#[derive(Debug, Clone, Serialize)]
-pub struct VegasOverhead {
-    /// Stream, µs.
-    pub stream_us: String,
-    /// Blocking, µs.
-    pub blocking_us: String,
-    /// Stream's limit at the drop.
-    pub stream_limit: String,
-    /// Blocking's limit at the drop.
-    pub blocking_limit: String,
-    /// Judged: the two limits were within the noise threshold of each other at the drop, both ways.
-    pub close: ClaimView,
-    /// Judged: the family with the larger overhead had the lower limit at the drop (both differences judged).
-    pub steered: ClaimView,
-    /// Judged: the family with the larger overhead had the higher limit at the drop (both differences judged).
-    pub against: ClaimView,
-}
-
-/// One unbounded contestant.
-#[derive(Debug, Clone, Serialize)]
-pub struct UnboundedRow {
-    /// Contestant.
-    pub name: String,
-    /// After-drop p99 of the calls served.
-    pub p99: String,
-    /// After-drop calls rejected.
-    pub errors: String,
-    /// After-drop calls.
-    pub calls: String,
-    /// Most calls outstanding.
-    pub max_outstanding: String,
-}
-
-/// `blocking-unbounded`'s thread counts, each what it is.
-#[derive(Debug, Clone, Serialize)]
-pub struct UnboundedThreads {
-    /// `unbounded-threads`.
-    pub configured: Option<String>,
-    /// Threads of a timed run: `unbounded-threads`, at most one per call.
-    pub timed: Option<String>,
-    /// Calls of an accounting run.
-    pub accounting_calls: Option<String>,
-    /// Threads the accounting run starts.
-    pub accounting: Option<String>,
-    /// The `threads` figure: the most threads its process had during the accounting run.
-    pub measured: Option<String>,
-    /// Of those, the trial's own (measured less those the accounting run starts), when not negative.
-    pub others: Option<String>,
-}
-
-/// One family's cost per call, medians over its bounded contestants.
-#[derive(Debug, Clone, Serialize)]
-pub struct FamilyCpu {
-    /// `stream`, `blocking` or `coroutine`.
-    pub family: &'static str,
-    /// CPU per call, µs.
-    pub total: String,
-    /// Of it, on the dependency's timer threads, µs.
-    pub dependency: String,
-    /// Context switches per call.
-    pub ctx: String,
-}
-
-/// Adaptive limiters that kept (or not) the after-drop p99 below the halves factor of the fixed bound's, each
-/// judged on the halves claim's own comparisons of that limiter.
-#[derive(Debug, Clone, Serialize)]
-pub struct HalvesByLimiter {
-    /// Those whose verdict holds: in every family.
-    pub shorter: Vec<&'static str>,
-    /// Those whose verdict fails: in some family not.
-    pub longer: Vec<&'static str>,
-    /// Those the run cannot decide.
-    pub undecided: Vec<&'static str>,
+    let fraction = format!("{:.1}%", fraction * 100.0);
+    Some(Figures::from([
+        ("smallest_us", whole(smallest)),
+        ("typical_us", whole(typical)),
+        ("fraction", fraction),
+        ("limit", whole(limit)),
+    ]))
 }
 
 /// Whether each family pair of each limiter fed it alike, judged measure by measure on process medians
@@ -414,16 +263,6 @@ pub struct FeedPair {
     pub limits: Option<[String; 4]>,
 }
 
-/// Figures per contestant that the results table leaves out (`table_metrics` in `lib.rs`), for the tables at
-/// the end of the discussion.
-#[derive(Debug, Clone, Serialize)]
-pub struct MoreFigures {
-    /// One row per contestant, in report order.
-    pub rows: Vec<FigureRow>,
-    /// Some limiter ignored a sample or closed a window (the windowed variant's decisions).
-    pub windowed_decisions: bool,
-}
-
 /// One contestant's medians of [`MORE_METRICS`], by metric (`—` where not measured).
 #[derive(Debug, Clone, Serialize)]
 pub struct FigureRow {
@@ -432,10 +271,10 @@ pub struct FigureRow {
     /// It admits through the lab's gate, so it has a limiter's figures.
     pub gated: bool,
     /// Metric → formatted median.
-    pub figures: BTreeMap<&'static str, String>,
+    pub figures: Figures,
 }
 
-/// The metrics of [`MoreFigures`], each with whether it is a count (shown whole and grouped).
+/// The metrics of [`Context::more`], each with whether it is a count (shown whole and grouped).
 const MORE_METRICS: [(&str, bool); 22] = [
     ("before_drop.latency_p99_us", true),
     ("before_drop.ops_per_sec", true),
@@ -464,20 +303,24 @@ const MORE_METRICS: [(&str, bool); 22] = [
 impl Context {
     /// The context of `summary`, whose claims are judged.
     pub fn of(summary: &Summary) -> Context {
-        let windowed = summary.param("windowed").is_some_and(|w| w > 0.0);
+        let factors =
+            [("halves", HALVES), ("near", NEAR_CEILING), ("family", FAMILY_AGREEMENT), ("feed", FEED_TOLERANCE)];
+        let idle = |family| family_median(summary, family, "idle_overshoot_us", true);
+        let measured_idle = summary.contestants.iter().any(|c| summary.median(&c.name, "idle_overshoot_us").is_some());
         Context {
             claims: claims_by_id(&summary.claims),
-            factors: Factors {
-                halves: HALVES.to_string(),
-                near: NEAR_CEILING.to_string(),
-                family: FAMILY_AGREEMENT.to_string(),
-                feed: FEED_TOLERANCE.to_string(),
-            },
-            params: PARAMS.into_iter().map(|key| (key, summary.param(key).map(whole))).collect(),
+            factors: factors.into_iter().map(|(key, factor)| (key, factor.to_string())).collect(),
+            params: wholes(PARAMS.map(|key| (key, summary.param(key)))),
             ceiling: ceiling(summary),
+            idle: measured_idle.then(|| {
+                FAMILIES
+                    .into_iter()
+                    .map(|f| (f.as_str(), idle(f).map_or("—".to_string(), |m| format!("{m:.0} µs"))))
+                    .collect()
+            }),
             idle_calls: IDLE_CALLS,
             published_calls: summary.param("calls").is_some_and(|c| c < 200_000.0),
-            windowed,
+            windowed: summary.param("windowed").is_some_and(|w| w > 0.0),
             long_window: Gradient2Config::default().long_window,
             trade_rows: trade_rows(summary),
             limiters: limiters(summary),
@@ -489,6 +332,11 @@ impl Context {
             peer_version: PEER_VERSION,
             peers: peers(summary),
             more: more_figures(summary),
+            windowed_decisions: summary.contestants.iter().any(|c| {
+                ["ignored", "windows"]
+                    .iter()
+                    .any(|key| summary.median(&c.name, &format!("{DECISIONS}.{key}")).is_some_and(|v| v > 0.0))
+            }),
         }
     }
 }
@@ -502,6 +350,16 @@ fn ms(us: f64) -> String {
     }
 }
 
+/// A whole number.
+fn whole(v: f64) -> String {
+    format!("{v:.0}")
+}
+
+/// Each value whole, by key (`None` where the run lacks it).
+fn wholes(values: impl IntoIterator<Item = (&'static str, Option<f64>)>) -> MaybeFigures {
+    values.into_iter().map(|(key, value)| (key, value.map(whole))).collect()
+}
+
 /// A figure for a table: a count rounded and grouped (`5,004`), anything else to three significant digits
 /// (`1.44`, `0.562`), `—` when not measured.
 fn figure(value: Option<f64>, is_count: bool) -> String {
@@ -512,85 +370,59 @@ fn figure(value: Option<f64>, is_count: bool) -> String {
     }
 }
 
-/// The dependency's ceilings before and after the drop, and the idle overshoot of each family, if the run has
-/// the parameters.
-fn ceiling(summary: &Summary) -> Option<Ceiling> {
-    let capacity = summary.param("capacity")?;
-    let after = summary.param("capacity_after")?;
-    let service = summary.param("service_ms")?;
-    let calls = summary.param("calls")?;
-    let after_ops = after_ceiling(summary).unwrap_or(f64::NAN);
-    let idle: Vec<(Family, f64)> = summary
+/// The median over `family`'s contestants (the pathologies left out unless `pathologies`) of their medians of
+/// `metric`.
+fn family_median(summary: &Summary, family: Family, metric: &str, pathologies: bool) -> Option<f64> {
+    let values: Vec<f64> = summary
         .contestants
         .iter()
-        .filter_map(|c| summary.median(&c.name, "idle_overshoot_us").map(|v| (c.family, v)))
+        .filter(|c| c.family == family && (pathologies || c.role != Role::Pathology))
+        .filter_map(|c| summary.median(&c.name, metric))
         .collect();
-    let mid = |family: Family| {
-        let values: Vec<f64> = idle.iter().filter(|(f, _)| *f == family).map(|(_, v)| *v).collect();
-        measure::stats::median(&values).map_or("—".to_string(), |m| format!("{m:.0} µs"))
-    };
-    let idle = (!idle.is_empty()).then(|| FAMILIES.into_iter().map(|family| (family.as_str(), mid(family))).collect());
-    Some(Ceiling {
-        capacity: whole(capacity),
-        service: whole(service),
-        before: whole(capacity * 1e3 / service),
-        after: whole(after),
-        after_ops: whole(after_ops),
-        calls: whole(calls),
-        idle,
-    })
+    measure::stats::median(&values)
+}
+
+/// The dependency's ceilings in calls per second before (`before`) and after (`after_ops`) the drop, if the run
+/// has the parameters.
+fn ceiling(summary: &Summary) -> Option<Figures> {
+    let (capacity, service) = (summary.param("capacity")?, summary.param("service_ms")?);
+    summary.param("calls")?;
+    Some(Figures::from([("before", whole(capacity * 1e3 / service)), ("after_ops", whole(after_ceiling(summary)?))]))
 }
 
 /// One row per limiter and family that ran: after-drop p99 and throughput, whole run, gate wait, caller's p99,
-/// settled p99, rejections, limits, settle time and the limiter's decisions (medians).
+/// rejections, limits and the limiter's decisions (medians).
 fn trade_rows(summary: &Summary) -> Vec<TradeRow> {
-    let mut rows = Vec::new();
-    for kind in LIMITERS {
-        for contestant in Contestant::gated(kind) {
+    LIMITERS
+        .into_iter()
+        .flat_map(Contestant::gated)
+        .filter_map(|contestant| {
             let name = contestant.name();
             let at = |metric: &str| summary.median(&name, metric);
-            let (Some(p99), Some(ops), Some(wall)) = (at(HEADLINE), at("after_drop.ops_per_sec"), at("wall_ms")) else {
-                continue;
-            };
+            let (p99, ops, wall) = (at(HEADLINE)?, at("after_drop.ops_per_sec")?, at("wall_ms")?);
             let decisions = Decisions::default()
                 .named()
                 .iter()
                 .filter_map(|(key, _)| {
                     let value = at(&format!("{DECISIONS}.{key}"))?;
-                    (value > 0.0).then(|| DecisionCount { count: whole(value), name: key.replace('_', "-") })
+                    (value > 0.0).then(|| Named { name: key.replace('_', "-"), value: whole(value) })
                 })
                 .collect();
-            rows.push(TradeRow {
-                p99: ms(p99),
-                ops: whole(ops),
-                wall_s: format!("{:.2}", wall / 1e3),
-                gate_wait: at("after_drop.gate_wait_latency_p99_us").map(ms),
-                caller: at("after_drop.caller_latency_p99_us").map(ms),
-                errors: at("after_drop.errors").filter(|&e| e > 0.0).map(whole),
-                limits: at("limit_at_drop").zip(at("limit_at_end")).map(|(d, e)| (whole(d), whole(e))),
-                limit_mean: at("after_drop.limit_mean").map(whole),
-                decisions,
-                name,
-            });
-        }
-    }
-    rows
-}
-
-/// `metric` of the limiter's contestants that ran, formatted by `show`, with the lowest and highest of them;
-/// `None` unless the stream and blocking ones ran.
-fn spread(summary: &Summary, kind: LimiterKind, metric: &str, show: impl Fn(f64) -> String) -> Option<Spread> {
-    let [stream, blocking, coroutine] = Contestant::gated(kind);
-    summary.median(&stream.name(), metric)?;
-    summary.median(&blocking.name(), metric)?;
-    let values: Vec<(&'static str, String, f64)> = [stream, blocking, coroutine]
-        .iter()
-        .filter_map(|c| Some((c.family().as_str(), c.name(), summary.median(&c.name(), metric)?)))
-        .collect();
-    Some(Spread {
-        figures: values.iter().map(|(family, _, v)| FamilyFigure { family, value: show(*v) }).collect(),
-        names: values.into_iter().map(|(_, name, _)| name).collect(),
-    })
+            let limits = at("limit_at_drop").zip(at("limit_at_end"));
+            let figures = MaybeFigures::from([
+                ("p99", Some(ms(p99))),
+                ("ops", Some(whole(ops))),
+                ("wall_s", Some(format!("{:.2}", wall / 1e3))),
+                ("gate_wait", at("after_drop.gate_wait_latency_p99_us").map(ms)),
+                ("caller", at("after_drop.caller_latency_p99_us").map(ms)),
+                ("errors", at("after_drop.errors").filter(|&e| e > 0.0).map(whole)),
+                ("limit_at_drop", limits.map(|(at_drop, _)| whole(at_drop))),
+                ("limit_at_end", limits.map(|(_, at_end)| whole(at_end))),
+                ("limit_mean", at("after_drop.limit_mean").map(whole)),
+            ]);
+            Some(TradeRow { name, figures, decisions })
+        })
+        .collect()
 }
 
 /// A finding judged as a claim is ([`judge`]): `metric` of every comparison by `relation` with `factor`, on
@@ -609,54 +441,50 @@ fn against_value(names: &[String], value: f64, label: &str) -> Vec<Comparison> {
         .collect()
 }
 
-/// A whole number.
-fn whole(v: f64) -> String {
-    format!("{v:.0}")
-}
-
-/// The findings on each adaptive limiter: every one judged on process medians against a claim's factor or the
-/// noise threshold.
+/// The findings on each adaptive limiter, every one judged on process medians against a claim's factor or the
+/// noise threshold. Each AIMD limiter's: its mean `limit` after the drop, its after-drop `ops` as a share of the
+/// ceiling and its `cuts` over the run, per family; judged, that plain `aimd` `never_cut` in any process, that it
+/// stayed `below_near` the near-ceiling claim's factor of the ceiling and its limit `above_capacity`. Gradient2's:
+/// its `limit`, its `ups` and `downs` over the run, and its limit `above_capacity`.
 fn limiters(summary: &Summary) -> Option<Limiters> {
     let (after, ceiling) = (summary.param("capacity_after")?, after_ceiling(summary)?);
     let noise = summary.method.noise_threshold;
     let share = |v: f64| format!("{:.0}%", 100.0 * v / ceiling);
     let decisions = |key: &str| format!("{DECISIONS}.{key}");
-    let aimds: Vec<AimdFinding> = LIMITERS
+    let above_capacity = |names: &[String]| {
+        let comparisons = against_value(names, after, "the capacity after the drop");
+        judged(summary, "after_drop.limit_mean", (Relation::AtLeast, 1.0 + noise), comparisons)
+    };
+    let aimds: Vec<Finding> = LIMITERS
         .into_iter()
         .filter(|k| matches!(k, LimiterKind::Aimd | LimiterKind::AimdLatency(_)))
         .filter_map(|kind| {
-            let limit = spread(summary, kind, "after_drop.limit_mean", whole)?;
-            let ops = spread(summary, kind, "after_drop.ops_per_sec", share)?;
-            let cuts = spread(summary, kind, &decisions("decreases"), whole);
-            Some(AimdFinding {
-                name: kind.name(),
-                never_cut: kind == LimiterKind::Aimd
-                    && cuts.as_ref().is_some_and(|c| no_sample_above_zero(summary, &c.names, &decisions("decreases"))),
-                cuts: cuts.map(|c| c.figures),
-                below_near: judged(
-                    summary,
-                    "after_drop.ops_per_sec",
-                    (Relation::AtMost, NEAR_CEILING),
-                    against_value(&ops.names, ceiling, "the after-drop ceiling"),
-                ),
-                above_capacity: above_capacity(summary, &limit.names, after, noise),
-                limit: limit.figures,
-                ops: ops.figures,
-            })
+            let mut aimd = Finding::new(kind);
+            let limit = aimd.spread(summary, "limit", "after_drop.limit_mean", whole)?;
+            let ops = aimd.spread(summary, "ops", "after_drop.ops_per_sec", share)?;
+            let cuts = aimd.spread(summary, "cuts", &decisions("decreases"), whole);
+            let never = kind == LimiterKind::Aimd
+                && cuts.is_some_and(|names| no_sample_above_zero(summary, &names, &decisions("decreases")));
+            aimd.judged.insert(
+                "never_cut",
+                ClaimView::of(&weakest([(if never { Verdict::Holds } else { Verdict::Fails }, None)])),
+            );
+            let comparisons = against_value(&ops, ceiling, "the after-drop ceiling");
+            let below = judged(summary, "after_drop.ops_per_sec", (Relation::AtMost, NEAR_CEILING), comparisons);
+            aimd.judged.insert("below_near", below);
+            aimd.judged.insert("above_capacity", above_capacity(&limit));
+            Some(aimd)
         })
         .collect();
-    let gradient2 = spread(summary, LimiterKind::Gradient2, "after_drop.limit_mean", whole).map(|limit| {
-        let ups = spread(summary, LimiterKind::Gradient2, &decisions("increases"), whole);
-        let downs = spread(summary, LimiterKind::Gradient2, &decisions("decreases"), whole);
-        Gradient2Finding {
-            above_capacity: above_capacity(summary, &limit.names, after, noise),
-            limit: limit.figures,
-            moves: ups.zip(downs).map(|(u, d)| (u.figures, d.figures)),
-        }
+    let mut gradient2 = Finding::new(LimiterKind::Gradient2);
+    let gradient2 = gradient2.spread(summary, "limit", "after_drop.limit_mean", whole).map(|limit| {
+        gradient2.spread(summary, "ups", &decisions("increases"), whole);
+        gradient2.spread(summary, "downs", &decisions("decreases"), whole);
+        gradient2.judged.insert("above_capacity", above_capacity(&limit));
+        gradient2
     });
     let vegas = vegas(summary, noise);
     (!aimds.is_empty() || gradient2.is_some() || vegas.is_some()).then(|| Limiters {
-        after: whole(after),
         backoff: AimdConfig::default().backoff.to_string(),
         aimds,
         gradient2,
@@ -670,83 +498,59 @@ fn no_sample_above_zero(summary: &Summary, names: &[String], metric: &str) -> bo
     names.iter().all(|name| summary.metric(name, metric).is_some_and(|s| s.max == 0.0 && s.min == 0.0))
 }
 
-/// Judged: every one of `names` kept a mean limit after the drop above `after` slots beyond the noise threshold.
-fn above_capacity(summary: &Summary, names: &[String], after: f64, noise: f64) -> ClaimView {
-    let comparisons = against_value(names, after, "the capacity after the drop");
-    judged(summary, "after_drop.limit_mean", (Relation::AtLeast, 1.0 + noise), comparisons)
-}
-
-/// Vegas's findings, if its stream and blocking contestants ran.
-fn vegas(summary: &Summary, noise: f64) -> Option<VegasFinding> {
-    let vegas = LimiterKind::Vegas;
-    let limit = spread(summary, vegas, "after_drop.limit_mean", whole)?;
-    let p99 = spread(summary, vegas, HEADLINE, ms)?;
-    let settled_below = match (spread(summary, vegas, "limit_at_drop", whole), summary.param("capacity")) {
-        (Some(at_drop), Some(capacity)) => Some(SettledBelow {
-            below: judged(
-                summary,
-                "limit_at_drop",
-                (Relation::AtMost, 1.0 / (1.0 + noise)),
-                against_value(&at_drop.names, capacity, "the healthy capacity"),
-            ),
-            at_drop: at_drop.figures,
-            capacity: whole(capacity),
-        }),
-        _ => None,
-    };
+/// Vegas's findings, if its stream and blocking contestants ran: its mean `limit` after the drop, its after-drop
+/// `p99` and its limit `at_drop`, per family; the `overhead` the caller adds to each call before the drop
+/// (`stream_us`, `blocking_us`) with the limits at the drop (`stream_limit`, `blocking_limit`), and the
+/// `arithmetic` of its equilibrium ([`vegas_arithmetic`]); judged, that it `settled_below` the healthy capacity
+/// before the drop, that its `families_differ` in after-drop p99, and, with the overhead, that the two limits were
+/// `close` at the drop, or that the family with the larger overhead had the lower limit (`steered`) or the higher
+/// (`against`).
+fn vegas(summary: &Summary, noise: f64) -> Option<Finding> {
+    let mut vegas = Finding::new(LimiterKind::Vegas);
+    vegas.spread(summary, "limit", "after_drop.limit_mean", whole)?;
+    let p99 = vegas.spread(summary, "p99", HEADLINE, ms)?;
+    let at_drop = vegas.spread(summary, "at_drop", "limit_at_drop", whole);
+    let below = at_drop.zip(summary.param("capacity")).map(|(names, capacity)| {
+        let comparisons = against_value(&names, capacity, "the healthy capacity");
+        judged(summary, "limit_at_drop", (Relation::AtMost, 1.0 / (1.0 + noise)), comparisons)
+    });
+    vegas.judged.insert("settled_below", below.unwrap_or_else(|| ClaimView::of(&weakest([]))));
     // The family with the highest p99 against the one with the lowest, beyond the noise threshold.
     let side = |who: Who| Side { who, phase: Phase::Unphased };
-    let extremes = Comparison { a: side(Who::Highest(p99.names.clone())), b: side(Who::Lowest(p99.names.clone())) };
-    let families_differ = judged(summary, HEADLINE, (Relation::AtLeast, 1.0 + noise), vec![extremes]);
+    let extremes = Comparison { a: side(Who::Highest(p99.clone())), b: side(Who::Lowest(p99)) };
+    vegas.judged.insert("families_differ", judged(summary, HEADLINE, (Relation::AtLeast, 1.0 + noise), vec![extremes]));
     // Vegas's queue estimate is limit × (1 − lowest latency / latency): any delay the caller adds under load (its
     // own wake-up) reads as queueing, so a family with a larger overhead should settle lower.
-    let overhead = || {
-        let [stream, blocking, _] = Contestant::gated(vegas).map(|c| c.name());
-        let overhead = |name: &str| {
-            Some(summary.median(name, "before_drop.latency_p50_us")? - summary.median(name, "idle_call_us")?)
-        };
-        let (os, ob) = (overhead(&stream)?, overhead(&blocking)?);
-        let (ls, lb) = (summary.median(&stream, "limit_at_drop")?, summary.median(&blocking, "limit_at_drop")?);
+    let [stream, blocking, _] = Contestant::gated(LimiterKind::Vegas).map(|c| c.name());
+    let overhead =
+        |name: &str| Some(summary.median(name, "before_drop.latency_p50_us")? - summary.median(name, "idle_call_us")?);
+    let at_drop = |name: &str| summary.median(name, "limit_at_drop");
+    let figures = || Some([overhead(&stream)?, overhead(&blocking)?, at_drop(&stream)?, at_drop(&blocking)?]);
+    let figures = figures().map(|[os, ob, ls, lb]| {
         let limits = |a: &str, b: &str| Comparison::contestants(a, b, Phase::Unphased);
-        let close = judged(
-            summary,
-            "limit_at_drop",
-            (Relation::AtMost, 1.0 + noise),
-            vec![limits(&stream, &blocking), limits(&blocking, &stream)],
-        );
+        let close = vec![limits(&stream, &blocking), limits(&blocking, &stream)];
+        vegas.judged.insert("close", judged(summary, "limit_at_drop", (Relation::AtMost, 1.0 + noise), close));
         // Which family had the larger overhead, and which the higher limit, each judged on process medians.
         let larger_overhead =
             order(overhead_stats(summary, &stream).as_ref(), overhead_stats(summary, &blocking).as_ref());
         let higher_limit = order(summary.metric(&stream, "limit_at_drop"), summary.metric(&blocking, "limit_at_drop"));
-        let both = |same: bool| match (larger_overhead, higher_limit) {
-            (Some((o, po)), Some((l, pl))) => {
-                let holds = (o == l) == same;
-                let mut result = ClaimResult::new("", if holds { Verdict::Holds } else { Verdict::Fails }, "");
-                result.p = Some(po.max(pl));
-                result
-            }
-            _ => ClaimResult::new("", Verdict::Inconclusive, ""),
-        };
-        Some(VegasOverhead {
-            stream_us: whole(os),
-            blocking_us: whole(ob),
-            stream_limit: whole(ls),
-            blocking_limit: whole(lb),
-            close,
-            // The larger overhead with the lower limit: the stream's overhead larger and its limit lower, or the
-            // other way round.
-            steered: ClaimView::of(&both(false)),
-            against: ClaimView::of(&both(true)),
-        })
-    };
-    Some(VegasFinding {
-        limit: limit.figures,
-        p99: p99.figures,
-        settled_below,
-        families_differ,
-        overhead: overhead(),
-        arithmetic: vegas_arithmetic(summary),
-    })
+        // The larger overhead with the lower limit: the stream's overhead larger and its limit lower, or the other
+        // way round.
+        for (key, same) in [("steered", false), ("against", true)] {
+            // Both differences judged, or the run cannot tell (inconclusive).
+            let decided = larger_overhead.zip(higher_limit).map(|((o, po), (l, pl))| {
+                (if (o == l) == same { Verdict::Holds } else { Verdict::Fails }, Some(po.max(pl)))
+            });
+            vegas.judged.insert(key, ClaimView::of(&weakest(decided)));
+        }
+        Figures::from(
+            [("stream_us", os), ("blocking_us", ob), ("stream_limit", ls), ("blocking_limit", lb)]
+                .map(|(k, v)| (k, whole(v))),
+        )
+    });
+    vegas.figures.insert("overhead", figures);
+    vegas.figures.insert("arithmetic", vegas_arithmetic(summary));
+    Some(vegas)
 }
 
 /// What the caller adds to a call before the drop, per process: its median call (`before_drop.latency_p50_us`)
@@ -779,25 +583,29 @@ fn order(a: Option<&MetricStats>, b: Option<&MetricStats>) -> Option<(bool, f64)
 }
 
 /// The unbounded contestants that ran: after-drop p99, rejections and most calls outstanding.
-fn unbounded_rows(summary: &Summary) -> Vec<UnboundedRow> {
+fn unbounded_rows(summary: &Summary) -> Vec<Figures> {
     [Contestant::StreamUnbounded, Contestant::BlockingUnbounded]
         .iter()
         .filter_map(|c| {
             let name = c.name();
             let at = |metric: &str| summary.median(&name, metric);
-            Some(UnboundedRow {
-                p99: ms(at(HEADLINE)?),
-                max_outstanding: whole(at("max_outstanding")?),
-                errors: whole(at("after_drop.errors").unwrap_or(0.0)),
-                calls: whole(at("after_drop.calls").unwrap_or(0.0)),
-                name,
-            })
+            Some(Figures::from([
+                ("p99", ms(at(HEADLINE)?)),
+                ("max_outstanding", whole(at("max_outstanding")?)),
+                ("errors", whole(at("after_drop.errors").unwrap_or(0.0))),
+                ("calls", whole(at("after_drop.calls").unwrap_or(0.0))),
+                ("name", name),
+            ]))
         })
         .collect()
 }
 
-/// `blocking-unbounded`'s threads: configured, in a timed run, in an accounting run, and measured.
-fn unbounded_threads(summary: &Summary) -> UnboundedThreads {
+/// `blocking-unbounded`'s threads, each what it is: `unbounded-threads` (`configured`); the threads of a timed
+/// run (`timed`: `unbounded-threads`, at most one per call); the calls of an accounting run (`accounting_calls`)
+/// and the threads it starts (`accounting`); the `threads` figure (`measured`: the most threads its process had
+/// during the accounting run); and of those the trial's own (`others`: measured less those the accounting run
+/// starts), when not negative.
+fn unbounded_threads(summary: &Summary) -> MaybeFigures {
     let configured = summary.param("unbounded_threads");
     let calls = summary.param("calls");
     // As the contestant sizes its pool: `unbounded-threads`, at most one per call.
@@ -806,61 +614,50 @@ fn unbounded_threads(summary: &Summary) -> UnboundedThreads {
     let accounting = accounting_calls.and_then(threads);
     let measured = summary.median(&Contestant::BlockingUnbounded.name(), "threads");
     let others = measured.zip(accounting).map(|(m, a)| m - a).filter(|&o| o >= 0.0);
-    let show = |v: Option<f64>| v.map(whole);
-    UnboundedThreads {
-        configured: show(configured),
-        timed: show(calls.and_then(threads)),
-        accounting_calls: show(accounting_calls),
-        accounting: show(accounting),
-        measured: show(measured),
-        others: show(others),
-    }
+    wholes([
+        ("configured", configured),
+        ("timed", calls.and_then(threads)),
+        ("accounting_calls", accounting_calls),
+        ("accounting", accounting),
+        ("measured", measured),
+        ("others", others),
+    ])
 }
 
 /// CPU, dependency CPU and context switches per call, medians over each family's bounded contestants (the
 /// pathologies left out).
-fn family_cpu(summary: &Summary) -> Vec<FamilyCpu> {
+fn family_cpu(summary: &Summary) -> Vec<Figures> {
     FAMILIES
         .into_iter()
         .filter_map(|family| {
-            let pick = |metric: &str| -> Option<f64> {
-                let values: Vec<f64> = summary
-                    .contestants
-                    .iter()
-                    .filter(|c| c.family == family && c.role != Role::Pathology)
-                    .filter_map(|c| summary.median(&c.name, metric))
-                    .collect();
-                measure::stats::median(&values)
-            };
-            Some(FamilyCpu {
-                family: family.as_str(),
-                total: format!("{:.1}", pick("cpu_us_per_call")?),
-                dependency: format!("{:.1}", pick("dependency_cpu_us_per_call")?),
-                ctx: format!("{:.2}", pick("ctx_switches_per_item")?),
-            })
+            let pick = |metric: &str| family_median(summary, family, metric, false);
+            Some(Figures::from([
+                ("family", family.as_str().to_string()),
+                ("total", format!("{:.1}", pick("cpu_us_per_call")?)),
+                ("dependency", format!("{:.1}", pick("dependency_cpu_us_per_call")?)),
+                ("ctx", format!("{:.2}", pick("ctx_switches_per_item")?)),
+            ]))
         })
         .collect()
 }
 
-/// Which adaptive limiters kept the after-drop p99 at most the halves claim's factor of the fixed bound's in
-/// every family: each limiter judged on the claim's own comparisons of its contestants (the claim's rule and
-/// basis), so the claim holds exactly when every limiter does.
-fn halves_by_limiter(summary: &Summary) -> HalvesByLimiter {
-    let (mut shorter, mut longer, mut undecided) = (Vec::new(), Vec::new(), Vec::new());
+/// The adaptive limiters by whether they kept the after-drop p99 at most the halves claim's factor of the fixed
+/// bound's in every family: each limiter judged on the claim's own comparisons of its contestants (the claim's
+/// rule and basis), so the claim holds exactly when every limiter does.
+fn halves_by_limiter(summary: &Summary) -> BTreeMap<&'static str, Vec<&'static str>> {
+    let verdicts = [Verdict::Holds, Verdict::Fails, Verdict::Inconclusive];
+    let mut by_verdict: BTreeMap<&'static str, Vec<&'static str>> =
+        verdicts.iter().map(|v| (v.as_str(), Vec::new())).collect();
     let Some(claim) = table(summary).into_iter().find(|spec| spec.id == "adaptive-halves-fixed-p99") else {
-        return HalvesByLimiter { shorter, longer, undecided };
+        return by_verdict;
     };
     for kind in LIMITERS.into_iter().filter(|k| k.is_adaptive()) {
         let names = Contestant::gated(kind).map(|c| c.name());
         let mut spec = claim.clone();
         spec.comparisons.retain(|c| matches!(&c.a.who, Who::Contestant(name) if names.contains(name)));
-        match judge(summary, &spec).verdict {
-            Verdict::Holds => shorter.push(kind.name()),
-            Verdict::Fails => longer.push(kind.name()),
-            Verdict::Inconclusive => undecided.push(kind.name()),
-        }
+        by_verdict.entry(judge(summary, &spec).verdict.as_str()).or_default().push(kind.name());
     }
-    HalvesByLimiter { shorter, longer, undecided }
+    by_verdict
 }
 
 /// Every family pair's feed verdict: the pairs judged apart (or without a feed) and those the run cannot tell
@@ -907,8 +704,8 @@ fn peers(summary: &Summary) -> Vec<String> {
 }
 
 /// The figures per contestant that the results table leaves out.
-fn more_figures(summary: &Summary) -> MoreFigures {
-    let rows: Vec<FigureRow> = summary
+fn more_figures(summary: &Summary) -> Vec<FigureRow> {
+    summary
         .contestants
         .iter()
         .map(|c| FigureRow {
@@ -919,13 +716,7 @@ fn more_figures(summary: &Summary) -> MoreFigures {
                 .map(|&(metric, is_count)| (metric, figure(summary.median(&c.name, metric), is_count)))
                 .collect(),
         })
-        .collect();
-    let windowed_decisions = summary.contestants.iter().any(|c| {
-        ["ignored", "windows"]
-            .iter()
-            .any(|key| summary.median(&c.name, &format!("{DECISIONS}.{key}")).is_some_and(|v| v > 0.0))
-    });
-    MoreFigures { rows, windowed_decisions }
+        .collect()
 }
 
 #[cfg(test)]
@@ -1039,19 +830,32 @@ mod tests {
         assert!(text.contains("200 vs 100\n\n**The published peer.**"), "{text}");
     }
 
-    #[test]
-    fn aimd_never_cut_only_when_every_process_of_every_family_cut_zero_times() {
-        const NEVER: &str = "It never cut: its drops are rejections";
+    /// With `metric` at `value` in every process of every family's `aimd`, the report says `said`; with one
+    /// process of the stream's at `spread[0]` instead (the medians still `value`), it says none of `said`'s part
+    /// before its colon or bracket and shows the figures alone (`figures`).
+    fn a_finding_needs_every_process(metric: &str, value: f64, spread: [f64; 3], said: &str, figures: &str) {
         let mut summary = judged(run(p99, 19_000.0));
         for family in ["stream", "blocking", "coroutine"] {
-            set(&mut summary, &format!("{family}-aimd"), "decisions.decreases", 0.0);
+            set(&mut summary, &format!("{family}-aimd"), metric, value);
         }
-        assert!(render(&summary).contains(NEVER), "{}", render(&summary));
-        // Every median still 0, but one process of the stream's cut once: not "never".
-        spread_of(&mut summary, "stream-aimd", "decisions.decreases", [0.0, 0.0, 1.0]);
+        assert!(render(&summary).contains(said), "{}", render(&summary));
+        spread_of(&mut summary, "stream-aimd", metric, spread);
         let text = render(&summary);
-        assert!(!text.contains("It never cut"), "{text}");
-        assert!(text.contains("Cuts over the run: stream 0, blocking 0, coroutine 0."), "{text}");
+        let stem = said.split([':', '(']).next().unwrap_or(said);
+        assert!(!text.contains(stem), "{text}");
+        assert!(text.contains(figures), "{text}");
+    }
+
+    #[test]
+    fn aimd_never_cut_only_when_every_process_of_every_family_cut_zero_times() {
+        // Every median still 0, but one process of the stream's cut once: not "never".
+        a_finding_needs_every_process(
+            "decisions.decreases",
+            0.0,
+            [0.0, 0.0, 1.0],
+            "It never cut: its drops are rejections",
+            "Cuts over the run: stream 0, blocking 0, coroutine 0.",
+        );
     }
 
     #[test]
@@ -1076,19 +880,15 @@ mod tests {
 
     #[test]
     fn a_limit_above_the_capacity_is_a_finding_only_when_every_process_is_beyond_noise() {
-        const ABOVE: &str =
-            "Its average limit stayed above the new capacity by more than the noise threshold (p = 0.12)";
-        let mut summary = judged(run(p99, 19_000.0));
-        for family in ["stream", "blocking", "coroutine"] {
-            set(&mut summary, &format!("{family}-aimd"), "after_drop.limit_mean", 180.0);
-        }
-        assert!(render(&summary).contains(ABOVE), "{}", render(&summary));
         // Every median still 180, but one process of the stream's at 110, within the noise threshold of 100
         // slots: the point ratio of medians would say "above", the judged comparison cannot.
-        spread_of(&mut summary, "stream-aimd", "after_drop.limit_mean", [110.0, 180.0, 185.0]);
-        let text = render(&summary);
-        assert!(!text.contains("Its average limit stayed above the new capacity"), "{text}");
-        assert!(text.contains("averaged a limit of stream 180, blocking 180, coroutine 180 after the drop"), "{text}");
+        a_finding_needs_every_process(
+            "after_drop.limit_mean",
+            180.0,
+            [110.0, 180.0, 185.0],
+            "Its average limit stayed above the new capacity by more than the noise threshold (p = 0.12)",
+            "averaged a limit of stream 180, blocking 180, coroutine 180 after the drop",
+        );
     }
 
     #[test]

@@ -54,44 +54,21 @@ pub struct RateTable {
     pub rate: String,
     /// Above the ceiling after the drop.
     pub above: bool,
-    /// One row per contestant that ran at this rate.
+    /// One row per contestant that ran at this rate ([`row`]).
     pub rows: Vec<Row>,
 }
 
-/// One contestant's process medians at one rate.
-#[derive(Debug, Clone, Serialize)]
-pub struct Row {
-    /// Its name.
-    pub name: String,
-    /// Goodput before the drop.
-    pub before: String,
-    /// Goodput after the drop.
-    pub after: String,
-    /// After-drop goodput as a share of what could be served.
-    pub share: String,
-    /// Callers' p50 after the drop, from the schedule.
-    pub p50: String,
-    /// Callers' p99 after the drop, from the schedule.
-    pub p99: String,
-    /// Shed per second after the drop.
-    pub shed: String,
-    /// Timed out per second after the drop.
-    pub timed_out: String,
-    /// The limit's mean after the drop.
-    pub limit: String,
-    /// Why it has no figures, if so.
-    pub status: Option<String>,
-}
+/// One contestant's process medians at one rate, by key, formatted (`—` where not measured).
+pub type Row = BTreeMap<&'static str, Option<String>>;
 
 impl Context {
     /// The context of `summary`.
     pub fn of(summary: &Summary) -> Context {
         let shown = |v: Option<f64>| v.map_or_else(|| "?".to_string(), count);
-        let queue = fixed_queue_ms(summary);
+        let (queue, ceiling) = (fixed_queue_ms(summary), after_ceiling(summary));
         let mut params: Params = SHOWN.into_iter().map(|key| (key, shown(summary.param(key)))).collect();
-        params.insert("ceiling_after", shown(after_ceiling(summary)));
+        params.insert("ceiling_after", shown(ceiling));
         params.insert("queue_ms", queue.map_or_else(|| "?".to_string(), |(q, _)| format!("{q:.0}")));
-        let ceiling = after_ceiling(summary);
         let rates = summary
             .phases
             .iter()
@@ -104,11 +81,8 @@ impl Context {
         let lags: Vec<f64> = summary
             .phases
             .iter()
-            .flat_map(|phase| {
-                summary.contestants.iter().filter_map(move |c| {
-                    c.metrics.get(&format!("{phase}.harness_generator_lag_p99_us")).map(|s| s.median)
-                })
-            })
+            .flat_map(|phase| summary.contestants.iter().map(move |c| (phase, &c.name)))
+            .filter_map(|(phase, name)| summary.median_in(name, phase, "harness_generator_lag_p99_us"))
             .collect();
         let lag = (!lags.is_empty()).then(|| {
             let low = lags.iter().copied().fold(f64::INFINITY, f64::min);
@@ -126,26 +100,30 @@ impl Context {
     }
 }
 
-/// `name`'s row at `phase`, if it is in the run.
+/// `name`'s row at `phase`, if it is in the run: its `name`, goodput `before` and `after` the drop, after-drop
+/// goodput as a `share` of what could be served, callers' `p50` and `p99` after the drop from the schedule (ms),
+/// `shed` and `timed_out` per second after the drop, the limit's mean after the drop (`limit`), and why it has no
+/// figures (`status`), if so.
 fn row(summary: &Summary, name: &str, phase: &str) -> Option<Row> {
     let contestant = summary.contestant(name)?;
-    let median = |metric: &str| contestant.metrics.get(&format!("{phase}.{metric}")).map(|s| s.median);
-    let number = |metric: &str| median(metric).map_or_else(|| "—".to_string(), count);
-    let ms = |metric: &str| median(metric).map_or_else(|| "—".to_string(), |us| format!("{:.1}", us / 1e3));
+    let shown = |metric: &str, show: fn(f64) -> String| {
+        Some(summary.median_in(name, phase, metric).map_or_else(|| "—".to_string(), show))
+    };
     let status = (contestant.status != Status::Ok)
         .then(|| contestant.reason.clone().unwrap_or_else(|| format!("{:?}", contestant.status).to_lowercase()));
-    Some(Row {
-        name: name.to_string(),
-        before: number("before_drop.goodput_per_sec"),
-        after: number("after_drop.goodput_per_sec"),
-        share: median("after_drop.goodput_share").map_or_else(|| "—".to_string(), |s| format!("{:.0}%", s * 100.0)),
-        p50: ms("after_drop.caller_latency_p50_us"),
-        p99: ms("after_drop.caller_latency_p99_us"),
-        shed: number("after_drop.shed_per_sec"),
-        timed_out: number("after_drop.timed_out_per_sec"),
-        limit: number("after_drop.limit_mean"),
-        status,
-    })
+    let ms = |us: f64| format!("{:.1}", us / 1e3);
+    Some(Row::from([
+        ("name", Some(name.to_string())),
+        ("before", shown("before_drop.goodput_per_sec", count)),
+        ("after", shown("after_drop.goodput_per_sec", count)),
+        ("share", shown("after_drop.goodput_share", |s| format!("{:.0}%", s * 100.0))),
+        ("p50", shown("after_drop.caller_latency_p50_us", ms)),
+        ("p99", shown("after_drop.caller_latency_p99_us", ms)),
+        ("shed", shown("after_drop.shed_per_sec", count)),
+        ("timed_out", shown("after_drop.timed_out_per_sec", count)),
+        ("limit", shown("after_drop.limit_mean", count)),
+        ("status", status),
+    ]))
 }
 
 #[cfg(test)]
