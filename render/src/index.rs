@@ -8,8 +8,8 @@ use measure::record::Status;
 use measure::summary::{metric_key, ClaimResult, Family, MetricStats, Verdict};
 
 use crate::analysis::phase_words;
+use crate::claims::{claim_line, Tally};
 use crate::format;
-use crate::markdown::claim_line;
 use crate::table::{columns, headers, Align, Table};
 use crate::ReportInput;
 use serde::Serialize;
@@ -249,31 +249,7 @@ impl IndexEntry {
     }
 }
 
-/// How many claims have each verdict, as the index's and the report's templates read it.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
-pub(crate) struct Tally {
-    /// Claims that hold.
-    holds: usize,
-    /// Claims that fail.
-    fails: usize,
-    /// Claims that are inconclusive.
-    inconclusive: usize,
-}
-
 impl Tally {
-    /// The tally of `claims`.
-    pub(crate) fn of<'c>(claims: impl IntoIterator<Item = &'c ClaimResult>) -> Self {
-        let mut tally = Tally::default();
-        for claim in claims {
-            match claim.verdict {
-                Verdict::Holds => tally.holds += 1,
-                Verdict::Fails => tally.fails += 1,
-                Verdict::Inconclusive => tally.inconclusive += 1,
-            }
-        }
-        tally
-    }
-
     /// The tally in words, from `templates/index-cells.md`.
     fn describe(self) -> String {
         cell(json!({

@@ -52,6 +52,7 @@ macro_rules! template {
 
 mod analysis;
 pub mod by_cores;
+mod claims;
 pub mod format;
 pub mod index;
 pub mod json;

@@ -6,32 +6,16 @@
 
 use measure::pick::{ratio as compare, reference, Analysis, PhaseAnswer};
 use measure::record::Status;
-use measure::summary::{metric_key, ClaimResult, ContestantSummary, Environment, Role, Setting, Summary};
+use measure::summary::{metric_key, ContestantSummary, Environment, Role, Setting, Summary};
 
 use crate::analysis::{self, phase_words};
+use crate::claims::{claim_line, Tally};
 use crate::format::{self, percent};
-use crate::index::Tally;
 use crate::questions::Named;
 use crate::table::{cell, columns, headers, table_of, Align, Table};
 use crate::ReportInput;
 use serde::Serialize;
 use serde_json::{json, Value};
-
-/// A claim as the report and the index list it: its verdict, `p = …` (or empty), its statement, the numbers
-/// behind the verdict, the metric it was judged on (or empty) with that metric's definition, what it was judged
-/// on and the rule that judged it.
-pub(crate) fn claim_line(c: &ClaimResult) -> Value {
-    json!({
-        "verdict": c.verdict.as_str(),
-        "p": measure::judge::p_label(c.p),
-        "text": c.text,
-        "detail": c.detail,
-        "metric": c.metric,
-        "metric_definition": c.metric_definition,
-        "judged_on": c.judged_on,
-        "rule": c.rule,
-    })
-}
 
 /// The phases' names in order, `—` for the one unnamed phase.
 fn phase_names(summary: &Summary) -> Vec<&str> {
