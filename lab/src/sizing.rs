@@ -153,7 +153,7 @@ pub(crate) fn runtimes(
     variable: impl Fn(&str) -> Option<String>,
 ) -> Vec<Setting> {
     if scenario == "http" || scenario == "tcp" {
-        return network(scenario, params, cpus);
+        return network(params, cpus);
     }
     sizes(scenario)
         .into_iter()
@@ -173,7 +173,7 @@ pub(crate) fn runtimes(
 /// The network scenarios' placement and sizes on `cpus`: the server on the first, the client on the next one
 /// ([`network::affinity::CLIENT_CORES`]), every client runtime sized to it; with one CPU (or `--pinned 0`)
 /// nothing is pinned apart and the server shares the client's CPUs.
-fn network(scenario: &str, params: &RunParams, cpus: &[usize]) -> Vec<Setting> {
+fn network(params: &RunParams, cpus: &[usize]) -> Vec<Setting> {
     let client = network::affinity::CLIENT_CORES;
     let apart = params.get("pinned").is_none_or(|v| v.first() != Some(&0));
     let placement = "network/src/affinity.rs `Placement::plan`";
@@ -204,7 +204,6 @@ fn network(scenario: &str, params: &RunParams, cpus: &[usize]) -> Vec<Setting> {
         ),
     };
     let sized = if apart { client.to_string() } else { cpus.len().to_string() };
-    let file = format!("network/src/{scenario}/contestants/coroutine_may.rs");
     vec![
         Setting::new(
             "network.server",
@@ -212,12 +211,8 @@ fn network(scenario: &str, params: &RunParams, cpus: &[usize]) -> Vec<Setting> {
             format!("{placement}; a current-thread tokio runtime (network/src/server.rs)"),
         ),
         Setting::new("network.client_cores", client_value, client_source),
-        Setting::new(
-            "tokio.worker_threads",
-            sized.clone(),
-            "one per client core (network/src/tcp/runtime.rs `client_cores()`)",
-        ),
-        Setting::new("may.carriers", sized, format!("one per client core ({file} `client_cores()`)")),
+        Setting::new("tokio.worker_threads", sized.clone(), "one per client core (network/src/tasks.rs `workers()`)"),
+        Setting::new("may.carriers", sized, "one per client core (network/src/affinity.rs `may_config()`)"),
     ]
 }
 
@@ -307,9 +302,12 @@ mod tests {
         }
         let network = std::fs::read_to_string(root.join("network/src/affinity.rs")).unwrap_or_default();
         assert!(network.contains("pub const CLIENT_CORES: usize = 1;"));
+        assert!(network.contains("CoroutineConfig::new(client_cores())"), "may_config sizes by the client's cores");
+        let tasks = std::fs::read_to_string(root.join("network/src/tasks.rs")).unwrap_or_default();
+        assert!(tasks.contains("pub fn workers() -> usize {\n    crate::affinity::client_cores()"));
         for scenario in ["http", "tcp"] {
             let file = root.join(format!("network/src/{scenario}/contestants/coroutine_may.rs"));
-            assert!(std::fs::read_to_string(file).unwrap_or_default().contains("client_cores()"), "{scenario}");
+            assert!(std::fs::read_to_string(file).unwrap_or_default().contains("affinity::may_config()"), "{scenario}");
         }
     }
 }
