@@ -216,20 +216,16 @@ fn force_arg(help: &'static str) -> Arg {
 /// scenario with its own).
 fn run_options(cmd: Command, scenario: Option<&dyn Scenario>) -> Command {
     let reps = scenario.map(|s| (s.repetitions(false), s.repetitions(true)));
+    let own = "each scenario's own, as `lab list` gives them";
     let default = |pick: fn(&measure::scenario::Repetitions) -> u32| match reps {
         Some((full, quick)) => format!("[default: {}; --quick: {}]", pick(&full), pick(&quick)),
-        None => "[default: each scenario's own, as `lab list` gives them]".to_string(),
+        None => format!("[default: {own}]"),
     };
-    let quick_help = match reps {
-        Some((_, q)) => format!(
-            "Small sizes and few repetitions ({} fork(s) of {} warm-up + {} measured iterations): a smoke run, not \
-             for conclusions",
-            q.forks, q.warmup, q.iterations
-        ),
-        None => "Small sizes and few repetitions (each scenario's own, as `lab list` gives them): a smoke run, not \
-                 for conclusions"
-            .to_string(),
-    };
+    let quick = reps.map_or_else(
+        || own.to_string(),
+        |(_, q)| format!("{} fork(s) of {} warm-up + {} measured iterations", q.forks, q.warmup, q.iterations),
+    );
+    let quick_help = format!("Small sizes and few repetitions ({quick}): a smoke run, not for conclusions");
     cmd.arg(switch("quick").help(quick_help))
         .arg(out_arg())
         .arg(force_arg(

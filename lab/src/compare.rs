@@ -353,19 +353,8 @@ pub(crate) fn text(c: &Comparison) -> String {
         let _ = writeln!(out, "{} metric(s) measured in one run only: not compared", c.one_sided_metrics);
     }
     let _ = writeln!(out, "{} change(s) beyond noise", c.changes);
-    match c.fail_on {
-        Some(limit) => {
-            let _ = writeln!(
-                out,
-                "{} regression(s) worse by more than {:.0}% (metrics whose direction the scenario states)",
-                c.regressions,
-                limit * 100.0
-            );
-        }
-        None => {
-            let _ = writeln!(out, "{} regression(s) (metrics whose direction the scenario states)", c.regressions);
-        }
-    }
+    let beyond = c.fail_on.map(|limit| format!(" worse by more than {:.0}%", limit * 100.0)).unwrap_or_default();
+    let _ = writeln!(out, "{} regression(s){beyond} (metrics whose direction the scenario states)", c.regressions);
     out
 }
 

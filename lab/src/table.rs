@@ -13,7 +13,7 @@ use anstyle::{AnsiColor, Style};
 use measure::probe::OutstandingFigures;
 use measure::record::Status;
 use measure::scenario::Scenario;
-use measure::summary::{ContestantSummary, Summary, Verdict};
+use measure::summary::{metric_key, ContestantSummary, Summary, Verdict};
 use measure::units::count;
 use render::format::number;
 
@@ -118,11 +118,10 @@ pub(crate) fn render(summary: &Summary, spec: &Spec, bounds: &Bounds, width: usi
     let bold = Style::new().bold();
     let dim = Style::new().dimmed();
 
-    let phases: Vec<Option<&str>> =
-        if summary.phases.is_empty() { vec![None] } else { summary.phases.iter().map(|p| Some(p.as_str())).collect() };
-    let groups: Vec<(Option<&str>, Vec<Row>)> = phases
-        .iter()
-        .map(|phase| (*phase, summary.contestants.iter().map(|c| row(c, *phase, spec, bounds)).collect()))
+    let groups: Vec<(Option<&str>, Vec<Row>)> = summary
+        .phase_keys()
+        .into_iter()
+        .map(|phase| (phase, summary.contestants.iter().map(|c| row(c, phase, spec, bounds)).collect()))
         .collect();
 
     // Column widths: the numbers as wide as their widest cell, the name what is left after the status's widest
@@ -160,14 +159,14 @@ pub(crate) fn render(summary: &Summary, spec: &Spec, bounds: &Bounds, width: usi
         summary.scenario, spec.headline, summary.method.forks, summary.method.iterations
     );
     let _ = writeln!(out, "{}", paint(bold, &term::truncate(&title, width)));
-    let head = |a: &str, b: &str, c: &str, d: &str, e: &str, f: &str| {
+    // The five columns before the status, each padded to its width.
+    let cells = |name: &str, median: &str, range: &str, cpu: &str, out: &str| {
         [
-            term::pad(a, w_name),
-            term::pad_left(b, w_median),
-            term::pad_left(c, w_range),
-            term::pad_left(d, w_cpu),
-            term::pad_left(e, w_out),
-            term::truncate(f, w_status),
+            term::pad(name, w_name),
+            term::pad_left(median, w_median),
+            term::pad_left(range, w_range),
+            term::pad_left(cpu, w_cpu),
+            term::pad_left(out, w_out),
         ]
         .join("  ")
     };
@@ -180,23 +179,16 @@ pub(crate) fn render(summary: &Summary, spec: &Spec, bounds: &Bounds, width: usi
     ]
     .join("  ");
     let _ = writeln!(out, "{}", paint(dim, over.trim_end()));
-    let _ =
-        writeln!(out, "{}", paint(bold, &head("contestant", "median", "min–max", &cpu_head, "max / bound", "status")));
+    let head = cells("contestant", "median", "min–max", &cpu_head, "max / bound");
+    let _ = writeln!(out, "{}", paint(bold, &format!("{head}  {}", term::truncate("status", w_status))));
     for (phase, rows) in &groups {
         if let Some(phase) = phase {
             let _ = writeln!(out, "{}", paint(bold, &term::truncate(phase, width)));
         }
         for r in rows {
             let name = format!("{}{}", " ".repeat(indent), term::truncate(&r.name, w_name - indent));
-            let cells = [
-                term::pad(&name, w_name),
-                term::pad_left(&r.median, w_median),
-                term::pad_left(&r.range, w_range),
-                term::pad_left(&r.cpu, w_cpu),
-                term::pad_left(&r.outstanding, w_out),
-            ]
-            .join("  ");
             let status = term::truncate(&r.status, w_status);
+            let cells = cells(&name, &r.median, &r.range, &r.cpu, &r.outstanding);
             let _ = writeln!(out, "{cells}  {}", paint(r.status_style, &status));
         }
     }
@@ -228,11 +220,7 @@ pub(crate) fn render(summary: &Summary, spec: &Spec, bounds: &Bounds, width: usi
 
 /// The cells of `c` at `phase`.
 fn row(c: &ContestantSummary, phase: Option<&str>, spec: &Spec, bounds: &Bounds) -> Row {
-    let key = |metric: &str| match phase {
-        Some(p) => format!("{p}.{metric}"),
-        None => metric.to_string(),
-    };
-    let stats = |metric: &str| if c.status == Status::Ok { c.metrics.get(&key(metric)) } else { None };
+    let stats = |metric: &str| if c.status == Status::Ok { c.metrics.get(&metric_key(phase, metric)) } else { None };
     let headline = stats(&spec.headline);
     let dash = || "—".to_string();
     let median = headline.map_or_else(dash, |s| number(s.median));

@@ -70,19 +70,14 @@ fn shape_rows(header: &AdviceHeader) -> Vec<(String, String)> {
     rows.push(("batchable".to_string(), if s.batchable { "yes" } else { "no" }.to_string()));
     rows.push((
         "cores".to_string(),
-        format!(
-            "{} (trials pinned to CPU {})",
-            s.cores,
-            header.request.cpus.iter().map(usize::to_string).collect::<Vec<_>>().join(",")
-        ),
+        format!("{} (trials pinned to CPU {})", s.cores, super::cpu_words(&header.request.cpus)),
     ));
     rows
 }
 
 /// The reproducing command of a scenario run, pinned like the advice run was.
 fn pinned(header: &AdviceHeader, command: &str) -> String {
-    let cpus = header.request.cpus.iter().map(usize::to_string).collect::<Vec<_>>().join(",");
-    format!("taskset -c {cpus} {command}")
+    format!("taskset -c {} {command}", super::cpu_words(&header.request.cpus))
 }
 
 /// Render the advice of `header`'s runs from their summaries (in the header's order).
