@@ -113,12 +113,11 @@ pub(crate) fn command() -> Command {
     for scenario in registry::scenarios() {
         let mut sub = run_options(Command::new(scenario.name()).about(scenario.title()), Some(scenario));
         for param in scenario.params() {
-            let values = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
             let help = format!(
                 "{} [default: {}; --quick: {}]{}",
                 param.help,
-                values(&param.default),
-                values(&param.quick),
+                crate::term::comma_list(&param.default),
+                crate::term::comma_list(&param.quick),
                 if param.sweep { " (a comma-separated list sweeps, each value a phase)" } else { "" }
             );
             // `--items -5` is a value the range check refuses, not an unknown flag.

@@ -194,7 +194,7 @@ pub(crate) fn request(sub: &ArgMatches) -> Result<Request, UsageError> {
         return Err(UsageError::new(format!(
             "--cores {cores}: this process may run on {} CPU(s) ({}); ask for at most that many",
             allowed.len(),
-            cpu_words(&allowed)
+            crate::term::comma_list(&allowed)
         )));
     }
     let cpus: Vec<usize> = allowed.iter().copied().take(cores as usize).collect();
@@ -288,20 +288,14 @@ pub(crate) fn plan_text(request: &Request) -> String {
         "advise: {} on {} core(s) (CPUs {}), {} processes per contestant and phase, folder {}\n  check {}: {}\n",
         request.shape.slug(),
         request.shape.cores,
-        cpu_words(&request.cpus),
+        crate::term::comma_list(&request.cpus),
         request.forks,
         request.folder().display(),
         request.calibration.check().name,
         request.calibration.check().detail
     );
     for r in &request.runs {
-        let params: Vec<String> = r
-            .params
-            .iter()
-            .map(|(k, v)| {
-                format!("--{} {}", k.replace('_', "-"), v.iter().map(u64::to_string).collect::<Vec<_>>().join(","))
-            })
-            .collect();
+        let params: Vec<String> = r.params.iter().map(|(k, v)| plan::param_flag(k, v)).collect();
         text.push_str(&format!(
             "  {}: {}\n    {} ({} contestants: {}), about {:.0} s\n",
             r.scenario,
@@ -320,11 +314,6 @@ pub(crate) fn plan_text(request: &Request) -> String {
     text
 }
 
-/// The CPUs as `0,1`.
-pub(crate) fn cpu_words(cpus: &[usize]) -> String {
-    cpus.iter().map(usize::to_string).collect::<Vec<_>>().join(",")
-}
-
 /// The trial time budget of an advice run.
 const TRIAL_TIMEOUT: Duration = Duration::from_secs(300);
 
@@ -340,7 +329,7 @@ pub(crate) fn run(request: &Request, out: &OutputDir, interrupted: &Arc<AtomicBo
          of runs within a budget of {:.0} s",
         request.shape.slug(),
         request.shape.cores,
-        cpu_words(&request.cpus),
+        crate::term::comma_list(&request.cpus),
         shape::trim(request.shape.cpu_us_per_item),
         request.calibration.rounds,
         request.calibration.check().outcome(),

@@ -70,14 +70,14 @@ fn shape_rows(header: &AdviceHeader) -> Vec<(String, String)> {
     rows.push(("batchable".to_string(), if s.batchable { "yes" } else { "no" }.to_string()));
     rows.push((
         "cores".to_string(),
-        format!("{} (trials pinned to CPU {})", s.cores, super::cpu_words(&header.request.cpus)),
+        format!("{} (trials pinned to CPU {})", s.cores, crate::term::comma_list(&header.request.cpus)),
     ));
     rows
 }
 
 /// The reproducing command of a scenario run, pinned like the advice run was.
 fn pinned(header: &AdviceHeader, command: &str) -> String {
-    format!("taskset -c {} {command}", super::cpu_words(&header.request.cpus))
+    format!("taskset -c {} {command}", crate::term::comma_list(&header.request.cpus))
 }
 
 /// Render the advice of `header`'s runs from their summaries (in the header's order).
