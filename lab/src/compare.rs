@@ -358,17 +358,16 @@ pub(crate) fn text(c: &Comparison) -> String {
     out
 }
 
-/// The comparison as text; see [`comparison`].
-#[cfg(test)]
-pub(crate) fn render(base: &Summary, new: &Summary, force: bool) -> Result<String, UsageError> {
-    comparison(base, new, force, None).map(|c| text(&c))
-}
-
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
+
+    /// The comparison as text; see [`comparison`].
+    fn render(base: &Summary, new: &Summary, force: bool) -> Result<String, UsageError> {
+        comparison(base, new, force, None).map(|c| text(&c))
+    }
 
     /// A summary of `chain` with these parameters and phases, from the JSON the lab writes.
     fn summary(items: u64, forks: u32, phases: &[&str]) -> Summary {

@@ -92,13 +92,7 @@ impl ProcessExecutor {
     #[cfg(test)]
     fn with_command(timeout: Duration, program: &str, args: &[&str]) -> Self {
         let args = args.iter().map(|a| a.to_string()).collect();
-        ProcessExecutor {
-            timeout,
-            interrupted: Arc::default(),
-            command: Some((program.into(), args)),
-            cpus: None,
-            setup_error: None,
-        }
+        ProcessExecutor { command: Some((program.into(), args)), ..Self::new(timeout, Arc::default()) }
     }
 
     /// The same executor, pinning every trial process (and so every thread it starts) to `cpus`, so that a run

@@ -143,9 +143,7 @@ fn run() -> Result<ExitCode> {
                 }
             }
             let out = OutputDir::new(out);
-            let page = by_cores_page(out.root(), &registry::scenarios(), &runs)?;
-            let _lock = lock(&out)?;
-            write_by_cores(&out, page)?;
+            write_by_cores(&out, by_cores_page(out.root(), &registry::scenarios(), &runs)?)?;
             let folders: BTreeSet<&Path> = runs.iter().map(|(_, folder)| folder.as_path()).collect();
             for folder in folders {
                 eprintln!(
@@ -281,11 +279,7 @@ fn run_cores_sweep(
         failed.extend(pass.failed);
         runs.extend(pass.summaries.into_iter().map(|s| (s, folder.clone())));
     }
-    let page = by_cores_page(top.root(), scenarios, &runs)?;
-    {
-        let _lock = lock(&top)?;
-        write_by_cores(&top, page)?;
-    }
+    write_by_cores(&top, by_cores_page(top.root(), scenarios, &runs)?)?;
     // Each run's reports again, from the raw files just written, now with their line on the answers across core
     // counts: exactly what `lab report --by-cores` gives, so the two never differ.
     let by_cores = read_by_cores(&top.root().join(BY_CORES_JSON))?;
@@ -371,8 +365,9 @@ fn by_cores_page(
     Ok((page, measure::cores::ByCores::new(pages)))
 }
 
-/// Write the page as `by-cores.md` and its answers as `by-cores.json` in `out`.
+/// Write the page as `by-cores.md` and its answers as `by-cores.json` in `out`, holding its lock.
 fn write_by_cores(out: &OutputDir, (page, answers): (String, measure::cores::ByCores)) -> Result<()> {
+    let _lock = lock(out)?;
     let json = serde_json::to_string_pretty(&answers).context("encoding by-cores.json")? + "\n";
     let files = vec![
         RenderedFile { path: "by-cores.md".to_string(), contents: page },

@@ -93,13 +93,11 @@ pub(crate) fn per_unit(metric: &str) -> String {
     }
 }
 
-/// One table row's cells, before they are fitted.
+/// One table row's cells, before they are fitted: the name, the four figures (median, min–max, CPU,
+/// outstanding) and the status.
 struct Row {
     name: String,
-    median: String,
-    range: String,
-    cpu: String,
-    outstanding: String,
+    figures: [String; 4],
     status: String,
     status_style: Style,
 }
@@ -129,17 +127,14 @@ pub(crate) fn render(summary: &Summary, spec: &Spec, bounds: &Bounds, width: usi
     let indent = if summary.phases.is_empty() { 0 } else { 2 };
     let cpu_head = spec.cpu.as_deref().map(per_unit).unwrap_or_else(|| "—".to_string());
     let all = groups.iter().flat_map(|(_, rows)| rows);
-    let widest = |cell: fn(&Row) -> &str, head: &str| {
+    let widest = |cell: &dyn Fn(&Row) -> &str, head: &str| {
         all.clone().map(|r| term::columns(cell(r))).chain([term::columns(head)]).max().unwrap_or(0)
     };
-    let w_median = widest(|r| &r.median, "median");
-    let w_range = widest(|r| &r.range, "min–max");
-    let w_cpu = widest(|r| &r.cpu, &cpu_head);
-    let w_out = widest(|r| &r.outstanding, "max / bound");
-    let gaps = 2 * 5;
-    let numbers = w_median + w_range + w_cpu + w_out + gaps;
-    let longest_name = widest(|r| &r.name, "contestant") + indent;
-    let status_room = widest(|r| &r.status, "status").min(16);
+    let heads = ["median", "min–max", cpu_head.as_str(), "max / bound"];
+    let w: [usize; 4] = std::array::from_fn(|i| widest(&|r| &r.figures[i], heads[i]));
+    let numbers = w.iter().sum::<usize>() + 2 * 5;
+    let longest_name = widest(&|r| &r.name, "contestant") + indent;
+    let status_room = widest(&|r| &r.status, "status").min(16);
     let w_name = longest_name.min(width.saturating_sub(numbers + status_room)).max(12);
     let w_status = width.saturating_sub(w_name + numbers).max(6);
 
@@ -159,27 +154,21 @@ pub(crate) fn render(summary: &Summary, spec: &Spec, bounds: &Bounds, width: usi
         summary.scenario, spec.headline, summary.method.forks, summary.method.iterations
     );
     let _ = writeln!(out, "{}", paint(bold, &term::truncate(&title, width)));
-    // The five columns before the status, each padded to its width.
-    let cells = |name: &str, median: &str, range: &str, cpu: &str, out: &str| {
-        [
-            term::pad(name, w_name),
-            term::pad_left(median, w_median),
-            term::pad_left(range, w_range),
-            term::pad_left(cpu, w_cpu),
-            term::pad_left(out, w_out),
-        ]
-        .join("  ")
+    // The name and the four figures, each padded to its column's width.
+    let cells = |name: &str, figures: [&str; 4]| {
+        let figures = figures.iter().zip(w).map(|(figure, w)| term::pad_left(figure, w));
+        std::iter::once(term::pad(name, w_name)).chain(figures).collect::<Vec<_>>().join("  ")
     };
-    let w_headline = w_median + 2 + w_range;
+    let w_headline = w[0] + 2 + w[1];
     let over = [
         term::pad("", w_name),
         term::pad_left(&term::truncate(&spec.headline, w_headline), w_headline),
-        term::pad_left("CPU", w_cpu),
-        term::pad_left("outstanding", w_out),
+        term::pad_left("CPU", w[2]),
+        term::pad_left("outstanding", w[3]),
     ]
     .join("  ");
     let _ = writeln!(out, "{}", paint(dim, over.trim_end()));
-    let head = cells("contestant", "median", "min–max", &cpu_head, "max / bound");
+    let head = cells("contestant", heads);
     let _ = writeln!(out, "{}", paint(bold, &format!("{head}  {}", term::truncate("status", w_status))));
     for (phase, rows) in &groups {
         if let Some(phase) = phase {
@@ -188,7 +177,7 @@ pub(crate) fn render(summary: &Summary, spec: &Spec, bounds: &Bounds, width: usi
         for r in rows {
             let name = format!("{}{}", " ".repeat(indent), term::truncate(&r.name, w_name - indent));
             let status = term::truncate(&r.status, w_status);
-            let cells = cells(&name, &r.median, &r.range, &r.cpu, &r.outstanding);
+            let cells = cells(&name, r.figures.each_ref().map(String::as_str));
             let _ = writeln!(out, "{cells}  {}", paint(r.status_style, &status));
         }
     }
@@ -252,7 +241,7 @@ fn row(c: &ContestantSummary, phase: Option<&str>, spec: &Spec, bounds: &Bounds)
         (None, Status::Timeout) => ("timeout".to_string(), red()),
         (None, Status::Skipped) => (format!("skipped: {}", c.reason.as_deref().unwrap_or("no reason given")), yellow()),
     };
-    Row { name: c.name.clone(), median, range, cpu, outstanding, status, status_style }
+    Row { name: c.name.clone(), figures: [median, range, cpu, outstanding], status, status_style }
 }
 
 fn green() -> Style {

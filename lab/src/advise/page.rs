@@ -111,14 +111,12 @@ pub(crate) fn render(header: &AdviceHeader, summaries: &[Summary]) -> AdviceFile
     for advice in &advices {
         let _ = writeln!(md, "### {} — {}\n", advice.scenario, advice.why);
         let _ = writeln!(term, "\n{} — {}", advice.scenario, advice.why);
-        for s in &advice.sentences {
+        let change = advice.change.iter().map(|change| format!("What would change the answer: {change}"));
+        for s in advice.sentences.iter().cloned().chain(change) {
             let _ = writeln!(md, "- {s}");
             let _ = writeln!(term, "  - {s}");
         }
-        if let Some(change) = &advice.change {
-            let _ = writeln!(md, "- What would change the answer: {change}");
-            let _ = writeln!(term, "  - What would change the answer: {change}");
-        } else {
+        if advice.change.is_none() {
             let _ = writeln!(md, "- What would change the answer: this run swept no parameter, so it cannot say.");
         }
         let _ = writeln!(term, "  - Reproduce: {}", pinned(header, &advice.command));

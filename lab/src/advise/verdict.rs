@@ -179,11 +179,8 @@ pub(crate) fn advise(run: &AdvisedRun, summary: &Summary, report: &str) -> RunAd
     let scenario = run.scenario();
     let metric: &'static str = scenario.map_or("", |s| s.headline_metric());
     let higher = scenario.is_some_and(|s| s.higher_is_better());
-    let cpu_metric: Option<&'static str> = match run.cpu_metric.as_deref() {
-        Some("cpu_ns_per_item") => Some("cpu_ns_per_item"),
-        Some("cpu_us_per_call") => Some("cpu_us_per_call"),
-        _ => None,
-    };
+    let cpu_metric: Option<&'static str> =
+        ["cpu_ns_per_item", "cpu_us_per_call"].into_iter().find(|m| run.cpu_metric.as_deref() == Some(*m));
     let phase = run.user_phase();
     let phase = phase.as_deref();
     let median = |name: &str, m: &str| summary.metric(name, &metric_key(phase, m)).map(|s| s.median);
