@@ -127,7 +127,7 @@ impl Sweep {
 }
 
 /// One scenario `lab advise` runs for a shape.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub(crate) struct AdvisedRun {
     /// The scenario's name.
     pub scenario: String,
@@ -224,19 +224,15 @@ pub(crate) fn runs(shape: &Shape, rounds: u64, forks: u32) -> Vec<AdvisedRun> {
         AdvisedRun {
             scenario: scenario.name().to_string(),
             why,
-            params: BTreeMap::new(),
             keeps_order: candidates.clone(),
             candidates,
-            mistake: None,
-            sweep: None,
             metric: scenario.headline_metric().to_string(),
             cpu_metric: cpu_metric.map(str::to_string),
             forks: reps.forks,
             warmup: reps.warmup,
             iterations: reps.iterations,
             accounting: reps.accounting,
-            estimate_s: 0.0,
-            target: None,
+            ..AdvisedRun::default()
         }
     };
     // ms per million items that keep up with the rate: a million items in 1e6 / rate s.
