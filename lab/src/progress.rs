@@ -64,11 +64,8 @@ impl Progress {
     /// A trial is starting.
     pub(crate) fn start(&mut self, trial: &PlannedTrial) {
         let r = &trial.request;
-        let fork = plan::fork_label(r.fork);
-        self.current = match &r.phase {
-            Some(phase) => format!("{} {phase} {fork}", r.contestant),
-            None => format!("{} {fork}", r.contestant),
-        };
+        let phase = r.phase.as_ref().map(|p| format!(" {p}")).unwrap_or_default();
+        self.current = format!("{}{phase} {}", r.contestant, plan::fork_label(r.fork));
         self.iterations = r.warmup + r.iterations;
         self.seen = 0;
         self.show();

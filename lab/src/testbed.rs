@@ -74,13 +74,11 @@ pub(crate) fn smt(cpuinfo: &str, smt_active: Option<&str>) -> Setting {
 pub(crate) fn virtualised(cpuinfo: &str, vendor: Option<&str>, product: Option<&str>) -> Setting {
     let flags = field(cpuinfo, "flags", ':');
     let names: Vec<&str> = [vendor, product].into_iter().flatten().map(str::trim).filter(|s| !s.is_empty()).collect();
-    let mut read: Vec<String> = vec!["`hypervisor` flag in /proc/cpuinfo".to_string()];
-    if vendor.is_some() {
-        read.push(DMI_VENDOR.to_string());
-    }
-    if product.is_some() {
-        read.push(DMI_PRODUCT.to_string());
-    }
+    let read: Vec<&str> = ["`hypervisor` flag in /proc/cpuinfo"]
+        .into_iter()
+        .chain(vendor.map(|_| DMI_VENDOR))
+        .chain(product.map(|_| DMI_PRODUCT))
+        .collect();
     let answer = match flags {
         Some(flags) if flags.split_whitespace().any(|f| f == "hypervisor") => "yes",
         Some(_) => "no",
