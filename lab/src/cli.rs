@@ -113,12 +113,11 @@ pub(crate) fn command() -> Command {
     for scenario in registry::scenarios() {
         let mut sub = run_options(Command::new(scenario.name()).about(scenario.title()), Some(scenario));
         for param in scenario.params() {
-            let values = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
             let help = format!(
                 "{} [default: {}; --quick: {}]{}",
                 param.help,
-                values(&param.default),
-                values(&param.quick),
+                crate::term::comma_list(&param.default),
+                crate::term::comma_list(&param.quick),
                 if param.sweep { " (a comma-separated list sweeps, each value a phase)" } else { "" }
             );
             // `--items -5` is a value the range check refuses, not an unknown flag.
@@ -216,20 +215,16 @@ fn force_arg(help: &'static str) -> Arg {
 /// scenario with its own).
 fn run_options(cmd: Command, scenario: Option<&dyn Scenario>) -> Command {
     let reps = scenario.map(|s| (s.repetitions(false), s.repetitions(true)));
+    let own = "each scenario's own, as `lab list` gives them";
     let default = |pick: fn(&measure::scenario::Repetitions) -> u32| match reps {
         Some((full, quick)) => format!("[default: {}; --quick: {}]", pick(&full), pick(&quick)),
-        None => "[default: each scenario's own, as `lab list` gives them]".to_string(),
+        None => format!("[default: {own}]"),
     };
-    let quick_help = match reps {
-        Some((_, q)) => format!(
-            "Small sizes and few repetitions ({} fork(s) of {} warm-up + {} measured iterations): a smoke run, not \
-             for conclusions",
-            q.forks, q.warmup, q.iterations
-        ),
-        None => "Small sizes and few repetitions (each scenario's own, as `lab list` gives them): a smoke run, not \
-                 for conclusions"
-            .to_string(),
-    };
+    let quick = reps.map_or_else(
+        || own.to_string(),
+        |(_, q)| format!("{} fork(s) of {} warm-up + {} measured iterations", q.forks, q.warmup, q.iterations),
+    );
+    let quick_help = format!("Small sizes and few repetitions ({quick}): a smoke run, not for conclusions");
     cmd.arg(switch("quick").help(quick_help))
         .arg(out_arg())
         .arg(force_arg(

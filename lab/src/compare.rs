@@ -353,26 +353,9 @@ pub(crate) fn text(c: &Comparison) -> String {
         let _ = writeln!(out, "{} metric(s) measured in one run only: not compared", c.one_sided_metrics);
     }
     let _ = writeln!(out, "{} change(s) beyond noise", c.changes);
-    match c.fail_on {
-        Some(limit) => {
-            let _ = writeln!(
-                out,
-                "{} regression(s) worse by more than {:.0}% (metrics whose direction the scenario states)",
-                c.regressions,
-                limit * 100.0
-            );
-        }
-        None => {
-            let _ = writeln!(out, "{} regression(s) (metrics whose direction the scenario states)", c.regressions);
-        }
-    }
+    let beyond = c.fail_on.map(|limit| format!(" worse by more than {:.0}%", limit * 100.0)).unwrap_or_default();
+    let _ = writeln!(out, "{} regression(s){beyond} (metrics whose direction the scenario states)", c.regressions);
     out
-}
-
-/// The comparison as text; see [`comparison`].
-#[cfg(test)]
-pub(crate) fn render(base: &Summary, new: &Summary, force: bool) -> Result<String, UsageError> {
-    comparison(base, new, force, None).map(|c| text(&c))
 }
 
 #[cfg(test)]
@@ -380,6 +363,11 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
+
+    /// The comparison as text; see [`comparison`].
+    fn render(base: &Summary, new: &Summary, force: bool) -> Result<String, UsageError> {
+        comparison(base, new, force, None).map(|c| text(&c))
+    }
 
     /// A summary of `chain` with these parameters and phases, from the JSON the lab writes.
     fn summary(items: u64, forks: u32, phases: &[&str]) -> Summary {

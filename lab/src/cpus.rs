@@ -14,7 +14,8 @@ pub(crate) fn cpu_set(cpus: &[usize]) -> libc::cpu_set_t {
     set
 }
 
-/// Pin the calling process to `set`. Async-signal-safe: one system call, no allocation.
+/// Pin the calling thread (a trial process's only one before it executes) to `set`. Async-signal-safe: one system
+/// call, no allocation.
 pub(crate) fn pin(set: &libc::cpu_set_t) -> std::io::Result<()> {
     // SAFETY: sched_setaffinity(2) on this process (pid 0) reads `size_of::<cpu_set_t>()` bytes of `set`.
     if unsafe { libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), set) } != 0 {
@@ -41,10 +42,7 @@ pub(crate) fn allowed_cpus() -> Vec<usize> {
 pub(crate) fn parallelism_on(cpus: &[usize]) -> Option<usize> {
     let set = cpu_set(cpus);
     thread::spawn(move || {
-        // SAFETY: sched_setaffinity(2) on the calling thread (pid 0) reads `size_of::<cpu_set_t>()` bytes of `set`.
-        if unsafe { libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) } != 0 {
-            return None;
-        }
+        pin(&set).ok()?;
         std::thread::available_parallelism().ok().map(usize::from)
     })
     .join()

@@ -24,13 +24,18 @@ const REPORTED_CRATES: &[&str] = &[
     "hdrhistogram",
 ];
 
-/// The OS limits a report records (`sysctl` name, file under `/proc/sys`): they decide whether 100,000 threads or
-/// coroutines can exist at all.
-const REPORTED_LIMITS: &[(&str, &str)] = &[
-    ("vm.max_map_count", "vm/max_map_count"),
-    ("kernel.pid_max", "kernel/pid_max"),
-    ("kernel.threads-max", "kernel/threads-max"),
+/// The OS limits a contestant can hit (`sysctl` name, file): how many memory maps (each thread's and coroutine's
+/// stack), PIDs and tasks can exist, and how many connections may wait to be accepted. A run's environment records
+/// the first [`REPORTED_LIMITS`]: whether 100,000 threads or coroutines can exist at all; the testbed all of them.
+pub(crate) const SYSCTLS: &[(&str, &str)] = &[
+    ("vm.max_map_count", "/proc/sys/vm/max_map_count"),
+    ("kernel.pid_max", "/proc/sys/kernel/pid_max"),
+    ("kernel.threads-max", "/proc/sys/kernel/threads-max"),
+    ("net.core.somaxconn", "/proc/sys/net/core/somaxconn"),
 ];
+
+/// How many of [`SYSCTLS`] a run's environment records.
+const REPORTED_LIMITS: usize = 3;
 
 /// Read the machine and toolchain.
 pub(crate) fn capture() -> Environment {
@@ -38,7 +43,7 @@ pub(crate) fn capture() -> Environment {
     let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
     let os_release = std::fs::read_to_string("/etc/os-release").unwrap_or_default();
     Environment {
-        cpu_model: field(&cpuinfo, "model name", ':').unwrap_or_else(|| "unknown".to_string()),
+        cpu_model: field(&cpuinfo, "model name", ':').unwrap_or("unknown").to_string(),
         cores: std::thread::available_parallelism().map(|n| n.get() as u32).unwrap_or(1),
         memory_gib: field(&meminfo, "MemTotal", ':')
             .and_then(|v| v.trim_end_matches("kB").trim().parse::<f64>().ok())
@@ -53,10 +58,10 @@ pub(crate) fn capture() -> Environment {
         rustc: env!("LAB_RUSTC_VERSION").to_string(),
         build_profile: env!("LAB_BUILD_PROFILE").to_string(),
         crates: locked_versions(CARGO_LOCK, REPORTED_CRATES),
-        limits: REPORTED_LIMITS
+        limits: SYSCTLS[..REPORTED_LIMITS]
             .iter()
-            .filter_map(|(name, file)| {
-                let value = std::fs::read_to_string(format!("/proc/sys/{file}")).ok()?;
+            .filter_map(|(name, path)| {
+                let value = std::fs::read_to_string(path).ok()?;
                 Some((name.to_string(), value.trim().to_string()))
             })
             .collect(),
@@ -74,10 +79,10 @@ pub(crate) fn locked_version(name: &str) -> Option<String> {
 }
 
 /// The first `key<sep> value` line's value in a `/proc`-style text.
-fn field(text: &str, key: &str, sep: char) -> Option<String> {
+pub(crate) fn field<'t>(text: &'t str, key: &str, sep: char) -> Option<&'t str> {
     text.lines().find_map(|line| {
         let (k, v) = line.split_once(sep)?;
-        (k.trim() == key).then(|| v.trim().to_string())
+        (k.trim() == key).then(|| v.trim())
     })
 }
 
@@ -146,7 +151,7 @@ mod tests {
 
     #[test]
     fn proc_fields_are_found_by_key() {
-        assert_eq!(field("a: 1\nmodel name\t: X Y\n", "model name", ':'), Some("X Y".to_string()));
-        assert_eq!(field("NAME=\"D\"\n", "NAME", '='), Some("\"D\"".to_string()));
+        assert_eq!(field("a: 1\nmodel name\t: X Y\n", "model name", ':'), Some("X Y"));
+        assert_eq!(field("NAME=\"D\"\n", "NAME", '='), Some("\"D\""));
     }
 }

@@ -92,13 +92,7 @@ impl ProcessExecutor {
     #[cfg(test)]
     fn with_command(timeout: Duration, program: &str, args: &[&str]) -> Self {
         let args = args.iter().map(|a| a.to_string()).collect();
-        ProcessExecutor {
-            timeout,
-            interrupted: Arc::default(),
-            command: Some((program.into(), args)),
-            cpus: None,
-            setup_error: None,
-        }
+        ProcessExecutor { command: Some((program.into(), args)), ..Self::new(timeout, Arc::default()) }
     }
 
     /// The same executor, pinning every trial process (and so every thread it starts) to `cpus`, so that a run
@@ -303,11 +297,11 @@ impl TrialExecutor for ProcessExecutor {
         };
         let request = match serde_json::to_vec(&trial.request) {
             Ok(bytes) => bytes,
-            Err(e) => return failed(record, format!("cannot encode the trial request: {e}")),
+            Err(e) => return ended(record, Status::Failed, format!("cannot encode the trial request: {e}"), None),
         };
         let mut child = match self.command().and_then(|mut cmd| cmd.spawn()) {
             Ok(child) => child,
-            Err(e) => return failed(record, format!("cannot start the trial process: {e}")),
+            Err(e) => return ended(record, Status::Failed, format!("cannot start the trial process: {e}"), None),
         };
         if let Some(mut stdin) = child.stdin.take() {
             // The child reads the whole request before doing anything; a write error shows up as its failure.
@@ -332,15 +326,11 @@ impl TrialExecutor for ProcessExecutor {
 
         match ending {
             Ending::TimedOut => {
-                record.status = Status::Timeout;
-                record.reason = Some(format!("killed after its {:.0} s time budget", self.timeout.as_secs_f64()));
-                record.stderr_tail = tail;
-                return record;
+                let why = format!("killed after its {:.0} s time budget", self.timeout.as_secs_f64());
+                return ended(record, Status::Timeout, why, tail);
             }
             Ending::Interrupted => {
-                record.status = Status::Failed;
-                record.reason = Some("killed: the run was interrupted".to_string());
-                return record;
+                return ended(record, Status::Failed, "killed: the run was interrupted".to_string(), None)
             }
             Ending::Eof => {}
         }
@@ -349,10 +339,7 @@ impl TrialExecutor for ProcessExecutor {
                 "the trial of `{}` in `{}` stopped on a setup error, not the contestant's failure: {why}",
                 trial.request.contestant, trial.request.scenario
             ));
-            record.status = Status::Failed;
-            record.reason = Some(format!("setup error, not the contestant's failure: {why}"));
-            record.stderr_tail = tail;
-            return record;
+            return ended(record, Status::Failed, format!("setup error, not the contestant's failure: {why}"), tail);
         }
         let exit_ok = exit.as_ref().is_some_and(|s| s.success());
         if !exit_ok || !done {
@@ -360,20 +347,13 @@ impl TrialExecutor for ProcessExecutor {
                 Some(status) => describe_exit(status),
                 None => "its exit status could not be read".to_string(),
             };
-            record.status = Status::Failed;
-            record.reason = Some(if done {
-                format!("the trial process {how}")
-            } else {
-                format!("the trial process {how} before finishing")
-            });
-            record.stderr_tail = tail;
-            return record;
+            let before = if done { "" } else { " before finishing" };
+            return ended(record, Status::Failed, format!("the trial process {how}{before}"), tail);
         }
         if record.status == Status::Ok {
             if let Some(check) = record.checks.iter().find(|c| c.failed()) {
-                record.status = Status::Failed;
-                record.reason = Some(format!("check `{}` failed: {}", check.name, check.detail));
-                record.stderr_tail = tail;
+                let why = format!("check `{}` failed: {}", check.name, check.detail);
+                return ended(record, Status::Failed, why, tail);
             }
         }
         record
@@ -391,9 +371,11 @@ pub(crate) fn setup_error(status: ExitStatus, stderr: &[u8]) -> Option<String> {
     text.lines().rev().find_map(|line| line.strip_prefix(crate::trial::SETUP_ERROR_PREFIX)).map(str::to_string)
 }
 
-fn failed(mut record: TrialRecord, reason: String) -> TrialRecord {
-    record.status = Status::Failed;
+/// `record` ended with `status` for `reason`, keeping `tail` of its standard error.
+fn ended(mut record: TrialRecord, status: Status, reason: String, tail: Option<String>) -> TrialRecord {
+    record.status = status;
     record.reason = Some(reason);
+    record.stderr_tail = tail;
     record
 }
 

@@ -135,7 +135,6 @@ fn scenario_listing(out: &mut String, scenario: &dyn Scenario, width: usize, ver
     let _ = writeln!(out, "  parameters:");
     let params = scenario.params();
     let flag_width = params.iter().map(|p| p.name.len() + 2).max().unwrap_or(0);
-    let list = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
     let leads: Vec<String> =
         params.iter().map(|p| format!("    {}  ", term::pad(&format!("--{}", p.name), flag_width))).collect();
     let texts: Vec<String> = params
@@ -143,8 +142,8 @@ fn scenario_listing(out: &mut String, scenario: &dyn Scenario, width: usize, ver
         .map(|p| {
             format!(
                 "[default {}; quick {}]{} {}",
-                list(&p.default),
-                list(&p.quick),
+                term::comma_list(&p.default),
+                term::comma_list(&p.quick),
                 if p.sweep { " (sweep)" } else { "" },
                 p.help
             )

@@ -118,13 +118,10 @@ fn run() -> Result<ExitCode> {
         }
         Action::Report { raw, out, force, expect_failed, by_cores } => {
             if let Some(advice) = raw.iter().find(|p| advise::is_advice_file(p)) {
-                if raw.len() > 1 {
-                    let why = format!("{} is an advice run: render it on its own", advice.display());
-                    return Err(UsageError::new(why).into());
-                }
-                if by_cores.is_some() {
-                    let why = format!("{} is an advice run: --by-cores applies to scenario runs", advice.display());
-                    return Err(UsageError::new(why).into());
+                let refused =
+                    if raw.len() > 1 { "render it on its own" } else { "--by-cores applies to scenario runs" };
+                if raw.len() > 1 || by_cores.is_some() {
+                    return Err(UsageError::new(format!("{} is an advice run: {refused}", advice.display())).into());
                 }
                 let _lock = lock(&OutputDir::new(out.clone()))?;
                 return advise::report(advice, &OutputDir::new(out), force);
@@ -135,8 +132,7 @@ fn run() -> Result<ExitCode> {
         Action::ByCores { summaries, out } => {
             let mut runs = Vec::new();
             for path in &summaries {
-                let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-                runs.push((compare::read_summary(path)?, folder.to_path_buf()));
+                runs.push((compare::read_summary(path)?, folder_of(path)));
             }
             for (summary, _) in &runs {
                 let count = runs.iter().filter(|(s, _)| s.scenario == summary.scenario).count();
@@ -147,9 +143,7 @@ fn run() -> Result<ExitCode> {
                 }
             }
             let out = OutputDir::new(out);
-            let page = by_cores_page(out.root(), &registry::scenarios(), &runs)?;
-            let _lock = lock(&out)?;
-            write_by_cores(&out, page)?;
+            write_by_cores(&out, by_cores_page(out.root(), &registry::scenarios(), &runs)?)?;
             let folders: BTreeSet<&Path> = runs.iter().map(|(_, folder)| folder.as_path()).collect();
             for folder in folders {
                 eprintln!(
@@ -168,18 +162,13 @@ fn run() -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Action::Advise(request) => {
-            let interrupted = Arc::new(AtomicBool::new(false));
-            let flag = interrupted.clone();
-            ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst)).context("installing the signal handler")?;
+            let interrupted = interrupt_flag()?;
             let out = OutputDir::new(request.folder());
             let _lock = lock(&out)?;
             advise::run(&request, &out, &interrupted)
         }
         Action::Run { scenarios, options, index } => {
-            let interrupted = Arc::new(AtomicBool::new(false));
-            let flag = interrupted.clone();
-            // Ctrl-C, SIGTERM and SIGHUP alike (ctrlc's `termination` feature): stop, keep what finished.
-            ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst)).context("installing the signal handler")?;
+            let interrupted = interrupt_flag()?;
             if !options.cores_sweep.is_empty() {
                 return run_cores_sweep(&scenarios, &options, index, &interrupted);
             }
@@ -189,6 +178,14 @@ fn run() -> Result<ExitCode> {
             })
         }
     }
+}
+
+/// The flag Ctrl-C, SIGTERM and SIGHUP alike (ctrlc's `termination` feature) set: stop, keep what finished.
+fn interrupt_flag() -> Result<Arc<AtomicBool>> {
+    let interrupted = Arc::new(AtomicBool::new(false));
+    let flag = interrupted.clone();
+    ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst)).context("installing the signal handler")?;
+    Ok(interrupted)
 }
 
 /// What one pass over the scenarios left: the contestants that failed and each finished run's summary.
@@ -282,11 +279,7 @@ fn run_cores_sweep(
         failed.extend(pass.failed);
         runs.extend(pass.summaries.into_iter().map(|s| (s, folder.clone())));
     }
-    let page = by_cores_page(top.root(), scenarios, &runs)?;
-    {
-        let _lock = lock(&top)?;
-        write_by_cores(&top, page)?;
-    }
+    write_by_cores(&top, by_cores_page(top.root(), scenarios, &runs)?)?;
     // Each run's reports again, from the raw files just written, now with their line on the answers across core
     // counts: exactly what `lab report --by-cores` gives, so the two never differ.
     let by_cores = read_by_cores(&top.root().join(BY_CORES_JSON))?;
@@ -331,8 +324,12 @@ fn read_by_cores(path: &Path) -> Result<ByCoresFile> {
         );
         return Err(UsageError::new(why).into());
     }
-    let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
-    Ok(ByCoresFile { answers, folder })
+    Ok(ByCoresFile { answers, folder: folder_of(path) })
+}
+
+/// The folder holding the file at `path` (`.` for a bare file name).
+fn folder_of(path: &Path) -> PathBuf {
+    path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf()
 }
 
 /// The page `by-cores.md` in `out`: per scenario of `scenarios` (in that order) that `runs` holds at two or more
@@ -368,8 +365,9 @@ fn by_cores_page(
     Ok((page, measure::cores::ByCores::new(pages)))
 }
 
-/// Write the page as `by-cores.md` and its answers as `by-cores.json` in `out`.
+/// Write the page as `by-cores.md` and its answers as `by-cores.json` in `out`, holding its lock.
 fn write_by_cores(out: &OutputDir, (page, answers): (String, measure::cores::ByCores)) -> Result<()> {
+    let _lock = lock(out)?;
     let json = serde_json::to_string_pretty(&answers).context("encoding by-cores.json")? + "\n";
     let files = vec![
         RenderedFile { path: "by-cores.md".to_string(), contents: page },
@@ -464,11 +462,7 @@ fn report(
             Some(render::by_cores::report_line(answers, cores, &link))
         });
         lines += usize::from(across.is_some());
-        let mut rendered = rendering::render(&run, scenario, across);
-        if let Some(copy) = raw_copy(&path, &run, &out)? {
-            rendered.files.files.push(copy);
-        }
-        out.write(&rendered.files).context("writing the report")?;
+        let rendered = write_run(&path, &run, scenario, across, &out, "writing the report")?;
         failed.extend(run::failed(&rendered.summary));
         eprintln!("{}: wrote {}", scenario.name(), out.root().join(format!("{}.md", scenario.name())).display());
         if tables == Tables::Print {
@@ -516,17 +510,32 @@ fn name_set(names: &[String]) -> BTreeSet<&str> {
     names.iter().map(String::as_str).collect()
 }
 
-/// The raw file as the report links to it (`<out>/<raw_file>` of its header), when `out` does not hold it
-/// already: its whole lines, so that the copy re-renders the same report.
-pub(crate) fn raw_copy(path: &Path, run: &raw::RawRun, out: &OutputDir) -> Result<Option<RenderedFile>> {
-    let linked = out.root().join(&run.header.raw_file);
-    let same = |a: &Path, b: &Path| matches!((a.canonicalize(), b.canonicalize()), (Ok(a), Ok(b)) if a == b);
-    if same(path, &linked) {
+/// Render `run` of `scenario` (read from `path`) into `out`, with a copy of its raw file where the report links
+/// it ([`raw_copy`]); `writing` names the step should the write fail.
+pub(crate) fn write_run(
+    path: &Path,
+    run: &raw::RawRun,
+    scenario: &'static dyn Scenario,
+    across: Option<String>,
+    out: &OutputDir,
+    writing: &'static str,
+) -> Result<rendering::RenderedRun> {
+    let mut rendered = rendering::render(run, scenario, across);
+    rendered.files.files.extend(raw_copy(path, &run.header.raw_file, "raw file", out)?);
+    out.write(&rendered.files).context(writing)?;
+    Ok(rendered)
+}
+
+/// The raw file at `path` (a run's, or an advice header, `what` says which) as its report links to it,
+/// `<out>/<rel>`, when `out` does not hold it already: its whole lines, so that the copy re-renders the same.
+pub(crate) fn raw_copy(path: &Path, rel: &str, what: &str, out: &OutputDir) -> Result<Option<RenderedFile>> {
+    let linked = out.root().join(rel);
+    if matches!((path.canonicalize(), linked.canonicalize()), (Ok(a), Ok(b)) if a == b) {
         return Ok(None);
     }
     let text = std::fs::read_to_string(path)
-        .map_err(|e| UsageError::new(format!("cannot read raw file {}: {e}", path.display())))?;
-    Ok(Some(RenderedFile { path: run.header.raw_file.clone(), contents: raw::whole_lines(&text).to_string() }))
+        .map_err(|e| UsageError::new(format!("cannot read {what} {}: {e}", path.display())))?;
+    Ok(Some(RenderedFile { path: rel.to_string(), contents: raw::whole_lines(&text).to_string() }))
 }
 
 /// Warn on stderr, before a full run, when the 1-minute load average says other work is keeping the machine busy

@@ -196,9 +196,7 @@ pub(crate) fn resolved_params(scenario: &dyn Scenario, options: &RunOptions) -> 
         .collect()
 }
 
-/// Every name in `--only` must name a contestant of at least one of `scenarios` (listed, or on request).
-/// `--expect-failed`'s names, each a contestant of `scenarios` (empty when not given).
-/// `--expect-failed` of `sub`, each name checked against `scenarios`.
+/// `--expect-failed`'s names, each a contestant of `scenarios` (listed, or on request; empty when not given).
 pub(crate) fn expect_failed(sub: &ArgMatches, scenarios: &[&'static dyn Scenario]) -> Result<Vec<String>, UsageError> {
     match sub.get_one::<String>("expect-failed") {
         None => Ok(Vec::new()),
@@ -225,8 +223,8 @@ fn validate_names(flag: &str, list: &str, scenarios: &[&'static dyn Scenario]) -
     Ok(names)
 }
 
-/// Parameter flags given for `scenario`, parsed as `N[,N...]` and checked against the scenario's ranges.
-/// The scenario's own parameters given on the command line (`--items 500000`, `--work 0,16,64`).
+/// The scenario's own parameters given on the command line (`--items 500000`, `--work 0,16,64`), parsed as
+/// `N[,N...]` and checked against the scenario's ranges.
 pub(crate) fn scenario_params(
     sub: &ArgMatches,
     scenario: &dyn Scenario,

@@ -123,11 +123,13 @@ pub(crate) fn command_line(
         parts.push(format!("--only {}", only.join(",")));
     }
     let ordered: BTreeMap<&String, &Vec<u64>> = params.iter().collect();
-    for (key, values) in ordered {
-        let list = values.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
-        parts.push(format!("--{} {list}", key.replace('_', "-")));
-    }
+    parts.extend(ordered.into_iter().map(|(key, values)| param_flag(key, values)));
     parts.join(" ")
+}
+
+/// Parameter `key` set to `values` on the command line: `--small-items 1,2`.
+pub(crate) fn param_flag(key: &str, values: &[u64]) -> String {
+    format!("--{} {}", key.replace('_', "-"), crate::term::comma_list(values))
 }
 
 #[cfg(test)]

@@ -64,11 +64,8 @@ impl Progress {
     /// A trial is starting.
     pub(crate) fn start(&mut self, trial: &PlannedTrial) {
         let r = &trial.request;
-        let fork = plan::fork_label(r.fork);
-        self.current = match &r.phase {
-            Some(phase) => format!("{} {phase} {fork}", r.contestant),
-            None => format!("{} {fork}", r.contestant),
-        };
+        let phase = r.phase.as_ref().map(|p| format!(" {p}")).unwrap_or_default();
+        self.current = format!("{}{phase} {}", r.contestant, plan::fork_label(r.fork));
         self.iterations = r.warmup + r.iterations;
         self.seen = 0;
         self.show();
@@ -153,19 +150,12 @@ impl Progress {
                 parts.push(format!("CPU {} {}", number(median), table::per_unit(&metric)));
             }
         }
-        let max = measured("max_outstanding").into_iter().reduce(f64::max);
+        // The measured iterations' maximum, else the one the bound's check measured.
         let bound = record.checks.iter().find_map(OutstandingFigures::of);
-        match (max, bound) {
-            (Some(max), Some(f)) => {
-                parts.push(format!("max outstanding {} (bound {})", count(max), count(f.bound as f64)))
-            }
-            (Some(max), None) => parts.push(format!("max outstanding {}", count(max))),
-            (None, Some(f)) => parts.push(format!(
-                "max outstanding {} (bound {})",
-                count(f.measured_max as f64),
-                count(f.bound as f64)
-            )),
-            (None, None) => {}
+        let max = measured("max_outstanding").into_iter().reduce(f64::max);
+        if let Some(max) = max.or(bound.as_ref().map(|f| f.measured_max as f64)) {
+            let bound = bound.map(|f| format!(" (bound {})", count(f.bound as f64))).unwrap_or_default();
+            parts.push(format!("max outstanding {}{bound}", count(max)));
         }
         format!("{scenario} {current}: {}", parts.join(", "))
     }

@@ -84,12 +84,10 @@ fn sizes(scenario: &str) -> Vec<Size> {
             rayon("chain/src/chain/contestants/rayon.rs"),
             may_per_core("chain/src/chain/contestants/may_coroutines.rs", "CoroutineConfig::per_core()"),
         ],
-        "handoff" => {
-            vec![
-                stream_runtime,
-                may_per_core("handoff/src/handoff/contestants/may_mpsc.rs", "CoroutineConfig::per_core()"),
-            ]
-        }
+        "handoff" => vec![
+            stream_runtime,
+            may_per_core("handoff/src/handoff/contestants/may_mpsc.rs", "CoroutineConfig::per_core()"),
+        ],
         "overload" => vec![
             tokio("overload/src/overload/contestants/stream.rs", "Builder::new_multi_thread().build()"),
             may_per_core("overload/src/job.rs", "CoroutineConfig::per_core()"),

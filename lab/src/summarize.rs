@@ -7,7 +7,7 @@ use measure::harness::INSTRUMENTED_PREFIX;
 use measure::record::{IterationRecord, Series, Status, TrialRecord};
 use measure::scenario::{Scenario, HARNESS_METRIC_PREFIX};
 use measure::stats;
-use measure::summary::{params_json, Check, ContestantSummary, Disturbed, MetricStats, Summary};
+use measure::summary::{metric_key, params_json, Check, ContestantSummary, Disturbed, MetricStats, Summary};
 
 use crate::environment;
 use crate::phase;
@@ -104,10 +104,8 @@ fn status_of(trials: &[&TrialRecord], finished: bool) -> (Status, Option<String>
     }
     let worst = trials.iter().map(|t| t.status).max().unwrap_or(Status::Ok);
     let reason = trials.iter().find(|t| t.status == worst).and_then(|t| {
-        t.reason.as_ref().map(|r| match &t.phase {
-            Some(phase) => format!("{phase}, {}: {r}", phase::fork_label(t.fork)),
-            None => format!("{}: {r}", phase::fork_label(t.fork)),
-        })
+        let phase = t.phase.as_ref().map(|p| format!("{p}, ")).unwrap_or_default();
+        t.reason.as_ref().map(|r| format!("{phase}{}: {r}", phase::fork_label(t.fork)))
     });
     (worst, reason)
 }
@@ -142,14 +140,11 @@ fn metric_stats(trials: &[&TrialRecord]) -> BTreeMap<String, MetricStats> {
     // metric key -> fork -> samples
     let mut samples: BTreeMap<String, BTreeMap<u32, Vec<f64>>> = BTreeMap::new();
     for trial in trials.iter().filter(|t| t.status == Status::Ok) {
-        let prefix = trial.phase.as_ref().map(|p| format!("{p}.")).unwrap_or_default();
-        for iteration in trial.iterations.iter().filter(|i| !i.warmup) {
-            for (name, &value) in &iteration.metrics {
-                samples.entry(format!("{prefix}{name}")).or_default().entry(trial.fork).or_default().push(value);
-            }
-        }
-        for (name, &value) in trial.metrics.iter().filter(|(name, _)| !name.starts_with(HARNESS_METRIC_PREFIX)) {
-            samples.entry(format!("{prefix}{name}")).or_default().entry(trial.fork).or_default().push(value);
+        let measured = trial.iterations.iter().filter(|i| !i.warmup).flat_map(|i| &i.metrics);
+        let per_process = trial.metrics.iter().filter(|(name, _)| !name.starts_with(HARNESS_METRIC_PREFIX));
+        for (name, &value) in measured.chain(per_process) {
+            let key = metric_key(trial.phase.as_deref(), name);
+            samples.entry(key).or_default().entry(trial.fork).or_default().push(value);
         }
     }
     samples
@@ -171,11 +166,7 @@ pub(crate) fn first_series(run: &RawRun) -> BTreeMap<String, BTreeMap<String, Se
         for iteration in trial.iterations.iter().filter(|i| !i.warmup) {
             let entry = out.entry(trial.contestant.clone()).or_default();
             for (name, series) in &iteration.series {
-                let key = match &trial.phase {
-                    Some(phase) => format!("{phase}.{name}"),
-                    None => name.clone(),
-                };
-                entry.entry(key).or_insert_with(|| series.clone());
+                entry.entry(metric_key(trial.phase.as_deref(), name)).or_insert_with(|| series.clone());
             }
         }
     }

@@ -13,7 +13,7 @@ use anstyle::{AnsiColor, Style};
 use measure::probe::OutstandingFigures;
 use measure::record::Status;
 use measure::scenario::Scenario;
-use measure::summary::{ContestantSummary, Summary, Verdict};
+use measure::summary::{metric_key, ContestantSummary, Summary, Verdict};
 use measure::units::count;
 use render::format::number;
 
@@ -93,13 +93,11 @@ pub(crate) fn per_unit(metric: &str) -> String {
     }
 }
 
-/// One table row's cells, before they are fitted.
+/// One table row's cells, before they are fitted: the name, the four figures (median, min–max, CPU,
+/// outstanding) and the status.
 struct Row {
     name: String,
-    median: String,
-    range: String,
-    cpu: String,
-    outstanding: String,
+    figures: [String; 4],
     status: String,
     status_style: Style,
 }
@@ -118,11 +116,10 @@ pub(crate) fn render(summary: &Summary, spec: &Spec, bounds: &Bounds, width: usi
     let bold = Style::new().bold();
     let dim = Style::new().dimmed();
 
-    let phases: Vec<Option<&str>> =
-        if summary.phases.is_empty() { vec![None] } else { summary.phases.iter().map(|p| Some(p.as_str())).collect() };
-    let groups: Vec<(Option<&str>, Vec<Row>)> = phases
-        .iter()
-        .map(|phase| (*phase, summary.contestants.iter().map(|c| row(c, *phase, spec, bounds)).collect()))
+    let groups: Vec<(Option<&str>, Vec<Row>)> = summary
+        .phase_keys()
+        .into_iter()
+        .map(|phase| (phase, summary.contestants.iter().map(|c| row(c, phase, spec, bounds)).collect()))
         .collect();
 
     // Column widths: the numbers as wide as their widest cell, the name what is left after the status's widest
@@ -130,17 +127,14 @@ pub(crate) fn render(summary: &Summary, spec: &Spec, bounds: &Bounds, width: usi
     let indent = if summary.phases.is_empty() { 0 } else { 2 };
     let cpu_head = spec.cpu.as_deref().map(per_unit).unwrap_or_else(|| "—".to_string());
     let all = groups.iter().flat_map(|(_, rows)| rows);
-    let widest = |cell: fn(&Row) -> &str, head: &str| {
+    let widest = |cell: &dyn Fn(&Row) -> &str, head: &str| {
         all.clone().map(|r| term::columns(cell(r))).chain([term::columns(head)]).max().unwrap_or(0)
     };
-    let w_median = widest(|r| &r.median, "median");
-    let w_range = widest(|r| &r.range, "min–max");
-    let w_cpu = widest(|r| &r.cpu, &cpu_head);
-    let w_out = widest(|r| &r.outstanding, "max / bound");
-    let gaps = 2 * 5;
-    let numbers = w_median + w_range + w_cpu + w_out + gaps;
-    let longest_name = widest(|r| &r.name, "contestant") + indent;
-    let status_room = widest(|r| &r.status, "status").min(16);
+    let heads = ["median", "min–max", cpu_head.as_str(), "max / bound"];
+    let w: [usize; 4] = std::array::from_fn(|i| widest(&|r| &r.figures[i], heads[i]));
+    let numbers = w.iter().sum::<usize>() + 2 * 5;
+    let longest_name = widest(&|r| &r.name, "contestant") + indent;
+    let status_room = widest(&|r| &r.status, "status").min(16);
     let w_name = longest_name.min(width.saturating_sub(numbers + status_room)).max(12);
     let w_status = width.saturating_sub(w_name + numbers).max(6);
 
@@ -160,43 +154,30 @@ pub(crate) fn render(summary: &Summary, spec: &Spec, bounds: &Bounds, width: usi
         summary.scenario, spec.headline, summary.method.forks, summary.method.iterations
     );
     let _ = writeln!(out, "{}", paint(bold, &term::truncate(&title, width)));
-    let head = |a: &str, b: &str, c: &str, d: &str, e: &str, f: &str| {
-        [
-            term::pad(a, w_name),
-            term::pad_left(b, w_median),
-            term::pad_left(c, w_range),
-            term::pad_left(d, w_cpu),
-            term::pad_left(e, w_out),
-            term::truncate(f, w_status),
-        ]
-        .join("  ")
+    // The name and the four figures, each padded to its column's width.
+    let cells = |name: &str, figures: [&str; 4]| {
+        let figures = figures.iter().zip(w).map(|(figure, w)| term::pad_left(figure, w));
+        std::iter::once(term::pad(name, w_name)).chain(figures).collect::<Vec<_>>().join("  ")
     };
-    let w_headline = w_median + 2 + w_range;
+    let w_headline = w[0] + 2 + w[1];
     let over = [
         term::pad("", w_name),
         term::pad_left(&term::truncate(&spec.headline, w_headline), w_headline),
-        term::pad_left("CPU", w_cpu),
-        term::pad_left("outstanding", w_out),
+        term::pad_left("CPU", w[2]),
+        term::pad_left("outstanding", w[3]),
     ]
     .join("  ");
     let _ = writeln!(out, "{}", paint(dim, over.trim_end()));
-    let _ =
-        writeln!(out, "{}", paint(bold, &head("contestant", "median", "min–max", &cpu_head, "max / bound", "status")));
+    let head = cells("contestant", heads);
+    let _ = writeln!(out, "{}", paint(bold, &format!("{head}  {}", term::truncate("status", w_status))));
     for (phase, rows) in &groups {
         if let Some(phase) = phase {
             let _ = writeln!(out, "{}", paint(bold, &term::truncate(phase, width)));
         }
         for r in rows {
             let name = format!("{}{}", " ".repeat(indent), term::truncate(&r.name, w_name - indent));
-            let cells = [
-                term::pad(&name, w_name),
-                term::pad_left(&r.median, w_median),
-                term::pad_left(&r.range, w_range),
-                term::pad_left(&r.cpu, w_cpu),
-                term::pad_left(&r.outstanding, w_out),
-            ]
-            .join("  ");
             let status = term::truncate(&r.status, w_status);
+            let cells = cells(&name, r.figures.each_ref().map(String::as_str));
             let _ = writeln!(out, "{cells}  {}", paint(r.status_style, &status));
         }
     }
@@ -228,11 +209,7 @@ pub(crate) fn render(summary: &Summary, spec: &Spec, bounds: &Bounds, width: usi
 
 /// The cells of `c` at `phase`.
 fn row(c: &ContestantSummary, phase: Option<&str>, spec: &Spec, bounds: &Bounds) -> Row {
-    let key = |metric: &str| match phase {
-        Some(p) => format!("{p}.{metric}"),
-        None => metric.to_string(),
-    };
-    let stats = |metric: &str| if c.status == Status::Ok { c.metrics.get(&key(metric)) } else { None };
+    let stats = |metric: &str| if c.status == Status::Ok { c.metrics.get(&metric_key(phase, metric)) } else { None };
     let headline = stats(&spec.headline);
     let dash = || "—".to_string();
     let median = headline.map_or_else(dash, |s| number(s.median));
@@ -264,7 +241,7 @@ fn row(c: &ContestantSummary, phase: Option<&str>, spec: &Spec, bounds: &Bounds)
         (None, Status::Timeout) => ("timeout".to_string(), red()),
         (None, Status::Skipped) => (format!("skipped: {}", c.reason.as_deref().unwrap_or("no reason given")), yellow()),
     };
-    Row { name: c.name.clone(), median, range, cpu, outstanding, status, status_style }
+    Row { name: c.name.clone(), figures: [median, range, cpu, outstanding], status, status_style }
 }
 
 fn green() -> Style {

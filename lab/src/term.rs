@@ -5,6 +5,11 @@ use std::io::IsTerminal;
 
 use unicode_width::UnicodeWidthChar;
 
+/// `values` separated by commas, as a flag takes them: `1,2,16`.
+pub(crate) fn comma_list<T: ToString>(values: &[T]) -> String {
+    values.iter().map(T::to_string).collect::<Vec<_>>().join(",")
+}
+
 /// The width to fit stdout to: `COLUMNS` when it is set to a number, else the terminal's width when stdout is
 /// one, else `fallback`.
 pub(crate) fn stdout_width(fallback: usize) -> usize {

@@ -8,6 +8,7 @@
 use measure::setup::{cpu_list, Setting, Testbed, NOT_READABLE};
 
 use crate::cpus::allowed_cpus;
+use crate::environment::{field, SYSCTLS};
 
 /// Where the kernel says whether SMT is active (`1`) or not (`0`).
 const SMT_ACTIVE: &str = "/sys/devices/system/cpu/smt/active";
@@ -20,15 +21,6 @@ const DMI_PRODUCT: &str = "/sys/class/dmi/id/product_name";
 
 /// CPU 0's frequency governor.
 const GOVERNOR: &str = "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor";
-
-/// The OS limits a contestant can hit (`sysctl` name, file): how many memory maps (each thread's and coroutine's
-/// stack), PIDs and tasks can exist, and how many connections may wait to be accepted.
-const SYSCTLS: &[(&str, &str)] = &[
-    ("vm.max_map_count", "/proc/sys/vm/max_map_count"),
-    ("kernel.pid_max", "/proc/sys/kernel/pid_max"),
-    ("kernel.threads-max", "/proc/sys/kernel/threads-max"),
-    ("net.core.somaxconn", "/proc/sys/net/core/somaxconn"),
-];
 
 /// The backlog the network server's listeners pass to `listen(2)`: tokio's `TcpListener::bind` leaves it to
 /// mio, whose `TcpListener::bind` passes std's value, 128 on Linux.
@@ -55,18 +47,10 @@ pub(crate) fn capture() -> Testbed {
     }
 }
 
-/// The first `key : value` line's value in `/proc/cpuinfo`'s text.
-fn cpuinfo_field<'t>(cpuinfo: &'t str, key: &str) -> Option<&'t str> {
-    cpuinfo.lines().find_map(|line| {
-        let (k, v) = line.split_once(':')?;
-        (k.trim() == key).then(|| v.trim())
-    })
-}
-
 /// Hardware threads per core: `siblings` (threads per package) over `cpu cores` (cores per package) of
 /// `/proc/cpuinfo`, else whether `/sys/devices/system/cpu/smt/active` says SMT is on.
 pub(crate) fn smt(cpuinfo: &str, smt_active: Option<&str>) -> Setting {
-    let number = |key: &str| cpuinfo_field(cpuinfo, key).and_then(|v| v.parse::<u32>().ok());
+    let number = |key: &str| field(cpuinfo, key, ':').and_then(|v| v.parse::<u32>().ok());
     let active = smt_active.map(str::trim).filter(|a| *a == "0" || *a == "1");
     let active_note = active.map(|a| format!("; {SMT_ACTIVE}: {a}")).unwrap_or_default();
     if let (Some(siblings), Some(cores)) = (number("siblings"), number("cpu cores")) {
@@ -88,15 +72,13 @@ pub(crate) fn smt(cpuinfo: &str, smt_active: Option<&str>) -> Setting {
 /// Whether the lab runs in a virtual machine: the `hypervisor` flag the CPU shows a guest in `/proc/cpuinfo`,
 /// with the firmware's vendor and product names where readable.
 pub(crate) fn virtualised(cpuinfo: &str, vendor: Option<&str>, product: Option<&str>) -> Setting {
-    let flags = cpuinfo_field(cpuinfo, "flags");
+    let flags = field(cpuinfo, "flags", ':');
     let names: Vec<&str> = [vendor, product].into_iter().flatten().map(str::trim).filter(|s| !s.is_empty()).collect();
-    let mut read: Vec<String> = vec!["`hypervisor` flag in /proc/cpuinfo".to_string()];
-    if vendor.is_some() {
-        read.push(DMI_VENDOR.to_string());
-    }
-    if product.is_some() {
-        read.push(DMI_PRODUCT.to_string());
-    }
+    let read: Vec<&str> = ["`hypervisor` flag in /proc/cpuinfo"]
+        .into_iter()
+        .chain(vendor.map(|_| DMI_VENDOR))
+        .chain(product.map(|_| DMI_PRODUCT))
+        .collect();
     let answer = match flags {
         Some(flags) if flags.split_whitespace().any(|f| f == "hypervisor") => "yes",
         Some(_) => "no",

@@ -194,7 +194,7 @@ pub(crate) fn request(sub: &ArgMatches) -> Result<Request, UsageError> {
         return Err(UsageError::new(format!(
             "--cores {cores}: this process may run on {} CPU(s) ({}); ask for at most that many",
             allowed.len(),
-            allowed.iter().map(usize::to_string).collect::<Vec<_>>().join(",")
+            crate::term::comma_list(&allowed)
         )));
     }
     let cpus: Vec<usize> = allowed.iter().copied().take(cores as usize).collect();
@@ -288,20 +288,14 @@ pub(crate) fn plan_text(request: &Request) -> String {
         "advise: {} on {} core(s) (CPUs {}), {} processes per contestant and phase, folder {}\n  check {}: {}\n",
         request.shape.slug(),
         request.shape.cores,
-        request.cpus.iter().map(usize::to_string).collect::<Vec<_>>().join(","),
+        crate::term::comma_list(&request.cpus),
         request.forks,
         request.folder().display(),
         request.calibration.check().name,
         request.calibration.check().detail
     );
     for r in &request.runs {
-        let params: Vec<String> = r
-            .params
-            .iter()
-            .map(|(k, v)| {
-                format!("--{} {}", k.replace('_', "-"), v.iter().map(u64::to_string).collect::<Vec<_>>().join(","))
-            })
-            .collect();
+        let params: Vec<String> = r.params.iter().map(|(k, v)| plan::param_flag(k, v)).collect();
         text.push_str(&format!(
             "  {}: {}\n    {} ({} contestants: {}), about {:.0} s\n",
             r.scenario,
@@ -335,7 +329,7 @@ pub(crate) fn run(request: &Request, out: &OutputDir, interrupted: &Arc<AtomicBo
          of runs within a budget of {:.0} s",
         request.shape.slug(),
         request.shape.cores,
-        request.cpus.iter().map(usize::to_string).collect::<Vec<_>>().join(","),
+        crate::term::comma_list(&request.cpus),
         shape::trim(request.shape.cpu_us_per_item),
         request.calibration.rounds,
         request.calibration.check().outcome(),
@@ -399,11 +393,7 @@ pub(crate) fn run(request: &Request, out: &OutputDir, interrupted: &Arc<AtomicBo
     let line = serde_json::to_string(&AdviceLine { advice: header.clone() }).context("encoding the advice header")?;
     appender.append_line(&line).context("writing the advice header")?;
     drop(appender);
-    let rendered = page::render(&header, &summaries);
-    out.write(&Rendered { files: rendered.files }).context("writing the advice")?;
-    print!("{}", rendered.terminal);
-    eprintln!("advise: wrote {}", out.root().join("advice.md").display());
-    Ok(if all_ok && header.request.calibration.passed { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    write_advice(out, &header, &summaries, None, all_ok)
 }
 
 /// Whether `path` is an advice header (its first line is `{"advice": ...}`).
@@ -451,23 +441,25 @@ pub(crate) fn report(path: &Path, out: &OutputDir, force: bool) -> Result<ExitCo
     let mut summaries = Vec::new();
     let mut all_ok = true;
     for (raw_path, run, scenario) in runs {
-        let mut rendered = crate::rendering::render(&run, scenario, None);
-        if let Some(copy) = crate::raw_copy(&raw_path, &run, out)? {
-            rendered.files.files.push(copy);
-        }
-        out.write(&rendered.files).context("writing a scenario's report")?;
+        let rendered = crate::write_run(&raw_path, &run, scenario, None, out, "writing a scenario's report")?;
         all_ok &= scenario_run::all_passed(&rendered.summary);
         summaries.push(rendered.summary);
     }
-    let mut rendered = page::render(&header, &summaries);
-    let linked = out.root().join(&header.header_file);
-    let same = matches!((path.canonicalize(), linked.canonicalize()), (Ok(a), Ok(b)) if a == b);
-    if !same {
-        let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        rendered
-            .files
-            .push(RenderedFile { path: header.header_file.clone(), contents: raw::whole_lines(&text).to_string() });
-    }
+    let copy = crate::raw_copy(path, &header.header_file, "advice header", out)?;
+    write_advice(out, &header, &summaries, copy, all_ok)
+}
+
+/// Write the advice of `header`'s runs (with `copy`, its header's copy, where `out` lacks it) and print it; exit 0
+/// when every run (`all_ok`) and the calibration passed, else 1.
+fn write_advice(
+    out: &OutputDir,
+    header: &AdviceHeader,
+    summaries: &[measure::summary::Summary],
+    copy: Option<RenderedFile>,
+    all_ok: bool,
+) -> Result<ExitCode> {
+    let mut rendered = page::render(header, summaries);
+    rendered.files.extend(copy);
     out.write(&Rendered { files: rendered.files }).context("writing the advice")?;
     print!("{}", rendered.terminal);
     eprintln!("advise: wrote {}", out.root().join("advice.md").display());

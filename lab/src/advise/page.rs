@@ -70,19 +70,14 @@ fn shape_rows(header: &AdviceHeader) -> Vec<(String, String)> {
     rows.push(("batchable".to_string(), if s.batchable { "yes" } else { "no" }.to_string()));
     rows.push((
         "cores".to_string(),
-        format!(
-            "{} (trials pinned to CPU {})",
-            s.cores,
-            header.request.cpus.iter().map(usize::to_string).collect::<Vec<_>>().join(",")
-        ),
+        format!("{} (trials pinned to CPU {})", s.cores, crate::term::comma_list(&header.request.cpus)),
     ));
     rows
 }
 
 /// The reproducing command of a scenario run, pinned like the advice run was.
 fn pinned(header: &AdviceHeader, command: &str) -> String {
-    let cpus = header.request.cpus.iter().map(usize::to_string).collect::<Vec<_>>().join(",");
-    format!("taskset -c {cpus} {command}")
+    format!("taskset -c {} {command}", crate::term::comma_list(&header.request.cpus))
 }
 
 /// Render the advice of `header`'s runs from their summaries (in the header's order).
@@ -116,14 +111,12 @@ pub(crate) fn render(header: &AdviceHeader, summaries: &[Summary]) -> AdviceFile
     for advice in &advices {
         let _ = writeln!(md, "### {} — {}\n", advice.scenario, advice.why);
         let _ = writeln!(term, "\n{} — {}", advice.scenario, advice.why);
-        for s in &advice.sentences {
+        let change = advice.change.iter().map(|change| format!("What would change the answer: {change}"));
+        for s in advice.sentences.iter().cloned().chain(change) {
             let _ = writeln!(md, "- {s}");
             let _ = writeln!(term, "  - {s}");
         }
-        if let Some(change) = &advice.change {
-            let _ = writeln!(md, "- What would change the answer: {change}");
-            let _ = writeln!(term, "  - What would change the answer: {change}");
-        } else {
+        if advice.change.is_none() {
             let _ = writeln!(md, "- What would change the answer: this run swept no parameter, so it cannot say.");
         }
         let _ = writeln!(term, "  - Reproduce: {}", pinned(header, &advice.command));

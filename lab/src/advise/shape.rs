@@ -109,6 +109,12 @@ pub(crate) struct Sweep {
 }
 
 impl Sweep {
+    /// Parameter `key` (named `flag` in the user's shape) at the user's value `user` and at `other`, described
+    /// as `other_label`.
+    fn new(key: &str, flag: &str, user: u64, other: u64, other_label: String) -> Sweep {
+        Sweep { key: key.to_string(), flag: flag.to_string(), user, other, other_label }
+    }
+
     /// The phase at the user's value.
     pub(crate) fn user_phase(&self) -> String {
         format!("{}_{}", self.key, self.user)
@@ -121,7 +127,7 @@ impl Sweep {
 }
 
 /// One scenario `lab advise` runs for a shape.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub(crate) struct AdvisedRun {
     /// The scenario's name.
     pub scenario: String,
@@ -218,19 +224,15 @@ pub(crate) fn runs(shape: &Shape, rounds: u64, forks: u32) -> Vec<AdvisedRun> {
         AdvisedRun {
             scenario: scenario.name().to_string(),
             why,
-            params: BTreeMap::new(),
             keeps_order: candidates.clone(),
             candidates,
-            mistake: None,
-            sweep: None,
             metric: scenario.headline_metric().to_string(),
             cpu_metric: cpu_metric.map(str::to_string),
             forks: reps.forks,
             warmup: reps.warmup,
             iterations: reps.iterations,
             accounting: reps.accounting,
-            estimate_s: 0.0,
-            target: None,
+            ..AdvisedRun::default()
         }
     };
     // ms per million items that keep up with the rate: a million items in 1e6 / rate s.
@@ -254,13 +256,8 @@ pub(crate) fn runs(shape: &Shape, rounds: u64, forks: u32) -> Vec<AdvisedRun> {
         let other = rounds / 10;
         run.params.insert("items".to_string(), vec![shape.items]);
         run.params.insert("work".to_string(), vec![rounds, other]);
-        run.sweep = Some(Sweep {
-            key: "work".to_string(),
-            flag: "--cpu-us-per-item".to_string(),
-            user: rounds,
-            other,
-            other_label: format!("{} µs of CPU work per item", trim(shape.cpu_us_per_item / 10.0)),
-        });
+        let label = format!("{} µs of CPU work per item", trim(shape.cpu_us_per_item / 10.0));
+        run.sweep = Some(Sweep::new("work", "--cpu-us-per-item", rounds, other, label));
         let per_phase = |us: f64| shape.items as f64 * (us * 1e3 + CHAIN_BASE_NS) / 1e9;
         let iteration = per_phase(shape.cpu_us_per_item) + per_phase(shape.cpu_us_per_item / 10.0);
         run.estimate_s = estimate(&run, iteration);
@@ -284,13 +281,8 @@ pub(crate) fn runs(shape: &Shape, rounds: u64, forks: u32) -> Vec<AdvisedRun> {
         let iteration_ms = rounds * shape.io_latency_ms;
         run.params.insert("budget_ms".to_string(), vec![(iteration_ms * 3).clamp(4_000, 600_000)]);
         if other != shape.in_flight {
-            run.sweep = Some(Sweep {
-                key: "in_flight".to_string(),
-                flag: "--in-flight".to_string(),
-                user: shape.in_flight,
-                other,
-                other_label: format!("{other} calls in flight"),
-            });
+            let label = format!("{other} calls in flight");
+            run.sweep = Some(Sweep::new("in_flight", "--in-flight", shape.in_flight, other, label));
         }
         if shape.ordered {
             run.keeps_order.retain(|c| DEVICE_ORDERED.contains(&c.as_str()));
@@ -367,13 +359,8 @@ pub(crate) fn runs(shape: &Shape, rounds: u64, forks: u32) -> Vec<AdvisedRun> {
         run.params.insert("items".to_string(), vec![shape.items]);
         run.params.insert("small_items".to_string(), vec![shape.items.min(25_000)]);
         run.params.insert("capacity".to_string(), vec![1024, 16]);
-        run.sweep = Some(Sweep {
-            key: "capacity".to_string(),
-            flag: "the channel's capacity".to_string(),
-            user: 1024,
-            other: 16,
-            other_label: "a channel of 16 items".to_string(),
-        });
+        let label = "a channel of 16 items".to_string();
+        run.sweep = Some(Sweep::new("capacity", "the channel's capacity", 1024, 16, label));
         run.mistake = Some(Mistake {
             name: "blocking-crossbeam-one-message".to_string(),
             label: "one batch as large as the channel: producer and consumer take turns".to_string(),

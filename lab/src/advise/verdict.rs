@@ -5,7 +5,7 @@
 
 use measure::compare::{Basis, Relation};
 use measure::judge::{judge, ClaimSpec, Comparison, Phase};
-use measure::summary::{ClaimResult, Family, Summary, Verdict};
+use measure::summary::{metric_key, ClaimResult, Family, Summary, Verdict};
 use serde::{Deserialize, Serialize};
 
 use super::shape::AdvisedRun;
@@ -79,14 +79,6 @@ pub(crate) struct RunAdvice {
     pub report: String,
 }
 
-/// A metric's key at a phase.
-fn key(phase: Option<&str>, metric: &str) -> String {
-    match phase {
-        Some(p) => format!("{p}.{metric}"),
-        None => metric.to_string(),
-    }
-}
-
 /// Judge "`pick` is better than `other`" on `metric` at `phase`: `pick ≤ 1 × other` for a lower-is-better metric,
 /// `pick ≥ 1 × other` otherwise, on process medians.
 fn better(
@@ -107,15 +99,35 @@ fn better(
         definition,
         (relation, 1.0),
         Basis::ProcessMedians,
-        vec![Comparison::contestants(pick, other, phase.map_or(Phase::Unphased, |p| Phase::Named(p.to_string())))],
+        vec![Comparison::contestants(pick, other, judged_phase(phase))],
     );
     let claim = judge(summary, &spec);
-    let k = key(phase, metric);
+    let k = metric_key(phase, metric);
     let (a, b) = (summary.metric(pick, &k), summary.metric(other, &k));
     let ratio = a.zip(b).map(|(a, b)| if higher_is_better { a.median / b.median } else { b.median / a.median });
     // The judge's p: present only when the verdict is decided.
     let p = claim.p;
     Judged { claim, ratio, p, other: other.to_string() }
+}
+
+/// `phase` as the judge names it.
+fn judged_phase(phase: Option<&str>) -> Phase {
+    phase.map_or(Phase::Unphased, |p| Phase::Named(p.to_string()))
+}
+
+/// The candidate of `run` (among those keeping order where asked, and not guarded out at `phase` by the
+/// scenario's question on `metric`) with the best median of `metric` at `phase`, if any ran cleanly.
+fn best_at(run: &AdvisedRun, summary: &Summary, metric: &str, higher: bool, phase: Option<&str>) -> Option<String> {
+    let guarded = guarded_out(summary, metric, phase);
+    let mut best: Option<(&String, f64)> = None;
+    for name in run.keeps_order.iter().filter(|n| !guarded.iter().any(|(e, _)| &e.name == *n)) {
+        if let Some(m) = summary.median(name, &metric_key(phase, metric)) {
+            if best.is_none_or(|(_, b)| if higher { m > b } else { m < b }) {
+                best = Some((name, m));
+            }
+        }
+    }
+    best.map(|(name, _)| name.clone())
 }
 
 /// A figure with four significant digits or so, or `—`.
@@ -167,14 +179,11 @@ pub(crate) fn advise(run: &AdvisedRun, summary: &Summary, report: &str) -> RunAd
     let scenario = run.scenario();
     let metric: &'static str = scenario.map_or("", |s| s.headline_metric());
     let higher = scenario.is_some_and(|s| s.higher_is_better());
-    let cpu_metric: Option<&'static str> = match run.cpu_metric.as_deref() {
-        Some("cpu_ns_per_item") => Some("cpu_ns_per_item"),
-        Some("cpu_us_per_call") => Some("cpu_us_per_call"),
-        _ => None,
-    };
+    let cpu_metric: Option<&'static str> =
+        ["cpu_ns_per_item", "cpu_us_per_call"].into_iter().find(|m| run.cpu_metric.as_deref() == Some(*m));
     let phase = run.user_phase();
     let phase = phase.as_deref();
-    let median = |name: &str, m: &str| summary.metric(name, &key(phase, m)).map(|s| s.median);
+    let median = |name: &str, m: &str| summary.metric(name, &metric_key(phase, m)).map(|s| s.median);
     let better_of = |a: f64, b: f64| if higher { a > b } else { a < b };
     // A candidate the scenario's question on this metric guarded out is never the pick, as in the report.
     let guarded = guarded_out(summary, metric, phase);
@@ -182,15 +191,7 @@ pub(crate) fn advise(run: &AdvisedRun, summary: &Summary, report: &str) -> RunAd
         run.keeps_order.iter().filter(|n| !guarded.iter().any(|(e, _)| &e.name == *n)).cloned().collect();
 
     // The pick: the best median among the candidates that keep order where order is asked.
-    let mut pick: Option<(String, f64)> = None;
-    for name in &eligible {
-        if let Some(m) = median(name, metric) {
-            if pick.as_ref().is_none_or(|(_, best)| better_of(m, *best)) {
-                pick = Some((name.clone(), m));
-            }
-        }
-    }
-    let pick = pick.map(|(name, _)| name);
+    let pick = best_at(run, summary, metric, higher, phase);
 
     // Each family's best candidate (among those that keep order, where asked).
     let mut family_best: Vec<(Family, String, f64)> = Vec::new();
@@ -234,7 +235,7 @@ pub(crate) fn advise(run: &AdvisedRun, summary: &Summary, report: &str) -> RunAd
         }
         let family = pick_family.map_or("?", Family::as_str);
         let medians = summary
-            .metric(pick, &key(phase, metric))
+            .metric(pick, &metric_key(phase, metric))
             .map(|s| s.fork_medians.iter().map(|v| num(Some(*v))).collect::<Vec<_>>().join(", "))
             .unwrap_or_default();
         let separated = families.iter().filter(|j| j.claim.verdict == Verdict::Holds).count();
@@ -318,7 +319,6 @@ pub(crate) fn advise(run: &AdvisedRun, summary: &Summary, report: &str) -> RunAd
         }
         if let Some((value, label)) = &run.target {
             let relation = if higher { Relation::AtLeast } else { Relation::AtMost };
-            let phase_of = phase.map_or(Phase::Unphased, |p| Phase::Named(p.to_string()));
             let spec = ClaimSpec::new(
                 format!("{pick} keeps up with {label}"),
                 metric,
@@ -326,7 +326,7 @@ pub(crate) fn advise(run: &AdvisedRun, summary: &Summary, report: &str) -> RunAd
                 (relation, 1.0),
                 Basis::ProcessMedians,
                 vec![Comparison {
-                    a: measure::judge::Side::contestant(pick.clone(), phase_of),
+                    a: measure::judge::Side::contestant(pick.clone(), judged_phase(phase)),
                     b: measure::judge::Side::value(*value, "the rate asked"),
                 }],
             );
@@ -351,18 +351,8 @@ pub(crate) fn advise(run: &AdvisedRun, summary: &Summary, report: &str) -> RunAd
 
     let change = run.sweep.as_ref().map(|sweep| {
         let other_phase = sweep.other_phase();
-        let at = |name: &str| summary.metric(name, &key(Some(&other_phase), metric)).map(|s| s.median);
-        let other_guarded = guarded_out(summary, metric, Some(&other_phase));
-        let mut other_pick: Option<(String, f64)> = None;
-        for name in run.keeps_order.iter().filter(|n| !other_guarded.iter().any(|(e, _)| &e.name == *n)) {
-            if let Some(m) = at(name) {
-                if other_pick.as_ref().is_none_or(|(_, best)| better_of(m, *best)) {
-                    other_pick = Some((name.clone(), m));
-                }
-            }
-        }
-        match (&pick, other_pick) {
-            (Some(pick), Some((other, _))) if &other != pick => {
+        match (&pick, best_at(run, summary, metric, higher, Some(&other_phase))) {
+            (Some(pick), Some(other)) if &other != pick => {
                 let judged = better(summary, metric, definition, higher, Some(&other_phase), &other, pick);
                 match judged.claim.verdict {
                     Verdict::Holds => format!(
@@ -390,7 +380,7 @@ pub(crate) fn advise(run: &AdvisedRun, summary: &Summary, report: &str) -> RunAd
     let mut rows = Vec::new();
     for name in run.contestants() {
         let Some(c) = summary.contestant(&name) else { continue };
-        let stats = summary.metric(&name, &key(phase, metric));
+        let stats = summary.metric(&name, &metric_key(phase, metric));
         let label = if Some(&name) == pick.as_ref() {
             "pick".to_string()
         } else if let Some(m) = run.mistake.as_ref().filter(|m| m.name == name) {
