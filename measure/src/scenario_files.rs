@@ -14,8 +14,9 @@
 ///   parameter or phase of the run ([`claim_table`](crate::scenario::Scenario::claim_table), from `claims.rs`).
 /// - `discussion`, `details_discussion` and `headline_notes`: `path` calls `path(summary)` (from `report.rs`).
 /// - `name`, `title`, `question`, `headline_metric`, `higher_is_better`, `params`, `table_metrics`, `charts`,
-///   `questions`, `dimensions` and `trade_off_metrics`: `value` is what the method returns, an expression that
-///   does not name `self` (a method that needs `self` or an argument is written out beside the macro).
+///   `questions` and `trade_off_metrics`: `value` is what the method returns, an expression that does not name
+///   `self` (a method that needs `self` or an argument, as every scenario's `dimensions` does, is written out
+///   beside the macro).
 ///
 /// A row may carry attributes, doc comments among them.
 ///
@@ -116,7 +117,6 @@ macro_rules! scenario_files {
     (@type table_metrics) => { Vec<&'static str> };
     (@type charts) => { Vec<$crate::scenario::ChartSpec> };
     (@type questions) => { Vec<$crate::question::Question> };
-    (@type dimensions) => { Vec<$crate::scenario::Dimension> };
     (@type trade_off_metrics) => { Vec<(&'static str, bool)> };
 }
 

@@ -36,7 +36,7 @@ pub fn claims_by_id(claims: &[ClaimResult]) -> BTreeMap<String, ClaimView> {
     claims.iter().filter(|c| !c.id.is_empty()).map(|c| (c.id.clone(), ClaimView::of(c))).collect()
 }
 
-/// [`claims_by_id`], and every `(id, text)` of `table` the run did not judge as [`ClaimView::not_judged`]: a
+/// [`claims_by_id`], and every `(id, text)` of `table` the run did not judge as `not judged`: a
 /// template can then name every claim of the scenario's table, judged or not.
 pub fn claims_with_table(
     claims: &[ClaimResult],
@@ -51,7 +51,7 @@ pub fn claims_with_table(
 
 impl ClaimView {
     /// A claim of the table the run did not judge (its phase or contestants did not run): `not judged`, no p.
-    pub fn not_judged(text: String) -> ClaimView {
+    fn not_judged(text: String) -> ClaimView {
         ClaimView { verdict: "not judged", holds: false, fails: false, inconclusive: false, p: String::new(), text }
     }
 

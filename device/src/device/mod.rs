@@ -203,6 +203,5 @@ mod tests {
         assert_eq!(level("in_flight_10000"), Some(10_000));
         assert_eq!(level("in_flight_x"), None);
         assert_eq!(level("rounds_6"), None);
-        assert_eq!(contestants::key("in_flight_1000", "ops_per_sec"), "in_flight_1000.ops_per_sec");
     }
 }

@@ -7,14 +7,14 @@
 use std::collections::BTreeMap;
 
 use measure::compare::{compare, differs, differs_from_value, format_ratio, process_range};
-use measure::summary::{Family, MetricStats, Summary};
+use measure::summary::{metric_key, Family, MetricStats, Summary};
 use measure::template::{claims_by_id, ClaimView};
 use measure::units::count;
 use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::claims::{PRECISION_MS, STREAMS_AHEAD, TRAP_FACTOR};
-use super::contestants::{best, key};
+use super::contestants::best;
 use super::{levels, CONTESTANTS, HEADLINE, HEAP_READ_AT};
 use crate::contestants::{Contestant, StreamShape, Timer};
 use crate::figures::{cell, named, notes, one_decimal, percent, two_decimals};
@@ -101,12 +101,12 @@ impl<'s> At<'s> {
 
     /// `name`'s statistics of `metric` at this level.
     fn stats(self, name: &str, metric: &str) -> Option<&'s MetricStats> {
-        self.summary.metric(name, &key(self.phase, metric))
+        self.summary.metric(name, &metric_key(Some(self.phase), metric))
     }
 
     /// `name`'s median of `metric` at this level.
     fn median(self, name: &str, metric: &str) -> Option<f64> {
-        self.stats(name, metric).map(|s| s.median)
+        self.summary.median_in(name, self.phase, metric)
     }
 
     /// The best contestant of `family` on the shared device at this level, with its throughput.

@@ -42,7 +42,7 @@ const ALLOCATING: [&str; 4] = ["blocking-crossbeam", "blocking-flume", "stream-t
 
 /// The figures of a [`Profile`]: the template's key, the metric it reads, and whether it is a count (printed as a
 /// whole number, such as the exact high-water mark) rather than a ratio-style figure.
-pub const FIGURES: [(&str, &str, bool); 10] = [
+const FIGURES: [(&str, &str, bool); 10] = [
     ("ms", HEADLINE, false),
     ("cpu", "cpu_ns_per_item", false),
     ("cores", "cores_used", false),
@@ -426,12 +426,14 @@ fn findings(summary: &Summary, caps: &[u64], wide: u64) -> Findings {
         .iter()
         .filter_map(|(single, batched)| {
             let judged = judge(ms_stats(summary, batched, c)?, ms_stats(summary, single, c)?, noise);
+            if judged.told != Separation::Slower {
+                return None;
+            }
             let wakes_more = ["ctx_switches_per_item", "cpu_system_ns_per_item"]
                 .iter()
                 .all(|m| matches!((median_at(batched, m), median_at(single, m)), (Some(b), Some(s)) if b > s));
             let p = Some(judged.p.unwrap_or_else(|| "n/a".to_string()));
-            let row = change(summary, (single, c), (batched, c)).map(|row| (Change { p, ..row }, wakes_more));
-            row.filter(|_| judged.told == Separation::Slower)
+            change(summary, (single, c), (batched, c)).map(|row| (Change { p, ..row }, wakes_more))
         })
         .collect();
     Findings {

@@ -5,6 +5,7 @@
 
 use measure::compare::{Basis, Relation};
 use measure::judge::{judge, ClaimSpec, Comparison, Phase};
+use measure::pick;
 use measure::summary::{metric_key, ClaimResult, Family, Summary, Verdict};
 use serde::{Deserialize, Serialize};
 
@@ -115,19 +116,24 @@ fn judged_phase(phase: Option<&str>) -> Phase {
     phase.map_or(Phase::Unphased, |p| Phase::Named(p.to_string()))
 }
 
-/// The candidate of `run` (among those keeping order where asked, and not guarded out at `phase` by the
-/// scenario's question on `metric`) with the best median of `metric` at `phase`, if any ran cleanly.
-fn best_at(run: &AdvisedRun, summary: &Summary, metric: &str, higher: bool, phase: Option<&str>) -> Option<String> {
+/// The candidates of `run` that keep order where asked and that the scenario's own question on `metric` did not
+/// guard out at `phase`, in the run's order: the only ones advice may pick.
+fn eligible(run: &AdvisedRun, summary: &Summary, metric: &str, phase: Option<&str>) -> Vec<String> {
     let guarded = guarded_out(summary, metric, phase);
-    let mut best: Option<(&String, f64)> = None;
-    for name in run.keeps_order.iter().filter(|n| !guarded.iter().any(|(e, _)| &e.name == *n)) {
-        if let Some(m) = summary.median(name, &metric_key(phase, metric)) {
-            if best.is_none_or(|(_, b)| if higher { m > b } else { m < b }) {
+    run.keeps_order.iter().filter(|n| !guarded.iter().any(|(e, _)| &e.name == *n)).cloned().collect()
+}
+
+/// The [`eligible`] candidate with the best median of `metric` at `phase`, if any ran cleanly.
+fn best_at(run: &AdvisedRun, summary: &Summary, metric: &str, higher: bool, phase: Option<&str>) -> Option<String> {
+    let mut best: Option<(String, f64)> = None;
+    for name in eligible(run, summary, metric, phase) {
+        if let Some(m) = summary.median(&name, &metric_key(phase, metric)) {
+            if best.as_ref().is_none_or(|(_, b)| pick::better(m, *b, higher)) {
                 best = Some((name, m));
             }
         }
     }
-    best.map(|(name, _)| name.clone())
+    best.map(|(name, _)| name)
 }
 
 /// A figure with four significant digits or so, or `—`.
@@ -184,21 +190,18 @@ pub(crate) fn advise(run: &AdvisedRun, summary: &Summary, report: &str) -> RunAd
     let phase = run.user_phase();
     let phase = phase.as_deref();
     let median = |name: &str, m: &str| summary.metric(name, &metric_key(phase, m)).map(|s| s.median);
-    let better_of = |a: f64, b: f64| if higher { a > b } else { a < b };
     // A candidate the scenario's question on this metric guarded out is never the pick, as in the report.
     let guarded = guarded_out(summary, metric, phase);
-    let eligible: Vec<String> =
-        run.keeps_order.iter().filter(|n| !guarded.iter().any(|(e, _)| &e.name == *n)).cloned().collect();
 
     // The pick: the best median among the candidates that keep order where order is asked.
     let pick = best_at(run, summary, metric, higher, phase);
 
     // Each family's best candidate (among those that keep order, where asked).
     let mut family_best: Vec<(Family, String, f64)> = Vec::new();
-    for name in &eligible {
-        let (Some(c), Some(m)) = (summary.contestant(name), median(name, metric)) else { continue };
+    for name in eligible(run, summary, metric, phase) {
+        let (Some(c), Some(m)) = (summary.contestant(&name), median(&name, metric)) else { continue };
         match family_best.iter_mut().find(|(f, _, _)| *f == c.family) {
-            Some(entry) if better_of(m, entry.2) => *entry = (c.family, name.clone(), m),
+            Some(entry) if pick::better(m, entry.2, higher) => *entry = (c.family, name.clone(), m),
             Some(_) => {}
             None => family_best.push((c.family, name.clone(), m)),
         }

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use measure::record::Status;
-use measure::summary::Summary;
+use measure::summary::{metric_key, Summary};
 use measure::template::{claims_by_id, ClaimView};
 use measure::units::count;
 use serde::Serialize;
@@ -81,8 +81,10 @@ impl Context {
         let lags: Vec<f64> = summary
             .phases
             .iter()
-            .flat_map(|phase| summary.contestants.iter().map(move |c| (phase, &c.name)))
-            .filter_map(|(phase, name)| summary.median_in(name, phase, "harness_generator_lag_p99_us"))
+            // Every contestant's lag, a failed one's too: the generator's lag is the run's, not the contestant's.
+            .flat_map(|phase| summary.contestants.iter().map(move |c| (phase, c)))
+            .filter_map(|(phase, c)| c.metrics.get(&metric_key(Some(phase.as_str()), "harness_generator_lag_p99_us")))
+            .map(|stats| stats.median)
             .collect();
         let lag = (!lags.is_empty()).then(|| {
             let low = lags.iter().copied().fold(f64::INFINITY, f64::min);

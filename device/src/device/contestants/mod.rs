@@ -3,7 +3,7 @@
 //! Every construction is the crate's ([`crate::contestants`]: names, families, roles and descriptions are
 //! written there once for both scenarios).
 
-use measure::summary::{Family, MetricStats, Summary};
+use measure::summary::{metric_key, Family, MetricStats, Summary};
 
 use super::HEADLINE;
 use crate::contestants::{BlockingShape, Contestant, StreamShape, Timer};
@@ -32,11 +32,6 @@ pub const CONTESTANTS: [Contestant; 17] = [
     Contestant::Coroutine { carriers: Some(2), timer: Timer::Own },
 ];
 
-/// `phase.metric`.
-pub(crate) fn key(phase: &str, metric: &str) -> String {
-    format!("{phase}.{metric}")
-}
-
 /// The contestant of `family` waiting on `timer` with the highest median throughput at `phase`.
 pub(crate) fn best<'s>(
     summary: &'s Summary,
@@ -47,6 +42,6 @@ pub(crate) fn best<'s>(
     CONTESTANTS
         .iter()
         .filter(|c| c.family() == family && c.timer() == timer)
-        .filter_map(|c| summary.metric(&c.name(), &key(phase, HEADLINE)).map(|s| (c.name(), s)))
+        .filter_map(|c| summary.metric(&c.name(), &metric_key(Some(phase), HEADLINE)).map(|s| (c.name(), s)))
         .max_by(|a, b| a.1.median.total_cmp(&b.1.median))
 }
