@@ -51,8 +51,8 @@ pub(crate) enum Action {
         new: PathBuf,
         /// Compare even when the runs' settings, testbeds or builds differ.
         force: bool,
-        /// Print JSON instead of text.
-        json: bool,
+        /// What to print: text, JSON or markdown.
+        format: crate::compare::Format,
         /// Fail (exit 1) on a regression worse than this fraction.
         fail_on: Option<f64>,
     },
@@ -96,7 +96,7 @@ pub(crate) fn from_matches(matches: &ArgMatches) -> Result<Action, UsageError> {
                 base: path(sub, "base")?,
                 new: path(sub, "new")?,
                 force: sub.get_flag("force"),
-                json: sub.get_flag("json"),
+                format: compare_format(sub)?,
                 fail_on,
             })
         }
@@ -117,6 +117,15 @@ pub(crate) fn from_matches(matches: &ArgMatches) -> Result<Action, UsageError> {
             Ok(Action::Run { scenarios: vec![scenario], options, index: false })
         }
     }
+}
+
+/// `lab compare`'s `--format`, or JSON for `--json`.
+fn compare_format(sub: &ArgMatches) -> Result<crate::compare::Format, UsageError> {
+    if sub.get_flag("json") {
+        return Ok(crate::compare::Format::Json);
+    }
+    let name = sub.get_one::<String>("format").map_or("text", String::as_str);
+    crate::compare::Format::named(name).ok_or_else(|| UsageError::new(format!("--format {name}: not a format")))
 }
 
 /// `lab <name>` for a name that is neither a command nor a scenario: say where the names are.

@@ -79,12 +79,30 @@ pub(crate) fn command() -> Command {
                     "Compare even when the two runs' parameters, method or phases differ, or their testbeds or \
                      builds do (they are listed; without --force the comparison is refused)",
                 ))
-                .arg(switch("json").help("Print the comparison as JSON (with its `schema_version`) instead of text"))
+                .arg(
+                    value_arg("format", "FORMAT")
+                        .value_parser(crate::compare::Format::NAMES)
+                        .default_value("text")
+                        .help(
+                            "How to print the comparison: aligned text; json, one object with its `schema_version` \
+                             and, for every metric, both runs' process medians, the ratio, p and the verdict; or \
+                             markdown, a table a pull request can show",
+                        ),
+                )
+                .arg(switch("json").conflicts_with("format").help("Same as --format json"))
                 .arg(value_arg("fail-on", "PERCENT").value_parser(value_parser!(f64)).help(
-                    "Exit 1 when a metric whose direction the scenario states (its headline, its questions' \
-                             and trade-offs' metrics) got worse beyond noise by more than PERCENT per cent: a gate \
-                             for CI. Without it the exit status is 0 whatever changed",
-                )),
+                    "A gate for CI: exit 1 when a metric whose direction the scenario states (its headline, its \
+                             questions' and trade-offs' metrics) got worse beyond noise and by more than PERCENT per \
+                             cent. A PERCENT below a metric's noise threshold gates at that threshold, since a \
+                             smaller change cannot be told from noise, and warns naming it. Exit 2 when the runs \
+                             cannot be gated: fewer than 3 processes a side (any --quick run). Without it the exit \
+                             status is 0 whatever changed",
+                ))
+                .after_help(
+                    "Exit status: 0 compared (and with --fail-on, no regression); 1 a regression beyond --fail-on; 2 \
+                     bad usage or unreadable input, runs set up differently without --force, or --fail-on given on \
+                     runs it cannot gate (the message says why). The interface in full: docs/interface.md.",
+                ),
         )
         .subcommand(
             Command::new("by-cores")

@@ -101,18 +101,29 @@ fn run() -> Result<ExitCode> {
             network::serve_stdio().context("serving the network scenarios' loopback server")?;
             Ok(ExitCode::SUCCESS)
         }
-        Action::Compare { base, new, force, json, fail_on } => {
+        Action::Compare { base, new, force, format, fail_on } => {
             let base = compare::read_summary(&base)?;
             let new = compare::read_summary(&new)?;
             let comparison = compare::comparison(&base, &new, force, fail_on)?;
-            if json {
-                println!("{}", serde_json::to_string_pretty(&comparison).context("writing the comparison as JSON")?);
-            } else {
-                print!("{}", compare::text(&comparison));
+            match format {
+                compare::Format::Json => {
+                    println!("{}", serde_json::to_string_pretty(&comparison).context("writing the comparison as JSON")?)
+                }
+                compare::Format::Markdown => print!("{}", compare::markdown(&comparison)),
+                compare::Format::Text => print!("{}", compare::text(&comparison)),
             }
-            if fail_on.is_some() && comparison.regressions > 0 {
-                eprintln!("{} regression(s) beyond --fail-on: exit 1", comparison.regressions);
-                return Ok(ExitCode::from(1));
+            for warning in &comparison.warnings {
+                eprintln!("warning: {warning}");
+            }
+            if fail_on.is_some() {
+                if let Some(why) = &comparison.cannot_gate_reason {
+                    eprintln!("error: --fail-on cannot gate these runs: {why}");
+                    return Ok(ExitCode::from(2));
+                }
+                if comparison.regressions > 0 {
+                    eprintln!("{} regression(s) beyond --fail-on: exit 1", comparison.regressions);
+                    return Ok(ExitCode::from(1));
+                }
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -8,9 +8,13 @@
 //! `1 / C(k_a + k_b, k_a)` (0.05 at 3 + 3 processes, 0.004 at 5 + 5); against a fixed value it is a sign test,
 //! `p = 2^-k`. A side measured in fewer than [`MIN_PROCESSES`] processes gives no verdict ("too few processes").
 //! [`compare`] draws the one noise line every mark, sentence and table uses: two results are within noise when
-//! their process-median ranges overlap or their ratio is within the noise threshold of 1.
+//! their process-median ranges overlap or their ratio is within the noise threshold of 1. [`noise_threshold`] is
+//! where a metric's threshold is looked up, with where it came from.
+
+use serde::Serialize;
 
 use crate::metric_stats::MetricStats;
+use crate::setup::Method;
 use crate::stats::MIN_PROCESSES;
 use crate::verdict::Verdict;
 
@@ -68,6 +72,40 @@ pub fn process_range(stats: &MetricStats) -> Option<(f64, f64)> {
 pub fn too_few_processes(a: &Operand<'_>, b: &Operand<'_>) -> Option<String> {
     let fewest = [a, b].iter().filter_map(|o| o.stats()).map(|s| s.processes).min()?;
     (fewest < MIN_PROCESSES).then(|| format!("too few processes ({fewest}, {MIN_PROCESSES} needed)"))
+}
+
+/// Where a noise threshold came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ThresholdSource {
+    /// The run's one threshold for every metric (`method.noise_threshold`, `--noise-threshold`), not measured on
+    /// the testbed.
+    UncalibratedDefault,
+}
+
+impl ThresholdSource {
+    /// Where the threshold came from, as output prints it: `uncalibrated default`.
+    pub fn describe(self) -> &'static str {
+        match self {
+            ThresholdSource::UncalibratedDefault => "uncalibrated default",
+        }
+    }
+}
+
+/// The noise threshold one metric is judged under, and where it came from.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct NoiseThreshold {
+    /// The threshold as a fraction (0.2 = 20%): a smaller change cannot be told from noise.
+    pub value: f64,
+    /// Where it came from.
+    pub source: ThresholdSource,
+}
+
+/// The noise threshold the judge draws its line at for `metric` (bare or phase-prefixed) in a run made with
+/// `method`. Every metric class shares the run's one uncalibrated default (`method.noise_threshold`) until a
+/// calibration of the testbed supplies one per class; this lookup is where it will.
+pub fn noise_threshold(method: &Method, _metric: &str) -> NoiseThreshold {
+    NoiseThreshold { value: method.noise_threshold, source: ThresholdSource::UncalibratedDefault }
 }
 
 /// How a claim's ratio is judged.
@@ -449,6 +487,27 @@ mod tests {
         assert!(differs(&a, &b, 0.2));
         assert!(differs_from_value(&a, 10.0, 0.2));
         assert!(!differs_from_value(&a, 19.5, 0.2));
+    }
+
+    #[test]
+    fn every_metric_has_the_run_s_uncalibrated_default_until_calibrated() {
+        let method = Method {
+            quick: false,
+            forks: 3,
+            warmup: 0,
+            iterations: 1,
+            accounting: 0,
+            noise_threshold: 0.15,
+            seed: 0,
+            trial_timeout_s: 0.0,
+        };
+        for metric in ["ms_per_million", "work_64.cpu_ns_per_item", "after_drop.latency_p99_us"] {
+            let threshold = noise_threshold(&method, metric);
+            assert_eq!(threshold.value, 0.15, "{metric}");
+            assert_eq!(threshold.source.describe(), "uncalibrated default");
+        }
+        let json = serde_json::to_value(noise_threshold(&method, "ms_per_million")).expect("json");
+        assert_eq!(json, serde_json::json!({"value": 0.15, "source": "uncalibrated_default"}));
     }
 
     #[test]

@@ -60,7 +60,7 @@ pub mod markdown;
 pub mod output;
 mod questions;
 pub mod svg;
-mod table;
+pub mod table;
 
 pub use analysis::{disturbed_note, headline_findings, status_line};
 pub use index::{render_index, IndexEntry};

@@ -1,4 +1,5 @@
-//! The one markdown table builder every report uses: pipes, aligned columns, escaped cells.
+//! The one markdown table builder every report (and `lab compare --format markdown`) uses: pipes, aligned
+//! columns, escaped cells.
 
 use serde_json::json;
 
@@ -7,7 +8,7 @@ const MAX_PADDED_WIDTH: usize = 120;
 
 /// How a column's cells line up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Align {
+pub enum Align {
     /// Text: left.
     Left,
     /// Numbers: right.
@@ -40,7 +41,7 @@ pub(crate) fn cell(context: serde_json::Value) -> String {
 
 /// A markdown table, built row by row and rendered with columns padded to a common width.
 #[derive(Debug, Clone)]
-pub(crate) struct Table {
+pub struct Table {
     headers: Vec<String>,
     align: Vec<Align>,
     rows: Vec<Vec<String>>,
@@ -48,7 +49,7 @@ pub(crate) struct Table {
 
 impl Table {
     /// A table with these column headers and alignments.
-    pub(crate) fn new<S: AsRef<str>>(columns: &[(S, Align)]) -> Self {
+    pub fn new<S: AsRef<str>>(columns: &[(S, Align)]) -> Self {
         Table {
             headers: columns.iter().map(|(h, _)| escape(h.as_ref())).collect(),
             align: columns.iter().map(|(_, a)| *a).collect(),
@@ -57,7 +58,7 @@ impl Table {
     }
 
     /// Append one row; missing cells are empty and extra cells are dropped.
-    pub(crate) fn row<S: AsRef<str>>(&mut self, cells: &[S]) -> &mut Self {
+    pub fn row<S: AsRef<str>>(&mut self, cells: &[S]) -> &mut Self {
         let mut row: Vec<String> = cells.iter().take(self.headers.len()).map(|c| escape(c.as_ref())).collect();
         row.resize(self.headers.len(), String::new());
         self.rows.push(row);
@@ -65,7 +66,7 @@ impl Table {
     }
 
     /// The table as markdown, ending with a newline.
-    pub(crate) fn render(&self) -> String {
+    pub fn render(&self) -> String {
         let padded: Vec<usize> = (0..self.headers.len())
             .map(|i| self.rows.iter().map(|r| width(&r[i])).chain([width(&self.headers[i]), 3]).max().unwrap_or(3))
             .collect();
