@@ -8,6 +8,7 @@
 
 mod action;
 mod advise;
+mod answers;
 mod cli;
 mod compare;
 mod cpus;
