@@ -17,8 +17,9 @@ const ABOUT: &str = "Runs the same pipelines as demand-driven async streams and 
 bounded channels, checks every contestant does the same work, measures what each costs, and writes markdown \
 reports.";
 
-const AFTER_HELP: &str = "Exit status: 0 every contestant passed its checks; 1 the run finished but a contestant \
-failed a check or timed out (the report says so); 2 bad usage or unreadable input, an output folder another run is \
+const AFTER_HELP: &str = "Exit status: 0 every contestant passed its checks, or failed exactly as its scenario \
+declares it expected to (the cause is shown); 1 the run finished but a contestant failed unexpectedly, timed out, or \
+passed where it was expected to fail (the report says so); 2 bad usage or unreadable input, an output folder another run is \
 using, reports of the other run kind without --force, or summaries of different settings without --force \
 (nothing written); 3 the lab could not write its output, such as a full disk (the message names the raw file and the \
 trials it kept); 130 interrupted by Ctrl-C, SIGTERM or SIGHUP (finished trials kept, no report). The interface in \
@@ -220,8 +221,9 @@ fn out_arg() -> Arg {
 
 fn expect_failed_arg() -> Arg {
     Arg::new("expect-failed").long("expect-failed").value_name("NAME[,NAME]").help(
-        "Contestants known to fail (their reports still say so): exit 0 when exactly these failed, 1 when any other \
-         failed or one of these passed",
+        "More contestants expected to fail, for ad hoc use (those a scenario declares expected to fail, with their \
+         cause, need no flag; their reports still say so): each must fail, else exit 1; any other failure still \
+         exits 1",
     )
 }
 

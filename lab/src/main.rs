@@ -1,12 +1,14 @@
 //! The lab's command line: parse → validate → plan trials → run each in a fresh process → report.
 //!
-//! `main` only turns [`run`] into an exit status: 0 every contestant passed its checks, 1 the run finished but
-//! a contestant failed or timed out (its report says so), 2 bad usage or unreadable input (nothing written),
+//! `main` only turns [`run`] into an exit status: 0 every contestant passed its checks or failed exactly as its
+//! scenario declares it expected to ([`outcome`]), 1 the run finished but a contestant failed unexpectedly, timed
+//! out or passed where it was expected to fail (its report says so), 2 bad usage or unreadable input (nothing written),
 //! 3 the lab could not write its output (a full disk, a folder it may not write to; the message names what was
 //! kept), 130 interrupted (finished trials kept, no report).
 
 mod action;
 mod advise;
+mod answers;
 mod cli;
 mod compare;
 mod cpus;
@@ -16,6 +18,7 @@ mod executor;
 mod kind;
 mod list;
 mod options;
+mod outcome;
 mod phase;
 mod plan;
 mod progress;
@@ -138,7 +141,8 @@ fn run() -> Result<ExitCode> {
                 return advise::report(advice, &OutputDir::new(out), force);
             }
             let by_cores = by_cores.as_deref().map(read_by_cores).transpose()?;
-            report(&raw, OutputDir::new(out), force, &expect_failed, by_cores.as_ref(), Tables::Print)
+            let outcome = report(&raw, OutputDir::new(out), force, &expect_failed, by_cores.as_ref(), Tables::Print)?;
+            Ok(outcome.exit_status())
         }
         Action::ByCores { summaries, out } => {
             let mut runs = Vec::new();
@@ -184,7 +188,7 @@ fn run() -> Result<ExitCode> {
                 return run_cores_sweep(&scenarios, &options, index, &interrupted);
             }
             Ok(match run_pass(&scenarios, &options, index, &interrupted)? {
-                Some(pass) => exit_status(&pass.failed, &options.expect_failed),
+                Some(pass) => outcome::judge(&pass.summaries, &options.expect_failed).exit_status(),
                 None => ExitCode::from(130),
             })
         }
@@ -199,10 +203,9 @@ fn interrupt_flag() -> Result<Arc<AtomicBool>> {
     Ok(interrupted)
 }
 
-/// What one pass over the scenarios left: the contestants that failed and each finished run's summary.
+/// What one pass over the scenarios left: each finished run's summary.
 #[derive(Debug)]
 struct Pass {
-    failed: Vec<String>,
     summaries: Vec<Summary>,
 }
 
@@ -230,13 +233,12 @@ fn run_pass(
         eprintln!("pinned by --cores {}: every trial process to {cpus} {}", pin.cores, pin.cpu_list());
         executor = executor.pinned_to(pin.cpus.clone());
     }
-    let mut pass = Pass { failed: Vec::new(), summaries: Vec::new() };
+    let mut pass = Pass { summaries: Vec::new() };
     let mut entries = Vec::new();
     for plan in plans {
         let scenario = plan.scenario;
         match run::run(&plan, options.only.as_deref(), &out, &mut executor, interrupted)? {
             RunOutcome::Finished { rendered, report } => {
-                pass.failed.extend(run::failed(&rendered.summary));
                 eprintln!("{}: wrote {}", scenario.name(), report.display());
                 print_table(&rendered);
                 if let Some(note) = render::disturbed_note(&rendered.summary) {
@@ -271,7 +273,6 @@ fn run_cores_sweep(
     interrupted: &Arc<AtomicBool>,
 ) -> Result<ExitCode> {
     let top = OutputDir::new(options.out.clone());
-    let mut failed = Vec::new();
     let mut runs: Vec<(Summary, PathBuf)> = Vec::new();
     for (i, pin) in options.cores_sweep.iter().enumerate() {
         let folder = options.out.join(render::by_cores::folder(pin.cores));
@@ -287,7 +288,6 @@ fn run_cores_sweep(
         let Some(pass) = run_pass(scenarios, &pass_options, index, interrupted)? else {
             return Ok(ExitCode::from(130));
         };
-        failed.extend(pass.failed);
         runs.extend(pass.summaries.into_iter().map(|s| (s, folder.clone())));
     }
     write_by_cores(&top, by_cores_page(top.root(), scenarios, &runs)?)?;
@@ -305,7 +305,7 @@ fn run_cores_sweep(
     for (folder, raws) in folders {
         report(&raws, OutputDir::new(folder), true, &[], Some(&by_cores), Tables::Quiet)?;
     }
-    Ok(exit_status(&failed, &options.expect_failed))
+    Ok(outcome::judge(runs.iter().map(|(s, _)| s), &options.expect_failed).exit_status())
 }
 
 /// The name of the file holding the answers across core counts beside `by-cores.md`.
@@ -413,7 +413,8 @@ enum Tables {
 }
 
 /// `lab report`: read every raw file first (any unreadable one stops everything before a byte is written),
-/// then render each, with its line on the answers across core counts when `by_cores` sets its run side by side.
+/// then render each, with its line on the answers across core counts when `by_cores` sets its run side by side;
+/// how its contestants ended against what `expect_failed` and their scenarios expect.
 fn report(
     raw: &[PathBuf],
     out: OutputDir,
@@ -421,7 +422,7 @@ fn report(
     expect_failed: &[String],
     by_cores: Option<&ByCoresFile>,
     tables: Tables,
-) -> Result<ExitCode> {
+) -> Result<outcome::Outcome> {
     let mut runs = Vec::new();
     for path in raw {
         let run = raw::read(path)?;
@@ -462,7 +463,7 @@ fn report(
     let order = |name: &str| registry::scenarios().iter().position(|s| s.name() == name).unwrap_or(usize::MAX);
     runs.sort_by_key(|(_, _, scenario)| order(scenario.name()));
     let several = runs.len() > 1;
-    let mut failed = Vec::new();
+    let mut summaries = Vec::new();
     let mut entries = Vec::new();
     let mut lines = 0;
     for (path, run, scenario) in runs {
@@ -474,12 +475,12 @@ fn report(
         });
         lines += usize::from(across.is_some());
         let rendered = write_run(&path, &run, scenario, across, &out, "writing the report")?;
-        failed.extend(run::failed(&rendered.summary));
         eprintln!("{}: wrote {}", scenario.name(), out.root().join(format!("{}.md", scenario.name())).display());
         if tables == Tables::Print {
             print_table(&rendered);
         }
         entries.push(rendered.index_entry);
+        summaries.push(rendered.summary);
     }
     if let (Some(file), 0) = (by_cores, lines) {
         eprintln!(
@@ -490,35 +491,7 @@ fn report(
     if several {
         write_index(&out, &entries)?;
     }
-    Ok(exit_status(&failed, expect_failed))
-}
-
-/// 0 when the contestants that failed are exactly `expected` (none, without `--expect-failed`), else 1; says
-/// which when `--expect-failed` was given.
-fn exit_status(failed: &[String], expected: &[String]) -> ExitCode {
-    let (failed, expected) = (name_set(failed), name_set(expected));
-    let list = |set: &BTreeSet<&str>| {
-        if set.is_empty() {
-            "none".to_string()
-        } else {
-            set.iter().copied().collect::<Vec<_>>().join(", ")
-        }
-    };
-    if failed == expected {
-        if !expected.is_empty() {
-            eprintln!("exactly the expected contestants failed ({}): exit 0", list(&expected));
-        }
-        return ExitCode::SUCCESS;
-    }
-    if !expected.is_empty() {
-        eprintln!("error: expected to fail: {}; failed: {}", list(&expected), list(&failed));
-    }
-    ExitCode::from(1)
-}
-
-/// `names` as a set: order and repeats do not matter when failures are compared.
-fn name_set(names: &[String]) -> BTreeSet<&str> {
-    names.iter().map(String::as_str).collect()
+    Ok(outcome::judge(&summaries, expect_failed))
 }
 
 /// Render `run` of `scenario` (read from `path`) into `out`, with a copy of its raw file where the report links
@@ -588,7 +561,7 @@ fn write_index(out: &OutputDir, entries: &[render::IndexEntry]) -> Result<()> {
 mod tests {
     use std::path::Path;
 
-    use super::{name_set, relative_folder};
+    use super::relative_folder;
 
     #[test]
     fn a_report_folder_is_linked_relative_to_the_page() {
@@ -596,18 +569,5 @@ mod tests {
         assert_eq!(relative_folder(base, Path::new("/r/reports")), "");
         assert_eq!(relative_folder(base, Path::new("/r/reports/cores-1")), "cores-1/");
         assert_eq!(relative_folder(base, Path::new("/r/other/cores-2")), "../other/cores-2/");
-    }
-
-    fn names(list: &[&str]) -> Vec<String> {
-        list.iter().map(|s| s.to_string()).collect()
-    }
-
-    #[test]
-    fn failures_compare_as_sets_of_names() {
-        let expected = names(&["stream-congestion-limiter"]);
-        assert_eq!(name_set(&names(&["stream-congestion-limiter"])), name_set(&expected));
-        assert_ne!(name_set(&names(&[])), name_set(&expected), "the expected one passing is not as expected");
-        assert_ne!(name_set(&names(&["stream-congestion-limiter", "stream-aimd"])), name_set(&expected));
-        assert_eq!(name_set(&names(&["b", "a", "a"])), name_set(&names(&["a", "b"])));
     }
 }

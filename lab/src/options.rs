@@ -24,7 +24,7 @@ pub(crate) struct RunOptions {
     pub force: bool,
     /// Contestants to run (`None`: all).
     pub only: Option<Vec<String>>,
-    /// Contestants known to fail: the run exits 0 when exactly these failed ([`crate::exit_status`]).
+    /// `--expect-failed`: contestants expected to fail besides those their scenario declares ([`crate::outcome`]).
     pub expect_failed: Vec<String>,
     /// Fresh processes per contestant and phase (`None`: the scenario's default, see [`Scenario::repetitions`]).
     pub forks: Option<u32>,

@@ -6,6 +6,7 @@ use measure::scenario::Scenario;
 use measure::summary::Summary;
 use render::{IndexEntry, Rendered, ReportInput};
 
+use crate::answers;
 use crate::raw::RawRun;
 use crate::summarize;
 use crate::table;
@@ -23,12 +24,15 @@ pub(crate) struct RenderedRun {
     pub table_spec: table::Spec,
     /// The bounds of outstanding work the trials' checks stated, for the summary table.
     pub bounds: table::Bounds,
+    /// What the run answers its questions, printed after the summary table.
+    pub answers: answers::Answers,
 }
 
 impl RenderedRun {
-    /// The summary table, `width` columns wide at most, coloured when `colour`.
+    /// The summary table, then the run's answers, `width` columns wide at most, coloured when `colour`.
     pub(crate) fn table(&self, width: usize, colour: bool) -> String {
-        table::render(&self.summary, &self.table_spec, &self.bounds, width, colour)
+        let table = table::render(&self.summary, &self.table_spec, &self.bounds, width, colour);
+        table + &answers::render(&self.answers, width, colour)
     }
 }
 
@@ -59,5 +63,6 @@ pub(crate) fn render(run: &RawRun, scenario: &dyn Scenario, across_cores: Option
     let files = render::render_with(&input, &analysis);
     let index_entry = IndexEntry::from_analysis(&input, &analysis);
     let table_spec = table::Spec::of(scenario, &summary);
-    RenderedRun { bounds: table::bounds(run), summary, files, index_entry, table_spec }
+    let answers = answers::said(&summary);
+    RenderedRun { bounds: table::bounds(run), summary, files, index_entry, table_spec, answers }
 }

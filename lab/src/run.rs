@@ -9,7 +9,6 @@ use std::time::SystemTime;
 
 use anyhow::{Context, Result};
 use measure::record::{RawLine, RunFooter, RunHeader, Status};
-use measure::summary::Summary;
 use render::output::OutputDir;
 
 use crate::cpus::{allowed_cpus, parallelism_on};
@@ -172,21 +171,6 @@ pub(crate) fn report_command(raw: &Path) -> String {
     format!("just lab report {} --out {}", raw.display(), out.display())
 }
 
-/// Whether every contestant of a summary passed (skipped ones do not fail a run).
-pub(crate) fn all_passed(summary: &Summary) -> bool {
-    failed(summary).is_empty()
-}
-
-/// The contestants of `summary` that failed a check, errored or timed out, by name.
-pub(crate) fn failed(summary: &Summary) -> Vec<String> {
-    summary
-        .contestants
-        .iter()
-        .filter(|c| !matches!(c.status, Status::Ok | Status::Skipped))
-        .map(|c| c.name.clone())
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
@@ -195,7 +179,7 @@ mod tests {
 
     use measure::record::{IterationRecord, MetricValues, TrialMessage, TrialRecord, TrialRequest};
     use measure::scenario::{ChartSpec, ParamSpec, Scenario, TrialError, TrialSink};
-    use measure::summary::{Check, ClaimResult, ContestantInfo, Family};
+    use measure::summary::{Check, ClaimResult, ContestantInfo, Family, Summary};
 
     use super::*;
     use crate::options::RunOptions;
@@ -345,7 +329,7 @@ mod tests {
         let broken = summary.contestant("broken").unwrap();
         assert_eq!(broken.status, Status::Failed);
         assert!(broken.metrics.is_empty(), "a failed contestant's numbers must not be reported as results");
-        assert!(!all_passed(summary));
+        assert!(!crate::outcome::judge([summary], &[]).ok(), "`broken` failed, and nothing expected it to");
         assert_eq!(summary.phases, ["level_1", "level_2"]);
     }
 

@@ -233,8 +233,9 @@ fn row(c: &ContestantSummary, phase: Option<&str>, spec: &Spec, bounds: &Bounds)
             } else {
                 format!(" check {}", failed.join(", "))
             };
+            // "as expected" first: a narrow status column cuts the end, and it must not cut that.
             match c.expected_failure {
-                Some(_) => (format!("failed{why}, as expected (see the report)"), yellow()),
+                Some(_) => (format!("failed as expected:{}", why.trim_start_matches(':')), yellow()),
                 None => (format!("failed{why}"), red()),
             }
         }
@@ -440,6 +441,16 @@ pub(crate) mod tests {
         assert!(table.contains("  fails           Every contestant keeps its bound."), "{table}");
         let long = table.lines().find(|l| l.contains("inconclusive")).unwrap();
         assert!(long.ends_with('…') && term::columns(long) <= 120, "{long}");
+    }
+
+    #[test]
+    fn an_expected_failure_says_so_before_its_checks() {
+        let (mut summary, spec, bounds) = fixture();
+        summary.contestants[2].name = "stream-short".to_string();
+        summary.contestants[2].expected_failure = Some("the crate admits above a limit it has just lowered".into());
+        let table = render(&summary, &spec, &bounds, 120, false);
+        let row = line(&table, "capacity_1", "stream-short");
+        assert!(row.ends_with("failed as expected: check bounded_outstanding"), "{row}");
     }
 
     #[test]

@@ -6,6 +6,8 @@
 
 #![allow(dead_code, unused_imports)]
 
+#[path = "../src/answers.rs"]
+mod answers;
 #[path = "../src/environment.rs"]
 mod environment;
 #[path = "../src/error.rs"]

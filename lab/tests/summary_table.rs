@@ -1,5 +1,5 @@
 //! `lab handoff --quick` ends with the summary table on stdout: every contestant named, CPU per item and the
-//! maximum of outstanding work beside its bound shown, each claim's verdict on a line.
+//! maximum of outstanding work beside its bound shown, each claim's verdict on a line, then the run's answers.
 #![allow(clippy::unwrap_used)]
 
 mod common;
@@ -52,11 +52,17 @@ fn a_quick_handoff_run_ends_with_the_summary_table() {
     let (max, bound): (u64, u64) = (max.replace(',', "").parse().unwrap(), bound.replace(',', "").parse().unwrap());
     assert!(max >= 1 && max <= bound, "{crossbeam}");
 
-    // The table ends the output, with the claims' verdicts last.
+    // Then the claims' verdicts, and the run's answers end the output: one process per contestant tells none.
     let claims = table.split_once("\nclaims\n").unwrap_or_else(|| panic!("no claims:\n{table}")).1;
+    let (claims, answers) = claims.split_once("\nanswers\n").unwrap_or_else(|| panic!("no answers:\n{table}"));
     assert!(!claims.trim().is_empty());
     for line in claims.lines() {
         let verdict = line.split_whitespace().next().unwrap_or_default();
         assert!(["holds", "fails", "inconclusive"].contains(&verdict), "{line:?}");
     }
+    assert!(answers.contains("  Handing items from a producer to a consumer"), "{answers}");
+    assert!(
+        answers.lines().last().is_some_and(|l| l.starts_with("    this run cannot tell: 1 process per contestant")),
+        "{answers}"
+    );
 }

@@ -339,7 +339,6 @@ pub(crate) fn run(request: &Request, out: &OutputDir, interrupted: &Arc<AtomicBo
     let mut executor = ProcessExecutor::new(TRIAL_TIMEOUT, Arc::clone(interrupted)).pinned_to(request.cpus.clone());
     let mut raw_files = Vec::new();
     let mut summaries = Vec::new();
-    let mut all_ok = true;
     for (i, advised) in request.runs.iter().enumerate() {
         let scenario = advised.scenario().with_context(|| format!("unknown scenario {}", advised.scenario))?;
         eprintln!(
@@ -367,7 +366,6 @@ pub(crate) fn run(request: &Request, out: &OutputDir, interrupted: &Arc<AtomicBo
         let planned = plan::plan(scenario, &options);
         match scenario_run::run(&planned, options.only.as_deref(), out, &mut executor, interrupted)? {
             RunOutcome::Finished { rendered, report } => {
-                all_ok &= scenario_run::all_passed(&rendered.summary);
                 eprintln!("{}: wrote {}", scenario.name(), report.display());
                 raw_files.push(rendered.summary.raw_file.clone());
                 summaries.push(rendered.summary);
@@ -393,7 +391,7 @@ pub(crate) fn run(request: &Request, out: &OutputDir, interrupted: &Arc<AtomicBo
     let line = serde_json::to_string(&AdviceLine { advice: header.clone() }).context("encoding the advice header")?;
     appender.append_line(&line).context("writing the advice header")?;
     drop(appender);
-    write_advice(out, &header, &summaries, None, all_ok)
+    write_advice(out, &header, &summaries, None)
 }
 
 /// Whether `path` is an advice header (its first line is `{"advice": ...}`).
@@ -439,29 +437,33 @@ pub(crate) fn report(path: &Path, out: &OutputDir, force: bool) -> Result<ExitCo
         .into());
     }
     let mut summaries = Vec::new();
-    let mut all_ok = true;
     for (raw_path, run, scenario) in runs {
         let rendered = crate::write_run(&raw_path, &run, scenario, None, out, "writing a scenario's report")?;
-        all_ok &= scenario_run::all_passed(&rendered.summary);
         summaries.push(rendered.summary);
     }
     let copy = crate::raw_copy(path, &header.header_file, "advice header", out)?;
-    write_advice(out, &header, &summaries, copy, all_ok)
+    write_advice(out, &header, &summaries, copy)
 }
 
 /// Write the advice of `header`'s runs (with `copy`, its header's copy, where `out` lacks it) and print it; exit 0
-/// when every run (`all_ok`) and the calibration passed, else 1.
+/// when the calibration passed and every contestant of the runs passed or failed exactly as its scenario declares
+/// it expected to ([`crate::outcome`]), else 1.
 fn write_advice(
     out: &OutputDir,
     header: &AdviceHeader,
     summaries: &[measure::summary::Summary],
     copy: Option<RenderedFile>,
-    all_ok: bool,
 ) -> Result<ExitCode> {
     let mut rendered = page::render(header, summaries);
     rendered.files.extend(copy);
     out.write(&Rendered { files: rendered.files }).context("writing the advice")?;
     print!("{}", rendered.terminal);
     eprintln!("advise: wrote {}", out.root().join("advice.md").display());
-    Ok(if all_ok && header.request.calibration.passed { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    let status = crate::outcome::judge(summaries, &[]).exit_status();
+    if !header.request.calibration.passed {
+        let check = header.request.calibration.check();
+        eprintln!("error: check {} failed: {}: exit 1", check.name, check.detail);
+        return Ok(ExitCode::from(1));
+    }
+    Ok(status)
 }
