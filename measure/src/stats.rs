@@ -7,7 +7,7 @@
 //! criterion reports 95%. Outlying processes and iterations are flagged with Tukey's fences, as criterion does.
 
 use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use statrs::distribution::{ContinuousCDF, StudentsT};
 
 use crate::metric_stats::{MetricStats, Outliers};
@@ -113,9 +113,9 @@ where
         for (side, pool) in sides.iter().zip(pools.iter_mut()) {
             pool.clear();
             for _ in 0..side.len() {
-                let process = &side[rng.gen_range(0..side.len())];
+                let process = &side[rng.random_range(0..side.len())];
                 for _ in 0..process.len() {
-                    pool.push(process[rng.gen_range(0..process.len())]);
+                    pool.push(process[rng.random_range(0..process.len())]);
                 }
             }
         }

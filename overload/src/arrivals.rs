@@ -3,7 +3,7 @@
 //! that falls behind cannot hide it (no coordinated omission).
 
 use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 
 use crate::clocks::duration_us;
 use crate::service_config::{Pattern, ServiceConfig};
@@ -20,7 +20,7 @@ pub fn schedule(config: &ServiceConfig) -> Vec<u64> {
             let mut at = 0.0f64;
             loop {
                 // Exponential gaps of mean `gap_us`: inverse transform of a uniform in (0, 1].
-                let u: f64 = 1.0 - rng.gen::<f64>();
+                let u: f64 = 1.0 - rng.random::<f64>();
                 at += -u.ln() * gap_us;
                 if at >= end_us as f64 {
                     break;

@@ -5,7 +5,7 @@
 //! is refused instead of mixing its files with the first's; then it creates a raw file no other run writes
 //! ([`OutputDir::create_raw`]).
 
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, File, OpenOptions, TryLockError};
 use std::io::{self, Write};
 use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -138,13 +138,13 @@ impl OutputDir {
         // Opened without truncation: the holder's process id stays readable until this process holds the lock.
         let mut file =
             OpenOptions::new().read(true).write(true).create(true).truncate(false).open(&path).map_err(lock_error)?;
-        match fs4::FileExt::try_lock(&file) {
+        match file.try_lock() {
             Ok(()) => {}
-            Err(fs4::TryLockError::WouldBlock) => {
+            Err(TryLockError::WouldBlock) => {
                 let holder = fs::read_to_string(&path).ok().map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
                 return Err(OutputError::Locked { dir: self.root.clone(), holder });
             }
-            Err(fs4::TryLockError::Error(source)) => return Err(lock_error(source)),
+            Err(TryLockError::Error(source)) => return Err(lock_error(source)),
         }
         file.set_len(0)
             .and_then(|()| file.write_all(format!("{}\n", std::process::id()).as_bytes()))

@@ -60,8 +60,9 @@ impl HttpContestant {
             ),
             HttpContestant::BlockingUreq => (
                 Family::Blocking,
-                "A std thread per call in flight sharing one `ureq` 2 `Agent` (keep-alive pool of `in_flight` \
-                 connections), `get(url).call()` then `into_string()`; every thread shares the client's one core.",
+                "A std thread per call in flight sharing one `ureq` 3 `Agent` (no proxy, keep-alive pool of \
+                 `in_flight` connections), `get(url).call()` then `body_mut().read_to_string()`; every thread shares \
+                 the client's one core.",
             ),
             HttpContestant::StreamHyper => (
                 Family::Stream,
@@ -70,7 +71,7 @@ impl HttpContestant {
             ),
             HttpContestant::StreamReqwest => (
                 Family::Stream,
-                "`reqwest` 0.12 `Client` (no TLS, keep-alive pool) on a 1-worker tokio runtime, `get(url).send()` \
+                "`reqwest` 0.13 `Client` (no TLS, keep-alive pool) on a 1-worker tokio runtime, `get(url).send()` \
                  then `bytes()`, driven by `buffer_unordered(in_flight)`.",
             ),
             HttpContestant::StreamTokioTasks => (

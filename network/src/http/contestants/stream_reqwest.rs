@@ -1,4 +1,4 @@
-//! `stream-reqwest`: a `reqwest` 0.12 `Client` (no TLS, no proxy, no delay, a keep-alive pool of `in_flight`
+//! `stream-reqwest`: a `reqwest` 0.13 `Client` (no TLS, no proxy, no delay, a keep-alive pool of `in_flight`
 //! connections) on a 1-worker tokio runtime, every call `get(url).send()` then `bytes()`, driven by
 //! `buffer_unordered(in_flight)`.
 
