@@ -4,7 +4,7 @@
 mod common;
 
 use measure::record::{Mark, Series};
-use measure::scenario::{ChartKind, ChartSpec};
+use measure::scenario::{ChartKind, ChartSpec, SeriesLine, SeriesRole};
 
 /// `spec` drawn from `input`, checked to be one whole SVG document.
 fn drawn(input: &render::ReportInput<'_>, spec: &ChartSpec) -> String {
@@ -48,12 +48,13 @@ fn assert_svg_document(svg: &str) {
 }
 
 #[test]
-fn bars_name_every_contestant_that_passed_and_no_other() {
+fn bars_draw_every_contestant_that_passed_and_name_the_others_in_the_note() {
     let svg = common_chart("ms");
     assert_texts(&svg, &["baseline-loop", "stream-map", "work_64"]);
     assert!(svg.contains("ms per million items"));
     assert!(svg.contains("Time per million items"));
-    assert!(!svg.contains("blocking-crossbeam"));
+    let failed: Vec<String> = texts(&svg).into_iter().filter(|t| t.contains("blocking-crossbeam")).collect();
+    assert_eq!(failed, ["Not drawn: blocking-crossbeam (failed its checks)."], "no bar, one word in the note");
 }
 
 #[test]
@@ -89,7 +90,7 @@ fn a_series_chart_overlays_several_series_with_a_legend_and_draws_their_marks() 
     let summary = common::summary();
     let mut input = common::input(&summary);
     let by_name = input.series.get_mut("stream-map").unwrap();
-    let mut limit = Series::new(10.0, vec![20.0, 21.0, 22.0, 12.0]);
+    let mut limit = Series::new(10.0, vec![20.0, 21.0, 22.0, 12.0, 12.0, 12.0, 14.0, 16.0, 18.0, 20.0]);
     limit.marks.push(Mark { at_ms: 20.0, label: "capacity 500 → 100".to_string() });
     by_name.insert("work_0.limit".to_string(), limit);
     let spec = ChartSpec {
@@ -97,12 +98,18 @@ fn a_series_chart_overlays_several_series_with_a_legend_and_draws_their_marks() 
         title: "Limit and calls in flight",
         metric: "max_outstanding",
         unit: "calls",
-        kind: ChartKind::Series { series: &["limit", "outstanding"] },
+        kind: ChartKind::Series {
+            series: &[
+                SeriesLine { series: "limit", words: "the limit", role: SeriesRole::Limit },
+                SeriesLine { series: "outstanding", words: "calls outstanding", role: SeriesRole::Measured },
+            ],
+        },
         log_scale: false,
+        references: &[],
     };
     let svg = drawn(&input, &spec);
-    // The phase with both series has a legend naming them, and the mark's label.
-    assert_texts(&svg, &["limit", "outstanding", "capacity 500 → 100"]);
+    // The phase with both series has a legend naming them in words, and the mark's label.
+    assert_texts(&svg, &["the limit", "calls outstanding", "capacity 500 → 100"]);
     // The phase with only one of them still gets its panel.
     assert_texts(&svg, &["stream-map @ work_64"]);
 }
@@ -118,6 +125,7 @@ fn a_chart_with_nothing_to_draw_says_no_data() {
         unit: "µs",
         kind: ChartKind::Bars,
         log_scale: true,
+        references: &[],
     };
     let svg = drawn(&input, &spec);
     assert!(svg.contains("no data"));
