@@ -4,7 +4,7 @@
 mod common;
 
 use measure::record::{Mark, Series};
-use measure::scenario::{ChartKind, ChartSpec, SeriesLine, SeriesRole};
+use measure::scenario::{ChartKind, ChartReference, ChartSpec, ReferenceValue, SeriesLine, SeriesRole};
 
 /// `spec` drawn from `input`, checked to be one whole SVG document.
 fn drawn(input: &render::ReportInput<'_>, spec: &ChartSpec) -> String {
@@ -148,4 +148,33 @@ fn charts_are_deterministic() {
     for spec in &input.charts {
         assert_eq!(render::svg::render_chart(&input, spec), render::svg::render_chart(&input, spec));
     }
+}
+
+#[test]
+fn an_over_time_chart_draws_its_reference_in_every_panel_and_names_it_with_its_value_in_the_key() {
+    let summary = common::summary();
+    let input = common::input(&summary);
+    let mut spec = input.charts.iter().find(|c| c.id == "outstanding").unwrap().clone();
+    spec.references = &[ChartReference {
+        words: "items per run ÷ 20,000",
+        value: ReferenceValue::Quotient { numerator: "items", denominator: "per_run", times: 1 },
+    }];
+    // A parameter the run does not have: nothing is drawn, and nothing named.
+    let without = drawn(&input, &spec);
+    assert!(!without.contains("items per run"));
+    const BOUND: [ChartReference; 1] =
+        [ChartReference { words: "bound", value: ReferenceValue::Param { key: "items", times: 1 } }];
+    spec.references = &BOUND;
+    let svg = drawn(&input, &spec);
+    assert_texts(&svg, &["bound = 1,000,000"]);
+    assert_eq!(texts(&svg).iter().filter(|t| t.starts_with("bound")).count(), 1, "in the key, once");
+}
+
+#[test]
+fn a_bar_charts_alt_text_and_title_say_the_scale_it_is_drawn_with() {
+    let summary = common::summary();
+    let input = common::input(&summary);
+    let words = render::svg::chart_words(&input, &input.charts[0]);
+    assert_eq!(words.title, "Time per million items");
+    assert_eq!(words.alt, "Time per million items. Axes as drawn: ms per million items: linear scale.");
 }
