@@ -84,11 +84,96 @@ pub enum ChartKind {
     },
     /// The named time series of each contestant's first measured iteration: one panel per contestant (and
     /// phase), each series of the list a line in it (several series share the panel's axis, so give them one
-    /// unit), with the series' marks as vertical lines.
+    /// unit), with the series' marks as vertical lines. A panel whose run took too few samples to show it is left
+    /// out, and the chart's note says which and why.
     Series {
-        /// Series names in [`IterationRecord::series`].
-        series: &'static [&'static str],
+        /// The series drawn, each with the words its key gives it and its role (which sets how it is drawn).
+        series: &'static [SeriesLine],
     },
+}
+
+/// One line of a [`ChartKind::Series`] chart: a series of [`IterationRecord::series`] and how a reader knows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SeriesLine {
+    /// Series name in [`IterationRecord::series`] (without phase prefix), such as `p99_latency_us`.
+    pub series: &'static str,
+    /// The words the chart's key gives it, such as `p99` or `calls outstanding`.
+    pub words: &'static str,
+    /// What it is: the one thing that sets how it is drawn, the same in every chart of every scenario.
+    pub role: SeriesRole,
+}
+
+/// What a line of a [`ChartKind::Series`] chart is, which sets how it is drawn: every chart draws a role alike.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SeriesRole {
+    /// A median of latencies (p50): a thin line in the p50 colour.
+    P50,
+    /// A 99th percentile of latencies (p99): a thick line in the p99 colour, drawn over the p50.
+    P99,
+    /// A measured quantity (calls outstanding, calls answered): a solid line, drawn over every limit.
+    Measured,
+    /// A limit or capacity the run set or a limiter chose: a wide dashed line, drawn under the measured lines so
+    /// that a measured line running along it stays visible.
+    Limit,
+}
+
+/// A value a chart draws as a labelled reference line (a bound, a ceiling, a deadline, a floor), read from the
+/// run, so that a chart never names a reference it does not draw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChartReference {
+    /// Its words on the chart, such as `bound` or `ceiling: bound ÷ service time`; the value follows them.
+    pub words: &'static str,
+    /// Where its value comes from.
+    pub value: ReferenceValue,
+}
+
+/// Where the value of a [`ChartReference`] comes from, in the chart's unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReferenceValue {
+    /// Run parameter `key` (its JSON key; in a sweep over it, the level the phase names) times `times`.
+    Param {
+        /// The parameter's JSON key, such as `limit`.
+        key: &'static str,
+        /// The factor into the chart's unit (1000 for milliseconds on a µs axis).
+        times: u64,
+    },
+    /// Run parameter `numerator` over run parameter `denominator`, times `times`: a ceiling such as a bound of
+    /// calls over their service time.
+    Quotient {
+        /// JSON key of the parameter divided.
+        numerator: &'static str,
+        /// JSON key of the parameter it is divided by.
+        denominator: &'static str,
+        /// The factor into the chart's unit (1,000,000 for calls per µs as calls per second).
+        times: u64,
+    },
+    /// The median of the process medians of `metric` (without phase prefix) for `contestant`, such as the
+    /// plain loop's floor.
+    Median {
+        /// The contestant, such as `baseline-loop`.
+        contestant: &'static str,
+        /// The metric, without phase prefix.
+        metric: &'static str,
+    },
+}
+
+impl ReferenceValue {
+    /// The value in `summary` at `phase` (`None` without a sweep): `None` when a parameter is missing, a divisor
+    /// is zero, or the contestant did not pass or measure the metric.
+    pub fn value(&self, summary: &Summary, phase: Option<&str>) -> Option<f64> {
+        let value = match *self {
+            ReferenceValue::Param { key, times } => summary.param_in(phase, key)? * times as f64,
+            ReferenceValue::Quotient { numerator, denominator, times } => {
+                let below = summary.param_in(phase, denominator).filter(|d| *d != 0.0)?;
+                summary.param_in(phase, numerator)? / below * times as f64
+            }
+            ReferenceValue::Median { contestant, metric } => {
+                let stats = summary.metric(contestant, &crate::summary::metric_key(phase, metric))?;
+                crate::stats::median(&stats.fork_medians).unwrap_or(stats.median)
+            }
+        };
+        value.is_finite().then_some(value)
+    }
 }
 
 /// A chart the report embeds.
@@ -106,6 +191,9 @@ pub struct ChartSpec {
     pub kind: ChartKind,
     /// Whether the value axis is logarithmic.
     pub log_scale: bool,
+    /// The reference lines it draws, each labelled with its value: every bound, ceiling, deadline or floor its
+    /// title names is one of these.
+    pub references: &'static [ChartReference],
 }
 
 /// A choice a reader makes along which the scenario's contestants differ (the family, the limiter, the packing),
@@ -395,5 +483,25 @@ mod tests {
         assert_eq!(single.key(), "small_items");
         let sweep = ParamSpec::sweep("work", "Rounds.", &[0, 64], &[0], 0, 1_000);
         assert_eq!((sweep.default, sweep.quick, sweep.sweep), (vec![0, 64], vec![0], true));
+    }
+
+    #[test]
+    fn a_reference_reads_its_value_from_the_run_at_the_phase() {
+        let mut summary = crate::summary::tests::summary(Vec::new());
+        summary.params.insert("limit".into(), serde_json::json!(16));
+        summary.params.insert("service_us".into(), serde_json::json!(1000));
+        summary.params.insert("rate".into(), serde_json::json!([15000, 30000]));
+        summary.params.insert("zero".into(), serde_json::json!(0));
+        let bound = ReferenceValue::Param { key: "limit", times: 1 };
+        assert_eq!(bound.value(&summary, None), Some(16.0));
+        let ceiling = ReferenceValue::Quotient { numerator: "limit", denominator: "service_us", times: 1_000_000 };
+        assert_eq!(ceiling.value(&summary, None), Some(16_000.0));
+        let rate = ReferenceValue::Param { key: "rate", times: 1 };
+        assert_eq!(rate.value(&summary, Some("rate_30000")), Some(30_000.0));
+        assert_eq!(rate.value(&summary, None), None, "no level without a phase");
+        let by_zero = ReferenceValue::Quotient { numerator: "limit", denominator: "zero", times: 1 };
+        assert_eq!(by_zero.value(&summary, None), None);
+        let floor = ReferenceValue::Median { contestant: "baseline-loop", metric: "ms_per_million" };
+        assert_eq!(floor.value(&summary, None), None, "a contestant that did not run has no floor");
     }
 }

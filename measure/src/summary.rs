@@ -249,6 +249,15 @@ impl Summary {
         self.params.get(key).and_then(serde_json::Value::as_f64)
     }
 
+    /// The run's parameter `key` at `phase`: the level the phase's name gives it (`rate` is 30000 in
+    /// `rate_30000`, `payload` 1024 in `count_1000-payload_1024`), else its single value ([`Summary::param`]).
+    pub fn param_in(&self, phase: Option<&str>, key: &str) -> Option<f64> {
+        let level = phase.and_then(|phase| {
+            phase.split('-').find_map(|part| part.strip_prefix(key)?.strip_prefix('_')?.parse::<f64>().ok())
+        });
+        level.or_else(|| self.param(key))
+    }
+
     /// Statistics of `metric` for `contestant` as [`Summary::metric`] finds them, or why there are none, in words
     /// a claim's detail can show: `<contestant> did not run`, `<contestant> did not run cleanly (<status>)` or
     /// `<contestant> has no <metric>`.
@@ -389,5 +398,17 @@ pub(crate) mod tests {
             Some("slow did not run cleanly (timeout)")
         );
         assert_eq!(summary.stats("gone", "ms_per_million").err().as_deref(), Some("gone did not run"));
+    }
+
+    #[test]
+    fn a_parameter_at_a_phase_is_the_level_the_phase_names_else_the_runs_one_value() {
+        let mut summary = summary(Vec::new());
+        summary.params.insert("rate".into(), serde_json::json!([15000, 30000]));
+        summary.params.insert("deadline_ms".into(), serde_json::json!(20));
+        assert_eq!(summary.param_in(Some("rate_30000"), "rate"), Some(30000.0));
+        assert_eq!(summary.param_in(Some("count_1000-rate_15000"), "rate"), Some(15000.0));
+        assert_eq!(summary.param_in(None, "rate"), None, "a swept parameter has no single value");
+        assert_eq!(summary.param_in(Some("rate_30000"), "deadline_ms"), Some(20.0));
+        assert_eq!(summary.param_in(Some("rate_30000"), "missing"), None);
     }
 }

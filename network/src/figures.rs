@@ -47,7 +47,7 @@ pub fn bars(
     unit: &'static str,
     log_scale: bool,
 ) -> ChartSpec {
-    ChartSpec { id, title, metric, unit, kind: ChartKind::Bars, log_scale }
+    ChartSpec { id, title, metric, unit, kind: ChartKind::Bars, log_scale, references: &[] }
 }
 
 /// What the network scenarios' report template reads.

@@ -49,7 +49,10 @@ pub fn render_markdown_with(input: &ReportInput<'_>, analysis: &Analysis<'_>) ->
     let charts: Vec<Value> = input
         .charts
         .iter()
-        .map(|chart| json!({ "title": chart.title, "path": crate::chart_path(&summary.scenario, chart) }))
+        .map(|chart| {
+            let words = crate::svg::chart_words(input, chart);
+            json!({ "title": words.alt, "path": crate::chart_path(&summary.scenario, chart) })
+        })
         .collect();
     let claims: Vec<Value> = summary.claims.iter().map(claim_line).collect();
     let context = json!({

@@ -23,7 +23,9 @@ mod routine;
 use std::sync::Arc;
 
 use measure::question::{Alternatives, Question};
-use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Scenario};
+use measure::scenario::{
+    ChartKind, ChartReference, ChartSpec, ParamSpec, ReferenceValue, Scenario, SeriesLine, SeriesRole,
+};
 
 pub use contestants::{contestants, find, ChainContestant, PreparedChain};
 
@@ -33,6 +35,12 @@ pub struct ChainScenario;
 
 /// The headline metric: milliseconds per million input items.
 pub const HEADLINE: &str = "ms_per_million";
+
+/// The plain loop's figure, the floor every other contestant's wall time is read against, as the charts draw it.
+const FLOOR: ChartReference = ChartReference {
+    words: "floor: baseline-loop",
+    value: ReferenceValue::Median { contestant: claims::LOOP, metric: HEADLINE },
+};
 
 impl Scenario for ChainScenario {
     measure::scenario_files! {
@@ -97,11 +105,12 @@ impl Scenario for ChainScenario {
         charts: vec![
             ChartSpec {
                 id: "ms-per-million",
-                title: "Wall time per million items (log scale)",
+                title: "Wall time per million items (log scale; dashed: the plain loop's floor)",
                 metric: "ms_per_million",
                 unit: "ms per million items",
                 kind: ChartKind::Bars,
                 log_scale: true,
+                references: &[FLOOR],
             },
             ChartSpec {
                 id: "cpu-per-item",
@@ -110,14 +119,22 @@ impl Scenario for ChainScenario {
                 unit: "ns of CPU per item",
                 kind: ChartKind::Bars,
                 log_scale: false,
+                references: &[],
             },
             ChartSpec {
                 id: "outstanding",
-                title: "Items in flight in the channel pipelines (1 ms samples of the first accounting iteration)",
+                title: "Items in flight in the channel pipelines over time (first accounting iteration)",
                 metric: "max_outstanding",
                 unit: "items",
-                kind: ChartKind::Series { series: &["outstanding"] },
+                kind: ChartKind::Series {
+                    series: &[SeriesLine {
+                        series: "outstanding",
+                        words: "items in flight",
+                        role: SeriesRole::Measured,
+                    }],
+                },
                 log_scale: false,
+                references: &[],
             },
         ],
         /// Two questions: how to run the work over a collection at all (a loop and an iterator are alternatives a

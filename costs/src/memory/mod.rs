@@ -83,6 +83,7 @@ impl Scenario for MemoryScenario {
                 unit,
                 kind: ChartKind::Bars,
                 log_scale: true,
+                references: &[],
             };
             [
                 (

@@ -62,6 +62,7 @@ impl Scenario for PrimitivesScenario {
             unit: "ns per operation",
             kind: ChartKind::Bars,
             log_scale: true,
+            references: &[],
         }],
         /// One question per operation: the operations are unrelated, so no answer ranks one against another.
         questions: {

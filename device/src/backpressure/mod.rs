@@ -28,10 +28,16 @@ mod routine;
 
 use measure::compare::Relation;
 use measure::question::{Alternatives, Guard, Limit, Question};
-use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario};
+use measure::scenario::{
+    ChartKind, ChartReference, ChartSpec, ParamSpec, ReferenceValue, Repetitions, Scenario, SeriesLine, SeriesRole,
+};
 
 pub(crate) use contestants::bounded_names;
 pub use contestants::{BLOCKING_UNBOUNDED, CONTESTANTS, STREAM_UNBOUNDED};
+
+/// The bound every bounded contestant keeps, as its charts draw it.
+const BOUND: ChartReference =
+    ChartReference { words: "bound", value: ReferenceValue::Param { key: "limit", times: 1 } };
 
 /// The backpressure scenario, as the lab's registry lists it.
 #[derive(Debug, Clone, Copy, Default)]
@@ -119,27 +125,39 @@ impl Scenario for BackpressureScenario {
         charts: vec![
             ChartSpec {
                 id: "max-outstanding",
-                title: "Most calls outstanding at once, exact (log scale; the bound is 16)",
+                title: "Most calls outstanding at once, exact (log scale; dashed: the bound)",
                 metric: "max_outstanding",
                 unit: "calls outstanding",
                 kind: ChartKind::Bars,
                 log_scale: true,
+                references: &[BOUND],
             },
             ChartSpec {
                 id: "throughput",
-                title: "Calls answered per second (log scale; a bound of 16 × 1 ms calls allows 16,000)",
+                title: "Calls answered per second (log scale; dashed: what the bound allows)",
                 metric: "ops_per_sec",
                 unit: "calls per second",
                 kind: ChartKind::Bars,
                 log_scale: true,
+                references: &[ChartReference {
+                    words: "ceiling: bound ÷ service time",
+                    value: ReferenceValue::Quotient { numerator: "limit", denominator: "service_us", times: 1_000_000 },
+                }],
             },
             ChartSpec {
                 id: "outstanding-over-time",
-                title: "Calls outstanding, sampled every 1 ms (first accounting iteration; log scale)",
+                title: "Calls outstanding over time (first accounting iteration; log scale; dashed: the bound)",
                 metric: "max_outstanding_sampled",
                 unit: "calls outstanding",
-                kind: ChartKind::Series { series: &["outstanding"] },
+                kind: ChartKind::Series {
+                    series: &[SeriesLine {
+                        series: "outstanding",
+                        words: "calls outstanding",
+                        role: SeriesRole::Measured,
+                    }],
+                },
                 log_scale: true,
+                references: &[BOUND],
             },
         ],
         /// The backpressure question: a construction that lets more than the bound out cannot be the answer, and

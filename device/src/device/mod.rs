@@ -126,9 +126,10 @@ impl Scenario for DeviceScenario {
                 unit: "calls per second",
                 kind: ChartKind::SweepWithReference {
                     reference: "ideal_ops_per_sec",
-                    label: "ideal: in-flight / service",
+                    label: "ideal: calls in flight ÷ service time",
                 },
                 log_scale: true,
+                references: &[],
             },
             ChartSpec {
                 id: "cpu-per-call",
@@ -137,6 +138,7 @@ impl Scenario for DeviceScenario {
                 unit: "µs of CPU per call",
                 kind: ChartKind::Sweep,
                 log_scale: true,
+                references: &[],
             },
             ChartSpec {
                 id: "memory-per-call",
@@ -145,6 +147,7 @@ impl Scenario for DeviceScenario {
                 unit: "bytes per outstanding call",
                 kind: ChartKind::Bars,
                 log_scale: true,
+                references: &[],
             },
             ChartSpec {
                 id: "resident-per-call",
@@ -153,6 +156,7 @@ impl Scenario for DeviceScenario {
                 unit: "bytes per outstanding call",
                 kind: ChartKind::Bars,
                 log_scale: false,
+                references: &[],
             },
         ],
         /// What a user sizing a shared I/O client asks: which construction serves the most calls at each number in

@@ -21,7 +21,10 @@ pub mod report;
 mod routine;
 
 use measure::question::{Alternatives, Question};
-use measure::scenario::{ChartKind, ChartSpec, Dimension, ParamSpec, Repetitions, Scenario};
+use measure::scenario::{
+    ChartKind, ChartReference, ChartSpec, Dimension, ParamSpec, ReferenceValue, Repetitions, Scenario, SeriesLine,
+    SeriesRole,
+};
 
 pub use contestants::{ab_variants, bare_pairs, contestants, find, AbVariant, HandoffContestant, PreparedHandoff};
 
@@ -31,6 +34,12 @@ pub struct HandoffScenario;
 
 /// The headline metric: milliseconds per million items handed off.
 pub const HEADLINE: &str = "ms_per_million";
+
+/// The plain loop's figure, the floor every other contestant's wall time is read against, as the charts draw it.
+const FLOOR: ChartReference = ChartReference {
+    words: "floor: baseline-loop",
+    value: ReferenceValue::Median { contestant: claims::LOOP, metric: HEADLINE },
+};
 
 /// Name fragments of the contestants that put several items in one message (the batched and one-message
 /// variants): the bar charts show them in a panel beside the per-item ones.
@@ -135,11 +144,13 @@ impl Scenario for HandoffScenario {
         charts: vec![
             ChartSpec {
                 id: "ms-per-million",
-                title: "Wall time per million items, per item beside batched (log scale)",
+                title: "Wall time per million items, per item beside batched (log scale; dashed: the plain loop's \
+                        floor)",
                 metric: "ms_per_million",
                 unit: "ms per million items",
                 kind: ChartKind::BarPanels { right: BATCHED_NAMES, labels: PANEL_LABELS },
                 log_scale: true,
+                references: &[FLOOR],
             },
             ChartSpec {
                 id: "capacity",
@@ -148,6 +159,7 @@ impl Scenario for HandoffScenario {
                 unit: "ms per million items",
                 kind: ChartKind::Sweep,
                 log_scale: true,
+                references: &[],
             },
             ChartSpec {
                 id: "cores-used",
@@ -156,14 +168,22 @@ impl Scenario for HandoffScenario {
                 unit: "cores",
                 kind: ChartKind::BarPanels { right: BATCHED_NAMES, labels: PANEL_LABELS },
                 log_scale: false,
+                references: &[],
             },
             ChartSpec {
                 id: "outstanding",
-                title: "Items in flight at capacity 256 (1 ms samples of the first accounting iteration)",
+                title: "Items in flight over time at capacity 256 (first accounting iteration)",
                 metric: "max_outstanding",
                 unit: "items",
-                kind: ChartKind::Series { series: &["outstanding"] },
+                kind: ChartKind::Series {
+                    series: &[SeriesLine {
+                        series: "outstanding",
+                        words: "items in flight",
+                        role: SeriesRole::Measured,
+                    }],
+                },
                 log_scale: false,
+                references: &[],
             },
         ],
         /// The hand-off question, per channel capacity: which channel and packing moves items from a producer to a

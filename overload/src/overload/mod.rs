@@ -23,7 +23,10 @@ mod routine;
 use measure::compare::Relation;
 use measure::question::{Alternatives, Guard, Limit, Question};
 use measure::record::RunParams;
-use measure::scenario::{ChartKind, ChartSpec, Dimension, ParamSpec, Repetitions, Scenario};
+use measure::scenario::{
+    ChartKind, ChartReference, ChartSpec, Dimension, ParamSpec, ReferenceValue, Repetitions, Scenario, SeriesLine,
+    SeriesRole,
+};
 
 use crate::analysis::HEADLINE;
 use contestants::Contestant;
@@ -217,14 +220,23 @@ impl Scenario for OverloadScenario {
                 unit: "µs, admission to reply seen",
                 kind: ChartKind::Bars,
                 log_scale: true,
+                references: &[],
             },
             ChartSpec {
                 id: "after-drop-throughput",
-                title: "Throughput after the drop (ceiling: capacity-after / service time)",
+                title: "Throughput after the drop (dashed: the ceiling, capacity after the drop ÷ service time)",
                 metric: "after_drop.ops_per_sec",
                 unit: "calls per second",
                 kind: ChartKind::Bars,
                 log_scale: false,
+                references: &[ChartReference {
+                    words: "ceiling: capacity after the drop ÷ service time",
+                    value: ReferenceValue::Quotient {
+                        numerator: "capacity_after",
+                        denominator: "service_ms",
+                        times: 1_000,
+                    },
+                }],
             },
             ChartSpec {
                 id: "wall",
@@ -233,6 +245,7 @@ impl Scenario for OverloadScenario {
                 unit: "ms",
                 kind: ChartKind::Bars,
                 log_scale: false,
+                references: &[],
             },
             ChartSpec {
                 id: "p99-over-time",
@@ -240,8 +253,14 @@ impl Scenario for OverloadScenario {
                     "p50 and p99 latency per 100 ms window, by completion time (first measured iteration; log scale)",
                 metric: "latency_p99_us",
                 unit: "µs",
-                kind: ChartKind::Series { series: &["p99_latency_us", "p50_latency_us"] },
+                kind: ChartKind::Series {
+                    series: &[
+                        SeriesLine { series: "p50_latency_us", words: "p50", role: SeriesRole::P50 },
+                        SeriesLine { series: "p99_latency_us", words: "p99", role: SeriesRole::P99 },
+                    ],
+                },
                 log_scale: true,
+                references: &[],
             },
             ChartSpec {
                 id: "limit-over-time",
@@ -249,8 +268,20 @@ impl Scenario for OverloadScenario {
                         capacity (log scale)",
                 metric: "max_outstanding",
                 unit: "calls",
-                kind: ChartKind::Series { series: &["outstanding", "limit", "in_service", "capacity"] },
+                kind: ChartKind::Series {
+                    series: &[
+                        SeriesLine { series: "limit", words: "the limit's peak", role: SeriesRole::Limit },
+                        SeriesLine { series: "capacity", words: "capacity", role: SeriesRole::Limit },
+                        SeriesLine {
+                            series: "outstanding",
+                            words: "most calls outstanding",
+                            role: SeriesRole::Measured,
+                        },
+                        SeriesLine { series: "in_service", words: "most calls in service", role: SeriesRole::Measured },
+                    ],
+                },
                 log_scale: true,
+                references: &[],
             },
         ],
         /// The batch job's two questions, as the published experiment asked them: what the others sharing the

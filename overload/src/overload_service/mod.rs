@@ -24,7 +24,10 @@ pub mod routine;
 use measure::compare::Relation;
 use measure::question::{Alternatives, Guard, Limit, Question};
 use measure::record::RunParams;
-use measure::scenario::{ChartKind, ChartSpec, Dimension, ParamSpec, Repetitions, Scenario};
+use measure::scenario::{
+    ChartKind, ChartReference, ChartSpec, Dimension, ParamSpec, ReferenceValue, Repetitions, Scenario, SeriesLine,
+    SeriesRole,
+};
 
 use crate::service_analysis::{CALLER_P99_AFTER, GOODPUT_AFTER};
 use contestants::ServiceContestant;
@@ -35,6 +38,10 @@ pub const UNDER_USE: f64 = 0.9;
 /// A limiter whose goodput after the drop is below this share of what the dependency could serve at the rate
 /// (the lesser of the rate and its ceiling) cannot be the answer on tail latency.
 pub const SERVED_FLOOR: f64 = 0.8;
+
+/// Each call's deadline, on a chart of latencies in µs.
+const DEADLINE: ChartReference =
+    ChartReference { words: "deadline", value: ReferenceValue::Param { key: "deadline_ms", times: 1_000 } };
 
 /// The overload service scenario, as the lab's registry lists it.
 #[derive(Debug, Clone, Copy, Default)]
@@ -146,19 +153,31 @@ impl Scenario for ServiceScenario {
         charts: vec![
             ChartSpec {
                 id: "goodput",
-                title: "Calls answered within the deadline per second, after the drop",
+                title: "Calls answered within the deadline per second, after the drop (dashed: arrivals, ceiling)",
                 metric: GOODPUT_AFTER,
                 unit: "calls per second",
                 kind: ChartKind::Bars,
                 log_scale: false,
+                references: &[
+                    ChartReference { words: "arrivals", value: ReferenceValue::Param { key: "rate", times: 1 } },
+                    ChartReference {
+                        words: "ceiling: capacity after the drop ÷ service time",
+                        value: ReferenceValue::Quotient {
+                            numerator: "capacity_after",
+                            denominator: "service_ms",
+                            times: 1_000,
+                        },
+                    },
+                ],
             },
             ChartSpec {
                 id: "caller-p99",
-                title: "Callers' p99 from the scheduled start, after the drop (log scale)",
+                title: "Callers' p99 from the scheduled start, after the drop (log scale; dashed: the deadline)",
                 metric: CALLER_P99_AFTER,
                 unit: "µs, scheduled start to reply seen",
                 kind: ChartKind::Bars,
                 log_scale: true,
+                references: &[DEADLINE],
             },
             ChartSpec {
                 id: "served-over-time",
@@ -166,24 +185,45 @@ impl Scenario for ServiceScenario {
                         iteration)",
                 metric: GOODPUT_AFTER,
                 unit: "calls per second",
-                kind: ChartKind::Series { series: &["goodput", "timed_out", "shed"] },
+                kind: ChartKind::Series {
+                    series: &[
+                        SeriesLine {
+                            series: "goodput",
+                            words: "answered within the deadline",
+                            role: SeriesRole::Measured,
+                        },
+                        SeriesLine { series: "timed_out", words: "timed out", role: SeriesRole::Measured },
+                        SeriesLine { series: "shed", words: "shed", role: SeriesRole::Measured },
+                    ],
+                },
                 log_scale: false,
+                references: &[],
             },
             ChartSpec {
                 id: "latency-over-time",
-                title: "Callers' p50 and p99 from the scheduled start, per 50 ms window of arrivals (log scale)",
+                title: "Callers' p50 and p99 from the scheduled start, per 50 ms window of arrivals (log scale; \
+                        dashed: the deadline)",
                 metric: CALLER_P99_AFTER,
                 unit: "µs",
-                kind: ChartKind::Series { series: &["caller_p50_us", "caller_p99_us"] },
+                kind: ChartKind::Series {
+                    series: &[
+                        SeriesLine { series: "caller_p50_us", words: "p50", role: SeriesRole::P50 },
+                        SeriesLine { series: "caller_p99_us", words: "p99", role: SeriesRole::P99 },
+                    ],
+                },
                 log_scale: true,
+                references: &[DEADLINE],
             },
             ChartSpec {
                 id: "limit-over-time",
                 title: "The limit, its mean over each 50 ms window",
                 metric: "after_drop.limit_mean",
                 unit: "calls",
-                kind: ChartKind::Series { series: &["limit"] },
+                kind: ChartKind::Series {
+                    series: &[SeriesLine { series: "limit", words: "the limit's mean", role: SeriesRole::Limit }],
+                },
                 log_scale: false,
+                references: &[],
             },
         ],
         questions: {

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use measure::record::{Series, Status};
-use measure::scenario::{ChartKind, ChartSpec, Dimension};
+use measure::scenario::{ChartKind, ChartSpec, Dimension, SeriesLine, SeriesRole};
 use measure::summary::{
     Check, ClaimResult, ContestantSummary, Disturbed, Environment, Family, Method, MetricStats, Role, Summary, Verdict,
 };
@@ -160,6 +160,7 @@ pub fn charts() -> Vec<ChartSpec> {
             unit: "ms per million items",
             kind: ChartKind::Bars,
             log_scale: false,
+            references: &[],
         },
         ChartSpec {
             id: "sweep",
@@ -168,14 +169,18 @@ pub fn charts() -> Vec<ChartSpec> {
             unit: "ms per million items",
             kind: ChartKind::Sweep,
             log_scale: true,
+            references: &[],
         },
         ChartSpec {
             id: "outstanding",
             title: "Items in flight over time",
             metric: "max_outstanding",
             unit: "items",
-            kind: ChartKind::Series { series: &["outstanding"] },
+            kind: ChartKind::Series {
+                series: &[SeriesLine { series: "outstanding", words: "items in flight", role: SeriesRole::Measured }],
+            },
             log_scale: false,
+            references: &[],
         },
     ]
 }
@@ -183,8 +188,11 @@ pub fn charts() -> Vec<ChartSpec> {
 /// Series of the first measured iteration, per contestant.
 pub fn series() -> BTreeMap<String, BTreeMap<String, Series>> {
     let mut by_name = BTreeMap::new();
-    by_name.insert("work_0.outstanding".to_string(), Series::new(10.0, vec![0.0, 40.0, 64.0, 64.0, 12.0]));
-    by_name.insert("work_64.outstanding".to_string(), Series::new(10.0, vec![0.0, 8.0, 16.0, 3.0]));
+    // Runs long enough for their panels to show them (at least `render::svg::MIN_PANEL_SAMPLES` samples).
+    let work_0 = vec![0.0, 40.0, 64.0, 64.0, 12.0, 30.0, 50.0, 64.0, 20.0, 10.0, 4.0, 0.0];
+    let work_64 = vec![0.0, 8.0, 16.0, 3.0, 9.0, 16.0, 12.0, 5.0, 14.0, 16.0, 2.0];
+    by_name.insert("work_0.outstanding".to_string(), Series::new(10.0, work_0));
+    by_name.insert("work_64.outstanding".to_string(), Series::new(10.0, work_64));
     let mut series = BTreeMap::new();
     series.insert("stream-map".to_string(), by_name);
     series
