@@ -22,10 +22,13 @@ mod routine;
 
 use std::sync::Arc;
 
+use measure::external::ExternalProgram;
 use measure::question::{Alternatives, Question};
-use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Scenario};
+use measure::record::TrialRequest;
+use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Scenario, TrialError};
+use measure::summary::ContestantInfo;
 
-pub use contestants::{contestants, find, ChainContestant, PreparedChain};
+pub use contestants::{contestants, find, standalone_pairs, ChainContestant, PreparedChain};
 
 /// The chain scenario, as the lab's registry lists it.
 #[derive(Debug, Clone, Copy, Default)]
@@ -36,7 +39,6 @@ pub const HEADLINE: &str = "ms_per_million";
 
 impl Scenario for ChainScenario {
     measure::scenario_files! {
-        contestants: contestants(),
         run_trial: routine::run_trial,
         claim_table: claims::table,
         discussion: report::discussion,
@@ -148,5 +150,15 @@ impl Scenario for ChainScenario {
                 .situation("the same work as concurrent stages"),
             ]
         },
+    }
+
+    /// The registry's contestants, then the standalone program ([`contestants::listed`]).
+    fn contestants(&self) -> Vec<ContestantInfo> {
+        contestants::listed()
+    }
+
+    /// The standalone program runs as a program of its own ([`contestants::external`]).
+    fn external(&self, request: &TrialRequest) -> Result<Option<ExternalProgram>, TrialError> {
+        contestants::external(request)
     }
 }
