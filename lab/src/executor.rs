@@ -187,17 +187,16 @@ impl ProcessExecutor {
         Watched { ending, done, exit, stderr: stderr.take(), garbage }
     }
 
-    /// `record` ended by the time budget or Ctrl-C, if `watched` says so.
-    fn cut_short(&self, record: TrialRecord, watched: &Watched) -> Result<TrialRecord, TrialRecord> {
+    /// How the trial ended when the time budget or Ctrl-C cut it short (its status, the reason and the tail of
+    /// its output), or `None` when it ended by itself.
+    fn cut_short(&self, watched: &Watched) -> Option<(Status, String, Option<String>)> {
         match watched.ending {
             Ending::TimedOut => {
                 let why = format!("killed after its {:.0} s time budget", self.timeout.as_secs_f64());
-                Err(ended(record, Status::Timeout, why, watched.tail()))
+                Some((Status::Timeout, why, watched.tail()))
             }
-            Ending::Interrupted => {
-                Err(ended(record, Status::Failed, "killed: the run was interrupted".to_string(), None))
-            }
-            Ending::Eof => Ok(record),
+            Ending::Interrupted => Some((Status::Failed, "killed: the run was interrupted".to_string(), None)),
+            Ending::Eof => None,
         }
     }
 
@@ -395,10 +394,9 @@ impl TrialExecutor for ProcessExecutor {
             let _ = stdin.write_all(&request);
         }
         let watched = self.watch(&mut child, typed_message, &mut record, on_message);
-        let record = match self.cut_short(record, &watched) {
-            Ok(record) => record,
-            Err(stopped) => return stopped,
-        };
+        if let Some((status, why, tail)) = self.cut_short(&watched) {
+            return ended(record, status, why, tail);
+        }
         let (exit, done, tail) = (watched.exit, watched.done, watched.tail());
         if let Some(why) = exit.and_then(|status| setup_error(status, &watched.stderr)) {
             self.setup_error = Some(format!(

@@ -74,10 +74,9 @@ impl ProcessExecutor {
             Err(why) => Event::Garbage(why),
         };
         let watched = self.watch(&mut child, parse, &mut record, on_message);
-        let mut record = match self.cut_short(record, &watched) {
-            Ok(record) => record,
-            Err(stopped) => return stopped,
-        };
+        if let Some((status, why, tail)) = self.cut_short(&watched) {
+            return ended(record, status, why, tail);
+        }
         let tail = watched.tail();
         if !watched.exit.is_some_and(|status| status.success()) {
             let how = watched.exit.map_or_else(|| "ended without a readable status".to_string(), describe_exit);
