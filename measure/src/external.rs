@@ -92,7 +92,7 @@ pub struct StandaloneRow {
     pub standalone_value: String,
     /// `lab_value / standalone_value`, such as `1.52×`.
     pub ratio: String,
-    /// The median of the lab contestant's process medians of `cores_used`, or `—` when it has none.
+    /// The median of the lab contestant's process medians of `cores_used` (two decimals), or `—` when it has none.
     pub lab_cores: String,
     /// The same of the standalone program.
     pub standalone_cores: String,
@@ -130,14 +130,15 @@ pub fn beside_standalone(
                 crate::verdict::Verdict::Inconclusive => Against::NotTold,
             };
             let cores = |name: &str| {
-                stats(name, "cores_used").and_then(process_median).map_or_else(|| "—".to_string(), format_ratio)
+                let cores = stats(name, "cores_used").and_then(process_median);
+                cores.map_or_else(|| "—".to_string(), |c| format!("{c:.2}"))
             };
             rows.push(StandaloneRow {
                 lab: lab.clone(),
                 standalone: standalone.clone(),
                 phase: phase.map(str::to_string),
-                lab_value: format_ratio(lab_median),
-                standalone_value: format_ratio(standalone_median),
+                lab_value: figure(lab_median),
+                standalone_value: figure(standalone_median),
                 ratio: format!("{}×", format_ratio(ratio)),
                 lab_cores: cores(lab),
                 standalone_cores: cores(standalone),
@@ -148,6 +149,16 @@ pub fn beside_standalone(
         }
     }
     rows
+}
+
+/// A figure as the table prints it: three significant digits ([`format_ratio`]), whole with thousands separators
+/// from 1,000 up.
+fn figure(value: f64) -> String {
+    if value.abs() >= 1000.0 {
+        crate::units::count(value)
+    } else {
+        format_ratio(value)
+    }
 }
 
 /// The median of `stats`' process medians (its median where it has none recorded).
@@ -250,8 +261,9 @@ mod tests {
 
     #[test]
     fn one_process_a_side_is_too_few_to_judge() {
-        let rows = rows(vec![ran("a", &[60.0], 1.0), ran("a-standalone", &[30.0], 1.5)]);
-        assert_eq!((rows[0].ratio.as_str(), rows[0].above, rows[0].against), ("2.00×", true, Against::TooFew));
+        let rows = rows(vec![ran("a", &[16_777.0], 0.9996), ran("a-standalone", &[8_000.0], 1.5)]);
+        assert_eq!((rows[0].ratio.as_str(), rows[0].above, rows[0].against), ("2.10×", true, Against::TooFew));
+        assert_eq!((rows[0].lab_value.as_str(), rows[0].lab_cores.as_str()), ("16,777", "1.00"));
     }
 
     #[test]
