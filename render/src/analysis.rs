@@ -105,14 +105,18 @@ pub fn status_line(summary: &Summary) -> String {
         "interrupted": summary.finished_utc.is_empty(),
         "quick": summary.method.quick,
         "disturbed": disturbed_note(summary),
-        "guards_failed": summary
-            .claims
-            .iter()
-            .filter(|c| c.guard && c.verdict == measure::summary::Verdict::Fails)
+        "guards_failed": failed_guards(summary)
+            .into_iter()
             .map(|c| json!({ "text": c.text, "p": measure::judge::p_label(c.p) }))
             .collect::<Vec<_>>(),
     });
     template!("status.md", context)
+}
+
+/// The guards of the lab (claims that judge the lab itself, [`measure::judge::ClaimSpec::guard`]) that failed: each
+/// flags the report's status line, and the index reads the run with care.
+pub(crate) fn failed_guards(summary: &Summary) -> Vec<&measure::summary::ClaimResult> {
+    summary.claims.iter().filter(|c| c.guard && c.verdict == measure::summary::Verdict::Fails).collect()
 }
 
 /// A warning when the figures include measured iterations that other processes disturbed (still disturbed after
