@@ -7,9 +7,9 @@ smoke_dir := "target/smoke-reports"
 default:
     @just --list
 
-# Run a scenario (`just lab chain`), `all`, `list`, `report`, or `compare`; arguments pass through.
+# Run a scenario (`just lab chain`), `all`, `list`, `report`, or `compare`; arguments pass through. Builds the standalone programs beside the lab (handoff and chain run them as contestants outside the trial process).
 lab *args:
-    cargo build --release -p lab
+    cargo build --release -p lab -p standalone
     cargo run --release -q -p lab -- "$@"
 
 # Formatting, lints, every test, the release build (with cargo's progress), then a quick smoke run of every scenario that must write every report (and the index), re-render them byte for byte, and pass the report lint (every sentence whole).
@@ -17,7 +17,7 @@ test:
     cargo fmt --all -- --check
     cargo clippy --workspace --all-targets -- -D warnings
     cargo test --workspace
-    cargo build --release -p lab
+    cargo build --release -p lab -p standalone
     rm -rf {{smoke_dir}}
     # overload declares `stream-congestion-limiter` expected to fail, with its cause (the crate admits above a limit it has just lowered, which overload's bound checks catch; its report shows it): the run exits 0 only when it failed so and every other contestant passed, so any other failure, or it passing, fails the smoke run.
     cargo run --release -q -p lab -- all --quick --out {{smoke_dir}}
@@ -39,10 +39,10 @@ report *args:
     cargo build --release -p lab
     cargo run --release -q -p lab -- report "$@"
 
-# The fidelity check: the handoff's bare reference pairs (the smallest correct program of each channel) beside the lab contestants they calibrate, in one run; the report's "lab against bare programs" table gives lab ÷ bare per capacity. Writes to target/fidelity-reports; other options pass through (`just fidelity --capacity 256 --forks 5`).
+# The fidelity check: the handoff's bare reference pairs (the smallest correct program of each channel) and standalone programs (the same pairs outside the lab's trial process) beside the lab contestants they calibrate, in one run; the report's "lab against bare programs" table gives lab ÷ bare and its "lab against standalone programs" table lab ÷ standalone, per capacity. Writes to target/fidelity-reports; other options pass through (`just fidelity --capacity 256 --forks 5`).
 fidelity *args:
-    cargo build --release -p lab
-    cargo run --release -q -p lab -- handoff --only blocking-crossbeam,blocking-crossbeam-bare,blocking-flume,blocking-flume-bare,stream-flume,stream-flume-bare,stream-tokio,stream-tokio-bare --out target/fidelity-reports "$@"
+    cargo build --release -p lab -p standalone
+    cargo run --release -q -p lab -- handoff --only blocking-crossbeam,blocking-crossbeam-bare,blocking-crossbeam-standalone,blocking-flume,blocking-flume-bare,stream-flume,stream-flume-bare,stream-flume-standalone,stream-tokio,stream-tokio-bare,stream-tokio-standalone --out target/fidelity-reports "$@"
 
 # A/B of the release profile on evidence: builds the lab with cargo's default release profile (A: no LTO, 16 codegen units, `CARGO_PROFILE_RELEASE_*` overrides, its own target folder) and with the workspace's [profile.release] (B: thin LTO, one codegen unit), then runs them interleaved A B A B ... one process each, `rounds` times: handoff per item at capacity 256 (crossbeam, flume async, tokio and their bare pairs) and chain at work 0 (per-item crossbeam, flume, tokio tasks). Prints every process median of `ms_per_million` per build. Run it on a quiet machine.
 ab-profile rounds="5":
@@ -114,7 +114,7 @@ sitting:
     #!/usr/bin/env bash
     set -euo pipefail
     if [ -n "$(git status --porcelain)" ]; then echo "sitting: the tree is dirty; commit first, so every file names one clean revision" >&2; exit 2; fi
-    cargo build --release -p lab
+    cargo build --release -p lab -p standalone
     old_maps=$(cat /proc/sys/vm/max_map_count)
     if [ "$(id -u)" = 0 ]; then
         trap 'sysctl -q -w vm.max_map_count="$old_maps"; echo "sitting: vm.max_map_count back to $old_maps"' EXIT

@@ -2,7 +2,7 @@
 
 mod chain_common;
 
-use chain::chain::claims::{table, BATCH_PAIRS};
+use chain::chain::claims::{table, BATCH_PAIRS, STANDALONE_GUARD};
 use chain_common::{summary_with, LOOP};
 use measure::judge::judge;
 use measure::record::Status;
@@ -43,7 +43,7 @@ fn a_missing_contestant_makes_a_claim_inconclusive() {
     let claim = judged(&summary, "yielding-source-costs-more");
     assert_eq!(claim.verdict, Verdict::Inconclusive);
     assert!(claim.detail.contains("did not run"), "{}", claim.detail);
-    assert_eq!(table(&summary).len(), 4);
+    assert_eq!(table(&summary).len(), 5);
 }
 
 #[test]
@@ -55,4 +55,19 @@ fn a_broken_contestant_cannot_make_the_fastest_stream_claim_hold() {
     }
     let claim = judged(&summary, "fastest-stream-near-loop-at-work-0");
     assert_eq!(claim.verdict, Verdict::Inconclusive, "{}", claim.detail);
+}
+
+#[test]
+fn the_guard_flags_a_lab_loop_shown_slower_than_its_standalone_program() {
+    let with_standalone = |standalone: f64| {
+        let mut summary = summary_with(&[(LOOP, 0, 50.0)]);
+        let metrics = [("work_0.ms_per_million".to_string(), testkit::fixture::stats(standalone))].into();
+        summary.contestants.push(testkit::fixture::contestant("baseline-loop-standalone", Family::Baseline, metrics));
+        summary
+    };
+    let slow = judged(&with_standalone(30.0), STANDALONE_GUARD);
+    assert_eq!((slow.verdict, slow.guard), (Verdict::Fails, true), "{}", slow.detail);
+    assert_eq!(judged(&with_standalone(48.0), STANDALONE_GUARD).verdict, Verdict::Holds);
+    let missing = judged(&summary_with(&[]), STANDALONE_GUARD);
+    assert_eq!(missing.verdict, Verdict::Inconclusive, "{}", missing.detail);
 }

@@ -77,3 +77,28 @@ fn the_fastest_batched_pipeline_is_named_among_every_batched_one_in_the_committe
     let text = discussion(&judged(summary));
     assert!(text.contains(&format!("the fastest batched pipeline here, `{fastest}`")), "{fastest}: {text}");
 }
+
+#[test]
+fn the_loop_stands_beside_its_standalone_program_at_every_work() {
+    let mut summary = summary_with(&[(LOOP, 0, 50.0), (LOOP, 64, 400.0)]);
+    let mut standalone = summary.contestant(LOOP).expect("the loop").clone();
+    standalone.name = "baseline-loop-standalone".to_string();
+    standalone.metrics.insert("work_0.ms_per_million".to_string(), testkit::fixture::stats(30.0));
+    standalone.metrics.insert("work_64.ms_per_million".to_string(), testkit::fixture::stats(390.0));
+    summary.contestants.push(standalone);
+    let text = discussion(&judged(summary));
+    assert!(text.contains("### The lab against a standalone program"), "{text}");
+    assert!(
+        text.contains(
+            "| `baseline-loop` | `baseline-loop-standalone` | `work_0` | 50.0 | 30.0 | **1.67×** | 1.25 | 1.25 |"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("| `baseline-loop` | `baseline-loop-standalone` | `work_64` | 400 | 390 | 1.03× | 1.25 | 1.25 |"),
+        "{text}"
+    );
+    assert!(text.contains("Above 1.10×: `baseline-loop` at `work_0`"), "{text}");
+    let none = discussion(&judged(summary_with(&[])));
+    assert!(none.contains("The standalone programs did not run in this run"), "{none}");
+}

@@ -17,6 +17,8 @@ use crate::cli::TRIAL_SUBCOMMAND;
 use crate::cpus::{cpu_set, pin};
 use crate::plan::PlannedTrial;
 
+mod external;
+
 /// How many bytes of a failed trial's standard error the record keeps.
 const STDERR_TAIL_BYTES: usize = 2000;
 
@@ -51,6 +53,8 @@ pub(crate) struct ProcessExecutor {
     cpus: Option<Vec<usize>>,
     /// Why the last trial stopped on a setup error ([`TrialExecutor::setup_error`]).
     setup_error: Option<String>,
+    /// Where the programs of external contestants are found; `None`: the folder of the lab's own executable.
+    programs: Option<std::path::PathBuf>,
 }
 
 /// How often the executor looks at the Ctrl-C flag while a trial runs.
@@ -70,6 +74,27 @@ enum Event {
     Eof,
 }
 
+/// What following a trial process left ([`ProcessExecutor::watch`]).
+struct Watched {
+    /// Why following it stopped.
+    ending: Ending,
+    /// It sent its closing message (a lab trial's `done`).
+    done: bool,
+    /// Its exit status, where it could be read.
+    exit: Option<ExitStatus>,
+    /// Its standard error.
+    stderr: Vec<u8>,
+    /// Lines of its standard output that were not what it should print.
+    garbage: Vec<String>,
+}
+
+impl Watched {
+    /// The tail of its standard error and stray output.
+    fn tail(&self) -> Option<String> {
+        tail_of(&self.stderr, &self.garbage)
+    }
+}
+
 /// Why the executor stopped following a trial's messages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Ending {
@@ -84,7 +109,7 @@ enum Ending {
 impl ProcessExecutor {
     /// Run trials in fresh processes of this lab, killing each after `timeout` or when `interrupted` is set.
     pub(crate) fn new(timeout: Duration, interrupted: Arc<AtomicBool>) -> Self {
-        ProcessExecutor { timeout, interrupted, command: None, cpus: None, setup_error: None }
+        ProcessExecutor { timeout, interrupted, command: None, cpus: None, setup_error: None, programs: None }
     }
 
     /// Run trials with `program args...` instead of the lab itself (tests use this to stand in a trial process
@@ -116,7 +141,14 @@ impl ProcessExecutor {
                 cmd
             }
         };
-        cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
+        cmd.stdin(Stdio::piped());
+        Ok(self.trial_process(cmd))
+    }
+
+    /// `cmd` as every trial process runs: its output piped to the lab, in a process group of its own, dying with
+    /// the lab, pinned where the run pins.
+    fn trial_process(&self, mut cmd: Command) -> Command {
+        cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
         let parent = std::process::id();
         // SAFETY: the closure runs in the child between fork and exec; it only makes system calls that are
         // async-signal-safe (prctl, getppid) and allocates nothing.
@@ -126,7 +158,46 @@ impl ProcessExecutor {
             // SAFETY: as above: sched_setaffinity(2) on the child itself, with a set built before the fork.
             unsafe { cmd.pre_exec(move || pin(&set)) };
         }
-        Ok(cmd)
+        cmd
+    }
+
+    /// Follow a started trial process: its standard output read line by line through `parse` and folded into
+    /// `record` (each message also handed to `on_message`) until it closes, then its exit awaited, all within the
+    /// time budget (killed past it, or on Ctrl-C); with its standard error and stray output.
+    fn watch(
+        &self,
+        child: &mut Child,
+        parse: impl FnMut(String) -> Event + Send + 'static,
+        record: &mut TrialRecord,
+        on_message: &mut dyn FnMut(&TrialMessage),
+    ) -> Watched {
+        let events = spawn_stdout_reader(child.stdout.take(), parse);
+        let stderr = StderrTail::spawn(child.stderr.take());
+        let deadline = Instant::now() + self.timeout;
+        let mut garbage = Vec::new();
+        let (mut ending, done) = self.follow(deadline, &events, record, &mut garbage, on_message);
+        let exit = match ending {
+            Ending::Eof => {
+                let (reaped, exit) = self.reap(deadline, child);
+                ending = reaped;
+                exit
+            }
+            Ending::TimedOut | Ending::Interrupted => kill_group(child),
+        };
+        Watched { ending, done, exit, stderr: stderr.take(), garbage }
+    }
+
+    /// How the trial ended when the time budget or Ctrl-C cut it short (its status, the reason and the tail of
+    /// its output), or `None` when it ended by itself.
+    fn cut_short(&self, watched: &Watched) -> Option<(Status, String, Option<String>)> {
+        match watched.ending {
+            Ending::TimedOut => {
+                let why = format!("killed after its {:.0} s time budget", self.timeout.as_secs_f64());
+                Some((Status::Timeout, why, watched.tail()))
+            }
+            Ending::Interrupted => Some((Status::Failed, "killed: the run was interrupted".to_string(), None)),
+            Ending::Eof => None,
+        }
     }
 
     /// Fold the trial's messages into `record` until it closes its output, its time runs out, or Ctrl-C.
@@ -255,18 +326,25 @@ fn kill_group(child: &mut Child) -> Option<ExitStatus> {
     child.wait().ok()
 }
 
-/// Read the trial's standard output line by line, as typed messages where they parse.
-fn spawn_stdout_reader(stdout: Option<ChildStdout>) -> Receiver<Event> {
+/// A line of the lab's own trial process: a typed message where it parses.
+fn typed_message(line: String) -> Event {
+    match serde_json::from_str::<TrialMessage>(&line) {
+        Ok(msg) => Event::Message(msg),
+        Err(_) => Event::Garbage(line),
+    }
+}
+
+/// Read the trial's standard output line by line, each line an event by `parse`.
+fn spawn_stdout_reader(
+    stdout: Option<ChildStdout>,
+    mut parse: impl FnMut(String) -> Event + Send + 'static,
+) -> Receiver<Event> {
     let (tx, rx) = mpsc::channel();
     thread::spawn(move || {
         if let Some(stdout) = stdout {
             for line in BufReader::new(stdout).lines() {
                 let Ok(line) = line else { break };
-                let event = match serde_json::from_str::<TrialMessage>(&line) {
-                    Ok(msg) => Event::Message(msg),
-                    Err(_) => Event::Garbage(line),
-                };
-                if tx.send(event).is_err() {
+                if tx.send(parse(line)).is_err() {
                     break;
                 }
             }
@@ -295,6 +373,14 @@ impl TrialExecutor for ProcessExecutor {
             metrics: MetricValues::new(),
             stderr_tail: None,
         };
+        if let Some(external) = &trial.external {
+            return match external {
+                Ok(program) => self.run_external(record, trial, program, on_message),
+                Err(why) => {
+                    ended(record, Status::Failed, format!("its program cannot be asked for this trial: {why}"), None)
+                }
+            };
+        }
         let request = match serde_json::to_vec(&trial.request) {
             Ok(bytes) => bytes,
             Err(e) => return ended(record, Status::Failed, format!("cannot encode the trial request: {e}"), None),
@@ -307,34 +393,12 @@ impl TrialExecutor for ProcessExecutor {
             // The child reads the whole request before doing anything; a write error shows up as its failure.
             let _ = stdin.write_all(&request);
         }
-        let events = spawn_stdout_reader(child.stdout.take());
-        let stderr = StderrTail::spawn(child.stderr.take());
-
-        let deadline = Instant::now() + self.timeout;
-        let mut garbage = Vec::new();
-        let (mut ending, done) = self.follow(deadline, &events, &mut record, &mut garbage, on_message);
-        let exit = match ending {
-            Ending::Eof => {
-                let (reaped, exit) = self.reap(deadline, &mut child);
-                ending = reaped;
-                exit
-            }
-            Ending::TimedOut | Ending::Interrupted => kill_group(&mut child),
-        };
-        let stderr = stderr.take();
-        let tail = tail_of(&stderr, &garbage);
-
-        match ending {
-            Ending::TimedOut => {
-                let why = format!("killed after its {:.0} s time budget", self.timeout.as_secs_f64());
-                return ended(record, Status::Timeout, why, tail);
-            }
-            Ending::Interrupted => {
-                return ended(record, Status::Failed, "killed: the run was interrupted".to_string(), None)
-            }
-            Ending::Eof => {}
+        let watched = self.watch(&mut child, typed_message, &mut record, on_message);
+        if let Some((status, why, tail)) = self.cut_short(&watched) {
+            return ended(record, status, why, tail);
         }
-        if let Some(why) = exit.and_then(|status| setup_error(status, &stderr)) {
+        let (exit, done, tail) = (watched.exit, watched.done, watched.tail());
+        if let Some(why) = exit.and_then(|status| setup_error(status, &watched.stderr)) {
             self.setup_error = Some(format!(
                 "the trial of `{}` in `{}` stopped on a setup error, not the contestant's failure: {why}",
                 trial.request.contestant, trial.request.scenario
@@ -433,6 +497,7 @@ mod tests {
                 accounting: 1,
             },
             order: 0,
+            external: None,
         }
     }
 

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use measure::external::ExternalProgram;
 use measure::record::{RunParams, TrialRequest};
 use measure::scenario::Scenario;
 use measure::setup::Pin;
@@ -18,6 +19,10 @@ pub(crate) struct PlannedTrial {
     pub request: TrialRequest,
     /// Position within its fork and phase, counting from 0.
     pub order: u32,
+    /// The program that runs the trial instead of the lab's trial process, for a contestant that runs as a
+    /// program of its own ([`Scenario::external`]), or why it cannot be asked for this trial; `None` for the lab's
+    /// own contestants.
+    pub external: Option<Result<ExternalProgram, String>>,
 }
 
 /// Everything a scenario run will do.
@@ -72,21 +77,20 @@ pub(crate) fn plan(scenario: &'static dyn Scenario, options: &RunOptions) -> Run
         for phase in &phases {
             for order in 0..n {
                 let contestant = &contestants[(order + shift) % n];
-                trials.push(PlannedTrial {
-                    request: TrialRequest {
-                        scenario: scenario.name().to_string(),
-                        contestant: contestant.name.clone(),
-                        phase: phase.name.clone(),
-                        params: phase.params.clone(),
-                        fork,
-                        warmup: repetitions.warmup,
-                        iterations: repetitions.iterations,
-                        seed: options.seed,
-                        quick: options.quick,
-                        accounting: repetitions.accounting,
-                    },
-                    order: order as u32,
-                });
+                let request = TrialRequest {
+                    scenario: scenario.name().to_string(),
+                    contestant: contestant.name.clone(),
+                    phase: phase.name.clone(),
+                    params: phase.params.clone(),
+                    fork,
+                    warmup: repetitions.warmup,
+                    iterations: repetitions.iterations,
+                    seed: options.seed,
+                    quick: options.quick,
+                    accounting: repetitions.accounting,
+                };
+                let external = scenario.external(&request).map_err(|e| e.to_string()).transpose();
+                trials.push(PlannedTrial { request, order: order as u32, external });
             }
         }
     }
@@ -170,6 +174,32 @@ mod tests {
         };
         let names: Vec<String> = plan(scenario, &only).contestants.into_iter().map(|c| c.name).collect();
         assert_eq!(names, ["blocking-crossbeam-bare".to_string(), variant.name]);
+    }
+
+    #[test]
+    fn a_standalone_program_is_planned_as_its_own_program_in_the_same_rotation() {
+        let scenario = crate::registry::find("handoff").expect("handoff is registered");
+        let options = RunOptions {
+            only: Some(vec!["blocking-crossbeam".to_string(), "blocking-crossbeam-standalone".to_string()]),
+            forks: Some(2),
+            quick: true,
+            ..RunOptions::default()
+        };
+        let planned = plan(scenario, &options);
+        let firsts: Vec<&str> =
+            planned.trials.iter().filter(|t| t.order == 0).map(|t| t.request.contestant.as_str()).collect();
+        assert_eq!(firsts.len(), 4, "2 forks × 2 capacities");
+        assert!(firsts.contains(&"blocking-crossbeam") && firsts.contains(&"blocking-crossbeam-standalone"));
+        for trial in &planned.trials {
+            match (trial.request.contestant.as_str(), &trial.external) {
+                ("blocking-crossbeam", None) => {}
+                ("blocking-crossbeam-standalone", Some(Ok(program))) => {
+                    assert_eq!(program.program, "standalone");
+                    assert_eq!(program.args.first().map(String::as_str), Some("crossbeam"));
+                }
+                (name, external) => panic!("{name}: {external:?}"),
+            }
+        }
     }
 
     #[test]

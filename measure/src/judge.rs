@@ -118,6 +118,9 @@ pub struct ClaimSpec {
     /// Why this run cannot decide the claim whatever its numbers (such as too few items to reach the factor),
     /// if so.
     pub undecidable: Option<String>,
+    /// The claim guards the lab itself rather than stating something of the contestants (the lab within a limit
+    /// of its standalone programs, [`crate::external`]): when it fails, the report is flagged at the top.
+    pub guard: bool,
 }
 
 impl ClaimSpec {
@@ -142,6 +145,7 @@ impl ClaimSpec {
             comparisons,
             failing_checks: &[],
             undecidable: None,
+            guard: false,
         }
     }
 
@@ -154,6 +158,12 @@ impl ClaimSpec {
     /// The same claim, failing a comparison whose contestant failed one of `checks`.
     pub fn failing_on(mut self, checks: &'static [&'static str]) -> ClaimSpec {
         self.failing_checks = checks;
+        self
+    }
+
+    /// The same claim as a guard of the lab ([`ClaimSpec::guard`]): its failure flags the report at the top.
+    pub fn guarding(mut self) -> ClaimSpec {
+        self.guard = true;
         self
     }
 
@@ -230,6 +240,7 @@ pub fn judge(summary: &Summary, spec: &ClaimSpec) -> ClaimResult {
     result.judged_on = spec.basis.describe().to_string();
     result.rule = rule(spec);
     result.p = p;
+    result.guard = spec.guard;
     result
 }
 

@@ -10,6 +10,8 @@
 //! carries are in [`answers`], the pick and findings every report prints in [`pick`], and the [`verdict`] of a claim, a guard or a comparison below them all.
 //! [`references`] holds every figure from a published study, and [`judge`] judges every scenario's claim table.
 //! [`busy`] is the guard that notices other processes using the machine during a timed iteration.
+//! [`external`] runs a contestant as a program of its own outside the trial process (the standalone programs that
+//! calibrate the lab's harness) and sets the lab beside it.
 //! [`limits`] reads how many more threads the OS lets this process start, so a thread count that cannot fit is
 //! refused up front.
 #![warn(missing_docs)]
@@ -22,6 +24,7 @@ pub mod compare;
 pub mod contestant;
 pub mod cores;
 pub mod cpu;
+pub mod external;
 pub mod gauge;
 pub mod harness;
 pub mod judge;

@@ -355,6 +355,14 @@ pub trait Scenario: Send + Sync {
     fn charts(&self) -> Vec<ChartSpec>;
     /// Run one trial in this (fresh) process: warm-ups, then measured iterations, reporting to `sink`.
     fn run_trial(&self, request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError>;
+    /// The program that runs `request`'s trial instead of the lab's trial process, for a contestant that runs as
+    /// a program of its own (a standalone program that calibrates the lab's harness,
+    /// [`crate::external`]); `None` for every contestant the lab runs itself (the default). The error says which
+    /// parameter the program cannot be given.
+    fn external(&self, request: &TrialRequest) -> Result<Option<crate::external::ExternalProgram>, TrialError> {
+        let _ = request;
+        Ok(None)
+    }
     /// The scenario's claims as data, one row each, for the harness to judge ([`crate::judge::judge_all`]). The
     /// summary is given so that a claim's text and comparisons can name the run's parameters and phases; it
     /// must not be used to decide a verdict.

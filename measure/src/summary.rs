@@ -118,6 +118,10 @@ pub struct ClaimResult {
     /// worst sample.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub p: Option<f64>,
+    /// The claim guards the lab itself ([`crate::judge::ClaimSpec::guard`]): when it fails, the report is flagged
+    /// at the top. Absent (false) for every claim about the contestants, and in runs judged before guards.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub guard: bool,
 }
 
 impl ClaimResult {
@@ -134,6 +138,7 @@ impl ClaimResult {
             judged_on: String::new(),
             rule: String::new(),
             p: None,
+            guard: false,
         }
     }
 

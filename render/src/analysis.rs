@@ -80,8 +80,9 @@ pub(crate) fn failed_as_expected(contestant: &ContestantSummary) -> bool {
     contestant.status == Status::Failed && contestant.expected_failure.is_some()
 }
 
-/// One line saying whether every contestant passed, whether the run was interrupted, and whether it was a
-/// `--quick` smoke run; the words are in `templates/status.md`.
+/// One line saying whether every contestant passed, whether a guard of the lab failed (a claim that judges the lab
+/// itself, [`measure::judge::ClaimSpec::guard`]), whether the run was interrupted, and whether it was a `--quick`
+/// smoke run; the words are in `templates/status.md`.
 pub fn status_line(summary: &Summary) -> String {
     // Each contestant named: its name, whether it timed out (rather than failed), why (when known) and why it was
     // expected to fail (when it was).
@@ -104,8 +105,18 @@ pub fn status_line(summary: &Summary) -> String {
         "interrupted": summary.finished_utc.is_empty(),
         "quick": summary.method.quick,
         "disturbed": disturbed_note(summary),
+        "guards_failed": failed_guards(summary)
+            .into_iter()
+            .map(|c| json!({ "text": c.text, "p": measure::judge::p_label(c.p) }))
+            .collect::<Vec<_>>(),
     });
     template!("status.md", context)
+}
+
+/// The guards of the lab (claims that judge the lab itself, [`measure::judge::ClaimSpec::guard`]) that failed: each
+/// flags the report's status line, and the index reads the run with care.
+pub(crate) fn failed_guards(summary: &Summary) -> Vec<&measure::summary::ClaimResult> {
+    summary.claims.iter().filter(|c| c.guard && c.verdict == measure::summary::Verdict::Fails).collect()
 }
 
 /// A warning when the figures include measured iterations that other processes disturbed (still disturbed after
@@ -280,6 +291,27 @@ pub(crate) mod tests {
         assert!(line.starts_with("✅ All 2 contestants passed their checks."));
         assert!(line.contains("interrupted"));
         assert!(line.contains("numbers not for conclusions"));
+    }
+
+    #[test]
+    fn a_failed_guard_of_the_lab_flags_the_status_line_and_nothing_else_does() {
+        let mut summary = fixture();
+        summary.contestants.pop();
+        let claim = |verdict, guard| ClaimResult {
+            guard,
+            p: Some(0.004),
+            ..ClaimResult::new("The lab runs within 1.10× of its standalone programs.", verdict, "")
+        };
+        for (verdict, guard) in [(Verdict::Holds, true), (Verdict::Inconclusive, true), (Verdict::Fails, false)] {
+            summary.claims = vec![claim(verdict, guard)];
+            assert_eq!(status_line(&summary), "✅ All 2 contestants passed their checks.", "{verdict:?}, {guard}");
+        }
+        summary.claims = vec![claim(Verdict::Fails, true)];
+        assert_eq!(
+            status_line(&summary),
+            "✅ All 2 contestants passed their checks. ⚠️ A guard of the lab failed (p = 0.0040): The lab runs within \
+             1.10× of its standalone programs. Its figures may include a cost of the lab's own trial process."
+        );
     }
 
     #[test]

@@ -241,7 +241,10 @@ impl IndexEntry {
             metric: input.headline_metric.to_string(),
             higher_is_better: input.higher_is_better,
             noise_threshold: summary.method.noise_threshold,
-            trustworthy: !failed && !summary.finished_utc.is_empty() && !summary.method.quick,
+            trustworthy: !failed
+                && crate::analysis::failed_guards(summary).is_empty()
+                && !summary.finished_utc.is_empty()
+                && !summary.method.quick,
             winners,
             questions: question_rows(summary),
             bottom_line: bottom_lines(summary),
@@ -768,5 +771,18 @@ mod tests {
         // The blocking contestant failed: it is no family's best.
         assert_eq!(names, ["loop", "stream"]);
         assert!(!entry.trustworthy, "a contestant failed");
+    }
+
+    #[test]
+    fn a_run_whose_guard_failed_is_read_with_care() {
+        let mut summary = crate::analysis::tests::fixture();
+        summary.contestants.pop();
+        let trusted = |summary: &measure::summary::Summary| {
+            IndexEntry::from_input(&crate::analysis::tests::input(summary)).trustworthy
+        };
+        assert!(trusted(&summary), "every contestant passed");
+        let guard = ClaimResult { guard: true, ..ClaimResult::new("The lab is within 1.1×.", Verdict::Fails, "") };
+        summary.claims.push(guard);
+        assert!(!trusted(&summary), "its guard failed");
     }
 }

@@ -30,6 +30,11 @@ pub const NEAR_LOOP_AT_64: f64 = 1.5;
 pub const BATCHING_FACTOR: f64 = 10.0;
 /// How much a yielding source must cost over one that never yields.
 pub const YIELD_FACTOR: f64 = 1.2;
+/// The most the lab may take per item over the same loop as a standalone program outside its trial process: the
+/// trial process should cost the loop nothing, within what separate processes of one program spread.
+pub const STANDALONE_LIMIT: f64 = 1.1;
+/// The id of the guard claim: the lab within [`STANDALONE_LIMIT`] of its standalone program.
+pub const STANDALONE_GUARD: &str = "lab-within-standalone";
 
 /// Every claim of the chain scenario, as data.
 pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
@@ -78,6 +83,25 @@ pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
             }],
         )
         .with_id("yielding-source-costs-more"),
+        ClaimSpec::new(
+            format!(
+                "The lab's trial process costs the loop nothing: at work 0, `{LOOP}` takes at most {STANDALONE_LIMIT}× \
+                 the time per item of the same loop as a standalone program outside the lab."
+            ),
+            HEADLINE,
+            DEFINITION,
+            (Relation::AtMost, STANDALONE_LIMIT),
+            Basis::ProcessMedians,
+            super::contestants::standalone_pairs()
+                .into_iter()
+                .map(|(lab, standalone)| Comparison {
+                    a: Side::contestant(lab, work(0)),
+                    b: Side::contestant(standalone, work(0)),
+                })
+                .collect(),
+        )
+        .with_id(STANDALONE_GUARD)
+        .guarding(),
     ]
 }
 

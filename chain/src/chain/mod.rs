@@ -22,12 +22,15 @@ mod routine;
 
 use std::sync::Arc;
 
+use measure::external::ExternalProgram;
 use measure::question::{Alternatives, Question};
+use measure::record::TrialRequest;
 use measure::scenario::{
-    ChartKind, ChartReference, ChartSpec, ParamSpec, ReferenceValue, Scenario, SeriesLine, SeriesRole,
+    ChartKind, ChartReference, ChartSpec, ParamSpec, ReferenceValue, Scenario, SeriesLine, SeriesRole, TrialError,
 };
+use measure::summary::ContestantInfo;
 
-pub use contestants::{contestants, find, ChainContestant, PreparedChain};
+pub use contestants::{contestants, find, standalone_pairs, ChainContestant, PreparedChain};
 
 /// The chain scenario, as the lab's registry lists it.
 #[derive(Debug, Clone, Copy, Default)]
@@ -44,7 +47,6 @@ const FLOOR: ChartReference = ChartReference {
 
 impl Scenario for ChainScenario {
     measure::scenario_files! {
-        contestants: contestants(),
         run_trial: routine::run_trial,
         claim_table: claims::table,
         discussion: report::discussion,
@@ -165,5 +167,15 @@ impl Scenario for ChainScenario {
                 .situation("the same work as concurrent stages"),
             ]
         },
+    }
+
+    /// The registry's contestants, then the standalone program ([`contestants::listed`]).
+    fn contestants(&self) -> Vec<ContestantInfo> {
+        contestants::listed()
+    }
+
+    /// The standalone program runs as a program of its own ([`contestants::external`]).
+    fn external(&self, request: &TrialRequest) -> Result<Option<ExternalProgram>, TrialError> {
+        contestants::external(request)
     }
 }

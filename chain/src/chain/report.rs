@@ -6,11 +6,13 @@
 use std::collections::BTreeMap;
 
 use measure::compare::{beyond_noise, differs, format_or_na as num, times_or_na as ratio};
+use measure::external::beside_standalone;
 use measure::summary::{Family, Summary};
 use measure::template::{claims_with_table, ClaimView};
 use serde::Serialize;
 
-use super::claims::{self, BATCHING_FACTOR, BATCH_PAIRS, LOOP, NEAR_LOOP_AT_0};
+use super::claims::{self, BATCHING_FACTOR, BATCH_PAIRS, LOOP, NEAR_LOOP_AT_0, STANDALONE_GUARD, STANDALONE_LIMIT};
+use super::contestants::standalone_pairs;
 use super::HEADLINE;
 
 /// The report's template: every word of the discussion.
@@ -70,6 +72,9 @@ pub struct Context {
     pub best_batched: Option<Row>,
     /// What `may` asks of coroutine code, when the run has coroutine contestants.
     pub coroutine_rules: Option<String>,
+    /// The "lab ÷ standalone" section: the loop beside its standalone program at every work, rendered by
+    /// [`measure::external::section`].
+    pub standalone: String,
 }
 
 /// One contestant's figures in a list of the discussion: each list fills the fields its sentence prints and
@@ -295,6 +300,13 @@ impl Context {
             ),
             best_batched,
             coroutine_rules: pipelines::coroutine::rules_note(summary),
+            standalone: measure::external::section(
+                &beside_standalone(summary, &standalone_pairs(), HEADLINE, STANDALONE_LIMIT),
+                "ms/M",
+                STANDALONE_LIMIT,
+                STANDALONE_GUARD,
+                standalone::BUILD,
+            ),
         }
     }
 }

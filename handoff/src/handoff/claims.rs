@@ -8,6 +8,7 @@ use measure::compare::{Basis, Relation};
 use measure::judge::{ClaimSpec, Comparison, Phase, Side};
 use measure::summary::Summary;
 
+use super::contestants::standalone_pairs;
 use super::HEADLINE;
 
 /// The capacity most claims are judged at: the default, where a batched channel holds `messages` batches and a
@@ -67,14 +68,22 @@ pub const WAKEUP_FACTOR: f64 = 2.0;
 /// How much receive-side batching must still cost over whole batches.
 pub const RECEIVE_SIDE_FACTOR: f64 = 5.0;
 
+/// The most the lab may take per item over the same pair as a standalone program outside its trial process: the
+/// trial process should cost the hand-off nothing, within what separate processes of one program spread.
+pub const STANDALONE_LIMIT: f64 = 1.1;
+
+/// The id of the guard claim: the lab within [`STANDALONE_LIMIT`] of its standalone programs.
+pub const STANDALONE_GUARD: &str = "lab-within-standalone";
+
 /// The ids of [`table`]'s claims, in its order: the report's template reads each verdict by its id.
-pub const IDS: [&str; 6] = [
+pub const IDS: [&str; 7] = [
     "batching-pays",
     "batching-needs-room",
     "current-thread-beats-cross-thread",
     "condvar-slowest-blocking",
     "capacity-one-wakes-per-item",
     "receive-side-batching-not-enough",
+    STANDALONE_GUARD,
 ];
 
 /// Every claim of the handoff scenario, as data.
@@ -154,6 +163,18 @@ pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
             vec![pair("stream-tokio-recv-many", "stream-tokio-batched", CLAIM_CAPACITY)],
         )
         .with_id("receive-side-batching-not-enough"),
+        cost(
+            format!(
+                "The lab's trial process costs the hand-off nothing: at capacity {CLAIM_CAPACITY}, each per-item pair \
+                 that also ran as a standalone program outside the lab ({}) takes at most {STANDALONE_LIMIT}× the \
+                 time per item of that program.",
+                standalone_pairs().iter().map(|(lab, _)| format!("`{lab}`")).collect::<Vec<_>>().join(", ")
+            ),
+            (Relation::AtMost, STANDALONE_LIMIT),
+            standalone_pairs().iter().map(|(lab, standalone)| pair(lab, standalone, CLAIM_CAPACITY)).collect(),
+        )
+        .with_id(STANDALONE_GUARD)
+        .guarding(),
     ]
 }
 
@@ -293,6 +314,31 @@ pub(crate) mod tests {
         assert_eq!(verdict_of(4, &[]), Verdict::Fails);
     }
 
+    /// [`summary_with`], with every standalone program at capacity 256 beside its lab twin at `lab` ms/M against
+    /// `standalone`.
+    fn with_standalone(lab: f64, standalone: f64) -> Summary {
+        let pairs = standalone_pairs();
+        let medians: Vec<(&str, u64, f64)> = pairs.iter().map(|(l, _)| (l.as_str(), 256, lab)).collect();
+        let mut summary = summary_with(&medians);
+        for (_, name) in &pairs {
+            let metrics = BTreeMap::from([(format!("{}.ms_per_million", phase(256)), stats_of(standalone))]);
+            summary.contestants.push(contestant(name, measure::summary::Family::Blocking, metrics));
+        }
+        summary
+    }
+
+    #[test]
+    fn the_guard_fails_when_the_lab_is_shown_slower_than_its_standalone_programs_by_more_than_the_limit() {
+        let index = IDS.iter().position(|id| *id == STANDALONE_GUARD).expect("the guard is in the table");
+        let slow = judged(index, &with_standalone(50.0, 30.0));
+        assert_eq!((slow.verdict, slow.guard), (Verdict::Fails, true), "{}", slow.detail);
+        assert_eq!(judged(index, &with_standalone(31.0, 30.0)).verdict, Verdict::Holds);
+        let missing = judged(index, &summary_with(&[]));
+        assert_eq!(missing.verdict, Verdict::Inconclusive, "without the standalone programs it cannot tell");
+        assert!(missing.detail.contains("blocking-crossbeam-standalone did not run"), "{}", missing.detail);
+        assert!(table(&summary_with(&[])).iter().filter(|c| c.guard).map(|c| c.id).eq([STANDALONE_GUARD]));
+    }
+
     #[test]
     fn a_missing_phase_or_contestant_is_inconclusive() {
         let mut summary = summary_with(&[]);
@@ -303,6 +349,6 @@ pub(crate) mod tests {
         summary.phases.retain(|p| p != "capacity_256");
         let claim = judged(0, &summary);
         assert_eq!(claim.verdict, Verdict::Inconclusive, "{}", claim.detail);
-        assert_eq!(table(&summary).len(), 6);
+        assert_eq!(table(&summary).len(), 7);
     }
 }

@@ -20,13 +20,18 @@ pub mod contestants;
 pub mod report;
 mod routine;
 
+use measure::external::ExternalProgram;
 use measure::question::{Alternatives, Question};
+use measure::record::TrialRequest;
 use measure::scenario::{
     ChartKind, ChartReference, ChartSpec, Dimension, ParamSpec, ReferenceValue, Repetitions, Scenario, SeriesLine,
-    SeriesRole,
+    SeriesRole, TrialError,
 };
+use measure::summary::ContestantInfo;
 
-pub use contestants::{ab_variants, bare_pairs, contestants, find, AbVariant, HandoffContestant, PreparedHandoff};
+pub use contestants::{
+    ab_variants, bare_pairs, contestants, find, standalone_pairs, AbVariant, HandoffContestant, PreparedHandoff,
+};
 
 /// The handoff scenario, as the lab's registry lists it.
 #[derive(Debug, Clone, Copy, Default)]
@@ -72,7 +77,6 @@ pub fn items_at(items: u64, small_items: u64, capacity: u64, items_per_message: 
 
 impl Scenario for HandoffScenario {
     measure::scenario_files! {
-        contestants: contestants(),
         /// The per-cause A/B variants of the bare pairs ([`contestants::on_request`]).
         contestants_on_request: contestants::on_request(),
         run_trial: routine::run_trial,
@@ -197,6 +201,16 @@ impl Scenario for HandoffScenario {
             false,
         )
         .situation("producer → consumer hand-off")],
+    }
+
+    /// The registry's contestants, then the standalone programs ([`contestants::listed`]).
+    fn contestants(&self) -> Vec<ContestantInfo> {
+        contestants::listed()
+    }
+
+    /// The standalone programs run as programs of their own ([`contestants::external`]).
+    fn external(&self, request: &TrialRequest) -> Result<Option<ExternalProgram>, TrialError> {
+        contestants::external(request)
     }
 
     fn dimensions(&self) -> Vec<Dimension> {

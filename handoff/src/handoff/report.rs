@@ -9,6 +9,7 @@
 use std::collections::BTreeMap;
 
 use measure::compare::{differs, format_or_na as num, format_p, format_ratio, process_range, times_or_na as ratio};
+use measure::external::beside_standalone;
 use measure::separation::{separation, Separation};
 use measure::summary::{MetricStats, Role, Summary};
 use measure::template::{claims_with_table, ClaimView};
@@ -17,9 +18,9 @@ use serde::Serialize;
 use super::{HEADLINE, SERIES_CAPACITY, SMALL_CAPACITY_BELOW};
 use crate::handoff::claims::{
     capacities, phase, BATCHING_FACTOR, BATCH_PAIRS, BLOCKING_CRATES, CLAIM_CAPACITY, CONDVAR, CROSS_THREAD_PER_ITEM,
-    CURRENT_THREAD, LOOP, RECEIVE_SIDE_FACTOR, WAKEUP_FACTOR,
+    CURRENT_THREAD, LOOP, RECEIVE_SIDE_FACTOR, STANDALONE_GUARD, STANDALONE_LIMIT, WAKEUP_FACTOR,
 };
-use crate::handoff::contestants::{ab_variants, bare_pairs};
+use crate::handoff::contestants::{ab_variants, bare_pairs, standalone_pairs};
 
 /// The report's template: every word of the discussion.
 const TEMPLATE: &str = include_str!("templates/report.md");
@@ -109,6 +110,9 @@ pub struct Context {
     pub fidelity_bar: String,
     /// The run's noise threshold as a percentage (`20%`).
     pub noise: String,
+    /// The "lab ÷ standalone" section: each lab contestant beside its standalone program per capacity, rendered
+    /// by [`measure::external::section`].
+    pub standalone: String,
     /// Each per-cause A/B variant that ran, beside its bare pair, per capacity (empty in a default run).
     pub ab: Vec<AbRow>,
     /// The bare pairs that have per-cause variants besides a control, in listing order.
@@ -385,6 +389,7 @@ pub fn context(summary: &Summary) -> Context {
         fidelity: fidelity_rows,
         fidelity_bar: format!("{FIDELITY_BAR}×"),
         noise: format!("{}%", (summary.method.noise_threshold * 1000.0).round() / 10.0),
+        standalone: against_standalone(summary),
         ab: ab_rows,
         ab_bares: ab_bares(true),
         ab_control_only: ab_bares(false),
@@ -399,6 +404,13 @@ pub fn context(summary: &Summary) -> Context {
         fastest_crate_ms: num(fastest(summary, BLOCKING_CRATES, c).map(|(_, m)| m)),
         coroutine_rules: pipelines::coroutine::rules_note(summary),
     }
+}
+
+/// Each lab contestant beside its standalone program at every capacity both ran ([`standalone_pairs`]), as the
+/// report's "lab ÷ standalone" section, judged at [`STANDALONE_LIMIT`].
+fn against_standalone(summary: &Summary) -> String {
+    let rows = beside_standalone(summary, &standalone_pairs(), HEADLINE, STANDALONE_LIMIT);
+    measure::external::section(&rows, "ms/M", STANDALONE_LIMIT, STANDALONE_GUARD, standalone::BUILD)
 }
 
 /// The findings of "where the time goes" (`wide`: the widest capacity).
@@ -741,6 +753,39 @@ mod tests {
         without.contestants.retain(|c| !c.name.ends_with("-bare"));
         let none = details(&judged(without));
         assert!(none.contains("The bare reference pairs did not run"), "{none}");
+    }
+
+    #[test]
+    fn each_pair_stands_beside_its_standalone_program_with_cores_and_a_failed_guard_is_a_claim() {
+        let mut summary = summary_with(&[]);
+        for (lab, standalone) in standalone_pairs() {
+            let mut copy = summary.contestant(&lab).expect("the lab twin").clone();
+            copy.name = standalone;
+            copy.metrics.insert("capacity_256.cores_used".to_string(), processes(&[1.5, 1.5, 1.5]));
+            summary.contestants.push(copy);
+        }
+        let summary = with_processes(summary, "blocking-crossbeam", &[48.0, 52.0, 56.0]);
+        let summary = with_processes(summary, "blocking-crossbeam-standalone", &[26.0, 30.0, 38.0]);
+        let summary = judged(summary);
+        let text = report(&summary);
+        assert!(
+            text.contains(
+                "| `blocking-crossbeam` | `blocking-crossbeam-standalone` | `capacity_256` | 52.0 | 30.0 | **1.73×** \
+                 | 1.25 | 1.50 | above, p = 0.050 |"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("| `stream-tokio` | `stream-tokio-standalone` | `capacity_1` | 100 | 100 | 1.00× |"),
+            "{text}"
+        );
+        assert!(text.contains("Above 1.10×: `blocking-crossbeam` at `capacity_256` (1.73×, on 1.25 cores against 1.50"));
+        assert_whole(&text);
+        let guard = summary.claims.iter().find(|c| c.id == STANDALONE_GUARD).expect("the guard is judged");
+        assert_eq!((guard.verdict, guard.guard), (Verdict::Fails, true), "{}", guard.detail);
+        let none = report(&judged(summary_with(&[])));
+        assert!(none.contains("The standalone programs did not run in this run"), "{none}");
+        assert!(none.contains("`cargo build --release -p standalone` builds them"), "{none}");
     }
 
     /// `summary` with `name`'s `ms_per_million` at capacity 256 read from the process medians `medians`; a

@@ -21,6 +21,7 @@
 //! | `stream-tokio-tasks-batched` | the same, batched |
 //! | `stream-tokio-tasks-fused` | two busy tasks (source+map1+filter, then map2+sum), one channel, one item per message |
 //! | `stream-tokio-tasks-fused-batched` | the same, batched |
+//! | `baseline-loop-standalone` | the standalone program (role `reference`): `baseline-loop` as a program of its own (the `standalone` crate), run outside the lab's trial process to calibrate the trial process itself; listed by [`listed`], never run in the lab's process (see `standalone`) |
 //! | `coroutine-may` | a `may` coroutine per stage and a consumer coroutine (one carrier per CPU, 32 KiB stacks), 4 `may::sync::mpsc` channels each bounded by a `may::sync::Semphore`, one item per message |
 //! | `coroutine-may-batched` | the same coroutines, one `Vec` per message, the chain bounded by one semaphore of a permit per batch (the source takes, the consumer gives back) |
 //!
@@ -54,13 +55,17 @@ mod channels;
 mod futures_stream;
 mod may_coroutines;
 mod rayon;
+mod standalone;
 mod tokio_stream;
 mod tokio_tasks;
 
 use std::fmt;
 use std::sync::Arc;
 
+use measure::external::ExternalProgram;
 use measure::meter::{GaugeMeter, NoMeter};
+use measure::record::TrialRequest;
+use measure::scenario::TrialError;
 use measure::summary::ContestantInfo;
 
 use crate::job::{ChainConfig, ChainError, Job, Outcome};
@@ -152,6 +157,24 @@ pub fn contestants() -> Vec<Arc<dyn ChainContestant>> {
         Arc::new(may_coroutines::MayCoroutines { batched: false }),
         Arc::new(may_coroutines::MayCoroutines { batched: true }),
     ]
+}
+
+/// Every contestant a run lists, in report order: the registry's ([`contestants`], which run in the lab's trial
+/// process), then the standalone program, which runs as a program of its own ([`external`]).
+pub fn listed() -> Vec<ContestantInfo> {
+    contestants().iter().map(|c| c.info()).chain([standalone::info()]).collect()
+}
+
+/// Each lab contestant beside its standalone program (role `reference`, a program of its own run outside the
+/// lab's trial process): `(lab, standalone)` names.
+pub fn standalone_pairs() -> Vec<(String, String)> {
+    standalone::pairs()
+}
+
+/// The program that runs `request`'s trial instead of the lab's trial process, when its contestant is the
+/// standalone program; `None` for every contestant of the registry.
+pub fn external(request: &TrialRequest) -> Result<Option<ExternalProgram>, TrialError> {
+    standalone::external(request)
 }
 
 /// The contestant named `name`.

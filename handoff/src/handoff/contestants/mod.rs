@@ -20,6 +20,7 @@
 //! | `blocking-crossbeam-bare`, `blocking-flume-bare`, `stream-flume-bare`, `stream-tokio-bare` | the bare reference pairs (role `reference`): the smallest correct program of each pair, without the lab's shared code, to calibrate the lab (see `bare`) |
 //! | `blocking-{crossbeam,flume}-bare-<cause>` | on request only ([`on_request`]: never in a default run): the blocking bare pairs with one of the lab pair's differences put back each, an A/B per suspected cause of the lab's gap (see `bare_ab`; `just fidelity-ab`) |
 //! | `stream-flume-bare-<cause>`, `stream-tokio-bare-control` | on request only: the same for `stream-flume`'s bare pair, and an A/A control of the tokio pair (see `bare_ab_async`) |
+//! | `blocking-crossbeam-standalone`, `stream-flume-standalone`, `stream-tokio-standalone` | the standalone programs (role `reference`): the same pairs as programs of their own (the `standalone` crate), run outside the lab's trial process to calibrate the trial process itself; listed by [`listed`], never run in the lab's process (see `standalone`) |
 //! | `coroutine-may[-batched]` | producer coroutine → `may::sync::mpsc::channel` bounded by a `may::sync::Semphore` → consumer coroutine; `may` 0.3, one carrier per CPU, 32 KiB stacks |
 //!
 //! The coroutine pair follows `may`'s rules (no thread-blocking call, no thread-local held across a wait inside a
@@ -55,6 +56,7 @@ mod baseline_loop;
 mod bridge_blocking_recv;
 mod bridge_blocking_send;
 mod may_mpsc;
+mod standalone;
 mod thread_to_caller;
 mod tokio_recv_many;
 mod two_tasks;
@@ -63,7 +65,10 @@ use std::fmt;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
+use measure::external::ExternalProgram;
 use measure::meter::{GaugeMeter, Meter, NoMeter};
+use measure::record::TrialRequest;
+use measure::scenario::TrialError;
 use measure::summary::{ContestantInfo, Family, Role};
 use pipelines::cancel::CancellableSink;
 use pipelines::sink::TakeSink;
@@ -162,6 +167,24 @@ fn pairs<K: Kind>(
 /// Each bare reference pair (role `reference`) beside the lab contestant it calibrates: `(lab, bare)` names.
 pub fn bare_pairs() -> Vec<(&'static str, String)> {
     bare::ALL.iter().map(|c| (c.twin(), format!("{}{}", c.twin(), bare::BARE_SUFFIX))).collect()
+}
+
+/// Each lab contestant beside its standalone program (role `reference`, a program of its own run outside the
+/// lab's trial process): `(lab, standalone)` names.
+pub fn standalone_pairs() -> Vec<(String, String)> {
+    standalone::pairs()
+}
+
+/// Every contestant a run lists, in report order: the registry's ([`contestants`], which run in the lab's trial
+/// process), then the standalone programs, which run as programs of their own ([`external`]).
+pub fn listed() -> Vec<ContestantInfo> {
+    contestants().iter().map(|c| c.info()).chain(standalone::infos()).collect()
+}
+
+/// The program that runs `request`'s trial instead of the lab's trial process, when its contestant is a
+/// standalone program; `None` for every contestant of the registry.
+pub fn external(request: &TrialRequest) -> Result<Option<ExternalProgram>, TrialError> {
+    standalone::external(request)
 }
 
 /// Why conformance check `check` is not applicable to `contestant` (a bare reference pair carries no meter and no
