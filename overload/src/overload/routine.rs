@@ -731,10 +731,13 @@ mod tests {
     #[test]
     fn the_drop_comes_only_once_the_limit_has_settled() {
         // AIMD from 5 towards 40 with a ceiling the dependency serves without queueing: it climbs for a while,
-        // then holds at 40; the drop must wait for the hold.
+        // then holds at 40; the drop must wait for the hold. The cap is far off (2 s), so the hold comes first
+        // however slowly a loaded machine runs the callers and the watcher (with the shared 80 ms cap, a busy
+        // machine could reach the cap first: the hold then never happened, through no fault of the rule).
         let mut config = config();
         config.limits = LimiterParams { initial: 5, timeout: Duration::from_secs(1), ..config.limits };
-        config.drop = DropRule { healthy_min: Duration::from_millis(1), ..config.drop };
+        config.drop =
+            DropRule { healthy_min: Duration::from_millis(1), healthy_max: Duration::from_secs(2), ..config.drop };
         let sink = trial_with(Contestant::Blocking(LimiterKind::Aimd), config.clone());
         assert!(sink.checks.iter().all(|c| c.passed), "{:?}", sink.checks);
         let timed = sink.iterations.iter().find(|i| !i.accounting).expect("a timed iteration");
@@ -765,8 +768,14 @@ mod tests {
 
     #[test]
     fn plain_aimd_cuts_on_the_dependency_s_rejections() {
-        // A queue of 4 behind 8 slots after the drop: the 40 callers AIMD admits at its ceiling overflow it.
-        let config = OverloadConfig { queue_limit: Some(4), ..config() };
+        // A queue of 4 behind 8 slots after the drop: the 40 callers AIMD admits at its ceiling overflow it. It is
+        // at its ceiling when the drop comes, however loaded the machine: no latency counts as a loss (a 1 s
+        // timeout), and the drop waits for the limit to hold (a 2 s cap). With the shared 4 ms timeout, a busy
+        // machine's scheduling delays could cut the limit to 12 or below before the drop, and then nothing
+        // overflows the 8 + 4 the dependency holds.
+        let mut config = OverloadConfig { queue_limit: Some(4), ..config() };
+        config.limits.timeout = Duration::from_secs(1);
+        config.drop.healthy_max = Duration::from_secs(2);
         let sink = trial_with(Contestant::Stream(LimiterKind::Aimd), config);
         let timed = sink.iterations.iter().find(|i| !i.accounting).expect("a timed iteration");
         assert!(timed.metrics["after_drop.errors"] > 0.0, "the dependency rejected calls");
