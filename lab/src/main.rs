@@ -14,6 +14,8 @@ mod advise;
 mod cli;
 mod compare;
 mod cpus;
+#[cfg(test)]
+mod documented_defaults;
 mod environment;
 mod error;
 mod executor;
