@@ -67,14 +67,35 @@ fn counters_add_up_during_and_after_a_run() {
 
 #[test]
 fn quiet_windows_carry_the_state() {
-    // Call 0 takes a minute, far longer than the test: every window certainly shows it in service and call 1
-    // queued, however long the machine keeps this thread waiting. Dropping the dependency resolves both.
+    // Call 0 takes a minute, far longer than the test: from the window it was issued in, every window shows it
+    // in service, and from call 1's window, call 1 queued, however late this thread issued them. Dropping the
+    // dependency resolves both.
     let dep =
         Dependency::start(Config { window: Duration::from_millis(10), ..common::config(1, 60_000) }).expect("start");
     let _in_service = dep.call(0);
     let _queued = dep.call(1);
-    std::thread::sleep(Duration::from_millis(45));
-    let timeline = dep.timeline();
-    assert!(timeline.windows.len() >= 4);
-    assert!(timeline.windows.iter().all(|w| (w.max_in_service, w.max_queued, w.capacity) == (1, 1, 1)));
+    // The window each call was issued in: where the issues so far first reach `n`.
+    let issued_by = |windows: &[dependency::Window], n: u64| {
+        let mut so_far = 0;
+        windows.iter().position(|w| {
+            so_far += w.issued;
+            so_far >= n
+        })
+    };
+    // At least four quiet windows after both calls, however long the machine kept this thread waiting.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let timeline = loop {
+        let timeline = dep.timeline();
+        if issued_by(&timeline.windows, 2).is_some_and(|second| timeline.windows.len() >= second + 5) {
+            break timeline;
+        }
+        assert!(Instant::now() < deadline, "the timeline did not reach four windows past the calls within 20 s");
+        std::thread::sleep(Duration::from_millis(1));
+    };
+    let windows = &timeline.windows;
+    let (first, second) = (issued_by(windows, 1).expect("call 0"), issued_by(windows, 2).expect("call 1"));
+    assert!(windows.iter().all(|w| w.capacity == 1));
+    assert!(windows[first..].iter().all(|w| w.max_in_service == 1), "{windows:?}");
+    assert!(windows[second..].iter().all(|w| (w.max_in_service, w.max_queued) == (1, 1)), "{windows:?}");
+    assert!(windows[second + 1..].iter().all(|w| (w.issued, w.completed) == (0, 0)), "quiet: {windows:?}");
 }
