@@ -297,8 +297,16 @@ mod tests {
     fn pending_completes_a_parked_thread() {
         let (completer, completion) = Completion::pending();
         assert!(!completion.is_complete());
+        let Inner::Shared(slot) = &completion.inner else { panic!("a pending completion shares a slot") };
+        let slot = Arc::clone(slot);
         let waiter = thread::spawn(move || completion.wait());
-        thread::sleep(Duration::from_millis(20));
+        // Complete only once the thread has registered itself to be woken (it parks right after): the completer
+        // then certainly wakes a waiting thread rather than leaving the result for a wait yet to start.
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while lock(&slot.state).waiter.is_none() {
+            assert!(Instant::now() < deadline, "the waiter never registered");
+            thread::sleep(Duration::from_millis(1));
+        }
         completer.complete(Ok(reply(3)));
         assert_eq!(waiter.join().ok().and_then(|r| r.ok()).map(|r| r.value), Some(3));
     }

@@ -53,20 +53,24 @@ fn waited_on_plain_threads() {
 
 #[test]
 fn polled_once_then_waited_blocking() {
-    let dep = Dependency::start(common::config(100, 20)).expect("start");
+    // No slot until the poll is done: the call is certainly pending then, however late this thread runs.
+    let dep = Dependency::start(common::config(0, 20)).expect("start");
     let mut completion = dep.call(5);
     let waker = futures::task::noop_waker();
     assert!(Pin::new(&mut completion).poll(&mut Context::from_waker(&waker)).is_pending());
+    dep.set_capacity(1);
     assert_eq!(completion.wait().expect("served").value, Dependency::answer(5));
 }
 
 #[test]
 fn wait_until_times_out_then_the_call_still_completes() {
-    let dep = Dependency::start(common::config(100, 50)).expect("start");
+    // No slot until the wait has timed out: it cannot complete first, however late this thread runs.
+    let dep = Dependency::start(common::config(0, 50)).expect("start");
     let completion = match dep.call(1).wait_until(Instant::now() + Duration::from_millis(1)) {
-        Ok(result) => panic!("a 50 ms call finished within 1 ms: {result:?}"),
+        Ok(result) => panic!("a call with no slot to run in finished: {result:?}"),
         Err(completion) => completion,
     };
+    dep.set_capacity(1);
     assert!(completion.wait().is_ok());
 }
 
@@ -78,9 +82,16 @@ async fn ready_fakes_resolve_at_once() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pending_fakes_complete_by_hand_from_another_thread() {
-    let (completer, completion) = Completion::pending();
-    let task = tokio::spawn(completion);
-    tokio::time::sleep(Duration::from_millis(10)).await;
+    let (completer, mut completion) = Completion::pending();
+    // The task polls once (registering its waker) and says so before it awaits: the completer then certainly
+    // wakes a waiting task rather than finding the result picked up at the first poll.
+    let (registered, waiting) = tokio::sync::oneshot::channel();
+    let task = tokio::spawn(async move {
+        assert!(futures::poll!(&mut completion).is_pending(), "nothing completed it yet");
+        let _ = registered.send(());
+        completion.await
+    });
+    waiting.await.expect("the task polled once");
     std::thread::spawn(move || completer.complete(Ok(reply(42)))).join().expect("completer thread");
     assert_eq!(task.await.expect("task").map(|r| r.value), Ok(42));
 

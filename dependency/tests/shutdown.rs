@@ -18,15 +18,39 @@ fn shutdown_resolves_pending_calls_and_joins_the_timer_threads() {
     let tids = dep.timer_thread_ids();
     assert_eq!(tids.len(), 3);
     assert!(tids.iter().all(|&tid| !thread_gone(tid)));
+    // Each waiter thread says who it is, then waits; each task polls once (registering its waker), says so,
+    // then awaits. Shutdown comes only once every thread is asleep in its wait and every task has registered,
+    // so it certainly wakes blocked threads and waiting tasks, not callers that had yet to wait.
+    let (tids_tx, tids_rx) = std::sync::mpsc::channel();
     let waiters: Vec<_> = (0..4)
         .map(|input| {
             let completion = dep.call(input);
-            std::thread::spawn(move || completion.wait())
+            let tids = tids_tx.clone();
+            std::thread::spawn(move || {
+                let _ = tids.send(common::current_tid());
+                completion.wait()
+            })
         })
         .collect();
+    let waiter_tids: Vec<u32> = tids_rx.iter().take(4).collect();
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).build().expect("runtime");
-    let tasks: Vec<_> = (4..8).map(|input| runtime.spawn(dep.call(input))).collect();
-    std::thread::sleep(Duration::from_millis(20)); // let the waiters park and the tasks register
+    let (registered_tx, registered_rx) = std::sync::mpsc::channel();
+    let tasks: Vec<_> = (4..8)
+        .map(|input| {
+            let mut completion = dep.call(input);
+            let registered = registered_tx.clone();
+            runtime.spawn(async move {
+                assert!(futures::poll!(&mut completion).is_pending(), "a minute-long call is pending");
+                let _ = registered.send(());
+                completion.await
+            })
+        })
+        .collect();
+    assert_eq!(registered_rx.iter().take(4).count(), 4, "every task polled once");
+    assert!(
+        common::eventually(Duration::from_secs(20), || waiter_tids.iter().all(|&tid| common::sleeping(tid))),
+        "the waiter threads never all blocked in their wait"
+    );
     dep.shutdown();
     for waiter in waiters {
         assert_eq!(waiter.join().expect("waiter"), Err(CallError::ShutDown));

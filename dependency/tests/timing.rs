@@ -74,8 +74,20 @@ fn a_call_with_an_earlier_deadline_wakes_the_sleeping_timer() {
         .find(|c| c.service_time(0) > Duration::from_millis(800) && c.service_time(1) < Duration::from_millis(50))
         .expect("some seed gives a long call then a short one");
     let dep = Dependency::start(config.clone()).expect("start");
+    // The short call is issued only once the timer thread sleeps towards call 0's deadline, so it certainly
+    // has to be woken for it: first the thread is idle (asleep with nothing pending, woken only by a call),
+    // then call 0 wakes it, and its next sleep is the one until call 0's deadline.
+    let timer = *dep.timer_thread_ids().first().expect("one timer thread");
+    let asleep = || common::eventually(Duration::from_secs(20), || common::sleeping(timer));
+    assert!(asleep(), "the timer thread never went idle");
+    let idle = common::voluntary_switches(timer).expect("the timer thread's status");
     let long = dep.call(0);
-    std::thread::sleep(Duration::from_millis(5)); // the timer thread now sleeps until call 0's deadline
+    assert!(
+        common::eventually(Duration::from_secs(20), || {
+            common::voluntary_switches(timer).is_some_and(|n| n > idle) && common::sleeping(timer)
+        }),
+        "the timer thread never went to sleep until call 0's deadline"
+    );
     let short = dep.call(1).wait().expect("served");
     assert!(short.in_service() >= config.service_time(1));
     let long = long.wait().expect("served");

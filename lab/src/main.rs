@@ -6,12 +6,18 @@
 //! 3 the lab could not write its output (a full disk, a folder it may not write to; the message names what was
 //! kept), 130 interrupted (finished trials kept, no report).
 
+// First, so that its `print!`, `println!`, `eprint!` and `eprintln!` are the ones every module below uses.
+#[macro_use]
+mod pipe;
+
 mod action;
 mod advise;
 mod answers;
 mod cli;
 mod compare;
 mod cpus;
+#[cfg(test)]
+mod documented_defaults;
 mod environment;
 mod error;
 mod executor;

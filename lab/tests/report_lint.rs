@@ -42,6 +42,21 @@ fn findings(report: &str, markdown: &str) -> Vec<String> {
         .collect()
 }
 
+/// The links of `markdown` (`[text](target)`, images included) to a file that is neither among `own`, the files
+/// its own render writes, nor a web address: each as `<report>: links <target>, which its render does not write`.
+/// A report may land in a folder without any other report (`lab <scenario> --out DIR`, an advice's folder), so a
+/// link to another scenario's report would be broken there.
+fn links_outside(report: &str, markdown: &str, own: &BTreeSet<&str>) -> Vec<String> {
+    markdown
+        .split("](")
+        .skip(1)
+        .filter_map(|rest| rest.split_once(')').map(|(target, _)| target))
+        .map(|target| target.split_once('#').map_or(target, |(file, _)| file))
+        .filter(|file| !file.is_empty() && !file.contains("://") && !own.contains(file))
+        .map(|file| format!("{report}: links {file}, which its render does not write"))
+        .collect()
+}
+
 /// Fail on every finding, each named once.
 fn check(found: &[String], what: &str) {
     let found: BTreeSet<&String> = found.iter().collect();
@@ -82,8 +97,12 @@ fn every_committed_report_renders_whole() {
         handles.into_iter().map(|h| h.join().expect("rendering a committed run")).collect()
     });
     for (scenario, rendered) in rendered {
+        // What the render writes, and the raw file `lab` copies beside it.
+        let own: BTreeSet<&str> =
+            rendered.files.files.iter().map(|f| f.path.as_str()).chain([rendered.summary.raw_file.as_str()]).collect();
         for file in rendered.files.files.iter().filter(|f| f.path.ends_with(".md")) {
             found.extend(findings(&file.path, &file.contents));
+            found.extend(links_outside(&file.path, &file.contents, &own));
         }
         entries.push(rendered.index_entry);
         rendered_scenarios.push(scenario.name());

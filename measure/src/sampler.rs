@@ -47,6 +47,9 @@ pub struct Sampler {
     handle: Option<JoinHandle<Sampled>>,
     gauge: Arc<Outstanding>,
     period_ms: f64,
+    /// Samples its thread has taken so far (tests only).
+    #[cfg(test)]
+    samples: Arc<std::sync::atomic::AtomicU64>,
 }
 
 /// What the sampler saw, and what it cost.
@@ -100,6 +103,9 @@ struct Run {
     start: Instant,
     threshold: Option<u64>,
     reached: Option<ThresholdReading>,
+    /// Samples taken so far, for this module's tests to wait on (absent from every build but theirs).
+    #[cfg(test)]
+    samples: Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl Run {
@@ -133,6 +139,8 @@ impl Run {
                 self.values.push(value as f64);
             }
         }
+        #[cfg(test)]
+        self.samples.fetch_add(1, Ordering::Release);
     }
 
     fn read_threads(&mut self) {
@@ -209,6 +217,10 @@ impl Sampler {
         let (ready_tx, ready_rx) = mpsc::sync_channel::<()>(1);
         let run_gauge = Arc::clone(&gauge);
         let run_stop = Arc::clone(&stop);
+        #[cfg(test)]
+        let samples = Arc::new(std::sync::atomic::AtomicU64::new(0));
+        #[cfg(test)]
+        let run_samples = Arc::clone(&samples);
         let handle = std::thread::Builder::new()
             .name("lab-sampler".to_string())
             .spawn(move || {
@@ -225,6 +237,8 @@ impl Sampler {
                     start: Instant::now(),
                     threshold,
                     reached: None,
+                    #[cfg(test)]
+                    samples: run_samples,
                 };
                 // Warm the /proc reader (first read may fault pages in) before declaring readiness.
                 run.read_threads();
@@ -239,7 +253,27 @@ impl Sampler {
             // An error means the thread died before it was ready; stop() will then report what it can.
             let _ = ready_rx.recv();
         }
-        Sampler { stop, handle, gauge, period_ms }
+        Sampler {
+            stop,
+            handle,
+            gauge,
+            period_ms,
+            #[cfg(test)]
+            samples,
+        }
+    }
+
+    /// Waits (bounded) until the sampler thread has taken a sample that began after this call: it has seen
+    /// whatever the gauge reads now. A sample counts itself after reading the gauge, so the second count from
+    /// now is a sample that began after the first was counted, after this call began.
+    #[cfg(test)]
+    fn wait_for_a_sample(&self) {
+        let from = self.samples.load(Ordering::Acquire);
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while self.samples.load(Ordering::Acquire) < from + 2 {
+            assert!(Instant::now() < deadline, "the sampler took no sample within 20 s");
+            std::thread::sleep(Duration::from_millis(1));
+        }
     }
 
     /// Stop and join the sampler. Its [`Sampled::own_usage`] covers the thread from when it was ready to its
@@ -291,9 +325,10 @@ mod tests {
         let sampler = Sampler::start_with_threshold(Arc::clone(&gauge), 1.0, Some(10));
         std::thread::sleep(Duration::from_millis(10));
         gauge.admit(9);
-        std::thread::sleep(Duration::from_millis(10));
+        // The sampler certainly samples the 12 before the gauge moves on, however the machine schedules it.
+        sampler.wait_for_a_sample();
         gauge.admit(100);
-        std::thread::sleep(Duration::from_millis(10));
+        sampler.wait_for_a_sample();
         let reading = sampler.stop().threshold.expect("the gauge passed the threshold");
         assert_eq!(reading.outstanding, 12, "the first sample at or above 10, not a later one");
         assert!(reading.at_ms >= 5.0, "read at {} ms, after the gauge rose", reading.at_ms);

@@ -9,6 +9,8 @@ use measure::alloc::{is_counting, snapshot, CountingAlloc};
 use measure::gauge::Outstanding;
 use measure::probe::Probe;
 
+mod common;
+
 #[global_allocator]
 static GLOBAL: CountingAlloc = CountingAlloc;
 
@@ -107,9 +109,11 @@ fn probe_reports_the_heap_peak_and_what_was_kept() {
     const KEPT: usize = 4096;
     let gauge = Arc::new(Outstanding::new());
     let probe = Probe::start(Arc::clone(&gauge));
+    // Found (its allocations freed again) before the block is held; watching it then allocates nothing.
+    let sampler = common::SamplerThread::find();
     let held: Vec<u8> = vec![1; HELD];
-    // Hold it over several sampler ticks, so the 1 ms sampler sees it.
-    std::thread::sleep(std::time::Duration::from_millis(10));
+    // Hold it until the 1 ms sampler has certainly sampled the heap with it.
+    sampler.sampled();
     drop(std::hint::black_box(held));
     let kept: Vec<u8> = std::hint::black_box(vec![2; KEPT]);
     let m = probe.finish(1);

@@ -10,6 +10,8 @@ use measure::cpu::thread_cpu_clock_ns;
 use measure::gauge::Outstanding;
 use measure::probe::Probe;
 
+mod common;
+
 fn burn(ns: u64) {
     let start = thread_cpu_clock_ns().unwrap();
     let mut x = 0u64;
@@ -89,7 +91,7 @@ testkit::own_process! {
         let probe = Probe::start(Arc::clone(&gauge));
         gauge.admit(7);
         gauge.admit(5);
-        std::thread::sleep(Duration::from_millis(5)); // the sampler sees 12 for a few ticks
+        common::SamplerThread::find().sampled(); // the sampler has seen 12
         gauge.leave(12);
         gauge.admit(3);
         gauge.leave(3);

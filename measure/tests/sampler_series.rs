@@ -17,12 +17,14 @@ testkit::own_process! {
     fn series_follows_gauge_steps() {
         let gauge = Arc::new(Outstanding::new());
         let sampler = Sampler::start(Arc::clone(&gauge), 1.0);
+        // Each step stays until the sampler has certainly sampled it, however the machine schedules it.
+        let thread = common::SamplerThread::find();
         gauge.admit(4);
-        std::thread::sleep(Duration::from_millis(30));
+        thread.sampled();
         gauge.admit(6);
-        std::thread::sleep(Duration::from_millis(30));
+        thread.sampled();
         gauge.leave(10);
-        std::thread::sleep(Duration::from_millis(30));
+        thread.sampled();
         let sampled = sampler.stop();
         let values = &sampled.series.values;
         assert_eq!(sampled.max_outstanding, 10);
@@ -56,13 +58,15 @@ testkit::own_process! {
         let gauge = Arc::new(Outstanding::new());
         let sampler = Sampler::start(Arc::clone(&gauge), 1.0);
         let parked = common::Parked::start(4);
-        // Long enough for at least two thread-count reads (every 10 ticks).
-        std::thread::sleep(Duration::from_millis(40));
+        // At least five ticks after it was ready (its own usage counts from then), however the machine schedules
+        // it; the thread count it reads at the end still sees the four waiting threads.
+        let thread = common::SamplerThread::find();
+        thread.blocked_since(thread.blocked(), 5);
         let sampled = sampler.stop();
         parked.release();
         // main + this test's thread may be one; the sampler; the four waiting threads.
         assert!(sampled.threads_max >= 6, "threads_max {}", sampled.threads_max);
-        // Waking ~40 times does cost something, and it sleeps most of the time.
+        // Waking each tick does cost something, and it sleeps most of the time.
         assert!(sampled.own_usage.voluntary_switches >= 5, "{:?}", sampled.own_usage);
         assert!(sampled.own_usage.cpu_ns() < 40_000_000, "{:?}", sampled.own_usage);
     }

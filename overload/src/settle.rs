@@ -155,6 +155,14 @@ mod tests {
     }
 
     #[test]
+    fn a_healthy_minimum_shorter_than_the_hold_still_waits_one_whole_hold() {
+        let rule = DropRule { healthy_min: ms(1), hold: ms(20), ..rule() };
+        let flat = [(0, 40)];
+        assert!(!rule.due(ms(19), Some((&flat, 19_000))), "a limit flat from the start has not held for a hold yet");
+        assert!(rule.due(ms(20), Some((&flat, 20_000))));
+    }
+
+    #[test]
     fn a_slow_ramp_has_not_settled_though_its_mean_barely_moves() {
         // +1 every 9 ms from 200: about 2% per half of a 100 ms hold, but always beyond the first half's range.
         let ramp: Vec<(u64, usize)> = (0..100).map(|i| (i * 9_000, 200 + i as usize)).collect();

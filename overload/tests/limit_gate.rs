@@ -185,14 +185,21 @@ fn churn(limit: usize) -> Box<Scripted> {
 
 /// Many blocking threads and many tokio tasks (some of which give up waiting) share one gate whose limit
 /// `algorithm` keeps moving; checks that nothing was ever admitted over the limit and nothing leaked.
+///
+/// Contention is made, not hoped for: the test holds every slot of the gate before any worker starts, waits
+/// until every thread and task is queued behind them, and only then gives the slots back, so the first
+/// admissions are certainly hand-overs to queued waiters, however the machine schedules the workers after that.
 fn hammer(algorithm: Box<dyn LimitAlgorithm>, ceiling: usize) {
     const THREADS: usize = 6;
     const TASKS: usize = 6;
     const OPS: usize = 300;
-    /// How long each thread holds its slot: long enough that the threads overlap whatever else the machine runs.
+    /// How long each thread holds its slot, so that threads and tasks keep overlapping after the forced start.
     const HOLD: Duration = Duration::from_micros(200);
 
     let gate = Arc::new(Gate::new(algorithm));
+    // Fill the gate to its limit: every worker's first acquire has to queue.
+    let start_line: Vec<Permit> = std::iter::from_fn(|| gate.try_acquire()).collect();
+    assert_eq!(start_line.len(), gate.limit(), "the start line holds every slot");
     let active = Arc::new(AtomicUsize::new(0));
     let max_active = Arc::new(AtomicUsize::new(0));
     let violations = Arc::new(AtomicU64::new(0));
@@ -255,14 +262,18 @@ fn hammer(algorithm: Box<dyn LimitAlgorithm>, ceiling: usize) {
                 for op in 0..OPS {
                     let permit = gate.acquire_blocking();
                     hold(&permit);
-                    // Hold the slot a moment: on a busy machine a thread that only yields can run every
-                    // operation alone, and then nobody ever waits and the bound is never put to the test.
                     thread::sleep(HOLD);
                     finish(permit, op * 3 + t);
                 }
             })
         })
         .collect();
+
+    // Every thread and task is parked behind the start line (a task whose first acquire gives up queues again
+    // for its next operation; a thread cannot leave the queue), so at least the six threads are queued when
+    // the slots come back: each release hands its slot to a waiter.
+    wait_until("every thread and task queued behind the full gate", || gate.waiting() == THREADS + TASKS);
+    drop(start_line);
 
     for t in threads {
         t.join().expect("worker thread");
@@ -287,7 +298,7 @@ fn hammer(algorithm: Box<dyn LimitAlgorithm>, ceiling: usize) {
     assert_eq!(stats.admitted, stats.released, "{stats:?}");
     assert!(stats.admitted >= done);
     assert!(stats.limit_changes > 0);
-    assert!(stats.queued > 0, "nobody ever waited: {stats:?}");
+    assert!(stats.queued >= THREADS as u64, "the queued workers were not handed the start line's slots: {stats:?}");
 }
 
 #[test]

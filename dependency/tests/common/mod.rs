@@ -43,3 +43,24 @@ pub fn eventually(limit: Duration, mut condition: impl FnMut() -> bool) -> bool 
     }
     condition()
 }
+
+/// The kernel id of the calling thread (as in `/proc/self/task/<tid>`).
+pub fn current_tid() -> u32 {
+    let link = std::fs::read_link("/proc/thread-self").expect("/proc/thread-self");
+    link.file_name().and_then(|tid| tid.to_str()).and_then(|tid| tid.parse().ok()).expect("a thread id")
+}
+
+/// Whether thread `tid` of this process is asleep in the kernel (`S` in `/proc/self/task/<tid>/stat`): blocked
+/// in a wait, such as a park, rather than running or runnable.
+pub fn sleeping(tid: u32) -> bool {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/self/task/{tid}/stat")) else { return false };
+    // `pid (comm) state ...`: the name may hold spaces and parentheses, the state follows the last `)`.
+    stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().next()) == Some("S")
+}
+
+/// How many times thread `tid` of this process has blocked of its own accord (`voluntary_ctxt_switches` in
+/// `/proc/self/task/<tid>/status`): each wait it went into counts one.
+pub fn voluntary_switches(tid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/self/task/{tid}/status")).ok()?;
+    status.lines().find_map(|line| line.strip_prefix("voluntary_ctxt_switches:")).and_then(|n| n.trim().parse().ok())
+}

@@ -25,7 +25,13 @@ pub fn conformance(contestant: ServiceContestant, prepared: &Prepared, config: &
     };
     let n = arrivals::schedule(&small).len() as u64;
     let injected = vec![0, n / 2, n.saturating_sub(1)];
-    let mut checks = vec![match run_once(contestant, prepared, &small, injected.clone(), None, &mut || {}) {
+    // A gated contestant runs behind a gate as wide as the run, which sheds nothing: every injected failure is
+    // certainly called and must come back failed. Its own limiter could shed one (arrival n / 2 comes at the
+    // capacity drop, where calls pile up on a busy machine), and a shed arrival never meets its failure. What the
+    // check judges is the contestant's handling (admit, call, finish), the same with any gate.
+    let wide =
+        contestant.limiter.map(|_| Arc::new(Gate::new(Box::new(Fixed::new(usize::try_from(n).unwrap_or(usize::MAX))))));
+    let mut checks = vec![match run_once(contestant, prepared, &small, injected.clone(), wide, &mut || {}) {
         Err(e) => Check::new("faults", false, e),
         Ok(output) => {
             let entries = output.calls.book.entries();
