@@ -61,6 +61,8 @@ pub(crate) fn plan(scenario: &'static dyn Scenario, options: &RunOptions) -> Run
         iterations: repetitions.iterations,
         accounting: repetitions.accounting,
         noise_threshold: options.noise_threshold,
+        sdr: Default::default(),
+        calibration: None,
         seed: options.seed,
         trial_timeout_s: options.trial_timeout.as_secs_f64(),
     };

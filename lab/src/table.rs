@@ -281,6 +281,8 @@ pub(crate) mod tests {
             iterations: 2,
             accounting: 1,
             noise_threshold: 0.2,
+            sdr: Default::default(),
+            calibration: None,
             seed,
             trial_timeout_s: 60.0,
         }

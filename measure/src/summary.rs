@@ -336,6 +336,8 @@ pub(crate) mod tests {
                 iterations: 1,
                 accounting: 1,
                 noise_threshold: 0.2,
+                sdr: Default::default(),
+                calibration: None,
                 seed: 0,
                 trial_timeout_s: 1.0,
             },

@@ -1088,6 +1088,8 @@ mod tests {
                 iterations: 2,
                 accounting: 1,
                 noise_threshold: 0.2,
+                sdr: Default::default(),
+                calibration: None,
                 seed: 1,
                 trial_timeout_s: 60.0,
             },

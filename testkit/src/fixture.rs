@@ -54,6 +54,8 @@ pub fn method() -> Method {
         iterations: 1,
         accounting: 1,
         noise_threshold: 0.2,
+        sdr: Default::default(),
+        calibration: None,
         seed: 0,
         trial_timeout_s: 60.0,
     }

@@ -65,6 +65,8 @@ pub fn summary() -> Summary {
             iterations: 5,
             accounting: 1,
             noise_threshold: 0.2,
+            sdr: Default::default(),
+            calibration: None,
             seed: 42,
             trial_timeout_s: 120.0,
         },
