@@ -7,6 +7,7 @@
 
 mod action;
 mod advise;
+mod calibrate;
 mod cli;
 mod compare;
 mod cpus;
@@ -156,6 +157,16 @@ fn run() -> Result<ExitCode> {
                 );
             }
             Ok(ExitCode::SUCCESS)
+        }
+        Action::Calibrate(request) if request.dry_run => {
+            print!("{}", calibrate::plan_text(&request)?);
+            Ok(ExitCode::SUCCESS)
+        }
+        Action::Calibrate(request) => {
+            let interrupted = interrupt_flag()?;
+            let out = OutputDir::new(request.out.clone());
+            let _lock = lock(&out)?;
+            calibrate::run(&request, &out, &interrupted)
         }
         Action::Advise(request) if request.dry_run => {
             print!("{}", advise::plan_text(&request));

@@ -36,8 +36,12 @@ pub(crate) struct RunOptions {
     pub accounting: Option<u32>,
     /// Seed for inputs and order.
     pub seed: u64,
-    /// Relative difference under which results count as noise.
+    /// Relative difference under which results count as noise: the uncalibrated default, for every metric whose
+    /// class the calibration does not give.
     pub noise_threshold: f64,
+    /// The calibration the judge reads its thresholds from when it matches the run's testbed
+    /// ([`crate::calibrate::judged_with`]); `None`: none (`--calibration none`).
+    pub calibration: Option<PathBuf>,
     /// Per-trial time budget.
     pub trial_timeout: Duration,
     /// Parameter values given on the command line, by parameter key.
@@ -63,6 +67,7 @@ impl Default for RunOptions {
             accounting: None,
             seed: 1,
             noise_threshold: 0.2,
+            calibration: Some(PathBuf::from(DEFAULT_CALIBRATION)),
             trial_timeout: Duration::from_secs(300),
             params: BTreeMap::new(),
             pin: None,
@@ -86,6 +91,19 @@ impl RunOptions {
     /// The defaults of a `--quick` run.
     fn quick() -> Self {
         RunOptions { quick: true, trial_timeout: Duration::from_secs(60), ..Self::default() }
+    }
+}
+
+/// Where a run looks for its calibration unless `--calibration` says otherwise (relative to the working directory:
+/// the committed one when the lab runs from the repository's root, as `just lab` does).
+pub(crate) const DEFAULT_CALIBRATION: &str = "reports/calibration.json";
+
+/// `--calibration FILE|none` of `sub`: the file, `None` for `none`, the default when not given.
+pub(crate) fn calibration(sub: &ArgMatches) -> Option<PathBuf> {
+    match sub.get_one::<PathBuf>("calibration") {
+        Some(path) if path.as_os_str() == "none" => None,
+        Some(path) => Some(path.clone()),
+        None => Some(PathBuf::from(DEFAULT_CALIBRATION)),
     }
 }
 
@@ -127,6 +145,7 @@ pub(crate) fn run_options(sub: &ArgMatches, scenarios: &[&'static dyn Scenario])
         accounting: sub.get_one::<u32>("accounting").copied(),
         seed: sub.get_one::<u64>("seed").copied().unwrap_or(base.seed),
         noise_threshold,
+        calibration: calibration(sub),
         trial_timeout,
         params: BTreeMap::new(),
         pin: if pins.len() == 1 { pins.first().cloned() } else { None },

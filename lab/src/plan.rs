@@ -35,6 +35,8 @@ pub(crate) struct RunPlan {
     pub method: Method,
     /// The CPUs every trial process is pinned to (`--cores`); `None`: unpinned.
     pub pin: Option<Pin>,
+    /// The calibration the judge reads its thresholds from when it matches the run's testbed; `None`: none.
+    pub calibration: Option<std::path::PathBuf>,
 }
 
 /// Plan a run of `scenario` under `options`. `options.only` names not in this scenario are ignored (they may
@@ -92,7 +94,15 @@ pub(crate) fn plan(scenario: &'static dyn Scenario, options: &RunOptions) -> Run
             }
         }
     }
-    RunPlan { scenario, params, contestants, trials, method, pin: options.pin.clone() }
+    RunPlan {
+        scenario,
+        params,
+        contestants,
+        trials,
+        method,
+        pin: options.pin.clone(),
+        calibration: options.calibration.clone(),
+    }
 }
 
 /// Folder the reproduce command of a `--quick` run writes to: a run refuses to put a smoke run's reports over the

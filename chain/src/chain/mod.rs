@@ -23,7 +23,7 @@ mod routine;
 use std::sync::Arc;
 
 use measure::question::{Alternatives, Question};
-use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Scenario};
+use measure::scenario::{CalibrationSpec, ChartKind, ChartSpec, ParamSpec, Scenario};
 
 pub use contestants::{contestants, find, ChainContestant, PreparedChain};
 
@@ -80,6 +80,14 @@ impl Scenario for ChainScenario {
             ),
         ],
         headline_metric: HEADLINE,
+        calibration: Some(CalibrationSpec {
+            contestants: vec!["baseline-loop", "blocking-rayon", "blocking-crossbeam", "stream-tokio-tasks"],
+            metrics: vec!["ms_per_million", "cpu_ns_per_item"],
+            params: vec![("work", 0)],
+            seconds_per_trial: 0.8,
+            why: "a loop (whose processes spread most), a pool, threads behind a channel and tasks behind one, at \
+                  work 0 where the cost per item is smallest and so its noise largest",
+        }),
         table_metrics: vec![
             "ms_per_million",
             "cpu_ns_per_item",

@@ -23,7 +23,7 @@ mod report;
 mod routine;
 
 use measure::question::{Alternatives, Question};
-use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario};
+use measure::scenario::{CalibrationSpec, ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario};
 use measure::summary::Summary;
 
 pub use contestants::CONTESTANTS;
@@ -96,6 +96,14 @@ impl Scenario for DeviceScenario {
             ),
         ],
         headline_metric: HEADLINE,
+        calibration: Some(CalibrationSpec {
+            contestants: vec!["stream-buffer-unordered", "blocking-threads", "coroutine-may-2-carriers"],
+            metrics: vec!["ops_per_sec", "cpu_us_per_call", "live_heap_bytes_per_call"],
+            params: vec![("in_flight", 1000)],
+            seconds_per_trial: 1.5,
+            why: "one candidate per family at 1,000 calls in flight, the level every family reaches: at 10,000 and \
+                  100,000 an iteration lasts its whole budget, too long for twice five processes",
+        }),
         higher_is_better: true,
         table_metrics: vec![
             "ops_per_sec",

@@ -21,7 +21,7 @@ pub mod report;
 mod routine;
 
 use measure::question::{Alternatives, Question};
-use measure::scenario::{ChartKind, ChartSpec, Dimension, ParamSpec, Repetitions, Scenario};
+use measure::scenario::{CalibrationSpec, ChartKind, ChartSpec, Dimension, ParamSpec, Repetitions, Scenario};
 
 pub use contestants::{ab_variants, bare_pairs, contestants, find, AbVariant, HandoffContestant, PreparedHandoff};
 
@@ -118,6 +118,14 @@ impl Scenario for HandoffScenario {
             ),
         ],
         headline_metric: HEADLINE,
+        calibration: Some(CalibrationSpec {
+            contestants: vec!["blocking-crossbeam", "blocking-flume", "stream-tokio"],
+            metrics: vec!["ms_per_million", "cpu_ns_per_item"],
+            params: vec![("capacity", 256)],
+            seconds_per_trial: 1.0,
+            why: "a hand-off between two threads over two channel crates and between two tokio tasks, at capacity 256 \
+                  where the question's pairs are closest",
+        }),
         table_metrics: vec![
             "ms_per_million",
             "cpu_ns_per_item",

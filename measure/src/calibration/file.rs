@@ -33,6 +33,12 @@ pub struct Calibration {
     pub environment: Environment,
     /// How the pools were run and the pairs formed.
     pub method: CalibrationMethod,
+    /// Each scenario run: its contestants, the parameters fixed for it, and why they stand for their classes.
+    pub scenarios: Vec<ScenarioRun>,
+    /// Scenarios that offer no contestant to calibrate with (their metrics are judged with their classes' ratios
+    /// all the same).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_offered: Vec<String>,
     /// Every pool: one contestant's metric in `2F` processes, and its A/A pairs.
     pub pools: Vec<Pool>,
     /// Per class: its pools and pairs, the rate at each candidate threshold, and its smallest detectable ratio.
@@ -60,6 +66,21 @@ pub struct CalibrationMethod {
     pub pairs_formed: String,
 }
 
+/// One scenario's calibration run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScenarioRun {
+    /// The scenario.
+    pub scenario: String,
+    /// The contestants run, each in `2F` processes.
+    pub contestants: Vec<String>,
+    /// The parameters fixed for the calibration, by key.
+    pub params: std::collections::BTreeMap<String, u64>,
+    /// Why these contestants and sizes.
+    pub why: String,
+    /// The report of the run, relative to the calibration's folder.
+    pub report: String,
+}
+
 /// One pool: a contestant's metric in `2F` processes of one run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Pool {
@@ -77,7 +98,9 @@ pub struct Pool {
     pub padding_bytes: Vec<usize>,
     /// Each process's median, in fork order.
     pub process_medians: Vec<f64>,
-    /// The modes of the process medians, when they fall into two groups (positions in `process_medians`).
+    /// The modes of the process medians, when they fall into two groups (positions in `process_medians`, found
+    /// at the uncalibrated default's ratio): such a pool is two populations, its pairs are kept here but left out
+    /// of its class's rates, and reports name the modes wherever the contestant is judged.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub modes: Vec<Vec<usize>>,
     /// Why some processes or the whole pool formed no pairs, when so.
@@ -92,7 +115,7 @@ pub struct Pool {
 pub struct ClassCalibration {
     /// The class.
     pub class: MetricClass,
-    /// Pools that gave pairs.
+    /// Pools that gave pairs to the rates (one population each: a pool of two modes is left out).
     pub pools: usize,
     /// Pairs in all.
     pub pairs: usize,
@@ -112,7 +135,7 @@ pub fn classes_of(pools: &[Pool], classes: &[MetricClass]) -> Vec<ClassCalibrati
         .into_iter()
         .filter(|c| classes.contains(c))
         .map(|class| {
-            let of_class: Vec<&Pool> = pools.iter().filter(|p| p.class == class).collect();
+            let of_class: Vec<&Pool> = pools.iter().filter(|p| p.class == class && p.modes.is_empty()).collect();
             let pairs: Vec<&Pair> = of_class.iter().flat_map(|p| &p.pairs).collect();
             let sdr = pairs::sdr(&pairs);
             ClassCalibration {
@@ -346,6 +369,8 @@ mod tests {
         let pools =
             vec![pool(MetricClass::PerItem, &[100.0, 101.0, 99.0, 100.5, 98.0, 102.0, 100.2, 99.4, 101.4, 99.9])];
         Calibration {
+            scenarios: Vec::new(),
+            not_offered: vec!["http".to_string()],
             schema_version: CALIBRATION_SCHEMA,
             lab_version: "0.1.0".to_string(),
             git_rev: "abc1234".to_string(),
@@ -379,6 +404,18 @@ mod tests {
         assert!(per_item.at_sdr.expect("rates").ratio_rate <= pairs::FALSE_SEPARATION_LIMIT);
         assert_eq!(c.classes[1].sdr, None, "a class without pools has no ratio");
         assert_eq!(c.sdr().keys().collect::<Vec<_>>(), ["per_item"]);
+    }
+
+    #[test]
+    fn a_pool_of_two_modes_is_kept_but_left_out_of_its_class_s_rates() {
+        let mut two = pool(MetricClass::PerItem, &[80.0, 81.0, 82.0, 83.0, 84.0, 216.0, 217.0, 218.0, 219.0, 220.0]);
+        two.modes = crate::calibration::modes(&two.process_medians, 1.2);
+        assert_eq!(two.modes.len(), 2);
+        let pools =
+            vec![pool(MetricClass::PerItem, &[100.0, 101.0, 99.0, 100.5, 98.0, 102.0, 100.2, 99.4, 101.4, 99.9]), two];
+        let per_item = &classes_of(&pools, &[MetricClass::PerItem])[0];
+        assert_eq!((per_item.pools, per_item.pairs), (1, 252));
+        assert!(per_item.sdr.expect("a ratio") < 1.05);
     }
 
     #[test]

@@ -131,7 +131,7 @@ impl Pair {
         };
         let ((median_a, low_a, high_a), (median_b, low_b, high_b)) = (arm(&a)?, arm(&b)?);
         let ratio = median_a / median_b;
-        ratio.is_finite().then(|| Pair { ranges_apart: high_a < low_b || high_b < low_a, a, b, ratio })
+        ratio.is_finite().then_some(Pair { ranges_apart: high_a < low_b || high_b < low_a, a, b, ratio })
     }
 
     /// Whether the ratio alone is beyond `threshold` (a relative difference: 0.08 for 1.08), as the noise line
