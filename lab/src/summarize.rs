@@ -70,6 +70,8 @@ pub(crate) fn summarize(run: &RawRun, scenario: &dyn Scenario) -> Summary {
         raw_file: header.raw_file.clone(),
         phases: phase_names(run, scenario),
     };
+    // Modes first: the claims and answers name a contestant whose processes are two populations.
+    measure::calibration::mark_modes(&mut summary);
     summary.claims = scenario.claims(&summary);
     summary.questions = measure::question::answer_all(&summary, &scenario.questions());
     summary

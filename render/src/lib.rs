@@ -63,6 +63,7 @@ pub mod output;
 mod questions;
 pub mod svg;
 mod table;
+mod thresholds;
 
 pub use analysis::{disturbed_note, headline_findings, status_line};
 pub use index::{render_index, IndexEntry};
