@@ -537,7 +537,7 @@ mod tests {
         assert_eq!(used.fallback.as_deref(), Some("--calibration none: the run read no calibration"));
         let missing = judged_with(&method, Some(Path::new("/nonexistent/calibration.json")), &Environment::default());
         let why = missing.calibration.and_then(|c| c.fallback).expect("a reason");
-        assert!(why.starts_with("cannot read /nonexistent/calibration.json"), "{why}");
+        assert!(why.starts_with("no calibration at /nonexistent/calibration.json"), "{why}");
     }
 
     #[test]

@@ -272,6 +272,11 @@ fn run_options(cmd: Command, scenario: Option<&dyn Scenario>) -> Command {
         .arg(
             Arg::new("only").long("only").value_name("NAME[,NAME]").help("Run only these contestants (see `lab list`)"),
         )
+        .arg(Arg::new("paired").long("paired").value_name("A,B").help(
+            "Run only contestants A and B, their processes alternating (A B, B A, …), in twice the scenario's \
+             processes unless --forks says otherwise, and answer A against B: the ratio of their medians with its \
+             95% interval, and the smallest ratio this pairing can tell apart, from its own A/A pairs",
+        ))
         .arg(value_arg("cores", "N[,N...]").help(
             "Pin every trial process (and every thread it starts) to N of the CPUs the lab may use, the first N, with \
              sched_setaffinity: what the contestants do on N cores. Runtimes sized by the cores they may use (tokio's \

@@ -65,6 +65,7 @@ pub(crate) fn plan(scenario: &'static dyn Scenario, options: &RunOptions) -> Run
         noise_threshold: options.noise_threshold,
         sdr: Default::default(),
         calibration: None,
+        paired: options.paired.clone(),
         seed: options.seed,
         trial_timeout_s: options.trial_timeout.as_secs_f64(),
     };
@@ -131,7 +132,9 @@ pub(crate) fn command_line(
     if let Some(pin) = pin {
         parts.push(format!("--cores {}", pin.cores));
     }
-    if let Some(only) = only {
+    if !method.paired.is_empty() {
+        parts.push(format!("--paired {}", method.paired.join(",")));
+    } else if let Some(only) = only {
         parts.push(format!("--only {}", only.join(",")));
     }
     let ordered: BTreeMap<&String, &Vec<u64>> = params.iter().collect();

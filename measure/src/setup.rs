@@ -165,6 +165,10 @@ pub struct Method {
     /// Which calibration `sdr` came from, or why the run has none; `None` in runs made before calibration.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub calibration: Option<CalibrationUse>,
+    /// The two contestants of a paired run (`--paired A,B`: only they ran, their processes alternating); empty
+    /// otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub paired: Vec<String>,
     /// Seed for inputs.
     #[serde(default)]
     pub seed: u64,

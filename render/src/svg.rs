@@ -1090,6 +1090,7 @@ mod tests {
                 noise_threshold: 0.2,
                 sdr: Default::default(),
                 calibration: None,
+                paired: Vec::new(),
                 seed: 1,
                 trial_timeout_s: 60.0,
             },

@@ -56,6 +56,7 @@ pub fn method() -> Method {
         noise_threshold: 0.2,
         sdr: Default::default(),
         calibration: None,
+        paired: Vec::new(),
         seed: 0,
         trial_timeout_s: 60.0,
     }
@@ -83,6 +84,7 @@ pub fn summary(scenario: &str, contestants: Vec<ContestantSummary>) -> Summary {
         command: String::new(),
         raw_file: String::new(),
         phases: vec![],
+        paired: None,
     }
 }
 

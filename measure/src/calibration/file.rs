@@ -153,7 +153,12 @@ pub fn classes_of(pools: &[Pool], classes: &[MetricClass]) -> Vec<ClassCalibrati
 impl Calibration {
     /// Read a calibration from `path`; `Err` says why it cannot be used, in words a run's method records.
     pub fn read(path: &Path) -> Result<Calibration, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let text = std::fs::read_to_string(path).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => {
+                format!("no calibration at {} (`lab calibrate` writes one)", path.display())
+            }
+            _ => format!("cannot read {}: {e}", path.display()),
+        })?;
         let calibration: Calibration =
             serde_json::from_str(&text).map_err(|e| format!("{} is not a calibration: {e}", path.display()))?;
         if calibration.schema_version != CALIBRATION_SCHEMA {
@@ -466,7 +471,7 @@ mod tests {
         old["schema_version"] = 0.into();
         std::fs::write(&path, old.to_string()).expect("write");
         assert!(Calibration::read(&path).expect_err("old").contains("has schema version 0, this lab reads 1"));
-        assert!(Calibration::read(&dir.join("none.json")).expect_err("missing").starts_with("cannot read"));
+        assert!(Calibration::read(&dir.join("none.json")).expect_err("missing").starts_with("no calibration at"));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -8,6 +8,8 @@
 //!   smallest detectable ratio;
 //! - [`file`]: `calibration.json`, and which calibration a run may read (the same testbed and build, its process
 //!   count);
+//! - [`paired`]: a user's own two contestants in alternating processes (`--paired A,B`), A against B with its
+//!   interval and the smallest ratio the pairing itself can tell;
 //! - [`modes`]: process medians that fall into two separated groups, which no verdict treats as one population
 //!   without saying so.
 //!
@@ -18,6 +20,7 @@
 pub mod class;
 pub mod file;
 pub mod modes;
+pub mod paired;
 pub mod pairs;
 pub mod threshold;
 

@@ -133,6 +133,7 @@ mod tests {
             noise_threshold: 0.2,
             sdr: Default::default(),
             calibration: None,
+            paired: Vec::new(),
             seed: 1,
             trial_timeout_s: 300.0,
         }
