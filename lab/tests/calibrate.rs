@@ -53,9 +53,15 @@ fn a_quick_calibration_forms_balanced_pairs_and_a_run_on_its_testbed_judges_with
     }
     let classes = calibration["classes"].as_array().unwrap();
     assert_eq!(classes.len(), 1);
-    assert_eq!(classes[0]["pairs"], 140);
-    let sdr = classes[0]["sdr"].as_f64().expect("a ratio, at most 10×");
-    assert!(classes[0]["at_sdr"]["ratio_rate"].as_f64().unwrap() <= 0.05);
+    // A pool whose processes fell into two modes (a busy machine can do that) is shown and left out of the rates.
+    let one_population = pools.iter().filter(|p| p.get("modes").is_none()).count() as u64;
+    assert_eq!(classes[0]["pools"].as_u64(), Some(one_population));
+    assert_eq!(classes[0]["pairs"].as_u64(), Some(20 * one_population));
+    // A ratio unless every pool was two populations or the pairs differ beyond 10× (never on a machine that runs).
+    let sdr = classes[0]["sdr"].as_f64();
+    if sdr.is_some() {
+        assert!(classes[0]["at_sdr"]["ratio_rate"].as_f64().unwrap() <= 0.05);
+    }
     assert_eq!(classes[0]["rates"].as_array().unwrap().len(), 51, "1.00 to 1.50");
     let md = std::fs::read_to_string(out.join("calibration.md")).unwrap();
     assert!(md.contains("## The smallest detectable ratio per class") && md.contains("calibration-runs/chain.md"));
@@ -66,10 +72,15 @@ fn a_quick_calibration_forms_balanced_pairs_and_a_run_on_its_testbed_judges_with
     let run = dir.path().join("run");
     chain_with(&run, "3", file.to_str().unwrap());
     let summary = read_json(&run.join("chain.json"));
-    assert_eq!(summary["method"]["sdr"]["per_item"].as_f64(), Some(sdr));
-    assert!(summary["method"]["calibration"].get("fallback").is_none(), "{}", summary["method"]);
     let report = std::fs::read_to_string(run.join("chain.md")).unwrap();
-    assert!(report.contains("this testbed's smallest detectable ratio"), "{report}");
+    if sdr.is_some() {
+        assert_eq!(summary["method"]["sdr"]["per_item"].as_f64(), sdr);
+        assert!(summary["method"]["calibration"].get("fallback").is_none(), "{}", summary["method"]);
+        assert!(report.contains("this testbed's smallest detectable ratio"), "{report}");
+    } else {
+        let why = summary["method"]["calibration"]["fallback"].as_str().unwrap();
+        assert!(why.ends_with("gives no class a smallest detectable ratio"), "{why}");
+    }
 
     // At another process count the calibration does not apply, and the run says why.
     let other = dir.path().join("other");
