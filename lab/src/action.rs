@@ -63,6 +63,8 @@ pub(crate) enum Action {
         /// Where `by-cores.md` and `by-cores.json` go.
         out: PathBuf,
     },
+    /// `lab calibrate`: A/A pairs, and the smallest detectable ratio per class of metric.
+    Calibrate(crate::calibrate::Request),
     /// `lab advise`: run the candidates of the scenarios a shape needs, then advise.
     Advise(Box<crate::advise::Request>),
     /// The hidden trial subcommand (request on stdin).
@@ -77,6 +79,7 @@ pub(crate) fn from_matches(matches: &ArgMatches) -> Result<Action, UsageError> {
     match name {
         "list" => Ok(Action::List { verbose: sub.get_flag("verbose"), json: sub.get_flag("json") }),
         "advise" => Ok(Action::Advise(Box::new(crate::advise::request(sub)?))),
+        "calibrate" => Ok(Action::Calibrate(crate::calibrate::request(sub)?)),
         TRIAL_SUBCOMMAND => Ok(Action::Trial),
         SERVE_SUBCOMMAND => Ok(Action::Serve),
         "report" => Ok(Action::Report {

@@ -86,6 +86,9 @@ pub(crate) struct Said {
     pub ask: String,
     /// One line per level; empty when the run has too few processes to answer ([`Answers::too_few`]).
     pub lines: Vec<Line>,
+    /// The noise threshold the question was judged with, formatted (`8%`): its metric class's calibrated ratio,
+    /// else the run's uncalibrated default.
+    pub threshold: String,
 }
 
 /// Every question of a run and what it answers, with what the words need besides.
@@ -93,8 +96,6 @@ pub(crate) struct Said {
 pub(crate) struct Answers {
     /// The questions.
     pub questions: Vec<Said>,
-    /// The noise threshold, formatted (`20%`).
-    pub threshold: String,
     /// The processes per contestant, when fewer than a verdict needs: no answer can be told.
     pub too_few: Option<u32>,
 }
@@ -113,9 +114,10 @@ pub(crate) fn said(summary: &Summary) -> Answers {
             } else {
                 q.answers.iter().map(|a| Line { phase: a.phase.clone(), says: says(summary, q, a) }).collect()
             },
+            threshold: percent(q.threshold.map_or_else(|| summary.method.threshold(&q.metric), |t| t.fraction())),
         })
         .collect();
-    Answers { questions, threshold: percent(summary.method.noise_threshold), too_few }
+    Answers { questions, too_few }
 }
 
 /// `name` with its family in `summary`.
@@ -183,7 +185,7 @@ pub(crate) fn render(answers: &Answers, width: usize, colour: bool) -> String {
             continue;
         }
         for line in &q.lines {
-            let (style, text) = words(&line.says, &answers.threshold);
+            let (style, text) = words(&line.says, &q.threshold);
             let text = match &line.phase {
                 Some(phase) => format!("{phase}: {text}"),
                 None => text,

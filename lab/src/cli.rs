@@ -123,6 +123,7 @@ pub(crate) fn command() -> Command {
                 )),
         )
         .subcommand(advise_command())
+        .subcommand(calibrate_command())
         .subcommand(Command::new(TRIAL_SUBCOMMAND).hide(true).about("Run one trial (request on stdin)"))
         .subcommand(
             Command::new(SERVE_SUBCOMMAND)
@@ -146,6 +147,44 @@ pub(crate) fn command() -> Command {
         cmd = cmd.subcommand(sub);
     }
     cmd
+}
+
+/// `lab calibrate`: A/A pairs on this testbed, and the smallest ratio the judge can tell per class of metric.
+fn calibrate_command() -> Command {
+    Command::new("calibrate")
+        .about(
+            "Measure the smallest ratio the judge can tell apart on this testbed, per class of metric: each \
+             scenario's representative contestants in twice the lab's process count, each process with an \
+             environment of its own size, split into A/A pairs (writes DIR/calibration.json and calibration.md; \
+             the runs go to DIR/calibration-runs). Run it on a quiet machine",
+        )
+        .after_help(
+            "Every later run on the same testbed and build, at the calibrated process count, reads \
+             DIR/calibration.json (reports/calibration.json by default; --calibration FILE) and judges each metric \
+             within its class's ratio; the reports state it beside the verdicts.",
+        )
+        .arg(out_arg())
+        .arg(switch("quick").help(
+            "Small sizes and 3 processes an arm (6 a pool): a smoke calibration, never read by a full run's judge",
+        ))
+        .arg(Arg::new("classes").long("classes").value_name("CLASS[,CLASS]").help(
+            "Calibrate only these classes: per_item, calls_per_sec, cpu_per_call, latency_percentile, \
+             bytes_per_unit, ns_per_op [default: every class]",
+        ))
+        .arg(count_arg(
+            "forks",
+            3..=100,
+            "Processes per arm F, each pool 2F: the process count of the runs it will judge [default: 5; --quick: 3]"
+                .to_string(),
+        ))
+        .arg(seed_arg("Seed of the environment sizes, any sampled pairs and the scenarios' inputs [default: 1]"))
+        .arg(
+            value_arg("trial-timeout", "SECONDS")
+                .value_parser(value_parser!(f64))
+                .help("Kill a trial process after this long and mark it `timeout` [default: 300; --quick: 60]"),
+        )
+        .arg(switch("dry-run").help("Print the plan and its estimated time, and run nothing"))
+        .arg(force_arg("Replace runs of the other kind (--quick or full) in DIR/calibration-runs"))
 }
 
 /// `lab advise`: the user's shape of work in, a measured recommendation out.
@@ -253,6 +292,11 @@ fn run_options(cmd: Command, scenario: Option<&dyn Scenario>) -> Command {
         .arg(
             Arg::new("only").long("only").value_name("NAME[,NAME]").help("Run only these contestants (see `lab list`)"),
         )
+        .arg(Arg::new("paired").long("paired").value_name("A,B").help(
+            "Run only contestants A and B, their processes alternating (A B, B A, …), in twice the scenario's \
+             processes unless --forks says otherwise, and answer A against B: the ratio of their medians with its \
+             95% interval, and the smallest ratio this pairing can tell apart, from its own A/A pairs",
+        ))
         .arg(value_arg("cores", "N[,N...]").help(
             "Pin every trial process (and every thread it starts) to N of the CPUs the lab may use, the first N, with \
              sched_setaffinity: what the contestants do on N cores. Runtimes sized by the cores they may use (tokio's \
@@ -279,13 +323,27 @@ fn run_options(cmd: Command, scenario: Option<&dyn Scenario>) -> Command {
         .arg(
             value_arg("noise-threshold", "FRACTION")
                 .value_parser(value_parser!(f64))
-                .help("Relative difference under which two results count as noise [default: 0.2]"),
+                .help(
+                    "The uncalibrated default: relative difference under which two results count as noise, for \
+                     every metric whose class no calibration of this testbed gives [default: 0.2]",
+                ),
         )
+        .arg(calibration_arg())
         .arg(
             value_arg("trial-timeout", "SECONDS")
                 .value_parser(value_parser!(f64))
                 .help("Kill a trial process after this long and mark it `timeout` [default: 300; --quick: 60]"),
         )
+}
+
+/// `--calibration FILE|none`: where the judge reads each metric class's smallest detectable ratio.
+fn calibration_arg() -> Arg {
+    path_flag("calibration", "FILE|none").help(
+        "The calibration (`lab calibrate`'s calibration.json) the judge reads each metric class's smallest detectable \
+         ratio from, used when it was made on this testbed and build at this run's process count; otherwise, or \
+         with `none`, every metric is judged with the uncalibrated default (--noise-threshold), and the reports say \
+         so and why [default: reports/calibration.json]",
+    )
 }
 
 /// `--ID VALUE`, where a negative number is a value the checks refuse, not an unknown flag.

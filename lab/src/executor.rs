@@ -55,7 +55,14 @@ pub(crate) struct ProcessExecutor {
     setup_error: Option<String>,
     /// Where the programs of external contestants are found; `None`: the folder of the lab's own executable.
     programs: Option<std::path::PathBuf>,
+    /// Bytes of [`ENV_PADDING`] the next trial process gets in its environment (`lab calibrate` varies the
+    /// environment's size from process to process, as Mytkowicz et al. did); `None`: the lab's environment as it is.
+    env_padding: Option<usize>,
 }
+
+/// The environment variable `lab calibrate` pads a trial process's environment with: its value is that many
+/// bytes, which moves the process's initial stack and so every address after it. Nothing reads it.
+pub(crate) const ENV_PADDING: &str = "LAB_ENV_PADDING";
 
 /// How often the executor looks at the Ctrl-C flag while a trial runs.
 const POLL: Duration = Duration::from_millis(100);
@@ -109,7 +116,15 @@ enum Ending {
 impl ProcessExecutor {
     /// Run trials in fresh processes of this lab, killing each after `timeout` or when `interrupted` is set.
     pub(crate) fn new(timeout: Duration, interrupted: Arc<AtomicBool>) -> Self {
-        ProcessExecutor { timeout, interrupted, command: None, cpus: None, setup_error: None, programs: None }
+        ProcessExecutor {
+            timeout,
+            interrupted,
+            command: None,
+            cpus: None,
+            setup_error: None,
+            programs: None,
+            env_padding: None,
+        }
     }
 
     /// Run trials with `program args...` instead of the lab itself (tests use this to stand in a trial process
@@ -126,6 +141,11 @@ impl ProcessExecutor {
     pub(crate) fn pinned_to(mut self, cpus: Vec<usize>) -> Self {
         self.cpus = Some(cpus);
         self
+    }
+
+    /// Give the next trial process `bytes` of environment padding ([`ENV_PADDING`]); `None`: none.
+    pub(crate) fn set_env_padding(&mut self, bytes: Option<usize>) {
+        self.env_padding = bytes;
     }
 
     fn command(&self) -> std::io::Result<Command> {
@@ -149,6 +169,9 @@ impl ProcessExecutor {
     /// the lab, pinned where the run pins.
     fn trial_process(&self, mut cmd: Command) -> Command {
         cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
+        if let Some(bytes) = self.env_padding {
+            cmd.env(ENV_PADDING, "x".repeat(bytes));
+        }
         let parent = std::process::id();
         // SAFETY: the closure runs in the child between fork and exec; it only makes system calls that are
         // async-signal-safe (prctl, getppid) and allocates nothing.

@@ -13,6 +13,7 @@ mod pipe;
 mod action;
 mod advise;
 mod answers;
+mod calibrate;
 mod cli;
 mod compare;
 mod cpus;
@@ -177,6 +178,16 @@ fn run() -> Result<ExitCode> {
                 );
             }
             Ok(ExitCode::SUCCESS)
+        }
+        Action::Calibrate(request) if request.dry_run => {
+            print!("{}", calibrate::plan_text(&request)?);
+            Ok(ExitCode::SUCCESS)
+        }
+        Action::Calibrate(request) => {
+            let interrupted = interrupt_flag()?;
+            let out = OutputDir::new(request.out.clone());
+            let _lock = lock(&out)?;
+            calibrate::run(&request, &out, &interrupted)
         }
         Action::Advise(request) if request.dry_run => {
             print!("{}", advise::plan_text(&request));

@@ -24,6 +24,8 @@ pub(crate) struct RunOptions {
     pub force: bool,
     /// Contestants to run (`None`: all).
     pub only: Option<Vec<String>>,
+    /// `--paired A,B`: only these two, their processes alternating, answered as A against B; empty otherwise.
+    pub paired: Vec<String>,
     /// `--expect-failed`: contestants expected to fail besides those their scenario declares ([`crate::outcome`]).
     pub expect_failed: Vec<String>,
     /// Fresh processes per contestant and phase (`None`: the scenario's default, see [`Scenario::repetitions`]).
@@ -36,8 +38,12 @@ pub(crate) struct RunOptions {
     pub accounting: Option<u32>,
     /// Seed for inputs and order.
     pub seed: u64,
-    /// Relative difference under which results count as noise.
+    /// Relative difference under which results count as noise: the uncalibrated default, for every metric whose
+    /// class the calibration does not give.
     pub noise_threshold: f64,
+    /// The calibration the judge reads its thresholds from when it matches the run's testbed
+    /// ([`crate::calibrate::judged_with`]); `None`: none (`--calibration none`).
+    pub calibration: Option<PathBuf>,
     /// Per-trial time budget.
     pub trial_timeout: Duration,
     /// Parameter values given on the command line, by parameter key.
@@ -56,6 +62,7 @@ impl Default for RunOptions {
             out: PathBuf::from("reports"),
             force: false,
             only: None,
+            paired: Vec::new(),
             expect_failed: Vec::new(),
             forks: None,
             warmup: None,
@@ -63,6 +70,7 @@ impl Default for RunOptions {
             accounting: None,
             seed: 1,
             noise_threshold: 0.2,
+            calibration: Some(PathBuf::from(DEFAULT_CALIBRATION)),
             trial_timeout: Duration::from_secs(300),
             params: BTreeMap::new(),
             pin: None,
@@ -89,6 +97,19 @@ impl RunOptions {
     }
 }
 
+/// Where a run looks for its calibration unless `--calibration` says otherwise (relative to the working directory:
+/// the committed one when the lab runs from the repository's root, as `just lab` does).
+pub(crate) const DEFAULT_CALIBRATION: &str = "reports/calibration.json";
+
+/// `--calibration FILE|none` of `sub`: the file, `None` for `none`, the default when not given.
+pub(crate) fn calibration(sub: &ArgMatches) -> Option<PathBuf> {
+    match sub.get_one::<PathBuf>("calibration") {
+        Some(path) if path.as_os_str() == "none" => None,
+        Some(path) => Some(path.clone()),
+        None => Some(PathBuf::from(DEFAULT_CALIBRATION)),
+    }
+}
+
 /// `--out` of `sub`, or `reports`.
 pub(crate) fn out_dir(sub: &ArgMatches) -> PathBuf {
     sub.get_one::<PathBuf>("out").cloned().unwrap_or_else(|| PathBuf::from("reports"))
@@ -107,10 +128,17 @@ pub(crate) fn run_options(sub: &ArgMatches, scenarios: &[&'static dyn Scenario])
         Some(&s) => return Err(UsageError::new(format!("--trial-timeout must be in (0, 86400] seconds, got {s}"))),
         None => base.trial_timeout,
     };
-    let only = match sub.get_one::<String>("only") {
+    let mut only = match sub.get_one::<String>("only") {
         None => None,
         Some(list) => Some(validate_names("--only", list, scenarios)?),
     };
+    let paired = match sub.get_one::<String>("paired") {
+        None => Vec::new(),
+        Some(list) => paired(list, only.is_some(), scenarios)?,
+    };
+    if !paired.is_empty() {
+        only = Some(paired.clone());
+    }
     let pins = match sub.get_one::<String>("cores") {
         Some(raw) => pins(raw, &allowed_cpus())?,
         None => Vec::new(),
@@ -121,17 +149,38 @@ pub(crate) fn run_options(sub: &ArgMatches, scenarios: &[&'static dyn Scenario])
         force: sub.get_flag("force"),
         only,
         expect_failed: expect_failed(sub, scenarios)?,
-        forks: sub.get_one::<u32>("forks").copied(),
+        // A pairing runs twice the scenario's processes unless told: its own A/A pairs then have arms of the
+        // lab's process count.
+        forks: sub.get_one::<u32>("forks").copied().or_else(|| {
+            (!paired.is_empty() && scenarios.len() == 1).then(|| 2 * scenarios[0].repetitions(quick).forks)
+        }),
+        paired,
         warmup: sub.get_one::<u32>("warmup").copied(),
         iterations: sub.get_one::<u32>("iterations").copied(),
         accounting: sub.get_one::<u32>("accounting").copied(),
         seed: sub.get_one::<u64>("seed").copied().unwrap_or(base.seed),
         noise_threshold,
+        calibration: calibration(sub),
         trial_timeout,
         params: BTreeMap::new(),
         pin: if pins.len() == 1 { pins.first().cloned() } else { None },
         cores_sweep: if pins.len() > 1 { pins } else { Vec::new() },
     })
+}
+
+/// `--paired A,B`: two different contestants of the one scenario run, and no `--only` beside it.
+fn paired(list: &str, only: bool, scenarios: &[&'static dyn Scenario]) -> Result<Vec<String>, UsageError> {
+    if scenarios.len() != 1 {
+        return Err(UsageError::new("--paired pairs two contestants of one scenario: give it to `lab <scenario>`"));
+    }
+    if only {
+        return Err(UsageError::new("--paired names the two contestants it runs: leave --only out"));
+    }
+    let names = validate_names("--paired", list, scenarios)?;
+    if names.len() != 2 || names[0] == names[1] {
+        return Err(UsageError::new(format!("--paired takes two different contestants, A,B; got `{list}`")));
+    }
+    Ok(names)
 }
 
 /// The CPUs the lab may use, in words, for a refusal.

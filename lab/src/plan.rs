@@ -40,6 +40,8 @@ pub(crate) struct RunPlan {
     pub method: Method,
     /// The CPUs every trial process is pinned to (`--cores`); `None`: unpinned.
     pub pin: Option<Pin>,
+    /// The calibration the judge reads its thresholds from when it matches the run's testbed; `None`: none.
+    pub calibration: Option<std::path::PathBuf>,
 }
 
 /// Plan a run of `scenario` under `options`. `options.only` names not in this scenario are ignored (they may
@@ -66,6 +68,9 @@ pub(crate) fn plan(scenario: &'static dyn Scenario, options: &RunOptions) -> Run
         iterations: repetitions.iterations,
         accounting: repetitions.accounting,
         noise_threshold: options.noise_threshold,
+        sdr: Default::default(),
+        calibration: None,
+        paired: options.paired.clone(),
         seed: options.seed,
         trial_timeout_s: options.trial_timeout.as_secs_f64(),
     };
@@ -94,7 +99,15 @@ pub(crate) fn plan(scenario: &'static dyn Scenario, options: &RunOptions) -> Run
             }
         }
     }
-    RunPlan { scenario, params, contestants, trials, method, pin: options.pin.clone() }
+    RunPlan {
+        scenario,
+        params,
+        contestants,
+        trials,
+        method,
+        pin: options.pin.clone(),
+        calibration: options.calibration.clone(),
+    }
 }
 
 /// Folder the reproduce command of a `--quick` run writes to: a run refuses to put a smoke run's reports over the
@@ -123,7 +136,9 @@ pub(crate) fn command_line(
     if let Some(pin) = pin {
         parts.push(format!("--cores {}", pin.cores));
     }
-    if let Some(only) = only {
+    if !method.paired.is_empty() {
+        parts.push(format!("--paired {}", method.paired.join(",")));
+    } else if let Some(only) = only {
         parts.push(format!("--only {}", only.join(",")));
     }
     let ordered: BTreeMap<&String, &Vec<u64>> = params.iter().collect();

@@ -64,6 +64,8 @@ pub(crate) fn run(
     environment.testbed = Some(testbed::capture());
     environment.pin = plan.pin.clone();
     environment.runtimes = runtimes(plan);
+    // The thresholds the judge will read: this testbed's calibration, or the labelled default and why.
+    let method = crate::calibrate::judged_with(&plan.method, plan.calibration.as_deref(), &environment);
     let header = RunHeader {
         scenario: scenario.name().to_string(),
         lab_version: env!("CARGO_PKG_VERSION").to_string(),
@@ -71,7 +73,7 @@ pub(crate) fn run(
         git_dirty,
         started_utc,
         environment,
-        method: plan.method.clone(),
+        method,
         params: plan.params.clone(),
         contestants: plan.contestants.clone(),
         command: plan::command_line(scenario.name(), &plan.params, &plan.method, only, plan.pin.as_ref()),

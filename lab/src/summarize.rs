@@ -69,7 +69,19 @@ pub(crate) fn summarize(run: &RawRun, scenario: &dyn Scenario) -> Summary {
         command: header.command.clone(),
         raw_file: header.raw_file.clone(),
         phases: phase_names(run, scenario),
+        paired: None,
     };
+    // Modes first: the claims and answers name a contestant whose processes are two populations.
+    measure::calibration::mark_modes(&mut summary);
+    if let [a, b] = summary.method.paired.as_slice() {
+        let mut metrics = vec![scenario.headline_metric()];
+        for q in scenario.questions() {
+            if !metrics.contains(&q.metric) {
+                metrics.push(q.metric);
+            }
+        }
+        summary.paired = Some(measure::calibration::paired::analyse(&summary, a, b, &metrics));
+    }
     summary.claims = scenario.claims(&summary);
     summary.questions = measure::question::answer_all(&summary, &scenario.questions());
     summary

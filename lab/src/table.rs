@@ -282,6 +282,9 @@ pub(crate) mod tests {
             iterations: 2,
             accounting: 1,
             noise_threshold: 0.2,
+            sdr: Default::default(),
+            calibration: None,
+            paired: Vec::new(),
             seed,
             trial_timeout_s: 60.0,
         }

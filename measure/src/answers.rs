@@ -26,6 +26,11 @@ pub struct QuestionResult {
     pub higher_is_better: bool,
     /// Each guard's rule in words.
     pub guards: Vec<GuardRule>,
+    /// The threshold the answers were judged with: alternatives within its ratio of the pick are practically
+    /// equal (the deciding metric's class's smallest detectable ratio, or the uncalibrated default). Absent in
+    /// runs made before thresholds were calibrated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threshold: Option<crate::calibration::Threshold>,
     /// The answer at each phase, in the run's phase order (one entry, `phase` absent, without a sweep).
     pub answers: Vec<Answer>,
 }
@@ -73,6 +78,19 @@ pub struct Answer {
     pub pick_guards: Vec<Option<f64>>,
     /// Pathologies and traps among the alternatives: what each costs against the pick.
     pub costs: Vec<Cost>,
+    /// The pick and the alternatives compared with it whose process medians on the deciding metric fall into two
+    /// modes: each is judged on its process medians all the same, as one population, which this says.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub modes: Vec<TwoModes>,
+}
+
+/// An alternative whose processes are two populations on a metric.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TwoModes {
+    /// Its name.
+    pub name: String,
+    /// Its modes in words: `processes 2, 4 at 79.0–83.0 and 1, 3, 5 at 216–220`.
+    pub groups: String,
 }
 
 /// The best alternative the pick beats beyond noise.

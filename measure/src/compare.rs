@@ -81,6 +81,9 @@ pub enum ThresholdSource {
     /// The run's one threshold for every metric (`method.noise_threshold`, `--noise-threshold`), not measured on
     /// the testbed.
     UncalibratedDefault,
+    /// The smallest detectable ratio of the metric's class, measured by A/A pairs on this testbed and recorded in
+    /// the run's `method.sdr` ([`crate::calibration::Thresholds`]).
+    Calibrated,
 }
 
 impl ThresholdSource {
@@ -88,6 +91,7 @@ impl ThresholdSource {
     pub fn describe(self) -> &'static str {
         match self {
             ThresholdSource::UncalibratedDefault => "uncalibrated default",
+            ThresholdSource::Calibrated => "calibrated on this testbed",
         }
     }
 }
@@ -102,10 +106,13 @@ pub struct NoiseThreshold {
 }
 
 /// The noise threshold the judge draws its line at for `metric` (bare or phase-prefixed) in a run made with
-/// `method`. Every metric class shares the run's one uncalibrated default (`method.noise_threshold`) until a
-/// calibration of the testbed supplies one per class; this lookup is where it will.
-pub fn noise_threshold(method: &Method, _metric: &str) -> NoiseThreshold {
-    NoiseThreshold { value: method.noise_threshold, source: ThresholdSource::UncalibratedDefault }
+/// `method`: its class's smallest detectable ratio from the run's calibration, else the run's uncalibrated default
+/// (`method.noise_threshold`). The same lookup as the judge's ([`crate::calibration::Thresholds::for_metric`]).
+pub fn noise_threshold(method: &Method, metric: &str) -> NoiseThreshold {
+    let threshold = method.thresholds().for_metric(metric);
+    let source =
+        if threshold.calibrated() { ThresholdSource::Calibrated } else { ThresholdSource::UncalibratedDefault };
+    NoiseThreshold { value: threshold.fraction(), source }
 }
 
 /// How a claim's ratio is judged.
@@ -498,16 +505,41 @@ mod tests {
             iterations: 1,
             accounting: 0,
             noise_threshold: 0.15,
+            sdr: Default::default(),
+            calibration: None,
+            paired: Vec::new(),
             seed: 0,
             trial_timeout_s: 0.0,
         };
         for metric in ["ms_per_million", "work_64.cpu_ns_per_item", "after_drop.latency_p99_us"] {
             let threshold = noise_threshold(&method, metric);
-            assert_eq!(threshold.value, 0.15, "{metric}");
+            assert!((threshold.value - 0.15).abs() < 1e-12, "{metric}: {}", threshold.value);
             assert_eq!(threshold.source.describe(), "uncalibrated default");
         }
         let json = serde_json::to_value(noise_threshold(&method, "ms_per_million")).expect("json");
-        assert_eq!(json, serde_json::json!({"value": 0.15, "source": "uncalibrated_default"}));
+        assert_eq!(json["source"], serde_json::json!("uncalibrated_default"));
+    }
+
+    #[test]
+    fn a_calibrated_class_gives_its_metrics_the_measured_ratio() {
+        let method = Method {
+            quick: false,
+            forks: 5,
+            warmup: 0,
+            iterations: 1,
+            accounting: 0,
+            noise_threshold: 0.2,
+            sdr: [("per_item".to_string(), 1.07)].into_iter().collect(),
+            calibration: None,
+            paired: Vec::new(),
+            seed: 0,
+            trial_timeout_s: 0.0,
+        };
+        let per_item = noise_threshold(&method, "ms_per_million");
+        assert!((per_item.value - 0.07).abs() < 1e-9, "{}", per_item.value);
+        assert_eq!(per_item.source, ThresholdSource::Calibrated);
+        let other = noise_threshold(&method, "after_drop.latency_p99_us");
+        assert_eq!(other.source, ThresholdSource::UncalibratedDefault, "a class the calibration did not give");
     }
 
     #[test]

@@ -258,10 +258,12 @@ pub fn p_label(p: Option<f64>) -> String {
     p.map(|p| format!("p = {}", format_p(p))).unwrap_or_default()
 }
 
-/// A side resolved against the run: a name for the detail, and its statistics or fixed value.
+/// A side resolved against the run: a name for the detail, its statistics or fixed value, and its modes in words
+/// when its processes are two populations.
 struct Resolved {
     name: String,
     operand: OwnedOperand,
+    modes: Option<String>,
 }
 
 /// [`Operand`] with owned statistics.
@@ -297,7 +299,14 @@ fn compare(summary: &Summary, spec: &ClaimSpec, comparison: &Comparison) -> Opti
         (Ok(a), Ok(b)) => (a, b),
     };
     let judged = verdict(a.operand.borrow(), b.operand.borrow(), spec.relation, spec.factor, spec.basis);
-    Some(Judged { detail: format!("{} vs {}: {}", a.name, b.name, judged.detail), ..judged })
+    let mut detail = format!("{} vs {}: {}", a.name, b.name, judged.detail);
+    // A side of two populations is judged on its process medians all the same, and the detail says so.
+    for side in [&a, &b] {
+        if let Some(modes) = &side.modes {
+            detail.push_str(&format!("; {} is two populations, not one: {modes}", side.name));
+        }
+    }
+    Some(Judged { detail, ..judged })
 }
 
 /// Why a comparison does not apply: the skip reasons of its sides.
@@ -365,6 +374,7 @@ fn resolve(summary: &Summary, spec: &ClaimSpec, side: &Side) -> Result<Resolved,
             return Ok(Resolved {
                 name: format!("{label} {}", format_ratio(*value)),
                 operand: OwnedOperand::Fixed(*value),
+                modes: None,
             });
         }
         Who::Contestant(name) => vec![name.clone()],
@@ -396,6 +406,7 @@ fn resolve(summary: &Summary, spec: &ClaimSpec, side: &Side) -> Result<Resolved,
                 found.push(Resolved {
                     name: format!("{name}{at} {}", format_ratio(stats.median)),
                     operand: OwnedOperand::Measured(stats.clone()),
+                    modes: crate::calibration::modes::describe(stats),
                 })
             }
             Err(why) => missing.push(why),
@@ -498,6 +509,23 @@ mod tests {
         assert!((claim.p.expect("a decided claim has its p") - 0.05).abs() < 1e-12, "3 + 3 processes");
         assert!(claim.rule.starts_with("a ≤ 2.00 × b"), "{}", claim.rule);
         assert_eq!(judge(&summary, &at_most_twice("close", "b")).p, None, "inconclusive has no p");
+    }
+
+    #[test]
+    fn a_side_of_two_populations_is_judged_and_the_detail_says_so() {
+        let mut spawn = crate::stats::summarize(&[216.0, 79.0, 220.0, 83.0, 218.0].map(|v| vec![v])).expect("samples");
+        spawn.outliers.modes = crate::calibration::modes(&spawn.fork_medians, 1.2);
+        let summary =
+            run(vec![contestant("spawn", &[("ms", spawn)]), contestant("b", &[("ms", stats(1000.0, 0.01))])], &[]);
+        let mut claim = at_most_twice("spawn", "b");
+        claim.basis = Basis::ProcessMedians;
+        let judged = judge(&summary, &claim);
+        assert_eq!(judged.verdict, Verdict::Holds, "{}", judged.detail);
+        assert!(
+            judged.detail.contains("is two populations, not one: processes 2, 4 at 79.0–83.0 and 1, 3, 5 at 216–220"),
+            "{}",
+            judged.detail
+        );
     }
 
     #[test]
@@ -642,7 +670,8 @@ mod tests {
 
     #[test]
     fn a_level_the_os_could_not_run_is_left_out_as_not_applicable() {
-        let mut threads = contestant("threads", &[("p_1.ms", stats(10.0, 0.0))]);
+        let five = crate::stats::summarize(&[10.0; 5].map(|v| vec![v])).expect("samples");
+        let mut threads = contestant("threads", &[("p_1.ms", five)]);
         threads.skipped_phases.insert("p_2".to_string(), "100,000 threads do not fit".to_string());
         let summary = run(vec![threads], &["p_1", "p_2"]);
         let spec = ClaimSpec {

@@ -9,7 +9,8 @@
 //! [`question`] declares the questions a scenario answers and decides each from a summary; the answers the summary
 //! carries are in [`answers`], the pick and findings every report prints in [`pick`], and the [`verdict`] of a claim, a guard or a comparison below them all.
 //! [`references`] holds every figure from a published study, and [`judge`] judges every scenario's claim table.
-//! [`busy`] is the guard that notices other processes using the machine during a timed iteration.
+//! [`calibration`] measures the smallest ratio this testbed can tell apart, per class of metric, and gives every noise
+//! line its threshold from it. [`busy`] is the guard that notices other processes using the machine during a timed iteration.
 //! [`external`] runs a contestant as a program of its own outside the trial process (the standalone programs that
 //! calibrate the lab's harness) and sets the lab beside it.
 //! [`limits`] reads how many more threads the OS lets this process start, so a thread count that cannot fit is
@@ -19,6 +20,7 @@
 pub mod alloc;
 pub mod answers;
 pub mod busy;
+pub mod calibration;
 pub mod check;
 pub mod compare;
 pub mod contestant;

@@ -69,7 +69,8 @@ impl MetricStats {
 }
 
 /// Samples beyond Tukey's fences (1.5 interquartile ranges beyond the quartiles: mild; 3: severe), as criterion
-/// flags them. Flagged, never dropped: every statistic still includes them.
+/// flags them, and process medians that fall into separated groups (modes). Flagged, never dropped: every
+/// statistic still includes them.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Outliers {
     /// Measured iterations beyond the inner fences of all samples, within the outer ones.
@@ -81,11 +82,16 @@ pub struct Outliers {
     /// Forks (by index) whose median lies beyond the inner fences of the per-process medians.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub processes: Vec<usize>,
+    /// The process medians' modes, when they fall into two separated groups (positions in `fork_medians`, the
+    /// lower group first): the contestant is then two populations, and its pooled median describes neither
+    /// ([`crate::calibration::modes`]). Empty for one population, and in runs made before modes were marked.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub modes: Vec<Vec<usize>>,
 }
 
 impl Outliers {
     /// Whether nothing was flagged.
     pub fn is_empty(&self) -> bool {
-        self.iterations_mild == 0 && self.iterations_severe == 0 && self.processes.is_empty()
+        self.iterations_mild == 0 && self.iterations_severe == 0 && self.processes.is_empty() && self.modes.is_empty()
     }
 }

@@ -221,10 +221,10 @@ pub fn phase_answers<'s>(
     higher_is_better: bool,
     trade_off_metrics: &[(&str, bool)],
 ) -> Vec<PhaseAnswer<'s>> {
-    let threshold = summary.method.noise_threshold;
     let mut answers = Vec::new();
     for phase in summary.phase_keys() {
         let key = metric_key(phase, metric);
+        let threshold = summary.method.threshold(&key);
         let candidates = ranked(summary, &key, higher_is_better, Role::Candidate);
         let Some(best) = candidates.first().copied() else { continue };
         let picks: Vec<Entry<'s>> =
@@ -250,12 +250,13 @@ pub fn phase_answers<'s>(
         let mut trade_offs = Vec::new();
         for (other_metric, other_higher) in trade_off_metrics {
             let other_key = metric_key(phase, other_metric);
+            let other_threshold = summary.method.threshold(&other_key);
             let Some(pick_stats) = best.contestant.metrics.get(&other_key) else { continue };
             let beats: Option<(&ContestantSummary, &MetricStats)> = candidates
                 .iter()
                 .filter_map(|e| e.contestant.metrics.get(&other_key).map(|s| (e.contestant, s)))
                 .filter(|(_, s)| {
-                    better(s.median, pick_stats.median, *other_higher) && differs(s, pick_stats, threshold)
+                    better(s.median, pick_stats.median, *other_higher) && differs(s, pick_stats, other_threshold)
                 })
                 .reduce(|a, b| if better(b.1.median, a.1.median, *other_higher) { b } else { a });
             if let Some((who, stats)) = beats {
@@ -314,7 +315,6 @@ pub fn dimension_findings(
     higher_is_better: bool,
     dimensions: &[Dimension],
 ) -> Vec<DimensionFinding> {
-    let threshold = summary.method.noise_threshold;
     let mut findings = Vec::new();
     for (index, dimension) in dimensions.iter().enumerate() {
         let mut finding = DimensionFinding {
@@ -326,6 +326,7 @@ pub fn dimension_findings(
         };
         for phase in summary.phase_keys() {
             let key = metric_key(phase, metric);
+            let threshold = summary.method.threshold(&key);
             // Context (levels on the other dimensions) → level on this one → best candidate of that level.
             let mut groups: BTreeMap<Vec<String>, BTreeMap<String, Entry<'_>>> = BTreeMap::new();
             for entry in ranked(summary, &key, higher_is_better, Role::Candidate) {

@@ -18,7 +18,7 @@ use crate::contestant::Role;
 use crate::record::Status;
 use crate::summary::{metric_key as key, ContestantSummary, MetricStats, Summary, Verdict};
 
-pub use crate::answers::{Answer, Beaten, Behind, Cost, Excluded, GuardRule, QuestionResult};
+pub use crate::answers::{Answer, Beaten, Behind, Cost, Excluded, GuardRule, QuestionResult, TwoModes};
 
 /// One question a practitioner asks of a scenario.
 #[derive(Debug, Clone, PartialEq)]
@@ -205,6 +205,7 @@ pub fn answer(summary: &Summary, question: &Question) -> QuestionResult {
         metric_words: question.metric_words.to_string(),
         higher_is_better: question.higher_is_better,
         guards: question.guard_rules(),
+        threshold: Some(summary.method.thresholds().for_metric(question.metric)),
         answers: phases.map(|phase| answer_at(summary, question, &alternatives, phase)).collect(),
     }
 }
@@ -216,9 +217,9 @@ fn answer_at(
     alternatives: &[&ContestantSummary],
     phase: Option<&str>,
 ) -> Answer {
-    let threshold = summary.method.noise_threshold;
     let higher = question.higher_is_better;
     let deciding = key(phase, question.metric);
+    let threshold = summary.method.threshold(&deciding);
     let mut excluded = Vec::new();
     let mut eligible: Vec<(&ContestantSummary, &MetricStats)> = Vec::new();
     let mut shown: Vec<(&ContestantSummary, &MetricStats)> = Vec::new();
@@ -262,6 +263,7 @@ fn answer_at(
         excluded,
         pick_guards: Vec::new(),
         costs: Vec::new(),
+        modes: Vec::new(),
     };
     let Some(&(pick, best)) = eligible.first() else { return answer };
     answer.pick = Some(pick.name.clone());
@@ -305,6 +307,13 @@ fn answer_at(
             role: c.role,
             factor: behind(stats.median, best.median, higher),
             beyond_noise: !compare::compare(stats, best, threshold).noise,
+        })
+        .collect();
+    // The pick and every eligible alternative it was compared with: where one is two populations, say so.
+    answer.modes = eligible
+        .iter()
+        .filter_map(|(c, stats)| {
+            crate::calibration::modes::describe(stats).map(|groups| TwoModes { name: c.name.clone(), groups })
         })
         .collect();
     answer
@@ -458,6 +467,43 @@ pub(crate) mod tests {
         assert_eq!(a.equal, ["b"]);
         assert_eq!(a.cannot_tell, ["c"]);
         assert!(a.beats.is_none());
+    }
+
+    #[test]
+    fn practically_equal_means_within_the_calibrated_ratio_of_the_metric_s_class() {
+        let mut s = summary(vec![
+            contestant("a", Role::Candidate, &[("ms_per_million", &around(10.0))]),
+            contestant("b", Role::Candidate, &[("ms_per_million", &around(10.5))]),
+        ]);
+        let q = Question::new("which", "Which one?", Alternatives::Candidates, "ms_per_million", "time", false);
+        let uncalibrated = answer(&s, &q);
+        assert_eq!(uncalibrated.answers[0].equal, ["b"], "5% apart is within the default 20%");
+        let threshold = uncalibrated.threshold.expect("stated");
+        assert!(!threshold.calibrated() && (threshold.ratio - 1.2).abs() < 1e-12);
+        s.method.sdr.insert("per_item".to_string(), 1.02);
+        let calibrated = answer(&s, &q);
+        assert!(calibrated.answers[0].equal.is_empty());
+        assert_eq!(calibrated.answers[0].beats.as_ref().map(|b| b.name.as_str()), Some("b"), "beyond 1.02×");
+        assert_eq!(calibrated.threshold.map(|t| (t.ratio, t.calibrated())), Some((1.02, true)));
+    }
+
+    #[test]
+    fn an_alternative_of_two_populations_is_named_with_its_modes() {
+        let mut s = summary(vec![
+            contestant("a", Role::Candidate, &[("ns_per_op", &around(10.0))]),
+            contestant("spawn", Role::Candidate, &[("ns_per_op", &[216.0, 79.0, 220.0, 83.0, 218.0])]),
+        ]);
+        crate::calibration::mark_modes(&mut s);
+        let q = Question::new("which", "Which one?", Alternatives::Candidates, "ns_per_op", "time", false);
+        let a = &answer(&s, &q).answers[0];
+        assert_eq!(a.pick.as_deref(), Some("a"));
+        assert_eq!(
+            a.modes,
+            [TwoModes {
+                name: "spawn".to_string(),
+                groups: "processes 2, 4 at 79.0–83.0 and 1, 3, 5 at 216–220".into()
+            }]
+        );
     }
 
     #[test]

@@ -249,7 +249,7 @@ pub fn compare(summary: &Summary) -> Vec<ReferenceRow> {
                 (base.0 == base.1 && base.0 > 0.0).then(|| (lo / base.0, hi / base.0))
             });
             let study_ratio = figure.study_ratio();
-            let threshold = summary.method.noise_threshold;
+            let threshold = summary.method.threshold(&figure.metric);
             let agreement = study_ratio.zip(here_ratio).map(|(study, here)| Agreement::of(study, here, threshold));
             ReferenceRow { figure, study_ratio, here_ratio, here, agreement }
         })

@@ -225,6 +225,26 @@ impl Dimension {
     }
 }
 
+/// What a scenario offers `lab calibrate`: a few contestants whose processes stand for classes of metric
+/// ([`crate::calibration::MetricClass`]), run at fixed parameters in twice the lab's process count, so that their
+/// A/A pairs measure the smallest ratio the judge can tell on this testbed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CalibrationSpec {
+    /// The contestants, each run in `2F` fresh processes under the rotation of a real run.
+    pub contestants: Vec<&'static str>,
+    /// The metrics (without phase prefix) they stand for; each must be in a class of
+    /// [`crate::calibration::class::CLASSES`].
+    pub metrics: Vec<&'static str>,
+    /// Parameters fixed for the calibration (one level of a sweep, a smaller size), by key; the others take the
+    /// run's values (the full run's defaults, or `--quick`'s).
+    pub params: Vec<(&'static str, u64)>,
+    /// Seconds one trial process takes at these parameters in a full run on the 2-core testbed of the committed
+    /// reports: what the estimate printed before anything runs counts.
+    pub seconds_per_trial: f64,
+    /// Why these contestants and sizes, in one sentence `calibration.md` prints.
+    pub why: &'static str,
+}
+
 /// How many times a scenario's trials repeat unless the command line says otherwise.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Repetitions {
@@ -400,6 +420,11 @@ pub trait Scenario: Send + Sync {
     /// trade-off. Each with whether higher is better.
     fn trade_off_metrics(&self) -> Vec<(&'static str, bool)> {
         Vec::new()
+    }
+    /// The contestants and metrics `lab calibrate` runs to measure this testbed's smallest detectable ratios,
+    /// when the scenario offers some ([`CalibrationSpec`]). None by default.
+    fn calibration(&self) -> Option<CalibrationSpec> {
+        None
     }
     /// Findings the generic headline (best contestant per phase on the headline metric) cannot see, one markdown
     /// sentence each, computed from the summary; the report's headline and the index show them after it.

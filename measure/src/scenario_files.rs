@@ -14,7 +14,7 @@
 ///   parameter or phase of the run ([`claim_table`](crate::scenario::Scenario::claim_table), from `claims.rs`).
 /// - `discussion`, `details_discussion` and `headline_notes`: `path` calls `path(summary)` (from `report.rs`).
 /// - `name`, `title`, `question`, `headline_metric`, `higher_is_better`, `params`, `table_metrics`, `charts`,
-///   `questions` and `trade_off_metrics`: `value` is what the method returns, an expression that does not name
+///   `questions`, `trade_off_metrics` and `calibration`: `value` is what the method returns, an expression that does not name
 ///   `self` (a method that needs `self` or an argument, as every scenario's `dimensions` does, is written out
 ///   beside the macro).
 ///
@@ -118,6 +118,7 @@ macro_rules! scenario_files {
     (@type charts) => { Vec<$crate::scenario::ChartSpec> };
     (@type questions) => { Vec<$crate::question::Question> };
     (@type trade_off_metrics) => { Vec<(&'static str, bool)> };
+    (@type calibration) => { Option<$crate::scenario::CalibrationSpec> };
 }
 
 #[cfg(test)]

@@ -154,14 +154,45 @@ pub struct Method {
     /// Accounting iterations per process (untimed, every instrument on); 0 in runs made before they existed.
     #[serde(default)]
     pub accounting: u32,
-    /// Relative difference below which two results count as noise (0.2 = 20%).
+    /// Relative difference below which two results count as noise (0.2 = 20%): the uncalibrated default, which
+    /// judges every metric whose class `sdr` does not give ([`crate::calibration::Thresholds`]).
     pub noise_threshold: f64,
+    /// The smallest detectable ratio of each metric class, read from the calibration of this testbed (class key →
+    /// ratio, such as `{"per_item": 1.08}`): a metric of a class listed here is practically equal to another within
+    /// it. Empty when the run used no calibration (in runs made before calibration too).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub sdr: BTreeMap<String, f64>,
+    /// Which calibration `sdr` came from, or why the run has none; `None` in runs made before calibration.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub calibration: Option<CalibrationUse>,
+    /// The two contestants of a paired run (`--paired A,B`: only they ran, their processes alternating); empty
+    /// otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub paired: Vec<String>,
     /// Seed for inputs.
     #[serde(default)]
     pub seed: u64,
     /// Per-trial time budget in seconds.
     #[serde(default)]
     pub trial_timeout_s: f64,
+}
+
+/// The calibration a run's thresholds came from, or why it has none (`method.calibration`).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct CalibrationUse {
+    /// The calibration file looked for or read, as the run named it (`reports/calibration.json`); empty when the
+    /// run was told to use none (`--calibration none`).
+    pub file: String,
+    /// When the calibration used started (RFC 3339, UTC); empty when none was used.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub made_utc: String,
+    /// The revision of the build that made it; empty when none was used.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub git_rev: String,
+    /// Why no calibration was used, when none was: no such file, another testbed (what differs), another process
+    /// count.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fallback: Option<String>,
 }
 
 #[cfg(test)]

@@ -57,6 +57,8 @@ pub fn summarize(forks: &[Vec<f64>]) -> Option<MetricStats> {
         } else {
             Vec::new()
         },
+        // Modes need the metric's threshold, which the run's method knows: `calibration::mark_modes` marks them.
+        modes: Vec::new(),
     };
     let kept: Vec<Vec<f64>> = finite_forks.into_iter().filter(|f| !f.is_empty()).collect();
     let ci95 = bootstrap_ci95(&kept, |resample| median(resample[0]));

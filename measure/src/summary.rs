@@ -207,6 +207,10 @@ pub struct Summary {
     /// Phases (sweep levels) in order, such as `["work_0", "work_64"]`; empty without a sweep.
     #[serde(default)]
     pub phases: Vec<String>,
+    /// A paired run's answer (`--paired A,B`): A against B with its interval and the smallest ratio this pairing
+    /// can tell ([`crate::calibration::paired`]); absent in any other run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paired: Option<crate::calibration::paired::Paired>,
 }
 
 /// The key of `metric` in a phase: `<phase>.<metric>`, or `<metric>` without phases.
@@ -350,6 +354,9 @@ pub(crate) mod tests {
                 iterations: 1,
                 accounting: 1,
                 noise_threshold: 0.2,
+                sdr: Default::default(),
+                calibration: None,
+                paired: Vec::new(),
                 seed: 0,
                 trial_timeout_s: 1.0,
             },
@@ -360,6 +367,7 @@ pub(crate) mod tests {
             command: String::new(),
             raw_file: String::new(),
             phases: vec![],
+            paired: None,
         }
     }
 

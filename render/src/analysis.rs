@@ -28,7 +28,6 @@ pub(crate) fn phase_words(phase: &str) -> String {
 /// `templates/findings.md`.
 pub fn headline_findings(input: &ReportInput<'_>) -> Vec<String> {
     let summary = input.summary;
-    let threshold = summary.method.noise_threshold;
     let best = |e: &Entry<'_>, ratio: Option<Ratio>| {
         json!({
             "name": e.contestant.name,
@@ -42,6 +41,7 @@ pub fn headline_findings(input: &ReportInput<'_>) -> Vec<String> {
     let mut phases: Vec<serde_json::Value> = Vec::new();
     for phase in summary.phase_keys() {
         let key = metric_key(phase, input.headline_metric);
+        let threshold = summary.method.threshold(&key);
         let mut findings = json!({
             "phase": phase,
             "best": null,
@@ -205,6 +205,9 @@ pub(crate) mod tests {
                 iterations: 2,
                 accounting: 1,
                 noise_threshold: 0.2,
+                sdr: Default::default(),
+                calibration: None,
+                paired: Vec::new(),
                 seed: 7,
                 trial_timeout_s: 60.0,
             },

@@ -67,8 +67,11 @@ pub struct IndexEntry {
     pub metric: String,
     /// Whether a larger headline metric is better.
     pub higher_is_better: bool,
-    /// The run's noise threshold (0.2 = 20%).
+    /// The threshold of the headline metric (0.2 = 20%): its class's calibrated smallest detectable ratio less 1,
+    /// or the uncalibrated default ([`measure::calibration::Thresholds`]).
     pub noise_threshold: f64,
+    /// The run's method, whose thresholds (per class, and where they came from) the index states once.
+    pub method: measure::setup::Method,
     /// Whether every contestant that ran passed its checks, the run finished, and it was not `--quick`.
     pub trustworthy: bool,
     /// The best contestant per family at each phase.
@@ -240,7 +243,8 @@ impl IndexEntry {
             claims: summary.claims.clone(),
             metric: input.headline_metric.to_string(),
             higher_is_better: input.higher_is_better,
-            noise_threshold: summary.method.noise_threshold,
+            noise_threshold: summary.method.threshold(input.headline_metric),
+            method: summary.method.clone(),
             trustworthy: !failed
                 && crate::analysis::failed_guards(summary).is_empty()
                 && !summary.finished_utc.is_empty()
@@ -481,7 +485,21 @@ pub fn render_index(entries: &[IndexEntry]) -> String {
         })
         .collect();
     let doubtful: Vec<&Value> = views.iter().zip(entries).filter(|(_, e)| !e.trustworthy).map(|(v, _)| v).collect();
+    // The thresholds, stated once: one sentence for every scenario judged alike, else one per group of them.
+    let mut thresholds: Vec<(String, Vec<&str>)> = Vec::new();
+    for e in entries {
+        let statement = crate::thresholds::statement_all(&e.method);
+        match thresholds.iter_mut().find(|(s, _)| *s == statement) {
+            Some((_, names)) => names.push(&e.scenario),
+            None => thresholds.push((statement, vec![&e.scenario])),
+        }
+    }
+    let thresholds: Vec<Value> = thresholds
+        .into_iter()
+        .map(|(statement, scenarios)| json!({ "statement": statement, "scenarios": scenarios }))
+        .collect();
     let context = json!({
+        "thresholds": thresholds,
         "bottom_line": entries.iter().any(|e| !e.bottom_line.is_empty()),
         "entries": views,
         "doubtful": doubtful,
@@ -539,6 +557,7 @@ mod tests {
             metric: "ms_per_million".to_string(),
             higher_is_better: false,
             noise_threshold: 0.2,
+            method: testkit::fixture::method(),
             trustworthy: true,
             winners: vec![
                 PhaseWinners {

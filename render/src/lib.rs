@@ -3,7 +3,8 @@
 //! A report is a function of a run's results: [`render`] takes a [`ReportInput`] (the [`Summary`] plus what
 //! the scenario says about itself) and returns every file of the report as bytes in a [`Rendered`], touching
 //! no file system, clock or randomness, so `lab report <raw.jsonl>` re-renders byte-identical output. One
-//! module per format: [`markdown`], [`svg`] and [`json`]; [`index`] renders the `index.md` of `lab all`.
+//! module per format: [`markdown`], [`svg`] and [`json`]; [`index`] renders the `index.md` of `lab all`, and
+//! [`calibration`] the `calibration.md` of `lab calibrate`.
 //! [`output::OutputDir`] is the one place that writes files (atomically) and appends raw records.
 //!
 //! ```
@@ -52,6 +53,7 @@ macro_rules! template {
 
 mod analysis;
 pub mod by_cores;
+pub mod calibration;
 mod claims;
 pub mod format;
 pub mod index;
@@ -61,6 +63,7 @@ pub mod output;
 mod questions;
 pub mod svg;
 pub mod table;
+mod thresholds;
 
 pub use analysis::{disturbed_note, headline_findings, status_line};
 pub use index::{render_index, IndexEntry};

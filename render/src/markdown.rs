@@ -87,7 +87,7 @@ pub fn render_details(input: &ReportInput<'_>) -> String {
         "scenario": summary.scenario,
         "metric": input.headline_metric,
         "higher_is_better": input.higher_is_better,
-        "noise_threshold": percent(summary.method.noise_threshold),
+        "noise_threshold": percent(summary.method.threshold(input.headline_metric)),
         "findings": analysis::headline_findings(input),
         "phase_names": phase_names(summary),
         "other": body(&other_metrics(input.summary, full_and_brief(input).1)),
@@ -248,11 +248,32 @@ fn answer_context(input: &ReportInput<'_>, analysis: &Analysis<'_>) -> Value {
         "none_beyond_noise": (compared > 0 && clear == 0)
             .then(|| json!({ "compared": compared, "too_few_processes": too_few_processes })),
         "forks": forks,
-        "noise_threshold": percent(summary.method.noise_threshold),
+        "noise_threshold": percent(summary.method.threshold(input.headline_metric)),
+        "judged_with": crate::thresholds::statement(&summary.method, judged_metrics(input)),
+        "paired": summary.paired.as_ref().map(|p| json!({ "a": p.a, "b": p.b })),
+        "paired_metrics": summary.paired.as_ref().map(|p| p.metrics.iter().map(|m| json!({
+            "metric": m.metric,
+            "ratio": format::ratio(m.ratio),
+            "ci": m.ci95.map(|(low, high)| json!({ "low": format::ratio(low), "high": format::ratio(high) })),
+            "sdr": m.sdr.map(format::ratio),
+            "aa_pairs": m.aa_pairs,
+            "arm": m.arm,
+            "apart": m.apart,
+            "p": m.p.map(measure::compare::format_p),
+        })).collect::<Vec<_>>()).unwrap_or_default(),
         "claims": (!summary.claims.is_empty()).then(|| Tally::of(&summary.claims)),
         "notes": input.headline_notes,
         "questions": crate::questions::views(summary),
     })
+}
+
+/// The metrics a report judges by its noise line: the headline, each question's deciding metric and the
+/// trade-off metrics.
+fn judged_metrics<'i>(input: &'i ReportInput<'_>) -> Vec<&'i str> {
+    let mut keys = vec![input.headline_metric];
+    keys.extend(input.summary.questions.iter().map(|q| q.metric.as_str()));
+    keys.extend(input.trade_off_metrics.iter().map(|(m, _)| *m));
+    keys
 }
 
 /// The contestants (name, family, status, description); empty without any.
@@ -310,7 +331,7 @@ fn method(summary: &Summary) -> String {
         "warmup": m.warmup,
         "iterations": m.iterations,
         "accounting": m.accounting,
-        "noise_threshold": percent(m.noise_threshold),
+        "thresholds": crate::thresholds::statement_all(m),
         "seed": m.seed.to_string(),
         "trial_timeout": format::number(m.trial_timeout_s),
         "quick": m.quick,
@@ -390,13 +411,13 @@ const FULL_STAT_METRICS: usize = 3;
 /// the first table metrics and its ratio to the reference on the headline, and the metrics some do not measure.
 fn results(input: &ReportInput<'_>) -> String {
     let summary = input.summary;
-    let threshold = summary.method.noise_threshold;
     let (full, brief) = full_and_brief(input);
     let mut phases: Vec<Value> = Vec::new();
     for phase in summary.phase_keys() {
         let mut columns: Vec<(String, Align)> = columns("results", &[Align::Left; 2]);
         columns.extend(full.iter().map(|m| (format!("`{m}`"), Align::Right)));
         let headline_key = metric_key(phase, input.headline_metric);
+        let threshold = summary.method.threshold(&headline_key);
         let reference = reference(summary, &headline_key, input.higher_is_better);
         let ratio_header = headers(json!({
             "table": "ratio",
@@ -559,7 +580,7 @@ fn spread(input: &ReportInput<'_>) -> String {
             "phase_names": phase_names(summary),
             "table": table,
             "flagged": flagged,
-            "noise_threshold": percent(summary.method.noise_threshold),
+            "noise_threshold": percent(summary.method.threshold(metric)),
             "quick": summary.method.quick,
             "guard": guard(summary),
         });
@@ -569,7 +590,7 @@ fn spread(input: &ReportInput<'_>) -> String {
         return render(String::new(), false, false);
     }
     // max / min of a metric's fork medians, marked when beyond the noise threshold; `None` without a spread.
-    let threshold = summary.method.noise_threshold;
+    let threshold = summary.method.threshold(metric);
     let max_min = |stats: &measure::summary::MetricStats| -> Option<(String, bool)> {
         let max = stats.fork_medians.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let min = stats.fork_medians.iter().copied().fold(f64::INFINITY, f64::min);

@@ -36,6 +36,10 @@ fn view(summary: &Summary, q: &QuestionResult) -> Value {
     let picks: Vec<Option<&str>> = q.answers.iter().map(|a| a.pick.as_deref()).collect();
     let mut view = json!(q);
     view["answers"] = q.answers.iter().map(|a| answer_view(summary, q, a)).collect();
+    // The ratio its answers were judged within: the one recorded with them, else (a run answered before it was
+    // recorded) the method's for the deciding metric.
+    let threshold = q.threshold.unwrap_or_else(|| summary.method.thresholds().for_metric(&q.metric));
+    view["equal_within"] = format::ratio(threshold.ratio).into();
     view["changes"] = picks.windows(2).any(|w| w[0] != w[1]).into();
     view
 }
@@ -72,6 +76,7 @@ fn answer_view(summary: &Summary, q: &QuestionResult, a: &Answer) -> Value {
         "guard_figures": q.guards.iter().zip(&a.pick_guards).filter_map(|(g, v)| {
             v.map(|v| json!({ "words": g.words, "value": format::number(v) }))
         }).collect::<Vec<_>>(),
+        "modes": a.modes,
         "costs": a.costs.iter().map(|c| json!({
             "name": c.name,
             "role": c.role.as_str(),

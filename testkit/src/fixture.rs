@@ -54,6 +54,9 @@ pub fn method() -> Method {
         iterations: 1,
         accounting: 1,
         noise_threshold: 0.2,
+        sdr: Default::default(),
+        calibration: None,
+        paired: Vec::new(),
         seed: 0,
         trial_timeout_s: 60.0,
     }
@@ -81,6 +84,7 @@ pub fn summary(scenario: &str, contestants: Vec<ContestantSummary>) -> Summary {
         command: String::new(),
         raw_file: String::new(),
         phases: vec![],
+        paired: None,
     }
 }
 

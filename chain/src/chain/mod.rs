@@ -26,7 +26,8 @@ use measure::external::ExternalProgram;
 use measure::question::{Alternatives, Question};
 use measure::record::TrialRequest;
 use measure::scenario::{
-    ChartKind, ChartReference, ChartSpec, ParamSpec, ReferenceValue, Scenario, SeriesLine, SeriesRole, TrialError,
+    CalibrationSpec, ChartKind, ChartReference, ChartSpec, ParamSpec, ReferenceValue, Scenario, SeriesLine, SeriesRole,
+    TrialError,
 };
 use measure::summary::ContestantInfo;
 
@@ -90,6 +91,14 @@ impl Scenario for ChainScenario {
             ),
         ],
         headline_metric: HEADLINE,
+        calibration: Some(CalibrationSpec {
+            contestants: vec!["baseline-loop", "blocking-rayon", "blocking-crossbeam", "stream-tokio-tasks"],
+            metrics: vec!["ms_per_million", "cpu_ns_per_item"],
+            params: vec![("work", 0)],
+            seconds_per_trial: 0.8,
+            why: "a loop (whose processes spread most), a pool, threads behind a channel and tasks behind one, at \
+                  work 0 where the cost per item is smallest and so its noise largest",
+        }),
         table_metrics: vec![
             "ms_per_million",
             "cpu_ns_per_item",

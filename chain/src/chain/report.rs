@@ -156,7 +156,7 @@ impl Context {
         let last = *works.last().unwrap_or(&first);
         let (first_phase, last_phase) = (format!("work_{first}"), format!("work_{last}"));
         let param = |k: &str| summary.params.get(k).map_or_else(|| "?".to_string(), |v| v.to_string());
-        let noise = summary.method.noise_threshold;
+        let noise = summary.method.threshold(crate::chain::HEADLINE);
         let floor = summary.median_in(LOOP, &first_phase, HEADLINE);
         let at = |name: &str, metric: &str| num(summary.median_in(name, &first_phase, metric));
 

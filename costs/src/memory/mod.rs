@@ -18,7 +18,7 @@ pub mod report;
 mod routine;
 
 use measure::question::{Alternatives, Question};
-use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario};
+use measure::scenario::{CalibrationSpec, ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario};
 
 use contestants::Contestant;
 
@@ -64,6 +64,13 @@ impl Scenario for MemoryScenario {
             ),
         ],
         headline_metric: HEADLINE,
+        calibration: Some(CalibrationSpec {
+            contestants: vec!["stream-tokio-task", "blocking-thread-64k", "coroutine-may"],
+            metrics: vec!["live_heap_bytes_per_unit", "rss_bytes_per_unit"],
+            params: vec![("count", 10000), ("payload", 0)],
+            seconds_per_trial: 0.8,
+            why: "one waiting unit per family at 10,000 units without payload, the middle of the sweep",
+        }),
         table_metrics: vec![
             "rss_bytes_per_unit",
             "live_heap_bytes_per_unit",

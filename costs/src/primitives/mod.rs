@@ -17,7 +17,7 @@ pub mod report;
 mod routine;
 
 use measure::question::{Alternatives, Question};
-use measure::scenario::{ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario};
+use measure::scenario::{CalibrationSpec, ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario};
 
 use contestants::Contestant;
 
@@ -52,6 +52,19 @@ impl Scenario for PrimitivesScenario {
             100_000_000,
         )],
         headline_metric: HEADLINE,
+        calibration: Some(CalibrationSpec {
+            contestants: vec![
+                "stream-tokio-spawn-join",
+                "blocking-rayon-spawn-join-inside",
+                "blocking-std-mutex",
+                "stream-tokio-oneshot",
+            ],
+            metrics: vec!["ns_per_op"],
+            params: Vec::new(),
+            seconds_per_trial: 1.5,
+            why: "a spawn and join of each runtime (rayon's has two modes), a lock and a one-shot hand-off: the \
+                  operations from the shortest to the longest",
+        }),
         table_metrics: vec![
             "ns_per_op", "cpu_ns_per_item", "allocs_per_item", "alloc_bytes_per_item", "ctx_switches_per_item", "ops",
         ],

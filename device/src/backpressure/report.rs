@@ -250,7 +250,7 @@ fn unbounded_stream(summary: &Summary) -> Option<Value> {
     let s = summary.metric(STREAM_UNBOUNDED, MAX_OUT)?;
     let service_ms = summary.param("service_us").map(|us| us / 1e3);
     let x = s.median;
-    let noise = summary.method.noise_threshold;
+    let noise = summary.method.threshold(MAX_OUT);
     let peak =
         match (summary.median(STREAM_UNBOUNDED, SAMPLED), summary.median(STREAM_UNBOUNDED, MS_TO_PEAK), service_ms) {
             (Some(sampled), Some(at), Some(service)) => Some(json!({
@@ -330,7 +330,7 @@ fn unbounded_threads(summary: &Summary) -> Option<Value> {
     let limit = summary.param("limit")?;
     let t = summary.metric(BLOCKING_UNBOUNDED, MAX_OUT)?;
     let y = t.median;
-    let noise = summary.method.noise_threshold;
+    let noise = summary.method.threshold(MAX_OUT);
     let ops = summary.median(BLOCKING_UNBOUNDED, OPS);
     let swing = time_in_system(summary, BLOCKING_UNBOUNDED)
         .filter(|_| summary.metric(BLOCKING_UNBOUNDED, MEAN_OUTSTANDING).is_some_and(|mean| differs(t, mean, noise)))
@@ -373,7 +373,7 @@ fn time_in_system(summary: &Summary, name: &str) -> Option<(f64, f64)> {
 fn little(summary: &Summary, name: &str) -> Option<Value> {
     let (mean, ms) = time_in_system(summary, name)?;
     let idle = summary.median(name, "idle_call_ms")?;
-    let noise = summary.method.noise_threshold;
+    let noise = summary.method.threshold("cpu_us_per_call");
     let cores = f64::from(summary.environment.cores);
     let (used, cpu) = (summary.median(name, "cores_used"), summary.median(name, "cpu_us_per_call"));
     let has_cores = cores > 0.0;
@@ -422,7 +422,7 @@ fn sampled(summary: &Summary) -> Option<Value> {
         seen += 1;
         let share = sampled / exact;
         lowest = Some(lowest.map_or(share, |l: f64| l.min(share)));
-        if exact > sampled && differs(exact_stats, sampled_stats, summary.method.noise_threshold) {
+        if exact > sampled && differs(exact_stats, sampled_stats, summary.method.threshold(MAX_OUT)) {
             missed.push(json!({ "name": c.name, "sampled": count(sampled), "exact": count(exact), "pct": pct(share) }));
         } else {
             others = Some(others.map_or(share, |l: f64| l.min(share)));
@@ -502,7 +502,7 @@ fn semantics(summary: &Summary) -> Option<Value> {
     let b = summary.metric("stream-buffered", OPS)?;
     let u = summary.metric("stream-buffer-unordered", OPS)?;
     Some(json!({
-        "differ": differs(b, u, summary.method.noise_threshold),
+        "differ": differs(b, u, summary.method.threshold(OPS)),
         "untold": untold(b) || untold(u),
         "ordered": count(b.median),
         "unordered": count(u.median),

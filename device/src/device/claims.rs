@@ -1,8 +1,8 @@
 //! The device scenario's claims, as a table the harness judges ([`measure::judge`]), fixed before any
 //! measurement and never tuned to pass.
 //!
-//! A full run measures one timed iteration in each of three processes per contestant and level, so every claim
-//! is judged on the range of those three samples: it holds when every pairing of samples satisfies it, fails
+//! A full run measures one timed iteration in each of five processes per contestant and level, so every claim
+//! is judged on the range of those five samples: it holds when every pairing of samples satisfies it, fails
 //! when none does, and is inconclusive in between. Each claim names the window its metric covers: the steady
 //! window (first round answered to last round issued) or the whole timed run, start and drain included.
 //! Every claim has an id (`.with_id(..)`), by which `templates/report.md` chooses the finding it backs.

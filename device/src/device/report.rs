@@ -245,7 +245,7 @@ fn single_task(summary: &Summary) -> Option<Value> {
         "cap": count(cap),
         "reached": count(s.median),
         "share": percent(s.median / cap),
-        "at_cap": process_range(s).is_some() && !differs_from_value(s, cap, summary.method.noise_threshold),
+        "at_cap": process_range(s).is_some() && !differs_from_value(s, cap, summary.method.threshold("ops_per_sec")),
         "name": name,
     }))
 }
@@ -253,7 +253,7 @@ fn single_task(summary: &Summary) -> Option<Value> {
 /// What the start and drain cost each family's best contestant: whole-run figures against the steady window,
 /// and those whose whole-run rate is below the steady one beyond noise ([`differs`]).
 fn start(summary: &Summary) -> Option<Value> {
-    let noise = summary.method.noise_threshold;
+    let noise = summary.method.threshold("ops_per_sec");
     let mut lines = Vec::new();
     let mut slower = Vec::new();
     for at in At::all(summary) {
@@ -379,7 +379,7 @@ fn coroutines(summary: &Summary) -> Option<Value> {
         return None;
     }
     let ratio = |a: &MetricStats, b: &MetricStats, name: String| {
-        let c = compare(a, b, summary.method.noise_threshold);
+        let c = compare(a, b, summary.method.threshold("ops_per_sec"));
         json!({ "name": name, "ratio": format_ratio(c.ratio), "noise": c.noise })
     };
     let mut rows = Vec::new();
@@ -416,7 +416,7 @@ fn coroutines(summary: &Summary) -> Option<Value> {
 /// best stream on the shared device (`dearer` CPU per call, `device_dearer` on the device's timer threads,
 /// `under_one_switch`), and the own-timer coroutine against the best coroutine on the device (`cheaper`).
 fn cpu_table(summary: &Summary) -> Option<Value> {
-    let noise = summary.method.noise_threshold;
+    let noise = summary.method.threshold("cpu_us_per_call");
     let at = At::all(summary).into_iter().rev().find(|at| at.best(Family::Coroutine).is_some())?;
     let rows: Vec<Value> = CONTESTANTS
         .iter()
@@ -511,7 +511,7 @@ fn cut_short(summary: &Summary) -> Vec<Value> {
 fn pick(summary: &Summary) -> Option<Vec<Value>> {
     let levels = At::all(summary);
     let top = *levels.last()?;
-    let noise = summary.method.noise_threshold;
+    let noise = summary.method.threshold("ops_per_sec");
     let mut picks = Vec::new();
     for at in [levels[0], top] {
         let Some((s_name, s)) = at.best(Family::Stream) else { continue };

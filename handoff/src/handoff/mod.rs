@@ -24,8 +24,8 @@ use measure::external::ExternalProgram;
 use measure::question::{Alternatives, Question};
 use measure::record::TrialRequest;
 use measure::scenario::{
-    ChartKind, ChartReference, ChartSpec, Dimension, ParamSpec, ReferenceValue, Repetitions, Scenario, SeriesLine,
-    SeriesRole, TrialError,
+    CalibrationSpec, ChartKind, ChartReference, ChartSpec, Dimension, ParamSpec, ReferenceValue, Repetitions, Scenario,
+    SeriesLine, SeriesRole, TrialError,
 };
 use measure::summary::ContestantInfo;
 
@@ -131,6 +131,14 @@ impl Scenario for HandoffScenario {
             ),
         ],
         headline_metric: HEADLINE,
+        calibration: Some(CalibrationSpec {
+            contestants: vec!["blocking-crossbeam", "blocking-flume", "stream-tokio"],
+            metrics: vec!["ms_per_million", "cpu_ns_per_item"],
+            params: vec![("capacity", 256)],
+            seconds_per_trial: 1.0,
+            why: "a hand-off between two threads over two channel crates and between two tokio tasks, at capacity 256 \
+                  where the question's pairs are closest",
+        }),
         table_metrics: vec![
             "ms_per_million",
             "cpu_ns_per_item",

@@ -388,7 +388,7 @@ pub fn context(summary: &Summary) -> Context {
         fidelity_within: fidelity_rows.iter().all(|r| !r.above_bar),
         fidelity: fidelity_rows,
         fidelity_bar: format!("{FIDELITY_BAR}×"),
-        noise: format!("{}%", (summary.method.noise_threshold * 1000.0).round() / 10.0),
+        noise: format!("{}%", (summary.method.threshold("ms_per_million") * 1000.0).round() / 10.0),
         standalone: against_standalone(summary),
         ab: ab_rows,
         ab_bares: ab_bares(true),
@@ -433,7 +433,7 @@ fn findings(summary: &Summary, caps: &[u64], wide: u64) -> Findings {
     let ends = [caps.first().copied(), caps.last().copied().filter(|&w| Some(w) != caps.first().copied())];
     let cores_at =
         |capacity| ran(summary, BLOCKING_CRATES.into_iter().chain([CONDVAR, "stream-tokio"]), capacity, "cores_used");
-    let noise = summary.method.noise_threshold;
+    let noise = summary.method.threshold("ms_per_million");
     let batched_slower: Vec<(Change, bool)> = BATCH_PAIRS
         .iter()
         .filter_map(|(single, batched)| {
@@ -521,7 +521,7 @@ fn outstanding(summary: &Summary) -> Option<Outstanding> {
 /// medians: the fidelity rows (one above [`FIDELITY_BAR`] gets what its A/B rows say of it) and the A/B rows, by
 /// lab contestant, then capacity, then variant (the control first).
 fn calibration(summary: &Summary, caps: &[u64]) -> (Vec<FidelityRow>, Vec<AbRow>) {
-    let noise = summary.method.noise_threshold;
+    let noise = summary.method.threshold("ms_per_million");
     let variants = ab_variants();
     let (mut rows, mut ab) = (Vec::new(), Vec::new());
     for (lab, bare) in bare_pairs() {
@@ -669,7 +669,7 @@ fn count(x: Option<f64>) -> String {
 /// (`measure::compare::differs` on process medians); false when one did not run.
 fn async_alike(summary: &Summary, capacity: u64) -> bool {
     let stats: Vec<_> = ASYNC_BATCHED.iter().filter_map(|n| ms_stats(summary, n, capacity)).collect();
-    let noise = summary.method.noise_threshold;
+    let noise = summary.method.threshold("ms_per_million");
     stats.len() == ASYNC_BATCHED.len()
         && stats.iter().enumerate().all(|(i, a)| stats[i + 1..].iter().all(|b| !differs(a, b, noise)))
 }

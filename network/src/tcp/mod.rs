@@ -18,7 +18,7 @@ pub mod report;
 pub mod routine;
 
 use measure::question::{Alternatives, Question};
-use measure::scenario::{ParamSpec, Repetitions, Scenario};
+use measure::scenario::{CalibrationSpec, ParamSpec, Repetitions, Scenario};
 
 use crate::figures::bars;
 
@@ -62,6 +62,14 @@ impl Scenario for TcpScenario {
             crate::session::pinned_param(),
         ],
         headline_metric: "batches_per_sec",
+        calibration: Some(CalibrationSpec {
+            contestants: vec!["stream-tokio-tasks"],
+            metrics: vec!["batches_per_sec", "cpu_us_per_call", "batch_p99_us"],
+            params: Vec::new(),
+            seconds_per_trial: 4.5,
+            why: "one contestant over loopback TCP (4.5 s a process; http's 8.6 s is left out for time), for calls \
+                  per second and CPU per call through a real socket",
+        }),
         higher_is_better: true,
         table_metrics: vec![
             "batches_per_sec",

@@ -24,8 +24,8 @@ use measure::compare::Relation;
 use measure::question::{Alternatives, Guard, Limit, Question};
 use measure::record::RunParams;
 use measure::scenario::{
-    ChartKind, ChartReference, ChartSpec, Dimension, ParamSpec, ReferenceValue, Repetitions, Scenario, SeriesLine,
-    SeriesRole,
+    CalibrationSpec, ChartKind, ChartReference, ChartSpec, Dimension, ParamSpec, ReferenceValue, Repetitions, Scenario,
+    SeriesLine, SeriesRole,
 };
 
 use crate::analysis::HEADLINE;
@@ -193,6 +193,14 @@ impl Scenario for OverloadScenario {
             ),
         ],
         headline_metric: HEADLINE,
+        calibration: Some(CalibrationSpec {
+            contestants: vec!["stream-aimd", "blocking-fixed"],
+            metrics: vec!["latency_p99_us", "caller_latency_p99_us", "ops_per_sec", "cpu_us_per_call"],
+            params: Vec::new(),
+            seconds_per_trial: 2.8,
+            why: "an adaptive limiter and a fixed bound, through the dependency's loss of capacity: tail latency after \
+                  a transition, the class whose noise is the tail's",
+        }),
         // Not the callers' latency: in a closed loop a pool's callers wait by its size (Little's law: the pool ÷
         // calls per second), while the stream holds one pending acquire, so it is not comparable across families
         // (the service scenario counts every family's callers from one schedule).

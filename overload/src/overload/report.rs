@@ -450,7 +450,7 @@ fn against_value(names: &[String], value: f64, label: &str) -> Vec<Comparison> {
 /// its `limit`, its `ups` and `downs` over the run, and its limit `above_capacity`.
 fn limiters(summary: &Summary) -> Option<Limiters> {
     let (after, ceiling) = (summary.param("capacity_after")?, after_ceiling(summary)?);
-    let noise = summary.method.noise_threshold;
+    let noise = summary.method.threshold("after_drop.limit_mean");
     let share = |v: f64| format!("{:.0}%", 100.0 * v / ceiling);
     let decisions = |key: &str| format!("{DECISIONS}.{key}");
     let above_capacity = |names: &[String]| {

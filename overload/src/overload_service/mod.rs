@@ -25,8 +25,8 @@ use measure::compare::Relation;
 use measure::question::{Alternatives, Guard, Limit, Question};
 use measure::record::RunParams;
 use measure::scenario::{
-    ChartKind, ChartReference, ChartSpec, Dimension, ParamSpec, ReferenceValue, Repetitions, Scenario, SeriesLine,
-    SeriesRole,
+    CalibrationSpec, ChartKind, ChartReference, ChartSpec, Dimension, ParamSpec, ReferenceValue, Repetitions, Scenario,
+    SeriesLine, SeriesRole,
 };
 
 use crate::service_analysis::{CALLER_P99_AFTER, GOODPUT_AFTER};
@@ -133,6 +133,14 @@ impl Scenario for ServiceScenario {
             ),
         ],
         headline_metric: GOODPUT_AFTER,
+        calibration: Some(CalibrationSpec {
+            contestants: vec!["stream-aimd", "blocking-fixed"],
+            metrics: vec!["after_drop.caller_latency_p99_us", "after_drop.goodput_per_sec", "cpu_us_per_call"],
+            params: vec![("rate", 30000)],
+            seconds_per_trial: 1.9,
+            why: "an adaptive limiter and a fixed bound under arrivals above the capacity left, the callers' p99 and \
+                  goodput after the drop",
+        }),
         higher_is_better: true,
         trade_off_metrics: vec![
             (CALLER_P99_AFTER, false),

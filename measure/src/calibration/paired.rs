@@ -1,0 +1,129 @@
+//! A paired run (`--paired A,B`): a user's own two contestants, only they, their processes alternating in the
+//! rotation of a real run (A B, B A, A B, …, so that neither always runs first). The answer per metric and phase
+//! is A's median over B's with its 95% hierarchical bootstrap interval, and the smallest ratio this pairing can
+//! tell apart, from its own A/A pairs: each side's processes split into halves ([`super::pairs`]), both sides'
+//! pairs together. A is told from B when their process-median ranges are apart and the ratio is beyond that
+//! ratio, with the exact p of the separation.
+
+use serde::{Deserialize, Serialize};
+
+use super::pairs::{self, Pair, MAX_PAIRS};
+use crate::compare::{compare, separation_p};
+use crate::summary::{metric_key, Summary};
+
+/// A paired run's answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Paired {
+    /// Contestant A.
+    pub a: String,
+    /// Contestant B.
+    pub b: String,
+    /// A against B on each metric asked, at each phase.
+    pub metrics: Vec<PairedMetric>,
+}
+
+/// A against B on one metric at one phase.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PairedMetric {
+    /// The metric key (phase-prefixed where the scenario sweeps).
+    pub metric: String,
+    /// A's median over B's.
+    pub ratio: f64,
+    /// The 95% hierarchical bootstrap interval of the ratio (absent with fewer than 3 processes a side).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ci95: Option<(f64, f64)>,
+    /// Processes of A and of B.
+    pub processes: (usize, usize),
+    /// The smallest ratio this pairing tells apart: the smallest at which at most 5% of its own A/A pairs are
+    /// apart by their ratio; `None` without pairs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sdr: Option<f64>,
+    /// Processes an arm of those A/A pairs (half a side's).
+    pub arm: usize,
+    /// How many A/A pairs it came from.
+    pub aa_pairs: usize,
+    /// Whether A is told from B: process-median ranges apart and the ratio beyond `sdr`.
+    pub apart: bool,
+    /// The exact one-sided p of the separation when apart (Mann–Whitney at U = 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p: Option<f64>,
+}
+
+/// The answer of a paired run of `a` and `b` on each of `metrics` (without phase prefix) at every phase of
+/// `summary`; a metric either side lacks is left out.
+pub fn analyse(summary: &Summary, a: &str, b: &str, metrics: &[&str]) -> Paired {
+    let mut found = Vec::new();
+    for phase in summary.phase_keys() {
+        for metric in metrics {
+            let key = metric_key(phase, metric);
+            let (Some(sa), Some(sb)) = (summary.metric(a, &key), summary.metric(b, &key)) else { continue };
+            let aa: Vec<Pair> =
+                [sa, sb].iter().flat_map(|s| pairs::pairs_of(&s.samples, MAX_PAIRS, summary.method.seed)).collect();
+            let refs: Vec<&Pair> = aa.iter().collect();
+            let sdr = pairs::sdr(&refs);
+            let apart = sdr.is_some_and(|s| !compare(sa, sb, s - 1.0).noise);
+            found.push(PairedMetric {
+                metric: key,
+                ratio: sa.median / sb.median,
+                ci95: crate::stats::ratio_ci95(sa, sb),
+                processes: (sa.processes, sb.processes),
+                sdr,
+                arm: sa.samples.len().min(sb.samples.len()) / 2,
+                aa_pairs: aa.len(),
+                apart,
+                p: apart.then(|| separation_p(sa.processes, Some(sb.processes))),
+            });
+        }
+    }
+    Paired { a: a.to_string(), b: b.to_string(), metrics: found }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::Status;
+    use crate::summary::{ContestantSummary, Family};
+
+    fn contestant(name: &str, medians: &[f64]) -> ContestantSummary {
+        let forks: Vec<Vec<f64>> = medians.iter().map(|m| vec![m * 0.999, *m, m * 1.001]).collect();
+        ContestantSummary {
+            name: name.to_string(),
+            family: Family::Stream,
+            role: Default::default(),
+            description: String::new(),
+            expected_failure: None,
+            status: Status::Ok,
+            reason: None,
+            checks: Vec::new(),
+            metrics: [("ms_per_million".to_string(), crate::stats::summarize(&forks).expect("samples"))].into(),
+            skipped_phases: Default::default(),
+            disturbed: Default::default(),
+        }
+    }
+
+    #[test]
+    fn a_pairing_reports_its_ratio_interval_and_own_smallest_detectable_ratio() {
+        let a: Vec<f64> = (0..10).map(|i| 107.0 + f64::from(i % 5) * 0.5).collect();
+        let b: Vec<f64> = (0..10).map(|i| 100.0 + f64::from(i % 5) * 0.5).collect();
+        let summary = crate::summary::tests::summary(vec![contestant("a", &a), contestant("b", &b)]);
+        let paired = analyse(&summary, "a", "b", &["ms_per_million", "absent"]);
+        assert_eq!(paired.metrics.len(), 1, "a metric neither measured is left out");
+        let m = &paired.metrics[0];
+        assert!((m.ratio - 1.07).abs() < 0.01, "{m:?}");
+        let (low, high) = m.ci95.expect("an interval");
+        assert!(low < m.ratio && m.ratio < high && high < 1.1, "{m:?}");
+        assert_eq!((m.processes, m.arm, m.aa_pairs), ((10, 10), 5, 504));
+        let sdr = m.sdr.expect("a ratio");
+        assert!(sdr < 1.03, "tight processes tell small ratios: {sdr}");
+        assert!(m.apart && m.p.is_some_and(|p| p < 0.001), "{m:?}");
+    }
+
+    #[test]
+    fn a_pairing_within_its_own_noise_is_not_told_apart() {
+        let a: Vec<f64> = (0..10).map(|i| 100.0 + f64::from(i) * 3.0).collect();
+        let b: Vec<f64> = (0..10).map(|i| 101.0 + f64::from(i) * 3.0).collect();
+        let summary = crate::summary::tests::summary(vec![contestant("a", &a), contestant("b", &b)]);
+        let m = &analyse(&summary, "a", "b", &["ms_per_million"]).metrics[0];
+        assert!(!m.apart && m.p.is_none(), "{m:?}");
+    }
+}
