@@ -27,16 +27,9 @@ impl Kind for BridgeBlockingRecv {
         let Run { env, shape, job, go, producer, sink } = run;
         let runtime = env.runtime()?;
         let (tx, mut rx) = mpsc::channel::<Result<Sh::Msg, P::Error>>(env.messages(shape));
-        let (start, held) = tokio::sync::oneshot::channel::<()>();
         let produce = crate::produce::produce_async(shape, producer, job.items, job.meter.clone(), tx);
-        let producer = spawn_guarded(runtime.handle(), job.live, async move {
-            if held.await.is_ok() {
-                produce.await;
-            }
-        });
         go();
-        // The producer task holds the receiver until this send: it cannot have gone.
-        let _ = start.send(());
+        let producer = spawn_guarded(runtime.handle(), job.live, produce);
         let consumed = consume(shape, std::iter::from_fn(move || rx.blocking_recv()), &job.meter, sink);
         let produced = runtime.block_on(producer).map_err(|e| HandoffError::from_join(Side::Producer, e));
         settle(consumed, produced)

@@ -9,7 +9,7 @@ use tokio_stream::wrappers::ReceiverStream;
 use super::{shape_phrase, Kind, Run};
 use crate::consume::{consume_stream, Sink};
 use crate::job::{HandoffError, Outcome, Packing, Side};
-use crate::pair::{join_producer, settle, spawn_guarded, spawn_held_producer};
+use crate::pair::{join_producer, settle, spawn_guarded, spawn_producer};
 use crate::produce::{produce, Closed, Producer, Shape};
 
 /// Producer thread → tokio mpsc → consumer task.
@@ -18,7 +18,7 @@ pub(crate) struct BridgeBlockingSend;
 impl Kind for BridgeBlockingSend {
     fn describe(packing: Packing) -> String {
         format!(
-            "a blocking producer thread (spawned in std::thread::scope each run before the clock starts, outside the runtime) calls \
+            "a blocking producer thread (spawned in std::thread::scope each run once the clock runs, outside the runtime) calls \
              `Sender::blocking_send` on a bounded tokio::sync::mpsc channel; a consumer task spawned on a \
              multi-thread tokio runtime (default worker count, built once per trial) polls a ReceiverStream, sums \
              and checks order; the calling thread waits in `block_on` for the consumer, then joins the producer; \
@@ -35,15 +35,13 @@ impl Kind for BridgeBlockingSend {
         let consumer_meter = job.meter.clone();
         let items = job.items;
         thread::scope(|scope| {
-            let (producer_thread, opener) = spawn_held_producer(scope, job.live, move || {
-                produce(shape, &producer, items, meter, |m| tx.blocking_send(m).map_err(|_| Closed));
-            })?;
+            go();
             let consumer = spawn_guarded(runtime.handle(), job.live, async move {
                 consume_stream(shape, ReceiverStream::new(rx), &consumer_meter, sink).await
             });
-            opener.line().wait_arrived(1);
-            go();
-            drop(opener);
+            let producer_thread = spawn_producer(scope, job.live, move || {
+                produce(shape, &producer, items, meter, |m| tx.blocking_send(m).map_err(|_| Closed));
+            })?;
             let consumed =
                 runtime.block_on(consumer).unwrap_or_else(|e| Err(HandoffError::from_join(Side::Consumer, e)));
             settle(consumed, join_producer(producer_thread))

@@ -25,7 +25,7 @@ pub(crate) struct MayMpsc;
 impl Kind for MayMpsc {
     fn describe(packing: Packing) -> String {
         format!(
-            "two coroutines ({}) spawned each run before the clock starts: the producer takes a permit from a \
+            "two coroutines ({}) spawned each run once the clock runs: the producer takes a permit from a \
              `may::sync::Semphore` of `messages` permits, then sends on `may::sync::mpsc::channel` (unbounded in \
              `may`: the semaphore is the bound); the consumer receives with a blocking-style `recv` (it parks the \
              coroutine, not the carrier), returns the permit, sums and checks order; the calling thread joins \
@@ -41,47 +41,33 @@ impl Kind for MayMpsc {
         config().apply();
         let (tx, rx) = mpsc::channel::<Result<Sh::Msg, P::Error>>();
         let permits = Arc::new(Semphore::new(env.messages(shape)));
-        let (arrived_tx, arrived_rx) = mpsc::channel::<()>();
-        let (start_tx, start_rx) = mpsc::channel::<()>();
+        let producer_permits = Arc::clone(&permits);
         let items = job.items;
+        go();
+
+        // The consumer first: were the producer's spawn to fail, its dropped sender ends the consumer, whereas a
+        // producer without a consumer could wait for a permit for ever.
+        let meter = job.meter.clone();
+        let consumer_co = coroutine::spawn("consumer", config().stack_words, job.live, move || {
+            let end = ConsumerEnd { rx: Some(rx), permits };
+            consume(shape, std::iter::from_fn(|| end.recv()), &meter, sink)
+        })
+        .map_err(|source| HandoffError::Spawn { side: Side::Consumer, source })?;
 
         let meter = job.meter.clone();
-        let producer_permits = Arc::clone(&permits);
-        let producer_arrived = arrived_tx.clone();
         let producer_co = coroutine::spawn("producer", config().stack_words, job.live, move || {
-            let _ = producer_arrived.send(());
-            if start_rx.recv().is_err() {
-                return;
-            }
             produce(shape, &producer, items, &meter, |m| {
                 producer_permits.wait();
                 tx.send(m).map_err(|_| Closed)
             });
-        })
-        .map_err(|source| HandoffError::Spawn { side: Side::Producer, source })?;
-
-        let meter = job.meter.clone();
-        let consumer_co = coroutine::spawn("consumer", config().stack_words, job.live, move || {
-            let end = ConsumerEnd { rx: Some(rx), permits };
-            let _ = arrived_tx.send(());
-            consume(shape, std::iter::from_fn(|| end.recv()), &meter, sink)
         });
-        let consumer_co = match consumer_co {
+        let producer_co = match producer_co {
             Ok(co) => co,
             Err(source) => {
-                drop(start_tx);
-                let _ = producer_co.join();
-                return Err(HandoffError::Spawn { side: Side::Consumer, source });
+                let _ = consumer_co.join();
+                return Err(HandoffError::Spawn { side: Side::Producer, source });
             }
         };
-
-        // Both coroutines exist and have reached their first wait's doorstep before the clock starts.
-        for _ in 0..2 {
-            let _ = arrived_rx.recv();
-        }
-        go();
-        // The producer holds the receiver until it has received this or ended: a failed send means it ended.
-        let _ = start_tx.send(());
         let consumed = consumer_co.join().unwrap_or_else(|p| Err(HandoffError::from_panic(Side::Consumer, &*p)));
         let produced = producer_co.join().map_err(|p| HandoffError::from_panic(Side::Producer, &*p));
         settle(consumed, produced)

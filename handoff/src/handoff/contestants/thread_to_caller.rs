@@ -1,5 +1,5 @@
 //! The contestants whose producer thread sends through a blocking channel into the calling thread
-//! (a producer thread released by a start line), one [`CallerChannel`] each:
+//! (a producer thread spawned once the clock runs), one [`CallerChannel`] each:
 //! - `blocking-crossbeam[-batched]`: `crossbeam_channel::bounded` (blocking `send`/`recv`; a blocked thread spins
 //!   briefly, then parks);
 //! - `blocking-flume[-batched]`: `flume::bounded` through its sync API (`send`/`recv`; a mutex-protected queue,
@@ -25,7 +25,7 @@ use super::{shape_phrase, Kind, Run};
 use crate::condvar_queue::{CondvarQueue, CountedCondvarQueue};
 use crate::consume::{consume, Sink};
 use crate::job::{HandoffError, Outcome, Packing};
-use crate::pair::{join_producer, settle, spawn_held_producer};
+use crate::pair::{join_producer, settle, spawn_producer};
 use crate::produce::{produce, Closed, Producer, Shape};
 
 /// A blocking channel as its contestant describes it.
@@ -33,7 +33,7 @@ pub(crate) trait CallerChannel: Flavor {
     /// What the producer thread sends into, as the description says it.
     const INTO: &'static str;
     /// When the producer thread is spawned, as the description says it.
-    const SPAWNED: &'static str = "spawned in std::thread::scope each run, before the clock starts";
+    const SPAWNED: &'static str = "spawned in std::thread::scope each run, once the clock runs";
 }
 
 impl CallerChannel for Crossbeam {
@@ -55,19 +55,18 @@ impl CallerChannel for CondvarQueue {
     const INTO: &'static str = "a hand-written `Mutex<VecDeque>` + two `Condvar`s bounded queue \
                                 (`handoff::condvar_queue`, the shape of Java's ArrayBlockingQueue), the naive way: \
                                 `notify_one` after every push and pop, whether or not anyone waits";
-    const SPAWNED: &'static str = "spawned before the clock starts";
+    const SPAWNED: &'static str = "spawned once the clock runs";
 }
 
 impl CallerChannel for CountedCondvarQueue {
     const INTO: &'static str = "the same hand-written queue written as an expert would: each side counts, under the \
                                 lock, the threads waiting on its `Condvar`, and notifies only when the peer's count \
                                 is not zero";
-    const SPAWNED: &'static str = "spawned before the clock starts";
+    const SPAWNED: &'static str = "spawned once the clock runs";
 }
 
-/// Producer thread → channel `F` → calling thread. The producer thread (in a `std::thread::scope`, counted in
-/// `job.live`) is spawned and waits at a start line; once it is there the calling thread calls `go` and releases
-/// it. It sends messages into a bounded channel of flavor `F` holding `config.messages(..)` messages; the calling
+/// Producer thread → channel `F` → calling thread. The calling thread calls `go`, then spawns the producer
+/// thread (in a `std::thread::scope`, counted in `job.live`), as a program of its own would. It sends messages into a bounded channel of flavor `F` holding `config.messages(..)` messages; the calling
 /// thread receives them with the flavor's blocking `recv`, consumes them into the sink, drops the receiver and
 /// joins the producer.
 pub(crate) struct ThreadToCaller<F>(PhantomData<fn() -> F>);
@@ -89,12 +88,10 @@ impl<F: CallerChannel> Kind for ThreadToCaller<F> {
         let meter = &job.meter;
         let items = job.items;
         thread::scope(|scope| {
-            let (producer_thread, opener) = spawn_held_producer(scope, job.live, move || {
+            go();
+            let producer_thread = spawn_producer(scope, job.live, move || {
                 produce(shape, &producer, items, meter, |m| F::send(&tx, m).map_err(|_| Closed));
             })?;
-            opener.line().wait_arrived(1);
-            go();
-            drop(opener);
             let consumed = consume(shape, std::iter::from_fn(move || F::recv(&rx)), meter, sink);
             settle(consumed, join_producer(producer_thread))
         })
