@@ -110,7 +110,13 @@ fn the_run_options_table_states_the_code_s_defaults() {
     }
     assert!(text.contains(&format!("[default: {}; --quick: {}]", s.accounting, q.accounting)), "{text}");
     assert!(text.contains(&format!("recorded with the results [default: {}]", full.seed)), "{text}");
-    assert!(text.contains(&format!("count as noise [default: {}]", full.noise_threshold)), "{text}");
+    assert!(
+        text.contains(&format!(
+            "every metric whose class no calibration of this testbed gives [default: {}]",
+            full.noise_threshold
+        )),
+        "{text}"
+    );
     assert!(text.contains(&format!("[default: {}; --quick: {}]", timeout(&full), timeout(&quick))), "{text}");
     assert!(text.contains(&format!("[default: {}]", full.out.display())), "{text}");
 }

@@ -53,9 +53,10 @@ pub fn tick(value: f64) -> String {
     }
 }
 
-/// Format a fraction as a percentage: `0.2` → `20%`, `0.125` → `12.5%`.
+/// Format a fraction as a percentage: `0.2` → `20%`, `0.125` → `12.5%`. A fraction computed as a ratio less 1
+/// (`1.2 − 1` is 0.19999999999999996) is rounded to 1e-9 of a percent first, so it reads `20%`, not `20.0%`.
 pub fn percent(fraction: f64) -> String {
-    let value = fraction * 100.0;
+    let value = (fraction * 100.0 * 1e9).round() / 1e9;
     if value.is_finite() && value.fract() == 0.0 && value.abs() < 1e15 {
         format!("{value:.0}%")
     } else {
@@ -142,6 +143,8 @@ mod tests {
 
     #[test]
     fn percentages_drop_needless_decimals() {
+        assert_eq!(percent(1.2 - 1.0), "20%");
+        assert_eq!(percent(1.22 - 1.0), "22%");
         assert_eq!(percent(0.2), "20%");
         assert_eq!(percent(0.125), "12.5%");
     }
