@@ -19,9 +19,10 @@ pub struct Threshold {
 
 impl Threshold {
     /// The relative difference the noise rule compares with (`ratio − 1`: 0.08 for 1.08), as
-    /// [`crate::compare::compare`] takes it.
+    /// [`crate::compare::compare`] takes it. Rounded to 1e-12, so that the default 0.2 comes back as 0.2 from
+    /// its ratio 1.2 (`1.2 − 1` is 0.19999999999999996 in floating point).
     pub fn fraction(&self) -> f64 {
-        self.ratio - 1.0
+        ((self.ratio - 1.0) * 1e12).round() / 1e12
     }
 
     /// Whether it was measured on this testbed rather than assumed.
