@@ -17,7 +17,9 @@
 //!   the report names) leaves that comparison out as not applicable; it counts neither way;
 //! - a claim fails if any comparison fails, holds if every one holds, and is inconclusive otherwise, or when it
 //!   has no comparison at all, or when [`ClaimSpec::undecidable`] says the run cannot tell; its p is the largest
-//!   of the p values of the comparisons that decided it (the weakest link).
+//!   of the p values of the comparisons that decided it (the weakest link);
+//! - a claim whose p is above [`SIGNIFICANCE`] neither holds nor fails: it is inconclusive, and says so (three
+//!   processes against a fixed value give p = 0.125).
 
 use crate::compare::{format_p, format_ratio, verdict, Basis, Judged, Operand, Relation};
 use crate::summary::{metric_key, ClaimResult, MetricStats, Summary, Verdict};
@@ -174,6 +176,9 @@ impl ClaimSpec {
     }
 }
 
+/// The largest p at which a claim holds or fails: above it the evidence is too weak for either.
+pub const SIGNIFICANCE: f64 = 0.05;
+
 /// Beyond this many comparisons a claim's detail counts those that hold and lists only the others.
 const LISTED_PARTS: usize = 12;
 
@@ -233,6 +238,12 @@ pub fn judge(summary: &Summary, spec: &ClaimSpec) -> ClaimResult {
     };
     if !not_applicable.is_empty() {
         result.detail = format!("{}; not applicable — {}", result.detail, not_applicable.join("; "));
+    }
+    if let Some(weak) = p.filter(|p| *p > SIGNIFICANCE + 1e-12) {
+        result.detail = format!("{}; p = {} is above {SIGNIFICANCE}: no verdict", result.detail, format_p(weak));
+        result.verdict = Verdict::Inconclusive;
+        result.holds = false;
+        p = None;
     }
     result.id = spec.id.to_string();
     result.metric = spec.metric.to_string();
@@ -512,6 +523,33 @@ mod tests {
     }
 
     #[test]
+    fn a_claim_above_p_0_05_neither_holds_nor_fails() {
+        let three = |m: f64| crate::stats::summarize(&[m, m * 1.01, m * 1.02].map(|v| vec![v])).expect("samples");
+        let five = |m: f64| {
+            crate::stats::summarize(&[m, m * 1.01, m * 1.02, m * 1.03, m * 1.04].map(|v| vec![v])).expect("samples")
+        };
+        let summary = run(vec![contestant("a", &[("ms", three(10.0))]), contestant("a5", &[("ms", five(10.0))])], &[]);
+        let at_most_100 = |name: &str| {
+            ClaimSpec::new(
+                "a is at most 100",
+                "ms",
+                "milliseconds",
+                (Relation::AtMost, 1.0),
+                Basis::ProcessMedians,
+                vec![Comparison { a: Side::contestant(name, Phase::Unphased), b: Side::value(100.0, "the bound") }],
+            )
+        };
+        let judged = judge(&summary, &at_most_100("a"));
+        assert_eq!(judged.verdict, Verdict::Inconclusive, "3 processes against a value: p = 0.125");
+        assert!(!judged.holds && judged.p.is_none());
+        assert!(judged.detail.ends_with("p = 0.12 is above 0.05: no verdict"), "{}", judged.detail);
+        let judged = judge(&summary, &at_most_100("a5"));
+        assert_eq!(judged.verdict, Verdict::Holds, "5 processes against a value: p = 1/32; {}", judged.detail);
+        assert!(judged.holds && !judged.detail.contains("no verdict"), "{}", judged.detail);
+        assert!((judged.p.expect("a decided claim has its p") - 1.0 / 32.0).abs() < 1e-12, "{:?}", judged.p);
+    }
+
+    #[test]
     fn a_side_of_two_populations_is_judged_and_the_detail_says_so() {
         let mut spawn = crate::stats::summarize(&[216.0, 79.0, 220.0, 83.0, 218.0].map(|v| vec![v])).expect("samples");
         spawn.outliers.modes = crate::calibration::modes(&spawn.fork_medians, 1.2);
@@ -670,6 +708,7 @@ mod tests {
 
     #[test]
     fn a_level_the_os_could_not_run_is_left_out_as_not_applicable() {
+        // Five processes: against a fixed value three give p = 0.125, too weak for a verdict.
         let five = crate::stats::summarize(&[10.0; 5].map(|v| vec![v])).expect("samples");
         let mut threads = contestant("threads", &[("p_1.ms", five)]);
         threads.skipped_phases.insert("p_2".to_string(), "100,000 threads do not fit".to_string());

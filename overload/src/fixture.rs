@@ -3,8 +3,8 @@
 
 use std::collections::BTreeMap;
 
-use measure::summary::{ContestantSummary, Environment, MetricStats, Summary};
-use testkit::fixture::{contestant, processes, summary};
+use measure::summary::{ContestantSummary, Environment, Method, MetricStats, Summary};
+use testkit::fixture::{contestant, method, processes, summary};
 
 use crate::analysis::{AFTER_DROP, DECISIONS, HEADLINE, IN_FLIGHT_AT_ADMISSION, SAMPLES_PER_WINDOW};
 use crate::overload::contestants::Contestant;
@@ -12,6 +12,18 @@ use crate::overload::contestants::Contestant;
 /// Three samples `values` as one metric's statistics.
 pub(crate) fn range(values: [f64; 3]) -> MetricStats {
     processes(&values)
+}
+
+/// `forks` processes (an odd number, at least 3) spanning `values` = `[min, median, max]`, spaced evenly on either
+/// side of the median, as one metric's statistics: three are `values` themselves, five add one process halfway on
+/// either side. Its min, median and max stay those of `values`.
+pub(crate) fn range_in(forks: usize, [min, median, max]: [f64; 3]) -> MetricStats {
+    assert!(forks >= 3 && forks % 2 == 1, "an odd number of processes, at least 3: {forks}");
+    let half = forks / 2;
+    let step = |from: f64, to: f64, i: usize| from + (to - from) * i as f64 / half as f64;
+    let below = (0..half).map(|i| step(min, median, i));
+    let above = (1..=half).map(|i| step(median, max, i));
+    processes(&below.chain([median]).chain(above).collect::<Vec<_>>())
 }
 
 /// After-drop p99 (µs) of a run that bears the claims out: the fixed bound 100 ms, no bound 900 ms, every
@@ -37,8 +49,16 @@ fn errors(name: &str) -> f64 {
 
 /// A run of every contestant, after-drop p99 from `p99` (µs), at `ops` calls per second after the drop against
 /// a ceiling of 20,000 (100 slots of 5 ms), failed calls from [`errors`], every limiter fed alike (100 in flight
-/// at admission; 400 windows of 150 samples for the adaptive ones), its claims not yet judged.
+/// at admission; 400 windows of 150 samples for the adaptive ones), its claims not yet judged: three processes
+/// ([`run_in`] for more).
 pub(crate) fn run(p99: impl Fn(&str) -> f64, ops: f64) -> Summary {
+    run_in(3, p99, ops)
+}
+
+/// [`run`] in `forks` processes ([`range_in`]): five, as the lab runs, for a claim against a fixed value, which
+/// three processes cannot decide (a sign test's p = 0.125 is above 0.05).
+pub(crate) fn run_in(forks: usize, p99: impl Fn(&str) -> f64, ops: f64) -> Summary {
+    let range = |values: [f64; 3]| range_in(forks, values);
     let mut contestants = Vec::new();
     for c in Contestant::all() {
         let name = c.name();
@@ -71,13 +91,15 @@ pub(crate) fn run(p99: impl Fn(&str) -> f64, ops: f64) -> Summary {
             ("service_ms".to_string(), serde_json::Value::from(5)),
             ("queue_limit".to_string(), serde_json::Value::from(100)),
         ]),
+        method: Method { forks: forks as u32, ..method() },
         ..summary("overload", contestants)
     }
 }
 
-/// Set `key` of `contestant` in `summary` to `v` in every sample.
+/// Set `key` of `contestant` in `summary` to `v` in every sample of each of the run's processes.
 pub(crate) fn set(summary: &mut Summary, contestant: &str, key: &str, v: f64) {
+    let forks = summary.method.forks as usize;
     if let Some(c) = summary.contestants.iter_mut().find(|c| c.name == contestant) {
-        c.metrics.insert(key.to_string(), range([v, v, v]));
+        c.metrics.insert(key.to_string(), range_in(forks, [v, v, v]));
     }
 }

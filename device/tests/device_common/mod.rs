@@ -8,7 +8,7 @@ use device::device::CONTESTANTS;
 use device::DeviceScenario;
 use measure::scenario::Scenario;
 use measure::summary::{ContestantSummary, Family, Method, MetricStats, Summary, Verdict};
-use testkit::fixture::{contestant, method, stats_spread, summary};
+use testkit::fixture::{contestant, method, processes, summary};
 
 /// The levels of the made-up run.
 pub(crate) const LEVELS: [u64; 3] = [1_000, 10_000, 100_000];
@@ -17,9 +17,10 @@ fn key(phase: &str, metric: &str) -> String {
     format!("{phase}.{metric}")
 }
 
-/// Three processes around `median`, 2% apart.
+/// Five processes around `median`, 1% apart (2% either side at the ends), as the lab runs: against a fixed value
+/// three would give p = 0.125, too weak for a verdict.
 fn stats_of(median: f64) -> MetricStats {
-    stats_spread(median, 0.02)
+    processes(&[0.98, 0.99, 1.0, 1.01, 1.02].map(|f| median * f))
 }
 
 /// A summary where every contestant reaches `fraction(name, level)` of the ideal at each level, blocking
@@ -67,7 +68,7 @@ pub(crate) fn summary_with(fraction: impl Fn(&str, u64) -> f64) -> Summary {
         })
         .collect();
     Summary {
-        method: Method { iterations: 2, trial_timeout_s: 300.0, ..method() },
+        method: Method { forks: 5, iterations: 2, trial_timeout_s: 300.0, ..method() },
         params: BTreeMap::from([
             ("in_flight".to_string(), serde_json::json!(LEVELS)),
             ("service_ms".to_string(), serde_json::json!(10)),

@@ -726,7 +726,7 @@ mod tests {
     use measure::summary::Verdict;
 
     use super::*;
-    use crate::fixture::{p99, run, set};
+    use crate::fixture::{p99, run, run_in, set};
 
     /// `summary` with its claims judged.
     fn judged(mut summary: Summary) -> Summary {
@@ -736,7 +736,8 @@ mod tests {
 
     #[test]
     fn findings_follow_the_verdicts_that_hold() {
-        let text = render(&judged(run(p99, 19_000.0)));
+        // Five processes: the near-ceiling claim is against a fixed value, which three cannot decide (p = 0.125).
+        let text = render(&judged(run_in(5, p99, 19_000.0)));
         assert!(!text.contains("could not be rendered"), "{text}");
         assert!(text.contains("every adaptive limiter kept the after-drop p99 below 0.5×"), "{text}");
         assert!(text.contains("at least 0.85× the ceiling here"), "{text}");
@@ -760,8 +761,9 @@ mod tests {
 
     #[test]
     fn a_limiter_that_misses_the_claims_factor_is_named_by_that_factor() {
-        // Vegas at 0.6× the fixed bound: shorter, but not by the claim's factor of 0.5.
-        let text = render(&judged(run(|n| if n.ends_with("vegas") { 60_000.0 } else { p99(n) }, 10_000.0)));
+        // Vegas at 0.6× the fixed bound: shorter, but not by the claim's factor of 0.5. Five processes: the
+        // near-ceiling claim is against a fixed value, which three cannot decide (p = 0.125).
+        let text = render(&judged(run_in(5, |n| if n.ends_with("vegas") { 60_000.0 } else { p99(n) }, 10_000.0)));
         assert!(
             text.contains(
                 "only `aimd`, `aimd-latency-1.5x`, `aimd-latency-2x`, `aimd-latency-4x` and `gradient2` kept the \
@@ -832,17 +834,19 @@ mod tests {
         assert!(text.contains("200 vs 100\n\n**The published peer.**"), "{text}");
     }
 
-    /// With `metric` at `value` in every process of every family's `aimd`, the report says `said`; with one
-    /// process of the stream's at `spread[0]` instead (the medians still `value`), it no longer says `finding`
-    /// (the finding's words, without its figures) and shows the figures alone (`figures`).
+    /// In a run of `forks` processes, with `metric` at `value` in every process of every family's `aimd`, the
+    /// report says `said`; with the stream's processes spread over `spread` instead ([`spread_of`]: its lowest at
+    /// `spread[0]`, the medians still `value`), it no longer says `finding` (the finding's words, without its
+    /// figures) and shows the figures alone (`figures`).
     fn a_finding_needs_every_process(
+        forks: usize,
         metric: &str,
         value: f64,
         spread: [f64; 3],
         (said, finding): (&str, &str),
         figures: &str,
     ) {
-        let mut summary = judged(run(p99, 19_000.0));
+        let mut summary = judged(run_in(forks, p99, 19_000.0));
         for family in ["stream", "blocking", "coroutine"] {
             set(&mut summary, &format!("{family}-aimd"), metric, value);
         }
@@ -857,6 +861,7 @@ mod tests {
     fn aimd_never_cut_only_when_every_process_of_every_family_cut_zero_times() {
         // Every median still 0, but one process of the stream's cut once: not "never".
         a_finding_needs_every_process(
+            3,
             "decisions.decreases",
             0.0,
             [0.0, 0.0, 1.0],
@@ -878,23 +883,27 @@ mod tests {
         assert!(text.contains("starts 5000 threads of its own, beside 4 of the trial's"), "{text}");
     }
 
-    /// `summary` with `metric` of `name` read from three processes, `values`.
+    /// `summary` with `metric` of `name` read from the run's processes spanning `values`, `[min, median, max]`
+    /// ([`crate::fixture::range_in`]: three processes are `values` themselves).
     fn spread_of(summary: &mut Summary, name: &str, metric: &str, values: [f64; 3]) {
+        let forks = summary.method.forks as usize;
         if let Some(c) = summary.contestants.iter_mut().find(|c| c.name == name) {
-            c.metrics.insert(metric.to_string(), crate::fixture::range(values));
+            c.metrics.insert(metric.to_string(), crate::fixture::range_in(forks, values));
         }
     }
 
     #[test]
     fn a_limit_above_the_capacity_is_a_finding_only_when_every_process_is_beyond_noise() {
         // Every median still 180, but one process of the stream's at 110, within the noise threshold of 100
-        // slots: the point ratio of medians would say "above", the judged comparison cannot.
+        // slots: the point ratio of medians would say "above", the judged comparison cannot. Five processes: the
+        // capacity is a fixed value, against which three give p = 0.125, too weak for the finding; five give 1/32.
         a_finding_needs_every_process(
+            5,
             "after_drop.limit_mean",
             180.0,
             [110.0, 180.0, 185.0],
             (
-                "Its average limit stayed above the new capacity by more than the noise threshold (p = 0.12)",
+                "Its average limit stayed above the new capacity by more than the noise threshold (p = 0.031)",
                 "Its average limit stayed above the new capacity",
             ),
             "averaged a limit of stream 180, blocking 180, coroutine 180 after the drop",
