@@ -694,6 +694,19 @@ mod tests {
     }
 
     #[test]
+    fn a_file_written_before_the_strict_rule_still_reads() {
+        // A question as `by-cores.json` carried it before: no metric, no crossings, `flips` for a changed answer.
+        let old = r#"{"schema_version": 1, "git_rev": "abc", "scenarios": [{"scenario": "chain", "cores": [1, 2],
+            "questions": [{"id": "collection", "ask": "Which?", "phase": "work_64", "stands": [
+                {"cores": 1, "pick": "a", "apart": true, "tied": [], "p": 0.004},
+                {"cores": 2, "pick": "b", "apart": true, "tied": [], "p": 0.004}], "across": "flips"}],
+            "claims": [], "git_rev": "abc", "runs": ["raw/chain-1.jsonl", "raw/chain-1.jsonl"]}]}"#;
+        let file: ByCores = serde_json::from_str(old).expect("an older by-cores.json reads");
+        let q = &file.scenarios[0].questions[0];
+        assert_eq!((q.across, q.crossings.len(), q.metric.as_str()), (Across::Changes, 0, ""));
+    }
+
+    #[test]
     fn runs_that_cannot_stand_side_by_side_are_refused() {
         let one = run(1, 10.0, 20.0);
         assert_eq!(across(&[&one]), Err(AcrossError::TooFew(1)));
