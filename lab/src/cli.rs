@@ -109,7 +109,7 @@ pub(crate) fn command() -> Command {
             Command::new("by-cores")
                 .about(
                     "Set runs at different core counts side by side: each question's answer at every count, and where \
-                     it flips (writes OUT/by-cores.md and OUT/by-cores.json, running nothing; `lab report \
+                     it changes (writes OUT/by-cores.md and OUT/by-cores.json, running nothing; `lab report \
                      --by-cores` then gives each run's report its one line on it)",
                 )
                 .arg(path_arg("summaries", "SUMMARY.json").num_args(2..).required(true).help(
@@ -304,7 +304,7 @@ fn run_options(cmd: Command, scenario: Option<&dyn Scenario>) -> Command {
              the network client's one core) do not; the report lists both. http and tcp keep their server on its own \
              core from 2 CPUs; with --cores 1 the server shares the client's one CPU. A list (--cores 1,2) makes the \
              whole run once per count, each into OUT/cores-N, then writes OUT/by-cores.md: each question's answer at \
-             every count side by side, and where it flips [default: every CPU the lab may use, unpinned]",
+             every count side by side, and where it changes [default: every CPU the lab may use, unpinned]",
         ))
         .arg(expect_failed_arg())
         .arg(count_arg("forks", 1..=100, format!("Fresh processes per contestant and phase {}", default(|r| r.forks))))

@@ -47,6 +47,14 @@ pub fn differs(a: &MetricStats, b: &MetricStats, noise_threshold: f64) -> bool {
     !compare(a, b, noise_threshold).noise
 }
 
+/// Whether two results whose medians stand at `ratio` (one over the other) are practically equal under
+/// `noise_threshold` (0.2 = 20%): `|ratio − 1| < noise_threshold`, whatever their processes (false for a NaN
+/// ratio). An answer's alternatives within it of the pick are practically equal ([`crate::question`]), and the
+/// answers across core counts read the same test ([`crate::cores`]).
+pub fn practically_equal(ratio: f64, noise_threshold: f64) -> bool {
+    (ratio - 1.0).abs() < noise_threshold
+}
+
 /// Whether `a` differs from the fixed `value` beyond noise, by the same rule as [`compare`] with `value` as a
 /// side whose every process reads `value`: at least [`MIN_PROCESSES`] processes, `value` outside the range of
 /// `a`'s process medians, and `a.median / value` beyond the threshold.

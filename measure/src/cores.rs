@@ -2,17 +2,27 @@
 //! and each claim's verdict side by side, and whether the answer survives the change of core count.
 //!
 //! A figure measured at one core count never stands for another: this module only sets the runs' own answers
-//! beside each other. Two answers **agree** when they pick the same alternative, or when either run cannot tell its
-//! pick from the other's (the other's pick is practically equal to it, or their processes overlap). The answer
-//! **flips** when both runs picked beyond noise (the pick beat the next alternative in every process) and the picks
-//! differ. Anything else (a run without an answer, or picks that differ while a run could not separate them) is
-//! **open**: this run cannot say whether the answer survives the change.
+//! beside each other, and reads each count's pick in every other count's own run. The rule ([`crossing`], then
+//! [`judge`]) is strict: an answer **holds** only when, for every pair of core counts (a, b), the pick at a,
+//! measured in the run at b, is at worst practically equal to the run at b's own pick on the question's metric
+//! (within the run at b's threshold for that metric, [`crate::setup::Method::thresholds`], the lookup the judge
+//! uses: the calibrated smallest detectable ratio of the metric's class, else the run's uncalibrated default), and
+//! the same the other way round. A pick that is worse beyond that threshold in the other run, or fails one of the
+//! question's guards there, means the answer **changes**, and each [`Crossing`] says by how much (the pick's figure
+//! over the other run's pick's, in the other run, oriented so that above 1 is worse). An answer is **open** when
+//! nothing changes but a pair cannot be read: a run gave no answer, or a pick did not run (was not selected, did
+//! not run cleanly, or has no figure at that phase) at the other count, or that run cannot show it meets a guard.
+//! That a run could not tell its pick from the other's, by overlapping processes, is no agreement: the rule reads
+//! the figures, never the overlap.
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::question::Answer;
-use crate::summary::{Summary, Verdict};
+use crate::calibration::Threshold;
+use crate::compare::practically_equal;
+use crate::question::{behind, Answer, QuestionResult};
+use crate::record::Status;
+use crate::summary::{metric_key, Summary, Verdict};
 
 /// Why a set of summaries cannot be set side by side.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -65,9 +75,23 @@ pub struct QuestionAcross {
     /// The phase, absent without a sweep.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub phase: Option<String>,
+    /// The deciding metric's key, without a phase prefix (empty in files written before it was recorded).
+    #[serde(default)]
+    pub metric: String,
+    /// The deciding metric in a reader's words.
+    #[serde(default)]
+    pub metric_words: String,
+    /// Whether a larger value of the metric is better.
+    #[serde(default)]
+    pub higher_is_better: bool,
     /// The answer at each core count, in ascending core count.
     pub stands: Vec<Stand>,
-    /// Whether the answer survives the change of core count.
+    /// Each core count's pick read in every other count's own run: for each pair of counts, ascending, the lower
+    /// count's pick in the higher count's run, then the other way round (empty in files written before the rule
+    /// was strict).
+    #[serde(default)]
+    pub crossings: Vec<Crossing>,
+    /// Whether the answer survives the change of core count ([`judge`] of the crossings).
     pub across: Across,
 }
 
@@ -88,15 +112,87 @@ pub struct Stand {
     pub p: Option<f64>,
 }
 
+/// One core count's pick read in another core count's own run: one step of the rule across core counts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Crossing {
+    /// The core count whose run picked [`pick`](Self::pick).
+    pub pick_cores: u32,
+    /// The core count whose run it is read in.
+    pub run_cores: u32,
+    /// The pick at `pick_cores`, absent when that run gave no answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pick: Option<String>,
+    /// The run at `run_cores`'s own pick, absent when it gave no answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub own_pick: Option<String>,
+    /// `pick`'s median on the deciding metric in the run at `run_cores`, absent where it has none there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<f64>,
+    /// `own_pick`'s median on the deciding metric in the same run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub own_value: Option<f64>,
+    /// How many times worse `pick` is than `own_pick` in the run at `run_cores`, whichever way the metric points
+    /// (`value / own_value`, or `own_value / value` when higher is better): above 1 worse, 1 the same pick.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub factor: Option<f64>,
+    /// The threshold the run at `run_cores` judges the deciding metric with at this phase: within its ratio
+    /// is practically equal.
+    pub threshold: Threshold,
+    /// What the rule reads from this pair.
+    pub outcome: Outcome,
+    /// The guard `pick` does not meet, or is not shown to meet, in the run at `run_cores` (its metric in words).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guard: Option<String>,
+}
+
+/// What one [`Crossing`] reads: whether a pick stands in another core count's run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// The run picked the same alternative.
+    Same,
+    /// The pick is within the run's threshold of the run's own pick, or better: practically equal at worst.
+    Equal,
+    /// The pick is worse than the run's own pick beyond the run's threshold: the answer changes.
+    Loses,
+    /// The pick fails one of the question's guards in the run, so it could not be the answer there: it changes.
+    FailsGuard,
+    /// The run cannot show that the pick meets one of the question's guards.
+    GuardNotShown,
+    /// One of the two runs gave no answer (no alternative met every guard, or none ran).
+    NoAnswer,
+    /// The pick was not among the run's alternatives (not selected there).
+    NotInRun,
+    /// The pick did not run cleanly in the run.
+    DidNotRun,
+    /// The pick ran cleanly but has no figure of the deciding metric at this phase in the run.
+    NoFigure,
+}
+
+impl Outcome {
+    /// What this pair alone says of the answer across core counts.
+    pub fn across(self) -> Across {
+        match self {
+            Outcome::Same | Outcome::Equal => Across::Holds,
+            Outcome::Loses | Outcome::FailsGuard => Across::Changes,
+            Outcome::GuardNotShown | Outcome::NoAnswer | Outcome::NotInRun | Outcome::DidNotRun | Outcome::NoFigure => {
+                Across::Open
+            }
+        }
+    }
+}
+
 /// How the answers at different core counts compare.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Across {
-    /// Every pair of core counts agrees.
+    /// Every core count's pick is, in every other count's own run, at worst practically equal to that run's pick.
     Holds,
-    /// Two core counts picked different alternatives, each beyond noise.
-    Flips,
-    /// Neither: a core count gave no answer, or picks differ where a run could not separate them.
+    /// Some core count's pick, in another count's own run, is worse than that run's pick beyond its threshold, or
+    /// fails a guard there. `by-cores.json` spells it `flips`, the name it had before the rule was strict.
+    #[serde(rename = "flips")]
+    Changes,
+    /// Nothing changes, but a pair cannot be read: a run gave no answer, or a pick did not run at another count.
     Open,
 }
 
@@ -214,24 +310,28 @@ pub fn across(runs: &[&Summary]) -> Result<AcrossCores, AcrossError> {
     let mut questions = Vec::new();
     for question in &first.questions {
         for answer in &question.answers {
-            let stands: Vec<Stand> = runs
-                .iter()
-                .map(|run| {
-                    let found = run
-                        .questions
-                        .iter()
-                        .find(|q| q.id == question.id)
-                        .and_then(|q| q.answers.iter().find(|a| a.phase == answer.phase));
-                    stand(cores_of(run), found)
-                })
-                .collect();
-            let across = compare(&stands);
+            let phase = answer.phase.as_deref();
+            let answers: Vec<Option<&Answer>> = runs.iter().map(|run| answer_of(run, &question.id, phase)).collect();
+            let stands: Vec<Stand> =
+                runs.iter().zip(&answers).map(|(run, found)| stand(cores_of(run), *found)).collect();
+            let mut crossings = Vec::new();
+            for (i, a) in runs.iter().enumerate() {
+                for (j, b) in runs.iter().enumerate().skip(i + 1) {
+                    let pick = |k: usize| answers[k].and_then(|x| x.pick.as_deref());
+                    crossings.push(crossing(question, phase, cores_of(a), pick(i), b));
+                    crossings.push(crossing(question, phase, cores_of(b), pick(j), a));
+                }
+            }
             questions.push(QuestionAcross {
                 id: question.id.clone(),
                 ask: question.ask.clone(),
                 phase: answer.phase.clone(),
+                metric: question.metric.clone(),
+                metric_words: question.metric_words.clone(),
+                higher_is_better: question.higher_is_better,
                 stands,
-                across,
+                across: judge(&crossings),
+                crossings,
             });
         }
     }
@@ -262,6 +362,11 @@ pub fn across(runs: &[&Summary]) -> Result<AcrossCores, AcrossError> {
     })
 }
 
+/// The answer of `run` to the question `id` at `phase`, if it answered it.
+fn answer_of<'s>(run: &'s Summary, id: &str, phase: Option<&str>) -> Option<&'s Answer> {
+    run.questions.iter().find(|q| q.id == id).and_then(|q| q.answers.iter().find(|a| a.phase.as_deref() == phase))
+}
+
 /// A question's answer at `cores`, from the run's answer (absent when the run did not answer it).
 fn stand(cores: u32, answer: Option<&Answer>) -> Stand {
     let Some(answer) = answer else {
@@ -277,30 +382,79 @@ fn stand(cores: u32, answer: Option<&Answer>) -> Stand {
     }
 }
 
-/// Whether two stands agree: the same pick, or a pick the other run cannot tell from its own.
-fn agree(a: &Stand, b: &Stand) -> bool {
-    match (&a.pick, &b.pick) {
-        (Some(x), Some(y)) => x == y || a.tied.contains(y) || b.tied.contains(x),
-        _ => false,
+/// The rule's one step: `pick` (the answer to `question` at `phase` at `pick_cores`, absent when that run gave
+/// none) read in `run`'s own answer. The pick stands when it is `run`'s own pick, or when its median there is at
+/// worst practically equal to the own pick's: [`practically_equal`] under `run`'s threshold for the metric
+/// ([`crate::setup::Method::thresholds`]), the very test by which `run` counts an alternative practically equal
+/// to its pick (`|value ÷ own value − 1|` below the ratio less 1), or better. It loses beyond that threshold, and fails where `run`
+/// excluded it on a guard; when either run gave no answer or the pick has no figure in `run`, the pair is open.
+pub fn crossing(
+    question: &QuestionResult,
+    phase: Option<&str>,
+    pick_cores: u32,
+    pick: Option<&str>,
+    run: &Summary,
+) -> Crossing {
+    let key = metric_key(phase, &question.metric);
+    let threshold = run.method.thresholds().for_metric(&key);
+    let asked = run.questions.iter().find(|q| q.id == question.id);
+    let own = asked.and_then(|q| q.answers.iter().find(|a| a.phase.as_deref() == phase));
+    let own_pick = own.and_then(|a| a.pick.as_deref());
+    let figure = |name: &str| run.metric(name, &key).map(|s| s.median).filter(|m| m.is_finite());
+    let (value, own_value) = (pick.and_then(figure), own_pick.and_then(figure));
+    let factor = value.zip(own_value).map(|(v, o)| if v == o { 1.0 } else { behind(v, o, question.higher_is_better) });
+    let mut guard = None;
+    let outcome = match (pick, own_pick, own) {
+        (Some(pick), Some(own_pick), Some(own)) => {
+            let contestant = run.contestant(pick);
+            let excluded = own.excluded.iter().find(|e| e.name == pick);
+            if pick == own_pick {
+                Outcome::Same
+            } else if contestant.is_none() || asked.is_some_and(|q| !q.alternatives.iter().any(|a| a == pick)) {
+                Outcome::NotInRun
+            } else if contestant.is_some_and(|c| c.status != Status::Ok) {
+                Outcome::DidNotRun
+            } else if let Some(excluded) = excluded {
+                guard = Some(excluded.guard.clone());
+                if excluded.verdict == Verdict::Fails {
+                    Outcome::FailsGuard
+                } else {
+                    Outcome::GuardNotShown
+                }
+            } else {
+                match (value, own_value, factor) {
+                    (Some(v), Some(o), Some(f)) if f <= 1.0 || practically_equal(v / o, threshold.fraction()) => {
+                        Outcome::Equal
+                    }
+                    (Some(_), Some(_), Some(_)) => Outcome::Loses,
+                    _ => Outcome::NoFigure,
+                }
+            }
+        }
+        _ => Outcome::NoAnswer,
+    };
+    Crossing {
+        pick_cores,
+        run_cores: cores_of(run),
+        pick: pick.map(str::to_string),
+        own_pick: own_pick.map(str::to_string),
+        value,
+        own_value,
+        factor,
+        threshold,
+        outcome,
+        guard,
     }
 }
 
-/// How `stands` compare: [`Across::Holds`] when every pair agrees, [`Across::Flips`] when two picked apart and
-/// differ, [`Across::Open`] otherwise.
-fn compare(stands: &[Stand]) -> Across {
-    let mut open = false;
-    for (i, a) in stands.iter().enumerate() {
-        for b in &stands[i + 1..] {
-            if agree(a, b) {
-                continue;
-            }
-            if a.apart && b.apart {
-                return Across::Flips;
-            }
-            open = true;
-        }
-    }
-    if open {
+/// How the answers compare across core counts, from every [`Crossing`] of them: [`Across::Changes`] when any
+/// pick loses or fails a guard at another count, else [`Across::Open`] when any pair cannot be read, else
+/// [`Across::Holds`].
+pub fn judge(crossings: &[Crossing]) -> Across {
+    let states: Vec<Across> = crossings.iter().map(|c| c.outcome.across()).collect();
+    if states.contains(&Across::Changes) {
+        Across::Changes
+    } else if states.contains(&Across::Open) {
         Across::Open
     } else {
         Across::Holds
@@ -312,14 +466,23 @@ mod tests {
     use std::collections::BTreeMap;
 
     use super::*;
+    use crate::compare::Relation;
     use crate::contestant::Role;
-    use crate::question::{answer_all, Alternatives, Question};
-    use crate::record::Status;
+    use crate::question::{answer_all, Alternatives, Guard, Limit, Question};
     use crate::setup::Pin;
     use crate::summary::{ContestantSummary, Family};
 
-    fn contestant(name: &str, medians: &[f64]) -> ContestantSummary {
-        let stats = crate::question::tests::stats(medians);
+    /// The deciding metric of the fixtures: a cost per item, lower is better, of the calibrated class `per_item`.
+    const MS: &str = "ms_per_million";
+    /// The deciding metric of the fixtures where higher is better: calls per second.
+    const OPS: &str = "ops_per_sec";
+
+    /// Five process medians around `value` (its median), 0.2% apart: each run's processes are tight.
+    fn around(value: f64) -> Vec<f64> {
+        (0..5).map(|i| value * (1.0 + 0.002 * (i as f64 - 2.0))).collect()
+    }
+
+    fn contestant(name: &str, metrics: &[(&str, f64)]) -> ContestantSummary {
         ContestantSummary {
             name: name.to_string(),
             family: Family::Stream,
@@ -329,89 +492,293 @@ mod tests {
             status: Status::Ok,
             reason: None,
             checks: Vec::new(),
-            metrics: BTreeMap::from([("ms".to_string(), stats)]),
+            metrics: metrics
+                .iter()
+                .map(|(key, value)| (key.to_string(), crate::question::tests::stats(&around(*value))))
+                .collect::<BTreeMap<_, _>>(),
             skipped_phases: BTreeMap::new(),
             disturbed: Default::default(),
         }
     }
 
-    /// A run pinned to `cores` where `a` and `b` take these process medians of `ms`, its question answered.
-    fn run(cores: u32, a: &[f64], b: &[f64]) -> Summary {
-        let mut s = crate::summary::tests::summary(vec![contestant("a", a), contestant("b", b)]);
+    fn which(metric: &'static str, higher_is_better: bool) -> Question {
+        Question::new("which", "Which one?", Alternatives::Candidates, metric, "time", higher_is_better)
+    }
+
+    /// A run pinned to `cores` of `contestants`, with `question` answered.
+    fn run_of(cores: u32, contestants: Vec<ContestantSummary>, question: &Question) -> Summary {
+        let mut s = crate::summary::tests::summary(contestants);
         s.environment.pin = Some(Pin { cores, cpus: (0..cores as usize).collect() });
-        let question = Question::new("which", "Which one?", Alternatives::Candidates, "ms", "time", false);
-        s.questions = answer_all(&s, &[question]);
+        s.questions = answer_all(&s, std::slice::from_ref(question));
         s
     }
 
-    const FAST: [f64; 5] = [10.0, 10.1, 10.2, 10.3, 10.4];
-    const SLOW: [f64; 5] = [20.0, 20.1, 20.2, 20.3, 20.4];
+    /// A run pinned to `cores` where `a` and `b` take these medians of `ms_per_million`, its question answered.
+    fn run(cores: u32, a: f64, b: f64) -> Summary {
+        run_of(cores, vec![contestant("a", &[(MS, a)]), contestant("b", &[(MS, b)])], &which(MS, false))
+    }
+
+    /// The one question's comparison across `runs`.
+    fn question(runs: &[&Summary]) -> QuestionAcross {
+        across(runs).expect("side by side").questions.remove(0)
+    }
+
+    /// The crossing of the pick at `pick_cores` into the run at `run_cores`.
+    fn crossed(q: &QuestionAcross, pick_cores: u32, run_cores: u32) -> &Crossing {
+        q.crossings.iter().find(|c| c.pick_cores == pick_cores && c.run_cores == run_cores).expect("crossed")
+    }
+
+    fn close(a: Option<f64>, b: f64) -> bool {
+        a.is_some_and(|a| (a - b).abs() < 1e-3 * b)
+    }
 
     #[test]
-    fn the_pick_that_changes_beyond_noise_between_core_counts_flips() {
-        let (one, two) = (run(1, &FAST, &SLOW), run(2, &SLOW, &FAST));
+    fn the_same_pick_at_every_core_count_holds() {
+        let q = question(&[&run(1, 10.0, 20.0), &run(2, 10.0, 20.0)]);
+        assert_eq!(q.across, Across::Holds);
+        assert_eq!(q.crossings.len(), 2, "each count's pick in the other's run");
+        assert!(q.crossings.iter().all(|c| c.outcome == Outcome::Same && c.factor == Some(1.0)), "{q:?}");
+    }
+
+    #[test]
+    fn different_picks_each_practically_equal_in_the_other_run_hold() {
+        // 1 core picks `a`, 2 cores pick `b`; each is 5% behind the other's pick in the other's run, within 1.2×.
+        let q = question(&[&run(1, 10.0, 10.5), &run(2, 10.5, 10.0)]);
+        assert_eq!(q.stands.iter().map(|s| s.pick.as_deref()).collect::<Vec<_>>(), [Some("a"), Some("b")]);
+        assert_eq!(q.across, Across::Holds, "{q:?}");
+        for c in &q.crossings {
+            assert_eq!(c.outcome, Outcome::Equal, "{c:?}");
+            assert!(close(c.factor, 1.05), "{c:?}");
+            assert!(!c.threshold.calibrated() && (c.threshold.ratio - 1.2).abs() < 1e-12, "{c:?}");
+        }
+    }
+
+    #[test]
+    fn a_pick_five_times_worse_in_the_other_run_changes_though_the_other_run_could_not_tell_them_apart() {
+        // The device at 10k in flight: calls per second, higher is better. On 1 core the unconstrained shape serves
+        // 792,586 calls/s and the per-worker one 157,362; on 2 cores the per-worker one leads, 947,359 against
+        // 828,130, within 1.2×.
+        let q = which(OPS, true);
+        let two_shapes = |cores: u32, unconstrained: f64, per_worker: f64| {
+            let shapes = vec![
+                contestant("unconstrained", &[(OPS, unconstrained)]),
+                contestant("per-worker", &[(OPS, per_worker)]),
+            ];
+            run_of(cores, shapes, &q)
+        };
+        let (one, two) = (two_shapes(1, 792_585.6, 157_361.7), two_shapes(2, 828_129.8, 947_359.2));
+        let q = question(&[&one, &two]);
+        assert_eq!(q.stands[0].pick.as_deref(), Some("unconstrained"));
+        assert_eq!(q.stands[1].pick.as_deref(), Some("per-worker"));
+        assert_eq!(
+            q.stands[1].tied,
+            ["unconstrained"],
+            "the lax rule agreed: 2 cores cannot tell its pick from 1 core's"
+        );
+        assert_eq!(q.across, Across::Changes, "{q:?}");
+        let at_one = crossed(&q, 2, 1);
+        assert_eq!(at_one.outcome, Outcome::Loses);
+        assert_eq!(at_one.pick.as_deref(), Some("per-worker"));
+        assert_eq!(at_one.own_pick.as_deref(), Some("unconstrained"));
+        assert!(close(at_one.factor, 5.037), "792,586 ÷ 157,362, higher is better: {at_one:?}");
+        assert!(close(at_one.value, 157_361.7) && close(at_one.own_value, 792_585.6), "both figures: {at_one:?}");
+        let at_two = crossed(&q, 1, 2);
+        assert_eq!(at_two.outcome, Outcome::Equal);
+        assert!(close(at_two.factor, 947_359.2 / 828_129.8), "{at_two:?}");
+    }
+
+    #[test]
+    fn a_gain_at_two_cores_that_vanishes_at_one_changes() {
+        // The chain at work 64: on 1 core the loop (61.18 ms/M) and rayon (62.25) are practically equal; on 2 cores
+        // rayon takes 27.78 and the loop 54.46, 1.96× behind.
+        let q = which(MS, false);
+        let two = |cores: u32, looped: f64, rayon: f64| {
+            run_of(cores, vec![contestant("loop", &[(MS, looped)]), contestant("rayon", &[(MS, rayon)])], &q)
+        };
+        let q = question(&[&two(2, 54.46, 27.78), &two(1, 61.18, 62.25)]);
+        assert_eq!(q.stands.iter().map(|s| s.pick.as_deref()).collect::<Vec<_>>(), [Some("loop"), Some("rayon")]);
+        let at_one = crossed(&q, 2, 1);
+        assert_eq!(at_one.outcome, Outcome::Equal, "rayon is within 1.2× of the loop on 1 core: {at_one:?}");
+        assert!(close(at_one.factor, 62.25 / 61.18), "{at_one:?}");
+        let at_two = crossed(&q, 1, 2);
+        assert_eq!(at_two.outcome, Outcome::Loses, "{at_two:?}");
+        assert!(close(at_two.factor, 54.46 / 27.78) && close(at_two.value, 54.46) && close(at_two.own_value, 27.78));
+        assert_eq!(q.across, Across::Changes);
+    }
+
+    #[test]
+    fn practically_equal_reads_the_calibration_of_the_run_the_pick_is_read_in() {
+        let (mut one, mut two) = (run(1, 10.0, 10.5), run(2, 10.5, 10.0));
+        assert_eq!(question(&[&one, &two]).across, Across::Holds, "5% apart, within the default 1.2×");
+        // Calibrated on this testbed, a cost per item tells 1.02× apart: 5% is beyond it, in either run.
+        one.method.sdr.insert("per_item".to_string(), 1.02);
+        let q = question(&[&one, &two]);
+        let at_one = crossed(&q, 2, 1);
+        assert_eq!(
+            (at_one.outcome, at_one.threshold.ratio, at_one.threshold.calibrated()),
+            (Outcome::Loses, 1.02, true)
+        );
+        let at_two = crossed(&q, 1, 2);
+        assert_eq!(
+            (at_two.outcome, at_two.threshold.calibrated()),
+            (Outcome::Equal, false),
+            "the 2-core run's own default"
+        );
+        assert_eq!(q.across, Across::Changes);
+        two.method.sdr.insert("per_item".to_string(), 1.10);
+        let q = question(&[&one, &two]);
+        assert_eq!((crossed(&q, 1, 2).outcome, crossed(&q, 1, 2).threshold.ratio), (Outcome::Equal, 1.10));
+    }
+
+    #[test]
+    fn a_pick_that_fails_a_guard_at_the_other_count_changes() {
+        let q = which(MS, false).guarded(Guard {
+            metric: "mb",
+            words: "memory",
+            relation: Relation::AtMost,
+            limit: Limit::Value(100.0),
+            why: "it must fit",
+        });
+        let one = run_of(
+            1,
+            vec![contestant("a", &[(MS, 10.0), ("mb", 50.0)]), contestant("b", &[(MS, 11.0), ("mb", 50.0)])],
+            &q,
+        );
+        let two = run_of(
+            2,
+            vec![contestant("a", &[(MS, 5.0), ("mb", 500.0)]), contestant("b", &[(MS, 10.0), ("mb", 50.0)])],
+            &q,
+        );
+        let q = question(&[&one, &two]);
+        let at_two = crossed(&q, 1, 2);
+        assert_eq!((at_two.outcome, at_two.guard.as_deref()), (Outcome::FailsGuard, Some("memory")), "{at_two:?}");
+        assert!(close(at_two.factor, 0.5), "faster, but never the answer there: {at_two:?}");
+        assert_eq!(q.across, Across::Changes);
+    }
+
+    #[test]
+    fn a_run_without_an_answer_or_a_pick_that_did_not_run_leaves_it_open_and_says_which() {
+        let mut failed = run(2, 10.0, 20.0);
+        for c in &mut failed.contestants {
+            c.status = Status::Failed;
+        }
+        failed.questions = answer_all(&failed, &[which(MS, false)]);
+        let q = question(&[&run(1, 10.0, 20.0), &failed]);
+        assert_eq!(q.across, Across::Open);
+        assert!(q.crossings.iter().all(|c| c.outcome == Outcome::NoAnswer), "{q:?}");
+
+        // 2 cores ran `b` only: 1 core's pick `a` did not run there, and `b` is within 1.2× of `a` on 1 core.
+        let only_b = run_of(2, vec![contestant("b", &[(MS, 10.0)])], &which(MS, false));
+        let q = question(&[&run(1, 10.0, 11.0), &only_b]);
+        assert_eq!((crossed(&q, 1, 2).outcome, crossed(&q, 2, 1).outcome), (Outcome::NotInRun, Outcome::Equal));
+        assert_eq!(q.across, Across::Open);
+
+        // Where another pair changes, the answer changes, whatever is open.
+        let q = question(&[&run(1, 10.0, 20.0), &only_b]);
+        assert_eq!((crossed(&q, 2, 1).outcome, q.across), (Outcome::Loses, Across::Changes));
+    }
+
+    #[test]
+    fn three_core_counts_read_every_pair_both_ways() {
+        let q = question(&[&run(4, 10.0, 10.5), &run(1, 10.0, 10.5), &run(2, 10.0, 10.5)]);
+        let pairs: Vec<(u32, u32)> = q.crossings.iter().map(|c| (c.pick_cores, c.run_cores)).collect();
+        assert_eq!(pairs, [(1, 2), (2, 1), (1, 4), (4, 1), (2, 4), (4, 2)]);
+        assert_eq!(q.across, Across::Holds);
+    }
+
+    #[test]
+    fn the_changed_answer_keeps_its_old_spelling_in_the_file() {
+        assert_eq!(serde_json::to_value(Across::Changes).ok(), Some(serde_json::Value::from("flips")));
+        let old: Across = serde_json::from_str("\"flips\"").expect("read");
+        assert_eq!(old, Across::Changes);
+    }
+
+    #[test]
+    fn a_file_written_before_the_strict_rule_still_reads() {
+        // A question as `by-cores.json` carried it before: no metric, no crossings, `flips` for a changed answer.
+        let old = r#"{"schema_version": 1, "git_rev": "abc", "scenarios": [{"scenario": "chain", "cores": [1, 2],
+            "questions": [{"id": "collection", "ask": "Which?", "phase": "work_64", "stands": [
+                {"cores": 1, "pick": "a", "apart": true, "tied": [], "p": 0.004},
+                {"cores": 2, "pick": "b", "apart": true, "tied": [], "p": 0.004}], "across": "flips"}],
+            "claims": [], "git_rev": "abc", "runs": ["raw/chain-1.jsonl", "raw/chain-1.jsonl"]}]}"#;
+        let file: ByCores = serde_json::from_str(old).expect("an older by-cores.json reads");
+        let q = &file.scenarios[0].questions[0];
+        assert_eq!((q.across, q.crossings.len(), q.metric.as_str()), (Across::Changes, 0, ""));
+    }
+
+    #[test]
+    fn runs_that_cannot_stand_side_by_side_are_refused() {
+        let one = run(1, 10.0, 20.0);
+        assert_eq!(across(&[&one]), Err(AcrossError::TooFew(1)));
+        assert!(matches!(across(&[&one, &one.clone()]), Err(AcrossError::SameCores { cores: 1, .. })));
+        let mut other = run(2, 10.0, 20.0);
+        other.environment.kernel = "another".into();
+        assert!(matches!(across(&[&one, &other]), Err(AcrossError::Testbed { field: "kernel", .. })));
+        let mut later = run(2, 10.0, 20.0);
+        later.git_rev = "another".into();
+        assert!(matches!(across(&[&one, &later]), Err(AcrossError::Testbed { field: "code revision", .. })));
+        let same = run(2, 10.0, 20.0);
+        let answers = across(&[&one, &same]).expect("one revision");
+        assert_eq!(ByCores::new(vec![answers]).git_rev.as_deref(), Some(revision(&one).as_str()));
+        let mut elsewhere = run(2, 10.0, 20.0);
+        elsewhere.scenario = "other".into();
+        assert!(matches!(across(&[&one, &elsewhere]), Err(AcrossError::Scenarios(..))));
+    }
+
+    #[test]
+    fn the_pick_that_changes_beyond_noise_between_core_counts_changes() {
+        let (one, two) = (run(1, 10.0, 20.0), run(2, 20.0, 10.0));
         let across = across(&[&two, &one]).expect("side by side");
         assert_eq!(across.cores, [1, 2], "in ascending core count, whatever the order given");
         let q = &across.questions[0];
         assert_eq!(q.stands.iter().map(|s| s.pick.as_deref()).collect::<Vec<_>>(), [Some("a"), Some("b")]);
         assert!(q.stands.iter().all(|s| s.apart && s.p.is_some()), "{q:?}");
-        assert_eq!(q.across, Across::Flips);
+        assert_eq!(q.across, Across::Changes);
+        assert!(q.crossings.iter().all(|c| c.outcome == Outcome::Loses && close(c.factor, 2.0)), "{q:?}");
+    }
+
+    /// The committed runs of `scenario` at 1 core (`reports/cores-1`) and 2 cores (`reports`), side by side.
+    fn committed(scenario: &str) -> AcrossCores {
+        let reports = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../reports");
+        let read = |path: std::path::PathBuf| -> Summary {
+            let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        };
+        let one = read(reports.join("cores-1").join(format!("{scenario}.json")));
+        let two = read(reports.join(format!("{scenario}.json")));
+        across(&[&one, &two]).expect("side by side")
+    }
+
+    /// The committed answer to `id` at `phase`.
+    fn answer<'a>(across: &'a AcrossCores, id: &str, phase: &str) -> &'a QuestionAcross {
+        across.questions.iter().find(|q| q.id == id && q.phase.as_deref() == Some(phase)).expect("answered")
     }
 
     #[test]
-    fn the_same_pick_at_every_core_count_holds_across_them() {
-        let across = across(&[&run(1, &FAST, &SLOW), &run(2, &FAST, &SLOW)]).expect("side by side");
-        assert_eq!(across.questions[0].across, Across::Holds);
-    }
+    fn the_committed_answers_that_do_not_survive_one_core_change() {
+        let device = committed("device");
+        let q = answer(&device, "throughput", "in_flight_10000");
+        assert_eq!(q.across, Across::Changes, "{q:?}");
+        let at_one = crossed(q, 2, 1);
+        assert_eq!(at_one.pick.as_deref(), Some("stream-buffer-unordered-per-worker"));
+        assert_eq!(at_one.own_pick.as_deref(), Some("stream-buffer-unordered-per-worker-unconstrained"));
+        assert_eq!(at_one.outcome, Outcome::Loses);
+        assert!(at_one.factor.is_some_and(|f| (f - 5.04).abs() < 0.01), "5.04× below on 1 core: {at_one:?}");
 
-    #[test]
-    fn runs_that_cannot_stand_side_by_side_are_refused() {
-        let one = run(1, &FAST, &SLOW);
-        assert_eq!(across(&[&one]), Err(AcrossError::TooFew(1)));
-        assert!(matches!(across(&[&one, &one.clone()]), Err(AcrossError::SameCores { cores: 1, .. })));
-        let mut other = run(2, &FAST, &SLOW);
-        other.environment.kernel = "another".into();
-        assert!(matches!(across(&[&one, &other]), Err(AcrossError::Testbed { field: "kernel", .. })));
-        let mut later = run(2, &FAST, &SLOW);
-        later.git_rev = "another".into();
-        assert!(matches!(across(&[&one, &later]), Err(AcrossError::Testbed { field: "code revision", .. })));
-        let same = run(2, &FAST, &SLOW);
-        let answers = across(&[&one, &same]).expect("one revision");
-        assert_eq!(ByCores::new(vec![answers]).git_rev.as_deref(), Some(revision(&one).as_str()));
-        let mut elsewhere = run(2, &FAST, &SLOW);
-        elsewhere.scenario = "other".into();
-        assert!(matches!(across(&[&one, &elsewhere]), Err(AcrossError::Scenarios(..))));
-    }
-
-    fn stand(cores: u32, pick: &str, apart: bool, tied: &[&str]) -> Stand {
-        Stand {
-            cores,
-            pick: Some(pick.to_string()),
-            apart,
-            tied: tied.iter().map(|s| s.to_string()).collect(),
-            p: apart.then_some(0.004),
-        }
-    }
-
-    #[test]
-    fn the_same_pick_at_every_core_count_holds() {
-        assert_eq!(compare(&[stand(1, "a", true, &[]), stand(2, "a", false, &["b"])]), Across::Holds);
-    }
-
-    #[test]
-    fn a_pick_the_other_run_cannot_tell_apart_still_agrees() {
-        assert_eq!(compare(&[stand(1, "a", false, &["b"]), stand(2, "b", true, &[])]), Across::Holds);
-    }
-
-    #[test]
-    fn two_picks_each_beyond_noise_flip() {
-        assert_eq!(compare(&[stand(1, "a", true, &[]), stand(2, "b", true, &[])]), Across::Flips);
-    }
-
-    #[test]
-    fn different_picks_that_a_run_could_not_separate_leave_it_open() {
-        assert_eq!(compare(&[stand(1, "a", false, &["c"]), stand(2, "b", true, &[])]), Across::Open);
-        let none = Stand { cores: 2, pick: None, apart: false, tied: Vec::new(), p: None };
-        assert_eq!(compare(&[stand(1, "a", true, &[]), none]), Across::Open, "no answer at a core count");
+        let chain = committed("chain");
+        let q = answer(&chain, "collection", "work_64");
+        assert_eq!(q.across, Across::Changes, "{q:?}");
+        let at_two = crossed(q, 1, 2);
+        assert_eq!(
+            (at_two.pick.as_deref(), at_two.own_pick.as_deref()),
+            (Some("baseline-loop"), Some("blocking-rayon"))
+        );
+        assert_eq!(at_two.outcome, Outcome::Loses);
+        assert!(at_two.factor.is_some_and(|f| (f - 1.96).abs() < 0.01), "rayon's 1.96× on 2 cores: {at_two:?}");
+        let at_one = crossed(q, 2, 1);
+        assert_eq!(at_one.outcome, Outcome::Equal, "62.25 against 61.18 ms/M on 1 core: {at_one:?}");
+        assert!(close(at_one.value, 62.245473) && close(at_one.own_value, 61.177625), "{at_one:?}");
+        // The same pick at both counts still holds.
+        assert_eq!(answer(&chain, "collection", "work_0").across, Across::Holds);
     }
 }

@@ -169,7 +169,7 @@ impl Question {
 }
 
 /// How far `a` is behind `b` (≥ 1 when `a` is worse), whichever way the metric points.
-fn behind(a: f64, b: f64, higher_is_better: bool) -> f64 {
+pub(crate) fn behind(a: f64, b: f64, higher_is_better: bool) -> f64 {
     if higher_is_better {
         b / a
     } else {
@@ -294,7 +294,7 @@ fn answer_at(
                     .further
                     .push(Behind { name: other.name.clone(), factor: behind(stats.median, best.median, higher) });
             }
-        } else if (comparison.ratio - 1.0).abs() < threshold {
+        } else if compare::practically_equal(comparison.ratio, threshold) {
             answer.equal.push(other.name.clone());
         } else {
             answer.cannot_tell.push(other.name.clone());
