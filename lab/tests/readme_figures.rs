@@ -55,7 +55,7 @@ fn the_readme_states_each_committed_run_s_time_and_their_total() {
         .unwrap()
         .filter_map(|e| e.ok()?.file_name().into_string().ok()?.strip_suffix(".json").map(str::to_string))
         // by-cores.json holds the answers across core counts, from runs whose summaries are counted here; the
-        // calibration is no scenario's run, and its time is checked on its own below.
+        // calibration is no scenario's run.
         .filter(|name| name != "by-cores" && name != "calibration")
         .collect();
     assert_eq!(stated, committed.iter().map(String::as_str).collect(), "every committed report, once");
@@ -66,21 +66,6 @@ fn the_readme_states_each_committed_run_s_time_and_their_total() {
         assert!((took - stated).abs() <= 0.051, "{name}: the README says {stated} minutes, its report {took:.2}");
     }
     assert!((sum - total).abs() <= 0.051, "the README says {total} minutes in all, the reports {sum:.2}");
-}
-
-#[test]
-fn the_readme_states_the_committed_calibration_s_time_and_revision() {
-    let readme = readme();
-    let calibration = summary("calibration");
-    let marker = " took ";
-    let sentence = readme.find("The committed calibration, made on").expect("the README states the calibration");
-    let rest = &readme[sentence..];
-    let at = rest.find(marker).expect("… took X minutes for the calibration") + marker.len();
-    let stated: f64 = rest[at..].split_whitespace().next().unwrap().parse().unwrap();
-    let took = minutes(&calibration);
-    assert!((took - stated).abs() <= 0.051, "the README says {stated} minutes, the calibration took {took:.2}");
-    let rev = calibration["git_rev"].as_str().unwrap();
-    assert!(rest[..at].contains(&format!("at `{}`", &rev[..7])), "the README names the calibration's revision {rev}");
 }
 
 #[test]
