@@ -31,6 +31,9 @@ pub struct QuestionResult {
     /// runs made before thresholds were calibrated.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub threshold: Option<crate::calibration::Threshold>,
+    /// Whether it is a family question: its answers carry the best alternative of another family.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub family: bool,
     /// The answer at each phase, in the run's phase order (one entry, `phase` absent, without a sweep).
     pub answers: Vec<Answer>,
 }
@@ -82,6 +85,43 @@ pub struct Answer {
     /// modes: each is judged on its process medians all the same, as one population, which this says.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub modes: Vec<TwoModes>,
+    /// Why this phase is a control, not an answer (a level below the point where the question can matter): no
+    /// pick is made here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub control: Option<String>,
+    /// In a family question, the best eligible alternative of another family than the pick's, and how it stands.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rival: Option<Rival>,
+}
+
+/// In a family question, the best alternative of another family than the pick's.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Rival {
+    /// Its name.
+    pub name: String,
+    /// Its family (`stream`, `blocking`, `coroutine`, `baseline`).
+    pub family: String,
+    /// Its median on the deciding metric.
+    pub value: f64,
+    /// How many times better the pick is (≥ 1, whichever way the metric points).
+    pub factor: f64,
+    /// Whether the pick's family beats it beyond noise, is practically equal to it, or this run cannot tell.
+    pub standing: Standing,
+    /// The exact p that the pick is better, on process medians (absent when the test cannot give one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p: Option<f64>,
+}
+
+/// How a family question's rival stands against the pick.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Standing {
+    /// Beaten beyond the noise threshold, process medians apart.
+    Beaten,
+    /// Within the noise threshold of the pick.
+    Equal,
+    /// Beyond the threshold, but the process-median ranges overlap.
+    CannotTell,
 }
 
 /// An alternative whose processes are two populations on a metric.

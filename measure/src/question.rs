@@ -18,7 +18,9 @@ use crate::contestant::Role;
 use crate::record::Status;
 use crate::summary::{metric_key as key, ContestantSummary, MetricStats, Summary, Verdict};
 
-pub use crate::answers::{Answer, Beaten, Behind, Cost, Excluded, GuardRule, QuestionResult, TwoModes};
+pub use crate::answers::{
+    Answer, Beaten, Behind, Cost, Excluded, GuardRule, QuestionResult, Rival, Standing, TwoModes,
+};
 
 /// One question a practitioner asks of a scenario.
 #[derive(Debug, Clone, PartialEq)]
@@ -42,6 +44,13 @@ pub struct Question {
     pub guards: Vec<Guard>,
     /// The phases it applies to (empty: every phase of the run).
     pub phases: Vec<&'static str>,
+    /// Whether it is a family question (stream, blocking or coroutine, each family's expert constructions at
+    /// equal construction): its answers then carry the best alternative of another family as the
+    /// [`Rival`](crate::answers::Rival), and the index's family matrix reads them.
+    pub family: bool,
+    /// Phases that are controls, not answers, each with why (a level below the point where the question can
+    /// matter): at these the answer has no pick and says why.
+    pub controls: Vec<(&'static str, &'static str)>,
 }
 
 /// The alternatives a question compares.
@@ -129,7 +138,23 @@ impl Question {
             higher_is_better,
             guards: Vec::new(),
             phases: Vec::new(),
+            family: false,
+            controls: Vec::new(),
         }
+    }
+
+    /// The same question asked as the family question: its answers name the best alternative of another family
+    /// beside the pick ([`crate::answers::Answer::rival`]).
+    pub fn of_families(mut self) -> Question {
+        self.family = true;
+        self
+    }
+
+    /// The same question, with `phase` a control (`why`: the level is below the point where the question can
+    /// matter): answered with no pick, and the reason.
+    pub fn control(mut self, phase: &'static str, why: &'static str) -> Question {
+        self.controls.push((phase, why));
+        self
     }
 
     /// The same question, its situation named `situation` in the index's bottom line.
@@ -206,6 +231,7 @@ pub fn answer(summary: &Summary, question: &Question) -> QuestionResult {
         higher_is_better: question.higher_is_better,
         guards: question.guard_rules(),
         threshold: Some(summary.method.thresholds().for_metric(question.metric)),
+        family: question.family,
         answers: phases.map(|phase| answer_at(summary, question, &alternatives, phase)).collect(),
     }
 }
@@ -264,7 +290,13 @@ fn answer_at(
         pick_guards: Vec::new(),
         costs: Vec::new(),
         modes: Vec::new(),
+        control: None,
+        rival: None,
     };
+    if let Some((_, why)) = question.controls.iter().find(|(p, _)| phase == Some(*p)) {
+        answer.control = Some(why.to_string());
+        return answer;
+    }
     let Some(&(pick, best)) = eligible.first() else { return answer };
     answer.pick = Some(pick.name.clone());
     answer.value = Some(best.median);
@@ -299,6 +331,34 @@ fn answer_at(
         } else {
             answer.cannot_tell.push(other.name.clone());
         }
+    }
+    if question.family {
+        answer.rival = eligible[1..].iter().find(|(c, _)| c.family != pick.family).map(|&(other, stats)| {
+            let comparison = compare::compare(stats, best, threshold);
+            let relation = if higher { Relation::AtLeast } else { Relation::AtMost };
+            let judged = compare::verdict(
+                Operand::Measured(best),
+                Operand::Measured(stats),
+                relation,
+                1.0,
+                Basis::ProcessMedians,
+            );
+            let standing = if !comparison.noise {
+                Standing::Beaten
+            } else if compare::practically_equal(comparison.ratio, threshold) {
+                Standing::Equal
+            } else {
+                Standing::CannotTell
+            };
+            Rival {
+                name: other.name.clone(),
+                family: other.family.as_str().to_string(),
+                value: stats.median,
+                factor: behind(stats.median, best.median, higher),
+                standing,
+                p: judged.p,
+            }
+        });
     }
     answer.costs = shown
         .into_iter()
@@ -633,5 +693,44 @@ pub(crate) mod tests {
         let text = serde_json::to_string(&result).expect("serialises");
         let back: QuestionResult = serde_json::from_str(&text).expect("parses");
         assert_eq!(back, result);
+    }
+
+    #[test]
+    fn a_family_question_names_the_best_of_another_family_and_a_control_makes_no_pick() {
+        let of = |name: &str, family: Family, value: f64| {
+            let mut c = contestant(name, Role::Candidate, &[("ms", &around(value))]);
+            c.family = family;
+            c
+        };
+        let s = summary(vec![
+            of("stream-fast", Family::Stream, 10.0),
+            of("stream-slower", Family::Stream, 12.0),
+            of("blocking-slow", Family::Blocking, 30.0),
+        ]);
+        let family = question(Vec::new()).of_families();
+        let result = answer(&s, &family);
+        assert!(result.family);
+        let rival = result.answers[0].rival.as_ref().expect("another family ran");
+        assert_eq!(
+            (rival.name.as_str(), rival.family.as_str(), rival.standing),
+            ("blocking-slow", "blocking", Standing::Beaten)
+        );
+        assert!((rival.factor - 3.0).abs() < 1e-9 && rival.p.is_some_and(|p| p < 0.01), "{rival:?}");
+        // The same question, not asked of families, names no rival.
+        assert!(answer(&s, &question(Vec::new())).answers[0].rival.is_none());
+        // One family alone has no rival.
+        let alone = summary(vec![of("stream-fast", Family::Stream, 10.0), of("stream-slower", Family::Stream, 12.0)]);
+        assert!(answer(&alone, &family).answers[0].rival.is_none());
+        // A control phase is answered with its reason and no pick.
+        let mut swept = summary(vec![of("stream-fast", Family::Stream, 10.0)]);
+        let low = swept.contestants[0].metrics.remove("ms").expect("ms");
+        swept.contestants[0].metrics.insert("low.ms".to_string(), low.clone());
+        swept.contestants[0].metrics.insert("high.ms".to_string(), low);
+        swept.phases = vec!["low".to_string(), "high".to_string()];
+        let controlled = answer(&swept, &question(Vec::new()).control("low", "below capacity nothing waits"));
+        let low = controlled.answers.iter().find(|a| a.phase.as_deref() == Some("low")).expect("low answered");
+        assert_eq!((low.pick.as_deref(), low.control.as_deref()), (None, Some("below capacity nothing waits")));
+        let high = controlled.answers.iter().find(|a| a.phase.as_deref() == Some("high")).expect("high answered");
+        assert_eq!((high.pick.as_deref(), high.control.as_deref()), (Some("stream-fast"), None));
     }
 }
