@@ -1,7 +1,7 @@
 //! What the units of each style cost: the `memory` scenario (a waiting tokio task, a future in a
-//! `FuturesUnordered`, a suspended `async-stream` generator, a blocked OS thread, each holding a payload) and the
-//! `primitives` scenario (spawn + join of a task, a thread and a rayon job; an uncontended permit against a
-//! mutex; a oneshot hand-off).
+//! `FuturesUnordered` and an `async-stream` generator, each awaiting its own oneshot; a blocked OS thread and a
+//! parked `may` coroutine; each holding a payload) and the `primitives` scenario (spawn + join of a task, a thread,
+//! a rayon job and a coroutine; an uncontended permit against a mutex; a oneshot hand-off to a waiting unit).
 //!
 //! Both run through the harness's one loop ([`measure::harness`]): the times come from timed iterations, the
 //! memory figures from accounting iterations, where the counting allocator is on.

@@ -80,8 +80,7 @@ pub fn table() -> Vec<ClaimSpec> {
              thread: the leanest coroutine (8 or 32 KiB stack, each on a fresh stack) holds less than a thread \
              with a 64 KiB stack (the expectation for Rust's counterpart of virtual threads). Both stacks \
              are mapped memory resident only where touched, so the stack's size matters less than the pages each \
-             touches; Loom's figure is live heap because its parked stacks live on the heap, and is shown as a \
-             reference only.",
+             touches.",
             "coroutine-below-a-thread",
             (Relation::AtLeast, 1.0),
             vec![Comparison { a: Side::contestant("blocking-thread-64k", kib.clone()), b: coroutine(&kib) }],

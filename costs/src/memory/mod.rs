@@ -39,8 +39,8 @@ impl Scenario for MemoryScenario {
         title: "Memory: what a waiting task, future, generator or thread costs",
         question: "How much memory does one waiting unit of each style hold, beyond what it carries? 1,000, 10,000 and \
          100,000 units each own a payload (none, or 1 KiB) and wait: tokio tasks on a multi-thread and on a \
-         current-thread runtime awaiting a oneshot, futures in one `FuturesUnordered`, `async-stream` generators \
-         suspended mid-stream, OS threads blocked on a channel, with 64 KiB and with default stacks, and `may` \
+         current-thread runtime awaiting a oneshot, futures awaiting a oneshot in one `FuturesUnordered`, \
+         `async-stream` generators awaiting a oneshot in one `SelectAll`, OS threads blocked on a channel, with 64 KiB and with default stacks, and `may` \
          coroutines parked on a channel, with 32 KiB and 8 KiB stacks, each on a fresh stack. Then every unit is \
          released and hands back its payload's checksum. Live heap per unit comes from a counting allocator, \
          resident memory per unit from `VmRSS`; a regression over the counts cancels fixed costs and is the \
@@ -117,16 +117,41 @@ impl Scenario for MemoryScenario {
             .collect()
         },
         /// The memory question: what one waiting unit of each kind costs, at every count and payload; the answer
-        /// lists each kind against the cheapest.
-        questions: vec![Question::new(
-            "waiting-unit",
-            "What does one waiting unit of each kind cost in resident memory?",
-            Alternatives::Candidates,
-            HEADLINE,
-            "resident bytes per waiting unit",
-            false,
-        )
-        .situation("many units waiting at once: memory per unit")],
+        /// lists each kind against the cheapest. Every unit waits on the same kind of event (its own oneshot or
+        /// channel, woken once), so the kinds compare at equal construction, and the same question asked of the
+        /// families (`family`) names the best unit of another style beside the pick; `family-cpu` asks it on the CPU
+        /// a unit costs to create, wait and release.
+        questions: {
+            let asked = |id, ask, metric, words| {
+                Question::new(id, ask, Alternatives::Candidates, metric, words, false)
+            };
+            vec![
+                asked(
+                    "waiting-unit",
+                    "What does one waiting unit of each kind cost in resident memory?",
+                    HEADLINE,
+                    "resident bytes per waiting unit",
+                )
+                .situation("many units waiting at once: memory per unit"),
+                asked(
+                    "family",
+                    "Which style holds a waiting unit in the least resident memory: a task, future or generator, an \
+                     OS thread, or a `may` coroutine, each awaiting its own wake-up?",
+                    HEADLINE,
+                    "resident bytes per waiting unit",
+                )
+                .of_families()
+                .situation("many units waiting at once, by style: memory per unit"),
+                asked(
+                    "family-cpu",
+                    "Which style creates, holds and releases a waiting unit for the least CPU?",
+                    "cpu_ns_per_item",
+                    "CPU ns per unit (create, wait, release)",
+                )
+                .of_families()
+                .situation("many units waiting at once, by style: CPU per unit"),
+            ]
+        },
     }
 
     /// Five processes of two timed iterations and the accounting one, no warm-up: memory is read once per

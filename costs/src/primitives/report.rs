@@ -33,13 +33,55 @@ pub fn discussion(summary: &Summary) -> String {
     measure::template::render_or_note("primitives/report.md", TEMPLATE, Context::of(summary))
 }
 
+/// The spawn contestants whose costs per operation the report sets side by side, in this order.
+const SPAWNS: [&str; 5] = [
+    "stream-tokio-spawn-join",
+    "blocking-thread-spawn-join",
+    "blocking-rayon-spawn-join",
+    "blocking-rayon-spawn-join-inside",
+    "coroutine-may-spawn-join",
+];
+
 /// Everything the template reads.
 #[derive(Debug, Serialize)]
 pub struct Context {
     /// One row per operation whose stream contestant and at least one counterpart ran.
     pub rows: Vec<Row>,
+    /// Where each spawn's time goes, as this run measured it: one row per spawn contestant that ran.
+    pub spawns: Vec<SpawnCost>,
+    /// The published spawn figure `may`'s stands beside, with the measured cause of the difference, when
+    /// `measure/references.json` has it and `coroutine-may-spawn-join` ran.
+    pub published_spawn: Option<PublishedSpawn>,
     /// Every judged claim by id.
     pub claims: BTreeMap<String, ClaimView>,
+}
+
+/// One spawn contestant's cost per spawn and join, medians of this run (`—` for a metric it did not record).
+#[derive(Debug, Serialize)]
+pub struct SpawnCost {
+    /// The contestant.
+    pub name: &'static str,
+    /// Wall time, ns.
+    pub ns: String,
+    /// CPU time of every thread of the process, ns.
+    pub cpu_ns: String,
+    /// Context switches of the process.
+    pub ctx_switches: String,
+    /// Allocations (accounting iterations).
+    pub allocs: String,
+}
+
+/// A published spawn figure and what stands for it here.
+#[derive(Debug, Serialize)]
+pub struct PublishedSpawn {
+    /// The study's subject.
+    pub subject: String,
+    /// The figure with its unit.
+    pub figure: String,
+    /// The contestant standing for it, and its median.
+    pub here: String,
+    /// The measured cause of the difference, from the references file.
+    pub cause: String,
 }
 
 /// One operation in the three styles: medians in ns per operation, ratios to the stream's.
@@ -98,6 +140,30 @@ impl Context {
                 })
             })
             .collect();
-        Context { rows, claims: claims_by_id(&summary.claims) }
+        let median = |name: &str, metric: &str, digits: usize| {
+            summary.median(name, metric).map_or_else(|| "—".to_string(), |v| format!("{v:.digits$}"))
+        };
+        let spawns = SPAWNS
+            .into_iter()
+            .filter(|name| ns(name).is_some())
+            .map(|name| SpawnCost {
+                name,
+                ns: median(name, HEADLINE, 0),
+                cpu_ns: median(name, super::CPU, 0),
+                ctx_switches: median(name, "ctx_switches_per_item", 3),
+                allocs: median(name, "allocs_per_item", 2),
+            })
+            .collect();
+        let published_spawn = measure::references::for_scenario("primitives").into_iter().find_map(|f| {
+            let here = f.here.contestant.as_deref()?;
+            let value = ns(here)?;
+            Some(PublishedSpawn {
+                subject: f.subject.clone(),
+                figure: format!("{} {}", f.value, f.unit),
+                here: format!("`{here}` {value:.0} ns"),
+                cause: f.cause.clone(),
+            })
+        });
+        Context { rows, spawns, published_spawn, claims: claims_by_id(&summary.claims) }
     }
 }

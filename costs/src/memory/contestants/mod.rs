@@ -6,7 +6,7 @@
 //! | `stream-tokio-task` | a tokio task per unit on a multi-thread runtime, awaiting its own oneshot |
 //! | `stream-tokio-task-current-thread` | the same on a current-thread runtime |
 //! | `stream-futures-unordered` | a future per unit awaiting its own oneshot, all in one `FuturesUnordered` polled by one tokio task |
-//! | `stream-async-stream` | an `async_stream::stream!` generator per unit, suspended after its first `yield` |
+//! | `stream-async-stream` | an `async_stream::stream!` generator per unit awaiting its own oneshot (then yielding its checksum), all in one `futures::stream::SelectAll` polled by one tokio task |
 //! | `blocking-thread-64k` | an OS thread per unit with a 64 KiB stack, blocked in `recv` on its own channel |
 //! | `blocking-thread` | the same with Rust's default stack (2 MiB, reserved, touched only as used) |
 //! | `coroutine-may` | a `may` coroutine per unit (one carrier per CPU, `may`'s default 32 KiB stack, a fresh stack each), parked in `recv` on its own `may::sync::mpsc` channel |
@@ -186,8 +186,9 @@ impl Contestant {
             ),
             Contestant::AsyncStream => (
                 Family::Stream,
-                "one `async_stream::stream!` generator per unit (boxed and pinned) owning its payload, polled once \
-                 so it is suspended after its first `yield`; all held in a `Vec` by the calling thread",
+                "one `async_stream::stream!` generator per unit (boxed and pinned) owning its payload and awaiting \
+                 its own oneshot before it yields its checksum, all in one `futures::stream::SelectAll` polled by \
+                 one tokio task on a multi-thread runtime",
             ),
             Contestant::Thread64k => (
                 Family::Blocking,
@@ -230,7 +231,7 @@ impl Contestant {
             Contestant::TokioTask => Box::new(Tokio::new(Builder::new_multi_thread(), Kind::Tasks)?),
             Contestant::TokioTaskCurrentThread => Box::new(Tokio::new(Builder::new_current_thread(), Kind::Tasks)?),
             Contestant::FuturesUnordered => Box::new(Tokio::new(Builder::new_multi_thread(), Kind::Unordered)?),
-            Contestant::AsyncStream => Box::new(Tokio::new(Builder::new_current_thread(), Kind::Generators)?),
+            Contestant::AsyncStream => Box::new(Tokio::new(Builder::new_multi_thread(), Kind::Generators)?),
             Contestant::Thread64k => Box::new(Threads { stack: Some(64 * 1024) }),
             Contestant::Thread => Box::new(Threads { stack: None }),
             Contestant::Coroutine | Contestant::Coroutine8k => match self.coroutine_config() {

@@ -1,14 +1,19 @@
 //! The stream contestants (`stream-tokio-task[-current-thread]`, `stream-futures-unordered`,
 //! `stream-async-stream`; see the registry's table), each holding its units on a tokio runtime built once per
-//! trial: a task per unit awaiting its own oneshot, a future per unit in one `FuturesUnordered` driven by one task,
-//! or a generator per unit suspended after its first `yield`.
+//! trial: a task per unit awaiting its own oneshot, a future per unit awaiting its own oneshot in one
+//! `FuturesUnordered` driven by one task, or a generator per unit awaiting its own oneshot in one `SelectAll` driven
+//! by one task.
+//!
+//! Every unit waits on the same kind of event, its own oneshot, with a waker registered: what a user's waiting
+//! unit does. (A generator polled once and kept in a `Vec`, suspended at a `yield` with nothing to wait on and no
+//! waker anywhere, held less than any of them and could not be woken by anything: it answered a question no user
+//! asks, so the generators now wait as the futures do, and are driven the way a user merges many streams.)
 
-use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
 use std::sync::atomic::Ordering;
 
-use futures::stream::FuturesUnordered;
-use futures::{FutureExt, Stream, StreamExt};
+use futures::stream::{FuturesUnordered, SelectAll};
+use futures::{Stream, StreamExt};
 use tokio::runtime::{Builder, Runtime};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
@@ -31,7 +36,7 @@ pub(crate) enum Kind {
     Tasks,
     /// A future per unit in one `FuturesUnordered`.
     Unordered,
-    /// An `async_stream::stream!` generator per unit.
+    /// An `async_stream::stream!` generator per unit awaiting its own oneshot, in one `SelectAll`.
     Generators,
 }
 
@@ -53,10 +58,9 @@ impl Holding for Tokio {
         }
     }
 
-    /// The runtime's tasks; `None` for generators, which spawn none.
+    /// The runtime's tasks.
     fn alive_tasks(&self) -> Option<usize> {
-        let spawns = !matches!(self.kind, Kind::Generators);
-        spawns.then(|| self.runtime.metrics().num_alive_tasks())
+        Some(self.runtime.metrics().num_alive_tasks())
     }
 }
 
@@ -168,10 +172,63 @@ fn unordered<W: Work>(runtime: &Runtime, count: u64, bytes: usize, work: W) -> R
             work.finish(unit, payload.checksum())
         });
     }
+    drive(runtime, count, wake, set, work)
+}
+
+/// One generator per unit: it awaits its own oneshot, then yields its payload's checksum and ends.
+type Generator<E> = Pin<Box<dyn Stream<Item = Result<u64, E>> + Send>>;
+
+/// A generator for `unit`, owning `payload` and `guard`: suspended at its `rx.await` once polled, as a stream
+/// waiting for its input is.
+fn generator<W: Work>(
+    unit: u64,
+    payload: Payload,
+    rx: oneshot::Receiver<()>,
+    guard: W::Guard,
+    work: W,
+) -> Generator<W::Error> {
+    Box::pin(async_stream::stream! {
+        let _guard = guard;
+        STARTED.fetch_add(1, Ordering::SeqCst);
+        let _ = rx.await;
+        yield work.finish(unit, payload.checksum());
+    })
+}
+
+fn generators<W: Work>(runtime: &Runtime, count: u64, bytes: usize, work: W) -> Result<Box<dyn Held + '_>, HoldError> {
+    reset_started();
+    let n = usize::try_from(count).unwrap_or(usize::MAX);
+    let mut wake = Vec::with_capacity(n);
+    let mut set = SelectAll::new();
+    for unit in 0..count {
+        let guard = work.start(unit);
+        if work.cancelled() {
+            // No generator has been polled: dropping them ends them.
+            return Err(HoldError::Cancelled(unit));
+        }
+        let (tx, rx) = oneshot::channel::<()>();
+        wake.push(tx);
+        set.push(generator(unit, Payload::new(unit, bytes), rx, guard, work.clone()));
+    }
+    drive(runtime, count, wake, set, work)
+}
+
+/// Spawn one task driving `set` (a `FuturesUnordered` of futures or a `SelectAll` of generators, each unit
+/// handing back its checksum) and return once all `count` units wait; the first error ends the driver, and the
+/// units still in the set are dropped with it.
+fn drive<W: Work, S>(
+    runtime: &Runtime,
+    count: u64,
+    wake: Vec<oneshot::Sender<()>>,
+    set: S,
+    work: W,
+) -> Result<Box<dyn Held + '_>, HoldError>
+where
+    S: Stream<Item = Result<u64, W::Error>> + Send + Unpin + 'static,
+{
     let driver = runtime.spawn(async move {
         let mut set = set;
         let mut total = 0u64;
-        // The first error ends the driver; the futures still in the set are dropped with it.
         while let Some(sum) = set.next().await {
             total = total.wrapping_add(sum?);
         }
@@ -201,67 +258,5 @@ impl<E: Into<Injected> + Send + 'static> Held for HeldSet<'_, E> {
                 Err(e) => Err(HoldError::Broken(format!("the driving task failed: {e}"))),
             },
         }
-    }
-}
-
-type Generator<E> = Pin<Box<dyn Stream<Item = Result<u64, E>> + Send>>;
-
-struct HeldGenerators<'a, E> {
-    runtime: &'a Runtime,
-    generators: Vec<Generator<E>>,
-}
-
-/// A generator that yields its unit's number, then (when polled again) its payload's checksum.
-fn generator<W: Work>(unit: u64, payload: Payload, work: W) -> Generator<W::Error> {
-    let guard = work.start(unit);
-    Box::pin(async_stream::stream! {
-        let _guard = guard;
-        STARTED.fetch_add(1, Ordering::SeqCst);
-        yield Ok(unit);
-        yield work.finish(unit, payload.checksum());
-    })
-}
-
-fn generators<W: Work>(runtime: &Runtime, count: u64, bytes: usize, work: W) -> Result<Box<dyn Held + '_>, HoldError> {
-    reset_started();
-    let generators = runtime.block_on(async move {
-        let mut held = Vec::with_capacity(usize::try_from(count).unwrap_or(usize::MAX));
-        for unit in 0..count {
-            let mut g = generator(unit, Payload::new(unit, bytes), work.clone());
-            if work.cancelled() {
-                // Dropping a suspended generator ends it.
-                return Err(HoldError::Cancelled(unit));
-            }
-            match g.next().await {
-                Some(Ok(first)) if first == unit => held.push(g),
-                other => {
-                    let other = other.map(|r| r.map_err(|e| e.to_string()));
-                    return Err(HoldError::Broken(format!("generator {unit} first yielded {other:?}")));
-                }
-            }
-        }
-        Ok(held)
-    })?;
-    Ok(Box::new(HeldGenerators { runtime, generators }))
-}
-
-impl<E: Into<Injected>> Held for HeldGenerators<'_, E> {
-    fn release(self: Box<Self>) -> Result<u64, HoldError> {
-        let HeldGenerators { runtime, generators } = *self;
-        runtime.block_on(async move {
-            let mut total = Ok(0u64);
-            for (unit, mut g) in generators.into_iter().enumerate() {
-                // A generator's panic is caught here, as a task's is by its join, and every other generator is
-                // still resumed to its end.
-                let next = AssertUnwindSafe(g.next()).catch_unwind().await;
-                let outcome = match next {
-                    Ok(Some(sum)) => Ok(sum),
-                    Ok(None) => Err(HoldError::Broken(format!("generator {unit} ended early"))),
-                    Err(payload) => Err(HoldError::panicked(&*payload)),
-                };
-                fold_unit(&mut total, outcome);
-            }
-            total
-        })
     }
 }

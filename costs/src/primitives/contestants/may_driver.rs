@@ -2,12 +2,14 @@
 //! loop in one driver coroutine ([`in_coroutine`]) on `may` configured once per trial.
 
 use std::hint::black_box;
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
 use may::sync::{mpsc, Semphore};
 use pipelines::coroutine::{self, CoroutineConfig, DEFAULT_STACK_WORDS};
 use pipelines::LiveStages;
 
+use super::relay::{blocking_side, combine, Blocking, Hop, Turn};
 use super::{OpError, Operation};
 use crate::work::Work;
 
@@ -25,7 +27,7 @@ pub(crate) enum MayOp {
     SpawnJoin,
     /// One permit of a semaphore of one, made once per trial.
     Semaphore(Arc<Semphore>),
-    /// A channel per value.
+    /// A channel per value, relayed between two coroutines.
     Oneshot,
 }
 
@@ -104,22 +106,50 @@ impl Operation for May {
                 })
             }
             MayOp::Oneshot => in_coroutine(words, move || {
-                let mut sum = 0u64;
-                for i in 0..ops {
-                    if work.cancelled() {
-                        return Err(OpError::Cancelled(i));
-                    }
-                    // `may` has no oneshot type: a channel made for one value is its one-shot hand-off.
-                    let (tx, rx) = mpsc::channel();
-                    let guard = work.start(i);
-                    tx.send(work.finish(i, black_box(i)).map_err(OpError::failed)?)
-                        .map_err(|_| OpError::ReceiverGone(i))?;
-                    drop(guard);
-                    sum = sum.wrapping_add(rx.recv().map_err(OpError::closed)?);
+                // `may` has no oneshot type: a channel made for one value is its one-shot hand-off, relayed
+                // between the driver and one peer coroutine, each parked in `recv` in turn.
+                let (first, wait) = Coroutines::channel();
+                let live = Arc::new(LiveStages::new());
+                let peer_work = work.clone();
+                let peer = coroutine::spawn("peer", words, &live, move || {
+                    blocking_side::<Coroutines, W>(Turn::Wait(wait), ops, &peer_work)
+                })
+                .map_err(OpError::CoroutineRefused)?;
+                let mine =
+                    catch_unwind(AssertUnwindSafe(|| blocking_side::<Coroutines, W>(Turn::Send(0, first), ops, &work)));
+                let theirs =
+                    peer.join().map_err(|payload| OpError::panicked("the peer coroutine", &*payload)).and_then(|r| r);
+                match mine {
+                    Ok(mine) => combine(mine, theirs),
+                    Err(payload) => resume_unwind(payload),
                 }
-                Ok(sum)
             }),
         }
+    }
+}
+
+/// `may` coroutines with a `may::sync::mpsc` channel made per value: `may`'s one-shot hand-off.
+pub(crate) struct Coroutines;
+
+/// The sender of a `may` channel that carries a [`Hop`] (a type of its own, as a hop carries the next one).
+pub(crate) struct MayTx(mpsc::Sender<Hop<MayTx>>);
+
+impl Blocking for Coroutines {
+    type Tx = MayTx;
+    type Rx = mpsc::Receiver<Hop<MayTx>>;
+
+    fn channel() -> (MayTx, Self::Rx) {
+        let (tx, rx) = mpsc::channel();
+        (MayTx(tx), rx)
+    }
+
+    fn send(to: MayTx, hop: Hop<MayTx>) -> bool {
+        to.0.send(hop).is_ok()
+    }
+
+    /// Parks the coroutine, not its carrier.
+    fn recv(wait: Self::Rx) -> Option<Hop<MayTx>> {
+        wait.recv().ok()
     }
 }
 

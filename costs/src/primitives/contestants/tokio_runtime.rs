@@ -2,10 +2,13 @@
 //! operation on a tokio runtime built once per trial.
 
 use std::hint::black_box;
+use std::panic::AssertUnwindSafe;
 
+use futures::FutureExt;
 use tokio::runtime::{Builder, Runtime};
 use tokio::sync::{oneshot, Semaphore};
 
+use super::relay::{combine, send_turn, Hop, Turn};
 use super::{OpError, Operation};
 use crate::work::Work;
 
@@ -23,7 +26,7 @@ pub(crate) enum TokioOp {
     SpawnJoin,
     /// One permit of a semaphore of one, made once per trial.
     Semaphore(Semaphore),
-    /// A oneshot per value.
+    /// A oneshot per value, relayed between two tasks.
     Oneshot,
 }
 
@@ -59,21 +62,7 @@ impl Operation for Tokio {
                 }
                 Ok(sum)
             }),
-            TokioOp::Oneshot => self.runtime.block_on(async {
-                let mut sum = 0u64;
-                for i in 0..ops {
-                    if work.cancelled() {
-                        return Err(OpError::Cancelled(i));
-                    }
-                    let (tx, rx) = oneshot::channel();
-                    let guard = work.start(i);
-                    tx.send(work.finish(i, black_box(i)).map_err(OpError::failed)?)
-                        .map_err(|_| OpError::ReceiverGone(i))?;
-                    drop(guard);
-                    sum = sum.wrapping_add(rx.await.map_err(OpError::closed)?);
-                }
-                Ok(sum)
-            }),
+            TokioOp::Oneshot => oneshot_relay(&self.runtime, ops, work),
         }
     }
 
@@ -101,6 +90,56 @@ fn spawn_join<W: Work>(runtime: &Runtime, ops: u64, work: W) -> Result<u64, OpEr
                 sum = sum.wrapping_add(n);
             }
             Ok::<u64, OpError>(sum)
+        });
+        driver.await.map_err(OpError::join)?
+    })
+}
+
+/// The sender of a oneshot that carries a [`Hop`] (a type of its own, as a hop carries the next one).
+struct OneshotTx(oneshot::Sender<Hop<OneshotTx>>);
+
+/// One side of the relay ([`super::relay`]), a task, from `turn` until `ops` operations are done: the sum of the
+/// values it received.
+async fn side<W: Work>(
+    mut turn: Turn<OneshotTx, oneshot::Receiver<Hop<OneshotTx>>>,
+    ops: u64,
+    work: W,
+) -> Result<u64, OpError> {
+    let mut sum = 0u64;
+    loop {
+        turn = match turn {
+            Turn::Send(n, _) if n >= ops => return Ok(sum),
+            Turn::Send(n, to) => {
+                let channel = || {
+                    let (tx, rx) = oneshot::channel();
+                    (OneshotTx(tx), rx)
+                };
+                Turn::Wait(send_turn(n, &work, channel, |hop| to.0.send(hop).is_ok())?)
+            }
+            Turn::Wait(wait) => match wait.await {
+                Ok(hop) => {
+                    sum = sum.wrapping_add(hop.value);
+                    Turn::Send(hop.n + 1, hop.next)
+                }
+                Err(_) => return Ok(sum),
+            },
+        };
+    }
+}
+
+/// The relay between a driver task and one peer task on the multi-thread runtime, a `oneshot` made per value; the
+/// driver awaits the peer before it returns, whatever happens, so no task outlives the run.
+fn oneshot_relay<W: Work>(runtime: &Runtime, ops: u64, work: W) -> Result<u64, OpError> {
+    runtime.block_on(async move {
+        let driver = tokio::spawn(async move {
+            let (first, wait) = oneshot::channel();
+            let peer = tokio::spawn(side(Turn::Wait(wait), ops, work.clone()));
+            let mine = AssertUnwindSafe(side(Turn::Send(0, OneshotTx(first)), ops, work)).catch_unwind().await;
+            let theirs = peer.await.map_err(OpError::join).and_then(|r| r);
+            match mine {
+                Ok(mine) => combine(mine, theirs),
+                Err(payload) => std::panic::resume_unwind(payload),
+            }
         });
         driver.await.map_err(OpError::join)?
     })
