@@ -8,9 +8,16 @@ use measure::summary::{Family, Summary};
 use measure::units::count;
 
 use super::contestants::{ServiceContestant, LIMITERS};
+use crate::limit::LimiterKind;
+use crate::policy::{contestant, interned, FAMILIES};
 
 /// Id of the claim that below the ceiling every bounded contestant serves its callers.
 pub const BELOW_SERVED: &str = "below-ceiling-served";
+/// Id of the claim that below the ceiling `kind` serves its callers in every family: [`BELOW_SERVED`] for one
+/// limiter, so that the report can say which limiters did.
+pub fn below_served_id(kind: LimiterKind) -> &'static str {
+    interned(format!("{BELOW_SERVED}-{}", kind.name()))
+}
 /// Id of the claim that above it a fixed bound sized to the healthy capacity times its callers out.
 pub const FIXED_TIMES_OUT: &str = "fixed-bound-times-out";
 /// Id of the claim that above it each family's best adaptive limiter serves more than its fixed bound.
@@ -110,7 +117,7 @@ pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
             shares(&below, &bounded),
         )
         .with_id(BELOW_SERVED)
-        .undecidable_if(none_below),
+        .undecidable_if(none_below.clone()),
         ClaimSpec::new(
             format!(
                 "Above the after-drop ceiling, a fixed bound sized to the healthy capacity times its callers out{queue_text}: \
@@ -162,6 +169,26 @@ pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
         .with_id(UNBOUNDED_TIMES_OUT)
         .undecidable_if(none_above),
     ]
+    .into_iter()
+    .chain(LIMITERS.iter().map(|&kind| {
+        let names: Vec<String> = FAMILIES.iter().map(|&f| contestant(f, kind)).collect();
+        ClaimSpec::new(
+            format!(
+                "Below the after-drop ceiling, `{}` answers at least {:.0}% of its callers within the deadline after \
+                 the drop, in every family",
+                kind.name(),
+                BELOW_SHARE * 100.0
+            ),
+            SHARE,
+            SHARE_DEFINITION,
+            (Relation::AtLeast, BELOW_SHARE),
+            Basis::ProcessMedians,
+            shares(&below, &names),
+        )
+        .with_id(below_served_id(kind))
+        .undecidable_if(none_below.clone())
+    }))
+    .collect()
 }
 
 #[cfg(test)]
