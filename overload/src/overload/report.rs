@@ -839,7 +839,7 @@ mod tests {
         let text = render(&judged(summary));
         assert!(
             text.contains(
-                "- `gradient2`: 1.00× the fixed bound's p99; not below it beyond noise in any family (p = 0.0040)."
+                "- `gradient2`: 1.00× the fixed bound's p99; not below it beyond noise in every family (p = 0.0040)."
             ),
             "{text}"
         );
@@ -847,7 +847,7 @@ mod tests {
         assert!(
             text.contains(
                 "- `gradient2`: it does not hold: the tail was not protected (p99 1.00× the fixed bound's, p = \
-                 0.0040) and the run was not longer (run time 1.00×, p = 0.0040)."
+                 0.0040) and the run was not longer beyond noise (run time 1.00×, p = 0.0040)."
             ),
             "{text}"
         );

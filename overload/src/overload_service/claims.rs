@@ -170,9 +170,11 @@ pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
         .undecidable_if(none_above),
     ]
     .into_iter()
-    .chain(LIMITERS.iter().map(|&kind| {
+    .chain(LIMITERS.iter().filter_map(|&kind| {
         let names: Vec<String> = FAMILIES.iter().map(|&f| contestant(f, kind)).collect();
-        ClaimSpec::new(
+        // A limiter none of whose contestants is in the run (one recorded before it joined) has no claim.
+        names.iter().any(|n| summary.contestant(n).is_some()).then_some(())?;
+        Some(ClaimSpec::new(
             format!(
                 "Below the after-drop ceiling, `{}` answers at least {:.0}% of its callers within the deadline after \
                  the drop, in every family",
@@ -186,7 +188,7 @@ pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
             shares(&below, &names),
         )
         .with_id(below_served_id(kind))
-        .undecidable_if(none_below.clone())
+        .undecidable_if(none_below.clone()))
     }))
     .collect()
 }

@@ -350,7 +350,8 @@ impl Scenario for ServiceScenario {
 
     fn repetitions(&self, quick: bool) -> Repetitions {
         // One timed run of 1.2 s (400 ms healthy, 800 ms after the drop) and one accounting run a quarter as long
-        // per process: 15 contestants × 2 rates × 5 processes take about 5 minutes on 2 cores. A warm-up buys
+        // per process: 15 contestants × 2 rates × 5 processes took 4.6 minutes on 2 cores, so the 18 with
+        // `fixed-little` should take about 5.5 (an estimate from that run, not yet measured). A warm-up buys
         // nothing in a run of tens of thousands of calls.
         crate::config::repetitions(quick)
     }
