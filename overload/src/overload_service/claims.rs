@@ -22,6 +22,8 @@ pub fn below_served_id(kind: LimiterKind) -> &'static str {
 pub const FIXED_TIMES_OUT: &str = "fixed-bound-times-out";
 /// Id of the claim that above it each family's best adaptive limiter serves more than its fixed bound.
 pub const ADAPTIVE_SERVES: &str = "adaptive-serves-more";
+/// Id of the claim that above it the bound Little's law sizes serves more callers than the healthy-capacity one.
+pub const LITTLE_SERVES: &str = "little-bound-serves-more";
 /// Id of the claim that above it no admission control times most callers out.
 pub const UNBOUNDED_TIMES_OUT: &str = "unbounded-times-out";
 
@@ -156,6 +158,32 @@ pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
         .undecidable_if(none_above.clone()),
         ClaimSpec::new(
             format!(
+                "Above the after-drop ceiling, a fixed bound sized by Little's law (the after-drop ceiling × the \
+                 deadline) answers more callers within the deadline than the one sized to the healthy capacity, \
+                 beyond noise (at least {}× as many), in every family",
+                format_ratio(1.0 + summary.method.threshold(GOODPUT))
+            ),
+            GOODPUT,
+            GOODPUT_DEFINITION,
+            (Relation::AtLeast, 1.0 + summary.method.threshold(GOODPUT)),
+            Basis::ProcessMedians,
+            above
+                .iter()
+                .flat_map(|p| {
+                    families.iter().map(|&f| Comparison {
+                        a: Side::contestant(contestant(f, LimiterKind::FixedLittle), at(p)),
+                        b: Side::contestant(fixed(f), at(p)),
+                    })
+                })
+                .collect(),
+        )
+        .with_id(LITTLE_SERVES)
+        .undecidable_if(none_above.clone().or_else(|| {
+            let ran = families.iter().any(|&f| summary.contestant(&contestant(f, LimiterKind::FixedLittle)).is_some());
+            (!ran).then(|| "the run has no bound sized by Little's law (`fixed-little`)".to_string())
+        })),
+        ClaimSpec::new(
+            format!(
                 "Above the after-drop ceiling, no admission control times most callers out: each family's unbounded \
                  contestant answers at most {:.0}% of what the dependency could serve in time",
                 UNBOUNDED_SHARE * 100.0
@@ -221,6 +249,17 @@ mod tests {
         let mut summary = fixture::run(fixture::expected);
         summary.params.insert("deadline_ms".to_string(), serde_json::Value::from(50));
         assert_eq!(verdicts(&summary)[FIXED_TIMES_OUT], Verdict::Inconclusive);
+    }
+
+    #[test]
+    fn the_bound_sized_by_littles_law_is_judged_against_the_healthy_capacity_bound_only_where_it_ran() {
+        let v = verdicts(&fixture::run(fixture::expected));
+        assert_eq!(v[LITTLE_SERVES], Verdict::Holds, "20% of the servable calls against 10%");
+        let mut summary = fixture::run(fixture::expected);
+        summary.contestants.retain(|c| !c.name.ends_with("fixed-little"));
+        let v = verdicts(&summary);
+        assert_eq!(v[LITTLE_SERVES], Verdict::Inconclusive, "a run recorded before `fixed-little` joined");
+        assert!(!v.contains_key(below_served_id(LimiterKind::FixedLittle)), "no claim on a limiter that did not run");
     }
 
     #[test]

@@ -217,5 +217,12 @@ mod tests {
         );
         assert!(text.contains("A control, not an answer: 15,000 arrivals per second is below the after-drop ceiling"));
         assert!(text.contains("× the deadline (20 ms) = 400 calls"), "{text}");
+        assert!(
+            text.contains(
+                "- **A fixed bound sized by Little's law above the ceiling** (holds, p = 0.0040): in every family \
+                 `fixed-little` (400) answered more callers in time than `fixed` (500), beyond noise"
+            ),
+            "{text}"
+        );
     }
 }
