@@ -44,7 +44,7 @@ fn view(summary: &Summary, q: &QuestionResult) -> Value {
     view
 }
 
-/// The answer at one phase, formatted: the phase in words, why it is a control (if it is), the pick, practically equal alternatives and those
+/// The answer at one phase, formatted: the phase in words, the pick, practically equal alternatives and those
 /// this run cannot tell from it (each [`Named`]), the best alternative it beats (`beats`: factor, whether every
 /// process is apart, p) and the further ones, the alternatives excluded by a guard, the pick's guard figures and
 /// what pathologies and traps cost against it.
@@ -53,8 +53,6 @@ fn answer_view(summary: &Summary, q: &QuestionResult, a: &Answer) -> Value {
     let names = |names: &[String]| -> Vec<Named> { names.iter().map(|n| named(summary, n)).collect() };
     json!({
         "phase": a.phase.as_deref().map(phase_words),
-        // A control: no pick, and why the question is not asked at this level.
-        "control": a.control,
         "pick": a.pick.as_deref().map(|n| named(summary, n)),
         "value": a.value.map(format::number).unwrap_or_default(),
         "equal": names(&a.equal),
@@ -150,18 +148,6 @@ mod tests {
         assert!(answer.contains("`trap-lock` (trap) 5.05× the pick's"), "{answer}");
         assert!(!answer.contains("**Use `spin`"), "{answer}");
         assert!(!answer.contains("matters"), "no ranking across unrelated operations: {answer}");
-    }
-
-    #[test]
-    fn a_control_is_shown_as_a_control_with_its_reason_never_as_a_pick_or_a_guard_failure() {
-        let mut summary = summary();
-        let answer = &mut summary.questions[1].answers[0];
-        answer.pick = None;
-        answer.control = Some("below the ceiling, every lock serves".to_string());
-        let text = render_markdown(&input(&summary));
-        assert!(text.contains("**A control, not an answer**: below the ceiling, every lock serves."), "{text}");
-        assert!(!text.contains("No alternative can be the answer here"), "{text}");
-        assert!(!text.contains("**Use `mutex`"), "{text}");
     }
 
     #[test]
