@@ -17,9 +17,6 @@ pub const FAMILIES: [Family; 3] = [Family::Stream, Family::Blocking, Family::Cor
 /// CPU per call, the second metric every family question is asked on.
 pub const CPU: &str = "cpu_us_per_call";
 
-/// CPU per call in a reader's words.
-const CPU_WORDS: &str = "CPU per call (µs, every thread of the trial process, the dependency's timers included)";
-
 /// `text` as a string that lives as long as the process: made once per distinct text, so a question declared
 /// again (every time a scenario lists its questions) reuses it.
 pub fn interned(text: String) -> &'static str {
@@ -49,6 +46,8 @@ pub struct FamilyAsk {
     pub higher_is_better: bool,
     /// What the metric says of a family, after "which": "keeps the dependency's tail lowest after the loss".
     pub which: &'static str,
+    /// CPU per call ([`CPU`]) in a reader's words, as the scenario counts it.
+    pub cpu_words: &'static str,
     /// The situation the scenario's questions share, as the index names it: "the batch job".
     pub situation: &'static str,
 }
@@ -80,15 +79,15 @@ pub fn family_questions(
             let on_cpu = Question::new(
                 interned(format!("family-{name}-cpu")),
                 interned(format!(
-                    "Under the `{name}` limit, stream, blocking or coroutine: which spends the least CPU per call?"
+                    "Under the `{name}` limit, stream, blocking or coroutine: which spends the least CPU?"
                 )),
                 alternatives,
                 CPU,
-                CPU_WORDS,
+                ask.cpu_words,
                 false,
             )
             .of_families()
-            .situation(interned(format!("{} under `{name}`: the family, by CPU per call", ask.situation)));
+            .situation(interned(format!("{} under `{name}`: the family, by CPU", ask.situation)));
             [on_metric, on_cpu]
         })
         .collect()
@@ -113,6 +112,7 @@ mod tests {
             metric_words: "p99",
             higher_is_better: false,
             which: "keeps the tail lowest",
+            cpu_words: "CPU per call",
             situation: "the batch job",
         };
         let questions =

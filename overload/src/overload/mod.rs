@@ -39,6 +39,7 @@ const FAMILY: FamilyAsk = FamilyAsk {
     metric_words: "p99 after the drop, admission to reply (µs, the dependency's queue included)",
     higher_is_better: false,
     which: "keeps the dependency's tail latency lowest after the loss",
+    cpu_words: "CPU per call (µs, every thread of the trial process, the dependency's timer threads included)",
     situation: "the batch job",
 };
 

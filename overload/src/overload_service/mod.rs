@@ -47,6 +47,8 @@ const FAMILY: FamilyAsk = FamilyAsk {
     metric_words: "calls answered within the deadline per second after the drop",
     higher_is_better: true,
     which: "serves the most callers within their deadline after the loss",
+    cpu_words: "CPU per arrival (µs, every thread of the trial process, the dependency's timer threads included; \
+                shed arrivals count)",
     situation: "the service",
 };
 
