@@ -66,6 +66,10 @@ pub struct ServiceConfig {
     pub jitter: Duration,
     /// Limiter settings.
     pub limits: LimiterParams,
+    /// `fixed-little`'s bound, sized by Little's law from the run's parameters when they are read
+    /// ([`little_bound`]) and kept whatever a derived configuration (a conformance run's, an accounting run's)
+    /// changes.
+    pub little_limit: usize,
     /// Threads of `blocking-unbounded`'s pool.
     pub unbounded_threads: usize,
     /// Seed of the arrivals and of the dependency's jitter.
@@ -93,6 +97,12 @@ impl ServiceConfig {
             jitter: Duration::from_micros(request.param("jitter_us")?),
             // A reply later than the deadline is the loss every limiter sees; AIMD's own timeout agrees.
             limits: limits(request, deadline, service, false)?,
+            little_limit: usize::try_from(little_bound(
+                request.param("capacity_after")?,
+                request.param("service_ms")?,
+                request.param("deadline_ms")?,
+            ))
+            .unwrap_or(usize::MAX),
             unbounded_threads: request.param_usize("unbounded_threads")?,
             seed: request.seed,
         };
@@ -125,15 +135,11 @@ impl ServiceConfig {
         }
     }
 
-    /// The limiter settings of `kind`'s gate: [`limits`](Self::limits), with `fixed-little`'s bound sized by
-    /// Little's law from this run's capacity after the drop, service time and deadline ([`little_bound`]).
+    /// The limiter settings of `kind`'s gate: [`limits`](Self::limits), with `fixed-little`'s bound
+    /// ([`little_limit`](Self::little_limit)) as its fixed limit.
     pub fn limits_for(&self, kind: LimiterKind) -> LimiterParams {
         match kind {
-            LimiterKind::FixedLittle => {
-                let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
-                let bound = little_bound(self.capacity_after as u64, ms(self.service), ms(self.deadline));
-                LimiterParams { fixed_limit: usize::try_from(bound).unwrap_or(usize::MAX), ..self.limits }
-            }
+            LimiterKind::FixedLittle => LimiterParams { fixed_limit: self.little_limit, ..self.limits },
             _ => self.limits,
         }
     }
