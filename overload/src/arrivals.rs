@@ -59,6 +59,7 @@ mod tests {
                 no_load: Duration::from_millis(5),
                 windowed: false,
             },
+            little_limit: 400,
             unbounded_threads: 10,
             seed: 7,
         }

@@ -145,6 +145,18 @@ const UPDATED: &str = "updated on every completed call (Netflix's default `Simpl
 pub fn limiter_description(kind: LimiterKind) -> String {
     match kind {
         LimiterKind::Fixed => "fixed limit of `fixed-limit` (default 500, the healthy capacity) calls".to_string(),
+        LimiterKind::FixedLittle => {
+            let d = crate::service_config::DEFAULTS;
+            format!(
+                "fixed limit sized by Little's law from the run's own parameters: the after-drop ceiling \
+                 (`capacity-after` ÷ `service-ms`) × the deadline (`deadline-ms`), rounded down, the most calls the \
+                 degraded dependency drains within one deadline ({} at the defaults: {} slots ÷ {} ms × {} ms)",
+                crate::service_config::little_bound(d.capacity_after, d.service_ms, d.deadline_ms),
+                d.capacity_after,
+                d.service_ms,
+                d.deadline_ms
+            )
+        }
         LimiterKind::Aimd => format!(
             "AIMD limit (Netflix's `AIMDLimit`), {UPDATED}: +1 per call made while at least half the limit was in \
              use, ×0.9 per dropped call (rejected by the dependency's full queue, or slower than `timeout-ms`, \

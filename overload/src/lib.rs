@@ -21,6 +21,7 @@
 //!   figures made from them after the run.
 //! - [`clocks`]: wall time, CPU and the instruments' readings, as both scenarios report them.
 //! - [`error`]: why a contestant could not be prepared or a run of it could not finish.
+//! - [`policy`]: the family question both scenarios ask at each admission policy apart.
 //! - [`settle`]: the rule that drops the capacity once the limit has settled, and reads it back from a history.
 #![warn(missing_docs)]
 
@@ -38,6 +39,7 @@ pub mod ledger;
 pub mod limit;
 pub mod overload;
 pub mod overload_service;
+pub mod policy;
 pub mod service_analysis;
 pub mod service_config;
 #[cfg(test)]

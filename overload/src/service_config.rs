@@ -8,10 +8,31 @@ use measure::record::TrialRequest;
 use measure::scenario::TrialError;
 
 use crate::config::{limits, limits_in_order};
-use crate::limit::LimiterParams;
+use crate::limit::{LimiterKind, LimiterParams};
 
 /// Window of every over-time series.
 pub const WINDOW: Duration = Duration::from_millis(50);
+
+/// The service's defaults that size its bounds, as its parameters declare them (`mod.rs` reads them too).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Defaults {
+    /// The dependency's slots after the drop (`capacity-after`).
+    pub capacity_after: u64,
+    /// Service time of one call in ms (`service-ms`).
+    pub service_ms: u64,
+    /// Each call's deadline in ms (`deadline-ms`).
+    pub deadline_ms: u64,
+}
+
+/// The service's default `capacity-after`, `service-ms` and `deadline-ms`.
+pub const DEFAULTS: Defaults = Defaults { capacity_after: 100, service_ms: 5, deadline_ms: 20 };
+
+/// The fixed bound Little's law sizes for a deadline: the after-drop ceiling (`capacity_after / service_ms`
+/// calls per ms) times the deadline, rounded down and at least 1: the most calls in flight the degraded
+/// dependency drains within one deadline, so a call admitted at that bound is answered in time (without jitter).
+pub fn little_bound(capacity_after: u64, service_ms: u64, deadline_ms: u64) -> u64 {
+    (capacity_after.saturating_mul(deadline_ms) / service_ms.max(1)).max(1)
+}
 
 /// How arrivals are spaced.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,6 +66,10 @@ pub struct ServiceConfig {
     pub jitter: Duration,
     /// Limiter settings.
     pub limits: LimiterParams,
+    /// `fixed-little`'s bound, sized by Little's law from the run's parameters when they are read
+    /// ([`little_bound`]) and kept whatever a derived configuration (a conformance run's, an accounting run's)
+    /// changes.
+    pub little_limit: usize,
     /// Threads of `blocking-unbounded`'s pool.
     pub unbounded_threads: usize,
     /// Seed of the arrivals and of the dependency's jitter.
@@ -72,6 +97,12 @@ impl ServiceConfig {
             jitter: Duration::from_micros(request.param("jitter_us")?),
             // A reply later than the deadline is the loss every limiter sees; AIMD's own timeout agrees.
             limits: limits(request, deadline, service, false)?,
+            little_limit: usize::try_from(little_bound(
+                request.param("capacity_after")?,
+                request.param("service_ms")?,
+                request.param("deadline_ms")?,
+            ))
+            .unwrap_or(usize::MAX),
             unbounded_threads: request.param_usize("unbounded_threads")?,
             seed: request.seed,
         };
@@ -101,6 +132,15 @@ impl ServiceConfig {
             seed: self.seed,
             window: WINDOW,
             ..DependencyConfig::default()
+        }
+    }
+
+    /// The limiter settings of `kind`'s gate: [`limits`](Self::limits), with `fixed-little`'s bound
+    /// ([`little_limit`](Self::little_limit)) as its fixed limit.
+    pub fn limits_for(&self, kind: LimiterKind) -> LimiterParams {
+        match kind {
+            LimiterKind::FixedLittle => LimiterParams { fixed_limit: self.little_limit, ..self.limits },
+            _ => self.limits,
         }
     }
 

@@ -64,6 +64,21 @@ fn one_contestant_of_each_family_passes_every_check_and_reports_its_figures() {
 }
 
 #[test]
+fn the_bound_sized_by_littles_law_is_the_after_drop_ceiling_times_the_deadline() {
+    // The defaults: 100 slots of 5 ms after the drop, a 20 ms deadline: 20,000 calls per second × 20 ms = 400.
+    // A blocking pool as large as the bound: its conformance runs (a 1 s deadline) keep the run's bound, not one
+    // sized for their own deadline (20,000 threads).
+    let sink = trial("blocking-fixed-little");
+    let failed: Vec<_> = sink.checks.iter().filter(|c| !c.passed && !c.not_applicable).collect();
+    assert!(failed.is_empty(), "{failed:?}");
+    let timed = &sink.iterations[0].metrics;
+    assert_eq!(timed["limit_at_drop"], 400.0, "{timed:?}");
+    assert_eq!(timed["limit_at_end"], 400.0, "{timed:?}");
+    assert_eq!(overload::service_config::little_bound(100, 5, 20), 400);
+    assert_eq!(overload::service_config::little_bound(100, 5, 30), 600, "a longer deadline, a larger bound");
+}
+
+#[test]
 fn an_unknown_contestant_is_refused() {
     let mut sink = CollectingSink::default();
     assert!(ServiceScenario.run_trial(&request("stream-nothing"), &mut sink).is_err());

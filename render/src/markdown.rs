@@ -66,6 +66,8 @@ pub fn render_markdown_with(input: &ReportInput<'_>, analysis: &Analysis<'_>) ->
         "discussion": input.discussion.trim(),
         "published": published_against(summary),
         "agree_within": format!("{}", measure::references::AGREE_WITHIN),
+        // The details file has a published reference section only when the scenario has published figures.
+        "published_reference": published_reference(summary).is_some(),
         "scenario": summary.scenario,
         "method": body(&method(summary)),
         "environment": body(&environment(summary)),

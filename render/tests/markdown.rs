@@ -137,6 +137,24 @@ fn the_long_parts_are_in_the_appendix_and_method_and_environment_stay_collapsed(
 }
 
 #[test]
+fn the_report_points_at_a_published_reference_only_where_the_appendix_has_one() {
+    // The chain scenario has published figures: the appendix has the section and the report names it.
+    let summary = common::summary();
+    let markdown = render::markdown::render_markdown(&common::input(&summary));
+    let details = render::markdown::render_details(&common::input(&summary));
+    assert!(details.contains("\n## Published reference\n"), "{details}");
+    assert!(markdown.contains("the published reference and the harness cost are in"), "{markdown}");
+    // A scenario without any (overload, overload-service): neither the section nor a pointer to it.
+    let mut summary = common::summary();
+    summary.scenario = "overload".to_string();
+    let markdown = render::markdown::render_markdown(&common::input(&summary));
+    let details = render::markdown::render_details(&common::input(&summary));
+    assert!(!details.contains("Published reference"), "{details}");
+    assert!(!markdown.contains("the published reference"), "{markdown}");
+    assert!(markdown.contains("every correctness check and the harness cost are in"), "{markdown}");
+}
+
+#[test]
 fn an_answer_from_one_process_says_no_difference_is_told_from_noise() {
     let mut summary = common::summary();
     summary.method.forks = 1;

@@ -8,6 +8,7 @@ use super::{Decisions, LimitAlgorithm, Sample};
 pub struct Fixed {
     limit: usize,
     holds: u64,
+    name: &'static str,
 }
 
 impl Fixed {
@@ -16,7 +17,12 @@ impl Fixed {
 
     /// A constant limit; 0 is raised to 1, since a gate with limit 0 would admit nothing, ever.
     pub fn new(limit: usize) -> Fixed {
-        Fixed { limit: limit.max(1), holds: 0 }
+        Fixed::named(limit, "fixed")
+    }
+
+    /// [`Fixed::new`], reported under `name` (`fixed-little`: a bound sized another way).
+    pub fn named(limit: usize, name: &'static str) -> Fixed {
+        Fixed { limit: limit.max(1), holds: 0, name }
     }
 }
 
@@ -28,7 +34,7 @@ impl Default for Fixed {
 
 impl LimitAlgorithm for Fixed {
     fn name(&self) -> &'static str {
-        "fixed"
+        self.name
     }
 
     fn limit(&self) -> usize {

@@ -15,6 +15,10 @@ use super::{
 pub enum LimiterKind {
     /// `fixed` ([`Fixed`]): the bound configured from the healthy capacity.
     Fixed,
+    /// `fixed-little` ([`Fixed`]): a bound sized by Little's law for a service with a deadline, the most calls
+    /// the degraded dependency drains within one deadline; its value is [`LimiterParams::fixed_limit`] as the
+    /// service sets it for this limiter. Service only, so not in [`ALL`](Self::ALL).
+    FixedLittle,
     /// `aimd` ([`Aimd`], windowed): loss-based; a drop is a rejection or a call slower than the timeout.
     Aimd,
     /// `aimd-latency-<k>x` ([`Aimd`], windowed): a window whose average latency exceeds `k ×` the measured
@@ -48,6 +52,7 @@ impl LimiterKind {
     pub fn name(self) -> &'static str {
         match self {
             LimiterKind::Fixed => "fixed",
+            LimiterKind::FixedLittle => "fixed-little",
             LimiterKind::Aimd => "aimd",
             LimiterKind::AimdLatency(15) => "aimd-latency-1.5x",
             LimiterKind::AimdLatency(20) => "aimd-latency-2x",
@@ -59,9 +64,9 @@ impl LimiterKind {
         }
     }
 
-    /// Whether the limit moves (every limiter but `fixed`).
+    /// Whether the limit moves (every limiter but `fixed` and `fixed-little`).
     pub fn is_adaptive(self) -> bool {
-        self != LimiterKind::Fixed
+        !matches!(self, LimiterKind::Fixed | LimiterKind::FixedLittle)
     }
 }
 
@@ -85,7 +90,7 @@ impl FromStr for LimiterKind {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         LimiterKind::ALL
             .into_iter()
-            .chain([LimiterKind::CongestionLimiter])
+            .chain([LimiterKind::CongestionLimiter, LimiterKind::FixedLittle])
             .find(|kind| kind.name() == s)
             .ok_or_else(|| UnknownLimiter(s.to_owned()))
     }
@@ -169,6 +174,7 @@ pub fn build(kind: LimiterKind, params: &LimiterParams) -> Box<dyn LimitAlgorith
     };
     match kind {
         LimiterKind::Fixed => Box::new(Fixed::new(params.fixed_limit)),
+        LimiterKind::FixedLittle => Box::new(Fixed::named(params.fixed_limit, kind.name())),
         LimiterKind::Aimd => aimd(params.timeout, kind.name()),
         LimiterKind::AimdLatency(tenths) => aimd(params.latency_threshold(tenths), kind.name()),
         LimiterKind::Gradient2 => {
@@ -196,6 +202,11 @@ mod tests {
             assert_eq!(kind.to_string(), kind.name());
             assert_eq!(build(kind, &params).name(), kind.name());
         }
+        let little = LimiterKind::FixedLittle;
+        assert_eq!(little.name().parse::<LimiterKind>(), Ok(little));
+        assert_eq!(build(little, &LimiterParams { fixed_limit: 400, ..params }).name(), "fixed-little");
+        assert_eq!(build(little, &LimiterParams { fixed_limit: 400, ..params }).limit(), 400);
+        assert!(!little.is_adaptive());
         let err = "gradient".parse::<LimiterKind>().expect_err("not a limiter");
         assert!(err.to_string().contains("`gradient`"));
     }

@@ -29,7 +29,19 @@ use measure::scenario::{
 };
 
 use crate::analysis::HEADLINE;
+use crate::config::LIMITERS;
+use crate::policy::{family_questions, FamilyAsk};
 use contestants::Contestant;
+
+/// The family question at each limiter: on the batch job's tail after the loss (and on CPU per call).
+const FAMILY: FamilyAsk = FamilyAsk {
+    metric: HEADLINE,
+    metric_words: "p99 after the drop, admission to reply (µs, the dependency's queue included)",
+    higher_is_better: false,
+    which: "keeps the dependency's tail latency lowest after the loss",
+    cpu_words: "CPU per call (µs, every thread of the trial process, the dependency's timer threads included)",
+    situation: "the batch job",
+};
 
 /// The overload scenario, as the lab's registry lists it.
 #[derive(Debug, Clone, Copy, Default)]
@@ -292,9 +304,11 @@ impl Scenario for OverloadScenario {
                 references: &[],
             },
         ],
-        /// The batch job's two questions, as the published experiment asked them: what the others sharing the
-        /// dependency suffer after the loss (its p99, admission to reply, its queue included), guarded against a
-        /// limiter that never filled the healthy dependency; and how long the job takes.
+        /// The batch job's two questions of policy, as the published experiment asked them: what the others
+        /// sharing the dependency suffer after the loss (its p99, admission to reply, its queue included), guarded
+        /// against a limiter that never filled the healthy dependency; and how long the job takes. Then the family
+        /// question at each limiter apart ([`FAMILY`]): every family goes through the same gate, so only under one
+        /// limit are the families built alike.
         questions: {
             let under_use = Guard {
                 metric: "before_drop.ops_per_sec",
@@ -325,6 +339,9 @@ impl Scenario for OverloadScenario {
                 )
                 .situation("the same batch job: its run time"),
             ]
+            .into_iter()
+            .chain(family_questions(&LIMITERS, &FAMILY, &[]))
+            .collect()
         },
     }
 

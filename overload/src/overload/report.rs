@@ -15,8 +15,7 @@ use measure::template::{claims_by_id, ClaimView};
 use measure::units::count;
 use serde::Serialize;
 
-use super::claims::table;
-use super::claims::{after_ceiling, FAMILY_AGREEMENT, FEED_TOLERANCE, HALVES, NEAR_CEILING};
+use super::claims::{after_ceiling, longer_id, tail_id, FAMILY_AGREEMENT, FEED_TOLERANCE, HALVES, NEAR_CEILING};
 use super::contestants::Contestant;
 use super::routine::accounting_calls;
 use crate::analysis::{DECISIONS, HEADLINE};
@@ -75,10 +74,12 @@ pub struct Context {
     /// Per family, medians over its bounded contestants: `family`, CPU per call (`total`, µs), of it on the
     /// dependency's timer threads (`dependency`, µs), and context switches per call (`ctx`).
     pub family_cpu: Vec<Figures>,
-    /// The adaptive limiters by their verdict (`holds`, `fails`, `inconclusive`) on keeping the after-drop p99
-    /// below the halves claim's factor of the fixed bound's in every family, judged limiter by limiter as the
-    /// claim judges them all.
-    pub halves_by_limiter: BTreeMap<&'static str, Vec<&'static str>>,
+    /// Each adaptive limiter against the fixed bound, as the summary's claims judged it ([`Policy`]), in report
+    /// order; the limiters without both claims judged are left out.
+    pub policies: Vec<Policy>,
+    /// The adaptive limiters by the verdict (`holds`, `fails`, `inconclusive`) of their claim that the after-drop
+    /// p99 is below the fixed bound's beyond noise ([`Policy::tail`]), as the summary has it.
+    pub tail_by_verdict: BTreeMap<&'static str, Vec<&'static str>>,
     /// Whether the families fed their limiters alike, pair by pair, judged on process medians.
     pub feeds: Feeds,
     /// The published peer's version.
@@ -91,6 +92,28 @@ pub struct Context {
     pub more: Vec<FigureRow>,
     /// Some limiter ignored a sample or closed a window (the windowed variant's decisions).
     pub windowed_decisions: bool,
+}
+
+/// One adaptive limiter against the fixed bound, read from the summary: the verdicts of its two claims, the
+/// published sentence's two halves, and the figures behind them.
+#[derive(Debug, Clone, Serialize)]
+pub struct Policy {
+    /// The limiter.
+    pub name: &'static str,
+    /// Its after-drop p99 below the fixed bound's beyond noise, in every family (the claim [`tail_id`]).
+    pub tail: ClaimView,
+    /// Its whole run longer than the fixed bound's beyond noise, in every family (the claim [`longer_id`]).
+    pub longer: ClaimView,
+    /// Both claims together, as a claim's comparisons combine: the published sentence, for this limiter.
+    pub sentence: ClaimView,
+    /// Its after-drop p99 as a multiple of the same family's fixed bound's, medians: the lowest and highest over
+    /// the families (`0.67`–`0.68`, one figure when they round alike).
+    pub p99_ratio: Option<String>,
+    /// Its whole run's wall time as a multiple of the same family's fixed bound's, the same way.
+    pub wall_ratio: Option<String>,
+    /// The batch-tail question's guard excluded every family's contestant of it beyond noise (it never filled the
+    /// healthy dependency), as the summary's answer says.
+    pub under_use: bool,
 }
 
 /// The families, in report order.
@@ -327,7 +350,15 @@ impl Context {
             unbounded: unbounded_rows(summary),
             unbounded_threads: unbounded_threads(summary),
             family_cpu: family_cpu(summary),
-            halves_by_limiter: halves_by_limiter(summary),
+            policies: policies(summary),
+            tail_by_verdict: {
+                let mut by: BTreeMap<&'static str, Vec<&'static str>> =
+                    ["holds", "fails", "inconclusive"].into_iter().map(|v| (v, Vec::new())).collect();
+                for p in policies(summary) {
+                    by.entry(p.tail.verdict).or_default().push(p.name);
+                }
+                by
+            },
             feeds: feeds(summary),
             peer_version: PEER_VERSION,
             peers: peers(summary),
@@ -643,23 +674,57 @@ fn family_cpu(summary: &Summary) -> Vec<Figures> {
         .collect()
 }
 
-/// The adaptive limiters by whether they kept the after-drop p99 at most the halves claim's factor of the fixed
-/// bound's in every family: each limiter judged on the claim's own comparisons of its contestants (the claim's
-/// rule and basis), so the claim holds exactly when every limiter does.
-fn halves_by_limiter(summary: &Summary) -> BTreeMap<&'static str, Vec<&'static str>> {
-    let verdicts = [Verdict::Holds, Verdict::Fails, Verdict::Inconclusive];
-    let mut by_verdict: BTreeMap<&'static str, Vec<&'static str>> =
-        verdicts.iter().map(|v| (v.as_str(), Vec::new())).collect();
-    let Some(claim) = table(summary).into_iter().find(|spec| spec.id == "adaptive-halves-fixed-p99") else {
-        return by_verdict;
+/// Each adaptive limiter's [`Policy`], from the summary's judged claims and its `batch-tail` answer; a limiter
+/// whose two claims the run did not judge is left out.
+fn policies(summary: &Summary) -> Vec<Policy> {
+    let claims = claims_by_id(&summary.claims);
+    let verdict = |view: &ClaimView| match view.verdict {
+        "holds" => Verdict::Holds,
+        "fails" => Verdict::Fails,
+        _ => Verdict::Inconclusive,
     };
-    for kind in LIMITERS.into_iter().filter(|k| k.is_adaptive()) {
-        let names = Contestant::gated(kind).map(|c| c.name());
-        let mut spec = claim.clone();
-        spec.comparisons.retain(|c| matches!(&c.a.who, Who::Contestant(name) if names.contains(name)));
-        by_verdict.entry(judge(summary, &spec).verdict.as_str()).or_default().push(kind.name());
-    }
-    by_verdict
+    let p = |id: &str| summary.claims.iter().find(|c| c.id == id).and_then(|c| c.p);
+    let excluded: Vec<&str> = summary
+        .questions
+        .iter()
+        .filter(|q| q.id == "batch-tail")
+        .flat_map(|q| &q.answers)
+        .flat_map(|a| &a.excluded)
+        .filter(|e| e.verdict == Verdict::Fails && e.value.is_some())
+        .map(|e| e.name.as_str())
+        .collect();
+    LIMITERS
+        .into_iter()
+        .filter(|k| k.is_adaptive())
+        .filter_map(|kind| {
+            let (tail, longer) = (claims.get(tail_id(kind))?.clone(), claims.get(longer_id(kind))?.clone());
+            let sentence =
+                ClaimView::of(&weakest([(verdict(&tail), p(tail_id(kind))), (verdict(&longer), p(longer_id(kind)))]));
+            let names = Contestant::gated(kind).map(|c| c.name());
+            Some(Policy {
+                name: kind.name(),
+                tail,
+                longer,
+                sentence,
+                p99_ratio: ratio_to_fixed(summary, kind, HEADLINE),
+                wall_ratio: ratio_to_fixed(summary, kind, "wall_ms"),
+                under_use: names.iter().all(|n| excluded.contains(&n.as_str())),
+            })
+        })
+        .collect()
+}
+
+/// `kind`'s median of `metric` over the same family's fixed bound's, lowest and highest over the families that
+/// have both (`0.67–0.68`, or one figure when both round alike); `None` when none has.
+fn ratio_to_fixed(summary: &Summary, kind: LimiterKind, metric: &str) -> Option<String> {
+    let ratios: Vec<f64> = Contestant::gated(kind)
+        .into_iter()
+        .zip(Contestant::gated(LimiterKind::Fixed))
+        .filter_map(|(c, fixed)| Some(summary.median(&c.name(), metric)? / summary.median(&fixed.name(), metric)?))
+        .collect();
+    let low = format_ratio(ratios.iter().copied().reduce(f64::min)?);
+    let high = format_ratio(ratios.iter().copied().reduce(f64::max)?);
+    Some(if low == high { low } else { format!("{low}–{high}") })
 }
 
 /// Every family pair's feed verdict: the pairs judged apart (or without a feed) and those the run cannot tell
@@ -723,6 +788,7 @@ fn more_figures(summary: &Summary) -> Vec<FigureRow> {
 
 #[cfg(test)]
 mod tests {
+    use measure::scenario::Scenario;
     use measure::summary::Verdict;
 
     use super::*;
@@ -739,7 +805,8 @@ mod tests {
         // Five processes: the near-ceiling claim is against a fixed value, which three cannot decide (p = 0.125).
         let text = render(&judged(run_in(5, p99, 19_000.0)));
         assert!(!text.contains("could not be rendered"), "{text}");
-        assert!(text.contains("every adaptive limiter kept the after-drop p99 below 0.5×"), "{text}");
+        assert!(text.contains("Every adaptive limiter lowered the tail beyond noise here"), "{text}");
+        assert!(text.contains("- `aimd-latency-1.5x`: 0.200× the fixed bound's p99; below it beyond noise"), "{text}");
         assert!(text.contains("at least 0.85× the ceiling here"), "{text}");
         assert!(text.contains("after the drop to 100 slots, 20000"), "{text}");
         // AIMD's backoff from its configuration, on every sample (unwindowed, as Netflix's SimpleLimiter).
@@ -755,25 +822,64 @@ mod tests {
             claim.verdict = Verdict::Inconclusive;
         }
         let text = render(&summary);
-        assert!(!text.contains("every adaptive limiter kept"), "{text}");
+        assert!(!text.contains("Every adaptive limiter lowered"), "{text}");
+        assert!(!text.contains("it holds (") && !text.contains("it does not hold"), "{text}");
+        assert!(text.contains("- `vegas`: this run cannot tell (tail: inconclusive, longer run: inconclusive)."));
         assert!(!text.contains("the ceiling here"), "{text}");
     }
 
     #[test]
-    fn a_limiter_that_misses_the_claims_factor_is_named_by_that_factor() {
-        // Vegas at 0.6× the fixed bound: shorter, but not by the claim's factor of 0.5. Five processes: the
+    fn a_limiter_as_slow_as_the_fixed_bound_is_named_as_no_protection_and_the_published_sentence_fails_for_it() {
+        // Gradient2 at the fixed bound's p99, and its run as long as the fixed bound's. Five processes: the
         // near-ceiling claim is against a fixed value, which three cannot decide (p = 0.125).
-        let text = render(&judged(run_in(5, |n| if n.ends_with("vegas") { 60_000.0 } else { p99(n) }, 10_000.0)));
+        let mut summary = run_in(5, |n| if n.ends_with("gradient2") { 100_000.0 } else { p99(n) }, 10_000.0);
+        for name in ["stream-gradient2", "blocking-gradient2", "coroutine-gradient2"] {
+            set(&mut summary, name, "wall_ms", 2_000.0);
+        }
+        let text = render(&judged(summary));
         assert!(
             text.contains(
-                "only `aimd`, `aimd-latency-1.5x`, `aimd-latency-2x`, `aimd-latency-4x` and `gradient2` kept the \
-                 after-drop p99 below 0.5×"
+                "- `gradient2`: 1.00× the fixed bound's p99; not below it beyond noise in every family (p = 0.0040)."
             ),
             "{text}"
         );
-        assert!(text.contains("and `vegas` did not (the claim that every one does: fails)"), "{text}");
+        assert!(text.contains("An adaptive limit is not protection by itself: `gradient2` did not lower the tail"));
+        assert!(
+            text.contains(
+                "- `gradient2`: it does not hold: the tail was not protected (p99 1.00× the fixed bound's, p = \
+                 0.0040) and the run was not longer beyond noise (run time 1.00×, p = 0.0040)."
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "- `aimd-latency-2x`: it holds (p = 0.0040): p99 0.200× and run time 1.50× the fixed bound's."
+            ),
+            "{text}"
+        );
         // 10,000 calls/s against a ceiling of 20,000: below the near-ceiling claim's 0.85 in both families.
         assert!(text.contains("In every family it stayed below 0.85× the ceiling"), "{text}");
+    }
+
+    #[test]
+    fn a_limiter_the_tail_question_excluded_for_under_use_is_said_to_buy_its_tail_with_idle_slots() {
+        let mut summary = judged(run_in(5, p99, 19_000.0));
+        for name in ["stream-vegas", "blocking-vegas", "coroutine-vegas"] {
+            set(&mut summary, name, "before_drop.ops_per_sec", 10_000.0);
+        }
+        for name in ["stream-fixed", "blocking-fixed", "coroutine-fixed", "stream-aimd", "blocking-aimd"] {
+            set(&mut summary, name, "before_drop.ops_per_sec", 90_000.0);
+        }
+        summary.questions = measure::question::answer_all(&summary, &crate::OverloadScenario.questions());
+        let text = render(&summary);
+        assert!(text.contains("`vegas`: 0.200× the fixed bound's p99; below it beyond noise in every family (p = 0.0040); but it never filled the healthy dependency"), "{text}");
+        assert!(text.contains("though its tail is short because it never filled the healthy dependency"), "{text}");
+        assert!(
+            !text.contains(
+                "`aimd`: 0.200× the fixed bound's p99; below it beyond noise in every family (p = 0.0040); but"
+            ),
+            "{text}"
+        );
     }
 
     #[test]
@@ -945,13 +1051,15 @@ mod tests {
     }
 
     #[test]
-    fn a_limiter_the_run_cannot_decide_leaves_the_halves_finding_unsettled() {
-        // Vegas's p99 straddles 0.5× the fixed bound's 100 ms in the stream family: neither kept nor missed.
+    fn a_limiter_the_run_cannot_decide_leaves_its_policy_finding_unsettled() {
+        // Vegas's p99 straddles the noise threshold below the fixed bound's 100 ms (1 / 1.2 of it) in the stream
+        // family: neither below it beyond noise nor not.
         let mut summary = run(p99, 19_000.0);
-        spread_of(&mut summary, "stream-vegas", HEADLINE, [40_000.0, 45_000.0, 60_000.0]);
+        spread_of(&mut summary, "stream-vegas", HEADLINE, [75_000.0, 85_000.0, 95_000.0]);
         let text = render(&judged(summary));
-        assert!(text.contains("whether the adaptive limiters shorten the tail is not settled by this run"), "{text}");
-        assert!(!text.contains("did not (the claim that every one does"), "{text}");
+        assert!(text.contains("- `vegas`: 0.200–0.850× the fixed bound's p99; this run cannot tell"), "{text}");
+        assert!(text.contains("- `vegas`: this run cannot tell (tail: inconclusive, longer run: holds)."), "{text}");
+        assert!(text.contains("Check the limiter you choose against"), "{text}");
     }
 
     #[test]

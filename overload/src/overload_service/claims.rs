@@ -8,13 +8,22 @@ use measure::summary::{Family, Summary};
 use measure::units::count;
 
 use super::contestants::{ServiceContestant, LIMITERS};
+use crate::limit::LimiterKind;
+use crate::policy::{contestant, interned, FAMILIES};
 
 /// Id of the claim that below the ceiling every bounded contestant serves its callers.
 pub const BELOW_SERVED: &str = "below-ceiling-served";
+/// Id of the claim that below the ceiling `kind` serves its callers in every family: [`BELOW_SERVED`] for one
+/// limiter, so that the report can say which limiters did.
+pub fn below_served_id(kind: LimiterKind) -> &'static str {
+    interned(format!("{BELOW_SERVED}-{}", kind.name()))
+}
 /// Id of the claim that above it a fixed bound sized to the healthy capacity times its callers out.
 pub const FIXED_TIMES_OUT: &str = "fixed-bound-times-out";
 /// Id of the claim that above it each family's best adaptive limiter serves more than its fixed bound.
 pub const ADAPTIVE_SERVES: &str = "adaptive-serves-more";
+/// Id of the claim that above it the bound Little's law sizes serves more callers than the healthy-capacity one.
+pub const LITTLE_SERVES: &str = "little-bound-serves-more";
 /// Id of the claim that above it no admission control times most callers out.
 pub const UNBOUNDED_TIMES_OUT: &str = "unbounded-times-out";
 
@@ -110,7 +119,7 @@ pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
             shares(&below, &bounded),
         )
         .with_id(BELOW_SERVED)
-        .undecidable_if(none_below),
+        .undecidable_if(none_below.clone()),
         ClaimSpec::new(
             format!(
                 "Above the after-drop ceiling, a fixed bound sized to the healthy capacity times its callers out{queue_text}: \
@@ -149,6 +158,32 @@ pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
         .undecidable_if(none_above.clone()),
         ClaimSpec::new(
             format!(
+                "Above the after-drop ceiling, a fixed bound sized by Little's law (the after-drop ceiling × the \
+                 deadline) answers more callers within the deadline than the one sized to the healthy capacity, \
+                 beyond noise (at least {}× as many), in every family",
+                format_ratio(1.0 + summary.method.threshold(GOODPUT))
+            ),
+            GOODPUT,
+            GOODPUT_DEFINITION,
+            (Relation::AtLeast, 1.0 + summary.method.threshold(GOODPUT)),
+            Basis::ProcessMedians,
+            above
+                .iter()
+                .flat_map(|p| {
+                    families.iter().map(|&f| Comparison {
+                        a: Side::contestant(contestant(f, LimiterKind::FixedLittle), at(p)),
+                        b: Side::contestant(fixed(f), at(p)),
+                    })
+                })
+                .collect(),
+        )
+        .with_id(LITTLE_SERVES)
+        .undecidable_if(none_above.clone().or_else(|| {
+            let ran = families.iter().any(|&f| summary.contestant(&contestant(f, LimiterKind::FixedLittle)).is_some());
+            (!ran).then(|| "the run has no bound sized by Little's law (`fixed-little`)".to_string())
+        })),
+        ClaimSpec::new(
+            format!(
                 "Above the after-drop ceiling, no admission control times most callers out: each family's unbounded \
                  contestant answers at most {:.0}% of what the dependency could serve in time",
                 UNBOUNDED_SHARE * 100.0
@@ -162,6 +197,28 @@ pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
         .with_id(UNBOUNDED_TIMES_OUT)
         .undecidable_if(none_above),
     ]
+    .into_iter()
+    .chain(LIMITERS.iter().filter_map(|&kind| {
+        let names: Vec<String> = FAMILIES.iter().map(|&f| contestant(f, kind)).collect();
+        // A limiter none of whose contestants is in the run (one recorded before it joined) has no claim.
+        names.iter().any(|n| summary.contestant(n).is_some()).then_some(())?;
+        Some(ClaimSpec::new(
+            format!(
+                "Below the after-drop ceiling, `{}` answers at least {:.0}% of its callers within the deadline after \
+                 the drop, in every family",
+                kind.name(),
+                BELOW_SHARE * 100.0
+            ),
+            SHARE,
+            SHARE_DEFINITION,
+            (Relation::AtLeast, BELOW_SHARE),
+            Basis::ProcessMedians,
+            shares(&below, &names),
+        )
+        .with_id(below_served_id(kind))
+        .undecidable_if(none_below.clone()))
+    }))
+    .collect()
 }
 
 #[cfg(test)]
@@ -192,6 +249,17 @@ mod tests {
         let mut summary = fixture::run(fixture::expected);
         summary.params.insert("deadline_ms".to_string(), serde_json::Value::from(50));
         assert_eq!(verdicts(&summary)[FIXED_TIMES_OUT], Verdict::Inconclusive);
+    }
+
+    #[test]
+    fn the_bound_sized_by_littles_law_is_judged_against_the_healthy_capacity_bound_only_where_it_ran() {
+        let v = verdicts(&fixture::run(fixture::expected));
+        assert_eq!(v[LITTLE_SERVES], Verdict::Holds, "20% of the servable calls against 10%");
+        let mut summary = fixture::run(fixture::expected);
+        summary.contestants.retain(|c| !c.name.ends_with("fixed-little"));
+        let v = verdicts(&summary);
+        assert_eq!(v[LITTLE_SERVES], Verdict::Inconclusive, "a run recorded before `fixed-little` joined");
+        assert!(!v.contains_key(below_served_id(LimiterKind::FixedLittle)), "no claim on a limiter that did not run");
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! The overload service scenario (`overload-service`): calls *arrive* on a schedule, whether or not earlier ones
 //! finished, as a server's requests do, against the overload scenario's dependency (500 slots of 5 ms) that
 //! drops to 100 slots after a fixed healthy phase. Every call has a deadline from its scheduled start; a reply
-//! after it has timed out and is the loss signal the limiters see. Each limiter (fixed, AIMD, Gradient2, Vegas,
-//! updated per call) and no limit at all, in the stream, blocking and coroutine families, at arrival rates below
+//! after it has timed out and is the loss signal the limiters see. Each limiter (fixed at the healthy capacity,
+//! fixed at the bound Little's law sizes for the deadline, AIMD, Gradient2, Vegas, updated per call) and no limit
+//! at all, in the stream, blocking and coroutine families, at arrival rates below
 //! and above the capacity left after the drop.
 //!
 //! The parts, in the order they are read:
@@ -28,9 +29,53 @@ use measure::scenario::{
     CalibrationSpec, ChartKind, ChartReference, ChartSpec, Dimension, ParamSpec, ReferenceValue, Repetitions, Scenario,
     SeriesLine, SeriesRole,
 };
+use measure::units::count;
 
+use crate::policy::{family_questions, interned, FamilyAsk};
 use crate::service_analysis::{CALLER_P99_AFTER, GOODPUT_AFTER};
-use contestants::ServiceContestant;
+use crate::service_config::DEFAULTS;
+use contestants::{ServiceContestant, LIMITERS};
+
+/// The arrival rates a full run sweeps, per second.
+const RATES: [u64; 2] = [15_000, 30_000];
+/// The arrival rates a `--quick` run sweeps.
+const QUICK_RATES: [u64; 1] = [30_000];
+
+/// The family question at each limiter: on callers served within their deadline (and on CPU per call).
+const FAMILY: FamilyAsk = FamilyAsk {
+    metric: GOODPUT_AFTER,
+    metric_words: "calls answered within the deadline per second after the drop",
+    higher_is_better: true,
+    which: "serves the most callers within their deadline after the loss",
+    cpu_words: "CPU per arrival (µs, every thread of the trial process, the dependency's timer threads included; \
+                shed arrivals count)",
+    situation: "the service",
+};
+
+/// The rate phases of the scenario's own sweeps (full and `--quick`) that are controls for the questions of
+/// admission: arrivals below the after-drop ceiling its default parameters set (`capacity-after` ÷ `service-ms`),
+/// which the dependency serves without any admission control, each with why. A run at other rates is judged
+/// by its claims, which read its own parameters.
+pub fn controls() -> Vec<(&'static str, &'static str)> {
+    let ceiling = DEFAULTS.capacity_after * 1_000 / DEFAULTS.service_ms.max(1);
+    let mut rates: Vec<u64> = RATES.iter().chain(&QUICK_RATES).copied().filter(|&r| r < ceiling).collect();
+    rates.dedup();
+    rates
+        .into_iter()
+        .map(|rate| {
+            let why = format!(
+                "{} arrivals per second is below the after-drop ceiling ({} slots ÷ {} ms = {} calls per second): \
+                 the dependency can serve every arrival in time with no admission control at all, so no policy has \
+                 anything to protect",
+                count(rate as f64),
+                DEFAULTS.capacity_after,
+                DEFAULTS.service_ms,
+                count(ceiling as f64)
+            );
+            (interned(format!("rate_{rate}")), interned(why))
+        })
+        .collect()
+}
 
 /// A limiter that fills the healthy dependency less than this share of the fixed bound's goodput before the
 /// drop is under-using it.
@@ -71,8 +116,8 @@ impl Scenario for ServiceScenario {
             ParamSpec::sweep(
                 "rate",
                 "Arrivals per second, each value its own phase (the after-drop ceiling is 20,000/s).",
-                &[15_000, 30_000],
-                &[30_000],
+                &RATES,
+                &QUICK_RATES,
                 1,
                 1_000_000,
             ),
@@ -96,14 +141,28 @@ impl Scenario for ServiceScenario {
             ParamSpec::single(
                 "deadline-ms",
                 "A call answered later than this after its scheduled start has timed out (4× the service time).",
-                20,
-                20,
+                DEFAULTS.deadline_ms,
+                DEFAULTS.deadline_ms,
                 1,
                 600_000,
             ),
             ParamSpec::single("capacity", "The dependency's concurrent slots before the drop.", 500, 500, 1, 100_000),
-            ParamSpec::single("capacity-after", "Its slots after the drop.", 100, 100, 1, 100_000),
-            ParamSpec::single("service-ms", "Service time of one call, in milliseconds.", 5, 5, 1, 1_000),
+            ParamSpec::single(
+                "capacity-after",
+                "Its slots after the drop.",
+                DEFAULTS.capacity_after,
+                DEFAULTS.capacity_after,
+                1,
+                100_000,
+            ),
+            ParamSpec::single(
+                "service-ms",
+                "Service time of one call, in milliseconds.",
+                DEFAULTS.service_ms,
+                DEFAULTS.service_ms,
+                1,
+                1_000,
+            ),
             ParamSpec::single(
                 "jitter-us",
                 "Service time varies uniformly by up to this many µs either way.",
@@ -249,6 +308,8 @@ impl Scenario for ServiceScenario {
                 limit: Limit::Value(SERVED_FLOOR),
                 why: "a short tail bought by shedding or timing out most callers serves nobody",
             };
+            let controls = controls();
+            let control = |question: Question| controls.iter().fold(question, |q, &(phase, why)| q.control(phase, why));
             vec![
                 Question::new(
                     "service-goodput",
@@ -274,6 +335,10 @@ impl Scenario for ServiceScenario {
                 .guarded(under_use)
                 .guarded(served),
             ]
+            .into_iter()
+            .map(control)
+            .chain(family_questions(&LIMITERS, &FAMILY, &controls))
+            .collect()
         },
     }
 
@@ -287,8 +352,59 @@ impl Scenario for ServiceScenario {
 
     fn repetitions(&self, quick: bool) -> Repetitions {
         // One timed run of 1.2 s (400 ms healthy, 800 ms after the drop) and one accounting run a quarter as long
-        // per process: 15 contestants × 2 rates × 5 processes take about 5 minutes on 2 cores. A warm-up buys
+        // per process: 15 contestants × 2 rates × 5 processes took 4.6 minutes on 2 cores, so the 18 with
+        // `fixed-little` should take about 5.5 (an estimate from that run, not yet measured). A warm-up buys
         // nothing in a run of tens of thousands of calls.
         crate::config::repetitions(quick)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use measure::question::{answer_all, Alternatives};
+
+    use super::*;
+    use crate::service_fixture as fixture;
+
+    #[test]
+    fn the_rates_below_the_default_after_drop_ceiling_are_controls_with_their_reason() {
+        let controls = controls();
+        assert_eq!(controls.len(), 1, "{controls:?}");
+        let (phase, why) = controls[0];
+        assert_eq!(phase, "rate_15000");
+        assert!(why.contains("below the after-drop ceiling (100 slots ÷ 5 ms = 20,000 calls per second)"), "{why}");
+    }
+
+    #[test]
+    fn the_questions_of_admission_are_controls_below_the_ceiling_and_answered_above_it() {
+        let summary = fixture::run(fixture::expected);
+        let answers = answer_all(&summary, &ServiceScenario.questions());
+        for id in ["service-goodput", "service-tail", "family-fixed", "family-fixed-little", "family-vegas"] {
+            let q = answers.iter().find(|q| q.id == id).unwrap_or_else(|| panic!("no question `{id}`"));
+            let at = |phase: &str| q.answers.iter().find(|a| a.phase.as_deref() == Some(phase)).expect("phase");
+            let control = at("rate_15000");
+            assert_eq!(control.pick, None, "{id}: a control has no pick");
+            assert!(control.control.as_deref().is_some_and(|why| why.contains("20,000")), "{id}: {control:?}");
+            assert_eq!(at("rate_30000").control, None, "{id}");
+        }
+        let goodput = answers.iter().find(|q| q.id == "service-goodput").expect("service-goodput");
+        let above = goodput.answers.iter().find(|a| a.phase.as_deref() == Some("rate_30000")).expect("rate_30000");
+        assert!(above.pick.as_deref().is_some_and(|p| p.ends_with("-aimd")), "{above:?}");
+    }
+
+    #[test]
+    fn the_family_question_is_asked_at_each_policy_apart_on_goodput_and_on_cpu() {
+        let questions = ServiceScenario.questions();
+        for kind in LIMITERS {
+            let name = kind.name();
+            let q = questions.iter().find(|q| q.id == format!("family-{name}")).expect("on goodput");
+            assert!(q.family && q.metric == GOODPUT_AFTER, "{q:?}");
+            let three = [format!("stream-{name}"), format!("blocking-{name}"), format!("coroutine-{name}")];
+            assert_eq!(q.alternatives, Alternatives::Named(three.to_vec()));
+            let cpu = questions.iter().find(|q| q.id == format!("family-{name}-cpu")).expect("on CPU");
+            assert!(cpu.family && cpu.metric == "cpu_us_per_call" && cpu.controls.is_empty(), "{cpu:?}");
+        }
+        let policy = questions.iter().find(|q| q.id == "service-goodput").expect("service-goodput");
+        assert!(!policy.family, "the policy question is not the family question");
     }
 }

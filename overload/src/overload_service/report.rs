@@ -10,8 +10,9 @@ use measure::template::{claims_by_id, ClaimView};
 use measure::units::count;
 use serde::Serialize;
 
-use super::claims::{after_ceiling, fixed_queue_ms, phase_rate};
-use super::contestants::ServiceContestant;
+use super::claims::{after_ceiling, below_served_id, fixed_queue_ms, phase_rate};
+use super::contestants::{ServiceContestant, LIMITERS};
+use crate::service_config::little_bound;
 
 /// Every word of the report's discussion.
 const TEMPLATE: &str = include_str!("templates/report.md");
@@ -36,6 +37,9 @@ pub struct Context {
     pub rates: Vec<RateTable>,
     /// The load generator's p99 lag behind the schedule, lowest and highest process median over the run.
     pub lag: Option<(String, String)>,
+    /// The limiters by the verdict (`holds`, `fails`, `inconclusive`) of their claim that below the ceiling they
+    /// answer their callers in every family ([`below_served_id`]), as the summary has them.
+    pub below_by_limiter: BTreeMap<&'static str, Vec<&'static str>>,
 }
 
 /// The parameters of the run that [`Params`] shows, by key (`healthy_ms`), each whole and grouped.
@@ -43,8 +47,8 @@ const SHOWN: [&str; 7] =
     ["healthy_ms", "after_ms", "deadline_ms", "capacity", "capacity_after", "service_ms", "fixed_limit"];
 
 /// The run's settings by key, formatted (`?` where the run lacks one): the [`SHOWN`] parameters, the ceiling
-/// after the drop in calls per second (`ceiling_after`) and how long the fixed bound's queue takes to drain
-/// after the drop in ms (`queue_ms`).
+/// after the drop in calls per second (`ceiling_after`), how long the fixed bound's queue takes to drain after
+/// the drop in ms (`queue_ms`), and the bound Little's law sizes from the run's parameters (`little`).
 pub type Params = BTreeMap<&'static str, String>;
 
 /// One rate's figures.
@@ -54,6 +58,9 @@ pub struct RateTable {
     pub rate: String,
     /// Above the ceiling after the drop.
     pub above: bool,
+    /// Why the questions of admission are not asked at this rate, as the summary's answers give it (`None`: they
+    /// are answered here).
+    pub control: Option<String>,
     /// One row per contestant that ran at this rate ([`row`]).
     pub rows: Vec<Row>,
 }
@@ -69,13 +76,31 @@ impl Context {
         let mut params: Params = SHOWN.into_iter().map(|key| (key, shown(summary.param(key)))).collect();
         params.insert("ceiling_after", shown(ceiling));
         params.insert("queue_ms", queue.map_or_else(|| "?".to_string(), |(q, _)| format!("{q:.0}")));
+        let little = || {
+            let whole = |key: &str| summary.param(key).map(|v| v as u64);
+            Some(little_bound(whole("capacity_after")?, whole("service_ms")?, whole("deadline_ms")?))
+        };
+        params.insert("little", shown(little().map(|b| b as f64)));
+        let mut below_by_limiter: BTreeMap<&'static str, Vec<&'static str>> =
+            ["holds", "fails", "inconclusive"].into_iter().map(|v| (v, Vec::new())).collect();
+        for kind in LIMITERS {
+            if let Some(claim) = summary.claims.iter().find(|c| c.id == below_served_id(kind)) {
+                below_by_limiter.entry(claim.verdict.as_str()).or_default().push(kind.name());
+            }
+        }
         let rates = summary
             .phases
             .iter()
             .filter_map(|phase| {
                 let rate = phase_rate(phase)?;
                 let rows = ServiceContestant::all().iter().filter_map(|c| row(summary, &c.name(), phase)).collect();
-                Some(RateTable { rate: count(rate), above: ceiling.is_some_and(|c| rate > c), rows })
+                let control = summary
+                    .questions
+                    .iter()
+                    .flat_map(|q| &q.answers)
+                    .find(|a| a.phase.as_deref() == Some(phase.as_str()) && a.control.is_some())
+                    .and_then(|a| a.control.clone());
+                Some(RateTable { rate: count(rate), above: ceiling.is_some_and(|c| rate > c), control, rows })
             })
             .collect();
         let lags: Vec<f64> = summary
@@ -98,6 +123,7 @@ impl Context {
             poisson: summary.param("poisson").is_some_and(|p| p > 0.0),
             rates,
             lag,
+            below_by_limiter,
         }
     }
 }
@@ -130,6 +156,8 @@ fn row(summary: &Summary, name: &str, phase: &str) -> Option<Row> {
 
 #[cfg(test)]
 mod tests {
+    use measure::scenario::Scenario;
+
     use super::*;
     use crate::service_fixture as fixture;
 
@@ -161,5 +189,40 @@ mod tests {
             fixture::run(|name, rate| if name.ends_with("fixed") { 0.7 } else { fixture::expected(name, rate) });
         summary.claims = measure::judge::judge_all(&summary, &super::super::claims::table(&summary));
         assert!(!render(&summary).contains("This is the trap"));
+    }
+
+    #[test]
+    fn the_sentence_below_the_ceiling_names_the_limiters_that_served_and_those_that_did_not() {
+        // As the committed run: below the ceiling every limiter serves every caller but Vegas, which sheds a third.
+        let shares = |name: &str, rate: u64| {
+            if rate < 20_000 && name.ends_with("vegas") {
+                0.66
+            } else {
+                fixture::expected(name, rate)
+            }
+        };
+        let mut summary = fixture::run(shares);
+        summary.claims = measure::judge::judge_all(&summary, &super::super::claims::table(&summary));
+        assert!(!render(&summary).contains("A control, not an answer"), "no answers, no control to report");
+        summary.questions = measure::question::answer_all(&summary, &super::super::ServiceScenario.questions());
+        let text = render(&summary);
+        assert!(!text.contains("no bounded contestant answered"), "{text}");
+        assert!(
+            text.contains(
+                "- **Below the ceiling** (fails, p = 0.031): not every bounded contestant answered 95% of what could \
+                 be served in time: `fixed`, `fixed-little`, `aimd` and `gradient2` did in every family; `vegas` did \
+                 not (each limiter's own claim above)."
+            ),
+            "{text}"
+        );
+        assert!(text.contains("A control, not an answer: 15,000 arrivals per second is below the after-drop ceiling"));
+        assert!(text.contains("× the deadline (20 ms) = 400 calls"), "{text}");
+        assert!(
+            text.contains(
+                "- **A fixed bound sized by Little's law above the ceiling** (holds, p = 0.0040): in every family \
+                 `fixed-little` (400) answered more callers in time than `fixed` (500), beyond noise"
+            ),
+            "{text}"
+        );
     }
 }

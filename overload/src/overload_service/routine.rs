@@ -52,7 +52,7 @@ pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
         .ok_or_else(|| TrialError::UnknownContestant(request.contestant.clone()))?;
     if contestant.family == measure::summary::Family::Coroutine {
         let most = match contestant.limiter {
-            Some(kind) => limiter_ceiling(kind, &config.limits) as u64,
+            Some(kind) => limiter_ceiling(kind, &config.limits_for(kind)) as u64,
             // Unbounded: every arrival of the after-drop phase may be waiting at once.
             None => config.rate.saturating_mul(duration_us(config.after)) / 1_000_000 + config.capacity as u64,
         };

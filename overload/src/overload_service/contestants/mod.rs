@@ -9,6 +9,9 @@
 //!   the call. Only the gate bounds what is admitted, so no admitted arrival waits for a thread.
 //! - `coroutine-<limiter>`: a `may` coroutine per admitted arrival (one carrier per CPU), as a virtual thread per
 //!   request; it waits on the call, parking the coroutine.
+//! - `<family>-<limiter>` for every limiter of [`LIMITERS`]: `fixed` (the healthy capacity, `fixed-limit`),
+//!   `fixed-little` (a fixed bound sized by Little's law from the run's own parameters: the after-drop ceiling ×
+//!   the deadline, [`crate::service_config::little_bound`]), `aimd`, `gradient2` and `vegas`.
 //! - `<family>-unbounded`: the same without a gate; the blocking pool then has `unbounded-threads` threads and
 //!   arrivals beyond them wait in its channel.
 //!
@@ -38,8 +41,8 @@ use crate::job::coroutine_config as coroutines;
 use crate::limit::LimiterKind;
 
 /// The limiters every family runs in the service, in report order.
-pub const LIMITERS: [LimiterKind; 4] =
-    [LimiterKind::Fixed, LimiterKind::Aimd, LimiterKind::Gradient2, LimiterKind::Vegas];
+pub const LIMITERS: [LimiterKind; 5] =
+    [LimiterKind::Fixed, LimiterKind::FixedLittle, LimiterKind::Aimd, LimiterKind::Gradient2, LimiterKind::Vegas];
 
 /// One contestant of the service: a family, and the limiter of its gate (`None`: unbounded).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -53,7 +53,7 @@ pub fn run_once(
     let gate = gate.or_else(|| {
         contestant.limiter.map(|kind| {
             // Room for a limit change per arrival, so the history never reallocates while timed.
-            Arc::new(Gate::with_history_capacity(limit::build(kind, &config.limits), schedule.len() + 1))
+            Arc::new(Gate::with_history_capacity(limit::build(kind, &config.limits_for(kind)), schedule.len() + 1))
         })
     });
     let calls = Arc::new(Calls {
@@ -65,7 +65,7 @@ pub fn run_once(
         live: AtomicU64::new(0),
     });
     let threads = match contestant.limiter {
-        Some(kind) => limiter_ceiling(kind, &config.limits),
+        Some(kind) => limiter_ceiling(kind, &config.limits_for(kind)),
         None => config.unbounded_threads,
     };
     let handler = prepared.handler(&calls, threads)?;
