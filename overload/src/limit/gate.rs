@@ -382,6 +382,18 @@ impl Gate {
         state.history[first..].to_vec()
     }
 
+    /// Calls `decide` with the limit history since `hold` before now (the limit in force then and every change
+    /// after it) and the gate's clock now, all under the gate's lock: the limit cannot change while `decide`
+    /// runs, so whatever it does on what it read (the overload watcher drops the dependency's capacity) happens
+    /// at the limit it judged, however long a busy machine keeps its thread off a CPU in between.
+    pub fn while_limit_held<R>(&self, hold: Duration, decide: impl FnOnce(&[(Duration, usize)], Duration) -> R) -> R {
+        let state = self.lock();
+        let now = state.now(self.started);
+        let since = now.saturating_sub(hold);
+        let first = state.history.partition_point(|(at, _)| *at <= since).saturating_sub(1);
+        decide(&state.history[first..], now)
+    }
+
     /// Every counter, read together.
     pub fn stats(&self) -> GateStats {
         self.lock().snapshot()

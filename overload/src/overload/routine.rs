@@ -194,20 +194,26 @@ impl Watcher {
                 let hold = rule.hold;
                 while !stopped.load(Ordering::Relaxed) {
                     let elapsed = at.elapsed();
-                    // The gate's exact history over the hold, on its own clock (no limit: due at once).
-                    let history = gate.as_ref().map(|g| {
-                        let now = g.clock();
-                        let points: Vec<(u64, usize)> = g
-                            .limit_history_since(now.saturating_sub(hold))
-                            .iter()
-                            .map(|&(t, l)| (duration_us(t), l))
-                            .collect();
-                        (points, duration_us(now))
-                    });
-                    if rule.due(elapsed, history.as_ref().map(|(p, now)| (p.as_slice(), *now))) {
-                        dependency.set_capacity(after);
-                        let cause = if elapsed >= rule.healthy_max { DropCause::Cap } else { DropCause::Settled };
-                        return Some((cause, history.map(|(_, now)| now)));
+                    let cause = || if elapsed >= rule.healthy_max { DropCause::Cap } else { DropCause::Settled };
+                    // Judged on the gate's exact history over the hold, on its own clock, and dropped under its
+                    // lock, so the limit judged is the limit in force at the drop (no limit: due at once).
+                    let decided = match gate.as_ref() {
+                        Some(g) => g.while_limit_held(hold, |history, now| {
+                            let points: Vec<(u64, usize)> = history.iter().map(|&(t, l)| (duration_us(t), l)).collect();
+                            let due = rule.due(elapsed, Some((points.as_slice(), duration_us(now))));
+                            if due {
+                                dependency.set_capacity(after);
+                            }
+                            due.then_some(Some(duration_us(now)))
+                        }),
+                        None if rule.due(elapsed, None) => {
+                            dependency.set_capacity(after);
+                            Some(None)
+                        }
+                        None => None,
+                    };
+                    if let Some(decided_at) = decided {
+                        return Some((cause(), decided_at));
                     }
                     thread::sleep(Watcher::POLL);
                 }
@@ -315,17 +321,12 @@ impl Routine for OverloadRoutine {
         let points = settle::points(gate.as_deref(), Duration::ZERO);
         let rule = &self.config.drop;
         let (hold_us, drift) = (duration_us(rule.hold), rule.drift);
-        // Judged at the instant the watcher decided the drop (a limit that moves on every call may change in the
-        // microseconds before the dependency applies it) when that instant is within a poll of the drop; a drop
-        // applied later (a busy machine kept the watcher off its core) is judged at the drop itself, on the same
-        // exact history.
+        // Judged at the instant the watcher decided the drop: it decides and drops under the gate's lock, so the
+        // limit it judged is the limit in force when the dependency lost capacity, however late a busy machine let
+        // the drop land. A drop no watcher decided (none ran) is judged at the drop itself, on the same history.
         let decided_us = cause.flatten().and_then(|(_, at)| at);
-        let settled_before = drop_us.map(|d| {
-            let decided_settled = decided_us.is_some_and(|at| {
-                d.abs_diff(at) <= duration_us(Watcher::POLL) && settle::settled_at(&points, at, hold_us, drift)
-            });
-            points.is_empty() || decided_settled || settle::settled_at(&points, d, hold_us, drift)
-        });
+        let settled_before =
+            drop_us.map(|d| points.is_empty() || settle::settled_at(&points, decided_us.unwrap_or(d), hold_us, drift));
         // No settle-after-drop figure: at the rule's resolution (a span of `settle-ms`) every limiter read 0 to 6
         // ms and its steady phase equalled the whole after-drop phase, so it could not tell limiters apart.
         let analysis = analysis::analyse(&records, drop_us, duration_us(WINDOW));
