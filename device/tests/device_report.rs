@@ -137,7 +137,7 @@ fn without_a_collapse_the_discussion_does_not_claim_one() {
     assert!(!text.contains("never leave a large"), "{text}");
     assert!(text.contains("Every iteration finished within its 4.0 s budget"), "{text}");
     // Every stream and blocking contestant at the same rate: within noise, a thread per call is fine.
-    assert!(text.contains("within noise of each other: the device, not the style, sets the pace"), "{text}");
+    assert!(text.contains("On both, the device, not the style, sets the pace"), "{text}");
 }
 
 #[test]
@@ -172,4 +172,33 @@ fn every_sentence_renders_whole() {
         assert!(!text.contains("``"), "an empty name: {text}");
         assert!(!text.contains(" ."), "an empty placeholder before a full stop: {text}");
     }
+}
+
+#[test]
+fn a_thread_per_call_is_called_fine_only_when_both_family_answers_put_it_level() {
+    // Every family at the same rate: on throughput the blocking family is practically equal to the pick.
+    let level = |_: &str, _: u64| 0.5;
+    let text = discussion(summary_with(level));
+    assert!(text.contains("a thread per call is a fine choice"), "equal on both metrics: {text}");
+
+    // The same rates, but a thread per call costs 8× the CPU per call: the family question on CPU beats it.
+    let mut summary = summary_with(level);
+    let threads = summary.contestants.iter_mut().find(|c| c.name == "blocking-threads").expect("blocking-threads");
+    for (key, stats) in threads.metrics.iter_mut() {
+        if key.ends_with(".cpu_us_per_call") {
+            *stats = testkit::fixture::processes(&[0.98, 0.99, 1.0, 1.01, 1.02].map(|f| 16.0 * f));
+        }
+    }
+    let text = discussion(summary);
+    assert!(!text.contains("a thread per call is a fine choice"), "its CPU question ranks it 8× worse: {text}");
+    holds(
+        &text,
+        &[
+            "`blocking-threads` is practically equal to the pick",
+            "on calls per second; `stream-",
+            "beats `blocking-threads` 8.00× on CPU per call.",
+            "A thread per call keeps up with the device, but at 8.00× the CPU per call: the trade-off is CPU, not \
+             throughput",
+        ],
+    );
 }

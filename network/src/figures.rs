@@ -61,6 +61,18 @@ pub struct Context {
     pub ratios: Vec<Row>,
     /// One row per contestant with context-switch figures.
     pub wakeups: Vec<Row>,
+    /// What bounds the batches per second (tcp): one row per contestant with the round-trip probe's readings.
+    pub round_trips: Vec<Row>,
+    /// Rounds of one exchange per connection in a batch (⌈exchanges ÷ connections⌉), when the run has both.
+    pub rounds: Option<u64>,
+    /// The server's timer per exchange, in µs, when the run has it.
+    pub delay_us: Option<u64>,
+    /// The share of what one exchange alone allows at which the round trip bounds the batches per second
+    /// ([`crate::tcp::claims::ROUND_TRIP_SHARE`]).
+    pub round_trip_share: f64,
+    /// The multiple of its delay the server's timer must last for the timer claim
+    /// ([`crate::tcp::claims::TIMER_OVERSHOOT`]).
+    pub timer_overshoot: f64,
     /// Processes per contestant in this run.
     pub forks: u32,
     /// Every judged claim by id.
@@ -100,6 +112,11 @@ impl Context {
             metrics: metrics.to_vec(),
             ratios,
             wakeups: wakeups(summary),
+            round_trips: round_trips(summary),
+            rounds: rounds(summary).map(|r| r as u64),
+            delay_us: summary.param("delay_us").map(|d| d as u64),
+            round_trip_share: crate::tcp::claims::ROUND_TRIP_SHARE,
+            timer_overshoot: crate::tcp::claims::TIMER_OVERSHOOT,
             forks: summary.method.forks,
             claims: claims_by_id(&summary.claims),
             coroutine_rules: pipelines::coroutine::rules_note(summary),
@@ -122,6 +139,51 @@ fn wakeups(summary: &Summary) -> Vec<Row> {
             let cpu = summary.median(&c.name, "cpu_us_per_call");
             let cells =
                 vec![cell(Some(switches)), cell(wake), cell(cross), cell(wake.map(|w| w * switches)), cell(cpu)];
+            Some(Row { name: c.name.clone(), cells })
+        })
+        .collect()
+}
+
+/// Rounds of one exchange per connection in a batch: ⌈exchanges ÷ connections⌉ (tcp's parameters).
+fn rounds(summary: &Summary) -> Option<f64> {
+    let (exchanges, connections) = (summary.param("exchanges")?, summary.param("connections")?);
+    (connections > 0.0).then(|| (exchanges / connections).ceil())
+}
+
+/// Connections that take part in a round: at most the exchanges of a batch.
+fn rounds_limit(summary: &Summary) -> f64 {
+    summary.param("exchanges").unwrap_or(f64::INFINITY)
+}
+
+/// The "what bounds the batches per second" rows (tcp): batches per second, the bound one exchange alone sets
+/// (1 ÷ (rounds × one exchange alone)), their ratio (`round_trip_fraction`), a round's time at the batch median
+/// (batch p50 ÷ rounds), one exchange alone, one exchange alone plus the server's CPU for the round's other
+/// exchanges, and the server's timer alone and over its delay. Empty when no contestant has the round-trip probe's
+/// readings.
+fn round_trips(summary: &Summary) -> Vec<Row> {
+    let Some(rounds) = rounds(summary) else { return Vec::new() };
+    let connections = summary.param("connections").map(|c| c.min(rounds_limit(summary)));
+    let cell = |v: Option<f64>, digits: usize| v.map_or_else(|| "n/a".to_string(), |v| format!("{v:.digits$}"));
+    summary
+        .contestants
+        .iter()
+        .filter_map(|c| {
+            let median = |m: &str| summary.median(&c.name, m);
+            let solo = median("solo_exchange_p50_us")?;
+            let bound = (solo > 0.0).then(|| 1e6 / (rounds * solo));
+            // The server is one current-thread runtime on one core: it serves a round's exchanges one after
+            // another, so a round lasts about one exchange alone plus the server's CPU for the others.
+            let serial = connections.zip(median("server_cpu_us_per_call")).map(|(n, cpu)| solo + (n - 1.0) * cpu);
+            let cells = vec![
+                cell(median("batches_per_sec"), 1),
+                cell(bound, 1),
+                cell(median("round_trip_fraction"), 2),
+                cell(median("batch_p50_us").map(|b| b / rounds), 0),
+                cell(Some(solo), 0),
+                cell(serial, 0),
+                cell(median("timer_p50_us"), 0),
+                cell(median("timer_over_delay"), 2),
+            ];
             Some(Row { name: c.name.clone(), cells })
         })
         .collect()

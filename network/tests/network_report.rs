@@ -62,3 +62,72 @@ fn a_full_run_shows_the_wake_up_table_and_no_smoke_sentence() {
         assert!(!text.contains("process(es) per contestant"), "{text}");
     }
 }
+
+/// A tcp summary of every candidate the round-trip claim covers, each completing its rounds at `share` of what one
+/// exchange alone allows (2,500 µs alone, 2,100 µs of timer, 4 rounds of 64 exchanges) in five processes (a verdict
+/// against a fixed value needs more than three), its claims judged.
+fn round_trip_run(share: f64) -> Summary {
+    let contestants = network::tcp::claims::BOUND_BY_ROUND_TRIP
+        .iter()
+        .map(|name| {
+            let batches = share * 1e6 / (4.0 * 2_500.0);
+            let figures: BTreeMap<String, MetricStats> = [
+                ("batches_per_sec", batches),
+                ("round_trip_fraction", share),
+                ("batch_p50_us", 1e6 / batches),
+                ("solo_exchange_p50_us", 2_500.0),
+                ("timer_p50_us", 2_100.0),
+                ("timer_over_delay", 2.1),
+                ("server_cpu_us_per_call", 5.0),
+            ]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), fixture::processes(&[0.99, 0.995, 1.0, 1.005, 1.01].map(|f| v * f))))
+            .collect();
+            contestant(name, Family::Stream, figures)
+        })
+        .collect();
+    let mut summary = Summary {
+        method: Method { forks: 5, warmup: 1, iterations: 3, ..method() },
+        params: BTreeMap::from([
+            ("connections".to_string(), serde_json::json!(64)),
+            ("exchanges".to_string(), serde_json::json!(256)),
+            ("delay_us".to_string(), serde_json::json!(1000)),
+        ]),
+        ..fixture::summary("tcp", contestants)
+    };
+    summary.claims = measure::judge::judge_all(&summary, &network::tcp::claims::table());
+    summary
+}
+
+#[test]
+fn the_tcp_report_explains_the_batches_cap_with_the_round_trip_only_when_its_claim_holds() {
+    let text = network::tcp::report::discussion(&round_trip_run(0.95));
+    assert!(text.contains("What bounds the batches per second: a batch is 4 rounds"), "{text}");
+    // 1 ÷ (4 rounds × 2,500 µs) = 100 batches/s; at 0.95 of it, 95 batches/s and 2,632 µs a round; one exchange
+    // alone plus 63 × 5 µs of the server's CPU: 2,815 µs.
+    assert!(text.contains("| 95.0 | 100.0 | 0.95 | 2632 | 2500 | 2815 | 2100 | 2.10 |"), "{text}");
+    assert!(text.contains("**The server's timer is most of the gap to the ideal** (p = 0.031)"), "{text}");
+    assert!(text.contains("**The cap is the round trip of one exchange, not the family**"), "{text}");
+    assert!(text.contains("decided on client CPU per exchange"), "{text}");
+
+    let text = network::tcp::report::discussion(&round_trip_run(0.4));
+    assert!(!text.contains("The cap is the round trip"), "{text}");
+    assert!(text.contains("**The round trip of one exchange is not what bounds every candidate**"), "{text}");
+}
+
+#[test]
+fn the_round_trip_section_needs_the_probe_s_readings() {
+    let (discussion, baseline, metrics) = reports()[1];
+    let text = discussion(&summary(&[baseline], &metrics, 5, true));
+    assert!(!text.contains("What bounds the batches per second"), "{text}");
+}
+
+#[test]
+fn the_tcp_family_question_is_decided_on_client_cpu_per_exchange_with_batches_per_second_beside_it() {
+    use measure::scenario::Scenario;
+    let questions = network::TcpScenario.questions();
+    let family: Vec<(&str, &str)> = questions.iter().filter(|q| q.family).map(|q| (q.id, q.metric)).collect();
+    assert_eq!(family, [("family-cpu", "cpu_us_per_call"), ("family", "batches_per_sec")]);
+    let http = network::HttpScenario.questions();
+    assert!(http.iter().any(|q| q.family && q.metric == "cpu_us_per_call"), "http's family question, on CPU");
+}

@@ -99,7 +99,8 @@ pub struct BottomLine {
 pub struct BottomPart {
     /// What kind of answer it is: `one` (the pick, ahead of every other alternative in every process),
     /// `families` (practically equal alternatives of several families), `cannot-tell` (the processes overlap),
-    /// `ahead` (ahead beyond noise, not in every process), `alone` (nothing else could answer) or `none`.
+    /// `ahead` (ahead beyond noise, not in every process), `tie` (practically equal alternatives of the pick's
+    /// family, nothing else eligible beaten), `alone` (nothing else could answer) or `none`.
     pub kind: &'static str,
     /// The pick.
     pub pick: Option<String>,
@@ -109,6 +110,8 @@ pub struct BottomPart {
     pub families: Vec<&'static str>,
     /// How many alternatives are practically equal to the pick.
     pub equal: usize,
+    /// The alternatives practically equal to the pick, by name.
+    pub equal_names: Vec<String>,
     /// The alternatives this run cannot tell from the pick.
     pub cannot_tell: Vec<String>,
     /// The phases, in words (empty when the question has no sweep).
@@ -153,6 +156,7 @@ fn bottom_part(summary: &measure::summary::Summary, a: &measure::question::Answe
         _ if !a.cannot_tell.is_empty() => "cannot-tell",
         (Some(_), Some(beats)) if beats.verdict == Verdict::Holds => "one",
         (Some(_), Some(_)) => "ahead",
+        (Some(_), None) if !a.equal.is_empty() => "tie",
         (Some(_), None) => "alone",
     };
     BottomPart {
@@ -161,6 +165,7 @@ fn bottom_part(summary: &measure::summary::Summary, a: &measure::question::Answe
         family: a.pick.as_deref().map(family),
         families,
         equal: a.equal.len(),
+        equal_names: a.equal.clone(),
         cannot_tell: a.cannot_tell.clone(),
         phases: Vec::new(),
     }
@@ -595,6 +600,7 @@ mod tests {
             family: Some(family),
             families: vec![family],
             equal: 0,
+            equal_names: Vec::new(),
             cannot_tell: Vec::new(),
             phases: phases.iter().map(|p| p.to_string()).collect(),
         }
@@ -631,6 +637,25 @@ mod tests {
                 ..part("families", "stream-tokio-tasks", "stream", &[])
             }],
         }];
+        let mut tie = entry("tie", &[]);
+        tie.bottom_line = vec![BottomLine {
+            id: "blocking-call".to_string(),
+            situation: "blocking socket code inside tokio".to_string(),
+            parts: vec![BottomPart {
+                equal: 2,
+                equal_names: vec!["stream-block-in-place".into(), "stream-spawn-blocking".into()],
+                ..part("tie", "stream-tokio-tasks", "stream", &[])
+            }],
+        }];
+        let tied = render_index(&[tie]);
+        assert!(
+            tied.contains(
+                "[blocking socket code inside tokio](tie.md#question-blocking-call): `stream-tokio-tasks` (stream), \
+                 practically equal to `stream-block-in-place` and `stream-spawn-blocking`."
+            ),
+            "a tie reads as a tie, naming the alternatives practically equal: {tied}"
+        );
+        assert!(!tied.contains("the only alternative"), "{tied}");
         let text = render_index(&[chain, tcp]);
         let section: Vec<&str> =
             text.lines().skip_while(|l| *l != "## The bottom line").take_while(|l| !l.starts_with("## What")).collect();

@@ -151,6 +151,33 @@ mod tests {
     }
 
     #[test]
+    fn a_tie_with_nothing_beaten_reads_as_a_tie_naming_the_alternatives_practically_equal() {
+        let mut summary = summary();
+        let c = |name, ms: &[f64]| contestant_with_role(name, Family::Stream, Role::Candidate, processes(ms));
+        summary.contestants.push(c("task-in-place", &[102.0, 103.0, 104.0]));
+        let mut remedy = Question::new(
+            "remedy",
+            "Which remedy?",
+            Alternatives::named(&["task", "task-in-place", "trap-lock"]),
+            "ms",
+            "ms per million",
+            false,
+        );
+        remedy.situation = "blocking code in a task";
+        summary.questions = answer_all(&summary, &[remedy]);
+        let answer = &summary.questions[0].answers[0];
+        assert_eq!(answer.pick.as_deref(), Some("task"));
+        assert_eq!(answer.equal, ["task-in-place"], "{answer:?}");
+        assert!(answer.beats.is_none(), "only the trap is left, and a trap is never beaten: {answer:?}");
+        let text = render_index(&[IndexEntry::from_input(&input(&summary))]);
+        assert!(
+            text.contains("`task` (stream), practically equal to `task-in-place`."),
+            "a tie names what it ties with: {text}"
+        );
+        assert!(!text.contains("the only alternative"), "{text}");
+    }
+
+    #[test]
     fn the_index_has_one_row_per_question_linked_to_its_answer() {
         let summary = summary();
         let entry = IndexEntry::from_input(&input(&summary));

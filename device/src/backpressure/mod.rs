@@ -48,6 +48,21 @@ pub struct BackpressureScenario;
 /// point).
 pub const HEADLINE: &str = "max_outstanding";
 
+/// The family questions' alternatives, at equal construction: every bounded shape that holds `limit` calls in
+/// flight on the shared device and sums answers as they come, in each family (every stream as it comes: the
+/// scenario runs none outside tokio's cooperative budget, and with at most `limit` = 16 calls outstanding fewer
+/// answers can be ready at once than the budget's 128 operations per poll). `stream-buffered` is left out: it hands answers on in item order, which no other family does.
+pub const FAMILIES: [&str; 8] = [
+    "stream-buffer-unordered",
+    "stream-tasks",
+    "stream-flume-workers",
+    "blocking-threads",
+    "blocking-crossbeam-workers",
+    "blocking-flume-workers",
+    "blocking-std-workers",
+    "coroutine-may",
+];
+
 /// Milliseconds from the start of the timed run to the first 1 ms sample at the highest outstanding count the
 /// sampler saw: how fast a contestant piled calls up. Derived here from the `outstanding` series of every
 /// iteration that carries one.
@@ -180,16 +195,41 @@ impl Scenario for BackpressureScenario {
                 limit: Limit::Param { param: "limit", factor: 1.0 },
                 why: "the bound is the point: a construction that lets more out does not apply backpressure",
             };
-            vec![Question::new(
-                "bound",
-                "Does my bound hold, and which construction holds it at the least CPU per call?",
-                Alternatives::Candidates,
-                "cpu_us_per_call",
-                "CPU per call (µs)",
-                false,
-            )
-            .situation("a bound of 16 outstanding calls")
-            .guarded(bound)]
+            let family = |id, ask, metric, words, higher| {
+                Question::new(id, ask, Alternatives::named(&FAMILIES), metric, words, higher)
+                    .of_families()
+                    .guarded(bound.clone())
+            };
+            vec![
+                Question::new(
+                    "bound",
+                    "Does my bound hold, and which construction holds it at the least CPU per call?",
+                    Alternatives::Candidates,
+                    "cpu_us_per_call",
+                    "CPU per call (µs)",
+                    false,
+                )
+                .situation("a bound of 16 outstanding calls")
+                .guarded(bound.clone()),
+                family(
+                    "family",
+                    "Under the same bound, at equal construction (`limit` calls in flight, each on the shared device, \
+                     answers summed as they come, every stream as it comes under tokio's cooperative budget): \
+                     tokio streams and tasks, threads, or `may` coroutines, on calls answered per second?",
+                    "ops_per_sec",
+                    "calls answered per second",
+                    true,
+                )
+                .situation("a bound of 16 outstanding calls: which family, on throughput"),
+                family(
+                    "family-cpu",
+                    "Under the same bound, at equal construction: which family answers at the least CPU per call?",
+                    "cpu_us_per_call",
+                    "CPU per call (µs)",
+                    false,
+                )
+                .situation("a bound of 16 outstanding calls: which family, on CPU per call"),
+            ]
         },
     }
 
@@ -208,6 +248,26 @@ mod tests {
     use measure::record::{IterationRecord, TrialRequest};
     use measure::scenario::{TrialError, TrialSink};
     use measure::summary::Check;
+
+    #[test]
+    fn the_family_questions_compare_bounded_constructions_of_every_family_under_the_bound_on_both_metrics() {
+        let questions = BackpressureScenario.questions();
+        let family: Vec<_> = questions.iter().filter(|q| q.family).collect();
+        let metrics: Vec<&str> = family.iter().map(|q| q.metric).collect();
+        assert_eq!(metrics, ["ops_per_sec", "cpu_us_per_call"]);
+        let bounded = contestants::bounded_names();
+        for q in family {
+            assert_eq!(q.guards.first().map(|g| g.metric), Some("max_outstanding"), "{}: the bound guards it", q.id);
+            let Alternatives::Named(names) = &q.alternatives else { panic!("{} names its alternatives", q.id) };
+            for name in names {
+                assert!(bounded.contains(name), "{name}: the same admission (a bound of `limit`) as every other");
+            }
+            assert!(!names.iter().any(|n| n == "stream-buffered"), "in item order, unlike every other family");
+            for family in ["stream", "blocking", "coroutine"] {
+                assert!(names.iter().any(|n| n.starts_with(family)), "{}: {family} among {names:?}", q.id);
+            }
+        }
+    }
 
     #[test]
     fn parameters_are_sane() {

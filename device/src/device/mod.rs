@@ -32,6 +32,35 @@ pub use contestants::CONTESTANTS;
 #[derive(Debug, Clone, Copy, Default)]
 pub struct DeviceScenario;
 
+/// The constructions the report's advice allows, on the shared device: every candidate but a driver of many futures
+/// in one task left under tokio's cooperative budget (the report advises `unconstrained` or a task per call for
+/// those). A task per call stays as it comes: each task spends its own budget on a single call.
+pub const ADVISED: [&str; 9] = [
+    "stream-buffered-unconstrained",
+    "stream-buffer-unordered-unconstrained",
+    "stream-buffer-unordered-per-worker-unconstrained",
+    "stream-thread-per-core-unconstrained",
+    "stream-tasks",
+    "stream-tasks-unconstrained",
+    "blocking-threads",
+    "coroutine-may-1-carrier",
+    "coroutine-may-2-carriers",
+];
+
+/// The family question's alternatives, at equal construction: each family's constructions on the shared device
+/// with the same bound and no cooperative budget on any driver (a blocking thread and a `may` coroutine have none;
+/// every stream runs inside `unconstrained`). `stream-buffered-unconstrained` is left out: it hands answers on in
+/// item order, which no other family does.
+pub const FAMILIES: [&str; 7] = [
+    "stream-buffer-unordered-unconstrained",
+    "stream-buffer-unordered-per-worker-unconstrained",
+    "stream-thread-per-core-unconstrained",
+    "stream-tasks-unconstrained",
+    "blocking-threads",
+    "coroutine-may-1-carrier",
+    "coroutine-may-2-carriers",
+];
+
 /// The headline metric: calls answered per second.
 pub const HEADLINE: &str = "ops_per_sec";
 
@@ -168,16 +197,21 @@ impl Scenario for DeviceScenario {
             },
         ],
         /// What a user sizing a shared I/O client asks: which construction serves the most calls at each number in
-        /// flight, and which spends the least CPU doing it; remedies such as `unconstrained` are alternatives.
+        /// flight, and which spends the least CPU doing it, among the constructions the report's own advice allows
+        /// (no driver of many futures left under tokio's cooperative budget: [`ADVISED`]); and, asked of families at
+        /// equal construction ([`FAMILIES`]: the shared device, the same bound, no cooperative budget on any
+        /// driver), which family, on both metrics.
         questions: {
-            let question = |id, ask, metric, metric_words, higher_is_better| {
-                Question::new(id, ask, Alternatives::Candidates, metric, metric_words, higher_is_better)
+            let question = |id, ask, names: &[&str], metric, metric_words, higher_is_better| {
+                Question::new(id, ask, Alternatives::named(names), metric, metric_words, higher_is_better)
             };
             vec![
                 question(
                     "throughput",
-                    "A shared I/O client of 10 ms calls with this many in flight: which family and construction serves \
-                     the most calls per second?",
+                    "A shared I/O client of 10 ms calls with this many in flight: which construction serves the most \
+                     calls per second (no driver of many futures left under tokio's cooperative budget, as this \
+                     report advises)?",
+                    &ADVISED,
                     HEADLINE,
                     "calls answered per second",
                     true,
@@ -186,11 +220,33 @@ impl Scenario for DeviceScenario {
                 question(
                     "cpu",
                     "And which serves them at the least CPU per call?",
+                    &ADVISED,
                     "cpu_us_per_call",
                     "CPU per call (µs)",
                     false,
                 )
                 .situation("the same client: CPU per call"),
+                question(
+                    "family",
+                    "At equal construction (the shared device, the same bound, no cooperative budget on any driver): \
+                     tokio tasks and streams, threads, or `may` coroutines, on calls per second?",
+                    &FAMILIES,
+                    HEADLINE,
+                    "calls answered per second",
+                    true,
+                )
+                .of_families()
+                .situation("a shared 10 ms I/O client: which family, on throughput"),
+                question(
+                    "family-cpu",
+                    "At equal construction: which family serves the calls at the least CPU per call?",
+                    &FAMILIES,
+                    "cpu_us_per_call",
+                    "CPU per call (µs)",
+                    false,
+                )
+                .of_families()
+                .situation("a shared 10 ms I/O client: which family, on CPU per call"),
             ]
         },
     }

@@ -7,7 +7,9 @@
 use std::collections::BTreeMap;
 
 use measure::compare::{compare, differs, differs_from_value, format_ratio, process_range};
-use measure::summary::{metric_key, Family, MetricStats, Summary};
+use measure::judge::p_label;
+use measure::question::Answer;
+use measure::summary::{metric_key, Family, MetricStats, Summary, Verdict};
 use measure::template::{claims_by_id, ClaimView};
 use measure::units::count;
 use serde::Serialize;
@@ -76,7 +78,7 @@ struct Report {
     cut: Vec<Value>,
     /// `may`'s rules, from `pipelines` (shared with the chain scenario), or empty.
     coroutine_rules: String,
-    /// The best stream against the best blocking contestant at the lowest and highest level.
+    /// Per level, where the blocking family stands in the family questions' answers, on both metrics.
     pick: Option<Vec<Value>>,
 }
 
@@ -505,54 +507,73 @@ fn cut_short(summary: &Summary) -> Vec<Value> {
     )
 }
 
-/// The best stream against the best blocking contestant at the lowest and highest levels, compared by the lab's
-/// noise rule: `ahead` is `within` (no difference beyond noise by [`compare`]), `blocking` or `stream` (ahead
-/// beyond noise), and `why` the blocking contestant trails (its CPU per call against the cores).
+/// Where the blocking family stands in one family answer: `pick` (its best is the pick), `equal` (practically equal
+/// to the pick), `cannot-tell` (the processes overlap), `beaten` (the pick is `factor` × better beyond noise, with
+/// its p when every process is apart) or `absent` (no blocking contestant ran or could answer); with the pick.
+fn blocking_stands(summary: &Summary, answer: &Answer) -> Value {
+    let blocking = |name: &String| summary.contestant(name).is_some_and(|c| c.family == Family::Blocking);
+    let beaten = |name: &str, factor: f64, p: Option<f64>| json!({ "kind": "beaten", "name": name, "factor": format_ratio(factor), "p": p.map(|p| p_label(Some(p))) });
+    let stands = if answer.pick.as_ref().is_some_and(blocking) {
+        json!({ "kind": "pick" })
+    } else if let Some(name) = answer.equal.iter().find(|n| blocking(n)) {
+        json!({ "kind": "equal", "name": name })
+    } else if let Some(name) = answer.cannot_tell.iter().find(|n| blocking(n)) {
+        json!({ "kind": "cannot-tell", "name": name })
+    } else if let Some(b) = answer.beats.as_ref().filter(|b| blocking(&b.name)) {
+        let p = (b.verdict == Verdict::Holds).then_some(b.p).flatten();
+        beaten(&b.name, b.factor, p)
+    } else if let Some(b) = answer.further.iter().find(|b| blocking(&b.name)) {
+        beaten(&b.name, b.factor, None)
+    } else {
+        json!({ "kind": "absent" })
+    };
+    let mut stands = stands;
+    stands["pick"] = json!(answer.pick);
+    stands["family"] = json!(answer.pick.as_deref().and_then(|n| summary.contestant(n)).map(|c| c.family));
+    stands
+}
+
+/// The family questions' answers at each level, as "what to pick" reads them: where the blocking family stands on
+/// calls per second and on CPU per call ([`blocking_stands`]), and, where it trails on calls per second, why (its
+/// CPU per call against the cores). A thread per call is called a fine choice only where both answers put it at the
+/// pick or practically equal to it; the template says which trade-off the answers support otherwise.
 fn pick(summary: &Summary) -> Option<Vec<Value>> {
-    let levels = At::all(summary);
-    let top = *levels.last()?;
-    let noise = summary.method.threshold("ops_per_sec");
+    let question = |id: &str| summary.questions.iter().find(|q| q.id == id && q.family);
     let mut picks = Vec::new();
-    for at in [levels[0], top] {
-        let Some((s_name, s)) = at.best(Family::Stream) else { continue };
-        let blocking = at.best(Family::Blocking);
-        let (ahead, why) = match &blocking {
-            None => ("stream", None),
-            Some((b_name, b)) => {
-                let c = compare(s, b, noise);
-                if c.noise {
-                    ("within", None)
-                } else if b.median > s.median {
-                    ("blocking", None)
-                } else {
-                    let cpu = |name: &str| at.median(name, "cpu_us_per_call");
-                    let why = cpu(&s_name).zip(cpu(b_name)).map(|(s_cpu, b_cpu)| {
-                        let cores = f64::from(summary.environment.cores.max(1));
-                        let cap = cores * 1e6 / b_cpu;
-                        json!({
-                            "blocking_cpu": one_decimal(b_cpu),
-                            "stream_cpu": one_decimal(s_cpu),
-                            "cores": format!("{cores:.0}"),
-                            "cap": count(cap),
-                            "reached": percent(b.median / cap),
-                        })
-                    });
-                    ("stream", why)
-                }
-            }
+    let (Some(throughput), Some(cpu)) = (question("family"), question("family-cpu")) else { return Some(picks) };
+    for at in At::all(summary) {
+        let at_phase = |q: &'_ measure::question::QuestionResult| {
+            q.answers.iter().find(|a| a.phase.as_deref() == Some(at.phase)).cloned()
         };
+        let (Some(on_ops), Some(on_cpu)) = (at_phase(throughput), at_phase(cpu)) else { continue };
+        if on_ops.control.is_some() || on_ops.pick.is_none() {
+            continue;
+        }
+        let ops = blocking_stands(summary, &on_ops);
+        let per_call = blocking_stands(summary, &on_cpu);
+        let why = match (ops["kind"].as_str(), ops["name"].as_str()) {
+            (Some("beaten"), Some(b_name)) => at.median(b_name, "cpu_us_per_call").map(|b_cpu| {
+                let cores = f64::from(summary.environment.cores.max(1));
+                let cap = cores * 1e6 / b_cpu;
+                json!({
+                    "blocking_cpu": one_decimal(b_cpu),
+                    "cores": format!("{cores:.0}"),
+                    "cap": count(cap),
+                    "reached": at.median(b_name, HEADLINE).map(|b| percent(b / cap)),
+                })
+            }),
+            _ => None,
+        };
+        let fine = matches!(ops["kind"].as_str(), Some("pick" | "equal"))
+            && matches!(per_call["kind"].as_str(), Some("pick" | "equal"));
         picks.push(json!({
             "level": at.label(),
-            "ratio": blocking.as_ref().map(|(_, b)| format_ratio(s.median / b.median)).unwrap_or_default(),
-            "blocking": blocking.map(|(name, b)| named(name, count(b.median))),
-            "stream": named(s_name, count(s.median)),
-            "ahead": ahead,
+            "ops": ops,
+            "cpu": per_call,
+            "fine": fine,
             "why": why,
             "at_10k": at.level == 10_000,
         }));
-        if at.level == top.level {
-            break;
-        }
     }
     Some(picks)
 }

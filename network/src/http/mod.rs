@@ -89,7 +89,9 @@ impl Scenario for HttpScenario {
             bars("ops-per-sec", "Calls per second", "ops_per_sec", "calls/s", false),
         ],
         /// Two questions, as the published JVM study keeps them apart: which family, with the client code held equal
-        /// (the lab's small hand-written client on a thread, a tokio task or a `may` coroutine per connection), and
+        /// (the lab's small hand-written client on a thread, a tokio task or a `may` coroutine per connection, each
+        /// with the same calls in flight: the family question, decided on client CPU per call, the scenario's
+        /// primary metric), and
         /// which client library (each library on its own family's runtime). A comparison across the two would rank a
         /// production library against a minimal client, which the study warns "cannot be transferred to a production
         /// HTTP client".
@@ -104,6 +106,7 @@ impl Scenario for HttpScenario {
                      the least client CPU per call: a thread, a tokio task or a `may` coroutine per connection?",
                     &["blocking-std", "stream-tokio-tasks", "coroutine-may"],
                 )
+                .of_families()
                 .situation("HTTP calls, the client code held equal"),
                 on_cpu(
                     "library",

@@ -6,7 +6,9 @@
 //! - [`mod@contestants`]: the registry and every contestant.
 //! - [`claims`]: the claim table, every claim with an id.
 //! - [`conformance`]: every contestant as the shared checks run it, at the conformance sizes.
-//! - [`routine`]: one trial in its process (conformance, then the harness's loop).
+//! - [`routine`]: one trial in its process (conformance, the round-trip probe ([`crate::round_trip`]: one exchange
+//!   alone and the server's timer alone, which the report sets beside the batches per second), then the harness's
+//!   loop).
 //! - [`report`]: the ratios and wake-up figures, rendered into the discussion both network scenarios share
 //!   (`network/src/templates/figures.md`, every word of it).
 //! - `templates/report.md`: this scenario's report, which places the shared discussion.
@@ -74,6 +76,7 @@ impl Scenario for TcpScenario {
         table_metrics: vec![
             "batches_per_sec",
             "ideal_fraction",
+            "round_trip_fraction",
             "batch_p50_us",
             "batch_p99_us",
             "cpu_us_per_call",
@@ -81,6 +84,8 @@ impl Scenario for TcpScenario {
             "cores_used",
             "ctx_switches_per_item",
             "wakeup_p50_us",
+            "solo_exchange_p50_us",
+            "timer_p50_us",
             "probe_delay_p50_us",
             "probe_delay_p99_us",
             "max_outstanding",
@@ -97,31 +102,49 @@ impl Scenario for TcpScenario {
             ),
             bars("probe-delay", "How late a 1 ms probe tick runs, p99 (log scale)", "probe_delay_p99_us", "µs", true),
         ],
-        /// Two questions: which family moves request/response exchanges over real sockets fastest, and, when the
-        /// socket code is blocking, what calling it inside a task costs and which of tokio's remedies gets it back.
+        /// Three questions. The family question, each family's expert construction at equal construction (a unit
+        /// per persistent connection, one exchange outstanding on each, one client core, tokio under its default
+        /// cooperative budget), asked twice: on client CPU per exchange, which decides it (batches per second sit at
+        /// the bound one exchange alone sets for every family, the `round-trip-bounds-batches` claim), and on
+        /// batches per second, kept as its second question. Then, when the socket code is blocking, what calling
+        /// it inside a task costs and which of tokio's remedies gets it back.
         questions: {
-            let question = |id, ask, names: &[&str]| {
+            let families = ["blocking-threads", "stream-tokio-tasks", "coroutine-may"];
+            let ask = "Request/response over TCP from one client core: threads, tokio tasks or `may` coroutines?";
+            vec![
                 Question::new(
-                    id,
+                    "family-cpu",
                     ask,
-                    Alternatives::named(names),
+                    Alternatives::named(&families),
+                    "cpu_us_per_call",
+                    "client CPU per exchange (µs)",
+                    false,
+                )
+                .of_families()
+                .situation("request/response over TCP: client CPU per exchange"),
+                Question::new(
+                    "family",
+                    ask,
+                    Alternatives::named(&families),
                     "batches_per_sec",
                     "batches of exchanges per second",
                     true,
                 )
-            };
-            vec![
-                question(
-                    "family",
-                    "Request/response over TCP from one client core: threads, tokio tasks or `may` coroutines?",
-                    &["blocking-threads", "stream-tokio-tasks", "coroutine-may"],
-                )
-                .situation("request/response over TCP"),
-                question(
+                .of_families()
+                .situation("request/response over TCP: batches per second"),
+                Question::new(
                     "blocking-call",
                     "Blocking socket code inside tokio: what does calling it in a task cost, and which remedy gets the \
                      throughput back?",
-                    &["stream-tokio-tasks", "stream-spawn-blocking", "stream-block-in-place", "trap-blocking-in-task"],
+                    Alternatives::named(&[
+                        "stream-tokio-tasks",
+                        "stream-spawn-blocking",
+                        "stream-block-in-place",
+                        "trap-blocking-in-task",
+                    ]),
+                    "batches_per_sec",
+                    "batches of exchanges per second",
+                    true,
                 )
                 .situation("blocking socket code inside tokio"),
             ]
@@ -133,7 +156,8 @@ impl Scenario for TcpScenario {
     /// candidate made undisturbed, so at most 5 × 1.2 + 3 s (server start and the conformance checks, the three
     /// fault checks' servers included) = 9 s per process, 45 s for the five candidates; `trap-blocking-in-task`
     /// runs 3 serial batches of 0.3–0.7 s, at most 5 × 2.1 + 3 ≈ 13.5 s per process; about 59 s per set of six,
-    /// about 4.9 minutes for the five processes.
+    /// about 4.9 minutes for the five processes. The round-trip probe adds about 0.2 s a process (45 exchanges and
+    /// 45 sleeps of about 2 ms each).
     fn repetitions(&self, quick: bool) -> Repetitions {
         if quick {
             Repetitions::QUICK
