@@ -65,6 +65,10 @@ pub(crate) enum Action {
     },
     /// `lab calibrate`: A/A pairs, and the smallest detectable ratio per class of metric.
     Calibrate(crate::calibrate::Request),
+    /// `lab floor`: the machine's own floor.
+    Floor(crate::floor::Request),
+    /// The hidden subcommand of one floor-measuring process.
+    FloorChild(ArgMatches),
     /// `lab advise`: run the candidates of the scenarios a shape needs, then advise.
     Advise(Box<crate::advise::Request>),
     /// The hidden trial subcommand (request on stdin).
@@ -80,6 +84,8 @@ pub(crate) fn from_matches(matches: &ArgMatches) -> Result<Action, UsageError> {
         "list" => Ok(Action::List { verbose: sub.get_flag("verbose"), json: sub.get_flag("json") }),
         "advise" => Ok(Action::Advise(Box::new(crate::advise::request(sub)?))),
         "calibrate" => Ok(Action::Calibrate(crate::calibrate::request(sub)?)),
+        "floor" => Ok(Action::Floor(crate::floor::request(sub)?)),
+        crate::floor::FLOOR_CHILD_SUBCOMMAND => Ok(Action::FloorChild(sub.clone())),
         TRIAL_SUBCOMMAND => Ok(Action::Trial),
         SERVE_SUBCOMMAND => Ok(Action::Serve),
         "report" => Ok(Action::Report {

@@ -124,6 +124,15 @@ pub(crate) fn command() -> Command {
         )
         .subcommand(advise_command())
         .subcommand(calibrate_command())
+        .subcommand(floor_command())
+        .subcommand(
+            Command::new(crate::floor::FLOOR_CHILD_SUBCOMMAND)
+                .hide(true)
+                .about("Measure every floor probe in this process, one JSON line each")
+                .arg(value_arg("rotation", "N").value_parser(value_parser!(u32)))
+                .arg(value_arg("samples", "N").value_parser(value_parser!(u32)))
+                .arg(switch("quick")),
+        )
         .subcommand(Command::new(TRIAL_SUBCOMMAND).hide(true).about("Run one trial (request on stdin)"))
         .subcommand(
             Command::new(SERVE_SUBCOMMAND)
@@ -185,6 +194,31 @@ fn calibrate_command() -> Command {
         )
         .arg(switch("dry-run").help("Print the plan and its estimated time, and run nothing"))
         .arg(force_arg("Replace runs of the other kind (--quick or full) in DIR/calibration-runs"))
+}
+
+/// `lab floor`: the machine's own floor, each figure with its process medians.
+fn floor_command() -> Command {
+    Command::new("floor")
+        .about(
+            "Measure this machine's floor: a cache line between two threads on one CPU and across two, a park → \
+             unpark wake-up on one CPU and across, a tokio task wake-up on its worker and across workers, a \
+             thread's spawn and join, an item through a single-producer single-consumer ring (rtrb) across CPUs, \
+             and a loop's item; each in fresh processes (writes DIR/floor.json and floor.md, prints the table). \
+             Under a minute; run it on a quiet machine",
+        )
+        .after_help(
+            "A contestant's cost per item sits above these figures by its own protocol: how many wake-ups, \
+             cache-line transfers and allocations it makes per item. Compare two machines' floors before reading \
+             one machine's per-item answers as the other's.",
+        )
+        .arg(out_arg())
+        .arg(switch("quick").help("Short samples and 2 processes: a smoke measurement, not for conclusions"))
+        .arg(count_arg("processes", 1..=100, "Fresh processes [default: 5; --quick: 2]".to_string()))
+        .arg(count_arg(
+            "samples",
+            1..=1000,
+            "Timed samples of each probe per process, after one warm-up [default: 5; --quick: 3]".to_string(),
+        ))
 }
 
 /// `lab advise`: the user's shape of work in, a measured recommendation out.

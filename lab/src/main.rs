@@ -22,6 +22,7 @@ mod documented_defaults;
 mod environment;
 mod error;
 mod executor;
+mod floor;
 mod kind;
 mod list;
 mod options;
@@ -188,6 +189,16 @@ fn run() -> Result<ExitCode> {
             let out = OutputDir::new(request.out.clone());
             let _lock = lock(&out)?;
             calibrate::run(&request, &out, &interrupted)
+        }
+        Action::Floor(request) => {
+            let interrupted = interrupt_flag()?;
+            let out = OutputDir::new(request.out.clone());
+            let _lock = lock(&out)?;
+            floor::run(&request, &out, &interrupted)
+        }
+        Action::FloorChild(sub) => {
+            floor::child_main(&sub)?;
+            Ok(ExitCode::SUCCESS)
         }
         Action::Advise(request) if request.dry_run => {
             print!("{}", advise::plan_text(&request));

@@ -27,6 +27,7 @@ pub mod contestant;
 pub mod cores;
 pub mod cpu;
 pub mod external;
+pub mod floor;
 pub mod gauge;
 pub mod harness;
 pub mod judge;

@@ -6,6 +6,8 @@
 //!   (crossbeam-channel, flume, `std::sync::mpsc::sync_channel`).
 //! - [`stream`]: a stage-per-task pipeline builder on tokio, runtime constructors, and stream diagnostics.
 //! - [`coroutine`]: the coroutine family's `may` configuration (carriers, stack size) and coroutine spawning.
+//! - [`floor`]: the machine's own floor (a cache line, a wake-up, a task wake-up, a spawn, an SPSC ring, the
+//!   loop), timed as the smallest correct program of each mechanism.
 //! - [`conformance`]: the conformance kit the chain and handoff scenarios check their contestants with, and a
 //!   contestant wrapped to misbehave for the reject tests.
 //! - [`sink`]: where a one-thread consumer's items end up, shared by the chain and handoff scenarios.
@@ -19,6 +21,7 @@ pub mod cancel;
 pub mod conformance;
 pub mod coroutine;
 mod error;
+pub mod floor;
 mod live;
 mod panic;
 pub mod sink;

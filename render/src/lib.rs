@@ -4,7 +4,7 @@
 //! the scenario says about itself) and returns every file of the report as bytes in a [`Rendered`], touching
 //! no file system, clock or randomness, so `lab report <raw.jsonl>` re-renders byte-identical output. One
 //! module per format: [`markdown`], [`svg`] and [`json`]; [`index`] renders the `index.md` of `lab all`, and
-//! [`calibration`] the `calibration.md` of `lab calibrate`.
+//! [`calibration`] the `calibration.md` of `lab calibrate`; [`floor`] the `floor.md` of `lab floor`.
 //! [`output::OutputDir`] is the one place that writes files (atomically) and appends raw records.
 //!
 //! ```
@@ -55,6 +55,7 @@ mod analysis;
 pub mod by_cores;
 pub mod calibration;
 mod claims;
+pub mod floor;
 pub mod format;
 pub mod index;
 pub mod json;
