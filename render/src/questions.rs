@@ -3,7 +3,7 @@
 //! summary carries every pick, tie, exclusion and verdict.
 
 use measure::compare::format_p;
-use measure::question::{Answer, QuestionResult};
+use measure::question::{Answer, QuestionResult, Rival, Standing};
 use measure::summary::{Summary, Verdict};
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -41,13 +41,16 @@ fn view(summary: &Summary, q: &QuestionResult) -> Value {
     let threshold = q.threshold.unwrap_or_else(|| summary.method.thresholds().for_metric(&q.metric));
     view["equal_within"] = format::ratio(threshold.ratio).into();
     view["changes"] = picks.windows(2).any(|w| w[0] != w[1]).into();
+    // Always present (the summary leaves it out when false), for the templates to test.
+    view["family"] = q.family.into();
     view
 }
 
 /// The answer at one phase, formatted: the phase in words, the pick, practically equal alternatives and those
 /// this run cannot tell from it (each [`Named`]), the best alternative it beats (`beats`: factor, whether every
 /// process is apart, p) and the further ones, the alternatives excluded by a guard, the pick's guard figures and
-/// what pathologies and traps cost against it.
+/// what pathologies and traps cost against it; at a control phase, why it is one (`control`, and no pick); in a
+/// family question, the best alternative of another family (`rival`, [`rival_view`]).
 fn answer_view(summary: &Summary, q: &QuestionResult, a: &Answer) -> Value {
     let p = |p: Option<f64>| p.map(format_p);
     let names = |names: &[String]| -> Vec<Named> { names.iter().map(|n| named(summary, n)).collect() };
@@ -77,6 +80,8 @@ fn answer_view(summary: &Summary, q: &QuestionResult, a: &Answer) -> Value {
             v.map(|v| json!({ "words": g.words, "value": format::number(v) }))
         }).collect::<Vec<_>>(),
         "modes": a.modes,
+        "control": a.control,
+        "rival": a.rival.as_ref().map(|r| rival_view(r)),
         "costs": a.costs.iter().map(|c| json!({
             "name": c.name,
             "role": c.role.as_str(),
@@ -84,6 +89,28 @@ fn answer_view(summary: &Summary, q: &QuestionResult, a: &Answer) -> Value {
             "beyond_noise": c.beyond_noise,
         })).collect::<Vec<_>>(),
     })
+}
+
+/// A family question's rival as the templates read it: its name and family, its figure, how many times better the
+/// pick is (formatted), its standing (`beaten`, `equal`, `cannot-tell`) and the p that the pick is better.
+pub(crate) fn rival_view(r: &Rival) -> Value {
+    json!({
+        "name": r.name,
+        "family": r.family,
+        "value": format::number(r.value),
+        "factor": format::ratio(r.factor),
+        "standing": standing_word(r.standing),
+        "p": r.p.map(format_p),
+    })
+}
+
+/// A rival's standing as the templates and the index's cells name it.
+pub(crate) fn standing_word(standing: Standing) -> &'static str {
+    match standing {
+        Standing::Beaten => "beaten",
+        Standing::Equal => "equal",
+        Standing::CannotTell => "cannot-tell",
+    }
 }
 
 #[cfg(test)]

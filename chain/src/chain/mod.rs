@@ -56,11 +56,7 @@ pub const CPU_PER_ITEM: &str = "cpu_ns_per_item";
 /// the others bound each channel.
 pub fn family_questions() -> Vec<Question> {
     let of = |batched: bool| -> Vec<String> {
-        contestants()
-            .iter()
-            .filter(|c| c.layout() == Some((Layout::Staged, batched)))
-            .map(|c| c.info().name)
-            .collect()
+        contestants().iter().filter(|c| c.layout() == Some((Layout::Staged, batched))).map(|c| c.info().name).collect()
     };
     let ask = |id, ask, names: &[String], metric, words| {
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
