@@ -413,3 +413,180 @@ pub struct Paragraph {
     /// Control cells.
     pub controls: usize,
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use measure::question::{answer_all, Alternatives, Question};
+    use measure::summary::{Family, Role, Summary};
+    use testkit::fixture::processes;
+
+    use super::*;
+    use crate::analysis::tests::{contestant_with_role, input};
+    use crate::index::{render_index, render_index_across, IndexEntry};
+
+    /// A hand-off at `cores` cores, capacities 16 and 256, with the family question per item and batched (its
+    /// capacity 16 a control); `ms` gives each contestant's process medians at each capacity.
+    fn run(cores: u32, ms: &[(&str, Family, [&[f64]; 2])]) -> Summary {
+        let contestants = ms
+            .iter()
+            .map(|(name, family, [at_16, at_256])| {
+                let mut c = contestant_with_role(name, *family, Role::Candidate, processes(at_16));
+                let at_16 = c.metrics.remove("ms").unwrap();
+                c.metrics.insert("capacity_16.ms".to_string(), at_16);
+                c.metrics.insert("capacity_256.ms".to_string(), processes(at_256));
+                c
+            })
+            .collect();
+        let mut summary = crate::analysis::tests::summary_of(contestants);
+        summary.scenario = "handoff".to_string();
+        summary.phases = vec!["capacity_16".to_string(), "capacity_256".to_string()];
+        summary.environment.cores = cores;
+        let ask = |id, situation, names: &[&str]| {
+            Question::new(id, "Which family?", Alternatives::named(names), "ms", "ms per million", false)
+                .situation(situation)
+                .of_families()
+        };
+        let questions = [
+            ask("family-per-item", "per item", &["blocking", "stream"]),
+            ask("family-batched", "batched", &["blocking-batched", "stream-batched"])
+                .control("capacity_16", "a batch is one item here"),
+        ];
+        summary.questions = answer_all(&summary, &questions);
+        summary
+    }
+
+    const B: Family = Family::Blocking;
+    const S: Family = Family::Stream;
+
+    /// At 2 cores: per item, practically equal at 16, blocking 2.33× better at 256; batched, stream 3× better at
+    /// 256. At 1 core: per item, cannot tell at 16 (overlapping processes), stream better at 256 (the family
+    /// flips); batched, practically equal at 256.
+    fn two_runs() -> (Summary, Summary) {
+        let two = run(
+            2,
+            &[
+                ("blocking", B, [&[100.0, 101.0, 102.0], &[30.0, 30.5, 31.0]]),
+                ("stream", S, [&[104.0, 105.0, 106.0], &[70.0, 71.0, 72.0]]),
+                ("blocking-batched", B, [&[100.0, 101.0, 102.0], &[21.0, 21.5, 22.0]]),
+                ("stream-batched", S, [&[100.0, 101.0, 102.0], &[7.0, 7.1, 7.2]]),
+            ],
+        );
+        let one = run(
+            1,
+            &[
+                ("blocking", B, [&[14.0, 15.0, 16.0], &[50.0, 51.0, 52.0]]),
+                ("stream", S, [&[10.0, 11.0, 40.0], &[35.0, 35.5, 36.0]]),
+                ("blocking-batched", B, [&[100.0, 101.0, 102.0], &[7.2, 7.3, 7.4]]),
+                ("stream-batched", S, [&[100.0, 101.0, 102.0], &[7.0, 7.1, 7.2]]),
+            ],
+        );
+        (two, one)
+    }
+
+    #[test]
+    fn a_cell_per_family_question_phase_and_core_count() {
+        let (two, one) = two_runs();
+        let (two, one) = (FamilyRun::of(&two), FamilyRun::of(&one));
+        let matrix = FamilyMatrix::of(&["handoff"], &[&two, &one]);
+        assert_eq!(matrix.cores, [1, 2]);
+        let rows: Vec<(&str, Option<&str>)> = matrix.rows.iter().map(|r| (r.id.as_str(), r.phase.as_deref())).collect();
+        assert_eq!(
+            rows,
+            [
+                ("family-per-item", Some("capacity_16")),
+                ("family-per-item", Some("capacity_256")),
+                ("family-batched", Some("capacity_16")),
+                ("family-batched", Some("capacity_256")),
+            ]
+        );
+        let kinds: Vec<Vec<&str>> = matrix
+            .rows
+            .iter()
+            .map(|r| {
+                r.cells
+                    .iter()
+                    .map(|c| match c {
+                        Some(FamilyVerdict::Beaten { winner, .. }) => winner.as_str(),
+                        Some(FamilyVerdict::Equal { .. }) => "equal",
+                        Some(FamilyVerdict::CannotTell { .. }) => "cannot tell",
+                        Some(FamilyVerdict::Control { .. }) => "control",
+                        _ => "other",
+                    })
+                    .collect()
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            [["cannot tell", "equal"], ["stream", "blocking"], ["control", "control"], ["equal", "stream"],]
+        );
+        let table = matrix.table();
+        assert!(table.contains("| 1 core "), "{table}");
+        assert!(table.contains("| 2 cores "), "{table}");
+        assert!(table.contains("**blocking**, 2.33× better than stream (p = 0.050)"), "{table}");
+        assert!(
+            table.contains(
+                "<a id=\"family-handoff-family-per-item\"></a>[handoff](handoff.md#question-family-per-item)"
+            ),
+            "{table}"
+        );
+        assert_eq!(table.matches("| control ").count(), 2, "{table}");
+        assert!(table.contains("cannot tell (stream, blocking 1.36×: the processes overlap)"), "{table}");
+    }
+
+    /// The paragraph under the matrix in the index rendered from `runs` (the first the index's own).
+    fn paragraph(two: &Summary, others: &[&Summary]) -> String {
+        let entry = IndexEntry::from_input(&input(two));
+        let others: Vec<FamilyRun> = others.iter().map(|s| FamilyRun::of(s)).collect();
+        let index = render_index_across(&[entry], &others);
+        let table_end = index
+            .lines()
+            .position(|l| l.starts_with("| scenario: family question"))
+            .map(|start| start + index.lines().skip(start).take_while(|l| l.starts_with('|')).count())
+            .unwrap();
+        index.lines().skip(table_end).find(|l| !l.trim().is_empty()).unwrap().to_string()
+    }
+
+    #[test]
+    fn the_paragraph_says_where_the_style_decides_by_how_much_and_where_it_does_not_matter() {
+        let (two, one) = two_runs();
+        let text = paragraph(&two, &[&one]);
+        assert!(text.starts_with("The style decides 3 of these 8 cells: stream wins 2 (by 1.44× to 3.03×) and blocking wins 1 (by 2.33×)"), "{text}");
+        assert!(
+            text.contains(
+                "the widest gap is stream over blocking, 3.03×, at handoff, batched, capacity 256 on 2 cores"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("The winning family changes with the core count at handoff, per item, capacity 256 (stream 1.44× better than blocking on 1 core, blocking 2.33× better than stream on 2 cores)"),
+            "{text}"
+        );
+        assert!(text.contains("It does not matter, the families practically equal, at handoff, per item, capacity 16 on 2 cores and handoff, batched, capacity 256 on 1 core."), "{text}");
+        assert!(text.contains("This run cannot tell the families apart in 1 cell. 2 cells are controls."), "{text}");
+    }
+
+    #[test]
+    fn the_paragraph_names_a_family_only_where_its_verdict_holds() {
+        // Every cell a tie, a run that cannot tell, or a control: no family is named.
+        let ties = run(
+            2,
+            &[
+                ("blocking", B, [&[14.0, 15.0, 16.0], &[50.0, 51.0, 52.0]]),
+                ("stream", S, [&[10.0, 11.0, 40.0], &[51.0, 52.0, 53.0]]),
+                ("blocking-batched", B, [&[100.0, 101.0, 102.0], &[7.2, 7.3, 7.4]]),
+                ("stream-batched", S, [&[100.0, 101.0, 102.0], &[7.0, 7.1, 7.2]]),
+            ],
+        );
+        let text = paragraph(&ties, &[]);
+        assert!(text.starts_with("The style decides none of these 4 cells."), "{text}");
+        for family in ["stream", "blocking", "coroutine"] {
+            assert!(!text.contains(family), "`{family}` named without a verdict: {text}");
+        }
+        // Without a family question, no matrix.
+        let mut none = ties.clone();
+        none.questions.clear();
+        let index = render_index(&[IndexEntry::from_input(&input(&none))]);
+        assert!(!index.contains("## The family matrix"), "{index}");
+    }
+}
