@@ -428,4 +428,21 @@ mod tests {
         assert!(coloured.contains('\u{1b}'));
         assert_eq!(anstream::adapter::strip_str(&coloured).to_string(), narrow);
     }
+
+    #[test]
+    fn a_family_answer_names_the_rival_family_and_a_control_says_why() {
+        let mut run = run();
+        let family = Question::new("family", "Which family?", Alternatives::Candidates, "ms", "ms", false)
+            .of_families()
+            .control("capacity_16", "a batch is one item here");
+        run.questions = answer_all(&run, &[family]);
+        let text = render(&said(&run), 200, false);
+        let lines = unwrapped(&text);
+        let p = format_p(run.questions[0].answers[0].rival.as_ref().unwrap().p.unwrap());
+        assert!(
+            lines[2].ends_with(&format!("; the family: stream, 2.50× better than crossbeam (blocking), p = {p}")),
+            "{text}"
+        );
+        assert_eq!(lines[3], "    capacity_16: a control, not an answer: a batch is one item here", "{text}");
+    }
 }

@@ -188,4 +188,67 @@ mod tests {
         assert!(text.contains("(chain.md#question-lock)"), "{text}");
         assert!(text.contains("excluded: `spin` (cores used)"), "{text}");
     }
+
+    /// A swept run with a family question (its low level a control) and a plain one.
+    fn family_summary() -> measure::summary::Summary {
+        let c = |name, family, low: &[f64], high: &[f64]| {
+            let mut c = contestant_with_role(name, family, Role::Candidate, processes(low));
+            let low = c.metrics.remove("ms").expect("ms");
+            c.metrics.insert("low.ms".to_string(), low);
+            c.metrics.insert("high.ms".to_string(), processes(high));
+            c
+        };
+        let mut summary = summary_of(vec![
+            c("threads", Family::Blocking, &[10.0, 10.1, 10.2], &[30.0, 30.5, 31.0]),
+            c("tasks", Family::Stream, &[10.0, 10.1, 10.2], &[70.0, 71.0, 72.0]),
+        ]);
+        summary.phases = vec!["low".to_string(), "high".to_string()];
+        let family =
+            Question::new("family", "Which family?", Alternatives::named(&["threads", "tasks"]), "ms", "ms", false)
+                .of_families()
+                .control("low", "below capacity nothing waits");
+        summary.questions = answer_all(&summary, &[family]);
+        summary
+    }
+
+    #[test]
+    fn a_family_answer_names_the_rival_family_and_a_control_says_why_without_a_pick() {
+        let summary = family_summary();
+        let text = render_markdown(&input(&summary));
+        let answer = &text[text.find("## Answer").expect("an answer")..];
+        assert!(
+            answer.contains("  - At low: **A control, not an answer**: below capacity nothing waits.\n"),
+            "{answer}"
+        );
+        assert!(
+            answer.contains(
+                "**The family: blocking**, 2.33× better than the best stream alternative, `tasks` (71.0; every \
+                 process apart, p = 0.050)."
+            ),
+            "{answer}"
+        );
+        assert!(!answer.contains("No alternative can be the answer"), "a control is not a missing answer: {answer}");
+        // The index: a control is no pick, and the bottom line links the family question into the matrix.
+        let index = render_index(&[IndexEntry::from_input(&input(&summary))]);
+        assert!(index.contains("| a control, not an answer |"), "{index}");
+        assert!(
+            index.contains(
+                "[Which family?](#family-chain-family): a control (below the point where the question can matter) at \
+                 low, blocking, 2.33× better than stream (best `threads`) at high."
+            ),
+            "{index}"
+        );
+    }
+
+    #[test]
+    fn a_tie_with_nothing_beaten_is_not_the_only_alternative() {
+        let mut summary = family_summary();
+        let tie = Question::new("tie", "Which one?", Alternatives::named(&["threads", "tasks"]), "ms", "ms", false);
+        summary.phases = vec!["low".to_string()];
+        summary.contestants[1].family = Family::Blocking;
+        summary.questions = answer_all(&summary, &[tie]);
+        let index = render_index(&[IndexEntry::from_input(&input(&summary))]);
+        assert!(index.contains("`threads` (blocking) or 1 practically equal, nothing else could answer."), "{index}");
+        assert!(!index.contains("the only alternative that could answer"), "{index}");
+    }
 }
