@@ -246,6 +246,8 @@ impl FamilyMatrix {
         };
         for row in &self.rows {
             let mut winners: Vec<(u32, &str, &str, f64)> = Vec::new();
+            let mut equal_at: Vec<u32> = Vec::new();
+            let mut sides: Vec<Side> = Vec::new();
             for (cores, cell) in self.cores.iter().zip(&row.cells) {
                 match cell {
                     Some(FamilyVerdict::Beaten { winner, loser, factor, .. }) => {
@@ -257,12 +259,32 @@ impl FamilyMatrix {
                             at: at(row, *cores),
                         });
                         winners.push((*cores, winner, loser, *factor));
+                        sides.push(Side {
+                            cores: *cores,
+                            kind: "beaten",
+                            winner: winner.clone(),
+                            loser: loser.clone(),
+                            factor: format::ratio(*factor),
+                        });
                     }
-                    Some(FamilyVerdict::Equal { .. }) => p.equal.push(at(row, *cores)),
-                    Some(FamilyVerdict::CannotTell { .. }) => p.cannot_tell += 1,
+                    Some(FamilyVerdict::Equal { .. }) => {
+                        equal_at.push(*cores);
+                        sides.push(Side { cores: *cores, kind: "equal", ..Side::default() });
+                    }
+                    Some(FamilyVerdict::CannotTell { .. }) => {
+                        p.cannot_tell += 1;
+                        sides.push(Side { cores: *cores, kind: "cannot-tell", ..Side::default() });
+                    }
                     Some(FamilyVerdict::Control { .. }) => p.controls += 1,
                     Some(FamilyVerdict::None | FamilyVerdict::Alone { .. }) | None => {}
                 }
+            }
+            if !equal_at.is_empty() {
+                p.equal.push(EqualRow { at: at(row, 0), cores: equal_at });
+            }
+            // Decided at some core counts, a tie or not told at others: the verdict depends on the count.
+            if !winners.is_empty() && sides.iter().any(|s| s.kind != "beaten") {
+                p.depends.push(Shift { at: at(row, 0), sides });
             }
             if let [(low_cores, low, low_loser, low_factor), .., (high_cores, high, high_loser, high_factor)] =
                 winners[..]
@@ -406,8 +428,10 @@ pub struct Paragraph {
     pub wins: Vec<Wins>,
     /// Rows whose decided winner changes with the core count.
     pub flips: Vec<Flip>,
-    /// Cells where the families are practically equal.
-    pub equal: Vec<Place>,
+    /// Rows with a cell where the families are practically equal, each with the core counts where they are.
+    pub equal: Vec<EqualRow>,
+    /// Rows decided at some core counts and practically equal or not told apart at others.
+    pub depends: Vec<Shift>,
     /// Cells this run cannot tell.
     pub cannot_tell: usize,
     /// Control cells.
@@ -562,7 +586,20 @@ mod tests {
             text.contains("The winning family changes with the core count at handoff, per item, capacity 256 (stream 1.44× better than blocking on 1 core, blocking 2.33× better than stream on 2 cores)"),
             "{text}"
         );
-        assert!(text.contains("It does not matter, the families practically equal, at handoff, per item, capacity 16 on 2 cores and handoff, batched, capacity 256 on 1 core."), "{text}");
+        assert!(
+            text.contains(
+                "The verdict depends on the core count at handoff, batched, capacity 256 (practically equal on 1 \
+                 core, stream 3.03× better than blocking on 2 cores)."
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "It does not matter, the families practically equal, at handoff, per item, capacity 16 (on 2 cores); \
+                 handoff, batched, capacity 256 (on 1 core)."
+            ),
+            "{text}"
+        );
         assert!(text.contains("This run cannot tell the families apart in 1 cell. 2 cells are controls."), "{text}");
     }
 
@@ -589,4 +626,38 @@ mod tests {
         let index = render_index(&[IndexEntry::from_input(&input(&none))]);
         assert!(!index.contains("## The family matrix"), "{index}");
     }
+}
+
+/// A row where the families are practically equal at some core counts.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EqualRow {
+    /// The row (its `cores` 0).
+    pub at: Place,
+    /// The core counts where they are practically equal.
+    pub cores: Vec<u32>,
+}
+
+/// A row decided at some core counts and not at others.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Shift {
+    /// The row (its `cores` 0).
+    pub at: Place,
+    /// Its verdict at each core count that gave one (a control, no answer or one family alone left out).
+    pub sides: Vec<Side>,
+}
+
+/// A row's verdict at one core count: `beaten` (with the families and the factor), `equal` or `cannot-tell`
+/// (which name no family).
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct Side {
+    /// The core count.
+    pub cores: u32,
+    /// The verdict.
+    pub kind: &'static str,
+    /// The winning family, when beaten.
+    pub winner: String,
+    /// The family it beats, when beaten.
+    pub loser: String,
+    /// By how much, formatted, when beaten.
+    pub factor: String,
 }
