@@ -130,6 +130,8 @@ pub(crate) fn said(summary: &Summary) -> Answers {
     let questions = summary
         .questions
         .iter()
+        // A question none of whose alternatives ran (a run of a few contestants) is not asked.
+        .filter(|q| !q.alternatives.is_empty())
         .map(|q| Said {
             ask: q.ask.split_whitespace().collect::<Vec<_>>().join(" "),
             lines: if too_few.is_some() {

@@ -138,9 +138,7 @@ pub struct BottomRival {
 
 /// The bottom line of every question of `summary`.
 fn bottom_lines(summary: &measure::summary::Summary) -> Vec<BottomLine> {
-    summary
-        .questions
-        .iter()
+    crate::questions::asked(summary)
         .map(|q| {
             let mut parts: Vec<BottomPart> = Vec::new();
             for a in &q.answers {
@@ -229,7 +227,7 @@ pub struct QuestionRow {
 /// The decision rows of every question of `summary`.
 fn question_rows(summary: &measure::summary::Summary) -> Vec<QuestionRow> {
     let mut rows = Vec::new();
-    for (q, view) in summary.questions.iter().zip(crate::questions::views(summary)) {
+    for (q, view) in crate::questions::asked(summary).zip(crate::questions::views(summary)) {
         for (a, a_view) in q.answers.iter().zip(view["answers"].as_array().into_iter().flatten()) {
             let pick = match a_view["pick"] {
                 Value::Null if a.control.is_some() => cell(json!({ "kind": "control" })),

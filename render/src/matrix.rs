@@ -89,12 +89,13 @@ pub struct FamilyRun {
 }
 
 impl FamilyRun {
-    /// The family answers of `summary` (none when it asks no family question, as runs before them did not).
+    /// The family answers of `summary` (none when it asks no family question, as runs before them did not; a
+    /// question none of whose alternatives ran is left out).
     pub fn of(summary: &Summary) -> FamilyRun {
         let answers = summary
             .questions
             .iter()
-            .filter(|q| q.family)
+            .filter(|q| q.family && !q.alternatives.is_empty())
             .flat_map(|q| q.answers.iter().map(move |a| (q, a)))
             .map(|(q, a)| FamilyAnswer {
                 id: q.id.clone(),

@@ -24,7 +24,23 @@ pub(crate) struct Named {
 /// words, direction, guards' rules), `changes` (the pick changes between phases) and its `answers` formatted
 /// ([`answer_view`]).
 pub(crate) fn views(summary: &Summary) -> Vec<Value> {
-    summary.questions.iter().map(|q| view(summary, q)).collect()
+    asked(summary).map(|q| view(summary, q)).collect()
+}
+
+/// The questions of `summary` this run could ask: those with an alternative that ran (a run of a few contestants,
+/// `--only`, may run none of a question's).
+pub(crate) fn asked(summary: &Summary) -> impl Iterator<Item = &QuestionResult> {
+    summary.questions.iter().filter(|q| !q.alternatives.is_empty())
+}
+
+/// The questions of `summary` none of whose alternatives ran: each one's sentence and deciding metric in words.
+pub(crate) fn not_asked(summary: &Summary) -> Vec<Value> {
+    summary
+        .questions
+        .iter()
+        .filter(|q| q.alternatives.is_empty())
+        .map(|q| json!({ "ask": q.ask, "metric_words": q.metric_words }))
+        .collect()
 }
 
 /// `name` with its family in `summary` (`unknown` for a name it does not have).
@@ -250,5 +266,24 @@ mod tests {
         let index = render_index(&[IndexEntry::from_input(&input(&summary))]);
         assert!(index.contains("`threads` (blocking) or 1 practically equal, nothing else could answer."), "{index}");
         assert!(!index.contains("the only alternative that could answer"), "{index}");
+    }
+
+    #[test]
+    fn a_question_none_of_whose_alternatives_ran_is_said_not_asked_rather_than_unanswered() {
+        let mut summary = family_summary();
+        let absent =
+            Question::new("absent", "Which batch?", Alternatives::named(&["gone"]), "ms", "ms", false).of_families();
+        let mut asked = summary.questions.clone();
+        asked.extend(answer_all(&summary, &[absent]));
+        summary.questions = asked;
+        let text = render_markdown(&input(&summary));
+        assert!(
+            text.contains("- **Not asked in this run**, none of their alternatives having run: “Which batch?” on ms."),
+            "{text}"
+        );
+        assert!(!text.contains("none ran cleanly"), "{text}");
+        let index = render_index(&[IndexEntry::from_input(&input(&summary))]);
+        assert!(!index.contains("Which batch?"), "{index}");
+        assert!(!index.contains("family-chain-absent"), "no matrix row: {index}");
     }
 }
