@@ -97,7 +97,7 @@ fn answer_view(summary: &Summary, q: &QuestionResult, a: &Answer) -> Value {
         }).collect::<Vec<_>>(),
         "modes": a.modes,
         "control": a.control,
-        "rival": a.rival.as_ref().map(|r| rival_view(r)),
+        "rival": a.rival.as_ref().map(rival_view),
         "costs": a.costs.iter().map(|c| json!({
             "name": c.name,
             "role": c.role.as_str(),
