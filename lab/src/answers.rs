@@ -133,7 +133,7 @@ pub(crate) fn said(summary: &Summary) -> Answers {
         // A question none of whose alternatives ran (a run of a few contestants) is not asked.
         .filter(|q| !q.alternatives.is_empty())
         .map(|q| Said {
-            ask: q.ask.split_whitespace().collect::<Vec<_>>().join(" "),
+            ask: ask_of(summary, q),
             lines: if too_few.is_some() {
                 Vec::new()
             } else {
@@ -146,6 +146,18 @@ pub(crate) fn said(summary: &Summary) -> Answers {
         })
         .collect();
     Answers { questions, too_few }
+}
+
+/// The sentence of `q`, its white space collapsed; where another question of `summary` asks the same sentence (a
+/// family question on time and its twin on CPU), with the metric that decides it.
+fn ask_of(summary: &Summary, q: &QuestionResult) -> String {
+    let ask = q.ask.split_whitespace().collect::<Vec<_>>().join(" ");
+    let twins = summary.questions.iter().filter(|other| other.ask == q.ask).count();
+    if twins > 1 {
+        format!("{ask} (on {})", q.metric_words)
+    } else {
+        ask
+    }
 }
 
 /// `name` with its family in `summary`.

@@ -240,7 +240,13 @@ fn question_rows(summary: &measure::summary::Summary) -> Vec<QuestionRow> {
             };
             let evidence = cell(json!({ "kind": "question", "q": view, "a": a_view }));
             let phase = a.phase.as_deref().map(phase_words);
-            rows.push(QuestionRow { id: q.id.clone(), ask: q.ask.clone(), phase, pick, evidence });
+            // A question asked twice, on two metrics (a family question on time and on CPU), names its metric.
+            let ask = if summary.questions.iter().filter(|other| other.ask == q.ask).count() > 1 {
+                format!("{} (on {})", q.ask, q.metric_words)
+            } else {
+                q.ask.clone()
+            };
+            rows.push(QuestionRow { id: q.id.clone(), ask, phase, pick, evidence });
         }
     }
     rows
