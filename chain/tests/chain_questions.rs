@@ -44,3 +44,26 @@ fn the_questions_name_the_whole_collection_styles_and_the_staged_pipelines_in_re
         ]
     );
 }
+
+/// The family questions compare the staged layout of every family at equal construction, per item and batched
+/// apart, on time and on CPU per item.
+#[test]
+fn the_family_questions_name_the_staged_pipelines_per_item_and_batched_apart() {
+    let questions = ChainScenario.questions();
+    let family: Vec<_> = questions.iter().filter(|q| q.family).collect();
+    let ids: Vec<&str> = family.iter().map(|q| q.id).collect();
+    assert_eq!(ids, ["family-per-item", "family-per-item-cpu", "family-batched", "family-batched-cpu"]);
+    let metrics: Vec<&str> = family.iter().map(|q| q.metric).collect();
+    assert_eq!(metrics, ["ms_per_million", "cpu_ns_per_item", "ms_per_million", "cpu_ns_per_item"]);
+    let named = |q: &measure::question::Question| match &q.alternatives {
+        Alternatives::Named(names) => names.clone(),
+        other => panic!("{other:?}"),
+    };
+    let per_item = ["blocking-crossbeam", "blocking-flume", "blocking-std", "stream-tokio-tasks", "coroutine-may"];
+    assert_eq!(named(family[0]), per_item);
+    assert_eq!(named(family[1]), per_item);
+    let batched: Vec<String> = per_item.iter().map(|n| format!("{n}-batched")).collect();
+    assert_eq!(named(family[2]), batched);
+    assert_eq!(named(family[3]), batched);
+    assert!(family.iter().all(|q| q.controls.is_empty()), "every level of the chain can answer");
+}

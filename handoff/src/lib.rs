@@ -17,7 +17,7 @@ mod produce;
 
 pub use handoff::{
     ab_variants, bare_pairs, claims, conformance, contestants, find, items_at, report, AbVariant, HandoffContestant,
-    HandoffScenario, PreparedHandoff, HEADLINE, SERIES_CAPACITY, SMALL_CAPACITY_BELOW,
+    HandoffScenario, PreparedHandoff, BATCHED, CPU_PER_ITEM, HEADLINE, PER_ITEM, SERIES_CAPACITY, SMALL_CAPACITY_BELOW,
 };
 pub use job::{
     injected_panic_message, Behaviour, Consumer, Fault, FaultAction, HandoffConfig, HandoffError, Instruments, Job,

@@ -8,7 +8,7 @@
 
 use anstyle::{AnsiColor, Style};
 use measure::compare::format_p;
-use measure::question::{Answer, QuestionResult};
+use measure::question::{Answer, QuestionResult, Standing};
 use measure::stats::MIN_PROCESSES;
 use measure::summary::{Summary, Verdict};
 use render::format::{number, percent, ratio};
@@ -63,6 +63,11 @@ pub(crate) enum Says {
         /// Those this run cannot tell from it.
         others: Vec<Named>,
     },
+    /// A control, not an answer: the level is below the point where the question can matter, for this reason.
+    Control {
+        /// Why it is a control.
+        why: String,
+    },
     /// No alternative could be the answer: `guards` when some were excluded by a guard, else none ran cleanly.
     Nothing {
         /// Whether an alternative was excluded by a guard (rather than none having run cleanly).
@@ -70,13 +75,31 @@ pub(crate) enum Says {
     },
 }
 
-/// One answer: its level (the phase, absent without a sweep) and what it says.
+/// One answer: its level (the phase, absent without a sweep), what it says and, in a family question, how the
+/// pick's family stands against the best of another family.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Line {
     /// The phase.
     pub phase: Option<String>,
     /// What it says.
     pub says: Says,
+    /// In a family question with a pick: the pick's family against the rival's.
+    pub family: Option<FamilySays>,
+}
+
+/// In a family question, the pick's family against the best alternative of another family.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct FamilySays {
+    /// The pick's family.
+    pub family: &'static str,
+    /// The best alternative of another family, if one could be the answer.
+    pub rival: Option<Named>,
+    /// How many times better the pick is than the rival, formatted.
+    pub factor: String,
+    /// How the rival stands.
+    pub standing: Standing,
+    /// The exact p that the pick is better, formatted, when the rival is beaten.
+    pub p: Option<String>,
 }
 
 /// One question and what the run answers it.
@@ -107,12 +130,17 @@ pub(crate) fn said(summary: &Summary) -> Answers {
     let questions = summary
         .questions
         .iter()
+        // A question none of whose alternatives ran (a run of a few contestants) is not asked.
+        .filter(|q| !q.alternatives.is_empty())
         .map(|q| Said {
-            ask: q.ask.split_whitespace().collect::<Vec<_>>().join(" "),
+            ask: ask_of(summary, q),
             lines: if too_few.is_some() {
                 Vec::new()
             } else {
-                q.answers.iter().map(|a| Line { phase: a.phase.clone(), says: says(summary, q, a) }).collect()
+                q.answers
+                    .iter()
+                    .map(|a| Line { phase: a.phase.clone(), says: says(summary, q, a), family: family(summary, q, a) })
+                    .collect()
             },
             threshold: percent(q.threshold.map_or_else(|| summary.method.threshold(&q.metric), |t| t.fraction())),
         })
@@ -120,13 +148,46 @@ pub(crate) fn said(summary: &Summary) -> Answers {
     Answers { questions, too_few }
 }
 
+/// The sentence of `q`, its white space collapsed; where another question of `summary` asks the same sentence (a
+/// family question on time and its twin on CPU), with the metric that decides it.
+fn ask_of(summary: &Summary, q: &QuestionResult) -> String {
+    let ask = q.ask.split_whitespace().collect::<Vec<_>>().join(" ");
+    let twins = summary.questions.iter().filter(|other| other.ask == q.ask).count();
+    if twins > 1 {
+        format!("{ask} (on {})", q.metric_words)
+    } else {
+        ask
+    }
+}
+
 /// `name` with its family in `summary`.
 fn named(summary: &Summary, name: &str) -> Named {
     Named { name: name.to_string(), family: summary.contestant(name).map_or("unknown", |c| c.family.as_str()) }
 }
 
+/// In family question `q`, how answer `a`'s pick's family stands against the best of another family.
+fn family(summary: &Summary, q: &QuestionResult, a: &Answer) -> Option<FamilySays> {
+    let pick = named(summary, a.pick.as_deref().filter(|_| q.family)?);
+    let (rival, factor, standing, p) = match &a.rival {
+        Some(r) => {
+            (Some(Named { name: r.name.clone(), family: family_name(&r.family) }), ratio(r.factor), r.standing, r.p)
+        }
+        None => (None, String::new(), Standing::Beaten, None),
+    };
+    let p = p.filter(|_| standing == Standing::Beaten).map(format_p);
+    Some(FamilySays { family: pick.family, rival, factor, standing, p })
+}
+
+/// A family's name as the summary spells it, as a static string (`unknown` for one it does not know).
+fn family_name(family: &str) -> &'static str {
+    ["stream", "blocking", "coroutine", "baseline"].into_iter().find(|f| *f == family).unwrap_or("unknown")
+}
+
 /// What answer `a` to `q` says.
 fn says(summary: &Summary, q: &QuestionResult, a: &Answer) -> Says {
+    if let Some(why) = &a.control {
+        return Says::Control { why: why.clone() };
+    }
     let (Some(pick), Some(value)) = (a.pick.as_deref(), a.value) else {
         return Says::Nothing { guards: !a.excluded.iter().all(|e| e.guard == DID_NOT_RUN) };
     };
@@ -185,7 +246,11 @@ pub(crate) fn render(answers: &Answers, width: usize, colour: bool) -> String {
             continue;
         }
         for line in &q.lines {
-            let (style, text) = words(&line.says, &q.threshold);
+            let (style, mut text) = words(&line.says, &q.threshold);
+            if let Some(family) = &line.family {
+                text.push_str("; ");
+                text.push_str(&family_words(family, &q.threshold));
+            }
             let text = match &line.phase {
                 Some(phase) => format!("{phase}: {text}"),
                 None => text,
@@ -227,10 +292,33 @@ fn words(says: &Says, threshold: &str) -> (Style, String) {
                 list(others)
             ),
         ),
+        Says::Control { why } => (yellow(), format!("a control, not an answer: {why}")),
         Says::Nothing { guards: true } => (yellow(), "no alternative can be the answer: none met every guard".into()),
         Says::Nothing { guards: false } => {
             (yellow(), "no alternative can be the answer: none ran cleanly and measured it".into())
         }
+    }
+}
+
+/// A family question's line on the families: the pick's family against the best of another.
+fn family_words(f: &FamilySays, threshold: &str) -> String {
+    let Some(rival) = &f.rival else {
+        return format!("the family: {} alone (no other family could be the answer)", f.family);
+    };
+    let rival_who = format!("{} ({})", rival.name, rival.family);
+    match f.standing {
+        Standing::Beaten => {
+            let p = f.p.as_ref().map_or_else(String::new, |p| format!(", p = {p}"));
+            format!("the family: {}, {} better than {rival_who}{p}", f.family, f.factor)
+        }
+        Standing::Equal => format!(
+            "the family: {} and {} practically equal ({rival_who} {} behind, within {threshold})",
+            f.family, rival.family, f.factor
+        ),
+        Standing::CannotTell => format!(
+            "the family: this run cannot tell {} from {} ({rival_who} {} behind, but the processes overlap)",
+            f.family, rival.family, f.factor
+        ),
     }
 }
 
@@ -353,5 +441,22 @@ mod tests {
         let coloured = render(&answers, 60, true);
         assert!(coloured.contains('\u{1b}'));
         assert_eq!(anstream::adapter::strip_str(&coloured).to_string(), narrow);
+    }
+
+    #[test]
+    fn a_family_answer_names_the_rival_family_and_a_control_says_why() {
+        let mut run = run();
+        let family = Question::new("family", "Which family?", Alternatives::Candidates, "ms", "ms", false)
+            .of_families()
+            .control("capacity_16", "a batch is one item here");
+        run.questions = answer_all(&run, &[family]);
+        let text = render(&said(&run), 200, false);
+        let lines = unwrapped(&text);
+        let p = format_p(run.questions[0].answers[0].rival.as_ref().unwrap().p.unwrap());
+        assert!(
+            lines[2].ends_with(&format!("; the family: stream, 2.50× better than crossbeam (blocking), p = {p}")),
+            "{text}"
+        );
+        assert_eq!(lines[3], "    capacity_16: a control, not an answer: a batch is one item here", "{text}");
     }
 }

@@ -578,11 +578,44 @@ fn lock(out: &OutputDir) -> Result<render::OutputLock> {
 
 /// Write `index.md` linking every report of `entries`, in their order.
 fn write_index(out: &OutputDir, entries: &[render::IndexEntry]) -> Result<()> {
-    let contents = render::index::render_index(entries);
+    let others = other_core_counts(out.root(), entries);
+    let contents = render::index::render_index_across(entries, &others);
     out.write(&Rendered { files: vec![RenderedFile { path: "index.md".to_string(), contents }] })
         .context("writing index.md")?;
     eprintln!("wrote {}", out.root().join("index.md").display());
     Ok(())
+}
+
+/// The family answers of the runs of `entries`' scenarios at other core counts, read from the summaries in
+/// `folder/cores-N/` (`lab <scenario> --cores N --out folder/cores-N`), for the index's family matrix: every core
+/// count but the entries' own. A summary that cannot be read is left out with a warning.
+fn other_core_counts(folder: &Path, entries: &[render::IndexEntry]) -> Vec<render::matrix::FamilyRun> {
+    let own: BTreeSet<u32> = entries.iter().map(|e| e.families.cores).collect();
+    let counts: BTreeSet<u32> = std::fs::read_dir(folder)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.strip_prefix("cores-")?.parse().ok())
+        .filter(|cores: &u32| !own.contains(cores))
+        .collect();
+    let mut runs = Vec::new();
+    for cores in counts {
+        let sub = folder.join(render::by_cores::folder(cores));
+        if !sub.is_dir() {
+            continue;
+        }
+        for entry in entries {
+            let path = sub.join(format!("{}.json", entry.scenario));
+            if !path.is_file() {
+                continue;
+            }
+            match compare::read_summary(&path) {
+                Ok(summary) => runs.push(render::matrix::FamilyRun::of(&summary)),
+                Err(e) => eprintln!("warning: the family matrix leaves out {}: {e}", path.display()),
+            }
+        }
+    }
+    runs
 }
 
 #[cfg(test)]

@@ -81,6 +81,8 @@ pub struct IndexEntry {
     pub questions: Vec<QuestionRow>,
     /// Each question's answer in a few words, for the index's bottom line.
     pub bottom_line: Vec<BottomLine>,
+    /// Its family questions' answers, for the family matrix (this run's core count's column).
+    pub families: crate::matrix::FamilyRun,
 }
 
 /// One question's answer in a few words: the index's bottom line.
@@ -90,6 +92,9 @@ pub struct BottomLine {
     pub id: String,
     /// The situation in a few words (the question's sentence when it names none).
     pub situation: String,
+    /// Where its situation links: the question's answer in the report, or, for a family question, its rows in the
+    /// family matrix (`#family-<scenario>-<id>`).
+    pub link: String,
     /// The answer over the phases, one part per run of phases with the same answer.
     pub parts: Vec<BottomPart>,
 }
@@ -98,9 +103,12 @@ pub struct BottomLine {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct BottomPart {
     /// What kind of answer it is: `one` (the pick, ahead of every other alternative in every process),
-    /// `families` (practically equal alternatives of several families), `cannot-tell` (the processes overlap),
-    /// `ahead` (ahead beyond noise, not in every process), `tie` (practically equal alternatives of the pick's
-    /// family, nothing else eligible beaten), `alone` (nothing else could answer) or `none`.
+    /// `tie` (the pick and practically equal alternatives of its family, nothing else eligible beaten), `families`
+    /// (practically equal alternatives of several families), `cannot-tell` (the processes overlap), `ahead`
+    /// (ahead beyond noise, not in every process), `alone` (nothing else could answer), `control` (a level below
+    /// the point where the question can matter) or `none`; in a family question, `family-beaten`,
+    /// `family-equal`, `family-cannot-tell` or `family-alone`: the pick's family against the best of another
+    /// ([`BottomPart::rival`]).
     pub kind: &'static str,
     /// The pick.
     pub pick: Option<String>,
@@ -116,17 +124,27 @@ pub struct BottomPart {
     pub cannot_tell: Vec<String>,
     /// The phases, in words (empty when the question has no sweep).
     pub phases: Vec<String>,
+    /// In a family question, the best alternative of another family: its family and how many times better the
+    /// pick is (formatted).
+    pub rival: Option<BottomRival>,
+}
+
+/// In a family question's bottom line, the best alternative of another family.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BottomRival {
+    /// Its family.
+    pub family: String,
+    /// How many times better the pick is, formatted.
+    pub factor: String,
 }
 
 /// The bottom line of every question of `summary`.
 fn bottom_lines(summary: &measure::summary::Summary) -> Vec<BottomLine> {
-    summary
-        .questions
-        .iter()
+    crate::questions::asked(summary)
         .map(|q| {
             let mut parts: Vec<BottomPart> = Vec::new();
             for a in &q.answers {
-                let part = bottom_part(summary, a);
+                let part = bottom_part(summary, q.family, a);
                 let phase = a.phase.as_deref().map(phase_words);
                 match parts.last_mut() {
                     Some(last) if BottomPart { phases: Vec::new(), ..last.clone() } == part => {
@@ -136,13 +154,23 @@ fn bottom_lines(summary: &measure::summary::Summary) -> Vec<BottomLine> {
                 }
             }
             let situation = if q.situation.is_empty() { &q.ask } else { &q.situation };
-            BottomLine { id: q.id.clone(), situation: situation.clone(), parts }
+            let link = if q.family {
+                format!("#{}", crate::matrix::anchor(&summary.scenario, &q.id))
+            } else {
+                format!("{}.md#question-{}", summary.scenario, q.id)
+            };
+            BottomLine { id: q.id.clone(), situation: situation.clone(), link, parts }
         })
         .collect()
 }
 
-/// One phase's answer in a few words (its phases left empty).
-fn bottom_part(summary: &measure::summary::Summary, a: &measure::question::Answer) -> BottomPart {
+/// One phase's answer in a few words (its phases left empty); in a family question (`family`), the pick's family
+/// against the best of another.
+fn bottom_part(
+    summary: &measure::summary::Summary,
+    family_question: bool,
+    a: &measure::question::Answer,
+) -> BottomPart {
     let family = |name: &str| crate::questions::named(summary, name).family;
     let mut families: Vec<&'static str> = Vec::new();
     for f in a.pick.iter().chain(&a.equal).map(|n| family(n)) {
@@ -150,15 +178,27 @@ fn bottom_part(summary: &measure::summary::Summary, a: &measure::question::Answe
             families.push(f);
         }
     }
-    let kind = match (&a.pick, &a.beats) {
-        (None, _) => "none",
+    let kind = match (&a.pick, &a.beats, &a.rival) {
+        _ if a.control.is_some() => "control",
+        (None, _, _) => "none",
+        (Some(_), _, Some(rival)) if family_question => match rival.standing {
+            measure::question::Standing::Beaten => "family-beaten",
+            measure::question::Standing::Equal => "family-equal",
+            measure::question::Standing::CannotTell => "family-cannot-tell",
+        },
+        (Some(_), _, None) if family_question => "family-alone",
         _ if families.len() > 1 => "families",
         _ if !a.cannot_tell.is_empty() => "cannot-tell",
-        (Some(_), Some(beats)) if beats.verdict == Verdict::Holds => "one",
-        (Some(_), Some(_)) => "ahead",
-        (Some(_), None) if !a.equal.is_empty() => "tie",
-        (Some(_), None) => "alone",
+        (Some(_), Some(beats), _) if beats.verdict == Verdict::Holds => "one",
+        (Some(_), Some(_), _) => "ahead",
+        (Some(_), None, _) if !a.equal.is_empty() => "tie",
+        (Some(_), None, _) => "alone",
     };
+    let rival = a.rival.as_ref().filter(|_| family_question).map(|r| BottomRival {
+        family: r.family.clone(),
+        // The factor only where it is a finding (beaten); ties of any size read alike, so their phases merge.
+        factor: if r.standing == measure::question::Standing::Beaten { format::ratio(r.factor) } else { String::new() },
+    });
     BottomPart {
         kind,
         pick: a.pick.clone(),
@@ -168,6 +208,7 @@ fn bottom_part(summary: &measure::summary::Summary, a: &measure::question::Answe
         equal_names: a.equal.clone(),
         cannot_tell: a.cannot_tell.clone(),
         phases: Vec::new(),
+        rival,
     }
 }
 
@@ -189,9 +230,10 @@ pub struct QuestionRow {
 /// The decision rows of every question of `summary`.
 fn question_rows(summary: &measure::summary::Summary) -> Vec<QuestionRow> {
     let mut rows = Vec::new();
-    for (q, view) in summary.questions.iter().zip(crate::questions::views(summary)) {
+    for (q, view) in crate::questions::asked(summary).zip(crate::questions::views(summary)) {
         for (a, a_view) in q.answers.iter().zip(view["answers"].as_array().into_iter().flatten()) {
             let pick = match a_view["pick"] {
+                Value::Null if a.control.is_some() => cell(json!({ "kind": "control" })),
                 Value::Null => cell(json!({ "kind": "no-pick" })),
                 ref pick => {
                     let equal = a_view["equal"].as_array().into_iter().flatten();
@@ -201,7 +243,13 @@ fn question_rows(summary: &measure::summary::Summary) -> Vec<QuestionRow> {
             };
             let evidence = cell(json!({ "kind": "question", "q": view, "a": a_view }));
             let phase = a.phase.as_deref().map(phase_words);
-            rows.push(QuestionRow { id: q.id.clone(), ask: q.ask.clone(), phase, pick, evidence });
+            // A question asked twice, on two metrics (a family question on time and on CPU), names its metric.
+            let ask = if summary.questions.iter().filter(|other| other.ask == q.ask).count() > 1 {
+                format!("{} (on {})", q.ask, q.metric_words)
+            } else {
+                q.ask.clone()
+            };
+            rows.push(QuestionRow { id: q.id.clone(), ask, phase, pick, evidence });
         }
     }
     rows
@@ -257,6 +305,7 @@ impl IndexEntry {
             winners,
             questions: question_rows(summary),
             bottom_line: bottom_lines(summary),
+            families: crate::matrix::FamilyRun::of(summary),
         }
     }
 }
@@ -299,7 +348,7 @@ fn fit(text: String) -> String {
 }
 
 /// One cell of the index's tables, rendered from `templates/index-cells.md` (the context's `kind` chooses the cell).
-fn cell(context: Value) -> String {
+pub(crate) fn cell(context: Value) -> String {
     template!("index-cells.md", context)
 }
 
@@ -435,9 +484,18 @@ fn winners_grid(entry: &IndexEntry) -> String {
     table.render()
 }
 
-/// Render `index.md` for `entries`, in the order given, into `templates/index.md`. Pure: the same entries give
-/// the same bytes.
+/// Render `index.md` for `entries`, in the order given, into `templates/index.md`, its family matrix of their runs
+/// alone. Pure: the same entries give the same bytes.
 pub fn render_index(entries: &[IndexEntry]) -> String {
+    render_index_across(entries, &[])
+}
+
+/// Render `index.md` for `entries` ([`render_index`]), its family matrix of their runs and of `other_cores`, the
+/// family answers of the same scenarios' runs at other core counts (read from their summaries). Pure.
+pub fn render_index_across(entries: &[IndexEntry], other_cores: &[crate::matrix::FamilyRun]) -> String {
+    let order: Vec<&str> = entries.iter().map(|e| e.scenario.as_str()).collect();
+    let runs: Vec<&crate::matrix::FamilyRun> = entries.iter().map(|e| &e.families).chain(other_cores).collect();
+    let matrix = crate::matrix::FamilyMatrix::of(&order, &runs);
     let mut decisions = Table::new(&columns("decisions", &[Align::Left; 5]));
     let mut rows = 0;
     for entry in entries {
@@ -504,6 +562,8 @@ pub fn render_index(entries: &[IndexEntry]) -> String {
         .map(|(statement, scenarios)| json!({ "statement": statement, "scenarios": scenarios }))
         .collect();
     let context = json!({
+        "matrix": matrix.table(),
+        "paragraph": matrix.paragraph(),
         "thresholds": thresholds,
         "bottom_line": entries.iter().any(|e| !e.bottom_line.is_empty()),
         "entries": views,
@@ -590,6 +650,7 @@ mod tests {
             ],
             questions: Vec::new(),
             bottom_line: Vec::new(),
+            families: Default::default(),
         }
     }
 
@@ -603,6 +664,7 @@ mod tests {
             equal_names: Vec::new(),
             cannot_tell: Vec::new(),
             phases: phases.iter().map(|p| p.to_string()).collect(),
+            rival: None,
         }
     }
 
@@ -612,6 +674,7 @@ mod tests {
         chain.bottom_line = vec![
             BottomLine {
                 id: "collection".to_string(),
+                link: "chain.md#question-collection".to_string(),
                 situation: "CPU-bound work over a collection".to_string(),
                 parts: vec![
                     part("one", "baseline-loop", "baseline", &["work 0"]),
@@ -620,6 +683,7 @@ mod tests {
             },
             BottomLine {
                 id: "stages".to_string(),
+                link: "chain.md#question-stages".to_string(),
                 situation: "the same work as concurrent stages".to_string(),
                 parts: vec![BottomPart {
                     cannot_tell: vec!["a".into(), "b".into(), "c".into()],
@@ -630,6 +694,7 @@ mod tests {
         let mut tcp = entry("tcp", &[]);
         tcp.bottom_line = vec![BottomLine {
             id: "family".to_string(),
+            link: "tcp.md#question-family".to_string(),
             situation: "request/response over TCP".to_string(),
             parts: vec![BottomPart {
                 families: vec!["stream", "coroutine", "blocking"],

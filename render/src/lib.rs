@@ -60,6 +60,7 @@ pub mod format;
 pub mod index;
 pub mod json;
 pub mod markdown;
+pub mod matrix;
 pub mod output;
 mod questions;
 pub mod svg;
@@ -67,7 +68,7 @@ pub mod table;
 mod thresholds;
 
 pub use analysis::{disturbed_note, headline_findings, status_line};
-pub use index::{render_index, IndexEntry};
+pub use index::{render_index, render_index_across, IndexEntry};
 pub use output::{OutputDir, OutputError, OutputLock, RawAppender};
 
 /// Everything one scenario's report is rendered from: the run's summary and what the scenario says about it.

@@ -266,6 +266,7 @@ fn answer_context(input: &ReportInput<'_>, analysis: &Analysis<'_>) -> Value {
         "claims": (!summary.claims.is_empty()).then(|| Tally::of(&summary.claims)),
         "notes": input.headline_notes,
         "questions": crate::questions::views(summary),
+        "not_asked": crate::questions::not_asked(summary),
     })
 }
 

@@ -3,7 +3,7 @@
 //! summary carries every pick, tie, exclusion and verdict.
 
 use measure::compare::format_p;
-use measure::question::{Answer, QuestionResult};
+use measure::question::{Answer, QuestionResult, Rival, Standing};
 use measure::summary::{Summary, Verdict};
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -24,7 +24,23 @@ pub(crate) struct Named {
 /// words, direction, guards' rules), `changes` (the pick changes between phases) and its `answers` formatted
 /// ([`answer_view`]).
 pub(crate) fn views(summary: &Summary) -> Vec<Value> {
-    summary.questions.iter().map(|q| view(summary, q)).collect()
+    asked(summary).map(|q| view(summary, q)).collect()
+}
+
+/// The questions of `summary` this run could ask: those with an alternative that ran (a run of a few contestants,
+/// `--only`, may run none of a question's).
+pub(crate) fn asked(summary: &Summary) -> impl Iterator<Item = &QuestionResult> {
+    summary.questions.iter().filter(|q| !q.alternatives.is_empty())
+}
+
+/// The questions of `summary` none of whose alternatives ran: each one's sentence and deciding metric in words.
+pub(crate) fn not_asked(summary: &Summary) -> Vec<Value> {
+    summary
+        .questions
+        .iter()
+        .filter(|q| q.alternatives.is_empty())
+        .map(|q| json!({ "ask": q.ask, "metric_words": q.metric_words }))
+        .collect()
 }
 
 /// `name` with its family in `summary` (`unknown` for a name it does not have).
@@ -41,13 +57,16 @@ fn view(summary: &Summary, q: &QuestionResult) -> Value {
     let threshold = q.threshold.unwrap_or_else(|| summary.method.thresholds().for_metric(&q.metric));
     view["equal_within"] = format::ratio(threshold.ratio).into();
     view["changes"] = picks.windows(2).any(|w| w[0] != w[1]).into();
+    // Always present (the summary leaves it out when false), for the templates to test.
+    view["family"] = q.family.into();
     view
 }
 
 /// The answer at one phase, formatted: the phase in words, the pick, practically equal alternatives and those
 /// this run cannot tell from it (each [`Named`]), the best alternative it beats (`beats`: factor, whether every
 /// process is apart, p) and the further ones, the alternatives excluded by a guard, the pick's guard figures and
-/// what pathologies and traps cost against it.
+/// what pathologies and traps cost against it; at a control phase, why it is one (`control`, and no pick); in a
+/// family question, the best alternative of another family (`rival`, [`rival_view`]).
 fn answer_view(summary: &Summary, q: &QuestionResult, a: &Answer) -> Value {
     let p = |p: Option<f64>| p.map(format_p);
     let names = |names: &[String]| -> Vec<Named> { names.iter().map(|n| named(summary, n)).collect() };
@@ -77,6 +96,8 @@ fn answer_view(summary: &Summary, q: &QuestionResult, a: &Answer) -> Value {
             v.map(|v| json!({ "words": g.words, "value": format::number(v) }))
         }).collect::<Vec<_>>(),
         "modes": a.modes,
+        "control": a.control,
+        "rival": a.rival.as_ref().map(rival_view),
         "costs": a.costs.iter().map(|c| json!({
             "name": c.name,
             "role": c.role.as_str(),
@@ -84,6 +105,28 @@ fn answer_view(summary: &Summary, q: &QuestionResult, a: &Answer) -> Value {
             "beyond_noise": c.beyond_noise,
         })).collect::<Vec<_>>(),
     })
+}
+
+/// A family question's rival as the templates read it: its name and family, its figure, how many times better the
+/// pick is (formatted), its standing (`beaten`, `equal`, `cannot-tell`) and the p that the pick is better.
+pub(crate) fn rival_view(r: &Rival) -> Value {
+    json!({
+        "name": r.name,
+        "family": r.family,
+        "value": format::number(r.value),
+        "factor": format::ratio(r.factor),
+        "standing": standing_word(r.standing),
+        "p": r.p.map(format_p),
+    })
+}
+
+/// A rival's standing as the templates and the index's cells name it.
+pub(crate) fn standing_word(standing: Standing) -> &'static str {
+    match standing {
+        Standing::Beaten => "beaten",
+        Standing::Equal => "equal",
+        Standing::CannotTell => "cannot-tell",
+    }
 }
 
 #[cfg(test)]
@@ -187,5 +230,87 @@ mod tests {
         assert!(text.contains("| Which lock? | `mutex` (blocking) |"), "{text}");
         assert!(text.contains("(chain.md#question-lock)"), "{text}");
         assert!(text.contains("excluded: `spin` (cores used)"), "{text}");
+    }
+
+    /// A swept run with a family question (its low level a control) and a plain one.
+    fn family_summary() -> measure::summary::Summary {
+        let c = |name, family, low: &[f64], high: &[f64]| {
+            let mut c = contestant_with_role(name, family, Role::Candidate, processes(low));
+            let low = c.metrics.remove("ms").expect("ms");
+            c.metrics.insert("low.ms".to_string(), low);
+            c.metrics.insert("high.ms".to_string(), processes(high));
+            c
+        };
+        let mut summary = summary_of(vec![
+            c("threads", Family::Blocking, &[10.0, 10.1, 10.2], &[30.0, 30.5, 31.0]),
+            c("tasks", Family::Stream, &[10.0, 10.1, 10.2], &[70.0, 71.0, 72.0]),
+        ]);
+        summary.phases = vec!["low".to_string(), "high".to_string()];
+        let family =
+            Question::new("family", "Which family?", Alternatives::named(&["threads", "tasks"]), "ms", "ms", false)
+                .of_families()
+                .control("low", "below capacity nothing waits");
+        summary.questions = answer_all(&summary, &[family]);
+        summary
+    }
+
+    #[test]
+    fn a_family_answer_names_the_rival_family_and_a_control_says_why_without_a_pick() {
+        let summary = family_summary();
+        let text = render_markdown(&input(&summary));
+        let answer = &text[text.find("## Answer").expect("an answer")..];
+        assert!(
+            answer.contains("  - At low: **A control, not an answer**: below capacity nothing waits.\n"),
+            "{answer}"
+        );
+        assert!(
+            answer.contains(
+                "**The family: blocking**, 2.33× better than the best stream alternative, `tasks` (71.0; every \
+                 process apart, p = 0.050)."
+            ),
+            "{answer}"
+        );
+        assert!(!answer.contains("No alternative can be the answer"), "a control is not a missing answer: {answer}");
+        // The index: a control is no pick, and the bottom line links the family question into the matrix.
+        let index = render_index(&[IndexEntry::from_input(&input(&summary))]);
+        assert!(index.contains("| a control, not an answer |"), "{index}");
+        assert!(
+            index.contains(
+                "[Which family?](#family-chain-family): a control (below the point where the question can matter) at \
+                 low, blocking, 2.33× better than stream (best `threads`) at high."
+            ),
+            "{index}"
+        );
+    }
+
+    #[test]
+    fn a_tie_with_nothing_beaten_is_not_the_only_alternative() {
+        let mut summary = family_summary();
+        let tie = Question::new("tie", "Which one?", Alternatives::named(&["threads", "tasks"]), "ms", "ms", false);
+        summary.phases = vec!["low".to_string()];
+        summary.contestants[1].family = Family::Blocking;
+        summary.questions = answer_all(&summary, &[tie]);
+        let index = render_index(&[IndexEntry::from_input(&input(&summary))]);
+        assert!(index.contains("`threads` (blocking) or 1 practically equal, nothing else could answer."), "{index}");
+        assert!(!index.contains("the only alternative that could answer"), "{index}");
+    }
+
+    #[test]
+    fn a_question_none_of_whose_alternatives_ran_is_said_not_asked_rather_than_unanswered() {
+        let mut summary = family_summary();
+        let absent =
+            Question::new("absent", "Which batch?", Alternatives::named(&["gone"]), "ms", "ms", false).of_families();
+        let mut asked = summary.questions.clone();
+        asked.extend(answer_all(&summary, &[absent]));
+        summary.questions = asked;
+        let text = render_markdown(&input(&summary));
+        assert!(
+            text.contains("- **Not asked in this run**, none of their alternatives having run: “Which batch?” on ms."),
+            "{text}"
+        );
+        assert!(!text.contains("none ran cleanly"), "{text}");
+        let index = render_index(&[IndexEntry::from_input(&input(&summary))]);
+        assert!(!index.contains("Which batch?"), "{index}");
+        assert!(!index.contains("family-chain-absent"), "no matrix row: {index}");
     }
 }

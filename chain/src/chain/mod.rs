@@ -31,7 +31,7 @@ use measure::scenario::{
 };
 use measure::summary::ContestantInfo;
 
-pub use contestants::{contestants, find, standalone_pairs, ChainContestant, PreparedChain};
+pub use contestants::{contestants, find, standalone_pairs, ChainContestant, Layout, PreparedChain};
 
 /// The chain scenario, as the lab's registry lists it.
 #[derive(Debug, Clone, Copy, Default)]
@@ -39,6 +39,43 @@ pub struct ChainScenario;
 
 /// The headline metric: milliseconds per million input items.
 pub const HEADLINE: &str = "ms_per_million";
+
+/// CPU time per item through the chain, the scenario's CPU-per-unit metric.
+pub const CPU_PER_ITEM: &str = "cpu_ns_per_item";
+
+/// The family question — threads, tasks or coroutines per stage? — at equal construction: the staged layout (a
+/// thread, task or coroutine per stage and one for the consumer, 4 bounded channels of `capacity` items each, in
+/// order), one question per item and one batched (`min(batch, capacity / messages)` items per `Vec`), each decided
+/// on wall time per million items and on CPU per item. Every family's every staged construction is an
+/// alternative (blocking: crossbeam, flume, std; stream: tokio tasks; coroutine: `may`).
+///
+/// Left out: the fused layout (two parties and one channel, which `may` has no contestant of, so it would give two
+/// families a construction the third lacks) and the single-thread, pool and single-task contestants (no
+/// concurrent stages: the `collection` question's). One difference stays, stated: batched `may` bounds the whole
+/// chain by one semaphore of the permits its 4 channels would hold (the same total, taken at the source), where
+/// the others bound each channel.
+pub fn family_questions() -> Vec<Question> {
+    let of = |batched: bool| -> Vec<String> {
+        contestants().iter().filter(|c| c.layout() == Some((Layout::Staged, batched))).map(|c| c.info().name).collect()
+    };
+    let ask = |id, ask, names: &[String], metric, words| {
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        Question::new(id, ask, Alternatives::named(&names), metric, words, false).of_families()
+    };
+    let per_item = "Concurrent stages, one item per message: blocking threads, async tasks or coroutines?";
+    let batched = "Concurrent stages, batched messages: blocking threads, async tasks or coroutines?";
+    let (one, many) = (of(false), of(true));
+    vec![
+        ask("family-per-item", per_item, &one, HEADLINE, "ms per million items")
+            .situation("concurrent stages one item per message, by family"),
+        ask("family-per-item-cpu", per_item, &one, CPU_PER_ITEM, "CPU ns per item")
+            .situation("concurrent stages one item per message, by family, on CPU"),
+        ask("family-batched", batched, &many, HEADLINE, "ms per million items")
+            .situation("concurrent stages batched, by family"),
+        ask("family-batched-cpu", batched, &many, CPU_PER_ITEM, "CPU ns per item")
+            .situation("concurrent stages batched, by family, on CPU"),
+    ]
+}
 
 /// The plain loop's figure, the floor every other contestant's wall time is read against, as the charts draw it.
 const FLOOR: ChartReference = ChartReference {
@@ -175,6 +212,9 @@ impl Scenario for ChainScenario {
                 )
                 .situation("the same work as concurrent stages"),
             ]
+            .into_iter()
+            .chain(family_questions())
+            .collect()
         },
     }
 

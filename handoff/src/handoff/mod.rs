@@ -75,6 +75,75 @@ pub fn items_at(items: u64, small_items: u64, capacity: u64, items_per_message: 
     }
 }
 
+/// CPU time per item handed off, the scenario's CPU-per-unit metric.
+pub const CPU_PER_ITEM: &str = "cpu_ns_per_item";
+
+/// Why the capacities below `2 × messages` (1 and 16 at the defaults: 16 messages) are controls of every question
+/// that asks about batching: there a batch is `capacity / messages` items, at least 1, so the "batched" rows carry
+/// one item per message (in a `Vec`) and batching is not tested.
+const NOT_BATCHED: &str = "at this capacity a batch is capacity / 16 messages, at least 1 item, so the batched rows \
+                           carry one item per message and batching is not tested; which channel moves one item at a \
+                           time is the per-item family question";
+
+/// The per-item expert constructions of each family at equal construction: library channels whose two ends are
+/// in the family's own style on two threads of execution that may run on different CPUs (two threads; two tasks
+/// on a multi-thread runtime; two coroutines on one carrier per CPU), the channel holding `capacity` items, one
+/// item per message, the consumer taking one message per receive.
+///
+/// Left out, and why: the hand-written `Mutex` + `Condvar` queues (no library channel, and no counterpart in the
+/// other families); `stream-tokio-recv-many` (its consumer drains up to `batch` messages per receive, which no
+/// blocking or coroutine consumer here does); `baseline-tokio-current-thread` (both ends on one thread: no
+/// hand-off between CPUs); the bridges (one end of each family: they answer a different question, crossing
+/// styles); the one-message variants (pathologies).
+pub const PER_ITEM: &[&str] = &[
+    "blocking-crossbeam",
+    "blocking-flume",
+    "blocking-std",
+    "stream-tokio",
+    "stream-flume",
+    "stream-futures",
+    "coroutine-may",
+];
+
+/// The batched twins of [`PER_ITEM`], at equal construction the same way: each message one `Vec` of
+/// `capacity / messages` items (at most `batch`), the channel holding `capacity` items in `messages` messages.
+pub const BATCHED: &[&str] = &[
+    "blocking-crossbeam-batched",
+    "blocking-flume-batched",
+    "blocking-std-batched",
+    "stream-tokio-batched",
+    "stream-flume-batched",
+    "stream-futures-batched",
+    "coroutine-may-batched",
+];
+
+/// The family question — blocking threads, async tasks or coroutines? — per item ([`PER_ITEM`]) and batched
+/// ([`BATCHED`]) apart, each decided on wall time per million items and on CPU per item. The batched questions
+/// take capacities 1 and 16 as controls ([`NOT_BATCHED`]).
+pub fn family_questions() -> Vec<Question> {
+    let ask = |id, ask, names: &[&str], metric, words| {
+        Question::new(id, ask, Alternatives::named(names), metric, words, false).of_families()
+    };
+    let per_item = "Handing items one per message from a producer to a consumer: blocking threads, async tasks or \
+                    coroutines?";
+    let batched = "Handing items in batches from a producer to a consumer: blocking threads, async tasks or \
+                   coroutines?";
+    vec![
+        ask("family-per-item", per_item, PER_ITEM, HEADLINE, "ms per million items")
+            .situation("hand-off one item per message, by family"),
+        ask("family-per-item-cpu", per_item, PER_ITEM, CPU_PER_ITEM, "CPU ns per item")
+            .situation("hand-off one item per message, by family, on CPU"),
+        ask("family-batched", batched, BATCHED, HEADLINE, "ms per million items")
+            .situation("batched hand-off, by family")
+            .control("capacity_1", NOT_BATCHED)
+            .control("capacity_16", NOT_BATCHED),
+        ask("family-batched-cpu", batched, BATCHED, CPU_PER_ITEM, "CPU ns per item")
+            .situation("batched hand-off, by family, on CPU")
+            .control("capacity_1", NOT_BATCHED)
+            .control("capacity_16", NOT_BATCHED),
+    ]
+}
+
 impl Scenario for HandoffScenario {
     measure::scenario_files! {
         /// The per-cause A/B variants of the bare pairs ([`contestants::on_request`]).
@@ -200,15 +269,24 @@ impl Scenario for HandoffScenario {
         ],
         /// The hand-off question, per channel capacity: which channel and packing moves items from a producer to a
         /// consumer fastest; pathologies are shown as what they cost.
-        questions: vec![Question::new(
-            "channel",
-            "Handing items from a producer to a consumer across threads or tasks: which channel, and should I batch?",
-            Alternatives::Candidates,
-            HEADLINE,
-            "ms per million items",
-            false,
-        )
-        .situation("producer → consumer hand-off")],
+        /// Then the family question at equal construction, per item and batched apart, each on the headline
+        /// metric and on CPU per item ([`family_questions`]).
+        questions: {
+            let mut questions = vec![Question::new(
+                "channel",
+                "Handing items from a producer to a consumer across threads or tasks: which channel, and should I \
+                 batch?",
+                Alternatives::Candidates,
+                HEADLINE,
+                "ms per million items",
+                false,
+            )
+            .situation("producer → consumer hand-off")
+            .control("capacity_1", NOT_BATCHED)
+            .control("capacity_16", NOT_BATCHED)];
+            questions.extend(family_questions());
+            questions
+        },
     }
 
     /// The registry's contestants, then the standalone programs ([`contestants::listed`]).
