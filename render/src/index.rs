@@ -706,6 +706,7 @@ mod tests {
         tie.bottom_line = vec![BottomLine {
             id: "blocking-call".to_string(),
             situation: "blocking socket code inside tokio".to_string(),
+            link: "tie.md#question-blocking-call".to_string(),
             parts: vec![BottomPart {
                 equal: 2,
                 equal_names: vec!["stream-block-in-place".into(), "stream-spawn-blocking".into()],

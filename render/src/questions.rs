@@ -291,7 +291,7 @@ mod tests {
         summary.contestants[1].family = Family::Blocking;
         summary.questions = answer_all(&summary, &[tie]);
         let index = render_index(&[IndexEntry::from_input(&input(&summary))]);
-        assert!(index.contains("`threads` (blocking) or 1 practically equal, nothing else could answer."), "{index}");
+        assert!(index.contains("`threads` (blocking), practically equal to `tasks`."), "{index}");
         assert!(!index.contains("the only alternative that could answer"), "{index}");
     }
 
