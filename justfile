@@ -115,6 +115,8 @@ sitting:
     set -euo pipefail
     if [ -n "$(git status --porcelain)" ]; then echo "sitting: the tree is dirty; commit first, so every file names one clean revision" >&2; exit 2; fi
     cargo build --release -p lab -p standalone
+    # What this sitting measures with (its revision and every file on a timed or judging path), which the staleness test of `just test` compares the tree with from now on.
+    LAB_WRITE_SOURCES=1 cargo test -q -p lab --test staleness the_committed_reports_were_measured_by_the_code_at_head
     old_maps=$(cat /proc/sys/vm/max_map_count)
     if [ "$(id -u)" = 0 ]; then
         trap 'sysctl -q -w vm.max_map_count="$old_maps"; echo "sitting: vm.max_map_count back to $old_maps"' EXIT
