@@ -59,6 +59,11 @@ pub(crate) fn command() -> Command {
                 .arg(out_arg())
                 .arg(force_arg("Replace reports in --out that are of the other run kind (--quick or full)"))
                 .arg(expect_failed_arg())
+                .arg(path_flag("floor", "FILE|none").help(
+                    "The machine's floor (`lab floor`'s floor.json) cited by a run whose raw file recorded none (made \
+                     before runs cited one), when it was measured on that run's testbed and build; a run that \
+                     recorded its floor keeps it [default: OUT/floor.json]",
+                ))
                 .arg(path_flag("by-cores", "BY-CORES.json").help(
                     "The by-cores.json that `lab by-cores` or a `--cores A,B` run wrote: each report of a \
                              run it sets side by side (and the index) gains one line on whether its answers hold at \
@@ -363,11 +368,21 @@ fn run_options(cmd: Command, scenario: Option<&dyn Scenario>) -> Command {
                 ),
         )
         .arg(calibration_arg())
+        .arg(floor_arg())
         .arg(
             value_arg("trial-timeout", "SECONDS")
                 .value_parser(value_parser!(f64))
                 .help("Kill a trial process after this long and mark it `timeout` [default: 300; --quick: 60]"),
         )
+}
+
+/// `--floor FILE|none`: the machine's floor a run's report cites.
+fn floor_arg() -> Arg {
+    path_flag("floor", "FILE|none").help(
+        "The machine's floor (`lab floor`'s floor.json) the report's testbed cites, each figure with its process \
+         medians, when it was measured on this testbed and build (a --quick floor only by a --quick run); otherwise, \
+         or with `none`, the report says it cites none and why [default: OUT/floor.json]",
+    )
 }
 
 /// `--calibration FILE|none`: where the judge reads each metric class's smallest detectable ratio.

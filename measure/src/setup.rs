@@ -165,6 +165,10 @@ pub struct Method {
     /// Which calibration `sdr` came from, or why the run has none; `None` in runs made before calibration.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub calibration: Option<CalibrationUse>,
+    /// The machine's floor the run cites (`lab floor`'s `floor.json` of its sitting: each figure with its process
+    /// medians), or why it cites none; `None` in runs made before runs cited it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub floor: Option<crate::floor::FloorUse>,
     /// The two contestants of a paired run (`--paired A,B`: only they ran, their processes alternating); empty
     /// otherwise.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
