@@ -470,9 +470,9 @@ fn report(
         let mut run = raw::read(path)?;
         // A run cites the floor it recorded, so its re-render is its own report byte for byte; one made before
         // runs recorded it cites the floor of this folder when that was measured on its testbed and build.
-        if let (None, Some(file)) = (&run.header.method.floor, floor) {
+        if let (None, Some(file)) = (&run.header.environment.floor, floor) {
             let header = &run.header;
-            run.header.method.floor = Some(floor::cited(Some(file), &header.environment, header.method.quick));
+            run.header.environment.floor = Some(floor::cited(Some(file), &header.environment, header.method.quick));
         }
         if let Some(line) = run.torn_line {
             eprintln!(

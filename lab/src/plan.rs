@@ -72,7 +72,6 @@ pub(crate) fn plan(scenario: &'static dyn Scenario, options: &RunOptions) -> Run
         noise_threshold: options.noise_threshold,
         sdr: Default::default(),
         calibration: None,
-        floor: None,
         paired: options.paired.clone(),
         seed: options.seed,
         trial_timeout_s: options.trial_timeout.as_secs_f64(),

@@ -284,7 +284,6 @@ pub(crate) mod tests {
             noise_threshold: 0.2,
             sdr: Default::default(),
             calibration: None,
-            floor: None,
             paired: Vec::new(),
             seed,
             trial_timeout_s: 60.0,

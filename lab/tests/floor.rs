@@ -60,7 +60,7 @@ fn a_run_cites_the_floor_of_its_folder_and_its_re_render_is_the_same_bytes() {
     // A full run into the same folder cites it: every figure with its process medians, the revision and time.
     lab().args(common::tiny_chain(&out)).args(["--calibration", "none"]).assert().success();
     let summary = read_json(&out.join("chain.json"));
-    let cited = &summary["method"]["floor"];
+    let cited = &summary["environment"]["floor"];
     assert_eq!(cited["file"], out.join("floor.json").display().to_string());
     assert!(cited.get("not_cited").is_none(), "{cited}");
     assert_eq!(cited["figures"], floor["figures"]);
@@ -82,7 +82,7 @@ fn a_run_cites_the_floor_of_its_folder_and_its_re_render_is_the_same_bytes() {
     let text = std::fs::read_to_string(&raw).unwrap();
     let (head, rest) = text.split_once('\n').unwrap();
     let mut header: serde_json::Value = serde_json::from_str(head).unwrap();
-    let method = header.get_mut("method").unwrap();
+    let method = header.get_mut("environment").unwrap();
     assert!(method.as_object_mut().unwrap().remove("floor").is_some(), "{method}");
     let old = dir.path().join("old");
     std::fs::create_dir_all(old.join("raw")).unwrap();
@@ -97,7 +97,7 @@ fn a_run_cites_the_floor_of_its_folder_and_its_re_render_is_the_same_bytes() {
         .arg(out.join("floor.json"))
         .assert()
         .success();
-    assert_eq!(read_json(&old.join("chain.json"))["method"]["floor"]["figures"], floor["figures"]);
+    assert_eq!(read_json(&old.join("chain.json"))["environment"]["floor"]["figures"], floor["figures"]);
 }
 
 #[test]
@@ -108,7 +108,7 @@ fn a_quick_floor_is_not_cited_by_a_full_run_which_says_why() {
     let file = quick.join("floor.json");
     let out = dir.path().join("run");
     lab().args(common::tiny_chain(&out)).args(["--calibration", "none", "--floor"]).arg(&file).assert().success();
-    let cited = &read_json(&out.join("chain.json"))["method"]["floor"];
+    let cited = &read_json(&out.join("chain.json"))["environment"]["floor"];
     let why = format!("{} is a --quick floor and this is a full run", file.display());
     assert_eq!(cited["not_cited"].as_str(), Some(why.as_str()), "{cited}");
     assert!(cited.get("figures").is_none(), "{cited}");
@@ -118,6 +118,6 @@ fn a_quick_floor_is_not_cited_by_a_full_run_which_says_why() {
     // `--floor none` cites none, and says so.
     let none = dir.path().join("none");
     lab().args(common::tiny_chain(&none)).args(["--calibration", "none", "--floor", "none"]).assert().success();
-    let cited = &read_json(&none.join("chain.json"))["method"]["floor"];
+    let cited = &read_json(&none.join("chain.json"))["environment"]["floor"];
     assert_eq!(cited["not_cited"], "--floor none: the run cited no floor");
 }

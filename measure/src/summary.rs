@@ -356,7 +356,6 @@ pub(crate) mod tests {
                 noise_threshold: 0.2,
                 sdr: Default::default(),
                 calibration: None,
-                floor: None,
                 paired: Vec::new(),
                 seed: 0,
                 trial_timeout_s: 1.0,

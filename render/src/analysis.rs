@@ -207,7 +207,6 @@ pub(crate) mod tests {
                 noise_threshold: 0.2,
                 sdr: Default::default(),
                 calibration: None,
-                floor: None,
                 paired: Vec::new(),
                 seed: 7,
                 trial_timeout_s: 60.0,

@@ -83,6 +83,8 @@ pub struct IndexEntry {
     pub bottom_line: Vec<BottomLine>,
     /// Its family questions' answers, for the family matrix (this run's core count's column).
     pub families: crate::matrix::FamilyRun,
+    /// The machine's floor the run cites, or why none (`environment.floor`), which the index states once.
+    pub floor: Option<measure::floor::FloorUse>,
 }
 
 /// One question's answer in a few words: the index's bottom line.
@@ -306,6 +308,7 @@ impl IndexEntry {
             questions: question_rows(summary),
             bottom_line: bottom_lines(summary),
             families: crate::matrix::FamilyRun::of(summary),
+            floor: summary.environment.floor.clone(),
         }
     }
 }
@@ -565,7 +568,7 @@ pub fn render_index_across(entries: &[IndexEntry], other_cores: &[crate::matrix:
     // the same reason), else one per group; runs made before runs cited a floor say nothing of one.
     let mut floors: Vec<(Value, Vec<&str>)> = Vec::new();
     for e in entries {
-        let Some(floor) = &e.method.floor else { continue };
+        let Some(floor) = &e.floor else { continue };
         let view = crate::floor::cited_view(floor);
         match floors.iter_mut().find(|(v, _)| *v == view) {
             Some((_, names)) => names.push(&e.scenario),
@@ -665,6 +668,7 @@ mod tests {
             questions: Vec::new(),
             bottom_line: Vec::new(),
             families: Default::default(),
+            floor: None,
         }
     }
 
@@ -701,8 +705,8 @@ mod tests {
             ..Default::default()
         };
         let (mut chain, mut handoff, old) = (entry("chain", &[]), entry("handoff", &[]), entry("tcp", &[]));
-        chain.method.floor = Some(cited.clone());
-        handoff.method.floor = Some(cited);
+        chain.floor = Some(cited.clone());
+        handoff.floor = Some(cited);
         let text = render_index_across(&[chain.clone(), handoff.clone(), old.clone()], &[]);
         assert_eq!(text.matches("**The machine's floor**").count(), 1, "{text}");
         assert!(
@@ -714,7 +718,7 @@ mod tests {
             "{text}"
         );
         // A scenario that cites none says why, apart from those that cite it.
-        handoff.method.floor = Some(measure::floor::FloorUse::none());
+        handoff.floor = Some(measure::floor::FloorUse::none());
         let text = render_index_across(&[chain, handoff, old], &[]);
         assert!(text.contains("**The machine's floor cited by chain**: measured by"), "{text}");
         assert!(

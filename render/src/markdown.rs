@@ -6,7 +6,7 @@
 
 use measure::pick::{ratio as compare, reference, Analysis, PhaseAnswer};
 use measure::record::Status;
-use measure::summary::{metric_key, ContestantSummary, Role, Setting, Summary};
+use measure::summary::{metric_key, ContestantSummary, Environment, Role, Setting, Summary};
 
 use crate::analysis::{self, phase_words};
 use crate::claims::{claim_line, Tally};
@@ -372,7 +372,7 @@ fn environment(summary: &Summary) -> String {
         }
     }
     let mut out = table.render();
-    let testbed = testbed(summary);
+    let testbed = testbed(e);
     if !testbed.is_empty() {
         out.push('\n');
         out.push_str(&testbed);
@@ -396,9 +396,8 @@ fn settings_table<'s>(id: &str, settings: impl Iterator<Item = &'s Setting>) -> 
 /// The testbed and its default limits, the runtimes inside each trial process, then the machine's floor the run
 /// cites (or why none), rendered into `templates/testbed.md`; empty for a run that recorded none of them (every
 /// run made before they were recorded).
-fn testbed(summary: &Summary) -> String {
-    let e = &summary.environment;
-    let floor = summary.method.floor.as_ref();
+fn testbed(e: &Environment) -> String {
+    let floor = e.floor.as_ref();
     if e.testbed.is_none() && e.runtimes.is_empty() && floor.is_none() {
         return String::new();
     }

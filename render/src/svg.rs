@@ -1546,7 +1546,6 @@ mod tests {
                 noise_threshold: 0.2,
                 sdr: Default::default(),
                 calibration: None,
-                floor: None,
                 paired: Vec::new(),
                 seed: 1,
                 trial_timeout_s: 60.0,

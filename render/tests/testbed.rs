@@ -114,7 +114,7 @@ fn cited_floor() -> measure::floor::FloorUse {
 #[test]
 fn a_run_that_cites_its_floor_shows_each_figure_with_its_process_medians() {
     let mut summary = recorded();
-    summary.method.floor = Some(cited_floor());
+    summary.environment.floor = Some(cited_floor());
     for markdown in [
         render::markdown::render_markdown(&common::input(&summary)),
         render::markdown::render_details(&common::input(&summary)),
@@ -131,7 +131,7 @@ fn a_run_that_cites_its_floor_shows_each_figure_with_its_process_medians() {
 #[test]
 fn a_run_that_cites_no_floor_says_why_and_how_to_measure_one() {
     let mut summary = recorded();
-    summary.method.floor = Some(measure::floor::FloorUse {
+    summary.environment.floor = Some(measure::floor::FloorUse {
         file: "reports/floor.json".to_string(),
         not_cited: Some("reports/floor.json is a --quick floor and this is a full run".to_string()),
         ..Default::default()
@@ -147,7 +147,7 @@ fn a_run_that_cites_no_floor_says_why_and_how_to_measure_one() {
     assert!(!markdown.contains("| mechanism |"), "{markdown}");
     // Without a testbed or runtimes, the reason still shows.
     let mut bare = common::summary();
-    bare.method.floor = Some(measure::floor::FloorUse::none());
+    bare.environment.floor = Some(measure::floor::FloorUse::none());
     let markdown = render::markdown::render_markdown(&common::input(&bare));
     assert!(markdown.contains("No floor of this testbed is cited: --floor none: the run cited no floor."));
 }
@@ -163,13 +163,13 @@ fn a_run_made_before_runs_cited_a_floor_says_nothing_of_one() {
 #[test]
 fn a_summary_with_its_floor_round_trips_through_json() {
     let mut summary = recorded();
-    summary.method.floor = Some(cited_floor());
+    summary.environment.floor = Some(cited_floor());
     let text = serde_json::to_string(&summary).unwrap();
     let back: measure::summary::Summary = serde_json::from_str(&text).unwrap();
-    assert_eq!(back.method.floor, summary.method.floor);
+    assert_eq!(back.environment.floor, summary.environment.floor);
     // A summary written before runs cited a floor still parses, with none.
     let mut old: serde_json::Value = serde_json::from_str(&text).unwrap();
-    old["method"].as_object_mut().unwrap().remove("floor");
+    old["environment"].as_object_mut().unwrap().remove("floor");
     let old: measure::summary::Summary = serde_json::from_value(old).unwrap();
-    assert_eq!(old.method.floor, None);
+    assert_eq!(old.environment.floor, None);
 }

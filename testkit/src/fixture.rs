@@ -56,7 +56,6 @@ pub fn method() -> Method {
         noise_threshold: 0.2,
         sdr: Default::default(),
         calibration: None,
-        floor: None,
         paired: Vec::new(),
         seed: 0,
         trial_timeout_s: 60.0,

@@ -67,7 +67,6 @@ pub fn summary() -> Summary {
             noise_threshold: 0.2,
             sdr: Default::default(),
             calibration: None,
-            floor: None,
             paired: Vec::new(),
             seed: 42,
             trial_timeout_s: 120.0,
