@@ -209,7 +209,8 @@ fn floor_command() -> Command {
              unpark wake-up on one CPU and across, a tokio task wake-up on its worker and across workers, a \
              thread's spawn and join, an item through a single-producer single-consumer ring (rtrb) across CPUs, \
              and a loop's item; each in fresh processes (writes DIR/floor.json and floor.md, prints the table). \
-             Under a minute; run it on a quiet machine",
+             Every later run into DIR (or given --floor DIR/floor.json) on this testbed and build cites it in its \
+             report's testbed. Under a minute; run it on a quiet machine",
         )
         .after_help(
             "A contestant's cost per item sits above these figures by its own protocol: how many wake-ups, \
@@ -217,7 +218,9 @@ fn floor_command() -> Command {
              one machine's per-item answers as the other's.",
         )
         .arg(out_arg())
-        .arg(switch("quick").help("Short samples and 2 processes: a smoke measurement, not for conclusions"))
+        .arg(switch("quick").help(
+            "Short samples and 2 processes: a smoke measurement, not for conclusions, cited by --quick runs only",
+        ))
         .arg(count_arg("processes", 1..=100, "Fresh processes [default: 5; --quick: 2]".to_string()))
         .arg(count_arg(
             "samples",
