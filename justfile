@@ -109,7 +109,7 @@ fidelity-ab forks="5" *args:
     ' "$out/handoff.json" | column -t -s $'\t'
     exit "$status"
 
-# Every committed file in one sitting at one clean revision, on a quiet machine (no builds, no other runs): the calibration (`lab calibrate`, about 6 minutes), every scenario and the index (`lab all`, 5 processes, judged with that calibration), the fidelity A/B and the three advice shapes, into reports/. Refuses a dirty tree. As root it raises vm.max_map_count to 262,144 for the run (100,000 `may` coroutines need it) and puts the old value back afterwards. Prints each step's start (UTC). About 70 minutes on 2 cores.
+# Every committed file in one sitting at one clean revision, on a quiet machine (no builds, no other runs): the calibration (`lab calibrate`, about 6 minutes), every scenario and the index (`lab all`, 5 processes, judged with that calibration), the fidelity A/B and the three advice shapes, into reports/, after the machine's floor (`lab floor`, under a minute) that every report cites. Refuses a dirty tree. As root it raises vm.max_map_count to 262,144 for the run (100,000 `may` coroutines need it) and puts the old value back afterwards. Prints each step's start (UTC). About 70 minutes on 2 cores.
 sitting:
     #!/usr/bin/env bash
     set -euo pipefail
@@ -124,13 +124,16 @@ sitting:
     fi
     step() { echo "sitting: $(date -u +%H:%M:%S) $*"; }
     rm -rf reports/raw reports/advice reports/fidelity-ab reports/calibration-runs
-    # First the calibration, so that every report of this sitting is judged with this testbed's own ratios.
+    # First the machine's floor, which every report of this sitting cites in its testbed (reports/floor.json).
+    step "floor (rev $(git rev-parse --short HEAD))"
+    ./target/release/lab floor --out reports
+    # Then the calibration, so that every report of this sitting is judged with this testbed's own ratios.
     step "calibrate (rev $(git rev-parse --short HEAD))"
     ./target/release/lab calibrate --out reports
     step "lab all (rev $(git rev-parse --short HEAD))"
     ./target/release/lab all --out reports
     step "fidelity A/B"
-    just fidelity-ab 5 > target/fidelity-ab.txt
+    just fidelity-ab 5 --floor reports/floor.json > target/fidelity-ab.txt
     mkdir -p reports/fidelity-ab
     cp -r target/fidelity-ab/handoff.md target/fidelity-ab/handoff-details.md target/fidelity-ab/handoff.json target/fidelity-ab/img target/fidelity-ab/raw reports/fidelity-ab/
     cp target/fidelity-ab.txt reports/fidelity-ab/ab.txt

@@ -42,6 +42,8 @@ pub(crate) enum Action {
         expect_failed: Vec<String>,
         /// `by-cores.json`, whose line on the answers across core counts each report of its runs carries.
         by_cores: Option<PathBuf>,
+        /// The floor cited by a run whose raw file recorded none (made before runs cited one); `None`: none.
+        floor: Option<PathBuf>,
     },
     /// `lab compare`.
     Compare {
@@ -94,6 +96,7 @@ pub(crate) fn from_matches(matches: &ArgMatches) -> Result<Action, UsageError> {
             force: sub.get_flag("force"),
             expect_failed: expect_failed(sub, &registry::scenarios())?,
             by_cores: sub.get_one::<PathBuf>("by-cores").cloned(),
+            floor: crate::options::floor(sub, &out_dir(sub)),
         }),
         "compare" => {
             let fail_on = match sub.get_one::<f64>("fail-on") {

@@ -59,6 +59,11 @@ pub(crate) fn command() -> Command {
                 .arg(out_arg())
                 .arg(force_arg("Replace reports in --out that are of the other run kind (--quick or full)"))
                 .arg(expect_failed_arg())
+                .arg(path_flag("floor", "FILE|none").help(
+                    "The machine's floor (`lab floor`'s floor.json) cited by a run whose raw file recorded none (made \
+                     before runs cited one), when it was measured on that run's testbed and build; a run that \
+                     recorded its floor keeps it [default: OUT/floor.json]",
+                ))
                 .arg(path_flag("by-cores", "BY-CORES.json").help(
                     "The by-cores.json that `lab by-cores` or a `--cores A,B` run wrote: each report of a \
                              run it sets side by side (and the index) gains one line on whether its answers hold at \
@@ -204,7 +209,8 @@ fn floor_command() -> Command {
              unpark wake-up on one CPU and across, a tokio task wake-up on its worker and across workers, a \
              thread's spawn and join, an item through a single-producer single-consumer ring (rtrb) across CPUs, \
              and a loop's item; each in fresh processes (writes DIR/floor.json and floor.md, prints the table). \
-             Under a minute; run it on a quiet machine",
+             Every later run into DIR (or given --floor DIR/floor.json) on this testbed and build cites it in its \
+             report's testbed. Under a minute; run it on a quiet machine",
         )
         .after_help(
             "A contestant's cost per item sits above these figures by its own protocol: how many wake-ups, \
@@ -212,7 +218,9 @@ fn floor_command() -> Command {
              one machine's per-item answers as the other's.",
         )
         .arg(out_arg())
-        .arg(switch("quick").help("Short samples and 2 processes: a smoke measurement, not for conclusions"))
+        .arg(switch("quick").help(
+            "Short samples and 2 processes: a smoke measurement, not for conclusions, cited by --quick runs only",
+        ))
         .arg(count_arg("processes", 1..=100, "Fresh processes [default: 5; --quick: 2]".to_string()))
         .arg(count_arg(
             "samples",
@@ -363,11 +371,21 @@ fn run_options(cmd: Command, scenario: Option<&dyn Scenario>) -> Command {
                 ),
         )
         .arg(calibration_arg())
+        .arg(floor_arg())
         .arg(
             value_arg("trial-timeout", "SECONDS")
                 .value_parser(value_parser!(f64))
                 .help("Kill a trial process after this long and mark it `timeout` [default: 300; --quick: 60]"),
         )
+}
+
+/// `--floor FILE|none`: the machine's floor a run's report cites.
+fn floor_arg() -> Arg {
+    path_flag("floor", "FILE|none").help(
+        "The machine's floor (`lab floor`'s floor.json) the report's testbed cites, each figure with its process \
+         medians, when it was measured on this testbed and build (a --quick floor only by a --quick run); otherwise, \
+         or with `none`, the report says it cites none and why [default: OUT/floor.json]",
+    )
 }
 
 /// `--calibration FILE|none`: where the judge reads each metric class's smallest detectable ratio.

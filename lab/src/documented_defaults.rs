@@ -97,6 +97,13 @@ fn the_run_options_table_states_the_code_s_defaults() {
     assert_eq!(cell("--expect-failed NAME[,NAME]"), "none");
     assert!(full.pin.is_none() && full.cores_sweep.is_empty());
     assert_eq!(cell("--cores N[,N...]"), "every CPU the lab may use, unpinned");
+    // The floor is looked for in the run's own folder, unless `--floor` names one or none.
+    assert_eq!(cell("--floor FILE\\|none"), "`OUT/floor.json`");
+    assert_eq!(full.floor, Some(full.out.join("floor.json")));
+    assert_eq!(run_options(&["lab", "chain", "--out", "x"]).floor, Some(Path::new("x").join("floor.json")));
+    assert_eq!(run_options(&["lab", "chain", "--floor", "f.json"]).floor, Some(Path::new("f.json").to_path_buf()));
+    assert_eq!(run_options(&["lab", "all", "--floor", "none"]).floor, None);
+    assert!(help("chain").contains("[default: OUT/floor.json]"));
 
     // `lab chain --help` says the same.
     let text = help("chain");

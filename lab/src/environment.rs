@@ -68,6 +68,7 @@ pub(crate) fn capture() -> Environment {
         // The testbed, the pin and the runtimes' sizes are the run's to fill in (`crate::run`).
         testbed: None,
         pin: None,
+        floor: None,
         runtimes: Vec::new(),
     }
 }

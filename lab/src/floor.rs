@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use clap::ArgMatches;
-use measure::floor::{Floor, FloorFigure, ProbeSamples, FLOOR_SCHEMA};
+use measure::floor::{Floor, FloorFigure, FloorUse, ProbeSamples, FLOOR_SCHEMA};
 use pipelines::floor::Probe;
 use render::{OutputDir, Rendered, RenderedFile};
 
@@ -103,6 +103,27 @@ pub(crate) fn run(request: &Request, out: &OutputDir, interrupted: &Arc<AtomicBo
         out.root().join("floor.json").display()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The floor a run on `environment` (a `quick` run or not) cites from `file` ([`measure::floor::use_for`]: the
+/// floor of its testbed and build, else why none); `None`: the run was told to cite none (`--floor none`).
+pub(crate) fn cited(
+    file: Option<&std::path::Path>,
+    environment: &measure::setup::Environment,
+    quick: bool,
+) -> FloorUse {
+    match file {
+        None => FloorUse::none(),
+        Some(path) => {
+            let read = Floor::read(path);
+            measure::floor::use_for(
+                &path.display().to_string(),
+                read.as_ref().map_err(Clone::clone),
+                environment,
+                quick,
+            )
+        }
+    }
 }
 
 /// One probe's figure over every process.

@@ -138,7 +138,7 @@ fn run() -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Action::Report { raw, out, force, expect_failed, by_cores } => {
+        Action::Report { raw, out, force, expect_failed, by_cores, floor } => {
             if let Some(advice) = raw.iter().find(|p| advise::is_advice_file(p)) {
                 let refused =
                     if raw.len() > 1 { "render it on its own" } else { "--by-cores applies to scenario runs" };
@@ -149,7 +149,8 @@ fn run() -> Result<ExitCode> {
                 return advise::report(advice, &OutputDir::new(out), force);
             }
             let by_cores = by_cores.as_deref().map(read_by_cores).transpose()?;
-            let outcome = report(&raw, OutputDir::new(out), force, &expect_failed, by_cores.as_ref(), Tables::Print)?;
+            let reading = Reading { by_cores: by_cores.as_ref(), floor: floor.as_deref(), tables: Tables::Print };
+            let outcome = report(&raw, OutputDir::new(out), force, &expect_failed, reading)?;
             Ok(outcome.exit_status())
         }
         Action::ByCores { summaries, out } => {
@@ -331,7 +332,8 @@ fn run_cores_sweep(
         }
     }
     for (folder, raws) in folders {
-        report(&raws, OutputDir::new(folder), true, &[], Some(&by_cores), Tables::Quiet)?;
+        let reading = Reading { by_cores: Some(&by_cores), floor: None, tables: Tables::Quiet };
+        report(&raws, OutputDir::new(folder), true, &[], reading)?;
     }
     Ok(outcome::judge(runs.iter().map(|(s, _)| s), &options.expect_failed).exit_status())
 }
@@ -440,20 +442,38 @@ enum Tables {
     Quiet,
 }
 
+/// What `lab report` reads besides the raw files, and whether it prints the tables.
+#[derive(Debug, Clone, Copy)]
+struct Reading<'a> {
+    /// The by-cores file whose line on the answers across core counts each report of its runs carries.
+    by_cores: Option<&'a ByCoresFile>,
+    /// The floor a run cites when its raw file recorded none (a run made before runs cited one); `None`: none.
+    floor: Option<&'a Path>,
+    /// Whether to print each run's summary table.
+    tables: Tables,
+}
+
 /// `lab report`: read every raw file first (any unreadable one stops everything before a byte is written),
-/// then render each, with its line on the answers across core counts when `by_cores` sets its run side by side;
+/// then render each, with its line on the answers across core counts when `by_cores` sets its run side by side
+/// and the floor its raw file recorded (else the one `floor` names, when it applies);
 /// how its contestants ended against what `expect_failed` and their scenarios expect.
 fn report(
     raw: &[PathBuf],
     out: OutputDir,
     force: bool,
     expect_failed: &[String],
-    by_cores: Option<&ByCoresFile>,
-    tables: Tables,
+    reading: Reading<'_>,
 ) -> Result<outcome::Outcome> {
+    let Reading { by_cores, floor, tables } = reading;
     let mut runs = Vec::new();
     for path in raw {
-        let run = raw::read(path)?;
+        let mut run = raw::read(path)?;
+        // A run cites the floor it recorded, so its re-render is its own report byte for byte; one made before
+        // runs recorded it cites the floor of this folder when that was measured on its testbed and build.
+        if let (None, Some(file)) = (&run.header.environment.floor, floor) {
+            let header = &run.header;
+            run.header.environment.floor = Some(floor::cited(Some(file), &header.environment, header.method.quick));
+        }
         if let Some(line) = run.torn_line {
             eprintln!(
                 "warning: {}: line {line} was cut short while it was written (a full disk or a killed run) \

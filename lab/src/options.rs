@@ -44,6 +44,9 @@ pub(crate) struct RunOptions {
     /// The calibration the judge reads its thresholds from when it matches the run's testbed
     /// ([`crate::calibrate::judged_with`]); `None`: none (`--calibration none`).
     pub calibration: Option<PathBuf>,
+    /// The machine's floor the run cites when it was measured on the run's testbed and build
+    /// ([`crate::floor::cited`]); `None`: none (`--floor none`). By default `<out>/floor.json`.
+    pub floor: Option<PathBuf>,
     /// Per-trial time budget.
     pub trial_timeout: Duration,
     /// Parameter values given on the command line, by parameter key.
@@ -71,6 +74,7 @@ impl Default for RunOptions {
             seed: 1,
             noise_threshold: 0.2,
             calibration: Some(PathBuf::from(DEFAULT_CALIBRATION)),
+            floor: Some(PathBuf::from("reports").join(FLOOR_FILE)),
             trial_timeout: Duration::from_secs(300),
             params: BTreeMap::new(),
             pin: None,
@@ -110,6 +114,18 @@ pub(crate) fn calibration(sub: &ArgMatches) -> Option<PathBuf> {
     }
 }
 
+/// The file `lab floor` writes into its `--out` folder, where a run looks for the floor of its sitting.
+pub(crate) const FLOOR_FILE: &str = "floor.json";
+
+/// `--floor FILE|none` of `sub`: the file, `None` for `none`, `out/floor.json` when not given.
+pub(crate) fn floor(sub: &ArgMatches, out: &std::path::Path) -> Option<PathBuf> {
+    match sub.get_one::<PathBuf>("floor") {
+        Some(path) if path.as_os_str() == "none" => None,
+        Some(path) => Some(path.clone()),
+        None => Some(out.join(FLOOR_FILE)),
+    }
+}
+
 /// `--out` of `sub`, or `reports`.
 pub(crate) fn out_dir(sub: &ArgMatches) -> PathBuf {
     sub.get_one::<PathBuf>("out").cloned().unwrap_or_else(|| PathBuf::from("reports"))
@@ -143,9 +159,11 @@ pub(crate) fn run_options(sub: &ArgMatches, scenarios: &[&'static dyn Scenario])
         Some(raw) => pins(raw, &allowed_cpus())?,
         None => Vec::new(),
     };
+    let out = out_dir(sub);
     Ok(RunOptions {
         quick,
-        out: out_dir(sub),
+        floor: floor(sub, &out),
+        out,
         force: sub.get_flag("force"),
         only,
         expect_failed: expect_failed(sub, scenarios)?,

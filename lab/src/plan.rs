@@ -42,6 +42,8 @@ pub(crate) struct RunPlan {
     pub pin: Option<Pin>,
     /// The calibration the judge reads its thresholds from when it matches the run's testbed; `None`: none.
     pub calibration: Option<std::path::PathBuf>,
+    /// The floor the run cites when it was measured on the run's testbed and build; `None`: none.
+    pub floor: Option<std::path::PathBuf>,
 }
 
 /// Plan a run of `scenario` under `options`. `options.only` names not in this scenario are ignored (they may
@@ -107,6 +109,7 @@ pub(crate) fn plan(scenario: &'static dyn Scenario, options: &RunOptions) -> Run
         method,
         pin: options.pin.clone(),
         calibration: options.calibration.clone(),
+        floor: options.floor.clone(),
     }
 }
 

@@ -66,6 +66,8 @@ pub(crate) fn run(
     environment.runtimes = runtimes(plan);
     // The thresholds the judge will read: this testbed's calibration, or the labelled default and why.
     let method = crate::calibrate::judged_with(&plan.method, plan.calibration.as_deref(), &environment);
+    // The machine's floor of this sitting, or why the run cites none: recorded here, so `lab report` renders it alike.
+    environment.floor = Some(crate::floor::cited(plan.floor.as_deref(), &environment, method.quick));
     let header = RunHeader {
         scenario: scenario.name().to_string(),
         lab_version: env!("CARGO_PKG_VERSION").to_string(),

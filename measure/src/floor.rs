@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::calibration::file::testbed_differences;
 use crate::setup::Environment;
 
 /// The version of `floor.json`'s shape; raised when a field changes meaning or goes away.
@@ -72,6 +73,109 @@ impl Floor {
     }
 }
 
+impl Floor {
+    /// Read a floor from `path`; `Err` says why it cannot be cited, in words a run's method records.
+    pub fn read(path: &std::path::Path) -> Result<Floor, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => format!("no floor at {}", path.display()),
+            _ => format!("cannot read {}: {e}", path.display()),
+        })?;
+        let floor: Floor =
+            serde_json::from_str(&text).map_err(|e| format!("{} is not a floor: {e}", path.display()))?;
+        if floor.schema_version != FLOOR_SCHEMA {
+            return Err(format!(
+                "{} has schema version {}, this lab reads {FLOOR_SCHEMA}",
+                path.display(),
+                floor.schema_version
+            ));
+        }
+        Ok(floor)
+    }
+}
+
+/// The floor a run cites (`method.floor`): the machine's own floor measured in its sitting, each figure with its
+/// process medians, or why the run cites none.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct FloorUse {
+    /// The floor file looked for or read, as the run named it (`reports/floor.json`); empty when the run was told
+    /// to cite none (`--floor none`).
+    pub file: String,
+    /// When the floor cited started measuring (RFC 3339, UTC); empty when none is cited.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub measured_utc: String,
+    /// The revision of the build that measured it; empty when none is cited.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub git_rev: String,
+    /// Whether that build had uncommitted changes.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub git_dirty: bool,
+    /// Whether the floor cited was a `--quick` smoke measurement (cited by `--quick` runs only).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub quick: bool,
+    /// Fresh processes each figure was measured in; 0 when none is cited.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub processes: u32,
+    /// Every figure of the floor cited, each with its process medians; empty when none is cited.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub figures: Vec<FloorFigure>,
+    /// Why no floor is cited, when none is: no such file, another testbed or build (what differs), a `--quick`
+    /// floor for a full run, `--floor none`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_cited: Option<String>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+impl FloorUse {
+    /// A run told to cite no floor (`--floor none`).
+    pub fn none() -> FloorUse {
+        FloorUse { not_cited: Some("--floor none: the run cited no floor".to_string()), ..FloorUse::default() }
+    }
+}
+
+/// The floor a run on `environment` (a `quick` run or not) cites from the floor read from `file` (`read`: the
+/// floor, or why none could be read): the floor when it was measured on the same testbed (whatever CPUs the run
+/// is pinned to: the floor measures one CPU and across CPUs itself) and build (compiler and profile), and is not a
+/// `--quick` floor cited by a full run (a full floor serves a `--quick` run too); else none, with the reason.
+pub fn use_for(file: &str, read: Result<&Floor, String>, environment: &Environment, quick: bool) -> FloorUse {
+    let not_cited = |why: String| FloorUse { file: file.to_string(), not_cited: Some(why), ..FloorUse::default() };
+    let floor = match read {
+        Ok(floor) => floor,
+        Err(why) => return not_cited(why),
+    };
+    if floor.quick && !quick {
+        return not_cited(format!("{file} is a --quick floor and this is a full run"));
+    }
+    // The pin is the run's choice, not the machine's: compare without it.
+    let unpinned = |e: &Environment| Environment { pin: None, ..e.clone() };
+    let (measured, run) = (unpinned(&floor.environment), unpinned(environment));
+    let same_build = |e: &Environment| Environment {
+        rustc: run.rustc.clone(),
+        build_profile: run.build_profile.clone(),
+        ..e.clone()
+    };
+    let testbed = testbed_differences(&same_build(&measured), &run);
+    if !testbed.is_empty() {
+        return not_cited(format!("{file} is of another testbed: {}", testbed.join("; ")));
+    }
+    let build = testbed_differences(&measured, &run);
+    if !build.is_empty() {
+        return not_cited(format!("{file} is of another build: {}", build.join("; ")));
+    }
+    FloorUse {
+        file: file.to_string(),
+        measured_utc: floor.started_utc.clone(),
+        git_rev: floor.git_rev.clone(),
+        git_dirty: floor.git_dirty,
+        quick: floor.quick,
+        processes: floor.processes,
+        figures: floor.figures.clone(),
+        not_cited: None,
+    }
+}
+
 /// One process's timed samples of one probe, as a `lab floor` child prints them (one JSON line each).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ProbeSamples {
@@ -89,6 +193,95 @@ pub struct ProbeSamples {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::setup::{Pin, Setting, Testbed};
+
+    fn environment() -> Environment {
+        let row = |name: &str, value: &str| Setting::new(name, value, "here");
+        Environment {
+            cpu_model: "CPU X".to_string(),
+            cores: 2,
+            memory_gib: 8,
+            kernel: "6.1".to_string(),
+            rustc: "rustc 1.95.0".to_string(),
+            build_profile: "release".to_string(),
+            testbed: Some(Testbed {
+                smt: row("smt", "1"),
+                virtualised: row("virtualised", "yes"),
+                governor: row("governor", "not readable"),
+                cpuset: row("cpuset", "0-1 (2 CPUs)"),
+                cgroup: Vec::new(),
+                limits: Vec::new(),
+            }),
+            ..Environment::default()
+        }
+    }
+
+    fn floor(quick: bool) -> Floor {
+        Floor {
+            schema_version: FLOOR_SCHEMA,
+            lab_version: "0.1.0".into(),
+            git_rev: "abc1234".into(),
+            git_dirty: false,
+            started_utc: "2026-12-07T03:00:00Z".into(),
+            finished_utc: "2026-12-07T03:00:40Z".into(),
+            quick,
+            processes: 5,
+            samples: 5,
+            environment: environment(),
+            figures: vec![FloorFigure {
+                key: "loop_item".into(),
+                what: "one item of a loop".into(),
+                ns_per_op: Some(0.3),
+                process_medians: vec![0.29, 0.3, 0.31],
+                cpu_ns_per_op: Some(0.3),
+                not_applicable: None,
+            }],
+        }
+    }
+
+    #[test]
+    fn a_floor_of_the_run_s_testbed_and_build_is_cited_whatever_the_run_is_pinned_to() {
+        let mut pinned = environment();
+        pinned.pin = Some(Pin { cores: 1, cpus: vec![0] });
+        for (quick_floor, quick_run) in [(false, false), (false, true), (true, true)] {
+            let cited = use_for("reports/floor.json", Ok(&floor(quick_floor)), &pinned, quick_run);
+            assert_eq!(cited.not_cited, None, "floor quick {quick_floor}, run quick {quick_run}");
+            assert_eq!(cited.figures, floor(quick_floor).figures);
+            assert_eq!((cited.git_rev.as_str(), cited.measured_utc.as_str()), ("abc1234", "2026-12-07T03:00:00Z"));
+        }
+    }
+
+    #[test]
+    fn a_floor_that_does_not_apply_is_not_cited_and_the_run_says_why() {
+        let why = |floor: &Floor, environment: &Environment, quick: bool| {
+            let cited = use_for("f.json", Ok(floor), environment, quick);
+            assert!(cited.figures.is_empty());
+            cited.not_cited.expect("a reason")
+        };
+        assert_eq!(why(&floor(true), &environment(), false), "f.json is a --quick floor and this is a full run");
+        let mut other = environment();
+        other.cpu_model = "CPU Y".into();
+        assert_eq!(why(&floor(false), &other, false), "f.json is of another testbed: cpu \"CPU X\" vs \"CPU Y\"");
+        let mut built = environment();
+        built.rustc = "rustc 1.96.0".into();
+        assert_eq!(
+            why(&floor(false), &built, false),
+            "f.json is of another build: rustc \"rustc 1.95.0\" vs \"rustc 1.96.0\""
+        );
+        let read = Floor::read(std::path::Path::new("/nonexistent/floor.json"));
+        let missing = use_for("f.json", read.as_ref().map_err(Clone::clone), &other, true);
+        assert_eq!(missing.not_cited.as_deref(), Some("no floor at /nonexistent/floor.json"));
+        assert_eq!(FloorUse::none().file, "");
+    }
+
+    #[test]
+    fn a_cited_floor_round_trips_and_an_uncited_one_writes_only_its_reason() {
+        let cited = use_for("reports/floor.json", Ok(&floor(false)), &environment(), false);
+        let text = serde_json::to_string(&cited).expect("json");
+        assert_eq!(serde_json::from_str::<FloorUse>(&text).expect("parses"), cited);
+        let none = serde_json::to_value(FloorUse::none()).expect("json");
+        assert_eq!(none, serde_json::json!({ "file": "", "not_cited": "--floor none: the run cited no floor" }));
+    }
 
     #[test]
     fn a_figure_s_range_is_its_process_medians_and_absent_without_them() {

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The machine and toolchain a run used.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Environment {
     /// CPU model name from `/proc/cpuinfo`.
     pub cpu_model: String,
@@ -47,6 +47,10 @@ pub struct Environment {
     /// cores a trial may use and those fixed in the lab's code. Empty in runs made before they were recorded.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub runtimes: Vec<Setting>,
+    /// The machine's floor the run cites (`lab floor`'s `floor.json` of its sitting: each figure with its process
+    /// medians), or why it cites none; `None` in runs made before runs cited it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub floor: Option<crate::floor::FloorUse>,
 }
 
 /// One setting of the testbed or of the lab's runtimes, with where its value came from.

@@ -3,7 +3,7 @@
 //! computes the ratios a reader compares (a wake-up across CPUs against one on a CPU, a ring item against the loop);
 //! `templates/floor.md` holds the words.
 
-use measure::floor::{Floor, FloorFigure};
+use measure::floor::{Floor, FloorFigure, FloorUse};
 use serde_json::{json, Value};
 
 use crate::format;
@@ -20,8 +20,8 @@ const RATIOS: [(&str, &str, &str); 4] = [
     ("a cache line across CPUs against a wake-up across CPUs", "cache_line_across_cpus", "wake_across_cpus"),
 ];
 
-/// One figure as both outputs show it.
-fn view(f: &FloorFigure) -> Value {
+/// One figure as `floor.md`, the terminal and a report's testbed show it.
+pub(crate) fn view(f: &FloorFigure) -> Value {
     json!({
         "key": f.key,
         "what": f.what,
@@ -31,6 +31,20 @@ fn view(f: &FloorFigure) -> Value {
         "cpu": f.cpu_ns_per_op.map(format::number),
         "cores": f.ns_per_op.zip(f.cpu_ns_per_op).filter(|(w, _)| *w > 0.0).map(|(w, c)| format!("{:.2}", c / w)),
         "not_applicable": f.not_applicable,
+    })
+}
+
+/// The floor a run cites (`method.floor`), as a report's testbed shows it: its figures, or why it cites none.
+pub(crate) fn cited_view(cited: &FloorUse) -> Value {
+    json!({
+        "file": cited.file,
+        "measured": cited.measured_utc,
+        "git_rev": cited.git_rev,
+        "git_dirty": cited.git_dirty,
+        "quick": cited.quick,
+        "processes": cited.processes,
+        "figures": cited.figures.iter().map(view).collect::<Vec<_>>(),
+        "not_cited": cited.not_cited,
     })
 }
 

@@ -83,6 +83,8 @@ pub struct IndexEntry {
     pub bottom_line: Vec<BottomLine>,
     /// Its family questions' answers, for the family matrix (this run's core count's column).
     pub families: crate::matrix::FamilyRun,
+    /// The machine's floor the run cites, or why none (`environment.floor`), which the index states once.
+    pub floor: Option<measure::floor::FloorUse>,
 }
 
 /// One question's answer in a few words: the index's bottom line.
@@ -306,6 +308,7 @@ impl IndexEntry {
             questions: question_rows(summary),
             bottom_line: bottom_lines(summary),
             families: crate::matrix::FamilyRun::of(summary),
+            floor: summary.environment.floor.clone(),
         }
     }
 }
@@ -561,7 +564,21 @@ pub fn render_index_across(entries: &[IndexEntry], other_cores: &[crate::matrix:
         .into_iter()
         .map(|(statement, scenarios)| json!({ "statement": statement, "scenarios": scenarios }))
         .collect();
+    // The machine's floor, stated once: one line for every scenario that cites the same floor (or cites none for
+    // the same reason), else one per group; runs made before runs cited a floor say nothing of one.
+    let mut floors: Vec<(Value, Vec<&str>)> = Vec::new();
+    for e in entries {
+        let Some(floor) = &e.floor else { continue };
+        let view = crate::floor::cited_view(floor);
+        match floors.iter_mut().find(|(v, _)| *v == view) {
+            Some((_, names)) => names.push(&e.scenario),
+            None => floors.push((view, vec![&e.scenario])),
+        }
+    }
+    let floors: Vec<Value> =
+        floors.into_iter().map(|(floor, scenarios)| json!({ "floor": floor, "scenarios": scenarios })).collect();
     let context = json!({
+        "floors": floors,
         "matrix": matrix.table(),
         "paragraph": matrix.paragraph(),
         "thresholds": thresholds,
@@ -651,6 +668,7 @@ mod tests {
             questions: Vec::new(),
             bottom_line: Vec::new(),
             families: Default::default(),
+            floor: None,
         }
     }
 
@@ -666,6 +684,49 @@ mod tests {
             phases: phases.iter().map(|p| p.to_string()).collect(),
             rival: None,
         }
+    }
+
+    #[test]
+    fn the_index_states_the_floor_once_for_the_scenarios_that_cite_it_alike() {
+        let figure = measure::floor::FloorFigure {
+            key: "wake_across_cpus".to_string(),
+            what: "a wake-up".to_string(),
+            ns_per_op: Some(30_774.0),
+            process_medians: vec![30_000.0, 30_774.0, 31_000.0],
+            cpu_ns_per_op: None,
+            not_applicable: None,
+        };
+        let cited = measure::floor::FloorUse {
+            file: "reports/floor.json".to_string(),
+            measured_utc: "2026-12-07T03:00:00Z".to_string(),
+            git_rev: "abc1234".to_string(),
+            processes: 3,
+            figures: vec![figure],
+            ..Default::default()
+        };
+        let (mut chain, mut handoff, old) = (entry("chain", &[]), entry("handoff", &[]), entry("tcp", &[]));
+        chain.floor = Some(cited.clone());
+        handoff.floor = Some(cited);
+        let text = render_index_across(&[chain.clone(), handoff.clone(), old.clone()], &[]);
+        assert_eq!(text.matches("**The machine's floor**").count(), 1, "{text}");
+        assert!(
+            text.contains(
+                "**The machine's floor**: measured by `lab floor` at revision `abc1234` from 2026-12-07T03:00:00Z, ns \
+                 per operation, the median of 3 process medians (each report's testbed gives them all): \
+                 `wake_across_cpus` 30,774."
+            ),
+            "{text}"
+        );
+        // A scenario that cites none says why, apart from those that cite it.
+        handoff.floor = Some(measure::floor::FloorUse::none());
+        let text = render_index_across(&[chain, handoff, old], &[]);
+        assert!(text.contains("**The machine's floor cited by chain**: measured by"), "{text}");
+        assert!(
+            text.contains(
+                "**The machine's floor cited by handoff**: none cited: --floor none: the run cited no floor."
+            ),
+            "{text}"
+        );
     }
 
     #[test]

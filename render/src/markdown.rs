@@ -393,16 +393,19 @@ fn settings_table<'s>(id: &str, settings: impl Iterator<Item = &'s Setting>) -> 
     table_of(id, &[Align::Left; 3], rows)
 }
 
-/// The testbed and its default limits, then the runtimes inside each trial process, rendered into
-/// `templates/testbed.md`; empty for a run that recorded neither (every run made before they were recorded).
+/// The testbed and its default limits, the runtimes inside each trial process, then the machine's floor the run
+/// cites (or why none), rendered into `templates/testbed.md`; empty for a run that recorded none of them (every
+/// run made before they were recorded).
 fn testbed(e: &Environment) -> String {
-    if e.testbed.is_none() && e.runtimes.is_empty() {
+    let floor = e.floor.as_ref();
+    if e.testbed.is_none() && e.runtimes.is_empty() && floor.is_none() {
         return String::new();
     }
     let testbed = e.testbed.as_ref().map(|t| body(&settings_table("testbed", t.rows())));
     let runtimes = (!e.runtimes.is_empty()).then(|| body(&settings_table("runtimes", e.runtimes.iter())));
     let pin = e.pin.as_ref().map(|p| json!({ "cores": p.cores, "cpus": p.cpu_list() }));
-    let context = json!({ "testbed": testbed, "runtimes": runtimes, "pin": pin });
+    let floor = floor.map(crate::floor::cited_view);
+    let context = json!({ "testbed": testbed, "runtimes": runtimes, "pin": pin, "floor": floor });
     body(&template!("testbed.md", context))
 }
 

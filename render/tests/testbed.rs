@@ -85,3 +85,91 @@ fn runtimes_without_a_testbed_or_pin_still_show() {
     assert!(!markdown.contains("| setting "), "{markdown}");
     assert!(!markdown.contains("Pinned by"), "{markdown}");
 }
+
+/// The floor a run cites: two figures, one with three process medians, one that could not run here.
+fn cited_floor() -> measure::floor::FloorUse {
+    let figure = |key: &str, medians: &[f64], not_applicable: Option<&str>| measure::floor::FloorFigure {
+        key: key.to_string(),
+        what: format!("one {key}"),
+        ns_per_op: measure::stats::median(medians),
+        process_medians: medians.to_vec(),
+        cpu_ns_per_op: measure::stats::median(medians).map(|m| m * 2.0),
+        not_applicable: not_applicable.map(String::from),
+    };
+    measure::floor::FloorUse {
+        file: "reports/floor.json".to_string(),
+        measured_utc: "2026-12-07T03:00:00Z".to_string(),
+        git_rev: "abc1234".to_string(),
+        git_dirty: false,
+        quick: false,
+        processes: 3,
+        figures: vec![
+            figure("wake_same_cpu", &[900.0, 1000.0, 1100.0], None),
+            figure("wake_across_cpus", &[], Some("needs 2 CPUs; this process may use 1")),
+        ],
+        not_cited: None,
+    }
+}
+
+#[test]
+fn a_run_that_cites_its_floor_shows_each_figure_with_its_process_medians() {
+    let mut summary = recorded();
+    summary.environment.floor = Some(cited_floor());
+    for markdown in [
+        render::markdown::render_markdown(&common::input(&summary)),
+        render::markdown::render_details(&common::input(&summary)),
+    ] {
+        let markdown = flat(&markdown);
+        assert!(markdown.contains("The machine's floor of this sitting, measured by `lab floor` (reports/floor.json)"));
+        assert!(markdown.contains("at revision `abc1234` from 2026-12-07T03:00:00Z"), "{markdown}");
+        assert!(markdown.contains("| `wake_same_cpu` | one wake_same_cpu | 1,000 | 900–1,100 (900, 1,000, 1,100) |"));
+        assert!(markdown.contains("| `wake_across_cpus` | one wake_across_cpus | not applicable: needs 2 CPUs"));
+        assert!(!markdown.contains("No floor of this testbed"), "{markdown}");
+    }
+}
+
+#[test]
+fn a_run_that_cites_no_floor_says_why_and_how_to_measure_one() {
+    let mut summary = recorded();
+    summary.environment.floor = Some(measure::floor::FloorUse {
+        file: "reports/floor.json".to_string(),
+        not_cited: Some("reports/floor.json is a --quick floor and this is a full run".to_string()),
+        ..Default::default()
+    });
+    let markdown = flat(&render::markdown::render_markdown(&common::input(&summary)));
+    assert!(
+        markdown.contains(
+            "No floor of this testbed is cited: reports/floor.json is a --quick floor and this is a full run. \
+             `just lab floor` measures"
+        ),
+        "{markdown}"
+    );
+    assert!(!markdown.contains("| mechanism |"), "{markdown}");
+    // Without a testbed or runtimes, the reason still shows.
+    let mut bare = common::summary();
+    bare.environment.floor = Some(measure::floor::FloorUse::none());
+    let markdown = render::markdown::render_markdown(&common::input(&bare));
+    assert!(markdown.contains("No floor of this testbed is cited: --floor none: the run cited no floor."));
+}
+
+#[test]
+fn a_run_made_before_runs_cited_a_floor_says_nothing_of_one() {
+    let markdown = render::markdown::render_markdown(&common::input(&recorded()));
+    for absent in ["The machine's floor", "No floor of this testbed"] {
+        assert!(!markdown.contains(absent), "`{absent}` in a report made before runs cited a floor: {markdown}");
+    }
+}
+
+#[test]
+fn a_summary_with_its_floor_round_trips_through_json() {
+    let mut summary = recorded();
+    summary.environment.floor = Some(cited_floor());
+    let text = serde_json::to_string(&summary).unwrap();
+    let back: measure::summary::Summary = serde_json::from_str(&text).unwrap();
+    assert_eq!(back.environment.floor, summary.environment.floor);
+    // A summary written before runs cited a floor still parses, with none.
+    let mut old: serde_json::Value = serde_json::from_str(&text).unwrap();
+    old["environment"].as_object_mut().unwrap().remove("floor");
+    let old: measure::summary::Summary = serde_json::from_value(old).unwrap();
+    assert_eq!(old.environment.floor, None);
+}
