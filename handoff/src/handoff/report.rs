@@ -26,6 +26,9 @@ use crate::job::HandoffConfig;
 /// The report's template: every word of the discussion.
 const TEMPLATE: &str = include_str!("templates/report.md");
 
+/// The template of the headline's own line: the per-item candidates against the floors.
+const HEADLINE_NOTES: &str = include_str!("templates/headline.md");
+
 /// The template of the scenario's appendix sections: the calibration against bare programs in full.
 const DETAILS_TEMPLATE: &str = include_str!("templates/details.md");
 
@@ -393,6 +396,60 @@ pub fn report(summary: &Summary) -> String {
 /// The scenario's sections of the appendix: [`context`] rendered with `templates/details.md`.
 pub fn details(summary: &Summary) -> String {
     measure::template::render_or_note("handoff/details.md", DETAILS_TEMPLATE, context(summary))
+}
+
+/// The headline's own line (the report's headline and the index show it), rendered from `templates/headline.md`:
+/// at the claim capacity, the lowest and highest multiple of the ring and of the loop among the candidates that
+/// hand off one item per message; nothing when either floor or every such candidate is missing.
+pub fn headline_notes(summary: &Summary) -> Vec<String> {
+    let Some(note) = floor_note(summary) else { return Vec::new() };
+    match measure::template::render("handoff/headline.md", HEADLINE_NOTES, note) {
+        Ok(text) => text.lines().filter(|l| !l.trim().is_empty()).map(str::to_string).collect(),
+        Err(err) => vec![format!("_The headline notes could not be rendered: {err}._")],
+    }
+}
+
+/// What `templates/headline.md` reads: the per-item candidates' multiples of the floors at the claim capacity.
+#[derive(Debug, Serialize)]
+pub struct FloorNote {
+    /// The capacity ([`CLAIM_CAPACITY`]).
+    pub capacity: u64,
+    /// The ring's name.
+    pub ring: &'static str,
+    /// The ring's ms/M.
+    pub ring_ms: String,
+    /// The loop's name.
+    pub floor_loop: &'static str,
+    /// How many per-item candidates ran.
+    pub candidates: usize,
+    /// The lowest and highest candidate median over the ring's (`12.3×`).
+    pub of_ring: (String, String),
+    /// The lowest and highest candidate median over the loop's.
+    pub of_loop: (String, String),
+}
+
+/// [`FloorNote`] of `summary`, when both floors and a per-item candidate ran at the claim capacity.
+fn floor_note(summary: &Summary) -> Option<FloorNote> {
+    let c = CLAIM_CAPACITY;
+    let at = |name: &str| summary.median_in(name, &phase(c), HEADLINE);
+    let (ring, floor_loop) = (at(RING)?, at(LOOP)?);
+    let mut candidates: Vec<f64> = crate::handoff::contestants::contestants()
+        .iter()
+        .filter(|c| c.info().role == Role::Candidate && c.items_per_message(&HandoffConfig::default()) == Some(1))
+        .filter_map(|c| at(&c.info().name))
+        .collect();
+    candidates.sort_by(f64::total_cmp);
+    let (low, high) = (*candidates.first()?, *candidates.last()?);
+    let times = |a: f64, b: f64| format!("{}×", format_ratio(a / b));
+    (ring > 0.0 && floor_loop > 0.0).then(|| FloorNote {
+        capacity: c,
+        ring: RING,
+        ring_ms: num(Some(ring)),
+        floor_loop: LOOP,
+        candidates: candidates.len(),
+        of_ring: (times(low, ring), times(high, ring)),
+        of_loop: (times(low, floor_loop), times(high, floor_loop)),
+    })
 }
 
 /// The figures and verdicts of `summary` that the report's template reads.
@@ -881,6 +938,28 @@ mod tests {
         assert!(text.contains(&format!("`{RING}` did not run in this run, so its column reads `—`")), "{text}");
         assert!(text.contains("| `blocking-crossbeam` | candidate | 100 | — | 1.00× | 50.0 | — | 0.500× |"), "{text}");
         assert_whole(&text);
+    }
+
+    #[test]
+    fn the_headline_sets_the_per_item_candidates_between_their_multiples_of_the_floors() {
+        let medians =
+            [(RING, 256, 2.0), (LOOP, 256, 1.0), ("blocking-crossbeam", 256, 50.0), ("stream-flume", 256, 400.0)];
+        let notes = headline_notes(&judged(summary_with(&medians)));
+        let candidates = crate::handoff::contestants::contestants()
+            .iter()
+            .filter(|c| c.info().role == Role::Candidate && c.items_per_message(&HandoffConfig::default()) == Some(1))
+            .count();
+        assert_eq!(
+            notes,
+            [format!(
+                "Per item at capacity 256, the {candidates} candidates that hand off one item per message cost 25.0× to \
+                 200× the floor of a cross-thread hand-off here (`{RING}`, a bounded single-producer single-consumer \
+                 ring, 2.00 ms/M) and 50.0× to 400× the work without a hand-off (`{LOOP}`)."
+            )]
+        );
+        let mut without = summary_with(&medians);
+        without.contestants.retain(|c| c.name != RING);
+        assert!(headline_notes(&judged(without)).is_empty(), "no ring, no line");
     }
 
     #[test]
