@@ -422,6 +422,8 @@ pub struct FloorNote {
     pub floor_loop: &'static str,
     /// How many per-item candidates ran.
     pub candidates: usize,
+    /// The candidate's name, when only one ran.
+    pub only: Option<String>,
     /// The lowest and highest candidate median over the ring's (`12.3×`).
     pub of_ring: (String, String),
     /// The lowest and highest candidate median over the loop's.
@@ -433,13 +435,17 @@ fn floor_note(summary: &Summary) -> Option<FloorNote> {
     let c = CLAIM_CAPACITY;
     let at = |name: &str| summary.median_in(name, &phase(c), HEADLINE);
     let (ring, floor_loop) = (at(RING)?, at(LOOP)?);
-    let mut candidates: Vec<f64> = crate::handoff::contestants::contestants()
+    let mut candidates: Vec<(String, f64)> = crate::handoff::contestants::contestants()
         .iter()
         .filter(|c| c.info().role == Role::Candidate && c.items_per_message(&HandoffConfig::default()) == Some(1))
-        .filter_map(|c| at(&c.info().name))
+        .filter_map(|c| Some((c.info().name, at(&c.info().name)?)))
         .collect();
-    candidates.sort_by(f64::total_cmp);
-    let (low, high) = (*candidates.first()?, *candidates.last()?);
+    candidates.sort_by(|a, b| a.1.total_cmp(&b.1));
+    let (low, high) = (candidates.first()?.1, candidates.last()?.1);
+    let only = match candidates.as_slice() {
+        [(name, _)] => Some(name.clone()),
+        _ => None,
+    };
     let times = |a: f64, b: f64| format!("{}×", format_ratio(a / b));
     (ring > 0.0 && floor_loop > 0.0).then(|| FloorNote {
         capacity: c,
@@ -447,6 +453,7 @@ fn floor_note(summary: &Summary) -> Option<FloorNote> {
         ring_ms: num(Some(ring)),
         floor_loop: LOOP,
         candidates: candidates.len(),
+        only,
         of_ring: (times(low, ring), times(high, ring)),
         of_loop: (times(low, floor_loop), times(high, floor_loop)),
     })
@@ -930,6 +937,7 @@ mod tests {
             assert!(!rows.iter().any(|r| r == batched), "{batched} hands off more than one item per message");
         }
         assert!(!text.contains(&format!("`{RING}` did not run")), "{text}");
+        assert!(!text.contains("|\n\n\n"), "one blank line after the table:\n{text}");
         assert_whole(&text);
 
         let mut without = summary_with(&[("blocking-crossbeam", 256, 50.0)]);
@@ -957,9 +965,18 @@ mod tests {
                  ring, 2.00 ms/M) and 50.0× to 400× the work without a hand-off (`{LOOP}`)."
             )]
         );
-        let mut without = summary_with(&medians);
-        without.contestants.retain(|c| c.name != RING);
-        assert!(headline_notes(&judged(without)).is_empty(), "no ring, no line");
+        let mut one = summary_with(&medians);
+        one.contestants.retain(|c| [RING, LOOP, "blocking-crossbeam"].contains(&c.name.as_str()));
+        assert_eq!(
+            headline_notes(&judged(one.clone())),
+            [format!(
+                "Per item at capacity 256, the one candidate that hands off one item per message, \
+                 `blocking-crossbeam`, costs 25.0× the floor of a cross-thread hand-off here (`{RING}`, a bounded \
+                 single-producer single-consumer ring, 2.00 ms/M) and 50.0× the work without a hand-off (`{LOOP}`)."
+            )]
+        );
+        one.contestants.retain(|c| c.name != RING);
+        assert!(headline_notes(&judged(one)).is_empty(), "no ring, no line");
     }
 
     #[test]
