@@ -54,6 +54,38 @@ fn every_contestant_stops_promptly_when_the_caller_cancels() {
     every_contestant_passes(|c| vec![kit::caller_cancel(c)]);
 }
 
+/// The floor contestant, `blocking-rtrb` (role `reference`), under every config: every check, none skipped.
+fn the_ring_passes_every_check() -> Vec<String> {
+    let ring = handoff::find("blocking-rtrb").expect("blocking-rtrb is registered");
+    let mut failures = Vec::new();
+    for config in configs() {
+        for check in handoff::conformance::all(&ring, &config) {
+            if !check.passed {
+                failures.push(format!("at {config:?}: {} — {}", check.name, check.detail));
+            }
+        }
+    }
+    failures
+}
+
+#[test]
+fn blocking_rtrb_passes_every_check_that_the_other_per_item_contestants_pass() {
+    let failures = the_ring_passes_every_check();
+    assert!(failures.is_empty(), "{} failure(s):\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn blocking_rtrb_passes_every_check_with_both_ends_on_one_cpu() {
+    // Pinned before it spawns anything, so the producer threads inherit the one CPU: an end that only spun would
+    // hold the CPU its peer needs until preempted; the ring's ends yield instead.
+    let pinned = std::thread::spawn(|| {
+        let cpus = std::thread::available_parallelism().map_or(1, usize::from);
+        (0..cpus.max(1) * 64).find(|&cpu| pipelines::floor::pin(cpu).is_ok()).map(|_| the_ring_passes_every_check())
+    });
+    let failures = pinned.join().expect("the pinned thread ran").expect("pinned to one allowed CPU");
+    assert!(failures.is_empty(), "{} failure(s) on one CPU:\n{}", failures.len(), failures.join("\n"));
+}
+
 #[test]
 fn the_checks_keep_their_names() {
     let contestant = handoff::find("blocking-crossbeam").expect("blocking-crossbeam");

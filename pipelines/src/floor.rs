@@ -205,8 +205,8 @@ fn timed(ops: u64, body: impl FnOnce()) -> Timed {
     Timed { ops, wall, cpu_ns }
 }
 
-/// Pin the calling thread to `cpu`.
-fn pin(cpu: usize) -> Result<(), String> {
+/// Pin the calling thread to `cpu` (threads it spawns afterwards inherit the pin); `Err` says why it cannot.
+pub fn pin(cpu: usize) -> Result<(), String> {
     // SAFETY: cpu_set_t is a plain bit array; all zeroes is the empty set.
     let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
     // SAFETY: CPU_SET writes one bit of `set`.

@@ -18,6 +18,9 @@ pub const CLAIM_CAPACITY: u64 = 256;
 /// The loop without a hand-off.
 pub const LOOP: &str = "baseline-loop";
 
+/// The ring: the floor of a cross-thread hand-off (role `reference`), which every per-item row is set beside.
+pub const RING: &str = "blocking-rtrb";
+
 /// The current-thread tokio pair.
 pub const CURRENT_THREAD: &str = "baseline-tokio-current-thread";
 

@@ -151,6 +151,7 @@ impl Scenario for HandoffScenario {
         run_trial: routine::run_trial,
         claim_table: claims::table,
         discussion: report::report,
+        headline_notes: report::headline_notes,
         details_discussion: report::details,
         name: "handoff",
         title: "Producer → consumer hand-off: channels, streams and the bridge between them",

@@ -18,12 +18,16 @@ use serde::Serialize;
 use super::{HEADLINE, SERIES_CAPACITY, SMALL_CAPACITY_BELOW};
 use crate::handoff::claims::{
     capacities, phase, BATCHING_FACTOR, BATCH_PAIRS, BLOCKING_CRATES, CLAIM_CAPACITY, CONDVAR, CROSS_THREAD_PER_ITEM,
-    CURRENT_THREAD, LOOP, RECEIVE_SIDE_FACTOR, STANDALONE_GUARD, STANDALONE_LIMIT, WAKEUP_FACTOR,
+    CURRENT_THREAD, LOOP, RECEIVE_SIDE_FACTOR, RING, STANDALONE_GUARD, STANDALONE_LIMIT, WAKEUP_FACTOR,
 };
 use crate::handoff::contestants::{ab_variants, bare_pairs, standalone_pairs};
+use crate::job::HandoffConfig;
 
 /// The report's template: every word of the discussion.
 const TEMPLATE: &str = include_str!("templates/report.md");
+
+/// The template of the headline's own line: the per-item candidates against the floors.
+const HEADLINE_NOTES: &str = include_str!("templates/headline.md");
 
 /// The template of the scenario's appendix sections: the calibration against bare programs in full.
 const DETAILS_TEMPLATE: &str = include_str!("templates/details.md");
@@ -131,6 +135,47 @@ pub struct Context {
     pub fastest_crate_ms: String,
     /// `may`'s rules, when the run has coroutine contestants (from [`pipelines::coroutine::rules_note`]).
     pub coroutine_rules: Option<String>,
+    /// Every per-item contestant's ms/M as a multiple of the ring's and of the loop's, at each capacity.
+    pub floor_multiples: FloorMultiples,
+}
+
+/// Every per-item contestant's cost as a multiple of the two floors at each capacity of the run: the ring
+/// ([`RING`], the floor of a cross-thread hand-off) and the loop ([`LOOP`], the work without a hand-off). Ratios of
+/// medians, `—` where either side did not run; not judged, so they state no finding.
+#[derive(Debug, Serialize)]
+pub struct FloorMultiples {
+    /// The ring's name.
+    pub ring: &'static str,
+    /// The loop's name.
+    pub floor_loop: &'static str,
+    /// The ring ran at some capacity.
+    pub ring_ran: bool,
+    /// The capacities, in the run's order: one group of columns each.
+    pub capacities: Vec<u64>,
+    /// The loop, then every per-item contestant (one item per message) that ran, in registry order.
+    pub rows: Vec<MultiplesRow>,
+}
+
+/// One contestant's row of [`FloorMultiples`].
+#[derive(Debug, Serialize)]
+pub struct MultiplesRow {
+    /// The contestant.
+    pub name: String,
+    /// Its role (`candidate`, `reference`, `floor`).
+    pub role: &'static str,
+    /// Its figures at each of [`FloorMultiples::capacities`], in order.
+    pub cells: Vec<Multiple>,
+}
+
+/// A contestant's ms/M at one capacity and its multiples of the floors there, formatted (`—` when missing).
+#[derive(Debug, Serialize)]
+pub struct Multiple {
+    /// Its ms/M.
+    pub ms: String,
+    /// Its median over the ring's, such as `12.3×`.
+    pub of_ring: String,
+    /// Its median over the loop's.
+    pub of_loop: String,
 }
 
 /// Two profiles side by side (per item → batched, one capacity → another, a one-message row → its twin) and the
@@ -353,6 +398,67 @@ pub fn details(summary: &Summary) -> String {
     measure::template::render_or_note("handoff/details.md", DETAILS_TEMPLATE, context(summary))
 }
 
+/// The headline's own line (the report's headline and the index show it), rendered from `templates/headline.md`:
+/// at the claim capacity, the lowest and highest multiple of the ring and of the loop among the candidates that
+/// hand off one item per message; nothing when either floor or every such candidate is missing.
+pub fn headline_notes(summary: &Summary) -> Vec<String> {
+    let Some(note) = floor_note(summary) else { return Vec::new() };
+    match measure::template::render("handoff/headline.md", HEADLINE_NOTES, note) {
+        Ok(text) => text.lines().filter(|l| !l.trim().is_empty()).map(str::to_string).collect(),
+        Err(err) => vec![format!("_The headline notes could not be rendered: {err}._")],
+    }
+}
+
+/// What `templates/headline.md` reads: the per-item candidates' multiples of the floors at the claim capacity.
+#[derive(Debug, Serialize)]
+pub struct FloorNote {
+    /// The capacity ([`CLAIM_CAPACITY`]).
+    pub capacity: u64,
+    /// The ring's name.
+    pub ring: &'static str,
+    /// The ring's ms/M.
+    pub ring_ms: String,
+    /// The loop's name.
+    pub floor_loop: &'static str,
+    /// How many per-item candidates ran.
+    pub candidates: usize,
+    /// The candidate's name, when only one ran.
+    pub only: Option<String>,
+    /// The lowest and highest candidate median over the ring's (`12.3×`).
+    pub of_ring: (String, String),
+    /// The lowest and highest candidate median over the loop's.
+    pub of_loop: (String, String),
+}
+
+/// [`FloorNote`] of `summary`, when both floors and a per-item candidate ran at the claim capacity.
+fn floor_note(summary: &Summary) -> Option<FloorNote> {
+    let c = CLAIM_CAPACITY;
+    let at = |name: &str| summary.median_in(name, &phase(c), HEADLINE);
+    let (ring, floor_loop) = (at(RING)?, at(LOOP)?);
+    let mut candidates: Vec<(String, f64)> = crate::handoff::contestants::contestants()
+        .iter()
+        .filter(|c| c.info().role == Role::Candidate && c.items_per_message(&HandoffConfig::default()) == Some(1))
+        .filter_map(|c| Some((c.info().name, at(&c.info().name)?)))
+        .collect();
+    candidates.sort_by(|a, b| a.1.total_cmp(&b.1));
+    let (low, high) = (candidates.first()?.1, candidates.last()?.1);
+    let only = match candidates.as_slice() {
+        [(name, _)] => Some(name.clone()),
+        _ => None,
+    };
+    let times = |a: f64, b: f64| format!("{}×", format_ratio(a / b));
+    (ring > 0.0 && floor_loop > 0.0).then(|| FloorNote {
+        capacity: c,
+        ring: RING,
+        ring_ms: num(Some(ring)),
+        floor_loop: LOOP,
+        candidates: candidates.len(),
+        only,
+        of_ring: (times(low, ring), times(high, ring)),
+        of_loop: (times(low, floor_loop), times(high, floor_loop)),
+    })
+}
+
 /// The figures and verdicts of `summary` that the report's template reads.
 pub fn context(summary: &Summary) -> Context {
     let caps = capacities(summary);
@@ -403,6 +509,49 @@ pub fn context(summary: &Summary) -> Context {
             .collect(),
         fastest_crate_ms: num(fastest(summary, BLOCKING_CRATES, c).map(|(_, m)| m)),
         coroutine_rules: pipelines::coroutine::rules_note(summary),
+        floor_multiples: floor_multiples(summary, &caps),
+    }
+}
+
+/// [`FloorMultiples`] of `summary` at `caps`: the loop's row, then each registered per-item contestant that has a
+/// figure at some capacity.
+fn floor_multiples(summary: &Summary, caps: &[u64]) -> FloorMultiples {
+    let at = |name: &str, capacity: u64| summary.median_in(name, &phase(capacity), HEADLINE);
+    let missing = || "—".to_string();
+    let times = |a: Option<f64>, b: Option<f64>| match (a, b) {
+        (Some(a), Some(b)) if b > 0.0 => format!("{}×", format_ratio(a / b)),
+        _ => missing(),
+    };
+    let per_item = crate::handoff::contestants::contestants()
+        .iter()
+        .filter(|c| c.info().name == LOOP || c.items_per_message(&HandoffConfig::default()) == Some(1))
+        .map(|c| c.info())
+        .collect::<Vec<_>>();
+    let rows = per_item
+        .iter()
+        .filter(|info| caps.iter().any(|&capacity| at(&info.name, capacity).is_some()))
+        .map(|info| MultiplesRow {
+            name: info.name.clone(),
+            role: info.role.as_str(),
+            cells: caps
+                .iter()
+                .map(|&capacity| {
+                    let ms = at(&info.name, capacity);
+                    Multiple {
+                        ms: ms.map_or_else(missing, |m| num(Some(m))),
+                        of_ring: times(ms, at(RING, capacity)),
+                        of_loop: times(ms, at(LOOP, capacity)),
+                    }
+                })
+                .collect(),
+        })
+        .collect();
+    FloorMultiples {
+        ring: RING,
+        floor_loop: LOOP,
+        ring_ran: caps.iter().any(|&capacity| at(RING, capacity).is_some()),
+        capacities: caps.to_vec(),
+        rows,
     }
 }
 
@@ -753,6 +902,81 @@ mod tests {
         without.contestants.retain(|c| !c.name.ends_with("-bare"));
         let none = details(&judged(without));
         assert!(none.contains("The bare reference pairs did not run"), "{none}");
+    }
+
+    #[test]
+    fn every_per_item_row_reads_as_a_multiple_of_the_ring_and_of_the_loop_at_each_capacity() {
+        let summary = judged(summary_with(&[
+            (RING, 256, 2.0),
+            (LOOP, 256, 1.0),
+            (LOOP, 1, 4.0),
+            ("blocking-crossbeam", 256, 50.0),
+            ("stream-tokio", 1, 800.0),
+        ]));
+        let text = report(&summary);
+        assert!(
+            text.contains("| contestant | role | ms/M at 1 | × ring | × loop | ms/M at 256 | × ring | × loop |"),
+            "{text}"
+        );
+        assert!(
+            text.contains("| `blocking-crossbeam` | candidate | 100 | 1.00× | 25.0× | 50.0 | 25.0× | 50.0× |"),
+            "{text}"
+        );
+        assert!(text.contains("| `stream-tokio` | candidate | 800 | 8.00× | 200× | 100 | 50.0× | 100× |"), "{text}");
+        assert!(
+            text.contains(&format!("| `{RING}` | reference | 100 | 1.00× | 25.0× | 2.00 | 1.00× | 2.00× |")),
+            "{text}"
+        );
+        assert!(
+            text.contains(&format!("| `{LOOP}` | floor | 4.00 | 0.0400× | 1.00× | 1.00 | 0.500× | 1.00× |")),
+            "{text}"
+        );
+        let rows: Vec<String> = context(&summary).floor_multiples.rows.into_iter().map(|r| r.name).collect();
+        assert_eq!(&rows[..3], [LOOP, RING, "blocking-crossbeam"]);
+        for batched in ["blocking-crossbeam-batched", "blocking-crossbeam-one-message", "stream-tokio-batched"] {
+            assert!(!rows.iter().any(|r| r == batched), "{batched} hands off more than one item per message");
+        }
+        assert!(!text.contains(&format!("`{RING}` did not run")), "{text}");
+        assert!(!text.contains("|\n\n\n"), "one blank line after the table:\n{text}");
+        assert_whole(&text);
+
+        let mut without = summary_with(&[("blocking-crossbeam", 256, 50.0)]);
+        without.contestants.retain(|c| c.name != RING);
+        let text = report(&judged(without));
+        assert!(text.contains(&format!("`{RING}` did not run in this run, so its column reads `—`")), "{text}");
+        assert!(text.contains("| `blocking-crossbeam` | candidate | 100 | — | 1.00× | 50.0 | — | 0.500× |"), "{text}");
+        assert_whole(&text);
+    }
+
+    #[test]
+    fn the_headline_sets_the_per_item_candidates_between_their_multiples_of_the_floors() {
+        let medians =
+            [(RING, 256, 2.0), (LOOP, 256, 1.0), ("blocking-crossbeam", 256, 50.0), ("stream-flume", 256, 400.0)];
+        let notes = headline_notes(&judged(summary_with(&medians)));
+        let candidates = crate::handoff::contestants::contestants()
+            .iter()
+            .filter(|c| c.info().role == Role::Candidate && c.items_per_message(&HandoffConfig::default()) == Some(1))
+            .count();
+        assert_eq!(
+            notes,
+            [format!(
+                "Per item at capacity 256, the {candidates} candidates that hand off one item per message cost 25.0× to \
+                 200× the floor of a cross-thread hand-off here (`{RING}`, a bounded single-producer single-consumer \
+                 ring, 2.00 ms/M) and 50.0× to 400× the work without a hand-off (`{LOOP}`)."
+            )]
+        );
+        let mut one = summary_with(&medians);
+        one.contestants.retain(|c| [RING, LOOP, "blocking-crossbeam"].contains(&c.name.as_str()));
+        assert_eq!(
+            headline_notes(&judged(one.clone())),
+            [format!(
+                "Per item at capacity 256, the one candidate that hands off one item per message, \
+                 `blocking-crossbeam`, costs 25.0× the floor of a cross-thread hand-off here (`{RING}`, a bounded \
+                 single-producer single-consumer ring, 2.00 ms/M) and 50.0× the work without a hand-off (`{LOOP}`)."
+            )]
+        );
+        one.contestants.retain(|c| c.name != RING);
+        assert!(headline_notes(&judged(one)).is_empty(), "no ring, no line");
     }
 
     #[test]

@@ -184,6 +184,11 @@ impl HandoffContestant for Bare {
         Some(1)
     }
 
+    /// What a bare pair cannot be asked: it carries no meter, fault injection or cancellable consumer.
+    fn not_applicable(&self, check: &str) -> Option<&'static str> {
+        not_applicable(check)
+    }
+
     fn prepare(&self, config: &HandoffConfig) -> Result<Box<dyn PreparedHandoff>, HandoffError> {
         let runtime = if self.channel.tasks() {
             let built = pipelines::stream::runtime::multi_thread();

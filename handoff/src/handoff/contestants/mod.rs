@@ -4,6 +4,7 @@
 //! | name | what it is |
 //! |---|---|
 //! | `baseline-loop` | the producer's loop feeds the consumer's sum directly on one thread: no hand-off, the floor |
+//! | `blocking-rtrb` | producer thread → `rtrb::RingBuffer` (a bounded SPSC ring; spin, then yield, never park) → the calling thread: the floor of a cross-thread hand-off (role `reference`, never the pick; see `rtrb_ring`) |
 //! | `blocking-crossbeam[-batched]` | producer thread → `crossbeam_channel::bounded` → the calling thread |
 //! | `blocking-flume[-batched]` | producer thread → `flume::bounded`, sync `send`/`recv` → the calling thread |
 //! | `blocking-std[-batched]` | producer thread → `std::sync::mpsc::sync_channel` → the calling thread |
@@ -58,6 +59,7 @@ mod baseline_loop;
 mod bridge_blocking_recv;
 mod bridge_blocking_send;
 mod may_mpsc;
+mod rtrb_ring;
 mod standalone;
 mod thread_to_caller;
 mod tokio_recv_many;
@@ -100,6 +102,12 @@ pub trait HandoffContestant: Send + Sync + fmt::Debug {
 
     /// Build what a long-lived application would build once: its runtime, if any.
     fn prepare(&self, config: &HandoffConfig) -> Result<Box<dyn PreparedHandoff>, HandoffError>;
+
+    /// Why conformance check `check` cannot be asked of it, or `None` when it applies (every check applies to a
+    /// contestant built on the lab's producer, consumer and meter).
+    fn not_applicable(&self, _check: &str) -> Option<&'static str> {
+        None
+    }
 }
 
 /// A contestant ready to run: its runtime, if any, is built.
@@ -127,6 +135,7 @@ pub fn contestants() -> Vec<Arc<dyn HandoffContestant>> {
     use bridge_blocking_recv::BridgeBlockingRecv;
     use bridge_blocking_send::BridgeBlockingSend;
     use may_mpsc::MayMpsc;
+    use rtrb_ring::RtrbRing;
     use thread_to_caller::ThreadToCaller;
     use tokio_recv_many::TokioRecvMany;
     use two_tasks::{FlumeAsync, FuturesMpsc, Tasks, TokioCurrentThread, TokioMpsc};
@@ -137,6 +146,7 @@ pub fn contestants() -> Vec<Arc<dyn HandoffContestant>> {
     let (threads, multi, current) = (RuntimeKind::None, RuntimeKind::MultiThread, RuntimeKind::CurrentThread);
     let pairs = [
         pairs::<BaselineLoop>("baseline-loop", Baseline, threads, one),
+        pairs::<RtrbRing>("blocking-rtrb", Blocking, threads, one),
         pairs::<ThreadToCaller<Crossbeam>>("blocking-crossbeam", Blocking, threads, three),
         pairs::<ThreadToCaller<Flume>>("blocking-flume", Blocking, threads, twins),
         pairs::<ThreadToCaller<StdSync>>("blocking-std", Blocking, threads, three),
@@ -192,11 +202,7 @@ pub fn external(request: &TrialRequest) -> Result<Option<ExternalProgram>, Trial
 /// Why conformance check `check` is not applicable to `contestant` (a bare reference pair carries no meter and no
 /// fault injection), or `None` when it applies.
 pub(crate) fn not_applicable(contestant: &dyn HandoffContestant, check: &str) -> Option<&'static str> {
-    if contestant.info().role == Role::Reference {
-        bare::not_applicable(check)
-    } else {
-        None
-    }
+    contestant.not_applicable(check)
 }
 
 /// The contestants that run only when `--only` names them (the scenario's `contestants_on_request`): the
@@ -294,6 +300,10 @@ pub(crate) trait Kind: Send + Sync + 'static {
     /// Whether it hands items from one party to another at all (the loop baseline does not).
     const HANDS_OFF: bool = true;
 
+    /// Whether it is a reference (role `reference`: shown as a floor to measure against, never the pick) rather
+    /// than what its family and packing make it.
+    const REFERENCE: bool = false;
+
     /// Its outstanding-work bound ([`HandoffContestant::bound`]).
     fn bound(config: &HandoffConfig, packing: Packing) -> Option<u64> {
         Some(config.bound(packing))
@@ -349,6 +359,7 @@ impl<K> fmt::Debug for Pair<K> {
 impl<K: Kind> HandoffContestant for Pair<K> {
     fn info(&self) -> ContestantInfo {
         let role = match (self.family, self.packing) {
+            _ if K::REFERENCE => Role::Reference,
             (Family::Baseline, _) => Role::Floor,
             (_, Packing::OneMessage) => Role::Pathology,
             _ => Role::Candidate,
@@ -491,9 +502,10 @@ mod tests {
     #[test]
     fn only_the_loop_and_the_bare_pairs_have_no_bound() {
         let config = HandoffConfig::default();
+        let bares: Vec<String> = bare_pairs().into_iter().map(|(_, bare)| bare).collect();
         for c in contestants() {
             let name = c.info().name;
-            let unbounded = name == "baseline-loop" || c.info().role == Role::Reference;
+            let unbounded = name == "baseline-loop" || bares.contains(&name);
             assert_eq!(c.bound(&config).is_none(), unbounded, "{name}");
         }
     }
@@ -507,6 +519,19 @@ mod tests {
             assert_eq!(info.role, Role::Reference, "{bare}");
             assert!(not_applicable(find(&bare).expect("registered").as_ref(), "producer_panic").is_some());
             assert!(not_applicable(find(&bare).expect("registered").as_ref(), "checksum").is_none());
+        }
+    }
+
+    #[test]
+    fn the_ring_is_a_bounded_per_item_reference_asked_every_check() {
+        let ring = find("blocking-rtrb").expect("registered");
+        let info = ring.info();
+        assert_eq!((info.role, info.family), (Role::Reference, Family::Blocking));
+        let config = HandoffConfig::default();
+        assert_eq!(ring.items_per_message(&config), Some(1));
+        assert_eq!(ring.bound(&config), Some(config.bound(Packing::PerItem)));
+        for check in ["bounded_outstanding", "early_stop", "producer_error", "producer_panic", "caller_cancel"] {
+            assert_eq!(not_applicable(ring.as_ref(), check), None, "{check}");
         }
     }
 
