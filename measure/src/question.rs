@@ -303,17 +303,9 @@ fn answer_at(
     answer.pick_guards =
         question.guards.iter().map(|g| pick.metrics.get(&key(phase, g.metric)).map(|s| s.median)).collect();
     for &(other, stats) in &eligible[1..] {
-        let comparison = compare::compare(stats, best, threshold);
-        if !comparison.noise {
-            if answer.beats.is_none() {
-                let relation = if higher { Relation::AtLeast } else { Relation::AtMost };
-                let judged = compare::verdict(
-                    Operand::Measured(best),
-                    Operand::Measured(stats),
-                    relation,
-                    1.0,
-                    Basis::ProcessMedians,
-                );
+        match standing(stats, best, threshold) {
+            Standing::Beaten if answer.beats.is_none() => {
+                let judged = pick_better(best, stats, higher);
                 answer.beats = Some(Beaten {
                     name: other.name.clone(),
                     value: stats.median,
@@ -321,43 +313,22 @@ fn answer_at(
                     verdict: judged.verdict,
                     p: judged.p,
                 });
-            } else {
-                answer
-                    .further
-                    .push(Behind { name: other.name.clone(), factor: behind(stats.median, best.median, higher) });
             }
-        } else if compare::practically_equal(comparison.ratio, threshold) {
-            answer.equal.push(other.name.clone());
-        } else {
-            answer.cannot_tell.push(other.name.clone());
+            Standing::Beaten => answer
+                .further
+                .push(Behind { name: other.name.clone(), factor: behind(stats.median, best.median, higher) }),
+            Standing::Equal => answer.equal.push(other.name.clone()),
+            Standing::CannotTell => answer.cannot_tell.push(other.name.clone()),
         }
     }
     if question.family {
-        answer.rival = eligible[1..].iter().find(|(c, _)| c.family != pick.family).map(|&(other, stats)| {
-            let comparison = compare::compare(stats, best, threshold);
-            let relation = if higher { Relation::AtLeast } else { Relation::AtMost };
-            let judged = compare::verdict(
-                Operand::Measured(best),
-                Operand::Measured(stats),
-                relation,
-                1.0,
-                Basis::ProcessMedians,
-            );
-            let standing = if !comparison.noise {
-                Standing::Beaten
-            } else if compare::practically_equal(comparison.ratio, threshold) {
-                Standing::Equal
-            } else {
-                Standing::CannotTell
-            };
-            Rival {
-                name: other.name.clone(),
-                family: other.family.as_str().to_string(),
-                value: stats.median,
-                factor: behind(stats.median, best.median, higher),
-                standing,
-                p: judged.p,
-            }
+        answer.rival = eligible[1..].iter().find(|(c, _)| c.family != pick.family).map(|&(other, stats)| Rival {
+            name: other.name.clone(),
+            family: other.family.as_str().to_string(),
+            value: stats.median,
+            factor: behind(stats.median, best.median, higher),
+            standing: standing(stats, best, threshold),
+            p: pick_better(best, stats, higher).p,
         });
     }
     answer.costs = shown
@@ -377,6 +348,25 @@ fn answer_at(
         })
         .collect();
     answer
+}
+
+/// How an eligible alternative's `stats` stand against the pick's `best`: beaten beyond noise, practically equal
+/// (within `threshold`), or not told apart (beyond it, process medians overlapping).
+fn standing(stats: &MetricStats, best: &MetricStats, threshold: f64) -> Standing {
+    let comparison = compare::compare(stats, best, threshold);
+    if !comparison.noise {
+        Standing::Beaten
+    } else if compare::practically_equal(comparison.ratio, threshold) {
+        Standing::Equal
+    } else {
+        Standing::CannotTell
+    }
+}
+
+/// The verdict, on process medians, that the pick (`best`) is better than `stats`.
+fn pick_better(best: &MetricStats, stats: &MetricStats, higher: bool) -> compare::Judged {
+    let relation = if higher { Relation::AtLeast } else { Relation::AtMost };
+    compare::verdict(Operand::Measured(best), Operand::Measured(stats), relation, 1.0, Basis::ProcessMedians)
 }
 
 /// The first guard `contestant` does not meet at `phase`, if any.
