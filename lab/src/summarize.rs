@@ -66,6 +66,7 @@ pub(crate) fn summarize(run: &RawRun, scenario: &dyn Scenario) -> Summary {
         contestants,
         claims: Vec::new(),
         questions: Vec::new(),
+        findings: Vec::new(),
         command: header.command.clone(),
         raw_file: header.raw_file.clone(),
         phases: phase_names(run, scenario),
@@ -83,6 +84,7 @@ pub(crate) fn summarize(run: &RawRun, scenario: &dyn Scenario) -> Summary {
         summary.paired = Some(measure::calibration::paired::analyse(&summary, a, b, &metrics));
     }
     summary.claims = scenario.claims(&summary);
+    summary.findings = scenario.findings(&summary);
     summary.questions = measure::question::answer_all(&summary, &scenario.questions());
     summary
 }

@@ -176,6 +176,28 @@ impl ClaimSpec {
     }
 }
 
+/// Which way a finding says `a` stands from `b` beyond noise ([`beyond_noise`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Beyond {
+    /// `a` below `b` by at least the testbed's smallest detectable ratio.
+    Below,
+    /// `a` above `b` by at least the testbed's smallest detectable ratio.
+    Above,
+}
+
+/// The relation and factor of a finding that `a` stands `beyond` `b` by more than the smallest ratio this
+/// testbed can tell on `metric` (its class's calibrated threshold, else the run's default,
+/// [`crate::compare::noise_threshold`]): `a ≤ (1 − t) × b` below, `a ≥ (1 + t) × b` above, the same line the
+/// noise rule of [`crate::compare::compare`] draws. Fixed before the run is judged: the threshold comes from the
+/// calibration the run names, not from its numbers.
+pub fn beyond_noise(method: &crate::setup::Method, metric: &str, beyond: Beyond) -> (Relation, f64) {
+    let t = crate::compare::noise_threshold(method, metric).value;
+    match beyond {
+        Beyond::Below => (Relation::AtMost, (1.0 - t).max(0.0)),
+        Beyond::Above => (Relation::AtLeast, 1.0 + t),
+    }
+}
+
 /// The largest p at which a claim holds or fails: above it the evidence is too weak for either.
 pub const SIGNIFICANCE: f64 = 0.05;
 
@@ -520,6 +542,38 @@ mod tests {
         assert!((claim.p.expect("a decided claim has its p") - 0.05).abs() < 1e-12, "3 + 3 processes");
         assert!(claim.rule.starts_with("a ≤ 2.00 × b"), "{}", claim.rule);
         assert_eq!(judge(&summary, &at_most_twice("close", "b")).p, None, "inconclusive has no p");
+    }
+
+    #[test]
+    fn a_finding_beyond_noise_draws_the_noise_rules_line_and_is_found_by_its_id() {
+        let mut summary = run(
+            vec![
+                contestant("a", &[("ms", stats(10.0, 0.01))]),
+                contestant("near", &[("ms", stats(11.0, 0.01))]),
+                contestant("far", &[("ms", stats(20.0, 0.01))]),
+            ],
+            &[],
+        );
+        summary.method.noise_threshold = 0.2;
+        assert_eq!(beyond_noise(&summary.method, "ms", Beyond::Below), (Relation::AtMost, 0.8));
+        assert_eq!(beyond_noise(&summary.method, "ms", Beyond::Above), (Relation::AtLeast, 1.2));
+        let below = |b: &str| {
+            ClaimSpec::new(
+                format!("a costs less than {b}"),
+                "ms",
+                "milliseconds",
+                beyond_noise(&summary.method, "ms", Beyond::Below),
+                Basis::ProcessMedians,
+                vec![Comparison::contestants("a", b, Phase::Unphased)],
+            )
+            .with_id("cheaper")
+        };
+        assert_eq!(judge(&summary, &below("far")).verdict, Verdict::Holds, "2× apart, separated");
+        assert_eq!(judge(&summary, &below("near")).verdict, Verdict::Fails, "10% is within the 20% line");
+        summary.findings = judge_all(&summary, &[below("far")]);
+        assert!(summary.finding_holds("cheaper"));
+        assert!(!summary.finding_holds("missing"), "a finding the run did not judge never holds");
+        assert_eq!(summary.finding("cheaper").map(|f| f.id.as_str()), Some("cheaper"));
     }
 
     #[test]

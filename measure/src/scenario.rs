@@ -395,6 +395,19 @@ pub trait Scenario: Send + Sync {
     fn claims(&self, summary: &Summary) -> Vec<ClaimResult> {
         crate::judge::judge_all(summary, &self.claim_table(summary))
     }
+    /// The scenario's findings as data: one row per sentence its report prints only where a verdict backs it
+    /// (a batch that beats its per-item twin, a lab pair slower than its bare pair), judged by the harness's one
+    /// judge into [`Summary::findings`] before anything renders, so that `lab compare`, the index and tests see
+    /// them and a template only prints. The summary is given, as to [`Scenario::claim_table`], to name the run's
+    /// phases and read its noise thresholds ([`crate::judge::beyond_noise`]); it must not decide a verdict.
+    fn finding_table(&self, summary: &Summary) -> Vec<ClaimSpec> {
+        let _ = summary;
+        Vec::new()
+    }
+    /// The verdicts of [`Scenario::finding_table`], judged by the harness's one judge.
+    fn findings(&self, summary: &Summary) -> Vec<ClaimResult> {
+        crate::judge::judge_all(summary, &self.finding_table(summary))
+    }
     /// The questions a practitioner brings to this scenario, each decided on its own metric with its guards
     /// ([`crate::question`]). Empty by default: the report then answers the one generic question, the best
     /// [`Scenario::headline_metric`] among the candidates.

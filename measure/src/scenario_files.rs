@@ -12,6 +12,8 @@
 ///   `routine.rs`).
 /// - `claim_table: path` calls `path(summary)`; `claim_table: path()` calls `path()`, a table that names no
 ///   parameter or phase of the run ([`claim_table`](crate::scenario::Scenario::claim_table), from `claims.rs`).
+/// - `finding_table: path` calls `path(summary)` ([`finding_table`](crate::scenario::Scenario::finding_table),
+///   from `findings.rs`: the sentences the report prints only where their verdicts hold).
 /// - `discussion`, `details_discussion` and `headline_notes`: `path` calls `path(summary)` (from `report.rs`).
 /// - `name`, `title`, `question`, `headline_metric`, `higher_is_better`, `params`, `table_metrics`, `charts`,
 ///   `questions`, `trade_off_metrics` and `calibration`: `value` is what the method returns, an expression that does not name
@@ -69,6 +71,13 @@ macro_rules! scenario_files {
         $(#[$attr])*
         fn claim_table(&self, _summary: &$crate::summary::Summary) -> Vec<$crate::judge::ClaimSpec> {
             $($table)::+()
+        }
+        $($crate::scenario_files!($($rest)*);)?
+    };
+    ($(#[$attr:meta])* finding_table: $table:path $(, $($rest:tt)*)?) => {
+        $(#[$attr])*
+        fn finding_table(&self, summary: &$crate::summary::Summary) -> Vec<$crate::judge::ClaimSpec> {
+            $table(summary)
         }
         $($crate::scenario_files!($($rest)*);)?
     };

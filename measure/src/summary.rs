@@ -200,6 +200,12 @@ pub struct Summary {
     /// scenario that declares none, and in runs recorded before questions existed).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub questions: Vec<crate::answers::QuestionResult>,
+    /// The scenario's findings and their verdicts: the sentences its report prints where a judged verdict
+    /// backs them ([`crate::scenario::Scenario::finding_table`]), judged by the same judge as the claims but not
+    /// listed among them (empty for a scenario that declares none, and in runs judged before findings were
+    /// rows).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub findings: Vec<ClaimResult>,
     /// The command that reproduces this run.
     pub command: String,
     /// The raw file, relative to the output folder.
@@ -265,6 +271,16 @@ impl Summary {
             phase.split('-').find_map(|part| part.strip_prefix(key)?.strip_prefix('_')?.parse::<f64>().ok())
         });
         level.or_else(|| self.param(key))
+    }
+
+    /// The finding `id` of this run ([`Summary::findings`]), if the scenario declared it and the run judged it.
+    pub fn finding(&self, id: &str) -> Option<&ClaimResult> {
+        self.findings.iter().find(|f| f.id == id)
+    }
+
+    /// Whether the finding `id` holds: a report prints the sentence it backs only then.
+    pub fn finding_holds(&self, id: &str) -> bool {
+        self.finding(id).is_some_and(|f| f.verdict == Verdict::Holds)
     }
 
     /// Statistics of `metric` for `contestant` as [`Summary::metric`] finds them, or why there are none, in words
@@ -364,6 +380,7 @@ pub(crate) mod tests {
             contestants,
             claims: vec![],
             questions: vec![],
+            findings: vec![],
             command: String::new(),
             raw_file: String::new(),
             phases: vec![],

@@ -99,6 +99,7 @@ pub fn render_details(input: &ReportInput<'_>) -> String {
         "environment": body(&environment(summary)),
         "spread": body(&spread(input)),
         "checks": body(&checks(summary)),
+        "judged_findings": summary.findings.iter().map(claim_line).collect::<Vec<_>>(),
         "references": published_reference(summary),
         "harness": body(&harness(input)),
         "scenario_details": input.details_discussion.trim(),

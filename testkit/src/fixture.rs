@@ -81,6 +81,7 @@ pub fn summary(scenario: &str, contestants: Vec<ContestantSummary>) -> Summary {
         contestants,
         claims: vec![],
         questions: vec![],
+        findings: Vec::new(),
         command: String::new(),
         raw_file: String::new(),
         phases: vec![],
