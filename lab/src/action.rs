@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::ArgMatches;
 use measure::scenario::Scenario;
 
-use crate::cli::{SERVE_SUBCOMMAND, TRIAL_SUBCOMMAND};
+use crate::child::{FLOOR_CHILD_SUBCOMMAND, SERVE_SUBCOMMAND, TRIAL_SUBCOMMAND};
 use crate::error::UsageError;
 use crate::options::{expect_failed, out_dir, resolved_params, run_options, scenario_params, RunOptions};
 use crate::registry;
@@ -87,7 +87,7 @@ pub(crate) fn from_matches(matches: &ArgMatches) -> Result<Action, UsageError> {
         "advise" => Ok(Action::Advise(Box::new(crate::advise::request(sub)?))),
         "calibrate" => Ok(Action::Calibrate(crate::calibrate::request(sub)?)),
         "floor" => Ok(Action::Floor(crate::floor::request(sub)?)),
-        crate::floor::FLOOR_CHILD_SUBCOMMAND => Ok(Action::FloorChild(sub.clone())),
+        FLOOR_CHILD_SUBCOMMAND => Ok(Action::FloorChild(sub.clone())),
         TRIAL_SUBCOMMAND => Ok(Action::Trial),
         SERVE_SUBCOMMAND => Ok(Action::Serve),
         "report" => Ok(Action::Report {

@@ -11,7 +11,7 @@
 //! [`judged_with`] is the other half: the thresholds a run's judge reads, from the calibration of its testbed.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -24,7 +24,6 @@ use measure::calibration::pairs::{self, FALSE_SEPARATION_LIMIT, MAX_PAIRS};
 use measure::calibration::{class_of, file, Calibration, MetricClass, Pool};
 use measure::record::{Status, TrialMessage, TrialRecord};
 use measure::scenario::{CalibrationSpec, Repetitions, Scenario};
-use measure::setup::{CalibrationUse, Environment, Method};
 use measure::summary::{metric_key, Summary};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -271,7 +270,7 @@ pub(crate) fn run(request: &Request, out: &OutputDir, interrupted: &Arc<AtomicBo
         locked @ render::OutputError::Locked { .. } => anyhow::Error::new(UsageError::new(locked.to_string())),
         other => anyhow::Error::new(other).context("locking the calibration's runs folder"),
     })?;
-    let started_utc = run::utc_now();
+    let started_utc = environment::utc_now();
     let mut executor = Padded {
         inner: ProcessExecutor::new(request.trial_timeout, Arc::clone(interrupted)),
         rng: StdRng::seed_from_u64(request.seed),
@@ -316,7 +315,7 @@ pub(crate) fn run(request: &Request, out: &OutputDir, interrupted: &Arc<AtomicBo
         git_rev,
         git_dirty,
         started_utc,
-        finished_utc: run::utc_now(),
+        finished_utc: environment::utc_now(),
         environment,
         method: CalibrationMethod {
             quick: request.quick,
@@ -437,33 +436,6 @@ fn summary_text(calibration: &Calibration) -> String {
     text
 }
 
-/// `method` with the thresholds its judge reads: each class's smallest detectable ratio from the calibration at
-/// `file` when it was made on `environment`'s testbed and build at the run's process count (and run kind), else
-/// none, with the reason recorded (`method.calibration`) and every metric judged with the uncalibrated default.
-pub(crate) fn judged_with(method: &Method, file: Option<&Path>, environment: &Environment) -> Method {
-    let (sdr, used) = match file {
-        None => (
-            BTreeMap::new(),
-            CalibrationUse {
-                file: String::new(),
-                fallback: Some("--calibration none: the run read no calibration".to_string()),
-                ..CalibrationUse::default()
-            },
-        ),
-        Some(path) => {
-            let read = Calibration::read(path);
-            file::use_for(
-                &path.display().to_string(),
-                read.as_ref().map_err(Clone::clone),
-                environment,
-                method.forks,
-                method.quick,
-            )
-        }
-    };
-    Method { sdr, calibration: Some(used), ..method.clone() }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -526,18 +498,6 @@ mod tests {
         assert!(not_offered.contains(&"http".to_string()));
         let text = plan_words(&request(&MetricClass::ALL), &jobs, &not_offered);
         assert!(text.contains("estimated time: "), "{text}");
-    }
-
-    #[test]
-    fn a_run_without_a_matching_calibration_says_why_it_uses_the_default() {
-        let method = crate::table::tests::quick_method(1);
-        let judged = judged_with(&method, None, &Environment::default());
-        assert!(judged.sdr.is_empty());
-        let used = judged.calibration.expect("recorded");
-        assert_eq!(used.fallback.as_deref(), Some("--calibration none: the run read no calibration"));
-        let missing = judged_with(&method, Some(Path::new("/nonexistent/calibration.json")), &Environment::default());
-        let why = missing.calibration.and_then(|c| c.fallback).expect("a reason");
-        assert!(why.starts_with("no calibration at /nonexistent/calibration.json"), "{why}");
     }
 
     #[test]

@@ -4,14 +4,8 @@
 use clap::{value_parser, Arg, ArgAction, Command};
 use measure::scenario::Scenario;
 
+use crate::child::{FLOOR_CHILD_SUBCOMMAND, SERVE_SUBCOMMAND, TRIAL_SUBCOMMAND};
 use crate::registry;
-
-/// Hidden subcommand the lab re-executes itself with to run one trial in a fresh process.
-pub(crate) const TRIAL_SUBCOMMAND: &str = "__trial";
-
-/// Hidden subcommand a network trial starts its loopback server with (configuration on stdin; exits when stdin
-/// closes).
-pub(crate) const SERVE_SUBCOMMAND: &str = network::launch::SERVE_SUBCOMMAND;
 
 const ABOUT: &str = "Runs the same pipelines as demand-driven async streams and as blocking threads behind \
 bounded channels, checks every contestant does the same work, measures what each costs, and writes markdown \
@@ -131,7 +125,7 @@ pub(crate) fn command() -> Command {
         .subcommand(calibrate_command())
         .subcommand(floor_command())
         .subcommand(
-            Command::new(crate::floor::FLOOR_CHILD_SUBCOMMAND)
+            Command::new(FLOOR_CHILD_SUBCOMMAND)
                 .hide(true)
                 .about("Measure every floor probe in this process, one JSON line each")
                 .arg(value_arg("rotation", "N").value_parser(value_parser!(u32)))

@@ -121,6 +121,11 @@ pub(crate) fn build_revision() -> (String, bool) {
     (BUILD_GIT_REV.to_string(), build_git_dirty())
 }
 
+/// UTC now as RFC 3339 with seconds: the stamp of a run's start and end.
+pub(crate) fn utc_now() -> String {
+    humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

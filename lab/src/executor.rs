@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use measure::record::{MetricValues, Status, TrialMessage, TrialRecord};
 
-use crate::cli::TRIAL_SUBCOMMAND;
+use crate::child::TRIAL_SUBCOMMAND;
 use crate::cpus::{cpu_set, pin};
 use crate::plan::PlannedTrial;
 

@@ -15,11 +15,9 @@ use measure::floor::{Floor, FloorFigure, FloorUse, ProbeSamples, FLOOR_SCHEMA};
 use pipelines::floor::Probe;
 use render::{OutputDir, Rendered, RenderedFile};
 
+use crate::child::FLOOR_CHILD_SUBCOMMAND;
 use crate::error::UsageError;
 use crate::{cpus, environment, testbed};
-
-/// The hidden subcommand one measuring process runs.
-pub(crate) const FLOOR_CHILD_SUBCOMMAND: &str = "__floor";
 
 /// How long one timed sample of a probe lasts, about: long enough that a clock read is nothing against it, short
 /// enough that every probe in five processes fits in under a minute.
@@ -55,7 +53,7 @@ pub(crate) fn request(sub: &ArgMatches) -> Result<Request, UsageError> {
 
 /// Measure, write and print the floor.
 pub(crate) fn run(request: &Request, out: &OutputDir, interrupted: &Arc<AtomicBool>) -> Result<ExitCode> {
-    let started_utc = crate::run::utc_now();
+    let started_utc = environment::utc_now();
     let started = Instant::now();
     let mut per_process: Vec<Vec<ProbeSamples>> = Vec::new();
     for process in 0..request.processes {
@@ -81,7 +79,7 @@ pub(crate) fn run(request: &Request, out: &OutputDir, interrupted: &Arc<AtomicBo
         git_rev,
         git_dirty,
         started_utc,
-        finished_utc: crate::run::utc_now(),
+        finished_utc: environment::utc_now(),
         quick: request.quick,
         processes: request.processes,
         samples: request.samples,

@@ -14,6 +14,7 @@ mod action;
 mod advise;
 mod answers;
 mod calibrate;
+mod child;
 mod cli;
 mod compare;
 mod cpus;

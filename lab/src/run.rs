@@ -5,7 +5,6 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::SystemTime;
 
 use anyhow::{Context, Result};
 use measure::record::{RawLine, RunFooter, RunHeader, Status};
@@ -41,11 +40,6 @@ pub(crate) enum RunOutcome {
     },
 }
 
-/// UTC now as RFC 3339 with seconds.
-pub(crate) fn utc_now() -> String {
-    humantime::format_rfc3339_seconds(SystemTime::now()).to_string()
-}
-
 /// Run every trial of `plan` with `executor`, writing under `out`.
 pub(crate) fn run(
     plan: &RunPlan,
@@ -55,7 +49,7 @@ pub(crate) fn run(
     interrupted: &Arc<AtomicBool>,
 ) -> Result<RunOutcome> {
     let scenario = plan.scenario;
-    let started_utc = utc_now();
+    let started_utc = environment::utc_now();
     let stamp: String = started_utc.chars().filter(|c| *c != '-' && *c != ':').collect();
     let mut appender = out.create_raw(scenario.name(), &stamp).context("creating the raw record file")?;
     let raw_file = appender.rel_path().to_string();
@@ -65,7 +59,7 @@ pub(crate) fn run(
     environment.pin = plan.pin.clone();
     environment.runtimes = runtimes(plan);
     // The thresholds the judge will read: this testbed's calibration, or the labelled default and why.
-    let method = crate::calibrate::judged_with(&plan.method, plan.calibration.as_deref(), &environment);
+    let method = measure::calibration::file::judged_with(&plan.method, plan.calibration.as_deref(), &environment);
     // The machine's floor of this sitting, or why the run cites none: recorded here, so `lab report` renders it alike.
     environment.floor = Some(crate::floor::cited(plan.floor.as_deref(), &environment, method.quick));
     let header = RunHeader {
@@ -129,7 +123,7 @@ pub(crate) fn run(
     if interrupted.load(Ordering::SeqCst) {
         return Ok(RunOutcome::Interrupted { raw: raw_path, trials: kept });
     }
-    append(&mut appender, &RawLine::End(RunFooter { finished_utc: utc_now() }))
+    append(&mut appender, &RawLine::End(RunFooter { finished_utc: environment::utc_now() }))
         .map_err(|e| kept_in(e, &raw_path, kept))?;
     drop(appender);
 

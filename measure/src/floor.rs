@@ -4,8 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::calibration::file::testbed_differences;
-use crate::setup::Environment;
+use crate::setup::{testbed_differences, Environment};
+pub use crate::setup::{FloorFigure, FloorUse};
 
 /// The version of `floor.json`'s shape; raised when a field changes meaning or goes away.
 pub const FLOOR_SCHEMA: u32 = 1;
@@ -37,35 +37,6 @@ pub struct Floor {
     pub figures: Vec<FloorFigure>,
 }
 
-/// One mechanism's cost on this machine.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct FloorFigure {
-    /// Its key (`wake_across_cpus`).
-    pub key: String,
-    /// What one operation is, in words.
-    pub what: String,
-    /// Wall nanoseconds per operation: the median of the process medians (absent when it could not run here).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ns_per_op: Option<f64>,
-    /// Each process's median wall nanoseconds per operation, in process order.
-    pub process_medians: Vec<f64>,
-    /// CPU nanoseconds per operation, every thread of the process: the median of the process medians.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cpu_ns_per_op: Option<f64>,
-    /// Why it did not run here (one CPU has nothing across CPUs), when it did not.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub not_applicable: Option<String>,
-}
-
-impl FloorFigure {
-    /// The smallest and largest process median, when it ran.
-    pub fn range(&self) -> Option<(f64, f64)> {
-        let min = self.process_medians.iter().copied().reduce(f64::min)?;
-        let max = self.process_medians.iter().copied().reduce(f64::max)?;
-        Some((min, max))
-    }
-}
-
 impl Floor {
     /// The figure whose key is `key`, when it ran.
     pub fn ns_per_op(&self, key: &str) -> Option<f64> {
@@ -90,48 +61,6 @@ impl Floor {
             ));
         }
         Ok(floor)
-    }
-}
-
-/// The floor a run cites (`method.floor`): the machine's own floor measured in its sitting, each figure with its
-/// process medians, or why the run cites none.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub struct FloorUse {
-    /// The floor file looked for or read, as the run named it (`reports/floor.json`); empty when the run was told
-    /// to cite none (`--floor none`).
-    pub file: String,
-    /// When the floor cited started measuring (RFC 3339, UTC); empty when none is cited.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub measured_utc: String,
-    /// The revision of the build that measured it; empty when none is cited.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub git_rev: String,
-    /// Whether that build had uncommitted changes.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub git_dirty: bool,
-    /// Whether the floor cited was a `--quick` smoke measurement (cited by `--quick` runs only).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub quick: bool,
-    /// Fresh processes each figure was measured in; 0 when none is cited.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub processes: u32,
-    /// Every figure of the floor cited, each with its process medians; empty when none is cited.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub figures: Vec<FloorFigure>,
-    /// Why no floor is cited, when none is: no such file, another testbed or build (what differs), a `--quick`
-    /// floor for a full run, `--floor none`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub not_cited: Option<String>,
-}
-
-fn is_zero(n: &u32) -> bool {
-    *n == 0
-}
-
-impl FloorUse {
-    /// A run told to cite no floor (`--floor none`).
-    pub fn none() -> FloorUse {
-        FloorUse { not_cited: Some("--floor none: the run cited no floor".to_string()), ..FloorUse::default() }
     }
 }
 

@@ -50,7 +50,7 @@ pub struct Environment {
     /// The machine's floor the run cites (`lab floor`'s `floor.json` of its sitting: each figure with its process
     /// medians), or why it cites none; `None` in runs made before runs cited it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub floor: Option<crate::floor::FloorUse>,
+    pub floor: Option<FloorUse>,
 }
 
 /// One setting of the testbed or of the lab's runtimes, with where its value came from.
@@ -197,6 +197,103 @@ pub struct CalibrationUse {
     /// count.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fallback: Option<String>,
+}
+
+/// One mechanism's cost on this machine.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FloorFigure {
+    /// Its key (`wake_across_cpus`).
+    pub key: String,
+    /// What one operation is, in words.
+    pub what: String,
+    /// Wall nanoseconds per operation: the median of the process medians (absent when it could not run here).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ns_per_op: Option<f64>,
+    /// Each process's median wall nanoseconds per operation, in process order.
+    pub process_medians: Vec<f64>,
+    /// CPU nanoseconds per operation, every thread of the process: the median of the process medians.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_ns_per_op: Option<f64>,
+    /// Why it did not run here (one CPU has nothing across CPUs), when it did not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_applicable: Option<String>,
+}
+
+impl FloorFigure {
+    /// The smallest and largest process median, when it ran.
+    pub fn range(&self) -> Option<(f64, f64)> {
+        let min = self.process_medians.iter().copied().reduce(f64::min)?;
+        let max = self.process_medians.iter().copied().reduce(f64::max)?;
+        Some((min, max))
+    }
+}
+
+/// The floor a run cites (`method.floor`): the machine's own floor measured in its sitting, each figure with its
+/// process medians, or why the run cites none.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct FloorUse {
+    /// The floor file looked for or read, as the run named it (`reports/floor.json`); empty when the run was told
+    /// to cite none (`--floor none`).
+    pub file: String,
+    /// When the floor cited started measuring (RFC 3339, UTC); empty when none is cited.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub measured_utc: String,
+    /// The revision of the build that measured it; empty when none is cited.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub git_rev: String,
+    /// Whether that build had uncommitted changes.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub git_dirty: bool,
+    /// Whether the floor cited was a `--quick` smoke measurement (cited by `--quick` runs only).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub quick: bool,
+    /// Fresh processes each figure was measured in; 0 when none is cited.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub processes: u32,
+    /// Every figure of the floor cited, each with its process medians; empty when none is cited.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub figures: Vec<FloorFigure>,
+    /// Why no floor is cited, when none is: no such file, another testbed or build (what differs), a `--quick`
+    /// floor for a full run, `--floor none`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_cited: Option<String>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+impl FloorUse {
+    /// A run told to cite no floor (`--floor none`).
+    pub fn none() -> FloorUse {
+        FloorUse { not_cited: Some("--floor none: the run cited no floor".to_string()), ..FloorUse::default() }
+    }
+}
+
+/// Where the testbed and build of `calibrated` and `run` differ, one `what "calibrated" vs "run"` each: the
+/// CPU, its cores, the memory, the kernel, the compiler, the build profile, the CPUs the trials were pinned to,
+/// and, where both recorded their testbed, SMT, virtualisation and the CPUs the lab may use. Noise is a property
+/// of all of them.
+pub fn testbed_differences(calibrated: &Environment, run: &Environment) -> Vec<String> {
+    let pin = |e: &Environment| {
+        e.pin.as_ref().map_or_else(|| "unpinned".to_string(), |p| format!("{} ({})", p.cores, p.cpu_list()))
+    };
+    let (c, r) = (calibrated, run);
+    let mut fields = vec![
+        ("cpu", c.cpu_model.clone(), r.cpu_model.clone()),
+        ("cores", c.cores.to_string(), r.cores.to_string()),
+        ("memory GiB", c.memory_gib.to_string(), r.memory_gib.to_string()),
+        ("kernel", c.kernel.clone(), r.kernel.clone()),
+        ("rustc", c.rustc.clone(), r.rustc.clone()),
+        ("build profile", c.build_profile.clone(), r.build_profile.clone()),
+        ("pinned cores", pin(c), pin(r)),
+    ];
+    if let (Some(ct), Some(rt)) = (&c.testbed, &r.testbed) {
+        fields.push(("SMT threads per core", ct.smt.value.clone(), rt.smt.value.clone()));
+        fields.push(("virtualised", ct.virtualised.value.clone(), rt.virtualised.value.clone()));
+        fields.push(("cpuset", ct.cpuset.value.clone(), rt.cpuset.value.clone()));
+    }
+    fields.into_iter().filter(|(_, c, r)| c != r).map(|(name, c, r)| format!("{name} {c:?} vs {r:?}")).collect()
 }
 
 #[cfg(test)]

@@ -216,7 +216,7 @@ pub struct Summary {
     /// A paired run's answer (`--paired A,B`): A against B with its interval and the smallest ratio this pairing
     /// can tell ([`crate::calibration::paired`]); absent in any other run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub paired: Option<crate::calibration::paired::Paired>,
+    pub paired: Option<crate::calibration::paired_answer::Paired>,
 }
 
 /// The key of `metric` in a phase: `<phase>.<metric>`, or `<metric>` without phases.

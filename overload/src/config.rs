@@ -136,6 +136,28 @@ pub fn limiter_ceiling(kind: LimiterKind, limits: &LimiterParams) -> usize {
     }
 }
 
+/// The service's defaults that size its bounds, as its parameters declare them (`overload_service/mod.rs` reads
+/// them too; the fixed-little limiter's description names them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Defaults {
+    /// The dependency's slots after the drop (`capacity-after`).
+    pub capacity_after: u64,
+    /// Service time of one call in ms (`service-ms`).
+    pub service_ms: u64,
+    /// Each call's deadline in ms (`deadline-ms`).
+    pub deadline_ms: u64,
+}
+
+/// The service's default `capacity-after`, `service-ms` and `deadline-ms`.
+pub const DEFAULTS: Defaults = Defaults { capacity_after: 100, service_ms: 5, deadline_ms: 20 };
+
+/// The fixed bound Little's law sizes for a deadline: the after-drop ceiling (`capacity_after / service_ms`
+/// calls per ms) times the deadline, rounded down and at least 1: the most calls in flight the degraded
+/// dependency drains within one deadline, so a call admitted at that bound is answered in time (without jitter).
+pub fn little_bound(capacity_after: u64, service_ms: u64, deadline_ms: u64) -> u64 {
+    (capacity_after.saturating_mul(deadline_ms) / service_ms.max(1)).max(1)
+}
+
 /// How every adaptive limiter is updated, for descriptions.
 const UPDATED: &str = "updated on every completed call (Netflix's default `SimpleLimiter`; `--windowed 1` wraps it in \
     the lab's short window instead), from 20 (`initial-limit`) within 20..=500 (`min-limit`, `max-limit`: the fixed \
@@ -146,12 +168,12 @@ pub fn limiter_description(kind: LimiterKind) -> String {
     match kind {
         LimiterKind::Fixed => "fixed limit of `fixed-limit` (default 500, the healthy capacity) calls".to_string(),
         LimiterKind::FixedLittle => {
-            let d = crate::service_config::DEFAULTS;
+            let d = DEFAULTS;
             format!(
                 "fixed limit sized by Little's law from the run's own parameters: the after-drop ceiling \
                  (`capacity-after` ÷ `service-ms`) × the deadline (`deadline-ms`), rounded down, the most calls the \
                  degraded dependency drains within one deadline ({} at the defaults: {} slots ÷ {} ms × {} ms)",
-                crate::service_config::little_bound(d.capacity_after, d.service_ms, d.deadline_ms),
+                little_bound(d.capacity_after, d.service_ms, d.deadline_ms),
                 d.capacity_after,
                 d.service_ms,
                 d.deadline_ms

@@ -8,31 +8,11 @@ use measure::record::TrialRequest;
 use measure::scenario::TrialError;
 
 use crate::config::{limits, limits_in_order};
+pub use crate::config::{little_bound, Defaults, DEFAULTS};
 use crate::limit::{LimiterKind, LimiterParams};
 
 /// Window of every over-time series.
 pub const WINDOW: Duration = Duration::from_millis(50);
-
-/// The service's defaults that size its bounds, as its parameters declare them (`mod.rs` reads them too).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Defaults {
-    /// The dependency's slots after the drop (`capacity-after`).
-    pub capacity_after: u64,
-    /// Service time of one call in ms (`service-ms`).
-    pub service_ms: u64,
-    /// Each call's deadline in ms (`deadline-ms`).
-    pub deadline_ms: u64,
-}
-
-/// The service's default `capacity-after`, `service-ms` and `deadline-ms`.
-pub const DEFAULTS: Defaults = Defaults { capacity_after: 100, service_ms: 5, deadline_ms: 20 };
-
-/// The fixed bound Little's law sizes for a deadline: the after-drop ceiling (`capacity_after / service_ms`
-/// calls per ms) times the deadline, rounded down and at least 1: the most calls in flight the degraded
-/// dependency drains within one deadline, so a call admitted at that bound is answered in time (without jitter).
-pub fn little_bound(capacity_after: u64, service_ms: u64, deadline_ms: u64) -> u64 {
-    (capacity_after.saturating_mul(deadline_ms) / service_ms.max(1)).max(1)
-}
 
 /// How arrivals are spaced.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

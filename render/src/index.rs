@@ -10,7 +10,7 @@ use measure::summary::{metric_key, ClaimResult, Family, MetricStats, Verdict};
 use crate::analysis::phase_words;
 use crate::claims::{claim_line, Tally};
 use crate::format;
-use crate::table::{columns, headers, Align, Table};
+use crate::table::{columns, headers, index_cell, Align, Table};
 use crate::ReportInput;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -235,15 +235,15 @@ fn question_rows(summary: &measure::summary::Summary) -> Vec<QuestionRow> {
     for (q, view) in crate::questions::asked(summary).zip(crate::questions::views(summary)) {
         for (a, a_view) in q.answers.iter().zip(view["answers"].as_array().into_iter().flatten()) {
             let pick = match a_view["pick"] {
-                Value::Null if a.control.is_some() => cell(json!({ "kind": "control" })),
-                Value::Null => cell(json!({ "kind": "no-pick" })),
+                Value::Null if a.control.is_some() => index_cell(json!({ "kind": "control" })),
+                Value::Null => index_cell(json!({ "kind": "no-pick" })),
                 ref pick => {
                     let equal = a_view["equal"].as_array().into_iter().flatten();
                     let picks: Vec<&Value> = std::iter::once(pick).chain(equal).collect();
-                    cell(json!({ "kind": "pick", "picks": picks, "more": 0 }))
+                    index_cell(json!({ "kind": "pick", "picks": picks, "more": 0 }))
                 }
             };
-            let evidence = cell(json!({ "kind": "question", "q": view, "a": a_view }));
+            let evidence = index_cell(json!({ "kind": "question", "q": view, "a": a_view }));
             let phase = a.phase.as_deref().map(phase_words);
             // A question asked twice, on two metrics (a family question on time and on CPU), names its metric.
             let ask = if summary.questions.iter().filter(|other| other.ask == q.ask).count() > 1 {
@@ -316,7 +316,7 @@ impl IndexEntry {
 impl Tally {
     /// The tally in words, from `templates/index-cells.md`.
     fn describe(self) -> String {
-        cell(json!({
+        index_cell(json!({
             "kind": "tally", "holds": self.holds, "fails": self.fails, "inconclusive": self.inconclusive,
         }))
     }
@@ -348,11 +348,6 @@ fn fit(text: String) -> String {
             words
         });
     format!("{cut}…")
-}
-
-/// One cell of the index's tables, rendered from `templates/index-cells.md` (the context's `kind` chooses the cell).
-pub(crate) fn cell(context: Value) -> String {
-    template!("index-cells.md", context)
 }
 
 /// How `a` compares with `b` for a reader (`2.10× worse`, `1.05× better (practically equal)` once rendered): the
@@ -396,7 +391,7 @@ fn decision_row(entry: &IndexEntry, winners: &PhaseWinners, first: bool) -> Opti
         Family::Blocking => (winners.of(Family::Stream), Some(Family::Stream.as_str())),
         Family::Coroutine | Family::Baseline => (best_among(&[Family::Stream, Family::Blocking]), None),
     };
-    let evidence = cell(json!({
+    let evidence = index_cell(json!({
         "kind": "evidence",
         "value": format::number(pick.stats.median),
         "metric": entry.metric,
@@ -421,7 +416,7 @@ fn pick_cell(pick: &[FamilyBest]) -> String {
     const NAMED: usize = 4;
     let picks: Vec<Value> =
         pick.iter().take(NAMED).map(|p| json!({ "name": p.name, "family": p.family.as_str() })).collect();
-    cell(json!({ "kind": "pick", "picks": picks, "more": pick.len().saturating_sub(NAMED) }))
+    index_cell(json!({ "kind": "pick", "picks": picks, "more": pick.len().saturating_sub(NAMED) }))
 }
 
 /// A ratio to the baseline, for a cell (`20.6× the baseline`, with why it is within noise when it is, once
@@ -438,7 +433,7 @@ fn winner_cell(entry: &IndexEntry, winners: &PhaseWinners, family: Family) -> St
         .filter(|_| family != Family::Baseline)
         .and_then(|baseline| compare(&best.stats, &baseline.stats, entry.noise_threshold))
         .map(times_baseline);
-    fit(cell(json!({
+    fit(index_cell(json!({
         "kind": "winner",
         "name": best.name,
         "value": format::number(best.stats.median),
@@ -477,7 +472,7 @@ fn winners_grid(entry: &IndexEntry) -> String {
         }
         let versus = match (winners.of(Family::Stream), winners.of(Family::Blocking)) {
             (Some(s), Some(b)) => margin(&s.stats, &b.stats, entry.noise_threshold, entry.higher_is_better)
-                .map(|m| cell(json!({ "kind": "versus", "versus": m })))
+                .map(|m| index_cell(json!({ "kind": "versus", "versus": m })))
                 .unwrap_or_else(|| "—".to_string()),
             _ => "—".to_string(),
         };

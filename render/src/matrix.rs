@@ -220,7 +220,7 @@ impl FamilyMatrix {
         for row in &self.rows {
             let first = last != (row.scenario.as_str(), row.id.as_str());
             last = (&row.scenario, &row.id);
-            let question = crate::index::cell(json!({
+            let question = crate::table::index_cell(json!({
                 "kind": "family-row",
                 "first": first,
                 "anchor": anchor(&row.scenario, &row.id),
@@ -230,7 +230,7 @@ impl FamilyMatrix {
                 "metric_words": row.metric_words,
             }));
             let mut cells = vec![question, row.phase.as_deref().map(phase_words).unwrap_or_default()];
-            cells.extend(row.cells.iter().map(|v| crate::index::cell(json!({ "kind": "family", "v": view(v) }))));
+            cells.extend(row.cells.iter().map(|v| crate::table::index_cell(json!({ "kind": "family", "v": view(v) }))));
             table.row(&cells);
         }
         table.render()

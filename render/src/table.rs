@@ -1,7 +1,7 @@
 //! The one markdown table builder every report (and `lab compare --format markdown`) uses: pipes, aligned
 //! columns, escaped cells.
 
-use serde_json::json;
+use serde_json::{json, Value};
 
 /// Widest line, in characters, a table is padded to align its columns; a wider table is written unpadded.
 const MAX_PADDED_WIDTH: usize = 120;
@@ -112,6 +112,12 @@ fn width(cell: &str) -> usize {
 /// A cell must stay on one line and must not end the cell early.
 fn escape(cell: &str) -> String {
     cell.replace('|', "\\|").replace(['\n', '\r'], " ")
+}
+
+/// One cell of the index's tables (its answers and its family matrix), rendered from `templates/index-cells.md`
+/// (the context's `kind` chooses the cell).
+pub(crate) fn index_cell(context: Value) -> String {
+    template!("index-cells.md", context)
 }
 
 #[cfg(test)]

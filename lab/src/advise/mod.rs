@@ -323,7 +323,7 @@ pub(crate) fn run(request: &Request, out: &OutputDir, interrupted: &Arc<AtomicBo
     for r in &request.runs {
         kind::check(out.root(), &r.scenario, false, request.force)?;
     }
-    let started_utc = scenario_run::utc_now();
+    let started_utc = crate::environment::utc_now();
     eprintln!(
         "advise: {} on {} core(s) (CPUs {}); {} µs per item is {} mixing rounds here (calibration {}); about {:.0} s \
          of runs within a budget of {:.0} s",
@@ -386,7 +386,7 @@ pub(crate) fn run(request: &Request, out: &OutputDir, interrupted: &Arc<AtomicBo
         raw_files,
         header_file: appender.rel_path().to_string(),
         started_utc,
-        finished_utc: scenario_run::utc_now(),
+        finished_utc: crate::environment::utc_now(),
     };
     let line = serde_json::to_string(&AdviceLine { advice: header.clone() }).context("encoding the advice header")?;
     appender.append_line(&line).context("writing the advice header")?;

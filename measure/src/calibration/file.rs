@@ -3,13 +3,15 @@
 //! calibration of the same testbed and build at the run's process count gives its thresholds
 //! ([`use_for`]); any other is named with what differs, and the run falls back to its uncalibrated default.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
 use super::class::MetricClass;
 use super::pairs::{self, Pair, Rate};
-use crate::setup::{CalibrationUse, Environment};
+pub use crate::setup::testbed_differences;
+use crate::setup::{CalibrationUse, Environment, Method};
 
 /// The version of `calibration.json`'s shape; raised when a field changes meaning or goes away.
 pub const CALIBRATION_SCHEMA: u32 = 1;
@@ -177,32 +179,6 @@ impl Calibration {
     }
 }
 
-/// Where the testbed and build of `calibrated` and `run` differ, one `what "calibrated" vs "run"` each: the
-/// CPU, its cores, the memory, the kernel, the compiler, the build profile, the CPUs the trials were pinned to,
-/// and, where both recorded their testbed, SMT, virtualisation and the CPUs the lab may use. Noise is a property
-/// of all of them.
-pub fn testbed_differences(calibrated: &Environment, run: &Environment) -> Vec<String> {
-    let pin = |e: &Environment| {
-        e.pin.as_ref().map_or_else(|| "unpinned".to_string(), |p| format!("{} ({})", p.cores, p.cpu_list()))
-    };
-    let (c, r) = (calibrated, run);
-    let mut fields = vec![
-        ("cpu", c.cpu_model.clone(), r.cpu_model.clone()),
-        ("cores", c.cores.to_string(), r.cores.to_string()),
-        ("memory GiB", c.memory_gib.to_string(), r.memory_gib.to_string()),
-        ("kernel", c.kernel.clone(), r.kernel.clone()),
-        ("rustc", c.rustc.clone(), r.rustc.clone()),
-        ("build profile", c.build_profile.clone(), r.build_profile.clone()),
-        ("pinned cores", pin(c), pin(r)),
-    ];
-    if let (Some(ct), Some(rt)) = (&c.testbed, &r.testbed) {
-        fields.push(("SMT threads per core", ct.smt.value.clone(), rt.smt.value.clone()));
-        fields.push(("virtualised", ct.virtualised.value.clone(), rt.virtualised.value.clone()));
-        fields.push(("cpuset", ct.cpuset.value.clone(), rt.cpuset.value.clone()));
-    }
-    fields.into_iter().filter(|(_, c, r)| c != r).map(|(name, c, r)| format!("{name} {c:?} vs {r:?}")).collect()
-}
-
 /// The thresholds a run on `environment` with `forks` processes (a `quick` run or not) takes from the calibration
 /// read from `file` (`read`: the calibration, or why none could be read): each class's smallest detectable ratio
 /// when the calibration matches, else none, with the reason in the returned [`CalibrationUse`].
@@ -328,8 +304,48 @@ fn compact(value: &serde_json::Value) -> String {
     }
 }
 
+/// `method` with the thresholds its judge reads: each class's smallest detectable ratio from the calibration at
+/// `file` when it was made on `environment`'s testbed and build at the run's process count (and run kind), else
+/// none, with the reason recorded (`method.calibration`) and every metric judged with the uncalibrated default.
+pub fn judged_with(method: &Method, file: Option<&Path>, environment: &Environment) -> Method {
+    let (sdr, used) = match file {
+        None => (
+            BTreeMap::new(),
+            CalibrationUse {
+                file: String::new(),
+                fallback: Some("--calibration none: the run read no calibration".to_string()),
+                ..CalibrationUse::default()
+            },
+        ),
+        Some(path) => {
+            let read = Calibration::read(path);
+            use_for(
+                &path.display().to_string(),
+                read.as_ref().map_err(Clone::clone),
+                environment,
+                method.forks,
+                method.quick,
+            )
+        }
+    };
+    Method { sdr, calibration: Some(used), ..method.clone() }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_run_without_a_matching_calibration_says_why_it_uses_the_default() {
+        let method = crate::summary::tests::summary(Vec::new()).method;
+        let judged = super::judged_with(&method, None, &super::Environment::default());
+        assert!(judged.sdr.is_empty());
+        let used = judged.calibration.expect("recorded");
+        assert_eq!(used.fallback.as_deref(), Some("--calibration none: the run read no calibration"));
+        let path = std::path::Path::new("/nonexistent/calibration.json");
+        let missing = super::judged_with(&method, Some(path), &super::Environment::default());
+        let why = missing.calibration.and_then(|c| c.fallback).expect("a reason");
+        assert!(why.starts_with("no calibration at /nonexistent/calibration.json"), "{why}");
+    }
+
     use super::*;
     use crate::setup::{Pin, Setting, Testbed};
 

@@ -21,6 +21,7 @@ pub mod class;
 pub mod file;
 pub mod modes;
 pub mod paired;
+pub mod paired_answer;
 pub mod pairs;
 pub mod threshold;
 
