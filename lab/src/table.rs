@@ -275,19 +275,7 @@ pub(crate) mod tests {
 
     /// A `--quick` run's method: one fork of one warm-up and two measured iterations, seeded with `seed`.
     pub(crate) fn quick_method(seed: u64) -> Method {
-        Method {
-            quick: true,
-            forks: 1,
-            warmup: 1,
-            iterations: 2,
-            accounting: 1,
-            noise_threshold: 0.2,
-            sdr: Default::default(),
-            calibration: None,
-            paired: Vec::new(),
-            seed,
-            trial_timeout_s: 60.0,
-        }
+        Method { quick: true, forks: 1, warmup: 1, iterations: 2, seed, ..testkit::fixture::method() }
     }
 
     fn stats(median: f64, min: f64, max: f64) -> MetricStats {

@@ -509,15 +509,8 @@ mod tests {
         let method = Method {
             quick: false,
             forks: 3,
-            warmup: 0,
-            iterations: 1,
-            accounting: 0,
             noise_threshold: 0.15,
-            sdr: Default::default(),
-            calibration: None,
-            paired: Vec::new(),
-            seed: 0,
-            trial_timeout_s: 0.0,
+            ..crate::summary::tests::summary(Vec::new()).method
         };
         for metric in ["ms_per_million", "work_64.cpu_ns_per_item", "after_drop.latency_p99_us"] {
             let threshold = noise_threshold(&method, metric);
@@ -533,15 +526,9 @@ mod tests {
         let method = Method {
             quick: false,
             forks: 5,
-            warmup: 0,
-            iterations: 1,
-            accounting: 0,
             noise_threshold: 0.2,
             sdr: [("per_item".to_string(), 1.07)].into_iter().collect(),
-            calibration: None,
-            paired: Vec::new(),
-            seed: 0,
-            trial_timeout_s: 0.0,
+            ..crate::summary::tests::summary(Vec::new()).method
         };
         let per_item = noise_threshold(&method, "ms_per_million");
         assert!((per_item.value - 0.07).abs() < 1e-9, "{}", per_item.value);

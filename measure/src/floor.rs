@@ -122,28 +122,8 @@ pub struct ProbeSamples {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::setup::{Pin, Setting, Testbed};
-
-    fn environment() -> Environment {
-        let row = |name: &str, value: &str| Setting::new(name, value, "here");
-        Environment {
-            cpu_model: "CPU X".to_string(),
-            cores: 2,
-            memory_gib: 8,
-            kernel: "6.1".to_string(),
-            rustc: "rustc 1.95.0".to_string(),
-            build_profile: "release".to_string(),
-            testbed: Some(Testbed {
-                smt: row("smt", "1"),
-                virtualised: row("virtualised", "yes"),
-                governor: row("governor", "not readable"),
-                cpuset: row("cpuset", "0-1 (2 CPUs)"),
-                cgroup: Vec::new(),
-                limits: Vec::new(),
-            }),
-            ..Environment::default()
-        }
-    }
+    use crate::setup::tests::environment;
+    use crate::setup::Pin;
 
     fn floor(quick: bool) -> Floor {
         Floor {

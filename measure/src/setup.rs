@@ -297,8 +297,31 @@ pub fn testbed_differences(calibrated: &Environment, run: &Environment) -> Vec<S
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// A 2-core testbed with every field a testbed comparison reads: the fixture of the floor's and the
+    /// calibration's tests.
+    pub(crate) fn environment() -> Environment {
+        let row = |name: &str, value: &str| Setting::new(name, value, "here");
+        Environment {
+            cpu_model: "CPU X".to_string(),
+            cores: 2,
+            memory_gib: 8,
+            kernel: "6.1".to_string(),
+            rustc: "rustc 1.95.0".to_string(),
+            build_profile: "release".to_string(),
+            testbed: Some(Testbed {
+                smt: row("smt", "1"),
+                virtualised: row("virtualised", "yes"),
+                governor: row("governor", "not readable"),
+                cpuset: row("cpuset", "0-1 (2 CPUs)"),
+                cgroup: Vec::new(),
+                limits: Vec::new(),
+            }),
+            ..Environment::default()
+        }
+    }
 
     #[test]
     fn cpu_lists_join_runs_into_ranges() {

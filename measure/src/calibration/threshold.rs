@@ -125,19 +125,7 @@ mod tests {
     }
 
     fn testkit_method() -> Method {
-        Method {
-            quick: false,
-            forks: 5,
-            warmup: 1,
-            iterations: 3,
-            accounting: 1,
-            noise_threshold: 0.2,
-            sdr: Default::default(),
-            calibration: None,
-            paired: Vec::new(),
-            seed: 1,
-            trial_timeout_s: 300.0,
-        }
+        Method { forks: 5, warmup: 1, iterations: 3, seed: 1, ..crate::summary::tests::summary(Vec::new()).method }
     }
 
     #[test]
