@@ -232,6 +232,56 @@ pub(crate) struct StatusChange {
     pub(crate) new: &'static str,
 }
 
+/// A judged statement whose outcome differs between the runs: a claim's or a finding's verdict, or a question's
+/// pick at one phase. Both runs judged it; one judged alone is not listed.
+#[derive(Debug, Serialize)]
+pub(crate) struct OutcomeChange {
+    /// `claim`, `finding` or `answer`.
+    pub(crate) kind: &'static str,
+    /// The claim's or finding's id, or the question's id with its phase (`family-per-item@capacity_256`).
+    pub(crate) id: String,
+    /// The claim's or finding's statement, or the question as a user asks it.
+    pub(crate) text: String,
+    /// Its verdict (or pick; `none` without one) in the base run.
+    pub(crate) base: String,
+    /// Its verdict (or pick) in the new run.
+    pub(crate) new: String,
+}
+
+/// Every claim, finding and answer both runs judged whose outcome differs, in the order of the base run.
+fn outcome_changes(base: &Summary, new: &Summary) -> Vec<OutcomeChange> {
+    let mut changes = Vec::new();
+    for (kind, old, now) in [("claim", &base.claims, &new.claims), ("finding", &base.findings, &new.findings)] {
+        for b in old.iter().filter(|c| !c.id.is_empty()) {
+            let Some(n) = now.iter().find(|c| c.id == b.id) else { continue };
+            if b.verdict != n.verdict {
+                changes.push(OutcomeChange {
+                    kind,
+                    id: b.id.clone(),
+                    text: b.text.clone(),
+                    base: b.verdict.as_str().to_string(),
+                    new: n.verdict.as_str().to_string(),
+                });
+            }
+        }
+    }
+    for bq in &base.questions {
+        let Some(nq) = new.questions.iter().find(|q| q.id == bq.id) else { continue };
+        for ba in &bq.answers {
+            let Some(na) = nq.answers.iter().find(|a| a.phase == ba.phase) else { continue };
+            let pick = |a: &measure::answers::Answer| a.pick.clone().unwrap_or_else(|| "none".to_string());
+            if ba.pick != na.pick {
+                let id = match &ba.phase {
+                    Some(phase) => format!("{}@{phase}", bq.id),
+                    None => bq.id.clone(),
+                };
+                changes.push(OutcomeChange { kind: "answer", id, text: bq.ask.clone(), base: pick(ba), new: pick(na) });
+            }
+        }
+    }
+    changes
+}
+
 /// The comparison of two runs, as `--format json` prints it.
 #[derive(Debug, Serialize)]
 pub(crate) struct Comparison {
@@ -263,6 +313,8 @@ pub(crate) struct Comparison {
     pub(crate) rows: Vec<Row>,
     /// Contestants whose status changed.
     pub(crate) status_changes: Vec<StatusChange>,
+    /// Claims, findings and answers both runs judged whose verdict or pick differs.
+    pub(crate) outcome_changes: Vec<OutcomeChange>,
     /// Contestants only the base run has.
     pub(crate) only_in_base: Vec<String>,
     /// Contestants only the new run has.
@@ -495,6 +547,7 @@ pub(crate) fn comparison(
         forced_differences: differ,
         rows: Vec::new(),
         status_changes: Vec::new(),
+        outcome_changes: outcome_changes(base, new),
         only_in_base: Vec::new(),
         only_in_new: Vec::new(),
         one_sided_metrics: 0,
@@ -628,6 +681,9 @@ pub(crate) fn text(c: &Comparison) -> String {
     for s in &c.status_changes {
         let _ = writeln!(out, "{:<34} status {} -> {}", s.contestant, s.base, s.new);
     }
+    for o in &c.outcome_changes {
+        let _ = writeln!(out, "{} {}: {} -> {} ({})", o.kind, o.id, o.base, o.new, o.text);
+    }
     for name in &c.only_in_base {
         let _ = writeln!(out, "{name:<34} only in base: not compared");
     }
@@ -684,6 +740,9 @@ pub(crate) fn markdown(c: &Comparison) -> String {
         .iter()
         .map(|s| format!("`{}`: status {} → {}, not compared", s.contestant, s.base, s.new))
         .collect();
+    notes.extend(
+        c.outcome_changes.iter().map(|o| format!("{} `{}` ({}): {} → {}", o.kind, o.id, o.text, o.base, o.new)),
+    );
     notes.extend(c.only_in_base.iter().map(|n| format!("`{n}`: only in base, not compared")));
     notes.extend(c.only_in_new.iter().map(|n| format!("`{n}`: only in new, not compared")));
     if c.one_sided_metrics > 0 {
@@ -835,6 +894,31 @@ mod tests {
         });
         s.contestants.push(serde_json::from_value(json).unwrap());
         s
+    }
+
+    #[test]
+    fn a_claim_finding_or_pick_that_changed_is_listed_and_one_judged_once_is_not() {
+        use measure::summary::{ClaimResult, Verdict};
+        let judged =
+            |id: &str, verdict| ClaimResult { id: id.to_string(), ..ClaimResult::new("a statement", verdict, "") };
+        let mut base = summary(1000, 3, &["work_0", "work_64"]);
+        let mut new = base.clone();
+        base.claims = vec![judged("kept", Verdict::Holds), judged("flipped", Verdict::Holds)];
+        new.claims =
+            vec![judged("kept", Verdict::Holds), judged("flipped", Verdict::Fails), judged("new", Verdict::Holds)];
+        base.findings = vec![judged("batched-beats", Verdict::Inconclusive)];
+        new.findings = vec![judged("batched-beats", Verdict::Holds)];
+        let c = comparison(&base, &new, false, None).unwrap();
+        let listed: Vec<(&str, &str, &str, &str)> =
+            c.outcome_changes.iter().map(|o| (o.kind, o.id.as_str(), o.base.as_str(), o.new.as_str())).collect();
+        assert_eq!(
+            listed,
+            [("claim", "flipped", "holds", "fails"), ("finding", "batched-beats", "inconclusive", "holds")]
+        );
+        assert!(text(&c).contains("claim flipped: holds -> fails"), "{}", text(&c));
+        assert!(markdown(&c).contains("finding `batched-beats` (a statement): inconclusive → holds"));
+        let json = serde_json::to_value(&c).unwrap();
+        assert_eq!(json["outcome_changes"][0]["kind"], "claim");
     }
 
     #[test]
