@@ -8,6 +8,7 @@
 use measure::compare::{Basis, Relation};
 use measure::judge::{ClaimSpec, Comparison, Phase, Side};
 use measure::summary::{ClaimResult, Summary, Verdict};
+use measure::template::ClaimView;
 use serde::Serialize;
 
 use crate::analysis::SAMPLES_PER_WINDOW;
@@ -267,6 +268,65 @@ pub fn finding_rows(summary: &Summary) -> Vec<ClaimSpec> {
         }
     }
     rows
+}
+
+/// Whether each family pair of each limiter fed it alike, as the summary's findings say ([`family_pairs`]), as
+/// the report lists them.
+#[derive(Debug, Clone, Serialize)]
+pub struct Feeds {
+    /// Every pair's feeds alike on every measure (the pairs' verdicts combined).
+    pub every_alike: ClaimView,
+    /// The pairs judged apart on some measure, and those of which a side has no feed.
+    pub differ: Vec<FeedPair>,
+    /// The pairs this run cannot tell apart: neither alike nor apart.
+    pub unsettled: Vec<FeedPair>,
+}
+
+/// A family pair whose limiters were not judged fed alike.
+#[derive(Debug, Clone, Serialize)]
+pub struct FeedPair {
+    /// One side.
+    pub a: String,
+    /// The other.
+    pub b: String,
+    /// The measures that decided its verdict, each side's median (empty when a side has no feed).
+    pub measures: Vec<Apart>,
+    /// Its verdict that the two were fed alike.
+    pub alike: ClaimView,
+    /// The side without a feed.
+    pub missing: Option<NoFeed>,
+    /// `[mean limit after the drop a, b, limit at the drop a, b]`.
+    pub limits: Option<[String; 4]>,
+}
+
+/// Every family pair's feed verdict, from the summary's findings: the pairs judged apart (or without a feed) and
+/// those the run cannot tell apart, each with the limits each side reached, and whether every pair was fed alike.
+impl Feeds {
+    /// The feeds of `summary`.
+    pub fn of(summary: &Summary) -> Feeds {
+        let pairs = family_pairs(summary);
+        let every_alike =
+            ClaimView::of(&weakest(pairs.iter().map(|(.., pairing)| pairing.alike()).map(|a| (a.verdict, a.p))));
+        let (mut differ, mut unsettled) = (Vec::new(), Vec::new());
+        let limits =
+            |name: &str| Some((summary.median(name, "after_drop.limit_mean")?, summary.median(name, "limit_at_drop")?));
+        for (a, b, pairing) in pairs {
+            let alike = pairing.alike();
+            let missing = match &pairing {
+                Pairing::Missing(missing) => Some(missing.clone()),
+                Pairing::Judged(_) => None,
+            };
+            let limits =
+                limits(&a).zip(limits(&b)).map(|((ma, da), (mb, db))| [ma, mb, da, db].map(|v| format!("{v:.0}")));
+            let pair = FeedPair { a, b, measures: pairing.deciding(), alike: ClaimView::of(&alike), missing, limits };
+            match alike.verdict {
+                Verdict::Holds => {}
+                Verdict::Inconclusive if pair.missing.is_none() => unsettled.push(pair),
+                _ => differ.push(pair),
+            }
+        }
+        Feeds { every_alike, differ, unsettled }
+    }
 }
 
 #[cfg(test)]

@@ -295,4 +295,16 @@ mod tests {
         let [(_, steered), (_, against)] = vegas_steering(&judged(summary));
         assert_eq!((steered.verdict, against.verdict), (Verdict::Inconclusive, Verdict::Inconclusive));
     }
+
+    #[test]
+    fn vegas_families_differ_only_when_every_pairing_of_processes_is_apart() {
+        let mut summary = run(p99, 19_000.0);
+        set(&mut summary, "blocking-vegas", HEADLINE, 40_000.0);
+        assert!(judged(summary.clone()).finding_holds(VEGAS_FAMILIES_DIFFER));
+        // The medians 2× apart, but the ranges of process medians overlap: no finding.
+        if let Some(c) = summary.contestants.iter_mut().find(|c| c.name == "blocking-vegas") {
+            c.metrics.insert(HEADLINE.to_string(), crate::fixture::range([19_000.0, 40_000.0, 41_000.0]));
+        }
+        assert!(!judged(summary).finding_holds(VEGAS_FAMILIES_DIFFER));
+    }
 }

@@ -17,7 +17,7 @@ use super::findings::{published_sentence, vegas_steering};
 use super::routine::accounting_calls;
 use crate::analysis::{DECISIONS, HEADLINE};
 use crate::config::{IDLE_CALLS, LIMITERS};
-use crate::feed::{family_pairs, weakest, Apart, NoFeed, Pairing};
+use crate::feed::Feeds;
 use crate::limit::{vegas_equilibrium, AimdConfig, Decisions, Gradient2Config, LimiterKind};
 
 /// Every word of the report's discussion, with the figures below filled in.
@@ -136,34 +136,6 @@ pub struct Policy {
     pub under_use: bool,
 }
 
-/// Whether each family pair of each limiter fed it alike, from the summary's findings ([`crate::feed`]).
-#[derive(Debug, Clone, Serialize)]
-pub struct Feeds {
-    /// Every pair's feeds alike on every measure (the pairs' verdicts combined).
-    pub every_alike: ClaimView,
-    /// The pairs judged apart on some measure, and those of which a side has no feed.
-    pub differ: Vec<FeedPair>,
-    /// The pairs this run cannot tell apart: neither alike nor apart.
-    pub unsettled: Vec<FeedPair>,
-}
-
-/// A family pair whose limiters were not judged fed alike.
-#[derive(Debug, Clone, Serialize)]
-pub struct FeedPair {
-    /// One side.
-    pub a: String,
-    /// The other.
-    pub b: String,
-    /// The measures that decided its verdict, each side's median (empty when a side has no feed).
-    pub measures: Vec<Apart>,
-    /// Its verdict that the two were fed alike.
-    pub alike: ClaimView,
-    /// The side without a feed.
-    pub missing: Option<NoFeed>,
-    /// `[mean limit after the drop a, b, limit at the drop a, b]`.
-    pub limits: Option<[String; 4]>,
-}
-
 /// The families, in report order.
 const FAMILIES: [Family; 3] = [Family::Stream, Family::Blocking, Family::Coroutine];
 
@@ -219,7 +191,7 @@ impl Context {
             family_cpu: family_cpu(summary),
             policies,
             tail_by_verdict,
-            feeds: feeds(summary),
+            feeds: Feeds::of(summary),
             peer_version: PEER_VERSION,
             peers: peers(summary),
             more: summary.contestants.iter().map(|c| more_row(summary, &c.name)).collect(),
@@ -483,31 +455,6 @@ fn ratio_to_fixed(summary: &Summary, kind: LimiterKind, metric: &str) -> Option<
     Some(if low == high { low } else { format!("{low}–{high}") })
 }
 
-/// Every family pair's feed verdict, from the summary's findings: the pairs judged apart (or without a feed) and
-/// those the run cannot tell apart, each with the limits each side reached, and whether every pair was fed alike.
-fn feeds(summary: &Summary) -> Feeds {
-    let pairs = family_pairs(summary);
-    let every_alike =
-        ClaimView::of(&weakest(pairs.iter().map(|(.., pairing)| pairing.alike()).map(|a| (a.verdict, a.p))));
-    let (mut differ, mut unsettled) = (Vec::new(), Vec::new());
-    let limits = |name: &str| Some((summary.median(name, LIMIT_MEAN)?, summary.median(name, "limit_at_drop")?));
-    for (a, b, pairing) in pairs {
-        let alike = pairing.alike();
-        let missing = match &pairing {
-            Pairing::Missing(missing) => Some(missing.clone()),
-            Pairing::Judged(_) => None,
-        };
-        let limits = limits(&a).zip(limits(&b)).map(|((ma, da), (mb, db))| [ma, mb, da, db].map(whole));
-        let pair = FeedPair { a, b, measures: pairing.deciding(), alike: ClaimView::of(&alike), missing, limits };
-        match alike.verdict {
-            Verdict::Holds => {}
-            Verdict::Inconclusive if pair.missing.is_none() => unsettled.push(pair),
-            _ => differ.push(pair),
-        }
-    }
-    Feeds { every_alike, differ, unsettled }
-}
-
 /// Contestants of this run that admit through a limiter of their own, not the lab's gate: the published crate's
 /// (its limit only mirrored by the gate), and any other in the registry that is neither gated nor a pathology.
 fn peers(summary: &Summary) -> Vec<String> {
@@ -718,19 +665,6 @@ mod tests {
         if let Some(c) = summary.contestants.iter_mut().find(|c| c.name == name) {
             c.metrics.insert(metric.to_string(), crate::fixture::range_in(forks, values));
         }
-    }
-
-    #[test]
-    fn vegas_families_differ_only_when_judged_so() {
-        const DIFFER: &str = "Its families differ by more than the noise threshold here (p = 0.050)";
-        let mut summary = judged(run(p99, 19_000.0));
-        set(&mut summary, "blocking-vegas", HEADLINE, 40_000.0);
-        assert!(rendered(&summary).contains(DIFFER), "{}", rendered(&summary));
-        // The medians 2× apart, but the ranges of process medians overlap: no finding, the figures alone.
-        spread_of(&mut summary, "blocking-vegas", HEADLINE, [19_000.0, 40_000.0, 41_000.0]);
-        let text = rendered(&summary);
-        assert!(!text.contains("Its families differ"), "{text}");
-        assert!(text.contains("with after-drop p99 stream 20.0 ms, blocking 40.0 ms, coroutine 20.0 ms"), "{text}");
     }
 
     #[test]
