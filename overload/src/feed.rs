@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use crate::analysis::SAMPLES_PER_WINDOW;
 use crate::overload::contestants::Contestant;
-use crate::overload::findings::feed_id;
+use crate::policy::interned;
 
 /// How far apart (larger / smaller) each measure of two limiters' sample streams may be for the streams to be
 /// "the same kind" (this file), and the feed claim's factor. Fixed before any run: a quarter is wider than the
@@ -220,6 +220,11 @@ pub fn family_pairs(summary: &Summary) -> Vec<(String, String, Pairing)> {
         .collect()
 }
 
+/// Id of the finding that `a` and `b` fed their limiter alike on `measure` ([`finding_rows`]).
+pub fn feed_id(a: &str, b: &str, measure: Measure) -> &'static str {
+    interned(format!("feed-alike-{a}-{b}-{}", measure.key()))
+}
+
 /// Windows the limiter closed, as a claim's metric.
 const WINDOWS: &str = "decisions.windows";
 
@@ -259,7 +264,9 @@ pub fn finding_rows(summary: &Summary) -> Vec<ClaimSpec> {
             }
             let (sa, sb) = (side(&a, metric), side(&b, metric));
             let both_ways = vec![Comparison { a: sa.clone(), b: sb.clone() }, Comparison { a: sb, b: sa }];
-            let text = format!("`{a}` and `{b}` fed their limiter alike: {} within {FEED_TOLERANCE}×", measure.key());
+            let words = measure.definition();
+            let text =
+                format!("`{a}` and `{b}` fed their limiter alike: {words} within {FEED_TOLERANCE}× of each other");
             let rule = (Relation::AtLeast, 1.0 / FEED_TOLERANCE);
             rows.push(
                 ClaimSpec::new(text, metric, measure.definition(), rule, Basis::ProcessMedians, both_ways)

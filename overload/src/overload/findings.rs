@@ -15,7 +15,7 @@ use super::claims::{after_ceiling, longer_id, tail_id, NEAR_CEILING};
 use super::contestants::Contestant;
 use crate::analysis::HEADLINE;
 use crate::config::LIMITERS;
-use crate::feed::{weakest, Measure};
+use crate::feed::weakest;
 use crate::limit::LimiterKind;
 use crate::policy::interned;
 
@@ -49,16 +49,18 @@ pub fn above_capacity_id(kind: LimiterKind) -> &'static str {
     interned(format!("{}-limit-above-capacity", kind.name()))
 }
 
-/// Id of the finding that the stream's `metric` is `above` (else below) the blocking family's, for Vegas.
-fn vegas_order_id(metric: &str, above: bool) -> &'static str {
-    let what = if metric == CALLER_OVERHEAD { "overhead" } else { "limit" };
+/// Id of the finding that Vegas's stream contestant's `what` (`overhead` or `limit`, [`ORDERS`]) is `above` (else
+/// below) the blocking one's.
+fn vegas_order_id(what: &str, above: bool) -> &'static str {
     interned(format!("vegas-stream-{what}-{}", if above { "above" } else { "below" }))
 }
 
-/// Id of the finding that `a` and `b` fed their limiter alike on `measure`.
-pub fn feed_id(a: &str, b: &str, measure: Measure) -> &'static str {
-    interned(format!("feed-alike-{a}-{b}-{}", measure.key()))
-}
+/// What Vegas's steering compares between its stream and blocking contestants: the caller's overhead before the
+/// drop and the limit at the drop, each by name, metric and definition.
+const ORDERS: [(&str, &str, &str); 2] = [
+    ("overhead", CALLER_OVERHEAD, "the median call before the drop less the idle call, per run"),
+    ("limit", LIMIT_AT_DROP, "the limit when the capacity dropped"),
+];
 
 /// Every finding of the overload report, as rows the harness judges.
 pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
@@ -169,10 +171,7 @@ fn vegas_rows(summary: &Summary) -> Vec<ClaimSpec> {
         )
         .with_id(VEGAS_CLOSE),
     ];
-    for (metric, definition) in [
-        (CALLER_OVERHEAD, "the median call before the drop less the idle call, per run"),
-        (LIMIT_AT_DROP, "the limit when the capacity dropped"),
-    ] {
+    for (what, metric, definition) in ORDERS {
         for (above, relation, words) in [(true, Relation::AtLeast, "above"), (false, Relation::AtMost, "below")] {
             rows.push(
                 ClaimSpec::new(
@@ -183,7 +182,7 @@ fn vegas_rows(summary: &Summary) -> Vec<ClaimSpec> {
                     Basis::ProcessMedians,
                     vec![s_b.clone()],
                 )
-                .with_id(vegas_order_id(metric, above)),
+                .with_id(vegas_order_id(what, above)),
             );
         }
     }
@@ -214,15 +213,15 @@ pub fn published_sentence(summary: &Summary, kind: LimiterKind) -> ClaimResult {
 /// drop (`steered`: the larger overhead with the lower limit, as Vegas's queue estimate predicts) or the same
 /// (`against`), each order judged both ways; inconclusive unless both orders are decided.
 pub fn vegas_steering(summary: &Summary) -> [(&'static str, ClaimResult); 2] {
-    let order = |metric: &str| {
-        let verdict = |above| summary.finding(vegas_order_id(metric, above)).map(|f| (f.verdict, f.p));
+    let order = |what: &str| {
+        let verdict = |above| summary.finding(vegas_order_id(what, above)).map(|f| (f.verdict, f.p));
         match (verdict(true)?, verdict(false)?) {
             ((Verdict::Holds, Some(p)), (Verdict::Fails, _)) => Some((true, p)),
             ((Verdict::Fails, _), (Verdict::Holds, Some(p))) => Some((false, p)),
             _ => None,
         }
     };
-    let orders = order(CALLER_OVERHEAD).zip(order(LIMIT_AT_DROP));
+    let orders = order("overhead").zip(order("limit"));
     let combined = |same: bool| {
         weakest(orders.map(|((o, po), (l, pl))| {
             (if (o == l) == same { Verdict::Holds } else { Verdict::Fails }, Some(po.max(pl)))
