@@ -194,8 +194,8 @@ fn is_aimd(kind: LimiterKind) -> bool {
     matches!(kind, LimiterKind::Aimd | LimiterKind::AimdLatency(_))
 }
 
-/// Verdicts of judged findings combined as a claim combines its comparisons ([`weakest`]): every one must hold;
-/// a finding the run did not judge counts as inconclusive.
+/// The verdicts of the findings or claims `ids`, combined as a claim combines its comparisons ([`weakest`]):
+/// every one must hold; one the run did not judge counts as inconclusive.
 pub fn all_of(summary: &Summary, ids: &[&str]) -> ClaimResult {
     weakest(
         ids.iter()

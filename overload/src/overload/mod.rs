@@ -13,7 +13,8 @@
 //! - [`findings`]: the report's findings, judged rows beside the claims.
 //! - [`routine`]: one trial in its own process: conformance, then the harness's loop over one run at a time,
 //!   each verified and analysed once its clocks have stopped.
-//! - [`report`]: the report's figures and verdicts, rendered with `templates/report.md`.
+//! - [`report`]: the report's figures, with the verdicts of the claims and findings, rendered with
+//!   `templates/report.md`.
 
 pub mod claims;
 pub mod conformance;

@@ -589,7 +589,7 @@ mod tests {
 
     #[test]
     fn pairs_fed_differently_are_listed_with_the_measure_and_the_limits() {
-        let mut summary = judged(run(p99, 19_000.0));
+        let mut summary = run(p99, 19_000.0);
         set(&mut summary, "blocking-vegas", "decisions.windows", 200.0);
         set(&mut summary, "stream-vegas", "limit_at_drop", 60.0);
         set(&mut summary, "blocking-vegas", "limit_at_drop", 50.0);
@@ -609,7 +609,7 @@ mod tests {
 
     #[test]
     fn every_pair_fed_alike_is_said_with_its_p_only_when_every_pair_is_judged_alike() {
-        let mut summary = judged(run(p99, 19_000.0));
+        let mut summary = run(p99, 19_000.0);
         let text = rendered(&summary);
         assert!(
             text.contains("within 1.25×). Every pair was fed alike (p = 0.050).\n\n**The published peer.**"),
@@ -634,7 +634,7 @@ mod tests {
 
     #[test]
     fn pairs_apart_and_pairs_not_told_apart_are_two_paragraphs() {
-        let mut summary = judged(run(p99, 19_000.0));
+        let mut summary = run(p99, 19_000.0);
         set(&mut summary, "blocking-vegas", "decisions.windows", 200.0);
         spread_of(&mut summary, "blocking-aimd", "after_drop.in_flight_at_admission_mean", [110.0, 200.0, 210.0]);
         let text = rendered(&summary);
@@ -647,7 +647,7 @@ mod tests {
 
     #[test]
     fn the_unbounded_threads_say_which_run_each_count_comes_from() {
-        let mut summary = judged(run(p99, 19_000.0));
+        let mut summary = run(p99, 19_000.0);
         summary.params.insert("unbounded_threads".to_string(), serde_json::Value::from(10_000));
         set(&mut summary, "blocking-unbounded", "threads", 5_004.0);
         set(&mut summary, "blocking-unbounded", "max_outstanding", 9_000.0);
