@@ -20,7 +20,7 @@ use crate::limit::LimiterKind;
 use crate::policy::interned;
 
 /// After-drop mean limit.
-const LIMIT_MEAN: &str = "after_drop.limit_mean";
+pub const LIMIT_MEAN: &str = "after_drop.limit_mean";
 /// The limit when the capacity dropped.
 const LIMIT_AT_DROP: &str = "limit_at_drop";
 /// After-drop throughput.

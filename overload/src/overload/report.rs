@@ -13,12 +13,13 @@ use serde::Serialize;
 
 use super::claims::{after_ceiling, longer_id, tail_id, FAMILY_AGREEMENT, FEED_TOLERANCE, HALVES, NEAR_CEILING};
 use super::contestants::Contestant;
-use super::findings::{published_sentence, vegas_steering};
+use super::findings::{published_sentence, vegas_steering, LIMIT_MEAN};
 use super::routine::accounting_calls;
 use crate::analysis::{DECISIONS, HEADLINE};
 use crate::config::{IDLE_CALLS, LIMITERS};
 use crate::feed::Feeds;
 use crate::limit::{vegas_equilibrium, AimdConfig, Decisions, Gradient2Config, LimiterKind};
+use crate::policy::FAMILIES;
 
 /// Every word of the report's discussion, with the figures below filled in.
 const TEMPLATE: &str = include_str!("templates/report.md");
@@ -135,9 +136,6 @@ pub struct Policy {
     /// The batch-tail question's guard excluded every family's contestant of it, as the summary's answer says.
     pub under_use: bool,
 }
-
-/// The families, in report order.
-const FAMILIES: [Family; 3] = [Family::Stream, Family::Blocking, Family::Coroutine];
 
 /// The keys of [`Context::params`].
 const PARAMS: &str = "calls capacity capacity_after service_ms fixed_limit initial_limit min_limit max_limit \
@@ -481,9 +479,6 @@ fn more_row(summary: &Summary, name: &str) -> Row {
     let gated = Contestant::find(name).is_some_and(|k| k.limiter().is_some());
     Row { name: name.to_string(), gated, figures, decisions: Vec::new() }
 }
-
-/// After-drop mean limit.
-const LIMIT_MEAN: &str = "after_drop.limit_mean";
 
 #[cfg(test)]
 mod tests {
