@@ -1,17 +1,19 @@
 //! What kind of sample stream each family fed a limiter, from a run's summary: for every pair of families of
 //! every limiter, whether their limiters saw "the same kind" of stream, judged measure by measure on process
-//! medians as a claim is judged ([`family_pairs`], [`measure::judge::judge`]), and where not, which measures
+//! medians as a claim is judged (the rows of [`finding_rows`], read back by [`family_pairs`]), and where not, which measures
 //! differ. The report names the pairs that differ, a finding in its own right, and those the run cannot tell
 //! apart; the family claim judges every pair whatever its feed ([`crate::overload::claims`]). [`Feed::unlike`] compares two
 //! single runs' feeds, as a trial's test reads them.
 
 use measure::compare::{Basis, Relation};
-use measure::judge::{judge, ClaimSpec, Comparison, Phase, Side};
+use measure::judge::{ClaimSpec, Comparison, Phase, Side};
 use measure::summary::{ClaimResult, Summary, Verdict};
+use measure::template::ClaimView;
 use serde::Serialize;
 
 use crate::analysis::SAMPLES_PER_WINDOW;
 use crate::overload::contestants::Contestant;
+use crate::policy::interned;
 
 /// How far apart (larger / smaller) each measure of two limiters' sample streams may be for the streams to be
 /// "the same kind" (this file), and the feed claim's factor. Fixed before any run: a quarter is wider than the
@@ -43,6 +45,26 @@ pub enum Measure {
     SamplesPerWindow,
     /// After-drop mean calls in flight at admission.
     InFlight,
+}
+
+impl Measure {
+    /// Its key, as ids and the template name it: `windows`, `samples_per_window`, `in_flight`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Measure::Windows => "windows",
+            Measure::SamplesPerWindow => "samples_per_window",
+            Measure::InFlight => "in_flight",
+        }
+    }
+
+    /// What its metric measures.
+    fn definition(self) -> &'static str {
+        match self {
+            Measure::Windows => "windows the limiter closed over the timed run",
+            Measure::SamplesPerWindow => "mean samples per closed window",
+            Measure::InFlight => "mean calls in flight when an after-drop call was admitted, itself included",
+        }
+    }
 }
 
 /// One measure of two feeds with each side's value (to two decimals, as a reader compares them by eye): from
@@ -174,18 +196,33 @@ fn round(v: f64) -> f64 {
 }
 
 /// Every pair of families of every limiter (stream / blocking, stream / coroutine, blocking / coroutine), as
-/// contestant names, with how their feeds compare: each measure judged on process medians ([`judged`]).
+/// contestant names, with how their feeds compare: each measure's finding as the summary judged it
+/// ([`finding_rows`]).
 pub fn family_pairs(summary: &Summary) -> Vec<(String, String, Pairing)> {
     let pairs = Contestant::family_pairs().into_iter();
     pairs
         .map(|(a, b)| {
             let pairing = match (Feed::of(summary, &a), Feed::of(summary, &b)) {
-                (Ok(fa), Ok(fb)) => Pairing::Judged(judged(summary, &a, &b, &fa, &fb)),
+                (Ok(fa), Ok(fb)) => Pairing::Judged(
+                    measures(&fa, &fb)
+                        .into_iter()
+                        .filter_map(|(measure, _, va, vb)| {
+                            let found = summary.finding(feed_id(&a, &b, measure))?;
+                            let figures = Apart { measure, a: round(va).to_string(), b: round(vb).to_string() };
+                            Some(Judged { figures, verdict: found.verdict, p: found.p })
+                        })
+                        .collect(),
+                ),
                 (Err(missing), _) | (_, Err(missing)) => Pairing::Missing(missing),
             };
             (a, b, pairing)
         })
         .collect()
+}
+
+/// Id of the finding that `a` and `b` fed their limiter alike on `measure` ([`finding_rows`]).
+pub fn feed_id(a: &str, b: &str, measure: Measure) -> &'static str {
+    interned(format!("feed-alike-{a}-{b}-{}", measure.key()))
 }
 
 /// Windows the limiter closed, as a claim's metric.
@@ -194,43 +231,109 @@ const WINDOWS: &str = "decisions.windows";
 /// After-drop mean calls in flight at admission, as a claim's metric.
 const IN_FLIGHT: &str = "after_drop.in_flight_at_admission_mean";
 
-/// Each measure of `a`'s and `b`'s feeds (medians `fa`, `fb`), judged on process medians as a claim is
-/// ([`judge`]): each side at least 1 / [`FEED_TOLERANCE`] of the other in every pairing of processes (that is,
-/// within [`FEED_TOLERANCE`]×, and a count of zero against one above zero is apart, where a ratio to zero is
-/// not decided). A measure zero in every process of both sides is equal and left out; samples per window, which a
-/// side without windows lacks, counts as zero there.
-fn judged(summary: &Summary, a: &str, b: &str, fa: &Feed, fb: &Feed) -> Vec<Judged> {
-    let zero_everywhere = |metric: &str| {
-        [a, b].iter().all(|name| summary.metric(name, metric).is_none_or(|s| s.min == 0.0 && s.max == 0.0))
-    };
-    let side = |name: &str, metric: &str| match summary.metric(name, metric) {
-        Some(_) => Side::contestant(name, Phase::Unphased),
-        None => Side::value(0.0, "no windows"),
-    };
-    let mut measures = Vec::new();
-    let figures = [
+/// Each measure of two feeds `fa`, `fb` with its metric and each side's median (samples per window zero where a
+/// side has no windows).
+fn measures(fa: &Feed, fb: &Feed) -> [(Measure, &'static str, f64, f64); 3] {
+    let per_window = |f: &Feed| f.samples_per_window.unwrap_or(0.0);
+    [
         (Measure::Windows, WINDOWS, fa.windows, fb.windows),
-        (
-            Measure::SamplesPerWindow,
-            SAMPLES_PER_WINDOW,
-            fa.samples_per_window.unwrap_or(0.0),
-            fb.samples_per_window.unwrap_or(0.0),
-        ),
+        (Measure::SamplesPerWindow, SAMPLES_PER_WINDOW, per_window(fa), per_window(fb)),
         (Measure::InFlight, IN_FLIGHT, fa.in_flight, fb.in_flight),
-    ];
-    for (measure, metric, va, vb) in figures {
-        if zero_everywhere(metric) {
-            continue;
+    ]
+}
+
+/// The findings that each family pair of each limiter fed it alike, one row per measure (id [`feed_id`]), judged
+/// on process medians: each side at least 1 / [`FEED_TOLERANCE`] of the other in every pairing of processes (that
+/// is, within [`FEED_TOLERANCE`]×, and a count of zero against one above zero is apart, where a ratio to zero is
+/// not decided). A pair of which a side has no feed has no rows; a measure zero in every process of both sides is
+/// equal and has none; samples per window, which a side without windows lacks, counts as zero there.
+pub fn finding_rows(summary: &Summary) -> Vec<ClaimSpec> {
+    let mut rows = Vec::new();
+    for (a, b) in Contestant::family_pairs() {
+        let (Ok(fa), Ok(fb)) = (Feed::of(summary, &a), Feed::of(summary, &b)) else { continue };
+        let zero_everywhere = |metric: &str| {
+            [&a, &b].iter().all(|name| summary.metric(name, metric).is_none_or(|s| s.min == 0.0 && s.max == 0.0))
+        };
+        let side = |name: &str, metric: &str| match summary.metric(name, metric) {
+            Some(_) => Side::contestant(name, Phase::Unphased),
+            None => Side::value(0.0, "no windows"),
+        };
+        for (measure, metric, _, _) in measures(&fa, &fb) {
+            if zero_everywhere(metric) {
+                continue;
+            }
+            let (sa, sb) = (side(&a, metric), side(&b, metric));
+            let both_ways = vec![Comparison { a: sa.clone(), b: sb.clone() }, Comparison { a: sb, b: sa }];
+            let words = measure.definition();
+            let text =
+                format!("`{a}` and `{b}` fed their limiter alike: {words} within {FEED_TOLERANCE}× of each other");
+            let rule = (Relation::AtLeast, 1.0 / FEED_TOLERANCE);
+            rows.push(
+                ClaimSpec::new(text, metric, measure.definition(), rule, Basis::ProcessMedians, both_ways)
+                    .with_id(feed_id(&a, &b, measure)),
+            );
         }
-        let (sa, sb) = (side(a, metric), side(b, metric));
-        let both_ways = vec![Comparison { a: sa.clone(), b: sb.clone() }, Comparison { a: sb, b: sa }];
-        let spec =
-            ClaimSpec::new("", metric, "", (Relation::AtLeast, 1.0 / FEED_TOLERANCE), Basis::ProcessMedians, both_ways);
-        let result = judge(summary, &spec);
-        let figures = Apart { measure, a: round(va).to_string(), b: round(vb).to_string() };
-        measures.push(Judged { figures, verdict: result.verdict, p: result.p });
     }
-    measures
+    rows
+}
+
+/// Whether each family pair of each limiter fed it alike, as the summary's findings say ([`family_pairs`]), as
+/// the report lists them.
+#[derive(Debug, Clone, Serialize)]
+pub struct Feeds {
+    /// Every pair's feeds alike on every measure (the pairs' verdicts combined).
+    pub every_alike: ClaimView,
+    /// The pairs judged apart on some measure, and those of which a side has no feed.
+    pub differ: Vec<FeedPair>,
+    /// The pairs this run cannot tell apart: neither alike nor apart.
+    pub unsettled: Vec<FeedPair>,
+}
+
+/// A family pair whose limiters were not judged fed alike.
+#[derive(Debug, Clone, Serialize)]
+pub struct FeedPair {
+    /// One side.
+    pub a: String,
+    /// The other.
+    pub b: String,
+    /// The measures that decided its verdict, each side's median (empty when a side has no feed).
+    pub measures: Vec<Apart>,
+    /// Its verdict that the two were fed alike.
+    pub alike: ClaimView,
+    /// The side without a feed.
+    pub missing: Option<NoFeed>,
+    /// `[mean limit after the drop a, b, limit at the drop a, b]`.
+    pub limits: Option<[String; 4]>,
+}
+
+/// Every family pair's feed verdict, from the summary's findings: the pairs judged apart (or without a feed) and
+/// those the run cannot tell apart, each with the limits each side reached, and whether every pair was fed alike.
+impl Feeds {
+    /// The feeds of `summary`.
+    pub fn of(summary: &Summary) -> Feeds {
+        let pairs = family_pairs(summary);
+        let every_alike =
+            ClaimView::of(&weakest(pairs.iter().map(|(.., pairing)| pairing.alike()).map(|a| (a.verdict, a.p))));
+        let (mut differ, mut unsettled) = (Vec::new(), Vec::new());
+        let limits =
+            |name: &str| Some((summary.median(name, "after_drop.limit_mean")?, summary.median(name, "limit_at_drop")?));
+        for (a, b, pairing) in pairs {
+            let alike = pairing.alike();
+            let missing = match &pairing {
+                Pairing::Missing(missing) => Some(missing.clone()),
+                Pairing::Judged(_) => None,
+            };
+            let limits =
+                limits(&a).zip(limits(&b)).map(|((ma, da), (mb, db))| [ma, mb, da, db].map(|v| format!("{v:.0}")));
+            let pair = FeedPair { a, b, measures: pairing.deciding(), alike: ClaimView::of(&alike), missing, limits };
+            match alike.verdict {
+                Verdict::Holds => {}
+                Verdict::Inconclusive if pair.missing.is_none() => unsettled.push(pair),
+                _ => differ.push(pair),
+            }
+        }
+        Feeds { every_alike, differ, unsettled }
+    }
 }
 
 #[cfg(test)]
@@ -240,13 +343,20 @@ mod tests {
     use crate::config::LIMITERS;
     use crate::fixture::{p99, run, run_in, set};
 
+    /// `summary` with its feed findings judged.
+    fn judged(summary: &Summary) -> Summary {
+        let mut summary = summary.clone();
+        summary.findings = measure::judge::judge_all(&summary, &finding_rows(&summary));
+        summary
+    }
+
     /// A pair, its verdict that it was fed alike, and the measures that decided it or what a side lacks.
     type Unlike = (String, String, Verdict, Result<Vec<Apart>, NoFeed>);
 
     /// The pairs of `summary` whose feeds are not judged alike, each with its verdict and the measures that
     /// decided it (or what a side lacks).
     fn unlike(summary: &Summary) -> Vec<Unlike> {
-        family_pairs(summary)
+        family_pairs(&judged(summary))
             .into_iter()
             .filter(|(_, _, p)| p.alike().verdict != Verdict::Holds)
             .map(|(a, b, p)| {
@@ -262,7 +372,7 @@ mod tests {
     #[test]
     fn a_pair_fed_differently_is_named_with_the_measure_that_differs() {
         let mut summary = run(p99, 19_500.0);
-        assert_eq!(family_pairs(&summary).len(), 3 * LIMITERS.len());
+        assert_eq!(family_pairs(&judged(&summary)).len(), 3 * LIMITERS.len());
         assert_eq!(unlike(&summary), []);
         set(&mut summary, "blocking-vegas", "decisions.windows", 200.0);
         let windows = |a: &str, b: &str| Ok(vec![apart(Measure::Windows, a, b)]);
@@ -279,7 +389,7 @@ mod tests {
     #[test]
     fn every_pair_alike_is_a_verdict_with_its_p() {
         let summary = run(p99, 19_500.0);
-        for (a, b, pairing) in family_pairs(&summary) {
+        for (a, b, pairing) in family_pairs(&judged(&summary)) {
             let alike = pairing.alike();
             // Three processes a side: every pairing on one side has p = 1 / C(6, 3).
             assert_eq!((alike.verdict, alike.p), (Verdict::Holds, Some(0.05)), "{a} / {b}");
@@ -310,7 +420,7 @@ mod tests {
         // give p = 0.125, too weak to tell the pair apart.
         let mut summary = run_in(5, p99, 19_500.0);
         // The fixed limit closes no windows in any family: its pairs are alike on the in-flight count alone.
-        let fixed = family_pairs(&summary).into_iter().find(|(a, ..)| a == "stream-fixed").map(|(.., p)| p);
+        let fixed = family_pairs(&judged(&summary)).into_iter().find(|(a, ..)| a == "stream-fixed").map(|(.., p)| p);
         match fixed {
             Some(Pairing::Judged(measures)) => {
                 assert_eq!(measures.iter().map(|m| m.figures.measure).collect::<Vec<_>>(), [Measure::InFlight])

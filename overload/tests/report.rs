@@ -1,18 +1,19 @@
 //! The report's discussion renders whole from the committed run's summary (`reports/overload.json`, its claims
-//! judged again by today's table): no template error, no empty or fallback placeholder, no doubled space, every
+//! and findings judged again by today's tables): no template error, no empty or fallback placeholder, no doubled space, every
 //! bracket closed on its line, and no wording from outside the report.
 
 use std::path::Path;
 
 use measure::summary::Summary;
-use overload::overload::{claims, report};
+use overload::overload::{claims, findings, report};
 
-/// The committed run's summary with its claims judged by today's table.
+/// The committed run's summary with its claims and findings judged by today's tables.
 fn committed() -> Summary {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../reports/overload.json");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut summary: Summary = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     summary.claims = measure::judge::judge_all(&summary, &claims::table(&summary));
+    summary.findings = measure::judge::judge_all(&summary, &findings::table(&summary));
     summary
 }
 

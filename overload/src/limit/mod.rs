@@ -63,5 +63,5 @@ pub use followed::Followed;
 pub use gate::{Acquire, Gate, GateStats, Outcome, Permit};
 pub use gradient2::{Gradient2, Gradient2Config};
 pub use kind::{build, LimiterKind, LimiterParams, UnknownLimiter};
-pub use vegas::{log10_root, Vegas, VegasConfig};
+pub use vegas::{equilibrium as vegas_equilibrium, log10_root, Vegas, VegasConfig};
 pub use windowed::{Aggregate, WindowConfig, Windowed};

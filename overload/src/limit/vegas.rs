@@ -180,6 +180,27 @@ impl Vegas {
 
 estimate_limit!(Vegas, VegasConfig, "vegas");
 
+/// The limit `L > 1` at which Vegas's queue estimate `L × fraction` first reaches its α, `3·log10 L`, when every
+/// latency it sees is `fraction` above the smallest: where the service time's own spread alone holds the limit,
+/// whatever the capacity. `None` when the estimate is never below α (a fraction too large) or never reaches it (no
+/// spread at all).
+pub fn equilibrium(fraction: f64) -> Option<f64> {
+    let gap = |l: f64| l * fraction - 3.0 * l.log10();
+    let (mut low, mut high) = (2.0f64, 1e7f64);
+    if fraction.is_nan() || fraction <= 0.0 || gap(low) >= 0.0 || gap(high) <= 0.0 {
+        return None;
+    }
+    for _ in 0..200 {
+        let mid = (low + high) / 2.0;
+        if gap(mid) < 0.0 {
+            low = mid;
+        } else {
+            high = mid;
+        }
+    }
+    Some(high)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -274,5 +295,14 @@ mod tests {
             assert_eq!(a.on_sample(s), b.on_sample(s));
         }
         assert_eq!(a, b);
+    }
+
+    #[test]
+    fn vegas_meets_its_alpha_where_the_arithmetic_says() {
+        // A tenth of every latency read as queueing: L / 10 = 3·log10 L near L = 51.
+        let limit = equilibrium(0.1).expect("an equilibrium");
+        assert!((limit * 0.1 - 3.0 * limit.log10()).abs() < 1e-6 && (50.0..53.0).contains(&limit), "{limit}");
+        assert!(equilibrium(0.0).is_none(), "no spread: the estimate never reaches α");
+        assert!(equilibrium(2.0).is_none(), "above α from the start");
     }
 }

@@ -10,13 +10,16 @@
 //! - [`contestants`]: every contestant (the registry in `contestants/mod.rs`, one file per construction).
 //! - [`conformance`]: checks every contestant passes before timing.
 //! - [`claims`]: the claim table the harness judges.
+//! - [`findings`]: the report's findings, judged rows beside the claims.
 //! - [`routine`]: one trial in its own process: conformance, then the harness's loop over one run at a time,
 //!   each verified and analysed once its clocks have stopped.
-//! - [`report`]: the report's figures and verdicts, rendered with `templates/report.md`.
+//! - [`report`]: the report's figures, with the verdicts of the claims and findings, rendered with
+//!   `templates/report.md`.
 
 pub mod claims;
 pub mod conformance;
 pub mod contestants;
+pub mod findings;
 pub mod report;
 mod routine;
 
@@ -52,6 +55,7 @@ impl Scenario for OverloadScenario {
         contestants: Contestant::all(),
         run_trial: routine::run_trial,
         claim_table: claims::table,
+        finding_table: findings::table,
         discussion: report::render,
         name: "overload",
         title: "Overload: a dependency loses capacity mid-run, under a fixed bound and adaptive limits, in both styles",

@@ -365,6 +365,12 @@ impl Routine for OverloadRoutine {
                 // run is shorter, and its records would carry the instruments' cost).
                 data.timing.extend(analysis.metrics.clone());
                 data.timing.extend(self.idle.clone());
+                // What the caller adds to a call under load, for the Vegas findings (`findings.rs`).
+                if let (Some(busy), Some(idle)) =
+                    (data.timing.get("before_drop.latency_p50_us"), data.timing.get("idle_call_us"))
+                {
+                    data.timing.insert(super::findings::CALLER_OVERHEAD.to_string(), busy - idle);
+                }
                 data.series = analysis.series.iter().cloned().collect();
                 let marks = data.series.get("outstanding").map(|s| s.marks.clone()).unwrap_or_default();
                 put_dependency_series(&mut data.series, &timeline, &analysis, &marks);
