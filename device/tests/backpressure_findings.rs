@@ -104,10 +104,11 @@ fn claim_says(summary: &Summary, id: &str, verdict: Verdict, says: &str) {
     assert!(claim.detail.contains(says), "{}", claim.detail);
 }
 
-/// The discussion of `summary` with its claims judged, as the harness renders it.
+/// The discussion of `summary` with its claims and findings judged, as the harness renders it.
 fn judged(summary: &Summary) -> String {
     let mut summary = summary.clone();
     summary.claims = claims(&summary);
+    summary.findings = BackpressureScenario.findings(&summary);
     BackpressureScenario.discussion(&summary)
 }
 
@@ -357,6 +358,7 @@ fn an_empty_summary_says_little_and_does_not_panic() {
 fn a_finding_is_absent_when_its_claim_is_inconclusive() {
     let mut s = summary();
     s.claims = claims(&s);
+    s.findings = BackpressureScenario.findings(&s);
     assert!(BackpressureScenario.discussion(&s).contains("throughput was alike"));
     text::inconclusive(&mut s);
     let text = BackpressureScenario.discussion(&s);
@@ -379,17 +381,22 @@ fn a_finding_is_absent_when_its_claim_is_inconclusive() {
 }
 
 #[test]
-fn a_gap_is_called_beyond_noise_only_when_the_process_medians_separate() {
-    // Medians 1.25× apart, but the ordered contestant's processes overlap the unordered one's: within noise.
+fn ordering_is_called_within_or_beyond_noise_only_where_a_finding_says_so() {
+    // Medians 1.25× apart, but the ordered contestant's processes overlap the unordered one's: neither within the
+    // noise band nor beyond it, so the report says neither.
     let mut s = summary();
     set(&mut s, "stream-buffered", OPS, 10_000.0, 20_000.0);
     set(&mut s, "stream-buffer-unordered", OPS, 12_000.0, 12_000.0);
     let text = judged(&s);
-    holds(&text, &["It did: `stream-buffered` answered 15,000 calls per second", "(1.25×, within noise)"]);
+    lacks(&text, &["It did: `stream-buffered`", "beyond noise): a gap", "within noise)"]);
     // The same medians with separate processes: beyond noise.
     set(&mut s, "stream-buffered", OPS, 14_900.0, 15_100.0);
     let text = judged(&s);
     assert!(text.contains("(1.25×, beyond noise)"), "{text}");
+    // Every process within the band: within noise.
+    set(&mut s, "stream-buffered", OPS, 12_100.0, 12_300.0);
+    let text = judged(&s);
+    assert!(text.contains("It did: `stream-buffered` answered 12,200 calls per second"), "{text}");
 }
 
 #[test]
