@@ -124,10 +124,12 @@ fn single_task_rows(summary: &Summary) -> [ClaimSpec; 2] {
         "the best stream contestant at the highest level is not a single task with CPU of its own".to_string()
     });
     let (name, phase, cap) = single.map_or((String::new(), String::new(), f64::NAN), |s| (s.name, s.phase, s.cap));
+    let who = if name.is_empty() { "the best stream contestant".to_string() } else { format!("`{name}`") };
+    let cap_words =
+        if cap.is_finite() { format!("the {} calls per second", count(cap)) } else { "the calls per second".into() };
     let text = format!(
-        "`{name}` (one task driving every call) answers within noise of the {} calls per second one core allows at \
-         its own CPU per call",
-        count(cap)
+        "At the highest level, {who} (one task driving every call) answers within noise of {cap_words} one core allows \
+         at its own CPU per call"
     );
     let comparison = against(&name, Phase::Named(phase), cap, "its one-core cap");
     within(summary, SINGLE_AT_CAP, &text, On { metric: HEADLINE, definition: STEADY, comparison })

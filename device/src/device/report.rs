@@ -133,23 +133,19 @@ fn rows(
     CONTESTANTS.iter().filter(|c| which(c)).flat_map(|c| levels.iter().filter_map(|at| row(&c.name(), *at))).collect()
 }
 
-/// The families that ran in this summary, in report order (stream, blocking, then coroutine when present).
-fn families(summary: &Summary) -> Vec<Family> {
-    let mut out = vec![Family::Stream, Family::Blocking];
-    if summary.contestants.iter().any(|c| c.family == Family::Coroutine) {
-        out.push(Family::Coroutine);
-    }
-    out
-}
-
-/// Per level: the best of each family on the shared device (`name` null when none of it ran), and on their own
-/// timers; none without a service time.
+/// Per level: the best of each family on the shared device (`name` null when none of it ran; the coroutine family
+/// only where the run has one), and on their own timers; none without a service time.
 fn per_level(summary: &Summary) -> Option<Vec<Value>> {
     let service = summary.param("service_ms")?;
+    let coroutines = summary.contestants.iter().any(|c| c.family == Family::Coroutine);
+    let families: Vec<Family> = [Family::Stream, Family::Blocking, Family::Coroutine]
+        .into_iter()
+        .filter(|f| *f != Family::Coroutine || coroutines)
+        .collect();
     let rows = At::all(summary)
         .into_iter()
         .map(|at| {
-            let bests = families(summary).into_iter().map(|family| match at.best(family) {
+            let bests = families.iter().map(|&family| match at.best(family) {
                 Some((name, s)) => json!({
                     "family": family.as_str(),
                     "ops": count(s.median),
@@ -159,9 +155,9 @@ fn per_level(summary: &Summary) -> Option<Vec<Value>> {
                 }),
                 None => json!({ "family": family.as_str(), "name": null }),
             });
-            let own = families(summary)
-                .into_iter()
-                .filter_map(|family| best(summary, family, Timer::Own, at.phase))
+            let own = families
+                .iter()
+                .filter_map(|&family| best(summary, family, Timer::Own, at.phase))
                 .map(|(name, s)| named(name, count(s.median)));
             json!({
                 "level": at.label(),
