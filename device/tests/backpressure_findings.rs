@@ -437,3 +437,25 @@ fn one_process_is_too_few_to_call_a_peak_whole_or_the_study_matched() {
     assert!(text.contains("from too few processes to tell whether ordering cost anything"), "{text}");
     assert!(!text.contains("It did:"), "{text}");
 }
+
+#[test]
+fn the_findings_are_judged_rows_with_ids_of_their_own() {
+    let s = summary();
+    let findings = BackpressureScenario.findings(&s);
+    let ids: Vec<&str> = findings.iter().map(|f| f.id.as_str()).collect();
+    let unique: std::collections::BTreeSet<&str> = ids.iter().copied().collect();
+    assert_eq!(unique.len(), ids.len(), "finding ids repeat: {ids:?}");
+    let verdict = |id: &str| findings.iter().find(|f| f.id == id).map(|f| f.verdict);
+    // 90,000 of 100,000 items outstanding, every iteration: within 20% of the items on both sides.
+    assert_eq!(verdict("unbounded-stream-ran-out-not-below"), Some(Verdict::Holds));
+    assert_eq!(verdict("unbounded-stream-ran-out-not-above"), Some(Verdict::Holds));
+    // The sampler saw 60,000 of 90,000 in every iteration: a missed peak, judged on every sample.
+    assert_eq!(verdict("sampler-missed-stream-unbounded"), Some(Verdict::Holds));
+    assert_eq!(verdict("sampler-missed-stream-buffered"), Some(Verdict::Fails));
+    // At 20,000 of 100,000 it did not run out of items, and the report does not say it did.
+    let mut s = summary();
+    set(&mut s, STREAM_UNBOUNDED, MAX_OUT, 20_000.0, 20_000.0);
+    let findings = BackpressureScenario.findings(&s);
+    let ran_out = findings.iter().find(|f| f.id == "unbounded-stream-ran-out-not-below").expect("judged");
+    assert_eq!(ran_out.verdict, Verdict::Fails, "{}", ran_out.detail);
+}

@@ -209,3 +209,23 @@ fn a_thread_per_call_is_called_fine_only_when_both_family_answers_put_it_level()
         ],
     );
 }
+
+#[test]
+fn the_findings_are_judged_rows_with_ids_of_their_own_in_the_summary() {
+    let summary = judged(summary_with(|name, _| if name.starts_with("coroutine") { 0.3 } else { 0.5 }));
+    let ids: Vec<&str> = summary.findings.iter().map(|f| f.id.as_str()).collect();
+    assert!(ids.iter().all(|id| !id.is_empty()), "{ids:?}");
+    let unique: std::collections::BTreeSet<&str> = ids.iter().copied().collect();
+    assert_eq!(unique.len(), ids.len(), "finding ids repeat: {ids:?}");
+    // 4.0 against 2.0 µs of CPU per call, five processes 1% apart each: beyond noise, with the separation's p.
+    let dearer = summary.finding("coroutine-cpu-dearer").expect("judged");
+    assert_eq!(dearer.verdict, measure::summary::Verdict::Holds, "{}", dearer.detail);
+    assert!(dearer.p.is_some(), "two contestants are judged on process medians");
+    // Two carriers at the same rate as one: both rows of the band hold at every level.
+    for level in [1_000, 10_000, 100_000] {
+        for side in ["not-above", "not-below"] {
+            let id = format!("coroutine-near-carriers-in_flight_{level}-{side}");
+            assert!(summary.finding_holds(&id), "{id}: {:?}", summary.finding(&id).map(|f| &f.detail));
+        }
+    }
+}
