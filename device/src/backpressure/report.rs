@@ -41,7 +41,11 @@ pub(crate) fn discussion(summary: &Summary) -> String {
     let context = json!({
         "claims": claims_with_table(&summary.claims, table),
         "findings": claims_by_id(&summary.findings),
-        "factors": { "unbounded": fig(UNBOUNDED_FACTOR), "spread": fig(BOUNDED_SPREAD), "thread_share": fig(THREAD_SHARE) },
+        "factors": {
+            "unbounded": fig(UNBOUNDED_FACTOR),
+            "spread": fig(BOUNDED_SPREAD),
+            "thread_share": fig(THREAD_SHARE),
+        },
         "not_clean": not_clean(summary),
         "budget_s": summary.param("budget_ms").map(|b| fig(b / 1e3)),
         "bound": bound(summary),
@@ -236,7 +240,8 @@ fn unbounded_stream(summary: &Summary) -> Option<Value> {
         "memory": memory,
         "speed": speed,
         "study": study,
-        "loose": (s.min > 0.0).then(|| json!({ "min": count(s.min), "max": count(s.max), "apart": fig(s.max / s.min) })),
+        "loose": (s.min > 0.0)
+            .then(|| json!({ "min": count(s.min), "max": count(s.max), "apart": fig(s.max / s.min) })),
     }))
 }
 

@@ -240,7 +240,10 @@ fn cpu_rows(summary: &Summary) -> Vec<ClaimSpec> {
         beyond(
             summary,
             DEVICE_CPU_DEARER,
-            format!("At {level} in flight, the device's timer threads spend more per call on `{co}`'s calls than on `{stream}`'s, beyond noise"),
+            format!(
+                "At {level} in flight, the device's timer threads spend more per call on `{co}`'s calls than on \
+                 `{stream}`'s, beyond noise"
+            ),
             Beyond::Above,
             on("dependency_cpu_us_per_call", device_cpu, &co, &stream),
         ),
@@ -254,7 +257,10 @@ fn cpu_rows(summary: &Summary) -> Vec<ClaimSpec> {
         beyond(
             summary,
             OWN_TIMER_CHEAPER,
-            format!("At {level} in flight, `{own}` on `may`'s own timer spends less CPU per call than `{co}` on the device, beyond noise"),
+            format!(
+                "At {level} in flight, `{own}` on `may`'s own timer spends less CPU per call than `{co}` on the \
+                 device, beyond noise"
+            ),
             Beyond::Below,
             on("cpu_us_per_call", cpu, &own, &co),
         ),

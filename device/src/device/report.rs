@@ -317,7 +317,10 @@ fn coroutines(summary: &Summary) -> Option<Value> {
     let mut rows = Vec::new();
     for at in At::all(summary) {
         let Some((name, co)) = at.best(Family::Coroutine) else { continue };
-        let ratio = |rival: &str, b: &MetricStats, b_name: String| json!({ "name": b_name, "ratio": format_ratio(co.median / b.median), "near": near_ids(rival, at.phase) });
+        let ratio = |rival: &str, b: &MetricStats, b_name: String| {
+            let ratio = format_ratio(co.median / b.median);
+            json!({ "name": b_name, "ratio": ratio, "near": near_ids(rival, at.phase) })
+        };
         let carriers: Vec<(String, &MetricStats)> = CONTESTANTS
             .iter()
             .filter(|c| matches!(c, Contestant::Coroutine { timer: Timer::Device, .. }))
