@@ -104,10 +104,11 @@ fn claim_says(summary: &Summary, id: &str, verdict: Verdict, says: &str) {
     assert!(claim.detail.contains(says), "{}", claim.detail);
 }
 
-/// The discussion of `summary` with its claims judged, as the harness renders it.
+/// The discussion of `summary` with its claims and findings judged, as the harness renders it.
 fn judged(summary: &Summary) -> String {
     let mut summary = summary.clone();
     summary.claims = claims(&summary);
+    summary.findings = BackpressureScenario.findings(&summary);
     BackpressureScenario.discussion(&summary)
 }
 
@@ -357,6 +358,7 @@ fn an_empty_summary_says_little_and_does_not_panic() {
 fn a_finding_is_absent_when_its_claim_is_inconclusive() {
     let mut s = summary();
     s.claims = claims(&s);
+    s.findings = BackpressureScenario.findings(&s);
     assert!(BackpressureScenario.discussion(&s).contains("throughput was alike"));
     text::inconclusive(&mut s);
     let text = BackpressureScenario.discussion(&s);
@@ -379,17 +381,22 @@ fn a_finding_is_absent_when_its_claim_is_inconclusive() {
 }
 
 #[test]
-fn a_gap_is_called_beyond_noise_only_when_the_process_medians_separate() {
-    // Medians 1.25× apart, but the ordered contestant's processes overlap the unordered one's: within noise.
+fn ordering_is_called_within_or_beyond_noise_only_where_a_finding_says_so() {
+    // Medians 1.25× apart, but the ordered contestant's processes overlap the unordered one's: neither within the
+    // noise band nor beyond it, so the report says neither.
     let mut s = summary();
     set(&mut s, "stream-buffered", OPS, 10_000.0, 20_000.0);
     set(&mut s, "stream-buffer-unordered", OPS, 12_000.0, 12_000.0);
     let text = judged(&s);
-    holds(&text, &["It did: `stream-buffered` answered 15,000 calls per second", "(1.25×, within noise)"]);
+    lacks(&text, &["It did: `stream-buffered`", "beyond noise): a gap", "within noise)"]);
     // The same medians with separate processes: beyond noise.
     set(&mut s, "stream-buffered", OPS, 14_900.0, 15_100.0);
     let text = judged(&s);
     assert!(text.contains("(1.25×, beyond noise)"), "{text}");
+    // Every process within the band: within noise.
+    set(&mut s, "stream-buffered", OPS, 12_100.0, 12_300.0);
+    let text = judged(&s);
+    assert!(text.contains("It did: `stream-buffered` answered 12,200 calls per second"), "{text}");
 }
 
 #[test]
@@ -429,4 +436,26 @@ fn one_process_is_too_few_to_call_a_peak_whole_or_the_study_matched() {
     assert!(!text.contains("not much of a brake"), "{text}");
     assert!(text.contains("from too few processes to tell whether ordering cost anything"), "{text}");
     assert!(!text.contains("It did:"), "{text}");
+}
+
+#[test]
+fn the_findings_are_judged_rows_with_ids_of_their_own() {
+    let s = summary();
+    let findings = BackpressureScenario.findings(&s);
+    let ids: Vec<&str> = findings.iter().map(|f| f.id.as_str()).collect();
+    let unique: std::collections::BTreeSet<&str> = ids.iter().copied().collect();
+    assert_eq!(unique.len(), ids.len(), "finding ids repeat: {ids:?}");
+    let verdict = |id: &str| findings.iter().find(|f| f.id == id).map(|f| f.verdict);
+    // 90,000 of 100,000 items outstanding, every iteration: within 20% of the items on both sides.
+    assert_eq!(verdict("unbounded-stream-ran-out-not-below"), Some(Verdict::Holds));
+    assert_eq!(verdict("unbounded-stream-ran-out-not-above"), Some(Verdict::Holds));
+    // The sampler saw 60,000 of 90,000 in every iteration: a missed peak, judged on every sample.
+    assert_eq!(verdict("sampler-missed-stream-unbounded"), Some(Verdict::Holds));
+    assert_eq!(verdict("sampler-missed-stream-buffered"), Some(Verdict::Fails));
+    // At 20,000 of 100,000 it did not run out of items, and the report does not say it did.
+    let mut s = summary();
+    set(&mut s, STREAM_UNBOUNDED, MAX_OUT, 20_000.0, 20_000.0);
+    let findings = BackpressureScenario.findings(&s);
+    let ran_out = findings.iter().find(|f| f.id == "unbounded-stream-ran-out-not-below").expect("judged");
+    assert_eq!(ran_out.verdict, Verdict::Fails, "{}", ran_out.detail);
 }

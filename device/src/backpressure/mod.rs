@@ -15,7 +15,8 @@
 //! crate's contestants run, in report order, and which two have no admission), `claims.rs` (the claim table),
 //! `conformance.rs` (the sizes the shared checks run at), `routine.rs` (one trial: the checks, then the
 //! request's parameters as a [`crate::trial::TrialSpec`] run by the shared trial, and the series-derived
-//! metrics), `report.rs` (the figures and verdicts the report is written from) and `templates/` (`report.md`,
+//! metrics), `findings.rs` (the rows behind the report's findings, judged into the summary's `findings`),
+//! `report.rs` (the figures the report is written from) and `templates/` (`report.md`,
 //! every word of the discussion; `headline.md`). The constructions, the checks themselves and the trial are the
 //! crate's building blocks, shared with the device scenario: [`crate::contestants`], [`crate::checks`] and
 //! [`crate::trial`]. Tests: `tests/backpressure_findings.rs`.
@@ -23,6 +24,7 @@
 mod claims;
 mod conformance;
 pub mod contestants;
+mod findings;
 mod report;
 mod routine;
 
@@ -84,6 +86,7 @@ impl Scenario for BackpressureScenario {
         contestants: CONTESTANTS,
         run_trial: routine::run,
         claim_table: claims::table,
+        finding_table: findings::table,
         discussion: report::discussion,
         headline_notes: report::headline_notes,
         name: "backpressure",

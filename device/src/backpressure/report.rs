@@ -1,27 +1,23 @@
-//! The figures and verdicts the backpressure report is written from, read from the run's summary so it stays
-//! true when re-rendered: numbers formatted here, claims by id ([`claims_with_table`]), every word in
-//! `templates/report.md` (and the headline's in `templates/headline.md`). A finding the template writes rests on
-//! a judged claim, a conformance check, or the lab's one noise rule ([`differs`], [`differs_from_value`]: process
-//! medians, never a point ratio of two medians). The one point ratio left (`loose` in [`unbounded_stream`])
-//! describes one contestant's own spread, as the report's spread table does.
+//! The figures the backpressure report is written from, read from the run's summary so it stays true when
+//! re-rendered: numbers formatted here, claims and findings by id ([`claims_with_table`], [`claims_by_id`]:
+//! judged before this runs, [`super::findings`]), every word in `templates/report.md` (and the headline's in
+//! `templates/headline.md`), each finding's sentence printed only where its verdict holds.
 
-use std::collections::BTreeMap;
-
-use measure::compare::{beyond_noise, differs, differs_from_value, process_range};
+use measure::compare::process_range;
 use measure::record::Status;
 use measure::references;
 use measure::summary::{Family, MetricStats, Summary};
-use measure::template::{claims_with_table, ClaimView};
+use measure::template::{claims_by_id, claims_with_table};
 use measure::units::count;
-use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::claims::{
     BOUNDED_ALIKE, BOUNDED_SPREAD, MAX_OUT, OPS, THREADS_THROTTLED, THREAD_SHARE, UNBOUNDED_FACTOR, UNBOUNDED_PILES_UP,
 };
+use super::findings::{bounded_median, missed_id, saturated_id, time_in_system, waited_id};
 use crate::figures::{duration_span, duration_us, extremes, fig, named, notes, pct, range, span};
 
-use super::{bounded_names, BLOCKING_UNBOUNDED, MEAN_OUTSTANDING, MS_TO_PEAK, STREAM_UNBOUNDED, STUDY_UNBOUNDED};
+use super::{bounded_names, BLOCKING_UNBOUNDED, MS_TO_PEAK, STREAM_UNBOUNDED, STUDY_UNBOUNDED};
 
 /// The report's words.
 const TEMPLATE: &str = include_str!("templates/report.md");
@@ -37,43 +33,33 @@ const STUDY_WORST_BOUNDED: &str = "the worst bounded contestant";
 /// One MiB in bytes.
 const MIB: f64 = 1_048_576.0;
 
-/// Everything `templates/report.md` reads: one section of figures each (`None` or empty where the run has
-/// nothing for it), each built by the function of the same name.
-#[derive(Debug, Serialize)]
-struct Context {
-    /// Every claim of the table by id, judged (`not judged` where the run has none).
-    claims: BTreeMap<String, ClaimView>,
-    /// The claims' factors: `100`, `1.15`, `0.1`.
-    factors: Value,
-    /// Contestants that did not run cleanly or were cut short.
-    not_clean: Vec<Value>,
-    /// The time budget in seconds, for a cut-short line.
-    budget_s: Option<String>,
-    /// What the bounded contestants kept; `None` without a `limit`.
-    bound: Option<Value>,
-    /// The published study's bound and what its bounded contestants kept.
-    bound_study: Option<Value>,
-    /// How far `stream-unbounded` went, and what it cost.
-    unbounded_stream: Option<Value>,
-    /// How far `blocking-unbounded` went, against `stream-unbounded`.
-    unbounded_threads: Option<Value>,
-    /// The exact high-water marks against the sampler's.
-    sampled: Option<Value>,
-    /// Throughput under the bound, against its ceiling.
-    throughput: Option<Value>,
-    /// CPU, threads and memory per family of bounded contestants and per unbounded one.
-    cost: Vec<Value>,
-    /// Ordered against unordered throughput.
-    semantics: Option<Value>,
-    /// What the pick rests on.
-    pick: Value,
-    /// The coroutine family's rules (pipelines' shared note), when the run has coroutine contestants.
-    coroutine_rules: Option<String>,
-}
-
-/// The report's discussion, from `templates/report.md`.
+/// The report's discussion, from `templates/report.md`: the claims (`not judged` where the run has none) and
+/// findings by id, the claims' factors, then one section of figures each (`null` or empty where the run has nothing
+/// for it), each built by the function of the same name.
 pub(crate) fn discussion(summary: &Summary) -> String {
-    measure::template::render_or_note("backpressure/report.md", TEMPLATE, context(summary))
+    let table = [UNBOUNDED_PILES_UP, BOUNDED_ALIKE, THREADS_THROTTLED].map(|id| (id, String::new()));
+    let context = json!({
+        "claims": claims_with_table(&summary.claims, table),
+        "findings": claims_by_id(&summary.findings),
+        "factors": {
+            "unbounded": fig(UNBOUNDED_FACTOR),
+            "spread": fig(BOUNDED_SPREAD),
+            "thread_share": fig(THREAD_SHARE),
+        },
+        "not_clean": not_clean(summary),
+        "budget_s": summary.param("budget_ms").map(|b| fig(b / 1e3)),
+        "bound": bound(summary),
+        "bound_study": bound_study(summary),
+        "unbounded_stream": unbounded_stream(summary),
+        "unbounded_threads": unbounded_threads(summary),
+        "sampled": sampled(summary),
+        "throughput": throughput(summary),
+        "cost": cost(summary),
+        "semantics": semantics(summary),
+        "pick": pick(summary),
+        "coroutine_rules": pipelines::coroutine::rules_note(summary),
+    });
+    measure::template::render_or_note("backpressure/report.md", TEMPLATE, context)
 }
 
 /// The headline's own line: how far outstanding calls ran without admission, in each family.
@@ -92,43 +78,9 @@ pub(crate) fn headline_notes(summary: &Summary) -> Vec<String> {
     notes("backpressure/headline.md", HEADLINE, json!({ "reached": reached }))
 }
 
-fn context(summary: &Summary) -> Context {
-    let table = [UNBOUNDED_PILES_UP, BOUNDED_ALIKE, THREADS_THROTTLED].map(|id| (id, String::new()));
-    Context {
-        claims: claims_with_table(&summary.claims, table),
-        factors: json!({
-            "unbounded": fig(UNBOUNDED_FACTOR),
-            "spread": fig(BOUNDED_SPREAD),
-            "thread_share": fig(THREAD_SHARE),
-        }),
-        not_clean: not_clean(summary),
-        budget_s: summary.param("budget_ms").map(|b| fig(b / 1e3)),
-        bound: bound(summary),
-        bound_study: bound_study(summary),
-        unbounded_stream: unbounded_stream(summary),
-        unbounded_threads: unbounded_threads(summary),
-        sampled: sampled(summary),
-        throughput: throughput(summary),
-        cost: cost(summary),
-        semantics: semantics(summary),
-        pick: pick(summary),
-        coroutine_rules: pipelines::coroutine::rules_note(summary),
-    }
-}
-
 /// The bounded contestants that ran cleanly, with their statistics of `metric`.
 fn bounded_stats<'s>(summary: &'s Summary, metric: &str) -> Vec<(String, &'s MetricStats)> {
     bounded_names().into_iter().filter_map(|n| summary.metric(&n, metric).map(|s| (n, s))).collect()
-}
-
-/// The median of the medians of `metric` over the bounded contestants of `family` (any family: `None`).
-fn bounded_median(summary: &Summary, family: Option<Family>, metric: &str) -> Option<f64> {
-    let values: Vec<f64> = bounded_names()
-        .iter()
-        .filter(|n| family.is_none_or(|f| summary.contestant(n).is_some_and(|c| c.family == f)))
-        .filter_map(|n| summary.median(n, metric))
-        .collect();
-    measure::stats::median(&values)
 }
 
 /// Whether `s` has too few processes for the noise rule to call it different from anything.
@@ -159,15 +111,6 @@ fn bound_checks(summary: &Summary) -> &'static str {
     } else {
         "not judged"
     }
-}
-
-/// Whether the thread per item went past the bound + 1 in every iteration: a measured fact of a contestant with
-/// no bound (shown as a figure, not judged as a claim, since nothing bounds it).
-fn past_bound(summary: &Summary) -> bool {
-    matches!(
-        (summary.param("limit"), summary.metric(BLOCKING_UNBOUNDED, MAX_OUT)),
-        (Some(limit), Some(s)) if s.min > limit + 1.0
-    )
 }
 
 /// Each contestant that did not run cleanly (`state` `skipped`, `timeout` or `failed`, with its `reason`) or was
@@ -240,17 +183,15 @@ fn bound_study(summary: &Summary) -> Option<Value> {
     }))
 }
 
-/// How far `stream-unbounded` went: its `peak` as the sampler saw it (`ran_out`: within noise, every item), its
-/// time in the system ([`little`]), its `memory` per task (only where its process's memory is above the bounded
-/// stream contestants' beyond noise), its `speed` against the bounded ones, the published `study`'s multiple
-/// against this run's, and whether its own iterations ranged beyond noise (`loose`: one contestant's own spread,
-/// the one point ratio left, as the report's spread table describes it).
+/// How far `stream-unbounded` went: its `peak` as the sampler saw it, its time in the system ([`little`]), its
+/// `memory` per task against the bounded stream contestants', its `speed` against the bounded ones (`untold` with
+/// too few processes), the published `study`'s multiple against this run's, and its own iterations' spread
+/// (`loose`); the template says which of these are findings by their verdicts.
 fn unbounded_stream(summary: &Summary) -> Option<Value> {
     let (limit, items) = (summary.param("limit")?, summary.param("items")?);
     let s = summary.metric(STREAM_UNBOUNDED, MAX_OUT)?;
     let service_ms = summary.param("service_us").map(|us| us / 1e3);
     let x = s.median;
-    let noise = summary.method.threshold(MAX_OUT);
     let peak =
         match (summary.median(STREAM_UNBOUNDED, SAMPLED), summary.median(STREAM_UNBOUNDED, MS_TO_PEAK), service_ms) {
             (Some(sampled), Some(at), Some(service)) => Some(json!({
@@ -258,56 +199,36 @@ fn unbounded_stream(summary: &Summary) -> Option<Value> {
                 "at_ms": fig(at),
                 "per_ms": count(sampled / at),
                 "service_ms": fig(service),
-                "ran_out": !differs_from_value(s, items, noise),
             })),
             _ => None,
         };
-    // Memory per task only where the claim that outstanding calls piled up holds (the template's condition).
-    let memory = match (
-        summary.metric(STREAM_UNBOUNDED, "peak_rss_mib"),
-        bounded_median(summary, Some(Family::Stream), "peak_rss_mib"),
-    ) {
-        (Some(rss), Some(base)) if rss.median > base && differs_from_value(rss, base, noise) => Some(json!({
-            "rss": fig(rss.median),
-            "base": fig(base),
-            "extra": fig(rss.median - base),
-            "per_task": count((rss.median - base) * MIB / items.max(x)),
-            "per_call": count((rss.median - base) * MIB / x),
-            "all_outstanding": !differs_from_value(s, items, noise),
-        })),
-        _ => None,
-    };
-    let speed = summary.metric(STREAM_UNBOUNDED, OPS).zip(bounded_median(summary, None, OPS)).map(|(ops, bops)| {
-        json!({
-            "ops": count(ops.median),
-            "bounded_ops": count(bops),
-            "faster": ops.median > bops && differs_from_value(ops, bops, noise),
-            "untold": untold(ops),
-        })
-    });
+    let memory = summary
+        .median(STREAM_UNBOUNDED, "peak_rss_mib")
+        .zip(bounded_median(summary, Some(Family::Stream), "peak_rss_mib"))
+        .map(|(rss, base)| {
+            json!({
+                "rss": fig(rss),
+                "base": fig(base),
+                "extra": fig(rss - base),
+                "per_task": count((rss - base) * MIB / items.max(x)),
+                "per_call": count((rss - base) * MIB / x),
+            })
+        });
+    let speed = summary
+        .metric(STREAM_UNBOUNDED, OPS)
+        .zip(bounded_median(summary, None, OPS))
+        .map(|(ops, bops)| json!({ "ops": count(ops.median), "bounded_ops": count(bops), "untold": untold(ops) }));
     let study = references::figure("backpressure", STUDY_UNBOUNDED).and_then(|f| Some((f, f.baseline_figure()?))).map(
         |(figure, bound)| {
-            let (theirs, ours) = (figure.value / bound.value, x / limit);
-            // The study's multiple as a count of calls under this run's bound, against this run's processes.
-            let relation = if process_range(s).is_none() {
-                "untold"
-            } else if !differs_from_value(s, theirs * limit, noise) {
-                "same"
-            } else if ours > theirs {
-                "more"
-            } else {
-                "less"
-            };
+            let theirs = figure.value / bound.value;
             json!({
                 "theirs": fig(theirs),
-                "ours": fig(ours),
-                "relation": relation,
+                "ours": fig(x / limit),
+                "untold": untold(s),
                 "few_items": (items / limit < theirs).then(|| count(items)),
             })
         },
     );
-    let loose = (s.min > 0.0 && beyond_noise(s.max, s.min, noise))
-        .then(|| json!({ "min": count(s.min), "max": count(s.max), "apart": fig(s.max / s.min) }));
     Some(json!({
         "reached": count(x),
         "across": across(s),
@@ -319,25 +240,23 @@ fn unbounded_stream(summary: &Summary) -> Option<Value> {
         "memory": memory,
         "speed": speed,
         "study": study,
-        "loose": loose,
+        "loose": (s.min > 0.0)
+            .then(|| json!({ "min": count(s.min), "max": count(s.max), "apart": fig(s.max / s.min) })),
     }))
 }
 
-/// How far `blocking-unbounded` went: its threads and spawn rate, its peak against its mean when they differ
-/// beyond noise (`swing`), its time in the system ([`little`]), and `stream-unbounded` against it (`more` beyond
-/// noise, with the microseconds between admissions and between spawns).
+/// How far `blocking-unbounded` went: its threads and spawn rate, its peak against its mean (`swing`), its time in
+/// the system ([`little`]), and `stream-unbounded` against it (with the microseconds between admissions and
+/// between spawns); the template says which of these are findings by their verdicts.
 fn unbounded_threads(summary: &Summary) -> Option<Value> {
     let limit = summary.param("limit")?;
     let t = summary.metric(BLOCKING_UNBOUNDED, MAX_OUT)?;
     let y = t.median;
-    let noise = summary.method.threshold(MAX_OUT);
     let ops = summary.median(BLOCKING_UNBOUNDED, OPS);
-    let swing = time_in_system(summary, BLOCKING_UNBOUNDED)
-        .filter(|_| summary.metric(BLOCKING_UNBOUNDED, MEAN_OUTSTANDING).is_some_and(|mean| differs(t, mean, noise)))
-        .map(|(mean, _)| json!({ "peak": count(y), "mean": fig(mean) }));
+    let swing =
+        time_in_system(summary, BLOCKING_UNBOUNDED).map(|(mean, _)| json!({ "peak": count(y), "mean": fig(mean) }));
     let stream = summary.metric(STREAM_UNBOUNDED, MAX_OUT).filter(|_| y > 0.0).map(|s| {
         json!({
-            "more": s.median > y && differs(s, t, noise),
             "untold": untold(s) || untold(t),
             "reached": count(s.median),
             "times": fig(s.median / y),
@@ -355,40 +274,26 @@ fn unbounded_threads(summary: &Summary) -> Option<Value> {
         "swing": swing,
         "little": little(summary, BLOCKING_UNBOUNDED),
         "stream": stream,
-        "past_bound": past_bound(summary),
     }))
 }
 
-/// By Little's law, the mean time a call of `name` spent from admission to answer, in milliseconds: its mean
-/// outstanding calls (1 ms samples) over its throughput. `(mean outstanding, milliseconds)`.
-fn time_in_system(summary: &Summary, name: &str) -> Option<(f64, f64)> {
-    let mean = summary.median(name, MEAN_OUTSTANDING)?;
-    let ops = summary.median(name, OPS)?;
-    (ops > 0.0 && mean > 0.0).then(|| (mean, mean / ops * 1e3))
-}
-
-/// How long `name`'s calls spent from admission to answer (Little's law) against an uncontended call (`waited`:
-/// longer beyond noise), and how busy its process kept the machine (`saturated`: every core, within noise, with
-/// its CPU per call known).
+/// How long `name`'s calls spent from admission to answer (Little's law) against an uncontended call, and how busy
+/// its process kept the machine, with the ids of the findings that it waited and kept every core busy.
 fn little(summary: &Summary, name: &str) -> Option<Value> {
     let (mean, ms) = time_in_system(summary, name)?;
     let idle = summary.median(name, "idle_call_ms")?;
-    let noise = summary.method.threshold("cpu_us_per_call");
     let cores = f64::from(summary.environment.cores);
-    let (used, cpu) = (summary.median(name, "cores_used"), summary.median(name, "cpu_us_per_call"));
-    let has_cores = cores > 0.0;
+    let used = summary.median(name, "cores_used").filter(|_| cores > 0.0);
     Some(json!({
         "mean": fig(mean),
         "time": duration_us(ms * 1e3),
         "times_idle": fig(ms / idle),
         "idle": duration_us(idle * 1e3),
-        "waited": ms > idle && summary.metric(name, "idle_call_ms").is_some_and(|i| differs_from_value(i, ms, noise)),
-        "saturated": has_cores
-            && cpu.is_some()
-            && summary.metric(name, "cores_used").is_some_and(|used| !differs_from_value(used, cores, noise)),
-        "used": used.filter(|_| has_cores).map(fig),
+        "waited": waited_id(name),
+        "saturated": saturated_id(name),
+        "used": used.map(fig),
         "cores": fig(cores),
-        "cpu": cpu.map(duration_us),
+        "cpu": summary.median(name, "cpu_us_per_call").map(duration_us),
     }))
 }
 
@@ -400,38 +305,31 @@ fn admission_interval_us(summary: &Summary) -> Option<f64> {
     (at >= 1.0 && sampled > 0.0).then(|| at * 1e3 / sampled)
 }
 
-/// The exact peaks against the sampler's: `whole` when every peak was sampled whole, the lowest share seen,
-/// `too_few` processes to call a peak missed, those `missed` beyond noise, and the lowest share of the others.
+/// The exact peaks against the sampler's: `whole` when every peak was sampled whole (medians), the lowest share
+/// seen, `too_few` processes to call a peak missed, those the sampler `missed` (by their findings, [`missed_id`]),
+/// and the lowest share of the others.
 fn sampled(summary: &Summary) -> Option<Value> {
     let mut missed = Vec::new();
-    let mut seen = 0usize;
-    let mut lowest: Option<f64> = None;
-    let mut others: Option<f64> = None;
+    let (mut lowest, mut others): (Option<f64>, Option<f64>) = (None, None);
     let mut too_few = false;
     for c in &summary.contestants {
-        let (Some(exact_stats), Some(sampled_stats)) =
-            (summary.metric(&c.name, MAX_OUT), summary.metric(&c.name, SAMPLED))
-        else {
+        let (Some(exact), Some(sampled)) = (summary.metric(&c.name, MAX_OUT), summary.metric(&c.name, SAMPLED)) else {
             continue;
         };
-        let (exact, sampled) = (exact_stats.median, sampled_stats.median);
-        too_few |= untold(exact_stats) || untold(sampled_stats);
-        if exact <= 0.0 {
+        too_few |= untold(exact) || untold(sampled);
+        if exact.median <= 0.0 {
             continue;
         }
-        seen += 1;
-        let share = sampled / exact;
-        lowest = Some(lowest.map_or(share, |l: f64| l.min(share)));
-        if exact > sampled && differs(exact_stats, sampled_stats, summary.method.threshold(MAX_OUT)) {
-            missed.push(json!({ "name": c.name, "sampled": count(sampled), "exact": count(exact), "pct": pct(share) }));
+        let share = sampled.median / exact.median;
+        lowest = Some(lowest.map_or(share, |l| l.min(share)));
+        if summary.finding_holds(missed_id(&c.name)) {
+            let (sampled, exact) = (count(sampled.median), count(exact.median));
+            missed.push(json!({ "name": c.name, "sampled": sampled, "exact": exact, "pct": pct(share) }));
         } else {
-            others = Some(others.map_or(share, |l: f64| l.min(share)));
+            others = Some(others.map_or(share, |l| l.min(share)));
         }
     }
-    if seen == 0 {
-        return None;
-    }
-    let lowest = lowest.unwrap_or(1.0).min(1.0);
+    let lowest = lowest?.min(1.0);
     Some(json!({
         "whole": lowest >= 1.0,
         "lowest_pct": pct(lowest),
@@ -496,13 +394,12 @@ fn cost(summary: &Summary) -> Vec<Value> {
         .collect()
 }
 
-/// Whether ordering cost `stream-buffered` throughput against `stream-buffer-unordered`: `differ` beyond noise,
-/// or `untold` with too few processes.
+/// `stream-buffered`'s throughput against `stream-buffer-unordered`'s (`untold` with too few processes); the
+/// template says whether ordering cost anything by the findings.
 fn semantics(summary: &Summary) -> Option<Value> {
     let b = summary.metric("stream-buffered", OPS)?;
     let u = summary.metric("stream-buffer-unordered", OPS)?;
     Some(json!({
-        "differ": differs(b, u, summary.method.threshold(OPS)),
         "untold": untold(b) || untold(u),
         "ordered": count(b.median),
         "unordered": count(u.median),
@@ -510,14 +407,13 @@ fn semantics(summary: &Summary) -> Option<Value> {
     }))
 }
 
-/// What the pick rests on: the bound checks ([`bound_checks`]), whether any bounded contestant ran, how far the
-/// two unbounded ones went, and whether the thread per item went past the bound.
+/// What the pick rests on: the bound checks ([`bound_checks`]), whether any bounded contestant ran, and how far
+/// the two unbounded ones went.
 fn pick(summary: &Summary) -> Value {
     json!({
         "bound_checks": bound_checks(summary),
         "any_bounded": !bounded_stats(summary, MAX_OUT).is_empty(),
         "stream_reached": summary.median(STREAM_UNBOUNDED, MAX_OUT).map(count),
         "threads_reached": summary.median(BLOCKING_UNBOUNDED, MAX_OUT).map(count),
-        "past_bound": past_bound(summary),
     })
 }

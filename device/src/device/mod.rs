@@ -9,8 +9,9 @@
 //!
 //! The folder: this file (the scenario's parameters, charts and in-flight levels: [`levels`], read by the claims
 //! and the report); `contestants/` (the registry: which of the crate's contestants run, in report order, and the
-//! best of a family at a level); `claims.rs` (the claim table); `report.rs` (the figures and verdicts
-//! `templates/report.md` and `templates/headline.md` are rendered with); `conformance.rs` (the sizes
+//! best of a family at a level); `claims.rs` (the claim table); `findings.rs` (the rows behind the report's
+//! findings, judged into the summary's `findings`); `standing.rs` (where the blocking family stands in the family
+//! answers); `report.rs` (the figures `templates/report.md` and `templates/headline.md` are rendered with); `conformance.rs` (the sizes
 //! the shared checks run at); `routine.rs` (one trial: the checks, then the request's parameters as a
 //! [`crate::trial::TrialSpec`], run by the shared trial). The constructions, the call, the job, the trial and
 //! the checks themselves are the crate's building blocks, shared with the backpressure scenario (listed in the
@@ -19,8 +20,10 @@
 mod claims;
 mod conformance;
 pub mod contestants;
+mod findings;
 mod report;
 mod routine;
+mod standing;
 
 use measure::question::{Alternatives, Question};
 use measure::scenario::{CalibrationSpec, ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario};
@@ -90,6 +93,7 @@ impl Scenario for DeviceScenario {
         contestants: CONTESTANTS,
         run_trial: routine::run,
         claim_table: claims::table,
+        finding_table: findings::table,
         discussion: report::discussion,
         headline_notes: report::headline_notes,
         name: "device",

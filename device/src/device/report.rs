@@ -1,22 +1,20 @@
-//! The device report's figures and verdicts, as the context for `templates/report.md` (the discussion) and
-//! `templates/headline.md` (the headline's own lines). Numbers are formatted here and claims are passed by id
-//! ([`claims_by_id`]); every word, and the choice of every finding, is in the templates. A finding that compares
-//! two contestants rests on a judged claim or on the lab's one noise rule ([`compare`], [`differs`],
-//! [`differs_from_value`]), never on a ratio of medians alone.
+//! The device report's figures, as the context for `templates/report.md` (the discussion) and
+//! `templates/headline.md` (the headline's own lines). Numbers are formatted here; claims and findings are
+//! passed by id ([`claims_by_id`]), judged before this runs ([`super::findings`]); every word, and the choice of
+//! every finding by its verdict, is in the templates.
 
-use std::collections::BTreeMap;
-
-use measure::compare::{compare, differs, differs_from_value, format_ratio, process_range};
+use measure::answers::{Answer, QuestionResult};
+use measure::compare::format_ratio;
 use measure::judge::p_label;
-use measure::question::Answer;
-use measure::summary::{metric_key, Family, MetricStats, Summary, Verdict};
-use measure::template::{claims_by_id, ClaimView};
+use measure::summary::{metric_key, Family, MetricStats, Summary};
+use measure::template::claims_by_id;
 use measure::units::count;
-use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::claims::{PRECISION_MS, STREAMS_AHEAD, TRAP_FACTOR};
 use super::contestants::best;
+use super::findings::{below_steady_id, cpu_level, near_ids, single_task};
+use super::standing::{blocking_stands, Standing, Stands};
 use super::{levels, CONTESTANTS, HEADLINE, HEAP_READ_AT};
 use crate::contestants::{Contestant, StreamShape, Timer};
 use crate::figures::{cell, named, notes, one_decimal, percent, two_decimals};
@@ -38,49 +36,6 @@ const CPU_COLUMNS: [(&str, &str, usize); 9] = [
     ("timer_switches", "may_timer_switches_per_call", 3),
     ("other_switches", "worker_switches_per_call", 3),
 ];
-
-/// Everything `templates/report.md` reads: the run's settings, then one section of figures each (`None` or empty
-/// where the run has nothing for it), each built by one function below.
-#[derive(Debug, Serialize)]
-struct Report {
-    /// Every judged claim, by id.
-    claims: BTreeMap<String, ClaimView>,
-    /// The service time in ms, and the tick a tokio sleep of it rounds up to.
-    service: String,
-    service_tick: String,
-    cores: u32,
-    rounds: String,
-    trap_factor: String,
-    precision_ms: String,
-    streams_ahead: String,
-    heap_read_at: String,
-    /// The time budget in seconds, when the run has one.
-    budget: Option<String>,
-    /// Best of each family per level; `None` without a service time.
-    levels: Option<Vec<Value>>,
-    /// Where a single-task stream tops out, from its own CPU per call.
-    single: Option<Value>,
-    /// Whole run against steady window, per family's best and level.
-    start: Option<Value>,
-    /// The cooperative-budget trap: per shape the ratio at every level, and the figures at the highest level.
-    trap: Option<Value>,
-    /// Each own-timer contestant's cap from its idle call, per level.
-    own: Vec<Value>,
-    /// The blocking contestants' skips, pool start-up and CPU per call.
-    threads: Vec<Value>,
-    /// The coroutine family against the others.
-    coroutines: Option<Value>,
-    /// Where CPU per call goes at the highest level a coroutine contestant ran.
-    cpu: Option<Value>,
-    /// Heap and resident memory per waiting call, per level.
-    memory: Vec<Value>,
-    /// The levels where iterations were cut short by the budget.
-    cut: Vec<Value>,
-    /// `may`'s rules, from `pipelines` (shared with the chain scenario), or empty.
-    coroutine_rules: String,
-    /// Per level, where the blocking family stands in the family questions' answers, on both metrics.
-    pick: Option<Vec<Value>>,
-}
 
 /// One in-flight level of the run, and the figures every section reads at it.
 #[derive(Clone, Copy)]
@@ -117,33 +72,35 @@ impl<'s> At<'s> {
     }
 }
 
-/// The discussion section of the report, rendered from `templates/report.md`.
+/// The discussion section of the report, rendered from `templates/report.md`: the run's settings, then one
+/// section of figures each (`null` or empty where the run has nothing for it), each built by one function below.
 pub(crate) fn discussion(summary: &Summary) -> String {
     let service = summary.param("service_ms");
-    let context = Report {
-        claims: claims_by_id(&summary.claims),
-        service: service.map_or("?".to_string(), |s| format!("{s:.0}")),
-        service_tick: service.map_or("?".to_string(), |s| format!("{:.0}", s + 1.0)),
-        cores: summary.environment.cores,
-        rounds: summary.param("rounds").map_or_else(|| "short".to_string(), |r| format!("{r:.0}")),
-        trap_factor: TRAP_FACTOR.to_string(),
-        precision_ms: PRECISION_MS.to_string(),
-        streams_ahead: STREAMS_AHEAD.to_string(),
-        heap_read_at: percent(HEAP_READ_AT),
-        budget: summary.param("budget_ms").map(|b| format!("{:.1}", b / 1e3)),
-        levels: per_level(summary),
-        single: single_task(summary),
-        start: start(summary),
-        trap: budget_trap(summary),
-        own: own_timers(summary),
-        threads: threads(summary),
-        coroutines: coroutines(summary),
-        cpu: cpu_table(summary),
-        memory: memory(summary),
-        cut: cut_short(summary),
-        coroutine_rules: pipelines::coroutine::rules_note(summary).unwrap_or_default(),
-        pick: pick(summary),
-    };
+    let context = json!({
+        "claims": claims_by_id(&summary.claims),
+        "findings": claims_by_id(&summary.findings),
+        "service": service.map_or("?".to_string(), |s| format!("{s:.0}")),
+        "service_tick": service.map_or("?".to_string(), |s| format!("{:.0}", s + 1.0)),
+        "cores": summary.environment.cores,
+        "rounds": summary.param("rounds").map_or_else(|| "short".to_string(), |r| format!("{r:.0}")),
+        "trap_factor": TRAP_FACTOR.to_string(),
+        "precision_ms": PRECISION_MS.to_string(),
+        "streams_ahead": STREAMS_AHEAD.to_string(),
+        "heap_read_at": percent(HEAP_READ_AT),
+        "budget": summary.param("budget_ms").map(|b| format!("{:.1}", b / 1e3)),
+        "levels": per_level(summary),
+        "single": single(summary),
+        "start": start(summary),
+        "trap": budget_trap(summary),
+        "own": own_timers(summary),
+        "threads": threads(summary),
+        "coroutines": coroutines(summary),
+        "cpu": cpu_table(summary),
+        "memory": memory(summary),
+        "cut": cut_short(summary),
+        "coroutine_rules": pipelines::coroutine::rules_note(summary).unwrap_or_default(),
+        "pick": pick(summary),
+    });
     measure::template::render_or_note("device/report.md", REPORT, context)
 }
 
@@ -176,23 +133,19 @@ fn rows(
     CONTESTANTS.iter().filter(|c| which(c)).flat_map(|c| levels.iter().filter_map(|at| row(&c.name(), *at))).collect()
 }
 
-/// The families that ran in this summary, in report order (stream, blocking, then coroutine when present).
-fn families(summary: &Summary) -> Vec<Family> {
-    let mut out = vec![Family::Stream, Family::Blocking];
-    if summary.contestants.iter().any(|c| c.family == Family::Coroutine) {
-        out.push(Family::Coroutine);
-    }
-    out
-}
-
-/// Per level: the best of each family on the shared device (`name` null when none of it ran), and on their own
-/// timers; none without a service time.
+/// Per level: the best of each family on the shared device (`name` null when none of it ran; the coroutine family
+/// only where the run has one), and on their own timers; none without a service time.
 fn per_level(summary: &Summary) -> Option<Vec<Value>> {
     let service = summary.param("service_ms")?;
+    let coroutines = summary.contestants.iter().any(|c| c.family == Family::Coroutine);
+    let families: Vec<Family> = [Family::Stream, Family::Blocking, Family::Coroutine]
+        .into_iter()
+        .filter(|f| *f != Family::Coroutine || coroutines)
+        .collect();
     let rows = At::all(summary)
         .into_iter()
         .map(|at| {
-            let bests = families(summary).into_iter().map(|family| match at.best(family) {
+            let bests = families.iter().map(|&family| match at.best(family) {
                 Some((name, s)) => json!({
                     "family": family.as_str(),
                     "ops": count(s.median),
@@ -202,9 +155,9 @@ fn per_level(summary: &Summary) -> Option<Vec<Value>> {
                 }),
                 None => json!({ "family": family.as_str(), "name": null }),
             });
-            let own = families(summary)
-                .into_iter()
-                .filter_map(|family| best(summary, family, Timer::Own, at.phase))
+            let own = families
+                .iter()
+                .filter_map(|&family| best(summary, family, Timer::Own, at.phase))
                 .map(|(name, s)| named(name, count(s.median)));
             json!({
                 "level": at.label(),
@@ -217,66 +170,47 @@ fn per_level(summary: &Summary) -> Option<Vec<Value>> {
     Some(rows)
 }
 
-/// Where a single-task stream tops out: everything but the device's timers runs in one task, on one worker.
-/// `at_cap`: measured in enough processes, its throughput does not differ beyond noise from the cap
-/// ([`differs_from_value`]).
-fn single_task(summary: &Summary) -> Option<Value> {
-    let at = *At::all(summary).last()?;
-    let (name, s) = at.best(Family::Stream)?;
-    let single = CONTESTANTS.iter().any(|c| {
-        c.name() == name
-            && matches!(c, Contestant::Stream { shape: StreamShape::Buffered | StreamShape::BufferUnordered, .. })
-    });
-    let m = |metric: &str| at.median(&name, metric);
-    let (true, Some(cpu), Some(device), Some(cores)) =
-        (single, m("cpu_us_per_call"), m("dependency_cpu_us_per_call"), m("cores_used"))
-    else {
-        return None;
-    };
-    let own = cpu - device;
-    if own <= 0.0 {
-        return None;
-    }
-    let cap = 1e6 / own;
+/// Where a single-task stream tops out ([`single_task`]); the template says it is at its cap where the findings
+/// [`super::findings::SINGLE_AT_CAP`] hold.
+fn single(summary: &Summary) -> Option<Value> {
+    let s = single_task(summary)?;
     Some(json!({
-        "level": at.label(),
-        "cores": two_decimals(cores),
-        "cpu": two_decimals(cpu),
-        "device": two_decimals(device),
-        "own": two_decimals(own),
-        "cap": count(cap),
-        "reached": count(s.median),
-        "share": percent(s.median / cap),
-        "at_cap": process_range(s).is_some() && !differs_from_value(s, cap, summary.method.threshold("ops_per_sec")),
-        "name": name,
+        "level": count(s.level as f64),
+        "cores": two_decimals(s.cores),
+        "cpu": two_decimals(s.cpu),
+        "device": two_decimals(s.device),
+        "own": two_decimals(s.own),
+        "cap": count(s.cap),
+        "reached": count(s.reached),
+        "share": percent(s.reached / s.cap),
+        "name": s.name,
     }))
 }
 
-/// What the start and drain cost each family's best contestant: whole-run figures against the steady window,
-/// and those whose whole-run rate is below the steady one beyond noise ([`differs`]).
+/// What the start and drain cost each family's best contestant: whole-run figures against the steady window, and
+/// those whose whole-run rate is below the steady one beyond noise, by their findings ([`below_steady_id`]).
 fn start(summary: &Summary) -> Option<Value> {
-    let noise = summary.method.threshold("ops_per_sec");
     let mut lines = Vec::new();
     let mut slower = Vec::new();
     for at in At::all(summary) {
         for family in [Family::Stream, Family::Blocking] {
             let Some((name, steady)) = at.best(family) else { continue };
-            let m = |metric: &str| at.stats(&name, metric);
+            let m = |metric: &str| at.median(&name, metric);
             let (Some(whole), Some(cpu), Some(cpu_whole)) =
                 (m("ops_per_sec_whole_run"), m("cpu_us_per_call"), m("cpu_us_per_call_whole_run"))
             else {
                 continue;
             };
-            if whole.median < steady.median && differs(steady, whole, noise) {
+            if summary.finding_holds(below_steady_id(family, at.phase)) {
                 slower.push(json!({ "name": name, "level": at.label() }));
             }
             lines.push(json!({
                 "level": at.label(),
-                "whole": count(whole.median),
+                "whole": count(whole),
                 "steady": count(steady.median),
-                "share": percent(whole.median / steady.median),
-                "cpu_whole": one_decimal(cpu_whole.median),
-                "cpu": one_decimal(cpu.median),
+                "share": percent(whole / steady.median),
+                "cpu_whole": one_decimal(cpu_whole),
+                "cpu": one_decimal(cpu),
                 "name": name,
             }));
         }
@@ -373,35 +307,37 @@ fn threads(summary: &Summary) -> Vec<Value> {
     lines
 }
 
-/// The coroutine family against the others, per level: ratios (with `noise` by [`compare`]) to the best
-/// OS-thread and best stream contestant on the shared device, the carrier sweep (two carriers' rate against one
-/// carrier's, and the one-carrier contestant's name), skips with their reasons, and the OS limits the run had.
+/// The coroutine family against the others, per level: ratios to the best OS-thread and best stream contestant on
+/// the shared device and of two carriers to one, each with the ids of the findings that put it within noise
+/// ([`near_ids`]); skips with their reasons, and the OS limits the run had.
 fn coroutines(summary: &Summary) -> Option<Value> {
     if !summary.contestants.iter().any(|c| c.family == Family::Coroutine) {
         return None;
     }
-    let ratio = |a: &MetricStats, b: &MetricStats, name: String| {
-        let c = compare(a, b, summary.method.threshold("ops_per_sec"));
-        json!({ "name": name, "ratio": format_ratio(c.ratio), "noise": c.noise })
-    };
     let mut rows = Vec::new();
     for at in At::all(summary) {
         let Some((name, co)) = at.best(Family::Coroutine) else { continue };
+        let ratio = |rival: &str, b: &MetricStats, b_name: String| {
+            let ratio = format_ratio(co.median / b.median);
+            json!({ "name": b_name, "ratio": ratio, "near": near_ids(rival, at.phase) })
+        };
         let carriers: Vec<(String, &MetricStats)> = CONTESTANTS
             .iter()
             .filter(|c| matches!(c, Contestant::Coroutine { timer: Timer::Device, .. }))
             .filter_map(|c| Some((c.name(), at.stats(&c.name(), HEADLINE)?)))
             .collect();
         let carriers = match carriers.as_slice() {
-            [(one, a), (two, b)] => Some(json!([ratio(b, a, two.clone()), one])),
+            [(one, a), (two, b)] => Some(json!([{
+                "name": two, "ratio": format_ratio(b.median / a.median), "near": near_ids("carriers", at.phase)
+            }, one])),
             _ => None,
         };
         rows.push(json!({
             "level": at.label(),
             "ops": count(co.median),
             "cpu": at.median(&name, "cpu_us_per_call").map(one_decimal),
-            "thread": at.best(Family::Blocking).map(|(t, s)| ratio(co, s, t)),
-            "stream": at.best(Family::Stream).map(|(t, s)| ratio(co, s, t)),
+            "thread": at.best(Family::Blocking).map(|(t, s)| ratio("threads", s, t)),
+            "stream": at.best(Family::Stream).map(|(t, s)| ratio("streams", s, t)),
             "carriers": carriers,
             "name": name,
         }));
@@ -413,13 +349,12 @@ fn coroutines(summary: &Summary) -> Option<Value> {
 }
 
 /// CPU per call beside context switches per call, per contestant (`—` where not measured), at the highest level a
-/// coroutine contestant ran on the shared device; `split` when this run recorded the accounting split, and the
-/// comparisons the template's findings rest on, each beyond noise by [`differs`]: the best coroutine against the
-/// best stream on the shared device (`dearer` CPU per call, `device_dearer` on the device's timer threads,
-/// `under_one_switch`), and the own-timer coroutine against the best coroutine on the device (`cheaper`).
+/// coroutine contestant ran on the shared device ([`cpu_level`]); `split` when this run recorded the accounting
+/// split; the figures of the best coroutine against the best stream (`versus`) and of the own-timer coroutine
+/// against the best on the device (`own_timer`), whose sentences follow the findings of [`super::findings`].
 fn cpu_table(summary: &Summary) -> Option<Value> {
-    let noise = summary.method.threshold("cpu_us_per_call");
-    let at = At::all(summary).into_iter().rev().find(|at| at.best(Family::Coroutine).is_some())?;
+    let (level, phase) = cpu_level(summary)?;
+    let at = At { summary, level, phase };
     let rows: Vec<Value> = CONTESTANTS
         .iter()
         .map(Contestant::name)
@@ -434,44 +369,28 @@ fn cpu_table(summary: &Summary) -> Option<Value> {
         })
         .collect();
     let split = CONTESTANTS.iter().any(|c| at.median(&c.name(), "voluntary_switches_per_call").is_some());
-    let versus = at.best(Family::Coroutine).zip(at.best(Family::Stream)).and_then(|((co, _), (st, _))| {
-        let (cpu, stream_cpu) = (at.stats(&co, "cpu_us_per_call")?, at.stats(&st, "cpu_us_per_call")?);
-        let (device, stream_device) =
-            (at.stats(&co, "dependency_cpu_us_per_call"), at.stats(&st, "dependency_cpu_us_per_call"));
-        let switches = at.stats(&co, "ctx_switches_per_call");
-        Some(json!({
-            "cpu": two_decimals(cpu.median),
-            "stream_cpu": two_decimals(stream_cpu.median),
-            "dearer": cpu.median > stream_cpu.median && differs(cpu, stream_cpu, noise),
-            "device_cpu": device.map(|d| two_decimals(d.median)),
-            "stream_device_cpu": stream_device.map(|d| two_decimals(d.median)),
-            "device_dearer": match (device, stream_device) {
-                (Some(d), Some(sd)) => d.median > sd.median && differs(d, sd, noise),
-                _ => false,
-            },
-            "switches": switches.map(|w| format!("{:.3}", w.median)),
-            "under_one_switch": switches.is_some_and(|w| w.median < 1.0 && differs_from_value(w, 1.0, noise)),
+    let figure = |name: &str, metric: &str| at.median(name, metric).map(two_decimals);
+    let versus = at.best(Family::Coroutine).zip(at.best(Family::Stream)).map(|((co, _), (st, _))| {
+        json!({
+            "cpu": figure(&co, "cpu_us_per_call"),
+            "stream_cpu": figure(&st, "cpu_us_per_call"),
+            "device_cpu": figure(&co, "dependency_cpu_us_per_call"),
+            "stream_device_cpu": figure(&st, "dependency_cpu_us_per_call"),
+            "switches": at.median(&co, "ctx_switches_per_call").map(|w| format!("{w:.3}")),
             "coroutine": co,
             "stream": st,
-        }))
+        })
     });
-    let own_timer = CONTESTANTS
-        .iter()
-        .find(|c| matches!(c, Contestant::Coroutine { timer: Timer::Own, .. }))
-        .map(Contestant::name)
-        .zip(at.best(Family::Coroutine))
-        .and_then(|(own, (device_name, _))| {
-            let (own_cpu, device_cpu) =
-                (at.stats(&own, "cpu_us_per_call")?, at.stats(&device_name, "cpu_us_per_call")?);
-            Some(json!({
-                "cpu": two_decimals(own_cpu.median),
-                "device_cpu": two_decimals(device_cpu.median),
-                "cheaper": own_cpu.median < device_cpu.median && differs(own_cpu, device_cpu, noise),
-                "timer_cpu": at.median(&own, "may_timer_cpu_us_per_call").map(two_decimals),
-                "name": own,
-                "device_name": device_name,
-            }))
-        });
+    let own = CONTESTANTS.iter().find(|c| matches!(c, Contestant::Coroutine { timer: Timer::Own, .. }));
+    let own_timer = own.map(Contestant::name).zip(at.best(Family::Coroutine)).map(|(own, (device_name, _))| {
+        json!({
+            "cpu": figure(&own, "cpu_us_per_call"),
+            "device_cpu": figure(&device_name, "cpu_us_per_call"),
+            "timer_cpu": figure(&own, "may_timer_cpu_us_per_call"),
+            "name": own,
+            "device_name": device_name,
+        })
+    });
     Some(json!({ "level": at.label(), "rows": rows, "split": split, "versus": versus, "own_timer": own_timer }))
 }
 
@@ -507,70 +426,53 @@ fn cut_short(summary: &Summary) -> Vec<Value> {
     )
 }
 
-/// Where the blocking family stands in one family answer: `pick` (its best is the pick), `equal` (practically equal
-/// to the pick), `cannot-tell` (the processes overlap), `beaten` (the pick is `factor` × better beyond noise, with
-/// its p when every process is apart) or `absent` (no blocking contestant ran or could answer); with the pick.
-fn blocking_stands(summary: &Summary, answer: &Answer) -> Value {
-    let blocking = |name: &String| summary.contestant(name).is_some_and(|c| c.family == Family::Blocking);
-    let beaten = |name: &str, factor: f64, p: Option<f64>| json!({ "kind": "beaten", "name": name, "factor": format_ratio(factor), "p": p.map(|p| p_label(Some(p))) });
-    let stands = if answer.pick.as_ref().is_some_and(blocking) {
-        json!({ "kind": "pick" })
-    } else if let Some(name) = answer.equal.iter().find(|n| blocking(n)) {
-        json!({ "kind": "equal", "name": name })
-    } else if let Some(name) = answer.cannot_tell.iter().find(|n| blocking(n)) {
-        json!({ "kind": "cannot-tell", "name": name })
-    } else if let Some(b) = answer.beats.as_ref().filter(|b| blocking(&b.name)) {
-        let p = (b.verdict == Verdict::Holds).then_some(b.p).flatten();
-        beaten(&b.name, b.factor, p)
-    } else if let Some(b) = answer.further.iter().find(|b| blocking(&b.name)) {
-        beaten(&b.name, b.factor, None)
-    } else {
-        json!({ "kind": "absent" })
-    };
-    let mut stands = stands;
-    stands["pick"] = json!(answer.pick);
-    stands["family"] = json!(answer.pick.as_deref().and_then(|n| summary.contestant(n)).map(|c| c.family));
-    stands
+/// `question`'s answer at `phase`.
+fn answer_at<'q>(question: &'q QuestionResult, phase: &str) -> Option<&'q Answer> {
+    question.answers.iter().find(|a| a.phase.as_deref() == Some(phase))
+}
+
+/// `standing` as the template reads it: its factor and p formatted.
+fn stands_view(standing: &Standing) -> Value {
+    let mut view = json!(standing);
+    if let Stands::Beaten { factor, p, .. } = &standing.stands {
+        view["factor"] = json!(format_ratio(*factor));
+        view["p"] = json!(p.map(|p| p_label(Some(p))));
+    }
+    view
 }
 
 /// The family questions' answers at each level, as "what to pick" reads them: where the blocking family stands on
-/// calls per second and on CPU per call ([`blocking_stands`]), and, where it trails on calls per second, why (its
-/// CPU per call against the cores). A thread per call is called a fine choice only where both answers put it at the
-/// pick or practically equal to it; the template says which trade-off the answers support otherwise.
+/// calls per second and on CPU per call ([`blocking_stands`]), and, where it is beaten on calls per second, its CPU
+/// per call against the cores (`why`). The template says which trade-off the two standings support.
 fn pick(summary: &Summary) -> Option<Vec<Value>> {
     let question = |id: &str| summary.questions.iter().find(|q| q.id == id && q.family);
+    let (Some(throughput), Some(cpu)) = (question("family"), question("family-cpu")) else { return Some(Vec::new()) };
     let mut picks = Vec::new();
-    let (Some(throughput), Some(cpu)) = (question("family"), question("family-cpu")) else { return Some(picks) };
     for at in At::all(summary) {
-        let at_phase = |q: &'_ measure::question::QuestionResult| {
-            q.answers.iter().find(|a| a.phase.as_deref() == Some(at.phase)).cloned()
+        let (Some(on_ops), Some(on_cpu)) = (answer_at(throughput, at.phase), answer_at(cpu, at.phase)) else {
+            continue;
         };
-        let (Some(on_ops), Some(on_cpu)) = (at_phase(throughput), at_phase(cpu)) else { continue };
         if on_ops.control.is_some() || on_ops.pick.is_none() {
             continue;
         }
-        let ops = blocking_stands(summary, &on_ops);
-        let per_call = blocking_stands(summary, &on_cpu);
-        let why = match (ops["kind"].as_str(), ops["name"].as_str()) {
-            (Some("beaten"), Some(b_name)) => at.median(b_name, "cpu_us_per_call").map(|b_cpu| {
+        let ops = blocking_stands(summary, on_ops);
+        let why = match &ops.stands {
+            Stands::Beaten { name, .. } => at.median(name, "cpu_us_per_call").map(|b_cpu| {
                 let cores = f64::from(summary.environment.cores.max(1));
                 let cap = cores * 1e6 / b_cpu;
                 json!({
                     "blocking_cpu": one_decimal(b_cpu),
                     "cores": format!("{cores:.0}"),
                     "cap": count(cap),
-                    "reached": at.median(b_name, HEADLINE).map(|b| percent(b / cap)),
+                    "reached": at.median(name, HEADLINE).map(|b| percent(b / cap)),
                 })
             }),
             _ => None,
         };
-        let fine = matches!(ops["kind"].as_str(), Some("pick" | "equal"))
-            && matches!(per_call["kind"].as_str(), Some("pick" | "equal"));
         picks.push(json!({
             "level": at.label(),
-            "ops": ops,
-            "cpu": per_call,
-            "fine": fine,
+            "ops": stands_view(&ops),
+            "cpu": stands_view(&blocking_stands(summary, on_cpu)),
             "why": why,
             "at_10k": at.level == 10_000,
         }));

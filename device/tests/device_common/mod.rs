@@ -80,10 +80,11 @@ pub(crate) fn summary_with(fraction: impl Fn(&str, u64) -> f64) -> Summary {
     }
 }
 
-/// `summary` with its claims judged and its questions answered, as the harness hands it to the report.
+/// `summary` with its claims and findings judged and its questions answered, as the harness hands it to the report.
 #[allow(dead_code)]
 pub(crate) fn judged(mut summary: Summary) -> Summary {
     summary.claims = DeviceScenario.claims(&summary);
+    summary.findings = DeviceScenario.findings(&summary);
     summary.questions = measure::question::answer_all(&summary, &DeviceScenario.questions());
     summary
 }

@@ -16,9 +16,9 @@ pub(crate) fn lacks(text: &str, unwanted: &[&str]) {
     }
 }
 
-/// Sets every judged claim of `summary` to inconclusive, as a run too short to settle any would.
+/// Sets every judged claim and finding of `summary` to inconclusive, as a run too short to settle any would.
 pub(crate) fn inconclusive(summary: &mut measure::summary::Summary) {
-    for claim in &mut summary.claims {
+    for claim in summary.claims.iter_mut().chain(&mut summary.findings) {
         claim.verdict = measure::summary::Verdict::Inconclusive;
     }
 }
