@@ -51,7 +51,7 @@ fn the_questions_name_the_whole_collection_styles_and_the_staged_pipelines_in_re
 fn the_family_questions_name_the_staged_pipelines_per_item_and_batched_apart() {
     let questions = ChainScenario.questions();
     let family: Vec<_> = questions.iter().filter(|q| q.family).collect();
-    let ids: Vec<&str> = family.iter().map(|q| q.id).collect();
+    let ids: Vec<&str> = family.iter().map(|q| q.id.as_ref()).collect();
     assert_eq!(ids, ["family-per-item", "family-per-item-cpu", "family-batched", "family-batched-cpu"]);
     let metrics: Vec<&str> = family.iter().map(|q| q.metric).collect();
     assert_eq!(metrics, ["ms_per_million", "cpu_ns_per_item", "ms_per_million", "cpu_ns_per_item"]);

@@ -61,7 +61,7 @@ fn every_stream_unit_runs_on_a_runtime() {
 #[test]
 fn the_families_are_asked_on_resident_memory_and_on_cpu() {
     let questions = MemoryScenario.questions();
-    let family: Vec<_> = questions.iter().filter(|q| q.family).map(|q| (q.id, q.metric)).collect();
+    let family: Vec<_> = questions.iter().filter(|q| q.family).map(|q| (q.id.as_ref(), q.metric)).collect();
     assert_eq!(family, [("family", "rss_bytes_per_unit"), ("family-cpu", "cpu_ns_per_item")]);
     assert!(questions.iter().filter(|q| q.family).all(|q| q.alternatives == Alternatives::Candidates));
 }

@@ -5,8 +5,7 @@
 //! spread is not counted, so such rows are judged on every sample ([`Basis::WorstSample`]), which needs no p and so
 //! holds or fails at three processes as at five; two contestants are judged on process medians.
 
-use std::collections::BTreeSet;
-use std::sync::{LazyLock, Mutex};
+use std::borrow::Cow;
 
 use measure::compare::{format_ratio, Basis, Relation};
 use measure::judge::{beyond_noise, Beyond, ClaimSpec, Comparison, Side, Who};
@@ -25,14 +24,20 @@ pub(crate) struct On {
 
 /// A finding on `on` by `rule`: on every sample ([`Basis::WorstSample`]) when a side is a fixed figure, else on
 /// process medians (every pairing apart, with its exact p).
-pub(crate) fn row(id: &'static str, text: String, rule: (Relation, f64), on: On) -> ClaimSpec {
+pub(crate) fn row(id: impl Into<Cow<'static, str>>, text: String, rule: (Relation, f64), on: On) -> ClaimSpec {
     let fixed = [&on.comparison.a, &on.comparison.b].iter().any(|side| matches!(side.who, Who::Value { .. }));
     let basis = if fixed { Basis::WorstSample } else { Basis::ProcessMedians };
     ClaimSpec::new(text, on.metric, on.definition, rule, basis, vec![on.comparison]).with_id(id)
 }
 
 /// `a` `way` `b` by more than the testbed's smallest detectable ratio on `on.metric` ([`row`]).
-pub(crate) fn beyond(summary: &Summary, id: &'static str, text: String, way: Beyond, on: On) -> ClaimSpec {
+pub(crate) fn beyond(
+    summary: &Summary,
+    id: impl Into<Cow<'static, str>>,
+    text: String,
+    way: Beyond,
+    on: On,
+) -> ClaimSpec {
     row(id, text, beyond_noise(&summary.method, on.metric, way), on)
 }
 
@@ -47,11 +52,17 @@ pub(crate) fn not_beyond(summary: &Summary, metric: &str, way: Beyond) -> (Relat
 
 /// `a` within noise of `b` as two rows ([`row`]), `ids[0]` at most `1 + t` times it and `ids[1]` at least `1 − t`
 /// times it, `t` the smallest ratio this testbed tells apart on `on.metric`: both hold where `a` is within noise.
-pub(crate) fn within(summary: &Summary, ids: [&'static str; 2], text: &str, on: On) -> [ClaimSpec; 2] {
+pub(crate) fn within<Id: Into<Cow<'static, str>>>(
+    summary: &Summary,
+    ids: [Id; 2],
+    text: &str,
+    on: On,
+) -> [ClaimSpec; 2] {
     let [upper, lower] = [Beyond::Above, Beyond::Below].map(|way| not_beyond(summary, on.metric, way));
+    let [upper_id, lower_id] = ids;
     [
-        row(ids[0], format!("{text} (at most {} times it)", format_ratio(upper.1)), upper, on.clone()),
-        row(ids[1], format!("{text} (at least {} times it)", format_ratio(lower.1)), lower, on),
+        row(upper_id, format!("{text} (at most {} times it)", format_ratio(upper.1)), upper, on.clone()),
+        row(lower_id, format!("{text} (at least {} times it)", format_ratio(lower.1)), lower, on),
     ]
 }
 
@@ -60,16 +71,8 @@ pub(crate) fn against(name: &str, phase: measure::judge::Phase, value: f64, labe
     Comparison { a: Side::contestant(name, phase), b: Side::value(value, label) }
 }
 
-/// The id `parts` joined by `-`, kept for the life of the process, so a finding can name a contestant or a phase
-/// and still be found by id (`whole-run-below-steady-stream-in_flight_1000`).
-pub(crate) fn id(parts: &[&str]) -> &'static str {
-    static IDS: LazyLock<Mutex<BTreeSet<&'static str>>> = LazyLock::new(|| Mutex::new(BTreeSet::new()));
-    let text = parts.join("-");
-    let mut ids = IDS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some(&known) = ids.get(text.as_str()) {
-        return known;
-    }
-    let kept: &'static str = Box::leak(text.into_boxed_str());
-    ids.insert(kept);
-    kept
+/// The id `parts` joined by `-`, so a finding can name a contestant or a phase and still be found by id
+/// (`whole-run-below-steady-stream-in_flight_1000`).
+pub(crate) fn id(parts: &[&str]) -> String {
+    parts.join("-")
 }

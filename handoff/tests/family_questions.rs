@@ -34,7 +34,7 @@ fn per_item_and_batched_name_every_family_s_library_channels_in_one_packing_each
     }
     let questions = HandoffScenario.questions();
     let family: Vec<_> = questions.iter().filter(|q| q.family).collect();
-    let asked: Vec<(&str, &str)> = family.iter().map(|q| (q.id, q.metric)).collect();
+    let asked: Vec<(&str, &str)> = family.iter().map(|q| (q.id.as_ref(), q.metric)).collect();
     assert_eq!(
         asked,
         [

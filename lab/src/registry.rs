@@ -36,7 +36,7 @@ mod tests {
         for scenario in scenarios() {
             let names: BTreeSet<String> = scenario.contestants().into_iter().map(|c| c.name).collect();
             let questions = scenario.questions();
-            let ids: BTreeSet<&str> = questions.iter().map(|q| q.id).collect();
+            let ids: BTreeSet<&str> = questions.iter().map(|q| q.id.as_ref()).collect();
             assert_eq!(ids.len(), questions.len(), "{}: question ids repeat", scenario.name());
             for q in &questions {
                 if let Alternatives::Named(alternatives) = &q.alternatives {
@@ -83,7 +83,7 @@ mod tests {
                 serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             let table = scenario.claim_table(&summary);
             assert!(!table.is_empty(), "{}: no claims", scenario.name());
-            let ids: Vec<&str> = table.iter().map(|c| c.id).collect();
+            let ids: Vec<&str> = table.iter().map(|c| c.id.as_ref()).collect();
             assert!(ids.iter().all(|id| !id.is_empty()), "{}: a claim without an id: {ids:?}", scenario.name());
             let unique: BTreeSet<&str> = ids.iter().copied().collect();
             assert_eq!(unique.len(), ids.len(), "{}: claim ids repeat: {ids:?}", scenario.name());

@@ -21,6 +21,8 @@
 //! - a claim whose p is above [`SIGNIFICANCE`] neither holds nor fails: it is inconclusive, and says so (three
 //!   processes against a fixed value give p = 0.125).
 
+use std::borrow::Cow;
+
 use crate::compare::{format_p, format_ratio, verdict, Basis, Judged, Operand, Relation};
 use crate::summary::{metric_key, ClaimResult, MetricStats, Summary, Verdict};
 
@@ -99,7 +101,7 @@ impl Comparison {
 pub struct ClaimSpec {
     /// A stable name for the claim within its scenario, such as `fixed-bound-tail`: templates and code find a
     /// claim by it, never by its text (empty only for a claim table written before ids).
-    pub id: &'static str,
+    pub id: Cow<'static, str>,
     /// The statement, as the report prints it.
     pub text: String,
     /// The metric compared, without phase prefix, such as `ms_per_million`.
@@ -137,7 +139,7 @@ impl ClaimSpec {
         comparisons: Vec<Comparison>,
     ) -> ClaimSpec {
         ClaimSpec {
-            id: "",
+            id: Cow::Borrowed(""),
             text: text.into(),
             metric,
             definition,
@@ -152,8 +154,8 @@ impl ClaimSpec {
     }
 
     /// The same claim, named `id` (unique within its scenario) for templates and code to find it by.
-    pub fn with_id(mut self, id: &'static str) -> ClaimSpec {
-        self.id = id;
+    pub fn with_id(mut self, id: impl Into<Cow<'static, str>>) -> ClaimSpec {
+        self.id = id.into();
         self
     }
 

@@ -18,6 +18,8 @@ use crate::contestant::Role;
 use crate::record::Status;
 use crate::summary::{metric_key as key, ContestantSummary, MetricStats, Summary, Verdict};
 
+use std::borrow::Cow;
+
 pub use crate::answers::{
     Answer, Beaten, Behind, Cost, Excluded, GuardRule, QuestionResult, Rival, Standing, TwoModes,
 };
@@ -26,12 +28,12 @@ pub use crate::answers::{
 #[derive(Debug, Clone, PartialEq)]
 pub struct Question {
     /// Unique within its scenario; the report and the index link to it.
-    pub id: &'static str,
+    pub id: Cow<'static, str>,
     /// The sentence a user would ask.
-    pub ask: &'static str,
+    pub ask: Cow<'static, str>,
     /// The situation in a few words, as the index's bottom line names it ("a batch job whose dependency loses
     /// capacity: its tail"); empty: the index uses [`ask`](Self::ask).
-    pub situation: &'static str,
+    pub situation: Cow<'static, str>,
     /// What it compares.
     pub alternatives: Alternatives,
     /// The deciding metric's key, without a phase prefix.
@@ -50,7 +52,7 @@ pub struct Question {
     pub family: bool,
     /// Phases that are controls, not answers, each with why (a level below the point where the question can
     /// matter): at these the answer has no pick and says why.
-    pub controls: Vec<(&'static str, &'static str)>,
+    pub controls: Vec<(Cow<'static, str>, Cow<'static, str>)>,
 }
 
 /// The alternatives a question compares.
@@ -121,17 +123,17 @@ impl Question {
     /// A question decided on `metric` (`metric_words` as a reader sees it) among `alternatives`, with no guard,
     /// at every phase of the run.
     pub fn new(
-        id: &'static str,
-        ask: &'static str,
+        id: impl Into<Cow<'static, str>>,
+        ask: impl Into<Cow<'static, str>>,
         alternatives: Alternatives,
         metric: &'static str,
         metric_words: &'static str,
         higher_is_better: bool,
     ) -> Question {
         Question {
-            id,
-            ask,
-            situation: "",
+            id: id.into(),
+            ask: ask.into(),
+            situation: Cow::Borrowed(""),
             alternatives,
             metric,
             metric_words,
@@ -152,14 +154,14 @@ impl Question {
 
     /// The same question, with `phase` a control (`why`: the level is below the point where the question can
     /// matter): answered with no pick, and the reason.
-    pub fn control(mut self, phase: &'static str, why: &'static str) -> Question {
-        self.controls.push((phase, why));
+    pub fn control(mut self, phase: impl Into<Cow<'static, str>>, why: impl Into<Cow<'static, str>>) -> Question {
+        self.controls.push((phase.into(), why.into()));
         self
     }
 
     /// The same question, its situation named `situation` in the index's bottom line.
-    pub fn situation(mut self, situation: &'static str) -> Question {
-        self.situation = situation;
+    pub fn situation(mut self, situation: impl Into<Cow<'static, str>>) -> Question {
+        self.situation = situation.into();
         self
     }
 
@@ -293,7 +295,7 @@ fn answer_at(
         control: None,
         rival: None,
     };
-    if let Some((_, why)) = question.controls.iter().find(|(p, _)| phase == Some(*p)) {
+    if let Some((_, why)) = question.controls.iter().find(|(p, _)| phase == Some(p.as_ref())) {
         answer.control = Some(why.to_string());
         return answer;
     }

@@ -38,13 +38,13 @@ pub fn claims_by_id(claims: &[ClaimResult]) -> BTreeMap<String, ClaimView> {
 
 /// [`claims_by_id`], and every `(id, text)` of `table` the run did not judge as `not judged`: a
 /// template can then name every claim of the scenario's table, judged or not.
-pub fn claims_with_table(
+pub fn claims_with_table<Id: Into<String>>(
     claims: &[ClaimResult],
-    table: impl IntoIterator<Item = (&'static str, String)>,
+    table: impl IntoIterator<Item = (Id, String)>,
 ) -> BTreeMap<String, ClaimView> {
     let mut views = claims_by_id(claims);
     for (id, text) in table {
-        views.entry(id.to_string()).or_insert_with(|| ClaimView::not_judged(text));
+        views.entry(id.into()).or_insert_with(|| ClaimView::not_judged(text));
     }
     views
 }

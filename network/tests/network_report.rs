@@ -126,7 +126,7 @@ fn the_round_trip_section_needs_the_probe_s_readings() {
 fn the_tcp_family_question_is_decided_on_client_cpu_per_exchange_with_batches_per_second_beside_it() {
     use measure::scenario::Scenario;
     let questions = network::TcpScenario.questions();
-    let family: Vec<(&str, &str)> = questions.iter().filter(|q| q.family).map(|q| (q.id, q.metric)).collect();
+    let family: Vec<(&str, &str)> = questions.iter().filter(|q| q.family).map(|q| (q.id.as_ref(), q.metric)).collect();
     assert_eq!(family, [("family-cpu", "cpu_us_per_call"), ("family", "batches_per_sec")]);
     let http = network::HttpScenario.questions();
     assert!(http.iter().any(|q| q.family && q.metric == "cpu_us_per_call"), "http's family question, on CPU");

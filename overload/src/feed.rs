@@ -13,7 +13,6 @@ use serde::Serialize;
 
 use crate::analysis::SAMPLES_PER_WINDOW;
 use crate::overload::contestants::Contestant;
-use crate::policy::interned;
 
 /// How far apart (larger / smaller) each measure of two limiters' sample streams may be for the streams to be
 /// "the same kind" (this file), and the feed claim's factor. Fixed before any run: a quarter is wider than the
@@ -207,7 +206,7 @@ pub fn family_pairs(summary: &Summary) -> Vec<(String, String, Pairing)> {
                     measures(&fa, &fb)
                         .into_iter()
                         .filter_map(|(measure, _, va, vb)| {
-                            let found = summary.finding(feed_id(&a, &b, measure))?;
+                            let found = summary.finding(&feed_id(&a, &b, measure))?;
                             let figures = Apart { measure, a: round(va).to_string(), b: round(vb).to_string() };
                             Some(Judged { figures, verdict: found.verdict, p: found.p })
                         })
@@ -221,8 +220,8 @@ pub fn family_pairs(summary: &Summary) -> Vec<(String, String, Pairing)> {
 }
 
 /// Id of the finding that `a` and `b` fed their limiter alike on `measure` ([`finding_rows`]).
-pub fn feed_id(a: &str, b: &str, measure: Measure) -> &'static str {
-    interned(format!("feed-alike-{a}-{b}-{}", measure.key()))
+pub fn feed_id(a: &str, b: &str, measure: Measure) -> String {
+    format!("feed-alike-{a}-{b}-{}", measure.key())
 }
 
 /// Windows the limiter closed, as a claim's metric.

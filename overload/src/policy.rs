@@ -1,10 +1,7 @@
 //! What both scenarios ask of their admission policies as data: the family question asked at each policy apart
 //! (stream, blocking or coroutine, each under the same limiter: construction held equal), on the scenario's
 //! metric and on CPU per call. A question's id and sentence name its policy, so they are made once per policy
-//! and kept for the life of the process ([`interned`]).
-
-use std::collections::BTreeSet;
-use std::sync::{LazyLock, Mutex};
+//!, owned by each question.
 
 use measure::question::{Alternatives, Question};
 use measure::summary::Family;
@@ -16,19 +13,6 @@ pub const FAMILIES: [Family; 3] = [Family::Stream, Family::Blocking, Family::Cor
 
 /// CPU per call, the second metric every family question is asked on.
 pub const CPU: &str = "cpu_us_per_call";
-
-/// `text` as a string that lives as long as the process: made once per distinct text, so a question declared
-/// again (every time a scenario lists its questions) reuses it.
-pub fn interned(text: String) -> &'static str {
-    static TEXTS: LazyLock<Mutex<BTreeSet<&'static str>>> = LazyLock::new(|| Mutex::new(BTreeSet::new()));
-    let mut texts = TEXTS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some(&known) = texts.get(text.as_str()) {
-        return known;
-    }
-    let kept: &'static str = Box::leak(text.into_boxed_str());
-    texts.insert(kept);
-    kept
-}
 
 /// The contestant of `family` under `kind`: `<family>-<limiter>`.
 pub fn contestant(family: Family, kind: LimiterKind) -> String {
@@ -55,39 +39,33 @@ pub struct FamilyAsk {
 /// The family question at each of `policies`, twice: on `ask`'s metric (id `family-<limiter>`), with `controls`
 /// (phase, why) as its controls, and on CPU per call (id `family-<limiter>-cpu`), asked at every phase; the
 /// alternatives are the three families' contestants of that one policy.
-pub fn family_questions(
-    policies: &[LimiterKind],
-    ask: &FamilyAsk,
-    controls: &[(&'static str, &'static str)],
-) -> Vec<Question> {
+pub fn family_questions(policies: &[LimiterKind], ask: &FamilyAsk, controls: &[(String, String)]) -> Vec<Question> {
     policies
         .iter()
         .flat_map(|&kind| {
             let name = kind.name();
             let alternatives = Alternatives::Named(FAMILIES.iter().map(|&f| contestant(f, kind)).collect());
             let on_metric = Question::new(
-                interned(format!("family-{name}")),
-                interned(format!("Under the `{name}` limit, stream, blocking or coroutine: which {}?", ask.which)),
+                format!("family-{name}"),
+                format!("Under the `{name}` limit, stream, blocking or coroutine: which {}?", ask.which),
                 alternatives.clone(),
                 ask.metric,
                 ask.metric_words,
                 ask.higher_is_better,
             )
             .of_families()
-            .situation(interned(format!("{} under `{name}`: the family", ask.situation)));
-            let on_metric = controls.iter().fold(on_metric, |q, &(phase, why)| q.control(phase, why));
+            .situation(format!("{} under `{name}`: the family", ask.situation));
+            let on_metric = controls.iter().fold(on_metric, |q, (phase, why)| q.control(phase.clone(), why.clone()));
             let on_cpu = Question::new(
-                interned(format!("family-{name}-cpu")),
-                interned(format!(
-                    "Under the `{name}` limit, stream, blocking or coroutine: which spends the least CPU?"
-                )),
+                format!("family-{name}-cpu"),
+                format!("Under the `{name}` limit, stream, blocking or coroutine: which spends the least CPU?"),
                 alternatives,
                 CPU,
                 ask.cpu_words,
                 false,
             )
             .of_families()
-            .situation(interned(format!("{} under `{name}`: the family, by CPU", ask.situation)));
+            .situation(format!("{} under `{name}`: the family, by CPU", ask.situation));
             [on_metric, on_cpu]
         })
         .collect()
@@ -96,14 +74,6 @@ pub fn family_questions(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_text_is_kept_once_however_often_it_is_asked_for() {
-        let a = interned("family-fixed".to_string());
-        let b = interned(String::from("family-") + "fixed");
-        assert!(std::ptr::eq(a, b));
-        assert_eq!(a, "family-fixed");
-    }
 
     #[test]
     fn each_policy_gets_a_family_question_on_its_metric_and_on_cpu_with_its_own_three_contestants() {
@@ -115,9 +85,12 @@ mod tests {
             cpu_words: "CPU per call",
             situation: "the batch job",
         };
-        let questions =
-            family_questions(&[LimiterKind::Fixed, LimiterKind::Vegas], &ask, &[("rate_1", "below the ceiling")]);
-        let ids: Vec<&str> = questions.iter().map(|q| q.id).collect();
+        let questions = family_questions(
+            &[LimiterKind::Fixed, LimiterKind::Vegas],
+            &ask,
+            &[("rate_1".to_string(), "below the ceiling".to_string())],
+        );
+        let ids: Vec<&str> = questions.iter().map(|q| q.id.as_ref()).collect();
         assert_eq!(ids, ["family-fixed", "family-fixed-cpu", "family-vegas", "family-vegas-cpu"]);
         assert!(questions.iter().all(|q| q.family));
         assert_eq!(
@@ -125,7 +98,7 @@ mod tests {
             Alternatives::named(&["stream-vegas", "blocking-vegas", "coroutine-vegas"])
         );
         assert_eq!(questions[1].metric, CPU);
-        assert_eq!(questions[0].controls, vec![("rate_1", "below the ceiling")]);
+        assert_eq!(questions[0].controls, vec![("rate_1".into(), "below the ceiling".into())]);
         assert!(questions[1].controls.is_empty(), "CPU per call is asked at every rate");
     }
 }

@@ -206,7 +206,7 @@ mod tests {
             "ms per million",
             false,
         );
-        remedy.situation = "blocking code in a task";
+        remedy.situation = "blocking code in a task".into();
         summary.questions = answer_all(&summary, &[remedy]);
         let answer = &summary.questions[0].answers[0];
         assert_eq!(answer.pick.as_deref(), Some("task"));

@@ -51,17 +51,17 @@ pub(crate) const ORDERING_SLOWER: &str = "ordering-slower";
 pub(crate) const ORDERING_FASTER: &str = "ordering-faster";
 
 /// Id of the finding that `name`'s calls waited beyond an uncontended call's time (Little's law).
-pub(crate) fn waited_id(name: &str) -> &'static str {
+pub(crate) fn waited_id(name: &str) -> String {
     id(&[name, "waited"])
 }
 
 /// Id of the finding that `name`'s process kept every core busy.
-pub(crate) fn saturated_id(name: &str) -> &'static str {
+pub(crate) fn saturated_id(name: &str) -> String {
     id(&[name, "saturated"])
 }
 
 /// Id of the finding that the 1 ms sampler missed part of `name`'s exact peak.
-pub(crate) fn missed_id(name: &str) -> &'static str {
+pub(crate) fn missed_id(name: &str) -> String {
     id(&["sampler-missed", name])
 }
 

@@ -322,7 +322,7 @@ fn sampled(summary: &Summary) -> Option<Value> {
         }
         let share = sampled.median / exact.median;
         lowest = Some(lowest.map_or(share, |l| l.min(share)));
-        if summary.finding_holds(missed_id(&c.name)) {
+        if summary.finding_holds(&missed_id(&c.name)) {
             let (sampled, exact) = (count(sampled.median), count(exact.median));
             missed.push(json!({ "name": c.name, "sampled": sampled, "exact": exact, "pct": pct(share) }));
         } else {

@@ -29,13 +29,13 @@ pub(crate) const OWN_TIMER_CHEAPER: &str = "own-timer-coroutine-cheaper";
 
 /// Id of the finding that the best of `family` answered fewer calls per second over the whole run than in its
 /// steady window at `phase`.
-pub(crate) fn below_steady_id(family: Family, phase: &str) -> &'static str {
+pub(crate) fn below_steady_id(family: Family, phase: &str) -> String {
     id(&["whole-run-below-steady", family.as_str(), phase])
 }
 
 /// Ids of the two rows that put the best coroutine within noise of `rival` (`threads`, `streams`, or `carriers`:
 /// two carriers against one) at `phase` ([`within`]).
-pub(crate) fn near_ids(rival: &str, phase: &str) -> [&'static str; 2] {
+pub(crate) fn near_ids(rival: &str, phase: &str) -> [String; 2] {
     ["not-above", "not-below"].map(|side| id(&["coroutine-near", rival, phase, side]))
 }
 

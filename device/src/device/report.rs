@@ -201,7 +201,7 @@ fn start(summary: &Summary) -> Option<Value> {
             else {
                 continue;
             };
-            if summary.finding_holds(below_steady_id(family, at.phase)) {
+            if summary.finding_holds(&below_steady_id(family, at.phase)) {
                 slower.push(json!({ "name": name, "level": at.label() }));
             }
             lines.push(json!({

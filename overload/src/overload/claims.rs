@@ -22,7 +22,6 @@ use crate::analysis::HEADLINE;
 use crate::config::LIMITERS;
 pub use crate::feed::FEED_TOLERANCE;
 use crate::limit::LimiterKind;
-use crate::policy::interned;
 
 /// After-drop throughput.
 const AFTER_OPS: &str = "after_drop.ops_per_sec";
@@ -58,13 +57,13 @@ pub const FAMILY_AGREEMENT: f64 = 1.5;
 const WALL: &str = "wall_ms";
 
 /// Id of the claim that `kind`'s after-drop p99 is below the fixed bound's beyond noise, in every family.
-pub fn tail_id(kind: LimiterKind) -> &'static str {
-    interned(format!("tail-below-fixed-{}", kind.name()))
+pub fn tail_id(kind: LimiterKind) -> String {
+    format!("tail-below-fixed-{}", kind.name())
 }
 
 /// Id of the claim that `kind`'s whole run takes longer than the fixed bound's beyond noise, in every family.
-pub fn longer_id(kind: LimiterKind) -> &'static str {
-    interned(format!("run-longer-than-fixed-{}", kind.name()))
+pub fn longer_id(kind: LimiterKind) -> String {
+    format!("run-longer-than-fixed-{}", kind.name())
 }
 
 /// Every claim of the overload scenario, as data.

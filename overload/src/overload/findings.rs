@@ -17,7 +17,6 @@ use crate::analysis::HEADLINE;
 use crate::config::LIMITERS;
 use crate::feed::weakest;
 use crate::limit::LimiterKind;
-use crate::policy::interned;
 
 /// After-drop mean limit.
 pub const LIMIT_MEAN: &str = "after_drop.limit_mean";
@@ -40,19 +39,19 @@ pub const VEGAS_FAMILIES_DIFFER: &str = "vegas-families-differ";
 pub const VEGAS_CLOSE: &str = "vegas-limits-close-at-drop";
 
 /// Id of the finding that `kind` stayed below the near-ceiling claim's factor of the ceiling in every family.
-pub fn below_near_id(kind: LimiterKind) -> &'static str {
-    interned(format!("{}-below-near-ceiling", kind.name()))
+pub fn below_near_id(kind: LimiterKind) -> String {
+    format!("{}-below-near-ceiling", kind.name())
 }
 
 /// Id of the finding that `kind`'s mean limit after the drop stayed above the new capacity beyond noise.
-pub fn above_capacity_id(kind: LimiterKind) -> &'static str {
-    interned(format!("{}-limit-above-capacity", kind.name()))
+pub fn above_capacity_id(kind: LimiterKind) -> String {
+    format!("{}-limit-above-capacity", kind.name())
 }
 
 /// Id of the finding that Vegas's stream contestant's `what` (`overhead` or `limit`, [`ORDERS`]) is `above` (else
 /// below) the blocking one's.
-fn vegas_order_id(what: &str, above: bool) -> &'static str {
-    interned(format!("vegas-stream-{what}-{}", if above { "above" } else { "below" }))
+fn vegas_order_id(what: &str, above: bool) -> String {
+    format!("vegas-stream-{what}-{}", if above { "above" } else { "below" })
 }
 
 /// What Vegas's steering compares between its stream and blocking contestants: the caller's overhead before the
@@ -206,7 +205,7 @@ pub fn all_of(summary: &Summary, ids: &[&str]) -> ClaimResult {
 
 /// The published sentence for `kind`: its tail below the fixed bound's and its run longer, both claims judged.
 pub fn published_sentence(summary: &Summary, kind: LimiterKind) -> ClaimResult {
-    all_of(summary, &[tail_id(kind), longer_id(kind)])
+    all_of(summary, &[&tail_id(kind), &longer_id(kind)])
 }
 
 /// Whether Vegas's stream / blocking order in caller overhead is the opposite of their order in limit at the
@@ -214,7 +213,7 @@ pub fn published_sentence(summary: &Summary, kind: LimiterKind) -> ClaimResult {
 /// (`against`), each order judged both ways; inconclusive unless both orders are decided.
 pub fn vegas_steering(summary: &Summary) -> [(&'static str, ClaimResult); 2] {
     let order = |what: &str| {
-        let verdict = |above| summary.finding(vegas_order_id(what, above)).map(|f| (f.verdict, f.p));
+        let verdict = |above| summary.finding(&vegas_order_id(what, above)).map(|f| (f.verdict, f.p));
         match (verdict(true)?, verdict(false)?) {
             ((Verdict::Holds, Some(p)), (Verdict::Fails, _)) => Some((true, p)),
             ((Verdict::Fails, _), (Verdict::Holds, Some(p))) => Some((false, p)),
@@ -244,7 +243,7 @@ mod tests {
     #[test]
     fn every_row_has_its_own_id() {
         let rows = table(&run(p99, 19_000.0));
-        let mut ids: Vec<&str> = rows.iter().map(|r| r.id).collect();
+        let mut ids: Vec<&str> = rows.iter().map(|r| r.id.as_ref()).collect();
         assert!(ids.iter().all(|id| !id.is_empty()));
         ids.sort_unstable();
         ids.dedup();
@@ -272,11 +271,11 @@ mod tests {
             set(&mut summary, &format!("{family}-aimd"), LIMIT_MEAN, 180.0);
         }
         let id = above_capacity_id(LimiterKind::Aimd);
-        assert!(judged(summary.clone()).finding_holds(id));
+        assert!(judged(summary.clone()).finding_holds(&id));
         if let Some(c) = summary.contestants.iter_mut().find(|c| c.name == "stream-aimd") {
             c.metrics.insert(LIMIT_MEAN.to_string(), crate::fixture::range_in(5, [110.0, 180.0, 185.0]));
         }
-        assert!(!judged(summary).finding_holds(id));
+        assert!(!judged(summary).finding_holds(&id));
     }
 
     #[test]

@@ -430,8 +430,8 @@ fn policies(summary: &Summary) -> Vec<Policy> {
         .filter_map(|kind| {
             Some(Policy {
                 name: kind.name(),
-                tail: claim(tail_id(kind))?,
-                longer: claim(longer_id(kind))?,
+                tail: claim(&tail_id(kind))?,
+                longer: claim(&longer_id(kind))?,
                 sentence: ClaimView::of(&published_sentence(summary, kind)),
                 p99_ratio: ratio_to_fixed(summary, kind, HEADLINE),
                 wall_ratio: ratio_to_fixed(summary, kind, "wall_ms"),

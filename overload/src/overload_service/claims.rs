@@ -9,14 +9,14 @@ use measure::units::count;
 
 use super::contestants::{ServiceContestant, LIMITERS};
 use crate::limit::LimiterKind;
-use crate::policy::{contestant, interned, FAMILIES};
+use crate::policy::{contestant, FAMILIES};
 
 /// Id of the claim that below the ceiling every bounded contestant serves its callers.
 pub const BELOW_SERVED: &str = "below-ceiling-served";
 /// Id of the claim that below the ceiling `kind` serves its callers in every family: [`BELOW_SERVED`] for one
 /// limiter, so that the report can say which limiters did.
-pub fn below_served_id(kind: LimiterKind) -> &'static str {
-    interned(format!("{BELOW_SERVED}-{}", kind.name()))
+pub fn below_served_id(kind: LimiterKind) -> String {
+    format!("{BELOW_SERVED}-{}", kind.name())
 }
 /// Id of the claim that above it a fixed bound sized to the healthy capacity times its callers out.
 pub const FIXED_TIMES_OUT: &str = "fixed-bound-times-out";
@@ -259,7 +259,7 @@ mod tests {
         summary.contestants.retain(|c| !c.name.ends_with("fixed-little"));
         let v = verdicts(&summary);
         assert_eq!(v[LITTLE_SERVES], Verdict::Inconclusive, "a run recorded before `fixed-little` joined");
-        assert!(!v.contains_key(below_served_id(LimiterKind::FixedLittle)), "no claim on a limiter that did not run");
+        assert!(!v.contains_key(&below_served_id(LimiterKind::FixedLittle)), "no claim on a limiter that did not run");
     }
 
     #[test]

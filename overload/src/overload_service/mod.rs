@@ -31,7 +31,7 @@ use measure::scenario::{
 };
 use measure::units::count;
 
-use crate::policy::{family_questions, interned, FamilyAsk};
+use crate::policy::{family_questions, FamilyAsk};
 use crate::service_analysis::{CALLER_P99_AFTER, GOODPUT_AFTER};
 use crate::service_config::DEFAULTS;
 use contestants::{ServiceContestant, LIMITERS};
@@ -56,7 +56,7 @@ const FAMILY: FamilyAsk = FamilyAsk {
 /// admission: arrivals below the after-drop ceiling its default parameters set (`capacity-after` ÷ `service-ms`),
 /// which the dependency serves without any admission control, each with why. A run at other rates is judged
 /// by its claims, which read its own parameters.
-pub fn controls() -> Vec<(&'static str, &'static str)> {
+pub fn controls() -> Vec<(String, String)> {
     let ceiling = DEFAULTS.capacity_after * 1_000 / DEFAULTS.service_ms.max(1);
     let mut rates: Vec<u64> = RATES.iter().chain(&QUICK_RATES).copied().filter(|&r| r < ceiling).collect();
     rates.dedup();
@@ -72,7 +72,7 @@ pub fn controls() -> Vec<(&'static str, &'static str)> {
                 DEFAULTS.service_ms,
                 count(ceiling as f64)
             );
-            (interned(format!("rate_{rate}")), interned(why))
+            (format!("rate_{rate}"), why)
         })
         .collect()
 }
@@ -309,7 +309,7 @@ impl Scenario for ServiceScenario {
                 why: "a short tail bought by shedding or timing out most callers serves nobody",
             };
             let controls = controls();
-            let control = |question: Question| controls.iter().fold(question, |q, &(phase, why)| q.control(phase, why));
+            let control = |question: Question| controls.iter().fold(question, |q, (phase, why)| q.control(phase.clone(), why.clone()));
             vec![
                 Question::new(
                     "service-goodput",
@@ -370,7 +370,7 @@ mod tests {
     fn the_rates_below_the_default_after_drop_ceiling_are_controls_with_their_reason() {
         let controls = controls();
         assert_eq!(controls.len(), 1, "{controls:?}");
-        let (phase, why) = controls[0];
+        let (phase, why) = &controls[0];
         assert_eq!(phase, "rate_15000");
         assert!(why.contains("below the after-drop ceiling (100 slots ÷ 5 ms = 20,000 calls per second)"), "{why}");
     }
