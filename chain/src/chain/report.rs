@@ -142,8 +142,8 @@ pub struct Gap {
 
 /// The stream contestant with the lowest median headline at `work` (measure's pick, so the report and the
 /// answer agree on it).
-fn fastest_stream(summary: &Summary, work: u64) -> Option<measure::pick::Entry<'_>> {
-    measure::pick::best(summary, Some(Family::Stream), &format!("work_{work}.{HEADLINE}"), false)
+fn fastest_stream(summary: &Summary, work: u64) -> Option<measure::question::Entry<'_>> {
+    measure::question::best(summary, Some(Family::Stream), &format!("work_{work}.{HEADLINE}"), false)
 }
 
 impl Context {
