@@ -102,3 +102,26 @@ fn the_loop_stands_beside_its_standalone_program_at_every_work() {
     let none = discussion(&judged(summary_with(&[])));
     assert!(none.contains("The standalone programs did not run in this run"), "{none}");
 }
+
+#[test]
+fn the_spinning_finding_names_a_contestant_only_when_both_its_findings_hold() {
+    let summary = summary_with(&[(LOOP, 0, 1.0), ("blocking-crossbeam", 0, 60.0)]);
+    let sentence = "`blocking-crossbeam` kept 1.25 cores busy yet took 60.0× the loop's time";
+    assert!(!discussion(&summary).contains(sentence), "not judged, not said");
+    let mut judged = summary.clone();
+    judged.findings = measure::judge::judge_all(&judged, &chain::chain::findings::table(&judged));
+    let (cores, slower) = chain::chain::findings::spinning_ids("blocking-crossbeam").unwrap_or_default();
+    let mut set = |id: &str, verdict: Verdict| {
+        let finding = judged.findings.iter_mut().find(|f| f.id == id);
+        let Some(finding) = finding else { panic!("`{id}` is in the finding table") };
+        (finding.verdict, finding.holds) = (verdict, verdict == Verdict::Holds);
+    };
+    set(cores, Verdict::Holds);
+    set(slower, Verdict::Inconclusive);
+    assert!(!discussion(&judged).contains(sentence), "one finding short, not said");
+    let mut both = judged.clone();
+    let finding = both.findings.iter_mut().find(|f| f.id == slower);
+    let Some(finding) = finding else { panic!("`{slower}` is in the finding table") };
+    (finding.verdict, finding.holds) = (Verdict::Holds, true);
+    assert!(discussion(&both).contains(sentence), "{}", discussion(&both));
+}

@@ -56,12 +56,10 @@ pub(crate) fn render(run: &RawRun, scenario: &dyn Scenario, across_cores: Option
         series: summarize::first_series(run),
         harness_notes: summarize::harness_notes(run),
         headline_notes,
-        dimensions: scenario.dimensions(),
         trade_off_metrics: scenario.trade_off_metrics(),
     };
-    let analysis = input.analysis();
-    let files = render::render_with(&input, &analysis);
-    let index_entry = IndexEntry::from_analysis(&input, &analysis);
+    let files = render::render(&input);
+    let index_entry = IndexEntry::from_input(&input);
     let table_spec = table::Spec::of(scenario, &summary);
     let answers = answers::said(&summary);
     RenderedRun { bounds: table::bounds(run), summary, files, index_entry, table_spec, answers }

@@ -42,6 +42,57 @@ pub fn compare(a: &MetricStats, b: &MetricStats, noise_threshold: f64) -> Compar
     Comparison { ratio, noise }
 }
 
+/// Whether `a` is better than `b` by median on a metric whose direction is `higher_is_better`.
+pub fn better(a: f64, b: f64, higher_is_better: bool) -> bool {
+    if higher_is_better {
+        a > b
+    } else {
+        a < b
+    }
+}
+
+/// A ratio of medians and whether the difference is within noise.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Ratio {
+    /// `a.median / b.median`.
+    pub value: f64,
+    /// The process-median ranges overlap, or the ratio is within the noise threshold of 1 (the lab's one rule).
+    pub noise: bool,
+    /// Which part of the rule made it noise, when it is.
+    pub why: Option<NoiseWhy>,
+}
+
+/// Why a difference is within noise, as a mark says it: the run cannot tell the two apart (too few processes,
+/// or their process medians overlap), or it can and they are practically equal (within the noise threshold).
+/// Kept apart because they mean different things to a reader.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NoiseWhy {
+    /// A side has fewer processes than a verdict needs.
+    TooFewProcesses,
+    /// The process-median ranges overlap.
+    Overlap,
+    /// The processes separate, but the ratio is within the noise threshold of 1.
+    PracticallyEqual,
+}
+
+/// Compare `a` with `b` by the lab's one noise rule, [`compare`], saying why a difference is noise. `None` when
+/// `b.median` is zero or either median is not finite, where a ratio means nothing.
+pub fn ratio(a: &MetricStats, b: &MetricStats, threshold: f64) -> Option<Ratio> {
+    if b.median == 0.0 || !a.median.is_finite() || !b.median.is_finite() {
+        return None;
+    }
+    let c = compare(a, b, threshold);
+    let why = c.noise.then(|| match (process_range(a), process_range(b)) {
+        (Some((a_low, a_high)), Some((b_low, b_high))) if a_high < b_low || b_high < a_low => {
+            NoiseWhy::PracticallyEqual
+        }
+        (Some(_), Some(_)) => NoiseWhy::Overlap,
+        _ => NoiseWhy::TooFewProcesses,
+    });
+    Some(Ratio { value: c.ratio, noise: c.noise, why })
+}
+
 /// Whether `a` and `b` differ beyond noise by [`compare`]'s rule.
 pub fn differs(a: &MetricStats, b: &MetricStats, noise_threshold: f64) -> bool {
     !compare(a, b, noise_threshold).noise

@@ -7,7 +7,7 @@
 //! and [`setup`] (the machine and method of a run); the interface a scenario implements in [`scenario`]; and [`watchdog`], which runs a scenario's
 //! conformance checks so that one that hangs or panics fails instead of taking the trial process with it.
 //! [`question`] declares the questions a scenario answers and decides each from a summary; the answers the summary
-//! carries are in [`answers`], the pick and findings every report prints in [`pick`], and the [`verdict`] of a claim, a guard or a comparison below them all.
+//! carries are in [`answers`], and the [`verdict`] of a claim, a guard or a comparison below them all.
 //! [`references`] holds every figure from a published study, and [`judge`] judges every scenario's claim table.
 //! [`calibration`] measures the smallest ratio this testbed can tell apart, per class of metric, and gives every noise
 //! line its threshold from it. [`busy`] is the guard that notices other processes using the machine during a timed iteration.
@@ -36,7 +36,6 @@ pub mod limits;
 pub mod memory;
 pub mod meter;
 pub mod metric_stats;
-pub mod pick;
 pub mod probe;
 pub mod question;
 pub mod record;

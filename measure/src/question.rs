@@ -16,13 +16,92 @@
 use crate::compare::{self, Basis, Operand, Relation};
 use crate::contestant::Role;
 use crate::record::Status;
-use crate::summary::{metric_key as key, ContestantSummary, MetricStats, Summary, Verdict};
+use crate::summary::{metric_key as key, ContestantSummary, Family, MetricStats, Summary, Verdict};
 
 use std::borrow::Cow;
 
 pub use crate::answers::{
     Answer, Beaten, Behind, Cost, Excluded, GuardRule, QuestionResult, Rival, Standing, TwoModes,
 };
+
+/// A contestant's statistics for one metric key.
+#[derive(Debug, Clone, Copy)]
+pub struct Entry<'s> {
+    /// The contestant.
+    pub contestant: &'s ContestantSummary,
+    /// Its statistics on the key.
+    pub stats: &'s MetricStats,
+}
+
+/// The best ok contestant on `key` (lowest median, or highest when `higher_is_better`), optionally within one
+/// family; ties go to the first in registry order.
+pub fn best<'s>(summary: &'s Summary, family: Option<Family>, key: &str, higher_is_better: bool) -> Option<Entry<'s>> {
+    best_where(summary, key, higher_is_better, |c| family.is_none_or(|f| f == c.family))
+}
+
+/// The best ok [`Role::Candidate`] on `key` (lowest median, or highest when `higher_is_better`), optionally
+/// within one family: the only rows a report may recommend; ties go to the first in registry order.
+pub fn best_candidate<'s>(
+    summary: &'s Summary,
+    family: Option<Family>,
+    key: &str,
+    higher_is_better: bool,
+) -> Option<Entry<'s>> {
+    best_where(summary, key, higher_is_better, |c| c.role == Role::Candidate && family.is_none_or(|f| f == c.family))
+}
+
+/// The best ok contestant on `key` among those `keep` accepts; ties go to the first in registry order.
+fn best_where<'s>(
+    summary: &'s Summary,
+    key: &str,
+    higher_is_better: bool,
+    keep: impl Fn(&ContestantSummary) -> bool,
+) -> Option<Entry<'s>> {
+    let mut best: Option<Entry<'s>> = None;
+    for contestant in summary.contestants.iter().filter(|c| c.status == Status::Ok && keep(c)) {
+        let Some(stats) = contestant.metrics.get(key) else { continue };
+        if stats.median.is_finite()
+            && best.is_none_or(|b| compare::better(stats.median, b.stats.median, higher_is_better))
+        {
+            best = Some(Entry { contestant, stats });
+        }
+    }
+    best
+}
+
+/// Families in the order reports discuss them: the floor first, then streams, then blocking, then coroutines.
+pub const FAMILY_ORDER: [Family; 4] = [Family::Baseline, Family::Stream, Family::Blocking, Family::Coroutine];
+
+/// Each family's best on `key` in [`FAMILY_ORDER`]: the best baseline ([`best`], whatever its role: what ratios
+/// are taken against) and every other family's [`best_candidate`]; a family none of whose rows measured `key`
+/// is absent.
+pub fn family_bests<'s>(summary: &'s Summary, key: &str, higher_is_better: bool) -> Vec<Entry<'s>> {
+    FAMILY_ORDER
+        .into_iter()
+        .filter_map(|family| match family {
+            Family::Baseline => best(summary, Some(family), key, higher_is_better),
+            _ => best_candidate(summary, Some(family), key, higher_is_better),
+        })
+        .collect()
+}
+
+/// What ratios are taken against in a phase: the best baseline, or the best candidate on the metric when no
+/// baseline ran (a reference, whether or not a question guarded it out; never a pick).
+#[derive(Debug, Clone, Copy)]
+pub struct Reference<'s> {
+    /// The reference's statistics.
+    pub entry: Entry<'s>,
+    /// Whether `entry` is a baseline (otherwise the best candidate overall).
+    pub is_baseline: bool,
+}
+
+/// The reference for ratios on `key`.
+pub fn reference<'s>(summary: &'s Summary, key: &str, higher_is_better: bool) -> Option<Reference<'s>> {
+    if let Some(entry) = best(summary, Some(Family::Baseline), key, higher_is_better) {
+        return Some(Reference { entry, is_baseline: true });
+    }
+    best_candidate(summary, None, key, higher_is_better).map(|entry| Reference { entry, is_baseline: false })
+}
 
 /// One question a practitioner asks of a scenario.
 #[derive(Debug, Clone, PartialEq)]

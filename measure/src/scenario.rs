@@ -196,35 +196,6 @@ pub struct ChartSpec {
     pub references: &'static [ChartReference],
 }
 
-/// A choice a reader makes along which the scenario's contestants differ (the family, the limiter, the packing),
-/// with each contestant's level on it. A report's answer says, per dimension, whether it changes the headline
-/// beyond noise with everything else equal.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Dimension {
-    /// What the reader chooses, such as `family` or `limiter`.
-    pub name: &'static str,
-    /// Contestant name → its level, such as `blocking` or `aimd`; a contestant not listed has no level here and
-    /// is left out of this dimension's comparisons.
-    pub levels: std::collections::BTreeMap<String, String>,
-}
-
-impl Dimension {
-    /// The family of every contestant in `contestants`.
-    pub fn family(contestants: &[ContestantInfo]) -> Dimension {
-        Dimension::from_fn("family", contestants, |c| Some(c.family.as_str().to_string()))
-    }
-
-    /// A dimension named `name` whose level for each contestant is `level(contestant)`.
-    pub fn from_fn(
-        name: &'static str,
-        contestants: &[ContestantInfo],
-        level: impl Fn(&ContestantInfo) -> Option<String>,
-    ) -> Dimension {
-        let levels = contestants.iter().filter_map(|c| level(c).map(|l| (c.name.clone(), l))).collect();
-        Dimension { name, levels }
-    }
-}
-
 /// What a scenario offers `lab calibrate`: a few contestants whose processes stand for classes of metric
 /// ([`crate::calibration::MetricClass`]), run at fixed parameters in twice the lab's process count, so that their
 /// A/A pairs measure the smallest ratio the judge can tell on this testbed.
@@ -422,15 +393,9 @@ pub trait Scenario: Send + Sync {
         let _ = summary;
         String::new()
     }
-    /// The choices a reader makes between this scenario's contestants, for the answer to say which of them
-    /// changes the result beyond noise. By default the family alone; a scenario whose contestants also differ
-    /// by limiter, packing or construction declares those too.
-    fn dimensions(&self) -> Vec<Dimension> {
-        vec![Dimension::family(&self.contestants())]
-    }
-    /// Further metrics on which a reader weighs the pick against other candidates (overload's run time beside
-    /// its tail latency): where another candidate beats the pick beyond noise on one, the answer names the
-    /// trade-off. Each with whether higher is better.
+    /// Further metrics a reader weighs beside the headline (overload's throughput after the drop beside its
+    /// tail latency), each with whether higher is better: `lab compare` reads their direction, and the report's
+    /// "Judged with" line states their noise thresholds.
     fn trade_off_metrics(&self) -> Vec<(&'static str, bool)> {
         Vec::new()
     }

@@ -17,8 +17,7 @@
 /// - `discussion`, `details_discussion` and `headline_notes`: `path` calls `path(summary)` (from `report.rs`).
 /// - `name`, `title`, `question`, `headline_metric`, `higher_is_better`, `params`, `table_metrics`, `charts`,
 ///   `questions`, `trade_off_metrics` and `calibration`: `value` is what the method returns, an expression that does not name
-///   `self` (a method that needs `self` or an argument, as every scenario's `dimensions` does, is written out
-///   beside the macro).
+///   `self` (a method that needs `self` or an argument is written out beside the macro).
 ///
 /// A row may carry attributes, doc comments among them.
 ///

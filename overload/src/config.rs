@@ -1,13 +1,12 @@
 //! The scenario's parameters as typed values, the dependency and limiters they configure, and how each limiter
-//! is described in reports; with what both scenarios' lab views share (the limits' order, their dimensions,
+//! is described in reports; with what both scenarios' lab views share (the limits' order and
 //! their repetitions).
 
 use std::time::Duration;
 
 use dependency::{CapacityChange, Config as DependencyConfig};
 use measure::record::{RunParams, TrialRequest};
-use measure::scenario::{Dimension, Repetitions, TrialError};
-use measure::summary::ContestantInfo;
+use measure::scenario::{Repetitions, TrialError};
 
 use crate::limit::{LimiterKind, LimiterParams};
 use crate::settle::DropRule;
@@ -250,13 +249,6 @@ pub fn check_limits(params: &RunParams) -> Result<(), String> {
         return Err(format!("--min-limit {} is above --initial-limit {}", one("min_limit"), one("initial_limit")));
     }
     Ok(())
-}
-
-/// The two ways both scenarios split their contestants: by limiter (the name after `<family>-`) and by family.
-pub fn dimensions(contestants: &[ContestantInfo]) -> Vec<Dimension> {
-    let limiter =
-        Dimension::from_fn("limiter", contestants, |c| c.name.split_once('-').map(|(_, limiter)| limiter.to_string()));
-    vec![limiter, Dimension::family(contestants)]
 }
 
 /// Both scenarios' repetitions: five processes (one with `--quick`) of one timed run and one accounting run

@@ -1,7 +1,9 @@
-//! The sentences every report shares, printed from the analysis in [`measure::pick`]: the headline findings,
-//! the status line and the disturbed-iterations warning, and how a phase name reads.
+//! The sentences every report shares: the headline findings (each family's best against the reference,
+//! [`measure::question::family_bests`]), the status line and the disturbed-iterations warning, and how a phase
+//! name reads.
 
-use measure::pick::{best_candidate, family_bests, ratio, reference, Entry, Ratio};
+use measure::compare::{ratio, Ratio};
+use measure::question::{best_candidate, family_bests, reference, Entry};
 use measure::record::Status;
 use measure::summary::{metric_key, ContestantSummary, Family, Summary};
 
@@ -24,7 +26,7 @@ pub(crate) fn phase_words(phase: &str) -> String {
 
 /// The headline findings, one markdown sentence each: per phase, the best contestant on the headline metric, and
 /// each family's best as a ratio of the best baseline's (marked "cannot tell" or "practically equal" when within
-/// noise, [`measure::pick::NoiseWhy`]); then the scenario's own [`ReportInput::headline_notes`]. The words are in
+/// noise, [`measure::compare::NoiseWhy`]); then the scenario's own [`ReportInput::headline_notes`]. The words are in
 /// `templates/findings.md`.
 pub fn headline_findings(input: &ReportInput<'_>) -> Vec<String> {
     let summary = input.summary;
@@ -249,7 +251,6 @@ pub(crate) mod tests {
             series: BTreeMap::new(),
             harness_notes: Vec::new(),
             headline_notes: Vec::new(),
-            dimensions: Vec::new(),
             trade_off_metrics: Vec::new(),
         }
     }

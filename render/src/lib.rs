@@ -23,7 +23,6 @@
 //!     series: Default::default(),
 //!     harness_notes: Vec::new(),
 //!     headline_notes: Vec::new(),
-//!     dimensions: Vec::new(),
 //!     trade_off_metrics: Vec::new(),
 //! };
 //! let rendered = render(&input);
@@ -34,9 +33,8 @@
 
 use std::collections::BTreeMap;
 
-use measure::pick::Analysis;
 use measure::record::Series;
-use measure::scenario::{ChartSpec, Dimension};
+use measure::scenario::ChartSpec;
 use measure::summary::Summary;
 
 /// `templates/<file>` of this crate rendered with `context`, named `reports/<file>` in its errors
@@ -99,19 +97,9 @@ pub struct ReportInput<'a> {
     pub harness_notes: Vec<String>,
     /// The scenario's own headline findings, one markdown sentence each, shown after the generic ones.
     pub headline_notes: Vec<String>,
-    /// The choices a reader makes between contestants ([`measure::scenario::Scenario::dimensions`]), for the answer.
-    pub dimensions: Vec<Dimension>,
-    /// Further metrics the answer weighs the pick on, each with whether higher is better.
+    /// Further metrics a reader weighs beside the headline, each with whether higher is better: the answer's
+    /// "Judged with" line states their thresholds.
     pub trade_off_metrics: Vec<(&'a str, bool)>,
-}
-
-impl<'a> ReportInput<'a> {
-    /// The report's answer on its headline metric ([`measure::pick::Analysis`]): computed once, printed by the
-    /// report and the index.
-    pub fn analysis(&self) -> Analysis<'a> {
-        let summary = self.summary;
-        Analysis::of(summary, self.headline_metric, self.higher_is_better, &self.trade_off_metrics, &self.dimensions)
-    }
 }
 
 /// One file of a report: where it goes and what it holds.
@@ -142,15 +130,9 @@ impl Rendered {
 ///
 /// Pure and deterministic: the same input gives byte-identical files.
 pub fn render(input: &ReportInput<'_>) -> Rendered {
-    render_with(input, &input.analysis())
-}
-
-/// [`render`] with the report's analysis ([`ReportInput::analysis`]) computed once by the caller, who may print
-/// it in the index too ([`IndexEntry::from_analysis`]).
-pub fn render_with(input: &ReportInput<'_>, analysis: &Analysis<'_>) -> Rendered {
     let scenario = &input.summary.scenario;
     let mut files = vec![
-        RenderedFile { path: format!("{scenario}.md"), contents: markdown::render_markdown_with(input, analysis) },
+        RenderedFile { path: format!("{scenario}.md"), contents: markdown::render_markdown(input) },
         RenderedFile { path: format!("{scenario}-details.md"), contents: markdown::render_details(input) },
         RenderedFile { path: format!("{scenario}.json"), contents: json::render_json(input.summary) },
     ];

@@ -4,14 +4,14 @@
 //! published figures, harness cost) sit in collapsible `<details>` sections at the end, before how to
 //! reproduce it.
 
-use measure::pick::{ratio as compare, reference, Analysis, PhaseAnswer};
+use measure::compare::ratio as compare;
+use measure::question::reference;
 use measure::record::Status;
 use measure::summary::{metric_key, ContestantSummary, Environment, Role, Setting, Summary};
 
 use crate::analysis::{self, phase_words};
 use crate::claims::{claim_line, Tally};
 use crate::format::{self, percent};
-use crate::questions::Named;
 use crate::table::{cell, columns, headers, table_of, Align, Table};
 use crate::ReportInput;
 use serde::Serialize;
@@ -34,11 +34,6 @@ fn one_trailing_newline(text: &str) -> String {
 
 /// Render the markdown report into `templates/report.md`. Pure: the same input gives the same bytes.
 pub fn render_markdown(input: &ReportInput<'_>) -> String {
-    render_markdown_with(input, &input.analysis())
-}
-
-/// [`render_markdown`] with the report's analysis ([`ReportInput::analysis`]) computed once by the caller.
-pub fn render_markdown_with(input: &ReportInput<'_>, analysis: &Analysis<'_>) -> String {
     let summary = input.summary;
     let mut command = summary.command.clone();
     if summary.method.quick && !command.split_whitespace().any(|w| w == "--out" || w.starts_with("--out=")) {
@@ -58,7 +53,7 @@ pub fn render_markdown_with(input: &ReportInput<'_>, analysis: &Analysis<'_>) ->
     let context = json!({
         "title": input.title,
         "status": analysis::status_line(summary),
-        "answer": body(&answer(input, analysis)),
+        "answer": body(&answer(input)),
         "question": body(input.question),
         "results": body(&results(input)),
         "charts": charts,
@@ -113,145 +108,22 @@ fn full_and_brief<'i>(input: &'i ReportInput<'_>) -> (&'i [&'i str], &'i [&'i st
     input.table_metrics.split_at(FULL_STAT_METRICS.min(input.table_metrics.len()))
 }
 
-/// The most tied candidates the answer names, best first; the rest are counted.
-const MAX_NAMED_PICKS: usize = 6;
-
-/// Phases that share one pick.
-#[derive(Debug, Serialize, PartialEq)]
-struct PickGroup {
-    /// The picked candidates named, best first (at most [`MAX_NAMED_PICKS`]).
-    picks: Vec<Named>,
-    /// How many more tied candidates are left unnamed.
-    more: usize,
-    /// The pick is several candidates within noise of each other.
-    tie: bool,
-    /// The pick's median at each phase of the group (`phase` in words or `None`, `value` formatted).
-    values: Vec<Value>,
+/// The opening answer, computed from this run alone: each question the run asked with its answer per phase
+/// ([`crate::questions`]), those it could not ask, the paired arms where the run alternated two contestants, the
+/// thresholds it was judged with, the claims' tally, then the scenario's own findings; rendered into
+/// `templates/answer.md`.
+fn answer(input: &ReportInput<'_>) -> String {
+    template!("answer.md", answer_context(input))
 }
 
-/// The group of phases one answer's pick belongs to.
-fn pick_group(answer: &PhaseAnswer<'_>) -> PickGroup {
-    PickGroup {
-        picks: answer
-            .picks
-            .iter()
-            .take(MAX_NAMED_PICKS)
-            .map(|e| Named { name: e.contestant.name.clone(), family: e.contestant.family.as_str() })
-            .collect(),
-        more: answer.picks.len().saturating_sub(MAX_NAMED_PICKS),
-        tie: answer.is_tie(),
-        values: Vec::new(),
-    }
-}
-
-/// The opening answer, computed from this run alone (see [`measure::pick`]): what to use (the best candidate
-/// per phase, with every candidate within noise of it), which of the reader's choices change the result beyond
-/// noise, the trade-offs the pick makes, what the pathologies and traps cost, the cost over the floor, a
-/// warning when no comparison is beyond noise, the claims' tally, then the scenario's own findings; rendered
-/// into `templates/answer.md`.
-fn answer(input: &ReportInput<'_>, analysis: &Analysis<'_>) -> String {
-    template!("answer.md", answer_context(input, analysis))
-}
-
-/// The figures, names and flags of the opening answer (no sentence): phases grouped by the same pick
-/// ([`PickGroup`]), what each dimension does to the headline, the pick's trade-offs, the pathologies' and traps'
-/// factors against it, the pick against the floor, whether no comparison is beyond noise, the claims' tally, the
-/// scenario's notes, and its questions, which when there are any replace everything on the one generic pick.
-fn answer_context(input: &ReportInput<'_>, analysis: &Analysis<'_>) -> Value {
+/// The figures, names and flags of the opening answer (no sentence): the questions' views, the paired arms, the
+/// thresholds statement, the claims' tally and the scenario's notes.
+fn answer_context(input: &ReportInput<'_>) -> Value {
     let summary = input.summary;
-    let answers = &analysis.answers;
-    // Group phases by the same pick (the same set of names), in order of first appearance.
-    let mut groups: Vec<PickGroup> = Vec::new();
-    for a in answers {
-        let group = pick_group(a);
-        let value = json!({ "phase": a.phase.map(phase_words), "value": format::number(a.pick().stats.median) });
-        match groups.iter_mut().find(|g| g.picks == group.picks && g.more == group.more) {
-            Some(g) => g.values.push(value),
-            None => groups.push(PickGroup { values: vec![value], ..group }),
-        }
-    }
-    let dimensions: Vec<Value> = analysis
-        .dimensions
-        .iter()
-        .map(|finding| {
-            json!({
-                "name": finding.name,
-                "comparisons": finding.comparisons,
-                "beyond_noise": finding.beyond_noise,
-                "undecidable": finding.undecidable,
-                "largest": finding.largest.as_ref().map(|l| json!({
-                    "phase": l.phase.as_deref().map(phase_words),
-                    "winner": l.winner,
-                    "winner_level": l.winner_level,
-                    "loser": l.loser,
-                    "loser_level": l.loser_level,
-                    "factor": format::ratio(l.factor),
-                })),
-            })
-        })
-        .collect();
-    let trade_offs: Vec<Value> = answers
-        .iter()
-        .flat_map(|a| {
-            a.trade_offs.iter().map(move |t| {
-                json!({
-                    "phase": a.phase.map(phase_words),
-                    "metric": t.metric,
-                    "who": t.who.name,
-                    "family": t.who.family.as_str(),
-                    "theirs": format::number(t.theirs),
-                    "pick_value": format::number(t.pick),
-                    "pick": a.pick().contestant.name,
-                })
-            })
-        })
-        .collect();
-    let avoid: Vec<Value> = analysis
-        .avoid_costs()
-        .into_iter()
-        .map(|cost| {
-            let low = cost.factors.iter().map(|f| f.0).fold(f64::INFINITY, f64::min);
-            let high = cost.factors.iter().map(|f| f.0).fold(f64::NEG_INFINITY, f64::max);
-            let same = (high - low).abs() <= low.abs() * 1e-9;
-            json!({
-                "name": cost.name,
-                "role": cost.role.as_str(),
-                "low": format::ratio(low),
-                "high": (!same).then(|| format::ratio(high)),
-                "within_noise": cost.factors.iter().all(|f| !f.1),
-            })
-        })
-        .collect();
-    let floors: Vec<Value> = answers
-        .iter()
-        .filter_map(|a| {
-            let floor = a.floor?;
-            Some(json!({
-                "phase": a.phase.map(phase_words),
-                "ratio": format::ratio(floor.ratio),
-                "name": floor.entry.contestant.name,
-                "noise": !floor.beyond_noise,
-            }))
-        })
-        .collect();
-    let (compared, clear) = analysis.comparisons();
     let forks = summary.method.forks;
-    let too_few_processes = (forks as usize) < measure::stats::MIN_PROCESSES;
     json!({
-        "metric": input.headline_metric,
-        "higher_is_better": input.higher_is_better,
-        "sweep": answers.len() > 1,
-        "any_tie": answers.iter().any(PhaseAnswer::is_tie),
-        "groups": groups,
-        "dimensions": dimensions,
         "min_processes": measure::stats::MIN_PROCESSES,
-        "trade_offs": trade_offs,
-        "avoid": avoid,
-        "floors": floors,
-        "none_beyond_noise": (compared > 0 && clear == 0)
-            .then(|| json!({ "compared": compared, "too_few_processes": too_few_processes })),
         "forks": forks,
-        "noise_threshold": percent(summary.method.threshold(input.headline_metric)),
         "judged_with": crate::thresholds::statement(&summary.method, judged_metrics(input)),
         "paired": summary.paired.as_ref().map(|p| json!({ "a": p.a, "b": p.b })),
         "paired_metrics": summary.paired.as_ref().map(|p| p.metrics.iter().map(|m| json!({

@@ -16,7 +16,7 @@
 
 use std::ops::Range;
 
-use measure::pick::FAMILY_ORDER;
+use measure::question::FAMILY_ORDER;
 use measure::record::{Mark, Status};
 use measure::scenario::{ChartKind, ChartReference, ChartSpec, SeriesLine, SeriesRole};
 use measure::summary::{metric_key, ContestantSummary, Family, MetricStats, Summary};

@@ -8,6 +8,7 @@
 //! - [`conformance`]: checks every contestant must pass (same result, exactly once, bounded, early stop,
 //!   stage errors and panics), generic over contestants;
 //! - [`claims`]: the claim table, every claim with an id;
+//! - [`findings`]: the sentences the report states as findings, as rows the harness judges;
 //! - `routine`: one trial in its own process, conformance then the harness's loop, every run verified;
 //! - [`report`]: the discussion's context of figures and verdicts, rendered into `templates/report.md`.
 //!
@@ -17,6 +18,7 @@
 pub mod claims;
 pub mod conformance;
 pub mod contestants;
+pub mod findings;
 pub mod report;
 mod routine;
 
@@ -87,6 +89,7 @@ impl Scenario for ChainScenario {
     measure::scenario_files! {
         run_trial: routine::run_trial,
         claim_table: claims::table,
+        finding_table: findings::table,
         discussion: report::discussion,
         name: "chain",
         title: "Map / filter / map / sum: streams, threads behind channels, and a plain loop",

@@ -1,11 +1,11 @@
 //! The chain scenario's report: a typed context of the run's figures (formatted numbers, contestant names) and
 //! verdicts (claims by id), rendered into `templates/report.md`, which holds every word. Every figure comes from
-//! the run's [`Summary`]; a finding is chosen in the template by the verdict of the claim that backs it, or by a
-//! comparison at the run's noise threshold computed here as a flag.
+//! the run's [`Summary`]; a finding is chosen in the template by the verdict of the claim or the judged finding
+//! that backs it ([`super::findings`]), never by a comparison made here.
 
 use std::collections::BTreeMap;
 
-use measure::compare::{beyond_noise, differs, format_or_na as num, times_or_na as ratio};
+use measure::compare::{format_or_na as num, times_or_na as ratio};
 use measure::external::beside_standalone;
 use measure::summary::{Family, Summary};
 use measure::template::{claims_with_table, ClaimView};
@@ -13,6 +13,7 @@ use serde::Serialize;
 
 use super::claims::{self, BATCHING_FACTOR, BATCH_PAIRS, LOOP, NEAR_LOOP_AT_0, STANDALONE_GUARD, STANDALONE_LIMIT};
 use super::contestants::standalone_pairs;
+use super::findings::{self, crowded_id, spinning_ids};
 use super::HEADLINE;
 
 /// The report's template: every word of the discussion.
@@ -25,130 +26,81 @@ pub fn discussion(summary: &Summary) -> String {
 
 /// Everything the template reads.
 #[derive(Debug, Default, Serialize)]
-pub struct Context {
+struct Context {
     /// At least one `work_<n>` phase ran (otherwise there is nothing to discuss).
-    pub ran: bool,
-    /// The `items` parameter.
-    pub items: String,
-    /// The `batch` parameter.
-    pub batch: String,
-    /// The `capacity` parameter.
-    pub capacity: String,
-    /// The `messages` parameter.
-    pub messages: String,
+    ran: bool,
+    /// The `items`, `batch`, `capacity` and `messages` parameters as the run gave them (`?` when absent).
+    params: BTreeMap<&'static str, String>,
     /// Logical cores of the machine.
-    pub cores: u32,
+    cores: u32,
     /// The contestant every ratio is taken against.
-    pub floor: &'static str,
-    /// The first work of the sweep.
-    pub first: u64,
-    /// The last work of the sweep.
-    pub last: u64,
+    floor: &'static str,
+    /// The first and the last work of the sweep.
+    first: u64,
+    last: u64,
     /// Every judged claim by id; a claim of the table that was not judged reads `not judged`.
-    pub claims: BTreeMap<String, ClaimView>,
-    /// The batching claim's factor.
-    pub batching_factor: String,
-    /// The near-the-loop claim's factor at the first work.
-    pub near_loop_factor: String,
-    /// The loop's CPU per item at the first work.
-    pub floor_cpu: String,
+    claims: BTreeMap<String, ClaimView>,
+    /// Every judged finding by id ([`super::findings`]); a finding of the table that was not judged reads `not judged`.
+    findings: BTreeMap<String, ClaimView>,
+    /// The batching claim's factor and the near-the-loop claim's factor at the first work.
+    batching_factor: String,
+    near_loop_factor: String,
+    /// The loop's CPU per item and its ms per million at the first work, and its ms per million at the last.
+    floor_cpu: String,
+    floor_first: String,
+    floor_last: String,
     /// The per-item channel pipelines at the first work.
-    pub handoff: Vec<Row>,
+    handoff: Vec<Row>,
     /// Batched against per-item pipelines at the first work (`name` against `of`).
-    pub batching: Vec<Row>,
-    /// The fastest stream at the first work, and the single-task streams against the loop.
-    pub streams: Option<Streams>,
-    /// The yielding source against the one that never yields, at the first work.
-    pub yielding: Option<Yielding>,
-    /// Contestants that kept more than one core busy and were slower than the loop (beyond noise).
-    pub spinning: Vec<Row>,
-    /// Channel pipelines with more threads than cores.
-    pub crowded: Vec<Row>,
-    /// From the first work to the last (absent when the sweep has one work).
-    pub gap: Option<Gap>,
+    batching: Vec<Row>,
+    /// The fastest stream at the first work (the one the fastest-stream claims judge, `Who::Lowest` of the
+    /// streams), and every single-task stream (no `tasks` in its name) against the loop.
+    fastest: Option<Row>,
+    singles: Vec<Row>,
+    /// The yielding source (`name`, `ms`) against the one that never yields (`of`, `never`), at the first work.
+    yielding: Option<Row>,
+    /// Contestants that kept more than one core busy and were slower than the loop (both findings hold).
+    spinning: Vec<Row>,
+    /// Channel pipelines with more threads than cores (the finding holds).
+    crowded: Vec<Row>,
+    /// A few contestants against the loop from the first work to the last (empty when the sweep has one work).
+    gap: Vec<Row>,
     /// `blocking-rayon` against the loop at the last work.
-    pub rayon_last: String,
+    rayon_last: String,
     /// The fastest batched pipeline at the first work.
-    pub best_batched: Option<Row>,
+    best_batched: Option<Row>,
     /// What `may` asks of coroutine code, when the run has coroutine contestants.
-    pub coroutine_rules: Option<String>,
+    coroutine_rules: Option<String>,
     /// The "lab ÷ standalone" section: the loop beside its standalone program at every work, rendered by
     /// [`measure::external::section`].
-    pub standalone: String,
+    standalone: String,
 }
 
 /// One contestant's figures in a list of the discussion: each list fills the fields its sentence prints and
-/// leaves the others empty.
+/// leaves the others empty. Ratios are against the loop unless a list says otherwise.
 #[derive(Debug, Default, Serialize)]
-pub struct Row {
-    /// The contestant.
-    pub name: String,
-    /// The per-item twin a batched contestant is compared with.
-    pub of: String,
-    /// Milliseconds per million items.
-    pub ms: String,
-    /// Against the loop, or against its twin.
-    pub ratio: String,
-    /// CPU ns per item.
-    pub cpu: String,
-    /// Cores used.
-    pub cores: String,
-    /// Threads.
-    pub threads: String,
-    /// Context switches per item.
-    pub switches: String,
-    /// Against the loop at the first work.
-    pub from: String,
-    /// Against the loop at the last work.
-    pub to: String,
-}
-
-/// The single-task streams.
-#[derive(Debug, Serialize)]
-pub struct Streams {
-    /// The fastest stream contestant.
-    pub fastest: String,
-    /// Its milliseconds per million.
-    pub ms: String,
-    /// Its ratio to the loop.
-    pub ratio: String,
-    /// Every single-task stream (no `tasks` in its name) against the loop.
-    pub singles: Vec<Row>,
-}
-
-/// The yielding source against the never-yielding one.
-#[derive(Debug, Serialize)]
-pub struct Yielding {
-    /// `stream-tokio-iter` ms per million.
-    pub yielding: String,
-    /// `stream-tokio-stream-adapters` ms per million.
-    pub never: String,
-    /// Their ratio.
-    pub ratio: String,
-    /// The two are within the noise threshold of each other.
-    pub within_noise: bool,
-}
-
-/// The loop and a few contestants from the first work to the last.
-#[derive(Debug, Serialize)]
-pub struct Gap {
-    /// The loop's ms per million at the first work.
-    pub floor_first: String,
-    /// The loop's ms per million at the last work.
-    pub floor_last: String,
-    /// Each contestant's ratio to the loop at the first and last work.
-    pub rows: Vec<Row>,
-}
-
-/// The stream contestant with the lowest median headline at `work` (measure's pick, so the report and the
-/// answer agree on it).
-fn fastest_stream(summary: &Summary, work: u64) -> Option<measure::pick::Entry<'_>> {
-    measure::pick::best(summary, Some(Family::Stream), &format!("work_{work}.{HEADLINE}"), false)
+struct Row {
+    /// The contestant, and the one it is compared with when not the loop (a batched pipeline's per-item twin).
+    name: String,
+    of: String,
+    /// Milliseconds per million items, and the compared contestant's.
+    ms: String,
+    never: String,
+    /// Against the loop, or against `of`.
+    ratio: String,
+    /// CPU ns per item, cores used, threads and context switches per item.
+    cpu: String,
+    cores: String,
+    threads: String,
+    switches: String,
+    /// Against the loop at the first work and at the last.
+    from: String,
+    to: String,
 }
 
 impl Context {
     /// The figures and verdicts of `summary`.
-    pub fn of(summary: &Summary) -> Context {
+    fn of(summary: &Summary) -> Context {
         let works: Vec<u64> = summary.phases.iter().filter_map(|p| p.strip_prefix("work_")?.parse().ok()).collect();
         let Some(&first) = works.first() else {
             return Context::default();
@@ -156,15 +108,20 @@ impl Context {
         let last = *works.last().unwrap_or(&first);
         let (first_phase, last_phase) = (format!("work_{first}"), format!("work_{last}"));
         let param = |k: &str| summary.params.get(k).map_or_else(|| "?".to_string(), |v| v.to_string());
-        let noise = summary.method.threshold(crate::chain::HEADLINE);
-        let floor = summary.median_in(LOOP, &first_phase, HEADLINE);
         let at = |name: &str, metric: &str| num(summary.median_in(name, &first_phase, metric));
+        let headline = |name: &str| summary.median_in(name, &first_phase, HEADLINE);
+        let headline_last = |name: &str| summary.median_in(name, &last_phase, HEADLINE);
+        let (floor, floor_last) = (headline(LOOP), headline_last(LOOP));
+        // The stream with the lowest median headline at a phase.
+        let fastest_stream = |work: u64| {
+            measure::question::best(summary, Some(Family::Stream), &format!("work_{work}.{HEADLINE}"), false)
+                .map(|best| (best.contestant.name.clone(), best.stats.median))
+        };
 
         let mut handoff = Vec::new();
         let mut batching = Vec::new();
         for (single, batched) in BATCH_PAIRS {
-            let (a, b) =
-                (summary.median_in(single, &first_phase, HEADLINE), summary.median_in(batched, &first_phase, HEADLINE));
+            let (a, b) = (headline(single), headline(batched));
             if a.is_some() {
                 handoff.push(Row {
                     name: single.to_string(),
@@ -177,91 +134,69 @@ impl Context {
                 });
             }
             if a.is_some() && b.is_some() {
-                batching.push(Row {
-                    name: batched.to_string(),
-                    of: single.to_string(),
-                    ratio: ratio(a, b),
-                    ..Row::default()
-                });
+                let of = single.to_string();
+                batching.push(Row { name: batched.to_string(), of, ratio: ratio(a, b), ..Row::default() });
             }
         }
 
-        let streams = fastest_stream(summary, first).map(|best| Streams {
-            fastest: best.contestant.name.clone(),
-            ms: num(Some(best.stats.median)),
-            ratio: ratio(Some(best.stats.median), floor),
-            singles: summary
-                .contestants
-                .iter()
-                .filter(|c| c.family == Family::Stream && !c.name.contains("tasks"))
-                .filter_map(|c| {
-                    summary.median_in(&c.name, &first_phase, HEADLINE).map(|m| Row {
-                        name: c.name.clone(),
-                        ratio: ratio(Some(m), floor),
-                        ..Row::default()
-                    })
-                })
-                .collect(),
+        let fastest = fastest_stream(first).map(|(name, m)| Row {
+            name,
+            ms: num(Some(m)),
+            ratio: ratio(Some(m), floor),
+            ..Row::default()
+        });
+        let singles = summary
+            .contestants
+            .iter()
+            .filter(|c| c.family == Family::Stream && !c.name.contains("tasks"))
+            .filter_map(|c| headline(&c.name).map(|m| (c.name.clone(), m)))
+            .map(|(name, m)| Row { name, ratio: ratio(Some(m), floor), ..Row::default() })
+            .collect();
+
+        let (iter, adapters) = ("stream-tokio-iter", "stream-tokio-stream-adapters");
+        let yielding = headline(iter).zip(headline(adapters)).map(|(y, n)| Row {
+            name: iter.to_string(),
+            of: adapters.to_string(),
+            ms: num(Some(y)),
+            never: num(Some(n)),
+            ratio: ratio(Some(y), Some(n)),
+            ..Row::default()
         });
 
-        // The headline's statistics at the first work: the noise comparison needs both sides' process medians.
-        let stats = |name: &str| summary.metric(name, &format!("{first_phase}.{HEADLINE}"));
-        let yielding = match (stats("stream-tokio-iter"), stats("stream-tokio-stream-adapters")) {
-            (Some(y), Some(n)) => Some(Yielding {
-                yielding: num(Some(y.median)),
-                never: num(Some(n.median)),
-                ratio: ratio(Some(y.median), Some(n.median)),
-                within_noise: !differs(y, n, noise),
-            }),
-            _ => None,
-        };
-
+        // The rows whose findings hold: more than one core busy and slower than the loop; more threads than cores.
+        let holds = |id: &str| summary.finding_holds(id);
         let spinning = summary
             .contestants
             .iter()
-            .filter_map(|c| {
-                let cores = summary.median_in(&c.name, &first_phase, "cores_used")?;
-                let m = summary.median_in(&c.name, &first_phase, HEADLINE)?;
-                (beyond_noise(cores, 1.0, noise) && floor.is_some_and(|f| beyond_noise(m, f, noise))).then(|| Row {
-                    name: c.name.clone(),
-                    cores: num(Some(cores)),
-                    ratio: ratio(Some(m), floor),
-                    ..Row::default()
-                })
+            .filter(|c| spinning_ids(&c.name).is_some_and(|(cores, slower)| holds(cores) && holds(slower)))
+            .map(|c| Row {
+                name: c.name.clone(),
+                cores: at(&c.name, "cores_used"),
+                ratio: ratio(headline(&c.name), floor),
+                ..Row::default()
             })
             .collect();
-
-        let cores = f64::from(summary.environment.cores);
         let crowded = BATCH_PAIRS
             .iter()
             .flat_map(|(single, batched)| [*single, *batched])
+            .filter(|name| crowded_id(name).is_some_and(holds))
             .filter_map(|name| {
-                let threads = summary.median_in(name, &first_phase, "threads").filter(|t| *t > cores)?;
+                let threads = summary.median_in(name, &first_phase, "threads")?;
                 let switches = summary.median_in(name, &first_phase, "ctx_switches_per_item")?;
                 let (threads, switches) = (format!("{threads:.0}"), num(Some(switches)));
                 Some(Row { name: name.to_string(), threads, switches, ..Row::default() })
             })
             .collect();
 
-        let gap = (last != first).then(|| {
-            let floor_last = summary.median_in(LOOP, &last_phase, HEADLINE);
-            let row = |name: &str| Row {
-                name: name.to_string(),
-                from: ratio(summary.median_in(name, &first_phase, HEADLINE), floor),
-                to: ratio(summary.median_in(name, &last_phase, HEADLINE), floor_last),
-                ..Row::default()
-            };
-            let mut rows = Vec::new();
-            if let Some(best) = fastest_stream(summary, last) {
-                rows.push(row(&best.contestant.name));
+        let mut gap = Vec::new();
+        if last != first {
+            let (single, batched) = BATCH_PAIRS[0];
+            let names = fastest_stream(last).map(|(name, _)| name).into_iter();
+            for name in names.chain([single, batched, "blocking-rayon"].map(String::from)) {
+                let (from, to) = (ratio(headline(&name), floor), ratio(headline_last(&name), floor_last));
+                gap.push(Row { name, from, to, ..Row::default() });
             }
-            for (single, batched) in BATCH_PAIRS.iter().take(1) {
-                rows.push(row(single));
-                rows.push(row(batched));
-            }
-            rows.push(row("blocking-rayon"));
-            Gap { floor_first: num(floor), floor_last: num(floor_last), rows }
-        });
+        }
 
         // Every batched pipeline, the fused ones and the coroutines' included, not only the pairs the batching
         // claim compares.
@@ -269,35 +204,36 @@ impl Context {
             .contestants
             .iter()
             .filter(|c| c.name.ends_with("-batched"))
-            .filter_map(|c| summary.median_in(&c.name, &first_phase, HEADLINE).map(|m| (c.name.as_str(), m)))
+            .filter_map(|c| headline(&c.name).map(|m| (c.name.as_str(), m)))
             .min_by(|a, b| a.1.total_cmp(&b.1))
             .map(|(name, m)| Row { name: name.to_string(), ratio: ratio(Some(m), floor), ..Row::default() });
 
         Context {
             ran: true,
-            items: param("items"),
-            batch: param("batch"),
-            capacity: param("capacity"),
-            messages: param("messages"),
+            params: ["items", "batch", "capacity", "messages"].into_iter().map(|k| (k, param(k))).collect(),
             cores: summary.environment.cores,
             floor: LOOP,
             first,
             last,
             claims: claims_with_table(&summary.claims, claims::table(summary).into_iter().map(|c| (c.id, c.text))),
+            findings: claims_with_table(
+                &summary.findings,
+                findings::table(summary).into_iter().map(|c| (c.id, c.text)),
+            ),
             batching_factor: BATCHING_FACTOR.to_string(),
             near_loop_factor: NEAR_LOOP_AT_0.to_string(),
-            floor_cpu: num(summary.median_in(LOOP, &first_phase, "cpu_ns_per_item")),
+            floor_cpu: at(LOOP, "cpu_ns_per_item"),
+            floor_first: num(floor),
+            floor_last: num(floor_last),
             handoff,
             batching,
-            streams,
+            fastest,
+            singles,
             yielding,
             spinning,
             crowded,
             gap,
-            rayon_last: ratio(
-                summary.median_in("blocking-rayon", &last_phase, HEADLINE),
-                summary.median_in(LOOP, &last_phase, HEADLINE),
-            ),
+            rayon_last: ratio(headline_last("blocking-rayon"), floor_last),
             best_batched,
             coroutine_rules: pipelines::coroutine::rules_note(summary),
             standalone: measure::external::section(

@@ -24,7 +24,7 @@ use measure::external::ExternalProgram;
 use measure::question::{Alternatives, Question};
 use measure::record::TrialRequest;
 use measure::scenario::{
-    CalibrationSpec, ChartKind, ChartReference, ChartSpec, Dimension, ParamSpec, ReferenceValue, Repetitions, Scenario,
+    CalibrationSpec, ChartKind, ChartReference, ChartSpec, ParamSpec, ReferenceValue, Repetitions, Scenario,
     SeriesLine, SeriesRole, TrialError,
 };
 use measure::summary::ContestantInfo;
@@ -298,21 +298,6 @@ impl Scenario for HandoffScenario {
     /// The standalone programs run as programs of their own ([`contestants::external`]).
     fn external(&self, request: &TrialRequest) -> Result<Option<ExternalProgram>, TrialError> {
         contestants::external(request)
-    }
-
-    fn dimensions(&self) -> Vec<Dimension> {
-        let contestants = self.contestants();
-        let packing = Dimension::from_fn("packing", &contestants, |c| {
-            let packing = if c.name.ends_with("-batched") {
-                "batched"
-            } else if c.name.ends_with("-one-message") {
-                "one message"
-            } else {
-                "per item"
-            };
-            Some(packing.to_string())
-        });
-        vec![Dimension::family(&contestants), packing]
     }
 
     /// The lab's standard of five fresh processes per contestant and phase, each of one warm-up, three measured

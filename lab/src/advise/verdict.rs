@@ -5,7 +5,6 @@
 
 use measure::compare::{Basis, Relation};
 use measure::judge::{judge, ClaimSpec, Comparison, Phase};
-use measure::pick;
 use measure::summary::{metric_key, ClaimResult, Family, Summary, Verdict};
 use serde::{Deserialize, Serialize};
 
@@ -128,7 +127,7 @@ fn best_at(run: &AdvisedRun, summary: &Summary, metric: &str, higher: bool, phas
     let mut best: Option<(String, f64)> = None;
     for name in eligible(run, summary, metric, phase) {
         if let Some(m) = summary.median(&name, &metric_key(phase, metric)) {
-            if best.as_ref().is_none_or(|(_, b)| pick::better(m, *b, higher)) {
+            if best.as_ref().is_none_or(|(_, b)| measure::compare::better(m, *b, higher)) {
                 best = Some((name, m));
             }
         }
@@ -201,7 +200,7 @@ pub(crate) fn advise(run: &AdvisedRun, summary: &Summary, report: &str) -> RunAd
     for name in eligible(run, summary, metric, phase) {
         let (Some(c), Some(m)) = (summary.contestant(&name), median(&name, metric)) else { continue };
         match family_best.iter_mut().find(|(f, _, _)| *f == c.family) {
-            Some(entry) if pick::better(m, entry.2, higher) => *entry = (c.family, name.clone(), m),
+            Some(entry) if measure::compare::better(m, entry.2, higher) => *entry = (c.family, name.clone(), m),
             Some(_) => {}
             None => family_best.push((c.family, name.clone(), m)),
         }

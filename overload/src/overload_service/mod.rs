@@ -26,7 +26,7 @@ use measure::compare::Relation;
 use measure::question::{Alternatives, Guard, Limit, Question};
 use measure::record::RunParams;
 use measure::scenario::{
-    CalibrationSpec, ChartKind, ChartReference, ChartSpec, Dimension, ParamSpec, ReferenceValue, Repetitions, Scenario,
+    CalibrationSpec, ChartKind, ChartReference, ChartSpec, ParamSpec, ReferenceValue, Repetitions, Scenario,
     SeriesLine, SeriesRole,
 };
 use measure::units::count;
@@ -344,10 +344,6 @@ impl Scenario for ServiceScenario {
 
     fn check_params(&self, params: &RunParams) -> Result<(), String> {
         crate::config::check_limits(params)
-    }
-
-    fn dimensions(&self) -> Vec<Dimension> {
-        crate::config::dimensions(&self.contestants())
     }
 
     fn repetitions(&self, quick: bool) -> Repetitions {

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use measure::record::{Series, Status};
-use measure::scenario::{ChartKind, ChartSpec, Dimension, SeriesLine, SeriesRole};
+use measure::scenario::{ChartKind, ChartSpec, SeriesLine, SeriesRole};
 use measure::summary::{
     Check, ClaimResult, ContestantSummary, Disturbed, Environment, Family, Method, MetricStats, Role, Summary, Verdict,
 };
@@ -216,10 +216,6 @@ pub fn input(summary: &Summary) -> ReportInput<'_> {
         series: series(),
         harness_notes: vec!["The sampler used 0.3% of one core.".to_string()],
         headline_notes: Vec::new(),
-        dimensions: vec![Dimension {
-            name: "family",
-            levels: summary.contestants.iter().map(|c| (c.name.clone(), c.family.as_str().to_string())).collect(),
-        }],
         trade_off_metrics: Vec::new(),
     }
 }
