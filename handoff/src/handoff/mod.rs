@@ -10,6 +10,7 @@
 //! - [`conformance`]: checks every contestant must pass (exact sum and order, exactly once, bounded, early
 //!   stop, producer error and panic), generic over contestants;
 //! - [`claims`]: the claim table the harness judges, every claim with an id;
+//! - [`findings`]: the rows behind the report's conditional sentences, judged the same way;
 //! - `routine`: one trial in its own process (conformance, then the harness's timed loop, every run verified);
 //! - [`report`]: the figures and verdicts of a run, rendered with `templates/report.md` (every word of the
 //!   discussion).
@@ -17,6 +18,7 @@
 pub mod claims;
 pub mod conformance;
 pub mod contestants;
+pub mod findings;
 pub mod report;
 mod routine;
 
@@ -150,6 +152,7 @@ impl Scenario for HandoffScenario {
         contestants_on_request: contestants::on_request(),
         run_trial: routine::run_trial,
         claim_table: claims::table,
+        finding_table: findings::table,
         discussion: report::report,
         headline_notes: report::headline_notes,
         details_discussion: report::details,

@@ -8,10 +8,10 @@
 
 use std::collections::BTreeMap;
 
-use measure::compare::{differs, format_or_na as num, format_p, format_ratio, process_range, times_or_na as ratio};
+use measure::compare::{format_or_na as num, format_p, format_ratio, process_range, times_or_na as ratio};
 use measure::external::beside_standalone;
-use measure::separation::{separation, Separation};
-use measure::summary::{MetricStats, Role, Summary};
+use measure::judge::Beyond;
+use measure::summary::{ClaimResult, MetricStats, Role, Summary, Verdict};
 use measure::template::{claims_with_table, ClaimView};
 use serde::Serialize;
 
@@ -21,6 +21,7 @@ use crate::handoff::claims::{
     CURRENT_THREAD, LOOP, RECEIVE_SIDE_FACTOR, RING, STANDALONE_GUARD, STANDALONE_LIMIT, WAKEUP_FACTOR,
 };
 use crate::handoff::contestants::{ab_variants, bare_pairs, standalone_pairs};
+use crate::handoff::findings::{self, ASYNC_BATCHED};
 use crate::job::HandoffConfig;
 
 /// The report's template: every word of the discussion.
@@ -34,9 +35,6 @@ const DETAILS_TEMPLATE: &str = include_str!("templates/details.md");
 
 /// The batched contestants whose best figure the advice on blocking code cites.
 const BLOCKING_BATCHED: [&str; 3] = ["blocking-crossbeam-batched", "blocking-flume-batched", "blocking-std-batched"];
-
-/// The batched async channels the advice on async code cites.
-const ASYNC_BATCHED: [&str; 3] = ["stream-tokio-batched", "stream-flume-batched", "stream-futures-batched"];
 
 /// Above this lab ÷ bare ratio of medians the report states a row's remaining cost and what the judge says of it
 /// (below it the lab measures the channel and not itself).
@@ -127,7 +125,7 @@ pub struct Context {
     pub best_blocking_batched: Option<Profile>,
     /// The batched async channels at the widest capacity.
     pub async_batched: Vec<Profile>,
-    /// All three batched async channels ran and are within the noise threshold of each other.
+    /// The finding holds that the batched async channels are within noise of each other at the widest capacity.
     pub async_close: bool,
     /// Every registered contestant's `ms_per_million` at the claim capacity, formatted (`n/a` when it did not run).
     pub ms: BTreeMap<String, String>,
@@ -219,10 +217,11 @@ pub struct Findings {
     pub allocs: Option<Group>,
     /// Batched channels from the claim capacity to the widest.
     pub room: Option<Room>,
-    /// Channels whose batched row (`to`) the judge tells slower than its per-item twin (`from`), with the wake-up
+    /// Channels whose batched row (`to`) is judged slower than its per-item twin (`from`), with the wake-up
     /// figures that show why.
     pub batched_slower: Vec<Change>,
-    /// Every row of `batched_slower` had more context switches and more system CPU per item than its twin.
+    /// For every row of `batched_slower`, the findings hold that it had more context switches and more system CPU
+    /// per item than its twin.
     pub batched_slower_wakes_more: bool,
     /// The one-message rows (`from`) beside their per-item twins (`to`) at the widest capacity.
     pub one_message: Vec<Change>,
@@ -273,29 +272,17 @@ pub struct Outstanding {
     pub missed: Option<Profile>,
 }
 
-/// One contestant judged against another on their process medians.
+/// What the findings say of one contestant against another ([`findings::against`]).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Judgement {
-    /// The outcome ([`measure::separation::separation`]).
-    pub told: Separation,
-    /// The exact one-sided p of the separation (`1 / C(k_a + k_b, k_a)`), formatted, when told apart.
+    /// The finding holds that it is slower, beyond noise.
+    pub slower: bool,
+    /// The finding holds that it is faster, beyond noise.
+    pub faster: bool,
+    /// A side has too few processes to judge (its process range is `n/a`).
+    pub too_few: bool,
+    /// The exact one-sided p of the finding that holds, formatted.
     pub p: Option<String>,
-}
-
-/// What the verdicts say of a row above [`FIDELITY_BAR`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Finding {
-    /// The lab is not told apart from its bare pair (and the control did not run, or the lab is slower than it).
-    Spread,
-    /// The lab is not told apart from its bare pair, and not told slower than the A/A control.
-    SharedSpread,
-    /// The lab is told slower than its bare pair but not slower than the A/A control, an identical copy of it.
-    CopyToo,
-    /// The lab is told slower than its bare pair and, where the control ran, slower than the control too.
-    LabCost,
-    /// Too few processes to judge.
-    TooFew,
 }
 
 /// Whether the per-cause A/B covers a row.
@@ -330,11 +317,9 @@ pub struct FidelityRow {
     pub ab: AbState,
     /// The A/A control at this capacity, when it ran.
     pub control: Option<Control>,
-    /// The variants other than the control told slower than the bare pair at this capacity and, where the control
-    /// ran, slower than the control too.
+    /// The variants other than the control judged slower than the bare pair at this capacity and, where the
+    /// control ran, slower than the control too.
     pub causes_slower: Vec<AbRow>,
-    /// What the verdicts say, for a row above the bar (`None` below it).
-    pub finding: Option<Finding>,
 }
 
 /// A contestant's figures beside its bare pair's at one capacity, judged against them.
@@ -500,7 +485,7 @@ pub fn context(summary: &Summary) -> Context {
         ab_bares: ab_bares(true),
         ab_control_only: ab_bares(false),
         best_blocking_batched: fastest(summary, BLOCKING_BATCHED, wide).map(|(name, _)| profile(summary, name, wide)),
-        async_close: async_batched.len() == ASYNC_BATCHED.len() && async_alike(summary, wide),
+        async_close: summary.finding_holds(findings::async_alike(wide)),
         async_batched,
         ms: crate::handoff::contestants::contestants()
             .iter()
@@ -582,19 +567,14 @@ fn findings(summary: &Summary, caps: &[u64], wide: u64) -> Findings {
     let ends = [caps.first().copied(), caps.last().copied().filter(|&w| Some(w) != caps.first().copied())];
     let cores_at =
         |capacity| ran(summary, BLOCKING_CRATES.into_iter().chain([CONDVAR, "stream-tokio"]), capacity, "cores_used");
-    let noise = summary.method.threshold("ms_per_million");
     let batched_slower: Vec<(Change, bool)> = BATCH_PAIRS
         .iter()
         .filter_map(|(single, batched)| {
-            let judged = judge(ms_stats(summary, batched, c)?, ms_stats(summary, single, c)?, noise);
-            if judged.told != Separation::Slower {
-                return None;
-            }
-            let wakes_more = ["ctx_switches_per_item", "cpu_system_ns_per_item"]
-                .iter()
-                .all(|m| matches!((median_at(batched, m), median_at(single, m)), (Some(b), Some(s)) if b > s));
-            let p = Some(judged.p.unwrap_or_else(|| "n/a".to_string()));
-            change(summary, (single, c), (batched, c)).map(|row| (Change { p, ..row }, wakes_more))
+            let slower = holding(summary, findings::batched_slower(single, c))?;
+            let more = |stem| summary.finding_holds(findings::batched_wakes_more(stem, single, c));
+            let p = Some(slower.p.map_or_else(|| "n/a".to_string(), format_p));
+            change(summary, (single, c), (batched, c))
+                .map(|row| (Change { p, ..row }, more("switches") && more("system")))
         })
         .collect();
     Findings {
@@ -670,7 +650,6 @@ fn outstanding(summary: &Summary) -> Option<Outstanding> {
 /// medians: the fidelity rows (one above [`FIDELITY_BAR`] gets what its A/B rows say of it) and the A/B rows, by
 /// lab contestant, then capacity, then variant (the control first).
 fn calibration(summary: &Summary, caps: &[u64]) -> (Vec<FidelityRow>, Vec<AbRow>) {
-    let noise = summary.method.threshold("ms_per_million");
     let variants = ab_variants();
     let (mut rows, mut ab) = (Vec::new(), Vec::new());
     for (lab, bare) in bare_pairs() {
@@ -688,29 +667,20 @@ fn calibration(summary: &Summary, caps: &[u64]) -> (Vec<FidelityRow>, Vec<AbRow>
                         control: variant.control,
                         tasks: variant.tasks,
                         capacity,
-                        beside: beside(v, b, noise),
-                        against_control: control.filter(|_| !variant.control).map(|(_, c)| judge(v, c, noise)),
+                        beside: beside(summary, (&variant.name, v), b, capacity),
+                        against_control: control
+                            .filter(|_| !variant.control)
+                            .map(|(_, c)| judge(summary, (&variant.name, true), [v, c], capacity)),
                     })
                 })
                 .collect();
             if let (Some(l), Some(b)) = (stats(lab), stats(&bare)) {
                 let control = control.map(|(v, c)| Control {
                     name: v.name.clone(),
-                    beside: beside(c, b, noise),
-                    lab_against: judge(l, c, noise),
+                    beside: beside(summary, (&v.name, c), b, capacity),
+                    lab_against: judge(summary, (lab, true), [l, c], capacity),
                 });
-                let not_slower_than_control = control
-                    .as_ref()
-                    .is_some_and(|c| !matches!(c.lab_against.told, Separation::Slower | Separation::TooFewProcesses));
-                let against_bare = beside(l, b, noise);
                 let above_bar = b.median > 0.0 && l.median / b.median > FIDELITY_BAR;
-                let finding = above_bar.then_some(match against_bare.judged.told {
-                    Separation::TooFewProcesses => Finding::TooFew,
-                    Separation::Slower if not_slower_than_control => Finding::CopyToo,
-                    Separation::Slower => Finding::LabCost,
-                    _ if not_slower_than_control => Finding::SharedSpread,
-                    _ => Finding::Spread,
-                });
                 let ab_state = if here.iter().any(|r| !r.control) {
                     AbState::Ran
                 } else if ours().any(|v| !v.control) {
@@ -722,18 +692,17 @@ fn calibration(summary: &Summary, caps: &[u64]) -> (Vec<FidelityRow>, Vec<AbRow>
                     lab: lab.to_string(),
                     bare: bare.clone(),
                     capacity,
-                    beside: against_bare,
+                    beside: beside(summary, (lab, l), b, capacity),
                     above_bar,
                     cost: num(Some(l.median - b.median)),
                     ab: ab_state,
                     control,
                     causes_slower: here
                         .iter()
-                        .filter(|r| !r.control && r.beside.judged.told == Separation::Slower)
-                        .filter(|r| r.against_control.as_ref().is_none_or(|j| j.told == Separation::Slower))
+                        .filter(|r| !r.control && r.beside.judged.slower)
+                        .filter(|r| r.against_control.as_ref().is_none_or(|j| j.slower))
                         .cloned()
                         .collect(),
-                    finding,
                 });
             }
             ab.extend(here);
@@ -755,14 +724,26 @@ fn ab_bares(causes: bool) -> Vec<String> {
     bares
 }
 
-/// `a` against `b` on their process medians ([`separation`]), its p formatted.
-fn judge(a: &MetricStats, b: &MetricStats, noise: f64) -> Judgement {
-    let (told, p) = separation(a, b, noise);
-    Judgement { told, p: p.map(format_p) }
+/// The finding `id` of `summary`, when it holds.
+fn holding<'a>(summary: &'a Summary, id: &str) -> Option<&'a ClaimResult> {
+    summary.finding(id).filter(|f| f.verdict == Verdict::Holds)
 }
 
-/// `a`'s figures beside its bare pair's, judged against them.
-fn beside(a: &MetricStats, bare: &MetricStats, noise: f64) -> Beside {
+/// What the findings say of `name` against its bare pair (or, with `control`, its pair's A/A control) at
+/// `capacity`, the two sides' statistics being `sides`.
+fn judge(summary: &Summary, (name, control): (&str, bool), sides: [&MetricStats; 2], capacity: u64) -> Judgement {
+    let way = |beyond| holding(summary, findings::against(name, beyond, control, capacity));
+    let (slower, faster) = (way(Beyond::Above), way(Beyond::Below));
+    Judgement {
+        slower: slower.is_some(),
+        faster: faster.is_some(),
+        too_few: sides.iter().any(|s| process_range(s).is_none()),
+        p: slower.or(faster).and_then(|f| f.p).map(format_p),
+    }
+}
+
+/// `name`'s figures (`a`) beside its bare pair's at `capacity`, and what the findings say of them.
+fn beside(summary: &Summary, (name, a): (&str, &MetricStats), bare: &MetricStats, capacity: u64) -> Beside {
     let range = |stats: &MetricStats| {
         process_range(stats)
             .map_or_else(|| "n/a".to_string(), |(low, high)| format!("{}–{}", num(Some(low)), num(Some(high))))
@@ -773,7 +754,7 @@ fn beside(a: &MetricStats, bare: &MetricStats, noise: f64) -> Beside {
         bare_ms: num(Some(bare.median)),
         bare_range: range(bare),
         ratio: ratio(Some(a.median), Some(bare.median)),
-        judged: judge(a, bare, noise),
+        judged: judge(summary, (name, false), [a, bare], capacity),
     }
 }
 
@@ -814,15 +795,6 @@ fn count(x: Option<f64>) -> String {
     x.map_or_else(|| "n/a".to_string(), |x| format!("{}", x.round()))
 }
 
-/// Whether every pair of the async batched contestants at `capacity` is within noise by the one noise rule
-/// (`measure::compare::differs` on process medians); false when one did not run.
-fn async_alike(summary: &Summary, capacity: u64) -> bool {
-    let stats: Vec<_> = ASYNC_BATCHED.iter().filter_map(|n| ms_stats(summary, n, capacity)).collect();
-    let noise = summary.method.threshold("ms_per_million");
-    stats.len() == ASYNC_BATCHED.len()
-        && stats.iter().enumerate().all(|(i, a)| stats[i + 1..].iter().all(|b| !differs(a, b, noise)))
-}
-
 /// The statistics of `ms_per_million` for `contestant` at `capacity`, if it ran cleanly.
 fn ms_stats<'a>(summary: &'a Summary, contestant: &str, capacity: u64) -> Option<&'a MetricStats> {
     summary.metric(contestant, &format!("{}.{HEADLINE}", phase(capacity)))
@@ -852,6 +824,7 @@ mod tests {
     /// `summary` with its claims judged, as the harness does before rendering.
     fn judged(mut summary: Summary) -> Summary {
         summary.claims = measure::judge::judge_all(&summary, &crate::handoff::claims::table(&summary));
+        summary.findings = measure::judge::judge_all(&summary, &findings::table(&summary));
         summary
     }
 
@@ -1040,13 +1013,15 @@ mod tests {
         summary = with_processes(summary, "blocking-crossbeam-bare-lab-message", &[47.0, 52.0, 60.0, 49.5, 80.0]);
         let context = context(&judged(summary.clone()));
         let row = context.fidelity.iter().find(|r| r.lab == "blocking-crossbeam" && r.capacity == 256).expect("row");
-        assert_eq!(row.finding, Some(Finding::LabCost));
-        assert_eq!(row.beside.judged.told, Separation::Slower);
+        assert!(row.beside.judged.slower && row.control.as_ref().is_some_and(|c| c.lab_against.slower));
         let causes: Vec<&str> = row.causes_slower.iter().map(|r| r.cause.as_str()).collect();
         assert_eq!(causes, ["lab-loops"]);
         let text = details(&judged(summary));
-        assert!(text.contains("- **`blocking-crossbeam` at capacity 256**: 81.0 against 50.0 ms/M, a remaining cost of 31.0 ms/M (1.62×). The judge tells it apart from the bare pair: every lab process median (79.0–85.0) is above every bare one (48.0–51.0), p = 0.0040."), "{text}");
-        assert!(text.contains("is not told apart from the bare pair (their process medians overlap); the lab against the control: slower, p = 0.0040."), "{text}");
+        assert!(text.contains("- **`blocking-crossbeam` at capacity 256**: 81.0 against 50.0 ms/M, a remaining cost of 31.0 ms/M (1.62×). The judge tells it apart from the bare pair: every lab process median (79.0–85.0) is above every bare one (48.0–51.0) by more than 20%, p = 0.0040."), "{text}");
+        assert!(
+            text.contains("is not told apart from the bare pair; the lab against the control: slower, p = 0.0040."),
+            "{text}"
+        );
         assert!(
             text.contains(
                 "That is a cost of the lab's own code, beyond what an identical copy of the bare pair shows."
@@ -1063,7 +1038,7 @@ mod tests {
         let mut summary = with_processes(base.clone(), "blocking-crossbeam", &spread);
         summary = with_processes(summary, "blocking-crossbeam-bare-control", &[48.0, 79.0, 85.0, 50.0, 66.0]);
         let text = details(&judged(summary));
-        assert!(text.contains("The judge does not tell it apart from the bare pair: their process medians overlap (lab 47.0–90.0, bare 48.0–51.0)."), "{text}");
+        assert!(text.contains("The judge does not tell it apart from the bare pair: not every lab process median is above every bare one by more than 20% (lab 47.0–90.0, bare 48.0–51.0)."), "{text}");
         assert!(text.contains("So the gap is within the pair's own process-to-process spread: the lab is told apart neither from the bare pair nor, as slower, from an identical copy of it"), "{text}");
         assert!(!text.contains("That is a cost of the lab's own code"), "{text}");
         assert_whole(&text);
