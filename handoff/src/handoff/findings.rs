@@ -9,7 +9,7 @@ use std::sync::{LazyLock, Mutex};
 use measure::compare::Basis::ProcessMedians;
 use measure::compare::Relation;
 use measure::judge::{beyond_noise, Beyond, ClaimSpec, Comparison, Phase};
-use measure::summary::Summary;
+use measure::summary::{ClaimResult, Summary, Verdict};
 
 use super::claims::{capacities, phase, BATCH_PAIRS, CLAIM_CAPACITY, DEFINITION};
 use super::contestants::{ab_variants, bare_pairs};
@@ -54,6 +54,11 @@ pub fn against(contestant: &str, beyond: Beyond, control: bool, capacity: u64) -
     let way = if beyond == Beyond::Above { "slower" } else { "faster" };
     let other = if control { "control" } else { "bare" };
     interned(format!("{way}-than-{other}-{contestant}-{capacity}"))
+}
+
+/// The finding `id` of `summary`, when it holds: the report prints the sentence it backs only then.
+pub fn holding<'a>(summary: &'a Summary, id: &str) -> Option<&'a ClaimResult> {
+    summary.finding(id).filter(|f| f.verdict == Verdict::Holds)
 }
 
 /// Every finding of the handoff scenario, as data: at every capacity of the run, each batched channel against its

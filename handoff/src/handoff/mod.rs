@@ -15,10 +15,12 @@
 //! - [`report`]: the figures and verdicts of a run, rendered with `templates/report.md` (every word of the
 //!   discussion).
 
+pub mod calibration;
 pub mod claims;
 pub mod conformance;
 pub mod contestants;
 pub mod findings;
+pub mod floors;
 pub mod report;
 mod routine;
 
@@ -154,8 +156,8 @@ impl Scenario for HandoffScenario {
         claim_table: claims::table,
         finding_table: findings::table,
         discussion: report::report,
-        headline_notes: report::headline_notes,
-        details_discussion: report::details,
+        headline_notes: floors::headline_notes,
+        details_discussion: calibration::details,
         name: "handoff",
         title: "Producer → consumer hand-off: channels, streams and the bridge between them",
         question: "What does it cost to pass a million items from one thread or task to another, in each style, and \
