@@ -142,3 +142,44 @@ fn interned(text: String) -> &'static str {
     texts.insert(kept);
     kept
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::handoff::claims::tests::summary_with;
+
+    /// `summary` with its findings judged, as the harness does.
+    fn judged(mut summary: Summary) -> Summary {
+        summary.findings = measure::judge::judge_all(&summary, &table(&summary));
+        summary
+    }
+
+    #[test]
+    fn every_id_is_unique_and_each_row_the_report_reads_is_declared() {
+        let summary = summary_with(&[]);
+        let rows = table(&summary);
+        let ids: BTreeSet<&str> = rows.iter().map(|r| r.id).collect();
+        assert_eq!(ids.len(), rows.len(), "ids repeat");
+        assert!(ids.contains(batched_slower("blocking-flume", CLAIM_CAPACITY)));
+        assert!(ids.contains(batched_wakes_more("switches", "blocking-flume", CLAIM_CAPACITY)));
+        assert!(ids.contains(async_alike(256)), "at the widest capacity of the run");
+        for (lab, _) in bare_pairs() {
+            for capacity in [1, 256] {
+                for way in [Beyond::Above, Beyond::Below] {
+                    assert!(ids.contains(against(lab, way, false, capacity)), "{lab} at {capacity}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_batched_row_is_slower_only_beyond_noise_and_only_its_own_figures_decide() {
+        let slower = judged(summary_with(&[("blocking-flume-batched", 256, 200.0)]));
+        assert!(slower.finding_holds(batched_slower("blocking-flume", 256)), "2× its twin");
+        assert!(!slower.finding_holds(batched_slower("blocking-crossbeam", 256)), "equal to its twin");
+        assert!(!slower.finding_holds(batched_wakes_more("switches", "blocking-flume", 256)), "equal switches");
+        let near = judged(summary_with(&[("blocking-flume-batched", 256, 110.0)]));
+        assert!(!near.finding_holds(batched_slower("blocking-flume", 256)), "10% is within the noise line");
+        assert!(near.finding_holds(async_alike(256)), "the async batched rows are equal");
+    }
+}
