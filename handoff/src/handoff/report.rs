@@ -1,8 +1,9 @@
 //! The handoff scenario's report: the figures and verdicts of a run, gathered from its [`Summary`] into a typed
-//! [`Context`] (numbers formatted, claims by id) and rendered with `templates/report.md`, which holds every word
-//! of the discussion and chooses each conditional finding by its claim's verdict. Nothing here builds a sentence
-//! or looks a claim up by its text; a figure the run lacks is `n/a`, and a finding whose figures are missing is
-//! left out by the template. Every figure of a contestant reaches the template through one row type,
+//! [`Context`] (numbers formatted, claims by id, findings as the verdicts of [`mod@findings`]' rows) and rendered with
+//! `templates/report.md`, which holds every word of the discussion and prints each conditional sentence by its
+//! claim's or finding's verdict. Nothing here builds a sentence, decides one from the figures or looks a claim up
+//! by its text; a figure the run lacks is `n/a`, and a finding whose figures are missing is left out by the
+//! template. Every figure of a contestant reaches the template through one row type,
 //! [`Profile`] (its figures at one capacity, read by the table [`FIGURES`]), alone or as two side by side
 //! ([`Change`]).
 
@@ -247,7 +248,7 @@ pub fn context(summary: &Summary) -> Context {
         wakeup_factor: WAKEUP_FACTOR.to_string(),
         receive_side_factor: RECEIVE_SIDE_FACTOR.to_string(),
         batched_sizes: caps.iter().filter_map(|&cap| packing(summary, cap)).collect(),
-        findings: findings(summary, &caps, wide),
+        findings: where_the_time_goes(summary, &caps, wide),
         calibration: calibration(summary),
         standalone: against_standalone(summary),
         best_blocking_batched: fastest(summary, BLOCKING_BATCHED, wide).map(|(name, _)| profile(summary, name, wide)),
@@ -272,7 +273,7 @@ fn against_standalone(summary: &Summary) -> String {
 }
 
 /// The findings of "where the time goes" (`wide`: the widest capacity).
-fn findings(summary: &Summary, caps: &[u64], wide: u64) -> Findings {
+fn where_the_time_goes(summary: &Summary, caps: &[u64], wide: u64) -> Findings {
     let c = CLAIM_CAPACITY;
     let median_at = |n: &str, metric: &str| summary.median_in(n, &phase(c), metric);
     let has = |n: &str, capacity: u64| summary.median_in(n, &phase(capacity), HEADLINE).is_some();
