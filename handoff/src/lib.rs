@@ -16,8 +16,9 @@ mod pair;
 mod produce;
 
 pub use handoff::{
-    ab_variants, bare_pairs, claims, conformance, contestants, find, items_at, report, AbVariant, HandoffContestant,
-    HandoffScenario, PreparedHandoff, BATCHED, CPU_PER_ITEM, HEADLINE, PER_ITEM, SERIES_CAPACITY, SMALL_CAPACITY_BELOW,
+    ab_variants, bare_pairs, claims, conformance, contestants, find, findings, items_at, report, AbVariant,
+    HandoffContestant, HandoffScenario, PreparedHandoff, BATCHED, CPU_PER_ITEM, HEADLINE, PER_ITEM, SERIES_CAPACITY,
+    SMALL_CAPACITY_BELOW,
 };
 pub use job::{
     injected_panic_message, Behaviour, Consumer, Fault, FaultAction, HandoffConfig, HandoffError, Instruments, Job,

@@ -6,12 +6,13 @@ use std::path::Path;
 
 use measure::summary::Summary;
 
-/// The committed summary, with its claims judged again by today's table (so they carry their ids).
+/// The committed summary, with its claims and findings judged again by today's tables (so they carry their ids).
 fn committed() -> Summary {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../reports/handoff.json");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut summary: Summary = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     summary.claims = measure::judge::judge_all(&summary, &handoff::claims::table(&summary));
+    summary.findings = measure::judge::judge_all(&summary, &handoff::findings::table(&summary));
     summary
 }
 

@@ -62,7 +62,7 @@ pub const CROSS_THREAD_PER_ITEM: [&str; 10] = [
 pub const WIDE_CAPACITY: u64 = 4096;
 
 /// What `ms_per_million` measures.
-const DEFINITION: &str = "wall time per million items handed off, over each whole timed iteration";
+pub(crate) const DEFINITION: &str = "wall time per million items handed off, over each whole timed iteration";
 
 /// How much cheaper batching must make every channel.
 pub const BATCHING_FACTOR: f64 = 10.0;
@@ -191,9 +191,14 @@ pub fn phase(capacity: u64) -> String {
     format!("capacity_{capacity}")
 }
 
-/// The capacities of the run's phases, in order.
+/// The capacities of the run's phases, in order: its `capacity` parameter's values that ran as a phase.
 pub fn capacities(summary: &Summary) -> Vec<u64> {
-    summary.phases.iter().filter_map(|p| p.strip_prefix("capacity_")?.parse().ok()).collect()
+    let swept = summary.params.get("capacity");
+    let values: Vec<u64> = match swept.and_then(|v| v.as_array()) {
+        Some(values) => values.iter().filter_map(|v| v.as_u64()).collect(),
+        None => swept.and_then(|v| v.as_u64()).into_iter().collect(),
+    };
+    values.into_iter().filter(|&capacity| summary.phases.contains(&phase(capacity))).collect()
 }
 
 /// The `batch` parameter of the run.

@@ -10,13 +10,17 @@
 //! - [`conformance`]: checks every contestant must pass (exact sum and order, exactly once, bounded, early
 //!   stop, producer error and panic), generic over contestants;
 //! - [`claims`]: the claim table the harness judges, every claim with an id;
+//! - [`findings`]: the rows behind the report's conditional sentences, judged the same way;
 //! - `routine`: one trial in its own process (conformance, then the harness's timed loop, every run verified);
 //! - [`report`]: the figures and verdicts of a run, rendered with `templates/report.md` (every word of the
 //!   discussion).
 
+pub mod calibration;
 pub mod claims;
 pub mod conformance;
 pub mod contestants;
+pub mod findings;
+pub mod floors;
 pub mod report;
 mod routine;
 
@@ -150,9 +154,10 @@ impl Scenario for HandoffScenario {
         contestants_on_request: contestants::on_request(),
         run_trial: routine::run_trial,
         claim_table: claims::table,
+        finding_table: findings::table,
         discussion: report::report,
-        headline_notes: report::headline_notes,
-        details_discussion: report::details,
+        headline_notes: floors::headline_notes,
+        details_discussion: calibration::details,
         name: "handoff",
         title: "Producer → consumer hand-off: channels, streams and the bridge between them",
         question: "What does it cost to pass a million items from one thread or task to another, in each style, and \

@@ -1,0 +1,446 @@
+//! The report's tests: every sentence from the run's figures and verdicts, whole under every verdict.
+
+use super::*;
+use crate::handoff::calibration::{details, AbState};
+use crate::handoff::claims::tests::summary_with;
+use crate::handoff::claims::RING;
+use crate::handoff::floors::headline_notes;
+use crate::job::HandoffConfig;
+use measure::summary::Verdict;
+use testkit::fixture::processes;
+
+/// `summary` with its claims judged, as the harness does before rendering.
+fn judged(mut summary: Summary) -> Summary {
+    summary.claims = measure::judge::judge_all(&summary, &crate::handoff::claims::table(&summary));
+    summary.findings = measure::judge::judge_all(&summary, &findings::table(&summary));
+    summary
+}
+
+/// `summary` with the claim `id` given `verdict`.
+fn with_verdict(mut summary: Summary, id: &str, verdict: Verdict) -> Summary {
+    for claim in summary.claims.iter_mut().filter(|c| c.id == id) {
+        claim.verdict = verdict;
+    }
+    summary
+}
+
+/// Fails on what a sentence assembled from pieces shows when a piece is missing or misplaced.
+fn assert_whole(text: &str) {
+    for bad in ["  ", " ,", " ;", " .", "()", "( ", " )", "0.00 items", "sampled 0.00"] {
+        assert!(!text.contains(bad), "`{bad}` in:\n{text}");
+    }
+    let glued = text.match_indices("ms/M").any(|(i, _)| text[i + 4..].starts_with(|c: char| c.is_ascii_digit()));
+    assert!(!glued, "a number glued to a unit:\n{text}");
+}
+
+#[test]
+fn each_lab_contestant_stands_beside_its_bare_pair_as_a_ratio() {
+    let summary = judged(summary_with(&[
+        ("blocking-crossbeam", 256, 60.0),
+        ("blocking-crossbeam-bare", 256, 40.0),
+        ("stream-tokio", 256, 150.0),
+    ]));
+    let text = details(&summary);
+    assert!(
+        text.contains(
+            "| `blocking-crossbeam` | `blocking-crossbeam-bare` | 256 | 60.0 | 40.0 | 1.50× | 59.9–60.1 | 40.0–40.0 | \
+             slower, p = 0.050 |"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("| `stream-tokio` | `stream-tokio-bare` | 256 | 150 | 100 | 1.50× |"), "{text}");
+    assert!(text.contains("`just fidelity-ab` runs the bare pairs' variants"), "no variant ran: {text}");
+    assert!(text.contains("`reports/fidelity-ab/handoff.md`"), "{text}");
+    assert_whole(&text);
+    let main = report(&summary);
+    assert!(main.contains("(handoff-details.md#the-lab-against-bare-programs)"), "{main}");
+    assert!(main.contains("`blocking-crossbeam` at capacity 256, 1.50× its bare pair (slower, p = 0.050)"), "{main}");
+    assert_whole(&main);
+    let mut without = summary_with(&[("blocking-crossbeam", 256, 60.0)]);
+    without.contestants.retain(|c| !c.name.ends_with("-bare"));
+    let none = details(&judged(without));
+    assert!(none.contains("The bare reference pairs did not run"), "{none}");
+}
+
+#[test]
+fn every_per_item_row_reads_as_a_multiple_of_the_ring_and_of_the_loop_at_each_capacity() {
+    let summary = judged(summary_with(&[
+        (RING, 256, 2.0),
+        (LOOP, 256, 1.0),
+        (LOOP, 1, 4.0),
+        ("blocking-crossbeam", 256, 50.0),
+        ("stream-tokio", 1, 800.0),
+    ]));
+    let text = report(&summary);
+    assert!(
+        text.contains("| contestant | role | ms/M at 1 | × ring | × loop | ms/M at 256 | × ring | × loop |"),
+        "{text}"
+    );
+    assert!(
+        text.contains("| `blocking-crossbeam` | candidate | 100 | 1.00× | 25.0× | 50.0 | 25.0× | 50.0× |"),
+        "{text}"
+    );
+    assert!(text.contains("| `stream-tokio` | candidate | 800 | 8.00× | 200× | 100 | 50.0× | 100× |"), "{text}");
+    assert!(text.contains(&format!("| `{RING}` | reference | 100 | 1.00× | 25.0× | 2.00 | 1.00× | 2.00× |")), "{text}");
+    assert!(text.contains(&format!("| `{LOOP}` | floor | 4.00 | 0.0400× | 1.00× | 1.00 | 0.500× | 1.00× |")), "{text}");
+    let rows: Vec<String> = context(&summary).floor_multiples.rows.into_iter().map(|r| r.name).collect();
+    assert_eq!(&rows[..3], [LOOP, RING, "blocking-crossbeam"]);
+    for batched in ["blocking-crossbeam-batched", "blocking-crossbeam-one-message", "stream-tokio-batched"] {
+        assert!(!rows.iter().any(|r| r == batched), "{batched} hands off more than one item per message");
+    }
+    assert!(!text.contains(&format!("`{RING}` did not run")), "{text}");
+    assert!(!text.contains("|\n\n\n"), "one blank line after the table:\n{text}");
+    assert_whole(&text);
+
+    let mut without = summary_with(&[("blocking-crossbeam", 256, 50.0)]);
+    without.contestants.retain(|c| c.name != RING);
+    let text = report(&judged(without));
+    assert!(text.contains(&format!("`{RING}` did not run in this run, so its column reads `—`")), "{text}");
+    assert!(text.contains("| `blocking-crossbeam` | candidate | 100 | — | 1.00× | 50.0 | — | 0.500× |"), "{text}");
+    assert_whole(&text);
+}
+
+#[test]
+fn the_headline_sets_the_per_item_candidates_between_their_multiples_of_the_floors() {
+    let medians = [(RING, 256, 2.0), (LOOP, 256, 1.0), ("blocking-crossbeam", 256, 50.0), ("stream-flume", 256, 400.0)];
+    let notes = headline_notes(&judged(summary_with(&medians)));
+    let candidates = crate::handoff::contestants::contestants()
+        .iter()
+        .filter(|c| c.info().role == Role::Candidate && c.items_per_message(&HandoffConfig::default()) == Some(1))
+        .count();
+    assert_eq!(
+        notes,
+        [format!(
+            "Per item at capacity 256, the {candidates} candidates that hand off one item per message cost 25.0× to \
+             200× the floor of a cross-thread hand-off here (`{RING}`, a bounded single-producer single-consumer \
+             ring, 2.00 ms/M) and 50.0× to 400× the work without a hand-off (`{LOOP}`)."
+        )]
+    );
+    let mut one = summary_with(&medians);
+    one.contestants.retain(|c| [RING, LOOP, "blocking-crossbeam"].contains(&c.name.as_str()));
+    assert_eq!(
+        headline_notes(&judged(one.clone())),
+        [format!(
+            "Per item at capacity 256, the one candidate that hands off one item per message, \
+             `blocking-crossbeam`, costs 25.0× the floor of a cross-thread hand-off here (`{RING}`, a bounded \
+             single-producer single-consumer ring, 2.00 ms/M) and 50.0× the work without a hand-off (`{LOOP}`)."
+        )]
+    );
+    one.contestants.retain(|c| c.name != RING);
+    assert!(headline_notes(&judged(one)).is_empty(), "no ring, no line");
+}
+
+#[test]
+fn each_pair_stands_beside_its_standalone_program_with_cores_and_a_failed_guard_is_a_claim() {
+    let mut summary = summary_with(&[]);
+    for (lab, standalone) in standalone_pairs() {
+        let mut copy = summary.contestant(&lab).expect("the lab twin").clone();
+        copy.name = standalone;
+        copy.metrics.insert("capacity_256.cores_used".to_string(), processes(&[1.5, 1.5, 1.5]));
+        summary.contestants.push(copy);
+    }
+    let summary = with_processes(summary, "blocking-crossbeam", &[48.0, 52.0, 56.0]);
+    let summary = with_processes(summary, "blocking-crossbeam-standalone", &[26.0, 30.0, 38.0]);
+    let summary = judged(summary);
+    let text = report(&summary);
+    assert!(
+        text.contains(
+            "| `blocking-crossbeam` | `blocking-crossbeam-standalone` | `capacity_256` | 52.0 | 30.0 | **1.73×** \
+             | 1.25 | 1.50 | above, p = 0.050 |"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("| `stream-tokio` | `stream-tokio-standalone` | `capacity_1` | 100 | 100 | 1.00× |"),
+        "{text}"
+    );
+    assert!(text.contains("Above 1.10×: `blocking-crossbeam` at `capacity_256` (1.73×, on 1.25 cores against 1.50"));
+    assert_whole(&text);
+    let guard = summary.claims.iter().find(|c| c.id == STANDALONE_GUARD).expect("the guard is judged");
+    assert_eq!((guard.verdict, guard.guard), (Verdict::Fails, true), "{}", guard.detail);
+    let none = report(&judged(summary_with(&[])));
+    assert!(none.contains("The standalone programs did not run in this run"), "{none}");
+    assert!(none.contains("`cargo build --release -p standalone` builds them"), "{none}");
+}
+
+/// `summary` with `name`'s `ms_per_million` at capacity 256 read from the process medians `medians`; a
+/// contestant the summary lacks (an A/B variant, on request only) is added as a copy of its bare pair.
+fn with_processes(mut summary: Summary, name: &str, medians: &[f64]) -> Summary {
+    if summary.contestant(name).is_none() {
+        let bare = name.find("-bare-").map_or(name, |i| &name[..i + "-bare".len()]);
+        let mut copy = summary.contestant(bare).expect("its bare pair").clone();
+        copy.name = name.to_string();
+        summary.contestants.push(copy);
+    }
+    let contestant = summary.contestants.iter_mut().find(|c| c.name == name).expect("added");
+    contestant.metrics.insert("capacity_256.ms_per_million".to_string(), processes(medians));
+    summary
+}
+
+const BARE: [f64; 5] = [48.0, 50.0, 49.0, 51.0, 50.5];
+
+#[test]
+fn a_row_above_the_bar_states_its_cost_and_what_the_judge_and_the_control_say() {
+    let lab = [80.0, 82.0, 79.0, 85.0, 81.0];
+    let base = with_processes(summary_with(&[]), "blocking-crossbeam-bare", &BARE);
+
+    // The lab told slower than its bare pair and than an identical copy; one cause told slower than both.
+    let mut summary = with_processes(base.clone(), "blocking-crossbeam", &lab);
+    summary = with_processes(summary, "blocking-crossbeam-bare-control", &[49.0, 50.5, 48.5, 51.5, 50.0]);
+    summary = with_processes(summary, "blocking-crossbeam-bare-lab-loops", &[78.0, 80.0, 83.0, 79.5, 81.5]);
+    summary = with_processes(summary, "blocking-crossbeam-bare-lab-message", &[47.0, 52.0, 60.0, 49.5, 80.0]);
+    let context = context(&judged(summary.clone()));
+    let row =
+        context.calibration.fidelity.iter().find(|r| r.lab == "blocking-crossbeam" && r.capacity == 256).expect("row");
+    assert!(row.beside.judged.slower && row.control.as_ref().is_some_and(|c| c.lab_against.slower));
+    let causes: Vec<&str> = row.causes_slower.iter().map(|r| r.cause.as_str()).collect();
+    assert_eq!(causes, ["lab-loops"]);
+    let text = details(&judged(summary));
+    assert!(text.contains("- **`blocking-crossbeam` at capacity 256**: 81.0 against 50.0 ms/M, a remaining cost of 31.0 ms/M (1.62×). The judge tells it apart from the bare pair: every lab process median (79.0–85.0) is above every bare one (48.0–51.0) by more than 20%, p = 0.0040."), "{text}");
+    assert!(
+        text.contains("is not told apart from the bare pair; the lab against the control: slower, p = 0.0040."),
+        "{text}"
+    );
+    assert!(
+        text.contains("That is a cost of the lab's own code, beyond what an identical copy of the bare pair shows."),
+        "{text}"
+    );
+    assert!(text.contains("the lab's producer and consumer loops (`blocking-crossbeam-bare-lab-loops`, 1.60× the bare pair's, p = 0.0040) is told slower than it and than the control: the cost comes from there."), "{text}");
+    assert!(text.contains("| `blocking-crossbeam-bare-lab-message` | the lab's message type, `Result<u64, Infallible>` | 256 | 52.0 | 1.04× | 47.0–80.0 | not told apart |"), "{text}");
+    assert!(!text.contains("`just fidelity-ab` runs"), "the A/B ran: {text}");
+    assert_whole(&text);
+
+    // A/A: the lab's processes overlap the bare pair's and the control's: no lab cost is stated.
+    let spread = [47.0, 65.0, 80.0, 49.5, 90.0];
+    let mut summary = with_processes(base.clone(), "blocking-crossbeam", &spread);
+    summary = with_processes(summary, "blocking-crossbeam-bare-control", &[48.0, 79.0, 85.0, 50.0, 66.0]);
+    let text = details(&judged(summary));
+    assert!(text.contains("The judge does not tell it apart from the bare pair: not every lab process median is above every bare one by more than 20% (lab 47.0–90.0, bare 48.0–51.0)."), "{text}");
+    assert!(text.contains("So the gap is within the pair's own process-to-process spread: the lab is told apart neither from the bare pair nor, as slower, from an identical copy of it"), "{text}");
+    assert!(!text.contains("That is a cost of the lab's own code"), "{text}");
+    assert_whole(&text);
+
+    // Told slower, but not slower than an identical copy, which is told slower too: not shown to be the lab's.
+    let mut summary = with_processes(base.clone(), "blocking-crossbeam", &lab);
+    summary = with_processes(summary, "blocking-crossbeam-bare-control", &[79.5, 84.0, 78.0, 86.0, 80.0]);
+    let text = details(&judged(summary));
+    assert!(
+        text.contains(
+            "and is told slower than the bare pair (p = 0.0040); the lab against the control: not told apart."
+        ),
+        "{text}"
+    );
+    assert!(text.contains("so the separation is not shown to be a cost of the lab's code"), "{text}");
+    assert!(!text.contains("That is a cost of the lab's own code"), "{text}");
+    assert_whole(&text);
+
+    // No A/B ran: told slower, the cost stated as far as the run can tell, and the reader pointed to the A/B.
+    let text = details(&judged(with_processes(base, "blocking-crossbeam", &lab)));
+    assert!(
+        text.contains("That is the measured remaining cost of the lab's code as far as this run can tell"),
+        "{text}"
+    );
+    assert!(text.contains("The per-cause A/B that would isolate its cause did not run here (see below)."), "{text}");
+    assert!(text.contains("`just fidelity-ab` runs the bare pairs' variants"), "{text}");
+    assert_whole(&text);
+}
+
+#[test]
+fn the_task_pairs_variants_read_as_tasks_and_a_lone_control_isolates_no_cause() {
+    let lab = [80.0, 82.0, 79.0, 85.0, 81.0];
+    let mut summary = with_processes(summary_with(&[]), "stream-flume-bare", &BARE);
+    summary = with_processes(summary, "stream-flume", &lab);
+    summary = with_processes(summary, "stream-flume-bare-control", &[49.0, 50.5, 48.5, 51.5, 50.0]);
+    summary = with_processes(summary, "stream-flume-bare-started-before", &[78.0, 80.0, 83.0, 79.5, 81.5]);
+    summary = with_processes(summary, "stream-tokio-bare", &BARE);
+    summary = with_processes(summary, "stream-tokio", &lab);
+    summary = with_processes(summary, "stream-tokio-bare-control", &[49.0, 50.5, 48.5, 51.5, 50.0]);
+    let context = context(&judged(summary.clone()));
+    let row = |lab: &str| context.calibration.fidelity.iter().find(|r| r.lab == lab && r.capacity == 256).expect("row");
+    assert_eq!(row("stream-flume").ab, AbState::Ran);
+    assert_eq!(row("stream-tokio").ab, AbState::NoneExists, "a control alone isolates no cause");
+    assert!(row("stream-tokio").control.is_some());
+    let text = details(&judged(summary));
+    assert!(text.contains("both tasks spawned before the clock, the producer released by the lab's oneshot (`stream-flume-bare-started-before`"), "{text}");
+    assert!(text.contains("No per-cause A/B exists for this pair (the variants cover `blocking-crossbeam-bare`, `blocking-flume-bare` and `stream-flume-bare`)"), "{text}");
+    assert_whole(&text);
+    let none = details(&judged(summary_with(&[("stream-flume", 256, 60.0)])));
+    assert!(
+        none.contains(
+            "(`blocking-crossbeam-bare-<cause>`, `blocking-flume-bare-<cause>` and `stream-flume-bare-<cause>`, each"
+        ),
+        "{none}"
+    );
+    assert!(none.contains("from a lab cost, of `stream-tokio-bare` too) beside their pairs"), "{none}");
+}
+
+#[test]
+fn every_a_b_variant_renders_with_what_it_puts_back() {
+    let mut summary = summary_with(&[]);
+    for variant in crate::handoff::contestants::ab_variants() {
+        summary = with_processes(summary, &variant.name, &BARE);
+    }
+    let context = context(&judged(summary.clone()));
+    assert_eq!(
+        context.calibration.ab.len(),
+        2 * crate::handoff::contestants::ab_variants().len(),
+        "one row per variant and capacity"
+    );
+    let text = details(&judged(summary));
+    assert!(!text.contains("could not be rendered"), "{text}");
+    for variant in crate::handoff::contestants::ab_variants() {
+        assert!(text.contains(&format!("| `{}` |", variant.name)), "{text}");
+    }
+    assert_whole(&text);
+}
+
+#[test]
+fn every_figure_comes_from_the_summary() {
+    let summary = judged(summary_with(&[
+        (LOOP, 256, 1.25),
+        ("blocking-crossbeam", 256, 62.5),
+        ("blocking-crossbeam-batched", 256, 3.125),
+        (CURRENT_THREAD, 256, 115.0),
+    ]));
+    let text = report(&summary);
+    assert!(text.contains("1.25"), "{text}");
+    assert!(text.contains("20.0×"), "{text}"); // crossbeam per item over batched
+    assert!(text.contains("beats every cross-thread pair fails: the fastest, `blocking-crossbeam`"), "{text}");
+    assert!(text.contains("50,000") || text.contains("50000"), "{text}");
+    assert!(text.contains("### What to pick"));
+    assert_whole(&text);
+}
+
+#[test]
+fn the_packing_is_read_from_the_run_not_from_the_batch_parameter() {
+    let mut summary = summary_with(&[]);
+    for c in summary.contestants.iter_mut().filter(|c| c.name.ends_with("-batched")) {
+        for (capacity, items, messages) in [(1u64, 1.0, 1.0), (256, 16.0, 16.0)] {
+            let stats = c.metrics[&format!("capacity_{capacity}.ms_per_million")].clone();
+            let scaled = |x: f64| measure::summary::MetricStats { median: x, ..stats.clone() };
+            c.metrics.insert(format!("capacity_{capacity}.items_per_message"), scaled(items));
+            c.metrics.insert(format!("capacity_{capacity}.messages_per_channel"), scaled(messages));
+        }
+    }
+    summary.params.insert("messages".to_string(), serde_json::Value::from(16));
+    let text = report(&judged(summary));
+    assert!(
+        text.contains("batched contestants send 1 and 16 items per message at capacities 1 and 256 (capacity / 16"),
+        "{text}"
+    );
+    assert!(text.contains("the same costs are paid once per 16 items"), "{text}");
+    assert!(text.contains("1 of 1 at capacity 1 and 16 of 16 at capacity 256"), "{text}");
+    assert!(!text.contains("send 256 items per message"), "{text}");
+    assert_whole(&text);
+}
+
+#[test]
+fn counts_print_as_whole_numbers() {
+    let mut summary = summary_with(&[]);
+    let one_message = summary.contestants.iter_mut().find(|c| c.name == "stream-tokio-one-message");
+    if let Some(stats) = one_message.and_then(|c| c.metrics.get_mut("capacity_256.max_outstanding_sampled")) {
+        stats.median = 0.0;
+    }
+    let text = report(&judged(summary));
+    assert!(text.contains("the widest miss here is `stream-tokio-one-message`: exact 384, sampled 0."), "{text}");
+    assert_whole(&text);
+}
+
+#[test]
+fn a_missing_phase_is_said_not_invented() {
+    let mut summary = summary_with(&[]);
+    summary.phases.clear();
+    assert!(report(&summary).contains("nothing to discuss"));
+}
+
+#[test]
+fn a_missing_contestant_reads_as_not_available() {
+    let mut summary = summary_with(&[]);
+    summary.contestants.retain(|c| c.name != CONDVAR);
+    let text = report(&summary);
+    assert!(!text.contains("pays the kernel on every operation"), "{text}");
+    assert!(text.contains("n/a"), "{text}");
+}
+
+#[test]
+fn a_batched_row_slower_than_its_twin_is_explained_only_as_far_as_the_figures_go() {
+    // Every row at 100 ms/M except flume batched at 200: the judge tells it slower, and as its wake-up
+    // figures equal its twin's, the report does not claim wake-ups as the cause.
+    let text = report(&judged(summary_with(&[("blocking-flume-batched", 256, 200.0)])));
+    assert_whole(&text);
+    assert!(text.contains("**Where batching cost more than it saved.**"), "{text}");
+    assert!(text.contains("`blocking-flume-batched` took 200 ms/M against 100 for `blocking-flume`"), "{text}");
+    assert!(text.contains("This run's wake-up figures do not show the cause"), "{text}");
+    assert!(!text.contains("here the cost was the wake-ups"), "{text}");
+    // No batched row slower: no such bullet.
+    let text = report(&judged(summary_with(&[])));
+    assert!(!text.contains("Where batching cost more"), "{text}");
+}
+
+#[test]
+fn the_one_message_rows_say_what_they_hold_against_their_twins() {
+    let text = report(&judged(summary_with(&[])));
+    assert!(text.contains("**Why the one-message rows are never the answer"), "{text}");
+    let pairs = one_message_pairs();
+    assert_eq!(pairs.len(), 3);
+    for (single, one) in pairs {
+        assert!(text.contains(&format!("`{one}` 100 ms/M")), "{one}: {text}");
+        assert!(text.contains(&format!("for `{single}`")), "{single}: {text}");
+    }
+}
+
+#[test]
+fn a_finding_is_printed_only_when_its_claim_holds() {
+    // Every batched channel 20× cheaper: the batching claim holds.
+    let fast: Vec<(&str, u64, f64)> = BATCH_PAIRS.iter().map(|(_, b)| (*b, 256, 5.0)).collect();
+    let holds = judged(summary_with(&fast));
+    assert!(holds.claims.iter().any(|c| c.id == "batching-pays" && c.verdict == Verdict::Holds));
+    let text = report(&holds);
+    assert!(text.contains("Batching divides every per-message cost by the batch"), "{text}");
+    assert!(text.contains("at least 10× cheaper per item here"), "{text}");
+    assert!(text.contains("send batches, not items"), "the recommendation appears with the verdict: {text}");
+    assert_whole(&text);
+
+    // The same run with the batching claim inconclusive: neither sentence is printed, the verdict is named.
+    let text = report(&with_verdict(holds, "batching-pays", Verdict::Inconclusive));
+    assert!(!text.contains("Batching divides every per-message cost"), "{text}");
+    assert!(!text.contains("cheaper per item here"), "{text}");
+    assert!(text.contains("cheaper for every channel: inconclusive"), "{text}");
+    assert!(!text.contains("send batches, not items"), "the recommendation needs the verdict: {text}");
+    assert_whole(&text);
+}
+
+#[test]
+fn the_current_thread_runtime_is_recommended_for_speed_only_when_its_claim_holds() {
+    let summary = judged(summary_with(&[]));
+    let id = "current-thread-beats-cross-thread";
+    let holds = report(&with_verdict(summary.clone(), id, Verdict::Holds));
+    assert!(holds.contains("run them as tasks on one current-thread runtime"), "{holds}");
+    let fails = report(&with_verdict(summary, id, Verdict::Fails));
+    assert!(!fails.contains("run them as tasks on one current-thread runtime"), "{fails}");
+    assert!(fails.contains("choose it for its semantics, not for speed"), "{fails}");
+    assert_whole(&holds);
+    assert_whole(&fails);
+}
+
+#[test]
+fn the_condvar_finding_reads_whole_under_every_verdict() {
+    let summary = judged(summary_with(&[(CONDVAR, 256, 500.0)]));
+    for verdict in [Verdict::Holds, Verdict::Fails, Verdict::Inconclusive] {
+        let text = report(&with_verdict(summary.clone(), "condvar-slowest-blocking", verdict));
+        assert!(text.contains("Per item it takes 500 ms/M"), "{text}");
+        assert_whole(&text);
+    }
+}
+
+#[test]
+fn an_unjudged_run_states_no_finding() {
+    // No claims judged: every claim-backed finding is withheld and said to be unjudged.
+    let text = report(&summary_with(&[(CONDVAR, 256, 500.0)]));
+    assert!(!text.contains("Do not hand-write"), "{text}");
+    assert!(!text.contains("the slowest blocking channel here"), "{text}");
+    assert!(!text.contains("is where most of the per-item cost is"), "{text}");
+    assert!(text.contains("the slowest blocking channel: not judged"), "{text}");
+    assert!(!text.contains("could not be rendered"), "{text}");
+    assert_whole(&text);
+}
