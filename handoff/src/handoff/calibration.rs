@@ -241,7 +241,7 @@ fn ab_bares(causes: bool) -> Vec<String> {
 /// What the findings say of `name` against its bare pair (or, with `control`, its pair's A/A control) at
 /// `capacity`, the two sides' statistics being `sides`.
 fn judge(summary: &Summary, (name, control): (&str, bool), sides: [&MetricStats; 2], capacity: u64) -> Judgement {
-    let way = |beyond| holding(summary, findings::against(name, beyond, control, capacity));
+    let way = |beyond| holding(summary, &findings::against(name, beyond, control, capacity));
     let (slower, faster) = (way(Beyond::Above), way(Beyond::Below));
     Judgement {
         slower: slower.is_some(),

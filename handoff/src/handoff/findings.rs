@@ -3,9 +3,6 @@
 //! one side stands beyond noise from another ([`beyond_noise`]: by more than the testbed's smallest detectable
 //! ratio, on process medians), and the report reads it back by its id; nothing here looks at a number.
 
-use std::collections::BTreeSet;
-use std::sync::{LazyLock, Mutex};
-
 use measure::compare::Basis::ProcessMedians;
 use measure::compare::Relation;
 use measure::judge::{beyond_noise, Beyond, ClaimSpec, Comparison, Phase};
@@ -32,28 +29,28 @@ const WAKE_UPS: [(&str, &str, &str, &str); 2] = [
 
 /// The id of the finding that `batched` (the batched twin of the channel `single`) cost more per item than
 /// `single` at `capacity`.
-pub fn batched_slower(single: &str, capacity: u64) -> &'static str {
-    interned(format!("batched-slower-than-per-item-{single}-{capacity}"))
+pub fn batched_slower(single: &str, capacity: u64) -> String {
+    format!("batched-slower-than-per-item-{single}-{capacity}")
 }
 
 /// The id of the finding that the batched twin of `single` spent more of `stem`'s figure (`switches` or
 /// `system`, [`WAKE_UPS`]) per item than `single` at `capacity`.
-pub fn batched_wakes_more(stem: &str, single: &str, capacity: u64) -> &'static str {
-    interned(format!("batched-more-{stem}-than-per-item-{single}-{capacity}"))
+pub fn batched_wakes_more(stem: &str, single: &str, capacity: u64) -> String {
+    format!("batched-more-{stem}-than-per-item-{single}-{capacity}")
 }
 
 /// The id of the finding that the batched async channels ([`ASYNC_BATCHED`]) are within noise of each other at
 /// `capacity`.
-pub fn async_alike(capacity: u64) -> &'static str {
-    interned(format!("async-batched-alike-{capacity}"))
+pub fn async_alike(capacity: u64) -> String {
+    format!("async-batched-alike-{capacity}")
 }
 
 /// The id of the finding that `contestant` is `beyond` (slower: [`Beyond::Above`]) its bare pair, or its pair's
 /// A/A control (`control`), at `capacity`.
-pub fn against(contestant: &str, beyond: Beyond, control: bool, capacity: u64) -> &'static str {
+pub fn against(contestant: &str, beyond: Beyond, control: bool, capacity: u64) -> String {
     let way = if beyond == Beyond::Above { "slower" } else { "faster" };
     let other = if control { "control" } else { "bare" };
-    interned(format!("{way}-than-{other}-{contestant}-{capacity}"))
+    format!("{way}-than-{other}-{contestant}-{capacity}")
 }
 
 /// The finding `id` of `summary`, when it holds: the report prints the sentence it backs only then.
@@ -127,24 +124,11 @@ fn beyond(
     (a, b, capacity): (&str, &str, u64),
     way: Beyond,
     text: String,
-    id: &'static str,
+    id: String,
 ) -> ClaimSpec {
     let comparisons = vec![Comparison::contestants(a, b, Phase::Named(phase(capacity)))];
     let relation = beyond_noise(&summary.method, metric, way);
     ClaimSpec::new(text, metric, definition, relation, ProcessMedians, comparisons).with_id(id)
-}
-
-/// `text` as a string that lives as long as the process, made once per distinct text: a finding's id names its
-/// contestant and capacity, and a claim's id is `&'static str`.
-fn interned(text: String) -> &'static str {
-    static TEXTS: LazyLock<Mutex<BTreeSet<&'static str>>> = LazyLock::new(|| Mutex::new(BTreeSet::new()));
-    let mut texts = TEXTS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some(&known) = texts.get(text.as_str()) {
-        return known;
-    }
-    let kept: &'static str = Box::leak(text.into_boxed_str());
-    texts.insert(kept);
-    kept
 }
 
 #[cfg(test)]
@@ -162,15 +146,15 @@ mod tests {
     fn every_id_is_unique_and_each_row_the_report_reads_is_declared() {
         let summary = summary_with(&[]);
         let rows = table(&summary);
-        let ids: BTreeSet<&str> = rows.iter().map(|r| r.id).collect();
+        let ids: std::collections::BTreeSet<String> = rows.iter().map(|r| r.id.to_string()).collect();
         assert_eq!(ids.len(), rows.len(), "ids repeat");
-        assert!(ids.contains(batched_slower("blocking-flume", CLAIM_CAPACITY)));
-        assert!(ids.contains(batched_wakes_more("switches", "blocking-flume", CLAIM_CAPACITY)));
-        assert!(ids.contains(async_alike(256)), "at the widest capacity of the run");
+        assert!(ids.contains(&batched_slower("blocking-flume", CLAIM_CAPACITY)));
+        assert!(ids.contains(&batched_wakes_more("switches", "blocking-flume", CLAIM_CAPACITY)));
+        assert!(ids.contains(&async_alike(256)), "at the widest capacity of the run");
         for (lab, _) in bare_pairs() {
             for capacity in [1, 256] {
                 for way in [Beyond::Above, Beyond::Below] {
-                    assert!(ids.contains(against(lab, way, false, capacity)), "{lab} at {capacity}");
+                    assert!(ids.contains(&against(lab, way, false, capacity)), "{lab} at {capacity}");
                 }
             }
         }
@@ -179,11 +163,11 @@ mod tests {
     #[test]
     fn a_batched_row_is_slower_only_beyond_noise_and_only_its_own_figures_decide() {
         let slower = judged(summary_with(&[("blocking-flume-batched", 256, 200.0)]));
-        assert!(slower.finding_holds(batched_slower("blocking-flume", 256)), "2× its twin");
-        assert!(!slower.finding_holds(batched_slower("blocking-crossbeam", 256)), "equal to its twin");
-        assert!(!slower.finding_holds(batched_wakes_more("switches", "blocking-flume", 256)), "equal switches");
+        assert!(slower.finding_holds(&batched_slower("blocking-flume", 256)), "2× its twin");
+        assert!(!slower.finding_holds(&batched_slower("blocking-crossbeam", 256)), "equal to its twin");
+        assert!(!slower.finding_holds(&batched_wakes_more("switches", "blocking-flume", 256)), "equal switches");
         let near = judged(summary_with(&[("blocking-flume-batched", 256, 110.0)]));
-        assert!(!near.finding_holds(batched_slower("blocking-flume", 256)), "10% is within the noise line");
-        assert!(near.finding_holds(async_alike(256)), "the async batched rows are equal");
+        assert!(!near.finding_holds(&batched_slower("blocking-flume", 256)), "10% is within the noise line");
+        assert!(near.finding_holds(&async_alike(256)), "the async batched rows are equal");
     }
 }

@@ -252,7 +252,7 @@ pub fn context(summary: &Summary) -> Context {
         calibration: calibration(summary),
         standalone: against_standalone(summary),
         best_blocking_batched: fastest(summary, BLOCKING_BATCHED, wide).map(|(name, _)| profile(summary, name, wide)),
-        async_close: summary.finding_holds(findings::async_alike(wide)),
+        async_close: summary.finding_holds(&findings::async_alike(wide)),
         async_batched,
         ms: crate::handoff::contestants::contestants()
             .iter()
@@ -295,8 +295,8 @@ fn where_the_time_goes(summary: &Summary, caps: &[u64], wide: u64) -> Findings {
     let batched_slower: Vec<(Change, bool)> = BATCH_PAIRS
         .iter()
         .filter_map(|(single, batched)| {
-            let slower = holding(summary, findings::batched_slower(single, c))?;
-            let more = |stem| summary.finding_holds(findings::batched_wakes_more(stem, single, c));
+            let slower = holding(summary, &findings::batched_slower(single, c))?;
+            let more = |stem| summary.finding_holds(&findings::batched_wakes_more(stem, single, c));
             let p = Some(slower.p.map_or_else(|| "n/a".to_string(), format_p));
             change(summary, (single, c), (batched, c))
                 .map(|row| (Change { p, ..row }, more("switches") && more("system")))
