@@ -267,10 +267,8 @@ impl Summary {
     /// The run's parameter `key` at `phase`: the level the phase's name gives it (`rate` is 30000 in
     /// `rate_30000`, `payload` 1024 in `count_1000-payload_1024`), else its single value ([`Summary::param`]).
     pub fn param_in(&self, phase: Option<&str>, key: &str) -> Option<f64> {
-        let level = phase.and_then(|phase| {
-            phase.split('-').find_map(|part| part.strip_prefix(key)?.strip_prefix('_')?.parse::<f64>().ok())
-        });
-        level.or_else(|| self.param(key))
+        let level = phase.and_then(|phase| crate::phase::PhaseKey::parse(phase)?.level(key));
+        level.map(|level| level as f64).or_else(|| self.param(key))
     }
 
     /// The finding `id` of this run ([`Summary::findings`]), if the scenario declared it and the run judged it.
