@@ -271,6 +271,18 @@ impl Summary {
         level.map(|level| level as f64).or_else(|| self.param(key))
     }
 
+    /// The levels parameter `key` takes across the run's phases ([`crate::phase::PhaseKey::level`]), each once, in
+    /// phase order: the capacities of `capacity_1`, `capacity_16`, …; empty when no phase sweeps `key`.
+    pub fn levels(&self, key: &str) -> Vec<u64> {
+        let mut levels = Vec::new();
+        for level in self.phases.iter().filter_map(|p| crate::phase::PhaseKey::parse(p)?.level(key)) {
+            if !levels.contains(&level) {
+                levels.push(level);
+            }
+        }
+        levels
+    }
+
     /// The finding `id` of this run ([`Summary::findings`]), if the scenario declared it and the run judged it.
     pub fn finding(&self, id: &str) -> Option<&ClaimResult> {
         self.findings.iter().find(|f| f.id == id)
@@ -438,5 +450,15 @@ pub(crate) mod tests {
         assert_eq!(summary.param_in(None, "rate"), None, "a swept parameter has no single value");
         assert_eq!(summary.param_in(Some("rate_30000"), "deadline_ms"), Some(20.0));
         assert_eq!(summary.param_in(Some("rate_30000"), "missing"), None);
+    }
+
+    #[test]
+    fn a_parameters_levels_are_read_from_the_phases_each_once_in_phase_order() {
+        let mut summary = summary(Vec::new());
+        let phases = ["count_1000-payload_64", "count_1000-payload_0", "count_10-payload_64"];
+        summary.phases = phases.iter().map(|p| p.to_string()).collect();
+        assert_eq!(summary.levels("count"), [1000, 10]);
+        assert_eq!(summary.levels("payload"), [64, 0]);
+        assert!(summary.levels("pay").is_empty(), "a key is matched whole");
     }
 }
