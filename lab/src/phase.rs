@@ -1,6 +1,7 @@
 //! Phases (sweep levels) of a run and how a person reads a fork: what planning a run and summarizing its records
 //! both need, kept apart from the planning so that rendering a report needs no options.
 
+use measure::phase::PhaseKey;
 use measure::record::{RunParams, TrialParams};
 
 /// One phase of a run: a combination of sweep-parameter values.
@@ -12,32 +13,28 @@ pub(crate) struct Phase {
     pub params: TrialParams,
 }
 
-/// The cartesian product of the sweep parameters' values, named `<key>_<value>` joined with `-`.
+/// The cartesian product of the sweep parameters' values, each named by its [`PhaseKey`] (`<key>_<value>` joined
+/// with `-`).
 pub(crate) fn phases(params: &RunParams, sweep_keys: &[String]) -> Vec<Phase> {
     let fixed: TrialParams = params
         .iter()
         .filter(|(k, _)| !sweep_keys.contains(k))
         .filter_map(|(k, v)| v.first().map(|&first| (k.clone(), first)))
         .collect();
-    let mut phases = vec![Phase { name: None, params: fixed }];
+    let mut phases = vec![(PhaseKey::default(), fixed)];
     for key in sweep_keys {
         let values = params.get(key).cloned().unwrap_or_default();
         let mut next = Vec::new();
-        for phase in &phases {
+        for (levels, params) in &phases {
             for &value in &values {
-                let mut p = phase.params.clone();
-                p.insert(key.clone(), value);
-                let part = format!("{key}_{value}");
-                let name = Some(match &phase.name {
-                    Some(prefix) => format!("{prefix}-{part}"),
-                    None => part,
-                });
-                next.push(Phase { name, params: p });
+                let mut params = params.clone();
+                params.insert(key.clone(), value);
+                next.push((levels.clone().with(key, value), params));
             }
         }
         phases = next;
     }
-    phases
+    phases.into_iter().map(|(key, params)| Phase { name: (!key.is_empty()).then(|| key.to_string()), params }).collect()
 }
 
 /// How a person reads fork `fork` (the records' `fork` counts from 0): `fork 1` is the first, in the terminal

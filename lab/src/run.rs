@@ -150,7 +150,7 @@ fn runtimes(plan: &RunPlan) -> Vec<measure::setup::Setting> {
         Some(pin) => parallelism_on(&pin.cpus).unwrap_or(pin.cpus.len()),
         None => std::thread::available_parallelism().map_or(cpus.len().max(1), usize::from),
     };
-    sizing::runtimes(plan.scenario.name(), &plan.params, &cpus, parallelism, pinned, |v| std::env::var(v).ok())
+    sizing::runtimes(plan.scenario, &plan.params, &cpus, parallelism, pinned, |v| std::env::var(v).ok())
 }
 
 /// An output failure during a run, with where the trials that finished are kept and how to render them.

@@ -14,7 +14,8 @@
 //! [`external`] runs a contestant as a program of its own outside the trial process (the standalone programs that
 //! calibrate the lab's harness) and sets the lab beside it.
 //! [`limits`] reads how many more threads the OS lets this process start, so a thread count that cannot fit is
-//! refused up front.
+//! refused up front. [`phase`] names a sweep's phases and reads a parameter's level back; [`runtime_size`] is how a
+//! scenario declares the sizes of the runtimes inside its trials.
 #![warn(missing_docs)]
 
 pub mod alloc;
@@ -36,11 +37,13 @@ pub mod limits;
 pub mod memory;
 pub mod meter;
 pub mod metric_stats;
+pub mod phase;
 pub mod probe;
 pub mod question;
 pub mod record;
 pub mod references;
 mod registry;
+pub mod runtime_size;
 pub mod sampler;
 pub mod scenario;
 mod scenario_files;

@@ -340,6 +340,12 @@ pub trait Scenario: Send + Sync {
             Repetitions::STANDARD
         }
     }
+    /// The sizes of the runtimes and pools inside this scenario's trial processes (tokio's workers, rayon's pool,
+    /// `may`'s carriers, its own placement of client and server), each with the code that decides it
+    /// ([`crate::runtime_size`]), for every run's testbed to record. None by default.
+    fn runtime_sizes(&self) -> Vec<crate::runtime_size::RuntimeSize> {
+        Vec::new()
+    }
     /// Metrics shown in the results table, in order.
     fn table_metrics(&self) -> Vec<&'static str>;
     /// Charts the report embeds.

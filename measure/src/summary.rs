@@ -267,10 +267,20 @@ impl Summary {
     /// The run's parameter `key` at `phase`: the level the phase's name gives it (`rate` is 30000 in
     /// `rate_30000`, `payload` 1024 in `count_1000-payload_1024`), else its single value ([`Summary::param`]).
     pub fn param_in(&self, phase: Option<&str>, key: &str) -> Option<f64> {
-        let level = phase.and_then(|phase| {
-            phase.split('-').find_map(|part| part.strip_prefix(key)?.strip_prefix('_')?.parse::<f64>().ok())
-        });
-        level.or_else(|| self.param(key))
+        let level = phase.and_then(|phase| crate::phase::PhaseKey::parse(phase)?.level(key));
+        level.map(|level| level as f64).or_else(|| self.param(key))
+    }
+
+    /// The levels parameter `key` takes across the run's phases ([`crate::phase::PhaseKey::level`]), each once, in
+    /// phase order: the capacities of `capacity_1`, `capacity_16`, …; empty when no phase sweeps `key`.
+    pub fn levels(&self, key: &str) -> Vec<u64> {
+        let mut levels = Vec::new();
+        for level in self.phases.iter().filter_map(|p| crate::phase::PhaseKey::parse(p)?.level(key)) {
+            if !levels.contains(&level) {
+                levels.push(level);
+            }
+        }
+        levels
     }
 
     /// The finding `id` of this run ([`Summary::findings`]), if the scenario declared it and the run judged it.
@@ -440,5 +450,15 @@ pub(crate) mod tests {
         assert_eq!(summary.param_in(None, "rate"), None, "a swept parameter has no single value");
         assert_eq!(summary.param_in(Some("rate_30000"), "deadline_ms"), Some(20.0));
         assert_eq!(summary.param_in(Some("rate_30000"), "missing"), None);
+    }
+
+    #[test]
+    fn a_parameters_levels_are_read_from_the_phases_each_once_in_phase_order() {
+        let mut summary = summary(Vec::new());
+        let phases = ["count_1000-payload_64", "count_1000-payload_0", "count_10-payload_64"];
+        summary.phases = phases.iter().map(|p| p.to_string()).collect();
+        assert_eq!(summary.levels("count"), [1000, 10]);
+        assert_eq!(summary.levels("payload"), [64, 0]);
+        assert!(summary.levels("pay").is_empty(), "a key is matched whole");
     }
 }

@@ -8,7 +8,7 @@
 //!
 //! Modules:
 //! - [`server`]: the server (`lab __serve`); [`launch`]: starting and stopping it; [`affinity`]: pinning;
-//!   [`session`]: what a trial sets up.
+//!   [`session`]: what a trial sets up; [`runtime_sizes`]: the placement and runtime sizes both scenarios declare.
 //! - [`wire`]: what travels; [`outcome`]: what a run hands back; [`tick`]: the scheduling probe;
 //!   [`wakeup`]: the cost of one cross-thread wake-up on this machine; [`round_trip`]: one TCP exchange alone
 //!   and the server's timer; [`resources`]: threads and sockets held.
@@ -42,6 +42,7 @@ pub mod outcome;
 pub mod resources;
 pub mod round_trip;
 pub mod routine;
+pub mod runtime_sizes;
 pub mod server;
 pub mod session;
 pub mod tasks;

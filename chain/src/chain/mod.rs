@@ -230,4 +230,17 @@ impl Scenario for ChainScenario {
     fn external(&self, request: &TrialRequest) -> Result<Option<ExternalProgram>, TrialError> {
         contestants::external(request)
     }
+
+    /// tokio's runtime (the families' toolkit), rayon's pool and `may`'s carriers, each one per CPU.
+    fn runtime_sizes(&self) -> Vec<measure::runtime_size::RuntimeSize> {
+        use measure::runtime_size::{Code, RuntimeSize};
+        vec![
+            RuntimeSize::tokio(Code::new("pipelines/src/stream/runtime.rs", "Builder::new_multi_thread()")),
+            RuntimeSize::rayon("chain/src/chain/contestants/rayon.rs"),
+            RuntimeSize::may_per_core(Code::new(
+                "chain/src/chain/contestants/may_coroutines.rs",
+                "CoroutineConfig::per_core()",
+            )),
+        ]
+    }
 }

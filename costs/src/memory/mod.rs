@@ -166,6 +166,15 @@ impl Scenario for MemoryScenario {
             Repetitions { forks: 5, warmup: 0, iterations: 2, accounting: 1 }
         }
     }
+
+    /// tokio's runtime and `may`'s carriers, each one per CPU.
+    fn runtime_sizes(&self) -> Vec<measure::runtime_size::RuntimeSize> {
+        use measure::runtime_size::{Code, RuntimeSize};
+        vec![
+            RuntimeSize::tokio(Code::new("costs/src/memory/contestants/mod.rs", "Builder::new_multi_thread()")),
+            RuntimeSize::may_per_core(Code::new("costs/src/memory/contestants/mod.rs", "CoroutineConfig::per_core()")),
+        ]
+    }
 }
 
 /// The phase of `count` units with `payload` bytes each.

@@ -161,4 +161,17 @@ impl Scenario for PrimitivesScenario {
             Repetitions { forks: 5, warmup: 1, iterations: 5, accounting: 1 }
         }
     }
+
+    /// tokio's runtime, rayon's pool and `may`'s carriers, each one per CPU.
+    fn runtime_sizes(&self) -> Vec<measure::runtime_size::RuntimeSize> {
+        use measure::runtime_size::{Code, RuntimeSize};
+        vec![
+            RuntimeSize::tokio(Code::new("costs/src/primitives/contestants/mod.rs", "Builder::new_multi_thread()")),
+            RuntimeSize::rayon("costs/src/primitives/contestants/rayon_spawn.rs"),
+            RuntimeSize::may_per_core(Code::new(
+                "costs/src/primitives/contestants/mod.rs",
+                "CoroutineConfig::per_core()",
+            )),
+        ]
+    }
 }

@@ -243,6 +243,18 @@ impl Scenario for BackpressureScenario {
         // iteration keep eleven contestants near 4.5 minutes; a warm-up buys nothing in a run this long.
         crate::trial::repetitions(quick, 5)
     }
+
+    /// tokio's runtime and `may`'s carriers, each one per CPU.
+    fn runtime_sizes(&self) -> Vec<measure::runtime_size::RuntimeSize> {
+        use measure::runtime_size::{Code, RuntimeSize};
+        vec![
+            RuntimeSize::tokio(Code::new("device/src/contestants/stream.rs", "std::thread::available_parallelism()")),
+            RuntimeSize::may_per_core(Code::new(
+                "device/src/contestants/coroutine.rs",
+                "pipelines::coroutine::carriers_per_core()",
+            )),
+        ]
+    }
 }
 
 #[cfg(test)]

@@ -266,6 +266,18 @@ impl Scenario for DeviceScenario {
         // flight) bounds what a shorter window could still tell apart, for a later change.
         crate::trial::repetitions(quick, Repetitions::STANDARD.forks)
     }
+
+    /// tokio's runtime, one worker per CPU; `may`'s carriers fixed by each coroutine contestant (1 or 2).
+    fn runtime_sizes(&self) -> Vec<measure::runtime_size::RuntimeSize> {
+        use measure::runtime_size::{Code, RuntimeSize};
+        vec![
+            RuntimeSize::tokio(Code::new("device/src/contestants/stream.rs", "std::thread::available_parallelism()")),
+            RuntimeSize::may_fixed(
+                "1 or 2, as each coroutine contestant's name says",
+                Code::new("device/src/device/contestants/mod.rs", "carriers: Some(1)"),
+            ),
+        ]
+    }
 }
 
 #[cfg(test)]

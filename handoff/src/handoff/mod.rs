@@ -320,4 +320,16 @@ impl Scenario for HandoffScenario {
             Repetitions { forks: 5, warmup: 1, iterations: 3, accounting: 1 }
         }
     }
+
+    /// tokio's runtime (the families' toolkit) and `may`'s carriers, each one per CPU.
+    fn runtime_sizes(&self) -> Vec<measure::runtime_size::RuntimeSize> {
+        use measure::runtime_size::{Code, RuntimeSize};
+        vec![
+            RuntimeSize::tokio(Code::new("pipelines/src/stream/runtime.rs", "Builder::new_multi_thread()")),
+            RuntimeSize::may_per_core(Code::new(
+                "handoff/src/handoff/contestants/may_mpsc.rs",
+                "CoroutineConfig::per_core()",
+            )),
+        ]
+    }
 }

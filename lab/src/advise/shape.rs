@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use measure::phase::PhaseKey;
 use measure::scenario::{Repetitions, Scenario};
 use measure::summary::Role;
 use serde::{Deserialize, Serialize};
@@ -117,12 +118,12 @@ impl Sweep {
 
     /// The phase at the user's value.
     pub(crate) fn user_phase(&self) -> String {
-        format!("{}_{}", self.key, self.user)
+        PhaseKey::default().with(&self.key, self.user).to_string()
     }
 
     /// The phase at the other value.
     pub(crate) fn other_phase(&self) -> String {
-        format!("{}_{}", self.key, self.other)
+        PhaseKey::default().with(&self.key, self.other).to_string()
     }
 }
 

@@ -133,4 +133,9 @@ impl Scenario for HttpScenario {
             Repetitions { forks: 5, warmup: 1, iterations: 3, accounting: 1 }
         }
     }
+
+    /// The server's core and the client's, every client runtime sized to the client's ([`crate::runtime_sizes`]).
+    fn runtime_sizes(&self) -> Vec<measure::runtime_size::RuntimeSize> {
+        crate::runtime_sizes::declared("network/src/http/contestants/coroutine_may.rs")
+    }
 }

@@ -363,4 +363,16 @@ impl Scenario for OverloadScenario {
         // drop would weigh more in their p99). A warm-up buys nothing in a run this long.
         crate::config::repetitions(quick)
     }
+
+    /// tokio's runtime and `may`'s carriers, each one per CPU.
+    fn runtime_sizes(&self) -> Vec<measure::runtime_size::RuntimeSize> {
+        use measure::runtime_size::{Code, RuntimeSize};
+        vec![
+            RuntimeSize::tokio(Code::new(
+                "overload/src/overload/contestants/stream.rs",
+                "Builder::new_multi_thread().build()",
+            )),
+            RuntimeSize::may_per_core(Code::new("overload/src/job.rs", "CoroutineConfig::per_core()")),
+        ]
+    }
 }

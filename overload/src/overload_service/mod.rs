@@ -353,6 +353,18 @@ impl Scenario for ServiceScenario {
         // nothing in a run of tens of thousands of calls.
         crate::config::repetitions(quick)
     }
+
+    /// tokio's runtime and `may`'s carriers, each one per CPU.
+    fn runtime_sizes(&self) -> Vec<measure::runtime_size::RuntimeSize> {
+        use measure::runtime_size::{Code, RuntimeSize};
+        vec![
+            RuntimeSize::tokio(Code::new(
+                "overload/src/overload_service/contestants/mod.rs",
+                "Builder::new_multi_thread()",
+            )),
+            RuntimeSize::may_per_core(Code::new("overload/src/job.rs", "CoroutineConfig::per_core()")),
+        ]
+    }
 }
 
 #[cfg(test)]
