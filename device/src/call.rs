@@ -1,11 +1,10 @@
 //! How one item's I/O call is made: through the shared simulated device, or on the caller's own timer.
 
-use std::sync::atomic::AtomicU64;
-use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 use std::time::Duration;
 
 use dependency::{Config, Dependency};
+use pipelines::calls::OnceLedger;
 
 /// Why a contestant did not run.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -41,78 +40,9 @@ pub struct FaultyCall {
     pub inner: Call,
     /// The inputs whose calls fail, as ranges.
     pub fail: Vec<std::ops::Range<u64>>,
-    /// Where every call made is noted, if anywhere.
-    pub ledger: Option<CallLedger>,
-}
-
-/// Which inputs were called, and how many were called more than once: the caller-cancel check's witness that
-/// no call was made twice (the conformance checks' calls only).
-#[derive(Debug)]
-pub struct CallLedger {
-    called: Bits,
-    made: AtomicU64,
-    twice: AtomicU64,
-    outside: AtomicU64,
-}
-
-/// A set of inputs `0..items`, one atomic bit each: what both ledgers note.
-#[derive(Debug)]
-struct Bits(Vec<AtomicU64>);
-
-impl Bits {
-    fn new(items: u64) -> Bits {
-        let words = usize::try_from(items.div_ceil(64)).unwrap_or(usize::MAX);
-        Bits((0..words).map(|_| AtomicU64::new(0)).collect())
-    }
-
-    /// Set `input`'s bit: whether it was set already, or `None` for an input outside the set.
-    fn set(&self, input: u64) -> Option<bool> {
-        let word = self.0.get(usize::try_from(input / 64).ok()?)?;
-        let bit = 1u64 << (input % 64);
-        Some(word.fetch_or(bit, Relaxed) & bit != 0)
-    }
-
-    /// The `w`-th word of bits (0 past the end).
-    fn word(&self, w: usize) -> u64 {
-        self.0.get(w).map_or(0, |word| word.load(Relaxed))
-    }
-}
-
-/// Count one noted input in `twice` when `seen` says it was noted before, in `outside` when it is no input.
-fn tally(seen: Option<bool>, twice: &AtomicU64, outside: &AtomicU64) {
-    match seen {
-        Some(true) => {
-            twice.fetch_add(1, Relaxed);
-        }
-        Some(false) => {}
-        None => {
-            outside.fetch_add(1, Relaxed);
-        }
-    }
-}
-
-impl CallLedger {
-    /// A ledger for inputs `0..items`.
-    pub fn new(items: u64) -> CallLedger {
-        let zero = || AtomicU64::new(0);
-        CallLedger { called: Bits::new(items), made: zero(), twice: zero(), outside: zero() }
-    }
-
-    /// Note a call of `input`.
-    pub fn note(&self, input: u64) {
-        self.made.fetch_add(1, Relaxed);
-        tally(self.called.set(input), &self.twice, &self.outside);
-    }
-
-    /// `(calls made, calls of an input already called, calls of an input outside the ledger)`.
-    pub fn counts(&self) -> (u64, u64, u64) {
-        (self.made.load(Relaxed), self.twice.load(Relaxed), self.outside.load(Relaxed))
-    }
-
-    /// Whether `input` was called.
-    pub fn called(&self, input: u64) -> bool {
-        usize::try_from(input / 64).is_ok_and(|w| self.called.word(w) & (1u64 << (input % 64)) != 0)
-    }
+    /// Where every call made is noted, if anywhere: the caller-cancel check's witness that no input was called
+    /// twice.
+    pub ledger: Option<OnceLedger>,
 }
 
 /// The multiplier of [`Dependency::answer`] and its inverse modulo 2^64 (Newton's iteration from the odd
@@ -142,13 +72,10 @@ pub fn input_of(answer: u64, items: u64) -> Option<u64> {
 #[derive(Debug)]
 pub struct DeliveryLedger {
     items: u64,
-    delivered: Bits,
-    answers: AtomicU64,
-    twice: AtomicU64,
-    foreign: AtomicU64,
+    delivered: OnceLedger,
 }
 
-/// What a [`DeliveryLedger`] saw, set against the [`CallLedger`] of the same run.
+/// What a [`DeliveryLedger`] saw, set against the [`OnceLedger`] of the same run.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Deliveries {
     /// Answers delivered.
@@ -168,26 +95,25 @@ impl DeliveryLedger {
     /// A ledger for the answers of inputs `0..items` (at most [`DeliveryLedger::MAX_ITEMS`]).
     pub fn new(items: u64) -> DeliveryLedger {
         assert!(items <= Self::MAX_ITEMS, "a delivery ledger resolves at most 2^29 inputs, not {items}");
-        let zero = || AtomicU64::new(0);
-        DeliveryLedger { items, delivered: Bits::new(items), answers: zero(), twice: zero(), foreign: zero() }
+        DeliveryLedger { items, delivered: OnceLedger::new(items) }
     }
 
     /// Note one delivered answer.
     pub fn note(&self, answer: u64) {
-        self.answers.fetch_add(1, Relaxed);
-        tally(input_of(answer, self.items).and_then(|input| self.delivered.set(input)), &self.twice, &self.foreign);
+        match input_of(answer, self.items) {
+            Some(input) => self.delivered.note(input),
+            None => self.delivered.note_outside(),
+        }
     }
 
     /// What it saw so far, with the inputs `calls` never saw called.
-    pub fn against(&self, calls: &CallLedger) -> Deliveries {
-        let never_called = (0..self.delivered.0.len())
-            .map(|w| u64::from((self.delivered.word(w) & !calls.called.word(w)).count_ones()))
-            .sum();
+    pub fn against(&self, calls: &OnceLedger) -> Deliveries {
+        let noted = self.delivered.counts();
         Deliveries {
-            answers: self.answers.load(Relaxed),
-            twice: self.twice.load(Relaxed),
-            foreign: self.foreign.load(Relaxed),
-            never_called,
+            answers: noted.notes,
+            twice: noted.twice,
+            foreign: noted.outside,
+            never_called: self.delivered.seen_not_in(calls),
         }
     }
 }
@@ -372,7 +298,7 @@ mod tests {
 
     #[test]
     fn the_delivery_ledger_counts_repeats_strangers_and_inputs_never_called() {
-        let (calls, deliveries) = (CallLedger::new(200), DeliveryLedger::new(200));
+        let (calls, deliveries) = (OnceLedger::new(200), DeliveryLedger::new(200));
         for input in [3, 70, 71] {
             calls.note(input);
         }
@@ -381,7 +307,7 @@ mod tests {
         }
         deliveries.note(Dependency::answer(5_000));
         deliveries.note(7);
-        assert!(calls.called(70) && !calls.called(150));
+        assert!(calls.seen(70) && !calls.seen(150));
         assert_eq!(deliveries.against(&calls), Deliveries { answers: 6, twice: 1, foreign: 2, never_called: 1 });
     }
 

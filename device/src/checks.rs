@@ -20,7 +20,7 @@
 //!   the pipeline, the threads and coroutines stop taking items) at a seeded point mid-run ([`cancel_point`]),
 //!   the run returns once and promptly (within [`CANCEL_WITHIN`] of the cancel, without an error), delivers
 //!   nothing after it returned, leaves no call outstanding, no task alive and no thread behind, made no call
-//!   twice ([`crate::call::CallLedger`]), delivered no answer the device did not give, and delivered every
+//!   twice ([`OnceLedger`]), delivered no answer the device did not give, and delivered every
 //!   answer it did deliver exactly once: each delivered answer is traced back to its input
 //!   ([`crate::call::DeliveryLedger`], fed by the check's own meter, [`LedgerMeter`]), and no two came from
 //!   the same input, none from an input never called and none from no input at all.
@@ -42,9 +42,9 @@ use std::time::{Duration, Instant};
 use measure::gauge::Outstanding;
 use measure::meter::GaugeMeter;
 use measure::summary::Check;
-use measure::watchdog::{self, WatchdogError};
+use pipelines::calls::{self, OnceLedger, Problems};
 
-use crate::call::{Call, CallLedger, Deliveries, DeliveryLedger, FaultyCall};
+use crate::call::{Call, Deliveries, DeliveryLedger, FaultyCall};
 use crate::contestants::{BlockingShape, Contestant, Prepared};
 use crate::job::{Job, LedgerMeter, RunError, Shared, Totals};
 
@@ -72,9 +72,6 @@ pub enum CheckFailed {
     /// What the run did wrong, one phrase each.
     #[error("{}", .0.join("; "))]
     Problems(Vec<String>),
-    /// The check panicked, hung or could not start.
-    #[error(transparent)]
-    Watchdog(#[from] WatchdogError),
 }
 
 impl From<String> for CheckFailed {
@@ -90,29 +87,22 @@ impl CheckFailed {
         problems: impl IntoIterator<Item = Option<String>>,
         detail: impl FnOnce() -> String,
     ) -> Result<String, CheckFailed> {
-        let found: Vec<String> = problems.into_iter().flatten().collect();
-        if found.is_empty() {
-            Ok(detail())
-        } else {
-            Err(CheckFailed::Problems(found))
-        }
+        problems.into_iter().collect::<Problems>().verdict(detail).map_err(CheckFailed::Problems)
     }
 }
 
-/// The checks `work` makes, under the watchdog ([`WATCHDOG`], named for `name`); when it cannot make them (its
-/// run could not be made, it panicked or hung), `name` and each of `also` fail with the reason.
+/// The checks named `names` that `work` makes, under the watchdog ([`WATCHDOG`]); when it cannot make them (its
+/// run could not be made, it panicked or hung), each fails with the reason ([`calls::guarded`]).
 fn guarded(
-    name: &'static str,
-    also: &[&'static str],
+    names: &[&'static str],
     work: impl FnOnce() -> Result<Vec<Check>, CheckFailed> + Send + 'static,
 ) -> Vec<Check> {
-    let made = watchdog::run_guarded(name, WATCHDOG, work).map_err(CheckFailed::from).and_then(|made| made);
-    made.unwrap_or_else(|e| [name].iter().chain(also).map(|n| Check::new(*n, false, e.to_string())).collect())
+    calls::guarded(names, WATCHDOG, move || work().map_err(|e| e.to_string()))
 }
 
 /// The one check `name` that `work`'s verdict makes, under the watchdog.
 fn check(name: &'static str, work: impl FnOnce() -> Result<String, CheckFailed> + Send + 'static) -> Vec<Check> {
-    guarded(name, &[], move || Ok(vec![verdict(name, work())]))
+    guarded(&[name], move || Ok(vec![verdict(name, work())]))
 }
 
 /// The check `name` from a verdict: its detail passes, its problems fail.
@@ -135,7 +125,7 @@ pub struct Sizes {
 /// Every check for `contestant`, in order, the exactness and failure runs at `sizes`; `seed` places the caller's
 /// cancel ([`cancel_point`]).
 pub fn all(contestant: Contestant, sizes: Sizes, seed: u64) -> Vec<Check> {
-    let mut checks = guarded("sum_exact", &[], move || {
+    let mut checks = guarded(&["sum_exact"], move || {
         let run = small_run(contestant, sizes.items, sizes.limit, SMALL_BUDGET)?;
         Ok(vec![sum_exact(&run), bounded(contestant, &run)])
     });
@@ -235,23 +225,18 @@ pub fn failure_plan(items: u64, limit: usize) -> Vec<Range<u64>> {
 /// prepared contestant (its runtime, if any) passes `sum_exact` and the bound; both runs at `sizes`.
 pub fn failures(contestant: Contestant, sizes: Sizes) -> Vec<Check> {
     let Sizes { items, limit } = sizes;
-    guarded("failed_calls", &["clean_after_failures"], move || {
+    guarded(&["failed_calls", "clean_after_failures"], move || {
         let prepared = contestant.prepare()?;
         let fail = failure_plan(items, limit);
         let faulty = FaultyCall { inner: Call::start(contestant.timer(), SERVICE)?, fail: fail.clone(), ledger: None };
         let failed = small_run_on(&prepared, Call::Faulty(Arc::new(faulty)), items, limit, SMALL_BUDGET)?;
         let call = Call::start(contestant.timer(), SERVICE)?;
         let clean = small_run_on(&prepared, call, items, limit, SMALL_BUDGET)?;
-        let (exact, bound) = (sum_exact(&clean), bounded(contestant, &clean));
-        let detail = format!(
-            "after a run with {} failed calls, a clean run on the same prepared contestant: {}; {}",
-            count_failing(&fail, items),
-            exact.detail,
-            bound.detail
-        );
+        let after = format!("after a run with {} failed calls", count_failing(&fail, items));
+        let clean_checks = [sum_exact(&clean), bounded(contestant, &clean)];
         Ok(vec![
             verdict("failed_calls", failure_verdict(&failed, &fail, contestant.bounded())),
-            Check::new("clean_after_failures", exact.passed && !bound.failed(), detail),
+            calls::clean_after("clean_after_failures", &after, &clean_checks),
         ])
     })
 }
@@ -365,9 +350,7 @@ fn cut_short_releases(contestant: Contestant) -> Result<String, CheckFailed> {
     let problems = [
         (run.totals.completed >= run.items).then(|| "every item was answered: the budget did not cut the run".into()),
         outstanding(run.left_outstanding),
-        (run.overran > STOP_WITHIN).then(|| {
-            format!("returned {overran_ms:.0} ms after the deadline (at most {} ms)", STOP_WITHIN.as_millis())
-        }),
+        calls::late(run.overran, STOP_WITHIN, "the deadline"),
         left_behind(run.threads),
     ];
     CheckFailed::unless(problems, || {
@@ -385,8 +368,8 @@ fn cut_short_releases(contestant: Contestant) -> Result<String, CheckFailed> {
 pub const CANCEL_ITEMS: u64 = 1_000_000;
 /// The bound of the caller-cancel run.
 pub const CANCEL_LIMIT: usize = 64;
-/// The most a cancelled run may take to return after the cancel.
-pub const CANCEL_WITHIN: Duration = Duration::from_secs(2);
+/// The most a cancelled run may take to return after the cancel (the calls kit's, as every calls scenario's).
+pub use pipelines::calls::CANCEL_WITHIN;
 /// The cancel is sent once this many answers (at least the first, at most the last) have been delivered: 100
 /// to 2,099, chosen by the seed ([`cancel_point`]), a few milliseconds into the run at the check's bound.
 pub const CANCEL_AFTER: Range<u64> = 100..2_100;
@@ -414,7 +397,7 @@ pub fn cancel_verdict(
     live_tasks: &dyn Fn() -> Option<usize>,
     seed: u64,
 ) -> Result<String, CheckFailed> {
-    let faulty = Arc::new(FaultyCall { inner, fail: Vec::new(), ledger: Some(CallLedger::new(CANCEL_ITEMS)) });
+    let faulty = Arc::new(FaultyCall { inner, fail: Vec::new(), ledger: Some(OnceLedger::new(CANCEL_ITEMS)) });
     let gauge = Arc::new(Outstanding::new());
     let delivered = Arc::new(DeliveryLedger::new(CANCEL_ITEMS));
     let meter = LedgerMeter { gauge: GaugeMeter::new(Arc::clone(&gauge)), ledger: Arc::clone(&delivered) };
@@ -463,15 +446,14 @@ pub fn cancel_verdict(
         )
         .into());
     };
-    let (made, twice, outside) = faulty.ledger.as_ref().map_or((0, 0, 0), CallLedger::counts);
+    let noted = faulty.ledger.as_ref().map(OnceLedger::counts).unwrap_or_default();
+    let (made, twice, outside) = (noted.notes, noted.twice, noted.outside);
     let d = faulty.ledger.as_ref().map_or_else(Deliveries::default, |calls| delivered.against(calls));
     let returned_after = returned.saturating_duration_since(at);
     let returned_ms = returned_after.as_secs_f64() * 1e3;
     let problems = [
         result.as_ref().err().map(|e| format!("the cancelled run returned an error: {e}")),
-        (returned_after > CANCEL_WITHIN).then(|| {
-            format!("returned {returned_ms:.0} ms after the cancel (at most {} ms)", CANCEL_WITHIN.as_millis())
-        }),
+        calls::late(returned_after, CANCEL_WITHIN, "the cancel"),
         (at_return.completed >= CANCEL_ITEMS)
             .then(|| "every item was answered: the cancel did not stop the run".to_string()),
         (later.completed != at_return.completed || later.sum != at_return.sum).then(|| {

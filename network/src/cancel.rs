@@ -9,10 +9,10 @@
 //! cancellation, so it always lands mid-run), and the handle also counts each answered request in its own slot
 //! (the check's record of exactly-once; never present in a timed run).
 
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
+use pipelines::calls::OnceLedger;
 use pipelines::cancel::CallerCancel;
 
 use crate::outcome::Tally;
@@ -29,8 +29,8 @@ struct Deaf(bool);
 struct State {
     /// The caller's side: raised once the point-th answer passed (it wakes the stream clients' `select`).
     caller: CallerCancel,
-    /// The check's record: how many times each request was answered.
-    answers: Box<[AtomicU32]>,
+    /// The check's record: which requests were answered, and how many answers repeated one.
+    answers: OnceLedger,
 }
 
 impl Cancel {
@@ -42,10 +42,7 @@ impl Cancel {
     /// A run of `requests` requests the caller cancels once `point` of them were answered.
     pub fn after(point: u64, requests: u64) -> Cancel {
         Cancel(
-            Some(Arc::new(State {
-                caller: CallerCancel::at(point),
-                answers: (0..requests).map(|_| AtomicU32::new(0)).collect(),
-            })),
+            Some(Arc::new(State { caller: CallerCancel::at(point), answers: OnceLedger::new(requests) })),
             Deaf(false),
         )
     }
@@ -81,9 +78,7 @@ impl Cancel {
     #[inline]
     pub fn answered(&self, seq: u64) {
         let Some(state) = &self.0 else { return };
-        if let Some(slot) = usize::try_from(seq).ok().and_then(|i| state.answers.get(i)) {
-            slot.fetch_add(1, Ordering::Relaxed);
-        }
+        state.answers.note(seq);
         state.caller.pass_next();
     }
 
@@ -105,26 +100,18 @@ impl Cancel {
         self.0.as_ref().and_then(|s| s.caller.raised_at())
     }
 
-    /// How many times request `seq` was answered, in the check's record (0 for [`Cancel::never`]).
-    pub fn times_answered(&self, seq: u64) -> u32 {
-        let slot = self.0.as_ref().and_then(|s| usize::try_from(seq).ok().and_then(|i| s.answers.get(i)));
-        slot.map_or(0, |a| a.load(Ordering::Acquire))
+    /// Whether request `seq` was answered, in the check's record (never for [`Cancel::never`]).
+    pub fn was_answered(&self, seq: u64) -> bool {
+        self.0.as_ref().is_some_and(|s| s.answers.seen(seq))
     }
 
-    /// The check's record: the tally of every request answered at least once, and the requests answered more
-    /// than once.
+    /// The check's record: the tally of every request answered at least once, and the answers that repeated a
+    /// request already answered.
     pub fn record(&self) -> (Tally, u64) {
         let mut tally = Tally::default();
-        let mut twice = 0;
-        for (seq, n) in self.0.iter().flat_map(|s| s.answers.iter().map(|a| a.load(Ordering::Acquire)).enumerate()) {
-            if n > 0 {
-                tally.add(seq as u64);
-            }
-            if n > 1 {
-                twice += 1;
-            }
-        }
-        (tally, twice)
+        let Some(state) = &self.0 else { return (tally, 0) };
+        state.answers.seen_inputs().for_each(|seq| tally.add(seq));
+        (tally, state.answers.counts().twice)
     }
 }
 

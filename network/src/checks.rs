@@ -18,13 +18,13 @@ use std::time::{Duration, Instant};
 use measure::gauge::Outstanding;
 use measure::meter::GaugeMeter;
 use measure::summary::Check;
+use pipelines::calls::{self, Held, Leftovers, Problems};
 
 use crate::cancel::Cancel;
 use crate::error::NetworkError;
 pub use crate::launch::Port;
 use crate::launch::{Launcher, ServerProcess, READY_WAIT};
 use crate::outcome::{Outcome, Tally};
-use crate::resources::Held;
 use crate::server::ServeConfig;
 
 /// How big a conformance run is.
@@ -100,9 +100,10 @@ pub const KILL_AFTER: Duration = Duration::from_millis(150);
 /// How long threads and sockets may take to be released after a run.
 pub const SETTLE: Duration = Duration::from_secs(3);
 
-/// The most a cancelled run may take to return after the caller raised the cancellation: generous against the
-/// one call (10 ms) or exchange (1 ms) in flight per connection that a client finishes before it sees the flag.
-pub const CANCEL_WITHIN: Duration = Duration::from_secs(2);
+/// The most a cancelled run may take to return after the caller raised the cancellation (the calls kit's):
+/// generous against the one call (10 ms) or exchange (1 ms) in flight per connection that a client finishes
+/// before it sees the flag.
+pub use pipelines::calls::CANCEL_WITHIN;
 
 /// The range of answers after which the caller cancels a long run (the point is seeded by the contestant's name).
 pub const CANCEL_POINTS: std::ops::Range<u64> = 64..2_000;
@@ -130,17 +131,8 @@ pub fn all(
 /// ([`fault_at`]), the same runner (whatever runtime or pool it keeps between runs) answers a small run again,
 /// every request once with its own payload (and in order per connection when `ordered`).
 pub fn clean_after_failures(runner: &Runner, addr: SocketAddr, ordered: bool) -> Check {
-    let checks = answered(runner, addr, ordered);
-    let passed = !checks.is_empty() && checks.iter().all(|c| c.passed);
-    let details: Vec<String> = checks.iter().map(|c| format!("{}: {}", c.name, c.detail)).collect();
-    Check::new(
-        "clean_after_failures",
-        passed,
-        format!(
-            "after the killed server, the refused connection and the failed calls, a small run again: {}",
-            details.join("; ")
-        ),
-    )
+    let after = "after the killed server, the refused connection and the failed calls";
+    calls::clean_after("clean_after_failures", after, &answered(runner, addr, ordered))
 }
 
 /// How long a small run with one call failed on purpose may take to return: a clean small run takes a few
@@ -148,37 +140,16 @@ pub fn clean_after_failures(runner: &Runner, addr: SocketAddr, ordered: bool) ->
 /// on the failed call (a retry loop, a lost wake-up) is caught well before the watchdog's [`CHECK_TIMEOUT`].
 pub const FAULT_WITHIN: Duration = Duration::from_secs(5);
 
-/// Where in a small run the server fails one request on purpose ([`ServeConfig::fail_seq`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FaultAt {
-    /// Sequence number 0: before any answer reached the caller.
-    First,
-    /// The middle of the run, with the window full.
-    Middle,
-    /// The last sequence number, while the run drains.
-    Last,
-}
+/// Where in a small run the server fails one request on purpose ([`ServeConfig::fail_seq`]): the calls kit's
+/// three places.
+pub use pipelines::calls::FaultAt;
 
-impl FaultAt {
-    /// The three places, in the order the checks run.
-    pub const ALL: [FaultAt; 3] = [FaultAt::First, FaultAt::Middle, FaultAt::Last];
-
-    /// The sequence number failed in a run of `requests`.
-    pub fn seq(self, requests: u64) -> u64 {
-        match self {
-            FaultAt::First => 0,
-            FaultAt::Middle => requests / 2,
-            FaultAt::Last => requests.saturating_sub(1),
-        }
-    }
-
-    /// The check's name.
-    pub fn check_name(self) -> &'static str {
-        match self {
-            FaultAt::First => "fault_at_first",
-            FaultAt::Middle => "fault_at_middle",
-            FaultAt::Last => "fault_at_last",
-        }
+/// The check of a request failed on purpose at `at`: `fault_at_first`, `fault_at_middle`, `fault_at_last`.
+pub fn fault_check_name(at: FaultAt) -> &'static str {
+    match at {
+        FaultAt::First => "fault_at_first",
+        FaultAt::Middle => "fault_at_middle",
+        FaultAt::Last => "fault_at_last",
     }
 }
 
@@ -192,9 +163,9 @@ impl FaultAt {
 /// threads or sockets than before within [`SETTLE`]. Over HTTP, where one call fails alone, every other call must be
 /// answered exactly once; over TCP the closed connection's later exchanges fail with it.
 pub fn fault_at(runner: &Runner, launcher: &Launcher, config: &ServeConfig, port: Port, at: FaultAt) -> Check {
-    let name = at.check_name();
+    let name = fault_check_name(at);
     let requests = runner.small_requests;
-    let seq = at.seq(requests);
+    let seq = at.call(requests);
     let config = ServeConfig { fail_seq: Some(seq), ..config.clone() };
     let (run, launcher) = (runner.clone(), launcher.clone());
     let result = measure::watchdog::guarded(name, CHECK_TIMEOUT, move || {
@@ -234,10 +205,10 @@ pub fn fault_at(runner: &Runner, launcher: &Launcher, config: &ServeConfig, port
                     outcome.errors, outcome.wrong, outcome.requested
                 )
             });
-            problems.when(record.times_answered(seq) > 0, || {
+            problems.when(record.was_answered(seq), || {
                 format!("request {seq} counted as answered, though the server failed it")
             });
-            problems.once_each(&record, &outcome.tally);
+            once_each(&mut problems, &record, &outcome.tally);
             if port == Port::Http && failed > 0 {
                 let mut others = Tally::default();
                 (0..requests).filter(|&s| s != seq).for_each(|s| others.add(s));
@@ -260,9 +231,12 @@ pub fn fault_at(runner: &Runner, launcher: &Launcher, config: &ServeConfig, port
     problems.when(high > runner.bound, || {
         format!("at most {high} requests in flight while the failure propagated, against the bound of {}", runner.bound)
     });
-    problems.0.extend(held.left("the return"));
-    problems.check(name, format!("the server failed request {seq} of {requests}"), || {
-        format!(
+    problems.note(held.left("the return"));
+    problems.check(
+        name,
+        || format!("the server failed request {seq} of {requests}"),
+        || {
+            format!(
             "the server failed request {seq} of {requests} on purpose: the run returned after {} ms (limit {} ms), \
              {reported}; at most {high} in flight against the bound of {}; {}",
             took.as_millis(),
@@ -270,7 +244,8 @@ pub fn fault_at(runner: &Runner, launcher: &Launcher, config: &ServeConfig, port
             runner.bound,
             held.back_to()
         )
-    })
+        },
+    )
 }
 
 /// `answered_once` (and `order_per_connection` when `ordered`): a small run, every request answered once with
@@ -408,7 +383,7 @@ pub fn caller_cancel(runner: &Runner, addr: SocketAddr) -> Check {
         let returned = Instant::now();
         cancel.abandon();
         let raised = caller.join().unwrap_or(false);
-        let held = Leftovers::settle(baseline);
+        let held = Leftovers::settle(baseline, SETTLE);
         Ok((out?, cancel, returned, raised, held))
     });
     let (outcome, cancel, returned, raised, held) = match result {
@@ -418,11 +393,11 @@ pub fn caller_cancel(runner: &Runner, addr: SocketAddr) -> Check {
     let latency = cancel.raised_at().map(|t| returned.saturating_duration_since(t)).unwrap_or_default();
     let mut problems = Problems::default();
     problems.when(!raised, || format!("the run never answered {point} requests, so the caller never cancelled"));
-    problems.when(latency > CANCEL_WITHIN, || format!("returned {} ms after the cancel", latency.as_millis()));
+    problems.note(calls::late(latency, CANCEL_WITHIN, "the cancel"));
     problems.when(outcome.tally.count >= outcome.requested, || {
         format!("all {} requests answered: the cancel did not stop the run", outcome.requested)
     });
-    problems.once_each(&cancel, &outcome.tally);
+    once_each(&mut problems, &cancel, &outcome.tally);
     problems.when(outcome.errors > 0 || outcome.wrong > 0, || {
         format!(
             "{} errors and {} wrong replies counted for the cancel{}",
@@ -431,9 +406,12 @@ pub fn caller_cancel(runner: &Runner, addr: SocketAddr) -> Check {
             outcome.first_error.as_ref().map_or_else(String::new, |e| format!(" (first: {e})"))
         )
     });
-    problems.0.extend(held.left("the return"));
-    problems.check("caller_cancel", format!("cancelled after {point} answers"), || {
-        format!(
+    problems.note(held.left("the return"));
+    problems.check(
+        "caller_cancel",
+        || format!("cancelled after {point} answers"),
+        || {
+            format!(
             "cancelled by the caller after {point} of {} requests were answered: returned {:.1} ms later (limit {} \
              ms) with {} answered, each once; {}",
             outcome.requested,
@@ -442,7 +420,8 @@ pub fn caller_cancel(runner: &Runner, addr: SocketAddr) -> Check {
             outcome.tally.count,
             held.back_to()
         )
-    })
+        },
+    )
 }
 
 /// A run's first error or wrong reply, or `none`.
@@ -450,70 +429,16 @@ fn first_error(outcome: &Outcome) -> &str {
     outcome.first_error.as_deref().unwrap_or("none")
 }
 
-/// What a check found wrong, in order: it passes when nothing was.
-#[derive(Debug, Default)]
-struct Problems(Vec<String>);
-
-impl Problems {
-    /// Note `what` went wrong, if `wrong`.
-    fn when(&mut self, wrong: bool, what: impl FnOnce() -> String) {
-        if wrong {
-            self.0.push(what());
-        }
-    }
-
-    /// Every request the run counted (`tally`) was answered, once, by the record's count (`record`).
-    fn once_each(&mut self, record: &Cancel, tally: &Tally) {
-        let (recorded, twice) = record.record();
-        self.when(twice > 0 || recorded != *tally, || {
-            format!(
-                "the run counted {} answers, not each of the {} requests answered once ({twice} answered more than \
-                 once)",
-                tally.count, recorded.count
-            )
-        });
-    }
-
-    /// Check `name`: passed, saying `passed`, or failed, saying `failed` and each problem.
-    fn check(self, name: &str, failed: String, passed: impl FnOnce() -> String) -> Check {
-        if self.0.is_empty() {
-            Check::new(name, true, passed())
-        } else {
-            Check::new(name, false, format!("{failed}: {}", self.0.join("; ")))
-        }
-    }
-}
-
-/// The process's threads and sockets before a run, and once they had [`SETTLE`] to come back down after it.
-#[derive(Debug, Clone, Copy)]
-struct Leftovers {
-    baseline: Held,
-    settled: Result<Held, Held>,
-}
-
-impl Leftovers {
-    /// Wait for the process to come back down to `baseline`.
-    fn settle(baseline: Held) -> Leftovers {
-        Leftovers { baseline, settled: Held::settle_to(baseline, SETTLE) }
-    }
-
-    /// What is still held `after` the run (`the return`, `the early stop`), if more than before.
-    fn left(&self, after: &str) -> Option<String> {
-        let (now, before) = (self.settled.err()?, self.baseline);
-        Some(format!(
-            "{} threads and {} sockets {} s after {after}, against {} and {} before",
-            now.threads,
-            now.sockets,
-            SETTLE.as_secs(),
-            before.threads,
-            before.sockets
-        ))
-    }
-
-    /// `threads and sockets back to <threads> and <sockets>`: what a passing check says of them.
-    fn back_to(&self) -> String {
-        format!("threads and sockets back to {} and {}", self.baseline.threads, self.baseline.sockets)
-    }
+/// Every request the run counted (`tally`) was answered, once, by the record's count (`record`).
+fn once_each(problems: &mut Problems, record: &Cancel, tally: &Tally) {
+    let (recorded, twice) = record.record();
+    problems.when(twice > 0 || recorded != *tally, || {
+        format!(
+            "the run counted {} answers, not each of the {} requests answered once ({twice} repeated answers: \
+             requests answered more than once)",
+            tally.count, recorded.count
+        )
+    });
 }
 
 /// With the process's threads and sockets counted first, start a server of its own with `config`, run `f` on it
@@ -529,7 +454,7 @@ fn on_own_server<T>(
     let addr = server.addr(port);
     let out = f(&mut server, addr);
     drop(server);
-    Ok((out, Leftovers::settle(baseline)))
+    Ok((out, Leftovers::settle(baseline, SETTLE)))
 }
 
 #[cfg(test)]

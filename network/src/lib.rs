@@ -11,7 +11,7 @@
 //!   [`session`]: what a trial sets up; [`runtime_sizes`]: the placement and runtime sizes both scenarios declare.
 //! - [`wire`]: what travels; [`outcome`]: what a run hands back; [`tick`]: the scheduling probe;
 //!   [`wakeup`]: the cost of one cross-thread wake-up on this machine; [`round_trip`]: one TCP exchange alone
-//!   and the server's timer; [`resources`]: threads and sockets held.
+//!   and the server's timer.
 //! - [`mod@http`], [`tcp`]: the scenarios, each in the folder shape every scenario has (`contestants/`,
 //!   `claims.rs`, `conformance.rs`, `routine.rs`, `report.rs` and `templates/report.md`); their two report
 //!   templates place the one discussion both share (`templates/figures.md` beside this file), the two
@@ -39,7 +39,6 @@ pub mod http;
 pub mod http_calls;
 pub mod launch;
 pub mod outcome;
-pub mod resources;
 pub mod round_trip;
 pub mod routine;
 pub mod runtime_sizes;

@@ -10,6 +10,9 @@
 //!   loop), timed as the smallest correct program of each mechanism.
 //! - [`conformance`]: the conformance kit the chain and handoff scenarios check their contestants with, and a
 //!   contestant wrapped to misbehave for the reject tests.
+//! - [`calls`]: the calls kit: what the checks of every calls scenario (device, backpressure, http, tcp,
+//!   overload) judge alike (verdicts, guarded checks, fault places, the cancel's promptness, leftovers, the
+//!   ledger of calls made or answered once).
 //! - [`sink`]: where a one-thread consumer's items end up, shared by the chain and handoff scenarios.
 //! - [`start_line`]: where threads wait, already spawned, until the measuring thread has started its clock.
 //! - [`PipelineError`], [`LiveStages`]: what both builders share (how a pipeline failed; how many of its
@@ -17,6 +20,7 @@
 #![warn(missing_docs)]
 
 pub mod blocking;
+pub mod calls;
 pub mod cancel;
 pub mod conformance;
 pub mod coroutine;

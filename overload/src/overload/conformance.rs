@@ -43,6 +43,7 @@ use std::time::{Duration, Instant};
 use dependency::{CapacityChange, Dependency, Stats};
 use measure::summary::Check;
 use measure::watchdog;
+use pipelines::calls::{self, FaultAt};
 use pipelines::cancel::{seeded_point, CallerCancel};
 
 use super::contestants::{Contestant, Job, Prepared};
@@ -61,8 +62,8 @@ const NO_LOAD_CALLS: u32 = 9;
 pub const CLEAN_CALLS: u64 = 500;
 /// Calls of each edge run.
 pub const EDGE_CALLS: u64 = 1_000;
-/// The most a cancelled run may take to return after the caller raised the cancellation.
-pub const CANCEL_WITHIN: Duration = Duration::from_secs(2);
+/// The most a cancelled run may take to return after the caller raised the cancellation (the calls kit's).
+pub use pipelines::calls::CANCEL_WITHIN;
 /// The calls at which the caller cancels (the point is seeded by the contestant's name).
 pub const CANCEL_POINTS: std::ops::Range<u64> = 100..900;
 /// Threads of `blocking-unbounded` in the edge runs.
@@ -212,19 +213,19 @@ fn drop_run(contestant: Contestant) -> Result<CheckRun, String> {
 /// prepared contestant (its runtime or pool), [`CLEAN_CALLS`] calls against a healthy dependency each complete
 /// once with the right answer, none failing, the gate within its limit.
 fn rejections(contestant: Contestant) -> Vec<Check> {
-    let names = ["rejections_counted", "clean_after_rejections"];
-    let run = move || -> Result<[Result<String, String>; 2], String> {
+    calls::guarded(&["rejections_counted", "clean_after_rejections"], WATCHDOG, move || {
         let calls = 500;
         let (dependency, limits) = rejecting();
         let prepared = contestant.prepare(&check_config(&dependency, calls, limits, 100))?;
         let rejected = small_run_on(&*prepared, contestant, dependency, calls, &limits)?;
         let healthy = dependency::Config { capacity: 100, service: Duration::from_millis(2), ..Default::default() };
         let clean = small_run_on(&*prepared, contestant, healthy, CLEAN_CALLS, &limits)?;
-        Ok([rejections_verdict(&rejected, calls), clean_verdict(&clean, CLEAN_CALLS)])
-    };
-    let verdicts = watchdog::guarded(names[0], WATCHDOG, run).unwrap_or_else(|e| [Err(e.clone()), Err(e)]);
-    let checks = names.into_iter().zip(verdicts);
-    checks.map(|(name, verdict)| Check::new(name, verdict.is_ok(), verdict.unwrap_or_else(|e| e))).collect()
+        let verdicts = [
+            ("rejections_counted", rejections_verdict(&rejected, calls)),
+            ("clean_after_rejections", clean_verdict(&clean, CLEAN_CALLS)),
+        ];
+        Ok(verdicts.map(|(name, verdict)| Check::new(name, verdict.is_ok(), verdict.unwrap_or_else(|e| e))).into())
+    })
 }
 
 /// The rejections run's dependency (10 slots of 2 ms that reject beyond 5 queued) and limits (a fixed bound and
@@ -503,7 +504,8 @@ fn failing_calls(prepared: &dyn Prepared, contestant: Contestant) -> Result<Stri
     let (calls, width) = (EDGE_CALLS, width(contestant, EDGE_CALLS));
     let run =
         |fail, cancel| run_on(prepared, contestant, edge_dependency(fail), calls, &LimiterParams::small(), cancel);
-    for (place, at) in [("first", 0), ("middle", calls / 2), ("last", calls - 1)] {
+    for fault in FaultAt::ALL {
+        let (place, at) = (fault.place(), fault.call(calls));
         let run = run(vec![at], None)?;
         failing_verdict(&run, at, calls, width).map_err(|e| format!("call {at} ({place}) failed: {e}"))?;
     }
@@ -527,12 +529,8 @@ fn cancel_verdict(
     let (raised, passed) =
         raised.ok_or(format!("the run never reached call {point}, so the caller never cancelled"))?;
     let took = run.returned.saturating_duration_since(raised);
-    if took > CANCEL_WITHIN {
-        return Err(format!(
-            "returned {:.0} ms after the cancel (limit {} ms)",
-            took.as_secs_f64() * 1e3,
-            CANCEL_WITHIN.as_millis()
-        ));
+    if let Some(late) = calls::late(took, CANCEL_WITHIN, "the cancel") {
+        return Err(late);
     }
     run.delivered_once.clone()?;
     let most = most_issued(passed, width);

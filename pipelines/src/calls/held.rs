@@ -55,3 +55,39 @@ impl Held {
         }
     }
 }
+
+/// The process's threads and sockets before a run, and once they had `within` to come back down after it.
+#[derive(Debug, Clone, Copy)]
+pub struct Leftovers {
+    /// What the process held before the run.
+    pub baseline: Held,
+    /// What it held once back down to the baseline (`Ok`), or, still above it after the wait, then (`Err`).
+    pub settled: Result<Held, Held>,
+    /// How long it had to come back down.
+    pub within: Duration,
+}
+
+impl Leftovers {
+    /// Wait up to `within` for the process to come back down to `baseline`.
+    pub fn settle(baseline: Held, within: Duration) -> Leftovers {
+        Leftovers { baseline, settled: Held::settle_to(baseline, within), within }
+    }
+
+    /// What is still held `after` the run (`the return`, `the early stop`), if more than before.
+    pub fn left(&self, after: &str) -> Option<String> {
+        let (now, before) = (self.settled.err()?, self.baseline);
+        Some(format!(
+            "{} threads and {} sockets {} s after {after}, against {} and {} before",
+            now.threads,
+            now.sockets,
+            self.within.as_secs(),
+            before.threads,
+            before.sockets
+        ))
+    }
+
+    /// `threads and sockets back to <threads> and <sockets>`: what a passing check says of them.
+    pub fn back_to(&self) -> String {
+        format!("threads and sockets back to {} and {}", self.baseline.threads, self.baseline.sockets)
+    }
+}
