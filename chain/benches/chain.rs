@@ -79,7 +79,7 @@ fn chain(c: &mut Criterion) {
             live: &live,
         };
         match prepared.run(&job, &mut || {}) {
-            Ok(Outcome::Sum(sum)) if sum == reference => {}
+            Ok(Outcome::Sum { sum, .. }) if sum == reference => {}
             other => panic!("{name} is wrong: {other:?}, reference {reference}"),
         }
         group.bench_function(name, |b| b.iter(|| black_box(prepared.run(black_box(&job), &mut || {}))));

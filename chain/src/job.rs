@@ -3,17 +3,17 @@
 
 use std::convert::Infallible;
 use std::fmt;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use measure::meter::NoMeter;
 
-use pipelines::cancel::CallerCancel;
-use pipelines::{InjectedPanic, LiveStages, PipelineError};
+use pipelines::conformance as kit;
+use pipelines::{InjectedPanic, PipelineError};
 
 /// What the consumer at the end of the pipeline does with the items (`Sum` is the measured work; the others
-/// serve the conformance checks), and what an injected fault does: the conformance kit's own.
-pub use pipelines::conformance::{Consume as Consumer, FaultAction};
+/// serve the conformance checks), what an injected fault does, and what a run returns (a sum, neither counted
+/// nor checked for order, or the items): the items contract's own.
+pub use pipelines::conformance::{Consume as Consumer, FaultAction, Outcome};
 
 /// Channel sizing shared by every contestant of one trial.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,9 +78,11 @@ impl StageName {
             StageName::Map2 => "map2",
         }
     }
+}
 
-    fn index(self) -> usize {
-        self as usize
+impl kit::Site for StageName {
+    fn name(self) -> &'static str {
+        self.as_str()
     }
 }
 
@@ -88,17 +90,6 @@ impl fmt::Display for StageName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
-}
-
-/// A fault injected into one stage at its `at`-th element (counting from 0, in the order that stage sees them).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Fault {
-    /// Which stage.
-    pub stage: StageName,
-    /// At which of its elements.
-    pub at: u64,
-    /// Error or panic.
-    pub action: FaultAction,
 }
 
 /// The error an injected [`FaultAction::Error`] returns.
@@ -111,105 +102,24 @@ pub struct StageError {
     pub at: u64,
 }
 
-/// Per-stage element counters, and at most one fault: the test-only behaviour of the stages.
-#[derive(Debug, Default)]
-pub struct Instruments {
-    seen: [AtomicU64; 3],
-    fault: Option<Fault>,
-    cancel: Option<Arc<CallerCancel>>,
-}
+/// A fault injected into one stage at its `at`-th element (counting from 0, in the order that stage sees them).
+pub type Fault = kit::Fault<StageName>;
 
-impl Instruments {
-    /// Count elements per stage, and inject `fault` if given.
-    pub fn new(fault: Option<Fault>) -> Self {
-        Instruments { seen: Default::default(), fault, cancel: None }
-    }
+/// Counts `map1`'s elements (the source's), holds at most one fault and the caller's cancel: the test-only
+/// behaviour of the stages.
+pub type Instruments = kit::Instruments<StageName>;
 
-    /// Count elements per stage; the caller cancels the run with `cancel` when `map1` reaches its point.
-    pub fn cancelled_by(cancel: Arc<CallerCancel>) -> Self {
-        Instruments { seen: Default::default(), fault: None, cancel: Some(cancel) }
-    }
+/// How the stages behave besides their formulas: `Clean` (the measured configuration; contestants are
+/// instantiated with stages whose error type is `Infallible`, so the error path does not exist in the measured
+/// machine code) or instrumented for a conformance check.
+pub type Behaviour = kit::Behaviour<StageName>;
 
-    /// The caller's cancellation, if the run has one.
-    pub fn cancel(&self) -> Option<&Arc<CallerCancel>> {
-        self.cancel.as_ref()
-    }
-
-    /// Elements `stage` has seen so far.
-    pub fn seen(&self, stage: StageName) -> u64 {
-        self.seen[stage.index()].load(Ordering::Relaxed)
-    }
-
-    /// Count one element of `stage`, failing or panicking if that is where the fault is.
-    pub(crate) fn tick(&self, stage: StageName) -> Result<(), StageError> {
-        let n = self.seen[stage.index()].fetch_add(1, Ordering::Relaxed);
-        if let (StageName::Map1, Some(cancel)) = (stage, &self.cancel) {
-            cancel.pass(n);
-        }
-        match self.fault {
-            Some(f) if f.stage == stage && f.at == n => match f.action {
-                FaultAction::Error => Err(StageError { stage, at: n }),
-                FaultAction::Panic => std::panic::panic_any(InjectedPanic { stage: stage.as_str(), at: n }),
-            },
-            _ => Ok(()),
-        }
-    }
-}
-
-/// How the stages behave besides their formulas.
-#[derive(Debug, Clone, Default)]
-pub enum Behaviour {
-    /// Nothing else: the measured configuration. Contestants are instantiated with stages whose error type is
-    /// `Infallible`, so the error path does not exist in the measured machine code.
-    #[default]
-    Clean,
-    /// Count elements per stage and maybe inject a fault (conformance checks only).
-    Instrumented(Arc<Instruments>),
-}
-
-impl Behaviour {
-    /// The caller's cancellation of an instrumented run, if it has one.
-    pub fn cancel(&self) -> Option<&Arc<CallerCancel>> {
-        match self {
-            Behaviour::Clean => None,
-            Behaviour::Instrumented(instruments) => instruments.cancel(),
-        }
-    }
-}
-
-/// One run of a chain contestant, metering outstanding items with `M` ([`NoMeter`] when timed).
-#[derive(Debug)]
-pub struct Job<'a, M = NoMeter> {
-    /// The input values (shared, so stage tasks that need `'static` data can hold a reference count).
-    pub input: &'a Arc<[u64]>,
-    /// Rounds of mixing in `map1`.
-    pub work: u32,
-    /// Clean, or instrumented for a conformance check.
-    pub behaviour: &'a Behaviour,
-    /// What the consumer does.
-    pub consumer: Consumer,
-    /// Counts items handed into the pipeline's first channel and not yet consumed (or dropped by the filter).
-    /// Only contestants that hand items between threads or tasks use it.
-    pub meter: M,
-    /// Live stage threads and tasks.
-    pub live: &'a Arc<LiveStages>,
-}
-
-/// What a run produced.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outcome {
-    /// The wrapping sum of every item ([`Consumer::Sum`]).
-    Sum(u64),
-    /// The items received, in arrival order ([`Consumer::Collect`], [`Consumer::Take`] and [`Consumer::Cancellable`]).
-    Items(Vec<u64>),
-}
-
-impl From<Vec<u64>> for Outcome {
-    /// The items a collecting consumer received, in arrival order.
-    fn from(items: Vec<u64>) -> Outcome {
-        Outcome::Items(items)
-    }
-}
+/// One run of a chain contestant, metering outstanding items with `M` ([`NoMeter`] when timed): the input values
+/// (shared, so stage tasks that need `'static` data can hold a reference count), the rounds of mixing in `map1`
+/// (`work`), the behaviour, the consumer, the meter (items handed into the pipeline's first channel and not yet
+/// consumed or dropped by the filter; only contestants that hand items between threads or tasks use it) and the
+/// live stage threads and tasks.
+pub type Job<'a, M = NoMeter> = kit::Job<'a, Arc<[u64]>, StageName, M>;
 
 /// Why a run, or preparing a contestant, failed.
 #[derive(Debug, thiserror::Error)]

@@ -37,7 +37,7 @@ impl pipelines::sink::Sink<Outcome> for SumSink {
     }
 
     fn finish(self) -> Outcome {
-        Outcome::Sum(self.0)
+        Outcome::sum(self.0)
     }
 }
 

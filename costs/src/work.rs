@@ -4,7 +4,7 @@
 //! no-op) and [`Checked`] (the conformance's: an injected error or panic at a chosen number, a count of live
 //! units, a ledger of what was made and finished, and the caller's cancel, [`pipelines::cancel::CallerCancel`]).
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::convert::Infallible;
 use std::fmt;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use pipelines::cancel::CallerCancel;
-use pipelines::conformance::{Consume, Got, Probe, Run};
+use pipelines::conformance::{Behaviour, Consume, Job, Outcome};
 use pipelines::{InjectedPanic, LiveStages, StageGuard};
 
 /// The work of one unit or operation, as a contestant's code calls it.
@@ -117,15 +117,18 @@ impl Checked {
     /// The work of one conformance kit run of `what`s (`unit`, `op`): its fault, its live count, and its caller's
     /// cancel (whose point the creator passes at that number), heard only by a consumer that cancels
     /// ([`Consume::Cancellable`]; a broken one collects instead, and [`Work::cancelled`] stays false for it).
-    pub fn for_run(what: &'static str, run: &Run<'_, &'static str>) -> Checked {
-        let hears = run.consume == Consume::Cancellable;
-        match run.probe {
-            Probe::Counted(Some(f)) => {
-                Checked::new(what, run.items, run.live, Some(Fault { at: f.at, action: f.action }))
-            }
-            Probe::Cancel(cancel) => Checked::with(what, run.items, run.live, None, Some((cancel, hears))),
-            _ => Checked::new(what, run.items, run.live, None),
+    pub fn for_job<M>(what: &'static str, job: &Job<'_, u64, &'static str, M>) -> Checked {
+        let (items, hears) = (job.items(), job.consumer == Consume::Cancellable);
+        match (job.behaviour.fault(), job.behaviour.cancel()) {
+            (Some(f), _) => Checked::new(what, items, job.live, Some(Fault { at: f.at, action: f.action })),
+            (None, Some(cancel)) => Checked::with(what, items, job.live, None, Some((cancel, hears))),
+            (None, None) => Checked::new(what, items, job.live, None),
         }
+    }
+
+    /// Whether `job` is a clean run (no fault, no cancel, nothing counted): the one whose sum the checks compare.
+    pub fn is_clean<M>(job: &Job<'_, u64, &'static str, M>) -> bool {
+        matches!(job.behaviour, Behaviour::Clean)
     }
 
     fn with(
@@ -193,11 +196,11 @@ impl Checked {
         out: Result<u64, E>,
         consume: Consume,
         made: impl FnOnce(&E) -> Option<u64>,
-    ) -> Result<Got, E> {
+    ) -> Result<Outcome, E> {
         match (out, consume) {
-            (Ok(_), Consume::Collect) => Ok(Got::Items(self.finished())),
-            (Ok(sum), _) => Ok(Got::Sum { sum, count: None, first_disorder: None }),
-            (Err(e), Consume::Cancellable) => made(&e).map(|made| Got::Items((0..made).collect())).ok_or(e),
+            (Ok(_), Consume::Collect) => Ok(Outcome::Items(self.finished())),
+            (Ok(sum), _) => Ok(Outcome::sum(sum)),
+            (Err(e), Consume::Cancellable) => made(&e).map(|made| Outcome::Items((0..made).collect())).ok_or(e),
             (Err(e), _) => Err(e),
         }
     }
@@ -269,17 +272,25 @@ pub struct Primed<P> {
     pub inner: P,
     baseline: Option<u64>,
     problems: RefCell<Vec<String>>,
+    made: Cell<u64>,
 }
 
 impl<P> Primed<P> {
     /// `inner`, already primed: the process's threads now are its baseline.
     pub fn new(inner: P) -> Self {
-        Primed { inner, baseline: measure::memory::thread_count(), problems: RefCell::default() }
+        Primed { inner, baseline: measure::memory::thread_count(), problems: RefCell::default(), made: Cell::new(0) }
     }
 
-    /// Note what the run that just returned did wrong, one phrase each.
-    pub fn note(&self, problems: Vec<String>) {
+    /// Note how many units or operations the run that just returned made, and what it did wrong, one phrase
+    /// each.
+    pub fn note(&self, made: u64, problems: Vec<String>) {
+        self.made.set(made);
         *self.problems.borrow_mut() = problems;
+    }
+
+    /// How many units or operations the last run made.
+    pub fn made(&self) -> u64 {
+        self.made.get()
     }
 
     /// What the last run did wrong, and the threads above the baseline once exiting ones had time to go.

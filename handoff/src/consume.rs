@@ -49,7 +49,7 @@ impl pipelines::sink::Sink<Outcome> for SumSink {
     }
 
     fn finish(self) -> Outcome {
-        Outcome::Sum { sum: self.sum, count: self.next, first_disorder: self.first_disorder }
+        Outcome::Sum { sum: self.sum, count: Some(self.next), first_disorder: self.first_disorder }
     }
 }
 
@@ -106,7 +106,7 @@ mod tests {
         for x in [0, 1, 3, 2, 4] {
             let _ = sink.push(x);
         }
-        assert_eq!(sink.finish(), Outcome::Sum { sum: 10, count: 5, first_disorder: Some(2) });
+        assert_eq!(sink.finish(), Outcome::Sum { sum: 10, count: Some(5), first_disorder: Some(2) });
     }
 
     #[test]

@@ -3,16 +3,15 @@
 
 use std::convert::Infallible;
 use std::fmt;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
 
 use measure::meter::NoMeter;
-use pipelines::cancel::CallerCancel;
-use pipelines::LiveStages;
+use pipelines::conformance as kit;
+use pipelines::InjectedPanic;
 
 /// What the consumer does with the items (`Sum` is the measured work; the others serve the conformance checks),
-/// and what an injected producer fault does: the conformance kit's own.
-pub use pipelines::conformance::{Consume as Consumer, FaultAction};
+/// what an injected producer fault does, and what a run returns (the sum with the items counted and the first out
+/// of order, or the items): the items contract's own.
+pub use pipelines::conformance::{Consume as Consumer, FaultAction, Outcome};
 
 /// Parties that can hold a message outside the channel: the producer (the message it is blocked sending) and
 /// the consumer (the message it has just taken and not yet accounted for).
@@ -84,14 +83,25 @@ impl HandoffConfig {
     }
 }
 
-/// A fault injected into the producer at item `at` (counting from 0).
+/// Where a producer fault fires: the producer, the only site of the hand-off (`the producer` in the checks'
+/// details, `producer` in an injected panic).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Fault {
-    /// At which item.
-    pub at: u64,
-    /// Error or panic.
-    pub action: FaultAction,
+pub struct ProducerSite;
+
+impl fmt::Display for ProducerSite {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the producer")
+    }
 }
+
+impl kit::Site for ProducerSite {
+    fn name(self) -> &'static str {
+        "producer"
+    }
+}
+
+/// A fault injected into the producer at item `at` (counting from 0).
+pub type Fault = kit::Fault<ProducerSite>;
 
 /// The error an injected [`FaultAction::Error`] returns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -103,115 +113,23 @@ pub struct ProducerError {
 
 /// The panic message of an injected [`FaultAction::Panic`] at item `at`.
 pub fn injected_panic_message(at: u64) -> String {
-    format!("injected producer panic at item {at}")
+    InjectedPanic { stage: kit::Site::name(ProducerSite), at }.to_string()
 }
 
-/// Counts the items the producer generated, and holds at most one fault: the test-only producer behaviour.
-#[derive(Debug, Default)]
-pub struct Instruments {
-    emitted: AtomicU64,
-    fault: Option<Fault>,
-    cancel: Option<Arc<CallerCancel>>,
-}
+/// Counts the items the producer generated, holds at most one fault and the caller's cancel: the test-only
+/// producer behaviour.
+pub type Instruments = kit::Instruments<ProducerSite>;
 
-impl Instruments {
-    /// Count generated items, and inject `fault` if given.
-    pub fn new(fault: Option<Fault>) -> Self {
-        Instruments { emitted: AtomicU64::new(0), fault, cancel: None }
-    }
+/// How the producer behaves besides emitting `0..items`: `Clean` (the measured configuration: the producer's
+/// error type is then `Infallible`, so a message `Result<u64, Infallible>` has the layout of a `u64` and the
+/// error path is not in the measured code) or instrumented for a conformance check.
+pub type Behaviour = kit::Behaviour<ProducerSite>;
 
-    /// Count generated items; the caller cancels the run with `cancel` when the producer reaches its point.
-    pub fn cancelled_by(cancel: Arc<CallerCancel>) -> Self {
-        Instruments { emitted: AtomicU64::new(0), fault: None, cancel: Some(cancel) }
-    }
-
-    /// The caller's cancellation, if the run has one.
-    pub fn cancel(&self) -> Option<&Arc<CallerCancel>> {
-        self.cancel.as_ref()
-    }
-
-    /// Items the producer has generated so far.
-    pub fn emitted(&self) -> u64 {
-        self.emitted.load(Ordering::Relaxed)
-    }
-
-    /// Generate item `i`: count it, failing or panicking if the fault is there.
-    pub(crate) fn emit(&self, i: u64) -> Result<u64, ProducerError> {
-        if let Some(cancel) = &self.cancel {
-            cancel.pass(i);
-        }
-        match self.fault {
-            Some(f) if f.at == i => match f.action {
-                FaultAction::Error => Err(ProducerError { at: i }),
-                FaultAction::Panic => std::panic::resume_unwind(Box::new(injected_panic_message(i))),
-            },
-            _ => {
-                self.emitted.fetch_add(1, Ordering::Relaxed);
-                Ok(i)
-            }
-        }
-    }
-}
-
-/// How the producer behaves besides emitting `0..items`.
-#[derive(Debug, Clone, Default)]
-pub enum Behaviour {
-    /// Nothing else: the measured configuration. The producer's error type is then `Infallible`, so a message
-    /// `Result<u64, Infallible>` has the layout of a `u64` and the error path is not in the measured code.
-    #[default]
-    Clean,
-    /// Count generated items and maybe inject a fault (conformance checks only).
-    Instrumented(Arc<Instruments>),
-}
-
-impl Behaviour {
-    /// The caller's cancellation of an instrumented run, if it has one.
-    pub fn cancel(&self) -> Option<&Arc<CallerCancel>> {
-        match self {
-            Behaviour::Clean => None,
-            Behaviour::Instrumented(instruments) => instruments.cancel(),
-        }
-    }
-}
-
-/// One run of a hand-off contestant, metering outstanding items with `M` ([`NoMeter`] when timed).
-#[derive(Debug)]
-pub struct Job<'a, M = NoMeter> {
-    /// The producer emits `0..items`.
-    pub items: u64,
-    /// Clean, or instrumented for a conformance check.
-    pub behaviour: &'a Behaviour,
-    /// What the consumer does.
-    pub consumer: Consumer,
-    /// Counts items handed to the channel and not yet taken by the consumer. Every contestant that hands items
-    /// between threads or tasks uses it; the loop baseline does not.
-    pub meter: M,
-    /// Live producer and consumer threads and tasks the contestant spawned.
-    pub live: &'a Arc<LiveStages>,
-}
-
-/// What a run produced.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outcome {
-    /// What the summing consumer saw ([`Consumer::Sum`]).
-    Sum {
-        /// Wrapping sum of every item.
-        sum: u64,
-        /// Items received.
-        count: u64,
-        /// The index of the first item that was not equal to its index (`None`: every item in order).
-        first_disorder: Option<u64>,
-    },
-    /// The items received, in arrival order ([`Consumer::Collect`], [`Consumer::Take`] and [`Consumer::Cancellable`]).
-    Items(Vec<u64>),
-}
-
-impl From<Vec<u64>> for Outcome {
-    /// The items a collecting consumer received, in arrival order.
-    fn from(items: Vec<u64>) -> Outcome {
-        Outcome::Items(items)
-    }
-}
+/// One run of a hand-off contestant, metering outstanding items with `M` ([`NoMeter`] when timed): the producer
+/// emits `0..input` ([`kit::Job::items`]); the meter counts items handed to the channel and not yet taken by the
+/// consumer (every contestant that hands items between threads or tasks uses it; the loop baseline does not);
+/// `live` counts the producer and consumer threads and tasks the contestant spawned.
+pub type Job<'a, M = NoMeter> = kit::Job<'a, u64, ProducerSite, M>;
 
 /// Which end of the hand-off.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -325,19 +243,11 @@ mod tests {
     }
 
     #[test]
-    fn instruments_count_and_fail_where_told() {
-        let instruments = Instruments::new(Some(Fault { at: 2, action: FaultAction::Error }));
-        assert_eq!(instruments.emit(0).ok(), Some(0));
-        assert_eq!(instruments.emit(1).ok(), Some(1));
-        assert_eq!(instruments.emit(2), Err(ProducerError { at: 2 }));
-        assert_eq!(instruments.emitted(), 2);
-    }
-
-    #[test]
-    fn an_injected_panic_carries_its_message() {
-        let instruments = Instruments::new(Some(Fault { at: 0, action: FaultAction::Panic }));
-        let caught = std::panic::catch_unwind(|| instruments.emit(0));
+    fn an_injected_panic_names_the_producer() {
+        let instruments =
+            Instruments::new(ProducerSite, Some(Fault { site: ProducerSite, at: 0, action: FaultAction::Panic }));
+        let caught = std::panic::catch_unwind(|| instruments.tick(ProducerSite));
         let message = caught.err().map(|p| pipelines::panic_message(&*p));
-        assert_eq!(message.as_deref(), Some("injected producer panic at item 0"));
+        assert_eq!(message, Some(injected_panic_message(0)));
     }
 }

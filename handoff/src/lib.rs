@@ -22,5 +22,5 @@ pub use handoff::{
 };
 pub use job::{
     injected_panic_message, Behaviour, Consumer, Fault, FaultAction, HandoffConfig, HandoffError, Instruments, Job,
-    Outcome, ProducerError, Side, HOLDERS,
+    Outcome, ProducerError, ProducerSite, Side, HOLDERS,
 };

@@ -8,7 +8,7 @@ use std::fmt;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
-use crate::job::{HandoffError, Instruments, Outcome, ProducerError};
+use crate::job::{HandoffError, Instruments, Outcome, ProducerError, ProducerSite};
 
 /// A handoff sink: a [`pipelines::sink::Sink`] returning the scenario's [`Outcome`] (implemented for every such
 /// sink).
@@ -46,7 +46,7 @@ impl Producer for Tripwire {
 
     #[inline]
     fn emit(&self, i: u64) -> Result<u64, ProducerError> {
-        self.0.emit(i)
+        self.0.tick(ProducerSite).map(|()| i).map_err(|at| ProducerError { at })
     }
 }
 

@@ -110,7 +110,7 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::job::{Fault, FaultAction, Instruments, ProducerError};
+    use crate::job::{Fault, FaultAction, Instruments, ProducerError, ProducerSite};
     use crate::message::{Clean, Tripwire};
 
     fn drain<Sh: Shape, P: Producer>(shape: Sh, producer: &P, items: u64) -> Vec<Result<u64, P::Error>> {
@@ -132,14 +132,20 @@ mod tests {
 
     #[test]
     fn a_failure_mid_batch_sends_the_partial_batch_then_the_error() {
-        let instruments = Arc::new(Instruments::new(Some(Fault { at: 6, action: FaultAction::Error })));
+        let instruments = Arc::new(Instruments::new(
+            ProducerSite,
+            Some(Fault { site: ProducerSite, at: 6, action: FaultAction::Error }),
+        ));
         let out = drain(Batched { batch: 4 }, &Tripwire(instruments), 10);
         assert_eq!(out, vec![Ok(4), Ok(2), Err(ProducerError { at: 6 })]);
     }
 
     #[test]
     fn a_failure_at_a_batch_boundary_sends_only_the_error() {
-        let instruments = Arc::new(Instruments::new(Some(Fault { at: 4, action: FaultAction::Error })));
+        let instruments = Arc::new(Instruments::new(
+            ProducerSite,
+            Some(Fault { site: ProducerSite, at: 4, action: FaultAction::Error }),
+        ));
         let out = drain(Batched { batch: 4 }, &Tripwire(instruments), 10);
         assert_eq!(out, vec![Ok(4), Err(ProducerError { at: 4 })]);
     }

@@ -8,9 +8,9 @@ use std::sync::Arc;
 use measure::summary::Check;
 
 use super::contestants::{ChainContestant, PreparedChain};
-use crate::job::{Behaviour, ChainConfig, ChainError, Fault, Instruments, Job, Outcome, StageName};
+use crate::job::{ChainConfig, ChainError, Outcome, StageName};
 use crate::ops::reference_items;
-use pipelines::conformance::{self as kit, Got, Probe, Run, Sizes, Words};
+use pipelines::conformance::{self as kit, CheckedJob, Sizes, Words};
 
 /// Every check, in order: `checksum`, `exactly_once`, `bounded_outstanding`, `early_stop`, then the faults
 /// (`stage_error`, `stage_panic`, `clean_after_faults` on one prepared contestant), then `caller_cancel`.
@@ -32,8 +32,10 @@ pub struct Checked {
 
 impl kit::Contestant for Checked {
     type Prepared = Box<dyn PreparedChain>;
+    type Input = Arc<[u64]>;
     type Site = StageName;
     type Error = ChainError;
+    const SOURCE: StageName = StageName::Map1;
     // Early-stop and cancel runs are long enough that a pipeline that failed to stop visibly ran far ahead.
     const SIZES: Sizes = Sizes { items: 20_000, early_stop_items: 200_000, sum_works: &[0, 3], work: 3 };
     const WORDS: Words = Words {
@@ -61,31 +63,8 @@ impl kit::Contestant for Checked {
         self.contestant.prepare(&self.config)
     }
 
-    fn run(&self, prepared: &Self::Prepared, run: &Run<'_, StageName>) -> (Result<Got, ChainError>, u64) {
-        let instruments = match run.probe {
-            Probe::Clean => None,
-            Probe::Counted(fault) => {
-                Some(Instruments::new(fault.map(|f| Fault { stage: f.site, at: f.at, action: f.action })))
-            }
-            Probe::Cancel(cancel) => Some(Instruments::cancelled_by(Arc::clone(cancel))),
-        }
-        .map(Arc::new);
-        let behaviour = instruments.clone().map_or(Behaviour::Clean, Behaviour::Instrumented);
-        let consumer = run.consume;
-        let input: Arc<[u64]> = (0..run.items).collect::<Vec<u64>>().into();
-        let job = Job {
-            input: &input,
-            work: run.work,
-            behaviour: &behaviour,
-            consumer,
-            meter: run.meter.clone(),
-            live: run.live,
-        };
-        let out = prepared.run_metered(&job, &mut || {}).map(|outcome| match outcome {
-            Outcome::Sum(sum) => Got::Sum { sum, count: None, first_disorder: None },
-            Outcome::Items(items) => Got::Items(items),
-        });
-        (out, instruments.map_or(0, |i| i.seen(StageName::Map1)))
+    fn run(&self, prepared: &Self::Prepared, job: &CheckedJob<'_, Self>) -> Result<Outcome, ChainError> {
+        prepared.run_metered(job, &mut || {})
     }
 
     fn alive_tasks(&self, prepared: &Self::Prepared) -> Option<usize> {

@@ -104,7 +104,7 @@ impl Routine for ChainRoutine {
         window: Window<'_>,
     ) -> Result<IterationData, Stop> {
         match output {
-            Ok(Outcome::Sum(sum)) if sum == self.reference => {}
+            Ok(Outcome::Sum { sum, .. }) if sum == self.reference => {}
             other => {
                 let got = match other {
                     Ok(outcome) => format!("{outcome:?}"),

@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use measure::summary::Check;
 use measure::watchdog::{guarded, guarded_check};
-use pipelines::conformance::{self as kit, Contestant as _, Fault, FaultAction, Got, Probe, Run, Sizes};
+use pipelines::conformance::{self as kit, Behaviour, CheckedJob, Contestant as _, Fault, FaultAction, Outcome, Sizes};
 use pipelines::stream::runtime::settled_tasks;
 use pipelines::{panic_message, LiveStages};
 
@@ -143,8 +143,10 @@ pub struct Checked(pub Contestant);
 
 impl kit::Contestant for Checked {
     type Prepared = Primed<Box<dyn Units>>;
+    type Input = u64;
     type Site = &'static str;
     type Error = HoldError;
+    const SOURCE: &'static str = "unit";
     const SIZES: Sizes = Sizes { items: UNITS, early_stop_items: UNITS, sum_works: &[0], work: 0 };
     const WORDS: kit::Words = kit::Words {
         error_check: "unit_error",
@@ -169,23 +171,23 @@ impl kit::Contestant for Checked {
         Ok(Primed::new(units))
     }
 
-    fn run(&self, primed: &Self::Prepared, run: &Run<'_, &'static str>) -> (Result<Got, HoldError>, u64) {
-        let work = work::Checked::for_run("unit", run);
+    fn run(&self, primed: &Self::Prepared, job: &CheckedJob<'_, Self>) -> Result<Outcome, HoldError> {
+        let (work, items) = (work::Checked::for_job("unit", job), job.items());
         let mut waiting = None;
         let out = std::panic::catch_unwind(AssertUnwindSafe(|| {
-            let held = primed.inner.hold_checked(run.items, BYTES, &work)?;
+            let held = primed.inner.hold_checked(items, BYTES, &work)?;
             waiting = Some(contestants::started());
             held.release()
         }))
         .unwrap_or_else(|payload| {
             Err(HoldError::Broken(format!("a panic propagated out of the contestant: {}", panic_message(&*payload))))
         });
-        let (ledger, items, mut problems) = (work.ledger(), run.items, work.problems());
-        match (run.probe, &out) {
-            (Probe::Counted(Some(_)), _) if ledger.created != items => {
+        let (ledger, mut problems) = (work.ledger(), work.problems());
+        match (job.behaviour.fault(), &out) {
+            (Some(_), _) if ledger.created != items => {
                 problems.push(format!("{} of {items} units made", ledger.created))
             }
-            (Probe::Clean, Ok(total)) => {
+            (None, Ok(total)) if work::Checked::is_clean(job) => {
                 let expected = expected_total(items, BYTES);
                 problems.extend((*total != expected).then(|| format!("handed back {total}, expected {expected}")));
                 let waiting = waiting.unwrap_or(0);
@@ -195,9 +197,13 @@ impl kit::Contestant for Checked {
             }
             _ => {}
         }
-        primed.note(problems);
+        primed.note(ledger.created, problems);
         let made = |e: &HoldError| if let HoldError::Cancelled(made) = e { Some(*made) } else { None };
-        (work.got(out, run.consume, made), ledger.created)
+        work.got(out, job.consumer, made)
+    }
+
+    fn counted(&self, primed: &Self::Prepared, _: &Behaviour<&'static str>) -> u64 {
+        primed.made()
     }
 
     fn alive_tasks(&self, primed: &Self::Prepared) -> Option<usize> {

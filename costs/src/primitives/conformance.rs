@@ -21,7 +21,7 @@ use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 
 use measure::summary::Check;
-use pipelines::conformance::{self as kit, Fault, FaultAction, Got, Probe, Run, Sizes, Words};
+use pipelines::conformance::{self as kit, Behaviour, CheckedJob, Fault, FaultAction, Outcome, Sizes, Words};
 use pipelines::{panic_message, LiveStages};
 
 use super::contestants::{Contestant, OpError, Primitive};
@@ -64,8 +64,10 @@ pub struct Checked(pub Contestant);
 
 impl kit::Contestant for Checked {
     type Prepared = Primed<Box<dyn Primitive>>;
+    type Input = u64;
     type Site = &'static str;
     type Error = OpError;
+    const SOURCE: &'static str = "op";
     const SIZES: Sizes = Sizes { items: CHECK_OPS, early_stop_items: CHECK_OPS, sum_works: &[0], work: 0 };
     const WORDS: Words = Words {
         error_check: "op_error",
@@ -89,23 +91,27 @@ impl kit::Contestant for Checked {
         Ok(Primed::new(primitive))
     }
 
-    fn run(&self, primed: &Self::Prepared, run: &Run<'_, &'static str>) -> (Result<Got, OpError>, u64) {
-        let work = work::Checked::for_run("op", run);
-        let out = std::panic::catch_unwind(AssertUnwindSafe(|| primed.inner.run_checked(run.items, &work)))
+    fn run(&self, primed: &Self::Prepared, job: &CheckedJob<'_, Self>) -> Result<Outcome, OpError> {
+        let (work, items) = (work::Checked::for_job("op", job), job.items());
+        let out = std::panic::catch_unwind(AssertUnwindSafe(|| primed.inner.run_checked(items, &work)))
             .unwrap_or_else(|payload| Err(OpError::Escaped(panic_message(&*payload))));
-        let (ledger, items, mut problems) = (work.ledger(), run.items, work.problems());
-        match (run.probe, &out) {
-            (Probe::Counted(Some(f)), _) if ledger.created != f.at + 1 => {
+        let (ledger, mut problems) = (work.ledger(), work.problems());
+        match (job.behaviour.fault(), &out) {
+            (Some(f), _) if ledger.created != f.at + 1 => {
                 problems.push(format!("{} operations made (the run must stop at operation {})", ledger.created, f.at))
             }
-            (Probe::Clean, Ok(sum)) if *sum != expected_sum(items) => {
+            (None, Ok(sum)) if work::Checked::is_clean(job) && *sum != expected_sum(items) => {
                 problems.push(format!("handed back {sum}, expected {}", expected_sum(items)))
             }
             _ => {}
         }
-        primed.note(problems);
+        primed.note(ledger.created, problems);
         let made = |e: &OpError| matches!(e, OpError::Cancelled(n) if *n == ledger.created).then_some(ledger.created);
-        (work.got(out, run.consume, made), ledger.created)
+        work.got(out, job.consumer, made)
+    }
+
+    fn counted(&self, primed: &Self::Prepared, _: &Behaviour<&'static str>) -> u64 {
+        primed.made()
     }
 
     fn alive_tasks(&self, primed: &Self::Prepared) -> Option<usize> {

@@ -7,12 +7,10 @@
 use std::sync::Arc;
 
 use measure::summary::Check;
-use pipelines::conformance::{self as kit, Got, Probe, Run, Sizes, Words};
+use pipelines::conformance::{self as kit, CheckedJob, Sizes, Words};
 
 use crate::handoff::contestants::{HandoffContestant, PreparedHandoff};
-use crate::job::{
-    injected_panic_message, Behaviour, Fault, HandoffConfig, HandoffError, Instruments, Job, Outcome, Side,
-};
+use crate::job::{injected_panic_message, Fault, HandoffConfig, HandoffError, Outcome, ProducerSite, Side};
 
 /// Every check, in order: `checksum`, `exactly_once`, `bounded_outstanding`, `early_stop`, then the faults
 /// (`producer_error`, `producer_panic`, `clean_after_faults` on one prepared contestant), then `caller_cancel`.
@@ -33,7 +31,7 @@ pub fn reference_sum(items: u64) -> u64 {
 }
 
 /// A hand-off contestant under a config, as the conformance kit checks it: `0..items` in order, faults in the
-/// producer (the site `"the producer"`).
+/// producer ([`ProducerSite`]).
 #[derive(Debug, Clone)]
 pub struct Checked {
     contestant: Arc<dyn HandoffContestant>,
@@ -42,8 +40,10 @@ pub struct Checked {
 
 impl kit::Contestant for Checked {
     type Prepared = Box<dyn PreparedHandoff>;
-    type Site = &'static str;
+    type Input = u64;
+    type Site = ProducerSite;
     type Error = HandoffError;
+    const SOURCE: ProducerSite = ProducerSite;
     // Enough items for many refills of every channel, and not a multiple of the default batch.
     const SIZES: Sizes = Sizes { items: 10_000, early_stop_items: 1_000_000, sum_works: &[0], work: 0 };
     const WORDS: Words = Words {
@@ -78,28 +78,15 @@ impl kit::Contestant for Checked {
         self.contestant.prepare(&self.config)
     }
 
-    fn run(&self, prepared: &Self::Prepared, run: &Run<'_, &'static str>) -> (Result<Got, HandoffError>, u64) {
-        let instruments = match run.probe {
-            Probe::Clean => None,
-            Probe::Counted(fault) => Some(Instruments::new(fault.map(|f| Fault { at: f.at, action: f.action }))),
-            Probe::Cancel(cancel) => Some(Instruments::cancelled_by(Arc::clone(cancel))),
-        }
-        .map(Arc::new);
-        let behaviour = instruments.clone().map_or(Behaviour::Clean, Behaviour::Instrumented);
-        let consumer = run.consume;
-        let job = Job { items: run.items, behaviour: &behaviour, consumer, meter: run.meter.clone(), live: run.live };
-        let out = prepared.run_metered(&job, &mut || {}).map(|outcome| match outcome {
-            Outcome::Sum { sum, count, first_disorder } => Got::Sum { sum, count: Some(count), first_disorder },
-            Outcome::Items(items) => Got::Items(items),
-        });
-        (out, instruments.map_or(0, |i| i.emitted()))
+    fn run(&self, prepared: &Self::Prepared, job: &CheckedJob<'_, Self>) -> Result<Outcome, HandoffError> {
+        prepared.run_metered(job, &mut || {})
     }
 
     fn alive_tasks(&self, prepared: &Self::Prepared) -> Option<usize> {
         prepared.alive_tasks()
     }
 
-    fn is_injected(&self, err: &HandoffError, fault: &kit::Fault<&'static str>) -> bool {
+    fn is_injected(&self, err: &HandoffError, fault: &Fault) -> bool {
         match (err, fault.action) {
             (HandoffError::Producer(e), kit::FaultAction::Error) => e.at == fault.at,
             (HandoffError::Panicked { side: Side::Producer, message }, kit::FaultAction::Panic) => {
@@ -109,8 +96,8 @@ impl kit::Contestant for Checked {
         }
     }
 
-    fn fault_sites(&self, items: u64) -> Vec<(&'static str, u64)> {
-        vec![("the producer", items)]
+    fn fault_sites(&self, items: u64) -> Vec<(ProducerSite, u64)> {
+        vec![(ProducerSite, items)]
     }
 
     fn expected(&self, items: u64, _work: u32) -> Vec<u64> {

@@ -80,11 +80,11 @@ impl Routine for HandoffRoutine {
         let (items, live, consumer) = (black_box(self.items), &self.live, Consumer::Sum);
         Ok(match instruments {
             Instruments::Timed => {
-                let job = Job { items, behaviour: &behaviour, consumer, meter: NoMeter, live };
+                let job = Job { input: &items, work: 0, behaviour: &behaviour, consumer, meter: NoMeter, live };
                 black_box(self.prepared.run(black_box(&job), go))
             }
             Instruments::Accounting(meter) => {
-                let job = Job { items, behaviour: &behaviour, consumer, meter: meter.clone(), live };
+                let job = Job { input: &items, work: 0, behaviour: &behaviour, consumer, meter: meter.clone(), live };
                 black_box(self.prepared.run_metered(black_box(&job), go))
             }
         })
@@ -102,7 +102,7 @@ impl Routine for HandoffRoutine {
     ) -> Result<IterationData, Stop> {
         let (items, reference) = (self.items, self.reference);
         match output {
-            Ok(Outcome::Sum { sum, count, first_disorder: None }) if sum == reference && count == items => {}
+            Ok(Outcome::Sum { sum, count, first_disorder: None }) if sum == reference && count == Some(items) => {}
             other => {
                 let got = match other {
                     Ok(outcome) => format!("{outcome:?}"),

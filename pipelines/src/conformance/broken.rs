@@ -3,7 +3,7 @@
 
 use measure::meter::Meter;
 
-use super::{Bench, Consume, Contestant, FaultAction, Got, Probe, Run, Target};
+use super::{Behaviour, Bench, CheckedJob, Consume, Contestant, FaultAction, Input, Job, Outcome, Target};
 
 /// How a broken contestant misbehaves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,51 +52,46 @@ impl<C: Contestant> Target for Broken<C> {
 pub(super) fn run<C: Contestant>(
     b: &Bench<C>,
     breakage: Breakage,
-    run: &Run<'_, C::Site>,
-) -> (Result<Got, C::Error>, u64) {
-    let consume = match (breakage, run.consume) {
+    job: &CheckedJob<'_, C>,
+) -> Result<Outcome, C::Error> {
+    let consumer = match (breakage, job.consumer) {
         (Breakage::IgnoresCancel, Consume::Cancellable) => Consume::Collect,
-        (_, consume) => consume,
+        (_, consumer) => consumer,
     };
-    let run = Run { consume, meter: run.meter.clone(), ..*run };
-    let (out, emitted) = b.c.run(&b.prepared, &run);
-    let fault = match run.probe {
-        Probe::Counted(Some(fault)) => Some(*fault),
-        _ => None,
-    };
+    let job = Job { consumer, meter: job.meter.clone(), ..*job };
+    let out = b.c.run(&b.prepared, &job);
+    let fault = job.behaviour.fault();
     if breakage == Breakage::LeaksThread {
-        std::mem::forget(run.live.enter());
+        std::mem::forget(job.live.enter());
     }
     let items = |mut items: Vec<u64>, change: fn(&mut Vec<u64>)| {
-        (
-            Ok(Got::Items({
-                change(&mut items);
-                items
-            })),
-            emitted,
-        )
+        change(&mut items);
+        Ok(Outcome::Items(items))
     };
     match (breakage, out) {
         (Breakage::OverAdmitsOnFailure, Err(err)) => {
-            run.meter.admit(b.bound.unwrap_or(0) + 1);
-            run.meter.leave(b.bound.unwrap_or(0) + 1);
-            (Err(err), emitted)
+            job.meter.admit(b.bound.unwrap_or(0) + 1);
+            job.meter.leave(b.bound.unwrap_or(0) + 1);
+            Err(err)
         }
         (Breakage::SwallowsFirstItemError, Err(err))
             if fault.is_some_and(|f| f.at == 0 && b.c.is_injected(&err, &f)) =>
         {
-            b.c.run(&b.prepared, &Run { items: 0, probe: &Probe::Clean, meter: run.meter.clone(), ..run })
+            let (none, clean) = (C::Input::of(0), Behaviour::Clean);
+            b.c.run(&b.prepared, &Job { input: &none, behaviour: &clean, meter: job.meter.clone(), ..job })
         }
         (Breakage::LeavesWorkerDead, Err(err)) => {
             b.dead_worker.set(b.dead_worker.get() || fault.is_some_and(|f| f.action == FaultAction::Panic));
-            (Err(err), emitted)
+            Err(err)
         }
-        (Breakage::LeavesWorkerDead, Ok(Got::Items(got))) if b.dead_worker.get() => {
+        (Breakage::LeavesWorkerDead, Ok(Outcome::Items(got))) if b.dead_worker.get() => {
             items(got, |items| items.truncate(items.len() / 2))
         }
-        (Breakage::DropsOne, Ok(Got::Items(got))) => items(got, |items| items.truncate(items.len().saturating_sub(1))),
-        (Breakage::Duplicates, Ok(Got::Items(got))) => items(got, |items| items.extend(items.first().copied())),
-        (Breakage::Reorders, Ok(Got::Items(got))) if got.len() > 1 => items(got, |items| items.swap(0, 1)),
-        (_, out) => (out, emitted),
+        (Breakage::DropsOne, Ok(Outcome::Items(got))) => {
+            items(got, |items| items.truncate(items.len().saturating_sub(1)))
+        }
+        (Breakage::Duplicates, Ok(Outcome::Items(got))) => items(got, |items| items.extend(items.first().copied())),
+        (Breakage::Reorders, Ok(Outcome::Items(got))) if got.len() > 1 => items(got, |items| items.swap(0, 1)),
+        (_, out) => out,
     }
 }

@@ -1,7 +1,10 @@
-//! One conformance kit for the scenarios whose contestants move items from a source to a consumer (the chain,
-//! the hand-off) or make numbered units or operations (memory, primitives): every check written once, generic
-//! over [`Contestant`], which a scenario implements with its [`Sizes`], its [`Words`] and its domain (what a
-//! clean run returns, where faults fire, which error is the injected one, what else a run may leave behind).
+//! The items contract and its one conformance kit, for the scenarios whose contestants move items from a source
+//! to a consumer (the chain, the hand-off) or make numbered units or operations (memory, primitives). The
+//! contract's types ([`Job`], [`Behaviour`], [`Instruments`], [`Fault`], [`Consume`], [`Outcome`]) are what a
+//! contestant runs: a plain job ([`Behaviour::Clean`], no meter) in timed iterations, a checked job (instruments
+//! and a gauge meter) here, with nothing in between to translate. Every check is written once, generic over
+//! [`Contestant`], which a scenario implements with its [`Sizes`], its [`Words`] and its domain (what a clean
+//! run returns, where faults fire, which error is the injected one, what else a run may leave behind).
 //! Each check prepares the contestant afresh in a helper thread ([`run_guarded`]): one that has not answered
 //! within [`WATCHDOG`] fails as hung instead of blocking the process, and none looks at a clock but the watchdog
 //! and [`caller_cancel`]. Faults fire at each site's first, [`FAULT_AT`]-th (or the scenario's own
@@ -10,6 +13,7 @@
 //! test can show a check fail.
 
 mod broken;
+mod job;
 
 use std::cell::Cell;
 use std::collections::BTreeMap;
@@ -24,6 +28,7 @@ use measure::summary::Check;
 use measure::watchdog::{run_guarded, WatchdogError};
 
 pub use broken::{Breakage, Broken};
+pub use job::{Behaviour, Consume, Fault, FaultAction, Input, Instruments, Job, Outcome, Site};
 
 use crate::cancel::{seeded_point, CallerCancel};
 use crate::stream::runtime::settled_tasks;
@@ -51,7 +56,7 @@ pub struct Sizes {
     pub items: u64,
     /// Items of the early-stop and cancel runs: enough that a source that failed to stop shows it.
     pub early_stop_items: u64,
-    /// The work ([`Run::work`]) of each checksum run.
+    /// The work ([`Job::work`]) of each checksum run.
     pub sum_works: &'static [u32],
     /// The work of exactly-once and clean-after-fault runs; every other run has work 0.
     pub work: u32,
@@ -74,71 +79,6 @@ pub struct Words {
     pub stopped: &'static str,
 }
 
-/// What the consumer of a checked run does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Consume {
-    /// Sum the items.
-    Sum,
-    /// Collect every item, in arrival order.
-    Collect,
-    /// Take the first `k` items, then drop its end.
-    Take(usize),
-    /// Collect items until the caller cancels ([`Probe::Cancel`]), then drop its end.
-    Cancellable,
-}
-
-/// How an injected fault shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FaultAction {
-    /// The site returns an error.
-    Error,
-    /// The site panics.
-    Panic,
-}
-
-/// A fault injected at element `at` (from 0) of `site`, acting as `action` says.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[allow(missing_docs)]
-pub struct Fault<S> {
-    pub site: S,
-    pub at: u64,
-    pub action: FaultAction,
-}
-
-/// What the source does besides emitting its items.
-#[derive(Debug, Clone)]
-pub enum Probe<S> {
-    /// Nothing: the measured behaviour.
-    Clean,
-    /// Count the source's elements, and fail as the fault says, if there is one.
-    Counted(Option<Fault<S>>),
-    /// Count them; the caller cancels with this when the source reaches its point.
-    Cancel(Arc<CallerCancel>),
-}
-
-/// One checked run: the source emits `0..items` with `work` per item (for scenarios whose items carry some),
-/// behaves as `probe` says, the consumer as `consume` says; `meter` gauges outstanding items, `live` counts the
-/// run's threads and tasks.
-#[derive(Debug)]
-#[allow(missing_docs)]
-pub struct Run<'a, S> {
-    pub items: u64,
-    pub work: u32,
-    pub probe: &'a Probe<S>,
-    pub consume: Consume,
-    pub meter: GaugeMeter,
-    pub live: &'a Arc<LiveStages>,
-}
-
-/// What a checked run returned: a sum (with the items counted and the first out of order, where the consumer
-/// checks them), or the items received in arrival order.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[allow(missing_docs)]
-pub enum Got {
-    Sum { sum: u64, count: Option<u64>, first_disorder: Option<u64> },
-    Items(Vec<u64>),
-}
-
 /// Why a check could not run its runs.
 #[derive(Debug, thiserror::Error)]
 pub enum KitError {
@@ -154,10 +94,14 @@ pub enum KitError {
 pub trait Contestant: Clone + Send + Sync + 'static {
     /// What [`Contestant::prepare`] builds (its runtime, pool or threads).
     type Prepared;
+    /// What its source emits ([`Job::input`]).
+    type Input: Input;
     /// Where faults can fire (a stage, the producer).
-    type Site: Copy + fmt::Display + Send + Sync + 'static;
+    type Site: Site;
     /// Why a run or preparing failed.
     type Error: fmt::Display;
+    /// The site whose elements the checks count and the caller's cancel hears: the source.
+    const SOURCE: Self::Site;
     /// The scenario's sizes.
     const SIZES: Sizes;
     /// The scenario's words.
@@ -188,8 +132,14 @@ pub trait Contestant: Clone + Send + Sync + 'static {
     }
     /// Build what its runs need.
     fn prepare(&self) -> Result<Self::Prepared, Self::Error>;
-    /// One run on `prepared`: its result, and how many elements the probed source counted (0 when clean).
-    fn run(&self, prepared: &Self::Prepared, run: &Run<'_, Self::Site>) -> (Result<Got, Self::Error>, u64);
+    /// One checked run of `job` on `prepared`: the same generic code as a timed run, with the job's behaviour
+    /// and a gauge meter.
+    fn run(&self, prepared: &Self::Prepared, job: &CheckedJob<'_, Self>) -> Result<Outcome, Self::Error>;
+    /// How many elements the source of the run that just returned counted (0 when clean): by default what
+    /// its `behaviour`'s instruments saw.
+    fn counted(&self, _prepared: &Self::Prepared, behaviour: &Behaviour<Self::Site>) -> u64 {
+        behaviour.seen()
+    }
     /// Tasks alive on its runtime; `None` without one.
     fn alive_tasks(&self, prepared: &Self::Prepared) -> Option<usize>;
     /// What the last run on `prepared` left behind or did wrong that the kit does not count (threads above a
@@ -204,6 +154,9 @@ pub trait Contestant: Clone + Send + Sync + 'static {
     /// The items a clean collecting run of `items` at `work` returns, in order.
     fn expected(&self, items: u64, work: u32) -> Vec<u64>;
 }
+
+/// A checked job of contestant `C`: its input and sites, metered by the check's gauge.
+pub type CheckedJob<'a, C> = Job<'a, <C as Contestant>::Input, <C as Contestant>::Site, GaugeMeter>;
 
 /// What the checks take: a [`Contestant`] as it is, or one [`Broken`] to misbehave.
 pub trait Target: Clone + Send + Sync + 'static {
@@ -243,8 +196,8 @@ fn checksum_on<C: Contestant>(b: Bench<C>) -> Check {
         let expected = b.c.expected(items, work);
         let reference = expected.iter().fold(0, |sum: u64, &x| sum.wrapping_add(x));
         let label = if sum_works.len() > 1 { format!("work {work}: ") } else { String::new() };
-        let (ok, detail) = match b.run(items, work, &Probe::Clean, Consume::Sum).out {
-            Ok(Got::Sum { sum, count, first_disorder }) => (
+        let (ok, detail) = match b.run(items, work, None, Consume::Sum).out {
+            Ok(Outcome::Sum { sum, count, first_disorder }) => (
                 sum == reference && count.is_none_or(|n| n == expected.len() as u64) && first_disorder.is_none(),
                 format!(
                     "sum {sum} vs reference {reference}{}{}",
@@ -264,8 +217,8 @@ fn checksum_on<C: Contestant>(b: Bench<C>) -> Check {
 pub fn exactly_once<T: Target>(t: &T) -> Check {
     guarded("exactly_once", t, |b| {
         let Sizes { items, work, .. } = b.sizes();
-        match b.run(items, work, &Probe::Clean, Consume::Collect).out {
-            Ok(Got::Items(got)) => {
+        match b.run(items, work, None, Consume::Collect).out {
+            Ok(Outcome::Items(got)) => {
                 let (passed, detail) = compare(&b.c.expected(items, work), &got, b.c.ordered());
                 Check::new("exactly_once", passed, detail)
             }
@@ -279,7 +232,7 @@ pub fn exactly_once<T: Target>(t: &T) -> Check {
 pub fn bounded_outstanding<T: Target>(t: &T) -> Check {
     let name = "bounded_outstanding";
     guarded(name, t, move |b| {
-        let ran = b.run(b.sizes().items, 0, &Probe::Clean, Consume::Sum);
+        let ran = b.run(b.sizes().items, 0, None, Consume::Sum);
         if let Err(err) = &ran.out {
             return Check::new(name, false, format!("the run failed: {err}"));
         }
@@ -305,7 +258,7 @@ pub fn early_stop<T: Target>(t: &T) -> Check {
 
 fn early_stop_on<C: Contestant>(b: Bench<C>) -> Check {
     let (n, take) = (C::SIZES.early_stop_items, EARLY_STOP_TAKE);
-    let ran = b.run(n, 0, &Probe::Counted(None), Consume::Take(take));
+    let ran = b.run(n, 0, Some(Instruments::new(C::SOURCE, None)), Consume::Take(take));
     let mut problems = Vec::new();
     let (got, limit) = b.stopped(&ran, n, false, &mut problems);
     if got != take as u64 {
@@ -349,7 +302,7 @@ fn fault_runs<C: Contestant>(b: &Bench<C>, action: FaultAction) -> Check {
         for at in points {
             runs += 1;
             let fault = Fault { site, at, action };
-            let ran = b.run(items, 0, &Probe::Counted(Some(fault)), Consume::Sum);
+            let ran = b.run(items, 0, Some(Instruments::new(C::SOURCE, Some(fault))), Consume::Sum);
             let right = matches!(&ran.out, Err(err) if b.c.is_injected(err, &fault));
             let problems: Vec<String> = ran.bound_problem(b.bound, false).into_iter().chain(ran.leftovers()).collect();
             if !right || !problems.is_empty() {
@@ -371,10 +324,10 @@ fn fault_runs<C: Contestant>(b: &Bench<C>, action: FaultAction) -> Check {
 fn clean_run<C: Contestant>(b: &Bench<C>) -> Check {
     let Sizes { items, work, .. } = C::SIZES;
     let expected = b.c.expected(items, work);
-    let ran = b.run(items, work, &Probe::Clean, Consume::Collect);
+    let ran = b.run(items, work, None, Consume::Collect);
     let mut problems = Vec::new();
     match &ran.out {
-        Ok(Got::Items(got)) => {
+        Ok(Outcome::Items(got)) => {
             problems.extend(Some(compare(&expected, got, b.c.ordered())).filter(|c| !c.0).map(|c| c.1))
         }
         other => problems.push(format!("{} instead of items", describe(other))),
@@ -408,7 +361,7 @@ fn caller_cancel_on<C: Contestant>(b: Bench<C>) -> Check {
         Ok(caller) => caller,
         Err(err) => return Check::new(name, false, format!("could not start the caller: {err}")),
     };
-    let ran = b.run(n, 0, &Probe::Cancel(Arc::clone(&cancel)), Consume::Cancellable);
+    let ran = b.run(n, 0, Some(Instruments::cancelled_by(C::SOURCE, Arc::clone(&cancel))), Consume::Cancellable);
     cancel.abandon();
     let mut problems = Vec::new();
     if !caller.join().unwrap_or(false) {
@@ -462,7 +415,7 @@ struct Bench<C: Contestant> {
 /// it returned, its threads and tasks alive right after, the runtime's tasks once they had time to go, and what
 /// else the contestant says it left ([`Contestant::leftovers`]).
 struct Ran<E: fmt::Display> {
-    out: Result<Got, E>,
+    out: Result<Outcome, E>,
     emitted: u64,
     gauge: Arc<Outstanding>,
     returned: Instant,
@@ -477,13 +430,19 @@ impl<C: Contestant> Bench<C> {
         C::SIZES
     }
 
-    fn run(&self, items: u64, work: u32, probe: &Probe<C::Site>, consume: Consume) -> Ran<C::Error> {
+    /// One checked run of `items` at `work`, probed by `instruments` (clean without), its consumer as `consume`
+    /// says.
+    fn run(&self, items: u64, work: u32, instruments: Option<Instruments<C::Site>>, consume: Consume) -> Ran<C::Error> {
         let gauge = Arc::new(Outstanding::new());
-        let run = Run { items, work, probe, consume, meter: GaugeMeter::new(Arc::clone(&gauge)), live: &self.live };
-        let (out, emitted) = match self.breakage {
-            None => self.c.run(&self.prepared, &run),
-            Some(breakage) => broken::run(self, breakage, &run),
+        let behaviour = instruments.map_or(Behaviour::Clean, |i| Behaviour::Instrumented(Arc::new(i)));
+        let input = C::Input::of(items);
+        let meter = GaugeMeter::new(Arc::clone(&gauge));
+        let job = Job { input: &input, work, behaviour: &behaviour, consumer: consume, meter, live: &self.live };
+        let out = match self.breakage {
+            None => self.c.run(&self.prepared, &job),
+            Some(breakage) => broken::run(self, breakage, &job),
         };
+        let emitted = self.c.counted(&self.prepared, &behaviour);
         let returned = Instant::now();
         let (live, tasks) = (self.live.current(), settled_tasks(|| self.c.alive_tasks(&self.prepared)));
         let more = self.c.leftovers(&self.prepared);
@@ -495,8 +454,10 @@ impl<C: Contestant> Bench<C> {
     /// the first expected ones each once, a source beyond its limit and anything left running go in `problems`.
     fn stopped(&self, ran: &Ran<C::Error>, n: u64, cancel: bool, problems: &mut Vec<String>) -> (u64, Option<u64>) {
         let got = match &ran.out {
-            Ok(Got::Items(got)) if delivered_once(&self.c.expected(n, 0), got, self.c.ordered()) => got.len() as u64,
-            Ok(Got::Items(got)) => {
+            Ok(Outcome::Items(got)) if delivered_once(&self.c.expected(n, 0), got, self.c.ordered()) => {
+                got.len() as u64
+            }
+            Ok(Outcome::Items(got)) => {
                 problems.push(format!("{} items delivered, not each expected one once", got.len()));
                 got.len() as u64
             }
@@ -580,11 +541,11 @@ fn within(high: i64, bound: u64) -> bool {
     high >= 0 && high as u64 <= bound
 }
 
-fn describe<E: fmt::Display>(out: &Result<Got, E>) -> String {
+fn describe<E: fmt::Display>(out: &Result<Outcome, E>) -> String {
     match out {
-        Ok(Got::Sum { sum, count: Some(count), .. }) => format!("Ok(sum {sum} of {count} items)"),
-        Ok(Got::Sum { sum, count: None, .. }) => format!("Ok(sum {sum})"),
-        Ok(Got::Items(items)) => format!("Ok({} items)", items.len()),
+        Ok(Outcome::Sum { sum, count: Some(count), .. }) => format!("Ok(sum {sum} of {count} items)"),
+        Ok(Outcome::Sum { sum, count: None, .. }) => format!("Ok(sum {sum})"),
+        Ok(Outcome::Items(items)) => format!("Ok({} items)", items.len()),
         Err(err) => format!("Err({err})"),
     }
 }

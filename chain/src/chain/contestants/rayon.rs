@@ -78,7 +78,7 @@ impl RayonChain {
 fn clean(input: &[u64], work: u32, consumer: Consumer) -> Outcome {
     let items = input.par_iter().map(|&x| ops::map1(x, work)).filter(|&y| ops::keep(y)).map(ops::map2);
     match consumer {
-        Consumer::Sum => Outcome::Sum(items.reduce(|| 0, u64::wrapping_add)),
+        Consumer::Sum => Outcome::sum(items.reduce(|| 0, u64::wrapping_add)),
         Consumer::Collect => Outcome::Items(items.collect()),
         Consumer::Take(k) => Outcome::Items(items.take_any(k).collect()),
         // A clean run has no caller cancellation: collect everything.
@@ -97,7 +97,7 @@ fn instrumented(
     let Stages { map1, filter, map2 } = stages;
     let items = input.par_iter().map(|&x| map1.apply(x)).filter_map(|r| filter.on(r)).map(|r| map2.on(r));
     match consumer {
-        Consumer::Sum => items.try_reduce(|| 0, |a, b| Ok(a.wrapping_add(b))).map(Outcome::Sum),
+        Consumer::Sum => items.try_reduce(|| 0, |a, b| Ok(a.wrapping_add(b))).map(Outcome::sum),
         Consumer::Collect => items.collect::<Result<Vec<u64>, _>>().map(Outcome::Items),
         Consumer::Take(k) => items.take_any(k).collect::<Result<Vec<u64>, _>>().map(Outcome::Items),
         // Every worker stops taking items at the first one it meets after the caller's cancellation.

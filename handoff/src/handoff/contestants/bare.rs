@@ -219,12 +219,12 @@ impl fmt::Debug for PreparedBare {
 
 impl PreparedHandoff for PreparedBare {
     fn run(&self, job: &Job<'_, NoMeter>, go: &mut dyn FnMut()) -> Result<Outcome, HandoffError> {
-        self.run_any(job.items, job.consumer, job.live, go)
+        self.run_any(job.items(), job.consumer, job.live, go)
     }
 
     /// The same program: it carries no meter, so the gauge is never touched.
     fn run_metered(&self, job: &Job<'_, GaugeMeter>, go: &mut dyn FnMut()) -> Result<Outcome, HandoffError> {
-        self.run_any(job.items, job.consumer, job.live, go)
+        self.run_any(job.items(), job.consumer, job.live, go)
     }
 
     fn alive_tasks(&self) -> Option<usize> {
@@ -383,7 +383,7 @@ mod tests {
         let live = Arc::new(LiveStages::new());
         for prepared in prepared(4) {
             let out = prepared.run_any(1_000, Consumer::Sum, &live, &mut || {});
-            let expected = Outcome::Sum { sum: 999 * 1_000 / 2, count: 1_000, first_disorder: None };
+            let expected = Outcome::Sum { sum: 999 * 1_000 / 2, count: Some(1_000), first_disorder: None };
             assert_eq!(out.ok(), Some(expected), "{}", prepared.bare.name());
         }
     }

@@ -22,7 +22,7 @@ macro_rules! receive {
                     sum = sum.wrapping_add(v);
                     count += 1;
                 }
-                Outcome::Sum { sum, count, first_disorder }
+                Outcome::Sum { sum, count: Some(count), first_disorder }
             }
             // A bare pair has no cancel to listen for (its `caller_cancel` check is not applicable): it collects.
             Consumer::Collect | Consumer::Cancellable => {

@@ -29,7 +29,7 @@ impl Kind for BaselineLoop {
 
     fn run<M: Meter, Sh: Shape, P: Producer, S: Sink>(run: Run<'_, '_, M, Sh, P, S>) -> Result<Outcome, HandoffError> {
         let Run { env: _, shape, job, go, producer, mut sink } = run;
-        let items = job.items;
+        let items = job.items();
         go();
         std::panic::catch_unwind(AssertUnwindSafe(move || {
             let mut cursor = Cursor::new(items);

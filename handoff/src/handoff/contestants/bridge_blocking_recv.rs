@@ -27,7 +27,7 @@ impl Kind for BridgeBlockingRecv {
         let Run { env, shape, job, go, producer, sink } = run;
         let runtime = env.runtime()?;
         let (tx, mut rx) = mpsc::channel::<Result<Sh::Msg, P::Error>>(env.messages(shape));
-        let produce = crate::produce::produce_async(shape, producer, job.items, job.meter.clone(), tx);
+        let produce = crate::produce::produce_async(shape, producer, job.items(), job.meter.clone(), tx);
         go();
         let producer = spawn_guarded(runtime.handle(), job.live, produce);
         let consumed = consume(shape, std::iter::from_fn(move || rx.blocking_recv()), &job.meter, sink);

@@ -33,7 +33,7 @@ impl Kind for BridgeBlockingSend {
         let (tx, rx) = mpsc::channel::<Result<Sh::Msg, P::Error>>(env.messages(shape));
         let meter = &job.meter;
         let consumer_meter = job.meter.clone();
-        let items = job.items;
+        let items = job.items();
         thread::scope(|scope| {
             go();
             let consumer = spawn_guarded(runtime.handle(), job.live, async move {

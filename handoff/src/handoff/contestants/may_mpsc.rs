@@ -42,7 +42,7 @@ impl Kind for MayMpsc {
         let (tx, rx) = mpsc::channel::<Result<Sh::Msg, P::Error>>();
         let permits = Arc::new(Semphore::new(env.messages(shape)));
         let producer_permits = Arc::clone(&permits);
-        let items = job.items;
+        let items = job.items();
         go();
 
         // The consumer first: were the producer's spawn to fail, its dropped sender ends the consumer, whereas a

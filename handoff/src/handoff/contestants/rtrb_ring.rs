@@ -56,7 +56,7 @@ impl Kind for RtrbRing {
         let slots = env.messages(shape).max(1);
         let (mut tx, mut rx) = rtrb::RingBuffer::<Result<Sh::Msg, P::Error>>::new(slots);
         let meter = &job.meter;
-        let items = job.items;
+        let items = job.items();
         thread::scope(|scope| {
             go();
             let producer_thread = spawn_producer(scope, job.live, move || {

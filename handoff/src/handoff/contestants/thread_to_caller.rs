@@ -86,7 +86,7 @@ impl<F: CallerChannel> Kind for ThreadToCaller<F> {
         let Run { env, shape, job, go, producer, sink } = run;
         let (tx, rx) = F::bounded::<Result<Sh::Msg, P::Error>>(env.config.messages(shape.items_per_message()));
         let meter = &job.meter;
-        let items = job.items;
+        let items = job.items();
         thread::scope(|scope| {
             go();
             let producer_thread = spawn_producer(scope, job.live, move || {

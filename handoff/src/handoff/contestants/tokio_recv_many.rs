@@ -35,7 +35,7 @@ impl Kind for TokioRecvMany {
         let limit = env.config.batch.max(1);
         let (tx, mut rx) = mpsc::channel::<Result<Sh::Msg, P::Error>>(env.messages(shape));
         let meter = job.meter.clone();
-        let producer = produce_async(shape, producer, job.items, meter.clone(), tx);
+        let producer = produce_async(shape, producer, job.items(), meter.clone(), tx);
         let consumer = async move {
             let mut taken = Vec::with_capacity(limit);
             while rx.recv_many(&mut taken, limit).await > 0 {

@@ -94,7 +94,7 @@ impl<T: TaskPair> Kind for Tasks<T> {
         let runtime = env.runtime()?;
         let (tx, rx) = T::Channel::bounded::<Result<Sh::Msg, P::Error>>(env.messages(shape));
         let meter = job.meter.clone();
-        let producer = produce_async(shape, producer, job.items, meter.clone(), tx);
+        let producer = produce_async(shape, producer, job.items(), meter.clone(), tx);
         let consumer = async move { consume_stream(shape, T::Channel::stream(rx), &meter, sink).await };
         runtime.block_on(two_tasks(job.live, go, producer, consumer))
     }
