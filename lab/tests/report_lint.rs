@@ -104,6 +104,14 @@ fn every_committed_report_renders_whole() {
             found.extend(findings(&file.path, &file.contents));
             found.extend(links_outside(&file.path, &file.contents, &own));
         }
+        // Every finding the scenario declares is judged into its summary before rendering, each id once.
+        let declared: Vec<String> =
+            scenario.finding_table(&rendered.summary).iter().map(|f| f.id.to_string()).collect();
+        let judged: Vec<&str> = rendered.summary.findings.iter().map(|f| f.id.as_str()).collect();
+        assert_eq!(judged, declared, "{}: the summary's findings are not the declared rows", scenario.name());
+        let unique: BTreeSet<&str> = judged.iter().copied().collect();
+        assert_eq!(unique.len(), judged.len(), "{}: a finding id repeats", scenario.name());
+        assert!(judged.iter().all(|id| !id.is_empty()), "{}: a finding without an id", scenario.name());
         entries.push(rendered.index_entry);
         rendered_scenarios.push(scenario.name());
     }
