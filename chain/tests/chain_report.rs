@@ -108,8 +108,7 @@ fn the_spinning_finding_names_a_contestant_only_when_both_its_findings_hold() {
     let summary = summary_with(&[(LOOP, 0, 1.0), ("blocking-crossbeam", 0, 60.0)]);
     let sentence = "`blocking-crossbeam` kept 1.25 cores busy yet took 60.0× the loop's time";
     assert!(!discussion(&summary).contains(sentence), "not judged, not said");
-    let mut judged = summary.clone();
-    judged.findings = measure::judge::judge_all(&judged, &chain::chain::findings::table(&judged));
+    let mut judged = measure::scenario::judged(&chain::chain::ChainScenario, summary.clone());
     let (cores, slower) = chain::chain::findings::spinning_ids("blocking-crossbeam").unwrap_or_default();
     let mut set = |id: &str, verdict: Verdict| {
         let finding = judged.findings.iter_mut().find(|f| f.id == id);

@@ -10,10 +10,8 @@ use measure::summary::Summary;
 fn committed() -> Summary {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../reports/handoff.json");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut summary: Summary = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    summary.claims = measure::judge::judge_all(&summary, &handoff::claims::table(&summary));
-    summary.findings = measure::judge::judge_all(&summary, &handoff::findings::table(&summary));
-    summary
+    let summary: Summary = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    measure::scenario::judged(&handoff::HandoffScenario, summary)
 }
 
 #[test]

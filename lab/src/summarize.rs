@@ -83,10 +83,7 @@ pub(crate) fn summarize(run: &RawRun, scenario: &dyn Scenario) -> Summary {
         }
         summary.paired = Some(measure::calibration::paired::analyse(&summary, a, b, &metrics));
     }
-    summary.claims = scenario.claims(&summary);
-    summary.findings = scenario.findings(&summary);
-    summary.questions = measure::question::answer_all(&summary, &scenario.questions());
-    summary
+    measure::scenario::judged(scenario, summary)
 }
 
 /// A contestant's trials, less those of sweep phases at which every trial was skipped while other phases ran

@@ -418,6 +418,16 @@ pub trait Scenario: Send + Sync {
     }
 }
 
+/// `summary` judged by `scenario` as the harness judges every run before anything renders: its claims, its
+/// findings and its questions' answers, each by the one judge. `lab` calls it on every summary it builds; a test
+/// that renders a fixture summary calls it to see what a reader would.
+pub fn judged(scenario: &dyn Scenario, mut summary: Summary) -> Summary {
+    summary.claims = scenario.claims(&summary);
+    summary.findings = scenario.findings(&summary);
+    summary.questions = crate::question::answer_all(&summary, &scenario.questions());
+    summary
+}
+
 /// Prefix of per-process metrics that describe the harness, not the contestant: reports use them to state what
 /// measuring cost, and leave them out of the contestant's results.
 pub const HARNESS_METRIC_PREFIX: &str = "harness_";

@@ -47,7 +47,6 @@ pub(crate) fn summary_with(medians: &[(&str, u64, f64)]) -> Summary {
 }
 
 /// `summary` with its claims judged, as the harness judges them before the report is rendered.
-pub(crate) fn judged(mut summary: Summary) -> Summary {
-    summary.claims = measure::judge::judge_all(&summary, &chain::chain::claims::table(&summary));
-    summary
+pub(crate) fn judged(summary: Summary) -> Summary {
+    measure::scenario::judged(&chain::chain::ChainScenario, summary)
 }

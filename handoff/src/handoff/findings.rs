@@ -136,10 +136,9 @@ mod tests {
     use super::*;
     use crate::handoff::claims::tests::summary_with;
 
-    /// `summary` with its findings judged, as the harness does.
-    fn judged(mut summary: Summary) -> Summary {
-        summary.findings = measure::judge::judge_all(&summary, &table(&summary));
-        summary
+    /// `summary` judged as the harness judges it.
+    fn judged(summary: Summary) -> Summary {
+        measure::scenario::judged(&crate::handoff::HandoffScenario, summary)
     }
 
     #[test]

@@ -234,10 +234,9 @@ mod tests {
     use super::*;
     use crate::fixture::{p99, run, run_in, set};
 
-    /// `summary` with its findings judged.
-    fn judged(mut summary: Summary) -> Summary {
-        summary.findings = measure::judge::judge_all(&summary, &table(&summary));
-        summary
+    /// `summary` judged as the harness judges it.
+    fn judged(summary: Summary) -> Summary {
+        measure::scenario::judged(&crate::overload::OverloadScenario, summary)
     }
 
     #[test]

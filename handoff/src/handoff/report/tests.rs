@@ -10,10 +10,8 @@ use measure::summary::Verdict;
 use testkit::fixture::processes;
 
 /// `summary` with its claims judged, as the harness does before rendering.
-fn judged(mut summary: Summary) -> Summary {
-    summary.claims = measure::judge::judge_all(&summary, &crate::handoff::claims::table(&summary));
-    summary.findings = measure::judge::judge_all(&summary, &findings::table(&summary));
-    summary
+fn judged(summary: Summary) -> Summary {
+    measure::scenario::judged(&crate::handoff::HandoffScenario, summary)
 }
 
 /// `summary` with the claim `id` given `verdict`.
