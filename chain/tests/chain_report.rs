@@ -115,8 +115,8 @@ fn the_spinning_finding_names_a_contestant_only_when_both_its_findings_hold() {
         let Some(finding) = finding else { panic!("`{id}` is in the finding table") };
         (finding.verdict, finding.holds) = (verdict, verdict == Verdict::Holds);
     };
-    set(cores, Verdict::Holds);
-    set(slower, Verdict::Inconclusive);
+    set(&cores, Verdict::Holds);
+    set(&slower, Verdict::Inconclusive);
     assert!(!discussion(&judged).contains(sentence), "one finding short, not said");
     let mut both = judged.clone();
     let finding = both.findings.iter_mut().find(|f| f.id == slower);

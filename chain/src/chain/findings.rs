@@ -12,7 +12,7 @@ use measure::compare::{Basis, Relation};
 use measure::judge::{beyond_noise, Beyond, ClaimSpec, Comparison, Phase, Side};
 use measure::summary::Summary;
 
-use super::claims::LOOP;
+use super::claims::{BATCH_PAIRS, LOOP};
 use super::HEADLINE;
 
 /// The yielding source, `stream-tokio-iter`.
@@ -24,23 +24,9 @@ const YIELDING_NOT_ABOVE: &str = "yielding-not-above-never-yielding";
 /// The id of the finding that the yielding source is not below the never-yielding one beyond noise.
 const YIELDING_NOT_BELOW: &str = "yielding-not-below-never-yielding";
 
-/// Each contestant's name with its finding ids: `spinning-<name>-cores` and `spinning-<name>-slower`.
-macro_rules! spinning {
-    ($($name:literal),* $(,)?) => {
-        [$(($name, concat!("spinning-", $name, "-cores"), concat!("spinning-", $name, "-slower"))),*]
-    };
-}
-
-/// Each channel pipeline's name with the id of its finding `threads-outnumber-cores-<name>`.
-macro_rules! crowded {
-    ($($name:literal),* $(,)?) => {
-        [$(($name, concat!("threads-outnumber-cores-", $name))),*]
-    };
-}
-
 /// The contestants that run on several threads or tasks, and so can keep more than one core busy (the loop, the
-/// iterator and the single-task streams run on one thread), each with its two finding ids.
-const SPINNING: [(&str, &str, &str); 15] = spinning![
+/// iterator and the single-task streams run on one thread).
+const SPINNING: [&str; 15] = [
     "blocking-rayon",
     "blocking-crossbeam",
     "blocking-crossbeam-batched",
@@ -58,19 +44,6 @@ const SPINNING: [(&str, &str, &str); 15] = spinning![
     "coroutine-may-batched",
 ];
 
-/// The per-item and batched pipelines of each channel family ([`super::claims::BATCH_PAIRS`]), each with the id
-/// of its finding that its threads outnumber the machine's cores.
-const CROWDED: [(&str, &str); 8] = crowded![
-    "blocking-crossbeam",
-    "blocking-crossbeam-batched",
-    "blocking-flume",
-    "blocking-flume-batched",
-    "blocking-std",
-    "blocking-std-batched",
-    "stream-tokio-tasks",
-    "stream-tokio-tasks-batched",
-];
-
 /// What `cores_used` measures.
 const CORES_DEFINITION: &str = "the trial process's CPU time over wall time, over each whole timed iteration";
 /// What `ms_per_million` measures.
@@ -78,15 +51,21 @@ const HEADLINE_DEFINITION: &str = "wall time per million input items, over each 
 /// What `threads` measures.
 const THREADS_DEFINITION: &str = "threads of the trial process, sampled over each timed iteration";
 
-/// The ids of `name`'s two spinning findings (more than one core busy; slower than the loop), when it runs on
-/// several threads or tasks.
-pub fn spinning_ids(name: &str) -> Option<(&'static str, &'static str)> {
-    SPINNING.iter().find(|(n, _, _)| *n == name).map(|(_, cores, slower)| (*cores, *slower))
+/// The ids of `name`'s two spinning findings (more than one core busy, `spinning-<name>-cores`; slower than the
+/// loop, `spinning-<name>-slower`), when it runs on several threads or tasks.
+pub fn spinning_ids(name: &str) -> Option<(String, String)> {
+    SPINNING.contains(&name).then(|| (format!("spinning-{name}-cores"), format!("spinning-{name}-slower")))
 }
 
-/// The id of `name`'s finding that its threads outnumber the machine's cores, when it is a channel pipeline.
-pub fn crowded_id(name: &str) -> Option<&'static str> {
-    CROWDED.iter().find(|(n, _)| *n == name).map(|(_, id)| *id)
+/// The channel pipelines, per item and batched ([`BATCH_PAIRS`]).
+fn pipelines() -> impl Iterator<Item = &'static str> {
+    BATCH_PAIRS.iter().flat_map(|(single, batched)| [*single, *batched])
+}
+
+/// The id of `name`'s finding that its threads outnumber the machine's cores (`threads-outnumber-cores-<name>`),
+/// when it is a channel pipeline.
+pub fn crowded_id(name: &str) -> Option<String> {
+    pipelines().any(|p| p == name).then(|| format!("threads-outnumber-cores-{name}"))
 }
 
 /// Every finding of the chain report, for the contestants of `summary` they name.
@@ -118,7 +97,8 @@ pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
     }
     let cores_beyond_one = beyond_noise(method, "cores_used", Beyond::Above);
     let slower = beyond_noise(method, HEADLINE, Beyond::Above);
-    for (name, cores_id, slower_id) in SPINNING.iter().filter(|(name, _, _)| ran(name)) {
+    for name in SPINNING.into_iter().filter(|name| ran(name)) {
+        let (cores_id, slower_id) = spinning_ids(name).unwrap_or_default();
         rows.push(
             ClaimSpec::new(
                 format!("At the first work, `{name}` keeps more than one core busy, beyond noise."),
@@ -126,9 +106,9 @@ pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
                 CORES_DEFINITION,
                 cores_beyond_one,
                 Basis::ProcessMedians,
-                vec![Comparison { a: Side::contestant(*name, Phase::First), b: Side::value(1.0, "one core") }],
+                vec![Comparison { a: Side::contestant(name, Phase::First), b: Side::value(1.0, "one core") }],
             )
-            .with_id(*cores_id),
+            .with_id(cores_id),
         );
         rows.push(
             ClaimSpec::new(
@@ -137,13 +117,14 @@ pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
                 HEADLINE_DEFINITION,
                 slower,
                 Basis::ProcessMedians,
-                vec![Comparison::contestants(*name, LOOP, Phase::First)],
+                vec![Comparison::contestants(name, LOOP, Phase::First)],
             )
-            .with_id(*slower_id),
+            .with_id(slower_id),
         );
     }
     let cores = f64::from(summary.environment.cores);
-    for (name, id) in CROWDED.iter().filter(|(name, _)| ran(name)) {
+    for name in pipelines().filter(|name| ran(name)) {
+        let id = crowded_id(name).unwrap_or_default();
         rows.push(
             ClaimSpec::new(
                 format!("At the first work, `{name}` runs more threads than the machine's {cores} cores."),
@@ -152,11 +133,11 @@ pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
                 (Relation::AtLeast, 1.0),
                 Basis::ProcessMedians,
                 vec![Comparison {
-                    a: Side::contestant(*name, Phase::First),
+                    a: Side::contestant(name, Phase::First),
                     b: Side::value(cores + 1.0, format!("the machine's {cores} cores, plus one")),
                 }],
             )
-            .with_id(*id),
+            .with_id(id),
         );
     }
     rows
@@ -170,7 +151,7 @@ mod tests {
     fn every_contestant_on_several_threads_has_its_spinning_rows_and_every_pipeline_its_crowded_row() {
         use crate::chain::contestants::contestants;
         let names: Vec<String> = contestants().iter().map(|c| c.info().name).collect();
-        for (name, _, _) in SPINNING {
+        for name in SPINNING {
             assert!(names.iter().any(|n| n == name), "{name} is not a chain contestant");
         }
         for (single, batched) in super::super::claims::BATCH_PAIRS {

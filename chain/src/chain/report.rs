@@ -168,7 +168,7 @@ impl Context {
         let spinning = summary
             .contestants
             .iter()
-            .filter(|c| spinning_ids(&c.name).is_some_and(|(cores, slower)| holds(cores) && holds(slower)))
+            .filter(|c| spinning_ids(&c.name).is_some_and(|(cores, slower)| holds(&cores) && holds(&slower)))
             .map(|c| Row {
                 name: c.name.clone(),
                 cores: at(&c.name, "cores_used"),
@@ -179,7 +179,7 @@ impl Context {
         let crowded = BATCH_PAIRS
             .iter()
             .flat_map(|(single, batched)| [*single, *batched])
-            .filter(|name| crowded_id(name).is_some_and(holds))
+            .filter(|name| crowded_id(name).is_some_and(|id| holds(&id)))
             .filter_map(|name| {
                 let threads = summary.median_in(name, &first_phase, "threads")?;
                 let switches = summary.median_in(name, &first_phase, "ctx_switches_per_item")?;
