@@ -7,6 +7,7 @@
 //! Every row has an id, the template's key for it; the rows are the same for every run (a row whose figures the
 //! run lacks is undecidable, not missing), apart from the feed rows, which [`crate::feed`] reads by id.
 
+use super::routine::CALLER_OVERHEAD;
 use measure::compare::{Basis, Relation};
 use measure::judge::{beyond_noise, Beyond, ClaimSpec, Comparison, Phase, Side, Who};
 use measure::summary::{ClaimResult, Summary, Verdict};
@@ -26,8 +27,6 @@ const LIMIT_AT_DROP: &str = "limit_at_drop";
 const AFTER_OPS: &str = "after_drop.ops_per_sec";
 /// Cuts over the run.
 const DECREASES: &str = "decisions.decreases";
-/// What the caller adds to a call before the drop: its median call less its idle call, per run.
-pub const CALLER_OVERHEAD: &str = "before_drop.caller_overhead_us";
 
 /// Id of the finding that plain `aimd` never cut, in any sample of any family.
 pub const NEVER_CUT: &str = "aimd-never-cut";

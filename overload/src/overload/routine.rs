@@ -42,6 +42,10 @@ use crate::ledger::Ledger;
 use crate::limit::{self, Gate};
 use crate::settle::{self, DropRule};
 
+/// What the caller adds to a call before the drop: its median call less its idle call, per run (the Vegas
+/// findings read it).
+pub(super) const CALLER_OVERHEAD: &str = "before_drop.caller_overhead_us";
+
 /// An accounting run makes one call in this many of a timed run's.
 pub(crate) const ACCOUNTING_SHARE: u64 = 20;
 
@@ -369,7 +373,7 @@ impl Routine for OverloadRoutine {
                 if let (Some(busy), Some(idle)) =
                     (data.timing.get("before_drop.latency_p50_us"), data.timing.get("idle_call_us"))
                 {
-                    data.timing.insert(super::findings::CALLER_OVERHEAD.to_string(), busy - idle);
+                    data.timing.insert(CALLER_OVERHEAD.to_string(), busy - idle);
                 }
                 data.series = analysis.series.iter().cloned().collect();
                 let marks = data.series.get("outstanding").map(|s| s.marks.clone()).unwrap_or_default();
