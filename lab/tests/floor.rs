@@ -19,7 +19,7 @@ fn a_quick_floor_writes_every_probe_with_its_process_medians() {
     let floor = read_json(&out.join("floor.json"));
     assert_eq!((floor["schema_version"].as_u64(), floor["processes"].as_u64()), (Some(1), Some(2)));
     let figures = floor["figures"].as_array().unwrap();
-    assert_eq!(figures.len(), 10, "{floor}");
+    assert_eq!(figures.len(), pipelines::floor::Probe::ALL.len(), "{floor}");
     for figure in figures {
         match figure.get("not_applicable") {
             Some(why) => assert!(why.as_str().unwrap().contains("CPU"), "{figure}"),

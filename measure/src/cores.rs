@@ -227,6 +227,54 @@ pub struct AcrossCores {
     /// of them (the runs of one `--cores` list share a file name, each in its own folder).
     #[serde(default)]
     pub runs: Vec<String>,
+    /// The cost model's term that changed most between the fewest and the most cores, for every contestant both
+    /// runs modelled at a phase ([`crate::cost_model`]); empty for a scenario not modelled or a run without a floor.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cost_changes: Vec<CostChange>,
+}
+
+/// How one contestant's cost per item changed between two core counts, and the cost model's term that changed most.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CostChange {
+    /// The phase; `None` for a run without phases.
+    pub phase: Option<String>,
+    /// The contestant.
+    pub contestant: String,
+    /// The fewer and the more cores.
+    pub cores: (u32, u32),
+    /// Its measured nanoseconds per item at each.
+    pub measured: (f64, f64),
+    /// The model's prediction at each.
+    pub predicted: (f64, f64),
+    /// The term whose prediction changed most.
+    pub term: crate::cost_model::Term,
+    /// That term's change in nanoseconds per item, from the fewer cores to the more.
+    pub term_change: f64,
+}
+
+/// [`CostChange`]s between `few` and `many`, for every contestant both modelled at a phase both ran.
+fn cost_changes(few: &Summary, many: &Summary) -> Vec<CostChange> {
+    let (Ok(from), Ok(to)) = (crate::cost_model::of_summary(few), crate::cost_model::of_summary(many)) else {
+        return Vec::new();
+    };
+    let mut changes = Vec::new();
+    for a in &from {
+        let Some(b) = to.iter().find(|b| b.phase == a.phase) else { continue };
+        for x in &a.fit.rows {
+            let Some(y) = b.fit.rows.iter().find(|y| y.contestant == x.contestant) else { continue };
+            let (term, term_change) = crate::cost_model::changed_most(&x.predicted, &y.predicted);
+            changes.push(CostChange {
+                phase: a.phase.clone(),
+                contestant: x.contestant.clone(),
+                cores: (cores_of(few), cores_of(many)),
+                measured: (x.measured, y.measured),
+                predicted: (x.predicted.total, y.predicted.total),
+                term,
+                term_change,
+            });
+        }
+    }
+    changes
 }
 
 impl AcrossCores {
@@ -359,6 +407,7 @@ pub fn across(runs: &[&Summary]) -> Result<AcrossCores, AcrossError> {
         claims,
         runs: runs.iter().map(|s| s.raw_file.clone()).collect(),
         git_rev: revision(first),
+        cost_changes: runs.last().map_or_else(Vec::new, |last| cost_changes(first, last)),
     })
 }
 
@@ -735,6 +784,45 @@ mod tests {
         assert!(q.stands.iter().all(|s| s.apart && s.p.is_some()), "{q:?}");
         assert_eq!(q.across, Across::Changes);
         assert!(q.crossings.iter().all(|c| c.outcome == Outcome::Loses && close(c.factor, 2.0)), "{q:?}");
+    }
+
+    #[test]
+    fn the_cost_model_names_the_term_that_changed_between_core_counts() {
+        use crate::cost_model::{Term, HAND_OFFS_METRIC};
+        let figure = |key: &str, ns: f64| crate::setup::FloorFigure {
+            key: key.to_string(),
+            what: String::new(),
+            ns_per_op: Some(ns),
+            process_medians: vec![ns],
+            cpu_ns_per_op: None,
+            not_applicable: None,
+        };
+        let floor = crate::setup::FloorUse {
+            file: "floor.json".to_string(),
+            figures: [("loop_item", 1.0), ("spsc_ring_item", 5.0), ("wake_same_cpu", 800.0)]
+                .into_iter()
+                .chain([("wake_across_cpus", 20_000.0), ("alloc_free", 20.0)])
+                .map(|(k, ns)| figure(k, ns))
+                .collect(),
+            ..Default::default()
+        };
+        // `a` hands one item per message at both counts; on two cores it switches context every 40 items.
+        let modelled = |cores: u32, ns: f64, switches: f64| {
+            let metrics =
+                [(MS, ns), (HAND_OFFS_METRIC, 1.0), ("ctx_switches_per_item", switches), ("allocs_per_item", 0.0)];
+            let mut run = run_of(cores, vec![contestant("a", &metrics)], &which(MS, false));
+            run.environment.floor = Some(floor.clone());
+            run
+        };
+        let (one, two) = (modelled(1, 35.0, 0.0001), modelled(2, 69.0, 0.025));
+        let both = across(&[&two, &one]).expect("side by side");
+        let [change] = both.cost_changes.as_slice() else { panic!("{:?}", both.cost_changes) };
+        assert_eq!((change.contestant.as_str(), change.cores), ("a", (1, 2)));
+        assert_eq!(change.measured, (35.0, 69.0));
+        assert_eq!(change.term, Term::WakeUps);
+        assert!((change.term_change - (0.025 * 20_000.0 - 0.0001 * 800.0)).abs() < 1e-6, "{change:?}");
+        let unmodelled = across(&[&run(1, 1.0, 2.0), &run(2, 1.0, 2.0)]).expect("side by side");
+        assert!(unmodelled.cost_changes.is_empty());
     }
 
     /// The committed runs of `scenario` at 1 core (`reports/cores-1`) and 2 cores (`reports`), side by side.

@@ -13,6 +13,7 @@
 //! line its threshold from it. [`busy`] is the guard that notices other processes using the machine during a timed iteration.
 //! [`external`] runs a contestant as a program of its own outside the trial process (the standalone programs that
 //! calibrate the lab's harness) and sets the lab beside it.
+//! [`cost_model`] predicts a contestant's per-item cost from what it counted and the machine's floor.
 //! [`limits`] reads how many more threads the OS lets this process start, so a thread count that cannot fit is
 //! refused up front. [`phase`] names a sweep's phases and reads a parameter's level back; [`runtime_size`] is how a
 //! scenario declares the sizes of the runtimes inside its trials.
@@ -26,6 +27,7 @@ pub mod check;
 pub mod compare;
 pub mod contestant;
 pub mod cores;
+pub mod cost_model;
 pub mod cpu;
 pub mod external;
 pub mod floor;

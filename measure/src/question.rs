@@ -540,7 +540,7 @@ pub(crate) mod tests {
         }
     }
 
-    fn contestant(name: &str, role: Role, metrics: &[(&str, &[f64])]) -> ContestantSummary {
+    pub(crate) fn contestant(name: &str, role: Role, metrics: &[(&str, &[f64])]) -> ContestantSummary {
         ContestantSummary {
             name: name.to_string(),
             family: Family::Stream,

@@ -52,11 +52,14 @@ pub enum Probe {
     Ring,
     /// One item of a plain loop that sums them: nothing handed off.
     Loop,
+    /// One 64-byte heap allocation and its free, on one thread, through the process's allocator (the one the
+    /// contestants allocate through): the price of an allocation a hand-off makes per item.
+    Alloc,
 }
 
 impl Probe {
     /// Every probe, in the order a report lists them.
-    pub const ALL: [Probe; 10] = [
+    pub const ALL: [Probe; 11] = [
         Probe::Loop,
         Probe::CacheLine(Placement::SameCpu),
         Probe::CacheLine(Placement::AcrossCpus),
@@ -66,6 +69,7 @@ impl Probe {
         Probe::TaskWake(Placement::SameCpu),
         Probe::TaskWake(Placement::AcrossCpus),
         Probe::SpawnJoin,
+        Probe::Alloc,
         Probe::CacheLine(Placement::Unpinned),
     ];
 
@@ -84,6 +88,7 @@ impl Probe {
             Probe::TaskWake(Placement::AcrossCpus) => "task_wake_across_workers",
             Probe::TaskWake(Placement::Unpinned) => "task_wake_unpinned",
             Probe::SpawnJoin => "thread_spawn_join",
+            Probe::Alloc => "alloc_free",
         }
     }
 
@@ -127,6 +132,7 @@ impl Probe {
             }
             Probe::TaskWake(Placement::Unpinned) => "one tokio task wake-up between unpinned workers",
             Probe::SpawnJoin => "one OS thread spawned with an empty body and joined",
+            Probe::Alloc => "one 64-byte heap allocation and its free, on one thread",
         }
     }
 
@@ -166,6 +172,11 @@ impl Probe {
             Probe::SpawnJoin => Ok(timed(ops, || {
                 for _ in 0..ops {
                     let _ = thread::spawn(|| black_box(0u64)).join();
+                }
+            })),
+            Probe::Alloc => Ok(timed(ops, || {
+                for i in 0..ops {
+                    drop(black_box(Box::new([i as u8; 64])));
                 }
             })),
         }

@@ -27,12 +27,42 @@ pub fn render_by_cores(scenarios: &[AcrossCores], testbed: &str, folder_of: &dyn
                 "cores": s.cores,
                 "questions": questions,
                 "flipped_claims": flipped_claims(s),
+                "cost_changes": cost_changes(s),
                 "claims": s.claims.len(),
             })
         })
         .collect();
     let context = json!({ "scenarios": views, "testbed": testbed });
     template!("by-cores.md", context)
+}
+
+/// The cost model's reading of each changed answer: for every pick of a question whose answer changes across core
+/// counts, at that question's phase, its measured and predicted cost at the fewest and the most cores and the
+/// model's term that changed most ([`measure::cores::CostChange`]).
+fn cost_changes(across: &AcrossCores) -> Vec<Value> {
+    let changed = |c: &&measure::cores::CostChange| {
+        across.questions.iter().any(|q| {
+            q.across == Across::Changes
+                && q.phase == c.phase
+                && q.stands.iter().any(|st| st.pick.as_deref() == Some(c.contestant.as_str()))
+        })
+    };
+    across
+        .cost_changes
+        .iter()
+        .filter(changed)
+        .map(|c| {
+            json!({
+                "contestant": c.contestant,
+                "phase": c.phase,
+                "cores": [c.cores.0, c.cores.1],
+                "measured": [format::number(c.measured.0), format::number(c.measured.1)],
+                "predicted": [format::number(c.predicted.0), format::number(c.predicted.1)],
+                "term": c.term.label(),
+                "term_change": format::number(c.term_change),
+            })
+        })
+        .collect()
 }
 
 /// `question` as the templates read it (its id, ask, phase, what each core count's run answered, each count's pick
@@ -193,6 +223,7 @@ mod tests {
                 crossings,
                 across,
             }],
+            cost_changes: Vec::new(),
             claims: vec![ClaimAcross {
                 id: "c".to_string(),
                 text: "Tasks beat threads".to_string(),

@@ -59,6 +59,7 @@ pub fn render_markdown(input: &ReportInput<'_>) -> String {
         "charts": charts,
         "claims": claims,
         "discussion": input.discussion.trim(),
+        "cost_model": body(&crate::cost_model::section(summary, false)),
         "published": published_against(summary),
         "agree_within": format!("{}", measure::references::AGREE_WITHIN),
         // The details file has a published reference section only when the scenario has published figures.
@@ -95,6 +96,7 @@ pub fn render_details(input: &ReportInput<'_>) -> String {
         "spread": body(&spread(input)),
         "checks": body(&checks(summary)),
         "judged_findings": summary.findings.iter().map(claim_line).collect::<Vec<_>>(),
+        "cost_model": body(&crate::cost_model::section(summary, true)),
         "references": published_reference(summary),
         "harness": body(&harness(input)),
         "scenario_details": input.details_discussion.trim(),

@@ -51,6 +51,9 @@ pub(super) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
         reference,
         bound: contestant.bound(&config),
         channel: contestant.layout().map(|(_, batched)| config.message_sizes(batched)),
+        hand_offs: contestant.layout().map_or(0.0, |(layout, batched)| {
+            layout.channels() as f64 / config.items_per_message(batched).max(1) as f64
+        }),
         live: Arc::new(LiveStages::new()),
         measured_max: None,
     };
@@ -69,6 +72,9 @@ struct ChainRoutine {
     bound: Option<u64>,
     /// Items per message and messages per channel, for contestants with channels.
     channel: Option<(usize, usize)>,
+    /// Messages handed across threads per item: the channels an item crosses over the items per message (0
+    /// without channels), for the cost model ([`measure::cost_model::HAND_OFFS_METRIC`]).
+    hand_offs: f64,
     live: Arc<LiveStages>,
     /// The highest exact high-water mark of outstanding items over the accounting iterations.
     measured_max: Option<u64>,
@@ -115,6 +121,7 @@ impl Routine for ChainRoutine {
             }
         }
         let mut data = IterationData::from_window(window);
+        data.timing.insert(measure::cost_model::HAND_OFFS_METRIC.to_string(), self.hand_offs);
         if let Some((items, messages)) = self.channel {
             data.timing.insert("items_per_message".to_string(), items as f64);
             data.timing.insert("messages_per_channel".to_string(), messages as f64);

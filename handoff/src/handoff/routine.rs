@@ -116,6 +116,9 @@ impl Routine for HandoffRoutine {
             }
         }
         let mut data = IterationData::from_window(window);
+        // One channel: a message crosses it once, so one hand-off per message (none for the loop).
+        let hand_offs = self.channel.map_or(0.0, |(items, _)| 1.0 / items.max(1) as f64);
+        data.timing.insert(measure::cost_model::HAND_OFFS_METRIC.to_string(), hand_offs);
         if let Some((items, messages)) = self.channel {
             data.timing.insert("items_per_message".to_string(), items as f64);
             data.timing.insert("messages_per_channel".to_string(), messages as f64);

@@ -1,0 +1,71 @@
+//! The cost model's section: a run whose contestants counted their hand-offs gets the model beside what it
+//! measured, the fit per phase and the rows in the details; without the floor it says why there is none; a run
+//! that counted no hand-offs has no section.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use measure::cost_model::HAND_OFFS_METRIC;
+use measure::floor::{FloorFigure, FloorUse};
+use measure::summary::Summary;
+
+/// The common run with every contestant's counts at `work_0`: one hand-off, a few switches and no allocation.
+fn counted() -> Summary {
+    let mut summary = common::summary();
+    for c in &mut summary.contestants {
+        for (metric, value) in [(HAND_OFFS_METRIC, 1.0), ("ctx_switches_per_item", 0.001), ("allocs_per_item", 0.0)] {
+            let stats = common::stats(value, value, value, 0.0, &[value, value, value]);
+            c.metrics.insert(format!("work_0.{metric}"), stats);
+        }
+    }
+    summary
+}
+
+fn floor() -> FloorUse {
+    let figure = |key: &str, ns: f64| FloorFigure {
+        key: key.to_string(),
+        what: key.to_string(),
+        ns_per_op: Some(ns),
+        process_medians: vec![ns],
+        cpu_ns_per_op: None,
+        not_applicable: None,
+    };
+    FloorUse {
+        file: "reports/floor.json".to_string(),
+        figures: [("loop_item", 1.2), ("spsc_ring_item", 4.0), ("wake_across_cpus", 2000.0), ("alloc_free", 15.0)]
+            .into_iter()
+            .map(|(k, ns)| figure(k, ns))
+            .collect(),
+        ..FloorUse::default()
+    }
+}
+
+#[test]
+fn a_modelled_run_sets_each_prediction_beside_its_measurement() {
+    let mut summary = counted();
+    summary.environment.floor = Some(floor());
+    let report = render::markdown::render_markdown(&common::input(&summary));
+    assert!(report.contains("## The cost model"), "{report}");
+    assert!(report.contains("2,000 ns per context switch (`wake_across_cpus`)"), "{report}");
+    assert!(report.contains("At `work_0`, R² "), "{report}");
+    assert!(!report.contains("At `work_64`"), "a phase without counts is not modelled: {report}");
+    let details = render::markdown::render_details(&common::input(&summary));
+    assert!(details.contains("## The cost model, row by row"), "{details}");
+    // 1.2 loop + 4 hand-off + 0.001 × 2,000 wake-ups = 7.2 predicted; the loop measured 5.86.
+    assert!(details.contains("| `baseline-loop` | 5.86 | 7.20 |"), "{details}");
+}
+
+#[test]
+fn a_modelled_run_without_a_floor_says_why_the_model_is_missing() {
+    let report = render::markdown::render_markdown(&common::input(&counted()));
+    assert!(report.contains("## The cost model"), "{report}");
+    assert!(report.contains("this run has none: the run recorded no floor"), "{report}");
+}
+
+#[test]
+fn a_run_that_counted_no_hand_offs_has_no_model() {
+    let summary = common::summary();
+    let report = render::markdown::render_markdown(&common::input(&summary));
+    assert!(!report.contains("cost model"), "{report}");
+    assert!(!render::markdown::render_details(&common::input(&summary)).contains("cost model"));
+}
