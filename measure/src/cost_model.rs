@@ -1,6 +1,7 @@
 //! The cost model: a contestant's wall nanoseconds per item predicted from what its own accounting counted per
 //! item (hand-offs, wake-ups, allocations) times what each of those costs on this machine (`lab floor`'s figures
-//! of the same sitting), plus the loop's per-item floor. Set beside the measured cost, it says which term a
+//! of the same sitting), plus the per-item floor: the fastest contestant of the same phase that hands nothing off
+//! (the work itself), or the floor's loop where none ran. Set beside the measured cost, it says which term a
 //! contestant's cost is made of, and a contestant it misses is a cost the lab does not count.
 //!
 //! The model has no fitted coefficient: every price is a floor figure and every quantity a measured count, so its
@@ -225,7 +226,10 @@ pub fn changed_most(from: &Prediction, to: &Prediction) -> (Term, f64) {
 pub struct PhaseFit {
     /// The phase (`capacity_256`); `None` for a run without phases.
     pub phase: Option<String>,
-    /// The fit across the contestants that ran there and counted every quantity.
+    /// The contestant that hands nothing off and is fastest there, whose cost is the loop term (the work itself
+    /// at this phase); `None` when none ran, and the floor's `loop_item` is the term.
+    pub work_from: Option<String>,
+    /// The fit across the contestants that hand items off there and counted every quantity.
     pub fit: Fit,
 }
 
@@ -234,11 +238,37 @@ pub fn cpus_of(summary: &Summary) -> usize {
     summary.environment.pin.as_ref().map_or(summary.environment.cores, |p| p.cores) as usize
 }
 
-/// The model at every phase of `summary` where some contestant recorded [`HAND_OFFS_METRIC`]: each such
-/// contestant's measured `ms_per_million` (nanoseconds per item) beside its prediction from its
-/// `ctx_switches_per_item`, `allocs_per_item` and hand-offs at the prices of the floor the run cites. `Ok` and
-/// empty when no contestant recorded hand-offs (the scenario is not modelled); `Err` says why a modelled run has
-/// no prices (no floor cited, or one without a figure the model needs).
+/// Every contestant of `summary` that counted every quantity at `phase`: its name, measured `ms_per_million`
+/// (nanoseconds per item) and counts.
+pub fn counted(summary: &Summary, phase: Option<&str>) -> Vec<(String, f64, Counts)> {
+    let median = |name: &str, metric: &str| summary.median(name, &metric_key(phase, metric));
+    summary
+        .contestants
+        .iter()
+        .filter_map(|c| {
+            let counts = Counts {
+                hand_offs: median(&c.name, HAND_OFFS_METRIC)?,
+                wake_ups: median(&c.name, "ctx_switches_per_item")?,
+                allocations: median(&c.name, "allocs_per_item")?,
+            };
+            Some((c.name.clone(), median(&c.name, "ms_per_million")?, counts))
+        })
+        .collect()
+}
+
+/// The fit of `rows` at `prices`: the fastest row that hands nothing off gives the loop term (the work itself at
+/// this phase, which the floor's `loop_item` does not carry) and is named; the rows that hand items off are fitted.
+pub fn fit_phase(prices: Prices, rows: Vec<(String, f64, Counts)>) -> (Option<String>, Fit) {
+    let (still, moving): (Vec<_>, Vec<_>) = rows.into_iter().partition(|(_, _, c)| c.hand_offs == 0.0);
+    let work = still.into_iter().filter(|(_, ns, _)| *ns > 0.0).min_by(|a, b| a.1.total_cmp(&b.1));
+    let prices = Prices { loop_item: work.as_ref().map_or(prices.loop_item, |w| w.1), ..prices };
+    (work.map(|w| w.0), fit(prices, moving))
+}
+
+/// The model at every phase of `summary` where some contestant recorded [`HAND_OFFS_METRIC`] ([`fit_phase`] of
+/// [`counted`] at the prices of the floor the run cites). `Ok` and empty when no contestant recorded hand-offs
+/// (the scenario is not modelled); `Err` says why a modelled run has no prices (no floor cited, or one without a
+/// figure the model needs).
 pub fn of_summary(summary: &Summary) -> Result<Vec<PhaseFit>, String> {
     let modelled = |phase: Option<&str>| {
         summary.contestants.iter().any(|c| c.metrics.contains_key(&metric_key(phase, HAND_OFFS_METRIC)))
@@ -255,16 +285,8 @@ pub fn of_summary(summary: &Summary) -> Result<Vec<PhaseFit>, String> {
     Ok(phases
         .into_iter()
         .map(|phase| {
-            let median = |name: &str, metric: &str| summary.median(name, &metric_key(phase, metric));
-            let rows = summary.contestants.iter().filter_map(|c| {
-                let counts = Counts {
-                    hand_offs: median(&c.name, HAND_OFFS_METRIC)?,
-                    wake_ups: median(&c.name, "ctx_switches_per_item")?,
-                    allocations: median(&c.name, "allocs_per_item")?,
-                };
-                Some((c.name.clone(), median(&c.name, "ms_per_million")?, counts))
-            });
-            PhaseFit { phase: phase.map(str::to_string), fit: fit(prices, rows) }
+            let (work_from, fit) = fit_phase(prices, counted(summary, phase));
+            PhaseFit { phase: phase.map(str::to_string), work_from, fit }
         })
         .collect())
 }
@@ -380,7 +402,7 @@ mod tests {
             let slices: Vec<(&str, &[f64])> = borrowed.iter().map(|(k, v)| (*k, v.as_slice())).collect();
             contestant(name, Role::Candidate, &slices)
         };
-        let mut run = summary(vec![counted("a", 40.0, 1.0), counted("b", 12.0, 1.0 / 16.0)]);
+        let mut run = summary(vec![counted("a", 40.0, 1.0), counted("b", 12.0, 1.0 / 16.0), counted("loop", 3.0, 0.0)]);
         run.phases = vec!["capacity_1".to_string(), "capacity_2".to_string()];
         assert!(of_summary(&run).expect_err("no floor").contains("no floor"), "a modelled run without a floor says so");
         let figure = |key: &str, ns: f64| crate::setup::FloorFigure {
@@ -404,8 +426,14 @@ mod tests {
         let fits = of_summary(&run).expect("prices");
         assert_eq!(fits.len(), 1, "only the phase where hand-offs were counted");
         assert_eq!(fits[0].phase.as_deref(), Some("capacity_1"));
+        assert_eq!(
+            fits[0].work_from.as_deref(),
+            Some("loop"),
+            "the work itself is the contestant that hands off nothing"
+        );
+        assert_eq!(fits[0].fit.rows.len(), 2, "only the contestants that hand items off are fitted");
         let a = &fits[0].fit.rows[0];
-        assert_eq!((a.contestant.as_str(), a.measured, a.predicted.total), ("a", 40.0, 1.0 + 10.0 + 20.0));
+        assert_eq!((a.contestant.as_str(), a.measured, a.predicted.total), ("a", 40.0, 3.0 + 10.0 + 20.0));
         assert!(of_summary(&summary(vec![])).expect("not modelled").is_empty());
     }
 }

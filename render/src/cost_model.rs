@@ -29,7 +29,6 @@ pub(crate) fn section(summary: &Summary, details: bool) -> String {
 
 fn prices_view(prices: &cost_model::Prices) -> Value {
     json!({
-        "loop_item": format::number(prices.loop_item),
         "hand_off": format::number(prices.hand_off),
         "wake_up": format::number(prices.wake_up),
         "wake_key": prices.wake_key,
@@ -62,6 +61,8 @@ fn phase_view(summary: &Summary, phase_fit: &PhaseFit) -> Value {
         .collect();
     json!({
         "phase": phase,
+        "work_from": phase_fit.work_from,
+        "work_ns": format::number(fit.prices.loop_item),
         "contestants": fit.rows.len(),
         "r_squared": r_squared(fit.r_squared),
         "good": fit.r_squared.is_some_and(|r| r >= cost_model::GOOD_FIT),
