@@ -9,6 +9,7 @@
 
 mod calibrate;
 mod page;
+mod predict;
 pub(crate) mod shape;
 mod verdict;
 
@@ -69,6 +70,9 @@ pub(crate) struct Request {
     pub dry_run: bool,
     /// The scenario runs.
     pub runs: Vec<AdvisedRun>,
+    /// What the cost model predicted for each run before it ran, in the order of `runs`.
+    #[serde(default)]
+    pub predictions: Vec<predict::Predicted>,
 }
 
 impl Request {
@@ -235,6 +239,11 @@ pub(crate) fn request(sub: &ArgMatches) -> Result<Request, UsageError> {
     for run in &runs {
         shape::check_params(run).map_err(UsageError::new)?;
     }
+    // The floor the advised runs cite (the sitting's `reports/floor.json`) prices the model's prediction.
+    let floor = crate::options::RunOptions::default().floor;
+    let environment = crate::environment::capture();
+    let predictions =
+        runs.iter().map(|run| predict::predict(run, floor.as_deref(), &environment, shape.cores)).collect();
     let request = Request {
         shape,
         calibration,
@@ -246,6 +255,7 @@ pub(crate) fn request(sub: &ArgMatches) -> Result<Request, UsageError> {
         force: sub.get_flag("force"),
         dry_run: sub.get_flag("dry-run"),
         runs,
+        predictions,
     };
     check_budget(&request)?;
     Ok(request)

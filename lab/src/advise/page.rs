@@ -43,6 +43,7 @@ struct AdviceJson<'a> {
     command: String,
     report_command: String,
     scenarios: &'a [RunAdvice],
+    predictions: &'a [super::predict::Predicted],
 }
 
 /// The shape as `flag value unit` rows.
@@ -78,6 +79,60 @@ fn shape_rows(header: &AdviceHeader) -> Vec<(String, String)> {
 /// The reproducing command of a scenario run, pinned like the advice run was.
 fn pinned(header: &AdviceHeader, command: &str) -> String {
     format!("taskset -c {} {command}", crate::term::comma_list(&header.request.cpus))
+}
+
+/// The cost model's ranking of each run, predicted before it ran ([`super::predict`]), beside what the run
+/// measured, and where the two orders disagree.
+fn predicted_section(md: &mut String, header: &AdviceHeader, advices: &[RunAdvice]) {
+    if header.request.predictions.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        md,
+        "## Predicted before running
+"
+    );
+    let _ = writeln!(
+        md,
+        "Before any run, the cost model priced each candidate's counts per item (hand-offs, context switches, \
+         allocations) from the sitting's run of the same scenario at the same core count with this machine's floor, \
+         plus the work of one item: a prediction, labelled as one, set here beside what the run then measured.\n"
+    );
+    for (predicted, advice) in header.request.predictions.iter().zip(advices) {
+        if let Some(why) = &predicted.none {
+            let _ = writeln!(md, "- {}: no prediction ({why}).", predicted.scenario);
+            continue;
+        }
+        let measured: Vec<(String, f64)> = if advice.metric == "ms_per_million" {
+            advice.rows.iter().filter_map(|r| Some((r.name.clone(), r.median?))).collect()
+        } else {
+            Vec::new()
+        };
+        let phase = predicted.phase.as_deref().map(|p| format!(" at `{p}`")).unwrap_or_default();
+        let _ = writeln!(
+            md,
+            "### {}: counts from `{}`{phase}, priced by `{}`\n",
+            predicted.scenario, predicted.counts_from, predicted.floor
+        );
+        let _ = writeln!(md, "| Contestant | Predicted ns per item | Measured ns per item |\n|---|---:|---:|");
+        for (name, ns) in &predicted.rows {
+            let got = measured.iter().find(|(m, _)| m == name).map(|(_, v)| *v);
+            let _ = writeln!(md, "| `{name}` | {} | {} |", num(Some(*ns)), num(got));
+        }
+        let wrong = super::predict::disagreements(predicted, &measured);
+        if measured.is_empty() {
+            let _ = writeln!(
+                md,
+                "\nThis run measured no candidate on ns per item, so the orders cannot be set side by side.\n"
+            );
+        } else if wrong.is_empty() {
+            let _ = writeln!(md, "\nThe measured order is the predicted one.\n");
+        } else {
+            let places: Vec<String> =
+                wrong.iter().map(|(name, p, m)| format!("`{name}` predicted {p}, measured {m}")).collect();
+            let _ = writeln!(md, "\nWhere the orders disagree (1 the fastest): {}.\n", places.join("; "));
+        }
+    }
 }
 
 /// Render the advice of `header`'s runs from their summaries (in the header's order).
@@ -179,6 +234,8 @@ pub(crate) fn render(header: &AdviceHeader, summaries: &[Summary]) -> AdviceFile
         let _ = writeln!(md, "\nThe full report: [{}]({}).\n", advice.report, advice.report);
     }
 
+    predicted_section(&mut md, header, &advices);
+
     let checks = vec![header.request.calibration.check()];
     let _ = writeln!(md, "## Checks\n");
     for check in &checks {
@@ -215,6 +272,7 @@ pub(crate) fn render(header: &AdviceHeader, summaries: &[Summary]) -> AdviceFile
         command,
         report_command,
         scenarios: &advices,
+        predictions: &header.request.predictions,
     };
     let json = serde_json::to_string_pretty(&json).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
     AdviceFiles {

@@ -160,6 +160,10 @@ pub(crate) struct AdvisedRun {
     pub estimate_s: f64,
     /// The headline value the pick must reach to keep up with `--items-per-second`, and what it is.
     pub target: Option<(f64, String)>,
+    /// The CPU work of one item at the user's shape in nanoseconds, where the run carries it (0 where it does not):
+    /// the work term of the cost model's prediction ([`super::predict`]).
+    #[serde(default)]
+    pub work_ns_per_item: f64,
 }
 
 impl AdvisedRun {
@@ -257,6 +261,7 @@ pub(crate) fn runs(shape: &Shape, rounds: u64, forks: u32) -> Vec<AdvisedRun> {
         let other = rounds / 10;
         run.params.insert("items".to_string(), vec![shape.items]);
         run.params.insert("work".to_string(), vec![rounds, other]);
+        run.work_ns_per_item = shape.cpu_us_per_item * 1000.0;
         let label = format!("{} µs of CPU work per item", trim(shape.cpu_us_per_item / 10.0));
         run.sweep = Some(Sweep::new("work", "--cpu-us-per-item", rounds, other, label));
         let per_phase = |us: f64| shape.items as f64 * (us * 1e3 + CHAIN_BASE_NS) / 1e9;
