@@ -16,14 +16,15 @@
 //! `conformance.rs` (the sizes the shared checks run at), `routine.rs` (one trial: the checks, then the
 //! request's parameters as a [`crate::trial::TrialSpec`] run by the shared trial, and the series-derived
 //! metrics), `findings.rs` (the rows behind the report's findings, judged into the summary's `findings`),
-//! `report.rs` (the figures the report is written from) and `templates/` (`report.md`,
-//! every word of the discussion; `headline.md`). The constructions, the checks themselves and the trial are the
+//! `figures.rs` (each report section's figures, read from the summary), `report.rs` (the context the templates
+//! are rendered with) and `templates/` (`report.md`, every word of the discussion; `headline.md`). The constructions, the checks themselves and the trial are the
 //! crate's building blocks, shared with the device scenario: [`crate::contestants`], [`crate::checks`] and
 //! [`crate::trial`]. Tests: `tests/backpressure_findings.rs`.
 
 mod claims;
 mod conformance;
 pub mod contestants;
+mod figures;
 mod findings;
 mod report;
 mod routine;
@@ -69,6 +70,9 @@ pub const FAMILIES: [&str; 8] = [
 /// sampler saw: how fast a contestant piled calls up. Derived here from the `outstanding` series of every
 /// iteration that carries one.
 pub const MS_TO_PEAK: &str = "ms_to_peak";
+
+/// The high-water mark of outstanding calls as the 1 ms sampler saw it (the exact one is `max_outstanding`).
+pub(crate) const SAMPLED: &str = "max_outstanding_sampled";
 
 /// Mean of the 1 ms samples of outstanding calls over the timed run: with throughput, Little's law gives how
 /// long a call spent from admission to answer. Derived here from the `outstanding` series of every iteration
