@@ -269,12 +269,12 @@ fn little(summary: &Summary, name: &str) -> Option<Value> {
     }))
 }
 
-/// Microseconds between admissions of `stream-unbounded` on its way to its sampled peak, if it took at least a
-/// millisecond to get there.
+/// Microseconds between admissions of `stream-unbounded` on its way to its sampled peak (the template leaves it
+/// out where the peak came within the first millisecond, [`super::findings::PEAK_IN_FIRST_MS`]).
 fn admission_interval_us(summary: &Summary) -> Option<f64> {
     let sampled = summary.median(STREAM_UNBOUNDED, SAMPLED)?;
     let at = summary.median(STREAM_UNBOUNDED, MS_TO_PEAK)?;
-    (at >= 1.0 && sampled > 0.0).then(|| at * 1e3 / sampled)
+    (at > 0.0 && sampled > 0.0).then(|| at * 1e3 / sampled)
 }
 
 /// The exact peaks against the sampler's: `whole` when every peak was sampled whole (by the findings,

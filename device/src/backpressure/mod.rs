@@ -264,9 +264,8 @@ impl Scenario for BackpressureScenario {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use measure::record::{IterationRecord, TrialRequest};
-    use measure::scenario::{TrialError, TrialSink};
-    use measure::summary::Check;
+    use measure::record::TrialRequest;
+    use measure::scenario::{CollectingSink, TrialError};
 
     #[test]
     fn the_family_questions_compare_bounded_constructions_of_every_family_under_the_bound_on_both_metrics() {
@@ -341,25 +340,12 @@ mod tests {
 
     #[test]
     fn an_unknown_contestant_is_refused() {
-        struct Nothing;
-        impl TrialSink for Nothing {
-            fn iteration(&mut self, _: IterationRecord) {}
-            fn check(&mut self, _: Check) {}
-            fn skipped(&mut self, _: &str) {}
-        }
         let request = TrialRequest {
             scenario: "backpressure".to_string(),
             contestant: "nobody".to_string(),
-            phase: None,
-            params: Default::default(),
-            fork: 0,
-            warmup: 0,
-            iterations: 1,
-            seed: 0,
-            quick: true,
-            accounting: 1,
+            ..crate::trial::test_request()
         };
-        let result = BackpressureScenario.run_trial(&request, &mut Nothing);
+        let result = BackpressureScenario.run_trial(&request, &mut CollectingSink::default());
         assert!(matches!(result, Err(TrialError::UnknownContestant(name)) if name == "nobody"));
     }
 }
