@@ -297,31 +297,15 @@ fn little_rows(summary: &Summary, name: &str) -> [ClaimSpec; 2] {
 /// For every bounded contestant, its exact peak at most the bound + 1 ([`kept_bound_id`]) and at most the bound
 /// ([`within_limit_id`]) in every iteration.
 fn bound_rows(limit: Option<f64>) -> Vec<ClaimSpec> {
-    let at_most = |id: String, text: String, name: &str, value: Option<f64>, label: &str| {
-        let on = on_figure(name, MAX_OUT, MAX_OUT_DEFINITION, value, label);
-        row(id, text, (Relation::AtMost, 1.0), on)
-    };
-    bounded_names()
-        .iter()
-        .flat_map(|name| {
-            [
-                at_most(
-                    kept_bound_id(name),
-                    format!("`{name}` kept at most the bound + 1 calls outstanding in every iteration"),
-                    name,
-                    limit.map(|l| l + 1.0),
-                    "the bound + 1",
-                ),
-                at_most(
-                    within_limit_id(name),
-                    format!("`{name}` kept at most the bound itself in every iteration"),
-                    name,
-                    limit,
-                    "the bound",
-                ),
-            ]
+    let rows = |name: &String| {
+        let bounds = [(kept_bound_id(name), "the bound + 1", 1.0), (within_limit_id(name), "the bound", 0.0)];
+        bounds.map(|(id, label, extra)| {
+            let text = format!("`{name}` kept at most {label} calls outstanding in every iteration");
+            let on = on_figure(name, MAX_OUT, MAX_OUT_DEFINITION, limit.map(|l| l + extra), label);
+            row(id, text, (Relation::AtMost, 1.0), on)
         })
-        .collect()
+    };
+    bounded_names().iter().flat_map(rows).collect()
 }
 
 /// For every contestant, the 1 ms sampler's peak below the exact one beyond noise ([`missed_id`]), and every
