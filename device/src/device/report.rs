@@ -26,10 +26,10 @@ pub(crate) fn discussion(summary: &Summary) -> String {
     let context = json!({
         "claims": claims_by_id(&summary.claims),
         "findings": claims_by_id(&summary.findings),
-        "service": service.map_or("?".to_string(), |s| format!("{s:.0}")),
-        "service_tick": service.map_or("?".to_string(), |s| format!("{:.0}", s + 1.0)),
+        "service": service.map(|s| format!("{s:.0}")),
+        "service_tick": service.map(|s| format!("{:.0}", s + 1.0)),
         "cores": summary.environment.cores,
-        "rounds": summary.param("rounds").map_or_else(|| "short".to_string(), |r| format!("{r:.0}")),
+        "rounds": summary.param("rounds").map(|r| format!("{r:.0}")),
         "trap_factor": TRAP_FACTOR.to_string(),
         "precision_ms": PRECISION_MS.to_string(),
         "streams_ahead": STREAMS_AHEAD.to_string(),
