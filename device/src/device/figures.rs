@@ -11,7 +11,7 @@ use measure::summary::{metric_key, Family, MetricStats, Summary};
 use measure::units::count;
 use serde_json::{json, Value};
 
-use super::contestants::best;
+use super::contestants::{best, on_device, own_timer_coroutine};
 use super::findings::{below_steady_id, cpu_level, near_ids, single_task};
 use super::standing::{blocking_stands, Standing, Stands};
 use super::{levels, CONTESTANTS, HEADLINE};
@@ -276,10 +276,9 @@ pub(super) fn coroutines(summary: &Summary) -> Option<Value> {
             let ratio = format_ratio(co.median / b.median);
             json!({ "name": b_name, "ratio": ratio, "near": near_ids(rival, at.phase) })
         };
-        let carriers: Vec<(String, &MetricStats)> = CONTESTANTS
-            .iter()
-            .filter(|c| matches!(c, Contestant::Coroutine { timer: Timer::Device, .. }))
-            .filter_map(|c| Some((c.name(), at.stats(&c.name(), HEADLINE)?)))
+        let carriers: Vec<(String, &MetricStats)> = on_device(Family::Coroutine)
+            .into_iter()
+            .filter_map(|name| at.stats(&name, HEADLINE).map(|s| (name, s)))
             .collect();
         let carriers = match carriers.as_slice() {
             [(one, a), (two, b)] => Some(json!([{
@@ -336,8 +335,7 @@ pub(super) fn cpu_table(summary: &Summary) -> Option<Value> {
             "stream": st,
         })
     });
-    let own = CONTESTANTS.iter().find(|c| matches!(c, Contestant::Coroutine { timer: Timer::Own, .. }));
-    let own_timer = own.map(Contestant::name).zip(at.best(Family::Coroutine)).map(|(own, (device_name, _))| {
+    let own_timer = own_timer_coroutine().zip(at.best(Family::Coroutine)).map(|(own, (device_name, _))| {
         json!({
             "cpu": figure(&own, "cpu_us_per_call"),
             "device_cpu": figure(&device_name, "cpu_us_per_call"),
