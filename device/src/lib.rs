@@ -14,7 +14,7 @@
 //! - [`trial`]: one trial in its own process (checks, idle call, the harness's timed and accounting loop), which
 //!   each scenario's `routine.rs` runs with its own parameters.
 //! - [`threads`]: per-thread CPU and context switches, read in accounting iterations.
-//! - `figures` and `finding_rows`: how both reports print a figure, and how both scenarios' `findings.rs` write a
+//! - `format` and `finding_rows`: how both reports print a figure, and how both scenarios' `findings.rs` write a
 //!   finding as a judged row.
 #![warn(missing_docs)]
 
@@ -23,8 +23,8 @@ pub mod call;
 pub mod checks;
 pub mod contestants;
 pub mod device;
-mod figures;
 mod finding_rows;
+mod format;
 pub mod job;
 pub mod threads;
 pub mod trial;

@@ -391,30 +391,30 @@ fn instrument_metrics(measurement: &Measurement, baseline: Option<Baseline>) -> 
     metrics
 }
 
+/// A quick request of two iterations of no contestant in the device scenario, without parameters, for tests.
+#[cfg(test)]
+pub(crate) fn test_request() -> TrialRequest {
+    TrialRequest {
+        scenario: "device".to_string(),
+        contestant: String::new(),
+        phase: None,
+        params: std::collections::BTreeMap::new(),
+        fork: 0,
+        warmup: 0,
+        iterations: 2,
+        seed: 0,
+        quick: true,
+        accounting: 1,
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeMap;
-
     use super::*;
     use crate::contestants::{BlockingShape, StreamShape, Timer};
 
     /// Everything a trial reports.
     type Collect = measure::scenario::CollectingSink;
-
-    fn request() -> TrialRequest {
-        TrialRequest {
-            scenario: "device".to_string(),
-            contestant: String::new(),
-            phase: None,
-            params: BTreeMap::new(),
-            fork: 0,
-            warmup: 0,
-            iterations: 2,
-            seed: 0,
-            quick: true,
-            accounting: 1,
-        }
-    }
 
     /// Run `contestant` through the harness under `spec`.
     fn trial_under(contestant: Contestant, spec: TrialSpec) -> Collect {
@@ -431,7 +431,7 @@ mod tests {
             tally,
         };
         let mut sink = Collect::default();
-        harness::run(&mut routine, &request(), &mut sink);
+        harness::run(&mut routine, &test_request(), &mut sink);
         sink
     }
 

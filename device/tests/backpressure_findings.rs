@@ -281,6 +281,27 @@ fn the_plus_one_is_named_when_used() {
 }
 
 #[test]
+fn a_bound_judged_from_too_few_processes_is_not_called_kept() {
+    let mut s = summary();
+    if let Some(c) = s.contestants.iter_mut().find(|c| c.name == "coroutine-may") {
+        c.metrics.insert(MAX_OUT.to_string(), processes(&[16.0, 16.0]));
+    }
+    let text = judged(&s);
+    holds(&text, &["Whether `coroutine-may` kept the bound of 16 (+ 1 tolerated) in every iteration is not settled"]);
+    lacks(&text, &["stayed within the bound", "None used the one extra call"]);
+}
+
+#[test]
+fn a_peak_in_the_first_millisecond_is_said_only_when_every_iteration_had_it() {
+    let text = judged(&summary());
+    holds(&text, &["The sampler saw its peak 25 ms into the run"]);
+    let text = judged_with(STREAM_UNBOUNDED, "ms_to_peak", 0.0, 0.0);
+    holds(&text, &["The sampler saw its peak within the first millisecond"]);
+    let text = judged_with(STREAM_UNBOUNDED, "ms_to_peak", 0.0, 2.0);
+    lacks(&text, &["within the first millisecond"]);
+}
+
+#[test]
 fn a_missed_peak_is_reported_and_an_unmissed_one_is_not() {
     let text = judged(&summary());
     assert!(text.contains("It missed part of the peak of `stream-unbounded` (the sampler saw 60,000 of 90,000, 67%)"));

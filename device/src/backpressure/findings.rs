@@ -14,7 +14,9 @@ use measure::references;
 use measure::summary::{Family, Summary};
 
 use super::claims::{MAX_OUT, OPS};
-use super::{bounded_names, BLOCKING_UNBOUNDED, MEAN_OUTSTANDING, STREAM_UNBOUNDED, STUDY_UNBOUNDED};
+use super::{
+    bounded_names, BLOCKING_UNBOUNDED, MEAN_OUTSTANDING, MS_TO_PEAK, SAMPLED, STREAM_UNBOUNDED, STUDY_UNBOUNDED,
+};
 use crate::finding_rows::{against, beyond, id, not_beyond, row, within, On};
 
 /// Ids of the two rows that put `stream-unbounded`'s peak within noise of the item count: it ran out of items.
@@ -41,6 +43,9 @@ pub(crate) const SWINGS: &str = "thread-per-item-swings";
 pub(crate) const STREAM_MORE: &str = "unbounded-stream-more-than-threads";
 /// Id of the finding that it kept no more than `blocking-unbounded`, beyond noise.
 pub(crate) const STREAM_NOT_MORE: &str = "unbounded-stream-not-more-than-threads";
+/// Id of the finding that the sampler saw `stream-unbounded`'s peak within the first millisecond, in every
+/// iteration.
+pub(crate) const PEAK_IN_FIRST_MS: &str = "unbounded-stream-peak-in-first-ms";
 /// Id of the finding that the thread per item went past the bound + 1 in every iteration.
 pub(crate) const PAST_BOUND: &str = "thread-per-item-past-bound";
 /// Ids of the two rows that put `stream-buffered`'s throughput within noise of `stream-buffer-unordered`'s.
@@ -60,6 +65,24 @@ pub(crate) fn saturated_id(name: &str) -> String {
     id(&[name, "saturated"])
 }
 
+/// Id of the finding that bounded contestant `name` kept at most the bound + 1 calls outstanding (the one extra
+/// the conformance check tolerates) in every iteration.
+pub(crate) fn kept_bound_id(name: &str) -> String {
+    id(&[name, "kept-bound"])
+}
+
+/// Id of the finding that bounded contestant `name` kept at most the bound itself in every iteration, without
+/// the one extra call the check tolerates.
+pub(crate) fn within_limit_id(name: &str) -> String {
+    id(&[name, "within-limit"])
+}
+
+/// Id of the finding that the 1 ms sampler saw `name`'s whole exact peak: no iteration's exact peak above the
+/// sampled one (median).
+pub(crate) fn sampled_whole_id(name: &str) -> String {
+    id(&["sampler-saw-whole", name])
+}
+
 /// Id of the finding that the 1 ms sampler missed part of `name`'s exact peak.
 pub(crate) fn missed_id(name: &str) -> String {
     id(&["sampler-missed", name])
@@ -67,6 +90,9 @@ pub(crate) fn missed_id(name: &str) -> String {
 
 /// What `max_outstanding` measures.
 const MAX_OUT_DEFINITION: &str = "exact high-water mark of calls issued and not yet answered, per iteration";
+/// What `ms_to_peak` measures.
+const MS_TO_PEAK_DEFINITION: &str =
+    "milliseconds from the start of the run to the first 1 ms sample at the highest outstanding count it saw";
 /// What `ops_per_sec` measures.
 const OPS_DEFINITION: &str = "calls answered per second over the steady window (whole run where there was none)";
 
@@ -208,10 +234,18 @@ pub(crate) fn table(summary: &Summary) -> Vec<ClaimSpec> {
         (Relation::AtLeast, 1.0),
         on_figure(BLOCKING_UNBOUNDED, MAX_OUT, MAX_OUT_DEFINITION, limit.map(|l| l + 2.0), "one past the bound + 1"),
     ));
+    rows.push(beyond(
+        summary,
+        PEAK_IN_FIRST_MS,
+        "The sampler saw `stream-unbounded`'s peak within the first millisecond".into(),
+        Beyond::Below,
+        on_figure(STREAM_UNBOUNDED, MS_TO_PEAK, MS_TO_PEAK_DEFINITION, Some(1.0), "the sampler's first millisecond"),
+    ));
     for name in [STREAM_UNBOUNDED, BLOCKING_UNBOUNDED] {
         rows.extend(little_rows(summary, name));
     }
-    rows.extend(missed_rows(summary));
+    rows.extend(bound_rows(limit));
+    rows.extend(sampler_rows(summary));
     let ordering = || on_pair("stream-buffered", "stream-buffer-unordered", OPS, OPS_DEFINITION);
     rows.extend(within(
         summary,
@@ -260,20 +294,44 @@ fn little_rows(summary: &Summary, name: &str) -> [ClaimSpec; 2] {
     ]
 }
 
-/// For every contestant, the 1 ms sampler's peak below the exact one beyond noise.
-fn missed_rows(summary: &Summary) -> Vec<ClaimSpec> {
+/// For every bounded contestant, its exact peak at most the bound + 1 ([`kept_bound_id`]) and at most the bound
+/// ([`within_limit_id`]) in every iteration.
+fn bound_rows(limit: Option<f64>) -> Vec<ClaimSpec> {
+    let rows = |name: &String| {
+        let bounds = [(kept_bound_id(name), "the bound + 1", 1.0), (within_limit_id(name), "the bound", 0.0)];
+        bounds.map(|(id, label, extra)| {
+            let text = format!("`{name}` kept at most {label} calls outstanding in every iteration");
+            let on = on_figure(name, MAX_OUT, MAX_OUT_DEFINITION, limit.map(|l| l + extra), label);
+            row(id, text, (Relation::AtMost, 1.0), on)
+        })
+    };
+    bounded_names().iter().flat_map(rows).collect()
+}
+
+/// For every contestant, the 1 ms sampler's peak below the exact one beyond noise ([`missed_id`]), and every
+/// iteration's exact peak at most the sampled one ([`sampled_whole_id`]).
+fn sampler_rows(summary: &Summary) -> Vec<ClaimSpec> {
     summary
         .contestants
         .iter()
-        .map(|c| {
-            let sampled = summary.median(&c.name, "max_outstanding_sampled");
-            beyond(
-                summary,
-                missed_id(&c.name),
-                format!("The 1 ms sampler missed part of `{}`'s exact peak", c.name),
-                Beyond::Above,
-                on_figure(&c.name, MAX_OUT, MAX_OUT_DEFINITION, sampled, "its sampled peak (median)"),
-            )
+        .flat_map(|c| {
+            let sampled = summary.median(&c.name, SAMPLED);
+            let on = on_figure(&c.name, MAX_OUT, MAX_OUT_DEFINITION, sampled, "its sampled peak (median)");
+            [
+                beyond(
+                    summary,
+                    missed_id(&c.name),
+                    format!("The 1 ms sampler missed part of `{}`'s exact peak", c.name),
+                    Beyond::Above,
+                    on.clone(),
+                ),
+                row(
+                    sampled_whole_id(&c.name),
+                    format!("The 1 ms sampler saw `{}`'s whole exact peak", c.name),
+                    (Relation::AtMost, 1.0),
+                    on,
+                ),
+            ]
         })
         .collect()
 }

@@ -16,14 +16,15 @@
 //! `conformance.rs` (the sizes the shared checks run at), `routine.rs` (one trial: the checks, then the
 //! request's parameters as a [`crate::trial::TrialSpec`] run by the shared trial, and the series-derived
 //! metrics), `findings.rs` (the rows behind the report's findings, judged into the summary's `findings`),
-//! `report.rs` (the figures the report is written from) and `templates/` (`report.md`,
-//! every word of the discussion; `headline.md`). The constructions, the checks themselves and the trial are the
+//! `figures.rs` (each report section's figures, read from the summary), `report.rs` (the context the templates
+//! are rendered with) and `templates/` (`report.md`, every word of the discussion; `headline.md`). The constructions, the checks themselves and the trial are the
 //! crate's building blocks, shared with the device scenario: [`crate::contestants`], [`crate::checks`] and
 //! [`crate::trial`]. Tests: `tests/backpressure_findings.rs`.
 
 mod claims;
 mod conformance;
 pub mod contestants;
+mod figures;
 mod findings;
 mod report;
 mod routine;
@@ -69,6 +70,9 @@ pub const FAMILIES: [&str; 8] = [
 /// sampler saw: how fast a contestant piled calls up. Derived here from the `outstanding` series of every
 /// iteration that carries one.
 pub const MS_TO_PEAK: &str = "ms_to_peak";
+
+/// The high-water mark of outstanding calls as the 1 ms sampler saw it (the exact one is `max_outstanding`).
+pub(crate) const SAMPLED: &str = "max_outstanding_sampled";
 
 /// Mean of the 1 ms samples of outstanding calls over the timed run: with throughput, Little's law gives how
 /// long a call spent from admission to answer. Derived here from the `outstanding` series of every iteration
@@ -260,9 +264,8 @@ impl Scenario for BackpressureScenario {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use measure::record::{IterationRecord, TrialRequest};
-    use measure::scenario::{TrialError, TrialSink};
-    use measure::summary::Check;
+    use measure::record::TrialRequest;
+    use measure::scenario::{CollectingSink, TrialError};
 
     #[test]
     fn the_family_questions_compare_bounded_constructions_of_every_family_under_the_bound_on_both_metrics() {
@@ -337,25 +340,12 @@ mod tests {
 
     #[test]
     fn an_unknown_contestant_is_refused() {
-        struct Nothing;
-        impl TrialSink for Nothing {
-            fn iteration(&mut self, _: IterationRecord) {}
-            fn check(&mut self, _: Check) {}
-            fn skipped(&mut self, _: &str) {}
-        }
         let request = TrialRequest {
             scenario: "backpressure".to_string(),
             contestant: "nobody".to_string(),
-            phase: None,
-            params: Default::default(),
-            fork: 0,
-            warmup: 0,
-            iterations: 1,
-            seed: 0,
-            quick: true,
-            accounting: 1,
+            ..crate::trial::test_request()
         };
-        let result = BackpressureScenario.run_trial(&request, &mut Nothing);
+        let result = BackpressureScenario.run_trial(&request, &mut CollectingSink::default());
         assert!(matches!(result, Err(TrialError::UnknownContestant(name)) if name == "nobody"));
     }
 }

@@ -11,7 +11,7 @@ use measure::judge::{Beyond, ClaimSpec, Comparison, Phase, Side, Who};
 use measure::summary::{Family, Summary};
 use measure::units::count;
 
-use super::contestants::best;
+use super::contestants::{best, on_device, own_timer_coroutine};
 use super::{levels, CONTESTANTS, HEADLINE};
 use crate::contestants::{Contestant, StreamShape, Timer};
 use crate::finding_rows::{against, beyond, id, within, On};
@@ -100,11 +100,6 @@ pub(crate) fn cpu_level(summary: &Summary) -> Option<(u64, &str)> {
         .find(|(_, phase)| best(summary, Family::Coroutine, Timer::Device, phase).is_some())
 }
 
-/// The contestants of `family` on the shared device.
-fn on_device(family: Family) -> Vec<String> {
-    CONTESTANTS.iter().filter(|c| c.family() == family && c.timer() == Timer::Device).map(Contestant::name).collect()
-}
-
 /// Calls per second over the steady window.
 const STEADY: &str = "calls answered per second over the steady window (first round answered to last round issued)";
 
@@ -159,11 +154,7 @@ fn start_rows(summary: &Summary) -> Vec<ClaimSpec> {
 /// At each level a coroutine ran, the best coroutine on the shared device within noise of the best OS-thread and
 /// the best stream contestant, and two carriers within noise of one.
 fn coroutine_rows(summary: &Summary) -> Vec<ClaimSpec> {
-    let carriers: Vec<String> = CONTESTANTS
-        .iter()
-        .filter(|c| matches!(c, Contestant::Coroutine { timer: Timer::Device, .. }))
-        .map(Contestant::name)
-        .collect();
+    let carriers = on_device(Family::Coroutine);
     let mut rows = Vec::new();
     for (level, phase) in levels(summary) {
         if best(summary, Family::Coroutine, Timer::Device, phase).is_none() {
@@ -211,11 +202,7 @@ fn cpu_rows(summary: &Summary) -> Vec<ClaimSpec> {
     let at = || Phase::Named(phase.to_string());
     let name = |family| best(summary, family, Timer::Device, phase).map(|(n, _)| n).unwrap_or_default();
     let (co, stream) = (name(Family::Coroutine), name(Family::Stream));
-    let own = CONTESTANTS
-        .iter()
-        .find(|c| matches!(c, Contestant::Coroutine { timer: Timer::Own, .. }))
-        .map(Contestant::name)
-        .unwrap_or_default();
+    let own = own_timer_coroutine().unwrap_or_default();
     let level = count(level as f64);
     let cpu = "CPU per call over the steady window, the device's timer threads included (µs)";
     let device_cpu = "CPU per call on the device's two timer threads (µs)";

@@ -11,8 +11,9 @@
 //! and the report); `contestants/` (the registry: which of the crate's contestants run, in report order, and the
 //! best of a family at a level); `claims.rs` (the claim table); `findings.rs` (the rows behind the report's
 //! findings, judged into the summary's `findings`); `standing.rs` (where the blocking family stands in the family
-//! answers); `report.rs` (the figures `templates/report.md` and `templates/headline.md` are rendered with); `conformance.rs` (the sizes
-//! the shared checks run at); `routine.rs` (one trial: the checks, then the request's parameters as a
+//! answers); `figures.rs` (each report section's figures, read from the summary); `report.rs` (the context
+//! `templates/report.md` and `templates/headline.md` are rendered with); `conformance.rs` (the sizes the shared
+//! checks run at); `routine.rs` (one trial: the checks, then the request's parameters as a
 //! [`crate::trial::TrialSpec`], run by the shared trial). The constructions, the call, the job, the trial and
 //! the checks themselves are the crate's building blocks, shared with the backpressure scenario (listed in the
 //! crate's doc). Tests: `device/tests/device_*.rs`.
@@ -20,11 +21,13 @@
 mod claims;
 mod conformance;
 pub mod contestants;
+mod figures;
 mod findings;
 mod report;
 mod routine;
 mod standing;
 
+use measure::phase::PhaseKey;
 use measure::question::{Alternatives, Question};
 use measure::scenario::{CalibrationSpec, ChartKind, ChartSpec, ParamSpec, Repetitions, Scenario};
 use measure::summary::Summary;
@@ -75,13 +78,9 @@ pub(crate) fn ideal(summary: &Summary, level: u64) -> Option<f64> {
     Some(level as f64 * 1e3 / summary.param("service_ms")?)
 }
 
-/// The in-flight level of a phase name such as `in_flight_10000`.
-pub(crate) fn level(phase: &str) -> Option<u64> {
-    phase.strip_prefix("in_flight_")?.parse().ok()
-}
-
-/// The run's levels with their phase names, lowest first.
+/// The run's in-flight levels with their phase names (`in_flight_10000`), lowest first.
 pub(crate) fn levels(summary: &Summary) -> Vec<(u64, &str)> {
+    let level = |phase: &str| PhaseKey::parse(phase)?.level("in_flight");
     let mut levels: Vec<(u64, &str)> =
         summary.phases.iter().filter_map(|p| level(p).map(|l| (l, p.as_str()))).collect();
     levels.sort_unstable();
@@ -285,9 +284,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_level_is_read_from_its_phase_name() {
-        assert_eq!(level("in_flight_10000"), Some(10_000));
-        assert_eq!(level("in_flight_x"), None);
-        assert_eq!(level("rounds_6"), None);
+    fn levels_are_read_from_the_phase_names_lowest_first() {
+        let mut summary = testkit::fixture::summary("device", Vec::new());
+        summary.phases = ["in_flight_10000", "in_flight_x", "rounds_6", "in_flight_1000"].map(String::from).to_vec();
+        assert_eq!(levels(&summary), vec![(1_000, "in_flight_1000"), (10_000, "in_flight_10000")]);
     }
 }

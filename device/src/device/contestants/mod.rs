@@ -32,6 +32,16 @@ pub const CONTESTANTS: [Contestant; 17] = [
     Contestant::Coroutine { carriers: Some(2), timer: Timer::Own },
 ];
 
+/// The contestants of `family` on the shared device, in report order.
+pub(crate) fn on_device(family: Family) -> Vec<String> {
+    CONTESTANTS.iter().filter(|c| c.family() == family && c.timer() == Timer::Device).map(Contestant::name).collect()
+}
+
+/// The coroutine contestant on `may`'s own timer.
+pub(crate) fn own_timer_coroutine() -> Option<String> {
+    CONTESTANTS.iter().find(|c| c.family() == Family::Coroutine && c.timer() == Timer::Own).map(Contestant::name)
+}
+
 /// The contestant of `family` waiting on `timer` with the highest median throughput at `phase`.
 pub(crate) fn best<'s>(
     summary: &'s Summary,
