@@ -109,7 +109,10 @@ fidelity-ab forks="5" *args:
     ' "$out/handoff.json" | column -t -s $'\t'
     exit "$status"
 
-# Every committed file in one sitting at one clean revision, on a quiet machine (no builds, no other runs): the calibration (`lab calibrate`, about 6 minutes), every scenario and the index (`lab all`, 5 processes, judged with that calibration), the fidelity A/B and the three advice shapes, into reports/, after the machine's floor (`lab floor`, under a minute) that every report cites. Refuses a dirty tree. As root it raises vm.max_map_count to 262,144 for the run (100,000 `may` coroutines need it) and puts the old value back afterwards. Prints each step's start (UTC). About 70 minutes on 2 cores.
+# The scenarios the across-core page sets at 1 and 2 cores.
+cores_1_scenarios := "chain handoff device tcp"
+
+# Every committed file in one sitting at one clean revision, on a quiet machine (no builds, no other runs): the calibration (`lab calibrate`, about 6 minutes), every scenario and the index (`lab all`, 5 processes, judged with that calibration), the fidelity A/B and the three advice shapes, into reports/, after the machine's floor (`lab floor`, under a minute) that every report cites. Refuses a dirty tree. As root it raises vm.max_map_count to 262,144 for the run (100,000 `may` coroutines need it) and puts the old value back afterwards. Then the 1-core runs of the scenarios the across-core page covers and that page. Prints each step's start (UTC). About 70 minutes on 2 cores before the 1-core runs.
 sitting:
     #!/usr/bin/env bash
     set -euo pipefail
@@ -123,7 +126,7 @@ sitting:
         sysctl -q -w vm.max_map_count=262144
     fi
     step() { echo "sitting: $(date -u +%H:%M:%S) $*"; }
-    rm -rf reports/raw reports/advice reports/fidelity-ab reports/calibration-runs
+    rm -rf reports/raw reports/advice reports/fidelity-ab reports/calibration-runs reports/cores-1
     # First the machine's floor, which every report of this sitting cites in its testbed (reports/floor.json).
     step "floor (rev $(git rev-parse --short HEAD))"
     ./target/release/lab floor --out reports
@@ -132,6 +135,16 @@ sitting:
     ./target/release/lab calibrate --out reports
     step "lab all (rev $(git rev-parse --short HEAD))"
     ./target/release/lab all --out reports
+    # Then the scenarios the across-core page covers, pinned to one core, citing this sitting's floor and
+    # calibration, and the page that sets their answers beside the 2-core runs; both folders are re-rendered with it.
+    step "1-core runs: {{cores_1_scenarios}}"
+    for s in {{cores_1_scenarios}}; do
+        ./target/release/lab "$s" --cores 1 --out reports/cores-1 --floor reports/floor.json --calibration reports/calibration.json
+    done
+    step "answers by core count"
+    ./target/release/lab by-cores $(for s in {{cores_1_scenarios}}; do echo "reports/$s.json reports/cores-1/$s.json"; done) --out reports
+    ./target/release/lab report reports/raw/*.jsonl --by-cores reports/by-cores.json --out reports
+    ./target/release/lab report reports/cores-1/raw/*.jsonl --by-cores reports/by-cores.json --out reports/cores-1
     step "fidelity A/B"
     just fidelity-ab 5 --floor reports/floor.json > target/fidelity-ab.txt
     mkdir -p reports/fidelity-ab
