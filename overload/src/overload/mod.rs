@@ -19,6 +19,7 @@
 pub mod claims;
 pub mod conformance;
 pub mod contestants;
+pub mod figures;
 pub mod findings;
 pub mod report;
 mod routine;
