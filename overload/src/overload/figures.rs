@@ -19,7 +19,7 @@ use super::routine::accounting_calls;
 use crate::analysis::{DECISIONS, HEADLINE};
 use crate::config::LIMITERS;
 use crate::limit::{vegas_equilibrium, AimdConfig, Decisions, Gradient2Config, LimiterKind};
-use crate::policy::FAMILIES;
+use crate::policy::{by_verdict, FAMILIES};
 
 /// Figures by key, each as the template prints it.
 pub type Figures = BTreeMap<&'static str, String>;
@@ -132,12 +132,7 @@ pub fn trade_rows(summary: &Summary) -> Vec<Row> {
 
 /// The adaptive limiters of `policies` by the verdict (`holds`, `fails`, `inconclusive`) of their tail claim.
 pub fn tail_by_verdict(policies: &[Policy]) -> BTreeMap<&'static str, Vec<&'static str>> {
-    let mut by_verdict: BTreeMap<&'static str, Vec<&'static str>> =
-        ["holds", "fails", "inconclusive"].into_iter().map(|v| (v, Vec::new())).collect();
-    for p in policies {
-        by_verdict.entry(p.tail.verdict).or_default().push(p.name);
-    }
-    by_verdict
+    by_verdict(policies.iter().map(|p| (p.name, p.tail.verdict)))
 }
 
 /// Per contestant, in report order, its medians of [`MORE_METRICS`] ([`more_row`]).

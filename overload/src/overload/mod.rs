@@ -13,7 +13,9 @@
 //! - [`findings`]: the report's findings, judged rows beside the claims.
 //! - [`routine`]: one trial in its own process: conformance, then the harness's loop over one run at a time,
 //!   each verified and analysed once its clocks have stopped.
-//! - [`report`]: the report's figures, with the verdicts of the claims and findings, rendered with
+//! - [`figures`]: the report's figures (tables, ratios, derived numbers), computed from the summary before
+//!   anything renders.
+//! - [`report`]: those figures, with the verdicts of the claims and findings, rendered with
 //!   `templates/report.md`.
 
 pub mod claims;

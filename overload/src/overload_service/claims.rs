@@ -4,6 +4,7 @@
 
 use measure::compare::{format_ratio, Basis, Relation};
 use measure::judge::{ClaimSpec, Comparison, Phase, Side, Who};
+use measure::phase::PhaseKey;
 use measure::summary::{Family, Summary};
 use measure::units::count;
 
@@ -45,9 +46,9 @@ const GOODPUT: &str = "after_drop.goodput_per_sec";
 const GOODPUT_DEFINITION: &str = "calls answered within the deadline per second after the drop (from one service \
      time after it to the phase's end)";
 
-/// The rate of a phase named `rate_<n>`.
+/// The arrival rate a phase runs at (its level of the `rate` sweep), if it sweeps one.
 pub fn phase_rate(phase: &str) -> Option<f64> {
-    phase.strip_prefix("rate_").and_then(|n| n.parse().ok())
+    PhaseKey::parse(phase)?.level("rate").map(|rate| rate as f64)
 }
 
 /// The run's phases below and above the dependency's ceiling after the drop (`None` without the parameters).

@@ -14,15 +14,18 @@
 //!   schedule, [`book`](crate::book) keeps every arrival's fate, [`service_analysis`](crate::service_analysis)
 //!   turns them into figures after the run.
 //! - [`claims`]: the claim table the harness judges.
-//! - [`report`]: the report's figures, rendered with `templates/report.md`.
+//! - [`figures`]: the report's figures, computed from the summary before anything renders.
+//! - [`report`]: those figures and the claims' verdicts, rendered with `templates/report.md`.
 
 pub mod claims;
 pub mod conformance;
 pub mod contestants;
+pub mod figures;
 pub mod report;
 pub mod routine;
 
 use measure::compare::Relation;
+use measure::phase::PhaseKey;
 use measure::question::{Alternatives, Guard, Limit, Question};
 use measure::record::RunParams;
 use measure::scenario::{
@@ -72,7 +75,7 @@ pub fn controls() -> Vec<(String, String)> {
                 DEFAULTS.service_ms,
                 count(ceiling as f64)
             );
-            (format!("rate_{rate}"), why)
+            (PhaseKey::default().with("rate", rate).to_string(), why)
         })
         .collect()
 }
