@@ -140,13 +140,6 @@ pub fn more_rows(summary: &Summary) -> Vec<Row> {
     summary.contestants.iter().map(|c| more_row(summary, &c.name)).collect()
 }
 
-/// Some contestant's limiter ignored a sample or closed a window (a median count above zero): the windowed
-/// variant's table has figures to show.
-pub fn windowed_decisions(summary: &Summary) -> bool {
-    let decided = |key: &str| summary.contestants.iter().any(|c| decision(summary, &c.name, key) > 0.0);
-    decided("ignored") || decided("windows")
-}
-
 /// `name`'s median count of the limiter's decision `key`, 0 where not counted.
 fn decision(summary: &Summary, name: &str, key: &str) -> f64 {
     summary.median(name, &format!("{DECISIONS}.{key}")).unwrap_or(0.0)

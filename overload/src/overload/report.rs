@@ -69,8 +69,6 @@ pub struct Context {
     pub peers: Vec<String>,
     /// Per contestant, medians of more metrics ([`figures::more_rows`]) for the tables at the end, in report order.
     pub more: Vec<Row>,
-    /// Some limiter ignored a sample or closed a window (the windowed variant's decisions).
-    pub windowed_decisions: bool,
 }
 
 impl Context {
@@ -99,7 +97,6 @@ impl Context {
             peer_version: PEER_VERSION,
             peers: figures::peers(summary),
             more: figures::more_rows(summary),
-            windowed_decisions: figures::windowed_decisions(summary),
         }
     }
 }
