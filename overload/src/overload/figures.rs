@@ -40,7 +40,7 @@ pub struct Row {
     pub decisions: Vec<Figures>,
 }
 
-/// The figures on each adaptive limiter, each by family ([`spread`]: `None` unless its stream and blocking
+/// The figures on each adaptive limiter, each by family (`spread`: `None` unless its stream and blocking
 /// contestants measured it), and Vegas's steering verdicts ([`vegas_steering`]).
 #[derive(Debug, Clone, Serialize)]
 pub struct Limiters {
@@ -52,7 +52,7 @@ pub struct Limiters {
     /// Gradient2: by family its `limit`, and its `ups` and `downs` over the run.
     pub gradient2: Option<BTreeMap<&'static str, serde_json::Value>>,
     /// Vegas: by family its `limit`, after-drop `p99` and limit `at_drop`; its caller `overhead` and the
-    /// `arithmetic` of its equilibrium ([`vegas_figures`]).
+    /// `arithmetic` of its equilibrium (`vegas_figures`).
     pub vegas: Option<BTreeMap<&'static str, serde_json::Value>>,
     /// Whether Vegas's caller overhead steered its limit (`steered`) or the other way (`against`).
     pub steering: BTreeMap<&'static str, ClaimView>,
@@ -69,7 +69,7 @@ pub struct Policy {
     pub longer: ClaimView,
     /// Both claims together ([`published_sentence`]).
     pub sentence: ClaimView,
-    /// Its after-drop p99 and whole run's wall time as multiples of the same family's fixed bound's ([`ratios`]).
+    /// Its after-drop p99 and whole run's wall time as multiples of the same family's fixed bound's (`ratio_to_fixed`).
     pub p99_ratio: Option<String>,
     /// Its whole run's wall time, the same way.
     pub wall_ratio: Option<String>,
@@ -96,7 +96,7 @@ pub fn factors() -> Figures {
     factors.into_iter().map(|(key, factor)| (key, factor.to_string())).collect()
 }
 
-/// The run's parameters by key ([`PARAMS`]), each whole, `None` where the run lacks one.
+/// The run's parameters by key (`PARAMS`), each whole, `None` where the run lacks one.
 pub fn params(summary: &Summary) -> MaybeFigures {
     PARAMS.split_whitespace().map(|key| (key, summary.param(key).map(whole))).collect()
 }
@@ -125,7 +125,7 @@ pub fn idle(summary: &Summary) -> Option<Figures> {
     measured.then(|| FAMILIES.into_iter().map(|f| (f.as_str(), shown(idle(f)))).collect())
 }
 
-/// One row per limiter and family that ran, in report order ([`trade_row`]).
+/// One row per limiter and family that ran, in report order (`trade_row`).
 pub fn trade_rows(summary: &Summary) -> Vec<Row> {
     LIMITERS.into_iter().flat_map(Contestant::gated).filter_map(|c| trade_row(summary, c)).collect()
 }
@@ -135,7 +135,7 @@ pub fn tail_by_verdict(policies: &[Policy]) -> BTreeMap<&'static str, Vec<&'stat
     by_verdict(policies.iter().map(|p| (p.name, p.tail.verdict)))
 }
 
-/// Per contestant, in report order, its medians of [`MORE_METRICS`] ([`more_row`]).
+/// Per contestant, in report order, its medians of `MORE_METRICS` (`more_row`).
 pub fn more_rows(summary: &Summary) -> Vec<Row> {
     summary.contestants.iter().map(|c| more_row(summary, &c.name)).collect()
 }
@@ -216,9 +216,9 @@ fn spread(summary: &Summary, kind: LimiterKind, metric: &str, show: impl Fn(f64)
         .collect::<Vec<_>>())
 }
 
-/// The figures on each adaptive limiter ([`spread`]), if the run has the after-drop ceiling: each AIMD limiter's
+/// The figures on each adaptive limiter (`spread`), if the run has the after-drop ceiling: each AIMD limiter's
 /// mean `limit` after the drop, after-drop `ops` as a share of the ceiling and `cuts`; Gradient2's `limit`, `ups`
-/// and `downs`; Vegas's ([`vegas_figures`]).
+/// and `downs`; Vegas's (`vegas_figures`).
 pub fn limiters(summary: &Summary) -> Option<Limiters> {
     let (ceiling, _) = (after_ceiling(summary)?, summary.param("capacity_after")?);
     let share = |v: f64| format!("{:.0}%", 100.0 * v / ceiling);
@@ -408,7 +408,7 @@ pub fn peers(summary: &Summary) -> Vec<String> {
         .collect()
 }
 
-/// `name`'s medians of [`MORE_METRICS`], by metric: a count rounded and grouped (`5,004`), anything else to three
+/// `name`'s medians of `MORE_METRICS`, by metric: a count rounded and grouped (`5,004`), anything else to three
 /// significant digits (`1.44`, `0.562`), `—` when not measured.
 fn more_row(summary: &Summary, name: &str) -> Row {
     let figure = |metric: &'static str, is_count: bool| match summary.median(name, metric) {

@@ -11,7 +11,7 @@
 //! - [`conformance`]: checks every contestant passes before timing.
 //! - [`claims`]: the claim table the harness judges.
 //! - [`findings`]: the report's findings, judged rows beside the claims.
-//! - [`routine`]: one trial in its own process: conformance, then the harness's loop over one run at a time,
+//! - `routine`: one trial in its own process: conformance, then the harness's loop over one run at a time,
 //!   each verified and analysed once its clocks have stopped.
 //! - [`figures`]: the report's figures (tables, ratios, derived numbers), computed from the summary before
 //!   anything renders.

@@ -19,7 +19,7 @@ use crate::service_config::little_bound;
 const SHOWN: [&str; 7] =
     ["healthy_ms", "after_ms", "deadline_ms", "capacity", "capacity_after", "service_ms", "fixed_limit"];
 
-/// The run's settings by key, formatted (`?` where the run lacks one): the [`SHOWN`] parameters, the ceiling
+/// The run's settings by key, formatted (`?` where the run lacks one): the `SHOWN` parameters, the ceiling
 /// after the drop in calls per second (`ceiling_after`), how long the fixed bound's queue takes to drain after
 /// the drop in ms (`queue_ms`), and the bound Little's law sizes from the run's parameters (`little`).
 pub type Params = BTreeMap<&'static str, String>;
@@ -34,7 +34,7 @@ pub struct RateTable {
     /// Why the questions of admission are not asked at this rate, as the summary's answers give it (`None`: they
     /// are answered here).
     pub control: Option<String>,
-    /// One row per contestant that ran at this rate ([`row`]).
+    /// One row per contestant that ran at this rate (`row`).
     pub rows: Vec<Row>,
 }
 
