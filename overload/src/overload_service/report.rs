@@ -1,56 +1,32 @@
-//! The service report: a typed context of the figures `figures.rs` computed from a run's summary and the claims by
-//! id, rendered with `templates/report.md`, which holds every word and states a finding only where its claim
-//! holds; nothing here computes a figure or chooses a sentence.
-
-use std::collections::BTreeMap;
+//! The service report: the figures `figures.rs` computed from a run's summary and the claims by id, rendered with
+//! `templates/report.md`, which holds every word and states a finding only where its claim holds; nothing here
+//! computes a figure or chooses a sentence.
 
 use measure::summary::Summary;
-use measure::template::{claims_by_id, ClaimView};
-use serde::Serialize;
+use measure::template::claims_by_id;
 
-use super::figures::{self, Params, RateTable};
+use super::figures;
 
 /// Every word of the report's discussion.
 const TEMPLATE: &str = include_str!("templates/report.md");
 
-/// The discussion section of the report.
+/// The discussion section of the report: [`context`] of `summary`, rendered with `templates/report.md`.
 pub fn render(summary: &Summary) -> String {
-    measure::template::render_or_note("overload-service/report.md", TEMPLATE, Context::of(summary))
+    measure::template::render_or_note("overload-service/report.md", TEMPLATE, context(summary))
 }
 
-/// Everything `templates/report.md` reads; each field's figures are described where `figures.rs` makes them.
-#[derive(Debug, Clone, Serialize)]
-pub struct Context {
-    /// The run's claims, by id.
-    pub claims: BTreeMap<String, ClaimView>,
-    /// The run's settings, formatted.
-    pub params: Params,
-    /// Whether the fixed bound's queue outlasts the deadline.
-    pub queue_past_deadline: bool,
-    /// Poisson arrivals.
-    pub poisson: bool,
-    /// One table per rate phase.
-    pub rates: Vec<RateTable>,
-    /// The load generator's p99 lag behind the schedule, lowest and highest process median over the run.
-    pub lag: Option<(String, String)>,
-    /// The limiters by the verdict (`holds`, `fails`, `inconclusive`) of their claim that below the ceiling they
-    /// answer their callers in every family, as the summary has them.
-    pub below_by_limiter: BTreeMap<&'static str, Vec<&'static str>>,
-}
-
-impl Context {
-    /// The context of `summary`.
-    pub fn of(summary: &Summary) -> Context {
-        Context {
-            claims: claims_by_id(&summary.claims),
-            params: figures::params(summary),
-            queue_past_deadline: figures::queue_past_deadline(summary),
-            poisson: figures::poisson(summary),
-            rates: figures::rates(summary),
-            lag: figures::lag(summary),
-            below_by_limiter: figures::below_by_limiter(summary),
-        }
-    }
+/// Everything `templates/report.md` reads, by key: the run's `claims` by id, and each other key from the function
+/// of [`figures`] that makes it, where it is described.
+pub fn context(summary: &Summary) -> serde_json::Value {
+    serde_json::json!({
+        "claims": claims_by_id(&summary.claims),
+        "params": figures::params(summary),
+        "queue_past_deadline": figures::queue_past_deadline(summary),
+        "poisson": figures::poisson(summary),
+        "rates": figures::rates(summary),
+        "lag": figures::lag(summary),
+        "below_by_limiter": figures::below_by_limiter(summary),
+    })
 }
 
 #[cfg(test)]
