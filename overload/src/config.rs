@@ -278,45 +278,27 @@ pub const AFTER_DROP_CEILING: ChartReference = ChartReference {
 /// the service time of one call and its jitter.
 pub fn dependency_params() -> Vec<ParamSpec> {
     let (after, service) = (DEFAULTS.capacity_after, DEFAULTS.service_ms);
+    let jitter = "Service time varies uniformly by up to this many microseconds either way (seeded; 0: none, the \
+                  adversarial case).";
     vec![
         ParamSpec::single("capacity", "The dependency's concurrent slots before the drop.", 500, 500, 1, 100_000),
         ParamSpec::single("capacity-after", "Its slots after the drop.", after, after, 1, 100_000),
         ParamSpec::single("service-ms", "Service time of one call, in milliseconds.", service, service, 1, 1_000),
-        ParamSpec::single(
-            "jitter-us",
-            "Service time varies uniformly by up to this many microseconds either way (seeded; 0: none, the \
-             adversarial case).",
-            500,
-            500,
-            0,
-            1_000_000,
-        ),
+        ParamSpec::single("jitter-us", jitter, 500, 500, 0, 1_000_000),
     ]
 }
 
 /// The limiters' parameters both scenarios take, with the same defaults: the fixed bound, and where the adaptive
 /// limiters start, their floor and their ceiling.
 pub fn limit_params() -> Vec<ParamSpec> {
+    let fixed = "The fixed limiter's bound (the healthy capacity a team would configure).";
+    let max = "The adaptive limiters' ceiling (default: the fixed bound), and their blocking and coroutine pools' \
+               size.";
     vec![
-        ParamSpec::single(
-            "fixed-limit",
-            "The fixed limiter's bound (the healthy capacity a team would configure).",
-            500,
-            500,
-            1,
-            100_000,
-        ),
+        ParamSpec::single("fixed-limit", fixed, 500, 500, 1, 100_000),
         ParamSpec::single("initial-limit", "Where the adaptive limiters start.", 20, 20, 1, 100_000),
         ParamSpec::single("min-limit", "The lowest the adaptive limiters go (Netflix's 20).", 20, 20, 1, 100_000),
-        ParamSpec::single(
-            "max-limit",
-            "The adaptive limiters' ceiling (default: the fixed bound), and their blocking and coroutine pools' \
-             size.",
-            500,
-            500,
-            1,
-            100_000,
-        ),
+        ParamSpec::single("max-limit", max, 500, 500, 1, 100_000),
     ]
 }
 

@@ -69,7 +69,7 @@ pub struct Policy {
     pub longer: ClaimView,
     /// Both claims together ([`published_sentence`]).
     pub sentence: ClaimView,
-    /// Its after-drop p99 and whole run's wall time as multiples of the same family's fixed bound's (`ratio_to_fixed`).
+    /// Its after-drop p99 as a multiple of the same family's fixed bound's (`ratio_to_fixed`).
     pub p99_ratio: Option<String>,
     /// Its whole run's wall time, the same way.
     pub wall_ratio: Option<String>,

@@ -37,11 +37,6 @@ pub const VEGAS_FAMILIES_DIFFER: &str = "vegas-families-differ";
 /// Id of the finding that Vegas's stream and blocking limits were within noise of each other at the drop.
 pub const VEGAS_CLOSE: &str = "vegas-limits-close-at-drop";
 
-/// Id of the finding that no limiter ignored a sample after a cut, in any sample of any gated contestant.
-pub const NONE_IGNORED: &str = "no-sample-ignored";
-/// Id of the finding that no limiter closed a window, in any sample of any gated contestant.
-pub const NO_WINDOWS: &str = "no-window-closed";
-
 /// Id of the finding that `kind` stayed below the near-ceiling claim's factor of the ceiling in every family.
 pub fn below_near_id(kind: LimiterKind) -> String {
     format!("{}-below-near-ceiling", kind.name())
@@ -130,6 +125,12 @@ fn limiter_rows(summary: &Summary) -> Vec<ClaimSpec> {
     }
     rows
 }
+
+/// Id of the finding that no limiter ignored a sample after a cut, in any timed run of any gated contestant.
+pub const NONE_IGNORED: &str = "no-sample-ignored";
+
+/// Id of the finding that no limiter closed a window, in any timed run of any gated contestant.
+pub const NO_WINDOWS: &str = "no-window-closed";
 
 /// The windowed variant's rows: no limiter ignored a sample after a cut, and none closed a window, in any sample
 /// of any gated contestant (a limiter updated on every call, as Netflix's `SimpleLimiter` runs it, does neither).
