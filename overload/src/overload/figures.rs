@@ -106,6 +106,12 @@ pub fn fewer_calls_than_published(summary: &Summary) -> bool {
     summary.param("calls").is_some_and(|c| c < 200_000.0)
 }
 
+/// The dependency rejects a call beyond a queue of `queue-limit` calls (a labelled variant), rather than queueing
+/// every call it cannot serve.
+pub fn rejects(summary: &Summary) -> bool {
+    summary.param("queue_limit").is_some_and(|q| q > 0.0)
+}
+
 /// The adaptive limiters ran in the lab's short window (`--windowed 1`).
 pub fn windowed(summary: &Summary) -> bool {
     summary.param("windowed").is_some_and(|w| w > 0.0)

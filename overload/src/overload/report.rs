@@ -35,6 +35,7 @@ pub fn context(summary: &Summary) -> serde_json::Value {
         "idle": figures::idle(summary),
         "idle_calls": IDLE_CALLS,
         "published_calls": figures::fewer_calls_than_published(summary),
+        "rejects": figures::rejects(summary),
         "windowed": figures::windowed(summary),
         "long_window": figures::long_window(),
         "trade_rows": figures::trade_rows(summary),

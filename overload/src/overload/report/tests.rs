@@ -191,3 +191,15 @@ fn every_sentence_renders_whole() {
     assert!(!text.contains("{{") && !text.contains("{%"), "{text}");
     assert!(!text.to_lowercase().contains("the issue"), "{text}");
 }
+
+#[test]
+fn the_dependency_is_said_to_reject_beyond_its_queue_only_when_the_run_set_a_queue_limit() {
+    let mut summary = run(p99, 19_000.0);
+    let text = rendered(&summary);
+    assert!(text.contains("rejects a call when 100 already queue (`queue-limit`)"), "{text}");
+    assert!(!text.contains("queues every call it cannot serve, without limit"), "{text}");
+    summary.params.insert("queue_limit".to_string(), serde_json::Value::from(0));
+    let text = rendered(&summary);
+    assert!(text.contains("queues every call it cannot serve, without limit (`queue-limit` 0)"), "{text}");
+    assert!(!text.contains("rejects a call when"), "{text}");
+}
