@@ -8,6 +8,7 @@ use dependency::{CapacityChange, Config as DependencyConfig};
 use measure::record::{RunParams, TrialRequest};
 use measure::runtime_size::{Code, RuntimeSize};
 use measure::scenario::{ChartReference, ParamSpec, ReferenceValue, Repetitions, TrialError};
+use measure::summary::Summary;
 
 use crate::limit::{LimiterKind, LimiterParams};
 use crate::settle::DropRule;
@@ -267,8 +268,14 @@ pub fn runtime_sizes(tokio_at: Code) -> Vec<RuntimeSize> {
     ]
 }
 
-/// The dependency's ceiling after the drop in calls per second (its slots ÷ the service time), as a chart's dashed
-/// line in both scenarios.
+/// The dependency's ceiling after the drop in calls per second: its slots after the drop ÷ the service time, from
+/// the run's parameters (`None` without them).
+pub fn after_ceiling(summary: &Summary) -> Option<f64> {
+    Some(summary.param("capacity_after")? * 1e3 / summary.param("service_ms")?)
+}
+
+/// The dependency's ceiling after the drop in calls per second ([`after_ceiling`]), as a chart's dashed line in
+/// both scenarios.
 pub const AFTER_DROP_CEILING: ChartReference = ChartReference {
     words: "ceiling: capacity after the drop ÷ service time",
     value: ReferenceValue::Quotient { numerator: "capacity_after", denominator: "service_ms", times: 1_000 },

@@ -12,11 +12,12 @@ use measure::template::ClaimView;
 use measure::units::count;
 use serde::Serialize;
 
-use super::claims::{after_ceiling, longer_id, tail_id, FAMILY_AGREEMENT, FEED_TOLERANCE, HALVES, NEAR_CEILING};
+use super::claims::{longer_id, tail_id, FAMILY_AGREEMENT, FEED_TOLERANCE, HALVES, NEAR_CEILING};
 use super::contestants::Contestant;
 use super::findings::{published_sentence, vegas_steering, LIMIT_MEAN};
 use super::routine::accounting_calls;
 use crate::analysis::{DECISIONS, HEADLINE};
+use crate::config::after_ceiling;
 use crate::config::LIMITERS;
 use crate::limit::{vegas_equilibrium, AimdConfig, Decisions, Gradient2Config, LimiterKind};
 use crate::policy::{by_verdict, FAMILIES};

@@ -12,9 +12,10 @@ use measure::compare::{Basis, Relation};
 use measure::judge::{beyond_noise, Beyond, ClaimSpec, Comparison, Phase, Side, Who};
 use measure::summary::{ClaimResult, Summary, Verdict};
 
-use super::claims::{after_ceiling, longer_id, tail_id, NEAR_CEILING};
+use super::claims::{longer_id, tail_id, NEAR_CEILING};
 use super::contestants::Contestant;
 use crate::analysis::HEADLINE;
+use crate::config::after_ceiling;
 use crate::config::LIMITERS;
 use crate::feed::weakest;
 use crate::limit::LimiterKind;

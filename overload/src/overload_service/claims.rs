@@ -9,6 +9,7 @@ use measure::summary::{Family, Summary};
 use measure::units::count;
 
 use super::contestants::{ServiceContestant, LIMITERS};
+use crate::config::after_ceiling;
 use crate::limit::LimiterKind;
 use crate::policy::{contestant, FAMILIES};
 
@@ -61,11 +62,6 @@ pub fn split_phases(summary: &Summary) -> Option<(Vec<String>, Vec<String>)> {
         .cloned()
         .partition(|p| phase_rate(p).is_some_and(|r| r < ceiling));
     Some((below, above))
-}
-
-/// The dependency's ceiling after the drop, calls per second.
-pub fn after_ceiling(summary: &Summary) -> Option<f64> {
-    Some(summary.param("capacity_after")? / summary.param("service_ms")? * 1e3)
 }
 
 /// How long the fixed bound's queue takes to drain at the after-drop ceiling, in ms, and the deadline.

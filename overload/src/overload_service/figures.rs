@@ -10,8 +10,9 @@ use measure::summary::{metric_key, Summary};
 use measure::units::count;
 use serde::Serialize;
 
-use super::claims::{after_ceiling, below_served_id, fixed_queue_ms, phase_rate};
+use super::claims::{below_served_id, fixed_queue_ms, phase_rate};
 use super::contestants::{ServiceContestant, LIMITERS};
+use crate::config::after_ceiling;
 use crate::policy::by_verdict;
 use crate::service_config::little_bound;
 
