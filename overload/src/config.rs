@@ -296,16 +296,14 @@ pub fn dependency_params() -> Vec<ParamSpec> {
 }
 
 /// The limiters' parameters both scenarios take, with the same defaults: the fixed bound, and where the adaptive
-/// limiters start, their floor and their ceiling.
-pub fn limit_params() -> Vec<ParamSpec> {
+/// limiters start, their floor and their ceiling (`max_limit_help`: what else the ceiling sizes in the scenario).
+pub fn limit_params(max_limit_help: &'static str) -> Vec<ParamSpec> {
     let fixed = "The fixed limiter's bound (the healthy capacity a team would configure).";
-    let max = "The adaptive limiters' ceiling (default: the fixed bound), and their blocking and coroutine pools' \
-               size.";
     vec![
         ParamSpec::single("fixed-limit", fixed, 500, 500, 1, 100_000),
         ParamSpec::single("initial-limit", "Where the adaptive limiters start.", 20, 20, 1, 100_000),
         ParamSpec::single("min-limit", "The lowest the adaptive limiters go (Netflix's 20).", 20, 20, 1, 100_000),
-        ParamSpec::single("max-limit", max, 500, 500, 1, 100_000),
+        ParamSpec::single("max-limit", max_limit_help, 500, 500, 1, 100_000),
     ]
 }
 

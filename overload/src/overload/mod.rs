@@ -164,7 +164,9 @@ impl Scenario for OverloadScenario {
                 1,
             ),
         ])
-        .chain(crate::config::limit_params())
+        .chain(crate::config::limit_params(
+            "The adaptive limiters' ceiling (default: the fixed bound), and their blocking and coroutine pools' size.",
+        ))
         .chain([
             ParamSpec::single(
                 "timeout-ms",

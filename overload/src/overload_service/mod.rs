@@ -151,7 +151,9 @@ impl Scenario for ServiceScenario {
         ]
         .into_iter()
         .chain(crate::config::dependency_params())
-        .chain(crate::config::limit_params())
+        .chain(crate::config::limit_params(
+            "The adaptive limiters' ceiling (default: the fixed bound), and the blocking pools' size.",
+        ))
         .chain([ParamSpec::single(
             "unbounded-threads",
             "Threads of blocking-unbounded's pool (10× a servlet container's default 200).",
