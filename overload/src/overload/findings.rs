@@ -141,7 +141,7 @@ fn window_rows() -> Vec<ClaimSpec> {
             NONE_IGNORED,
             "decisions.ignored",
             "samples the limiter ignored after a cut over the timed run",
-            "ignored a sample",
+            "ignored a sample after a cut",
         ),
         (NO_WINDOWS, "decisions.windows", "windows the limiter closed over the timed run", "closed a window"),
     ];
