@@ -6,7 +6,9 @@ use std::time::Duration;
 
 use dependency::{CapacityChange, Config as DependencyConfig};
 use measure::record::{RunParams, TrialRequest};
-use measure::scenario::{Repetitions, TrialError};
+use measure::runtime_size::{Code, RuntimeSize};
+use measure::scenario::{ChartReference, ParamSpec, ReferenceValue, Repetitions, TrialError};
+use measure::summary::Summary;
 
 use crate::limit::{LimiterKind, LimiterParams};
 use crate::settle::DropRule;
@@ -135,8 +137,8 @@ pub fn limiter_ceiling(kind: LimiterKind, limits: &LimiterParams) -> usize {
     }
 }
 
-/// The service's defaults that size its bounds, as its parameters declare them (`overload_service/mod.rs` reads
-/// them too; the fixed-little limiter's description names them).
+/// The defaults that size the bounds, as both scenarios' parameters declare them ([`dependency_params`];
+/// `overload_service/mod.rs` reads them too; the fixed-little limiter's description names them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Defaults {
     /// The dependency's slots after the drop (`capacity-after`).
@@ -147,7 +149,7 @@ pub struct Defaults {
     pub deadline_ms: u64,
 }
 
-/// The service's default `capacity-after`, `service-ms` and `deadline-ms`.
+/// The default `capacity-after`, `service-ms` and (the service's) `deadline-ms`.
 pub const DEFAULTS: Defaults = Defaults { capacity_after: 100, service_ms: 5, deadline_ms: 20 };
 
 /// The fixed bound Little's law sizes for a deadline: the after-drop ceiling (`capacity_after / service_ms`
@@ -256,3 +258,72 @@ pub fn check_limits(params: &RunParams) -> Result<(), String> {
 pub fn repetitions(quick: bool) -> Repetitions {
     Repetitions { forks: if quick { 1 } else { 5 }, warmup: 0, iterations: 1, accounting: 1 }
 }
+
+/// The runtimes both scenarios size, each one per CPU: tokio's multi-threaded runtime, built where `tokio_at`
+/// points, and `may`'s coroutine carriers.
+pub fn runtime_sizes(tokio_at: Code) -> Vec<RuntimeSize> {
+    vec![
+        RuntimeSize::tokio(tokio_at),
+        RuntimeSize::may_per_core(Code::new("overload/src/job.rs", "CoroutineConfig::per_core()")),
+    ]
+}
+
+/// The dependency's ceiling after the drop in calls per second: its slots after the drop ÷ the service time, from
+/// the run's parameters (`None` without them).
+pub fn after_ceiling(summary: &Summary) -> Option<f64> {
+    Some(summary.param("capacity_after")? * 1e3 / summary.param("service_ms")?)
+}
+
+/// The dependency's ceiling after the drop in calls per second ([`after_ceiling`]), as a chart's dashed line in
+/// both scenarios.
+pub const AFTER_DROP_CEILING: ChartReference = ChartReference {
+    words: "ceiling: capacity after the drop ÷ service time",
+    value: ReferenceValue::Quotient { numerator: "capacity_after", denominator: "service_ms", times: 1_000 },
+};
+
+/// The dependency's parameters both scenarios take, with the same defaults: its slots before and after the drop,
+/// the service time of one call and its jitter.
+pub fn dependency_params() -> Vec<ParamSpec> {
+    let (after, service) = (DEFAULTS.capacity_after, DEFAULTS.service_ms);
+    let jitter = "Service time varies uniformly by up to this many microseconds either way (seeded; 0: none, the \
+                  adversarial case).";
+    vec![
+        ParamSpec::single("capacity", "The dependency's concurrent slots before the drop.", 500, 500, 1, 100_000),
+        ParamSpec::single("capacity-after", "Its slots after the drop.", after, after, 1, 100_000),
+        ParamSpec::single("service-ms", "Service time of one call, in milliseconds.", service, service, 1, 1_000),
+        ParamSpec::single("jitter-us", jitter, 500, 500, 0, 1_000_000),
+    ]
+}
+
+/// The limiters' parameters both scenarios take, with the same defaults: the fixed bound, and where the adaptive
+/// limiters start, their floor and their ceiling (`max_limit_help`: what else the ceiling sizes in the scenario).
+pub fn limit_params(max_limit_help: &'static str) -> Vec<ParamSpec> {
+    let fixed = "The fixed limiter's bound (the healthy capacity a team would configure).";
+    vec![
+        ParamSpec::single("fixed-limit", fixed, 500, 500, 1, 100_000),
+        ParamSpec::single("initial-limit", "Where the adaptive limiters start.", 20, 20, 1, 100_000),
+        ParamSpec::single("min-limit", "The lowest the adaptive limiters go (Netflix's 20).", 20, 20, 1, 100_000),
+        ParamSpec::single("max-limit", max_limit_help, 500, 500, 1, 100_000),
+    ]
+}
+
+/// The [`Scenario`](measure::scenario::Scenario) methods both scenarios share, inside their `impl Scenario`:
+/// `check_params` holds the limits in order ([`check_limits`]), `repetitions` runs five processes of one timed
+/// run and one accounting run each ([`repetitions`]), and `runtime_sizes` sizes tokio's runtime (built at
+/// `$tokio_code` in `$tokio_file`) and `may`'s carriers, each one per CPU ([`runtime_sizes`]).
+macro_rules! shared_scenario_methods {
+    ($tokio_file:literal, $tokio_code:literal) => {
+        fn check_params(&self, params: &measure::record::RunParams) -> Result<(), String> {
+            crate::config::check_limits(params)
+        }
+
+        fn repetitions(&self, quick: bool) -> measure::scenario::Repetitions {
+            crate::config::repetitions(quick)
+        }
+
+        fn runtime_sizes(&self) -> Vec<measure::runtime_size::RuntimeSize> {
+            crate::config::runtime_sizes(measure::runtime_size::Code::new($tokio_file, $tokio_code))
+        }
+    };
+}
+pub(crate) use shared_scenario_methods;

@@ -2,8 +2,8 @@
 //! every limiter, whether their limiters saw "the same kind" of stream, judged measure by measure on process
 //! medians as a claim is judged (the rows of [`finding_rows`], read back by [`family_pairs`]), and where not, which measures
 //! differ. The report names the pairs that differ, a finding in its own right, and those the run cannot tell
-//! apart; the family claim judges every pair whatever its feed ([`crate::overload::claims`]). [`Feed::unlike`] compares two
-//! single runs' feeds, as a trial's test reads them.
+//! apart; the family claim judges every pair whatever its feed ([`crate::overload::claims`]). A trial's test
+//! compares two single runs' feeds (`Feed::unlike`).
 
 use measure::compare::{Basis, Relation};
 use measure::judge::{ClaimSpec, Comparison, Phase, Side};
@@ -22,7 +22,8 @@ pub const FEED_TOLERANCE: f64 = 1.25;
 
 /// What the sample stream a limiter saw over a run looked like, from the run's records once its clocks have
 /// stopped (nothing in the timed code counts it): two limiters saw "the same kind" of stream when every measure
-/// agrees within [`FEED_TOLERANCE`] ([`Feed::unlike`]).
+/// agrees within [`FEED_TOLERANCE`] (a run's pairs judged by [`finding_rows`]; two single runs compared by `Feed::unlike`
+/// in tests).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Feed {
     /// Windows the limiter closed (`decisions.windows`; 0 for the fixed limit, which has none).
@@ -66,9 +67,9 @@ impl Measure {
     }
 }
 
-/// One measure of two feeds with each side's value (to two decimals, as a reader compares them by eye): from
-/// [`Feed::unlike`], a measure on which two runs' feeds are more than [`FEED_TOLERANCE`] apart; in a [`Judged`]
-/// measure, each side's median.
+/// One measure of two feeds with each side's value (to two decimals, as a reader compares them by eye): in a
+/// [`Judged`] measure, each side's median (a trial's test lists those on which two runs' feeds are more than
+/// [`FEED_TOLERANCE`] apart the same way).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Apart {
     /// The measure.
@@ -162,31 +163,6 @@ impl Feed {
         Feed::from_metrics(|key| stats.metrics.get(key).map(|m| m.median))
             .map_err(|metric| NoFeed { contestant: contestant.to_string(), metric: Some(metric) })
     }
-
-    /// The measures on which `self` and `other` are not the same kind of sample stream (empty when they are):
-    /// each of windows, samples per window and after-drop mean in-flight at admission within [`FEED_TOLERANCE`]
-    /// of the other's.
-    pub fn unlike(&self, other: &Feed) -> Vec<Apart> {
-        let mut apart = Vec::new();
-        let mut check = |measure: Measure, a: f64, b: f64| {
-            if !within(a, b) {
-                apart.push(Apart { measure, a: round(a).to_string(), b: round(b).to_string() });
-            }
-        };
-        check(Measure::Windows, self.windows, other.windows);
-        if self.samples_per_window.is_some() || other.samples_per_window.is_some() {
-            let (a, b) = (self.samples_per_window.unwrap_or(0.0), other.samples_per_window.unwrap_or(0.0));
-            check(Measure::SamplesPerWindow, a, b);
-        }
-        check(Measure::InFlight, self.in_flight, other.in_flight);
-        apart
-    }
-}
-
-/// Whether `a` and `b` are within [`FEED_TOLERANCE`] of each other (both zero counts as equal).
-fn within(a: f64, b: f64) -> bool {
-    let (low, high) = if a <= b { (a, b) } else { (b, a) };
-    high == low || (low > 0.0 && high / low <= FEED_TOLERANCE)
 }
 
 /// `v` to two decimals, for a figure a reader compares by eye.
@@ -333,6 +309,36 @@ impl Feeds {
         }
         Feeds { every_alike, differ, unsettled }
     }
+}
+
+/// What a trial's test compares: two single runs' feeds, measure by measure.
+#[cfg(test)]
+impl Feed {
+    /// The measures on which `self` and `other` are not the same kind of sample stream (empty when they are):
+    /// each of windows, samples per window and after-drop mean in-flight at admission within [`FEED_TOLERANCE`]
+    /// of the other's.
+    pub fn unlike(&self, other: &Feed) -> Vec<Apart> {
+        let mut apart = Vec::new();
+        let mut check = |measure: Measure, a: f64, b: f64| {
+            if !within(a, b) {
+                apart.push(Apart { measure, a: round(a).to_string(), b: round(b).to_string() });
+            }
+        };
+        check(Measure::Windows, self.windows, other.windows);
+        if self.samples_per_window.is_some() || other.samples_per_window.is_some() {
+            let (a, b) = (self.samples_per_window.unwrap_or(0.0), other.samples_per_window.unwrap_or(0.0));
+            check(Measure::SamplesPerWindow, a, b);
+        }
+        check(Measure::InFlight, self.in_flight, other.in_flight);
+        apart
+    }
+}
+
+/// Whether `a` and `b` are within [`FEED_TOLERANCE`] of each other (both zero counts as equal).
+#[cfg(test)]
+fn within(a: f64, b: f64) -> bool {
+    let (low, high) = if a <= b { (a, b) } else { (b, a) };
+    high == low || (low > 0.0 && high / low <= FEED_TOLERANCE)
 }
 
 #[cfg(test)]

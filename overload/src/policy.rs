@@ -3,8 +3,10 @@
 //! metric and on CPU per call. A question's id and sentence name its policy, so they are made once per policy
 //!, owned by each question.
 
+use std::collections::BTreeMap;
+
 use measure::question::{Alternatives, Question};
-use measure::summary::Family;
+use measure::summary::{Family, Verdict};
 
 use crate::limit::LimiterKind;
 
@@ -69,6 +71,21 @@ pub fn family_questions(policies: &[LimiterKind], ask: &FamilyAsk, controls: &[(
             [on_metric, on_cpu]
         })
         .collect()
+}
+
+/// The policies `named` by the verdict each has ([`Verdict::as_str`]: `holds`, `fails`, `inconclusive`, each key
+/// present, empty where none has it), in the order given, as a report lists those a claim held for and those it
+/// did not.
+pub fn by_verdict(
+    named: impl IntoIterator<Item = (&'static str, &'static str)>,
+) -> BTreeMap<&'static str, Vec<&'static str>> {
+    let verdicts = [Verdict::Holds, Verdict::Fails, Verdict::Inconclusive];
+    let mut by_verdict: BTreeMap<&'static str, Vec<&'static str>> =
+        verdicts.into_iter().map(|v| (v.as_str(), Vec::new())).collect();
+    for (name, verdict) in named {
+        by_verdict.entry(verdict).or_default().push(name);
+    }
+    by_verdict
 }
 
 #[cfg(test)]

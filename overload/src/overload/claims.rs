@@ -19,7 +19,7 @@ use measure::summary::Summary;
 
 use super::contestants::Contestant;
 use crate::analysis::HEADLINE;
-use crate::config::LIMITERS;
+use crate::config::{after_ceiling, LIMITERS};
 pub use crate::feed::FEED_TOLERANCE;
 use crate::limit::LimiterKind;
 
@@ -229,11 +229,6 @@ fn shared_claims(summary: &Summary) -> Vec<ClaimSpec> {
 /// Each family's contestant of `kind`, by name: stream, blocking, coroutine.
 fn names(kind: LimiterKind) -> [String; 3] {
     Contestant::gated(kind).map(|c| c.name())
-}
-
-/// The after-drop ceiling in calls per second: `capacity_after / service`.
-pub fn after_ceiling(summary: &Summary) -> Option<f64> {
-    Some(summary.param("capacity_after")? * 1e3 / summary.param("service_ms")?)
 }
 
 /// The adaptive limiters.

@@ -12,9 +12,10 @@ use measure::compare::{Basis, Relation};
 use measure::judge::{beyond_noise, Beyond, ClaimSpec, Comparison, Phase, Side, Who};
 use measure::summary::{ClaimResult, Summary, Verdict};
 
-use super::claims::{after_ceiling, longer_id, tail_id, NEAR_CEILING};
+use super::claims::{longer_id, tail_id, NEAR_CEILING};
 use super::contestants::Contestant;
 use crate::analysis::HEADLINE;
+use crate::config::after_ceiling;
 use crate::config::LIMITERS;
 use crate::feed::weakest;
 use crate::limit::LimiterKind;
@@ -63,6 +64,7 @@ const ORDERS: [(&str, &str, &str); 2] = [
 /// Every finding of the overload report, as rows the harness judges.
 pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
     let mut rows = limiter_rows(summary);
+    rows.extend(window_rows());
     rows.extend(vegas_rows(summary));
     rows.extend(crate::feed::finding_rows(summary));
     rows
@@ -123,6 +125,37 @@ fn limiter_rows(summary: &Summary) -> Vec<ClaimSpec> {
         );
     }
     rows
+}
+
+/// Id of the finding that no limiter ignored a sample after a cut, in any timed run of any gated contestant.
+pub const NONE_IGNORED: &str = "no-sample-ignored";
+
+/// Id of the finding that no limiter closed a window, in any timed run of any gated contestant.
+pub const NO_WINDOWS: &str = "no-window-closed";
+
+/// The windowed variant's rows: no limiter ignored a sample after a cut, and none closed a window, in any sample
+/// of any gated contestant (a limiter updated on every call, as Netflix's `SimpleLimiter` runs it, does neither).
+fn window_rows() -> Vec<ClaimSpec> {
+    let rows = [
+        (
+            NONE_IGNORED,
+            "decisions.ignored",
+            "samples the limiter ignored after a cut over the timed run",
+            "ignored a sample after a cut",
+        ),
+        (NO_WINDOWS, "decisions.windows", "windows the limiter closed over the timed run", "closed a window"),
+    ];
+    rows.into_iter()
+        .map(|(id, metric, definition, what)| {
+            let every: Vec<Comparison> = LIMITERS
+                .into_iter()
+                .flat_map(Contestant::gated)
+                .map(|c| Comparison { a: Side::contestant(c.name(), Phase::Unphased), b: Side::value(1.0, "one") })
+                .collect();
+            let text = format!("No limiter {what}, in any timed run of any gated contestant");
+            ClaimSpec::new(text, metric, definition, (Relation::AtMost, 0.0), Basis::WorstSample, every).with_id(id)
+        })
+        .collect()
 }
 
 /// Vegas's rows: its limit settled below the healthy capacity before the drop; its families apart in after-drop
@@ -259,6 +292,19 @@ mod tests {
             c.metrics.insert(DECREASES.to_string(), crate::fixture::range([0.0, 0.0, 1.0]));
         }
         assert_eq!(judged(summary).finding(NEVER_CUT).map(|f| f.verdict), Some(Verdict::Fails));
+    }
+
+    #[test]
+    fn no_window_closed_only_when_every_run_of_every_gated_contestant_closed_none() {
+        let mut summary = run(p99, 19_000.0);
+        for c in LIMITERS.into_iter().flat_map(Contestant::gated) {
+            set(&mut summary, &c.name(), "decisions.windows", 0.0);
+        }
+        assert!(judged(summary.clone()).finding_holds(NO_WINDOWS));
+        if let Some(c) = summary.contestants.iter_mut().find(|c| c.name == "coroutine-vegas") {
+            c.metrics.insert("decisions.windows".to_string(), crate::fixture::range([0.0, 0.0, 3.0]));
+        }
+        assert_eq!(judged(summary).finding(NO_WINDOWS).map(|f| f.verdict), Some(Verdict::Fails));
     }
 
     #[test]

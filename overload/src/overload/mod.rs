@@ -11,28 +11,27 @@
 //! - [`conformance`]: checks every contestant passes before timing.
 //! - [`claims`]: the claim table the harness judges.
 //! - [`findings`]: the report's findings, judged rows beside the claims.
-//! - [`routine`]: one trial in its own process: conformance, then the harness's loop over one run at a time,
+//! - `routine`: one trial in its own process: conformance, then the harness's loop over one run at a time,
 //!   each verified and analysed once its clocks have stopped.
-//! - [`report`]: the report's figures, with the verdicts of the claims and findings, rendered with
+//! - [`figures`]: the report's figures (tables, ratios, derived numbers), computed from the summary before
+//!   anything renders.
+//! - [`report`]: those figures, with the verdicts of the claims and findings, rendered with
 //!   `templates/report.md`.
 
 pub mod claims;
 pub mod conformance;
 pub mod contestants;
+pub mod figures;
 pub mod findings;
 pub mod report;
 mod routine;
 
 use measure::compare::Relation;
 use measure::question::{Alternatives, Guard, Limit, Question};
-use measure::record::RunParams;
-use measure::scenario::{
-    CalibrationSpec, ChartKind, ChartReference, ChartSpec, ParamSpec, ReferenceValue, Repetitions, Scenario,
-    SeriesLine, SeriesRole,
-};
+use measure::scenario::{CalibrationSpec, ChartKind, ChartSpec, ParamSpec, Scenario, SeriesLine, SeriesRole};
 
 use crate::analysis::HEADLINE;
-use crate::config::LIMITERS;
+use crate::config::{AFTER_DROP_CEILING, LIMITERS};
 use crate::policy::{family_questions, FamilyAsk};
 use contestants::Contestant;
 
@@ -88,18 +87,10 @@ impl Scenario for OverloadScenario {
                 100,
                 10_000_000,
             ),
-            ParamSpec::single("capacity", "The dependency's concurrent slots before the drop.", 500, 500, 1, 100_000),
-            ParamSpec::single("capacity-after", "Its slots once the limit has settled.", 100, 100, 1, 100_000),
-            ParamSpec::single("service-ms", "Service time of one call, in milliseconds.", 5, 5, 1, 1_000),
-            ParamSpec::single(
-                "jitter-us",
-                "Service time varies uniformly by up to this many microseconds either way (seeded; 0: none, the \
-                 adversarial case).",
-                500,
-                500,
-                0,
-                1_000_000,
-            ),
+        ]
+        .into_iter()
+        .chain(crate::config::dependency_params())
+        .chain([
             ParamSpec::single(
                 "queue-limit",
                 "Calls the dependency queues before rejecting with an overload error, as a real service answers \
@@ -172,25 +163,11 @@ impl Scenario for OverloadScenario {
                 0,
                 1,
             ),
-            ParamSpec::single(
-                "fixed-limit",
-                "The fixed limiter's bound (the healthy capacity a team would configure).",
-                500,
-                500,
-                1,
-                100_000,
-            ),
-            ParamSpec::single("initial-limit", "Where the adaptive limiters start.", 20, 20, 1, 100_000),
-            ParamSpec::single("min-limit", "The lowest the adaptive limiters go (Netflix's 20).", 20, 20, 1, 100_000),
-            ParamSpec::single(
-                "max-limit",
-                "The adaptive limiters' ceiling (default: the fixed bound), and their blocking and coroutine \
-                 pools' size.",
-                500,
-                500,
-                1,
-                100_000,
-            ),
+        ])
+        .chain(crate::config::limit_params(
+            "The adaptive limiters' ceiling (default: the fixed bound), and their blocking and coroutine pools' size.",
+        ))
+        .chain([
             ParamSpec::single(
                 "timeout-ms",
                 "`aimd` counts a call slower than this as a drop (a timeout; Netflix's default 5 s).",
@@ -207,7 +184,8 @@ impl Scenario for OverloadScenario {
                 1,
                 100_000,
             ),
-        ],
+        ])
+        .collect(),
         headline_metric: HEADLINE,
         calibration: Some(CalibrationSpec {
             contestants: vec!["stream-aimd", "blocking-fixed"],
@@ -253,14 +231,7 @@ impl Scenario for OverloadScenario {
                 unit: "calls per second",
                 kind: ChartKind::Bars,
                 log_scale: false,
-                references: &[ChartReference {
-                    words: "ceiling: capacity after the drop ÷ service time",
-                    value: ReferenceValue::Quotient {
-                        numerator: "capacity_after",
-                        denominator: "service_ms",
-                        times: 1_000,
-                    },
-                }],
+                references: &[AFTER_DROP_CEILING],
             },
             ChartSpec {
                 id: "wall",
@@ -349,30 +320,15 @@ impl Scenario for OverloadScenario {
         },
     }
 
-    fn check_params(&self, params: &RunParams) -> Result<(), String> {
-        crate::config::check_limits(params)
-    }
-
-    fn repetitions(&self, quick: bool) -> Repetitions {
-        // Five processes, as every scenario runs: a timed iteration lasts seconds (a healthy phase of at least
-        // 300 ms, then the rest of 50,000 calls at the degraded ceiling of 20,000 calls/s or below; unwindowed
-        // Vegas settles near 50 before the drop, so its runs take about 5 s), and each process first runs its
-        // conformance checks side by side (about 0.4 s). One process of each of the 24 contestants took 67 s on
-        // the lab's 2 cores, so five take about 5.6 minutes, within the six-minute budget (the calls are not
-        // trimmed for it: fewer calls shorten the after-drop phase, so the adaptive limiters' transient after the
-        // drop would weigh more in their p99). A warm-up buys nothing in a run this long.
-        crate::config::repetitions(quick)
-    }
-
-    /// tokio's runtime and `may`'s carriers, each one per CPU.
-    fn runtime_sizes(&self) -> Vec<measure::runtime_size::RuntimeSize> {
-        use measure::runtime_size::{Code, RuntimeSize};
-        vec![
-            RuntimeSize::tokio(Code::new(
-                "overload/src/overload/contestants/stream.rs",
-                "Builder::new_multi_thread().build()",
-            )),
-            RuntimeSize::may_per_core(Code::new("overload/src/job.rs", "CoroutineConfig::per_core()")),
-        ]
-    }
+    // Five processes, as every scenario runs: a timed iteration lasts seconds (a healthy phase of at least 300 ms,
+    // then the rest of 50,000 calls at the degraded ceiling of 20,000 calls/s or below; unwindowed Vegas settles
+    // near 50 before the drop, so its runs take about 5 s), and each process first runs its conformance checks
+    // side by side (about 0.4 s). One process of each of the 24 contestants took 67 s on the lab's 2 cores, so
+    // five take about 5.6 minutes, within the six-minute budget (the calls are not trimmed for it: fewer calls
+    // shorten the after-drop phase, so the adaptive limiters' transient after the drop would weigh more in their
+    // p99). A warm-up buys nothing in a run this long.
+    crate::config::shared_scenario_methods!(
+        "overload/src/overload/contestants/stream.rs",
+        "Builder::new_multi_thread().build()"
+    );
 }

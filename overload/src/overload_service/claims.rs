@@ -4,10 +4,12 @@
 
 use measure::compare::{format_ratio, Basis, Relation};
 use measure::judge::{ClaimSpec, Comparison, Phase, Side, Who};
+use measure::phase::PhaseKey;
 use measure::summary::{Family, Summary};
 use measure::units::count;
 
 use super::contestants::{ServiceContestant, LIMITERS};
+use crate::config::after_ceiling;
 use crate::limit::LimiterKind;
 use crate::policy::{contestant, FAMILIES};
 
@@ -45,9 +47,9 @@ const GOODPUT: &str = "after_drop.goodput_per_sec";
 const GOODPUT_DEFINITION: &str = "calls answered within the deadline per second after the drop (from one service \
      time after it to the phase's end)";
 
-/// The rate of a phase named `rate_<n>`.
+/// The arrival rate a phase runs at (its level of the `rate` sweep), if it sweeps one.
 pub fn phase_rate(phase: &str) -> Option<f64> {
-    phase.strip_prefix("rate_").and_then(|n| n.parse().ok())
+    PhaseKey::parse(phase)?.level("rate").map(|rate| rate as f64)
 }
 
 /// The run's phases below and above the dependency's ceiling after the drop (`None` without the parameters).
@@ -60,11 +62,6 @@ pub fn split_phases(summary: &Summary) -> Option<(Vec<String>, Vec<String>)> {
         .cloned()
         .partition(|p| phase_rate(p).is_some_and(|r| r < ceiling));
     Some((below, above))
-}
-
-/// The dependency's ceiling after the drop, calls per second.
-pub fn after_ceiling(summary: &Summary) -> Option<f64> {
-    Some(summary.param("capacity_after")? / summary.param("service_ms")? * 1e3)
 }
 
 /// How long the fixed bound's queue takes to drain at the after-drop ceiling, in ms, and the deadline.
@@ -85,13 +82,32 @@ pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
     };
     let one = Side::value(1.0, "everything the dependency could serve");
     let at = |p: &String| Phase::Named(p.clone());
-    // Each of `names` at each of `phases` against everything the dependency could serve.
-    let shares = |phases: &[String], names: &[String]| -> Vec<Comparison> {
-        let (one, at) = (&one, &at);
-        phases
+    // A claim that each of `names` at each of `phases` answers `relation` `share` of everything the dependency
+    // could serve in time.
+    let share = |text: String, relation: Relation, share: f64, phases: &[String], names: &[String]| {
+        let comparisons = phases
             .iter()
-            .flat_map(|p| names.iter().map(move |n| Comparison { a: Side::contestant(n, at(p)), b: one.clone() }))
-            .collect()
+            .flat_map(|p| names.iter().map(|n| Comparison { a: Side::contestant(n, at(p)), b: one.clone() }))
+            .collect();
+        ClaimSpec::new(text, SHARE, SHARE_DEFINITION, (relation, share), Basis::ProcessMedians, comparisons)
+    };
+    // A claim that in each family, at each phase above the ceiling, `side` answers at least `factor` times as many
+    // callers in time as the family's fixed bound.
+    let over_fixed = |text: String, factor: f64, side: &dyn Fn(Family, Phase) -> Side| {
+        let comparisons = above
+            .iter()
+            .flat_map(|p| {
+                families.iter().map(|&f| Comparison { a: side(f, at(p)), b: Side::contestant(fixed(f), at(p)) })
+            })
+            .collect();
+        ClaimSpec::new(
+            text,
+            GOODPUT,
+            GOODPUT_DEFINITION,
+            (Relation::AtLeast, factor),
+            Basis::ProcessMedians,
+            comparisons,
+        )
     };
     let none_below = below.is_empty().then(|| "no rate of this run is below the after-drop ceiling".to_string());
     let none_above = above.is_empty().then(|| "no rate of this run is above the after-drop ceiling".to_string());
@@ -105,94 +121,70 @@ pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
             count(summary.param("fixed_limit").unwrap_or(0.0))
         )
     });
+    let little = 1.0 + summary.method.threshold(GOODPUT);
     vec![
-        ClaimSpec::new(
+        share(
             format!(
                 "Below the after-drop ceiling, every bounded contestant answers at least {:.0}% of its callers within \
                  the deadline after the drop",
                 BELOW_SHARE * 100.0
             ),
-            SHARE,
-            SHARE_DEFINITION,
-            (Relation::AtLeast, BELOW_SHARE),
-            Basis::ProcessMedians,
-            shares(&below, &bounded),
+            Relation::AtLeast,
+            BELOW_SHARE,
+            &below,
+            &bounded,
         )
         .with_id(BELOW_SERVED)
         .undecidable_if(none_below.clone()),
-        ClaimSpec::new(
+        share(
             format!(
                 "Above the after-drop ceiling, a fixed bound sized to the healthy capacity times its callers out{queue_text}: \
                  each family's `fixed` answers at most {:.0}% of what the dependency could serve in time",
                 FIXED_SHARE * 100.0
             ),
-            SHARE,
-            SHARE_DEFINITION,
-            (Relation::AtMost, FIXED_SHARE),
-            Basis::ProcessMedians,
-            shares(&above, &families.map(fixed)),
+            Relation::AtMost,
+            FIXED_SHARE,
+            &above,
+            &families.map(fixed),
         )
         .with_id(FIXED_TIMES_OUT)
         .undecidable_if(none_above.clone().or(queue_fits)),
-        ClaimSpec::new(
+        over_fixed(
             format!(
                 "Above the after-drop ceiling, each family's best adaptive limiter answers at least {}× as many callers \
                  within the deadline as its fixed bound",
                 format_ratio(ADAPTIVE_FACTOR)
             ),
-            GOODPUT,
-            GOODPUT_DEFINITION,
-            (Relation::AtLeast, ADAPTIVE_FACTOR),
-            Basis::ProcessMedians,
-            above
-                .iter()
-                .flat_map(|p| {
-                    families.iter().map(|&f| Comparison {
-                        a: Side { who: Who::Highest(adaptive(f)), phase: at(p) },
-                        b: Side::contestant(fixed(f), at(p)),
-                    })
-                })
-                .collect(),
+            ADAPTIVE_FACTOR,
+            &|f, phase| Side { who: Who::Highest(adaptive(f)), phase },
         )
         .with_id(ADAPTIVE_SERVES)
         .undecidable_if(none_above.clone()),
-        ClaimSpec::new(
+        over_fixed(
             format!(
                 "Above the after-drop ceiling, a fixed bound sized by Little's law (the after-drop ceiling × the \
                  deadline) answers more callers within the deadline than the one sized to the healthy capacity, \
                  beyond noise (at least {}× as many), in every family",
-                format_ratio(1.0 + summary.method.threshold(GOODPUT))
+                format_ratio(little)
             ),
-            GOODPUT,
-            GOODPUT_DEFINITION,
-            (Relation::AtLeast, 1.0 + summary.method.threshold(GOODPUT)),
-            Basis::ProcessMedians,
-            above
-                .iter()
-                .flat_map(|p| {
-                    families.iter().map(|&f| Comparison {
-                        a: Side::contestant(contestant(f, LimiterKind::FixedLittle), at(p)),
-                        b: Side::contestant(fixed(f), at(p)),
-                    })
-                })
-                .collect(),
+            little,
+            &|f, phase| Side::contestant(contestant(f, LimiterKind::FixedLittle), phase),
         )
         .with_id(LITTLE_SERVES)
         .undecidable_if(none_above.clone().or_else(|| {
             let ran = families.iter().any(|&f| summary.contestant(&contestant(f, LimiterKind::FixedLittle)).is_some());
             (!ran).then(|| "the run has no bound sized by Little's law (`fixed-little`)".to_string())
         })),
-        ClaimSpec::new(
+        share(
             format!(
                 "Above the after-drop ceiling, no admission control times most callers out: each family's unbounded \
                  contestant answers at most {:.0}% of what the dependency could serve in time",
                 UNBOUNDED_SHARE * 100.0
             ),
-            SHARE,
-            SHARE_DEFINITION,
-            (Relation::AtMost, UNBOUNDED_SHARE),
-            Basis::ProcessMedians,
-            shares(&above, &families.map(unbounded)),
+            Relation::AtMost,
+            UNBOUNDED_SHARE,
+            &above,
+            &families.map(unbounded),
         )
         .with_id(UNBOUNDED_TIMES_OUT)
         .undecidable_if(none_above),
@@ -202,21 +194,17 @@ pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
         let names: Vec<String> = FAMILIES.iter().map(|&f| contestant(f, kind)).collect();
         // A limiter none of whose contestants is in the run (one recorded before it joined) has no claim.
         names.iter().any(|n| summary.contestant(n).is_some()).then_some(())?;
-        Some(ClaimSpec::new(
-            format!(
-                "Below the after-drop ceiling, `{}` answers at least {:.0}% of its callers within the deadline after \
-                 the drop, in every family",
-                kind.name(),
-                BELOW_SHARE * 100.0
-            ),
-            SHARE,
-            SHARE_DEFINITION,
-            (Relation::AtLeast, BELOW_SHARE),
-            Basis::ProcessMedians,
-            shares(&below, &names),
+        let text = format!(
+            "Below the after-drop ceiling, `{}` answers at least {:.0}% of its callers within the deadline after the \
+             drop, in every family",
+            kind.name(),
+            BELOW_SHARE * 100.0
+        );
+        Some(
+            share(text, Relation::AtLeast, BELOW_SHARE, &below, &names)
+                .with_id(below_served_id(kind))
+                .undecidable_if(none_below.clone()),
         )
-        .with_id(below_served_id(kind))
-        .undecidable_if(none_below.clone()))
     }))
     .collect()
 }

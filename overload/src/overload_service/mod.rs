@@ -14,23 +14,25 @@
 //!   schedule, [`book`](crate::book) keeps every arrival's fate, [`service_analysis`](crate::service_analysis)
 //!   turns them into figures after the run.
 //! - [`claims`]: the claim table the harness judges.
-//! - [`report`]: the report's figures, rendered with `templates/report.md`.
+//! - [`figures`]: the report's figures, computed from the summary before anything renders.
+//! - [`report`]: those figures and the claims' verdicts, rendered with `templates/report.md`.
 
 pub mod claims;
 pub mod conformance;
 pub mod contestants;
+pub mod figures;
 pub mod report;
 pub mod routine;
 
 use measure::compare::Relation;
+use measure::phase::PhaseKey;
 use measure::question::{Alternatives, Guard, Limit, Question};
-use measure::record::RunParams;
 use measure::scenario::{
-    CalibrationSpec, ChartKind, ChartReference, ChartSpec, ParamSpec, ReferenceValue, Repetitions, Scenario,
-    SeriesLine, SeriesRole,
+    CalibrationSpec, ChartKind, ChartReference, ChartSpec, ParamSpec, ReferenceValue, Scenario, SeriesLine, SeriesRole,
 };
 use measure::units::count;
 
+use crate::config::AFTER_DROP_CEILING;
 use crate::policy::{family_questions, FamilyAsk};
 use crate::service_analysis::{CALLER_P99_AFTER, GOODPUT_AFTER};
 use crate::service_config::DEFAULTS;
@@ -72,7 +74,7 @@ pub fn controls() -> Vec<(String, String)> {
                 DEFAULTS.service_ms,
                 count(ceiling as f64)
             );
-            (format!("rate_{rate}"), why)
+            (PhaseKey::default().with("rate", rate).to_string(), why)
         })
         .collect()
 }
@@ -146,51 +148,21 @@ impl Scenario for ServiceScenario {
                 1,
                 600_000,
             ),
-            ParamSpec::single("capacity", "The dependency's concurrent slots before the drop.", 500, 500, 1, 100_000),
-            ParamSpec::single(
-                "capacity-after",
-                "Its slots after the drop.",
-                DEFAULTS.capacity_after,
-                DEFAULTS.capacity_after,
-                1,
-                100_000,
-            ),
-            ParamSpec::single(
-                "service-ms",
-                "Service time of one call, in milliseconds.",
-                DEFAULTS.service_ms,
-                DEFAULTS.service_ms,
-                1,
-                1_000,
-            ),
-            ParamSpec::single(
-                "jitter-us",
-                "Service time varies uniformly by up to this many µs either way.",
-                500,
-                500,
-                0,
-                1_000_000,
-            ),
-            ParamSpec::single("fixed-limit", "The fixed limiter's bound (the healthy capacity).", 500, 500, 1, 100_000),
-            ParamSpec::single("initial-limit", "Where the adaptive limiters start.", 20, 20, 1, 100_000),
-            ParamSpec::single("min-limit", "The lowest the adaptive limiters go.", 20, 20, 1, 100_000),
-            ParamSpec::single(
-                "max-limit",
-                "The adaptive limiters' ceiling, and the blocking pools' size.",
-                500,
-                500,
-                1,
-                100_000,
-            ),
-            ParamSpec::single(
-                "unbounded-threads",
-                "Threads of blocking-unbounded's pool (10× a servlet container's default 200).",
-                2_000,
-                2_000,
-                1,
-                100_000,
-            ),
-        ],
+        ]
+        .into_iter()
+        .chain(crate::config::dependency_params())
+        .chain(crate::config::limit_params(
+            "The adaptive limiters' ceiling (default: the fixed bound), and the blocking pools' size.",
+        ))
+        .chain([ParamSpec::single(
+            "unbounded-threads",
+            "Threads of blocking-unbounded's pool (10× a servlet container's default 200).",
+            2_000,
+            2_000,
+            1,
+            100_000,
+        )])
+        .collect(),
         headline_metric: GOODPUT_AFTER,
         calibration: Some(CalibrationSpec {
             contestants: vec!["stream-aimd", "blocking-fixed"],
@@ -227,14 +199,7 @@ impl Scenario for ServiceScenario {
                 log_scale: false,
                 references: &[
                     ChartReference { words: "arrivals", value: ReferenceValue::Param { key: "rate", times: 1 } },
-                    ChartReference {
-                        words: "ceiling: capacity after the drop ÷ service time",
-                        value: ReferenceValue::Quotient {
-                            numerator: "capacity_after",
-                            denominator: "service_ms",
-                            times: 1_000,
-                        },
-                    },
+                    AFTER_DROP_CEILING,
                 ],
             },
             ChartSpec {
@@ -342,29 +307,14 @@ impl Scenario for ServiceScenario {
         },
     }
 
-    fn check_params(&self, params: &RunParams) -> Result<(), String> {
-        crate::config::check_limits(params)
-    }
-
-    fn repetitions(&self, quick: bool) -> Repetitions {
-        // One timed run of 1.2 s (400 ms healthy, 800 ms after the drop) and one accounting run a quarter as long
-        // per process: 15 contestants × 2 rates × 5 processes took 4.6 minutes on 2 cores, so the 18 with
-        // `fixed-little` should take about 5.5 (an estimate from that run, not yet measured). A warm-up buys
-        // nothing in a run of tens of thousands of calls.
-        crate::config::repetitions(quick)
-    }
-
-    /// tokio's runtime and `may`'s carriers, each one per CPU.
-    fn runtime_sizes(&self) -> Vec<measure::runtime_size::RuntimeSize> {
-        use measure::runtime_size::{Code, RuntimeSize};
-        vec![
-            RuntimeSize::tokio(Code::new(
-                "overload/src/overload_service/contestants/mod.rs",
-                "Builder::new_multi_thread()",
-            )),
-            RuntimeSize::may_per_core(Code::new("overload/src/job.rs", "CoroutineConfig::per_core()")),
-        ]
-    }
+    // One timed run of 1.2 s (400 ms healthy, 800 ms after the drop) and one accounting run a quarter as long per
+    // process: 15 contestants × 2 rates × 5 processes took 4.6 minutes on 2 cores, so the 18 with `fixed-little`
+    // should take about 5.5 (an estimate from that run, not yet measured). A warm-up buys nothing in a run of tens
+    // of thousands of calls.
+    crate::config::shared_scenario_methods!(
+        "overload/src/overload_service/contestants/mod.rs",
+        "Builder::new_multi_thread()"
+    );
 }
 
 #[cfg(test)]
