@@ -258,6 +258,11 @@ pub(crate) mod tests {
         }
     }
 
+    /// `summary` with its claims and findings judged, as the harness judges a run before rendering it.
+    pub(crate) fn judged_run(summary: Summary) -> Summary {
+        measure::scenario::judged(&crate::handoff::HandoffScenario, summary)
+    }
+
     fn judged(index: usize, summary: &Summary) -> measure::summary::ClaimResult {
         measure::judge::judge(summary, &table(summary)[index])
     }

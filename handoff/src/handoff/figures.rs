@@ -9,8 +9,8 @@ use measure::compare::{format_or_na as num, format_p, format_ratio, times_or_na 
 use measure::summary::{Role, Summary};
 use serde::Serialize;
 
+use super::claims::CURRENT_THREAD;
 use super::claims::{phase, BATCH_PAIRS, BLOCKING_CRATES, CLAIM_CAPACITY, CONDVAR, CROSS_THREAD_PER_ITEM};
-use super::claims::{CURRENT_THREAD, LOOP};
 use super::findings::{self, holding};
 use super::HEADLINE;
 
@@ -50,31 +50,22 @@ pub struct Change {
     pub p: Option<String>,
 }
 
-/// A profile beside others it is compared with.
-#[derive(Debug, Serialize)]
-pub struct Group {
-    /// The profile the finding is about.
-    pub lead: Profile,
-    /// The ones set beside it.
-    pub others: Vec<Profile>,
-}
-
-/// The rows of "where the time goes"; a row whose figures the run lacks is `None` (or empty). Every profile is at
-/// the claim capacity unless its field says otherwise.
+/// The rows of "where the time goes" beyond each contestant's own profile (the report's `at`); a row whose
+/// figures the run lacks is `None` (or empty). Every profile is at the claim capacity unless its field says
+/// otherwise.
 #[derive(Debug, Serialize)]
 pub struct TimeGoes {
-    /// The loop without a hand-off.
-    pub floor: Profile,
     /// Every cross-thread per-item pair.
     pub per_item: Vec<Profile>,
     /// Every cross-thread per-item pair at capacity 1 beside itself at the claim capacity.
     pub capacity_one: Vec<Change>,
-    /// The current-thread pair, when it ran.
-    pub current: Option<Current>,
+    /// The cross-thread per-item pairs judged cheaper per item than the current-thread pair beyond noise
+    /// ([`findings::faster_than_current_thread`]); `None` when the current-thread pair did not run.
+    pub current_faster: Option<Vec<Profile>>,
     /// Every channel per item → batched.
     pub batching: Vec<Change>,
-    /// Allocations per item: `stream-futures`' beside the others'.
-    pub allocs: Option<Group>,
+    /// The others whose allocations per item are set beside `stream-futures`'; `None` when it has none.
+    pub allocs: Option<Vec<Profile>>,
     /// Batched channels from the claim capacity to the widest.
     pub room: Option<Room>,
     /// Channels whose batched row (`to`) is judged slower than its per-item twin (`from`), with the wake-up
@@ -87,30 +78,18 @@ pub struct TimeGoes {
     pub one_message: Vec<Change>,
     /// Cores used (and context switches) at the narrowest and widest capacity: one list of profiles each.
     pub cores: Vec<Vec<Profile>>,
-    /// The current-thread pair's cores used.
-    pub current_cores: String,
-    /// The Condvar queue's system CPU beside the channel crates'.
-    pub condvar: Option<Group>,
+    /// The channel crates whose system CPU is set beside the Condvar queue's; `None` when it has none.
+    pub condvar: Option<Vec<Profile>>,
     /// Items per message of the Condvar queue's batched twin, as recorded.
     pub condvar_batch_items: Option<String>,
-    /// A bridge between a thread and a task ran (their figures are in the report's `ms`).
+    /// A bridge between a thread and a task ran (their figures are in the report's `at`).
     pub bridges: bool,
-    /// `stream-tokio-recv-many` ran (its figures against per item and whole batches are in the report's `ms`).
+    /// `stream-tokio-recv-many` ran (its figures against per item and whole batches are in the report's `at`).
     pub recv_many: bool,
-    /// Exact against sampled outstanding work.
-    pub outstanding: Option<Outstanding>,
-}
-
-/// The current-thread pair against the cross-thread pairs.
-#[derive(Debug, Serialize)]
-pub struct Current {
-    /// Its profile.
-    pub profile: Profile,
-    /// The multi-thread `stream-tokio`'s profile.
-    pub tokio: Profile,
-    /// The cross-thread per-item pairs judged cheaper per item than it beyond noise
-    /// ([`findings::faster_than_current_thread`]).
-    pub faster: Vec<Profile>,
+    /// `blocking-crossbeam` or some contestant recorded its exact and sampled outstanding work.
+    pub outstanding: bool,
+    /// The contestant whose 1 ms samples caught the smallest share of its exact outstanding peak.
+    pub widest_miss: Option<Profile>,
 }
 
 /// Batched channels from the claim capacity to the widest.
@@ -124,29 +103,14 @@ pub struct Room {
     pub rows: Vec<Change>,
 }
 
-/// Exact against sampled outstanding work (`max_outstanding` and `sampled` of each profile).
-#[derive(Debug, Serialize)]
-pub struct Outstanding {
-    /// `blocking-crossbeam`.
-    pub crossbeam: Profile,
-    /// The contestant whose samples caught the smallest share of its exact mark.
-    pub missed: Option<Profile>,
-}
-
 /// The rows of "where the time goes" of `summary`, whose capacities are `caps` (`wide` the widest).
 pub fn time_goes(summary: &Summary, caps: &[u64], wide: u64) -> TimeGoes {
     let c = CLAIM_CAPACITY;
     let median_at = |n: &str, metric: &str| summary.median_in(n, &phase(c), metric);
     let has = |n: &str, capacity: u64| summary.median_in(n, &phase(capacity), HEADLINE).is_some();
-    let current = has(CURRENT_THREAD, c).then(|| Current {
-        profile: profile(summary, CURRENT_THREAD, c),
-        tokio: profile(summary, "stream-tokio", c),
-        faster: CROSS_THREAD_PER_ITEM
-            .iter()
-            .filter(|n| summary.finding_holds(&findings::faster_than_current_thread(n, c)))
-            .map(|n| profile(summary, n, c))
-            .collect(),
-    });
+    let faster = |n: &&&str| summary.finding_holds(&findings::faster_than_current_thread(n, c));
+    let current_faster = has(CURRENT_THREAD, c)
+        .then(|| CROSS_THREAD_PER_ITEM.iter().filter(faster).map(|n| profile(summary, n, c)).collect());
     let room = caps.iter().copied().filter(|&w| w > c).max().and_then(|wide| {
         let batched = BATCH_PAIRS.iter().map(|(_, batched)| batched).filter(|batched| has(batched, wide));
         let rows: Vec<Change> = batched.filter_map(|batched| change(summary, (batched, c), (batched, wide))).collect();
@@ -165,21 +129,18 @@ pub fn time_goes(summary: &Summary, caps: &[u64], wide: u64) -> TimeGoes {
                 .map(|row| (Change { p, ..row }, more("switches") && more("system")))
         })
         .collect();
+    let widest_miss = widest_miss(summary);
     let pairs_at = |capacity| BATCH_PAIRS.iter().filter(move |(_, batched)| has(batched, capacity));
     TimeGoes {
-        floor: profile(summary, LOOP, c),
         per_item: ran(summary, CROSS_THREAD_PER_ITEM, c, HEADLINE),
         capacity_one: CROSS_THREAD_PER_ITEM
             .iter()
             .filter(|_| caps.contains(&1))
             .filter_map(|n| change(summary, (n, 1), (n, c)))
             .collect(),
-        current,
+        current_faster,
         batching: pairs_at(c).filter_map(|(single, batched)| change(summary, (single, c), (batched, c))).collect(),
-        allocs: median_at("stream-futures", "allocs_per_item").map(|_| Group {
-            lead: profile(summary, "stream-futures", c),
-            others: ran(summary, ALLOCATING, c, "allocs_per_item"),
-        }),
+        allocs: median_at("stream-futures", "allocs_per_item").map(|_| ran(summary, ALLOCATING, c, "allocs_per_item")),
         room,
         batched_slower_wakes_more: batched_slower.iter().all(|(_, wakes_more)| *wakes_more),
         batched_slower: batched_slower.into_iter().map(|(row, _)| row).collect(),
@@ -188,15 +149,13 @@ pub fn time_goes(summary: &Summary, caps: &[u64], wide: u64) -> TimeGoes {
             .filter_map(|(single, one)| change(summary, (one, wide), (single, wide)))
             .collect(),
         cores: ends.into_iter().flatten().map(cores_at).filter(|rows| !rows.is_empty()).collect(),
-        current_cores: num(median_at(CURRENT_THREAD, "cores_used")),
-        condvar: median_at(CONDVAR, "cpu_system_ns_per_item").map(|_| Group {
-            lead: profile(summary, CONDVAR, c),
-            others: ran(summary, BLOCKING_CRATES, c, "cpu_system_ns_per_item"),
-        }),
+        condvar: median_at(CONDVAR, "cpu_system_ns_per_item")
+            .map(|_| ran(summary, BLOCKING_CRATES, c, "cpu_system_ns_per_item")),
         condvar_batch_items: median_at("blocking-condvar-batched", "items_per_message").map(|k| count(Some(k))),
         bridges: ["stream-bridge-blocking-send", "blocking-bridge-blocking-recv"].iter().any(|n| has(n, c)),
         recv_many: has("stream-tokio-recv-many", c),
-        outstanding: outstanding(summary),
+        outstanding: median_at("blocking-crossbeam", "max_outstanding").is_some() || widest_miss.is_some(),
+        widest_miss,
     }
 }
 
@@ -207,27 +166,22 @@ pub fn one_message_pairs() -> Vec<(String, String)> {
     one.filter_map(|i| Some((i.name.strip_suffix("-one-message")?.to_string(), i.name))).collect()
 }
 
-/// Exact against sampled outstanding work at the claim capacity: `blocking-crossbeam`'s, and the contestant whose
-/// 1 ms samples caught the smallest share of its exact peak.
-fn outstanding(summary: &Summary) -> Option<Outstanding> {
+/// The contestant whose 1 ms samples caught the smallest share of its exact outstanding peak at the claim capacity.
+fn widest_miss(summary: &Summary) -> Option<Profile> {
     let c = CLAIM_CAPACITY;
     let peaks = |name: &str| {
         let at = |metric| summary.median_in(name, &phase(c), metric);
         Some((at("max_outstanding")?, at("max_outstanding_sampled")?))
     };
-    let missed = summary
+    summary
         .contestants
         .iter()
         .filter_map(|contestant| {
             let (exact, sampled) = peaks(&contestant.name)?;
             (exact > 0.0).then(|| (contestant.name.as_str(), sampled / exact))
         })
-        .min_by(|a, b| a.1.total_cmp(&b.1));
-    let exact = summary.median_in("blocking-crossbeam", &phase(c), "max_outstanding");
-    (exact.is_some() || missed.is_some()).then(|| Outstanding {
-        crossbeam: profile(summary, "blocking-crossbeam", c),
-        missed: missed.map(|(name, _)| profile(summary, name, c)),
-    })
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(name, _)| profile(summary, name, c))
 }
 
 /// The profile at `capacity` of the first batched contestant that recorded both what its message carries and

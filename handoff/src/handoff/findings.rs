@@ -148,12 +148,7 @@ fn beyond(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::handoff::claims::tests::summary_with;
-
-    /// `summary` judged as the harness judges it.
-    fn judged(summary: Summary) -> Summary {
-        measure::scenario::judged(&crate::handoff::HandoffScenario, summary)
-    }
+    use crate::handoff::claims::tests::{judged_run as judged, summary_with};
 
     #[test]
     fn every_id_is_unique_and_each_row_the_report_reads_is_declared() {
@@ -182,5 +177,13 @@ mod tests {
         let near = judged(summary_with(&[("blocking-flume-batched", 256, 110.0)]));
         assert!(!near.finding_holds(&batched_slower("blocking-flume", 256)), "10% is within the noise line");
         assert!(near.finding_holds(&async_alike(256)), "the async batched rows are equal");
+    }
+
+    #[test]
+    fn a_pair_is_cheaper_than_the_current_thread_pair_only_beyond_noise() {
+        let summary = judged(summary_with(&[("blocking-std", 256, 50.0), ("blocking-flume", 256, 90.0)]));
+        assert!(summary.finding_holds(&faster_than_current_thread("blocking-std", 256)), "half its cost");
+        assert!(!summary.finding_holds(&faster_than_current_thread("blocking-flume", 256)), "within the noise line");
+        assert!(!summary.finding_holds(&faster_than_current_thread("stream-tokio", 256)), "equal");
     }
 }

@@ -6,7 +6,6 @@
 
 use std::collections::BTreeMap;
 
-use measure::compare::format_or_na as num;
 use measure::external::beside_standalone;
 use measure::summary::Summary;
 use measure::template::{claims_with_table, ClaimView};
@@ -15,11 +14,11 @@ use serde::Serialize;
 use super::{HEADLINE, SERIES_CAPACITY, SMALL_CAPACITY_BELOW};
 use crate::handoff::calibration::{calibration, Calibration};
 use crate::handoff::claims::{
-    capacities, phase, BATCHING_FACTOR, CLAIM_CAPACITY, CURRENT_THREAD, RECEIVE_SIDE_FACTOR, STANDALONE_GUARD,
+    capacities, BATCHING_FACTOR, CLAIM_CAPACITY, CURRENT_THREAD, RECEIVE_SIDE_FACTOR, STANDALONE_GUARD,
     STANDALONE_LIMIT, WAKEUP_FACTOR,
 };
 use crate::handoff::contestants::standalone_pairs;
-use crate::handoff::figures::{packing, ran, small_weight, time_goes, Profile, TimeGoes};
+use crate::handoff::figures::{packing, profile, ran, small_weight, time_goes, Profile, TimeGoes};
 use crate::handoff::findings::{self, ASYNC_BATCHED};
 use crate::handoff::floors::{floor_multiples, FloorMultiples};
 
@@ -83,8 +82,8 @@ pub struct Context {
     pub async_batched: Vec<Profile>,
     /// The finding holds that the batched async channels are within noise of each other at the widest capacity.
     pub async_close: bool,
-    /// Every registered contestant's `ms_per_million` at the claim capacity, formatted (`n/a` when it did not run).
-    pub ms: BTreeMap<String, String>,
+    /// Every registered contestant's profile at the claim capacity, by name (`n/a` for a figure it lacks).
+    pub at: BTreeMap<String, Profile>,
     /// `may`'s rules, when the run has coroutine contestants (from [`pipelines::coroutine::rules_note`]).
     pub coroutine_rules: Option<String>,
     /// Every per-item contestant's ms/M as a multiple of the ring's and of the loop's, at each capacity.
@@ -132,10 +131,10 @@ pub fn context(summary: &Summary) -> Context {
         blocking_batched: ran(summary, BLOCKING_BATCHED, wide, HEADLINE),
         async_close: summary.finding_holds(&findings::async_alike(wide)),
         async_batched,
-        ms: crate::handoff::contestants::contestants()
+        at: crate::handoff::contestants::contestants()
             .iter()
             .map(|contestant| contestant.info().name)
-            .map(|name| (name.clone(), num(summary.median_in(&name, &phase(c), HEADLINE))))
+            .map(|name| (name.clone(), profile(summary, &name, c)))
             .collect(),
         coroutine_rules: pipelines::coroutine::rules_note(summary),
         floor_multiples: floor_multiples(summary, &caps),
