@@ -50,6 +50,17 @@ pub struct Change {
     pub p: Option<String>,
 }
 
+/// Batched channels from the claim capacity to the widest.
+#[derive(Debug, Serialize)]
+pub struct Room {
+    /// What a batched message carries at the claim capacity, as recorded.
+    pub at_claim: Option<Profile>,
+    /// At the widest capacity.
+    pub at_wide: Option<Profile>,
+    /// Each batched contestant at the claim capacity → at the widest.
+    pub rows: Vec<Change>,
+}
+
 /// The rows of "where the time goes" beyond each contestant's own profile (the report's `at`); a row whose
 /// figures the run lacks is `None` (or empty). Every profile is at the claim capacity unless its field says
 /// otherwise.
@@ -90,17 +101,6 @@ pub struct TimeGoes {
     pub outstanding: bool,
     /// The contestant whose 1 ms samples caught the smallest share of its exact outstanding peak.
     pub widest_miss: Option<Profile>,
-}
-
-/// Batched channels from the claim capacity to the widest.
-#[derive(Debug, Serialize)]
-pub struct Room {
-    /// What a batched message carries at the claim capacity, as recorded.
-    pub at_claim: Option<Profile>,
-    /// At the widest capacity.
-    pub at_wide: Option<Profile>,
-    /// Each batched contestant at the claim capacity → at the widest.
-    pub rows: Vec<Change>,
 }
 
 /// The rows of "where the time goes" of `summary`, whose capacities are `caps` (`wide` the widest).
