@@ -14,7 +14,7 @@ use serde::Serialize;
 use super::{HEADLINE, SERIES_CAPACITY, SMALL_CAPACITY_BELOW};
 use crate::handoff::calibration::{calibration, Calibration};
 use crate::handoff::claims::{
-    capacities, BATCHING_FACTOR, CLAIM_CAPACITY, CURRENT_THREAD, RECEIVE_SIDE_FACTOR, STANDALONE_GUARD,
+    capacities, phase, BATCHING_FACTOR, CLAIM_CAPACITY, CURRENT_THREAD, RECEIVE_SIDE_FACTOR, STANDALONE_GUARD,
     STANDALONE_LIMIT, WAKEUP_FACTOR,
 };
 use crate::handoff::contestants::standalone_pairs;
@@ -102,7 +102,6 @@ pub fn context(summary: &Summary) -> Context {
     let wide = caps.iter().copied().max().unwrap_or(c);
     let param = |k: &str| summary.params.get(k).map_or_else(|| "?".to_string(), |v| v.to_string());
     let param_u64 = |k: &str| summary.params.get(k).and_then(|v| v.as_u64()).map(|n| n.to_string());
-    let async_batched = ran(summary, ASYNC_BATCHED, wide, HEADLINE);
     Context {
         claims: claims_with_table(
             &summary.claims,
@@ -114,7 +113,7 @@ pub fn context(summary: &Summary) -> Context {
         messages: param_u64("messages"),
         small_items: param("small_items"),
         cores: summary.environment.cores.to_string(),
-        small: caps.iter().filter(|&&c| c < SMALL_CAPACITY_BELOW).map(|c| format!("capacity_{c}")).collect(),
+        small: caps.iter().filter(|&&c| c < SMALL_CAPACITY_BELOW).map(|&c| phase(c)).collect(),
         small_below: SMALL_CAPACITY_BELOW,
         small_weight: small_weight(summary),
         current_thread: CURRENT_THREAD,
@@ -130,7 +129,7 @@ pub fn context(summary: &Summary) -> Context {
         standalone: against_standalone(summary),
         blocking_batched: ran(summary, BLOCKING_BATCHED, wide, HEADLINE),
         async_close: summary.finding_holds(&findings::async_alike(wide)),
-        async_batched,
+        async_batched: ran(summary, ASYNC_BATCHED, wide, HEADLINE),
         at: crate::handoff::contestants::contestants()
             .iter()
             .map(|contestant| contestant.info().name)

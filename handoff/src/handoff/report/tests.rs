@@ -208,7 +208,7 @@ fn a_row_above_the_bar_states_its_cost_and_what_the_judge_and_the_control_say() 
     let context = context(&judged(summary.clone()));
     let row =
         context.calibration.fidelity.iter().find(|r| r.lab == "blocking-crossbeam" && r.capacity == 256).expect("row");
-    assert!(row.beside.judged.slower && row.control.as_ref().is_some_and(|c| c.lab_against.slower));
+    assert!(row.beside.judged.slower && row.lab_against_control.as_ref().is_some_and(|j| j.slower));
     let causes: Vec<&str> = row.causes_slower.iter().map(|r| r.cause.as_str()).collect();
     assert_eq!(causes, ["lab-loops"]);
     let text = details(&judged(summary));
