@@ -59,6 +59,9 @@ pub struct Room {
     pub at_wide: Option<Profile>,
     /// Each batched contestant at the claim capacity → at the widest.
     pub rows: Vec<Change>,
+    /// At the claim capacity a batched channel holds a single message, as recorded (a count the run's
+    /// parameters set, not a measured cost).
+    pub one_batch_at_claim: bool,
 }
 
 /// The rows of "where the time goes" beyond each contestant's own profile (the report's `at`); a row whose
@@ -114,7 +117,9 @@ pub fn time_goes(summary: &Summary, caps: &[u64], wide: u64) -> TimeGoes {
     let room = caps.iter().copied().filter(|&w| w > c).max().and_then(|wide| {
         let batched = BATCH_PAIRS.iter().map(|(_, batched)| batched).filter(|batched| has(batched, wide));
         let rows: Vec<Change> = batched.filter_map(|batched| change(summary, (batched, c), (batched, wide))).collect();
-        (!rows.is_empty()).then(|| Room { at_claim: packing(summary, c), at_wide: packing(summary, wide), rows })
+        let (at_claim, at_wide) = (packing(summary, c), packing(summary, wide));
+        let one_batch_at_claim = at_claim.as_ref().is_some_and(|p| p["messages"] == "1");
+        (!rows.is_empty()).then_some(Room { at_claim, at_wide, rows, one_batch_at_claim })
     });
     let ends = [caps.first().copied(), caps.last().copied().filter(|&w| Some(w) != caps.first().copied())];
     let cores_at =

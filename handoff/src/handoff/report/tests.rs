@@ -7,7 +7,7 @@ use crate::handoff::claims::{BATCH_PAIRS, CONDVAR, LOOP, RING};
 use crate::handoff::figures::one_message_pairs;
 use crate::handoff::floors::headline_notes;
 use crate::job::HandoffConfig;
-use measure::summary::{Role, Verdict};
+use measure::summary::{MetricStats, Role, Verdict};
 use testkit::fixture::processes;
 
 /// `summary` with the claim `id` given `verdict`.
@@ -361,6 +361,43 @@ fn the_packing_is_read_from_the_run_not_from_the_batch_parameter() {
     );
     never_says(&text, &["send 256 items per message"]);
     assert_whole(&text);
+}
+
+/// [`summary_with`], with a phase at capacity 4096 (each row's 256 figures copied) and every batched row recording
+/// `messages` messages of `256 / messages` items at capacity 256 and 16 of 256 at 4096.
+fn with_room(messages: f64) -> Summary {
+    let mut summary = summary_with(&[]);
+    for c in summary.contestants.iter_mut() {
+        let at_256: Vec<(String, MetricStats)> = c.metrics.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        for (key, stats) in at_256.into_iter().filter(|(k, _)| k.starts_with("capacity_256.")) {
+            c.metrics.insert(key.replace("capacity_256.", "capacity_4096."), stats);
+        }
+        if c.name.ends_with("-batched") {
+            for (capacity, items, messages) in [(256u64, 256.0 / messages, messages), (4096, 256.0, 16.0)] {
+                let stats = |median: f64| MetricStats {
+                    median,
+                    ..c.metrics[&format!("capacity_{capacity}.ms_per_million")].clone()
+                };
+                let (items, messages) = (stats(items), stats(messages));
+                c.metrics.insert(format!("capacity_{capacity}.items_per_message"), items);
+                c.metrics.insert(format!("capacity_{capacity}.messages_per_channel"), messages);
+            }
+        }
+    }
+    summary.phases.push("capacity_4096".to_string());
+    summary.params.insert("capacity".to_string(), serde_json::Value::from(vec![1, 256, 4096]));
+    summary
+}
+
+#[test]
+fn the_room_to_run_ahead_is_worded_by_the_recorded_packing() {
+    let one = report(&judged(with_room(1.0)));
+    says(&one, &["At capacity 256 a batched channel holds a single batch", "At capacity 4096 it holds 16 batches"]);
+    assert_whole(&one);
+    let several = report(&judged(with_room(16.0)));
+    says(&several, &["At capacity 256 a batched channel holds 16 messages of 16 items and at capacity 4096 16 of 256"]);
+    never_says(&several, &["holds a single batch"]);
+    assert_whole(&several);
 }
 
 #[test]
