@@ -82,8 +82,10 @@ pub struct FidelityRow {
     pub cost: String,
     /// Whether the per-cause A/B covers this row.
     pub ab: AbState,
-    /// The A/A control at this capacity, when it ran.
-    pub control: Option<Control>,
+    /// The A/A control (an identical copy of the bare pair) at this capacity, when it ran.
+    pub control: Option<AbRow>,
+    /// The lab contestant against the A/A control, when the control ran.
+    pub lab_against_control: Option<Judgement>,
     /// The variants other than the control judged slower than the bare pair at this capacity and, where the
     /// control ran, slower than the control too.
     pub causes_slower: Vec<AbRow>,
@@ -104,18 +106,6 @@ pub struct Beside {
     pub ratio: String,
     /// It against the bare pair.
     pub judged: Judgement,
-}
-
-/// The A/A control (an identical copy of the bare pair) at one capacity.
-#[derive(Debug, Serialize)]
-pub struct Control {
-    /// The control's name.
-    pub name: String,
-    /// Its figures beside the bare pair.
-    #[serde(flatten)]
-    pub beside: Beside,
-    /// The lab contestant against the control.
-    pub lab_against: Judgement,
 }
 
 /// A per-cause A/B variant beside its bare pair at one capacity.
@@ -189,11 +179,6 @@ fn rows(summary: &Summary, caps: &[u64]) -> (Vec<FidelityRow>, Vec<AbRow>) {
                 })
                 .collect();
             if let (Some(l), Some(b)) = (stats(lab), stats(&bare)) {
-                let control = control.map(|(v, c)| Control {
-                    name: v.name.clone(),
-                    beside: beside(summary, (&v.name, c), b, capacity),
-                    lab_against: judge(summary, (lab, true), [l, c], capacity),
-                });
                 let above_bar = b.median > 0.0 && l.median / b.median > FIDELITY_BAR;
                 let ab_state = if here.iter().any(|r| !r.control) {
                     AbState::Ran
@@ -210,7 +195,8 @@ fn rows(summary: &Summary, caps: &[u64]) -> (Vec<FidelityRow>, Vec<AbRow>) {
                     above_bar,
                     cost: num(Some(l.median - b.median)),
                     ab: ab_state,
-                    control,
+                    control: here.iter().find(|r| r.control).cloned(),
+                    lab_against_control: control.map(|(_, c)| judge(summary, (lab, true), [l, c], capacity)),
                     causes_slower: here
                         .iter()
                         .filter(|r| !r.control && r.beside.judged.slower)

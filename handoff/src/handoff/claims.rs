@@ -6,6 +6,7 @@
 
 use measure::compare::{Basis, Relation};
 use measure::judge::{ClaimSpec, Comparison, Phase, Side};
+use measure::phase::PhaseKey;
 use measure::summary::Summary;
 
 use super::contestants::standalone_pairs;
@@ -186,19 +187,14 @@ fn at(contestant: &str, capacity: u64) -> Side {
     Side::contestant(contestant, Phase::Named(phase(capacity)))
 }
 
-/// The phase of capacity `capacity`.
+/// The phase of capacity `capacity` (`capacity_256`), as [`PhaseKey`] writes it.
 pub fn phase(capacity: u64) -> String {
-    format!("capacity_{capacity}")
+    PhaseKey::default().with("capacity", capacity).to_string()
 }
 
-/// The capacities of the run's phases, in order: its `capacity` parameter's values that ran as a phase.
+/// The capacities of the run's phases, in the run's order: the level of `capacity` each phase runs at.
 pub fn capacities(summary: &Summary) -> Vec<u64> {
-    let swept = summary.params.get("capacity");
-    let values: Vec<u64> = match swept.and_then(|v| v.as_array()) {
-        Some(values) => values.iter().filter_map(|v| v.as_u64()).collect(),
-        None => swept.and_then(|v| v.as_u64()).into_iter().collect(),
-    };
-    values.into_iter().filter(|&capacity| summary.phases.contains(&phase(capacity))).collect()
+    summary.levels("capacity")
 }
 
 /// The `batch` parameter of the run.
@@ -260,6 +256,11 @@ pub(crate) mod tests {
             phases: capacities.iter().map(|c| phase(*c)).collect(),
             ..summary("handoff", contestants)
         }
+    }
+
+    /// `summary` with its claims and findings judged, as the harness judges a run before rendering it.
+    pub(crate) fn judged_run(summary: Summary) -> Summary {
+        measure::scenario::judged(&crate::handoff::HandoffScenario, summary)
     }
 
     fn judged(index: usize, summary: &Summary) -> measure::summary::ClaimResult {

@@ -8,7 +8,9 @@ use measure::compare::Relation;
 use measure::judge::{beyond_noise, Beyond, ClaimSpec, Comparison, Phase};
 use measure::summary::{ClaimResult, Summary, Verdict};
 
-use super::claims::{capacities, phase, BATCH_PAIRS, CLAIM_CAPACITY, DEFINITION};
+use super::claims::{
+    capacities, phase, BATCH_PAIRS, CLAIM_CAPACITY, CROSS_THREAD_PER_ITEM, CURRENT_THREAD, DEFINITION,
+};
 use super::contestants::{ab_variants, bare_pairs};
 use super::HEADLINE;
 
@@ -39,6 +41,12 @@ pub fn batched_wakes_more(stem: &str, single: &str, capacity: u64) -> String {
     format!("batched-more-{stem}-than-per-item-{single}-{capacity}")
 }
 
+/// The id of the finding that `name`, a cross-thread per-item pair, cost less per item than the current-thread
+/// pair at `capacity`.
+pub fn faster_than_current_thread(name: &str, capacity: u64) -> String {
+    format!("faster-than-current-thread-{name}-{capacity}")
+}
+
 /// The id of the finding that the batched async channels ([`ASYNC_BATCHED`]) are within noise of each other at
 /// `capacity`.
 pub fn async_alike(capacity: u64) -> String {
@@ -59,10 +67,11 @@ pub fn holding<'a>(summary: &'a Summary, id: &str) -> Option<&'a ClaimResult> {
 }
 
 /// Every finding of the handoff scenario, as data: at the claim capacity, each batched channel against its
-/// per-item twin and its wake-up figures; at the widest, the batched async channels against each other; at every
-/// capacity of the run, each lab contestant and per-cause A/B variant against its bare pair and its A/A control (a variant against the
-/// control only as slower, all the report reads of it). A row whose sides did not both run is left out, as the
-/// report shows no figure for it.
+/// per-item twin and its wake-up figures, and each cross-thread per-item pair against the current-thread pair; at
+/// the widest, the batched async channels against each other; at every capacity of the run, each lab contestant
+/// and per-cause A/B variant against its bare pair and its A/A control (a variant against the control only as
+/// slower, all the report reads of it). A row whose sides did not both run is left out, as the report shows no
+/// figure for it.
 pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
     let caps = capacities(summary);
     let ran = |name: &str, capacity: u64| summary.median_in(name, &phase(capacity), HEADLINE).is_some();
@@ -77,6 +86,11 @@ pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
             let id = batched_wakes_more(stem, single, c);
             rows.push(beyond(summary, (metric, definition), (batched, single, c), Beyond::Above, text, id));
         }
+    }
+    for name in CROSS_THREAD_PER_ITEM.iter().filter(|n| ran(n, c) && ran(CURRENT_THREAD, c)) {
+        let text = format!("At capacity {c}, `{name}` costs less per item than `{CURRENT_THREAD}`, beyond noise.");
+        let id = faster_than_current_thread(name, c);
+        rows.push(beyond(summary, ms, (name, CURRENT_THREAD, c), Beyond::Below, text, id));
     }
     if let Some(&wide) = caps.iter().max() {
         // Within noise of each other: each no more than the noise line above every other.
@@ -134,12 +148,7 @@ fn beyond(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::handoff::claims::tests::summary_with;
-
-    /// `summary` judged as the harness judges it.
-    fn judged(summary: Summary) -> Summary {
-        measure::scenario::judged(&crate::handoff::HandoffScenario, summary)
-    }
+    use crate::handoff::claims::tests::{judged_run as judged, summary_with};
 
     #[test]
     fn every_id_is_unique_and_each_row_the_report_reads_is_declared() {
@@ -168,5 +177,13 @@ mod tests {
         let near = judged(summary_with(&[("blocking-flume-batched", 256, 110.0)]));
         assert!(!near.finding_holds(&batched_slower("blocking-flume", 256)), "10% is within the noise line");
         assert!(near.finding_holds(&async_alike(256)), "the async batched rows are equal");
+    }
+
+    #[test]
+    fn a_pair_is_cheaper_than_the_current_thread_pair_only_beyond_noise() {
+        let summary = judged(summary_with(&[("blocking-std", 256, 50.0), ("blocking-flume", 256, 90.0)]));
+        assert!(summary.finding_holds(&faster_than_current_thread("blocking-std", 256)), "half its cost");
+        assert!(!summary.finding_holds(&faster_than_current_thread("blocking-flume", 256)), "within the noise line");
+        assert!(!summary.finding_holds(&faster_than_current_thread("stream-tokio", 256)), "equal");
     }
 }

@@ -12,6 +12,7 @@
 //! - [`claims`]: the claim table the harness judges, every claim with an id;
 //! - [`findings`]: the rows behind the report's conditional sentences, judged the same way;
 //! - `routine`: one trial in its own process (conformance, then the harness's timed loop, every run verified);
+//! - [`figures`]: the numbers the report prints, computed before it is rendered;
 //! - [`report`]: the figures and verdicts of a run, rendered with `templates/report.md` (every word of the
 //!   discussion).
 
@@ -19,6 +20,7 @@ pub mod calibration;
 pub mod claims;
 pub mod conformance;
 pub mod contestants;
+pub mod figures;
 pub mod findings;
 pub mod floors;
 pub mod report;
