@@ -36,6 +36,38 @@
 //! assert_eq!(sum.ok(), Some(999_000));
 //! ```
 
+/// `impl Flavor for $flavor` over a channel module `$(::$module)+` whose bounded channel (made by `$bounded`) has
+/// halves `$sender` and `$receiver` with blocking `send` and `recv`; `|$error| $value` takes the value back out of
+/// a failed send's error. The impl is what one would write by hand: no call in between.
+macro_rules! flavor {
+    (
+        $flavor:ty, name: $name:literal, api: $api:literal,
+        $(::$module:ident)+ { $bounded:ident, $sender:ident, $receiver:ident },
+        |$error:ident| $value:expr
+    ) => {
+        impl $crate::blocking::Flavor for $flavor {
+            const NAME: &'static str = $name;
+            const API: &'static str = $api;
+            type Sender<T: Send> = $(::$module)+::$sender<T>;
+            type Receiver<T: Send> = $(::$module)+::$receiver<T>;
+
+            fn bounded<T: Send>(capacity: usize) -> (Self::Sender<T>, Self::Receiver<T>) {
+                $(::$module)+::$bounded(capacity)
+            }
+
+            #[inline]
+            fn send<T: Send>(tx: &Self::Sender<T>, value: T) -> Result<(), T> {
+                tx.send(value).map_err(|$error| $value)
+            }
+
+            #[inline]
+            fn recv<T: Send>(rx: &Self::Receiver<T>) -> Option<T> {
+                rx.recv().ok()
+            }
+        }
+    };
+}
+
 pub mod crossbeam;
 pub mod flume;
 pub mod parked_pool;
