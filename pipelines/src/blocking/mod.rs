@@ -36,15 +36,20 @@
 //! assert_eq!(sum.ok(), Some(999_000));
 //! ```
 
-/// `impl Flavor for $flavor` over a channel module `$(::$module)+` whose bounded channel (made by `$bounded`) has
-/// halves `$sender` and `$receiver` with blocking `send` and `recv`; `|$error| $value` takes the value back out of
-/// a failed send's error. The impl is what one would write by hand: no call in between.
+/// The unit struct `$flavor` (documented by `$doc`) and its [`Flavor`] over a channel module `$(::$module)+` whose
+/// bounded channel (made by `$bounded`) has halves `$sender` and `$receiver` with blocking `send` and `recv`;
+/// `|$error| $value` takes the value back out of a failed send's error. The impl is what one would write by hand:
+/// no call in between.
 macro_rules! flavor {
     (
-        $flavor:ty, name: $name:literal, api: $api:literal,
-        $(::$module:ident)+ { $bounded:ident, $sender:ident, $receiver:ident },
-        |$error:ident| $value:expr
+        $(#[$doc:meta])*
+        pub struct $flavor:ident, name: $name:literal, api: $api:literal,
+        $(::$module:ident)+ { $bounded:ident, $sender:ident, $receiver:ident }, |$error:ident| $value:expr
     ) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, Default)]
+        pub struct $flavor;
+
         impl $crate::blocking::Flavor for $flavor {
             const NAME: &'static str = $name;
             const API: &'static str = $api;
