@@ -93,33 +93,6 @@ pub(crate) fn differences(base: &Summary, new: &Summary) -> Vec<String> {
     found
 }
 
-/// Where the two runs' testbeds or builds differ, one `what: base vs new` each: the CPU, its cores, the memory,
-/// the kernel, the compiler, the build profile, the CPUs the trials were pinned to (`--cores`; a run without a
-/// pin ran on every CPU the lab may use), and, where both runs recorded their testbed, SMT, virtualisation and the
-/// CPUs the lab may use. A ratio across two of them measures the machines as much as the change.
-pub(crate) fn testbed_differences(base: &Summary, new: &Summary) -> Vec<String> {
-    let (b, n) = (&base.environment, &new.environment);
-    let pin = |e: &measure::setup::Environment| {
-        e.pin.as_ref().map_or_else(|| "unpinned".to_string(), |p| format!("{} ({})", p.cores, p.cpu_list()))
-    };
-    let mut fields = vec![
-        ("cpu", b.cpu_model.clone(), n.cpu_model.clone()),
-        ("cores", b.cores.to_string(), n.cores.to_string()),
-        ("memory GiB", b.memory_gib.to_string(), n.memory_gib.to_string()),
-        ("kernel", b.kernel.clone(), n.kernel.clone()),
-        ("rustc", b.rustc.clone(), n.rustc.clone()),
-        ("build profile", b.build_profile.clone(), n.build_profile.clone()),
-        ("pinned cores", pin(b), pin(n)),
-    ];
-    // A run made before the testbed was recorded cannot be told apart on it: only runs that both recorded it are.
-    if let (Some(bt), Some(nt)) = (&b.testbed, &n.testbed) {
-        fields.push(("SMT threads per core", bt.smt.value.clone(), nt.smt.value.clone()));
-        fields.push(("virtualised", bt.virtualised.value.clone(), nt.virtualised.value.clone()));
-        fields.push(("cpuset", bt.cpuset.value.clone(), nt.cpuset.value.clone()));
-    }
-    fields.into_iter().filter(|(_, b, n)| b != n).map(|(name, b, n)| format!("{name} {b:?} vs {n:?}")).collect()
-}
-
 /// One side of the comparison: which build ran it, when and where.
 #[derive(Debug, Serialize)]
 pub(crate) struct Side {
@@ -504,7 +477,7 @@ fn fail_on_warning(fail_on: Option<f64>, rows: &[Row], fallback: NoiseThreshold)
 }
 
 /// Compare `new` with `base`. Runs set up differently (see [`differences`]) or on different testbeds or builds
-/// (see [`testbed_differences`]) are refused unless `force`. With `fail_on` (a fraction), a row is a regression
+/// (see [`measure::setup::testbed_differences`]) are refused unless `force`. With `fail_on` (a fraction), a row is a regression
 /// when it got worse beyond noise by more than that; without it, any worsening beyond noise is.
 pub(crate) fn comparison(
     base: &Summary,
@@ -519,7 +492,7 @@ pub(crate) fn comparison(
         )));
     }
     let mut differ = differences(base, new);
-    let testbed = testbed_differences(base, new);
+    let testbed = measure::setup::testbed_differences(&base.environment, &new.environment);
     if !testbed.is_empty() {
         differ.push(format!("testbed or build: {}", testbed.join(", ")));
     }
@@ -880,8 +853,8 @@ mod tests {
         // A run made before the testbed was recorded is compared on what both recorded.
         let mut old = a.clone();
         old.environment.testbed = None;
-        assert!(testbed_differences(&old, &a).is_empty());
-        assert!(testbed_differences(&a, &a.clone()).is_empty());
+        assert!(measure::setup::testbed_differences(&old.environment, &a.environment).is_empty());
+        assert!(measure::setup::testbed_differences(&a.environment, &a.environment).is_empty());
     }
 
     /// `a` with one contestant whose headline metric has these process medians.

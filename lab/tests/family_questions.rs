@@ -4,72 +4,24 @@
 //! level (a control where the scenario declares one), printed in the report with its rival family or its control,
 //! and set in the index's family matrix, one cell per question, level and core count.
 
-#![allow(dead_code, unused_imports)]
+mod committed;
 
-#[path = "../src/answers.rs"]
-mod answers;
-#[path = "../src/environment.rs"]
-mod environment;
-#[path = "../src/error.rs"]
-mod error;
-#[path = "../src/phase.rs"]
-mod phase;
-#[path = "../src/raw.rs"]
-mod raw;
-#[path = "../src/registry.rs"]
-mod registry;
-#[path = "../src/rendering.rs"]
-mod rendering;
-#[path = "../src/summarize.rs"]
-mod summarize;
-#[path = "../src/table.rs"]
-mod table;
-#[path = "../src/term.rs"]
-mod term;
-
-use std::path::{Path, PathBuf};
+use committed::{answers, environment, error, phase, raw, rendering, summarize, table, term};
 
 use render::matrix::FamilyRun;
 
 const FAMILY_IDS: [&str; 4] = ["family-per-item", "family-per-item-cpu", "family-batched", "family-batched-cpu"];
 
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// The newest committed raw file of `scenario` in `folder`, if any.
-fn committed(folder: &str, scenario: &str) -> Option<PathBuf> {
-    let dir = workspace().join(folder);
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .ok()?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            let name = p.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
-            name.starts_with(&format!("{scenario}-2")) && name.ends_with(".jsonl")
-        })
-        .collect();
-    paths.sort();
-    paths.pop()
-}
-
-/// `scenario`'s committed run in `folder`, rendered with the current code.
-fn rendered(folder: &str, scenario: &str) -> Option<rendering::RenderedRun> {
-    let path = committed(folder, scenario)?;
-    let run = raw::read(&path).expect("a readable raw file");
-    let found = registry::find(scenario).expect("a scenario of the registry");
-    Some(rendering::render(&run, found, None))
-}
-
+/// `run`'s report.
 fn report(run: &rendering::RenderedRun) -> &str {
-    let name = format!("{}.md", run.summary.scenario);
-    &run.files.files.iter().find(|f| f.path == name).expect("the report").contents
+    committed::file(run, &format!("{}.md", run.summary.scenario))
 }
 
 #[test]
 fn the_committed_runs_answer_the_family_questions_in_the_report_and_the_matrix() {
     let (handoff, chain) = std::thread::scope(|scope| {
-        let handoff = scope.spawn(|| rendered("reports/raw", "handoff").expect("a committed handoff run"));
-        let chain = scope.spawn(|| rendered("reports/raw", "chain").expect("a committed chain run"));
+        let handoff = scope.spawn(|| committed::rendered("reports/raw", "handoff").expect("a committed handoff run"));
+        let chain = scope.spawn(|| committed::rendered("reports/raw", "chain").expect("a committed chain run"));
         (handoff.join().expect("handoff renders"), chain.join().expect("chain renders"))
     });
     for run in [&handoff, &chain] {
@@ -111,7 +63,7 @@ fn the_committed_runs_answer_the_family_questions_in_the_report_and_the_matrix()
     // The index: the matrix opens it, a cell per family question, level and core count run.
     let mut others: Vec<FamilyRun> = Vec::new();
     for scenario in ["handoff", "chain"] {
-        if let Some(run) = rendered("reports/cores-1/raw", scenario) {
+        if let Some(run) = committed::rendered("reports/cores-1/raw", scenario) {
             others.push(FamilyRun::of(&run.summary));
         }
     }

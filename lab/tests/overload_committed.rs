@@ -4,62 +4,19 @@
 //! limiter; overload-service shows its rate below the ceiling as a control and its sentence below the ceiling
 //! follows the verdicts; neither points at a published reference its details file does not have.
 
-#![allow(dead_code, unused_imports)]
+mod committed;
 
-#[path = "../src/answers.rs"]
-mod answers;
-#[path = "../src/environment.rs"]
-mod environment;
-#[path = "../src/error.rs"]
-mod error;
-#[path = "../src/phase.rs"]
-mod phase;
-#[path = "../src/raw.rs"]
-mod raw;
-#[path = "../src/registry.rs"]
-mod registry;
-#[path = "../src/rendering.rs"]
-mod rendering;
-#[path = "../src/summarize.rs"]
-mod summarize;
-#[path = "../src/table.rs"]
-mod table;
-#[path = "../src/term.rs"]
-mod term;
-
-use std::path::{Path, PathBuf};
+use committed::{answers, environment, error, phase, raw, rendering, summarize, table, term};
 
 /// The newest committed raw file of `scenario`, rendered with the current code.
 fn rerendered(scenario: &str) -> rendering::RenderedRun {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../reports/raw");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("reports/raw")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            let name = p.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
-            // `overload-2026…` and not `overload-service-2026…`.
-            name.strip_prefix(&format!("{scenario}-"))
-                .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
-                && name.ends_with(".jsonl")
-        })
-        .collect();
-    paths.sort();
-    let path = paths.pop().unwrap_or_else(|| panic!("no committed raw file of `{scenario}`"));
-    let run = raw::read(&path).expect("a readable raw file");
-    let found = registry::find(scenario).expect("a registered scenario");
-    rendering::render(&run, found, None)
-}
-
-/// The contents of `file` among `rendered`'s files.
-fn file<'r>(rendered: &'r rendering::RenderedRun, name: &str) -> &'r str {
-    let found = rendered.files.files.iter().find(|f| f.path == name);
-    &found.unwrap_or_else(|| panic!("no {name}")).contents
+    committed::rendered("reports/raw", scenario).unwrap_or_else(|| panic!("no committed raw file of `{scenario}`"))
 }
 
 #[test]
 fn overload_states_the_published_sentence_limiter_by_limiter_and_asks_the_family_at_each_limiter() {
     let run = rerendered("overload");
-    let report = file(&run, "overload.md");
+    let report = committed::file(&run, "overload.md");
     assert!(report.contains("**The published sentence.**"), "{report}");
     assert!(report.contains("\"the adaptive limit protects tail latency at the cost of a longer overall run\""));
     // The committed run: AIMD at 1.5× the no-load latency lowered the after-drop p99 (0.67× the fixed bound's)
@@ -89,13 +46,13 @@ fn overload_states_the_published_sentence_limiter_by_limiter_and_asks_the_family
         }
     }
     assert!(!report.contains("the published reference"), "the details file has no such section");
-    assert!(!file(&run, "overload-details.md").contains("Published reference"));
+    assert!(!committed::file(&run, "overload-details.md").contains("Published reference"));
 }
 
 #[test]
 fn overload_service_shows_its_rate_below_the_ceiling_as_a_control_and_says_which_limiters_served() {
     let run = rerendered("overload-service");
-    let report = file(&run, "overload-service.md");
+    let report = committed::file(&run, "overload-service.md");
     for id in ["service-goodput", "service-tail", "family-fixed", "family-aimd"] {
         let q = run.summary.questions.iter().find(|q| q.id == id).unwrap_or_else(|| panic!("no `{id}`"));
         let below = q.answers.iter().find(|a| a.phase.as_deref() == Some("rate_15000")).expect("rate 15,000");
@@ -108,5 +65,5 @@ fn overload_service_shows_its_rate_below_the_ceiling_as_a_control_and_says_which
     assert!(!report.contains("no bounded contestant answered 95%"), "{report}");
     assert!(report.contains("`fixed`, `aimd` and `gradient2` did in every family; `vegas` did not"), "{report}");
     assert!(!report.contains("the published reference"), "the details file has no such section");
-    assert!(!file(&run, "overload-service-details.md").contains("Published reference"));
+    assert!(!committed::file(&run, "overload-service-details.md").contains("Published reference"));
 }

@@ -4,31 +4,11 @@
 //! `measure::template::lint`. `LAB_LINT_DIR=<folder>` lints the reports a run wrote there instead (`just test`
 //! does it for the quick run's). Any finding fails.
 
-#![allow(dead_code, unused_imports)]
+mod committed;
 
-#[path = "../src/answers.rs"]
-mod answers;
-#[path = "../src/environment.rs"]
-mod environment;
-#[path = "../src/error.rs"]
-mod error;
-#[path = "../src/phase.rs"]
-mod phase;
-#[path = "../src/raw.rs"]
-mod raw;
-#[path = "../src/registry.rs"]
-mod registry;
-#[path = "../src/rendering.rs"]
-mod rendering;
-#[path = "../src/summarize.rs"]
-mod summarize;
-#[path = "../src/table.rs"]
-mod table;
-#[path = "../src/term.rs"]
-mod term;
+use committed::{answers, environment, error, phase, raw, registry, rendering, summarize, table, term};
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
 
 /// The findings of one report, each as `<report>: <finding>` with its line number left out.
 fn findings(report: &str, markdown: &str) -> Vec<String> {
@@ -68,22 +48,12 @@ fn check(found: &[String], what: &str) {
     );
 }
 
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
 #[test]
 fn every_committed_report_renders_whole() {
-    let dir = workspace().join("reports/raw");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("reports/raw")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
-        .collect();
-    paths.sort();
+    let paths = committed::raw_files("reports/raw");
     let runs: Vec<_> = paths.into_iter().map(|p| (p.clone(), raw::read(&p).expect("a readable raw file"))).collect();
     let (runs, _) = raw::newest_per_scenario(runs);
-    assert!(!runs.is_empty(), "no raw file in {}: nothing was checked", dir.display());
+    assert!(!runs.is_empty(), "no raw file in reports/raw: nothing was checked");
     let mut found = Vec::new();
     let mut entries = Vec::new();
     let mut rendered_scenarios = Vec::new();

@@ -512,11 +512,9 @@ pub fn judge(crossings: &[Crossing]) -> Across {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeMap;
 
     use super::*;
     use crate::compare::Relation;
-    use crate::contestant::Role;
     use crate::question::{answer_all, Alternatives, Guard, Limit, Question};
     use crate::setup::Pin;
     use crate::summary::{ContestantSummary, Family};
@@ -532,22 +530,9 @@ mod tests {
     }
 
     fn contestant(name: &str, metrics: &[(&str, f64)]) -> ContestantSummary {
-        ContestantSummary {
-            name: name.to_string(),
-            family: Family::Stream,
-            expected_failure: None,
-            role: Role::Candidate,
-            description: String::new(),
-            status: Status::Ok,
-            reason: None,
-            checks: Vec::new(),
-            metrics: metrics
-                .iter()
-                .map(|(key, value)| (key.to_string(), crate::question::tests::stats(&around(*value))))
-                .collect::<BTreeMap<_, _>>(),
-            skipped_phases: BTreeMap::new(),
-            disturbed: Default::default(),
-        }
+        let stats = |value: f64| crate::question::tests::stats(&around(value));
+        let metrics = metrics.iter().map(|(key, value)| (key.to_string(), stats(*value))).collect();
+        ContestantSummary::ran(name, Family::Stream, metrics)
     }
 
     fn which(metric: &'static str, higher_is_better: bool) -> Question {

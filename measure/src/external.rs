@@ -197,7 +197,6 @@ mod tests {
     use std::collections::BTreeMap;
 
     use super::*;
-    use crate::record::Status;
     use crate::summary::{ContestantSummary, Family};
 
     /// A contestant that ran cleanly in one process per value of `ms` (its `capacity_256.ms_per_million`), on
@@ -210,19 +209,7 @@ mod tests {
             ("capacity_256.ms_per_million".to_string(), stats(ms.to_vec())),
             ("capacity_256.cores_used".to_string(), stats(vec![cores; ms.len()])),
         ]);
-        ContestantSummary {
-            name: name.to_string(),
-            family: Family::Blocking,
-            role: Default::default(),
-            description: String::new(),
-            expected_failure: None,
-            status: Status::Ok,
-            reason: None,
-            checks: vec![],
-            metrics,
-            skipped_phases: BTreeMap::new(),
-            disturbed: Default::default(),
-        }
+        ContestantSummary::ran(name, Family::Blocking, metrics)
     }
 
     /// The pairs `a` and `b`, each beside its standalone program, at capacity 256.

@@ -47,20 +47,8 @@ impl Floor {
 impl Floor {
     /// Read a floor from `path`; `Err` says why it cannot be cited, in words a run's method records.
     pub fn read(path: &std::path::Path) -> Result<Floor, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => format!("no floor at {}", path.display()),
-            _ => format!("cannot read {}: {e}", path.display()),
-        })?;
-        let floor: Floor =
-            serde_json::from_str(&text).map_err(|e| format!("{} is not a floor: {e}", path.display()))?;
-        if floor.schema_version != FLOOR_SCHEMA {
-            return Err(format!(
-                "{} has schema version {}, this lab reads {FLOOR_SCHEMA}",
-                path.display(),
-                floor.schema_version
-            ));
-        }
-        Ok(floor)
+        let missing = format!("no floor at {}", path.display());
+        crate::setup::read_lab_file(path, "a floor", missing, FLOOR_SCHEMA, |floor: &Floor| floor.schema_version)
     }
 }
 

@@ -474,7 +474,6 @@ fn resolve(summary: &Summary, spec: &ClaimSpec, side: &Side) -> Result<Resolved,
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeMap;
 
     use super::*;
     use crate::record::Status;
@@ -488,18 +487,10 @@ mod tests {
     }
 
     fn contestant(name: &str, metrics: &[(&str, MetricStats)]) -> ContestantSummary {
+        let metrics = metrics.iter().map(|(k, v)| (k.to_string(), v.clone())).collect();
         ContestantSummary {
-            name: name.to_string(),
-            family: Family::Stream,
-            expected_failure: None,
-            role: Default::default(),
-            description: String::new(),
-            status: Status::Ok,
-            reason: None,
             checks: vec![Check::new("checksum", true, "ok")],
-            metrics: metrics.iter().map(|(k, v)| (k.to_string(), v.clone())).collect(),
-            skipped_phases: BTreeMap::new(),
-            disturbed: Default::default(),
+            ..ContestantSummary::ran(name, Family::Stream, metrics)
         }
     }
 

@@ -514,7 +514,6 @@ fn unmet_guard(
 
 #[cfg(test)]
 pub(crate) mod tests {
-    use std::collections::BTreeMap;
 
     use super::*;
     use crate::contestant::Family;
@@ -541,19 +540,8 @@ pub(crate) mod tests {
     }
 
     pub(crate) fn contestant(name: &str, role: Role, metrics: &[(&str, &[f64])]) -> ContestantSummary {
-        ContestantSummary {
-            name: name.to_string(),
-            family: Family::Stream,
-            expected_failure: None,
-            role,
-            description: String::new(),
-            status: Status::Ok,
-            reason: None,
-            checks: Vec::new(),
-            metrics: metrics.iter().map(|(k, v)| (k.to_string(), stats(v))).collect::<BTreeMap<_, _>>(),
-            skipped_phases: BTreeMap::new(),
-            disturbed: Default::default(),
-        }
+        let metrics = metrics.iter().map(|(k, v)| (k.to_string(), stats(v))).collect();
+        ContestantSummary { role, ..ContestantSummary::ran(name, Family::Stream, metrics) }
     }
 
     fn question(guards: Vec<Guard>) -> Question {

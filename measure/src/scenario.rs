@@ -450,10 +450,11 @@ impl fmt::Debug for dyn Scenario {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn request(params: &[(&str, u64)]) -> TrialRequest {
+    /// A request for one quick trial of `baseline-loop` (no warm-up, one measured iteration) with `params`.
+    pub(crate) fn request(params: &[(&str, u64)]) -> TrialRequest {
         TrialRequest {
             scenario: "test".to_string(),
             contestant: "baseline-loop".to_string(),

@@ -240,14 +240,7 @@ mod tests {
         let request = TrialRequest {
             scenario: "every".to_string(),
             contestant: "nobody".to_string(),
-            phase: None,
-            params: Default::default(),
-            fork: 0,
-            warmup: 0,
-            iterations: 1,
-            seed: 0,
-            quick: true,
-            accounting: 1,
+            ..crate::scenario::tests::request(&[])
         };
         let err = Every.run_trial(&request, &mut CollectingSink::default()).err().map(|e| e.to_string());
         assert_eq!(err.as_deref(), Some("unknown contestant `nobody`"));

@@ -270,6 +270,27 @@ impl FloorUse {
     }
 }
 
+/// Read the JSON file at `path` that a `lab` command wrote, as `what` (e.g. "a floor") of schema version `schema`
+/// (`version` reads a value's); `Err` says why it cannot be used, in words a run's method records: `missing` when
+/// there is no file, else that it cannot be read, is not `what`, or has another schema version.
+pub(crate) fn read_lab_file<T: serde::de::DeserializeOwned>(
+    path: &std::path::Path,
+    what: &str,
+    missing: String,
+    schema: u32,
+    version: impl Fn(&T) -> u32,
+) -> Result<T, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => missing,
+        _ => format!("cannot read {}: {e}", path.display()),
+    })?;
+    let value: T = serde_json::from_str(&text).map_err(|e| format!("{} is not {what}: {e}", path.display()))?;
+    if version(&value) != schema {
+        return Err(format!("{} has schema version {}, this lab reads {schema}", path.display(), version(&value)));
+    }
+    Ok(value)
+}
+
 /// Where the testbed and build of `calibrated` and `run` differ, one `what "calibrated" vs "run"` each: the
 /// CPU, its cores, the memory, the kernel, the compiler, the build profile, the CPUs the trials were pinned to,
 /// and, where both recorded their testbed, SMT, virtualisation and the CPUs the lab may use. Noise is a property

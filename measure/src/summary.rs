@@ -52,6 +52,26 @@ pub struct ContestantSummary {
     pub disturbed: Disturbed,
 }
 
+impl ContestantSummary {
+    /// A contestant named `name` of `family` that ran cleanly with `metrics`: a candidate with no description,
+    /// checks, skipped phases or disturbance (set what a case needs with `ContestantSummary { .., ..ran(..) }`).
+    pub fn ran(name: &str, family: Family, metrics: BTreeMap<String, MetricStats>) -> ContestantSummary {
+        ContestantSummary {
+            name: name.to_string(),
+            family,
+            role: Role::Candidate,
+            description: String::new(),
+            expected_failure: None,
+            status: Status::Ok,
+            reason: None,
+            checks: Vec::new(),
+            metrics,
+            skipped_phases: BTreeMap::new(),
+            disturbed: Disturbed::default(),
+        }
+    }
+}
+
 /// Measured iterations of one contestant that other processes disturbed ([`crate::busy`]), over all its trials.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Disturbed {
@@ -413,19 +433,8 @@ pub(crate) mod tests {
             processes: 0,
             outliers: Default::default(),
         };
-        ContestantSummary {
-            name: name.into(),
-            family: Family::Baseline,
-            expected_failure: None,
-            role: Default::default(),
-            description: String::new(),
-            status,
-            reason: None,
-            checks: vec![],
-            metrics: BTreeMap::from([("ms_per_million".to_string(), stats)]),
-            skipped_phases: Default::default(),
-            disturbed: Default::default(),
-        }
+        let metrics = BTreeMap::from([("ms_per_million".to_string(), stats)]);
+        ContestantSummary { status, ..ContestantSummary::ran(name, Family::Baseline, metrics) }
     }
 
     #[test]

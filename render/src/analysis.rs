@@ -200,20 +200,7 @@ pub(crate) mod tests {
             started_utc: "2026-11-30T10:00:00Z".to_string(),
             finished_utc: "2026-11-30T10:02:10Z".to_string(),
             environment: Environment::default(),
-            method: Method {
-                quick: false,
-                forks: 3,
-                warmup: 2,
-                iterations: 2,
-                accounting: 1,
-                noise_threshold: 0.2,
-                sdr: Default::default(),
-                calibration: None,
-                paired: Vec::new(),
-                seed: 7,
-                trial_timeout_s: 60.0,
-            },
-            params: BTreeMap::new(),
+            method: Method { warmup: 2, iterations: 2, seed: 7, ..testkit::fixture::method() },
             contestants: vec![
                 contestant(
                     "loop",

@@ -1501,7 +1501,6 @@ fn spread_out(mut ys: Vec<i32>, (top, bottom): (i32, i32)) -> Vec<i32> {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeMap;
 
     use measure::scenario::ReferenceValue;
     use measure::summary::{ContestantSummary, Environment, Family, Method, MetricStats, Summary};
@@ -1537,20 +1536,7 @@ mod tests {
             lab_version: "0.1.0".to_string(),
             git_rev: "abc1234".to_string(),
             environment: Environment::default(),
-            method: Method {
-                quick: true,
-                forks: 1,
-                warmup: 1,
-                iterations: 2,
-                accounting: 1,
-                noise_threshold: 0.2,
-                sdr: Default::default(),
-                calibration: None,
-                paired: Vec::new(),
-                seed: 1,
-                trial_timeout_s: 60.0,
-            },
-            params: BTreeMap::new(),
+            method: Method { quick: true, forks: 1, warmup: 1, iterations: 2, seed: 1, ..testkit::fixture::method() },
             contestants: vec![
                 contestant("failed", Status::Failed, &[("in_flight_100.ideal_ops_per_sec", 1.0)]),
                 contestant(

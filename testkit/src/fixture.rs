@@ -6,7 +6,6 @@
 
 use std::collections::BTreeMap;
 
-use measure::record::Status;
 use measure::summary::{ContestantSummary, Environment, Family, Method, MetricStats, Summary};
 
 /// Statistics of one process per value in `medians`, each process one sample of that value.
@@ -27,21 +26,10 @@ pub fn stats(median: f64) -> MetricStats {
     stats_spread(median, 0.01)
 }
 
-/// A contestant that ran cleanly with `metrics`: no description, role, checks, skipped phases or disturbance.
+/// A contestant that ran cleanly with `metrics` ([`ContestantSummary::ran`]): no description, role, checks, skipped
+/// phases or disturbance.
 pub fn contestant(name: &str, family: Family, metrics: BTreeMap<String, MetricStats>) -> ContestantSummary {
-    ContestantSummary {
-        name: name.to_string(),
-        family,
-        role: Default::default(),
-        description: String::new(),
-        expected_failure: None,
-        status: Status::Ok,
-        reason: None,
-        checks: vec![],
-        metrics,
-        skipped_phases: BTreeMap::new(),
-        disturbed: Default::default(),
-    }
+    ContestantSummary::ran(name, family, metrics)
 }
 
 /// A full run's method: 3 processes of 1 measured iteration (no warm-up) and 1 accounting iteration, the lab's

@@ -155,22 +155,9 @@ pub fn classes_of(pools: &[Pool], classes: &[MetricClass]) -> Vec<ClassCalibrati
 impl Calibration {
     /// Read a calibration from `path`; `Err` says why it cannot be used, in words a run's method records.
     pub fn read(path: &Path) -> Result<Calibration, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => {
-                format!("no calibration at {} (`lab calibrate` writes one)", path.display())
-            }
-            _ => format!("cannot read {}: {e}", path.display()),
-        })?;
-        let calibration: Calibration =
-            serde_json::from_str(&text).map_err(|e| format!("{} is not a calibration: {e}", path.display()))?;
-        if calibration.schema_version != CALIBRATION_SCHEMA {
-            return Err(format!(
-                "{} has schema version {}, this lab reads {CALIBRATION_SCHEMA}",
-                path.display(),
-                calibration.schema_version
-            ));
-        }
-        Ok(calibration)
+        let missing = format!("no calibration at {} (`lab calibrate` writes one)", path.display());
+        let version = |calibration: &Calibration| calibration.schema_version;
+        crate::setup::read_lab_file(path, "a calibration", missing, CALIBRATION_SCHEMA, version)
     }
 
     /// The smallest detectable ratio of each class that has one, by class key.

@@ -42,24 +42,12 @@ pub fn analyse(summary: &Summary, a: &str, b: &str, metrics: &[&str]) -> Paired 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::Status;
     use crate::summary::{ContestantSummary, Family};
 
     fn contestant(name: &str, medians: &[f64]) -> ContestantSummary {
         let forks: Vec<Vec<f64>> = medians.iter().map(|m| vec![m * 0.999, *m, m * 1.001]).collect();
-        ContestantSummary {
-            name: name.to_string(),
-            family: Family::Stream,
-            role: Default::default(),
-            description: String::new(),
-            expected_failure: None,
-            status: Status::Ok,
-            reason: None,
-            checks: Vec::new(),
-            metrics: [("ms_per_million".to_string(), crate::stats::summarize(&forks).expect("samples"))].into(),
-            skipped_phases: Default::default(),
-            disturbed: Default::default(),
-        }
+        let metrics = [("ms_per_million".to_string(), crate::stats::summarize(&forks).expect("samples"))].into();
+        ContestantSummary::ran(name, Family::Stream, metrics)
     }
 
     #[test]

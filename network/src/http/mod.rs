@@ -19,11 +19,21 @@ pub mod report;
 pub mod routine;
 
 use measure::question::{Alternatives, Question};
-use measure::scenario::{ParamSpec, Repetitions, Scenario};
+use measure::scenario::{ParamSpec, Scenario};
 
 use crate::figures::bars;
 
 /// The http scenario, as the lab's registry lists it.
+///
+/// The lab's standard repetitions ([`Repetitions::STANDARD`](measure::scenario::Repetitions::STANDARD)): five
+/// processes of 1 warm-up, 3 measured and 1 accounting iteration: 25 processes of 5 iterations. The budget
+/// (6 minutes): an iteration is 50,000 calls over 500 connections; the client has one core, and at the 13–38 µs of
+/// client CPU per call of quick runs its ceiling is 26k–74k calls/s against the server's 50k/s (500 ÷ 10 ms), so
+/// 1.0–2.0 s per iteration plus about 0.4 s to start, connect and prime 500 connections: at most 5 × 2.4 + 3.5 s
+/// (server start and the conformance checks, the three fault checks' servers included) ≈ 15.5 s per process, about
+/// 78 s for the five contestants, 6.5 minutes for the five processes if every iteration ran at the slowest client's
+/// rate, beyond the budget; undisturbed iterations take far less (the committed full runs took 3.5 and 4.3
+/// minutes).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct HttpScenario;
 
@@ -116,22 +126,6 @@ impl Scenario for HttpScenario {
                 .situation("an HTTP client library"),
             ]
         },
-    }
-
-    /// Five processes of 1 warm-up, 3 measured and 1 accounting iteration: 25 processes of 5 iterations. The
-    /// budget (6 minutes): an iteration is 50,000 calls over 500 connections; the client has one core, and at
-    /// the 13–38 µs of client CPU per call of quick runs its ceiling is 26k–74k calls/s against the server's
-    /// 50k/s (500 ÷ 10 ms), so 1.0–2.0 s per iteration plus about 0.4 s to start, connect and prime 500
-    /// connections: at most 5 × 2.4 + 3.5 s (server start and the conformance checks, the three fault checks'
-    /// servers included) ≈ 15.5 s per process, about 78 s for the five contestants, 6.5 minutes for the five
-    /// processes if every iteration ran at the slowest client's rate, beyond the budget; undisturbed iterations take
-    /// far less (the committed full runs took 3.5 and 4.3 minutes).
-    fn repetitions(&self, quick: bool) -> Repetitions {
-        if quick {
-            Repetitions::QUICK
-        } else {
-            Repetitions { forks: 5, warmup: 1, iterations: 3, accounting: 1 }
-        }
     }
 
     /// The server's core and the client's, every client runtime sized to the client's ([`crate::runtime_sizes`]).

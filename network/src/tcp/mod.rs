@@ -20,11 +20,19 @@ pub mod report;
 pub mod routine;
 
 use measure::question::{Alternatives, Question};
-use measure::scenario::{CalibrationSpec, ParamSpec, Repetitions, Scenario};
+use measure::scenario::{CalibrationSpec, ParamSpec, Scenario};
 
 use crate::figures::bars;
 
 /// The tcp scenario, as the lab's registry lists it.
+///
+/// The lab's standard repetitions ([`Repetitions::STANDARD`](measure::scenario::Repetitions::STANDARD)): five
+/// processes of 1 warm-up, 3 measured and 1 accounting iteration: 30 processes of 5 iterations. The budget
+/// (6 minutes): an iteration of 30 batches takes at most 1.2 s at the 25 batches/s the slowest candidate made
+/// undisturbed, so at most 5 × 1.2 + 3 s (server start and the conformance checks, the three fault checks' servers
+/// included) = 9 s per process, 45 s for the five candidates; `trap-blocking-in-task` runs 3 serial batches of
+/// 0.3–0.7 s, at most 5 × 2.1 + 3 ≈ 13.5 s per process; about 59 s per set of six, about 4.9 minutes for the five
+/// processes. The round-trip probe adds about 0.2 s a process (45 exchanges and 45 sleeps of about 2 ms each).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct TcpScenario;
 
@@ -149,21 +157,6 @@ impl Scenario for TcpScenario {
                 .situation("blocking socket code inside tokio"),
             ]
         },
-    }
-
-    /// Five processes of 1 warm-up, 3 measured and 1 accounting iteration: 30 processes of 5 iterations. The
-    /// budget (6 minutes): an iteration of 30 batches takes at most 1.2 s at the 25 batches/s the slowest
-    /// candidate made undisturbed, so at most 5 × 1.2 + 3 s (server start and the conformance checks, the three
-    /// fault checks' servers included) = 9 s per process, 45 s for the five candidates; `trap-blocking-in-task`
-    /// runs 3 serial batches of 0.3–0.7 s, at most 5 × 2.1 + 3 ≈ 13.5 s per process; about 59 s per set of six,
-    /// about 4.9 minutes for the five processes. The round-trip probe adds about 0.2 s a process (45 exchanges and
-    /// 45 sleeps of about 2 ms each).
-    fn repetitions(&self, quick: bool) -> Repetitions {
-        if quick {
-            Repetitions::QUICK
-        } else {
-            Repetitions { forks: 5, warmup: 1, iterations: 3, accounting: 1 }
-        }
     }
 
     /// The server's core and the client's, every client runtime sized to the client's ([`crate::runtime_sizes`]).

@@ -36,6 +36,43 @@
 //! assert_eq!(sum.ok(), Some(999_000));
 //! ```
 
+/// The unit struct `$flavor` (documented by `$doc`) and its [`Flavor`] over a channel module `$(::$module)+` whose
+/// bounded channel (made by `$bounded`) has halves `$sender` and `$receiver` with blocking `send` and `recv`;
+/// `|$error| $value` takes the value back out of a failed send's error. The impl is what one would write by hand:
+/// no call in between.
+macro_rules! flavor {
+    (
+        $(#[$doc:meta])*
+        pub struct $flavor:ident, name: $name:literal, api: $api:literal,
+        $(::$module:ident)+ { $bounded:ident, $sender:ident, $receiver:ident }, |$error:ident| $value:expr
+    ) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, Default)]
+        pub struct $flavor;
+
+        impl $crate::blocking::Flavor for $flavor {
+            const NAME: &'static str = $name;
+            const API: &'static str = $api;
+            type Sender<T: Send> = $(::$module)+::$sender<T>;
+            type Receiver<T: Send> = $(::$module)+::$receiver<T>;
+
+            fn bounded<T: Send>(capacity: usize) -> (Self::Sender<T>, Self::Receiver<T>) {
+                $(::$module)+::$bounded(capacity)
+            }
+
+            #[inline]
+            fn send<T: Send>(tx: &Self::Sender<T>, value: T) -> Result<(), T> {
+                tx.send(value).map_err(|$error| $value)
+            }
+
+            #[inline]
+            fn recv<T: Send>(rx: &Self::Receiver<T>) -> Option<T> {
+                rx.recv().ok()
+            }
+        }
+    };
+}
+
 pub mod crossbeam;
 pub mod flume;
 pub mod parked_pool;
@@ -248,6 +285,18 @@ mod tests {
     use super::std_sync::StdSync;
     use super::*;
 
+    /// A source that sends `0..end` and stops early once the downstream is gone.
+    fn counting<F: Flavor>(end: u64) -> impl FnOnce(&Outlet<F, u64>) -> Result<(), String> + Send {
+        move |out| {
+            for x in 0..end {
+                if out.send(x).is_err() {
+                    break;
+                }
+            }
+            Ok(())
+        }
+    }
+
     fn doubled_sum<F: Flavor>(input: &[u64], capacity: usize) -> Result<u64, PipelineError<String>> {
         thread::scope(|scope| {
             Pipeline::<F, u64, String>::source(scope, None, capacity, "source", |out| {
@@ -308,16 +357,9 @@ mod tests {
     fn a_stage_error_ends_the_pipeline_with_that_error() {
         let live = Arc::new(LiveStages::new());
         let result = thread::scope(|scope| {
-            Pipeline::<Crossbeam, u64, String>::source(scope, Some(live.clone()), 4, "source", |out| {
-                for x in 0.. {
-                    if out.send(x).is_err() {
-                        break;
-                    }
-                }
-                Ok(())
-            })?
-            .stage(4, "fails", |x| if x == 100 { Err(format!("bad {x}")) } else { Ok(Some(x)) })?
-            .finish(|items| items.count())
+            Pipeline::<Crossbeam, u64, String>::source(scope, Some(live.clone()), 4, "source", counting(u64::MAX))?
+                .stage(4, "fails", |x| if x == 100 { Err(format!("bad {x}")) } else { Ok(Some(x)) })?
+                .finish(|items| items.count())
         });
         assert!(matches!(result, Err(PipelineError::Stage { stage: "fails", ref error }) if error == "bad 100"));
         assert_eq!(live.current(), 0);
@@ -327,16 +369,9 @@ mod tests {
     fn a_consumer_that_stops_early_ends_every_stage() {
         let live = Arc::new(LiveStages::new());
         let taken = thread::scope(|scope| {
-            Pipeline::<Flume, u64, String>::source(scope, Some(live.clone()), 2, "endless", |out| {
-                for x in 0.. {
-                    if out.send(x).is_err() {
-                        break;
-                    }
-                }
-                Ok(())
-            })?
-            .stage(2, "identity", |x| Ok(Some(x)))?
-            .finish(|items| items.take(3).collect::<Vec<_>>())
+            Pipeline::<Flume, u64, String>::source(scope, Some(live.clone()), 2, "endless", counting(u64::MAX))?
+                .stage(2, "identity", |x| Ok(Some(x)))?
+                .finish(|items| items.take(3).collect::<Vec<_>>())
         });
         assert_eq!(taken.ok(), Some(vec![0, 1, 2]));
         assert_eq!(live.current(), 0);
@@ -345,21 +380,14 @@ mod tests {
     #[test]
     fn a_stage_panic_is_reported_not_propagated() {
         let result = thread::scope(|scope| {
-            Pipeline::<StdSync, u64, String>::source(scope, None, 4, "source", |out| {
-                for x in 0..1000 {
-                    if out.send(x).is_err() {
-                        break;
+            Pipeline::<StdSync, u64, String>::source(scope, None, 4, "source", counting(1000))?
+                .stage(4, "panics", |x| {
+                    if x == 10 {
+                        std::panic::panic_any(crate::InjectedPanic { stage: "map1", at: 10 });
                     }
-                }
-                Ok(())
-            })?
-            .stage(4, "panics", |x| {
-                if x == 10 {
-                    std::panic::panic_any(crate::InjectedPanic { stage: "map1", at: 10 });
-                }
-                Ok(Some(x))
-            })?
-            .finish(|items| items.count())
+                    Ok(Some(x))
+                })?
+                .finish(|items| items.count())
         });
         assert!(matches!(result, Err(PipelineError::Panicked { stage: "panics", .. })));
     }
