@@ -28,10 +28,10 @@ use measure::external::ExternalProgram;
 use measure::question::{Alternatives, Question};
 use measure::record::TrialRequest;
 use measure::scenario::{
-    CalibrationSpec, ChartKind, ChartReference, ChartSpec, ParamSpec, ReferenceValue, Scenario, SeriesLine, SeriesRole,
-    TrialError,
+    CalibrationSpec, ChartKind, ChartReference, ChartSpec, ParamSpec, ReferenceValue, Scenario, TrialError,
 };
 use measure::summary::ContestantInfo;
+use pipelines::conformance::outstanding_chart;
 
 pub use contestants::{contestants, find, standalone_pairs, ChainContestant, Layout, PreparedChain};
 
@@ -172,21 +172,7 @@ impl Scenario for ChainScenario {
                 log_scale: false,
                 references: &[],
             },
-            ChartSpec {
-                id: "outstanding",
-                title: "Items in flight in the channel pipelines over time (first accounting iteration)",
-                metric: "max_outstanding",
-                unit: "items",
-                kind: ChartKind::Series {
-                    series: &[SeriesLine {
-                        series: "outstanding",
-                        words: "items in flight",
-                        role: SeriesRole::Measured,
-                    }],
-                },
-                log_scale: false,
-                references: &[],
-            },
+            outstanding_chart("Items in flight in the channel pipelines over time (first accounting iteration)"),
         ],
         /// Two questions: how to run the work over a collection at all (a loop and an iterator are alternatives a
         /// user can adopt, so they may be the answer), and, where the stages must run concurrently, which family

@@ -28,10 +28,10 @@ use measure::external::ExternalProgram;
 use measure::question::{Alternatives, Question};
 use measure::record::TrialRequest;
 use measure::scenario::{
-    CalibrationSpec, ChartKind, ChartReference, ChartSpec, ParamSpec, ReferenceValue, Repetitions, Scenario,
-    SeriesLine, SeriesRole, TrialError,
+    CalibrationSpec, ChartKind, ChartReference, ChartSpec, ParamSpec, ReferenceValue, Repetitions, Scenario, TrialError,
 };
 use measure::summary::ContestantInfo;
+use pipelines::conformance::outstanding_chart;
 
 pub use contestants::{
     ab_variants, bare_pairs, contestants, find, standalone_pairs, AbVariant, HandoffContestant, PreparedHandoff,
@@ -257,21 +257,7 @@ impl Scenario for HandoffScenario {
                 log_scale: false,
                 references: &[],
             },
-            ChartSpec {
-                id: "outstanding",
-                title: "Items in flight over time at capacity 256 (first accounting iteration)",
-                metric: "max_outstanding",
-                unit: "items",
-                kind: ChartKind::Series {
-                    series: &[SeriesLine {
-                        series: "outstanding",
-                        words: "items in flight",
-                        role: SeriesRole::Measured,
-                    }],
-                },
-                log_scale: false,
-                references: &[],
-            },
+            outstanding_chart("Items in flight over time at capacity 256 (first accounting iteration)"),
         ],
         /// The hand-off question, per channel capacity: which channel and packing moves items from a producer to a
         /// consumer fastest; pathologies are shown as what they cost.
