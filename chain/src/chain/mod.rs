@@ -31,7 +31,7 @@ use measure::scenario::{
     CalibrationSpec, ChartKind, ChartReference, ChartSpec, ParamSpec, ReferenceValue, Scenario, TrialError,
 };
 use measure::summary::ContestantInfo;
-use pipelines::conformance::outstanding_chart;
+use pipelines::conformance::{batch_param, messages_param, outstanding_chart};
 
 pub use contestants::{contestants, find, standalone_pairs, ChainContestant, Layout, PreparedChain};
 
@@ -111,7 +111,7 @@ impl Scenario for ChainScenario {
                 100_000_000,
             ),
             ParamSpec::sweep("work", "Mixing rounds map1 applies to each value.", &[0, 64], &[0, 64], 0, 1_000_000),
-            ParamSpec::single("batch", "Most items per message for the batched contestants.", 256, 256, 1, 1_000_000),
+            batch_param(),
             ParamSpec::single(
                 "capacity",
                 "Items each channel holds, batched or not (batched: `messages` messages of capacity/messages items).",
@@ -120,15 +120,7 @@ impl Scenario for ChainScenario {
                 1,
                 100_000_000,
             ),
-            ParamSpec::single(
-                "messages",
-                "Messages a batched channel holds, room to run ahead: a batch is capacity/messages items (at most \
-                 `batch`).",
-                16,
-                16,
-                1,
-                1_000_000,
-            ),
+            messages_param(),
         ],
         headline_metric: HEADLINE,
         calibration: Some(CalibrationSpec {

@@ -31,7 +31,7 @@ use measure::scenario::{
     CalibrationSpec, ChartKind, ChartReference, ChartSpec, ParamSpec, ReferenceValue, Repetitions, Scenario, TrialError,
 };
 use measure::summary::ContestantInfo;
-use pipelines::conformance::outstanding_chart;
+use pipelines::conformance::{batch_param, messages_param, outstanding_chart};
 
 pub use contestants::{
     ab_variants, bare_pairs, contestants, find, standalone_pairs, AbVariant, HandoffContestant, PreparedHandoff,
@@ -194,16 +194,8 @@ impl Scenario for HandoffScenario {
                 1,
                 10_000_000,
             ),
-            ParamSpec::single("batch", "Most items per message for the batched contestants.", 256, 256, 1, 1_000_000),
-            ParamSpec::single(
-                "messages",
-                "Messages a batched channel holds, room to run ahead: a batch is capacity/messages items (at most \
-                 `batch`).",
-                16,
-                16,
-                1,
-                1_000_000,
-            ),
+            batch_param(),
+            messages_param(),
         ],
         headline_metric: HEADLINE,
         calibration: Some(CalibrationSpec {

@@ -31,7 +31,10 @@ use measure::watchdog::{run_guarded, WatchdogError};
 
 pub use broken::{Breakage, Broken};
 pub use job::{Behaviour, Consume, Fault, FaultAction, Input, Instruments, Job, Outcome, Site};
-pub use routine::{every_iteration_passed, outstanding_chart, prepared_or_failed, Expected, ItemsRoutine, Prepared};
+pub use routine::{
+    batch_param, every_iteration_passed, messages_param, outstanding_chart, prepared_or_failed, Expected, ItemsRoutine,
+    Prepared,
+};
 
 use crate::cancel::{seeded_point, CallerCancel};
 use crate::stream::runtime::settled_tasks;

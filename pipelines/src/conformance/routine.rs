@@ -9,7 +9,7 @@ use std::sync::Arc;
 use measure::harness::{Instruments, Iteration, IterationData, Routine, Stop, Window};
 use measure::meter::{GaugeMeter, NoMeter};
 use measure::probe::bounded_outstanding_check;
-use measure::scenario::{ChartKind, ChartSpec, SeriesLine, SeriesRole, TrialSink};
+use measure::scenario::{ChartKind, ChartSpec, ParamSpec, SeriesLine, SeriesRole, TrialSink};
 use measure::summary::Check;
 
 use super::{Behaviour, Consume, Input, Job, Outcome};
@@ -172,6 +172,19 @@ pub fn outstanding_chart(title: &'static str) -> ChartSpec {
     let (id, metric, unit, kind) =
         ("outstanding", "max_outstanding", "items", ChartKind::Series { series: &[IN_FLIGHT] });
     ChartSpec { id, title, metric, unit, kind, log_scale: false, references: &[] }
+}
+
+/// The `batch` parameter of an items scenario whose contestants batch their messages.
+pub fn batch_param() -> ParamSpec {
+    ParamSpec::single("batch", "Most items per message for the batched contestants.", 256, 256, 1, 1_000_000)
+}
+
+/// The `messages` parameter of an items scenario whose contestants batch their messages: the batch is
+/// `capacity / messages` items, at most `batch`.
+pub fn messages_param() -> ParamSpec {
+    let what = "Messages a batched channel holds, room to run ahead: a batch is capacity/messages items (at most \
+                `batch`).";
+    ParamSpec::single("messages", what, 16, 16, 1, 1_000_000)
 }
 
 /// What `prepare` built; if it failed, the failed check `check` (`could not prepare: …`) goes to `sink` instead
