@@ -2,16 +2,18 @@
 //! [`dispatch`], which instantiates a contestant's generic run for the job's behaviour and consumer, so that
 //! the measured instantiation (clean stages, summing sink) is monomorphic and carries no test hooks.
 
+use std::fmt;
 use std::ops::ControlFlow;
 use std::pin::pin;
 use std::sync::Arc;
 
 use futures::{Stream, StreamExt};
-use measure::meter::Meter;
+use measure::meter::{GaugeMeter, Meter, NoMeter};
 
-use crate::job::{Behaviour, ChainError, Consumer, Job, Outcome};
+use crate::job::{Behaviour, ChainError, Consumer, Job, Outcome, StageName};
 use crate::ops::{Hook, Stages};
 use pipelines::cancel::CancellableSink;
+use pipelines::conformance::Prepared;
 use pipelines::sink::TakeSink;
 
 /// A chain sink: a [`pipelines::sink::Sink`] returning the chain's [`Outcome`] (implemented for every such sink).
@@ -60,7 +62,7 @@ pub(crate) trait SinkRun {
     /// item moves.
     fn run_with<M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError>;
 
-    /// Tasks alive on its tokio runtime, as [`crate::chain::PreparedChain::alive_tasks`] reports them.
+    /// Tasks alive on its tokio runtime, as [`Prepared::alive_tasks`] reports them.
     fn alive_tasks(&self) -> Option<usize> {
         None
     }
@@ -77,6 +79,24 @@ pub(crate) fn dispatch<P: SinkRun, M: Meter>(
         Behaviour::Instrumented(instruments) => {
             with_sink(contestant, job, go, Stages::instrumented(job.work, instruments))
         }
+    }
+}
+
+/// A contestant whose consumer runs on one thread, ready to run: every job goes through [`dispatch`].
+#[derive(Debug)]
+pub(crate) struct Dispatched<T>(pub(crate) T);
+
+impl<T: SinkRun + Send + fmt::Debug> Prepared<Arc<[u64]>, StageName, ChainError> for Dispatched<T> {
+    fn run(&self, job: &Job<'_, NoMeter>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
+        dispatch(&self.0, job, go)
+    }
+
+    fn run_metered(&self, job: &Job<'_, GaugeMeter>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
+        dispatch(&self.0, job, go)
+    }
+
+    fn alive_tasks(&self) -> Option<usize> {
+        self.0.alive_tasks()
     }
 }
 

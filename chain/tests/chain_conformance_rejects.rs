@@ -6,6 +6,7 @@ use chain::chain::conformance::{checked, Checked};
 use chain::{find, ChainConfig};
 use measure::summary::Check;
 use pipelines::conformance::{self as kit, Breakage, Broken};
+use testkit::checks::{assert_rejects, named};
 
 fn broken(name: &str, breakage: Breakage) -> Broken<Checked> {
     let inner = find(name).unwrap_or_else(|| panic!("no contestant {name}"));
@@ -14,23 +15,12 @@ fn broken(name: &str, breakage: Breakage) -> Broken<Checked> {
 
 /// The `stage_error` check of the faults, run on `contestant`.
 fn error_check(contestant: &Broken<Checked>) -> Check {
-    kit::faults(contestant).into_iter().find(|c| c.name == "stage_error").expect("a stage_error check")
+    named(&kit::faults(contestant), "stage_error").clone()
 }
-
-const ALL: [Breakage; 8] = [
-    Breakage::SwallowsFirstItemError,
-    Breakage::LeavesWorkerDead,
-    Breakage::OverAdmitsOnFailure,
-    Breakage::IgnoresCancel,
-    Breakage::DropsOne,
-    Breakage::Duplicates,
-    Breakage::Reorders,
-    Breakage::LeaksThread,
-];
 
 #[test]
 fn the_wrappers_pass_through_when_nothing_triggers_them() {
-    for breakage in ALL {
+    for breakage in Breakage::ALL {
         let check = kit::checksum(&broken("blocking-crossbeam", breakage));
         assert!(check.passed, "{breakage:?}: {}", check.detail);
     }
@@ -38,15 +28,13 @@ fn the_wrappers_pass_through_when_nothing_triggers_them() {
 
 #[test]
 fn stage_error_rejects_a_contestant_that_swallows_the_first_item_error() {
-    let check = error_check(&broken("blocking-crossbeam", Breakage::SwallowsFirstItemError));
-    assert!(check.failed(), "{}", check.detail);
-    assert!(check.detail.contains("at 0: Ok(sum 0)"), "{}", check.detail);
+    assert_rejects(&error_check(&broken("blocking-crossbeam", Breakage::SwallowsFirstItemError)), &["at 0: Ok(sum 0)"]);
 }
 
 #[test]
 fn clean_after_faults_rejects_a_contestant_left_with_a_dead_worker() {
     let checks = kit::faults(&broken("stream-tokio-tasks", Breakage::LeavesWorkerDead));
-    let clean = checks.iter().find(|c| c.name == "clean_after_faults").expect("a clean_after_faults check");
+    let clean = named(&checks, "clean_after_faults");
     assert!(clean.failed(), "{}", clean.detail);
     // The faults themselves were reported correctly: only the reuse is broken.
     assert!(checks.iter().filter(|c| c.name != "clean_after_faults").all(|c| c.passed));
@@ -54,16 +42,15 @@ fn clean_after_faults_rejects_a_contestant_left_with_a_dead_worker() {
 
 #[test]
 fn caller_cancel_rejects_a_contestant_that_ignores_the_cancellation() {
-    let check = kit::caller_cancel(&broken("blocking-crossbeam", Breakage::IgnoresCancel));
-    assert!(check.failed(), "{}", check.detail);
-    assert!(check.detail.contains("did not stop the source"), "{}", check.detail);
+    assert_rejects(
+        &kit::caller_cancel(&broken("blocking-crossbeam", Breakage::IgnoresCancel)),
+        &["did not stop the source"],
+    );
 }
 
 #[test]
 fn stage_error_rejects_a_contestant_that_over_admits_while_a_failure_propagates() {
-    let check = error_check(&broken("blocking-crossbeam", Breakage::OverAdmitsOnFailure));
-    assert!(check.failed(), "{}", check.detail);
-    assert!(check.detail.contains("outstanding"), "{}", check.detail);
+    assert_rejects(&error_check(&broken("blocking-crossbeam", Breakage::OverAdmitsOnFailure)), &["outstanding"]);
 }
 
 #[test]
@@ -80,7 +67,5 @@ fn exactly_once_rejects_a_lost_a_duplicated_and_a_reordered_item() {
 
 #[test]
 fn early_stop_rejects_a_contestant_that_leaves_a_thread_behind() {
-    let check = kit::early_stop(&broken("blocking-crossbeam", Breakage::LeaksThread));
-    assert!(check.failed(), "{}", check.detail);
-    assert!(check.detail.contains("1 stages still alive"), "{}", check.detail);
+    assert_rejects(&kit::early_stop(&broken("blocking-crossbeam", Breakage::LeaksThread)), &["1 stages still alive"]);
 }

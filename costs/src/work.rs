@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use pipelines::cancel::CallerCancel;
-use pipelines::conformance::{Behaviour, Consume, Job, Outcome};
+use pipelines::conformance::{Behaviour, Consume, Inspect, Job, Outcome};
 use pipelines::{InjectedPanic, LiveStages, StageGuard};
 
 /// The work of one unit or operation, as a contestant's code calls it.
@@ -303,6 +303,27 @@ impl<P> Primed<P> {
             problems.extend(left);
         }
         problems
+    }
+}
+
+/// A prepared contestant that can say how many tasks are alive on its runtime.
+pub trait AliveTasks {
+    /// Tasks alive on its runtime; `None` without one.
+    fn alive_tasks(&self) -> Option<usize>;
+}
+
+/// What the kit reads after each run: the runtime's tasks, what the run made, and what it left behind.
+impl<P: AliveTasks> Inspect for Primed<P> {
+    fn alive_tasks(&self) -> Option<usize> {
+        self.inner.alive_tasks()
+    }
+
+    fn counted(&self) -> Option<u64> {
+        Some(self.made())
+    }
+
+    fn leftovers(&self) -> Vec<String> {
+        Primed::leftovers(self)
     }
 }
 

@@ -17,27 +17,9 @@ fn assert_passes(contestant: Unit) {
     }
 }
 
-/// One test per contestant, each in a process of its own: the checks count the process's threads and units
-/// report their start through one process-wide counter, as in the lab's one trial process per contestant.
-macro_rules! every_check {
-    ($($test:ident => $contestant:ident,)*) => {
-        testkit::own_process! {
-            $(
-                #[test]
-                fn $test() {
-                    assert_passes(Unit::$contestant);
-                }
-            )*
-        }
-
-        #[test]
-        fn every_contestant_is_tested() {
-            assert_eq!(Unit::ALL.to_vec(), vec![$(Unit::$contestant),*]);
-        }
-    };
-}
-
-every_check! {
+// One test per contestant, each in a process of its own: the checks count the process's threads and units
+// report their start through one process-wide counter, as in the lab's one trial process per contestant.
+testkit::each_contestant_in_own_process! { Unit, assert_passes;
     tokio_task => TokioTask,
     tokio_task_current_thread => TokioTaskCurrentThread,
     futures_unordered => FuturesUnordered,
@@ -50,10 +32,6 @@ every_check! {
 
 #[test]
 fn names_are_unique_and_follow_the_family() {
-    let mut names: Vec<String> = Unit::ALL.iter().map(|c| c.info().name).collect();
-    names.extend(Primitive::ALL.iter().map(|c| c.info().name));
-    for (i, c) in Unit::ALL.iter().map(|c| c.info()).chain(Primitive::ALL.iter().map(|c| c.info())).enumerate() {
-        assert!(c.name.starts_with(c.family.as_str()), "{}", c.name);
-        assert!(!names[..i].contains(&c.name), "{} twice", c.name);
-    }
+    let infos: Vec<_> = Unit::ALL.iter().map(|c| c.info()).chain(Primitive::ALL.iter().map(|c| c.info())).collect();
+    testkit::checks::assert_names_follow_families(&infos);
 }

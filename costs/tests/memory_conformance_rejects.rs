@@ -4,15 +4,11 @@
 
 use costs::memory::conformance::{self, Checked};
 use costs::memory::contestants::Contestant;
-use measure::summary::Check;
 use pipelines::conformance::{self as kit, Breakage, Broken};
+use testkit::checks::{assert_rejects, named};
 
 fn broken(contestant: Contestant, breakage: Breakage) -> Broken<Checked> {
     Broken::new(Checked(contestant), breakage)
-}
-
-fn find<'a>(checks: &'a [Check], name: &str) -> &'a Check {
-    checks.iter().find(|c| c.name == name).unwrap_or_else(|| panic!("no {name} check"))
 }
 
 fn wrappers_pass_through(breakage: Breakage) {
@@ -32,28 +28,24 @@ fn wrappers_pass_through(breakage: Breakage) {
 fn swallowed_fault_is_rejected(contestant: Contestant) {
     let checks = kit::faults(&broken(contestant, Breakage::SwallowsFirstItemError));
     for name in ["unit_error", "unit_panic"] {
-        let check = find(&checks, name);
-        assert!(check.failed(), "{}", check.detail);
-        assert!(check.detail.contains("unit at 0: Ok(sum 0)"), "{}", check.detail);
+        let check = named(&checks, name);
+        assert_rejects(check, &["unit at 0: Ok(sum 0)"]);
         assert!(!check.detail.contains("unit at 100:"), "only the first unit's fault is swallowed: {}", check.detail);
     }
-    assert!(find(&checks, "clean_after_faults").passed, "{}", find(&checks, "clean_after_faults").detail);
+    assert!(named(&checks, "clean_after_faults").passed, "{}", named(&checks, "clean_after_faults").detail);
 }
 
 fn dead_worker_is_rejected(contestant: Contestant) {
     let checks = kit::faults(&broken(contestant, Breakage::LeavesWorkerDead));
-    let clean = find(&checks, "clean_after_faults");
-    assert!(clean.failed(), "{}", clean.detail);
-    assert!(clean.detail.contains("100 items vs 200 expected"), "{}", clean.detail);
-    let error = find(&checks, "unit_error");
+    let clean = named(&checks, "clean_after_faults");
+    assert_rejects(clean, &["100 items vs 200 expected"]);
+    let error = named(&checks, "unit_error");
     assert!(error.passed, "the errors come before any panic: {}", error.detail);
 }
 
 fn ignored_cancel_is_rejected(contestant: Contestant) {
     let check = conformance::caller_cancel(&broken(contestant, Breakage::IgnoresCancel));
-    assert!(check.failed(), "{}", check.detail);
-    assert!(check.detail.contains("the cancel did not stop the creator"), "{}", check.detail);
-    assert!(check.detail.contains("units made after the cancel"), "{}", check.detail);
+    assert_rejects(&check, &["the cancel did not stop the creator", "units made after the cancel"]);
 }
 
 // Each broken contestant in a process of its own, as the lab runs each contestant: the checks count the

@@ -4,22 +4,16 @@
 
 use costs::primitives::conformance::Checked;
 use costs::primitives::contestants::Contestant;
-use measure::summary::Check;
 use pipelines::conformance::{self as kit, Breakage, Broken};
+use testkit::checks::{assert_rejects, named};
 
 fn broken(contestant: Contestant, breakage: Breakage) -> Broken<Checked> {
     Broken::new(Checked(contestant), breakage)
 }
 
-fn find<'a>(checks: &'a [Check], name: &str) -> &'a Check {
-    checks.iter().find(|c| c.name == name).unwrap_or_else(|| panic!("no {name} check"))
-}
-
 fn ignored_cancel_is_rejected(contestant: Contestant) {
     let check = kit::caller_cancel(&broken(contestant, Breakage::IgnoresCancel));
-    assert!(check.failed(), "{}", check.detail);
-    assert!(check.detail.contains("the cancel did not stop the loop"), "{}", check.detail);
-    assert!(check.detail.contains("ops made after the cancel at op"), "{}", check.detail);
+    assert_rejects(&check, &["the cancel did not stop the loop", "ops made after the cancel at op"]);
 }
 
 // Each broken contestant in a process of its own, as the lab runs each contestant: the checks count the
@@ -29,21 +23,19 @@ testkit::own_process! {
     fn op_error_and_op_panic_reject_a_contestant_that_swallows_the_first_operations_fault() {
         let checks = kit::faults(&broken(Contestant::ThreadSpawn, Breakage::SwallowsFirstItemError));
         for name in ["op_error", "op_panic"] {
-            let check = find(&checks, name);
-            assert!(check.failed(), "{}", check.detail);
-            assert!(check.detail.contains("op at 0: Ok(sum 0)"), "{}", check.detail);
+            let check = named(&checks, name);
+            assert_rejects(check, &["op at 0: Ok(sum 0)"]);
             assert!(!check.detail.contains("op at 50:"), "only the first is swallowed: {}", check.detail);
         }
-        assert!(find(&checks, "clean_after_faults").passed, "{}", find(&checks, "clean_after_faults").detail);
+        assert!(named(&checks, "clean_after_faults").passed, "{}", named(&checks, "clean_after_faults").detail);
     }
 
     #[test]
     fn clean_after_faults_rejects_a_contestant_left_with_a_dead_worker() {
         let checks = kit::faults(&broken(Contestant::RayonSpawn, Breakage::LeavesWorkerDead));
-        let clean = find(&checks, "clean_after_faults");
-        assert!(clean.failed(), "{}", clean.detail);
-        assert!(clean.detail.contains("50 items vs 100 expected"), "{}", clean.detail);
-        let error = find(&checks, "op_error");
+        let clean = named(&checks, "clean_after_faults");
+        assert_rejects(clean, &["50 items vs 100 expected"]);
+        let error = named(&checks, "op_error");
         assert!(error.passed, "errors leave the worker alive: {}", error.detail);
     }
 

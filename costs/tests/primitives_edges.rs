@@ -14,26 +14,8 @@ fn assert_passes(contestant: Contestant) {
     assert!(failed.is_empty(), "{name} failed: {failed:#?}");
 }
 
-/// One test per contestant, so a failure names it.
-macro_rules! edges {
-    ($($test:ident => $contestant:ident,)*) => {
-        testkit::own_process! {
-            $(
-                #[test]
-                fn $test() {
-                    assert_passes(Contestant::$contestant);
-                }
-            )*
-        }
-
-        #[test]
-        fn every_contestant_is_tested() {
-            assert_eq!(Contestant::ALL.to_vec(), vec![$(Contestant::$contestant),*]);
-        }
-    };
-}
-
-edges! {
+// One test per contestant, so a failure names it.
+testkit::each_contestant_in_own_process! { Contestant, assert_passes;
     tokio_spawn => TokioSpawn,
     thread_spawn => ThreadSpawn,
     rayon_spawn => RayonSpawn,

@@ -9,50 +9,17 @@ use handoff::conformance::{checked, Checked};
 use handoff::{contestants, HandoffConfig};
 use measure::summary::Check;
 use pipelines::conformance as kit;
+use testkit::checks::assert_every_check_passes;
 
 /// Run `check` for every contestant under every config; fail listing every check that did not pass.
 fn every_contestant_passes(check: impl Fn(&Checked) -> Vec<Check>) {
-    let mut failures = Vec::new();
-    for config in configs() {
-        for contestant in contestants() {
-            for result in check(&checked(&contestant, &config)).into_iter().filter(Check::failed) {
-                let name = contestant.info().name;
-                failures.push(format!("{name} at {config:?}: {} — {}", result.name, result.detail));
-            }
-        }
-    }
-    assert!(failures.is_empty(), "{} failure(s):\n{}", failures.len(), failures.join("\n"));
+    let under = |config: HandoffConfig| {
+        contestants().into_iter().map(move |c| (format!("{} at {config:?}", c.info().name), checked(&c, &config)))
+    };
+    assert_every_check_passes(configs().into_iter().flat_map(under), check);
 }
 
-#[test]
-fn every_contestant_sums_every_item_in_order() {
-    every_contestant_passes(|c| vec![kit::checksum(c)]);
-}
-
-#[test]
-fn every_contestant_delivers_each_item_exactly_once() {
-    every_contestant_passes(|c| vec![kit::exactly_once(c)]);
-}
-
-#[test]
-fn outstanding_work_stays_within_each_bound() {
-    every_contestant_passes(|c| vec![kit::bounded_outstanding(c)]);
-}
-
-#[test]
-fn a_consumer_that_stops_early_stops_the_producer_and_leaves_nothing_running() {
-    every_contestant_passes(|c| vec![kit::early_stop(c)]);
-}
-
-#[test]
-fn faults_at_the_first_middle_and_last_item_end_the_run_with_them_and_a_clean_run_follows() {
-    every_contestant_passes(kit::faults);
-}
-
-#[test]
-fn every_contestant_stops_promptly_when_the_caller_cancels() {
-    every_contestant_passes(|c| vec![kit::caller_cancel(c)]);
-}
+pipelines::one_test_per_check!(every_contestant_passes);
 
 /// The floor contestant, `blocking-rtrb` (role `reference`), under every config: every check, none skipped.
 fn the_ring_passes_every_check() -> Vec<String> {

@@ -6,6 +6,7 @@
 
 use std::collections::BTreeMap;
 
+use measure::record::TrialRequest;
 use measure::summary::{ContestantSummary, Environment, Family, Method, MetricStats, Summary};
 
 /// Statistics of one process per value in `medians`, each process one sample of that value.
@@ -24,6 +25,23 @@ pub fn stats_spread(median: f64, spread: f64) -> MetricStats {
 /// factor.
 pub fn stats(median: f64) -> MetricStats {
     stats_spread(median, 0.01)
+}
+
+/// The request of a full run's first process for `contestant` of `scenario` at `phase` with `params`: one warm-up,
+/// three measured iterations and one accounting iteration, seed 1.
+pub fn trial_request(scenario: &str, contestant: &str, phase: &str, params: &[(&str, u64)]) -> TrialRequest {
+    TrialRequest {
+        scenario: scenario.to_string(),
+        contestant: contestant.to_string(),
+        phase: Some(phase.to_string()),
+        params: params.iter().map(|&(k, v)| (k.to_string(), v)).collect(),
+        fork: 0,
+        warmup: 1,
+        iterations: 3,
+        seed: 1,
+        quick: false,
+        accounting: 1,
+    }
 }
 
 /// A contestant that ran cleanly with `metrics` ([`ContestantSummary::ran`]): no description, role, checks, skipped

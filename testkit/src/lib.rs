@@ -12,6 +12,8 @@
 //! - [`with_default_signals`]: a child started from a test gets SIGINT, SIGTERM and SIGHUP at their default
 //!   dispositions, whatever the test runner inherited (a job started in the background by a script starts with
 //!   SIGINT ignored, and its children inherit that).
+//! - [`checks`]: what the conformance tests share (a check by name, every check passed, a rejected check, a
+//!   registry's names, one test per contestant).
 //! - [`fixture`]: made-up runs for the tests of claims, reports and tables: a [`measure::summary::Summary`] built
 //!   by hand, its contestants, and the statistics of a median ([`fixture::stats`]).
 
@@ -21,6 +23,7 @@ use std::time::Duration;
 
 use wait_timeout::ChildExt;
 
+pub mod checks;
 pub mod fixture;
 
 #[doc(hidden)]

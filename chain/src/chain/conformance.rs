@@ -31,7 +31,7 @@ pub struct Checked {
 }
 
 impl kit::Contestant for Checked {
-    type Prepared = Box<dyn PreparedChain>;
+    type Prepared = Box<PreparedChain>;
     type Input = Arc<[u64]>;
     type Site = StageName;
     type Error = ChainError;
@@ -65,10 +65,6 @@ impl kit::Contestant for Checked {
 
     fn run(&self, prepared: &Self::Prepared, job: &CheckedJob<'_, Self>) -> Result<Outcome, ChainError> {
         prepared.run_metered(job, &mut || {})
-    }
-
-    fn alive_tasks(&self, prepared: &Self::Prepared) -> Option<usize> {
-        prepared.alive_tasks()
     }
 
     fn is_injected(&self, err: &ChainError, fault: &kit::Fault<StageName>) -> bool {

@@ -28,10 +28,10 @@ use measure::external::ExternalProgram;
 use measure::question::{Alternatives, Question};
 use measure::record::TrialRequest;
 use measure::scenario::{
-    CalibrationSpec, ChartKind, ChartReference, ChartSpec, ParamSpec, ReferenceValue, Scenario, SeriesLine, SeriesRole,
-    TrialError,
+    CalibrationSpec, ChartKind, ChartReference, ChartSpec, ParamSpec, ReferenceValue, Scenario, TrialError,
 };
 use measure::summary::ContestantInfo;
+use pipelines::conformance::{batch_param, messages_param, outstanding_chart};
 
 pub use contestants::{contestants, find, standalone_pairs, ChainContestant, Layout, PreparedChain};
 
@@ -111,7 +111,7 @@ impl Scenario for ChainScenario {
                 100_000_000,
             ),
             ParamSpec::sweep("work", "Mixing rounds map1 applies to each value.", &[0, 64], &[0, 64], 0, 1_000_000),
-            ParamSpec::single("batch", "Most items per message for the batched contestants.", 256, 256, 1, 1_000_000),
+            batch_param(),
             ParamSpec::single(
                 "capacity",
                 "Items each channel holds, batched or not (batched: `messages` messages of capacity/messages items).",
@@ -120,15 +120,7 @@ impl Scenario for ChainScenario {
                 1,
                 100_000_000,
             ),
-            ParamSpec::single(
-                "messages",
-                "Messages a batched channel holds, room to run ahead: a batch is capacity/messages items (at most \
-                 `batch`).",
-                16,
-                16,
-                1,
-                1_000_000,
-            ),
+            messages_param(),
         ],
         headline_metric: HEADLINE,
         calibration: Some(CalibrationSpec {
@@ -172,21 +164,7 @@ impl Scenario for ChainScenario {
                 log_scale: false,
                 references: &[],
             },
-            ChartSpec {
-                id: "outstanding",
-                title: "Items in flight in the channel pipelines over time (first accounting iteration)",
-                metric: "max_outstanding",
-                unit: "items",
-                kind: ChartKind::Series {
-                    series: &[SeriesLine {
-                        series: "outstanding",
-                        words: "items in flight",
-                        role: SeriesRole::Measured,
-                    }],
-                },
-                log_scale: false,
-                references: &[],
-            },
+            outstanding_chart("Items in flight in the channel pipelines over time (first accounting iteration)"),
         ],
         /// Two questions: how to run the work over a collection at all (a loop and an iterator are alternatives a
         /// user can adopt, so they may be the answer), and, where the stages must run concurrently, which family

@@ -101,7 +101,7 @@ struct Row {
 impl Context {
     /// The figures and verdicts of `summary`.
     fn of(summary: &Summary) -> Context {
-        let works: Vec<u64> = summary.phases.iter().filter_map(|p| p.strip_prefix("work_")?.parse().ok()).collect();
+        let works = summary.levels("work");
         let Some(&first) = works.first() else {
             return Context::default();
         };

@@ -24,13 +24,13 @@ use std::time::{Duration, Instant};
 
 use measure::summary::Check;
 use measure::watchdog::{guarded, guarded_check};
-use pipelines::conformance::{self as kit, Behaviour, CheckedJob, Contestant as _, Fault, FaultAction, Outcome, Sizes};
+use pipelines::conformance::{self as kit, CheckedJob, Contestant as _, Fault, FaultAction, Outcome, Sizes};
 use pipelines::stream::runtime::settled_tasks;
 use pipelines::{panic_message, LiveStages};
 
 use super::contestants::{self, Contestant, HoldError, Units};
 use crate::payload::expected_total;
-use crate::work::{self, injected_panic_message, Injected, Primed};
+use crate::work::{self, injected_panic_message, AliveTasks, Injected, Primed};
 
 /// Units of the checks' runs.
 pub const UNITS: u64 = 200;
@@ -124,7 +124,7 @@ fn dropped_while_waiting(checked: &Checked) -> Result<String, String> {
         let limit = kit::CANCEL_WITHIN.as_millis();
         problems.push(format!("{} of {UNITS} still alive after {limit} ms", live.current()));
     }
-    if let Some(t) = settled_tasks(|| checked.alive_tasks(&primed)).filter(|&t| t > 0) {
+    if let Some(t) = settled_tasks(|| primed.inner.alive_tasks()).filter(|&t| t > 0) {
         problems.push(format!("{t} runtime tasks alive"));
     }
     problems.extend(primed.leftovers());
@@ -132,6 +132,12 @@ fn dropped_while_waiting(checked: &Checked) -> Result<String, String> {
         Ok(format!("{UNITS} waiting units dropped without a release all ended {ended_after:.1} ms later"))
     } else {
         Err(format!("units dropped while waiting: {}", problems.join("; ")))
+    }
+}
+
+impl AliveTasks for Box<dyn Units> {
+    fn alive_tasks(&self) -> Option<usize> {
+        Units::alive_tasks(&**self)
     }
 }
 
@@ -202,31 +208,11 @@ impl kit::Contestant for Checked {
         work.got(out, job.consumer, made)
     }
 
-    fn counted(&self, primed: &Self::Prepared, _: &Behaviour<&'static str>) -> u64 {
-        primed.made()
-    }
-
-    fn alive_tasks(&self, primed: &Self::Prepared) -> Option<usize> {
-        primed.inner.alive_tasks()
-    }
-
-    fn leftovers(&self, primed: &Self::Prepared) -> Vec<String> {
-        primed.leftovers()
-    }
-
     fn is_injected(&self, err: &HoldError, fault: &Fault<&'static str>) -> bool {
         match (err, fault.action) {
             (HoldError::Failed(m), FaultAction::Error) => *m == Injected { what: "unit", at: fault.at },
             (HoldError::Panicked(m), FaultAction::Panic) => *m == injected_panic_message("unit", fault.at),
             _ => false,
         }
-    }
-
-    fn fault_sites(&self, items: u64) -> Vec<(&'static str, u64)> {
-        vec![("unit", items)]
-    }
-
-    fn expected(&self, items: u64, _work: u32) -> Vec<u64> {
-        (0..items).collect()
     }
 }

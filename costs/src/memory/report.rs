@@ -62,10 +62,8 @@ pub fn slope(points: &[(f64, f64)]) -> Option<f64> {
 impl Context {
     /// The regression table and verdicts of `summary`.
     pub fn of(summary: &Summary) -> Context {
-        let counts: BTreeSet<u64> =
-            summary.phases.iter().filter_map(|p| p.strip_prefix("count_")?.split('-').next()?.parse().ok()).collect();
-        let payloads: BTreeSet<u64> =
-            summary.phases.iter().filter_map(|p| p.split("payload_").nth(1)?.parse().ok()).collect();
+        let counts: BTreeSet<u64> = summary.levels("count").into_iter().collect();
+        let payloads: BTreeSet<u64> = summary.levels("payload").into_iter().collect();
         let mut rows = Vec::new();
         for c in &summary.contestants {
             for &payload in &payloads {

@@ -13,6 +13,7 @@ use measure::harness::{self, Instruments, Iteration, IterationData, Routine, Sto
 use measure::record::TrialRequest;
 use measure::scenario::{TrialError, TrialSink};
 use measure::summary::Check;
+use pipelines::conformance::{every_iteration_passed, prepared_or_failed};
 
 use super::conformance;
 use super::contestants::{Contestant, HoldError, Units};
@@ -29,12 +30,8 @@ pub(super) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
     for check in conformance::all(contestant) {
         sink.check(check);
     }
-    let units = match contestant.prepare() {
-        Ok(units) => units,
-        Err(e) => {
-            sink.check(Check::new("checksum", false, format!("could not prepare: {e}")));
-            return Ok(());
-        }
+    let Some(units) = prepared_or_failed(contestant.prepare(), "checksum", sink) else {
+        return Ok(());
     };
     let mut routine = MemoryRoutine { units, count, bytes, expected: expected_total(count, bytes) };
     harness::run(&mut routine, request, sink);
@@ -134,14 +131,7 @@ impl Routine for MemoryRoutine {
     }
 
     fn checks(&mut self, measured: u32, accounted: u32) -> Vec<Check> {
-        vec![Check::new(
-            "checksum",
-            true,
-            format!(
-                "{measured} timed and {accounted} accounting iterations (and the warm-ups): all {} units handed back \
-                 their payload's checksum, {} in all",
-                self.count, self.expected
-            ),
-        )]
+        let what = format!(": all {} units handed back their payload's checksum, {} in all", self.count, self.expected);
+        vec![every_iteration_passed("checksum", measured, accounted, &what)]
     }
 }

@@ -21,11 +21,11 @@ use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 
 use measure::summary::Check;
-use pipelines::conformance::{self as kit, Behaviour, CheckedJob, Fault, FaultAction, Outcome, Sizes, Words};
+use pipelines::conformance::{self as kit, CheckedJob, Fault, FaultAction, Outcome, Sizes, Words};
 use pipelines::{panic_message, LiveStages};
 
 use super::contestants::{Contestant, OpError, Primitive};
-use crate::work::{self, injected_panic_message, Injected, Primed};
+use crate::work::{self, injected_panic_message, AliveTasks, Injected, Primed};
 
 /// Operations of the checks that run before the loop.
 pub const CHECK_OPS: u64 = 100;
@@ -54,6 +54,12 @@ pub fn edges(contestant: Contestant) -> Vec<Check> {
     let mut checks = kit::faults(&Checked(contestant));
     checks.push(kit::caller_cancel(&Checked(contestant)));
     checks
+}
+
+impl AliveTasks for Box<dyn Primitive> {
+    fn alive_tasks(&self) -> Option<usize> {
+        Primitive::alive_tasks(&**self)
+    }
 }
 
 /// A primitive as the conformance kit checks it: runs of [`CHECK_OPS`] operations through
@@ -110,30 +116,10 @@ impl kit::Contestant for Checked {
         work.got(out, job.consumer, made)
     }
 
-    fn counted(&self, primed: &Self::Prepared, _: &Behaviour<&'static str>) -> u64 {
-        primed.made()
-    }
-
-    fn alive_tasks(&self, primed: &Self::Prepared) -> Option<usize> {
-        primed.inner.alive_tasks()
-    }
-
-    fn leftovers(&self, primed: &Self::Prepared) -> Vec<String> {
-        primed.leftovers()
-    }
-
     fn is_injected(&self, err: &OpError, fault: &Fault<&'static str>) -> bool {
         err.to_string().contains(&match fault.action {
             FaultAction::Error => Injected { what: "op", at: fault.at }.to_string(),
             FaultAction::Panic => injected_panic_message("op", fault.at),
         })
-    }
-
-    fn fault_sites(&self, items: u64) -> Vec<(&'static str, u64)> {
-        vec![("op", items)]
-    }
-
-    fn expected(&self, items: u64, _work: u32) -> Vec<u64> {
-        (0..items).collect()
     }
 }

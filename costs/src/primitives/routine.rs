@@ -6,6 +6,7 @@ use measure::harness::{self, Instruments, Iteration, IterationData, Routine, Sto
 use measure::record::TrialRequest;
 use measure::scenario::{TrialError, TrialSink};
 use measure::summary::Check;
+use pipelines::conformance::{every_iteration_passed, prepared_or_failed};
 
 use super::conformance::{self, check_small_run, expected_sum};
 use super::contestants::{Contestant, OpError, Primitive};
@@ -17,12 +18,8 @@ pub(super) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
     for check in conformance::edges(contestant) {
         sink.check(check);
     }
-    let primitive = match contestant.prepare() {
-        Ok(primitive) => primitive,
-        Err(e) => {
-            sink.check(Check::new("every_operation_once", false, format!("could not prepare: {e}")));
-            return Ok(());
-        }
+    let Some(primitive) = prepared_or_failed(contestant.prepare(), "every_operation_once", sink) else {
+        return Ok(());
     };
     sink.check(check_small_run(primitive.as_ref()));
     let mut routine = PrimitiveRoutine { primitive, ops };
@@ -77,14 +74,7 @@ impl Routine for PrimitiveRoutine {
     }
 
     fn checks(&mut self, measured: u32, accounted: u32) -> Vec<Check> {
-        vec![Check::new(
-            "every_operation_once",
-            true,
-            format!(
-                "{measured} timed and {accounted} accounting iterations (and the warm-ups) of {} operations, each \
-                 handing back the sum of their numbers",
-                self.ops
-            ),
-        )]
+        let what = format!(" of {} operations, each handing back the sum of their numbers", self.ops);
+        vec![every_iteration_passed("every_operation_once", measured, accounted, &what)]
     }
 }

@@ -39,7 +39,7 @@ pub struct Checked {
 }
 
 impl kit::Contestant for Checked {
-    type Prepared = Box<dyn PreparedHandoff>;
+    type Prepared = Box<PreparedHandoff>;
     type Input = u64;
     type Site = ProducerSite;
     type Error = HandoffError;
@@ -82,10 +82,6 @@ impl kit::Contestant for Checked {
         prepared.run_metered(job, &mut || {})
     }
 
-    fn alive_tasks(&self, prepared: &Self::Prepared) -> Option<usize> {
-        prepared.alive_tasks()
-    }
-
     fn is_injected(&self, err: &HandoffError, fault: &Fault) -> bool {
         match (err, fault.action) {
             (HandoffError::Producer(e), kit::FaultAction::Error) => e.at == fault.at,
@@ -94,14 +90,6 @@ impl kit::Contestant for Checked {
             }
             _ => false,
         }
-    }
-
-    fn fault_sites(&self, items: u64) -> Vec<(ProducerSite, u64)> {
-        vec![(ProducerSite, items)]
-    }
-
-    fn expected(&self, items: u64, _work: u32) -> Vec<u64> {
-        (0..items).collect()
     }
 }
 

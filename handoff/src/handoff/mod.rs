@@ -30,10 +30,10 @@ use measure::external::ExternalProgram;
 use measure::question::{Alternatives, Question};
 use measure::record::TrialRequest;
 use measure::scenario::{
-    CalibrationSpec, ChartKind, ChartReference, ChartSpec, ParamSpec, ReferenceValue, Repetitions, Scenario,
-    SeriesLine, SeriesRole, TrialError,
+    CalibrationSpec, ChartKind, ChartReference, ChartSpec, ParamSpec, ReferenceValue, Repetitions, Scenario, TrialError,
 };
 use measure::summary::ContestantInfo;
+use pipelines::conformance::{batch_param, messages_param, outstanding_chart};
 
 pub use contestants::{
     ab_variants, bare_pairs, contestants, find, standalone_pairs, AbVariant, HandoffContestant, PreparedHandoff,
@@ -196,16 +196,8 @@ impl Scenario for HandoffScenario {
                 1,
                 10_000_000,
             ),
-            ParamSpec::single("batch", "Most items per message for the batched contestants.", 256, 256, 1, 1_000_000),
-            ParamSpec::single(
-                "messages",
-                "Messages a batched channel holds, room to run ahead: a batch is capacity/messages items (at most \
-                 `batch`).",
-                16,
-                16,
-                1,
-                1_000_000,
-            ),
+            batch_param(),
+            messages_param(),
         ],
         headline_metric: HEADLINE,
         calibration: Some(CalibrationSpec {
@@ -259,21 +251,7 @@ impl Scenario for HandoffScenario {
                 log_scale: false,
                 references: &[],
             },
-            ChartSpec {
-                id: "outstanding",
-                title: "Items in flight over time at capacity 256 (first accounting iteration)",
-                metric: "max_outstanding",
-                unit: "items",
-                kind: ChartKind::Series {
-                    series: &[SeriesLine {
-                        series: "outstanding",
-                        words: "items in flight",
-                        role: SeriesRole::Measured,
-                    }],
-                },
-                log_scale: false,
-                references: &[],
-            },
+            outstanding_chart("Items in flight over time at capacity 256 (first accounting iteration)"),
         ],
         /// The hand-off question, per channel capacity: which channel and packing moves items from a producer to a
         /// consumer fastest; pathologies are shown as what they cost.

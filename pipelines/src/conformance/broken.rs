@@ -27,6 +27,20 @@ pub enum Breakage {
     LeaksThread,
 }
 
+impl Breakage {
+    /// Every breakage, in declaration order.
+    pub const ALL: [Breakage; 8] = [
+        Breakage::SwallowsFirstItemError,
+        Breakage::LeavesWorkerDead,
+        Breakage::OverAdmitsOnFailure,
+        Breakage::IgnoresCancel,
+        Breakage::DropsOne,
+        Breakage::Duplicates,
+        Breakage::Reorders,
+        Breakage::LeaksThread,
+    ];
+}
+
 /// A real contestant that misbehaves as its [`Breakage`] says, and otherwise passes everything through.
 #[derive(Debug, Clone)]
 pub struct Broken<C> {

@@ -1,8 +1,9 @@
 //! The items contract and its one conformance kit, for the scenarios whose contestants move items from a source
 //! to a consumer (the chain, the hand-off) or make numbered units or operations (memory, primitives). The
 //! contract's types ([`Job`], [`Behaviour`], [`Instruments`], [`Fault`], [`Consume`], [`Outcome`]) are what a
-//! contestant runs: a plain job ([`Behaviour::Clean`], no meter) in timed iterations, a checked job (instruments
-//! and a gauge meter) here, with nothing in between to translate. Every check is written once, generic over
+//! contestant runs: a plain job ([`Behaviour::Clean`], no meter) in timed iterations ([`ItemsRoutine`] over a
+//! [`Prepared`] contestant), a checked job (instruments and a gauge meter) here, with nothing in between to
+//! translate. Every check is written once, generic over
 //! [`Contestant`], which a scenario implements with its [`Sizes`], its [`Words`] and its domain (what a clean
 //! run returns, where faults fire, which error is the injected one, what else a run may leave behind).
 //! Each check prepares the contestant afresh in a helper thread ([`run_guarded`]): one that has not answered
@@ -14,6 +15,7 @@
 
 mod broken;
 mod job;
+mod routine;
 
 use std::cell::Cell;
 use std::collections::BTreeMap;
@@ -29,6 +31,10 @@ use measure::watchdog::{run_guarded, WatchdogError};
 
 pub use broken::{Breakage, Broken};
 pub use job::{Behaviour, Consume, Fault, FaultAction, Input, Instruments, Job, Outcome, Site};
+pub use routine::{
+    batch_param, every_iteration_passed, messages_param, outstanding_chart, prepared_or_failed, Expected, ItemsRoutine,
+    Prepared,
+};
 
 use crate::cancel::{seeded_point, CallerCancel};
 use crate::stream::runtime::settled_tasks;
@@ -92,8 +98,8 @@ pub enum KitError {
 
 /// A contestant as the kit checks it: a scenario's contestant under its config.
 pub trait Contestant: Clone + Send + Sync + 'static {
-    /// What [`Contestant::prepare`] builds (its runtime, pool or threads).
-    type Prepared;
+    /// What [`Contestant::prepare`] builds (its runtime, pool or threads), which the kit inspects after each run.
+    type Prepared: Inspect;
     /// What its source emits ([`Job::input`]).
     type Input: Input;
     /// Where faults can fire (a stage, the producer).
@@ -135,24 +141,40 @@ pub trait Contestant: Clone + Send + Sync + 'static {
     /// One checked run of `job` on `prepared`: the same generic code as a timed run, with the job's behaviour
     /// and a gauge meter.
     fn run(&self, prepared: &Self::Prepared, job: &CheckedJob<'_, Self>) -> Result<Outcome, Self::Error>;
-    /// How many elements the source of the run that just returned counted (0 when clean): by default what
-    /// its `behaviour`'s instruments saw.
-    fn counted(&self, _prepared: &Self::Prepared, behaviour: &Behaviour<Self::Site>) -> u64 {
-        behaviour.seen()
-    }
-    /// Tasks alive on its runtime; `None` without one.
-    fn alive_tasks(&self, prepared: &Self::Prepared) -> Option<usize>;
-    /// What the last run on `prepared` left behind or did wrong that the kit does not count (threads above a
-    /// baseline, items made or finished twice), one phrase each; asked right after every run.
-    fn leftovers(&self, _prepared: &Self::Prepared) -> Vec<String> {
-        Vec::new()
-    }
     /// Whether `err` is what `fault` must end the run with.
     fn is_injected(&self, err: &Self::Error, fault: &Fault<Self::Site>) -> bool;
-    /// Every fault site, with how many elements it sees in a run of `items`.
-    fn fault_sites(&self, items: u64) -> Vec<(Self::Site, u64)>;
-    /// The items a clean collecting run of `items` at `work` returns, in order.
-    fn expected(&self, items: u64, work: u32) -> Vec<u64>;
+    /// Every fault site, with how many elements it sees in a run of `items`: by default the source alone, seeing
+    /// every item.
+    fn fault_sites(&self, items: u64) -> Vec<(Self::Site, u64)> {
+        vec![(Self::SOURCE, items)]
+    }
+    /// The items a clean collecting run of `items` at `work` returns, in order: by default `0..items`.
+    fn expected(&self, items: u64, _work: u32) -> Vec<u64> {
+        (0..items).collect()
+    }
+}
+
+/// What the kit reads from a prepared contestant right after each checked run.
+pub trait Inspect {
+    /// Tasks alive on its runtime; `None` without one.
+    fn alive_tasks(&self) -> Option<usize>;
+    /// How many elements the source of the run that just returned counted, when the prepared contestant counts
+    /// them itself; `None` (the default): what the run's instruments saw (0 when clean).
+    fn counted(&self) -> Option<u64> {
+        None
+    }
+    /// What the last run left behind or did wrong that the kit does not count (threads above a baseline, items
+    /// made or finished twice), one phrase each.
+    fn leftovers(&self) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+/// A prepared items contestant's runtime tasks; it counts nothing and leaves nothing the kit does not see.
+impl<In, S, E> Inspect for Box<dyn Prepared<In, S, E>> {
+    fn alive_tasks(&self) -> Option<usize> {
+        Prepared::alive_tasks(&**self)
+    }
 }
 
 /// A checked job of contestant `C`: its input and sites, metered by the check's gauge.
@@ -180,6 +202,36 @@ pub fn all<T: Target>(t: &T) -> Vec<Check> {
     checks.extend(faults(t));
     checks.push(caller_cancel(t));
     checks
+}
+
+/// One `#[test]` per check of [`all`], each calling `$run` (a test helper of the scenario that runs the check it
+/// is given on every contestant and fails listing every failure) with that check: the same six tests, with the
+/// same names, for every items scenario.
+///
+/// ```ignore
+/// pipelines::one_test_per_check!(every_contestant_passes);
+/// ```
+#[macro_export]
+macro_rules! one_test_per_check {
+    ($run:path) => {
+        $crate::one_test_per_check!(@tests $run;
+            every_contestant_sums_like_the_reference: |c| vec![$crate::conformance::checksum(c)];
+            every_contestant_delivers_each_item_exactly_once: |c| vec![$crate::conformance::exactly_once(c)];
+            outstanding_work_stays_within_each_bound: |c| vec![$crate::conformance::bounded_outstanding(c)];
+            every_contestant_stops_early_and_leaves_nothing_running: |c| vec![$crate::conformance::early_stop(c)];
+            a_fault_at_the_first_middle_or_last_element_ends_the_run_with_it_and_a_clean_run_follows:
+                $crate::conformance::faults;
+            every_contestant_stops_promptly_when_the_caller_cancels: |c| vec![$crate::conformance::caller_cancel(c)];
+        );
+    };
+    (@tests $run:path; $($test:ident: $check:expr;)*) => {
+        $(
+            #[test]
+            fn $test() {
+                $run($check);
+            }
+        )*
+    };
 }
 
 /// Each summing run ([`Sizes::sum_works`]) returns the wrapping sum of the expected items, counts them (if it
@@ -413,7 +465,7 @@ struct Bench<C: Contestant> {
 
 /// What one checked run returned and left behind: how many elements the probed source counted, the gauge, when
 /// it returned, its threads and tasks alive right after, the runtime's tasks once they had time to go, and what
-/// else the contestant says it left ([`Contestant::leftovers`]).
+/// else the contestant says it left ([`Inspect::leftovers`]).
 struct Ran<E: fmt::Display> {
     out: Result<Outcome, E>,
     emitted: u64,
@@ -442,10 +494,10 @@ impl<C: Contestant> Bench<C> {
             None => self.c.run(&self.prepared, &job),
             Some(breakage) => broken::run(self, breakage, &job),
         };
-        let emitted = self.c.counted(&self.prepared, &behaviour);
+        let emitted = self.prepared.counted().unwrap_or_else(|| behaviour.seen());
         let returned = Instant::now();
-        let (live, tasks) = (self.live.current(), settled_tasks(|| self.c.alive_tasks(&self.prepared)));
-        let more = self.c.leftovers(&self.prepared);
+        let (live, tasks) = (self.live.current(), settled_tasks(|| self.prepared.alive_tasks()));
+        let more = self.prepared.leftovers();
         Ran { out, emitted, gauge, returned, live, tasks, parties: C::WORDS.parties, more }
     }
 

@@ -6,7 +6,7 @@ use measure::summary::{ContestantInfo, Family, Role};
 use super::{ChainContestant, PreparedChain};
 use crate::job::{on_caller, ChainConfig, ChainError, Outcome};
 use crate::ops::{Hook, Stages};
-use crate::sink::{drain_iter, Run, Sink, SinkRun};
+use crate::sink::{drain_iter, Dispatched, Run, Sink, SinkRun};
 
 /// `baseline-loop`: the physical floor.
 #[derive(Debug, Clone, Copy)]
@@ -27,8 +27,8 @@ impl ChainContestant for BaselineLoop {
         .with_role(Role::Floor)
     }
 
-    fn prepare(&self, _config: &ChainConfig) -> Result<Box<dyn PreparedChain>, ChainError> {
-        Ok(Box::new(*self))
+    fn prepare(&self, _config: &ChainConfig) -> Result<Box<PreparedChain>, ChainError> {
+        Ok(Box::new(Dispatched(*self)))
     }
 }
 
@@ -63,8 +63,8 @@ impl ChainContestant for BaselineIterator {
         .with_role(Role::Floor)
     }
 
-    fn prepare(&self, _config: &ChainConfig) -> Result<Box<dyn PreparedChain>, ChainError> {
-        Ok(Box::new(*self))
+    fn prepare(&self, _config: &ChainConfig) -> Result<Box<PreparedChain>, ChainError> {
+        Ok(Box::new(Dispatched(*self)))
     }
 }
 

@@ -13,7 +13,7 @@ use measure::summary::{ContestantInfo, Family};
 use super::{message_words, piped_name, ChainContestant, Layout, PreparedChain};
 use crate::job::{catch_panics, ChainConfig, ChainError, Outcome};
 use crate::ops::{Hook, Message, Stages};
-use crate::sink::{Run, Sink, SinkRun};
+use crate::sink::{Dispatched, Run, Sink, SinkRun};
 use pipelines::blocking::{Flavor, Pipeline};
 
 /// A pipeline of threads over channels of flavor `F`, one item or one batch per message, staged or fused.
@@ -66,13 +66,13 @@ impl<F: Flavor + fmt::Debug> ChainContestant for ChannelThreads<F> {
         Some((self.layout, self.batched))
     }
 
-    fn prepare(&self, config: &ChainConfig) -> Result<Box<dyn PreparedChain>, ChainError> {
-        Ok(Box::new(ChannelRun::<F> {
+    fn prepare(&self, config: &ChainConfig) -> Result<Box<PreparedChain>, ChainError> {
+        Ok(Box::new(Dispatched(ChannelRun::<F> {
             config: *config,
             layout: self.layout,
             batched: self.batched,
             flavor: PhantomData,
-        }))
+        })))
     }
 }
 

@@ -14,7 +14,7 @@ use measure::summary::{ContestantInfo, Family};
 use super::{ChainContestant, PreparedChain};
 use crate::job::{on_caller, ChainConfig, ChainError, Outcome};
 use crate::ops::{Hook, Stages};
-use crate::sink::{drain_stream, Run, Sink, SinkRun};
+use crate::sink::{drain_stream, Dispatched, Run, Sink, SinkRun};
 
 /// A single-task stream on the futures crate's own executor: no runtime at all.
 #[derive(Debug, Clone, Copy)]
@@ -27,8 +27,8 @@ impl ChainContestant for StreamFutures {
                           futures::executor::block_on on the calling thread (no runtime); in order")
     }
 
-    fn prepare(&self, _config: &ChainConfig) -> Result<Box<dyn PreparedChain>, ChainError> {
-        Ok(Box::new(*self))
+    fn prepare(&self, _config: &ChainConfig) -> Result<Box<PreparedChain>, ChainError> {
+        Ok(Box::new(Dispatched(*self)))
     }
 }
 

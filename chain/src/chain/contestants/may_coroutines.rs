@@ -23,7 +23,7 @@ use measure::summary::{ContestantInfo, Family};
 use super::{ChainContestant, Layout, PreparedChain};
 use crate::job::{ChainConfig, ChainError, Outcome};
 use crate::ops::{Hook, Message, Stages};
-use crate::sink::{Run, Sink, SinkRun};
+use crate::sink::{Dispatched, Run, Sink, SinkRun};
 use pipelines::coroutine::{self, bounded, BoundedReceiver, BoundedSender, CoroutineConfig};
 use pipelines::LiveStages;
 
@@ -92,9 +92,9 @@ impl ChainContestant for MayCoroutines {
         Some((Layout::Staged, self.batched))
     }
 
-    fn prepare(&self, config: &ChainConfig) -> Result<Box<dyn PreparedChain>, ChainError> {
+    fn prepare(&self, config: &ChainConfig) -> Result<Box<PreparedChain>, ChainError> {
         configure_may(self.batched)?;
-        Ok(Box::new(MayRun { config: *config, batched: self.batched }))
+        Ok(Box::new(Dispatched(MayRun { config: *config, batched: self.batched })))
     }
 }
 

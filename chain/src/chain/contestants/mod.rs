@@ -63,14 +63,13 @@ use std::fmt;
 use std::sync::Arc;
 
 use measure::external::ExternalProgram;
-use measure::meter::{GaugeMeter, NoMeter};
 use measure::record::TrialRequest;
 use measure::scenario::TrialError;
 use measure::summary::ContestantInfo;
 
-use crate::job::{ChainConfig, ChainError, Job, Outcome};
-use crate::sink::{dispatch, SinkRun};
+use crate::job::{ChainConfig, ChainError, StageName};
 use pipelines::blocking::{crossbeam::Crossbeam, flume::Flume, std_sync::StdSync};
+use pipelines::conformance::Prepared;
 
 /// A way of running the chain, as the registry lists it.
 pub trait ChainContestant: Send + Sync + fmt::Debug {
@@ -94,43 +93,13 @@ pub trait ChainContestant: Send + Sync + fmt::Debug {
     }
 
     /// Build what a run needs and a long-lived application would build once: runtimes, thread pools.
-    fn prepare(&self, config: &ChainConfig) -> Result<Box<dyn PreparedChain>, ChainError>;
+    fn prepare(&self, config: &ChainConfig) -> Result<Box<PreparedChain>, ChainError>;
 }
 
-/// A contestant ready to run: its runtime or pool, if any, is built.
-pub trait PreparedChain: Send + fmt::Debug {
-    /// Run one job to the end, calling `go` once its threads are spawned and running (its runtime was built in
-    /// [`ChainContestant::prepare`]) and right before the first item moves: every stage thread and task it
-    /// started has ended when this returns, except that tokio may release a finished task's slot a moment later
-    /// (see [`PreparedChain::alive_tasks`]). The timed instantiation: the meter is [`NoMeter`] and compiles away.
-    fn run(&self, job: &Job<'_, NoMeter>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError>;
-
-    /// [`PreparedChain::run`] counting outstanding items into the job's gauge (accounting iterations and
-    /// conformance checks); the same generic code, instantiated with [`GaugeMeter`].
-    fn run_metered(&self, job: &Job<'_, GaugeMeter>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError>;
-
-    /// Tasks alive on its tokio runtime (`RuntimeMetrics::num_alive_tasks`); `None` without a runtime that
-    /// spawns tasks.
-    fn alive_tasks(&self) -> Option<usize> {
-        None
-    }
-}
-
-/// Every contestant whose consumer runs on one thread is ready to run through [`dispatch`], which picks the
-/// instantiation for the job's stages and sink.
-impl<T: SinkRun + Send + fmt::Debug> PreparedChain for T {
-    fn run(&self, job: &Job<'_, NoMeter>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
-        dispatch(self, job, go)
-    }
-
-    fn run_metered(&self, job: &Job<'_, GaugeMeter>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
-        dispatch(self, job, go)
-    }
-
-    fn alive_tasks(&self) -> Option<usize> {
-        SinkRun::alive_tasks(self)
-    }
-}
+/// A chain contestant ready to run, its runtime or pool, if any, built: the items contract's
+/// [`pipelines::conformance::Prepared`] over the chain's input, stages and error. Contestants whose consumer runs on
+/// one thread are wrapped in `sink::Dispatched`, which picks the instantiation for the job's stages and sink.
+pub type PreparedChain = dyn Prepared<Arc<[u64]>, StageName, ChainError>;
 
 /// Every contestant, in report order.
 pub fn contestants() -> Vec<Arc<dyn ChainContestant>> {
@@ -241,14 +210,7 @@ mod tests {
     #[test]
     fn names_are_unique_and_follow_the_family() {
         let infos: Vec<ContestantInfo> = contestants().iter().map(|c| c.info()).collect();
-        let mut names: Vec<&str> = infos.iter().map(|i| i.name.as_str()).collect();
-        names.sort_unstable();
-        names.dedup();
-        assert_eq!(names.len(), infos.len());
-        for info in &infos {
-            assert!(info.name.starts_with(info.family.as_str()), "{} is not in family {:?}", info.name, info.family);
-            assert!(!info.description.is_empty());
-        }
+        testkit::checks::assert_names_follow_families(&infos);
     }
 
     #[test]

@@ -5,10 +5,13 @@ use ::rayon::{ThreadPool, ThreadPoolBuilder};
 use measure::meter::{GaugeMeter, Meter};
 use measure::summary::{ContestantInfo, Family};
 
+use std::sync::Arc;
+
 use super::{ChainContestant, PreparedChain};
-use crate::job::{catch_panics, Behaviour, ChainConfig, ChainError, Consumer, Job, Outcome};
+use crate::job::{catch_panics, Behaviour, ChainConfig, ChainError, Consumer, Job, Outcome, StageName};
 use crate::ops::{self, Stages, Tripwire};
 use pipelines::cancel::CallerCancel;
+use pipelines::conformance::Prepared;
 
 /// Data parallelism: rayon splits the slice adaptively across its pool and reduces the partial sums.
 #[derive(Debug, Clone, Copy)]
@@ -35,7 +38,7 @@ impl ChainContestant for BlockingRayon {
         false
     }
 
-    fn prepare(&self, _config: &ChainConfig) -> Result<Box<dyn PreparedChain>, ChainError> {
+    fn prepare(&self, _config: &ChainConfig) -> Result<Box<PreparedChain>, ChainError> {
         let pool = ThreadPoolBuilder::new()
             .thread_name(|i| format!("rayon-{i}"))
             .build()
@@ -44,7 +47,7 @@ impl ChainContestant for BlockingRayon {
     }
 }
 
-impl PreparedChain for RayonChain {
+impl Prepared<Arc<[u64]>, StageName, ChainError> for RayonChain {
     fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {
         self.run_any(job, go)
     }

@@ -90,21 +90,8 @@ mod tests {
     use super::*;
 
     fn request(contestant: &str) -> TrialRequest {
-        TrialRequest {
-            scenario: "chain".to_string(),
-            contestant: contestant.to_string(),
-            phase: Some("work_64".to_string()),
-            params: [("items", 1_000_000), ("work", 64), ("batch", 256), ("capacity", 1024), ("messages", 16)]
-                .into_iter()
-                .map(|(k, v)| (k.to_string(), v))
-                .collect(),
-            fork: 0,
-            warmup: 1,
-            iterations: 3,
-            seed: 1,
-            quick: false,
-            accounting: 1,
-        }
+        let params = [("items", 1_000_000), ("work", 64), ("batch", 256), ("capacity", 1024), ("messages", 16)];
+        testkit::fixture::trial_request("chain", contestant, "work_64", &params)
     }
 
     #[test]

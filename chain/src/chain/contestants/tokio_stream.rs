@@ -9,7 +9,7 @@ use tokio::runtime::Runtime;
 use super::{ChainContestant, PreparedChain};
 use crate::job::{on_caller, ChainConfig, ChainError, Outcome};
 use crate::ops::{Hook, Stages};
-use crate::sink::{drain_stream, Run, Sink, SinkRun};
+use crate::sink::{drain_stream, Dispatched, Run, Sink, SinkRun};
 use pipelines::stream::{runtime, tokio_iter_yield_interval};
 
 /// Which source stream feeds the tokio-stream adapters.
@@ -77,10 +77,10 @@ impl ChainContestant for CurrentThreadStream {
         ContestantInfo::new(name, Family::Stream, format!("{source} {ADAPTERS}"))
     }
 
-    fn prepare(&self, _config: &ChainConfig) -> Result<Box<dyn PreparedChain>, ChainError> {
+    fn prepare(&self, _config: &ChainConfig) -> Result<Box<PreparedChain>, ChainError> {
         let runtime = runtime::current_thread()
             .map_err(|e| ChainError::Prepare { contestant: self.info().name, message: e.to_string() })?;
-        Ok(Box::new(CurrentThreadRun { source: self.source, runtime }))
+        Ok(Box::new(Dispatched(CurrentThreadRun { source: self.source, runtime })))
     }
 }
 

@@ -24,7 +24,7 @@ use tokio::task::JoinHandle;
 use super::{message_words, piped_name, ChainContestant, Layout, PreparedChain};
 use crate::job::{ChainConfig, ChainError, Outcome};
 use crate::ops::{Hook, Message, Stages};
-use crate::sink::{Run, Sink, SinkRun};
+use crate::sink::{Dispatched, Run, Sink, SinkRun};
 use pipelines::stream::{runtime, TaskPipeline, TaskStages};
 use pipelines::LiveStages;
 
@@ -72,10 +72,10 @@ impl ChainContestant for TokioTasks {
         Some((self.layout, self.batched))
     }
 
-    fn prepare(&self, config: &ChainConfig) -> Result<Box<dyn PreparedChain>, ChainError> {
+    fn prepare(&self, config: &ChainConfig) -> Result<Box<PreparedChain>, ChainError> {
         let runtime = runtime::multi_thread()
             .map_err(|e| ChainError::Prepare { contestant: self.info().name, message: e.to_string() })?;
-        Ok(Box::new(TasksRun { runtime, config: *config, batched: self.batched, layout: self.layout }))
+        Ok(Box::new(Dispatched(TasksRun { runtime, config: *config, batched: self.batched, layout: self.layout })))
     }
 }
 

@@ -25,6 +25,7 @@ use measure::meter::{GaugeMeter, NoMeter};
 use measure::summary::{ContestantInfo, Family, Role};
 use pipelines::blocking::crossbeam::Crossbeam;
 use pipelines::blocking::flume::Flume;
+use pipelines::conformance::Prepared;
 use pipelines::LiveStages;
 use tokio::runtime::Runtime;
 
@@ -32,7 +33,7 @@ use super::bare_ab::{Cause, TASK_CAUSES, THREAD_CAUSES};
 use super::bare_run::{join, join_tasks, receive, spawn, BareRun};
 use super::two_tasks::{FlumeChannel, TokioChannel};
 use super::{bare_ab, bare_ab_async, AbVariant, HandoffContestant, PreparedHandoff};
-use crate::job::{Consumer, HandoffConfig, HandoffError, Job, Outcome, Side};
+use crate::job::{Consumer, HandoffConfig, HandoffError, Job, Outcome, ProducerSite, Side};
 
 /// Suffix of every bare reference pair's name.
 pub(super) const BARE_SUFFIX: &str = "-bare";
@@ -189,7 +190,7 @@ impl HandoffContestant for Bare {
         not_applicable(check)
     }
 
-    fn prepare(&self, config: &HandoffConfig) -> Result<Box<dyn PreparedHandoff>, HandoffError> {
+    fn prepare(&self, config: &HandoffConfig) -> Result<Box<PreparedHandoff>, HandoffError> {
         let runtime = if self.channel.tasks() {
             let built = pipelines::stream::runtime::multi_thread();
             Some(built.map_err(|e| HandoffError::Prepare { contestant: self.name(), message: e.to_string() })?)
@@ -217,7 +218,7 @@ impl fmt::Debug for PreparedBare {
     }
 }
 
-impl PreparedHandoff for PreparedBare {
+impl Prepared<u64, ProducerSite, HandoffError> for PreparedBare {
     fn run(&self, job: &Job<'_, NoMeter>, go: &mut dyn FnMut()) -> Result<Outcome, HandoffError> {
         self.run_any(job.items(), job.consumer, job.live, go)
     }

@@ -70,11 +70,12 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 use measure::external::ExternalProgram;
-use measure::meter::{GaugeMeter, Meter, NoMeter};
+use measure::meter::{GaugeMeter, Meter};
 use measure::record::TrialRequest;
 use measure::scenario::TrialError;
 use measure::summary::{ContestantInfo, Family, Role};
 use pipelines::cancel::CancellableSink;
+use pipelines::conformance::Prepared;
 use pipelines::sink::TakeSink;
 
 use pipelines::blocking::crossbeam::Crossbeam;
@@ -84,7 +85,7 @@ use tokio::runtime::Runtime;
 
 use crate::condvar_queue::{CondvarQueue, CountedCondvarQueue};
 use crate::consume::{Sink, SumSink};
-use crate::job::{Behaviour, Consumer, HandoffConfig, HandoffError, Job, Outcome, Packing};
+use crate::job::{Behaviour, Consumer, HandoffConfig, HandoffError, Job, Outcome, Packing, ProducerSite};
 use crate::message::{Clean, Tripwire};
 use crate::produce::{Batched, PerItem, Producer, Shape};
 
@@ -101,7 +102,7 @@ pub trait HandoffContestant: Send + Sync + fmt::Debug {
     fn items_per_message(&self, config: &HandoffConfig) -> Option<usize>;
 
     /// Build what a long-lived application would build once: its runtime, if any.
-    fn prepare(&self, config: &HandoffConfig) -> Result<Box<dyn PreparedHandoff>, HandoffError>;
+    fn prepare(&self, config: &HandoffConfig) -> Result<Box<PreparedHandoff>, HandoffError>;
 
     /// Why conformance check `check` cannot be asked of it, or `None` when it applies (every check applies to a
     /// contestant built on the lab's producer, consumer and meter).
@@ -110,23 +111,9 @@ pub trait HandoffContestant: Send + Sync + fmt::Debug {
     }
 }
 
-/// A contestant ready to run: its runtime, if any, is built.
-pub trait PreparedHandoff: Send + fmt::Debug {
-    /// Run one job to the end, calling `go` once both ends exist and right before the first message moves: every
-    /// thread and task it started has ended when this returns, except that tokio may release a finished task's
-    /// slot a moment later (see [`PreparedHandoff::alive_tasks`]). The timed instantiation: the meter is
-    /// [`NoMeter`] and compiles away.
-    fn run(&self, job: &Job<'_, NoMeter>, go: &mut dyn FnMut()) -> Result<Outcome, HandoffError>;
-
-    /// [`PreparedHandoff::run`] counting outstanding items into the job's gauge (accounting iterations and
-    /// conformance checks); the same generic code, instantiated with [`GaugeMeter`].
-    fn run_metered(&self, job: &Job<'_, GaugeMeter>, go: &mut dyn FnMut()) -> Result<Outcome, HandoffError>;
-
-    /// Tasks alive on its tokio runtime (`RuntimeMetrics::num_alive_tasks`); `None` without a runtime.
-    fn alive_tasks(&self) -> Option<usize> {
-        None
-    }
-}
+/// A hand-off contestant ready to run, its runtime, if any, built: the items contract's
+/// [`pipelines::conformance::Prepared`] over the hand-off's item count, producer site and error.
+pub type PreparedHandoff = dyn Prepared<u64, ProducerSite, HandoffError>;
 
 /// Every contestant, in report order: each per-item contestant right before its batched twin (and, for
 /// crossbeam, std and tokio, the one-message variant after that).
@@ -375,7 +362,7 @@ impl<K: Kind> HandoffContestant for Pair<K> {
         K::HANDS_OFF.then(|| config.items_per_message(self.packing))
     }
 
-    fn prepare(&self, config: &HandoffConfig) -> Result<Box<dyn PreparedHandoff>, HandoffError> {
+    fn prepare(&self, config: &HandoffConfig) -> Result<Box<PreparedHandoff>, HandoffError> {
         let built = match self.runtime {
             RuntimeKind::None => Ok(None),
             RuntimeKind::MultiThread => pipelines::stream::runtime::multi_thread().map(Some),
@@ -404,7 +391,7 @@ impl<K> fmt::Debug for PreparedPair<K> {
     }
 }
 
-impl<K: Kind> PreparedHandoff for PreparedPair<K> {
+impl<K: Kind> Prepared<u64, ProducerSite, HandoffError> for PreparedPair<K> {
     fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<Outcome, HandoffError> {
         self.dispatch(job, go)
     }
@@ -473,14 +460,7 @@ mod tests {
     #[test]
     fn names_are_unique_and_follow_the_family() {
         let infos: Vec<ContestantInfo> = contestants().iter().map(|c| c.info()).collect();
-        let mut names: Vec<&str> = infos.iter().map(|i| i.name.as_str()).collect();
-        names.sort_unstable();
-        names.dedup();
-        assert_eq!(names.len(), infos.len());
-        for info in &infos {
-            assert!(info.name.starts_with(info.family.as_str()), "{} is not in family {:?}", info.name, info.family);
-            assert!(!info.description.is_empty());
-        }
+        testkit::checks::assert_names_follow_families(&infos);
     }
 
     #[test]

@@ -126,27 +126,9 @@ mod tests {
     use super::*;
 
     fn request(contestant: &str, capacity: u64) -> TrialRequest {
-        TrialRequest {
-            scenario: "handoff".to_string(),
-            contestant: contestant.to_string(),
-            phase: Some(format!("capacity_{capacity}")),
-            params: [
-                ("items", 250_000),
-                ("small_items", 10_000),
-                ("capacity", capacity),
-                ("batch", 256),
-                ("messages", 16),
-            ]
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect(),
-            fork: 0,
-            warmup: 1,
-            iterations: 3,
-            seed: 1,
-            quick: false,
-            accounting: 1,
-        }
+        let params =
+            [("items", 250_000), ("small_items", 10_000), ("capacity", capacity), ("batch", 256), ("messages", 16)];
+        testkit::fixture::trial_request("handoff", contestant, &format!("capacity_{capacity}"), &params)
     }
 
     #[test]
