@@ -265,13 +265,15 @@ pub fn fit_phase(prices: Prices, rows: Vec<(String, f64, Counts)>) -> (Option<St
     (work.map(|w| w.0), fit(prices, moving))
 }
 
-/// The model at every phase of `summary` where some contestant recorded [`HAND_OFFS_METRIC`] ([`fit_phase`] of
+/// The model at every phase of `summary` where some contestant handed items off ([`HAND_OFFS_METRIC`] above 0;
+/// [`fit_phase`] of
 /// [`counted`] at the prices of the floor the run cites). `Ok` and empty when no contestant recorded hand-offs
 /// (the scenario is not modelled); `Err` says why a modelled run has no prices (no floor cited, or one without a
 /// figure the model needs).
 pub fn of_summary(summary: &Summary) -> Result<Vec<PhaseFit>, String> {
+    let key = |phase: Option<&str>| metric_key(phase, HAND_OFFS_METRIC);
     let modelled = |phase: Option<&str>| {
-        summary.contestants.iter().any(|c| c.metrics.contains_key(&metric_key(phase, HAND_OFFS_METRIC)))
+        summary.contestants.iter().any(|c| c.metrics.get(&key(phase)).is_some_and(|m| m.median > 0.0))
     };
     let phases: Vec<Option<&str>> = summary.phase_keys().into_iter().filter(|p| modelled(*p)).collect();
     if phases.is_empty() {
