@@ -77,8 +77,6 @@ pub struct Context {
     pub forks: u32,
     /// Every judged claim by id.
     pub claims: BTreeMap<String, ClaimView>,
-    /// What `may` asks of coroutine code, when the run has coroutine contestants.
-    pub coroutine_rules: Option<String>,
 }
 
 /// A contestant and its formatted cells.
@@ -119,7 +117,6 @@ impl Context {
             timer_overshoot: crate::tcp::claims::TIMER_OVERSHOOT,
             forks: summary.method.forks,
             claims: claims_by_id(&summary.claims),
-            coroutine_rules: pipelines::coroutine::rules_note(summary),
         }
     }
 }

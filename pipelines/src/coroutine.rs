@@ -470,26 +470,6 @@ pub fn config_in_force() -> Option<CoroutineConfig> {
     registry().in_force
 }
 
-/// What `may` asks of code that runs on its coroutines, for every report's semantics section, as tokio's
-/// cooperative budget is named there: `None` when the run has no coroutine-family contestant. The words are in
-/// `templates/coroutine-rules.md`; the long form, with sources, is `docs/coroutines.md`.
-pub fn rules_note(summary: &measure::summary::Summary) -> Option<String> {
-    let coroutines: Vec<String> = summary
-        .contestants
-        .iter()
-        .filter(|c| c.family == measure::summary::Family::Coroutine)
-        .map(|c| format!("`{}`", c.name))
-        .collect();
-    if coroutines.is_empty() {
-        return None;
-    }
-    let context = serde_json::json!({ "coroutines": coroutines });
-    Some(measure::template::render_or_note("coroutine-rules.md", RULES_TEMPLATE, context))
-}
-
-/// The words of [`rules_note`].
-const RULES_TEMPLATE: &str = include_str!("templates/coroutine-rules.md");
-
 /// Memory maps one `may` coroutine's stack takes: the `mmap`ed stack and its guard page.
 pub const MAPS_PER_COROUTINE: u64 = 2;
 

@@ -53,6 +53,7 @@ mod analysis;
 pub mod by_cores;
 pub mod calibration;
 mod claims;
+mod coroutine_rules;
 mod cost_model;
 pub mod floor;
 pub mod format;

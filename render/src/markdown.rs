@@ -59,6 +59,7 @@ pub fn render_markdown(input: &ReportInput<'_>) -> String {
         "charts": charts,
         "claims": claims,
         "discussion": input.discussion.trim(),
+        "coroutine_rules": body(&crate::coroutine_rules::note(summary)),
         "cost_model": body(&crate::cost_model::section(summary, false)),
         "published": published_against(summary),
         "agree_within": format!("{}", measure::references::AGREE_WITHIN),

@@ -69,8 +69,6 @@ struct Context {
     rayon_last: String,
     /// The fastest batched pipeline at the first work.
     best_batched: Option<Row>,
-    /// What `may` asks of coroutine code, when the run has coroutine contestants.
-    coroutine_rules: Option<String>,
     /// The "lab ÷ standalone" section: the loop beside its standalone program at every work, rendered by
     /// [`measure::external::section`].
     standalone: String,
@@ -235,7 +233,6 @@ impl Context {
             gap,
             rayon_last: ratio(headline_last("blocking-rayon"), floor_last),
             best_batched,
-            coroutine_rules: pipelines::coroutine::rules_note(summary),
             standalone: measure::external::section(
                 &beside_standalone(summary, &standalone_pairs(), HEADLINE, STANDALONE_LIMIT),
                 "ms/M",

@@ -24,8 +24,6 @@ pub struct Context {
     pub rows: Vec<Row>,
     /// Every judged claim by id.
     pub claims: BTreeMap<String, ClaimView>,
-    /// What `may` asks of coroutine code, when the run has coroutine contestants.
-    pub coroutine_rules: Option<String>,
 }
 
 /// One contestant at one payload: bytes per unit from the slope over the counts, and per count.
@@ -91,10 +89,6 @@ impl Context {
                 });
             }
         }
-        Context {
-            rows,
-            claims: claims_by_id(&summary.claims),
-            coroutine_rules: pipelines::coroutine::rules_note(summary),
-        }
+        Context { rows, claims: claims_by_id(&summary.claims) }
     }
 }

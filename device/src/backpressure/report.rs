@@ -45,7 +45,6 @@ pub(crate) fn discussion(summary: &Summary) -> String {
         "cost": cost(summary),
         "semantics": semantics(summary),
         "pick": pick(summary),
-        "coroutine_rules": pipelines::coroutine::rules_note(summary),
     });
     measure::template::render_or_note("backpressure/report.md", TEMPLATE, context)
 }

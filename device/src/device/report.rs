@@ -45,7 +45,6 @@ pub(crate) fn discussion(summary: &Summary) -> String {
         "cpu": cpu_table(summary),
         "memory": memory(summary),
         "cut": cut_short(summary),
-        "coroutine_rules": pipelines::coroutine::rules_note(summary).unwrap_or_default(),
         "pick": pick(summary),
     });
     measure::template::render_or_note("device/report.md", REPORT, context)

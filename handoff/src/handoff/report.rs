@@ -84,8 +84,6 @@ pub struct Context {
     pub async_close: bool,
     /// Every registered contestant's profile at the claim capacity, by name (`n/a` for a figure it lacks).
     pub at: BTreeMap<String, Profile>,
-    /// `may`'s rules, when the run has coroutine contestants (from [`pipelines::coroutine::rules_note`]).
-    pub coroutine_rules: Option<String>,
     /// Every per-item contestant's ms/M as a multiple of the ring's and of the loop's, at each capacity.
     pub floor_multiples: FloorMultiples,
 }
@@ -135,7 +133,6 @@ pub fn context(summary: &Summary) -> Context {
             .map(|contestant| contestant.info().name)
             .map(|name| (name.clone(), profile(summary, &name, c)))
             .collect(),
-        coroutine_rules: pipelines::coroutine::rules_note(summary),
         floor_multiples: floor_multiples(summary, &caps),
     }
 }
