@@ -122,3 +122,15 @@ fn the_report_points_at_a_published_reference_only_where_the_appendix_has_one() 
     assert!(!markdown.contains("the published reference"), "{markdown}");
     assert!(markdown.contains("every correctness check and the harness cost are in"), "{markdown}");
 }
+
+#[test]
+fn may_s_rules_are_stated_once_where_a_coroutine_contestant_ran_and_nowhere_else() {
+    let mut summary = common::summary();
+    let without = render::markdown::render_markdown(&common::input(&summary));
+    assert!(!without.contains("Coroutines hold only under `may`'s rules"), "{without}");
+    summary.contestants[1].family = measure::summary::Family::Coroutine;
+    let name = summary.contestants[1].name.clone();
+    let with = render::markdown::render_markdown(&common::input(&summary));
+    assert_eq!(with.matches("Coroutines hold only under `may`'s rules").count(), 1, "{with}");
+    assert!(with.contains(&format!("**Coroutines hold only under `may`'s rules.** `{name}` run")), "{with}");
+}
