@@ -126,3 +126,18 @@ pub(crate) fn calibrate(work: &Work, us: f64) -> Calibration {
     let passed = (measured_us / us - 1.0).abs() <= TOLERANCE;
     Calibration { ns_per_round, asked_us: us, rounds, measured_us, passed }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_scenario_declares_the_cpu_work_and_its_parameter_bounds_the_rounds() {
+        let work = Work::declared().expect("a scenario of the registry declares CPU work");
+        let scenario = registry::find(work.scenario).expect("its scenario is in the registry");
+        let spec = scenario.params().into_iter().find(|p| p.key() == work.work.param).expect("its parameter");
+        assert_eq!(work.max_rounds, spec.max);
+        assert!(work.max_us(2.0) > 0.0);
+        assert_ne!((work.work.items)(3, 1), (work.work.items)(3, 2), "the rounds change the work");
+    }
+}
