@@ -10,8 +10,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::phase::PhaseKey;
 
-/// The shape of a user's work, as `lab advise` takes it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// The shape of a user's work, as `lab advise` takes it (the default: no work at all, for struct updates).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Shape {
     /// CPU work per item, in microseconds (`--cpu-us-per-item`).
     pub cpu_us_per_item: f64,
@@ -223,31 +223,21 @@ pub(crate) mod tests {
 
     /// 10,000 items of 20 µs of CPU each on 2 cores, no I/O.
     pub(crate) fn shape() -> Shape {
-        Shape {
-            cpu_us_per_item: 20.0,
-            items: 10_000,
-            items_per_second: None,
-            io_calls_per_item: 0,
-            io_latency_ms: 10,
-            in_flight: 1_000,
-            ordered: false,
-            loses_capacity: false,
-            capacity_after: 200,
-            batchable: false,
-            cores: 2,
-        }
+        Shape { cpu_us_per_item: 20.0, items: 10_000, cores: 2, ..Shape::default() }
     }
 
     #[test]
     fn the_slug_names_the_shape() {
-        let shape =
-            Shape { loses_capacity: true, ordered: true, cpu_us_per_item: 0.1, io_calls_per_item: 1, ..shape() };
-        assert_eq!(shape.slug(), "cpu0.1us-items10000-io1x10ms-inflight1000-ordered-drop200-cores2");
+        let calls = Shape { io_calls_per_item: 1, io_latency_ms: 5, in_flight: 100, ..shape() };
+        let dropping = Shape { ordered: true, loses_capacity: true, capacity_after: 20, ..calls };
+        assert_eq!(dropping.slug(), "cpu20us-items10000-io1x5ms-inflight100-ordered-drop20-cores2");
+        let batched = Shape { items_per_second: Some(50), batchable: true, cpu_us_per_item: 0.5, ..shape() };
+        assert_eq!(batched.slug(), "cpu0.5us-rate50-batchable-cores2");
     }
 
     #[test]
     fn cpu_and_io_seconds_follow_the_cores_and_the_in_flight_bound() {
-        let io = Shape { io_calls_per_item: 2, in_flight: 100, ..shape() };
+        let io = Shape { io_calls_per_item: 2, io_latency_ms: 10, in_flight: 100, ..shape() };
         assert!((io.cpu_seconds() - 0.1).abs() < 1e-12, "10,000 × 20 µs over 2 cores");
         assert_eq!(io.calls(), 20_000);
         assert!((io.io_seconds() - 2.0).abs() < 1e-12, "20,000 calls of 10 ms, 100 at a time");

@@ -299,10 +299,4 @@ mod tests {
         assert_eq!(runs[1].target.as_ref().unwrap().0, 5_000.0, "calls per second");
         assert!(super::runs(&cpu_shape(), 7, 5)[0].target.is_none());
     }
-
-    #[test]
-    fn the_slug_names_the_shape() {
-        let shape = Shape { loses_capacity: true, ordered: true, ..io_shape() };
-        assert_eq!(shape.slug(), "cpu0.1us-items10000-io1x3ms-inflight2000-ordered-drop200-cores2");
-    }
 }
