@@ -19,6 +19,7 @@
 //! scenario declares the sizes of the runtimes inside its trials.
 #![warn(missing_docs)]
 
+pub mod advice;
 pub mod alloc;
 pub mod answers;
 pub mod busy;

@@ -410,6 +410,17 @@ pub trait Scenario: Send + Sync {
     fn calibration(&self) -> Option<CalibrationSpec> {
         None
     }
+    /// How this scenario answers a user's shape of work in `lab advise` (`rounds`: the shape's CPU work per item
+    /// in rounds of the lab's [`CpuWork`](crate::advice::CpuWork)), or `None` where it does not: the default.
+    fn advise(&self, shape: &crate::advice::Shape, rounds: u64) -> Option<crate::advice::Advice> {
+        let _ = (shape, rounds);
+        None
+    }
+    /// How CPU work per item maps onto this scenario's parameters, if `lab advise` may time it to express a
+    /// user's CPU work. None by default.
+    fn cpu_work(&self) -> Option<crate::advice::CpuWork> {
+        None
+    }
     /// Findings the generic headline (best contestant per phase on the headline metric) cannot see, one markdown
     /// sentence each, computed from the summary; the report's headline and the index show them after it.
     fn headline_notes(&self, summary: &Summary) -> Vec<String> {

@@ -15,8 +15,10 @@
 /// - `finding_table: path` calls `path(summary)` ([`finding_table`](crate::scenario::Scenario::finding_table),
 ///   from `findings.rs`: the sentences the report prints only where their verdicts hold).
 /// - `discussion`, `details_discussion` and `headline_notes`: `path` calls `path(summary)` (from `report.rs`).
+/// - `advise: path` calls `path(shape, rounds)` ([`advise`](crate::scenario::Scenario::advise), from `advice.rs`:
+///   how the scenario answers a user's shape in `lab advise`).
 /// - `name`, `title`, `question`, `headline_metric`, `higher_is_better`, `params`, `table_metrics`, `charts`,
-///   `questions`, `trade_off_metrics` and `calibration`: `value` is what the method returns, an expression that does not name
+///   `questions`, `trade_off_metrics`, `calibration` and `cpu_work`: `value` is what the method returns, an expression that does not name
 ///   `self` (a method that needs `self` or an argument is written out beside the macro).
 ///
 /// A row may carry attributes, doc comments among them.
@@ -101,6 +103,13 @@ macro_rules! scenario_files {
         }
         $($crate::scenario_files!($($rest)*);)?
     };
+    ($(#[$attr:meta])* advise: $advise:path $(, $($rest:tt)*)?) => {
+        $(#[$attr])*
+        fn advise(&self, shape: &$crate::advice::Shape, rounds: u64) -> Option<$crate::advice::Advice> {
+            $advise(shape, rounds)
+        }
+        $($crate::scenario_files!($($rest)*);)?
+    };
     ($(#[$attr:meta])* headline_notes: $notes:path $(, $($rest:tt)*)?) => {
         $(#[$attr])*
         fn headline_notes(&self, summary: &$crate::summary::Summary) -> Vec<String> {
@@ -127,6 +136,7 @@ macro_rules! scenario_files {
     (@type questions) => { Vec<$crate::question::Question> };
     (@type trade_off_metrics) => { Vec<(&'static str, bool)> };
     (@type calibration) => { Option<$crate::scenario::CalibrationSpec> };
+    (@type cpu_work) => { Option<$crate::advice::CpuWork> };
 }
 
 #[cfg(test)]
@@ -175,6 +185,15 @@ mod tests {
         vec!["a note".to_string()]
     }
 
+    fn answer(shape: &crate::advice::Shape, rounds: u64) -> Option<crate::advice::Advice> {
+        let why = format!("{} items", shape.items);
+        Some(crate::advice::Advice::new(crate::advice::Side::Cpu, why).param("work", vec![rounds]))
+    }
+
+    fn no_work(_items: u64, rounds: u32) -> u64 {
+        u64::from(rounds)
+    }
+
     /// Every row, the claim table without the summary.
     struct Every;
 
@@ -208,6 +227,8 @@ mod tests {
             discussion: words,
             details_discussion: words,
             headline_notes: notes,
+            advise: answer,
+            cpu_work: Some(crate::advice::CpuWork { param: "work", round: "round", items: no_work }),
             name: "every",
             title: "Every",
             question: "What?",
@@ -237,6 +258,11 @@ mod tests {
         assert!(Fewest.claim_table(&summary).is_empty());
         assert_eq!(Fewest.discussion(&summary), "0 contestants");
         assert!(Fewest.headline_notes(&summary).is_empty());
+        let shape = crate::advice::tests::shape();
+        let advice = Every.advise(&shape, 7).map(|a| (a.why, a.params));
+        assert_eq!(advice, Some(("10000 items".to_string(), [("work".to_string(), vec![7])].into())));
+        assert_eq!(Every.cpu_work().map(|w| (w.items)(1, 3)), Some(3));
+        assert!(Fewest.advise(&shape, 7).is_none() && Fewest.cpu_work().is_none());
         let request = TrialRequest {
             scenario: "every".to_string(),
             contestant: "nobody".to_string(),

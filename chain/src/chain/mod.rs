@@ -9,12 +9,14 @@
 //!   stage errors and panics), generic over contestants;
 //! - [`claims`]: the claim table, every claim with an id;
 //! - [`findings`]: the sentences the report states as findings, as rows the harness judges;
+//! - [`advice`]: how it answers a user's shape of work in `lab advise`, and how CPU work maps onto `work`;
 //! - `routine`: one trial in its own process, conformance then the harness's loop, every run verified;
 //! - [`report`]: the discussion's context of figures and verdicts, rendered into `templates/report.md`.
 //!
 //! The chain's own building blocks (`ops`, `job`, `sink`) live beside this folder in the crate; the building
 //! blocks the families share (`blocking`, `stream`, `coroutine`, …) come from `pipelines`.
 
+pub mod advice;
 pub mod claims;
 pub mod conformance;
 pub mod contestants;
@@ -91,6 +93,8 @@ impl Scenario for ChainScenario {
         claim_table: claims::table,
         finding_table: findings::table,
         discussion: report::discussion,
+        advise: advice::advise,
+        cpu_work: Some(advice::CPU_WORK),
         name: "chain",
         title: "Map / filter / map / sum: streams, threads behind channels, and a plain loop",
         question: "How much does each style cost for a CPU-bound map → filter → map → sum over a vector of integers: a \

@@ -13,11 +13,12 @@
 //! findings, judged into the summary's `findings`); `standing.rs` (where the blocking family stands in the family
 //! answers); `figures.rs` (each report section's figures, read from the summary); `report.rs` (the context
 //! `templates/report.md` and `templates/headline.md` are rendered with); `conformance.rs` (the sizes the shared
-//! checks run at); `routine.rs` (one trial: the checks, then the request's parameters as a
-//! [`crate::trial::TrialSpec`], run by the shared trial). The constructions, the call, the job, the trial and
+//! checks run at); `advice.rs` (how it answers a user's shape in `lab advise`); `routine.rs` (one trial: the
+//! checks, then the request's parameters as a [`crate::trial::TrialSpec`], run by the shared trial). The constructions, the call, the job, the trial and
 //! the checks themselves are the crate's building blocks, shared with the backpressure scenario (listed in the
 //! crate's doc). Tests: `device/tests/device_*.rs`.
 
+mod advice;
 mod claims;
 mod conformance;
 pub mod contestants;
@@ -95,6 +96,7 @@ impl Scenario for DeviceScenario {
         finding_table: findings::table,
         discussion: report::discussion,
         headline_notes: report::headline_notes,
+        advise: advice::advise,
         name: "device",
         title: "Device: one 10 ms I/O call per item through a shared client, 1,000 to 100,000 in flight",
         question: "How many calls per second, at what CPU and memory per call, does each style sustain when every item \

@@ -11,11 +11,13 @@
 //!   stop, producer error and panic), generic over contestants;
 //! - [`claims`]: the claim table the harness judges, every claim with an id;
 //! - [`findings`]: the rows behind the report's conditional sentences, judged the same way;
+//! - [`advice`]: how it answers a user's shape of work in `lab advise`;
 //! - `routine`: one trial in its own process (conformance, then the harness's timed loop, every run verified);
 //! - [`figures`]: the numbers the report prints, computed before it is rendered;
 //! - [`report`]: the figures and verdicts of a run, rendered with `templates/report.md` (every word of the
 //!   discussion).
 
+pub mod advice;
 pub mod calibration;
 pub mod claims;
 pub mod conformance;
@@ -160,6 +162,7 @@ impl Scenario for HandoffScenario {
         discussion: report::report,
         headline_notes: floors::headline_notes,
         details_discussion: calibration::details,
+        advise: advice::advise,
         name: "handoff",
         title: "Producer → consumer hand-off: channels, streams and the bridge between them",
         question: "What does it cost to pass a million items from one thread or task to another, in each style, and \

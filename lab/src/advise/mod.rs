@@ -51,7 +51,7 @@ const THREAD_MARGIN: u64 = 256;
 pub(crate) struct Request {
     /// The shape.
     pub shape: Shape,
-    /// CPU work per item mapped onto the chain's rounds, and its check.
+    /// CPU work per item mapped onto the rounds of the declared CPU work, and its check.
     pub calibration: Calibration,
     /// The CPUs the trials are pinned to.
     pub cpus: Vec<usize>,
@@ -225,14 +225,15 @@ pub(crate) fn request(sub: &ArgMatches) -> Result<Request, UsageError> {
         batchable: sub.get_flag("batchable"),
         cores: cores as u32,
     };
-    let calibration = calibrate::calibrate(cpu_us_per_item);
-    let most = calibrate::max_us(calibration.ns_per_round);
+    let work = calibrate::Work::declared()
+        .ok_or_else(|| UsageError::new("no scenario of this lab declares how CPU work per item maps onto it"))?;
+    let calibration = calibrate::calibrate(&work, cpu_us_per_item);
+    let most = work.max_us(calibration.ns_per_round);
     if cpu_us_per_item > most {
         return Err(UsageError::new(format!(
-            "--cpu-us-per-item {cpu_us_per_item} is more than the chain can express here: at most {most:.0} µs \
+            "--cpu-us-per-item {cpu_us_per_item} is more than the {} can express here: at most {most:.0} µs \
              ({} rounds of {:.2} ns)",
-            calibrate::MAX_ROUNDS,
-            calibration.ns_per_round
+            work.scenario, work.max_rounds, calibration.ns_per_round
         )));
     }
     let runs = shape::runs(&shape, calibration.rounds, forks);
@@ -335,13 +336,14 @@ pub(crate) fn run(request: &Request, out: &OutputDir, interrupted: &Arc<AtomicBo
     }
     let started_utc = crate::environment::utc_now();
     eprintln!(
-        "advise: {} on {} core(s) (CPUs {}); {} µs per item is {} mixing rounds here (calibration {}); about {:.0} s \
-         of runs within a budget of {:.0} s",
+        "advise: {} on {} core(s) (CPUs {}); {} µs per item is {} {}s here (calibration {}); about {:.0} s of runs \
+         within a budget of {:.0} s",
         request.shape.slug(),
         request.shape.cores,
         crate::term::comma_list(&request.cpus),
         shape::trim(request.shape.cpu_us_per_item),
         request.calibration.rounds,
+        calibrate::Work::declared().map_or("round", |w| w.work.round),
         request.calibration.check().outcome(),
         request.estimate_s(),
         request.budget_s

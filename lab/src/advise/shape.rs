@@ -1,131 +1,16 @@
-//! The user's shape of work (`lab advise` flags, each with a unit) and how it maps onto the lab's scenarios:
-//! which scenarios answer it, at which parameters, with which contestants, and how long that will take.
+//! The user's shape of work (`lab advise` flags, each with a unit) and the runs it maps onto: every scenario of
+//! the registry declares whether it answers the shape, at which parameters and with which contestants
+//! ([`Scenario::advise`]); this file adds the candidates, the repetitions and how long each run will take.
 
 use std::collections::BTreeMap;
 
-use measure::phase::PhaseKey;
+use measure::advice::Advice;
+pub(crate) use measure::advice::{trim, Mistake, Shape, Sweep};
 use measure::scenario::{Repetitions, Scenario};
 use measure::summary::Role;
 use serde::{Deserialize, Serialize};
 
 use crate::registry;
-
-/// The shape of a user's work, as `lab advise` takes it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub(crate) struct Shape {
-    /// CPU work per item, in microseconds (`--cpu-us-per-item`).
-    pub cpu_us_per_item: f64,
-    /// Items in all (`--items`), or one second's worth when [`Shape::items_per_second`] is given.
-    pub items: u64,
-    /// The rate items arrive at, per second (`--items-per-second`), if the user gave one.
-    pub items_per_second: Option<u64>,
-    /// I/O calls each item makes (`--io-calls-per-item`; 0: none).
-    pub io_calls_per_item: u64,
-    /// Latency of one I/O call, in milliseconds (`--io-latency-ms`).
-    pub io_latency_ms: u64,
-    /// I/O calls that may be in flight at once (`--in-flight`).
-    pub in_flight: u64,
-    /// Whether results must come out in item order (`--ordered`).
-    pub ordered: bool,
-    /// Whether the dependency called can lose capacity mid-run (`--dependency-loses-capacity`).
-    pub loses_capacity: bool,
-    /// The dependency's concurrent slots once it lost capacity (`--capacity-after`; default a fifth of in-flight).
-    pub capacity_after: u64,
-    /// Whether items may be grouped into batches between stages (`--batchable`).
-    pub batchable: bool,
-    /// Cores the trials run on (`--cores`), pinned with `sched_setaffinity`.
-    pub cores: u32,
-}
-
-impl Shape {
-    /// A short name of the shape for the output folder, such as `cpu20us-items10000-cores2`.
-    pub(crate) fn slug(&self) -> String {
-        let mut parts = vec![format!("cpu{}us", trim(self.cpu_us_per_item))];
-        match self.items_per_second {
-            Some(rate) => parts.push(format!("rate{rate}")),
-            None => parts.push(format!("items{}", self.items)),
-        }
-        if self.io_calls_per_item > 0 {
-            parts.push(format!("io{}x{}ms", self.io_calls_per_item, self.io_latency_ms));
-            parts.push(format!("inflight{}", self.in_flight));
-        }
-        if self.ordered {
-            parts.push("ordered".to_string());
-        }
-        if self.loses_capacity {
-            parts.push(format!("drop{}", self.capacity_after));
-        }
-        if self.batchable {
-            parts.push("batchable".to_string());
-        }
-        parts.push(format!("cores{}", self.cores));
-        parts.join("-")
-    }
-
-    /// Seconds of CPU work the whole shape needs per core.
-    fn cpu_seconds(&self) -> f64 {
-        self.items as f64 * self.cpu_us_per_item / 1e6 / f64::from(self.cores.max(1))
-    }
-
-    /// Seconds the shape's I/O takes at its in-flight bound.
-    fn io_seconds(&self) -> f64 {
-        let calls = self.items.saturating_mul(self.io_calls_per_item) as f64;
-        calls * self.io_latency_ms as f64 / 1e3 / self.in_flight.max(1) as f64
-    }
-
-    /// I/O calls in all.
-    pub(crate) fn calls(&self) -> u64 {
-        self.items.saturating_mul(self.io_calls_per_item)
-    }
-}
-
-/// A number without a trailing `.0`.
-pub(crate) fn trim(x: f64) -> String {
-    let s = format!("{x}");
-    s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
-}
-
-/// A contestant run beside the candidates to show what a common mistake costs, with its label.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub(crate) struct Mistake {
-    /// The contestant.
-    pub name: String,
-    /// What the mistake is, as the advice prints it.
-    pub label: String,
-}
-
-/// The parameter a run sweeps beside the user's value, to find what would change the answer.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub(crate) struct Sweep {
-    /// The scenario parameter's key, such as `in_flight`.
-    pub key: String,
-    /// How the user's shape names it, such as `--in-flight`.
-    pub flag: String,
-    /// The scenario's value at the user's shape.
-    pub user: u64,
-    /// The other value run.
-    pub other: u64,
-    /// The other value in the user's unit, such as `2 µs per item`.
-    pub other_label: String,
-}
-
-impl Sweep {
-    /// Parameter `key` (named `flag` in the user's shape) at the user's value `user` and at `other`, described
-    /// as `other_label`.
-    fn new(key: &str, flag: &str, user: u64, other: u64, other_label: String) -> Sweep {
-        Sweep { key: key.to_string(), flag: flag.to_string(), user, other, other_label }
-    }
-
-    /// The phase at the user's value.
-    pub(crate) fn user_phase(&self) -> String {
-        PhaseKey::default().with(&self.key, self.user).to_string()
-    }
-
-    /// The phase at the other value.
-    pub(crate) fn other_phase(&self) -> String {
-        PhaseKey::default().with(&self.key, self.other).to_string()
-    }
-}
 
 /// One scenario `lab advise` runs for a shape.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -188,15 +73,6 @@ impl AdvisedRun {
 /// A process start, conformance checks and set-up, in seconds, as the estimate counts them.
 const TRIAL_OVERHEAD_S: f64 = 0.4;
 
-/// Nanoseconds of the chain's own stages per item beside the work rounds (a loose upper figure for estimates).
-const CHAIN_BASE_NS: f64 = 50.0;
-
-/// Microseconds of CPU per call of the costliest device candidates (a loose upper figure for estimates).
-const DEVICE_CPU_US_PER_CALL: f64 = 25.0;
-
-/// Nanoseconds per item of a hand-off (a loose upper figure for estimates).
-const HANDOFF_NS: f64 = 200.0;
-
 /// The candidates of `scenario` (role `Candidate`), without batched ones unless `batchable`.
 fn candidates(scenario: &dyn Scenario, batchable: bool) -> Vec<String> {
     scenario
@@ -215,168 +91,44 @@ fn repetitions(scenario: &dyn Scenario, forks: u32) -> Repetitions {
     Repetitions { forks, warmup: own.warmup.min(1), iterations: own.iterations.min(3), accounting: own.accounting }
 }
 
-/// The device scenario's candidates that answer in item order.
-const DEVICE_ORDERED: &[&str] = &["stream-buffered"];
-
-/// The scenarios a shape needs, each with its parameters, contestants and estimated time; `rounds` is the chain's
-/// work rounds for the shape's CPU work per item (see [`super::calibrate`]).
+/// The scenarios a shape needs, in the order of the sides of the shape they answer, each with its parameters,
+/// contestants and estimated time; `rounds` is the shape's CPU work per item in rounds of the declared CPU work
+/// (see [`super::calibrate`]).
 pub(crate) fn runs(shape: &Shape, rounds: u64, forks: u32) -> Vec<AdvisedRun> {
-    let mut runs = Vec::new();
-    let (cpu, io) = (shape.cpu_seconds(), shape.io_seconds());
-    let new_run = |scenario: &dyn Scenario, why: String, cpu_metric: Option<&str>| {
-        let reps = repetitions(scenario, forks);
-        let candidates = candidates(scenario, shape.batchable);
-        AdvisedRun {
-            scenario: scenario.name().to_string(),
-            why,
-            keeps_order: candidates.clone(),
-            candidates,
-            metric: scenario.headline_metric().to_string(),
-            cpu_metric: cpu_metric.map(str::to_string),
-            forks: reps.forks,
-            warmup: reps.warmup,
-            iterations: reps.iterations,
-            accounting: reps.accounting,
-            ..AdvisedRun::default()
-        }
+    let mut answers: Vec<(&dyn Scenario, Advice)> =
+        registry::scenarios().into_iter().filter_map(|s| Some((s, s.advise(shape, rounds)?))).collect();
+    answers.sort_by_key(|(_, advice)| advice.side);
+    answers.into_iter().map(|(scenario, advice)| advised_run(scenario, advice, shape, forks)).collect()
+}
+
+/// The run of `scenario` as it answers `shape` (`advice`): its candidates, repetitions and estimate.
+fn advised_run(scenario: &dyn Scenario, advice: Advice, shape: &Shape, forks: u32) -> AdvisedRun {
+    let reps = repetitions(scenario, forks);
+    let candidates = candidates(scenario, shape.batchable);
+    let keeps_order = match (shape.ordered, advice.keeps_order) {
+        (true, Some(ordered)) => candidates.iter().filter(|c| ordered.contains(c)).cloned().collect(),
+        _ => candidates.clone(),
     };
-    // ms per million items that keep up with the rate: a million items in 1e6 / rate s.
-    let per_million = shape.items_per_second.map(|rate| {
-        (1e9 / rate as f64, format!("{rate} items per second (a million items in {} ms)", trim(1e9 / rate as f64)))
-    });
-    if shape.io_calls_per_item == 0 || cpu >= 0.1 * io {
-        let chain = &chain::ChainScenario;
-        let why = if shape.io_calls_per_item == 0 {
-            format!("{} µs of CPU work per item and no I/O: a CPU-bound pipeline", trim(shape.cpu_us_per_item))
-        } else {
-            format!(
-                "{} µs of CPU work per item is at least a tenth of the I/O wait ({:.2} s against {:.2} s): the CPU \
-                 side matters too",
-                trim(shape.cpu_us_per_item),
-                cpu,
-                io
-            )
-        };
-        let mut run = new_run(chain, why, Some("cpu_ns_per_item"));
-        let other = rounds / 10;
-        run.params.insert("items".to_string(), vec![shape.items]);
-        run.params.insert("work".to_string(), vec![rounds, other]);
-        run.work_ns_per_item = shape.cpu_us_per_item * 1000.0;
-        let label = format!("{} µs of CPU work per item", trim(shape.cpu_us_per_item / 10.0));
-        run.sweep = Some(Sweep::new("work", "--cpu-us-per-item", rounds, other, label));
-        let per_phase = |us: f64| shape.items as f64 * (us * 1e3 + CHAIN_BASE_NS) / 1e9;
-        let iteration = per_phase(shape.cpu_us_per_item) + per_phase(shape.cpu_us_per_item / 10.0);
-        run.estimate_s = estimate(&run, iteration);
-        run.target = per_million.clone();
-        runs.push(run);
-    }
-    if shape.io_calls_per_item > 0 && io >= 0.1 * cpu {
-        let device = &device::DeviceScenario;
-        let why = format!(
-            "{} I/O call(s) of {} ms per item, {} in flight: the wait dominates or matters ({:.2} s of I/O against \
-             {:.2} s of CPU per core)",
-            shape.io_calls_per_item, shape.io_latency_ms, shape.in_flight, io, cpu
-        );
-        let mut run = new_run(device, why, Some("cpu_us_per_call"));
-        let other = (shape.in_flight / 10).max(1);
-        let rounds = shape.calls().div_ceil(shape.in_flight).clamp(1, 10_000);
-        let values = if other == shape.in_flight { vec![shape.in_flight] } else { vec![shape.in_flight, other] };
-        run.params.insert("in_flight".to_string(), values);
-        run.params.insert("rounds".to_string(), vec![rounds]);
-        run.params.insert("service_ms".to_string(), vec![shape.io_latency_ms]);
-        let iteration_ms = rounds * shape.io_latency_ms;
-        run.params.insert("budget_ms".to_string(), vec![(iteration_ms * 3).clamp(4_000, 600_000)]);
-        if other != shape.in_flight {
-            let label = format!("{other} calls in flight");
-            run.sweep = Some(Sweep::new("in_flight", "--in-flight", shape.in_flight, other, label));
-        }
-        if shape.ordered {
-            run.keeps_order.retain(|c| DEVICE_ORDERED.contains(&c.as_str()));
-        }
-        // Each phase lasts `rounds` waits of the latency, or longer where the calls' CPU (some 25 µs each for the
-        // costliest candidates, over the cores) exceeds that; the lower in-flight level makes a tenth of the calls.
-        let waits = iteration_ms as f64 / 1e3;
-        let cpu = |calls: u64| calls as f64 * DEVICE_CPU_US_PER_CALL / 1e6 / f64::from(shape.cores.max(1));
-        let calls = rounds * shape.in_flight;
-        let iteration = waits.max(cpu(calls)) + waits.max(cpu(calls / 10));
-        run.estimate_s = estimate(&run, iteration);
-        run.target = shape.items_per_second.map(|rate| {
-            let calls = rate.saturating_mul(shape.io_calls_per_item);
-            (calls as f64, format!("{rate} items per second ({calls} calls per second)"))
-        });
-        runs.push(run);
-    }
-    if shape.loses_capacity && shape.io_calls_per_item > 0 {
-        let overload = &overload::OverloadScenario;
-        let why = format!(
-            "the dependency can lose capacity: {} slots drop to {} mid-run, {} ms per call",
-            shape.in_flight, shape.capacity_after, shape.io_latency_ms
-        );
-        let why = if shape.ordered {
-            format!("{why} (its contestants answer as calls complete, out of item order: this answer is for unordered results)")
-        } else {
-            why
-        };
-        // The overload scenario drops the capacity only once every limit has settled (at least 300 ms healthy):
-        // fewer calls than its own default run out before that, and its `settled_before_drop` check fails. So it
-        // runs at least its default number of calls, and says so.
-        let default_calls = overload
-            .params()
-            .iter()
-            .find(|p| p.name == "calls")
-            .and_then(|p| p.default.first().copied())
-            .unwrap_or(50_000);
-        let calls = shape.calls().max(default_calls);
-        let why = if calls > shape.calls() {
-            format!("{why}; run with {calls} calls, overload's default, so that every limit settles before the drop")
-        } else {
-            why
-        };
-        let mut run = new_run(overload, why, None);
-        let floor = shape.capacity_after.min(20);
-        for (key, value) in [
-            ("calls", calls),
-            ("capacity", shape.in_flight),
-            ("capacity_after", shape.capacity_after),
-            ("service_ms", shape.io_latency_ms),
-            ("fixed_limit", shape.in_flight),
-            ("max_limit", shape.in_flight),
-            ("initial_limit", floor),
-            ("min_limit", floor),
-        ] {
-            run.params.insert(key.to_string(), vec![value]);
-        }
-        run.mistake = Some(Mistake {
-            name: "stream-unbounded".to_string(),
-            label: "no admission control: every call issued at once".to_string(),
-        });
-        let half = calls as f64 / 2.0;
-        let waits = half / shape.in_flight as f64 + half / shape.capacity_after.max(1) as f64;
-        // The adaptive limiters take about twice the fixed bound's time (they climb from their floor); an
-        // accounting iteration is shorter, counted in full here.
-        let iteration = 2.0 * waits * shape.io_latency_ms as f64 / 1e3;
-        run.estimate_s = estimate(&run, iteration);
-        runs.push(run);
-    }
-    if shape.batchable {
-        let handoff = &handoff::HandoffScenario;
-        let why = "items may be grouped: the hand-off between stages, one item or one batch per message".to_string();
-        let mut run = new_run(handoff, why, Some("cpu_ns_per_item"));
-        run.params.insert("items".to_string(), vec![shape.items]);
-        run.params.insert("small_items".to_string(), vec![shape.items.min(25_000)]);
-        run.params.insert("capacity".to_string(), vec![1024, 16]);
-        let label = "a channel of 16 items".to_string();
-        run.sweep = Some(Sweep::new("capacity", "the channel's capacity", 1024, 16, label));
-        run.mistake = Some(Mistake {
-            name: "blocking-crossbeam-one-message".to_string(),
-            label: "one batch as large as the channel: producer and consumer take turns".to_string(),
-        });
-        let iteration = shape.items as f64 * HANDOFF_NS / 1e9 * 2.0;
-        run.estimate_s = estimate(&run, iteration);
-        run.target = per_million;
-        runs.push(run);
-    }
-    runs
+    let mut run = AdvisedRun {
+        scenario: scenario.name().to_string(),
+        why: advice.why,
+        params: advice.params,
+        candidates,
+        keeps_order,
+        mistake: advice.mistake,
+        sweep: advice.sweep,
+        metric: scenario.headline_metric().to_string(),
+        cpu_metric: advice.cpu_metric.map(str::to_string),
+        forks: reps.forks,
+        warmup: reps.warmup,
+        iterations: reps.iterations,
+        accounting: reps.accounting,
+        estimate_s: 0.0,
+        target: advice.target,
+        work_ns_per_item: advice.work_ns_per_item,
+    };
+    run.estimate_s = estimate(&run, advice.iteration_s);
+    run
 }
 
 /// Seconds a run takes: every trial's overhead and iterations, `iteration_s` being one iteration of every phase.
@@ -546,11 +298,5 @@ mod tests {
         assert_eq!(runs[0].target.as_ref().unwrap().0, 200_000.0, "ms per million at 5,000 items per second");
         assert_eq!(runs[1].target.as_ref().unwrap().0, 5_000.0, "calls per second");
         assert!(super::runs(&cpu_shape(), 7, 5)[0].target.is_none());
-    }
-
-    #[test]
-    fn the_slug_names_the_shape() {
-        let shape = Shape { loses_capacity: true, ordered: true, ..io_shape() };
-        assert_eq!(shape.slug(), "cpu0.1us-items10000-io1x3ms-inflight2000-ordered-drop200-cores2");
     }
 }

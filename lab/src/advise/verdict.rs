@@ -184,8 +184,12 @@ pub(crate) fn advise(run: &AdvisedRun, summary: &Summary, report: &str) -> RunAd
     let scenario = run.scenario();
     let metric: &'static str = scenario.map_or("", |s| s.headline_metric());
     let higher = scenario.is_some_and(|s| s.higher_is_better());
-    let cpu_metric: Option<&'static str> =
-        ["cpu_ns_per_item", "cpu_us_per_call"].into_iter().find(|m| run.cpu_metric.as_deref() == Some(*m));
+    // The run's CPU metric, as its scenario's results table names it.
+    let cpu_metric: Option<&'static str> = scenario
+        .map(|s| s.table_metrics())
+        .unwrap_or_default()
+        .into_iter()
+        .find(|m| run.cpu_metric.as_deref() == Some(*m));
     let phase = run.user_phase();
     let phase = phase.as_deref();
     let median = |name: &str, m: &str| summary.metric(name, &metric_key(phase, m)).map(|s| s.median);

@@ -11,6 +11,7 @@
 //! - [`conformance`]: checks every contestant passes before timing.
 //! - [`claims`]: the claim table the harness judges.
 //! - [`findings`]: the report's findings, judged rows beside the claims.
+//! - [`advice`]: how it answers a user's shape of work in `lab advise`.
 //! - `routine`: one trial in its own process: conformance, then the harness's loop over one run at a time,
 //!   each verified and analysed once its clocks have stopped.
 //! - [`figures`]: the report's figures (tables, ratios, derived numbers), computed from the summary before
@@ -18,6 +19,7 @@
 //! - [`report`]: those figures, with the verdicts of the claims and findings, rendered with
 //!   `templates/report.md`.
 
+pub mod advice;
 pub mod claims;
 pub mod conformance;
 pub mod contestants;
@@ -34,6 +36,9 @@ use crate::analysis::HEADLINE;
 use crate::config::{AFTER_DROP_CEILING, LIMITERS};
 use crate::policy::{family_questions, FamilyAsk};
 use contestants::Contestant;
+
+/// Calls per iteration unless `--calls` says otherwise.
+const DEFAULT_CALLS: u64 = 50_000;
 
 /// The family question at each limiter: on the batch job's tail after the loss (and on CPU per call).
 const FAMILY: FamilyAsk = FamilyAsk {
@@ -56,6 +61,7 @@ impl Scenario for OverloadScenario {
         claim_table: claims::table,
         finding_table: findings::table,
         discussion: report::render,
+        advise: advice::advise,
         name: "overload",
         title: "Overload: a dependency loses capacity mid-run, under a fixed bound and adaptive limits, in both styles",
         question: "When a dependency suddenly serves fewer concurrent calls, what happens to latency, throughput, \
@@ -82,7 +88,7 @@ impl Scenario for OverloadScenario {
                 "calls",
                 "Calls per iteration; capacity drops once the limit has settled (`healthy-ms`, `settle-ms`), the \
                  rest of the calls go to the degraded dependency (the published run made 200,000).",
-                50_000,
+                DEFAULT_CALLS,
                 12_000,
                 100,
                 10_000_000,
