@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use costs::primitives::contestants::Contestant;
 use measure::summary::Family;
 use testkit::fixture;
+use testkit::text::holds;
 
 #[test]
 fn loom_is_compared_on_memory_held_stack_included() {
@@ -57,10 +58,15 @@ fn primitives_has_the_published_reference_its_report_points_at() {
 #[test]
 fn the_report_gives_where_each_spawns_time_goes_and_the_measured_cause() {
     let text = costs::primitives::report::discussion(&spawns_ran());
-    assert!(text.contains("**Where a spawn's time goes.**"), "{text}");
-    assert!(text.contains("| `coroutine-may-spawn-join` | 28000 | 28000 | 1.000 | 1.00 |"), "{text}");
-    assert!(text.contains("| `stream-tokio-spawn-join` | 300 | 300 | 0.020 | 1.00 |"), "{text}");
-    assert!(text.contains("Loom virtual threads, spawn and join: 1.8 µs per spawn and join there"), "{text}");
+    holds(
+        &text,
+        &[
+            "**Where a spawn's time goes.**",
+            "| `coroutine-may-spawn-join` | 28000 | 28000 | 1.000 | 1.00 |",
+            "| `stream-tokio-spawn-join` | 300 | 300 | 0.020 | 1.00 |",
+            "Loom virtual threads, spawn and join: 1.8 µs per spawn and join there",
+        ],
+    );
     assert!(text.contains("`epoll_wait`"), "the measured cause: {text}");
     assert!(!text.contains("not measured here"), "{text}");
 }

@@ -2,8 +2,6 @@
 //! verdict moves with the figures it rests on, and each finding is written only when its verdict or the noise
 //! rule backs it.
 
-mod text;
-
 use std::collections::BTreeMap;
 
 use device::backpressure::{BLOCKING_UNBOUNDED, CONTESTANTS, STREAM_UNBOUNDED};
@@ -12,7 +10,7 @@ use measure::record::Status;
 use measure::scenario::Scenario;
 use measure::summary::{Check, ClaimResult, ContestantSummary, Method, MetricStats, Summary, Verdict};
 use testkit::fixture::{self, contestant, method, processes};
-use text::{holds, lacks};
+use testkit::text::{holds, lacks};
 
 const MAX_OUT: &str = "max_outstanding";
 const SAMPLED: &str = "max_outstanding_sampled";
@@ -381,7 +379,7 @@ fn a_finding_is_absent_when_its_claim_is_inconclusive() {
     s.claims = claims(&s);
     s.findings = BackpressureScenario.findings(&s);
     assert!(BackpressureScenario.discussion(&s).contains("throughput was alike"));
-    text::inconclusive(&mut s);
+    fixture::inconclusive(&mut s);
     let text = BackpressureScenario.discussion(&s);
     lacks(
         &text,

@@ -2,12 +2,11 @@
 //! templates.
 
 mod device_common;
-mod text;
 
 use device::DeviceScenario;
 use device_common::{judged, summary_with, trapped};
 use measure::scenario::Scenario;
-use text::{holds, lacks};
+use testkit::text::{holds, lacks};
 
 /// The discussion of `summary` with its claims judged, as the harness renders it.
 fn discussion(summary: measure::summary::Summary) -> String {
@@ -149,7 +148,7 @@ fn without_a_collapse_the_discussion_does_not_claim_one() {
 #[test]
 fn a_finding_is_absent_when_its_claim_is_inconclusive() {
     let mut summary = judged(summary_with(trapped));
-    text::inconclusive(&mut summary);
+    testkit::fixture::inconclusive(&mut summary);
     let text = DeviceScenario.discussion(&summary);
     lacks(
         &text,

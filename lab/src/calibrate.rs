@@ -308,14 +308,9 @@ pub(crate) fn run(request: &Request, out: &OutputDir, interrupted: &Arc<AtomicBo
     }
     let mut environment = environment::capture();
     environment.testbed = Some(testbed::capture());
-    let (git_rev, git_dirty) = environment::build_revision();
     let calibration = Calibration {
         schema_version: CALIBRATION_SCHEMA,
-        lab_version: env!("CARGO_PKG_VERSION").to_string(),
-        git_rev,
-        git_dirty,
-        started_utc,
-        finished_utc: environment::utc_now(),
+        provenance: environment::provenance(started_utc),
         environment,
         method: CalibrationMethod {
             quick: request.quick,

@@ -121,6 +121,18 @@ pub(crate) fn build_revision() -> (String, bool) {
     (BUILD_GIT_REV.to_string(), build_git_dirty())
 }
 
+/// This build of the lab, for a file whose work started at `started_utc` and finishes now.
+pub(crate) fn provenance(started_utc: String) -> measure::setup::Provenance {
+    let (git_rev, git_dirty) = build_revision();
+    measure::setup::Provenance {
+        lab_version: env!("CARGO_PKG_VERSION").to_string(),
+        git_rev,
+        git_dirty,
+        started_utc,
+        finished_utc: utc_now(),
+    }
+}
+
 /// UTC now as RFC 3339 with seconds: the stamp of a run's start and end.
 pub(crate) fn utc_now() -> String {
     humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()

@@ -500,28 +500,11 @@ fn tail_of(stderr: &[u8], garbage: &[String]) -> Option<String> {
 mod tests {
     #![allow(clippy::unwrap_used)]
 
-    use measure::record::TrialRequest;
-
     use super::*;
     use crate::cpus::{allowed_cpus, parallelism_on};
 
     fn trial() -> PlannedTrial {
-        PlannedTrial {
-            request: TrialRequest {
-                scenario: "fake".to_string(),
-                contestant: "x".to_string(),
-                phase: None,
-                params: Default::default(),
-                fork: 0,
-                warmup: 0,
-                iterations: 1,
-                seed: 1,
-                quick: true,
-                accounting: 1,
-            },
-            order: 0,
-            external: None,
-        }
+        PlannedTrial { request: testkit::fixture::quick_trial_request("fake", "x", &[]), order: 0, external: None }
     }
 
     fn run(timeout_ms: u64, script: &str) -> TrialRecord {

@@ -72,14 +72,9 @@ pub(crate) fn run(request: &Request, out: &OutputDir, interrupted: &Arc<AtomicBo
     let figures = Probe::ALL.iter().map(|probe| figure(*probe, &per_process)).collect();
     let mut environment = environment::capture();
     environment.testbed = Some(testbed::capture());
-    let (git_rev, git_dirty) = environment::build_revision();
     let floor = Floor {
         schema_version: FLOOR_SCHEMA,
-        lab_version: env!("CARGO_PKG_VERSION").to_string(),
-        git_rev,
-        git_dirty,
-        started_utc,
-        finished_utc: environment::utc_now(),
+        provenance: environment::provenance(started_utc),
         quick: request.quick,
         processes: request.processes,
         samples: request.samples,
@@ -133,12 +128,8 @@ fn figure(probe: Probe, per_process: &[Vec<ProbeSamples>]) -> FloorFigure {
     let process_medians = medians(|s| &s.ns_per_op);
     let cpu = medians(|s| &s.cpu_ns_per_op);
     FloorFigure {
-        key: probe.key().to_string(),
-        what: probe.what().to_string(),
-        ns_per_op: measure::stats::median(&process_medians),
-        process_medians,
-        cpu_ns_per_op: measure::stats::median(&cpu),
         not_applicable: mine.iter().find_map(|s| s.not_applicable.clone()),
+        ..FloorFigure::of_processes(probe.key(), probe.what(), process_medians, &cpu)
     }
 }
 

@@ -390,11 +390,8 @@ pub fn beyond_noise(a: f64, b: f64, threshold: f64) -> bool {
 /// A ratio with three significant digits (at least two decimals below 10, none from 100 up): `1.43`, `14.3`,
 /// `143`, `0.0143`; `∞` for infinity and `n/a` for NaN.
 pub fn format_ratio(x: f64) -> String {
-    if x.is_nan() {
-        return "n/a".to_string();
-    }
-    if x.is_infinite() {
-        return if x > 0.0 { "∞".to_string() } else { "-∞".to_string() };
+    if let Some(word) = crate::units::not_finite(x, "n/a") {
+        return word;
     }
     if x == 0.0 {
         return "0.00".to_string();

@@ -774,14 +774,7 @@ mod tests {
     #[test]
     fn the_cost_model_names_the_term_that_changed_between_core_counts() {
         use crate::cost_model::{Term, HAND_OFFS_METRIC};
-        let figure = |key: &str, ns: f64| crate::setup::FloorFigure {
-            key: key.to_string(),
-            what: String::new(),
-            ns_per_op: Some(ns),
-            process_medians: vec![ns],
-            cpu_ns_per_op: None,
-            not_applicable: None,
-        };
+        let figure = |key: &str, ns: f64| crate::setup::FloorFigure::of_processes(key, "", vec![ns], &[]);
         let floor = crate::setup::FloorUse {
             file: "floor.json".to_string(),
             figures: [("loop_item", 1.0), ("spsc_ring_item", 5.0), ("wake_same_cpu", 800.0)]

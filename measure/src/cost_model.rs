@@ -360,14 +360,7 @@ mod tests {
 
     #[test]
     fn prices_come_from_the_floor_cited_for_the_run_cores() {
-        let figure = |key: &str, ns: f64| FloorFigure {
-            key: key.to_string(),
-            what: String::new(),
-            ns_per_op: Some(ns),
-            process_medians: vec![ns],
-            cpu_ns_per_op: None,
-            not_applicable: None,
-        };
+        let figure = |key: &str, ns: f64| FloorFigure::of_processes(key, "", vec![ns], &[]);
         let floor = FloorUse {
             file: "floor.json".to_string(),
             figures: vec![
@@ -407,14 +400,7 @@ mod tests {
         let mut run = summary(vec![counted("a", 40.0, 1.0), counted("b", 12.0, 1.0 / 16.0), counted("loop", 3.0, 0.0)]);
         run.phases = vec!["capacity_1".to_string(), "capacity_2".to_string()];
         assert!(of_summary(&run).expect_err("no floor").contains("no floor"), "a modelled run without a floor says so");
-        let figure = |key: &str, ns: f64| crate::setup::FloorFigure {
-            key: key.to_string(),
-            what: String::new(),
-            ns_per_op: Some(ns),
-            process_medians: vec![ns],
-            cpu_ns_per_op: None,
-            not_applicable: None,
-        };
+        let figure = |key: &str, ns: f64| crate::setup::FloorFigure::of_processes(key, "", vec![ns], &[]);
         run.environment.cores = 2;
         run.environment.floor = Some(FloorUse {
             file: "floor.json".to_string(),

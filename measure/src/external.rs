@@ -220,14 +220,19 @@ mod tests {
         beside_standalone(&summary, &pairs, "ms_per_million", 1.1)
     }
 
-    #[test]
-    fn each_pair_is_set_beside_its_standalone_program_as_a_ratio_of_process_medians_with_cores() {
-        let rows = rows(vec![
+    /// `a` well above its standalone program (1.67×) and `b` within 1.1× of its own.
+    fn two_pairs() -> Vec<StandaloneRow> {
+        rows(vec![
             ran("a", &[48.0, 50.0, 56.0], 1.0),
             ran("a-standalone", &[26.0, 30.0, 38.0], 1.5),
             ran("b", &[31.0, 30.0, 29.0], 1.25),
             ran("b-standalone", &[29.5, 30.0, 30.5], 1.25),
-        ]);
+        ])
+    }
+
+    #[test]
+    fn each_pair_is_set_beside_its_standalone_program_as_a_ratio_of_process_medians_with_cores() {
+        let rows = two_pairs();
         let [a, b] = &rows[..] else { panic!("{rows:?}") };
         assert_eq!((a.lab_value.as_str(), a.standalone_value.as_str(), a.ratio.as_str()), ("50.0", "30.0", "1.67×"));
         assert_eq!((a.lab_cores.as_str(), a.standalone_cores.as_str()), ("1.00", "1.50"));
@@ -255,12 +260,7 @@ mod tests {
 
     #[test]
     fn the_section_prints_every_row_and_names_those_above_the_limit() {
-        let rows = rows(vec![
-            ran("a", &[48.0, 50.0, 56.0], 1.0),
-            ran("a-standalone", &[26.0, 30.0, 38.0], 1.5),
-            ran("b", &[31.0, 30.0, 29.0], 1.25),
-            ran("b-standalone", &[29.5, 30.0, 30.5], 1.25),
-        ]);
+        let rows = two_pairs();
         let text = section(&rows, "ms/M", 1.1, "lab-within-standalone", "make it");
         assert!(
             text.contains(

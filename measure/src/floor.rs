@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::setup::{testbed_differences, Environment};
+use crate::setup::{testbed_differences, Environment, Provenance};
 pub use crate::setup::{FloorFigure, FloorUse};
 
 /// The version of `floor.json`'s shape; raised when a field changes meaning or goes away.
@@ -15,16 +15,9 @@ pub const FLOOR_SCHEMA: u32 = 1;
 pub struct Floor {
     /// [`FLOOR_SCHEMA`].
     pub schema_version: u32,
-    /// Version of the lab that measured.
-    pub lab_version: String,
-    /// Short git revision of the build that measured.
-    pub git_rev: String,
-    /// Whether that build had uncommitted changes.
-    pub git_dirty: bool,
-    /// Start time, RFC 3339 UTC.
-    pub started_utc: String,
-    /// End time, RFC 3339 UTC.
-    pub finished_utc: String,
+    /// The build that measured, and when.
+    #[serde(flatten)]
+    pub provenance: Provenance,
     /// Whether this was a `--quick` smoke measurement (never cited by a full run's report).
     pub quick: bool,
     /// Fresh processes each figure was measured in.
@@ -83,9 +76,9 @@ pub fn use_for(file: &str, read: Result<&Floor, String>, environment: &Environme
     }
     FloorUse {
         file: file.to_string(),
-        measured_utc: floor.started_utc.clone(),
-        git_rev: floor.git_rev.clone(),
-        git_dirty: floor.git_dirty,
+        measured_utc: floor.provenance.started_utc.clone(),
+        git_rev: floor.provenance.git_rev.clone(),
+        git_dirty: floor.provenance.git_dirty,
         quick: floor.quick,
         processes: floor.processes,
         figures: floor.figures.clone(),
@@ -110,30 +103,31 @@ pub struct ProbeSamples {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::setup::tests::environment;
+    use crate::setup::tests::{environment, provenance};
     use crate::setup::Pin;
 
     fn floor(quick: bool) -> Floor {
         Floor {
             schema_version: FLOOR_SCHEMA,
-            lab_version: "0.1.0".into(),
-            git_rev: "abc1234".into(),
-            git_dirty: false,
-            started_utc: "2026-12-07T03:00:00Z".into(),
-            finished_utc: "2026-12-07T03:00:40Z".into(),
+            provenance: provenance("2026-12-07T03:00:00Z", "2026-12-07T03:00:40Z"),
             quick,
             processes: 5,
             samples: 5,
             environment: environment(),
-            figures: vec![FloorFigure {
-                key: "loop_item".into(),
-                what: "one item of a loop".into(),
-                ns_per_op: Some(0.3),
-                process_medians: vec![0.29, 0.3, 0.31],
-                cpu_ns_per_op: Some(0.3),
-                not_applicable: None,
-            }],
+            figures: vec![FloorFigure::of_processes("loop_item", "one item of a loop", vec![0.29, 0.3, 0.31], &[0.3])],
         }
+    }
+
+    #[test]
+    fn floor_json_opens_with_its_schema_and_provenance_and_reads_back_the_same() {
+        let json = serde_json::to_string(&floor(false)).expect("json");
+        assert!(
+            json.starts_with(
+                r#"{"schema_version":1,"lab_version":"0.1.0","git_rev":"abc1234","git_dirty":false,"started_utc":"2026-12-07T03:00:00Z","finished_utc":"2026-12-07T03:00:40Z","quick":false,"processes":5,"#
+            ),
+            "{json}"
+        );
+        assert_eq!(serde_json::from_str::<Floor>(&json).expect("a floor"), floor(false));
     }
 
     #[test]
@@ -181,16 +175,10 @@ mod tests {
     }
 
     #[test]
-    fn a_figure_s_range_is_its_process_medians_and_absent_without_them() {
-        let figure = |medians: Vec<f64>| FloorFigure {
-            key: "k".into(),
-            what: "w".into(),
-            ns_per_op: medians.get(1).copied(),
-            process_medians: medians,
-            cpu_ns_per_op: None,
-            not_applicable: None,
-        };
-        assert_eq!(figure(vec![3.0, 1.0, 2.0]).range(), Some((1.0, 3.0)));
-        assert_eq!(figure(Vec::new()).range(), None);
+    fn a_figure_is_the_median_of_its_process_medians_and_its_range_absent_without_them() {
+        let figure = |medians: Vec<f64>| FloorFigure::of_processes("k", "w", medians, &[4.0, 6.0]);
+        let three = figure(vec![3.0, 1.0, 2.0]);
+        assert_eq!((three.ns_per_op, three.cpu_ns_per_op, three.range()), (Some(2.0), Some(5.0), Some((1.0, 3.0))));
+        assert_eq!((figure(Vec::new()).ns_per_op, figure(Vec::new()).range()), (None, None));
     }
 }

@@ -220,6 +220,19 @@ pub struct FloorFigure {
 }
 
 impl FloorFigure {
+    /// The figure of `key` (`what` one operation is) from each process's median wall and CPU nanoseconds per
+    /// operation, in process order: its figures are the medians of those (absent without any).
+    pub fn of_processes(key: &str, what: &str, process_medians: Vec<f64>, cpu_medians: &[f64]) -> FloorFigure {
+        FloorFigure {
+            key: key.to_string(),
+            what: what.to_string(),
+            ns_per_op: crate::stats::median(&process_medians),
+            process_medians,
+            cpu_ns_per_op: crate::stats::median(cpu_medians),
+            not_applicable: None,
+        }
+    }
+
     /// The smallest and largest process median, when it ran.
     pub fn range(&self) -> Option<(f64, f64)> {
         let min = self.process_medians.iter().copied().reduce(f64::min)?;
@@ -268,6 +281,22 @@ impl FloorUse {
     pub fn none() -> FloorUse {
         FloorUse { not_cited: Some("--floor none: the run cited no floor".to_string()), ..FloorUse::default() }
     }
+}
+
+/// Which build of the lab wrote a file and when: the fields `lab calibrate`'s and `lab floor`'s files open with
+/// (flattened into them, so each file keeps its shape).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Provenance {
+    /// Version of the lab that wrote the file.
+    pub lab_version: String,
+    /// Short git revision of that build.
+    pub git_rev: String,
+    /// Whether that build had uncommitted changes.
+    pub git_dirty: bool,
+    /// Start time, RFC 3339 UTC.
+    pub started_utc: String,
+    /// End time, RFC 3339 UTC.
+    pub finished_utc: String,
 }
 
 /// Read the JSON file at `path` that a `lab` command wrote, as `what` (e.g. "a floor") of schema version `schema`
@@ -320,6 +349,14 @@ pub fn testbed_differences(calibrated: &Environment, run: &Environment) -> Vec<S
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+
+    /// Build `abc1234` (clean) of lab 0.1.0, from `started_utc` to `finished_utc`: the fixture of the floor's and
+    /// the calibration's tests.
+    pub(crate) fn provenance(started_utc: &str, finished_utc: &str) -> Provenance {
+        let (started_utc, finished_utc) = (started_utc.to_string(), finished_utc.to_string());
+        let (lab_version, git_rev) = ("0.1.0".to_string(), "abc1234".to_string());
+        Provenance { lab_version, git_rev, git_dirty: false, started_utc, finished_utc }
+    }
 
     /// A 2-core testbed with every field a testbed comparison reads: the fixture of the floor's and the
     /// calibration's tests.

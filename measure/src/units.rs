@@ -25,14 +25,22 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
+/// `x` in words when it is not a finite number (`nan` for NaN, `∞` or `-∞` for an infinity); `None` when it is.
+pub fn not_finite(x: f64, nan: &str) -> Option<String> {
+    if x.is_nan() {
+        Some(nan.to_string())
+    } else if x.is_infinite() {
+        Some(if x > 0.0 { "∞" } else { "-∞" }.to_string())
+    } else {
+        None
+    }
+}
+
 /// `x` rounded to a whole number with thousands separators (`16,000`, `-1,235`); `∞`, `-∞` or `n/a` when it is
 /// not finite.
 pub fn count(x: f64) -> String {
-    if x.is_nan() {
-        return "n/a".to_string();
-    }
-    if x.is_infinite() {
-        return if x > 0.0 { "∞".to_string() } else { "-∞".to_string() };
+    if let Some(word) = not_finite(x, "n/a") {
+        return word;
     }
     let rounded = x.round();
     let digits = thousands(rounded.abs() as u64);

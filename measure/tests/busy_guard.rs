@@ -84,16 +84,11 @@ fn a_trial_beside_a_cpu_burning_sibling_marks_its_iterations_disturbed() {
     let burners = Burners::start(cores);
     std::thread::sleep(Duration::from_millis(200));
     let request = TrialRequest {
-        scenario: "test".into(),
-        contestant: "spin".into(),
-        phase: None,
-        params: Default::default(),
-        fork: 0,
-        warmup: 0,
         iterations: 2,
         seed: 0,
         quick: false,
         accounting: 0,
+        ..testkit::fixture::quick_trial_request("test", "spin", &[])
     };
     let mut sink = CollectingSink::default();
     harness::run(&mut Spin, &request, &mut sink);

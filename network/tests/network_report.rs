@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use measure::summary::{Family, Method, MetricStats, Summary};
 use testkit::fixture::{self, contestant, method, stats};
+use testkit::text::holds;
 
 /// A summary of `names`, each with every metric at `1.0` (the first at `2.0`), `forks` processes, and context
 /// switches only when `switches`.
@@ -46,8 +47,7 @@ fn a_smoke_run_says_so_and_the_wake_up_table_needs_its_figures() {
         let text = discussion(&summary(&["other", baseline], &metrics, 1, false));
         assert!(text.starts_with(&format!("Ratios to `{baseline}` in this run")), "{text}");
         assert!(text.contains(&format!("| contestant | {} |\n|---|---|---|---|\n", metrics.join(" | "))), "{text}");
-        assert!(text.contains("| `other` | 2.00× | 2.00× | 2.00× |\n"), "{text}");
-        assert!(text.contains("This run had 1 process(es) per contestant"), "{text}");
+        holds(&text, &["| `other` | 2.00× | 2.00× | 2.00× |\n", "This run had 1 process(es) per contestant"]);
         assert!(!text.contains("Where the blocking time goes"), "{text}");
         assert!(!text.contains("  ") && !text.contains("could not be rendered"), "{text}");
     }
@@ -57,8 +57,7 @@ fn a_smoke_run_says_so_and_the_wake_up_table_needs_its_figures() {
 fn a_full_run_shows_the_wake_up_table_and_no_smoke_sentence() {
     for (discussion, baseline, metrics) in reports() {
         let text = discussion(&summary(&[baseline], &metrics, 5, true));
-        assert!(text.contains("Where the blocking time goes"), "{text}");
-        assert!(text.contains("| 0.50 | 4.00 | n/a | 2.00 |"), "{text}");
+        holds(&text, &["Where the blocking time goes", "| 0.50 | 4.00 | n/a | 2.00 |"]);
         assert!(!text.contains("process(es) per contestant"), "{text}");
     }
 }
@@ -105,10 +104,15 @@ fn the_tcp_report_explains_the_batches_cap_with_the_round_trip_only_when_its_cla
     assert!(text.contains("What bounds the batches per second: a batch is 4 rounds"), "{text}");
     // 1 ÷ (4 rounds × 2,500 µs) = 100 batches/s; at 0.95 of it, 95 batches/s and 2,632 µs a round; one exchange
     // alone plus 63 × 5 µs of the server's CPU: 2,815 µs.
-    assert!(text.contains("| 95.0 | 100.0 | 0.95 | 2632 | 2500 | 2815 | 2100 | 2.10 |"), "{text}");
-    assert!(text.contains("**The server's timer is most of the gap to the ideal** (p = 0.031)"), "{text}");
-    assert!(text.contains("**The cap is the round trip of one exchange, not the family**"), "{text}");
-    assert!(text.contains("decided on client CPU per exchange"), "{text}");
+    holds(
+        &text,
+        &[
+            "| 95.0 | 100.0 | 0.95 | 2632 | 2500 | 2815 | 2100 | 2.10 |",
+            "**The server's timer is most of the gap to the ideal** (p = 0.031)",
+            "**The cap is the round trip of one exchange, not the family**",
+            "decided on client CPU per exchange",
+        ],
+    );
 
     let text = network::tcp::report::discussion(&round_trip_run(0.4));
     assert!(!text.contains("The cap is the round trip"), "{text}");

@@ -12,21 +12,8 @@ use std::time::{Duration, Instant};
 use measure::record::{TrialMessage, TrialRequest};
 
 fn request(batches: u64) -> TrialRequest {
-    TrialRequest {
-        scenario: "tcp".to_string(),
-        contestant: "stream-tokio-tasks".to_string(),
-        phase: None,
-        params: [("connections", 8), ("exchanges", 32), ("batches", batches), ("delay_us", 1_000)]
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect(),
-        fork: 0,
-        warmup: 0,
-        iterations: 1,
-        seed: 1,
-        quick: true,
-        accounting: 1,
-    }
+    let params = [("connections", 8), ("exchanges", 32), ("batches", batches), ("delay_us", 1_000)];
+    testkit::fixture::quick_trial_request("tcp", "stream-tokio-tasks", &params)
 }
 
 /// How long a trial may take to report its server's placement, and to end once it was stopped or ran out.

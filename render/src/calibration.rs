@@ -45,10 +45,10 @@ pub fn render(calibration: &Calibration) -> String {
         })
         .collect();
     let context = json!({
-        "git_rev": calibration.git_rev,
-        "git_dirty": calibration.git_dirty,
-        "started": calibration.started_utc,
-        "finished": calibration.finished_utc,
+        "git_rev": calibration.provenance.git_rev,
+        "git_dirty": calibration.provenance.git_dirty,
+        "started": calibration.provenance.started_utc,
+        "finished": calibration.provenance.finished_utc,
         "quick": calibration.method.quick,
         "forks": calibration.method.forks,
         "processes": calibration.method.processes,

@@ -13,3 +13,19 @@ pub(crate) fn note(summary: &Summary) -> String {
     }
     template!("coroutine-rules.md", serde_json::json!({ "coroutines": coroutines }))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use testkit::fixture::{contestant, summary};
+
+    #[test]
+    fn the_rules_name_the_coroutine_contestants_and_are_absent_without_any() {
+        let ran = |name: &str, family| contestant(name, family, Default::default());
+        let mixed = summary("device", vec![ran("coroutine-may", Family::Coroutine), ran("blocking", Family::Blocking)]);
+        let text = note(&mixed);
+        assert!(text.starts_with("**Coroutines hold only under `may`'s rules.** `coroutine-may` run"), "{text}");
+        assert!(!text.contains("`blocking`"), "{text}");
+        assert_eq!(note(&summary("chain", vec![ran("blocking", Family::Blocking)])), "");
+    }
+}

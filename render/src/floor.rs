@@ -59,10 +59,10 @@ pub fn render(floor: &Floor) -> String {
         })
         .collect();
     let context = json!({
-        "git_rev": floor.git_rev,
-        "git_dirty": floor.git_dirty,
-        "started": floor.started_utc,
-        "finished": floor.finished_utc,
+        "git_rev": floor.provenance.git_rev,
+        "git_dirty": floor.provenance.git_dirty,
+        "started": floor.provenance.started_utc,
+        "finished": floor.provenance.finished_utc,
         "quick": floor.quick,
         "processes": floor.processes,
         "samples": floor.samples,
@@ -105,23 +105,15 @@ mod tests {
     use super::*;
 
     pub(crate) fn floor() -> Floor {
-        let figure = |key: &str, medians: &[f64]| FloorFigure {
-            key: key.to_string(),
-            what: format!("what {key} is"),
-            ns_per_op: measure::stats::median(medians),
-            process_medians: medians.to_vec(),
-            cpu_ns_per_op: measure::stats::median(medians).map(|m| m * 2.0),
-            not_applicable: None,
+        let figure = |key: &str, medians: &[f64]| {
+            let cpu: Vec<f64> = medians.iter().map(|m| m * 2.0).collect();
+            FloorFigure::of_processes(key, &format!("what {key} is"), medians.to_vec(), &cpu)
         };
         let mut across = figure("wake_across_cpus", &[]);
         across.not_applicable = Some("needs 2 CPUs; this process may use 1".to_string());
         Floor {
             schema_version: measure::floor::FLOOR_SCHEMA,
-            lab_version: "0.1.0".into(),
-            git_rev: "abc1234".into(),
-            git_dirty: false,
-            started_utc: "2026-12-07T03:00:00Z".into(),
-            finished_utc: "2026-12-07T03:00:40Z".into(),
+            provenance: testkit::fixture::provenance("2026-12-07T03:00:00Z", "2026-12-07T03:00:40Z"),
             quick: false,
             processes: 3,
             samples: 5,

@@ -8,11 +8,8 @@
 /// notation (`1.23e-7`); zero is `0`. NaN prints as `NaN` and infinities as `∞` / `-∞`. The same value
 /// always gives the same text.
 pub fn number(value: f64) -> String {
-    if value.is_nan() {
-        return "NaN".to_string();
-    }
-    if value.is_infinite() {
-        return if value > 0.0 { "∞".to_string() } else { "-∞".to_string() };
+    if let Some(word) = measure::units::not_finite(value, "NaN") {
+        return word;
     }
     let magnitude = value.abs();
     let text = if magnitude == 0.0 {

@@ -407,6 +407,7 @@ pub fn table_cells(markdown: &str) -> Vec<String> {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+    use testkit::text::holds;
 
     /// A decision row of question `id` at `phase`.
     fn row(id: &str, phase: &str, pick: &str) -> QuestionRow {
@@ -452,14 +453,8 @@ mod tests {
 
     #[test]
     fn the_index_states_the_floor_once_for_the_scenarios_that_cite_it_alike() {
-        let figure = measure::floor::FloorFigure {
-            key: "wake_across_cpus".to_string(),
-            what: "a wake-up".to_string(),
-            ns_per_op: Some(30_774.0),
-            process_medians: vec![30_000.0, 30_774.0, 31_000.0],
-            cpu_ns_per_op: None,
-            not_applicable: None,
-        };
+        let medians = vec![30_000.0, 30_774.0, 31_000.0];
+        let figure = measure::floor::FloorFigure::of_processes("wake_across_cpus", "a wake-up", medians, &[]);
         let cited = measure::floor::FloorUse {
             file: "reports/floor.json".to_string(),
             measured_utc: "2026-12-07T03:00:00Z".to_string(),
@@ -484,60 +479,55 @@ mod tests {
         // A scenario that cites none says why, apart from those that cite it.
         handoff.floor = Some(measure::floor::FloorUse::none());
         let text = render_index_across(&[chain, handoff, old], &[]);
-        assert!(text.contains("**The machine's floor cited by chain**: measured by"), "{text}");
-        assert!(
-            text.contains(
-                "**The machine's floor cited by handoff**: none cited: --floor none: the run cited no floor."
-            ),
-            "{text}"
+        holds(
+            &text,
+            &[
+                "**The machine's floor cited by chain**: measured by",
+                "**The machine's floor cited by handoff**: none cited: --floor none: the run cited no floor.",
+            ],
         );
+    }
+
+    /// The bottom line of question `id` of `scenario`, asked of `situation`, with `parts`.
+    fn bottom(scenario: &str, id: &str, situation: &str, parts: Vec<BottomPart>) -> BottomLine {
+        let (id, situation, link) = (id.to_string(), situation.to_string(), format!("{scenario}.md#question-{id}"));
+        BottomLine { id, situation, link, parts }
     }
 
     #[test]
     fn the_index_opens_with_a_bottom_line_of_one_short_line_per_scenario_linked_to_each_question() {
         let mut chain = entry("chain", &[]);
+        let stages = BottomPart {
+            cannot_tell: vec!["a".into(), "b".into(), "c".into()],
+            ..part("cannot-tell", "stream-tokio-tasks-fused-batched", "stream", &["work 0", "work 64"])
+        };
         chain.bottom_line = vec![
-            BottomLine {
-                id: "collection".to_string(),
-                link: "chain.md#question-collection".to_string(),
-                situation: "CPU-bound work over a collection".to_string(),
-                parts: vec![
+            bottom(
+                "chain",
+                "collection",
+                "CPU-bound work over a collection",
+                vec![
                     part("one", "baseline-loop", "baseline", &["work 0"]),
                     part("one", "blocking-rayon", "blocking", &["work 64"]),
                 ],
-            },
-            BottomLine {
-                id: "stages".to_string(),
-                link: "chain.md#question-stages".to_string(),
-                situation: "the same work as concurrent stages".to_string(),
-                parts: vec![BottomPart {
-                    cannot_tell: vec!["a".into(), "b".into(), "c".into()],
-                    ..part("cannot-tell", "stream-tokio-tasks-fused-batched", "stream", &["work 0", "work 64"])
-                }],
-            },
+            ),
+            bottom("chain", "stages", "the same work as concurrent stages", vec![stages]),
         ];
         let mut tcp = entry("tcp", &[]);
-        tcp.bottom_line = vec![BottomLine {
-            id: "family".to_string(),
-            link: "tcp.md#question-family".to_string(),
-            situation: "request/response over TCP".to_string(),
-            parts: vec![BottomPart {
-                families: vec!["stream", "coroutine", "blocking"],
-                equal: 2,
-                ..part("families", "stream-tokio-tasks", "stream", &[])
-            }],
-        }];
+        let families = BottomPart {
+            families: vec!["stream", "coroutine", "blocking"],
+            equal: 2,
+            ..part("families", "stream-tokio-tasks", "stream", &[])
+        };
+        tcp.bottom_line = vec![bottom("tcp", "family", "request/response over TCP", vec![families])];
         let mut tie = entry("tie", &[]);
-        tie.bottom_line = vec![BottomLine {
-            id: "blocking-call".to_string(),
-            situation: "blocking socket code inside tokio".to_string(),
-            link: "tie.md#question-blocking-call".to_string(),
-            parts: vec![BottomPart {
-                equal: 2,
-                equal_names: vec!["stream-block-in-place".into(), "stream-spawn-blocking".into()],
-                ..part("tie", "stream-tokio-tasks", "stream", &[])
-            }],
-        }];
+        let practically_equal = BottomPart {
+            equal: 2,
+            equal_names: vec!["stream-block-in-place".into(), "stream-spawn-blocking".into()],
+            ..part("tie", "stream-tokio-tasks", "stream", &[])
+        };
+        tie.bottom_line =
+            vec![bottom("tie", "blocking-call", "blocking socket code inside tokio", vec![practically_equal])];
         let tied = render_index(&[tie]);
         assert!(
             tied.contains(
@@ -552,21 +542,16 @@ mod tests {
             text.lines().skip_while(|l| *l != "## The bottom line").take_while(|l| !l.starts_with("## What")).collect();
         assert!(!section.is_empty() && section.len() < 15, "{text}");
         assert!(text.find("## The bottom line") < text.find("## What to use"), "it opens the index: {text}");
-        assert!(
-            text.contains(
+        holds(
+            &text,
+            &[
                 "- **[chain](chain.md)**: [CPU-bound work over a collection](chain.md#question-collection): \
                  `baseline-loop` (baseline) at work 0, `blocking-rayon` (blocking) at work 64; [the same work as \
                  concurrent stages](chain.md#question-stages): `stream-tokio-tasks-fused-batched` (stream) or `a`, \
-                 `b` and 1 more: this run cannot tell."
-            ),
-            "{text}"
-        );
-        assert!(
-            text.contains(
+                 `b` and 1 more: this run cannot tell.",
                 "- **[tcp](tcp.md)**: [request/response over TCP](tcp.md#question-family): stream, coroutine, \
-                 blocking practically equal (best `stream-tokio-tasks`)."
-            ),
-            "{text}"
+                 blocking practically equal (best `stream-tokio-tasks`).",
+            ],
         );
         let without = render_index(&[entry("handoff", &[])]);
         assert!(!without.contains("## The bottom line"), "no questions, no bottom line: {without}");

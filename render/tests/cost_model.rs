@@ -26,14 +26,7 @@ fn counted() -> Summary {
 }
 
 fn floor() -> FloorUse {
-    let figure = |key: &str, ns: f64| FloorFigure {
-        key: key.to_string(),
-        what: key.to_string(),
-        ns_per_op: Some(ns),
-        process_medians: vec![ns],
-        cpu_ns_per_op: None,
-        not_applicable: None,
-    };
+    let figure = |key: &str, ns: f64| FloorFigure::of_processes(key, key, vec![ns], &[]);
     FloorUse {
         file: "reports/floor.json".to_string(),
         figures: [("loop_item", 1.2), ("spsc_ring_item", 4.0), ("wake_across_cpus", 2000.0), ("alloc_free", 15.0)]

@@ -88,13 +88,12 @@ fn runtimes_without_a_testbed_or_pin_still_show() {
 
 /// The floor a run cites: two figures, one with three process medians, one that could not run here.
 fn cited_floor() -> measure::floor::FloorUse {
-    let figure = |key: &str, medians: &[f64], not_applicable: Option<&str>| measure::floor::FloorFigure {
-        key: key.to_string(),
-        what: format!("one {key}"),
-        ns_per_op: measure::stats::median(medians),
-        process_medians: medians.to_vec(),
-        cpu_ns_per_op: measure::stats::median(medians).map(|m| m * 2.0),
-        not_applicable: not_applicable.map(String::from),
+    let figure = |key: &str, medians: &[f64], not_applicable: Option<&str>| {
+        let cpu: Vec<f64> = medians.iter().map(|m| m * 2.0).collect();
+        measure::floor::FloorFigure {
+            not_applicable: not_applicable.map(String::from),
+            ..measure::floor::FloorFigure::of_processes(key, &format!("one {key}"), medians.to_vec(), &cpu)
+        }
     };
     measure::floor::FloorUse {
         file: "reports/floor.json".to_string(),

@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 
 use measure::record::TrialRequest;
+use measure::setup::Provenance;
 use measure::summary::{ContestantSummary, Environment, Family, Method, MetricStats, Summary};
 
 /// Statistics of one process per value in `medians`, each process one sample of that value.
@@ -31,15 +32,27 @@ pub fn stats(median: f64) -> MetricStats {
 /// three measured iterations and one accounting iteration, seed 1.
 pub fn trial_request(scenario: &str, contestant: &str, phase: &str, params: &[(&str, u64)]) -> TrialRequest {
     TrialRequest {
-        scenario: scenario.to_string(),
-        contestant: contestant.to_string(),
         phase: Some(phase.to_string()),
-        params: params.iter().map(|&(k, v)| (k.to_string(), v)).collect(),
-        fork: 0,
         warmup: 1,
         iterations: 3,
-        seed: 1,
         quick: false,
+        ..quick_trial_request(scenario, contestant, params)
+    }
+}
+
+/// The request of a `--quick` run's first process for `contestant` of `scenario` with `params`, without phases: no
+/// warm-up, one measured iteration and one accounting iteration, seed 1.
+pub fn quick_trial_request(scenario: &str, contestant: &str, params: &[(&str, u64)]) -> TrialRequest {
+    TrialRequest {
+        scenario: scenario.to_string(),
+        contestant: contestant.to_string(),
+        phase: None,
+        params: params.iter().map(|&(k, v)| (k.to_string(), v)).collect(),
+        fork: 0,
+        warmup: 0,
+        iterations: 1,
+        seed: 1,
+        quick: true,
         accounting: 1,
     }
 }
@@ -48,6 +61,13 @@ pub fn trial_request(scenario: &str, contestant: &str, phase: &str, params: &[(&
 /// phases or disturbance.
 pub fn contestant(name: &str, family: Family, metrics: BTreeMap<String, MetricStats>) -> ContestantSummary {
     ContestantSummary::ran(name, family, metrics)
+}
+
+/// Build `abc1234` (clean) of lab 0.1.0, from `started_utc` to `finished_utc`: who wrote a made-up floor or
+/// calibration.
+pub fn provenance(started_utc: &str, finished_utc: &str) -> Provenance {
+    let (started_utc, finished_utc) = (started_utc.to_string(), finished_utc.to_string());
+    Provenance { lab_version: "0.1.0".into(), git_rev: "abc1234".into(), git_dirty: false, started_utc, finished_utc }
 }
 
 /// A full run's method: 3 processes of 1 measured iteration (no warm-up) and 1 accounting iteration, the lab's
@@ -92,6 +112,13 @@ pub fn summary(scenario: &str, contestants: Vec<ContestantSummary>) -> Summary {
         raw_file: String::new(),
         phases: vec![],
         paired: None,
+    }
+}
+
+/// Sets every judged claim and finding of `summary` to inconclusive, as a run too short to settle any would.
+pub fn inconclusive(summary: &mut Summary) {
+    for claim in summary.claims.iter_mut().chain(&mut summary.findings) {
+        claim.verdict = measure::summary::Verdict::Inconclusive;
     }
 }
 

@@ -16,6 +16,7 @@
 //!   registry's names, one test per contestant).
 //! - [`fixture`]: made-up runs for the tests of claims, reports and tables: a [`measure::summary::Summary`] built
 //!   by hand, its contestants, and the statistics of a median ([`fixture::stats`]).
+//! - [`text`]: which sentences a rendered report holds and which it leaves out.
 
 use std::io::Read;
 use std::process::{Child, Command, ExitStatus, Output, Stdio};
@@ -25,6 +26,7 @@ use wait_timeout::ChildExt;
 
 pub mod checks;
 pub mod fixture;
+pub mod text;
 
 #[doc(hidden)]
 pub use rusty_fork;

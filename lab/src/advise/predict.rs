@@ -183,21 +183,10 @@ mod tests {
         use std::collections::BTreeMap;
         let dir = tempfile::tempdir().expect("a temporary folder");
         let environment = Environment { cores: 2, ..Environment::default() };
-        let figure = |key: &str, ns: f64| FloorFigure {
-            key: key.to_string(),
-            what: String::new(),
-            ns_per_op: Some(ns),
-            process_medians: vec![ns],
-            cpu_ns_per_op: None,
-            not_applicable: None,
-        };
+        let figure = |key: &str, ns: f64| FloorFigure::of_processes(key, "", vec![ns], &[]);
         let floor = Floor {
             schema_version: measure::floor::FLOOR_SCHEMA,
-            lab_version: "test".into(),
-            git_rev: "abc".into(),
-            git_dirty: false,
-            started_utc: String::new(),
-            finished_utc: String::new(),
+            provenance: testkit::fixture::provenance("", ""),
             quick: false,
             processes: 5,
             samples: 5,

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::class::MetricClass;
 use super::pairs::{self, Pair, Rate};
 pub use crate::setup::testbed_differences;
-use crate::setup::{CalibrationUse, Environment, Method};
+use crate::setup::{CalibrationUse, Environment, Method, Provenance};
 
 /// The version of `calibration.json`'s shape; raised when a field changes meaning or goes away.
 pub const CALIBRATION_SCHEMA: u32 = 1;
@@ -21,16 +21,9 @@ pub const CALIBRATION_SCHEMA: u32 = 1;
 pub struct Calibration {
     /// [`CALIBRATION_SCHEMA`].
     pub schema_version: u32,
-    /// Version of the lab that calibrated.
-    pub lab_version: String,
-    /// Short git revision of the build that calibrated.
-    pub git_rev: String,
-    /// Whether that build had uncommitted changes.
-    pub git_dirty: bool,
-    /// Start time, RFC 3339 UTC.
-    pub started_utc: String,
-    /// End time, RFC 3339 UTC.
-    pub finished_utc: String,
+    /// The build that calibrated, and when.
+    #[serde(flatten)]
+    pub provenance: Provenance,
     /// The testbed, as every report records it: only runs on the same one read this calibration.
     pub environment: Environment,
     /// How the pools were run and the pairs formed.
@@ -207,8 +200,8 @@ pub fn use_for(
     }
     let used = CalibrationUse {
         file: file.to_string(),
-        made_utc: calibration.started_utc.clone(),
-        git_rev: calibration.git_rev.clone(),
+        made_utc: calibration.provenance.started_utc.clone(),
+        git_rev: calibration.provenance.git_rev.clone(),
         fallback: None,
     };
     (sdr, used)
@@ -334,7 +327,7 @@ mod tests {
     }
 
     use super::*;
-    use crate::setup::tests::environment;
+    use crate::setup::tests::{environment, provenance};
     use crate::setup::Pin;
 
     fn pool(class: MetricClass, medians: &[f64]) -> Pool {
@@ -360,11 +353,7 @@ mod tests {
             scenarios: Vec::new(),
             not_offered: vec!["http".to_string()],
             schema_version: CALIBRATION_SCHEMA,
-            lab_version: "0.1.0".to_string(),
-            git_rev: "abc1234".to_string(),
-            git_dirty: false,
-            started_utc: "2026-12-06T10:00:00Z".to_string(),
-            finished_utc: "2026-12-06T10:12:00Z".to_string(),
+            provenance: provenance("2026-12-06T10:00:00Z", "2026-12-06T10:12:00Z"),
             environment: environment(),
             method: CalibrationMethod {
                 quick: false,
@@ -436,7 +425,12 @@ mod tests {
     #[test]
     fn a_calibration_writes_one_pair_a_line_and_reads_back() {
         let c = calibration();
-        let text = to_json_lines(&serde_json::to_value(&c).expect("value"));
+        let value = serde_json::to_value(&c).expect("value");
+        let keys: Vec<&str> = value.as_object().expect("an object").keys().map(String::as_str).collect();
+        let top = "classes environment finished_utc git_dirty git_rev lab_version method not_offered pools scenarios \
+                   schema_version started_utc";
+        assert_eq!(keys.join(" "), top, "the provenance stands beside the other fields");
+        let text = to_json_lines(&value);
         assert!(text.contains(r#"{"a": [0, 1, 2, 3, 4], "b": [5, 6, 7, 8, 9], "ranges_apart": "#), "{}", &text[..2000]);
         assert!(text.lines().count() < 500, "a pair a line: {} lines", text.lines().count());
         let back: Calibration = serde_json::from_str(&text).expect("reads back");

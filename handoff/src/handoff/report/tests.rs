@@ -9,6 +9,7 @@ use crate::handoff::floors::headline_notes;
 use crate::job::HandoffConfig;
 use measure::summary::{MetricStats, Role, Verdict};
 use testkit::fixture::processes;
+use testkit::text::{holds, lacks};
 
 /// `summary` with the claim `id` given `verdict`.
 fn with_verdict(mut summary: Summary, id: &str, verdict: Verdict) -> Summary {
@@ -16,20 +17,6 @@ fn with_verdict(mut summary: Summary, id: &str, verdict: Verdict) -> Summary {
         claim.verdict = verdict;
     }
     summary
-}
-
-/// Fails unless `text` says every one of `parts`, showing the whole text.
-fn says(text: &str, parts: &[&str]) {
-    for part in parts {
-        assert!(text.contains(part), "`{part}` missing from:\n{text}");
-    }
-}
-
-/// Fails if `text` says any of `parts`, showing the whole text.
-fn never_says(text: &str, parts: &[&str]) {
-    for part in parts {
-        assert!(!text.contains(part), "`{part}` in:\n{text}");
-    }
 }
 
 /// Fails on what a sentence assembled from pieces shows when a piece is missing or misplaced.
@@ -49,7 +36,7 @@ fn each_lab_contestant_stands_beside_its_bare_pair_as_a_ratio() {
         ("stream-tokio", 256, 150.0),
     ]));
     let text = details(&summary);
-    says(
+    holds(
         &text,
         &[
             "| `blocking-crossbeam` | `blocking-crossbeam-bare` | 256 | 60.0 | 40.0 | 1.50× | 59.9–60.1 | 40.0–40.0 | \
@@ -58,10 +45,10 @@ fn each_lab_contestant_stands_beside_its_bare_pair_as_a_ratio() {
         ],
     );
     assert!(text.contains("`just fidelity-ab` runs the bare pairs' variants"), "no variant ran: {text}");
-    says(&text, &["`reports/fidelity-ab/handoff.md`"]);
+    holds(&text, &["`reports/fidelity-ab/handoff.md`"]);
     assert_whole(&text);
     let main = report(&summary);
-    says(
+    holds(
         &main,
         &[
             "(handoff-details.md#the-lab-against-bare-programs)",
@@ -72,7 +59,7 @@ fn each_lab_contestant_stands_beside_its_bare_pair_as_a_ratio() {
     let mut without = summary_with(&[("blocking-crossbeam", 256, 60.0)]);
     without.contestants.retain(|c| !c.name.ends_with("-bare"));
     let none = details(&judged(without));
-    says(&none, &["The bare reference pairs did not run"]);
+    holds(&none, &["The bare reference pairs did not run"]);
 }
 
 #[test]
@@ -85,7 +72,7 @@ fn every_per_item_row_reads_as_a_multiple_of_the_ring_and_of_the_loop_at_each_ca
         ("stream-tokio", 1, 800.0),
     ]));
     let text = report(&summary);
-    says(
+    holds(
         &text,
         &[
             "| contestant | role | ms/M at 1 | × ring | × loop | ms/M at 256 | × ring | × loop |",
@@ -100,14 +87,14 @@ fn every_per_item_row_reads_as_a_multiple_of_the_ring_and_of_the_loop_at_each_ca
     for batched in ["blocking-crossbeam-batched", "blocking-crossbeam-one-message", "stream-tokio-batched"] {
         assert!(!rows.iter().any(|r| r == batched), "{batched} hands off more than one item per message");
     }
-    never_says(&text, &[&format!("`{RING}` did not run")]);
+    lacks(&text, &[&format!("`{RING}` did not run")]);
     assert!(!text.contains("|\n\n\n"), "one blank line after the table:\n{text}");
     assert_whole(&text);
 
     let mut without = summary_with(&[("blocking-crossbeam", 256, 50.0)]);
     without.contestants.retain(|c| c.name != RING);
     let text = report(&judged(without));
-    says(
+    holds(
         &text,
         &[
             &format!("`{RING}` did not run in this run, so its column reads `—`"),
@@ -160,7 +147,7 @@ fn each_pair_stands_beside_its_standalone_program_with_cores_and_a_failed_guard_
     let summary = with_processes(summary, "blocking-crossbeam-standalone", &[26.0, 30.0, 38.0]);
     let summary = judged(summary);
     let text = report(&summary);
-    says(
+    holds(
         &text,
         &[
             "| `blocking-crossbeam` | `blocking-crossbeam-standalone` | `capacity_256` | 52.0 | 30.0 | **1.73×** \
@@ -173,7 +160,7 @@ fn each_pair_stands_beside_its_standalone_program_with_cores_and_a_failed_guard_
     let guard = summary.claims.iter().find(|c| c.id == STANDALONE_GUARD).expect("the guard is judged");
     assert_eq!((guard.verdict, guard.guard), (Verdict::Fails, true), "{}", guard.detail);
     let none = report(&judged(summary_with(&[])));
-    says(
+    holds(
         &none,
         &["The standalone programs did not run in this run", "`cargo build --release -p standalone` builds them"],
     );
@@ -212,7 +199,7 @@ fn a_row_above_the_bar_states_its_cost_and_what_the_judge_and_the_control_say() 
     let causes: Vec<&str> = row.causes_slower.iter().map(|r| r.cause.as_str()).collect();
     assert_eq!(causes, ["lab-loops"]);
     let text = details(&judged(summary));
-    says(
+    holds(
         &text,
         &[
             "- **`blocking-crossbeam` at capacity 256**: 81.0 against 50.0 ms/M, a remaining cost of 31.0 ms/M (1.62×). The judge tells it apart from the bare pair: every lab process median (79.0–85.0) is above every bare one (48.0–51.0) by more than 20%, p = 0.0040.",
@@ -231,31 +218,31 @@ fn a_row_above_the_bar_states_its_cost_and_what_the_judge_and_the_control_say() 
         details(&judged(with_processes(summary, "blocking-crossbeam-bare-control", control)))
     };
     let text = with_control(&[47.0, 65.0, 80.0, 49.5, 90.0], &[48.0, 79.0, 85.0, 50.0, 66.0]);
-    says(
+    holds(
         &text,
         &[
             "The judge does not tell it apart from the bare pair: not every lab process median is above every bare one by more than 20% (lab 47.0–90.0, bare 48.0–51.0).",
             "So the gap is within the pair's own process-to-process spread: the lab is told apart neither from the bare pair nor, as slower, from an identical copy of it",
         ],
     );
-    never_says(&text, &["That is a cost of the lab's own code"]);
+    lacks(&text, &["That is a cost of the lab's own code"]);
     assert_whole(&text);
 
     // Told slower, but not slower than an identical copy, which is told slower too: not shown to be the lab's.
     let text = with_control(&lab, &[79.5, 84.0, 78.0, 86.0, 80.0]);
-    says(
+    holds(
         &text,
         &[
             "and is told slower than the bare pair (p = 0.0040); the lab against the control: not told apart.",
             "so the separation is not shown to be a cost of the lab's code",
         ],
     );
-    never_says(&text, &["That is a cost of the lab's own code"]);
+    lacks(&text, &["That is a cost of the lab's own code"]);
     assert_whole(&text);
 
     // No A/B ran: told slower, the cost stated as far as the run can tell, and the reader pointed to the A/B.
     let text = details(&judged(with_processes(base, "blocking-crossbeam", &lab)));
-    says(
+    holds(
         &text,
         &[
             "That is the measured remaining cost of the lab's code as far as this run can tell",
@@ -282,7 +269,7 @@ fn the_task_pairs_variants_read_as_tasks_and_a_lone_control_isolates_no_cause() 
     assert_eq!(row("stream-tokio").ab, AbState::NoneExists, "a control alone isolates no cause");
     assert!(row("stream-tokio").control.is_some());
     let text = details(&judged(summary));
-    says(
+    holds(
         &text,
         &[
             "both tasks spawned before the clock, the producer released by the lab's oneshot (`stream-flume-bare-started-before`",
@@ -291,7 +278,7 @@ fn the_task_pairs_variants_read_as_tasks_and_a_lone_control_isolates_no_cause() 
     );
     assert_whole(&text);
     let none = details(&judged(summary_with(&[("stream-flume", 256, 60.0)])));
-    says(
+    holds(
         &none,
         &[
             "(`blocking-crossbeam-bare-<cause>`, `blocking-flume-bare-<cause>` and `stream-flume-bare-<cause>`, each",
@@ -313,9 +300,9 @@ fn every_a_b_variant_renders_with_what_it_puts_back() {
         "one row per variant and capacity"
     );
     let text = details(&judged(summary));
-    never_says(&text, &["could not be rendered"]);
+    lacks(&text, &["could not be rendered"]);
     for variant in crate::handoff::contestants::ab_variants() {
-        says(&text, &[&format!("| `{}` |", variant.name)]);
+        holds(&text, &[&format!("| `{}` |", variant.name)]);
     }
     assert_whole(&text);
 }
@@ -329,10 +316,10 @@ fn every_figure_comes_from_the_summary() {
         (CURRENT_THREAD, 256, 115.0),
     ]));
     let text = report(&summary);
-    says(&text, &["1.25", "20.0×"]); // crossbeam per item over batched
+    holds(&text, &["1.25", "20.0×"]); // crossbeam per item over batched
     let cheaper = "fails, and these cost less per item beyond noise: `blocking-crossbeam` (62.5 ms/M, 0.125 context";
-    says(&text, &[cheaper]); // the one pair judged cheaper than the current-thread pair, and only it
-    says(&text, &["switches per item), a send and a receive costing less than tokio's per-item machinery"]);
+    holds(&text, &[cheaper]); // the one pair judged cheaper than the current-thread pair, and only it
+    holds(&text, &["switches per item), a send and a receive costing less than tokio's per-item machinery"]);
     assert!(text.contains("50,000") || text.contains("50000"), "{text}");
     assert!(text.contains("### What to pick"));
     assert_whole(&text);
@@ -351,7 +338,7 @@ fn the_packing_is_read_from_the_run_not_from_the_batch_parameter() {
     }
     summary.params.insert("messages".to_string(), serde_json::Value::from(16));
     let text = report(&judged(summary));
-    says(
+    holds(
         &text,
         &[
             "batched contestants send 1 and 16 items per message at capacities 1 and 256 (capacity / 16",
@@ -359,7 +346,7 @@ fn the_packing_is_read_from_the_run_not_from_the_batch_parameter() {
             "1 of 1 at capacity 1 and 16 of 16 at capacity 256",
         ],
     );
-    never_says(&text, &["send 256 items per message"]);
+    lacks(&text, &["send 256 items per message"]);
     assert_whole(&text);
 }
 
@@ -392,11 +379,14 @@ fn with_room(messages: f64) -> Summary {
 #[test]
 fn the_room_to_run_ahead_is_worded_by_the_recorded_packing() {
     let one = report(&judged(with_room(1.0)));
-    says(&one, &["At capacity 256 a batched channel holds a single batch", "At capacity 4096 it holds 16 batches"]);
+    holds(&one, &["At capacity 256 a batched channel holds a single batch", "At capacity 4096 it holds 16 batches"]);
     assert_whole(&one);
     let several = report(&judged(with_room(16.0)));
-    says(&several, &["At capacity 256 a batched channel holds 16 messages of 16 items and at capacity 4096 16 of 256"]);
-    never_says(&several, &["holds a single batch"]);
+    holds(
+        &several,
+        &["At capacity 256 a batched channel holds 16 messages of 16 items and at capacity 4096 16 of 256"],
+    );
+    lacks(&several, &["holds a single batch"]);
     assert_whole(&several);
 }
 
@@ -408,7 +398,7 @@ fn counts_print_as_whole_numbers() {
         stats.median = 0.0;
     }
     let text = report(&judged(summary));
-    says(&text, &["the widest miss here is `stream-tokio-one-message`: exact 384, sampled 0."]);
+    holds(&text, &["the widest miss here is `stream-tokio-one-message`: exact 384, sampled 0."]);
     assert_whole(&text);
 }
 
@@ -417,8 +407,11 @@ fn a_cross_thread_pair_within_noise_of_the_current_thread_pair_is_not_named_chea
     // 90 against 100 ms/M: every process below, so the claim that the current-thread pair beats it fails, but
     // not by the testbed's smallest detectable ratio, so no pair is said to cost less.
     let text = report(&judged(summary_with(&[(CURRENT_THREAD, 256, 100.0), ("blocking-std", 256, 90.0)])));
-    says(&text, &["yet the claim that it beats every cross-thread pair fails, though no cross-thread pair costs less"]);
-    never_says(&text, &["these cost less per item beyond noise"]);
+    holds(
+        &text,
+        &["yet the claim that it beats every cross-thread pair fails, though no cross-thread pair costs less"],
+    );
+    lacks(&text, &["these cost less per item beyond noise"]);
     assert_whole(&text);
 }
 
@@ -434,8 +427,8 @@ fn a_missing_contestant_reads_as_not_available() {
     let mut summary = summary_with(&[]);
     summary.contestants.retain(|c| c.name != CONDVAR);
     let text = report(&summary);
-    never_says(&text, &["pays the kernel on every operation"]);
-    says(&text, &["n/a"]);
+    lacks(&text, &["pays the kernel on every operation"]);
+    holds(&text, &["n/a"]);
 }
 
 #[test]
@@ -444,7 +437,7 @@ fn a_batched_row_slower_than_its_twin_is_explained_only_as_far_as_the_figures_go
     // figures equal its twin's, the report does not claim wake-ups as the cause.
     let text = report(&judged(summary_with(&[("blocking-flume-batched", 256, 200.0)])));
     assert_whole(&text);
-    says(
+    holds(
         &text,
         &[
             "**Where batching cost more than it saved.**",
@@ -452,16 +445,16 @@ fn a_batched_row_slower_than_its_twin_is_explained_only_as_far_as_the_figures_go
             "This run's wake-up figures do not show the cause",
         ],
     );
-    never_says(&text, &["here the cost was the wake-ups"]);
+    lacks(&text, &["here the cost was the wake-ups"]);
     // No batched row slower: no such bullet.
     let text = report(&judged(summary_with(&[])));
-    never_says(&text, &["Where batching cost more"]);
+    lacks(&text, &["Where batching cost more"]);
 }
 
 #[test]
 fn the_one_message_rows_say_what_they_hold_against_their_twins() {
     let text = report(&judged(summary_with(&[])));
-    says(&text, &["**Why the one-message rows are never the answer"]);
+    holds(&text, &["**Why the one-message rows are never the answer"]);
     let pairs = one_message_pairs();
     assert_eq!(pairs.len(), 3);
     for (single, one) in pairs {
@@ -474,17 +467,17 @@ fn the_one_message_rows_say_what_they_hold_against_their_twins() {
 fn a_finding_is_printed_only_when_its_claim_holds() {
     // Every batched channel 20× cheaper: the batching claim holds.
     let fast: Vec<(&str, u64, f64)> = BATCH_PAIRS.iter().map(|(_, b)| (*b, 256, 5.0)).collect();
-    let holds = judged(summary_with(&fast));
-    assert!(holds.claims.iter().any(|c| c.id == "batching-pays" && c.verdict == Verdict::Holds));
-    let text = report(&holds);
-    says(&text, &["Batching divides every per-message cost by the batch", "at least 10× cheaper per item here"]);
+    let batched = judged(summary_with(&fast));
+    assert!(batched.claims.iter().any(|c| c.id == "batching-pays" && c.verdict == Verdict::Holds));
+    let text = report(&batched);
+    holds(&text, &["Batching divides every per-message cost by the batch", "at least 10× cheaper per item here"]);
     assert!(text.contains("send batches, not items"), "the recommendation appears with the verdict: {text}");
     assert_whole(&text);
 
     // The same run with the batching claim inconclusive: neither sentence is printed, the verdict is named.
-    let text = report(&with_verdict(holds, "batching-pays", Verdict::Inconclusive));
-    never_says(&text, &["Batching divides every per-message cost", "cheaper per item here"]);
-    says(&text, &["cheaper for every channel: inconclusive"]);
+    let text = report(&with_verdict(batched, "batching-pays", Verdict::Inconclusive));
+    lacks(&text, &["Batching divides every per-message cost", "cheaper per item here"]);
+    holds(&text, &["cheaper for every channel: inconclusive"]);
     assert!(!text.contains("send batches, not items"), "the recommendation needs the verdict: {text}");
     assert_whole(&text);
 }
@@ -493,12 +486,12 @@ fn a_finding_is_printed_only_when_its_claim_holds() {
 fn the_current_thread_runtime_is_recommended_for_speed_only_when_its_claim_holds() {
     let summary = judged(summary_with(&[]));
     let id = "current-thread-beats-cross-thread";
-    let holds = report(&with_verdict(summary.clone(), id, Verdict::Holds));
-    says(&holds, &["run them as tasks on one current-thread runtime"]);
+    let held = report(&with_verdict(summary.clone(), id, Verdict::Holds));
+    holds(&held, &["run them as tasks on one current-thread runtime"]);
     let fails = report(&with_verdict(summary, id, Verdict::Fails));
-    never_says(&fails, &["run them as tasks on one current-thread runtime"]);
-    says(&fails, &["choose it for its semantics, not for speed"]);
-    assert_whole(&holds);
+    lacks(&fails, &["run them as tasks on one current-thread runtime"]);
+    holds(&fails, &["choose it for its semantics, not for speed"]);
+    assert_whole(&held);
     assert_whole(&fails);
 }
 
@@ -507,7 +500,7 @@ fn the_condvar_finding_reads_whole_under_every_verdict() {
     let summary = judged(summary_with(&[(CONDVAR, 256, 500.0)]));
     for verdict in [Verdict::Holds, Verdict::Fails, Verdict::Inconclusive] {
         let text = report(&with_verdict(summary.clone(), "condvar-slowest-blocking", verdict));
-        says(&text, &["Per item it takes 500 ms/M"]);
+        holds(&text, &["Per item it takes 500 ms/M"]);
         assert_whole(&text);
     }
 }
@@ -516,11 +509,8 @@ fn the_condvar_finding_reads_whole_under_every_verdict() {
 fn an_unjudged_run_states_no_finding() {
     // No claims judged: every claim-backed finding is withheld and said to be unjudged.
     let text = report(&summary_with(&[(CONDVAR, 256, 500.0)]));
-    never_says(
-        &text,
-        &["Do not hand-write", "the slowest blocking channel here", "is where most of the per-item cost is"],
-    );
-    says(&text, &["the slowest blocking channel: not judged"]);
-    never_says(&text, &["could not be rendered"]);
+    lacks(&text, &["Do not hand-write", "the slowest blocking channel here", "is where most of the per-item cost is"]);
+    holds(&text, &["the slowest blocking channel: not judged"]);
+    lacks(&text, &["could not be rendered"]);
     assert_whole(&text);
 }
