@@ -11,22 +11,11 @@ use std::time::{Duration, Instant};
 
 use measure::record::{TrialMessage, TrialRequest};
 
+/// A quick request of one measured iteration of `stream-tokio-tasks` over `batches` small batches.
 fn request(batches: u64) -> TrialRequest {
-    TrialRequest {
-        scenario: "tcp".to_string(),
-        contestant: "stream-tokio-tasks".to_string(),
-        phase: None,
-        params: [("connections", 8), ("exchanges", 32), ("batches", batches), ("delay_us", 1_000)]
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect(),
-        fork: 0,
-        warmup: 0,
-        iterations: 1,
-        seed: 1,
-        quick: true,
-        accounting: 1,
-    }
+    let params = [("connections", 8), ("exchanges", 32), ("batches", batches), ("delay_us", 1_000)];
+    let full = testkit::fixture::trial_request("tcp", "stream-tokio-tasks", "", &params);
+    TrialRequest { phase: None, warmup: 0, iterations: 1, quick: true, ..full }
 }
 
 /// How long a trial may take to report its server's placement, and to end once it was stopped or ran out.
