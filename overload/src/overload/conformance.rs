@@ -224,7 +224,7 @@ fn rejections(contestant: Contestant) -> Vec<Check> {
             ("rejections_counted", rejections_verdict(&rejected, calls)),
             ("clean_after_rejections", clean_verdict(&clean, CLEAN_CALLS)),
         ];
-        Ok(verdicts.map(|(name, verdict)| Check::new(name, verdict.is_ok(), verdict.unwrap_or_else(|e| e))).into())
+        Ok(verdicts.map(|(name, verdict)| calls::verdict(name, verdict)).into())
     })
 }
 

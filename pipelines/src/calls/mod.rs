@@ -4,6 +4,7 @@
 //! check says the same thing in every scenario:
 //!
 //! - [`Problems`]: what a run did wrong, one phrase each; a check passes when nothing was.
+//! - [`verdict`]: a check from a verdict (its detail, or what went wrong).
 //! - [`guarded`]: the checks one piece of work makes, under the watchdog; when the work cannot finish (it failed,
 //!   panicked or hung) every one of them fails with the reason.
 //! - [`clean_after`]: a clean run after the faults, on the same prepared contestant.
@@ -96,6 +97,14 @@ pub fn guarded(
         .unwrap_or_else(|reason| names.iter().map(|name| Check::new(*name, false, reason.clone())).collect())
 }
 
+/// Check `name` from a verdict: its detail passes, its problem fails (with the problem as its detail).
+pub fn verdict(name: &str, verdict: Result<String, impl std::fmt::Display>) -> Check {
+    match verdict {
+        Ok(detail) => Check::new(name, true, detail),
+        Err(problem) => Check::new(name, false, problem.to_string()),
+    }
+}
+
 /// Check `name` (`clean_after_failures`, say): after the faults (`after` says which), a clean run on the same
 /// prepared contestant (whatever runtime or pool it keeps between runs) made the checks `clean`; it passes when
 /// one of them passed and none failed.
@@ -164,6 +173,8 @@ mod tests {
         assert_eq!(failed.detail, "ran: one; two");
         let table: Problems = [None, Some("three".to_string())].into_iter().collect();
         assert_eq!(table.verdict(String::new), Err(vec!["three".to_string()]));
+        let (held, broke) = (verdict("v", Ok::<_, String>("fine".into())), verdict("v", Err("lost")));
+        assert!(held.passed && held.detail == "fine" && !broke.passed && broke.detail == "lost");
     }
 
     #[test]
