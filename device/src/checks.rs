@@ -15,7 +15,8 @@
 //!   bounded.
 //! - `cut_short_releases`: with a time budget far too short for its items (the caller's cancellation: the
 //!   deadline is raised from outside the contestant's work), the run stops taking items at the deadline,
-//!   returns within [`STOP_WITHIN`] of it, lets go of every outstanding call, and leaves no thread behind.
+//!   returns within [`CANCEL_WITHIN`] of it (the calls kit's bound, after a cancel or a deadline), lets go of
+//!   every outstanding call, and leaves no thread behind.
 //! - `caller_cancel`: cancelled from outside ([`Deadline::cancel`], the caller's stop: the stream runner drops
 //!   the pipeline, the threads and coroutines stop taking items) at a seeded point mid-run ([`cancel_point`]),
 //!   the run returns once and promptly (within [`CANCEL_WITHIN`] of the cancel, without an error), delivers
@@ -60,8 +61,6 @@ pub const SMALL: Sizes = Sizes { items: ITEMS, limit: LIMIT };
 pub const SERVICE: Duration = Duration::from_millis(1);
 /// The time budget of the small runs: far more than they need.
 pub const SMALL_BUDGET: Duration = Duration::from_secs(20);
-/// The most a cut-short run may take to return after its deadline.
-pub const STOP_WITHIN: Duration = Duration::from_secs(2);
 
 /// Why a check failed: its run could not be made, or what the run did wrong.
 #[derive(Debug, thiserror::Error)]
@@ -334,7 +333,7 @@ fn cut_short_releases(contestant: Contestant) -> Result<String, CheckFailed> {
     let problems = [
         (run.totals.completed >= run.items).then(|| "every item was answered: the budget did not cut the run".into()),
         outstanding(run.left_outstanding),
-        calls::late(run.overran, STOP_WITHIN, "the deadline"),
+        calls::late(run.overran, CANCEL_WITHIN, "the deadline"),
         run.left_behind.clone(),
     ];
     CheckFailed::unless(problems, || {
@@ -343,7 +342,7 @@ fn cut_short_releases(contestant: Contestant) -> Result<String, CheckFailed> {
              with nothing outstanding and no thread left",
             run.items,
             run.totals.completed,
-            STOP_WITHIN.as_millis()
+            CANCEL_WITHIN.as_millis()
         )
     })
 }
