@@ -267,12 +267,9 @@ fn exactness(run: &SmallRun, fail: &[Range<u64>]) -> [Option<String>; 6] {
 /// one while the failures go through.
 pub fn failure_verdict(run: &SmallRun, fail: &[Range<u64>], bounded: bool) -> Result<String, CheckFailed> {
     let failing = count_failing(fail, run.items);
-    let over = (bounded && run.over_bound()).then(|| {
-        format!(
-            "{} calls outstanding at once while the failures went through, bound {} + 1",
-            run.max_outstanding, run.limit
-        )
-    });
+    let most = u64::try_from(run.max_outstanding).unwrap_or(0);
+    let what = "calls outstanding at once while the failures went through (the bound plus one)";
+    let over = calls::over_bound(most, run.limit as u64 + 1, what).filter(|_| bounded);
     CheckFailed::unless(exactness(run, fail).into_iter().chain([over, run.left_behind.clone()]), || {
         format!(
             "{failing} of {} calls failed at once (item 0, a burst of two full windows from item {FAULT_AT}, the \
@@ -444,7 +441,7 @@ pub fn cancel_verdict(
         }),
         (at_return.failed > 0).then(|| format!("{} calls failed (a cancel fails no call)", at_return.failed)),
         outstanding(left_outstanding),
-        live.filter(|t| *t > 0).map(|tasks| format!("{tasks} tasks still alive when it returned")),
+        calls::tasks_left(live, "when it returned"),
         left_behind,
         (twice > 0 || outside > 0)
             .then(|| format!("{twice} calls of an input already called, {outside} of an input never asked for")),

@@ -220,9 +220,7 @@ pub fn fault_at(runner: &Runner, launcher: &Launcher, config: &ServeConfig, port
     problems.when(took > FAULT_WITHIN, || {
         format!("returned after {} ms (limit {} ms)", took.as_millis(), FAULT_WITHIN.as_millis())
     });
-    problems.when(high > runner.bound, || {
-        format!("at most {high} requests in flight while the failure propagated, against the bound of {}", runner.bound)
-    });
+    problems.note(calls::over_bound(high, runner.bound, "requests in flight while the failure propagated"));
     problems.note(held.left("the return"));
     problems.check(
         &name,

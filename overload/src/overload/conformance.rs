@@ -546,13 +546,8 @@ fn cancel_verdict(
         return Err(format!("{} calls answered but {} issued", run.recorded, run.stats.issued));
     }
     bound_held(run, width)?;
-    if let Some(tasks) = alive_tasks.filter(|&t| t > 0) {
-        return Err(format!(
-            "{tasks} tasks still alive on the runtime {} ms after it returned",
-            TASKS_SETTLE.as_millis()
-        ));
-    }
-    Ok(took)
+    let when = format!("on the runtime {} ms after it returned", TASKS_SETTLE.as_millis());
+    calls::tasks_left(alive_tasks, &when).map_or(Ok(took), Err)
 }
 
 /// The most calls a run cancelled when `passed` calls had reached issue may issue in all: those, and what the

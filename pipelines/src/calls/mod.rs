@@ -11,6 +11,7 @@
 //! - [`FaultAt`]: where in a run a call fails on purpose: the first (before any answer), the middle (with the
 //!   window full), the last (while the run drains).
 //! - [`CANCEL_WITHIN`] and [`late`]: how promptly a run returns after the caller's cancel (or its deadline).
+//! - [`over_bound`] and [`tasks_left`]: the bound broken over a run, and the tasks a run left alive.
 //! - [`Held`] and [`Leftovers`]: the threads and sockets a run could leave behind, and the wait for them to
 //!   come back down.
 //! - [`OnceLedger`]: the ledger of calls made, or answered, exactly once: which inputs were noted, and the notes
@@ -122,6 +123,17 @@ pub fn late(took: Duration, within: Duration, after: &str) -> Option<String> {
     })
 }
 
+/// `at most <most> <what>, against the bound of <bound>`, when `most` (the high-water mark of calls in flight
+/// over a run, or over its failures) is over `bound`.
+pub fn over_bound(most: u64, bound: u64, what: &str) -> Option<String> {
+    (most > bound).then(|| format!("at most {most} {what}, against the bound of {bound}"))
+}
+
+/// `<tasks> tasks still alive <when>`, when the run left any alive (`None`: a contestant without tasks).
+pub fn tasks_left(alive: Option<usize>, when: &str) -> Option<String> {
+    alive.filter(|&tasks| tasks > 0).map(|tasks| format!("{tasks} tasks still alive {when}"))
+}
+
 /// Where in a run a call fails on purpose.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FaultAt {
@@ -205,6 +217,10 @@ mod tests {
         let calls: Vec<u64> = FaultAt::ALL.iter().map(|at| at.call(200)).collect();
         assert_eq!(calls, [0, 100, 199]);
         assert_eq!(FaultAt::Last.call(0), 0);
+        assert_eq!(over_bound(16, 16, "in flight"), None);
+        assert_eq!(over_bound(17, 16, "in flight").as_deref(), Some("at most 17 in flight, against the bound of 16"));
+        assert_eq!(tasks_left(Some(0), "now").or(tasks_left(None, "now")), None);
+        assert_eq!(tasks_left(Some(2), "now").as_deref(), Some("2 tasks still alive now"));
         assert_eq!(late(Duration::from_millis(10), CANCEL_WITHIN, "the cancel"), None);
         let slow = late(Duration::from_millis(2_500), CANCEL_WITHIN, "the cancel");
         assert_eq!(slow.as_deref(), Some("returned 2500 ms after the cancel (at most 2000 ms)"));
