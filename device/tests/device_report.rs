@@ -40,7 +40,6 @@ fn the_coroutine_section_gives_ratios_to_threads_and_streams_and_the_os_limits()
             "At 100,000 in flight: `coroutine-may-2-carriers`",
             "no OS-thread contestant ran",
             "`vm.max_map_count` = 262144",
-            "Coroutines hold only under `may`'s rules",
         ],
     );
 }
