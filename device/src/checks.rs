@@ -15,7 +15,8 @@
 //!   bounded.
 //! - `cut_short_releases`: with a time budget far too short for its items (the caller's cancellation: the
 //!   deadline is raised from outside the contestant's work), the run stops taking items at the deadline,
-//!   returns within [`STOP_WITHIN`] of it, lets go of every outstanding call, and leaves no thread behind.
+//!   returns within [`CANCEL_WITHIN`] of it (the calls kit's bound, after a cancel or a deadline), lets go of
+//!   every outstanding call, and leaves no thread behind.
 //! - `caller_cancel`: cancelled from outside ([`Deadline::cancel`], the caller's stop: the stream runner drops
 //!   the pipeline, the threads and coroutines stop taking items) at a seeded point mid-run ([`cancel_point`]),
 //!   the run returns once and promptly (within [`CANCEL_WITHIN`] of the cancel, without an error), delivers
@@ -42,7 +43,7 @@ use std::time::{Duration, Instant};
 use measure::gauge::Outstanding;
 use measure::meter::GaugeMeter;
 use measure::summary::Check;
-use pipelines::calls::{self, OnceLedger, Problems};
+use pipelines::calls::{self, Held, Leftovers, OnceLedger, Problems};
 
 use crate::call::{Call, Deliveries, DeliveryLedger, FaultyCall};
 use crate::contestants::{BlockingShape, Contestant, Prepared};
@@ -60,8 +61,6 @@ pub const SMALL: Sizes = Sizes { items: ITEMS, limit: LIMIT };
 pub const SERVICE: Duration = Duration::from_millis(1);
 /// The time budget of the small runs: far more than they need.
 pub const SMALL_BUDGET: Duration = Duration::from_secs(20);
-/// The most a cut-short run may take to return after its deadline.
-pub const STOP_WITHIN: Duration = Duration::from_secs(2);
 
 /// Why a check failed: its run could not be made, or what the run did wrong.
 #[derive(Debug, thiserror::Error)]
@@ -101,16 +100,8 @@ fn guarded(
 }
 
 /// The one check `name` that `work`'s verdict makes, under the watchdog.
-fn check(name: &'static str, work: impl FnOnce() -> Result<String, CheckFailed> + Send + 'static) -> Vec<Check> {
-    guarded(&[name], move || Ok(vec![verdict(name, work())]))
-}
-
-/// The check `name` from a verdict: its detail passes, its problems fail.
-fn verdict(name: &str, verdict: Result<String, CheckFailed>) -> Check {
-    match verdict {
-        Ok(detail) => Check::new(name, true, detail),
-        Err(problems) => Check::new(name, false, problems.to_string()),
-    }
+fn check(name: &'static str, work: impl FnOnce() -> Result<String, CheckFailed> + Send + 'static) -> Check {
+    measure::watchdog::guarded_check(name, WATCHDOG, move || work().map_err(|e| e.to_string()))
 }
 
 /// The sizes a scenario runs the exactness and failure checks at: the items of each run and its bound.
@@ -130,11 +121,11 @@ pub fn all(contestant: Contestant, sizes: Sizes, seed: u64) -> Vec<Check> {
         Ok(vec![sum_exact(&run), bounded(contestant, &run)])
     });
     checks.extend(failures(contestant, sizes));
-    checks.extend(check("cut_short_releases", move || cut_short_releases(contestant)));
-    checks.extend(check("caller_cancel", move || caller_cancel(contestant, seed)));
+    checks.push(check("cut_short_releases", move || cut_short_releases(contestant)));
+    checks.push(check("caller_cancel", move || caller_cancel(contestant, seed)));
     if matches!(contestant, Contestant::Blocking { shape: BlockingShape::Pool | BlockingShape::ChannelWorkers(_), .. })
     {
-        checks.extend(check("skips_with_reason", move || skips_with_reason(contestant)));
+        checks.push(check("skips_with_reason", move || skips_with_reason(contestant)));
     }
     checks
 }
@@ -154,8 +145,8 @@ pub struct SmallRun {
     pub left_outstanding: i64,
     /// Calls the device issued and completed (`None` on the contestant's own timer).
     pub device_calls: Option<(u64, u64)>,
-    /// The process's threads before and just after the run.
-    pub threads: (Option<u64>, Option<u64>),
+    /// The threads (or sockets) the run left behind, once they had [`SETTLE`] to end ([`Leftovers::left`]).
+    pub left_behind: Option<String>,
     /// How long the run took after its deadline, if it passed it.
     pub overran: Duration,
 }
@@ -185,11 +176,11 @@ pub fn small_run_on(
 ) -> Result<SmallRun, CheckFailed> {
     let gauge = Arc::new(Outstanding::new());
     let shared = Arc::new(Shared::new(GaugeMeter::new(Arc::clone(&gauge))));
-    let threads_before = measure::memory::thread_count();
+    let baseline = Held::now();
     let job = Job::new(items, limit, call.clone(), budget, Arc::clone(&shared));
     prepared.run(&job, &mut || {})?;
     let overran = Instant::now().saturating_duration_since(job.deadline.instant());
-    let threads_after = settled_threads(threads_before);
+    let left_behind = Leftovers::settle(baseline, SETTLE).left("the return");
     let device_calls = call.device().map(|d| {
         let stats = d.stats();
         (stats.issued, stats.completed)
@@ -201,7 +192,7 @@ pub fn small_run_on(
         max_outstanding: gauge.high_water(),
         left_outstanding: gauge.current(),
         device_calls,
-        threads: (threads_before, threads_after),
+        left_behind,
         overran,
     })
 }
@@ -235,7 +226,7 @@ pub fn failures(contestant: Contestant, sizes: Sizes) -> Vec<Check> {
         let after = format!("after a run with {} failed calls", count_failing(&fail, items));
         let clean_checks = [sum_exact(&clean), bounded(contestant, &clean)];
         Ok(vec![
-            verdict("failed_calls", failure_verdict(&failed, &fail, contestant.bounded())),
+            calls::verdict("failed_calls", failure_verdict(&failed, &fail, contestant.bounded())),
             calls::clean_after("clean_after_failures", &after, &clean_checks),
         ])
     })
@@ -276,13 +267,10 @@ fn exactness(run: &SmallRun, fail: &[Range<u64>]) -> [Option<String>; 6] {
 /// one while the failures go through.
 pub fn failure_verdict(run: &SmallRun, fail: &[Range<u64>], bounded: bool) -> Result<String, CheckFailed> {
     let failing = count_failing(fail, run.items);
-    let over = (bounded && run.over_bound()).then(|| {
-        format!(
-            "{} calls outstanding at once while the failures went through, bound {} + 1",
-            run.max_outstanding, run.limit
-        )
-    });
-    CheckFailed::unless(exactness(run, fail).into_iter().chain([over, left_behind(run.threads)]), || {
+    let most = u64::try_from(run.max_outstanding).unwrap_or(0);
+    let what = "calls outstanding at once while the failures went through (the bound plus one)";
+    let over = calls::over_bound(most, run.limit as u64 + 1, what).filter(|_| bounded);
+    CheckFailed::unless(exactness(run, fail).into_iter().chain([over, run.left_behind.clone()]), || {
         format!(
             "{failing} of {} calls failed at once (item 0, a burst of two full windows from item {FAULT_AT}, the \
              last item): each counted once, the other {} answered once, sum exact; {}; nothing outstanding or left \
@@ -306,16 +294,8 @@ fn outstanding(left: i64) -> Option<String> {
     (left != 0).then(|| format!("{left} calls still counted outstanding when the run returned"))
 }
 
-/// The threads a run left behind, from the process's count before it and once it returned, if any.
-fn left_behind(threads: (Option<u64>, Option<u64>)) -> Option<String> {
-    let (Some(before), Some(after)) = threads else { return None };
-    (after > before).then(|| format!("{} threads left behind ({before} before, {after} after)", after - before))
-}
-
-/// The thread count once threads that are exiting have gone (up to a second), or the last count read.
-fn settled_threads(target: Option<u64>) -> Option<u64> {
-    measure::memory::settled_thread_count(target, Duration::from_secs(1))
-}
+/// How long threads that are ending may take to go after a run returned.
+const SETTLE: Duration = Duration::from_secs(1);
 
 /// `sum_exact` on a clean small run: every call answered once, the sum exact, nothing outstanding.
 fn sum_exact(run: &SmallRun) -> Check {
@@ -324,7 +304,7 @@ fn sum_exact(run: &SmallRun) -> Check {
             if run.device_calls.is_some() { ", the device issued and completed exactly that many" } else { "" };
         format!("{} calls ({} ms each), every answer summed exactly once{device}", run.items, SERVICE.as_millis())
     };
-    verdict("sum_exact", CheckFailed::unless(exactness(run, &[]), detail))
+    calls::verdict("sum_exact", CheckFailed::unless(exactness(run, &[]), detail))
 }
 
 /// `small_run_bound` on a small run: at most the bound plus one outstanding (not applicable when unbounded).
@@ -350,8 +330,8 @@ fn cut_short_releases(contestant: Contestant) -> Result<String, CheckFailed> {
     let problems = [
         (run.totals.completed >= run.items).then(|| "every item was answered: the budget did not cut the run".into()),
         outstanding(run.left_outstanding),
-        calls::late(run.overran, STOP_WITHIN, "the deadline"),
-        left_behind(run.threads),
+        calls::late(run.overran, CANCEL_WITHIN, "the deadline"),
+        run.left_behind.clone(),
     ];
     CheckFailed::unless(problems, || {
         format!(
@@ -359,7 +339,7 @@ fn cut_short_releases(contestant: Contestant) -> Result<String, CheckFailed> {
              with nothing outstanding and no thread left",
             run.items,
             run.totals.completed,
-            STOP_WITHIN.as_millis()
+            CANCEL_WITHIN.as_millis()
         )
     })
 }
@@ -405,7 +385,7 @@ pub fn cancel_verdict(
     let job =
         Job::new(CANCEL_ITEMS, CANCEL_LIMIT, Call::Faulty(Arc::clone(&faulty)), SMALL_BUDGET, Arc::clone(&shared));
     let cancel_after = cancel_point(seed);
-    let threads_before = measure::memory::thread_count();
+    let baseline = Held::now();
     let done = AtomicBool::new(false);
     let (result, returned, cancel) = std::thread::scope(|scope| {
         let canceller = scope.spawn(|| {
@@ -432,7 +412,7 @@ pub fn cancel_verdict(
     let (at_return, left_outstanding, live) = (shared.outcome(), gauge.current(), live_tasks());
     std::thread::sleep(LATE_WATCH);
     let later = shared.outcome();
-    let threads = (threads_before, settled_threads(threads_before));
+    let left_behind = Leftovers::settle(baseline, SETTLE).left("the return");
     // The device's answered calls and the calls it still held, `LATE_WATCH` after the return.
     let device = faulty.inner.device().map(|d| {
         let stats = d.stats();
@@ -461,8 +441,8 @@ pub fn cancel_verdict(
         }),
         (at_return.failed > 0).then(|| format!("{} calls failed (a cancel fails no call)", at_return.failed)),
         outstanding(left_outstanding),
-        live.filter(|t| *t > 0).map(|tasks| format!("{tasks} tasks still alive when it returned")),
-        left_behind(threads),
+        calls::tasks_left(live, "when it returned"),
+        left_behind,
         (twice > 0 || outside > 0)
             .then(|| format!("{twice} calls of an input already called, {outside} of an input never asked for")),
         (d.twice > 0 || d.never_called > 0 || d.foreign > 0).then(|| {
@@ -620,7 +600,7 @@ mod tests {
             max_outstanding: gauge.high_water(),
             left_outstanding: gauge.current(),
             device_calls: None,
-            threads: (None, None),
+            left_behind: None,
             overran: Duration::ZERO,
         };
         let verdict = failure_verdict(&run, &fail, true).expect_err("it over-admitted").to_string();
@@ -650,7 +630,7 @@ mod tests {
             max_outstanding: LIMIT as i64,
             left_outstanding: 0,
             device_calls: None,
-            threads: (None, None),
+            left_behind: None,
             overran: Duration::ZERO,
         };
         assert!(failure_verdict(&run(right.clone()), &fail, true).is_ok());

@@ -144,15 +144,6 @@ pub const FAULT_WITHIN: Duration = Duration::from_secs(5);
 /// three places.
 pub use pipelines::calls::FaultAt;
 
-/// The check of a request failed on purpose at `at`: `fault_at_first`, `fault_at_middle`, `fault_at_last`.
-pub fn fault_check_name(at: FaultAt) -> &'static str {
-    match at {
-        FaultAt::First => "fault_at_first",
-        FaultAt::Middle => "fault_at_middle",
-        FaultAt::Last => "fault_at_last",
-    }
-}
-
 /// `fault_at_first`, `fault_at_middle`, `fault_at_last`: a small run against a server of its own that fails one request
 /// on purpose, the first, the middle or the last (HTTP: `500` for that call; TCP: that exchange's connection closed
 /// unanswered). The run must report the failure (counted as an error or a wrong reply naming the server's address, or
@@ -163,12 +154,13 @@ pub fn fault_check_name(at: FaultAt) -> &'static str {
 /// threads or sockets than before within [`SETTLE`]. Over HTTP, where one call fails alone, every other call must be
 /// answered exactly once; over TCP the closed connection's later exchanges fail with it.
 pub fn fault_at(runner: &Runner, launcher: &Launcher, config: &ServeConfig, port: Port, at: FaultAt) -> Check {
-    let name = fault_check_name(at);
+    // `fault_at_first`, `fault_at_middle`, `fault_at_last`.
+    let name = format!("fault_at_{}", at.place());
     let requests = runner.small_requests;
     let seq = at.call(requests);
     let config = ServeConfig { fail_seq: Some(seq), ..config.clone() };
     let (run, launcher) = (runner.clone(), launcher.clone());
-    let result = measure::watchdog::guarded(name, CHECK_TIMEOUT, move || {
+    let result = measure::watchdog::guarded(&name, CHECK_TIMEOUT, move || {
         on_own_server(&launcher, &config, port, |_, addr| {
             // Nobody raises this cancellation: it is here for its record of each request's answers.
             let record = Cancel::after(u64::MAX, requests);
@@ -228,12 +220,10 @@ pub fn fault_at(runner: &Runner, launcher: &Launcher, config: &ServeConfig, port
     problems.when(took > FAULT_WITHIN, || {
         format!("returned after {} ms (limit {} ms)", took.as_millis(), FAULT_WITHIN.as_millis())
     });
-    problems.when(high > runner.bound, || {
-        format!("at most {high} requests in flight while the failure propagated, against the bound of {}", runner.bound)
-    });
+    problems.note(calls::over_bound(high, runner.bound, "requests in flight while the failure propagated"));
     problems.note(held.left("the return"));
     problems.check(
-        name,
+        &name,
         || format!("the server failed request {seq} of {requests}"),
         || {
             format!(

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use measure::record::{TrialMessage, TrialRequest};
 
+/// A quick request of one measured iteration of `stream-tokio-tasks` over `batches` small batches.
 fn request(batches: u64) -> TrialRequest {
     let params = [("connections", 8), ("exchanges", 32), ("batches", batches), ("delay_us", 1_000)];
     testkit::fixture::quick_trial_request("tcp", "stream-tokio-tasks", &params)

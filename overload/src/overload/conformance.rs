@@ -220,11 +220,11 @@ fn rejections(contestant: Contestant) -> Vec<Check> {
         let rejected = small_run_on(&*prepared, contestant, dependency, calls, &limits)?;
         let healthy = dependency::Config { capacity: 100, service: Duration::from_millis(2), ..Default::default() };
         let clean = small_run_on(&*prepared, contestant, healthy, CLEAN_CALLS, &limits)?;
-        let verdicts = [
-            ("rejections_counted", rejections_verdict(&rejected, calls)),
-            ("clean_after_rejections", clean_verdict(&clean, CLEAN_CALLS)),
-        ];
-        Ok(verdicts.map(|(name, verdict)| Check::new(name, verdict.is_ok(), verdict.unwrap_or_else(|e| e))).into())
+        let clean = [calls::verdict("exactly_once", clean_verdict(&clean, CLEAN_CALLS))];
+        Ok(vec![
+            calls::verdict("rejections_counted", rejections_verdict(&rejected, calls)),
+            calls::clean_after("clean_after_rejections", "after the rejection run", &clean),
+        ])
     })
 }
 
@@ -271,15 +271,16 @@ fn rejections_verdict(run: &CheckRun, calls: u64) -> Result<String, String> {
     ))
 }
 
-/// The verdict of `clean_after_rejections` on a clean run of `calls` calls on the prepared contestant.
+/// The verdict on the clean run of `calls` calls on the prepared contestant after the rejections, which
+/// `clean_after_rejections` ([`calls::clean_after`]) reads.
 fn clean_verdict(run: &CheckRun, calls: u64) -> Result<String, String> {
-    all_completed(run, calls).map_err(|e| format!("after the rejections, a clean run: {e}"))?;
+    all_completed(run, calls)?;
     if let Some(over) = run.over_limit.filter(|&over| over > 0) {
-        return Err(format!("after the rejections, {over} admissions above the gate's limit"));
+        return Err(format!("{over} admissions above the gate's limit"));
     }
     Ok(format!(
-        "after the rejection run, {calls} calls on the same prepared contestant against a healthy dependency: each \
-         completed once with the right answer{}",
+        "{calls} calls on the same prepared contestant against a healthy dependency: each completed once with the \
+         right answer{}",
         if run.over_limit.is_some() { ", the gate within its limit" } else { "" }
     ))
 }
@@ -545,13 +546,8 @@ fn cancel_verdict(
         return Err(format!("{} calls answered but {} issued", run.recorded, run.stats.issued));
     }
     bound_held(run, width)?;
-    if let Some(tasks) = alive_tasks.filter(|&t| t > 0) {
-        return Err(format!(
-            "{tasks} tasks still alive on the runtime {} ms after it returned",
-            TASKS_SETTLE.as_millis()
-        ));
-    }
-    Ok(took)
+    let when = format!("on the runtime {} ms after it returned", TASKS_SETTLE.as_millis());
+    calls::tasks_left(alive_tasks, &when).map_or(Ok(took), Err)
 }
 
 /// The most calls a run cancelled when `passed` calls had reached issue may issue in all: those, and what the

@@ -586,18 +586,8 @@ mod tests {
         let prepared = contestant.prepare(&config).expect("prepared");
         let idle = MetricValues::from([("idle_call_us".to_string(), 2_100.0)]);
         let mut routine = OverloadRoutine::new(contestant, prepared, config, idle);
-        let request = TrialRequest {
-            scenario: "overload".to_string(),
-            contestant: contestant.name(),
-            phase: None,
-            params: BTreeMap::new(),
-            fork: 0,
-            warmup: 0,
-            iterations: 1,
-            seed: 1,
-            quick: true,
-            accounting: 1,
-        };
+        let full = testkit::fixture::trial_request("overload", &contestant.name(), "", &[]);
+        let request = TrialRequest { phase: None, warmup: 0, iterations: 1, quick: true, ..full };
         let mut sink = Collect::default();
         harness::run(&mut routine, &request, &mut sink);
         sink

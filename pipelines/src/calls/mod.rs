@@ -4,12 +4,14 @@
 //! check says the same thing in every scenario:
 //!
 //! - [`Problems`]: what a run did wrong, one phrase each; a check passes when nothing was.
+//! - [`verdict`]: a check from a verdict (its detail, or what went wrong).
 //! - [`guarded`]: the checks one piece of work makes, under the watchdog; when the work cannot finish (it failed,
 //!   panicked or hung) every one of them fails with the reason.
 //! - [`clean_after`]: a clean run after the faults, on the same prepared contestant.
 //! - [`FaultAt`]: where in a run a call fails on purpose: the first (before any answer), the middle (with the
 //!   window full), the last (while the run drains).
 //! - [`CANCEL_WITHIN`] and [`late`]: how promptly a run returns after the caller's cancel (or its deadline).
+//! - [`over_bound`] and [`tasks_left`]: the bound broken over a run, and the tasks a run left alive.
 //! - [`Held`] and [`Leftovers`]: the threads and sockets a run could leave behind, and the wait for them to
 //!   come back down.
 //! - [`OnceLedger`]: the ledger of calls made, or answered, exactly once: which inputs were noted, and the notes
@@ -96,6 +98,14 @@ pub fn guarded(
         .unwrap_or_else(|reason| names.iter().map(|name| Check::new(*name, false, reason.clone())).collect())
 }
 
+/// Check `name` from a verdict: its detail passes, its problem fails (with the problem as its detail).
+pub fn verdict(name: &str, verdict: Result<String, impl std::fmt::Display>) -> Check {
+    match verdict {
+        Ok(detail) => Check::new(name, true, detail),
+        Err(problem) => Check::new(name, false, problem.to_string()),
+    }
+}
+
 /// Check `name` (`clean_after_failures`, say): after the faults (`after` says which), a clean run on the same
 /// prepared contestant (whatever runtime or pool it keeps between runs) made the checks `clean`; it passes when
 /// one of them passed and none failed.
@@ -111,6 +121,17 @@ pub fn late(took: Duration, within: Duration, after: &str) -> Option<String> {
     (took > within).then(|| {
         format!("returned {:.0} ms after {after} (at most {} ms)", took.as_secs_f64() * 1e3, within.as_millis())
     })
+}
+
+/// `at most <most> <what>, against the bound of <bound>`, when `most` (the high-water mark of calls in flight
+/// over a run, or over its failures) is over `bound`.
+pub fn over_bound(most: u64, bound: u64, what: &str) -> Option<String> {
+    (most > bound).then(|| format!("at most {most} {what}, against the bound of {bound}"))
+}
+
+/// `<tasks> tasks still alive <when>`, when the run left any alive (`None`: a contestant without tasks).
+pub fn tasks_left(alive: Option<usize>, when: &str) -> Option<String> {
+    alive.filter(|&tasks| tasks > 0).map(|tasks| format!("{tasks} tasks still alive {when}"))
 }
 
 /// Where in a run a call fails on purpose.
@@ -164,6 +185,8 @@ mod tests {
         assert_eq!(failed.detail, "ran: one; two");
         let table: Problems = [None, Some("three".to_string())].into_iter().collect();
         assert_eq!(table.verdict(String::new), Err(vec!["three".to_string()]));
+        let (held, broke) = (verdict("v", Ok::<_, String>("fine".into())), verdict("v", Err("lost")));
+        assert!(held.passed && held.detail == "fine" && !broke.passed && broke.detail == "lost");
     }
 
     #[test]
@@ -194,6 +217,10 @@ mod tests {
         let calls: Vec<u64> = FaultAt::ALL.iter().map(|at| at.call(200)).collect();
         assert_eq!(calls, [0, 100, 199]);
         assert_eq!(FaultAt::Last.call(0), 0);
+        assert_eq!(over_bound(16, 16, "in flight"), None);
+        assert_eq!(over_bound(17, 16, "in flight").as_deref(), Some("at most 17 in flight, against the bound of 16"));
+        assert_eq!(tasks_left(Some(0), "now").or(tasks_left(None, "now")), None);
+        assert_eq!(tasks_left(Some(2), "now").as_deref(), Some("2 tasks still alive now"));
         assert_eq!(late(Duration::from_millis(10), CANCEL_WITHIN, "the cancel"), None);
         let slow = late(Duration::from_millis(2_500), CANCEL_WITHIN, "the cancel");
         assert_eq!(slow.as_deref(), Some("returned 2500 ms after the cancel (at most 2000 ms)"));
