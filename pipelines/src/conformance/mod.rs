@@ -16,6 +16,7 @@
 
 mod broken;
 mod job;
+mod program;
 mod routine;
 
 use std::cell::Cell;
@@ -32,6 +33,7 @@ use measure::watchdog::{run_guarded, WatchdogError};
 
 pub use broken::{Breakage, Broken};
 pub use job::{Behaviour, Consume, Fault, FaultAction, Input, Instruments, Job, Outcome, Site};
+pub use program::{program_checks, standalone_program};
 pub use routine::{
     batch_param, every_iteration_passed, messages_param, outstanding_chart, prepared_or_failed, Expected, ItemsRoutine,
     Prepared,
