@@ -2,15 +2,19 @@
 //! contestant wrapped by the kit's [`Broken`] to misbehave in one way) is rejected by the check written for that
 //! misbehaviour.
 
-use chain::chain::conformance::{checked, Checked};
+use chain::chain::conformance::Chain;
+use chain::ChainContestant;
 use chain::{find, ChainConfig};
 use measure::summary::Check;
 use pipelines::conformance::{self as kit, Breakage, Broken};
 use testkit::checks::{assert_rejects, named};
 
+/// A registered contestant under a config, as the kit checks it.
+type Checked = kit::Checked<Chain, dyn ChainContestant>;
+
 fn broken(name: &str, breakage: Breakage) -> Broken<Checked> {
     let inner = find(name).unwrap_or_else(|| panic!("no contestant {name}"));
-    Broken::new(checked(&inner, &ChainConfig::default()), breakage)
+    Broken::new(Checked::new(&inner, &ChainConfig::default()), breakage)
 }
 
 /// The `stage_error` check of the faults, run on `contestant`.

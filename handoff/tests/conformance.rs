@@ -5,16 +5,20 @@
 mod common;
 
 use common::configs;
-use handoff::conformance::{checked, Checked};
+use handoff::conformance::Handoff;
+use handoff::HandoffContestant;
 use handoff::{contestants, HandoffConfig};
 use measure::summary::Check;
 use pipelines::conformance as kit;
 use testkit::checks::assert_every_check_passes;
 
+/// A registered contestant under a config, as the kit checks it.
+type Checked = kit::Checked<Handoff, dyn HandoffContestant>;
+
 /// Run `check` for every contestant under every config; fail listing every check that did not pass.
 fn every_contestant_passes(check: impl Fn(&Checked) -> Vec<Check>) {
     let under = |config: HandoffConfig| {
-        contestants().into_iter().map(move |c| (format!("{} at {config:?}", c.info().name), checked(&c, &config)))
+        contestants().into_iter().map(move |c| (format!("{} at {config:?}", c.info().name), Checked::new(&c, &config)))
     };
     assert_every_check_passes(configs().into_iter().flat_map(under), check);
 }
@@ -57,7 +61,7 @@ fn blocking_rtrb_passes_every_check_with_both_ends_on_one_cpu() {
 fn the_checks_keep_their_names() {
     let contestant = handoff::find("blocking-crossbeam").expect("blocking-crossbeam");
     let names: Vec<String> =
-        kit::all(&checked(&contestant, &HandoffConfig::default())).into_iter().map(|check| check.name).collect();
+        kit::all(&Checked::new(&contestant, &HandoffConfig::default())).into_iter().map(|check| check.name).collect();
     let expected = [
         "checksum",
         "exactly_once",

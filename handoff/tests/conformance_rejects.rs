@@ -2,15 +2,19 @@
 //! contestant wrapped by the kit's [`Broken`] to misbehave in one way) is rejected by the check written for that
 //! misbehaviour.
 
-use handoff::conformance::{checked, Checked};
+use handoff::conformance::Handoff;
+use handoff::HandoffContestant;
 use handoff::{find, HandoffConfig};
 use measure::summary::Check;
 use pipelines::conformance::{self as kit, Breakage, Broken};
 use testkit::checks::{assert_rejects, named};
 
+/// A registered contestant under a config, as the kit checks it.
+type Checked = kit::Checked<Handoff, dyn HandoffContestant>;
+
 fn broken(name: &str, breakage: Breakage) -> Broken<Checked> {
     let inner = find(name).unwrap_or_else(|| panic!("no contestant {name}"));
-    Broken::new(checked(&inner, &HandoffConfig::default()), breakage)
+    Broken::new(Checked::new(&inner, &HandoffConfig::default()), breakage)
 }
 
 /// The `producer_error` check of the faults, run on `contestant`.

@@ -1,37 +1,30 @@
 //! Conformance checks every chain contestant must pass before its timings mean anything: the shared kit's checks
-//! ([`pipelines::conformance`]) on [`Checked`], the chain's view of a contestant: its sizes, the sum at work 0 and 3,
-//! the items at work 3 (as a multiset for unordered contestants), and faults in each stage (`stage_error`,
-//! `stage_panic`) at its first, 1,000th and last element (`map2` sees only the items the filter keeps).
+//! ([`pipelines::conformance`]) on each registered contestant as it is, under the chain's [`Chain`] declaration:
+//! its sizes, the sum at work 0 and 3, the items at work 3 (as a multiset for unordered contestants), and faults
+//! in each stage (`stage_error`, `stage_panic`) at its first, 1,000th and last element (`map2` sees only the items
+//! the filter keeps).
 
 use std::sync::Arc;
 
 use measure::summary::Check;
 
-use super::contestants::{ChainContestant, PreparedChain};
-use crate::job::{ChainConfig, ChainError, Outcome, StageName};
+use crate::job::{ChainConfig, ChainError, StageName};
 use crate::ops::reference_items;
-use pipelines::conformance::{self as kit, CheckedJob, Sizes, Words};
+use pipelines::conformance::{self as kit, Sizes, Words};
 
-/// Every check, in order: `checksum`, `exactly_once`, `bounded_outstanding`, `early_stop`, then the faults
-/// (`stage_error`, `stage_panic`, `clean_after_faults` on one prepared contestant), then `caller_cancel`.
-pub fn all(contestant: &Arc<dyn ChainContestant>, config: &ChainConfig) -> Vec<Check> {
-    kit::all(&checked(contestant, config))
+/// Every check of `contestant` under `config`, in order: `checksum`, `exactly_once`, `bounded_outstanding`,
+/// `early_stop`, then the faults (`stage_error`, `stage_panic`, `clean_after_faults` on one prepared contestant),
+/// then `caller_cancel`.
+pub fn all<C: ?Sized + kit::Contestant<Chain> + 'static>(contestant: &Arc<C>, config: &ChainConfig) -> Vec<Check> {
+    kit::all(&kit::Checked::<Chain, C>::new(contestant, config))
 }
 
-/// `contestant` under `config`, as the kit checks it.
-pub fn checked(contestant: &Arc<dyn ChainContestant>, config: &ChainConfig) -> Checked {
-    Checked { contestant: Arc::clone(contestant), config: *config }
-}
+/// The chain as the conformance kit checks it: the items as a shared slice, faults in its stages.
+#[derive(Debug, Clone, Copy)]
+pub struct Chain;
 
-/// A chain contestant under a config, as the conformance kit checks it.
-#[derive(Debug, Clone)]
-pub struct Checked {
-    contestant: Arc<dyn ChainContestant>,
-    config: ChainConfig,
-}
-
-impl kit::Contestant for Checked {
-    type Prepared = Box<PreparedChain>;
+impl kit::Declaration for Chain {
+    type Config = ChainConfig;
     type Input = Arc<[u64]>;
     type Site = StageName;
     type Error = ChainError;
@@ -47,27 +40,7 @@ impl kit::Contestant for Checked {
         stopped: "the source",
     };
 
-    fn name(&self) -> String {
-        self.contestant.info().name
-    }
-
-    fn bound(&self) -> Option<u64> {
-        self.contestant.bound(&self.config)
-    }
-
-    fn ordered(&self) -> bool {
-        self.contestant.ordered()
-    }
-
-    fn prepare(&self) -> Result<Self::Prepared, ChainError> {
-        self.contestant.prepare(&self.config)
-    }
-
-    fn run(&self, prepared: &Self::Prepared, job: &CheckedJob<'_, Self>) -> Result<Outcome, ChainError> {
-        prepared.run_metered(job, &mut || {})
-    }
-
-    fn is_injected(&self, err: &ChainError, fault: &kit::Fault<StageName>) -> bool {
+    fn is_injected(err: &ChainError, fault: &kit::Fault<StageName>) -> bool {
         match (err, fault.action) {
             (ChainError::Stage(e), kit::FaultAction::Error) => e.stage == fault.site && e.at == fault.at,
             // Named after the thread or task that ran the stage: itself, or a fused `source+map1+filter`.
@@ -78,12 +51,12 @@ impl kit::Contestant for Checked {
         }
     }
 
-    fn fault_sites(&self, items: u64) -> Vec<(StageName, u64)> {
-        let kept = self.expected(items, 0).len() as u64;
+    fn fault_sites(items: u64) -> Vec<(StageName, u64)> {
+        let kept = Self::expected(items, 0).len() as u64;
         StageName::ALL.into_iter().map(|stage| (stage, if stage == StageName::Map2 { kept } else { items })).collect()
     }
 
-    fn expected(&self, items: u64, work: u32) -> Vec<u64> {
+    fn expected(items: u64, work: u32) -> Vec<u64> {
         reference_items(&(0..items).collect::<Vec<u64>>(), work)
     }
 }

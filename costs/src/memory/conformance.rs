@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use measure::summary::Check;
 use measure::watchdog::{guarded, guarded_check};
-use pipelines::conformance::{self as kit, CheckedJob, Contestant as _, Fault, FaultAction, Outcome, Sizes};
+use pipelines::conformance::{self as kit, CheckedJob, Fault, FaultAction, Outcome, Sizes, Subject as _};
 use pipelines::stream::runtime::settled_tasks;
 use pipelines::{panic_message, LiveStages};
 
@@ -141,14 +141,14 @@ impl AliveTasks for Box<dyn Units> {
     }
 }
 
-/// A memory contestant as the conformance kit checks it: runs of [`UNITS`] units of 48 bytes through
-/// [`Units::hold_checked`], whose items are the numbers of the units that handed back their payload (and, when
-/// cancelled, of those made); faults in the units' work (the site `unit`).
+/// Memory as the conformance kit checks it: runs of [`UNITS`] units of 48 bytes, whose items are the numbers of
+/// the units that handed back their payload (and, when cancelled, of those made); faults in the units' work (the
+/// site `unit`).
 #[derive(Debug, Clone, Copy)]
-pub struct Checked(pub Contestant);
+pub struct Memory;
 
-impl kit::Contestant for Checked {
-    type Prepared = Primed<Box<dyn Units>>;
+impl kit::Declaration for Memory {
+    type Config = ();
     type Input = u64;
     type Site = &'static str;
     type Error = HoldError;
@@ -164,6 +164,23 @@ impl kit::Contestant for Checked {
     };
     const FAULT_AT: u64 = UNITS / 2;
     const CANCEL_POINTS: std::ops::Range<u64> = 1..UNITS - 1;
+
+    fn is_injected(err: &HoldError, fault: &Fault<&'static str>) -> bool {
+        match (err, fault.action) {
+            (HoldError::Failed(m), FaultAction::Error) => *m == Injected { what: "unit", at: fault.at },
+            (HoldError::Panicked(m), FaultAction::Panic) => *m == injected_panic_message("unit", fault.at),
+            _ => false,
+        }
+    }
+}
+
+/// A memory contestant as the conformance kit checks it: each run through [`Units::hold_checked`].
+#[derive(Debug, Clone, Copy)]
+pub struct Checked(pub Contestant);
+
+impl kit::Subject for Checked {
+    type D = Memory;
+    type Prepared = Primed<Box<dyn Units>>;
 
     fn name(&self) -> String {
         self.0.info().name
@@ -206,13 +223,5 @@ impl kit::Contestant for Checked {
         primed.note(ledger.created, problems);
         let made = |e: &HoldError| if let HoldError::Cancelled(made) = e { Some(*made) } else { None };
         work.got(out, job.consumer, made)
-    }
-
-    fn is_injected(&self, err: &HoldError, fault: &Fault<&'static str>) -> bool {
-        match (err, fault.action) {
-            (HoldError::Failed(m), FaultAction::Error) => *m == Injected { what: "unit", at: fault.at },
-            (HoldError::Panicked(m), FaultAction::Panic) => *m == injected_panic_message("unit", fault.at),
-            _ => false,
-        }
     }
 }

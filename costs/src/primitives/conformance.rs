@@ -62,14 +62,14 @@ impl AliveTasks for Box<dyn Primitive> {
     }
 }
 
-/// A primitive as the conformance kit checks it: runs of [`CHECK_OPS`] operations through
-/// [`Primitive::run_checked`], whose items are the numbers of the operations that handed theirs back (and, when
-/// cancelled, of those made); faults in the operations' work (the site `op`). A panic out of the run is its error.
+/// Primitives as the conformance kit checks them: runs of [`CHECK_OPS`] operations, whose items are the numbers
+/// of the operations that handed theirs back (and, when cancelled, of those made); faults in the operations' work
+/// (the site `op`). A panic out of the run is its error.
 #[derive(Debug, Clone, Copy)]
-pub struct Checked(pub Contestant);
+pub struct Primitives;
 
-impl kit::Contestant for Checked {
-    type Prepared = Primed<Box<dyn Primitive>>;
+impl kit::Declaration for Primitives {
+    type Config = ();
     type Input = u64;
     type Site = &'static str;
     type Error = OpError;
@@ -85,6 +85,22 @@ impl kit::Contestant for Checked {
     };
     const FAULT_AT: u64 = CHECK_OPS / 2;
     const CANCEL_POINTS: std::ops::Range<u64> = 1..CHECK_OPS - 1;
+
+    fn is_injected(err: &OpError, fault: &Fault<&'static str>) -> bool {
+        err.to_string().contains(&match fault.action {
+            FaultAction::Error => Injected { what: "op", at: fault.at }.to_string(),
+            FaultAction::Panic => injected_panic_message("op", fault.at),
+        })
+    }
+}
+
+/// A primitive as the conformance kit checks it: each run through [`Primitive::run_checked`].
+#[derive(Debug, Clone, Copy)]
+pub struct Checked(pub Contestant);
+
+impl kit::Subject for Checked {
+    type D = Primitives;
+    type Prepared = Primed<Box<dyn Primitive>>;
 
     fn name(&self) -> String {
         self.0.info().name
@@ -114,12 +130,5 @@ impl kit::Contestant for Checked {
         primed.note(ledger.created, problems);
         let made = |e: &OpError| matches!(e, OpError::Cancelled(n) if *n == ledger.created).then_some(ledger.created);
         work.got(out, job.consumer, made)
-    }
-
-    fn is_injected(&self, err: &OpError, fault: &Fault<&'static str>) -> bool {
-        err.to_string().contains(&match fault.action {
-            FaultAction::Error => Injected { what: "op", at: fault.at }.to_string(),
-            FaultAction::Panic => injected_panic_message("op", fault.at),
-        })
     }
 }

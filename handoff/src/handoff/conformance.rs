@@ -1,26 +1,21 @@
 //! Conformance checks every hand-off contestant must pass before its timings mean anything: the shared kit's
-//! checks ([`pipelines::conformance`]), run with the hand-off's sizes on [`Checked`], its view of a contestant.
-//! Producer faults (`producer_error`, `producer_panic`) fire at its first, 1,000th and last item; the
-//! producer may run ahead of the consumer by no more than the contestant's bound (and, after a cancel, a
-//! message); bare reference pairs skip what they cannot be asked (`contestants::not_applicable`).
+//! checks ([`pipelines::conformance`]) on each registered contestant as it is, under the hand-off's [`Handoff`]
+//! declaration. Producer faults (`producer_error`, `producer_panic`) fire at its first, 1,000th and last item;
+//! the producer may run ahead of the consumer by no more than the contestant's bound (and, after a cancel, a
+//! message); bare reference pairs skip what they cannot be asked (their `not_applicable`).
 
 use std::sync::Arc;
 
 use measure::summary::Check;
-use pipelines::conformance::{self as kit, CheckedJob, Sizes, Words};
+use pipelines::conformance::{self as kit, Sizes, Words};
 
-use crate::handoff::contestants::{HandoffContestant, PreparedHandoff};
-use crate::job::{injected_panic_message, Fault, HandoffConfig, HandoffError, Outcome, ProducerSite, Side};
+use crate::job::{injected_panic_message, Fault, HandoffConfig, HandoffError, ProducerSite, Side};
 
-/// Every check, in order: `checksum`, `exactly_once`, `bounded_outstanding`, `early_stop`, then the faults
-/// (`producer_error`, `producer_panic`, `clean_after_faults` on one prepared contestant), then `caller_cancel`.
-pub fn all(contestant: &Arc<dyn HandoffContestant>, config: &HandoffConfig) -> Vec<Check> {
-    kit::all(&checked(contestant, config))
-}
-
-/// `contestant` under `config`, as the kit checks it.
-pub fn checked(contestant: &Arc<dyn HandoffContestant>, config: &HandoffConfig) -> Checked {
-    Checked { contestant: Arc::clone(contestant), config: *config }
+/// Every check of `contestant` under `config`, in order: `checksum`, `exactly_once`, `bounded_outstanding`,
+/// `early_stop`, then the faults (`producer_error`, `producer_panic`, `clean_after_faults` on one prepared
+/// contestant), then `caller_cancel`.
+pub fn all<C: ?Sized + kit::Contestant<Handoff> + 'static>(contestant: &Arc<C>, config: &HandoffConfig) -> Vec<Check> {
+    kit::all(&kit::Checked::<Handoff, C>::new(contestant, config))
 }
 
 /// The wrapping sum of `0..items`: what every summing consumer must return.
@@ -30,16 +25,12 @@ pub fn reference_sum(items: u64) -> u64 {
     (n * n.saturating_sub(1) / 2) as u64
 }
 
-/// A hand-off contestant under a config, as the conformance kit checks it: `0..items` in order, faults in the
-/// producer ([`ProducerSite`]).
-#[derive(Debug, Clone)]
-pub struct Checked {
-    contestant: Arc<dyn HandoffContestant>,
-    config: HandoffConfig,
-}
+/// The hand-off as the conformance kit checks it: `0..items` in order, faults in the producer ([`ProducerSite`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Handoff;
 
-impl kit::Contestant for Checked {
-    type Prepared = Box<PreparedHandoff>;
+impl kit::Declaration for Handoff {
+    type Config = HandoffConfig;
     type Input = u64;
     type Site = ProducerSite;
     type Error = HandoffError;
@@ -55,34 +46,7 @@ impl kit::Contestant for Checked {
         stopped: "it",
     };
 
-    fn name(&self) -> String {
-        self.contestant.info().name
-    }
-
-    fn bound(&self) -> Option<u64> {
-        self.contestant.bound(&self.config)
-    }
-
-    /// The bound (a contestant that hands nothing off generates exactly what it delivers), plus, after a cancel,
-    /// the message the consumer was taking.
-    fn runs_ahead(&self, cancel: bool) -> Option<u64> {
-        let message = if cancel { self.contestant.items_per_message(&self.config).unwrap_or(1) as u64 } else { 0 };
-        Some(self.bound().unwrap_or(0) + message)
-    }
-
-    fn not_applicable(&self, check: &str) -> Option<&'static str> {
-        crate::handoff::contestants::not_applicable(self.contestant.as_ref(), check)
-    }
-
-    fn prepare(&self) -> Result<Self::Prepared, HandoffError> {
-        self.contestant.prepare(&self.config)
-    }
-
-    fn run(&self, prepared: &Self::Prepared, job: &CheckedJob<'_, Self>) -> Result<Outcome, HandoffError> {
-        prepared.run_metered(job, &mut || {})
-    }
-
-    fn is_injected(&self, err: &HandoffError, fault: &Fault) -> bool {
+    fn is_injected(err: &HandoffError, fault: &Fault) -> bool {
         match (err, fault.action) {
             (HandoffError::Producer(e), kit::FaultAction::Error) => e.at == fault.at,
             (HandoffError::Panicked { side: Side::Producer, message }, kit::FaultAction::Panic) => {
@@ -90,6 +54,13 @@ impl kit::Contestant for Checked {
             }
             _ => false,
         }
+    }
+
+    /// The bound (a contestant that hands nothing off generates exactly what it delivers), plus, after a cancel,
+    /// the message the consumer was taking.
+    fn runs_ahead(bound: Option<u64>, items_per_message: Option<usize>, cancel: bool) -> Option<u64> {
+        let message = if cancel { items_per_message.unwrap_or(1) as u64 } else { 0 };
+        Some(bound.unwrap_or(0) + message)
     }
 }
 

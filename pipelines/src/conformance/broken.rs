@@ -3,7 +3,10 @@
 
 use measure::meter::Meter;
 
-use super::{Behaviour, Bench, CheckedJob, Consume, Contestant, FaultAction, Input, Job, Outcome, Target};
+use super::{
+    Behaviour, Bench, CheckedJob, Consume, Declaration, ErrorOf, FaultAction, Input, InputOf, Job, Outcome, Subject,
+    Target,
+};
 
 /// How a broken contestant misbehaves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,7 +58,7 @@ impl<C> Broken<C> {
     }
 }
 
-impl<C: Contestant> Target for Broken<C> {
+impl<C: Subject> Target for Broken<C> {
     type C = C;
     fn parts(&self) -> (&C, Option<Breakage>) {
         (&self.inner, Some(self.breakage))
@@ -63,11 +66,11 @@ impl<C: Contestant> Target for Broken<C> {
 }
 
 /// One run of the bench's contestant, misbehaving as `breakage` says.
-pub(super) fn run<C: Contestant>(
+pub(super) fn run<C: Subject>(
     b: &Bench<C>,
     breakage: Breakage,
     job: &CheckedJob<'_, C>,
-) -> Result<Outcome, C::Error> {
+) -> Result<Outcome, ErrorOf<C>> {
     let consumer = match (breakage, job.consumer) {
         (Breakage::IgnoresCancel, Consume::Cancellable) => Consume::Collect,
         (_, consumer) => consumer,
@@ -89,9 +92,9 @@ pub(super) fn run<C: Contestant>(
             Err(err)
         }
         (Breakage::SwallowsFirstItemError, Err(err))
-            if fault.is_some_and(|f| f.at == 0 && b.c.is_injected(&err, &f)) =>
+            if fault.is_some_and(|f| f.at == 0 && C::D::is_injected(&err, &f)) =>
         {
-            let (none, clean) = (C::Input::of(0), Behaviour::Clean);
+            let (none, clean) = (InputOf::<C>::of(0), Behaviour::Clean);
             b.c.run(&b.prepared, &Job { input: &none, behaviour: &clean, meter: job.meter.clone(), ..job })
         }
         (Breakage::LeavesWorkerDead, Err(err)) => {

@@ -3,18 +3,20 @@
 //! contract's types ([`Job`], [`Behaviour`], [`Instruments`], [`Fault`], [`Consume`], [`Outcome`]) are what a
 //! contestant runs: a plain job ([`Behaviour::Clean`], no meter) in timed iterations ([`ItemsRoutine`] over a
 //! [`Prepared`] contestant), a checked job (instruments and a gauge meter) here, with nothing in between to
-//! translate. Every check is written once, generic over
-//! [`Contestant`], which a scenario implements with its [`Sizes`], its [`Words`] and its domain (what a clean
-//! run returns, where faults fire, which error is the injected one, what else a run may leave behind).
+//! translate. A scenario declares its [`Sizes`], its [`Words`] and its domain (what a clean run returns, where
+//! faults fire, which error is the injected one) once, as its [`Declaration`]; its registry's contestants
+//! implement [`Contestant`], which the kit checks as they are ([`Checked`]). Every check is written once, generic
+//! over the [`Subject`] it runs on.
 //! Each check prepares the contestant afresh in a helper thread ([`run_guarded`]): one that has not answered
 //! within [`WATCHDOG`] fails as hung instead of blocking the process, and none looks at a clock but the watchdog
 //! and [`caller_cancel`]. Faults fire at each site's first, [`FAULT_AT`]-th (or the scenario's own
-//! [`Contestant::FAULT_AT`]) and last element ([`fault_points`]), where hand-off code most often hangs, loses the
+//! [`Declaration::FAULT_AT`]) and last element ([`fault_points`]), where hand-off code most often hangs, loses the
 //! error or reports a short sum as success. [`Broken`] makes a contestant misbehave in one way, so that a reject
 //! test can show a check fail.
 
 mod broken;
 mod job;
+mod program;
 mod routine;
 
 use std::cell::Cell;
@@ -26,11 +28,12 @@ use std::time::{Duration, Instant};
 
 use measure::gauge::Outstanding;
 use measure::meter::GaugeMeter;
-use measure::summary::Check;
+use measure::summary::{Check, ContestantInfo};
 use measure::watchdog::{run_guarded, WatchdogError};
 
 pub use broken::{Breakage, Broken};
 pub use job::{Behaviour, Consume, Fault, FaultAction, Input, Instruments, Job, Outcome, Site};
+pub use program::{program_checks, standalone_program};
 pub use routine::{
     batch_param, every_iteration_passed, messages_param, outstanding_chart, prepared_or_failed, Expected, ItemsRoutine,
     Prepared,
@@ -96,10 +99,11 @@ pub enum KitError {
     Watchdog(#[from] WatchdogError),
 }
 
-/// A contestant as the kit checks it: a scenario's contestant under its config.
-pub trait Contestant: Clone + Send + Sync + 'static {
-    /// What [`Contestant::prepare`] builds (its runtime, pool or threads), which the kit inspects after each run.
-    type Prepared: Inspect;
+/// What an items scenario declares for its checks: its sizes and words, and its domain (what a clean run
+/// returns, where faults fire, which error is the injected one, how far its source may run ahead).
+pub trait Declaration: Sized + Send + Sync + 'static {
+    /// Its sizing, which its contestants are prepared under (`()` for a scenario without one).
+    type Config: Copy + fmt::Debug + Send + Sync + 'static;
     /// What its source emits ([`Job::input`]).
     type Input: Input;
     /// Where faults can fire (a stage, the producer).
@@ -116,10 +120,122 @@ pub trait Contestant: Clone + Send + Sync + 'static {
     const FAULT_AT: u64 = FAULT_AT;
     /// The range of source elements at which the caller cancels.
     const CANCEL_POINTS: Range<u64> = CANCEL_POINTS;
+    /// Whether `err` is what `fault` must end the run with.
+    fn is_injected(err: &Self::Error, fault: &Fault<Self::Site>) -> bool;
+    /// Every fault site, with how many elements it sees in a run of `items`: by default the source alone, seeing
+    /// every item.
+    fn fault_sites(items: u64) -> Vec<(Self::Site, u64)> {
+        vec![(Self::SOURCE, items)]
+    }
+    /// The items a clean collecting run of `items` at `work` returns, in order: by default `0..items`.
+    fn expected(items: u64, _work: u32) -> Vec<u64> {
+        (0..items).collect()
+    }
+    /// The most source elements beyond those delivered once the consumer stopped (by the caller's `cancel`, or
+    /// by taking its few), for a contestant of `bound` whose messages carry `items_per_message`; `None` (the
+    /// default) when it is enough that the source stopped before the end.
+    fn runs_ahead(_bound: Option<u64>, _items_per_message: Option<usize>, _cancel: bool) -> Option<u64> {
+        None
+    }
+}
+
+/// A contestant of an items scenario `D`'s registry, as the scenario runs it and the kit checks it: it prepares
+/// under the scenario's config into a [`Prepared`] contestant, which runs the timed jobs and the checked ones.
+pub trait Contestant<D: Declaration>: Send + Sync + fmt::Debug {
+    /// Its name, family and one-line description.
+    fn info(&self) -> ContestantInfo;
+    /// Whether the consumer receives items in input order.
+    fn ordered(&self) -> bool {
+        true
+    }
+    /// The most items it can hold outstanding under `config`; `None` (the default) when it hands nothing off
+    /// (the gauge stays untouched).
+    fn bound(&self, _config: &D::Config) -> Option<u64> {
+        None
+    }
+    /// Items each message carries under `config`; `None` (the default) when it hands nothing off in messages.
+    fn items_per_message(&self, _config: &D::Config) -> Option<usize> {
+        None
+    }
+    /// Why conformance check `check` cannot be asked of it, or `None` (the default) when it applies.
+    fn not_applicable(&self, _check: &str) -> Option<&'static str> {
+        None
+    }
+    /// Build what a run needs and a long-lived application would build once: runtimes, thread pools.
+    #[allow(clippy::type_complexity)]
+    fn prepare(&self, config: &D::Config) -> Result<Box<dyn Prepared<D::Input, D::Site, D::Error>>, D::Error>;
+}
+
+/// A registered contestant `C` of scenario `D` under a config, as the kit checks it: each checked run is its
+/// prepared contestant's metered run, the same generic code as a timed run.
+pub struct Checked<D: Declaration, C: ?Sized> {
+    contestant: Arc<C>,
+    config: D::Config,
+}
+
+impl<D: Declaration, C: ?Sized + Contestant<D>> Checked<D, C> {
+    /// `contestant` under `config`.
+    pub fn new(contestant: &Arc<C>, config: &D::Config) -> Self {
+        Checked { contestant: Arc::clone(contestant), config: *config }
+    }
+}
+
+impl<D: Declaration, C: ?Sized> Clone for Checked<D, C> {
+    fn clone(&self) -> Self {
+        Checked { contestant: Arc::clone(&self.contestant), config: self.config }
+    }
+}
+
+impl<D: Declaration, C: ?Sized + fmt::Debug> fmt::Debug for Checked<D, C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Checked").field("contestant", &self.contestant).field("config", &self.config).finish()
+    }
+}
+
+impl<D: Declaration, C: ?Sized + Contestant<D> + 'static> Subject for Checked<D, C> {
+    type D = D;
+    type Prepared = Box<dyn Prepared<D::Input, D::Site, D::Error>>;
+
+    fn name(&self) -> String {
+        self.contestant.info().name
+    }
+
+    fn bound(&self) -> Option<u64> {
+        self.contestant.bound(&self.config)
+    }
+
+    fn ordered(&self) -> bool {
+        self.contestant.ordered()
+    }
+
+    fn runs_ahead(&self, cancel: bool) -> Option<u64> {
+        D::runs_ahead(self.bound(), self.contestant.items_per_message(&self.config), cancel)
+    }
+
+    fn not_applicable(&self, check: &str) -> Option<&'static str> {
+        self.contestant.not_applicable(check)
+    }
+
+    fn prepare(&self) -> Result<Self::Prepared, D::Error> {
+        self.contestant.prepare(&self.config)
+    }
+
+    fn run(&self, prepared: &Self::Prepared, job: &CheckedJob<'_, Self>) -> Result<Outcome, D::Error> {
+        prepared.run_metered(job, &mut || {})
+    }
+}
+
+/// What the checks run on: a scenario's contestant ready to prepare, its runs' checked jobs those of its
+/// [`Declaration`]. A registered [`Contestant`] is one as [`Checked`]; memory and primitives implement it with
+/// their own checked runs.
+pub trait Subject: Clone + Send + Sync + 'static {
+    /// The scenario's declaration.
+    type D: Declaration;
+    /// What [`Subject::prepare`] builds (its runtime, pool or threads), which the kit inspects after each run.
+    type Prepared: Inspect;
     /// Its name (seeds the cancel point).
     fn name(&self) -> String;
-    /// The most items it may hold outstanding; `None` (the default) when it hands nothing off (the gauge stays
-    /// untouched).
+    /// The most items it may hold outstanding; `None` (the default) when it hands nothing off.
     fn bound(&self) -> Option<u64> {
         None
     }
@@ -127,8 +243,7 @@ pub trait Contestant: Clone + Send + Sync + 'static {
     fn ordered(&self) -> bool {
         true
     }
-    /// The most source elements beyond those delivered once the consumer stopped (by the caller's `cancel`, or
-    /// by taking its few); `None` when it is enough that the source stopped before the end.
+    /// The most source elements beyond those delivered once the consumer stopped ([`Declaration::runs_ahead`]).
     fn runs_ahead(&self, _cancel: bool) -> Option<u64> {
         None
     }
@@ -137,22 +252,18 @@ pub trait Contestant: Clone + Send + Sync + 'static {
         None
     }
     /// Build what its runs need.
-    fn prepare(&self) -> Result<Self::Prepared, Self::Error>;
+    fn prepare(&self) -> Result<Self::Prepared, ErrorOf<Self>>;
     /// One checked run of `job` on `prepared`: the same generic code as a timed run, with the job's behaviour
     /// and a gauge meter.
-    fn run(&self, prepared: &Self::Prepared, job: &CheckedJob<'_, Self>) -> Result<Outcome, Self::Error>;
-    /// Whether `err` is what `fault` must end the run with.
-    fn is_injected(&self, err: &Self::Error, fault: &Fault<Self::Site>) -> bool;
-    /// Every fault site, with how many elements it sees in a run of `items`: by default the source alone, seeing
-    /// every item.
-    fn fault_sites(&self, items: u64) -> Vec<(Self::Site, u64)> {
-        vec![(Self::SOURCE, items)]
-    }
-    /// The items a clean collecting run of `items` at `work` returns, in order: by default `0..items`.
-    fn expected(&self, items: u64, _work: u32) -> Vec<u64> {
-        (0..items).collect()
-    }
+    fn run(&self, prepared: &Self::Prepared, job: &CheckedJob<'_, Self>) -> Result<Outcome, ErrorOf<Self>>;
 }
+
+/// The error of subject `S`'s runs.
+pub type ErrorOf<S> = <<S as Subject>::D as Declaration>::Error;
+/// What the source of subject `S`'s runs emits.
+pub type InputOf<S> = <<S as Subject>::D as Declaration>::Input;
+/// Where faults of subject `S`'s runs fire.
+pub type SiteOf<S> = <<S as Subject>::D as Declaration>::Site;
 
 /// What the kit reads from a prepared contestant right after each checked run.
 pub trait Inspect {
@@ -177,18 +288,18 @@ impl<In, S, E> Inspect for Box<dyn Prepared<In, S, E>> {
     }
 }
 
-/// A checked job of contestant `C`: its input and sites, metered by the check's gauge.
-pub type CheckedJob<'a, C> = Job<'a, <C as Contestant>::Input, <C as Contestant>::Site, GaugeMeter>;
+/// A checked job of subject `C`: its scenario's input and sites, metered by the check's gauge.
+pub type CheckedJob<'a, C> = Job<'a, InputOf<C>, SiteOf<C>, GaugeMeter>;
 
-/// What the checks take: a [`Contestant`] as it is, or one [`Broken`] to misbehave.
+/// What the checks take: a [`Subject`] as it is, or one [`Broken`] to misbehave.
 pub trait Target: Clone + Send + Sync + 'static {
-    /// The contestant checked.
-    type C: Contestant;
+    /// The subject checked.
+    type C: Subject;
     /// The contestant, and how it misbehaves, if it does.
     fn parts(&self) -> (&Self::C, Option<Breakage>);
 }
 
-impl<C: Contestant> Target for C {
+impl<C: Subject> Target for C {
     type C = C;
     fn parts(&self) -> (&C, Option<Breakage>) {
         (self, None)
@@ -240,12 +351,12 @@ pub fn checksum<T: Target>(t: &T) -> Check {
     guarded("checksum", t, checksum_on)
 }
 
-fn checksum_on<C: Contestant>(b: Bench<C>) -> Check {
-    let Sizes { items, sum_works, .. } = C::SIZES;
+fn checksum_on<C: Subject>(b: Bench<C>) -> Check {
+    let Sizes { items, sum_works, .. } = C::D::SIZES;
     let mut passed = true;
     let mut details = Vec::new();
     for &work in sum_works {
-        let expected = b.c.expected(items, work);
+        let expected = C::D::expected(items, work);
         let reference = expected.iter().fold(0, |sum: u64, &x| sum.wrapping_add(x));
         let label = if sum_works.len() > 1 { format!("work {work}: ") } else { String::new() };
         let (ok, detail) = match b.run(items, work, None, Consume::Sum).out {
@@ -271,7 +382,7 @@ pub fn exactly_once<T: Target>(t: &T) -> Check {
         let Sizes { items, work, .. } = b.sizes();
         match b.run(items, work, None, Consume::Collect).out {
             Ok(Outcome::Items(got)) => {
-                let (passed, detail) = compare(&b.c.expected(items, work), &got, b.c.ordered());
+                let (passed, detail) = compare(&b.expected(items, work), &got, b.c.ordered());
                 Check::new("exactly_once", passed, detail)
             }
             other => Check::new("exactly_once", false, format!("{} instead of items", describe(&other))),
@@ -308,15 +419,15 @@ pub fn early_stop<T: Target>(t: &T) -> Check {
     guarded("early_stop", t, early_stop_on)
 }
 
-fn early_stop_on<C: Contestant>(b: Bench<C>) -> Check {
-    let (n, take) = (C::SIZES.early_stop_items, EARLY_STOP_TAKE);
-    let ran = b.run(n, 0, Some(Instruments::new(C::SOURCE, None)), Consume::Take(take));
+fn early_stop_on<C: Subject>(b: Bench<C>) -> Check {
+    let (n, take) = (C::D::SIZES.early_stop_items, EARLY_STOP_TAKE);
+    let ran = b.run(n, 0, Some(Instruments::new(C::D::SOURCE, None)), Consume::Take(take));
     let mut problems = Vec::new();
     let (got, limit) = b.stopped(&ran, n, false, &mut problems);
     if got != take as u64 {
         problems.push(format!("took {got} items instead of {take}"));
     }
-    let counted = format!("{} {} of {n} items{}", C::WORDS.counted, ran.emitted, at_most(limit));
+    let counted = format!("{} {} of {n} items{}", C::D::WORDS.counted, ran.emitted, at_most(limit));
     verdict(
         "early_stop",
         &problems,
@@ -336,7 +447,7 @@ pub fn fault_points(seen: u64, fault_at: u64) -> [u64; 3] {
 /// running), then `clean_after_faults` (a clean run on the same runtime, pool or threads is exact and bounded).
 pub fn faults<T: Target>(t: &T) -> Vec<Check> {
     let _quiet = QuietInjectedPanics::install();
-    let words = <T::C as Contestant>::WORDS;
+    let words = <<T::C as Subject>::D as Declaration>::WORDS;
     guarded_all(&[words.error_check, words.panic_check, "clean_after_faults"], t, |b| {
         let error = fault_runs(&b, FaultAction::Error);
         let panic = fault_runs(&b, FaultAction::Panic);
@@ -345,17 +456,17 @@ pub fn faults<T: Target>(t: &T) -> Vec<Check> {
 }
 
 /// Every site, every fault point, one action: the run must end with the injected fault and leave nothing alive.
-fn fault_runs<C: Contestant>(b: &Bench<C>, action: FaultAction) -> Check {
-    let items = C::SIZES.items;
+fn fault_runs<C: Subject>(b: &Bench<C>, action: FaultAction) -> Check {
+    let items = C::D::SIZES.items;
     let (mut runs, mut places, mut failures) = (0, Vec::new(), Vec::new());
-    for (site, seen) in b.c.fault_sites(items) {
-        let points = fault_points(seen, C::FAULT_AT);
+    for (site, seen) in C::D::fault_sites(items) {
+        let points = fault_points(seen, C::D::FAULT_AT);
         places.push(format!("{site} at {}, {}, {}", points[0], points[1], points[2]));
         for at in points {
             runs += 1;
             let fault = Fault { site, at, action };
-            let ran = b.run(items, 0, Some(Instruments::new(C::SOURCE, Some(fault))), Consume::Sum);
-            let right = matches!(&ran.out, Err(err) if b.c.is_injected(err, &fault));
+            let ran = b.run(items, 0, Some(Instruments::new(C::D::SOURCE, Some(fault))), Consume::Sum);
+            let right = matches!(&ran.out, Err(err) if C::D::is_injected(err, &fault));
             let problems: Vec<String> = ran.bound_problem(b.bound, false).into_iter().chain(ran.leftovers()).collect();
             if !right || !problems.is_empty() {
                 let problems: String = problems.iter().map(|p| format!(", {p}")).collect();
@@ -363,7 +474,7 @@ fn fault_runs<C: Contestant>(b: &Bench<C>, action: FaultAction) -> Check {
             }
         }
     }
-    let name = if action == FaultAction::Error { C::WORDS.error_check } else { C::WORDS.panic_check };
+    let name = if action == FaultAction::Error { C::D::WORDS.error_check } else { C::D::WORDS.panic_check };
     let places = places.join("; ");
     let bound = if b.bound.is_some() { "stayed within the bound while it propagated, " } else { "" };
     let pass =
@@ -373,9 +484,9 @@ fn fault_runs<C: Contestant>(b: &Bench<C>, action: FaultAction) -> Check {
 
 /// A clean collecting run on the bench's prepared contestant: the exact items (in order if it is ordered),
 /// within the bound and back to zero (the gauge untouched without one), nothing left running.
-fn clean_run<C: Contestant>(b: &Bench<C>) -> Check {
-    let Sizes { items, work, .. } = C::SIZES;
-    let expected = b.c.expected(items, work);
+fn clean_run<C: Subject>(b: &Bench<C>) -> Check {
+    let Sizes { items, work, .. } = C::D::SIZES;
+    let expected = C::D::expected(items, work);
     let ran = b.run(items, work, None, Consume::Collect);
     let mut problems = Vec::new();
     match &ran.out {
@@ -385,7 +496,7 @@ fn clean_run<C: Contestant>(b: &Bench<C>) -> Check {
         other => problems.push(format!("{} instead of items", describe(other))),
     }
     problems.extend(ran.bound_problem(b.bound, true).into_iter().chain(ran.leftovers()));
-    let faulted = b.c.fault_sites(items).len() * 2 * fault_points(items, C::FAULT_AT).len();
+    let faulted = C::D::fault_sites(items).len() * 2 * fault_points(items, C::D::FAULT_AT).len();
     let pass = || {
         format!(
             "after {faulted} faulted runs, a clean run on the same prepared contestant: {} items, exact{}{}, nothing \
@@ -405,15 +516,15 @@ pub fn caller_cancel<T: Target>(t: &T) -> Check {
     guarded("caller_cancel", t, caller_cancel_on)
 }
 
-fn caller_cancel_on<C: Contestant>(b: Bench<C>) -> Check {
-    let (name, n, point_words) = ("caller_cancel", C::SIZES.early_stop_items, C::WORDS.point);
-    let point = seeded_point(&b.c.name(), C::CANCEL_POINTS);
+fn caller_cancel_on<C: Subject>(b: Bench<C>) -> Check {
+    let (name, n, point_words) = ("caller_cancel", C::D::SIZES.early_stop_items, C::D::WORDS.point);
+    let point = seeded_point(&b.c.name(), C::D::CANCEL_POINTS);
     let cancel = Arc::new(CallerCancel::at(point));
     let caller = match CallerCancel::spawn_canceller(&cancel) {
         Ok(caller) => caller,
         Err(err) => return Check::new(name, false, format!("could not start the caller: {err}")),
     };
-    let ran = b.run(n, 0, Some(Instruments::cancelled_by(C::SOURCE, Arc::clone(&cancel))), Consume::Cancellable);
+    let ran = b.run(n, 0, Some(Instruments::cancelled_by(C::D::SOURCE, Arc::clone(&cancel))), Consume::Cancellable);
     cancel.abandon();
     let mut problems = Vec::new();
     if !caller.join().unwrap_or(false) {
@@ -431,7 +542,7 @@ fn caller_cancel_on<C: Contestant>(b: Bench<C>) -> Check {
             latency.as_secs_f64() * 1e3,
             CANCEL_WITHIN.as_millis(),
             if b.c.ordered() { ", in order" } else { "" },
-            C::WORDS.counted,
+            C::D::WORDS.counted,
             ran.emitted,
             at_most(limit)
         )
@@ -454,7 +565,7 @@ fn verdict(name: &str, problems: &[String], pass: impl FnOnce() -> String, fail:
 
 /// What a check runs against: a freshly prepared contestant, how it misbehaves (if it does), its bound, and the
 /// live count of its runs.
-struct Bench<C: Contestant> {
+struct Bench<C: Subject> {
     c: C,
     prepared: C::Prepared,
     breakage: Option<Breakage>,
@@ -477,17 +588,28 @@ struct Ran<E: fmt::Display> {
     more: Vec<String>,
 }
 
-impl<C: Contestant> Bench<C> {
+impl<C: Subject> Bench<C> {
     fn sizes(&self) -> Sizes {
-        C::SIZES
+        C::D::SIZES
+    }
+
+    /// The items a clean collecting run of `items` at `work` returns ([`Declaration::expected`]).
+    fn expected(&self, items: u64, work: u32) -> Vec<u64> {
+        C::D::expected(items, work)
     }
 
     /// One checked run of `items` at `work`, probed by `instruments` (clean without), its consumer as `consume`
     /// says.
-    fn run(&self, items: u64, work: u32, instruments: Option<Instruments<C::Site>>, consume: Consume) -> Ran<C::Error> {
+    fn run(
+        &self,
+        items: u64,
+        work: u32,
+        instruments: Option<Instruments<SiteOf<C>>>,
+        consume: Consume,
+    ) -> Ran<ErrorOf<C>> {
         let gauge = Arc::new(Outstanding::new());
         let behaviour = instruments.map_or(Behaviour::Clean, |i| Behaviour::Instrumented(Arc::new(i)));
-        let input = C::Input::of(items);
+        let input = InputOf::<C>::of(items);
         let meter = GaugeMeter::new(Arc::clone(&gauge));
         let job = Job { input: &input, work, behaviour: &behaviour, consumer: consume, meter, live: &self.live };
         let out = match self.breakage {
@@ -498,17 +620,15 @@ impl<C: Contestant> Bench<C> {
         let returned = Instant::now();
         let (live, tasks) = (self.live.current(), settled_tasks(|| self.prepared.alive_tasks()));
         let more = self.prepared.leftovers();
-        Ran { out, emitted, gauge, returned, live, tasks, parties: C::WORDS.parties, more }
+        Ran { out, emitted, gauge, returned, live, tasks, parties: C::D::WORDS.parties, more }
     }
 
     /// Of a run of `n` elements that the consumer stopped (by the caller's `cancel`, or by taking a few): the
     /// items delivered, and the most the source may have emitted (`None`: fewer than all `n`). Items other than
     /// the first expected ones each once, a source beyond its limit and anything left running go in `problems`.
-    fn stopped(&self, ran: &Ran<C::Error>, n: u64, cancel: bool, problems: &mut Vec<String>) -> (u64, Option<u64>) {
+    fn stopped(&self, ran: &Ran<ErrorOf<C>>, n: u64, cancel: bool, problems: &mut Vec<String>) -> (u64, Option<u64>) {
         let got = match &ran.out {
-            Ok(Outcome::Items(got)) if delivered_once(&self.c.expected(n, 0), got, self.c.ordered()) => {
-                got.len() as u64
-            }
+            Ok(Outcome::Items(got)) if delivered_once(&self.expected(n, 0), got, self.c.ordered()) => got.len() as u64,
             Ok(Outcome::Items(got)) => {
                 problems.push(format!("{} items delivered, not each expected one once", got.len()));
                 got.len() as u64
@@ -518,7 +638,7 @@ impl<C: Contestant> Bench<C> {
                 0
             }
         };
-        let (counted, emitted, source) = (C::WORDS.counted, ran.emitted, C::WORDS.stopped);
+        let (counted, emitted, source) = (C::D::WORDS.counted, ran.emitted, C::D::WORDS.stopped);
         let how = if cancel { "the cancel" } else { "dropping its end" };
         let limit = self.c.runs_ahead(cancel).map(|ahead| got + ahead);
         if emitted >= n {

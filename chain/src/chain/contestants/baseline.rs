@@ -3,7 +3,7 @@
 use measure::meter::Meter;
 use measure::summary::{ContestantInfo, Family, Role};
 
-use super::{ChainContestant, PreparedChain};
+use super::{Chain, ChainContestant, Contestant, PreparedChain};
 use crate::job::{on_caller, ChainConfig, ChainError, Outcome};
 use crate::ops::{Hook, Stages};
 use crate::sink::{drain_iter, Dispatched, Run, Sink, SinkRun};
@@ -16,7 +16,7 @@ pub(crate) struct BaselineLoop;
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct BaselineIterator;
 
-impl ChainContestant for BaselineLoop {
+impl Contestant<Chain> for BaselineLoop {
     fn info(&self) -> ContestantInfo {
         ContestantInfo::new(
             "baseline-loop",
@@ -31,6 +31,8 @@ impl ChainContestant for BaselineLoop {
         Ok(Box::new(Dispatched(*self)))
     }
 }
+
+impl ChainContestant for BaselineLoop {}
 
 impl SinkRun for BaselineLoop {
     fn run_with<M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError> {
@@ -51,7 +53,7 @@ impl SinkRun for BaselineLoop {
     }
 }
 
-impl ChainContestant for BaselineIterator {
+impl Contestant<Chain> for BaselineIterator {
     fn info(&self) -> ContestantInfo {
         ContestantInfo::new(
             "baseline-iterator",
@@ -67,6 +69,8 @@ impl ChainContestant for BaselineIterator {
         Ok(Box::new(Dispatched(*self)))
     }
 }
+
+impl ChainContestant for BaselineIterator {}
 
 impl SinkRun for BaselineIterator {
     fn run_with<M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError> {

@@ -10,7 +10,7 @@ use std::thread;
 use measure::meter::Meter;
 use measure::summary::{ContestantInfo, Family};
 
-use super::{message_words, piped_name, ChainContestant, Layout, PreparedChain};
+use super::{channel_bound, message_words, piped_name, Chain, ChainContestant, Contestant, Layout, PreparedChain};
 use crate::job::{catch_panics, ChainConfig, ChainError, Outcome};
 use crate::ops::{Hook, Message, Stages};
 use crate::sink::{Dispatched, Run, Sink, SinkRun};
@@ -39,7 +39,7 @@ struct ChannelRun<F> {
     flavor: PhantomData<fn() -> F>,
 }
 
-impl<F: Flavor + fmt::Debug> ChainContestant for ChannelThreads<F> {
+impl<F: Flavor + fmt::Debug> Contestant<Chain> for ChannelThreads<F> {
     fn info(&self) -> ContestantInfo {
         let shape = match self.layout {
             Layout::Staged => format!(
@@ -62,8 +62,8 @@ impl<F: Flavor + fmt::Debug> ChainContestant for ChannelThreads<F> {
         ContestantInfo::new(name, Family::Blocking, description)
     }
 
-    fn layout(&self) -> Option<(Layout, bool)> {
-        Some((self.layout, self.batched))
+    fn bound(&self, config: &ChainConfig) -> Option<u64> {
+        self.layout().map(|(layout, batched)| channel_bound(config, layout, batched))
     }
 
     fn prepare(&self, config: &ChainConfig) -> Result<Box<PreparedChain>, ChainError> {
@@ -73,6 +73,12 @@ impl<F: Flavor + fmt::Debug> ChainContestant for ChannelThreads<F> {
             batched: self.batched,
             flavor: PhantomData,
         })))
+    }
+}
+
+impl<F: Flavor + fmt::Debug> ChainContestant for ChannelThreads<F> {
+    fn layout(&self) -> Option<(Layout, bool)> {
+        Some((self.layout, self.batched))
     }
 }
 

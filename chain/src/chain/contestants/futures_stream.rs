@@ -11,7 +11,7 @@ use futures::StreamExt;
 use measure::meter::Meter;
 use measure::summary::{ContestantInfo, Family};
 
-use super::{ChainContestant, PreparedChain};
+use super::{Chain, ChainContestant, Contestant, PreparedChain};
 use crate::job::{on_caller, ChainConfig, ChainError, Outcome};
 use crate::ops::{Hook, Stages};
 use crate::sink::{drain_stream, Dispatched, Run, Sink, SinkRun};
@@ -20,7 +20,7 @@ use crate::sink::{drain_stream, Dispatched, Run, Sink, SinkRun};
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct StreamFutures;
 
-impl ChainContestant for StreamFutures {
+impl Contestant<Chain> for StreamFutures {
     fn info(&self) -> ContestantInfo {
         ContestantInfo::new("stream-futures-adapters", Family::Stream, "futures::stream::iter over the input slice + futures StreamExt `map` / `filter_map` / \
                           `map` (its `filter_map` stores and polls one `Ready` future per item), drained by a `while let Some(x) = s.next().await` wrapping-sum loop under \
@@ -31,6 +31,8 @@ impl ChainContestant for StreamFutures {
         Ok(Box::new(Dispatched(*self)))
     }
 }
+
+impl ChainContestant for StreamFutures {}
 
 impl SinkRun for StreamFutures {
     fn run_with<M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError> {

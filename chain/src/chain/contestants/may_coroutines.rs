@@ -20,7 +20,7 @@ use may::sync::{mpsc, Semphore};
 use measure::meter::Meter;
 use measure::summary::{ContestantInfo, Family};
 
-use super::{ChainContestant, Layout, PreparedChain};
+use super::{channel_bound, Chain, ChainContestant, Contestant, Layout, PreparedChain};
 use crate::job::{ChainConfig, ChainError, Outcome};
 use crate::ops::{Hook, Message, Stages};
 use crate::sink::{Dispatched, Run, Sink, SinkRun};
@@ -55,7 +55,7 @@ struct MayRun {
     batched: bool,
 }
 
-impl ChainContestant for MayCoroutines {
+impl Contestant<Chain> for MayCoroutines {
     fn info(&self) -> ContestantInfo {
         if self.batched {
             return ContestantInfo::new(
@@ -88,13 +88,19 @@ impl ChainContestant for MayCoroutines {
         )
     }
 
-    fn layout(&self) -> Option<(Layout, bool)> {
-        Some((Layout::Staged, self.batched))
+    fn bound(&self, config: &ChainConfig) -> Option<u64> {
+        self.layout().map(|(layout, batched)| channel_bound(config, layout, batched))
     }
 
     fn prepare(&self, config: &ChainConfig) -> Result<Box<PreparedChain>, ChainError> {
         configure_may(self.batched)?;
         Ok(Box::new(Dispatched(MayRun { config: *config, batched: self.batched })))
+    }
+}
+
+impl ChainContestant for MayCoroutines {
+    fn layout(&self) -> Option<(Layout, bool)> {
+        Some((Layout::Staged, self.batched))
     }
 }
 

@@ -27,7 +27,7 @@
 //!
 //! **Common ground.** Every contestant applies the stages of [`crate::ops`] through [`crate::ops::Stages`];
 //! measured runs use the `Clean` hooks, whose error type is `Infallible`, so the ability to carry a stage error
-//! compiles away. Runtimes and thread pools are built in [`ChainContestant::prepare`], outside the timed
+//! compiles away. Runtimes and thread pools are built in [`Contestant::prepare`], outside the timed
 //! window, and reused by every iteration; stage threads and tasks are spawned by each run before it calls `go`,
 //! so they too stay outside the timed window. Single-threaded
 //! contestants catch panics with `catch_unwind`; threaded ones catch them when joining the stage.
@@ -45,7 +45,7 @@
 //! (`measure::meter::Meter`): `admit(n)` when the source hands `n` items to the first channel, `leave(n)` when the
 //! consumer takes them or the filter drops them. In timed iterations the meter is `NoMeter` and those calls
 //! compile to nothing; in accounting iterations and conformance checks it is the shared gauge (one relaxed atomic
-//! per message: per item, or per batch). [`ChainContestant::bound`] is the most items their channels and stages can hold:
+//! per message: per item, or per batch). [`Contestant::bound`] is the most items their channels and stages can hold:
 //! `(channels × messages per channel + busy parties) × items per message` ([`channel_bound`]). The loop,
 //! the iterator, single-task streams and rayon hand nothing off through a queue, so they never touch the gauge
 //! and their outstanding work is not applicable (bound `None`).
@@ -59,7 +59,6 @@ mod standalone;
 mod tokio_stream;
 mod tokio_tasks;
 
-use std::fmt;
 use std::sync::Arc;
 
 use measure::external::ExternalProgram;
@@ -67,33 +66,19 @@ use measure::record::TrialRequest;
 use measure::scenario::TrialError;
 use measure::summary::ContestantInfo;
 
+use crate::chain::conformance::Chain;
 use crate::job::{ChainConfig, ChainError, StageName};
 use pipelines::blocking::{crossbeam::Crossbeam, flume::Flume, std_sync::StdSync};
-use pipelines::conformance::Prepared;
+use pipelines::conformance::{Contestant, Prepared};
 
-/// A way of running the chain, as the registry lists it.
-pub trait ChainContestant: Send + Sync + fmt::Debug {
-    /// Its name, family and one-line description.
-    fn info(&self) -> ContestantInfo;
-
-    /// Whether the consumer receives items in input order (false for rayon).
-    fn ordered(&self) -> bool {
-        true
-    }
-
-    /// The most items its channels and stages can hold at once, for the outstanding-work check ([`channel_bound`]
-    /// of its layout); `None` when it hands nothing off through a queue (the gauge is never touched).
-    fn bound(&self, config: &ChainConfig) -> Option<u64> {
-        self.layout().map(|(layout, batched)| channel_bound(config, layout, batched))
-    }
-
-    /// Its channel layout and whether it batches; `None` when it hands nothing off through a channel.
+/// A way of running the chain, as the registry lists it: the items kit's [`Contestant`] of the [`Chain`], with its
+/// channel layout.
+pub trait ChainContestant: Contestant<Chain> {
+    /// Its channel layout and whether it batches; `None` when it hands nothing off through a channel. A contestant
+    /// with one bounds its outstanding items by [`channel_bound`].
     fn layout(&self) -> Option<(Layout, bool)> {
         None
     }
-
-    /// Build what a run needs and a long-lived application would build once: runtimes, thread pools.
-    fn prepare(&self, config: &ChainConfig) -> Result<Box<PreparedChain>, ChainError>;
 }
 
 /// A chain contestant ready to run, its runtime or pool, if any, built: the items contract's

@@ -7,7 +7,7 @@ use measure::summary::{ContestantInfo, Family};
 
 use std::sync::Arc;
 
-use super::{ChainContestant, PreparedChain};
+use super::{Chain, ChainContestant, Contestant, PreparedChain};
 use crate::job::{catch_panics, Behaviour, ChainConfig, ChainError, Consumer, Job, Outcome, StageName};
 use crate::ops::{self, Stages, Tripwire};
 use pipelines::cancel::CallerCancel;
@@ -23,7 +23,7 @@ struct RayonChain {
     pool: ThreadPool,
 }
 
-impl ChainContestant for BlockingRayon {
+impl Contestant<Chain> for BlockingRayon {
     fn info(&self) -> ContestantInfo {
         ContestantInfo::new(
             "blocking-rayon",
@@ -46,6 +46,8 @@ impl ChainContestant for BlockingRayon {
         Ok(Box::new(RayonChain { pool }))
     }
 }
+
+impl ChainContestant for BlockingRayon {}
 
 impl Prepared<Arc<[u64]>, StageName, ChainError> for RayonChain {
     fn run(&self, job: &Job<'_>, go: &mut dyn FnMut()) -> Result<Outcome, ChainError> {

@@ -14,7 +14,10 @@ use measure::external::ExternalProgram;
 use measure::record::TrialRequest;
 use measure::scenario::TrialError;
 use measure::summary::{Check, ContestantInfo, Family, Role};
+use pipelines::conformance::{program_checks, standalone_program};
 use standalone::{Args, Program};
+
+use crate::chain::conformance::Chain;
 
 /// The lab contestant the program calibrates.
 const LAB: &str = "baseline-loop";
@@ -50,14 +53,8 @@ pub(crate) fn external(request: &TrialRequest) -> Result<Option<ExternalProgram>
     let work = u32::try_from(request.param("work")?)
         .map_err(|_| TrialError::BadParam("`work` does not fit in u32".to_string()))?;
     let capacity = request.param_usize("capacity")?;
-    let args = Args { program: Program::Loop, items, capacity, iterations: request.warmup + request.iterations, work };
-    Ok(Some(ExternalProgram {
-        program: standalone::BINARY.to_string(),
-        args: args.to_argv(),
-        items,
-        build: standalone::BUILD.to_string(),
-        checks: checks(items),
-    }))
+    let args = Args { program: Program::Loop, items, capacity, iterations: 0, work };
+    Ok(Some(standalone_program(args, request, checks(items))))
 }
 
 /// What the standalone program's clean run reports: the checks it makes itself on every iteration (passed), and
@@ -65,24 +62,19 @@ pub(crate) fn external(request: &TrialRequest) -> Result<Option<ExternalProgram>
 fn checks(items: u64) -> Vec<Check> {
     let own = "checked by the program itself on every iteration against a reference restated apart from its loop \
                (it exits non-zero on a wrong one)";
-    let no_hooks = "a standalone program has no fault injection: its stages are inline arithmetic";
-    vec![
-        Check::new("checksum", true, format!("the wrapping sum of the values kept from {items} items, {own}")),
-        Check::not_applicable(
-            "exactly_once",
-            "a standalone loop sums without counting, as `baseline-loop` does: its sum is the check it makes",
-        ),
-        Check::not_applicable("bounded_outstanding", "a standalone loop hands nothing off: there is nothing to bound"),
-        Check::not_applicable(
-            "early_stop",
+    let checksum = format!("the wrapping sum of the values kept from {items} items, {own}");
+    program_checks::<Chain>(&[("checksum", checksum)], |check| match check {
+        "exactly_once" => {
+            "a standalone loop sums without counting, as `baseline-loop` does: its sum is the check it makes"
+        }
+        "bounded_outstanding" => "a standalone loop hands nothing off: there is nothing to bound",
+        "early_stop" => {
             "a standalone program always sums every value, so how far its source runs after an early stop is not \
-             counted",
-        ),
-        Check::not_applicable("stage_error", no_hooks),
-        Check::not_applicable("stage_panic", no_hooks),
-        Check::not_applicable("clean_after_faults", no_hooks),
-        Check::not_applicable("caller_cancel", "a standalone program has no cancellable consumer: it sums every value"),
-    ]
+             counted"
+        }
+        "caller_cancel" => "a standalone program has no cancellable consumer: it sums every value",
+        _ => "a standalone program has no fault injection: its stages are inline arithmetic",
+    })
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use measure::meter::Meter;
 use measure::summary::{ContestantInfo, Family};
 use tokio::runtime::Runtime;
 
-use super::{ChainContestant, PreparedChain};
+use super::{Chain, ChainContestant, Contestant, PreparedChain};
 use crate::job::{on_caller, ChainConfig, ChainError, Outcome};
 use crate::ops::{Hook, Stages};
 use crate::sink::{drain_stream, Dispatched, Run, Sink, SinkRun};
@@ -46,7 +46,7 @@ const ADAPTERS: &str = "+ tokio_stream::StreamExt `map` / `filter_map` (a closur
                         s.next().await` wrapping-sum loop in Runtime::block_on on a current-thread tokio runtime \
                         built once per trial; in order";
 
-impl ChainContestant for CurrentThreadStream {
+impl Contestant<Chain> for CurrentThreadStream {
     fn info(&self) -> ContestantInfo {
         let (name, source) = match self.source {
             Source::TokioIter => {
@@ -83,6 +83,8 @@ impl ChainContestant for CurrentThreadStream {
         Ok(Box::new(Dispatched(CurrentThreadRun { source: self.source, runtime })))
     }
 }
+
+impl ChainContestant for CurrentThreadStream {}
 
 impl SinkRun for CurrentThreadRun {
     fn run_with<M: Meter, H: Hook, S: Sink>(&self, run: Run<'_, '_, M, H, S>) -> Result<Outcome, ChainError> {

@@ -21,7 +21,7 @@ use tokio::runtime::{Handle, Runtime};
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
-use super::{message_words, piped_name, ChainContestant, Layout, PreparedChain};
+use super::{channel_bound, message_words, piped_name, Chain, ChainContestant, Contestant, Layout, PreparedChain};
 use crate::job::{ChainConfig, ChainError, Outcome};
 use crate::ops::{Hook, Message, Stages};
 use crate::sink::{Dispatched, Run, Sink, SinkRun};
@@ -50,7 +50,7 @@ struct TasksRun {
     layout: Layout,
 }
 
-impl ChainContestant for TokioTasks {
+impl Contestant<Chain> for TokioTasks {
     fn info(&self) -> ContestantInfo {
         let shape = match self.layout {
             Layout::Staged => {
@@ -68,14 +68,20 @@ impl ChainContestant for TokioTasks {
         ContestantInfo::new(name, Family::Stream, description)
     }
 
-    fn layout(&self) -> Option<(Layout, bool)> {
-        Some((self.layout, self.batched))
+    fn bound(&self, config: &ChainConfig) -> Option<u64> {
+        self.layout().map(|(layout, batched)| channel_bound(config, layout, batched))
     }
 
     fn prepare(&self, config: &ChainConfig) -> Result<Box<PreparedChain>, ChainError> {
         let runtime = runtime::multi_thread()
             .map_err(|e| ChainError::Prepare { contestant: self.info().name, message: e.to_string() })?;
         Ok(Box::new(Dispatched(TasksRun { runtime, config: *config, batched: self.batched, layout: self.layout })))
+    }
+}
+
+impl ChainContestant for TokioTasks {
+    fn layout(&self) -> Option<(Layout, bool)> {
+        Some((self.layout, self.batched))
     }
 }
 

@@ -32,7 +32,7 @@ use tokio::runtime::Runtime;
 use super::bare_ab::{Cause, TASK_CAUSES, THREAD_CAUSES};
 use super::bare_run::{join, join_tasks, receive, spawn, BareRun};
 use super::two_tasks::{FlumeChannel, TokioChannel};
-use super::{bare_ab, bare_ab_async, AbVariant, HandoffContestant, PreparedHandoff};
+use super::{bare_ab, bare_ab_async, AbVariant, Contestant, Handoff, PreparedHandoff};
 use crate::job::{Consumer, HandoffConfig, HandoffError, Job, Outcome, ProducerSite, Side};
 
 /// Suffix of every bare reference pair's name.
@@ -162,7 +162,7 @@ impl Bare {
     }
 }
 
-impl HandoffContestant for Bare {
+impl Contestant<Handoff> for Bare {
     fn info(&self) -> ContestantInfo {
         let description = match self.cause {
             None => self.channel.describe().to_string(),
@@ -174,11 +174,6 @@ impl HandoffContestant for Bare {
             ),
         };
         ContestantInfo::new(self.name(), self.channel.family(), description).with_role(Role::Reference)
-    }
-
-    /// No meter, so no bound to hold it to: the bounded-outstanding check is not applicable.
-    fn bound(&self, _: &HandoffConfig) -> Option<u64> {
-        None
     }
 
     fn items_per_message(&self, _: &HandoffConfig) -> Option<usize> {

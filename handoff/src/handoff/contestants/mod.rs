@@ -32,7 +32,7 @@
 //!
 //! **Common ground.** The producer emits `0..items` (the crate's `produce` module gives the payload and how a
 //! failure travels); the consumer sums with `wrapping_add` and checks that item `i` is `i` (`consume`).
-//! Runtimes are built in [`HandoffContestant::prepare`], outside the timed window, and reused by every
+//! Runtimes are built in [`Contestant::prepare`], outside the timed window, and reused by every
 //! iteration; channels are made inside each run before it calls `go`, and the threads, tasks and coroutines right
 //! after it, as a program of the pair's own spawns them (the `standalone` crate's): a producer spawned before the
 //! clock and released by the consumer is woken beside it on one CPU (`crate::pair`). Spawning is timed: tens of
@@ -48,7 +48,7 @@
 //! iterations, where the calls compile away; the shared gauge in accounting iterations and conformance checks)
 //! just before sending it and the consumer lets them `leave` just after receiving it: in accounting iterations,
 //! one relaxed atomic each per message. The bound
-//! ([`HandoffContestant::bound`]) is what the channel holds plus one message in each end's hand
+//! ([`Contestant::bound`]) is what the channel holds plus one message in each end's hand
 //! ([`HandoffConfig::bound`]), except where a contestant's consumer holds more (`recv_many`).
 
 mod bare;
@@ -75,7 +75,7 @@ use measure::record::TrialRequest;
 use measure::scenario::TrialError;
 use measure::summary::{ContestantInfo, Family, Role};
 use pipelines::cancel::CancellableSink;
-use pipelines::conformance::Prepared;
+use pipelines::conformance::{Contestant, Prepared};
 use pipelines::sink::TakeSink;
 
 use pipelines::blocking::crossbeam::Crossbeam;
@@ -85,31 +85,17 @@ use tokio::runtime::Runtime;
 
 use crate::condvar_queue::{CondvarQueue, CountedCondvarQueue};
 use crate::consume::{Sink, SumSink};
+use crate::handoff::conformance::Handoff;
 use crate::job::{Behaviour, Consumer, HandoffConfig, HandoffError, Job, Outcome, Packing, ProducerSite};
 use crate::message::{Clean, Tripwire};
 use crate::produce::{Batched, PerItem, Producer, Shape};
 
-/// A way of handing items from a producer to a consumer, as the registry lists it.
-pub trait HandoffContestant: Send + Sync + fmt::Debug {
-    /// Its name, family and one-line description.
-    fn info(&self) -> ContestantInfo;
+/// A way of handing items from a producer to a consumer, as the registry lists it: the items kit's
+/// [`Contestant`] of the [`Handoff`] (its bound is what the channel holds plus both ends' hands; every check applies
+/// to a contestant built on the lab's producer, consumer and meter).
+pub trait HandoffContestant: Contestant<Handoff> {}
 
-    /// The most items it can hold at once (channel plus both ends' hands), for the outstanding-work check;
-    /// `None` when it hands nothing off (the gauge is never touched).
-    fn bound(&self, config: &HandoffConfig) -> Option<u64>;
-
-    /// Items each message carries (1 per item, `batch` batched); `None` when it hands nothing off.
-    fn items_per_message(&self, config: &HandoffConfig) -> Option<usize>;
-
-    /// Build what a long-lived application would build once: its runtime, if any.
-    fn prepare(&self, config: &HandoffConfig) -> Result<Box<PreparedHandoff>, HandoffError>;
-
-    /// Why conformance check `check` cannot be asked of it, or `None` when it applies (every check applies to a
-    /// contestant built on the lab's producer, consumer and meter).
-    fn not_applicable(&self, _check: &str) -> Option<&'static str> {
-        None
-    }
-}
+impl<C: ?Sized + Contestant<Handoff>> HandoffContestant for C {}
 
 /// A hand-off contestant ready to run, its runtime, if any, built: the items contract's
 /// [`pipelines::conformance::Prepared`] over the hand-off's item count, producer site and error.
@@ -184,12 +170,6 @@ pub fn listed() -> Vec<ContestantInfo> {
 /// standalone program; `None` for every contestant of the registry.
 pub fn external(request: &TrialRequest) -> Result<Option<ExternalProgram>, TrialError> {
     standalone::external(request)
-}
-
-/// Why conformance check `check` is not applicable to `contestant` (a bare reference pair carries no meter and no
-/// fault injection), or `None` when it applies.
-pub(crate) fn not_applicable(contestant: &dyn HandoffContestant, check: &str) -> Option<&'static str> {
-    contestant.not_applicable(check)
 }
 
 /// The contestants that run only when `--only` names them (the scenario's `contestants_on_request`): the
@@ -291,7 +271,7 @@ pub(crate) trait Kind: Send + Sync + 'static {
     /// than what its family and packing make it.
     const REFERENCE: bool = false;
 
-    /// Its outstanding-work bound ([`HandoffContestant::bound`]).
+    /// Its outstanding-work bound ([`Contestant::bound`]).
     fn bound(config: &HandoffConfig, packing: Packing) -> Option<u64> {
         Some(config.bound(packing))
     }
@@ -343,7 +323,7 @@ impl<K> fmt::Debug for Pair<K> {
     }
 }
 
-impl<K: Kind> HandoffContestant for Pair<K> {
+impl<K: Kind> Contestant<Handoff> for Pair<K> {
     fn info(&self) -> ContestantInfo {
         let role = match (self.family, self.packing) {
             _ if K::REFERENCE => Role::Reference,
@@ -497,8 +477,8 @@ mod tests {
             assert_eq!(twin.map(|i| i.role), Some(Role::Candidate), "{lab}");
             let info = find(&bare).map(|c| c.info()).expect("registered");
             assert_eq!(info.role, Role::Reference, "{bare}");
-            assert!(not_applicable(find(&bare).expect("registered").as_ref(), "producer_panic").is_some());
-            assert!(not_applicable(find(&bare).expect("registered").as_ref(), "checksum").is_none());
+            assert!(find(&bare).expect("registered").not_applicable("producer_panic").is_some());
+            assert!(find(&bare).expect("registered").not_applicable("checksum").is_none());
         }
     }
 
@@ -511,7 +491,7 @@ mod tests {
         assert_eq!(ring.items_per_message(&config), Some(1));
         assert_eq!(ring.bound(&config), Some(config.bound(Packing::PerItem)));
         for check in ["bounded_outstanding", "early_stop", "producer_error", "producer_panic", "caller_cancel"] {
-            assert_eq!(not_applicable(ring.as_ref(), check), None, "{check}");
+            assert_eq!(ring.not_applicable(check), None, "{check}");
         }
     }
 

@@ -26,8 +26,10 @@ use measure::external::ExternalProgram;
 use measure::record::TrialRequest;
 use measure::scenario::TrialError;
 use measure::summary::{Check, ContestantInfo, Family, Role};
+use pipelines::conformance::{program_checks, standalone_program};
 use standalone::{Args, Program};
 
+use crate::handoff::conformance::Handoff;
 use crate::handoff::items_at;
 
 /// Suffix of every standalone program's name.
@@ -86,39 +88,27 @@ pub(crate) fn external(request: &TrialRequest) -> Result<Option<ExternalProgram>
     };
     let capacity = request.param_usize("capacity")?;
     let items = items_at(request.param("items")?, request.param("small_items")?, capacity as u64, Some(1));
-    let args = Args { program, items, capacity, iterations: request.warmup + request.iterations, work: 0 };
-    Ok(Some(ExternalProgram {
-        program: standalone::BINARY.to_string(),
-        args: args.to_argv(),
-        items,
-        build: standalone::BUILD.to_string(),
-        checks: checks(items),
-    }))
+    let args = Args { program, items, capacity, iterations: 0, work: 0 };
+    Ok(Some(standalone_program(args, request, checks(items))))
 }
 
 /// What a standalone program's clean run reports: the checks it makes itself on every iteration (passed), and
 /// every other conformance check of a hand-off contestant, which it cannot be asked (not applicable).
 fn checks(items: u64) -> Vec<Check> {
     let own = "checked by the program itself on every iteration (it exits non-zero on a wrong one)";
-    let no_meter = "a standalone program carries no meter, so there is no outstanding count to bound";
-    let no_faults = "a standalone program has no fault injection: its producer is a plain `for` loop";
-    vec![
-        Check::new("checksum", true, format!("{items} items summing to items·(items−1)/2, {own}")),
-        Check::new("exactly_once", true, format!("item i arriving i-th, every one of the {items}, {own}")),
-        Check::not_applicable("bounded_outstanding", no_meter),
-        Check::not_applicable(
-            "early_stop",
+    let made = [
+        ("checksum", format!("{items} items summing to items·(items−1)/2, {own}")),
+        ("exactly_once", format!("item i arriving i-th, every one of the {items}, {own}")),
+    ];
+    program_checks::<Handoff>(&made, |check| match check {
+        "bounded_outstanding" => "a standalone program carries no meter, so there is no outstanding count to bound",
+        "early_stop" => {
             "a standalone program always receives every item, so how far its producer runs after an early stop is \
-             not counted",
-        ),
-        Check::not_applicable("producer_error", no_faults),
-        Check::not_applicable("producer_panic", no_faults),
-        Check::not_applicable("clean_after_faults", no_faults),
-        Check::not_applicable(
-            "caller_cancel",
-            "a standalone program has no cancellable consumer: it sums what it receives",
-        ),
-    ]
+             not counted"
+        }
+        "caller_cancel" => "a standalone program has no cancellable consumer: it sums what it receives",
+        _ => "a standalone program has no fault injection: its producer is a plain `for` loop",
+    })
 }
 
 #[cfg(test)]
