@@ -49,8 +49,9 @@ use crate::{LiveStages, QuietInjectedPanics};
 pub const WATCHDOG: Duration = Duration::from_secs(if cfg!(debug_assertions) { 120 } else { 20 });
 /// How long [`faults`] may take: three checks' worth of runs on one prepared contestant, so three checks' time.
 pub const FAULTS_WATCHDOG: Duration = Duration::from_secs(3 * WATCHDOG.as_secs());
-/// The most a cancelled run may take to return after the caller raised the cancellation.
-pub const CANCEL_WITHIN: Duration = Duration::from_secs(2);
+/// The most a cancelled run may take to return after the caller raised the cancellation: the calls kit's bound,
+/// one for both contracts.
+pub use crate::calls::CANCEL_WITHIN;
 /// The range of source elements at which the caller cancels (the point is seeded by the contestant's name).
 pub const CANCEL_POINTS: Range<u64> = 1_000..50_000;
 /// Items the early-stop consumer takes before dropping its end.
