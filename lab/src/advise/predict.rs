@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use measure::cost_model::{self, Counts, Prices};
+use measure::cost_model::{self, Prices};
 use measure::floor::Floor;
 use measure::phase::PhaseKey;
 use measure::summary::Summary;
@@ -39,13 +39,9 @@ pub(crate) struct Predicted {
 /// The committed run of `scenario` at `cores` beside the floor file `floor` (the sitting's folder:
 /// `<scenario>.json` when its run had `cores`, else `cores-<cores>/<scenario>.json`).
 fn committed(folder: &Path, scenario: &str, cores: u32) -> Result<(String, Summary), String> {
-    let read = |path: &Path| -> Result<Summary, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        serde_json::from_str(&text).map_err(|e| format!("{} is not a summary: {e}", path.display()))
-    };
     let candidates = [folder.join(format!("{scenario}.json")), folder.join(format!("cores-{cores}/{scenario}.json"))];
     for path in &candidates {
-        if let Ok(summary) = read(path) {
+        if let Ok(summary) = crate::compare::read_summary(path) {
             if measure::cores::cores_of(&summary) == cores {
                 return Ok((path.display().to_string(), summary));
             }
@@ -114,7 +110,7 @@ fn priced(
     let mut rows: Vec<(String, f64)> = cost_model::counted(&summary, phase)
         .into_iter()
         .filter(|(name, _, c)| c.hand_offs > 0.0 && run.contestants().contains(name))
-        .map(|(name, _, counts): (String, f64, Counts)| (name, cost_model::predict(&prices, &counts).total))
+        .map(|(name, _, counts)| (name, cost_model::predict(&prices, &counts).total))
         .collect();
     if rows.is_empty() {
         return Err(format!("no candidate of this advice hands items off in {}", predicted.counts_from));
