@@ -1,0 +1,142 @@
+//! A run's figures, made once its clocks have stopped, from the schedule and the book: requests answered within
+//! the deadline per second (goodput), latency from each request's scheduled start (p50, p99, p99.9), shed and
+//! timed out per second, and the same per window over time. The counting is overload-service's
+//! ([`overload::service_analysis`]: every request counts in the window its scheduled start falls in, so goodput
+//! never reads above the arrival rate) over one phase that spans the whole run; its figures are renamed without
+//! the phase prefix.
+
+use std::collections::BTreeMap;
+
+use measure::record::{MetricValues, Series};
+use overload::book::Entry;
+use overload::service_analysis::{self, Frame};
+
+use crate::config::{duration_us, ServiceConfig, WINDOW};
+
+/// Requests answered within the deadline per second: the headline.
+pub const GOODPUT: &str = "goodput_per_sec";
+/// The share of the arrivals answered within the deadline.
+pub const IN_TIME_SHARE: &str = "in_time_share";
+/// Latency p99 from the scheduled start, answered requests (in time or late).
+pub const P99: &str = "latency_p99_us";
+/// CPU of the whole trial process per arrival, µs.
+pub const CPU_PER_REQUEST: &str = "cpu_us_per_request";
+/// The load generator's p99 lag behind the schedule, µs.
+pub const GENERATOR_LAG: &str = "generator_lag_p99_us";
+/// The most requests inside the service at once.
+pub const MOST_OUTSTANDING: &str = "max_outstanding";
+/// The most dependency calls in flight at once.
+pub const MOST_CALLS: &str = "max_dependency_calls";
+
+/// The prefix of the one phase the overload analysis is asked for.
+const WHOLE_RUN: &str = "before_drop.";
+/// The figures kept, without the prefix.
+const KEPT: [&str; 14] = [
+    "arrivals",
+    "shed",
+    "timed_out",
+    "failed",
+    "in_time",
+    "offered_per_sec",
+    "shed_per_sec",
+    "timed_out_per_sec",
+    GOODPUT,
+    "shed_share",
+    "timed_out_share",
+    "caller_latency_p50_us",
+    "caller_latency_p99_us",
+    "caller_latency_p999_us",
+];
+
+/// Metrics and series of one run.
+#[derive(Debug, Clone, Default)]
+pub struct Analysis {
+    /// Every figure, named as the reports read it.
+    pub metrics: MetricValues,
+    /// Every over-time series (`goodput`, `timed_out`, `shed`, `caller_p50_us`, `caller_p99_us`).
+    pub series: BTreeMap<String, Series>,
+    /// Arrivals never recorded.
+    pub missing: u64,
+    /// Arrivals answered with a wrong value from the dependency.
+    pub wrong: u64,
+    /// Arrivals the dependency failed.
+    pub failed: u64,
+}
+
+/// The analysis of `entries` (in arrival order), scheduled at `schedule`, of a run of `config`.
+pub fn analyse(entries: &[Option<Entry>], schedule: &[u64], config: &ServiceConfig) -> Analysis {
+    let end_us = duration_us(config.run);
+    let frame = Frame {
+        schedule,
+        drop_us: end_us,
+        healthy_us: end_us,
+        end_us,
+        deadline_us: duration_us(config.deadline),
+        rate: config.rate as f64,
+        ceilings: (f64::INFINITY, f64::INFINITY),
+        limits: &[],
+        window_us: duration_us(WINDOW),
+        mark: String::new(),
+    };
+    let found = service_analysis::analyse(entries, &frame);
+    let mut metrics: MetricValues = KEPT
+        .iter()
+        .filter_map(|key| found.metrics.get(&format!("{WHOLE_RUN}{key}")).map(|&v| (rename(key), v)))
+        .collect();
+    if let Some(&arrivals) = metrics.get("arrivals").filter(|&&a| a > 0.0) {
+        let in_time = metrics.get("in_time").copied().unwrap_or(0.0);
+        metrics.insert(IN_TIME_SHARE.to_string(), in_time / arrivals);
+    }
+    let series = found
+        .series
+        .into_iter()
+        .map(|(name, mut series)| {
+            series.marks.clear();
+            (name, series)
+        })
+        .collect();
+    Analysis { metrics, series, missing: found.missing, wrong: found.wrong, failed: found.failed }
+}
+
+/// `caller_latency_p99_us` → `latency_p99_us`; every other key as it is.
+fn rename(key: &str) -> String {
+    key.strip_prefix("caller_").unwrap_or(key).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use overload::book::Fate;
+    use overload::service_config::Pattern;
+
+    use super::*;
+
+    #[test]
+    fn goodput_counts_answers_within_the_deadline_from_the_scheduled_start() {
+        let config = ServiceConfig {
+            rate: 4_000,
+            pattern: Pattern::Constant,
+            work_us: 1,
+            stages: 3,
+            dependency: Duration::from_millis(1),
+            dependency_bound: 4,
+            admission: 8,
+            queue: 2,
+            deadline: Duration::from_micros(300),
+            run: Duration::from_millis(1),
+            seed: 1,
+        };
+        let schedule = [0, 250, 500, 750];
+        let at = |fate, seen_us| Some(Entry { fate, seen_us });
+        let entries = [at(Fate::Answered, 100), at(Fate::Answered, 900), at(Fate::Shed, 500), None];
+        let a = analyse(&entries, &schedule, &config);
+        assert_eq!(a.metrics[GOODPUT], 1_000.0);
+        assert_eq!(a.metrics["timed_out"], 1.0);
+        assert_eq!(a.metrics["shed"], 1.0);
+        assert_eq!(a.metrics[IN_TIME_SHARE], 0.25);
+        assert_eq!(a.missing, 1);
+        assert!(a.metrics.contains_key(P99));
+        assert!(a.series.contains_key("goodput") && a.series.values().all(|s| s.marks.is_empty()));
+    }
+}

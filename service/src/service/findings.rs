@@ -1,0 +1,101 @@
+//! The sentences the service report states as findings, as rows the harness judges into the summary's findings;
+//! the report prints each only where its verdict holds. Per phase (a work and an arrival rate):
+//!
+//! - [`lag_id`]: the load generator kept its schedule, its p99 lag within [`LAG_LIMIT_US`] in every style's
+//!   runs. Where it did not, the phase's latency figures are not judged: every other row of the phase is
+//!   undecidable, and the report says so.
+//! - [`in_time_id`]: a style answered at least 99% of its arrivals within the deadline.
+//! - [`p99_within_id`]: a style's p99 from the scheduled start was within the deadline.
+
+use measure::compare::{Basis, Relation};
+use measure::judge::{ClaimSpec, Comparison, Phase, Side};
+use measure::summary::Summary;
+
+use super::contestants::Contestant;
+use crate::analysis::{GENERATOR_LAG, IN_TIME_SHARE, P99};
+
+/// The most the load generator's p99 lag behind the schedule may be for a phase's figures to be judged, µs.
+pub const LAG_LIMIT_US: f64 = 1_000.0;
+/// The share of arrivals answered within the deadline that counts as keeping it (Lancet's and the 99%).
+pub const KEPT_SHARE: f64 = 0.99;
+
+/// Id of the finding that the generator kept its schedule at `phase`.
+pub fn lag_id(phase: &str) -> String {
+    format!("lag-kept-{phase}")
+}
+
+/// Id of the finding that `contestant` answered at least [`KEPT_SHARE`] within the deadline at `phase`.
+pub fn in_time_id(phase: &str, contestant: &str) -> String {
+    format!("in-time-{phase}-{contestant}")
+}
+
+/// Id of the finding that `contestant`'s p99 was within the deadline at `phase`.
+pub fn p99_within_id(phase: &str, contestant: &str) -> String {
+    format!("p99-within-deadline-{phase}-{contestant}")
+}
+
+/// Why `phase`'s figures cannot be judged, when a style's median generator lag there is beyond the limit.
+fn lag_beyond(summary: &Summary, phase: &str) -> Option<String> {
+    let worst = Contestant::ALL
+        .iter()
+        .filter_map(|c| summary.median_in(c.name(), phase, GENERATOR_LAG))
+        .fold(None, |most: Option<f64>, v| Some(most.map_or(v, |m| m.max(v))))?;
+    (worst > LAG_LIMIT_US).then(|| {
+        format!("the load generator's p99 lag reached {worst:.0} µs here, beyond the {LAG_LIMIT_US:.0} µs limit")
+    })
+}
+
+/// The finding rows of `summary`'s run.
+pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
+    let deadline_us = summary.param("deadline_ms").unwrap_or(0.0) * 1e3;
+    let mut rows = Vec::new();
+    for phase in &summary.phases {
+        let named = || Phase::Named(phase.clone());
+        rows.push(
+            ClaimSpec::new(
+                format!("The load generator kept its schedule at {phase}"),
+                GENERATOR_LAG,
+                "the load generator's p99 lag behind the schedule over each timed run, µs",
+                (Relation::AtMost, 1.0),
+                Basis::WorstSample,
+                Contestant::ALL
+                    .iter()
+                    .map(|c| Comparison {
+                        a: Side::contestant(c.name(), named()),
+                        b: Side::value(LAG_LIMIT_US, "the lag limit"),
+                    })
+                    .collect(),
+            )
+            .with_id(lag_id(phase)),
+        );
+        let unjudged = lag_beyond(summary, phase);
+        for c in Contestant::ALL {
+            let at = || Side::contestant(c.name(), named());
+            rows.push(
+                ClaimSpec::new(
+                    format!("`{}` answered at least 99% of its arrivals within the deadline at {phase}", c.name()),
+                    IN_TIME_SHARE,
+                    "arrivals answered within the deadline from their scheduled start, as a share of all arrivals",
+                    (Relation::AtLeast, KEPT_SHARE),
+                    Basis::ProcessMedians,
+                    vec![Comparison { a: at(), b: Side::value(1.0, "every arrival") }],
+                )
+                .with_id(in_time_id(phase, c.name()))
+                .undecidable_if(unjudged.clone()),
+            );
+            rows.push(
+                ClaimSpec::new(
+                    format!("`{}` kept its p99 within the deadline at {phase}", c.name()),
+                    P99,
+                    "latency p99 of the answered requests, from each one's scheduled start to its reply, µs",
+                    (Relation::AtMost, 1.0),
+                    Basis::ProcessMedians,
+                    vec![Comparison { a: at(), b: Side::value(deadline_us, "the deadline") }],
+                )
+                .with_id(p99_within_id(phase, c.name()))
+                .undecidable_if(unjudged.clone()),
+            );
+        }
+    }
+    rows
+}

@@ -1,0 +1,235 @@
+//! The service scenario (`service`): requests arrive on a seeded schedule whether or not earlier ones finished,
+//! each does W µs of CPU work over k stages, calls a dependency of L ms under a concurrency bound and replies; in
+//! every style as its experts write a service, at fixed arrival rates and a sweep of W. Latency counts from each
+//! request's scheduled start.
+//!
+//! The folder, in the order it is read:
+//!
+//! - [`contestants`]: every style's request path, and one run of it ([`contestants::run`]).
+//! - [`conformance`]: the checks every contestant passes before timing, with the calls kit.
+//! - [`routine`]: one trial: calibration, conformance, then the harness's loop.
+//! - [`claims`]: the claim table; [`findings`]: the report's findings as judged rows.
+//! - [`report`]: the report's figures, rendered with `templates/report.md`.
+//!
+//! Where it stands against issue 55: the request path, the six styles, conformance and the W sweep at fixed
+//! rates are here; the sustainable-rate search, the common rates as shares of it, the phase where the dependency
+//! loses capacity and `lab advise --service` are not yet.
+
+pub mod claims;
+pub mod conformance;
+pub mod contestants;
+pub mod findings;
+pub mod report;
+pub mod routine;
+
+use measure::compare::Relation;
+use measure::question::{Alternatives, Guard, Limit, Question};
+use measure::scenario::{
+    ChartKind, ChartReference, ChartSpec, ParamSpec, ReferenceValue, Repetitions, Scenario, SeriesLine, SeriesRole,
+};
+
+use crate::analysis::{CPU_PER_REQUEST, GENERATOR_LAG, GOODPUT, IN_TIME_SHARE, MOST_CALLS, MOST_OUTSTANDING, P99};
+use contestants::Contestant;
+use findings::{KEPT_SHARE, LAG_LIMIT_US};
+
+/// CPU work per request a full run sweeps, µs.
+const WORK_US: [u64; 3] = [2, 20, 200];
+/// The work a `--quick` run sweeps.
+const QUICK_WORK_US: [u64; 2] = [20, 200];
+/// Arrival rates a full run sweeps, per second: at 200 µs of work, 40% and 90% of two cores.
+const RATES: [u64; 2] = [4_000, 9_000];
+/// The rate of a `--quick` run.
+const QUICK_RATES: [u64; 1] = [4_000];
+
+/// The deadline, on a chart of latencies in µs.
+const DEADLINE: ChartReference =
+    ChartReference { words: "deadline", value: ReferenceValue::Param { key: "deadline_ms", times: 1_000 } };
+
+/// Where the coroutine contestants apply overload's `may` configuration (one carrier per CPU).
+const APPLIES_MAY: [measure::runtime_size::Code; 1] = [measure::runtime_size::Code::new(
+    "service/src/service/contestants/mod.rs",
+    "overload::job::coroutine_config().apply()",
+)];
+
+/// The service scenario, as the lab's registry lists it.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ServiceScenario;
+
+/// The guard every question carries: a figure from a run whose schedule was not kept is not an answer.
+fn schedule_kept() -> Guard {
+    Guard {
+        metric: GENERATOR_LAG,
+        words: "the load generator's p99 lag behind the schedule (µs)",
+        relation: Relation::AtMost,
+        limit: Limit::Value(LAG_LIMIT_US),
+        why: "a latency measured while the load generator fell behind its schedule understates the tail",
+    }
+}
+
+/// The guard of the tail and CPU questions: a style that does not answer its callers in time is no answer.
+fn served() -> Guard {
+    Guard {
+        metric: IN_TIME_SHARE,
+        words: "share of the arrivals answered within the deadline",
+        relation: Relation::AtLeast,
+        limit: Limit::Value(KEPT_SHARE),
+        why: "a short tail or a low cost bought by shedding or timing out callers serves nobody",
+    }
+}
+
+impl Scenario for ServiceScenario {
+    measure::scenario_files! {
+        contestants: Contestant::ALL,
+        run_trial: routine::run_trial,
+        claim_table: claims::table,
+        finding_table: findings::table,
+        discussion: report::render,
+        name: "service",
+        title: "A service at saturation: open arrivals through CPU stages and a bounded dependency call, in every style",
+        question: "A service whose requests arrive whether or not the last one finished: each does some CPU work over \
+                   a few stages, calls a dependency with bounded concurrency, and replies. Which style answers the \
+                   most requests within the deadline, keeps the tail lowest, and costs the least CPU per request, as \
+                   the work per request grows? Requests arrive on a seeded schedule (Poisson by default); latency \
+                   counts from each one's scheduled start, so a style that falls behind cannot hide it.",
+        params: vec![
+            ParamSpec::sweep("work-us", "CPU work per request, µs, each value its own phase.", &WORK_US, &QUICK_WORK_US, 0, 100_000),
+            ParamSpec::sweep("rate", "Arrivals per second, each value its own phase.", &RATES, &QUICK_RATES, 1, 1_000_000),
+            ParamSpec::single("poisson", "1: seeded Poisson arrivals; 0: evenly spaced.", 1, 1, 0, 1),
+            ParamSpec::single("stages", "Stages the work passes through, each an equal share.", 3, 3, 1, 64),
+            ParamSpec::single("dependency-ms", "The dependency's service time per call.", 2, 2, 0, 10_000),
+            ParamSpec::single(
+                "dependency-bound",
+                "The dependency's slots, and every style's bound on calls in flight (the blocking pools' size).",
+                64,
+                64,
+                1,
+                10_000,
+            ),
+            ParamSpec::single(
+                "admission",
+                "Requests inside the service at once; an arrival beyond is shed.",
+                256,
+                256,
+                1,
+                100_000,
+            ),
+            ParamSpec::single("queue", "Capacity of each channel between stages.", 64, 64, 1, 100_000),
+            ParamSpec::single("deadline-ms", "A reply later than this after the scheduled start has timed out.", 20, 20, 1, 600_000),
+            ParamSpec::single("run-ms", "How long requests arrive for, per timed run.", 1_000, 300, 10, 600_000),
+        ],
+        headline_metric: GOODPUT,
+        higher_is_better: true,
+        trade_off_metrics: vec![(P99, false), (CPU_PER_REQUEST, false)],
+        table_metrics: vec![
+            GOODPUT,
+            IN_TIME_SHARE,
+            "latency_p50_us",
+            P99,
+            "latency_p999_us",
+            "shed_per_sec",
+            "timed_out_per_sec",
+            CPU_PER_REQUEST,
+            "cores_used",
+            GENERATOR_LAG,
+            MOST_OUTSTANDING,
+            MOST_CALLS,
+        ],
+        charts: vec![
+            ChartSpec {
+                id: "goodput",
+                title: "Requests answered within the deadline per second (dashed: arrivals)",
+                metric: GOODPUT,
+                unit: "requests per second",
+                kind: ChartKind::Bars,
+                log_scale: false,
+                references: &[ChartReference { words: "arrivals", value: ReferenceValue::Param { key: "rate", times: 1 } }],
+            },
+            ChartSpec {
+                id: "p99",
+                title: "p99 from the scheduled start (log scale; dashed: the deadline)",
+                metric: P99,
+                unit: "µs, scheduled start to reply",
+                kind: ChartKind::Bars,
+                log_scale: true,
+                references: &[DEADLINE],
+            },
+            ChartSpec {
+                id: "cpu",
+                title: "CPU per request, the whole process",
+                metric: CPU_PER_REQUEST,
+                unit: "µs per request",
+                kind: ChartKind::Bars,
+                log_scale: false,
+                references: &[],
+            },
+            ChartSpec {
+                id: "latency-over-time",
+                title: "p50 and p99 from the scheduled start, per 50 ms window of arrivals (log scale; dashed: the \
+                        deadline)",
+                metric: P99,
+                unit: "µs",
+                kind: ChartKind::Series {
+                    series: &[
+                        SeriesLine { series: "caller_p50_us", words: "p50", role: SeriesRole::P50 },
+                        SeriesLine { series: "caller_p99_us", words: "p99", role: SeriesRole::P99 },
+                    ],
+                },
+                log_scale: true,
+                references: &[DEADLINE],
+            },
+        ],
+        questions: vec![
+            Question::new(
+                "service-goodput",
+                "Which style answers the most requests within the deadline, at each work and arrival rate?",
+                Alternatives::Candidates,
+                GOODPUT,
+                "requests answered within the deadline per second",
+                true,
+            )
+            .of_families()
+            .situation("a service under open arrivals: requests served in time")
+            .guarded(schedule_kept()),
+            Question::new(
+                "service-tail",
+                "Which style keeps the p99 from the scheduled start lowest, while answering 99% within the deadline?",
+                Alternatives::Candidates,
+                P99,
+                "p99 from the scheduled start (µs)",
+                false,
+            )
+            .of_families()
+            .situation("a service under open arrivals: its tail")
+            .guarded(schedule_kept())
+            .guarded(served()),
+            Question::new(
+                "service-cpu",
+                "Which style costs the least CPU per request, while answering 99% within the deadline?",
+                Alternatives::Candidates,
+                CPU_PER_REQUEST,
+                "CPU per request (µs, the whole process)",
+                false,
+            )
+            .of_families()
+            .situation("a service under open arrivals: CPU per request")
+            .guarded(schedule_kept())
+            .guarded(served()),
+        ],
+    }
+
+    fn repetitions(&self, quick: bool) -> Repetitions {
+        // One timed run of 1 s and one accounting run a quarter as long per process; a warm-up buys nothing in a
+        // run of thousands of requests.
+        Repetitions { forks: if quick { 1 } else { 5 }, warmup: 0, iterations: 1, accounting: 1 }
+    }
+
+    /// tokio's runtime and `may`'s carriers, each one per CPU.
+    fn runtime_sizes(&self) -> Vec<measure::runtime_size::RuntimeSize> {
+        use measure::runtime_size::{Code, RuntimeSize};
+        vec![
+            RuntimeSize::tokio(Code::new("service/src/service/contestants/mod.rs", "Builder::new_multi_thread()")),
+            RuntimeSize::may_per_core(Code::new("overload/src/job.rs", "CoroutineConfig::per_core()"))
+                .relying_on(&APPLIES_MAY),
+        ]
+    }
+}

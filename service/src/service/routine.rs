@@ -1,0 +1,180 @@
+//! One service trial in its own process: calibrate the work, run the conformance checks, then the harness's loop
+//! over runs of the contestant against a fresh dependency, each analysed once its clocks have stopped.
+//!
+//! Where each figure comes from: a timed run gives every latency, goodput, shed and timed-out figure, the
+//! generator's lag, the bounds' maxima and the series, with `wall_ms`, `cores_used` and `cpu_us_per_request` from
+//! the harness's clocks (the whole process: the generator and the dependency's timer threads included, the same
+//! in every style); an accounting run, a quarter as long, gives threads, allocations and heap.
+
+use std::sync::Arc;
+
+use measure::harness::{self, Instruments, Iteration, IterationData, Routine, Stop, Window};
+use measure::record::TrialRequest;
+use measure::scenario::{TrialError, TrialSink};
+use measure::summary::{Check, Family};
+
+use super::contestants::run::{run_once, RunOutput, Variation};
+use super::contestants::{Contestant, Prepared};
+use crate::analysis::{self, CPU_PER_REQUEST, GENERATOR_LAG, MOST_CALLS, MOST_OUTSTANDING};
+use crate::config::ServiceConfig;
+use crate::work::{self, Work};
+
+/// An accounting run is this many times shorter than a timed one.
+const ACCOUNTING_SHARE: u32 = 4;
+/// The check every run is held to.
+pub const EXACTLY_ONCE: &str = "exactly_once";
+/// The answered requests whose stages' value a timed run checks: every this-many-th (checking every one would
+/// spend the work again after each run; the conformance runs check every one).
+const VALUE_STRIDE: usize = 61;
+
+/// Run the trial `request` names: calibration, conformance, then the harness's loop.
+pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
+    let config = ServiceConfig::from_request(request)?;
+    let contestant = Contestant::find(&request.contestant)
+        .ok_or_else(|| TrialError::UnknownContestant(request.contestant.clone()))?;
+    if contestant.family() == Family::Coroutine {
+        // Every admitted request may hold a coroutine, beside the stages'.
+        if let Some(reason) = overload::job::coroutine_refusal(config.admission + config.stages as usize + 1) {
+            sink.skipped(&reason);
+            return Ok(());
+        }
+    }
+    let prepared = match contestant.prepare() {
+        Ok(prepared) => Arc::new(prepared),
+        Err(e) => {
+            sink.check(Check::new(EXACTLY_ONCE, false, format!("could not prepare: {e}")));
+            return Ok(());
+        }
+    };
+    let work = Work::new(config.work_us, config.stages, work::ns_per_round());
+    for check in super::conformance::checks(contestant, Arc::clone(&prepared), &config, work, None) {
+        sink.check(check);
+    }
+    let accounting = config.shortened(ACCOUNTING_SHARE);
+    let mut routine =
+        ServiceRoutine { contestant, prepared, config, accounting, work, invariants: Invariants::default() };
+    harness::run(&mut routine, request, sink);
+    Ok(())
+}
+
+/// What every run must have shown; each becomes a check at the end of the trial.
+#[derive(Debug, Default)]
+struct Invariants {
+    runs: u32,
+    failed: u64,
+    over_admission: u64,
+    over_dependency_bound: u64,
+    /// Answered requests whose stages handed on a wrong value, among those checked.
+    wrong_values: u64,
+}
+
+/// A prepared contestant as the harness runs it.
+struct ServiceRoutine {
+    contestant: Contestant,
+    prepared: Arc<Prepared>,
+    config: ServiceConfig,
+    accounting: ServiceConfig,
+    work: Work,
+    invariants: Invariants,
+}
+
+impl Routine for ServiceRoutine {
+    type Output = RunOutput;
+
+    fn run(&mut self, instruments: &Instruments, go: &mut dyn FnMut()) -> Result<RunOutput, Stop> {
+        let config = if instruments.is_timed() { &self.config } else { &self.accounting };
+        run_once(self.contestant, &self.prepared, config, self.work, &Variation::default(), go)
+            .map_err(|e| Stop::failed(EXACTLY_ONCE, e.to_string()))
+    }
+
+    fn items(&self, output: &RunOutput) -> u64 {
+        output.requests.schedule.len() as u64
+    }
+
+    fn finish(&mut self, iteration: Iteration, output: RunOutput, window: Window<'_>) -> Result<IterationData, Stop> {
+        let timed = window.accounting().is_none();
+        let config = if timed { &self.config } else { &self.accounting };
+        let requests = &output.requests;
+        let found = analysis::analyse(&requests.book.entries(), &requests.schedule, config);
+        let timer_cpu = requests.dependency.timer_cpu().saturating_sub(output.timer_cpu_at_go);
+        requests.dependency.shutdown();
+        let wrong_values = requests.wrong_values(VALUE_STRIDE);
+        let i = &mut self.invariants;
+        i.runs += 1;
+        i.failed += found.failed;
+        i.wrong_values += wrong_values;
+        i.over_admission += u64::from(requests.outstanding.most() > requests.outstanding.bound());
+        i.over_dependency_bound += u64::from(requests.calls.most() > requests.calls.bound());
+        if found.missing + found.wrong + requests.book.twice() + wrong_values > 0 {
+            return Err(Stop::failed(
+                EXACTLY_ONCE,
+                format!(
+                    "iteration {}: {} arrivals never answered, {} answered twice, {} wrong answers, {} wrong values",
+                    iteration.index,
+                    found.missing,
+                    requests.book.twice(),
+                    found.wrong,
+                    wrong_values
+                ),
+            ));
+        }
+        let arrivals = requests.schedule.len() as u64;
+        let clocks = overload::clocks::clock_metrics(window.timing(), timer_cpu, arrivals);
+        let mut data = IterationData::default();
+        for (from, to) in [
+            ("wall_ms", "wall_ms"),
+            ("cores_used", "cores_used"),
+            ("ctx_switches_per_item", "ctx_switches_per_request"),
+            ("cpu_us_per_call", CPU_PER_REQUEST),
+            ("dependency_cpu_us_per_call", "dependency_cpu_us_per_request"),
+        ] {
+            if let Some(&v) = clocks.get(from) {
+                data.timing.insert(to.to_string(), v);
+            }
+        }
+        match window.accounting() {
+            Some(measurement) => data.instruments = overload::clocks::instrument_metrics(measurement),
+            None => {
+                data.timing.extend(found.metrics);
+                let lag = output.lag.metrics("generator_");
+                if let Some(&p99) = lag.get("generator_latency_p99_us") {
+                    data.timing.insert(GENERATOR_LAG.to_string(), p99);
+                }
+                data.timing.insert(MOST_OUTSTANDING.to_string(), requests.outstanding.most() as f64);
+                data.timing.insert(MOST_CALLS.to_string(), requests.calls.most() as f64);
+                data.timing.insert("work_rounds_per_stage".to_string(), f64::from(self.work.rounds));
+                data.timing.insert("work_ns_per_round".to_string(), self.work.ns_per_round);
+                data.series = found.series;
+            }
+        }
+        Ok(data)
+    }
+
+    fn checks(&mut self, measured: u32, accounted: u32) -> Vec<Check> {
+        let (i, config) = (&self.invariants, &self.config);
+        vec![
+            Check::new(
+                EXACTLY_ONCE,
+                true,
+                format!(
+                    "{measured} timed and {accounted} accounting runs at {} arrivals/s: every arrival answered once or \
+                     shed, the stages' value checked on every {VALUE_STRIDE}th",
+                    config.rate
+                ),
+            ),
+            Check::new(
+                "no_failed_calls",
+                i.failed == 0,
+                format!("{} calls failed over {} runs (the dependency fails none unless asked)", i.failed, i.runs),
+            ),
+            Check::new(
+                "bounds_held",
+                i.over_admission + i.over_dependency_bound == 0,
+                format!(
+                    "over {} runs, {} went over the admission bound ({}) and {} over the dependency bound ({})",
+                    i.runs, i.over_admission, config.admission, i.over_dependency_bound, config.dependency_bound
+                ),
+            ),
+        ]
+    }
+}
