@@ -1,0 +1,101 @@
+//! The report prints a finding only where its judged verdict holds: a made-up run whose figures bear every
+//! finding out renders their sentences, and the same run with one style's figures beyond the deadline drops
+//! that style's names from them; every sentence renders whole either way.
+
+use std::collections::BTreeMap;
+
+use measure::summary::{MetricStats, Summary};
+use service::service::contestants::Contestant;
+use service::service::report;
+use service::ServiceScenario;
+use testkit::fixture::{contestant, method, processes, summary};
+
+const PHASES: [&str; 2] = ["work_us_20-rate_4000", "work_us_200-rate_4000"];
+
+fn five(value: f64) -> MetricStats {
+    processes(&[0.98, 0.99, 1.0, 1.01, 1.02].map(|f| value * f))
+}
+
+/// A run where every style answers `share(name)` within the deadline at a p99 of `p99_us(name)`.
+fn run(share: impl Fn(&str) -> f64, p99_us: impl Fn(&str) -> f64) -> Summary {
+    let contestants = Contestant::ALL
+        .iter()
+        .map(|c| {
+            let name = c.name();
+            let mut metrics = BTreeMap::new();
+            for phase in PHASES {
+                let mut put = |key: &str, v: f64| {
+                    metrics.insert(format!("{phase}.{key}"), five(v));
+                };
+                put("goodput_per_sec", 4_000.0 * share(name));
+                put("latency_p50_us", 3_000.0);
+                put("latency_p99_us", p99_us(name));
+                put("latency_p999_us", p99_us(name) * 1.2);
+                put("shed_per_sec", 0.0);
+                put("timed_out_per_sec", 4_000.0 * (1.0 - share(name)));
+                put("cpu_us_per_request", 60.0);
+                put("cores_used", 0.5);
+                put("generator_lag_p99_us", 80.0);
+                put("max_outstanding", 40.0);
+                put("max_dependency_calls", 30.0);
+                // A share cannot exceed 1: its processes spread below it.
+                let share = processes(&[1.0, 0.999, 0.998, 0.997, 0.996].map(|f| share(name) * f));
+                metrics.insert(format!("{phase}.in_time_share"), share);
+            }
+            contestant(name, c.family(), metrics)
+        })
+        .collect();
+    let params = [("deadline_ms", 20), ("run_ms", 1_000), ("dependency_ms", 2), ("dependency_bound", 64)]
+        .into_iter()
+        .chain([("admission", 256), ("queue", 64), ("stages", 3), ("poisson", 1)]);
+    let run = Summary {
+        method: measure::summary::Method { forks: 5, ..method() },
+        params: params.map(|(k, v)| (k.to_string(), serde_json::Value::from(v))).collect(),
+        phases: PHASES.iter().map(|p| p.to_string()).collect(),
+        ..summary("service", contestants)
+    };
+    measure::scenario::judged(&ServiceScenario, run)
+}
+
+fn whole(text: &str) {
+    assert!(!text.contains("could not be rendered"), "{text}");
+    let found = measure::template::lint(text);
+    assert!(found.is_empty(), "{found:?}\n{text}");
+}
+
+#[test]
+fn a_run_that_bears_the_findings_out_states_them() {
+    let summary = run(|_| 1.0, |_| 9_000.0);
+    assert!(summary.finding_holds("lag-kept-work_us_20-rate_4000"), "{:?}", summary.findings);
+    let text = report::render(&summary);
+    whole(&text);
+    assert!(text.contains("The load generator kept its schedule"), "{text}");
+    assert!(text.contains("Answered at least 99% of their arrivals within the deadline"), "{text}");
+    assert!(text.contains("Kept the p99 from the scheduled start within the deadline: `stream-buffer-unordered`"));
+}
+
+#[test]
+fn a_style_past_the_deadline_is_not_named_among_those_that_kept_it() {
+    let late = |name: &str| name == "coroutine-per-request";
+    let summary = run(|n| if late(n) { 0.5 } else { 1.0 }, |n| if late(n) { 90_000.0 } else { 9_000.0 });
+    assert!(!summary.finding_holds("in-time-work_us_20-rate_4000-coroutine-per-request"));
+    let text = report::render(&summary);
+    whole(&text);
+    let kept: Vec<&str> = text.lines().filter(|l| l.starts_with("Answered at least 99%")).collect();
+    assert_eq!(kept.len(), 2, "{text}");
+    assert!(kept.iter().all(|l| !l.contains("coroutine-per-request") && l.contains("coroutine-stage-coroutines")));
+}
+
+#[test]
+fn a_phase_whose_generator_fell_behind_judges_none_of_its_findings() {
+    let mut summary = run(|_| 1.0, |_| 9_000.0);
+    for c in &mut summary.contestants {
+        c.metrics.insert(format!("{}.generator_lag_p99_us", PHASES[0]), five(5_000.0));
+    }
+    let summary = measure::scenario::judged(&ServiceScenario, summary);
+    let in_time = summary.finding("in-time-work_us_20-rate_4000-blocking-pool").expect("a row");
+    assert_eq!(in_time.verdict, measure::summary::Verdict::Inconclusive, "{in_time:?}");
+    let text = report::render(&summary);
+    whole(&text);
+    assert!(text.contains("fell behind its schedule here"), "{text}");
+}
