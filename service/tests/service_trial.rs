@@ -36,7 +36,11 @@ fn passes_every_check(contestant: Contestant) {
     assert_eq!(sink.skipped, None, "{name}");
     let failed: Vec<_> = sink.checks.iter().filter(|c| !c.passed && !c.not_applicable).collect();
     assert!(failed.is_empty(), "{name}: {failed:?}");
-    for check in service::service::conformance::NAMES.iter().chain(&["no_failed_calls", "bounds_held"]) {
+    for check in service::service::conformance::NAMES.iter().chain(&[
+        "no_failed_calls",
+        "bounded_outstanding",
+        "dependency_bound_held",
+    ]) {
         assert!(sink.checks.iter().any(|c| c.name == *check), "{name}: no `{check}` check");
     }
     assert_eq!(sink.iterations.len(), 2, "{name}: one timed and one accounting iteration");
