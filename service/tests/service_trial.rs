@@ -7,18 +7,20 @@ use measure::scenario::{CollectingSink, Scenario};
 use service::service::contestants::Contestant;
 use service::ServiceScenario;
 
-/// A request for `contestant` at 2,000 arrivals per second for 100 ms of 20 µs requests, every other parameter
-/// at its default.
+/// The parameters a test trial changes from their defaults: 2,000 arrivals per second for 100 ms of 20 µs
+/// requests.
+const SHORT: [(&str, u64); 3] = [("rate", 2_000), ("work_us", 20), ("run_ms", 100)];
+
+/// A request for `contestant` at [`SHORT`], every other parameter at its default.
 fn request(contestant: &str) -> TrialRequest {
-    let mut params: std::collections::BTreeMap<String, u64> =
-        ServiceScenario.params().iter().map(|p| (p.key(), p.default[0])).collect();
-    params.insert("rate".to_string(), 2_000);
-    params.insert("work_us".to_string(), 20);
-    params.insert("run_ms".to_string(), 100);
+    let value = |key: &str, default: u64| SHORT.iter().find(|(k, _)| *k == key).map_or(default, |&(_, v)| v);
+    let params = ServiceScenario.params().iter().map(|p| (p.key(), value(&p.key(), p.default[0]))).collect();
+    let phase = Some("work_us_20-rate_2000".to_string());
+    let (scenario, contestant) = ("service".to_string(), contestant.to_string());
     TrialRequest {
-        scenario: "service".to_string(),
-        contestant: contestant.to_string(),
-        phase: Some("work_us_20-rate_2000".to_string()),
+        scenario,
+        contestant,
+        phase,
         params,
         fork: 0,
         warmup: 0,
@@ -59,7 +61,9 @@ fn passes_every_check(contestant: Contestant) {
         assert!(timed.contains_key(key), "{name}: no `{key}` in {timed:?}");
     }
     assert!(timed["max_outstanding"] <= 256.0 && timed["max_dependency_calls"] <= 64.0, "{name}: {timed:?}");
-    assert!(sink.iterations[0].series.contains_key("goodput"), "{name}");
+    for series in ["goodput", "caller_p99_us", "inside"] {
+        assert!(sink.iterations[0].series.contains_key(series), "{name}: no `{series}` series");
+    }
 }
 
 testkit::own_process! {

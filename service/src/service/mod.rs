@@ -163,19 +163,30 @@ impl Scenario for ServiceScenario {
                 references: &[],
             },
             ChartSpec {
-                id: "latency-over-time",
-                title: "p50 and p99 from the scheduled start, per 50 ms window of arrivals (log scale; dashed: the \
-                        deadline)",
+                id: "tail-over-time",
+                title: "p99 from the scheduled start, per 50 ms window of arrivals (log scale; dashed: the deadline)",
                 metric: P99,
                 unit: "µs",
                 kind: ChartKind::Series {
-                    series: &[
-                        SeriesLine { series: "caller_p50_us", words: "p50", role: SeriesRole::P50 },
-                        SeriesLine { series: "caller_p99_us", words: "p99", role: SeriesRole::P99 },
-                    ],
+                    series: &[SeriesLine { series: "caller_p99_us", words: "p99", role: SeriesRole::P99 }],
                 },
                 log_scale: true,
                 references: &[DEADLINE],
+            },
+            ChartSpec {
+                id: "inside-over-time",
+                title: "Requests inside the service, the most per 50 ms window of arrivals (dashed: the admission \
+                        bound)",
+                metric: MOST_OUTSTANDING,
+                unit: "requests",
+                kind: ChartKind::Series {
+                    series: &[SeriesLine { series: routine::INSIDE, words: "requests inside", role: SeriesRole::Measured }],
+                },
+                log_scale: false,
+                references: &[ChartReference {
+                    words: "admission bound",
+                    value: ReferenceValue::Param { key: "admission", times: 1 },
+                }],
             },
         ],
         questions: vec![

@@ -9,16 +9,18 @@
 use std::sync::Arc;
 
 use measure::harness::{self, Instruments, Iteration, IterationData, Routine, Stop, Window};
-use measure::record::TrialRequest;
+use measure::record::{Series, TrialRequest};
 use measure::scenario::{TrialError, TrialSink};
 use measure::summary::{Check, Family};
 
 use super::contestants::run::{run_once, RunOutput, Variation};
 use super::contestants::{Contestant, Prepared};
 use crate::analysis::{self, CPU_PER_REQUEST, GENERATOR_LAG, MOST_CALLS, MOST_OUTSTANDING};
-use crate::config::ServiceConfig;
+use crate::config::{ServiceConfig, WINDOW};
 use crate::work::{self, Work};
 
+/// The series of the most requests inside the service per window.
+pub const INSIDE: &str = "inside";
 /// An accounting run is this many times shorter than a timed one.
 const ACCOUNTING_SHARE: u32 = 4;
 /// The check every run is held to.
@@ -50,9 +52,8 @@ pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
     for check in super::conformance::checks(contestant, Arc::clone(&prepared), &config, work, None) {
         sink.check(check);
     }
-    let accounting = config.shortened(ACCOUNTING_SHARE);
-    let mut routine =
-        ServiceRoutine { contestant, prepared, config, accounting, work, invariants: Invariants::default() };
+    let settings = [config.clone(), config.shortened(ACCOUNTING_SHARE)];
+    let mut routine = ServiceRoutine { invariants: Invariants::default(), work, contestant, prepared, settings };
     harness::run(&mut routine, request, sink);
     Ok(())
 }
@@ -70,22 +71,29 @@ struct Invariants {
     wrong_values: u64,
 }
 
-/// A prepared contestant as the harness runs it.
+/// A prepared contestant as the harness runs it, with its work calibrated and what its runs showed so far.
 struct ServiceRoutine {
+    invariants: Invariants,
+    work: Work,
     contestant: Contestant,
     prepared: Arc<Prepared>,
-    config: ServiceConfig,
-    accounting: ServiceConfig,
-    work: Work,
-    invariants: Invariants,
+    /// The settings of a timed run, then of an accounting run.
+    settings: [ServiceConfig; 2],
+}
+
+impl ServiceRoutine {
+    /// The settings of a timed run (`timed`) or an accounting one.
+    fn settings(&self, timed: bool) -> &ServiceConfig {
+        &self.settings[usize::from(!timed)]
+    }
 }
 
 impl Routine for ServiceRoutine {
     type Output = RunOutput;
 
     fn run(&mut self, instruments: &Instruments, go: &mut dyn FnMut()) -> Result<RunOutput, Stop> {
-        let config = if instruments.is_timed() { &self.config } else { &self.accounting };
-        run_once(self.contestant, &self.prepared, config, self.work, &Variation::default(), go)
+        let settings = self.settings(instruments.is_timed());
+        run_once(self.contestant, &self.prepared, settings, self.work, &Variation::default(), go)
             .map_err(|e| Stop::failed(EXACTLY_ONCE, e.to_string()))
     }
 
@@ -94,8 +102,8 @@ impl Routine for ServiceRoutine {
     }
 
     fn finish(&mut self, iteration: Iteration, output: RunOutput, window: Window<'_>) -> Result<IterationData, Stop> {
-        let timed = window.accounting().is_none();
-        let config = if timed { &self.config } else { &self.accounting };
+        let config = self.settings(window.accounting().is_none()).clone();
+        let config = &config;
         let requests = &output.requests;
         let found = analysis::analyse(&requests.book.entries(), &requests.schedule, config);
         let timer_cpu = requests.dependency.timer_cpu().saturating_sub(output.timer_cpu_at_go);
@@ -147,13 +155,15 @@ impl Routine for ServiceRoutine {
                 data.timing.insert("work_rounds_per_stage".to_string(), f64::from(self.work.rounds));
                 data.timing.insert("work_ns_per_round".to_string(), self.work.ns_per_round);
                 data.series = found.series;
+                let inside = output.inside.iter().map(|&n| n as f64).collect();
+                data.series.insert(INSIDE.to_string(), Series::new(WINDOW.as_secs_f64() * 1e3, inside));
             }
         }
         Ok(data)
     }
 
     fn checks(&mut self, measured: u32, accounted: u32) -> Vec<Check> {
-        let (i, config) = (&self.invariants, &self.config);
+        let (i, config) = (&self.invariants, self.settings(true));
         vec![
             Check::new(
                 EXACTLY_ONCE,

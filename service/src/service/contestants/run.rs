@@ -10,7 +10,7 @@ use dependency::Dependency;
 use measure::latency::LatencyRecorder;
 
 use super::{Contestant, Prepared};
-use crate::config::{duration_us, ServiceConfig};
+use crate::config::{duration_us, ServiceConfig, WINDOW};
 use crate::error::RunError;
 use crate::requests::{Breakage, Requests};
 use crate::work::Work;
@@ -42,6 +42,9 @@ pub struct RunOutput {
     pub handed: u64,
     /// From the cancel (or the last arrival) until the service had closed.
     pub close_took: Duration,
+    /// The most requests inside the service as each arrival was handed over, per window of
+    /// [`WINDOW`](crate::config::WINDOW) of scheduled starts.
+    pub inside: Vec<u64>,
 }
 
 /// Run `contestant` once over `config` with `work`, varied by `variation`; `go` is called when everything is
@@ -79,6 +82,8 @@ pub fn run_once(
     let mut failure = None;
     let last = variation.cancel_after.unwrap_or(u64::MAX);
     let mut handed = 0;
+    let window_us = duration_us(WINDOW).max(1);
+    let mut inside = vec![0u64; usize::try_from(duration_us(config.run) / window_us + 1).unwrap_or(0)];
     for (index, &at) in schedule.iter().enumerate().take(usize::try_from(last).unwrap_or(usize::MAX)) {
         let due = start + Duration::from_micros(at);
         let now = Instant::now();
@@ -95,6 +100,9 @@ pub fn run_once(
             }
         }
         handed += 1;
+        if let Some(most) = inside.get_mut(usize::try_from(at / window_us).unwrap_or(usize::MAX)) {
+            *most = (*most).max(requests.outstanding.now());
+        }
     }
     let closing = Instant::now();
     let closed = service.close(&requests, DRAIN_LIMIT);
@@ -106,5 +114,5 @@ pub fn run_once(
         return Err(e);
     }
     closed?;
-    Ok(RunOutput { requests, lag, timer_cpu_at_go, handed, close_took })
+    Ok(RunOutput { requests, lag, timer_cpu_at_go, handed, close_took, inside })
 }
