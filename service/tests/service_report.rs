@@ -27,6 +27,7 @@ fn run(share: impl Fn(&str) -> f64, p99_us: impl Fn(&str) -> f64) -> Summary {
                 let mut put = |key: &str, v: f64| {
                     metrics.insert(format!("{phase}.{key}"), five(v));
                 };
+                put("offered_per_sec", 4_000.0);
                 put("goodput_per_sec", 4_000.0 * share(name));
                 put("latency_p50_us", 3_000.0);
                 put("latency_p99_us", p99_us(name));
@@ -70,6 +71,7 @@ fn a_run_that_bears_the_findings_out_states_them() {
     let text = report::render(&summary);
     whole(&text);
     assert!(text.contains("The load generator kept its schedule"), "{text}");
+    assert!(text.contains("The seeded schedule made 4,000 arrivals per second in these runs"), "{text}");
     assert!(text.contains("Answered at least 99% of their arrivals within the deadline"), "{text}");
     assert!(text.contains("Kept the p99 from the scheduled start within the deadline: `stream-buffer-unordered`"));
 }

@@ -49,6 +49,8 @@ pub struct PhaseTable {
     pub rate: String,
     /// The cores the work alone asks at this rate (work × rate).
     pub work_cores: String,
+    /// The arrivals per second the seeded schedule made, lowest and highest process median over the styles.
+    pub offered: Option<(String, String)>,
     /// The id of the finding that the generator kept its schedule here.
     pub lag_id: String,
     /// One row per contestant.
@@ -122,7 +124,12 @@ fn phase_table(summary: &Summary, phase: &str) -> PhaseTable {
             Row { name, status, figures, in_time_id: in_time_id(phase, name), p99_id: p99_within_id(phase, name) }
         })
         .collect();
+    let offered: Vec<f64> =
+        Contestant::ALL.iter().filter_map(|c| summary.median_in(c.name(), phase, "offered_per_sec")).collect();
+    let lowest = offered.iter().copied().reduce(f64::min);
+    let highest = offered.iter().copied().reduce(f64::max);
     PhaseTable {
+        offered: lowest.zip(highest).map(|(low, high)| (count(low), count(high))),
         phase: phase.to_string(),
         work_us: count(work),
         rate: count(rate),
