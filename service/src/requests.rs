@@ -179,3 +179,21 @@ impl Requests {
             .count() as u64
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_gauge_admits_up_to_its_bound_and_remembers_its_most() {
+        let gauge = Gauge::new(2);
+        assert!(gauge.try_enter(false) && gauge.try_enter(false));
+        assert!(!gauge.try_enter(false), "at the bound");
+        assert!(gauge.try_enter(true), "unbounded on purpose");
+        gauge.leave();
+        gauge.leave();
+        assert_eq!((gauge.now(), gauge.most(), gauge.bound()), (1, 3, 2));
+        gauge.enter();
+        assert_eq!(gauge.now(), 2);
+    }
+}
