@@ -41,6 +41,39 @@ const RATES: [u64; 2] = [4_000, 9_000];
 /// The rate of a `--quick` run.
 const QUICK_RATES: [u64; 1] = [4_000];
 
+/// The parameters of one value: name, help, default, `--quick` value, least and most accepted.
+const SINGLE: [(&str, &str, u64, u64, u64, u64); 8] = [
+    ("poisson", "1: seeded Poisson arrivals; 0: evenly spaced.", 1, 1, 0, 1),
+    ("stages", "Stages the work passes through, each an equal share.", 3, 3, 1, 64),
+    ("dependency-ms", "The dependency's service time per call.", 2, 2, 0, 10_000),
+    (
+        "dependency-bound",
+        "The dependency's slots, and every style's bound on calls in flight (the blocking pools' size).",
+        64,
+        64,
+        1,
+        10_000,
+    ),
+    ("admission", "Requests inside the service at once; an arrival beyond is shed.", 256, 256, 1, 100_000),
+    ("queue", "Capacity of each channel between stages.", 64, 64, 1, 100_000),
+    ("deadline-ms", "A reply later than this after the scheduled start has timed out.", 20, 20, 1, 600_000),
+    ("run-ms", "How long requests arrive for, per timed run.", 1_000, 300, 10, 600_000),
+];
+
+/// Every parameter: the two sweeps (work, then rate: a phase is `work_us_<W>-rate_<R>`), then [`SINGLE`].
+fn params() -> Vec<ParamSpec> {
+    let work = "CPU work per request, µs, each value its own phase.";
+    let rate = "Arrivals per second, each value its own phase.";
+    let sweeps = [
+        ParamSpec::sweep("work-us", work, &WORK_US, &QUICK_WORK_US, 0, 100_000),
+        ParamSpec::sweep("rate", rate, &RATES, &QUICK_RATES, 1, 1_000_000),
+    ];
+    let single = SINGLE
+        .iter()
+        .map(|&(name, help, default, quick, min, max)| ParamSpec::single(name, help, default, quick, min, max));
+    sweeps.into_iter().chain(single).collect()
+}
+
 /// The deadline, on a chart of latencies in µs.
 const DEADLINE: ChartReference =
     ChartReference { words: "deadline", value: ReferenceValue::Param { key: "deadline_ms", times: 1_000 } };
@@ -91,32 +124,7 @@ impl Scenario for ServiceScenario {
                    most requests within the deadline, keeps the tail lowest, and costs the least CPU per request, as \
                    the work per request grows? Requests arrive on a seeded schedule (Poisson by default); latency \
                    counts from each one's scheduled start, so a style that falls behind cannot hide it.",
-        params: vec![
-            ParamSpec::sweep("work-us", "CPU work per request, µs, each value its own phase.", &WORK_US, &QUICK_WORK_US, 0, 100_000),
-            ParamSpec::sweep("rate", "Arrivals per second, each value its own phase.", &RATES, &QUICK_RATES, 1, 1_000_000),
-            ParamSpec::single("poisson", "1: seeded Poisson arrivals; 0: evenly spaced.", 1, 1, 0, 1),
-            ParamSpec::single("stages", "Stages the work passes through, each an equal share.", 3, 3, 1, 64),
-            ParamSpec::single("dependency-ms", "The dependency's service time per call.", 2, 2, 0, 10_000),
-            ParamSpec::single(
-                "dependency-bound",
-                "The dependency's slots, and every style's bound on calls in flight (the blocking pools' size).",
-                64,
-                64,
-                1,
-                10_000,
-            ),
-            ParamSpec::single(
-                "admission",
-                "Requests inside the service at once; an arrival beyond is shed.",
-                256,
-                256,
-                1,
-                100_000,
-            ),
-            ParamSpec::single("queue", "Capacity of each channel between stages.", 64, 64, 1, 100_000),
-            ParamSpec::single("deadline-ms", "A reply later than this after the scheduled start has timed out.", 20, 20, 1, 600_000),
-            ParamSpec::single("run-ms", "How long requests arrive for, per timed run.", 1_000, 300, 10, 600_000),
-        ],
+        params: params(),
         headline_metric: GOODPUT,
         higher_is_better: true,
         trade_off_metrics: vec![(P99, false), (CPU_PER_REQUEST, false)],

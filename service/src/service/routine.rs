@@ -34,19 +34,8 @@ pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
     let config = ServiceConfig::from_request(request)?;
     let contestant = Contestant::find(&request.contestant)
         .ok_or_else(|| TrialError::UnknownContestant(request.contestant.clone()))?;
-    if contestant.family() == Family::Coroutine {
-        // Every admitted request may hold a coroutine, beside the stages'.
-        if let Some(reason) = overload::job::coroutine_refusal(config.admission + config.stages as usize + 1) {
-            sink.skipped(&reason);
-            return Ok(());
-        }
-    }
-    let prepared = match contestant.prepare() {
-        Ok(prepared) => Arc::new(prepared),
-        Err(e) => {
-            sink.check(Check::new(EXACTLY_ONCE, false, format!("could not prepare: {e}")));
-            return Ok(());
-        }
+    let Some(prepared) = prepared(contestant, &config, sink) else {
+        return Ok(());
     };
     let work = Work::new(config.work_us, config.stages, work::ns_per_round());
     for check in super::conformance::checks(contestant, Arc::clone(&prepared), &config, work, None) {
@@ -56,6 +45,24 @@ pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
     let mut routine = ServiceRoutine { invariants: Invariants::default(), work, contestant, prepared, settings };
     harness::run(&mut routine, request, sink);
     Ok(())
+}
+
+/// `contestant` prepared for its trial; `None` when it cannot be, told to `sink`: skipped when `may`'s map limit
+/// leaves no room for a coroutine per admitted request, failed when its runtime cannot be built.
+fn prepared(contestant: Contestant, config: &ServiceConfig, sink: &mut dyn TrialSink) -> Option<Arc<Prepared>> {
+    // Every admitted request may hold a coroutine, beside the stages'.
+    let coroutines = config.admission + config.stages as usize + 1;
+    let refusal =
+        (contestant.family() == Family::Coroutine).then(|| overload::job::coroutine_refusal(coroutines)).flatten();
+    if let Some(reason) = refusal {
+        sink.skipped(&reason);
+        return None;
+    }
+    contestant
+        .prepare()
+        .map_err(|e| sink.check(Check::new(EXACTLY_ONCE, false, format!("could not prepare: {e}"))))
+        .ok()
+        .map(Arc::new)
 }
 
 /// What every run must have shown; each becomes a check at the end of the trial.
