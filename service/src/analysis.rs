@@ -28,8 +28,18 @@ pub const MOST_OUTSTANDING: &str = "max_outstanding";
 /// The most dependency calls in flight at once.
 pub const MOST_CALLS: &str = "max_dependency_calls";
 
+/// Requests answered within the deadline per second, of the arrivals scheduled after the dependency's loss.
+pub const GOODPUT_AFTER_LOSS: &str = "after_loss.goodput_per_sec";
+/// The share of the arrivals scheduled after the dependency's loss answered within the deadline.
+pub const IN_TIME_AFTER_LOSS: &str = "after_loss.in_time_share";
+/// Latency p99 from the scheduled start of the arrivals scheduled after the dependency's loss.
+pub const P99_AFTER_LOSS: &str = "after_loss.latency_p99_us";
+
 /// The prefix of the one phase the overload analysis is asked for.
 const WHOLE_RUN: &str = "before_drop.";
+/// The figures of each side of a loss kept, under `before_loss.` and `after_loss.`.
+const KEPT_AROUND_LOSS: [&str; 5] =
+    ["goodput_per_sec", "shed_per_sec", "timed_out_per_sec", "caller_latency_p50_us", "caller_latency_p99_us"];
 /// The figures kept, without the prefix.
 const KEPT: [&str; 14] = [
     "arrivals",
@@ -61,15 +71,40 @@ pub struct Analysis {
     pub wrong: u64,
     /// Arrivals the dependency failed.
     pub failed: u64,
+    /// The overload analysis's figures as it named them, each side of its split.
+    pub split: MetricValues,
 }
 
-/// The analysis of `entries` (in arrival order), scheduled at `schedule`, of a run of `config`.
+/// The analysis of `entries` (in arrival order), scheduled at `schedule`, of a run of `config`: the whole run,
+/// and where the dependency lost capacity, each side of the loss apart (by scheduled start).
 pub fn analyse(entries: &[Option<Entry>], schedule: &[u64], config: &ServiceConfig) -> Analysis {
+    let end_us = duration_us(config.run);
+    let mut analysis = analyse_split(entries, schedule, config, end_us);
+    if let Some(loss_us) = config.loss_at().map(duration_us) {
+        let split = analyse_split(entries, schedule, config, loss_us);
+        let sides = [("before_drop.", "before_loss."), ("after_drop.", "after_loss.")];
+        for (key, (from, to)) in KEPT_AROUND_LOSS.iter().flat_map(|key| sides.iter().map(move |side| (key, side))) {
+            if let Some(&v) = split.split.get(&format!("{from}{key}")) {
+                analysis.metrics.insert(format!("{to}{}", rename(key)), v);
+            }
+        }
+        let (arrivals, in_time) = (split.split.get("after_drop.arrivals"), split.split.get("after_drop.in_time"));
+        if let Some((&arrivals, &in_time)) = arrivals.zip(in_time).filter(|(&a, _)| a > 0.0) {
+            analysis.metrics.insert(IN_TIME_AFTER_LOSS.to_string(), in_time / arrivals);
+        }
+    }
+    analysis
+}
+
+/// The analysis of one run split at `split_us` (the run's end: not split), its figures of the part before the
+/// split renamed without a prefix; the raw figures of both parts under `before_drop.` and `after_drop.` in
+/// [`Analysis::split`].
+fn analyse_split(entries: &[Option<Entry>], schedule: &[u64], config: &ServiceConfig, split_us: u64) -> Analysis {
     let end_us = duration_us(config.run);
     let frame = Frame {
         schedule,
-        drop_us: end_us,
-        healthy_us: end_us,
+        drop_us: split_us,
+        healthy_us: split_us,
         end_us,
         deadline_us: duration_us(config.deadline),
         rate: config.rate as f64,
@@ -95,7 +130,7 @@ pub fn analyse(entries: &[Option<Entry>], schedule: &[u64], config: &ServiceConf
             (name, series)
         })
         .collect();
-    Analysis { metrics, series, missing: found.missing, wrong: found.wrong, failed: found.failed }
+    Analysis { metrics, series, missing: found.missing, wrong: found.wrong, failed: found.failed, split: found.metrics }
 }
 
 /// `caller_latency_p99_us` → `latency_p99_us`; every other key as it is.
@@ -126,6 +161,8 @@ mod tests {
             deadline: Duration::from_micros(300),
             run: Duration::from_millis(1),
             seed: 1,
+            loss_pct: 0,
+            aimd: false,
         };
         let schedule = [0, 250, 500, 750];
         let at = |fate, seen_us| Some(Entry { fate, seen_us });

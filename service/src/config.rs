@@ -12,7 +12,7 @@ pub const WINDOW: Duration = Duration::from_millis(50);
 /// One run's settings.
 #[derive(Debug, Clone)]
 pub struct ServiceConfig {
-    /// Arrivals per second.
+    /// Arrivals per second (0 in a trial's request: the sustainable-rate search, which sets it).
     pub rate: u64,
     /// How the arrivals are spaced.
     pub pattern: Pattern,
@@ -34,6 +34,11 @@ pub struct ServiceConfig {
     pub run: Duration,
     /// Seed of the arrivals and of the dependency's jitter.
     pub seed: u64,
+    /// The share of the dependency's slots lost halfway through the run, % (0: none).
+    pub loss_pct: u64,
+    /// Whether admission is AIMD's limit (a reply later than the deadline counts as a drop) instead of the
+    /// style's natural bound alone.
+    pub aimd: bool,
 }
 
 impl ServiceConfig {
@@ -52,13 +57,14 @@ impl ServiceConfig {
             deadline: Duration::from_millis(request.param("deadline_ms")?),
             run: Duration::from_millis(request.param("run_ms")?),
             seed: request.seed,
+            loss_pct: request.param("loss_pct")?.min(100),
+            aimd: request.param("aimd")? == 1,
         };
-        let zero = [config.rate, config.stages as u64, config.dependency_bound as u64, config.admission as u64]
-            .contains(&0)
+        let zero = [config.stages as u64, config.dependency_bound as u64, config.admission as u64].contains(&0)
             || config.queue == 0;
         if zero {
             return Err(TrialError::BadParam(
-                "`rate`, `stages`, `dependency-bound`, `admission` and `queue` must be at least 1".to_string(),
+                "`stages`, `dependency-bound`, `admission` and `queue` must be at least 1".to_string(),
             ));
         }
         Ok(config)
@@ -82,6 +88,31 @@ impl ServiceConfig {
     /// The scheduled start of every arrival, µs from the run's start.
     pub fn schedule(&self) -> Vec<u64> {
         overload::arrivals::instants(self.rate, self.pattern, duration_us(self.run), self.seed)
+    }
+
+    /// When the dependency loses capacity, from the run's start: halfway through it, `None` without a loss.
+    pub fn loss_at(&self) -> Option<Duration> {
+        (self.loss_pct > 0).then(|| self.run / 2)
+    }
+
+    /// The dependency's slots after the loss (at least 1).
+    pub fn slots_after_loss(&self) -> usize {
+        (self.dependency_bound * (100 - self.loss_pct.min(100) as usize) / 100).max(1)
+    }
+
+    /// The admission limit AIMD moves: from 20 within 20 and the admission bound, a reply later than the
+    /// deadline after its scheduled start counting as a drop (overload-service's AIMD, whose timeout at the
+    /// deadline protected the callers there); updated on every reply.
+    pub fn aimd_limits(&self) -> overload::limit::LimiterParams {
+        let ceiling = self.admission.max(1);
+        overload::limit::LimiterParams {
+            fixed_limit: ceiling,
+            initial: 20.min(ceiling),
+            min: 20.min(ceiling),
+            max: ceiling,
+            timeout: self.deadline,
+            ..overload::limit::LimiterParams::default()
+        }
     }
 
     /// The same run, `share` times shorter: an accounting run's settings.

@@ -2,15 +2,18 @@
 //! for each arrival, the dependency call counted against its bound, and the reply, recorded once in the book.
 //! Every style takes the same steps in the same order: [`Requests::admit`] on the generator's thread, the
 //! stages ([`Work::stage`]), [`Requests::call`] and [`Requests::called`] around the dependency call, then
-//! [`Requests::reply`].
+//! [`Requests::reply`]. Under AIMD (the capacity-loss phase's second policy) the door also asks overload's
+//! [`Gate`] for a permit, which the reply gives back with its outcome: every style keeps its own request path.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 use dependency::{CallResult, Completion, Dependency};
 use overload::book::{Book, Fate};
+use overload::limit::{self, Gate, LimiterKind, Outcome, Permit};
 
+use crate::config::{duration_us, ServiceConfig};
 use crate::work::Work;
 
 /// A deliberate fault of the request path, so the conformance checks can be shown to fail; measured runs have
@@ -94,6 +97,11 @@ pub struct Requests {
     pub outstanding: Gauge,
     /// Dependency calls in flight, bounded by the dependency bound (every style's own bound keeps it there).
     pub calls: Gauge,
+    /// AIMD's admission gate, when the run's policy is AIMD; its permits, one slot per arrival.
+    pub gate: Option<Arc<Gate>>,
+    permits: Vec<Mutex<Option<Permit>>>,
+    /// The deadline from the scheduled start, µs: a reply later than it is a drop to AIMD.
+    deadline_us: u64,
     /// What each request's last stage handed on (0: nothing yet), checked after the run.
     results: Vec<AtomicU64>,
     /// A deliberate fault, for the conformance tests (`None` in every measured run).
@@ -101,37 +109,63 @@ pub struct Requests {
 }
 
 impl Requests {
-    /// The request path of one run over `schedule`.
+    /// The request path of one run of `config` over `schedule`.
     pub fn new(
         dependency: Dependency,
         schedule: Arc<[u64]>,
         work: Work,
-        (admission, dependency_bound): (usize, usize),
+        config: &ServiceConfig,
         breakage: Option<Breakage>,
     ) -> Requests {
+        let gate = config.aimd.then(|| Arc::new(Gate::new(limit::build(LimiterKind::Aimd, &config.aimd_limits()))));
+        let permits = if gate.is_some() { (0..schedule.len()).map(|_| Mutex::new(None)).collect() } else { Vec::new() };
         Requests {
             dependency,
             book: Book::new(schedule.len()),
             results: (0..schedule.len()).map(|_| AtomicU64::new(0)).collect(),
             schedule,
             work,
-            outstanding: Gauge::new(admission),
-            calls: Gauge::new(dependency_bound),
+            outstanding: Gauge::new(config.admission),
+            calls: Gauge::new(config.dependency_bound),
+            gate,
+            permits,
+            deadline_us: duration_us(config.deadline),
             breakage,
         }
     }
 
-    /// Admit arrival `index` if the service holds fewer requests than its admission bound; else record it shed.
+    /// Admit arrival `index` if the service holds fewer requests than its admission bound (and, under AIMD, the
+    /// gate has a permit for it); else record it shed.
     pub fn admit(&self, index: u64) -> bool {
+        let permit = match &self.gate {
+            Some(gate) => match gate.try_acquire() {
+                Some(permit) => Some(permit),
+                None => {
+                    self.book.record(index, Fate::Shed, Instant::now());
+                    return false;
+                }
+            },
+            None => None,
+        };
         let admitted = self.outstanding.try_enter(self.breakage == Some(Breakage::NoAdmissionBound));
         if !admitted {
             self.book.record(index, Fate::Shed, Instant::now());
+        } else if let Some(slot) = self.permit_slot(index) {
+            *slot.lock().unwrap_or_else(PoisonError::into_inner) = permit;
         }
         admitted
     }
 
+    /// The permit slot of arrival `index` (none without a gate).
+    fn permit_slot(&self, index: u64) -> Option<&Mutex<Option<Permit>>> {
+        usize::try_from(index).ok().and_then(|i| self.permits.get(i))
+    }
+
     /// An admitted request the service could not take: it leaves the count of those outstanding unanswered.
-    pub fn abandon(&self) {
+    pub fn abandon(&self, index: u64) {
+        if let Some(permit) = self.permit_slot(index).and_then(|slot| slot.lock().ok()?.take()) {
+            permit.release(std::time::Duration::ZERO, Outcome::Ignore);
+        }
         self.outstanding.leave();
     }
 
@@ -158,14 +192,30 @@ impl Requests {
             Err(_) => Fate::Failed,
         };
         let lost = self.breakage == Some(Breakage::LoseLast) && index + 1 == self.schedule.len() as u64;
+        let seen = Instant::now();
+        if let Some(permit) = self.permit_slot(index).and_then(|slot| slot.lock().ok()?.take()) {
+            permit.finish(seen, self.outcome(index, &result, seen));
+        }
         if !lost {
-            let seen = Instant::now();
             self.book.record(index, fate, seen);
             if self.breakage == Some(Breakage::ReplyTwice) {
                 self.book.record(index, fate, seen);
             }
         }
         self.outstanding.leave();
+    }
+
+    /// What AIMD learns from request `index`'s reply seen at `seen`: a right answer within the deadline from its
+    /// scheduled start is a success, a late one a drop; a failed call is not measured (the dependency fails
+    /// only on purpose here).
+    fn outcome(&self, index: u64, result: &CallResult, seen: Instant) -> Outcome {
+        let scheduled = usize::try_from(index).ok().and_then(|i| self.schedule.get(i)).copied().unwrap_or(0);
+        let since_start = duration_us(seen.saturating_duration_since(self.book.start()));
+        match result {
+            Ok(_) if since_start.saturating_sub(scheduled) > self.deadline_us => Outcome::Dropped,
+            Ok(_) => Outcome::Success,
+            Err(_) => Outcome::Ignore,
+        }
     }
 
     /// The answered requests among every `stride`-th whose last stage handed on a value other than the

@@ -25,6 +25,8 @@ fn config() -> ServiceConfig {
         deadline: Duration::from_millis(20),
         run: Duration::from_millis(100),
         seed: 5,
+        loss_pct: 0,
+        aimd: false,
     }
 }
 

@@ -13,7 +13,12 @@ const SHORT: [(&str, u64); 3] = [("rate", 2_000), ("work_us", 20), ("run_ms", 10
 
 /// A request for `contestant` at [`SHORT`], every other parameter at its default.
 fn request(contestant: &str) -> TrialRequest {
-    let value = |key: &str, default: u64| SHORT.iter().find(|(k, _)| *k == key).map_or(default, |&(_, v)| v);
+    request_with(contestant, &SHORT)
+}
+
+/// A request for `contestant` with `overrides`, every other parameter at its default.
+fn request_with(contestant: &str, overrides: &[(&str, u64)]) -> TrialRequest {
+    let value = |key: &str, default: u64| overrides.iter().find(|(k, _)| *k == key).map_or(default, |&(_, v)| v);
     let params = ServiceScenario.params().iter().map(|p| (p.key(), value(&p.key(), p.default[0]))).collect();
     let phase = Some("work_us_20-rate_2000".to_string());
     let (scenario, contestant) = ("service".to_string(), contestant.to_string());
@@ -95,6 +100,41 @@ testkit::own_process! {
     #[test]
     fn coroutine_stage_coroutines_conforms() {
         passes_every_check(Contestant::CoroutineStageCoroutines);
+    }
+}
+
+/// A trial of `contestant` with `overrides`, every check passed; its timed iteration's figures.
+fn timed_figures(contestant: Contestant, overrides: &[(&str, u64)]) -> measure::record::MetricValues {
+    let name = contestant.name();
+    let mut sink = CollectingSink::default();
+    ServiceScenario
+        .run_trial(&request_with(name, overrides), &mut sink)
+        .expect("a known contestant and full parameters");
+    let failed: Vec<_> = sink.checks.iter().filter(|c| !c.passed && !c.not_applicable).collect();
+    assert!(failed.is_empty(), "{name}: {failed:?}");
+    sink.iterations.first().map(|i| i.metrics.clone()).unwrap_or_default()
+}
+
+testkit::own_process! {
+    #[test]
+    fn the_search_finds_a_rate_within_its_ceiling_and_times_its_runs_at_it() {
+        let search = [("rate", 0), ("work_us", 200), ("run_ms", 100), ("probe_ms", 20)];
+        let timed = timed_figures(Contestant::BlockingPool, &search);
+        let (rate, ceiling) = (timed["sustainable_rate_per_sec"], timed["search_ceiling_per_sec"]);
+        assert!(rate >= 1.0 && rate <= ceiling, "{timed:?}");
+        assert!(ceiling <= 64.0 / 0.002, "no higher than 64 slots of 2 ms allow: {timed:?}");
+        assert!(timed["search_probes"] >= 2.0, "the ceiling, then a confirmation at least: {timed:?}");
+        assert!(timed["arrivals"] > 0.0, "{timed:?}");
+    }
+
+    #[test]
+    fn a_loss_phase_under_aimd_reports_each_side_of_the_loss_and_the_limit() {
+        let loss = [("rate", 4_000), ("work_us", 20), ("run_ms", 200), ("loss_pct", 90), ("aimd", 1)];
+        let timed = timed_figures(Contestant::StreamStageTasks, &loss);
+        for key in ["before_loss.goodput_per_sec", "after_loss.goodput_per_sec", "after_loss.in_time_share", "after_loss.latency_p99_us", "admission_limit_at_end"] {
+            assert!(timed.contains_key(key), "no `{key}` in {timed:?}");
+        }
+        assert!(timed["admission_limit_at_end"] >= 20.0 && timed["admission_limit_at_end"] <= 256.0, "{timed:?}");
     }
 }
 

@@ -36,7 +36,7 @@ pub const NAMES: [&str; 7] =
 const WATCHDOG: Duration = Duration::from_secs(120);
 
 /// The small run most checks make: 2,000 arrivals per second for 100 ms, evenly spaced, calls of 1 ms, a
-/// deadline of a second, bounds wider than the run needs.
+/// deadline of a second, bounds wider than the run needs, a healthy dependency and the style's own bound.
 fn small(config: &ServiceConfig) -> ServiceConfig {
     ServiceConfig {
         rate: 2_000,
@@ -47,6 +47,8 @@ fn small(config: &ServiceConfig) -> ServiceConfig {
         queue: 8,
         deadline: Duration::from_secs(1),
         run: Duration::from_millis(100),
+        loss_pct: 0,
+        aimd: false,
         ..config.clone()
     }
 }

@@ -6,13 +6,23 @@
 //!   undecidable, and the report says so.
 //! - [`in_time_id`]: a style answered at least 99% of its arrivals within the deadline.
 //! - [`p99_within_id`]: a style's p99 from the scheduled start was within the deadline.
+//!
+//! Where the dependency loses capacity (a pair of phases, the style's own bound and AIMD):
+//!
+//! - [`aimd_protects_id`]: a style under AIMD answered more requests within the deadline after the loss than
+//!   under its own bound alone, by more than the testbed's smallest detectable ratio.
+//! - [`natural_collapses_id`]: under its own bound alone, a style answered fewer than half its arrivals after the
+//!   loss within the deadline.
+//!
+//! In a search phase (`rate_0`), the rows above judge the runs timed at each process's own sustainable rate: its
+//! in-time row is the search's confirmation, judged on process medians.
 
 use measure::compare::{Basis, Relation};
-use measure::judge::{ClaimSpec, Comparison, Phase, Side};
+use measure::judge::{beyond_noise, Beyond, ClaimSpec, Comparison, Phase, Side};
 use measure::summary::Summary;
 
 use super::contestants::Contestant;
-use crate::analysis::{GENERATOR_LAG, IN_TIME_SHARE, P99};
+use crate::analysis::{GENERATOR_LAG, GOODPUT_AFTER_LOSS, IN_TIME_AFTER_LOSS, IN_TIME_SHARE, P99};
 
 /// The most the load generator's p99 lag behind the schedule may be for a phase's figures to be judged, µs.
 pub const LAG_LIMIT_US: f64 = 1_000.0;
@@ -32,6 +42,79 @@ pub fn in_time_id(phase: &str, contestant: &str) -> String {
 /// Id of the finding that `contestant`'s p99 was within the deadline at `phase`.
 pub fn p99_within_id(phase: &str, contestant: &str) -> String {
     format!("p99-within-deadline-{phase}-{contestant}")
+}
+
+/// Id of the finding that `contestant` under AIMD kept more goodput after the dependency's loss at `phase` (the
+/// AIMD phase's name) than under its own bound.
+pub fn aimd_protects_id(phase: &str, contestant: &str) -> String {
+    format!("aimd-protects-{phase}-{contestant}")
+}
+
+/// Id of the finding that `contestant` under its own bound answered fewer than half its arrivals in time after
+/// the dependency's loss at `phase` (the natural bound's phase name).
+pub fn natural_collapses_id(phase: &str, contestant: &str) -> String {
+    format!("collapses-after-loss-{phase}-{contestant}")
+}
+
+/// The run's pairs of capacity-loss phases, `(own bound, AIMD)`: each AIMD phase beside the phase of the same
+/// levels under the style's own bound.
+pub fn loss_pairs(summary: &Summary) -> Vec<(String, String)> {
+    let level = |phase: &str, key: &str| summary.param_in(Some(phase), key);
+    summary
+        .phases
+        .iter()
+        .filter(|p| level(p, "aimd") == Some(1.0) && level(p, "loss_pct").is_some_and(|l| l > 0.0))
+        .filter_map(|aimd| {
+            let same = |p: &&String| {
+                level(p, "aimd") == Some(0.0)
+                    && ["work_us", "rate", "loss_pct"].iter().all(|key| level(p, key) == level(aimd, key))
+            };
+            summary.phases.iter().find(same).map(|own| (own.clone(), aimd.clone()))
+        })
+        .collect()
+}
+
+/// The rows of the capacity-loss phases: per style, AIMD against its own bound, and its own bound's collapse.
+fn loss_rows(summary: &Summary, unjudged: &dyn Fn(&str) -> Option<String>) -> Vec<ClaimSpec> {
+    let (relation, factor) = beyond_noise(&summary.method, GOODPUT_AFTER_LOSS, Beyond::Above);
+    let mut rows = Vec::new();
+    for (own, aimd) in loss_pairs(summary) {
+        let why = unjudged(&own).or_else(|| unjudged(&aimd));
+        for c in Contestant::ALL {
+            let at = |phase: &str| Side::contestant(c.name(), Phase::Named(phase.to_string()));
+            rows.push(
+                ClaimSpec::new(
+                    format!(
+                        "`{}` under AIMD answered more requests in time after the loss than under its own bound",
+                        c.name()
+                    ),
+                    GOODPUT_AFTER_LOSS,
+                    "requests answered within the deadline per second, of those scheduled after the dependency's loss",
+                    (relation, factor),
+                    Basis::ProcessMedians,
+                    vec![Comparison { a: at(&aimd), b: at(&own) }],
+                )
+                .with_id(aimd_protects_id(&aimd, c.name()))
+                .undecidable_if(why.clone()),
+            );
+            rows.push(
+                ClaimSpec::new(
+                    format!(
+                        "`{}` under its own bound answered fewer than half its arrivals in time after the loss",
+                        c.name()
+                    ),
+                    IN_TIME_AFTER_LOSS,
+                    "arrivals scheduled after the dependency's loss answered within the deadline, as a share of them",
+                    (Relation::AtMost, 0.5),
+                    Basis::ProcessMedians,
+                    vec![Comparison { a: at(&own), b: Side::value(1.0, "every arrival") }],
+                )
+                .with_id(natural_collapses_id(&own, c.name()))
+                .undecidable_if(why.clone()),
+            );
+        }
+    }
+    rows
 }
 
 /// Why `phase`'s figures cannot be judged, when a style's median generator lag there is beyond the limit.
@@ -97,5 +180,6 @@ pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
             );
         }
     }
+    rows.extend(loss_rows(summary, &|phase| lag_beyond(summary, phase)));
     rows
 }

@@ -15,10 +15,14 @@ use measure::summary::{Check, Family};
 
 use super::contestants::run::{run_once, RunOutput, Variation};
 use super::contestants::{Contestant, Prepared};
+use super::search::{self, Found};
+use super::SEARCH;
 use crate::analysis::{self, CPU_PER_REQUEST, GENERATOR_LAG, MOST_CALLS, MOST_OUTSTANDING};
 use crate::config::{ServiceConfig, WINDOW};
 use crate::work::{self, Work};
 
+/// AIMD's admission limit when the run ended.
+pub const ADMISSION_LIMIT_AT_END: &str = "admission_limit_at_end";
 /// The series of the most requests inside the service per window.
 pub const INSIDE: &str = "inside";
 /// An accounting run is this many times shorter than a timed one.
@@ -31,7 +35,8 @@ const VALUE_STRIDE: usize = 61;
 
 /// Run the trial `request` names: calibration, conformance, then the harness's loop.
 pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
-    let config = ServiceConfig::from_request(request)?;
+    let mut config = ServiceConfig::from_request(request)?;
+    let probe = std::time::Duration::from_millis(request.param("probe_ms")?);
     let contestant = Contestant::find(&request.contestant)
         .ok_or_else(|| TrialError::UnknownContestant(request.contestant.clone()))?;
     let Some(prepared) = prepared(contestant, &config, sink) else {
@@ -41,8 +46,22 @@ pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
     for check in super::conformance::checks(contestant, Arc::clone(&prepared), &config, work, None) {
         sink.check(check);
     }
+    let found = if config.rate == SEARCH {
+        match search::sustainable_rate(contestant, &prepared, &config, work, probe) {
+            Ok(found) => {
+                config.rate = found.rate;
+                Some(found)
+            }
+            Err(e) => {
+                sink.check(Check::new(EXACTLY_ONCE, false, format!("the sustainable-rate search: {e}")));
+                return Ok(());
+            }
+        }
+    } else {
+        None
+    };
     let settings = [config.clone(), config.shortened(ACCOUNTING_SHARE)];
-    let mut routine = ServiceRoutine { invariants: Invariants::default(), work, contestant, prepared, settings };
+    let mut routine = ServiceRoutine { invariants: Invariants::default(), work, contestant, prepared, settings, found };
     harness::run(&mut routine, request, sink);
     Ok(())
 }
@@ -86,6 +105,8 @@ struct ServiceRoutine {
     prepared: Arc<Prepared>,
     /// The settings of a timed run, then of an accounting run.
     settings: [ServiceConfig; 2],
+    /// What the sustainable-rate search found, in a phase that searched (its runs are at that rate).
+    found: Option<Found>,
 }
 
 impl ServiceRoutine {
@@ -161,6 +182,10 @@ impl Routine for ServiceRoutine {
                 data.timing.insert(MOST_CALLS.to_string(), requests.calls.most() as f64);
                 data.timing.insert("work_rounds_per_stage".to_string(), f64::from(self.work.rounds));
                 data.timing.insert("work_ns_per_round".to_string(), self.work.ns_per_round);
+                data.timing.extend(self.found.iter().flat_map(Found::metrics));
+                if let Some(gate) = &requests.gate {
+                    data.timing.insert(ADMISSION_LIMIT_AT_END.to_string(), gate.limit() as f64);
+                }
                 data.series = found.series;
                 let inside = output.inside.iter().map(|&n| n as f64).collect();
                 data.series.insert(INSIDE.to_string(), Series::new(WINDOW.as_secs_f64() * 1e3, inside));

@@ -60,13 +60,7 @@ pub fn run_once(
     let schedule: Arc<[u64]> = config.schedule().into();
     let dependency =
         Dependency::start(config.dependency(variation.fail_inputs.clone())).map_err(RunError::Dependency)?;
-    let requests = Arc::new(Requests::new(
-        dependency.clone(),
-        Arc::clone(&schedule),
-        work,
-        (config.admission, config.dependency_bound),
-        variation.breakage,
-    ));
+    let requests = Arc::new(Requests::new(dependency.clone(), Arc::clone(&schedule), work, config, variation.breakage));
     let service = match contestant.start(prepared, &requests, config) {
         Ok(service) => service,
         Err(e) => {
@@ -84,7 +78,13 @@ pub fn run_once(
     let mut handed = 0;
     let window_us = duration_us(WINDOW).max(1);
     let mut inside = vec![0u64; usize::try_from(duration_us(config.run) / window_us + 1).unwrap_or(0)];
+    // The dependency loses its slots before the first arrival due at or after the loss is handed over.
+    let mut loss = config.loss_at().map(|after| (duration_us(after), config.slots_after_loss()));
     for (index, &at) in schedule.iter().enumerate().take(usize::try_from(last).unwrap_or(usize::MAX)) {
+        if let Some((_, slots)) = loss.filter(|&(loss_us, _)| at >= loss_us) {
+            dependency.set_capacity(slots);
+            loss = None;
+        }
         let due = start + Duration::from_micros(at);
         let now = Instant::now();
         if due > now {
@@ -94,7 +94,7 @@ pub fn run_once(
         let index = index as u64;
         if requests.admit(index) {
             if let Err(e) = service.submit(index) {
-                requests.abandon();
+                requests.abandon(index);
                 failure = Some(e);
                 break;
             }
