@@ -101,3 +101,74 @@ fn a_phase_whose_generator_fell_behind_judges_none_of_its_findings() {
     whole(&text);
     assert!(text.contains("fell behind its schedule here"), "{text}");
 }
+
+/// The capacity-loss pair and a search phase of a made-up run.
+const LOSS: [&str; 2] = ["work_us_200-rate_8000-loss_pct_90-aimd_0", "work_us_200-rate_8000-loss_pct_90-aimd_1"];
+const SEARCHED: &str = "work_us_200-rate_0-loss_pct_0-aimd_0";
+
+/// A run where, after the loss, every style answers 200 per second in time (5% of its arrivals) under its own
+/// bound and `aimd_goodput(name)` under AIMD; and sustains 7,000 per second at the search.
+fn loss_run(aimd_goodput: impl Fn(&str) -> f64) -> Summary {
+    let contestants = Contestant::ALL
+        .iter()
+        .map(|c| {
+            let name = c.name();
+            let mut metrics = BTreeMap::new();
+            for (phase, after) in [(LOSS[0], 200.0), (LOSS[1], aimd_goodput(name)), (SEARCHED, 7_000.0)] {
+                let mut put = |key: &str, v: f64| {
+                    metrics.insert(format!("{phase}.{key}"), five(v));
+                };
+                put("generator_lag_p99_us", 80.0);
+                put("before_loss.goodput_per_sec", 8_000.0);
+                put("after_loss.goodput_per_sec", after);
+                put("after_loss.in_time_share", after / 4_000.0);
+                put("sustainable_rate_per_sec", 7_000.0);
+                put("search_ceiling_per_sec", 10_000.0);
+                put("goodput_per_sec", 7_000.0);
+                put("latency_p99_us", 9_000.0);
+                metrics.insert(format!("{phase}.in_time_share"), processes(&[1.0, 0.999, 0.998, 0.997, 0.996]));
+            }
+            contestant(name, c.family(), metrics)
+        })
+        .collect();
+    let params = [("deadline_ms", 20), ("run_ms", 800), ("probe_ms", 100), ("dependency_ms", 2)].into_iter().chain([
+        ("dependency_bound", 64),
+        ("admission", 256),
+        ("queue", 64),
+        ("stages", 3),
+        ("poisson", 1),
+    ]);
+    let run = Summary {
+        method: measure::summary::Method { forks: 5, ..method() },
+        params: params.map(|(k, v)| (k.to_string(), serde_json::Value::from(v))).collect(),
+        phases: [SEARCHED, LOSS[0], LOSS[1]].iter().map(|p| p.to_string()).collect(),
+        ..summary("service", contestants)
+    };
+    measure::scenario::judged(&ServiceScenario, run)
+}
+
+#[test]
+fn the_loss_phases_name_the_styles_aimd_protected_and_those_whose_own_bound_collapsed() {
+    let summary = loss_run(|name| if name == "blocking-pool" { 200.0 } else { 3_000.0 });
+    assert!(summary.finding_holds(&format!("aimd-protects-{}-stream-stage-tasks", LOSS[1])), "{:?}", summary.findings);
+    assert!(!summary.finding_holds(&format!("aimd-protects-{}-blocking-pool", LOSS[1])));
+    assert!(summary.finding_holds(&format!("collapses-after-loss-{}-blocking-pool", LOSS[0])));
+    let text = report::render(&summary);
+    whole(&text);
+    let protected: Vec<&str> =
+        text.lines().filter(|l| l.starts_with("Answered more requests in time after the loss")).collect();
+    assert_eq!(protected.len(), 1, "{text}");
+    assert!(protected[0].contains("`stream-stage-tasks`") && !protected[0].contains("`blocking-pool`"), "{text}");
+    let collapsed: Vec<&str> = text.lines().filter(|l| l.starts_with("Answered fewer than half")).collect();
+    assert!(collapsed.len() == 1 && collapsed[0].contains("`blocking-pool`"), "{text}");
+}
+
+#[test]
+fn the_search_phase_shows_each_styles_sustainable_rate_and_its_confirmation() {
+    let summary = loss_run(|_| 3_000.0);
+    let text = report::render(&summary);
+    whole(&text);
+    assert!(text.contains("the highest rate each style sustains"), "{text}");
+    assert!(text.contains("| sustainable rate (/s) |") && text.contains("| 7,000 | 7,000 |"), "{text}");
+    assert!(text.contains("Bore their own rate out"), "{text}");
+}

@@ -12,8 +12,14 @@ use measure::units::count;
 use serde::Serialize;
 
 use super::contestants::Contestant;
-use super::findings::{in_time_id, lag_id, p99_within_id, LAG_LIMIT_US};
-use crate::analysis::{CPU_PER_REQUEST, GENERATOR_LAG, GOODPUT, IN_TIME_SHARE, MOST_CALLS, MOST_OUTSTANDING, P99};
+use super::findings::{aimd_protects_id, in_time_id, lag_id, natural_collapses_id, p99_within_id, LAG_LIMIT_US};
+use super::routine::ADMISSION_LIMIT_AT_END;
+use super::search::SUSTAINABLE_RATE;
+use super::SEARCH;
+use crate::analysis::{
+    CPU_PER_REQUEST, GENERATOR_LAG, GOODPUT, GOODPUT_AFTER_LOSS, IN_TIME_AFTER_LOSS, IN_TIME_SHARE, MOST_CALLS,
+    MOST_OUTSTANDING, P99, P99_AFTER_LOSS,
+};
 
 /// Every word of the report's discussion.
 const TEMPLATE: &str = include_str!("templates/report.md");
@@ -43,6 +49,15 @@ pub struct Context {
 pub struct PhaseTable {
     /// Its name.
     pub phase: String,
+    /// What it runs: `search` (each process at its own sustainable rate), `fixed` (one arrival rate, a healthy
+    /// dependency) or `loss` (the dependency loses capacity halfway).
+    pub kind: &'static str,
+    /// In a loss phase: whether admission is AIMD's.
+    pub aimd: bool,
+    /// In a loss phase: the share of the dependency's slots lost, %, and the slots left.
+    pub loss: Option<(String, String)>,
+    /// In a search phase: the highest rate it tried (the lowest process median over the styles).
+    pub ceiling: Option<String>,
     /// CPU work per request, µs.
     pub work_us: String,
     /// Arrivals per second.
@@ -70,11 +85,22 @@ pub struct Row {
     pub in_time_id: String,
     /// The id of the finding that its p99 was within the deadline.
     pub p99_id: String,
+    /// In a loss phase: the id of its finding about the loss (AIMD protects, or its own bound collapses).
+    pub loss_id: String,
 }
 
 /// The parameters the discussion names.
-const SHOWN: [&str; 8] =
-    ["run_ms", "deadline_ms", "dependency_ms", "dependency_bound", "admission", "queue", "stages", "poisson"];
+const SHOWN: [&str; 9] = [
+    "run_ms",
+    "probe_ms",
+    "deadline_ms",
+    "dependency_ms",
+    "dependency_bound",
+    "admission",
+    "queue",
+    "stages",
+    "poisson",
+];
 
 impl Context {
     /// The context of `summary`.
@@ -96,8 +122,17 @@ impl Context {
 
 /// The figures of `phase`.
 fn phase_table(summary: &Summary, phase: &str) -> PhaseTable {
-    let work = summary.param_in(Some(phase), "work_us").unwrap_or(0.0);
-    let rate = summary.param_in(Some(phase), "rate").unwrap_or(0.0);
+    let level = |key: &str| summary.param_in(Some(phase), key).unwrap_or(0.0);
+    let (work, rate, loss_pct, aimd) = (level("work_us"), level("rate"), level("loss_pct"), level("aimd") == 1.0);
+    let kind = if rate == SEARCH as f64 {
+        "search"
+    } else if loss_pct > 0.0 {
+        "loss"
+    } else {
+        "fixed"
+    };
+    let bound = summary.param("dependency_bound").unwrap_or(0.0);
+    let slots_after = (bound * (100.0 - loss_pct) / 100.0).floor().max(1.0);
     let rows = Contestant::ALL
         .iter()
         .filter_map(|c| summary.contestant(c.name()).map(|s| (c.name(), s)))
@@ -120,17 +155,34 @@ fn phase_table(summary: &Summary, phase: &str) -> PhaseTable {
                 ("lag", fmt(median(GENERATOR_LAG), &count)),
                 ("outstanding", fmt(median(MOST_OUTSTANDING), &count)),
                 ("calls", fmt(median(MOST_CALLS), &count)),
+                ("sustainable", fmt(median(SUSTAINABLE_RATE), &count)),
+                ("goodput_before", fmt(median("before_loss.goodput_per_sec"), &count)),
+                ("goodput_after", fmt(median(GOODPUT_AFTER_LOSS), &count)),
+                ("in_time_after", fmt(median(IN_TIME_AFTER_LOSS), &|v| format!("{:.1}%", v * 100.0))),
+                ("p99_after", fmt(median(P99_AFTER_LOSS), &ms)),
+                ("limit_at_end", fmt(median(ADMISSION_LIMIT_AT_END), &count)),
             ]);
-            Row { name, status, figures, in_time_id: in_time_id(phase, name), p99_id: p99_within_id(phase, name) }
+            let loss_id = if aimd { aimd_protects_id(phase, name) } else { natural_collapses_id(phase, name) };
+            let (in_time_id, p99_id) = (in_time_id(phase, name), p99_within_id(phase, name));
+            Row { name, status, figures, in_time_id, p99_id, loss_id }
         })
         .collect();
     let offered: Vec<f64> =
         Contestant::ALL.iter().filter_map(|c| summary.median_in(c.name(), phase, "offered_per_sec")).collect();
     let lowest = offered.iter().copied().reduce(f64::min);
     let highest = offered.iter().copied().reduce(f64::max);
+    let ceiling = Contestant::ALL
+        .iter()
+        .filter_map(|c| summary.median_in(c.name(), phase, "search_ceiling_per_sec"))
+        .reduce(f64::min)
+        .map(count);
     PhaseTable {
         offered: lowest.zip(highest).map(|(low, high)| (count(low), count(high))),
         phase: phase.to_string(),
+        kind,
+        aimd,
+        loss: (kind == "loss").then(|| (count(loss_pct), count(slots_after))),
+        ceiling,
         work_us: count(work),
         rate: count(rate),
         work_cores: format!("{:.2}", work * rate / 1e6),
