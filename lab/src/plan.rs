@@ -180,6 +180,22 @@ mod tests {
     }
 
     #[test]
+    fn a_scenario_plans_only_the_sweep_combinations_it_keeps() {
+        // The service's sweeps (work × rate × loss × policy) do not all cross: 3 × 2 × 2 × 2 = 24 combinations,
+        // of which it keeps the search and one fixed rate at every work, and the loss under both policies once.
+        let scenario = crate::registry::find("service").expect("service is registered");
+        let planned = plan(scenario, &RunOptions::default());
+        let names: std::collections::BTreeSet<String> =
+            planned.trials.iter().filter_map(|t| t.request.phase.clone()).collect();
+        assert_eq!(names.len(), 8, "{names:?}");
+        assert!(planned.trials.iter().all(|t| scenario.keeps_phase(&t.request.params, &planned.params)));
+        assert!(
+            !names.iter().any(|n| n.contains("loss_pct_0-aimd_1") || n.contains("rate_0-loss_pct_90")),
+            "{names:?}"
+        );
+    }
+
+    #[test]
     fn contestants_on_request_are_planned_only_when_only_names_them() {
         let scenario = crate::registry::find("handoff").expect("handoff is registered");
         let variant = scenario.contestants_on_request().into_iter().next().expect("handoff has contestants on request");

@@ -11,9 +11,13 @@
 //! - [`claims`]: the claim table; [`findings`]: the report's findings as judged rows.
 //! - [`report`]: the report's figures, rendered with `templates/report.md`.
 //!
-//! Where it stands against issue 55: the request path, the six styles, conformance and the W sweep at fixed
-//! rates are here; the sustainable-rate search, the common rates as shares of it, the phase where the dependency
-//! loses capacity and `lab advise --service` are not yet.
+//! - [`search`]: the sustainable-rate search a `rate_0` phase makes in each process before its timed runs.
+//!
+//! The phases, per work W: the search (`rate_0`), one fixed rate, and at the highest W and rate the dependency
+//! losing capacity halfway, under each style's own bound and under AIMD (`loss_pct_90-aimd_0`, `-aimd_1`).
+//! Where it stands against issue 55: the common rates as shares of the best style's sustainable rate and 80% of
+//! each style's own (which need the rates an earlier run found), whether the parts' answers predicted the whole,
+//! and `lab advise --service` are not here yet.
 
 pub mod claims;
 pub mod conformance;
