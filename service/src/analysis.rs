@@ -143,7 +143,6 @@ mod tests {
     use std::time::Duration;
 
     use overload::book::Fate;
-    use overload::service_config::Pattern;
 
     use super::*;
 
@@ -151,18 +150,9 @@ mod tests {
     fn goodput_counts_answers_within_the_deadline_from_the_scheduled_start() {
         let config = ServiceConfig {
             rate: 4_000,
-            pattern: Pattern::Constant,
-            work_us: 1,
-            stages: 3,
-            dependency: Duration::from_millis(1),
-            dependency_bound: 4,
-            admission: 8,
-            queue: 2,
             deadline: Duration::from_micros(300),
             run: Duration::from_millis(1),
-            seed: 1,
-            loss_pct: 0,
-            aimd: false,
+            ..ServiceConfig::default()
         };
         let schedule = [0, 250, 500, 750];
         let at = |fate, seen_us| Some(Entry { fate, seen_us });

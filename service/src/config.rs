@@ -41,6 +41,28 @@ pub struct ServiceConfig {
     pub aimd: bool,
 }
 
+impl Default for ServiceConfig {
+    /// The scenario's default single parameters at 20 µs of work and 8,000 arrivals per second, seed 1: a
+    /// starting point for tests and examples, which override what they vary.
+    fn default() -> Self {
+        ServiceConfig {
+            rate: 8_000,
+            pattern: Pattern::Poisson,
+            work_us: 20,
+            stages: 3,
+            dependency: Duration::from_millis(2),
+            dependency_bound: 64,
+            admission: 256,
+            queue: 64,
+            deadline: Duration::from_millis(20),
+            run: Duration::from_millis(600),
+            seed: 1,
+            loss_pct: 0,
+            aimd: false,
+        }
+    }
+}
+
 impl ServiceConfig {
     /// Read and check the parameters of `request`.
     pub fn from_request(request: &TrialRequest) -> Result<ServiceConfig, TrialError> {

@@ -5,7 +5,6 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use overload::service_config::Pattern;
 use service::config::ServiceConfig;
 use service::requests::Breakage;
 use service::service::conformance::checks;
@@ -13,21 +12,7 @@ use service::service::contestants::Contestant;
 use service::work::Work;
 
 fn config() -> ServiceConfig {
-    ServiceConfig {
-        rate: 2_000,
-        pattern: Pattern::Poisson,
-        work_us: 5,
-        stages: 3,
-        dependency: Duration::from_millis(2),
-        dependency_bound: 64,
-        admission: 256,
-        queue: 64,
-        deadline: Duration::from_millis(20),
-        run: Duration::from_millis(100),
-        seed: 5,
-        loss_pct: 0,
-        aimd: false,
-    }
+    ServiceConfig { rate: 2_000, work_us: 5, run: Duration::from_millis(100), seed: 5, ..ServiceConfig::default() }
 }
 
 /// The checks `contestant` gets with `breakage`: `(name, passed)` each.

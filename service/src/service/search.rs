@@ -103,29 +103,11 @@ pub fn sustainable_rate(
 
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
-
-    use overload::service_config::Pattern;
-
     use super::*;
 
     #[test]
     fn the_ceiling_is_the_lower_of_the_dependency_and_the_cores() {
-        let config = ServiceConfig {
-            rate: 0,
-            pattern: Pattern::Poisson,
-            work_us: 200,
-            stages: 3,
-            dependency: Duration::from_millis(2),
-            dependency_bound: 64,
-            admission: 256,
-            queue: 64,
-            deadline: Duration::from_millis(20),
-            run: Duration::from_millis(100),
-            seed: 1,
-            loss_pct: 0,
-            aimd: false,
-        };
+        let config = ServiceConfig { work_us: 200, ..ServiceConfig::default() };
         assert_eq!(ceiling(&config, 2), 10_000, "two cores over 200 µs");
         assert_eq!(ceiling(&ServiceConfig { work_us: 2, ..config.clone() }, 2), 32_000, "64 slots of 2 ms");
     }
