@@ -88,7 +88,7 @@ const SINGLE: [(&str, &str, u64, u64, u64, u64); 9] = [
     ("queue", "Capacity of each channel between stages.", 64, 64, 1, 100_000),
     ("deadline-ms", "A reply later than this after the scheduled start has timed out.", 20, 20, 1, 600_000),
     ("run-ms", "How long requests arrive for, per timed run.", 600, 300, 10, 600_000),
-    ("probe-ms", "How long requests arrive for, per probing run of the sustainable-rate search.", 80, 60, 10, 60_000),
+    ("probe-ms", "How long requests arrive for, per probing run of the sustainable-rate search.", 60, 40, 10, 60_000),
 ];
 
 /// Every parameter: the four sweeps (a phase is `work_us_<W>-rate_<R>-loss_pct_<L>-aimd_<A>`, only the
