@@ -107,8 +107,8 @@ const LOSS: [&str; 2] = ["work_us_200-rate_8000-loss_pct_90-aimd_0", "work_us_20
 const SEARCHED: &str = "work_us_200-rate_0-loss_pct_0-aimd_0";
 
 /// A run where, after the loss, every style answers 200 per second in time (5% of its arrivals) under its own
-/// bound and `aimd_goodput(name)` under AIMD; and sustains 7,000 per second at the search.
-fn loss_run(aimd_goodput: impl Fn(&str) -> f64) -> Summary {
+/// bound and `aimd_goodput(name)` under AIMD; and sustains `sustained(name)` per second at the search.
+fn loss_run(aimd_goodput: impl Fn(&str) -> f64, sustained: impl Fn(&str) -> f64) -> Summary {
     let contestants = Contestant::ALL
         .iter()
         .map(|c| {
@@ -122,7 +122,7 @@ fn loss_run(aimd_goodput: impl Fn(&str) -> f64) -> Summary {
                 put("before_loss.goodput_per_sec", 8_000.0);
                 put("after_loss.goodput_per_sec", after);
                 put("after_loss.in_time_share", after / 4_000.0);
-                put("sustainable_rate_per_sec", 7_000.0);
+                put("sustainable_rate_per_sec", sustained(name));
                 put("search_ceiling_per_sec", 10_000.0);
                 put("goodput_per_sec", 7_000.0);
                 put("latency_p99_us", 9_000.0);
@@ -149,7 +149,7 @@ fn loss_run(aimd_goodput: impl Fn(&str) -> f64) -> Summary {
 
 #[test]
 fn the_loss_phases_name_the_styles_aimd_protected_and_those_whose_own_bound_collapsed() {
-    let summary = loss_run(|name| if name == "blocking-pool" { 200.0 } else { 3_000.0 });
+    let summary = loss_run(|name| if name == "blocking-pool" { 200.0 } else { 3_000.0 }, |_| 7_000.0);
     assert!(summary.finding_holds(&format!("aimd-protects-{}-stream-stage-tasks", LOSS[1])), "{:?}", summary.findings);
     assert!(!summary.finding_holds(&format!("aimd-protects-{}-blocking-pool", LOSS[1])));
     assert!(summary.finding_holds(&format!("collapses-after-loss-{}-blocking-pool", LOSS[0])));
@@ -165,10 +165,27 @@ fn the_loss_phases_name_the_styles_aimd_protected_and_those_whose_own_bound_coll
 
 #[test]
 fn the_search_phase_shows_each_styles_sustainable_rate_and_its_confirmation() {
-    let summary = loss_run(|_| 3_000.0);
+    let summary = loss_run(|_| 3_000.0, |_| 7_000.0);
     let text = report::render(&summary);
     whole(&text);
     assert!(text.contains("the highest rate each style sustains"), "{text}");
     assert!(text.contains("| sustainable rate (/s) |") && text.contains("| 7,000 | 7,000 |"), "{text}");
     assert!(text.contains("Bore their own rate out"), "{text}");
+    assert!(text.contains("in no family is handing each request from stage to stage shown"), "{text}");
+}
+
+#[test]
+fn the_search_phase_names_the_families_whose_hand_offs_lowered_the_rate() {
+    let staged_below = |name: &str| if name == "stream-stage-tasks" { 5_000.0 } else { 7_000.0 };
+    let summary = loss_run(|_| 3_000.0, staged_below);
+    assert!(summary.finding_holds(&format!("handoff-lowers-rate-{SEARCHED}-stream-stage-tasks")));
+    assert!(!summary.finding_holds(&format!("handoff-lowers-rate-{SEARCHED}-blocking-stage-threads")));
+    let text = report::render(&summary);
+    whole(&text);
+    let line = text.lines().find(|l| l.starts_with("Whether the hand-off's part")).expect("the hand-off sentence");
+    assert!(
+        line.contains("the stream family (`stream-stage-tasks` below `stream-buffer-unordered`).")
+            && !line.contains("blocking"),
+        "{line}"
+    );
 }

@@ -15,13 +15,19 @@
 //!   loss within the deadline.
 //!
 //! In a search phase (`rate_0`), the rows above judge the runs timed at each process's own sustainable rate: its
-//! in-time row is the search's confirmation, judged on process medians.
+//! in-time row is the search's confirmation, judged on process medians. And, per work, whether the hand-off
+//! scenario's part of the answer shows in the whole:
+//!
+//! - [`handoff_id`]: in a family, the style that hands each request from stage to stage sustained a lower rate
+//!   than the one that runs a whole request in one place, beyond the testbed's smallest detectable ratio.
 
 use measure::compare::{Basis, Relation};
 use measure::judge::{beyond_noise, Beyond, ClaimSpec, Comparison, Phase, Side};
 use measure::summary::Summary;
 
 use super::contestants::Contestant;
+use super::search::SUSTAINABLE_RATE;
+use super::SEARCH;
 use crate::analysis::{GENERATOR_LAG, GOODPUT_AFTER_LOSS, IN_TIME_AFTER_LOSS, IN_TIME_SHARE, P99};
 
 /// The most the load generator's p99 lag behind the schedule may be for a phase's figures to be judged, µs.
@@ -70,6 +76,47 @@ pub fn loss_pairs(summary: &Summary) -> Vec<(String, String)> {
                     && ["work_us", "rate", "loss_pct"].iter().all(|key| level(p, key) == level(aimd, key))
             };
             summary.phases.iter().find(same).map(|own| (own.clone(), aimd.clone()))
+        })
+        .collect()
+}
+
+/// Each family's style that hands a request from stage to stage, then its style that runs a whole request in one
+/// place (a task, a pool thread, a coroutine): the pair the hand-off finding compares.
+pub const HANDOFF_PAIRS: [(Contestant, Contestant); 3] = [
+    (Contestant::StreamStageTasks, Contestant::StreamBufferUnordered),
+    (Contestant::BlockingStageThreads, Contestant::BlockingPool),
+    (Contestant::CoroutineStageCoroutines, Contestant::CoroutinePerRequest),
+];
+
+/// Id of the finding that, at the search phase `phase`, `staged` sustained a lower rate than its family's style
+/// that runs a whole request in one place.
+pub fn handoff_id(phase: &str, staged: &str) -> String {
+    format!("handoff-lowers-rate-{phase}-{staged}")
+}
+
+/// The rows of the search phases: per family, its staged style's sustainable rate below its whole-request one's.
+fn handoff_rows(summary: &Summary, unjudged: &dyn Fn(&str) -> Option<String>) -> Vec<ClaimSpec> {
+    let (relation, factor) = beyond_noise(&summary.method, SUSTAINABLE_RATE, Beyond::Below);
+    let searched = summary.phases.iter().filter(|p| summary.param_in(Some(p), "rate") == Some(SEARCH as f64));
+    searched
+        .flat_map(|phase| {
+            HANDOFF_PAIRS.iter().map(move |(staged, whole)| {
+                let at = |c: &Contestant| Side::contestant(c.name(), Phase::Named(phase.clone()));
+                ClaimSpec::new(
+                    format!(
+                        "At {phase}, `{}` (stage to stage) sustained a lower rate than `{}` (a whole request in one place)",
+                        staged.name(),
+                        whole.name()
+                    ),
+                    SUSTAINABLE_RATE,
+                    "the highest arrival rate answered 99% within the deadline, found per process, per second",
+                    (relation, factor),
+                    Basis::ProcessMedians,
+                    vec![Comparison { a: at(staged), b: at(whole) }],
+                )
+                .with_id(handoff_id(phase, staged.name()))
+                .undecidable_if(unjudged(phase))
+            })
         })
         .collect()
 }
@@ -181,5 +228,6 @@ pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
         }
     }
     rows.extend(loss_rows(summary, &|phase| lag_beyond(summary, phase)));
+    rows.extend(handoff_rows(summary, &|phase| lag_beyond(summary, phase)));
     rows
 }

@@ -12,7 +12,9 @@ use measure::units::count;
 use serde::Serialize;
 
 use super::contestants::Contestant;
-use super::findings::{aimd_protects_id, in_time_id, lag_id, natural_collapses_id, p99_within_id, LAG_LIMIT_US};
+use super::findings::{
+    aimd_protects_id, handoff_id, in_time_id, lag_id, natural_collapses_id, p99_within_id, HANDOFF_PAIRS, LAG_LIMIT_US,
+};
 use super::routine::ADMISSION_LIMIT_AT_END;
 use super::search::SUSTAINABLE_RATE;
 use super::SEARCH;
@@ -58,6 +60,8 @@ pub struct PhaseTable {
     pub loss: Option<(String, String)>,
     /// In a search phase: the highest rate it tried (the lowest process median over the styles).
     pub ceiling: Option<String>,
+    /// In a search phase: per family, its staged style against its whole-request style.
+    pub handoffs: Vec<Handoff>,
     /// CPU work per request, µs.
     pub work_us: String,
     /// Arrivals per second.
@@ -70,6 +74,19 @@ pub struct PhaseTable {
     pub lag_id: String,
     /// One row per contestant.
     pub rows: Vec<Row>,
+}
+
+/// A family's staged style against its whole-request style at a search phase, with the finding's id.
+#[derive(Debug, Clone, Serialize)]
+pub struct Handoff {
+    /// The family.
+    pub family: &'static str,
+    /// The style that hands a request from stage to stage.
+    pub staged: &'static str,
+    /// The style that runs a whole request in one place.
+    pub whole: &'static str,
+    /// The id of the finding that the staged style sustained a lower rate.
+    pub id: String,
 }
 
 /// One contestant's process medians at one phase, formatted (`—` where not measured).
@@ -183,6 +200,16 @@ fn phase_table(summary: &Summary, phase: &str) -> PhaseTable {
         aimd,
         loss: (kind == "loss").then(|| (count(loss_pct), count(slots_after))),
         ceiling,
+        handoffs: HANDOFF_PAIRS
+            .iter()
+            .filter(|_| kind == "search")
+            .map(|(staged, whole)| Handoff {
+                family: staged.family().as_str(),
+                staged: staged.name(),
+                whole: whole.name(),
+                id: handoff_id(phase, staged.name()),
+            })
+            .collect(),
         work_us: count(work),
         rate: count(rate),
         work_cores: format!("{:.2}", work * rate / 1e6),
