@@ -175,6 +175,18 @@ fn the_search_phase_shows_each_styles_sustainable_rate_and_its_confirmation() {
 }
 
 #[test]
+fn the_search_phase_names_the_styles_that_reached_most_of_what_the_parts_allow() {
+    // The ceiling is 10,000 per second: 8,500 is beyond 80% of it, 7,000 is not.
+    let summary = loss_run(|_| 3_000.0, |name| if name == "blocking-pool" { 8_500.0 } else { 7_000.0 });
+    assert!(summary.finding_holds(&format!("parts-ceiling-reached-{SEARCHED}-blocking-pool")));
+    assert!(!summary.finding_holds(&format!("parts-ceiling-reached-{SEARCHED}-coroutine-per-request")));
+    let text = report::render(&summary);
+    whole(&text);
+    let line = text.lines().find(|l| l.starts_with("Whether the parts predicted")).expect("the parts sentence");
+    assert!(line.contains("(10,000 per second") && line.ends_with(": `blocking-pool`."), "{line}");
+}
+
+#[test]
 fn the_search_phase_names_the_families_whose_hand_offs_lowered_the_rate() {
     let staged_below = |name: &str| if name == "stream-stage-tasks" { 5_000.0 } else { 7_000.0 };
     let summary = loss_run(|_| 3_000.0, staged_below);

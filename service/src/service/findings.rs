@@ -20,13 +20,16 @@
 //!
 //! - [`handoff_id`]: in a family, the style that hands each request from stage to stage sustained a lower rate
 //!   than the one that runs a whole request in one place, beyond the testbed's smallest detectable ratio.
+//! - [`parts_ceiling_id`]: a style sustained at least [`PARTS_SHARE`] of the rate its parts alone allow (the
+//!   lower of what the cores allow the work, the chain's part, and what the dependency's slots allow, the
+//!   device's part).
 
 use measure::compare::{Basis, Relation};
 use measure::judge::{beyond_noise, Beyond, ClaimSpec, Comparison, Phase, Side};
 use measure::summary::Summary;
 
 use super::contestants::Contestant;
-use super::search::SUSTAINABLE_RATE;
+use super::search::{SEARCH_CEILING, SUSTAINABLE_RATE};
 use super::SEARCH;
 use crate::analysis::{GENERATOR_LAG, GOODPUT_AFTER_LOSS, IN_TIME_AFTER_LOSS, IN_TIME_SHARE, P99};
 
@@ -88,17 +91,63 @@ pub const HANDOFF_PAIRS: [(Contestant, Contestant); 3] = [
     (Contestant::CoroutineStageCoroutines, Contestant::CoroutinePerRequest),
 ];
 
+/// The share of the rate the parts alone allow that a style must sustain for the parts to have predicted it.
+pub const PARTS_SHARE: f64 = 0.8;
+
+/// Id of the finding that `contestant` sustained at least [`PARTS_SHARE`] of the rate its parts allow at the
+/// search phase `phase`.
+pub fn parts_ceiling_id(phase: &str, contestant: &str) -> String {
+    format!("parts-ceiling-reached-{phase}-{contestant}")
+}
+
 /// Id of the finding that, at the search phase `phase`, `staged` sustained a lower rate than its family's style
 /// that runs a whole request in one place.
 pub fn handoff_id(phase: &str, staged: &str) -> String {
     format!("handoff-lowers-rate-{phase}-{staged}")
 }
 
+/// The run's search phases.
+fn searched(summary: &Summary) -> impl Iterator<Item = &String> {
+    summary.phases.iter().filter(|p| summary.param_in(Some(p), "rate") == Some(SEARCH as f64))
+}
+
+/// The rows of the search phases: per style, its sustainable rate against the rate its parts allow (the lowest
+/// process median of the ceiling the search started from, over the styles).
+fn parts_rows(summary: &Summary, unjudged: &dyn Fn(&str) -> Option<String>) -> Vec<ClaimSpec> {
+    let mut rows = Vec::new();
+    for phase in searched(summary) {
+        let ceilings = Contestant::ALL.iter().filter_map(|c| summary.median_in(c.name(), phase, SEARCH_CEILING));
+        let Some(ceiling) = ceilings.reduce(f64::min) else {
+            continue;
+        };
+        for c in Contestant::ALL {
+            rows.push(
+                ClaimSpec::new(
+                    format!("At {phase}, `{}` sustained at least 80% of the rate its parts alone allow", c.name()),
+                    SUSTAINABLE_RATE,
+                    "the highest arrival rate answered 99% within the deadline, found per process, per second",
+                    (Relation::AtLeast, PARTS_SHARE),
+                    Basis::ProcessMedians,
+                    vec![Comparison {
+                        a: Side::contestant(c.name(), Phase::Named(phase.clone())),
+                        b: Side::value(
+                            ceiling,
+                            "the lower of what the cores allow the work and the dependency's slots",
+                        ),
+                    }],
+                )
+                .with_id(parts_ceiling_id(phase, c.name()))
+                .undecidable_if(unjudged(phase)),
+            );
+        }
+    }
+    rows
+}
+
 /// The rows of the search phases: per family, its staged style's sustainable rate below its whole-request one's.
 fn handoff_rows(summary: &Summary, unjudged: &dyn Fn(&str) -> Option<String>) -> Vec<ClaimSpec> {
     let (relation, factor) = beyond_noise(&summary.method, SUSTAINABLE_RATE, Beyond::Below);
-    let searched = summary.phases.iter().filter(|p| summary.param_in(Some(p), "rate") == Some(SEARCH as f64));
-    searched
+    searched(summary)
         .flat_map(|phase| {
             HANDOFF_PAIRS.iter().map(move |(staged, whole)| {
                 let at = |c: &Contestant| Side::contestant(c.name(), Phase::Named(phase.clone()));
@@ -229,5 +278,6 @@ pub fn table(summary: &Summary) -> Vec<ClaimSpec> {
     }
     rows.extend(loss_rows(summary, &|phase| lag_beyond(summary, phase)));
     rows.extend(handoff_rows(summary, &|phase| lag_beyond(summary, phase)));
+    rows.extend(parts_rows(summary, &|phase| lag_beyond(summary, phase)));
     rows
 }

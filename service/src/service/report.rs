@@ -13,10 +13,11 @@ use serde::Serialize;
 
 use super::contestants::Contestant;
 use super::findings::{
-    aimd_protects_id, handoff_id, in_time_id, lag_id, natural_collapses_id, p99_within_id, HANDOFF_PAIRS, LAG_LIMIT_US,
+    aimd_protects_id, handoff_id, in_time_id, lag_id, natural_collapses_id, p99_within_id, parts_ceiling_id,
+    HANDOFF_PAIRS, LAG_LIMIT_US,
 };
 use super::routine::ADMISSION_LIMIT_AT_END;
-use super::search::SUSTAINABLE_RATE;
+use super::search::{SEARCH_CEILING, SUSTAINABLE_RATE};
 use super::SEARCH;
 use crate::analysis::{
     CPU_PER_REQUEST, GENERATOR_LAG, GOODPUT, GOODPUT_AFTER_LOSS, IN_TIME_AFTER_LOSS, IN_TIME_SHARE, MOST_CALLS,
@@ -104,6 +105,8 @@ pub struct Row {
     pub p99_id: String,
     /// In a loss phase: the id of its finding about the loss (AIMD protects, or its own bound collapses).
     pub loss_id: String,
+    /// In a search phase: the id of the finding that it sustained most of the rate its parts allow.
+    pub parts_id: String,
 }
 
 /// The parameters the discussion names.
@@ -181,7 +184,7 @@ fn phase_table(summary: &Summary, phase: &str) -> PhaseTable {
             ]);
             let loss_id = if aimd { aimd_protects_id(phase, name) } else { natural_collapses_id(phase, name) };
             let (in_time_id, p99_id) = (in_time_id(phase, name), p99_within_id(phase, name));
-            Row { name, status, figures, in_time_id, p99_id, loss_id }
+            Row { name, status, figures, in_time_id, p99_id, loss_id, parts_id: parts_ceiling_id(phase, name) }
         })
         .collect();
     let offered: Vec<f64> =
@@ -190,7 +193,7 @@ fn phase_table(summary: &Summary, phase: &str) -> PhaseTable {
     let highest = offered.iter().copied().reduce(f64::max);
     let ceiling = Contestant::ALL
         .iter()
-        .filter_map(|c| summary.median_in(c.name(), phase, "search_ceiling_per_sec"))
+        .filter_map(|c| summary.median_in(c.name(), phase, SEARCH_CEILING))
         .reduce(f64::min)
         .map(count);
     PhaseTable {

@@ -15,6 +15,8 @@ use crate::work::Work;
 
 /// The highest rate found, per process.
 pub const SUSTAINABLE_RATE: &str = "sustainable_rate_per_sec";
+/// The rate the search started from: what the cores allow the work and the dependency's slots allow, the lower.
+pub const SEARCH_CEILING: &str = "search_ceiling_per_sec";
 /// Bisection steps after the ceiling failed: the rate is found to within the ceiling ÷ 2⁶.
 const STEPS: u32 = 6;
 /// A confirming run is this many probes long.
@@ -41,7 +43,7 @@ impl Found {
         MetricValues::from([
             (SUSTAINABLE_RATE.to_string(), self.rate as f64),
             ("sustainable_rate_confirmed".to_string(), f64::from(u8::from(self.confirmed))),
-            ("search_ceiling_per_sec".to_string(), self.ceiling as f64),
+            (SEARCH_CEILING.to_string(), self.ceiling as f64),
             ("search_probes".to_string(), f64::from(self.probes)),
         ])
     }
