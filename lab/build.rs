@@ -19,6 +19,7 @@ const SOURCE: &[&str] = &[
     "costs",
     "network",
     "render",
+    "service",
 ];
 
 fn main() {

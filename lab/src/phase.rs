@@ -3,6 +3,7 @@
 
 use measure::phase::PhaseKey;
 use measure::record::{RunParams, TrialParams};
+use measure::scenario::Scenario;
 
 /// One phase of a run: a combination of sweep-parameter values.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,6 +36,13 @@ pub(crate) fn phases(params: &RunParams, sweep_keys: &[String]) -> Vec<Phase> {
         phases = next;
     }
     phases.into_iter().map(|(key, params)| Phase { name: (!key.is_empty()).then(|| key.to_string()), params }).collect()
+}
+
+/// The phases of a run of `scenario` with `params`: the cartesian product of its sweeps' values, less the
+/// combinations the scenario does not keep ([`Scenario::keeps_phase`]).
+pub(crate) fn scenario_phases(scenario: &dyn Scenario, params: &RunParams) -> Vec<Phase> {
+    let sweep_keys: Vec<String> = scenario.params().iter().filter(|s| s.sweep).map(|s| s.key()).collect();
+    phases(params, &sweep_keys).into_iter().filter(|phase| scenario.keeps_phase(&phase.params, params)).collect()
 }
 
 /// How a person reads fork `fork` (the records' `fork` counts from 0): `fork 1` is the first, in the terminal

@@ -10,7 +10,7 @@ use measure::setup::Pin;
 use measure::summary::{ContestantInfo, Method};
 
 use crate::options::{resolved_params, RunOptions};
-pub(crate) use crate::phase::{fork_label, phases};
+pub(crate) use crate::phase::{fork_label, scenario_phases};
 
 /// One trial the run will make, with its place in its fork's order.
 #[derive(Debug, Clone, PartialEq)]
@@ -50,10 +50,8 @@ pub(crate) struct RunPlan {
 /// belong to another scenario of `lab all`); an empty selection plans no trial. The scenario's contestants on
 /// request ([`Scenario::contestants_on_request`]) are planned only when `options.only` names them.
 pub(crate) fn plan(scenario: &'static dyn Scenario, options: &RunOptions) -> RunPlan {
-    let specs = scenario.params();
     let params = resolved_params(scenario, options);
-    let sweep_keys: Vec<String> = specs.iter().filter(|s| s.sweep).map(|s| s.key()).collect();
-    let phases = phases(&params, &sweep_keys);
+    let phases = scenario_phases(scenario, &params);
     // Contestants on request join only a run whose `--only` names them.
     let on_request = if options.only.is_some() { scenario.contestants_on_request() } else { Vec::new() };
     let contestants: Vec<ContestantInfo> = scenario
@@ -157,6 +155,7 @@ pub(crate) fn param_flag(key: &str, values: &[u64]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::phase::phases;
 
     fn run_params(pairs: &[(&str, &[u64])]) -> RunParams {
         pairs.iter().map(|(k, v)| (k.to_string(), v.to_vec())).collect()
@@ -178,6 +177,22 @@ mod tests {
         let phases = phases(&params, &[]);
         assert_eq!(phases.len(), 1);
         assert_eq!(phases[0].name, None);
+    }
+
+    #[test]
+    fn a_scenario_plans_only_the_sweep_combinations_it_keeps() {
+        // The service's sweeps (work × rate × loss × policy) do not all cross: 3 × 2 × 2 × 2 = 24 combinations,
+        // of which it keeps the search and one fixed rate at every work, and the loss under both policies once.
+        let scenario = crate::registry::find("service").expect("service is registered");
+        let planned = plan(scenario, &RunOptions::default());
+        let names: std::collections::BTreeSet<String> =
+            planned.trials.iter().filter_map(|t| t.request.phase.clone()).collect();
+        assert_eq!(names.len(), 8, "{names:?}");
+        assert!(planned.trials.iter().all(|t| scenario.keeps_phase(&t.request.params, &planned.params)));
+        assert!(
+            !names.iter().any(|n| n.contains("loss_pct_0-aimd_1") || n.contains("rate_0-loss_pct_90")),
+            "{names:?}"
+        );
     }
 
     #[test]

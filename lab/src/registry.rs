@@ -9,6 +9,7 @@ pub(crate) fn scenarios() -> Vec<&'static dyn Scenario> {
         &handoff::HandoffScenario,
         &overload::OverloadScenario,
         &overload::ServiceScenario,
+        &service::ServiceScenario,
         &device::DeviceScenario,
         &device::BackpressureScenario,
         &costs::MemoryScenario,

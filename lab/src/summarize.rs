@@ -15,8 +15,7 @@ use crate::raw::RawRun;
 
 /// Phase names of a run, in order (empty when the scenario does not sweep).
 pub(crate) fn phase_names(run: &RawRun, scenario: &dyn Scenario) -> Vec<String> {
-    let sweep: Vec<String> = scenario.params().iter().filter(|s| s.sweep).map(|s| s.key()).collect();
-    phase::phases(&run.header.params, &sweep).into_iter().filter_map(|p| p.name).collect()
+    phase::scenario_phases(scenario, &run.header.params).into_iter().filter_map(|p| p.name).collect()
 }
 
 /// Summarise a raw run.

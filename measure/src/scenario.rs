@@ -7,7 +7,7 @@
 use std::fmt;
 
 use crate::judge::ClaimSpec;
-use crate::record::{IterationRecord, MetricValues, RunParams, TrialRequest};
+use crate::record::{IterationRecord, MetricValues, RunParams, TrialParams, TrialRequest};
 use crate::summary::{Check, ClaimResult, ContestantInfo, Summary};
 
 /// A scenario parameter, settable as `--<name> V[,V...]`.
@@ -314,6 +314,13 @@ pub trait Scenario: Send + Sync {
     fn check_params(&self, params: &RunParams) -> Result<(), String> {
         let _ = params;
         Ok(())
+    }
+    /// Whether the sweeps' combination `phase` is one of the run's phases: a scenario whose sweeps do not all
+    /// cross (a level that only makes sense beside certain others) drops the rest here, from the run's resolved
+    /// values `params`. Every combination by default.
+    fn keeps_phase(&self, phase: &TrialParams, params: &RunParams) -> bool {
+        let _ = (phase, params);
+        true
     }
     /// Every contestant, in the order reports list them.
     fn contestants(&self) -> Vec<ContestantInfo>;

@@ -10,13 +10,18 @@ use crate::service_config::{Pattern, ServiceConfig};
 
 /// The arrival instants of a run of `config`, in µs from its start, ascending, over both phases.
 pub fn schedule(config: &ServiceConfig) -> Vec<u64> {
-    let end_us = duration_us(config.healthy + config.after);
-    let gap_us = 1e6 / config.rate as f64;
+    instants(config.rate, config.pattern, duration_us(config.healthy + config.after), config.seed)
+}
+
+/// `rate` arrivals per second spaced by `pattern` (Poisson gaps drawn from `seed`), in µs from the start,
+/// ascending, every one before `end_us`: the schedule of any open-arrival run.
+pub fn instants(rate: u64, pattern: Pattern, end_us: u64, seed: u64) -> Vec<u64> {
+    let gap_us = 1e6 / rate.max(1) as f64;
     let mut out = Vec::with_capacity(usize::try_from(end_us / gap_us.max(1.0) as u64 + 1).unwrap_or(0));
-    match config.pattern {
+    match pattern {
         Pattern::Constant => out.extend((0u64..).map(|i| (i as f64 * gap_us) as u64).take_while(|&at| at < end_us)),
         Pattern::Poisson => {
-            let mut rng = StdRng::seed_from_u64(config.seed ^ 0x5EED_A771_7A15);
+            let mut rng = StdRng::seed_from_u64(seed ^ 0x5EED_A771_7A15);
             let mut at = 0.0f64;
             loop {
                 // Exponential gaps of mean `gap_us`: inverse transform of a uniform in (0, 1].
