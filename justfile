@@ -110,7 +110,7 @@ fidelity-ab forks="5" *args:
     exit "$status"
 
 # The scenarios the across-core page sets at 1 and 2 cores.
-cores_1_scenarios := "chain handoff device tcp"
+cores_1_scenarios := "chain handoff device tcp service"
 
 # Every committed file in one sitting at one clean revision, on a quiet machine (no builds, no other runs): the calibration (`lab calibrate`, about 6 minutes), every scenario and the index (`lab all`, 5 processes, judged with that calibration), the fidelity A/B and the three advice shapes, into reports/, after the machine's floor (`lab floor`, under a minute) that every report cites. Refuses a dirty tree. As root it raises vm.max_map_count to 262,144 for the run (100,000 `may` coroutines need it) and puts the old value back afterwards. Then the 1-core runs of the scenarios the across-core page covers and that page. Prints each step's start (UTC). About 70 minutes on 2 cores before the 1-core runs.
 sitting:
