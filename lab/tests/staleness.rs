@@ -32,6 +32,7 @@ const MEASURED: &[&str] = &[
     "costs/src",
     "network/src",
     "standalone/src",
+    "service/src",
     ":(exclude)**/templates/**",
     ":(exclude)**/report.rs",
     ":(exclude)measure/src/template.rs",
@@ -162,5 +163,20 @@ fn the_measured_paths_cover_every_contestant_and_the_judge_and_leave_out_the_wor
     assert!(files.iter().any(|l| l.contains("handoff/src/handoff/conformance.rs")), "handoff's conformance");
     for words in ["templates/", "/report.rs", "render/src/"] {
         assert!(!files.iter().any(|l| l.contains(words)), "{words} words or draws, and is left out");
+    }
+}
+
+/// Workspace members that run or judge nothing a report shows: the words and charts, and the tests' helpers.
+const NOT_MEASURED: &[&str] = &["render", "testkit"];
+
+#[test]
+fn every_workspace_member_that_runs_or_judges_a_trial_is_on_a_measured_path() {
+    let manifest = std::fs::read_to_string(root().join("Cargo.toml")).unwrap();
+    let members = manifest.lines().find(|l| l.trim_start().starts_with("members")).expect("a members line");
+    let members: Vec<&str> = members.split('"').skip(1).step_by(2).collect();
+    assert!(members.len() > 5, "{members:?}");
+    for member in members.into_iter().filter(|m| !NOT_MEASURED.contains(m)) {
+        let src = format!("{member}/src");
+        assert!(MEASURED.contains(&src.as_str()), "{src} runs or judges trials: add it to MEASURED");
     }
 }
