@@ -17,7 +17,7 @@ const RATIOS: [(&str, &str, &str); 4] = [
         "task_wake_same_worker",
     ),
     ("a ring item across CPUs against a loop item", "spsc_ring_item", "loop_item"),
-    ("a cache line across CPUs against a wake-up across CPUs", "cache_line_across_cpus", "wake_across_cpus"),
+    ("a wake-up across CPUs against a cache line across CPUs", "wake_across_cpus", "cache_line_across_cpus"),
 ];
 
 /// One figure as `floor.md`, the terminal and a report's testbed show it.
