@@ -3,10 +3,10 @@
 //! conformance, the harness, the judge, the scenarios' routines: [`MEASURED`]) differs from that revision.
 //!
 //! The sitting records what it measured with in `reports/sources.txt`: its revision, then `git ls-files -s` of the
-//! measured paths (mode, blob hash, stage, path). `LAB_WRITE_SOURCES=1 cargo test -p lab --test staleness` writes
+//! measured paths (mode, blob hash, stage, path; a Rust file's hash is that of its text before its unit tests). `LAB_WRITE_SOURCES=1 cargo test -p lab --test staleness` writes
 //! it (`just sitting` does, first, on its clean tree); every other run compares the tree with it, so the change
 //! that makes the committed reports stale fails here, where it is made, not in a reader's hands. Only the git index
-//! is read (no history), so a shallow clone checks the same.
+//! is read with the working tree (no history), so a shallow clone checks the same.
 #![allow(clippy::unwrap_used)]
 
 use std::path::{Path, PathBuf};
@@ -52,11 +52,47 @@ fn git(args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-/// `git ls-files -s` of the measured paths: one line per file, mode, blob hash, stage and path.
+/// `git ls-files -s` of the measured paths: one line per file, mode, hash, stage and path. A Rust file's hash is
+/// the git blob hash of its text before its unit tests (`#[cfg(test)]` then `mod tests`, [`before_tests`]): a
+/// unit test runs nothing a trial runs, as the tests under `tests/` do not, so editing one leaves the reports
+/// measured by the same code.
 fn measured_files() -> Vec<String> {
     let mut args = vec!["ls-files", "-s", "--"];
     args.extend_from_slice(MEASURED);
-    git(&args).lines().map(str::to_string).collect()
+    git(&args)
+        .lines()
+        .map(|line| {
+            let Some((meta, path)) = line.split_once('\t') else { return line.to_string() };
+            if !path.ends_with(".rs") {
+                return line.to_string();
+            }
+            let text = std::fs::read_to_string(root().join(path)).unwrap();
+            let fields: Vec<&str> = meta.split(' ').collect();
+            format!("{} {} {}\t{path}", fields[0], blob_hash(before_tests(&text)), fields[2])
+        })
+        .collect()
+}
+
+/// `text` up to its unit-test module: everything before a line `#[cfg(test)]` followed by a line `mod tests`.
+fn before_tests(text: &str) -> &str {
+    text.find("\n#[cfg(test)]\nmod tests").map_or(text, |at| &text[..=at])
+}
+
+/// The git blob hash of `text` (`git hash-object --stdin`).
+fn blob_hash(text: &str) -> String {
+    use std::io::Write;
+    let mut child = Command::new("git")
+        .arg("-C")
+        .arg(root())
+        .args(["hash-object", "--stdin"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("git runs");
+    child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "git hash-object");
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
 }
 
 /// Every committed JSON under `reports/` (raw records and images left out), with its path.
@@ -179,4 +215,13 @@ fn every_workspace_member_that_runs_or_judges_a_trial_is_on_a_measured_path() {
         let src = format!("{member}/src");
         assert!(MEASURED.contains(&src.as_str()), "{src} runs or judges trials: add it to MEASURED");
     }
+}
+
+#[test]
+fn a_unit_test_module_is_left_out_of_a_measured_file() {
+    let code = "fn f() {}\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn t() {}\n}\n";
+    assert_eq!(before_tests(code), "fn f() {}\n");
+    assert_eq!(before_tests("fn f() {}\n"), "fn f() {}\n");
+    assert_eq!(blob_hash(before_tests(code)), blob_hash("fn f() {}\n"));
+    assert_ne!(blob_hash("fn f() {}\n"), blob_hash("fn g() {}\n"));
 }
