@@ -71,6 +71,32 @@ mod tests {
         }
     }
 
+    /// A committed summary, read as its JSON was written. Known defect of the measuring revision: an answer's
+    /// `factor` against an alternative whose figure is 0 is infinite, which JSON writes as `null` and `Summary` then
+    /// cannot read (`overload-service.json`, `coroutine-fixed` at 30,000 arrivals per second). The fix is in the
+    /// summary's types, on a judging path, so it waits for the next sitting; until then this reads `null` back as
+    /// the largest finite factor, as far beyond every threshold as the infinity it was.
+    fn committed_summary(text: &str) -> serde_json::Result<measure::summary::Summary> {
+        fn restore(value: &mut serde_json::Value) {
+            match value {
+                serde_json::Value::Object(map) => {
+                    for (key, v) in map.iter_mut() {
+                        if key == "factor" && v.is_null() {
+                            *v = serde_json::Value::from(f64::MAX);
+                        } else {
+                            restore(v);
+                        }
+                    }
+                }
+                serde_json::Value::Array(items) => items.iter_mut().for_each(restore),
+                _ => {}
+            }
+        }
+        let mut value: serde_json::Value = serde_json::from_str(text)?;
+        restore(&mut value);
+        serde_json::from_value(value)
+    }
+
     /// Every scenario's claim table has an id on every claim and no id twice: the report templates choose a
     /// claim's finding by its id. Each table is built from the scenario's committed run (`reports/<name>.json`),
     /// a full run with every contestant, parameter and phase, as the claims are built when its report is rendered.
@@ -80,8 +106,7 @@ mod tests {
         for scenario in scenarios() {
             let path = reports.join(format!("{}.json", scenario.name()));
             let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            let summary: measure::summary::Summary =
-                serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let summary = committed_summary(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             let table = scenario.claim_table(&summary);
             assert!(!table.is_empty(), "{}: no claims", scenario.name());
             let ids: Vec<&str> = table.iter().map(|c| c.id.as_ref()).collect();
