@@ -3,7 +3,7 @@
 //! conformance, the harness, the judge, the scenarios' routines: [`MEASURED`]) differs from that revision.
 //!
 //! The sitting records what it measured with in `reports/sources.txt`: its revision, then `git ls-files -s` of the
-//! measured paths (mode, blob hash, stage, path; a Rust file's hash is that of its text before its unit tests). `LAB_WRITE_SOURCES=1 cargo test -p lab --test staleness` writes
+//! measured paths (mode, blob hash, stage, path; a Rust file's hash is that of its text without its unit-test module). `LAB_WRITE_SOURCES=1 cargo test -p lab --test staleness` writes
 //! it (`just sitting` does, first, on its clean tree); every other run compares the tree with it, so the change
 //! that makes the committed reports stale fails here, where it is made, not in a reader's hands. Only the git index
 //! is read with the working tree (no history), so a shallow clone checks the same.
@@ -53,7 +53,7 @@ fn git(args: &[&str]) -> String {
 }
 
 /// `git ls-files -s` of the measured paths: one line per file, mode, hash, stage and path. A Rust file's hash is
-/// the git blob hash of its text before its unit tests (`#[cfg(test)]` then `mod tests`, [`before_tests`]): a
+/// the git blob hash of its text without its unit tests (`#[cfg(test)]` then `mod tests`, [`without_tests`]): a
 /// unit test runs nothing a trial runs, as the tests under `tests/` do not, so editing one leaves the reports
 /// measured by the same code.
 fn measured_files() -> Vec<String> {
@@ -68,14 +68,20 @@ fn measured_files() -> Vec<String> {
             }
             let text = std::fs::read_to_string(root().join(path)).unwrap();
             let fields: Vec<&str> = meta.split(' ').collect();
-            format!("{} {} {}\t{path}", fields[0], blob_hash(before_tests(&text)), fields[2])
+            format!("{} {} {}\t{path}", fields[0], blob_hash(&without_tests(&text)), fields[2])
         })
         .collect()
 }
 
-/// `text` up to its unit-test module: everything before a line `#[cfg(test)]` followed by a line `mod tests`.
-fn before_tests(text: &str) -> &str {
-    text.find("\n#[cfg(test)]\nmod tests").map_or(text, |at| &text[..=at])
+/// `text` without its unit-test module: from a line `#[cfg(test)]` followed by a line `mod tests` to the module's
+/// closing brace, the first `}` at the start of a line after it (rustfmt indents everything inside, and `just test`
+/// checks the formatting). Whatever follows the module still counts; a module never closed leaves `text` whole.
+fn without_tests(text: &str) -> String {
+    let Some(at) = text.find("\n#[cfg(test)]\nmod tests") else { return text.to_string() };
+    match text[at..].find("\n}\n") {
+        Some(close) => format!("{}{}", &text[..=at], &text[at + close + "\n}\n".len()..]),
+        None => text.to_string(),
+    }
 }
 
 /// The git blob hash of `text` (`git hash-object --stdin`).
@@ -220,8 +226,10 @@ fn every_workspace_member_that_runs_or_judges_a_trial_is_on_a_measured_path() {
 #[test]
 fn a_unit_test_module_is_left_out_of_a_measured_file() {
     let code = "fn f() {}\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn t() {}\n}\n";
-    assert_eq!(before_tests(code), "fn f() {}\n");
-    assert_eq!(before_tests("fn f() {}\n"), "fn f() {}\n");
-    assert_eq!(blob_hash(before_tests(code)), blob_hash("fn f() {}\n"));
+    assert_eq!(without_tests(code), "fn f() {}\n");
+    assert_eq!(without_tests("fn f() {}\n"), "fn f() {}\n");
+    assert_eq!(blob_hash(&without_tests(code)), blob_hash("fn f() {}\n"));
+    // Code after the module still counts.
+    assert_eq!(without_tests(&format!("{code}fn g() {{}}\n")), "fn f() {}\nfn g() {}\n");
     assert_ne!(blob_hash("fn f() {}\n"), blob_hash("fn g() {}\n"));
 }
