@@ -9,9 +9,9 @@
 //!   checks' failing call and ledgers.
 //! - [`job`]: what a run is asked to do, the counters it reports through, and the meters it counts with.
 //! - [`contestants`]: the registry of stream, blocking and coroutine shapes both scenarios pick from.
-//! - [`checks`]: the conformance checks every contestant passes before it is measured (a scenario's
+//! - [`checks`]: the conformance checks every contestant passes for its figures to count (a scenario's
 //!   `conformance.rs` gives their sizes).
-//! - [`trial`]: one trial in its own process (checks, idle call, the harness's timed and accounting loop), which
+//! - [`trial`]: one trial in its own process (idle call, the harness's timed and accounting loop, then, in the first process, the checks), which
 //!   each scenario's `routine.rs` runs with its own parameters.
 //! - [`threads`]: per-thread CPU and context switches, read in accounting iterations.
 //! - `format` and `finding_rows`: how both reports print a figure, and how both scenarios' `findings.rs` write a

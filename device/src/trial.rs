@@ -33,7 +33,7 @@ use measure::harness::{self, Instruments, Iteration, IterationData, Routine, Sto
 use measure::meter::NoMeter;
 use measure::probe::{bounded_outstanding_check, Measurement, Timing};
 use measure::record::{MetricValues, Series, TrialRequest};
-use measure::scenario::{Repetitions, TrialError, TrialSink};
+use measure::scenario::{measure_then_check, Repetitions, TrialError, TrialSink};
 use measure::summary::Check;
 
 use crate::call::{expected_sum, Call};
@@ -82,9 +82,10 @@ struct Tally {
     max_outstanding: Option<u64>,
 }
 
-/// Run `contestant`'s trial under `spec`, reporting its conformance checks (every check of [`checks::all`] at
-/// its scenario's `sizes`, the caller's cancel at this process's own seeded point) and then its iterations to
-/// `sink`, each accounting iteration with the scenario's own figures of its `outstanding` series.
+/// Run `contestant`'s trial under `spec`, reporting its iterations to `sink`, each accounting iteration with the
+/// scenario's own figures of its `outstanding` series, then, in the first process of each contestant and phase,
+/// its conformance checks (every check of [`checks::all`] at its scenario's `sizes`, the caller's cancel at the
+/// point the run's seed picks).
 pub fn run_trial(
     request: &TrialRequest,
     sink: &mut dyn TrialSink,
@@ -93,32 +94,33 @@ pub fn run_trial(
     sizes: Sizes,
     series_figures: fn(&Series) -> MetricValues,
 ) -> Result<(), TrialError> {
-    // Each process (fork) cancels at its own point.
-    for check in checks::all(contestant, sizes, request.seed.wrapping_add(u64::from(request.fork))) {
-        sink.check(check);
-    }
-    let prepared = match contestant.prepare() {
-        Ok(prepared) => prepared,
-        Err(e) => {
-            sink.check(Check::new(RUNS_CHECK, false, format!("could not prepare: {e}")));
-            return Ok(());
-        }
+    let measure = |sink: &mut dyn TrialSink| {
+        let prepared = match contestant.prepare() {
+            Ok(prepared) => prepared,
+            Err(e) => {
+                sink.check(Check::new(RUNS_CHECK, false, format!("could not prepare: {e}")));
+                return Ok(());
+            }
+        };
+        let idle_ms = match idle_call_ms(contestant, &prepared, spec) {
+            Ok(ms) => ms,
+            Err(e) => {
+                sink.check(Check::new(RUNS_CHECK, false, e.to_string()));
+                return Ok(());
+            }
+        };
+        // Which thread is `may`'s timer, found once before the loop (a coroutine sleeps a millisecond), for the
+        // accounting iterations' census.
+        let may_timer = matches!(contestant, Contestant::Coroutine { .. }).then(threads::may_timer_thread).flatten();
+        let tally = Tally::default();
+        let (spec, started) = (*spec, 0);
+        let mut routine =
+            DeviceRoutine { contestant, prepared, spec, idle_ms, may_timer, series_figures, started, tally };
+        harness::run(&mut routine, request, sink);
+        Ok(())
     };
-    let idle_ms = match idle_call_ms(contestant, &prepared, spec) {
-        Ok(ms) => ms,
-        Err(e) => {
-            sink.check(Check::new(RUNS_CHECK, false, e.to_string()));
-            return Ok(());
-        }
-    };
-    // Which thread is `may`'s timer, found once before the loop (a coroutine sleeps a millisecond), for the
-    // accounting iterations' census.
-    let may_timer = matches!(contestant, Contestant::Coroutine { .. }).then(threads::may_timer_thread).flatten();
-    let tally = Tally::default();
-    let (spec, started) = (*spec, 0);
-    let mut routine = DeviceRoutine { contestant, prepared, spec, idle_ms, may_timer, series_figures, started, tally };
-    harness::run(&mut routine, request, sink);
-    Ok(())
+    // The first process alone checks, so a run cancels at one point, seeded by the run's seed.
+    measure_then_check(request, sink, measure, || checks::all(contestant, sizes, request.seed))
 }
 
 /// The median real duration of an uncontended call made the contestant's way, in milliseconds.

@@ -6,8 +6,9 @@
 //! processed, how to verify a run and turn it into metrics, and the checks to report at the end. The harness
 //! owns the order and the clocks:
 //!
-//! 1. the peak resident set is reset ([`crate::memory::reset_peak_rss`]), so `peak_rss_mib` describes the
-//!    measured iterations, not the conformance checks that ran before in the same process;
+//! 1. the peak resident set is reset ([`crate::memory::reset_peak_rss`]) and held when the loop ends
+//!    ([`crate::memory::hold_measured_peak`]), so `peak_rss_mib` describes the measured and accounting iterations,
+//!    not the set-up before them nor the conformance checks after them in the first process;
 //! 2. `warmup + iterations` **timed** iterations: [`Instruments::Timed`] (the contestant meters with
 //!    [`NoMeter`], which compiles away), a [`Stopwatch`] started at `go` (allocation counting paused), no sampler;
 //! 3. `accounting` **accounting** iterations: [`Instruments::Accounting`] with the shared gauge, the full
@@ -245,10 +246,17 @@ pub fn run_with<R: Routine>(
                 }
                 sink.iteration(data.into_record(iteration, guard));
             }
-            Err(Stop::Skipped(reason)) => return sink.skipped(&reason),
-            Err(Stop::Failed(check)) => return sink.check(check),
+            Err(Stop::Skipped(reason)) => {
+                memory::hold_measured_peak();
+                return sink.skipped(&reason);
+            }
+            Err(Stop::Failed(check)) => {
+                memory::hold_measured_peak();
+                return sink.check(check);
+            }
         }
     }
+    memory::hold_measured_peak();
     for check in routine.checks(request.iterations, request.accounting) {
         sink.check(check);
     }

@@ -446,16 +446,45 @@ pub fn judged(scenario: &dyn Scenario, mut summary: Summary) -> Summary {
     summary
 }
 
+/// Whether a trial process runs its contestant's conformance checks: only the first process (fork 0) of each
+/// contestant and phase does. The checks' outcome does not depend on the process, and the other processes then
+/// carry none of their threads, allocations or warmed pools; a `--quick` run has one process, so it checks too.
+pub fn runs_conformance(request: &TrialRequest) -> bool {
+    request.fork == 0
+}
+
+/// One trial's two parts, in this order: `measure` (the harness's loop: warm-ups, measured and accounting
+/// iterations, and the checks made from them, such as every answer and the bound), then, in the process that
+/// [`runs_conformance`], the contestant's conformance `checks`. Measuring first keeps every process's timed
+/// iterations the first thing its contestant runs, untouched by what the checks leave behind (their threads,
+/// allocations, a warmed pool); the checks still run when measuring reported a failure or a skip, as they did
+/// when they came first. An error in `measure` (a bad parameter) ends the trial at once.
+pub fn measure_then_check<I: IntoIterator<Item = Check>>(
+    request: &TrialRequest,
+    sink: &mut dyn TrialSink,
+    measure: impl FnOnce(&mut dyn TrialSink) -> Result<(), TrialError>,
+    checks: impl FnOnce() -> I,
+) -> Result<(), TrialError> {
+    measure(sink)?;
+    if runs_conformance(request) {
+        for check in checks() {
+            sink.check(check);
+        }
+    }
+    Ok(())
+}
+
 /// Prefix of per-process metrics that describe the harness, not the contestant: reports use them to state what
 /// measuring cost, and leave them out of the contestant's results.
 pub const HARNESS_METRIC_PREFIX: &str = "harness_";
 
 /// Per-process metrics every trial reports when it ends: `peak_rss_mib`, from `VmHWM` (see [`crate::memory`]),
-/// which the harness reset before the first measured iteration ([`crate::harness::run`]), so it is the peak of the
-/// measured iterations, not of the conformance checks before them.
+/// which the harness reset before the first measured iteration and held when its loop ended
+/// ([`crate::harness::run`]), so it is the peak of the measured and accounting iterations, not of the conformance
+/// checks after them ([`measure_then_check`]).
 pub fn process_metrics() -> MetricValues {
     let mut metrics = MetricValues::new();
-    if let Some(peak) = crate::memory::peak_rss_mib() {
+    if let Some(peak) = crate::memory::measured_peak_rss_mib() {
         metrics.insert("peak_rss_mib".to_string(), peak);
     }
     metrics

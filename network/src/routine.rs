@@ -8,7 +8,7 @@ use measure::harness::{Instruments, Iteration, IterationData, Routine, Stop, Win
 use measure::meter::GaugeMeter;
 use measure::probe::bounded_outstanding_check;
 use measure::record::{MetricValues, TrialRequest};
-use measure::scenario::{TrialError, TrialSink};
+use measure::scenario::{measure_then_check, TrialError, TrialSink};
 use measure::summary::Check;
 
 use crate::error::NetworkError;
@@ -164,8 +164,8 @@ impl<C: Client> Routine for NetRoutine<'_, C> {
 
 /// One trial of either scenario in its own process: the session (placement, and the server replying on `port`
 /// after `delay_us`, the other port at once, pinned apart from this process unless the `pinned` parameter is 0),
-/// the placement check, the contestant's conformance `checks` against the server's `port`, then, if every check
-/// passed, the harness's loop over the `client` made for that address.
+/// the placement check, the harness's loop over the `client` made for that address, then, in the first process of
+/// each contestant and phase, the contestant's conformance `checks` against the server's `port`.
 pub fn run_trial<C: Client>(
     request: &TrialRequest,
     sink: &mut dyn TrialSink,
@@ -190,23 +190,18 @@ pub fn run_trial<C: Client>(
     };
     sink.check(session.placement_check());
     let addr = session.server.addr(port);
-    let mut passed = true;
-    for check in checks(addr, &session.launcher, &session.config) {
-        passed &= check.passed;
-        sink.check(check);
-    }
-    if !passed {
-        return Ok(());
-    }
-    let mut routine = NetRoutine {
-        client: client(addr),
-        server: &session.server,
-        measured_max: None,
-        wakeup: crate::wakeup::WakeUp::measure(session.placement.server_core()),
-        construction: Vec::new(),
+    let measure = |sink: &mut dyn TrialSink| {
+        let mut routine = NetRoutine {
+            client: client(addr),
+            server: &session.server,
+            measured_max: None,
+            wakeup: crate::wakeup::WakeUp::measure(session.placement.server_core()),
+            construction: Vec::new(),
+        };
+        measure::harness::run(&mut routine, request, sink);
+        Ok(())
     };
-    measure::harness::run(&mut routine, request, sink);
-    Ok(())
+    measure_then_check(request, sink, measure, || checks(addr, &session.launcher, &session.config))
 }
 
 /// Rename the recorder's `latency_*` metrics to `<prefix>_*` (`batch_p50_us`, `probe_delay_p99_us`).

@@ -1,12 +1,13 @@
-//! One trial of the chain scenario in its own process: conformance checks, then the harness's loop
-//! ([`measure::harness::run`]) over the kit's [`ItemsRoutine`], every run checked against the reference sum.
+//! One trial of the chain scenario in its own process: the harness's loop ([`measure::harness::run`]) over the
+//! kit's [`ItemsRoutine`], every run checked against the reference sum, then, in the first process of each
+//! contestant and phase, the conformance checks ([`measure_then_check`]).
 
 use std::hint::black_box;
 use std::sync::Arc;
 
 use measure::harness;
 use measure::record::TrialRequest;
-use measure::scenario::{TrialError, TrialSink};
+use measure::scenario::{measure_then_check, TrialError, TrialSink};
 use pipelines::conformance::{prepared_or_failed, Expected, ItemsRoutine};
 
 use super::conformance;
@@ -28,26 +29,25 @@ pub(super) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
         .ok_or_else(|| TrialError::UnknownContestant(request.contestant.clone()))?;
     let config = ChainConfig { batch, capacity, messages };
 
-    for check in conformance::all(&contestant, &config) {
-        sink.check(check);
-    }
-
-    let input: Arc<[u64]> = black_box((0..items).collect::<Vec<u64>>()).into();
-    let reference = ops::reference_checksum(&input, work);
-    let Some(prepared) = prepared_or_failed(contestant.prepare(&config), "checksum", sink) else {
-        return Ok(());
+    let measure = |sink: &mut dyn TrialSink| {
+        let input: Arc<[u64]> = black_box((0..items).collect::<Vec<u64>>()).into();
+        let reference = ops::reference_checksum(&input, work);
+        let Some(prepared) = prepared_or_failed(contestant.prepare(&config), "checksum", sink) else {
+            return Ok(());
+        };
+        let expected = Expected {
+            sum: reference,
+            count: None,
+            in_order: false,
+            reference: format!("reference {reference}"),
+            passed: format!(", all equal to reference {reference}"),
+        };
+        let mut routine = ItemsRoutine::new(prepared, input, work, expected)
+            .bound(contestant.bound(&config))
+            .channel(contestant.layout().map(|(_, batched)| config.message_sizes(batched)))
+            .channels(contestant.layout().map_or(1, |(layout, _)| layout.channels()));
+        harness::run(&mut routine, request, sink);
+        Ok(())
     };
-    let expected = Expected {
-        sum: reference,
-        count: None,
-        in_order: false,
-        reference: format!("reference {reference}"),
-        passed: format!(", all equal to reference {reference}"),
-    };
-    let mut routine = ItemsRoutine::new(prepared, input, work, expected)
-        .bound(contestant.bound(&config))
-        .channel(contestant.layout().map(|(_, batched)| config.message_sizes(batched)))
-        .channels(contestant.layout().map_or(1, |(layout, _)| layout.channels()));
-    harness::run(&mut routine, request, sink);
-    Ok(())
+    measure_then_check(request, sink, measure, || conformance::all(&contestant, &config))
 }

@@ -1,5 +1,5 @@
-//! One trial of the memory scenario in its own process: conformance checks, then the harness's loop over a
-//! [`MemoryRoutine`].
+//! One trial of the memory scenario in its own process: the harness's loop over a [`MemoryRoutine`], then, in the
+//! first process of each contestant and phase, the conformance checks ([`measure_then_check`]).
 //!
 //! A run creates every unit (timed: `create_ms`), waits until all are waiting, then releases them and collects
 //! their checksums (timed: `release_ms`). In the accounting iteration the live heap (counting allocator) and the
@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use measure::harness::{self, Instruments, Iteration, IterationData, Routine, Stop, Window};
 use measure::record::TrialRequest;
-use measure::scenario::{TrialError, TrialSink};
+use measure::scenario::{measure_then_check, TrialError, TrialSink};
 use measure::summary::Check;
 use pipelines::conformance::{every_iteration_passed, prepared_or_failed};
 
@@ -27,15 +27,15 @@ pub(super) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
     }
     let contestant = Contestant::find(&request.contestant)
         .ok_or_else(|| TrialError::UnknownContestant(request.contestant.clone()))?;
-    for check in conformance::all(contestant) {
-        sink.check(check);
-    }
-    let Some(units) = prepared_or_failed(contestant.prepare(), "checksum", sink) else {
-        return Ok(());
+    let measure = |sink: &mut dyn TrialSink| {
+        let Some(units) = prepared_or_failed(contestant.prepare(), "checksum", sink) else {
+            return Ok(());
+        };
+        let mut routine = MemoryRoutine { units, count, bytes, expected: expected_total(count, bytes) };
+        harness::run(&mut routine, request, sink);
+        Ok(())
     };
-    let mut routine = MemoryRoutine { units, count, bytes, expected: expected_total(count, bytes) };
-    harness::run(&mut routine, request, sink);
-    Ok(())
+    measure_then_check(request, sink, measure, || conformance::all(contestant))
 }
 
 /// Hand freed heap back to the OS, so the next run's units are not placed in memory that is already resident.

@@ -1,10 +1,10 @@
-//! One trial of the primitives scenario in its own process: the edge checks and a small run first, then the harness's loop
-//! over a [`PrimitiveRoutine`]: each iteration does the operation `ops` times and must hand back the sum of
-//! `0..ops`.
+//! One trial of the primitives scenario in its own process: the harness's loop over a [`PrimitiveRoutine`] (each
+//! iteration does the operation `ops` times and must hand back the sum of `0..ops`), then, in the first process of
+//! each contestant, the edge checks and a small run ([`measure_then_check`]).
 
 use measure::harness::{self, Instruments, Iteration, IterationData, Routine, Stop, Window};
 use measure::record::TrialRequest;
-use measure::scenario::{TrialError, TrialSink};
+use measure::scenario::{measure_then_check, TrialError, TrialSink};
 use measure::summary::Check;
 use pipelines::conformance::{every_iteration_passed, prepared_or_failed};
 
@@ -15,16 +15,23 @@ pub(super) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
     let contestant = Contestant::find(&request.contestant)
         .ok_or_else(|| TrialError::UnknownContestant(request.contestant.clone()))?;
     let ops = (request.param("ops")? / contestant.ops_divisor()).max(1);
-    for check in conformance::edges(contestant) {
-        sink.check(check);
-    }
-    let Some(primitive) = prepared_or_failed(contestant.prepare(), "every_operation_once", sink) else {
-        return Ok(());
+    let measure = |sink: &mut dyn TrialSink| {
+        let Some(primitive) = prepared_or_failed(contestant.prepare(), "every_operation_once", sink) else {
+            return Ok(());
+        };
+        let mut routine = PrimitiveRoutine { primitive, ops };
+        harness::run(&mut routine, request, sink);
+        Ok(())
     };
-    sink.check(check_small_run(primitive.as_ref()));
-    let mut routine = PrimitiveRoutine { primitive, ops };
-    harness::run(&mut routine, request, sink);
-    Ok(())
+    let checks = || {
+        let mut checks = conformance::edges(contestant);
+        // A fresh primitive for the small run, as the measured one was fresh for its iterations.
+        if let Ok(primitive) = contestant.prepare() {
+            checks.push(check_small_run(primitive.as_ref()));
+        }
+        checks
+    };
+    measure_then_check(request, sink, measure, checks)
 }
 
 /// One primitive as the harness runs it.

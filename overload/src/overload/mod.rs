@@ -8,7 +8,7 @@
 //! scenario's parts, in the order they are read:
 //!
 //! - [`contestants`]: every contestant (the registry in `contestants/mod.rs`, one file per construction).
-//! - [`conformance`]: checks every contestant passes before timing.
+//! - [`conformance`]: checks every contestant passes for its figures to count.
 //! - [`claims`]: the claim table the harness judges.
 //! - [`findings`]: the report's findings, judged rows beside the claims.
 //! - [`advice`]: how it answers a user's shape of work in `lab advise`.
@@ -328,8 +328,8 @@ impl Scenario for OverloadScenario {
 
     // Five processes, as every scenario runs: a timed iteration lasts seconds (a healthy phase of at least 300 ms,
     // then the rest of 50,000 calls at the degraded ceiling of 20,000 calls/s or below; unwindowed Vegas settles
-    // near 50 before the drop, so its runs take about 5 s), and each process first runs its conformance checks
-    // side by side (about 0.4 s). One process of each of the 24 contestants took 67 s on the lab's 2 cores, so
+    // near 50 before the drop, so its runs take about 5 s), and the first process also runs its conformance
+    // checks side by side after them (about 0.4 s). One process of each of the 24 contestants took 67 s on the lab's 2 cores, so
     // five take about 5.6 minutes, within the six-minute budget (the calls are not trimmed for it: fewer calls
     // shorten the after-drop phase, so the adaptive limiters' transient after the drop would weigh more in their
     // p99). A warm-up buys nothing in a run this long.

@@ -1,6 +1,7 @@
-//! One trial of the overload scenario in its own process: conformance checks, the idle call's latency, then
-//! the harness's loop ([`measure::harness::run`]) over an `OverloadRoutine`: every run against a fresh
-//! dependency, ledger and gate, its records verified and analysed once the clocks have stopped.
+//! One trial of the overload scenario in its own process: the idle call's latency, the harness's loop
+//! ([`measure::harness::run`]) over an `OverloadRoutine` (every run against a fresh dependency, ledger and gate, its
+//! records verified and analysed once the clocks have stopped), then, in the first process of each contestant and
+//! phase, the conformance checks ([`measure_then_check`]).
 //!
 //! Where each figure comes from:
 //!
@@ -28,7 +29,7 @@ use dependency::{Dependency, Timeline};
 use measure::harness::{self, Instruments, Iteration, IterationData, Routine, Stop, Window};
 use measure::probe::bounded_outstanding_check;
 use measure::record::{Mark, MetricValues, Series, TrialRequest};
-use measure::scenario::{TrialError, TrialSink};
+use measure::scenario::{measure_then_check, TrialError, TrialSink};
 use measure::summary::Check;
 
 use super::conformance;
@@ -77,31 +78,31 @@ pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
     let contestant = Contestant::find(&request.contestant)
         .ok_or_else(|| TrialError::UnknownContestant(request.contestant.clone()))?;
 
-    for check in conformance::all(contestant) {
-        sink.check(check);
-    }
-    let prepared = match contestant.prepare(&config) {
-        Ok(prepared) => prepared,
-        Err(err) => {
-            sink.check(Check::new(EXACTLY_ONCE, false, format!("could not prepare: {err}")));
-            return Ok(());
+    let measure = |sink: &mut dyn TrialSink| {
+        let prepared = match contestant.prepare(&config) {
+            Ok(prepared) => prepared,
+            Err(err) => {
+                sink.check(Check::new(EXACTLY_ONCE, false, format!("could not prepare: {err}")));
+                return Ok(());
+            }
+        };
+        let mut config = config;
+        let idle = match idle_metrics(prepared.as_ref(), &config) {
+            Ok(idle) => idle,
+            Err(err) => {
+                // An idle call that fails is a broken contestant, not a limit of the machine: it fails, never skips.
+                sink.check(Check::new("idle_call", false, err));
+                return Ok(());
+            }
+        };
+        // The `aimd-latency-<k>x` thresholds multiply the no-load latency this contestant measured.
+        if let Some(&us) = idle.get("idle_call_us") {
+            config.limits.no_load = Duration::from_secs_f64(us.max(1.0) / 1e6);
         }
+        harness::run(&mut OverloadRoutine::new(contestant, prepared, config, idle), request, sink);
+        Ok(())
     };
-    let mut config = config;
-    let idle = match idle_metrics(prepared.as_ref(), &config) {
-        Ok(idle) => idle,
-        Err(err) => {
-            // An idle call that fails is a broken contestant, not a limit of the machine: it fails, never skips.
-            sink.check(Check::new("idle_call", false, err));
-            return Ok(());
-        }
-    };
-    // The `aimd-latency-<k>x` thresholds multiply the no-load latency this contestant measured.
-    if let Some(&us) = idle.get("idle_call_us") {
-        config.limits.no_load = Duration::from_secs_f64(us.max(1.0) / 1e6);
-    }
-    harness::run(&mut OverloadRoutine::new(contestant, prepared, config, idle), request, sink);
-    Ok(())
+    measure_then_check(request, sink, measure, || conformance::all(contestant))
 }
 
 /// Calls of an accounting run: [`ACCOUNTING_SHARE`]th of `calls`, at least 2 (so the capacity still drops).

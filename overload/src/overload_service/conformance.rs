@@ -1,4 +1,4 @@
-//! The service's conformance runs, before timing: every arrival handled once with the right answer and injected
+//! The service's conformance runs, in the first process after its timed runs: every arrival handled once with the right answer and injected
 //! failures counted as failures (`faults`), and, with a gate, a full limit shedding at once (`sheds_when_full`).
 
 use std::sync::Arc;
@@ -14,7 +14,7 @@ use crate::book::Fate;
 use crate::limit::{Fixed, Gate};
 use crate::service_config::ServiceConfig;
 
-/// The conformance runs every contestant passes before timing: every arrival handled once with the right
+/// The conformance runs every contestant passes for its figures to count: every arrival handled once with the right
 /// answer and injected failures counted as failures, and, with a gate, a full limit shedding at once.
 pub fn conformance(contestant: ServiceContestant, prepared: &Prepared, config: &ServiceConfig) -> Vec<Check> {
     let small = ServiceConfig {

@@ -9,7 +9,7 @@
 //! The parts, in the order they are read:
 //!
 //! - [`contestants`]: every contestant, and what one call's handler does in every family.
-//! - [`conformance`]: the runs every contestant passes before timing.
+//! - [`conformance`]: the runs every contestant passes for its figures to count.
 //! - [`routine`]: one trial: conformance runs, then the harness's loop; [`arrivals`](crate::arrivals) makes the
 //!   schedule, [`book`](crate::book) keeps every arrival's fate, [`service_analysis`](crate::service_analysis)
 //!   turns them into figures after the run.

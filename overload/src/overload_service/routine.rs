@@ -1,5 +1,6 @@
-//! One service trial in its own process: the conformance runs, then the harness's loop over runs of the
-//! contestant against a fresh dependency, gate and book, each analysed once its clocks have stopped.
+//! One service trial in its own process: the harness's loop over runs of the contestant against a fresh
+//! dependency, gate and book, each analysed once its clocks have stopped, then, in the first process of each
+//! contestant and phase, the conformance runs.
 //!
 //! Where each figure comes from: a timed run (no instrument on any call's path; the book is one atomic write per
 //! arrival, the same in every family) gives every latency, goodput, shed and timeout figure, the limit and the
@@ -9,7 +10,7 @@
 
 use measure::harness::{self, Instruments, Iteration, IterationData, Routine, Stop, Window};
 use measure::record::TrialRequest;
-use measure::scenario::{TrialError, TrialSink};
+use measure::scenario::{runs_conformance, TrialError, TrialSink};
 use measure::summary::Check;
 
 use super::contestants::run::{run_once, RunOutput};
@@ -45,7 +46,8 @@ pub fn analyse(config: &ServiceConfig, output: &RunOutput) -> ServiceAnalysis {
     analysis::analyse(&output.calls.book.entries(), &frame)
 }
 
-/// Run the trial `request` names: conformance runs, then the harness's loop.
+/// Run the trial `request` names: the harness's loop, then, in the first process of each contestant and phase,
+/// the conformance runs.
 pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
     let config = ServiceConfig::from_request(request)?;
     let contestant = ServiceContestant::find(&request.contestant)
@@ -68,12 +70,15 @@ pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
             return Ok(());
         }
     };
-    for check in super::conformance::conformance(contestant, &prepared, &config) {
-        sink.check(check);
-    }
     let accounting = config.shortened(ACCOUNTING_SHARE);
     let mut routine = ServiceRoutine { contestant, prepared, config, accounting, invariants: Invariants::default() };
     harness::run(&mut routine, request, sink);
+    // The conformance checks after the timed iterations, in the first process only (see `measure_then_check`).
+    if runs_conformance(request) {
+        for check in super::conformance::conformance(contestant, &routine.prepared, &routine.config) {
+            sink.check(check);
+        }
+    }
     Ok(())
 }
 

@@ -1,5 +1,6 @@
-//! One service trial in its own process: calibrate the work, run the conformance checks, then the harness's loop
-//! over runs of the contestant against a fresh dependency, each analysed once its clocks have stopped.
+//! One service trial in its own process: calibrate the work, then the harness's loop over runs of the contestant
+//! against a fresh dependency, each analysed once its clocks have stopped, then, in the first process of each
+//! contestant and phase, the conformance checks.
 //!
 //! Where each figure comes from: a timed run gives every latency, goodput, shed and timed-out figure, the
 //! generator's lag, the bounds' maxima and the series, with `wall_ms`, `cores_used` and `cpu_us_per_request` from
@@ -10,7 +11,7 @@ use std::sync::Arc;
 
 use measure::harness::{self, Instruments, Iteration, IterationData, Routine, Stop, Window};
 use measure::record::{Series, TrialRequest};
-use measure::scenario::{TrialError, TrialSink};
+use measure::scenario::{measure_then_check, TrialError, TrialSink};
 use measure::summary::{Check, Family};
 
 use super::contestants::run::{run_once, RunOutput, Variation};
@@ -33,7 +34,8 @@ pub const EXACTLY_ONCE: &str = "exactly_once";
 /// spend the work again after each run; the conformance runs check every one).
 const VALUE_STRIDE: usize = 61;
 
-/// Run the trial `request` names: calibration, conformance, then the harness's loop.
+/// Run the trial `request` names: calibration, the harness's loop, then, in the first process of each contestant
+/// and phase, the conformance runs ([`measure_then_check`]).
 pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Result<(), TrialError> {
     let mut config = ServiceConfig::from_request(request)?;
     let probe = std::time::Duration::from_millis(request.param("probe_ms")?);
@@ -43,27 +45,32 @@ pub(crate) fn run_trial(request: &TrialRequest, sink: &mut dyn TrialSink) -> Res
         return Ok(());
     };
     let work = Work::new(config.work_us, config.stages, work::ns_per_round());
-    for check in super::conformance::checks(contestant, Arc::clone(&prepared), &config, work, None) {
-        sink.check(check);
-    }
-    let found = if config.rate == SEARCH {
-        match search::sustainable_rate(contestant, &prepared, &config, work, probe) {
-            Ok(found) => {
-                config.rate = found.rate;
-                Some(found)
+    // The conformance runs check at the phase's own settings, before any search sets the rate.
+    let (checked, checked_prepared) = (config.clone(), Arc::clone(&prepared));
+    let measure = move |sink: &mut dyn TrialSink| {
+        let found = if config.rate == SEARCH {
+            match search::sustainable_rate(contestant, &prepared, &config, work, probe) {
+                Ok(found) => {
+                    config.rate = found.rate;
+                    Some(found)
+                }
+                Err(e) => {
+                    sink.check(Check::new(EXACTLY_ONCE, false, format!("the sustainable-rate search: {e}")));
+                    return Ok(());
+                }
             }
-            Err(e) => {
-                sink.check(Check::new(EXACTLY_ONCE, false, format!("the sustainable-rate search: {e}")));
-                return Ok(());
-            }
-        }
-    } else {
-        None
+        } else {
+            None
+        };
+        let settings = [config.clone(), config.shortened(ACCOUNTING_SHARE)];
+        let mut routine =
+            ServiceRoutine { invariants: Invariants::default(), work, contestant, prepared, settings, found };
+        harness::run(&mut routine, request, sink);
+        Ok(())
     };
-    let settings = [config.clone(), config.shortened(ACCOUNTING_SHARE)];
-    let mut routine = ServiceRoutine { invariants: Invariants::default(), work, contestant, prepared, settings, found };
-    harness::run(&mut routine, request, sink);
-    Ok(())
+    measure_then_check(request, sink, measure, || {
+        super::conformance::checks(contestant, checked_prepared, &checked, work, None)
+    })
 }
 
 /// `contestant` prepared for its trial; `None` when it cannot be, told to `sink`: skipped when `may`'s map limit
