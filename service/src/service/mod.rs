@@ -6,7 +6,7 @@
 //! The folder, in the order it is read:
 //!
 //! - [`contestants`]: every style's request path, and one run of it ([`contestants::run`]).
-//! - [`conformance`]: the checks every contestant passes before timing, with the calls kit.
+//! - [`conformance`]: the checks every contestant passes for its figures to count, with the calls kit.
 //! - [`routine`]: one trial: calibration, conformance, then the harness's loop.
 //! - [`claims`]: the claim table; [`findings`]: the report's findings as judged rows.
 //! - [`report`]: the report's figures, rendered with `templates/report.md`.
@@ -87,7 +87,7 @@ const SINGLE: [(&str, &str, u64, u64, u64, u64); 9] = [
     ("admission", "Requests inside the service at once; an arrival beyond is shed.", 256, 256, 1, 100_000),
     ("queue", "Capacity of each channel between stages.", 64, 64, 1, 100_000),
     ("deadline-ms", "A reply later than this after the scheduled start has timed out.", 20, 20, 1, 600_000),
-    ("run-ms", "How long requests arrive for, per timed run.", 600, 300, 10, 600_000),
+    ("run-ms", "How long requests arrive for, per timed run.", 400, 300, 10, 600_000),
     ("probe-ms", "How long requests arrive for, per probing run of the sustainable-rate search.", 60, 40, 10, 60_000),
 ];
 
