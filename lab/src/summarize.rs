@@ -120,13 +120,18 @@ fn status_of(trials: &[&TrialRecord], finished: bool) -> (Status, Option<String>
     (worst, reason)
 }
 
-/// One check per name, in first-seen order: failed if it failed in any trial (with that trial's detail).
+/// One check per name, in first-seen order: failed if it failed in any trial (with that trial's detail). A passed
+/// check says in how many trials it passed, each trial counted once however often it reported the check (the
+/// first process reports `checksum` from its runs and again from its conformance checks).
 fn merge_checks(trials: &[&TrialRecord]) -> Vec<Check> {
     let mut merged: Vec<Check> = Vec::new();
     let mut runs: BTreeMap<String, usize> = BTreeMap::new();
     for trial in trials {
+        let names: std::collections::BTreeSet<&str> = trial.checks.iter().map(|c| c.name.as_str()).collect();
+        for name in names {
+            *runs.entry(name.to_string()).or_default() += 1;
+        }
         for check in &trial.checks {
-            *runs.entry(check.name.clone()).or_default() += 1;
             match merged.iter_mut().find(|c| c.name == check.name) {
                 None => merged.push(check.clone()),
                 Some(existing) if !existing.failed() && check.failed() => *existing = check.clone(),
