@@ -815,11 +815,6 @@ mod tests {
         across(&[&one, &two]).expect("side by side")
     }
 
-    /// The committed answer to `id` at `phase`.
-    fn answer<'a>(across: &'a AcrossCores, id: &str, phase: &str) -> &'a QuestionAcross {
-        across.questions.iter().find(|q| q.id == id && q.phase.as_deref() == Some(phase)).expect("answered")
-    }
-
     /// Every committed answer across core counts follows the rule from its own crossings, whatever the sitting
     /// measured: it changes exactly when some count's pick loses beyond the other run's threshold or fails a guard
     /// there, a pick that loses is worse by more than that threshold, and one read as equal by no more.
