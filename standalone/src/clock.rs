@@ -1,16 +1,16 @@
 //! Wall and process CPU around one iteration: [`Start::now`] before the work, [`Start::stop`] after it.
 //!
-//! The wall clock is `Instant`; CPU is `CLOCK_PROCESS_CPUTIME_ID`, every thread of the process. Tick-based CPU
-//! accounting books a thread's time only at ticks and context switches, so a thread busy on another core (a
-//! runtime's worker) can be counted as of its last tick when the clock is read; after the wall clock has stopped,
+//! The wall clock is `Instant`; CPU is `CLOCK_PROCESS_CPUTIME_ID`, every thread of the process. The kernel books
+//! a thread's time when it is switched out and at ticks, so a thread still on its way to park on another core (a
+//! runtime's worker) can be counted as of its last booking when the clock is read; after the wall clock has stopped,
 //! [`Start::stop`] therefore waits [`SETTLE`] before reading CPU and takes out what the calling thread itself used
 //! meanwhile, as the lab does for its contestants (its `measure::cpu::SETTLE_WAIT`). The wait is outside the
 //! wall time; it only lets `cpu_ns` over `wall_ns` (cores used) compare like with like.
 
 use std::time::{Duration, Instant};
 
-/// How long CPU accounting is left to settle before it is read: 20 ms, five ticks at 250 Hz.
-pub const SETTLE: Duration = Duration::from_millis(20);
+/// How long CPU accounting is left to settle before it is read: 5 ms, the lab's `measure::cpu::SETTLE_WAIT`.
+pub const SETTLE: Duration = Duration::from_millis(5);
 
 /// What one iteration cost.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
