@@ -10,10 +10,10 @@
 //! [`settled_process_mark`] therefore waits [`SETTLE_WAIT`] before reading; the caller measures its own thread
 //! across the wait (a [`CpuMark::thread`] before and after) and subtracts it.
 //!
-//! Measured on the lab's 2-vCPU VM (40 runs of two threads that burn 30 ms each, signal, then park): read at
-//! once, the process total missed up to 1.5 ms (median 17 µs); read 1, 2, 4, 8, 10 or 20 ms later it missed
-//! under 2 µs every time, as it did for threads that were joined (exact even at once: a thread's time is folded
-//! into the process's when it exits). The time is booked when the worker parks, not at the next tick, so the
+//! Measured on the lab's 2-vCPU VM by `cargo run --release -p measure --example settle_wait` (40 rounds of two
+//! threads that burn 30 ms each, signal, then park): read at once, the process total missed up to 1.7 ms (median
+//! 17–33 µs); read 1, 2, 4, 8, 10 or 20 ms later it missed about 2 µs at most, as it did for threads that were
+//! joined (whole even at once: a thread's time is folded into the process's when it exits). The time is booked when the worker parks, not at the next tick, so the
 //! wait needs to cover the signal-to-park path, not a tick. 5 ms is five times what the measurement needed;
 //! it was 20 ms (two ticks at `HZ=100`) until that measurement, 15 ms of every iteration spent waiting.
 //!
