@@ -128,7 +128,7 @@ impl Rendered {
 }
 
 /// Render a scenario's report: `<scenario>.md`, its appendix `<scenario>-details.md`, `<scenario>.json` and one
-/// `img/<scenario>-<id>.svg` per chart.
+/// `img/<scenario>-<id>.svg` per chart that draws something (the report says why it leaves out any other).
 ///
 /// Pure and deterministic: the same input gives byte-identical files.
 pub fn render(input: &ReportInput<'_>) -> Rendered {
@@ -138,7 +138,8 @@ pub fn render(input: &ReportInput<'_>) -> Rendered {
         RenderedFile { path: format!("{scenario}-details.md"), contents: markdown::render_details(input) },
         RenderedFile { path: format!("{scenario}.json"), contents: json::render_json(input.summary) },
     ];
-    for chart in &input.charts {
+    // A chart with nothing to draw is left out; the report says why in its place.
+    for chart in input.charts.iter().filter(|chart| svg::left_out(input, chart).is_none()) {
         files.push(RenderedFile { path: chart_path(scenario, chart), contents: svg::render_chart(input, chart) });
     }
     Rendered { files }

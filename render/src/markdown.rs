@@ -46,7 +46,11 @@ pub fn render_markdown(input: &ReportInput<'_>) -> String {
         .iter()
         .map(|chart| {
             let words = crate::svg::chart_words(input, chart);
-            json!({ "title": words.alt, "path": crate::chart_path(&summary.scenario, chart) })
+            json!({
+                "title": words.alt,
+                "path": crate::chart_path(&summary.scenario, chart),
+                "left_out": crate::svg::left_out(input, chart),
+            })
         })
         .collect();
     let claims: Vec<Value> = summary.claims.iter().map(claim_line).collect();

@@ -145,6 +145,15 @@ pub fn render_chart(input: &ReportInput<'_>, chart: &ChartSpec) -> String {
     result.unwrap_or_else(|e| fallback(chart, &e))
 }
 
+/// Why `chart` draws nothing from `input` (no contestant measured it, or every run was too short to sample), if
+/// it does not: such a chart is left out of the report, which says why in its place.
+pub fn left_out(input: &ReportInput<'_>, chart: &ChartSpec) -> Option<String> {
+    match plan(input, chart).drawing {
+        Drawing::Nothing(why) => Some(why),
+        _ => None,
+    }
+}
+
 /// The chart's title as drawn, its alt text and its note ([`ChartWords`]), as [`render_chart`] draws them.
 pub fn chart_words(input: &ReportInput<'_>, chart: &ChartSpec) -> ChartWords {
     plan(input, chart).words
@@ -195,8 +204,14 @@ fn plan(input: &ReportInput<'_>, chart: &ChartSpec) -> Plan {
                 chart.log_scale && panels.iter().flat_map(|p| &p.lines).flat_map(|l| &l.points).any(|p| p.1 > 0.0);
             let axes = format!("x, time (ms) since the phase started: linear scale; y, {}: {}", chart.unit, scale(log));
             if panels.iter().all(Panel::too_short) {
-                let why = if short.is_empty() { NO_DATA } else { "no panel to draw: every run was too short" };
-                (Drawing::Nothing(why.to_string()), false, String::new())
+                let why = match short.first() {
+                    Some((_, period)) => format!(
+                        "no panel to draw: every run was too short to show at one sample every {period} ms (fewer \
+                         than {MIN_PANEL_SAMPLES} samples)"
+                    ),
+                    None => NO_DATA.to_string(),
+                };
+                (Drawing::Nothing(why), false, String::new())
             } else {
                 (Drawing::Series { panels, lines: series }, log, axes)
             }
@@ -1894,6 +1909,28 @@ mod tests {
             words.note.iter().any(|n| n.starts_with("Left out") && n.ends_with(": a @ in_flight_1000.")),
             "{words:?}"
         );
+    }
+
+    #[test]
+    fn a_chart_whose_every_run_is_too_short_is_left_out_with_its_reason() {
+        let summary = summary();
+        let mut input = input(&summary);
+        let short = measure::record::Series::new(50.0, vec![1.0; MIN_PANEL_SAMPLES - 1]);
+        input.series.insert("a".to_string(), [("in_flight_100.n".to_string(), short)].into_iter().collect());
+        const N: [SeriesLine; 1] = [SeriesLine { series: "n", words: "n", role: SeriesRole::Measured }];
+        let spec = chart(ChartKind::Series { series: &N });
+        let why = left_out(&input, &spec).expect("nothing to draw");
+        assert_eq!(
+            why,
+            format!(
+                "no panel to draw: every run was too short to show at one sample every 50 ms (fewer than \
+                 {MIN_PANEL_SAMPLES} samples)"
+            )
+        );
+        // One run long enough, and the chart is drawn.
+        let long = measure::record::Series::new(50.0, vec![1.0; MIN_PANEL_SAMPLES]);
+        input.series.insert("b".to_string(), [("in_flight_100.n".to_string(), long)].into_iter().collect());
+        assert_eq!(left_out(&input, &spec), None);
     }
 
     #[test]
