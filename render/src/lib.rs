@@ -139,8 +139,10 @@ pub fn render(input: &ReportInput<'_>) -> Rendered {
         RenderedFile { path: format!("{scenario}.json"), contents: json::render_json(input.summary) },
     ];
     // A chart with nothing to draw is left out; the report says why in its place.
-    for chart in input.charts.iter().filter(|chart| svg::left_out(input, chart).is_none()) {
-        files.push(RenderedFile { path: chart_path(scenario, chart), contents: svg::render_chart(input, chart) });
+    for chart in &input.charts {
+        if let Some(contents) = svg::drawn_chart(input, chart) {
+            files.push(RenderedFile { path: chart_path(scenario, chart), contents });
+        }
     }
     Rendered { files }
 }

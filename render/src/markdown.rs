@@ -49,7 +49,7 @@ pub fn render_markdown(input: &ReportInput<'_>) -> String {
             json!({
                 "title": words.alt,
                 "path": crate::chart_path(&summary.scenario, chart),
-                "left_out": crate::svg::left_out(input, chart),
+                "left_out": words.left_out,
             })
         })
         .collect();

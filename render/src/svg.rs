@@ -94,6 +94,9 @@ pub struct ChartWords {
     pub alt: String,
     /// The chart's note, a sentence each: who the chart leaves out, and why.
     pub note: Vec<String>,
+    /// Why the chart draws nothing (no contestant measured it, or every run was too short to sample), if it does
+    /// not: a report leaves such a chart out and says why in its place.
+    pub left_out: Option<String>,
 }
 
 /// What a chart draws, computed once from the run before anything is drawn.
@@ -120,38 +123,41 @@ struct Plan {
     value_log: bool,
 }
 
-/// Render `chart` for `input` as an SVG document. Pure: the same input gives the same bytes.
+/// Render `chart` for `input` as an SVG document, a frame saying why when it has nothing to draw. Pure: the same
+/// input gives the same bytes.
 pub fn render_chart(input: &ReportInput<'_>, chart: &ChartSpec) -> String {
+    draw_plan(input, chart, &plan(input, chart))
+}
+
+/// `chart` rendered as [`render_chart`] does, or `None` when it has nothing to draw (its [`ChartWords::left_out`]
+/// says why): what a report writes, planning the chart once.
+pub fn drawn_chart(input: &ReportInput<'_>, chart: &ChartSpec) -> Option<String> {
     let plan = plan(input, chart);
+    plan.words.left_out.is_none().then(|| draw_plan(input, chart, &plan))
+}
+
+/// Draw a decided `plan` of `chart`.
+fn draw_plan(input: &ReportInput<'_>, chart: &ChartSpec, plan: &Plan) -> String {
     let words = &plan.words;
     let result = match &plan.drawing {
         Drawing::Bars(groups) => {
             let families = families_drawn(input);
-            draw(bars_size(groups, words), |a| bars(a, chart, &plan, groups, &families))
+            draw(bars_size(groups, words), |a| bars(a, chart, plan, groups, &families))
         }
         Drawing::BarPanels { rows, labels } => {
             let families = families_drawn(input);
-            draw(bar_panels_size(rows, words), |a| bar_panels(a, chart, &plan, rows, *labels, &families))
+            draw(bar_panels_size(rows, words), |a| bar_panels(a, chart, plan, rows, *labels, &families))
         }
-        Drawing::Sweep { data, facets } => draw(facets_size(facets, words), |a| sweep(a, chart, &plan, data, facets)),
+        Drawing::Sweep { data, facets } => draw(facets_size(facets, words), |a| sweep(a, chart, plan, data, facets)),
         Drawing::Series { panels, lines } => {
             let columns = panel_columns(input.summary.phase_keys().len(), panels.len());
             let keyed = !series_key_entries(lines, panels).is_empty();
             let size = panels_size(panels.len(), columns, keyed, words);
-            draw(size, |a| series_chart(a, chart, &plan, (panels.as_slice(), lines), columns))
+            draw(size, |a| series_chart(a, chart, plan, (panels.as_slice(), lines), columns))
         }
         Drawing::Nothing(why) => draw(nothing_size(words), |a| no_data(a, words, why)),
     };
     result.unwrap_or_else(|e| fallback(chart, &e))
-}
-
-/// Why `chart` draws nothing from `input` (no contestant measured it, or every run was too short to sample), if
-/// it does not: such a chart is left out of the report, which says why in its place.
-pub fn left_out(input: &ReportInput<'_>, chart: &ChartSpec) -> Option<String> {
-    match plan(input, chart).drawing {
-        Drawing::Nothing(why) => Some(why),
-        _ => None,
-    }
 }
 
 /// The chart's title as drawn, its alt text and its note ([`ChartWords`]), as [`render_chart`] draws them.
@@ -222,7 +228,11 @@ fn plan(input: &ReportInput<'_>, chart: &ChartSpec) -> Plan {
         _ => drawn_title(chart, value_log),
     };
     let alt = if axes.is_empty() { title.clone() } else { format!("{title}. Axes as drawn: {axes}.") };
-    Plan { drawing, words: ChartWords { title, alt, note }, value_log }
+    let left_out = match &drawing {
+        Drawing::Nothing(why) => Some(why.clone()),
+        _ => None,
+    };
+    Plan { drawing, words: ChartWords { title, alt, note, left_out }, value_log }
 }
 
 /// What a chart with nothing to draw says.
@@ -1919,7 +1929,8 @@ mod tests {
         input.series.insert("a".to_string(), [("in_flight_100.n".to_string(), short)].into_iter().collect());
         const N: [SeriesLine; 1] = [SeriesLine { series: "n", words: "n", role: SeriesRole::Measured }];
         let spec = chart(ChartKind::Series { series: &N });
-        let why = left_out(&input, &spec).expect("nothing to draw");
+        let why = chart_words(&input, &spec).left_out.expect("nothing to draw");
+        assert_eq!(drawn_chart(&input, &spec), None, "no SVG written");
         assert_eq!(
             why,
             format!(
@@ -1930,7 +1941,8 @@ mod tests {
         // One run long enough, and the chart is drawn.
         let long = measure::record::Series::new(50.0, vec![1.0; MIN_PANEL_SAMPLES]);
         input.series.insert("b".to_string(), [("in_flight_100.n".to_string(), long)].into_iter().collect());
-        assert_eq!(left_out(&input, &spec), None);
+        assert_eq!(chart_words(&input, &spec).left_out, None);
+        assert_eq!(drawn_chart(&input, &spec), Some(render_chart(&input, &spec)));
     }
 
     #[test]
@@ -1939,7 +1951,7 @@ mod tests {
         assert_eq!(panel_columns(3, 9), 3);
         assert_eq!(panel_columns(1, 12), 3);
         assert_eq!(panel_columns(1, 1), 1);
-        let words = ChartWords { title: String::new(), alt: String::new(), note: Vec::new() };
+        let words = ChartWords { title: String::new(), alt: String::new(), note: Vec::new(), left_out: None };
         assert_eq!(panels_size(24, 2, false, &words), (PANELS_WIDTH, PANELS_HEADER + 12 * PANEL_HEIGHT));
         assert_eq!(panels_size(24, 2, true, &words), (PANELS_WIDTH, PANELS_HEADER + KEY_HEIGHT + 12 * PANEL_HEIGHT));
         let noted = ChartWords { note: vec!["Not drawn: x (failed its checks).".to_string()], ..words };
